@@ -1,0 +1,3 @@
+from rollbook.cli import main
+
+main()

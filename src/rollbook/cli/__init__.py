@@ -1,0 +1,83 @@
+"""The `rollbook` command line (Typer + Rich). Each area adds its commands in its own module."""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+
+import click
+import typer
+
+from rollbook.i18n import language_from_environment
+from rollbook.i18n.messages import error_message
+from rollbook.rules.base import RuleError
+
+app = typer.Typer(
+    name="rollbook",
+    help="Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+
+@app.callback()
+def _root() -> None:
+    """Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts."""
+
+
+# Command modules, each registering on `app` when imported. A module not written yet is skipped.
+COMMAND_MODULES = (
+    "rollbook.cli.roll",
+    "rollbook.cli.resolve",
+    "rollbook.cli.odds",
+    "rollbook.cli.serve",
+    "rollbook.cli.db",
+    "rollbook.cli.log",
+)
+
+
+def _load_commands() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise
+
+
+class UsageFailure(Exception):
+    """A one-line refusal the CLI prints before exiting with status 2."""
+
+
+def fail(message: str) -> None:
+    raise UsageFailure(message)
+
+
+def main() -> None:
+    """Entry point: bad input is one line on stderr and exit status 2, never a traceback."""
+    _load_commands()
+    try:
+        result = app(standalone_mode=False)
+        if isinstance(result, int) and not isinstance(result, bool):
+            sys.exit(result)
+    except RuleError as refused:
+        print(f"rollbook: {error_message(refused.code, language_from_environment(), refused.params)}", file=sys.stderr)
+        sys.exit(2)
+    except UsageFailure as failure:
+        print(f"rollbook: {failure}", file=sys.stderr)
+        sys.exit(2)
+    except click.exceptions.NoArgsIsHelpError as help_shown:
+        help_shown.show()
+        sys.exit(0)
+    except click.ClickException as usage:
+        print(f"rollbook: {usage.format_message()}", file=sys.stderr)
+        sys.exit(2)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.exceptions.Abort:
+        print("rollbook: aborted", file=sys.stderr)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,46 @@
+"""The `v20` line of the resolve contract (SPEC V20-14 and the contract table)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rollbook.contract import LineBase
+from rollbook.rules import v20
+from rollbook.rules.base import to_plain
+
+
+class Line(LineBase):
+    system: Literal["v20"]
+    faces: list[int]
+    difficulty: int = v20.DEFAULT_DIFFICULTY
+    required: int = 1
+    mode: Literal["strict", "casual"] = "strict"
+    untrained: Literal["talent", "skill", "knowledge"] | None = None
+    knowledge_allowed: bool = False
+    specialty: bool = False
+    specialty_rating: int | None = None
+    willpower: bool = False
+    willpower_roll: bool = False
+    willpower_current: int | None = None
+    auto_successes: int = 0
+
+
+def request_of(line: Line) -> v20.V20Request:
+    return v20.V20Request(
+        pool=len(line.faces),
+        difficulty=line.difficulty,
+        required=line.required,
+        mode=line.mode,
+        untrained=line.untrained,
+        knowledge_allowed=line.knowledge_allowed,
+        specialty=line.specialty,
+        specialty_rating=line.specialty_rating,
+        willpower=line.willpower,
+        willpower_roll=line.willpower_roll,
+        willpower_current=line.willpower_current,
+        auto_successes=line.auto_successes,
+    )
+
+
+def resolve(line: Line) -> dict:
+    return to_plain(v20.resolve(request_of(line), tuple(line.faces)))

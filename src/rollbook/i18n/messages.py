@@ -1,0 +1,74 @@
+"""English msgids for every error code, outcome and label the engine emits.
+
+Rules code emits codes; this is where those codes meet sentences. Other areas (Tiers,
+roll-under, the server) add theirs with ``ERROR_MESSAGES.update`` in their own module.
+Translations live in the ``.po`` catalogues, keyed by these English texts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbook.i18n import N_, translate
+
+ERROR_MESSAGES: dict[str, str] = {
+    # rules.base
+    "face_out_of_range": N_("Face {face} (position {index} of {field}) is not on a d{sides}: faces run 1 to {sides}."),
+    "not_an_integer": N_("{field} must be a whole number, not {value}."),
+    "out_of_range": N_("{field} must be between {low} and {high}, not {value}."),
+    "out_of_range_min": N_("{field} must be at least {low}, not {value}."),
+    "out_of_range_max": N_("{field} must be at most {high}, not {value}."),
+    "wrong_face_count": N_("{field} needs {expected} faces; {given} were given."),
+    "unknown_system": N_("Unknown game system {system}; known systems: {known}."),
+    "bad_choice": N_("{field} must be one of {choices}, not {value}."),
+    "not_enough_faces": N_("The roll needs {needed} faces; only {given} were given."),
+    "bad_die": N_("Cannot draw {n} dice of {sides} sides."),
+    # V20
+    "untrained_knowledge_refused": N_("An untrained Knowledge cannot be rolled unless the Storyteller allows it."),
+    "specialty_untrained": N_("A specialty cannot be used with an untrained ability."),
+    "specialty_rating_missing": N_("A specialty needs the rating of its trait."),
+    "specialty_rating_too_low": N_("A specialty needs a trait rated 4 or 5; this trait is rated {rating}."),
+    "willpower_on_willpower_roll": N_("Willpower cannot add a success to a Willpower roll."),
+    "willpower_exhausted": N_("No Willpower left to spend."),
+    # V5
+    "rouse_only": N_("{field} applies to Rouse checks only."),
+    "hunger_not_allowed": N_("A {kind} roll of a {creature} carries no Hunger dice."),
+    "too_many_hunger_dice": N_("At most 5 Hunger dice; {given} were given."),
+    "reroll_not_allowed": N_("A Willpower reroll is not allowed on a {kind} roll."),
+    "reroll_limit_strict": N_("A Strict chronicle allows one Willpower reroll per roll."),
+    "reroll_dice_count": N_("A Willpower reroll takes 1 to {most} dice, not {given}."),
+    "reroll_duplicate_die": N_("A die can be named only once in a reroll."),
+    "reroll_bad_index": N_("{index} is not the index of a normal die."),
+    "reroll_hunger_die": N_("Die {index} is a Hunger die: Hunger dice can never be rerolled."),
+    # the resolve contract
+    "invalid_json": N_("The line is not valid JSON: {detail}."),
+    "not_an_object": N_("Each line must be one JSON object."),
+    "missing_system": N_("The request names no system (v20, v5, tiers, rollunder)."),
+    "unknown_field": N_("Unknown field {field}."),
+    "missing_field": N_("Missing field {field}."),
+    "wrong_type": N_("{field} has the wrong type: {detail}."),
+    "invalid_request": N_("Invalid request: {detail}."),
+}
+
+
+def error_message(code: str, lang: str, params: dict[str, Any]) -> str:
+    """One translated line for an error code and its parameters."""
+    if code == "out_of_range":
+        if params.get("high") is None:
+            code = "out_of_range_min"
+        elif params.get("low") is None:
+            code = "out_of_range_max"
+    template = ERROR_MESSAGES.get(code)
+    if template is None:
+        return code
+    printable = {k: _printable(v) for k, v in params.items()}
+    try:
+        return translate(template, lang, **printable)
+    except (KeyError, IndexError):
+        return translate(template, lang)
+
+
+def _printable(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return value

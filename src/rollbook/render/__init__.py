@@ -1,0 +1,58 @@
+"""Presentation of receipts: a receipt (plain JSON dict) + a language -> a ``ReceiptView``.
+
+The view is shared by the Rich panel of the CLI and the web page: every die with its marks,
+the outcome in the games' own terms, and one translated line per number of the receipt.
+Each system has a module here with ``view(receipt: dict, lang: str) -> ReceiptView``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+
+from rollbook.i18n import translate
+
+
+@dataclass(frozen=True, slots=True)
+class DieView:
+    face: int
+    sides: int
+    group: str = "normal"  # normal | hunger | reroll | dropped | soak ...
+    marks: tuple[str, ...] = ()  # success, failure, one, cancelled, ten, crit_pair, specialty, kept, rerolled
+    index: int | None = None  # position among the rerollable dice, where that matters
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    label: str
+    value: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptView:
+    system: str
+    system_name: str
+    title: str
+    outcome: str  # the code
+    outcome_label: str  # in the reader's language
+    tone: str  # good | bad | critical | messy | bestial | botch | neutral
+    dice: tuple[DieView, ...] = ()
+    lines: tuple[Line, ...] = ()
+    history: tuple[Line, ...] = field(default_factory=tuple)  # rerolls, chained criticals, …
+
+
+VIEW_MODULES = {
+    "v20": "rollbook.render.v20",
+    "v5": "rollbook.render.v5",
+    "tiers": "rollbook.render.tiers",
+    "rollunder": "rollbook.render.rollunder",
+}
+
+
+def view(receipt: dict, lang: str) -> ReceiptView:
+    return import_module(VIEW_MODULES[receipt["system"]]).view(receipt, lang)
+
+
+def t(text: str, lang: str, **params) -> str:
+    return translate(text, lang, **params)

@@ -1,0 +1,69 @@
+"""The pure rules core: one module per game system, named by a registry.
+
+Each system module provides, for each of its request types:
+- ``needed(request, faces) -> tuple[int, ...]``: the sizes of the dice still to draw
+  given the faces drawn so far (empty when the roll is complete). Dice sources call this
+  in a loop; it is how a chained critical asks for another die.
+- ``resolve(request, faces) -> receipt``: the pure resolution; same input, same receipt.
+Requests and receipts are small frozen dataclasses; receipts carry codes and numbers only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from rollbook.rules.base import Faces, RuleError
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    id: str
+    module: ModuleType
+
+    def needed(self, request: object, faces: Faces) -> tuple[int, ...]:
+        return self.module.needed(request, faces)
+
+    def resolve(self, request: object, faces: Faces) -> object:
+        return self.module.resolve(request, faces)
+
+
+_REGISTRY: dict[str, GameSystem] = {}
+
+
+def register(system_id: str, module: ModuleType) -> GameSystem:
+    system = GameSystem(system_id, module)
+    _REGISTRY[system_id] = system
+    return system
+
+
+def get_system(system_id: str) -> GameSystem:
+    _load_builtin()
+    try:
+        return _REGISTRY[system_id]
+    except KeyError:
+        raise RuleError("unknown_system", system=system_id, known=sorted(_REGISTRY)) from None
+
+
+def system_ids() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def _load_builtin() -> None:
+    if _REGISTRY:
+        return
+    from rollbook.rules import v5, v20
+
+    register("v20", v20)
+    register("v5", v5)
+    # Tiers and roll-under register here when their modules exist.
+    try:
+        from rollbook.rules import rollunder, tiers
+    except ImportError:
+        return
+    register("tiers", tiers)
+    register("rollunder", rollunder)
+
+
+__all__ = ["GameSystem", "RuleError", "get_system", "register", "system_ids"]

@@ -1,0 +1,68 @@
+"""Shared pieces of the pure rules core: the error type and face checks.
+
+Nothing here (or anywhere under ``rollbook.rules``) imports a web, storage or CLI
+library, and no user-facing sentence lives here: errors carry a stable ``code`` and
+the numbers needed to explain them; ``rollbook.i18n`` turns them into sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+Faces = tuple[int, ...]
+
+
+class RuleError(ValueError):
+    """A request the rules refuse. ``code`` is stable; ``params`` explain it."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:  # for logs and tracebacks only, never shown to players
+        details = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.code}({details})"
+
+
+def check_faces(faces: Iterable[int], sides: int, *, field: str = "faces") -> Faces:
+    """Every face must be an integer 1..sides (not a bool)."""
+    checked = tuple(faces)
+    for index, face in enumerate(checked):
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+            raise RuleError("face_out_of_range", field=field, index=index, face=face, sides=sides)
+    return checked
+
+
+def check_range(field: str, value: int, low: int | None, high: int | None) -> int:
+    """An integer field within [low, high] (either bound may be open)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("not_an_integer", field=field, value=value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise RuleError("out_of_range", field=field, value=value, low=low, high=high)
+    return value
+
+
+def check_count(field: str, faces: Faces, expected: int) -> None:
+    if len(faces) != expected:
+        raise RuleError("wrong_face_count", field=field, expected=expected, given=len(faces))
+
+
+def to_plain(value: Any) -> Any:
+    """A receipt (frozen dataclass) as JSON-ready builtins: tuples become lists."""
+    if is_dataclass(value) and not isinstance(value, type):
+        names = [f.name for f in fields(value)]
+        if "system" in names:  # the system id leads, so a receipt says what it is first
+            names.remove("system")
+            names.insert(0, "system")
+        return {name: to_plain(getattr(value, name)) for name in names}
+    if isinstance(value, Mapping):
+        return {k: to_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    return value
+
+
+__all__ = ["Faces", "RuleError", "check_faces", "check_range", "check_count", "to_plain"]

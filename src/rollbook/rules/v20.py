@@ -1,0 +1,292 @@
+"""V20, classic Vampire: d10 pools against a difficulty (SPEC V20-1 … V20-16).
+
+Pure functions only. ``resolve(request, faces)`` gives a receipt that keeps every number
+of V20-14 apart; the Book pieces of V20-16 (blood by Generation, wound penalties, soak
+rolls) are small functions the chronicle server's sheets call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range
+
+SIDES = 10
+DEFAULT_DIFFICULTY = 6  # V20-2
+MAX_POOL = 100
+
+Mode = Literal["strict", "casual"]
+Untrained = Literal["talent", "skill", "knowledge"]
+Outcome = Literal["success", "failure", "botch"]
+Degree = Literal["marginal", "moderate", "complete", "exceptional", "phenomenal"]
+
+DEGREES: tuple[Degree, ...] = ("marginal", "moderate", "complete", "exceptional", "phenomenal")
+
+
+@dataclass(frozen=True, slots=True)
+class V20Request:
+    pool: int
+    difficulty: int = DEFAULT_DIFFICULTY
+    required: int = 1
+    mode: Mode = "strict"
+    untrained: Untrained | None = None
+    knowledge_allowed: bool = False  # V20-3 Book: the Storyteller's leave for an untrained Knowledge
+    specialty: bool = False
+    specialty_rating: int | None = None
+    willpower: bool = False
+    willpower_roll: bool = False
+    willpower_current: int | None = None  # the sheet's current Willpower, when known (V20-9)
+    auto_successes: int = 0  # from powers, recorded apart from Willpower (V20-9)
+
+    def __post_init__(self) -> None:
+        check_range("pool", self.pool, 0, MAX_POOL)  # V20-1: 0 dice is a legal pool
+        check_range("difficulty", self.difficulty, 2, 10)  # V20-2
+        check_range("required", self.required, 1, None)  # V20-2
+        check_range("auto_successes", self.auto_successes, 0, None)
+        if self.mode not in ("strict", "casual"):
+            raise RuleError("bad_choice", field="mode", value=self.mode, choices=["strict", "casual"])
+        if self.untrained not in (None, "talent", "skill", "knowledge"):
+            raise RuleError(
+                "bad_choice", field="untrained", value=self.untrained, choices=["talent", "skill", "knowledge"]
+            )
+        if self.untrained == "knowledge" and not self.knowledge_allowed:
+            raise RuleError("untrained_knowledge_refused")  # V20-3 Book
+        if self.specialty:  # V20-7
+            if self.untrained is not None:
+                raise RuleError("specialty_untrained")
+            if self.specialty_rating is None:
+                raise RuleError("specialty_rating_missing")
+            check_range("specialty_rating", self.specialty_rating, 0, 10)
+            if self.specialty_rating < 4:
+                raise RuleError("specialty_rating_too_low", rating=self.specialty_rating)
+        elif self.specialty_rating is not None:
+            check_range("specialty_rating", self.specialty_rating, 0, 10)
+        if self.willpower:  # V20-9
+            if self.willpower_roll:
+                raise RuleError("willpower_on_willpower_roll")
+            if self.willpower_current is not None and self.willpower_current <= 0:
+                raise RuleError("willpower_exhausted")
+
+
+@dataclass(frozen=True, slots=True)
+class V20Receipt:
+    pool: int
+    requested_difficulty: int
+    evaluated_difficulty: int  # V20-4, after the untrained +1 and the over-10 rule
+    difficulty: int  # applied (V20-5)
+    mode: Mode
+    requested_required: int
+    required: int  # after V20-4
+    untrained: Untrained | None
+    untrained_penalty: int
+    specialty: bool
+    faces: Faces
+    ones: int
+    successful_dice: int
+    specialty_tens: int  # successful 10s that count double (V20-7)
+    rolled_successes: int  # in success units: a specialty 10 is two (V20-7, V20-8)
+    cancelled: int
+    willpower_success: int
+    power_successes: int
+    auto_successes: int
+    successes: int  # V20-10
+    outcome: Outcome
+    degree: Degree | None
+    system: str = "v20"
+    auto_sources: dict[str, int] = field(default_factory=dict)
+
+
+def evaluated_difficulty(request: V20Request) -> tuple[int, int, int]:
+    """V20-3/V20-4: (untrained penalty, evaluated difficulty, required successes)."""
+    penalty = 1 if request.untrained in ("skill", "knowledge") else 0  # a Talent adds nothing
+    difficulty = request.difficulty + penalty
+    required = request.required
+    if difficulty > 10:  # V20-4 Book: each point over 10 becomes one more required success
+        required += difficulty - 10
+        difficulty = 10
+    return penalty, difficulty, required
+
+
+def applied_difficulty(evaluated: int, mode: Mode) -> int:
+    """V20-5: Strict uses it as is; Casual halves it exactly once, rounding down, never below 1."""
+    if mode == "casual":
+        return max(1, evaluated // 2)
+    return evaluated
+
+
+def needed(request: V20Request, faces: Faces) -> tuple[int, ...]:
+    return (SIDES,) * max(0, request.pool - len(faces))
+
+
+def resolve(request: V20Request, faces: Faces) -> V20Receipt:
+    faces = check_faces(faces, SIDES)
+    check_count("faces", faces, request.pool)
+    penalty, evaluated, required = evaluated_difficulty(request)
+    difficulty = applied_difficulty(evaluated, request.mode)
+
+    ones = sum(1 for face in faces if face == 1)
+    successful_dice = sum(1 for face in faces if face >= difficulty)  # V20-6 (a 1 at difficulty 1 too)
+    specialty_tens = sum(1 for face in faces if face == 10 and face >= difficulty) if request.specialty else 0
+    rolled = successful_dice + specialty_tens  # V20-7: a specialty 10 is two units
+    cancelled = min(ones, rolled)  # V20-8
+    willpower_success = 1 if request.willpower else 0  # V20-9: at most one, never a die
+    auto = willpower_success + request.auto_successes
+    total = rolled - cancelled + auto  # V20-10
+
+    if rolled == 0 and ones >= 1 and auto == 0:  # V20-11
+        outcome: Outcome = "botch"
+    elif total >= required:  # V20-12
+        outcome = "success"
+    else:
+        outcome = "failure"
+    degree = DEGREES[min(total, 5) - 1] if outcome == "success" and total >= 1 else None
+
+    sources = {}
+    if willpower_success:
+        sources["willpower"] = willpower_success
+    if request.auto_successes:
+        sources["powers"] = request.auto_successes
+    return V20Receipt(
+        pool=request.pool,
+        requested_difficulty=request.difficulty,
+        evaluated_difficulty=evaluated,
+        difficulty=difficulty,
+        mode=request.mode,
+        requested_required=request.required,
+        required=required,
+        untrained=request.untrained,
+        untrained_penalty=penalty,
+        specialty=request.specialty,
+        faces=faces,
+        ones=ones,
+        successful_dice=successful_dice,
+        specialty_tens=specialty_tens,
+        rolled_successes=rolled,
+        cancelled=cancelled,
+        willpower_success=willpower_success,
+        power_successes=request.auto_successes,
+        auto_successes=auto,
+        successes=total,
+        outcome=outcome,
+        degree=degree,
+        auto_sources=sources,
+    )
+
+
+# --- V20-16 (Book): blood, health and soak ------------------------------------------------
+
+# Generation -> (maximum blood pool, blood points spendable per turn).
+BLOOD_BY_GENERATION: dict[int, tuple[int, int]] = {
+    4: (50, 10),
+    5: (40, 8),
+    6: (30, 6),
+    7: (20, 4),
+    8: (15, 3),
+    9: (14, 2),
+    10: (13, 1),
+    11: (12, 1),
+    12: (11, 1),
+    13: (10, 1),
+    14: (10, 1),
+    15: (10, 1),
+}
+
+
+def blood_pool(generation: int) -> tuple[int, int]:
+    """V20-16: (maximum blood pool, blood per turn) for a Generation 4–15."""
+    check_range("generation", generation, 4, 15)
+    return BLOOD_BY_GENERATION[generation]
+
+
+# Health levels from the top; the penalty is dice removed from pools, None = cannot act.
+HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
+    ("bruised", 0),
+    ("hurt", -1),
+    ("injured", -1),
+    ("wounded", -2),
+    ("mauled", -2),
+    ("crippled", -5),
+    ("incapacitated", None),
+)
+DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+
+
+def health_level(damage: int) -> str | None:
+    """V20-16: the health level reached by that many levels of damage (None when unhurt, 'torpor' past the track)."""
+    check_range("damage", damage, 0, None)
+    if damage == 0:
+        return None
+    if damage > len(HEALTH_LEVELS):
+        return "torpor"
+    return HEALTH_LEVELS[damage - 1][0]
+
+
+def wound_penalty(damage: int) -> int | None:
+    """V20-16: dice removed from every pool at that much damage; None = the character cannot act."""
+    check_range("damage", damage, 0, None)
+    if damage == 0:
+        return 0
+    if damage > len(HEALTH_LEVELS) - 1:
+        return None
+    return HEALTH_LEVELS[damage - 1][1]
+
+
+@dataclass(frozen=True, slots=True)
+class SoakRequest:
+    damage: int  # levels of damage taken before soaking
+    damage_type: Literal["bashing", "lethal", "aggravated"]
+    stamina: int
+    fortitude: int = 0
+    vampire: bool = True
+
+    def __post_init__(self) -> None:
+        check_range("damage", self.damage, 0, None)
+        check_range("stamina", self.stamina, 0, 10)
+        check_range("fortitude", self.fortitude, 0, 10)
+        if self.damage_type not in DAMAGE_TYPES:
+            raise RuleError("bad_choice", field="damage_type", value=self.damage_type, choices=list(DAMAGE_TYPES))
+
+
+@dataclass(frozen=True, slots=True)
+class SoakReceipt:
+    damage: int
+    damage_type: str
+    soak_pool: int
+    faces: Faces
+    soaked: int
+    damage_taken: int
+    difficulty: int = 6
+    system: str = "v20"
+    kind: str = "soak"
+
+
+def soak_pool(request: SoakRequest) -> int:
+    """V20-16 Book: vampires soak bashing and lethal with Stamina + Fortitude and aggravated with
+    Fortitude alone; mortals soak bashing with Stamina and cannot soak lethal or aggravated."""
+    if request.vampire:
+        if request.damage_type == "aggravated":
+            return request.fortitude
+        return request.stamina + request.fortitude
+    return request.stamina if request.damage_type == "bashing" else 0
+
+
+def soak_needed(request: SoakRequest, faces: Faces) -> tuple[int, ...]:
+    return (SIDES,) * max(0, soak_pool(request) - len(faces))
+
+
+def resolve_soak(request: SoakRequest, faces: Faces) -> SoakReceipt:
+    """V20-16 Book: each face ≥ 6 removes one level of damage; a soak roll cannot botch and its 1s
+    cancel nothing."""
+    pool = soak_pool(request)
+    faces = check_faces(faces, SIDES)
+    check_count("faces", faces, pool)
+    soaked = min(request.damage, sum(1 for face in faces if face >= 6))
+    return SoakReceipt(
+        damage=request.damage,
+        damage_type=request.damage_type,
+        soak_pool=pool,
+        faces=faces,
+        soaked=soaked,
+        damage_taken=request.damage - soaked,
+    )

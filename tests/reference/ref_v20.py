@@ -1,0 +1,131 @@
+"""Reference V20 resolution (SPEC V20-1 … V20-14 and the resolve contract), dict in, dict out."""
+
+from __future__ import annotations
+
+from tests.reference._check import int_list, is_bool, is_int, is_str, only_known
+
+ERROR = "error"
+
+FIELDS = {
+    "faces",
+    "difficulty",
+    "required",
+    "mode",
+    "untrained",
+    "specialty",
+    "specialty_rating",
+    "willpower",
+    "willpower_roll",
+    "auto_successes",
+    "knowledge_allowed",
+    "willpower_current",
+}
+
+
+def resolve(req: dict) -> dict | str:
+    if not only_known(req, FIELDS):
+        return ERROR
+
+    # --- faces (required): a list of d10 faces, 0 to 100 of them (V20-1) ---
+    if "faces" not in req:
+        return ERROR
+    faces = req["faces"]
+    if not int_list(faces, 1, 10) or len(faces) > 100:
+        return ERROR
+
+    difficulty = req.get("difficulty", 6)
+    if not is_int(difficulty) or not 2 <= difficulty <= 10:  # V20-2
+        return ERROR
+    required = req.get("required", 1)
+    if not is_int(required) or required < 1:  # V20-2
+        return ERROR
+    mode = req.get("mode", "strict")
+    if not is_str(mode) or mode not in ("strict", "casual"):
+        return ERROR
+    untrained = req.get("untrained", None)
+    if untrained is not None and (not is_str(untrained) or untrained not in ("talent", "skill", "knowledge")):
+        return ERROR
+    knowledge_allowed = req.get("knowledge_allowed", False)
+    if not is_bool(knowledge_allowed):
+        return ERROR
+    specialty = req.get("specialty", False)
+    if not is_bool(specialty):
+        return ERROR
+    rating = req.get("specialty_rating", None)
+    if rating is not None and not is_int(rating):
+        return ERROR
+    willpower = req.get("willpower", False)
+    if not is_bool(willpower):
+        return ERROR
+    willpower_roll = req.get("willpower_roll", False)
+    if not is_bool(willpower_roll):
+        return ERROR
+    willpower_current = req.get("willpower_current", None)
+    if willpower_current is not None and not is_int(willpower_current):
+        return ERROR
+    auto_powers = req.get("auto_successes", 0)
+    if not is_int(auto_powers) or auto_powers < 0:
+        return ERROR
+
+    # --- refusals ---
+    if untrained == "knowledge" and not knowledge_allowed:  # V20-3 Book
+        return ERROR
+    if specialty:  # V20-7
+        if rating is None or rating < 4:
+            return ERROR
+        if untrained is not None:
+            return ERROR
+    if willpower:  # V20-9
+        if willpower_roll:
+            return ERROR
+        if willpower_current == 0:
+            return ERROR
+
+    # --- difficulty: untrained +1, over-10 rule, casual halving (V20-3, V20-4, V20-5) ---
+    evaluated = difficulty
+    if untrained in ("skill", "knowledge"):
+        evaluated = evaluated + 1
+    if evaluated > 10:
+        required = required + (evaluated - 10)
+        evaluated = 10
+    if mode == "casual":
+        applied = evaluated // 2
+        if applied < 1:
+            applied = 1
+    else:
+        applied = evaluated
+
+    # --- counting (V20-6, V20-7, V20-8) ---
+    ones = 0
+    rolled = 0
+    for face in faces:
+        if face == 1:
+            ones += 1
+        if face >= applied:
+            if specialty and face == 10:
+                rolled += 2
+            else:
+                rolled += 1
+    cancelled = ones if ones < rolled else rolled
+
+    auto = auto_powers + (1 if willpower else 0)  # V20-9
+    total = rolled - cancelled + auto  # V20-10
+
+    if rolled == 0 and ones >= 1 and auto == 0:  # V20-11
+        outcome = "botch"
+    elif total >= required:  # V20-12
+        outcome = "success"
+    else:
+        outcome = "failure"
+
+    return {
+        "difficulty": applied,
+        "required": required,
+        "faces": list(faces),
+        "ones": ones,
+        "rolled_successes": rolled,
+        "cancelled": cancelled,
+        "auto_successes": auto,
+        "successes": total,
+        "outcome": outcome,
+    }
