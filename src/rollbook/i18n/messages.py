@@ -72,3 +72,12 @@ def _printable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
     return value
+
+
+# Other areas' error texts (each module updates ERROR_MESSAGES on import).
+for _module in ("rollbook.i18n.messages_tiers",):
+    try:
+        __import__(_module)
+    except ModuleNotFoundError as _missing:
+        if _missing.name != _module:
+            raise

@@ -115,6 +115,19 @@ def applied_difficulty(evaluated: int, mode: Mode) -> int:
     return evaluated
 
 
+def outcome_of(rolled: int, ones: int, auto: int, required: int) -> Outcome:
+    """V20-11, V20-12 from the counts alone (the odds engine classifies with this too)."""
+    if rolled == 0 and ones >= 1 and auto == 0:  # V20-11: cancelled-to-zero is not a botch
+        return "botch"
+    total = rolled - min(ones, rolled) + auto  # V20-8, V20-10
+    return "success" if total >= required else "failure"  # V20-12
+
+
+def degree_of(outcome: Outcome, total: int) -> Degree | None:
+    """V20-12 Book: the degree of a success by its net successes."""
+    return DEGREES[min(total, 5) - 1] if outcome == "success" and total >= 1 else None
+
+
 def needed(request: V20Request, faces: Faces) -> tuple[int, ...]:
     return (SIDES,) * max(0, request.pool - len(faces))
 
@@ -134,13 +147,8 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
     auto = willpower_success + request.auto_successes
     total = rolled - cancelled + auto  # V20-10
 
-    if rolled == 0 and ones >= 1 and auto == 0:  # V20-11
-        outcome: Outcome = "botch"
-    elif total >= required:  # V20-12
-        outcome = "success"
-    else:
-        outcome = "failure"
-    degree = DEGREES[min(total, 5) - 1] if outcome == "success" and total >= 1 else None
+    outcome = outcome_of(rolled, ones, auto, required)
+    degree = degree_of(outcome, total)
 
     sources = {}
     if willpower_success:

@@ -1,0 +1,95 @@
+"""`rollbook roll SYSTEM …`: real rolls with the operating system's secure dice, shown as a receipt."""
+
+from __future__ import annotations
+
+import json
+from importlib import import_module
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from rollbook.cli import app
+from rollbook.dice import DiceSource, SecureDice, roll as draw_and_resolve
+from rollbook.i18n import language_from_environment, normalize
+from rollbook.render.rich import receipt_panel
+from rollbook.rules import get_system
+from rollbook.rules import v5, v20
+from rollbook.rules.base import to_plain
+
+roll_app = typer.Typer(help="Roll real dice (secure source) and print the receipt.", no_args_is_help=True)
+app.add_typer(roll_app, name="roll")
+
+LangOption = typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale).")
+JsonOption = typer.Option(False, "--json", help="Print the raw receipt as JSON.")
+
+
+def language(lang: str | None) -> str:
+    return normalize(lang) if lang else language_from_environment()
+
+
+def secure_roll(system_id: str, request: object, source: DiceSource | None = None) -> tuple[tuple[int, ...], dict]:
+    """Draw exactly the dice the request needs from the secure source, resolve, return plain JSON."""
+    faces, receipt = draw_and_resolve(get_system(system_id), request, source or SecureDice())
+    return faces, to_plain(receipt)
+
+
+def show(receipt: dict, lang: str | None, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(receipt, ensure_ascii=False))
+        return
+    Console().print(receipt_panel(receipt, language(lang)))
+
+
+@roll_app.command("v20")
+def roll_v20(
+    pool: int = typer.Option(..., "--pool", help="Dice in the pool (Attribute + Ability + modifiers)."),
+    difficulty: int = typer.Option(v20.DEFAULT_DIFFICULTY, "--difficulty", help="2–10 (V20-2)."),
+    required: int = typer.Option(1, "--required", help="Successes required (V20-2)."),
+    mode: str = typer.Option("strict", "--mode", help="strict or casual (V20-5)."),
+    untrained: Optional[str] = typer.Option(None, "--untrained", help="talent, skill or knowledge (V20-3)."),
+    knowledge_allowed: bool = typer.Option(False, "--knowledge-allowed", help="The Storyteller allows an untrained Knowledge."),
+    specialty_rating: Optional[int] = typer.Option(None, "--specialty-rating", help="Rating of the trait; implies a specialty (V20-7)."),
+    willpower: bool = typer.Option(False, "--willpower", help="Spend Willpower: one automatic success (V20-9)."),
+    willpower_roll: bool = typer.Option(False, "--willpower-roll", help="This roll is itself a Willpower roll."),
+    auto_successes: int = typer.Option(0, "--auto-successes", help="Automatic successes from powers."),
+    lang: Optional[str] = LangOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """A V20 pool against a difficulty."""
+    request = v20.V20Request(
+        pool=pool, difficulty=difficulty, required=required, mode=mode, untrained=untrained,
+        knowledge_allowed=knowledge_allowed, specialty=specialty_rating is not None,
+        specialty_rating=specialty_rating, willpower=willpower, willpower_roll=willpower_roll,
+        auto_successes=auto_successes,
+    )
+    show(secure_roll("v20", request)[1], lang, as_json)
+
+
+@roll_app.command("v5")
+def roll_v5(
+    kind: str = typer.Argument("test", help="test, rouse, willpower, remorse or frenzy."),
+    pool: int = typer.Option(1, "--pool", help="Dice in the pool; Hunger dice replace some of them (V5-2)."),
+    hunger: int = typer.Option(0, "--hunger", help="Hunger 0–5 (for rouse: the current Hunger)."),
+    difficulty: int = typer.Option(1, "--difficulty", help="Successes needed (V5-1)."),
+    creature: str = typer.Option("vampire", "--creature", help="vampire, thin_blood, ghoul or mortal (V5-12)."),
+    blood_potency_reroll: bool = typer.Option(False, "--bp-reroll", help="Rouse: Blood Potency reroll, keep the better."),
+    lang: Optional[str] = LangOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """A V5 test with Hunger dice, or a Rouse, Willpower, Remorse or frenzy roll (no Hunger, V5-9)."""
+    if kind == "rouse":
+        request = v5.rouse_request(hunger, blood_potency_reroll=blood_potency_reroll, creature=creature)
+    else:
+        request = v5.V5Request(pool=pool, hunger=hunger, difficulty=difficulty, kind=kind, creature=creature,
+                               blood_potency_reroll=blood_potency_reroll)
+    show(secure_roll("v5", request)[1], lang, as_json)
+
+
+# Other systems' roll commands register on roll_app when their modules exist.
+for _name in ("rollbook.cli.roll_tiers", "rollbook.cli.roll_rollunder"):
+    try:
+        import_module(_name)
+    except ModuleNotFoundError as _missing:
+        if _missing.name != _name:
+            raise
