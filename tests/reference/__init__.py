@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from tests.reference import ref_rollunder, ref_tiers, ref_v5, ref_v20
+from . import ref_rollunder, ref_tiers, ref_v5, ref_v20
 
 ERROR = "error"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.reference._check import int_list, is_bool, is_int, is_str, only_known
+from ._check import int_list, is_bool, is_int, is_str, only_known
 
 ERROR = "error"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from importlib import import_module
 
-import click
 import typer
 
 from rollbook.i18n import language_from_environment
@@ -68,16 +67,17 @@ def main() -> None:
     except UsageFailure as failure:
         print(f"rollbook: {failure}", file=sys.stderr)
         sys.exit(2)
-    except click.exceptions.NoArgsIsHelpError as help_shown:
-        help_shown.show()
-        sys.exit(0)
-    except click.ClickException as usage:
-        print(f"rollbook: {usage.format_message()}", file=sys.stderr)
-        sys.exit(2)
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:
         sys.exit(done.exit_code)
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("rollbook: aborted", file=sys.stderr)
         sys.exit(130)
+    except typer.TyperException as usage:  # Typer's own usage errors (it no longer rides on click)
+        if type(usage).__name__ == "NoArgsIsHelpError":
+            usage.show()
+            sys.exit(0)
+        message = usage.format_message() if hasattr(usage, "format_message") else str(usage)
+        print(f"rollbook: {message}", file=sys.stderr)
+        sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)

@@ -122,4 +122,4 @@ class LineBase(BaseModel):
     model_config = {"extra": "forbid", "strict": True, "frozen": True}
 
     system: str
-    id: str | int | None = None
+    id: str | int | float | bool | None = None

@@ -1,0 +1,49 @@
+"""The `rollunder` line of the resolve contract (SPEC R-1 … R-8 and the contract table).
+
+`cards` (names of cards or abilities played before the roll, R-6) is accepted besides the
+table's fields and recorded on the receipt.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rollbook.contract import LineBase
+from rollbook.rules import rollunder
+from rollbook.rules.base import to_plain
+
+
+class Line(LineBase):
+    system: Literal["rollunder"]
+    kind: Literal["check", "opposed"] = "check"
+    action: str  # R-5: required; an empty one is refused by the rules
+    level: int | None = None
+    bonus: int = 0
+    malus: int = 0
+    advantage: bool = False
+    disadvantage: bool = False
+    task: Literal["normal", "absurd", "trivial"] = "normal"
+    faces: list[int] = []
+    dice: str | None = None
+    threshold: int | None = None
+    cards: list[str] = []
+
+
+def request_of(line: Line) -> rollunder.RollUnderRequest:
+    return rollunder.RollUnderRequest(
+        action=line.action,
+        kind=line.kind,
+        level=line.level,
+        bonus=line.bonus,
+        malus=line.malus,
+        advantage=line.advantage,
+        disadvantage=line.disadvantage,
+        task=line.task,
+        dice=line.dice,
+        threshold=line.threshold,
+        cards=tuple(line.cards),
+    )
+
+
+def resolve(line: Line) -> dict:
+    return to_plain(rollunder.resolve(request_of(line), tuple(line.faces)))

@@ -1,0 +1,41 @@
+"""The `tiers` line of the resolve contract (SPEC T-1 … T-5 and the contract table).
+
+`faces` holds the first die, then each critical reroll in order (T-2): while the last face
+is a 1 another face is required, and faces after a face that is not a 1 are an error.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rollbook.contract import LineBase
+from rollbook.rules import tiers
+from rollbook.rules.base import to_plain
+
+
+class Line(LineBase):
+    system: Literal["tiers"]
+    kind: Literal["skill", "dodge", "soak"] = "skill"
+    skill: int | None = None
+    bonus: int = 0
+    faces: list[int]
+    bullets: int | None = None
+    attack_tier: int | None = None
+    endurance: int | None = None
+    armor: int | None = None
+
+
+def request_of(line: Line) -> tiers.TiersRequest:
+    return tiers.TiersRequest(
+        kind=line.kind,
+        skill=line.skill,
+        bonus=line.bonus,
+        bullets=line.bullets,
+        attack_tier=line.attack_tier,
+        endurance=line.endurance,
+        armor=line.armor,
+    )
+
+
+def resolve(line: Line) -> dict:
+    return to_plain(tiers.resolve(request_of(line), tuple(line.faces)))

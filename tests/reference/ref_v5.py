@@ -1,0 +1,138 @@
+"""Reference V5 resolution (SPEC V5-1 … V5-12 and the resolve contract), dict in, dict out."""
+
+from __future__ import annotations
+
+from ._check import int_list, is_bool, is_int, is_str, only_known
+
+ERROR = "error"
+
+FIELDS = {
+    "kind",
+    "normal",
+    "hunger",
+    "difficulty",
+    "mode",
+    "rerolls",
+    "creature",
+    "current_hunger",
+    "blood_potency_reroll",
+}
+KINDS = ("test", "rouse", "willpower", "remorse", "frenzy")
+CREATURES = ("vampire", "thin_blood", "ghoul", "mortal")
+
+
+def _apply_rerolls(normal: list[int], rerolls: object, mode: str) -> list[int] | str:
+    """V5-8: validate the Willpower rerolls and return the final normal faces."""
+    if type(rerolls) is not list:
+        return ERROR
+    if mode == "strict" and len(rerolls) > 1:
+        return ERROR
+    final = list(normal)
+    for entry in rerolls:
+        if type(entry) is not dict or set(entry) != {"dice", "faces"}:
+            return ERROR
+        dice = entry["dice"]
+        new_faces = entry["faces"]
+        if type(dice) is not list or not 1 <= len(dice) <= 3:
+            return ERROR
+        for index in dice:
+            # an index past the normal dice would name a Hunger die: refused (V5-8)
+            if not is_int(index) or index < 0 or index >= len(normal):
+                return ERROR
+        if len(set(dice)) != len(dice):
+            return ERROR
+        if not int_list(new_faces, 1, 10) or len(new_faces) != len(dice):
+            return ERROR
+        for index, face in zip(dice, new_faces):
+            final[index] = face
+    return final
+
+
+def resolve(req: dict) -> dict | str:
+    if not only_known(req, FIELDS):
+        return ERROR
+
+    kind = req.get("kind", "test")
+    if not is_str(kind) or kind not in KINDS:
+        return ERROR
+    normal = req.get("normal", [])
+    hunger = req.get("hunger", [])
+    if not int_list(normal, 1, 10) or not int_list(hunger, 1, 10):
+        return ERROR
+    difficulty = req.get("difficulty", 1)
+    if not is_int(difficulty) or difficulty < 1:  # V5-1
+        return ERROR
+    mode = req.get("mode", "strict")
+    if not is_str(mode) or mode not in ("strict", "casual"):
+        return ERROR
+    creature = req.get("creature", "vampire")
+    if not is_str(creature) or creature not in CREATURES:
+        return ERROR
+    current_hunger = req.get("current_hunger", None)
+    if current_hunger is not None and (not is_int(current_hunger) or not 0 <= current_hunger <= 5):
+        return ERROR
+    bp_reroll = req.get("blood_potency_reroll", False)
+    if not is_bool(bp_reroll):
+        return ERROR
+    rerolls = req.get("rerolls", [])
+    if type(rerolls) is not list:
+        return ERROR
+
+    total_dice = len(normal) + len(hunger)
+    if total_dice < 1 or total_dice > 100:
+        return ERROR
+    if len(hunger) > 5:  # V5-2: Hunger is at most 5
+        return ERROR
+    if creature in ("ghoul", "mortal") and hunger:  # V5-12
+        return ERROR
+    if kind != "test" and hunger:  # V5-9
+        return ERROR
+    if kind != "test" and rerolls:
+        return ERROR
+
+    if kind == "rouse":  # V5-10
+        wanted = 2 if bp_reroll else 1
+        if len(normal) != wanted:
+            return ERROR
+        best = max(normal)
+        if best >= 6:
+            return {"outcome": "success", "hunger_gain": 0}
+        if current_hunger == 5:
+            return {"outcome": "failure", "hunger_gain": 0, "hunger_frenzy_risk": True}
+        return {"outcome": "failure", "hunger_gain": 1}
+
+    final_normal = _apply_rerolls(normal, rerolls, mode)
+    if final_normal == ERROR:
+        return ERROR
+
+    everything = final_normal + list(hunger)
+    tens = everything.count(10)
+    successes = sum(1 for f in everything if f >= 6) + 2 * (tens // 2)  # V5-3
+    win = successes >= difficulty  # V5-4
+    critical = win and tens >= 2  # V5-5
+    messy = critical and 10 in hunger
+    bestial = (not win) and 1 in hunger  # V5-6
+
+    if messy:
+        outcome = "messy_critical"
+    elif critical:
+        outcome = "critical"
+    elif win:
+        outcome = "success"
+    elif bestial:
+        outcome = "bestial_failure"
+    elif successes == 0:
+        outcome = "total_failure"
+    else:
+        outcome = "failure"
+
+    return {
+        "normal": final_normal,
+        "hunger": list(hunger),
+        "successes": successes,
+        "margin": successes - difficulty,
+        "critical": critical,
+        "messy": messy,
+        "bestial": bestial,
+        "outcome": outcome,
+    }

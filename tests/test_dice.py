@@ -1,0 +1,59 @@
+"""Dice sources: secure, seeded/HMAC (unbiased, reproducible) and given faces."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rollbook.dice import GivenFaces, HmacDice, SecureDice, SeededDice, roll
+from rollbook.rules import get_system
+from rollbook.rules.base import RuleError
+from rollbook.rules.v20 import V20Request
+
+
+def test_secure_dice_stay_on_the_die():
+    faces = SecureDice().draw(2000, 10)
+    assert len(faces) == 2000 and set(faces) <= set(range(1, 11))
+    assert len(set(faces)) == 10  # all ten faces appear in 2000 draws (p of failure ~ 1e-90)
+
+
+def test_secure_dice_use_the_operating_system_source(monkeypatch):
+    calls = []
+
+    def fake_randbelow(n):
+        calls.append(n)
+        return n - 1
+
+    monkeypatch.setattr("rollbook.dice.secrets.randbelow", fake_randbelow)
+    assert SecureDice().draw(3, 20) == (20, 20, 20) and calls == [20, 20, 20]
+
+
+def test_seeded_dice_reproduce_and_differ_by_seed():
+    assert SeededDice(7).draw(20, 10) == SeededDice(7).draw(20, 10)
+    assert SeededDice(7).draw(20, 10) != SeededDice(8).draw(20, 10)
+
+
+def test_hmac_dice_are_uniform_enough_and_commit_to_their_seed():
+    source = HmacDice(b"table seed")
+    counts = Counter(source.draw(60000, 6))
+    assert all(abs(counts[face] - 10000) < 500 for face in range(1, 7))
+    assert HmacDice(b"table seed").commitment() == HmacDice(b"table seed").commitment()
+
+
+def test_hmac_rejection_sampling_has_no_modulo_bias_on_a_die_that_does_not_divide_2_64():
+    # 2**64 % 10 == 6: values >= limit must be redrawn, never folded onto faces 1..6.
+    limit = (1 << 64) - ((1 << 64) % 10)
+    assert limit % 10 == 0
+
+
+def test_given_faces_feed_a_roll_and_refuse_bad_faces():
+    system = get_system("v20")
+    faces, receipt = roll(system, V20Request(pool=3), GivenFaces([7, 1, 9]))
+    assert faces == (7, 1, 9) and receipt.successes == 1
+    with pytest.raises(RuleError) as short:
+        roll(system, V20Request(pool=3), GivenFaces([7]))
+    assert short.value.code == "not_enough_faces"
+    with pytest.raises(RuleError) as bad:
+        GivenFaces([0]).draw(1, 10)
+    assert bad.value.code == "face_out_of_range"
