@@ -7,7 +7,7 @@ from importlib import import_module
 
 import typer
 
-from rollbook.i18n import language_from_environment
+from rollbook.i18n import language_from_environment, normalize
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
@@ -54,6 +54,16 @@ def fail(message: str) -> None:
     raise UsageFailure(message)
 
 
+def _language(argv: list[str]) -> str:
+    """The --lang of the command line when given (errors speak it too), else the environment's."""
+    for position, argument in enumerate(argv):
+        if argument == "--lang" and position + 1 < len(argv):
+            return normalize(argv[position + 1])
+        if argument.startswith("--lang="):
+            return normalize(argument.split("=", 1)[1])
+    return language_from_environment()
+
+
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit status 2, never a traceback."""
     _load_commands()
@@ -62,7 +72,7 @@ def main() -> None:
         if isinstance(result, int) and not isinstance(result, bool):
             sys.exit(result)
     except RuleError as refused:
-        print(f"rollbook: {error_message(refused.code, language_from_environment(), refused.params)}", file=sys.stderr)
+        print(f"rollbook: {error_message(refused.code, _language(sys.argv[1:]), refused.params)}", file=sys.stderr)
         sys.exit(2)
     except UsageFailure as failure:
         print(f"rollbook: {failure}", file=sys.stderr)

@@ -73,13 +73,12 @@ def view(receipt: dict, lang: str) -> ReceiptView:
     if task:
         lines.append(task)
     if kind == "check":
-        if receipt["level"] is not None:
-            lines += [
-                Line(t("Level", lang), str(receipt["level"])),
-                Line(t("Bonus to the level", lang), f"+{receipt['bonus']}", t("for this roll only", lang)),
-                Line(t("Malus to the level", lang), f"−{receipt['malus']}", t("for this roll only", lang)),
-                Line(t("Target", lang), str(receipt["target"]), t("level + bonus − malus", lang)),
-            ]
+        lines += [
+            Line(t("Level", lang), str(receipt["level"])),
+            Line(t("Bonus to the level", lang), f"+{receipt['bonus']}", t("for this roll only", lang)),
+            Line(t("Malus to the level", lang), f"−{receipt['malus']}", t("for this roll only", lang)),
+            Line(t("Target", lang), str(receipt["target"]), t("level + bonus − malus", lang)),
+        ]
         if receipt["rolled"]:
             if receipt["advantage"] and receipt["disadvantage"]:
                 lines.append(Line(t("Advantage and disadvantage", lang), "",
@@ -88,10 +87,8 @@ def view(receipt: dict, lang: str) -> ReceiptView:
             if receipt["dropped"]:
                 lines.append(Line(t("Dropped die", lang), ", ".join(map(str, receipt["dropped"]))))
     else:
-        if receipt["dice"] is not None:
-            lines.append(Line(t("Dice", lang), receipt["dice"]))
-        if receipt["threshold"] is not None:
-            lines.append(Line(t("Threshold", lang), str(receipt["threshold"]), t("the total must not exceed it", lang)))
+        lines.append(Line(t("Dice", lang), receipt["dice"]))
+        lines.append(Line(t("Threshold", lang), str(receipt["threshold"]), t("the total must not exceed it", lang)))
         if receipt["rolled"]:
             lines.append(Line(t("Total", lang), str(receipt["total"]), " + ".join(map(str, receipt["faces"]))))
     if receipt["rolled"]:

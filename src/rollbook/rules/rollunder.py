@@ -120,16 +120,13 @@ class RollUnderRequest:
                 raise RuleError("card_empty", index=index)
         if len(self.cards) > MAX_CARDS:
             raise RuleError("too_many_cards", given=len(self.cards), most=MAX_CARDS)
-        normal = self.task == "normal"
         if self.kind == "check":
             for name in ("dice", "threshold"):
                 if getattr(self, name) is not None:
                     raise RuleError("field_not_for_kind", field=name, kind=self.kind)
-            if self.level is None:
-                if normal:
-                    raise RuleError("field_required", field="level", kind=self.kind)
-            else:
-                check_range("level", self.level, 0, MAX_LEVEL)
+            if self.level is None:  # the receipt reports its target, even with no dice (R-8)
+                raise RuleError("field_required", field="level", kind=self.kind)
+            check_range("level", self.level, 0, MAX_LEVEL)
         else:
             # R-7: the game master's dice and threshold decide; the check's modifiers do not apply.
             if self.level is not None:
@@ -138,24 +135,18 @@ class RollUnderRequest:
                 if getattr(self, name):
                     raise RuleError("field_not_for_kind", field=name, kind=self.kind)
             if self.dice is None:
-                if normal:
-                    raise RuleError("field_required", field="dice", kind=self.kind)
-            else:
-                parse_dice(self.dice)
-            if self.threshold is None:
-                if normal:
-                    raise RuleError("field_required", field="threshold", kind=self.kind)
-            else:
-                check_range("threshold", self.threshold, 0, None)
+                raise RuleError("field_required", field="dice", kind=self.kind)
+            parse_dice(self.dice)
+            if self.threshold is None:  # the receipt reports its target, even with no dice (R-8)
+                raise RuleError("field_required", field="threshold", kind=self.kind)
+            check_range("threshold", self.threshold, 0, None)
 
     @property
-    def target(self) -> int | None:
+    def target(self) -> int:
         """R-1, R-4: the level this roll is checked against (the threshold for an opposed roll)."""
         if self.kind == "opposed":
-            return self.threshold
-        if self.level is None:
-            return None
-        return self.level + self.bonus - self.malus  # R-4: for this roll only
+            return self.threshold  # type: ignore[return-value]
+        return self.level + self.bonus - self.malus  # type: ignore[operator]  # R-4: for this roll only
 
     @property
     def keep(self) -> Literal["single", "lower", "higher"]:
@@ -175,10 +166,10 @@ class CheckReceipt:
     action: str
     task: Task
     rolled: bool
-    level: int | None
+    level: int
     bonus: int
     malus: int
-    target: int | None
+    target: int
     advantage: bool
     disadvantage: bool
     keep: str  # single | lower | higher (R-3)
@@ -198,10 +189,10 @@ class OpposedReceipt:
     action: str
     task: Task
     rolled: bool
-    dice: str | None  # normalised expression
+    dice: str  # normalised expression
     sizes: tuple[int, ...]
-    threshold: int | None
-    target: int | None
+    threshold: int
+    target: int
     faces: Faces
     total: int | None
     all_ones: bool
@@ -291,11 +282,11 @@ def _receipt(request: RollUnderRequest, faces: Faces, outcome: Outcome, *, kept:
         time_spent=request.task == "absurd",  # R-8
     )
     if request.kind == "opposed":
-        expression = parse_dice(request.dice) if request.dice is not None else None
+        expression = parse_dice(request.dice)
         return OpposedReceipt(
             kind="opposed",
-            dice=str(expression) if expression else None,
-            sizes=expression.sizes if expression else (),
+            dice=str(expression),
+            sizes=expression.sizes,
             threshold=request.threshold,
             total=total,
             all_ones=bool(faces) and all(face == 1 for face in faces),
