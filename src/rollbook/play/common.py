@@ -1,0 +1,272 @@
+"""Shared pieces of the play layer: strict models, error conversion, merging, effects, receipts.
+
+Pure: imports only pydantic, the standard library and the rules core. Nothing here holds an
+English sentence meant for players; refusals are ``RuleError(code, **params)`` and receipts
+carry codes and numbers (``rollbook.i18n.messages_play`` has the English msgids of the new codes).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+
+from rollbook.rules.base import RuleError, to_plain
+
+ROLES = ("storyteller", "player")
+MODES = ("strict", "casual")
+STORYTELLER = "storyteller"
+
+
+@dataclass(frozen=True)
+class Performed:
+    """What ``perform`` / ``perform_followup`` / ``adjust`` hand back to the server."""
+
+    sheet: dict  # the new sheet (plain JSON)
+    receipt: dict | None  # what goes into the log
+    effects: tuple[dict, ...]  # e.g. {"resource": "willpower", "before": 3, "after": 2}
+
+
+class Model(BaseModel):
+    """Every sheet, action and change: unknown fields refused, strict JSON types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise RuleError("blank_text")
+    return value
+
+
+# A trait id: lower-case snake case ("dexterity", "animal_ken", "two_weapons").
+TraitName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+# A name typed by people (a character, a specialty, a weapon, a card): 1–100 characters, not blank.
+Label = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(_not_blank)]
+Short = Annotated[str, StringConstraints(max_length=200)]
+Text = Annotated[str, StringConstraints(max_length=20000)]
+
+
+def rating(low: int, high: int, default: int | None = None) -> Any:
+    """A Field for an integer rating within [low, high]."""
+    if default is None:
+        return Field(ge=low, le=high)
+    return Field(default, ge=low, le=high)
+
+
+class Experience(Model):
+    """Experience points: ``total`` ever awarded and ``spent``; available = total − spent."""
+
+    total: int = Field(0, ge=0)
+    spent: int = Field(0, ge=0)
+
+    @model_validator(mode="after")
+    def _spent_within_total(self) -> Experience:
+        if self.spent > self.total:
+            raise RuleError("out_of_range", field="experience.spent", value=self.spent, low=0, high=self.total)
+        return self
+
+    @property
+    def available(self) -> int:
+        return self.total - self.spent
+
+
+# --- validation: Pydantic errors become RuleError codes ------------------------------------------
+
+_TYPE_CODES = {"extra_forbidden": "unknown_field", "missing": "missing_field"}
+
+
+def _path(loc: Iterable[Any]) -> str:
+    return ".".join(str(part) for part in loc)
+
+
+def validation_error(invalid: ValidationError, what: str = "request") -> RuleError:
+    """The first problem Pydantic found, as a stable code with the field's dotted path (relative
+    to the object validated: a sheet, an action, a change)."""
+    first = invalid.errors(include_url=False)[0]
+    field = _path(first["loc"]) or what
+    kind = first["type"]
+    ctx = first.get("ctx") or {}
+    if kind in _TYPE_CODES:
+        return RuleError(_TYPE_CODES[kind], field=field)
+    if kind == "literal_error":
+        return RuleError("bad_choice", field=field, value=_jsonable(first.get("input")), choices=ctx.get("expected", ""))
+    if kind in ("greater_than_equal", "greater_than"):
+        low = ctx.get("ge", ctx.get("gt"))
+        return RuleError("out_of_range", field=field, value=_jsonable(first.get("input")), low=low, high=None)
+    if kind in ("less_than_equal", "less_than"):
+        high = ctx.get("le", ctx.get("lt"))
+        return RuleError("out_of_range", field=field, value=_jsonable(first.get("input")), low=None, high=high)
+    if kind == "string_pattern_mismatch":
+        return RuleError("bad_name", field=field, value=_jsonable(first.get("input")))
+    if kind in ("string_too_short", "too_short"):
+        return RuleError("blank_text", field=field)
+    if kind in ("string_too_long", "too_long"):
+        return RuleError("too_long", field=field, most=ctx.get("max_length"))
+    if kind == "value_error" and isinstance(ctx.get("error"), RuleError):
+        error: RuleError = ctx["error"]
+        if "field" not in error.params:
+            return RuleError(error.code, field=field, **error.params)
+        return error
+    return RuleError("wrong_type", field=field, detail=first["msg"])
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    return repr(value)
+
+
+def parse(model: type[Model], data: Any, what: str = "request") -> Any:
+    """Validate plain JSON data with a strict model; every refusal is a RuleError whose ``field``
+    is the dotted path inside ``data``."""
+    if not isinstance(data, dict):
+        raise RuleError("not_an_object", field=what)
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as invalid:
+        raise validation_error(invalid, what) from None
+
+
+def parse_kind(models: Mapping[str, type[Model]], data: Any, what: str) -> Any:
+    """An action or change: ``kind`` picks the model, the model validates the rest."""
+    if not isinstance(data, dict):
+        raise RuleError("not_an_object", field=what)
+    if "kind" not in data:
+        raise RuleError("missing_field", field="kind")
+    kind = data["kind"]
+    if not isinstance(kind, str) or kind not in models:
+        raise RuleError("bad_choice", field="kind", value=_jsonable(kind), choices=sorted(models))
+    return parse(models[kind], data, what)
+
+
+def dump(model: BaseModel) -> dict:
+    return model.model_dump(mode="json")
+
+
+def check_role(role: Any) -> str:
+    if role not in ROLES:
+        raise RuleError("bad_choice", field="role", value=_jsonable(role), choices=list(ROLES))
+    return role
+
+
+def check_mode(mode: Any) -> str:
+    if mode not in MODES:
+        raise RuleError("bad_choice", field="mode", value=_jsonable(mode), choices=list(MODES))
+    return mode
+
+
+def storyteller_only(role: str, what: str) -> None:
+    """Players may not grant, restore or award; the Storyteller may do anything."""
+    if role != STORYTELLER:
+        raise RuleError("storyteller_only", action=what, role=role)
+
+
+# --- editing: merge a patch, then find what changed ----------------------------------------------
+
+def merge(base: dict, patch: dict) -> dict:
+    """A deep merge on copies: objects merge key by key, anything else replaces; ``null`` removes
+    the key (a field with a default goes back to it, a name in a mapping of traits goes away)."""
+    out = copy.deepcopy(base)
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+_MISSING = object()
+
+
+def changed_paths(before: Any, after: Any, prefix: str = "") -> Iterator[str]:
+    """Dotted paths of every leaf that differs between two JSON values."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after), key=str):
+            yield from changed_paths(before.get(key, _MISSING), after.get(key, _MISSING),
+                                     f"{prefix}.{key}" if prefix else str(key))
+    elif before != after or type(before) is not type(after):
+        yield prefix
+
+
+# --- effects and receipts --------------------------------------------------------------------
+
+class Effects:
+    """The consequences of one call, in order: resource changes and flags (codes and numbers)."""
+
+    def __init__(self) -> None:
+        self.items: list[dict] = []
+
+    def change(self, resource: str, before: Any, after: Any, **extra: Any) -> None:
+        if before != after:
+            self.items.append({"resource": resource, "before": before, "after": after, **extra})
+
+    def flag(self, code: str, **extra: Any) -> None:
+        self.items.append({"flag": code, **extra})
+
+    def plain(self) -> list[dict]:
+        return copy.deepcopy(self.items)
+
+
+def roll_receipt(system: str, kind: str, action: BaseModel, pool: dict, request: Any, faces: Iterable[int],
+                 result: Any, effects: Effects, **extra: Any) -> dict:
+    """The log entry of a roll: everything ``verify_receipt`` needs, codes and numbers only."""
+    receipt = {
+        "system": system,
+        "kind": kind,
+        "action": dump(action),
+        "pool": pool,
+        "request": to_plain(request),
+        "faces": list(faces),
+        "rerolls": [],
+        "result": to_plain(result),
+    }
+    receipt.update(extra)
+    receipt["effects"] = effects.plain()
+    return receipt
+
+
+def change_receipt(system: str, change: BaseModel, effects: Effects, **extra: Any) -> dict:
+    """The log entry of a non-roll change (no dice, nothing to recompute)."""
+    data = dump(change)
+    return {"system": system, "kind": data["kind"], "change": data, **extra, "effects": effects.plain()}
+
+
+class Shim:
+    """A tiny system object for ``dice.roll``: any ``needed``/``resolve`` pair (e.g. V20 soak)."""
+
+    def __init__(self, needed: Callable[[Any, tuple], tuple], resolve: Callable[[Any, tuple], Any]) -> None:
+        self.needed = needed
+        self.resolve = resolve
+
+
+def request_from_plain(cls: type, data: Any) -> Any:
+    """Rebuild a rules request dataclass from its plain dict (lists back to tuples)."""
+    if not isinstance(data, dict):
+        raise RuleError("not_an_object", field="request")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    try:
+        return cls(**values)
+    except TypeError:
+        raise RuleError("bad_request", field="request") from None
+
+
+def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
+    """Problems between a stored plain receipt and the recomputed one (one per differing field)."""
+    if not isinstance(stored, dict):
+        return [f"{label}:not_an_object"]
+    problems = [f"{label}_mismatch:{path}" for path in changed_paths(stored, recomputed)]
+    return problems
+
+
+__all__ = [
+    "ROLES", "MODES", "Performed", "Model", "TraitName", "Label", "Short", "Text", "rating", "Experience",
+    "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
+    "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain",
+    "compare",
+]

@@ -1,0 +1,242 @@
+"""Roll-under d20 sheets and actions (SPEC R-1 … R-8).
+
+- Skills and attributes are levels 1–20; a check names exactly one of them (R-1).
+- Cards (advantage, bonus N, or an extra effect) are played *with* the roll, listed in the action;
+  their effects are applied to the request (R-6) and consumable cards leave the sheet. A card on a
+  finished roll is always refused (``perform_followup``, R-6).
+- Only the Storyteller calls an opposed roll (R-7) or rules a task absurd or trivial (R-8).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from rollbook import dice
+from rollbook.play.common import (
+    Effects, Label, Model, Performed, Short, Text, TraitName, change_receipt, compare, dump, parse_kind,
+    rating, request_from_plain, roll_receipt, storyteller_only,
+)
+from rollbook.rules import get_system
+from rollbook.rules import rollunder as rules
+from rollbook.rules.base import RuleError, to_plain
+
+SYSTEM = "rollunder"
+LEVEL_MIN, LEVEL_MAX = 1, 20
+
+PLAYER_FIELDS = frozenset({"name", "player", "concept", "notes"})
+
+TABLES = {"level_range": [LEVEL_MIN, LEVEL_MAX], "card_effects": ["advantage", "bonus", "extra"]}
+
+
+# --- the sheet ----------------------------------------------------------------------------------
+
+class Card(Model):
+    name: Label
+    effect: Literal["advantage", "bonus", "extra"]
+    bonus: int = rating(0, 20, 0)  # effect "bonus": added to the level for the roll (R-4, R-6)
+    consumable: bool = True  # removed from the sheet once played
+    text: Text = ""  # what an extra effect does (the Storyteller narrates it)
+
+    @model_validator(mode="after")
+    def _bonus_matches_effect(self) -> Card:
+        if self.effect == "bonus" and self.bonus < 1:
+            raise RuleError("out_of_range", field="bonus", value=self.bonus, low=1, high=20)
+        if self.effect != "bonus" and self.bonus:
+            raise RuleError("field_not_for_card", field="bonus", effect=self.effect)
+        return self
+
+
+class Sheet(Model):
+    system: Literal["rollunder"] = "rollunder"
+    name: Label
+    player: Short = ""
+    concept: Short = ""
+    notes: Text = ""
+    attributes: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
+    skills: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
+    cards: list[Card] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check(self) -> Sheet:
+        for group in ("attributes", "skills"):
+            for name, value in getattr(self, group).items():
+                if not LEVEL_MIN <= value <= LEVEL_MAX:
+                    raise RuleError("out_of_range", field=f"{group}.{name}", value=value, low=LEVEL_MIN, high=LEVEL_MAX)
+        both = set(self.attributes) & set(self.skills)
+        if both:
+            name = sorted(both)[0]
+            raise RuleError("duplicate_trait", field=f"skills.{name}", trait=name, other="attributes")
+        names = [card.name for card in self.cards]
+        if len(set(names)) != len(names):
+            raise RuleError("duplicate_name", field="cards")
+        return self
+
+
+def revalidate(sheet: Sheet) -> Sheet:
+    return Sheet.model_validate(dump(sheet), strict=True)
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+Task = Literal["normal", "absurd", "trivial"]
+
+
+class CheckAction(Model):
+    """A d20 check at or under a skill or an attribute (R-1 … R-6, R-8)."""
+
+    kind: Literal["check"]
+    action: Text  # R-5: the declared action, required and not blank
+    skill: TraitName | None = None
+    attribute: TraitName | None = None
+    bonus: int = rating(0, 20, 0)  # R-4
+    malus: int = rating(0, 20, 0)  # R-4
+    advantage: bool = False  # R-3
+    disadvantage: bool = False  # R-3
+    cards: list[Label] = Field(default_factory=list, max_length=rules.MAX_CARDS)  # R-6: played with the roll
+    task: Task = "normal"  # R-8: absurd / trivial are the Storyteller's ruling
+
+
+class OpposedAction(Model):
+    """Storyteller: any dice against a threshold (R-7)."""
+
+    kind: Literal["opposed"]
+    action: Text  # R-5
+    dice: Short  # e.g. "3d6", "2d8+1d4"
+    threshold: int = rating(0, 100_000)
+    task: Task = "normal"
+
+
+ACTIONS: dict[str, type[Model]] = {"check": CheckAction, "opposed": OpposedAction}
+STORYTELLER_ACTIONS = frozenset({"opposed"})
+STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}  # R-8
+
+
+class CardFollowup(Model):
+    """A card on a roll already made: always refused (R-6)."""
+
+    kind: Literal["card"]
+    card: Label
+
+
+FOLLOWUPS: dict[str, type[Model]] = {"card": CardFollowup}
+
+
+def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
+    effects = Effects()
+    new = sheet.model_copy(deep=True)
+    if not action.action.strip():
+        raise RuleError("action_required")  # R-5: before anything else
+    if action.task != "normal":
+        storyteller_only(role, f"task_{action.task}")  # R-8: the Storyteller's ruling
+    if isinstance(action, OpposedAction):
+        request = rules.RollUnderRequest(action=action.action, kind="opposed", dice=action.dice,
+                                         threshold=action.threshold, task=action.task)
+        pool = {"parts": [], "modifiers": [], "wound_penalty": 0, "total": action.threshold,
+                "dice": action.dice}
+    else:
+        assert isinstance(action, CheckAction)
+        chosen = [(field, getattr(action, field)) for field in ("skill", "attribute") if getattr(action, field)]
+        if len(chosen) != 1:
+            raise RuleError("one_trait_required", fields=["skill", "attribute"], given=len(chosen))
+        field, trait = chosen[0]
+        levels = sheet.skills if field == "skill" else sheet.attributes
+        if trait not in levels:
+            raise RuleError("unknown_trait", field=field, trait=trait)
+        level = levels[trait]
+        if len(set(action.cards)) != len(action.cards):
+            raise RuleError("duplicate_name", field="cards")
+        held = {card.name: card for card in sheet.cards}
+        bonus, advantage = action.bonus, action.advantage
+        modifiers = []
+        if action.bonus:
+            modifiers.append({"source": "bonus", "value": action.bonus})
+        if action.malus:
+            modifiers.append({"source": "malus", "value": -action.malus})
+        played = []
+        for name in action.cards:  # R-6: played before the roll
+            card = held.get(name)
+            if card is None:
+                raise RuleError("unknown_card", field="cards", card=name)
+            played.append(card)
+            entry = {"source": "card", "card": card.name, "effect": card.effect}
+            if card.effect == "bonus":
+                bonus += card.bonus
+                entry["value"] = card.bonus
+            elif card.effect == "advantage":
+                advantage = True
+            modifiers.append(entry)
+        request = rules.RollUnderRequest(action=action.action, kind="check", level=level, bonus=bonus,
+                                         malus=action.malus, advantage=advantage, disadvantage=action.disadvantage,
+                                         task=action.task, cards=tuple(c.name for c in played))
+        pool = {"parts": [{"trait": trait, "rating": level, "group": f"{field}s"}], "modifiers": modifiers,
+                "wound_penalty": 0, "total": request.target}
+        spent = {card.name for card in played if card.consumable}
+        if spent:
+            new.cards = [card for card in sheet.cards if card.name not in spent]
+            for card in played:
+                if card.consumable:
+                    effects.change("cards", card.name, None, card=card.name)
+    faces, result = dice.roll(get_system(SYSTEM), request, source)
+    receipt = roll_receipt(SYSTEM, action.kind, action, pool, request, faces, result, effects)
+    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+
+
+def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
+             source: dice.DiceSource) -> Performed:
+    if isinstance(action, dict) and action.get("kind") == "card":
+        card = action.get("card")
+        rules.play_card_after(receipt, card if isinstance(card, str) else repr(card))  # R-6: always refused
+    parse_kind(FOLLOWUPS, action, "action")  # anything else is not a follow-up of this system
+    raise RuleError("bad_choice", field="kind", value=repr(action), choices=sorted(FOLLOWUPS))  # pragma: no cover
+
+
+# --- changes ---------------------------------------------------------------------------------
+
+class GrantCard(Model):
+    """Storyteller: give the character a card."""
+
+    kind: Literal["grant_card"]
+    card: Card
+
+
+class RemoveCard(Model):
+    """Storyteller: take a card away."""
+
+    kind: Literal["remove_card"]
+    card: Label
+
+
+CHANGES: dict[str, type[Model]] = {"grant_card": GrantCard, "remove_card": RemoveCard}
+STORYTELLER_CHANGES = frozenset({"grant_card", "remove_card"})
+
+
+def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
+    effects = Effects()
+    new = sheet.model_copy(deep=True)
+    if isinstance(change, GrantCard):
+        if any(card.name == change.card.name for card in sheet.cards):
+            raise RuleError("duplicate_name", field="card.name")
+        new.cards = list(sheet.cards) + [change.card]
+        effects.change("cards", None, change.card.name, card=change.card.name)
+    else:
+        assert isinstance(change, RemoveCard)
+        if all(card.name != change.card for card in sheet.cards):
+            raise RuleError("unknown_card", field="card", card=change.card)
+        new.cards = [card for card in sheet.cards if card.name != change.card]
+        effects.change("cards", change.card, None, card=change.card)
+    receipt = change_receipt(SYSTEM, change, effects)
+    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+
+
+# --- verification ----------------------------------------------------------------------------
+
+def verify(receipt: dict) -> list[str]:
+    request = request_from_plain(rules.RollUnderRequest, receipt.get("request"))
+    result = rules.resolve(request, tuple(receipt.get("faces", ())))
+    problems = compare(receipt.get("result"), to_plain(result), "result")
+    pool = receipt.get("pool") or {}
+    if pool.get("total") != request.target:
+        problems.append("pool_mismatch:total")
+    return problems

@@ -1,0 +1,195 @@
+"""The play layer's shared contract: dispatch, roles, editing, receipts, schemas."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from rollbook import play
+from rollbook.dice import GivenFaces
+from rollbook.play import (
+    SYSTEM_IDS, Performed, adjust, describe_actions, edit_sheet, new_sheet, perform, perform_followup,
+    verify_receipt,
+)
+from rollbook.rules.base import RuleError
+from .helpers import NoDice, plain, refused
+
+MINIMAL = {"v20": {"name": "Nia"}, "v5": {"name": "Marlow"}, "tiers": {"name": "Ana"}, "rollunder": {"name": "Zed"}}
+
+
+def test_system_ids_are_the_four_systems():
+    assert SYSTEM_IDS == ("v20", "v5", "tiers", "rollunder")
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_new_sheet_fills_defaults_and_is_idempotent(system):
+    sheet = new_sheet(system, MINIMAL[system])
+    plain(sheet)
+    assert sheet["system"] == system and sheet["name"] == MINIMAL[system]["name"]
+    assert new_sheet(system, sheet) == sheet  # validating a stored sheet changes nothing
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_new_sheet_refuses_unknown_fields_and_missing_name(system):
+    refused("unknown_field", new_sheet, system, {"name": "X", "colour": "red"})
+    refused("missing_field", new_sheet, system, {})
+    refused("blank_text", new_sheet, system, {"name": "   "})
+    refused("not_an_object", new_sheet, system, ["name"])
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_new_sheet_refuses_another_systems_id(system):
+    other = "v5" if system != "v5" else "v20"
+    refused("bad_choice", new_sheet, system, {"name": "X", "system": other})
+
+
+def test_unknown_system_refused():
+    refused("unknown_system", new_sheet, "dnd", {"name": "X"})
+    assert verify_receipt({"system": "dnd"}) == ["unknown_system"]
+
+
+def test_strict_types_no_coercion():
+    refused("wrong_type", new_sheet, "v20", {"name": "Nia", "humanity": "7"})
+    refused("wrong_type", new_sheet, "v20", {"name": "Nia", "humanity": 7.0})
+    sheet = new_sheet("v20", {"name": "Nia"})
+    refused("wrong_type", perform, "v20", sheet, {"kind": "test", "attribute": "wits", "willpower": 1},
+            mode="strict", role="player", source=NoDice())
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_bad_role_and_mode_refused(system):
+    sheet = new_sheet(system, MINIMAL[system])
+    refused("bad_choice", edit_sheet, system, sheet, {"notes": "x"}, role="god")
+    refused("bad_choice", adjust, system, sheet, {"kind": "x"}, role="admin")
+    refused("bad_choice", perform, system, sheet, {"kind": "x"}, mode="easy", role="player", source=NoDice())
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_unknown_action_kind_refused(system):
+    sheet = new_sheet(system, MINIMAL[system])
+    refused("bad_choice", perform, system, sheet, {"kind": "teleport"}, mode="strict", role="player", source=NoDice())
+    refused("missing_field", perform, system, sheet, {}, mode="strict", role="player", source=NoDice())
+    refused("bad_choice", adjust, system, sheet, {"kind": "teleport"}, role="storyteller")
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_player_may_edit_names_and_notes(system):
+    sheet = new_sheet(system, MINIMAL[system])
+    edited = edit_sheet(system, sheet, {"name": "Renamed", "notes": "met the Prince"}, role="player")
+    assert edited["name"] == "Renamed" and edited["notes"] == "met the Prince"
+    assert sheet["name"] == MINIMAL[system]["name"]  # input untouched
+
+
+@pytest.mark.parametrize(("system", "patch", "field"), [
+    ("v20", {"willpower": {"current": 0}}, "willpower.current"),
+    ("v20", {"attributes": {"strength": 5}}, "attributes.strength"),
+    ("v20", {"experience": {"total": 100}}, "experience.total"),
+    ("v5", {"hunger": 0}, "hunger"),
+    ("v5", {"health": {"superficial": 0, "aggravated": 0, "max": 10}}, "health.max"),
+    ("tiers", {"skills": {"dodge": 3}}, "skills.dodge"),
+    ("tiers", {"turn_spent": True}, "turn_spent"),
+    ("rollunder", {"cards": [{"name": "Ace", "effect": "advantage"}]}, "cards"),
+])
+def test_player_may_not_edit_resources(system, patch, field):
+    sheet = new_sheet(system, MINIMAL[system])
+    error = refused("forbidden_edit", edit_sheet, system, sheet, patch, role="player")
+    assert error.params["field"] == field
+    edit_sheet(system, sheet, patch, role="storyteller")  # the Storyteller may
+
+
+def test_player_resending_unchanged_values_is_not_an_edit():
+    sheet = new_sheet("v20", {"name": "Nia"})
+    assert edit_sheet("v20", sheet, copy.deepcopy(sheet), role="player") == sheet
+
+
+def test_edit_merges_and_null_removes_a_key():
+    sheet = new_sheet("v20", {"name": "Nia", "disciplines": {"celerity": 2, "obfuscate": 1}})
+    edited = edit_sheet("v20", sheet, {"disciplines": {"obfuscate": None, "auspex": 1}}, role="storyteller")
+    assert edited["disciplines"] == {"celerity": 2, "auspex": 1}
+    reset = edit_sheet("v20", sheet, {"humanity": None}, role="storyteller")
+    assert reset["humanity"] == 7  # back to its default
+
+
+def test_edit_revalidates():
+    sheet = new_sheet("v20", {"name": "Nia"})
+    refused("out_of_range", edit_sheet, "v20", sheet, {"willpower": {"current": 9}}, role="storyteller")
+    refused("not_an_object", edit_sheet, "v20", sheet, ["x"], role="storyteller")
+
+
+@pytest.mark.parametrize("system", SYSTEM_IDS)
+def test_describe_actions_gives_json_schemas(system):
+    described = describe_actions(system)
+    json.dumps(described)
+    assert described["system"] == system
+    assert described["sheet"]["type"] == "object"
+    for kind, schema in described["actions"].items():
+        assert schema["properties"]["kind"]["const"] == kind
+        assert schema["additionalProperties"] is False
+    for kind, schema in described["changes"].items():
+        assert schema["properties"]["kind"]["const"] == kind
+    assert set(described["player_fields"]) >= {"name", "notes"}
+
+
+@pytest.mark.parametrize("system", ["v20", "tiers"])
+def test_systems_without_followups_refuse_them(system):
+    sheet = new_sheet(system, MINIMAL[system])
+    refused("no_followup", perform_followup, system, sheet, {"system": system}, {"kind": "reroll", "dice": [0]},
+            mode="strict", role="player", source=NoDice())
+
+
+def test_followup_receipt_of_another_system_refused():
+    sheet = new_sheet("v5", {"name": "Marlow"})
+    refused("receipt_system_mismatch", perform_followup, "v5", sheet, {"system": "v20"},
+            {"kind": "reroll", "dice": [0]}, mode="strict", role="player", source=NoDice())
+
+
+def test_verify_receipt_of_a_change_has_nothing_to_recompute():
+    sheet = new_sheet("v20", {"name": "Nia"})
+    done = adjust("v20", sheet, {"kind": "award_experience", "amount": 5}, role="storyteller")
+    assert isinstance(done, Performed) and done.receipt["change"]["amount"] == 5
+    assert verify_receipt(done.receipt) == []
+    assert verify_receipt({"system": "v20"}) == ["missing:request"]
+    assert verify_receipt("nope") == ["not_an_object"]
+
+
+def test_verify_receipt_reports_malformed_requests():
+    sheet = new_sheet("v20", {"name": "Nia"})
+    done = perform("v20", sheet, {"kind": "test", "attribute": "wits"}, mode="strict", role="player",
+                   source=GivenFaces([7]))
+    broken = copy.deepcopy(done.receipt)
+    broken["request"]["colour"] = "red"
+    assert verify_receipt(broken) == ["refused:bad_request"]
+    broken = copy.deepcopy(done.receipt)
+    broken["faces"] = [7, 7]
+    assert verify_receipt(broken) == ["refused:wrong_face_count"]
+
+
+def test_play_imports_no_web_storage_or_cli_library():
+    import ast
+    from pathlib import Path
+
+    folder = Path(play.__file__).parent
+    allowed = {"__future__", "copy", "collections", "dataclasses", "importlib", "types", "typing", "pydantic",
+               "rollbook"}
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module == "rollbook":
+                names = [f"rollbook.{alias.name}" for alias in node.names]
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+                if name.startswith("rollbook"):
+                    assert name.split(".")[1] in ("rules", "dice", "play"), f"{path.name} imports {name}"
+
+
+def test_refusals_are_rule_errors_with_codes():
+    with pytest.raises(RuleError) as caught:
+        new_sheet("v20", {"name": "Nia", "generation": 3})
+    assert caught.value.code == "out_of_range" and caught.value.params["field"] == "generation"
