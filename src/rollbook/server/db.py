@@ -15,7 +15,6 @@ and several app processes may share one PostgreSQL database.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,9 +88,10 @@ class Database:
         self.engine = engine or make_engine(self.url)
         self.sqlite = is_sqlite(self.engine)
         self._writer = sessionmaker(self.engine, expire_on_commit=False)
-        self._reader = sessionmaker(self.engine.execution_options(rollbook_read=True), expire_on_commit=False)
+        # Reads see one snapshot: WAL + a deferred BEGIN on SQLite, REPEATABLE READ on PostgreSQL.
+        read_options = {"rollbook_read": True} if self.sqlite else {"isolation_level": "REPEATABLE READ"}
+        self._reader = sessionmaker(self.engine.execution_options(**read_options), expire_on_commit=False)
         self.after_commit: list[Callable[[set[int]], None]] = []
-        self._lock = threading.Lock()
 
     @contextmanager
     def write(self) -> Iterator[Session]:

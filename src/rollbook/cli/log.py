@@ -1,0 +1,85 @@
+"""`rollbook log verify FILE` and `rollbook log export CHRONICLE`: the hash-chained receipt log."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from rollbook.cli import app, fail
+
+log_app = typer.Typer(help="The chronicle server's receipt log (JSON Lines exports).", no_args_is_help=True)
+app.add_typer(log_app, name="log")
+
+
+@log_app.command("verify")
+def verify(
+    file: Path = typer.Argument(..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."),
+    head: Optional[str] = typer.Option(
+        None, "--head", help="SEQ:ENTRY_HASH the log must end with (e.g. the log_head you noted), to catch a cut tail."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on standard error."),
+) -> None:
+    """Check the hash chain and recompute every receipt from its request and faces.
+
+    Exit 0 when clean; 1 with one line per problem on standard output (e.g. "entry 3: hash mismatch").
+    """
+    from rollbook.play import verify_receipt
+    from rollbook.server.chain import read_jsonl, verify_entries
+
+    if str(file) == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        try:
+            lines = file.read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            fail(f"cannot read {file}: {error.strerror}")
+        except UnicodeDecodeError:
+            fail(f"{file} is not UTF-8 text")
+    entries = list(read_jsonl(lines))
+    problems, counts = verify_entries(entries, verify_receipt)
+    if head is not None:
+        seq_text, _, digest = head.partition(":")
+        last = next((e for _, e in reversed(entries) if isinstance(e, dict)), None)
+        if not seq_text.isdigit() or not digest:
+            fail("--head takes SEQ:ENTRY_HASH")
+        if last is None or last.get("seq") != int(seq_text) or last.get("entry_hash") != digest:
+            problems.append(f"entry {seq_text}: the log does not end with the expected head")
+    for problem in problems:
+        typer.echo(problem)
+    if not quiet:
+        hidden = f", {counts['redacted']} hidden entries not readable" if counts["redacted"] else ""
+        verdict = "clean" if not problems else f"{len(problems)} problem(s)"
+        typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{hidden}: {verdict}",
+                   err=True)
+    raise typer.Exit(1 if problems else 0)
+
+
+@log_app.command("export")
+def export(
+    chronicle: int = typer.Argument(..., help="The chronicle id."),
+    database_url: Optional[str] = typer.Option(
+        None, "--database-url", help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write (default: standard output)."),
+) -> None:
+    """Export a chronicle's whole log (hidden entries included) straight from the database, as JSON Lines.
+
+    Players export through the server instead (GET /api/chronicles/{id}/log/export)."""
+    from rollbook.server.db import Database
+    from rollbook.server.models import Chronicle, Member
+    from rollbook.server.service import STORYTELLER, export_lines
+
+    database = Database(database_url)
+    try:
+        with database.read() as session:
+            if session.get(Chronicle, chronicle) is None:
+                fail(f"no chronicle {chronicle} in this database")
+            reader = Member(id=0, chronicle_id=chronicle, name="", role=STORYTELLER, token_hash="", created_at="")
+            text = "".join(export_lines(session, reader))
+    finally:
+        database.dispose()
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")

@@ -1,0 +1,40 @@
+"""`rollbook serve`: the chronicle server (uvicorn), on SQLite with no set-up or on PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from rollbook.cli import app
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
+    port: int = typer.Option(8000, "--port", help="TCP port to listen on."),
+    database_url: Optional[str] = typer.Option(
+        None, "--database-url",
+        help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3 "
+             "(PostgreSQL: postgresql+psycopg://USER@HOST:5432/DB).",
+    ),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+) -> None:
+    """Run the chronicle server. Migrations are applied on start; several processes may share one
+    PostgreSQL database."""
+    import uvicorn
+
+    from rollbook.server.app import create_app
+    from rollbook.server.db import database_url as resolve_url
+
+    url = resolve_url(database_url)
+    application = create_app(url)
+    typer.echo(f"rollbook: serving on http://{host}:{port} (database {_shown(url)})", err=True)
+    # Live feeds stream until their client leaves: give them 3 s to end on Ctrl+C / SIGTERM.
+    uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3)
+
+
+def _shown(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

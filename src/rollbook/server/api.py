@@ -1,0 +1,384 @@
+"""The JSON API (``/api``). Thin: parse, authenticate, call ``service`` in a transaction, answer.
+
+Every state-changing route accepts an ``Idempotency-Key`` header (see ``service.idempotent``).
+Errors are ``application/problem+json`` (``problems``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from rollbook.server import service
+from rollbook.server.db import Database, current_revision
+from rollbook.server.deps import current_member, database
+from rollbook.server.models import Member
+from rollbook.server.problems import ERROR_MESSAGES, PROBLEM_MEDIA_TYPE, ProblemError
+
+router = APIRouter(prefix="/api")
+bearer = HTTPBearer(auto_error=False, description="The token returned when creating or joining a chronicle.")
+
+Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(alias="Idempotency-Key", max_length=255,
+           description="Makes the request safe to retry: the same key and body return the stored response."),
+]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
+
+KEEP_ALIVE_SECONDS = 15.0
+PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def member_dep(request: Request, _credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Member:
+    return current_member(request)
+
+
+Auth = Annotated[Member, Depends(member_dep)]
+Db = Annotated[Database, Depends(database)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChronicleCreate(Strict):
+    name: Name
+    system: Literal["v20", "v5", "tiers", "rollunder"]
+    mode: Literal["strict", "casual"] = "strict"
+    language: Literal["en", "fr", "es"] = "en"
+    storyteller: Name = Field("Storyteller", description="The Storyteller's name.")
+    difficulty: SmallInt | None = Field(None, description="Standing difficulty of players' rolls (V20, V5).")
+
+
+class ChronicleUpdate(Strict):
+    name: Name | None = None
+    mode: Literal["strict", "casual"] | None = None
+    language: Literal["en", "fr", "es"] | None = None
+    difficulty: SmallInt | None = Field(None, description="Standing difficulty; null clears it.")
+
+
+class JoinRequest(Strict):
+    invitation: Annotated[str, Field(min_length=1, max_length=200)]
+    name: Name
+
+
+class CharacterCreate(Strict):
+    name: Name
+    sheet: dict[str, Any] = Field(default_factory=dict)
+    owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
+        None, description="Storyteller only: the member who plays it (omitted or null: an NPC). A player's "
+                           "character is always their own.")
+    difficulty: SmallInt | None = Field(None, description="Storyteller only: this character's standing difficulty.")
+
+
+class CharacterUpdate(Strict):
+    patch: dict[str, Any] | None = Field(None, description="Changes to the sheet, checked by the rules.")
+    name: Name | None = None
+    difficulty: SmallInt | None = Field(None, description="Storyteller only; null clears it.")
+    owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(None, description="Storyteller only.")
+    version: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
+        None, description="Refuse the edit (409) unless the sheet is still at this version.")
+
+
+class RollRequest(Strict):
+    action: dict[str, Any] = Field(description="What to roll, named by traits (never faces).")
+    hidden: bool = Field(False, description="Storyteller only: a hidden roll, revealed later.")
+
+
+class FollowupRequest(Strict):
+    action: dict[str, Any] = Field(default_factory=dict, description="E.g. the dice of a V5 Willpower reroll.")
+
+
+class AdjustRequest(Strict):
+    change: dict[str, Any]
+
+
+class Problem(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
+    fingerprint = service.fingerprint(request.method, request.url.path, body)
+    status, payload, replayed = service.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint,
+                                                   work=work)
+    headers = {"Idempotent-Replayed": "true"} if replayed else {}
+    return JSONResponse(payload, status_code=status, headers=headers)
+
+
+def _scope(member: Member) -> str:
+    return f"member:{member.id}"
+
+
+def _same_chronicle(member: Member, chronicle_id: int) -> None:
+    if chronicle_id != member.chronicle_id:
+        raise ProblemError(403, "wrong_chronicle")
+
+
+def _given(model: BaseModel) -> dict[str, Any]:
+    return {name: getattr(model, name) for name in model.model_fields_set}
+
+
+ERRORS = {401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM, 422: PROBLEM}
+
+
+# --- about the server -------------------------------------------------------------------------
+
+@router.get("/health", tags=["server"])
+def health(db: Db) -> dict:
+    """The server is up and its database answers."""
+    return {"status": "ok", "database": "sqlite" if db.sqlite else "postgresql",
+            "revision": current_revision(db.engine)}
+
+
+@router.get("/systems", tags=["server"])
+def systems() -> dict:
+    """The game systems a chronicle can use."""
+    return {"systems": service.system_ids()}
+
+
+# --- chronicles and people --------------------------------------------------------------------
+
+@router.post("/chronicles", status_code=201, tags=["chronicles"], responses={409: PROBLEM, 422: PROBLEM})
+def create_chronicle(request: Request, db: Db, body: ChronicleCreate, idempotency_key: IdempotencyKey = None):
+    """Create a chronicle; you are its Storyteller. The answer holds your bearer token and the
+    invitation code for players, each shown once."""
+    return _mutate(request, db, scope="anonymous", key=idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s: (201, service.create_chronicle(s, **body.model_dump())))
+
+
+@router.post("/join", status_code=201, tags=["chronicles"], responses={404: PROBLEM, 422: PROBLEM})
+def join(request: Request, db: Db, body: JoinRequest, idempotency_key: IdempotencyKey = None):
+    """Join a chronicle as a player with its invitation code; the answer holds your bearer token."""
+    return _mutate(request, db, scope="anonymous", key=idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s: (201, service.join(s, invitation=body.invitation, name=body.name)))
+
+
+@router.get("/me", tags=["chronicles"], responses=ERRORS)
+def me(db: Db, member: Auth) -> dict:
+    """Who this token is, in which chronicle."""
+    with db.read() as session:
+        return service.whoami(session, member)
+
+
+@router.get("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
+def get_chronicle(db: Db, member: Auth, chronicle_id: Id) -> dict:
+    """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return service.chronicle_info(session, member, chronicle_id)
+
+
+@router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
+def update_chronicle(request: Request, db: Db, member: Auth, chronicle_id: Id, body: ChronicleUpdate,
+                     idempotency_key: IdempotencyKey = None):
+    """Storyteller: rename, switch mode or language, set the standing difficulty (null clears it)."""
+    _same_chronicle(member, chronicle_id)
+    changes = _given(body)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
+                   work=lambda s: (200, service.update_chronicle(s, member, **changes)))
+
+
+@router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
+def new_invitation(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+    """Storyteller: a new invitation code (the old one stops working)."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
+                   work=lambda s: (201, service.new_invitation(s, member)))
+
+
+@router.get("/chronicles/{chronicle_id}/members", tags=["chronicles"], responses=ERRORS)
+def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return {"members": service.list_members(session, member)}
+
+
+# --- characters -------------------------------------------------------------------------------
+
+@router.get("/chronicles/{chronicle_id}/characters", tags=["characters"], responses=ERRORS)
+def characters(db: Db, member: Auth, chronicle_id: Id) -> dict:
+    """The Storyteller sees every character; a player sees their own."""
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return {"characters": service.list_characters(session, member)}
+
+
+@router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"], responses=ERRORS)
+def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id, body: CharacterCreate,
+                  idempotency_key: IdempotencyKey = None):
+    """Add a character; the sheet is validated by the chronicle's rules."""
+    _same_chronicle(member, chronicle_id)
+    fields = _given(body)
+    fields.setdefault("sheet", {})
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
+                   work=lambda s: (201, service.add_character(s, member, **fields)))
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"], responses=ERRORS)
+def get_character(db: Db, member: Auth, chronicle_id: Id, character_id: Id) -> dict:
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return service.get_character(session, member, character_id)
+
+
+@router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"], responses=ERRORS)
+def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
+                   idempotency_key: IdempotencyKey = None):
+    """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
+    against editing a sheet that moved meanwhile."""
+    _same_chronicle(member, chronicle_id)
+    fields = _given(body)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
+                   work=lambda s: (200, service.edit_character(s, member, character_id, **fields)))
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
+             responses=ERRORS)
+def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: RollRequest,
+         idempotency_key: IdempotencyKey = None):
+    """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
+    itself. Resources the roll spends are spent in the same transaction as the receipt is logged."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s: (201, service.roll(s, member, character_id, body.action, hidden=body.hidden)))
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
+             tags=["characters"], responses=ERRORS)
+def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: AdjustRequest,
+           idempotency_key: IdempotencyKey = None):
+    """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s: (201, service.adjust(s, member, character_id, body.change)))
+
+
+# --- the log ----------------------------------------------------------------------------------
+
+@router.get("/chronicles/{chronicle_id}/log", tags=["log"], responses=ERRORS)
+def log_page(db: Db, member: Auth, chronicle_id: Id, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+             limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict:
+    """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page.
+    A player sees a hidden entry redacted (its hashes only) until it is revealed."""
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return service.log_page(session, member, after=after, limit=limit)
+
+
+@router.get("/chronicles/{chronicle_id}/log/export", tags=["log"], responses=ERRORS,
+            response_class=Response)
+def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
+    """The whole log as JSON Lines, for ``rollbook log verify FILE``."""
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        text = "".join(service.export_lines(session, member))
+    return Response(text.encode("utf-8"), media_type="application/jsonl",
+                    headers={"Content-Disposition": f'attachment; filename="chronicle-{chronicle_id}.jsonl"'})
+
+
+@router.get("/chronicles/{chronicle_id}/log/{seq}", tags=["log"], responses=ERRORS)
+def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id) -> dict:
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return service.log_entry(session, member, seq)
+
+
+@router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"], responses=ERRORS)
+def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, body: FollowupRequest,
+           idempotency_key: IdempotencyKey = None):
+    """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s: (201, service.reroll(s, member, seq, body.action)))
+
+
+@router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"], responses=ERRORS)
+def reveal(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
+    """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
+                   work=lambda s: (201, service.reveal(s, member, seq)))
+
+
+@router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=StreamingResponse)
+async def events(request: Request, chronicle_id: Id,
+                 member: Member = Depends(member_dep),
+                 after: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
+                 idle_timeout: Annotated[float | None, Query(gt=0, le=3600,
+                                                             description="Close after this many idle seconds.")] = None,
+                 last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None) -> StreamingResponse:
+    """Server-sent events (``text/event-stream``): one ``entry`` event per log entry with seq >
+    ``after`` (or > ``Last-Event-ID`` on reconnection), then each new entry as it is committed, by
+    any app process."""
+    _same_chronicle(member, chronicle_id)
+    start = after if after is not None else 0
+    if after is None and last_event_id and last_event_id.strip().isdigit():
+        start = int(last_event_id.strip())
+    db: Database = request.app.state.db
+    hub = request.app.state.hub
+
+    def read(since: int) -> list[dict]:
+        with db.read() as session:
+            return service.entries_after(session, member, since, 200)
+
+    async def stream():
+        subscription = hub.subscribe(member.chronicle_id)
+        last = start
+        loop = asyncio.get_running_loop()
+        quiet_since = kept_alive = loop.time()
+        try:
+            yield b"retry: 2000\n\n"
+            while True:
+                entries = await run_in_threadpool(read, last)
+                for entry in entries:
+                    data = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+                    yield f"id: {entry['seq']}\nevent: entry\ndata: {data}\n\n".encode("utf-8")
+                    last = entry["seq"]
+                now = loop.time()
+                if entries:
+                    quiet_since = kept_alive = now
+                    continue
+                wait = hub.poll_interval
+                if idle_timeout is not None:
+                    left = idle_timeout - (now - quiet_since)
+                    if left <= 0:
+                        return
+                    wait = min(wait, left)
+                if now - kept_alive >= KEEP_ALIVE_SECONDS:
+                    kept_alive = now
+                    yield b": keep-alive\n\n"
+                await subscription.wait(wait)
+        finally:
+            hub.unsubscribe(subscription)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- problem types ----------------------------------------------------------------------------
+
+problems_router = APIRouter()
+
+
+@problems_router.get("/problems/{code}", tags=["server"], responses={404: PROBLEM})
+def problem_type(code: Annotated[str, Path(max_length=100)], request: Request) -> dict:
+    """What a problem ``type`` means: its code and sentence (in the reader's language)."""
+    from rollbook.server.deps import language
+    from rollbook.server.problems import detail
+
+    if code not in ERROR_MESSAGES:
+        raise ProblemError(404, "not_found", path=request.url.path)
+    return {"code": code, "message": detail(code, language(request), {})}

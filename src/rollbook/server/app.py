@@ -1,0 +1,167 @@
+"""The app factory: ``create_app(database_url=None) -> FastAPI``.
+
+The database is ``database_url``, else ``ROLLBOOK_DATABASE_URL``, else ``./rollbook.sqlite3``;
+its migrations are applied when the app is created. ``rollbook.web.mount(app)`` is called when
+that package exists (the server-rendered pages reuse ``app.state.db``, ``deps`` and ``service``).
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from importlib import import_module
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rollbook.rules.base import RuleError
+from rollbook.server.api import Problem, problems_router, router
+from rollbook.server.db import Database
+from rollbook.server.deps import language
+from rollbook.server.events import Hub
+from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
+
+log = logging.getLogger("rollbook.server")
+
+DESCRIPTION = """\
+The rollbook chronicle server: character sheets, rolls made by the server with a secure dice
+source, resources spent exactly once, and an append-only, hash-chained receipt log.
+
+Authenticate with `Authorization: Bearer TOKEN` (the token returned when you create or join a
+chronicle). Send an `Idempotency-Key` header with any state-changing request to make it safe to
+retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
+`Accept-Language` picks en, fr or es for their `detail`.
+"""
+
+
+def create_app(database_url: str | None = None, *, migrate: bool = True) -> FastAPI:
+    db = Database(database_url)
+    if migrate:
+        db.upgrade()
+    listen_url = None
+    if not db.sqlite:
+        listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    hub = Hub(listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
+    db.after_commit.append(hub.wake)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        hub.start_listener()
+        try:
+            yield
+        finally:
+            hub.close()
+            db.dispose()
+
+    app = FastAPI(title="rollbook", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.db = db
+    app.state.hub = hub
+    app.include_router(router)
+    app.include_router(problems_router)
+    install_problem_handlers(app)
+    _add_problem_schema(app)
+    _mount_web(app)
+    return app
+
+
+def _problem(request: Request, status: int, code: str, params: dict[str, Any] | None = None,
+             headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> JSONResponse:
+    body = problem_body(status, code, language(request), params, instance=request.url.path)
+    if extra:
+        body.update(extra)
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+_VALIDATION_CODES = {
+    "extra_forbidden": "unknown_field",
+    "missing": "missing_field",
+    "literal_error": "bad_choice",
+    "enum": "bad_choice",
+}
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ProblemError)
+    async def _problem_error(request: Request, error: ProblemError) -> JSONResponse:
+        return _problem(request, error.status, error.code, error.params, error.headers)
+
+    @app.exception_handler(RuleError)
+    async def _rule_error(request: Request, error: RuleError) -> JSONResponse:
+        problem = from_rule_error(error)
+        return _problem(request, problem.status, problem.code, problem.params)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": [str(part) for part in item.get("loc", ())], "type": item.get("type", ""), "msg": item.get("msg", "")}
+            for item in error.errors()
+        ]
+        first = errors[0] if errors else {"loc": [], "type": "", "msg": "invalid"}
+        field = ".".join(part for part in first["loc"] if part not in ("body",)) or "request"
+        if first["type"] == "json_invalid":
+            return _problem(request, 400, "body_not_json", {"detail": first["msg"]}, extra={"errors": errors})
+        code = _VALIDATION_CODES.get(first["type"])
+        if code == "bad_choice":
+            expected = (error.errors()[0].get("ctx") or {}).get("expected", "")
+            value = error.errors()[0].get("input")
+            params = {"field": field, "value": value if isinstance(value, (str, int, float, bool)) else str(value),
+                      "choices": expected}
+        elif code:
+            params = {"field": field}
+        else:
+            code, params = "validation_failed", {"detail": f"{field}: {first['msg']}"}
+        return _problem(request, 422, code, params, extra={"errors": errors})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 404:
+            return _problem(request, 404, "not_found", {"path": request.url.path}, error.headers)
+        if error.status_code == 405:
+            return _problem(request, 405, "method_not_allowed", {"method": request.method}, error.headers)
+        body = {"type": "about:blank", "title": str(error.detail), "status": error.status_code,
+                "detail": str(error.detail), "code": f"http_{error.status_code}"}
+        return JSONResponse(body, status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def _internal_error(request: Request, error: Exception) -> JSONResponse:
+        log.exception("rollbook: unhandled error on %s %s", request.method, request.url.path)
+        return _problem(request, 500, "internal_error")
+
+
+def _add_problem_schema(app: FastAPI) -> None:
+    def openapi() -> dict:
+        if app.openapi_schema:
+            return app.openapi_schema
+        from fastapi.openapi.utils import get_openapi
+
+        schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components["Problem"] = Problem.model_json_schema()
+        for path in schema.get("paths", {}).values():  # validation errors are problems too
+            for operation in path.values():
+                responses = operation.get("responses", {})
+                if "422" in responses:
+                    responses["422"] = {"description": "Unprocessable Content",
+                                        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        schema["components"]["schemas"].pop("HTTPValidationError", None)
+        schema["components"]["schemas"].pop("ValidationError", None)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _mount_web(app: FastAPI) -> None:
+    """The extension point for the server-rendered pages."""
+    try:
+        web = import_module("rollbook.web")
+    except ModuleNotFoundError as missing:
+        if missing.name != "rollbook.web":
+            raise
+        return
+    mount = getattr(web, "mount", None)
+    if callable(mount):
+        mount(app)

@@ -1,0 +1,53 @@
+"""Request-level helpers shared by the JSON API and the web pages (``rollbook.web``).
+
+- ``database(request)``: the app's ``Database`` (``app.state.db``).
+- ``language(request)``: ``?lang=``, then ``Accept-Language``; en, fr or es.
+- ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
+- ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
+  (a detached object: read its attributes, pass it to ``service`` functions); the latter raises a
+  401 problem when there is none.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from rollbook.server.auth import COOKIE_NAME, authenticate, token_from_headers
+from rollbook.server.db import Database
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError, pick_language
+
+
+def database(request: Request) -> Database:
+    return request.app.state.db
+
+
+def language(request: Request) -> str:
+    return pick_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def request_token(request: Request) -> str | None:
+    return token_from_headers(request.headers.get("authorization"), request.cookies.get(COOKIE_NAME))
+
+
+def optional_member(request: Request) -> Member | None:
+    cached = getattr(request.state, "rollbook_member", None)
+    if cached is not None:
+        return cached
+    token = request_token(request)
+    if token is None:
+        return None
+    with database(request).read() as session:
+        member = authenticate(session, token)
+    request.state.rollbook_member = member
+    return member
+
+
+def current_member(request: Request) -> Member:
+    token = request_token(request)
+    if token is None:
+        raise ProblemError(401, "unauthorized", headers={"WWW-Authenticate": 'Bearer realm="rollbook"'})
+    member = optional_member(request)
+    if member is None:
+        raise ProblemError(401, "token_invalid", headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+    return member

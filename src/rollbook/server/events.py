@@ -1,0 +1,110 @@
+"""The live feed's wake-up calls. The database is the only source of entries: a feed wakes up,
+reads the entries after the last seq it sent, sends them, and waits again.
+
+- In every process, a commit that appended to a chronicle's log wakes that chronicle's feeds
+  (``Database.after_commit``).
+- On PostgreSQL, a trigger ``pg_notify('rollbook_log', '<chronicle>:<seq>')`` fires for every
+  insert, whichever process made it; one listener thread per process (``LISTEN rollbook_log`` on
+  its own connection) wakes the feeds of that chronicle. So every app process sees every roll.
+- Everywhere, a feed also polls by seq on a timer (0.5 s on SQLite, 5 s on PostgreSQL), so a lost
+  notification only delays an entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass, field
+
+log = logging.getLogger("rollbook.server.events")
+
+
+@dataclass(eq=False)
+class Subscription:
+    chronicle_id: int
+    loop: asyncio.AbstractEventLoop
+    event: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self.event.wait(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        finally:
+            self.event.clear()
+        return True
+
+
+class Hub:
+    """Feeds subscribed per chronicle in this process; thread-safe wake-ups."""
+
+    def __init__(self, *, listen_url: str | None = None, poll_interval: float = 0.5) -> None:
+        self.listen_url = listen_url  # a libpq URL when the database is PostgreSQL
+        self.poll_interval = poll_interval
+        self._subscriptions: dict[int, set[Subscription]] = {}
+        self._lock = threading.Lock()
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
+
+    def subscribe(self, chronicle_id: int) -> Subscription:
+        subscription = Subscription(chronicle_id, asyncio.get_running_loop())
+        with self._lock:
+            self._subscriptions.setdefault(chronicle_id, set()).add(subscription)
+        self._ensure_listener()
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            subscribers = self._subscriptions.get(subscription.chronicle_id)
+            if subscribers is not None:
+                subscribers.discard(subscription)
+                if not subscribers:
+                    del self._subscriptions[subscription.chronicle_id]
+
+    def wake(self, chronicle_ids) -> None:
+        with self._lock:
+            targets = [s for cid in chronicle_ids for s in self._subscriptions.get(cid, ())]
+        for subscription in targets:
+            try:
+                subscription.loop.call_soon_threadsafe(subscription.event.set)
+            except RuntimeError:  # its loop is closed: the feed is gone
+                self.unsubscribe(subscription)
+
+    # --- PostgreSQL LISTEN/NOTIFY ---------------------------------------------------------
+
+    def _ensure_listener(self) -> None:
+        if self.listen_url is None or self._stop.is_set():
+            return
+        with self._lock:
+            if self._listener is not None and self._listener.is_alive():
+                return
+            self._listener = threading.Thread(target=self._listen, name="rollbook-listen", daemon=True)
+            self._listener.start()
+
+    def start_listener(self) -> None:
+        self._ensure_listener()
+
+    def _listen(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.listen_url, autocommit=True) as connection:
+                    connection.execute("LISTEN rollbook_log")
+                    while not self._stop.is_set():
+                        for notification in connection.notifies(timeout=1.0):
+                            self.notifications += 1
+                            chronicle, _, _seq = notification.payload.partition(":")
+                            if chronicle.isdigit():
+                                self.wake([int(chronicle)])
+            except Exception as error:  # noqa: BLE001 - a lost connection: feeds keep polling; reconnect
+                log.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
+                self._stop.wait(1.0)
+
+    def close(self) -> None:
+        self._stop.set()
+        listener = self._listener
+        if listener is not None:
+            listener.join(timeout=3)

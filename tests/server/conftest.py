@@ -1,0 +1,227 @@
+"""Fixtures for the chronicle server: every storage test runs on SQLite (a temp file) and on the
+PostgreSQL server at 127.0.0.1:5432 (a fresh ``rollbook_test_<random>`` database per test
+session, created through the ``test`` database and dropped at the end). The PostgreSQL
+parameters are skipped, with the reason, only when no server answers there.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from rollbook.server.app import create_app  # noqa: E402
+
+PG_ADMIN_URL = os.environ.get("ROLLBOOK_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+_pg_problem: str | None = None
+_pg_checked = False
+
+
+def postgres_problem() -> str | None:
+    """None when the PostgreSQL server answers; else why not (the skip reason)."""
+    global _pg_checked, _pg_problem
+    if not _pg_checked:
+        _pg_checked = True
+        try:
+            import psycopg
+
+            with psycopg.connect(PG_ADMIN_URL, connect_timeout=3) as connection:
+                connection.execute("SELECT 1")
+        except Exception as error:  # noqa: BLE001 - any failure means: no server here
+            _pg_problem = f"no PostgreSQL server answers at {PG_ADMIN_URL}: {error}".strip()
+    return _pg_problem
+
+
+def _admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(sql)
+
+
+def sqlalchemy_pg_url(database: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(PG_ADMIN_URL).set(drivername="postgresql+psycopg", database=database).render_as_string(
+        hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for this test session (dropped at the end)."""
+    problem = postgres_problem()
+    if problem:
+        print(f"\nrollbook: skipping the PostgreSQL tests: {problem}", file=sys.stderr)
+        pytest.skip(problem)
+    name = f"rollbook_test_{secrets.token_hex(6)}"
+    _admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield sqlalchemy_pg_url(name)
+    finally:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_url(request, tmp_path_factory) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'rollbook.sqlite3'}"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="session")
+def app(database_url):
+    return create_app(database_url)
+
+
+@pytest.fixture(scope="session")
+def client(app) -> Iterator[TestClient]:
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture()
+def backend(database_url) -> str:
+    return "sqlite" if database_url.startswith("sqlite") else "postgresql"
+
+
+# --- a table at play -------------------------------------------------------------------------
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Table:
+    """One chronicle: its Storyteller's headers, and helpers to add players and characters."""
+
+    def __init__(self, client, created: dict) -> None:
+        self.client = client
+        self.created = created
+        self.id = created["chronicle"]["id"]
+        self.system = created["chronicle"]["system"]
+        self.st = bearer(created["token"])
+        self.invitation = created["invitation"]
+        self.base = f"/api/chronicles/{self.id}"
+
+    def join(self, name: str = "Player") -> dict[str, str]:
+        response = self.client.post("/api/join", json={"invitation": self.invitation, "name": name})
+        assert response.status_code == 201, response.text
+        return bearer(response.json()["token"])
+
+    def character(self, headers: dict, sheet: dict, **fields) -> dict:
+        response = self.client.post(f"{self.base}/characters", headers=headers,
+                                    json={"name": sheet.get("name", "X"), "sheet": sheet, **fields})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def roll(self, headers: dict, character_id: int, action: dict, **body):
+        return self.client.post(f"{self.base}/characters/{character_id}/rolls", headers=headers,
+                                json={"action": action, **body})
+
+    def sheet(self, headers: dict, character_id: int) -> dict:
+        response = self.client.get(f"{self.base}/characters/{character_id}", headers=headers)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def log(self, headers: dict | None = None, **params) -> dict:
+        response = self.client.get(f"{self.base}/log", headers=headers or self.st, params=params)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def export(self, headers: dict | None = None) -> str:
+        response = self.client.get(f"{self.base}/log/export", headers=headers or self.st)
+        assert response.status_code == 200, response.text
+        return response.text
+
+
+@pytest.fixture()
+def make_table(client):
+    def make(system: str = "v20", **fields) -> Table:
+        body = {"name": f"Chronicle {secrets.token_hex(3)}", "system": system, **fields}
+        response = client.post("/api/chronicles", json=body)
+        assert response.status_code == 201, response.text
+        return Table(client, response.json())
+
+    return make
+
+
+V20_SHEET = {
+    "name": "Lucita",
+    "attributes": {"dexterity": 3, "wits": 2},
+    "talents": {"alertness": 2},
+    "skills": {"firearms": 2},
+    "virtues": {"courage": 3},
+    "willpower": {"permanent": 3, "current": 3},
+}
+
+V5_SHEET = {
+    "name": "Sasha",
+    "attributes": {"dexterity": 3, "wits": 2},
+    "skills": {"firearms": 3},
+    "hunger": 1,
+}
+
+V20_TEST = {"kind": "test", "attribute": "dexterity", "ability": "firearms"}
+V5_TEST = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}
+
+
+# --- real servers -----------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ThreadedServer:
+    """uvicorn serving an app in a thread of this process, on a free localhost port."""
+
+    def __init__(self, app) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadedServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def rollbook_command() -> list[str]:
+    return [sys.executable, "-m", "rollbook"]
+
+
+def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, input: str | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([*rollbook_command(), *args], capture_output=True, text=True, env=env, cwd=cwd,
+                          input=input, timeout=timeout)
