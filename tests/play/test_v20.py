@@ -116,8 +116,20 @@ def test_V20_3_untrained_knowledge_refused_unless_the_storyteller_allows():
     s = sheet()
     refused("untrained_knowledge_refused", perform, "v20", s, {"kind": "test", "attribute": "wits", "ability": "law"},
             mode="strict", role="player", source=NoDice())
-    done = roll(s, {"kind": "test", "attribute": "wits", "ability": "law", "knowledge_allowed": True}, [7, 7, 7, 7])
+    refused("storyteller_only", perform, "v20", s,
+            {"kind": "test", "attribute": "wits", "ability": "law", "knowledge_allowed": True},
+            mode="strict", role="player", source=NoDice())  # the leave is the Storyteller's to give
+    done = roll(s, {"kind": "test", "attribute": "wits", "ability": "law", "knowledge_allowed": True}, [7, 7, 7, 7],
+                role="storyteller")
     assert done.receipt["result"]["difficulty"] == 7
+
+
+def test_V20_9_power_successes_are_granted_by_the_storyteller_not_claimed_by_a_player():
+    s = sheet()
+    action = {"kind": "test", "attribute": "dexterity", "ability": "firearms", "auto_successes": 2}
+    refused("storyteller_only", perform, "v20", s, action, mode="strict", role="player", source=NoDice())
+    done = roll(s, action, [2, 3, 4, 5, 6, 7, 8], role="storyteller")
+    assert done.receipt["result"]["auto_sources"] == {"powers": 2}
 
 
 def test_V20_unknown_ability_refused():

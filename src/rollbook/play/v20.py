@@ -331,6 +331,12 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         willpower = action.willpower
         auto = action.auto_successes
         knowledge_allowed = action.knowledge_allowed
+        # V20-3 Book and V20-9: the Storyteller's leave for an untrained Knowledge, and successes
+        # granted by powers, are the Storyteller's to give, not a player's to claim.
+        if knowledge_allowed:
+            storyteller_only(role, "test.knowledge_allowed")
+        if auto:
+            storyteller_only(role, "test.auto_successes")
         difficulty, required = action.difficulty, action.required
         willpower_roll = False
     elif isinstance(action, WillpowerRollAction):
