@@ -115,12 +115,16 @@ def applied_difficulty(evaluated: int, mode: Mode) -> int:
     return evaluated
 
 
+def total_of(rolled: int, ones: int, auto: int) -> int:
+    """V20-8, V20-10: each 1 cancels one rolled success, never below zero; automatic ones add after."""
+    return rolled - min(ones, rolled) + auto
+
+
 def outcome_of(rolled: int, ones: int, auto: int, required: int) -> Outcome:
     """V20-11, V20-12 from the counts alone (the odds engine classifies with this too)."""
     if rolled == 0 and ones >= 1 and auto == 0:  # V20-11: cancelled-to-zero is not a botch
         return "botch"
-    total = rolled - min(ones, rolled) + auto  # V20-8, V20-10
-    return "success" if total >= required else "failure"  # V20-12
+    return "success" if total_of(rolled, ones, auto) >= required else "failure"  # V20-12
 
 
 def degree_of(outcome: Outcome, total: int) -> Degree | None:
@@ -145,7 +149,7 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
     cancelled = min(ones, rolled)  # V20-8
     willpower_success = 1 if request.willpower else 0  # V20-9: at most one, never a die
     auto = willpower_success + request.auto_successes
-    total = rolled - cancelled + auto  # V20-10
+    total = total_of(rolled, ones, auto)  # V20-10
 
     outcome = outcome_of(rolled, ones, auto, required)
     degree = degree_of(outcome, total)

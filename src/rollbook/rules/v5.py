@@ -233,6 +233,9 @@ def reroll(request: V5Request, receipt: V5Receipt, dice: tuple[int, ...], new_fa
 
 
 # --- Named reroll choices (V5-8): helpers that pick dice; a player may also pick by hand ---
+# How many dice a picker takes from each scoring group (1, 2–5, 6–9, 10 — normal dice) must depend
+# only on how many dice each group holds: the odds engine (rollbook.odds.v5) counts rolls by those
+# groups, so a picker that, say, took a 5 but left a 2 standing would make its odds silently wrong.
 
 def _normal_by_face(normal: Faces, keep) -> list[int]:
     return sorted((i for i, face in enumerate(normal) if keep(face)), key=lambda i: (normal[i], i))

@@ -1,0 +1,175 @@
+"""V20 odds (SPEC V20-1 … V20-15) against brute force through ``rules.v20.resolve``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rollbook.odds import v20 as odds20
+from rollbook.odds.v20 import odds, v20_odds
+from rollbook.rules.base import RuleError
+from rollbook.rules.v20 import DEGREES, V20Request
+from .brute import v20_brute
+
+SPEC_V20_15 = """\
+| difficulty | success (3–5 dice) | botch (3–5 dice) |
+|---|---|---|
+| 3 | 92.0–96.8% | 0.0–0.7% |
+| 4 | 86.8–94.1% | 0.2–1.9% |
+| 5 | 81.0–90.1% | 0.8–3.7% |
+| 6 | 74.0–84.4% | 2.1–6.1% |
+| 7 | 65.2–76.2% | 4.7–9.1% |
+| 8 | 54.0–64.9% | 9.0–12.7% |
+| 9 | 39.8–49.4% | 16.0–17.0% |"""
+
+
+def test_V20_15_source_table_reproduced_digit_for_digit():
+    assert odds20.source_table_markdown() == SPEC_V20_15
+
+
+def test_V20_15_source_table_is_in_the_spec_verbatim():
+    from pathlib import Path
+
+    spec = Path(__file__).resolve().parents[3] / "shared" / "SPEC.md"
+    if not spec.exists():
+        pytest.skip("SPEC.md not beside the repository")
+    text = "\n".join(line.strip() for line in spec.read_text(encoding="utf-8").splitlines())
+    assert SPEC_V20_15 in text
+
+
+def test_V20_15_rounding_is_exact_half_up():
+    assert odds20.percent_one_decimal(Fraction(1695, 10000)) == "17.0"  # pool 4, difficulty 9 botch: 16.95%
+    assert odds20.percent_one_decimal(Fraction(1694999, 10**7)) == "16.9"
+
+
+CONFIGS = [
+    dict(difficulty=2),
+    dict(difficulty=3),
+    dict(difficulty=6),
+    dict(difficulty=8),
+    dict(difficulty=10),
+    dict(difficulty=6, required=2),
+    dict(difficulty=7, required=3),
+    dict(difficulty=6, mode="casual"),  # V20-5: applied 3
+    dict(difficulty=3, mode="casual"),  # V20-5 Reading: applied 1, a 1 succeeds and cancels
+    dict(difficulty=10, untrained="skill"),  # V20-4 Book: over 10 -> one more success required
+    dict(difficulty=6, untrained="talent"),
+    dict(difficulty=9, untrained="knowledge", knowledge_allowed=True),
+    dict(difficulty=6, specialty=True, specialty_rating=4),  # V20-7
+    dict(difficulty=9, specialty=True, specialty_rating=5, required=2),
+    dict(difficulty=6, willpower=True),  # V20-9
+    dict(difficulty=8, auto_successes=2, required=3),
+    dict(difficulty=4, mode="casual", specialty=True, specialty_rating=5, willpower=True),
+]
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("pool", range(0, 6))
+def test_V20_odds_equal_brute_force_through_the_resolver(pool, options):
+    """V20-1 … V20-12: every pool ≤ 5, outcomes and total successes, exactly."""
+    request = V20Request(pool=pool, **options)
+    exact = v20_odds(request)
+    outcomes, totals = v20_brute(request)
+    assert exact.outcomes.nonzero().fractions() == outcomes
+    assert exact.successes.nonzero().fractions() == totals
+
+
+def test_V20_odds_order_free_enumeration_of_five_dice():
+    """The multiset shortcut of the brute force agrees with all 100 000 ordered rolls of 5 dice."""
+    request = V20Request(pool=5, difficulty=6, specialty=True, specialty_rating=4)
+    assert v20_brute(request, ordered=True) == v20_brute(request, ordered=False)
+    assert v20_odds(request).outcomes.nonzero().fractions() == v20_brute(request, ordered=True)[0]
+
+
+def test_V20_12_degrees_by_net_successes():
+    result = odds(5, 6)
+    assert result.degrees.probability("marginal") == result.successes.probability(1)
+    assert result.degrees.probability("phenomenal") == sum(p for t, p in result.successes.fractions().items() if t >= 5)
+    assert result.degrees.total() == result.success
+
+
+def test_V20_11_empty_pool_is_never_a_botch():
+    assert odds(0, 6).outcomes.fractions() == {"success": 0, "failure": 1, "botch": 0}
+    assert odds(0, 6, willpower=True).success == 1
+
+
+def test_V20_9_willpower_prevents_every_botch():
+    assert odds(7, 9, willpower=True).botch == 0
+
+
+def test_V20_pool_up_to_fifty():
+    result = odds(50, 10)
+    assert result.outcomes.total() == 1 and result.successes.total() == 1
+    with pytest.raises(RuleError):
+        odds(51, 6)
+
+
+def test_V20_7_specialty_refused_below_four():
+    with pytest.raises(RuleError):
+        odds(5, 6, specialty=True, specialty_rating=3)
+
+
+requests = st.builds(
+    lambda pool, difficulty, required, mode, untrained, specialty, willpower, auto: V20Request(
+        pool=pool, difficulty=difficulty, required=required, mode=mode, untrained=untrained,
+        knowledge_allowed=True, specialty=specialty is not None and untrained is None,
+        specialty_rating=specialty if untrained is None else None, willpower=willpower, auto_successes=auto),
+    st.integers(0, 50), st.integers(2, 10), st.integers(1, 6), st.sampled_from(["strict", "casual"]),
+    st.sampled_from([None, "talent", "skill", "knowledge"]), st.sampled_from([None, 4, 5]), st.booleans(),
+    st.integers(0, 3),
+)
+
+
+@given(requests)
+def test_V20_odds_sum_to_exactly_one(request):
+    result = v20_odds(request)
+    assert result.outcomes.total() == 1
+    assert result.successes.total() == 1
+    assert result.degrees.total() == result.success
+    assert set(result.degrees.keys()) == set(DEGREES)
+
+
+@given(st.integers(1, 30), st.integers(2, 9), st.sampled_from(["strict", "casual"]))
+def test_V20_6_a_higher_difficulty_never_raises_success_nor_lowers_botch(pool, difficulty, mode):
+    easier, harder = odds(pool, difficulty, mode=mode), odds(pool, difficulty + 1, mode=mode)
+    assert harder.success <= easier.success
+    assert harder.botch >= easier.botch
+
+
+@given(requests)
+def test_V20_9_willpower_never_lowers_success(request):
+    if request.willpower_roll:
+        return
+    from dataclasses import replace
+
+    with_wp = v20_odds(replace(request, willpower=True))
+    assert with_wp.success >= v20_odds(replace(request, willpower=False)).success
+    assert with_wp.botch == 0
+
+
+@given(st.integers(1, 30), st.integers(2, 10), st.integers(1, 5))
+def test_V20_7_specialty_never_lowers_success_and_more_required_never_raises_it(pool, difficulty, required):
+    plain = odds(pool, difficulty, required=required)
+    assert odds(pool, difficulty, required=required, specialty=True, specialty_rating=4).success >= plain.success
+    assert odds(pool, difficulty, required=required + 1).success <= plain.success
+
+
+def test_V20_8_more_dice_can_lower_success():
+    """Not an invariant: with the Rule of One a second die can cost more than it brings."""
+    assert odds(2, 2).success < odds(1, 2).success
+
+
+@pytest.mark.parametrize("options", CONFIGS[::3], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_V20_diagonal_sums_equal_cell_by_cell(monkeypatch, options):
+    """The fast path (whole diagonals, its shape checked on ``outcome_of``) equals the plain one."""
+    fast = {pool: v20_odds(V20Request(pool=pool, **options)) for pool in (1, 7, 20)}
+    odds20.clear_caches()
+    monkeypatch.setattr(odds20, "_diagonal_base", lambda die: None)
+    for pool, expected in fast.items():
+        slow = v20_odds(V20Request(pool=pool, **options))
+        assert slow.outcomes == expected.outcomes and slow.successes == expected.successes
+        assert slow.degrees == expected.degrees
+    odds20.clear_caches()
