@@ -472,7 +472,8 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
         if found is None:
             raise ProblemError(404, "member_not_found", member=owner)
     _check_difficulty(chronicle.system, difficulty)
-    validated = _rule(lambda: play().new_sheet(chronicle.system, copy.deepcopy(sheet)))
+    sheet = {"name": name, **copy.deepcopy(sheet)}  # the sheet's own name defaults to the character's
+    validated = _rule(lambda: play().new_sheet(chronicle.system, sheet))
     stamp = now()
     character = Character(chronicle_id=chronicle.id, owner_id=owner, name=name, sheet=plain(validated), version=1,
                           difficulty=difficulty, created_at=stamp, updated_at=stamp)
