@@ -1,0 +1,261 @@
+"""Forms built from the play layer's JSON schemas (``rollbook.play.describe_actions``), and the
+way back: posted form fields -> the action/change dict the server expects.
+
+A field's widget comes from its schema type; fields that name a trait of the sheet (``attribute``,
+``skill``, ``ability``, ``discipline``, ``specialty``, ``weapon``, ``location``…) become selects of
+what the sheet holds, each trait shown with its rating, so a player picks traits and the server
+builds the pool (V5-13). Nothing here decides a rule: the server validates everything again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from functools import lru_cache
+from typing import Any
+
+from rollbook.rules.base import RuleError
+from rollbook.web import labels
+
+HIDDEN_FIELDS = {"kind"}
+
+
+@dataclass
+class Option:
+    value: str
+    label: str
+    group: str | None = None
+
+
+@dataclass
+class FieldView:
+    name: str
+    label: str
+    widget: str  # select | number | checkbox | text | textarea | datalist
+    value: Any = None
+    options: list[Option] = dc_field(default_factory=list)
+    minimum: int | None = None
+    maximum: int | None = None
+    required: bool = False
+    allow_empty: bool = False
+    help: str = ""
+    readonly: bool = False
+
+    @property
+    def groups(self) -> list[tuple[str | None, list[Option]]]:
+        out: list[tuple[str | None, list[Option]]] = []
+        for option in self.options:
+            if out and out[-1][0] == option.group:
+                out[-1][1].append(option)
+            else:
+                out.append((option.group, [option]))
+        return out
+
+
+@lru_cache(maxsize=None)
+def describe(system: str) -> dict:
+    from rollbook.play import describe_actions
+
+    return describe_actions(system)
+
+
+def action_kinds(system: str) -> list[str]:
+    return list(describe(system)["actions"])
+
+
+def change_kinds(system: str, role: str) -> list[str]:
+    described = describe(system)
+    kinds = list(described["changes"])
+    if role != "storyteller":
+        kinds = [k for k in kinds if k not in described["storyteller_only"]]
+    return kinds
+
+
+def schema_for(system: str, family: str, kind: str) -> dict:
+    schemas = describe(system)[family]
+    if kind not in schemas:
+        raise RuleError("bad_choice", field="kind", value=kind, choices=sorted(schemas))
+    return schemas[kind]
+
+
+def _plain_type(spec: dict) -> tuple[dict, bool]:
+    """The non-null branch of an ``anyOf [T, null]`` and whether null is allowed."""
+    if "anyOf" in spec:
+        branches = [b for b in spec["anyOf"] if b.get("type") != "null"]
+        nullable = len(branches) != len(spec["anyOf"])
+        if len(branches) == 1:
+            merged = {**spec, **branches[0]}
+            merged.pop("anyOf", None)
+            return merged, nullable
+    return spec, False
+
+
+# --- the sheet's traits, for selects ---------------------------------------------------------
+
+def _rated(names_and_ratings, lang: str, group: str | None = None) -> list[Option]:
+    return [Option(name, f"{labels.trait(name, lang)} ({value})", group) for name, value in names_and_ratings]
+
+
+def _ability_groups(system: str) -> list[tuple[str, str]]:
+    if system == "v20":
+        return [("talents", "Talents"), ("skills", "Skills"), ("knowledges", "Knowledges")]
+    return [("skills", "Skills")]
+
+
+def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) -> list[Option] | None:
+    """Options for a field that names something on the sheet; None when the field is free."""
+    from rollbook.i18n import translate
+
+    attributes = sheet.get("attributes") or {}
+    if name in ("attribute", "second_attribute") and "enum" in spec:
+        return [Option(v, f"{labels.trait(v, lang)} ({attributes.get(v, '?')})") for v in spec["enum"]]
+    if name == "virtue" and "enum" in spec:
+        virtues = sheet.get("virtues") or {}
+        return [Option(v, f"{labels.trait(v, lang)} ({virtues.get(v, '?')})") for v in spec["enum"]]
+    if name in ("skill", "ability"):
+        options: list[Option] = []
+        for group, title in _ability_groups(system):
+            ratings = sheet.get(group) or {}
+            ordered = sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang))
+            options += _rated(ordered, lang, translate(title, lang) if system == "v20" else None)
+        return options
+    if name == "discipline":
+        ratings = sheet.get("disciplines") or {}
+        return _rated(sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang)), lang)
+    if name == "specialty":
+        options = []
+        for trait, names in sorted((sheet.get("specialties") or {}).items()):
+            for specialty in names:
+                options.append(Option(specialty, f"{specialty} ({labels.trait(trait, lang)})"))
+        return options
+    if name in ("weapon", "second_weapon"):
+        options = []
+        for weapon in sheet.get("weapons") or []:
+            text = weapon["name"]
+            if weapon.get("bonus"):
+                text += f" (+{weapon['bonus']})"
+            if weapon.get("capacity"):
+                text += f" [{weapon.get('loaded')}/{weapon['capacity']}]"
+            options.append(Option(weapon["name"], text))
+        return options
+    if name == "location":
+        return [Option(k, f"{labels.trait(k, lang)} ({v})") for k, v in (sheet.get("armor") or {}).items()]
+    if name == "card":
+        cards = sheet.get("cards") or []
+        if cards and isinstance(cards, list):
+            return [Option(c["name"] if isinstance(c, dict) else str(c), c["name"] if isinstance(c, dict) else str(c))
+                    for c in cards]
+    return None
+
+
+def trait_suggestions(sheet: dict) -> list[str]:
+    """Every trait id on the sheet (for a free trait name, e.g. experience spending)."""
+    names: list[str] = []
+    for key in ("attributes", "talents", "skills", "knowledges", "disciplines", "virtues"):
+        value = sheet.get(key)
+        if isinstance(value, dict):
+            names += list(value)
+    for key in ("humanity", "willpower", "blood_potency", "endurance", "level"):
+        if key in sheet:
+            names.append(key)
+    return names
+
+
+def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mapping[str, Any] | None = None,
+               skip: tuple[str, ...] = ()) -> list[FieldView]:
+    """The form fields of one action or change, pre-filled with ``values`` (the last submission)."""
+    values = values or {}
+    out: list[FieldView] = []
+    required = set(schema.get("required", ()))
+    for name, raw in schema.get("properties", {}).items():
+        if name in HIDDEN_FIELDS or name in skip:
+            continue
+        spec, nullable = _plain_type(raw)
+        label = labels.field(name, lang, raw.get("title"))
+        value = values.get(name, raw.get("default"))
+        options = trait_options(system, name, sheet, spec, lang)
+        kind = spec.get("type")
+        if options is not None:
+            view = FieldView(name, label, "select", value, options, required=name in required,
+                             allow_empty=nullable or name not in required)
+        elif "enum" in spec:
+            view = FieldView(name, label, "select",
+                             value, [Option(v, labels.choice(v, lang, name)) for v in spec["enum"]],
+                             required=name in required, allow_empty=nullable)
+        elif kind == "boolean":
+            view = FieldView(name, label, "checkbox", bool(value) if value not in (None, "") else False)
+        elif kind == "integer":
+            view = FieldView(name, label, "number", value, minimum=spec.get("minimum"), maximum=spec.get("maximum"),
+                             required=name in required and not nullable)
+        elif kind == "string" and name == "trait":
+            view = FieldView(name, label, "datalist", value,
+                             [Option(t, labels.trait(t, lang)) for t in trait_suggestions(sheet)],
+                             required=name in required)
+        elif kind == "string":
+            widget = "textarea" if spec.get("maxLength", 0) > 1000 else "text"
+            view = FieldView(name, label, widget, value or "", required=name in required)
+        elif kind == "array":
+            text = ", ".join(map(str, value)) if isinstance(value, list) else (value or "")
+            view = FieldView(name, label, "text", text,
+                             required=name in required)
+        else:
+            continue
+        out.append(view)
+    return out
+
+
+# --- posted form -> action ---------------------------------------------------------------------
+
+def parse_form(schema: dict, form: Mapping[str, Any], kind: str) -> dict:
+    """Posted fields -> a plain action dict, typed by the schema. Empty fields are left out (the
+    play layer's defaults apply); a number that is not a number is refused with the rules' code."""
+    action: dict[str, Any] = {"kind": kind}
+    for name, raw in schema.get("properties", {}).items():
+        if name in HIDDEN_FIELDS:
+            continue
+        spec, _nullable = _plain_type(raw)
+        kind_of = spec.get("type")
+        if kind_of == "boolean":
+            value = form.get(name)
+            if value is not None:
+                action[name] = str(value).lower() in ("on", "true", "1", "yes")
+            continue
+        value = form.get(name)
+        if value is None:
+            continue
+        text = str(value).strip()
+        if text == "":
+            continue
+        if kind_of == "integer":
+            try:
+                action[name] = int(text)
+            except ValueError:
+                raise RuleError("not_an_integer", field=name, value=text) from None
+        elif kind_of == "array":
+            items = [part.strip() for part in text.split(",") if part.strip()]
+            item_type = (spec.get("items") or {}).get("type")
+            if item_type == "integer":
+                try:
+                    action[name] = [int(part) for part in items]
+                except ValueError:
+                    raise RuleError("not_an_integer", field=name, value=text) from None
+            else:
+                action[name] = items
+        else:
+            action[name] = text
+    return action
+
+
+def int_field(form: Mapping[str, Any], name: str, default: int | None = None, *, low: int | None = None,
+              high: int | None = None) -> int | None:
+    value = form.get(name)
+    if value is None or str(value).strip() == "":
+        return default
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise RuleError("not_an_integer", field=name, value=str(value)) from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise RuleError("out_of_range", field=name, value=number, low=low, high=high)
+    return number

@@ -1,0 +1,309 @@
+"""English msgids for what the pages name: traits, sheet fields, action and change kinds, choices.
+
+Every text here is a msgid of the ``web`` catalogue (``N_`` marks it for extraction); the pages
+translate it with the reader's language. A name missing here falls back to its id made readable
+("animal_ken" -> "Animal ken"), still passed through the catalogues.
+"""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_, translate
+
+TRAITS = {
+    # Attributes (V20 and V5)
+    "strength": N_("Strength"),
+    "dexterity": N_("Dexterity"),
+    "stamina": N_("Stamina"),
+    "charisma": N_("Charisma"),
+    "manipulation": N_("Manipulation"),
+    "appearance": N_("Appearance"),
+    "composure": N_("Composure"),
+    "perception": N_("Perception"),
+    "intelligence": N_("Intelligence"),
+    "wits": N_("Wits"),
+    "resolve": N_("Resolve"),
+    # V20 Talents, Skills, Knowledges and V5 Skills
+    "alertness": N_("Alertness"),
+    "athletics": N_("Athletics"),
+    "awareness": N_("Awareness"),
+    "brawl": N_("Brawl"),
+    "empathy": N_("Empathy"),
+    "expression": N_("Expression"),
+    "intimidation": N_("Intimidation"),
+    "leadership": N_("Leadership"),
+    "streetwise": N_("Streetwise"),
+    "subterfuge": N_("Subterfuge"),
+    "animal_ken": N_("Animal Ken"),
+    "crafts": N_("Crafts"),
+    "craft": N_("Craft"),
+    "drive": N_("Drive"),
+    "etiquette": N_("Etiquette"),
+    "firearms": N_("Firearms"),
+    "larceny": N_("Larceny"),
+    "melee": N_("Melee"),
+    "performance": N_("Performance"),
+    "stealth": N_("Stealth"),
+    "survival": N_("Survival"),
+    "academics": N_("Academics"),
+    "computer": N_("Computer"),
+    "finance": N_("Finance"),
+    "investigation": N_("Investigation"),
+    "law": N_("Law"),
+    "medicine": N_("Medicine"),
+    "occult": N_("Occult"),
+    "politics": N_("Politics"),
+    "science": N_("Science"),
+    "technology": N_("Technology"),
+    "insight": N_("Insight"),
+    "persuasion": N_("Persuasion"),
+    # Disciplines
+    "animalism": N_("Animalism"),
+    "auspex": N_("Auspex"),
+    "blood_sorcery": N_("Blood Sorcery"),
+    "celerity": N_("Celerity"),
+    "dominate": N_("Dominate"),
+    "fortitude": N_("Fortitude"),
+    "obfuscate": N_("Obfuscate"),
+    "oblivion": N_("Oblivion"),
+    "potence": N_("Potence"),
+    "presence": N_("Presence"),
+    "protean": N_("Protean"),
+    "thaumaturgy": N_("Thaumaturgy"),
+    "dementation": N_("Dementation"),
+    "obtenebration": N_("Obtenebration"),
+    "quietus": N_("Quietus"),
+    "serpentis": N_("Serpentis"),
+    "vicissitude": N_("Vicissitude"),
+    "chimerstry": N_("Chimerstry"),
+    "necromancy": N_("Necromancy"),
+    "thin_blood_alchemy": N_("Thin-Blood Alchemy"),
+    # Virtues and other traits
+    "conscience": N_("Conscience"),
+    "self_control": N_("Self-Control"),
+    "courage": N_("Courage"),
+    "humanity": N_("Humanity"),
+    "willpower": N_("Willpower"),
+    "blood_potency": N_("Blood Potency"),
+    "humanity_third": N_("a third of Humanity"),
+    "empty_humanity_boxes": N_("empty Humanity boxes"),
+    # Tiers
+    "arcanes": N_("Arcanes"),
+    "dodge": N_("Dodge"),
+    "two_weapons": N_("Two Weapons"),
+    "endurance": N_("Endurance"),
+    # body locations (Tiers armour)
+    "head": N_("Head"),
+    "torso": N_("Torso"),
+    "arms": N_("Arms"),
+    "legs": N_("Legs"),
+}
+
+# Fields of sheets, actions and changes (form labels).
+FIELDS = {
+    "name": N_("Name"),
+    "player": N_("Player"),
+    "concept": N_("Concept"),
+    "clan": N_("Clan"),
+    "sire": N_("Sire"),
+    "predator": N_("Predator type"),
+    "ambition": N_("Ambition"),
+    "desire": N_("Desire"),
+    "nature": N_("Nature"),
+    "demeanor": N_("Demeanor"),
+    "notes": N_("Notes"),
+    "creature": N_("Creature"),
+    "generation": N_("Generation"),
+    "hunger": N_("Hunger"),
+    "blood_potency": N_("Blood Potency"),
+    "humanity": N_("Humanity"),
+    "stains": N_("Stains"),
+    "attribute": N_("Attribute"),
+    "second_attribute": N_("Second attribute"),
+    "skill": N_("Skill"),
+    "ability": N_("Ability"),
+    "discipline": N_("Discipline"),
+    "specialty": N_("Specialty"),
+    "difficulty": N_("Difficulty"),
+    "required": N_("Successes required"),
+    "modifier": N_("Dice modifier"),
+    "willpower": N_("Spend Willpower (+1 automatic success)"),
+    "auto_successes": N_("Automatic successes from powers"),
+    "knowledge_allowed": N_("The Storyteller allows an untrained Knowledge"),
+    "blood_surge": N_("Blood Surge"),
+    "discipline_level": N_("Level of the Discipline (Blood Potency reroll)"),
+    "mend": N_("Mend superficial Health"),
+    "virtue": N_("Virtue"),
+    "damage": N_("Damage"),
+    "damage_type": N_("Damage type"),
+    "amount": N_("Amount"),
+    "resource": N_("Resource"),
+    "track": N_("Track"),
+    "superficial": N_("Superficial damage"),
+    "aggravated": N_("Aggravated damage"),
+    "levels": N_("Health levels"),
+    "heal": N_("Heal"),
+    "trait": N_("Trait"),
+    "weapon": N_("Weapon"),
+    "second_weapon": N_("Second weapon"),
+    "bullets": N_("Bullets fired"),
+    "attack_tier": N_("Attack tier"),
+    "location": N_("Body location"),
+    "spell": N_("Spell"),
+    "action": N_("Declared action"),
+    "level": N_("Level"),
+    "bonus": N_("Bonus"),
+    "malus": N_("Malus"),
+    "advantage": N_("Advantage"),
+    "disadvantage": N_("Disadvantage"),
+    "task": N_("Task"),
+    "card": N_("Card"),
+    "cards": N_("Cards"),
+    "dice": N_("Dice"),
+    "threshold": N_("Threshold"),
+    "attack": N_("Attack"),
+    "defense": N_("Defense"),
+}
+
+# Kinds of rolls (actions) and of changes.
+KINDS = {
+    "test": N_("Test: Attribute + Ability"),
+    "v5:test": N_("Test: Attribute + Skill"),
+    "rouse": N_("Rouse check"),
+    "willpower": N_("Willpower roll"),
+    "remorse": N_("Remorse roll"),
+    "frenzy": N_("Resist frenzy"),
+    "virtue": N_("Virtue roll"),
+    "soak": N_("Soak roll"),
+    "skill": N_("Skill roll"),
+    "dodge": N_("Dodge"),
+    "spell": N_("Cast a spell"),
+    "check": N_("Check"),
+    "opposed": N_("Opposed roll"),
+    # changes
+    "spend_willpower": N_("Spend Willpower"),
+    "spend_blood": N_("Spend blood"),
+    "damage": N_("Take damage"),
+    "restore": N_("Restore"),
+    "hunger": N_("Change Hunger"),
+    "stains": N_("Add stains"),
+    "award_experience": N_("Award experience"),
+    "spend_experience": N_("Spend experience"),
+    "reload": N_("Reload"),
+    "new_turn": N_("New turn"),
+    "reroll": N_("Willpower reroll"),
+    "reveal": N_("Reveal"),
+}
+
+# Choices inside enums.
+CHOICES = {
+    "vampire": N_("Vampire"),
+    "thin_blood": N_("Thin-blood"),
+    "ghoul": N_("Ghoul"),
+    "mortal": N_("Mortal"),
+    "superficial": N_("superficial"),
+    "aggravated": N_("aggravated"),
+    "bashing": N_("bashing"),
+    "lethal": N_("lethal"),
+    "health": N_("Health"),
+    "willpower": N_("Willpower"),
+    "blood": N_("Blood"),
+    "essence": N_("Essence"),
+    "wounds": N_("Wounds"),
+    "strict": N_("Strict"),
+    "casual": N_("Casual"),
+    "normal": N_("normal"),
+    "absurd": N_("absurd"),
+    "trivial": N_("trivial"),
+    "storyteller": N_("Storyteller"),
+    "player": N_("Player"),
+    "win": N_("a win"),
+    "clean": N_("a win without a Messy Critical"),
+    "crit": N_("a critical"),
+}
+
+SYSTEMS = {
+    "v20": N_("Vampire: the Masquerade 20th (V20)"),
+    "v5": N_("Vampire: the Masquerade 5th (V5)"),
+    "tiers": N_("Tiers (paliers)"),
+    "rollunder": N_("Roll-under d20"),
+}
+
+# Pool modifiers named in receipts.
+SOURCES = {
+    "bonus": N_("bonus"),
+    "malus": N_("malus"),
+    "weapon": N_("weapon"),
+    "card": N_("card"),
+    "specialty": N_("specialty"),
+    "blood_surge": N_("Blood Surge"),
+    "modifier": N_("modifier"),
+}
+
+# Resources named in effects ("willpower.superficial": 0 -> 1).
+RESOURCES = {
+    "willpower": N_("Willpower"),
+    "willpower.superficial": N_("Willpower (superficial damage)"),
+    "willpower.aggravated": N_("Willpower (aggravated damage)"),
+    "willpower.max": N_("Willpower boxes"),
+    "health.superficial": N_("Health (superficial damage)"),
+    "health.aggravated": N_("Health (aggravated damage)"),
+    "health.max": N_("Health boxes"),
+    "health.bashing": N_("Health (bashing)"),
+    "health.lethal": N_("Health (lethal)"),
+    "hunger": N_("Hunger"),
+    "humanity": N_("Humanity"),
+    "stains": N_("Stains"),
+    "blood": N_("Blood pool"),
+    "blood.current": N_("Blood pool"),
+    "experience": N_("Experience available"),
+    "essence": N_("Essence"),
+    "wounds": N_("Wound level"),
+    "wounds.level": N_("Wound level"),
+    "blood_potency": N_("Blood Potency"),
+    "turn_spent": N_("Turn spent"),
+}
+
+FLAGS = {
+    "hunger_frenzy_risk": N_("Hunger 5: feed or risk hunger frenzy"),
+    "impaired": N_("Impaired: the track is full"),
+    "track_full": N_("The track is full of aggravated damage"),
+    "track_overflow": N_("Damage beyond the track"),
+    "health_overflow": N_("Damage beyond the health track"),
+    "incapacitated": N_("Incapacitated"),
+}
+
+
+def readable(identifier: str) -> str:
+    return identifier.replace("_", " ").capitalize()
+
+
+def trait(name: str, lang: str) -> str:
+    return translate(TRAITS.get(name) or readable(name), lang)
+
+
+def field(name: str, lang: str, title: str | None = None) -> str:
+    return translate(FIELDS.get(name) or title or readable(name), lang)
+
+
+def kind(system: str, name: str, lang: str) -> str:
+    return translate(KINDS.get(f"{system}:{name}") or KINDS.get(name) or readable(name), lang)
+
+
+def choice(value: str, lang: str, field_name: str | None = None) -> str:
+    named_trait = field_name in ("attribute", "second_attribute", "virtue", "location", "trait")
+    if named_trait or (value in TRAITS and value not in CHOICES):
+        return trait(value, lang)
+    return translate(CHOICES.get(value) or readable(value), lang)
+
+
+def resource(path: str, lang: str) -> str:
+    if path in RESOURCES:
+        return translate(RESOURCES[path], lang)
+    head, _, rest = path.partition(".")
+    if head in ("attributes", "skills", "talents", "knowledges", "disciplines", "virtues", "specialties") and rest:
+        return trait(rest, lang)
+    return trait(path.replace(".", "_"), lang)
+
+
+def system_name(system: str, lang: str) -> str:
+    return translate(SYSTEMS.get(system, system), lang)

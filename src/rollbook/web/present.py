@@ -1,0 +1,275 @@
+"""Log entries as cards for the pages and the live feed (one viewer, one language)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rollbook.i18n import N_, translate
+from rollbook.render import ReceiptView
+from rollbook.render import view as receipt_view
+from rollbook.web import labels
+from rollbook.web.preview import AdviceView, describe_pool, reroll_advice
+
+STORYTELLER = "storyteller"
+GOALS = ("win", "clean", "crit")
+
+
+@dataclass
+class Viewer:
+    member_id: int
+    role: str
+    chronicle_id: int
+    mode: str
+    lang: str
+
+    @property
+    def storyteller(self) -> bool:
+        return self.role == STORYTELLER
+
+
+@dataclass
+class Card:
+    seq: int
+    kind: str
+    created_at: str
+    time: str
+    actor: str = ""
+    actor_role: str = ""
+    character: str = ""
+    character_id: int | None = None
+    hidden: bool = False
+    redacted: bool = False
+    revealed_by: int | None = None
+    refers_to: int | None = None
+    followed_by: int | None = None
+    title: str = ""
+    receipt: ReceiptView | None = None
+    extra: list[tuple[str, ReceiptView]] = field(default_factory=list)
+    pool: str = ""
+    settings: str = ""
+    effects: list[str] = field(default_factory=list)
+    change: str = ""
+    can_reroll: bool = False
+    can_reveal: bool = False
+    reroll_blocked: str = ""
+    normal: list[int] = field(default_factory=list)
+    hunger: list[int] = field(default_factory=list)
+    advice: AdviceView | None = None
+    system: str = ""
+
+    @property
+    def dom_id(self) -> str:
+        return f"entry-{self.seq}"
+
+
+def _time(stamp: str) -> str:
+    # "2025-01-31T20:15:03.123456Z" -> "20:15:03" (UTC, as stored)
+    return stamp[11:19] if len(stamp) >= 19 else stamp
+
+
+def effect_text(effect: dict, lang: str) -> str:
+    if "flag" in effect:
+        text = labels.FLAGS.get(effect["flag"])
+        return translate(text, lang) if text else labels.readable(effect["flag"])
+    name = labels.resource(str(effect.get("resource", "")), lang)
+    before, after = effect.get("before"), effect.get("after")
+    text = f"{name}: {before} → {after}"
+    if effect.get("cost"):
+        text += " (" + translate(N_("{n} XP"), lang, n=effect["cost"]) + ")"
+    return text
+
+
+def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
+    """The options a roll was made with, in words (difficulty, specialty, Willpower, …)."""
+    parts = []
+    result = receipt.get("result") or {}
+    if system == "v20" and "difficulty" in result and receipt.get("kind") != "soak":
+        parts.append(translate(N_("difficulty {d}"), lang, d=result.get("requested_difficulty", result["difficulty"])))
+    elif system == "v5" and receipt.get("kind") not in ("rouse",):
+        parts.append(translate(N_("difficulty {d}"), lang, d=result.get("difficulty", action.get("difficulty", 1))))
+    if action.get("specialty"):
+        parts.append(translate(N_("specialty: {name}"), lang, name=action["specialty"]))
+    if action.get("willpower") is True:
+        parts.append(translate(N_("Willpower spent"), lang))
+    if action.get("blood_surge"):
+        parts.append(translate(N_("Blood Surge"), lang))
+    if action.get("bullets"):
+        parts.append(translate(N_("{n} bullets"), lang, n=action["bullets"]))
+    if action.get("advantage"):
+        parts.append(translate(N_("advantage"), lang))
+    if action.get("disadvantage"):
+        parts.append(translate(N_("disadvantage"), lang))
+    return " · ".join(parts)
+
+
+def _title(system: str, receipt: dict, lang: str) -> str:
+    action = receipt.get("action") or {}
+    kind = receipt.get("kind") or action.get("kind", "")
+    if kind == "test":
+        names = [action.get("attribute"), action.get("skill") or action.get("ability") or action.get("discipline")
+                 or action.get("second_attribute")]
+        return " + ".join(labels.trait(n, lang) for n in names if n)
+    if kind == "skill" and action.get("skill"):
+        return labels.trait(action["skill"], lang)
+    return labels.kind(system, kind, lang)
+
+
+def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
+         willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
+         goal: str = "win") -> Card:
+    """One log entry (``service.entry_view``) as this viewer may see it."""
+    lang = viewer.lang
+    actor = entry.get("actor") or {}
+    c = Card(seq=entry["seq"], kind=entry["kind"], created_at=entry["created_at"], time=_time(entry["created_at"]),
+             actor=actor.get("name", ""), actor_role=actor.get("role", ""),
+             character_id=entry.get("character"), hidden=entry.get("visibility") == "hidden",
+             redacted=bool(entry.get("redacted")), revealed_by=entry.get("revealed_by"),
+             refers_to=entry.get("refers_to"), followed_by=followed.get(entry["seq"]))
+    if c.character_id is not None:
+        c.character = characters.get(c.character_id, "")
+    if c.redacted:
+        c.title = translate(N_("A hidden roll by the Storyteller"), lang)
+        return c
+    receipt = entry.get("receipt") or {}
+    system = receipt.get("system", "")
+    c.system = system
+    c.effects = [effect_text(e, lang) for e in entry.get("effects") or []]
+    if entry["kind"] == "reveal":
+        c.title = translate(N_("Revealed roll #{seq}"), lang, seq=receipt.get("reveals", c.refers_to))
+        return c
+    if entry["kind"] == "adjust":
+        change = receipt.get("change") or {}
+        c.title = labels.kind(system, change.get("kind", receipt.get("kind", "")), lang)
+        details = [f"{labels.field(k, lang)}: {labels.choice(v, lang, k) if isinstance(v, str) else v}"
+                   for k, v in change.items() if k != "kind"]
+        c.change = " · ".join(details)
+        return c
+    # a roll or a reroll: the rules receipt rendered with rollbook.render.view
+    result = receipt.get("result")
+    if isinstance(result, dict) and result.get("system"):
+        c.receipt = receipt_view(result, lang)
+    action = receipt.get("action") or {}
+    c.title = _title(system, receipt, lang)
+    if entry["kind"] == "reroll":
+        c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
+    c.pool = describe_pool(receipt.get("pool") or {}, lang, system)
+    c.settings = _settings(system, action, receipt, lang)
+    rouse = receipt.get("rouse")
+    if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
+        c.extra.append((translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang)))
+    # V5-8: the Willpower reroll, offered to whoever may act for the character
+    if system == "v5" and receipt.get("kind") == "test" and isinstance(result, dict):
+        c.normal = list(result.get("normal", []))
+        c.hunger = list(result.get("hunger", []))
+        owner = (owners or {}).get(c.character_id) if c.character_id is not None else None
+        may_act = viewer.storyteller or (owner is not None and owner == viewer.member_id)
+        mode = result.get("mode") or (receipt.get("request") or {}).get("mode")
+        strict_done = mode == "strict" and bool(result.get("rerolls"))  # V5-8: Strict allows one reroll
+        if may_act and c.followed_by is None and not strict_done and c.normal:
+            c.can_reroll = True
+            current = (willpower or {}).get(c.character_id)
+            if current is not None and current <= 0:
+                c.reroll_blocked = translate(N_("No Willpower left to spend."), lang)
+            c.advice = reroll_advice(result, goal, [], lang)
+    c.can_reveal = viewer.storyteller and c.hidden and c.revealed_by is None
+    return c
+
+
+# --- the sheet, read-only ------------------------------------------------------------------
+
+@dataclass
+class Rating:
+    key: str
+    label: str
+    value: int
+    maximum: int
+    dots: bool = True
+
+
+@dataclass
+class RatingGroup:
+    key: str
+    title: str
+    ratings: list[Rating]
+
+
+RATING_GROUPS = {
+    "v5": (("attributes", N_("Attributes"), 5), ("skills", N_("Skills"), 5), ("disciplines", N_("Disciplines"), 5)),
+    "v20": (("attributes", N_("Attributes"), 5), ("talents", N_("Talents"), 5), ("skills", N_("Skills"), 5),
+            ("knowledges", N_("Knowledges"), 5), ("disciplines", N_("Disciplines"), 5),
+            ("virtues", N_("Virtues"), 5)),
+    "tiers": (("skills", N_("Skills"), 100), ("armor", N_("Armour"), 100)),
+}
+IDENTITY_FIELDS = ("player", "concept", "clan", "sire", "predator", "nature", "demeanor", "ambition", "desire")
+
+
+def identity(sheet: dict, lang: str) -> list[tuple[str, str]]:
+    out = []
+    for key in IDENTITY_FIELDS:
+        value = sheet.get(key)
+        if value:
+            out.append((labels.field(key, lang), value))
+    if sheet.get("creature"):
+        out.append((labels.field("creature", lang), labels.choice(sheet["creature"], lang)))
+    if sheet.get("generation"):
+        out.append((labels.field("generation", lang), str(sheet["generation"])))
+    return out
+
+
+def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
+    groups = []
+    attribute_order = list((sheet.get("attributes") or {}).keys())
+    for key, title, top in RATING_GROUPS.get(system, ()):
+        values = sheet.get(key)
+        if not isinstance(values, dict) or not values:
+            continue
+        items = list(values.items())
+        if key not in ("attributes", "virtues"):
+            # abilities: the rated ones first, then alphabetically in the reader's language
+            items.sort(key=lambda item: (item[1] == 0, labels.trait(item[0], lang)))
+        elif key == "attributes":
+            items.sort(key=lambda item: attribute_order.index(item[0]))
+        ratings = [Rating(k, labels.trait(k, lang), int(v), max(top, int(v)), dots=top <= 10) for k, v in items]
+        groups.append(RatingGroup(key, translate(title, lang), ratings))
+    return groups
+
+
+def specialties(sheet: dict, lang: str) -> list[tuple[str, str]]:
+    return [(labels.trait(trait, lang), ", ".join(names)) for trait, names in (sheet.get("specialties") or {}).items()
+            if names]
+
+
+def v5_track(track: dict) -> list[str]:
+    """Boxes left to right: aggravated (X), then superficial (/), then empty."""
+    maximum = track.get("max") or 0
+    agg = track.get("aggravated", 0)
+    sup = track.get("superficial", 0)
+    return ["aggravated"] * agg + ["superficial"] * sup + ["empty"] * max(0, maximum - agg - sup)
+
+
+V20_HEALTH = (
+    (N_("Bruised"), 0), (N_("Hurt"), -1), (N_("Injured"), -1), (N_("Wounded"), -2), (N_("Mauled"), -2),
+    (N_("Crippled"), -5), (N_("Incapacitated"), None),
+)
+
+
+def v20_health(health: dict, lang: str) -> list[tuple[str, str, str]]:
+    """The seven health levels, most severe damage first: (label, penalty, mark)."""
+    marks = (["aggravated"] * health.get("aggravated", 0) + ["lethal"] * health.get("lethal", 0)
+             + ["bashing"] * health.get("bashing", 0))
+    out = []
+    for index, (label, penalty) in enumerate(V20_HEALTH):
+        text = "" if penalty is None or penalty == 0 else str(penalty).replace("-", "−")
+        out.append((translate(label, lang), text, marks[index] if index < len(marks) else "empty"))
+    return out
+
+
+def willpower_current(system: str, sheet: dict) -> int | None:
+    willpower = sheet.get("willpower")
+    if not isinstance(willpower, dict):
+        return None
+    if system == "v5":
+        return (willpower.get("max") or 0) - willpower.get("superficial", 0) - willpower.get("aggravated", 0)
+    if system == "v20":
+        return willpower.get("current")
+    return None

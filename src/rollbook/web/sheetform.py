@@ -1,0 +1,303 @@
+"""A character sheet as a form (built from the play layer's sheet schema) and back to a patch.
+
+Who may edit what is the play layer's decision (``PLAYER_FIELDS``: a player edits the descriptive
+fields of their own character; the Storyteller edits everything); the form only offers those
+fields, and the server checks again. Field names are dotted paths under ``s.``
+(``s.attributes.strength``, ``s.skills.brawl``); new entries of a mapping of traits come as
+``new.<group>.name.<n>`` / ``new.<group>.value.<n>``; specialties are lines ``trait: a, b``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbook.i18n import N_, translate
+from rollbook.rules.base import RuleError
+from rollbook.web import labels
+from rollbook.web.forms import Option, _plain_type, describe
+
+DERIVED = {"system", "blood.max", "blood.per_turn", "essence.max"}
+NEW_ROWS = 2
+SECTION_TITLES = {
+    "identity": N_("Identity"),
+    "attributes": N_("Attributes"),
+    "talents": N_("Talents"),
+    "skills": N_("Skills"),
+    "knowledges": N_("Knowledges"),
+    "disciplines": N_("Disciplines"),
+    "specialties": N_("Specialties"),
+    "virtues": N_("Virtues"),
+    "willpower": N_("Willpower"),
+    "health": N_("Health"),
+    "blood": N_("Blood pool"),
+    "experience": N_("Experience"),
+    "essence": N_("Essence"),
+    "wounds": N_("Wounds"),
+    "armor": N_("Armour"),
+    "weapons": N_("Weapons"),
+    "other": N_("Other traits"),
+}
+SUBFIELDS = {
+    "max": N_("Boxes"),
+    "superficial": N_("Superficial damage"),
+    "aggravated": N_("Aggravated damage"),
+    "bashing": N_("Bashing"),
+    "lethal": N_("Lethal"),
+    "permanent": N_("Permanent"),
+    "current": N_("Current"),
+    "total": N_("Total earned"),
+    "spent": N_("Spent"),
+    "level": N_("Level"),
+    "length": N_("Track length"),
+    "per_turn": N_("Per turn"),
+}
+
+
+@dataclass
+class SheetField:
+    name: str  # form name
+    label: str
+    widget: str  # text | textarea | number | select | checkbox | pair
+    value: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+    options: list[Option] = field(default_factory=list)
+    help: str = ""
+    placeholder: str = ""
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    fields: list[SheetField] = field(default_factory=list)
+    new_rows: list[tuple[str, str]] = field(default_factory=list)  # (name field, value field) for a mapping
+    open: bool = True
+
+
+def _schema(system: str) -> dict:
+    return describe(system)["sheet"]
+
+
+def _resolve(schema: dict, spec: dict) -> dict:
+    ref = spec.get("$ref")
+    if ref:
+        return schema["$defs"][ref.rsplit("/", 1)[1]]
+    return spec
+
+
+def _kind(spec: dict) -> str:
+    if "patternProperties" in spec:
+        inner = next(iter(spec["patternProperties"].values()))
+        return "map_list" if inner.get("type") == "array" else "map_int"
+    if spec.get("type") == "array":
+        return "list_obj" if "$ref" in (spec.get("items") or {}) else "list_str"
+    if "properties" in spec:
+        return "object"
+    return spec.get("type") or "string"
+
+
+def editable_keys(system: str, role: str, creating: bool) -> set[str] | None:
+    """None: everything. Otherwise the top-level keys this role may change."""
+    if creating or role == "storyteller":
+        return None
+    return set(describe(system)["player_fields"])
+
+
+def _scalar(name: str, key: str, spec: dict, value: Any, lang: str) -> SheetField:
+    spec, _nullable = _plain_type(spec)
+    label = labels.field(key, lang, spec.get("title"))
+    if "enum" in spec:
+        options = [Option(v, labels.choice(v, lang, key)) for v in spec["enum"]]
+        return SheetField(name, label, "select", value, options=options)
+    if spec.get("type") == "integer":
+        return SheetField(name, label, "number", value, spec.get("minimum"), spec.get("maximum"))
+    if spec.get("type") == "boolean":
+        return SheetField(name, label, "checkbox", bool(value))
+    widget = "textarea" if spec.get("maxLength", 0) > 1000 else "text"
+    return SheetField(name, label, widget, value if value is not None else "")
+
+
+def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
+             creating: bool = False) -> list[Section]:
+    """The editor's sections. ``creating``: the values the rules derive (Willpower and Health boxes,
+    blood, Hunger…: nullable in the schema) start empty, so the rules fill them from the ratings."""
+    schema = _schema(system)
+    derived_hint = translate(N_("Empty: from the rules"), lang)
+    identity = Section("identity", translate(SECTION_TITLES["identity"], lang))
+    out: list[Section] = [identity]
+    other = Section("other", translate(SECTION_TITLES["other"], lang))
+    for key, raw in schema["properties"].items():
+        if key in DERIVED or (editable is not None and key not in editable):
+            continue
+        spec = _resolve(schema, raw)
+        kind = _kind(_plain_type(spec)[0])
+        value = sheet.get(key)
+        title = translate(SECTION_TITLES.get(key, spec.get("title") or labels.readable(key)), lang)
+        if kind in ("string", "integer", "boolean") or "enum" in _plain_type(spec)[0]:
+            target = identity if kind == "string" or key in ("creature", "generation") else other
+            if key in ("humanity", "stains", "hunger", "blood_potency", "endurance", "turn_spent"):
+                target = other
+            scalar = _scalar(f"s.{key}", key, raw, value, lang)
+            if creating and _plain_type(raw)[1]:
+                scalar.value, scalar.placeholder = None, derived_hint
+            target.fields.append(scalar)
+        elif kind == "object":
+            section = Section(key, title, open=key == "attributes")
+            for sub, sub_spec in spec["properties"].items():
+                if f"{key}.{sub}" in DERIVED:
+                    continue
+                inner = (value or {}).get(sub)
+                f = _scalar(f"s.{key}.{sub}", sub, sub_spec, inner, lang)
+                if creating and _plain_type(sub_spec)[1]:
+                    f.value, f.placeholder = None, derived_hint
+                if key in ("attributes", "virtues"):
+                    f.label = labels.trait(sub, lang)
+                elif sub in SUBFIELDS:
+                    f.label = translate(SUBFIELDS[sub], lang)
+                section.fields.append(f)
+            out.append(section)
+        elif kind == "map_int":
+            section = Section(key, title, open=False)
+            for name, rating in sorted((value or {}).items(), key=lambda item: labels.trait(item[0], lang)):
+                section.fields.append(SheetField(f"s.{key}.{name}", labels.trait(name, lang), "number", rating, 0))
+            section.new_rows = [(f"new.{key}.name.{n}", f"new.{key}.value.{n}") for n in range(NEW_ROWS)]
+            out.append(section)
+        elif kind == "map_list":
+            lines = "\n".join(f"{trait}: {', '.join(names)}" for trait, names in sorted((value or {}).items()))
+            section = Section(key, title, open=False)
+            section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
+                                             help=translate(N_("One line per trait: trait: first, second"), lang),
+                                             placeholder="firearms: Pistols"))
+            out.append(section)
+        elif kind == "list_str":
+            other.fields.append(SheetField(f"s.{key}", title, "text", ", ".join(value or []),
+                                           help=translate(N_("Trait ids separated by commas"), lang)))
+        elif kind == "list_obj":
+            lines = "\n".join(json.dumps(item, ensure_ascii=False) for item in value or [])
+            section = Section(key, title, open=False)
+            section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
+                                             help=translate(N_("One JSON object per line"), lang),
+                                             placeholder='{"name": "Pistol", "bonus": 2, "capacity": 8}'))
+            out.append(section)
+    if other.fields:
+        out.insert(1, other)
+    return [s for s in out if s.fields or s.new_rows]
+
+
+_TRAIT_ID = re.compile(r"[^a-z0-9_]+")
+
+
+def trait_id(text: str) -> str:
+    """"Animal Ken" -> "animal_ken" (the play layer's trait ids)."""
+    return _TRAIT_ID.sub("_", text.strip().lower().replace("-", "_").replace(" ", "_")).strip("_")
+
+
+def _int(name: str, text: str, nullable: bool) -> int | None:
+    text = text.strip()
+    if text == "":
+        if nullable:
+            return None
+        raise RuleError("not_an_integer", field=name, value=text)
+    try:
+        return int(text)
+    except ValueError:
+        raise RuleError("not_an_integer", field=name, value=text) from None
+
+
+def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None) -> dict:
+    """The posted form -> a patch for ``service.edit_character`` (``null`` removes an entry)."""
+    schema = _schema(system)
+    patch: dict[str, Any] = {}
+    for key, raw in schema["properties"].items():
+        if key in DERIVED or (editable is not None and key not in editable):
+            continue
+        spec = _resolve(schema, raw)
+        plain, nullable = _plain_type(spec)
+        kind = _kind(plain)
+        name = f"s.{key}"
+        if kind == "boolean":
+            patch[key] = name in form and str(form.get(name)).lower() in ("on", "true", "1")
+        elif kind in ("string", "integer") or "enum" in plain:
+            if name not in form:
+                continue
+            text = str(form.get(name))
+            patch[key] = _int(key, text, nullable or "default" in raw) if plain.get("type") == "integer" else text
+        elif kind == "object":
+            sub_patch: dict[str, Any] = {}
+            for sub, sub_spec in spec["properties"].items():
+                sub_name = f"s.{key}.{sub}"
+                if f"{key}.{sub}" in DERIVED or sub_name not in form:
+                    continue
+                inner, inner_nullable = _plain_type(sub_spec)
+                text = str(form.get(sub_name))
+                if inner.get("type") == "integer":
+                    sub_patch[sub] = _int(f"{key}.{sub}", text, inner_nullable or "default" in sub_spec)
+                elif inner.get("type") == "boolean":
+                    sub_patch[sub] = text.lower() in ("on", "true", "1")
+                else:
+                    sub_patch[sub] = text
+            if sub_patch:
+                patch[key] = sub_patch
+        elif kind == "map_int":
+            entries: dict[str, Any] = {}
+            for trait in (sheet.get(key) or {}):
+                sub_name = f"s.{key}.{trait}"
+                if sub_name in form:
+                    entries[trait] = _int(f"{key}.{trait}", str(form.get(sub_name)), True)
+            for n in range(NEW_ROWS):
+                new_name = str(form.get(f"new.{key}.name.{n}") or "").strip()
+                if not new_name:
+                    continue
+                entries[trait_id(new_name)] = _int(f"{key}.{trait_id(new_name)}",
+                                                   str(form.get(f"new.{key}.value.{n}") or "1"), False)
+            if entries:
+                patch[key] = entries
+        elif kind == "map_list":
+            if name not in form:
+                continue
+            parsed: dict[str, Any] = {}
+            for line in str(form.get(name)).splitlines():
+                if not line.strip():
+                    continue
+                trait, _, rest = line.partition(":")
+                names = [part.strip() for part in rest.split(",") if part.strip()]
+                parsed[trait_id(trait)] = names
+            for trait in (sheet.get(key) or {}):
+                if trait not in parsed:
+                    parsed[trait] = None  # removed
+            patch[key] = {k: v for k, v in parsed.items() if v or v is None} or {}
+            for k, v in list(patch[key].items()):
+                if v == []:
+                    patch[key][k] = None
+        elif kind == "list_str":
+            if name not in form:
+                continue
+            patch[key] = [trait_id(part) for part in str(form.get(name)).split(",") if part.strip()]
+        elif kind == "list_obj":
+            if name not in form:
+                continue
+            items = []
+            for number, line in enumerate(str(form.get(name)).splitlines(), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                except ValueError as bad:
+                    raise RuleError("invalid_json", detail=f"{key} {number}: {bad.msg}") from None
+                items.append(item)
+            patch[key] = items
+    return patch
+
+
+def without_nulls(value: Any) -> Any:
+    """A new sheet from a patch: drop the ``null``s (nothing to remove yet)."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value

@@ -1,0 +1,68 @@
+/* rollbook — the web table's few lines of JavaScript (everything else is htmx and the server). */
+(function () {
+  "use strict";
+
+  // A receipt already on the page (our own roll's answer, or a reconnection) is not added twice.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var id = event.detail && event.detail.lastEventId;
+    if (id && document.getElementById("entry-" + id)) {
+      event.preventDefault();
+    }
+  });
+
+  function dedupe(feed) {
+    var seen = {};
+    Array.prototype.slice.call(feed.children).forEach(function (card) {
+      if (!card.id) return;
+      if (seen[card.id]) { card.remove(); } else { seen[card.id] = true; }
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var feed = document.getElementById("feed");
+    if (feed) dedupe(feed);
+    markAdvised(document);
+  });
+
+  document.addEventListener("htmx:sseMessage", function () {
+    var feed = document.getElementById("feed");
+    if (feed) {
+      dedupe(feed);
+      var first = feed.firstElementChild;
+      if (first) first.classList.add("fresh");
+    }
+    markAdvised(document);
+  });
+
+  // V5 Willpower reroll: at most three normal dice (the server refuses more anyway).
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.classList || !box.classList.contains("pick-box")) return;
+    var form = box.form;
+    var checked = form.querySelectorAll(".pick-box:checked");
+    if (checked.length > 3) {
+      box.checked = false;
+      var alert = form.querySelector(".alert");
+      if (alert) {
+        alert.innerHTML = "";
+        var p = document.createElement("p");
+        p.textContent = form.getAttribute("data-max-message") || "3";
+        alert.appendChild(p);
+      }
+    }
+  });
+
+  // The dice the odds engine advises are outlined.
+  function markAdvised(root) {
+    Array.prototype.slice.call(root.querySelectorAll("form.reroll")).forEach(function (form) {
+      var advice = form.querySelector("[data-best]");
+      var best = advice ? advice.getAttribute("data-best").split(",").filter(Boolean) : [];
+      Array.prototype.slice.call(form.querySelectorAll(".pick")).forEach(function (label) {
+        var input = label.querySelector("input");
+        label.classList.toggle("advised", best.indexOf(input.value) !== -1);
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { markAdvised(document); });
+})();

@@ -1,0 +1,159 @@
+"""Reading a chronicle for one viewer: members, characters, the latest log entries as cards.
+
+Everything is read from the database in one read transaction through ``rollbook.server.service``
+(and, for what the service does not offer — the names of every character of the chronicle and
+which rolls were followed up — a read-only query on the server's models).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+
+from rollbook.server import service
+from rollbook.server.models import Character, LogEntry, Member
+from rollbook.web.present import Card, Viewer, card, willpower_current
+
+FEED_SIZE = 60
+
+
+@dataclass
+class CharacterRow:
+    id: int
+    name: str
+    owner: int | None
+    difficulty: int | None
+    version: int
+    sheet: dict | None  # only when the viewer may open it
+    may_open: bool
+
+
+@dataclass
+class Table:
+    chronicle: dict
+    me: dict
+    members: list[dict]
+    characters: list[CharacterRow]
+    cards: list[Card] = field(default_factory=list)  # newest first
+    head: int = 0
+
+    def character(self, character_id: int) -> CharacterRow | None:
+        return next((c for c in self.characters if c.id == character_id), None)
+
+    def characters_of(self, member_id: int | None) -> list[CharacterRow]:
+        return [c for c in self.characters if c.owner == member_id]
+
+    @property
+    def npcs(self) -> list[CharacterRow]:
+        return [c for c in self.characters if c.owner is None]
+
+
+def _characters(session, member: Member) -> list[CharacterRow]:
+    rows = session.execute(
+        select(Character.id, Character.name, Character.owner_id, Character.difficulty, Character.version,
+               Character.sheet)
+        .where(Character.chronicle_id == member.chronicle_id).order_by(Character.id)
+    ).all()
+    out = []
+    for row in rows:
+        may_open = member.role == service.STORYTELLER or row.owner_id == member.id
+        out.append(CharacterRow(row.id, row.name, row.owner_id, row.difficulty, row.version,
+                                row.sheet if may_open else None, may_open))
+    return out
+
+
+def followed_up(session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
+    """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
+    if not seqs:
+        return {}
+    rows = session.execute(
+        select(LogEntry.refers_to, func.min(LogEntry.seq)).where(
+            LogEntry.chronicle_id == chronicle_id, LogEntry.kind == "reroll", LogEntry.refers_to.in_(seqs)
+        ).group_by(LogEntry.refers_to)
+    )
+    return {refers: by for refers, by in rows}
+
+
+def last_action(db, member: Member, character_id: int) -> dict | None:
+    """The action of this member's latest roll for the character: the roll form starts from it,
+    so the form survives a reload (the state lives in the log, not in the browser)."""
+    with db.read() as session:
+        rows = session.execute(
+            select(LogEntry.actor, LogEntry.receipt).where(
+                LogEntry.chronicle_id == member.chronicle_id, LogEntry.character_id == character_id,
+                LogEntry.kind == "roll")
+            .order_by(LogEntry.seq.desc()).limit(25)
+        ).all()
+    for actor, receipt in rows:
+        if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
+            action = receipt.get("action")
+            if isinstance(action, dict) and action.get("kind"):
+                return action
+    return None
+
+
+def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
+    return Viewer(member_id=member.id, role=member.role, chronicle_id=member.chronicle_id,
+                  mode=chronicle["mode"], lang=lang)
+
+
+def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow],
+              followed: dict[int, int], system: str, goal: str = "win") -> list[Card]:
+    names = {c.id: c.name for c in characters}
+    owners = {c.id: c.owner for c in characters}
+    willpower = {c.id: willpower_current(system, c.sheet) for c in characters if c.sheet is not None}
+    return [card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal)
+            for entry in entries]
+
+
+def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
+    with db.read() as session:
+        chronicle = service.chronicle_info(session, member)
+        members = service.list_members(session, member)
+        characters = _characters(session, member)
+        table = Table(chronicle=chronicle, me=service.member_view(member), members=members, characters=characters,
+                      head=chronicle["log_head"]["seq"])
+        if feed:
+            entries = service.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
+            followed = followed_up(session, member.chronicle_id, [e["seq"] for e in entries])
+            viewer = viewer_of(member, chronicle, lang)
+            table.cards = list(reversed(cards_for(entries, viewer, characters, followed, chronicle["system"])))
+    return table
+
+
+def render_after(db, member: Member, lang: str, after: int, limit: int = 50,
+                 character_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """The entries after ``after`` with what a live card needs (for the server-sent events):
+    the card, the card it follows up or reveals (to replace it), and — on a sheet's page — the
+    sheet's new resources."""
+    with db.read() as session:
+        chronicle = service.chronicle_info(session, member)
+        entries = service.entries_after(session, member, after, limit)
+        if not entries:
+            return []
+        characters = _characters(session, member)
+        seqs = [e["seq"] for e in entries] + [e["refers_to"] for e in entries if e.get("refers_to")]
+        followed = followed_up(session, member.chronicle_id, seqs)
+        viewer = viewer_of(member, chronicle, lang)
+        system = chronicle["system"]
+        out = []
+        for entry in entries:
+            item: dict[str, Any] = {"chronicle": chronicle}
+            refers = entry.get("refers_to")
+            if refers and entry["kind"] in ("reveal", "reroll"):
+                try:
+                    earlier = service.log_entry(session, member, refers)
+                except Exception:  # noqa: BLE001 - an entry this viewer may not see
+                    earlier = None
+                if earlier is not None:
+                    key = "revealed" if entry["kind"] == "reveal" else "original"
+                    item[key] = cards_for([earlier], viewer, characters, followed, system)[0]
+            item["card"] = cards_for([entry], viewer, characters, followed, system)[0]
+            if character_id is not None and entry.get("character") == character_id:
+                row = next((c for c in characters if c.id == character_id), None)
+                if row is not None and row.sheet is not None:
+                    item["resources"] = row
+            out.append((entry["seq"], item))
+        return out

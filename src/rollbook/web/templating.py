@@ -1,0 +1,76 @@
+"""Jinja2 for the web table: one environment per language, gettext installed from the catalogues.
+
+Every page text goes through ``_()`` / ``gettext`` in the templates (``jinja2.ext.i18n``, new-style
+so ``_("{n} dice", n=3)`` formats and escapes). The translations are
+``rollbook.i18n.translations(lang)``: all domains of a language chained, the ``web`` domain
+included. A separate environment per language keeps requests in different languages apart.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from rollbook.i18n import LANGUAGES, normalize, translate, translations
+
+TEMPLATES = Path(__file__).parent / "templates"
+STATIC = Path(__file__).parent / "static"
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español"}
+
+
+def _static_version() -> str:
+    """A cache-busting token for the static files: their newest modification time."""
+    newest = max((p.stat().st_mtime_ns for p in STATIC.rglob("*") if p.is_file()), default=0)
+    return format(newest // 1_000_000, "x")
+
+
+@lru_cache(maxsize=None)
+def environment(lang: str) -> Environment:
+    lang = normalize(lang)
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=select_autoescape(("html", "xml"), default_for_string=True),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    # newstyle: _("... %(x)s", x=...) and _("...") autoescape-safe; we use str.format-style
+    # placeholders elsewhere, so the templates call ``tr`` for "{name}" templates.
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        lang=lang,
+        languages=LANGUAGES,
+        language_names=LANGUAGE_NAMES,
+        tr=lambda text, **params: translate(text, lang, **params),
+        static_version=_static_version(),
+    )
+    from rollbook.web.present import v5_track, v20_health
+
+    env.globals["v5_track"] = v5_track
+    env.globals["v20_health"] = lambda health: v20_health(health or {}, lang)
+    env.filters["dice_groups"] = dice_groups
+    env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else n
+    return env
+
+
+def dice_groups(dice) -> list[tuple[str, list]]:
+    """Dice by group, in the order the receipt lists them (normal dice before Hunger dice)."""
+    out: list[tuple[str, list]] = []
+    for die in dice:
+        if out and out[-1][0] == die.group:
+            out[-1][1].append(die)
+        else:
+            found = next((items for group, items in out if group == die.group), None)
+            if found is not None:
+                found.append(die)
+            else:
+                out.append((die.group, [die]))
+    return out
+
+
+def render(name: str, lang: str, **context: Any) -> str:
+    return environment(lang).get_template(name).render(**context)

@@ -1,0 +1,52 @@
+"""What people do at the table, through the pages (shared by the browser tests)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+
+def create_chronicle(page: Page, *, name: str, system: str, storyteller: str = "Ana", language: str = "en",
+                     difficulty: str = "") -> str:
+    """The Storyteller creates a chronicle from the home page; returns its invitation code."""
+    page.goto("/")
+    page.get_by_label("Chronicle name").fill(name)
+    page.locator("#create-storyteller").fill(storyteller)
+    page.get_by_label("Game").select_option(system)
+    page.get_by_label("Language of the table").select_option(language)
+    if difficulty:
+        page.locator("#create-difficulty").fill(difficulty)
+    page.get_by_role("button", name="Create the chronicle").click()
+    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
+    return page.locator("#invitation-code").inner_text().strip()
+
+
+def join(page: Page, *, invitation: str, name: str) -> None:
+    page.goto("/")
+    page.get_by_label("Invitation code").fill(invitation)
+    page.locator("#join-name").fill(name)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.locator(".tag.you")).to_contain_text(name)
+
+
+def add_character(page: Page, *, name: str, ratings: dict[str, str], extra: dict[str, str] | None = None) -> str:
+    """From the chronicle page: the sheet form with a few ratings; returns the sheet's URL."""
+    page.get_by_role("link", name="Add a character").click()
+    page.locator("[name='s.name']").fill(name)
+    for field, value in {**ratings, **(extra or {})}.items():
+        locator = page.locator(f"[name='{field}']")
+        locator.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")  # a folded section
+        if locator.evaluate("e => e.tagName") == "SELECT":
+            locator.select_option(value)
+        elif locator.evaluate("e => e.tagName") == "TEXTAREA":
+            locator.fill(value)
+        else:
+            locator.fill(value)
+    page.get_by_role("button", name="Create the character").click()
+    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
+    return page.url
+
+
+def wait_for_odds(page: Page, text: str | re.Pattern) -> None:
+    expect(page.locator("#odds")).to_contain_text(text)
