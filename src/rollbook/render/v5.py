@@ -83,7 +83,7 @@ def view(receipt: dict, lang: str) -> ReceiptView:
              t("Hunger {h} replaces dice, never adds", lang, h=receipt["hunger_level"]) if receipt["hunger"] else ""),
         Line(t("Difficulty", lang), str(receipt["difficulty"]), t("successes needed", lang)),
         Line(t("Successes", lang), str(receipt["successes"]),
-             t("{count} dice at 6+ and {pairs} pairs of 10s × 2", lang, count=count, pairs=receipt["critical_pairs"])),
+             t("{count} dice at 6+, plus 2 for each pair of 10s ({pairs})", lang, count=count, pairs=receipt["critical_pairs"])),
         Line(t("Margin", lang), f"{receipt['margin']:+d}", t("successes − difficulty", lang)),
     ]
     if receipt["messy"]:
