@@ -1,11 +1,12 @@
 """The web table's fixtures: a real uvicorn serving ``create_app`` on a free localhost port with a
 temporary SQLite file, Debian's Chromium driven by Playwright, and fixed dice for the tests.
 
-Fixed dice (test-only): the server rolls with ``SecureDice()`` from ``rollbook.server.service``;
-the ``dice`` fixture replaces that name, in this test process and for one test, with
-``ScriptedDice``: faces queued with ``dice.queue(...)`` are drawn first, then the secure source
-takes over. uvicorn runs in a thread of this process, so the replacement reaches the server under
-test; the shipped server has no way to roll chosen faces.
+Fixed dice (test-only): the server under test is made with ``create_app(..., dice=lambda: scripted)``,
+the app factory's dice hook, so every roll draws from one ``ScriptedDice``: faces queued with
+``dice.queue(...)`` (the ``dice`` fixture, emptied before and after each test) are drawn first, then
+the secure source takes over; with nothing queued it rolls exactly like ``SecureDice``. The hook is
+a Python argument only: ``rollbook serve`` never passes it, so the shipped server cannot roll
+chosen faces.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ class ScriptedDice:
     """A dice source that draws queued faces first (shared by every roll of the server)."""
 
     name = "scripted"
-    faces: deque[int] = deque()
-    lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self.faces: deque[int] = deque()
+        self.lock = threading.Lock()
 
     def draw(self, n: int, sides: int):
         with self.lock:
@@ -49,29 +52,28 @@ class ScriptedDice:
                     drawn.append(SecureDice().draw(1, sides)[0])
             return tuple(drawn)
 
-    @classmethod
-    def queue(cls, *faces: int) -> None:
-        with cls.lock:
-            cls.faces.extend(faces)
+    def queue(self, *faces: int) -> None:
+        with self.lock:
+            self.faces.extend(faces)
 
-    @classmethod
-    def clear(cls) -> None:
-        with cls.lock:
-            cls.faces.clear()
+    def clear(self) -> None:
+        with self.lock:
+            self.faces.clear()
+
+
+@pytest.fixture(scope="session")
+def scripted_dice() -> ScriptedDice:
+    """The one dice source of the live server (``create_app(dice=...)``)."""
+    return ScriptedDice()
 
 
 @pytest.fixture
-def dice():
-    """The server rolls with ``ScriptedDice`` for the duration of one test (nothing queued is left
-    for the next one, and other tests in this process keep the real source)."""
-    from rollbook.server import service
-
-    original = service.SecureDice
-    ScriptedDice.clear()
-    service.SecureDice = ScriptedDice  # type: ignore[assignment]
-    yield ScriptedDice
-    service.SecureDice = original  # type: ignore[assignment]
-    ScriptedDice.clear()
+def dice(scripted_dice):
+    """Faces for the live server to roll in this test (nothing queued is left for the next one;
+    with nothing queued the server rolls secure dice)."""
+    scripted_dice.clear()
+    yield scripted_dice
+    scripted_dice.clear()
 
 
 def _free_port() -> int:
@@ -81,14 +83,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """``http://127.0.0.1:PORT`` of a real uvicorn serving the app on a temporary SQLite file."""
+def live_server(tmp_path_factory, scripted_dice):
+    """``http://127.0.0.1:PORT`` of a real uvicorn serving the app on a temporary SQLite file, rolling
+    ``scripted_dice``."""
     import uvicorn
 
     from rollbook.server.app import create_app
 
     folder = tmp_path_factory.mktemp("web-db")
-    app = create_app(f"sqlite:///{folder / 'table.sqlite3'}")
+    app = create_app(f"sqlite:///{folder / 'table.sqlite3'}", dice=lambda: scripted_dice)
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1)

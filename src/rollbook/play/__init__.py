@@ -7,7 +7,9 @@ dicts: no web, storage or CLI library. Input dicts are never mutated; every refu
 
 One module per system (``play.v20``, ``play.v5``, ``play.tiers``, ``play.rollunder``), each with:
 ``Sheet`` (Pydantic v2, extra="forbid", strict), ``ACTIONS`` / ``FOLLOWUPS`` / ``CHANGES`` (kind ->
-model), ``PLAYER_FIELDS`` (what a player may edit), ``perform``, ``followup``, ``adjust``, ``verify``.
+model), ``PLAYER_FIELDS`` (what a player may edit), ``prepare`` (build the rules request and the pool,
+refusing before any die: ``common.Prepared``), ``perform`` (``prepare``, then draw, resolve, apply),
+``followup``, ``adjust``, ``verify``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from rollbook.play.common import (
     STORYTELLER, Performed, changed_paths, check_mode, check_role, dump, merge, parse, parse_kind,
     storyteller_only,
 )
-from rollbook.rules.base import RuleError
+from rollbook.rules.base import RuleError, to_plain
 
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")
 _MODULES = {system: f"rollbook.play.{system}" for system in SYSTEM_IDS}
@@ -63,9 +65,8 @@ def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:
     return edited
 
 
-def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource) -> Performed:
-    """A roll named by traits: validate, build the pool from the sheet, refuse before drawing, draw,
-    resolve, and apply every consequence to a copy of the sheet."""
+def _action(system: str, sheet: dict, action: dict, *, mode: str, role: str) -> tuple[ModuleType, Any, Any]:
+    """What ``perform`` and ``preview`` check first: role, mode, system, sheet, action, Storyteller-only kinds."""
     check_role(role)
     check_mode(mode)
     module = system_module(system)
@@ -73,7 +74,24 @@ def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, sou
     validated = parse_kind(module.ACTIONS, copy.deepcopy(action), "action")
     if validated.kind in module.STORYTELLER_ACTIONS:
         storyteller_only(role, validated.kind)
+    return module, loaded, validated
+
+
+def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource) -> Performed:
+    """A roll named by traits: validate, build the pool from the sheet, refuse before drawing, draw,
+    resolve, and apply every consequence to a copy of the sheet."""
+    module, loaded, validated = _action(system, sheet, action, mode=mode, role=role)
     return module.perform(loaded, validated, mode=mode, role=role, source=source)
+
+
+def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str) -> dict:
+    """The roll ``perform`` would make, without drawing a die: ``{"system", "kind", "request",
+    "pool"}``, the same values ``perform`` puts in its receipt under those keys (both use the system
+    module's ``prepare``). Every refusal ``perform`` makes before drawing is raised here too."""
+    module, loaded, validated = _action(system, sheet, action, mode=mode, role=role)
+    prepared = module.prepare(loaded, validated, mode=mode, role=role)
+    return {"system": system, "kind": validated.kind, "request": to_plain(prepared.request),
+            "pool": copy.deepcopy(prepared.pool)}
 
 
 def perform_followup(system: str, sheet: dict, receipt: dict, action: dict, *, mode: str, role: str,
@@ -142,6 +160,6 @@ def describe_actions(system: str) -> dict:
 
 
 __all__ = [
-    "SYSTEM_IDS", "Performed", "RuleError", "new_sheet", "edit_sheet", "perform", "perform_followup", "adjust",
-    "verify_receipt", "describe_actions", "system_module",
+    "SYSTEM_IDS", "Performed", "RuleError", "new_sheet", "edit_sheet", "perform", "preview", "perform_followup",
+    "adjust", "verify_receipt", "describe_actions", "system_module",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
@@ -28,6 +28,19 @@ class Performed:
     sheet: dict  # the new sheet (plain JSON)
     receipt: dict | None  # what goes into the log
     effects: tuple[dict, ...]  # e.g. {"resource": "willpower", "before": 3, "after": 2}
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A roll built from the sheet, every refusal made and no die drawn yet (what ``preview`` shows
+    and ``perform`` then draws for): the rules ``request`` and the ``pool`` description, exactly as
+    the receipt records them under ``"request"`` and ``"pool"``; the ``system`` to draw with (a
+    ``needed``/``resolve`` pair for ``dice.roll``); and what the apply step needs besides."""
+
+    request: Any
+    pool: dict
+    system: Any
+    context: dict = field(default_factory=dict)
 
 
 class Model(BaseModel):
@@ -265,7 +278,8 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 
 __all__ = [
-    "ROLES", "MODES", "Performed", "Model", "TraitName", "Label", "Short", "Text", "rating", "Experience",
+    "ROLES", "MODES", "Performed", "Prepared", "Model", "TraitName", "Label", "Short", "Text", "rating",
+    "Experience",
     "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
     "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain",
     "compare",

@@ -15,8 +15,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Short, Text, TraitName, change_receipt, compare, dump, parse_kind,
-    rating, request_from_plain, roll_receipt, storyteller_only,
+    Effects, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare, dump,
+    parse_kind, rating, request_from_plain, roll_receipt, storyteller_only,
 )
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
@@ -123,9 +123,9 @@ class CardFollowup(Model):
 FOLLOWUPS: dict[str, type[Model]] = {"card": CardFollowup}
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    effects = Effects()
-    new = sheet.model_copy(deep=True)
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+    """Build the roll from the sheet (target, cards played, rules request) and make every refusal;
+    no die drawn."""
     if not action.action.strip():
         raise RuleError("action_required")  # R-5: before anything else
     if action.task != "normal":
@@ -135,51 +135,60 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
                                          threshold=action.threshold, task=action.task)
         pool = {"parts": [], "modifiers": [], "wound_penalty": 0, "total": action.threshold,
                 "dice": action.dice}
-    else:
-        assert isinstance(action, CheckAction)
-        chosen = [(field, getattr(action, field)) for field in ("skill", "attribute") if getattr(action, field)]
-        if len(chosen) != 1:
-            raise RuleError("one_trait_required", fields=["skill", "attribute"], given=len(chosen))
-        field, trait = chosen[0]
-        levels = sheet.skills if field == "skill" else sheet.attributes
-        if trait not in levels:
-            raise RuleError("unknown_trait", field=field, trait=trait)
-        level = levels[trait]
-        if len(set(action.cards)) != len(action.cards):
-            raise RuleError("duplicate_name", field="cards")
-        held = {card.name: card for card in sheet.cards}
-        bonus, advantage = action.bonus, action.advantage
-        modifiers = []
-        if action.bonus:
-            modifiers.append({"source": "bonus", "value": action.bonus})
-        if action.malus:
-            modifiers.append({"source": "malus", "value": -action.malus})
-        played = []
-        for name in action.cards:  # R-6: played before the roll
-            card = held.get(name)
-            if card is None:
-                raise RuleError("unknown_card", field="cards", card=name)
-            played.append(card)
-            entry = {"source": "card", "card": card.name, "effect": card.effect}
-            if card.effect == "bonus":
-                bonus += card.bonus
-                entry["value"] = card.bonus
-            elif card.effect == "advantage":
-                advantage = True
-            modifiers.append(entry)
-        request = rules.RollUnderRequest(action=action.action, kind="check", level=level, bonus=bonus,
-                                         malus=action.malus, advantage=advantage, disadvantage=action.disadvantage,
-                                         task=action.task, cards=tuple(c.name for c in played))
-        pool = {"parts": [{"trait": trait, "rating": level, "group": f"{field}s"}], "modifiers": modifiers,
-                "wound_penalty": 0, "total": request.target}
-        spent = {card.name for card in played if card.consumable}
-        if spent:
-            new.cards = [card for card in sheet.cards if card.name not in spent]
-            for card in played:
-                if card.consumable:
-                    effects.change("cards", card.name, None, card=card.name)
-    faces, result = dice.roll(get_system(SYSTEM), request, source)
-    receipt = roll_receipt(SYSTEM, action.kind, action, pool, request, faces, result, effects)
+        return Prepared(request, pool, get_system(SYSTEM), {"played": []})
+    assert isinstance(action, CheckAction)
+    chosen = [(field, getattr(action, field)) for field in ("skill", "attribute") if getattr(action, field)]
+    if len(chosen) != 1:
+        raise RuleError("one_trait_required", fields=["skill", "attribute"], given=len(chosen))
+    field, trait = chosen[0]
+    levels = sheet.skills if field == "skill" else sheet.attributes
+    if trait not in levels:
+        raise RuleError("unknown_trait", field=field, trait=trait)
+    level = levels[trait]
+    if len(set(action.cards)) != len(action.cards):
+        raise RuleError("duplicate_name", field="cards")
+    held = {card.name: card for card in sheet.cards}
+    bonus, advantage = action.bonus, action.advantage
+    modifiers = []
+    if action.bonus:
+        modifiers.append({"source": "bonus", "value": action.bonus})
+    if action.malus:
+        modifiers.append({"source": "malus", "value": -action.malus})
+    played = []
+    for name in action.cards:  # R-6: played before the roll
+        card = held.get(name)
+        if card is None:
+            raise RuleError("unknown_card", field="cards", card=name)
+        played.append(card)
+        entry = {"source": "card", "card": card.name, "effect": card.effect}
+        if card.effect == "bonus":
+            bonus += card.bonus
+            entry["value"] = card.bonus
+        elif card.effect == "advantage":
+            advantage = True
+        modifiers.append(entry)
+    request = rules.RollUnderRequest(action=action.action, kind="check", level=level, bonus=bonus,
+                                     malus=action.malus, advantage=advantage, disadvantage=action.disadvantage,
+                                     task=action.task, cards=tuple(c.name for c in played))
+    pool = {"parts": [{"trait": trait, "rating": level, "group": f"{field}s"}], "modifiers": modifiers,
+            "wound_penalty": 0, "total": request.target}
+    return Prepared(request, pool, get_system(SYSTEM), {"played": played})
+
+
+def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
+    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
+    prepared = prepare(sheet, action, mode=mode, role=role)
+    effects = Effects()
+    new = sheet.model_copy(deep=True)
+    played = prepared.context["played"]
+    spent = {card.name for card in played if card.consumable}  # R-6: a consumable card leaves the sheet
+    if spent:
+        new.cards = [card for card in sheet.cards if card.name not in spent]
+        for card in played:
+            if card.consumable:
+                effects.change("cards", card.name, None, card=card.name)
+    faces, result = dice.roll(prepared.system, prepared.request, source)
+    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
     return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
 
 

@@ -24,8 +24,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Short, Text, TraitName, change_receipt, compare, dump,
-    rating, request_from_plain, roll_receipt,
+    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare,
+    dump, rating, request_from_plain, roll_receipt,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -196,10 +196,9 @@ def _skill(sheet: Sheet, name: str) -> int:
     return sheet.skills[name]
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    effects = Effects()
-    new = sheet.model_copy(deep=True)
-    extra: dict = {}
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+    """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
+    system = get_system(SYSTEM)
     if isinstance(action, (SkillAction, SpellAction)) and sheet.turn_spent:
         raise RuleError("turn_spent")  # T-3: no other action in the turn of a reload
     if isinstance(action, SkillAction):
@@ -210,7 +209,7 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         two = action.skill == "two_weapons"
         bonus = rules.weapon_bonus([w.bonus for _, (_, w) in used], two_weapons=two)  # T-7
         modifiers = [{"source": "weapon", "weapon": w.name, "bonus": w.bonus} for _, (_, w) in used]
-        magazine_after = None
+        fired = None  # (weapon index, the gun, its magazine after the shot)
         if action.skill == "firearms" or action.bullets is not None:  # T-3
             if action.skill != "firearms":
                 raise RuleError("bullets_need_firearms", skill=action.skill)
@@ -220,25 +219,21 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
                 raise RuleError("field_required", field="bullets", kind="skill")
             index, gun = used[0][1]
             magazine_after, _ = rules.fire(rules.Magazine(capacity=gun.capacity, loaded=gun.loaded), action.bullets)
+            fired = (index, gun, magazine_after)
         request = rules.TiersRequest(kind="skill", skill=value, bonus=bonus, bullets=action.bullets,
-                                     magazine=gun.loaded if magazine_after is not None else None)
+                                     magazine=fired[1].loaded if fired is not None else None)
         pool = {"parts": [{"trait": action.skill, "rating": value}], "modifiers": modifiers, "bonus": bonus,
                 "wound_penalty": 0, "total": value + bonus}
         if action.bullets is not None:
             pool["bullets"] = action.bullets
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
-        if magazine_after is not None:  # T-3: the declared bullets leave the magazine
-            new.weapons[index] = gun.model_copy(update={"loaded": magazine_after.loaded})
-            effects.change("ammunition.loaded", gun.loaded, magazine_after.loaded, weapon=gun.name)
-            if magazine_after.loaded == 0:
-                effects.flag("magazine_empty", weapon=gun.name)
-    elif isinstance(action, DodgeAction):
+        return Prepared(request, pool, system, {"fired": fired})
+    if isinstance(action, DodgeAction):
         value = sheet.skills["dodge"]
         request = rules.TiersRequest(kind="dodge", skill=value, attack_tier=action.attack_tier)
         pool = {"parts": [{"trait": "dodge", "rating": value}], "modifiers": [], "bonus": 0, "wound_penalty": 0,
                 "total": value}
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
-    elif isinstance(action, SoakAction):
+        return Prepared(request, pool, system)
+    if isinstance(action, SoakAction):
         if action.location not in sheet.armor:
             raise RuleError("unknown_location", field="location", location=action.location)
         armor = sheet.armor[action.location]
@@ -247,22 +242,41 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         pool = {"parts": [{"trait": "endurance", "rating": sheet.endurance},
                           {"trait": f"armor.{action.location}", "rating": armor}],
                 "modifiers": [], "bonus": 0, "wound_penalty": 0, "total": sheet.endurance + armor}
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
+        return Prepared(request, pool, system)
+    assert isinstance(action, SpellAction)
+    essence = rules.Essence(current=sheet.essence.current, maximum=sheet.essence.max)
+    rules.cast(essence)  # T-6: refused at 0 Essence, before any die
+    value = sheet.skills["arcanes"]
+    request = rules.TiersRequest(kind="skill", skill=value)
+    pool = {"parts": [{"trait": "arcanes", "rating": value}], "modifiers": [], "bonus": 0, "wound_penalty": 0,
+            "total": value}
+    return Prepared(request, pool, system, {"essence": essence})
+
+
+def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
+    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
+    prepared = prepare(sheet, action, mode=mode, role=role)
+    faces, result = dice.roll(prepared.system, prepared.request, source)
+    effects = Effects()
+    new = sheet.model_copy(deep=True)
+    extra: dict = {}
+    if isinstance(action, SkillAction):
+        if prepared.context["fired"] is not None:  # T-3: the declared bullets leave the magazine
+            index, gun, magazine_after = prepared.context["fired"]
+            new.weapons[index] = gun.model_copy(update={"loaded": magazine_after.loaded})
+            effects.change("ammunition.loaded", gun.loaded, magazine_after.loaded, weapon=gun.name)
+            if magazine_after.loaded == 0:
+                effects.flag("magazine_empty", weapon=gun.name)
+    elif isinstance(action, SoakAction):
         new.wounds = _wound(sheet.wounds, result.damage, effects)  # T-5
-    else:
-        assert isinstance(action, SpellAction)
-        essence = rules.Essence(current=sheet.essence.current, maximum=sheet.essence.max)
-        rules.cast(essence)  # T-6: refused at 0 Essence, before any die
-        value = sheet.skills["arcanes"]
-        request = rules.TiersRequest(kind="skill", skill=value)
-        pool = {"parts": [{"trait": "arcanes", "rating": value}], "modifiers": [], "bonus": 0, "wound_penalty": 0,
-                "total": value}
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
+    elif isinstance(action, SpellAction):
+        essence = prepared.context["essence"]
         after, cast = rules.cast(essence, spell_success=result.success)  # T-6: even on a failure
         new.essence = EssencePool(current=after.current, max=after.maximum)
         effects.change("essence", essence.current, after.current)
         extra["cast"] = to_plain(cast)
-    receipt = roll_receipt(SYSTEM, action.kind, action, pool, request, faces, result, effects, **extra)
+    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
+                           **extra)
     return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
 
 

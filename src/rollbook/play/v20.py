@@ -27,8 +27,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Short, Shim, Text, TraitName, change_receipt, compare,
-    dump, rating, request_from_plain, roll_receipt, storyteller_only,
+    Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
+    compare, dump, rating, request_from_plain, roll_receipt, storyteller_only,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
@@ -292,9 +292,10 @@ def _pool(parts: list[dict], modifiers: list[dict], wound: int) -> dict:
     return {"parts": parts, "modifiers": modifiers, "wound_penalty": wound, "total": max(0, raw)}  # V20-1
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+    """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
     if isinstance(action, SoakAction):
-        return _soak(sheet, action, source)
+        return _prepare_soak(sheet, action)
     modifiers = [{"source": "modifier", "dice": action.modifier}] if action.modifier else []
     wound = _wound(sheet)
     untrained = None
@@ -362,20 +363,28 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         willpower_current=sheet.willpower.current if willpower else None,
         auto_successes=auto,
     )
-    faces, result = dice.roll(get_system(SYSTEM), request, source)
+    return Prepared(request, pool, get_system(SYSTEM))
+
+
+def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
+    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
+    prepared = prepare(sheet, action, mode=mode, role=role)
+    faces, result = dice.roll(prepared.system, prepared.request, source)
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    if willpower:  # V20-9: the spend lowers current Willpower in the same transaction
+    if isinstance(action, SoakAction):
+        new.health = _take_damage(sheet.health, result.damage_taken, action.damage_type, effects)
+    elif prepared.request.willpower:  # V20-9: the spend lowers current Willpower in the same transaction
         new.willpower.current = sheet.willpower.current - 1
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
-    receipt = roll_receipt(SYSTEM, action.kind, action, pool, request, faces, result, effects)
+    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
     return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
 
 
 SOAK_SYSTEM = Shim(rules.soak_needed, rules.resolve_soak)
 
 
-def _soak(sheet: Sheet, action: SoakAction, source: dice.DiceSource) -> Performed:
+def _prepare_soak(sheet: Sheet, action: SoakAction) -> Prepared:
     stamina = sheet.attributes.stamina
     fortitude = sheet.disciplines.get("fortitude", 0)
     request = rules.SoakRequest(damage=action.damage, damage_type=action.damage_type, stamina=stamina,
@@ -389,12 +398,7 @@ def _soak(sheet: Sheet, action: SoakAction, source: dice.DiceSource) -> Performe
     elif action.damage_type == "bashing":
         parts.append({"trait": "stamina", "rating": stamina})
     pool = {"parts": parts, "modifiers": [], "wound_penalty": 0, "total": total}
-    faces, result = dice.roll(SOAK_SYSTEM, request, source)
-    effects = Effects()
-    new = sheet.model_copy(deep=True)
-    new.health = _take_damage(sheet.health, result.damage_taken, action.damage_type, effects)
-    receipt = roll_receipt(SYSTEM, "soak", action, pool, request, faces, result, effects)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return Prepared(request, pool, SOAK_SYSTEM)
 
 
 SEVERITY = ("bashing", "lethal", "aggravated")

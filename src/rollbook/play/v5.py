@@ -29,8 +29,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Short, Shim, Text, TraitName, change_receipt, compare,
-    dump, parse_kind, rating, request_from_plain, roll_receipt,
+    Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
+    compare, dump, parse_kind, rating, request_from_plain, roll_receipt,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
@@ -263,24 +263,21 @@ def _hungry(sheet: Sheet) -> bool:
     return sheet.creature in HUNGRY
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    effects = Effects()
-    new = sheet.model_copy(deep=True)
-    extra: dict = {}
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+    """Build the roll from the sheet (pool, Hunger dice, rules request) and make every refusal;
+    no die drawn. A Blood Surge's Rouse request is built here too (``context["rouse"]``)."""
+    system = get_system(SYSTEM)
     if isinstance(action, TestAction):
         pool = _test_pool(sheet, action)
         # V5-2, V5-12, V5-13: Hunger from the sheet (before this roll's own Rouse), replaced by the rules.
         request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty, kind="test",
                                   mode=mode, creature=sheet.creature)
         pool["hunger_dice"] = request.hunger_dice
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
+        context = {}
         if action.blood_surge:  # V5-11: surging costs a Rouse check, made after the test's Hunger was read
-            rouse_request = rules.rouse_request(sheet.hunger, creature=sheet.creature)
-            rouse_faces, rouse_result = dice.roll(get_system(SYSTEM), rouse_request, source)
-            _apply_rouse(new, rouse_result, effects)
-            extra["rouse"] = {"request": to_plain(rouse_request), "faces": list(rouse_faces),
-                              "result": to_plain(rouse_result)}
-    elif isinstance(action, RouseAction):
+            context["rouse"] = rules.rouse_request(sheet.hunger, creature=sheet.creature)
+        return Prepared(request, pool, system, context)
+    if isinstance(action, RouseAction):
         if not _hungry(sheet):
             raise RuleError("no_rouse_for_creature", creature=sheet.creature)  # V5-12
         if action.mend and sheet.health.superficial == 0:
@@ -288,14 +285,8 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         reroll = (action.discipline_level is not None
                   and action.discipline_level <= ROUSE_REROLL_LEVEL[sheet.blood_potency])  # V5-10 Book
         request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
-        pool = _empty_pool()
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
-        _apply_rouse(new, result, effects)
-        if action.mend:
-            healed = min(sheet.health.superficial, MEND_AMOUNT[sheet.blood_potency])
-            new.health = new.health.model_copy(update={"superficial": sheet.health.superficial - healed})
-            effects.change("health.superficial", sheet.health.superficial, new.health.superficial)
-    elif isinstance(action, WillpowerRollAction):
+        return Prepared(request, _empty_pool(), system)
+    if isinstance(action, WillpowerRollAction):
         current = sheet.willpower.current
         if current <= 0:
             raise RuleError("empty_pool", trait="willpower")
@@ -304,8 +295,8 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty,
                                   kind="willpower", mode=mode, creature=sheet.creature)
         pool["hunger_dice"] = request.hunger_dice  # V5-9: always 0
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
-    elif isinstance(action, RemorseAction):
+        return Prepared(request, pool, system)
+    if isinstance(action, RemorseAction):
         if sheet.stains == 0:
             raise RuleError("no_stains")
         count = rules.remorse_dice(sheet.humanity, sheet.stains)  # V5-15
@@ -313,22 +304,45 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
                 "total": count, "hunger_dice": 0}
         request = rules.V5Request(pool=count, hunger=sheet.hunger, difficulty=1, kind="remorse", mode=mode,
                                   creature=sheet.creature)
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
+        return Prepared(request, pool, system)
+    assert isinstance(action, FrenzyAction)
+    count = rules.frenzy_pool(min(sheet.willpower.current, 10), sheet.humanity)
+    pool = {"parts": [{"trait": "willpower", "rating": sheet.willpower.current},
+                      {"trait": "humanity_third", "rating": sheet.humanity // 3}],
+            "modifiers": [], "wound_penalty": 0, "total": count, "hunger_dice": 0}
+    request = rules.V5Request(pool=count, hunger=sheet.hunger, difficulty=action.difficulty, kind="frenzy",
+                              mode=mode, creature=sheet.creature)
+    return Prepared(request, pool, system)
+
+
+def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
+    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
+    prepared = prepare(sheet, action, mode=mode, role=role)
+    faces, result = dice.roll(prepared.system, prepared.request, source)
+    effects = Effects()
+    new = sheet.model_copy(deep=True)
+    extra: dict = {}
+    if isinstance(action, TestAction):
+        rouse_request = prepared.context.get("rouse")
+        if rouse_request is not None:  # V5-11: the test's dice are drawn first, then the Rouse die
+            rouse_faces, rouse_result = dice.roll(prepared.system, rouse_request, source)
+            _apply_rouse(new, rouse_result, effects)
+            extra["rouse"] = {"request": to_plain(rouse_request), "faces": list(rouse_faces),
+                              "result": to_plain(rouse_result)}
+    elif isinstance(action, RouseAction):
+        _apply_rouse(new, result, effects)
+        if action.mend:
+            healed = min(sheet.health.superficial, MEND_AMOUNT[sheet.blood_potency])
+            new.health = new.health.model_copy(update={"superficial": sheet.health.superficial - healed})
+            effects.change("health.superficial", sheet.health.superficial, new.health.superficial)
+    elif isinstance(action, RemorseAction):
         new.humanity = max(0, sheet.humanity - rules.remorse_humanity_loss(result))  # V5-15: Humanity stops at 0
         new.stains = 0
         effects.change("humanity", sheet.humanity, new.humanity)
         effects.change("stains", sheet.stains, 0)
-    else:
-        assert isinstance(action, FrenzyAction)
-        count = rules.frenzy_pool(min(sheet.willpower.current, 10), sheet.humanity)
-        pool = {"parts": [{"trait": "willpower", "rating": sheet.willpower.current},
-                          {"trait": "humanity_third", "rating": sheet.humanity // 3}],
-                "modifiers": [], "wound_penalty": 0, "total": count, "hunger_dice": 0}
-        request = rules.V5Request(pool=count, hunger=sheet.hunger, difficulty=action.difficulty, kind="frenzy",
-                                  mode=mode, creature=sheet.creature)
-        faces, result = dice.roll(get_system(SYSTEM), request, source)
-        # V5-14: the dice never write a frenzy onto the sheet.
-    receipt = roll_receipt(SYSTEM, action.kind, action, pool, request, faces, result, effects, **extra)
+    # A Willpower roll changes nothing on the sheet; V5-14: the dice never write a frenzy onto it.
+    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
+                           **extra)
     return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
 
 

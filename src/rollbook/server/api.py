@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.server import service
 from rollbook.server.db import Database, current_revision
-from rollbook.server.deps import current_member, database
+from rollbook.server.deps import current_member, database, dice_source
 from rollbook.server.models import Member
 from rollbook.server.problems import ERROR_MESSAGES, PROBLEM_MEDIA_TYPE, ProblemError
 
@@ -252,8 +252,10 @@ def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id:
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged."""
     _same_chronicle(member, chronicle_id)
+    source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.roll(s, member, character_id, body.action, hidden=body.hidden)))
+                   work=lambda s: (201, service.roll(s, member, character_id, body.action, hidden=body.hidden,
+                                                     source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
@@ -301,8 +303,9 @@ def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, bo
            idempotency_key: IdempotencyKey = None):
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
     _same_chronicle(member, chronicle_id)
+    source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.reroll(s, member, seq, body.action)))
+                   work=lambda s: (201, service.reroll(s, member, seq, body.action, source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"], responses=ERRORS)

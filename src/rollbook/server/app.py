@@ -1,13 +1,21 @@
-"""The app factory: ``create_app(database_url=None) -> FastAPI``.
+"""The app factory: ``create_app(database_url=None, *, dice=None) -> FastAPI``.
 
 The database is ``database_url``, else ``ROLLBOOK_DATABASE_URL``, else ``./rollbook.sqlite3``;
-its migrations are applied when the app is created. ``rollbook.web.mount(app)`` is called when
-that package exists (the server-rendered pages reuse ``app.state.db``, ``deps`` and ``service``).
+its migrations are applied when the app is created.
+
+``dice`` is a zero-argument factory returning a ``DiceSource`` (default ``SecureDice``), kept as
+``app.state.dice``: every roll and reroll of the API and the web pages draws from a source it makes.
+It is a Python argument only, for tests that need chosen faces: no setting, environment variable
+or request field reaches it, and ``rollbook serve`` never passes one.
+
+``rollbook.web.mount(app)`` is called when that package exists (the server-rendered pages reuse
+``app.state.db``, ``deps`` and ``service``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from importlib import import_module
 from typing import Any
@@ -17,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError
 from rollbook.server.api import Problem, problems_router, router
 from rollbook.server.db import Database
@@ -37,7 +46,12 @@ retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
 """
 
 
-def create_app(database_url: str | None = None, *, migrate: bool = True) -> FastAPI:
+def create_app(database_url: str | None = None, *, migrate: bool = True,
+               dice: Callable[[], DiceSource] | None = None) -> FastAPI:
+    if dice is None:
+        dice = SecureDice
+    elif not callable(dice):
+        raise TypeError("dice must be a zero-argument factory returning a DiceSource")
     db = Database(database_url)
     if migrate:
         db.upgrade()
@@ -59,6 +73,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True) -> Fast
     app = FastAPI(title="rollbook", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.db = db
     app.state.hub = hub
+    app.state.dice = dice
     app.include_router(router)
     app.include_router(problems_router)
     install_problem_handlers(app)

@@ -1,6 +1,8 @@
 """Request-level helpers shared by the JSON API and the web pages (``rollbook.web``).
 
 - ``database(request)``: the app's ``Database`` (``app.state.db``).
+- ``dice_source(request)``: a new dice source from the app's factory (``app.state.dice``,
+  ``SecureDice`` unless a test's ``create_app(dice=...)`` gave another) for one roll or reroll.
 - ``language(request)``: ``?lang=``, then ``Accept-Language``; en, fr or es.
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
 - ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from fastapi import Request
 
+from rollbook.dice import DiceSource
 from rollbook.server.auth import COOKIE_NAME, authenticate, token_from_headers
 from rollbook.server.db import Database
 from rollbook.server.models import Member
@@ -20,6 +23,10 @@ from rollbook.server.problems import ProblemError, pick_language
 
 def database(request: Request) -> Database:
     return request.app.state.db
+
+
+def dice_source(request: Request) -> DiceSource:
+    return request.app.state.dice()
 
 
 def language(request: Request) -> str:

@@ -6,7 +6,9 @@ Every state change follows one pattern, in one transaction:
 
 1. lock the chronicle row, then the character row (``SELECT ... FOR UPDATE`` on PostgreSQL; on
    SQLite the transaction began with ``BEGIN IMMEDIATE`` and already holds the write lock);
-2. call the pure game logic (``rollbook.play``) on the stored sheet, with ``SecureDice()``;
+2. call the pure game logic (``rollbook.play``) on the stored sheet, with the dice source the caller
+   passes (``source=``; ``SecureDice()`` when none is given: the app passes the one its
+   ``create_app(dice=...)`` factory makes, ``SecureDice`` unless a test gave another);
 3. write the new sheet with ``UPDATE ... WHERE id = :id AND version = :v`` (0 rows -> the
    whole transaction is retried by ``run``);
 4. append the receipt to the chronicle's hash-chained log (seq = last + 1 under the chronicle
@@ -32,7 +34,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from rollbook.dice import SecureDice
+from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError, check_range
 from rollbook.server import auth
 from rollbook.server.chain import GENESIS_HASH, canonical, entry_hash, plain
@@ -558,6 +560,10 @@ def apply_standing_difficulty(chronicle: Chronicle, character: Character, action
     return {**action, "difficulty": standing}
 
 
+def _dice(source: DiceSource | None) -> DiceSource:
+    return SecureDice() if source is None else source
+
+
 def _performed_parts(performed) -> tuple[dict, dict | None, list]:
     sheet = performed.sheet
     receipt = performed.receipt
@@ -565,9 +571,11 @@ def _performed_parts(performed) -> tuple[dict, dict | None, list]:
     return sheet, receipt, effects
 
 
-def roll(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False) -> dict:
-    """A roll named by traits: the server builds it from the stored sheet, rolls ``SecureDice()``,
-    stores the new sheet and appends the receipt, all in the caller's one transaction."""
+def roll(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False,
+         source: DiceSource | None = None) -> dict:
+    """A roll named by traits: the server builds it from the stored sheet, rolls ``source``
+    (default ``SecureDice()``), stores the new sheet and appends the receipt, all in the caller's
+    one transaction."""
     reject_faces(action)
     if hidden and member.role != STORYTELLER:
         raise ProblemError(403, "hidden_storyteller_only")
@@ -576,7 +584,7 @@ def roll(session: Session, member: Member, character_id: int, action: dict, *, h
     may_act_for(member, character)
     action = apply_standing_difficulty(chronicle, character, copy.deepcopy(action), member.role)
     performed = _rule(lambda: play().perform(chronicle.system, copy.deepcopy(character.sheet), action,
-                                             mode=chronicle.mode, role=member.role, source=SecureDice()))
+                                             mode=chronicle.mode, role=member.role, source=_dice(source)))
     sheet, receipt, effects = _performed_parts(performed)
     if plain(sheet) != character.sheet:
         save_sheet(session, character, sheet)
@@ -602,9 +610,10 @@ def _followed_by(session: Session, chronicle_id: int, seq: int, kind: str) -> in
     ).first()
 
 
-def reroll(session: Session, member: Member, seq: int, action: dict) -> dict:
+def reroll(session: Session, member: Member, seq: int, action: dict, *, source: DiceSource | None = None) -> dict:
     """A follow-up on a stored receipt (V5 Willpower reroll, V5-8): the latest receipt of a roll only;
-    the game logic refuses what its rules refuse (a card played after the roll, R-6)."""
+    the game logic refuses what its rules refuse (a card played after the roll, R-6). The new dice
+    come from ``source`` (default ``SecureDice()``)."""
     reject_faces(action)
     chronicle = lock_chronicle(session, member.chronicle_id)
     original = _entry(session, member, seq)
@@ -619,7 +628,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict) -> dict:
     may_act_for(member, character)
     performed = _rule(lambda: play().perform_followup(
         chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(original.receipt), copy.deepcopy(action),
-        mode=chronicle.mode, role=member.role, source=SecureDice()))
+        mode=chronicle.mode, role=member.role, source=_dice(source)))
     sheet, receipt, effects = _performed_parts(performed)
     if plain(sheet) != character.sheet:
         save_sheet(session, character, sheet)

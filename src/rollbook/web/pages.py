@@ -23,7 +23,7 @@ from rollbook.i18n import LANGUAGES, N_, normalize, translate
 from rollbook.rules.base import RuleError
 from rollbook.server import service
 from rollbook.server.auth import COOKIE_NAME, authenticate
-from rollbook.server.deps import optional_member
+from rollbook.server.deps import dice_source, optional_member
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError, from_rule_error, pick_language, problem_body
 from rollbook.web import forms, labels, sheetform, table
@@ -656,7 +656,9 @@ async def roll(request: Request, chronicle_id: int, character_id: int) -> Respon
             system = service.get_chronicle(session, member).system
         action = forms.parse_form(forms.schema_for(system, "actions", kind), form, kind)
         hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
-        result = service.run(db_of(request), lambda s: service.roll(s, member, character_id, action, hidden=hidden))
+        source = dice_source(request)
+        result = service.run(db_of(request), lambda s: service.roll(s, member, character_id, action, hidden=hidden,
+                                                                    source=source))
         return _after_change(request, member, lang, chronicle_id, character_id, result, "roll")
 
     try:
@@ -754,7 +756,9 @@ async def reroll(request: Request, chronicle_id: int, seq: int) -> Response:
 
     def work():
         dice = _dice_of(form)
-        result = service.run(db_of(request), lambda s: service.reroll(s, member, seq, {"kind": "reroll", "dice": dice}))
+        source = dice_source(request)
+        result = service.run(db_of(request), lambda s: service.reroll(s, member, seq, {"kind": "reroll", "dice": dice},
+                                                                      source=source))
         if not is_htmx(request):
             return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
         state = table.load(db_of(request), member, lang, feed=False)

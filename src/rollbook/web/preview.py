@@ -1,11 +1,11 @@
 """Odds before the roll: the pool the server would build, and its exact outcome probabilities.
 
-The pool comes from the play layer itself: ``play.perform`` is pure, so it is called on the stored
-sheet with a dice source that draws placeholder faces, and the receipt it returns carries the
-exact rules request (``receipt["request"]``) and the pool it built (``receipt["pool"]``). Any
-refusal (a specialty on a low trait, no Willpower left, a bad difficulty) is raised exactly as
-the real roll would raise it, so the form shows the server's error before anything is rolled.
-The odds are then computed by ``rollbook.odds`` for that request.
+The pool comes from the play layer itself: ``rollbook.play.preview`` builds the roll from the stored
+sheet exactly as ``play.perform`` would (both use the system module's ``prepare``) and draws no die;
+it answers the exact rules request (``"request"``) and the pool it built (``"pool"``). Any refusal
+(a specialty on a low trait, no Willpower left, a bad difficulty) is raised exactly as the real
+roll would raise it, so the form shows the server's error before anything is rolled. The odds are
+then computed by ``rollbook.odds.odds_for`` for that request.
 """
 
 from __future__ import annotations
@@ -32,22 +32,6 @@ TONES = {"success": "good", "failure": "bad", "botch": "botch", "critical": "cri
 MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the pool (20 dice: ~0.2 s cold)
 
 
-class _Placeholder:
-    """Draws middle faces: the faces of a dry run never matter, only the request it builds (a
-    middle face never asks for another die, as a Tiers critical 1 would: T-2)."""
-
-    name = "placeholder"
-
-    def draw(self, n: int, sides: int):
-        return (sides // 2 + 1,) * n
-
-
-def dry_run(system: str, sheet: dict, action: dict, *, mode: str, role: str) -> dict:
-    from rollbook.play import perform
-
-    return perform(system, sheet, action, mode=mode, role=role, source=_Placeholder()).receipt
-
-
 def percent(p: Fraction | float, lang: str) -> str:
     value = float(p) * 100
     text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
@@ -72,91 +56,90 @@ class OddsView:
     pool: str = ""  # how the pool was built, in words
 
 
-def _rows(system: str, outcomes, lang: str) -> list[OddsRow]:
+def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
+    """One row per outcome of the odds contract's ``{"code": "p/q"}``."""
     from rollbook.odds import fraction_text
 
     rows = []
-    for code, p in outcomes.items():
+    for code, text in outcomes.items():
+        p = Fraction(text)
         label = translate(OUTCOME_LABELS.get(system, {}).get(code, code), lang)
         rows.append(OddsRow(code, label, fraction_text(p), percent(p, lang), TONES.get(code, "neutral"),
                             round(float(p) * 100, 2)))
     return rows
 
 
-def odds_view(receipt: dict, lang: str) -> OddsView | None:
-    """The exact odds of the request a dry run built; None when the engine has none for it."""
-    system = receipt.get("system")
-    kind = receipt.get("kind")
-    request = receipt.get("request") or {}
+def _rules_request(system: str, kind: str, plain: dict):
+    """The rules request object back from its plain dict; None for a roll the engine has no odds
+    for (a V20 soak)."""
+    from rollbook.play.common import request_from_plain
+
+    if system == "v20":
+        if kind == "soak":
+            return None
+        from rollbook.rules.v20 import V20Request as request_type
+    elif system == "v5":
+        from rollbook.rules.v5 import V5Request as request_type
+    elif system == "tiers":
+        from rollbook.rules.tiers import TiersRequest as request_type
+    elif system == "rollunder":
+        from rollbook.rules.rollunder import RollUnderRequest as request_type
+    else:
+        return None
+    return request_from_plain(request_type, plain)
+
+
+def odds_view(built: dict, lang: str) -> OddsView | None:
+    """The exact odds of the roll ``play.preview`` built (or a receipt: the same keys); None when
+    the engine has none for it."""
+    system = built.get("system")
     try:
-        if system == "v20" and kind != "soak":
-            return _v20(request, lang)
+        request = _rules_request(system, built.get("kind"), built.get("request") or {})
+        if request is None:
+            return None
         if system == "v5":
             return _v5(request, lang)
-        if system in ("tiers", "rollunder"):
-            return _other(system, receipt, lang)
+        return _other(system, request, lang)
     except (ImportError, AttributeError, TypeError, KeyError):
         return None
-    return None
 
 
-def _v20(plain: dict, lang: str) -> OddsView:
-    from rollbook.odds.v20 import v20_odds
-    from rollbook.play.common import request_from_plain
-    from rollbook.rules.v20 import V20Request
+def _other(system: str, request, lang: str) -> OddsView:
+    """V20, Tiers and roll-under: the outcomes and the chance of success."""
+    from rollbook.odds import odds_for
 
-    odds = v20_odds(request_from_plain(V20Request, plain))
-    view = OddsView(rows=_rows("v20", odds.outcomes, lang))
-    view.headline = translate(N_("Chance of success: {p}"), lang, p=percent(odds.success, lang))
-    return view
-
-
-def _v5(plain: dict, lang: str) -> OddsView:
-    from rollbook.odds import v5 as v5_odds_module
-    from rollbook.play.common import request_from_plain
-    from rollbook.rules.v5 import V5Request
-
-    request = request_from_plain(V5Request, plain)
-    if request.kind == "rouse":
-        odds = v5_odds_module.rouse_odds(request.hunger, request.blood_potency_reroll, request.creature)
-        view = OddsView(rows=_rows("v5", odds.outcomes, lang))
-        view.headline = translate(N_("Chance that Hunger rises: {p}"), lang,
-                                  p=percent(odds.hunger_gain.probability(1), lang))
-        return view
-    odds = v5_odds_module.v5_odds(request)
-    win = odds.of_goal("win")
-    view = OddsView(rows=_rows("v5", odds.outcomes, lang))
-    view.headline = translate(N_("Chance to win: {p}"), lang, p=percent(win, lang))
-    if request.kind == "test" and request.pool <= MAX_OPTIMAL_POOL:
-        best = v5_odds_module.v5_odds(request, reroll="optimal", goal="win")
-        view.notes.append(translate(N_("With the best Willpower reroll afterwards: {p}"), lang,
-                                    p=percent(best.goal_probability, lang)))
-    return view
-
-
-def _other(system: str, receipt: dict, lang: str) -> OddsView | None:
-    """Tiers (``odds.tiers.tiers_odds``) and roll-under (``odds.rollunder.rollunder_odds``)."""
-    from rollbook.play.common import request_from_plain
-
+    odds = odds_for(system, request)
+    view = OddsView(rows=_rows(system, odds["outcomes"], lang))
     if system == "tiers":
-        from rollbook.odds.tiers import tiers_odds
-        from rollbook.rules.tiers import TiersRequest
-
-        odds = tiers_odds(request_from_plain(TiersRequest, receipt.get("request")))
-        kind = receipt.get("request", {}).get("kind")
         label = {"dodge": N_("Chance to dodge: {p}"), "soak": N_("Chance to take no damage: {p}")}.get(
-            kind, N_("Chance of success: {p}"))
-        view = OddsView(rows=_rows(system, odds.outcomes, lang))
-        view.headline = translate(label, lang, p=percent(odds.success, lang))
-        if odds.critical:
-            view.notes.append(translate(N_("Critical (a 1, roll again): {p}"), lang, p=percent(odds.critical, lang)))
+            request.kind, N_("Chance of success: {p}"))
+        view.headline = translate(label, lang, p=percent(Fraction(odds["outcomes"]["success"]), lang))
+        critical = Fraction(odds["critical"])
+        if critical:
+            view.notes.append(translate(N_("Critical (a 1, roll again): {p}"), lang, p=percent(critical, lang)))
         return view
-    from rollbook.odds.rollunder import rollunder_odds
-    from rollbook.rules.rollunder import RollUnderRequest
+    # Roll-under: criticals included (``"success"``); V20: the outcome ``success``.
+    success = odds["success"] if system == "rollunder" else odds["outcomes"]["success"]
+    view.headline = translate(N_("Chance of success: {p}"), lang, p=percent(Fraction(success), lang))
+    return view
 
-    odds = rollunder_odds(request_from_plain(RollUnderRequest, receipt.get("request")))
-    view = OddsView(rows=_rows(system, odds.outcomes, lang))
-    view.headline = translate(N_("Chance of success: {p}"), lang, p=percent(odds.success, lang))
+
+def _v5(request, lang: str) -> OddsView:
+    from rollbook.odds import odds_for
+
+    if request.kind == "rouse":
+        odds = odds_for("v5", request)
+        view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
+        view.headline = translate(N_("Chance that Hunger rises: {p}"), lang,
+                                  p=percent(Fraction(odds["hunger_gain"].get("1", "0")), lang))
+        return view
+    odds = odds_for("v5", request, goal="win")
+    view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
+    view.headline = translate(N_("Chance to win: {p}"), lang, p=percent(Fraction(odds["goal"]), lang))
+    if request.kind == "test" and request.pool <= MAX_OPTIMAL_POOL:
+        best = odds_for("v5", request, reroll="optimal", goal="win")
+        view.notes.append(translate(N_("With the best Willpower reroll afterwards: {p}"), lang,
+                                    p=percent(Fraction(best["goal"]), lang)))
     return view
 
 
@@ -250,9 +233,11 @@ def error_text(error: Exception, lang: str) -> str:
 
 def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, lang: str) -> tuple[OddsView | None, str]:
     """(odds, pool in words) for an action; refusals propagate as RuleError."""
-    receipt = dry_run(system, sheet, action, mode=mode, role=role)
-    view = odds_view(receipt, lang)
-    pool_text = describe_pool(receipt.get("pool") or {}, lang, system)
+    from rollbook import play
+
+    built = play.preview(system, sheet, action, mode=mode, role=role)
+    view = odds_view(built, lang)
+    pool_text = describe_pool(built.get("pool") or {}, lang, system)
     if view is not None:
         view.pool = pool_text
     return view, pool_text
