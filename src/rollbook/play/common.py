@@ -86,6 +86,33 @@ class Experience(Model):
     def available(self) -> int:
         return self.total - self.spent
 
+    def awarded(self, amount: int) -> Experience:
+        """After an award: ``amount`` more points in total."""
+        return Experience(total=self.total + amount, spent=self.spent)
+
+    def paid(self, cost: int) -> Experience:
+        """After a spend of ``cost`` points (the caller has checked they are available)."""
+        return Experience(total=self.total, spent=self.spent + cost)
+
+
+def check_raise(trait: str, current: int, top: int) -> None:
+    """A trait already at its maximum rating cannot be raised with experience."""
+    if current + 1 > top:
+        raise RuleError("trait_at_maximum", trait=trait, rating=current, maximum=top)
+
+
+def pay_experience(experience: Experience, cost: int, new_rating: int) -> Experience:
+    """The experience after paying ``cost`` for a raise to ``new_rating``; refused beyond what is available."""
+    if cost > experience.available:
+        raise RuleError("not_enough_xp", cost=cost, points=experience.available, new_rating=new_rating)
+    return experience.paid(cost)
+
+
+def check_within(field: str, value: int, low: int, high: int) -> None:
+    """``out_of_range`` unless ``low <= value <= high`` (a rating checked by a sheet's validator)."""
+    if not low <= value <= high:
+        raise RuleError("out_of_range", field=field, value=value, low=low, high=high)
+
 
 # --- validation: Pydantic errors become RuleError codes ------------------------------------------
 
@@ -250,6 +277,16 @@ def change_receipt(system: str, change: BaseModel, effects: Effects, **extra: An
     return {"system": system, "kind": data["kind"], "change": data, **extra, "effects": effects.plain()}
 
 
+def revalidate(sheet: Model) -> Any:
+    """A changed sheet through its own model again (strict), so every check of the sheet still holds."""
+    return type(sheet).model_validate(dump(sheet), strict=True)
+
+
+def performed(new: Model, receipt: dict | None, effects: Effects) -> Performed:
+    """What a roll, follow-up or change hands back: the new sheet revalidated, its receipt, its effects."""
+    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+
+
 class Shim:
     """A tiny system object for ``dice.roll``: any ``needed``/``resolve`` pair (e.g. V20 soak)."""
 
@@ -269,6 +306,12 @@ def request_from_plain(cls: type, data: Any) -> Any:
         raise RuleError("bad_request", field="request") from None
 
 
+def replay(request_cls: type, resolve: Callable[[Any, tuple], Any], receipt: dict) -> tuple[Any, Any]:
+    """A stored roll again: its request rebuilt from the receipt, resolved on the receipt's faces."""
+    request = request_from_plain(request_cls, receipt.get("request"))
+    return request, resolve(request, tuple(receipt.get("faces", ())))
+
+
 def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
     """Problems between a stored plain receipt and the recomputed one (one per differing field)."""
     if not isinstance(stored, dict):
@@ -279,8 +322,8 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 __all__ = [
     "ROLES", "MODES", "Performed", "Prepared", "Model", "TraitName", "Label", "Short", "Text", "rating",
-    "Experience",
+    "Experience", "check_raise", "pay_experience", "check_within",
     "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
-    "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain",
-    "compare",
+    "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain", "replay",
+    "compare", "revalidate", "performed",
 ]

@@ -15,8 +15,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare, dump,
-    parse_kind, rating, request_from_plain, roll_receipt, storyteller_only,
+    Effects, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare,
+    parse_kind, performed, rating, replay, roll_receipt, storyteller_only,
 )
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
@@ -72,10 +72,6 @@ class Sheet(Model):
         if len(set(names)) != len(names):
             raise RuleError("duplicate_name", field="cards")
         return self
-
-
-def revalidate(sheet: Sheet) -> Sheet:
-    return Sheet.model_validate(dump(sheet), strict=True)
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -189,7 +185,7 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
                 effects.change("cards", card.name, None, card=card.name)
     faces, result = dice.roll(prepared.system, prepared.request, source)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
@@ -236,14 +232,13 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         new.cards = [card for card in sheet.cards if card.name != change.card]
         effects.change("cards", change.card, None, card=change.card)
     receipt = change_receipt(SYSTEM, change, effects)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 # --- verification ----------------------------------------------------------------------------
 
 def verify(receipt: dict) -> list[str]:
-    request = request_from_plain(rules.RollUnderRequest, receipt.get("request"))
-    result = rules.resolve(request, tuple(receipt.get("faces", ())))
+    request, result = replay(rules.RollUnderRequest, rules.resolve, receipt)
     problems = compare(receipt.get("result"), to_plain(result), "result")
     pool = receipt.get("pool") or {}
     if pool.get("total") != request.target:

@@ -24,8 +24,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare,
-    dump, rating, request_from_plain, roll_receipt,
+    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, check_raise,
+    check_within, compare, performed, rating, replay, roll_receipt,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -111,14 +111,14 @@ class Sheet(Model):
         skills = {name: self.skills.get(name, 0) for name in STANDARD_SKILLS}
         skills.update(self.skills)
         for name, value in skills.items():
-            _check(f"skills.{name}", value, 0, MAX)
+            check_within(f"skills.{name}", value, 0, MAX)
         if "endurance" in skills:
             raise RuleError("duplicate_trait", field="skills.endurance", trait="endurance", other="endurance")
         self.skills = skills
         armor = {name: self.armor.get(name, 0) for name in LOCATIONS}
         armor.update(self.armor)
         for name, value in armor.items():
-            _check(f"armor.{name}", value, 0, MAX)
+            check_within(f"armor.{name}", value, 0, MAX)
         self.armor = armor
         names = [weapon.name for weapon in self.weapons]
         if len(set(names)) != len(names):
@@ -128,15 +128,6 @@ class Sheet(Model):
         rules.Essence(current=current, maximum=essence.maximum)  # current ≤ maximum
         self.essence = EssencePool(current=current, max=essence.maximum)
         return self
-
-
-def _check(field: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise RuleError("out_of_range", field=field, value=value, low=low, high=high)
-
-
-def revalidate(sheet: Sheet) -> Sheet:
-    return Sheet.model_validate(dump(sheet), strict=True)
 
 
 def _weapon(sheet: Sheet, name: str, field: str) -> tuple[int, Weapon]:
@@ -277,7 +268,7 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         extra["cast"] = to_plain(cast)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
                            **extra)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 def _wound(wounds: Wounds, damage: int, effects: Effects) -> Wounds:
@@ -398,7 +389,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             effects.change("wounds", sheet.wounds.level, after)
     elif isinstance(change, AwardExperience):
         _, xp = rules.award_xp(rules.Experience(points=sheet.experience.available), change.amount)  # T-8
-        new.experience = Experience(total=sheet.experience.total + change.amount, spent=sheet.experience.spent)
+        new.experience = sheet.experience.awarded(change.amount)
         effects.change("experience", xp.points_before, xp.points_after)
         extra["xp"] = to_plain(xp)
     else:
@@ -409,10 +400,9 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             current = sheet.skills[change.trait]
         else:
             raise RuleError("unknown_trait", field="trait", trait=change.trait)
-        if current + 1 > MAX:
-            raise RuleError("trait_at_maximum", trait=change.trait, rating=current, maximum=MAX)
+        check_raise(change.trait, current, MAX)
         _, xp = rules.spend_xp(rules.Experience(points=sheet.experience.available), current + 1, current)  # T-8
-        new.experience = Experience(total=sheet.experience.total, spent=sheet.experience.spent + xp.cost)
+        new.experience = sheet.experience.paid(xp.cost)
         if change.trait == "endurance":
             new.endurance = current + 1
             effects.change("endurance", current, current + 1, cost=xp.cost)
@@ -425,14 +415,13 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         effects.change("experience", xp.points_before, xp.points_after)
         extra["xp"] = to_plain(xp)
     receipt = change_receipt(SYSTEM, change, effects, **extra)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 # --- verification ----------------------------------------------------------------------------
 
 def verify(receipt: dict) -> list[str]:
-    request = request_from_plain(rules.TiersRequest, receipt.get("request"))
-    result = rules.resolve(request, tuple(receipt.get("faces", ())))
+    request, result = replay(rules.TiersRequest, rules.resolve, receipt)
     problems = compare(receipt.get("result"), to_plain(result), "result")
     pool = receipt.get("pool") or {}
     if pool.get("total") != request.effective:

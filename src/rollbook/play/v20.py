@@ -28,7 +28,8 @@ from pydantic import Field, model_validator
 from rollbook import dice
 from rollbook.play.common import (
     Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
-    compare, dump, rating, request_from_plain, roll_receipt, storyteller_only,
+    check_raise, compare, pay_experience, performed, rating, replay, roll_receipt,
+    storyteller_only,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
@@ -378,7 +379,7 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         new.willpower.current = sheet.willpower.current - 1
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 SOAK_SYSTEM = Shim(rules.soak_needed, rules.resolve_soak)
@@ -571,16 +572,13 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
                 raise RuleError("missing_field", field="damage_type")
             new.health = _heal(sheet.health, change.amount, change.damage_type, effects)
     elif isinstance(change, AwardExperience):
-        new.experience = Experience(total=sheet.experience.total + change.amount, spent=sheet.experience.spent)
+        new.experience = sheet.experience.awarded(change.amount)
         effects.change("experience", sheet.experience.available, new.experience.available)
     else:
         assert isinstance(change, SpendExperience)
         where, current, cost, top = xp_cost(sheet, change.trait)
-        if current + 1 > top:
-            raise RuleError("trait_at_maximum", trait=change.trait, rating=current, maximum=top)
-        if cost > sheet.experience.available:
-            raise RuleError("not_enough_xp", cost=cost, points=sheet.experience.available, new_rating=current + 1)
-        new.experience = Experience(total=sheet.experience.total, spent=sheet.experience.spent + cost)
+        check_raise(change.trait, current, top)
+        new.experience = pay_experience(sheet.experience, cost, current + 1)
         if where == "attributes":
             setattr(new.attributes, change.trait, current + 1)
         elif where == "virtues":
@@ -597,11 +595,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         effects.change(resource, current, current + 1, cost=cost)
         effects.change("experience", sheet.experience.available, new.experience.available)
     receipt = change_receipt(SYSTEM, change, effects)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
-
-
-def revalidate(sheet: Sheet) -> Sheet:
-    return Sheet.model_validate(dump(sheet), strict=True)
+    return performed(new, receipt, effects)
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -609,12 +603,10 @@ def revalidate(sheet: Sheet) -> Sheet:
 def verify(receipt: dict) -> list[str]:
     kind = receipt.get("kind")
     if kind == "soak":
-        request = request_from_plain(rules.SoakRequest, receipt.get("request"))
-        result = rules.resolve_soak(request, tuple(receipt.get("faces", ())))
+        request, result = replay(rules.SoakRequest, rules.resolve_soak, receipt)
         expected_total = rules.soak_pool(request)
     else:
-        request = request_from_plain(rules.V20Request, receipt.get("request"))
-        result = rules.resolve(request, tuple(receipt.get("faces", ())))
+        request, result = replay(rules.V20Request, rules.resolve, receipt)
         expected_total = request.pool
     problems = compare(receipt.get("result"), to_plain(result), "result")
     pool = receipt.get("pool") or {}

@@ -30,7 +30,8 @@ from pydantic import Field, model_validator
 from rollbook import dice
 from rollbook.play.common import (
     Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
-    compare, dump, parse_kind, rating, request_from_plain, roll_receipt,
+    check_raise, check_within, compare, parse_kind, pay_experience, performed, rating, replay, request_from_plain,
+    roll_receipt,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
@@ -130,12 +131,12 @@ class Sheet(Model):
         filled = {name: self.skills.get(name, 0) for name in SKILLS}
         filled.update(self.skills)
         for name, value in filled.items():
-            _check("skills." + name, value, 0, 5)
+            check_within("skills." + name, value, 0, 5)
             if name in ATTRIBUTES:
                 raise RuleError("duplicate_trait", field=f"skills.{name}", trait=name, other="attributes")
         self.skills = filled
         for name, value in self.disciplines.items():
-            _check("disciplines." + name, value, 0, 5)
+            check_within("disciplines." + name, value, 0, 5)
             if name in ATTRIBUTES or name in filled:
                 raise RuleError("duplicate_trait", field=f"disciplines.{name}", trait=name, other="skills")
         for skill, names in self.specialties.items():
@@ -165,15 +166,6 @@ class Sheet(Model):
                                 high=maximum)
             setattr(self, name, Track(max=maximum, superficial=track.superficial, aggravated=track.aggravated))
         return self
-
-
-def _check(field: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise RuleError("out_of_range", field=field, value=value, low=low, high=high)
-
-
-def revalidate(sheet: Sheet) -> Sheet:
-    return Sheet.model_validate(dump(sheet), strict=True)
 
 
 # --- actions ------------------------------------------------------------------------------------
@@ -343,7 +335,7 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
     # A Willpower roll changes nothing on the sheet; V5-14: the dice never write a frenzy onto it.
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
                            **extra)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 def _test_pool(sheet: Sheet, action: TestAction) -> dict:
@@ -416,8 +408,7 @@ def damage_track(track: Track, name: str, superficial: int, aggravated: int, eff
 # --- follow-up: the Willpower reroll (V5-8) ----------------------------------------------------
 
 def _replay(receipt: dict) -> tuple[rules.V5Request, rules.V5Receipt]:
-    request = request_from_plain(rules.V5Request, receipt.get("request"))
-    result = rules.resolve(request, tuple(receipt.get("faces", ())))
+    request, result = replay(rules.V5Request, rules.resolve, receipt)
     for entry in receipt.get("rerolls", []):
         result = rules.reroll(request, result, tuple(entry["dice"]), tuple(entry["faces"]))
     return request, result
@@ -444,7 +435,7 @@ def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
     updated["rerolls"] = list(receipt.get("rerolls", [])) + [{"dice": list(chosen), "faces": list(faces)}]
     updated["result"] = to_plain(rerolled)
     updated["effects"] = list(receipt.get("effects", [])) + effects.plain()
-    return Performed(dump(revalidate(new)), updated, tuple(effects.plain()))
+    return performed(new, updated, effects)
 
 
 # --- changes ---------------------------------------------------------------------------------
@@ -569,7 +560,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         if change.amount > marked:  # Book: each stain that finds no box deals aggravated Willpower damage
             new.willpower = damage_track(sheet.willpower, "willpower", 0, change.amount - marked, effects)
     elif isinstance(change, AwardExperience):
-        new.experience = Experience(total=sheet.experience.total + change.amount, spent=sheet.experience.spent)
+        new.experience = sheet.experience.awarded(change.amount)
         effects.change("experience", sheet.experience.available, new.experience.available)
     else:
         assert isinstance(change, SpendExperience)
@@ -579,11 +570,9 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
                 raise RuleError("specialty_untrained", trait=change.trait)
             if change.specialty in sheet.specialties.get(change.trait, []):
                 raise RuleError("duplicate_name", field="specialty")
-        elif current + 1 > top:
-            raise RuleError("trait_at_maximum", trait=change.trait, rating=current, maximum=top)
-        if cost > sheet.experience.available:
-            raise RuleError("not_enough_xp", cost=cost, points=sheet.experience.available, new_rating=current + 1)
-        new.experience = Experience(total=sheet.experience.total, spent=sheet.experience.spent + cost)
+        else:
+            check_raise(change.trait, current, top)
+        new.experience = pay_experience(sheet.experience, cost, current + 1)
         if where == "specialties":
             new.specialties.setdefault(change.trait, []).append(change.specialty)
             effects.change(f"specialties.{change.trait}", len(sheet.specialties.get(change.trait, [])),
@@ -604,7 +593,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             effects.change(f"{where}.{change.trait}", current, current + 1, cost=cost)
         effects.change("experience", sheet.experience.available, new.experience.available)
     receipt = change_receipt(SYSTEM, change, effects)
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+    return performed(new, receipt, effects)
 
 
 # --- verification ----------------------------------------------------------------------------

@@ -158,6 +158,54 @@ async def form_of(request: Request) -> dict[str, Any]:
     return out
 
 
+async def reader_of(request: Request, chronicle_id: int) -> tuple[Member, str]:
+    """The signed-in member of this chronicle and their language (both read in the threadpool);
+    raises ``NotAllowed``."""
+    member = await run_in_threadpool(member_of, request, chronicle_id)
+    return member, await run_in_threadpool(_chronicle_lang, request, member)
+
+
+async def show(request: Request, chronicle_id: int, build: Callable[[Member, str], Any],
+               done: Callable[[Any, str], Response] | None = None) -> Response:
+    """A page or fragment for a member: ``build(member, lang)`` in the threadpool, then
+    ``done(built, lang)`` (or what ``build`` returned, when there is no ``done``). Any refusal, of
+    the reader or while building, is ``refused_page``."""
+    lang = lang_of(request)
+    try:
+        member, lang = await reader_of(request, chronicle_id)
+        built = await run_in_threadpool(build, member, lang)
+    except (NotAllowed, ProblemError, RuleError) as error:
+        return refused_page(request, error, lang)
+    return done(built, lang) if done is not None else built
+
+
+Refusal = Callable[[Exception, Member, str], Response]
+
+
+async def act(request: Request, chronicle_id: int, work: Callable[[Member, str], Response],
+              refusal: Refusal) -> Response:
+    """A change made by a member: a reader who may not is ``refused_page``; then
+    ``work(member, lang)`` in the threadpool answers, and a problem or rule error it raises goes to
+    ``refusal(error, member, lang)``."""
+    lang = lang_of(request)
+    try:
+        member, lang = await reader_of(request, chronicle_id)
+    except NotAllowed as error:
+        return refused_page(request, error, lang)
+    try:
+        return await run_in_threadpool(work, member, lang)
+    except (ProblemError, RuleError) as error:
+        return refusal(error, member, lang)
+
+
+def alert_in(request: Request, form_id: str, full_page: Callable[[Member, str, dict[str, str]], Response]) -> Refusal:
+    """The usual refusal of a change: ``alert_response`` into the form ``form_id``, with
+    ``full_page(member, lang, errors)`` as the page without JavaScript."""
+    def refusal(error: Exception, member: Member, lang: str) -> Response:
+        return alert_response(request, error, lang, form_id, lambda errors: full_page(member, lang, errors))
+    return refusal
+
+
 # --- home: create, join, sign in ------------------------------------------------------------
 
 @router.get("/", response_class=HTMLResponse)
@@ -280,10 +328,8 @@ def _chronicle_lang(request: Request, member: Member) -> str:
 @router.post("/chronicles/{chronicle_id}/settings")
 async def chronicle_settings(request: Request, chronicle_id: int) -> Response:
     form = await form_of(request)
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
+
+    def work(member: Member, lang: str) -> Response:
         changes: dict[str, Any] = {"difficulty": forms.int_field(form, "difficulty")}
         if form.get("mode"):
             changes["mode"] = str(form["mode"])
@@ -291,13 +337,13 @@ async def chronicle_settings(request: Request, chronicle_id: int) -> Response:
             changes["language"] = str(form["language"])
         if str(form.get("name", "")).strip():
             changes["name"] = str(form["name"]).strip()
-        await run_in_threadpool(service.run, db_of(request), lambda s: service.update_chronicle(s, member, **changes))
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, "settings", lambda errors: chronicle_page(
-            request, member, lang, errors=errors, values=form))
-    return see_other(f"/chronicles/{chronicle_id}")
+        service.run(db_of(request), lambda s: service.update_chronicle(s, member, **changes))
+        return see_other(f"/chronicles/{chronicle_id}")
+
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return chronicle_page(request, member, lang, errors=errors, values=form)
+
+    return await act(request, chronicle_id, work, alert_in(request, "settings", again))
 
 
 @router.post("/chronicles/{chronicle_id}/invitation")
@@ -335,8 +381,7 @@ async def live(request: Request, chronicle_id: int) -> Response:
     this member may see it, in their language (htmx's SSE extension puts it on top of the feed)."""
     lang = lang_of(request)
     try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
+        member, lang = await reader_of(request, chronicle_id)
     except (NotAllowed, ProblemError) as error:
         problem = error.problem if isinstance(error, NotAllowed) else error
         return Response(status_code=problem.status)
@@ -422,26 +467,14 @@ def _sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
 
 @router.get("/chronicles/{chronicle_id}/characters/new", response_class=HTMLResponse)
 async def new_character(request: Request, chronicle_id: int) -> Response:
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-        return await run_in_threadpool(lambda: new_character_page(request, member, lang))
-    except (NotAllowed, ProblemError, RuleError) as error:
-        return refused_page(request, error, lang)
+    return await show(request, chronicle_id, lambda member, lang: new_character_page(request, member, lang))
 
 
 @router.post("/chronicles/{chronicle_id}/characters")
 async def add_character(request: Request, chronicle_id: int) -> Response:
     form = await form_of(request)
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
 
-    def work():
+    def work(member: Member, lang: str) -> Response:
         from rollbook.play import new_sheet
 
         with db_of(request).read() as session:
@@ -455,14 +488,13 @@ async def add_character(request: Request, chronicle_id: int) -> Response:
         if member.role == "storyteller":
             owner = str(form.get("owner", "")).strip()
             fields["owner"] = int(owner) if owner.isdigit() else None
-        return service.run(db_of(request), lambda s: service.add_character(s, member, **fields))
+        created = service.run(db_of(request), lambda s: service.add_character(s, member, **fields))
+        return see_other(f"/chronicles/{chronicle_id}/characters/{created['id']}")
 
-    try:
-        created = await run_in_threadpool(work)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, "character", lambda errors: new_character_page(
-            request, member, lang, errors=errors, values=form))
-    return see_other(f"/chronicles/{chronicle_id}/characters/{created['id']}")
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return new_character_page(request, member, lang, errors=errors, values=form)
+
+    return await act(request, chronicle_id, work, alert_in(request, "character", again))
 
 
 def sheet_page(request: Request, member: Member, lang: str, character_id: int, *, errors=None, values=None,
@@ -520,78 +552,50 @@ def roll_fields(system: str, kind: str, sheet: dict, lang: str, values: dict | N
     return fields
 
 
-def _kind_and_change(request: Request) -> tuple[str | None, str | None]:
-    return request.query_params.get("kind"), request.query_params.get("change")
-
-
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", response_class=HTMLResponse)
 async def character_sheet(request: Request, chronicle_id: int, character_id: int) -> Response:
-    lang = lang_of(request)
-    kind, change = _kind_and_change(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-        return await run_in_threadpool(
-            lambda: sheet_page(request, member, lang, character_id, kind=kind, change=change))
-    except (NotAllowed, ProblemError, RuleError) as error:
-        return refused_page(request, error, lang)
+    kind, change = request.query_params.get("kind"), request.query_params.get("change")
+    return await show(request, chronicle_id, lambda member, lang: sheet_page(
+        request, member, lang, character_id, kind=kind, change=change))
+
+
+async def _sheet_form(request: Request, chronicle_id: int, character_id: int, choice: str, template: str,
+                      anchor: str) -> Response:
+    """The roll or change form for the ``kind`` or ``change`` asked (``choice``): the fragment htmx
+    swaps in when a tab is picked, or without htmx the sheet with that tab chosen."""
+    asked = request.query_params.get(choice)
+
+    def done(context: dict[str, Any], lang: str) -> Response:
+        if not is_htmx(request):
+            sheet = f"/chronicles/{chronicle_id}/characters/{character_id}"
+            return see_other(f"{sheet}?{choice}={context[choice]}#{anchor}")
+        return fragment(request, template, lang, **context)
+
+    def build(member: Member, lang: str) -> dict[str, Any]:
+        state = table.load(db_of(request), member, lang, feed=False)
+        character = _character_or_404(state, character_id)
+        return sheet_context(request, state, character, member, lang, **{choice: asked})
+
+    return await show(request, chronicle_id, build, done)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form", response_class=HTMLResponse)
 async def roll_form(request: Request, chronicle_id: int, character_id: int) -> Response:
     """The roll form for one kind of roll (htmx swaps it in when a tab is picked)."""
-    lang = lang_of(request)
-    kind, _ = _kind_and_change(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-
-        def build():
-            state = table.load(db_of(request), member, lang, feed=False)
-            character = _character_or_404(state, character_id)
-            return sheet_context(request, state, character, member, lang, kind=kind)
-
-        context = await run_in_threadpool(build)
-    except (NotAllowed, ProblemError, RuleError) as error:
-        return refused_page(request, error, lang)
-    if not is_htmx(request):
-        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}?kind={context['kind']}#roll")
-    return fragment(request, "_roll_form.html", lang, **context)
+    return await _sheet_form(request, chronicle_id, character_id, "kind", "_roll_form.html", "roll")
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/change-form", response_class=HTMLResponse)
 async def change_form(request: Request, chronicle_id: int, character_id: int) -> Response:
-    lang = lang_of(request)
-    _, change = _kind_and_change(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-
-        def build():
-            state = table.load(db_of(request), member, lang, feed=False)
-            character = _character_or_404(state, character_id)
-            return sheet_context(request, state, character, member, lang, change=change)
-
-        context = await run_in_threadpool(build)
-    except (NotAllowed, ProblemError, RuleError) as error:
-        return refused_page(request, error, lang)
-    if not is_htmx(request):
-        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}?change={context['change']}#changes")
-    return fragment(request, "_change_form.html", lang, **context)
+    return await _sheet_form(request, chronicle_id, character_id, "change", "_change_form.html", "changes")
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/odds", response_class=HTMLResponse)
 async def odds(request: Request, chronicle_id: int, character_id: int) -> Response:
     """The exact odds of the roll the form describes (htmx asks on every change, before rolling)."""
-    lang = lang_of(request)
     values = dict(request.query_params)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
 
-    def build():
+    def work(member: Member, lang: str) -> Response:
         state = table.load(db_of(request), member, lang, feed=False)
         character = _character_or_404(state, character_id)
         system = state.chronicle["system"]
@@ -599,15 +603,15 @@ async def odds(request: Request, chronicle_id: int, character_id: int) -> Respon
         action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
         action = service.apply_standing_difficulty(_Chronicle(state.chronicle), _Character(character), action,
                                                    member.role)
-        return preview(system, character.sheet or {}, action, mode=state.chronicle["mode"], role=member.role,
-                       lang=lang)
+        view, pool_text = preview(system, character.sheet or {}, action, mode=state.chronicle["mode"],
+                                  role=member.role, lang=lang)
+        return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text)
 
-    try:
-        view, pool_text = await run_in_threadpool(build)
-    except (ProblemError, RuleError) as error:
+    def refusal(error: Exception, member: Member, lang: str) -> Response:
         _status, text = error_detail(error, lang)
         return fragment(request, "_odds.html", lang, odds=None, odds_error=text, pool_text="")
-    return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text)
+
+    return await act(request, chronicle_id, work, refusal)
 
 
 class _Chronicle:
@@ -643,15 +647,9 @@ def _after_change(request: Request, member: Member, lang: str, chronicle_id: int
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
 async def roll(request: Request, chronicle_id: int, character_id: int) -> Response:
     form = await form_of(request)
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
     kind = str(form.get("kind", ""))
 
-    def work():
+    def work(member: Member, lang: str) -> Response:
         with db_of(request).read() as session:
             system = service.get_chronicle(session, member).system
         action = forms.parse_form(forms.schema_for(system, "actions", kind), form, kind)
@@ -661,49 +659,35 @@ async def roll(request: Request, chronicle_id: int, character_id: int) -> Respon
                                                                     source=source))
         return _after_change(request, member, lang, chronicle_id, character_id, result, "roll")
 
-    try:
-        return await run_in_threadpool(work)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, "roll", lambda errors: sheet_page(
-            request, member, lang, character_id, errors=errors, values=form, kind=kind))
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return sheet_page(request, member, lang, character_id, errors=errors, values=form, kind=kind)
+
+    return await act(request, chronicle_id, work, alert_in(request, "roll", again))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments")
 async def adjust(request: Request, chronicle_id: int, character_id: int) -> Response:
     form = await form_of(request)
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
     change = str(form.get("change", ""))
 
-    def work():
+    def work(member: Member, lang: str) -> Response:
         with db_of(request).read() as session:
             system = service.get_chronicle(session, member).system
         data = forms.parse_form(forms.schema_for(system, "changes", change), form, change)
         result = service.run(db_of(request), lambda s: service.adjust(s, member, character_id, data))
         return _after_change(request, member, lang, chronicle_id, character_id, result, "change")
 
-    try:
-        return await run_in_threadpool(work)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, "change", lambda errors: sheet_page(
-            request, member, lang, character_id, errors=errors, values=form, change=change))
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return sheet_page(request, member, lang, character_id, errors=errors, values=form, change=change)
+
+    return await act(request, chronicle_id, work, alert_in(request, "change", again))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/sheet")
 async def edit_sheet(request: Request, chronicle_id: int, character_id: int) -> Response:
     form = await form_of(request)
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
 
-    def work():
+    def work(member: Member, lang: str) -> Response:
         state = table.load(db_of(request), member, lang, feed=False)
         character = _character_or_404(state, character_id)
         system = state.chronicle["system"]
@@ -717,13 +701,12 @@ async def edit_sheet(request: Request, chronicle_id: int, character_id: int) -> 
         if member.role == "storyteller" and "standing_difficulty" in form:
             fields["difficulty"] = forms.int_field(form, "standing_difficulty")
         service.run(db_of(request), lambda s: service.edit_character(s, member, character_id, **fields))
+        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}")
 
-    try:
-        await run_in_threadpool(work)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, "sheet", lambda errors: sheet_page(
-            request, member, lang, character_id, errors=errors, values=form))
-    return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}")
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return sheet_page(request, member, lang, character_id, errors=errors, values=form)
+
+    return await act(request, chronicle_id, work, alert_in(request, "sheet", again))
 
 
 # --- follow-ups: V5 Willpower reroll, reveal ---------------------------------------------------
@@ -746,15 +729,9 @@ def _dice_of(form: dict[str, Any]) -> list[int]:
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/reroll")
 async def reroll(request: Request, chronicle_id: int, seq: int) -> Response:
     form = await form_of(request)
-    lang = lang_of(request)
     form_id = f"reroll-{seq}"
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
 
-    def work():
+    def work(member: Member, lang: str) -> Response:
         dice = _dice_of(form)
         source = dice_source(request)
         result = service.run(db_of(request), lambda s: service.reroll(s, member, seq, {"kind": "reroll", "dice": dice},
@@ -773,57 +750,40 @@ async def reroll(request: Request, chronicle_id: int, seq: int) -> Response:
                         chronicle=state.chronicle, me=state.me, character=character,
                         sheet=(character.sheet if character else None) or {}, system=state.chronicle["system"])
 
-    def full(errors):
-        response = chronicle_page(request, member, lang, errors=errors)
-        return response
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return chronicle_page(request, member, lang, errors=errors)
 
-    try:
-        return await run_in_threadpool(work)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, form_id, full)
+    return await act(request, chronicle_id, work, alert_in(request, form_id, again))
 
 
 @router.get("/chronicles/{chronicle_id}/entries/{seq}/advice", response_class=HTMLResponse)
 async def advice(request: Request, chronicle_id: int, seq: int) -> Response:
     """The odds engine's advice for a V5 Willpower reroll: the best dice, and the chance of the
     dice ticked so far."""
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
     goal = request.query_params.get("goal", "win")
     goal = goal if goal in GOALS else "win"
-    try:
+
+    def work(member: Member, lang: str) -> Response:
         chosen = _dice_of({"dice": request.query_params.getlist("dice")})
+        with db_of(request).read() as session:
+            entry = service.log_entry(session, member, seq)
+        result = (entry.get("receipt") or {}).get("result") or {}
+        if result.get("system") != "v5" or result.get("kind") != "test":
+            raise ProblemError(409, "not_a_roll", seq=seq)
+        return fragment(request, "_advice.html", lang, advice=reroll_advice(result, goal, chosen, lang), seq=seq)
 
-        def build():
-            with db_of(request).read() as session:
-                entry = service.log_entry(session, member, seq)
-            result = (entry.get("receipt") or {}).get("result") or {}
-            if result.get("system") != "v5" or result.get("kind") != "test":
-                raise ProblemError(409, "not_a_roll", seq=seq)
-            return reroll_advice(result, goal, chosen, lang)
-
-        view = await run_in_threadpool(build)
-    except (ProblemError, RuleError) as error:
+    def refusal(error: Exception, member: Member, lang: str) -> Response:
         _status, text = error_detail(error, lang)
         return fragment(request, "_alert.html", lang, message=text)
-    return fragment(request, "_advice.html", lang, advice=view, seq=seq)
+
+    return await act(request, chronicle_id, work, refusal)
 
 
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/reveal")
 async def reveal(request: Request, chronicle_id: int, seq: int) -> Response:
-    lang = lang_of(request)
     form_id = f"reveal-{seq}"
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
-    except NotAllowed as error:
-        return refused_page(request, error, lang)
 
-    def work():
+    def work(member: Member, lang: str) -> Response:
         result = service.run(db_of(request), lambda s: service.reveal(s, member, seq))
         if not is_htmx(request):
             return see_other(f"/chronicles/{chronicle_id}#entry-{seq}")
@@ -836,31 +796,26 @@ async def reveal(request: Request, chronicle_id: int, seq: int) -> Response:
         return fragment(request, "_after_reveal.html", lang, card=cards[0], revealed=cards[1], form_id=form_id,
                         chronicle=state.chronicle, me=state.me)
 
-    try:
-        return await run_in_threadpool(work)
-    except (ProblemError, RuleError) as error:
-        return alert_response(request, error, lang, form_id, lambda errors: chronicle_page(
-            request, member, lang, errors=errors))
+    def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
+        return chronicle_page(request, member, lang, errors=errors)
+
+    return await act(request, chronicle_id, work, alert_in(request, form_id, again))
 
 
 @router.get("/chronicles/{chronicle_id}/entries/{seq}", response_class=HTMLResponse)
 async def entry_page(request: Request, chronicle_id: int, seq: int) -> Response:
     """One receipt on its own page (a permalink to show the table)."""
-    lang = lang_of(request)
-    try:
-        member = await run_in_threadpool(member_of, request, chronicle_id)
-        lang = await run_in_threadpool(_chronicle_lang, request, member)
+    def build(member: Member, lang: str) -> tuple[table.Table, Any]:
+        state = table.load(db_of(request), member, lang, feed=False)
+        with db_of(request).read() as session:
+            entry = service.log_entry(session, member, seq)
+            followed = table.followed_up(session, member.chronicle_id, [seq])
+        viewer = table.viewer_of(member, state.chronicle, lang)
+        card = table.cards_for([entry], viewer, state.characters, followed, state.chronicle["system"])[0]
+        return state, card
 
-        def build():
-            state = table.load(db_of(request), member, lang, feed=False)
-            with db_of(request).read() as session:
-                entry = service.log_entry(session, member, seq)
-                followed = table.followed_up(session, member.chronicle_id, [seq])
-            viewer = table.viewer_of(member, state.chronicle, lang)
-            card = table.cards_for([entry], viewer, state.characters, followed, state.chronicle["system"])[0]
-            return state, card
+    def done(built: tuple[table.Table, Any], lang: str) -> Response:
+        state, card = built
+        return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
 
-        state, card = await run_in_threadpool(build)
-    except (NotAllowed, ProblemError, RuleError) as error:
-        return refused_page(request, error, lang)
-    return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
+    return await show(request, chronicle_id, build, done)
