@@ -12,9 +12,11 @@ functions on representative faces:
   messy critical (a 10), found by asking ``classify`` about one Hunger die.
 - *Whole rolls without a reroll* are summarised by (successes, a pair of 10s?, a Hunger 10?,
   a Hunger 1?) and each such key is classified by ``rules.v5.classify`` on faces built for it
-  (checked with ``count_successes``). The distribution of those keys is computed with packed
-  integer polynomials (Kronecker substitution: the multiplications run in C) and inclusion–
-  exclusion over the Hunger flags; a whole table costs integer additions, never ``Fraction``.
+  (checked with ``count_successes``), once per difficulty. The distribution of those keys is
+  computed with packed integer polynomials (Kronecker substitution: the multiplications run in C)
+  and inclusion–exclusion over the Hunger flags; a whole table costs integer additions, never
+  ``Fraction``: ``v5_table`` reads its first difficulty as sums over runs of keys that classify
+  alike, and each next one by moving the weight of the keys that classify otherwise there.
 
 Willpower rerolls (V5-8): a named choice picks dice on each class's representative faces;
 ``optimal`` searches, for every first roll, every count of each scoring category to reroll
@@ -32,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations, groupby
+from itertools import combinations, groupby, pairwise
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from rollbook.odds._exact import Distribution, category_classes, unpack_fast
@@ -554,7 +556,7 @@ def v5_table(pools: Iterable[int], hungers: Iterable[int], difficulties: Iterabl
             chain = chains.get(lanes)
             if chain is None:
                 chain = chains[lanes] = (_plan(most, lanes, difficulties[0]), ((), *(
-                    _changes(most, lanes, before, after) for before, after in zip(difficulties, difficulties[1:]))))
+                    _changes(most, lanes, before, after) for before, after in pairwise(difficulties))))
             weights = [0, 0, 0, 0, 0, 0, 0]  # the six outcomes, then keys no roll has (weight 0)
             for low, high, outcome in chain[0]:
                 weights[outcome] += sum(slots[low:high])
