@@ -175,6 +175,12 @@ def test_V20_13_engine_never_adds_a_multiple_action_penalty():
     assert roll([6, 6], difficulty=6).difficulty == 6
 
 
+def test_V20_13_helper_raises_the_difficulty_before_the_roll():
+    assert v20.multiple_action_difficulty(6, 1) == (6, 0)
+    assert v20.multiple_action_difficulty(6, 3) == (8, 0)
+    assert v20.multiple_action_difficulty(9, 4) == (10, 2)  # past 10: more successes required (V20-4)
+
+
 def test_V20_14_receipt_keeps_every_number_apart():
     receipt = roll([10, 1, 5, 7], difficulty=7, untrained="skill", willpower=True)
     assert (receipt.requested_difficulty, receipt.difficulty, receipt.mode, receipt.required) == (7, 8, "strict", 1)

@@ -132,6 +132,16 @@ def degree_of(outcome: Outcome, total: int) -> Degree | None:
     return DEGREES[min(total, 5) - 1] if outcome == "success" and total >= 1 else None
 
 
+def multiple_action_difficulty(difficulty: int, actions: int) -> tuple[int, int]:
+    """V20-13: the helper a Storyteller may use *before* the roll — each action after the first
+    adds 1 to the difficulty; past 10 each point becomes one more required success (as V20-4).
+    Returns (difficulty, extra successes required). The resolver itself never adds this penalty."""
+    check_range("difficulty", difficulty, 2, 10)
+    check_range("actions", actions, 1, None)
+    raised = difficulty + actions - 1
+    return min(raised, 10), max(0, raised - 10)
+
+
 def needed(request: V20Request, faces: Faces) -> tuple[int, ...]:
     return (SIDES,) * max(0, request.pool - len(faces))
 
