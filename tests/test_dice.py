@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections import Counter
 
 import pytest
@@ -38,13 +40,40 @@ def test_hmac_dice_are_uniform_enough_and_commit_to_their_seed():
     source = HmacDice(b"table seed")
     counts = Counter(source.draw(60000, 6))
     assert all(abs(counts[face] - 10000) < 500 for face in range(1, 7))
-    assert HmacDice(b"table seed").commitment() == HmacDice(b"table seed").commitment()
+    # The commitment is the published SHA-256 of the seed (checked independently), and binds to it.
+    assert HmacDice(b"table seed").commitment() == hashlib.sha256(b"table seed").hexdigest()
+    assert HmacDice("table seed").commitment() == hashlib.sha256(b"table seed").hexdigest()
+    assert HmacDice(b"table seed").commitment() != HmacDice(b"table seed!").commitment()
+
+
+def reference_hmac_faces(seed: bytes, n: int, sides: int) -> tuple[int, ...]:
+    """The provably-fair stream regenerated from the seed alone, written from its description:
+    HMAC-SHA256(seed, 8-byte big-endian counter), read 8 bytes at a time; a value in the tail
+    [2**64 - 2**64 % sides, 2**64) is redrawn, any other gives value % sides + 1."""
+    stream = b"".join(hmac.new(seed, c.to_bytes(8, "big"), hashlib.sha256).digest() for c in range(4 * n + 8))
+    values = [int.from_bytes(stream[i:i + 8], "big") for i in range(0, len(stream), 8)]
+    limit = 2**64 - 2**64 % sides
+    faces = [v % sides + 1 for v in values if v < limit]
+    return tuple(faces[:n])
+
+
+@pytest.mark.parametrize("sides", [2, 6, 10, 20, 100])
+def test_hmac_faces_can_be_regenerated_from_the_seed_alone(sides):
+    assert HmacDice(b"table seed").draw(200, sides) == reference_hmac_faces(b"table seed", 200, sides)
 
 
 def test_hmac_rejection_sampling_has_no_modulo_bias_on_a_die_that_does_not_divide_2_64():
     # 2**64 % 10 == 6: values >= limit must be redrawn, never folded onto faces 1..6.
     limit = (1 << 64) - ((1 << 64) % 10)
-    assert limit % 10 == 0
+    fed = iter([limit, (1 << 64) - 1, limit - 1, 3])  # two values in the biased tail, then two good ones
+
+    class Stubbed(HmacDice):
+        def _next_u64(self) -> int:
+            return next(fed)
+
+    # limit and 2**64 − 1 would fold onto faces 1 and 6: both must be skipped.
+    assert Stubbed(b"x").draw(2, 10) == ((limit - 1) % 10 + 1, 4)
+    assert next(fed, None) is None  # exactly the four values were consumed
 
 
 def test_given_faces_feed_a_roll_and_refuse_bad_faces():

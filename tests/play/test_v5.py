@@ -110,6 +110,9 @@ def test_V5_12_ghouls_and_mortals_roll_no_hunger_dice(creature):
                          "skills": {"brawl": 2}})
     done = roll(s, {"kind": "test", "attribute": "strength", "skill": "brawl"}, [1, 10, 10, 1, 1])
     assert done.receipt["pool"]["hunger_dice"] == 0 and done.receipt["result"]["outcome"] == "critical"
+    assert done.receipt["result"]["hunger"] == [] and not done.receipt["result"]["bestial"]
+    # The zero comes from the creature, not from an empty Hunger track: a ghoul or mortal has no Hunger at all.
+    refused("no_hunger_for_creature", new_sheet, "v5", {"name": "Renfield", "creature": creature, "hunger": 2})
 
 
 def test_V5_12_ghouls_cannot_rouse_or_surge():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rollbook.rules import v20
@@ -90,7 +90,12 @@ def test_V20_5_casual_never_below_one_and_a_one_still_cancels_at_difficulty_one(
 
 
 def test_V20_5_strict_uses_the_evaluated_difficulty():
-    assert roll([5], difficulty=5).difficulty == 5
+    # Evaluated difficulty 5 + 1 (untrained Skill) = 6: Strict applies it unhalved, so a 5 fails.
+    strict = roll([5, 6], difficulty=5, untrained="skill")
+    assert strict.mode == "strict" and strict.evaluated_difficulty == 6 and strict.difficulty == 6
+    assert strict.rolled_successes == 1
+    casual = roll([5, 6], difficulty=5, untrained="skill", mode="casual")
+    assert casual.evaluated_difficulty == 6 and casual.difficulty == 3 and casual.rolled_successes == 2
 
 
 def test_V20_6_success_at_or_above_difficulty():
@@ -230,15 +235,29 @@ options = st.fixed_dictionaries(
 )
 
 
+@example([7, 1], dict(difficulty=6, required=1, mode="strict", willpower=False, auto_successes=0), None)
+@example([10, 1, 1], dict(difficulty=6, required=1, mode="strict", willpower=False, auto_successes=0), 5)
+@example([1, 2], dict(difficulty=6, required=1, mode="strict", willpower=False, auto_successes=1), None)
+@example([1, 3], dict(difficulty=3, required=1, mode="casual", willpower=False, auto_successes=0), None)
 @given(faces_lists, options, st.sampled_from([None, 4, 5]))
 def test_V20_11_property_a_botch_never_has_a_rolled_success(faces, opts, specialty_rating):
     receipt = roll(faces, specialty=specialty_rating is not None, specialty_rating=specialty_rating, **opts)
+    # Every number recomputed here from SPEC alone, not from the receipt.
+    applied = max(1, opts["difficulty"] // 2) if opts["mode"] == "casual" else opts["difficulty"]  # V20-5
+    ones = faces.count(1)
+    rolled = sum(1 for f in faces if f >= applied)  # V20-6
+    if specialty_rating is not None:
+        rolled += sum(1 for f in faces if f == 10)  # V20-7: a specialty 10 is two successes
+    auto = int(opts["willpower"]) + opts["auto_successes"]  # V20-9
+    cancelled = min(ones, rolled)  # V20-8
+    total = rolled - cancelled + auto  # V20-10
+    botch = rolled == 0 and ones >= 1 and auto == 0  # V20-11
+    outcome = "botch" if botch else "success" if total >= opts["required"] else "failure"  # V20-12
+    assert receipt.difficulty == applied and receipt.ones == ones
+    assert (receipt.rolled_successes, receipt.cancelled, receipt.auto_successes) == (rolled, cancelled, auto)
+    assert receipt.successes == total and receipt.outcome == outcome
     if receipt.outcome == "botch":
         assert receipt.rolled_successes == 0 and receipt.auto_successes == 0 and receipt.ones >= 1
-    assert 0 <= receipt.cancelled <= receipt.rolled_successes  # V20-8
-    assert receipt.successes == receipt.rolled_successes - receipt.cancelled + receipt.auto_successes  # V20-10
-    assert 1 <= receipt.difficulty <= 10
-    assert (receipt.outcome == "success") == (receipt.outcome != "botch" and receipt.successes >= receipt.required)
 
 
 @given(faces_lists, st.integers(2, 10))

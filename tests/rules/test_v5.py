@@ -77,8 +77,10 @@ def test_V5_6_bestial_failure_is_a_losing_roll_with_a_hunger_one():
 
 
 def test_V5_6_a_normal_one_does_nothing_and_a_hunger_one_on_a_win_does_nothing():
-    assert resolve(V5Request(pool=2, difficulty=2), (1, 3)).outcome == "total_failure"
-    assert resolve(V5Request(pool=2, hunger=1, difficulty=1), (7, 1)).outcome == "success"
+    normal_one = resolve(V5Request(pool=2, hunger=1, difficulty=2), (1, 3))  # the 1 is the normal die
+    assert normal_one.hunger == (3,) and normal_one.outcome == "total_failure" and not normal_one.bestial
+    winning = resolve(V5Request(pool=2, hunger=1, difficulty=1), (7, 1))
+    assert winning.hunger == (1,) and winning.outcome == "success" and not winning.bestial
 
 
 def test_V5_7_outcome_precedence():
@@ -177,9 +179,13 @@ def test_V5_11_blood_surge_dice_are_normal_dice_in_the_pool():
 def test_V5_12_who_has_hunger_dice(creature, hunger_dice):
     request = V5Request(pool=4, hunger=2, creature=creature)
     assert request.hunger_dice == hunger_dice
-    receipt = resolve(request, (10, 10, 1, 1))
-    if hunger_dice == 0:
-        assert not receipt.messy and receipt.outcome == "critical"
+    # The last two faces are the Hunger dice of a vampire: a Hunger 10 in the winning pair is messy.
+    win = resolve(request, (10, 3, 1, 10))
+    assert len(win.hunger) == hunger_dice and win.successes == 4
+    assert win.outcome == ("messy_critical" if hunger_dice else "critical") and win.messy == bool(hunger_dice)
+    # ... and a Hunger 1 on a losing roll is a bestial failure; a ghoul's or a mortal's 1 is not.
+    loss = resolve(request, (2, 3, 4, 1))
+    assert loss.outcome == ("bestial_failure" if hunger_dice else "total_failure") and loss.bestial == bool(hunger_dice)
 
 
 def test_V5_13_hunger_dice_are_taken_from_the_request_not_chosen_by_the_client():
@@ -230,7 +236,26 @@ def test_V5_2_property_hunger_dice_never_exceed_the_pool(roll):
 
 @given(v5_rolls())
 def test_V5_7_property_outcome_flags_agree(roll):
-    receipt = resolve(*roll)
+    request, faces = roll
+    receipt = resolve(request, faces)
+    # The outcome recomputed from SPEC alone (V5-2 … V5-7).
+    split = len(faces) - min(request.hunger, request.pool)
+    normal, hunger = faces[:split], faces[split:]
+    tens = faces.count(10)
+    successes = sum(1 for f in faces if f >= 6) + 2 * (tens // 2)
+    win = successes >= request.difficulty
+    if win and tens >= 2:
+        expected = "messy_critical" if 10 in hunger else "critical"
+    elif win:
+        expected = "success"
+    elif 1 in hunger:
+        expected = "bestial_failure"
+    else:
+        expected = "failure" if successes else "total_failure"
+    assert (receipt.normal, receipt.hunger) == (normal, hunger)
+    assert receipt.successes == successes and receipt.margin == successes - request.difficulty
+    assert receipt.outcome == expected
+    assert receipt.bestial == (not win and 1 in hunger) and receipt.messy == (expected == "messy_critical")
     assert receipt.outcome in v5.OUTCOMES
     assert receipt.messy <= receipt.critical <= receipt.win
     assert not (receipt.win and receipt.bestial)
@@ -251,4 +276,8 @@ def test_V5_8_property_rerolls_never_touch_hunger_dice(roll, choice, data):
     new = tuple(data.draw(st.lists(st.integers(1, 10), min_size=len(picked), max_size=len(picked))))
     after = reroll(request, first, picked, new)
     assert after.hunger == first.hunger
-    assert sum(1 for a, b in zip(after.normal, first.normal) if a != b) <= 3
+    expected = list(first.normal)
+    for index, face in zip(picked, new):
+        expected[index] = face
+    assert after.normal == tuple(expected) and after.original_normal == first.normal
+    assert (after.rerolls[-1].dice, after.rerolls[-1].new) == (tuple(picked), new)
