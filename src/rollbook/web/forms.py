@@ -32,7 +32,7 @@ class Option:
 class FieldView:
     name: str
     label: str
-    widget: str  # select | number | checkbox | text | textarea | datalist
+    widget: str  # select | number | checkbox | checks | text | textarea | datalist
     value: Any = None
     options: list[Option] = dc_field(default_factory=list)
     minimum: int | None = None
@@ -41,6 +41,7 @@ class FieldView:
     allow_empty: bool = False
     help: str = ""
     readonly: bool = False
+    send_off: bool = False  # a checkbox ticked by default: an untick is posted as "off"
 
     @property
     def groups(self) -> list[tuple[str | None, list[Option]]]:
@@ -60,8 +61,19 @@ def describe(system: str) -> dict:
     return describe_actions(system)
 
 
-def action_kinds(system: str) -> list[str]:
-    return list(describe(system)["actions"])
+def action_kinds(system: str, role: str | None = None) -> list[str]:
+    """The kinds of roll this role may make (a player is not offered the Storyteller's, e.g. the
+    roll-under opposed roll, R-7)."""
+    described = describe(system)
+    kinds = list(described["actions"])
+    if role is not None and role != "storyteller":
+        kinds = [k for k in kinds if k not in described["storyteller_only"]]
+    return kinds
+
+
+def storyteller_values(system: str, kind: str, name: str) -> set[str]:
+    """Choices of a field only the Storyteller may make (roll-under absurd/trivial tasks, R-8)."""
+    return set(describe(system).get("storyteller_only_values", {}).get(f"{kind}.{name}", ()))
 
 
 def change_kinds(system: str, role: str) -> list[str]:
@@ -110,6 +122,8 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
     attributes = sheet.get("attributes") or {}
     if name in ("attribute", "second_attribute") and "enum" in spec:
         return [Option(v, f"{labels.trait(v, lang)} ({attributes.get(v, '?')})") for v in spec["enum"]]
+    if name == "attribute" and isinstance(attributes, dict):  # free attributes (roll-under): the sheet's own
+        return _rated(sorted(attributes.items(), key=lambda item: labels.trait(item[0], lang)), lang)
     if name == "virtue" and "enum" in spec:
         virtues = sheet.get("virtues") or {}
         return [Option(v, f"{labels.trait(v, lang)} ({virtues.get(v, '?')})") for v in spec["enum"]]
@@ -141,12 +155,26 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         return options
     if name == "location":
         return [Option(k, f"{labels.trait(k, lang)} ({v})") for k, v in (sheet.get("armor") or {}).items()]
-    if name == "card":
+    if name in ("card", "cards"):
         cards = sheet.get("cards") or []
-        if cards and isinstance(cards, list):
-            return [Option(c["name"] if isinstance(c, dict) else str(c), c["name"] if isinstance(c, dict) else str(c))
-                    for c in cards]
+        if isinstance(cards, list) and (cards or name == "cards"):
+            return [Option(c["name"] if isinstance(c, dict) else str(c), card_label(c, lang) if isinstance(c, dict)
+                           else str(c)) for c in cards]
     return None
+
+
+def card_label(card: dict, lang: str) -> str:
+    """"Agile (advantage)", "Strong (+2)", "Lucky (extra effect)" — a roll-under card as held."""
+    from rollbook.i18n import N_, translate
+
+    effect = card.get("effect")
+    if effect == "bonus":
+        what = f"+{card.get('bonus', 0)}"
+    elif effect == "advantage":
+        what = translate(N_("advantage"), lang)
+    else:
+        what = translate(N_("extra effect"), lang)
+    return f"{card.get('name', '')} ({what})"
 
 
 def trait_suggestions(sheet: dict) -> list[str]:
@@ -167,16 +195,22 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
     """The form fields of one action or change, pre-filled with ``values`` (the last submission)."""
     values = values or {}
     out: list[FieldView] = []
-    required = set(schema.get("required", ()))
-    for name, raw in schema.get("properties", {}).items():
+    for name, raw, is_required in _flat_properties(schema):
         if name in HIDDEN_FIELDS or name in skip:
             continue
         spec, nullable = _plain_type(raw)
-        label = labels.field(name, lang, raw.get("title"))
-        value = values.get(name, raw.get("default"))
+        label = labels.field(name.rsplit(".", 1)[-1], lang, raw.get("title"))
+        head, _, sub = name.partition(".")
+        nested = values.get(head) if sub else None
+        value = values.get(name, nested.get(sub, raw.get("default")) if isinstance(nested, dict)
+                           else raw.get("default"))
+        required = {name} if is_required else set()
         options = trait_options(system, name, sheet, spec, lang)
         kind = spec.get("type")
-        if options is not None:
+        if options is not None and kind == "array":  # several of the sheet's things (cards played)
+            chosen = value if isinstance(value, list) else [value] if value else []
+            view = FieldView(name, label, "checks", [str(v) for v in chosen], options)
+        elif options is not None:
             view = FieldView(name, label, "select", value, options, required=name in required,
                              allow_empty=nullable or name not in required)
         elif "enum" in spec:
@@ -184,7 +218,7 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
                              value, [Option(v, labels.choice(v, lang, name)) for v in spec["enum"]],
                              required=name in required, allow_empty=nullable)
         elif kind == "boolean":
-            view = FieldView(name, label, "checkbox", bool(value) if value not in (None, "") else False)
+            view = FieldView(name, label, "checkbox", _truthy(value), send_off=raw.get("default") is True)
         elif kind == "integer":
             view = FieldView(name, label, "number", value, minimum=spec.get("minimum"), maximum=spec.get("maximum"),
                              required=name in required and not nullable)
@@ -205,25 +239,62 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
     return out
 
 
+def _truthy(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):  # "off" then "on": the box was ticked
+        value = value[-1] if value else None
+    if isinstance(value, bool):
+        return value
+    return str(value).lower() in ("on", "true", "1", "yes") if value is not None else False
+
+
+def _flat_properties(schema: dict):
+    """(form name, spec, required) of each field; an object field (``$ref``, e.g. the card a
+    Storyteller grants) is spread into ``card.name``, ``card.effect``, …"""
+    required = set(schema.get("required", ()))
+    for name, raw in schema.get("properties", {}).items():
+        ref = raw.get("$ref")
+        if ref and ref.rsplit("/", 1)[-1] in schema.get("$defs", {}):
+            inner = schema["$defs"][ref.rsplit("/", 1)[-1]]
+            inner_required = set(inner.get("required", ()))
+            for sub, sub_raw in inner.get("properties", {}).items():
+                yield f"{name}.{sub}", sub_raw, sub in inner_required
+        else:
+            yield name, raw, name in required
+
+
 # --- posted form -> action ---------------------------------------------------------------------
 
 def parse_form(schema: dict, form: Mapping[str, Any], kind: str) -> dict:
     """Posted fields -> a plain action dict, typed by the schema. Empty fields are left out (the
     play layer's defaults apply); a number that is not a number is refused with the rules' code."""
     action: dict[str, Any] = {"kind": kind}
-    for name, raw in schema.get("properties", {}).items():
+    for name, raw, _required in _flat_properties(schema):
         if name in HIDDEN_FIELDS:
+            continue
+        head, _, sub = name.partition(".")
+        if sub:  # a field of an object: parsed on its own, then put in place
+            part = parse_form({"properties": {sub: raw}}, {sub: form[name]} if name in form else {}, kind)
+            part.pop("kind")
+            if part:
+                action.setdefault(head, {}).update(part)
             continue
         spec, _nullable = _plain_type(raw)
         kind_of = spec.get("type")
         if kind_of == "boolean":
             value = form.get(name)
             if value is not None:
-                action[name] = str(value).lower() in ("on", "true", "1", "yes")
+                action[name] = _truthy(value)
             continue
         value = form.get(name)
         if value is None:
             continue
+        if isinstance(value, (list, tuple)):  # repeated fields (ticked boxes)
+            if kind_of == "array":
+                items = [str(v).strip() for v in value if str(v).strip()]
+                if items:
+                    action[name] = items
+                continue
+            value = value[-1]
         text = str(value).strip()
         if text == "":
             continue

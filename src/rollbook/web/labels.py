@@ -160,6 +160,11 @@ FIELDS = {
     "cards": N_("Cards"),
     "dice": N_("Dice"),
     "threshold": N_("Threshold"),
+    "effect": N_("Effect"),
+    "consumable": N_("Used up when played"),
+    "text": N_("What it does"),
+    "turn_spent": N_("Turn spent"),
+    "clan_disciplines": N_("Clan Disciplines"),
     "attack": N_("Attack"),
     "defense": N_("Defense"),
 }
@@ -192,6 +197,8 @@ KINDS = {
     "new_turn": N_("New turn"),
     "reroll": N_("Willpower reroll"),
     "reveal": N_("Reveal"),
+    "grant_card": N_("Grant a card"),
+    "remove_card": N_("Remove a card"),
 }
 
 # Choices inside enums.
@@ -219,6 +226,9 @@ CHOICES = {
     "win": N_("a win"),
     "clean": N_("a win without a Messy Critical"),
     "crit": N_("a critical"),
+    "advantage": N_("advantage"),
+    "bonus": N_("bonus"),
+    "extra": N_("extra effect"),
 }
 
 SYSTEMS = {
@@ -270,6 +280,9 @@ FLAGS = {
     "track_overflow": N_("Damage beyond the track"),
     "health_overflow": N_("Damage beyond the health track"),
     "incapacitated": N_("Incapacitated"),
+    "wound_overflow": N_("Damage beyond the wound track"),
+    "wound_track_full": N_("The wound track is full"),
+    "magazine_empty": N_("The magazine is empty"),
 }
 
 

@@ -510,10 +510,12 @@ def sheet_context(request: Request, state: table.Table, character: table.Charact
                   *, errors=None, values=None, kind: str | None = None, change: str | None = None) -> dict[str, Any]:
     system = state.chronicle["system"]
     sheet = character.sheet or {}
-    kinds = forms.action_kinds(system)
+    kinds = forms.action_kinds(system, member.role)
     last = table.last_action(db_of(request), member, character.id) if not values else None
     if kind not in kinds:
         kind = last["kind"] if last and last.get("kind") in kinds else kinds[0]
+    elif not values and (last is None or last.get("kind") != kind):
+        last = table.last_action(db_of(request), member, character.id, kind=kind)  # this tab's last roll
     changes = forms.change_kinds(system, member.role)
     change = change if change in changes else (changes[0] if changes else None)
     values = values or {}
@@ -544,11 +546,15 @@ def roll_fields(system: str, kind: str, sheet: dict, lang: str, values: dict | N
     fields = forms.fields_for(system, forms.schema_for(system, "actions", kind), sheet, lang, values)
     for f in fields:
         if f.name == "difficulty" and standing is not None:
-            if values is None or "difficulty" not in values:
-                f.value = standing
             if role != "storyteller":
+                f.value = standing  # the player's own last difficulty would be refused (difficulty_locked)
                 f.readonly = True
                 f.help = translate(N_("Set by the Storyteller for this character."), lang)
+            elif values is None or "difficulty" not in values:
+                f.value = standing
+        if role != "storyteller" and f.options:
+            reserved = forms.storyteller_values(system, kind, f.name)
+            f.options = [o for o in f.options if o.value not in reserved]
     return fields
 
 
@@ -593,7 +599,11 @@ async def change_form(request: Request, chronicle_id: int, character_id: int) ->
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/odds", response_class=HTMLResponse)
 async def odds(request: Request, chronicle_id: int, character_id: int) -> Response:
     """The exact odds of the roll the form describes (htmx asks on every change, before rolling)."""
-    values = dict(request.query_params)
+    params = request.query_params
+    values: dict[str, Any] = {}
+    for key in params.keys():  # ticked boxes repeat their name, as in a posted form
+        many = params.getlist(key)
+        values[key] = many if len(many) > 1 else many[0]
 
     def work(member: Member, lang: str) -> Response:
         state = table.load(db_of(request), member, lang, feed=False)
@@ -608,6 +618,11 @@ async def odds(request: Request, chronicle_id: int, character_id: int) -> Respon
         return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text)
 
     def refusal(error: Exception, member: Member, lang: str) -> Response:
+        if getattr(error, "code", None) == "missing_field":
+            # a field not filled in yet is not an error: say what the odds wait for
+            name = str((getattr(error, "params", None) or {}).get("field", "")).rsplit(".", 1)[-1]
+            prompt = translate(N_("Fill in “{field}” to see the odds."), lang, field=labels.field(name, lang))
+            return fragment(request, "_odds.html", lang, odds=None, odds_error="", pool_text="", odds_prompt=prompt)
         _status, text = error_detail(error, lang)
         return fragment(request, "_odds.html", lang, odds=None, odds_error=text, pool_text="")
 

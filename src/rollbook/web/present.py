@@ -73,10 +73,15 @@ def effect_text(effect: dict, lang: str) -> str:
         return translate(text, lang) if text else labels.readable(effect["flag"])
     name = labels.resource(str(effect.get("resource", "")), lang)
     before, after = effect.get("before"), effect.get("after")
-    text = f"{name}: {before} → {after}"
+    text = f"{name}: {_value(before)} → {_value(after)}"
     if effect.get("cost"):
         text += " (" + translate(N_("{n} XP"), lang, n=effect["cost"]) + ")"
     return text
+
+
+def _value(value) -> str:
+    """A value in an effect or a change: nothing (a card played, a field left out) is a dash."""
+    return "—" if value is None else str(value)
 
 
 def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
@@ -102,6 +107,16 @@ def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
     return " · ".join(parts)
 
 
+def _change_value(key: str, value, lang: str) -> str:
+    if isinstance(value, str):
+        return labels.choice(value, lang, key)
+    if isinstance(value, dict) and value.get("name"):  # a card granted (roll-under)
+        return str(value["name"])
+    if isinstance(value, bool):
+        return translate(N_("yes") if value else N_("no"), lang)
+    return str(value)
+
+
 def _title(system: str, receipt: dict, lang: str) -> str:
     action = receipt.get("action") or {}
     kind = receipt.get("kind") or action.get("kind", "")
@@ -111,6 +126,8 @@ def _title(system: str, receipt: dict, lang: str) -> str:
         return " + ".join(labels.trait(n, lang) for n in names if n)
     if kind == "skill" and action.get("skill"):
         return labels.trait(action["skill"], lang)
+    if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
+        return labels.trait(action.get("skill") or action["attribute"], lang)
     return labels.kind(system, kind, lang)
 
 
@@ -140,8 +157,8 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] == "adjust":
         change = receipt.get("change") or {}
         c.title = labels.kind(system, change.get("kind", receipt.get("kind", "")), lang)
-        details = [f"{labels.field(k, lang)}: {labels.choice(v, lang, k) if isinstance(v, str) else v}"
-                   for k, v in change.items() if k != "kind"]
+        details = [f"{labels.field(k, lang)}: {_change_value(k, v, lang)}"
+                   for k, v in change.items() if k != "kind" and v is not None]
         c.change = " · ".join(details)
         return c
     # a roll or a reroll: the rules receipt rendered with rollbook.render.view
@@ -199,6 +216,7 @@ RATING_GROUPS = {
             ("knowledges", N_("Knowledges"), 5), ("disciplines", N_("Disciplines"), 5),
             ("virtues", N_("Virtues"), 5)),
     "tiers": (("skills", N_("Skills"), 100), ("armor", N_("Armour"), 100)),
+    "rollunder": (("attributes", N_("Attributes"), 20), ("skills", N_("Skills"), 20)),
 }
 IDENTITY_FIELDS = ("player", "concept", "clan", "sire", "predator", "nature", "demeanor", "ambition", "desire")
 
@@ -227,6 +245,8 @@ def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
         if key not in ("attributes", "virtues"):
             # abilities: the rated ones first, then alphabetically in the reader's language
             items.sort(key=lambda item: (item[1] == 0, labels.trait(item[0], lang)))
+        elif key == "attributes" and system == "rollunder":  # the sheet's own attributes, by name
+            items.sort(key=lambda item: labels.trait(item[0], lang))
         elif key == "attributes":
             items.sort(key=lambda item: attribute_order.index(item[0]))
         ratings = [Rating(k, labels.trait(k, lang), int(v), max(top, int(v)), dots=top <= 10) for k, v in items]

@@ -57,6 +57,13 @@ SUBFIELDS = {
 }
 
 
+# An example line for each list of objects on a sheet (the textarea's placeholder).
+LIST_EXAMPLES = {
+    "weapons": '{"name": "Pistol", "bonus": 2, "capacity": 8}',
+    "cards": '{"name": "Agile", "effect": "advantage"}',
+}
+
+
 @dataclass
 class SheetField:
     name: str  # form name
@@ -182,7 +189,7 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
             section = Section(key, title, open=False)
             section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
                                              help=translate(N_("One JSON object per line"), lang),
-                                             placeholder='{"name": "Pistol", "bonus": 2, "capacity": 8}'))
+                                             placeholder=LIST_EXAMPLES.get(key, "")))
             out.append(section)
     if other.fields:
         out.insert(1, other)

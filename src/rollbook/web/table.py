@@ -76,9 +76,10 @@ def followed_up(session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
     return {refers: by for refers, by in rows}
 
 
-def last_action(db, member: Member, character_id: int) -> dict | None:
-    """The action of this member's latest roll for the character: the roll form starts from it,
-    so the form survives a reload (the state lives in the log, not in the browser)."""
+def last_action(db, member: Member, character_id: int, kind: str | None = None) -> dict | None:
+    """The action of this member's latest roll for the character (of that ``kind``, if given): the
+    roll form starts from it, so the form survives a reload (the state lives in the log, not in
+    the browser)."""
     with db.read() as session:
         rows = session.execute(
             select(LogEntry.actor, LogEntry.receipt).where(
@@ -89,7 +90,7 @@ def last_action(db, member: Member, character_id: int) -> dict | None:
     for actor, receipt in rows:
         if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
             action = receipt.get("action")
-            if isinstance(action, dict) and action.get("kind"):
+            if isinstance(action, dict) and action.get("kind") and kind in (None, action.get("kind")):
                 return action
     return None
 

@@ -52,6 +52,9 @@ def environment(lang: str) -> Environment:
 
     env.globals["v5_track"] = v5_track
     env.globals["v20_health"] = lambda health: v20_health(health or {}, lang)
+    from rollbook.web.forms import card_label
+
+    env.globals["card_label"] = lambda card: card_label(card or {}, lang)
     env.filters["dice_groups"] = dice_groups
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else n
     return env
