@@ -17,9 +17,10 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
 def marked_msgids() -> set[str]:
     method_map = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
     found = set()
-    for _, _, message, _, _ in extract_from_dir(str(SOURCE), method_map, keywords={"N_": None, "t": (1,), "translate": (1,), "_": None}):
-        if isinstance(message, str) and message:
-            found.add(message)
+    for _, _, message, _, _ in extract_from_dir(str(SOURCE), method_map, keywords={"N_": None, "t": (1,), "tn": (1, 2), "translate": (1,), "_": None, "ngettext": (1, 2)}):
+        msgid = message[0] if isinstance(message, tuple) else message
+        if isinstance(msgid, str) and msgid:
+            found.add(msgid)
     return found
 
 
@@ -28,7 +29,10 @@ def translated_msgids(lang: str) -> set[str]:
     found = set()
     for po_path in (SOURCE / "i18n" / "locale" / lang / "LC_MESSAGES").glob("*.po"):
         with po_path.open("rb") as handle:
-            found |= {m.id for m in read_po(handle) if m.id and m.string and not m.fuzzy}
+            for m in read_po(handle):
+                forms = m.string if isinstance(m.string, tuple) else (m.string,)
+                if m.id and all(forms) and not m.fuzzy:
+                    found.add(m.id[0] if isinstance(m.id, tuple) else m.id)
     return found
 
 

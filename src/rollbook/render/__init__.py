@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import import_module
 
-from rollbook.i18n import translate
+from rollbook.i18n import translate, translations
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +56,8 @@ def view(receipt: dict, lang: str) -> ReceiptView:
 
 def t(text: str, lang: str, **params) -> str:
     return translate(text, lang, **params)
+
+
+def tn(singular: str, plural: str, n: int, lang: str, **params) -> str:
+    """A counted phrase in the reader's language, with its plural form chosen for ``n`` (gettext)."""
+    return translations(lang).ngettext(singular, plural, n).format(n=n, **params)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render import DieView, Line, ReceiptView, t
+from rollbook.render import DieView, Line, ReceiptView, t, tn
 
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")}
 DEGREES = {
@@ -68,7 +68,7 @@ def view(receipt: dict, lang: str) -> ReceiptView:
             (N_("Willpower"), receipt["willpower_success"]), (N_("powers"), receipt["power_successes"])) if count
     )
     lines = [
-        Line(t("Pool", lang), t("{n} dice", lang, n=receipt["pool"])),
+        Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt["pool"], lang)),
         Line(t("Difficulty", lang), t("requested {requested}, applied {applied}", lang,
                                       requested=receipt["requested_difficulty"], applied=receipt["difficulty"]),
              "; ".join(notes)),

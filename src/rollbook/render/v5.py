@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render import DieView, Line, ReceiptView, t
+from rollbook.render import DieView, Line, ReceiptView, t, tn
 
 OUTCOMES = {
     "critical": N_("Critical"),
@@ -78,12 +78,14 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         )
     count = sum(1 for f in receipt["normal"] + receipt["hunger"] if f >= 6)
     lines = [
-        Line(t("Pool", lang), t("{n} dice: {normal} normal, {hunger} Hunger", lang, n=receipt["pool"],
-                                normal=len(receipt["normal"]), hunger=len(receipt["hunger"])),
+        Line(t("Pool", lang), tn("{n} die: {normal} normal, {hunger} Hunger", "{n} dice: {normal} normal, {hunger} Hunger",
+                                 receipt["pool"], lang, normal=len(receipt["normal"]), hunger=len(receipt["hunger"])),
              t("Hunger {h} replaces dice, never adds", lang, h=receipt["hunger_level"]) if receipt["hunger"] else ""),
-        Line(t("Difficulty", lang), str(receipt["difficulty"]), t("successes needed", lang)),
+        Line(t("Difficulty", lang), str(receipt["difficulty"]),
+             tn("success needed", "successes needed", receipt["difficulty"], lang)),
         Line(t("Successes", lang), str(receipt["successes"]),
-             t("{count} dice at 6+, plus 2 for each pair of 10s ({pairs})", lang, count=count, pairs=receipt["critical_pairs"])),
+             tn("{n} die at 6+, plus 2 for each pair of 10s ({pairs})",
+                "{n} dice at 6+, plus 2 for each pair of 10s ({pairs})", count, lang, pairs=receipt["critical_pairs"])),
         Line(t("Margin", lang), f"{receipt['margin']:+d}", t("successes − difficulty", lang)),
     ]
     if receipt["messy"]:
