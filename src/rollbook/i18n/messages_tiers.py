@@ -34,6 +34,7 @@ ERROR_MESSAGES.update(
         "card_after_roll": N_("The card {card} comes too late: cards are played before the roll."),
         "dice_expression_empty": N_("The dice expression is empty; write it like 3d6 or 2d8+1d4."),
         "dice_expression_syntax": N_("{term} is not a dice term in {expression}; write dice like 3d6 or 2d8+1d4."),
+        "dice_expression_empty_term": N_("{expression} has a + with no dice on one side; write dice like 3d6 or 2d8+1d4."),
         "dice_count_out_of_range": N_("{term}: the number of dice must be between {low} and {high}, not {count}."),
         "dice_sides_out_of_range": N_("{term}: a die must have between {low} and {high} sides, not {sides}."),
     }

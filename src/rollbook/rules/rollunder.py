@@ -74,6 +74,8 @@ def parse_dice(expression: str) -> DiceExpression:
         raise RuleError("dice_expression_empty")
     terms = []
     for text in expression.split("+"):
+        if not text.strip():  # "2d6+" or "+1d4": a '+' with nothing on one side
+            raise RuleError("dice_expression_empty_term", expression=expression)
         match = _TERM.fullmatch(text)
         if match is None:
             raise RuleError("dice_expression_syntax", expression=expression, term=text.strip())
