@@ -92,3 +92,20 @@ def test_resolve_exit_zero_when_all_lines_resolve_and_errors_translate():
     assert done.returncode == 0 and json.loads(done.stdout)["outcome"] == "botch"
     french = run("resolve", "--lang", "fr", stdin='{"system":"v20","faces":[10],"specialty":true,"specialty_rating":3}\n')
     assert "noté 3" in json.loads(french.stdout)["error"]["message"]
+
+
+def test_db_status_reports_a_missing_sqlite_file_without_creating_it(tmp_path):
+    import os
+
+    env = {**os.environ, "ROLLBOOK_LANG": "en"}
+    env.pop("ROLLBOOK_DATABASE_URL", None)
+    done = subprocess.run([sys.executable, "-m", "rollbook", "db", "status"], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=60)
+    assert done.returncode == 1 and "current: none" in done.stdout
+    assert not (tmp_path / "rollbook.sqlite3").exists()
+    upgraded = subprocess.run([sys.executable, "-m", "rollbook", "db", "upgrade"], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=60)
+    assert upgraded.returncode == 0 and (tmp_path / "rollbook.sqlite3").exists()
+    again = subprocess.run([sys.executable, "-m", "rollbook", "db", "status"], capture_output=True, text=True,
+                           cwd=tmp_path, env=env, timeout=60)
+    assert again.returncode == 0

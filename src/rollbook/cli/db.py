@@ -39,8 +39,17 @@ def _upgrade_to(database, revision: str) -> None:
 @db_app.command("status")
 def status(database_url: Optional[str] = DatabaseOption) -> None:
     """Print the database's revision and the newest one; exit 1 when an upgrade is due."""
-    from rollbook.server.db import Database, current_revision, head_revision
+    from pathlib import Path
 
+    from sqlalchemy.engine import make_url
+
+    from rollbook.server.db import Database, current_revision, database_url as resolve_url, head_revision
+
+    url = make_url(resolve_url(database_url))
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") \
+            and not Path(url.database).exists():  # a status check must not create the file
+        typer.echo(f"current: none (no database file at {url.database})\nhead: {head_revision()}")
+        raise typer.Exit(1)
     database = Database(database_url)
     try:
         current, head = current_revision(database.engine), head_revision()
