@@ -43,7 +43,7 @@ def text_of(html: str) -> str:
 
 ROLLUNDER_SHEET = {"new.attributes.name.0": "Strength", "new.attributes.value.0": "12",
                    "new.skills.name.0": "Climb", "new.skills.value.0": "14",
-                   "s.cards": '{"name": "Agile", "effect": "advantage"}'}
+                   "s.cards.0.name": "Agile", "s.cards.0.effect": "advantage", "s.cards.0.consumable": ["off", "on"]}
 
 
 def test_a_standing_difficulty_wins_over_the_players_last_roll(app):
@@ -147,12 +147,3 @@ def test_untranslated_and_mistranslated_words(app):
     assert "Grant card" not in spanish and "Dar una carta" in spanish
     opposed = text_of(ru_st.get(f"{ru_sheet}/roll-form?kind=opposed&lang=fr", headers=HTMX).text)
     assert "Seuil" in opposed and "Palier" not in opposed  # a threshold is not a tier (palier)
-
-
-def test_the_cards_textarea_shows_a_card_not_a_weapon(app):
-    storyteller = TestClient(app)
-    created = storyteller.post("/chronicles", data={"name": "R", "system": "rollunder", "storyteller": "Ana"},
-                               follow_redirects=False)
-    page = storyteller.get(f"{created.headers['location']}/characters/new").text
-    cards = re.search(r'<textarea[^>]*name="s.cards"[^>]*>', page).group(0)
-    assert "advantage" in unescape(cards) and "Pistol" not in cards

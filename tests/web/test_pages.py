@@ -99,10 +99,10 @@ def test_odds_fragment_gives_exact_odds_or_the_rules_refusal(table):
     assert 'data-outcome="messy_critical"' in odds.text and "Chance to win" in odds.text
     bad = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity", "difficulty": "0",
                                               "lang": "es"}, headers=HTMX)
-    assert alert_text(bad.text) == "difficulty debe ser al menos 1, no 0."
+    assert alert_text(bad.text) == "Dificultad debe ser al menos 1, no 0."  # the label, not the id
     not_a_number = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity",
                                                        "difficulty": "three"}, headers=HTMX)
-    assert "difficulty must be a whole number, not three." == alert_text(not_a_number.text)
+    assert "Difficulty must be a whole number, not three." == alert_text(not_a_number.text)
 
 
 def test_a_refused_roll_keeps_the_form_and_shows_the_detail(table):

@@ -58,9 +58,9 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
 
     # A bad input: the server's own sentence, in place, before and on rolling.
     player.get_by_label("Difficulty", exact=True).fill("0")
-    expect(player.locator("#odds [role=alert]")).to_contain_text("difficulty must be at least 1, not 0.")
+    expect(player.locator("#odds [role=alert]")).to_contain_text("Difficulty must be at least 1, not 0.")
     player.get_by_role("button", name="Roll", exact=True).click()
-    expect(player.locator("#roll-alert")).to_contain_text("difficulty must be at least 1, not 0.")
+    expect(player.locator("#roll-alert")).to_contain_text("Difficulty must be at least 1, not 0.")
     player.get_by_label("Difficulty", exact=True).fill("3")
     wait_for_odds(player, "Chance to win")
 
@@ -134,6 +134,8 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     storyteller.get_by_role("button", name="Roll", exact=True).click()
     hidden_card = storyteller.locator("#feed > li").first
     expect(hidden_card.locator(".badge-hidden")).to_have_text("hidden")
+    # a hidden roll is a one-off choice: the box comes back unticked for the next roll
+    expect(storyteller.get_by_label("Hidden roll (only you see it until you reveal it)")).not_to_be_checked()
     seq_hidden = hidden_card.get_attribute("data-seq")
     redacted = player.locator("#feed > li").first
     expect(redacted).to_contain_text("Only the Storyteller sees this roll", timeout=LIVE)

@@ -29,7 +29,7 @@ def test_tiers_character_firearm_roll_and_live_receipt(new_context, dice):
     join(player, invitation=invitation, name="Bruno")
     add_character(player, name="Marion", ratings={"s.skills.firearms": "7", "s.skills.dodge": "5",
                                                   "s.endurance": "3", "s.armor.torso": "2"},
-                  extra={"s.weapons": '{"name": "Pistol", "bonus": 2, "capacity": 8}'})
+                  extra={"s.weapons.0.name": "Pistol", "s.weapons.0.bonus": "2", "s.weapons.0.capacity": "8"})
     storyteller.reload()
     _watching(storyteller)
 
@@ -62,7 +62,7 @@ def test_rollunder_character_card_roll_and_live_receipt(new_context, dice):
     join(player, invitation=invitation, name="Bruno")
     add_character(player, name="Lou", ratings={"new.skills.name.0": "Climb", "new.skills.value.0": "12",
                                                "new.attributes.name.0": "Strength", "new.attributes.value.0": "9"},
-                  extra={"s.cards": '{"name": "Agile", "effect": "advantage"}'})
+                  extra={"s.cards.0.name": "Agile", "s.cards.0.effect": "advantage"})
     storyteller.reload()
     _watching(storyteller)
 
@@ -86,3 +86,19 @@ def test_rollunder_character_card_roll_and_live_receipt(new_context, dice):
     expect(theirs.locator(".outcome")).to_have_text("Success", timeout=LIVE)
     expect(theirs).to_contain_text("Climb the wall")
     _not_reloaded(storyteller)
+
+    # The Storyteller grants a card from the sheet: the player's open roll form offers it at once (live).
+    _watching(player)
+    storyteller.goto(player.url)
+    storyteller.locator("#change-panel nav").get_by_role("link", name="Remove a card").click()
+    expect(storyteller.locator("#change-nothing")).to_have_text("No cards to remove.")
+    storyteller.locator("#change-panel nav").get_by_role("link", name="Grant a card").click()
+    storyteller.locator("#change [name='card.name']").fill("Strong")
+    storyteller.locator("#change [name='card.effect']").select_option("bonus")
+    storyteller.locator("#change [name='card.bonus']").fill("2")
+    storyteller.get_by_role("button", name="Apply").click()
+    expect(storyteller.locator("#feed > li").first).to_contain_text("Strong")
+    expect(player.locator("#roll-cards")).to_contain_text("Strong (+2)", timeout=LIVE)
+    player.get_by_label("Strong (+2)").check()
+    wait_for_odds(player, "Climb 12 + Strong +2 = target 14")
+    _not_reloaded(player)

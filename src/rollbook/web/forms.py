@@ -84,6 +84,18 @@ def change_kinds(system: str, role: str) -> list[str]:
     return kinds
 
 
+def nothing_to_change(change: str | None, sheet: dict, lang: str) -> str:
+    """The sentence shown instead of a change form that has nothing to act on (no card to remove,
+    no firearm to reload); empty when the form is useful."""
+    from rollbook.i18n import N_, translate
+
+    if change == "remove_card" and not (sheet.get("cards") or []):
+        return translate(N_("No cards to remove."), lang)
+    if change == "reload" and not any(isinstance(w, dict) and w.get("capacity") for w in sheet.get("weapons") or []):
+        return translate(N_("No firearm to reload."), lang)
+    return ""
+
+
 def schema_for(system: str, family: str, kind: str) -> dict:
     schemas = describe(system)[family]
     if kind not in schemas:

@@ -298,6 +298,16 @@ def field(name: str, lang: str, title: str | None = None) -> str:
     return translate(FIELDS.get(name) or title or readable(name), lang)
 
 
+def field_param(path: str, lang: str) -> str:
+    """The ``field`` of a problem ("damage", "card.name", "attributes.strength", "weapons.1.bonus") as
+    the form labels it, in the reader's language (the API keeps the id)."""
+    parts = [p for p in str(path).split(".") if p and not p.isdigit()]
+    last = parts[-1] if parts else str(path)
+    if last not in FIELDS and last in TRAITS:
+        return trait(last, lang)
+    return field(last, lang)
+
+
 def kind(system: str, name: str, lang: str) -> str:
     return translate(KINDS.get(f"{system}:{name}") or KINDS.get(name) or readable(name), lang)
 

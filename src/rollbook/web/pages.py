@@ -96,8 +96,13 @@ def problem_of(error: Exception) -> ProblemError:
 
 
 def error_detail(error: Exception, lang: str) -> tuple[int, str]:
+    """(status, the problem's sentence in the reader's language); a ``field`` it names is the form's
+    label ("Missing field Damage."), not the schema's id."""
     problem = problem_of(error)
-    body = problem_body(problem.status, problem.code, lang, problem.params)
+    params = dict(problem.params or {})
+    if isinstance(params.get("field"), str) and params["field"]:
+        params["field"] = labels.field_param(params["field"], lang)
+    body = problem_body(problem.status, problem.code, lang, params)
     return problem.status, body["detail"]
 
 
@@ -535,6 +540,7 @@ def sheet_context(request: Request, state: table.Table, character: table.Charact
         changes=[(k, labels.kind(system, k, lang)) for k in changes], change=change,
         change_fields=forms.fields_for(system, forms.schema_for(system, "changes", change), sheet, lang,
                                        values if values.get("change") == change else None) if change else [],
+        change_nothing=forms.nothing_to_change(change, sheet, lang),
         edit_sections=sheetform.sections(system, edit_values, lang, editable),
         errors=errors or {}, values=values, standing=standing,
         odds=None, odds_error="", pool_text="",
@@ -643,7 +649,7 @@ class _Character:
 
 
 def _after_change(request: Request, member: Member, lang: str, chronicle_id: int, character_id: int,
-                  result: dict, form_id: str) -> Response:
+                  result: dict, form_id: str, change: str | None = None) -> Response:
     """After a roll or an adjustment: the new card on top of the feed and the sheet's resources
     out of band (htmx), or back to the sheet (no JavaScript)."""
     if not is_htmx(request):
@@ -654,7 +660,7 @@ def _after_change(request: Request, member: Member, lang: str, chronicle_id: int
         followed = table.followed_up(session, member.chronicle_id, [result["entry"]["seq"]])
     viewer = table.viewer_of(member, state.chronicle, lang)
     card = table.cards_for([result["entry"]], viewer, state.characters, followed, state.chronicle["system"])[0]
-    context = sheet_context(request, state, character, member, lang)
+    context = sheet_context(request, state, character, member, lang, change=change)
     return fragment(request, "_after_change.html", lang, card=card, form_id=form_id, chronicle=state.chronicle,
                     **{k: v for k, v in context.items() if k not in ("errors",)}, errors={})
 
@@ -690,7 +696,7 @@ async def adjust(request: Request, chronicle_id: int, character_id: int) -> Resp
             system = service.get_chronicle(session, member).system
         data = forms.parse_form(forms.schema_for(system, "changes", change), form, change)
         result = service.run(db_of(request), lambda s: service.adjust(s, member, character_id, data))
-        return _after_change(request, member, lang, chronicle_id, character_id, result, "change")
+        return _after_change(request, member, lang, chronicle_id, character_id, result, "change", change)
 
     def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
         return sheet_page(request, member, lang, character_id, errors=errors, values=form, change=change)

@@ -8,7 +8,7 @@ from rollbook.i18n import N_, translate
 from rollbook.render import ReceiptView
 from rollbook.render import view as receipt_view
 from rollbook.web import labels
-from rollbook.web.preview import AdviceView, describe_pool, reroll_advice
+from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 
 STORYTELLER = "storyteller"
 GOALS = ("win", "clean", "crit")
@@ -99,7 +99,7 @@ def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
     if action.get("blood_surge"):
         parts.append(translate(N_("Blood Surge"), lang))
     if action.get("bullets"):
-        parts.append(translate(N_("{n} bullets"), lang, n=action["bullets"]))
+        parts.append(plural(lang).ngettext("{n} bullet", "{n} bullets", action["bullets"]).format(n=action["bullets"]))
     if action.get("advantage"):
         parts.append(translate(N_("advantage"), lang))
     if action.get("disadvantage"):

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from babel.numbers import format_decimal
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, normalize, translate, translations
 from rollbook.rules.base import RuleError
 
 OUTCOME_LABELS = {
@@ -184,6 +184,12 @@ def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> Advi
     return view
 
 
+def plural(lang: str):
+    """The catalogues of a language, for ``.ngettext(singular, plural, n)`` (msgid_plural entries of
+    web.po; each language's Plural-Forms picks the form: fr says "1 dé" and "0 dé")."""
+    return translations(normalize(lang))
+
+
 def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
     """A receipt's pool in words: "Dexterity 3 + Firearms 2 = 5 dice" (V20, V5);
     "Firearms 60 + Pistol 5 = 65" (Tiers: the effective skill); "Climb 12 + bonus 2 = target 14"."""
@@ -202,21 +208,26 @@ def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
     text = " + ".join(terms).replace("+ -", "− ").replace("+ +", "+ ")
     total = pool.get("total")
     if total is not None:
-        if system in ("v20", "v5") and total == 1:
-            template = N_("{terms} = {n} die") if text else N_("{n} die")
-        elif system in ("v20", "v5"):
-            template = N_("{terms} = {n} dice") if text else N_("{n} dice")
-        elif system == "tiers":
-            template = N_("{terms} = effective {n}") if text else N_("effective {n}")
+        if system in ("v20", "v5"):  # 1 die, 5 dice (and 0/1 "dé" in French): the catalogue's plural forms
+            if text:
+                counted = plural(lang).ngettext("{terms} = {n} die", "{terms} = {n} dice", total)
+            else:
+                counted = plural(lang).ngettext("{n} die", "{n} dice", total)
+            text = counted.format(terms=text, n=total)
         else:
-            template = N_("{terms} = target {n}") if text else N_("target {n}")
-        text = translate(template, lang, terms=text, n=total)
+            if system == "tiers":
+                template = N_("{terms} = effective {n}") if text else N_("effective {n}")
+            else:
+                template = N_("{terms} = target {n}") if text else N_("target {n}")
+            text = translate(template, lang, terms=text, n=total)
     if pool.get("dice") and system == "rollunder":
         text = translate(N_("{dice} against {n}"), lang, dice=pool["dice"], n=total)
     if pool.get("bullets"):
-        text += " · " + translate(N_("× {n} bullets"), lang, n=pool["bullets"])
+        text += " · " + plural(lang).ngettext("× {n} bullet", "× {n} bullets", pool["bullets"]).format(
+            n=pool["bullets"])
     if pool.get("hunger_dice"):
-        text += " · " + translate(N_("{n} of them Hunger dice"), lang, n=pool["hunger_dice"])
+        text += " · " + plural(lang).ngettext("{n} of them a Hunger die", "{n} of them Hunger dice",
+                                              pool["hunger_dice"]).format(n=pool["hunger_dice"])
     return text
 
 

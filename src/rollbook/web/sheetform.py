@@ -4,12 +4,14 @@ Who may edit what is the play layer's decision (``PLAYER_FIELDS``: a player edit
 fields of their own character; the Storyteller edits everything); the form only offers those
 fields, and the server checks again. Field names are dotted paths under ``s.``
 (``s.attributes.strength``, ``s.skills.brawl``); new entries of a mapping of traits come as
-``new.<group>.name.<n>`` / ``new.<group>.value.<n>``; specialties are lines ``trait: a, b``.
+``new.<group>.name.<n>`` / ``new.<group>.value.<n>``; specialties are lines ``trait: a, b``; a list
+of objects (Tiers weapons, roll-under cards) is one row of labelled inputs per item,
+``s.<list>.<n>.<field>``, with one empty row at the end to add one (no JavaScript needed) — a row
+whose name is left empty is dropped.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -57,10 +59,16 @@ SUBFIELDS = {
 }
 
 
-# An example line for each list of objects on a sheet (the textarea's placeholder).
-LIST_EXAMPLES = {
-    "weapons": '{"name": "Pistol", "bonus": 2, "capacity": 8}',
-    "cards": '{"name": "Agile", "effect": "advantage"}',
+# Labels of the fields of a list's rows that the form labels do not name.
+ROW_FIELDS = {
+    "capacity": N_("Magazine capacity"),
+    "loaded": N_("Rounds loaded"),
+    "spare": N_("Spare rounds"),
+}
+# The legend of one row, and of the empty row that adds one.
+ROW_TITLES = {
+    "weapons": (N_("Weapon {n}"), N_("New weapon")),
+    "cards": (N_("Card {n}"), N_("New card")),
 }
 
 
@@ -75,6 +83,15 @@ class SheetField:
     options: list[Option] = field(default_factory=list)
     help: str = ""
     placeholder: str = ""
+    send_off: bool = False  # a checkbox ticked by default: an untick is posted as "off"
+
+
+@dataclass
+class Row:
+    """One item of a list of objects (a weapon, a card) as a row of labelled inputs."""
+    legend: str
+    fields: list[SheetField] = field(default_factory=list)
+    new: bool = False
 
 
 @dataclass
@@ -84,6 +101,8 @@ class Section:
     fields: list[SheetField] = field(default_factory=list)
     new_rows: list[tuple[str, str]] = field(default_factory=list)  # (name field, value field) for a mapping
     open: bool = True
+    rows: list[Row] = field(default_factory=list)  # a list of objects, one row per item (and an empty one)
+    hint: str = ""
 
 
 def _schema(system: str) -> dict:
@@ -185,15 +204,80 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
             other.fields.append(SheetField(f"s.{key}", title, "text", ", ".join(value or []),
                                            help=translate(N_("Trait ids separated by commas"), lang)))
         elif kind == "list_obj":
-            lines = "\n".join(json.dumps(item, ensure_ascii=False) for item in value or [])
-            section = Section(key, title, open=False)
-            section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
-                                             help=translate(N_("One JSON object per line"), lang),
-                                             placeholder=LIST_EXAMPLES.get(key, "")))
+            section = Section(key, title, open=False,
+                              rows=object_rows(schema, key, spec, value if isinstance(value, list) else [], lang),
+                              hint=translate(N_("Leave a name empty to remove that row; fill in the last row to "
+                                                "add one."), lang))
             out.append(section)
     if other.fields:
         out.insert(1, other)
-    return [s for s in out if s.fields or s.new_rows]
+    return [s for s in out if s.fields or s.new_rows or s.rows]
+
+
+def _item_schema(schema: dict, spec: dict) -> dict:
+    return _resolve(schema, (_plain_type(spec)[0].get("items") or {}))
+
+
+def object_rows(schema: dict, key: str, spec: dict, items: list, lang: str) -> list[Row]:
+    """One row per item of the list, then an empty row (the way to add one without JavaScript)."""
+    item_schema = _item_schema(schema, spec)
+    titled, new_title = ROW_TITLES.get(key, (N_("Item {n}"), N_("New item")))
+    rows = []
+    for n, item in enumerate([*items, None]):
+        item = item if isinstance(item, dict) else None
+        legend = translate(titled, lang, n=n + 1) if item is not None else translate(new_title, lang)
+        row = Row(legend, new=item is None)
+        for sub, sub_spec in item_schema.get("properties", {}).items():
+            plain = _plain_type(sub_spec)[0]
+            if item is not None:  # as held (a field left out has the rules' default)
+                value = item.get(sub) if item.get(sub) is not None else sub_spec.get("default")
+            else:  # the empty row: boxes as the rules default them, the rest empty
+                value = sub_spec.get("default") if plain.get("type") == "boolean" else None
+            f = _scalar(f"s.{key}.{n}.{sub}", sub, sub_spec, value, lang)
+            if sub in ROW_FIELDS:
+                f.label = translate(ROW_FIELDS[sub], lang)
+            if f.widget == "textarea":
+                f.widget = "text"
+            if f.widget == "checkbox":
+                f.send_off = True
+            if f.widget == "number" and f.value is None and "default" in sub_spec and sub_spec["default"] is not None:
+                f.placeholder = str(sub_spec["default"])
+            row.fields.append(f)
+        rows.append(row)
+    return rows
+
+
+def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any]) -> list[dict]:
+    """The rows of a list of objects posted as ``s.<key>.<n>.<field>`` -> the list of objects (the
+    same shape the server always received: fields left empty are left out, so the rules' defaults
+    apply; a row without a name is dropped)."""
+    from rollbook.web.forms import _truthy
+
+    item_schema = _item_schema(schema, spec)
+    items = []
+    n = 0
+    while f"s.{key}.{n}.name" in form:
+        prefix = f"s.{key}.{n}."
+        name = str(form.get(prefix + "name") or "").strip()
+        if name:
+            item: dict[str, Any] = {"name": name}
+            for sub, sub_spec in item_schema.get("properties", {}).items():
+                if sub == "name":
+                    continue
+                plain, _nullable = _plain_type(sub_spec)
+                raw = form.get(prefix + sub)
+                if plain.get("type") == "boolean":
+                    item[sub] = _truthy(raw)
+                    continue
+                if isinstance(raw, (list, tuple)):
+                    raw = raw[-1] if raw else None
+                text = "" if raw is None else str(raw).strip()
+                if text == "":
+                    continue
+                item[sub] = _int(f"{key}.{n}.{sub}", text, False) if plain.get("type") == "integer" else text
+            items.append(item)
+        n += 1
+    return items
 
 
 _TRAIT_ID = re.compile(r"[^a-z0-9_]+")
@@ -286,18 +370,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 continue
             patch[key] = [trait_id(part) for part in str(form.get(name)).split(",") if part.strip()]
         elif kind == "list_obj":
-            if name not in form:
+            if f"{name}.0.name" not in form:
                 continue
-            items = []
-            for number, line in enumerate(str(form.get(name)).splitlines(), start=1):
-                if not line.strip():
-                    continue
-                try:
-                    item = json.loads(line)
-                except ValueError as bad:
-                    raise RuleError("invalid_json", detail=f"{key} {number}: {bad.msg}") from None
-                items.append(item)
-            patch[key] = items
+            patch[key] = _rows_from_form(schema, key, spec, form)
     return patch
 
 

@@ -124,11 +124,26 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
     return table
 
 
+def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
+    """The roll form's tick-boxes of things the sheet holds (roll-under cards), one per field name, as
+    a fresh form draws them: the live feed redraws them out of band when the sheet changes (a card
+    granted, removed or used up), so an open form offers what is held now."""
+    from rollbook.web import forms
+
+    out, seen = [], set()
+    for kind in forms.action_kinds(system, role):
+        for f in forms.fields_for(system, forms.schema_for(system, "actions", kind), sheet, lang):
+            if f.widget == "checks" and f.name not in seen:
+                seen.add(f.name)
+                out.append(f)
+    return out
+
+
 def render_after(db, member: Member, lang: str, after: int, limit: int = 50,
                  character_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
     """The entries after ``after`` with what a live card needs (for the server-sent events):
     the card, the card it follows up or reveals (to replace it), and — on a sheet's page — the
-    sheet's new resources."""
+    sheet's new resources and the roll form's tick-boxes of things held."""
     with db.read() as session:
         chronicle = service.chronicle_info(session, member)
         entries = service.entries_after(session, member, after, limit)
@@ -156,5 +171,6 @@ def render_after(db, member: Member, lang: str, after: int, limit: int = 50,
                 row = next((c for c in characters if c.id == character_id), None)
                 if row is not None and row.sheet is not None:
                     item["resources"] = row
+                    item["checks"] = held_checks(chronicle["system"], row.sheet, lang, member.role)
             out.append((entry["seq"], item))
         return out

@@ -52,6 +52,30 @@
     }
   });
 
+  // Tick-boxes of things held (roll-under cards) redrawn out of band — after a roll, or live when the
+  // Storyteller grants or removes a card — keep the boxes the player had ticked that are still
+  // offered; then the odds are asked again for what the form now holds.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail || {};
+    var target = detail.target;
+    var fragment = detail.fragment;
+    if (!target || !fragment || !target.matches || !target.matches("fieldset.checks")) return;
+    var was = {};
+    Array.prototype.slice.call(target.querySelectorAll("input[type=checkbox]")).forEach(function (box) {
+      if (box.checked) was[box.value] = true;
+    });
+    Array.prototype.slice.call(fragment.querySelectorAll("input[type=checkbox]")).forEach(function (box) {
+      if (was[box.value]) { box.checked = true; box.setAttribute("checked", ""); }
+    });
+    var form = target.closest("form");
+    if (form && form.id === "roll") {
+      window.setTimeout(function () {
+        var again = document.getElementById("roll");
+        if (again && window.htmx) window.htmx.trigger(again, "change");
+      }, 0);
+    }
+  });
+
   // The dice the odds engine advises are outlined.
   function markAdvised(root) {
     Array.prototype.slice.call(root.querySelectorAll("form.reroll")).forEach(function (form) {
