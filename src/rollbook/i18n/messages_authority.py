@@ -1,0 +1,36 @@
+"""English msgids for the table's authority (SPEC A-1 … A-4): asks and grants, standing grants,
+scenes and turns, per-turn limits. Translated by the ``authority.po`` catalogues (fr, es), in the
+games' own words: the Storyteller is the Conteur / Narrador of the Vampire games and the MJ / DJ
+(game master) of the Tiers and roll-under games.
+"""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_, translate
+from rollbook.i18n.messages import ERROR_MESSAGES
+
+AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
+    # play layer (rollbook.play.authority, rollbook.play.turns)
+    "not_an_edge": N_("{field} is not something the Storyteller grants here; the Storyteller grants: {edges}."),
+    "turn_blood_exceeded": N_("{spent} blood already spent this turn; {amount} more would pass the {per_turn} per turn "
+                              "of this Generation."),
+    "turn_runs": N_("A turn is running: only the Storyteller moves to the next turn ({action})."),
+    "no_multiple_actions": N_("Multiple actions are offered for V20 tests, willpower and virtue rolls, not {system} {kind}."),
+}
+
+# Warnings on a receipt or an answer: {"code": ..., params}; shown, never enforced.
+AUTHORITY_WARNINGS: dict[str, str] = {
+    "willpower_per_turn": N_("Willpower success number {count} this turn: the table allows {limit} per turn."),
+}
+
+ERROR_MESSAGES.update(AUTHORITY_ERROR_MESSAGES)
+
+
+def warning_text(warning: dict, lang: str) -> str:
+    """One translated line for a warning of the per-turn limits (V20-9)."""
+    template = AUTHORITY_WARNINGS.get(warning.get("code", ""), warning.get("code", ""))
+    params = {k: v for k, v in warning.items() if k != "code"}
+    try:
+        return translate(template, lang, **params)
+    except (KeyError, IndexError):
+        return translate(template, lang)

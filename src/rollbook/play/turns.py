@@ -1,0 +1,155 @@
+"""Per-turn limits and multiple actions (SPEC A-3, A-4, V20-9, V20-13, V20-18, T-3).
+
+Pure, like the rest of ``rollbook.play``: the chronicle server tells these functions what the
+character already did in the running turn (``TurnUsage``, read from the log entries of the turn)
+and whether a turn is running at all; they answer with a refusal (``RuleError``), warnings (codes
+and numbers) or the change a new turn brings.
+
+- **V20-18** Blood per turn by Generation counts every blood spend of a character within one turn;
+  outside a running turn it bounds each spend (``check_turn``, over the effects of what was just
+  done, so any action that spends blood is counted, whatever its kind).
+- **V20-9** One Willpower success per turn is the table's limit: stated on the sheet
+  (``sheet_limits``), shown as a warning on a second one in the same turn, never refused.
+- **T-3** Changing a magazine costs the rest of the turn (the sheet's ``turn_spent``): a new turn
+  clears it (``new_turn_change``); while a turn runs, only the Storyteller's turn advance does, so a
+  player's own ``new_turn`` change is refused (``check_change``).
+- **A-4 / V20-13** ``multiple_actions``: for each of a character's declared actions, the raised
+  difficulty and the share of the split pool; an offer only, applied when the Storyteller grants it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rollbook.play.common import STORYTELLER
+from rollbook.rules import v20 as rules_v20
+from rollbook.rules.base import RuleError, check_range
+
+WILLPOWER_SUCCESSES_PER_TURN = 1  # V20-9: the table's limit, stated on the sheet, never enforced
+MAX_DECLARED_ACTIONS = 10
+
+
+@dataclass(frozen=True)
+class TurnUsage:
+    """What one character has used so far in the running turn."""
+
+    blood: int = 0  # V20-18: blood spent, all spends added up
+    willpower_successes: int = 0  # V20-9: rolls that took a Willpower success
+
+    def plus(self, receipt: Any, effects: Iterable[Any]) -> TurnUsage:
+        return TurnUsage(blood=self.blood + blood_spent(effects),
+                         willpower_successes=self.willpower_successes + willpower_successes(receipt))
+
+
+def blood_spent(effects: Iterable[Any]) -> int:
+    """Blood that left the pool in one roll or change (its ``blood`` effects that went down)."""
+    total = 0
+    for effect in effects or ():
+        if isinstance(effect, dict) and effect.get("resource") == "blood":
+            before, after = effect.get("before"), effect.get("after")
+            if isinstance(before, int) and isinstance(after, int) and after < before:
+                total += before - after
+    return total
+
+
+def willpower_successes(receipt: Any) -> int:
+    """1 when a V20 roll took its Willpower success (V20-9), else 0."""
+    if not isinstance(receipt, dict) or receipt.get("system") != "v20":
+        return 0
+    request = receipt.get("request")
+    return 1 if isinstance(request, dict) and request.get("willpower") is True else 0
+
+
+def usage_of(entries: Iterable[tuple[Any, Iterable[Any]]]) -> TurnUsage:
+    """The usage of a turn from its log entries of one character: (receipt, effects) pairs."""
+    usage = TurnUsage()
+    for receipt, effects in entries:
+        usage = usage.plus(receipt, effects)
+    return usage
+
+
+def check_turn(system: str, sheet_before: Mapping[str, Any], receipt: Any, effects: Iterable[Any],
+               usage: TurnUsage, *, running: bool) -> list[dict]:
+    """The per-turn limits on what was just done (a roll or change, given by its receipt and
+    effects, not yet stored): a refusal (``RuleError``) when it breaks a limit that binds, else the
+    warnings to show (codes and numbers). ``usage``: what the character used earlier in the running
+    turn (ignored when no turn runs: then each action is bounded alone, A-3)."""
+    if not running:
+        usage = TurnUsage()
+    warnings: list[dict] = []
+    if system == "v20":
+        spent = blood_spent(effects)
+        per_turn = (sheet_before.get("blood") or {}).get("per_turn")
+        if spent and isinstance(per_turn, int) and usage.blood + spent > per_turn:  # V20-18
+            if usage.blood == 0:
+                raise RuleError("blood_per_turn_exceeded", amount=spent, per_turn=per_turn)
+            raise RuleError("turn_blood_exceeded", amount=spent, spent=usage.blood, per_turn=per_turn)
+        taken = willpower_successes(receipt)
+        if running and taken and usage.willpower_successes + taken > WILLPOWER_SUCCESSES_PER_TURN:  # V20-9
+            warnings.append({"code": "willpower_per_turn", "count": usage.willpower_successes + taken,
+                             "limit": WILLPOWER_SUCCESSES_PER_TURN})
+    return warnings
+
+
+def check_change(system: str, change: Any, role: str, *, running: bool) -> None:
+    """T-3 and A-3: while a turn runs, turns move only when the Storyteller advances them; a player's
+    own ``new_turn`` change (which would clear a spent turn) is refused."""
+    if (system == "tiers" and running and role != STORYTELLER and isinstance(change, dict)
+            and change.get("kind") == "new_turn"):
+        raise RuleError("turn_runs", action="new_turn")
+
+
+def new_turn_change(system: str, sheet: Mapping[str, Any]) -> dict | None:
+    """T-3: the change a new turn makes to a sheet (a Tiers turn spent on a reload is over), or None."""
+    if system == "tiers" and sheet.get("turn_spent"):
+        return {"kind": "new_turn"}
+    return None
+
+
+def sheet_limits(system: str, sheet: Mapping[str, Any]) -> dict:
+    """What the sheet states about per-turn limits (A-3): V20 blood per turn by Generation (V20-18)
+    and one Willpower success per turn (V20-9, the table's limit); Tiers' spent turn (T-3)."""
+    if system == "v20":
+        limits = {"willpower_successes_per_turn": WILLPOWER_SUCCESSES_PER_TURN}
+        per_turn = (sheet.get("blood") or {}).get("per_turn")
+        if sheet.get("creature", "vampire") == "vampire" and isinstance(per_turn, int):
+            limits["blood_per_turn"] = per_turn
+        return limits
+    if system == "tiers":
+        return {"turn_spent": bool(sheet.get("turn_spent"))}
+    return {}
+
+
+# --- A-4: multiple actions (V20-13) ---------------------------------------------------------
+
+MULTIPLE_ACTION_KINDS = {"v20": ("test", "willpower", "virtue")}
+
+
+def multiple_actions(system: str, kind: str, pool: Mapping[str, Any], *, difficulty: int, required: int,
+                     actions: int) -> list[dict]:
+    """A-4, V20-13: the offers for a character who declared ``actions`` actions this turn, one per
+    action: the difficulty raised by one for each action after the first (past 10, more successes
+    required, V20-4) and the dice split between the actions (as even as possible, the larger shares
+    first). ``pool`` is the roll's pool as ``preview`` describes it; the offer's ``modifier`` is what
+    brings that pool, without its own modifiers, to the share. Nothing is applied here: an offer
+    becomes a roll only when the Storyteller grants it (A-1)."""
+    if kind not in MULTIPLE_ACTION_KINDS.get(system, ()):
+        raise RuleError("no_multiple_actions", system=system, kind=kind)
+    check_range("actions", actions, 1, MAX_DECLARED_ACTIONS)
+    raised, extra = rules_v20.multiple_action_difficulty(difficulty, actions)  # V20-13
+    unmodified = sum(part["rating"] for part in pool.get("parts", ())) + pool.get("wound_penalty", 0)
+    dice = max(0, unmodified)
+    offers = []
+    for index in range(actions):
+        share = dice // actions + (1 if index < dice % actions else 0)
+        offers.append({"action": index + 1, "of": actions, "difficulty": raised, "required": required + extra,
+                       "dice": share, "modifier": share - unmodified})
+    return offers
+
+
+__all__ = [
+    "WILLPOWER_SUCCESSES_PER_TURN", "TurnUsage", "blood_spent", "willpower_successes", "usage_of", "check_turn",
+    "check_change", "new_turn_change", "sheet_limits", "multiple_actions", "MULTIPLE_ACTION_KINDS",
+]
