@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import PydanticUndefined
 
 from rollbook.play.common import dump, parse_kind, validation_error
 from rollbook.rules.base import RuleError
@@ -162,10 +161,10 @@ _REQUIRED = object()  # an edge without a default (V5 frenzy difficulty, R-7 dic
 
 
 def _default(field_info) -> Any:
+    if field_info.is_required():
+        return _REQUIRED
     if field_info.default_factory is not None:
         return field_info.default_factory()
-    if field_info.default is PydanticUndefined:
-        return _REQUIRED
     return copy.deepcopy(field_info.default)
 
 
