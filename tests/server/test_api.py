@@ -187,7 +187,8 @@ def test_standing_difficulty_is_used_by_players_rolls(client, make_table):
     character = table.character(player, V20_SHEET)
     rolled = table.roll(player, character["id"], V20_TEST).json()["entry"]["receipt"]
     assert rolled["request"]["difficulty"] == 8
-    problem(table.roll(player, character["id"], {**V20_TEST, "difficulty": 4}), 403, "difficulty_locked")
+    # another difficulty is the Storyteller's to grant: refused unless asked (tests/server/test_authority.py)
+    problem(table.roll(player, character["id"], {**V20_TEST, "difficulty": 4}), 403, "grant_required")
     assert table.roll(player, character["id"], {**V20_TEST, "difficulty": 8}).status_code == 201
     # A character's own standing difficulty wins over the chronicle's; the Storyteller names any.
     client.patch(f"{table.base}/characters/{character['id']}", headers=table.st, json={"difficulty": 5})
@@ -200,7 +201,7 @@ def test_hidden_rolls_are_redacted_for_players_until_revealed(client, make_table
     table = make_table("v20")
     player = table.join()
     character = table.character(player, V20_SHEET)
-    problem(table.roll(player, character["id"], V20_TEST, hidden=True), 403, "hidden_storyteller_only")
+    problem(table.roll(player, character["id"], V20_TEST, hidden=True), 403, "grant_required")
     table.roll(player, character["id"], V20_TEST)
     hidden = table.roll(table.st, character["id"], {"kind": "test", "attribute": "wits", "ability": "alertness"},
                         hidden=True)
@@ -264,7 +265,7 @@ def test_a_card_played_on_a_finished_roll_is_refused(client, make_table):
     problem(client.post(f"{table.base}/log/{seq}/rerolls", headers=player,
                         json={"action": {"kind": "card", "card": "Lucky"}}), 409, "card_after_roll")
     problem(table.roll(player, character["id"], {"kind": "opposed", "action": "Arm-wrestle", "dice": "3d6",
-                                                 "threshold": 10}), 403, "storyteller_only")
+                                                 "threshold": 10}), 403, "grant_required")
     assert [e["seq"] for e in table.log()["entries"]] == [seq]
     assert table.sheet(player, character["id"])["sheet"]["cards"][0]["name"] == "Lucky"
 

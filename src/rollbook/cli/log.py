@@ -21,12 +21,14 @@ def verify(
         None, "--head", help="SEQ:ENTRY_HASH the log must end with (e.g. the log_head you noted), to catch a cut tail."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on standard error."),
 ) -> None:
-    """Check the hash chain and recompute every receipt from its request and faces.
+    """Check the hash chain, recompute every receipt from its request and faces, and check that
+    every roll made under a grant used exactly what the Storyteller granted (SPEC A-2).
 
     Exit 0 when clean; 1 with one line per problem on standard output (e.g. "entry 3: hash mismatch").
     """
     from rollbook.play import verify_receipt
     from rollbook.server.chain import read_jsonl, verify_entries
+    from rollbook.server.ledger import AuthorityLedger
 
     if str(file) == "-":
         lines = sys.stdin.read().splitlines()
@@ -38,7 +40,7 @@ def verify(
         except UnicodeDecodeError:
             fail(f"{file} is not UTF-8 text")
     entries = list(read_jsonl(lines))
-    problems, counts = verify_entries(entries, verify_receipt)
+    problems, counts = verify_entries(entries, verify_receipt, AuthorityLedger())
     if head is not None:
         seq_text, _, digest = head.partition(":")
         last = next((e for _, e in reversed(entries) if isinstance(e, dict)), None)

@@ -16,6 +16,17 @@ AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
                               "of this Generation."),
     "turn_runs": N_("A turn is running: only the Storyteller moves to the next turn ({action})."),
     "no_multiple_actions": N_("Multiple actions are offered for V20 tests, willpower and virtue rolls, not {system} {kind}."),
+    # server (rollbook.server.usecases.authority, grants, scenes)
+    "grant_required": N_("Only the Storyteller sets {edges}: ask the Storyteller (send the roll with \"ask\": true)."),
+    "ask_not_found": N_("No ask {ask} in this chronicle."),
+    "ask_decided": N_("Ask {ask} was already decided ({decision}, entry {seq})."),
+    "not_your_ask": N_("Only the player who asked may withdraw ask {ask}."),
+    "nothing_granted": N_("A standing grant needs at least one edge."),
+    "standing_not_found": N_("No standing grant {standing} in this chronicle."),
+    "standing_ended": N_("Standing grant {standing} already ended (entry {seq})."),
+    "scene_already_open": N_("A scene is already open: close it first."),
+    "no_open_scene": N_("No scene is open."),
+    "no_running_turn": N_("The scene's turns have not started: start the first turn."),
 }
 
 # Warnings on a receipt or an answer: {"code": ..., params}; shown, never enforced.

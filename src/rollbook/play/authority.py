@@ -257,10 +257,11 @@ def split(system: str, action: Any, base: Mapping[str, Any] | None = None, *, hi
     given = set(action)
     asked = {name: full[name] for name in edge_fields(system, kind)
              if name != HIDDEN and name in given and (name not in base or full[name] != base[name])}
-    if hidden != base.get(HIDDEN, False):
-        asked[HIDDEN] = hidden
+    if hidden and not base.get(HIDDEN, False):  # a request not asking for a hidden roll leaves the baseline
+        asked[HIDDEN] = True
     player = {name: value for name, value in full.items() if name not in edges}
-    return Split(system=system, kind=kind, player=player, asked=asked, action=full, hidden=hidden)
+    return Split(system=system, kind=kind, player=player, asked=asked, action=full,
+                 hidden=hidden or bool(base.get(HIDDEN, False)))
 
 
 def compose(system: str, player: Mapping[str, Any], base: Mapping[str, Any], granted: Mapping[str, Any]) -> tuple[dict, bool]:
@@ -283,8 +284,8 @@ def asked_edges(system: str, action: Mapping[str, Any], base: Mapping[str, Any],
     kind = action.get("kind")
     out = {name: action[name] for name in edge_fields(system, kind)
            if name != HIDDEN and name in action and (name not in base or action[name] != base[name])}
-    if hidden != base.get(HIDDEN, False):
-        out[HIDDEN] = hidden
+    if hidden and not base.get(HIDDEN, False):
+        out[HIDDEN] = True
     return out
 
 

@@ -93,7 +93,10 @@ class CharacterUpdate(Strict):
 
 class RollRequest(Strict):
     action: dict[str, Any] = Field(description="What to roll, named by traits (never faces).")
-    hidden: bool = Field(False, description="Storyteller only: a hidden roll, revealed later.")
+    hidden: bool = Field(False, description="A hidden roll, revealed later (the Storyteller's call: a player asks).")
+    ask: bool = Field(False, description="A player's roll that sets what the Storyteller sets (difficulty, extra dice, "
+                                         "advantage, a hidden roll, …: SPEC A-1) becomes an ask, answered 202; "
+                                         "without it such a roll is refused (403 grant_required).")
 
 
 class FollowupRequest(Strict):
@@ -248,7 +251,7 @@ def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, cha
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
-             responses=ERRORS)
+             responses={**ERRORS, 202: {"description": "An ask, waiting for the Storyteller (SPEC A-1)."}})
 def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: RollRequest,
          idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
@@ -256,8 +259,13 @@ def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id:
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
-                                                     source=source)))
+                   work=lambda s: _roll_status(rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
+                                                          ask=body.ask, source=source)))
+
+
+def _roll_status(result: dict) -> tuple[int, dict]:
+    """201 with the roll, or 202 with the ask that waits for the Storyteller (SPEC A-1)."""
+    return (202 if "ask" in result else 201), result
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,

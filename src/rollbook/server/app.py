@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError
 from rollbook.server.api import Problem, problems_router, router
+from rollbook.server.api_authority import router as authority_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
@@ -75,6 +76,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.state.hub = hub
     app.state.dice = dice
     app.include_router(router)
+    app.include_router(authority_router)
     app.include_router(problems_router)
     install_problem_handlers(app)
     _add_problem_schema(app)

@@ -24,7 +24,8 @@ from typing import Any
 
 GENESIS_HASH = "0" * 64
 HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
-KINDS = ("roll", "reroll", "adjust", "reveal")
+KINDS = ("roll", "reroll", "adjust", "reveal", "ask", "grant", "refusal", "withdrawal", "standing_grant",
+         "standing_end", "scene_open", "turn", "scene_close", "actions")
 
 
 def canonical(value: Any) -> bytes:
@@ -64,10 +65,14 @@ def is_rules_receipt(receipt: Any) -> bool:
 def verify_entries(
     entries: Iterable[tuple[int, Any]],
     verify_receipt: Callable[[dict], list[str]] | None = None,
+    ledger: Any = None,
 ) -> tuple[list[str], dict[str, int]]:
     """Check a log given as (line number, parsed JSON) pairs, in file order.
 
-    Returns (problems, counts); each problem is one line such as ``entry 3: hash mismatch``.
+    ``ledger``: an object whose ``check(entry)`` returns the problems of each readable entry in
+    log order (``rollbook.server.ledger.AuthorityLedger``: asks, grants and the rolls made under
+    them, SPEC A-2). Returns (problems, counts); each problem is one line such as
+    ``entry 3: hash mismatch``.
     """
     problems: list[str] = []
     counts = {"entries": 0, "redacted": 0, "receipts": 0}
@@ -119,6 +124,8 @@ def verify_entries(
                 except Exception as error:  # a receipt the checker cannot even read is a problem too
                     found = [f"receipt cannot be checked ({type(error).__name__}: {error})"]
                 problems.extend(f"{label}: {describe(problem)}" for problem in found)
+            if ledger is not None:
+                problems.extend(f"{label}: {problem}" for problem in ledger.check(entry))
         previous = entry
     return problems, counts
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -99,4 +99,81 @@ class IdempotencyRecord(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))  # sha256 of method, path and canonical body
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[str] = mapped_column(Text)  # the response body; a bearer token in it is sealed
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+# --- the table's authority (SPEC A-1 … A-4) -------------------------------------------------------
+# The log is the record (every ask, grant, refusal, standing grant, scene and turn is an entry);
+# these rows are the server's current state of them, written in the same transaction as the entry.
+
+class Scene(Base):
+    """A scene of a chronicle (A-3): at most one open at a time; ``turn`` 0 until the Storyteller
+    starts the turns, then 1, 2, …; ``turn_seq`` is the log entry that began the running turn."""
+
+    __tablename__ = "scenes"
+    __table_args__ = (
+        UniqueConstraint("chronicle_id", "number", name="uq_scenes_chronicle_number"),
+        Index("uq_scenes_one_open", "chronicle_id", unique=True, sqlite_where=text("closed_seq IS NULL"),
+              postgresql_where=text("closed_seq IS NULL")),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, … in the chronicle
+    name: Mapped[str] = mapped_column(String(200))
+    turn: Mapped[int] = mapped_column(Integer, default=0)
+    turn_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    opened_seq: Mapped[int] = mapped_column(Integer)
+    closed_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class Ask(Base):
+    """A player's roll that carries edges (A-1): it waits for the Storyteller's decision."""
+
+    __tablename__ = "asks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    character_id: Mapped[int] = mapped_column(ForeignKey("characters.id"), index=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))  # who asked
+    kind: Mapped[str] = mapped_column(String(32))  # the action's kind
+    player: Mapped[dict[str, Any]] = mapped_column(Json)  # the player's part of the action
+    asked: Mapped[dict[str, Any]] = mapped_column(Json)  # the edges asked (``hidden`` included)
+    seq: Mapped[int] = mapped_column(Integer)  # its log entry
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class Grant(Base):
+    """The Storyteller's decision on an ask: granted as asked, granted changed, or refused (or the
+    player withdrew it). One per ask: ``UNIQUE (ask_id)`` makes a second decision fail in the
+    database itself, so two concurrent grants of one ask make one roll."""
+
+    __tablename__ = "grants"
+    __table_args__ = (UniqueConstraint("ask_id", name="uq_grants_ask_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    ask_id: Mapped[int] = mapped_column(ForeignKey("asks.id"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))  # who decided
+    decision: Mapped[str] = mapped_column(String(16))  # as_asked | changed | refused | withdrawn
+    edges: Mapped[dict[str, Any]] = mapped_column(Json)  # the edges granted (empty when refused)
+    seq: Mapped[int] = mapped_column(Integer)  # its log entry
+    roll_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the roll made under it
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class StandingGrant(Base):
+    """Edges the Storyteller grants ahead (A-1), like the standing difficulty: for one character
+    or every character (``character_id`` null), until ended, or until the scene ends."""
+
+    __tablename__ = "standing_grants"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    character_id: Mapped[int | None] = mapped_column(ForeignKey("characters.id"), nullable=True)
+    scene_id: Mapped[int | None] = mapped_column(ForeignKey("scenes.id"), nullable=True)
+    edges: Mapped[dict[str, Any]] = mapped_column(Json)
+    seq: Mapped[int] = mapped_column(Integer)  # the log entry that set it
+    ended_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the log entry that ended it
     created_at: Mapped[str] = mapped_column(String(32))

@@ -91,6 +91,8 @@ CONFLICT_RULE_CODES = frozenset(
         "receipt_inconsistent",
         "no_stains",
         "blood_per_turn_exceeded",
+        "turn_blood_exceeded",  # V20-18, A-3
+        "turn_runs",  # T-3, A-3
     }
 )
 # Rules refusals that are about who asks: 403 Forbidden.

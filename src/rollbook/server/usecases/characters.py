@@ -17,6 +17,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import UNSET, check_difficulty, check_name, performed_parts, reject_faces
+from rollbook.server.usecases import scenes
 from rollbook.server.views import character_view, entry_view, roster_view
 
 
@@ -109,12 +110,17 @@ def adjust(session: Session, member: Member, character_id: int, change: dict) ->
     chronicle = lock_chronicle(session, member.chronicle_id)
     character = lock_character(session, member, character_id)
     may_act_for(member, character)
+    scenes.check_change(session, chronicle, change, member.role)  # T-3: a running turn is the Storyteller's
     performed = play.adjust(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role)
     sheet, receipt, effects = performed_parts(performed)
+    turn = scenes.check_turn(session, chronicle, character, receipt, effects)  # A-3, V20-18: blood per turn
     if plain(sheet) != character.sheet:
         save_sheet(session, character, sheet)
     payload = receipt if isinstance(receipt, dict) and isinstance(receipt.get("system"), str) else {
         "change": change, "effects": effects, **({"result": receipt} if receipt else {})}
+    if turn is not None:
+        payload = {**payload, "turn": turn}
     entry = append_entry(session, chronicle, kind="adjust", actor=actor_of(member, character), visibility="public",
                          receipt=payload, character_id=character.id, effects=effects)
-    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects}
+    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects,
+            "warnings": (turn or {}).get("warnings", [])}

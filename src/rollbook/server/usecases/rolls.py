@@ -1,5 +1,6 @@
 """Rolls and their follow-ups: a roll named by traits (the server builds the pool from the stored
-sheet and rolls the dice), the V5 Willpower reroll, and the Storyteller's standing difficulty."""
+sheet and rolls the dice; what is the Storyteller's is asked for, SPEC A-1, ``usecases.authority``),
+the V5 Willpower reroll, and the Storyteller's standing difficulty."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.server.access import STORYTELLER, find_entry, lock_character, lock_chronicle, may_act_for
 from rollbook.server.chain import plain
-from rollbook.server.models import Member
+from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
+from rollbook.server.usecases import authority, scenes
 from rollbook.server.usecases.checks import (
     DIFFICULTY_KINDS, DIFFICULTY_SYSTEMS, dice_or_secure, performed_parts, reject_faces,
 )
@@ -43,27 +45,51 @@ def apply_standing_difficulty(system: str, standing: int | None, action: dict, r
 
 
 def roll(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False,
-         source: DiceSource | None = None) -> dict:
+         ask: bool = False, source: DiceSource | None = None) -> dict:
     """A roll named by traits: the server builds it from the stored sheet, rolls ``source``
     (default ``SecureDice()``), stores the new sheet and appends the receipt, all in the caller's
-    one transaction."""
-    reject_faces(action)
-    if hidden and member.role != STORYTELLER:
-        raise ProblemError(403, "hidden_storyteller_only")
+    one transaction. A-1: what the rules leave to the Storyteller (difficulty, extra dice, …,
+    a hidden roll) comes from the baseline (defaults, standing difficulty, standing grants); a
+    player's request that sets any of it otherwise is an ask when ``ask`` is true (the answer then
+    has ``"ask"`` and no roll: the roll is made when the Storyteller grants it), else refused
+    (403 ``grant_required``)."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     character = lock_character(session, member, character_id)
     may_act_for(member, character)
-    standing = standing_difficulty(chronicle.difficulty, character.difficulty)
-    action = apply_standing_difficulty(chronicle.system, standing, copy.deepcopy(action), member.role)
+    plan = authority.plan_roll(session, chronicle, character, member, copy.deepcopy(action), hidden=hidden)
+    if plan.asked:
+        if not ask:
+            authority.refuse_unasked(plan)
+        return authority.make_ask(session, chronicle, character, member, plan)
+    return perform_roll(session, chronicle, character, member, plan.action, hidden=plan.hidden, role=member.role,
+                        stamp=plan.stamp, source=source)
+
+
+def perform_roll(session: Session, chronicle: Chronicle, character: Character, actor: Member, action: dict, *,
+                 hidden: bool, role: str, stamp: dict, source: DiceSource | None = None,
+                 viewer: Member | None = None) -> dict:
+    """Roll ``action`` (already decided: planned or granted) for ``character`` under ``role``'s
+    authority, check the per-turn limits (A-3), store the sheet and log the receipt. ``stamp``
+    (A-2: the grant, or the baseline and standing grants a player's roll used) goes into the
+    receipt as ``authority``; the running turn as ``turn``. ``actor``: who the log names (the
+    player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor)."""
     performed = play.perform(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
-                             role=member.role, source=dice_or_secure(source))
+                             role=role, source=dice_or_secure(source))
     sheet, receipt, effects = performed_parts(performed)
+    receipt = dict(receipt or {})
+    turn = scenes.check_turn(session, chronicle, character, receipt, effects)
+    if stamp:
+        receipt["authority"] = stamp
+    if turn is not None:
+        receipt["turn"] = turn
     if plain(sheet) != character.sheet:
         save_sheet(session, character, sheet)
-    entry = append_entry(session, chronicle, kind="roll", actor=actor_of(member, character),
-                         visibility="hidden" if hidden else "public", receipt=receipt or {},
+    entry = append_entry(session, chronicle, kind="roll", actor=actor_of(actor, character),
+                         visibility="hidden" if hidden else "public", receipt=receipt,
                          character_id=character.id, effects=effects)
-    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects}
+    viewer = viewer or actor
+    return {"entry": entry_view(entry, viewer), "character": character_view(character), "effects": effects,
+            "warnings": (turn or {}).get("warnings", [])}
 
 
 def reroll(session: Session, member: Member, seq: int, action: dict, *, source: DiceSource | None = None) -> dict:
@@ -86,9 +112,14 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
         chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(original.receipt), copy.deepcopy(action),
         mode=chronicle.mode, role=member.role, source=dice_or_secure(source))
     sheet, receipt, effects = performed_parts(performed)
+    receipt = dict(receipt or {})
+    turn = scenes.check_turn(session, chronicle, character, receipt, effects)
+    if turn is not None:
+        receipt["turn"] = turn
     if plain(sheet) != character.sheet:
         save_sheet(session, character, sheet)
     entry = append_entry(session, chronicle, kind="reroll", actor=actor_of(member, character),
-                         visibility=original.visibility, receipt=receipt or {}, character_id=character.id,
+                         visibility=original.visibility, receipt=receipt, character_id=character.id,
                          refers_to=seq, effects=effects)
-    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects}
+    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects,
+            "warnings": (turn or {}).get("warnings", [])}

@@ -1,0 +1,267 @@
+"""The table's authority (SPEC A-1, A-2): a player's roll that carries an edge becomes an *ask*;
+the Storyteller's standing grants; what a roll's baseline is.
+
+- ``plan_roll``: a roll request cut along A-1 (``rollbook.play.authority.split``) against the
+  baseline (each edge's default, the standing difficulty, the standing grants of the character and
+  of the whole group). The Storyteller's own rolls carry their edges directly; a player's roll that
+  asks nothing is rolled at once; a player's roll that asks something is an ask (when the request
+  says ``ask``) or refused with ``grant_required`` (never silently applied).
+- ``make_ask``: the ask's row and its log entry (kind ``ask``), shown live to the Storyteller by the
+  live feed like every entry. The decisions (grant, change, refusal, withdrawal) are in
+  ``usecases.grants``.
+- standing grants: set (kind ``standing_grant``) and end (``standing_end``), for one character or
+  the group, until ended or for the open scene (``usecases.scenes.close_scene`` ends those).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from rollbook import play
+from rollbook.play import authority, turns
+from rollbook.server.access import (
+    STORYTELLER, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
+)
+from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
+from rollbook.server.problems import ProblemError
+from rollbook.server.store import actor_of, append_entry
+from rollbook.server.tx import now
+from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
+from rollbook.server.usecases.scenes import declared_actions, open_scene_of, running_turn
+from rollbook.server.views import character_view, entry_view
+
+
+# --- standing values: the baseline of a roll -------------------------------------------------
+
+def active_standing(session: Session, chronicle_id: int, character_id: int | None = None) -> list[StandingGrant]:
+    """The standing grants in force, oldest first: the group's and (with ``character_id``) the
+    character's; all of them when ``character_id`` is None."""
+    query = select(StandingGrant).where(StandingGrant.chronicle_id == chronicle_id, StandingGrant.ended_seq.is_(None))
+    if character_id is not None:
+        query = query.where(or_(StandingGrant.character_id.is_(None), StandingGrant.character_id == character_id))
+    return list(session.scalars(query.order_by(StandingGrant.id)))
+
+
+def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
+    """A-1: the Storyteller's standing values for a character's rolls, weakest first: the chronicle's
+    standing difficulty, the character's, the group's standing grants, the character's own (a
+    later one overrides an earlier one). Returns (edge -> value, the standing grant ids used)."""
+    values: dict = {}
+    difficulty = character.difficulty if character.difficulty is not None else chronicle.difficulty
+    if difficulty is not None:
+        values["difficulty"] = difficulty
+    grants = active_standing(session, chronicle.id, character.id)
+    grants.sort(key=lambda grant: (grant.character_id is not None, grant.id))
+    for grant in grants:
+        values.update(grant.edges)
+    return values, [grant.id for grant in grants]
+
+
+def _standing_for_kind(system: str, kind: str, values: dict) -> dict:
+    """The standing difficulty applies to the kinds that take one (a Rouse check or a soak has none)."""
+    if "difficulty" in values and kind not in DIFFICULTY_KINDS.get(system, ()):
+        values = {k: v for k, v in values.items() if k != "difficulty"}
+    return values
+
+
+def baseline_for(session: Session, chronicle: Chronicle, character: Character, kind: str) -> tuple[dict, list[int]]:
+    """The baseline of a roll of ``kind`` for this character (``play.authority.baseline`` over the
+    standing values) and the standing grant ids it used."""
+    values, used = standing_values(session, chronicle, character)
+    values = _standing_for_kind(chronicle.system, kind, values)
+    return authority.baseline(chronicle.system, kind, values), used
+
+
+# --- a roll request, cut along A-1 --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do with a roll request: ``asked`` empty -> roll ``action`` (``hidden``) now;
+    otherwise a player's ask. ``stamp`` goes into the roll's receipt (``authority``)."""
+
+    split: authority.Split
+    baseline: dict
+    standing: list[int]
+    action: dict
+    hidden: bool
+    asked: dict
+    stamp: dict
+
+
+def plan_roll(session: Session, chronicle: Chronicle, character: Character, member: Member, action: dict, *,
+              hidden: bool = False) -> Plan:
+    """A-1: the request against the baseline. The Storyteller's edges apply as given (what they do
+    not name comes from the baseline); a player's edges are ``asked``."""
+    reject_faces(action)
+    if not isinstance(action, dict):
+        raise ProblemError(422, "not_an_object", field="action")
+    kind = action.get("kind")
+    if not isinstance(kind, str) or kind not in authority.action_models(chronicle.system):
+        authority.split(chronicle.system, action)  # the play layer's refusal (bad_choice / missing_field)
+    base, standing = baseline_for(session, chronicle, character, kind)
+    cut = authority.split(chronicle.system, action, base, hidden=hidden)
+    if member.role == STORYTELLER:
+        return Plan(cut, base, standing, cut.action, cut.hidden, {}, {})
+    stamp = {"baseline": base, "standing": standing}
+    return Plan(cut, base, standing, cut.action, cut.hidden, cut.asked, stamp)
+
+
+def refuse_unasked(plan: Plan) -> None:
+    """A-1: an edge a player sends without asking is refused, never silently applied."""
+    raise ProblemError(403, "grant_required", edges=sorted(plan.asked))
+
+
+# --- asks ---------------------------------------------------------------------------------------
+
+def ask_view(ask: Ask, grant: Grant | None = None, character: Character | None = None) -> dict:
+    status = "pending" if grant is None else ("refused" if grant.decision == "refused" else
+                                              "withdrawn" if grant.decision == "withdrawn" else "granted")
+    view = {
+        "id": ask.id, "chronicle": ask.chronicle_id, "character": ask.character_id, "member": ask.member_id,
+        "kind": ask.kind, "player": ask.player, "asked": ask.asked, "seq": ask.seq, "created_at": ask.created_at,
+        "status": status, "decision": None,
+    }
+    if character is not None:
+        view["character_name"] = character.name
+    if grant is not None:
+        view["decision"] = {"decision": grant.decision, "edges": grant.edges, "seq": grant.seq,
+                            "roll_seq": grant.roll_seq, "by": grant.member_id, "created_at": grant.created_at}
+    return view
+
+
+def make_ask(session: Session, chronicle: Chronicle, character: Character, member: Member, plan: Plan) -> dict:
+    """A-1: the player's request waits for the Storyteller. Every refusal the roll would meet if it
+    were granted as asked is made now (``play.preview`` under the Storyteller's authority), so the
+    Storyteller only sees rolls that can be made. The ask is a log entry (A-2)."""
+    preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), plan.action, mode=chronicle.mode,
+                           role=STORYTELLER)
+    ask = Ask(chronicle_id=chronicle.id, character_id=character.id, member_id=member.id, kind=plan.split.kind,
+              player=plan.split.player, asked=plan.asked, seq=0, created_at=now())
+    session.add(ask)
+    session.flush()
+    entry = append_entry(session, chronicle, kind="ask", actor=actor_of(member, character), visibility="public",
+                         receipt={"ask": ask.id, "character": character.id, "kind": plan.split.kind,
+                                  "player": plan.split.player, "asked": plan.asked, "baseline": plan.baseline,
+                                  "standing": plan.standing, "pool": preview["pool"]},
+                         character_id=character.id)
+    ask.seq = entry.seq
+    session.flush()
+    return {"ask": ask_view(ask, None, character), "entry": entry_view(entry, member),
+            "character": character_view(character)}
+
+
+def find_ask(session: Session, member: Member, ask_id: int) -> tuple[Ask, Grant | None]:
+    """An ask of the member's chronicle with its decision; a player reaches only their own asks."""
+    ask = session.scalars(select(Ask).where(Ask.id == ask_id, Ask.chronicle_id == member.chronicle_id)).first()
+    if ask is None or (member.role != STORYTELLER and ask.member_id != member.id):
+        raise ProblemError(404, "ask_not_found", ask=ask_id)
+    grant = session.scalars(select(Grant).where(Grant.ask_id == ask.id)).first()
+    return ask, grant
+
+
+def get_ask(session: Session, member: Member, ask_id: int) -> dict:
+    ask, grant = find_ask(session, member, ask_id)
+    return ask_view(ask, grant, session.get(Character, ask.character_id))
+
+
+def list_asks(session: Session, member: Member, *, status: str | None = None, limit: int = 100) -> list[dict]:
+    """The chronicle's asks, newest first (a player's own only); ``status="pending"``: the queue."""
+    query = (select(Ask, Grant, Character).outerjoin(Grant, Grant.ask_id == Ask.id)
+             .join(Character, Character.id == Ask.character_id)
+             .where(Ask.chronicle_id == member.chronicle_id))
+    if member.role != STORYTELLER:
+        query = query.where(Ask.member_id == member.id)
+    if status == "pending":
+        query = query.where(Grant.id.is_(None))
+    elif status is not None:
+        raise ProblemError(422, "bad_choice", field="status", value=status, choices=["pending"])
+    rows = session.execute(query.order_by(Ask.id.desc()).limit(limit)).all()
+    return [ask_view(ask, grant, character) for ask, grant, character in rows]
+
+
+# --- standing grants ----------------------------------------------------------------------------
+
+def standing_view(grant: StandingGrant) -> dict:
+    return {"id": grant.id, "chronicle": grant.chronicle_id, "character": grant.character_id,
+            "scene": grant.scene_id, "edges": grant.edges, "seq": grant.seq, "ended_seq": grant.ended_seq,
+            "created_at": grant.created_at}
+
+
+def list_standing(session: Session, member: Member) -> list[dict]:
+    """The standing grants in force (every member sees them: they are said at the table)."""
+    return [standing_view(grant) for grant in active_standing(session, member.chronicle_id)]
+
+
+def set_standing(session: Session, member: Member, *, edges: dict, character_id: int | None = None,
+                 scene: bool = False) -> dict:
+    """A-1: the Storyteller grants edges ahead, for one character or every character (``None``),
+    until ended or (``scene``) until the open scene closes. A log entry (A-2)."""
+    require_storyteller(member, "standing_grant")
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    checked = authority.check_edges(chronicle.system, None, edges)
+    if not checked:
+        raise ProblemError(422, "nothing_granted")
+    character = find_character(session, member, character_id) if character_id is not None else None
+    scene_row = open_scene_of(session, chronicle.id) if scene else None
+    if scene and scene_row is None:
+        raise ProblemError(409, "no_open_scene")
+    grant = StandingGrant(chronicle_id=chronicle.id, character_id=character_id,
+                          scene_id=scene_row.id if scene_row is not None else None, edges=checked, seq=0,
+                          ended_seq=None, created_at=now())
+    session.add(grant)
+    session.flush()
+    entry = append_entry(session, chronicle, kind="standing_grant", actor=actor_of(member, character),
+                         visibility="public",
+                         receipt={"standing": grant.id, "character": character_id, "edges": checked,
+                                  "scene": scene_row.number if scene_row is not None else None},
+                         character_id=character_id)
+    grant.seq = entry.seq
+    session.flush()
+    return {"standing": standing_view(grant), "entry": entry_view(entry, member)}
+
+
+def end_standing(session: Session, member: Member, standing_id: int) -> dict:
+    """The Storyteller ends a standing grant (a log entry, A-2)."""
+    require_storyteller(member, "standing_end")
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    grant = session.scalars(select(StandingGrant).where(StandingGrant.id == standing_id,
+                                                        StandingGrant.chronicle_id == chronicle.id)).first()
+    if grant is None:
+        raise ProblemError(404, "standing_not_found", standing=standing_id)
+    if grant.ended_seq is not None:
+        raise ProblemError(409, "standing_ended", standing=standing_id, seq=grant.ended_seq)
+    entry = append_entry(session, chronicle, kind="standing_end", actor=actor_of(member), visibility="public",
+                         receipt={"standing": grant.id, "character": grant.character_id},
+                         character_id=grant.character_id)
+    grant.ended_seq = entry.seq
+    session.flush()
+    return {"standing": standing_view(grant), "entry": entry_view(entry, member)}
+
+
+# --- multiple actions (A-4) ---------------------------------------------------------------------
+
+def multiple_action_offers(session: Session, member: Member, character_id: int, action: dict) -> dict:
+    """A-4, V20-13: for a character the Storyteller declared several actions for in the running
+    turn, each action's raised difficulty and share of the split pool, from the roll at its baseline
+    (no offers when fewer than two actions are declared, or for rolls the helper does not cover).
+    An offer is rolled only as an ask the Storyteller grants."""
+    character = find_character(session, member, character_id)
+    may_act_for(member, character)
+    chronicle = find_chronicle(session, member)
+    declared = declared_actions(session, running_turn(session, chronicle.id), character.id)
+    kind = action.get("kind") if isinstance(action, dict) else None
+    if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):
+        return {"actions": declared, "offers": []}
+    reject_faces(action)
+    base, _ = baseline_for(session, chronicle, character, kind)
+    cut = authority.split(chronicle.system, action, base)
+    at_baseline, _ = authority.compose(chronicle.system, cut.player, base, {})
+    preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), at_baseline, mode=chronicle.mode,
+                           role=STORYTELLER)
+    offers = turns.multiple_actions(chronicle.system, kind, preview["pool"], difficulty=base["difficulty"],
+                                    required=base["required"], actions=declared)
+    return {"actions": declared, "offers": offers}

@@ -1,0 +1,98 @@
+"""The Storyteller's decisions on asks (SPEC A-1, A-2): grant as asked, grant changed, refuse; the
+player may withdraw an ask while it waits.
+
+A grant and its roll are one transaction: the ``grant`` entry, then the roll, made by the server
+with the action the grant composed (``play.authority.compose``), its receipt naming the grant
+(``receipt["authority"]``). One decision per ask: the decision's row is ``UNIQUE (ask_id)``, so
+a second grant of the same ask, even a concurrent one, is refused (409 ``ask_decided``) and makes
+no second roll.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from rollbook.dice import DiceSource
+from rollbook.play import authority
+from rollbook.server.access import STORYTELLER, lock_character, lock_chronicle, require_storyteller
+from rollbook.server.models import Ask, Character, Chronicle, Grant, Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.store import actor_of, append_entry
+from rollbook.server.tx import now
+from rollbook.server.usecases.authority import ask_view, baseline_for, find_ask
+from rollbook.server.usecases.rolls import perform_roll
+from rollbook.server.views import entry_view
+
+REASON_MAX = 500
+
+
+def _pending(session: Session, member: Member, ask_id: int) -> tuple[Chronicle, Ask]:
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    ask, decided = find_ask(session, member, ask_id)
+    if decided is not None:
+        raise ProblemError(409, "ask_decided", ask=ask.id, decision=decided.decision, seq=decided.seq)
+    return chronicle, ask
+
+
+def _decide(session: Session, chronicle: Chronicle, ask: Ask, member: Member, decision: str, edges: dict,
+            receipt: dict, kind: str, character: Character | None = None) -> tuple[Grant, object]:
+    grant = Grant(chronicle_id=chronicle.id, ask_id=ask.id, member_id=member.id, decision=decision, edges=edges,
+                  seq=0, roll_seq=None, created_at=now())
+    session.add(grant)
+    session.flush()  # UNIQUE (ask_id): a concurrent decision fails here and its transaction is retried
+    entry = append_entry(session, chronicle, kind=kind, actor=actor_of(member, character), visibility="public",
+                         receipt={"ask": ask.id, "ask_seq": ask.seq, "character": ask.character_id,
+                                  "decision": decision, **receipt},
+                         character_id=ask.character_id, refers_to=ask.seq)
+    grant.seq = entry.seq
+    session.flush()
+    return grant, entry
+
+
+def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None = None,
+          source: DiceSource | None = None) -> dict:
+    """The Storyteller grants an ask, as asked (``edges`` None) or changed (``edges``: exactly the
+    edges granted, e.g. fewer dice or another difficulty); the server makes the roll in this
+    transaction, for the player who asked, and its receipt names the grant (A-2)."""
+    require_storyteller(member, "grant")
+    chronicle, ask = _pending(session, member, ask_id)
+    character = lock_character(session, member, ask.character_id)
+    asker = session.get(Member, ask.member_id)
+    granted = dict(ask.asked) if edges is None else authority.check_edges(chronicle.system, ask.kind, edges)
+    decision = "as_asked" if granted == ask.asked else "changed"
+    base, standing = baseline_for(session, chronicle, character, ask.kind)
+    action, hidden = authority.compose(chronicle.system, ask.player, base, granted)
+    grant_row, grant_entry = _decide(session, chronicle, ask, member, decision, granted,
+                                     {"asked": ask.asked, "granted": granted, "baseline": base, "action": action,
+                                      "hidden": hidden},
+                                     "grant", character)
+    rolled = perform_roll(session, chronicle, character, asker, action, hidden=hidden, role=STORYTELLER,
+                          stamp={"grant": grant_entry.seq, "ask": ask.seq, "standing": standing},
+                          source=source, viewer=member)
+    grant_row.roll_seq = rolled["entry"]["seq"]
+    session.flush()
+    return {"ask": ask_view(ask, grant_row, character), "grant": entry_view(grant_entry, member), **rolled}
+
+
+def refuse(session: Session, member: Member, ask_id: int, *, reason: str = "") -> dict:
+    """The Storyteller refuses an ask: nothing is rolled (a log entry, A-2)."""
+    require_storyteller(member, "refuse")
+    if not isinstance(reason, str) or len(reason) > REASON_MAX:
+        raise ProblemError(422, "too_long", field="reason", most=REASON_MAX)
+    chronicle, ask = _pending(session, member, ask_id)
+    character = session.get(Character, ask.character_id)
+    grant_row, entry = _decide(session, chronicle, ask, member, "refused", {}, {"asked": ask.asked,
+                                                                                "reason": reason},
+                               "refusal", character)
+    return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
+
+
+def withdraw(session: Session, member: Member, ask_id: int) -> dict:
+    """The player who asked takes the ask back while it waits (a log entry)."""
+    chronicle, ask = _pending(session, member, ask_id)
+    if ask.member_id != member.id:
+        raise ProblemError(403, "not_your_ask", ask=ask.id)
+    character = session.get(Character, ask.character_id)
+    grant_row, entry = _decide(session, chronicle, ask, member, "withdrawn", {}, {"asked": ask.asked},
+                               "withdrawal", character)
+    return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
