@@ -289,16 +289,23 @@ def _nullable(schema: dict) -> dict:
     return {"anyOf": [inner, {"type": "null"}], **keep}
 
 
-def _close(schema: Any) -> Any:
+def _keys_by_name(schema: Any) -> Any:
     """Pydantic writes ``dict[TraitName, int]`` as ``patternProperties`` alone, which lets any other
-    key through; the model refuses them, so the schema does too (``additionalProperties: false``)."""
+    key through (the model refuses them) and which client generators ignore. The same constraint,
+    as generators read it: the key pattern under ``propertyNames``, the values under
+    ``additionalProperties``."""
     if isinstance(schema, dict):
-        closed = {key: _close(value) for key, value in schema.items()}
-        if "patternProperties" in closed and "additionalProperties" not in closed and "properties" not in closed:
-            closed["additionalProperties"] = False
-        return closed
+        out = {key: _keys_by_name(value) for key, value in schema.items()}
+        patterns = out.get("patternProperties")
+        if isinstance(patterns, dict) and len(patterns) == 1 and "additionalProperties" not in out \
+                and "properties" not in out:
+            ((pattern, values),) = patterns.items()
+            del out["patternProperties"]
+            out["propertyNames"] = {**out.get("propertyNames", {}), "pattern": pattern}
+            out["additionalProperties"] = values
+        return out
     if isinstance(schema, list):
-        return [_close(item) for item in schema]
+        return [_keys_by_name(item) for item in schema]
     return schema
 
 
@@ -327,7 +334,7 @@ def _components(ref_template: str) -> dict[str, dict]:
     def name_of(key: tuple[str, str]) -> str:
         return refs[(key, "validation")]["$ref"].removeprefix(prefix)
 
-    components: dict[str, dict] = {name: _close({**schema, "title": name}) for name, schema in defs.items()}
+    components: dict[str, dict] = {name: _keys_by_name({**schema, "title": name}) for name, schema in defs.items()}
     unions: dict[str, list[str]] = {"Action": [], "Followup": [], "Change": [], "Sheet": [], "NewSheet": [],
                                     "SheetPatch": [], "Receipt": []}
     patches: dict[str, dict] = {}
