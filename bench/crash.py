@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
 import json
-import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +47,44 @@ import load  # noqa: E402  (bench/load.py, beside this file)
 from load import Control, Recorder, Server, Slot, Table  # noqa: E402
 
 
+async def retry_together(url: str, slot: Slot, copies: int, recorder: Recorder) -> None:
+    """Retry a cut-off request ``copies`` times at once with its key (a client and a proxy both
+    retrying): every answer must be the same acknowledgement, or the same refusal."""
+    op = slot.pending
+    sessions = [load.new_session(url) for _ in range(copies)]
+    try:
+        answers = await asyncio.gather(*(load.send(session, op) for session in sessions), return_exceptions=True)
+    finally:
+        await asyncio.gather(*(session.close() for session in sessions))
+    slot.pending = None
+    seen: list[str] = []
+    acknowledged = False
+    for answer in answers:
+        if isinstance(answer, BaseException):
+            recorder.problems.append(f"{op.kind} {op.path}: a retry after the restart got no answer ({answer!r})")
+            seen.append("no answer")
+            continue
+        status, body, replayed, code = answer
+        recorder.record(op.kind, status, code, 0.0)
+        if 200 <= status < 300 and body and isinstance(body.get("entry"), dict):
+            entry = body["entry"]
+            recorder.receipts.append(load.Receipt(op.table.chronicle, entry["seq"], entry["entry_hash"], op.kind,
+                                                  op.key, replayed))
+            seen.append(f"{status} entry {entry['seq']}")
+            if not acknowledged:
+                slot.acknowledged(op, body)
+                acknowledged = True
+        else:
+            seen.append(f"{status} {code}")
+    if len(set(seen)) > 1:
+        recorder.disagreements.append(f"{op.kind} {op.method} {op.path}: {copies} retries with one key got "
+                                      f"{', '.join(sorted(seen))}")
+
+
 async def crash_run(server: Server, connections: int, kill_after: float, kills: int, after: float,
-                    log=print) -> tuple[list[Slot], Recorder, list[int]]:
-    """Play, kill -9, restart, retry the cut-off requests, play on. Returns the slots, what was
-    acknowledged, and how many requests were cut off at each kill."""
+                    retry_copies: int = 1, log=print) -> tuple[list[Slot], Recorder, list[int]]:
+    """Play, kill -9, restart, retry the cut-off requests (``retry_copies`` at once each), play on.
+    Returns the slots, what was acknowledged, and how many requests were cut off at each kill."""
     slots = await load.set_up(server.url, connections)
     recorder = Recorder()
     cut_off = []
@@ -66,6 +100,9 @@ async def crash_run(server: Server, connections: int, kill_after: float, kills: 
         log(f"  kill {kill + 1}/{kills}: SIGKILL after {kill_after} s, {recorder.count()} answers so far, "
             f"{pending} request(s) cut off; restarting")
         server.start()
+        if retry_copies > 1:
+            await asyncio.gather(*(retry_together(server.url, slot, retry_copies, recorder)
+                                   for slot in slots if slot.pending is not None))
     await load.drive(server.url, slots, "play", after, recorder, Control())
     return slots, recorder, cut_off
 
@@ -121,12 +158,24 @@ def check_resources(table: Table, entries: list[dict], sheet_now: dict) -> list[
 
 
 def verify_with_cli(path: Path, head: str | None) -> tuple[int, list[str]]:
-    """``rollbook log verify FILE --head SEQ:HASH``: (exit status, its lines)."""
-    extra = ["--head", head] if head else []
-    done = subprocess.run([sys.executable, "-m", "rollbook", "log", "verify", str(path), *extra, "--quiet"],
-                          capture_output=True, text=True, timeout=300)
-    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-    return done.returncode, lines
+    """``rollbook log verify FILE --head SEQ:HASH --quiet``: (exit status, its lines).
+
+    Run through the ``rollbook`` console script's own entry point (``rollbook.cli:main``) in this
+    process: the same command, without a Python start-up per chronicle."""
+    from rollbook.cli import main as rollbook_main
+
+    argv = ["rollbook", "log", "verify", str(path), *(["--head", head] if head else []), "--quiet"]
+    out, err = io.StringIO(), io.StringIO()
+    saved, sys.argv = sys.argv, argv
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rollbook_main()
+        code = 0
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    finally:
+        sys.argv = saved
+    return code, [line for line in (out.getvalue() + err.getvalue()).splitlines() if line.strip()]
 
 
 def acknowledged_entries(receipts: list[load.Receipt]) -> tuple[dict[int, dict[int, str]], list[str]]:
@@ -190,8 +239,7 @@ def check_store(url: str, slots: list[Slot], recorder: Recorder, directory: Path
             path = directory / f"chronicle-{table.chronicle}.jsonl"
             path.write_text(text, encoding="utf-8")
             exports.append((table, path, f"{head['seq']}:{head['entry_hash']}" if head["seq"] else None))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        verdicts = list(pool.map(lambda item: (item[0], *verify_with_cli(item[1], item[2])), exports))
+    verdicts = [(table, *verify_with_cli(path, head)) for table, path, head in exports]
     clean = 0
     for table, code, lines in verdicts:
         if code == 0:
@@ -211,8 +259,10 @@ def check_store(url: str, slots: list[Slot], recorder: Recorder, directory: Path
         "chain_problems": chain,
         "resource_problems": resources,
         "request_errors": request_errors,
+        "retries_disagree": list(recorder.disagreements),
     }
-    checks["ok"] = not (lost or unacknowledged or twice or chain or resources or request_errors)
+    checks["ok"] = not (lost or unacknowledged or twice or chain or resources or request_errors
+                        or recorder.disagreements)
     return checks
 
 
@@ -230,8 +280,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--kills", type=int, default=2, help="how many times to kill and restart (default 2)")
     parser.add_argument("--after", type=float, default=2.0,
                         help="seconds of load after the last restart (default 2)")
+    parser.add_argument("--retry-copies", type=int, default=4,
+                        help="each request cut off by a kill is retried this many times at once with its key; "
+                             "all must get the same answer (default 4; 1: one plain retry)")
     parser.add_argument("--json", action="store_true", help="print one JSON document on standard output")
     args = parser.parse_args(argv)
+    if not 1 <= args.retry_copies <= 32:
+        parser.error("--retry-copies must be 1–32")
     if not 1 <= args.connections <= 256:
         parser.error("--connections must be 1–256")
     if not 0.2 <= args.kill_after <= 300 or not 0 <= args.after <= 300:
@@ -252,10 +307,11 @@ def print_report(report: dict, console) -> None:
                   + (f", PostgreSQL {m['postgresql']}" if m.get("postgresql") else ""))
     s = report["settings"]
     console.print(f"{s['connections']} players, SIGKILL after {s['kill_after']} s of load, {s['kills']} time(s), "
+                  f"each cut-off request retried {s['retry_copies']}× at once with its key, "
                   f"{s['after']} s more after the last restart")
     table = RichTable(title="Acknowledged is durable: SIGKILL under load, restart, check")
-    for column in ("store", "procs", "answers", "cut off", "replayed", "acknowledged", "in the log", "lost",
-                   "not acked", "chains clean", "resources", "5xx/unanswered", "verdict"):
+    for column in ("store", "procs", "answers", "cut off", "replayed", "acked", "in log", "lost",
+                   "not acked", "chains clean", "resources", "retries agree", "5xx/unanswered", "verdict"):
         table.add_column(column, justify="left" if column in ("store", "verdict") else "right")
     for run in report["runs"]:
         c = run["checks"]
@@ -264,12 +320,13 @@ def print_report(report: dict, console) -> None:
                       str(c["acknowledged"]), str(c["entries"]), str(len(c["lost"])), str(len(c["unacknowledged"])),
                       f"{c['chains_clean']}/{c['chronicles']}",
                       "ok" if not c["resource_problems"] else f"{len(c['resource_problems'])} wrong",
+                      "yes" if not c["retries_disagree"] else f"{len(c['retries_disagree'])} not",
                       str(len(c["request_errors"])), "[green]ok[/]" if c["ok"] else "[red]FAILED[/]")
     console.print(table)
     for run in report["runs"]:
         c = run["checks"]
         for name in ("lost", "unacknowledged", "acknowledged_twice", "chain_problems", "resource_problems",
-                     "request_errors"):
+                     "request_errors", "retries_disagree"):
             for problem in c[name][:30]:
                 console.print(f"[red]{run['store']}/{run['processes']} {name}: {problem}[/]")
         if run["server_tracebacks"]:
@@ -282,12 +339,14 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     args = arguments(argv)
+    load.stop_on_sigterm()
     console = Console(stderr=args.json)
     console.width = max(console.width, 150)
     log = (lambda message: console.print(message, style="dim"))
     report: dict[str, Any] = {"tool": "bench/crash.py", "machine": load.machine(),
                               "settings": {"connections": args.connections, "kill_after": args.kill_after,
-                                           "kills": args.kills, "after": args.after, "stores": args.stores,
+                                           "kills": args.kills, "after": args.after,
+                                           "retry_copies": args.retry_copies, "stores": args.stores,
                                            "processes": args.processes},
                               "runs": []}
     if "postgresql" in args.stores:
@@ -306,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     server.start()
                     slots, recorder, cut_off = asyncio.run(
-                        crash_run(server, args.connections, args.kill_after, args.kills, args.after, log))
+                        crash_run(server, args.connections, args.kill_after, args.kills, args.after,
+                                  args.retry_copies, log))
                     checks = check_store(server.url, slots, recorder, directory)
                 finally:
                     server.stop()

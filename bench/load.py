@@ -263,8 +263,9 @@ class Server:
                         found.append(int(entry.name))
         return found
 
-    def cpu_seconds(self) -> float:
-        return sum(_cpu_of(pid) for pid in self.pids())
+    def cpu(self) -> dict[int, float]:
+        """CPU seconds so far of each process of the group (see ``cpu_spent``)."""
+        return {pid: _cpu_of(pid) for pid in self.pids()}
 
     def kill(self) -> None:
         """SIGKILL to the whole process group, mid-whatever."""
@@ -304,17 +305,23 @@ def _cpu_of(pid: int) -> float:
     return 0.0
 
 
-def postgres_backend_cpu(database: str) -> float:
-    """CPU seconds of the PostgreSQL backends serving ``database`` (their titles name it)."""
-    total = 0.0
+def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds spent between two samples by the processes alive at the second one (a process
+    born in between counts whole; one that ended in between is not seen: a slight undercount)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+def postgres_backend_cpu(database: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving ``database`` (their titles name it)."""
+    found = {}
     marker = f" {database} ".encode()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(OSError):
                 title = (entry / "cmdline").read_bytes()
                 if title.startswith(b"postgres: ") and marker in title:
-                    total += _cpu_of(int(entry.name))
-    return total
+                    found[int(entry.name)] = _cpu_of(int(entry.name))
+    return found
 
 
 # --- the table: chronicles, players, characters ----------------------------------------------
@@ -429,6 +436,7 @@ class Recorder:
     transport_errors: Counter = field(default_factory=Counter)            # kind: error class
     receipts: list[Receipt] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)                     # 5xx and other anomalies, described
+    disagreements: list[str] = field(default_factory=list)                # retries of one key answered unlike
 
     def record(self, kind: str, status: int, code: str | None, seconds: float) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -651,12 +659,12 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
     slice_seconds = duration / rounds
     for round_number in range(rounds):
         for phase in PHASES:
-            cpu0, db0, client0 = server.cpu_seconds(), _db_cpu(store), time.process_time()
+            cpu0, db0, client0 = server.cpu(), _db_cpu(store), time.process_time()
             elapsed = await drive(server.url, slots, phase, slice_seconds, recorder, control, max_requests)
             phase_total = totals[phase]
             phase_total.seconds += elapsed
-            phase_total.server_cpu += server.cpu_seconds() - cpu0
-            phase_total.db_cpu += _db_cpu(store) - db0
+            phase_total.server_cpu += cpu_spent(cpu0, server.cpu())
+            phase_total.db_cpu += cpu_spent(db0, _db_cpu(store))
             phase_total.client_cpu += time.process_time() - client0
             log(f"  round {round_number + 1}/{rounds} {phase}: "
                 f"{len(recorder.latencies.get(phase, [])) if phase != 'play' else recorder.count(PLAY_KINDS)} "
@@ -675,8 +683,8 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
     }
 
 
-def _db_cpu(store: Store) -> float:
-    return postgres_backend_cpu(store.database) if store.name == "postgresql" else 0.0
+def _db_cpu(store: Store) -> dict[int, float]:
+    return postgres_backend_cpu(store.database) if store.name == "postgresql" else {}
 
 
 # --- wrk, an optional cross-check -----------------------------------------------------------
@@ -862,10 +870,19 @@ def configurations(stores: list[str], processes: list[int]) -> list[tuple[str, i
     return configs
 
 
+def stop_on_sigterm() -> None:
+    """SIGTERM unwinds like Ctrl+C, so the servers are stopped and the databases dropped."""
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     args = arguments(argv)
+    stop_on_sigterm()
     console = Console(stderr=args.json)
     console.width = max(console.width, 150)  # the tables are wide; piped output keeps every column
     log = (lambda message: console.print(message, style="dim"))

@@ -70,15 +70,17 @@ def test_load_refuses_bad_options():
     assert done.returncode == 2 and "mysql" in done.stderr
 
 
-@pytest.mark.parametrize("store", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def test_crash_kill_9_under_load_loses_nothing(store):
+# PostgreSQL retries the cut-off request once: several retries at once with one key still get
+# different answers there (issue 10, item 1: `bench/crash.py --stores postgresql` shows it).
+@pytest.mark.parametrize("store, copies", [("sqlite", "4"), pytest.param("postgresql", "1", marks=pytest.mark.postgres)])
+def test_crash_kill_9_under_load_loses_nothing(store, copies):
     pytest.importorskip("aiohttp")
     if store == "postgresql":
         problem = load_module("load").postgres_problem()
         if problem:
             pytest.skip(problem)
     done = run_script("crash.py", "--stores", store, "--processes", "1", "--connections", "1", "--kill-after", "1",
-                      "--kills", "1", "--after", "0.5", "--json")
+                      "--kills", "1", "--after", "0.5", "--retry-copies", copies, "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     [run] = report["runs"]
@@ -88,7 +90,7 @@ def test_crash_kill_9_under_load_loses_nothing(store):
     assert checks["acknowledged"] == checks["entries"] > 0
     assert checks["chains_clean"] == checks["chronicles"] == 2
     for name in ("lost", "unacknowledged", "acknowledged_twice", "chain_problems", "resource_problems",
-                 "request_errors"):
+                 "request_errors", "retries_disagree"):
         assert checks[name] == [], name
 
 
@@ -142,3 +144,19 @@ def test_crash_one_key_acknowledged_as_two_entries_is_caught():
     acknowledged, twice = crash.acknowledged_entries(receipts)
     assert acknowledged == {7: {1: "a" * 64, 2: "b" * 64}}
     assert twice == ["one Idempotency-Key acknowledged as 2 different entries: [(7, 1), (7, 2)]"]
+
+
+def test_crash_runs_rollbook_log_verify_which_catches_an_edited_export(tmp_path):
+    crash = load_module("crash")
+    from rollbook.server.chain import GENESIS_HASH, hash_of
+
+    entry_ = {"chronicle": 1, "seq": 1, "prev_hash": GENESIS_HASH, "created_at": "2026-01-01T00:00:00Z",
+              "kind": "adjust", "actor": {"member": 1}, "visibility": "public", "receipt": {"change": {}}}
+    entry_["entry_hash"] = hash_of(entry_)
+    export = tmp_path / "log.jsonl"
+    export.write_text(json.dumps(entry_) + "\n", encoding="utf-8")
+    assert crash.verify_with_cli(export, f"1:{entry_['entry_hash']}") == (0, [])
+    export.write_text(json.dumps({**entry_, "kind": "roll"}) + "\n", encoding="utf-8")
+    assert crash.verify_with_cli(export, None) == (1, ["entry 1: hash mismatch"])
+    code, lines = crash.verify_with_cli(export, "2:" + "0" * 64)
+    assert code == 1 and "entry 2: the log does not end with the expected head" in lines
