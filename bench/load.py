@@ -214,7 +214,7 @@ class Server:
 
     def shown_command(self) -> str:
         words = ["python" if word == sys.executable else word for word in self.command()]
-        return " ".join(words).replace(self.store.url, "URL")
+        return " ".join(words).replace(self.store.url, "URL").replace(f"--port {self.port}", "--port PORT")
 
     def start(self) -> None:
         self.port = free_port()
