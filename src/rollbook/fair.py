@@ -1,8 +1,9 @@
 """Provably fair dice, checked from a chronicle's exported log (SPEC F-1 to F-6).
 
-Pure: the standard library, ``rollbook.dice`` and the rules; no web, no database. ``rollbook fair
-verify`` and ``rollbook log verify`` read an export with it; the server uses the same shapes to write
-the log and ``fair_status`` to show a receipt's state. Faces come from ``rollbook.dice.FairDice``
+Pure: the standard library, ``rollbook.dice``, the rules and the i18n messages; no web, no database.
+``rollbook fair verify`` reads an export with ``check_log`` (``rollbook log verify`` can add the same
+call next to its hash-chain check); the server writes exactly the entries described below and shows
+a receipt's state with ``fair_status``. Faces come from ``rollbook.dice.FairDice``
 (F-4, ``hmac-sha256-v1``).
 
 The log entries this module reads
@@ -58,6 +59,7 @@ Results carry codes and numbers only (``FairProblem.code`` + params; English and
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -65,6 +67,7 @@ from typing import Any
 
 from rollbook import dice
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID, SEED_BYTES, FairDice, commitment_of
+from rollbook.i18n.messages import error_message
 from rollbook.play.common import Shim, request_from_plain
 from rollbook.rules import get_system, rollunder, tiers, v5, v20
 from rollbook.rules.base import RuleError
@@ -623,9 +626,50 @@ def fair_status(receipt: Mapping, chronicle: int, revealed: Mapping[str, bytes])
     return status
 
 
+# --- for people: dice lists and problem lines ----------------------------------------------------
+
+_DICE_TERM = re.compile(r"(\d*)d(\d+)")
+MOST_HAND_DICE, MOST_SIDES = 1000, 1000
+
+
+def parse_dice_list(text: str) -> tuple[int, ...]:
+    """Die sizes in drawing order from ``5d10``, ``2d6,1d8``, ``2d6+1d8`` or ``d20 d6`` (a missing count
+    is 1): what a player types to recompute a roll by hand. Refused with ``bad_dice_list``."""
+    sizes: list[int] = []
+    terms = re.split(r"[,+\s]+", text.strip().lower()) if isinstance(text, str) else []
+    for term in terms:
+        match = _DICE_TERM.fullmatch(term)
+        count = int(match.group(1) or 1) if match else 0
+        sides = int(match.group(2)) if match else 0
+        if not 1 <= count <= MOST_HAND_DICE or not 2 <= sides <= MOST_SIDES:
+            raise RuleError("bad_dice_list", value=text)
+        sizes.extend([sides] * count)
+    if not sizes or len(sizes) > MOST_HAND_DICE:
+        raise RuleError("bad_dice_list", value=text)
+    return tuple(sizes)
+
+
+_SEED_PARAMS = ("commitment", "active", "current")
+_TEXT_PARAMS = ("used", "expected")
+
+
+def describe(problem: FairProblem, lang: str = "en") -> str:
+    """One line a person reads, e.g. ``entry 12, reroll 1: The faces 4, 4 differ from …``: the entry and
+    follow-up it concerns, then the translated message (long commitments shortened to 12 digits)."""
+    params: dict[str, Any] = {}
+    for name, value in problem.params.items():
+        if name in _SEED_PARAMS and isinstance(value, str):
+            value = value[:12] + "…"
+        elif name in _TEXT_PARAMS and isinstance(value, str):
+            value = json.dumps(value, ensure_ascii=False)
+        params[name] = value
+    where = f"entry {problem.seq}" + (f", reroll {problem.reroll + 1}" if problem.reroll is not None else "")
+    return f"{where}: {error_message(problem.code, lang, params)}"
+
+
 __all__ = [
     "CLIENT_SEED_MAX", "SEED_COMMIT", "SEED_REVEAL", "CLIENT_SEED", "VERIFIED", "PENDING", "MISMATCH",
     "faces_for", "parse_seed", "is_commitment", "seed_matches", "check_client_seed", "ReceiptDraw",
     "receipt_draws", "recompute", "FairProblem", "DrawCheck", "SeedState", "FairReport", "check_log",
-    "fair_status",
+    "fair_status", "parse_dice_list", "describe",
 ]
