@@ -1,5 +1,5 @@
-"""Writes tests/vectors/fair.jsonl once (``python tests/fair/make_vectors.py``). The file is the
-contract: tests read it and never regenerate it, so a change to F-4's implementation that moves a
+"""Writes tests/vectors/fair/hmac-sha256-v1.jsonl once (``python tests/fair/make_vectors.py``); a folder
+of its own because tests/vectors/*.jsonl are resolve-contract vectors. The file is the contract: tests read it and never regenerate it, so a change to F-4's implementation that moves a
 single face fails them. Faces here come from the independent reference (tests/fair/reference.py),
 and tests/fair/test_vectors.py checks the library and the browser against the stored file.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from reference import reference_faces
 
-OUT = Path(__file__).resolve().parents[1] / "vectors" / "fair.jsonl"
+OUT = Path(__file__).resolve().parents[1] / "vectors" / "fair" / "hmac-sha256-v1.jsonl"
 SIZES = [*range(2, 21), 100]
 
 
@@ -35,6 +35,12 @@ def seed_vector(name: str, seed: bytes, chronicle: int, client: str, nonce: int,
 def values_vector(name: str, values: list[int], sizes: list[int], faces: list[int], note: str) -> dict:
     return {"kind": "values", "name": name, "values": [f"{v:016x}" for v in values], "sizes": sizes,
             "faces": faces, "note": note}
+
+
+def json_line(value: dict) -> str:
+    """Readable UTF-8 JSON, except U+2028 and U+2029 escaped: line readers split on them."""
+    text = json.dumps(value, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return text + "\n"
 
 
 def main() -> None:
@@ -54,6 +60,8 @@ def main() -> None:
                     "UTF-8 of the client seed inside the JSON, characters kept as themselves"),
         seed_vector("escaped client seed", counting, 1, 'quote " backslash \\ tab \t newline \n', 4, [20] * 3,
                     "JSON escapes in the client seed (quote, backslash, tab, newline)"),
+        seed_vector("control characters", counting, 1, "nul \x00 bell \x07 esc \x1b del \x7f line sep \u2028 end", 5,
+                    [6] * 4, "characters below 0x20 as \\u00XX escapes; DEL and U+2028 kept as themselves"),
         seed_vector("one block exactly", falling, 12, "dave", 5, [10] * 4, "four dice: block 0 only"),
         seed_vector("two blocks exactly", falling, 12, "dave", 6, [10] * 8, "eight dice: blocks 0 and 1"),
         seed_vector("third block", falling, 12, "dave", 7, [10] * 9, "nine dice: the ninth is block 2's first value"),
@@ -73,7 +81,7 @@ def main() -> None:
             f"discarded (here its first and last); 2**64-{top % sides}-1 is the largest kept"))
     lines.append(values_vector("no rejection on a power of two", [top - 1, 0], [2, 8], [2, 1],
                                "2**64 mod 2 = 0 and 2**64 mod 8 = 0: nothing is discarded"))
-    OUT.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    OUT.write_text("".join(json_line(line) for line in lines), encoding="utf-8")
     print(f"{len(lines)} vectors written to {OUT}")
 
 

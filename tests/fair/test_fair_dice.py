@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,6 @@ from rollbook.rules.v20 import V20Request
 from tests.fair.reference import block_message, reference_faces
 
 KNOWN_SEED = bytes(range(32))
-VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "fair.jsonl"
 DIE_SIZES = [*range(2, 21), 100]  # every die the rules use (d2 … d20 of roll-under expressions, d100)
 
 
