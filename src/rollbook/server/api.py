@@ -20,9 +20,9 @@ from starlette.concurrency import run_in_threadpool
 from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, rolls
 from rollbook.server.db import Database, current_revision
-from rollbook.server.deps import current_member, database, dice_source
+from rollbook.server.deps import current_member, database, dice_source, language
 from rollbook.server.models import Member
-from rollbook.server.problems import ERROR_MESSAGES, PROBLEM_MEDIA_TYPE, ProblemError
+from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
 router = APIRouter(prefix="/api")
 bearer = HTTPBearer(auto_error=False, description="The token returned when creating or joining a chronicle.")
@@ -381,9 +381,6 @@ problems_router = APIRouter()
 @problems_router.get("/problems/{code}", tags=["server"], responses={404: PROBLEM})
 def problem_type(code: Annotated[str, Path(max_length=100)], request: Request) -> dict:
     """What a problem ``type`` means: its code and sentence (in the reader's language)."""
-    from rollbook.server.deps import language
-    from rollbook.server.problems import detail
-
-    if code not in ERROR_MESSAGES:
+    if not known_code(code):
         raise ProblemError(404, "not_found", path=request.url.path)
     return {"code": code, "message": detail(code, language(request), {})}
