@@ -43,6 +43,20 @@ class Prepared:
     context: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What the receipt of one kind of roll (or change) records beyond the keys every receipt has: the
+    rules dataclasses stored under ``"request"`` and ``"result"`` of a roll, and further keys with
+    their types (``always`` present, or present only ``sometimes``). Each play module lists one per
+    action kind (``ROLL_RECORDS``) and one per change kind that records more than its effects
+    (``CHANGE_RECORDS``); ``play.schema`` describes the receipts of the API from them."""
+
+    request: type | None = None
+    result: type | None = None
+    always: Mapping[str, Any] = field(default_factory=dict)
+    sometimes: Mapping[str, Any] = field(default_factory=dict)
+
+
 class Model(BaseModel):
     """Every sheet, action and change: unknown fields refused, strict JSON types."""
 
@@ -291,7 +305,7 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 
 __all__ = [
-    "ROLES", "MODES", "Performed", "Prepared", "Model", "TraitName", "Label", "Short", "Text", "rating",
+    "ROLES", "MODES", "Performed", "Prepared", "Recorded", "Model", "TraitName", "Label", "Short", "Text", "rating",
     "Experience", "check_raise", "pay_experience", "check_within",
     "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
     "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain", "replay",

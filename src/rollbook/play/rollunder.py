@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare,
+    Effects, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, change_receipt, compare,
     parse_kind, performed, rating, replay, roll_receipt, storyteller_only,
 )
 from rollbook.rules import get_system
@@ -107,6 +107,11 @@ class OpposedAction(Model):
 ACTIONS: dict[str, type[Model]] = {"check": CheckAction, "opposed": OpposedAction}
 STORYTELLER_ACTIONS = frozenset({"opposed"})
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}
+# What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "check": Recorded(rules.RollUnderRequest, rules.CheckReceipt),
+    "opposed": Recorded(rules.RollUnderRequest, rules.OpposedReceipt),
+}
 
 
 class CardFollowup(Model):
@@ -215,6 +220,7 @@ class RemoveCard(Model):
 
 CHANGES: dict[str, type[Model]] = {"grant_card": GrantCard, "remove_card": RemoveCard}
 STORYTELLER_CHANGES = frozenset({"grant_card", "remove_card"})
+CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
 def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:

@@ -24,7 +24,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, check_raise,
+    Effects, Experience, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, change_receipt,
+    check_raise,
     check_within, compare, performed, rating, replay, roll_receipt,
 )
 from rollbook.rules import get_system
@@ -179,6 +180,13 @@ ACTIONS: dict[str, type[Model]] = {
 }
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+# What each kind of roll records under "request", "result" and beyond (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "skill": Recorded(rules.TiersRequest, rules.SkillReceipt),
+    "dodge": Recorded(rules.TiersRequest, rules.DodgeReceipt),
+    "soak": Recorded(rules.TiersRequest, rules.SoakReceipt),
+    "spell": Recorded(rules.TiersRequest, rules.SkillReceipt, always={"cast": rules.CastReceipt}),  # T-6
+}
 
 
 def _skill(sheet: Sheet, name: str) -> int:
@@ -340,6 +348,10 @@ CHANGES: dict[str, type[Model]] = {
     "spend_experience": SpendExperience,
 }
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
+CHANGE_RECORDS: dict[str, Recorded] = {  # T-8: experience changes record the rules' receipt
+    "award_experience": Recorded(always={"xp": rules.XpReceipt}),
+    "spend_experience": Recorded(always={"xp": rules.XpReceipt}),
+}
 
 
 def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:

@@ -27,7 +27,7 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
+    Effects, Experience, Label, Model, Performed, Prepared, Recorded, Short, Shim, Text, TraitName, change_receipt,
     check_raise, compare, pay_experience, performed, rating, replay, roll_receipt,
     storyteller_only,
 )
@@ -279,6 +279,13 @@ ACTIONS: dict[str, type[Model]] = {
 }
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+# What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "test": Recorded(rules.V20Request, rules.V20Receipt),
+    "willpower": Recorded(rules.V20Request, rules.V20Receipt),
+    "virtue": Recorded(rules.V20Request, rules.V20Receipt),
+    "soak": Recorded(rules.SoakRequest, rules.SoakReceipt),
+}
 
 
 def _wound(sheet: Sheet) -> int:
@@ -499,6 +506,7 @@ CHANGES: dict[str, type[Model]] = {
     "spend_experience": SpendExperience,
 }
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
+CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
 def xp_cost(sheet: Sheet, trait: str) -> tuple[str, int, int, int]:

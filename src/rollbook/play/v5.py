@@ -23,13 +23,14 @@ Book tables and readings used here:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
+    Effects, Experience, Label, Model, Performed, Prepared, Recorded, Short, Shim, Text, TraitName, change_receipt,
     check_raise, check_within, compare, parse_kind, pay_experience, performed, rating, replay, request_from_plain,
     roll_receipt,
 )
@@ -236,6 +237,25 @@ class RerollFollowup(Model):
 FOLLOWUPS: dict[str, type[Model]] = {"reroll": RerollFollowup}
 
 
+@dataclass(frozen=True)
+class RouseRecord:
+    """A Blood Surge's Rouse check, recorded with its test under ``"rouse"`` (V5-11)."""
+
+    request: rules.V5Request
+    faces: tuple[int, ...]
+    result: rules.V5Receipt
+
+
+# What each kind of roll records under "request", "result" and beyond (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "test": Recorded(rules.V5Request, rules.V5Receipt, sometimes={"rouse": RouseRecord}),  # V5-11: a Blood Surge
+    "rouse": Recorded(rules.V5Request, rules.V5Receipt),
+    "willpower": Recorded(rules.V5Request, rules.V5Receipt),
+    "remorse": Recorded(rules.V5Request, rules.V5Receipt),
+    "frenzy": Recorded(rules.V5Request, rules.V5Receipt),
+}
+
+
 def _empty_pool() -> dict:
     return {"parts": [], "modifiers": [], "wound_penalty": 0, "total": 1, "hunger_dice": 0}
 
@@ -319,8 +339,7 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         if rouse_request is not None:  # V5-11: the test's dice are drawn first, then the Rouse die
             rouse_faces, rouse_result = dice.roll(prepared.system, rouse_request, source)
             _apply_rouse(new, rouse_result, effects)
-            extra["rouse"] = {"request": to_plain(rouse_request), "faces": list(rouse_faces),
-                              "result": to_plain(rouse_result)}
+            extra["rouse"] = to_plain(RouseRecord(rouse_request, tuple(rouse_faces), rouse_result))
     elif isinstance(action, RouseAction):
         _apply_rouse(new, result, effects)
         if action.mend:
@@ -502,6 +521,7 @@ CHANGES: dict[str, type[Model]] = {
     "spend_experience": SpendExperience,
 }
 STORYTELLER_CHANGES = frozenset({"restore", "hunger", "stains", "award_experience"})
+CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
 def xp_cost(sheet: Sheet, trait: str, specialty: str | None) -> tuple[str, int, int, int]:
