@@ -48,13 +48,14 @@ ROLLUNDER_SHEET = {"new.attributes.name.0": "Strength", "new.attributes.value.0"
 
 def test_a_standing_difficulty_wins_over_the_players_last_roll(app):
     storyteller, player, chronicle, sheet = _chronicle(app, "v20", {"s.attributes.dexterity": "3"})
-    assert player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "difficulty": "7"},
+    assert player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "difficulty": "6"},
                        headers=HTMX).status_code == 200
     assert storyteller.post(f"{chronicle}/settings", data={"difficulty": "8", "mode": "strict", "language": "en"},
                             follow_redirects=False).status_code == 303
     page = player.get(sheet).text
     field = re.search(r'<input[^>]*id="roll-difficulty"[^>]*>', page).group(0)
-    assert 'value="8"' in field and "readonly" in field  # not the 7 of the last roll, which is refused
+    assert 'value="8"' in field  # the standing difficulty, not the 6 of the last roll (A-1: another one is asked)
+    assert "The Storyteller&#39;s to set: another value asks the Storyteller." in page
     form = {"kind": "test", "attribute": "dexterity", "difficulty": "8"}
     rolled = player.post(f"{sheet}/rolls", data=form, headers=HTMX)
     assert rolled.status_code == 200 and "difficulty 8" in text_of(rolled.text)
@@ -64,11 +65,12 @@ def test_the_roll_form_starts_from_the_last_roll_of_its_own_kind(app):
     _storyteller, player, _chronicle_url, sheet = _chronicle(app, "v5", {"s.attributes.dexterity": "3",
                                                                           "s.skills.firearms": "2"})
     player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "skill": "firearms",
-                                        "difficulty": "4"}, headers=HTMX)
+                                        "difficulty": "1"}, headers=HTMX)
     player.post(f"{sheet}/rolls", data={"kind": "rouse"}, headers=HTMX)
     tab = player.get(f"{sheet}/roll-form?kind=test", headers=HTMX).text
     assert re.search(r'<option value="dexterity" selected', tab)
-    assert re.search(r'id="roll-difficulty"[^>]*value="4"', tab)
+    assert re.search(r'<option value="firearms" selected', tab)
+    assert re.search(r'id="roll-difficulty"[^>]*value="1"', tab)  # A-1: the edges start from what stands
 
 
 def test_rollunder_sheet_shows_traits_cards_and_only_the_players_choices(app):

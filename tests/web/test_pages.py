@@ -117,7 +117,7 @@ def test_a_refused_roll_keeps_the_form_and_shows_the_detail(table):
 def test_a_roll_answers_the_card_and_the_resources_out_of_band(table):
     _storyteller, player, chronicle, sheet = table
     rolled = player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "skill": "firearms",
-                                                 "difficulty": "2"}, headers=HTMX)
+                                                 "difficulty": "1"}, headers=HTMX)  # the default: nothing asked (A-1)
     assert rolled.status_code == 200
     assert rolled.text.lstrip().startswith('<li id="entry-1"')
     assert 'id="resources-' in rolled.text and 'hx-swap-oob="true"' in rolled.text
@@ -127,7 +127,7 @@ def test_a_roll_answers_the_card_and_the_resources_out_of_band(table):
     again = player.get(sheet)
     assert 'id="entry-1"' in again.text
     assert re.search(r'<option value="dexterity"[^>]*selected', again.text)
-    assert re.search(r'id="roll-difficulty"[^>]*value="2"', again.text)
+    assert re.search(r'id="roll-difficulty"[^>]*value="1"', again.text)
     assert player.get(f"{chronicle}/entries/1").status_code == 200
 
 

@@ -33,7 +33,8 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     storyteller = new_context().new_page()
     player = new_context().new_page()
 
-    invitation = create_chronicle(storyteller, name="Nights of Lyon", system="v5", storyteller="Ana")
+    # The Storyteller sets difficulty 3 for the players' rolls (A-1: another one would be asked).
+    invitation = create_chronicle(storyteller, name="Nights of Lyon", system="v5", storyteller="Ana", difficulty="3")
     join(player, invitation=invitation, name="Bruno")
     sheet_url = add_character(player, name="Nadia Verne", ratings={
         "s.attributes.dexterity": "3", "s.attributes.composure": "2", "s.attributes.resolve": "2",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from rollbook.i18n import N_, translate
 from rollbook.render import ReceiptView
 from rollbook.render import view as receipt_view
-from rollbook.web import labels
+from rollbook.web import authority, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 
 STORYTELLER = "storyteller"
@@ -56,6 +56,7 @@ class Card:
     hunger: list[int] = field(default_factory=list)
     advice: AdviceView | None = None
     system: str = ""
+    notes: list[str] = field(default_factory=list)  # the grant a roll used, per-turn warnings (A-2, A-3)
 
     @property
     def dom_id(self) -> str:
@@ -133,7 +134,7 @@ def _title(system: str, receipt: dict, lang: str) -> str:
 
 def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
          willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
-         goal: str = "win") -> Card:
+         goal: str = "win", chronicle_system: str = "") -> Card:
     """One log entry (``views.entry_view``) as this viewer may see it."""
     lang = viewer.lang
     actor = entry.get("actor") or {}
@@ -151,6 +152,10 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     system = receipt.get("system", "")
     c.system = system
     c.effects = [effect_text(e, lang) for e in entry.get("effects") or []]
+    if entry["kind"] in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
+        c.system = chronicle_system
+        c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters)
+        return c
     if entry["kind"] == "reveal":
         c.title = translate(N_("Revealed roll #{seq}"), lang, seq=receipt.get("reveals", c.refers_to))
         return c
@@ -171,6 +176,7 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system)
     c.settings = _settings(system, action, receipt, lang)
+    c.notes = authority.roll_notes(system, receipt, lang)
     rouse = receipt.get("rouse")
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
         c.extra.append((translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang)))

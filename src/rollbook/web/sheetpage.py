@@ -9,14 +9,14 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from rollbook import play
-from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import rolls
-from rollbook.web import forms, labels, sheetform, table
+from rollbook.server.usecases import authority as authority_cases
+from rollbook.web import authority, forms, labels, sheetform, table
 from rollbook.web.present import identity, rating_groups, specialties
 from rollbook.web.respond import page
 
@@ -79,14 +79,23 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
     if values and errors and "sheet" in errors:
         edit_values = sheet_from_values(system, sheet, values)
     standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
+    with db.read() as session:  # what applies without asking; A-4: the actions declared this turn
+        baseline = authority_cases.baseline_of(session, member, character.id, kind)
+        declared = authority_cases.declared_for(session, member, character.id)
+    fields = roll_fields(system, kind, sheet, lang, values if values.get("kind") == kind else
+                         (last if last and last.get("kind") == kind else None), standing, member.role)
+    authority.start_from_baseline(system, kind, fields, baseline, member.role, lang,
+                                  posted=values.get("kind") == kind)
     return dict(
         t=state, me=state.me, character=character, sheet=sheet, system=system,
         system_name=labels.system_name(system, lang),
         identity=identity(sheet, lang), groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),
         kinds=[(k, labels.kind(system, k, lang)) for k in kinds], kind=kind,
-        roll_fields=roll_fields(system, kind, sheet, lang, values if values.get("kind") == kind else
-                                (last if last and last.get("kind") == kind else None), standing, member.role),
+        roll_fields=fields,
+        p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+        limits=authority.sheet_limits(system, sheet, lang), declared=declared,
+        roll_label=authority.roll_button(system, lang, asking=False, role=member.role),
         changes=[(k, labels.kind(system, k, lang)) for k in changes], change=change,
         change_fields=forms.fields_for(system, forms.schema_for(system, "changes", change), sheet, lang,
                                        values if values.get("change") == change else None) if change else [],
@@ -101,12 +110,8 @@ def roll_fields(system: str, kind: str, sheet: dict, lang: str, values: dict | N
                 role: str) -> list[forms.FieldView]:
     fields = forms.fields_for(system, forms.schema_for(system, "actions", kind), sheet, lang, values)
     for f in fields:
-        if f.name == "difficulty" and standing is not None:
-            if role != STORYTELLER:
-                f.value = standing  # the player's own last difficulty would be refused (difficulty_locked)
-                f.readonly = True
-                f.help = translate(N_("Set by the Storyteller for this character."), lang)
-            elif values is None or "difficulty" not in values:
+        if f.name == "difficulty" and standing is not None and role == STORYTELLER:
+            if values is None or "difficulty" not in values:
                 f.value = standing
         if role != STORYTELLER and f.options:
             reserved = forms.storyteller_values(system, kind, f.name)

@@ -14,6 +14,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
 from rollbook.server.usecases import chronicles, log
 from rollbook.server.views import member_view
+from rollbook.web import authority
 from rollbook.web.present import Card, Viewer, card, willpower_current
 
 FEED_SIZE = 60
@@ -80,8 +81,8 @@ def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow
     names = {c.id: c.name for c in characters}
     owners = {c.id: c.owner for c in characters}
     willpower = {c.id: willpower_current(system, c.sheet) for c in characters if c.sheet is not None}
-    return [card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal)
-            for entry in entries]
+    return [card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal,
+                 chronicle_system=system) for entry in entries]
 
 
 def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
@@ -136,6 +137,14 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
         key = "revealed" if entry["kind"] == "reveal" else "original"
         item[key] = cards_for([earlier], viewer, characters, followed, system)[0]
     item["card"] = cards_for([entry], viewer, characters, followed, system)[0]
+    # an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
+    # bar and the standing grants (out of band, for everyone on the page).
+    item["queue"] = entry["kind"] in authority.QUEUE_KINDS
+    item["scene"] = entry["kind"] in authority.SCENE_KINDS
+    if item["queue"] or item["scene"]:
+        with db.read() as session:
+            members = chronicles.list_members(session, member)
+        item["panel"] = authority.panel(db, member, lang, chronicle, characters, members)
     if character_id is not None and entry.get("character") == character_id:
         row = next((c for c in characters if c.id == character_id), None)
         if row is not None and row.sheet is not None:

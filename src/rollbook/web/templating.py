@@ -55,6 +55,9 @@ def environment(lang: str) -> Environment:
     from rollbook.web.forms import card_label
 
     env.globals["card_label"] = lambda card: card_label(card or {}, lang)
+    from rollbook.web.authority import offer_words
+
+    env.globals["offer_words"] = lambda offer: offer_words(offer, lang)
     env.filters["dice_groups"] = dice_groups
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else n
     return env

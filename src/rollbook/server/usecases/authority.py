@@ -27,11 +27,12 @@ from rollbook.server.access import (
     STORYTELLER, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
 )
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
+from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
-from rollbook.server.usecases.scenes import declared_actions, open_scene_of, running_turn
+from rollbook.server.usecases.scenes import current_scene, declared_actions, open_scene_of, running_turn
 from rollbook.server.views import character_view, entry_view
 
 
@@ -265,3 +266,50 @@ def multiple_action_offers(session: Session, member: Member, character_id: int, 
     offers = turns.multiple_actions(chronicle.system, kind, preview["pool"], difficulty=base["difficulty"],
                                     required=base["required"], actions=declared)
     return {"actions": declared, "offers": offers}
+
+
+# --- reads for the web table ----------------------------------------------------------------------
+
+def roll_plan(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False) -> dict:
+    """What a roll request would do, changing nothing (the roll form's odds and its button): the
+    edges it asks (empty: it is rolled at once), the action as asked, the action at the baseline
+    (what applies without asking), the baseline itself."""
+    character = find_character(session, member, character_id)
+    may_act_for(member, character)
+    chronicle = find_chronicle(session, member)
+    plan = plan_roll(session, chronicle, character, member, action, hidden=hidden)
+    at_baseline, _ = authority.compose(chronicle.system, plan.split.player, plan.baseline, {})
+    return {"asked": plan.asked, "action": plan.action, "hidden": plan.hidden, "at_baseline": at_baseline,
+            "baseline": plan.baseline, "standing": plan.standing}
+
+
+def baseline_of(session: Session, member: Member, character_id: int, kind: str) -> dict:
+    """The baseline edges of a character's rolls of ``kind`` (the roll form starts from them)."""
+    character = find_character(session, member, character_id)
+    chronicle = find_chronicle(session, member)
+    if kind not in authority.action_models(chronicle.system):
+        return {}
+    return baseline_for(session, chronicle, character, kind)[0]
+
+
+def table_state(session: Session, member: Member) -> dict:
+    """The authority's part of the table for the web page: the open scene, the asks waiting (the
+    Storyteller's queue; a player's own), the standing grants in force."""
+    chronicle = find_chronicle(session, member)
+    asks = list_asks(session, member, status="pending")
+    for ask in asks:  # what each would roll: as asked, and at the baseline (the odds on the queue)
+        character = session.get(Character, ask["character"])
+        base, _ = baseline_for(session, chronicle, character, ask["kind"])
+        try:
+            ask["action"], _ = authority.compose(chronicle.system, ask["player"], base, ask["asked"])
+            ask["at_baseline"], _ = authority.compose(chronicle.system, ask["player"], base, {})
+        except RuleError:  # a standing value changed since: the Storyteller still sees the ask
+            ask["action"] = ask["at_baseline"] = None
+    return {"scene": current_scene(session, member)["scene"], "asks": asks,
+            "standing": list_standing(session, member)}
+
+
+def declared_for(session: Session, member: Member, character_id: int) -> int | None:
+    """A-4: the actions the Storyteller declared for the character in the running turn, if any."""
+    character = find_character(session, member, character_id)
+    return declared_actions(session, running_turn(session, member.chronicle_id), character.id)

@@ -13,8 +13,9 @@ from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
-from rollbook.server.usecases import characters, chronicles, rolls
-from rollbook.web import forms, labels, sheetform, table
+from rollbook.server.usecases import authority as authority_cases
+from rollbook.server.usecases import characters, chronicles
+from rollbook.web import authority, forms, labels, sheetform, table
 from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.preview import preview
@@ -101,11 +102,27 @@ def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang
     system = state.chronicle["system"]
     kind = str(values.get("kind", ""))
     action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
-    standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
-    action = rolls.apply_standing_difficulty(system, standing, action, member.role)
-    view, pool_text = preview(system, character.sheet or {}, action, mode=state.chronicle["mode"],
-                              role=member.role, lang=lang)
-    return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text)
+    offers = authority.offers_for(db, member, character_id, action)
+    action = authority.offer_action(offers, values.get("offer"), action)
+    hidden = authority.ticked(values.get("hidden"))
+    with db.read() as session:  # what the roll asks for beyond what stands
+        plan = authority_cases.roll_plan(session, member, character_id, action, hidden=hidden)
+    asking = bool(plan["asked"])
+    mode = state.chronicle["mode"]
+    if asking:  # the odds as asked (if the Storyteller grants it) and as things stand
+        view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=STORYTELLER,
+                                  lang=lang)
+        baseline_view, _ = preview(system, character.sheet or {}, plan["at_baseline"], mode=mode, role=member.role,
+                                   lang=lang)
+    else:
+        view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=member.role,
+                                  lang=lang)
+        baseline_view = None
+    return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text,
+                    baseline_odds=baseline_view, asking=asking and member.role != STORYTELLER,
+                    asked_text=authority.edges_text(system, plan["asked"], lang), offers=offers,
+                    offer=str(values.get("offer", "")), gm=authority.storyteller_word(system, lang),
+                    button_label=authority.roll_button(system, lang, asking=asking, role=member.role))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/sheet")

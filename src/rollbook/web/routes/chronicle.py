@@ -11,7 +11,7 @@ from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
 from rollbook.server.usecases import chronicles
-from rollbook.web import forms, labels, table
+from rollbook.web import authority, forms, labels, table
 from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import INVITATION_COOKIE, page, see_other, with_invitation
@@ -25,7 +25,8 @@ def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=No
     return page(request, "chronicle.html", lang, status=status, t=state, me=state.me, errors=errors or {},
                 values=values or {}, invitation=request.cookies.get(INVITATION_COOKIE)
                 if member.role == STORYTELLER else None,
-                system_name=labels.system_name(state.chronicle["system"], lang))
+                system_name=labels.system_name(state.chronicle["system"], lang),
+                p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members))
 
 
 @router.get("/chronicles/{chronicle_id}", response_class=HTMLResponse)

@@ -17,7 +17,8 @@ from rollbook.server import tx
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, chronicles, log, rolls
-from rollbook.web import forms, table
+from rollbook.server.access import STORYTELLER
+from rollbook.web import authority, forms, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.present import GOALS
@@ -52,7 +53,7 @@ def _after_change(request: Request, db, member: Member, lang: str, chronicle_id:
     card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
     context = sheet_context(db, state, character, member, lang, change=change)
     return fragment(request, "_after_change.html", lang, card=card, form_id=form_id, chronicle=state.chronicle,
-                    **{k: v for k, v in context.items() if k not in ("errors",)}, errors={})
+                    asked="ask" in result, **{k: v for k, v in context.items() if k not in ("errors",)}, errors={})
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
@@ -62,8 +63,12 @@ def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member:
     alert_into(request, "roll", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
                                                                 errors=errors, values=form, kind=kind))
     action = forms.parse_form(forms.schema_for(_system(db, member), "actions", kind), form, kind)
+    action = authority.with_offer(db, member, character_id, action, form.get("offer"))
     hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
-    result = tx.run(db, lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, source=dice))
+    # a player's roll that asks for more than what stands is sent to the Storyteller (the
+    # form's button says so); the Storyteller's own edges apply directly.
+    ask = member.role != STORYTELLER
+    result = tx.run(db, lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice))
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll")
 
 
