@@ -94,6 +94,13 @@ def test_T_2_critical_draws_its_reroll():
     assert done.receipt["result"]["critical_tiers"] == 2 and done.receipt["result"]["tier"] == 5
 
 
+def test_T_2_reading_a_critical_at_skill_0_succeeds_at_tier_0():
+    """T-2 Reading: a 1 is a critical success, even with a skill of 0 (the play layer rolls it so)."""
+    done = roll(sheet(skills={"climbing": 0}), {"kind": "skill", "skill": "climbing"}, [1, 5])
+    result = done.receipt["result"]
+    assert (result["base_tier"], result["critical_lift"], result["tier"], result["outcome"]) == (-1, 1, 0, "success")
+
+
 # --- firearms (T-3) ----------------------------------------------------------------------------
 
 def test_T_3_bullets_leave_the_magazine_and_multiply_the_tier():

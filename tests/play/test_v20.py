@@ -175,6 +175,16 @@ def test_V20_7_specialty_ten_counts_double():
     assert done.receipt["result"]["successes"] == 2 and done.receipt["request"]["specialty_rating"] == 4
 
 
+def test_V20_7_reading_an_attribute_specialty_applies_with_an_untrained_skill():
+    """V20-7 Reading: Wits 4 with the specialty "ambushes", Melee untrained (a Skill): the roll is made,
+    each 10 counts two and the untrained +1 applies (difficulty 7)."""
+    s = sheet(specialties={"firearms": ["pistols"], "wits": ["ambushes"]})
+    done = roll(s, {"kind": "test", "attribute": "wits", "ability": "melee", "specialty": "ambushes"}, [7, 10, 3, 2])
+    result = done.receipt["result"]
+    assert done.receipt["request"]["untrained"] == "skill" and done.receipt["request"]["specialty_rating"] == 4
+    assert (result["difficulty"], result["specialty_tens"], result["successes"]) == (7, 1, 3)
+
+
 def test_V20_7_specialty_on_a_trait_rated_below_4_refused_before_the_dice():
     stored = sheet()
     stored["skills"]["firearms"] = 3  # a stored sheet edited behind the engine's back

@@ -73,8 +73,7 @@ def resolve(req: dict) -> dict | str:
     if specialty:  # V20-7
         if rating is None or rating < 4:
             return ERROR
-        if untrained is not None:
-            return ERROR
+        # V20-7 Reading: an Attribute's specialty (rated 4-5) applies with an untrained Ability too.
     if willpower:  # V20-9
         if willpower_roll:
             return ERROR

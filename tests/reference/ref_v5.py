@@ -91,6 +91,8 @@ def resolve(req: dict) -> dict | str:
         return ERROR
 
     if kind == "rouse":  # V5-10
+        if creature in ("ghoul", "mortal"):  # V5-12: no vampiric blood to rouse
+            return ERROR
         wanted = 2 if bp_reroll else 1
         if len(normal) != wanted:
             return ERROR

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from rollbook.contract import resolve_request
 from rollbook.rules import v20
 from rollbook.rules.base import RuleError
 from rollbook.rules.v20 import V20Request, resolve
@@ -116,6 +117,19 @@ def test_V20_7_specialty_refused_on_a_trait_rated_3():
     with pytest.raises(RuleError) as missing:
         V20Request(pool=3, specialty=True)
     assert missing.value.code == "specialty_rating_missing"
+
+
+def test_V20_7_reading_an_attribute_specialty_applies_with_an_untrained_ability():
+    """V20-7 Reading: an Attribute's specialty (rated 4–5) applies even when the Ability is untrained:
+    the 10 counts two and the untrained Skill's +1 still applies (V20-3)."""
+    receipt = roll([7, 10, 3], untrained="skill", specialty=True, specialty_rating=4)
+    assert receipt.difficulty == 7 and receipt.untrained_penalty == 1
+    assert receipt.specialty_tens == 1 and receipt.rolled_successes == 3 and receipt.outcome == "success"
+    talent = roll([7, 10, 3], untrained="talent", specialty=True, specialty_rating=5)
+    assert talent.difficulty == 6 and talent.rolled_successes == 3
+    plain = resolve_request({"system": "v20", "faces": [7, 10, 3], "untrained": "skill", "specialty": True,
+                             "specialty_rating": 4})
+    assert plain["successes"] == 3 and plain["difficulty"] == 7
 
 
 def test_V20_7_without_specialty_a_ten_is_one_success():

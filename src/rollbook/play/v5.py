@@ -270,13 +270,12 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
             context["rouse"] = rules.rouse_request(sheet.hunger, creature=sheet.creature)
         return Prepared(request, pool, system, context)
     if isinstance(action, RouseAction):
-        if not _hungry(sheet):
-            raise RuleError("no_rouse_for_creature", creature=sheet.creature)  # V5-12
-        if action.mend and sheet.health.superficial == 0:
-            raise RuleError("nothing_to_heal", damage_type="superficial")
         reroll = (action.discipline_level is not None
                   and action.discipline_level <= ROUSE_REROLL_LEVEL[sheet.blood_potency])  # V5-10 Book
+        # The rules refuse a ghoul's or a mortal's Rouse (V5-12), for the CLI and the contract alike.
         request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
+        if action.mend and sheet.health.superficial == 0:
+            raise RuleError("nothing_to_heal", damage_type="superficial")
         return Prepared(request, _empty_pool(), system)
     if isinstance(action, WillpowerRollAction):
         current = sheet.willpower.current

@@ -102,7 +102,8 @@ class Chain:
     critical: bool  # the first face is a 1 (T-2)
     rerolls: Faces  # the critical rerolls, in order
     critical_tiers: int  # rerolls that met the effective skill (T-2)
-    chained_tier: int  # base_tier + critical_tiers
+    critical_lift: int  # T-2 Reading: tiers added so that a critical is a success (tier 0 at least)
+    chained_tier: int  # base_tier + critical_tiers + critical_lift
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,7 @@ class SkillReceipt:
     critical: bool
     rerolls: Faces
     critical_tiers: int
+    critical_lift: int  # T-2 Reading: a critical is a success, at tier 0 at least
     tier_before_bullets: int
     bullets: int | None
     multiplier: int
@@ -138,6 +140,7 @@ class DodgeReceipt:
     critical: bool
     rerolls: Faces
     critical_tiers: int
+    critical_lift: int  # T-2 Reading: a critical is a success, at tier 0 at least
     tier: int
     attack_tier: int
     dodged: bool
@@ -158,6 +161,7 @@ class SoakReceipt:
     critical: bool
     rerolls: Faces
     critical_tiers: int
+    critical_lift: int  # T-2 Reading: a critical is a success, at tier 0 at least
     soak_tier: int
     attack_tier: int
     damage: int
@@ -192,16 +196,21 @@ def roll_chain(effective: int, faces: Faces) -> Chain:
     first = faces[0]
     base = effective - first  # T-1
     rerolls = faces[1:]
+    critical = first == CRITICAL_FACE  # T-2
     critical_tiers = sum(1 for face in rerolls if face <= effective)  # T-2 (Reading: equal counts)
+    # T-2 Reading: a 1 is a critical *success*: where effective − 1 is negative (a skill of 0), the
+    # roll still succeeds, at tier 0.
+    lift = max(0, -(base + critical_tiers)) if critical else 0
     return Chain(
         effective=effective,
         faces=faces,
         first_face=first,
         base_tier=base,
-        critical=first == CRITICAL_FACE,  # T-2
+        critical=critical,
         rerolls=rerolls,
         critical_tiers=critical_tiers,
-        chained_tier=base + critical_tiers,
+        critical_lift=lift,
+        chained_tier=base + critical_tiers + lift,
     )
 
 
@@ -214,6 +223,7 @@ def resolve(request: TiersRequest, faces: Faces) -> TiersReceipt:
         critical=chain.critical,
         rerolls=chain.rerolls,
         critical_tiers=chain.critical_tiers,
+        critical_lift=chain.critical_lift,
     )
     if request.kind == "soak":
         soak_tier = chain.chained_tier  # T-5: soak_tier = value − 1d10, criticals as T-2

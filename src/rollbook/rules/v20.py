@@ -53,8 +53,8 @@ class V20Request:
         if self.untrained == "knowledge" and not self.knowledge_allowed:
             raise RuleError("untrained_knowledge_refused")  # V20-3 Book
         if self.specialty:  # V20-7
-            if self.untrained is not None:
-                raise RuleError("specialty_untrained")
+            # V20-7 Reading: the rating is that of the trait the specialty belongs to; an Attribute's
+            # specialty (rated 4–5) applies even when the Ability rolled with it is untrained.
             if self.specialty_rating is None:
                 raise RuleError("specialty_rating_missing")
             check_range("specialty_rating", self.specialty_rating, 0, 10)

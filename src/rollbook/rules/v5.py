@@ -51,6 +51,8 @@ class V5Request:
         check_range("hunger", self.hunger, 0, MAX_HUNGER)
         if self.kind == "rouse":
             check_range("pool", self.pool, 1, 1)  # V5-10: one die
+            if self.creature not in HUNGRY_CREATURES:  # V5-12: a ghoul or a mortal has no vampiric blood to rouse
+                raise RuleError("no_rouse_for_creature", creature=self.creature)
         else:
             check_range("pool", self.pool, 1, MAX_POOL)
             check_range("difficulty", self.difficulty, 1, None)  # V5-1
