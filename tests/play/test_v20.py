@@ -326,6 +326,15 @@ def test_V20_experience_book_costs(trait, cost, path):
     assert done.sheet[path[0]][path[1]] == before + 1
 
 
+def test_V20_experience_book_a_caitiff_pays_six_per_dot_for_every_discipline():
+    """Book (V20 experience table; docs/book-sources.md): a Caitiff has no clan Disciplines: current × 6."""
+    s = sheet(clan="Caitiff", experience={"total": 30, "spent": 0})
+    assert adjust("v20", s, {"kind": "spend_experience", "trait": "celerity"}, role="player").sheet["experience"][
+        "spent"] == 12  # 2 × 6, though celerity is listed as a clan Discipline
+    assert adjust("v20", s, {"kind": "spend_experience", "trait": "auspex"}, role="player").sheet["experience"][
+        "spent"] == 10  # a new Discipline stays 10
+
+
 def test_V20_experience_refused_beyond_points_and_at_maximum():
     s = sheet(experience={"total": 11, "spent": 0})
     refused("not_enough_xp", adjust, "v20", s, {"kind": "spend_experience", "trait": "dexterity"}, role="player")

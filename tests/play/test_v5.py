@@ -341,6 +341,13 @@ def test_V5_raising_stamina_or_resolve_adds_a_box():
                   ).sheet["willpower"]["max"] == 6
 
 
+def test_V5_experience_book_a_caitiffs_discipline_costs_new_level_times_six():
+    """Book (V5 experience table; docs/book-sources.md): Caitiff Disciplines cost new level × 6."""
+    s = sheet(clan="Caitiff", experience={"total": 40, "spent": 0})
+    done = adjust("v5", s, {"kind": "spend_experience", "trait": "obfuscate"}, role="player")
+    assert done.sheet["experience"]["spent"] == 6 * (s["disciplines"].get("obfuscate", 0) + 1)
+
+
 def test_V5_experience_refusals():
     s = sheet(experience={"total": 14, "spent": 0})
     refused("not_enough_xp", adjust, "v5", s, {"kind": "spend_experience", "trait": "dexterity"}, role="player")

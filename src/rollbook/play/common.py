@@ -287,6 +287,24 @@ def performed(new: Model, receipt: dict | None, effects: Effects) -> Performed:
     return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
 
 
+# --- the combat chain (see ``rollbook.play``'s docstring) ----------------------------------------
+
+def check_chained(action: BaseModel, follows: dict | None, fields: Iterable[str]) -> None:
+    """Fields an action takes from the receipt it follows: typed in when it follows none
+    (``missing_field``), never typed in as well when it follows one (``follows_conflict``)."""
+    for name in fields:
+        typed = getattr(action, name)
+        if follows is None and typed is None:
+            raise RuleError("missing_field", field=name)
+        if follows is not None and typed is not None:
+            raise RuleError("follows_conflict", field=name, follows=str(follows.get("kind")))
+
+
+def follows_note(follows: dict | None) -> dict:
+    """What a chained roll's receipt says of the receipt it follows (``roll_receipt`` extra)."""
+    return {} if follows is None else {"follows": {"system": follows["system"], "kind": follows["kind"]}}
+
+
 class Shim:
     """A tiny system object for ``dice.roll``: any ``needed``/``resolve`` pair (e.g. V20 soak)."""
 
@@ -325,5 +343,5 @@ __all__ = [
     "Experience", "check_raise", "pay_experience", "check_within",
     "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
     "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain", "replay",
-    "compare", "revalidate", "performed",
+    "compare", "revalidate", "performed", "check_chained", "follows_note",
 ]

@@ -106,6 +106,7 @@ class OpposedAction(Model):
 
 ACTIONS: dict[str, type[Model]] = {"check": CheckAction, "opposed": OpposedAction}
 STORYTELLER_ACTIONS = frozenset({"opposed"})
+CHAINS: dict[str, tuple[str, ...]] = {}
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}  # R-8
 
 
@@ -119,7 +120,7 @@ class CardFollowup(Model):
 FOLLOWUPS: dict[str, type[Model]] = {"card": CardFollowup}
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (target, cards played, rules request) and make every refusal;
     no die drawn."""
     if not action.action.strip():
@@ -171,9 +172,9 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
     return Prepared(request, pool, get_system(SYSTEM), {"played": played})
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
-    prepared = prepare(sheet, action, mode=mode, role=role)
+def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.RollUnderReceipt, *,
+          source: dice.DiceSource) -> Performed:
+    """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
     played = prepared.context["played"]
@@ -183,7 +184,6 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         for card in played:
             if card.consumable:
                 effects.change("cards", card.name, None, card=card.name)
-    faces, result = dice.roll(prepared.system, prepared.request, source)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
     return performed(new, receipt, effects)
 

@@ -24,8 +24,8 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, check_raise,
-    check_within, compare, performed, rating, replay, roll_receipt,
+    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt,
+    check_chained, check_raise, check_within, compare, follows_note, performed, rating, replay, roll_receipt,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -150,17 +150,19 @@ class SkillAction(Model):
 
 
 class DodgeAction(Model):
-    """Dodge an attack (T-4): the tier must beat the attack's tier."""
+    """Dodge an attack (T-4): the tier must beat the attack's tier, taken from the attack's receipt
+    when the dodge follows it (the combat chain), else typed in."""
 
     kind: Literal["dodge"]
-    attack_tier: int = rating(0, 10_000)
+    attack_tier: int | None = Field(None, ge=0, le=10_000)
 
 
 class SoakAction(Model):
-    """Soak a hit at a body location (T-5); the damage advances the wound track."""
+    """Soak a hit at a body location (T-5); the damage advances the wound track. The attack's tier
+    comes from the receipt the soak follows (the attack, or a failed dodge), else typed in."""
 
     kind: Literal["soak"]
-    attack_tier: int = rating(0, 10_000)
+    attack_tier: int | None = Field(None, ge=0, le=10_000)
     location: TraitName
 
 
@@ -179,6 +181,21 @@ ACTIONS: dict[str, type[Model]] = {
 }
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+# The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
+CHAINS: dict[str, tuple[str, ...]] = {"dodge": ("skill",), "soak": ("skill", "dodge")}
+
+
+def attack_tier_of(follows: dict) -> int:
+    """The tier of the attack a dodge or soak follows: a hit skill roll's tier (T-1, T-3: after
+    bullets), or the attack tier of a dodge that failed (T-4: a dodged attack deals no damage)."""
+    result = follows["result"]
+    if follows["kind"] == "dodge":
+        if result["dodged"]:
+            raise RuleError("attack_dodged")  # T-4
+        return result["attack_tier"]
+    if not result["success"]:
+        raise RuleError("attack_missed")  # T-1: a negative tier is a failure
+    return result["tier"]
 
 
 def _skill(sheet: Sheet, name: str) -> int:
@@ -187,7 +204,7 @@ def _skill(sheet: Sheet, name: str) -> int:
     return sheet.skills[name]
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
     system = get_system(SYSTEM)
     if isinstance(action, (SkillAction, SpellAction)) and sheet.turn_spent:
@@ -218,22 +235,24 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
         if action.bullets is not None:
             pool["bullets"] = action.bullets
         return Prepared(request, pool, system, {"fired": fired})
-    if isinstance(action, DodgeAction):
-        value = sheet.skills["dodge"]
-        request = rules.TiersRequest(kind="dodge", skill=value, attack_tier=action.attack_tier)
-        pool = {"parts": [{"trait": "dodge", "rating": value}], "modifiers": [], "bonus": 0, "wound_penalty": 0,
-                "total": value}
-        return Prepared(request, pool, system)
-    if isinstance(action, SoakAction):
-        if action.location not in sheet.armor:
-            raise RuleError("unknown_location", field="location", location=action.location)
-        armor = sheet.armor[action.location]
-        request = rules.TiersRequest(kind="soak", endurance=sheet.endurance, armor=armor,
-                                     attack_tier=action.attack_tier)
-        pool = {"parts": [{"trait": "endurance", "rating": sheet.endurance},
-                          {"trait": f"armor.{action.location}", "rating": armor}],
-                "modifiers": [], "bonus": 0, "wound_penalty": 0, "total": sheet.endurance + armor}
-        return Prepared(request, pool, system)
+    if isinstance(action, (DodgeAction, SoakAction)):
+        check_chained(action, follows, ("attack_tier",))
+        attack_tier = action.attack_tier if follows is None else attack_tier_of(follows)  # T-4, T-5
+        if isinstance(action, DodgeAction):
+            value = sheet.skills["dodge"]
+            request = rules.TiersRequest(kind="dodge", skill=value, attack_tier=attack_tier)
+            parts = [{"trait": "dodge", "rating": value}]
+        else:
+            if action.location not in sheet.armor:
+                raise RuleError("unknown_location", field="location", location=action.location)
+            armor = sheet.armor[action.location]
+            request = rules.TiersRequest(kind="soak", endurance=sheet.endurance, armor=armor, attack_tier=attack_tier)
+            parts = [{"trait": "endurance", "rating": sheet.endurance},
+                     {"trait": f"armor.{action.location}", "rating": armor}]
+        pool = {"parts": parts, "modifiers": [], "bonus": 0, "wound_penalty": 0, "total": request.effective}
+        if follows is not None:
+            pool["attack_tier"] = attack_tier  # taken from the receipt it follows
+        return Prepared(request, pool, system, {"follows": follows})
     assert isinstance(action, SpellAction)
     essence = rules.Essence(current=sheet.essence.current, maximum=sheet.essence.max)
     rules.cast(essence)  # T-6: refused at 0 Essence, before any die
@@ -244,13 +263,12 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
     return Prepared(request, pool, system, {"essence": essence})
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
-    prepared = prepare(sheet, action, mode=mode, role=role)
-    faces, result = dice.roll(prepared.system, prepared.request, source)
+def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.TiersReceipt, *,
+          source: dice.DiceSource) -> Performed:
+    """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    extra: dict = {}
+    extra: dict = follows_note(prepared.context.get("follows"))
     if isinstance(action, SkillAction):
         if prepared.context["fired"] is not None:  # T-3: the declared bullets leave the magazine
             index, gun, magazine_after = prepared.context["fired"]

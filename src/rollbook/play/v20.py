@@ -13,9 +13,10 @@ Book choices, kept simple and documented here:
 - Blood: maximum and per-turn from Generation (``rules.v20.blood_pool``); they are derived
   (recomputed on every validation). One spend may not exceed the per-turn limit. Healing costs
   one blood per level of bashing or lethal.
-- Experience (V20 Book costs, one dot at a time): Attribute current×4; new Ability 3, Ability
-  current×2; new Discipline 10, clan Discipline current×5, other Discipline current×7; Virtue
-  current×2; Humanity current×2; Willpower current×1. Traits cannot be raised past the
+- Experience (V20 Book costs, one dot at a time; sources in docs/book-sources.md): Attribute
+  current×4; new Ability 3, Ability current×2; new Discipline 10, clan Discipline current×5, other
+  Discipline current×7, a Caitiff's Discipline current×6; Virtue current×2; Humanity current×2;
+  Willpower current×1. Traits cannot be raised past the
   Generation's maximum (5 at 8th and above, 6 at 7th, 7 at 6th, 8 at 5th, 9 at 4th).
 """
 
@@ -28,7 +29,7 @@ from pydantic import Field, model_validator
 from rollbook import dice
 from rollbook.play.common import (
     Effects, Experience, Label, Model, Performed, Prepared, Short, Shim, Text, TraitName, change_receipt,
-    check_raise, compare, pay_experience, performed, rating, replay, roll_receipt,
+    check_chained, check_raise, compare, follows_note, pay_experience, performed, rating, replay, roll_receipt,
     storyteller_only,
 )
 from rollbook.rules import get_system
@@ -62,8 +63,26 @@ TABLES = {
     "health_levels": [{"level": name, "penalty": penalty} for name, penalty in rules.HEALTH_LEVELS],
     "experience_costs": {"attribute": "current*4", "new_ability": "3", "ability": "current*2",
                          "new_discipline": "10", "clan_discipline": "current*5", "other_discipline": "current*7",
+                         "caitiff_discipline": "current*6",
                          "virtue": "current*2", "humanity": "current*2", "willpower": "current*1"},
 }
+
+
+# Book: V20's weapon charts (melee p. 280, ranged p. 281; docs/book-sources.md) as sheet weapons: a
+# hand-to-hand weapon's damage adds to Strength, a firearm's is the whole base pool (V20-17). Blunt
+# weapons are bashing, blades lethal; firearms lethal (bashing to a vampire unless aimed at the head).
+WEAPON_CHART = (
+    ("sap", "hand_to_hand", 1, "bashing"), ("club", "hand_to_hand", 2, "bashing"),
+    ("knife", "hand_to_hand", 1, "lethal"), ("sword", "hand_to_hand", 2, "lethal"),
+    ("axe", "hand_to_hand", 3, "lethal"), ("stake", "hand_to_hand", 1, "lethal"),
+    ("light_revolver", "firearm", 4, "lethal"), ("heavy_revolver", "firearm", 6, "lethal"),
+    ("light_pistol", "firearm", 4, "lethal"), ("heavy_pistol", "firearm", 5, "lethal"),
+    ("rifle", "firearm", 8, "lethal"), ("small_smg", "firearm", 4, "lethal"), ("large_smg", "firearm", 4, "lethal"),
+    ("assault_rifle", "firearm", 7, "lethal"), ("shotgun", "firearm", 8, "lethal"),
+    ("semi_auto_shotgun", "firearm", 8, "lethal"), ("crossbow", "firearm", 5, "lethal"),
+)
+TABLES["weapon_chart"] = [{"name": name, "kind": kind, "damage": damage, "damage_type": damage_type}
+                          for name, kind, damage, damage_type in WEAPON_CHART]
 
 
 # --- the sheet -----------------------------------------------------------------------------------
@@ -113,6 +132,22 @@ class Health(Model):
         return self
 
 
+class Weapon(Model):
+    """A weapon on the sheet (V20-17 Book): hand-to-hand weapons add ``damage`` to Strength; a firearm's
+    ``damage`` is its rating, the whole base pool. ``damage_type`` is what each damage success inflicts."""
+
+    name: Label
+    kind: Literal["hand_to_hand", "firearm"] = "hand_to_hand"
+    damage: int = rating(0, 20, 0)
+    damage_type: Literal["bashing", "lethal", "aggravated"] = "lethal"
+
+    @model_validator(mode="after")
+    def _firearm_has_a_rating(self) -> Weapon:
+        if self.kind == "firearm" and self.damage < 1:
+            raise RuleError("out_of_range", field="damage", value=self.damage, low=1, high=20)
+        return self
+
+
 class Sheet(Model):
     system: Literal["v20"] = "v20"
     name: Label
@@ -137,10 +172,14 @@ class Sheet(Model):
     willpower: Willpower = Field(default_factory=Willpower)
     blood: Blood = Field(default_factory=Blood)
     health: Health = Field(default_factory=Health)
+    weapons: list[Weapon] = Field(default_factory=list)  # V20-17
     experience: Experience = Field(default_factory=Experience)
 
     @model_validator(mode="after")
     def _fill_and_check(self) -> Sheet:
+        names = [weapon.name for weapon in self.weapons]
+        if len(set(names)) != len(names):
+            raise RuleError("duplicate_name", field="weapons")
         # Abilities: the standard ones present (0 when absent), ratings 0–5, names unique.
         seen: dict[str, str] = {name: "attributes" for name in ATTRIBUTES}
         seen.update({name: "virtues" for name in VIRTUES})
@@ -263,22 +302,37 @@ class VirtueRollAction(Model):
     modifier: int = rating(-20, 20, 0)
 
 
+class DamageAction(Model):
+    """The damage roll of a successful attack (V20-17): the weapon's pool plus one die per attack
+    success beyond the first, taken from the attack's receipt (the roll this one follows). No weapon:
+    a punch, Strength in bashing damage."""
+
+    kind: Literal["damage"]
+    weapon: Label | None = None
+    aimed_at_head: bool = False  # Book: a bullet aimed at the head stays lethal against a vampire
+
+
 class SoakAction(Model):
-    """A soak roll at difficulty 6 (V20-16); the damage left is marked on the health track."""
+    """A soak roll at difficulty 6 (V20-16); the damage left is marked on the health track. Following a
+    damage roll (the combat chain), its levels and damage type come from that receipt; otherwise
+    they are typed in."""
 
     kind: Literal["soak"]
-    damage: int = rating(0, 30)
-    damage_type: DamageType
+    damage: int | None = Field(None, ge=0, le=30)
+    damage_type: DamageType | None = None
 
 
 ACTIONS: dict[str, type[Model]] = {
     "test": TestAction,
     "willpower": WillpowerRollAction,
     "virtue": VirtueRollAction,
+    "damage": DamageAction,
     "soak": SoakAction,
 }
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+# The combat chain (V20-17): attack (a test) -> damage -> soak -> health track.
+CHAINS: dict[str, tuple[str, ...]] = {"damage": ("test",), "soak": ("damage",)}
 
 
 def _wound(sheet: Sheet) -> int:
@@ -293,10 +347,12 @@ def _pool(parts: list[dict], modifiers: list[dict], wound: int) -> dict:
     return {"parts": parts, "modifiers": modifiers, "wound_penalty": wound, "total": max(0, raw)}  # V20-1
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
     if isinstance(action, SoakAction):
-        return _prepare_soak(sheet, action)
+        return _prepare_soak(sheet, action, follows)
+    if isinstance(action, DamageAction):
+        return _prepare_damage(sheet, action, follows)
     modifiers = [{"source": "modifier", "dice": action.modifier}] if action.modifier else []
     wound = _wound(sheet)
     untrained = None
@@ -367,39 +423,100 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
     return Prepared(request, pool, get_system(SYSTEM))
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
-    prepared = prepare(sheet, action, mode=mode, role=role)
-    faces, result = dice.roll(prepared.system, prepared.request, source)
+def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: object, *,
+          source: dice.DiceSource) -> Performed:
+    """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    if isinstance(action, SoakAction):
-        new.health = _take_damage(sheet.health, result.damage_taken, action.damage_type, effects)
+    if isinstance(action, SoakAction):  # V20-17: the levels left after soak, marked in the soak's transaction
+        new.health = _take_damage(sheet.health, result.damage_taken, prepared.request.damage_type, effects)
+    elif isinstance(action, DamageAction):
+        pass  # V20-17: a damage roll changes nothing on the attacker's sheet; the defender's soak marks it
     elif prepared.request.willpower:  # V20-9: the spend lowers current Willpower in the same transaction
         new.willpower.current = sheet.willpower.current - 1
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
-    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
+    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
+                           **follows_note(prepared.context.get("follows")))
     return performed(new, receipt, effects)
 
 
 SOAK_SYSTEM = Shim(rules.soak_needed, rules.resolve_soak)
+DAMAGE_SYSTEM = Shim(rules.damage_needed, rules.resolve_damage)
 
 
-def _prepare_soak(sheet: Sheet, action: SoakAction) -> Prepared:
+def attack_successes_of(follows: dict) -> int:
+    """V20-17: a damage roll follows a successful attack; its successes beyond the first add dice."""
+    result = follows["result"]
+    if result.get("outcome") != "success":
+        raise RuleError("attack_missed")
+    return result["successes"]
+
+
+def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) -> Prepared:
+    """V20-17 Book: Strength + the weapon's bonus (hand-to-hand) or the weapon's rating (firearms), plus
+    one die per attack success beyond the first (from the attack's receipt); difficulty 6, no botch.
+    Reading: wound penalties do not reduce a damage pool (as soak, V20-16)."""
+    if follows is None:
+        raise RuleError("follows_required", kind="damage", follows="test")
+    successes = attack_successes_of(follows)
+    strength = sheet.attributes.strength
+    if action.weapon is None:  # Book: a punch is Strength, bashing
+        weapon = Weapon(name="unarmed", kind="hand_to_hand", damage=0, damage_type="bashing")
+    else:
+        weapon = _weapon(sheet, action.weapon)
+    firearm = weapon.kind == "firearm"
+    base, extra = rules.damage_pool(strength, weapon.damage, firearm, successes)
+    parts = [] if firearm else [{"trait": "strength", "rating": strength}]
+    parts.append({"trait": "weapon", "weapon": weapon.name, "rating": weapon.damage})
+    modifiers = [{"source": "attack_successes", "dice": extra, "successes": successes}] if extra else []
+    request = rules.DamageRequest(pool=base + extra, damage_type=weapon.damage_type)
+    pool = {"parts": parts, "modifiers": modifiers, "wound_penalty": 0, "total": request.pool,
+            "weapon": {"name": weapon.name, "kind": weapon.kind, "damage": weapon.damage,
+                       "damage_type": weapon.damage_type}}
+    return Prepared(request, pool, DAMAGE_SYSTEM, {"follows": follows})
+
+
+def _weapon(sheet: Sheet, name: str) -> Weapon:
+    for weapon in sheet.weapons:
+        if weapon.name == name:
+            return weapon
+    raise RuleError("unknown_weapon", field="weapon", weapon=name)
+
+
+def _damage_from(sheet: Sheet, follows: dict) -> tuple[int, str, dict]:
+    """The levels and damage type a soak takes from the damage receipt it follows (V20-17), with the
+    Book's rule for bullets against vampires (``rules.v20.damage_type_against``)."""
+    result, weapon = follows["result"], follows["pool"]["weapon"]
+    damage_type = rules.damage_type_against(result["damage_type"], firearm=weapon["kind"] == "firearm",
+                                            vampire=sheet.creature == "vampire",
+                                            aimed_at_head=follows["action"].get("aimed_at_head", False))
+    taken = {"levels": result["levels"], "damage_type": result["damage_type"], "weapon": weapon["name"]}
+    if damage_type != result["damage_type"]:
+        taken["soaked_as"] = damage_type
+    return result["levels"], damage_type, taken
+
+
+def _prepare_soak(sheet: Sheet, action: SoakAction, follows: dict | None) -> Prepared:
+    check_chained(action, follows, ("damage", "damage_type"))
+    if follows is None:
+        levels, damage_type, taken = action.damage, action.damage_type, None
+    else:
+        levels, damage_type, taken = _damage_from(sheet, follows)
     stamina = sheet.attributes.stamina
     fortitude = sheet.disciplines.get("fortitude", 0)
-    request = rules.SoakRequest(damage=action.damage, damage_type=action.damage_type, stamina=stamina,
+    request = rules.SoakRequest(damage=levels, damage_type=damage_type, stamina=stamina,
                                 fortitude=fortitude, vampire=sheet.creature == "vampire")
-    total = rules.soak_pool(request)
     parts = []
     if sheet.creature == "vampire":
-        if action.damage_type != "aggravated":
+        if damage_type != "aggravated":
             parts.append({"trait": "stamina", "rating": stamina})
         parts.append({"trait": "fortitude", "rating": fortitude})
-    elif action.damage_type == "bashing":
+    elif damage_type == "bashing":
         parts.append({"trait": "stamina", "rating": stamina})
-    pool = {"parts": parts, "modifiers": [], "wound_penalty": 0, "total": total}
-    return Prepared(request, pool, SOAK_SYSTEM)
+    pool = {"parts": parts, "modifiers": [], "wound_penalty": 0, "total": rules.soak_pool(request)}
+    if taken is not None:
+        pool["damage_from"] = taken
+    return Prepared(request, pool, SOAK_SYSTEM, {"follows": follows})
 
 
 SEVERITY = ("bashing", "lethal", "aggravated")
@@ -524,6 +641,8 @@ def xp_cost(sheet: Sheet, trait: str) -> tuple[str, int, int, int]:
     current = sheet.disciplines.get(trait, 0)
     if current == 0:
         cost = 10
+    elif sheet.clan.strip().lower() == "caitiff":  # Book: a Caitiff has no clan Disciplines, every one × 6
+        cost = 6 * current
     elif trait in sheet.clan_disciplines:
         cost = 5 * current
     else:
@@ -605,6 +724,9 @@ def verify(receipt: dict) -> list[str]:
     if kind == "soak":
         request, result = replay(rules.SoakRequest, rules.resolve_soak, receipt)
         expected_total = rules.soak_pool(request)
+    elif kind == "damage":
+        request, result = replay(rules.DamageRequest, rules.resolve_damage, receipt)
+        expected_total = request.pool
     else:
         request, result = replay(rules.V20Request, rules.resolve, receipt)
         expected_total = request.pool

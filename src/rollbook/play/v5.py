@@ -1,7 +1,7 @@
 """V5 sheets and actions (SPEC V5-1 … V5-15): the server builds the pool and extracts Hunger itself.
 
 Book tables and readings used here:
-- Blood Potency (V5 core book table): Blood Surge dice BP 0→1, 1–2→2, 3–4→3, 5–6→4, 7–8→5,
+- Blood Potency (V5 core book table, p. 216; sources in docs/book-sources.md): Blood Surge dice BP 0→1, 1–2→2, 3–4→3, 5–6→4, 7–8→5,
   9–10→6; Rouse reroll for Disciplines of level ≤ (BP 0: none, 1–2: 1, 3–4: 2, 5–6: 3, 7–8: 4,
   9–10: 5); mend amount (superficial Health healed by one Rouse) BP 0–1: 1, 2–3: 2, 4–7: 3,
   8–9: 4, 10: 5.
@@ -16,7 +16,7 @@ Book tables and readings used here:
   Willpower; the Strict/Casual limit is the one recorded in the roll's request (the chronicle mode
   when the roll was made), so the stored receipt always replays.
 - Experience (Book): Attribute new×5, Skill new×3, Specialty 3, clan Discipline new×5, other
-  Discipline new×7, Blood Potency new×10 (vampires only). Raising Stamina adds one Health box,
+  Discipline new×7, a Caitiff's Discipline new×6, Blood Potency new×10 (vampires only). Raising Stamina adds one Health box,
   Composure or Resolve one Willpower box.
 - Stains beyond the empty Humanity boxes (Book) each deal one aggravated Willpower damage.
 """
@@ -53,7 +53,8 @@ SKILLS = (
 CREATURES = rules.CREATURES
 HUNGRY = rules.HUNGRY_CREATURES  # V5-12
 
-# Book: the Blood Potency table (index = Blood Potency 0–10).
+# Book: the Blood Potency table (index = Blood Potency 0–10), V5 core p. 216 with the Companion's errata
+# (Blood Surge at BP 1 is 2 dice); checked against two published tables, docs/book-sources.md.
 SURGE_DICE = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
 ROUSE_REROLL_LEVEL = (0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
 MEND_AMOUNT = (1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5)
@@ -67,7 +68,8 @@ TABLES = {
     "mend_amount": list(MEND_AMOUNT),
     "impaired_penalty": IMPAIRED_PENALTY,
     "experience_costs": {"attribute": "new*5", "skill": "new*3", "specialty": "3", "clan_discipline": "new*5",
-                         "other_discipline": "new*7", "blood_potency": "new*10"},
+                         "other_discipline": "new*7", "caitiff_discipline": "new*6",
+                         "blood_potency": "new*10"},
 }
 
 
@@ -224,6 +226,7 @@ ACTIONS: dict[str, type[Model]] = {
     "frenzy": FrenzyAction,
 }
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+CHAINS: dict[str, tuple[str, ...]] = {}
 
 
 class RerollFollowup(Model):
@@ -255,7 +258,7 @@ def _hungry(sheet: Sheet) -> bool:
     return sheet.creature in HUNGRY
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (pool, Hunger dice, rules request) and make every refusal;
     no die drawn. A Blood Surge's Rouse request is built here too (``context["rouse"]``)."""
     system = get_system(SYSTEM)
@@ -306,10 +309,9 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
     return Prepared(request, pool, system)
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
-    prepared = prepare(sheet, action, mode=mode, role=role)
-    faces, result = dice.roll(prepared.system, prepared.request, source)
+def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.V5Receipt, *,
+          source: dice.DiceSource) -> Performed:
+    """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
     extra: dict = {}
@@ -520,7 +522,10 @@ def xp_cost(sheet: Sheet, trait: str, specialty: str | None) -> tuple[str, int, 
             raise RuleError("no_blood_potency_for_creature", creature=sheet.creature)
         return "blood_potency", sheet.blood_potency, 10 * (sheet.blood_potency + 1), 10
     current = sheet.disciplines.get(trait, 0)
-    per_dot = 5 if trait in sheet.clan_disciplines else 7
+    if sheet.clan.strip().lower() == "caitiff":  # Book: a Caitiff's Disciplines cost new level × 6
+        per_dot = 6
+    else:
+        per_dot = 5 if trait in sheet.clan_disciplines else 7
     return "disciplines", current, per_dot * (current + 1), 5
 
 

@@ -254,10 +254,87 @@ def wound_penalty(damage: int) -> int | None:
     return HEALTH_LEVELS[damage - 1][1]
 
 
+DamageType = Literal["bashing", "lethal", "aggravated"]
+SOAK_DIFFICULTY = 6  # V20-16 Book
+DAMAGE_DIFFICULTY = 6  # V20-17 Book
+
+
+def levels_of(faces: Faces) -> int:
+    """V20-16/V20-17 Book: on a soak or a damage roll each face ≥ 6 is one level; such a roll cannot
+    botch and its 1s cancel nothing."""
+    return sum(1 for face in faces if face >= SOAK_DIFFICULTY)
+
+
+def _check_damage_type(value: str) -> None:
+    if value not in DAMAGE_TYPES:
+        raise RuleError("bad_choice", field="damage_type", value=value, choices=list(DAMAGE_TYPES))
+
+
+# --- V20-17 (Book): the damage roll -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRequest:
+    """V20-17: the pool (weapon + one die per attack success beyond the first) is built by the caller."""
+
+    pool: int
+    damage_type: DamageType
+
+    def __post_init__(self) -> None:
+        check_range("pool", self.pool, 0, MAX_POOL)
+        _check_damage_type(self.damage_type)
+
+
+@dataclass(frozen=True, slots=True)
+class DamageReceipt:
+    pool: int
+    damage_type: str
+    faces: Faces
+    ones: int  # shown, never cancelling (V20-17)
+    levels: int  # each success is one level of the weapon's damage type (V20-17)
+    outcome: Literal["damage", "no_damage"]
+    difficulty: int = DAMAGE_DIFFICULTY
+    system: str = "v20"
+    kind: str = "damage"
+
+
+def damage_pool(strength: int, weapon_damage: int, firearm: bool, attack_successes: int) -> tuple[int, int]:
+    """V20-17 Book: (base pool, extra dice). Hand-to-hand: Strength + the weapon's bonus; firearms: the
+    weapon's rating; then one die per attack success beyond the first."""
+    check_range("attack_successes", attack_successes, 1, None)  # only a successful attack deals damage
+    base = weapon_damage if firearm else strength + weapon_damage
+    return base, attack_successes - 1
+
+
+def damage_needed(request: DamageRequest, faces: Faces) -> tuple[int, ...]:
+    return (SIDES,) * max(0, request.pool - len(faces))
+
+
+def resolve_damage(request: DamageRequest, faces: Faces) -> DamageReceipt:
+    """V20-17 Book: difficulty 6; each success is one level; no botch; 1s cancel nothing."""
+    faces = check_faces(faces, SIDES)
+    check_count("faces", faces, request.pool)
+    levels = levels_of(faces)
+    return DamageReceipt(pool=request.pool, damage_type=request.damage_type, faces=faces,
+                         ones=sum(1 for face in faces if face == 1), levels=levels,
+                         outcome="damage" if levels else "no_damage")
+
+
+def damage_type_against(damage_type: DamageType, *, firearm: bool, vampire: bool, aimed_at_head: bool = False) -> str:
+    """Book (V20 p. 281, Ranged Weapons Chart notes; docs/book-sources.md): bullets are lethal to mortals
+    but only bashing to a vampire, unless the shot was aimed at the head."""
+    if firearm and vampire and damage_type == "lethal" and not aimed_at_head:
+        return "bashing"
+    return damage_type
+
+
+# --- V20-16 (Book): the soak roll -------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class SoakRequest:
     damage: int  # levels of damage taken before soaking
-    damage_type: Literal["bashing", "lethal", "aggravated"]
+    damage_type: DamageType
     stamina: int
     fortitude: int = 0
     vampire: bool = True
@@ -266,8 +343,7 @@ class SoakRequest:
         check_range("damage", self.damage, 0, None)
         check_range("stamina", self.stamina, 0, 10)
         check_range("fortitude", self.fortitude, 0, 10)
-        if self.damage_type not in DAMAGE_TYPES:
-            raise RuleError("bad_choice", field="damage_type", value=self.damage_type, choices=list(DAMAGE_TYPES))
+        _check_damage_type(self.damage_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,8 +353,9 @@ class SoakReceipt:
     soak_pool: int
     faces: Faces
     soaked: int
-    damage_taken: int
-    difficulty: int = 6
+    damage_taken: int  # the levels left to mark on the health track (never negative)
+    outcome: Literal["soaked", "damaged"]
+    difficulty: int = SOAK_DIFFICULTY
     system: str = "v20"
     kind: str = "soak"
 
@@ -299,16 +376,18 @@ def soak_needed(request: SoakRequest, faces: Faces) -> tuple[int, ...]:
 
 def resolve_soak(request: SoakRequest, faces: Faces) -> SoakReceipt:
     """V20-16 Book: each face ≥ 6 removes one level of damage; a soak roll cannot botch and its 1s
-    cancel nothing."""
+    cancel nothing. What is left is never below zero."""
     pool = soak_pool(request)
     faces = check_faces(faces, SIDES)
     check_count("faces", faces, pool)
-    soaked = min(request.damage, sum(1 for face in faces if face >= 6))
+    soaked = min(request.damage, levels_of(faces))
+    taken = request.damage - soaked
     return SoakReceipt(
         damage=request.damage,
         damage_type=request.damage_type,
         soak_pool=pool,
         faces=faces,
         soaked=soaked,
-        damage_taken=request.damage - soaked,
+        damage_taken=taken,
+        outcome="damaged" if taken else "soaked",
     )
