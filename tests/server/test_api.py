@@ -344,11 +344,11 @@ def test_live_feed_streams_entries_as_server_sent_events(client, make_table, app
     def later():
         time.sleep(0.4)
         table_client = app.state.db
-        from rollbook.server import service
+        from rollbook.server.usecases import rolls
 
         with table_client.write() as session:
             member = session.scalars(select(Member).where(Member.chronicle_id == table.id)).first()
-            service.roll(session, member, character["id"], V20_TEST)
+            rolls.roll(session, member, character["id"], V20_TEST)
 
     roller = threading.Thread(target=later)
     roller.start()

@@ -68,7 +68,8 @@ def export(
     Players export through the server instead (GET /api/chronicles/{id}/log/export)."""
     from rollbook.server.db import Database
     from rollbook.server.models import Chronicle, Member
-    from rollbook.server.service import STORYTELLER, export_lines
+    from rollbook.server.access import STORYTELLER
+    from rollbook.server.usecases.log import export_lines
 
     database = Database(database_url)
     try:

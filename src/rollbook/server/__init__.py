@@ -1,8 +1,11 @@
 """The chronicle server: FastAPI + SQLAlchemy 2 + Alembic.
 
 - ``app.create_app(database_url=None)``: the ASGI app (JSON API under ``/api``, OpenAPI at
-  ``/openapi.json``); mounts ``rollbook.web`` when that package provides ``mount(app)``.
-- ``service``: plain functions taking a ``Session`` (the JSON API and the web pages both call them).
+  ``/openapi.json``); mounts the web pages (``rollbook.web.mount``).
+- ``usecases``: plain functions taking a ``Session``, grouped by area (the JSON API and the web
+  pages both call them); ``tx`` transactions, retries and idempotency; ``access`` look-ups and
+  locks; ``views`` what each role may see; ``store`` the sheet and log writes.
+  See ``docs/ARCHITECTURE.md``.
 - ``db``: engines, transactions (``BEGIN IMMEDIATE`` on SQLite, row locks on PostgreSQL), migrations.
 - ``chain``: the hash-chained receipt log's canonical form and its verifier (no database needed).
 """

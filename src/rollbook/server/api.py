@@ -1,6 +1,7 @@
-"""The JSON API (``/api``). Thin: parse, authenticate, call ``service`` in a transaction, answer.
+"""The JSON API (``/api``). Thin: parse, authenticate, call a use case (``server/usecases``) in a
+transaction (``tx``), answer its plain JSON.
 
-Every state-changing route accepts an ``Idempotency-Key`` header (see ``service.idempotent``).
+Every state-changing route accepts an ``Idempotency-Key`` header (see ``tx.idempotent``).
 Errors are ``application/problem+json`` (``problems``).
 """
 
@@ -16,7 +17,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from rollbook.server import service
+from rollbook.server import tx
+from rollbook.server.usecases import characters, chronicles, log, rolls
 from rollbook.server.db import Database, current_revision
 from rollbook.server.deps import current_member, database, dice_source
 from rollbook.server.models import Member
@@ -111,8 +113,8 @@ class Problem(BaseModel):
 
 
 def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
-    fingerprint = service.fingerprint(request.method, request.url.path, body)
-    status, payload, replayed = service.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint,
+    fingerprint = tx.fingerprint(request.method, request.url.path, body)
+    status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint,
                                                    work=work)
     headers = {"Idempotent-Replayed": "true"} if replayed else {}
     return JSONResponse(payload, status_code=status, headers=headers)
@@ -146,7 +148,7 @@ def health(db: Db) -> dict:
 @router.get("/systems", tags=["server"])
 def systems() -> dict:
     """The game systems a chronicle can use."""
-    return {"systems": service.system_ids()}
+    return {"systems": chronicles.system_ids()}
 
 
 # --- chronicles and people --------------------------------------------------------------------
@@ -156,21 +158,21 @@ def create_chronicle(request: Request, db: Db, body: ChronicleCreate, idempotenc
     """Create a chronicle; you are its Storyteller. The answer holds your bearer token and the
     invitation code for players, each shown once."""
     return _mutate(request, db, scope="anonymous", key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.create_chronicle(s, **body.model_dump())))
+                   work=lambda s: (201, chronicles.create_chronicle(s, **body.model_dump())))
 
 
 @router.post("/join", status_code=201, tags=["chronicles"], responses={404: PROBLEM, 422: PROBLEM})
 def join(request: Request, db: Db, body: JoinRequest, idempotency_key: IdempotencyKey = None):
     """Join a chronicle as a player with its invitation code; the answer holds your bearer token."""
     return _mutate(request, db, scope="anonymous", key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.join(s, invitation=body.invitation, name=body.name)))
+                   work=lambda s: (201, chronicles.join(s, invitation=body.invitation, name=body.name)))
 
 
 @router.get("/me", tags=["chronicles"], responses=ERRORS)
 def me(db: Db, member: Auth) -> dict:
     """Who this token is, in which chronicle."""
     with db.read() as session:
-        return service.whoami(session, member)
+        return chronicles.whoami(session, member)
 
 
 @router.get("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
@@ -178,7 +180,7 @@ def get_chronicle(db: Db, member: Auth, chronicle_id: Id) -> dict:
     """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        return service.chronicle_info(session, member, chronicle_id)
+        return chronicles.chronicle_info(session, member, chronicle_id)
 
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
@@ -188,7 +190,7 @@ def update_chronicle(request: Request, db: Db, member: Auth, chronicle_id: Id, b
     _same_chronicle(member, chronicle_id)
     changes = _given(body)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s: (200, service.update_chronicle(s, member, **changes)))
+                   work=lambda s: (200, chronicles.update_chronicle(s, member, **changes)))
 
 
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
@@ -196,24 +198,24 @@ def new_invitation(request: Request, db: Db, member: Auth, chronicle_id: Id, ide
     """Storyteller: a new invitation code (the old one stops working)."""
     _same_chronicle(member, chronicle_id)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, service.new_invitation(s, member)))
+                   work=lambda s: (201, chronicles.new_invitation(s, member)))
 
 
 @router.get("/chronicles/{chronicle_id}/members", tags=["chronicles"], responses=ERRORS)
 def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        return {"members": service.list_members(session, member)}
+        return {"members": chronicles.list_members(session, member)}
 
 
 # --- characters -------------------------------------------------------------------------------
 
 @router.get("/chronicles/{chronicle_id}/characters", tags=["characters"], responses=ERRORS)
-def characters(db: Db, member: Auth, chronicle_id: Id) -> dict:
+def list_characters(db: Db, member: Auth, chronicle_id: Id) -> dict:
     """The Storyteller sees every character; a player sees their own."""
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        return {"characters": service.list_characters(session, member)}
+        return {"characters": characters.list_characters(session, member)}
 
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"], responses=ERRORS)
@@ -224,14 +226,14 @@ def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id, body
     fields = _given(body)
     fields.setdefault("sheet", {})
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s: (201, service.add_character(s, member, **fields)))
+                   work=lambda s: (201, characters.add_character(s, member, **fields)))
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"], responses=ERRORS)
 def get_character(db: Db, member: Auth, chronicle_id: Id, character_id: Id) -> dict:
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        return service.get_character(session, member, character_id)
+        return characters.get_character(session, member, character_id)
 
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"], responses=ERRORS)
@@ -242,7 +244,7 @@ def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, cha
     _same_chronicle(member, chronicle_id)
     fields = _given(body)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s: (200, service.edit_character(s, member, character_id, **fields)))
+                   work=lambda s: (200, characters.edit_character(s, member, character_id, **fields)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
@@ -254,7 +256,7 @@ def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id:
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.roll(s, member, character_id, body.action, hidden=body.hidden,
+                   work=lambda s: (201, rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
                                                      source=source)))
 
 
@@ -265,7 +267,7 @@ def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_i
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
     _same_chronicle(member, chronicle_id)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.adjust(s, member, character_id, body.change)))
+                   work=lambda s: (201, characters.adjust(s, member, character_id, body.change)))
 
 
 # --- the log ----------------------------------------------------------------------------------
@@ -277,7 +279,7 @@ def log_page(db: Db, member: Auth, chronicle_id: Id, after: Annotated[int, Query
     A player sees a hidden entry redacted (its hashes only) until it is revealed."""
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        return service.log_page(session, member, after=after, limit=limit)
+        return log.log_page(session, member, after=after, limit=limit)
 
 
 @router.get("/chronicles/{chronicle_id}/log/export", tags=["log"], responses=ERRORS,
@@ -286,7 +288,7 @@ def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
     """The whole log as JSON Lines, for ``rollbook log verify FILE``."""
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        text = "".join(service.export_lines(session, member))
+        text = "".join(log.export_lines(session, member))
     return Response(text.encode("utf-8"), media_type="application/jsonl",
                     headers={"Content-Disposition": f'attachment; filename="chronicle-{chronicle_id}.jsonl"'})
 
@@ -295,7 +297,7 @@ def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
 def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id) -> dict:
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
-        return service.log_entry(session, member, seq)
+        return log.log_entry(session, member, seq)
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"], responses=ERRORS)
@@ -305,7 +307,7 @@ def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, bo
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, service.reroll(s, member, seq, body.action, source=source)))
+                   work=lambda s: (201, rolls.reroll(s, member, seq, body.action, source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"], responses=ERRORS)
@@ -313,7 +315,7 @@ def reveal(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, id
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
     _same_chronicle(member, chronicle_id)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, service.reveal(s, member, seq)))
+                   work=lambda s: (201, log.reveal(s, member, seq)))
 
 
 @router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=StreamingResponse)
@@ -335,7 +337,7 @@ async def events(request: Request, chronicle_id: Id,
 
     def read(since: int) -> list[dict]:
         with db.read() as session:
-            return service.entries_after(session, member, since, 200)
+            return log.entries_after(session, member, since, 200)
 
     async def stream():
         subscription = hub.subscribe(member.chronicle_id)

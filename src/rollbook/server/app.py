@@ -8,8 +8,8 @@ its migrations are applied when the app is created.
 It is a Python argument only, for tests that need chosen faces: no setting, environment variable
 or request field reaches it, and ``rollbook serve`` never passes one.
 
-``rollbook.web.mount(app)`` is called when that package exists (the server-rendered pages reuse
-``app.state.db``, ``deps`` and ``service``).
+``rollbook.web.mount(app)`` adds the server-rendered pages (they reuse ``app.state.db``, ``deps``
+and the same use cases as the JSON API).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import asynccontextmanager
-from importlib import import_module
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -32,6 +31,7 @@ from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
+from rollbook.web import mount as mount_web
 
 log = logging.getLogger("rollbook.server")
 
@@ -78,7 +78,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.include_router(problems_router)
     install_problem_handlers(app)
     _add_problem_schema(app)
-    _mount_web(app)
+    mount_web(app)
     return app
 
 
@@ -168,15 +168,3 @@ def _add_problem_schema(app: FastAPI) -> None:
 
     app.openapi = openapi  # type: ignore[method-assign]
 
-
-def _mount_web(app: FastAPI) -> None:
-    """The extension point for the server-rendered pages."""
-    try:
-        web = import_module("rollbook.web")
-    except ModuleNotFoundError as missing:
-        if missing.name != "rollbook.web":
-            raise
-        return
-    mount = getattr(web, "mount", None)
-    if callable(mount):
-        mount(app)

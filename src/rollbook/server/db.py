@@ -9,7 +9,7 @@ and several app processes may share one PostgreSQL database.
   cannot interleave. Read-only transactions (``Database.read()``) use a plain deferred ``BEGIN``;
   WAL mode lets them run beside the writer.
 - **PostgreSQL**: write transactions lock the chronicle row and then the character row with
-  ``SELECT ... FOR UPDATE`` (always in that order), see ``service``.
+  ``SELECT ... FOR UPDATE`` (always in that order), see ``access``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 - ``language(request)``: ``?lang=``, then ``Accept-Language``; en, fr or es.
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
 - ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
-  (a detached object: read its attributes, pass it to ``service`` functions); the latter raises a
+  (a detached object: read its attributes, pass it to the use cases); the latter raises a
   401 problem when there is none.
 """
 

@@ -2,7 +2,7 @@
 
 ``mount(app)`` adds the pages (``rollbook.web.pages``) and the static files (``/static``: CSS, the
 small ``table.js``, and htmx with its server-sent-events extension, vendored unchanged) to the
-chronicle server's FastAPI app. The pages call ``rollbook.server.service`` directly, in the same
+chronicle server's FastAPI app. The pages call the server's use cases (``rollbook.server.usecases``), in the same
 transactions as the JSON API; the live feed is ``GET /chronicles/{id}/live`` (``text/event-stream``,
 one rendered card per log entry). See ``docs/web.md``.
 """

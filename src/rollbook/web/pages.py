@@ -1,7 +1,7 @@
 """The pages of the web table (server-rendered, made live with htmx and server-sent events).
 
-Every route reads or changes state through ``rollbook.server.service`` in one transaction
-(``Database.read()`` / ``service.run``), so nothing lives in the browser: a reload re-renders
+Every route reads or changes state through the server's use cases (``rollbook.server.usecases``)
+in one transaction (``Database.read()`` / ``tx.run``), so nothing lives in the browser: a reload re-renders
 everything from the server. Forms work without JavaScript (POST, then a 303 redirect); with htmx
 the same routes answer fragments: the new receipt goes on top of the feed and the sheet's
 resources are swapped out of band. A refusal is the server's problem ``detail`` in the form's
@@ -21,8 +21,10 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.i18n import LANGUAGES, N_, normalize, translate
 from rollbook.rules.base import RuleError
-from rollbook.server import service
-from rollbook.server.auth import COOKIE_NAME, authenticate
+from rollbook.server import tx
+from rollbook.server.auth import COOKIE_NAME
+from rollbook.server.usecases import characters, chronicles, log, rolls
+from rollbook.server.views import member_view
 from rollbook.server.deps import dice_source, optional_member
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError, from_rule_error, pick_language, problem_body
@@ -220,7 +222,7 @@ async def home(request: Request) -> Response:
     if member is not None:
         def read():
             with db_of(request).read() as session:
-                return service.chronicle_info(session, member)
+                return chronicles.chronicle_info(session, member)
         chronicle = await run_in_threadpool(read)
     lang = lang_of(request)
     return home_page(request, lang, member=member, chronicle=chronicle)
@@ -229,7 +231,7 @@ async def home(request: Request) -> Response:
 def home_page(request: Request, lang: str, *, member=None, chronicle=None, errors=None, values=None,
               status: int = 200) -> HTMLResponse:
     order = ("v5", "v20", "tiers", "rollunder")
-    systems = sorted(service.system_ids(), key=lambda s: order.index(s) if s in order else len(order))
+    systems = sorted(chronicles.system_ids(), key=lambda s: order.index(s) if s in order else len(order))
     return page(request, "home.html", lang, status=status, member=member, chronicle=chronicle,
                 systems=[(s, labels.system_name(s, lang)) for s in systems], errors=errors or {},
                 values=values or {})
@@ -246,7 +248,7 @@ async def create_chronicle(request: Request) -> Response:
     lang = lang_of(request)
     try:
         difficulty = forms.int_field(form, "difficulty")
-        created = await run_in_threadpool(service.run, db_of(request), lambda s: service.create_chronicle(
+        created = await run_in_threadpool(tx.run, db_of(request), lambda s: chronicles.create_chronicle(
             s, name=str(form.get("name", "")).strip() or "—", system=str(form.get("system", "")),
             mode=str(form.get("mode", "strict")), language=str(form.get("language", lang)),
             storyteller=str(form.get("storyteller", "")).strip() or "Storyteller", difficulty=difficulty))
@@ -266,7 +268,7 @@ async def join(request: Request) -> Response:
         name = str(form.get("name", "")).strip()
         if not name:
             raise RuleError("missing_field", field="name")
-        joined = await run_in_threadpool(service.run, db_of(request), lambda s: service.join(
+        joined = await run_in_threadpool(tx.run, db_of(request), lambda s: chronicles.join(
             s, invitation=str(form.get("invitation", "")).strip(), name=name))
     except (ProblemError, RuleError) as error:
         return alert_response(request, error, lang, "join",
@@ -284,7 +286,7 @@ async def signin(request: Request) -> Response:
 
     def check():
         with db_of(request).read() as session:
-            return authenticate(session, token)
+            return chronicles.sign_in(session, token)
 
     member = await run_in_threadpool(check)
     if member is None:
@@ -327,7 +329,7 @@ def _chronicle_lang(request: Request, member: Member) -> str:
     if request.query_params.get("lang") or request.cookies.get(LANG_COOKIE) in LANGUAGES:
         return lang_of(request)
     with db_of(request).read() as session:
-        return lang_of(request, service.get_chronicle(session, member).language)
+        return lang_of(request, chronicles.chronicle_info(session, member)["language"])
 
 
 @router.post("/chronicles/{chronicle_id}/settings")
@@ -342,7 +344,7 @@ async def chronicle_settings(request: Request, chronicle_id: int) -> Response:
             changes["language"] = str(form["language"])
         if str(form.get("name", "")).strip():
             changes["name"] = str(form["name"]).strip()
-        service.run(db_of(request), lambda s: service.update_chronicle(s, member, **changes))
+        tx.run(db_of(request), lambda s: chronicles.update_chronicle(s, member, **changes))
         return see_other(f"/chronicles/{chronicle_id}")
 
     def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
@@ -356,7 +358,7 @@ async def new_invitation(request: Request, chronicle_id: int) -> Response:
     lang = lang_of(request)
     try:
         member = await run_in_threadpool(member_of, request, chronicle_id)
-        created = await run_in_threadpool(service.run, db_of(request), lambda s: service.new_invitation(s, member))
+        created = await run_in_threadpool(tx.run, db_of(request), lambda s: chronicles.new_invitation(s, member))
     except (NotAllowed, ProblemError, RuleError) as error:
         return refused_page(request, error, lang)
     response = see_other(f"/chronicles/{chronicle_id}#invitation")
@@ -376,7 +378,7 @@ def _sse(event: str, data: str, event_id: int | None = None) -> bytes:
 
 
 def live_html(request: Request, lang: str, item: dict[str, Any], member: Member) -> str:
-    return render("_live.html", lang, request=request, htmx=True, item=item, me=service.member_view(member),
+    return render("_live.html", lang, request=request, htmx=True, item=item, me=member_view(member),
                   chronicle=item["chronicle"])
 
 
@@ -483,7 +485,7 @@ async def add_character(request: Request, chronicle_id: int) -> Response:
         from rollbook.play import new_sheet
 
         with db_of(request).read() as session:
-            system = service.get_chronicle(session, member).system
+            system = chronicles.chronicle_info(session, member)["system"]
         blank = new_sheet(system, {"name": "—"})
         patch = sheetform.without_nulls(sheetform.patch_from_form(system, form, blank, None))
         name = str(patch.get("name", "")).strip()
@@ -493,7 +495,7 @@ async def add_character(request: Request, chronicle_id: int) -> Response:
         if member.role == "storyteller":
             owner = str(form.get("owner", "")).strip()
             fields["owner"] = int(owner) if owner.isdigit() else None
-        created = service.run(db_of(request), lambda s: service.add_character(s, member, **fields))
+        created = tx.run(db_of(request), lambda s: characters.add_character(s, member, **fields))
         return see_other(f"/chronicles/{chronicle_id}/characters/{created['id']}")
 
     def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
@@ -617,8 +619,8 @@ async def odds(request: Request, chronicle_id: int, character_id: int) -> Respon
         system = state.chronicle["system"]
         kind = str(values.get("kind", ""))
         action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
-        action = service.apply_standing_difficulty(_Chronicle(state.chronicle), _Character(character), action,
-                                                   member.role)
+        standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
+        action = rolls.apply_standing_difficulty(system, standing, action, member.role)
         view, pool_text = preview(system, character.sheet or {}, action, mode=state.chronicle["mode"],
                                   role=member.role, lang=lang)
         return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text)
@@ -635,19 +637,6 @@ async def odds(request: Request, chronicle_id: int, character_id: int) -> Respon
     return await act(request, chronicle_id, work, refusal)
 
 
-class _Chronicle:
-    """The two attributes ``service.apply_standing_difficulty`` reads, from a chronicle view."""
-
-    def __init__(self, view: dict) -> None:
-        self.difficulty = view.get("difficulty")
-        self.system = view["system"]
-
-
-class _Character:
-    def __init__(self, row: table.CharacterRow) -> None:
-        self.difficulty = row.difficulty
-
-
 def _after_change(request: Request, member: Member, lang: str, chronicle_id: int, character_id: int,
                   result: dict, form_id: str, change: str | None = None) -> Response:
     """After a roll or an adjustment: the new card on top of the feed and the sheet's resources
@@ -657,7 +646,7 @@ def _after_change(request: Request, member: Member, lang: str, chronicle_id: int
     state = table.load(db_of(request), member, lang, feed=False)
     character = _character_or_404(state, character_id)
     with db_of(request).read() as session:
-        followed = table.followed_up(session, member.chronicle_id, [result["entry"]["seq"]])
+        followed = table.followed_up(session, member, [result["entry"]["seq"]])
     viewer = table.viewer_of(member, state.chronicle, lang)
     card = table.cards_for([result["entry"]], viewer, state.characters, followed, state.chronicle["system"])[0]
     context = sheet_context(request, state, character, member, lang, change=change)
@@ -672,11 +661,11 @@ async def roll(request: Request, chronicle_id: int, character_id: int) -> Respon
 
     def work(member: Member, lang: str) -> Response:
         with db_of(request).read() as session:
-            system = service.get_chronicle(session, member).system
+            system = chronicles.chronicle_info(session, member)["system"]
         action = forms.parse_form(forms.schema_for(system, "actions", kind), form, kind)
         hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
         source = dice_source(request)
-        result = service.run(db_of(request), lambda s: service.roll(s, member, character_id, action, hidden=hidden,
+        result = tx.run(db_of(request), lambda s: rolls.roll(s, member, character_id, action, hidden=hidden,
                                                                     source=source))
         return _after_change(request, member, lang, chronicle_id, character_id, result, "roll")
 
@@ -693,9 +682,9 @@ async def adjust(request: Request, chronicle_id: int, character_id: int) -> Resp
 
     def work(member: Member, lang: str) -> Response:
         with db_of(request).read() as session:
-            system = service.get_chronicle(session, member).system
+            system = chronicles.chronicle_info(session, member)["system"]
         data = forms.parse_form(forms.schema_for(system, "changes", change), form, change)
-        result = service.run(db_of(request), lambda s: service.adjust(s, member, character_id, data))
+        result = tx.run(db_of(request), lambda s: characters.adjust(s, member, character_id, data))
         return _after_change(request, member, lang, chronicle_id, character_id, result, "change", change)
 
     def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
@@ -721,7 +710,7 @@ async def edit_sheet(request: Request, chronicle_id: int, character_id: int) -> 
             fields["name"] = new_name.strip()
         if member.role == "storyteller" and "standing_difficulty" in form:
             fields["difficulty"] = forms.int_field(form, "standing_difficulty")
-        service.run(db_of(request), lambda s: service.edit_character(s, member, character_id, **fields))
+        tx.run(db_of(request), lambda s: characters.edit_character(s, member, character_id, **fields))
         return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}")
 
     def again(member: Member, lang: str, errors: dict[str, str]) -> Response:
@@ -755,15 +744,15 @@ async def reroll(request: Request, chronicle_id: int, seq: int) -> Response:
     def work(member: Member, lang: str) -> Response:
         dice = _dice_of(form)
         source = dice_source(request)
-        result = service.run(db_of(request), lambda s: service.reroll(s, member, seq, {"kind": "reroll", "dice": dice},
+        result = tx.run(db_of(request), lambda s: rolls.reroll(s, member, seq, {"kind": "reroll", "dice": dice},
                                                                       source=source))
         if not is_htmx(request):
             return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
         state = table.load(db_of(request), member, lang, feed=False)
         viewer = table.viewer_of(member, state.chronicle, lang)
         with db_of(request).read() as session:
-            earlier = service.log_entry(session, member, seq)
-            followed = table.followed_up(session, member.chronicle_id, [seq, result["entry"]["seq"]])
+            earlier = log.log_entry(session, member, seq)
+            followed = table.followed_up(session, member, [seq, result["entry"]["seq"]])
         card, original = table.cards_for([result["entry"], earlier], viewer, state.characters, followed,
                                          state.chronicle["system"])
         character = state.character(result["entry"]["character"]) if result["entry"].get("character") else None
@@ -787,7 +776,7 @@ async def advice(request: Request, chronicle_id: int, seq: int) -> Response:
     def work(member: Member, lang: str) -> Response:
         chosen = _dice_of({"dice": request.query_params.getlist("dice")})
         with db_of(request).read() as session:
-            entry = service.log_entry(session, member, seq)
+            entry = log.log_entry(session, member, seq)
         result = (entry.get("receipt") or {}).get("result") or {}
         if result.get("system") != "v5" or result.get("kind") != "test":
             raise ProblemError(409, "not_a_roll", seq=seq)
@@ -805,13 +794,13 @@ async def reveal(request: Request, chronicle_id: int, seq: int) -> Response:
     form_id = f"reveal-{seq}"
 
     def work(member: Member, lang: str) -> Response:
-        result = service.run(db_of(request), lambda s: service.reveal(s, member, seq))
+        result = tx.run(db_of(request), lambda s: log.reveal(s, member, seq))
         if not is_htmx(request):
             return see_other(f"/chronicles/{chronicle_id}#entry-{seq}")
         state = table.load(db_of(request), member, lang, feed=False)
         viewer = table.viewer_of(member, state.chronicle, lang)
         with db_of(request).read() as session:
-            followed = table.followed_up(session, member.chronicle_id, [seq])
+            followed = table.followed_up(session, member, [seq])
         cards = table.cards_for([result["entry"], result["revealed"]], viewer, state.characters, followed,
                                 state.chronicle["system"])
         return fragment(request, "_after_reveal.html", lang, card=cards[0], revealed=cards[1], form_id=form_id,
@@ -829,8 +818,8 @@ async def entry_page(request: Request, chronicle_id: int, seq: int) -> Response:
     def build(member: Member, lang: str) -> tuple[table.Table, Any]:
         state = table.load(db_of(request), member, lang, feed=False)
         with db_of(request).read() as session:
-            entry = service.log_entry(session, member, seq)
-            followed = table.followed_up(session, member.chronicle_id, [seq])
+            entry = log.log_entry(session, member, seq)
+            followed = table.followed_up(session, member, [seq])
         viewer = table.viewer_of(member, state.chronicle, lang)
         card = table.cards_for([entry], viewer, state.characters, followed, state.chronicle["system"])[0]
         return state, card

@@ -134,7 +134,7 @@ def _title(system: str, receipt: dict, lang: str) -> str:
 def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
          willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
          goal: str = "win") -> Card:
-    """One log entry (``service.entry_view``) as this viewer may see it."""
+    """One log entry (``views.entry_view``) as this viewer may see it."""
     lang = viewer.lang
     actor = entry.get("actor") or {}
     c = Card(seq=entry["seq"], kind=entry["kind"], created_at=entry["created_at"], time=_time(entry["created_at"]),

@@ -301,7 +301,7 @@ def _int(name: str, text: str, nullable: bool) -> int | None:
 
 
 def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None) -> dict:
-    """The posted form -> a patch for ``service.edit_character`` (``null`` removes an entry)."""
+    """The posted form -> a patch for ``characters.edit_character`` (``null`` removes an entry)."""
     schema = _schema(system)
     patch: dict[str, Any] = {}
     for key, raw in schema["properties"].items():

@@ -1,8 +1,7 @@
 """Reading a chronicle for one viewer: members, characters, the latest log entries as cards.
 
-Everything is read from the database in one read transaction through ``rollbook.server.service``
-(and, for what the service does not offer — the names of every character of the chronicle and
-which rolls were followed up — a read-only query on the server's models).
+Everything is read in one read transaction through the server's use cases
+(``rollbook.server.usecases``): the web never queries the models.
 """
 
 from __future__ import annotations
@@ -10,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
-
-from rollbook.server import service
-from rollbook.server.models import Character, LogEntry, Member
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import characters as characters_cases
+from rollbook.server.usecases import chronicles, log
+from rollbook.server.views import member_view
 from rollbook.web.present import Card, Viewer, card, willpower_current
 
 FEED_SIZE = 60
@@ -50,49 +50,24 @@ class Table:
         return [c for c in self.characters if c.owner is None]
 
 
+def _row(view: dict) -> CharacterRow:
+    return CharacterRow(view["id"], view["name"], view["owner"], view["difficulty"], view["version"], view["sheet"],
+                        view["may_open"])
+
+
 def _characters(session, member: Member) -> list[CharacterRow]:
-    rows = session.execute(
-        select(Character.id, Character.name, Character.owner_id, Character.difficulty, Character.version,
-               Character.sheet)
-        .where(Character.chronicle_id == member.chronicle_id).order_by(Character.id)
-    ).all()
-    out = []
-    for row in rows:
-        may_open = member.role == service.STORYTELLER or row.owner_id == member.id
-        out.append(CharacterRow(row.id, row.name, row.owner_id, row.difficulty, row.version,
-                                row.sheet if may_open else None, may_open))
-    return out
+    return [_row(view) for view in characters_cases.roster(session, member)]
 
 
-def followed_up(session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
+def followed_up(session, member: Member, seqs: list[int]) -> dict[int, int]:
     """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
-    if not seqs:
-        return {}
-    rows = session.execute(
-        select(LogEntry.refers_to, func.min(LogEntry.seq)).where(
-            LogEntry.chronicle_id == chronicle_id, LogEntry.kind == "reroll", LogEntry.refers_to.in_(seqs)
-        ).group_by(LogEntry.refers_to)
-    )
-    return {refers: by for refers, by in rows}
+    return log.followed_up(session, member, seqs)
 
 
 def last_action(db, member: Member, character_id: int, kind: str | None = None) -> dict | None:
-    """The action of this member's latest roll for the character (of that ``kind``, if given): the
-    roll form starts from it, so the form survives a reload (the state lives in the log, not in
-    the browser)."""
+    """The action of this member's latest roll for the character (``log.last_action``)."""
     with db.read() as session:
-        rows = session.execute(
-            select(LogEntry.actor, LogEntry.receipt).where(
-                LogEntry.chronicle_id == member.chronicle_id, LogEntry.character_id == character_id,
-                LogEntry.kind == "roll")
-            .order_by(LogEntry.seq.desc()).limit(25)
-        ).all()
-    for actor, receipt in rows:
-        if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
-            action = receipt.get("action")
-            if isinstance(action, dict) and action.get("kind") and kind in (None, action.get("kind")):
-                return action
-    return None
+        return log.last_action(session, member, character_id, kind)
 
 
 def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
@@ -111,14 +86,14 @@ def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow
 
 def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
     with db.read() as session:
-        chronicle = service.chronicle_info(session, member)
-        members = service.list_members(session, member)
+        chronicle = chronicles.chronicle_info(session, member)
+        members = chronicles.list_members(session, member)
         characters = _characters(session, member)
-        table = Table(chronicle=chronicle, me=service.member_view(member), members=members, characters=characters,
+        table = Table(chronicle=chronicle, me=member_view(member), members=members, characters=characters,
                       head=chronicle["log_head"]["seq"])
         if feed:
-            entries = service.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
-            followed = followed_up(session, member.chronicle_id, [e["seq"] for e in entries])
+            entries = log.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
+            followed = followed_up(session, member, [e["seq"] for e in entries])
             viewer = viewer_of(member, chronicle, lang)
             table.cards = list(reversed(cards_for(entries, viewer, characters, followed, chronicle["system"])))
     return table
@@ -145,13 +120,13 @@ def render_after(db, member: Member, lang: str, after: int, limit: int = 50,
     the card, the card it follows up or reveals (to replace it), and — on a sheet's page — the
     sheet's new resources and the roll form's tick-boxes of things held."""
     with db.read() as session:
-        chronicle = service.chronicle_info(session, member)
-        entries = service.entries_after(session, member, after, limit)
+        chronicle = chronicles.chronicle_info(session, member)
+        entries = log.entries_after(session, member, after, limit)
         if not entries:
             return []
         characters = _characters(session, member)
         seqs = [e["seq"] for e in entries] + [e["refers_to"] for e in entries if e.get("refers_to")]
-        followed = followed_up(session, member.chronicle_id, seqs)
+        followed = followed_up(session, member, seqs)
         viewer = viewer_of(member, chronicle, lang)
         system = chronicle["system"]
         out = []
@@ -160,8 +135,8 @@ def render_after(db, member: Member, lang: str, after: int, limit: int = 50,
             refers = entry.get("refers_to")
             if refers and entry["kind"] in ("reveal", "reroll"):
                 try:
-                    earlier = service.log_entry(session, member, refers)
-                except Exception:  # noqa: BLE001 - an entry this viewer may not see
+                    earlier = log.log_entry(session, member, refers)
+                except ProblemError:  # an entry this viewer may not see
                     earlier = None
                 if earlier is not None:
                     key = "revealed" if entry["kind"] == "reveal" else "original"

@@ -1,0 +1,92 @@
+"""Who reaches which rows: every look-up is scoped to the member's chronicle, and every change
+locks the chronicle row, then the character row, always in that order (``SELECT ... FOR UPDATE``
+on PostgreSQL; on SQLite the write transaction began with ``BEGIN IMMEDIATE`` and holds the lock).
+
+Refusals are ``ProblemError``: 404 for what is not in the member's chronicle, 403 for what their
+role may not do.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.problems import ProblemError
+
+STORYTELLER = "storyteller"
+PLAYER = "player"
+
+
+def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
+    """The chronicle row, locked for this transaction (PostgreSQL ``FOR UPDATE``)."""
+    chronicle = session.scalars(
+        select(Chronicle).where(Chronicle.id == chronicle_id).with_for_update()
+        .execution_options(populate_existing=True)
+    ).first()
+    if chronicle is None:
+        raise ProblemError(404, "chronicle_not_found", chronicle=chronicle_id)
+    return chronicle
+
+
+def lock_character(session: Session, member: Member, character_id: int) -> Character:
+    """A character of the member's chronicle, locked (after its chronicle: one lock order)."""
+    character = session.scalars(
+        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id)
+        .with_for_update().execution_options(populate_existing=True)
+    ).first()
+    if character is None:
+        raise ProblemError(404, "character_not_found", character=character_id)
+    return character
+
+
+def find_chronicle(session: Session, member: Member, chronicle_id: int | None = None) -> Chronicle:
+    """The member's chronicle (read, not locked); another chronicle's id is refused."""
+    if chronicle_id is not None and chronicle_id != member.chronicle_id:
+        raise ProblemError(403, "wrong_chronicle")
+    chronicle = session.get(Chronicle, member.chronicle_id)
+    if chronicle is None:  # pragma: no cover - a member always has its chronicle
+        raise ProblemError(404, "chronicle_not_found", chronicle=member.chronicle_id)
+    return chronicle
+
+
+def find_character(session: Session, member: Member, character_id: int) -> Character:
+    """A character of the member's chronicle (read, not locked)."""
+    character = session.scalars(
+        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id)
+    ).first()
+    if character is None:
+        raise ProblemError(404, "character_not_found", character=character_id)
+    return character
+
+
+def find_entry(session: Session, member: Member, seq: int) -> LogEntry:
+    """A log entry of the member's chronicle (whether they may read it is ``views.entry_view``'s call)."""
+    entry = session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.seq == seq)
+    ).first()
+    if entry is None:
+        raise ProblemError(404, "entry_not_found", seq=seq)
+    return entry
+
+
+def find_member(session: Session, chronicle_id: int, member_id: int) -> Member:
+    found = session.scalars(select(Member).where(Member.id == member_id, Member.chronicle_id == chronicle_id)).first()
+    if found is None:
+        raise ProblemError(404, "member_not_found", member=member_id)
+    return found
+
+
+def require_storyteller(member: Member, action: str) -> None:
+    if member.role != STORYTELLER:
+        raise ProblemError(403, "storyteller_only", action=action, role=member.role)
+
+
+def may_open(member: Member, character: Character) -> bool:
+    """V: a player opens (and acts for) only their own characters; the Storyteller any."""
+    return member.role == STORYTELLER or character.owner_id == member.id
+
+
+def may_act_for(member: Member, character: Character) -> None:
+    if not may_open(member, character):
+        raise ProblemError(403, "not_your_character")

@@ -1,0 +1,72 @@
+"""The two writes every change makes, in the caller's transaction (which holds the chronicle's lock):
+
+- ``save_sheet``: ``UPDATE characters SET sheet, version = version + 1 WHERE id AND version``
+  (0 rows: ``tx.StaleSheet``, and ``tx.run`` retries the whole transaction);
+- ``append_entry``: the next entry of the chronicle's hash-chained log (seq = last + 1;
+  ``UNIQUE (chronicle_id, seq)`` refuses a duplicate whatever happens).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
+from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.tx import StaleSheet, now
+
+
+def save_sheet(session: Session, character: Character, sheet: dict) -> None:
+    """``UPDATE characters SET sheet, version = version + 1 WHERE id = :id AND version = :v``."""
+    sheet = plain(sheet)
+    stamp = now()
+    result = session.execute(
+        update(Character)
+        .where(Character.id == character.id, Character.version == character.version)
+        .values(sheet=sheet, version=character.version + 1, updated_at=stamp)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        raise StaleSheet(character.id)
+    set_committed_value(character, "sheet", sheet)
+    set_committed_value(character, "version", character.version + 1)
+    set_committed_value(character, "updated_at", stamp)
+
+
+def log_head(session: Session, chronicle_id: int) -> dict:
+    """``{"seq", "entry_hash"}`` of the chronicle's last entry (seq 0 and the genesis hash when empty)."""
+    last = session.execute(
+        select(LogEntry.seq, LogEntry.entry_hash).where(LogEntry.chronicle_id == chronicle_id)
+        .order_by(LogEntry.seq.desc()).limit(1)
+    ).first()
+    return {"seq": last.seq, "entry_hash": last.entry_hash} if last else {"seq": 0, "entry_hash": GENESIS_HASH}
+
+
+def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: dict, visibility: str,
+                 receipt: dict, character_id: int | None = None, refers_to: int | None = None,
+                 effects: list | None = None) -> LogEntry:
+    """Append one entry to a chronicle's log. The caller holds the chronicle's lock."""
+    head = log_head(session, chronicle.id)
+    seq = head["seq"] + 1
+    prev_hash = head["entry_hash"]
+    created_at = now()
+    actor = plain(actor)
+    receipt = plain(receipt)
+    digest = entry_hash(chronicle=chronicle.id, seq=seq, prev_hash=prev_hash, created_at=created_at, kind=kind,
+                        actor=actor, visibility=visibility, receipt=receipt)
+    entry = LogEntry(
+        chronicle_id=chronicle.id, seq=seq, prev_hash=prev_hash, entry_hash=digest, created_at=created_at,
+        kind=kind, actor=actor, visibility=visibility, receipt=receipt, character_id=character_id,
+        refers_to=refers_to, effects=plain(list(effects or [])),
+    )
+    session.add(entry)
+    session.flush()
+    session.info.setdefault("chronicles", set()).add(chronicle.id)  # Database.after_commit wakes the feeds
+    return entry
+
+
+def actor_of(member: Member, character: Character | None = None) -> dict:
+    """Who acted, as the log records it."""
+    return {"member": member.id, "name": member.name, "role": member.role,
+            "character": character.id if character is not None else None}

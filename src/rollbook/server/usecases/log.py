@@ -1,0 +1,90 @@
+"""The chronicle's log: reading it as a member may see it, revealing a hidden roll, exporting it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from rollbook.server.access import find_entry, lock_chronicle, require_storyteller
+from rollbook.server.models import LogEntry, Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.store import actor_of, append_entry, log_head
+from rollbook.server.views import entry_view, rerolled_by, revealed_by
+
+
+def entries_after(session: Session, member: Member, after: int = 0, limit: int = 100) -> list[dict]:
+    """Up to ``limit`` entries with seq > ``after``, oldest first, as this member may see them."""
+    rows = list(session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.seq > after)
+        .order_by(LogEntry.seq).limit(limit)
+    ))
+    revealed = revealed_by(session, member.chronicle_id, [row.seq for row in rows if row.visibility == "hidden"])
+    return [entry_view(row, member, revealed) for row in rows]
+
+
+def log_page(session: Session, member: Member, *, after: int = 0, limit: int = 100) -> dict:
+    """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page (None at the end)."""
+    entries = entries_after(session, member, after, limit + 1)
+    more = len(entries) > limit
+    entries = entries[:limit]
+    return {"entries": entries, "next": entries[-1]["seq"] if more else None,
+            "head": log_head(session, member.chronicle_id)}
+
+
+def log_entry(session: Session, member: Member, seq: int) -> dict:
+    entry = find_entry(session, member, seq)
+    return entry_view(entry, member, revealed_by(session, member.chronicle_id, [seq]))
+
+
+def followed_up(session: Session, member: Member, seqs: list[int]) -> dict[int, int]:
+    """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
+    return rerolled_by(session, member.chronicle_id, seqs)
+
+
+def last_action(session: Session, member: Member, character_id: int, kind: str | None = None) -> dict | None:
+    """The action of this member's latest roll for the character (of that ``kind``, if given): the
+    web's roll form starts from it, so the form survives a reload (the state lives in the log)."""
+    rows = session.execute(
+        select(LogEntry.actor, LogEntry.receipt).where(
+            LogEntry.chronicle_id == member.chronicle_id, LogEntry.character_id == character_id,
+            LogEntry.kind == "roll")
+        .order_by(LogEntry.seq.desc()).limit(25)
+    ).all()
+    for actor, receipt in rows:
+        if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
+            action = receipt.get("action")
+            if isinstance(action, dict) and action.get("kind") and kind in (None, action.get("kind")):
+                return action
+    return None
+
+
+def reveal(session: Session, member: Member, seq: int) -> dict:
+    """The Storyteller reveals a hidden roll: a new public entry referencing it (never an update)."""
+    require_storyteller(member, "reveal")
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    target = find_entry(session, member, seq)
+    if target.visibility != "hidden":
+        raise ProblemError(409, "not_hidden", seq=seq)
+    earlier = revealed_by(session, chronicle.id, [seq]).get(seq)
+    if earlier is not None:
+        raise ProblemError(409, "already_revealed", seq=seq, by=earlier)
+    entry = append_entry(session, chronicle, kind="reveal", actor=actor_of(member), visibility="public",
+                         receipt={"reveals": seq, "entry_hash": target.entry_hash},
+                         character_id=target.character_id, refers_to=seq)
+    return {"entry": entry_view(entry, member), "revealed": entry_view(target, member, {seq: entry.seq})}
+
+
+def export_lines(session: Session, member: Member, batch: int = 500) -> Iterator[str]:
+    """The whole log as JSON Lines (what ``rollbook log verify`` reads), in seq order."""
+    after = 0
+    while True:
+        entries = entries_after(session, member, after, batch)
+        for entry in entries:
+            entry.pop("revealed_by", None)
+            yield json.dumps(entry, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
+        if len(entries) < batch:
+            return
+        after = entries[-1]["seq"]

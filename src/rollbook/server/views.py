@@ -1,0 +1,106 @@
+"""What each role may see: rows as plain JSON, and the look-ups a view needs (which hidden rolls
+were revealed, which rolls were followed up). The JSON API answers these dicts; the web pages
+render them; ``rollbook log export`` writes ``entry_export`` lines.
+
+A player sees a hidden entry redacted (its hashes only) until the Storyteller reveals it; a
+player sees the names of every character but the sheets of their own only.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from rollbook.server.access import STORYTELLER, may_open
+from rollbook.server.models import Character, Chronicle, LogEntry, Member
+
+
+def chronicle_view(chronicle: Chronicle) -> dict:
+    return {
+        "id": chronicle.id,
+        "name": chronicle.name,
+        "system": chronicle.system,
+        "mode": chronicle.mode,
+        "language": chronicle.language,
+        "difficulty": chronicle.difficulty,
+        "created_at": chronicle.created_at,
+    }
+
+
+def member_view(member: Member) -> dict:
+    return {"id": member.id, "chronicle": member.chronicle_id, "name": member.name, "role": member.role,
+            "created_at": member.created_at}
+
+
+def character_view(character: Character) -> dict:
+    return {
+        "id": character.id,
+        "chronicle": character.chronicle_id,
+        "owner": character.owner_id,
+        "name": character.name,
+        "sheet": character.sheet,
+        "version": character.version,
+        "difficulty": character.difficulty,
+        "created_at": character.created_at,
+        "updated_at": character.updated_at,
+    }
+
+
+def roster_view(character: Character, member: Member) -> dict:
+    """A character as one line of the table: every member sees its name and owner; its sheet
+    (``None`` otherwise) only the Storyteller and its owner (``may_open``)."""
+    opens = may_open(member, character)
+    view = character_view(character)
+    view.update(sheet=character.sheet if opens else None, may_open=opens)
+    return view
+
+
+def entry_export(entry: LogEntry) -> dict:
+    """The full entry, as exported and as ``rollbook log verify`` reads it."""
+    return {
+        "chronicle": entry.chronicle_id,
+        "seq": entry.seq,
+        "prev_hash": entry.prev_hash,
+        "entry_hash": entry.entry_hash,
+        "created_at": entry.created_at,
+        "kind": entry.kind,
+        "actor": entry.actor,
+        "visibility": entry.visibility,
+        "receipt": entry.receipt,
+        "character": entry.character_id,
+        "refers_to": entry.refers_to,
+        "effects": entry.effects or [],
+    }
+
+
+def entry_view(entry: LogEntry, member: Member, revealed_by: dict[int, int] | None = None) -> dict:
+    """An entry as this member may see it: a player sees a hidden entry redacted until revealed."""
+    view = entry_export(entry)
+    by = (revealed_by or {}).get(entry.seq)
+    if entry.visibility == "hidden":
+        view["revealed_by"] = by
+        if member.role != STORYTELLER and by is None:
+            view.update(actor=None, receipt=None, character=None, refers_to=None, effects=[], redacted=True)
+    return view
+
+
+def follow_ups(session: Session, chronicle_id: int, kind: str, seqs: list[int]) -> dict[int, int]:
+    """seq -> the first entry of ``kind`` ("reveal", "reroll") that refers to it."""
+    if not seqs:
+        return {}
+    rows = session.execute(
+        select(LogEntry.refers_to, func.min(LogEntry.seq)).where(
+            LogEntry.chronicle_id == chronicle_id, LogEntry.kind == kind, LogEntry.refers_to.in_(seqs)
+        ).group_by(LogEntry.refers_to)
+    )
+    return {refers: by for refers, by in rows}
+
+
+def revealed_by(session: Session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
+    """seq of a hidden roll -> seq of the entry that revealed it."""
+    return follow_ups(session, chronicle_id, "reveal", seqs)
+
+
+def rerolled_by(session: Session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
+    """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
+    return follow_ups(session, chronicle_id, "reroll", seqs)
