@@ -82,9 +82,8 @@ def new_sheet(system: str, data: dict) -> dict:
 def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:
     """Merge a patch (objects merge, ``null`` removes a key) and revalidate. A player may change only
     the descriptive fields (``PLAYER_FIELDS``); the Storyteller may change anything."""
-    check_role(role)
-    module = system_module(system)
-    current = dump(_load_sheet(module, sheet))
+    module, loaded = _loaded(system, sheet, role=role)
+    current = dump(loaded)
     if not isinstance(patch, dict):
         raise RuleError("not_an_object", field="patch")
     edited = dump(parse(module.Sheet, merge(current, patch), "sheet"))
@@ -95,6 +94,32 @@ def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:
     return edited
 
 
+def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> tuple[ModuleType, Any]:
+    """The checks every call makes first: the role (and the mode), the system's module, the sheet validated."""
+    check_role(role)
+    if mode is not None:
+        check_mode(mode)
+    module = system_module(system)
+    return module, _load_sheet(module, sheet)
+
+
+def _kind(models: dict, storyteller_kinds: frozenset[str], data: Any, what: str, role: str) -> Any:
+    """An action or change validated by its kind's model; Storyteller-only kinds refused to a player."""
+    validated = parse_kind(models, copy.deepcopy(data), what)
+    if validated.kind in storyteller_kinds:
+        storyteller_only(role, validated.kind)
+    return validated
+
+
+def _stored(system: str, receipt: Any, field: str) -> dict:
+    """A stored receipt of this system (the one a follow-up is made on, or a chained roll follows)."""
+    if not isinstance(receipt, dict):
+        raise RuleError("not_an_object", field=field)
+    if receipt.get("system") != system:
+        raise RuleError("receipt_system_mismatch", system=system, receipt_system=str(receipt.get("system")))
+    return copy.deepcopy(receipt)
+
+
 def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict | None:
     """The receipt an action follows (the combat chain, see the module docstring), checked before any die."""
     if follows is None:
@@ -102,29 +127,21 @@ def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict 
     allowed = module.CHAINS.get(kind, ())
     if not allowed:
         raise RuleError("follows_not_for_kind", kind=kind)
-    if not isinstance(follows, dict):
-        raise RuleError("not_an_object", field="follows")
-    if follows.get("system") != system:
-        raise RuleError("receipt_system_mismatch", system=system, receipt_system=str(follows.get("system")))
+    follows = _stored(system, follows, "follows")
     if follows.get("kind") not in allowed:
         raise RuleError("follows_wrong_kind", kind=kind, follows=str(follows.get("kind")), allowed=list(allowed))
     problems = verify_receipt(follows)
     if problems:
         raise RuleError("receipt_inconsistent", problems=problems)
-    return copy.deepcopy(follows)
+    return follows
 
 
 def _prepare(system: str, sheet: dict, action: dict, *, mode: str, role: str,
              follows: dict | None) -> tuple[ModuleType, Any, Any, Any]:
     """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
     Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals)."""
-    check_role(role)
-    check_mode(mode)
-    module = system_module(system)
-    loaded = _load_sheet(module, sheet)
-    validated = parse_kind(module.ACTIONS, copy.deepcopy(action), "action")
-    if validated.kind in module.STORYTELLER_ACTIONS:
-        storyteller_only(role, validated.kind)
+    module, loaded = _loaded(system, sheet, role=role, mode=mode)
+    validated = _kind(module.ACTIONS, module.STORYTELLER_ACTIONS, action, "action", role)
     prior = _followed(module, system, validated.kind, follows)
     prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior)
     return module, loaded, validated, prepared
@@ -153,26 +170,15 @@ def perform_followup(system: str, sheet: dict, receipt: dict, action: dict, *, m
                      source: DiceSource) -> Performed:
     """A follow-up on a stored receipt: V5 ``{"kind": "reroll", "dice": [...]}`` (V5-8);
     roll-under ``{"kind": "card", "card": name}`` is always refused (R-6)."""
-    check_role(role)
-    check_mode(mode)
-    module = system_module(system)
-    loaded = _load_sheet(module, sheet)
-    if not isinstance(receipt, dict):
-        raise RuleError("not_an_object", field="receipt")
-    if receipt.get("system") != system:
-        raise RuleError("receipt_system_mismatch", system=system, receipt_system=str(receipt.get("system")))
-    return module.followup(loaded, copy.deepcopy(receipt), copy.deepcopy(action), mode=mode, role=role,
-                           source=source)
+    module, loaded = _loaded(system, sheet, role=role, mode=mode)
+    stored = _stored(system, receipt, "receipt")
+    return module.followup(loaded, stored, copy.deepcopy(action), mode=mode, role=role, source=source)
 
 
 def adjust(system: str, sheet: dict, change: dict, *, role: str) -> Performed:
     """A change without dice: spend, restore, grant, award, reload, damage, experience."""
-    check_role(role)
-    module = system_module(system)
-    loaded = _load_sheet(module, sheet)
-    validated = parse_kind(module.CHANGES, copy.deepcopy(change), "change")
-    if validated.kind in module.STORYTELLER_CHANGES:
-        storyteller_only(role, validated.kind)
+    module, loaded = _loaded(system, sheet, role=role)
+    validated = _kind(module.CHANGES, module.STORYTELLER_CHANGES, change, "change", role)
     return module.adjust(loaded, validated, role=role)
 
 

@@ -15,12 +15,12 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt, compare,
-    parse_kind, performed, rating, replay, roll_receipt, storyteller_only,
+    Effects, Identity, Label, Model, Performed, Prepared, Short, Text, TraitName, by_kind, change_receipt,
+    parse_kind, performed, rating, replay, roll_receipt, storyteller_only, verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import RuleError
 
 SYSTEM = "rollunder"
 LEVEL_MIN, LEVEL_MAX = 1, 20
@@ -48,11 +48,8 @@ class Card(Model):
         return self
 
 
-class Sheet(Model):
+class Sheet(Identity):
     system: Literal["rollunder"] = "rollunder"
-    name: Label
-    player: Short = ""
-    concept: Short = ""
     notes: Text = ""
     attributes: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
     skills: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
@@ -104,7 +101,7 @@ class OpposedAction(Model):
     task: Task = "normal"
 
 
-ACTIONS: dict[str, type[Model]] = {"check": CheckAction, "opposed": OpposedAction}
+ACTIONS = by_kind(CheckAction, OpposedAction)
 STORYTELLER_ACTIONS = frozenset({"opposed"})
 CHAINS: dict[str, tuple[str, ...]] = {}
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}
@@ -117,7 +114,7 @@ class CardFollowup(Model):
     card: Label
 
 
-FOLLOWUPS: dict[str, type[Model]] = {"card": CardFollowup}
+FOLLOWUPS = by_kind(CardFollowup)
 
 
 def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
@@ -213,7 +210,7 @@ class RemoveCard(Model):
     card: Label
 
 
-CHANGES: dict[str, type[Model]] = {"grant_card": GrantCard, "remove_card": RemoveCard}
+CHANGES = by_kind(GrantCard, RemoveCard)
 STORYTELLER_CHANGES = frozenset({"grant_card", "remove_card"})
 
 
@@ -239,8 +236,4 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.RollUnderRequest, rules.resolve, receipt)
-    problems = compare(receipt.get("result"), to_plain(result), "result")
-    pool = receipt.get("pool") or {}
-    if pool.get("total") != request.target:
-        problems.append("pool_mismatch:total")
-    return problems
+    return verified(receipt, result, request.target)

@@ -23,9 +23,11 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rollbook import dice
+from rollbook.play import common
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Short, Text, TraitName, change_receipt,
-    check_chained, check_raise, check_within, compare, follows_note, performed, rating, replay, roll_receipt,
+    Effects, Experience, Identity, Label, Model, Performed, Prepared, Short, Text, TraitName, by_kind,
+    change_receipt, check_chained, check_raise, check_within, follows_note, performed, rating, replay, roll_receipt,
+    verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -91,11 +93,8 @@ class Wounds(Model):
         return self
 
 
-class Sheet(Model):
+class Sheet(Identity):
     system: Literal["tiers"] = "tiers"
-    name: Label
-    player: Short = ""
-    concept: Short = ""
     notes: Text = ""
     skills: dict[TraitName, int] = Field(default_factory=dict)  # 0–100
     endurance: int = rating(0, MAX, 0)
@@ -173,12 +172,7 @@ class SpellAction(Model):
     spell: Short = ""
 
 
-ACTIONS: dict[str, type[Model]] = {
-    "skill": SkillAction,
-    "dodge": DodgeAction,
-    "soak": SoakAction,
-    "spell": SpellAction,
-}
+ACTIONS = by_kind(SkillAction, DodgeAction, SoakAction, SpellAction)
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
@@ -335,28 +329,17 @@ class Restore(Model):
     weapon: Label | None = None  # ammunition only
 
 
-class AwardExperience(Model):
+class AwardExperience(common.AwardExperience):
     """Storyteller: experience at the end of a session (T-8)."""
 
-    kind: Literal["award_experience"]
     amount: int = rating(1, 100_000)
 
 
-class SpendExperience(Model):
+class SpendExperience(common.SpendExperience):
     """Raise Endurance or a skill by one: 10 × the new rating (T-8)."""
 
-    kind: Literal["spend_experience"]
-    trait: TraitName
 
-
-CHANGES: dict[str, type[Model]] = {
-    "reload": Reload,
-    "new_turn": NewTurn,
-    "damage": TakeDamage,
-    "restore": Restore,
-    "award_experience": AwardExperience,
-    "spend_experience": SpendExperience,
-}
+CHANGES = by_kind(Reload, NewTurn, TakeDamage, Restore, AwardExperience, SpendExperience)
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
 
 
@@ -440,10 +423,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.TiersRequest, rules.resolve, receipt)
-    problems = compare(receipt.get("result"), to_plain(result), "result")
-    pool = receipt.get("pool") or {}
-    if pool.get("total") != request.effective:
-        problems.append("pool_mismatch:total")
+    problems = verified(receipt, result, request.effective)
     if "cast" in receipt:
         cast = receipt["cast"]
         if not isinstance(cast, dict) or cast.get("spell_success") != result.success or cast.get("cost") != 1:

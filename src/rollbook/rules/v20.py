@@ -169,30 +169,14 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
         sources["willpower"] = willpower_success
     if request.auto_successes:
         sources["powers"] = request.auto_successes
+    # V20-14: every number kept apart
     return V20Receipt(
-        pool=request.pool,
-        requested_difficulty=request.difficulty,
-        evaluated_difficulty=evaluated,
-        difficulty=difficulty,
-        mode=request.mode,
-        requested_required=request.required,
-        required=required,
-        untrained=request.untrained,
-        untrained_penalty=penalty,
-        specialty=request.specialty,
-        faces=faces,
-        ones=ones,
-        successful_dice=successful_dice,
-        specialty_tens=specialty_tens,
-        rolled_successes=rolled,
-        cancelled=cancelled,
-        willpower_success=willpower_success,
-        power_successes=request.auto_successes,
-        auto_successes=auto,
-        successes=total,
-        outcome=outcome,
-        degree=degree,
-        auto_sources=sources,
+        pool=request.pool, requested_difficulty=request.difficulty, evaluated_difficulty=evaluated,
+        difficulty=difficulty, mode=request.mode, requested_required=request.required, required=required,
+        untrained=request.untrained, untrained_penalty=penalty, specialty=request.specialty, faces=faces,
+        ones=ones, successful_dice=successful_dice, specialty_tens=specialty_tens, rolled_successes=rolled,
+        cancelled=cancelled, willpower_success=willpower_success, power_successes=request.auto_successes,
+        auto_successes=auto, successes=total, outcome=outcome, degree=degree, auto_sources=sources,
     )
 
 
@@ -234,24 +218,25 @@ HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 
 
-def health_level(damage: int) -> str | None:
-    """V20-16: the health level reached by that many levels of damage (None when unhurt, 'torpor' past the track)."""
+def _health_row(damage: int) -> tuple[str, int | None] | None:
+    """V20-16: the (level, penalty) row reached by that many levels of damage; None when unhurt; past
+    the track, torpor (no penalty: the character cannot act)."""
     check_range("damage", damage, 0, None)
     if damage == 0:
         return None
-    if damage > len(HEALTH_LEVELS):
-        return "torpor"
-    return HEALTH_LEVELS[damage - 1][0]
+    return HEALTH_LEVELS[damage - 1] if damage <= len(HEALTH_LEVELS) else ("torpor", None)
+
+
+def health_level(damage: int) -> str | None:
+    """V20-16: the health level reached by that many levels of damage (None when unhurt, 'torpor' past the track)."""
+    row = _health_row(damage)
+    return None if row is None else row[0]
 
 
 def wound_penalty(damage: int) -> int | None:
     """V20-16: dice removed from every pool at that much damage; None = the character cannot act."""
-    check_range("damage", damage, 0, None)
-    if damage == 0:
-        return 0
-    if damage > len(HEALTH_LEVELS) - 1:
-        return None
-    return HEALTH_LEVELS[damage - 1][1]
+    row = _health_row(damage)
+    return 0 if row is None else row[1]
 
 
 DamageType = Literal["bashing", "lethal", "aggravated"]
@@ -383,11 +368,6 @@ def resolve_soak(request: SoakRequest, faces: Faces) -> SoakReceipt:
     soaked = min(request.damage, levels_of(faces))
     taken = request.damage - soaked
     return SoakReceipt(
-        damage=request.damage,
-        damage_type=request.damage_type,
-        soak_pool=pool,
-        faces=faces,
-        soaked=soaked,
-        damage_taken=taken,
-        outcome="damaged" if taken else "soaked",
+        damage=request.damage, damage_type=request.damage_type, soak_pool=pool, faces=faces, soaked=soaked,
+        damage_taken=taken, outcome="damaged" if taken else "soaked",
     )
