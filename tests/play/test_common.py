@@ -171,7 +171,8 @@ def test_play_imports_no_web_storage_or_cli_library():
     from pathlib import Path
 
     folder = Path(play.__file__).parent
-    allowed = {"__future__", "copy", "collections", "dataclasses", "importlib", "types", "typing", "pydantic",
+    allowed = {"__future__", "copy", "collections", "dataclasses", "functools", "importlib", "re", "types", "typing",
+               "pydantic",
                "rollbook"}
     for path in folder.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

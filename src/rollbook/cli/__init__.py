@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "rollbook.cli.serve",
     "rollbook.cli.db",
     "rollbook.cli.log",
+    "rollbook.cli.fair",
 )
 
 

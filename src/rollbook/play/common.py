@@ -43,6 +43,28 @@ class Prepared:
     context: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What the receipt of one kind of roll (or change) records beyond the keys every receipt has: the
+    rules dataclasses stored under ``"request"`` and ``"result"`` of a roll, and further keys with
+    their types (``always`` present, or present only ``sometimes``). Each play module lists one per
+    action kind (``ROLL_RECORDS``) and one per change kind that records more than its effects
+    (``CHANGE_RECORDS``); ``play.schema`` describes the receipts of the API from them."""
+
+    request: type | None = None
+    result: type | None = None
+    always: Mapping[str, Any] = field(default_factory=dict)
+    sometimes: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Follows:
+    """What a roll of the combat chain records of the receipt it follows (``follows_note``)."""
+
+    system: str
+    kind: str
+
+
 class Model(BaseModel):
     """Every sheet, action and change: unknown fields refused, strict JSON types."""
 
@@ -346,7 +368,7 @@ def check_chained(action: BaseModel, follows: dict | None, fields: Iterable[str]
 
 def follows_note(follows: dict | None) -> dict:
     """What a chained roll's receipt says of the receipt it follows (``roll_receipt`` extra)."""
-    return {} if follows is None else {"follows": {"system": follows["system"], "kind": follows["kind"]}}
+    return {} if follows is None else {"follows": to_plain(Follows(follows["system"], follows["kind"]))}
 
 
 class Shim:
@@ -392,7 +414,7 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 
 __all__ = [
-    "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Model", "TraitName", "Label", "Short", "Text", "rating",
+    "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Recorded", "Follows", "Model", "TraitName", "Label", "Short", "Text", "rating",
     "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience", "award", "check_raise", "pay_experience", "check_within",
     "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
     "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain", "replay",

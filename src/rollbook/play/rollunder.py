@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Identity, Label, Model, Performed, Prepared, Short, Text, TraitName, by_kind, change_receipt,
+    Effects, Identity, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, by_kind, change_receipt,
     parse_kind, performed, rating, replay, roll_receipt, storyteller_only, verified,
 )
 from rollbook.rules import get_system
@@ -105,6 +105,11 @@ ACTIONS = by_kind(CheckAction, OpposedAction)
 STORYTELLER_ACTIONS = frozenset({"opposed"})
 CHAINS: dict[str, tuple[str, ...]] = {}
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}
+# What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "check": Recorded(rules.RollUnderRequest, rules.CheckReceipt),
+    "opposed": Recorded(rules.RollUnderRequest, rules.OpposedReceipt),
+}
 
 
 class CardFollowup(Model):
@@ -212,6 +217,7 @@ class RemoveCard(Model):
 
 CHANGES = by_kind(GrantCard, RemoveCard)
 STORYTELLER_CHANGES = frozenset({"grant_card", "remove_card"})
+CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
 def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:

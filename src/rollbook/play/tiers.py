@@ -25,9 +25,9 @@ from pydantic import Field, model_validator
 from rollbook import dice
 from rollbook.play import common
 from rollbook.play.common import (
-    Effects, Experience, Identity, Label, Model, Performed, Prepared, Short, Text, TraitName, by_kind,
-    change_receipt, check_chained, check_raise, check_within, follows_note, performed, rating, replay, roll_receipt,
-    verified,
+    Effects, Experience, Follows, Identity, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName,
+    by_kind, change_receipt, check_chained, check_raise, check_within, follows_note, performed, rating, replay,
+    roll_receipt, verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -177,6 +177,13 @@ FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
 CHAINS: dict[str, tuple[str, ...]] = {"dodge": ("skill",), "soak": ("skill", "dodge")}
+# What each kind of roll records under "request", "result" and beyond (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "skill": Recorded(rules.TiersRequest, rules.SkillReceipt),
+    "dodge": Recorded(rules.TiersRequest, rules.DodgeReceipt, sometimes={"follows": Follows}),  # T-4
+    "soak": Recorded(rules.TiersRequest, rules.SoakReceipt, sometimes={"follows": Follows}),  # T-5
+    "spell": Recorded(rules.TiersRequest, rules.SkillReceipt, always={"cast": rules.CastReceipt}),  # T-6
+}
 
 
 def attack_tier_of(follows: dict) -> int:
@@ -341,6 +348,10 @@ class SpendExperience(common.SpendExperience):
 
 CHANGES = by_kind(Reload, NewTurn, TakeDamage, Restore, AwardExperience, SpendExperience)
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
+CHANGE_RECORDS: dict[str, Recorded] = {  # T-8: experience changes record the rules' receipt
+    "award_experience": Recorded(always={"xp": rules.XpReceipt}),
+    "spend_experience": Recorded(always={"xp": rules.XpReceipt}),
+}
 
 
 def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:

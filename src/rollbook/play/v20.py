@@ -19,10 +19,10 @@ from pydantic import Field
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Shim, TraitName, by_kind, check_chained, follows_note, performed,
-    rating, replay, roll_receipt, storyteller_only, verified,
+    Effects, Follows, Label, Model, Performed, Prepared, Recorded, Shim, TraitName, by_kind, check_chained,
+    follows_note, performed, rating, replay, roll_receipt, storyteller_only, verified,
 )
-from rollbook.play.v20_changes import CHANGES, STORYTELLER_CHANGES, adjust
+from rollbook.play.v20_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v20_sheet import (
     ABILITY_GROUPS, ATTRIBUTES, PLAYER_FIELDS, SYSTEM, TABLES, VIRTUES, DamageType, Sheet, Weapon, ability_of,
     take_damage, trait_rating,
@@ -31,7 +31,7 @@ from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
 from rollbook.rules.base import RuleError
 
-__all__ = ["ACTIONS", "CHAINS", "CHANGES", "FOLLOWUPS", "PLAYER_FIELDS", "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES",
+__all__ = ["ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "PLAYER_FIELDS", "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES",
            "TABLES", "Sheet", "adjust", "apply", "followup", "prepare", "verify"]
 
 # --- actions (rolls) ------------------------------------------------------------------------------
@@ -99,6 +99,14 @@ FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (V20-17): attack (a test) -> damage -> soak -> health track.
 CHAINS: dict[str, tuple[str, ...]] = {"damage": ("test",), "soak": ("damage",)}
+# What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "test": Recorded(rules.V20Request, rules.V20Receipt),
+    "willpower": Recorded(rules.V20Request, rules.V20Receipt),
+    "virtue": Recorded(rules.V20Request, rules.V20Receipt),
+    "damage": Recorded(rules.DamageRequest, rules.DamageReceipt, always={"follows": Follows}),  # V20-17
+    "soak": Recorded(rules.SoakRequest, rules.SoakReceipt, sometimes={"follows": Follows}),  # V20-16, V20-17
+}
 
 
 def _wound(sheet: Sheet) -> int:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Literal
 
 from rollbook.play.common import (
-    AwardExperience, Effects, Model, Performed, SpendExperience, SpendWillpower, award, by_kind, change_receipt,
-    check_raise, pay_experience, performed, rating, storyteller_only,
+    AwardExperience, Effects, Model, Performed, Recorded, SpendExperience, SpendWillpower, award, by_kind,
+    change_receipt, check_raise, pay_experience, performed, rating, storyteller_only,
 )
 from rollbook.play.v20_sheet import (
     ABILITY_GROUPS, ATTRIBUTES, SYSTEM, VIRTUES, DamageType, Sheet, heal, take_damage, trait_maximum,
@@ -51,6 +51,7 @@ class Restore(Model):
 
 CHANGES = by_kind(SpendWillpower, SpendBlood, TakeDamage, Restore, AwardExperience, SpendExperience)
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
+CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
 def xp_cost(sheet: Sheet, trait: str) -> tuple[str, int, int, int]:

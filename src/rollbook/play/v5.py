@@ -14,16 +14,17 @@ Readings used here:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Shim, TraitName, by_kind, compare, parse_kind, performed, rating,
-    replay, request_from_plain, roll_receipt, verified,
+    Effects, Label, Model, Performed, Prepared, Recorded, Shim, TraitName, by_kind, compare, parse_kind, performed,
+    rating, replay, request_from_plain, roll_receipt, verified,
 )
-from rollbook.play.v5_changes import CHANGES, STORYTELLER_CHANGES, adjust
+from rollbook.play.v5_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v5_sheet import (
     ATTRIBUTES, IMPAIRED_PENALTY, MEND_AMOUNT, PHYSICAL, PLAYER_FIELDS, ROUSE_REROLL_LEVEL, SURGE_DICE, SYSTEM,
     TABLES, Sheet, damage_track, hungry,
@@ -32,7 +33,7 @@ from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
 from rollbook.rules.base import RuleError, to_plain
 
-__all__ = ["ACTIONS", "CHAINS", "CHANGES", "FOLLOWUPS", "MEND_AMOUNT", "PLAYER_FIELDS", "STORYTELLER_ACTIONS",
+__all__ = ["ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "MEND_AMOUNT", "PLAYER_FIELDS", "STORYTELLER_ACTIONS",
            "STORYTELLER_CHANGES", "SURGE_DICE", "TABLES", "Sheet", "adjust", "apply", "followup", "prepare", "verify"]
 
 
@@ -97,6 +98,25 @@ class RerollFollowup(Model):
 
 
 FOLLOWUPS = by_kind(RerollFollowup)
+
+
+@dataclass(frozen=True)
+class RouseRecord:
+    """A Blood Surge's Rouse check, recorded with its test under ``"rouse"`` (V5-11)."""
+
+    request: rules.V5Request
+    faces: tuple[int, ...]
+    result: rules.V5Receipt
+
+
+# What each kind of roll records under "request", "result" and beyond (play.schema describes receipts from it).
+ROLL_RECORDS: dict[str, Recorded] = {
+    "test": Recorded(rules.V5Request, rules.V5Receipt, sometimes={"rouse": RouseRecord}),  # V5-11: a Blood Surge
+    "rouse": Recorded(rules.V5Request, rules.V5Receipt),
+    "willpower": Recorded(rules.V5Request, rules.V5Receipt),
+    "remorse": Recorded(rules.V5Request, rules.V5Receipt),
+    "frenzy": Recorded(rules.V5Request, rules.V5Receipt),
+}
 
 
 def _empty_pool() -> dict:
@@ -176,8 +196,7 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
         if rouse_request is not None:  # V5-11: the test's dice are drawn first, then the Rouse die
             rouse_faces, rouse_result = dice.roll(prepared.system, rouse_request, source)
             _apply_rouse(new, rouse_result, effects)
-            extra["rouse"] = {"request": to_plain(rouse_request), "faces": list(rouse_faces),
-                              "result": to_plain(rouse_result)}
+            extra["rouse"] = to_plain(RouseRecord(rouse_request, tuple(rouse_faces), rouse_result))
     elif isinstance(action, RouseAction):
         _apply_rouse(new, result, effects)
         if action.mend:

@@ -12,8 +12,8 @@ from typing import Literal
 
 from rollbook.play import common
 from rollbook.play.common import (
-    AwardExperience, Effects, Label, Model, Performed, SpendWillpower, award, by_kind, change_receipt, check_raise,
-    pay_experience, performed, rating,
+    AwardExperience, Effects, Label, Model, Performed, Recorded, SpendWillpower, award, by_kind, change_receipt,
+    check_raise, pay_experience, performed, rating,
 )
 from rollbook.play.v5_sheet import ATTRIBUTES, SYSTEM, Sheet, damage_track, hungry
 from rollbook.rules import v5 as rules
@@ -61,6 +61,7 @@ class SpendExperience(common.SpendExperience):
 
 CHANGES = by_kind(SpendWillpower, TakeDamage, Restore, ChangeHunger, AddStains, AwardExperience, SpendExperience)
 STORYTELLER_CHANGES = frozenset({"restore", "hunger", "stains", "award_experience"})
+CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
 def xp_cost(sheet: Sheet, trait: str, specialty: str | None) -> tuple[str, int, int, int]:
