@@ -6,24 +6,13 @@ from __future__ import annotations
 
 import copy
 
-import pytest
+from rollbook.play import new_sheet, perform, preview
 
-from rollbook.dice import GivenFaces
-from rollbook.play import new_sheet, perform, preview, verify_receipt
-
-from .helpers import NoDice, plain, refused
+from .helpers import NoDice, checked_roll, refused
 
 
 def act(system, sheet, action, faces, follows=None, role="player"):
-    before, prior = copy.deepcopy(sheet), copy.deepcopy(follows)
-    source = GivenFaces(faces)
-    done = perform(system, sheet, action, mode="strict", role=role, source=source, follows=follows)
-    assert sheet == before and follows == prior, "perform mutated its input"
-    assert source.unused == 0
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll(system, sheet, action, faces, role=role, follows=follows)
 
 
 # --- V20 (V20-17): attack -> damage -> soak -> health track ---------------------------------------

@@ -6,38 +6,17 @@ import copy
 
 import pytest
 
-from rollbook.dice import GivenFaces
 from rollbook.play import adjust, new_sheet, perform, verify_receipt
 
-from .helpers import NoDice, plain, refused
+from .helpers import checked_roll, sample_sheet, NoDice, refused
 
 
 def sheet(**extra):
-    data = {
-        "name": "Ana",
-        "skills": {"firearms": 6, "arcanes": 3, "melee": 4, "two_weapons": 5, "dodge": 4},
-        "endurance": 3,
-        "armor": {"torso": 2},
-        "weapons": [
-            {"name": "pistol", "bonus": 2, "capacity": 6, "spare": 12},
-            {"name": "knife", "bonus": 1},
-            {"name": "sword", "bonus": 3},
-        ],
-    }
-    data.update(extra)
-    return new_sheet("tiers", data)
+    return sample_sheet("tiers", **extra)
 
 
 def roll(s, action, faces, role="player"):
-    before = copy.deepcopy(s)
-    source = GivenFaces(faces)
-    done = perform("tiers", s, action, mode="strict", role=role, source=source)
-    assert s == before, "perform mutated its input sheet"
-    assert source.unused == 0
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll("tiers", s, action, faces, role=role)
 
 
 def gun(s, name="pistol"):

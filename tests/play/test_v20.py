@@ -6,36 +6,18 @@ import copy
 
 import pytest
 
-from rollbook.dice import GivenFaces, SeededDice
+from rollbook.dice import SeededDice
 from rollbook.play import adjust, edit_sheet, new_sheet, perform, verify_receipt
 
-from .helpers import NoDice, plain, refused
+from .helpers import checked_roll, sample_sheet, NoDice, refused
 
 
 def sheet(**extra):
-    data = {
-        "name": "Nia",
-        "attributes": {"dexterity": 3, "manipulation": 2, "stamina": 2, "wits": 4},
-        "talents": {"subterfuge": 1, "brawl": 2},
-        "skills": {"firearms": 4, "melee": 0},
-        "knowledges": {"occult": 2},
-        "disciplines": {"fortitude": 1, "celerity": 2},
-        "clan_disciplines": ["celerity"],
-        "specialties": {"firearms": ["pistols"]},
-        "virtues": {"courage": 3},
-    }
-    data.update(extra)
-    return new_sheet("v20", data)
+    return sample_sheet("v20", **extra)
 
 
 def roll(s, action, faces, mode="strict", role="player"):
-    before = copy.deepcopy(s)
-    done = perform("v20", s, action, mode=mode, role=role, source=GivenFaces(faces))
-    assert s == before, "perform mutated its input sheet"
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll("v20", s, action, faces, mode=mode, role=role)
 
 
 # --- the sheet ---------------------------------------------------------------------------------

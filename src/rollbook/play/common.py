@@ -414,9 +414,10 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 
 __all__ = [
-    "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Recorded", "Follows", "Model", "TraitName", "Label", "Short", "Text", "rating",
-    "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience", "award", "check_raise", "pay_experience", "check_within",
-    "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
-    "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain", "replay",
-    "compare", "verified", "revalidate", "performed", "check_chained", "follows_note",
+    "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Recorded", "Follows", "Model", "TraitName", "Label",
+    "Short", "Text", "rating", "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience",
+    "award", "check_raise", "pay_experience", "check_within", "validation_error", "parse", "parse_kind", "dump",
+    "check_role", "check_mode", "storyteller_only", "merge", "changed_paths", "Effects", "roll_receipt",
+    "change_receipt", "Shim", "request_from_plain", "replay", "compare", "verified", "revalidate", "performed",
+    "check_chained", "follows_note",
 ]

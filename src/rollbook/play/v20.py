@@ -31,8 +31,11 @@ from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
 from rollbook.rules.base import RuleError
 
-__all__ = ["ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "PLAYER_FIELDS", "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES",
-           "TABLES", "Sheet", "adjust", "apply", "followup", "prepare", "verify"]
+__all__ = [
+    "ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "PLAYER_FIELDS",
+    "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES", "TABLES", "Sheet", "adjust", "apply", "followup", "prepare",
+    "verify",
+]
 
 # --- actions (rolls) ------------------------------------------------------------------------------
 

@@ -33,8 +33,11 @@ from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
 from rollbook.rules.base import RuleError, to_plain
 
-__all__ = ["ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "MEND_AMOUNT", "PLAYER_FIELDS", "STORYTELLER_ACTIONS",
-           "STORYTELLER_CHANGES", "SURGE_DICE", "TABLES", "Sheet", "adjust", "apply", "followup", "prepare", "verify"]
+__all__ = [
+    "ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "MEND_AMOUNT", "PLAYER_FIELDS",
+    "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES", "SURGE_DICE", "TABLES", "Sheet", "adjust", "apply", "followup",
+    "prepare", "verify",
+]
 
 
 # --- actions ------------------------------------------------------------------------------------
