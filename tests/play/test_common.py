@@ -191,7 +191,7 @@ def test_play_imports_no_web_storage_or_cli_library():
         for name in _imported(path):
             assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
             if name.startswith("rollbook"):
-                assert name.split(".")[1] in ("rules", "dice", "play"), f"{path.name} imports {name}"
+                assert name.split(".")[1] in ("rules", "dice", "play", "validation"), f"{path.name} imports {name}"
 
 
 def test_refusals_are_rule_errors_with_codes():

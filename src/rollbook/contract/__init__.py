@@ -97,23 +97,12 @@ def _json_params(params: dict) -> dict:
     return safe
 
 
-_TYPE_CODES = {"extra_forbidden": "unknown_field", "missing": "missing_field", "literal_error": "bad_choice"}
-
-
 def validation_to_rule_error(invalid: ValidationError) -> RuleError:
-    """The first problem Pydantic found, as a stable code with the field's dotted path."""
-    first = invalid.errors(include_url=False)[0]
-    field = ".".join(str(part) for part in first["loc"]) or "request"
-    kind = first["type"]
-    if kind in _TYPE_CODES:
-        code = _TYPE_CODES[kind]
-        if code == "bad_choice":
-            expected = first.get("ctx", {}).get("expected", "")
-            return RuleError(code, field=field, value=first.get("input"), choices=expected)
-        return RuleError(code, field=field)
-    if kind == "value_error" and isinstance(first.get("ctx", {}).get("error"), RuleError):
-        return first["ctx"]["error"]
-    return RuleError("wrong_type", field=field, detail=first["msg"])
+    """The first problem Pydantic found, as a stable code with the field's dotted path
+    (``rollbook.validation.rule_error``)."""
+    from rollbook.validation import rule_error
+
+    return rule_error(invalid.errors(include_url=False))
 
 
 class LineBase(BaseModel):

@@ -182,42 +182,12 @@ def check_within(field: str, value: int, low: int, high: int) -> None:
 
 # --- validation: Pydantic errors become RuleError codes ------------------------------------------
 
-_TYPE_CODES = {"extra_forbidden": "unknown_field", "missing": "missing_field"}
-
-
-def _path(loc: Iterable[Any]) -> str:
-    return ".".join(str(part) for part in loc)
-
-
 def validation_error(invalid: ValidationError, what: str = "request") -> RuleError:
     """The first problem Pydantic found, as a stable code with the field's dotted path (relative
-    to the object validated: a sheet, an action, a change)."""
-    first = invalid.errors(include_url=False)[0]
-    field = _path(first["loc"]) or what
-    kind = first["type"]
-    ctx = first.get("ctx") or {}
-    if kind in _TYPE_CODES:
-        return RuleError(_TYPE_CODES[kind], field=field)
-    if kind == "literal_error":
-        return RuleError("bad_choice", field=field, value=_jsonable(first.get("input")), choices=ctx.get("expected", ""))
-    if kind in ("greater_than_equal", "greater_than"):
-        low = ctx.get("ge", ctx.get("gt"))
-        return RuleError("out_of_range", field=field, value=_jsonable(first.get("input")), low=low, high=None)
-    if kind in ("less_than_equal", "less_than"):
-        high = ctx.get("le", ctx.get("lt"))
-        return RuleError("out_of_range", field=field, value=_jsonable(first.get("input")), low=None, high=high)
-    if kind == "string_pattern_mismatch":
-        return RuleError("bad_name", field=field, value=_jsonable(first.get("input")))
-    if kind in ("string_too_short", "too_short"):
-        return RuleError("blank_text", field=field)
-    if kind in ("string_too_long", "too_long"):
-        return RuleError("too_long", field=field, most=ctx.get("max_length"))
-    if kind == "value_error" and isinstance(ctx.get("error"), RuleError):
-        error: RuleError = ctx["error"]
-        if "field" not in error.params:
-            return RuleError(error.code, field=field, **error.params)
-        return error
-    return RuleError("wrong_type", field=field, detail=first["msg"])
+    to the object validated: a sheet, an action, a change): ``rollbook.validation.rule_error``."""
+    from rollbook.validation import rule_error
+
+    return rule_error(invalid.errors(include_url=False), what)
 
 
 def _jsonable(value: Any) -> Any:

@@ -7,22 +7,21 @@ Errors are ``application/problem+json`` (``problems``).
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
+from sse_starlette import EventSourceResponse
 
 from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, rolls
 from rollbook.server.db import Database, current_revision
-from rollbook.server.deps import current_member, database, dice_source
+from rollbook.server.events import entry_feed, event_stream, json_events
+from rollbook.server.deps import current_member, database, dice_source, language
 from rollbook.server.models import Member
-from rollbook.server.problems import ERROR_MESSAGES, PROBLEM_MEDIA_TYPE, ProblemError
+from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
 router = APIRouter(prefix="/api")
 bearer = HTTPBearer(auto_error=False, description="The token returned when creating or joining a chronicle.")
@@ -36,7 +35,6 @@ IdempotencyKey = Annotated[
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
 
-KEEP_ALIVE_SECONDS = 15.0
 PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
@@ -318,13 +316,12 @@ def reveal(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, id
                    work=lambda s: (201, log.reveal(s, member, seq)))
 
 
-@router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=StreamingResponse)
-async def events(request: Request, chronicle_id: Id,
-                 member: Member = Depends(member_dep),
+@router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=EventSourceResponse)
+async def events(request: Request, chronicle_id: Id, member: Auth,
                  after: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
                  idle_timeout: Annotated[float | None, Query(gt=0, le=3600,
                                                              description="Close after this many idle seconds.")] = None,
-                 last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None) -> StreamingResponse:
+                 last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None) -> EventSourceResponse:
     """Server-sent events (``text/event-stream``): one ``entry`` event per log entry with seq >
     ``after`` (or > ``Last-Event-ID`` on reconnection), then each new entry as it is committed, by
     any app process."""
@@ -332,45 +329,8 @@ async def events(request: Request, chronicle_id: Id,
     start = after if after is not None else 0
     if after is None and last_event_id and last_event_id.strip().isdigit():
         start = int(last_event_id.strip())
-    db: Database = request.app.state.db
-    hub = request.app.state.hub
-
-    def read(since: int) -> list[dict]:
-        with db.read() as session:
-            return log.entries_after(session, member, since, 200)
-
-    async def stream():
-        subscription = hub.subscribe(member.chronicle_id)
-        last = start
-        loop = asyncio.get_running_loop()
-        quiet_since = kept_alive = loop.time()
-        try:
-            yield b"retry: 2000\n\n"
-            while True:
-                entries = await run_in_threadpool(read, last)
-                for entry in entries:
-                    data = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-                    yield f"id: {entry['seq']}\nevent: entry\ndata: {data}\n\n".encode("utf-8")
-                    last = entry["seq"]
-                now = loop.time()
-                if entries:
-                    quiet_since = kept_alive = now
-                    continue
-                wait = hub.poll_interval
-                if idle_timeout is not None:
-                    left = idle_timeout - (now - quiet_since)
-                    if left <= 0:
-                        return
-                    wait = min(wait, left)
-                if now - kept_alive >= KEEP_ALIVE_SECONDS:
-                    kept_alive = now
-                    yield b": keep-alive\n\n"
-                await subscription.wait(wait)
-        finally:
-            hub.unsubscribe(subscription)
-
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    feed = entry_feed(request.app.state.hub, request.app.state.db, member, start, idle_timeout=idle_timeout)
+    return event_stream(json_events(feed))
 
 
 # --- problem types ----------------------------------------------------------------------------
@@ -381,9 +341,6 @@ problems_router = APIRouter()
 @problems_router.get("/problems/{code}", tags=["server"], responses={404: PROBLEM})
 def problem_type(code: Annotated[str, Path(max_length=100)], request: Request) -> dict:
     """What a problem ``type`` means: its code and sentence (in the reader's language)."""
-    from rollbook.server.deps import language
-    from rollbook.server.problems import detail
-
-    if code not in ERROR_MESSAGES:
+    if not known_code(code):
         raise ProblemError(404, "not_found", path=request.url.path)
     return {"code": code, "message": detail(code, language(request), {})}

@@ -31,6 +31,7 @@ from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
+from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
 
 log = logging.getLogger("rollbook.server")
@@ -90,12 +91,10 @@ def _problem(request: Request, status: int, code: str, params: dict[str, Any] | 
     return JSONResponse(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
-_VALIDATION_CODES = {
-    "extra_forbidden": "unknown_field",
-    "missing": "missing_field",
-    "literal_error": "bad_choice",
-    "enum": "bad_choice",
-}
+def _field_loc(loc) -> tuple:
+    """FastAPI's location starts with where the field was sent (body, query, path, header,
+    cookie): the field is the rest."""
+    return tuple(loc)[1:]
 
 
 def install_problem_handlers(app: FastAPI) -> None:
@@ -110,25 +109,13 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
-        errors = [
-            {"loc": [str(part) for part in item.get("loc", ())], "type": item.get("type", ""), "msg": item.get("msg", "")}
-            for item in error.errors()
-        ]
-        first = errors[0] if errors else {"loc": [], "type": "", "msg": "invalid"}
-        field = ".".join(part for part in first["loc"] if part not in ("body",)) or "request"
-        if first["type"] == "json_invalid":
-            return _problem(request, 400, "body_not_json", {"detail": first["msg"]}, extra={"errors": errors})
-        code = _VALIDATION_CODES.get(first["type"])
-        if code == "bad_choice":
-            expected = (error.errors()[0].get("ctx") or {}).get("expected", "")
-            value = error.errors()[0].get("input")
-            params = {"field": field, "value": value if isinstance(value, (str, int, float, bool)) else str(value),
-                      "choices": expected}
-        elif code:
-            params = {"field": field}
-        else:
-            code, params = "validation_failed", {"detail": f"{field}: {first['msg']}"}
-        return _problem(request, 422, code, params, extra={"errors": errors})
+        found = list(error.errors())
+        summary = {"errors": [{"loc": [str(part) for part in item.get("loc", ())], "type": item.get("type", ""),
+                               "msg": item.get("msg", "")} for item in found]}
+        if found and found[0].get("type") == "json_invalid":
+            return _problem(request, 400, "body_not_json", {"detail": found[0].get("msg", "")}, extra=summary)
+        refused = rule_error([{**item, "loc": _field_loc(item.get("loc", ()))} for item in found])
+        return _problem(request, 422, refused.code, refused.params, extra=summary)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -1,5 +1,14 @@
-"""The live feed's wake-up calls. The database is the only source of entries: a feed wakes up,
-reads the entries after the last seq it sent, sends them, and waits again.
+"""The live feed, one implementation for the JSON API and the web pages. The database is the only
+source of entries: a feed wakes up, reads the entries after the last seq it sent, sends them, and
+waits again.
+
+- ``entry_feed(hub, db, member, after)``: the one generator, yielding ``(seq, entry)`` (the entry
+  as ``views.entry_view`` shows it to this member) for every entry after ``after``, then for each
+  new one as it is committed; it ends after ``idle_timeout`` quiet seconds, if one is given.
+- ``json_events(feed)``: the API's adapter (``event: entry``, ``id: seq``, the entry as JSON);
+  the web's adapter renders each entry as a card's HTML (``rollbook.web.live``).
+- ``event_stream(events)``: the ``text/event-stream`` response (``sse-starlette``: a keep-alive
+  comment every 15 s, the client's reconnection delay first, disconnects handled).
 
 - In every process, a commit that appended to a chronicle's log wakes that chronicle's feeds
   (``Database.after_commit``).
@@ -15,9 +24,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-log = logging.getLogger("rollbook.server.events")
+from sse_starlette import EventSourceResponse, JSONServerSentEvent, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
+
+from rollbook.server.models import Member
+from rollbook.server.usecases import log as log_cases
+
+logger = logging.getLogger("rollbook.server.events")
+
+RETRY_MS = 1000  # the browser's reconnection delay
+KEEP_ALIVE_SECONDS = 15
+BATCH = 200
 
 
 @dataclass(eq=False)
@@ -100,7 +120,7 @@ class Hub:
                             if chronicle.isdigit():
                                 self.wake([int(chronicle)])
             except Exception as error:  # noqa: BLE001 - a lost connection: feeds keep polling; reconnect
-                log.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
+                logger.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
                 self._stop.wait(1.0)
 
     def close(self) -> None:
@@ -108,3 +128,56 @@ class Hub:
         listener = self._listener
         if listener is not None:
             listener.join(timeout=3)
+
+
+# --- the feed and its adapters -------------------------------------------------------------------
+
+def _entries_after(db, member: Member, after: int) -> list[dict]:
+    with db.read() as session:
+        return log_cases.entries_after(session, member, after, BATCH)
+
+
+async def entry_feed(hub: Hub, db, member: Member, after: int, *,
+                     idle_timeout: float | None = None) -> AsyncIterator[tuple[int, dict]]:
+    """``(seq, entry)`` for each entry after ``after``, as this member may see it, then each new
+    one as it is committed (woken by ``hub``, polled every ``hub.poll_interval`` seconds)."""
+    subscription = hub.subscribe(member.chronicle_id)
+    loop = asyncio.get_running_loop()
+    last = after
+    quiet_since = loop.time()
+    try:
+        while True:
+            entries = await run_in_threadpool(_entries_after, db, member, last)
+            for entry in entries:
+                yield entry["seq"], entry
+                last = entry["seq"]
+            if entries:
+                quiet_since = loop.time()
+                continue
+            wait = hub.poll_interval
+            if idle_timeout is not None:
+                left = idle_timeout - (loop.time() - quiet_since)
+                if left <= 0:
+                    return
+                wait = min(wait, left)
+            await subscription.wait(wait)
+    finally:
+        hub.unsubscribe(subscription)
+
+
+async def json_events(feed: AsyncIterator[tuple[int, dict]]) -> AsyncIterator[ServerSentEvent]:
+    """The API's events: ``id: <seq>``, ``event: entry``, ``data: <the entry as JSON>``."""
+    async for seq, entry in feed:
+        yield JSONServerSentEvent(entry, event="entry", id=str(seq), sep="\n")
+
+
+async def _with_retry(events: AsyncIterator[ServerSentEvent]) -> AsyncIterator[ServerSentEvent]:
+    yield ServerSentEvent(retry=RETRY_MS, sep="\n")
+    async for event in events:
+        yield event
+
+
+def event_stream(events: AsyncIterator[ServerSentEvent]) -> EventSourceResponse:
+    """``text/event-stream``: the reconnection delay, then ``events``; a keep-alive comment every 15 s."""
+    return EventSourceResponse(_with_retry(events), sep="\n", ping=KEEP_ALIVE_SECONDS,
+                               headers={"Cache-Control": "no-cache"})

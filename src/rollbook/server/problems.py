@@ -4,16 +4,17 @@ Every refusal of the server is a ``ProblemError(status, code, **params)``; every
 rules is a ``RuleError(code, **params)`` mapped to a status here. ``detail`` is the code's
 sentence in the reader's language (``?lang=`` then ``Accept-Language``; en, fr, es).
 
-The server's English msgids join ``rollbook.i18n.messages.ERROR_MESSAGES``; their French and
-Spanish texts are the ``server.po`` catalogues in ``rollbook/i18n/locale``. ``storyteller_only`` is the play layer's code (and msgid), used
-here with ``action`` naming what was refused.
+The server's English msgids are ``SERVER_MESSAGES`` (looked up first; every other code is the
+engine's, ``rollbook.i18n.messages``); their French and Spanish texts are the ``server.po``
+catalogues in ``rollbook/i18n/locale``. ``storyteller_only`` is the play layer's code (and
+msgid), used here with ``action`` naming what was refused.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rollbook.i18n import N_, normalize
+from rollbook.i18n import N_, normalize, translate
 from rollbook.i18n.messages import ERROR_MESSAGES, error_message
 from rollbook.rules.base import RuleError
 
@@ -44,12 +45,10 @@ SERVER_MESSAGES: dict[str, str] = {
     "idempotency_key_reused": N_("This Idempotency-Key was already used with another request."),
     "idempotency_key_invalid": N_("An Idempotency-Key is 1 to 255 printable characters."),
     "field_not_for_system": N_("{field} does not apply to {system} chronicles."),
-    "system_unavailable": N_("The {system} rules are not available on this server yet."),
     "validation_failed": N_("Invalid request: {detail}."),
     "body_not_json": N_("The request body is not valid JSON: {detail}."),
     "internal_error": N_("Something went wrong on the server."),
 }
-ERROR_MESSAGES.update(SERVER_MESSAGES)
 
 TITLES: dict[int, str] = {
     400: "Bad Request",
@@ -61,7 +60,6 @@ TITLES: dict[int, str] = {
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
     500: "Internal Server Error",
-    503: "Service Unavailable",
 }
 
 # Rules refusals that depend on the sheet's current state (a resource spent, a roll finished):
@@ -123,9 +121,20 @@ def from_rule_error(error: RuleError) -> ProblemError:
     return ProblemError(rule_status(error.code), error.code, **error.params)
 
 
+def known_code(code: str) -> bool:
+    return code in SERVER_MESSAGES or code in ERROR_MESSAGES
+
+
 def detail(code: str, lang: str, params: dict[str, Any]) -> str:
     """The sentence for a code in the reader's language (the project's gettext catalogues)."""
-    return error_message(code, normalize(lang), params)
+    template = SERVER_MESSAGES.get(code)
+    if template is None:
+        return error_message(code, normalize(lang), params)
+    printable = {k: _printable(v) for k, v in params.items()}
+    try:
+        return translate(template, normalize(lang), **printable)
+    except (KeyError, IndexError):
+        return translate(template, normalize(lang))
 
 
 def problem_body(status: int, code: str, lang: str, params: dict[str, Any] | None = None,

@@ -15,8 +15,18 @@ from fractions import Fraction
 
 from babel.numbers import format_decimal
 
+from rollbook import play
 from rollbook.i18n import N_, normalize, translate, translations
-from rollbook.rules.base import RuleError
+from rollbook.odds import fraction_text, odds_for
+from rollbook.odds.v5 import advise
+from rollbook.play.common import request_from_plain
+from rollbook.rules.rollunder import RollUnderRequest
+from rollbook.rules.tiers import TiersRequest
+from rollbook.rules.v20 import V20Request
+from rollbook.rules.v5 import V5Request
+from rollbook.web import labels
+
+REQUEST_TYPES = {"v20": V20Request, "v5": V5Request, "tiers": TiersRequest, "rollunder": RollUnderRequest}
 
 OUTCOME_LABELS = {
     "v20": {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")},
@@ -58,8 +68,6 @@ class OddsView:
 
 def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
     """One row per outcome of the odds contract's ``{"code": "p/q"}``."""
-    from rollbook.odds import fraction_text
-
     rows = []
     for code, text in outcomes.items():
         p = Fraction(text)
@@ -72,19 +80,8 @@ def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
 def _rules_request(system: str, kind: str, plain: dict):
     """The rules request object back from its plain dict; None for a roll the engine has no odds
     for (a V20 soak)."""
-    from rollbook.play.common import request_from_plain
-
-    if system == "v20":
-        if kind == "soak":
-            return None
-        from rollbook.rules.v20 import V20Request as request_type
-    elif system == "v5":
-        from rollbook.rules.v5 import V5Request as request_type
-    elif system == "tiers":
-        from rollbook.rules.tiers import TiersRequest as request_type
-    elif system == "rollunder":
-        from rollbook.rules.rollunder import RollUnderRequest as request_type
-    else:
+    request_type = REQUEST_TYPES.get(system)
+    if request_type is None or (system == "v20" and kind == "soak"):
         return None
     return request_from_plain(request_type, plain)
 
@@ -100,14 +97,12 @@ def odds_view(built: dict, lang: str) -> OddsView | None:
         if system == "v5":
             return _v5(request, lang)
         return _other(system, request, lang)
-    except (ImportError, AttributeError, TypeError, KeyError):
+    except (AttributeError, TypeError, KeyError):  # a receipt without the keys a request needs
         return None
 
 
 def _other(system: str, request, lang: str) -> OddsView:
     """V20, Tiers and roll-under: the outcomes and the chance of success."""
-    from rollbook.odds import odds_for
-
     odds = odds_for(system, request)
     view = OddsView(rows=_rows(system, odds["outcomes"], lang))
     if system == "tiers":
@@ -125,8 +120,6 @@ def _other(system: str, request, lang: str) -> OddsView:
 
 
 def _v5(request, lang: str) -> OddsView:
-    from rollbook.odds import odds_for
-
     if request.kind == "rouse":
         odds = odds_for("v5", request)
         view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
@@ -160,11 +153,6 @@ class AdviceView:
 def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> AdviceView | None:
     """The odds engine's advice on a V5 test's final dice: the best choice of up to three normal
     dice for the goal, the chance with no reroll, and the chance of the dice the player ticked."""
-    try:
-        from rollbook.odds import fraction_text
-        from rollbook.odds.v5 import advise
-    except ImportError:
-        return None
     choices = advise(result["normal"], result["hunger"], result["difficulty"], goal)
     if not choices:
         return None
@@ -193,8 +181,6 @@ def plural(lang: str):
 def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
     """A receipt's pool in words: "Dexterity 3 + Firearms 2 = 5 dice" (V20, V5);
     "Firearms 60 + Pistol 5 = 65" (Tiers: the effective skill); "Climb 12 + bonus 2 = target 14"."""
-    from rollbook.web import labels
-
     if not pool:
         return ""
     terms = [f"{labels.trait(p['trait'].rsplit('.', 1)[-1], lang)} {p['rating']}" for p in pool.get("parts", [])]
@@ -231,21 +217,8 @@ def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
     return text
 
 
-def error_text(error: Exception, lang: str) -> str:
-    from rollbook.server.problems import ProblemError, detail, from_rule_error
-
-    if isinstance(error, RuleError):
-        problem = from_rule_error(error)
-        return detail(problem.code, lang, problem.params)
-    if isinstance(error, ProblemError):
-        return detail(error.code, lang, error.params)
-    return str(error)
-
-
 def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, lang: str) -> tuple[OddsView | None, str]:
     """(odds, pool in words) for an action; refusals propagate as RuleError."""
-    from rollbook import play
-
     built = play.preview(system, sheet, action, mode=mode, role=role)
     view = odds_view(built, lang)
     pool_text = describe_pool(built.get("pool") or {}, lang, system)

@@ -114,38 +114,31 @@ def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
     return out
 
 
-def render_after(db, member: Member, lang: str, after: int, limit: int = 50,
-                 character_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
-    """The entries after ``after`` with what a live card needs (for the server-sent events):
-    the card, the card it follows up or reveals (to replace it), and — on a sheet's page — the
-    sheet's new resources and the roll form's tick-boxes of things held."""
+def live_item(db, member: Member, lang: str, entry: dict, character_id: int | None = None) -> dict[str, Any]:
+    """What a live card needs for one new entry (the server-sent events): the card, the card it
+    follows up or reveals (to replace it), and — on a sheet's page — the sheet's new resources and
+    the roll form's tick-boxes of things held."""
     with db.read() as session:
         chronicle = chronicles.chronicle_info(session, member)
-        entries = log.entries_after(session, member, after, limit)
-        if not entries:
-            return []
         characters = _characters(session, member)
-        seqs = [e["seq"] for e in entries] + [e["refers_to"] for e in entries if e.get("refers_to")]
-        followed = followed_up(session, member, seqs)
-        viewer = viewer_of(member, chronicle, lang)
-        system = chronicle["system"]
-        out = []
-        for entry in entries:
-            item: dict[str, Any] = {"chronicle": chronicle}
-            refers = entry.get("refers_to")
-            if refers and entry["kind"] in ("reveal", "reroll"):
-                try:
-                    earlier = log.log_entry(session, member, refers)
-                except ProblemError:  # an entry this viewer may not see
-                    earlier = None
-                if earlier is not None:
-                    key = "revealed" if entry["kind"] == "reveal" else "original"
-                    item[key] = cards_for([earlier], viewer, characters, followed, system)[0]
-            item["card"] = cards_for([entry], viewer, characters, followed, system)[0]
-            if character_id is not None and entry.get("character") == character_id:
-                row = next((c for c in characters if c.id == character_id), None)
-                if row is not None and row.sheet is not None:
-                    item["resources"] = row
-                    item["checks"] = held_checks(chronicle["system"], row.sheet, lang, member.role)
-            out.append((entry["seq"], item))
-        return out
+        refers = entry.get("refers_to")
+        followed = followed_up(session, member, [entry["seq"]] + ([refers] if refers else []))
+        earlier = None
+        if refers and entry["kind"] in ("reveal", "reroll"):
+            try:
+                earlier = log.log_entry(session, member, refers)
+            except ProblemError:  # an entry this viewer may not see
+                earlier = None
+    viewer = viewer_of(member, chronicle, lang)
+    system = chronicle["system"]
+    item: dict[str, Any] = {"chronicle": chronicle}
+    if earlier is not None:
+        key = "revealed" if entry["kind"] == "reveal" else "original"
+        item[key] = cards_for([earlier], viewer, characters, followed, system)[0]
+    item["card"] = cards_for([entry], viewer, characters, followed, system)[0]
+    if character_id is not None and entry.get("character") == character_id:
+        row = next((c for c in characters if c.id == character_id), None)
+        if row is not None and row.sheet is not None:
+            item["resources"] = row
+            item["checks"] = held_checks(system, row.sheet, lang, member.role)
+    return item

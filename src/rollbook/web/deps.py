@@ -1,0 +1,86 @@
+"""The pages' named dependencies, like the API's ``Db`` and ``Auth``:
+
+- ``Db``: the app's ``Database``; ``Dice``: a fresh dice source from the app's factory;
+- ``Visitor``: the member the cookie opens, or ``None`` (a broken cookie is no member);
+- ``Reader``: the signed-in member of the chronicle in the path (401 / 403 otherwise);
+- ``Lang``: the reader's language on that chronicle's pages; ``VisitorLang`` anywhere else;
+- ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from rollbook.dice import DiceSource
+from rollbook.server.db import Database
+from rollbook.server.deps import database, dice_source, optional_member
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import chronicles
+from rollbook.web.errors import PageRoute
+from rollbook.web.respond import lang_is_chosen, lang_of
+
+
+def page_router() -> APIRouter:
+    return APIRouter(route_class=PageRoute, include_in_schema=False)
+
+
+def visitor(request: Request) -> Member | None:
+    try:
+        return optional_member(request)
+    except Exception:  # noqa: BLE001 - a broken cookie is no member
+        return None
+
+
+def reader(request: Request, chronicle_id: int, member: Annotated[Member | None, Depends(visitor)]) -> Member:
+    if member is None:
+        raise ProblemError(401, "unauthorized")
+    if member.chronicle_id != chronicle_id:
+        raise ProblemError(403, "wrong_chronicle")
+    return member
+
+
+def reader_lang(request: Request, member: Annotated[Member, Depends(reader)],
+                db: Annotated[Database, Depends(database)]) -> str:
+    """The reader's language on a chronicle's pages (the chronicle's own language as a default)."""
+    if lang_is_chosen(request):
+        lang = lang_of(request)
+    else:
+        with db.read() as session:
+            lang = lang_of(request, chronicles.chronicle_info(session, member)["language"])
+    request.state.rollbook_lang = lang  # a refusal after this is in the reader's language
+    return lang
+
+
+def visitor_lang(request: Request) -> str:
+    return lang_of(request)
+
+
+def _multi(items) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in items.keys():
+        values = items.getlist(key)
+        out[key] = values if len(values) > 1 else values[0]
+    return out
+
+
+async def posted_form(request: Request) -> dict[str, Any]:
+    """The posted form; repeated names (checkboxes) become lists."""
+    return _multi(await request.form())
+
+
+def asked_query(request: Request) -> dict[str, Any]:
+    """The query string; ticked boxes repeat their name, as in a posted form."""
+    return _multi(request.query_params)
+
+
+Db = Annotated[Database, Depends(database)]
+Dice = Annotated[DiceSource, Depends(dice_source)]
+Visitor = Annotated[Member | None, Depends(visitor)]
+Reader = Annotated[Member, Depends(reader)]
+Lang = Annotated[str, Depends(reader_lang)]
+VisitorLang = Annotated[str, Depends(visitor_lang)]
+Posted = Annotated[dict[str, Any], Depends(posted_form)]
+Asked = Annotated[dict[str, Any], Depends(asked_query)]

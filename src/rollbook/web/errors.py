@@ -1,0 +1,107 @@
+"""Refusals on the pages, rendered as HTML by exception handlers (as ``server/app.py`` installs the
+API's problem+json handlers): a route raises ``ProblemError`` or ``RuleError`` and never catches it.
+
+- A page route (``PageRoute``) that changes something first says where its refusal goes:
+  ``alert_into(request, form_id, lang, full_page)``: with htmx, the problem's sentence into the
+  form's ``role="alert"`` element (``<form id>-alert``); without JavaScript, the whole page again
+  with the message in place and the form as it was posted. ``on_refusal(request, render)`` for
+  anything else (the odds box shows its refusal in place).
+- Otherwise the refusal is the error page (or, with htmx, the alert fragment).
+- Requests of the JSON API keep their problem+json answers: the handlers are the API's for any
+  route that is not a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+from fastapi.routing import APIRoute
+from starlette.concurrency import run_in_threadpool
+
+from rollbook.rules.base import RuleError
+from rollbook.server.problems import ProblemError, from_rule_error, problem_body
+from rollbook.web import labels
+from rollbook.web.respond import fragment, is_htmx, lang_of, page
+
+Refusal = Callable[[Exception], Response]
+
+
+class PageRoute(APIRoute):
+    """A route of the web pages: its refusals are HTML (``install_page_handlers``)."""
+
+
+def problem_of(error: Exception) -> ProblemError:
+    if isinstance(error, ProblemError):
+        return error
+    if isinstance(error, RuleError):
+        return from_rule_error(error)
+    raise error
+
+
+def error_detail(error: Exception, lang: str) -> tuple[int, str]:
+    """(status, the problem's sentence in the reader's language); a ``field`` it names is the form's
+    label ("Missing field Damage."), not the schema's id."""
+    problem = problem_of(error)
+    params = dict(problem.params or {})
+    if isinstance(params.get("field"), str) and params["field"]:
+        params["field"] = labels.field_param(params["field"], lang)
+    body = problem_body(problem.status, problem.code, lang, params)
+    return problem.status, body["detail"]
+
+
+def alert_response(request: Request, error: Exception, lang: str, form_id: str,
+                   full_page: Callable[[dict[str, str]], Response]) -> Response:
+    """A refusal: into the form's ``role="alert"`` element (htmx), or the whole page again with the
+    message in place and the form as it was posted."""
+    status, text = error_detail(error, lang)
+    if is_htmx(request):
+        return fragment(request, "_alert.html", lang, status=status, message=text,
+                        headers={"HX-Retarget": f"#{form_id}-alert", "HX-Reswap": "innerHTML"})
+    response = full_page({form_id: text})
+    response.status_code = status
+    return response
+
+
+def on_refusal(request: Request, render: Refusal) -> None:
+    """How this request's refusal is shown (called in the threadpool: it may read the database)."""
+    request.state.rollbook_refusal = render
+
+
+def alert_into(request: Request, form_id: str, lang: str, full_page: Callable[[dict[str, str]], Response]) -> None:
+    """The usual refusal of a change: ``alert_response`` into the form ``form_id``, with
+    ``full_page(errors)`` as the page without JavaScript."""
+    on_refusal(request, lambda error: alert_response(request, error, lang, form_id, full_page))
+
+
+def refused_page(request: Request, error: Exception, lang: str) -> Response:
+    status, text = error_detail(error, lang)
+    if is_htmx(request):
+        return fragment(request, "_alert.html", lang, status=status, message=text)
+    return page(request, "error.html", lang, status=status, message=text, status_code=status)
+
+
+def is_page(request: Request) -> bool:
+    return isinstance(request.scope.get("route"), PageRoute)
+
+
+async def _page_refusal(request: Request, error: Exception) -> Response:
+    render = getattr(request.state, "rollbook_refusal", None)
+    if render is not None:
+        return await run_in_threadpool(render, error)
+    lang = getattr(request.state, "rollbook_lang", None) or lang_of(request)
+    return refused_page(request, error, lang)
+
+
+def install_page_handlers(app: FastAPI) -> None:
+    """Page refusals as HTML; every other route keeps the handler the app had (problem+json)."""
+    for kind in (ProblemError, RuleError):
+        api_handler = app.exception_handlers[kind]
+
+        async def handler(request: Request, error: Exception, api_handler=api_handler) -> Response:
+            if is_page(request):
+                return await _page_refusal(request, error)
+            return await api_handler(request, error)
+
+        app.add_exception_handler(kind, handler)

@@ -1,0 +1,81 @@
+"""Answering a page request: the reader's language, whole pages and htmx fragments, redirects, cookies.
+
+A page is rendered in the reader's language: ``?lang=`` (remembered in the ``rollbook_lang``
+cookie), then that cookie, then the chronicle's language, then ``Accept-Language``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from rollbook.i18n import LANGUAGES, normalize
+from rollbook.server.auth import COOKIE_NAME
+from rollbook.server.problems import pick_language
+from rollbook.web.templating import render
+
+LANG_COOKIE = "rollbook_lang"
+INVITATION_COOKIE = "rollbook_invitation"
+YEAR = 365 * 24 * 3600
+
+
+def lang_of(request: Request, chronicle_language: str | None = None) -> str:
+    """``?lang=``, then the ``rollbook_lang`` cookie, then the chronicle's language, then
+    ``Accept-Language``; en, fr or es."""
+    asked = request.query_params.get("lang")
+    if asked and asked.lower()[:2] in LANGUAGES:
+        return normalize(asked)
+    cookie = request.cookies.get(LANG_COOKIE)
+    if cookie in LANGUAGES:
+        return cookie
+    if chronicle_language in LANGUAGES:
+        return chronicle_language  # type: ignore[return-value]
+    return pick_language(None, request.headers.get("accept-language"))
+
+
+def lang_is_chosen(request: Request) -> bool:
+    """The reader chose a language (``?lang=`` or the cookie): the chronicle's does not apply."""
+    return bool(request.query_params.get("lang")) or request.cookies.get(LANG_COOKIE) in LANGUAGES
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _lang_links(request: Request) -> dict[str, str]:
+    params = {k: v for k, v in request.query_params.items() if k != "lang"}
+    return {code: request.url.path + "?" + urlencode({**params, "lang": code}) for code in LANGUAGES}
+
+
+def page(request: Request, template: str, lang: str, *, status: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("member", getattr(request.state, "rollbook_member", None))
+    body = render(template, lang, request=request, path=request.url.path, lang_links=_lang_links(request),
+                  htmx=is_htmx(request), **context)
+    response = HTMLResponse(body, status_code=status)
+    asked = request.query_params.get("lang")
+    if asked and asked.lower()[:2] in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, asked.lower()[:2], max_age=YEAR, samesite="lax", path="/")
+    return response
+
+
+def fragment(request: Request, template: str, lang: str, *, status: int = 200,
+             headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
+    body = render(template, lang, request=request, htmx=True, **context)
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+def see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def with_token(response: Response, token: str) -> Response:
+    response.set_cookie(COOKIE_NAME, token, max_age=YEAR, httponly=True, samesite="lax", path="/")
+    return response
+
+
+def with_invitation(response: Response, invitation: str) -> Response:
+    response.set_cookie(INVITATION_COOKIE, invitation, max_age=YEAR, httponly=True, samesite="lax", path="/")
+    return response

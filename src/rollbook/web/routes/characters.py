@@ -1,0 +1,128 @@
+"""Characters: a new character, the sheet page, its roll and change forms (htmx tabs), the odds of
+the roll the form describes, and sheet edits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+from rollbook import play
+from rollbook.i18n import N_, translate
+from rollbook.rules.base import RuleError
+from rollbook.server import tx
+from rollbook.server.access import STORYTELLER
+from rollbook.server.usecases import characters, chronicles, rolls
+from rollbook.web import forms, labels, sheetform, table
+from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into, error_detail, on_refusal
+from rollbook.web.preview import preview
+from rollbook.web.respond import fragment, is_htmx, see_other
+from rollbook.web.sheetpage import character_or_404, new_character_page, sheet_context, sheet_page
+
+router = page_router()
+
+
+@router.get("/chronicles/{chronicle_id}/characters/new", response_class=HTMLResponse)
+def new_character(request: Request, db: Db, member: Reader, lang: Lang) -> Response:
+    return new_character_page(request, db, member, lang)
+
+
+@router.post("/chronicles/{chronicle_id}/characters")
+def add_character(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    alert_into(request, "character", lang,
+               lambda errors: new_character_page(request, db, member, lang, errors=errors, values=form))
+    with db.read() as session:
+        system = chronicles.chronicle_info(session, member)["system"]
+    blank = play.new_sheet(system, {"name": "—"})
+    patch = sheetform.without_nulls(sheetform.patch_from_form(system, form, blank, None))
+    name = str(patch.get("name", "")).strip()
+    if not name:
+        raise RuleError("missing_field", field="name")
+    fields: dict[str, Any] = {"name": name, "sheet": patch}
+    if member.role == STORYTELLER:
+        owner = str(form.get("owner", "")).strip()
+        fields["owner"] = int(owner) if owner.isdigit() else None
+    created = tx.run(db, lambda s: characters.add_character(s, member, **fields))
+    return see_other(f"/chronicles/{chronicle_id}/characters/{created['id']}")
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}", response_class=HTMLResponse)
+def character_sheet(request: Request, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+    kind, change = request.query_params.get("kind"), request.query_params.get("change")
+    return sheet_page(request, db, member, lang, character_id, kind=kind, change=change)
+
+
+def _sheet_form(request: Request, db, member, lang: str, chronicle_id: int, character_id: int, choice: str,
+                template: str, anchor: str) -> Response:
+    """The roll or change form for the ``kind`` or ``change`` asked (``choice``): the fragment htmx
+    swaps in when a tab is picked, or without htmx the sheet with that tab chosen."""
+    state = table.load(db, member, lang, feed=False)
+    character = character_or_404(state, character_id)
+    context = sheet_context(db, state, character, member, lang, **{choice: request.query_params.get(choice)})
+    if not is_htmx(request):
+        sheet = f"/chronicles/{chronicle_id}/characters/{character_id}"
+        return see_other(f"{sheet}?{choice}={context[choice]}#{anchor}")
+    return fragment(request, template, lang, **context)
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form", response_class=HTMLResponse)
+def roll_form(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+    """The roll form for one kind of roll (htmx swaps it in when a tab is picked)."""
+    return _sheet_form(request, db, member, lang, chronicle_id, character_id, "kind", "_roll_form.html", "roll")
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/change-form", response_class=HTMLResponse)
+def change_form(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader,
+                lang: Lang) -> Response:
+    return _sheet_form(request, db, member, lang, chronicle_id, character_id, "change", "_change_form.html",
+                       "changes")
+
+
+def _odds_refusal(request: Request, lang: str):
+    def render(error: Exception) -> Response:
+        if getattr(error, "code", None) == "missing_field":
+            # a field not filled in yet is not an error: say what the odds wait for
+            name = str((getattr(error, "params", None) or {}).get("field", "")).rsplit(".", 1)[-1]
+            prompt = translate(N_("Fill in “{field}” to see the odds."), lang, field=labels.field(name, lang))
+            return fragment(request, "_odds.html", lang, odds=None, odds_error="", pool_text="", odds_prompt=prompt)
+        _status, text = error_detail(error, lang)
+        return fragment(request, "_odds.html", lang, odds=None, odds_error=text, pool_text="")
+    return render
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/odds", response_class=HTMLResponse)
+def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked) -> Response:
+    """The exact odds of the roll the form describes (htmx asks on every change, before rolling)."""
+    on_refusal(request, _odds_refusal(request, lang))
+    state = table.load(db, member, lang, feed=False)
+    character = character_or_404(state, character_id)
+    system = state.chronicle["system"]
+    kind = str(values.get("kind", ""))
+    action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
+    standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
+    action = rolls.apply_standing_difficulty(system, standing, action, member.role)
+    view, pool_text = preview(system, character.sheet or {}, action, mode=state.chronicle["mode"],
+                              role=member.role, lang=lang)
+    return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text)
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/sheet")
+def edit_sheet(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+               form: Posted) -> Response:
+    alert_into(request, "sheet", lang,
+               lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors, values=form))
+    state = table.load(db, member, lang, feed=False)
+    character = character_or_404(state, character_id)
+    system = state.chronicle["system"]
+    editable = sheetform.editable_keys(system, member.role, False)
+    patch = sheetform.patch_from_form(system, form, character.sheet or {}, editable)
+    fields: dict[str, Any] = {"patch": patch, "version": forms.int_field(form, "version")}
+    new_name = patch.get("name")
+    if isinstance(new_name, str) and new_name.strip() and new_name != character.name:
+        fields["name"] = new_name.strip()
+    if member.role == STORYTELLER and "standing_difficulty" in form:
+        fields["difficulty"] = forms.int_field(form, "standing_difficulty")
+    tx.run(db, lambda s: characters.edit_character(s, member, character_id, **fields))
+    return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}")

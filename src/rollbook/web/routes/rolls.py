@@ -1,0 +1,152 @@
+"""Rolls and what follows them: a roll and an adjustment from the sheet, the V5 Willpower reroll
+(with the odds engine's advice), the Storyteller's reveal, and one receipt on its own page.
+
+With htmx each answers fragments: the new card on top of the feed, the card it follows up
+replaced, the sheet's resources swapped out of band. Without JavaScript: a 303 back to the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+from rollbook.rules.base import RuleError
+from rollbook.server import tx
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import characters, chronicles, log, rolls
+from rollbook.web import forms, table
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into, error_detail, on_refusal
+from rollbook.web.present import GOALS
+from rollbook.web.preview import reroll_advice
+from rollbook.web.respond import fragment, is_htmx, page, see_other
+from rollbook.web.routes.chronicle import chronicle_page
+from rollbook.web.sheetpage import character_or_404, sheet_context, sheet_page
+
+router = page_router()
+
+
+def _system(db, member: Member) -> str:
+    with db.read() as session:
+        return chronicles.chronicle_info(session, member)["system"]
+
+
+def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict], seqs: list[int]) -> list:
+    with db.read() as session:
+        followed = log.followed_up(session, member, seqs)
+    viewer = table.viewer_of(member, state.chronicle, lang)
+    return table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"])
+
+
+def _after_change(request: Request, db, member: Member, lang: str, chronicle_id: int, character_id: int,
+                  result: dict, form_id: str, change: str | None = None) -> Response:
+    """After a roll or an adjustment: the new card on top of the feed and the sheet's resources
+    out of band (htmx), or back to the sheet (no JavaScript)."""
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#entry-{result['entry']['seq']}")
+    state = table.load(db, member, lang, feed=False)
+    character = character_or_404(state, character_id)
+    card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
+    context = sheet_context(db, state, character, member, lang, change=change)
+    return fragment(request, "_after_change.html", lang, card=card, form_id=form_id, chronicle=state.chronicle,
+                    **{k: v for k, v in context.items() if k not in ("errors",)}, errors={})
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
+def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted,
+         dice: Dice) -> Response:
+    kind = str(form.get("kind", ""))
+    alert_into(request, "roll", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
+                                                                errors=errors, values=form, kind=kind))
+    action = forms.parse_form(forms.schema_for(_system(db, member), "actions", kind), form, kind)
+    hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
+    result = tx.run(db, lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, source=dice))
+    return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll")
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments")
+def adjust(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+           form: Posted) -> Response:
+    change = str(form.get("change", ""))
+    alert_into(request, "change", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
+                                                                  errors=errors, values=form, change=change))
+    data = forms.parse_form(forms.schema_for(_system(db, member), "changes", change), form, change)
+    result = tx.run(db, lambda s: characters.adjust(s, member, character_id, data))
+    return _after_change(request, db, member, lang, chronicle_id, character_id, result, "change", change)
+
+
+def _dice_of(form: dict[str, Any]) -> list[int]:
+    raw = form.get("dice", [])
+    raw = raw if isinstance(raw, list) else [raw]
+    out = []
+    for value in raw:
+        text = str(value).strip()
+        if not text:
+            continue
+        try:
+            out.append(int(text))
+        except ValueError:
+            raise RuleError("reroll_bad_index", index=text) from None
+    return out
+
+
+@router.post("/chronicles/{chronicle_id}/entries/{seq}/reroll")
+def reroll(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
+           dice: Dice) -> Response:
+    form_id = f"reroll-{seq}"
+    alert_into(request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    chosen = _dice_of(form)
+    result = tx.run(db, lambda s: rolls.reroll(s, member, seq, {"kind": "reroll", "dice": chosen}, source=dice))
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
+    state = table.load(db, member, lang, feed=False)
+    with db.read() as session:
+        earlier = log.log_entry(session, member, seq)
+    card, original = _cards(db, member, state, lang, [result["entry"], earlier], [seq, result["entry"]["seq"]])
+    character = state.character(result["entry"]["character"]) if result["entry"].get("character") else None
+    return fragment(request, "_after_reroll.html", lang, card=card, original=original, form_id=form_id,
+                    chronicle=state.chronicle, me=state.me, character=character,
+                    sheet=(character.sheet if character else None) or {}, system=state.chronicle["system"])
+
+
+@router.get("/chronicles/{chronicle_id}/entries/{seq}/advice", response_class=HTMLResponse)
+def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
+    """The odds engine's advice for a V5 Willpower reroll: the best dice, and the chance of the
+    dice ticked so far."""
+    on_refusal(request, lambda error: fragment(request, "_alert.html", lang, message=error_detail(error, lang)[1]))
+    goal = request.query_params.get("goal", "win")
+    goal = goal if goal in GOALS else "win"
+    chosen = _dice_of({"dice": request.query_params.getlist("dice")})
+    with db.read() as session:
+        entry = log.log_entry(session, member, seq)
+    result = (entry.get("receipt") or {}).get("result") or {}
+    if result.get("system") != "v5" or result.get("kind") != "test":
+        raise ProblemError(409, "not_a_roll", seq=seq)
+    return fragment(request, "_advice.html", lang, advice=reroll_advice(result, goal, chosen, lang), seq=seq)
+
+
+@router.post("/chronicles/{chronicle_id}/entries/{seq}/reveal")
+def reveal(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
+    form_id = f"reveal-{seq}"
+    alert_into(request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    result = tx.run(db, lambda s: log.reveal(s, member, seq))
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}#entry-{seq}")
+    state = table.load(db, member, lang, feed=False)
+    card, revealed = _cards(db, member, state, lang, [result["entry"], result["revealed"]], [seq])
+    return fragment(request, "_after_reveal.html", lang, card=card, revealed=revealed, form_id=form_id,
+                    chronicle=state.chronicle, me=state.me)
+
+
+@router.get("/chronicles/{chronicle_id}/entries/{seq}", response_class=HTMLResponse)
+def entry_page(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
+    """One receipt on its own page (a permalink to show the table)."""
+    state = table.load(db, member, lang, feed=False)
+    with db.read() as session:
+        entry = log.log_entry(session, member, seq)
+    card = _cards(db, member, state, lang, [entry], [seq])[0]
+    return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
+

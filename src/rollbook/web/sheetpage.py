@@ -1,0 +1,114 @@
+"""The character pages' contents: a new character's form, the sheet with its roll, change and edit
+forms (each form starting from what it was last, so a reload loses nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+from rollbook import play
+from rollbook.i18n import N_, translate
+from rollbook.play.common import merge
+from rollbook.rules.base import RuleError
+from rollbook.server.access import STORYTELLER
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import rolls
+from rollbook.web import forms, labels, sheetform, table
+from rollbook.web.present import identity, rating_groups, specialties
+from rollbook.web.respond import page
+
+
+def character_or_404(state: table.Table, character_id: int) -> table.CharacterRow:
+    found = state.character(character_id)
+    if found is None:
+        raise ProblemError(404, "character_not_found", character=character_id)
+    if not found.may_open:
+        raise ProblemError(403, "not_your_character")
+    return found
+
+
+def sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
+    """The posted sheet form back on the sheet (to re-render it after a refusal)."""
+    try:
+        patch = sheetform.patch_from_form(system, values, sheet, None)
+    except RuleError:
+        return sheet
+    return merge(sheet, patch)
+
+
+def new_character_page(request: Request, db, member: Member, lang: str, *, errors=None, values=None,
+                       status: int = 200) -> HTMLResponse:
+    state = table.load(db, member, lang, feed=False)
+    system = state.chronicle["system"]
+    sheet = play.new_sheet(system, {"name": "—"})
+    sheet["name"] = ""
+    if values:
+        sheet = sheet_from_values(system, sheet, values)
+    sections = sheetform.sections(system, sheet, lang, None, creating=not values)
+    return page(request, "character_new.html", lang, status=status, t=state, me=state.me, sections=sections,
+                errors=errors or {}, values=values or {}, system_name=labels.system_name(system, lang))
+
+
+def sheet_page(request: Request, db, member: Member, lang: str, character_id: int, *, errors=None, values=None,
+               kind: str | None = None, change: str | None = None, status: int = 200) -> HTMLResponse:
+    state = table.load(db, member, lang)
+    character = character_or_404(state, character_id)
+    return page(request, "sheet.html", lang, status=status,
+                **sheet_context(db, state, character, member, lang, errors=errors, values=values, kind=kind,
+                                change=change))
+
+
+def sheet_context(db, state: table.Table, character: table.CharacterRow, member: Member, lang: str,
+                  *, errors=None, values=None, kind: str | None = None, change: str | None = None) -> dict[str, Any]:
+    system = state.chronicle["system"]
+    sheet = character.sheet or {}
+    kinds = forms.action_kinds(system, member.role)
+    last = table.last_action(db, member, character.id) if not values else None
+    if kind not in kinds:
+        kind = last["kind"] if last and last.get("kind") in kinds else kinds[0]
+    elif not values and (last is None or last.get("kind") != kind):
+        last = table.last_action(db, member, character.id, kind=kind)  # this tab's last roll
+    changes = forms.change_kinds(system, member.role)
+    change = change if change in changes else (changes[0] if changes else None)
+    values = values or {}
+    editable = sheetform.editable_keys(system, member.role, False)
+    edit_values = sheet
+    if values and errors and "sheet" in errors:
+        edit_values = sheet_from_values(system, sheet, values)
+    standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
+    return dict(
+        t=state, me=state.me, character=character, sheet=sheet, system=system,
+        system_name=labels.system_name(system, lang),
+        identity=identity(sheet, lang), groups=rating_groups(system, sheet, lang),
+        specialties=specialties(sheet, lang),
+        kinds=[(k, labels.kind(system, k, lang)) for k in kinds], kind=kind,
+        roll_fields=roll_fields(system, kind, sheet, lang, values if values.get("kind") == kind else
+                                (last if last and last.get("kind") == kind else None), standing, member.role),
+        changes=[(k, labels.kind(system, k, lang)) for k in changes], change=change,
+        change_fields=forms.fields_for(system, forms.schema_for(system, "changes", change), sheet, lang,
+                                       values if values.get("change") == change else None) if change else [],
+        change_nothing=forms.nothing_to_change(change, sheet, lang),
+        edit_sections=sheetform.sections(system, edit_values, lang, editable),
+        errors=errors or {}, values=values, standing=standing,
+        odds=None, odds_error="", pool_text="",
+    )
+
+
+def roll_fields(system: str, kind: str, sheet: dict, lang: str, values: dict | None, standing: int | None,
+                role: str) -> list[forms.FieldView]:
+    fields = forms.fields_for(system, forms.schema_for(system, "actions", kind), sheet, lang, values)
+    for f in fields:
+        if f.name == "difficulty" and standing is not None:
+            if role != STORYTELLER:
+                f.value = standing  # the player's own last difficulty would be refused (difficulty_locked)
+                f.readonly = True
+                f.help = translate(N_("Set by the Storyteller for this character."), lang)
+            elif values is None or "difficulty" not in values:
+                f.value = standing
+        if role != STORYTELLER and f.options:
+            reserved = forms.storyteller_values(system, kind, f.name)
+            f.options = [o for o in f.options if o.value not in reserved]
+    return fields
