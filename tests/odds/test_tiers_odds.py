@@ -24,6 +24,8 @@ REQUESTS = [
     TiersRequest(kind="skill", skill=14, bonus=3),
     TiersRequest(kind="skill", skill=4, bonus=2, bullets=3),  # T-3
     TiersRequest(kind="skill", skill=0, bullets=5),
+    TiersRequest(kind="dodge", skill=0, attack_tier=0),  # T-2 Reading: tier 0 at best, never strictly greater
+    TiersRequest(kind="soak", endurance=0, armor=0, attack_tier=0),
     TiersRequest(kind="dodge", skill=6, attack_tier=0),  # T-4
     TiersRequest(kind="dodge", skill=6, attack_tier=5),
     TiersRequest(kind="dodge", skill=3, bonus=1, attack_tier=7),
@@ -65,6 +67,14 @@ def test_T_2_chained_criticals_closed_form():
     # P(at least two critical tiers) = P(1, then 1) + P(1, then 2..5, ... ) computed independently:
     # extra tiers = j + [last face ≤ 5] with j the 1s rerolled: P(extra ≥ 2) = P(j ≥ 2) + P(j = 1, last ≤ 5)
     assert above == Fraction(1, 10) * (Fraction(1, 100) + Fraction(1, 10) * Fraction(9, 10) * Fraction(4, 9))
+
+
+def test_T_2_reading_skill_0_succeeds_on_every_critical():
+    """T-2 Reading: a 1 is a critical success; at skill 0 it is the only success, at tier 0."""
+    result = odds(0)
+    assert result.success == Fraction(1, 10) and result.tiers.probability(0) == Fraction(1, 10)
+    assert odds(0, bullets=4).success == Fraction(1, 10)
+    assert soak_odds(0, 0, 0).damage.probability(0) == Fraction(1, 10)  # soak tier 0 = attack 0 (T-5)
 
 
 def test_T_3_bullets_multiply_the_tier_after_criticals():

@@ -14,51 +14,14 @@ from rollbook import dice
 from rollbook.dice import SeededDice
 from rollbook.play import new_sheet, perform, preview
 
-from .helpers import NoDice, plain, refused
+from .helpers import SAMPLE_SHEETS, NoDice, plain, refused
 
 SHEETS = {
-    "v20": {
-        "name": "Nia",
-        "attributes": {"dexterity": 3, "manipulation": 2, "stamina": 2, "wits": 4},
-        "talents": {"subterfuge": 1, "brawl": 2},
-        "skills": {"firearms": 4, "melee": 0},
-        "knowledges": {"occult": 2},
-        "disciplines": {"fortitude": 1, "celerity": 2},
-        "specialties": {"firearms": ["pistols"]},
-        "virtues": {"courage": 3},
-        "health": {"bashing": 2},
-    },
-    "v5": {
-        "name": "Marlow",
-        "attributes": {"strength": 4, "dexterity": 2, "stamina": 3, "composure": 2, "resolve": 3, "wits": 3},
-        "skills": {"brawl": 2, "occult": 1},
-        "specialties": {"brawl": ["grappling"]},
-        "disciplines": {"potence": 2, "dominate": 1},
-        "hunger": 3,
-        "blood_potency": 2,
-        "stains": 2,
-        "health": {"superficial": 2},
-    },
-    "tiers": {
-        "name": "Ana",
-        "skills": {"firearms": 6, "arcanes": 3, "melee": 4, "two_weapons": 5, "dodge": 4},
-        "endurance": 3,
-        "armor": {"torso": 2},
-        "weapons": [
-            {"name": "pistol", "bonus": 2, "capacity": 6, "loaded": 4, "spare": 12},
-            {"name": "knife", "bonus": 1},
-            {"name": "sword", "bonus": 3},
-        ],
-    },
-    "rollunder": {
-        "name": "Zed",
-        "skills": {"stealth": 12, "lore": 8},
-        "attributes": {"agility": 10, "strength": 14},
-        "cards": [
-            {"name": "Lucky", "effect": "bonus", "bonus": 3},
-            {"name": "Edge", "effect": "advantage", "consumable": False},
-        ],
-    },
+    "v20": {**SAMPLE_SHEETS["v20"], "health": {"bashing": 2}},
+    "v5": {**SAMPLE_SHEETS["v5"], "blood_potency": 2, "stains": 2, "health": {"superficial": 2}},
+    "tiers": {**SAMPLE_SHEETS["tiers"],
+              "weapons": [{**SAMPLE_SHEETS["tiers"]["weapons"][0], "loaded": 4}, *SAMPLE_SHEETS["tiers"]["weapons"][1:]]},
+    "rollunder": {**SAMPLE_SHEETS["rollunder"], "cards": SAMPLE_SHEETS["rollunder"]["cards"][:2]},
 }
 
 # (system, action, role): at least one roll of every kind of every system.

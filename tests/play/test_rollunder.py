@@ -6,37 +6,17 @@ import copy
 
 import pytest
 
-from rollbook.dice import GivenFaces
 from rollbook.play import adjust, new_sheet, perform, perform_followup, verify_receipt
 
-from .helpers import NoDice, plain, refused
+from .helpers import checked_roll, sample_sheet, NoDice, refused
 
 
 def sheet(**extra):
-    data = {
-        "name": "Zed",
-        "skills": {"stealth": 12, "lore": 8},
-        "attributes": {"agility": 10, "strength": 14},
-        "cards": [
-            {"name": "Lucky", "effect": "bonus", "bonus": 3},
-            {"name": "Edge", "effect": "advantage", "consumable": False},
-            {"name": "Flourish", "effect": "extra", "text": "the guard is impressed"},
-        ],
-    }
-    data.update(extra)
-    return new_sheet("rollunder", data)
+    return sample_sheet("rollunder", **extra)
 
 
 def roll(s, action, faces, role="player"):
-    before = copy.deepcopy(s)
-    source = GivenFaces(faces)
-    done = perform("rollunder", s, action, mode="strict", role=role, source=source)
-    assert s == before, "perform mutated its input sheet"
-    assert source.unused == 0
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll("rollunder", s, action, faces, role=role)
 
 
 SNEAK = {"kind": "check", "action": "slip past the guard", "skill": "stealth"}

@@ -6,38 +6,17 @@ import copy
 
 import pytest
 
-from rollbook.dice import GivenFaces
 from rollbook.play import adjust, new_sheet, perform, verify_receipt
 
-from .helpers import NoDice, plain, refused
+from .helpers import checked_roll, sample_sheet, NoDice, refused
 
 
 def sheet(**extra):
-    data = {
-        "name": "Ana",
-        "skills": {"firearms": 6, "arcanes": 3, "melee": 4, "two_weapons": 5, "dodge": 4},
-        "endurance": 3,
-        "armor": {"torso": 2},
-        "weapons": [
-            {"name": "pistol", "bonus": 2, "capacity": 6, "spare": 12},
-            {"name": "knife", "bonus": 1},
-            {"name": "sword", "bonus": 3},
-        ],
-    }
-    data.update(extra)
-    return new_sheet("tiers", data)
+    return sample_sheet("tiers", **extra)
 
 
 def roll(s, action, faces, role="player"):
-    before = copy.deepcopy(s)
-    source = GivenFaces(faces)
-    done = perform("tiers", s, action, mode="strict", role=role, source=source)
-    assert s == before, "perform mutated its input sheet"
-    assert source.unused == 0
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll("tiers", s, action, faces, role=role)
 
 
 def gun(s, name="pistol"):
@@ -92,6 +71,13 @@ def test_T_7_two_weapons_take_the_larger_bonus_once():
 def test_T_2_critical_draws_its_reroll():
     done = roll(sheet(), {"kind": "skill", "skill": "melee"}, [1, 1, 3])
     assert done.receipt["result"]["critical_tiers"] == 2 and done.receipt["result"]["tier"] == 5
+
+
+def test_T_2_reading_a_critical_at_skill_0_succeeds_at_tier_0():
+    """T-2 Reading: a 1 is a critical success, even with a skill of 0 (the play layer rolls it so)."""
+    done = roll(sheet(skills={"climbing": 0}), {"kind": "skill", "skill": "climbing"}, [1, 5])
+    result = done.receipt["result"]
+    assert (result["base_tier"], result["critical_lift"], result["tier"], result["outcome"]) == (-1, 1, 0, "success")
 
 
 # --- firearms (T-3) ----------------------------------------------------------------------------

@@ -6,36 +6,18 @@ import copy
 
 import pytest
 
-from rollbook.dice import GivenFaces, SeededDice
+from rollbook.dice import SeededDice
 from rollbook.play import adjust, edit_sheet, new_sheet, perform, verify_receipt
 
-from .helpers import NoDice, plain, refused
+from .helpers import checked_roll, sample_sheet, NoDice, refused
 
 
 def sheet(**extra):
-    data = {
-        "name": "Nia",
-        "attributes": {"dexterity": 3, "manipulation": 2, "stamina": 2, "wits": 4},
-        "talents": {"subterfuge": 1, "brawl": 2},
-        "skills": {"firearms": 4, "melee": 0},
-        "knowledges": {"occult": 2},
-        "disciplines": {"fortitude": 1, "celerity": 2},
-        "clan_disciplines": ["celerity"],
-        "specialties": {"firearms": ["pistols"]},
-        "virtues": {"courage": 3},
-    }
-    data.update(extra)
-    return new_sheet("v20", data)
+    return sample_sheet("v20", **extra)
 
 
 def roll(s, action, faces, mode="strict", role="player"):
-    before = copy.deepcopy(s)
-    done = perform("v20", s, action, mode=mode, role=role, source=GivenFaces(faces))
-    assert s == before, "perform mutated its input sheet"
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll("v20", s, action, faces, mode=mode, role=role)
 
 
 # --- the sheet ---------------------------------------------------------------------------------
@@ -173,6 +155,16 @@ def test_V20_7_specialty_ten_counts_double():
     done = roll(sheet(), {"kind": "test", "attribute": "dexterity", "ability": "firearms", "specialty": "pistols"},
                 [10, 2, 3, 4, 5, 2, 3])
     assert done.receipt["result"]["successes"] == 2 and done.receipt["request"]["specialty_rating"] == 4
+
+
+def test_V20_7_reading_an_attribute_specialty_applies_with_an_untrained_skill():
+    """V20-7 Reading: Wits 4 with the specialty "ambushes", Melee untrained (a Skill): the roll is made,
+    each 10 counts two and the untrained +1 applies (difficulty 7)."""
+    s = sheet(specialties={"firearms": ["pistols"], "wits": ["ambushes"]})
+    done = roll(s, {"kind": "test", "attribute": "wits", "ability": "melee", "specialty": "ambushes"}, [7, 10, 3, 2])
+    result = done.receipt["result"]
+    assert done.receipt["request"]["untrained"] == "skill" and done.receipt["request"]["specialty_rating"] == 4
+    assert (result["difficulty"], result["specialty_tens"], result["successes"]) == (7, 1, 3)
 
 
 def test_V20_7_specialty_on_a_trait_rated_below_4_refused_before_the_dice():
@@ -314,6 +306,15 @@ def test_V20_experience_book_costs(trait, cost, path):
     assert done.sheet["experience"] == {"total": 30, "spent": cost}
     before = s[path[0]].get(path[1], 0)
     assert done.sheet[path[0]][path[1]] == before + 1
+
+
+def test_V20_experience_book_a_caitiff_pays_six_per_dot_for_every_discipline():
+    """Book (V20 experience table; docs/book-sources.md): a Caitiff has no clan Disciplines: current × 6."""
+    s = sheet(clan="Caitiff", experience={"total": 30, "spent": 0})
+    assert adjust("v20", s, {"kind": "spend_experience", "trait": "celerity"}, role="player").sheet["experience"][
+        "spent"] == 12  # 2 × 6, though celerity is listed as a clan Discipline
+    assert adjust("v20", s, {"kind": "spend_experience", "trait": "auspex"}, role="player").sheet["experience"][
+        "spent"] == 10  # a new Discipline stays 10
 
 
 def test_V20_experience_refused_beyond_points_and_at_maximum():

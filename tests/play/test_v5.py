@@ -10,34 +10,15 @@ from rollbook.dice import GivenFaces
 from rollbook.play import adjust, new_sheet, perform, perform_followup, verify_receipt
 from rollbook.play.v5 import MEND_AMOUNT, SURGE_DICE
 
-from .helpers import NoDice, plain, refused
+from .helpers import checked_roll, sample_sheet, NoDice, refused
 
 
 def sheet(**extra):
-    data = {
-        "name": "Marlow",
-        "attributes": {"strength": 4, "dexterity": 2, "stamina": 3, "composure": 2, "resolve": 3, "wits": 3},
-        "skills": {"brawl": 2, "occult": 1},
-        "specialties": {"brawl": ["grappling"]},
-        "disciplines": {"potence": 2, "dominate": 1},
-        "clan_disciplines": ["potence"],
-        "hunger": 3,
-        "blood_potency": 1,
-    }
-    data.update(extra)
-    return new_sheet("v5", data)
+    return sample_sheet("v5", **extra)
 
 
 def roll(s, action, faces, mode="strict", role="player"):
-    before = copy.deepcopy(s)
-    source = GivenFaces(faces)
-    done = perform("v5", s, action, mode=mode, role=role, source=source)
-    assert s == before, "perform mutated its input sheet"
-    assert source.unused == 0, "fewer dice drawn than given"
-    plain(done.sheet)
-    plain(done.receipt)
-    assert verify_receipt(done.receipt) == []
-    return done
+    return checked_roll("v5", s, action, faces, mode=mode, role=role)
 
 
 def reroll(s, receipt, dice, faces, mode="strict"):
@@ -339,6 +320,13 @@ def test_V5_raising_stamina_or_resolve_adds_a_box():
     assert adjust("v5", s, {"kind": "spend_experience", "trait": "stamina"}, role="player").sheet["health"]["max"] == 7
     assert adjust("v5", s, {"kind": "spend_experience", "trait": "resolve"}, role="player"
                   ).sheet["willpower"]["max"] == 6
+
+
+def test_V5_experience_book_a_caitiffs_discipline_costs_new_level_times_six():
+    """Book (V5 experience table; docs/book-sources.md): Caitiff Disciplines cost new level × 6."""
+    s = sheet(clan="Caitiff", experience={"total": 40, "spent": 0})
+    done = adjust("v5", s, {"kind": "spend_experience", "trait": "obfuscate"}, role="player")
+    assert done.sheet["experience"]["spent"] == 6 * (s["disciplines"].get("obfuscate", 0) + 1)
 
 
 def test_V5_experience_refusals():

@@ -82,7 +82,7 @@ def v20_random(rng: random.Random) -> dict:
         req["untrained"] = untrained
     if untrained == "knowledge" or rng.random() < 0.1:
         req["knowledge_allowed"] = untrained == "knowledge" or rng.random() < 0.5
-    if untrained is None and rng.random() < 0.25:
+    if rng.random() < 0.25:  # V20-7 Reading: with an untrained Ability too (an Attribute's specialty)
         req["specialty"] = True
         req["specialty_rating"] = rng.choice([4, 5, 5, 6, 10])
     elif rng.random() < 0.15:
@@ -153,6 +153,11 @@ def v20_edges(rng: random.Random) -> list[object]:
     out.append({"system": V, "faces": [10], "specialty": True, "specialty_rating": 5, "required": 2})
     out.append({"system": V, "faces": [10], "specialty": True, "specialty_rating": 4, "untrained": "talent"})
     out.append({"system": V, "faces": [10], "specialty": True, "specialty_rating": 4, "untrained": "skill"})
+    # V20-7 Reading: an Attribute's specialty with an untrained Ability resolves (10 counts two, +1 applies)
+    out.append({"system": V, "faces": [7, 10, 3], "untrained": "skill", "specialty": True, "specialty_rating": 4})
+    out.append({"system": V, "faces": [7, 10, 3], "untrained": "talent", "specialty": True, "specialty_rating": 5})
+    out.append({"system": V, "faces": [10, 1, 1], "untrained": "knowledge", "knowledge_allowed": True,
+                "specialty": True, "specialty_rating": 4, "difficulty": 10})
     # willpower refusals and combinations
     out += [
         {"system": V, "faces": [3, 4], "willpower": True, "willpower_roll": True},
@@ -299,7 +304,7 @@ def v5_random_rouse(rng: random.Random) -> dict:
     if rng.random() < 0.6:
         req["current_hunger"] = rng.choice([None, 0, 1, 2, 3, 4, 5, 5])
     if rng.random() < 0.2:
-        req["creature"] = rng.choice(["vampire", "thin_blood"])
+        req["creature"] = rng.choice(["vampire", "thin_blood", "ghoul", "mortal"])
     return _maybe_id(rng, req)
 
 
@@ -420,7 +425,10 @@ def v5_edges(rng: random.Random) -> list[object]:
     for kind in ("willpower", "remorse", "frenzy"):
         out.append({"system": V, "kind": kind, "normal": [10, 10, 1], "difficulty": 3})
         out.append({"system": V, "kind": kind, "normal": [1, 2], "difficulty": 1})
-    # rouse checks
+    # rouse checks: only vampires, thin-bloods included, rouse the blood (V5-12); ghouls and mortals are refused
+    for creature in ("vampire", "thin_blood", "ghoul", "mortal"):
+        out.append({"system": V, "kind": "rouse", "normal": [3], "creature": creature})
+        out.append({"system": V, "kind": "rouse", "normal": [3, 8], "creature": creature, "blood_potency_reroll": True})
     for face in range(1, 11):
         out.append({"system": V, "kind": "rouse", "normal": [face]})
         out.append({"system": V, "kind": "rouse", "normal": [face], "current_hunger": 5})
@@ -540,6 +548,12 @@ def tiers_edges(rng: random.Random) -> list[object]:
         for faces in ([1, 5], [1, 3], [1, 1, 2], [1, 1, 1, 9], [1, 10], [1, 1, 10], [10], [5], [3]):
             out.append({"system": T, "kind": "skill", "skill": skill, "faces": faces})
     out.append({"system": T, "kind": "skill", "skill": 4, "bonus": 2, "faces": [1, 6]})
+    # T-2 Reading: a 1 is a critical success, at tier 0 where skill 0 would give -1 (bullets, dodge, soak)
+    for faces in ([1, 5], [1, 1, 10], [1, 1, 1, 2]):
+        out.append({"system": T, "kind": "skill", "skill": 0, "faces": faces, "bullets": 3})
+        out.append({"system": T, "kind": "dodge", "skill": 0, "faces": faces, "attack_tier": 0})
+        out.append({"system": T, "kind": "soak", "endurance": 0, "armor": 0, "faces": faces, "attack_tier": 0})
+        out.append({"system": T, "kind": "soak", "endurance": 0, "armor": 0, "faces": faces, "attack_tier": 2})
     out.append({"system": T, "kind": "skill", "skill": 4, "bonus": 2, "faces": [1, 7]})
     # bullets multiply the tier after criticals, negative tiers too
     for bullets in (None, 1, 2, 3):

@@ -29,7 +29,10 @@ def _chain_tier(effective: int, faces: list) -> tuple[int, int] | str:
     for face in faces[1:]:
         if face <= effective:  # T-2 Reading: equal counts
             extra += 1
-    return tier + extra, extra
+    tier = tier + extra
+    if faces[0] == 1 and tier < 0:  # T-2 Reading: a 1 is a critical *success*, at tier 0 at least
+        tier = 0
+    return tier, extra
 
 
 def resolve(req: dict) -> dict | str:

@@ -34,38 +34,23 @@ def resolve(req: dict) -> dict | str:
         return ERROR
 
     difficulty = req.get("difficulty", 6)
-    if not is_int(difficulty) or not 2 <= difficulty <= 10:  # V20-2
-        return ERROR
     required = req.get("required", 1)
-    if not is_int(required) or required < 1:  # V20-2
-        return ERROR
-    mode = req.get("mode", "strict")
-    if not is_str(mode) or mode not in ("strict", "casual"):
-        return ERROR
-    untrained = req.get("untrained", None)
-    if untrained is not None and (not is_str(untrained) or untrained not in ("talent", "skill", "knowledge")):
-        return ERROR
-    knowledge_allowed = req.get("knowledge_allowed", False)
-    if not is_bool(knowledge_allowed):
-        return ERROR
-    specialty = req.get("specialty", False)
-    if not is_bool(specialty):
-        return ERROR
-    rating = req.get("specialty_rating", None)
-    if rating is not None and not is_int(rating):
-        return ERROR
-    willpower = req.get("willpower", False)
-    if not is_bool(willpower):
-        return ERROR
-    willpower_roll = req.get("willpower_roll", False)
-    if not is_bool(willpower_roll):
-        return ERROR
-    willpower_current = req.get("willpower_current", None)
-    if willpower_current is not None and not is_int(willpower_current):
-        return ERROR
     auto_powers = req.get("auto_successes", 0)
-    if not is_int(auto_powers) or auto_powers < 0:
+    numbers_ok = (is_int(difficulty) and 2 <= difficulty <= 10  # V20-2
+                  and is_int(required) and required >= 1  # V20-2
+                  and is_int(auto_powers) and auto_powers >= 0)
+    mode = req.get("mode", "strict")
+    untrained = req.get("untrained", None)
+    choices_ok = (is_str(mode) and mode in ("strict", "casual")
+                  and (untrained is None or (is_str(untrained) and untrained in ("talent", "skill", "knowledge"))))
+    flags = {name: req.get(name, False) for name in ("knowledge_allowed", "specialty", "willpower", "willpower_roll")}
+    rating = req.get("specialty_rating", None)
+    willpower_current = req.get("willpower_current", None)
+    optional_ok = all(value is None or is_int(value) for value in (rating, willpower_current))
+    if not (numbers_ok and choices_ok and optional_ok and all(is_bool(v) for v in flags.values())):
         return ERROR
+    knowledge_allowed, specialty = flags["knowledge_allowed"], flags["specialty"]
+    willpower, willpower_roll = flags["willpower"], flags["willpower_roll"]
 
     # --- refusals ---
     if untrained == "knowledge" and not knowledge_allowed:  # V20-3 Book
@@ -73,8 +58,7 @@ def resolve(req: dict) -> dict | str:
     if specialty:  # V20-7
         if rating is None or rating < 4:
             return ERROR
-        if untrained is not None:
-            return ERROR
+        # V20-7 Reading: an Attribute's specialty (rated 4-5) applies with an untrained Ability too.
     if willpower:  # V20-9
         if willpower_roll:
             return ERROR

@@ -91,6 +91,8 @@ def resolve(req: dict) -> dict | str:
         return ERROR
 
     if kind == "rouse":  # V5-10
+        if creature in ("ghoul", "mortal"):  # V5-12: no vampiric blood to rouse
+            return ERROR
         wanted = 2 if bp_reroll else 1
         if len(normal) != wanted:
             return ERROR
@@ -113,18 +115,10 @@ def resolve(req: dict) -> dict | str:
     messy = critical and 10 in hunger
     bestial = (not win) and 1 in hunger  # V5-6
 
-    if messy:
-        outcome = "messy_critical"
-    elif critical:
-        outcome = "critical"
-    elif win:
-        outcome = "success"
-    elif bestial:
-        outcome = "bestial_failure"
-    elif successes == 0:
-        outcome = "total_failure"
-    else:
-        outcome = "failure"
+    # V5-7: the first that holds, in order of precedence
+    ladder = ((messy, "messy_critical"), (critical, "critical"), (win, "success"), (bestial, "bestial_failure"),
+              (successes == 0, "total_failure"), (True, "failure"))
+    outcome = next(code for holds, code in ladder if holds)
 
     return {
         "normal": final_normal,

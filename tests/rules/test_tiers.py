@@ -94,7 +94,25 @@ def test_T2_chain_continues_on_a_one_even_when_it_cannot_add_a_tier():
     """Effective skill 0: a reroll of 1 is over the skill (no tier) yet still asks for another die."""
     assert tiers.needed(TiersRequest(skill=0), (1, 1)) == (10,)
     r = skill(0, [1, 1, 4])
-    assert r.rerolls == (1, 4) and r.critical_tiers == 0 and r.tier == -1 and not r.success
+    assert r.rerolls == (1, 4) and r.critical_tiers == 0 and r.base_tier == -1
+
+
+def test_T2_reading_a_one_is_a_critical_success_at_tier_0_with_skill_0():
+    """T-2 Reading: a 1 is a critical *success*: skill 0 (effective − 1 = −1) still succeeds, at tier 0,
+    in resolve, the resolve contract and dice.roll alike; the receipt shows the lift apart."""
+    r = skill(0, [1, 5])
+    assert (r.base_tier, r.critical_tiers, r.critical_lift, r.tier, r.success, r.outcome) == (-1, 0, 1, 0, True,
+                                                                                               "success")
+    assert line(skill=0, faces=[1, 5])["tier"] == 0 and line(skill=0, faces=[1, 5])["success"] is True
+    faces, rolled = roll(get_system("tiers"), TiersRequest(skill=0), GivenFaces([1, 1, 7]))
+    assert faces == (1, 1, 7) and rolled.tier == 0 and rolled.success
+    assert skill(0, [1, 5], bullets=3).tier == 0  # T-3: 0 × bullets
+    assert skill(1, [1, 5]).critical_lift == 0 and skill(1, [1, 5]).tier == 0  # no lift needed
+    assert skill(0, [2]).tier == -2 and not skill(0, [2]).success  # only a 1 is a critical
+    soak = tiers.resolve(TiersRequest(kind="soak", endurance=0, armor=0, attack_tier=2), (1, 3))
+    assert soak.soak_tier == 0 and soak.damage == 2  # T-5: criticals as T-2
+    dodge = tiers.resolve(TiersRequest(kind="dodge", skill=0, attack_tier=0), (1, 3))
+    assert dodge.tier == 0 and not dodge.dodged  # T-4: strictly greater
 
 
 def test_T2_needed_asks_for_one_more_die_while_the_last_face_is_one():
@@ -347,8 +365,11 @@ def test_T2_property_a_chain_of_n_ones_adds_at_most_n_tiers(effective, faces):
     # T-2 recomputed from SPEC: each reroll after a 1 adds a tier when it is ≤ the skill (equal included).
     expected_tiers = sum(1 for face in faces[1:] if face <= effective)
     assert r.critical_tiers == expected_tiers <= ones
-    assert r.tier == effective - faces[0] + expected_tiers  # T-1
+    chained = effective - faces[0] + expected_tiers  # T-1
+    lift = max(0, -chained) if faces[0] == 1 else 0  # T-2 Reading: a critical succeeds, at tier 0 at least
+    assert r.critical_lift == lift and r.tier == chained + lift
     assert r.critical == (faces[0] == 1) and r.success == (r.tier >= 0)
+    assert r.success or faces[0] != 1
 
 
 @settings(max_examples=200, deadline=None)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from rollbook.contract import resolve_request
 from rollbook.rules import v20
 from rollbook.rules.base import RuleError
 from rollbook.rules.v20 import V20Request, resolve
@@ -116,6 +117,19 @@ def test_V20_7_specialty_refused_on_a_trait_rated_3():
     with pytest.raises(RuleError) as missing:
         V20Request(pool=3, specialty=True)
     assert missing.value.code == "specialty_rating_missing"
+
+
+def test_V20_7_reading_an_attribute_specialty_applies_with_an_untrained_ability():
+    """V20-7 Reading: an Attribute's specialty (rated 4–5) applies even when the Ability is untrained:
+    the 10 counts two and the untrained Skill's +1 still applies (V20-3)."""
+    receipt = roll([7, 10, 3], untrained="skill", specialty=True, specialty_rating=4)
+    assert receipt.difficulty == 7 and receipt.untrained_penalty == 1
+    assert receipt.specialty_tens == 1 and receipt.rolled_successes == 3 and receipt.outcome == "success"
+    talent = roll([7, 10, 3], untrained="talent", specialty=True, specialty_rating=5)
+    assert talent.difficulty == 6 and talent.rolled_successes == 3
+    plain = resolve_request({"system": "v20", "faces": [7, 10, 3], "untrained": "skill", "specialty": True,
+                             "specialty_rating": 4})
+    assert plain["successes"] == 3 and plain["difficulty"] == 7
 
 
 def test_V20_7_without_specialty_a_ten_is_one_success():
@@ -271,3 +285,52 @@ def test_V20_7_property_specialty_never_lowers_the_total(faces, difficulty):
 @given(faces_lists, options)
 def test_resolution_is_deterministic(faces, opts):
     assert roll(faces, **opts) == roll(faces, **opts)
+
+
+# --- V20-17: the damage roll -----------------------------------------------------------------------
+
+def test_V20_17_damage_roll_counts_levels_at_6_no_botch_ones_cancel_nothing():
+    request = v20.DamageRequest(pool=5, damage_type="lethal")
+    receipt = v20.resolve_damage(request, (6, 1, 10, 1, 5))
+    assert (receipt.difficulty, receipt.ones, receipt.levels, receipt.outcome) == (6, 2, 2, "damage")
+    nothing = v20.resolve_damage(v20.DamageRequest(pool=3, damage_type="bashing"), (1, 1, 1))
+    assert nothing.levels == 0 and nothing.outcome == "no_damage"  # never a botch
+
+
+def test_V20_17_damage_pool_hand_to_hand_and_firearms_plus_extra_attack_successes():
+    assert v20.damage_pool(3, 2, False, 1) == (5, 0)  # Strength 3 + weapon 2, one attack success
+    assert v20.damage_pool(3, 2, False, 4) == (5, 3)  # + one die per success beyond the first
+    assert v20.damage_pool(3, 6, True, 2) == (6, 1)  # a firearm's rating, no Strength
+    with pytest.raises(RuleError) as missed:
+        v20.damage_pool(3, 2, False, 0)  # only a successful attack deals damage
+    assert missed.value.code == "out_of_range"
+    with pytest.raises(RuleError):
+        v20.DamageRequest(pool=2, damage_type="fire")
+
+
+def test_V20_17_book_bullets_are_bashing_to_vampires_unless_aimed_at_the_head():
+    assert v20.damage_type_against("lethal", firearm=True, vampire=True) == "bashing"
+    assert v20.damage_type_against("lethal", firearm=True, vampire=True, aimed_at_head=True) == "lethal"
+    assert v20.damage_type_against("lethal", firearm=True, vampire=False) == "lethal"
+    assert v20.damage_type_against("lethal", firearm=False, vampire=True) == "lethal"
+    assert v20.damage_type_against("aggravated", firearm=True, vampire=True) == "aggravated"
+
+
+@given(faces=st.lists(st.integers(1, 10), max_size=30), damage_type=st.sampled_from(v20.DAMAGE_TYPES))
+def test_V20_17_property_a_damage_roll_never_botches(faces, damage_type):
+    receipt = v20.resolve_damage(v20.DamageRequest(pool=len(faces), damage_type=damage_type), tuple(faces))
+    assert receipt.outcome in ("damage", "no_damage")
+    assert receipt.levels == sum(1 for face in faces if face >= 6)  # 1s cancel nothing
+    assert (receipt.levels == 0) == (receipt.outcome == "no_damage")
+
+
+@given(damage=st.integers(0, 30), stamina=st.integers(0, 10), fortitude=st.integers(0, 10),
+       damage_type=st.sampled_from(v20.DAMAGE_TYPES), vampire=st.booleans(), data=st.data())
+def test_V20_16_property_soak_never_leaves_negative_levels(damage, stamina, fortitude, damage_type, vampire, data):
+    request = v20.SoakRequest(damage=damage, damage_type=damage_type, stamina=stamina, fortitude=fortitude,
+                              vampire=vampire)
+    faces = data.draw(st.lists(st.integers(1, 10), min_size=v20.soak_pool(request), max_size=v20.soak_pool(request)))
+    receipt = v20.resolve_soak(request, tuple(faces))
+    assert 0 <= receipt.damage_taken <= damage and receipt.soaked + receipt.damage_taken == damage
+    assert receipt.damage_taken == max(0, damage - sum(1 for face in faces if face >= 6))
+    assert receipt.outcome == ("damaged" if receipt.damage_taken else "soaked")

@@ -158,6 +158,29 @@ def test_V5_10_rouse_check_success_keeps_hunger_failure_raises_it():
     assert failed.hunger_gain == 1 and failed.outcome == "failure" and not failed.bestial
 
 
+@pytest.mark.parametrize("creature", ["ghoul", "mortal"])
+def test_V5_12_one_rule_refuses_a_ghouls_rouse_wherever_it_is_asked(creature):
+    """V5-12: a ghoul or a mortal has no vampiric blood to rouse. The refusal lives in the rules request,
+    so the CLI (``rouse_request``), the resolve contract and the play layer give the same answer."""
+    from rollbook.contract import resolve_request
+    from rollbook.dice import GivenFaces
+    from rollbook.play import new_sheet, perform
+
+    answers = []
+    for ask in (
+        lambda: v5.rouse_request(0, creature=creature),
+        lambda: V5Request(pool=1, kind="rouse", creature=creature),
+        lambda: resolve_request({"system": "v5", "kind": "rouse", "normal": [7], "creature": creature}),
+        lambda: perform("v5", new_sheet("v5", {"name": "Renfield", "creature": creature}), {"kind": "rouse"},
+                        mode="strict", role="player", source=GivenFaces([])),
+    ):
+        with pytest.raises(RuleError) as refused:
+            ask()
+        answers.append((refused.value.code, refused.value.params))
+    assert answers == [("no_rouse_for_creature", {"creature": creature})] * 4
+    assert resolve(v5.rouse_request(0, creature="thin_blood"), (7,)).outcome == "success"
+
+
 def test_V5_10_rouse_at_hunger_five_is_flagged_and_cannot_raise():
     receipt = resolve(v5.rouse_request(5), (1,))
     assert receipt.hunger_gain == 0 and receipt.hunger_frenzy_risk

@@ -30,19 +30,7 @@ class Line(LineBase):
 
 
 def request_of(line: Line) -> rollunder.RollUnderRequest:
-    return rollunder.RollUnderRequest(
-        action=line.action,
-        kind=line.kind,
-        level=line.level,
-        bonus=line.bonus,
-        malus=line.malus,
-        advantage=line.advantage,
-        disadvantage=line.disadvantage,
-        task=line.task,
-        dice=line.dice,
-        threshold=line.threshold,
-        cards=tuple(line.cards),
-    )
+    return rollunder.RollUnderRequest(**line.request_fields("faces"))
 
 
 def resolve(line: Line) -> dict:

@@ -26,15 +26,7 @@ class Line(LineBase):
 
 
 def request_of(line: Line) -> tiers.TiersRequest:
-    return tiers.TiersRequest(
-        kind=line.kind,
-        skill=line.skill,
-        bonus=line.bonus,
-        bullets=line.bullets,
-        attack_tier=line.attack_tier,
-        endurance=line.endurance,
-        armor=line.armor,
-    )
+    return tiers.TiersRequest(**line.request_fields("faces"))
 
 
 def resolve(line: Line) -> dict:

@@ -26,20 +26,7 @@ class Line(LineBase):
 
 
 def request_of(line: Line) -> v20.V20Request:
-    return v20.V20Request(
-        pool=len(line.faces),
-        difficulty=line.difficulty,
-        required=line.required,
-        mode=line.mode,
-        untrained=line.untrained,
-        knowledge_allowed=line.knowledge_allowed,
-        specialty=line.specialty,
-        specialty_rating=line.specialty_rating,
-        willpower=line.willpower,
-        willpower_roll=line.willpower_roll,
-        willpower_current=line.willpower_current,
-        auto_successes=line.auto_successes,
-    )
+    return v20.V20Request(pool=len(line.faces), **line.request_fields("faces"))
 
 
 def resolve(line: Line) -> dict:

@@ -43,15 +43,8 @@ def request_of(line: Line) -> v5.V5Request:
             blood_potency_reroll=line.blood_potency_reroll,
             creature=line.creature,
         )
-    return v5.V5Request(
-        pool=len(line.normal) + len(line.hunger),
-        hunger=len(line.hunger),
-        difficulty=line.difficulty,
-        kind=line.kind,
-        mode=line.mode,
-        creature=line.creature,
-        blood_potency_reroll=line.blood_potency_reroll,
-    )
+    return v5.V5Request(pool=len(line.normal) + len(line.hunger), hunger=len(line.hunger),
+                        **line.request_fields("normal", "hunger", "rerolls", "current_hunger"))
 
 
 def resolve(line: Line) -> dict:

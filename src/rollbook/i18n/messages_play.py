@@ -26,6 +26,13 @@ PLAY_ERROR_MESSAGES: dict[str, str] = {
     "no_followup": N_("Rolls in {system} have no follow-up."),
     "receipt_inconsistent": N_("The stored receipt does not match its dice: {problems}."),
     "receipt_system_mismatch": N_("This receipt belongs to {receipt_system}, not {system}."),
+    # the combat chain (V20-17, T-4, T-5)
+    "follows_not_for_kind": N_("A {kind} roll does not follow another roll."),
+    "follows_wrong_kind": N_("A {kind} roll follows a roll of kind {allowed}, not {follows}."),
+    "follows_required": N_("A {kind} roll follows the {follows} roll it comes from."),
+    "follows_conflict": N_("{field} comes from the {follows} roll this one follows; do not type it in."),
+    "attack_missed": N_("The attack missed: there is no damage to roll or soak."),
+    "attack_dodged": N_("The attack was dodged: there is nothing to soak."),
     # traits and pools
     "unknown_trait": N_("The sheet has no trait {trait}."),
     "trait_not_possessed": N_("The character does not have {trait}."),

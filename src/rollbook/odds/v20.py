@@ -307,33 +307,12 @@ def _by_diagonals(request, base_receipt, classifier: _Classifier, die, n: int) -
     diagonals = _diagonals(base, n, fast_width(denominator))[1]  # index n + k: cells with rolled − ones = k
     no_success = (one_at_zero + other_at_zero) ** n - other_at_zero ** n  # rolled 0, ones ≥ 1
     below = sum(diagonals[:n])  # every cell with rolled < ones
-    outcomes = [0] * _N_OUT
-    totals: dict[int, int] = {}
-    degrees = [0] * len(DEGREES)
-    meaning = classifier.meaning
-    for code, weight in zip(by_net, diagonals[n:]):
+    joint: dict = {}
+    for code, weight in (*zip(by_net, diagonals[n:]), (empty, no_success), (cancelled, below - no_success)):
         if weight:
-            index, total, degree = meaning(code)
-            outcomes[index] += weight
-            totals[total] = totals.get(total, 0) + weight
-            if degree is not None:
-                degrees[degree] += weight
-    for code, weight in ((empty, no_success), (cancelled, below - no_success)):
-        if weight:
-            index, total, degree = meaning(code)
-            outcomes[index] += weight
-            totals[total] = totals.get(total, 0) + weight
-            if degree is not None:
-                degrees[degree] += weight
-    return V20Odds(
-        request=request,
-        difficulty=base_receipt.difficulty,
-        required=base_receipt.required,
-        auto_successes=base_receipt.auto_successes,
-        outcomes=Distribution(dict(zip(OUTCOMES, outcomes)), denominator),
-        successes=Distribution({t: totals[t] for t in sorted(totals)}, denominator),
-        degrees=Distribution(dict(zip(DEGREES, degrees)), denominator),
-    )
+            joint[code] = joint.get(code, 0) + weight
+    return _assemble(request, base_receipt.difficulty, base_receipt.required, base_receipt.auto_successes,
+                     classifier, joint, denominator)
 
 
 def _assemble(request, difficulty, required, auto, classifier, joint, denominator) -> V20Odds:

@@ -7,9 +7,38 @@ dicts: no web, storage or CLI library. Input dicts are never mutated; every refu
 
 One module per system (``play.v20``, ``play.v5``, ``play.tiers``, ``play.rollunder``), each with:
 ``Sheet`` (Pydantic v2, extra="forbid", strict), ``ACTIONS`` / ``FOLLOWUPS`` / ``CHANGES`` (kind ->
-model), ``PLAYER_FIELDS`` (what a player may edit), ``prepare`` (build the rules request and the pool,
-refusing before any die: ``common.Prepared``), ``perform`` (``prepare``, then draw, resolve, apply),
-``followup``, ``adjust``, ``verify``.
+model), ``CHAINS`` (action kind -> the receipt kinds it may follow), ``PLAYER_FIELDS`` (what a player
+may edit), ``prepare`` (build the rules request and the pool, refusing before any die:
+``common.Prepared``), ``apply`` (the consequences of the drawn dice on a copy of the sheet),
+``followup``, ``adjust``, ``verify``. ``perform`` here is the one path through them: prepare, draw,
+resolve, apply.
+
+The combat chain (SPEC V20-17, T-4, T-5): one exchange is several rolls, each following the one
+before it. The roll that follows names the receipt it follows; nothing of that receipt is typed in:
+
+    attack = perform("v20", attacker, {"kind": "test", "attribute": "dexterity", "ability": "melee"}, ...)
+    damage = perform("v20", attacker, {"kind": "damage", "weapon": "knife"}, ..., follows=attack.receipt)
+    soak = perform("v20", defender, {"kind": "soak"}, ..., follows=damage.receipt)
+    soak.sheet  # the defender's sheet with the levels left after soak marked on its health track
+
+    shot = perform("tiers", shooter, {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 2}, ...)
+    dodge = perform("tiers", target, {"kind": "dodge"}, ..., follows=shot.receipt)          # T-4
+    soak = perform("tiers", target, {"kind": "soak", "location": "torso"}, ..., follows=dodge.receipt)  # T-5
+    soak.sheet  # the wound track advanced by the damage
+
+- ``follows`` is the stored receipt dict of the earlier roll (``Performed.receipt``, as logged). It is
+  checked here before any die: same system, a kind the action may follow (``CHAINS``), and consistent
+  with its own dice (``verify_receipt``). V20: ``damage`` follows a successful ``test`` (the attack:
+  one die per success beyond the first), ``soak`` follows a ``damage`` (its levels and damage type).
+  Tiers: ``dodge`` follows a hit ``skill`` roll (its tier), ``soak`` follows that skill roll or a
+  failed ``dodge`` (the attack's tier). A value the followed receipt gives may not also be typed in
+  (``follows_conflict``); without ``follows`` the action takes it typed in, as before.
+- The new sheet (``Performed.sheet``) is a pure change: the caller stores it in the same transaction as
+  the receipt (the soak's transaction marks the defender's health or wound track). The defender's
+  sheet is the one passed in; who may act for the defender (the player, or the Storyteller for an
+  NPC) is the caller's rule, as is linking the log entries (``refers_to``: the followed entry).
+- The receipt of a chained roll holds ``"follows": {"kind": ..., "system": ...}`` and, in its pool,
+  what it took from the followed receipt, so it explains itself without the earlier entry.
 """
 
 from __future__ import annotations
@@ -20,6 +49,7 @@ from types import ModuleType
 from typing import Any
 
 from rollbook.dice import DiceSource
+from rollbook.dice import roll as roll_dice
 from rollbook.play.common import (
     STORYTELLER, Performed, changed_paths, check_mode, check_role, dump, merge, parse, parse_kind,
     storyteller_only,
@@ -52,9 +82,8 @@ def new_sheet(system: str, data: dict) -> dict:
 def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:
     """Merge a patch (objects merge, ``null`` removes a key) and revalidate. A player may change only
     the descriptive fields (``PLAYER_FIELDS``); the Storyteller may change anything."""
-    check_role(role)
-    module = system_module(system)
-    current = dump(_load_sheet(module, sheet))
+    module, loaded = _loaded(system, sheet, role=role)
+    current = dump(loaded)
     if not isinstance(patch, dict):
         raise RuleError("not_an_object", field="patch")
     edited = dump(parse(module.Sheet, merge(current, patch), "sheet"))
@@ -65,31 +94,74 @@ def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:
     return edited
 
 
-def _action(system: str, sheet: dict, action: dict, *, mode: str, role: str) -> tuple[ModuleType, Any, Any]:
-    """What ``perform`` and ``preview`` check first: role, mode, system, sheet, action, Storyteller-only kinds."""
+def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> tuple[ModuleType, Any]:
+    """The checks every call makes first: the role (and the mode), the system's module, the sheet validated."""
     check_role(role)
-    check_mode(mode)
+    if mode is not None:
+        check_mode(mode)
     module = system_module(system)
-    loaded = _load_sheet(module, sheet)
-    validated = parse_kind(module.ACTIONS, copy.deepcopy(action), "action")
-    if validated.kind in module.STORYTELLER_ACTIONS:
+    return module, _load_sheet(module, sheet)
+
+
+def _kind(models: dict, storyteller_kinds: frozenset[str], data: Any, what: str, role: str) -> Any:
+    """An action or change validated by its kind's model; Storyteller-only kinds refused to a player."""
+    validated = parse_kind(models, copy.deepcopy(data), what)
+    if validated.kind in storyteller_kinds:
         storyteller_only(role, validated.kind)
-    return module, loaded, validated
+    return validated
 
 
-def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource) -> Performed:
-    """A roll named by traits: validate, build the pool from the sheet, refuse before drawing, draw,
-    resolve, and apply every consequence to a copy of the sheet."""
-    module, loaded, validated = _action(system, sheet, action, mode=mode, role=role)
-    return module.perform(loaded, validated, mode=mode, role=role, source=source)
+def _stored(system: str, receipt: Any, field: str) -> dict:
+    """A stored receipt of this system (the one a follow-up is made on, or a chained roll follows)."""
+    if not isinstance(receipt, dict):
+        raise RuleError("not_an_object", field=field)
+    if receipt.get("system") != system:
+        raise RuleError("receipt_system_mismatch", system=system, receipt_system=str(receipt.get("system")))
+    return copy.deepcopy(receipt)
 
 
-def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str) -> dict:
+def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict | None:
+    """The receipt an action follows (the combat chain, see the module docstring), checked before any die."""
+    if follows is None:
+        return None
+    allowed = module.CHAINS.get(kind, ())
+    if not allowed:
+        raise RuleError("follows_not_for_kind", kind=kind)
+    follows = _stored(system, follows, "follows")
+    if follows.get("kind") not in allowed:
+        raise RuleError("follows_wrong_kind", kind=kind, follows=str(follows.get("kind")), allowed=list(allowed))
+    problems = verify_receipt(follows)
+    if problems:
+        raise RuleError("receipt_inconsistent", problems=problems)
+    return follows
+
+
+def _prepare(system: str, sheet: dict, action: dict, *, mode: str, role: str,
+             follows: dict | None) -> tuple[ModuleType, Any, Any, Any]:
+    """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
+    Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals)."""
+    module, loaded = _loaded(system, sheet, role=role, mode=mode)
+    validated = _kind(module.ACTIONS, module.STORYTELLER_ACTIONS, action, "action", role)
+    prior = _followed(module, system, validated.kind, follows)
+    prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior)
+    return module, loaded, validated, prepared
+
+
+def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource,
+            follows: dict | None = None) -> Performed:
+    """A roll named by traits: validate, build the pool from the sheet (and from the receipt it
+    ``follows``, in a combat chain), refuse before drawing, draw, resolve, and apply every
+    consequence to a copy of the sheet."""
+    module, loaded, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows)
+    faces, result = roll_dice(prepared.system, prepared.request, source)
+    return module.apply(loaded, validated, prepared, faces, result, source=source)
+
+
+def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, follows: dict | None = None) -> dict:
     """The roll ``perform`` would make, without drawing a die: ``{"system", "kind", "request",
     "pool"}``, the same values ``perform`` puts in its receipt under those keys (both use the system
     module's ``prepare``). Every refusal ``perform`` makes before drawing is raised here too."""
-    module, loaded, validated = _action(system, sheet, action, mode=mode, role=role)
-    prepared = module.prepare(loaded, validated, mode=mode, role=role)
+    _, _, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows)
     return {"system": system, "kind": validated.kind, "request": to_plain(prepared.request),
             "pool": copy.deepcopy(prepared.pool)}
 
@@ -98,26 +170,15 @@ def perform_followup(system: str, sheet: dict, receipt: dict, action: dict, *, m
                      source: DiceSource) -> Performed:
     """A follow-up on a stored receipt: V5 ``{"kind": "reroll", "dice": [...]}`` (V5-8);
     roll-under ``{"kind": "card", "card": name}`` is always refused (R-6)."""
-    check_role(role)
-    check_mode(mode)
-    module = system_module(system)
-    loaded = _load_sheet(module, sheet)
-    if not isinstance(receipt, dict):
-        raise RuleError("not_an_object", field="receipt")
-    if receipt.get("system") != system:
-        raise RuleError("receipt_system_mismatch", system=system, receipt_system=str(receipt.get("system")))
-    return module.followup(loaded, copy.deepcopy(receipt), copy.deepcopy(action), mode=mode, role=role,
-                           source=source)
+    module, loaded = _loaded(system, sheet, role=role, mode=mode)
+    stored = _stored(system, receipt, "receipt")
+    return module.followup(loaded, stored, copy.deepcopy(action), mode=mode, role=role, source=source)
 
 
 def adjust(system: str, sheet: dict, change: dict, *, role: str) -> Performed:
     """A change without dice: spend, restore, grant, award, reload, damage, experience."""
-    check_role(role)
-    module = system_module(system)
-    loaded = _load_sheet(module, sheet)
-    validated = parse_kind(module.CHANGES, copy.deepcopy(change), "change")
-    if validated.kind in module.STORYTELLER_CHANGES:
-        storyteller_only(role, validated.kind)
+    module, loaded = _loaded(system, sheet, role=role)
+    validated = _kind(module.CHANGES, module.STORYTELLER_CHANGES, change, "change", role)
     return module.adjust(loaded, validated, role=role)
 
 
@@ -152,6 +213,7 @@ def describe_actions(system: str) -> dict:
         "actions": {kind: model.model_json_schema() for kind, model in module.ACTIONS.items()},
         "followups": {kind: model.model_json_schema() for kind, model in module.FOLLOWUPS.items()},
         "changes": {kind: model.model_json_schema() for kind, model in module.CHANGES.items()},
+        "chains": {kind: list(kinds) for kind, kinds in module.CHAINS.items()},
         "storyteller_only": sorted(module.STORYTELLER_ACTIONS | module.STORYTELLER_CHANGES),
         "storyteller_only_values": getattr(module, "STORYTELLER_VALUES", {}),
         "player_fields": sorted(module.PLAYER_FIELDS),

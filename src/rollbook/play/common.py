@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
@@ -57,10 +57,23 @@ class Recorded:
     sometimes: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Follows:
+    """What a roll of the combat chain records of the receipt it follows (``follows_note``)."""
+
+    system: str
+    kind: str
+
+
 class Model(BaseModel):
     """Every sheet, action and change: unknown fields refused, strict JSON types."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def by_kind(*models: type[Model]) -> dict[str, type[Model]]:
+    """An ``ACTIONS`` / ``CHANGES`` / ``FOLLOWUPS`` table: each model under the one value of its ``kind``."""
+    return {model.model_fields["kind"].annotation.__args__[0]: model for model in models}
 
 
 def _not_blank(value: str) -> str:
@@ -107,6 +120,45 @@ class Experience(Model):
     def paid(self, cost: int) -> Experience:
         """After a spend of ``cost`` points (the caller has checked they are available)."""
         return Experience(total=self.total, spent=self.spent + cost)
+
+
+class Identity(Model):
+    """What every sheet starts with: its system (each sheet fixes it), the character's name, the player,
+    the concept (a player may edit the descriptive fields, ``PLAYER_FIELDS``)."""
+
+    system: str
+    name: Label
+    player: Short = ""
+    concept: Short = ""
+
+
+# --- changes every system offers ------------------------------------------------------------------
+
+class SpendWillpower(Model):
+    """Spend Willpower outside a roll (e.g. to resist); a roll's own spend goes on the action."""
+
+    kind: Literal["spend_willpower"]
+    amount: int = rating(1, 10, 1)
+
+
+class AwardExperience(Model):
+    """Storyteller: experience points awarded (at the end of a session)."""
+
+    kind: Literal["award_experience"]
+    amount: int = rating(1, 1000)
+
+
+class SpendExperience(Model):
+    """Raise one trait by one dot at its cost (each system's ``xp_cost``)."""
+
+    kind: Literal["spend_experience"]
+    trait: TraitName
+
+
+def award(sheet: Any, new: Any, amount: int, effects: Effects) -> None:
+    """An award of experience points on the new sheet, as an effect."""
+    new.experience = sheet.experience.awarded(amount)
+    effects.change("experience", sheet.experience.available, new.experience.available)
 
 
 def check_raise(trait: str, current: int, top: int) -> None:
@@ -271,6 +323,24 @@ def performed(new: Model, receipt: dict | None, effects: Effects) -> Performed:
     return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
 
 
+# --- the combat chain (see ``rollbook.play``'s docstring) ----------------------------------------
+
+def check_chained(action: BaseModel, follows: dict | None, fields: Iterable[str]) -> None:
+    """Fields an action takes from the receipt it follows: typed in when it follows none
+    (``missing_field``), never typed in as well when it follows one (``follows_conflict``)."""
+    for name in fields:
+        typed = getattr(action, name)
+        if follows is None and typed is None:
+            raise RuleError("missing_field", field=name)
+        if follows is not None and typed is not None:
+            raise RuleError("follows_conflict", field=name, follows=str(follows.get("kind")))
+
+
+def follows_note(follows: dict | None) -> dict:
+    """What a chained roll's receipt says of the receipt it follows (``roll_receipt`` extra)."""
+    return {} if follows is None else {"follows": to_plain(Follows(follows["system"], follows["kind"]))}
+
+
 class Shim:
     """A tiny system object for ``dice.roll``: any ``needed``/``resolve`` pair (e.g. V20 soak)."""
 
@@ -296,6 +366,15 @@ def replay(request_cls: type, resolve: Callable[[Any, tuple], Any], receipt: dic
     return request, resolve(request, tuple(receipt.get("faces", ())))
 
 
+def verified(receipt: dict, result: Any, total: int | None) -> list[str]:
+    """Problems between a stored roll and its recomputed ``result``: every differing result field, and
+    the pool's total unless ``total`` is None."""
+    problems = compare(receipt.get("result"), to_plain(result), "result")
+    if total is not None and (receipt.get("pool") or {}).get("total") != total:
+        problems.append("pool_mismatch:total")
+    return problems
+
+
 def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
     """Problems between a stored plain receipt and the recomputed one (one per differing field)."""
     if not isinstance(stored, dict):
@@ -305,9 +384,10 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 
 __all__ = [
-    "ROLES", "MODES", "Performed", "Prepared", "Recorded", "Model", "TraitName", "Label", "Short", "Text", "rating",
-    "Experience", "check_raise", "pay_experience", "check_within",
-    "validation_error", "parse", "parse_kind", "dump", "check_role", "check_mode", "storyteller_only",
-    "merge", "changed_paths", "Effects", "roll_receipt", "change_receipt", "Shim", "request_from_plain", "replay",
-    "compare", "revalidate", "performed",
+    "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Recorded", "Follows", "Model", "TraitName", "Label",
+    "Short", "Text", "rating", "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience",
+    "award", "check_raise", "pay_experience", "check_within", "validation_error", "parse", "parse_kind", "dump",
+    "check_role", "check_mode", "storyteller_only", "merge", "changed_paths", "Effects", "roll_receipt",
+    "change_receipt", "Shim", "request_from_plain", "replay", "compare", "verified", "revalidate", "performed",
+    "check_chained", "follows_note",
 ]

@@ -15,12 +15,12 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, change_receipt, compare,
-    parse_kind, performed, rating, replay, roll_receipt, storyteller_only,
+    Effects, Identity, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, by_kind, change_receipt,
+    parse_kind, performed, rating, replay, roll_receipt, storyteller_only, verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import RuleError
 
 SYSTEM = "rollunder"
 LEVEL_MIN, LEVEL_MAX = 1, 20
@@ -48,11 +48,8 @@ class Card(Model):
         return self
 
 
-class Sheet(Model):
+class Sheet(Identity):
     system: Literal["rollunder"] = "rollunder"
-    name: Label
-    player: Short = ""
-    concept: Short = ""
     notes: Text = ""
     attributes: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
     skills: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
@@ -104,8 +101,9 @@ class OpposedAction(Model):
     task: Task = "normal"
 
 
-ACTIONS: dict[str, type[Model]] = {"check": CheckAction, "opposed": OpposedAction}
+ACTIONS = by_kind(CheckAction, OpposedAction)
 STORYTELLER_ACTIONS = frozenset({"opposed"})
+CHAINS: dict[str, tuple[str, ...]] = {}
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}  # R-8
 # What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
 ROLL_RECORDS: dict[str, Recorded] = {
@@ -121,10 +119,10 @@ class CardFollowup(Model):
     card: Label
 
 
-FOLLOWUPS: dict[str, type[Model]] = {"card": CardFollowup}
+FOLLOWUPS = by_kind(CardFollowup)
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (target, cards played, rules request) and make every refusal;
     no die drawn."""
     if not action.action.strip():
@@ -176,9 +174,9 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
     return Prepared(request, pool, get_system(SYSTEM), {"played": played})
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
-    prepared = prepare(sheet, action, mode=mode, role=role)
+def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.RollUnderReceipt, *,
+          source: dice.DiceSource) -> Performed:
+    """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
     played = prepared.context["played"]
@@ -188,7 +186,6 @@ def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.D
         for card in played:
             if card.consumable:
                 effects.change("cards", card.name, None, card=card.name)
-    faces, result = dice.roll(prepared.system, prepared.request, source)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
     return performed(new, receipt, effects)
 
@@ -218,7 +215,7 @@ class RemoveCard(Model):
     card: Label
 
 
-CHANGES: dict[str, type[Model]] = {"grant_card": GrantCard, "remove_card": RemoveCard}
+CHANGES = by_kind(GrantCard, RemoveCard)
 STORYTELLER_CHANGES = frozenset({"grant_card", "remove_card"})
 CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
@@ -245,8 +242,4 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.RollUnderRequest, rules.resolve, receipt)
-    problems = compare(receipt.get("result"), to_plain(result), "result")
-    pool = receipt.get("pool") or {}
-    if pool.get("total") != request.target:
-        problems.append("pool_mismatch:total")
-    return problems
+    return verified(receipt, result, request.target)

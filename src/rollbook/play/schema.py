@@ -181,11 +181,13 @@ def sheet(system: str) -> type[Model]:
 
 # --- naming -----------------------------------------------------------------------------------
 
-_SYSTEM_MODULE = re.compile(r"^rollbook\.(?:play|rules)\.(?P<system>\w+)$")
+# A system's modules: ``play.v20`` and its parts ``play.v20_sheet``, ``play.v20_changes``; ``rules.v20``.
+_SYSTEM_MODULE = re.compile(r"^rollbook\.(?:play|rules)\.(?P<system>\w+?)(?:_sheet|_changes)?$")
 
 
 def component_name(core_ref: str) -> str:
-    """``rollbook.play.v20.TestAction:1234`` -> ``V20TestAction``; a shared type keeps its name."""
+    """``rollbook.play.v20.TestAction:1234`` (or ``play.v20_sheet.Weapon``) -> ``V20TestAction``
+    (``V20Weapon``); a shared type keeps its name."""
     qualified = core_ref.rsplit(":", 1)[0]
     module, _, name = qualified.rpartition(".")
     found = _SYSTEM_MODULE.match(module)

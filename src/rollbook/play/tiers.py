@@ -23,10 +23,11 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rollbook import dice
+from rollbook.play import common
 from rollbook.play.common import (
-    Effects, Experience, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, change_receipt,
-    check_raise,
-    check_within, compare, performed, rating, replay, roll_receipt,
+    Effects, Experience, Follows, Identity, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName,
+    by_kind, change_receipt, check_chained, check_raise, check_within, follows_note, performed, rating, replay,
+    roll_receipt, verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -92,11 +93,8 @@ class Wounds(Model):
         return self
 
 
-class Sheet(Model):
+class Sheet(Identity):
     system: Literal["tiers"] = "tiers"
-    name: Label
-    player: Short = ""
-    concept: Short = ""
     notes: Text = ""
     skills: dict[TraitName, int] = Field(default_factory=dict)  # 0–100
     endurance: int = rating(0, MAX, 0)
@@ -151,17 +149,19 @@ class SkillAction(Model):
 
 
 class DodgeAction(Model):
-    """Dodge an attack (T-4): the tier must beat the attack's tier."""
+    """Dodge an attack (T-4): the tier must beat the attack's tier, taken from the attack's receipt
+    when the dodge follows it (the combat chain), else typed in."""
 
     kind: Literal["dodge"]
-    attack_tier: int = rating(0, 10_000)
+    attack_tier: int | None = Field(None, ge=0, le=10_000)
 
 
 class SoakAction(Model):
-    """Soak a hit at a body location (T-5); the damage advances the wound track."""
+    """Soak a hit at a body location (T-5); the damage advances the wound track. The attack's tier
+    comes from the receipt the soak follows (the attack, or a failed dodge), else typed in."""
 
     kind: Literal["soak"]
-    attack_tier: int = rating(0, 10_000)
+    attack_tier: int | None = Field(None, ge=0, le=10_000)
     location: TraitName
 
 
@@ -172,21 +172,31 @@ class SpellAction(Model):
     spell: Short = ""
 
 
-ACTIONS: dict[str, type[Model]] = {
-    "skill": SkillAction,
-    "dodge": DodgeAction,
-    "soak": SoakAction,
-    "spell": SpellAction,
-}
+ACTIONS = by_kind(SkillAction, DodgeAction, SoakAction, SpellAction)
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+# The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
+CHAINS: dict[str, tuple[str, ...]] = {"dodge": ("skill",), "soak": ("skill", "dodge")}
 # What each kind of roll records under "request", "result" and beyond (play.schema describes receipts from it).
 ROLL_RECORDS: dict[str, Recorded] = {
     "skill": Recorded(rules.TiersRequest, rules.SkillReceipt),
-    "dodge": Recorded(rules.TiersRequest, rules.DodgeReceipt),
-    "soak": Recorded(rules.TiersRequest, rules.SoakReceipt),
+    "dodge": Recorded(rules.TiersRequest, rules.DodgeReceipt, sometimes={"follows": Follows}),  # T-4
+    "soak": Recorded(rules.TiersRequest, rules.SoakReceipt, sometimes={"follows": Follows}),  # T-5
     "spell": Recorded(rules.TiersRequest, rules.SkillReceipt, always={"cast": rules.CastReceipt}),  # T-6
 }
+
+
+def attack_tier_of(follows: dict) -> int:
+    """The tier of the attack a dodge or soak follows: a hit skill roll's tier (T-1, T-3: after
+    bullets), or the attack tier of a dodge that failed (T-4: a dodged attack deals no damage)."""
+    result = follows["result"]
+    if follows["kind"] == "dodge":
+        if result["dodged"]:
+            raise RuleError("attack_dodged")  # T-4
+        return result["attack_tier"]
+    if not result["success"]:
+        raise RuleError("attack_missed")  # T-1: a negative tier is a failure
+    return result["tier"]
 
 
 def _skill(sheet: Sheet, name: str) -> int:
@@ -195,7 +205,7 @@ def _skill(sheet: Sheet, name: str) -> int:
     return sheet.skills[name]
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
     system = get_system(SYSTEM)
     if isinstance(action, (SkillAction, SpellAction)) and sheet.turn_spent:
@@ -226,22 +236,24 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
         if action.bullets is not None:
             pool["bullets"] = action.bullets
         return Prepared(request, pool, system, {"fired": fired})
-    if isinstance(action, DodgeAction):
-        value = sheet.skills["dodge"]
-        request = rules.TiersRequest(kind="dodge", skill=value, attack_tier=action.attack_tier)
-        pool = {"parts": [{"trait": "dodge", "rating": value}], "modifiers": [], "bonus": 0, "wound_penalty": 0,
-                "total": value}
-        return Prepared(request, pool, system)
-    if isinstance(action, SoakAction):
-        if action.location not in sheet.armor:
-            raise RuleError("unknown_location", field="location", location=action.location)
-        armor = sheet.armor[action.location]
-        request = rules.TiersRequest(kind="soak", endurance=sheet.endurance, armor=armor,
-                                     attack_tier=action.attack_tier)
-        pool = {"parts": [{"trait": "endurance", "rating": sheet.endurance},
-                          {"trait": f"armor.{action.location}", "rating": armor}],
-                "modifiers": [], "bonus": 0, "wound_penalty": 0, "total": sheet.endurance + armor}
-        return Prepared(request, pool, system)
+    if isinstance(action, (DodgeAction, SoakAction)):
+        check_chained(action, follows, ("attack_tier",))
+        attack_tier = action.attack_tier if follows is None else attack_tier_of(follows)  # T-4, T-5
+        if isinstance(action, DodgeAction):
+            value = sheet.skills["dodge"]
+            request = rules.TiersRequest(kind="dodge", skill=value, attack_tier=attack_tier)
+            parts = [{"trait": "dodge", "rating": value}]
+        else:
+            if action.location not in sheet.armor:
+                raise RuleError("unknown_location", field="location", location=action.location)
+            armor = sheet.armor[action.location]
+            request = rules.TiersRequest(kind="soak", endurance=sheet.endurance, armor=armor, attack_tier=attack_tier)
+            parts = [{"trait": "endurance", "rating": sheet.endurance},
+                     {"trait": f"armor.{action.location}", "rating": armor}]
+        pool = {"parts": parts, "modifiers": [], "bonus": 0, "wound_penalty": 0, "total": request.effective}
+        if follows is not None:
+            pool["attack_tier"] = attack_tier  # taken from the receipt it follows
+        return Prepared(request, pool, system, {"follows": follows})
     assert isinstance(action, SpellAction)
     essence = rules.Essence(current=sheet.essence.current, maximum=sheet.essence.max)
     rules.cast(essence)  # T-6: refused at 0 Essence, before any die
@@ -252,13 +264,12 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str) -> Prepared:
     return Prepared(request, pool, system, {"essence": essence})
 
 
-def perform(sheet: Sheet, action: Model, *, mode: str, role: str, source: dice.DiceSource) -> Performed:
-    """``prepare``, then draw, resolve, and apply the consequences to a copy of the sheet."""
-    prepared = prepare(sheet, action, mode=mode, role=role)
-    faces, result = dice.roll(prepared.system, prepared.request, source)
+def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.TiersReceipt, *,
+          source: dice.DiceSource) -> Performed:
+    """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    extra: dict = {}
+    extra: dict = follows_note(prepared.context.get("follows"))
     if isinstance(action, SkillAction):
         if prepared.context["fired"] is not None:  # T-3: the declared bullets leave the magazine
             index, gun, magazine_after = prepared.context["fired"]
@@ -325,28 +336,17 @@ class Restore(Model):
     weapon: Label | None = None  # ammunition only
 
 
-class AwardExperience(Model):
+class AwardExperience(common.AwardExperience):
     """Storyteller: experience at the end of a session (T-8)."""
 
-    kind: Literal["award_experience"]
     amount: int = rating(1, 100_000)
 
 
-class SpendExperience(Model):
+class SpendExperience(common.SpendExperience):
     """Raise Endurance or a skill by one: 10 × the new rating (T-8)."""
 
-    kind: Literal["spend_experience"]
-    trait: TraitName
 
-
-CHANGES: dict[str, type[Model]] = {
-    "reload": Reload,
-    "new_turn": NewTurn,
-    "damage": TakeDamage,
-    "restore": Restore,
-    "award_experience": AwardExperience,
-    "spend_experience": SpendExperience,
-}
+CHANGES = by_kind(Reload, NewTurn, TakeDamage, Restore, AwardExperience, SpendExperience)
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
 CHANGE_RECORDS: dict[str, Recorded] = {  # T-8: experience changes record the rules' receipt
     "award_experience": Recorded(always={"xp": rules.XpReceipt}),
@@ -434,10 +434,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.TiersRequest, rules.resolve, receipt)
-    problems = compare(receipt.get("result"), to_plain(result), "result")
-    pool = receipt.get("pool") or {}
-    if pool.get("total") != request.effective:
-        problems.append("pool_mismatch:total")
+    problems = verified(receipt, result, request.effective)
     if "cast" in receipt:
         cast = receipt["cast"]
         if not isinstance(cast, dict) or cast.get("spell_success") != result.success or cast.get("cost") != 1:

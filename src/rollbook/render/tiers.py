@@ -32,8 +32,10 @@ def _paren(number: int) -> str:
 
 
 def _sum(receipt: dict) -> str:
-    """The tier after criticals (T-2): base tier + critical tiers."""
-    return f"{receipt['base_tier']} + {receipt['critical_tiers']}"
+    """The tier after criticals (T-2): base tier + critical tiers (+ the lift of the T-2 Reading)."""
+    text = f"{receipt['base_tier']} + {receipt['critical_tiers']}"
+    lift = receipt.get("critical_lift", 0)
+    return f"{text} + {lift}" if lift else text
 
 
 def _outcome_label(receipt: dict, lang: str) -> str:
@@ -66,6 +68,9 @@ def _chain_lines(receipt: dict, effective: int, lang: str) -> list[Line]:
     if receipt["critical"]:
         lines.append(Line(t("Critical tiers", lang), f"+{receipt['critical_tiers']}",
                           t("each reroll at or under {effective} adds one tier", lang, effective=effective)))
+    if receipt.get("critical_lift"):  # T-2 Reading
+        lines.append(Line(t("Critical success", lang), f"+{receipt['critical_lift']}",
+                          t("a critical is a success: tier 0 at least", lang)))
     return lines
 
 

@@ -52,6 +52,16 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
 
 
 def view(receipt: dict, lang: str) -> ReceiptView:
+    """Every kind of V20 rules receipt: a test (no ``kind``), a damage roll (V20-17), a soak (V20-16)."""
+    kind = receipt.get("kind")
+    if kind == "damage":
+        return damage_view(receipt, lang)
+    if kind == "soak":
+        return soak_view(receipt, lang)
+    return test_view(receipt, lang)
+
+
+def test_view(receipt: dict, lang: str) -> ReceiptView:
     outcome = receipt["outcome"]
     label = t(OUTCOMES[outcome], lang)
     if receipt.get("degree"):
@@ -96,3 +106,65 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         dice=dice_views(receipt),
         lines=tuple(lines),
     )
+
+
+# --- V20-17 damage and V20-16 soak: difficulty 6, no botch, 1s cancel nothing ---------------------
+
+def levels_text(levels: int, damage_type: str, lang: str) -> str:
+    """"3 levels of lethal damage", in the reader's language and plural form (one msgid pair a type)."""
+    if damage_type == "bashing":
+        return tn("{n} level of bashing damage", "{n} levels of bashing damage", levels, lang)
+    if damage_type == "aggravated":
+        return tn("{n} level of aggravated damage", "{n} levels of aggravated damage", levels, lang)
+    return tn("{n} level of lethal damage", "{n} levels of lethal damage", levels, lang)
+
+
+def level_dice(faces: list[int], difficulty: int) -> tuple[DieView, ...]:
+    """Each die at or above the difficulty is one level; a 1 is shown and cancels nothing."""
+    views = []
+    for index, face in enumerate(faces):
+        marks = ["success" if face >= difficulty else "failure"]
+        if face == 1:
+            marks.append("one")
+        views.append(DieView(face=face, sides=10, marks=tuple(marks), index=index))
+    return tuple(views)
+
+
+def _level_rule(lang: str) -> str:
+    return t("each die at or above 6 is one level; no botch, and 1s cancel nothing", lang)
+
+
+def damage_view(receipt: dict, lang: str) -> ReceiptView:
+    levels, damage_type = receipt["levels"], receipt["damage_type"]
+    outcome = receipt.get("outcome") or ("damage" if levels else "no_damage")
+    label = levels_text(levels, damage_type, lang) if levels else t("No damage", lang)
+    lines = (
+        Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt["pool"], lang),
+             t("weapon, plus one die per attack success beyond the first", lang)),
+        Line(t("Difficulty", lang), str(receipt["difficulty"]), _level_rule(lang)),
+        Line(t("Damage", lang), levels_text(levels, damage_type, lang)),
+    )
+    return ReceiptView(system="v20", system_name="V20", title=t("V20 damage roll", lang), outcome=outcome,
+                       outcome_label=label, tone="good" if levels else "neutral",
+                       dice=level_dice(receipt["faces"], receipt["difficulty"]), lines=lines)
+
+
+def soak_view(receipt: dict, lang: str) -> ReceiptView:
+    damage, damage_type = receipt["damage"], receipt["damage_type"]
+    taken, soaked = receipt["damage_taken"], receipt["soaked"]
+    outcome = receipt.get("outcome") or ("damaged" if taken else "soaked")
+    if taken:
+        label = t("{levels} to mark on the health track", lang, levels=levels_text(taken, damage_type, lang))
+    else:
+        label = t("All damage soaked", lang)
+    lines = (
+        Line(t("Damage", lang), levels_text(damage, damage_type, lang)),
+        Line(t("Soak pool", lang), tn("{n} die", "{n} dice", receipt["soak_pool"], lang),
+             t("Stamina + Fortitude; Fortitude alone against aggravated; mortals soak bashing only", lang)),
+        Line(t("Difficulty", lang), str(receipt.get("difficulty", 6)), _level_rule(lang)),
+        Line(t("Soaked", lang), str(soaked)),
+        Line(t("Damage taken", lang), str(taken), f"{damage} − {soaked}"),
+    )
+    return ReceiptView(system="v20", system_name="V20", title=t("V20 soak roll", lang), outcome=outcome,
+                       outcome_label=label, tone="bad" if taken else "good",
+                       dice=level_dice(receipt["faces"], receipt.get("difficulty", 6)), lines=lines)

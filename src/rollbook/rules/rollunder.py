@@ -272,41 +272,20 @@ def _resolve_opposed(request: RollUnderRequest, faces: Faces) -> OpposedReceipt:
 def _receipt(request: RollUnderRequest, faces: Faces, outcome: Outcome, *, kept: int | None,
              dropped: Faces, total: int | None) -> RollUnderReceipt:
     success = outcome in ("critical_success", "success")
-    common = dict(
-        action=request.action,
-        task=request.task,
-        rolled=request.rolled,
-        target=request.target,
-        faces=faces,
-        outcome=outcome,
-        success=success,
-        cards=tuple(request.cards),  # played before the roll, kept on its receipt
-        time_spent=request.task == "absurd",
-    )
+    common = dict(action=request.action, task=request.task, rolled=request.rolled, target=request.target,
+                  faces=faces, outcome=outcome, success=success,
+                  cards=tuple(request.cards),  # played before the roll, kept on its receipt
+                  time_spent=request.task == "absurd")
     if request.kind == "opposed":
         expression = parse_dice(request.dice)
-        return OpposedReceipt(
-            kind="opposed",
-            dice=str(expression),
-            sizes=expression.sizes,
-            threshold=request.threshold,
-            total=total,
-            all_ones=bool(faces) and all(face == 1 for face in faces),
-            all_max=bool(faces) and all(face == sides for face, sides in zip(faces, expression.sizes)),
-            **common,
-        )
-    return CheckReceipt(
-        kind="check",
-        level=request.level,
-        bonus=request.bonus,
-        malus=request.malus,
-        advantage=request.advantage,
-        disadvantage=request.disadvantage,
-        keep=request.keep,
-        kept=kept,
-        dropped=dropped,
-        **common,
-    )
+        return OpposedReceipt(kind="opposed", dice=str(expression), sizes=expression.sizes,
+                              threshold=request.threshold, total=total,
+                              all_ones=bool(faces) and all(face == 1 for face in faces),
+                              all_max=bool(faces) and all(face == sides for face, sides in zip(faces, expression.sizes)),
+                              **common)
+    return CheckReceipt(kind="check", level=request.level, bonus=request.bonus, malus=request.malus,
+                        advantage=request.advantage, disadvantage=request.disadvantage, keep=request.keep, kept=kept,
+                        dropped=dropped, **common)
 
 
 def play_card_after(receipt: RollUnderReceipt, card: str) -> RollUnderReceipt:

@@ -8,7 +8,7 @@ small frozen state values: state in, new state and a receipt out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from rollbook.rules.base import Faces, RuleError, check_faces, check_range
@@ -92,31 +92,32 @@ def _refuse_fields(kind: str, **values: object) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Chain:
-    """The first die and its critical rerolls (T-1, T-2)."""
+class ChainFields:
+    """What every Tiers receipt shows of its chain of dice (T-1, T-2)."""
 
-    effective: int
     faces: Faces
     first_face: int
     base_tier: int  # effective − first face (T-1)
     critical: bool  # the first face is a 1 (T-2)
     rerolls: Faces  # the critical rerolls, in order
-    critical_tiers: int  # rerolls that met the effective skill (T-2)
-    chained_tier: int  # base_tier + critical_tiers
+    critical_tiers: int  # rerolls that met the effective value (T-2)
+    critical_lift: int  # T-2 Reading: tiers added so that a critical is a success (tier 0 at least)
 
 
 @dataclass(frozen=True, slots=True)
-class SkillReceipt:
+class Chain(ChainFields):
+    """The first die and its critical rerolls (T-1, T-2), with the effective value they were rolled against."""
+
+    effective: int
+    chained_tier: int  # base_tier + critical_tiers + critical_lift
+
+
+@dataclass(frozen=True, slots=True)
+class SkillReceipt(ChainFields):
     kind: Literal["skill"]
     skill: int
     bonus: int
     effective_skill: int
-    faces: Faces
-    first_face: int
-    base_tier: int
-    critical: bool
-    rerolls: Faces
-    critical_tiers: int
     tier_before_bullets: int
     bullets: int | None
     multiplier: int
@@ -127,17 +128,11 @@ class SkillReceipt:
 
 
 @dataclass(frozen=True, slots=True)
-class DodgeReceipt:
+class DodgeReceipt(ChainFields):
     kind: Literal["dodge"]
     skill: int
     bonus: int
     effective_skill: int
-    faces: Faces
-    first_face: int
-    base_tier: int
-    critical: bool
-    rerolls: Faces
-    critical_tiers: int
     tier: int
     attack_tier: int
     dodged: bool
@@ -147,17 +142,11 @@ class DodgeReceipt:
 
 
 @dataclass(frozen=True, slots=True)
-class SoakReceipt:
+class SoakReceipt(ChainFields):
     kind: Literal["soak"]
     endurance: int
     armor: int
     soak_value: int
-    faces: Faces
-    first_face: int
-    base_tier: int
-    critical: bool
-    rerolls: Faces
-    critical_tiers: int
     soak_tier: int
     attack_tier: int
     damage: int
@@ -192,76 +181,50 @@ def roll_chain(effective: int, faces: Faces) -> Chain:
     first = faces[0]
     base = effective - first  # T-1
     rerolls = faces[1:]
+    critical = first == CRITICAL_FACE  # T-2
     critical_tiers = sum(1 for face in rerolls if face <= effective)  # T-2 (Reading: equal counts)
+    # T-2 Reading: a 1 is a critical *success*: where effective − 1 is negative (a skill of 0), the
+    # roll still succeeds, at tier 0.
+    lift = max(0, -(base + critical_tiers)) if critical else 0
     return Chain(
         effective=effective,
         faces=faces,
         first_face=first,
         base_tier=base,
-        critical=first == CRITICAL_FACE,  # T-2
+        critical=critical,
         rerolls=rerolls,
         critical_tiers=critical_tiers,
-        chained_tier=base + critical_tiers,
+        critical_lift=lift,
+        chained_tier=base + critical_tiers + lift,
     )
 
 
 def resolve(request: TiersRequest, faces: Faces) -> TiersReceipt:
     chain = roll_chain(request.effective, tuple(faces))
-    common = dict(
-        faces=chain.faces,
-        first_face=chain.first_face,
-        base_tier=chain.base_tier,
-        critical=chain.critical,
-        rerolls=chain.rerolls,
-        critical_tiers=chain.critical_tiers,
-    )
+    common = {field.name: getattr(chain, field.name) for field in fields(ChainFields)}
     if request.kind == "soak":
         soak_tier = chain.chained_tier  # T-5: soak_tier = value − 1d10, criticals as T-2
         attack = request.attack_tier
         damage = 0 if soak_tier > attack else attack - soak_tier  # T-5
-        return SoakReceipt(
-            kind="soak",
-            endurance=request.endurance,
-            armor=request.armor,
-            soak_value=chain.effective,
-            soak_tier=soak_tier,
-            attack_tier=attack,
-            damage=damage,
-            success=damage == 0,
-            outcome="success" if damage == 0 else "failure",
-            **common,
-        )
+        return SoakReceipt(kind="soak", endurance=request.endurance, armor=request.armor, soak_value=chain.effective,
+                           soak_tier=soak_tier, attack_tier=attack, damage=damage, success=damage == 0,
+                           outcome=_outcome(damage == 0), **common)
     if request.kind == "dodge":
         tier = chain.chained_tier
         dodged = tier > request.attack_tier  # T-4: strictly greater
-        return DodgeReceipt(
-            kind="dodge",
-            skill=request.skill,
-            bonus=request.bonus,
-            effective_skill=chain.effective,
-            tier=tier,
-            attack_tier=request.attack_tier,
-            dodged=dodged,
-            success=dodged,
-            outcome="success" if dodged else "failure",
-            **common,
-        )
+        return DodgeReceipt(kind="dodge", skill=request.skill, bonus=request.bonus, effective_skill=chain.effective,
+                            tier=tier, attack_tier=request.attack_tier, dodged=dodged, success=dodged,
+                            outcome=_outcome(dodged), **common)
     multiplier = request.bullets if request.bullets is not None else 1
     tier = chain.chained_tier * multiplier  # T-3: the tier after criticals × bullets fired
     success = tier >= 0  # T-1 (bullets ≥ 1 never change the sign)
-    return SkillReceipt(
-        kind="skill",
-        skill=request.skill,
-        bonus=request.bonus,
-        effective_skill=chain.effective,
-        tier_before_bullets=chain.chained_tier,
-        bullets=request.bullets,
-        multiplier=multiplier,
-        tier=tier,
-        success=success,
-        outcome="success" if success else "failure",
-        **common,
-    )
+    return SkillReceipt(kind="skill", skill=request.skill, bonus=request.bonus, effective_skill=chain.effective,
+                        tier_before_bullets=chain.chained_tier, bullets=request.bullets, multiplier=multiplier,
+                        tier=tier, success=success, outcome=_outcome(success), **common)
+
+
+def _outcome(success: bool) -> Outcome:
+    return "success" if success else "failure"
 
 
 # --- T-7: weapon bonuses ------------------------------------------------------------------------

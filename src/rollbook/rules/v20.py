@@ -53,8 +53,8 @@ class V20Request:
         if self.untrained == "knowledge" and not self.knowledge_allowed:
             raise RuleError("untrained_knowledge_refused")  # V20-3 Book
         if self.specialty:  # V20-7
-            if self.untrained is not None:
-                raise RuleError("specialty_untrained")
+            # V20-7 Reading: the rating is that of the trait the specialty belongs to; an Attribute's
+            # specialty (rated 4–5) applies even when the Ability rolled with it is untrained.
             if self.specialty_rating is None:
                 raise RuleError("specialty_rating_missing")
             check_range("specialty_rating", self.specialty_rating, 0, 10)
@@ -169,30 +169,14 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
         sources["willpower"] = willpower_success
     if request.auto_successes:
         sources["powers"] = request.auto_successes
+    # V20-14: every number kept apart
     return V20Receipt(
-        pool=request.pool,
-        requested_difficulty=request.difficulty,
-        evaluated_difficulty=evaluated,
-        difficulty=difficulty,
-        mode=request.mode,
-        requested_required=request.required,
-        required=required,
-        untrained=request.untrained,
-        untrained_penalty=penalty,
-        specialty=request.specialty,
-        faces=faces,
-        ones=ones,
-        successful_dice=successful_dice,
-        specialty_tens=specialty_tens,
-        rolled_successes=rolled,
-        cancelled=cancelled,
-        willpower_success=willpower_success,
-        power_successes=request.auto_successes,
-        auto_successes=auto,
-        successes=total,
-        outcome=outcome,
-        degree=degree,
-        auto_sources=sources,
+        pool=request.pool, requested_difficulty=request.difficulty, evaluated_difficulty=evaluated,
+        difficulty=difficulty, mode=request.mode, requested_required=request.required, required=required,
+        untrained=request.untrained, untrained_penalty=penalty, specialty=request.specialty, faces=faces,
+        ones=ones, successful_dice=successful_dice, specialty_tens=specialty_tens, rolled_successes=rolled,
+        cancelled=cancelled, willpower_success=willpower_success, power_successes=request.auto_successes,
+        auto_successes=auto, successes=total, outcome=outcome, degree=degree, auto_sources=sources,
     )
 
 
@@ -234,30 +218,108 @@ HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 
 
-def health_level(damage: int) -> str | None:
-    """V20-16: the health level reached by that many levels of damage (None when unhurt, 'torpor' past the track)."""
+def _health_row(damage: int) -> tuple[str, int | None] | None:
+    """V20-16: the (level, penalty) row reached by that many levels of damage; None when unhurt; past
+    the track, torpor (no penalty: the character cannot act)."""
     check_range("damage", damage, 0, None)
     if damage == 0:
         return None
-    if damage > len(HEALTH_LEVELS):
-        return "torpor"
-    return HEALTH_LEVELS[damage - 1][0]
+    return HEALTH_LEVELS[damage - 1] if damage <= len(HEALTH_LEVELS) else ("torpor", None)
+
+
+def health_level(damage: int) -> str | None:
+    """V20-16: the health level reached by that many levels of damage (None when unhurt, 'torpor' past the track)."""
+    row = _health_row(damage)
+    return None if row is None else row[0]
 
 
 def wound_penalty(damage: int) -> int | None:
     """V20-16: dice removed from every pool at that much damage; None = the character cannot act."""
-    check_range("damage", damage, 0, None)
-    if damage == 0:
-        return 0
-    if damage > len(HEALTH_LEVELS) - 1:
-        return None
-    return HEALTH_LEVELS[damage - 1][1]
+    row = _health_row(damage)
+    return 0 if row is None else row[1]
+
+
+DamageType = Literal["bashing", "lethal", "aggravated"]
+SOAK_DIFFICULTY = 6  # V20-16 Book
+DAMAGE_DIFFICULTY = 6  # V20-17 Book
+
+
+def levels_of(faces: Faces) -> int:
+    """V20-16/V20-17 Book: on a soak or a damage roll each face ≥ 6 is one level; such a roll cannot
+    botch and its 1s cancel nothing."""
+    return sum(1 for face in faces if face >= SOAK_DIFFICULTY)
+
+
+def _check_damage_type(value: str) -> None:
+    if value not in DAMAGE_TYPES:
+        raise RuleError("bad_choice", field="damage_type", value=value, choices=list(DAMAGE_TYPES))
+
+
+# --- V20-17 (Book): the damage roll -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRequest:
+    """V20-17: the pool (weapon + one die per attack success beyond the first) is built by the caller."""
+
+    pool: int
+    damage_type: DamageType
+
+    def __post_init__(self) -> None:
+        check_range("pool", self.pool, 0, MAX_POOL)
+        _check_damage_type(self.damage_type)
+
+
+@dataclass(frozen=True, slots=True)
+class DamageReceipt:
+    pool: int
+    damage_type: str
+    faces: Faces
+    ones: int  # shown, never cancelling (V20-17)
+    levels: int  # each success is one level of the weapon's damage type (V20-17)
+    outcome: Literal["damage", "no_damage"]
+    difficulty: int = DAMAGE_DIFFICULTY
+    system: str = "v20"
+    kind: str = "damage"
+
+
+def damage_pool(strength: int, weapon_damage: int, firearm: bool, attack_successes: int) -> tuple[int, int]:
+    """V20-17 Book: (base pool, extra dice). Hand-to-hand: Strength + the weapon's bonus; firearms: the
+    weapon's rating; then one die per attack success beyond the first."""
+    check_range("attack_successes", attack_successes, 1, None)  # only a successful attack deals damage
+    base = weapon_damage if firearm else strength + weapon_damage
+    return base, attack_successes - 1
+
+
+def damage_needed(request: DamageRequest, faces: Faces) -> tuple[int, ...]:
+    return (SIDES,) * max(0, request.pool - len(faces))
+
+
+def resolve_damage(request: DamageRequest, faces: Faces) -> DamageReceipt:
+    """V20-17 Book: difficulty 6; each success is one level; no botch; 1s cancel nothing."""
+    faces = check_faces(faces, SIDES)
+    check_count("faces", faces, request.pool)
+    levels = levels_of(faces)
+    return DamageReceipt(pool=request.pool, damage_type=request.damage_type, faces=faces,
+                         ones=sum(1 for face in faces if face == 1), levels=levels,
+                         outcome="damage" if levels else "no_damage")
+
+
+def damage_type_against(damage_type: DamageType, *, firearm: bool, vampire: bool, aimed_at_head: bool = False) -> str:
+    """Book (V20 p. 281, Ranged Weapons Chart notes; docs/book-sources.md): bullets are lethal to mortals
+    but only bashing to a vampire, unless the shot was aimed at the head."""
+    if firearm and vampire and damage_type == "lethal" and not aimed_at_head:
+        return "bashing"
+    return damage_type
+
+
+# --- V20-16 (Book): the soak roll -------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class SoakRequest:
     damage: int  # levels of damage taken before soaking
-    damage_type: Literal["bashing", "lethal", "aggravated"]
+    damage_type: DamageType
     stamina: int
     fortitude: int = 0
     vampire: bool = True
@@ -266,8 +328,7 @@ class SoakRequest:
         check_range("damage", self.damage, 0, None)
         check_range("stamina", self.stamina, 0, 10)
         check_range("fortitude", self.fortitude, 0, 10)
-        if self.damage_type not in DAMAGE_TYPES:
-            raise RuleError("bad_choice", field="damage_type", value=self.damage_type, choices=list(DAMAGE_TYPES))
+        _check_damage_type(self.damage_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,8 +338,9 @@ class SoakReceipt:
     soak_pool: int
     faces: Faces
     soaked: int
-    damage_taken: int
-    difficulty: int = 6
+    damage_taken: int  # the levels left to mark on the health track (never negative)
+    outcome: Literal["soaked", "damaged"]
+    difficulty: int = SOAK_DIFFICULTY
     system: str = "v20"
     kind: str = "soak"
 
@@ -299,16 +361,13 @@ def soak_needed(request: SoakRequest, faces: Faces) -> tuple[int, ...]:
 
 def resolve_soak(request: SoakRequest, faces: Faces) -> SoakReceipt:
     """V20-16 Book: each face ≥ 6 removes one level of damage; a soak roll cannot botch and its 1s
-    cancel nothing."""
+    cancel nothing. What is left is never below zero."""
     pool = soak_pool(request)
     faces = check_faces(faces, SIDES)
     check_count("faces", faces, pool)
-    soaked = min(request.damage, sum(1 for face in faces if face >= 6))
+    soaked = min(request.damage, levels_of(faces))
+    taken = request.damage - soaked
     return SoakReceipt(
-        damage=request.damage,
-        damage_type=request.damage_type,
-        soak_pool=pool,
-        faces=faces,
-        soaked=soaked,
-        damage_taken=request.damage - soaked,
+        damage=request.damage, damage_type=request.damage_type, soak_pool=pool, faces=faces, soaked=soaked,
+        damage_taken=taken, outcome="damaged" if taken else "soaked",
     )

@@ -51,6 +51,8 @@ class V5Request:
         check_range("hunger", self.hunger, 0, MAX_HUNGER)
         if self.kind == "rouse":
             check_range("pool", self.pool, 1, 1)  # V5-10: one die
+            if self.creature not in HUNGRY_CREATURES:  # V5-12: a ghoul or a mortal has no vampiric blood to rouse
+                raise RuleError("no_rouse_for_creature", creature=self.creature)
         else:
             check_range("pool", self.pool, 1, MAX_POOL)
             check_range("difficulty", self.difficulty, 1, None)  # V5-1
@@ -149,24 +151,10 @@ def resolve(request: V5Request, faces: Faces) -> V5Receipt:
 def _receipt(request: V5Request, original: Faces, hunger: Faces, normal: Faces, rerolls: tuple[Reroll, ...]) -> V5Receipt:
     successes, tens, pairs, win, critical, messy, bestial, outcome = classify(normal, hunger, request.difficulty)
     return V5Receipt(
-        kind=request.kind,
-        creature=request.creature,
-        mode=request.mode,
-        difficulty=request.difficulty,
-        pool=request.pool,
-        hunger_level=request.hunger,
-        original_normal=original,
-        normal=normal,
-        hunger=hunger,
-        rerolls=rerolls,
-        tens=tens,
-        critical_pairs=pairs,
-        successes=successes,
-        margin=successes - request.difficulty,
-        win=win,
-        critical=critical,
-        messy=messy,
-        bestial=bestial,
+        kind=request.kind, creature=request.creature, mode=request.mode, difficulty=request.difficulty,
+        pool=request.pool, hunger_level=request.hunger, original_normal=original, normal=normal,
+        hunger=hunger, rerolls=rerolls, tens=tens, critical_pairs=pairs, successes=successes,
+        margin=successes - request.difficulty, win=win, critical=critical, messy=messy, bestial=bestial,
         outcome=outcome,
     )
 
@@ -178,27 +166,10 @@ def _resolve_rouse(request: V5Request, faces: Faces) -> V5Receipt:
     win = kept >= SUCCESS_FACE
     at_max = request.hunger >= MAX_HUNGER
     return V5Receipt(
-        kind="rouse",
-        creature=request.creature,
-        mode=request.mode,
-        difficulty=1,
-        pool=1,
-        hunger_level=request.hunger,
-        original_normal=(kept,),
-        normal=(kept,),
-        hunger=(),
-        rerolls=(),
-        tens=int(kept == 10),
-        critical_pairs=0,
-        successes=int(win),
-        margin=int(win) - 1,
-        win=win,
-        critical=False,
-        messy=False,
-        bestial=False,
-        outcome="success" if win else "failure",
-        rouse_faces=faces,
-        hunger_gain=0 if win or at_max else 1,
+        kind="rouse", creature=request.creature, mode=request.mode, difficulty=1, pool=1, hunger_level=request.hunger,
+        original_normal=(kept,), normal=(kept,), hunger=(), rerolls=(), tens=int(kept == 10), critical_pairs=0,
+        successes=int(win), margin=int(win) - 1, win=win, critical=False, messy=False, bestial=False,
+        outcome="success" if win else "failure", rouse_faces=faces, hunger_gain=0 if win or at_max else 1,
         hunger_frenzy_risk=not win and at_max,  # Book: Hunger 5 cannot rise; the character must feed
     )
 
