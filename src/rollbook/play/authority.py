@@ -50,6 +50,7 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "test": frozenset({"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed"}),
         "willpower": frozenset({"difficulty", "required", "modifier"}),
         "virtue": frozenset({"difficulty", "required", "modifier"}),
+        "damage": frozenset(),  # V20-17: the weapon's pool and the attack's extra successes; difficulty 6
         "soak": frozenset(),  # V20-16: difficulty 6, the pool from the sheet; nothing to grant
     },
     "v5": {
@@ -81,6 +82,7 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "test": frozenset({"kind", "attribute", "ability", "discipline", "specialty", "willpower"}),
         "willpower": frozenset({"kind"}),
         "virtue": frozenset({"kind", "virtue"}),
+        "damage": frozenset({"kind", "weapon", "aimed_at_head"}),  # the sheet's weapon; the attack's aim
         "soak": frozenset({"kind", "damage", "damage_type"}),
     },
     "v5": {
