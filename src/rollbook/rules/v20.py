@@ -1,8 +1,11 @@
-"""V20, classic Vampire: d10 pools against a difficulty (SPEC V20-1 … V20-16).
+"""V20, classic Vampire: d10 pools against a difficulty (SPEC V20-1 … V20-17).
 
 Pure functions only. ``resolve(request, faces)`` gives a receipt that keeps every number
 of V20-14 apart; the Book pieces of V20-16 (blood by Generation, wound penalties, soak
-rolls) are small functions the chronicle server's sheets call.
+rolls) are small functions the chronicle server's sheets call. V20-17: the damage roll
+(``DamageRequest`` / ``resolve_damage``) and the soak (``SoakRequest`` / ``resolve_soak``) count
+levels at difficulty 6, never botch, and their 1s cancel nothing; each has its own
+``needed``/``resolve`` pair for the dice source.
 """
 
 from __future__ import annotations
