@@ -50,6 +50,7 @@ from typing import Any
 
 from rollbook.dice import DiceSource
 from rollbook.dice import roll as roll_dice
+from rollbook.play import authority
 from rollbook.play.common import (
     STORYTELLER, Performed, changed_paths, check_mode, check_role, dump, merge, parse, parse_kind,
     storyteller_only,
@@ -205,7 +206,8 @@ def verify_receipt(receipt: dict) -> list[str]:
 
 def describe_actions(system: str) -> dict:
     """JSON schemas for forms: the sheet, every action, follow-up and change of a system, which
-    kinds only the Storyteller may use, and which sheet fields a player may edit."""
+    kinds only the Storyteller may use, which sheet fields a player may edit, and which fields of
+    each action are the Storyteller's to grant (``edges``, SPEC A-1)."""
     module = system_module(system)
     return {
         "system": system,
@@ -218,6 +220,8 @@ def describe_actions(system: str) -> dict:
         "storyteller_only_values": getattr(module, "STORYTELLER_VALUES", {}),
         "player_fields": sorted(module.PLAYER_FIELDS),
         "tables": module.TABLES,
+        # A-1: the fields of each action that are the Storyteller's (a player asks for them)
+        "edges": {kind: authority.edge_fields(system, kind) for kind in module.ACTIONS},
     }
 
 

@@ -33,8 +33,6 @@ SERVER_MESSAGES: dict[str, str] = {
     "entry_not_found": N_("No log entry {seq} in this chronicle."),
     "invitation_invalid": N_("This invitation code opens no chronicle."),
     "faces_not_allowed": N_("An online roll never takes faces from the client: the server rolls the dice ({field})."),
-    "difficulty_locked": N_("The Storyteller has set the difficulty to {difficulty} for this roll; it cannot be changed."),
-    "hidden_storyteller_only": N_("Only the Storyteller rolls hidden."),
     "not_hidden": N_("Entry {seq} is not a hidden roll."),
     "already_revealed": N_("Entry {seq} was already revealed by entry {by}."),
     "not_a_roll": N_("Entry {seq} is not a roll."),

@@ -1,6 +1,6 @@
 """Rolls and their follow-ups: a roll named by traits (the server builds the pool from the stored
 sheet and rolls the dice; what is the Storyteller's is asked for, SPEC A-1, ``usecases.authority``),
-the V5 Willpower reroll, and the Storyteller's standing difficulty."""
+the V5 Willpower reroll, and the Storyteller's standing difficulty (the baseline of a player's roll)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,7 @@ from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
 from rollbook.server.usecases import authority, scenes
-from rollbook.server.usecases.checks import (
-    DIFFICULTY_KINDS, DIFFICULTY_SYSTEMS, dice_or_secure, performed_parts, reject_faces,
-)
+from rollbook.server.usecases.checks import dice_or_secure, performed_parts, reject_faces
 from rollbook.server.views import character_view, entry_view, rerolled_by
 
 ROLL_KINDS = ("roll", "reroll")
@@ -27,21 +25,6 @@ ROLL_KINDS = ("roll", "reroll")
 def standing_difficulty(chronicle_difficulty: int | None, character_difficulty: int | None) -> int | None:
     """The character's standing difficulty, else the chronicle's."""
     return character_difficulty if character_difficulty is not None else chronicle_difficulty
-
-
-def apply_standing_difficulty(system: str, standing: int | None, action: dict, role: str) -> dict:
-    """The Storyteller's standing difficulty is the difficulty of a player's roll; a player asking
-    for another one is refused. The Storyteller may name any difficulty; when they name none the
-    standing one applies. (Pure: the web's odds preview applies it too.)"""
-    if standing is None or system not in DIFFICULTY_SYSTEMS:
-        return action
-    if action.get("kind") not in DIFFICULTY_KINDS[system]:
-        return action  # e.g. a Rouse check or a soak roll: no difficulty to set
-    if "difficulty" in action:
-        if role != STORYTELLER and action["difficulty"] != standing:
-            raise ProblemError(403, "difficulty_locked", difficulty=standing)
-        return action
-    return {**action, "difficulty": standing}
 
 
 def roll(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False,
