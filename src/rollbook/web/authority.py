@@ -236,6 +236,9 @@ def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
     if isinstance(stamp, dict) and stamp.get("grant"):
         notes.append(translate(N_("Granted by the {gm} in #{seq}."), lang, gm=storyteller_word(system, lang),
                                seq=stamp["grant"]))
+        granted = odds_view({"system": system, "kind": receipt.get("kind"), "request": receipt.get("request")}, lang)
+        if granted is not None:  # the odds of the roll as granted (the ask showed them as asked)
+            notes.append(translate(N_("As granted: {odds}"), lang, odds=granted.headline))
     turn = receipt.get("turn") or {}
     if isinstance(turn, dict) and turn.get("turn"):
         notes.append(translate(N_("Scene {n}, turn {t}."), lang, n=turn.get("scene"), t=turn.get("turn")))
