@@ -40,7 +40,7 @@ class Served:
         self.process = subprocess.Popen([*rollbook_command(), "serve", "--port", str(self.port), "--log-level", "warning"],
                                         cwd=self.cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a shared, loaded machine may take a while to import and migrate
         while True:
             try:
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
@@ -48,6 +48,8 @@ class Served:
             except httpx.TransportError:
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
+                if self.process.poll() is None:  # still running: stop it, or reading its output never ends
+                    self.process.kill()
                 output = self.process.stdout.read() if self.process.stdout else ""
                 raise RuntimeError(f"rollbook serve did not start: {output}")
             time.sleep(0.1)
