@@ -1,4 +1,5 @@
-"""Translations come from the Babel catalogues: every msgid the code marks is translated in fr and es."""
+"""Translations come from the Babel catalogues: every msgid the code marks is translated in fr and es,
+each msgid lives in one domain, and the compiled ``.mo`` files the runtime loads are up to date."""
 
 from __future__ import annotations
 
@@ -8,42 +9,96 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from rollbook.i18n import normalize, translate, translations
+from rollbook.i18n import LOCALE_DIR, domains, normalize, translate, translations
 from rollbook.i18n.messages import ERROR_MESSAGES
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
+TRANSLATED = ("fr", "es")
+KEYWORDS = {"N_": None, "_": None, "t": (1,), "tn": (1, 2), "translate": (1,), "gettext": None, "ngettext": (1, 2)}
+REBUILD = "rebuild with `.venv/bin/pip install -e .` (Babel's compile_catalog, see setup.py)"
+
+
+def catalogue_paths(lang: str) -> list[Path]:
+    return sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po"))
+
+
+def read_catalogue(po_path: Path):
+    with po_path.open("rb") as handle:
+        return read_po(handle)
 
 
 def marked_msgids() -> set[str]:
+    return {msgid for msgid, _ in marked_msgids_with_places()}
+
+
+def marked_msgids_with_places() -> set[tuple[str, str]]:
+    """(msgid, file) for every string the code marks: N_, _, t, tn, translate, (n)gettext, and ``_()`` in templates."""
     method_map = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
     found = set()
-    for _, _, message, _, _ in extract_from_dir(str(SOURCE), method_map, keywords={"N_": None, "t": (1,), "tn": (1, 2), "translate": (1,), "_": None, "ngettext": (1, 2)}):
+    for filename, _, message, _, _ in extract_from_dir(str(SOURCE), method_map, keywords=KEYWORDS):
         msgid = message[0] if isinstance(message, tuple) else message
         if isinstance(msgid, str) and msgid:
-            found.add(msgid)
+            found.add((msgid, filename))
     return found
 
 
 def translated_msgids(lang: str) -> set[str]:
     """msgids with a non-empty, non-fuzzy translation in any of the language's .po catalogues."""
     found = set()
-    for po_path in (SOURCE / "i18n" / "locale" / lang / "LC_MESSAGES").glob("*.po"):
-        with po_path.open("rb") as handle:
-            for m in read_po(handle):
-                forms = m.string if isinstance(m.string, tuple) else (m.string,)
-                if m.id and all(forms) and not m.fuzzy:
-                    found.add(m.id[0] if isinstance(m.id, tuple) else m.id)
+    for po_path in catalogue_paths(lang):
+        for m in read_catalogue(po_path):
+            forms = m.string if isinstance(m.string, tuple) else (m.string,)
+            if m.id and all(forms) and not m.fuzzy:
+                found.add(m.id[0] if isinstance(m.id, tuple) else m.id)
     return found
 
 
-@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_marked_message_is_translated(lang):
-    marked = marked_msgids()
+    places = marked_msgids_with_places()
+    marked = {msgid for msgid, _ in places}
     # An extraction that finds nothing would make this test pass vacuously: the error catalogue alone is
-    # marked, so its messages must all be among the extracted msgids.
+    # marked, so its messages must all be among the extracted msgids, and the templates' _() are read too.
     assert len(marked) >= len(ERROR_MESSAGES) > 0 and set(ERROR_MESSAGES.values()) <= marked
+    assert any(place.endswith(".html") for _, place in places), "no msgid extracted from the templates"
     missing = sorted(marked - translated_msgids(lang))
-    assert not missing, f"{len(missing)} msgids lack a {lang} translation, e.g. {missing[:5]}"
+    where = sorted({place for msgid, place in places if msgid in missing})
+    assert not missing, f"{len(missing)} msgids lack a {lang} translation, e.g. {missing[:5]} (used in {where[:5]})"
+
+
+def test_every_language_has_the_same_domains():
+    assert domains("fr"), "no catalogue found"
+    assert domains("fr") == domains("es"), "each domain needs a fr and an es catalogue"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_msgid_lives_in_exactly_one_domain(lang):
+    """The domains of a language are chained at run time: a msgid in two of them would have two translations
+    and one would silently hide the other. Move it to the domain of the area that owns it."""
+    homes: dict[str, list[str]] = {}
+    for po_path in catalogue_paths(lang):
+        for m in read_catalogue(po_path):
+            if m.id:
+                homes.setdefault(m.id[0] if isinstance(m.id, tuple) else m.id, []).append(po_path.name)
+    collisions = {msgid: files for msgid, files in homes.items() if len(files) > 1}
+    assert not collisions, f"{len(collisions)} msgids are in more than one {lang} catalogue: {sorted(collisions.items())[:5]}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_catalogue_headers_are_not_fuzzy(lang):
+    """Babel's compile_catalog skips a catalogue whose header is marked fuzzy: its translations would not ship."""
+    fuzzy = [p.name for p in catalogue_paths(lang) if read_catalogue(p).fuzzy]
+    assert not fuzzy, f"remove the '#, fuzzy' line of the header of {lang}/LC_MESSAGES/{fuzzy}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_compiled_catalogues_are_up_to_date(lang):
+    """The runtime loads only the .mo files, compiled at build/install time: each must exist and be newer than its .po."""
+    for po_path in catalogue_paths(lang):
+        mo_path = po_path.with_suffix(".mo")
+        assert mo_path.is_file(), f"{po_path} was never compiled (no {mo_path.name}): {REBUILD}"
+        assert mo_path.stat().st_mtime >= po_path.stat().st_mtime, (
+            f"{mo_path} is older than {po_path.name}, which was edited since: {REBUILD}")
 
 
 def test_games_own_terms():

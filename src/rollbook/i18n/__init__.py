@@ -1,21 +1,20 @@
 """Translation: Babel catalogues (``locale/<lang>/LC_MESSAGES/<domain>.po``) served through gettext.
 
-The ``.po`` files are the only source: they are read with Babel and compiled in memory on
-first use, so a catalogue can never be stale. msgids are the English text; every code the
-rules emit has its msgid in ``rollbook.i18n.messages``.
+The ``.po`` files are the source; they are compiled to ``.mo`` files beside them by Babel's
+``compile_catalog`` when the package is built or installed (``setup.py``; ``pip install -e .``
+does it too), and the runtime loads only the compiled ``.mo`` files. Every ``*.po`` of a language
+is one domain; a msgid lives in exactly one domain (``tests/test_i18n.py`` enforces it), so the
+domains of a language are chained without one hiding another. msgids are the English text; every
+code the rules emit has its msgid in ``rollbook.i18n.messages``.
 """
 
 from __future__ import annotations
 
 import gettext
-import io
 import locale
 import os
 from functools import lru_cache
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 LANGUAGES = ("en", "fr", "es")
 DEFAULT_LANGUAGE = "en"
@@ -26,21 +25,32 @@ def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "mark, tran
     return text
 
 
+class CatalogueNotCompiled(RuntimeError):
+    """A ``.po`` catalogue has no compiled ``.mo`` beside it: the package was not built or installed."""
+
+
+REBUILD_HINT = "run `pip install -e .` (or `pybabel compile -d src/rollbook/i18n/locale -D {domain}`)"
+
+
+def domains(lang: str) -> list[str]:
+    """The catalogue domains of one language: every ``*.po`` in its ``LC_MESSAGES`` folder."""
+    folder = LOCALE_DIR / normalize(lang) / "LC_MESSAGES"
+    return sorted(po.stem for po in folder.glob("*.po"))
+
+
 @lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
     """Every domain of one language chained together; English falls through to the msgids."""
     lang = normalize(lang)
     merged: gettext.NullTranslations = gettext.NullTranslations()
-    folder = LOCALE_DIR / lang / "LC_MESSAGES"
-    for po_path in sorted(folder.glob("*.po")) if folder.is_dir() else ():
-        with po_path.open("rb") as handle:
-            catalog = read_po(handle, locale=lang)
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        domain = gettext.GNUTranslations(buffer)
-        domain.add_fallback(merged)
-        merged = domain
+    for domain in domains(lang):
+        mo_path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
+        if not mo_path.is_file():
+            raise CatalogueNotCompiled(f"{mo_path.with_suffix('.po')} is not compiled; " + REBUILD_HINT.format(domain=domain))
+        with mo_path.open("rb") as handle:
+            catalogue = gettext.GNUTranslations(handle)
+        catalogue.add_fallback(merged)
+        merged = catalogue
     return merged
 
 
