@@ -51,15 +51,34 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
     return problem.status, body["detail"]
 
 
+class FieldMessage(str):
+    """A refusal's sentence that knows the field it is about (``field``: the problem's path, e.g.
+    ``name``, ``disciplines.obfuscate``): the page puts it next to that field and focuses it."""
+
+    field: str = ""
+
+
+def error_field(error: Exception) -> str:
+    try:
+        params = problem_of(error).params or {}
+    except Exception:  # noqa: BLE001 — not a refusal: no field
+        return ""
+    value = params.get("field")
+    return value if isinstance(value, str) else ""
+
+
 def alert_response(request: Request, error: Exception, lang: str, form_id: str,
                    full_page: Callable[[dict[str, str]], Response]) -> Response:
     """A refusal: into the form's ``role="alert"`` element (htmx), or the whole page again with the
-    message in place and the form as it was posted."""
+    message in place and the form as it was posted. The message names its field (``data-field``):
+    ``table.js`` moves it next to that field, marks the field invalid, and focuses it."""
     status, text = error_detail(error, lang)
+    message = FieldMessage(text)
+    message.field = error_field(error)
     if is_htmx(request):
-        return fragment(request, "_alert.html", lang, status=status, message=text,
+        return fragment(request, "_alert.html", lang, status=status, message=message,
                         headers={"HX-Retarget": f"#{form_id}-alert", "HX-Reswap": "innerHTML"})
-    response = full_page({form_id: text})
+    response = full_page({form_id: message})
     response.status_code = status
     return response
 

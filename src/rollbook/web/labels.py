@@ -330,3 +330,57 @@ def resource(path: str, lang: str) -> str:
 
 def system_name(system: str, lang: str) -> str:
     return translate(SYSTEMS.get(system, system), lang)
+
+
+# --- trait names typed in any of the table's languages -> the canonical id ----------------------
+
+LANGS = ("en", "fr", "es")
+
+# Disciplines each game knows (offered as suggestions; a homebrew name is still accepted).
+DISCIPLINES = {
+    "v20": ("animalism", "auspex", "celerity", "chimerstry", "dementation", "dominate", "fortitude", "necromancy",
+            "obfuscate", "obtenebration", "potence", "presence", "protean", "quietus", "serpentis", "thaumaturgy",
+            "vicissitude"),
+    "v5": ("animalism", "auspex", "blood_sorcery", "celerity", "dominate", "fortitude", "obfuscate", "oblivion",
+           "potence", "presence", "protean", "thin_blood_alchemy"),
+}
+
+
+def _folded(text: str) -> str:
+    """Case, accents, spaces and dashes folded: "Furtivité" and "furtivite" meet."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
+    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
+
+
+def sort_key(text: str) -> str:
+    return _folded(text)
+
+
+_BY_NAME: dict[str, str] = {}
+
+
+def _names() -> dict[str, str]:
+    if not _BY_NAME:
+        for identifier, msgid in TRAITS.items():
+            _BY_NAME.setdefault(_folded(identifier), identifier)
+            for lang in LANGS:
+                _BY_NAME.setdefault(_folded(translate(msgid, lang)), identifier)
+    return _BY_NAME
+
+
+def trait_from_text(text: str) -> str:
+    """A trait name as typed, in English, French or Spanish ("Furtivité", "Presencia", "Animal Ken",
+    "animal_ken") -> its canonical id ("stealth", "presence", "animal_ken"); a name the catalogues do
+    not know (homebrew) -> an id made from it, accents folded ("Égouts" -> "egouts")."""
+    import re
+
+    folded = _folded(text)
+    known = _names().get(folded)
+    if known:
+        return known
+    slug = re.sub(r"[^a-z0-9]+", "_", folded).strip("_")
+    if slug and not slug[0].isalpha():
+        slug = "t_" + slug
+    return slug[:40]

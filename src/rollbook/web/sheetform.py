@@ -12,7 +12,6 @@ whose name is left empty is dropped.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,6 +102,7 @@ class Section:
     open: bool = True
     rows: list[Row] = field(default_factory=list)  # a list of objects, one row per item (and an empty one)
     hint: str = ""
+    suggestions: list[Option] = field(default_factory=list)  # known names for a new row (a datalist)
 
 
 def _schema(system: str) -> dict:
@@ -192,16 +192,20 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
             for name, rating in sorted((value or {}).items(), key=lambda item: labels.trait(item[0], lang)):
                 section.fields.append(SheetField(f"s.{key}.{name}", labels.trait(name, lang), "number", rating, 0))
             section.new_rows = [(f"new.{key}.name.{n}", f"new.{key}.value.{n}") for n in range(NEW_ROWS)]
+            section.suggestions = suggestions(system, key, value or {}, lang)
             out.append(section)
         elif kind == "map_list":
-            lines = "\n".join(f"{trait}: {', '.join(names)}" for trait, names in sorted((value or {}).items()))
+            lines = "\n".join(f"{labels.trait(trait, lang)}: {', '.join(names)}"
+                              for trait, names in sorted((value or {}).items()))
             section = Section(key, title, open=False)
             section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
                                              help=translate(N_("One line per trait: trait: first, second"), lang),
-                                             placeholder="firearms: Pistols"))
+                                             placeholder=f"{labels.trait('firearms', lang)}: "
+                                                         f"{translate(N_('Pistols'), lang)}"))
             out.append(section)
         elif kind == "list_str":
-            other.fields.append(SheetField(f"s.{key}", title, "text", ", ".join(value or []),
+            other.fields.append(SheetField(f"s.{key}", title, "text",
+                                           ", ".join(labels.trait(v, lang) for v in value or []),
                                            help=translate(N_("Trait ids separated by commas"), lang)))
         elif kind == "list_obj":
             section = Section(key, title, open=False,
@@ -212,6 +216,17 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
     if other.fields:
         out.insert(1, other)
     return [s for s in out if s.fields or s.new_rows or s.rows]
+
+
+def suggestions(system: str, key: str, held: dict, lang: str) -> list[Option]:
+    """Names a new row of ``key`` may take, in the reader's language: the game's disciplines, the
+    traits the labels know for the other groups; what the sheet holds already is left out."""
+    if key == "disciplines":
+        known = labels.DISCIPLINES.get(system, ())
+    else:
+        return []
+    names = sorted((labels.trait(k, lang) for k in known if k not in held), key=labels.sort_key)
+    return [Option(name, name) for name in names]
 
 
 def _item_schema(schema: dict, spec: dict) -> dict:
@@ -280,12 +295,10 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
     return items
 
 
-_TRAIT_ID = re.compile(r"[^a-z0-9_]+")
-
-
 def trait_id(text: str) -> str:
-    """"Animal Ken" -> "animal_ken" (the play layer's trait ids)."""
-    return _TRAIT_ID.sub("_", text.strip().lower().replace("-", "_").replace(" ", "_")).strip("_")
+    """"Animal Ken", "Furtivité", "Presencia" -> "animal_ken", "stealth", "presence" (the play layer's
+    trait ids; a name typed in the table's language is the trait it names)."""
+    return labels.trait_from_text(text)
 
 
 def _int(name: str, text: str, nullable: bool) -> int | None:
@@ -300,10 +313,25 @@ def _int(name: str, text: str, nullable: bool) -> int | None:
         raise RuleError("not_an_integer", field=name, value=text) from None
 
 
-def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None) -> dict:
-    """The posted form -> a patch for ``characters.edit_character`` (``null`` removes an entry)."""
+def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None, *,
+                    lenient: bool = False) -> dict:
+    """The posted form -> a patch for ``characters.edit_character`` (``null`` removes an entry).
+
+    Trait names may be typed in English, French or Spanish (stored by their id). Entries of a mapping
+    of traits are read from the sheet's own and from any ``s.<group>.<id>`` posted (a row added before
+    a refusal comes back as one). ``lenient``: a value that cannot be read is left out instead of
+    refused (to draw a refused form again with everything else as typed)."""
     schema = _schema(system)
     patch: dict[str, Any] = {}
+
+    def number(name: str, text: str, nullable: bool) -> Any:
+        try:
+            return _int(name, text, nullable)
+        except RuleError:
+            if lenient:
+                return _SKIP
+            raise
+
     for key, raw in schema["properties"].items():
         if key in DERIVED or (editable is not None and key not in editable):
             continue
@@ -317,7 +345,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
             if name not in form:
                 continue
             text = str(form.get(name))
-            patch[key] = _int(key, text, nullable or "default" in raw) if plain.get("type") == "integer" else text
+            value = number(key, text, nullable or "default" in raw) if plain.get("type") == "integer" else text
+            if value is not _SKIP:
+                patch[key] = value
         elif kind == "object":
             sub_patch: dict[str, Any] = {}
             for sub, sub_spec in spec["properties"].items():
@@ -327,7 +357,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 inner, inner_nullable = _plain_type(sub_spec)
                 text = str(form.get(sub_name))
                 if inner.get("type") == "integer":
-                    sub_patch[sub] = _int(f"{key}.{sub}", text, inner_nullable or "default" in sub_spec)
+                    value = number(f"{key}.{sub}", text, inner_nullable or "default" in sub_spec)
+                    if value is not _SKIP:
+                        sub_patch[sub] = value
                 elif inner.get("type") == "boolean":
                     sub_patch[sub] = text.lower() in ("on", "true", "1")
                 else:
@@ -336,16 +368,20 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 patch[key] = sub_patch
         elif kind == "map_int":
             entries: dict[str, Any] = {}
-            for trait in (sheet.get(key) or {}):
+            posted = [n[len(name) + 1:] for n in form if isinstance(n, str) and n.startswith(name + ".")]
+            for trait in dict.fromkeys([*(sheet.get(key) or {}), *posted]):
                 sub_name = f"s.{key}.{trait}"
-                if sub_name in form:
-                    entries[trait] = _int(f"{key}.{trait}", str(form.get(sub_name)), True)
+                if sub_name in form and labels.trait_from_text(trait) == trait:
+                    value = number(f"{key}.{trait}", str(form.get(sub_name)), True)
+                    if value is not _SKIP:
+                        entries[trait] = value
             for n in range(NEW_ROWS):
                 new_name = str(form.get(f"new.{key}.name.{n}") or "").strip()
                 if not new_name:
                     continue
-                entries[trait_id(new_name)] = _int(f"{key}.{trait_id(new_name)}",
-                                                   str(form.get(f"new.{key}.value.{n}") or "1"), False)
+                value = number(f"{key}.{trait_id(new_name)}", str(form.get(f"new.{key}.value.{n}") or "1"), False)
+                if value is not _SKIP and trait_id(new_name):
+                    entries[trait_id(new_name)] = value
             if entries:
                 patch[key] = entries
         elif kind == "map_list":
@@ -357,7 +393,8 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                     continue
                 trait, _, rest = line.partition(":")
                 names = [part.strip() for part in rest.split(",") if part.strip()]
-                parsed[trait_id(trait)] = names
+                if trait_id(trait):
+                    parsed.setdefault(trait_id(trait), []).extend(names)
             for trait in (sheet.get(key) or {}):
                 if trait not in parsed:
                     parsed[trait] = None  # removed
@@ -368,12 +405,19 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
         elif kind == "list_str":
             if name not in form:
                 continue
-            patch[key] = [trait_id(part) for part in str(form.get(name)).split(",") if part.strip()]
+            patch[key] = [trait_id(part) for part in str(form.get(name)).split(",") if trait_id(part)]
         elif kind == "list_obj":
             if f"{name}.0.name" not in form:
                 continue
-            patch[key] = _rows_from_form(schema, key, spec, form)
+            try:
+                patch[key] = _rows_from_form(schema, key, spec, form)
+            except RuleError:
+                if not lenient:
+                    raise
     return patch
+
+
+_SKIP = object()
 
 
 def without_nulls(value: Any) -> Any:

@@ -32,8 +32,8 @@ def character_or_404(state: table.Table, character_id: int) -> table.CharacterRo
 
 def sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
     """The posted sheet form back on the sheet (to re-render it after a refusal)."""
-    try:
-        patch = sheetform.patch_from_form(system, values, sheet, None)
+    try:  # every field that can be read, the others left as they were
+        patch = sheetform.patch_from_form(system, values, sheet, None, lenient=True)
     except RuleError:
         return sheet
     return merge(sheet, patch)

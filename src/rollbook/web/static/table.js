@@ -88,5 +88,55 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () { markAdvised(document); });
+  // A refusal that names its field (data-field) goes next to that field: the field is marked
+  // invalid, described by the message, its folded section opened, focused and scrolled into view.
+  // A refusal without a field is scrolled into view and focused itself.
+  function controlFor(form, path) {
+    if (!form || !path) return null;
+    var names = [path, "s." + path, path.split(".").pop()];
+    for (var i = 0; i < names.length; i++) {
+      var found = form.querySelector('[name="' + names[i].replace(/"/g, "") + '"]:not([type=hidden])');
+      if (found) return found;
+    }
+    return null;
+  }
+
+  function placeError(alert) {
+    var message = alert.querySelector("p");
+    if (!message || !message.textContent.trim()) return;
+    var form = alert.closest("form") || document.getElementById(alert.id.replace(/-alert$/, ""));
+    if (form) {
+      Array.prototype.slice.call(form.querySelectorAll("[aria-invalid=true]")).forEach(function (el) {
+        el.removeAttribute("aria-invalid");
+      });
+    }
+    var control = controlFor(form, message.getAttribute("data-field"));
+    var target = control || alert;
+    if (control) {
+      var box = control.closest(".field") || control;
+      if (box.nextElementSibling !== alert) box.parentNode.insertBefore(alert, box.nextSibling);
+      control.setAttribute("aria-invalid", "true");
+      var described = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (described.indexOf(alert.id) === -1) described.push(alert.id);
+      control.setAttribute("aria-describedby", described.join(" "));
+    } else if (!alert.hasAttribute("tabindex")) {
+      alert.setAttribute("tabindex", "-1");
+    }
+    for (var up = target.parentElement; up; up = up.parentElement) {
+      if (up.tagName === "DETAILS") up.open = true;
+    }
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "center" });
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.classList && target.classList.contains("alert")) placeError(target);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    markAdvised(document);
+    var shown = document.querySelector(".alert p");
+    if (shown) placeError(shown.parentElement);
+  });
 })();
