@@ -21,6 +21,9 @@ from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
 from rollbook.server.deps import current_member, database, dice_source, language
 from rollbook.server.models import Member
+from rollbook.server.openapi import (
+    LOG_ENTRY, ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON, json_response,
+)
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
 router = APIRouter(prefix="/api")
@@ -73,7 +76,8 @@ class JoinRequest(Strict):
 
 class CharacterCreate(Strict):
     name: Name
-    sheet: dict[str, Any] = Field(default_factory=dict)
+    sheet: NewSheetJSON = Field(default_factory=dict,
+                                description="Checked by the chronicle's system; left out: every default.")
     owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
         None, description="Storyteller only: the member who plays it (omitted or null: an NPC). A player's "
                            "character is always their own.")
@@ -81,7 +85,7 @@ class CharacterCreate(Strict):
 
 
 class CharacterUpdate(Strict):
-    patch: dict[str, Any] | None = Field(None, description="Changes to the sheet, checked by the rules.")
+    patch: SheetPatchJSON | None = Field(None, description="Changes to the sheet (a merge patch), checked by the rules.")
     name: Name | None = None
     difficulty: SmallInt | None = Field(None, description="Storyteller only; null clears it.")
     owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(None, description="Storyteller only.")
@@ -90,7 +94,7 @@ class CharacterUpdate(Strict):
 
 
 class RollRequest(Strict):
-    action: dict[str, Any] = Field(description="What to roll, named by traits (never faces).")
+    action: ActionJSON = Field(description="What to roll, named by traits (never faces), in the chronicle's system.")
     hidden: bool = Field(False, description="A hidden roll, revealed later (the Storyteller's call: a player asks).")
     ask: bool = Field(False, description="A player's roll that sets what the Storyteller sets (difficulty, extra dice, "
                                          "advantage, a hidden roll, …: SPEC A-1) becomes an ask, answered 202; "
@@ -98,11 +102,12 @@ class RollRequest(Strict):
 
 
 class FollowupRequest(Strict):
-    action: dict[str, Any] = Field(default_factory=dict, description="E.g. the dice of a V5 Willpower reroll.")
+    action: FollowupJSON = Field(default_factory=dict,
+                                 description="E.g. the dice of a V5 Willpower reroll.")
 
 
 class AdjustRequest(Strict):
-    change: dict[str, Any]
+    change: ChangeJSON = Field(description="A change without dice, in the chronicle's system.")
 
 
 class Problem(BaseModel):
@@ -211,15 +216,17 @@ def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
 
 # --- characters -------------------------------------------------------------------------------
 
-@router.get("/chronicles/{chronicle_id}/characters", tags=["characters"], responses=ERRORS)
-def list_characters(db: Db, member: Auth, chronicle_id: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/characters", tags=["characters"],
+            responses={**ERRORS, 200: json_response("CharacterList", "The characters.")})
+def list_characters(db: Db, member: Auth, chronicle_id: Id):
     """The Storyteller sees every character; a player sees their own."""
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
         return {"characters": characters.list_characters(session, member)}
 
 
-@router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"], responses=ERRORS)
+@router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
+             responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
 def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id, body: CharacterCreate,
                   idempotency_key: IdempotencyKey = None):
     """Add a character; the sheet is validated by the chronicle's rules."""
@@ -230,14 +237,16 @@ def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id, body
                    work=lambda s: (201, characters.add_character(s, member, **fields)))
 
 
-@router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"], responses=ERRORS)
-def get_character(db: Db, member: Auth, chronicle_id: Id, character_id: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
+            responses={**ERRORS, 200: json_response("CharacterView", "The character.")})
+def get_character(db: Db, member: Auth, chronicle_id: Id, character_id: Id):
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
         return characters.get_character(session, member, character_id)
 
 
-@router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"], responses=ERRORS)
+@router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
+              responses={**ERRORS, 200: json_response("CharacterView", "The character after the edit.")})
 def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
                    idempotency_key: IdempotencyKey = None):
     """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
@@ -249,7 +258,8 @@ def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, cha
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
-             responses={**ERRORS, 202: {"description": "An ask, waiting for the Storyteller (SPEC A-1)."}})
+             responses={**ERRORS, 201: json_response("RollAnswer", "The roll: its entry and receipt."),
+                        202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
 def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: RollRequest,
          idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
@@ -267,7 +277,8 @@ def _roll_status(result: dict) -> tuple[int, dict]:
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
-             tags=["characters"], responses=ERRORS)
+             tags=["characters"],
+             responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
 def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: AdjustRequest,
            idempotency_key: IdempotencyKey = None):
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
@@ -278,9 +289,10 @@ def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_i
 
 # --- the log ----------------------------------------------------------------------------------
 
-@router.get("/chronicles/{chronicle_id}/log", tags=["log"], responses=ERRORS)
+@router.get("/chronicles/{chronicle_id}/log", tags=["log"],
+            responses={**ERRORS, 200: json_response("LogPage", "A page of the log.")})
 def log_page(db: Db, member: Auth, chronicle_id: Id, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
-             limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict:
+             limit: Annotated[int, Query(ge=1, le=500)] = 100):
     """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page.
     A player sees a hidden entry redacted (its hashes only) until it is revealed."""
     _same_chronicle(member, chronicle_id)
@@ -299,14 +311,18 @@ def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="chronicle-{chronicle_id}.jsonl"'})
 
 
-@router.get("/chronicles/{chronicle_id}/log/{seq}", tags=["log"], responses=ERRORS)
-def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/log/{seq}", tags=["log"],
+            responses={**ERRORS, 200: {"description": "The entry.",
+                                       "content": {"application/json": {"schema": LOG_ENTRY}}}})
+def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id):
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
         return log.log_entry(session, member, seq)
 
 
-@router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"], responses=ERRORS)
+@router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],
+             responses={**ERRORS, 201: json_response("RollAnswer", "The follow-up: the roll's receipt again, "
+                                                                   "with it.")})
 def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, body: FollowupRequest,
            idempotency_key: IdempotencyKey = None):
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
@@ -316,7 +332,8 @@ def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, bo
                    work=lambda s: (201, rolls.reroll(s, member, seq, body.action, source=source)))
 
 
-@router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"], responses=ERRORS)
+@router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"],
+             responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
 def reveal(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
     _same_chronicle(member, chronicle_id)

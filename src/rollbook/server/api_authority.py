@@ -16,6 +16,7 @@ from pydantic import Field
 
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Strict, _mutate, _same_chronicle, _scope
 from rollbook.server.deps import dice_source
+from rollbook.server.openapi import ActionJSON
 from rollbook.server.usecases import authority, grants, scenes
 
 router = APIRouter(prefix="/api")
@@ -48,7 +49,7 @@ class ActionsRequest(Strict):
 
 
 class OffersRequest(Strict):
-    action: dict[str, Any] = Field(description="The roll the offers are for, named by traits.")
+    action: ActionJSON = Field(description="The roll the offers are for, named by traits.")
 
 
 # --- asks and grants (A-1, A-2) -----------------------------------------------------------------

@@ -31,6 +31,7 @@ from rollbook.server.api_authority import router as authority_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
+from rollbook.server import openapi as typed_schema
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
@@ -152,6 +153,7 @@ def _add_problem_schema(app: FastAPI) -> None:
                                         "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
         schema["components"]["schemas"].pop("HTTPValidationError", None)
         schema["components"]["schemas"].pop("ValidationError", None)
+        typed_schema.install(schema)  # sheets, actions, changes, receipts: the play layer's own models
         app.openapi_schema = schema
         return schema
 

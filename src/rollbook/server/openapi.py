@@ -1,0 +1,220 @@
+"""The typed parts of ``/openapi.json``: what a roll, a follow-up, a change and a sheet may be, and
+what the roll, adjustment and log routes answer, for every system.
+
+One definition: the schemas come from the play layer's own models (``play.schema.components``,
+merged into the document's components by ``install``). A request body names them by reference
+(``ActionJSON`` is ``dict`` in Python, described as ``#/components/schemas/Action``), so the
+request is still validated by the play layer against the *chronicle's* system, with the problem
+codes the play layer gives: the same ``kind`` exists in several systems (``test`` in V20 and V5,
+``soak`` in V20 and Tiers), and the document says so (``Action`` is ``anyOf`` the per-system unions,
+each discriminated on ``kind``).
+
+The answers are described, not filtered: the ``*Answer`` models below are documentation (FastAPI's
+``responses=``), the use cases' dicts are answered as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from rollbook.play import schema as play_schema
+
+REF = "#/components/schemas/{model}"
+_PENDING = "x-rollbook-ref"  # a reference Pydantic must not follow while FastAPI builds the document
+
+
+def ref(name: str) -> dict[str, str]:
+    """A reference to a component. Written as ``x-rollbook-ref`` while FastAPI generates the
+    document (Pydantic would look the component up, and the play layer's are merged in afterwards),
+    turned into ``$ref`` by ``install``."""
+    return {_PENDING: REF.format(model=name)}
+
+
+def described_as(schema: dict[str, Any]) -> WithJsonSchema:
+    return WithJsonSchema(schema)
+
+
+def _resolve(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {("$ref" if key == _PENDING else key): _resolve(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_resolve(inner) for inner in value]
+    return value
+
+
+# --- request bodies: plain JSON in Python, the play layer's schemas in the document -------------
+
+ActionJSON = Annotated[dict[str, Any], described_as(ref("Action"))]
+FollowupJSON = Annotated[dict[str, Any], described_as(ref("Followup"))]
+ChangeJSON = Annotated[dict[str, Any], described_as(ref("Change"))]
+NewSheetJSON = Annotated[dict[str, Any], described_as(ref("NewSheet"))]
+SheetPatchJSON = Annotated[dict[str, Any], described_as(ref("SheetPatch"))]
+SheetJSON = Annotated[dict[str, Any], described_as(ref("Sheet"))]
+EffectJSON = Annotated[dict[str, Any], described_as({"anyOf": [ref("ResourceChange"), ref("Flag")]})]
+
+
+# --- answers ------------------------------------------------------------------------------------
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Actor(_Doc):
+    """Who acted, as the log records it."""
+
+    member: int
+    name: str
+    role: Literal["storyteller", "player"]
+    character: int | None = None
+
+
+class CharacterView(_Doc):
+    """A character with its sheet, as stored (every default filled in)."""
+
+    id: int
+    chronicle: int
+    owner: int | None = Field(description="The member who plays it; null: an NPC.")
+    name: str
+    sheet: SheetJSON | None = Field(description="Null in the roster for a character another player holds.")
+    version: int = Field(description="Raised by every change of the sheet (``version`` of a PATCH).")
+    difficulty: int | None
+    created_at: str
+    updated_at: str
+
+
+_ENTRY_COMMON = """ ``prev_hash``/``entry_hash`` chain the log (``rollbook log verify``). A player sees a hidden
+entry redacted (``redacted``: its hashes only, ``receipt`` null) until it is revealed (``revealed_by``)."""
+
+
+class _Entry(_Doc):
+    chronicle: int
+    seq: int
+    prev_hash: str
+    entry_hash: str
+    created_at: str
+    actor: Actor | None
+    visibility: Literal["public", "hidden"]
+    character: int | None
+    refers_to: int | None = Field(description="The entry this one follows up, reveals or decides.")
+    effects: list[EffectJSON]
+    revealed_by: int | None = Field(None, description="A hidden roll: the entry that revealed it.")
+    redacted: bool | None = Field(None, description="True when a player reads a hidden roll not yet revealed.")
+
+
+ROLL_ENTRY_KINDS = ("roll", "reroll")
+RollReceiptJSON = Annotated[dict[str, Any], described_as(
+    {"anyOf": [ref(f"{play_schema.title(system)}RollReceipt") for system in play_schema.TITLES]})]
+ChangeReceiptJSON = Annotated[dict[str, Any], described_as(
+    {"anyOf": [ref(f"{play_schema.title(system)}ChangeReceipt") for system in play_schema.TITLES]})]
+
+
+class RollEntry(_Entry):
+    __doc__ = ("A roll, or a follow-up of one (a V5 Willpower reroll: the roll's receipt again, with its "
+               "reroll): the receipt of the chronicle's system, by kind." + _ENTRY_COMMON)
+
+    kind: Literal[ROLL_ENTRY_KINDS]  # type: ignore[valid-type]
+    receipt: RollReceiptJSON | None
+
+
+class AdjustEntry(_Entry):
+    __doc__ = "A change without dice (spend, restore, award, reload …): its receipt, by system and kind." + _ENTRY_COMMON
+
+    kind: Literal["adjust"]
+    receipt: ChangeReceiptJSON | None
+
+
+class OtherEntry(_Entry):
+    __doc__ = ("Any other entry of the log (an ask, a grant, a reveal, a scene, a turn, a standing grant, "
+               "a member …): its ``receipt`` is a plain object." + _ENTRY_COMMON)
+
+    kind: Annotated[str, WithJsonSchema({"type": "string", "not": {"enum": [*ROLL_ENTRY_KINDS, "adjust"]}})]
+    receipt: dict[str, Any] | None
+
+
+LOG_ENTRY = {"anyOf": [ref("RollEntry"), ref("AdjustEntry"), ref("OtherEntry")],
+             "description": "One entry of the chronicle's log, by kind."}
+LogEntryJSON = Annotated[dict[str, Any], described_as(LOG_ENTRY)]
+
+
+class RollAnswer(_Doc):
+    """A roll, follow-up or change made: its log entry, the character after it, what it changed
+    and the warnings of the running turn (SPEC A-3)."""
+
+    entry: LogEntryJSON
+    character: CharacterView
+    effects: list[EffectJSON]
+    warnings: list[dict[str, Any]]
+
+
+class AskAnswer(_Doc):
+    """A player's roll that sets what the Storyteller sets, waiting for the Storyteller (SPEC A-1)."""
+
+    ask: dict[str, Any]
+
+
+class LogPage(_Doc):
+    """Entries with seq > ``after``, oldest first."""
+
+    entries: list[LogEntryJSON]
+    next: int | None = Field(description="The ``after`` of the next page; null: no more.")
+    head: dict[str, Any] | None = Field(description="The head of the log: seq and entry_hash.")
+
+
+class RevealAnswer(_Doc):
+    entry: LogEntryJSON
+    revealed: LogEntryJSON
+
+
+class CharacterList(_Doc):
+    characters: list[CharacterView]
+
+
+# What the server adds to the play layer's receipts when it logs them.
+SERVER_RECEIPT_FIELDS: dict[str, dict[str, Any]] = {
+    "authority": {"type": "object", "description": "SPEC A-2: the grant, or the baseline and standing grants, "
+                                                    "the roll was made under."},
+    "turn": {"type": "object", "description": "SPEC A-3: the scene and turn the roll or change was made in, "
+                                               "with the turn's warnings."},
+}
+
+RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
+    Actor, CharacterView, RollEntry, AdjustEntry, OtherEntry, RollAnswer, AskAnswer, LogPage, RevealAnswer,
+    CharacterList,
+)
+
+
+def json_response(name: str, description: str) -> dict[str, Any]:
+    """A ``responses=`` entry that points at a component by name."""
+    return {"description": description, "content": {"application/json": {"schema": ref(name)}}}
+
+
+def _components() -> dict[str, dict]:
+    """The play layer's components, the log's receipts opened to the server's fields, and the answers."""
+    components = play_schema.components(REF)
+    for system in play_schema.TITLES:
+        for union in (f"{play_schema.title(system)}RollReceipt", f"{play_schema.title(system)}ChangeReceipt"):
+            for member in components[union]["oneOf"]:
+                receipt = components[member["$ref"].rsplit("/", 1)[1]]
+                receipt["properties"].update(SERVER_RECEIPT_FIELDS)
+    from pydantic.json_schema import models_json_schema
+
+    _, top = models_json_schema([(model, "serialization") for model in RESPONSE_MODELS], ref_template=REF)
+    for name, schema in _resolve(top.get("$defs", {})).items():
+        if name in components:
+            raise ValueError(f"two schemas would be named {name!r} in the API schema")
+        components[name] = schema
+    return components
+
+
+def install(document: dict[str, Any]) -> dict[str, Any]:
+    """Merge the typed components into an OpenAPI document made by FastAPI (a clash is an error) and
+    resolve the references to them."""
+    document.update(_resolve(document))
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for name, schema in _components().items():
+        if name in schemas and schemas[name] != schema:
+            raise ValueError(f"two schemas would be named {name!r} in the API schema")
+        schemas[name] = schema
+    return document
