@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,7 +22,8 @@ from rollbook.server.events import entry_feed, event_stream, json_events
 from rollbook.server.deps import current_member, database, dice_source, language
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
-    LOG_ENTRY, ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON, json_response,
+    CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, ActionJSON, ChangeJSON,
+    FollowupJSON, NewSheetJSON, SheetPatchJSON, json_response,
 )
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
@@ -227,7 +228,8 @@ def list_characters(db: Db, member: Auth, chronicle_id: Id):
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
              responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
-def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id, body: CharacterCreate,
+def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id,
+                  body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
                   idempotency_key: IdempotencyKey = None):
     """Add a character; the sheet is validated by the chronicle's rules."""
     _same_chronicle(member, chronicle_id)
@@ -260,7 +262,8 @@ def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, cha
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The roll: its entry and receipt."),
                         202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
-def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: RollRequest,
+def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id,
+         body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
          idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged."""
@@ -279,7 +282,8 @@ def _roll_status(result: dict) -> tuple[int, dict]:
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
              tags=["characters"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
-def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: AdjustRequest,
+def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id,
+           body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
     _same_chronicle(member, chronicle_id)
@@ -323,7 +327,8 @@ def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id):
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The follow-up: the roll's receipt again, "
                                                                    "with it.")})
-def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, body: FollowupRequest,
+def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id,
+           body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
     _same_chronicle(member, chronicle_id)

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from rollbook.play import schema as play_schema
+from rollbook.play.examples import EXAMPLES
 
 REF = "#/components/schemas/{model}"
 _PENDING = "x-rollbook-ref"  # a reference Pydantic must not follow while FastAPI builds the document
@@ -185,6 +186,32 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
 )
 
 
+# --- examples of each system's common rolls, shown by /docs (``openapi_examples`` of the bodies) -----
+
+def _examples(group: str, wrap: str) -> dict[str, dict[str, Any]]:
+    return {key: {"summary": example.summary, "value": {wrap: example.value}}
+            for given in EXAMPLES.values() for key, example in getattr(given, group).items()}
+
+
+ROLL_EXAMPLES = _examples("actions", "action")
+FOLLOWUP_EXAMPLES = _examples("followups", "action")
+CHANGE_EXAMPLES = _examples("changes", "change")
+CHARACTER_EXAMPLES = {f"{system}_sheet": {"summary": given.sheet.summary,
+                                          "value": {"name": given.sheet.value["name"], "sheet": given.sheet.value}}
+                      for system, given in EXAMPLES.items()}
+
+
+def _schema_examples(components: dict[str, dict]) -> None:
+    """The same examples on each system's unions and new sheet (a reader of the schema alone sees them)."""
+    for system, given in EXAMPLES.items():
+        t = play_schema.title(system)
+        components[f"{t}NewSheet"]["examples"] = [given.sheet.value]
+        for group, union in (("actions", "Action"), ("followups", "Followup"), ("changes", "Change")):
+            values = [example.value for example in getattr(given, group).values()]
+            if values:
+                components[f"{t}{union}"]["examples"] = values
+
+
 def json_response(name: str, description: str) -> dict[str, Any]:
     """A ``responses=`` entry that points at a component by name."""
     return {"description": description, "content": {"application/json": {"schema": ref(name)}}}
@@ -198,6 +225,7 @@ def _components() -> dict[str, dict]:
             for member in components[union]["oneOf"]:
                 receipt = components[member["$ref"].rsplit("/", 1)[1]]
                 receipt["properties"].update(SERVER_RECEIPT_FIELDS)
+    _schema_examples(components)
     from pydantic.json_schema import models_json_schema
 
     _, top = models_json_schema([(model, "serialization") for model in RESPONSE_MODELS], ref_template=REF)
