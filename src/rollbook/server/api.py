@@ -100,6 +100,13 @@ class RollRequest(Strict):
     ask: bool = Field(False, description="A player's roll that sets what the Storyteller sets (difficulty, extra dice, "
                                          "advantage, a hidden roll, …: SPEC A-1) becomes an ask, answered 202; "
                                          "without it such a roll is refused (403 grant_required).")
+    follows: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
+        None, description="The combat chain (V20-17, T-4, T-5): the seq of the log entry this step follows (the "
+                          "attack a damage roll or a dodge follows, the damage a soak follows). What the step takes "
+                          "from it (extra dice, damage levels and type, attack tier) is never typed in.")
+    target: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
+        None, description="An attack's target: the character whose player (or the Storyteller, for an NPC) rolls "
+                          "the defence.")
 
 
 class FollowupRequest(Strict):
@@ -266,12 +273,15 @@ def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id:
          body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
          idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
-    itself. Resources the roll spends are spent in the same transaction as the receipt is logged."""
+    itself. Resources the roll spends are spent in the same transaction as the receipt is logged.
+    A step of the combat chain names the entry it ``follows``: a soak takes the damage levels from the
+    damage receipt and marks the defender's health (wound) track in its own transaction."""
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
                    work=lambda s: _roll_status(rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
-                                                          ask=body.ask, source=source)))
+                                                          ask=body.ask, source=source, follows=body.follows,
+                                                          target=body.target)))
 
 
 def _roll_status(result: dict) -> tuple[int, dict]:

@@ -134,12 +134,16 @@ def ask_view(ask: Ask, grant: Grant | None = None, character: Character | None =
     return view
 
 
-def make_ask(session: Session, chronicle: Chronicle, character: Character, member: Member, plan: Plan) -> dict:
+def make_ask(session: Session, chronicle: Chronicle, character: Character, member: Member, plan: Plan, *,
+             follows: int | None = None, followed: dict | None = None, target: int | None = None) -> dict:
     """A-1: the player's request waits for the Storyteller. Every refusal the roll would meet if it
     were granted as asked is made now (``play.preview`` under the Storyteller's authority), so the
-    Storyteller only sees rolls that can be made. The ask is a log entry (A-2)."""
+    Storyteller only sees rolls that can be made. The ask is a log entry (A-2). A step of the combat
+    chain keeps the seq it ``follows`` (and an attack its ``target``) in the ask's entry: the grant
+    rolls it as that step (``usecases.exchange``)."""
     preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), plan.action, mode=chronicle.mode,
-                           role=STORYTELLER)
+                           role=STORYTELLER, follows=followed)
+    chain = {key: value for key, value in (("follows", follows), ("target", target)) if value is not None}
     ask = Ask(chronicle_id=chronicle.id, character_id=character.id, member_id=member.id, kind=plan.split.kind,
               player=plan.split.player, asked=plan.asked, seq=0, created_at=now())
     session.add(ask)
@@ -147,7 +151,7 @@ def make_ask(session: Session, chronicle: Chronicle, character: Character, membe
     entry = append_entry(session, chronicle, kind="ask", actor=actor_of(member, character), visibility="public",
                          receipt={"ask": ask.id, "character": character.id, "kind": plan.split.kind,
                                   "player": plan.split.player, "asked": plan.asked, "baseline": plan.baseline,
-                                  "standing": plan.standing, "pool": preview["pool"]},
+                                  "standing": plan.standing, "pool": preview["pool"], **chain},
                          character_id=character.id)
     ask.seq = entry.seq
     session.flush()

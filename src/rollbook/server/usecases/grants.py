@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
 from rollbook.play import authority
-from rollbook.server.access import STORYTELLER, lock_character, lock_chronicle, require_storyteller
+from rollbook.server.access import STORYTELLER, find_entry, lock_character, lock_chronicle, require_storyteller
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
@@ -66,9 +66,11 @@ def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None =
                                      {"asked": ask.asked, "granted": granted, "baseline": base, "action": action,
                                       "hidden": hidden},
                                      "grant", character)
+    asked_entry = find_entry(session, member, ask.seq).receipt or {}  # a step of the combat chain: what it follows
     rolled = perform_roll(session, chronicle, character, asker, action, hidden=hidden, role=STORYTELLER,
                           stamp={"grant": grant_entry.seq, "ask": ask.seq, "standing": standing},
-                          source=source, viewer=member)
+                          source=source, viewer=member, follows=asked_entry.get("follows"),
+                          target=asked_entry.get("target"))
     grant_row.roll_seq = rolled["entry"]["seq"]
     session.flush()
     return {"ask": ask_view(ask, grant_row, character), "grant": entry_view(grant_entry, member), **rolled}

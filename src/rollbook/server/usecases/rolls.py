@@ -15,7 +15,7 @@ from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
-from rollbook.server.usecases import authority, scenes
+from rollbook.server.usecases import authority, exchange, scenes
 from rollbook.server.usecases.checks import dice_or_secure, performed_parts, reject_faces
 from rollbook.server.views import character_view, entry_view, rerolled_by
 
@@ -28,39 +28,63 @@ def standing_difficulty(chronicle_difficulty: int | None, character_difficulty: 
 
 
 def roll(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False,
-         ask: bool = False, source: DiceSource | None = None) -> dict:
+         ask: bool = False, source: DiceSource | None = None, follows: int | None = None,
+         target: int | None = None) -> dict:
     """A roll named by traits: the server builds it from the stored sheet, rolls ``source``
     (default ``SecureDice()``), stores the new sheet and appends the receipt, all in the caller's
     one transaction. A-1: what the rules leave to the Storyteller (difficulty, extra dice, …,
     a hidden roll) comes from the baseline (defaults, standing difficulty, standing grants); a
     player's request that sets any of it otherwise is an ask when ``ask`` is true (the answer then
     has ``"ask"`` and no roll: the roll is made when the Storyteller grants it), else refused
-    (403 ``grant_required``)."""
+    (403 ``grant_required``).
+
+    The combat chain (``usecases.exchange``): ``follows`` is the seq of the entry this step follows
+    (its receipt is handed to the play layer, the new entry ``refers_to`` it); ``target`` the
+    character an attack is aimed at."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     character = lock_character(session, member, character_id)
     may_act_for(member, character)
     plan = authority.plan_roll(session, chronicle, character, member, copy.deepcopy(action), hidden=hidden)
+    step = _step(session, member, character, chronicle.system, plan.action, follows, target)
     if plan.asked:
         if not ask:
             authority.refuse_unasked(plan)
-        return authority.make_ask(session, chronicle, character, member, plan)
+        return authority.make_ask(session, chronicle, character, member, plan,
+                                  follows=step.seq if step else None, followed=step.receipt if step else None,
+                                  target=target)
     return perform_roll(session, chronicle, character, member, plan.action, hidden=plan.hidden, role=member.role,
-                        stamp=plan.stamp, source=source)
+                        stamp=plan.stamp, source=source, follows=follows, target=target)
+
+
+def _step(session: Session, member: Member, character: Character, system: str, action: dict,
+          follows: int | None, target: int | None) -> exchange.Followed | None:
+    kind = str(action.get("kind"))
+    if follows is None:
+        exchange.check_target(session, member, character, kind, system, target)
+        return None
+    return exchange.followed(session, member, character, kind, follows, target)
 
 
 def perform_roll(session: Session, chronicle: Chronicle, character: Character, actor: Member, action: dict, *,
                  hidden: bool, role: str, stamp: dict, source: DiceSource | None = None,
-                 viewer: Member | None = None) -> dict:
+                 viewer: Member | None = None, follows: int | None = None, target: int | None = None) -> dict:
     """Roll ``action`` (already decided: planned or granted) for ``character`` under ``role``'s
     authority, check the per-turn limits (A-3), store the sheet and log the receipt. ``stamp``
     (A-2: the grant, or the baseline and standing grants a player's roll used) goes into the
     receipt as ``authority``; the running turn as ``turn``. ``actor``: who the log names (the
-    player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor)."""
+    player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor).
+    ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden."""
+    step = _step(session, actor, character, chronicle.system, action, follows, target)
     performed = play.perform(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
-                             role=role, source=dice_or_secure(source))
+                             role=role, source=dice_or_secure(source), follows=step.receipt if step else None)
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
+    if step is not None:
+        receipt["exchange"] = step.exchange
+        hidden = hidden or step.hidden
+    elif target is not None:
+        receipt["exchange"] = {"attacker": character.id, "target": target, "opened": None}
     if stamp:
         receipt["authority"] = stamp
     if turn is not None:
@@ -69,7 +93,7 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
         save_sheet(session, character, sheet)
     entry = append_entry(session, chronicle, kind="roll", actor=actor_of(actor, character),
                          visibility="hidden" if hidden else "public", receipt=receipt,
-                         character_id=character.id, effects=effects)
+                         character_id=character.id, effects=effects, refers_to=step.seq if step else None)
     viewer = viewer or actor
     return {"entry": entry_view(entry, viewer), "character": character_view(character), "effects": effects,
             "warnings": (turn or {}).get("warnings", [])}

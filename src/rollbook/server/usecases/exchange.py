@@ -1,0 +1,155 @@
+"""The combat chain on the server (SPEC V20-17, T-4, T-5): one exchange is several log entries, each
+roll following the one before it (``refers_to``), the receipt followed handed to the play layer
+(``play.perform(..., follows=receipt)``): nothing of it is typed in.
+
+- ``target``: the attack (the first step) may name the character it is aimed at; every later step of
+  the exchange carries it (``receipt["exchange"]``: ``attacker``, ``target``, ``opened``: the seq of
+  the first step).
+- Whose step it is: the attacker's side (V20 damage) is rolled for the character that rolled the step
+  it follows; the defender's side (dodge, soak) for the exchange's target (or, when the attack named
+  none, for any other character), and a soak after a dodge for the one who dodged. Who may act for
+  that character is ``access.may_act_for``'s rule (the owner, or the Storyteller — an NPC's
+  defence is the Storyteller's).
+- One step follows each entry once; a step may not follow a hidden roll the member may not see (it
+  is not found: 404), and a step that follows a hidden roll is hidden too until it is revealed.
+- The play layer refuses a step out of order (``follows_wrong_kind``, ``attack_missed``, …).
+
+``next_steps`` lists what may follow an entry (the web's buttons): the kind, the character, and the
+numbers the step takes from the receipt (levels and damage type, attack tier).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from rollbook import play
+from rollbook.server.access import STORYTELLER, find_entry
+from rollbook.server.models import Character, LogEntry, Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.views import follow_ups, rerolled_by, revealed_by
+
+# The defender's side of an exchange; every other chained kind (V20 damage) is the attacker's.
+DEFENCE_KINDS = frozenset({"dodge", "soak"})
+ROLL_KINDS = ("roll", "reroll")
+
+
+def chained_kinds(system: str) -> frozenset[str]:
+    """Every kind of roll that some step of the chain follows (an attack, a damage roll, a dodge)."""
+    return frozenset(kind for kinds in play.system_module(system).CHAINS.values() for kind in kinds)
+
+
+def step_kinds(system: str, followed_kind: str) -> list[str]:
+    """The kinds of roll that may follow a roll of ``followed_kind`` (``CHAINS`` read backwards)."""
+    return [kind for kind, kinds in play.system_module(system).CHAINS.items() if followed_kind in kinds]
+
+
+@dataclass(frozen=True)
+class Followed:
+    """The entry a step follows, checked: its receipt (for the play layer), its visibility, the exchange."""
+
+    seq: int
+    receipt: dict
+    hidden: bool
+    exchange: dict
+
+
+def _exchange_of(entry: LogEntry) -> dict:
+    stored = (entry.receipt or {}).get("exchange")
+    exchange = dict(stored) if isinstance(stored, dict) else {"attacker": entry.character_id, "target": None}
+    if exchange.get("opened") is None:
+        exchange["opened"] = entry.seq
+    exchange["follows"] = entry.seq  # in the receipt, so the entry's hash covers the link (refers_to)
+    return exchange
+
+
+def check_target(session: Session, member: Member, character: Character, kind: str, system: str,
+                 target: int | None) -> None:
+    """An attack's target: a character of this chronicle, not the attacker; only on a roll a step may follow."""
+    if target is None:
+        return
+    if kind not in chained_kinds(system) or kind in DEFENCE_KINDS:
+        raise ProblemError(422, "target_not_for_kind", kind=kind)
+    found = session.get(Character, target)
+    if found is None or found.chronicle_id != member.chronicle_id:
+        raise ProblemError(404, "character_not_found", character=target)
+    if found.id == character.id:
+        raise ProblemError(422, "target_is_attacker", character=character.name)
+
+
+def followed(session: Session, member: Member, character: Character, kind: str, seq: int,
+             target: int | None = None) -> Followed:
+    """The entry ``seq`` a roll of ``kind`` for ``character`` follows, with every refusal the server
+    makes (the play layer makes the rules' own: the order of the steps, a missed attack)."""
+    entry = find_entry(session, member, seq)
+    hidden = entry.visibility == "hidden" and not revealed_by(session, entry.chronicle_id, [seq])
+    if hidden and member.role != STORYTELLER:
+        raise ProblemError(404, "entry_not_found", seq=seq)  # a hidden roll is not there for a player
+    if entry.kind not in ROLL_KINDS or entry.character_id is None or not isinstance(entry.receipt, dict):
+        raise ProblemError(409, "not_a_roll", seq=seq)
+    later = rerolled_by(session, entry.chronicle_id, [seq]).get(seq)
+    if later is not None:
+        raise ProblemError(409, "roll_finished", seq=seq, by=later)
+    taken = follow_ups(session, entry.chronicle_id, "roll", [seq]).get(seq)
+    if taken is not None:
+        raise ProblemError(409, "step_taken", seq=seq, by=taken)
+    exchange = _exchange_of(entry)
+    followed_kind = entry.receipt.get("kind")
+    defence = kind in DEFENCE_KINDS
+    if defence and followed_kind not in DEFENCE_KINDS:
+        defender = exchange.get("target")
+        if defender is not None and defender != character.id:
+            raise ProblemError(403, "not_the_defender", seq=seq, character=character.name)
+        if defender is None and character.id == exchange.get("attacker"):
+            raise ProblemError(403, "not_the_defender", seq=seq, character=character.name)
+        exchange["target"] = character.id
+    elif character.id != entry.character_id:
+        raise ProblemError(403, "not_your_step", seq=seq, character=character.name)
+    if target is not None:
+        if defence or exchange.get("target") not in (None, target):
+            raise ProblemError(422, "target_not_for_kind", kind=kind)
+        exchange["target"] = target
+    return Followed(seq, dict(entry.receipt), hidden, exchange)
+
+
+def next_steps(system: str, entry: dict) -> list[dict]:
+    """What may follow a roll (an entry as ``views.entry_view`` gives it): ``{"kind", "side",
+    "character" (None: the defender is not named yet), "takes": {...}}`` for each step the rules
+    allow now (``play.preview`` refuses nothing of the followed receipt: an attack that missed, a
+    dodged attack offer nothing)."""
+    receipt = entry.get("receipt")
+    if entry.get("kind") not in ROLL_KINDS or not isinstance(receipt, dict) or entry.get("redacted"):
+        return []
+    exchange = receipt.get("exchange") or {"attacker": entry.get("character"), "target": None}
+    out = []
+    for kind in step_kinds(system, str(receipt.get("kind"))):
+        takes = _takes(system, kind, receipt)
+        if takes is None:
+            continue
+        defence = kind in DEFENCE_KINDS
+        if defence and receipt.get("kind") not in DEFENCE_KINDS:
+            character = exchange.get("target")
+        else:
+            character = entry.get("character")
+        out.append({"kind": kind, "side": "defender" if defence else "attacker", "character": character,
+                    "takes": takes, "follows": entry.get("seq")})
+    return out
+
+
+def _takes(system: str, kind: str, receipt: dict) -> dict | None:
+    """The numbers a step takes from the receipt it follows; None when the rules refuse the step."""
+    result = receipt.get("result") or {}
+    if system == "v20" and kind == "damage":
+        return {"successes": result["successes"]} if result.get("successes", 0) >= 1 else None
+    if system == "v20" and kind == "soak":
+        if not result.get("levels"):
+            return None  # V20-17: no level to soak
+        return {"levels": result["levels"], "damage_type": result.get("damage_type")}
+    if system == "tiers":
+        try:
+            tier = play.system_module("tiers").attack_tier_of(receipt)
+        except play.RuleError:
+            return None
+        return {"attack_tier": tier}
+    return {}
