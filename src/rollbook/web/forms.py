@@ -26,6 +26,44 @@ class Option:
     value: str
     label: str
     group: str | None = None
+    trait: str | None = None  # a specialty's trait: the list follows the trait chosen
+
+
+# What belongs to one roll only: the next form starts without it (the traits and the difficulty
+# carry over from the last roll, a specialty, a Willpower point, advantage or cards played do not).
+ONE_OFF = {"specialty", "willpower", "advantage", "disadvantage", "cards", "blood_surge", "auto_successes",
+           "knowledge_allowed", "bullets", "aimed_at_head"}
+
+# Fields of a roll of which only one may be chosen (the rules refuse two: one_trait_only/required).
+EXCLUSIVE = {
+    ("v20", "test"): ("ability", "discipline"),
+    ("v5", "test"): ("skill", "discipline", "second_attribute"),
+    ("rollunder", "check"): ("skill", "attribute"),
+}
+
+
+def carry_over(last: Mapping[str, Any] | None) -> dict | None:
+    """The last roll's values the next form starts from: without what belonged to that roll only."""
+    if last is None:
+        return None
+    return {name: value for name, value in last.items() if name not in ONE_OFF}
+
+
+def mark_exclusive(system: str, kind: str, fields: list, lang: str) -> None:
+    """Fields of which only one may be chosen are marked (and the first carries the hint naming them)."""
+    from rollbook.i18n import N_, translate
+
+    names = EXCLUSIVE.get((system, kind))
+    if not names:
+        return
+    group = [f for f in fields if f.name in names]
+    if len(group) < 2:
+        return
+    words = [f.label for f in group]
+    hint = translate(N_("Choose only one of: {fields}"), lang, fields=", ".join(words))
+    for f in group:
+        f.exclusive = "pool"
+    group[0].exclusive_hint = hint
 
 
 @dataclass
@@ -42,6 +80,9 @@ class FieldView:
     help: str = ""
     readonly: bool = False
     send_off: bool = False  # a checkbox ticked by default: an untick is posted as "off"
+    once: bool = False  # belongs to one roll only: cleared after each roll (``ONE_OFF``)
+    exclusive: str = ""  # a group of fields of which one only may be chosen (``EXCLUSIVE``)
+    exclusive_hint: str = ""
 
     @property
     def groups(self) -> list[tuple[str | None, list[Option]]]:
@@ -153,7 +194,7 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         options = []
         for trait, names in sorted((sheet.get("specialties") or {}).items()):
             for specialty in names:
-                options.append(Option(specialty, f"{specialty} ({labels.trait(trait, lang)})"))
+                options.append(Option(specialty, f"{specialty} ({labels.trait(trait, lang)})", trait=trait))
         return options
     if name in ("weapon", "second_weapon"):
         options = []
@@ -247,6 +288,7 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
                              required=name in required)
         else:
             continue
+        view.once = name in ONE_OFF
         out.append(view)
     return out
 

@@ -83,7 +83,8 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
         baseline = authority_cases.baseline_of(session, member, character.id, kind)
         declared = authority_cases.declared_for(session, member, character.id)
     fields = roll_fields(system, kind, sheet, lang, values if values.get("kind") == kind else
-                         (last if last and last.get("kind") == kind else None), standing, member.role)
+                         (forms.carry_over(last) if last and last.get("kind") == kind else None), standing,
+                         member.role)
     authority.start_from_baseline(system, kind, fields, baseline, member.role, lang,
                                   posted=values.get("kind") == kind)
     return dict(
@@ -116,4 +117,5 @@ def roll_fields(system: str, kind: str, sheet: dict, lang: str, values: dict | N
         if role != STORYTELLER and f.options:
             reserved = forms.storyteller_values(system, kind, f.name)
             f.options = [o for o in f.options if o.value not in reserved]
+    forms.mark_exclusive(system, kind, fields, lang)
     return fields

@@ -58,6 +58,9 @@ def environment(lang: str) -> Environment:
     from rollbook.web.authority import offer_words
 
     env.globals["offer_words"] = lambda offer: offer_words(offer, lang)
+    from rollbook.web.once import new_key
+
+    env.globals["form_key"] = new_key
     env.filters["dice_groups"] = dice_groups
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else n
     return env

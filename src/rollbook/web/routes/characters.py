@@ -18,6 +18,7 @@ from rollbook.server.usecases import characters, chronicles
 from rollbook.web import authority, forms, labels, sheetform, table
 from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
+from rollbook.web.once import once
 from rollbook.web.preview import preview
 from rollbook.web.respond import fragment, is_htmx, see_other
 from rollbook.web.sheetpage import character_or_404, new_character_page, sheet_context, sheet_page
@@ -45,7 +46,7 @@ def add_character(request: Request, chronicle_id: int, db: Db, member: Reader, l
     if member.role == STORYTELLER:
         owner = str(form.get("owner", "")).strip()
         fields["owner"] = int(owner) if owner.isdigit() else None
-    created = tx.run(db, lambda s: characters.add_character(s, member, **fields))
+    created = once(request, db, member, form, lambda s: characters.add_character(s, member, **fields))
     return see_other(f"/chronicles/{chronicle_id}/characters/{created['id']}")
 
 

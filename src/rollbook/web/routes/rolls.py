@@ -21,6 +21,7 @@ from rollbook.server.access import STORYTELLER
 from rollbook.web import authority, forms, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
+from rollbook.web.once import once
 from rollbook.web.present import GOALS
 from rollbook.web.preview import reroll_advice
 from rollbook.web.respond import fragment, is_htmx, page, see_other
@@ -68,7 +69,8 @@ def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member:
     # a player's roll that asks for more than what stands is sent to the Storyteller (the
     # form's button says so); the Storyteller's own edges apply directly.
     ask = member.role != STORYTELLER
-    result = tx.run(db, lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice))
+    result = once(request, db, member, form,
+                  lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice))
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll")
 
 
@@ -79,7 +81,7 @@ def adjust(request: Request, chronicle_id: int, character_id: int, db: Db, membe
     alert_into(request, "change", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
                                                                   errors=errors, values=form, change=change))
     data = forms.parse_form(forms.schema_for(_system(db, member), "changes", change), form, change)
-    result = tx.run(db, lambda s: characters.adjust(s, member, character_id, data))
+    result = once(request, db, member, form, lambda s: characters.adjust(s, member, character_id, data))
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "change", change)
 
 

@@ -88,6 +88,68 @@
     });
   }
 
+  // The roll form: fields of which only one may be chosen clear the others (and the others look off);
+  // the specialty list offers the specialties of the traits chosen; after a roll, what belonged to
+  // that roll only (data-once: a specialty, a Willpower point, advantage, cards) is cleared.
+  var TRAIT_FIELDS = ["attribute", "skill", "ability", "discipline", "second_attribute", "virtue"];
+
+  function shapeRollForm(form, changed) {
+    if (!form || form.id !== "roll") return;
+    if (changed && changed.hasAttribute && changed.hasAttribute("data-exclusive") && changed.value) {
+      var group = changed.getAttribute("data-exclusive");
+      Array.prototype.slice.call(form.querySelectorAll('[data-exclusive="' + group + '"]')).forEach(function (other) {
+        if (other !== changed) other.value = "";
+      });
+    }
+    Array.prototype.slice.call(form.querySelectorAll("[data-exclusive]")).forEach(function (select) {
+      var taken = Array.prototype.some.call(form.querySelectorAll('[data-exclusive="' + select.getAttribute("data-exclusive") + '"]'),
+        function (other) { return other !== select && other.value; });
+      var box = select.closest(".field");
+      if (box) box.classList.toggle("is-off", taken && !select.value);
+    });
+    var chosen = {};
+    TRAIT_FIELDS.forEach(function (name) {
+      var el = form.querySelector('[name="' + name + '"]');
+      if (el && el.value) chosen[el.value] = true;
+    });
+    Array.prototype.slice.call(form.querySelectorAll("select[data-follows-trait]")).forEach(function (select) {
+      Array.prototype.slice.call(select.options).forEach(function (option) {
+        var trait = option.getAttribute("data-trait");
+        var off = !!trait && !chosen[trait];
+        option.hidden = off;
+        option.disabled = off;
+        if (off && option.selected) select.value = "";
+      });
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el && el.form && el.form.id === "roll") shapeRollForm(el.form, el);
+  }, true);
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (!form || form.id !== "roll" || !event.detail.successful) return;
+    Array.prototype.slice.call(form.querySelectorAll("[data-once]")).forEach(function (el) {
+      if (el.type === "checkbox") { el.checked = false; } else { el.value = ""; }
+    });
+    shapeRollForm(form, null);
+    if (window.htmx) window.htmx.trigger(form, "change");
+  });
+
+  // Picking a kind of roll or change (a tab) redraws its panel: focus stays on the tab picked, in the
+  // form, instead of falling back to the page.
+  var pendingTab = null;
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".tabs a[hx-get]");
+    if (link) pendingTab = link.getAttribute("hx-get");
+  }, true);
+  document.addEventListener("keydown", function (event) {
+    var link = event.target.closest && event.target.closest(".tabs a[hx-get]");
+    if (link && (event.key === "Enter" || event.key === " ")) pendingTab = link.getAttribute("hx-get");
+  }, true);
+
   // A refusal that names its field (data-field) goes next to that field: the field is marked
   // invalid, described by the message, its folded section opened, focused and scrolled into view.
   // A refusal without a field is scrolled into view and focused itself.
@@ -134,8 +196,17 @@
     if (target && target.classList && target.classList.contains("alert")) placeError(target);
   });
 
+  document.addEventListener("htmx:afterSettle", function () {
+    shapeRollForm(document.getElementById("roll"), null);
+    if (!pendingTab) return;
+    var again = document.querySelector('.tabs a[hx-get="' + pendingTab + '"]');
+    pendingTab = null;
+    if (again) again.focus();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     markAdvised(document);
+    shapeRollForm(document.getElementById("roll"), null);
     var shown = document.querySelector(".alert p");
     if (shown) placeError(shown.parentElement);
   });

@@ -1,0 +1,75 @@
+"""Issue 13 and issue 10 point 5 through the pages, without a browser: each form's own idempotency
+key (a retried roll rolls once, a second submit of a new character makes one character)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rollbook.server.app import create_app
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")
+
+
+@pytest.fixture
+def table(app):
+    """A V5 chronicle in French: (Storyteller client, player client, chronicle URL, the player's sheet URL)."""
+    with TestClient(app) as storyteller:
+        created = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana",
+                                                        "language": "fr"}, follow_redirects=False)
+        chronicle = created.headers["location"]
+        invitation = storyteller.cookies.get("rollbook_invitation")
+        player = TestClient(app)
+        player.post("/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False)
+        added = player.post(f"{chronicle}/characters", data={
+            "s.name": "Nadia", "s.attributes.dexterity": "3", "s.skills.firearms": "2", "s.hunger": "1",
+            "s.specialties": "Armes à feu: Pistolets"}, follow_redirects=False)
+        assert added.status_code == 303, added.text
+        yield storyteller, player, chronicle, added.headers["location"]
+
+
+def form_key(html: str, form_id: str) -> str:
+    found = re.search(rf'id="{form_id}-key" name="idempotency_key" value="([^"]+)"', html)
+    assert found, f"no key in form {form_id}"
+    return found.group(1)
+
+
+def entries(client: TestClient, chronicle: str) -> set[str]:
+    return set(re.findall(r'id="entry-(\d+)"', client.get(chronicle).text))
+
+
+def test_a_retried_roll_rolls_once_and_the_next_form_has_a_new_key(table):
+    _storyteller, player, chronicle, sheet = table
+    key = form_key(player.get(sheet).text, "roll")
+    before = entries(player, chronicle)
+    form = {"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": "2",
+            "idempotency_key": key}
+    first = player.post(f"{sheet}/rolls", data=form, headers=HTMX)
+    again = player.post(f"{sheet}/rolls", data=form, headers=HTMX)  # the network retried it
+    assert first.status_code == again.status_code == 200
+    made = entries(player, chronicle) - before
+    assert len(made) == 1
+    seq = made.pop()
+    assert f'id="entry-{seq}"' in first.text and f'id="entry-{seq}"' in again.text
+    assert form_key(first.text, "roll") != key  # the form's next roll is a new one
+    other = dict(form, difficulty="3")  # the same key for another roll is refused, nothing rolled
+    assert player.post(f"{sheet}/rolls", data=other, headers=HTMX).status_code == 422
+    assert len(entries(player, chronicle) - before) == 1
+
+
+def test_a_second_submit_of_a_new_character_makes_one(table):
+    _storyteller, player, chronicle, _sheet = table
+    key = form_key(player.get(f"{chronicle}/characters/new").text, "character")
+    form = {"s.name": "Julien", "s.attributes.strength": "2", "idempotency_key": key}
+    first = player.post(f"{chronicle}/characters", data=form, follow_redirects=False)
+    again = player.post(f"{chronicle}/characters", data=form, follow_redirects=False)  # back, submit again
+    assert first.status_code == again.status_code == 303
+    assert first.headers["location"] == again.headers["location"]
+    assert player.get(chronicle).text.count(">Julien<") == 1
