@@ -61,7 +61,7 @@ def test_refusals_are_not_stored(client, make_table):
 
 def test_a_replayed_creation_returns_the_same_token_without_storing_it(client, app):
     body = {"name": "Idempotent nights", "system": "v5"}
-    headers = {"Idempotency-Key": "create-7d1e0a"}
+    headers = {"Idempotency-Key": "create-7d1e0a-" + "k" * 32}
     first = client.post("/api/chronicles", json=body, headers=headers)
     again = client.post("/api/chronicles", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
@@ -70,7 +70,7 @@ def test_a_replayed_creation_returns_the_same_token_without_storing_it(client, a
     assert client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     with app.state.db.read() as session:
         stored = json.dumps([list(map(str, row)) for row in session.execute(text("SELECT * FROM idempotency_keys"))])
-    assert token not in stored and "create-7d1e0a" not in stored
+    assert token not in stored and "create-7d1e0a-" not in stored
 
 
 def test_concurrent_requests_with_one_key_happen_once(app, client, make_table):

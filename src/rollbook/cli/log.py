@@ -78,7 +78,7 @@ def export(
         with database.read() as session:
             if session.get(Chronicle, chronicle) is None:
                 fail(f"no chronicle {chronicle} in this database")
-            reader = Member(id=0, chronicle_id=chronicle, name="", role=STORYTELLER, token_hash="", created_at="")
+            reader = Member(id=0, chronicle_id=chronicle, name="", role=STORYTELLER, created_at="")
             text = "".join(export_lines(session, reader))
     finally:
         database.dispose()

@@ -76,7 +76,8 @@ def _printable(value: Any) -> Any:
 
 # Other areas' error texts (each module updates ERROR_MESSAGES on import).
 for _module in ("rollbook.i18n.messages_tiers", "rollbook.i18n.messages_play", "rollbook.i18n.messages_fair",
-                "rollbook.i18n.messages_authority", "rollbook.i18n.messages_exchange"):
+                "rollbook.i18n.messages_authority", "rollbook.i18n.messages_exchange",
+                "rollbook.i18n.messages_security"):
     try:
         __import__(_module)
     except ModuleNotFoundError as _missing:

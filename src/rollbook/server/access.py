@@ -71,7 +71,8 @@ def find_entry(session: Session, member: Member, seq: int) -> LogEntry:
 
 
 def find_member(session: Session, chronicle_id: int, member_id: int) -> Member:
-    found = session.scalars(select(Member).where(Member.id == member_id, Member.chronicle_id == chronicle_id)).first()
+    found = session.scalars(select(Member).where(Member.id == member_id, Member.chronicle_id == chronicle_id,
+                                                 Member.removed_at.is_(None))).first()
     if found is None:
         raise ProblemError(404, "member_not_found", member=member_id)
     return found

@@ -16,15 +16,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
 from rollbook.server import tx
-from rollbook.server.usecases import characters, chronicles, log, rolls
+from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
-from rollbook.server.deps import current_member, database, dice_source, language
+from rollbook.server.deps import current_member, database, dice_source, language, request_token
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
     CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, ActionJSON, ChangeJSON,
     FollowupJSON, NewSheetJSON, SheetPatchJSON, json_response,
 )
+from rollbook.server.views import member_view
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
 router = APIRouter(prefix="/api")
@@ -128,10 +129,14 @@ class Problem(BaseModel):
 
 def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
     fingerprint = tx.fingerprint(request.method, request.url.path, body)
-    status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint,
-                                                   work=work)
+    # Anonymous requests (create, join) answer a token: their key alone guards it, so it must be unguessable.
+    status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint, work=work,
+                                              min_key_length=tx.ANONYMOUS_KEY_MIN if scope == ANONYMOUS else 1)
     headers = {"Idempotent-Replayed": "true"} if replayed else {}
     return JSONResponse(payload, status_code=status, headers=headers)
+
+
+ANONYMOUS = "anonymous"
 
 
 def _scope(member: Member) -> str:
@@ -171,14 +176,14 @@ def systems() -> dict:
 def create_chronicle(request: Request, db: Db, body: ChronicleCreate, idempotency_key: IdempotencyKey = None):
     """Create a chronicle; you are its Storyteller. The answer holds your bearer token and the
     invitation code for players, each shown once."""
-    return _mutate(request, db, scope="anonymous", key=idempotency_key, body=body.model_dump(mode="json"),
+    return _mutate(request, db, scope=ANONYMOUS, key=idempotency_key, body=body.model_dump(mode="json"),
                    work=lambda s: (201, chronicles.create_chronicle(s, **body.model_dump())))
 
 
 @router.post("/join", status_code=201, tags=["chronicles"], responses={404: PROBLEM, 422: PROBLEM})
 def join(request: Request, db: Db, body: JoinRequest, idempotency_key: IdempotencyKey = None):
     """Join a chronicle as a player with its invitation code; the answer holds your bearer token."""
-    return _mutate(request, db, scope="anonymous", key=idempotency_key, body=body.model_dump(mode="json"),
+    return _mutate(request, db, scope=ANONYMOUS, key=idempotency_key, body=body.model_dump(mode="json"),
                    work=lambda s: (201, chronicles.join(s, invitation=body.invitation, name=body.name)))
 
 
@@ -220,6 +225,41 @@ def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
         return {"members": chronicles.list_members(session, member)}
+
+
+# --- tokens: sessions, keys, removal ----------------------------------------------------------
+
+@router.post("/session", status_code=201, tags=["members"], responses=ERRORS)
+def open_session(request: Request, db: Db, member: Auth, idempotency_key: IdempotencyKey = None):
+    """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
+    /api/session``; rotating your key closes every session."""
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
+                   work=lambda s: (201, {**member_cases.open_session(s, member), "member": member_view(member)}))
+
+
+@router.delete("/session", tags=["members"], responses=ERRORS)
+def close_session(request: Request, db: Db, member: Auth) -> dict:
+    """Sign out: the session token of this request stops working (a key is rotated instead)."""
+    token = request_token(request)
+    return tx.run(db, lambda s: member_cases.close_session(s, token))
+
+
+@router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
+def rotate_key(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+    """A new key for you; your older key and every session of yours stop working."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
+                   work=lambda s: (201, member_cases.rotate_key(s, member)))
+
+
+@router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
+def remove_member(request: Request, db: Db, member: Auth, chronicle_id: Id, member_id: Id,
+                  idempotency_key: IdempotencyKey = None):
+    """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
+    and the log records it (``member_removed``)."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
+                   work=lambda s: (200, member_cases.remove_member(s, member, member_id)))
 
 
 # --- characters -------------------------------------------------------------------------------

@@ -1,21 +1,35 @@
 """Bearer tokens and invitation codes: random secrets shown once, stored as SHA-256 hex digests.
 
-A token names one member of one chronicle. The JSON API reads it from ``Authorization: Bearer``;
-the web pages may send it as the ``rollbook_token`` cookie instead (``token_from_headers``).
+A token names one member of one chronicle (``member_tokens``): their **key** (given when they
+create or join a chronicle; a rotation replaces it) or a **session** opened with it (closed on sign
+out; it expires after ``session_ttl()`` when ``ROLLBOOK_SESSION_HOURS`` sets one). A revoked or
+expired token, or one of a removed member, opens nothing. The JSON API reads it from
+``Authorization: Bearer``; the web pages may send it as the ``rollbook_token`` cookie instead
+(``token_from_headers``).
+
+``seal``/``unseal``: a secret kept inside a stored idempotent response is encrypted with AES-GCM
+under a key derived (HKDF-SHA256) from the client's Idempotency-Key, which the database holds only
+as a hash: only a client presenting the same key can read it back.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import os
 import secrets
+from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rollbook.server.models import Member
+from rollbook.server.models import Member, MemberToken
 
 COOKIE_NAME = "rollbook_token"
+KEY = "key"
+SESSION = "session"
+SESSION_HOURS_VARIABLE = "ROLLBOOK_SESSION_HOURS"
 
 
 def new_token() -> str:
@@ -30,6 +44,20 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def stamp(moment: datetime) -> str:
+    """The ISO 8601 UTC form every timestamp of the database uses (``tx.now()``'s)."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def session_ttl() -> timedelta | None:
+    """How long a session lasts: ``ROLLBOOK_SESSION_HOURS`` (unset, empty or 0: until closed)."""
+    value = os.environ.get(SESSION_HOURS_VARIABLE, "").strip()
+    if not value:
+        return None
+    hours = float(value)
+    return timedelta(hours=hours) if hours > 0 else None
+
+
 def token_from_headers(authorization: str | None, cookie: str | None = None) -> str | None:
     """The token of ``Authorization: Bearer TOKEN``, else of the ``rollbook_token`` cookie."""
     if authorization:
@@ -41,36 +69,66 @@ def token_from_headers(authorization: str | None, cookie: str | None = None) -> 
     return None
 
 
-def authenticate(session: Session, token: str | None) -> Member | None:
-    """The member a token opens, or None."""
+def issue(session: Session, member: Member, kind: str, *, ttl: timedelta | None = None) -> dict:
+    """A new token of ``kind`` for the member: ``{"token", "expires_at"}`` (the token shown once)."""
+    token = new_token()
+    moment = datetime.now(timezone.utc)
+    expires_at = stamp(moment + ttl) if ttl is not None else None
+    session.add(MemberToken(member_id=member.id, token_hash=digest(token), kind=kind, created_at=stamp(moment),
+                            expires_at=expires_at))
+    session.flush()
+    return {"token": token, "expires_at": expires_at}
+
+
+def live_token(session: Session, token: str | None) -> MemberToken | None:
+    """The live row of a token (not revoked, not expired, its member not removed), or None."""
     if not token or len(token) > 512:
         return None
     hashed = digest(token)
-    member = session.scalars(select(Member).where(Member.token_hash == hashed)).first()
-    if member is None or not hmac.compare_digest(member.token_hash, hashed):
+    row = session.scalars(select(MemberToken).where(MemberToken.token_hash == hashed)).first()
+    if row is None or not hmac.compare_digest(row.token_hash, hashed) or row.revoked_at is not None:
+        return None
+    if row.expires_at is not None and row.expires_at <= stamp(datetime.now(timezone.utc)):
+        return None
+    return row
+
+
+def authenticate(session: Session, token: str | None) -> Member | None:
+    """The member a live token opens, or None."""
+    row = live_token(session, token)
+    if row is None:
+        return None
+    member = session.get(Member, row.member_id)
+    if member is None or member.removed_at is not None:
         return None
     return member
 
 
 # --- sealing a secret inside a stored idempotent response --------------------------------------
-# A replayed create/join must return the same token, yet the database keeps no token in clear:
-# the stored copy is XORed with a keystream derived from the Idempotency-Key, which the database
-# keeps only as a hash. Only a client presenting the same key can unseal it.
 
-def _keystream(key: str, length: int) -> bytes:
-    out = b""
-    counter = 0
-    while len(out) < length:
-        out += hmac.new(key.encode("utf-8"), b"rollbook-seal:" + counter.to_bytes(4, "big"), hashlib.sha256).digest()
-        counter += 1
-    return out[:length]
+_SEAL_INFO = b"rollbook idempotent response v1"
 
 
-def seal(secret: str, key: str) -> str:
-    data = secret.encode("utf-8")
-    return bytes(a ^ b for a, b in zip(data, _keystream(key, len(data)))).hex()
+def _seal_key(key: str, context: bytes) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=hashlib.sha256(context).digest(),
+                info=_SEAL_INFO).derive(key.encode("utf-8"))
 
 
-def unseal(sealed: str, key: str) -> str:
-    data = bytes.fromhex(sealed)
-    return bytes(a ^ b for a, b in zip(data, _keystream(key, len(data)))).decode("utf-8")
+def seal(secret: str, key: str, context: bytes = b"") -> str:
+    """``secret`` encrypted (AES-256-GCM, a random 96-bit nonce, ``context`` authenticated)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    nonce = secrets.token_bytes(12)
+    data = AESGCM(_seal_key(key, context)).encrypt(nonce, secret.encode("utf-8"), context)
+    return base64.b64encode(nonce + data).decode("ascii")
+
+
+def unseal(sealed: str, key: str, context: bytes = b"") -> str:
+    """The secret ``seal`` encrypted; ``cryptography.exceptions.InvalidTag`` for another key or context."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    raw = base64.b64decode(sealed)
+    return AESGCM(_seal_key(key, context)).decrypt(raw[:12], raw[12:], context).decode("utf-8")

@@ -146,6 +146,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             with connection.begin():
                 command.upgrade(alembic_config(connection), revision)
         finally:
+            if is_sqlite(engine):  # a migration may switch them off to rebuild a table (0003_security)
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             if not is_sqlite(engine):
                 connection.execute(text("SELECT pg_advisory_unlock(:id)"), {"id": _MIGRATION_LOCK_ID})
                 connection.commit()

@@ -47,8 +47,24 @@ class Member(Base):
     chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
     name: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(16))  # storyteller | player
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the bearer token
     created_at: Mapped[str] = mapped_column(String(32))
+    removed_at: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the Storyteller removed them
+
+
+class MemberToken(Base):
+    """A bearer token of a member, stored as its SHA-256 digest: their ``key`` (given when they create
+    or join a chronicle, replaced by a rotation) or a ``session`` opened with it (revocable, and
+    expiring when the server is configured so). A token opens nothing once revoked or expired."""
+
+    __tablename__ = "member_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the bearer token
+    kind: Mapped[str] = mapped_column(String(8))  # key | session
+    created_at: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    revoked_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Character(Base):
@@ -98,8 +114,9 @@ class IdempotencyRecord(Base):
     key_hash: Mapped[str] = mapped_column(String(64))
     fingerprint: Mapped[str] = mapped_column(String(64))  # sha256 of method, path and canonical body
     status: Mapped[int] = mapped_column(Integer)
-    body: Mapped[str] = mapped_column(Text)  # the response body; a bearer token in it is sealed
+    body: Mapped[str] = mapped_column(Text)  # the response body; one holding a secret is sealed (AES-GCM)
     created_at: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[str] = mapped_column(String(32), index=True)  # swept after it (a day)
 
 
 # --- the table's authority (SPEC A-1 … A-4) -------------------------------------------------------

@@ -1,11 +1,18 @@
 """Transactions: one write transaction per change, retried on the races the database reports,
 and exactly-once execution of a request that carries an ``Idempotency-Key``.
 
-- ``run(db, work)``: ``work(session)`` inside ``Database.write()``; a lost race (a stale sheet, a
-  unique key taken meanwhile, a serialization failure, a deadlock, SQLite's "database is locked")
-  rolls back and runs ``work`` again, up to 6 times, then answers 409 ``busy``.
-- ``idempotent(db, scope=, key=, request_fingerprint=, work=)``: the same, and with a key the
-  response is stored in the change's own transaction; a retry gets the stored response.
+- ``run(db, work)``: ``work(session)`` inside ``Database.write()``; a lost race rolls back and runs
+  ``work`` again, up to 6 times, then answers 409 ``busy``. A lost race is recognised by what the
+  database reports, never by an error's text: a stale sheet (``StaleSheet``); SQLSTATE 23505 on one
+  of the constraints that settle races (``RACE_CONSTRAINTS``); SQLSTATE 40001/40P01/55P03
+  (serialization failure, deadlock, lock not available); SQLite's SQLITE_BUSY/SQLITE_LOCKED. Any
+  other integrity error is a bug: it is raised (the app logs it and answers 500).
+- ``idempotent(db, scope=, key=, request_fingerprint=, work=)``: the key is **claimed first**, in the
+  change's own transaction (an ``INSERT … ON CONFLICT`` on ``UNIQUE (scope, key_hash)``: a concurrent
+  request with the same key waits on the database's unique index until the first commits or rolls
+  back), then the work runs and its response is stored in the claimed row. Every retry gets that one
+  response; a refusal rolls the claim back with the work (refusals are not stored).
+- ``sweep(db)``: deletes the records past their ``expires_at`` (a day, ``RECORD_TTL``).
 - ``StaleSheet``: raised by ``store.save_sheet`` when the conditional UPDATE matched no row.
 
 Nothing here knows HTTP: the JSON API and the web pages both call these.
@@ -14,15 +21,20 @@ Nothing here knows HTTP: the JSON API and the web pages both call these.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from rollbook.server import auth
@@ -32,8 +44,20 @@ from rollbook.server.problems import ProblemError
 
 T = TypeVar("T")
 
+log = logging.getLogger("rollbook.server")
+
 ATTEMPTS = 6
 RETRY_SQLSTATES = ("40001", "40P01", "55P03")  # serialization failure, deadlock, lock not available
+UNIQUE_VIOLATION = "23505"
+# The unique constraints that settle a race (the loser retries and finds the winner's row).
+RACE_CONSTRAINTS = frozenset({"uq_idempotency_keys_scope_key", "uq_log_entries_chronicle_seq", "uq_grants_ask_id",
+                              "uq_member_tokens_token_hash"})
+SQLITE_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+RECORD_TTL = timedelta(days=1)
+PENDING = 0  # a claimed record's status until the work's response is stored (never committed so)
+SECRET_FIELDS = ("token", "invitation")
+ANONYMOUS_KEY_MIN = 32
+SWEEP_ONE_IN = 64
 
 
 def now() -> str:
@@ -44,16 +68,28 @@ class StaleSheet(Exception):
     """The conditional UPDATE found another version: the transaction is retried."""
 
 
-def _retryable(error: Exception) -> bool:
+def _sqlstate(error: BaseException) -> str | None:
+    return getattr(getattr(error, "orig", None), "sqlstate", None)
+
+
+def _constraint(error: BaseException) -> str | None:
+    diag = getattr(getattr(error, "orig", None), "diag", None)
+    return getattr(diag, "constraint_name", None)
+
+
+def retryable(error: BaseException) -> bool:
+    """A lost race, as the database reports it (SQLSTATE, constraint name, SQLite's error code)."""
     if isinstance(error, StaleSheet):
         return True
-    if isinstance(error, IntegrityError):  # a lost race on a unique key (seq, idempotency key); not a bug
-        return "unique" in str(error.orig).lower()
-    if isinstance(error, OperationalError):
-        if getattr(error.orig, "sqlstate", None) in RETRY_SQLSTATES:
-            return True
-        return "database is locked" in str(error.orig)
-    return False
+    if not isinstance(error, DBAPIError):
+        return False
+    state = _sqlstate(error)
+    if isinstance(error, IntegrityError):
+        return state == UNIQUE_VIOLATION and _constraint(error) in RACE_CONSTRAINTS
+    if state in RETRY_SQLSTATES:
+        return True
+    orig = error.orig
+    return isinstance(orig, sqlite3.OperationalError) and (getattr(orig, "sqlite_errorcode", 0) & 0xFF) in SQLITE_BUSY_CODES
 
 
 def _backoff(attempt: int) -> float:
@@ -68,7 +104,10 @@ def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
             with db.write() as session:
                 return work(session)
         except Exception as error:  # noqa: BLE001 - filtered just below
-            if not _retryable(error):
+            if not retryable(error):
+                if isinstance(error, IntegrityError):
+                    log.error("rollbook: integrity error (not a race): sqlstate=%s constraint=%s",
+                              _sqlstate(error), _constraint(error))
                 raise
             if attempt == attempts - 1:
                 raise ProblemError(409, "busy") from error
@@ -81,49 +120,107 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(canonical({"method": method.upper(), "path": path, "body": body})).hexdigest()
 
 
+def check_key(key: str | None, *, min_length: int = 1) -> None:
+    """An Idempotency-Key is 1 to 255 printable ASCII characters; ``min_length`` more where the key
+    alone guards a secret (anonymous create and join: ``ANONYMOUS_KEY_MIN``)."""
+    if key is None:
+        return
+    if not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
+        raise ProblemError(400, "idempotency_key_invalid")
+    if len(key) < min_length:
+        raise ProblemError(422, "idempotency_key_too_short", minimum=min_length)
+
+
 def idempotent(db, *, scope: str, key: str | None, request_fingerprint: str,
-               work: Callable[[Session], tuple[int, dict]]) -> tuple[int, dict, bool]:
+               work: Callable[[Session], tuple[int, dict]], min_key_length: int = 1) -> tuple[int, dict, bool]:
     """Exactly-once execution of a state-changing request: ``(status, body, replayed)``.
 
-    With a key, the response is stored in the same transaction as the change. A retry with the same
-    key and the same request returns the stored status and body; the same key with another request
-    is refused (422 ``idempotency_key_reused``). Concurrent requests with one key: the loser's
-    insert of the key violates ``UNIQUE (scope, key_hash)``, its transaction rolls back (nothing is
-    spent) and the retry finds the winner's stored response. Refusals are not stored.
+    With a key, the key is claimed before the work, in the same transaction, and the response is
+    stored there. A retry with the same key and request gets the stored status and body (whether it
+    came before, during or after the first); the same key with another request is refused (422
+    ``idempotency_key_reused``). Refusals are not stored. A stored body holding a secret (a token, an
+    invitation code) is sealed with AES-GCM under a key derived from the Idempotency-Key.
     """
-    if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
-        raise ProblemError(400, "idempotency_key_invalid")
-    key_hash = auth.digest(key) if key is not None else None
+    check_key(key, min_length=min_key_length)
+    if key is None:
+        status, body = run(db, work)
+        return status, body, False
+    key_hash = auth.digest(key)
+    context = f"{scope}\n{key_hash}\n{request_fingerprint}".encode()
 
     def attempt(session: Session) -> tuple[int, dict, bool]:
-        if key is not None:
+        stamp = datetime.now(timezone.utc)
+        claimed = _claim(session, scope, key_hash, request_fingerprint, auth.stamp(stamp),
+                         auth.stamp(stamp + RECORD_TTL))
+        if claimed is None:
             stored = session.scalars(
                 select(IdempotencyRecord).where(IdempotencyRecord.scope == scope, IdempotencyRecord.key_hash == key_hash)
-            ).first()
-            if stored is not None:
-                if stored.fingerprint != request_fingerprint:
-                    raise ProblemError(422, "idempotency_key_reused")
-                return stored.status, _unseal_body(json.loads(stored.body), key), True
+                .execution_options(populate_existing=True)
+            ).one()
+            if not hmac.compare_digest(stored.fingerprint, request_fingerprint):
+                raise ProblemError(422, "idempotency_key_reused")
+            if stored.status == PENDING:  # pragma: no cover - a claim is never committed pending
+                raise ProblemError(409, "busy")
+            return stored.status, _open(json.loads(stored.body), key, context), True
         status, body = work(session)
-        if key is not None:
-            session.add(IdempotencyRecord(
-                scope=scope, key_hash=key_hash, fingerprint=request_fingerprint, status=status,
-                body=json.dumps(_seal_body(body, key), ensure_ascii=False), created_at=now(),
-            ))
-            session.flush()
+        session.execute(
+            update(IdempotencyRecord).where(IdempotencyRecord.id == claimed)
+            .values(status=status, body=json.dumps(_close(body, key, context), ensure_ascii=False))
+            .execution_options(synchronize_session=False)
+        )
         return status, body, False
 
-    return run(db, attempt)
+    result = run(db, attempt)
+    if not result[2] and secrets.randbelow(SWEEP_ONE_IN) == 0:
+        try:
+            sweep(db)
+        except Exception:  # noqa: BLE001 - a sweep is housekeeping: the next one will do
+            log.warning("rollbook: sweeping expired idempotency records failed", exc_info=True)
+    return result
 
 
-def _seal_body(body: dict, key: str) -> dict:
-    """A token in a stored response is sealed with the key: the database never holds it in clear."""
-    if isinstance(body, dict) and isinstance(body.get("token"), str):
-        return {**body, "token": {"sealed": auth.seal(body["token"], key)}}
+def _claim(session: Session, scope: str, key_hash: str, request_fingerprint: str, stamp: str,
+           expires_at: str) -> int | None:
+    """Insert the key's record (pending); an expired record with the key is taken over. The id, or
+    None when a live record holds the key (PostgreSQL waits here for a concurrent claim to end)."""
+    table = IdempotencyRecord.__table__
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    statement = insert(table).values(scope=scope, key_hash=key_hash, fingerprint=request_fingerprint,
+                                     status=PENDING, body="", created_at=stamp, expires_at=expires_at)
+    statement = statement.on_conflict_do_update(
+        index_elements=[table.c.scope, table.c.key_hash],
+        set_={"fingerprint": statement.excluded.fingerprint, "status": PENDING, "body": "",
+              "created_at": statement.excluded.created_at, "expires_at": statement.excluded.expires_at},
+        where=table.c.expires_at <= stamp,
+    ).returning(table.c.id)
+    return session.execute(statement).scalar()
+
+
+def sweep(db, *, at: str | None = None) -> int:
+    """Delete the idempotency records that expired (before ``at``, default now): how many."""
+    moment = at or now()
+
+    def work(session: Session) -> int:
+        return session.execute(
+            delete(IdempotencyRecord).where(IdempotencyRecord.expires_at <= moment)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+
+    return run(db, work)
+
+
+def _has_secret(body: Any) -> bool:
+    return isinstance(body, dict) and any(name in body for name in SECRET_FIELDS)
+
+
+def _close(body: Any, key: str, context: bytes) -> Any:
+    """The body as stored: sealed whole when it holds a secret."""
+    if _has_secret(body):
+        return {"sealed": auth.seal(json.dumps(body, ensure_ascii=False), key, context)}
     return body
 
 
-def _unseal_body(body: dict, key: str) -> dict:
-    if isinstance(body, dict) and isinstance(body.get("token"), dict) and "sealed" in body["token"]:
-        return {**body, "token": auth.unseal(body["token"]["sealed"], key)}
-    return body
+def _open(stored: Any, key: str, context: bytes) -> Any:
+    if isinstance(stored, dict) and set(stored) == {"sealed"} and isinstance(stored["sealed"], str):
+        return json.loads(auth.unseal(stored["sealed"], key, context))
+    return stored

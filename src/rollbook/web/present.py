@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rollbook.i18n import N_, translate
+from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import view as receipt_view
 from rollbook.web import authority, labels
@@ -155,6 +156,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
         c.system = chronicle_system
         c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters)
+        return c
+    if entry["kind"] == "member_removed":
+        c.title = translate(MEMBER_REMOVED, lang, name=receipt.get("name", ""))
         return c
     if entry["kind"] == "reveal":
         c.title = translate(N_("Revealed roll #{seq}"), lang, seq=receipt.get("reveals", c.refers_to))

@@ -37,11 +37,10 @@ def create_chronicle(session: Session, *, name: str, system: str, mode: str = "s
                           invitation_hash=auth.digest(invitation), created_at=stamp)
     session.add(chronicle)
     session.flush()
-    token = auth.new_token()
-    member = Member(chronicle_id=chronicle.id, name=storyteller, role=STORYTELLER, token_hash=auth.digest(token),
-                    created_at=stamp)
+    member = Member(chronicle_id=chronicle.id, name=storyteller, role=STORYTELLER, created_at=stamp)
     session.add(member)
     session.flush()
+    token = auth.issue(session, member, auth.KEY)["token"]
     return {"chronicle": chronicle_view(chronicle), "member": member_view(member), "token": token,
             "invitation": invitation}
 
@@ -52,10 +51,10 @@ def join(session: Session, *, invitation: str, name: str) -> dict:
     chronicle = session.scalars(select(Chronicle).where(Chronicle.invitation_hash == auth.digest(invitation))).first()
     if chronicle is None:
         raise ProblemError(404, "invitation_invalid")
-    token = auth.new_token()
-    member = Member(chronicle_id=chronicle.id, name=name, role=PLAYER, token_hash=auth.digest(token), created_at=now())
+    member = Member(chronicle_id=chronicle.id, name=name, role=PLAYER, created_at=now())
     session.add(member)
     session.flush()
+    token = auth.issue(session, member, auth.KEY)["token"]
     return {"chronicle": chronicle_view(chronicle), "member": member_view(member), "token": token}
 
 
@@ -109,5 +108,6 @@ def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mod
 
 
 def list_members(session: Session, member: Member) -> list[dict]:
-    rows = session.scalars(select(Member).where(Member.chronicle_id == member.chronicle_id).order_by(Member.id))
+    rows = session.scalars(select(Member).where(Member.chronicle_id == member.chronicle_id,
+                                                Member.removed_at.is_(None)).order_by(Member.id))
     return [member_view(row) for row in rows]

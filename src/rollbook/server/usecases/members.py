@@ -1,0 +1,92 @@
+"""A member's tokens (``member_tokens``): sessions opened and closed, a key rotated, a member
+removed by the Storyteller (every token revoked, a ``member_removed`` log entry).
+
+A member holds one live **key** (given when they create or join a chronicle) and any number of
+**sessions** opened with it (the web table's sign-in; they expire after ``auth.session_ttl()``
+when the server sets one). Every function takes the caller's ``Session`` and never commits.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from rollbook.server import auth
+from rollbook.server.access import STORYTELLER, find_member, lock_chronicle, require_storyteller
+from rollbook.server.models import Character, Member, MemberToken
+from rollbook.server.problems import ProblemError
+from rollbook.server.store import actor_of, append_entry
+from rollbook.server.tx import now
+from rollbook.server.views import member_view
+
+_UNSET = object()
+
+
+def open_session(session: Session, member: Member, *, ttl: timedelta | None | object = _UNSET) -> dict:
+    """A new session token for the member: ``{"token", "expires_at"}`` (``expires_at`` null: it lasts
+    until closed). ``ttl`` defaults to the server's setting (``auth.session_ttl()``)."""
+    lock_chronicle(session, member.chronicle_id)  # one order of locks; a removal waits for it, or it for the removal
+    _require_present(session, member)
+    return auth.issue(session, member, auth.SESSION, ttl=auth.session_ttl() if ttl is _UNSET else ttl)
+
+
+def close_session(session: Session, token: str) -> dict:
+    """Revoke a session token (signing out). A key is not a session: rotate it instead."""
+    row = auth.live_token(session, token)
+    if row is None:
+        raise ProblemError(401, "token_invalid")
+    if row.kind != auth.SESSION:
+        raise ProblemError(409, "not_a_session")
+    row.revoked_at = now()
+    session.flush()
+    return {"closed": True}
+
+
+def rotate_key(session: Session, member: Member) -> dict:
+    """A new key for the member; every older key and every session of theirs is revoked."""
+    lock_chronicle(session, member.chronicle_id)
+    _require_present(session, member)
+    _revoke_all(session, member.id)
+    issued = auth.issue(session, member, auth.KEY)
+    return {"member": member_view(member), "token": issued["token"]}
+
+
+def remove_member(session: Session, storyteller: Member, member_id: int) -> dict:
+    """The Storyteller removes a member: every token of theirs is revoked, their characters become
+    the Storyteller's to give (no owner), and the log records it (``member_removed``)."""
+    require_storyteller(storyteller, "remove_member")
+    chronicle = lock_chronicle(session, storyteller.chronicle_id)
+    target = find_member(session, storyteller.chronicle_id, member_id)
+    if target.removed_at is not None:
+        raise ProblemError(404, "member_not_found", member=member_id)
+    if target.role == STORYTELLER:
+        raise ProblemError(409, "storyteller_not_removable")
+    stamp = now()
+    target.removed_at = stamp
+    _revoke_all(session, target.id, stamp)
+    released = session.execute(
+        update(Character).where(Character.chronicle_id == chronicle.id, Character.owner_id == target.id)
+        .values(owner_id=None, version=Character.version + 1, updated_at=stamp)
+        .returning(Character.id).execution_options(synchronize_session=False)
+    ).scalars().all()
+    entry = append_entry(session, chronicle, kind="member_removed", actor=actor_of(storyteller), visibility="public",
+                         receipt={"member": target.id, "name": target.name, "role": target.role,
+                                  "characters": sorted(released)})
+    session.flush()
+    return {"member": {**member_view(target), "removed_at": stamp}, "characters": sorted(released),
+            "entry": {"seq": entry.seq, "entry_hash": entry.entry_hash}}
+
+
+def _require_present(session: Session, member: Member) -> None:
+    current = session.get(Member, member.id)
+    if current is None or current.removed_at is not None:
+        raise ProblemError(401, "token_invalid")
+
+
+def _revoke_all(session: Session, member_id: int, stamp: str | None = None) -> None:
+    session.execute(
+        update(MemberToken).where(MemberToken.member_id == member_id, MemberToken.revoked_at.is_(None))
+        .values(revoked_at=stamp or now()).execution_options(synchronize_session=False)
+    )
