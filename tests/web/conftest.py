@@ -23,7 +23,7 @@ import pytest
 from rollbook.dice import SecureDice
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts" / "run"  # git-ignored: a run never changes the work tree
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -139,5 +139,7 @@ def new_context(browser, live_server):
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
+    """Where browser tests write their screenshots (ignored by git); the ones the docs show are copied
+    to ``docs/`` deliberately, with ``scripts/docs-screenshots``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS

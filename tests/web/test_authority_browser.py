@@ -1,11 +1,9 @@
 """End to end on phones (390 x 844, Chromium): the whole loop of SPEC A-1 — a player asks for +2
 dice, the Storyteller's page shows the ask live, the Storyteller grants +1, and the roll appears on
 both pages without a reload. Screenshots of the Storyteller's queue and of the granted receipt go to
-``docs/`` (shown in ``docs/web.md`` and the README)."""
+the run's artifacts (``scripts/docs-screenshots`` copies them to ``docs/``, shown in ``docs/web.md`` and the README)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -16,10 +14,9 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 LIVE = 3_000  # ms: an entry must reach every open page well within this
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
-def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice):
+def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, artifacts):
     storyteller = new_context(**PHONE).new_page()
     player = new_context(**PHONE).new_page()
 
@@ -51,7 +48,7 @@ def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice):
     assert storyteller.evaluate("window.__noReload") == "still here"
     storyteller.locator("#asks").scroll_into_view_if_needed()
     storyteller.wait_for_timeout(300)
-    storyteller.locator("#asks").screenshot(path=str(DOCS / "authority-queue.png"))
+    storyteller.locator("#asks").screenshot(path=str(artifacts / "authority-queue.png"))
 
     # The Storyteller grants one die, not two.
     dice.queue(10, 8, 6, 3, 1, 7)  # 6 dice: Dexterity 3 + Firearms 2 + 1 granted
@@ -74,4 +71,4 @@ def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice):
     expect(player.locator("#asks")).to_be_hidden()
     theirs.scroll_into_view_if_needed()
     player.wait_for_timeout(300)
-    theirs.screenshot(path=str(DOCS / "authority-granted.png"))
+    theirs.screenshot(path=str(artifacts / "authority-granted.png"))

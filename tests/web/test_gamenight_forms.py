@@ -5,12 +5,8 @@ the field, focused and in view; trait names typed in the table's language are th
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
-
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 CASES = {
     # lang: viewport, discipline typed, its id, specialty line typed, the skill's name, the error's words
@@ -36,7 +32,7 @@ def in_view(page: Page, selector: str) -> bool:
 
 
 @pytest.mark.parametrize("lang", sorted(CASES))
-def test_refused_form_keeps_rows_and_points_at_the_field(new_context, lang):
+def test_refused_form_keeps_rows_and_points_at_the_field(new_context, lang, artifacts):
     (width, height), discipline, discipline_id, specialty, skill, missing = CASES[lang]
     page = new_context(width=width, height=height, locale=lang).new_page()
     chronicle = create_v5(page, lang, f"Nuit {lang}")
@@ -62,7 +58,7 @@ def test_refused_form_keeps_rows_and_points_at_the_field(new_context, lang):
     expect(page.locator("#sheet-s-name")).to_have_attribute("aria-invalid", "true")
     assert in_view(page, "#sheet-s-name") and in_view(page, "#character-alert")
     if lang == "fr":
-        page.screenshot(path=str(DOCS / "form-error-phone.png"))
+        page.screenshot(path=str(artifacts / "form-error-phone.png"))
     # everything typed is still there: the new discipline as the trait it names, the specialty in words
     expect(page.locator(f"[name='s.disciplines.{discipline_id}']")).to_have_value("2")
     expect(page.locator("[name='s.specialties']")).to_have_value(specialty)

@@ -3,7 +3,8 @@
 Two browser contexts — the Storyteller and a player — join one chronicle; the player rolls and the
 receipt appears on the Storyteller's page without a reload; Hunger dice cannot be picked for a
 Willpower reroll (V5-8); the language switch renames the outcomes; a bad input shows the server's
-error in place. Screenshots go to ``test-artifacts/`` (shown in ``docs/web.md``).
+error in place. Screenshots go to the run's artifacts
+(``test-artifacts/run/``; ``scripts/docs-screenshots`` copies the ones ``docs/web.md`` shows to ``docs/``).
 """
 
 from __future__ import annotations
