@@ -129,3 +129,25 @@ def test_odds_chart_files(monkeypatch, capsys, tmp_path, args, name):
     assert code == 0, err
     data = path.read_bytes()
     assert (b"<svg" in data[:1000]) if name.endswith(".svg") else data.startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("system,own,foreign", [
+    ("v20", ("--pool", "--specialty-rating", "--source-table", "--chart-pools"), ("--hunger", "--skill", "--level")),
+    ("v5", ("--hunger", "--reroll", "--advise", "--humanity"), ("--specialty-rating", "--bullets", "--threshold")),
+    ("tiers", ("--skill", "--bullets", "--attack-tier", "--armor"), ("--pool", "--hunger", "--level")),
+    ("rollunder", ("--level", "--advantage", "--dice", "--threshold"), ("--pool", "--skill", "--bullets")),
+])
+def test_each_system_is_a_sub_command_with_only_its_own_options(monkeypatch, capsys, system, own, foreign):
+    code, out, _ = run(monkeypatch, capsys, system, "--help")
+    assert code == 0
+    assert all(option in out for option in (*own, "--chart", "--json")), out
+    assert not any(option in out for option in foreign), out
+    code, out, _ = run(monkeypatch, capsys, "--help")
+    assert code == 0 and all(name in out for name in ("v20", "v5", "tiers", "rollunder"))
+
+
+def test_chart_without_the_charts_extra_is_one_line_and_status_2(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if `pip install rollbook` without [charts]
+    code, out, err = run(monkeypatch, capsys, "v20", "--pool", "4", "--chart", str(tmp_path / "v20.svg"))
+    assert code == 2 and not (tmp_path / "v20.svg").exists()
+    assert len(err.strip().splitlines()) == 1 and "pip install 'rollbook[charts]'" in err

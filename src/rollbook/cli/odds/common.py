@@ -1,0 +1,151 @@
+"""The `rollbook odds` group: its sub-commands' shared options, refusals and output helpers."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
+
+from rollbook.cli import app, fail
+from rollbook.odds._exact import Distribution, fraction_text
+
+SYSTEMS = ("v20", "v5", "tiers", "rollunder")
+CHART_FORMATS = (".svg", ".png")
+
+
+class OddsGroup(TyperGroup):
+    """`rollbook odds SYSTEM`: a system that is not one of the four is a one-line refusal."""
+
+    def resolve_command(self, ctx, args):
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            fail(f"unknown system {args[0]!r}; choose one of {', '.join(SYSTEMS)}")
+        return super().resolve_command(ctx, args)
+
+
+class OddsCommand(TyperCommand):
+    """One system's odds: an option of another system is refused by name ("--hunger does not apply to v20")."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except typer.TyperException as usage:
+            if type(usage).__name__ == "NoSuchOption":
+                fail(f"{usage.option_name} does not apply to {self.name}")
+            raise
+
+
+odds_app = typer.Typer(name="odds", cls=OddsGroup, no_args_is_help=True, add_completion=False,
+                       help="Exact odds of a roll: outcomes, distributions, rerolls, advice and charts.")
+app.add_typer(odds_app, name="odds")
+
+# The options every system takes.
+ChartOption = Annotated[Optional[Path], typer.Option(
+    "--chart", help="Also draw a chart to FILE.svg or FILE.png (needs matplotlib: the charts extra of rollbook).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the odds as JSON (exact fractions and floats).")]
+
+
+def given_options(values: dict[str, Any]) -> dict[str, Any]:
+    """The options the user gave (neither left at None nor a flag left off), without --chart and --json."""
+    return {name: value for name, value in values.items()
+            if name not in ("chart", "as_json") and value is not None and value is not False}
+
+
+def check_chart(chart: Path | None) -> None:
+    if chart is not None and chart.suffix.lower() not in CHART_FORMATS:
+        fail(f"--chart needs a file name ending in .svg or .png, not {chart.name}")
+
+
+# --- output helpers -------------------------------------------------------------------------------
+
+
+def percent(p: Fraction) -> str:
+    """A percentage with two decimals, rounded half up exactly (no binary floating point)."""
+    if p and p < Fraction(1, 10000):
+        return "<0.01%"
+    hundredths = Fraction(p) * 10000
+    rounded = (2 * hundredths.numerator + hundredths.denominator) // (2 * hundredths.denominator)
+    return f"{rounded // 100}.{rounded % 100:02d}%"
+
+
+def emit(data: dict[str, Any], as_json: bool, render) -> None:
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        render(Console())
+
+
+def outcome_table(title: str, outcomes: Distribution, labels: dict[str, str] | None = None,
+                   column: str = "Outcome") -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(column)
+    table.add_column("Probability", justify="right")
+    table.add_column("Exact", justify="right", style="dim")
+    for key, p in outcomes.fractions().items():
+        table.add_row((labels or {}).get(key, str(key).replace("_", " ")), percent(p), fraction_text(p))
+    return table
+
+
+def distribution_table(title: str, column: str, dist: Distribution, at_least: bool = True,
+                        tail: tuple[int, Fraction] | None = None) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(column, justify="right")
+    table.add_column("Exactly", justify="right")
+    if at_least:
+        table.add_column("At least", justify="right")
+    table.add_column("Exact", justify="right", style="dim")
+    items = list(dist.nonzero().fractions().items())
+    remaining = sum((p for _, p in items), Fraction(0)) + (tail[1] if tail else 0)
+    for key, p in items:
+        row = [str(key), percent(p)]
+        if at_least:
+            row.append(percent(remaining))
+        row.append(fraction_text(p))
+        table.add_row(*row)
+        remaining -= p
+    if tail and tail[1]:
+        row = [f"> {tail[0]}", percent(tail[1])]
+        if at_least:
+            row.append(percent(tail[1]))
+        row.append(fraction_text(tail[1]))
+        table.add_row(*row)
+    return table
+
+
+def header(console: Console, text: str) -> None:
+    console.print(Text(text, style="bold"))
+
+
+def ints(text: str, option: str) -> tuple[int, ...]:
+    text = text.strip()
+    if not text:
+        return ()
+    try:
+        return tuple(int(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        fail(f"{option} takes whole numbers separated by commas, not {text!r}")
+    return ()  # unreachable
+
+
+def draw(drawer, path: Path, *args: Any, **kwargs: Any) -> None:
+    """Draw a chart; without matplotlib (the optional ``charts`` extra), or with a file that cannot be
+    written, a one-line refusal, not a traceback."""
+    try:
+        import matplotlib  # noqa: F401 - a third-party extra, not this package's code
+    except ImportError:
+        fail("--chart needs matplotlib, which rollbook installs only with its charts extra: pip install 'rollbook[charts]'")
+    try:
+        drawer(path, *args, **kwargs)
+    except OSError as problem:
+        fail(f"cannot write the chart {path}: {problem.strerror or problem}")
+
+
+def chart_done(path: Path, as_json: bool) -> None:
+    if not as_json:
+        Console().print(f"Chart written to {path}")

@@ -1,0 +1,114 @@
+"""`rollbook odds v20`: exact odds of a V20 roll (SPEC V20-1 … V20-15), the source's table, a chart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from rollbook.cli import fail
+from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
+                                      distribution_table, draw, emit, given_options, header, ints, odds_app,
+                                      outcome_table)
+from rollbook.odds._exact import fraction_text
+
+
+@odds_app.command("v20", cls=OddsCommand)
+def odds_v20(
+    pool: Optional[int] = typer.Option(None, "--pool", help="Dice, 0–50."),
+    difficulty: Optional[int] = typer.Option(None, "--difficulty", help="2–10 (default 6)."),
+    required: Optional[int] = typer.Option(None, "--required", help="Successes required (default 1)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="strict or casual."),
+    untrained: Optional[str] = typer.Option(None, "--untrained", help="talent, skill or knowledge."),
+    knowledge_allowed: bool = typer.Option(False, "--knowledge-allowed", help="The Storyteller allows an untrained Knowledge."),
+    specialty_rating: Optional[int] = typer.Option(None, "--specialty-rating", help="4 or 5; implies a specialty."),
+    willpower: bool = typer.Option(False, "--willpower", help="Spend Willpower (one automatic success)."),
+    auto_successes: Optional[int] = typer.Option(None, "--auto-successes", help="Automatic successes from powers."),
+    source_table: bool = typer.Option(False, "--source-table", help="The source's table (SPEC V20-15)."),
+    chart: ChartOption = None,
+    chart_pools: Optional[str] = typer.Option(None, "--chart-pools", help="Pools to draw (default 1,2,3,4,5,6,8,10)."),
+    as_json: JsonOption = False,
+) -> None:
+    """V20: success, failure and botch, total successes, degrees of success."""
+    given = given_options(locals())
+    check_chart(chart)
+    _v20(given, chart, as_json)
+
+
+def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
+    from rollbook.odds import v20 as odds20
+    from rollbook.rules.v20 import V20Request
+
+    if given.get("source_table"):
+        rows = odds20.source_table()
+        data = {
+            "system": "v20",
+            "source_table": [{"difficulty": r.difficulty, "success": r.success_text, "botch": r.botch_text,
+                              "success_range": [fraction_text(r.success_low), fraction_text(r.success_high)],
+                              "botch_range": [fraction_text(r.botch_low), fraction_text(r.botch_high)]} for r in rows],
+        }
+
+        def render(console: Console) -> None:
+            header(console, "V20 odds: the source's table (SPEC V20-15): pools of 3–5 dice, one success required")
+            table = Table(title_justify="left")
+            table.add_column("difficulty", justify="right")
+            table.add_column("success (3–5 dice)", justify="right")
+            table.add_column("botch (3–5 dice)", justify="right")
+            for r in rows:
+                table.add_row(str(r.difficulty), r.success_text, r.botch_text)
+            console.print(table)
+
+        emit(data, as_json, render)
+        return
+
+    options: dict[str, Any] = {}
+    for name in ("required", "mode", "untrained", "knowledge_allowed", "specialty_rating", "willpower",
+                 "auto_successes"):
+        if name in given:
+            options[name] = given[name]
+    if "specialty_rating" in options:
+        options["specialty"] = True  # V20-7: the rating implies a specialty
+    difficulty = given.get("difficulty", 6)
+    if chart is not None:
+        pools = ints(given["chart_pools"], "--chart-pools") if "chart_pools" in given else (1, 2, 3, 4, 5, 6, 8, 10)
+        for p in pools:
+            V20Request(pool=p, difficulty=difficulty, **options)  # refuse bad pools/options before drawing
+        from rollbook.odds.chart import v20_chart
+
+        draw(v20_chart, chart, pools=pools, **options)
+        if "pool" not in given:
+            chart_done(chart, as_json)
+            if as_json:
+                typer.echo(json.dumps({"system": "v20", "chart": str(chart)}))
+            return
+    if "pool" not in given:
+        fail("v20 odds need --pool (or --source-table, or --chart)")
+    result = odds20.v20_odds(V20Request(pool=given["pool"], difficulty=difficulty, **options))
+    if chart is not None:
+        chart_done(chart, as_json)
+    request = result.request
+
+    def render(console: Console) -> None:
+        parts = [f"pool {request.pool}", f"difficulty {request.difficulty}"]
+        if result.difficulty != request.difficulty:
+            parts.append(f"applied {result.difficulty}")
+        parts.append(f"{result.required} success{'es' if result.required != 1 else ''} required")
+        parts.append(request.mode)
+        if request.untrained:
+            parts.append(f"untrained {request.untrained}")
+        if request.specialty:
+            parts.append(f"specialty (rating {request.specialty_rating})")
+        if request.willpower:
+            parts.append("Willpower")
+        if request.auto_successes:
+            parts.append(f"{request.auto_successes} automatic")
+        header(console, "V20 odds: " + ", ".join(parts))
+        console.print(outcome_table("Outcomes", result.outcomes))
+        console.print(distribution_table("Total successes", "Successes", result.successes))
+        console.print(outcome_table("Degrees of success", result.degrees, column="Degree"))
+
+    emit(result.to_json(), as_json, render)
