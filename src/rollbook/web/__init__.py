@@ -1,6 +1,6 @@
 """The web table: server-rendered pages for the Storyteller and players, served by ``rollbook serve``.
 
-``mount(app)`` adds the pages (``rollbook.web.routes``: home, chronicle, characters, rolls, authority), the
+``mount(app)`` adds the pages (``rollbook.web.routes``: home, chronicle, characters, rolls, exchange, authority), the
 live feed (``rollbook.web.live``), the HTML refusal handlers (``rollbook.web.errors``) and the
 static files (``/static``: CSS, the small ``table.js``, and htmx with its server-sent-events
 extension, vendored unchanged) to the chronicle server's FastAPI app. The pages call the server's
@@ -16,14 +16,14 @@ from fastapi.staticfiles import StaticFiles
 
 from rollbook.web import live
 from rollbook.web.errors import install_page_handlers
-from rollbook.web.routes import authority, characters, chronicle, home, rolls
+from rollbook.web.routes import authority, characters, chronicle, exchange, home, rolls
 from rollbook.web.templating import STATIC
 
 __all__ = ["mount"]
 
 
 def mount(app: FastAPI) -> None:
-    for area in (home, chronicle, characters, rolls, authority, live):
+    for area in (home, chronicle, characters, rolls, exchange, authority, live):
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)

@@ -144,6 +144,7 @@ FIELDS = {
     "heal": N_("Heal"),
     "trait": N_("Trait"),
     "weapon": N_("Weapon"),
+    "aimed_at_head": N_("Aimed at the head"),
     "second_weapon": N_("Second weapon"),
     "bullets": N_("Bullets fired"),
     "attack_tier": N_("Attack tier"),

@@ -8,7 +8,7 @@ from rollbook.i18n import N_, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import view as receipt_view
-from rollbook.web import authority, labels
+from rollbook.web import authority, exchange, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 
 STORYTELLER = "storyteller"
@@ -58,6 +58,12 @@ class Card:
     advice: AdviceView | None = None
     system: str = ""
     notes: list[str] = field(default_factory=list)  # the grant a roll used, per-turn warnings
+    # the combat chain (V20-17, T-4, T-5; web.exchange): the later steps of this card's exchange, the
+    # next steps this viewer may take, the seq of the exchange's first step, the attack's target
+    steps: list["Card"] = field(default_factory=list)
+    offers: list = field(default_factory=list)
+    root: int | None = None
+    target: str = ""
 
     @property
     def dom_id(self) -> str:
@@ -130,7 +136,7 @@ def _title(system: str, receipt: dict, lang: str) -> str:
         return labels.trait(action["skill"], lang)
     if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
         return labels.trait(action.get("skill") or action["attribute"], lang)
-    return labels.kind(system, kind, lang)
+    return exchange.roll_kind(system, kind, lang)
 
 
 def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
@@ -176,6 +182,10 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.receipt = receipt_view(result, lang)
     action = receipt.get("action") or {}
     c.title = _title(system, receipt, lang)
+    c.root = exchange.root_of(entry)
+    target = (receipt.get("exchange") or {}).get("target")
+    if target is not None and c.root == c.seq:
+        c.target = characters.get(target, "")
     if entry["kind"] == "reroll":
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system)

@@ -16,7 +16,7 @@ from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.web import authority, forms, labels, sheetform, table
+from rollbook.web import authority, exchange, forms, labels, sheetform, table
 from rollbook.web.present import identity, rating_groups, specialties
 from rollbook.web.respond import page
 
@@ -92,7 +92,9 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
         system_name=labels.system_name(system, lang),
         identity=identity(sheet, lang), groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),
-        kinds=[(k, labels.kind(system, k, lang)) for k in kinds], kind=kind,
+        kinds=[(k, exchange.roll_kind(system, k, lang)) for k in kinds], kind=kind,
+        target_choices=exchange.target_choices(system, kind, character.id, state.characters),
+        target=values.get("target") if values.get("kind") == kind else None,
         roll_fields=fields,
         p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
         limits=authority.sheet_limits(system, sheet, lang), declared=declared,

@@ -14,10 +14,11 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
 from rollbook.server.usecases import chronicles, log
 from rollbook.server.views import member_view
-from rollbook.web import authority
+from rollbook.web import authority, exchange
 from rollbook.web.present import Card, Viewer, card, willpower_current
 
 FEED_SIZE = 60
+EXCHANGE_READ = 200  # the entries read after an exchange's first step to find its later steps
 
 
 @dataclass
@@ -78,11 +79,41 @@ def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
 
 def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow],
               followed: dict[int, int], system: str, goal: str = "win") -> list[Card]:
+    """The entries (oldest first) as cards; the steps of an exchange go inside its first step's card
+    (when it is among them), which offers the next step (``web.exchange``)."""
     names = {c.id: c.name for c in characters}
     owners = {c.id: c.owner for c in characters}
     willpower = {c.id: willpower_current(system, c.sheet) for c in characters if c.sheet is not None}
-    return [card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal,
-                 chronicle_system=system) for entry in entries]
+    cards, by_seq, last = [], {}, {}
+    for entry in entries:
+        made = card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal,
+                    chronicle_system=system)
+        by_seq[made.seq] = made
+        if made.root is not None and made.root != made.seq and made.root in by_seq:
+            by_seq[made.root].steps.append(made)
+        else:
+            cards.append(made)
+        last[made.root if made.root in by_seq else made.seq] = entry
+    for top in cards:
+        entry = last.get(top.seq)
+        if entry is not None and entry.get("kind") in exchange.ROLL_ENTRY_KINDS:
+            top.offers = exchange.offers(system, viewer.mode, entry, viewer, characters)
+    return cards
+
+
+def exchange_card(db, member: Member, lang: str, root: int) -> tuple[dict, Card | None]:
+    """The whole card of the exchange whose first step is entry ``root`` (None when this viewer does
+    not see that entry), and the chronicle."""
+    with db.read() as session:
+        chronicle = chronicles.chronicle_info(session, member)
+        characters = _characters(session, member)
+        entries = [e for e in log.entries_after(session, member, root - 1, EXCHANGE_READ)
+                   if e["seq"] == root or exchange.root_of(e) == root]
+        followed = followed_up(session, member, [e["seq"] for e in entries])
+    if not entries or entries[0]["seq"] != root or entries[0].get("redacted"):
+        return chronicle, None
+    made = cards_for(entries, viewer_of(member, chronicle, lang), characters, followed, chronicle["system"])
+    return chronicle, made[0]
 
 
 def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
@@ -136,6 +167,11 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
     if earlier is not None:
         key = "revealed" if entry["kind"] == "reveal" else "original"
         item[key] = cards_for([earlier], viewer, characters, followed, system)[0]
+    root = exchange.root_of(entry)
+    if root is not None and root != entry["seq"]:  # a step of an exchange: its whole card, redrawn in place
+        _, whole = exchange_card(db, member, lang, root)
+        if whole is not None:
+            item["exchange"] = whole
     item["card"] = cards_for([entry], viewer, characters, followed, system)[0]
     # A-1, A-3: an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
     # bar and the standing grants (out of band, for everyone on the page).

@@ -18,7 +18,7 @@ from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, chronicles, log, rolls
 from rollbook.server.access import STORYTELLER
-from rollbook.web import authority, forms, table
+from rollbook.web import authority, exchange, forms, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
@@ -69,8 +69,10 @@ def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member:
     # a player's roll that asks for more than what stands is sent to the Storyteller (the
     # form's button says so); the Storyteller's own edges apply directly.
     ask = member.role != STORYTELLER
+    target = forms.int_field(form, "target")  # an attack's target: the defender's button (V20-17, T-4)
     result = once(request, db, member, form,
-                  lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice))
+                  lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice,
+                                       target=target))
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll")
 
 
@@ -154,6 +156,9 @@ def entry_page(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -
     state = table.load(db, member, lang, feed=False)
     with db.read() as session:
         entry = log.log_entry(session, member, seq)
-    card = _cards(db, member, state, lang, [entry], [seq])[0]
+    card = None
+    if exchange.root_of(entry) == seq:  # the first step of an exchange: the whole exchange (V20-17, T-4, T-5)
+        card = table.exchange_card(db, member, lang, seq)[1]
+    card = card or _cards(db, member, state, lang, [entry], [seq])[0]
     return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
 

@@ -1,0 +1,53 @@
+"""The combat chain on the pages (SPEC V20-17, T-4, T-5): the next step of an exchange, posted from
+its button on the exchange's card (``web.exchange``), rolled through the one roll path
+(``usecases.rolls.roll`` with ``follows``). With htmx the answer is the exchange's card, redrawn in
+place with the new step; without JavaScript a 303 back to the chronicle."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from rollbook.server.access import STORYTELLER
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import rolls
+from rollbook.web import exchange, forms, table
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into
+from rollbook.web.once import once
+from rollbook.web.respond import fragment, is_htmx, see_other
+from rollbook.web.routes.chronicle import chronicle_page
+
+router = page_router()
+
+
+def step_action(form: dict) -> dict:
+    """The step's action from its form: the kind and what the player chooses (weapon, body location);
+    what the followed receipt gives is never posted."""
+    action: dict = {"kind": str(form.get("kind", ""))}
+    for name in ("weapon", "location"):
+        value = str(form.get(name, "")).strip()
+        if value:
+            action[name] = value
+    if str(form.get("aimed_at_head", "")).lower() in ("on", "true", "1"):
+        action["aimed_at_head"] = True
+    return action
+
+
+@router.post("/chronicles/{chronicle_id}/entries/{seq}/follow")
+def follow(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
+           dice: Dice) -> Response:
+    action = step_action(form)
+    form_id = f"follow-{seq}-{action['kind']}"
+    alert_into(request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    character_id = forms.int_field(form, "character")
+    if character_id is None:
+        raise ProblemError(422, "missing_field", field="character")
+    ask = member.role != STORYTELLER  # A-1: a player's step that asks an edge goes to the Storyteller
+    result = once(request, db, member, form,  # a retried submission rolls once (rollbook.web.once)
+                  lambda s: rolls.roll(s, member, character_id, action, follows=seq, ask=ask, source=dice))
+    root = exchange.root_of(result["entry"]) or result["entry"]["seq"]
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}#entry-{root}")
+    chronicle, card = table.exchange_card(db, member, lang, root)
+    return fragment(request, "_after_follow.html", lang, card=card, form_id=form_id, chronicle=chronicle)
