@@ -31,6 +31,7 @@ from rollbook.server.api_authority import router as authority_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
+from rollbook.server.hygiene import InputGuard
 from rollbook.server import openapi as typed_schema
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
@@ -83,6 +84,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     install_problem_handlers(app)
     _add_problem_schema(app)
     mount_web(app)
+    app.add_middleware(InputGuard)  # input hygiene, in front of the API and the pages alike
     return app
 
 

@@ -55,6 +55,7 @@ TITLES: dict[int, str] = {
     404: "Not Found",
     405: "Method Not Allowed",
     409: "Conflict",
+    413: "Content Too Large",
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
     500: "Internal Server Error",

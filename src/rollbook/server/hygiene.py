@@ -1,0 +1,177 @@
+"""Input hygiene in one place: an ASGI middleware in front of the JSON API and the web pages.
+
+Before any route sees a request:
+
+- its body is at most ``MAX_BODY`` bytes (``Content-Length`` or counted as it streams): else
+  ``413 body_too_large``;
+- a JSON body nests at most ``MAX_DEPTH`` arrays/objects (counted on the raw bytes, before the
+  parser could recurse): else ``422 json_too_deep``;
+- no text (JSON string or key, form field, query parameter) holds a control character other than tab,
+  line feed and carriage return, nor a lone surrogate: else ``422 text_not_allowed`` naming the field.
+  Such text would be stored on SQLite and refused by PostgreSQL (a NUL), or could not be encoded at all
+  (a lone surrogate): one answer on both stores, before anything is written.
+
+Every refusal is ``application/problem+json``, in the reader's language. Nothing here knows the
+routes: the rules checked are the same for every text field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qsl
+
+from rollbook.server.problems import PROBLEM_MEDIA_TYPE, pick_language, problem_body
+
+MAX_BODY = 1024 * 1024  # bytes
+MAX_DEPTH = 32  # nested arrays and objects
+# C0 controls but tab, LF, CR; DEL and the C1 controls; UTF-16 surrogates (only ever lone in a str)
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.status, self.code, self.params = status, code, params
+
+
+def bad_text(value: str) -> bool:
+    return FORBIDDEN.search(value) is not None
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (strings skipped; no parsing)."""
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(_STRINGS.sub(b'""', raw)):
+        if match.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def strings_of(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every (field path, text) of a parsed JSON value: keys and string values."""
+    stack = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            yield where or "body", item
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                name = f"{where}.{key}" if where else str(key)
+                yield name, str(key)
+                stack.append((name, child))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{index}]", child) for index, child in enumerate(item))
+
+
+def check_text(field: str, value: str) -> None:
+    if bad_text(value):
+        raise Refused(422, "text_not_allowed", field=_printable(field))
+
+
+def _printable(field: str) -> str:
+    return FORBIDDEN.sub("\ufffd", field)[:200]
+
+
+def check_body(content_type: str, raw: bytes) -> None:
+    if not raw:
+        return
+    kind = content_type.split(";")[0].strip().lower()
+    if kind == "application/json" or kind.endswith("+json"):
+        if json_depth(raw) > MAX_DEPTH:
+            raise Refused(422, "json_too_deep", limit=MAX_DEPTH)
+        try:
+            parsed = json.loads(raw)
+        except (ValueError, RecursionError):
+            return  # not JSON: the route's parser answers 400 body_not_json
+        for field, text in strings_of(parsed):
+            check_text(field, text)
+    elif kind == "application/x-www-form-urlencoded":
+        try:
+            pairs = parse_qsl(raw.decode("utf-8"), keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            raise Refused(422, "text_not_allowed", field="body") from None
+        for name, text in pairs:
+            check_text(name, name)
+            check_text(name, text)
+
+
+def check_query(query: bytes) -> None:
+    if not query:
+        return
+    try:
+        pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise Refused(422, "text_not_allowed", field="query") from None
+    for name, text in pairs:
+        check_text(name, name)
+        check_text(name, text)
+
+
+class InputGuard:
+    """The ASGI middleware: reads the body (bounded), checks it, then hands it on unchanged."""
+
+    def __init__(self, app, *, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        try:
+            check_query(scope.get("query_string", b""))
+            length = headers.get("content-length", "")
+            if length.strip().isdigit() and int(length) > self.max_body:
+                raise Refused(413, "body_too_large", limit=self.max_body)
+            chunks: list[bytes] = []
+            size = 0
+            more = scope["method"] not in ("GET", "HEAD", "OPTIONS")
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_body:
+                    raise Refused(413, "body_too_large", limit=self.max_body)
+                chunks.append(chunk)
+                more = message.get("more_body", False)
+            raw = b"".join(chunks)
+            check_body(headers.get("content-type", ""), raw)
+        except Refused as refused:
+            await _answer(scope, headers, send, refused)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _answer(scope, headers: dict[str, str], send, refused: Refused) -> None:
+    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+    lang = pick_language(query.get("lang") if not bad_text(query.get("lang", "")) else None,
+                         headers.get("accept-language"))
+    body = problem_body(refused.status, refused.code, lang, refused.params, instance=_printable(scope.get("path", "")))
+    payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    await send({"type": "http.response.start", "status": refused.status,
+                "headers": [(b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": payload})
