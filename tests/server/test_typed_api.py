@@ -189,3 +189,11 @@ def test_a_wrong_body_keeps_its_problem_code(make_table, body, status, code):
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["code"] == code
+
+
+def test_operations_are_named_by_their_function_once(document):
+    """What a generated client calls them (``roll``, ``add_character``); a second route with the same
+    function name would make two operations of one name."""
+    ids = [operation["operationId"] for path in document["paths"].values() for operation in path.values()]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert {"create_chronicle", "add_character", "roll", "reroll", "adjust", "log_page"} <= set(ids)

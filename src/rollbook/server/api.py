@@ -172,7 +172,9 @@ def systems() -> dict:
 
 # --- chronicles and people --------------------------------------------------------------------
 
-@router.post("/chronicles", status_code=201, tags=["chronicles"], responses={409: PROBLEM, 422: PROBLEM})
+@router.post("/chronicles", status_code=201, tags=["chronicles"],
+             responses={409: PROBLEM, 422: PROBLEM, 201: json_response("Created", "The chronicle, your token, "
+                                                                                  "the invitation.")})
 def create_chronicle(request: Request, db: Db, body: ChronicleCreate, idempotency_key: IdempotencyKey = None):
     """Create a chronicle; you are its Storyteller. The answer holds your bearer token and the
     invitation code for players, each shown once."""
@@ -180,7 +182,8 @@ def create_chronicle(request: Request, db: Db, body: ChronicleCreate, idempotenc
                    work=lambda s: (201, chronicles.create_chronicle(s, **body.model_dump())))
 
 
-@router.post("/join", status_code=201, tags=["chronicles"], responses={404: PROBLEM, 422: PROBLEM})
+@router.post("/join", status_code=201, tags=["chronicles"],
+             responses={404: PROBLEM, 422: PROBLEM, 201: json_response("Joined", "The chronicle and your token.")})
 def join(request: Request, db: Db, body: JoinRequest, idempotency_key: IdempotencyKey = None):
     """Join a chronicle as a player with its invitation code; the answer holds your bearer token."""
     return _mutate(request, db, scope=ANONYMOUS, key=idempotency_key, body=body.model_dump(mode="json"),

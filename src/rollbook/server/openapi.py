@@ -62,6 +62,41 @@ class _Doc(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class ChronicleView(_Doc):
+    id: int
+    name: str
+    system: Literal["v20", "v5", "tiers", "rollunder"]
+    mode: Literal["strict", "casual"]
+    language: str
+    difficulty: int | None
+    created_at: str
+
+
+class MemberView(_Doc):
+    id: int
+    chronicle: int
+    name: str
+    role: Literal["storyteller", "player"]
+    created_at: str
+
+
+class Created(_Doc):
+    """A chronicle created: you are its Storyteller. The token and the invitation are shown once."""
+
+    chronicle: ChronicleView
+    member: MemberView
+    token: str = Field(description="Your bearer token: ``Authorization: Bearer TOKEN``.")
+    invitation: str = Field(description="The code players join with.")
+
+
+class Joined(_Doc):
+    """A chronicle joined as a player; the token is shown once."""
+
+    chronicle: ChronicleView
+    member: MemberView
+    token: str = Field(description="Your bearer token: ``Authorization: Bearer TOKEN``.")
+
+
 class Actor(_Doc):
     """Who acted, as the log records it."""
 
@@ -181,7 +216,7 @@ SERVER_RECEIPT_FIELDS: dict[str, dict[str, Any]] = {
 }
 
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
-    Actor, CharacterView, RollEntry, AdjustEntry, OtherEntry, RollAnswer, AskAnswer, LogPage, RevealAnswer,
+    ChronicleView, MemberView, Created, Joined, Actor, CharacterView, RollEntry, AdjustEntry, OtherEntry, RollAnswer, AskAnswer, LogPage, RevealAnswer,
     CharacterList,
 )
 
