@@ -111,7 +111,8 @@ def test_weapons_are_rows_of_labelled_inputs_with_an_empty_row_to_add_one(app):
         "s.weapons.1.spare": ""})
     assert saved.status_code == 303, saved.text
     after = storyteller.get(sheet).text
-    assert 'name="s.weapons.0.name" value="Sword"' in after and "Pistol" not in after
+    editor_after = after.split('<form id="sheet"', 1)[1].split("</form>", 1)[0]  # the feed logs the edit
+    assert 'name="s.weapons.0.name" value="Sword"' in editor_after and "Pistol" not in editor_after
     bad = storyteller.post(f"{sheet}/sheet", data={"version": str(int(version) + 1), "s.name": "Marion",
                                                    "s.weapons.0.name": "Sword", "s.weapons.0.bonus": "lots"})
     assert bad.status_code == 422 and "Bonus must be a whole number, not lots." in text_of(bad.text)

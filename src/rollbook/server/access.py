@@ -18,6 +18,18 @@ STORYTELLER = "storyteller"
 PLAYER = "player"
 
 
+REMOVED_KIND = "removal"
+
+
+def present(chronicle_id: int):
+    """The condition "this character is still at the table": a character the Storyteller removed
+    (a ``removal`` entry of the log names it) keeps its rows and its history in the log,
+    but is no longer found, listed or rolled for."""
+    removed = select(LogEntry.character_id).where(
+        LogEntry.chronicle_id == chronicle_id, LogEntry.kind == REMOVED_KIND, LogEntry.character_id.is_not(None))
+    return Character.id.not_in(removed)
+
+
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
     """The chronicle row, locked for this transaction (PostgreSQL ``FOR UPDATE``)."""
     chronicle = session.scalars(
@@ -32,7 +44,8 @@ def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
 def lock_character(session: Session, member: Member, character_id: int) -> Character:
     """A character of the member's chronicle, locked (after its chronicle: one lock order)."""
     character = session.scalars(
-        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id)
+        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id,
+                                present(member.chronicle_id))
         .with_for_update().execution_options(populate_existing=True)
     ).first()
     if character is None:
@@ -53,7 +66,8 @@ def find_chronicle(session: Session, member: Member, chronicle_id: int | None = 
 def find_character(session: Session, member: Member, character_id: int) -> Character:
     """A character of the member's chronicle (read, not locked)."""
     character = session.scalars(
-        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id)
+        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id,
+                                present(member.chronicle_id))
     ).first()
     if character is None:
         raise ProblemError(404, "character_not_found", character=character_id)

@@ -25,7 +25,7 @@ from typing import Any
 GENESIS_HASH = "0" * 64
 HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
 KINDS = ("roll", "reroll", "adjust", "reveal", "ask", "grant", "refusal", "withdrawal", "standing_grant",
-         "standing_end", "scene_open", "turn", "scene_close", "actions")
+         "standing_end", "scene_open", "turn", "scene_close", "actions", "sheet_edit", "removal")
 
 
 def canonical(value: Any) -> bytes:

@@ -38,6 +38,7 @@ SERVER_MESSAGES: dict[str, str] = {
     "not_a_roll": N_("Entry {seq} is not a roll."),
     "roll_finished": N_("Entry {seq} was followed up by entry {by}: follow up the latest receipt."),
     "version_conflict": N_("The sheet changed meanwhile (version {current}, not {given}): reload it and try again."),
+    "edit_conflict": N_("{field} was changed meanwhile by someone else: reload the sheet to see it, then change it again."),
     "sheet_changed": N_("The sheet changed meanwhile: try again."),
     "busy": N_("The chronicle is busy: try again."),
     "idempotency_key_reused": N_("This Idempotency-Key was already used with another request."),

@@ -169,6 +169,15 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] == "reveal":
         c.title = translate(N_("Revealed roll #{seq}"), lang, seq=receipt.get("reveals", c.refers_to))
         return c
+    if entry["kind"] == "sheet_edit":  # who changed which field from what to what
+        c.title = translate(N_("Sheet edited"), lang)
+        c.effects = []
+        c.change = " · ".join(f"{_edited_field(ch.get('field', ''), lang)}: {_edited_value(ch.get('before'), lang)} → "
+                              f"{_edited_value(ch.get('after'), lang)}" for ch in receipt.get("changes") or [])
+        return c
+    if entry["kind"] == "removal":
+        c.title = translate(N_("Character removed: {name}"), lang, name=receipt.get("name", ""))
+        return c
     if entry["kind"] == "adjust":
         change = receipt.get("change") or {}
         c.title = labels.kind(system, change.get("kind", receipt.get("kind", "")), lang)
@@ -210,6 +219,26 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
             c.advice = reroll_advice(result, goal, [], lang)
     c.can_reveal = viewer.storyteller and c.hidden and c.revealed_by is None
     return c
+
+
+def _edited_field(path: str, lang: str) -> str:
+    if path in labels.FIELDS:
+        return labels.field(path, lang)
+    return labels.resource(path, lang)
+
+
+def _edited_value(value, lang: str) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, list):
+        return ", ".join(_edited_value(v, lang) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{labels.trait(k, lang)} {_edited_value(v, lang)}" for k, v in value.items()) or "—"
+    if value == "":
+        return "—"
+    return str(value)
 
 
 # --- the sheet, read-only ------------------------------------------------------------------

@@ -9,8 +9,10 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.server.access import (
-    STORYTELLER, find_character, find_member, lock_character, lock_chronicle, may_act_for,
+    REMOVED_KIND, STORYTELLER, find_character, find_member, lock_character, lock_chronicle, may_act_for, present,
+    require_storyteller,
 )
+from rollbook.play.common import changed_paths, merge
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Member
 from rollbook.server.problems import ProblemError
@@ -50,7 +52,8 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
 
 def list_characters(session: Session, member: Member) -> list[dict]:
     """The Storyteller sees every character; a player sees their own."""
-    query = select(Character).where(Character.chronicle_id == member.chronicle_id).order_by(Character.id)
+    query = select(Character).where(Character.chronicle_id == member.chronicle_id,
+                                    present(member.chronicle_id)).order_by(Character.id)
     if member.role != STORYTELLER:
         query = query.where(Character.owner_id == member.id)
     return [character_view(row) for row in session.scalars(query)]
@@ -59,7 +62,8 @@ def list_characters(session: Session, member: Member) -> list[dict]:
 def roster(session: Session, member: Member) -> list[dict]:
     """Every character of the chronicle as the table shows it (``views.roster_view``): names for
     all, sheets only for those the member may open."""
-    query = select(Character).where(Character.chronicle_id == member.chronicle_id).order_by(Character.id)
+    query = select(Character).where(Character.chronicle_id == member.chronicle_id,
+                                    present(member.chronicle_id)).order_by(Character.id)
     return [roster_view(row, member) for row in session.scalars(query)]
 
 
@@ -71,21 +75,32 @@ def get_character(session: Session, member: Member, character_id: int) -> dict:
 
 def edit_character(session: Session, member: Member, character_id: int, *, patch: dict | None = None,
                    name: str = UNSET, difficulty: int | None = UNSET, owner: int | None = UNSET,
-                   version: int | None = None) -> dict:
+                   version: int | None = None, base: dict | None = None) -> dict:
     """Edit a sheet (the game logic decides what each role may change), rename, or — Storyteller
-    only — set the character's standing difficulty or owner. ``version``: refuse if the sheet moved."""
+    only — set the character's standing difficulty or owner. ``version``: refuse if the sheet moved.
+
+    ``base``: the sheet as the editor was drawn from (instead of ``version``): only what the patch
+    changes from ``base`` is applied, on the current sheet — a roll that spent Willpower meanwhile
+    stays spent — unless the same field changed meanwhile to something else (409
+    ``edit_conflict`` naming it). Every edit is a ``sheet_edit`` entry of the log: who changed which
+    field from what to what (numbers also as effects)."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     character = lock_character(session, member, character_id)
     may_act_for(member, character)
-    if version is not None and version != character.version:
+    if base is None and version is not None and version != character.version:
         raise ProblemError(409, "version_conflict", current=character.version, given=version)
     if member.role != STORYTELLER and (difficulty is not UNSET or owner is not UNSET):
         raise ProblemError(403, "storyteller_only", action="difficulty" if difficulty is not UNSET else "owner",
                            role=member.role)
+    before = copy.deepcopy(character.sheet)
+    old_name = character.name
+    if patch and base is not None:
+        patch = _merged_patch(base, patch, character.sheet)
     if patch:
         edited = play.edit_sheet(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(patch),
                                  role=member.role)
-        save_sheet(session, character, edited)
+        if plain(edited) != character.sheet:
+            save_sheet(session, character, edited)
     if name is not UNSET:
         check_name(name)
         character.name = name
@@ -100,7 +115,67 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
         if not patch:  # a change outside the sheet still moves the version
             save_sheet(session, character, character.sheet)
         session.flush()
+    changes = [{"field": path, "before": _at(before, path), "after": _at(character.sheet, path)}
+               for path in changed_paths(before, character.sheet) if path != "name"]
+    if character.name != old_name:
+        changes.insert(0, {"field": "name", "before": old_name, "after": character.name})
+    if changes:
+        effects = [{"resource": c["field"], "before": c["before"], "after": c["after"]} for c in changes
+                   if _number(c["before"]) and _number(c["after"])]
+        append_entry(session, chronicle, kind="sheet_edit", actor=actor_of(member, character), visibility="public",
+                     receipt={"character": character.id, "changes": changes}, character_id=character.id,
+                     effects=effects)
     return character_view(character)
+
+
+def remove_character(session: Session, storyteller: Member, character_id: int) -> dict:
+    """The Storyteller removes a character from the table (a double, a mistake, a dead NPC): a
+    ``removal`` entry of the log (who, which, its last sheet); it is no longer listed or
+    found, and its rolls stay in the log."""
+    require_storyteller(storyteller, "remove_character")
+    chronicle = lock_chronicle(session, storyteller.chronicle_id)
+    character = lock_character(session, storyteller, character_id)
+    entry = append_entry(session, chronicle, kind=REMOVED_KIND, actor=actor_of(storyteller), visibility="public",
+                         receipt={"character": character.id, "name": character.name, "owner": character.owner_id,
+                                  "version": character.version, "sheet": character.sheet},
+                         character_id=character.id)
+    return {"entry": entry_view(entry, storyteller), "removed": character.id}
+
+
+def _number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_GONE = None
+
+
+def _at(sheet, path: str):
+    value = sheet
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return _GONE
+        value = value[part]
+    return copy.deepcopy(value)
+
+
+def _merged_patch(base: dict, patch: dict, current: dict) -> dict:
+    """What the editor changed from the sheet it was drawn from (``base``), as a patch on the current
+    sheet; a field changed meanwhile by someone else, to another value, is a conflict."""
+    wanted = merge(copy.deepcopy(base), copy.deepcopy(patch))
+    out: dict = {}
+    for path in changed_paths(base, wanted):
+        old, new, now_value = _at(base, path), _at(wanted, path), _at(current, path)
+        if now_value != old and now_value != new:
+            raise ProblemError(409, "edit_conflict", field=path)
+        _put(out, path, new)
+    return out
+
+
+def _put(patch: dict, path: str, value) -> None:
+    parts = path.split(".")
+    for part in parts[:-1]:
+        patch = patch.setdefault(part, {})
+    patch[parts[-1]] = value
 
 
 def adjust(session: Session, member: Member, character_id: int, change: dict) -> dict:

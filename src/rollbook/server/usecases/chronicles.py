@@ -51,11 +51,28 @@ def join(session: Session, *, invitation: str, name: str) -> dict:
     chronicle = session.scalars(select(Chronicle).where(Chronicle.invitation_hash == auth.digest(invitation))).first()
     if chronicle is None:
         raise ProblemError(404, "invitation_invalid")
+    name = free_name(session, lock_chronicle(session, chronicle.id).id, name)
     member = Member(chronicle_id=chronicle.id, name=name, role=PLAYER, created_at=now())
     session.add(member)
     session.flush()
     token = auth.issue(session, member, auth.KEY)["token"]
     return {"chronicle": chronicle_view(chronicle), "member": member_view(member), "token": token}
+
+
+def free_name(session: Session, chronicle_id: int, name: str) -> str:
+    """A name no one at the table has yet: a second "Julien" joins as "Julien (2)" (names compared
+    without case and extra spaces). The caller holds the chronicle's lock."""
+    def folded(text: str) -> str:
+        return " ".join(text.split()).casefold()
+
+    taken = {folded(n) for n in session.scalars(select(Member.name).where(Member.chronicle_id == chronicle_id))}
+    if folded(name) not in taken:
+        return name
+    plain_name = " ".join(name.split())
+    n = 2
+    while folded(f"{plain_name} ({n})") in taken:
+        n += 1
+    return f"{plain_name} ({n})"
 
 
 def sign_in(session: Session, token: str) -> Member | None:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.play import turns
-from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, require_storyteller
+from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, present, require_storyteller
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, LogEntry, Member, Scene, StandingGrant
 from rollbook.server.problems import ProblemError
@@ -88,7 +88,7 @@ def advance_turn(session: Session, member: Member) -> dict:
     chronicle, scene = _locked_open_scene(session, member)
     cleared = []
     characters = session.scalars(
-        select(Character).where(Character.chronicle_id == chronicle.id).order_by(Character.id)
+        select(Character).where(Character.chronicle_id == chronicle.id, present(chronicle.id)).order_by(Character.id)
         .with_for_update().execution_options(populate_existing=True)
     ).all()
     for character in characters:

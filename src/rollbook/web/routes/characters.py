@@ -137,10 +137,34 @@ def edit_sheet(request: Request, chronicle_id: int, character_id: int, db: Db, m
     editable = sheetform.editable_keys(system, member.role, False)
     patch = sheetform.patch_from_form(system, form, character.sheet or {}, editable)
     fields: dict[str, Any] = {"patch": patch, "version": forms.int_field(form, "version")}
+    base = _base(form)
+    if base is not None:  # only what this editor changed, applied on the sheet as it is now
+        fields["base"] = base
     new_name = patch.get("name")
     if isinstance(new_name, str) and new_name.strip() and new_name != character.name:
         fields["name"] = new_name.strip()
     if member.role == STORYTELLER and "standing_difficulty" in form:
         fields["difficulty"] = forms.int_field(form, "standing_difficulty")
-    tx.run(db, lambda s: characters.edit_character(s, member, character_id, **fields))
+    once(request, db, member, form, lambda s: characters.edit_character(s, member, character_id, **fields))
     return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}")
+
+
+def _base(form) -> dict | None:
+    """The sheet the editor was drawn from (its hidden ``base`` field), or None."""
+    import json
+
+    try:
+        base = json.loads(str(form.get("base") or ""))
+    except ValueError:
+        return None
+    return base if isinstance(base, dict) else None
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/remove")
+def remove_character(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+                     form: Posted) -> Response:
+    """The Storyteller removes a character from the table (logged; its rolls stay in the log)."""
+    alert_into(request, "remove", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
+                                                                  errors=errors))
+    once(request, db, member, form, lambda s: characters.remove_character(s, member, character_id))
+    return see_other(f"/chronicles/{chronicle_id}")

@@ -150,6 +150,13 @@
     if (link && (event.key === "Enter" || event.key === " ")) pendingTab = link.getAttribute("hx-get");
   }, true);
 
+  // A form that would lose something asks first (data-confirm: removing a character, leaving a key).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  }, true);
+
   // A refusal that names its field (data-field) goes next to that field: the field is marked
   // invalid, described by the message, its folded section opened, focused and scrolled into view.
   // A refusal without a field is scrolled into view and focused itself.
