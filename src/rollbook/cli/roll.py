@@ -66,28 +66,8 @@ def roll_v20(
     show(secure_roll("v20", request)[1], lang, as_json)
 
 
-@roll_app.command("v5")
-def roll_v5(
-    kind: str = typer.Argument("test", help="test, rouse, willpower, remorse or frenzy."),
-    pool: int = typer.Option(1, "--pool", help="Dice in the pool; Hunger dice replace some of them (V5-2)."),
-    hunger: int = typer.Option(0, "--hunger", help="Hunger 0–5 (for rouse: the current Hunger)."),
-    difficulty: int = typer.Option(1, "--difficulty", help="Successes needed (V5-1)."),
-    creature: str = typer.Option("vampire", "--creature", help="vampire, thin_blood, ghoul or mortal (V5-12)."),
-    blood_potency_reroll: bool = typer.Option(False, "--bp-reroll", help="Rouse: Blood Potency reroll, keep the better."),
-    lang: Optional[str] = LangOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """A V5 test with Hunger dice, or a Rouse, Willpower, Remorse or frenzy roll (no Hunger, V5-9)."""
-    if kind == "rouse":
-        request = v5.rouse_request(hunger, blood_potency_reroll=blood_potency_reroll, creature=creature)
-    else:
-        request = v5.V5Request(pool=pool, hunger=hunger, difficulty=difficulty, kind=kind, creature=creature,
-                               blood_potency_reroll=blood_potency_reroll)
-    show(secure_roll("v5", request)[1], lang, as_json)
-
-
-# Other systems' roll commands register on roll_app when their modules exist.
-for _name in ("rollbook.cli.roll_tiers", "rollbook.cli.roll_rollunder"):
+# The other systems' roll commands (and V5's, with its Willpower reroll) register on roll_app.
+for _name in ("rollbook.cli.roll_v5", "rollbook.cli.roll_tiers", "rollbook.cli.roll_rollunder"):
     try:
         import_module(_name)
     except ModuleNotFoundError as _missing:

@@ -1,0 +1,112 @@
+"""`rollbook roll v5 …`: a V5 roll with the secure dice, then the Willpower reroll (SPEC V5-8).
+
+After a test the player may reroll up to three **normal** dice with Willpower (Hunger dice never,
+V5-8, V5-2): on a terminal the receipt is shown with the odds engine's advice (``odds.v5.advise``:
+the best dice to reroll for the goal, and the chance with and without it) and the prompt asks which
+dice; a script passes ``--reroll 0,1,2`` (indices into the normal dice, as the receipt lists them)
+or nothing. The rerolled receipt keeps the original faces and the reroll (``rules.v5.reroll``).
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from typing import Optional
+
+import typer
+
+from rollbook.cli.roll import JsonOption, LangOption, language, roll_app, show
+from rollbook.dice import SecureDice, roll as draw_and_resolve
+from rollbook.i18n import N_, translate
+from rollbook.odds.v5 import advise
+from rollbook.rules import get_system, v5
+from rollbook.rules.base import RuleError, to_plain
+
+GOALS = {"win": N_("a win"), "clean": N_("a win without a Messy Critical"), "crit": N_("a critical")}
+
+
+def reroll_dice(text: str | None) -> tuple[int, ...]:
+    """``"0,1,2"`` -> (0, 1, 2); empty or ``none`` -> () (no reroll). The rules check the rest (V5-8)."""
+    if text is None or text.strip().lower() in ("", "none", "-"):
+        return ()
+    dice = []
+    for part in text.replace(" ", ",").split(","):
+        if part.strip():
+            try:
+                dice.append(int(part))
+            except ValueError:
+                raise RuleError("reroll_bad_index", index=part.strip()) from None
+    return tuple(dice)
+
+
+def _percent(chance: Fraction) -> str:
+    return f"{float(chance) * 100:.1f} %"
+
+
+def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:
+    """The prompt's text: the dice by index, the odds engine's best reroll for the goal, the chance
+    without a reroll (the advice's exact probabilities)."""
+    normal = " ".join(f"[{i}]={face}" for i, face in enumerate(receipt.normal))
+    lines = [translate(N_("Willpower reroll (V5-8): up to three normal dice; Hunger dice are never rerolled."), lang),
+             translate(N_("Normal dice: {dice}"), lang, dice=normal)]
+    if receipt.hunger:
+        lines.append(translate(N_("Hunger dice: {dice}"), lang, dice=" ".join(str(f) for f in receipt.hunger)))
+    choices = advise(receipt.normal, receipt.hunger, receipt.difficulty, goal)
+    best = choices[0]
+    keep = next(a for a in choices if not a.dice)
+    aim = translate(GOALS[goal], lang)
+    if best.dice:
+        lines.append(translate(N_("Best for {goal}: reroll {dice} ({chance}; without a reroll {keep})."), lang,
+                               goal=aim, dice=",".join(str(i) for i in best.dice), chance=_percent(best.probability),
+                               keep=_percent(keep.probability)))
+    else:
+        lines.append(translate(N_("Best for {goal}: keep the dice ({chance})."), lang, goal=aim,
+                               chance=_percent(keep.probability)))
+    return lines
+
+
+@roll_app.command("v5")
+def roll_v5(
+    kind: str = typer.Argument("test", help="test, rouse, willpower, remorse or frenzy."),
+    pool: int = typer.Option(1, "--pool", help="Dice in the pool; Hunger dice replace some of them (V5-2)."),
+    hunger: int = typer.Option(0, "--hunger", help="Hunger 0–5 (for rouse: the current Hunger)."),
+    difficulty: int = typer.Option(1, "--difficulty", help="Successes needed (V5-1)."),
+    creature: str = typer.Option("vampire", "--creature", help="vampire, thin_blood, ghoul or mortal (V5-12)."),
+    blood_potency_reroll: bool = typer.Option(False, "--bp-reroll", help="Rouse: Blood Potency reroll, keep the better."),
+    reroll: Optional[str] = typer.Option(
+        None, "--reroll", help="Willpower reroll (V5-8) of these normal dice, by index: 0,1,2 (up to three; "
+                               "Hunger dice never). Without it a terminal asks, with the odds engine's advice."),
+    goal: str = typer.Option("win", "--goal", help="What the reroll advice aims for: win, clean or crit."),
+    interactive: Optional[bool] = typer.Option(
+        None, "--interactive/--no-interactive", help="Ask for the Willpower reroll (default: when on a terminal)."),
+    lang: Optional[str] = LangOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """A V5 test with Hunger dice, or a Rouse, Willpower, Remorse or frenzy roll (no Hunger, V5-9);
+    after a test, the Willpower reroll (V5-8)."""
+    if goal not in GOALS:
+        raise RuleError("bad_choice", field="goal", value=goal, choices=list(GOALS))
+    if kind == "rouse":
+        request = v5.rouse_request(hunger, blood_potency_reroll=blood_potency_reroll, creature=creature)
+    else:
+        request = v5.V5Request(pool=pool, hunger=hunger, difficulty=difficulty, kind=kind, creature=creature,
+                               blood_potency_reroll=blood_potency_reroll)
+    dice = reroll_dice(reroll)
+    if dice and kind != "test":
+        raise RuleError("reroll_not_allowed", kind=kind)  # V5-8: tests only
+    _, receipt = draw_and_resolve(get_system("v5"), request, SecureDice())
+    lang_ = language(lang)
+    if interactive is None:
+        interactive = sys.stdin.isatty() and sys.stdout.isatty() and not as_json
+    if reroll is None and interactive and kind == "test" and receipt.normal:
+        show(to_plain(receipt), lang, False)
+        for line in advice_lines(receipt, goal, lang_):
+            typer.echo(line)
+        answer = typer.prompt(translate(N_("Reroll which dice? (indices such as 0,2; Enter: none)"), lang_),
+                              default="", show_default=False)
+        dice = reroll_dice(answer)
+        if not dice:
+            return
+    if dice:
+        receipt = v5.reroll(request, receipt, dice, SecureDice().draw(len(dice), v5.SIDES))  # V5-8
+    show(to_plain(receipt), lang, as_json)

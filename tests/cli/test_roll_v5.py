@@ -1,0 +1,61 @@
+"""`rollbook roll v5` with the Willpower reroll (SPEC V5-8): `--reroll 0,1,2` for scripts, a prompt
+with the odds engine's advice on a terminal; Hunger dice are never rerolled (V5-8, V5-2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from rollbook.cli.roll_v5 import advice_lines, reroll_dice
+from rollbook.odds.v5 import advise
+from rollbook.rules import v5
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ROLLBOOK_LANG": "en"}
+    return subprocess.run([sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env,
+                          input=stdin, timeout=60)
+
+
+def test_V5_8_reroll_by_index_for_scripts():
+    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--difficulty", "3", "--reroll", "0,2", "--json")
+    assert done.returncode == 0, done.stderr
+    receipt = json.loads(done.stdout)
+    assert [r["dice"] for r in receipt["rerolls"]] == [[0, 2]] and len(receipt["hunger"]) == 2
+    assert receipt["original_normal"][1] == receipt["normal"][1]  # the die not named is kept
+    request = v5.V5Request(pool=5, hunger=2, difficulty=3)
+    again = v5.reroll(request, v5.resolve(request, tuple(receipt["original_normal"]) + tuple(receipt["hunger"])),
+                      (0, 2), tuple(receipt["rerolls"][0]["new"]))
+    assert again.outcome == receipt["outcome"] and list(again.normal) == receipt["normal"]
+
+
+def test_V5_8_hunger_dice_and_more_than_three_are_refused():
+    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--reroll", "3")  # dice 3 and 4 are the Hunger dice
+    assert done.returncode == 2 and "Hunger dice can never be rerolled" in done.stderr
+    done = run("roll", "v5", "--pool", "6", "--reroll", "0,1,2,3")
+    assert done.returncode == 2 and "reroll" in done.stderr.lower()
+    done = run("roll", "v5", "rouse", "--reroll", "0")
+    assert done.returncode == 2
+
+
+def test_V5_8_the_prompt_shows_the_advice_and_rerolls_what_is_typed():
+    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="0\n")
+    assert done.returncode == 0, done.stderr
+    assert "Hunger dice are never rerolled" in done.stdout and "Best for a win" in done.stdout
+    assert "Willpower reroll 1" in done.stdout  # the final receipt shows the reroll
+    nothing = run("roll", "v5", "--pool", "4", "--difficulty", "2", "--interactive", stdin="\n")
+    assert nothing.returncode == 0 and nothing.stdout.count("╭─") == 1  # Enter: no reroll, the receipt once
+    script = run("roll", "v5", "--pool", "4", "--json")  # not a terminal: no prompt
+    assert script.returncode == 0 and json.loads(script.stdout)["rerolls"] == []
+
+
+def test_the_advice_is_the_odds_engines():
+    receipt = v5.resolve(v5.V5Request(pool=5, hunger=2, difficulty=3), (2, 3, 10, 10, 4))
+    lines = advice_lines(receipt, "clean", "en")
+    best = advise(receipt.normal, receipt.hunger, 3, "clean")[0]
+    assert any(",".join(map(str, best.dice)) in line and "Best for a win without a Messy Critical" in line
+               for line in lines)
+    assert "Normal dice: [0]=2 [1]=3 [2]=10" in lines
+    assert reroll_dice("0, 2") == (0, 2) and reroll_dice("") == () and reroll_dice("none") == ()
