@@ -248,6 +248,7 @@ SOURCES = {
     "specialty": N_("specialty"),
     "blood_surge": N_("Blood Surge"),
     "modifier": N_("modifier"),
+    "attack_successes": N_("attack successes beyond the first"),  # V20-17
 }
 
 # Resources named in effects ("willpower.superficial": 0 -> 1).

@@ -1,0 +1,120 @@
+"""The combat chain in Chromium (SPEC V20-17, T-4, T-5): a V20 exchange (attack, damage, soak, the
+defender's health track moving) and a Tiers exchange (firearms with bullets, dodge, soak, wounds),
+each step offered as a button to the person who takes it, live on the other pages. Screenshots in
+``test-artifacts/run/`` (``exchange-v20.png``, ``exchange-tiers.png``; copied to ``docs/`` by
+``scripts/docs-screenshots``)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .flows import create_chronicle, join
+
+pytestmark = pytest.mark.browser
+
+LIVE = 5_000  # ms
+
+
+def token_of(page) -> str:
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "rollbook_token")
+
+
+def chronicle_id(page) -> int:
+    return int(page.url.rstrip("/").split("/chronicles/")[1].split("/")[0].split("?")[0].split("#")[0])
+
+
+def add_character(live_server: str, page, sheet: dict) -> int:
+    """A character added through the API with the person's own token (the sheet form has its own tests)."""
+    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
+                          headers={"Authorization": f"Bearer {token_of(page)}"},
+                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, live_server, dice, artifacts):
+    storyteller = new_context().new_page()
+    alice = new_context().new_page()
+    bob = new_context(width=390, height=844).new_page()
+    invitation = create_chronicle(storyteller, name="Chicago by Night", system="v20", storyteller="Ana")
+    join(alice, invitation=invitation, name="Alice")
+    join(bob, invitation=invitation, name="Bob")
+    nia = add_character(live_server, alice, {
+        "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
+        "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
+    add_character(live_server, bob, {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}})
+    bob.reload()
+
+    alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test")
+    alice.get_by_label("Attribute", exact=True).select_option("dexterity")
+    alice.get_by_label("Ability").select_option("melee")
+    alice.get_by_label("Target", exact=True).select_option(label="Bran")
+    dice.queue(6, 8, 9, 2, 3)  # 3 successes
+    alice.get_by_role("button", name="Roll", exact=True).click()
+    attack = alice.locator("#feed > li").first
+    expect(attack).to_contain_text("Attack on Bran")
+    expect(bob.get_by_role("button", name="Roll damage")).to_have_count(0)
+
+    # Damage: Strength 3 + Knife 1 + 2 successes beyond the first (V20-17), from the attack's receipt
+    attack.get_by_label("Weapon").select_option("Knife")
+    dice.queue(6, 1, 1, 7, 2, 10)  # 3 levels: 1s cancel nothing
+    attack.get_by_role("button", name="Roll damage").click()
+    expect(attack.locator(".step")).to_have_count(1)
+    expect(attack.locator(".step").first).to_contain_text("Damage roll")
+
+    # The defender's player sees the soak as a button, live; the attacker does not
+    soak = bob.get_by_role("button", name="Soak 3 lethal")
+    expect(soak).to_be_visible(timeout=LIVE)
+    expect(alice.get_by_role("button", name="Soak 3 lethal")).to_have_count(0)
+    dice.queue(6, 2, 3)  # Stamina 2 + Fortitude 1: one level soaked
+    soak.click()
+    card = bob.locator("#feed > li.card", has=bob.locator(".steps")).first
+    expect(card.locator(".step")).to_have_count(2)
+    expect(card.locator(".step").last).to_contain_text("0 → 2")
+    expect(alice.locator("#feed .step")).to_have_count(2, timeout=LIVE)  # the whole exchange, live, on one card
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    card.screenshot(path=str(artifacts / "exchange-v20.png"))
+
+    # The health track moved: two lethal levels on Bran's sheet
+    bob.get_by_role("link", name="Bran").first.click()
+    expect(bob.locator(".box-lethal")).to_have_count(2)
+
+
+def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, live_server, dice, artifacts):
+    storyteller = new_context().new_page()
+    alice = new_context().new_page()
+    invitation = create_chronicle(storyteller, name="Paliers", system="tiers", storyteller="Ana", language="fr")
+    join(alice, invitation=invitation, name="Alice")
+    ana = add_character(live_server, alice, {
+        "name": "Ana", "skills": {"firearms": 6}, "weapons": [{"name": "Pistol", "bonus": 2, "capacity": 6}]})
+    add_character(live_server, storyteller, {"name": "Rook", "skills": {"dodge": 4}, "endurance": 3,
+                                             "armor": {"torso": 2}})
+    storyteller.goto(f"/chronicles/{chronicle_id(storyteller)}?lang=fr")
+
+    alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{ana}?kind=skill&lang=en")
+    alice.get_by_label("Skill", exact=True).select_option("firearms")
+    alice.locator("#roll-weapon").select_option("Pistol")
+    alice.get_by_label("Bullets fired", exact=True).fill("2")
+    alice.get_by_label("Target", exact=True).select_option(label="Rook")
+    dice.queue(6)  # (6 + 2 − 6) × 2 bullets = tier 4 (T-3)
+    alice.get_by_role("button", name="Roll", exact=True).click()
+    expect(alice.locator("#feed > li").first.locator(".outcome")).to_have_text("Success at tier 4")
+    expect(alice.locator(".resources")).to_contain_text("4/6")
+
+    # The Storyteller runs the NPC's defence: dodge (T-4), then soak (T-5), in French
+    dodge = storyteller.get_by_role("button", name="Esquiver (palier d’attaque 4)")
+    expect(dodge).to_be_visible(timeout=LIVE)
+    dice.queue(1, 3)  # 4 − 1, critical +1 = tier 4: not strictly greater, the hit stands
+    dodge.click()
+    soak = storyteller.get_by_role("button", name="Absorber (palier d’attaque 4)")
+    expect(soak).to_be_visible()
+    card = storyteller.locator("#feed > li.card", has=storyteller.locator(".steps")).first
+    card.get_by_label("Localisation").select_option("torso")
+    dice.queue(4)  # 3 + 2 − 4 = soak tier 1: 3 wounds
+    soak.click()
+    expect(card.locator(".step")).to_have_count(2)
+    expect(card.locator(".step").last).to_contain_text("0 → 3")
+    expect(alice.locator("#feed .step")).to_have_count(2, timeout=LIVE)
+    card.screenshot(path=str(artifacts / "exchange-tiers.png"))
