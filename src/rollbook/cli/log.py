@@ -52,6 +52,9 @@ def verify(
         typer.echo(problem)
     if not quiet:
         hidden = f", {counts['redacted']} hidden entries not readable" if counts["redacted"] else ""
+        if counts.get("legacy"):
+            hidden += (f", {counts['legacy']} entries from before 0003_security (their character, refers_to and "
+                       "effects not covered by the hash)")
         verdict = "clean" if not problems else f"{len(problems)} problem(s)"
         typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{hidden}: {verdict}",
                    err=True)

@@ -8,11 +8,20 @@ UTF-8) of exactly these fields::
 
     {"chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt"}
 
+and, since migration 0003_security, of the entry's three other exported fields too::
+
+    {…, "character", "refers_to", "effects"}
+
+so every field of an export line is covered by its hash. Entries written before (hashed over the
+eight fields only: ``legacy``) still verify; their ``character``, ``refers_to`` and ``effects`` are
+not covered, and the verifier counts them. A forger cannot pass a newer entry off as a legacy one:
+its stored ``entry_hash`` is the hash of all eleven fields, which the eight alone do not give.
+
 ``prev_hash`` of the first entry (seq 1) is 64 zeros; every later entry's ``prev_hash`` is the
-``entry_hash`` of the entry before it. An export line carries these fields, ``entry_hash``, and
-unhashed conveniences (``character``, ``refers_to``, ``effects``). A hidden entry exported for a
-player is *redacted* (``"redacted": true``, ``actor`` and ``receipt`` null): its link to its
-neighbours is still checked, its own hash cannot be.
+``entry_hash`` of the entry before it. An export line carries these fields and ``entry_hash``, and
+nothing else (any other field is a problem). A hidden entry exported for a player is *redacted*
+(``"redacted": true``, ``actor``, ``receipt``, ``character``, ``refers_to`` null, ``effects``
+empty): its link to its neighbours is still checked, its own hash cannot be.
 """
 
 from __future__ import annotations
@@ -24,6 +33,9 @@ from typing import Any
 
 GENESIS_HASH = "0" * 64
 HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
+EXTRA_FIELDS = ("character", "refers_to", "effects")  # hashed too since 0003_security
+EXPORTED_FIELDS = frozenset((*HASHED_FIELDS, *EXTRA_FIELDS, "entry_hash", "redacted"))
+_LEGACY: Any = object()
 KINDS = ("roll", "reroll", "adjust", "reveal", "ask", "grant", "refusal", "withdrawal", "standing_grant",
          "standing_end", "scene_open", "turn", "scene_close", "actions", "sheet_edit", "removal")
 
@@ -39,7 +51,10 @@ def plain(value: Any) -> Any:
 
 
 def entry_hash(*, chronicle: int, seq: int, prev_hash: str, created_at: str, kind: str, actor: Any,
-               visibility: str, receipt: Any) -> str:
+               visibility: str, receipt: Any, character: Any = _LEGACY, refers_to: Any = _LEGACY,
+               effects: Any = _LEGACY) -> str:
+    """SHA-256 of the canonical JSON of the entry's fields: the eight, and ``character``,
+    ``refers_to``, ``effects`` when given (every entry the server writes; without them: a legacy hash)."""
     body = {
         "chronicle": chronicle,
         "seq": seq,
@@ -50,10 +65,23 @@ def entry_hash(*, chronicle: int, seq: int, prev_hash: str, created_at: str, kin
         "visibility": visibility,
         "receipt": receipt,
     }
+    extras = {"character": character, "refers_to": refers_to, "effects": effects}
+    if any(value is not _LEGACY for value in extras.values()):
+        if any(value is _LEGACY for value in extras.values()):
+            raise TypeError("entry_hash: character, refers_to and effects go together")
+        body.update(extras)
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
 def hash_of(entry: dict) -> str:
+    """The hash of an entry (an export line): of all eleven fields when it has them."""
+    if all(name in entry for name in EXTRA_FIELDS):
+        return entry_hash(**{name: entry.get(name) for name in (*HASHED_FIELDS, *EXTRA_FIELDS)})
+    return legacy_hash_of(entry)
+
+
+def legacy_hash_of(entry: dict) -> str:
+    """The hash over the eight fields only (entries written before 0003_security)."""
     return entry_hash(**{name: entry.get(name) for name in HASHED_FIELDS})
 
 
@@ -75,7 +103,7 @@ def verify_entries(
     ``entry 3: hash mismatch``.
     """
     problems: list[str] = []
-    counts = {"entries": 0, "redacted": 0, "receipts": 0}
+    counts = {"entries": 0, "redacted": 0, "receipts": 0, "legacy": 0}
     previous: dict | None = None
     chronicle = None
     for line_number, entry in entries:
@@ -111,11 +139,20 @@ def verify_entries(
         if expected_prev is not None and entry["prev_hash"] != expected_prev:
             problems.append(f"{label}: prev_hash does not match the entry before it")
 
+        unknown = sorted(str(name) for name in entry if name not in EXPORTED_FIELDS)
+        if unknown:
+            problems.append(f"{label}: unexpected field(s) {', '.join(unknown)} (not covered by the hash)")
         if entry.get("redacted"):
             counts["redacted"] += 1
+            if entry.get("redacted") is not True or any(entry.get(name) not in (None, []) for name in (
+                    "actor", "receipt", *EXTRA_FIELDS)):
+                problems.append(f"{label}: a redacted entry that shows content (only its hashes are exported)")
         else:
             if hash_of(entry) != entry["entry_hash"]:
-                problems.append(f"{label}: hash mismatch")
+                if legacy_hash_of(entry) == entry["entry_hash"]:
+                    counts["legacy"] += 1
+                else:
+                    problems.append(f"{label}: hash mismatch")
             receipt = entry["receipt"]
             if verify_receipt is not None and is_rules_receipt(receipt):
                 counts["receipts"] += 1

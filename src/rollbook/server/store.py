@@ -53,12 +53,14 @@ def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: di
     created_at = now()
     actor = plain(actor)
     receipt = plain(receipt)
+    effects = plain(list(effects or []))
     digest = entry_hash(chronicle=chronicle.id, seq=seq, prev_hash=prev_hash, created_at=created_at, kind=kind,
-                        actor=actor, visibility=visibility, receipt=receipt)
+                        actor=actor, visibility=visibility, receipt=receipt, character=character_id,
+                        refers_to=refers_to, effects=effects)  # every exported field (chain.py)
     entry = LogEntry(
         chronicle_id=chronicle.id, seq=seq, prev_hash=prev_hash, entry_hash=digest, created_at=created_at,
         kind=kind, actor=actor, visibility=visibility, receipt=receipt, character_id=character_id,
-        refers_to=refers_to, effects=plain(list(effects or [])),
+        refers_to=refers_to, effects=effects,
     )
     session.add(entry)
     session.flush()
