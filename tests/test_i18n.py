@@ -119,6 +119,16 @@ def test_compiled_catalogues_are_up_to_date(lang):
                 f"{mo_path} is older than {po_path.name}, which was edited since: {REBUILD}")
 
 
+def test_an_error_code_has_one_message():
+    """Each area keeps its codes in its own table; a code in two tables would silently lose one text."""
+    from rollbook.i18n.messages import AREA_MESSAGES, ENGINE_MESSAGES
+
+    tables = (ENGINE_MESSAGES, *AREA_MESSAGES)
+    repeated = sorted({code for i, table in enumerate(tables) for code in table for other in tables[i + 1:] if code in other})
+    assert not repeated, f"error codes defined by two areas: {repeated}"
+    assert len(ERROR_MESSAGES) == sum(len(table) for table in tables)
+
+
 def test_games_own_terms():
     assert translate("Bestial Failure", "fr") == "Échec Bestial"
     assert translate("Messy Critical", "fr") == "Critique Sanglant"

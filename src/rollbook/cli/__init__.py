@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 
 import typer
 
@@ -26,25 +25,12 @@ def _root() -> None:
     """Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts."""
 
 
-# Command modules, each registering on `app` when imported. A module not written yet is skipped.
-COMMAND_MODULES = (
-    "rollbook.cli.roll",
-    "rollbook.cli.resolve",
-    "rollbook.cli.odds",
-    "rollbook.cli.serve",
-    "rollbook.cli.db",
-    "rollbook.cli.log",
-    "rollbook.cli.fair",
-)
-
-
 def _load_commands() -> None:
-    for name in COMMAND_MODULES:
-        try:
-            import_module(name)
-        except ModuleNotFoundError as missing:
-            if missing.name != name:
-                raise
+    """Import the command modules: each registers its commands on `app` (imported here, when the CLI
+    starts, because they import `app` and `fail` from this package)."""
+    # in the order `rollbook --help` lists them
+    from rollbook.cli import roll, roll_v5, roll_tiers, roll_rollunder  # noqa: F401, I001
+    from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401, I001
 
 
 class UsageFailure(Exception):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib import import_module
 from typing import Optional
 
 import typer
@@ -14,7 +13,7 @@ from rollbook.dice import DiceSource, SecureDice, roll as draw_and_resolve
 from rollbook.i18n import language_from_environment, normalize
 from rollbook.render.rich import receipt_panel
 from rollbook.rules import get_system
-from rollbook.rules import v5, v20
+from rollbook.rules import v20
 from rollbook.rules.base import to_plain
 
 roll_app = typer.Typer(help="Roll real dice (secure source) and print the receipt.", no_args_is_help=True)
@@ -64,12 +63,3 @@ def roll_v20(
         auto_successes=auto_successes,
     )
     show(secure_roll("v20", request)[1], lang, as_json)
-
-
-# The other systems' roll commands (and V5's, with its Willpower reroll) register on roll_app.
-for _name in ("rollbook.cli.roll_v5", "rollbook.cli.roll_tiers", "rollbook.cli.roll_rollunder"):
-    try:
-        import_module(_name)
-    except ModuleNotFoundError as _missing:
-        if _missing.name != _name:
-            raise

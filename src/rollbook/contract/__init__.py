@@ -9,33 +9,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from importlib import import_module
+from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
+from rollbook.contract import rollunder, tiers, v5, v20
+from rollbook.contract.base import LineBase  # noqa: F401 - re-exported: the base of every Line
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
 # system id -> adapter module (each defines ``Line`` and ``resolve(line) -> dict``)
-ADAPTER_MODULES = {
-    "v20": "rollbook.contract.v20",
-    "v5": "rollbook.contract.v5",
-    "tiers": "rollbook.contract.tiers",
-    "rollunder": "rollbook.contract.rollunder",
-}
+ADAPTERS: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
 
 
-def _adapter(system: str):
-    module_name = ADAPTER_MODULES.get(system)
-    if module_name is None:
-        raise RuleError("unknown_system", system=system, known=sorted(ADAPTER_MODULES))
-    try:
-        return import_module(module_name)
-    except ModuleNotFoundError as missing:
-        if missing.name != module_name:
-            raise
-        raise RuleError("unknown_system", system=system, known=sorted(ADAPTER_MODULES)) from None
+def _adapter(system: str) -> ModuleType:
+    adapter = ADAPTERS.get(system)
+    if adapter is None:
+        raise RuleError("unknown_system", system=system, known=sorted(ADAPTERS))
+    return adapter
 
 
 def resolve_request(data: Any) -> dict:
@@ -46,7 +38,7 @@ def resolve_request(data: Any) -> dict:
     if system is None:
         raise RuleError("missing_system")
     if not isinstance(system, str):
-        raise RuleError("unknown_system", system=system, known=sorted(ADAPTER_MODULES))
+        raise RuleError("unknown_system", system=system, known=sorted(ADAPTERS))
     adapter = _adapter(system)
     try:
         line = adapter.Line.model_validate(data, strict=True)
@@ -103,19 +95,3 @@ def validation_to_rule_error(invalid: ValidationError) -> RuleError:
     from rollbook.validation import rule_error
 
     return rule_error(invalid.errors(include_url=False))
-
-
-class LineBase(BaseModel):
-    """Fields every request line may carry."""
-
-    model_config = {"extra": "forbid", "strict": True, "frozen": True}
-
-    system: str
-    id: str | int | float | bool | None = None
-
-    def request_fields(self, *left_out: str) -> dict[str, Any]:
-        """The line's fields as keyword arguments of its rules request: ``system``, ``id`` and the
-        fields ``left_out`` (faces, rerolls…) dropped, lists as tuples."""
-        dropped = {"system", "id", *left_out}
-        return {name: tuple(value) if isinstance(value, list) else value
-                for name, value in self.model_dump().items() if name not in dropped}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rollbook.contract import LineBase
+from rollbook.contract.base import LineBase
 from rollbook.rules import tiers
 from rollbook.rules.base import to_plain
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from rollbook.contract import LineBase
+from rollbook.contract.base import LineBase
 from rollbook.rules import v20
 from rollbook.rules.base import to_plain
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from rollbook.contract import LineBase
+from rollbook.contract.base import LineBase
 from rollbook.rules import v5
 from rollbook.rules.base import RuleError, to_plain
 

@@ -1,7 +1,8 @@
 """English msgids for every error code, outcome and label the engine emits.
 
-Rules code emits codes; this is where those codes meet sentences. Other areas (Tiers,
-roll-under, the server) add theirs with ``ERROR_MESSAGES.update`` in their own module.
+Rules code emits codes; this is where those codes meet sentences. Other areas keep theirs in their
+own ``messages_<area>.py`` (a dict and nothing else); ``ERROR_MESSAGES`` is the engine's merged with
+every area's, once, here.
 Translations live in the ``.po`` catalogues, keyed by these English texts.
 """
 
@@ -10,8 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from rollbook.i18n import N_, translate
+from rollbook.i18n.messages_authority import AUTHORITY_ERROR_MESSAGES
+from rollbook.i18n.messages_exchange import EXCHANGE_ERROR_MESSAGES
+from rollbook.i18n.messages_fair import FAIR_MESSAGES
+from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES
+from rollbook.i18n.messages_security import SECURITY_MESSAGES
+from rollbook.i18n.messages_tiers import TIERS_MESSAGES
 
-ERROR_MESSAGES: dict[str, str] = {
+ENGINE_MESSAGES: dict[str, str] = {
     # rules.base
     "face_out_of_range": N_("Face {face} (position {index} of {field}) is not on a d{sides}: faces run 1 to {sides}."),
     "not_an_integer": N_("{field} must be a whole number, not {value}."),
@@ -50,6 +57,13 @@ ERROR_MESSAGES: dict[str, str] = {
     "invalid_request": N_("Invalid request: {detail}."),
 }
 
+# Every area's codes, in one table (an area's code that repeats another's is a test failure, not an override).
+AREA_MESSAGES: tuple[dict[str, str], ...] = (
+    TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
+    SECURITY_MESSAGES,
+)
+ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
+
 
 def error_message(code: str, lang: str, params: dict[str, Any]) -> str:
     """One translated line for an error code and its parameters."""
@@ -72,14 +86,3 @@ def _printable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
     return value
-
-
-# Other areas' error texts (each module updates ERROR_MESSAGES on import).
-for _module in ("rollbook.i18n.messages_tiers", "rollbook.i18n.messages_play", "rollbook.i18n.messages_fair",
-                "rollbook.i18n.messages_authority", "rollbook.i18n.messages_exchange",
-                "rollbook.i18n.messages_security"):
-    try:
-        __import__(_module)
-    except ModuleNotFoundError as _missing:
-        if _missing.name != _module:
-            raise

@@ -7,7 +7,6 @@ games' own words: the Storyteller is the Conteur / Narrador of the Vampire games
 from __future__ import annotations
 
 from rollbook.i18n import N_, translate
-from rollbook.i18n.messages import ERROR_MESSAGES
 
 AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
     # play layer (rollbook.play.authority, rollbook.play.turns)
@@ -34,7 +33,6 @@ AUTHORITY_WARNINGS: dict[str, str] = {
     "willpower_per_turn": N_("Willpower success number {count} this turn: the table allows {limit} per turn."),
 }
 
-ERROR_MESSAGES.update(AUTHORITY_ERROR_MESSAGES)
 
 
 def warning_text(warning: dict, lang: str) -> str:

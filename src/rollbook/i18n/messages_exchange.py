@@ -4,7 +4,6 @@ Translated by the ``exchange.po`` catalogues (fr, es)."""
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.i18n.messages import ERROR_MESSAGES
 
 EXCHANGE_ERROR_MESSAGES: dict[str, str] = {
     "step_taken": N_("Entry {seq} was already followed by entry {by}: each step of an exchange follows once."),
@@ -13,5 +12,3 @@ EXCHANGE_ERROR_MESSAGES: dict[str, str] = {
     "target_not_for_kind": N_("A {kind} roll names no target: the attack does."),
     "target_is_attacker": N_("{character} cannot attack themselves."),
 }
-
-ERROR_MESSAGES.update(EXCHANGE_ERROR_MESSAGES)

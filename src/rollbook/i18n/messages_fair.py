@@ -5,7 +5,6 @@ client seed or dice list, and the findings of ``rollbook.fair.check_log``. Trans
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.i18n.messages import ERROR_MESSAGES
 
 FAIR_MESSAGES: dict[str, str] = {
     "bad_seed": N_("A server seed is 32 bytes, not {length}."),
@@ -37,5 +36,3 @@ FAIR_MESSAGES: dict[str, str] = {
     "fair_faces_differ": N_("The faces {faces} differ from the faces recomputed from the revealed seed: {expected}."),
     "fair_seed_not_verifiable": N_("The revealed seed does not match commitment {commitment}, so these faces cannot be verified."),
 }
-
-ERROR_MESSAGES.update(FAIR_MESSAGES)

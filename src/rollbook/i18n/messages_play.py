@@ -7,7 +7,6 @@ meet sentences, translated by the ``play.po`` catalogues.
 from __future__ import annotations
 
 from rollbook.i18n import N_, translate
-from rollbook.i18n.messages import ERROR_MESSAGES
 
 PLAY_ERROR_MESSAGES: dict[str, str] = {
     # validation
@@ -107,7 +106,6 @@ PLAY_RESOURCES: dict[str, str] = {
     "cards": N_("card"),
 }
 
-ERROR_MESSAGES.update(PLAY_ERROR_MESSAGES)
 
 
 def effect_text(effect: dict, lang: str) -> str:

@@ -4,7 +4,6 @@ web's origin check). Translated by the ``security.po`` catalogues (fr, es)."""
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.i18n.messages import ERROR_MESSAGES
 
 SECURITY_MESSAGES: dict[str, str] = {
     "idempotency_key_too_short": N_("An Idempotency-Key that creates or joins a chronicle guards the token it answers: "
@@ -19,5 +18,3 @@ SECURITY_MESSAGES: dict[str, str] = {
 
 # A log entry's title on the table (web feed cards).
 MEMBER_REMOVED = N_("{name} was removed from the chronicle")
-
-ERROR_MESSAGES.update(SECURITY_MESSAGES)

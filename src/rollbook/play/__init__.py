@@ -44,13 +44,12 @@ before it. The roll that follows names the receipt it follows; nothing of that r
 from __future__ import annotations
 
 import copy
-from importlib import import_module
 from types import ModuleType
 from typing import Any
 
 from rollbook.dice import DiceSource
 from rollbook.dice import roll as roll_dice
-from rollbook.play import authority
+from rollbook.play import authority, rollunder, tiers, v5, v20
 from rollbook.play.common import (
     STORYTELLER, Performed, changed_paths, check_mode, check_role, dump, merge, parse, parse_kind,
     storyteller_only,
@@ -58,14 +57,14 @@ from rollbook.play.common import (
 from rollbook.rules.base import RuleError, to_plain
 
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")
-_MODULES = {system: f"rollbook.play.{system}" for system in SYSTEM_IDS}
+_MODULES: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
 
 
 def system_module(system: Any) -> ModuleType:
     if not isinstance(system, str) or system not in _MODULES:
         raise RuleError("unknown_system", system=system if isinstance(system, str) else repr(system),
                         known=list(SYSTEM_IDS))
-    return import_module(_MODULES[system])
+    return _MODULES[system]
 
 
 def _load_sheet(module: ModuleType, sheet: Any) -> Any:

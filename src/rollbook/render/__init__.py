@@ -7,57 +7,22 @@ Each system has a module here with ``view(receipt: dict, lang: str) -> ReceiptVi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from importlib import import_module
+from collections.abc import Callable
 
-from rollbook.i18n import translate, translations
+from rollbook.render import rollunder, tiers, v5, v20
+from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
-
-@dataclass(frozen=True, slots=True)
-class DieView:
-    face: int
-    sides: int
-    group: str = "normal"  # normal | hunger | reroll | dropped | soak ...
-    marks: tuple[str, ...] = ()  # success, failure, one, cancelled, ten, crit_pair, specialty, kept, rerolled
-    index: int | None = None  # position among the rerollable dice, where that matters
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    label: str
-    value: str
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptView:
-    system: str
-    system_name: str
-    title: str
-    outcome: str  # the code
-    outcome_label: str  # in the reader's language
-    tone: str  # good | bad | critical | messy | bestial | botch | neutral
-    dice: tuple[DieView, ...] = ()
-    lines: tuple[Line, ...] = ()
-    history: tuple[Line, ...] = field(default_factory=tuple)  # rerolls, chained criticals, …
-
-
-VIEW_MODULES = {
-    "v20": "rollbook.render.v20",
-    "v5": "rollbook.render.v5",
-    "tiers": "rollbook.render.tiers",
-    "rollunder": "rollbook.render.rollunder",
+# system id -> that system's ``view(receipt, lang)``
+VIEWS: dict[str, Callable[[dict, str], ReceiptView]] = {
+    "v20": v20.view,
+    "v5": v5.view,
+    "tiers": tiers.view,
+    "rollunder": rollunder.view,
 }
 
 
 def view(receipt: dict, lang: str) -> ReceiptView:
-    return import_module(VIEW_MODULES[receipt["system"]]).view(receipt, lang)
+    return VIEWS[receipt["system"]](receipt, lang)
 
 
-def t(text: str, lang: str, **params) -> str:
-    return translate(text, lang, **params)
-
-
-def tn(singular: str, plural: str, n: int, lang: str, **params) -> str:
-    """A counted phrase in the reader's language, with its plural form chosen for ``n`` (gettext)."""
-    return translations(lang).ngettext(singular, plural, n).format(n=n, **params)
+__all__ = ["DieView", "Line", "ReceiptView", "VIEWS", "t", "tn", "view"]

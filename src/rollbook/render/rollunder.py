@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render import DieView, Line, ReceiptView, t
+from rollbook.render.base import DieView, Line, ReceiptView, t
 
 OUTCOMES = {
     "critical_success": N_("Critical success"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render import DieView, Line, ReceiptView, t
+from rollbook.render.base import DieView, Line, ReceiptView, t
 
 TITLES = {"skill": N_("Tiers skill roll"), "dodge": N_("Tiers dodge roll"), "soak": N_("Tiers soak roll")}
 

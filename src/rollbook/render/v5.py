@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render import DieView, Line, ReceiptView, t, tn
+from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
 OUTCOMES = {
     "critical": N_("Critical"),

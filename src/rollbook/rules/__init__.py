@@ -53,15 +53,10 @@ def system_ids() -> list[str]:
 def _load_builtin() -> None:
     if _REGISTRY:
         return
-    from rollbook.rules import v5, v20
+    from rollbook.rules import rollunder, tiers, v5, v20
 
     register("v20", v20)
     register("v5", v5)
-    # Tiers and roll-under register here when their modules exist.
-    try:
-        from rollbook.rules import rollunder, tiers
-    except ImportError:
-        return
     register("tiers", tiers)
     register("rollunder", rollunder)
 

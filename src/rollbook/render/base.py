@@ -1,0 +1,45 @@
+"""The view of a receipt (dice, outcome, explained lines) and the translation helpers the system views use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rollbook.i18n import translate, translations
+
+
+@dataclass(frozen=True, slots=True)
+class DieView:
+    face: int
+    sides: int
+    group: str = "normal"  # normal | hunger | reroll | dropped | soak ...
+    marks: tuple[str, ...] = ()  # success, failure, one, cancelled, ten, crit_pair, specialty, kept, rerolled
+    index: int | None = None  # position among the rerollable dice, where that matters
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    label: str
+    value: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptView:
+    system: str
+    system_name: str
+    title: str
+    outcome: str  # the code
+    outcome_label: str  # in the reader's language
+    tone: str  # good | bad | critical | messy | bestial | botch | neutral
+    dice: tuple[DieView, ...] = ()
+    lines: tuple[Line, ...] = ()
+    history: tuple[Line, ...] = field(default_factory=tuple)  # rerolls, chained criticals, …
+
+
+def t(text: str, lang: str, **params) -> str:
+    return translate(text, lang, **params)
+
+
+def tn(singular: str, plural: str, n: int, lang: str, **params) -> str:
+    """A counted phrase in the reader's language, with its plural form chosen for ``n`` (gettext)."""
+    return translations(lang).ngettext(singular, plural, n).format(n=n, **params)
