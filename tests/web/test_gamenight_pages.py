@@ -73,3 +73,43 @@ def test_a_second_submit_of_a_new_character_makes_one(table):
     assert first.status_code == again.status_code == 303
     assert first.headers["location"] == again.headers["location"]
     assert player.get(chronicle).text.count(">Julien<") == 1
+
+
+def test_the_keychain_holds_every_chronicle_and_signing_out_revokes(app):
+    with TestClient(app) as browser:
+        made = []
+        for name in ("Lyon", "Paris"):
+            created = browser.post("/chronicles", data={"name": name, "system": "v5", "storyteller": "Ana"},
+                                   follow_redirects=False)
+            made.append(created.headers["location"])
+        for url in made:  # the second chronicle did not sign the Storyteller out of the first
+            assert browser.get(url).status_code == 200
+        home = browser.get("/").text
+        assert "Lyon" in home and "Paris" in home and 'id="keychain"' in home
+        key = re.search(r'id="access-key">([^<]+)<', browser.get(made[0]).text).group(1)
+        session = next(v.split(".", 1)[1] for v in browser.cookies.get("rollbook_keys").split("~")
+                       if v.startswith(made[0].rsplit("/", 1)[1] + "."))
+        assert browser.post(f"{made[0]}/signout", follow_redirects=False).status_code == 303
+        assert browser.get(made[0], follow_redirects=False).status_code in (401, 403)  # no way in
+        assert browser.get(made[1]).status_code == 200  # the other stays open
+        # the session is revoked on the server, not only forgotten by this browser
+        api = TestClient(app)
+        assert api.get("/api/me", headers={"Authorization": f"Bearer {session}"}).status_code == 401
+        assert api.get("/api/me", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+        # the key brings this browser back
+        back = browser.post("/signin", data={"token": key}, follow_redirects=False)
+        assert back.headers["location"] == made[0] and browser.get(made[0]).status_code == 200
+
+
+def test_an_invitation_link_joins_with_a_name(app):
+    with TestClient(app) as storyteller:
+        created = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
+                                   follow_redirects=False)
+        chronicle = created.headers["location"]
+        link = re.search(r'id="invitation-link">[^<]*?(/join/[^<]+)<', storyteller.get(chronicle).text).group(1)
+    with TestClient(app) as player:
+        page = player.get(link).text
+        code = link.rsplit("/", 1)[1]
+        assert f'value="{code}"' in page and "autofocus" in page
+        joined = player.post("/join", data={"invitation": code, "name": "Julien"}, follow_redirects=False)
+        assert joined.headers["location"] == chronicle

@@ -34,7 +34,20 @@ def visitor(request: Request) -> Member | None:
         return None
 
 
-def reader(request: Request, chronicle_id: int, member: Annotated[Member | None, Depends(visitor)]) -> Member:
+def reader(request: Request, chronicle_id: int) -> Member:
+    """The member this browser is in the chronicle of the path: the keychain's token for that
+    chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie."""
+    from rollbook.server.auth import authenticate
+    from rollbook.web import keychain
+
+    token = keychain.token_for(request, chronicle_id)
+    if token is not None:
+        with database(request).read() as session:
+            member = authenticate(session, token)
+        if member is not None and member.chronicle_id == chronicle_id:
+            request.state.rollbook_member = member
+            return member
+    member = visitor(request)
     if member is None:
         raise ProblemError(401, "unauthorized")
     if member.chronicle_id != chronicle_id:

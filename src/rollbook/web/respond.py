@@ -76,6 +76,8 @@ def with_token(response: Response, token: str) -> Response:
     return response
 
 
-def with_invitation(response: Response, invitation: str) -> Response:
-    response.set_cookie(INVITATION_COOKIE, invitation, max_age=YEAR, httponly=True, samesite="lax", path="/")
+def with_invitation(response: Response, invitation: str, chronicle_id: int) -> Response:
+    """The invitation code, shown to the Storyteller on that chronicle's pages only."""
+    response.set_cookie(INVITATION_COOKIE, invitation, max_age=YEAR, httponly=True, samesite="lax",
+                        path=f"/chronicles/{chronicle_id}")
     return response

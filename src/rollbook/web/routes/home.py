@@ -8,25 +8,25 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.auth import COOKIE_NAME
-from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
 from rollbook.web import forms, labels
-from rollbook.web.deps import Db, Posted, Visitor, VisitorLang, page_router
+from rollbook.web import keychain
+from rollbook.web.deps import Db, Posted, VisitorLang, page_router
 from rollbook.web.errors import alert_into
-from rollbook.web.respond import INVITATION_COOKIE, page, see_other, with_invitation, with_token
+from rollbook.web.respond import page, see_other, with_invitation
 
 router = page_router()
 
 SYSTEM_ORDER = ("v5", "v20", "tiers", "rollunder")
 
 
-def home_page(request: Request, lang: str, *, member=None, chronicle=None, errors=None, values=None,
-              status: int = 200) -> HTMLResponse:
+def home_page(request: Request, lang: str, *, held=None, errors=None, values=None, status: int = 200,
+              invitation: str = "") -> HTMLResponse:
     systems = sorted(chronicles.system_ids(),
                      key=lambda s: SYSTEM_ORDER.index(s) if s in SYSTEM_ORDER else len(SYSTEM_ORDER))
-    return page(request, "home.html", lang, status=status, member=member, chronicle=chronicle,
+    return page(request, "home.html", lang, status=status, held=held or [],
                 systems=[(s, labels.system_name(s, lang)) for s in systems], errors=errors or {},
-                values=values or {})
+                values=values or {}, invitation_link=invitation)
 
 
 def _refusals_on_home(request: Request, form_id: str, lang: str, form: dict | None = None) -> None:
@@ -34,24 +34,41 @@ def _refusals_on_home(request: Request, form_id: str, lang: str, form: dict | No
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, db: Db, member: Visitor, lang: VisitorLang) -> Response:
-    chronicle = None
-    if member is not None:
-        with db.read() as session:
-            chronicle = chronicles.chronicle_info(session, member)
-    return home_page(request, lang, member=member, chronicle=chronicle)
+def home(request: Request, db: Db, lang: VisitorLang) -> Response:
+    """The home page: every chronicle this browser holds (the keychain), then create, join, sign in."""
+    return home_page(request, lang, held=keychain.members(db, request))
+
+
+@router.get("/join/{invitation}", response_class=HTMLResponse)
+def invitation_link(request: Request, invitation: str, db: Db, lang: VisitorLang) -> Response:
+    """An invitation link: the join form with the code filled in; a name and one tap."""
+    return home_page(request, lang, held=keychain.members(db, request), values={"invitation": invitation},
+                     invitation=invitation)
+
+
+def _with_session(session, token: str) -> dict:
+    member, opened = keychain.session_for(session, token)
+    return {"chronicle_id": member.chronicle_id, "session": opened}
 
 
 @router.post("/chronicles")
 def create_chronicle(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
     _refusals_on_home(request, "create", lang, form)
     difficulty = forms.int_field(form, "difficulty")
-    created = tx.run(db, lambda s: chronicles.create_chronicle(
-        s, name=str(form.get("name", "")).strip() or "—", system=str(form.get("system", "")),
-        mode=str(form.get("mode", "strict")), language=str(form.get("language", lang)),
-        storyteller=str(form.get("storyteller", "")).strip() or "Storyteller", difficulty=difficulty))
-    response = see_other(f"/chronicles/{created['chronicle']['id']}")
-    return with_token(with_invitation(response, created["invitation"]), created["token"])
+
+    def work(s):
+        created = chronicles.create_chronicle(
+            s, name=str(form.get("name", "")).strip() or "—", system=str(form.get("system", "")),
+            mode=str(form.get("mode", "strict")), language=str(form.get("language", lang)),
+            storyteller=str(form.get("storyteller", "")).strip() or "Storyteller", difficulty=difficulty)
+        return {**created, **_with_session(s, created["token"])}
+
+    created = tx.run(db, work)
+    cid = created["chronicle"]["id"]
+    response = see_other(f"/chronicles/{cid}")
+    with_invitation(response, created["invitation"], cid)
+    keychain.show_new_key(response, cid, created["token"])
+    return keychain.add(request, response, cid, created["session"])
 
 
 @router.post("/join")
@@ -60,26 +77,51 @@ def join(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
     name = str(form.get("name", "")).strip()
     if not name:
         raise RuleError("missing_field", field="name")
-    joined = tx.run(db, lambda s: chronicles.join(s, invitation=str(form.get("invitation", "")).strip(), name=name))
-    response = see_other(f"/chronicles/{joined['chronicle']['id']}")
-    response.delete_cookie(INVITATION_COOKIE, path="/")
-    return with_token(response, joined["token"])
+
+    def work(s):
+        joined = chronicles.join(s, invitation=str(form.get("invitation", "")).strip(), name=name)
+        return {**joined, **_with_session(s, joined["token"])}
+
+    joined = tx.run(db, work)
+    cid = joined["chronicle"]["id"]
+    response = see_other(f"/chronicles/{cid}")
+    keychain.show_new_key(response, cid, joined["token"])
+    return keychain.add(request, response, cid, joined["session"])
 
 
 @router.post("/signin")
 def signin(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
     _refusals_on_home(request, "signin", lang)
     token = str(form.get("token", "")).strip()
-    with db.read() as session:
-        member = chronicles.sign_in(session, token)
-    if member is None:
-        raise ProblemError(401, "token_invalid")
-    return with_token(see_other(f"/chronicles/{member.chronicle_id}"), token)
+    opened = tx.run(db, lambda s: _with_session(s, token))
+    return keychain.add(request, see_other(f"/chronicles/{opened['chronicle_id']}"), opened["chronicle_id"],
+                        opened["session"])
 
 
 @router.post("/signout")
-def signout() -> Response:
+def signout(request: Request, db: Db) -> Response:
+    """Leave this browser: every session it holds is closed on the server, the keychain emptied."""
+    held = keychain.read(request)
+    tokens = [*held.values(), *([keychain.legacy(request)] if keychain.legacy(request) else [])]
+
+    def work(s):
+        for token in tokens:
+            keychain.close(s, token)
+        return {}
+
+    tx.run(db, work)
     response = see_other("/")
     response.delete_cookie(COOKIE_NAME, path="/")
-    response.delete_cookie(INVITATION_COOKIE, path="/")
+    response.delete_cookie(keychain.KEYS_COOKIE, path="/")
+    return response
+
+
+@router.post("/chronicles/{chronicle_id}/signout")
+def signout_of(request: Request, chronicle_id: int, db: Db) -> Response:
+    """Sign out of one chronicle: its session closed on the server; the others stay open."""
+    token = keychain.token_for(request, chronicle_id)
+    if token is not None:
+        tx.run(db, lambda s: keychain.close(s, token) or {})
+    response = keychain.drop(request, see_other("/"), chronicle_id)
+    keychain.key_saved(response, chronicle_id)
     return response
