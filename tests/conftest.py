@@ -1,6 +1,12 @@
-"""Suite-wide settings: hypothesis without wall-clock deadlines (CI machines vary in speed)."""
+"""Suite-wide settings: hypothesis without wall-clock deadlines (CI machines vary in speed); the
+operator's secret of the test servers."""
+
+import os
 
 from hypothesis import HealthCheck, settings
+
+# The operator's secret the test servers seal their seeds under (F-1); child processes inherit it.
+os.environ.setdefault("ROLLBOOK_SECRET_KEY", "rollbook test secret, not for production")
 
 settings.register_profile("rollbook", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("rollbook")

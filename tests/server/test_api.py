@@ -146,7 +146,10 @@ def test_a_roll_is_made_by_the_server_from_the_sheet(client, make_table, app):
     assert response.status_code == 201, response.text
     body = response.json()
     entry = body["entry"]
-    assert entry["seq"] == 1 and entry["prev_hash"] == GENESIS_HASH and entry["kind"] == "roll"
+    commit = table.log()["entries"][0]  # F-1: the server seed's commitment, before the first roll uses it
+    assert commit["seq"] == 1 and commit["prev_hash"] == GENESIS_HASH and commit["kind"] == "seed_commit"
+    assert entry["seq"] == 2 and entry["prev_hash"] == commit["entry_hash"] and entry["kind"] == "roll"
+    assert entry["receipt"]["fair"]["commitment"] == commit["receipt"]["commitment"]
     assert entry["entry_hash"] == hash_of(entry)
     receipt = entry["receipt"]
     assert receipt["pool"]["total"] == 5 and len(receipt["faces"]) == 5
@@ -207,11 +210,11 @@ def test_hidden_rolls_are_redacted_for_players_until_revealed(client, make_table
                         hidden=True)
     assert hidden.status_code == 201
     seq = hidden.json()["entry"]["seq"]
-    seen = table.log(player)["entries"]
-    assert seen[1]["redacted"] is True and seen[1]["receipt"] is None and seen[1]["actor"] is None
-    assert seen[1]["entry_hash"] == hidden.json()["entry"]["entry_hash"]
+    seen = table.log(player)["entries"]  # after the seed's commitment (F-1) and the public roll
+    assert seen[2]["redacted"] is True and seen[2]["receipt"] is None and seen[2]["actor"] is None
+    assert seen[2]["entry_hash"] == hidden.json()["entry"]["entry_hash"]
     assert client.get(f"{table.base}/log/{seq}", headers=player).json()["receipt"] is None
-    assert table.log()["entries"][1]["receipt"] is not None  # the Storyteller sees everything
+    assert table.log()["entries"][2]["receipt"] is not None  # the Storyteller sees everything
     problem(client.post(f"{table.base}/log/{seq}/reveal", headers=player), 403, "storyteller_only")
     problem(client.post(f"{table.base}/log/1/reveal", headers=table.st), 409, "not_hidden")
     revealed = client.post(f"{table.base}/log/{seq}/reveal", headers=table.st)
@@ -266,7 +269,8 @@ def test_a_card_played_on_a_finished_roll_is_refused(client, make_table):
                         json={"action": {"kind": "card", "card": "Lucky"}}), 409, "card_after_roll")
     problem(table.roll(player, character["id"], {"kind": "opposed", "action": "Arm-wrestle", "dice": "3d6",
                                                  "threshold": 10}), 403, "grant_required")
-    assert [e["seq"] for e in table.log()["entries"]] == [seq]
+    assert [e["kind"] for e in table.log()["entries"]] == ["seed_commit", "roll"]  # F-1, then the one roll
+    assert table.log()["entries"][-1]["seq"] == seq
     assert table.sheet(player, character["id"])["sheet"]["cards"][0]["name"] == "Lucky"
 
 
@@ -309,16 +313,16 @@ def test_log_pages_and_chain(client, make_table):
     assert [e["seq"] for e in page["entries"]] == [1, 2] and page["next"] == 2
     page = table.log(after=page["next"], limit=2)
     assert [e["seq"] for e in page["entries"]] == [3, 4] and page["next"] == 4
-    last = table.log(after=4, limit=2)
-    assert [e["seq"] for e in last["entries"]] == [5] and last["next"] is None
-    assert last["head"] == {"seq": 5, "entry_hash": last["entries"][-1]["entry_hash"]}
+    last = table.log(after=4, limit=2)  # the seed's commitment (F-1) and five rolls
+    assert [e["seq"] for e in last["entries"]] == [5, 6] and last["next"] is None
+    assert last["head"] == {"seq": 6, "entry_hash": last["entries"][-1]["entry_hash"]}
     entries = table.log()["entries"]
     for before, after in zip(entries, entries[1:]):
         assert after["prev_hash"] == before["entry_hash"]
     exported = table.export()
     problems, counts = verify_entries(read_jsonl(exported.splitlines()), verify_receipt)
     assert problems == [] and counts["receipts"] == 5
-    assert client.get(table.base, headers=table.st).json()["log_head"]["seq"] == 5
+    assert client.get(table.base, headers=table.st).json()["log_head"]["seq"] == 6
     problem(client.get(f"{table.base}/log", headers=table.st, params={"limit": 0}), 422, "out_of_range")
 
 
@@ -334,7 +338,7 @@ def test_log_entries_cannot_be_updated_or_deleted(app, make_table):
             with engine.begin() as connection:
                 connection.execute(text(statement), {"c": table.id})
         assert "append-only" in str(refused.value)
-    assert len(table.log()["entries"]) == 1
+    assert len(table.log()["entries"]) == 2  # the seed's commitment (F-1) and the roll
 
 
 def test_live_feed_streams_entries_as_server_sent_events(client, make_table, app):
@@ -358,12 +362,12 @@ def test_live_feed_streams_entries_as_server_sent_events(client, make_table, app
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     events = [block for block in response.text.split("\n\n") if block.startswith("id:")]
-    assert [block.splitlines()[0] for block in events] == ["id: 1", "id: 2"]
-    data = json.loads(events[1].splitlines()[2].removeprefix("data: "))
-    assert data["seq"] == 2 and data["kind"] == "roll"
-    resumed = client.get(f"{table.base}/events", headers={**table.st, "Last-Event-ID": "1"},
+    assert [block.splitlines()[0] for block in events] == ["id: 1", "id: 2", "id: 3"]  # F-1: the seed's commitment first
+    data = json.loads(events[2].splitlines()[2].removeprefix("data: "))
+    assert data["seq"] == 3 and data["kind"] == "roll"
+    resumed = client.get(f"{table.base}/events", headers={**table.st, "Last-Event-ID": "2"},
                          params={"idle_timeout": 0.5})
-    assert [b.splitlines()[0] for b in resumed.text.split("\n\n") if b.startswith("id:")] == ["id: 2"]
+    assert [b.splitlines()[0] for b in resumed.text.split("\n\n") if b.startswith("id:")] == ["id: 3"]
 
 
 # --- errors -----------------------------------------------------------------------------------

@@ -317,7 +317,7 @@ def test_A1_two_concurrent_grants_of_one_ask_make_one_roll(app, make_table):
     loser = next(r for r in results if r.status_code == 409)
     assert loser.json()["code"] == "ask_decided"
     kinds = [e["kind"] for e in table.log()["entries"]]
-    assert kinds == ["ask", "grant", "roll"]
+    assert kinds == ["ask", "grant", "seed_commit", "roll"]  # F-1: the seed committed before the first roll
     problems, _ = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt, AuthorityLedger())
     assert problems == []
 

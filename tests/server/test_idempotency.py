@@ -26,16 +26,16 @@ def test_a_retried_roll_returns_the_same_receipt_and_spends_once(client, make_ta
     assert again.status_code == 201 and again.json() == first.json()
     assert again.headers["idempotent-replayed"] == "true"
     assert table.sheet(player, character["id"])["sheet"]["willpower"]["current"] == 2  # spent once
-    assert len(table.log()["entries"]) == 1
+    assert [e["kind"] for e in table.log()["entries"]] == ["seed_commit", "roll"]  # F-1, then one roll
     # The same key with another body is refused; nothing happens.
     other = client.post(url, headers=headers, json={"action": {**V20_TEST, "willpower": False}})
     problem(other, 422, "idempotency_key_reused")
     # The same key on another route is another request too.
     problem(client.post(f"{table.base}/characters/{character['id']}/adjustments", headers=headers,
                         json={"change": {"kind": "spend_willpower"}}), 422, "idempotency_key_reused")
-    assert len(table.log()["entries"]) == 1
+    assert [e["kind"] for e in table.log()["entries"]] == ["seed_commit", "roll"]  # F-1, then one roll
     # A new key is a new roll.
-    assert client.post(url, headers={**player, "Idempotency-Key": "roll-2"}, json=body).json()["entry"]["seq"] == 2
+    assert client.post(url, headers={**player, "Idempotency-Key": "roll-2"}, json=body).json()["entry"]["seq"] == 3  # F-1: after the commitment
 
 
 def test_keys_belong_to_their_member(client, make_table):
@@ -98,7 +98,7 @@ def test_concurrent_requests_with_one_key_happen_once(app, client, make_table):
             thread.join()
     assert [r.status_code for r in results] == [201] * 8
     assert len({json.dumps(r.json(), sort_keys=True) for r in results}) == 1
-    assert len(table.log()["entries"]) == 1
+    assert [e["kind"] for e in table.log()["entries"]] == ["seed_commit", "roll"]  # F-1, then one roll
     assert table.sheet(table.st, character["id"])["sheet"]["willpower"]["current"] == 2
 
 

@@ -70,7 +70,7 @@ def scripted_dice() -> ScriptedDice:
 @pytest.fixture
 def dice(scripted_dice):
     """Faces for the live server to roll in this test (nothing queued is left for the next one;
-    with nothing queued the server rolls secure dice)."""
+    with nothing queued the server rolls its own fair dice)."""
     scripted_dice.clear()
     yield scripted_dice
     scripted_dice.clear()
@@ -91,7 +91,9 @@ def live_server(tmp_path_factory, scripted_dice):
     from rollbook.server.app import create_app
 
     folder = tmp_path_factory.mktemp("web-db")
-    app = create_app(f"sqlite:///{folder / 'table.sqlite3'}", dice=lambda: scripted_dice)
+    # Queued faces when a test queued some; else the server's own dice: provably fair (F-1 … F-6).
+    app = create_app(f"sqlite:///{folder / 'table.sqlite3'}",
+                     dice=lambda: scripted_dice if scripted_dice.faces else SecureDice())
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=1)

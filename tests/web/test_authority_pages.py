@@ -79,7 +79,7 @@ def test_A1_a_player_asks_the_storyteller_grants_changed_and_the_roll_is_made(v2
     granted = storyteller.post(f"{chronicle}/asks/1/grant", data={"changed": "on", "modifier": "1"}, headers=HTMX)
     assert granted.status_code == 200, granted.text
     cards = re.findall(r'<li id="entry-(\d+)" class="card kind-(\w+)', granted.text)
-    assert cards == [("3", "roll"), ("2", "grant")]  # newest first on top of the feed
+    assert cards == [("4", "roll"), ("2", "grant")]  # newest first (3: the seed committed before the roll, F-1)
     text = words(granted.text)
     assert "Granted, changed, by the Storyteller (ask #1)" in text and "+1 die (asked: +2 dice)" in text
     assert "Dexterity 3 + Firearms 2 + modifier +1 = 6 dice" in text

@@ -119,16 +119,16 @@ def test_a_roll_answers_the_card_and_the_resources_out_of_band(table):
     rolled = player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "skill": "firearms",
                                                  "difficulty": "1"}, headers=HTMX)  # the default: nothing asked (A-1)
     assert rolled.status_code == 200
-    assert rolled.text.lstrip().startswith('<li id="entry-1"')
+    assert rolled.text.lstrip().startswith('<li id="entry-2"')  # F-1: the seed's commitment is entry 1
     assert 'id="resources-' in rolled.text and 'hx-swap-oob="true"' in rolled.text
     assert rolled.text.count('class="die die-hunger') == 2  # Hunger dice apart, never pickable
     assert rolled.text.count('class="pick-box"') == 3
     # Nothing lives in the browser: the sheet page re-renders the roll and the form from the server.
     again = player.get(sheet)
-    assert 'id="entry-1"' in again.text
+    assert 'id="entry-2"' in again.text
     assert re.search(r'<option value="dexterity"[^>]*selected', again.text)
     assert re.search(r'id="roll-difficulty"[^>]*value="1"', again.text)
-    assert player.get(f"{chronicle}/entries/1").status_code == 200
+    assert player.get(f"{chronicle}/entries/2").status_code == 200
 
 
 def test_hidden_rolls_are_redacted_for_players_until_revealed(table):
@@ -136,14 +136,14 @@ def test_hidden_rolls_are_redacted_for_players_until_revealed(table):
     rolled = storyteller.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "difficulty": "1",
                                                       "hidden": "on"}, follow_redirects=False)
     assert rolled.status_code == 303
-    seen = player.get(chronicle).text
+    seen = player.get(chronicle).text  # entry 1: the seed's commitment (F-1); entry 2: the hidden roll
     assert "Only the Storyteller sees this roll until it is revealed." in seen
-    assert 'class="outcome' not in seen.split('id="entry-1"')[1].split("</li>")[0]
+    assert 'class="outcome' not in seen.split('id="entry-2"')[1].split("</li>")[0]
     assert "Reveal to the table" in storyteller.get(chronicle).text
     assert "Reveal to the table" not in seen
-    refused = player.post(f"{chronicle}/entries/1/reveal", headers=HTMX)
-    assert refused.status_code == 403 and refused.headers["HX-Retarget"] == "#reveal-1-alert"
-    assert storyteller.post(f"{chronicle}/entries/1/reveal", follow_redirects=False).status_code == 303
+    refused = player.post(f"{chronicle}/entries/2/reveal", headers=HTMX)
+    assert refused.status_code == 403 and refused.headers["HX-Retarget"] == "#reveal-2-alert"
+    assert storyteller.post(f"{chronicle}/entries/2/reveal", follow_redirects=False).status_code == 303
     assert 'class="outcome' in player.get(chronicle).text
 
 

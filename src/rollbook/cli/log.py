@@ -21,11 +21,14 @@ def verify(
         None, "--head", help="SEQ:ENTRY_HASH the log must end with (e.g. the log_head you noted), to catch a cut tail."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on standard error."),
 ) -> None:
-    """Check the hash chain, recompute every receipt from its request and faces, and check that
-    every roll made under a grant used exactly what the Storyteller granted (SPEC A-2).
+    """Check the hash chain, recompute every receipt from its request and faces, check that every
+    roll made under a grant used exactly what the Storyteller granted (SPEC A-2), and recompute every
+    face of the fair dice under the revealed seeds (F-1 … F-6: rolls under a seed not revealed yet are
+    counted as pending, not verified).
 
     Exit 0 when clean; 1 with one line per problem on standard output (e.g. "entry 3: hash mismatch").
     """
+    from rollbook.fair import PENDING, VERIFIED, check_log, describe
     from rollbook.play import verify_receipt
     from rollbook.server.chain import read_jsonl, verify_entries
     from rollbook.server.ledger import AuthorityLedger
@@ -41,6 +44,8 @@ def verify(
             fail(f"{file} is not UTF-8 text")
     entries = list(read_jsonl(lines))
     problems, counts = verify_entries(entries, verify_receipt, AuthorityLedger())
+    fair = check_log(entry for _, entry in entries)  # F-1 … F-6: every face under the revealed seeds
+    problems.extend(describe(problem) for problem in fair.problems)
     if head is not None:
         seq_text, _, digest = head.partition(":")
         last = next((e for _, e in reversed(entries) if isinstance(e, dict)), None)
@@ -56,8 +61,11 @@ def verify(
             hidden += (f", {counts['legacy']} entries from before 0003_security (their character, refers_to and "
                        "effects not covered by the hash)")
         verdict = "clean" if not problems else f"{len(problems)} problem(s)"
-        typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{hidden}: {verdict}",
-                   err=True)
+        tally = fair.counts()
+        dice = (f", fair dice: {tally[VERIFIED]} verified, {tally[PENDING]} pending (seed not revealed yet)"
+                if tally[VERIFIED] or tally[PENDING] else "")
+        typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{dice}{hidden}: "
+                   f"{verdict}", err=True)
     raise typer.Exit(1 if problems else 0)
 
 

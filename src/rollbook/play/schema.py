@@ -89,12 +89,15 @@ Effect = ResourceChange | Flag
 
 
 class RerollRecord(BaseModel):
-    """A follow-up on the roll (V5-8): the indices of the normal dice rerolled and their new faces."""
+    """A follow-up on the roll (V5-8): the indices of the normal dice rerolled and their new faces;
+    online, the follow-up's own fairness record (SPEC F-6: its nonce)."""
 
     model_config = ConfigDict(extra="forbid")
 
     dice: list[int]
     faces: list[int]
+    fair: dict[str, Any] | None = Field(None, json_schema_extra=lambda schema: schema.pop("default", None),
+                                        description="Online: algorithm, commitment, client_seed, nonce (F-6).")
 
 
 def _drop_default(schema: dict) -> None:

@@ -29,11 +29,13 @@ from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError
 from rollbook.server.api import Problem, problems_router, router
 from rollbook.server.api_authority import router as authority_router
+from rollbook.server.api_fair import router as fair_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
 from rollbook.server.hygiene import InputGuard
 from rollbook.server import openapi as typed_schema
+from rollbook.server.seal import operator_secret
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
@@ -57,6 +59,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         dice = SecureDice
     elif not callable(dice):
         raise TypeError("dice must be a zero-argument factory returning a DiceSource")
+    operator_secret()  # F-1: the key the server seeds are sealed under (its key file is created now if missing)
     db = Database(database_url)
     if migrate:
         db.upgrade()
@@ -82,6 +85,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.state.dice = dice
     app.include_router(router)
     app.include_router(authority_router)
+    app.include_router(fair_router)
     app.include_router(problems_router)
     install_problem_handlers(app)
     _add_problem_schema(app)

@@ -194,3 +194,42 @@ class StandingGrant(Base):
     seq: Mapped[int] = mapped_column(Integer)  # the log entry that set it
     ended_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the log entry that ended it
     created_at: Mapped[str] = mapped_column(String(32))
+
+
+# --- provably fair dice (SPEC F-1 … F-6) ---------------------------------------------------------
+# The log is the record (``seed_commit``, ``seed_reveal``, ``client_seed`` entries and each roll's
+# ``"fair"``); these rows hold what the server needs to roll: the sealed seed and the last nonce.
+
+class FairSeed(Base):
+    """A chronicle's server seed (F-1): at most one in use (not revealed) per chronicle; ``sealed``
+    is the seed encrypted under the operator's secret (``server.seal``), never served; ``nonce``
+    the last nonce a roll or follow-up took under it (F-3)."""
+
+    __tablename__ = "fair_seeds"
+    __table_args__ = (
+        UniqueConstraint("commitment", name="uq_fair_seeds_commitment"),
+        Index("uq_fair_seeds_one_in_use", "chronicle_id", unique=True, sqlite_where=text("revealed_seq IS NULL"),
+              postgresql_where=text("revealed_seq IS NULL")),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    commitment: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[str] = mapped_column(Text)
+    nonce: Mapped[int] = mapped_column(Integer, default=0)
+    committed_seq: Mapped[int] = mapped_column(Integer)
+    revealed_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class ClientSeed(Base):
+    """A member's client seed (F-2), as last set (the ``client_seed`` log entry ``seq``); a member
+    with no row uses ``""``."""
+
+    __tablename__ = "client_seeds"
+
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    client_seed: Mapped[str] = mapped_column(Text)
+    seq: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[str] = mapped_column(String(32))

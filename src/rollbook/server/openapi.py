@@ -213,6 +213,12 @@ SERVER_RECEIPT_FIELDS: dict[str, dict[str, Any]] = {
                                                     "the roll was made under."},
     "turn": {"type": "object", "description": "SPEC A-3: the scene and turn the roll or change was made in, "
                                                "with the turn's warnings."},
+    "fair": {"type": "object", "description": "SPEC F-6: the provably fair dice the roll drew: algorithm "
+                                               "(hmac-sha256-v1), the seed's commitment, the client seed, the nonce "
+                                               "(a follow-up's own record is in its last ``rerolls`` element).",
+             "required": ["algorithm", "commitment", "client_seed", "nonce"],
+             "properties": {"algorithm": {"type": "string"}, "commitment": {"type": "string"},
+                            "client_seed": {"type": "string"}, "nonce": {"type": "integer"}}},
 }
 
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (

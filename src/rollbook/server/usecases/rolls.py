@@ -15,8 +15,8 @@ from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
-from rollbook.server.usecases import authority, exchange, scenes
-from rollbook.server.usecases.checks import dice_or_secure, performed_parts, reject_faces
+from rollbook.server.usecases import authority, exchange, fairness, scenes
+from rollbook.server.usecases.checks import performed_parts, reject_faces
 from rollbook.server.views import character_view, entry_view, rerolled_by
 
 ROLL_KINDS = ("roll", "reroll")
@@ -75,10 +75,13 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor).
     ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden."""
     step = _step(session, actor, character, chronicle.system, action, follows, target)
+    dice, fair = fairness.dice_for(session, chronicle, actor, source)  # F-3: the actor's client seed, the next nonce
     performed = play.perform(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
-                             role=role, source=dice_or_secure(source), follows=step.receipt if step else None)
+                             role=role, source=dice, follows=step.receipt if step else None)
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
+    if fair is not None:
+        receipt["fair"] = fair.record()  # F-6
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
     if step is not None:
         receipt["exchange"] = step.exchange
@@ -115,11 +118,14 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
         raise ProblemError(409, "roll_finished", seq=seq, by=later)
     character = lock_character(session, member, original.character_id)
     may_act_for(member, character)
+    dice, fair = fairness.dice_for(session, chronicle, member, source)  # F-3: a follow-up takes its own nonce
     performed = play.perform_followup(
         chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(original.receipt), copy.deepcopy(action),
-        mode=chronicle.mode, role=member.role, source=dice_or_secure(source))
+        mode=chronicle.mode, role=member.role, source=dice)
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
+    if fair is not None and receipt.get("rerolls"):
+        receipt["rerolls"] = [*receipt["rerolls"][:-1], {**receipt["rerolls"][-1], "fair": fair.record()}]  # F-6
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
     if turn is not None:
         receipt["turn"] = turn

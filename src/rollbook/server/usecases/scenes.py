@@ -22,6 +22,7 @@ from rollbook.server.models import Character, Chronicle, LogEntry, Member, Scene
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
 from rollbook.server.tx import now
+from rollbook.server.usecases import fairness
 from rollbook.server.usecases.checks import check_name
 from rollbook.server.views import entry_view
 
@@ -109,7 +110,9 @@ def advance_turn(session: Session, member: Member) -> dict:
 
 
 def close_scene(session: Session, member: Member) -> dict:
-    """The Storyteller closes the open scene (A-3); its scene-long standing grants end with it."""
+    """The Storyteller closes the open scene (A-3); its scene-long standing grants end with it, and the
+    server seed its rolls used is revealed and the next one committed (F-5; ``"rotation"``, None when
+    no roll used the seed in use)."""
     require_storyteller(member, "close_scene")
     chronicle, scene = _locked_open_scene(session, member)
     standing = session.scalars(
@@ -123,7 +126,9 @@ def close_scene(session: Session, member: Member) -> dict:
         grant.ended_seq = entry.seq
     scene.closed_seq = entry.seq
     session.flush()
-    return {"scene": scene_view(scene), "entry": entry_view(entry, member)}
+    # F-5: the end of a scene reveals the seed its rolls used and commits the next one.
+    rotation = fairness.rotate_seed(session, chronicle, actor_of(member), only_if_used=True)
+    return {"scene": scene_view(scene), "entry": entry_view(entry, member), "rotation": rotation}
 
 
 # --- per-turn limits (A-3) --------------------------------------------------------------------

@@ -1,0 +1,92 @@
+"""The operator's secret and the sealed server seeds (SPEC F-1: a seed in use never leaves the server,
+and a dump of the database alone does not reveal it).
+
+A server seed is stored encrypted with AES-256-GCM (``cryptography``) under a key derived from the
+operator's secret, with the chronicle and the seed's commitment as associated data (a sealed seed
+copied onto another chronicle's row does not open). The secret is, in order:
+
+- ``ROLLBOOK_SECRET_KEY``: any text of at least 16 characters;
+- else the key file ``ROLLBOOK_SECRET_KEY_FILE`` (default ``./rollbook-secret.key``), created on
+  the first start with 64 random hexadecimal digits and permissions 0600.
+
+Whoever holds both the database and the secret can read the seeds in use: keep the secret apart from
+the database's backups. Losing it makes the seeds in use unreadable (the next roll of such a chronicle
+fails until the Storyteller rotates: a rotation cannot reveal a seed it cannot open, see ``docs/server.md``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import secrets
+from pathlib import Path
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+SECRET_VARIABLE = "ROLLBOOK_SECRET_KEY"
+SECRET_FILE_VARIABLE = "ROLLBOOK_SECRET_KEY_FILE"
+DEFAULT_SECRET_FILE = "./rollbook-secret.key"
+SHORTEST_SECRET = 16
+_FORMAT = "aes256gcm-v1"
+_NONCE_BYTES = 12
+
+
+class SecretKeyError(RuntimeError):
+    """The operator's secret is missing, too short, or does not open a sealed seed."""
+
+
+def secret_file() -> Path:
+    return Path(os.environ.get(SECRET_FILE_VARIABLE) or DEFAULT_SECRET_FILE).expanduser()
+
+
+def operator_secret() -> str:
+    """The operator's secret: ``ROLLBOOK_SECRET_KEY``, else the key file (created 0600 when missing)."""
+    given = os.environ.get(SECRET_VARIABLE)
+    if given is not None:
+        if len(given.strip()) < SHORTEST_SECRET:
+            raise SecretKeyError(f"{SECRET_VARIABLE} must be at least {SHORTEST_SECRET} characters")
+        return given.strip()
+    path = secret_file()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process created it meanwhile: read theirs
+            pass
+        else:
+            with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+                handle.write(secrets.token_hex(32) + "\n")
+    text = path.read_text(encoding="utf-8").strip()
+    if len(text) < SHORTEST_SECRET:
+        raise SecretKeyError(f"the key file {path} holds fewer than {SHORTEST_SECRET} characters")
+    return text
+
+
+def _key(secret: str) -> bytes:
+    return hashlib.sha256(b"rollbook server seed seal\0" + secret.encode("utf-8")).digest()
+
+
+def _context(chronicle_id: int, commitment: str) -> bytes:
+    return f"rollbook-seed:{chronicle_id}:{commitment}".encode("ascii")
+
+
+def seal(seed: bytes, chronicle_id: int, commitment: str, secret: str | None = None) -> str:
+    """The stored form of a server seed: ``aes256gcm-v1:`` and base64 of nonce and ciphertext."""
+    nonce = secrets.token_bytes(_NONCE_BYTES)
+    sealed = AESGCM(_key(secret or operator_secret())).encrypt(nonce, seed, _context(chronicle_id, commitment))
+    return f"{_FORMAT}:" + base64.b64encode(nonce + sealed).decode("ascii")
+
+
+def unseal(stored: str, chronicle_id: int, commitment: str, secret: str | None = None) -> bytes:
+    """The seed a ``seal`` stored; ``SecretKeyError`` when the secret (or the row) is not the one sealed."""
+    kind, _, body = stored.partition(":")
+    if kind != _FORMAT:
+        raise SecretKeyError(f"unknown sealed seed format {kind!r}")
+    raw = base64.b64decode(body)
+    try:
+        return AESGCM(_key(secret or operator_secret())).decrypt(
+            raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _context(chronicle_id, commitment))
+    except InvalidTag:
+        raise SecretKeyError("the operator's secret does not open this chronicle's server seed") from None
