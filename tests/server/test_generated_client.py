@@ -111,7 +111,8 @@ def test_a_generated_client_plays_each_system(generated, server, system):
 
     page = log_page.sync(chronicle, client=st)
     assert isinstance(page, _model(generated, "LogPage"))
-    assert [getattr(entry.kind, "value", entry.kind) for entry in page.entries] == ["roll"] * len(given.actions)
+    kinds = [getattr(entry.kind, "value", entry.kind) for entry in page.entries]
+    assert kinds == ["seed_commit"] + ["roll"] * len(given.actions)  # F-1: the seed committed before the first roll
 
 
 def _camel(kind: str) -> str:
