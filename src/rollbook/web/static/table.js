@@ -150,6 +150,42 @@
     if (link && (event.key === "Enter" || event.key === " ")) pendingTab = link.getAttribute("hx-get");
   }, true);
 
+  // The latest-receipt bar (a sheet on a phone): the newest card's who, what and outcome; a count
+  // of the receipts that arrived while the feed was out of sight, cleared when it comes into view.
+  var unseen = 0;
+  function feedInView() {
+    var title = document.getElementById("feed-title");
+    if (!title) return true;
+    var box = title.getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0;
+  }
+  function drawLatest(arrived) {
+    var bar = document.getElementById("latest-bar");
+    var feed = document.getElementById("feed");
+    if (!bar || !feed || !feed.firstElementChild) return;
+    var card = feed.firstElementChild;
+    var part = function (selector) {
+      var el = card.querySelector(selector);
+      return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+    };
+    var who = part(".who"), title = part(".card-title"), outcome = part(".outcome");
+    bar.querySelector(".latest-text").textContent =
+      [who, title].filter(Boolean).join(" — ") + (outcome && title.indexOf(outcome) === -1 ? " · " + outcome : "");
+    bar.hidden = false;
+    if (arrived && !feedInView()) unseen += 1;
+    var count = bar.querySelector(".latest-count");
+    count.querySelector(".n").textContent = String(unseen);
+    count.hidden = unseen === 0;
+  }
+  document.addEventListener("htmx:sseMessage", function () { drawLatest(true); });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("#latest-bar")) { unseen = 0; drawLatest(false); }
+  });
+  window.addEventListener("scroll", function () {
+    if (unseen && feedInView()) { unseen = 0; drawLatest(false); }
+  }, { passive: true });
+  document.addEventListener("DOMContentLoaded", function () { drawLatest(false); });
+
   // A form that would lose something asks first (data-confirm: removing a character, leaving a key).
   document.addEventListener("submit", function (event) {
     var form = event.target;
