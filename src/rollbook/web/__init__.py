@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from rollbook.web import live
 from rollbook.web.errors import install_page_handlers
+from rollbook.web.guard import OriginGuard
 from rollbook.web.routes import authority, characters, chronicle, exchange, home, rolls
 from rollbook.web.templating import STATIC
 
@@ -27,3 +28,4 @@ def mount(app: FastAPI) -> None:
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)
+    app.add_middleware(OriginGuard)  # cross-site forms refused (rollbook.web.guard)
