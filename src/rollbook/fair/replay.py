@@ -1,0 +1,152 @@
+"""The dice a receipt drew and their faces rebuilt from a seed (SPEC F-3, F-4): one nonce covers
+every die of an action, in the order the rules ask (see ``rollbook.fair``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rollbook import dice
+from rollbook.dice import FairDice
+from rollbook.fair.seeds import MOST_DICE, REROLL, ROLL
+from rollbook.play.common import Shim, request_from_plain
+from rollbook.rules import get_system, rollunder, tiers, v5, v20
+from rollbook.rules.base import RuleError
+
+# --- the dice a receipt drew ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ReceiptDraw:
+    """One nonce's dice as a receipt records them: the roll's own draw or one follow-up."""
+
+    part: str  # ROLL or REROLL
+    reroll: int | None  # index in receipt["rerolls"] for a follow-up
+    record: Any  # the "fair" object as stored (None when the draw has none)
+    faces: tuple[int, ...]  # the stored faces, in drawing order (a V5 Rouse die after the roll's dice)
+    sizes: tuple[int, ...]  # the die sizes the rules ask for, given the stored faces (what a browser needs)
+
+
+def receipt_draws(receipt: Mapping) -> list[ReceiptDraw]:
+    """The draws a rules receipt records, in order: the roll's (``faces`` then ``rouse.faces``), then
+    each follow-up in ``rerolls``. Raises ``RuleError("fair_cannot_replay")`` on a receipt whose dice
+    cannot be rebuilt."""
+    plan = _RollPlan.of(receipt)
+    draws = [ReceiptDraw(ROLL, None, receipt.get("fair"), plan.stored_faces(), plan.stored_sizes())]
+    rerolls = receipt.get("rerolls") or []
+    if not isinstance(rerolls, list):
+        raise RuleError("fair_cannot_replay")
+    for index, entry in enumerate(rerolls):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("dice"), list):
+            raise RuleError("fair_cannot_replay")
+        faces = _faces(entry.get("faces"))
+        draws.append(ReceiptDraw(REROLL, index, entry.get("fair"), faces, (_REROLL_SIDES,) * len(entry["dice"])))
+    return draws
+
+
+def recompute(receipt: Mapping, draw: ReceiptDraw, seed: bytes, chronicle: int) -> tuple[int, ...]:
+    """The faces a draw should have under a revealed seed: the rules' dice requests replayed on
+    ``FairDice`` (the roll's dice, then a Rouse die; a follow-up's d10s)."""
+    record = draw.record
+    source = FairDice(seed, chronicle, record["client_seed"], record["nonce"])
+    if draw.part == REROLL:
+        return source.draw(len(draw.sizes), _REROLL_SIDES)
+    return _RollPlan.of(receipt).replay(source)
+
+
+_REROLL_SIDES = 10  # V5-8: a Willpower reroll redraws d10s (V5 is the only system with follow-up dice)
+
+
+class _CountingSource:
+    """A dice source that refuses to draw more than MOST_DICE dice (a replay must end)."""
+
+    def __init__(self, source: FairDice) -> None:
+        self.source = source
+        self.drawn = 0
+
+    def draw(self, n: int, sides: int) -> tuple[int, ...]:
+        self.drawn += n
+        if self.drawn > MOST_DICE:
+            raise RuleError("fair_cannot_replay")
+        return self.source.draw(n, sides)
+
+
+@dataclass(frozen=True)
+class _Step:
+    system: Any
+    request: Any
+    faces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _RollPlan:
+    """What ``rollbook.play.perform`` drew from its one source: the request's dice, then (V5-11) the
+    Rouse check of a Blood Surge."""
+
+    steps: tuple[_Step, ...]
+
+    @classmethod
+    def of(cls, receipt: Mapping) -> _RollPlan:
+        try:
+            system_id = receipt.get("system")
+            requests = {"v20": v20.V20Request, "v5": v5.V5Request, "tiers": tiers.TiersRequest,
+                        "rollunder": rollunder.RollUnderRequest}
+            if system_id == "v20" and receipt.get("kind") == "soak":  # V20-16: soak has its own pool
+                system, request_cls = Shim(v20.soak_needed, v20.resolve_soak), v20.SoakRequest
+            elif isinstance(system_id, str) and system_id in requests:
+                system, request_cls = get_system(system_id), requests[system_id]
+            else:
+                raise RuleError("fair_cannot_replay")
+            steps = [_Step(system, request_from_plain(request_cls, receipt.get("request")),
+                           _faces(receipt.get("faces")))]
+            if system_id == "v5" and "rouse" in receipt:  # V5-11: the Rouse die after the test's dice
+                rouse = receipt["rouse"]
+                if not isinstance(rouse, Mapping):
+                    raise RuleError("fair_cannot_replay")
+                steps.append(_Step(system, request_from_plain(v5.V5Request, rouse.get("request")),
+                                   _faces(rouse.get("faces"))))
+        except RuleError as refused:
+            if refused.code == "fair_cannot_replay":
+                raise
+            raise RuleError("fair_cannot_replay") from None
+        return cls(tuple(steps))
+
+    def stored_faces(self) -> tuple[int, ...]:
+        return tuple(face for step in self.steps for face in step.faces)
+
+    def stored_sizes(self) -> tuple[int, ...]:
+        """The sizes the rules ask for, step by step, given the stored faces (as far as they go)."""
+        sizes: list[int] = []
+        for step in self.steps:
+            asked: list[int] = []
+            try:
+                while len(asked) <= len(step.faces):
+                    more = step.system.needed(step.request, step.faces[:len(asked)])
+                    if not more:
+                        break
+                    asked.extend(more)
+            except (RuleError, TypeError, ValueError):
+                raise RuleError("fair_cannot_replay") from None
+            sizes.extend(asked)
+        return tuple(sizes)
+
+    def replay(self, source: FairDice) -> tuple[int, ...]:
+        counting = _CountingSource(source)
+        faces: tuple[int, ...] = ()
+        try:
+            for step in self.steps:
+                drawn, _ = dice.roll(step.system, step.request, counting)
+                faces += tuple(drawn)
+        except (TypeError, ValueError):
+            raise RuleError("fair_cannot_replay") from None
+        except RuleError as refused:
+            if refused.code == "fair_cannot_replay":
+                raise
+            raise RuleError("fair_cannot_replay") from None
+        return faces
+
+
+def _faces(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or any(isinstance(f, bool) or not isinstance(f, int) for f in value):
+        raise RuleError("fair_cannot_replay")
+    return tuple(value)
