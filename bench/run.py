@@ -122,6 +122,19 @@ def icepool_v20_fractions(table) -> dict:
             for key, dice in table.items()}
 
 
+def v5_outcome(plain: int, tens: int, hunger_ten: bool, hunger_one: bool, difficulty: int) -> str:
+    """A V5 test's outcome from its counts (successes short of 10s, 10s, a Hunger 10?, a Hunger 1?),
+    written here for the other libraries, apart from rollbook's rules (V5-3 … V5-7)."""
+    successes = plain + tens + 2 * (tens // 2)
+    if successes >= difficulty:
+        if tens >= 2:
+            return "messy_critical" if hunger_ten else "critical"
+        return "success"
+    if hunger_one:
+        return "bestial_failure"
+    return "total_failure" if successes == 0 else "failure"
+
+
 def icepool_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
     import icepool
 
@@ -149,14 +162,7 @@ def icepool_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES)
             counts = evaluator(v5_die.pool(pool - hunger_dice), v5_die.pool(hunger_dice))
             for difficulty in difficulties:
                 def evaluate(plain, tens, hunger_ten, hunger_one, difficulty=difficulty):
-                    successes = plain + tens + 2 * (tens // 2)
-                    if successes >= difficulty:
-                        if tens >= 2:
-                            return "messy_critical" if hunger_ten else "critical"
-                        return "success"
-                    if hunger_one:
-                        return "bestial_failure"
-                    return "total_failure" if successes == 0 else "failure"
+                    return v5_outcome(plain, tens, hunger_ten, hunger_one, difficulty)
 
                 table[(pool, hunger, difficulty)] = counts.map(evaluate, star=True)
     return table
@@ -218,15 +224,7 @@ def dyce_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
                 def evaluate(packed, difficulty=difficulty):
                     plain, tens = packed % _B, packed // _B % _B
                     hunger_tens, hunger_ones = packed // _B ** 2 % _B, packed // _B ** 3
-                    all_tens = tens + hunger_tens
-                    successes = plain + all_tens + 2 * (all_tens // 2)
-                    if successes >= difficulty:
-                        if all_tens >= 2:
-                            return "messy_critical" if hunger_tens else "critical"
-                        return "success"
-                    if hunger_ones:
-                        return "bestial_failure"
-                    return "total_failure" if successes == 0 else "failure"
+                    return v5_outcome(plain, tens + hunger_tens, hunger_tens > 0, hunger_ones > 0, difficulty)
 
                 table[(pool, hunger, difficulty)] = total.apply(evaluate)
     return table
