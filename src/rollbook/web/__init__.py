@@ -1,6 +1,7 @@
 """The web table: server-rendered pages for the Storyteller and players, served by ``rollbook serve``.
 
-``mount(app)`` adds the pages (``rollbook.web.routes``: home, chronicle, characters, rolls, exchange, authority), the
+``mount(app)`` adds the pages (``rollbook.web.routes``: home, chronicle, characters, rolls, exchange, authority,
+fair), the
 live feed (``rollbook.web.live``), the HTML refusal handlers (``rollbook.web.errors``) and the
 static files (``/static``: CSS, the small ``table.js``, and htmx with its server-sent-events
 extension, vendored unchanged) to the chronicle server's FastAPI app. The pages call the server's
@@ -17,14 +18,14 @@ from fastapi.staticfiles import StaticFiles
 from rollbook.web import live
 from rollbook.web.errors import install_page_handlers
 from rollbook.web.guard import OriginGuard
-from rollbook.web.routes import authority, characters, chronicle, exchange, home, rolls
+from rollbook.web.routes import authority, characters, chronicle, exchange, fair, home, rolls
 from rollbook.web.templating import STATIC
 
 __all__ = ["mount"]
 
 
 def mount(app: FastAPI) -> None:
-    for area in (home, chronicle, characters, rolls, exchange, authority, live):
+    for area in (home, chronicle, characters, rolls, exchange, authority, fair, live):
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)

@@ -8,7 +8,7 @@ from rollbook.i18n import N_, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import view as receipt_view
-from rollbook.web import authority, exchange, labels
+from rollbook.web import authority, exchange, fairness, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 
 STORYTELLER = "storyteller"
@@ -58,6 +58,7 @@ class Card:
     advice: AdviceView | None = None
     system: str = ""
     notes: list[str] = field(default_factory=list)  # the grant a roll used, per-turn warnings
+    fair: fairness.FairBadge | None = None  # F-6: the roll's fairness state (set by table.cards_for)
     # the combat chain (V20-17, T-4, T-5; web.exchange): the later steps of this card's exchange, the
     # next steps this viewer may take, the seq of the exchange's first step, the attack's target
     steps: list["Card"] = field(default_factory=list)
@@ -159,6 +160,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     system = receipt.get("system", "")
     c.system = system
     c.effects = [effect_text(e, lang) for e in entry.get("effects") or []]
+    if entry["kind"] in fairness.FAIR_KINDS:  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
+        c.title, c.change = fairness.describe_entry(entry["kind"], receipt, lang)
+        return c
     if entry["kind"] in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
         c.system = chronicle_system
         c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters)

@@ -12,9 +12,9 @@ from typing import Any
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
-from rollbook.server.usecases import chronicles, log
+from rollbook.server.usecases import chronicles, fairness as fairness_cases, log
 from rollbook.server.views import member_view
-from rollbook.web import authority, exchange
+from rollbook.web import authority, exchange, fairness
 from rollbook.web.present import Card, Viewer, card, willpower_current
 
 FEED_SIZE = 60
@@ -77,10 +77,24 @@ def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
                   mode=chronicle["mode"], lang=lang)
 
 
+def revealed_seeds(session, member: Member) -> dict[str, bytes]:
+    """The chronicle's revealed server seeds, by commitment (F-5): what a card's fairness state needs."""
+    return fairness_cases.revealed_seeds(session, member.chronicle_id)
+
+
+def fair_state(db, member: Member) -> dict:
+    """The chronicle page's fair-dice panel: the commitment in use, the member's client seed, the
+    revealed seeds (``usecases.fairness.fair_state``; never the seed in use)."""
+    with db.read() as session:
+        return fairness_cases.fair_state(session, member)
+
+
 def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow],
-              followed: dict[int, int], system: str, goal: str = "win") -> list[Card]:
+              followed: dict[int, int], system: str, goal: str = "win",
+              revealed: dict[str, bytes] | None = None) -> list[Card]:
     """The entries (oldest first) as cards; the steps of an exchange go inside its first step's card
-    (when it is among them), which offers the next step (``web.exchange``)."""
+    (when it is among them), which offers the next step (``web.exchange``). ``revealed``: the seeds
+    revealed so far (``revealed_seeds``), for each roll's fairness state (F-6)."""
     names = {c.id: c.name for c in characters}
     owners = {c.id: c.owner for c in characters}
     willpower = {c.id: willpower_current(system, c.sheet) for c in characters if c.sheet is not None}
@@ -88,6 +102,7 @@ def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow
     for entry in entries:
         made = card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal,
                     chronicle_system=system)
+        made.fair = fairness.badge(entry, revealed or {}, viewer.lang)
         by_seq[made.seq] = made
         if made.root is not None and made.root != made.seq and made.root in by_seq:
             by_seq[made.root].steps.append(made)
@@ -110,9 +125,11 @@ def exchange_card(db, member: Member, lang: str, root: int) -> tuple[dict, Card 
         entries = [e for e in log.entries_after(session, member, root - 1, EXCHANGE_READ)
                    if e["seq"] == root or exchange.root_of(e) == root]
         followed = followed_up(session, member, [e["seq"] for e in entries])
+        revealed = revealed_seeds(session, member)
     if not entries or entries[0]["seq"] != root or entries[0].get("redacted"):
         return chronicle, None
-    made = cards_for(entries, viewer_of(member, chronicle, lang), characters, followed, chronicle["system"])
+    made = cards_for(entries, viewer_of(member, chronicle, lang), characters, followed, chronicle["system"],
+                     revealed=revealed)
     return chronicle, made[0]
 
 
@@ -127,7 +144,8 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
             entries = log.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
             followed = followed_up(session, member, [e["seq"] for e in entries])
             viewer = viewer_of(member, chronicle, lang)
-            table.cards = list(reversed(cards_for(entries, viewer, characters, followed, chronicle["system"])))
+            table.cards = list(reversed(cards_for(entries, viewer, characters, followed, chronicle["system"],
+                                                  revealed=revealed_seeds(session, member))))
     return table
 
 
@@ -155,6 +173,7 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
         characters = _characters(session, member)
         refers = entry.get("refers_to")
         followed = followed_up(session, member, [entry["seq"]] + ([refers] if refers else []))
+        revealed = revealed_seeds(session, member)
         earlier = None
         if refers and entry["kind"] in ("reveal", "reroll"):
             try:
@@ -166,13 +185,13 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
     item: dict[str, Any] = {"chronicle": chronicle}
     if earlier is not None:
         key = "revealed" if entry["kind"] == "reveal" else "original"
-        item[key] = cards_for([earlier], viewer, characters, followed, system)[0]
+        item[key] = cards_for([earlier], viewer, characters, followed, system, revealed=revealed)[0]
     root = exchange.root_of(entry)
     if root is not None and root != entry["seq"]:  # a step of an exchange: its whole card, redrawn in place
         _, whole = exchange_card(db, member, lang, root)
         if whole is not None:
             item["exchange"] = whole
-    item["card"] = cards_for([entry], viewer, characters, followed, system)[0]
+    item["card"] = cards_for([entry], viewer, characters, followed, system, revealed=revealed)[0]
     # A-1, A-3: an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
     # bar and the standing grants (out of band, for everyone on the page).
     item["queue"] = entry["kind"] in authority.QUEUE_KINDS

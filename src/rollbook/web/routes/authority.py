@@ -40,8 +40,10 @@ def _after_decision(request: Request, db, member: Member, lang: str, chronicle_i
     state = table.load(db, member, lang, feed=False)
     with db.read() as session:
         followed = log.followed_up(session, member, [e["seq"] for e in entries])
+        revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
-    cards = list(reversed(table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"])))
+    cards = list(reversed(table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"],
+                                          revealed=revealed)))
     return fragment(request, "_after_decision.html", lang, cards=cards, p=_panel(db, member, lang, state),
                     chronicle=state.chronicle, me=state.me, errors={})
 

@@ -28,7 +28,8 @@ def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=No
                 if member.role == STORYTELLER else None, new_key=keychain.new_key(request),
                 base_url=str(request.base_url).rstrip("/"),
                 system_name=labels.system_name(state.chronicle["system"], lang),
-                p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members))
+                p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+                fs=table.fair_state(db, member))
 
 
 @router.get("/chronicles/{chronicle_id}", response_class=HTMLResponse)

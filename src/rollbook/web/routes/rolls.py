@@ -39,8 +39,9 @@ def _system(db, member: Member) -> str:
 def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict], seqs: list[int]) -> list:
     with db.read() as session:
         followed = log.followed_up(session, member, seqs)
+        revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
-    return table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"])
+    return table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed)
 
 
 def _after_change(request: Request, db, member: Member, lang: str, chronicle_id: int, character_id: int,

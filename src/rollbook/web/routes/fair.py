@@ -1,0 +1,32 @@
+"""Provably fair dice on the pages (SPEC F-2, F-5): a member sets their client seed; the Storyteller
+reveals the seed in use and commits the next one. Both answer a 303 back to the chronicle's panel."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from rollbook.server import tx
+from rollbook.server.usecases import fairness
+from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into
+from rollbook.web.respond import see_other
+from rollbook.web.routes.chronicle import chronicle_page
+
+router = page_router()
+
+
+@router.post("/chronicles/{chronicle_id}/client-seed")
+def set_client_seed(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    alert_into(request, "client-seed", lang,
+               lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form))
+    value = str(form.get("client_seed", ""))
+    tx.run(db, lambda s: fairness.set_client_seed(s, member, value))
+    return see_other(f"/chronicles/{chronicle_id}#fair")
+
+
+@router.post("/chronicles/{chronicle_id}/fair/rotate")
+def rotate(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+    alert_into(request, "rotate-seed", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    tx.run(db, lambda s: fairness.rotate(s, member))
+    return see_other(f"/chronicles/{chronicle_id}#fair")
