@@ -113,3 +113,19 @@ def test_an_invitation_link_joins_with_a_name(app):
         assert f'value="{code}"' in page and "autofocus" in page
         joined = player.post("/join", data={"invitation": code, "name": "Julien"}, follow_redirects=False)
         assert joined.headers["location"] == chronicle
+
+
+def test_v5_at_no_willpower_is_impaired_and_offers_no_reroll(table):
+    _storyteller, player, chronicle, _sheet = table
+    made = player.post(f"{chronicle}/characters", data={
+        "s.name": "Vide", "s.attributes.wits": "3", "s.skills.investigation": "2", "s.hunger": "1",
+        "s.willpower.max": "2", "s.willpower.superficial": "2", "s.health.max": "4"}, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    sheet = made.headers["location"]
+    odds = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "wits", "skill": "investigation",
+                                                "lang": "fr"}, headers=HTMX).text
+    assert "affaibli -2" in odds and "blessures" not in odds  # Willpower impairment, not wounds
+    assert "meilleure relance de Volonté" not in odds and "Plus de Volonté à dépenser" in odds
+    full = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity", "skill": "firearms",
+                                                "lang": "fr"}, headers=HTMX).text
+    assert "affaibli" not in full  # a physical pool at full Health: no penalty

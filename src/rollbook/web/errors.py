@@ -47,6 +47,8 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
     params = dict(problem.params or {})
     if isinstance(params.get("field"), str) and params["field"]:
         params["field"] = labels.field_param(params["field"], lang)
+    if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
+        params["effect"] = labels.choice(params["effect"], lang, "effect")
     if isinstance(params.get("fields"), (list, tuple)):  # "Choose only one of Skill, Discipline."
         params["fields"] = ", ".join(labels.field_param(str(name), lang) for name in params["fields"])
     body = problem_body(problem.status, problem.code, lang, params)

@@ -100,6 +100,7 @@ TRAITS = {
 
 # Fields of sheets, actions and changes (form labels).
 FIELDS = {
+    "hidden": N_("Hidden roll"),
     "name": N_("Name"),
     "player": N_("Player"),
     "concept": N_("Concept"),
@@ -204,6 +205,9 @@ KINDS = {
 
 # Choices inside enums.
 CHOICES = {
+    "firearm": N_("Firearm"),
+    "hand_to_hand": N_("Hand to hand"),
+    "ammunition": N_("Ammunition"),
     "vampire": N_("Vampire"),
     "thin_blood": N_("Thin-blood"),
     "ghoul": N_("Ghoul"),
@@ -273,6 +277,9 @@ RESOURCES = {
     "wounds.level": N_("Wound level"),
     "blood_potency": N_("Blood Potency"),
     "turn_spent": N_("Turn spent"),
+    "ammunition.loaded": N_("Rounds loaded"),
+    "ammunition.spare": N_("Spare rounds"),
+    "essence.max": N_("Maximum Essence"),
 }
 
 FLAGS = {

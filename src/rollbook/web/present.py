@@ -82,6 +82,8 @@ def effect_text(effect: dict, lang: str) -> str:
         return translate(text, lang) if text else labels.readable(effect["flag"])
     name = labels.resource(str(effect.get("resource", "")), lang)
     before, after = effect.get("before"), effect.get("after")
+    if effect.get("weapon"):
+        name = f"{name} ({effect['weapon']})"
     text = f"{name}: {_value(before)} → {_value(after)}"
     if effect.get("cost"):
         text += " (" + translate(N_("{n} XP"), lang, n=effect["cost"]) + ")"
@@ -117,8 +119,9 @@ def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
 
 
 def _change_value(key: str, value, lang: str) -> str:
-    if isinstance(value, str):
-        return labels.choice(value, lang, key)
+    if isinstance(value, str):  # a choice in words; a name (a weapon, a homebrew trait) as typed
+        known = value in labels.CHOICES or value in labels.TRAITS
+        return labels.choice(value, lang, key) if known else value
     if isinstance(value, dict) and value.get("name"):  # a card granted (roll-under)
         return str(value["name"])
     if isinstance(value, bool):

@@ -178,6 +178,13 @@ def plural(lang: str):
     return translations(normalize(lang))
 
 
+def _willpower_left(sheet: dict) -> int:
+    track = sheet.get("willpower") or {}
+    if not isinstance(track, dict) or not isinstance(track.get("max"), int):
+        return 1
+    return track["max"] - int(track.get("superficial") or 0) - int(track.get("aggravated") or 0)
+
+
 def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
     """A receipt's pool in words: "Dexterity 3 + Firearms 2 = 5 dice" (V20, V5);
     "Firearms 60 + Pistol 5 = 65" (Tiers: the effective skill); "Climb 12 + bonus 2 = target 14"."""
@@ -189,8 +196,9 @@ def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
         name = modifier.get("weapon") or modifier.get("card") or translate(labels.SOURCES.get(source, source), lang)
         amount = next((modifier[k] for k in ("dice", "value", "bonus") if isinstance(modifier.get(k), int)), None)
         terms.append(f"{name} {amount:+d}" if amount is not None else name)
-    if pool.get("wound_penalty"):
-        terms.append(translate(N_("wounds {n}"), lang, n=f"{pool['wound_penalty']:+d}"))
+    if pool.get("wound_penalty"):  # V5: Impaired (a full Health or Willpower track); V20: wounds
+        label = N_("impaired {n}") if system == "v5" else N_("wounds {n}")
+        terms.append(translate(label, lang, n=f"{pool['wound_penalty']:+d}"))
     text = " + ".join(terms).replace("+ -", "− ").replace("+ +", "+ ")
     total = pool.get("total")
     if total is not None:
@@ -221,6 +229,10 @@ def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, lan
     """(odds, pool in words) for an action; refusals propagate as RuleError."""
     built = play.preview(system, sheet, action, mode=mode, role=role)
     view = odds_view(built, lang)
+    if view is not None and system == "v5" and _willpower_left(sheet) <= 0:  # V5-8: no reroll to offer
+        reroll_note = translate(N_("With the best Willpower reroll afterwards: {p}"), lang, p="")
+        view.notes = [n for n in view.notes if not n.startswith(reroll_note.rstrip())]
+        view.notes.append(translate(N_("No Willpower left to spend."), lang))
     pool_text = describe_pool(built.get("pool") or {}, lang, system)
     if view is not None:
         view.pool = pool_text
