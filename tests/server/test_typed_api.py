@@ -13,6 +13,7 @@ from referencing.jsonschema import DRAFT202012
 
 from rollbook import play
 from rollbook.play import examples, schema
+from rollbook.server import openapi
 
 from .conftest import V20_SHEET
 
@@ -72,7 +73,7 @@ def test_every_kind_of_every_system_is_described_once_from_the_play_models(docum
     assert "dexterity" in test["attribute"]["enum"]
     for name, described in schema.components().items():
         if not name.endswith("Receipt"):
-            assert {k: v for k, v in schemas[name].items() if k != "examples"} == described, name
+            assert {k: v for k, v in schemas[name].items() if k != "examples"} == openapi.plain_text(described), name
 
 
 def test_the_document_is_valid_and_every_reference_resolves(document):
@@ -197,3 +198,23 @@ def test_operations_are_named_by_their_function_once(document):
     ids = [operation["operationId"] for path in document["paths"].values() for operation in path.values()]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
     assert {"create_chronicle", "add_character", "roll", "reroll", "adjust", "log_page"} <= set(ids)
+
+
+def test_text_without_control_characters_is_said_in_the_document(document):
+    """server.hygiene refuses control characters in any text: every free string says so (a pattern)."""
+    schemas = document["components"]["schemas"]
+    assert schemas["V20Sheet"]["properties"]["concept"]["pattern"] == openapi.TEXT_PATTERN
+    assert schemas["ChronicleCreate"]["properties"]["name"]["pattern"] == openapi.TEXT_PATTERN
+    assert schemas["V20TestAction"]["properties"]["attribute"].get("pattern") is None  # an enum already
+
+
+def test_answers_link_to_what_follows(document):
+    """create chronicle -> add character -> roll, adjust, edit -> reroll, the entry: OpenAPI links."""
+    operations = {op["operationId"]: op for path in document["paths"].values() for op in path.values()}
+    chain = [("create_chronicle", "AddCharacter", "add_character"), ("add_character", "Roll", "roll"),
+             ("add_character", "Adjust", "adjust"), ("roll", "Reroll", "reroll")]
+    for source, name, target in chain:
+        link = operations[source]["responses"]["201"]["links"][name]
+        assert link["operationId"] == target
+        path_params = {p["name"] for p in operations[target].get("parameters", []) if p["in"] == "path"}
+        assert set(link["parameters"]) == path_params, (source, name)

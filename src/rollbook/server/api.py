@@ -111,8 +111,8 @@ class RollRequest(Strict):
 
 
 class FollowupRequest(Strict):
-    action: FollowupJSON = Field(default_factory=dict,
-                                 description="E.g. the dice of a V5 Willpower reroll.")
+    action: FollowupJSON = Field(description="E.g. the dice of a V5 Willpower reroll (an empty or missing action is "
+                                             "refused: missing_field).")
 
 
 class AdjustRequest(Strict):

@@ -219,11 +219,32 @@ SERVER_RECEIPT_FIELDS: dict[str, dict[str, Any]] = {
              "required": ["algorithm", "commitment", "client_seed", "nonce"],
              "properties": {"algorithm": {"type": "string"}, "commitment": {"type": "string"},
                             "client_seed": {"type": "string"}, "nonce": {"type": "integer"}}},
+    "exchange": {"type": "object", "description": "The combat chain (V20-17, T-4, T-5): the attacker, the target "
+                                                   "and where the exchange stands."},
+}
+
+# OpenAPI links: what an answer leads to (a client, and schemathesis' stateful tests, follow them).
+_CHARACTER = {"chronicle_id": "$response.body#/chronicle", "character_id": "$response.body#/id"}
+_ENTRY = {"chronicle_id": "$response.body#/entry/chronicle", "seq": "$response.body#/entry/seq"}
+LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
+    ("create_chronicle", "201"): {
+        "AddCharacter": {"operationId": "add_character", "parameters": {"chronicle_id": "$response.body#/chronicle/id"},
+                         "description": "Add a character to the new chronicle (with its token)."},
+    },
+    ("add_character", "201"): {
+        "Roll": {"operationId": "roll", "parameters": _CHARACTER, "description": "Roll for the character."},
+        "Adjust": {"operationId": "adjust", "parameters": _CHARACTER, "description": "A change on its sheet."},
+        "EditCharacter": {"operationId": "edit_character", "parameters": _CHARACTER, "description": "Edit its sheet."},
+    },
+    ("roll", "201"): {
+        "Reroll": {"operationId": "reroll", "parameters": _ENTRY, "description": "Follow the roll up (V5-8)."},
+        "LogEntry": {"operationId": "log_entry", "parameters": _ENTRY, "description": "The roll's log entry."},
+    },
 }
 
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
-    ChronicleView, MemberView, Created, Joined, Actor, CharacterView, RollEntry, AdjustEntry, OtherEntry, RollAnswer, AskAnswer, LogPage, RevealAnswer,
-    CharacterList,
+    ChronicleView, MemberView, Created, Joined, Actor, CharacterView, RollEntry, AdjustEntry, OtherEntry, RollAnswer,
+    AskAnswer, LogPage, RevealAnswer, CharacterList,
 )
 
 
@@ -277,13 +298,46 @@ def _components() -> dict[str, dict]:
     return components
 
 
+# ``server.hygiene``: no text holds a control character but tab, line feed and carriage return (422
+# ``text_not_allowed``, for every string and key of a body and every query parameter). Said in the
+# document too, on every string that no pattern, enum or format already bounds, and on the keys of
+# every open mapping, so that a client (or a fuzzer) knows it.
+TEXT_PATTERN = "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]*$"
+
+
+def plain_text(value: Any) -> Any:
+    if isinstance(value, list):
+        return [plain_text(inner) for inner in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: (inner if key in ("example", "examples", "default", "const", "enum") else plain_text(inner))
+           for key, inner in value.items()}
+    if out.get("type") == "string" and not {"pattern", "enum", "const", "format"} & out.keys():
+        out["pattern"] = TEXT_PATTERN
+    if out.get("type") == "object" and isinstance(out.get("additionalProperties"), dict) \
+            and "propertyNames" not in out:
+        out["propertyNames"] = {"pattern": TEXT_PATTERN}
+    return out
+
+
 def install(document: dict[str, Any]) -> dict[str, Any]:
     """Merge the typed components into an OpenAPI document made by FastAPI (a clash is an error) and
     resolve the references to them."""
     document.update(_resolve(document))
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            for status, response in operation.get("responses", {}).items():
+                links = LINKS.get((operation.get("operationId", ""), status))
+                if links:
+                    response["links"] = links
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in _components().items():
         if name in schemas and schemas[name] != schema:
             raise ValueError(f"two schemas would be named {name!r} in the API schema")
         schemas[name] = schema
+    document["components"] = plain_text(document["components"])
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            for parameter in operation.get("parameters", []):
+                parameter["schema"] = plain_text(parameter.get("schema", {}))
     return document
