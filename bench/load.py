@@ -13,7 +13,8 @@ character each) through the JSON API, then drives three kinds of load, each with
 concurrent clients, one player per connection, in the same run:
 
 - ``bare``: ``GET /api/systems`` (no database, no token): the speed of the HTTP stack;
-- ``roll``: ``POST …/characters/{id}/rolls``, a V20 test, each connection on its own chronicle:
+- ``roll``: ``POST …/characters/{id}/rolls``, a V20 test (the chronicle's standing difficulty 6:
+  the player sets nothing the Storyteller sets, SPEC A-1), each connection on its own chronicle:
   the durable roll of issue 15 (token checked, sheet read, dice drawn, receipt appended, committed);
 - ``play``: players at the table: a V20 test spending Willpower, the Storyteller restoring it, a
   V5 test and its Willpower reroll, the Storyteller healing the superficial damage — every
@@ -76,8 +77,12 @@ V5_SHEET = {
     "skills": {"firearms": 3},
     "hunger": 1,
 }
-V20_TEST = {"kind": "test", "attribute": "dexterity", "ability": "firearms", "difficulty": 6}
-V5_TEST = {"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": 3}
+# The player names traits only; the difficulty is the Storyteller's (SPEC A-1): each chronicle is
+# created with it as its standing difficulty, so no roll of the mix needs a grant (a player's roll
+# that set it would be refused 403 grant_required, or become an ask with "ask": true).
+STANDING_DIFFICULTY = {"v20": 6, "v5": 3}
+V20_TEST = {"kind": "test", "attribute": "dexterity", "ability": "firearms"}
+V5_TEST = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}
 
 
 # --- the machine -----------------------------------------------------------------------------
@@ -572,7 +577,8 @@ async def set_up(base_url: str, connections: int) -> list[Slot]:
                         raise RuntimeError(f"set-up: POST {path} answered {response.status}: {answer}")
                     return answer
 
-            created = await post("/api/chronicles", {"name": f"Bench {system} {index}", "system": system})
+            created = await post("/api/chronicles", {"name": f"Bench {system} {index}", "system": system,
+                                                     "difficulty": STANDING_DIFFICULTY[system]})
             chronicle = created["chronicle"]["id"]
             joined = await post("/api/join", {"invitation": created["invitation"], "name": f"Player {index}"})
             character = await post(f"/api/chronicles/{chronicle}/characters", {"name": sheet["name"], "sheet": sheet},
