@@ -28,7 +28,7 @@ def verify(
 
     Exit 0 when clean; 1 with one line per problem on standard output (e.g. "entry 3: hash mismatch").
     """
-    from rollbook.fair import PENDING, VERIFIED, check_log, describe
+    from rollbook.fair import MISMATCH, PENDING, VERIFIED, check_log, describe
     from rollbook.play import verify_receipt
     from rollbook.server.chain import read_jsonl, verify_entries
     from rollbook.server.ledger import AuthorityLedger
@@ -62,8 +62,9 @@ def verify(
                        "effects not covered by the hash)")
         verdict = "clean" if not problems else f"{len(problems)} problem(s)"
         tally = fair.counts()
-        dice = (f", fair dice: {tally[VERIFIED]} verified, {tally[PENDING]} pending (seed not revealed yet)"
-                if tally[VERIFIED] or tally[PENDING] else "")
+        mismatched = f", {tally[MISMATCH]} mismatched" if tally[MISMATCH] else ""
+        dice = (f", fair dice: {tally[VERIFIED]} verified, {tally[PENDING]} pending (seed not revealed yet){mismatched}"
+                if tally[VERIFIED] or tally[PENDING] or tally[MISMATCH] else "")
         typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{dice}{hidden}: "
                    f"{verdict}", err=True)
     raise typer.Exit(1 if problems else 0)
