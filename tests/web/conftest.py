@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from rollbook.dice import SecureDice
+from rollbook.server.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "run"  # git-ignored: a run never changes the work tree
@@ -137,6 +138,12 @@ def new_context(browser, live_server):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The chronicle server and its pages on a fresh SQLite file, for the TestClient page tests."""
+    return create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")
 
 
 @pytest.fixture(scope="session")

@@ -11,14 +11,7 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
-
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(f"sqlite:///{tmp_path / 'authority.sqlite3'}")
 
 
 def _table(app, system: str, sheet: dict[str, str]):

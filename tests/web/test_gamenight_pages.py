@@ -8,14 +8,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
-
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")
 
 
 @pytest.fixture

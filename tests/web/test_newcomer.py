@@ -8,17 +8,9 @@ from __future__ import annotations
 import re
 from html import unescape
 
-import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
-
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(f"sqlite:///{tmp_path / 'newcomer.sqlite3'}")
 
 
 def _chronicle(app, system: str, sheet: dict[str, str]):

@@ -11,18 +11,12 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
 from rollbook.web import sheetform
 from rollbook.web.preview import describe_pool
 
 from .test_newcomer import ROLLUNDER_SHEET, _chronicle, text_of
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(f"sqlite:///{tmp_path / 'walkthrough.sqlite3'}")
 
 
 def _alert(html: str) -> str:

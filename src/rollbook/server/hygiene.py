@@ -94,22 +94,20 @@ def check_body(content_type: str, raw: bytes) -> None:
         for field, text in strings_of(parsed):
             check_text(field, text)
     elif kind == "application/x-www-form-urlencoded":
-        try:
-            pairs = parse_qsl(raw.decode("utf-8"), keep_blank_values=True, errors="strict")
-        except UnicodeDecodeError:
-            raise Refused(422, "text_not_allowed", field="body") from None
-        for name, text in pairs:
-            check_text(name, name)
-            check_text(name, text)
+        _check_pairs(raw, "utf-8", "body")
 
 
 def check_query(query: bytes) -> None:
-    if not query:
-        return
+    if query:
+        _check_pairs(query, "latin-1", "query")
+
+
+def _check_pairs(raw: bytes, encoding: str, where: str) -> None:
+    """A form body or a query string: every name and every value."""
     try:
-        pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True, errors="strict")
+        pairs = parse_qsl(raw.decode(encoding), keep_blank_values=True, errors="strict")
     except UnicodeDecodeError:
-        raise Refused(422, "text_not_allowed", field="query") from None
+        raise Refused(422, "text_not_allowed", field=where) from None
     for name, text in pairs:
         check_text(name, name)
         check_text(name, text)

@@ -50,6 +50,15 @@ class _Grant:
     used_by: int | None = None
 
 
+def _taken_once(record: Any, taken_by: str, seq: int, what: str) -> list[str]:
+    """An ask is decided, a grant used, by one entry only: the first takes it, a second is a problem."""
+    first = getattr(record, taken_by)
+    if first is not None:
+        return [f"{what} twice (entries {first} and {seq})"]
+    setattr(record, taken_by, seq)
+    return []
+
+
 @dataclass
 class AuthorityLedger:
     asks: dict[int, _Ask] = field(default_factory=dict)  # by the ask's seq
@@ -96,11 +105,7 @@ class AuthorityLedger:
         ask = self.asks.get(receipt.get("ask_seq"))
         if ask is None:
             return [f"a {kind} of an unknown ask (entry {receipt.get('ask_seq')})"]
-        problems = []
-        if ask.decided_by is not None:
-            problems.append(f"ask {ask.seq} decided twice (entries {ask.decided_by} and {entry['seq']})")
-        else:
-            ask.decided_by = entry["seq"]
+        problems = _taken_once(ask, "decided_by", entry["seq"], f"ask {ask.seq} decided")
         actor = entry.get("actor") or {}
         if kind == "withdrawal":
             if actor.get("member") != ask.member:
@@ -165,11 +170,7 @@ class AuthorityLedger:
         grant = self.grants.get(stamp.get("grant"))
         if grant is None:
             return [f"a roll under an unknown grant (entry {stamp.get('grant')})"]
-        problems = []
-        if grant.used_by is not None:
-            problems.append(f"grant {grant.seq} used twice (entries {grant.used_by} and {entry['seq']})")
-        else:
-            grant.used_by = entry["seq"]
+        problems = _taken_once(grant, "used_by", entry["seq"], f"grant {grant.seq} used")
         if entry.get("character") != grant.ask.character:
             problems.append(f"a roll under grant {grant.seq} for another character")
         if receipt.get("action") != grant.action:
