@@ -176,6 +176,15 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] == "reveal":
         c.title = translate(N_("Revealed roll #{seq}"), lang, seq=receipt.get("reveals", c.refers_to))
         return c
+    if entry["kind"] == "quick_roll":  # dice without a sheet: what was asked, and the rules receipt
+        quick = receipt.get("quick") or {}
+        c.system = quick.get("system", chronicle_system)
+        c.title = translate(N_("Quick roll, no sheet: {what}"), lang, what=quick_words(quick, lang))
+        result = receipt.get("result")
+        if isinstance(result, dict) and result.get("system"):
+            c.receipt = receipt_view(result, lang)
+        c.can_reveal = viewer.storyteller and c.hidden and c.revealed_by is None
+        return c
     if entry["kind"] == "sheet_edit":  # who changed which field from what to what
         c.title = translate(N_("Sheet edited"), lang)
         c.effects = []
@@ -226,6 +235,22 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
             c.advice = reroll_advice(result, goal, [], lang)
     c.can_reveal = viewer.storyteller and c.hidden and c.revealed_by is None
     return c
+
+
+def quick_words(quick: dict, lang: str) -> str:
+    """A quick roll in the game's words: "6 dice, Hunger 2", "5 dice, difficulty 7", "skill 60 +5"."""
+    system = quick.get("system")
+    pool = quick.get("pool", 1)
+    if system == "v5":
+        text = translate(N_("pool of {n}, Hunger {h}"), lang, n=pool, h=quick.get("hunger", 0))
+        if quick.get("difficulty"):
+            text += " · " + translate(N_("difficulty {d}"), lang, d=quick["difficulty"])
+        return text
+    if system == "v20":
+        return translate(N_("pool of {n}, difficulty {d}"), lang, n=pool, d=quick.get("difficulty", 6))
+    if system == "tiers":
+        return translate(N_("skill {s}, bonus {b}"), lang, s=quick.get("skill", 0), b=quick.get("bonus", 0))
+    return translate(N_("“{action}” against {level}"), lang, action=quick.get("action", ""), level=quick.get("level", 10))
 
 
 def _edited_field(path: str, lang: str) -> str:

@@ -136,3 +136,102 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
                          refers_to=seq, effects=effects)
     return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects,
             "warnings": (turn or {}).get("warnings", [])}
+
+
+# --- quick rolls: dice without a sheet (issue 13) -------------------------------------------------
+
+QUICK_KIND = "quick_roll"
+QUICK_SETTING = "quick_setting"
+# What a quick roll takes in each game, in the game's own terms: V20 "N dice, difficulty D", V5 "N dice,
+# Hunger H" (difficulty optional), Tiers a skill and a bonus, roll-under a declared action against a level.
+QUICK_FIELDS = {
+    "v20": ("pool", "difficulty"),
+    "v5": ("pool", "hunger", "difficulty"),
+    "tiers": ("skill", "bonus"),
+    "rollunder": ("action", "level", "bonus", "malus", "advantage", "disadvantage"),
+}
+
+
+def quick_rolls_allowed(session: Session, chronicle_id: int) -> bool:
+    """Whether players may make quick rolls (the Storyteller's latest say in the log; allowed until
+    they forbid it). The Storyteller always may."""
+    from sqlalchemy import select
+
+    from rollbook.server.models import LogEntry
+
+    latest = session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == QUICK_SETTING)
+        .order_by(LogEntry.seq.desc()).limit(1)).first()
+    return True if latest is None else bool((latest.receipt or {}).get("allowed"))
+
+
+def set_quick_rolls(session: Session, storyteller: Member, allowed: bool) -> dict:
+    """The Storyteller allows or forbids the players' quick rolls (logged)."""
+    from rollbook.server.access import require_storyteller
+
+    require_storyteller(storyteller, "quick_rolls")
+    chronicle = lock_chronicle(session, storyteller.chronicle_id)
+    entry = append_entry(session, chronicle, kind=QUICK_SETTING, actor=actor_of(storyteller), visibility="public",
+                         receipt={"allowed": bool(allowed)})
+    return {"entry": entry_view(entry, storyteller), "allowed": bool(allowed)}
+
+
+def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool = False,
+               source: DiceSource | None = None) -> dict:
+    """Dice rolled without a sheet ("6 dice, Hunger 2"): the game's own rules request made from
+    ``values`` (``QUICK_FIELDS``), rolled by the server (the chronicle's fair dice when set, F-3) and
+    logged as a ``quick_roll`` entry whose receipt says it used no sheet (``"sheet": null``; the rules
+    receipt with its faces under ``result``). Nothing is spent. A player's quick roll needs the
+    Storyteller's leave (``set_quick_rolls``); a hidden one is the Storyteller's."""
+    from rollbook.dice import roll as roll_dice
+    from rollbook.rules import get_system
+    from rollbook.rules.base import to_plain
+
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    if member.role != STORYTELLER:
+        if not quick_rolls_allowed(session, chronicle.id):
+            raise ProblemError(403, "storyteller_only", action="quick_roll", role=member.role)
+        if hidden:
+            raise ProblemError(403, "storyteller_only", action="hidden", role=member.role)
+    system = chronicle.system
+    reject_faces(values)
+    allowed = QUICK_FIELDS.get(system, ())
+    extra = sorted(set(values) - set(allowed))
+    if extra:
+        raise ProblemError(422, "field_not_for_system", field=extra[0], system=system)
+    request = _quick_request(system, chronicle.mode, dict(values))
+    dice, fair = fairness.dice_for(session, chronicle, member, source)
+    faces, result = roll_dice(get_system(system), request, dice)
+    receipt: dict = {"quick": {"system": system, **{k: values[k] for k in allowed if k in values}},
+                     "sheet": None, "faces": list(faces), "result": to_plain(result)}
+    if fair is not None:
+        receipt["fair"] = fair.record()
+    entry = append_entry(session, chronicle, kind=QUICK_KIND, actor=actor_of(member),
+                         visibility="hidden" if hidden else "public", receipt=receipt)
+    return {"entry": entry_view(entry, member), "effects": [], "warnings": []}
+
+
+def _quick_request(system: str, mode: str, values: dict):
+    from rollbook.rules import rollunder, tiers, v5, v20
+    from rollbook.rules.base import RuleError
+
+    def number(name: str, default: int) -> int:
+        value = values.get(name, default)
+        if isinstance(value, bool):
+            raise RuleError("not_an_integer", field=name, value=str(value))
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise RuleError("not_an_integer", field=name, value=str(value)) from None
+
+    if system == "v20":
+        return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=mode)
+    if system == "v5":
+        return v5.V5Request(pool=number("pool", 1), hunger=number("hunger", 0), difficulty=number("difficulty", 1),
+                            kind="test", mode=mode)
+    if system == "tiers":
+        return tiers.TiersRequest(kind="skill", skill=number("skill", 0), bonus=number("bonus", 0))
+    return rollunder.RollUnderRequest(action=str(values.get("action", "")), kind="check", level=number("level", 10),
+                                      bonus=number("bonus", 0), malus=number("malus", 0),
+                                      advantage=values.get("advantage") is True,
+                                      disadvantage=values.get("disadvantage") is True)

@@ -10,12 +10,15 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
+from rollbook.i18n import N_, translate
 from rollbook.server.usecases import chronicles
+from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.server.usecases import members as member_cases
 from rollbook.web import authority, forms, keychain, labels, table
-from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
-from rollbook.web.respond import INVITATION_COOKIE, page, see_other, with_invitation
+from rollbook.web.once import once
+from rollbook.web.respond import INVITATION_COOKIE, fragment, is_htmx, page, see_other, with_invitation
 
 router = page_router()
 
@@ -26,7 +29,7 @@ def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=No
     return page(request, "chronicle.html", lang, status=status, t=state, me=state.me, errors=errors or {},
                 values=values or {}, invitation=request.cookies.get(INVITATION_COOKIE)
                 if member.role == STORYTELLER else None, new_key=keychain.new_key(request),
-                base_url=str(request.base_url).rstrip("/"),
+                base_url=str(request.base_url).rstrip("/"), quick=quick_form(db, member, lang, state.chronicle),
                 system_name=labels.system_name(state.chronicle["system"], lang),
                 p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
                 fs=table.fair_state(db, member))
@@ -84,3 +87,65 @@ def remove_member(request: Request, chronicle_id: int, member_id: int, db: Db, m
     alert_into(request, "people", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
     tx.run(db, lambda s: member_cases.remove_member(s, member, member_id))
     return see_other(f"/chronicles/{chronicle_id}")
+
+
+# --- quick rolls: dice without a sheet ---------------------------------------------------------------
+
+QUICK_LABELS = {"pool": N_("Dice"), "hunger": N_("Hunger"), "difficulty": N_("Difficulty"), "skill": N_("Skill"),
+                "bonus": N_("Bonus"), "malus": N_("Malus"), "level": N_("Level"), "action": N_("Declared action"),
+                "advantage": N_("Advantage"), "disadvantage": N_("Disadvantage")}
+QUICK_DEFAULTS = {"pool": 6, "hunger": 0, "difficulty": None, "skill": 50, "bonus": 0, "malus": 0, "level": 10}
+
+
+def quick_form(db, member: Member, lang: str, chronicle: dict) -> dict:
+    """The quick roll's fields in the game's terms, and whether this member may use it."""
+    system = chronicle["system"]
+    with db.read() as session:
+        allowed = rolls_cases.quick_rolls_allowed(session, chronicle["id"])
+    fields = []
+    for name in rolls_cases.QUICK_FIELDS.get(system, ()):
+        widget = "checkbox" if name in ("advantage", "disadvantage") else "text" if name == "action" else "number"
+        default = QUICK_DEFAULTS.get(name)
+        if system == "v20" and name == "difficulty":
+            default = chronicle.get("difficulty") or 6
+        fields.append({"name": name, "label": translate(QUICK_LABELS[name], lang), "widget": widget,
+                       "value": default})
+    return {"fields": fields, "allowed": allowed, "usable": allowed or member.role == STORYTELLER}
+
+
+@router.post("/chronicles/{chronicle_id}/quick")
+def quick_roll(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted,
+               dice: Dice) -> Response:
+    """A quick roll (no sheet), through the one roll path's ``quick_roll``."""
+    alert_into(request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors,
+                                                                     values=form))
+    system = str(table.load(db, member, lang, feed=False).chronicle["system"])
+    values: dict[str, Any] = {}
+    for name in rolls_cases.QUICK_FIELDS.get(system, ()):
+        if name in ("advantage", "disadvantage"):
+            if str(form.get(name, "")).lower() in ("on", "true", "1"):
+                values[name] = True
+        elif name == "action":
+            values[name] = str(form.get(name, "")).strip()
+        else:
+            number = forms.int_field(form, name)
+            if number is not None:
+                values[name] = number
+    hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
+    result = once(request, db, member, form, lambda s: rolls_cases.quick_roll(s, member, values, hidden=hidden,
+                                                                               source=dice))
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
+    state = table.load(db, member, lang, feed=False)
+    card = table.cards_for([result["entry"]], table.viewer_of(member, state.chronicle, lang), state.characters, {},
+                           state.chronicle["system"])[0]
+    return fragment(request, "_after_quick.html", lang, card=card, chronicle=state.chronicle, me=state.me, errors={})
+
+
+@router.post("/chronicles/{chronicle_id}/quick-setting")
+def quick_setting(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    """The Storyteller allows or forbids the players' quick rolls."""
+    alert_into(request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    allowed = str(form.get("allowed", "")).lower() in ("on", "true", "1")
+    tx.run(db, lambda s: rolls_cases.set_quick_rolls(s, member, allowed))
+    return see_other(f"/chronicles/{chronicle_id}#quick-title")
