@@ -15,35 +15,31 @@ from rollbook.server.access import STORYTELLER, may_open
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 
 
+# Each view's keys, in order, and the row attribute each one reads.
+CHRONICLE_FIELDS = {name: name for name in ("id", "name", "system", "mode", "language", "difficulty", "created_at")}
+MEMBER_FIELDS = {"id": "id", "chronicle": "chronicle_id", "name": "name", "role": "role", "created_at": "created_at"}
+CHARACTER_FIELDS = {"id": "id", "chronicle": "chronicle_id", "owner": "owner_id", "name": "name", "sheet": "sheet",
+                    "version": "version", "difficulty": "difficulty", "created_at": "created_at",
+                    "updated_at": "updated_at"}
+ENTRY_FIELDS = {"chronicle": "chronicle_id", "seq": "seq", "prev_hash": "prev_hash", "entry_hash": "entry_hash",
+                "created_at": "created_at", "kind": "kind", "actor": "actor", "visibility": "visibility",
+                "receipt": "receipt", "character": "character_id", "refers_to": "refers_to", "effects": "effects"}
+
+
+def _row(row, fields: dict[str, str]) -> dict:
+    return {key: getattr(row, attribute) for key, attribute in fields.items()}
+
+
 def chronicle_view(chronicle: Chronicle) -> dict:
-    return {
-        "id": chronicle.id,
-        "name": chronicle.name,
-        "system": chronicle.system,
-        "mode": chronicle.mode,
-        "language": chronicle.language,
-        "difficulty": chronicle.difficulty,
-        "created_at": chronicle.created_at,
-    }
+    return _row(chronicle, CHRONICLE_FIELDS)
 
 
 def member_view(member: Member) -> dict:
-    return {"id": member.id, "chronicle": member.chronicle_id, "name": member.name, "role": member.role,
-            "created_at": member.created_at}
+    return _row(member, MEMBER_FIELDS)
 
 
 def character_view(character: Character) -> dict:
-    return {
-        "id": character.id,
-        "chronicle": character.chronicle_id,
-        "owner": character.owner_id,
-        "name": character.name,
-        "sheet": character.sheet,
-        "version": character.version,
-        "difficulty": character.difficulty,
-        "created_at": character.created_at,
-        "updated_at": character.updated_at,
-    }
+    return _row(character, CHARACTER_FIELDS)
 
 
 def roster_view(character: Character, member: Member) -> dict:
@@ -57,20 +53,9 @@ def roster_view(character: Character, member: Member) -> dict:
 
 def entry_export(entry: LogEntry) -> dict:
     """The full entry, as exported and as ``rollbook log verify`` reads it."""
-    return {
-        "chronicle": entry.chronicle_id,
-        "seq": entry.seq,
-        "prev_hash": entry.prev_hash,
-        "entry_hash": entry.entry_hash,
-        "created_at": entry.created_at,
-        "kind": entry.kind,
-        "actor": entry.actor,
-        "visibility": entry.visibility,
-        "receipt": entry.receipt,
-        "character": entry.character_id,
-        "refers_to": entry.refers_to,
-        "effects": entry.effects or [],
-    }
+    view = _row(entry, ENTRY_FIELDS)
+    view["effects"] = entry.effects or []
+    return view
 
 
 def entry_view(entry: LogEntry, member: Member, revealed_by: dict[int, int] | None = None) -> dict:
