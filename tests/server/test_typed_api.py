@@ -218,3 +218,22 @@ def test_answers_link_to_what_follows(document):
         assert link["operationId"] == target
         path_params = {p["name"] for p in operations[target].get("parameters", []) if p["in"] == "path"}
         assert set(link["parameters"]) == path_params, (source, name)
+
+
+def test_the_edges_a_grant_sets_are_described_per_system(document):
+    """SPEC A-1: a grant's and a standing grant's ``edges``: every edge of the system's actions, each
+    with the schema its action gives it; nothing else."""
+    from rollbook.play import authority
+
+    assert {"$ref": f"{REF}Edges"} in body_field(document, "GrantRequest", "edges")["anyOf"]
+    assert body_field(document, "StandingRequest", "edges")["$ref"] == f"{REF}Edges"
+    schemas = document["components"]["schemas"]
+    for system in SYSTEMS:
+        edges = schemas[f"{schema.title(system)}Edges"]
+        assert set(edges["properties"]) == set(authority.all_edge_fields(system)), system
+        assert edges["additionalProperties"] is False
+    assert schemas["V20Edges"]["properties"]["difficulty"]["maximum"] == 10
+    for fits in ({"modifier": 1}, {"advantage": True}, {"difficulty": 7, "hidden": True}, {}):
+        assert not validate(document, component(document, "Edges"), fits), fits
+    for refused in ({"luck": 1}, {"modifier": "one"}, {"attribute": "wits"}):
+        assert validate(document, component(document, "Edges"), refused), refused

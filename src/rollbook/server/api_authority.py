@@ -16,14 +16,14 @@ from pydantic import Field
 
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Strict, _mutate, _same_chronicle, _scope
 from rollbook.server.deps import dice_source
-from rollbook.server.openapi import ActionJSON
+from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes
 
 router = APIRouter(prefix="/api")
 
 
 class GrantRequest(Strict):
-    edges: dict[str, Any] | None = Field(
+    edges: EdgesJSON | None = Field(
         None, description="The edges granted, when they differ from those asked (e.g. fewer dice, another "
                           "difficulty): exactly what applies. Omitted: granted as asked.")
 
@@ -33,7 +33,7 @@ class RefuseRequest(Strict):
 
 
 class StandingRequest(Strict):
-    edges: dict[str, Any] = Field(description="What the Storyteller grants ahead, e.g. {\"modifier\": 1} or "
+    edges: EdgesJSON = Field(description="What the Storyteller grants ahead, e.g. {\"modifier\": 1} or "
                                               "{\"advantage\": true}.")
     character: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
         None, description="The character it is for; omitted or null: every character.")

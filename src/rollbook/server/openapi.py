@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from rollbook.play import authority as play_authority
 from rollbook.play import schema as play_schema
 from rollbook.play.examples import EXAMPLES
 
@@ -48,6 +49,7 @@ def _resolve(value: Any) -> Any:
 # --- request bodies: plain JSON in Python, the play layer's schemas in the document -------------
 
 ActionJSON = Annotated[dict[str, Any], described_as(ref("Action"))]
+EdgesJSON = Annotated[dict[str, Any], described_as(ref("Edges"))]
 FollowupJSON = Annotated[dict[str, Any], described_as(ref("Followup"))]
 ChangeJSON = Annotated[dict[str, Any], described_as(ref("Change"))]
 NewSheetJSON = Annotated[dict[str, Any], described_as(ref("NewSheet"))]
@@ -274,6 +276,28 @@ def _schema_examples(components: dict[str, dict]) -> None:
                 components[f"{t}{union}"]["examples"] = values
 
 
+def _edges(components: dict[str, dict]) -> None:
+    """SPEC A-1: the edges a grant or a standing grant may set, per system (``play.authority``): each
+    edge field with its schema as the action that has it declares it, and ``hidden``."""
+    names = []
+    for system in play_schema.TITLES:
+        t = play_schema.title(system)
+        properties: dict[str, Any] = {}
+        for kind in play_schema.actions(system):
+            action = components[components[f"{t}Action"]["discriminator"]["mapping"][kind].rsplit("/", 1)[1]]
+            for name in play_authority.edge_fields(system, kind):
+                if name != play_authority.HIDDEN and name not in properties:
+                    properties[name] = {k: v for k, v in action["properties"][name].items() if k != "default"}
+        properties[play_authority.HIDDEN] = {"type": "boolean", "title": "Hidden", "description": "A hidden roll."}
+        components[f"{t}Edges"] = {
+            "type": "object", "title": f"{t}Edges", "properties": properties, "additionalProperties": False,
+            "description": f"SPEC A-1: what the Storyteller sets on a {t} roll; each value is checked by the "
+                           "field of the roll's own action (an edge the action lacks is refused: not_an_edge)."}
+        names.append(f"{t}Edges")
+    components["Edges"] = {"anyOf": [{"$ref": REF.format(model=name)} for name in names],
+                           "description": "The edges of the chronicle's system (SPEC A-1)."}
+
+
 def json_response(name: str, description: str) -> dict[str, Any]:
     """A ``responses=`` entry that points at a component by name."""
     return {"description": description, "content": {"application/json": {"schema": ref(name)}}}
@@ -288,6 +312,7 @@ def _components() -> dict[str, dict]:
                 receipt = components[member["$ref"].rsplit("/", 1)[1]]
                 receipt["properties"].update(SERVER_RECEIPT_FIELDS)
     _schema_examples(components)
+    _edges(components)
     from pydantic.json_schema import models_json_schema
 
     _, top = models_json_schema([(model, "serialization") for model in RESPONSE_MODELS], ref_template=REF)
