@@ -38,13 +38,22 @@ def exported(client, make_table) -> list[dict]:
     assert client.post(f"{table.base}/log/{hidden}/reveal", headers=table.st).status_code == 201
     entries = [json.loads(line) for line in table.export().splitlines()]
     assert _verify(entries) == []
-    assert entries[0]["effects"] and entries[4]["refers_to"] == hidden
+    # the server may write entries of its own first (the fair dice's seed commitment, F-1)
+    mine = [e for e in entries if e["kind"] in ("roll", "adjust", "reveal")]
+    assert [e["kind"] for e in mine] == ["roll", "roll", "adjust", "roll", "reveal"]
+    assert mine[0]["effects"] and mine[4]["refers_to"] == hidden
     return entries
 
 
-def _tampered(entries, seq: int, change) -> list[dict]:
+def _nth(entries, n: int) -> int:
+    """The list index of the n-th (1-based) entry the requests made."""
+    made = [i for i, e in enumerate(entries) if e["kind"] in ("roll", "adjust", "reveal")]
+    return made[n - 1]
+
+
+def _tampered(entries, n: int, change) -> list[dict]:
     copied = copy.deepcopy(entries)
-    change(copied[seq - 1])
+    change(copied[_nth(entries, n)])
     return copied
 
 
@@ -83,36 +92,41 @@ TAMPERS = {
 
 @pytest.mark.parametrize("name", list(TAMPERS))
 def test_a_tampered_field_is_caught(exported, name):
-    seq, change = TAMPERS[name]
-    problems = _verify(_tampered(exported, seq, change))
+    n, change = TAMPERS[name]
+    seq = exported[_nth(exported, n)]["seq"]
+    problems = _verify(_tampered(exported, n, change))
     assert problems, f"a tampered {name} passed"
     assert any(p.startswith(f"entry {seq}:") for p in problems), problems
 
 
 def test_a_dropped_entry_is_caught(exported):
-    problems = _verify(exported[:1] + exported[2:])
+    i = _nth(exported, 2)
+    problems = _verify(exported[:i] + exported[i + 1:])
     assert any("missing" in p for p in problems), problems
 
 
 def test_swapped_entries_are_caught(exported):
-    swapped = [exported[0], exported[2], exported[1], *exported[3:]]
+    i = _nth(exported, 2)
+    swapped = [*exported[:i], exported[i + 1], exported[i], *exported[i + 2:]]
     assert any("out of order" in p or "missing" in p or "prev_hash" in p for p in _verify(swapped))
     renumbered = copy.deepcopy(swapped)  # and renumbered, as a forger would
-    renumbered[1]["seq"], renumbered[2]["seq"] = 2, 3
+    renumbered[i]["seq"], renumbered[i + 1]["seq"] = exported[i]["seq"], exported[i + 1]["seq"]
     assert _verify(renumbered)
 
 
 def test_a_rehashed_tamper_in_the_middle_breaks_the_chain(exported):
     """Recomputing the tampered entry's own hash (either formula) does not hide it: the next entry's
     prev_hash names the original."""
+    i = _nth(exported, 1)
     for rehash in (hash_of, legacy_hash_of):
         forged = _tampered(exported, 1, _set_effects)
-        forged[0]["entry_hash"] = rehash(forged[0])
-        assert any(p.startswith("entry 2:") and "prev_hash" in p for p in _verify(forged))
+        forged[i]["entry_hash"] = rehash(forged[i])
+        after = exported[i + 1]["seq"]
+        assert any(p.startswith(f"entry {after}:") and "prev_hash" in p for p in _verify(forged))
 
 
 def test_every_field_written_is_hashed(exported):
-    entry = exported[0]
+    entry = exported[_nth(exported, 1)]
     assert entry["entry_hash"] == hash_of(entry) != legacy_hash_of(entry)
     with pytest.raises(TypeError):
         entry_hash(**{k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor",
@@ -123,4 +137,4 @@ def test_the_cli_reports_a_tampered_effect(exported, tmp_path):
     path = tmp_path / "log.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in _tampered(exported, 1, _set_effects)) + "\n", encoding="utf-8")
     done = run_cli("log", "verify", str(path))
-    assert done.returncode == 1 and "entry 1: hash mismatch" in done.stdout
+    assert done.returncode == 1 and f"entry {exported[_nth(exported, 1)]['seq']}: hash mismatch" in done.stdout
