@@ -122,3 +122,22 @@ def test_v5_at_no_willpower_is_impaired_and_offers_no_reroll(table):
     full = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity", "skill": "firearms",
                                                 "lang": "fr"}, headers=HTMX).text
     assert "affaibli" not in full  # a physical pool at full Health: no penalty
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("fr", ["(révéler un jet caché)", "Compétence, Attribut", "avantage", "Sang par tour"]),
+    ("es", ["(revelar una tirada oculta)", "Habilidad, Atributo", "ventaja", "Sangre por turno"]),
+])
+def test_refusals_name_things_in_words(lang, expected):
+    """Issue 13 point 7: no "(reveal)", "skill, attribute", "effect advantage" or "1 puntos" in a refusal."""
+    from rollbook.rules.base import RuleError
+    from rollbook.server.problems import ProblemError
+    from rollbook.web.errors import error_detail
+
+    texts = [error_detail(ProblemError(403, "storyteller_only", action="reveal", role="player"), lang)[1],
+             error_detail(RuleError("one_trait_required", fields=["skill", "attribute"], given=2), lang)[1],
+             error_detail(RuleError("field_not_for_card", field="bonus", effect="advantage"), lang)[1],
+             error_detail(RuleError("blood_per_turn_exceeded", per_turn=1, amount=2), lang)[1]]
+    for text, words in zip(texts, expected):
+        assert words in text, text
+    assert not any(code in " ".join(texts) for code in ("reveal)", "skill,", "advantage.", "puntos", "points de"))

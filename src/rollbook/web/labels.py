@@ -393,3 +393,35 @@ def trait_from_text(text: str) -> str:
     if slug and not slug[0].isalpha():
         slug = "t_" + slug
     return slug[:40]
+
+
+# What a refusal "only the Storyteller may do this (…)" names (``storyteller_only``'s ``action``).
+ACTIONS = {
+    "reveal": N_("reveal a hidden roll"),
+    "grant": N_("grant an ask"),
+    "refuse": N_("refuse an ask"),
+    "new_invitation": N_("make a new invitation"),
+    "open_scene": N_("open a scene"),
+    "close_scene": N_("close the scene"),
+    "advance_turn": N_("start the next turn"),
+    "new_turn": N_("start the next turn"),
+    "declare_actions": N_("declare actions"),
+    "standing_grant": N_("grant a standing edge"),
+    "standing_end": N_("end a standing grant"),
+    "update_chronicle": N_("change the chronicle's settings"),
+    "rotate_seed": N_("change the server seed"),
+    "quick_rolls": N_("allow or forbid quick rolls"),
+    "quick_roll": N_("a quick roll, now that the Storyteller forbids them"),
+    "remove_character": N_("remove a character"),
+    "remove_member": N_("remove a member"),
+    "hidden": N_("a hidden roll"),
+    "difficulty": N_("set a difficulty"),
+    "owner": N_("give a character to a player"),
+}
+
+
+def action(name: str, lang: str, system: str = "") -> str:
+    """A refused action in words (``ACTIONS``, else the kind of roll or change it names)."""
+    if name in ACTIONS:
+        return translate(ACTIONS[name], lang)
+    return kind(system, name, lang)
