@@ -51,7 +51,7 @@ def test_twenty_concurrent_spends_of_the_last_willpower_point_succeed_once(app, 
     sheet = table.sheet(player, character["id"])
     assert sheet["sheet"]["willpower"]["current"] == 0
     assert sheet["version"] == character["version"] + 1
-    entries = table.log()["entries"]
+    entries = [e for e in table.log()["entries"] if e["kind"] != "seed_commit"]  # F-1: the seed's commitment first
     assert len(entries) == 1 and entries[0]["receipt"]["result"]["willpower_success"] == 1
 
 
@@ -63,7 +63,7 @@ def test_concurrent_rolls_get_distinct_seqs_and_one_unbroken_chain(app, make_tab
     with ThreadedServer(app) as server:
         results = _race(server.url, requests)
     assert [r.status_code for r in results] == [201] * RACERS
-    assert sorted(r.json()["entry"]["seq"] for r in results) == list(range(1, RACERS + 1))
+    assert sorted(r.json()["entry"]["seq"] for r in results) == list(range(2, RACERS + 2))  # 1: the seed (F-1)
     problems, counts = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt)
     assert problems == [] and counts["receipts"] == RACERS
 
@@ -88,7 +88,7 @@ def test_twenty_concurrent_uses_of_the_last_bullet_or_essence_succeed_once(app, 
     assert sorted(r.status_code for r in results) == [201] + [409] * (RACERS - 1)
     assert {r.json()["code"] for r in results if r.status_code == 409} == {code}
     assert resource(table.sheet(player, character["id"])["sheet"]) == 0
-    assert len(table.log()["entries"]) == 1
+    assert [e["kind"] for e in table.log()["entries"]] == ["seed_commit", "roll"]  # F-1, then the one roll
 
 
 @pytest.mark.postgres

@@ -84,14 +84,16 @@ def test_stopping_and_starting_the_server_loses_nothing(tmp_path):
                            json={"action": {**V20_TEST, "willpower": True}})
         assert replay.json() == rolled.json()
         after = http.post(f"{base}/characters/{character['id']}/rolls", headers=headers, json={"action": V20_TEST})
-        assert after.json()["entry"]["seq"] == 2
-        assert after.json()["entry"]["prev_hash"] == before["entries"][0]["entry_hash"]
+        # entry 1: the seed's commitment (F-1); the seed, sealed before the restart, still opens after it
+        assert after.json()["entry"]["seq"] == 3
+        assert after.json()["entry"]["prev_hash"] == before["entries"][-1]["entry_hash"]
+        assert after.json()["entry"]["receipt"]["fair"]["nonce"] == 2
         export = http.get(f"{base}/log/export", headers=headers).text
     exported = tmp_path / "log.jsonl"
     exported.write_text(export, encoding="utf-8")
     done = run_cli("log", "verify", str(exported))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout == "" and "2 entries" in done.stderr
+    assert done.stdout == "" and "3 entries" in done.stderr and "fair dice: 0 verified, 2 pending" in done.stderr
 
 
 def _tamper(app, statements: list[str], params: dict) -> None:
@@ -153,20 +155,22 @@ def test_an_entry_deleted_behind_the_triggers_back_is_caught(app, make_table, tm
     _tamper(app, ["DELETE FROM log_entries WHERE chronicle_id = :c AND seq = 2"], {"c": table.id})
     code, lines = _verify_export(table, tmp_path)
     assert code == 1
-    assert lines == ["entry 3: entry 2 missing before it", "entry 3: prev_hash does not match the entry before it"]
+    assert lines[:2] == ["entry 3: entry 2 missing before it", "entry 3: prev_hash does not match the entry before it"]
+    # entry 2 was the first roll (entry 1: the seed's commitment, F-1): its nonce is missing (F-3)
+    assert len(lines) == 3 and lines[2].startswith("entry 4: Seed ") and "nonce(s) 1 never appear" in lines[2]
 
 
 def test_an_edited_export_file_is_caught(make_table, tmp_path):
     table = _three_rolls(make_table)
     lines = table.export().splitlines()
-    entry = json.loads(lines[0])
+    entry = json.loads(lines[1])  # the first roll (entry 1: the seed's commitment, F-1)
     entry["receipt"]["faces"][0] = 10 if entry["receipt"]["faces"][0] != 10 else 1
-    lines[0] = json.dumps(entry)
+    lines[1] = json.dumps(entry)
     (tmp_path / "edited.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = cli("log", "verify", str(tmp_path / "edited.jsonl"), "--quiet")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[0] == "entry 1: hash mismatch"
-    assert all(line.startswith("entry 1: ") for line in result.stdout.splitlines())
+    assert result.stdout.splitlines()[0] == "entry 2: hash mismatch"
+    assert all(line.startswith("entry 2: ") for line in result.stdout.splitlines())
     cut = tmp_path / "cut.jsonl"
     cut.write_text("\n".join(table.export().splitlines()[:2]) + "\n", encoding="utf-8")
     head = client_head(table)
