@@ -141,3 +141,16 @@ def test_refusals_name_things_in_words(lang, expected):
     for text, words in zip(texts, expected):
         assert words in text, text
     assert not any(code in " ".join(texts) for code in ("reveal)", "skill,", "advantage.", "puntos", "points de"))
+
+
+@pytest.mark.parametrize("scheme", ["https", "http"])
+def test_the_keychain_cookies_are_secure_over_https(app, scheme):
+    with TestClient(app, base_url=f"{scheme}://testserver") as browser:
+        created = browser.post("/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana"},
+                               follow_redirects=False)
+        cookies = created.headers.get_list("set-cookie")
+        named = {c.split("=", 1)[0]: c for c in cookies}
+        assert {"rollbook_keys", "rollbook_token", "rollbook_new_key", "rollbook_invitation"} <= set(named)
+        for name in ("rollbook_keys", "rollbook_token", "rollbook_new_key", "rollbook_invitation"):
+            assert ("; secure" in named[name].lower()) == (scheme == "https"), named[name]
+            assert "httponly" in named[name].lower() and "samesite=lax" in named[name].lower()

@@ -21,6 +21,7 @@ from rollbook.server import auth
 from rollbook.server.auth import COOKIE_NAME
 from rollbook.server.models import Member
 from rollbook.server.usecases import members as member_cases
+from rollbook.web.guard import cookie_secure
 
 KEYS_COOKIE = "rollbook_keys"
 NEW_KEY_COOKIE = "rollbook_new_key"
@@ -46,10 +47,11 @@ def token_for(request: Request, chronicle_id: int) -> str | None:
     return read(request).get(chronicle_id)
 
 
-def _write(response: Response, keys: dict[int, str]) -> Response:
+def _write(request: Request, response: Response, keys: dict[int, str]) -> Response:
     if keys:
         value = "~".join(f"{cid}.{token}" for cid, token in list(keys.items())[-MAX_ENTRIES:])
-        response.set_cookie(KEYS_COOKIE, value, max_age=YEAR, httponly=True, samesite="lax", path="/")
+        response.set_cookie(KEYS_COOKIE, value, max_age=YEAR, httponly=True, samesite="lax", path="/",
+                            secure=cookie_secure(request))
     else:
         response.delete_cookie(KEYS_COOKIE, path="/")
     return response
@@ -60,8 +62,9 @@ def add(request: Request, response: Response, chronicle_id: int, token: str) -> 
     keys.pop(chronicle_id, None)
     keys[chronicle_id] = token
     # the single cookie follows the chronicle opened last (the JSON API reads it as a bearer token)
-    response.set_cookie(COOKIE_NAME, token, max_age=YEAR, httponly=True, samesite="lax", path="/")
-    return _write(response, keys)
+    response.set_cookie(COOKIE_NAME, token, max_age=YEAR, httponly=True, samesite="lax", path="/",
+                        secure=cookie_secure(request))
+    return _write(request, response, keys)
 
 
 def drop(request: Request, response: Response, chronicle_id: int) -> Response:
@@ -69,7 +72,7 @@ def drop(request: Request, response: Response, chronicle_id: int) -> Response:
     gone = keys.pop(chronicle_id, None)
     if gone is not None and legacy(request) == gone:
         response.delete_cookie(COOKIE_NAME, path="/")
-    return _write(response, keys)
+    return _write(request, response, keys)
 
 
 def session_for(session, key: str) -> tuple[Member, str]:
@@ -82,10 +85,10 @@ def session_for(session, key: str) -> tuple[Member, str]:
     return member, member_cases.open_session(session, member)["token"]
 
 
-def show_new_key(response: Response, chronicle_id: int, key: str) -> Response:
+def show_new_key(request: Request, response: Response, chronicle_id: int, key: str) -> Response:
     """The member's key, shown on that chronicle's pages until they say they saved it."""
     response.set_cookie(NEW_KEY_COOKIE, key, max_age=YEAR, httponly=True, samesite="lax",
-                        path=f"/chronicles/{chronicle_id}")
+                        path=f"/chronicles/{chronicle_id}", secure=cookie_secure(request))
     return response
 
 

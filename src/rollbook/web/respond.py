@@ -76,8 +76,10 @@ def with_token(response: Response, token: str) -> Response:
     return response
 
 
-def with_invitation(response: Response, invitation: str, chronicle_id: int) -> Response:
+def with_invitation(request: Request, response: Response, invitation: str, chronicle_id: int) -> Response:
     """The invitation code, shown to the Storyteller on that chronicle's pages only."""
+    from rollbook.web.guard import cookie_secure
+
     response.set_cookie(INVITATION_COOKIE, invitation, max_age=YEAR, httponly=True, samesite="lax",
-                        path=f"/chronicles/{chronicle_id}")
+                        path=f"/chronicles/{chronicle_id}", secure=cookie_secure(request))
     return response

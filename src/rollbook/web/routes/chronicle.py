@@ -57,9 +57,10 @@ def chronicle_settings(request: Request, chronicle_id: int, db: Db, member: Read
 
 
 @router.post("/chronicles/{chronicle_id}/invitation")
-def new_invitation(chronicle_id: int, db: Db, member: Reader) -> Response:
+def new_invitation(request: Request, chronicle_id: int, db: Db, member: Reader) -> Response:
     created = tx.run(db, lambda s: chronicles.new_invitation(s, member))
-    return with_invitation(see_other(f"/chronicles/{chronicle_id}#invitation"), created["invitation"], chronicle_id)
+    return with_invitation(request, see_other(f"/chronicles/{chronicle_id}#invitation"), created["invitation"],
+                           chronicle_id)
 
 
 @router.post("/chronicles/{chronicle_id}/key-saved")
@@ -77,7 +78,7 @@ def new_key(request: Request, chronicle_id: int, db: Db, member: Reader) -> Resp
 
     made = tx.run(db, work)
     response = see_other(f"/chronicles/{chronicle_id}#key-title")
-    keychain.show_new_key(response, chronicle_id, made["key"])
+    keychain.show_new_key(request, response, chronicle_id, made["key"])
     return keychain.add(request, response, chronicle_id, made["session"])
 
 

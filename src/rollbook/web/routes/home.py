@@ -66,8 +66,8 @@ def create_chronicle(request: Request, db: Db, form: Posted, lang: VisitorLang) 
     created = tx.run(db, work)
     cid = created["chronicle"]["id"]
     response = see_other(f"/chronicles/{cid}")
-    with_invitation(response, created["invitation"], cid)
-    keychain.show_new_key(response, cid, created["token"])
+    with_invitation(request, response, created["invitation"], cid)
+    keychain.show_new_key(request, response, cid, created["token"])
     return keychain.add(request, response, cid, created["session"])
 
 
@@ -85,7 +85,7 @@ def join(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
     joined = tx.run(db, work)
     cid = joined["chronicle"]["id"]
     response = see_other(f"/chronicles/{cid}")
-    keychain.show_new_key(response, cid, joined["token"])
+    keychain.show_new_key(request, response, cid, joined["token"])
     return keychain.add(request, response, cid, joined["session"])
 
 
