@@ -7,7 +7,11 @@ and several app processes may share one PostgreSQL database.
   every write transaction starts with ``BEGIN IMMEDIATE`` (a SQLAlchemy ``begin`` event), so a
   writer holds the database's write lock from its first statement: two spends of the last point
   cannot interleave. Read-only transactions (``Database.read()``) use a plain deferred ``BEGIN``;
-  WAL mode lets them run beside the writer.
+  WAL mode lets them run beside the writer. Commits are durable (``synchronous=FULL``: the WAL is
+  fsynced before a commit returns). The writers of one process queue in order in a
+  ``WriterLane`` before they begin, so they do not wait on the file lock in SQLite's busy
+  handler (which sleeps and serves no one in order); other processes on the same file still meet
+  at the file lock, as before.
 - **PostgreSQL**: write transactions lock the chronicle row and then the character row with
   ``SELECT ... FOR UPDATE`` (always in that order), see ``access``.
 """
@@ -15,13 +19,19 @@ and several app processes may share one PostgreSQL database.
 from __future__ import annotations
 
 import os
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from typing import TypeVar
+
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+T = TypeVar("T")
 
 DEFAULT_DATABASE_URL = "sqlite:///./rollbook.sqlite3"
 ENVIRONMENT_VARIABLE = "ROLLBOOK_DATABASE_URL"
@@ -67,7 +77,7 @@ def _sqlite_engine(url: str) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=60000")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA synchronous=FULL")  # a commit is fsynced before it returns
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -78,6 +88,164 @@ def _sqlite_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # take the write lock now, not at the first write
 
     return engine
+
+
+class LaneTimeout(Exception):
+    """A writer waited longer than ``WriterLane.timeout`` for its turn (``tx.run`` answers 409 busy)."""
+
+
+class WriterLane:
+    """One SQLite writer at a time in this process, served first come, first served.
+
+    ``with lane:`` waits for the turn (a hand-over: the writer that leaves wakes the oldest waiter,
+    nobody polls or sleeps) and gives it up on leaving, whatever happened inside. A thread that
+    already holds the lane enters again without waiting (a nested write meets SQLite's own lock,
+    as without the lane). A wait longer than ``timeout`` seconds raises ``LaneTimeout``.
+    """
+
+    def __init__(self, timeout: float = 60.0) -> None:
+        self.timeout = timeout
+        self._guard = threading.Lock()
+        self._waiters: deque[threading.Lock] = deque()
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> WriterLane:
+        me = threading.get_ident()
+        with self._guard:
+            if self._owner == me:
+                self._depth += 1
+                return self
+            if self._owner is None:
+                self._owner, self._depth = me, 1
+                return self
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiters.append(turn)
+        if not turn.acquire(timeout=self.timeout):
+            with self._guard:
+                if turn in self._waiters:  # still waiting: leave the queue
+                    self._waiters.remove(turn)
+                    raise LaneTimeout(self.timeout)
+            # handed over between the timeout and the guard: the turn is ours after all
+        with self._guard:
+            self._owner, self._depth = me, 1
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        with self._guard:
+            self._depth -= 1
+            if self._depth:
+                return
+            self._owner = None
+            if self._waiters:
+                self._owner = -1  # reserved for the waiter woken below until it records itself
+                self._waiters.popleft().release()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)
+
+
+class _Write:
+    __slots__ = ("work", "result", "error", "done", "wake")
+
+    def __init__(self, work) -> None:
+        self.work = work
+        self.result = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.wake = threading.Event()
+
+
+class GroupCommit:
+    """SQLite's durable commits, shared: the write transactions that queue while one commits run
+    together in one ``BEGIN IMMEDIATE`` … ``COMMIT`` (one fsync), each in its own SAVEPOINT.
+
+    - A write's work that raises is rolled back to its savepoint (nothing of it kept) and its
+      caller gets the exception; the others of the batch go on.
+    - Every caller returns only after the batch's COMMIT returned: an acknowledged write is
+      durable (``synchronous=FULL``). If BEGIN or COMMIT fails, nothing of the batch is kept and
+      every caller whose work had succeeded gets that error, as it would have alone (SQLite's
+      BUSY from another process is retried by ``tx.run``; anything else is an error).
+    - One thread at a time leads: it takes the queue (oldest first, up to ``limit``), runs the
+      batch, and hands the lead to the oldest waiter when its own write is done. Works run one
+      after the other, as with one writer: each sees the writes before it.
+    """
+
+    def __init__(self, db: Database, *, limit: int = 64) -> None:
+        self.db = db
+        self.limit = limit
+        self._guard = threading.Lock()
+        self._queue: deque[_Write] = deque()
+        self._leading = False
+        self._local = threading.local()
+        self.batches = 0  # for tests and the bench: how many commits served how many writes
+        self.writes = 0
+
+    def run(self, work):
+        if getattr(self._local, "leading", False):  # a write inside a batch's work: on its own
+            with self.db.write() as session:
+                return work(session)
+        item = _Write(work)
+        with self._guard:
+            self._queue.append(item)
+            lead = not self._leading
+            if lead:
+                self._leading = True
+        if not lead:
+            item.wake.wait()
+        if not item.done:  # the lead is ours
+            self._lead(item)
+        if item.error is not None:
+            raise item.error
+        return item.result
+
+    def _lead(self, mine: _Write) -> None:
+        self._local.leading = True
+        try:
+            while not mine.done:
+                with self._guard:
+                    batch = [self._queue.popleft() for _ in range(min(self.limit, len(self._queue)))]
+                self._run_batch(batch)
+        finally:
+            self._local.leading = False
+            with self._guard:
+                if self._queue:
+                    self._queue[0].wake.set()  # the oldest waiter leads the next batch
+                else:
+                    self._leading = False
+
+    def _run_batch(self, batch: list[_Write]) -> None:
+        touched: set[int] = set()
+        try:
+            with self.db.lane or _NO_LANE, self.db._writer() as session:
+                with session.begin():
+                    for item in batch:
+                        before = set(session.info.get("chronicles", ()))
+                        try:
+                            with session.begin_nested():
+                                item.result = item.work(session)
+                        except BaseException as error:  # noqa: BLE001 - handed to its caller
+                            item.error = error
+                            session.info["chronicles"] = before
+                    touched = set(session.info.get("chronicles", ()))
+        except BaseException as error:  # noqa: BLE001 - BEGIN or COMMIT failed: nothing was kept
+            for item in batch:
+                if item.error is None:
+                    item.result = None
+                    item.error = error
+            touched = set()
+        self.batches += 1
+        self.writes += len(batch)
+        try:
+            if touched:
+                for hook in list(self.db.after_commit):
+                    hook(touched)
+        finally:
+            for item in batch:
+                item.done = True
+                item.wake.set()
 
 
 class Database:
@@ -92,6 +260,8 @@ class Database:
         read_options = {"rollbook_read": True} if self.sqlite else {"isolation_level": "REPEATABLE READ"}
         self._reader = sessionmaker(self.engine.execution_options(**read_options), expire_on_commit=False)
         self.after_commit: list[Callable[[set[int]], None]] = []
+        self.lane = WriterLane() if self.sqlite else None
+        self.group = GroupCommit(self) if self.sqlite else None
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -100,13 +270,21 @@ class Database:
         ``session.info["chronicles"]`` (a set) names the chronicles whose log grew; the
         ``after_commit`` hooks (the live feed) hear about them once the commit is durable.
         """
-        with self._writer() as session:
+        with self.lane or _NO_LANE, self._writer() as session:
             with session.begin():
                 yield session
             touched = set(session.info.get("chronicles", ()))
         if touched:
             for hook in list(self.after_commit):
                 hook(touched)
+
+    def run_write(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in a write transaction, committed (durably) before it returns. On SQLite
+        the writes that queue meanwhile share one commit (``GroupCommit``), each in its savepoint."""
+        if self.group is not None:
+            return self.group.run(work)
+        with self.write() as session:
+            return work(session)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -119,6 +297,17 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+class _NoLane:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *_exc) -> None:
+        return None
+
+
+_NO_LANE = _NoLane()
 
 
 def alembic_config(connection=None):

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -34,12 +34,15 @@ def save_sheet(session: Session, character: Character, sheet: dict) -> None:
     set_committed_value(character, "updated_at", stamp)
 
 
+_LOG = LogEntry.__table__
+_LAST_ENTRY = (select(_LOG.c.seq, _LOG.c.entry_hash).where(_LOG.c.chronicle_id == bindparam("chronicle"))
+               .order_by(_LOG.c.seq.desc()).limit(1))
+_INSERT_ENTRY = _LOG.insert().returning(_LOG.c.id)
+
+
 def log_head(session: Session, chronicle_id: int) -> dict:
     """``{"seq", "entry_hash"}`` of the chronicle's last entry (seq 0 and the genesis hash when empty)."""
-    last = session.execute(
-        select(LogEntry.seq, LogEntry.entry_hash).where(LogEntry.chronicle_id == chronicle_id)
-        .order_by(LogEntry.seq.desc()).limit(1)
-    ).first()
+    last = session.execute(_LAST_ENTRY, {"chronicle": chronicle_id}).first()
     return {"seq": last.seq, "entry_hash": last.entry_hash} if last else {"seq": 0, "entry_hash": GENESIS_HASH}
 
 
@@ -57,13 +60,16 @@ def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: di
     digest = entry_hash(chronicle=chronicle.id, seq=seq, prev_hash=prev_hash, created_at=created_at, kind=kind,
                         actor=actor, visibility=visibility, receipt=receipt, character=character_id,
                         refers_to=refers_to, effects=effects)  # every exported field (chain.py)
-    entry = LogEntry(
+    values = dict(
         chronicle_id=chronicle.id, seq=seq, prev_hash=prev_hash, entry_hash=digest, created_at=created_at,
         kind=kind, actor=actor, visibility=visibility, receipt=receipt, character_id=character_id,
         refers_to=refers_to, effects=effects,
     )
-    session.add(entry)
-    session.flush()
+    session.flush()  # what the ORM holds pending goes first, as when the entry was flushed with it
+    # One INSERT … RETURNING id (SQLAlchemy Core: no unit of work for an append-only row); the
+    # entry handed back is a plain, transient LogEntry with the stored values.
+    values["id"] = session.execute(_INSERT_ENTRY, values).scalar_one()
+    entry = LogEntry(**values)
     session.info.setdefault("chronicles", set()).add(chronicle.id)  # Database.after_commit wakes the feeds
     return entry
 

@@ -1,11 +1,13 @@
 """Transactions: one write transaction per change, retried on the races the database reports,
 and exactly-once execution of a request that carries an ``Idempotency-Key``.
 
-- ``run(db, work)``: ``work(session)`` inside ``Database.write()``; a lost race rolls back and runs
+- ``run(db, work)``: ``work(session)`` in a write transaction (``Database.run_write``: on SQLite the
+  writes that queue together share one durable commit, each in its own savepoint); a lost race rolls back and runs
   ``work`` again, up to 6 times, then answers 409 ``busy``. A lost race is recognised by what the
   database reports, never by an error's text: a stale sheet (``StaleSheet``); SQLSTATE 23505 on one
   of the constraints that settle races (``RACE_CONSTRAINTS``); SQLSTATE 40001/40P01/55P03
-  (serialization failure, deadlock, lock not available); SQLite's SQLITE_BUSY/SQLITE_LOCKED. Any
+  (serialization failure, deadlock, lock not available); SQLite's SQLITE_BUSY/SQLITE_LOCKED; a
+  writer that waited its turn in the SQLite writer lane too long (``db.LaneTimeout``). Any
   other integrity error is a bug: it is raised (the app logs it and answers 500).
 - ``idempotent(db, scope=, key=, request_fingerprint=, work=)``: the key is **claimed first**, in the
   change's own transaction (an ``INSERT … ON CONFLICT`` on ``UNIQUE (scope, key_hash)``: a concurrent
@@ -39,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.chain import canonical
+from rollbook.server.db import LaneTimeout
 from rollbook.server.models import IdempotencyRecord
 from rollbook.server.problems import ProblemError
 
@@ -79,7 +82,7 @@ def _constraint(error: BaseException) -> str | None:
 
 def retryable(error: BaseException) -> bool:
     """A lost race, as the database reports it (SQLSTATE, constraint name, SQLite's error code)."""
-    if isinstance(error, StaleSheet):
+    if isinstance(error, (StaleSheet, LaneTimeout)):
         return True
     if not isinstance(error, DBAPIError):
         return False
@@ -101,8 +104,7 @@ def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
     """Run ``work(session)`` in a write transaction, retrying the races the database reports."""
     for attempt in range(attempts):
         try:
-            with db.write() as session:
-                return work(session)
+            return db.run_write(work)
         except Exception as error:  # noqa: BLE001 - filtered just below
             if not retryable(error):
                 if isinstance(error, IntegrityError):
