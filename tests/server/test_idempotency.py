@@ -223,3 +223,18 @@ def test_records_expire_after_a_day_and_are_swept(app, client, make_table):
     assert tx.sweep(app.state.db) >= 1
     with app.state.db.read() as session:
         assert session.execute(text("SELECT count(*) FROM idempotency_keys")).scalar() == 0
+
+
+def test_rollbook_db_sweep_deletes_the_expired_records(app, client, make_table, database_url):
+    from .conftest import run_cli
+
+    table = make_table("v20")
+    character = table.character(table.st, V20_SHEET)
+    assert table.roll({**table.st, "Idempotency-Key": "to-sweep"}, character["id"], V20_TEST).status_code == 201
+    with app.state.db.write() as session:
+        session.execute(text("UPDATE idempotency_keys SET expires_at = '2000-01-01T00:00:00.000000Z'"))
+    done = run_cli("db", "sweep", "--database-url", database_url)
+    assert done.returncode == 0, done.stderr
+    assert "expired idempotency record(s) deleted" in done.stdout and not done.stdout.startswith("rollbook: 0 ")
+    with app.state.db.read() as session:
+        assert session.execute(text("SELECT count(*) FROM idempotency_keys")).scalar() == 0

@@ -1,4 +1,4 @@
-"""`rollbook db upgrade|status`: the chronicle server's schema (Alembic migrations)."""
+"""`rollbook db upgrade|status|sweep`: the chronicle server's schema (Alembic migrations) and housekeeping."""
 
 from __future__ import annotations
 
@@ -57,3 +57,18 @@ def status(database_url: Optional[str] = DatabaseOption) -> None:
         database.dispose()
     typer.echo(f"current: {current or 'none'}\nhead: {head}")
     raise typer.Exit(0 if current == head else 1)
+
+
+@db_app.command("sweep")
+def sweep(database_url: Optional[str] = DatabaseOption) -> None:
+    """Delete the stored idempotent responses that expired (a day after their request; the server
+    also sweeps now and then as it goes)."""
+    from rollbook.server import tx
+    from rollbook.server.db import Database
+
+    database = Database(database_url)
+    try:
+        removed = tx.sweep(database)
+    finally:
+        database.dispose()
+    typer.echo(f"rollbook: {removed} expired idempotency record(s) deleted")
