@@ -105,3 +105,13 @@ def test_nesting_inside_strings_does_not_count():
 def test_the_refusal_speaks_the_readers_language(client):
     response = _post(client, "/api/chronicles?lang=fr", {"name": "\x00", "system": "v20"})
     assert "caractère" in response.json()["detail"]
+
+
+def test_the_nesting_count_is_linear_on_hostile_bodies():
+    """An unterminated string full of escaped quotes once made the count quadratic (hours for 1 MiB)."""
+    import time
+
+    for raw in (b'"' + b'\\"' * (hygiene.MAX_BODY // 2), b'"' * hygiene.MAX_BODY, b"[" * hygiene.MAX_BODY):
+        started = time.monotonic()
+        hygiene.json_depth(raw)
+        assert time.monotonic() - started < 5
