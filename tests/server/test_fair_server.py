@@ -174,3 +174,30 @@ def test_log_verify_is_clean_with_pending_rolls_and_catches_each_tampering(eveni
     assert f"entry {first['seq']}:" in forged(client_seed, first["seq"])
     assert "Client seed" in forged(client_entry, client["seq"])
     assert "nonce" in forged(dropped, first["seq"] + 1).lower()
+
+
+def test_combat_follow_ups_take_their_own_nonce_and_verify(client, make_table, tmp_path):
+    """F-3 on the combat chain (V20-17): the attack, its damage roll and the defender's soak each take
+    the next nonce under the seed in use, with their roller's client seed; all recompute once revealed."""
+    from .test_exchange import MELEE, V20_ATTACKER, V20_DEFENDER
+
+    table = make_table("v20")
+    alice, bob = table.join("Alice"), table.join("Bob")
+    client.put(f"{table.base}/members/me/client-seed", headers=bob, json={"client_seed": "bob's"})
+    nia, bran = table.character(alice, V20_ATTACKER), table.character(bob, V20_DEFENDER)
+    for _ in range(20):  # an attack that hits (the dice are the server's own)
+        attack = table.roll(alice, nia["id"], MELEE, target=bran["id"]).json()["entry"]
+        if attack["receipt"]["result"]["successes"] > 0:
+            break
+    damage = table.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"])
+    assert damage.status_code == 201, damage.text
+    soak = table.roll(bob, bran["id"], {"kind": "soak"}, follows=damage.json()["entry"]["seq"])
+    assert soak.status_code == 201, soak.text
+    nonces = [attack["receipt"]["fair"]["nonce"], damage.json()["entry"]["receipt"]["fair"]["nonce"],
+              soak.json()["entry"]["receipt"]["fair"]["nonce"]]
+    assert nonces[1:] == [nonces[0] + 1, nonces[0] + 2]
+    assert soak.json()["entry"]["receipt"]["fair"]["client_seed"] == "bob's"
+    assert client.post(f"{table.base}/fair/rotate", headers=table.st).status_code == 201
+    result = verify(tmp_path, table.export().splitlines())
+    assert result.returncode == 0, result.stdout
+    assert f"fair dice: {nonces[2]} verified, 0 pending" in result.stderr

@@ -93,6 +93,8 @@ class _RollPlan:
                         "rollunder": rollunder.RollUnderRequest}
             if system_id == "v20" and receipt.get("kind") == "soak":  # V20-16: soak has its own pool
                 system, request_cls = Shim(v20.soak_needed, v20.resolve_soak), v20.SoakRequest
+            elif system_id == "v20" and receipt.get("kind") == "damage":  # V20-17: the damage roll's own pool
+                system, request_cls = Shim(v20.damage_needed, v20.resolve_damage), v20.DamageRequest
             elif isinstance(system_id, str) and system_id in requests:
                 system, request_cls = get_system(system_id), requests[system_id]
             else:
