@@ -8,7 +8,7 @@ role may not do.
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
@@ -30,12 +30,18 @@ def present(chronicle_id: int):
     return Character.id.not_in(removed)
 
 
+# The hot path's statements, built once (their SQL and cache key are computed once, not per request).
+_LOCK_CHRONICLE = (select(Chronicle).where(Chronicle.id == bindparam("chronicle")).with_for_update()
+                   .execution_options(populate_existing=True))
+_LOCK_CHARACTER = (select(Character).where(Character.id == bindparam("character"),
+                                           Character.chronicle_id == bindparam("chronicle"),
+                                           present(bindparam("chronicle")))
+                   .with_for_update().execution_options(populate_existing=True))
+
+
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
     """The chronicle row, locked for this transaction (PostgreSQL ``FOR UPDATE``)."""
-    chronicle = session.scalars(
-        select(Chronicle).where(Chronicle.id == chronicle_id).with_for_update()
-        .execution_options(populate_existing=True)
-    ).first()
+    chronicle = session.scalars(_LOCK_CHRONICLE, {"chronicle": chronicle_id}).first()
     if chronicle is None:
         raise ProblemError(404, "chronicle_not_found", chronicle=chronicle_id)
     return chronicle
@@ -43,11 +49,7 @@ def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
 
 def lock_character(session: Session, member: Member, character_id: int) -> Character:
     """A character of the member's chronicle, locked (after its chronicle: one lock order)."""
-    character = session.scalars(
-        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id,
-                                present(member.chronicle_id))
-        .with_for_update().execution_options(populate_existing=True)
-    ).first()
+    character = session.scalars(_LOCK_CHARACTER, {"character": character_id, "chronicle": member.chronicle_id}).first()
     if character is None:
         raise ProblemError(404, "character_not_found", character=character_id)
     return character

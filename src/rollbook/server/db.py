@@ -229,6 +229,8 @@ class GroupCommit:
                         except BaseException as error:  # noqa: BLE001 - handed to its caller
                             item.error = error
                             session.info["chronicles"] = before
+                        finally:
+                            session.expunge_all()  # each write starts with no ORM objects, as alone
                     touched = set(session.info.get("chronicles", ()))
         except BaseException as error:  # noqa: BLE001 - BEGIN or COMMIT failed: nothing was kept
             for item in batch:

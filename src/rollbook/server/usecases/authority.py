@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
@@ -41,10 +41,18 @@ from rollbook.server.views import character_view, entry_view
 def active_standing(session: Session, chronicle_id: int, character_id: int | None = None) -> list[StandingGrant]:
     """The standing grants in force, oldest first: the group's and (with ``character_id``) the
     character's; all of them when ``character_id`` is None."""
-    query = select(StandingGrant).where(StandingGrant.chronicle_id == chronicle_id, StandingGrant.ended_seq.is_(None))
     if character_id is not None:
-        query = query.where(or_(StandingGrant.character_id.is_(None), StandingGrant.character_id == character_id))
-    return list(session.scalars(query.order_by(StandingGrant.id)))
+        return list(session.scalars(_STANDING_FOR, {"chronicle": chronicle_id, "character": character_id}))
+    return list(session.scalars(_STANDING_ALL, {"chronicle": chronicle_id}))
+
+
+_STANDING_ALL = (select(StandingGrant)
+                 .where(StandingGrant.chronicle_id == bindparam("chronicle"), StandingGrant.ended_seq.is_(None))
+                 .order_by(StandingGrant.id))
+_STANDING_FOR = (select(StandingGrant)
+                 .where(StandingGrant.chronicle_id == bindparam("chronicle"), StandingGrant.ended_seq.is_(None),
+                        or_(StandingGrant.character_id.is_(None), StandingGrant.character_id == bindparam("character")))
+                 .order_by(StandingGrant.id))
 
 
 def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:

@@ -18,7 +18,7 @@ The log entries are exactly those ``rollbook.fair`` documents and ``rollbook.fai
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook import dice
@@ -66,13 +66,33 @@ def client_seed_of(session: Session, member_id: int) -> str:
     return row.client_seed if row is not None else ""
 
 
+_SEEDS = FairSeed.__table__
+# The next nonce under the seed in use, in one statement (the row locked by the UPDATE itself).
+_NEXT_NONCE = (_SEEDS.update()
+               .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.revealed_seq.is_(None))
+               .values(nonce=_SEEDS.c.nonce + 1)
+               .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment))
+
+
 def fair_dice(session: Session, chronicle: Chronicle, member: Member) -> FairDice:
     """F-3, F-4: the dice of one roll or follow-up by ``member``: the next nonce under the seed in use."""
-    row = seed_in_use(session, chronicle, actor_of(member))
-    row.nonce += 1
-    session.flush()
-    seed = seal.unseal(row.sealed, chronicle.id, row.commitment)
-    return FairDice(seed, chronicle.id, client_seed_of(session, member.id), row.nonce)
+    if any(isinstance(held, FairSeed) for held in session.identity_map.values()):
+        # a seed row the ORM holds (committed or rotated in this transaction) must see the new nonce
+        row = seed_in_use(session, chronicle, actor_of(member))
+        row.nonce += 1
+        session.flush()
+        nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
+    else:
+        next_ = session.execute(_NEXT_NONCE, {"chronicle": chronicle.id}).first()
+        if next_ is None:  # the chronicle's first roll: commit a seed (F-1), then take its first nonce
+            row = commit_seed(session, chronicle, actor_of(member))
+            row.nonce += 1
+            session.flush()
+            nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
+        else:
+            nonce, sealed, commitment = next_
+    seed = seal.unseal(sealed, chronicle.id, commitment)
+    return FairDice(seed, chronicle.id, client_seed_of(session, member.id), nonce)
 
 
 def dice_for(session: Session, chronicle: Chronicle, member: Member,

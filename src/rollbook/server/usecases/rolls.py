@@ -76,7 +76,7 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden."""
     step = _step(session, actor, character, chronicle.system, action, follows, target)
     dice, fair = fairness.dice_for(session, chronicle, actor, source)  # F-3: the actor's client seed, the next nonce
-    performed = play.perform(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
+    performed = play.perform(chronicle.system, character.sheet, action, mode=chronicle.mode,
                              role=role, source=dice, follows=step.receipt if step else None)
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})

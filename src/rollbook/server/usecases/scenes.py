@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
@@ -37,11 +37,12 @@ def scene_view(scene: Scene | None) -> dict | None:
             "opened_seq": scene.opened_seq, "closed_seq": scene.closed_seq, "created_at": scene.created_at}
 
 
+_OPEN_SCENE = select(Scene).where(Scene.chronicle_id == bindparam("chronicle"), Scene.closed_seq.is_(None))
+
+
 def open_scene_of(session: Session, chronicle_id: int) -> Scene | None:
     """The chronicle's open scene (at most one: a partial unique index), or None."""
-    return session.scalars(
-        select(Scene).where(Scene.chronicle_id == chronicle_id, Scene.closed_seq.is_(None))
-    ).first()
+    return session.scalars(_OPEN_SCENE, {"chronicle": chronicle_id}).first()
 
 
 def running_turn(session: Session, chronicle_id: int) -> Scene | None:
