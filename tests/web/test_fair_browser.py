@@ -38,14 +38,17 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
     expect(mine.locator(".fair-state")).to_contain_text("Fair dice: pending")
     expect(mine.locator("button.fair-verify")).to_have_count(0)  # nothing to recompute before the reveal
 
-    # F-5: the Storyteller reveals the seed (and commits the next one).
+    # F-5: the Storyteller reveals the seed (and commits the next one); the player's open page shows
+    # the roll verified, live.
+    player.goto(chronicle_url)
+    card = player.locator("#feed > li.kind-roll").first
+    expect(card.locator(".fair-state")).to_contain_text("Fair dice: pending")
+    player.evaluate("window.__noReload = 'still here'")
     storyteller.reload()
     storyteller.get_by_role("button", name="Reveal the seed and start a new one").click()
     expect(storyteller.locator("#feed")).to_contain_text("Server seed revealed")
-
-    player.goto(chronicle_url)
-    card = player.locator("#feed > li.kind-roll").first
-    expect(card.locator(".fair-state")).to_contain_text("Fair dice: verified")
+    expect(card.locator(".fair-state")).to_contain_text("Fair dice: verified", timeout=5_000)
+    assert player.evaluate("window.__noReload") == "still here"
     button = card.locator("button.fair-verify")
     button.click()
     expect(card.locator(".fair-result")).to_have_text(

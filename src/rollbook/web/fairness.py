@@ -14,6 +14,7 @@ from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 
 FAIR_KINDS = (fair.SEED_COMMIT, fair.SEED_REVEAL, fair.CLIENT_SEED)
+SEED_REVEAL = fair.SEED_REVEAL
 SHORT = 12  # hex digits of a commitment shown on a card
 
 

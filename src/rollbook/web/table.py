@@ -149,6 +149,21 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
     return table
 
 
+def revealed_rolls(db, member: Member, reveal: dict, viewer: Viewer, characters: list[CharacterRow],
+                   system: str) -> list[Card]:
+    """The cards of the feed's rolls made under the seed a ``seed_reveal`` entry reveals, drawn again
+    with their new fairness state (the live feed replaces them out of band)."""
+    commitment = (reveal.get("receipt") or {}).get("commitment")
+    with db.read() as session:
+        entries = [e for e in log.entries_after(session, member, max(0, reveal["seq"] - FEED_SIZE), FEED_SIZE)
+                   if e["seq"] < reveal["seq"] and not e.get("redacted")
+                   and ((e.get("receipt") or {}).get("fair") or {}).get("commitment") == commitment]
+        followed = followed_up(session, member, [e["seq"] for e in entries])
+        revealed = revealed_seeds(session, member)
+    return [card for card in cards_for(entries, viewer, characters, followed, system, revealed=revealed)
+            if card.root is None or card.root == card.seq]
+
+
 def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
     """The roll form's tick-boxes of things the sheet holds (roll-under cards), one per field name, as
     a fresh form draws them: the live feed redraws them out of band when the sheet changes (a card
@@ -192,6 +207,8 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
         if whole is not None:
             item["exchange"] = whole
     item["card"] = cards_for([entry], viewer, characters, followed, system, revealed=revealed)[0]
+    if entry["kind"] == fairness.SEED_REVEAL:  # F-5: the rolls under the seed just revealed, verified in place
+        item["refreshed"] = revealed_rolls(db, member, entry, viewer, characters, system)
     # A-1, A-3: an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
     # bar and the standing grants (out of band, for everyone on the page).
     item["queue"] = entry["kind"] in authority.QUEUE_KINDS
