@@ -58,9 +58,24 @@ def operator_secret() -> str:
         else:
             with os.fdopen(descriptor, "w", encoding="ascii") as handle:
                 handle.write(secrets.token_hex(32) + "\n")
-    text = path.read_text(encoding="utf-8").strip()
+    text = _read_key_file(path)
     if len(text) < SHORTEST_SECRET:
         raise SecretKeyError(f"the key file {path} holds fewer than {SHORTEST_SECRET} characters")
+    return text
+
+
+_read_cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+
+
+def _read_key_file(path: Path) -> str:
+    """The key file's text, read again only when the file changed (its inode, size, mtime, ctime)."""
+    info = path.stat()
+    version = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    cached = _read_cache.get(str(path))
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    text = path.read_text(encoding="utf-8").strip()
+    _read_cache[str(path)] = (version, text)
     return text
 
 
