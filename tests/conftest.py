@@ -3,6 +3,7 @@ operator's secret of the test servers."""
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # The operator's secret the test servers seal their seeds under (F-1); child processes inherit it.
@@ -10,3 +11,11 @@ os.environ.setdefault("ROLLBOOK_SECRET_KEY", "rollbook test secret, not for prod
 
 settings.register_profile("rollbook", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("rollbook")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium through Playwright, one per test process (tests/browser.py says why)."""
+    from tests.browser import launch_browser
+
+    yield from launch_browser()

@@ -3,7 +3,6 @@ known answer and every stored vector (tests/vectors/fair/hmac-sha256-v1.jsonl)."
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,6 @@ import pytest
 from rollbook.dice import faces_from_values
 from rollbook.fair import faces_for
 from tests.fair.test_vectors import SEED_VECTORS, VALUE_VECTORS
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -19,24 +17,19 @@ FAIR_JS = Path(__file__).resolve().parents[2] / "src" / "rollbook" / "web" / "st
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    """A tiny static page (a local file: a secure context, so Web Crypto is there) loading fair.js."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
+def page(browser, tmp_path_factory):
+    """A tiny static page (a local file: a secure context, so Web Crypto is there) loading fair.js,
+    in the test process's one browser (tests/browser.py)."""
     folder = tmp_path_factory.mktemp("fair-page")
     html = folder / "verify.html"
     html.write_text(f'<!doctype html><meta charset="utf-8"><title>fair</title>'
                     f'<script src="{FAIR_JS.as_uri()}"></script><p id="ready">ready</p>', encoding="utf-8")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(html.as_uri())
-        assert page.evaluate("window.isSecureContext && typeof RollbookFair === 'object'")
-        yield page
-        browser.close()
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(html.as_uri())
+    assert page.evaluate("window.isSecureContext && typeof RollbookFair === 'object'")
+    yield page
+    context.close()
 
 
 def browser_faces(page, vector):

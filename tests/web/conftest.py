@@ -11,7 +11,6 @@ chosen faces.
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
@@ -25,11 +24,6 @@ from rollbook.server.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "run"  # git-ignored: a run never changes the work tree
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 
 
 class ScriptedDice:
@@ -109,18 +103,6 @@ def live_server(tmp_path_factory, scripted_dice):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
