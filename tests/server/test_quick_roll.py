@@ -51,3 +51,70 @@ def test_the_storyteller_forbids_and_allows_quick_rolls(app, make_table):
     with pytest.raises(ProblemError) as refused:  # what the game does not take is refused by name
         as_member(app, player, lambda s, m: rolls.quick_roll(s, m, {"pool": 3, "level": 4}))
     assert refused.value.code == "field_not_for_system"
+
+
+def other_face(system: str, face: int) -> int:
+    """Another face the game's die can show (a Tiers d10 kept off its criticals 1 and 10)."""
+    if system == "tiers":
+        return 5 if face != 5 else 6
+    return face % 2 + 1
+
+
+@pytest.mark.parametrize("system", sorted(CASES))
+def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(app, client, make_table, tmp_path, system):
+    """``rollbook log verify`` recomputes a quick roll like any roll: its result from its request and
+    faces (the rules core), its fair faces under the revealed seed; a changed face or outcome is caught
+    even when the forger recomputed the hash chain."""
+    import json
+
+    from .test_authority import rehash
+    from .test_fair_server import verify
+
+    table = make_table(system)
+    player = table.join("Julien")
+    made = [as_member(app, who, lambda s, m: rolls.quick_roll(s, m, CASES[system]))["entry"]
+            for who in (player, table.st, player)]
+    assert all(e["receipt"]["request"] for e in made)
+    assert client.post(f"{table.base}/fair/rotate", headers=table.st).status_code == 201  # the seed revealed
+    lines = table.export().splitlines()
+    clean = verify(tmp_path, lines)
+    assert clean.returncode == 0, clean.stdout
+    assert "3 receipts recomputed" in clean.stderr and "fair dice: 3 verified, 0 pending" in clean.stderr, clean.stderr
+    seq = made[1]["seq"]
+
+    def forged(change) -> str:
+        entries = [json.loads(line) for line in lines]
+        change(next(e for e in entries if e["seq"] == seq)["receipt"])
+        result = verify(tmp_path, rehash([json.dumps(e) for e in entries], seq), "forged.jsonl")
+        assert result.returncode == 1 and "hash mismatch" not in result.stdout, result.stdout
+        return result.stdout
+
+    def face(receipt):  # a face changed (the result left as it was)
+        receipt["faces"][0] = other_face(system, receipt["faces"][0])
+
+    def outcome(receipt):  # the outcome changed, the faces left as they were
+        result = receipt["result"]
+        key = next(k for k in ("successes", "outcome", "degree", "margin", "total") if k in result)
+        result[key] = (result[key] + 1) if isinstance(result[key], int) and not isinstance(result[key], bool) else "x"
+
+    def asked(receipt):  # what was asked changed, the request left as it was
+        receipt["quick"][next(iter(CASES[system]))] = 3 if system != "rollunder" else "jump the wall"
+
+    found = forged(face)
+    assert f"entry {seq}: The faces" in found, found
+    assert (f"entry {seq}: result differs from its faces" in found
+            or f"entry {seq}: receipt does not check out (refused:" in found), found
+    assert f"entry {seq}: result differs from its faces" in forged(outcome)
+    assert f"entry {seq}: receipt does not check out (request_mismatch" in forged(asked)
+
+
+@pytest.mark.parametrize("system", sorted(CASES))
+def test_a_quick_roll_logged_before_its_request_was_kept_still_verifies(app, make_table, system):
+    from rollbook.play.quick import verify_quick
+
+    table = make_table(system)
+    receipt = as_member(app, table.st, lambda s, m: rolls.quick_roll(s, m, CASES[system]))["entry"]["receipt"]
+    del receipt["request"]
+    assert verify_quick(receipt) == []
+    receipt["faces"][0] = other_face(system, receipt["faces"][0])
+    assert any(p.startswith(("result_mismatch", "refused:")) for p in verify_quick(receipt))

@@ -13,7 +13,10 @@ from rollbook.fair.seeds import (
     _HEX64, CLIENT_SEED, CLIENT_SEED_MAX, MISMATCH, PENDING, REROLL, SEED_COMMIT, SEED_REVEAL, VERIFIED,
     check_client_seed, is_commitment, seed_matches,
 )
+from rollbook.play import quick
 from rollbook.rules.base import RuleError
+
+QUICK_ROLL = "quick_roll"
 
 # --- checking a whole log --------------------------------------------------------------------------
 
@@ -350,6 +353,13 @@ def check_log(entries: Iterable[Any]) -> FairReport:
             check.reveal(entry["seq"], receipt)
         elif kind == CLIENT_SEED:
             check.set_client_seed(entry["seq"], receipt)
+        elif kind == QUICK_ROLL:  # dice without a sheet: the same draw, its rules receipt rebuilt
+            try:
+                view = quick.rules_receipt(receipt)
+            except RuleError:
+                check.problems.append(FairProblem(entry["seq"], "fair_cannot_replay"))
+            else:
+                check.roll(entry, view)
         elif isinstance(receipt, Mapping) and isinstance(receipt.get("system"), str) and "request" in receipt:
             check.roll(entry, receipt)
     return check.report()

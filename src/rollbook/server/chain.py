@@ -1,6 +1,6 @@
 """The receipt log's hash chain: canonical form, entry hash, and the verifier.
 
-Pure (standard library + ``rollbook.play.verify_receipt`` passed in): ``rollbook log verify``
+Pure (standard library, ``rollbook.play.quick`` for quick rolls + ``rollbook.play.verify_receipt`` passed in): ``rollbook log verify``
 checks an exported JSON Lines file with it, without a server or a database.
 
 Each entry is hashed over the canonical JSON (sorted keys, compact separators, non-ASCII kept,
@@ -30,6 +30,8 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from rollbook.play.quick import verify_quick
 
 GENESIS_HASH = "0" * 64
 HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
@@ -83,6 +85,9 @@ def hash_of(entry: dict) -> str:
 def legacy_hash_of(entry: dict) -> str:
     """The hash over the eight fields only (entries written before 0003_security)."""
     return entry_hash(**{name: entry.get(name) for name in HASHED_FIELDS})
+
+
+QUICK_ROLL = "quick_roll"  # dice without a sheet: the rules receipt under "result" (rollbook.play.quick)
 
 
 def is_rules_receipt(receipt: Any) -> bool:
@@ -154,10 +159,10 @@ def verify_entries(
                 else:
                     problems.append(f"{label}: hash mismatch")
             receipt = entry["receipt"]
-            if verify_receipt is not None and is_rules_receipt(receipt):
+            if verify_receipt is not None and (is_rules_receipt(receipt) or entry["kind"] == QUICK_ROLL):
                 counts["receipts"] += 1
                 try:
-                    found = verify_receipt(receipt)
+                    found = verify_quick(receipt) if entry["kind"] == QUICK_ROLL else verify_receipt(receipt)
                 except Exception as error:  # a receipt the checker cannot even read is a problem too
                     found = [f"receipt cannot be checked ({type(error).__name__}: {error})"]
                 problems.extend(f"{label}: {describe(problem)}" for problem in found)

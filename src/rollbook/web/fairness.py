@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from rollbook import fair
 from rollbook.i18n import N_, translate
+from rollbook.play import quick
 from rollbook.rules.base import RuleError
 
 FAIR_KINDS = (fair.SEED_COMMIT, fair.SEED_REVEAL, fair.CLIENT_SEED)
@@ -40,6 +41,11 @@ def badge(entry: dict, revealed: dict[str, bytes], lang: str) -> FairBadge | Non
     receipt = entry.get("receipt")
     if entry.get("redacted") or not isinstance(receipt, dict) or not isinstance(receipt.get("fair"), dict):
         return None
+    if entry.get("kind") == "quick_roll":  # dice without a sheet: the rules receipt it stands for
+        try:
+            receipt = quick.rules_receipt(receipt)
+        except RuleError:
+            pass  # unreadable: fair_status calls it a mismatch
     chronicle = entry.get("chronicle")
     status = fair.fair_status(receipt, chronicle, revealed)
     if status is None:

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.dice import DiceSource
+from rollbook.play import quick
 from rollbook.server.access import STORYTELLER, find_entry, lock_character, lock_chronicle, may_act_for
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, Member
@@ -142,14 +143,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
 
 QUICK_KIND = "quick_roll"
 QUICK_SETTING = "quick_setting"
-# What a quick roll takes in each game, in the game's own terms: V20 "N dice, difficulty D", V5 "N dice,
-# Hunger H" (difficulty optional), Tiers a skill and a bonus, roll-under a declared action against a level.
-QUICK_FIELDS = {
-    "v20": ("pool", "difficulty"),
-    "v5": ("pool", "hunger", "difficulty"),
-    "tiers": ("skill", "bonus"),
-    "rollunder": ("action", "level", "bonus", "malus", "advantage", "disadvantage"),
-}
+QUICK_FIELDS = quick.QUICK_FIELDS  # what a quick roll takes in each game (rollbook.play.quick)
 
 
 def quick_rolls_allowed(session: Session, chronicle_id: int) -> bool:
@@ -199,39 +193,13 @@ def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool =
     extra = sorted(set(values) - set(allowed))
     if extra:
         raise ProblemError(422, "field_not_for_system", field=extra[0], system=system)
-    request = _quick_request(system, chronicle.mode, dict(values))
+    request = quick.quick_request(system, chronicle.mode, dict(values))
     dice, fair = fairness.dice_for(session, chronicle, member, source)
     faces, result = roll_dice(get_system(system), request, dice)
     receipt: dict = {"quick": {"system": system, **{k: values[k] for k in allowed if k in values}},
-                     "sheet": None, "faces": list(faces), "result": to_plain(result)}
+                     "sheet": None, "request": to_plain(request), "faces": list(faces), "result": to_plain(result)}
     if fair is not None:
         receipt["fair"] = fair.record()
     entry = append_entry(session, chronicle, kind=QUICK_KIND, actor=actor_of(member),
                          visibility="hidden" if hidden else "public", receipt=receipt)
     return {"entry": entry_view(entry, member), "effects": [], "warnings": []}
-
-
-def _quick_request(system: str, mode: str, values: dict):
-    from rollbook.rules import rollunder, tiers, v5, v20
-    from rollbook.rules.base import RuleError
-
-    def number(name: str, default: int) -> int:
-        value = values.get(name, default)
-        if isinstance(value, bool):
-            raise RuleError("not_an_integer", field=name, value=str(value))
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise RuleError("not_an_integer", field=name, value=str(value)) from None
-
-    if system == "v20":
-        return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=mode)
-    if system == "v5":
-        return v5.V5Request(pool=number("pool", 1), hunger=number("hunger", 0), difficulty=number("difficulty", 1),
-                            kind="test", mode=mode)
-    if system == "tiers":
-        return tiers.TiersRequest(kind="skill", skill=number("skill", 0), bonus=number("bonus", 0))
-    return rollunder.RollUnderRequest(action=str(values.get("action", "")), kind="check", level=number("level", 10),
-                                      bonus=number("bonus", 0), malus=number("malus", 0),
-                                      advantage=values.get("advantage") is True,
-                                      disadvantage=values.get("disadvantage") is True)

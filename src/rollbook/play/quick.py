@@ -1,0 +1,118 @@
+"""Quick rolls: dice without a sheet ("6 dice, Hunger 2"), in each game's own terms (issue 13).
+
+Pure: the rules request a quick roll's values make (``quick_request``), and the check of a logged
+``quick_roll`` receipt (``verify_quick``): its request rebuilt from the values it names, its result
+re-derived by the rules core from that request and its faces. A receipt::
+
+    {"quick": {"system": "v5", "pool": 6, "hunger": 2}, "sheet": null, "request": {...},
+     "faces": [...], "result": {...}, "fair": {...}}
+
+(``request`` since the log verifier checks quick rolls; an earlier receipt without it is rebuilt from
+``quick`` and the mode its result names.)
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from rollbook.play.common import changed_paths, request_from_plain
+from rollbook.rules import get_system, rollunder, tiers, v5, v20
+from rollbook.rules.base import RuleError, to_plain
+
+# What a quick roll takes in each game: V20 "N dice, difficulty D", V5 "N dice, Hunger H" (difficulty
+# optional), Tiers a skill and a bonus, roll-under a declared action against a level.
+QUICK_FIELDS = {
+    "v20": ("pool", "difficulty"),
+    "v5": ("pool", "hunger", "difficulty"),
+    "tiers": ("skill", "bonus"),
+    "rollunder": ("action", "level", "bonus", "malus", "advantage", "disadvantage"),
+}
+REQUESTS = {"v20": v20.V20Request, "v5": v5.V5Request, "tiers": tiers.TiersRequest,
+            "rollunder": rollunder.RollUnderRequest}
+
+
+def quick_request(system: str, mode: str, values: Mapping) -> Any:
+    """The rules request of a quick roll in ``system`` from its values (``QUICK_FIELDS``)."""
+
+    def number(name: str, default: int) -> int:
+        value = values.get(name, default)
+        if isinstance(value, bool):
+            raise RuleError("not_an_integer", field=name, value=str(value))
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise RuleError("not_an_integer", field=name, value=str(value)) from None
+
+    if system == "v20":
+        return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=mode)
+    if system == "v5":
+        return v5.V5Request(pool=number("pool", 1), hunger=number("hunger", 0), difficulty=number("difficulty", 1),
+                            kind="test", mode=mode)
+    if system == "tiers":
+        return tiers.TiersRequest(kind="skill", skill=number("skill", 0), bonus=number("bonus", 0))
+    if system == "rollunder":
+        return rollunder.RollUnderRequest(action=str(values.get("action", "")), kind="check",
+                                          level=number("level", 10), bonus=number("bonus", 0),
+                                          malus=number("malus", 0), advantage=values.get("advantage") is True,
+                                          disadvantage=values.get("disadvantage") is True)
+    raise RuleError("unknown_system", system=str(system))
+
+
+def is_quick_receipt(receipt: Any) -> bool:
+    return isinstance(receipt, Mapping) and isinstance(receipt.get("quick"), Mapping)
+
+
+def rules_receipt(receipt: Mapping) -> dict:
+    """A quick roll's receipt as a rules receipt (``system``, ``request``, ``faces``, ``result`` and its
+    ``fair`` record): what the fair dice checker replays. Raises ``RuleError`` when it cannot be read."""
+    if not is_quick_receipt(receipt):
+        raise RuleError("not_an_object", field="quick")
+    quick = receipt["quick"]
+    system = quick.get("system")
+    if system not in QUICK_FIELDS:
+        raise RuleError("unknown_system", system=str(system))
+    request = receipt.get("request")
+    if request is None:  # written before quick receipts kept their request: rebuilt from what was asked
+        result = receipt.get("result") if isinstance(receipt.get("result"), Mapping) else {}
+        mode = result.get("mode", "strict") if system in ("v20", "v5") else "strict"
+        request = to_plain(quick_request(system, mode, quick))
+    view = {"system": system, "request": copy.deepcopy(request), "faces": copy.deepcopy(receipt.get("faces")),
+            "result": copy.deepcopy(receipt.get("result"))}
+    if "fair" in receipt:
+        view["fair"] = copy.deepcopy(receipt["fair"])
+    return view
+
+
+def verify_quick(receipt: Any) -> list[str]:
+    """Problems of a logged quick roll, as short codes (empty: it checks out): the request matches
+    the values it names, and the rules core resolves that request on the stored faces to the stored
+    result."""
+    if not is_quick_receipt(receipt):
+        return ["missing:quick"]
+    try:
+        view = rules_receipt(receipt)
+        system = view["system"]
+        request = request_from_plain(REQUESTS[system], view["request"])
+        problems = []
+        asked = {k: receipt["quick"][k] for k in QUICK_FIELDS[system] if k in receipt["quick"]}
+        expected = quick_request(system, getattr(request, "mode", "strict"), asked)
+        if expected != request:
+            problems.extend(f"request_mismatch:{path}" for path in changed_paths(view["request"], to_plain(expected)))
+            problems = problems or ["request_mismatch"]
+        faces = view["faces"]
+        if not isinstance(faces, list) or any(isinstance(f, bool) or not isinstance(f, int) for f in faces):
+            return [*problems, "malformed:faces"]
+        result = get_system(system).resolve(request, tuple(faces))
+        if not isinstance(view["result"], dict):
+            return [*problems, "result:not_an_object"]
+        problems.extend(f"result_mismatch:{path}" for path in changed_paths(view["result"], to_plain(result)))
+        return problems
+    except RuleError as refused:
+        return [f"refused:{refused.code}"]
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError):
+        return ["malformed"]
+
+
+__all__ = ["QUICK_FIELDS", "quick_request", "is_quick_receipt", "rules_receipt", "verify_quick"]
