@@ -21,13 +21,11 @@ PLAYER = "player"
 REMOVED_KIND = "removal"
 
 
-def present(chronicle_id: int):
+def present():
     """The condition "this character is still at the table": a character the Storyteller removed
-    (a ``removal`` entry of the log names it) keeps its rows and its history in the log,
-    but is no longer found, listed or rolled for."""
-    removed = select(LogEntry.character_id).where(
-        LogEntry.chronicle_id == chronicle_id, LogEntry.kind == REMOVED_KIND, LogEntry.character_id.is_not(None))
-    return Character.id.not_in(removed)
+    (``removed_at``, set in the transaction of its ``removal`` entry) keeps its row and its history
+    in the log, but is no longer found, listed or rolled for."""
+    return Character.removed_at.is_(None)
 
 
 # The hot path's statements, built once (their SQL and cache key are computed once, not per request).
@@ -35,7 +33,7 @@ _LOCK_CHRONICLE = (select(Chronicle).where(Chronicle.id == bindparam("chronicle"
                    .execution_options(populate_existing=True))
 _LOCK_CHARACTER = (select(Character).where(Character.id == bindparam("character"),
                                            Character.chronicle_id == bindparam("chronicle"),
-                                           present(bindparam("chronicle")))
+                                           present())
                    .with_for_update().execution_options(populate_existing=True))
 
 
@@ -69,7 +67,7 @@ def find_character(session: Session, member: Member, character_id: int) -> Chara
     """A character of the member's chronicle (read, not locked)."""
     character = session.scalars(
         select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id,
-                                present(member.chronicle_id))
+                                present())
     ).first()
     if character is None:
         raise ProblemError(404, "character_not_found", character=character_id)

@@ -79,6 +79,8 @@ class Character(Base):
     difficulty: Mapped[int | None] = mapped_column(Integer, nullable=True)  # standing difficulty
     created_at: Mapped[str] = mapped_column(String(32))
     updated_at: Mapped[str] = mapped_column(String(32))
+    # the Storyteller removed it (its ``removal`` entry's time): no longer found, listed or rolled for
+    removed_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class LogEntry(Base):

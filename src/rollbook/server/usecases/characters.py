@@ -53,7 +53,7 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
 def list_characters(session: Session, member: Member) -> list[dict]:
     """The Storyteller sees every character; a player sees their own."""
     query = select(Character).where(Character.chronicle_id == member.chronicle_id,
-                                    present(member.chronicle_id)).order_by(Character.id)
+                                    present()).order_by(Character.id)
     if member.role != STORYTELLER:
         query = query.where(Character.owner_id == member.id)
     return [character_view(row) for row in session.scalars(query)]
@@ -63,7 +63,7 @@ def roster(session: Session, member: Member) -> list[dict]:
     """Every character of the chronicle as the table shows it (``views.roster_view``): names for
     all, sheets only for those the member may open."""
     query = select(Character).where(Character.chronicle_id == member.chronicle_id,
-                                    present(member.chronicle_id)).order_by(Character.id)
+                                    present()).order_by(Character.id)
     return [roster_view(row, member) for row in session.scalars(query)]
 
 
@@ -139,6 +139,7 @@ def remove_character(session: Session, storyteller: Member, character_id: int) -
                          receipt={"character": character.id, "name": character.name, "owner": character.owner_id,
                                   "version": character.version, "sheet": character.sheet},
                          character_id=character.id)
+    character.removed_at = entry.created_at  # in the removal's transaction: every look-up filters on it
     return {"entry": entry_view(entry, storyteller), "removed": character.id}
 
 

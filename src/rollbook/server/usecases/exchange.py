@@ -72,7 +72,7 @@ def check_target(session: Session, member: Member, character: Character, kind: s
     if kind not in chained_kinds(system) or kind in DEFENCE_KINDS:
         raise ProblemError(422, "target_not_for_kind", kind=kind)
     found = session.get(Character, target)
-    if found is None or found.chronicle_id != member.chronicle_id:
+    if found is None or found.chronicle_id != member.chronicle_id or found.removed_at is not None:
         raise ProblemError(404, "character_not_found", character=target)
     if found.id == character.id:
         raise ProblemError(422, "target_is_attacker", character=character.name)

@@ -90,7 +90,7 @@ def advance_turn(session: Session, member: Member) -> dict:
     chronicle, scene = _locked_open_scene(session, member)
     cleared = []
     characters = session.scalars(
-        select(Character).where(Character.chronicle_id == chronicle.id, present(chronicle.id)).order_by(Character.id)
+        select(Character).where(Character.chronicle_id == chronicle.id, present()).order_by(Character.id)
         .with_for_update().execution_options(populate_existing=True)
     ).all()
     for character in characters:
