@@ -18,18 +18,36 @@
     });
   }
 
+  // The feed shows the log in its order, newest on top: each card goes to its place by its seq. (An
+  // entry can arrive live after a newer card: a seed's commitment made in the transaction of our own
+  // roll comes over the feed after the roll's answer is already on the page.)
+  function seqOf(card) {
+    var n = parseInt(card.getAttribute("data-seq"), 10);
+    return isNaN(n) ? null : n;
+  }
+  function inOrder(feed) {
+    var cards = Array.prototype.filter.call(feed.children, function (card) { return seqOf(card) !== null; });
+    var sorted = cards.slice().sort(function (a, b) { return seqOf(b) - seqOf(a); });
+    for (var i = 0; i < sorted.length; i++) {
+      var here = Array.prototype.filter.call(feed.children, function (card) { return seqOf(card) !== null; })[i];
+      if (here !== sorted[i]) feed.insertBefore(sorted[i], here);  // only a misplaced card moves
+    }
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var feed = document.getElementById("feed");
-    if (feed) dedupe(feed);
+    if (feed) { dedupe(feed); inOrder(feed); }
     markAdvised(document);
   });
 
-  document.addEventListener("htmx:sseMessage", function () {
+  document.addEventListener("htmx:sseMessage", function (event) {
     var feed = document.getElementById("feed");
     if (feed) {
       dedupe(feed);
-      var first = feed.firstElementChild;
-      if (first) first.classList.add("fresh");
+      inOrder(feed);
+      var id = event.detail && event.detail.lastEventId;
+      var arrived = (id && document.getElementById("entry-" + id)) || feed.firstElementChild;
+      if (arrived) arrived.classList.add("fresh");
     }
     markAdvised(document);
   });

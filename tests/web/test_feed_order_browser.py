@@ -1,0 +1,43 @@
+"""The live feed shows the log in order (issue 13 follow-up), in Chromium: the Storyteller's first
+roll commits the chronicle's fair seed in the same transaction, so the seed's commitment (seq N-1)
+comes over the live feed after the roll's own answer (seq N) is on the page; each card goes to its
+place by its seq, newest on top, whatever order they arrive in."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_gamenight_quick import create
+
+pytestmark = pytest.mark.browser
+
+
+def seqs(page) -> list[int]:
+    return page.eval_on_selector_all("#feed > li.card", "cards => cards.map(c => Number(c.dataset.seq))")
+
+
+def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice):
+    dice.clear()  # the server's own fair dice: the first roll commits a seed
+    page = new_context().new_page()
+    create(page, "en", "v5", "In order")
+    page.wait_for_timeout(300)  # the live feed connects
+    for pool in ("3", "4"):
+        page.locator("#quick-pool").fill(pool)
+        page.locator("#quick button[type=submit]").click()
+        expect(page.locator("#feed > li.card.kind-quick_roll", has_text=f"pool of {pool}")).to_have_count(1)
+    expect(page.locator("#feed > li.card.kind-seed_commit")).to_have_count(1, timeout=5_000)
+    page.wait_for_timeout(700)  # anything else the feed still had to say
+    shown = seqs(page)
+    assert shown == sorted(shown, reverse=True) and len(shown) == len(set(shown)) and len(shown) >= 3, shown
+
+    # Whatever arrives late goes to its place: the oldest card put on top, as a late event would be.
+    page.evaluate("""() => {
+        const feed = document.getElementById('feed');
+        feed.insertBefore(feed.lastElementChild, feed.firstElementChild);
+        feed.dispatchEvent(new CustomEvent('htmx:sseMessage', {bubbles: true, detail: {}}));
+    }""")
+    assert seqs(page) == shown
+    # and after a reload, the page shows the same order
+    page.reload()
+    assert seqs(page) == shown
