@@ -112,6 +112,13 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
     expect(soak).to_be_visible()
     card = storyteller.locator("#feed > li.card", has=storyteller.locator(".steps")).first
     card.get_by_label("Localisation").select_option("torso")
+    # The card is redrawn in place (as when a step of it arrives over the live feed meanwhile): the
+    # location chosen a moment before is kept, not reset to the first one offered.
+    storyteller.evaluate("""() => {
+        const li = document.querySelector('#feed > li.card .steps').closest('li');
+        htmx.swap(document.body, li.outerHTML.replace('<li ', '<li hx-swap-oob="outerHTML" '), {swapStyle: 'none'});
+    }""")
+    expect(card.get_by_label("Localisation")).to_have_value("torso")
     dice.queue(4)  # 3 + 2 − 4 = soak tier 1: 3 wounds
     soak.click()
     expect(card.locator(".step")).to_have_count(2)

@@ -73,10 +73,33 @@
   // Tick-boxes of things held (roll-under cards) redrawn out of band — after a roll, or live when the
   // Storyteller grants or removes a card — keep the boxes the player had ticked that are still
   // offered; then the odds are asked again for what the form now holds.
+  // A card redrawn in place (a step of its exchange arrived, in our answer or live) keeps what the
+  // reader had chosen in its forms — the body location of a soak, the weapon of a damage roll — when
+  // the same form still offers it: a redraw never throws away a choice made a moment before.
+  function keepChoices(target, fragment) {
+    Array.prototype.slice.call(target.querySelectorAll("form[id] select[name], form[id] input[name]")).forEach(function (old) {
+      if (old.type === "hidden" || old.type === "submit") return;
+      var form = fragment.querySelector ? fragment.querySelector("form#" + CSS.escape(old.form.id)) : null;
+      var fresh = form && form.querySelector('[name="' + CSS.escape(old.name) + '"]');
+      if (!fresh || fresh.tagName !== old.tagName) return;
+      if (old.type === "checkbox" || old.type === "radio") { fresh.checked = old.checked; return; }
+      if (fresh.tagName === "SELECT") {
+        var offered = Array.prototype.some.call(fresh.options, function (o) { return o.value === old.value; });
+        if (!offered) return;
+        Array.prototype.forEach.call(fresh.options, function (o) {
+          if (o.value === old.value) { o.setAttribute("selected", ""); } else { o.removeAttribute("selected"); }
+        });
+      }
+      fresh.value = old.value;
+      if (fresh.tagName === "INPUT") fresh.setAttribute("value", old.value);
+    });
+  }
+
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var detail = event.detail || {};
     var target = detail.target;
     var fragment = detail.fragment;
+    if (target && fragment && target.matches && target.matches("#feed > li")) { keepChoices(target, fragment); return; }
     if (!target || !fragment || !target.matches || !target.matches("fieldset.checks")) return;
     var was = {};
     Array.prototype.slice.call(target.querySelectorAll("input[type=checkbox]")).forEach(function (box) {
