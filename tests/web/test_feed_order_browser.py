@@ -41,3 +41,20 @@ def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice)
     # and after a reload, the page shows the same order
     page.reload()
     assert seqs(page) == shown
+
+
+def test_an_entry_that_arrives_twice_is_never_shown_twice(new_context, dice):
+    """Our own answer can land after the same entry came over the live feed: the second copy goes in
+    the same task as the swap, so not even a glance at the page finds the entry twice."""
+    page = new_context().new_page()
+    create(page, "en", "v5", "Once")
+    page.locator("#quick-pool").fill("3")
+    page.locator("#quick button[type=submit]").click()
+    card = page.locator("#feed > li.card.kind-quick_roll")
+    expect(card).to_have_count(1)
+    copies = page.evaluate("""() => {
+        const card = document.querySelector('#feed > li.card.kind-quick_roll');
+        htmx.swap(document.getElementById('feed'), card.outerHTML, {swapStyle: 'afterbegin', settleDelay: 20});
+        return document.querySelectorAll('#' + CSS.escape(card.id)).length;  // before htmx settles
+    }""")
+    assert copies == 1

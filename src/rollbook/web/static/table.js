@@ -34,6 +34,13 @@
     }
   }
 
+  // Our own answer can land after the same entry came over the live feed: the copy goes in the same
+  // task as the swap (before htmx settles), so the feed never shows one entry twice, even briefly.
+  document.addEventListener("htmx:afterSwap", function () {
+    var feed = document.getElementById("feed");
+    if (feed) dedupe(feed);
+  });
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var feed = document.getElementById("feed");
     if (feed) { dedupe(feed); inOrder(feed); }
