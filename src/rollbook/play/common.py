@@ -82,11 +82,8 @@ def _not_blank(value: str) -> str:
     return value
 
 
-# A trait: a canonical id ("stealth", "animal_ken") or a homebrew name kept as typed ("Nécromancie des
-# Ombres", "Égouts"): a letter first, then letters, digits, spaces, apostrophes, dashes, no blank at the end
-# (no ".", ":" or ",": paths and the specialties' lines use them).
-TRAIT_PATTERN = r"^[a-z][a-z0-9_]*$|^[^\W\d_](?:[\w '’-]*\w)?$"
-TraitName = Annotated[str, StringConstraints(pattern=TRAIT_PATTERN, max_length=40)]
+# A trait id: lower-case snake case ("dexterity", "animal_ken", "two_weapons").
+TraitName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 # A name typed by people (a character, a specialty, a weapon, a card): 1–100 characters, not blank.
 Label = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(_not_blank)]
 Short = Annotated[str, StringConstraints(max_length=200)]
@@ -388,7 +385,7 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 __all__ = [
     "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Recorded", "Follows", "Model", "TraitName", "Label",
-    "TRAIT_PATTERN", "Short", "Text", "rating", "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience",
+    "Short", "Text", "rating", "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience",
     "award", "check_raise", "pay_experience", "check_within", "validation_error", "parse", "parse_kind", "dump",
     "check_role", "check_mode", "storyteller_only", "merge", "changed_paths", "Effects", "roll_receipt",
     "change_receipt", "Shim", "request_from_plain", "replay", "compare", "verified", "revalidate", "performed",

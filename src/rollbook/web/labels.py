@@ -7,11 +7,7 @@ translate it with the reader's language. A name missing here falls back to its i
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
 from rollbook.i18n import N_, translate
-from rollbook.play.common import TRAIT_PATTERN
 
 TRAITS = {
     # Attributes (V20 and V5)
@@ -299,21 +295,12 @@ FLAGS = {
 }
 
 
-_ID = re.compile(r"[a-z][a-z0-9_]*")
-
-
 def readable(identifier: str) -> str:
     return identifier.replace("_", " ").capitalize()
 
 
 def trait(name: str, lang: str) -> str:
-    """A trait in the reader's language; a homebrew name kept as typed ("Nécromancie des Ombres") is
-    shown as typed, in every language (only an id, "egouts", is made readable)."""
-    if name in TRAITS:
-        return translate(TRAITS[name], lang)
-    if not _ID.fullmatch(name):
-        return name
-    return translate(readable(name), lang)
+    return translate(TRAITS.get(name) or readable(name), lang)
 
 
 def field(name: str, lang: str, title: str | None = None) -> str:
@@ -392,24 +379,16 @@ def _names() -> dict[str, str]:
     return _BY_NAME
 
 
-def trait_from_text(text: str, held: Iterable[str] = ()) -> str:
+def trait_from_text(text: str) -> str:
     """A trait name as typed, in English, French or Spanish ("Furtivité", "Presencia", "Animal Ken",
     "animal_ken") -> its canonical id ("stealth", "presence", "animal_ken"); a name the catalogues do
-    not know (homebrew) is kept as typed ("Nécromancie des Ombres", blanks collapsed), or the one of
-    ``held`` (the sheet's own traits) it names whatever the case and accents; a name the play layer
-    cannot keep (a digit first, a ":"…) -> an id made from it, accents folded ("3e œil" -> "t_3e_il")."""
+    not know (homebrew) -> an id made from it, accents folded ("Égouts" -> "egouts")."""
     import re
 
     folded = _folded(text)
     known = _names().get(folded)
     if known:
         return known
-    for name in held:
-        if _folded(name) == folded:
-            return name
-    typed = " ".join(str(text).split())
-    if len(typed) <= 40 and re.fullmatch(TRAIT_PATTERN, typed):
-        return typed
     slug = re.sub(r"[^a-z0-9]+", "_", folded).strip("_")
     if slug and not slug[0].isalpha():
         slug = "t_" + slug

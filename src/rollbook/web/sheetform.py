@@ -295,16 +295,10 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
     return items
 
 
-def trait_id(text: str, held: Any = ()) -> str:
+def trait_id(text: str) -> str:
     """"Animal Ken", "Furtivité", "Presencia" -> "animal_ken", "stealth", "presence" (the play layer's
-    trait ids; a name typed in the table's language is the trait it names); a homebrew name is kept as
-    typed, or as the sheet already holds it (``held``)."""
-    return labels.trait_from_text(text, held)
-
-
-def _held(sheet: dict) -> list[str]:
-    """Every trait the sheet names (the keys of its mappings of traits)."""
-    return [name for value in sheet.values() if isinstance(value, dict) for name in value]
+    trait ids; a name typed in the table's language is the trait it names)."""
+    return labels.trait_from_text(text)
 
 
 def _int(name: str, text: str, nullable: bool) -> int | None:
@@ -385,10 +379,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 new_name = str(form.get(f"new.{key}.name.{n}") or "").strip()
                 if not new_name:
                     continue
-                new_id = trait_id(new_name, _held(sheet))
-                value = number(f"{key}.{new_id}", str(form.get(f"new.{key}.value.{n}") or "1"), False)
-                if value is not _SKIP and new_id:
-                    entries[new_id] = value
+                value = number(f"{key}.{trait_id(new_name)}", str(form.get(f"new.{key}.value.{n}") or "1"), False)
+                if value is not _SKIP and trait_id(new_name):
+                    entries[trait_id(new_name)] = value
             if entries:
                 patch[key] = entries
         elif kind == "map_list":
@@ -400,9 +393,8 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                     continue
                 trait, _, rest = line.partition(":")
                 names = [part.strip() for part in rest.split(",") if part.strip()]
-                held = [*_held(sheet), *_posted_traits(form)]
-                if trait_id(trait, held):
-                    parsed.setdefault(trait_id(trait, held), []).extend(names)
+                if trait_id(trait):
+                    parsed.setdefault(trait_id(trait), []).extend(names)
             for trait in (sheet.get(key) or {}):
                 if trait not in parsed:
                     parsed[trait] = None  # removed
@@ -413,8 +405,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
         elif kind == "list_str":
             if name not in form:
                 continue
-            held = [*_held(sheet), *_posted_traits(form)]
-            patch[key] = [trait_id(part, held) for part in str(form.get(name)).split(",") if trait_id(part, held)]
+            patch[key] = [trait_id(part) for part in str(form.get(name)).split(",") if trait_id(part)]
         elif kind == "list_obj":
             if f"{name}.0.name" not in form:
                 continue
@@ -427,18 +418,6 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
 
 
 _SKIP = object()
-
-
-def _posted_traits(form: Mapping[str, Any]) -> list[str]:
-    """The homebrew traits of the rows added in the same form (a specialty of a discipline typed in
-    the same submit names it as the row does)."""
-    out = []
-    for name in form:
-        if isinstance(name, str) and name.startswith("new.") and ".name." in name:
-            text = str(form.get(name) or "").strip()
-            if text:
-                out.append(labels.trait_from_text(text))
-    return out
 
 
 def without_nulls(value: Any) -> Any:
