@@ -11,11 +11,19 @@ from rollbook.server.usecases import rolls
 
 from .test_gamenight import as_member
 
-CASES = {
+CASES = {  # the Storyteller's quick rolls: edges included (A-1)
     "v5": {"pool": 6, "hunger": 2, "difficulty": 3},
     "v20": {"pool": 5, "difficulty": 7},
     "tiers": {"skill": 60, "bonus": 5},
     "rollunder": {"action": "climb the wall", "level": 12, "advantage": True},
+}
+# A player's part of each (A-1: difficulty, advantage/disadvantage, bonus/malus are the Storyteller's;
+# a Tiers skill and weapon bonus are the player's, T-1).
+PLAYER_CASES = {
+    "v5": {"pool": 6, "hunger": 2},
+    "v20": {"pool": 5},
+    "tiers": {"skill": 60, "bonus": 5},
+    "rollunder": {"action": "climb the wall", "level": 12},
 }
 
 
@@ -23,11 +31,11 @@ CASES = {
 def test_a_quick_roll_uses_no_sheet(app, make_table, system):
     table = make_table(system)
     player = table.join("Julien")
-    made = as_member(app, player, lambda s, m: rolls.quick_roll(s, m, CASES[system]))
+    made = as_member(app, player, lambda s, m: rolls.quick_roll(s, m, PLAYER_CASES[system]))
     entry = made["entry"]
     assert entry["kind"] == "quick_roll" and entry["character"] is None and entry["effects"] == []
     receipt = entry["receipt"]
-    assert receipt["sheet"] is None and receipt["quick"] == {"system": system, **CASES[system]}
+    assert receipt["sheet"] is None and receipt["quick"] == {"system": system, **PLAYER_CASES[system]}
     assert receipt["result"]["system"] == system and receipt["faces"]
     if system == "v5":
         assert receipt["result"]["pool"] == 6 and receipt["result"]["hunger_level"] == 2 and len(receipt["faces"]) == 6
@@ -72,8 +80,8 @@ def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(app, client,
 
     table = make_table(system)
     player = table.join("Julien")
-    made = [as_member(app, who, lambda s, m: rolls.quick_roll(s, m, CASES[system]))["entry"]
-            for who in (player, table.st, player)]
+    made = [as_member(app, who, lambda s, m: rolls.quick_roll(s, m, cases[system]))["entry"]
+            for who, cases in ((player, PLAYER_CASES), (table.st, CASES), (player, PLAYER_CASES))]
     assert all(e["receipt"]["request"] for e in made)
     assert client.post(f"{table.base}/fair/rotate", headers=table.st).status_code == 201  # the seed revealed
     lines = table.export().splitlines()
@@ -106,6 +114,29 @@ def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(app, client,
             or f"entry {seq}: receipt does not check out (refused:" in found), found
     assert f"entry {seq}: result differs from its faces" in forged(outcome)
     assert f"entry {seq}: receipt does not check out (request_mismatch" in forged(asked)
+
+
+@pytest.mark.parametrize("system", ["v20", "v5", "rollunder"])
+def test_A_1_a_players_quick_roll_carries_no_edge_of_the_storytellers(app, client, make_table, system):
+    """A-1 without a sheet too: a player's quick roll that moves an edge off its baseline is refused
+    ``grant_required`` (nothing logged); the Storyteller's is rolled as sent; a player's takes the
+    chronicle's standing difficulty, and sending that same value is not an ask."""
+    table = make_table(system)
+    player = table.join("Julien")
+    edges = {k: v for k, v in CASES[system].items() if k not in PLAYER_CASES[system]}
+    before = len(table.log()["entries"])
+    with pytest.raises(ProblemError) as refused:
+        as_member(app, player, lambda s, m: rolls.quick_roll(s, m, CASES[system]))
+    assert refused.value.status == 403 and refused.value.code == "grant_required"
+    assert refused.value.params["edges"] == sorted(edges)
+    assert len(table.log()["entries"]) == before
+    assert as_member(app, table.st, lambda s, m: rolls.quick_roll(s, m, CASES[system]))["entry"]["receipt"]["quick"] == {
+        "system": system, **CASES[system]}
+    if system in ("v20", "v5"):
+        assert client.patch(table.base, headers=table.st, json={"difficulty": 8}).status_code == 200
+        for sent in (PLAYER_CASES[system], {**PLAYER_CASES[system], "difficulty": 8}):
+            receipt = as_member(app, player, lambda s, m: rolls.quick_roll(s, m, sent))["entry"]["receipt"]
+            assert receipt["quick"]["difficulty"] == 8 and receipt["request"]["difficulty"] == 8
 
 
 @pytest.mark.parametrize("system", sorted(CASES))

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 CASES = {
     "fr": ((390, 844), "v5", {"pool": "6", "hunger": "2"}, "Jet rapide, sans feuille : réserve de 6, Soif 2",
            "Le Conteur n'a pas autorisé les jets rapides."),
-    "es": ((1280, 900), "v20", {"pool": "5", "difficulty": "7"},
-           "Tirada rápida, sin hoja: reserva de 5, dificultad 7", "El Narrador no ha permitido las tiradas rápidas."),
+    "es": ((1280, 900), "v20", {"pool": "5"},
+           "Tirada rápida, sin hoja: reserva de 5", "El Narrador no ha permitido las tiradas rápidas."),
 }
 
 

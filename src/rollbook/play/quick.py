@@ -17,6 +17,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rollbook.play.authority import EDGE_FIELDS
 from rollbook.play.common import changed_paths, request_from_plain
 from rollbook.rules import get_system, rollunder, tiers, v5, v20
 from rollbook.rules.base import RuleError, to_plain
@@ -58,6 +59,32 @@ def quick_request(system: str, mode: str, values: Mapping) -> Any:
                                           malus=number("malus", 0), advantage=values.get("advantage") is True,
                                           disadvantage=values.get("disadvantage") is True)
     raise RuleError("unknown_system", system=str(system))
+
+
+# A-1: the action kind whose edges a quick roll's values are (the Storyteller's difficulty, bonus and
+# malus, advantage and disadvantage are as much theirs without a sheet as with one).
+QUICK_KINDS = {"v20": "test", "v5": "test", "tiers": "skill", "rollunder": "check"}
+
+
+def is_quick_edge(system: str, name: str) -> bool:
+    """A-1: is this quick roll value the Storyteller's (as the same field of ``QUICK_KINDS``' action)?"""
+    return name in EDGE_FIELDS[system][QUICK_KINDS[system]]
+
+
+def asked_edges(system: str, mode: str, values: Mapping, base: Mapping) -> tuple[dict, list[str]]:
+    """A-1 for a player's quick roll: ``values`` with each edge the player left out taken from
+    ``base`` (the baseline: the standing difficulty, …), and the edges the player moved off it (what
+    only the Storyteller may set). An edge is moved when it changes the rules request, so "7" and 7,
+    or a default sent explicitly, are not."""
+    edges = [name for name in QUICK_FIELDS[system] if is_quick_edge(system, name)]
+    player = {k: v for k, v in values.items() if k not in edges}
+    plain = quick_request(system, mode, player)
+    filled = {**player, **{name: base[name] for name in edges
+                           if name in base and quick_request(system, mode, {**player, name: base[name]}) != plain}}
+    as_based = quick_request(system, mode, filled)
+    moved = [name for name in edges
+             if name in values and quick_request(system, mode, {**filled, name: values[name]}) != as_based]
+    return filled, moved
 
 
 def is_quick_receipt(receipt: Any) -> bool:

@@ -85,6 +85,16 @@ def baseline_for(session: Session, chronicle: Chronicle, character: Character, k
     return authority.baseline(chronicle.system, kind, values), used
 
 
+def quick_baseline(session: Session, chronicle: Chronicle, kind: str) -> dict:
+    """A-1 for dice without a sheet (a quick roll): the baseline of a roll of ``kind`` from the
+    chronicle's standing difficulty and the group's standing grants (no character's own)."""
+    values: dict = {} if chronicle.difficulty is None else {"difficulty": chronicle.difficulty}
+    for grant in active_standing(session, chronicle.id):
+        if grant.character_id is None:
+            values.update(grant.edges)
+    return authority.baseline(chronicle.system, kind, _standing_for_kind(chronicle.system, kind, values))
+
+
 # --- a roll request, cut along A-1 --------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -193,6 +193,11 @@ def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool =
     extra = sorted(set(values) - set(allowed))
     if extra:
         raise ProblemError(422, "field_not_for_system", field=extra[0], system=system)
+    if member.role != STORYTELLER:  # the edges are the Storyteller's, with or without a sheet
+        base = authority.quick_baseline(session, chronicle, quick.QUICK_KINDS[system])
+        values, moved = quick.asked_edges(system, chronicle.mode, values, base)
+        if moved:
+            raise ProblemError(403, "grant_required", edges=sorted(moved))
     request = quick.quick_request(system, chronicle.mode, dict(values))
     dice, fair = fairness.dice_for(session, chronicle, member, source)
     faces, result = roll_dice(get_system(system), request, dice)

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.play.quick import is_quick_edge
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
@@ -105,6 +106,8 @@ def quick_form(db, member: Member, lang: str, chronicle: dict) -> dict:
         allowed = rolls_cases.quick_rolls_allowed(session, chronicle["id"])
     fields = []
     for name in rolls_cases.QUICK_FIELDS.get(system, ()):
+        if member.role != STORYTELLER and is_quick_edge(system, name):
+            continue  # the Storyteller's (the standing values apply to a player's quick roll)
         widget = "checkbox" if name in ("advantage", "disadvantage") else "text" if name == "action" else "number"
         default = QUICK_DEFAULTS.get(name)
         if system == "v20" and name == "difficulty":
