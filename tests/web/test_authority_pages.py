@@ -48,9 +48,10 @@ TEST = {"kind": "test", "attribute": "dexterity", "ability": "firearms"}
 def test_A1_the_roll_form_says_ask_the_storyteller_when_it_asks_for_more(v20):
     _storyteller, player, _chronicle, sheet = v20
     plain = player.get(f"{sheet}/odds", params={**TEST, "modifier": "0"}, headers=HTMX).text
-    assert 'id="roll-submit"' in plain and ">Roll</button>" in plain and "asks the" not in plain
+    assert 'id="roll-submit-label"' in plain and ">Roll</span>" in plain and "asks the" not in plain
+    assert 'id="roll-submit"' not in plain  # the label is redrawn, never the button (a click must survive it)
     asking = player.get(f"{sheet}/odds", params={**TEST, "modifier": "2"}, headers=HTMX).text
-    assert ">Ask the Storyteller</button>" in asking and 'hx-swap-oob="true"' in asking
+    assert ">Ask the Storyteller</span>" in asking and 'hx-swap-oob="true"' in asking
     text = words(asking)
     assert "This roll asks the Storyteller for: +2 dice." in text
     assert "As asked: Chance of success: " in text and "Without the ask: Chance of success: " in text
@@ -124,7 +125,7 @@ def test_A1_standing_grants_from_the_storytellers_page(v20):
     page = words(storyteller.get(chronicle).text)
     assert "Lucita: +1 die" in page
     odds = player.get(f"{sheet}/odds", params={**TEST, "modifier": "1"}, headers=HTMX).text
-    assert ">Roll</button>" in odds  # what stands is not asked again
+    assert ">Roll</span>" in odds  # what stands is not asked again
     assert 'id="roll-modifier"' in player.get(sheet).text
     assert re.search(r'id="roll-modifier"[^>]*value="1"', player.get(sheet).text)
     bad = storyteller.post(f"{chronicle}/standing", data={"edge": "advantage", "value": "yes"})
@@ -142,7 +143,7 @@ def test_A4_declared_actions_offer_the_split_pool_on_the_roll_form(v20):
     text = words(odds)
     assert "Action 1 of 2: difficulty 7, 3 dice" in text and "Action 2 of 2: difficulty 7, 2 dice" in text
     chosen = player.get(f"{sheet}/odds", params={**TEST, "offer": "2"}, headers=HTMX).text
-    assert ">Ask the Storyteller</button>" in chosen and "difficulty 7, −3 dice" in words(chosen)
+    assert ">Ask the Storyteller</span>" in chosen and "difficulty 7, −3 dice" in words(chosen)
     asked = player.post(f"{sheet}/rolls", data={**TEST, "offer": "2"}, headers=HTMX)
     assert "difficulty 7, −3 dice" in words(asked.text)
 

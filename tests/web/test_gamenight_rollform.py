@@ -89,3 +89,30 @@ def test_roll_form_at_the_table(new_context, dice, lang):
         page.goto(url)
         width_now = page.evaluate("document.documentElement.scrollWidth")
         assert width_now <= page.viewport_size["width"], (url, width_now)
+
+
+def test_a_click_survives_the_odds_redrawn_between_mousedown_and_mouseup(new_context, dice):
+    """Typing a number then clicking Roll: the mousedown blurs the field, its change asks for the odds
+    again, and their answer arrives before the mouseup. The button must be the same element at mouseup
+    (only its label is redrawn), or the browser fires no click and the roll is silently lost."""
+    page = new_context(width=390, height=844, locale="fr").new_page()
+    chronicle = create_v5(page, "fr", "Clic")
+    page.goto(v5_character(page, chronicle, "Nadia"))
+    form = page.locator("#roll")
+    form.locator("[name=attribute]").select_option("dexterity")
+    form.locator("[name=skill]").select_option("firearms")
+    expect(page.locator("#odds")).to_contain_text("5")
+    before = entries(page)
+    button = page.locator("#roll-submit")
+    handle = button.element_handle()
+    page.locator("#roll [name=modifier]").fill("1")  # focus in a changed field: the mousedown will blur it
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    with page.expect_response(lambda r: "/odds" in r.url):
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+    page.wait_for_timeout(100)  # the redraw has been swapped in
+    assert handle.evaluate("b => b.isConnected")
+    dice.queue(8, 8, 3, 2, 6, 4)
+    page.mouse.up()
+    expect(page.locator("#feed > li.card")).to_have_count(before + 1)
