@@ -148,6 +148,20 @@ def _same_chronicle(member: Member, chronicle_id: int) -> None:
         raise ProblemError(403, "wrong_chronicle")
 
 
+def _member_read(db: Database, member: Member, chronicle_id: int, read):
+    """A member's read of their own chronicle, in one read transaction."""
+    _same_chronicle(member, chronicle_id)
+    with db.read() as session:
+        return read(session)
+
+
+def _member_write(request: Request, db: Database, member: Member, chronicle_id: int, key: str | None, *,
+                  body: Any, work) -> JSONResponse:
+    """A member's write in their own chronicle: idempotent under the member's scope."""
+    _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=key, body=body, work=work)
+
+
 def _given(model: BaseModel) -> dict[str, Any]:
     return {name: getattr(model, name) for name in model.model_fields_set}
 
@@ -200,9 +214,8 @@ def me(db: Db, member: Auth) -> dict:
 @router.get("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
 def get_chronicle(db: Db, member: Auth, chronicle_id: Id) -> dict:
     """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return chronicles.chronicle_info(session, member, chronicle_id)
+    return _member_read(db, member, chronicle_id,
+                        lambda session: chronicles.chronicle_info(session, member, chronicle_id))
 
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
@@ -218,16 +231,14 @@ def update_chronicle(request: Request, db: Db, member: Auth, chronicle_id: Id, b
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
 def new_invitation(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: a new invitation code (the old one stops working)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, chronicles.new_invitation(s, member)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (201, chronicles.new_invitation(s, member)))
 
 
 @router.get("/chronicles/{chronicle_id}/members", tags=["chronicles"], responses=ERRORS)
 def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return {"members": chronicles.list_members(session, member)}
+    return _member_read(db, member, chronicle_id,
+                        lambda session: {"members": chronicles.list_members(session, member)})
 
 
 # --- tokens: sessions, keys, removal ----------------------------------------------------------
@@ -250,9 +261,8 @@ def close_session(request: Request, db: Db, member: Auth) -> dict:
 @router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
 def rotate_key(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """A new key for you; your older key and every session of yours stop working."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, member_cases.rotate_key(s, member)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (201, member_cases.rotate_key(s, member)))
 
 
 @router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
@@ -260,9 +270,8 @@ def remove_member(request: Request, db: Db, member: Auth, chronicle_id: Id, memb
                   idempotency_key: IdempotencyKey = None):
     """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
     and the log records it (``member_removed``)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (200, member_cases.remove_member(s, member, member_id)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (200, member_cases.remove_member(s, member, member_id)))
 
 
 # --- characters -------------------------------------------------------------------------------
@@ -271,9 +280,8 @@ def remove_member(request: Request, db: Db, member: Auth, chronicle_id: Id, memb
             responses={**ERRORS, 200: json_response("CharacterList", "The characters.")})
 def list_characters(db: Db, member: Auth, chronicle_id: Id):
     """The Storyteller sees every character; a player sees their own."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return {"characters": characters.list_characters(session, member)}
+    return _member_read(db, member, chronicle_id,
+                        lambda session: {"characters": characters.list_characters(session, member)})
 
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
@@ -292,9 +300,8 @@ def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id,
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
             responses={**ERRORS, 200: json_response("CharacterView", "The character.")})
 def get_character(db: Db, member: Auth, chronicle_id: Id, character_id: Id):
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return characters.get_character(session, member, character_id)
+    return _member_read(db, member, chronicle_id,
+                        lambda session: characters.get_character(session, member, character_id))
 
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
@@ -339,9 +346,8 @@ def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_i
            body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, characters.adjust(s, member, character_id, body.change)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s: (201, characters.adjust(s, member, character_id, body.change)))
 
 
 # --- the log ----------------------------------------------------------------------------------
@@ -352,9 +358,8 @@ def log_page(db: Db, member: Auth, chronicle_id: Id, after: Annotated[int, Query
              limit: Annotated[int, Query(ge=1, le=500)] = 100):
     """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page.
     A player sees a hidden entry redacted (its hashes only) until it is revealed."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return log.log_page(session, member, after=after, limit=limit)
+    return _member_read(db, member, chronicle_id,
+                        lambda session: log.log_page(session, member, after=after, limit=limit))
 
 
 @router.get("/chronicles/{chronicle_id}/log/export", tags=["log"], responses=ERRORS,
@@ -372,9 +377,7 @@ def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
             responses={**ERRORS, 200: {"description": "The entry.",
                                        "content": {"application/json": {"schema": LOG_ENTRY}}}})
 def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id):
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return log.log_entry(session, member, seq)
+    return _member_read(db, member, chronicle_id, lambda session: log.log_entry(session, member, seq))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],
@@ -394,9 +397,8 @@ def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id,
              responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
 def reveal(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, log.reveal(s, member, seq)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (201, log.reveal(s, member, seq)))
 
 
 @router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=EventSourceResponse)

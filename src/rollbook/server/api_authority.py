@@ -9,12 +9,13 @@ A player's roll that carries an edge is sent to ``POST …/characters/{id}/rolls
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Strict, _mutate, _same_chronicle, _scope
+from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
+                                 _member_read, _member_write, _mutate, _same_chronicle, _scope)
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes
@@ -59,16 +60,14 @@ def list_asks(db: Db, member: Auth, chronicle_id: Id,
               status: Annotated[Literal["pending"] | None, Query(description="pending: the queue")] = None,
               limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict:
     """The asks, newest first (a player sees their own); ``status=pending``: what waits for the Storyteller."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return {"asks": authority.list_asks(session, member, status=status, limit=limit)}
+    return _member_read(db, member, chronicle_id,
+                        lambda session: {"asks": authority.list_asks(session, member, status=status, limit=limit)})
 
 
 @router.get("/chronicles/{chronicle_id}/asks/{ask_id}", tags=["authority"], responses=ERRORS)
 def get_ask(db: Db, member: Auth, chronicle_id: Id, ask_id: Id) -> dict:
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return {"ask": authority.get_ask(session, member, ask_id)}
+    return _member_read(db, member, chronicle_id,
+                        lambda session: {"ask": authority.get_ask(session, member, ask_id)})
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant", status_code=201, tags=["authority"],
@@ -98,9 +97,8 @@ def refuse(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id,
 def withdraw(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id,
              idempotency_key: IdempotencyKey = None):
     """The player who asked takes back an ask that still waits."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (200, grants.withdraw(s, member, ask_id)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (200, grants.withdraw(s, member, ask_id)))
 
 
 # --- standing grants (A-1) ----------------------------------------------------------------------
@@ -108,18 +106,16 @@ def withdraw(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: I
 @router.get("/chronicles/{chronicle_id}/standing-grants", tags=["authority"], responses=ERRORS)
 def list_standing(db: Db, member: Auth, chronicle_id: Id) -> dict:
     """The standing grants in force."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return {"standing": authority.list_standing(session, member)}
+    return _member_read(db, member, chronicle_id,
+                        lambda session: {"standing": authority.list_standing(session, member)})
 
 
 @router.post("/chronicles/{chronicle_id}/standing-grants", status_code=201, tags=["authority"], responses=ERRORS)
 def set_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, body: StandingRequest,
                  idempotency_key: IdempotencyKey = None):
     """Storyteller: grant edges ahead, for a character or everyone, until ended or for the scene."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, authority.set_standing(s, member, edges=body.edges,
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s: (201, authority.set_standing(s, member, edges=body.edges,
                                                                character_id=body.character, scene=body.scene)))
 
 
@@ -127,9 +123,8 @@ def set_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, body:
 def end_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, standing_id: Id,
                  idempotency_key: IdempotencyKey = None):
     """Storyteller: end a standing grant (a log entry; the grant stays in the log)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (200, authority.end_standing(s, member, standing_id)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (200, authority.end_standing(s, member, standing_id)))
 
 
 # --- scenes and turns (A-3) ---------------------------------------------------------------------
@@ -137,9 +132,7 @@ def end_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, stand
 @router.get("/chronicles/{chronicle_id}/scene", tags=["scenes"], responses=ERRORS)
 def current_scene(db: Db, member: Auth, chronicle_id: Id) -> dict:
     """The open scene and its turn (``null`` when no scene is open)."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return scenes.current_scene(session, member)
+    return _member_read(db, member, chronicle_id, lambda session: scenes.current_scene(session, member))
 
 
 @router.post("/chronicles/{chronicle_id}/scenes", status_code=201, tags=["scenes"], responses=ERRORS)
@@ -155,17 +148,15 @@ def open_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, body: S
 @router.post("/chronicles/{chronicle_id}/scene/turns", status_code=201, tags=["scenes"], responses=ERRORS)
 def advance_turn(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: start the next turn of the open scene (the first call starts turn 1)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, scenes.advance_turn(s, member)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (201, scenes.advance_turn(s, member)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close", tags=["scenes"], responses=ERRORS)
 def close_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: close the open scene; its scene-long standing grants end."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (200, scenes.close_scene(s, member)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (200, scenes.close_scene(s, member)))
 
 
 # --- multiple actions (A-4) ---------------------------------------------------------------------
@@ -175,15 +166,13 @@ def close_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, idempo
 def declare_actions(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id,
                     body: ActionsRequest, idempotency_key: IdempotencyKey = None):
     """Storyteller: the character's number of actions in the running turn (A-4)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, scenes.declare_actions(s, member, character_id, body.actions)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s: (201, scenes.declare_actions(s, member, character_id, body.actions)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/offers", tags=["scenes"], responses=ERRORS)
 def offers(db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: OffersRequest) -> dict:
     """The multiple-action offers for a roll (V20-13): each action's raised difficulty and share of
     the split pool. Reads only: an offer is rolled when the Storyteller grants it as an ask."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return authority.multiple_action_offers(session, member, character_id, body.action)
+    return _member_read(db, member, chronicle_id,
+                        lambda session: authority.multiple_action_offers(session, member, character_id, body.action))

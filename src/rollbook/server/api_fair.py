@@ -11,7 +11,8 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Strict, _mutate, _same_chronicle, _scope
+from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
+                                 _member_read, _member_write)
 from rollbook.server.usecases import fairness
 
 router = APIRouter(prefix="/api")
@@ -27,23 +28,19 @@ def fair_state(db: Db, member: Auth, chronicle_id: Id) -> dict:
     """The algorithm, the commitment of the seed in use (never the seed), how many rolls it served,
     your client seed, and every revealed seed (with its entry): what ``rollbook log verify`` and
     the page's verify button need besides the log."""
-    _same_chronicle(member, chronicle_id)
-    with db.read() as session:
-        return fairness.fair_state(session, member)
+    return _member_read(db, member, chronicle_id, lambda session: fairness.fair_state(session, member))
 
 
 @router.put("/chronicles/{chronicle_id}/members/me/client-seed", tags=["fair"], responses=ERRORS)
 def set_client_seed(request: Request, db: Db, member: Auth, chronicle_id: Id, body: ClientSeedRequest,
                     idempotency_key: IdempotencyKey = None):
     """Set your client seed (F-2): a log entry; your later rolls and follow-ups use it."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (200, fairness.set_client_seed(s, member, body.client_seed)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s: (200, fairness.set_client_seed(s, member, body.client_seed)))
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate", status_code=201, tags=["fair"], responses=ERRORS)
 def rotate(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal the seed in use and commit the next one, in one transaction (F-5)."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, fairness.rotate(s, member)))
+    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
+                         work=lambda s: (201, fairness.rotate(s, member)))
