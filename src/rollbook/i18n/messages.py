@@ -15,6 +15,7 @@ from rollbook.i18n.messages_authority import AUTHORITY_ERROR_MESSAGES
 from rollbook.i18n.messages_exchange import EXCHANGE_ERROR_MESSAGES
 from rollbook.i18n.messages_fair import FAIR_MESSAGES
 from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES
+from rollbook.i18n.messages_powers import POWERS_MESSAGES
 from rollbook.i18n.messages_security import SECURITY_MESSAGES
 from rollbook.i18n.messages_tiers import TIERS_MESSAGES
 
@@ -60,7 +61,7 @@ ENGINE_MESSAGES: dict[str, str] = {
 # Every area's codes, in one table (an area's code that repeats another's is a test failure, not an override).
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
     TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
-    SECURITY_MESSAGES,
+    SECURITY_MESSAGES, POWERS_MESSAGES,
 )
 ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
 

@@ -20,6 +20,7 @@ from pydantic import Field, model_validator
 from rollbook.play.common import (
     Effects, Experience, Identity, Label, Model, Short, Text, TraitName, check_within, rating,
 )
+from rollbook.play.powers import Power, check_powers
 from rollbook.rules import v20 as rules
 from rollbook.rules.base import RuleError
 
@@ -152,6 +153,7 @@ class Sheet(Identity):
     knowledges: dict[TraitName, int] = Field(default_factory=dict)
     disciplines: dict[TraitName, int] = Field(default_factory=dict)  # 0–10
     clan_disciplines: list[TraitName] = Field(default_factory=list)  # for experience costs
+    powers: list[Power] = Field(default_factory=list)  # Discipline powers (play.powers)
     specialties: dict[TraitName, list[Label]] = Field(default_factory=dict)  # trait -> names (V20-7)
     virtues: Virtues = Field(default_factory=Virtues)
     humanity: int = rating(0, 10, 7)
@@ -186,6 +188,7 @@ class Sheet(Identity):
         for name in self.clan_disciplines:
             if name in seen:
                 raise RuleError("duplicate_trait", field="clan_disciplines", trait=name, other=seen[name])
+        check_powers(SYSTEM, self.powers, self.disciplines)
         # Specialties: on an Attribute or Ability rated 4 or 5 (V20-7).
         for trait, names in self.specialties.items():
             value = trait_rating(self, trait)

@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 from rollbook.play.common import (
     Effects, Experience, Identity, Label, Model, Short, Text, TraitName, check_within, rating,
 )
+from rollbook.play.powers import Power, check_powers
 from rollbook.rules import v5 as rules
 from rollbook.rules.base import RuleError
 
@@ -101,6 +102,7 @@ class Sheet(Identity):
     specialties: dict[TraitName, list[Label]] = Field(default_factory=dict)  # skill -> names
     disciplines: dict[TraitName, int] = Field(default_factory=dict)  # 0–5
     clan_disciplines: list[TraitName] = Field(default_factory=list)
+    powers: list[Power] = Field(default_factory=list)  # Discipline powers (play.powers)
     hunger: int | None = Field(None, ge=0, le=rules.MAX_HUNGER)  # default: 1 for vampires, 0 otherwise
     blood_potency: int | None = Field(None, ge=0, le=10)  # default: 1 for vampires, 0 otherwise
     humanity: int = rating(0, 10, 7)
@@ -122,6 +124,7 @@ class Sheet(Identity):
             check_within("disciplines." + name, value, 0, 5)
             if name in ATTRIBUTES or name in filled:
                 raise RuleError("duplicate_trait", field=f"disciplines.{name}", trait=name, other="skills")
+        check_powers(SYSTEM, self.powers, self.disciplines)
         for skill, names in self.specialties.items():
             if skill not in filled:
                 raise RuleError("unknown_trait", field=f"specialties.{skill}", trait=skill)

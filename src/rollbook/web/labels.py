@@ -425,3 +425,25 @@ def action(name: str, lang: str, system: str = "") -> str:
     if name in ACTIONS:
         return translate(ACTIONS[name], lang)
     return kind(system, name, lang)
+
+
+# --- discipline powers (play.powers_data: English names, msgids of the ``powers`` catalogue) ---------
+
+def power(system: str, discipline: str, power_id: str, lang: str) -> str:
+    """A known power in the reader's language ("sense_the_unseen" -> "Percevoir l'invisible")."""
+    from rollbook.play.powers import known
+
+    listed = known(system).get(discipline, {}).get(power_id)
+    return translate(listed[1], lang) if listed else readable(power_id)
+
+
+def power_from_text(system: str, discipline: str, text: str) -> str | None:
+    """A power's name typed in English, French or Spanish (or its id), among the game's powers of
+    ``discipline`` -> its id; None when the list has no such power (a homebrew one)."""
+    from rollbook.play.powers import known
+
+    folded = _folded(text)
+    for power_id, (_level, name) in known(system).get(discipline, {}).items():
+        if folded == _folded(power_id) or any(folded == _folded(translate(name, lang)) for lang in LANGS):
+            return power_id
+    return None

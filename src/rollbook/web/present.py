@@ -188,8 +188,10 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] == "sheet_edit":  # who changed which field from what to what
         c.title = translate(N_("Sheet edited"), lang)
         c.effects = []
-        c.change = " · ".join(f"{_edited_field(ch.get('field', ''), lang)}: {_edited_value(ch.get('before'), lang)} → "
-                              f"{_edited_value(ch.get('after'), lang)}" for ch in receipt.get("changes") or [])
+        c.change = " · ".join(f"{_edited_field(ch.get('field', ''), lang)}: "
+                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang)} → "
+                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang)}"
+                              for ch in receipt.get("changes") or [])
         return c
     if entry["kind"] == "removal":
         c.title = translate(N_("Character removed: {name}"), lang, name=receipt.get("name", ""))
@@ -259,6 +261,14 @@ def _edited_field(path: str, lang: str) -> str:
     return labels.resource(path, lang)
 
 
+def _edited(system: str, path: str, value, lang: str) -> str:
+    """A value of a sheet edit in words; the powers as "Auspex 1: Sens accrus", a homebrew one as typed."""
+    if path == "powers" and isinstance(value, list):
+        return ", ".join(f"{labels.trait(str(p.get('discipline')), lang)} {p.get('level')}: {power_words(system, p, lang)}"
+                         for p in value if isinstance(p, dict)) or "—"
+    return _edited_value(value, lang)
+
+
 def _edited_value(value, lang: str) -> str:
     if value is None:
         return "—"
@@ -282,6 +292,7 @@ class Rating:
     value: int
     maximum: int
     dots: bool = True
+    powers: list[str] = field(default_factory=list)  # a Discipline's powers, in the reader's words
 
 
 @dataclass
@@ -331,8 +342,25 @@ def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
         elif key == "attributes":
             items.sort(key=lambda item: attribute_order.index(item[0]))
         ratings = [Rating(k, labels.trait(k, lang), int(v), max(top, int(v)), dots=top <= 10) for k, v in items]
+        if key == "disciplines":
+            for r in ratings:
+                r.powers = powers_of(system, sheet, r.key, lang)
         groups.append(RatingGroup(key, translate(title, lang), ratings))
     return groups
+
+
+def powers_of(system: str, sheet: dict, discipline: str, lang: str) -> list[str]:
+    """The sheet's powers of one Discipline, by level: a known power in the reader's language, a
+    homebrew one as typed ("Égouts" stays "Égouts")."""
+    held = [p for p in sheet.get("powers") or [] if isinstance(p, dict) and p.get("discipline") == discipline]
+    held.sort(key=lambda p: (p.get("level") or 0, labels.sort_key(power_words(system, p, lang))))
+    return [f"{power_words(system, p, lang)} ({p.get('level')})" for p in held]
+
+
+def power_words(system: str, power: dict, lang: str) -> str:
+    if power.get("power"):
+        return labels.power(system, str(power.get("discipline")), str(power["power"]), lang)
+    return str(power.get("name") or "")
 
 
 def specialties(sheet: dict, lang: str) -> list[tuple[str, str]]:

@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook.i18n import N_, translate
+from rollbook.play import powers
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
 from rollbook.web.forms import Option, _plain_type, describe
 
 DERIVED = {"system", "blood.max", "blood.per_turn", "essence.max"}
+OWN_WIDGET = {"powers"}  # drawn by their own widget, not the generic rows
 NEW_ROWS = 2
 SECTION_TITLES = {
     "identity": N_("Identity"),
@@ -40,6 +42,7 @@ SECTION_TITLES = {
     "wounds": N_("Wounds"),
     "armor": N_("Armour"),
     "weapons": N_("Weapons"),
+    "powers": N_("Powers"),
     "other": N_("Other traits"),
 }
 SUBFIELDS = {
@@ -103,6 +106,32 @@ class Section:
     rows: list[Row] = field(default_factory=list)  # a list of objects, one row per item (and an empty one)
     hint: str = ""
     suggestions: list[Option] = field(default_factory=list)  # known names for a new row (a datalist)
+    powers: list[PowerGroup] = field(default_factory=list)  # the Discipline powers (their own widget)
+    power_rows: list[PowerRow] = field(default_factory=list)  # new powers of any Discipline (a new one too)
+
+
+@dataclass
+class PowerRow:
+    """One power as a row: ``s.powers.<n>.discipline`` (hidden in a Discipline's group, typed in a new
+    row), ``s.powers.<n>.name`` (a name of the list in the reader's language, or homebrew as typed),
+    ``s.powers.<n>.level`` (a homebrew power's level; a known power's is the list's)."""
+    index: int
+    discipline: str = ""
+    name: str = ""
+    level: int | None = None
+    known: bool = False
+    discipline_text: str = ""  # a new row's Discipline as shown in its box
+
+
+@dataclass
+class PowerGroup:
+    """A Discipline the sheet rates, its powers, an empty row to add one, and the game's powers of
+    that Discipline up to its rating (a datalist, in the reader's language)."""
+    discipline: str
+    label: str
+    rating: int
+    rows: list[PowerRow] = field(default_factory=list)
+    options: list[Option] = field(default_factory=list)
 
 
 def _schema(system: str) -> dict:
@@ -158,7 +187,7 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
     out: list[Section] = [identity]
     other = Section("other", translate(SECTION_TITLES["other"], lang))
     for key, raw in schema["properties"].items():
-        if key in DERIVED or (editable is not None and key not in editable):
+        if key in DERIVED or key in OWN_WIDGET or (editable is not None and key not in editable):
             continue
         spec = _resolve(schema, raw)
         kind = _kind(_plain_type(spec)[0])
@@ -213,9 +242,95 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
                               hint=translate(N_("Leave a name empty to remove that row; fill in the last row to "
                                                 "add one."), lang))
             out.append(section)
+    if "powers" in schema["properties"] and (editable is None or "powers" in editable):
+        section = power_section(system, sheet, lang)
+        at = next((n + 1 for n, s in enumerate(out) if s.key == "disciplines"), len(out))
+        out.insert(at, section)
     if other.fields:
         out.insert(1, other)
-    return [s for s in out if s.fields or s.new_rows or s.rows]
+    return [s for s in out if s.fields or s.new_rows or s.rows or s.powers or s.power_rows]
+
+
+def power_label(system: str, power: dict, lang: str) -> str:
+    """A power of the sheet in words: a known one in the reader's language, a homebrew one as typed."""
+    if power.get("power"):
+        return labels.power(system, str(power.get("discipline")), str(power["power"]), lang)
+    return str(power.get("name") or "")
+
+
+def power_section(system: str, sheet: dict, lang: str) -> Section:
+    """The powers, one group per Discipline the sheet rates (its powers, one empty row, the game's
+    powers up to its rating), then rows for a power of a Discipline added in the same form."""
+    section = Section("powers", translate(SECTION_TITLES["powers"], lang), open=False,
+                      hint=translate(N_("Pick a power of the list or type a homebrew one; empty a name to remove "
+                                        "it."), lang))
+    held = [p for p in sheet.get("powers") or [] if isinstance(p, dict)]
+    index = 0
+    disciplines = sheet.get("disciplines") or {}
+    for discipline, rating in sorted(disciplines.items(), key=lambda item: labels.trait(item[0], lang)):
+        group = PowerGroup(discipline, labels.trait(discipline, lang), int(rating or 0))
+        for power in held:
+            if power.get("discipline") == discipline:
+                group.rows.append(PowerRow(index, discipline, power_label(system, power, lang), power.get("level"),
+                                           known=bool(power.get("power"))))
+                index += 1
+        group.rows.append(PowerRow(index, discipline))
+        index += 1
+        group.options = [Option(labels.power(system, discipline, power_id, lang), str(level))
+                         for level, power_id, _ in powers.powers_of(system, discipline, int(rating or 0))]
+        section.powers.append(group)
+    for power in held:  # a power whose Discipline is gone: kept in a row, so the refusal can be read
+        if power.get("discipline") not in disciplines:
+            section.power_rows.append(PowerRow(index, str(power.get("discipline")), power_label(system, power, lang),
+                                               power.get("level"), known=bool(power.get("power")),
+                                               discipline_text=labels.trait(str(power.get("discipline")), lang)))
+            index += 1
+    for _ in range(NEW_ROWS):
+        section.power_rows.append(PowerRow(index))
+        index += 1
+    section.suggestions = [Option(labels.trait(d, lang), labels.trait(d, lang))
+                           for d in sorted(labels.DISCIPLINES.get(system, ()), key=lambda d: labels.trait(d, lang))]
+    return section
+
+
+def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool) -> list[dict]:
+    """The rows ``s.powers.<n>.*`` -> the sheet's ``powers``: a name of the game's list (typed in
+    English, French or Spanish) is that power, by id, at its level; another is homebrew, kept as typed
+    at the level given (1 if none); a row without a name is dropped. A new row's Discipline is typed
+    like a trait; left empty, the power's name finds it when exactly one Discipline of the list has it."""
+    out: list[dict] = []
+    n = 0
+    while f"s.powers.{n}.name" in form:
+        prefix = f"s.powers.{n}."
+        n += 1
+        name = " ".join(str(form.get(prefix + "name") or "").split())
+        if not name:
+            continue
+        typed = str(form.get(prefix + "discipline") or "").strip()
+        discipline = trait_id(typed) if typed else _discipline_of(system, name)
+        if not discipline:
+            if lenient:
+                continue
+            raise RuleError("missing_field", field=f"powers.{n - 1}.discipline")
+        power_id = labels.power_from_text(system, discipline, name)
+        if power_id is not None:
+            level = powers.known(system)[discipline][power_id][0]
+            out.append({"discipline": discipline, "level": level, "power": power_id})
+            continue
+        level_text = str(form.get(prefix + "level") or "").strip()
+        try:
+            level = _int(f"powers.{n - 1}.level", level_text, True) or 1
+        except RuleError:
+            if not lenient:
+                raise
+            level = 1
+        out.append({"discipline": discipline, "level": level, "name": name})
+    return out
+
+
+def _discipline_of(system: str, name: str) -> str:
+    found = [d for d in powers.disciplines_with_powers(system) if labels.power_from_text(system, d, name)]
+    return found[0] if len(found) == 1 else ""
 
 
 def suggestions(system: str, key: str, held: dict, lang: str) -> list[Option]:
@@ -333,7 +448,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
             raise
 
     for key, raw in schema["properties"].items():
-        if key in DERIVED or (editable is not None and key not in editable):
+        if key in DERIVED or key in OWN_WIDGET or (editable is not None and key not in editable):
             continue
         spec = _resolve(schema, raw)
         plain, nullable = _plain_type(spec)
@@ -414,6 +529,8 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
             except RuleError:
                 if not lenient:
                     raise
+    if "powers" in schema["properties"] and (editable is None or "powers" in editable) and "s.powers.0.name" in form:
+        patch["powers"] = powers_from_form(system, form, lenient)
     return patch
 
 
