@@ -68,7 +68,9 @@ def system_module(system: Any) -> ModuleType:
 
 
 def _load_sheet(module: ModuleType, sheet: Any) -> Any:
-    return parse(module.Sheet, copy.deepcopy(sheet), "sheet")
+    # No copy first: strict validation builds the model's own containers (sheets hold no ``Any``),
+    # and never changes the dict it reads.
+    return parse(module.Sheet, sheet, "sheet")
 
 
 def new_sheet(system: str, data: dict) -> dict:

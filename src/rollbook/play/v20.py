@@ -204,13 +204,13 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
           source: dice.DiceSource) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
-    new = sheet.model_copy(deep=True)
+    new = sheet.model_copy()  # shallow: what changes is replaced below, never changed in place
     if isinstance(action, SoakAction):  # V20-17: the levels left after soak, marked in the soak's transaction
         new.health = take_damage(sheet.health, result.damage_taken, prepared.request.damage_type, effects)
     elif isinstance(action, DamageAction):
         pass  # V20-17: a damage roll changes nothing on the attacker's sheet; the defender's soak marks it
     elif prepared.request.willpower:  # V20-9: the spend lowers current Willpower in the same transaction
-        new.willpower.current = sheet.willpower.current - 1
+        new.willpower = sheet.willpower.model_copy(update={"current": sheet.willpower.current - 1})
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
                            **follows_note(prepared.context.get("follows")))

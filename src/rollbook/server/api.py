@@ -128,7 +128,8 @@ class Problem(BaseModel):
 
 
 def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
-    fingerprint = tx.fingerprint(request.method, request.url.path, body)
+    # Only a request with a key is compared with a stored one: without, no fingerprint to compute.
+    fingerprint = tx.fingerprint(request.method, request.url.path, body) if key is not None else ""
     # Anonymous requests (create, join) answer a token: their key alone guards it, so it must be unguessable.
     status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint, work=work,
                                               min_key_length=tx.ANONYMOUS_KEY_MIN if scope == ANONYMOUS else 1)
@@ -328,7 +329,8 @@ def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id:
     damage receipt and marks the defender's health (wound) track in its own transaction."""
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
+    return _mutate(request, db, scope=_scope(member), key=idempotency_key,
+                   body=body.model_dump(mode="json") if idempotency_key is not None else None,
                    work=lambda s: _roll_status(rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
                                                           ask=body.ask, source=source, follows=body.follows,
                                                           target=body.target)))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from typing import TypeVar
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -220,19 +220,25 @@ class GroupCommit:
         touched: set[int] = set()
         try:
             with self.db.lane or _NO_LANE, self.db._writer() as session:
-                with session.begin():
-                    for item in batch:
-                        before = set(session.info.get("chronicles", ()))
-                        try:
-                            with session.begin_nested():
-                                item.result = item.work(session)
-                        except BaseException as error:  # noqa: BLE001 - handed to its caller
-                            item.error = error
-                            session.info["chronicles"] = before
-                        finally:
-                            session.expunge_all()  # each write starts with no ORM objects, as alone
-                    touched = set(session.info.get("chronicles", ()))
-        except BaseException as error:  # noqa: BLE001 - BEGIN or COMMIT failed: nothing was kept
+                if len(batch) == 1:
+                    # Alone in its batch: its own transaction, no savepoint (the same outcome: a work
+                    # that raises keeps nothing, its caller gets the error; two statements fewer).
+                    with session.begin():
+                        batch[0].result = batch[0].work(session)
+                else:
+                    with session.begin():
+                        for item in batch:
+                            before = set(session.info.get("chronicles", ()))
+                            try:
+                                with session.begin_nested():
+                                    item.result = item.work(session)
+                            except BaseException as error:  # noqa: BLE001 - handed to its caller
+                                item.error = error
+                                session.info["chronicles"] = before
+                            finally:
+                                session.expunge_all()  # each write starts with no ORM objects, as alone
+                touched = set(session.info.get("chronicles", ()))
+        except BaseException as error:  # noqa: BLE001 - the work (alone), BEGIN or COMMIT failed: nothing was kept
             for item in batch:
                 if item.error is None:
                     item.result = None
@@ -261,6 +267,8 @@ class Database:
         # Reads see one snapshot: WAL + a deferred BEGIN on SQLite, REPEATABLE READ on PostgreSQL.
         read_options = {"rollbook_read": True} if self.sqlite else {"isolation_level": "REPEATABLE READ"}
         self._reader = sessionmaker(self.engine.execution_options(**read_options), expire_on_commit=False)
+        # One statement is its own snapshot: on PostgreSQL it needs no BEGIN … ROLLBACK around it.
+        self._one_read = self.engine.execution_options(**(read_options if self.sqlite else {"isolation_level": "AUTOCOMMIT"}))
         self.after_commit: list[Callable[[set[int]], None]] = []
         self.lane = WriterLane() if self.sqlite else None
         self.group = GroupCommit(self) if self.sqlite else None
@@ -293,6 +301,13 @@ class Database:
         with self._reader() as session:
             with session.begin():
                 yield session
+
+    @contextmanager
+    def read_connection(self) -> Iterator[Connection]:
+        """One read statement on a Core connection, without a Session (the token check of every
+        request): a statement is its own snapshot (on PostgreSQL in autocommit, one round trip)."""
+        with self._one_read.connect() as connection:
+            yield connection
 
     def upgrade(self) -> None:
         upgrade(self.engine)

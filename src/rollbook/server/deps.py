@@ -15,7 +15,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from rollbook.dice import DiceSource
-from rollbook.server.auth import COOKIE_NAME, authenticate, token_from_headers
+from rollbook.server.auth import COOKIE_NAME, member_of_token, token_from_headers
 from rollbook.server.db import Database
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError, pick_language
@@ -44,8 +44,8 @@ def optional_member(request: Request) -> Member | None:
     token = request_token(request)
     if token is None:
         return None
-    with database(request).read() as session:
-        member = authenticate(session, token)
+    with database(request).read_connection() as connection:
+        member = member_of_token(connection, token)
     request.state.rollbook_member = member
     return member
 

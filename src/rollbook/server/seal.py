@@ -94,14 +94,34 @@ def seal(seed: bytes, chronicle_id: int, commitment: str, secret: str | None = N
     return f"{_FORMAT}:" + base64.b64encode(nonce + sealed).decode("ascii")
 
 
+_opened: dict[tuple[str, str, int, str], bytes] = {}
+_OPENED_MAX = 4096
+
+
 def unseal(stored: str, chronicle_id: int, commitment: str, secret: str | None = None) -> bytes:
-    """The seed a ``seal`` stored; ``SecretKeyError`` when the secret (or the row) is not the one sealed."""
+    """The seed a ``seal`` stored; ``SecretKeyError`` when the secret (or the row) is not the one sealed.
+
+    A seed opened once is kept in this process's memory (it is the server's secret already, never
+    logged or served), keyed by the secret, the sealed text, the chronicle and the commitment: the
+    next roll of the chronicle does not decrypt it again, and another secret or row still has to open."""
+    secret = secret or operator_secret()
+    key = (secret, stored, chronicle_id, commitment)
+    seed = _opened.get(key)
+    if seed is None:
+        seed = _open(stored, chronicle_id, commitment, secret)
+        if len(_opened) >= _OPENED_MAX:
+            _opened.clear()
+        _opened[key] = seed
+    return seed
+
+
+def _open(stored: str, chronicle_id: int, commitment: str, secret: str) -> bytes:
     kind, _, body = stored.partition(":")
     if kind != _FORMAT:
         raise SecretKeyError(f"unknown sealed seed format {kind!r}")
     raw = base64.b64decode(body)
     try:
-        return AESGCM(_key(secret or operator_secret())).decrypt(
+        return AESGCM(_key(secret)).decrypt(
             raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _context(chronicle_id, commitment))
     except InvalidTag:
         raise SecretKeyError("the operator's secret does not open this chronicle's server seed") from None

@@ -60,39 +60,51 @@ def seed_in_use(session: Session, chronicle: Chronicle, actor: dict | None = Non
     return _in_use(session, chronicle.id) or commit_seed(session, chronicle, actor or SERVER_ACTOR)
 
 
+_CLIENT_SEED = select(ClientSeed.client_seed).where(ClientSeed.member_id == bindparam("member"))
+
+
 def client_seed_of(session: Session, member_id: int) -> str:
-    """F-2: the member's client seed as last set, ``""`` until then."""
-    row = session.get(ClientSeed, member_id)
-    return row.client_seed if row is not None else ""
+    """F-2: the member's client seed as last set, ``""`` until then (one prebuilt Core statement)."""
+    seed = session.execute(_CLIENT_SEED, {"member": member_id}).scalar()
+    return seed if seed is not None else ""
 
 
 _SEEDS = FairSeed.__table__
-# The next nonce under the seed in use, in one statement (the row locked by the UPDATE itself).
+_CLIENT_SEEDS = ClientSeed.__table__
+# The next nonce under the seed in use and the member's client seed, in one statement (the seed row
+# locked by the UPDATE itself).
 _NEXT_NONCE = (_SEEDS.update()
                .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.revealed_seq.is_(None))
                .values(nonce=_SEEDS.c.nonce + 1)
-               .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment))
+               .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment,
+                          select(_CLIENT_SEEDS.c.client_seed)
+                          .where(_CLIENT_SEEDS.c.member_id == bindparam("member")).scalar_subquery()))
 
 
 def fair_dice(session: Session, chronicle: Chronicle, member: Member) -> FairDice:
     """F-3, F-4: the dice of one roll or follow-up by ``member``: the next nonce under the seed in use."""
-    if any(isinstance(held, FairSeed) for held in session.identity_map.values()):
-        # a seed row the ORM holds (committed or rotated in this transaction) must see the new nonce
+    client_seed = None
+    if any(isinstance(held, (FairSeed, ClientSeed)) for held in session.identity_map.values()):
+        # a seed row the ORM holds (committed or rotated in this transaction) must see the new nonce,
+        # a client seed it holds is read through it
         row = seed_in_use(session, chronicle, actor_of(member))
         row.nonce += 1
         session.flush()
         nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
     else:
-        next_ = session.execute(_NEXT_NONCE, {"chronicle": chronicle.id}).first()
+        next_ = session.execute(_NEXT_NONCE, {"chronicle": chronicle.id, "member": member.id}).first()
         if next_ is None:  # the chronicle's first roll: commit a seed (F-1), then take its first nonce
             row = commit_seed(session, chronicle, actor_of(member))
             row.nonce += 1
             session.flush()
             nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
         else:
-            nonce, sealed, commitment = next_
+            nonce, sealed, commitment, client_seed = next_
+            client_seed = client_seed or ""
+    if client_seed is None:
+        client_seed = client_seed_of(session, member.id)
     seed = seal.unseal(sealed, chronicle.id, commitment)
-    return FairDice(seed, chronicle.id, client_seed_of(session, member.id), nonce)
+    return FairDice(seed, chronicle.id, client_seed, nonce)
 
 
 def dice_for(session: Session, chronicle: Chronicle, member: Member,

@@ -1,0 +1,189 @@
+"""The roll path in-process: the server's CPU per request without a network, a load generator or
+uvicorn, for the bare endpoint and the durable roll of ``bench/load.py`` (issue 15).
+
+    python bench/inproc.py                       # SQLite and PostgreSQL: CPU ms per request, ratio
+    python bench/inproc.py --stores sqlite --profile roll     # + cProfile of the roll, top 40
+    python bench/inproc.py --profile roll --sort tottime --top 60
+
+The app is ``create_app`` as ``rollbook serve`` builds it (same middleware, same routes), called
+as an ASGI application from one event loop, one request at a time (so the CPU is the request's
+own, sync endpoints' thread-pool hop included). CPU is ``time.process_time`` (every thread of
+this process; PostgreSQL's backend is not counted): best of ``--repeat`` runs of ``--requests``
+requests each. ``calls`` is the number of Python function calls per request counted by cProfile
+(deterministic: a fair before/after on a noisy machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import secrets
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import PG_ADMIN_URL, V20_SHEET, V20_TEST  # noqa: E402
+
+
+@contextmanager
+def store(name: str) -> Iterator[str]:
+    if name == "sqlite":
+        with tempfile.TemporaryDirectory() as directory:
+            yield f"sqlite:///{directory}/bench.sqlite3"
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    database = f"rollbook_inproc_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{database}"')
+    try:
+        yield make_url(PG_ADMIN_URL).set(drivername="postgresql+psycopg", database=database).render_as_string(
+            hide_password=False)
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+class Caller:
+    """A minimal ASGI client: one request, the whole answer."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+        raw = b"" if body is None else json.dumps(body).encode()
+        headers = [(b"host", b"bench"), (b"user-agent", b"inproc")]
+        if body is not None:
+            headers += [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
+        if token:
+            headers.append((b"authorization", f"Bearer {token}".encode()))
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "root_path": "", "headers": headers, "client": ("127.0.0.1", 1), "server": ("bench", 80)}
+        sent = False
+
+        async def receive():
+            nonlocal sent
+            if sent:
+                await asyncio.sleep(3600)
+            sent = True
+            return {"type": "http.request", "body": raw, "more_body": False}
+
+        answer = {"status": 0, "body": b""}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                answer["body"] += message.get("body", b"")
+
+        await self.app(scope, receive, send)
+        return answer["status"], answer["body"]
+
+
+@contextmanager
+def inline_threadpool() -> Iterator[None]:
+    import fastapi.dependencies.utils
+    import fastapi.routing
+
+    async def inline(func, *args, **kwargs):
+        return func(*args, **kwargs)
+
+    modules = [m for m in (fastapi.routing, fastapi.dependencies.utils) if hasattr(m, "run_in_threadpool")]
+    saved = [m.run_in_threadpool for m in modules]
+    for module in modules:
+        module.run_in_threadpool = inline
+    try:
+        yield
+    finally:
+        for module, original in zip(modules, saved):
+            module.run_in_threadpool = original
+
+
+async def set_up(call: Caller) -> tuple[str, str]:
+    status, raw = await call("POST", "/api/chronicles", {"name": "Bench", "system": "v20", "difficulty": 6})
+    assert status == 201, raw
+    created = json.loads(raw)
+    chronicle = created["chronicle"]["id"]
+    status, raw = await call("POST", "/api/join", {"invitation": created["invitation"], "name": "Player"})
+    assert status == 201, raw
+    token = json.loads(raw)["token"]
+    status, raw = await call("POST", f"/api/chronicles/{chronicle}/characters",
+                             {"name": V20_SHEET["name"], "sheet": V20_SHEET}, token)
+    assert status == 201, raw
+    character = json.loads(raw)["id"]
+    return f"/api/chronicles/{chronicle}/characters/{character}/rolls", token
+
+
+async def measure(url: str, requests: int, repeat: int, profile: str | None, sort: str, top: int) -> dict:
+    from rollbook.server.app import create_app
+
+    app = create_app(url)
+    call = Caller(app)
+    path, token = await set_up(call)
+    kinds = {"bare": ("GET", "/api/systems", None, None, 200),
+             "roll": ("POST", path, {"action": V20_TEST}, token, 201)}
+    out: dict = {}
+    for kind, (method, target, body, tok, expected) in kinds.items():
+        for _ in range(20):  # warm-up
+            status, raw = await call(method, target, body, tok)
+            assert status == expected, (status, raw[:300])
+        best = float("inf")
+        for _ in range(repeat):
+            started = time.process_time()
+            for _ in range(requests):
+                await call(method, target, body, tok)
+            best = min(best, (time.process_time() - started) / requests)
+        profiler = cProfile.Profile(time.process_time)
+        with inline_threadpool():  # cProfile sees the calling thread only: run sync endpoints inline
+            profiler.enable()
+            for _ in range(50):
+                await call(method, target, body, tok)
+            profiler.disable()
+        stats = pstats.Stats(profiler)
+        out[kind] = {"cpu_ms": best * 1000, "calls": round(stats.total_calls / 50)}
+        if profile == kind:
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats(sort).print_stats(top)
+            out[kind]["profile"] = text.getvalue()
+    app.state.db.dispose()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stores", default="sqlite,postgresql")
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--profile", choices=("bare", "roll"))
+    parser.add_argument("--sort", default="cumulative")
+    parser.add_argument("--top", type=int, default=40)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("ROLLBOOK_SECRET_KEY_FILE", str(Path(tempfile.mkdtemp()) / "operator.key"))
+    print(f"load average {open('/proc/loadavg').read().split()[0]}")
+    for name in args.stores.split(","):
+        with store(name) as url:
+            result = asyncio.run(measure(url, args.requests, args.repeat, args.profile, args.sort, args.top))
+        bare, roll = result["bare"], result["roll"]
+        print(f"{name:10} bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
+              f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls)   "
+              f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}")
+        for kind in ("bare", "roll"):
+            if "profile" in result[kind]:
+                print(result[kind]["profile"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
