@@ -8,11 +8,16 @@ role may not do.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
+from typing import TypeVar
+
+from sqlalchemy import bindparam, inspect, select
+from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy.orm.attributes import instance_state
 
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
+
+T = TypeVar("T")
 
 STORYTELLER = "storyteller"
 PLAYER = "player"
@@ -35,6 +40,45 @@ _LOCK_CHARACTER = (select(Character).where(Character.id == bindparam("character"
                                            Character.chronicle_id == bindparam("chronicle"),
                                            present())
                    .with_for_update().execution_options(populate_existing=True))
+
+
+_CHRONICLES = Chronicle.__table__
+_CHARACTERS = Character.__table__
+_LOCK_CHRONICLE_ROW = select(_CHRONICLES).where(_CHRONICLES.c.id == bindparam("chronicle")).with_for_update()
+_LOCK_CHARACTER_ROW = (select(_CHARACTERS).where(_CHARACTERS.c.id == bindparam("character"),
+                                                 _CHARACTERS.c.chronicle_id == bindparam("chronicle"),
+                                                 _CHARACTERS.c.removed_at.is_(None))
+                       .with_for_update())
+
+
+def _detached(cls: type[T], row) -> T:
+    """An ORM object holding ``row`` (every column), detached: read its attributes; change the row
+    with Core statements only (``store.save_sheet``), the unit of work does not know it."""
+    mapper = inspect(cls)
+    instance = mapper.class_manager.new_instance()
+    fields = row._mapping
+    instance_state(instance).dict.update((prop.key, fields[prop.columns[0]]) for prop in mapper.column_attrs)
+    make_transient_to_detached(instance)
+    return instance
+
+
+def lock_chronicle_row(session: Session, chronicle_id: int) -> Chronicle:
+    """``lock_chronicle`` for a use case that reads the chronicle only: the same lock and refusal,
+    one Core statement (no ORM load); the chronicle is detached (``_detached``)."""
+    row = session.connection().execute(_LOCK_CHRONICLE_ROW, {"chronicle": chronicle_id}).first()
+    if row is None:
+        raise ProblemError(404, "chronicle_not_found", chronicle=chronicle_id)
+    return _detached(Chronicle, row)
+
+
+def lock_character_row(session: Session, member: Member, character_id: int) -> Character:
+    """``lock_character`` for a use case that changes the character through ``store.save_sheet``
+    only: the same lock (after the chronicle's) and refusal, one Core statement; detached."""
+    row = session.connection().execute(_LOCK_CHARACTER_ROW,
+                                       {"character": character_id, "chronicle": member.chronicle_id}).first()
+    if row is None:
+        raise ProblemError(404, "character_not_found", character=character_id)
+    return _detached(Character, row)
 
 
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:

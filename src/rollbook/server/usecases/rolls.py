@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session
 from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.play import quick
-from rollbook.server.access import STORYTELLER, find_entry, lock_character, lock_chronicle, may_act_for
+from rollbook.server.access import (
+    STORYTELLER, find_entry, lock_character, lock_character_row, lock_chronicle, lock_chronicle_row, may_act_for,
+)
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
@@ -42,8 +44,8 @@ def roll(session: Session, member: Member, character_id: int, action: dict, *, h
     The combat chain (``usecases.exchange``): ``follows`` is the seq of the entry this step follows
     (its receipt is handed to the play layer, the new entry ``refers_to`` it); ``target`` the
     character an attack is aimed at."""
-    chronicle = lock_chronicle(session, member.chronicle_id)
-    character = lock_character(session, member, character_id)
+    chronicle = lock_chronicle_row(session, member.chronicle_id)  # read only: the same locks, no ORM loads
+    character = lock_character_row(session, member, character_id)  # changed through save_sheet only
     may_act_for(member, character)
     plan = authority.plan_roll(session, chronicle, character, member, copy.deepcopy(action), hidden=hidden)
     step = _step(session, member, character, chronicle.system, plan.action, follows, target)
