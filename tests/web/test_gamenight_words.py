@@ -103,8 +103,9 @@ def marked_ids(monkeypatch):
     names keep theirs (a homebrew trait is shown as typed)."""
     plain = labels.readable
     monkeypatch.setattr(labels, "readable", lambda identifier: f"{MARK}{plain(identifier)}{MARK}")
-    monkeypatch.setattr(labels, "trait", lambda name, lang: labels.translate(labels.TRAITS.get(name) or plain(name),
-                                                                             lang))
+    monkeypatch.setattr(labels, "trait", lambda name, lang, names=None: (
+        (names or {}).get(name) if name not in labels.TRAITS and (names or {}).get(name)
+        else labels.translate(labels.TRAITS.get(name) or plain(name), lang)))
 
 
 def _pages(client, t, player):

@@ -34,6 +34,8 @@ EXAMPLES: dict[str, SystemExamples] = {
             "talents": {"alertness": 2},
             "skills": {"firearms": 4},
             "disciplines": {"fortitude": 1, "dominate": 2},
+            "powers": [{"discipline": "dominate", "level": 1, "power": "command"},
+                       {"discipline": "dominate", "level": 2, "power": "mesmerize"}],
             "specialties": {"firearms": ["Pistols"]},
             "virtues": {"courage": 3},
         }),
@@ -61,6 +63,8 @@ EXAMPLES: dict[str, SystemExamples] = {
             "skills": {"firearms": 3, "brawl": 2},
             "specialties": {"firearms": ["Sniping"]},
             "disciplines": {"potence": 2},
+            "powers": [{"discipline": "potence", "level": 1, "power": "lethal_body"},
+                       {"discipline": "potence", "level": 2, "name": "Rooftop Sprint"}],
             "hunger": 2,
         }),
         actions={

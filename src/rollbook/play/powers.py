@@ -10,6 +10,9 @@ that level) or ``name`` (a homebrew power, as typed). The sheet checks (codes an
 - ``unknown_power``: ``power`` is not a power of that Discipline at that level in the game's list;
 - ``power_choice``: exactly one of ``power`` and ``name``;
 - ``duplicate_name``: the same power twice.
+
+Not checked (the Storyteller's call): a V5 amalgam's other Discipline (Unliving Hive needs Obfuscate 2),
+a V20 path other than the primary one (name it as homebrew).
 """
 
 from __future__ import annotations

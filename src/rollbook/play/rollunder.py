@@ -54,6 +54,7 @@ class Sheet(Identity):
     attributes: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
     skills: dict[TraitName, int] = Field(default_factory=dict)  # levels 1–20
     cards: list[Card] = Field(default_factory=list)
+    names: dict[TraitName, Label] = Field(default_factory=dict)  # a homebrew trait's name as typed, by id
 
     @model_validator(mode="after")
     def _check(self) -> Sheet:

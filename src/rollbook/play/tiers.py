@@ -104,6 +104,7 @@ class Sheet(Identity):
     wounds: Wounds = Field(default_factory=Wounds)
     turn_spent: bool = False  # T-3: a reload took the rest of the turn
     experience: Experience = Field(default_factory=Experience)
+    names: dict[TraitName, Label] = Field(default_factory=dict)  # a homebrew trait's name as typed, by id
 
     @model_validator(mode="after")
     def _fill_and_check(self) -> Sheet:

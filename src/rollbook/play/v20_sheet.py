@@ -154,6 +154,7 @@ class Sheet(Identity):
     disciplines: dict[TraitName, int] = Field(default_factory=dict)  # 0–10
     clan_disciplines: list[TraitName] = Field(default_factory=list)  # for experience costs
     powers: list[Power] = Field(default_factory=list)  # Discipline powers (play.powers)
+    names: dict[TraitName, Label] = Field(default_factory=dict)  # a homebrew trait's name as typed, by id
     specialties: dict[TraitName, list[Label]] = Field(default_factory=dict)  # trait -> names (V20-7)
     virtues: Virtues = Field(default_factory=Virtues)
     humanity: int = rating(0, 10, 7)

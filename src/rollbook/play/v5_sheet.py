@@ -103,6 +103,7 @@ class Sheet(Identity):
     disciplines: dict[TraitName, int] = Field(default_factory=dict)  # 0–5
     clan_disciplines: list[TraitName] = Field(default_factory=list)
     powers: list[Power] = Field(default_factory=list)  # Discipline powers (play.powers)
+    names: dict[TraitName, Label] = Field(default_factory=dict)  # a homebrew trait's name as typed, by id
     hunger: int | None = Field(None, ge=0, le=rules.MAX_HUNGER)  # default: 1 for vampires, 0 otherwise
     blood_potency: int | None = Field(None, ge=0, le=10)  # default: 1 for vampires, 0 otherwise
     humanity: int = rating(0, 10, 7)

@@ -47,7 +47,9 @@ def roster_view(character: Character, member: Member) -> dict:
     (``None`` otherwise) only the Storyteller and its owner (``may_open``)."""
     opens = may_open(member, character)
     view = character_view(character)
-    view.update(sheet=character.sheet if opens else None, may_open=opens)
+    # a homebrew trait's name as typed (the sheet's ``names``): every member reads it in the receipts
+    view.update(sheet=character.sheet if opens else None, may_open=opens,
+                trait_names=dict((character.sheet or {}).get("names") or {}))
     return view
 
 

@@ -128,7 +128,7 @@ def odds_of(system: str, sheet: dict, action: dict, mode: str, lang: str) -> tup
         built = play.preview(system, sheet, action, mode=mode, role="storyteller")
     except RuleError:  # a sheet that changed since the ask: the queue still shows the ask, without odds
         return None, ""
-    return odds_view(built, lang), describe_pool(built.get("pool") or {}, lang, system)
+    return odds_view(built, lang), describe_pool(built.get("pool") or {}, lang, system, sheet.get("names"))
 
 
 def change_fields(system: str, kind: str, asked: dict, sheet: dict, lang: str) -> list[forms.FieldView]:

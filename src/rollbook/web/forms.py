@@ -158,8 +158,8 @@ def _plain_type(spec: dict) -> tuple[dict, bool]:
 
 # --- the sheet's traits, for selects ---------------------------------------------------------
 
-def _rated(names_and_ratings, lang: str, group: str | None = None) -> list[Option]:
-    return [Option(name, f"{labels.trait(name, lang)} ({value})", group) for name, value in names_and_ratings]
+def _rated(names_and_ratings, lang: str, group: str | None = None, names: dict | None = None) -> list[Option]:
+    return [Option(name, f"{labels.trait(name, lang, names)} ({value})", group) for name, value in names_and_ratings]
 
 
 def _ability_groups(system: str) -> list[tuple[str, str]]:
@@ -173,28 +173,31 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
     from rollbook.i18n import translate
 
     attributes = sheet.get("attributes") or {}
+    names = sheet.get("names") or {}  # a homebrew trait's name as typed
     if name in ("attribute", "second_attribute") and "enum" in spec:
-        return [Option(v, f"{labels.trait(v, lang)} ({attributes.get(v, '?')})") for v in spec["enum"]]
+        return [Option(v, f"{labels.trait(v, lang, names)} ({attributes.get(v, '?')})") for v in spec["enum"]]
     if name == "attribute" and isinstance(attributes, dict):  # free attributes (roll-under): the sheet's own
-        return _rated(sorted(attributes.items(), key=lambda item: labels.trait(item[0], lang)), lang)
+        return _rated(sorted(attributes.items(), key=lambda item: labels.trait(item[0], lang, names)), lang,
+                      names=names)
     if name == "virtue" and "enum" in spec:
         virtues = sheet.get("virtues") or {}
-        return [Option(v, f"{labels.trait(v, lang)} ({virtues.get(v, '?')})") for v in spec["enum"]]
+        return [Option(v, f"{labels.trait(v, lang, names)} ({virtues.get(v, '?')})") for v in spec["enum"]]
     if name in ("skill", "ability"):
         options: list[Option] = []
         for group, title in _ability_groups(system):
             ratings = sheet.get(group) or {}
-            ordered = sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang))
-            options += _rated(ordered, lang, translate(title, lang) if system == "v20" else None)
+            ordered = sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names))
+            options += _rated(ordered, lang, translate(title, lang) if system == "v20" else None, names)
         return options
     if name == "discipline":
         ratings = sheet.get("disciplines") or {}
-        return _rated(sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang)), lang)
+        return _rated(sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang,
+                      names=names)
     if name == "specialty":
         options = []
-        for trait, names in sorted((sheet.get("specialties") or {}).items()):
-            for specialty in names:
-                options.append(Option(specialty, f"{specialty} ({labels.trait(trait, lang)})", trait=trait))
+        for trait, specialties in sorted((sheet.get("specialties") or {}).items()):
+            for specialty in specialties:
+                options.append(Option(specialty, f"{specialty} ({labels.trait(trait, lang, names)})", trait=trait))
         return options
     if name in ("weapon", "second_weapon"):
         options = []
@@ -207,7 +210,7 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
             options.append(Option(weapon["name"], text))
         return options
     if name == "location":
-        return [Option(k, f"{labels.trait(k, lang)} ({v})") for k, v in (sheet.get("armor") or {}).items()]
+        return [Option(k, f"{labels.trait(k, lang, names)} ({v})") for k, v in (sheet.get("armor") or {}).items()]
     if name in ("card", "cards"):
         cards = sheet.get("cards") or []
         if isinstance(cards, list) and (cards or name == "cards"):
@@ -277,7 +280,7 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
                              required=name in required and not nullable)
         elif kind == "string" and name == "trait":
             view = FieldView(name, label, "datalist", value,
-                             [Option(t, labels.trait(t, lang)) for t in trait_suggestions(sheet)],
+                             [Option(t, labels.trait(t, lang, sheet.get("names"))) for t in trait_suggestions(sheet)],
                              required=name in required)
         elif kind == "string":
             widget = "textarea" if spec.get("maxLength", 0) > 1000 else "text"

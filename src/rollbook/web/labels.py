@@ -7,6 +7,8 @@ translate it with the reader's language. A name missing here falls back to its i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rollbook.i18n import N_, translate
 
 TRAITS = {
@@ -299,8 +301,25 @@ def readable(identifier: str) -> str:
     return identifier.replace("_", " ").capitalize()
 
 
-def trait(name: str, lang: str) -> str:
-    return translate(TRAITS.get(name) or readable(name), lang)
+def trait(name: str, lang: str, names: Mapping[str, str] | None = None) -> str:
+    """A trait in the reader's language; a homebrew one by the name it was typed with (the sheet's
+    ``names``: "egouts" -> "Égouts", in every language), else its id made readable."""
+    if name in TRAITS:
+        return translate(TRAITS[name], lang)
+    if names and isinstance(names.get(name), str):
+        return names[name]
+    return translate(readable(name), lang)
+
+
+def typed_name(text: str) -> tuple[str, str | None]:
+    """A trait name as typed -> (its id, the name to keep beside it): a name the catalogues know has
+    none to keep (it is shown translated); a homebrew one keeps its spelling, blanks collapsed, when
+    it is not the id itself ("Égouts" -> ("egouts", "Égouts"); "egouts" -> ("egouts", None))."""
+    identifier = trait_from_text(text)
+    typed = " ".join(str(text).split())
+    if not identifier or identifier in TRAITS or typed == identifier:
+        return identifier, None
+    return identifier, typed[:100]
 
 
 def field(name: str, lang: str, title: str | None = None) -> str:
@@ -328,13 +347,13 @@ def choice(value: str, lang: str, field_name: str | None = None) -> str:
     return translate(CHOICES.get(value) or readable(value), lang)
 
 
-def resource(path: str, lang: str) -> str:
+def resource(path: str, lang: str, names: Mapping[str, str] | None = None) -> str:
     if path in RESOURCES:
         return translate(RESOURCES[path], lang)
     head, _, rest = path.partition(".")
     if head in ("attributes", "skills", "talents", "knowledges", "disciplines", "virtues", "specialties") and rest:
-        return trait(rest, lang)
-    return trait(path.replace(".", "_"), lang)
+        return trait(rest, lang, names)
+    return trait(path.replace(".", "_"), lang, names)
 
 
 def system_name(system: str, lang: str) -> str:

@@ -129,23 +129,23 @@ def _change_value(key: str, value, lang: str) -> str:
     return str(value)
 
 
-def _title(system: str, receipt: dict, lang: str) -> str:
+def _title(system: str, receipt: dict, lang: str, names: dict | None = None) -> str:
     action = receipt.get("action") or {}
     kind = receipt.get("kind") or action.get("kind", "")
     if kind == "test":
-        names = [action.get("attribute"), action.get("skill") or action.get("ability") or action.get("discipline")
-                 or action.get("second_attribute")]
-        return " + ".join(labels.trait(n, lang) for n in names if n)
+        traits = [action.get("attribute"), action.get("skill") or action.get("ability") or action.get("discipline")
+                  or action.get("second_attribute")]
+        return " + ".join(labels.trait(n, lang, names) for n in traits if n)
     if kind == "skill" and action.get("skill"):
-        return labels.trait(action["skill"], lang)
+        return labels.trait(action["skill"], lang, names)
     if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
-        return labels.trait(action.get("skill") or action["attribute"], lang)
+        return labels.trait(action.get("skill") or action["attribute"], lang, names)
     return exchange.roll_kind(system, kind, lang)
 
 
 def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
          willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
-         goal: str = "win", chronicle_system: str = "") -> Card:
+         goal: str = "win", chronicle_system: str = "", trait_names: dict[int, dict] | None = None) -> Card:
     """One log entry (``views.entry_view``) as this viewer may see it."""
     lang = viewer.lang
     actor = entry.get("actor") or {}
@@ -188,10 +188,12 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] == "sheet_edit":  # who changed which field from what to what
         c.title = translate(N_("Sheet edited"), lang)
         c.effects = []
-        c.change = " · ".join(f"{_edited_field(ch.get('field', ''), lang)}: "
-                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang)} → "
-                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang)}"
-                              for ch in receipt.get("changes") or [])
+        names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
+        c.change = " · ".join(f"{_edited_field(ch.get('field', ''), lang, names)}: "
+                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang, names)} → "
+                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang, names)}"
+                              for ch in receipt.get("changes") or []
+                              if not str(ch.get("field", "")).startswith("names."))  # shown by the trait itself
         return c
     if entry["kind"] == "removal":
         c.title = translate(N_("Character removed: {name}"), lang, name=receipt.get("name", ""))
@@ -208,14 +210,15 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if isinstance(result, dict) and result.get("system"):
         c.receipt = receipt_view(result, lang)
     action = receipt.get("action") or {}
-    c.title = _title(system, receipt, lang)
+    names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None  # homebrew, as typed
+    c.title = _title(system, receipt, lang, names)
     c.root = exchange.root_of(entry)
     target = (receipt.get("exchange") or {}).get("target")
     if target is not None and c.root == c.seq:
         c.target = characters.get(target, "")
     if entry["kind"] == "reroll":
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
-    c.pool = describe_pool(receipt.get("pool") or {}, lang, system)
+    c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
     c.settings = _settings(system, action, receipt, lang)
     c.notes = authority.roll_notes(system, receipt, lang)
     rouse = receipt.get("rouse")
@@ -255,29 +258,30 @@ def quick_words(quick: dict, lang: str) -> str:
     return translate(N_("“{action}” against {level}"), lang, action=quick.get("action", ""), level=quick.get("level", 10))
 
 
-def _edited_field(path: str, lang: str) -> str:
+def _edited_field(path: str, lang: str, names: dict | None = None) -> str:
     if path in labels.FIELDS:
         return labels.field(path, lang)
-    return labels.resource(path, lang)
+    return labels.resource(path, lang, names)
 
 
-def _edited(system: str, path: str, value, lang: str) -> str:
+def _edited(system: str, path: str, value, lang: str, names: dict | None = None) -> str:
     """A value of a sheet edit in words; the powers as "Auspex 1: Sens accrus", a homebrew one as typed."""
     if path == "powers" and isinstance(value, list):
-        return ", ".join(f"{labels.trait(str(p.get('discipline')), lang)} {p.get('level')}: {power_words(system, p, lang)}"
-                         for p in value if isinstance(p, dict)) or "—"
-    return _edited_value(value, lang)
+        return ", ".join(f"{labels.trait(str(p.get('discipline')), lang, names)} {p.get('level')}: "
+                         f"{power_words(system, p, lang)}" for p in value if isinstance(p, dict)) or "—"
+    return _edited_value(value, lang, names)
 
 
-def _edited_value(value, lang: str) -> str:
+def _edited_value(value, lang: str, names: dict | None = None) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
         return "✓" if value else "✗"
     if isinstance(value, list):
-        return ", ".join(_edited_value(v, lang) for v in value) or "—"
+        return ", ".join(_edited_value(v, lang, names) for v in value) or "—"
     if isinstance(value, dict):
-        return ", ".join(f"{labels.trait(k, lang)} {_edited_value(v, lang)}" for k, v in value.items()) or "—"
+        return ", ".join(f"{labels.trait(k, lang, names)} {_edited_value(v, lang, names)}"
+                         for k, v in value.items()) or "—"
     if value == "":
         return "—"
     return str(value)
@@ -328,6 +332,7 @@ def identity(sheet: dict, lang: str) -> list[tuple[str, str]]:
 
 def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
     groups = []
+    names = sheet.get("names") or {}  # homebrew traits, as typed
     attribute_order = list((sheet.get("attributes") or {}).keys())
     for key, title, top in RATING_GROUPS.get(system, ()):
         values = sheet.get(key)
@@ -336,12 +341,12 @@ def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
         items = list(values.items())
         if key not in ("attributes", "virtues"):
             # abilities: the rated ones first, then alphabetically in the reader's language
-            items.sort(key=lambda item: (item[1] == 0, labels.trait(item[0], lang)))
+            items.sort(key=lambda item: (item[1] == 0, labels.trait(item[0], lang, names)))
         elif key == "attributes" and system == "rollunder":  # the sheet's own attributes, by name
-            items.sort(key=lambda item: labels.trait(item[0], lang))
+            items.sort(key=lambda item: labels.trait(item[0], lang, names))
         elif key == "attributes":
             items.sort(key=lambda item: attribute_order.index(item[0]))
-        ratings = [Rating(k, labels.trait(k, lang), int(v), max(top, int(v)), dots=top <= 10) for k, v in items]
+        ratings = [Rating(k, labels.trait(k, lang, names), int(v), max(top, int(v)), dots=top <= 10) for k, v in items]
         if key == "disciplines":
             for r in ratings:
                 r.powers = powers_of(system, sheet, r.key, lang)
@@ -364,8 +369,9 @@ def power_words(system: str, power: dict, lang: str) -> str:
 
 
 def specialties(sheet: dict, lang: str) -> list[tuple[str, str]]:
-    return [(labels.trait(trait, lang), ", ".join(names)) for trait, names in (sheet.get("specialties") or {}).items()
-            if names]
+    typed = sheet.get("names") or {}
+    return [(labels.trait(trait, lang, typed), ", ".join(names))
+            for trait, names in (sheet.get("specialties") or {}).items() if names]
 
 
 def v5_track(track: dict) -> list[str]:

@@ -185,12 +185,13 @@ def _willpower_left(sheet: dict) -> int:
     return track["max"] - int(track.get("superficial") or 0) - int(track.get("aggravated") or 0)
 
 
-def describe_pool(pool: dict, lang: str, system: str = "v5") -> str:
+def describe_pool(pool: dict, lang: str, system: str = "v5", names: dict | None = None) -> str:
     """A receipt's pool in words: "Dexterity 3 + Firearms 2 = 5 dice" (V20, V5);
     "Firearms 60 + Pistol 5 = 65" (Tiers: the effective skill); "Climb 12 + bonus 2 = target 14"."""
     if not pool:
         return ""
-    terms = [f"{labels.trait(p['trait'].rsplit('.', 1)[-1], lang)} {p['rating']}" for p in pool.get("parts", [])]
+    terms = [f"{labels.trait(p['trait'].rsplit('.', 1)[-1], lang, names)} {p['rating']}"
+             for p in pool.get("parts", [])]
     for modifier in pool.get("modifiers", []):
         source = modifier.get("source", "")
         name = modifier.get("weapon") or modifier.get("card") or translate(labels.SOURCES.get(source, source), lang)
@@ -233,7 +234,7 @@ def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, lan
         reroll_note = translate(N_("With the best Willpower reroll afterwards: {p}"), lang, p="")
         view.notes = [n for n in view.notes if not n.startswith(reroll_note.rstrip())]
         view.notes.append(translate(N_("No Willpower left to spend."), lang))
-    pool_text = describe_pool(built.get("pool") or {}, lang, system)
+    pool_text = describe_pool(built.get("pool") or {}, lang, system, sheet.get("names"))
     if view is not None:
         view.pool = pool_text
     return view, pool_text

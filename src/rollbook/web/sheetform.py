@@ -12,7 +12,7 @@ whose name is left empty is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,8 @@ from rollbook.web import labels
 from rollbook.web.forms import Option, _plain_type, describe
 
 DERIVED = {"system", "blood.max", "blood.per_turn", "essence.max"}
-OWN_WIDGET = {"powers"}  # drawn by their own widget, not the generic rows
+# drawn by their own widget (powers), or kept by the form itself (a homebrew trait's name as typed)
+OWN_WIDGET = {"powers", "names"}
 NEW_ROWS = 2
 SECTION_TITLES = {
     "identity": N_("Identity"),
@@ -182,6 +183,7 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
     """The editor's sections. ``creating``: the values the rules derive (Willpower and Health boxes,
     blood, Hunger…: nullable in the schema) start empty, so the rules fill them from the ratings."""
     schema = _schema(system)
+    names = sheet.get("names") or {}
     derived_hint = translate(N_("Empty: from the rules"), lang)
     identity = Section("identity", translate(SECTION_TITLES["identity"], lang))
     out: list[Section] = [identity]
@@ -218,14 +220,15 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
             out.append(section)
         elif kind == "map_int":
             section = Section(key, title, open=False)
-            for name, rating in sorted((value or {}).items(), key=lambda item: labels.trait(item[0], lang)):
-                section.fields.append(SheetField(f"s.{key}.{name}", labels.trait(name, lang), "number", rating, 0))
+            for name, rating in sorted((value or {}).items(), key=lambda item: labels.trait(item[0], lang, names)):
+                section.fields.append(SheetField(f"s.{key}.{name}", labels.trait(name, lang, names), "number",
+                                                 rating, 0))
             section.new_rows = [(f"new.{key}.name.{n}", f"new.{key}.value.{n}") for n in range(NEW_ROWS)]
             section.suggestions = suggestions(system, key, value or {}, lang)
             out.append(section)
         elif kind == "map_list":
-            lines = "\n".join(f"{labels.trait(trait, lang)}: {', '.join(names)}"
-                              for trait, names in sorted((value or {}).items()))
+            lines = "\n".join(f"{labels.trait(trait, lang, names)}: {', '.join(held)}"
+                              for trait, held in sorted((value or {}).items()))
             section = Section(key, title, open=False)
             section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
                                              help=translate(N_("One line per trait: trait: first, second"), lang),
@@ -234,7 +237,7 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
             out.append(section)
         elif kind == "list_str":
             other.fields.append(SheetField(f"s.{key}", title, "text",
-                                           ", ".join(labels.trait(v, lang) for v in value or []),
+                                           ", ".join(labels.trait(v, lang, names) for v in value or []),
                                            help=translate(N_("Trait ids separated by commas"), lang)))
         elif kind == "list_obj":
             section = Section(key, title, open=False,
@@ -265,10 +268,11 @@ def power_section(system: str, sheet: dict, lang: str) -> Section:
                       hint=translate(N_("Pick a power of the list or type a homebrew one; empty a name to remove "
                                         "it."), lang))
     held = [p for p in sheet.get("powers") or [] if isinstance(p, dict)]
+    names = sheet.get("names") or {}
     index = 0
     disciplines = sheet.get("disciplines") or {}
-    for discipline, rating in sorted(disciplines.items(), key=lambda item: labels.trait(item[0], lang)):
-        group = PowerGroup(discipline, labels.trait(discipline, lang), int(rating or 0))
+    for discipline, rating in sorted(disciplines.items(), key=lambda item: labels.trait(item[0], lang, names)):
+        group = PowerGroup(discipline, labels.trait(discipline, lang, names), int(rating or 0))
         for power in held:
             if power.get("discipline") == discipline:
                 group.rows.append(PowerRow(index, discipline, power_label(system, power, lang), power.get("level"),
@@ -283,7 +287,7 @@ def power_section(system: str, sheet: dict, lang: str) -> Section:
         if power.get("discipline") not in disciplines:
             section.power_rows.append(PowerRow(index, str(power.get("discipline")), power_label(system, power, lang),
                                                power.get("level"), known=bool(power.get("power")),
-                                               discipline_text=labels.trait(str(power.get("discipline")), lang)))
+                                               discipline_text=labels.trait(str(power.get("discipline")), lang, names)))
             index += 1
     for _ in range(NEW_ROWS):
         section.power_rows.append(PowerRow(index))
@@ -293,7 +297,8 @@ def power_section(system: str, sheet: dict, lang: str) -> Section:
     return section
 
 
-def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool) -> list[dict]:
+def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool,
+                     discipline_id: Callable[[str], str] | None = None) -> list[dict]:
     """The rows ``s.powers.<n>.*`` -> the sheet's ``powers``: a name of the game's list (typed in
     English, French or Spanish) is that power, by id, at its level; another is homebrew, kept as typed
     at the level given (1 if none); a row without a name is dropped. A new row's Discipline is typed
@@ -307,7 +312,7 @@ def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool) -> lis
         if not name:
             continue
         typed = str(form.get(prefix + "discipline") or "").strip()
-        discipline = trait_id(typed) if typed else _discipline_of(system, name)
+        discipline = (discipline_id or trait_id)(typed) if typed else _discipline_of(system, name)
         if not discipline:
             if lenient:
                 continue
@@ -438,6 +443,19 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
     refused (to draw a refused form again with everything else as typed)."""
     schema = _schema(system)
     patch: dict[str, Any] = {}
+    held_names = sheet.get("names") or {}
+    typed_names: dict[str, str] = {}
+
+    def trait_id(text: str, names_it: bool = True) -> str:
+        """A trait typed -> its id; a homebrew name is kept beside it as typed (the sheet's ``names``).
+        A row that adds a trait names it; a mention (a specialty's line, a list) only names a trait
+        that has no name yet."""
+        identifier, typed = labels.typed_name(text)
+        if not typed or typed == (held_names.get(identifier) or labels.readable(identifier)):
+            return identifier
+        if names_it or (identifier not in held_names and identifier not in typed_names):
+            typed_names[identifier] = typed
+        return identifier
 
     def number(name: str, text: str, nullable: bool) -> Any:
         try:
@@ -508,8 +526,8 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                     continue
                 trait, _, rest = line.partition(":")
                 names = [part.strip() for part in rest.split(",") if part.strip()]
-                if trait_id(trait):
-                    parsed.setdefault(trait_id(trait), []).extend(names)
+                if trait_id(trait, False):
+                    parsed.setdefault(trait_id(trait, False), []).extend(names)
             for trait in (sheet.get(key) or {}):
                 if trait not in parsed:
                     parsed[trait] = None  # removed
@@ -520,7 +538,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
         elif kind == "list_str":
             if name not in form:
                 continue
-            patch[key] = [trait_id(part) for part in str(form.get(name)).split(",") if trait_id(part)]
+            patch[key] = [trait_id(part, False) for part in str(form.get(name)).split(",") if trait_id(part, False)]
         elif kind == "list_obj":
             if f"{name}.0.name" not in form:
                 continue
@@ -530,7 +548,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 if not lenient:
                     raise
     if "powers" in schema["properties"] and (editable is None or "powers" in editable) and "s.powers.0.name" in form:
-        patch["powers"] = powers_from_form(system, form, lenient)
+        patch["powers"] = powers_from_form(system, form, lenient, trait_id)
+    if typed_names and (editable is None or "names" in editable):
+        patch["names"] = typed_names
     return patch
 
 

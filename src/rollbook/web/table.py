@@ -30,6 +30,7 @@ class CharacterRow:
     version: int
     sheet: dict | None  # only when the viewer may open it
     may_open: bool
+    trait_names: dict = field(default_factory=dict)  # homebrew traits as typed, by id (the sheet's names)
 
 
 @dataclass
@@ -54,7 +55,7 @@ class Table:
 
 def _row(view: dict) -> CharacterRow:
     return CharacterRow(view["id"], view["name"], view["owner"], view["difficulty"], view["version"], view["sheet"],
-                        view["may_open"])
+                        view["may_open"], view.get("trait_names") or {})
 
 
 def _characters(session, member: Member) -> list[CharacterRow]:
@@ -98,10 +99,11 @@ def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow
     names = {c.id: c.name for c in characters}
     owners = {c.id: c.owner for c in characters}
     willpower = {c.id: willpower_current(system, c.sheet) for c in characters if c.sheet is not None}
+    trait_names = {c.id: c.trait_names for c in characters if c.trait_names}
     cards, by_seq, last = [], {}, {}
     for entry in entries:
         made = card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal,
-                    chronicle_system=system)
+                    chronicle_system=system, trait_names=trait_names)
         made.fair = fairness.badge(entry, revealed or {}, viewer.lang)
         by_seq[made.seq] = made
         if made.root is not None and made.root != made.seq and made.root in by_seq:
