@@ -109,6 +109,7 @@ class Section:
     suggestions: list[Option] = field(default_factory=list)  # known names for a new row (a datalist)
     powers: list[PowerGroup] = field(default_factory=list)  # the Discipline powers (their own widget)
     power_rows: list[PowerRow] = field(default_factory=list)  # new powers of any Discipline (a new one too)
+    power_lists: list[tuple[str, list[Option]]] = field(default_factory=list)  # every listed Discipline's powers
 
 
 @dataclass
@@ -292,8 +293,12 @@ def power_section(system: str, sheet: dict, lang: str) -> Section:
     for _ in range(NEW_ROWS):
         section.power_rows.append(PowerRow(index))
         index += 1
-    section.suggestions = [Option(labels.trait(d, lang), labels.trait(d, lang))
+    section.suggestions = [Option(labels.trait(d, lang), labels.trait(d, lang), trait=d)
                            for d in sorted(labels.DISCIPLINES.get(system, ()), key=lambda d: labels.trait(d, lang))]
+    # a new row's power: the game's powers of the Discipline typed in it (table.js switches the list)
+    section.power_lists = [(discipline, [Option(labels.power(system, discipline, power_id, lang), str(level))
+                                         for level, power_id, _ in powers.powers_of(system, discipline)])
+                           for discipline in powers.disciplines_with_powers(system)]
     return section
 
 

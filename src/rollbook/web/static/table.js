@@ -176,6 +176,26 @@
     if (el && el.form && el.form.id === "roll") shapeRollForm(el.form, el);
   }, true);
 
+  // The sheet editor: a power typed for a Discipline typed in the same row is offered from the game's
+  // powers of that Discipline (its name in any case or accents; a homebrew one has no list).
+  function folded(text) {
+    return (text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[-_]/g, " ").replace(/\s+/g, " ").trim();
+  }
+  document.addEventListener("input", function (event) {
+    var el = event.target;
+    if (!el || !el.getAttribute || !el.getAttribute("data-power-name")) return;
+    var name = document.getElementById(el.getAttribute("data-power-name"));
+    var known = document.getElementById(el.getAttribute("list") || "");
+    if (!name) return;
+    var id = "";
+    if (known) Array.prototype.slice.call(known.options).forEach(function (option) {
+      if (folded(option.value) === folded(el.value)) id = option.getAttribute("data-id") || "";
+    });
+    if (id && document.getElementById("powers-any-" + id)) name.setAttribute("list", "powers-any-" + id);
+    else name.removeAttribute("list");
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail && event.detail.elt;
     if (!form || form.id !== "roll" || !event.detail.successful) return;
