@@ -111,3 +111,31 @@ def test_the_form_reads_names_in_any_language_and_homebrew_as_typed():
                                       lenient=False) == [{"discipline": "auspex", "level": 1,
                                                           "power": "heightened_senses"}]
     assert sheet["powers"] == []
+
+
+@pytest.mark.parametrize("system", ["v20", "v5"])
+def test_every_listed_power_on_a_sheet_page_reads_in_french_and_spanish(app, system):
+    """The untranslated-text check (test_gamenight_words) on sheet pages holding every power of the list:
+    no English name and no raw id, in fr and es, on the sheet and in the editor."""
+    from rollbook.play import powers
+    from tests.web.test_gamenight_words import english_parts, problems
+
+    storyteller, chronicle = _table(app, "fr", system)
+    listed = [(d, level, power_id) for d in powers.disciplines_with_powers(system)
+              for level, power_id, _ in powers.powers_of(system, d)]
+    disciplines = {d: 5 for d, _, _ in listed}
+    with storyteller:
+        made = storyteller.post(f"/api{chronicle}/characters", json={"name": "Sophie", "sheet": {
+            "name": "Sophie", "disciplines": disciplines,
+            "powers": [{"discipline": d, "level": level, "power": p} for d, level, p in listed]}})
+        assert made.status_code in (200, 201), made.text
+        character = made.json()["id"]
+        for lang in ("fr", "es"):
+            page = storyteller.get(f"{chronicle}/characters/{character}?lang={lang}")
+            assert page.status_code == 200
+            assert problems(page.text, lang, english_parts(lang)) == []
+            text = html.unescape(page.text)
+            from rollbook.i18n import translate
+            for d, level, p in listed:
+                name = translate(powers.known(system)[d][p][1], lang)
+                assert f"{name} ({level})" in text, (lang, name)
