@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rollbook import play
-from rollbook.web import sheetform
+from rollbook.web import powerform
 
 CASES = {
     # lang: (discipline typed, its id, a power typed, its id, its name shown, a power of level 3 not offered)
@@ -101,13 +101,13 @@ def test_the_form_reads_names_in_any_language_and_homebrew_as_typed():
             "s.powers.2.discipline": "", "s.powers.2.name": "Percevoir l'invisible",
             "s.powers.3.discipline": "auspex", "s.powers.3.name": "Égouts", "s.powers.3.level": "2",
             "s.powers.4.discipline": "auspex", "s.powers.4.name": ""}
-    assert sheetform.powers_from_form("v5", form, lenient=False) == [
+    assert powerform.powers_from_form("v5", form, lenient=False) == [
         {"discipline": "auspex", "level": 1, "power": "heightened_senses"},
         {"discipline": "dominate", "level": 1, "power": "compel"},
         {"discipline": "auspex", "level": 1, "power": "sense_the_unseen"},
         {"discipline": "auspex", "level": 2, "name": "Égouts"}]
     sheet = play.new_sheet("v5", {"name": "N", "disciplines": {"auspex": 2}})
-    assert sheetform.powers_from_form("v20", {"s.powers.0.discipline": "auspex", "s.powers.0.name": "Sens accrus"},
+    assert powerform.powers_from_form("v20", {"s.powers.0.discipline": "auspex", "s.powers.0.name": "Sens accrus"},
                                       lenient=False) == [{"discipline": "auspex", "level": 1,
                                                           "power": "heightened_senses"}]
     assert sheet["powers"] == []

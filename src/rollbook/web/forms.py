@@ -387,3 +387,16 @@ def int_field(form: Mapping[str, Any], name: str, default: int | None = None, *,
     if (low is not None and number < low) or (high is not None and number > high):
         raise RuleError("out_of_range", field=name, value=number, low=low, high=high)
     return number
+
+
+def parse_int(name: str, text: str, nullable: bool) -> int | None:
+    """A form's integer box: empty is None where allowed, else a refusal naming the field."""
+    text = text.strip()
+    if text == "":
+        if nullable:
+            return None
+        raise RuleError("not_an_integer", field=name, value=text)
+    try:
+        return int(text)
+    except ValueError:
+        raise RuleError("not_an_integer", field=name, value=text) from None

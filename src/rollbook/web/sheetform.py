@@ -12,15 +12,15 @@ whose name is left empty is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook.i18n import N_, translate
-from rollbook.play import powers
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
-from rollbook.web.forms import Option, _plain_type, describe
+from rollbook.web.forms import Option, _plain_type, describe, parse_int
+from rollbook.web.powerform import PowerGroup, PowerRow, fill_power_section, powers_from_form
 
 DERIVED = {"system", "blood.max", "blood.per_turn", "essence.max"}
 # drawn by their own widget (powers), or kept by the form itself (a homebrew trait's name as typed)
@@ -110,30 +110,6 @@ class Section:
     powers: list[PowerGroup] = field(default_factory=list)  # the Discipline powers (their own widget)
     power_rows: list[PowerRow] = field(default_factory=list)  # new powers of any Discipline (a new one too)
     power_lists: list[tuple[str, list[Option]]] = field(default_factory=list)  # every listed Discipline's powers
-
-
-@dataclass
-class PowerRow:
-    """One power as a row: ``s.powers.<n>.discipline`` (hidden in a Discipline's group, typed in a new
-    row), ``s.powers.<n>.name`` (a name of the list in the reader's language, or homebrew as typed),
-    ``s.powers.<n>.level`` (a homebrew power's level; a known power's is the list's)."""
-    index: int
-    discipline: str = ""
-    name: str = ""
-    level: int | None = None
-    known: bool = False
-    discipline_text: str = ""  # a new row's Discipline as shown in its box
-
-
-@dataclass
-class PowerGroup:
-    """A Discipline the sheet rates, its powers, an empty row to add one, and the game's powers of
-    that Discipline up to its rating (a datalist, in the reader's language)."""
-    discipline: str
-    label: str
-    rating: int
-    rows: list[PowerRow] = field(default_factory=list)
-    options: list[Option] = field(default_factory=list)
 
 
 def _schema(system: str) -> dict:
@@ -247,100 +223,13 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
                                                 "add one."), lang))
             out.append(section)
     if "powers" in schema["properties"] and (editable is None or "powers" in editable):
-        section = power_section(system, sheet, lang)
+        section = Section("powers", translate(SECTION_TITLES["powers"], lang), open=False)
+        fill_power_section(section, system, sheet, lang)
         at = next((n + 1 for n, s in enumerate(out) if s.key == "disciplines"), len(out))
         out.insert(at, section)
     if other.fields:
         out.insert(1, other)
     return [s for s in out if s.fields or s.new_rows or s.rows or s.powers or s.power_rows]
-
-
-def power_label(system: str, power: dict, lang: str) -> str:
-    """A power of the sheet in words: a known one in the reader's language, a homebrew one as typed."""
-    if power.get("power"):
-        return labels.power(system, str(power.get("discipline")), str(power["power"]), lang)
-    return str(power.get("name") or "")
-
-
-def power_section(system: str, sheet: dict, lang: str) -> Section:
-    """The powers, one group per Discipline the sheet rates (its powers, one empty row, the game's
-    powers up to its rating), then rows for a power of a Discipline added in the same form."""
-    section = Section("powers", translate(SECTION_TITLES["powers"], lang), open=False,
-                      hint=translate(N_("Pick a power of the list or type a homebrew one; empty a name to remove "
-                                        "it."), lang))
-    held = [p for p in sheet.get("powers") or [] if isinstance(p, dict)]
-    names = sheet.get("names") or {}
-    index = 0
-    disciplines = sheet.get("disciplines") or {}
-    for discipline, rating in sorted(disciplines.items(), key=lambda item: labels.trait(item[0], lang, names)):
-        group = PowerGroup(discipline, labels.trait(discipline, lang, names), int(rating or 0))
-        for power in held:
-            if power.get("discipline") == discipline:
-                group.rows.append(PowerRow(index, discipline, power_label(system, power, lang), power.get("level"),
-                                           known=bool(power.get("power"))))
-                index += 1
-        group.rows.append(PowerRow(index, discipline))
-        index += 1
-        group.options = [Option(labels.power(system, discipline, power_id, lang), str(level))
-                         for level, power_id, _ in powers.powers_of(system, discipline, int(rating or 0))]
-        section.powers.append(group)
-    for power in held:  # a power whose Discipline is gone: kept in a row, so the refusal can be read
-        if power.get("discipline") not in disciplines:
-            section.power_rows.append(PowerRow(index, str(power.get("discipline")), power_label(system, power, lang),
-                                               power.get("level"), known=bool(power.get("power")),
-                                               discipline_text=labels.trait(str(power.get("discipline")), lang, names)))
-            index += 1
-    for _ in range(NEW_ROWS):
-        section.power_rows.append(PowerRow(index))
-        index += 1
-    section.suggestions = [Option(labels.trait(d, lang), labels.trait(d, lang), trait=d)
-                           for d in sorted(labels.DISCIPLINES.get(system, ()), key=lambda d: labels.trait(d, lang))]
-    # a new row's power: the game's powers of the Discipline typed in it (table.js switches the list)
-    section.power_lists = [(discipline, [Option(labels.power(system, discipline, power_id, lang), str(level))
-                                         for level, power_id, _ in powers.powers_of(system, discipline)])
-                           for discipline in powers.disciplines_with_powers(system)]
-    return section
-
-
-def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool,
-                     discipline_id: Callable[[str], str] | None = None) -> list[dict]:
-    """The rows ``s.powers.<n>.*`` -> the sheet's ``powers``: a name of the game's list (typed in
-    English, French or Spanish) is that power, by id, at its level; another is homebrew, kept as typed
-    at the level given (1 if none); a row without a name is dropped. A new row's Discipline is typed
-    like a trait; left empty, the power's name finds it when exactly one Discipline of the list has it."""
-    out: list[dict] = []
-    n = 0
-    while f"s.powers.{n}.name" in form:
-        prefix = f"s.powers.{n}."
-        n += 1
-        name = " ".join(str(form.get(prefix + "name") or "").split())
-        if not name:
-            continue
-        typed = str(form.get(prefix + "discipline") or "").strip()
-        discipline = (discipline_id or trait_id)(typed) if typed else _discipline_of(system, name)
-        if not discipline:
-            if lenient:
-                continue
-            raise RuleError("missing_field", field=f"powers.{n - 1}.discipline")
-        power_id = labels.power_from_text(system, discipline, name)
-        if power_id is not None:
-            level = powers.known(system)[discipline][power_id][0]
-            out.append({"discipline": discipline, "level": level, "power": power_id})
-            continue
-        level_text = str(form.get(prefix + "level") or "").strip()
-        try:
-            level = _int(f"powers.{n - 1}.level", level_text, True) or 1
-        except RuleError:
-            if not lenient:
-                raise
-            level = 1
-        out.append({"discipline": discipline, "level": level, "name": name})
-    return out
-
-
-def _discipline_of(system: str, name: str) -> str:
-    found = [d for d in powers.disciplines_with_powers(system) if labels.power_from_text(system, d, name)]
-    return found[0] if len(found) == 1 else ""
 
 
 def suggestions(system: str, key: str, held: dict, lang: str) -> list[Option]:
@@ -414,7 +303,7 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
                 text = "" if raw is None else str(raw).strip()
                 if text == "":
                     continue
-                item[sub] = _int(f"{key}.{n}.{sub}", text, False) if plain.get("type") == "integer" else text
+                item[sub] = parse_int(f"{key}.{n}.{sub}", text, False) if plain.get("type") == "integer" else text
             items.append(item)
         n += 1
     return items
@@ -424,18 +313,6 @@ def trait_id(text: str) -> str:
     """"Animal Ken", "Furtivité", "Presencia" -> "animal_ken", "stealth", "presence" (the play layer's
     trait ids; a name typed in the table's language is the trait it names)."""
     return labels.trait_from_text(text)
-
-
-def _int(name: str, text: str, nullable: bool) -> int | None:
-    text = text.strip()
-    if text == "":
-        if nullable:
-            return None
-        raise RuleError("not_an_integer", field=name, value=text)
-    try:
-        return int(text)
-    except ValueError:
-        raise RuleError("not_an_integer", field=name, value=text) from None
 
 
 def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None, *,
@@ -464,7 +341,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
 
     def number(name: str, text: str, nullable: bool) -> Any:
         try:
-            return _int(name, text, nullable)
+            return parse_int(name, text, nullable)
         except RuleError:
             if lenient:
                 return _SKIP

@@ -11,7 +11,6 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook import play
 from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
-from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles
