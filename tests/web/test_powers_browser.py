@@ -26,6 +26,14 @@ def open_section(page: Page, selector: str) -> None:
         "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
 
 
+
+def add_rows(page, group: str, rows: list[tuple[str, str]]) -> None:
+    """Fill the new-character form's empty rows of a group of traits: (name as typed, rating)."""
+    open_section(page, f"[name='new.{group}.name.0']")
+    for n, (name, value) in enumerate(rows):
+        page.locator(f"[name='new.{group}.name.{n}']").fill(name)
+        page.locator(f"[name='new.{group}.value.{n}']").fill(value)
+
 @pytest.mark.parametrize("lang", sorted(CASES))
 def test_powers_from_the_list_and_homebrew_in_the_tables_language(new_context, lang, artifacts):
     (width, height), discipline, discipline_id, power, too_high, homebrew, homebrew_power, title = CASES[lang]
@@ -33,11 +41,7 @@ def test_powers_from_the_list_and_homebrew_in_the_tables_language(new_context, l
     chronicle = create_v5(page, lang, f"Pouvoirs {lang}")
     page.goto(f"{chronicle}/characters/new")
     page.locator("#sheet-s-name").fill("Nadia")
-    open_section(page, "[name='new.disciplines.name.0']")
-    page.locator("[name='new.disciplines.name.0']").fill(discipline)
-    page.locator("[name='new.disciplines.value.0']").fill("2")
-    page.locator("[name='new.disciplines.name.1']").fill(homebrew)
-    page.locator("[name='new.disciplines.value.1']").fill("1")
+    add_rows(page, "disciplines", [(discipline, "2"), (homebrew, "1")])
     open_section(page, "[name='s.skills.stealth']")
     page.locator("[name='s.skills.stealth']").fill("2")
     open_section(page, "[name='s.specialties']")
@@ -104,11 +108,7 @@ def test_roll_under_free_skills_are_shown_as_typed_to_everyone(new_context, dice
     chronicle = page.url
     page.goto(f"{chronicle}/characters/new")
     page.locator("#sheet-s-name").fill("Lou")
-    open_section(page, "[name='new.skills.name.0']")
-    page.locator("[name='new.skills.name.0']").fill(climb)
-    page.locator("[name='new.skills.value.0']").fill("12")
-    page.locator("[name='new.skills.name.1']").fill(homebrew)
-    page.locator("[name='new.skills.value.1']").fill("9")
+    add_rows(page, "skills", [(climb, "12"), (homebrew, "9")])
     page.locator("form#character button[type=submit]").click()
     expect(page.get_by_role("heading", level=1, name="Lou")).to_be_visible()
     traits = page.locator(".traits").inner_text()
