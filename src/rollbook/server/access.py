@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from sqlalchemy import bindparam, inspect, select
-from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy.orm import Session, configure_mappers, make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_state
 
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
@@ -55,6 +55,8 @@ def _detached(cls: type[T], row) -> T:
     """An ORM object holding ``row`` (every column), detached: read its attributes; change the row
     with Core statements only (``store.save_sheet``), the unit of work does not know it."""
     mapper = inspect(cls)
+    if not mapper.configured:  # built without its constructor: the mappers must be ready
+        configure_mappers()
     instance = mapper.class_manager.new_instance()
     fields = row._mapping
     instance_state(instance).dict.update((prop.key, fields[prop.columns[0]]) for prop in mapper.column_attrs)

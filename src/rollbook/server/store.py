@@ -9,8 +9,8 @@
 from __future__ import annotations
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm import Session, configure_mappers
+from sqlalchemy.orm.attributes import instance_state, manager_of_class, set_committed_value
 
 from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
@@ -38,11 +38,12 @@ _LOG = LogEntry.__table__
 _LAST_ENTRY = (select(_LOG.c.seq, _LOG.c.entry_hash).where(_LOG.c.chronicle_id == bindparam("chronicle"))
                .order_by(_LOG.c.seq.desc()).limit(1))
 _INSERT_ENTRY = _LOG.insert().returning(_LOG.c.id)
+_MANAGER = manager_of_class(LogEntry)
 
 
 def log_head(session: Session, chronicle_id: int) -> dict:
     """``{"seq", "entry_hash"}`` of the chronicle's last entry (seq 0 and the genesis hash when empty)."""
-    last = session.execute(_LAST_ENTRY, {"chronicle": chronicle_id}).first()
+    last = session.connection().execute(_LAST_ENTRY, {"chronicle": chronicle_id}).first()
     return {"seq": last.seq, "entry_hash": last.entry_hash} if last else {"seq": 0, "entry_hash": GENESIS_HASH}
 
 
@@ -66,10 +67,13 @@ def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: di
         refers_to=refers_to, effects=effects,
     )
     session.flush()  # what the ORM holds pending goes first, as when the entry was flushed with it
-    # One INSERT … RETURNING id (SQLAlchemy Core: no unit of work for an append-only row); the
-    # entry handed back is a plain, transient LogEntry with the stored values.
-    values["id"] = session.execute(_INSERT_ENTRY, values).scalar_one()
-    entry = LogEntry(**values)
+    # One INSERT … RETURNING id (SQLAlchemy Core on the session's connection: no unit of work for an
+    # append-only row); the entry handed back is a plain, transient LogEntry with the stored values.
+    values["id"] = session.connection().execute(_INSERT_ENTRY, values).scalar_one()
+    if not _MANAGER.mapper.configured:  # built without its constructor: the mappers must be ready
+        configure_mappers()
+    entry = _MANAGER.new_instance()
+    instance_state(entry).dict.update(values)
     session.info.setdefault("chronicles", set()).add(chronicle.id)  # Database.after_commit wakes the feeds
     return entry
 
