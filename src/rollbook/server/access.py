@@ -51,7 +51,7 @@ _LOCK_CHARACTER_ROW = (select(_CHARACTERS).where(_CHARACTERS.c.id == bindparam("
                        .with_for_update())
 
 
-def _detached(cls: type[T], row) -> T:
+def detached(cls: type[T], row) -> T:
     """An ORM object holding ``row`` (every column), detached: read its attributes; change the row
     with Core statements only (``store.save_sheet``), the unit of work does not know it."""
     mapper = inspect(cls)
@@ -66,11 +66,11 @@ def _detached(cls: type[T], row) -> T:
 
 def lock_chronicle_row(session: Session, chronicle_id: int) -> Chronicle:
     """``lock_chronicle`` for a use case that reads the chronicle only: the same lock and refusal,
-    one Core statement (no ORM load); the chronicle is detached (``_detached``)."""
+    one Core statement (no ORM load); the chronicle is detached (``detached``)."""
     row = session.connection().execute(_LOCK_CHRONICLE_ROW, {"chronicle": chronicle_id}).first()
     if row is None:
         raise ProblemError(404, "chronicle_not_found", chronicle=chronicle_id)
-    return _detached(Chronicle, row)
+    return detached(Chronicle, row)
 
 
 def lock_character_row(session: Session, member: Member, character_id: int) -> Character:
@@ -80,7 +80,7 @@ def lock_character_row(session: Session, member: Member, character_id: int) -> C
                                        {"character": character_id, "chronicle": member.chronicle_id}).first()
     if row is None:
         raise ProblemError(404, "character_not_found", character=character_id)
-    return _detached(Character, row)
+    return detached(Character, row)
 
 
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:

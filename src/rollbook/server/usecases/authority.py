@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from rollbook import play
 from rollbook.play import authority, turns
 from rollbook.server.access import (
-    STORYTELLER, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
+    STORYTELLER, detached, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
 )
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
 from rollbook.rules.base import RuleError
@@ -55,6 +55,13 @@ _STANDING_FOR = (select(StandingGrant)
                  .order_by(StandingGrant.id))
 
 
+_GRANTS = StandingGrant.__table__
+_STANDING_ROWS_FOR = (select(_GRANTS)
+                      .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None),
+                             or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")))
+                      .order_by(_GRANTS.c.id))
+
+
 def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
     """A-1: the Storyteller's standing values for a character's rolls, weakest first: the chronicle's
     standing difficulty, the character's, the group's standing grants, the character's own (a
@@ -63,7 +70,9 @@ def standing_values(session: Session, chronicle: Chronicle, character: Character
     difficulty = character.difficulty if character.difficulty is not None else chronicle.difficulty
     if difficulty is not None:
         values["difficulty"] = difficulty
-    grants = active_standing(session, chronicle.id, character.id)
+    session.flush()  # read with one Core statement (the grants are only read here), as an ORM query would flush
+    grants = [detached(StandingGrant, row) for row in session.connection().execute(
+        _STANDING_ROWS_FOR, {"chronicle": chronicle.id, "character": character.id})]
     grants.sort(key=lambda grant: (grant.character_id is not None, grant.id))
     for grant in grants:
         values.update(grant.edges)

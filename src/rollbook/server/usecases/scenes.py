@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.play import turns
-from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, present, require_storyteller
+from rollbook.server.access import STORYTELLER, detached, find_character, lock_chronicle, present, require_storyteller
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, LogEntry, Member, Scene, StandingGrant
 from rollbook.server.problems import ProblemError
@@ -43,6 +43,18 @@ _OPEN_SCENE = select(Scene).where(Scene.chronicle_id == bindparam("chronicle"), 
 def open_scene_of(session: Session, chronicle_id: int) -> Scene | None:
     """The chronicle's open scene (at most one: a partial unique index), or None."""
     return session.scalars(_OPEN_SCENE, {"chronicle": chronicle_id}).first()
+
+
+_SCENES = Scene.__table__
+_OPEN_SCENE_ROW = select(_SCENES).where(_SCENES.c.chronicle_id == bindparam("chronicle"), _SCENES.c.closed_seq.is_(None))
+
+
+def running_turn_read(session: Session, chronicle_id: int) -> Scene | None:
+    """``running_turn`` for a caller that only reads the scene: one Core statement (after the
+    session's pending changes are flushed, as an ORM query would), the scene detached."""
+    session.flush()
+    row = session.connection().execute(_OPEN_SCENE_ROW, {"chronicle": chronicle_id}).first()
+    return detached(Scene, row) if row is not None and row.turn >= 1 else None
 
 
 def running_turn(session: Session, chronicle_id: int) -> Scene | None:
@@ -151,7 +163,7 @@ def check_turn(session: Session, chronicle: Chronicle, character: Character, rec
     lock, so spends in one turn are counted one after the other, A-3): a refusal (``RuleError``)
     for V20-18 blood, else the receipt's ``turn`` stamp (scene, turn, warnings such as V20-9's) when
     a turn runs, else None."""
-    scene = running_turn(session, chronicle.id)
+    scene = running_turn_read(session, chronicle.id)
     usage = turn_usage(session, scene, character.id) if scene is not None else turns.TurnUsage()
     warnings = turns.check_turn(chronicle.system, character.sheet, receipt, effects, usage,
                                 running=scene is not None)
