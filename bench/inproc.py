@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--requests", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", choices=("bare", "roll"))
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--top", type=int, default=40)
