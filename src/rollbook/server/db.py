@@ -37,6 +37,11 @@ DEFAULT_DATABASE_URL = "sqlite:///./rollbook.sqlite3"
 ENVIRONMENT_VARIABLE = "ROLLBOOK_DATABASE_URL"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
+# At most 40 connections per process, as before (10 kept + 30 overflow), now all kept: the sync
+# endpoints run in anyio's 40 worker threads, and under load an overflow connection was closed on
+# return and opened again by the next request (on PostgreSQL a new backend each time: 360 connections
+# in one 10 s bench/load.py run, ~1 ms of app CPU per roll, bench/README.md).
+POOL_SIZE = 40
 _MIGRATION_LOCK_ID = 0x726F6C6C  # "roll": PostgreSQL advisory lock held while migrating
 
 
@@ -61,14 +66,15 @@ def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if is_sqlite(url):
         return _sqlite_engine(url)
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=30, pool_timeout=60)
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60)
 
 
 def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False}, pool_size=10, max_overflow=30)
+    engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False}, pool_size=POOL_SIZE,
+                           max_overflow=0)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:
