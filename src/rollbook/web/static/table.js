@@ -124,6 +124,40 @@
     }
   });
 
+  // A press on a button must find the same button when it is released: a live entry that arrives
+  // between pointerdown and pointerup may redraw the panel holding it (the asks queue, the scene bar,
+  // an exchange card), and the browser then fires no click at all. Live entries wait for the release
+  // (at most two seconds), then arrive in their order.
+  var pressing = false, heldMessages = [], pressTimer = null;
+  function releasePress() {
+    if (!pressing) return;
+    pressing = false;
+    window.clearTimeout(pressTimer);
+    window.setTimeout(function () {  // after the click that the release fires
+      var waiting = heldMessages;
+      heldMessages = [];
+      waiting.forEach(function (m) {
+        m.source.dispatchEvent(new MessageEvent(m.type, { data: m.data, lastEventId: m.id }));
+      });
+    }, 0);
+  }
+  document.addEventListener("pointerdown", function (event) {
+    var control = event.target.closest && event.target.closest("button, summary, a[href], input[type=submit]");
+    if (!control) return;
+    pressing = true;
+    window.clearTimeout(pressTimer);
+    pressTimer = window.setTimeout(releasePress, 2000);
+  }, true);
+  document.addEventListener("pointerup", releasePress, true);
+  document.addEventListener("pointercancel", releasePress, true);
+  window.addEventListener("blur", releasePress);
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var message = event.detail;
+    if (!pressing || !message || !message.target || !message.target.dispatchEvent) return;
+    event.preventDefault();
+    heldMessages.push({ source: message.target, type: message.type, data: message.data, id: message.lastEventId });
+  });
+
   // The dice the odds engine advises are outlined.
   function markAdvised(root) {
     Array.prototype.slice.call(root.querySelectorAll("form.reroll")).forEach(function (form) {
