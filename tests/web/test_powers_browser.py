@@ -82,6 +82,15 @@ def test_powers_from_the_list_and_homebrew_in_the_tables_language(new_context, l
     if lang == "fr":
         page.locator(".trait-group:has(ul.powers)").screenshot(path=str(artifacts / "powers-phone.png"))
 
+    # a power above the Discipline's rating is refused next to its row, which keeps what was typed
+    open_section(page, "form#sheet fieldset.powers")
+    group.locator("input[name$='.name']").last.fill(too_high)
+    page.locator("form#sheet button[type=submit]").click()
+    refused = page.locator(f"form#sheet input[name$='.name'][value=\"{too_high}\"]")
+    expect(refused).to_have_attribute("aria-invalid", "true")
+    expect(refused).to_be_focused()
+    expect(page.locator("#sheet-alert")).to_contain_text(discipline)  # the Discipline in words, not its id
+
 
 ROLL_UNDER = {
     # the chronicle's language: viewport, a free skill typed, its id, a homebrew skill typed, its id, the

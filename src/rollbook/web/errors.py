@@ -49,6 +49,8 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
         params["field"] = labels.field_param(params["field"], lang)
     if problem.code == "storyteller_only" and isinstance(params.get("action"), str):  # "(reveal)" in words
         params["action"] = labels.action(params["action"], lang)
+    if isinstance(params.get("trait"), str):  # "Presencia", not the id "presence"
+        params["trait"] = labels.trait(params["trait"], lang)
     if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
         params["effect"] = labels.choice(params["effect"], lang, "effect")
     if isinstance(params.get("fields"), (list, tuple)):  # "Choose only one of Skill, Discipline."

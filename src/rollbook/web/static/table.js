@@ -300,6 +300,13 @@
   // A refusal without a field is scrolled into view and focused itself.
   function controlFor(form, path) {
     if (!form || !path) return null;
+    // powers.K is the K-th power the form sent: rows without a name are dropped (web/powerform.py)
+    var power = /^powers\.(\d+)/.exec(path);
+    if (power) {
+      var named = Array.prototype.filter.call(form.querySelectorAll('input[name^="s.powers."][name$=".name"]'),
+        function (box) { return box.value.trim() !== ""; });
+      if (named[Number(power[1])]) return named[Number(power[1])];
+    }
     var names = [path, "s." + path, path.split(".").pop()];
     for (var i = 0; i < names.length; i++) {
       var found = form.querySelector('[name="' + names[i].replace(/"/g, "") + '"]:not([type=hidden])');
