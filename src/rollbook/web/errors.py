@@ -50,7 +50,7 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
     if problem.code == "storyteller_only" and isinstance(params.get("action"), str):  # "(reveal)" in words
         params["action"] = labels.action(params["action"], lang)
     if isinstance(params.get("trait"), str):  # "Presencia", not the id "presence"
-        params["trait"] = labels.trait(params["trait"], lang)
+        params["trait"] = labels.trait(params["trait"].rsplit(".", 1)[-1], lang)
     if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
         params["effect"] = labels.choice(params["effect"], lang, "effect")
     if isinstance(params.get("fields"), (list, tuple)):  # "Choose only one of Skill, Discipline."
