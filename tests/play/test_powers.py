@@ -73,6 +73,7 @@ def test_a_sheet_keeps_known_powers_by_id_and_homebrew_as_typed():
 @pytest.mark.parametrize(("disciplines", "power", "code"), [
     ({"auspex": 2}, {"discipline": "auspex", "level": 3, "power": "scry_the_soul"}, "power_above_rating"),
     ({"auspex": 3}, {"discipline": "auspex", "level": 2, "power": "scry_the_soul"}, "unknown_power"),
+    ({"auspex": 1}, {"discipline": "auspex", "level": 3, "power": "heightened_senses"}, "unknown_power"),  # listed at 1
     ({"auspex": 3}, {"discipline": "auspex", "level": 1, "power": "feral_whispers"}, "unknown_power"),
     ({"homebrew": 3}, {"discipline": "homebrew", "level": 1, "power": "heightened_senses"}, "unknown_power"),
     ({"auspex": 3}, {"discipline": "dominate", "level": 1, "power": "compel"}, "power_discipline_missing"),

@@ -73,14 +73,14 @@ def check_powers(system: str, powers: Iterable[Power], disciplines: Mapping[str,
         where = f"powers.{index}"
         if power.discipline not in disciplines:
             raise RuleError("power_discipline_missing", field=where, trait=power.discipline)
-        if power.level > disciplines[power.discipline]:
-            raise RuleError("power_above_rating", field=where, trait=power.discipline, level=power.level,
-                            rating=disciplines[power.discipline])
-        if power.power is not None:
+        if power.power is not None:  # first: a listed power at another level is a wrong level, not a high one
             listed = table.get(power.discipline, {}).get(power.power)
             if listed is None or listed[0] != power.level:
                 raise RuleError("unknown_power", field=where, trait=power.discipline, power=power.power,
                                 level=power.level)
+        if power.level > disciplines[power.discipline]:
+            raise RuleError("power_above_rating", field=where, trait=power.discipline, level=power.level,
+                            rating=disciplines[power.discipline])
         key = (power.discipline, power.power or "name:" + " ".join(str(power.name).casefold().split()))
         if key in seen:
             raise RuleError("duplicate_name", field=where)
