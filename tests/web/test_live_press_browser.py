@@ -1,5 +1,6 @@
 """A press on a button survives a live redraw of the panel that holds it (table.js): the Storyteller
-presses "Grant this" on a player's ask, and while the button is held down another ask arrives live,
+presses "Grant this" on a player's ask (with the pointer, or Space on the keyboard), and while the
+button is held down another ask arrives live,
 which redraws the asks queue. The release must still grant the first ask (before, the button under
 the pointer was a new element at mouseup, the browser fired no click, and the grant was silently
 lost); the entry that arrived meanwhile is shown right after the release."""
@@ -25,7 +26,8 @@ def ask_for_more_dice(player: Page, sheet: str) -> None:
     assert answer.ok and "kind-ask" in answer.text(), answer.text()[:300]
 
 
-def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice):
+@pytest.mark.parametrize("press", ["pointer", "space"])
+def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice, press):
     storyteller = new_context().new_page()
     player = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Prague by Night", system="v20", storyteller="Ana")
@@ -40,9 +42,13 @@ def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice):
     grant = first.get_by_role("button", name="Grant this")
     grant.scroll_into_view_if_needed()
     held = grant.element_handle()
-    box = grant.bounding_box()
-    storyteller.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    storyteller.mouse.down()
+    if press == "pointer":
+        box = grant.bounding_box()
+        storyteller.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        storyteller.mouse.down()
+    else:  # the keyboard: Space clicks a button when it is released
+        grant.focus()
+        storyteller.keyboard.down(" ")
 
     ask_for_more_dice(player, sheet)  # arrives live while the button is held down
     storyteller.wait_for_timeout(700)
@@ -50,7 +56,10 @@ def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice):
     expect(storyteller.locator("#asks .ask")).to_have_count(1)  # the second ask waits for the release
 
     dice.queue(10, 8, 6, 3, 1, 7, 2)
-    storyteller.mouse.up()
+    if press == "pointer":
+        storyteller.mouse.up()
+    else:
+        storyteller.keyboard.up(" ")
     expect(storyteller.locator("#feed > li.kind-roll").first).to_contain_text("Granted by the Storyteller in #")
     expect(storyteller.locator("#asks .ask")).to_have_count(1)  # the second ask, shown after the release
     expect(storyteller.locator("#asks .ask").first).to_contain_text("Asks for +2 dice")

@@ -125,7 +125,7 @@
   });
 
   // A press on a button must find the same button when it is released: a live entry that arrives
-  // between pointerdown and pointerup may redraw the panel holding it (the asks queue, the scene bar,
+  // between pointerdown and pointerup (or Space's keydown and keyup) may redraw the panel holding it (the asks queue, the scene bar,
   // an exchange card), and the browser then fires no click at all. Live entries wait for the release
   // (at most two seconds), then arrive in their order.
   var pressing = false, heldMessages = [], pressTimer = null;
@@ -148,6 +148,13 @@
     window.clearTimeout(pressTimer);
     pressTimer = window.setTimeout(releasePress, 2000);
   }, true);
+  document.addEventListener("keydown", function (event) {  // Space clicks a button on its keyup
+    if (event.key !== " " || !event.target.closest || !event.target.closest("button, input[type=submit]")) return;
+    pressing = true;
+    window.clearTimeout(pressTimer);
+    pressTimer = window.setTimeout(releasePress, 2000);
+  }, true);
+  document.addEventListener("keyup", function (event) { if (event.key === " ") releasePress(); }, true);
   document.addEventListener("pointerup", releasePress, true);
   document.addEventListener("pointercancel", releasePress, true);
   window.addEventListener("blur", releasePress);
