@@ -82,15 +82,27 @@ def issue(session: Session, member: Member, kind: str, *, ttl: timedelta | None 
 
 def live_token(session: Session, token: str | None) -> MemberToken | None:
     """The live row of a token (not revoked, not expired, its member not removed), or None."""
-    if not token or len(token) > 512:
+    hashed = _looked_up_by(token)
+    if hashed is None:
         return None
-    hashed = digest(token)
     row = session.scalars(select(MemberToken).where(MemberToken.token_hash == hashed)).first()
-    if row is None or not hmac.compare_digest(row.token_hash, hashed) or row.revoked_at is not None:
-        return None
-    if row.expires_at is not None and row.expires_at <= stamp(datetime.now(timezone.utc)):
+    if not _still_open(row, hashed) or row.revoked_at is not None:
         return None
     return row
+
+
+def _looked_up_by(token: str | None) -> str | None:
+    """The digest a presented token is looked up by; None for no token or an oversized one."""
+    if not token or len(token) > 512:
+        return None
+    return digest(token)
+
+
+def _still_open(row, hashed: str) -> bool:
+    """A looked-up token row is the token presented (compared in constant time) and not expired."""
+    if row is None or not hmac.compare_digest(row.token_hash, hashed):
+        return False
+    return row.expires_at is None or row.expires_at > stamp(datetime.now(timezone.utc))
 
 
 _MEMBER_OF_TOKEN = (select(Member, MemberToken.token_hash, MemberToken.expires_at)
@@ -110,15 +122,11 @@ def member_of_token(connection: Connection, token: str | None) -> Member | None:
     """``authenticate`` on a Core connection, without a Session (the token check of every API
     request): the same one query and the same conditions; the member is a detached ``Member``
     holding its row, as ``authenticate``'s is once its session closed."""
-    if not token or len(token) > 512:
+    hashed = _looked_up_by(token)
+    if hashed is None:
         return None
-    hashed = digest(token)
     row = connection.execute(_MEMBER_ROW_OF_TOKEN, {"hashed": hashed}).first()
-    if row is None or not hmac.compare_digest(row.token_hash, hashed):
-        return None
-    if row.expires_at is not None and row.expires_at <= stamp(datetime.now(timezone.utc)):
-        return None
-    if row.removed_at is not None:
+    if not _still_open(row, hashed) or row.removed_at is not None:
         return None
     fields = row._mapping
     member = Member(**{name: fields[name] for name in _MEMBER_FIELDS})
@@ -129,18 +137,13 @@ def member_of_token(connection: Connection, token: str | None) -> Member | None:
 def authenticate(session: Session, token: str | None) -> Member | None:
     """The member a live token opens, or None (one query: the token's row and its member; the
     same conditions as ``live_token``: not revoked, not expired, the member not removed)."""
-    if not token or len(token) > 512:
+    hashed = _looked_up_by(token)
+    if hashed is None:
         return None
-    hashed = digest(token)
     row = session.execute(_MEMBER_OF_TOKEN, {"hashed": hashed}).first()
-    if row is None or not hmac.compare_digest(row.token_hash, hashed):
+    if not _still_open(row, hashed) or row.Member.removed_at is not None:
         return None
-    if row.expires_at is not None and row.expires_at <= stamp(datetime.now(timezone.utc)):
-        return None
-    member = row.Member
-    if member.removed_at is not None:
-        return None
-    return member
+    return row.Member
 
 
 # --- sealing a secret inside a stored idempotent response --------------------------------------
