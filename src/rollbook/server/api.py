@@ -19,7 +19,7 @@ from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
-from rollbook.server.deps import current_member, database, dice_source, language, request_token
+from rollbook.server.deps import current_member, database_dependency, dice_source, language, request_token
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
     CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, ActionJSON, ChangeJSON,
@@ -48,7 +48,7 @@ def member_dep(request: Request, _credentials: HTTPAuthorizationCredentials | No
 
 
 Auth = Annotated[Member, Depends(member_dep)]
-Db = Annotated[Database, Depends(database)]
+Db = Annotated[Database, Depends(database_dependency)]
 
 
 class Strict(BaseModel):

@@ -3,6 +3,9 @@
 - ``database(request)``: the app's ``Database`` (``app.state.db``).
 - ``dice_source(request)``: a new dice source from the app's factory (``app.state.dice``,
   ``SecureDice`` unless a test's ``create_app(dice=...)`` gave another) for one roll or reroll.
+- ``database_dependency`` / ``dice_dependency``: the same two as dependencies (``Depends``). They are
+  ``async`` because they only read the app: FastAPI runs a plain ``def`` dependency in its thread
+  pool, a hop that costs ~0.2 ms of CPU per request (``bench/README.md``).
 - ``language(request)``: ``?lang=``, then ``Accept-Language``; en, fr or es.
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
 - ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
@@ -27,6 +30,14 @@ def database(request: Request) -> Database:
 
 def dice_source(request: Request) -> DiceSource:
     return request.app.state.dice()
+
+
+async def database_dependency(request: Request) -> Database:
+    return database(request)
+
+
+async def dice_dependency(request: Request) -> DiceSource:
+    return dice_source(request)
 
 
 def language(request: Request) -> str:

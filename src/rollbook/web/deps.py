@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Request
 
 from rollbook.dice import DiceSource
 from rollbook.server.db import Database
-from rollbook.server.deps import database, dice_source, optional_member
+from rollbook.server.deps import database, database_dependency, dice_dependency, optional_member
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
@@ -56,7 +56,7 @@ def reader(request: Request, chronicle_id: int) -> Member:
 
 
 def reader_lang(request: Request, member: Annotated[Member, Depends(reader)],
-                db: Annotated[Database, Depends(database)]) -> str:
+                db: Annotated[Database, Depends(database_dependency)]) -> str:
     """The reader's language on a chronicle's pages (the chronicle's own language as a default)."""
     if lang_is_chosen(request):
         lang = lang_of(request)
@@ -67,7 +67,7 @@ def reader_lang(request: Request, member: Annotated[Member, Depends(reader)],
     return lang
 
 
-def visitor_lang(request: Request) -> str:
+async def visitor_lang(request: Request) -> str:  # async: reads the request only (no thread-pool hop)
     return lang_of(request)
 
 
@@ -84,13 +84,13 @@ async def posted_form(request: Request) -> dict[str, Any]:
     return _multi(await request.form())
 
 
-def asked_query(request: Request) -> dict[str, Any]:
+async def asked_query(request: Request) -> dict[str, Any]:
     """The query string; ticked boxes repeat their name, as in a posted form."""
     return _multi(request.query_params)
 
 
-Db = Annotated[Database, Depends(database)]
-Dice = Annotated[DiceSource, Depends(dice_source)]
+Db = Annotated[Database, Depends(database_dependency)]
+Dice = Annotated[DiceSource, Depends(dice_dependency)]
 Visitor = Annotated[Member | None, Depends(visitor)]
 Reader = Annotated[Member, Depends(reader)]
 Lang = Annotated[str, Depends(reader_lang)]
