@@ -4,6 +4,8 @@ uvicorn, for the bare endpoint and the durable roll of ``bench/load.py`` (issue 
     python bench/inproc.py                       # SQLite and PostgreSQL: CPU ms per request, ratio
     python bench/inproc.py --stores sqlite --profile roll     # + cProfile of the roll, top 40
     python bench/inproc.py --profile roll --sort tottime --top 60
+    python bench/inproc.py --inline              # sync endpoints and dependencies run in the event loop's
+                                                 # thread: the difference is the thread-pool hops' CPU
 
 The app is ``create_app`` as ``rollbook serve`` builds it (same middleware, same routes), called
 as an ASGI application from one event loop, one request at a time (so the CPU is the request's
@@ -11,6 +13,10 @@ own, sync endpoints' thread-pool hop included). CPU is ``time.process_time`` (ev
 this process; PostgreSQL's backend is not counted): best of ``--repeat`` runs of ``--requests``
 requests each. ``calls`` is the number of Python function calls per request counted by cProfile
 (deterministic: a fair before/after on a noisy machine).
+
+Three requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
+character: the token checked, one read transaction, the character's JSON: what every authenticated
+request pays before its own work) and ``roll`` (the durable roll of ``bench/load.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import secrets
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator
 
@@ -126,13 +132,15 @@ async def set_up(call: Caller) -> tuple[str, str]:
     return f"/api/chronicles/{chronicle}/characters/{character}/rolls", token
 
 
-async def measure(url: str, requests: int, repeat: int, profile: str | None, sort: str, top: int) -> dict:
+async def measure(url: str, requests: int, repeat: int, profile: str | None, sort: str, top: int,
+                  inline: bool = False) -> dict:
     from rollbook.server.app import create_app
 
     app = create_app(url)
     call = Caller(app)
     path, token = await set_up(call)
     kinds = {"bare": ("GET", "/api/systems", None, None, 200),
+             "read": ("GET", path.removesuffix("/rolls"), None, token, 200),
              "roll": ("POST", path, {"action": V20_TEST}, token, 201)}
     out: dict = {}
     for kind, (method, target, body, tok, expected) in kinds.items():
@@ -140,11 +148,12 @@ async def measure(url: str, requests: int, repeat: int, profile: str | None, sor
             status, raw = await call(method, target, body, tok)
             assert status == expected, (status, raw[:300])
         best = float("inf")
-        for _ in range(repeat):
-            started = time.process_time()
-            for _ in range(requests):
-                await call(method, target, body, tok)
-            best = min(best, (time.process_time() - started) / requests)
+        with inline_threadpool() if inline else nullcontext():
+            for _ in range(repeat):
+                started = time.process_time()
+                for _ in range(requests):
+                    await call(method, target, body, tok)
+                best = min(best, (time.process_time() - started) / requests)
         profiler = cProfile.Profile(time.process_time)
         with inline_threadpool():  # cProfile sees the calling thread only: run sync endpoints inline
             profiler.enable()
@@ -166,7 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--profile", choices=("bare", "roll"))
+    parser.add_argument("--profile", choices=("bare", "read", "roll"))
+    parser.add_argument("--inline", action="store_true",
+                        help="run sync endpoints and dependencies in the event loop's thread (no thread-pool hop)")
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args(argv)
@@ -174,12 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {open('/proc/loadavg').read().split()[0]}")
     for name in args.stores.split(","):
         with store(name) as url:
-            result = asyncio.run(measure(url, args.requests, args.repeat, args.profile, args.sort, args.top))
-        bare, roll = result["bare"], result["roll"]
-        print(f"{name:10} bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
+            result = asyncio.run(measure(url, args.requests, args.repeat, args.profile, args.sort, args.top,
+                                         args.inline))
+        bare, read, roll = result["bare"], result["read"], result["roll"]
+        print(f"{name:10}{' inline' if args.inline else ''} bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
+              f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls)   "
               f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls)   "
               f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}")
-        for kind in ("bare", "roll"):
+        for kind in ("bare", "read", "roll"):
             if "profile" in result[kind]:
                 print(result[kind]["profile"])
     return 0
