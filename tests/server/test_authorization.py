@@ -1,5 +1,6 @@
 """The authorisation matrix: every operation of /openapi.json × the Storyteller, the player who owns
-the character, another player, a member of another chronicle, and no token; on SQLite and PostgreSQL.
+the character, another player, a member of another chronicle, a token that opens nobody, and no
+token; on SQLite and PostgreSQL.
 
 The operations come from the app's own OpenAPI document, so a new endpoint is in the matrix the day
 it is added: with no token it must answer 401 (unless it is public), from another chronicle 403 or
@@ -17,7 +18,7 @@ import pytest
 
 from .conftest import V20_SHEET, V20_TEST, bearer
 
-ROLES = ("storyteller", "player", "other", "stranger", "anonymous")
+ROLES = ("storyteller", "player", "other", "stranger", "forged", "anonymous")
 DENIED = {401, 403, 404}
 EVERYONE = set(ROLES)
 MEMBERS = {"storyteller", "player", "other", "stranger"}
@@ -117,7 +118,8 @@ def _world(client, make_table) -> World:
     assert standing.status_code == 201, standing.text
     victim_id = client.get("/api/me", headers=victim).json()["member"]["id"]
     return World(
-        headers={"storyteller": table.st, "player": player, "other": other, "stranger": stranger.st, "anonymous": {}},
+        headers={"storyteller": table.st, "player": player, "other": other, "stranger": stranger.st,
+                 "forged": bearer(secrets.token_urlsafe(32)), "anonymous": {}},
         params={"chronicle_id": table.id, "character_id": character["id"], "seq": rolled.json()["entry"]["seq"],
                 "ask_id": asked.json()["ask"]["id"], "member_id": victim_id,
                 "standing_id": standing.json()["standing"]["id"], "code": "busy"},
@@ -179,6 +181,9 @@ def test_the_authorization_matrix(app, client, make_table, role):
             wrong.append(f"{name} as {role}: {status} {response.text[:160]}")
         elif not passed and role == "anonymous" and status != 401:
             wrong.append(f"{name} as anonymous: {status}, not 401")
+        elif not passed and role == "forged" and (status, response.json().get("code")) != (401, "token_invalid"):
+            # the endpoint checks the token first thing, in its own thread (api.Caller): before any 404
+            wrong.append(f"{name} with a token that opens nobody: {status} {response.json().get('code')}")
         elif not passed and role == "stranger" and response.json().get("code") != "wrong_chronicle":
             wrong.append(f"{name} as another chronicle's member: {response.json().get('code')}")
     assert not wrong, "\n".join(wrong)

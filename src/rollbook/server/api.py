@@ -19,7 +19,9 @@ from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
-from rollbook.server.deps import current_member, database_dependency, dice_source, language, request_token
+from rollbook.server.deps import (
+    current_member, database_dependency, dice_source, language, request_token, required_token,
+)
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
     CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, ActionJSON, ChangeJSON,
@@ -43,11 +45,35 @@ SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
 PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
+class Caller:
+    """A request that presents a token: ``member()`` checks it, in the endpoint's own worker thread.
+
+    The check reads the database, so as a ``def`` dependency it would run in a thread-pool hop of its
+    own before the endpoint's (~0.3 ms of CPU per request on a 2-vCPU machine, ``bench/README.md``,
+    "Third pass"); called first thing in the endpoint, it shares the endpoint's hop. A request
+    without any token is refused (401 ``unauthorized``) before its body is read, as before."""
+
+    __slots__ = ("request",)
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+
+    def member(self) -> Member:
+        """The member the token opens; 401 ``token_invalid`` when it opens none."""
+        return current_member(self.request)
+
+
+async def caller(request: Request, _credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Caller:
+    required_token(request)
+    return Caller(request)
+
+
 def member_dep(request: Request, _credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Member:
     return current_member(request)
 
 
-Auth = Annotated[Member, Depends(member_dep)]
+Auth = Annotated[Caller, Depends(caller)]
+SignedMember = Annotated[Member, Depends(member_dep)]  # for an async endpoint (the live feed): its own hop
 Db = Annotated[Database, Depends(database_dependency)]
 
 
@@ -206,23 +232,26 @@ def join(request: Request, db: Db, body: JoinRequest, idempotency_key: Idempoten
 
 
 @router.get("/me", tags=["chronicles"], responses=ERRORS)
-def me(db: Db, member: Auth) -> dict:
+def me(db: Db, auth: Auth) -> dict:
     """Who this token is, in which chronicle."""
+    member = auth.member()
     with db.read() as session:
         return chronicles.whoami(session, member)
 
 
 @router.get("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
-def get_chronicle(db: Db, member: Auth, chronicle_id: Id) -> dict:
+def get_chronicle(db: Db, auth: Auth, chronicle_id: Id) -> dict:
     """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: chronicles.chronicle_info(session, member, chronicle_id))
 
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
-def update_chronicle(request: Request, db: Db, member: Auth, chronicle_id: Id, body: ChronicleUpdate,
+def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
                      idempotency_key: IdempotencyKey = None):
     """Storyteller: rename, switch mode or language, set the standing difficulty (null clears it)."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     changes = _given(body)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
@@ -230,14 +259,16 @@ def update_chronicle(request: Request, db: Db, member: Auth, chronicle_id: Id, b
 
 
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
-def new_invitation(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: a new invitation code (the old one stops working)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (201, chronicles.new_invitation(s, member)))
 
 
 @router.get("/chronicles/{chronicle_id}/members", tags=["chronicles"], responses=ERRORS)
-def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
+def members(db: Db, auth: Auth, chronicle_id: Id) -> dict:
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"members": chronicles.list_members(session, member)})
 
@@ -245,32 +276,36 @@ def members(db: Db, member: Auth, chronicle_id: Id) -> dict:
 # --- tokens: sessions, keys, removal ----------------------------------------------------------
 
 @router.post("/session", status_code=201, tags=["members"], responses=ERRORS)
-def open_session(request: Request, db: Db, member: Auth, idempotency_key: IdempotencyKey = None):
+def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None):
     """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
     /api/session``; rotating your key closes every session."""
+    member = auth.member()
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
                    work=lambda s: (201, {**member_cases.open_session(s, member), "member": member_view(member)}))
 
 
 @router.delete("/session", tags=["members"], responses=ERRORS)
-def close_session(request: Request, db: Db, member: Auth) -> dict:
+def close_session(request: Request, db: Db, auth: Auth) -> dict:
     """Sign out: the session token of this request stops working (a key is rotated instead)."""
+    auth.member()  # only a token that opens a member signs out
     token = request_token(request)
     return tx.run(db, lambda s: member_cases.close_session(s, token))
 
 
 @router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
-def rotate_key(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """A new key for you; your older key and every session of yours stop working."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (201, member_cases.rotate_key(s, member)))
 
 
 @router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
-def remove_member(request: Request, db: Db, member: Auth, chronicle_id: Id, member_id: Id,
+def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
                   idempotency_key: IdempotencyKey = None):
     """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
     and the log records it (``member_removed``)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (200, member_cases.remove_member(s, member, member_id)))
 
@@ -279,18 +314,20 @@ def remove_member(request: Request, db: Db, member: Auth, chronicle_id: Id, memb
 
 @router.get("/chronicles/{chronicle_id}/characters", tags=["characters"],
             responses={**ERRORS, 200: json_response("CharacterList", "The characters.")})
-def list_characters(db: Db, member: Auth, chronicle_id: Id):
+def list_characters(db: Db, auth: Auth, chronicle_id: Id):
     """The Storyteller sees every character; a player sees their own."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"characters": characters.list_characters(session, member)})
 
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
              responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
-def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id,
+def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
                   body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
                   idempotency_key: IdempotencyKey = None):
     """Add a character; the sheet is validated by the chronicle's rules."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     fields = _given(body)
     fields.setdefault("sheet", {})
@@ -300,17 +337,19 @@ def add_character(request: Request, db: Db, member: Auth, chronicle_id: Id,
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
             responses={**ERRORS, 200: json_response("CharacterView", "The character.")})
-def get_character(db: Db, member: Auth, chronicle_id: Id, character_id: Id):
+def get_character(db: Db, auth: Auth, chronicle_id: Id, character_id: Id):
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: characters.get_character(session, member, character_id))
 
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
               responses={**ERRORS, 200: json_response("CharacterView", "The character after the edit.")})
-def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
+def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
                    idempotency_key: IdempotencyKey = None):
     """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
     against editing a sheet that moved meanwhile."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     fields = _given(body)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
@@ -320,13 +359,14 @@ def edit_character(request: Request, db: Db, member: Auth, chronicle_id: Id, cha
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The roll: its entry and receipt."),
                         202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
-def roll(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id,
+def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
          body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
          idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged.
     A step of the combat chain names the entry it ``follows``: a soak takes the damage levels from the
     damage receipt and marks the defender's health (wound) track in its own transaction."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key,
@@ -344,10 +384,11 @@ def _roll_status(result: dict) -> tuple[int, dict]:
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
              tags=["characters"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
-def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id,
+def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
            body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                          work=lambda s: (201, characters.adjust(s, member, character_id, body.change)))
 
@@ -356,18 +397,20 @@ def adjust(request: Request, db: Db, member: Auth, chronicle_id: Id, character_i
 
 @router.get("/chronicles/{chronicle_id}/log", tags=["log"],
             responses={**ERRORS, 200: json_response("LogPage", "A page of the log.")})
-def log_page(db: Db, member: Auth, chronicle_id: Id, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+def log_page(db: Db, auth: Auth, chronicle_id: Id, after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
              limit: Annotated[int, Query(ge=1, le=500)] = 100):
     """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page.
     A player sees a hidden entry redacted (its hashes only) until it is revealed."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: log.log_page(session, member, after=after, limit=limit))
 
 
 @router.get("/chronicles/{chronicle_id}/log/export", tags=["log"], responses=ERRORS,
             response_class=Response)
-def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
+def log_export(db: Db, auth: Auth, chronicle_id: Id) -> Response:
     """The whole log as JSON Lines, for ``rollbook log verify FILE``."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     with db.read() as session:
         text = "".join(log.export_lines(session, member))
@@ -378,17 +421,19 @@ def log_export(db: Db, member: Auth, chronicle_id: Id) -> Response:
 @router.get("/chronicles/{chronicle_id}/log/{seq}", tags=["log"],
             responses={**ERRORS, 200: {"description": "The entry.",
                                        "content": {"application/json": {"schema": LOG_ENTRY}}}})
-def log_entry(db: Db, member: Auth, chronicle_id: Id, seq: Id):
+def log_entry(db: Db, auth: Auth, chronicle_id: Id, seq: Id):
+    member = auth.member()
     return _member_read(db, member, chronicle_id, lambda session: log.log_entry(session, member, seq))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The follow-up: the roll's receipt again, "
                                                                    "with it.")})
-def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id,
+def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
            body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     source = dice_source(request)
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
@@ -397,14 +442,15 @@ def reroll(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id,
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"],
              responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
-def reveal(request: Request, db: Db, member: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
+def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (201, log.reveal(s, member, seq)))
 
 
 @router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=EventSourceResponse)
-async def events(request: Request, chronicle_id: Id, member: Auth,
+async def events(request: Request, chronicle_id: Id, member: SignedMember,
                  after: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
                  idle_timeout: Annotated[float | None, Query(gt=0, le=3600,
                                                              description="Close after this many idle seconds.")] = None,

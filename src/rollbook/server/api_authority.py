@@ -56,26 +56,29 @@ class OffersRequest(Strict):
 # --- asks and grants (A-1, A-2) -----------------------------------------------------------------
 
 @router.get("/chronicles/{chronicle_id}/asks", tags=["authority"], responses=ERRORS)
-def list_asks(db: Db, member: Auth, chronicle_id: Id,
+def list_asks(db: Db, auth: Auth, chronicle_id: Id,
               status: Annotated[Literal["pending"] | None, Query(description="pending: the queue")] = None,
               limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict:
     """The asks, newest first (a player sees their own); ``status=pending``: what waits for the Storyteller."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"asks": authority.list_asks(session, member, status=status, limit=limit)})
 
 
 @router.get("/chronicles/{chronicle_id}/asks/{ask_id}", tags=["authority"], responses=ERRORS)
-def get_ask(db: Db, member: Auth, chronicle_id: Id, ask_id: Id) -> dict:
+def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> dict:
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"ask": authority.get_ask(session, member, ask_id)})
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant", status_code=201, tags=["authority"],
              responses=ERRORS)
-def grant(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
+def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
           idempotency_key: IdempotencyKey = None):
     """Storyteller: grant an ask as asked, or changed (``edges``). The server makes the roll in the
     same transaction; the answer holds the ``grant`` entry and the roll's ``entry``."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     body = body or GrantRequest()
     source = dice_source(request)
@@ -84,9 +87,10 @@ def grant(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id, 
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/refuse", tags=["authority"], responses=ERRORS)
-def refuse(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
+def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
            idempotency_key: IdempotencyKey = None):
     """Storyteller: refuse an ask; nothing is rolled."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     body = body or RefuseRequest()
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
@@ -94,9 +98,10 @@ def refuse(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id,
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/withdraw", tags=["authority"], responses=ERRORS)
-def withdraw(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: Id,
+def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
              idempotency_key: IdempotencyKey = None):
     """The player who asked takes back an ask that still waits."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (200, grants.withdraw(s, member, ask_id)))
 
@@ -104,25 +109,28 @@ def withdraw(request: Request, db: Db, member: Auth, chronicle_id: Id, ask_id: I
 # --- standing grants (A-1) ----------------------------------------------------------------------
 
 @router.get("/chronicles/{chronicle_id}/standing-grants", tags=["authority"], responses=ERRORS)
-def list_standing(db: Db, member: Auth, chronicle_id: Id) -> dict:
+def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> dict:
     """The standing grants in force."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"standing": authority.list_standing(session, member)})
 
 
 @router.post("/chronicles/{chronicle_id}/standing-grants", status_code=201, tags=["authority"], responses=ERRORS)
-def set_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, body: StandingRequest,
+def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: StandingRequest,
                  idempotency_key: IdempotencyKey = None):
     """Storyteller: grant edges ahead, for a character or everyone, until ended or for the scene."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                          work=lambda s: (201, authority.set_standing(s, member, edges=body.edges,
                                                                character_id=body.character, scene=body.scene)))
 
 
 @router.delete("/chronicles/{chronicle_id}/standing-grants/{standing_id}", tags=["authority"], responses=ERRORS)
-def end_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, standing_id: Id,
+def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standing_id: Id,
                  idempotency_key: IdempotencyKey = None):
     """Storyteller: end a standing grant (a log entry; the grant stays in the log)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (200, authority.end_standing(s, member, standing_id)))
 
@@ -130,15 +138,17 @@ def end_standing(request: Request, db: Db, member: Auth, chronicle_id: Id, stand
 # --- scenes and turns (A-3) ---------------------------------------------------------------------
 
 @router.get("/chronicles/{chronicle_id}/scene", tags=["scenes"], responses=ERRORS)
-def current_scene(db: Db, member: Auth, chronicle_id: Id) -> dict:
+def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> dict:
     """The open scene and its turn (``null`` when no scene is open)."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id, lambda session: scenes.current_scene(session, member))
 
 
 @router.post("/chronicles/{chronicle_id}/scenes", status_code=201, tags=["scenes"], responses=ERRORS)
-def open_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, body: SceneRequest | None = None,
+def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: SceneRequest | None = None,
                idempotency_key: IdempotencyKey = None):
     """Storyteller: open a scene (its turns start with ``POST …/scene/turns``)."""
+    member = auth.member()
     _same_chronicle(member, chronicle_id)
     body = body or SceneRequest()
     return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
@@ -146,15 +156,17 @@ def open_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, body: S
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns", status_code=201, tags=["scenes"], responses=ERRORS)
-def advance_turn(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: start the next turn of the open scene (the first call starts turn 1)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (201, scenes.advance_turn(s, member)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close", tags=["scenes"], responses=ERRORS)
-def close_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: close the open scene; its scene-long standing grants end."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (200, scenes.close_scene(s, member)))
 
@@ -163,16 +175,18 @@ def close_scene(request: Request, db: Db, member: Auth, chronicle_id: Id, idempo
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/actions", status_code=201, tags=["scenes"],
              responses=ERRORS)
-def declare_actions(request: Request, db: Db, member: Auth, chronicle_id: Id, character_id: Id,
+def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
                     body: ActionsRequest, idempotency_key: IdempotencyKey = None):
     """Storyteller: the character's number of actions in the running turn (A-4)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                          work=lambda s: (201, scenes.declare_actions(s, member, character_id, body.actions)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/offers", tags=["scenes"], responses=ERRORS)
-def offers(db: Db, member: Auth, chronicle_id: Id, character_id: Id, body: OffersRequest) -> dict:
+def offers(db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: OffersRequest) -> dict:
     """The multiple-action offers for a roll (V20-13): each action's raised difficulty and share of
     the split pool. Reads only: an offer is rolled when the Storyteller grants it as an ask."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: authority.multiple_action_offers(session, member, character_id, body.action))

@@ -24,23 +24,26 @@ class ClientSeedRequest(Strict):
 
 
 @router.get("/chronicles/{chronicle_id}/fair", tags=["fair"], responses=ERRORS)
-def fair_state(db: Db, member: Auth, chronicle_id: Id) -> dict:
+def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> dict:
     """The algorithm, the commitment of the seed in use (never the seed), how many rolls it served,
     your client seed, and every revealed seed (with its entry): what ``rollbook log verify`` and
     the page's verify button need besides the log."""
+    member = auth.member()
     return _member_read(db, member, chronicle_id, lambda session: fairness.fair_state(session, member))
 
 
 @router.put("/chronicles/{chronicle_id}/members/me/client-seed", tags=["fair"], responses=ERRORS)
-def set_client_seed(request: Request, db: Db, member: Auth, chronicle_id: Id, body: ClientSeedRequest,
+def set_client_seed(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ClientSeedRequest,
                     idempotency_key: IdempotencyKey = None):
     """Set your client seed (F-2): a log entry; your later rolls and follow-ups use it."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                          work=lambda s: (200, fairness.set_client_seed(s, member, body.client_seed)))
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate", status_code=201, tags=["fair"], responses=ERRORS)
-def rotate(request: Request, db: Db, member: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal the seed in use and commit the next one, in one transaction (F-5)."""
+    member = auth.member()
     return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
                          work=lambda s: (201, fairness.rotate(s, member)))

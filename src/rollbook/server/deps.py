@@ -10,7 +10,7 @@
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
 - ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
   (a detached object: read its attributes, pass it to the use cases); the latter raises a
-  401 problem when there is none.
+  401 problem when there is none (``required_token``: when no token is presented at all).
 """
 
 from __future__ import annotations
@@ -61,10 +61,16 @@ def optional_member(request: Request) -> Member | None:
     return member
 
 
-def current_member(request: Request) -> Member:
+def required_token(request: Request) -> str:
+    """The request's token; 401 ``unauthorized`` when it presents none (no database read)."""
     token = request_token(request)
     if token is None:
         raise ProblemError(401, "unauthorized", headers={"WWW-Authenticate": 'Bearer realm="rollbook"'})
+    return token
+
+
+def current_member(request: Request) -> Member:
+    required_token(request)
     member = optional_member(request)
     if member is None:
         raise ProblemError(401, "token_invalid", headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
