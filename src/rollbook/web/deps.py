@@ -20,7 +20,7 @@ from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
 from rollbook.web.errors import PageRoute
-from rollbook.web.respond import lang_is_chosen, lang_of
+from rollbook.web.respond import lang_of
 
 
 def page_router() -> APIRouter:
@@ -36,7 +36,8 @@ def visitor(request: Request) -> Member | None:
 
 def reader(request: Request, chronicle_id: int) -> Member:
     """The member this browser is in the chronicle of the path: the keychain's token for that
-    chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie."""
+    chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie. The
+    chronicle's language is read in the same read transaction, for ``reader_lang``."""
     from rollbook.server.auth import authenticate
     from rollbook.web import keychain
 
@@ -44,25 +45,24 @@ def reader(request: Request, chronicle_id: int) -> Member:
     if token is not None:
         with database(request).read() as session:
             member = authenticate(session, token)
-        if member is not None and member.chronicle_id == chronicle_id:
-            request.state.rollbook_member = member
-            return member
+            if member is not None and member.chronicle_id == chronicle_id:
+                request.state.rollbook_member = member
+                request.state.rollbook_chronicle_language = chronicles.chronicle_language(session, member)
+                return member
     member = visitor(request)
     if member is None:
         raise ProblemError(401, "unauthorized")
     if member.chronicle_id != chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
+    with database(request).read() as session:
+        request.state.rollbook_chronicle_language = chronicles.chronicle_language(session, member)
     return member
 
 
-def reader_lang(request: Request, member: Annotated[Member, Depends(reader)],
-                db: Annotated[Database, Depends(database_dependency)]) -> str:
-    """The reader's language on a chronicle's pages (the chronicle's own language as a default)."""
-    if lang_is_chosen(request):
-        lang = lang_of(request)
-    else:
-        with db.read() as session:
-            lang = lang_of(request, chronicles.chronicle_info(session, member)["language"])
+async def reader_lang(request: Request, member: Annotated[Member, Depends(reader)]) -> str:
+    """The reader's language on a chronicle's pages (the chronicle's own language, which ``reader``
+    read, as a default). ``async``: it reads nothing more, so it takes no thread-pool hop."""
+    lang = lang_of(request, request.state.rollbook_chronicle_language)
     request.state.rollbook_lang = lang  # a refusal after this is in the reader's language
     return lang
 

@@ -36,11 +36,6 @@ def lang_of(request: Request, chronicle_language: str | None = None) -> str:
     return pick_language(None, request.headers.get("accept-language"))
 
 
-def lang_is_chosen(request: Request) -> bool:
-    """The reader chose a language (``?lang=`` or the cookie): the chronicle's does not apply."""
-    return bool(request.query_params.get("lang")) or request.cookies.get(LANG_COOKIE) in LANGUAGES
-
-
 def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 

@@ -102,6 +102,11 @@ def chronicle_info(session: Session, member: Member, chronicle_id: int | None = 
     return view
 
 
+def chronicle_language(session: Session, member: Member) -> str:
+    """The language of the member's chronicle (one column: the pages' default language)."""
+    return session.scalars(select(Chronicle.language).where(Chronicle.id == member.chronicle_id)).one()
+
+
 def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mode: str = UNSET,
                      language: str = UNSET, difficulty: int | None = UNSET) -> dict:
     """The Storyteller renames the chronicle, switches mode or language, or sets the standing difficulty
