@@ -71,5 +71,5 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
     monkeypatch.setattr(server_app, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object())
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
-    serve(host="127.0.0.1", port=8000, database_url=url, log_level="info")
-    assert made == [((url,), {})]
+    serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None)
+    assert made == [((url,), {"threads": server_app.WORKER_THREADS})]  # no dice= among them

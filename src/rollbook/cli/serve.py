@@ -19,16 +19,21 @@ def serve(
              "(PostgreSQL: postgresql+psycopg://USER@HOST:5432/DB).",
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+    threads: Optional[int] = typer.Option(
+        None, "--threads", min=1,
+        help="Worker threads per process for the requests' database work; default 4 "
+             "(rollbook.server.app.WORKER_THREADS: a few overlap the waits, more only contend for the GIL).",
+    ),
 ) -> None:
     """Run the chronicle server. Migrations are applied on start; several processes may share one
     PostgreSQL database."""
     import uvicorn
 
-    from rollbook.server.app import create_app
+    from rollbook.server.app import WORKER_THREADS, create_app
     from rollbook.server.db import database_url as resolve_url
 
     url = resolve_url(database_url)
-    application = create_app(url)
+    application = create_app(url, threads=threads or WORKER_THREADS)
     typer.echo(f"rollbook: serving on http://{host}:{port} (database {_shown(url)})", err=True)
     # Live feeds stream until their client leaves: give them 3 s to end on Ctrl+C / SIGTERM.
     uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3)

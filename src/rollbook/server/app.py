@@ -19,6 +19,7 @@ from collections.abc import Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -53,8 +54,19 @@ retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
 """
 
 
+# The worker threads of one app process for the sync endpoints and dependencies (anyio's default
+# limiter of the server's event loop; anyio's own default is 40). A process runs Python one thread at
+# a time: more threads only overlap waits (PostgreSQL round trips, SQLite's fsync, row locks), and
+# past a few they fight over the GIL instead. bench/README.md, "Third pass": with 40 a PostgreSQL
+# roll cost 6.6–8.6 ms of server CPU at 32 connections, p99 360–490 ms; with 4, 5.4–6.3 ms, p99
+# 258–340 ms (SQLite: no difference above the noise). `rollbook serve --threads` changes it.
+WORKER_THREADS = 4
+
+
 def create_app(database_url: str | None = None, *, migrate: bool = True,
-               dice: Callable[[], DiceSource] | None = None) -> FastAPI:
+               dice: Callable[[], DiceSource] | None = None, threads: int = WORKER_THREADS) -> FastAPI:
+    if threads < 1:
+        raise ValueError("threads must be at least 1")
     if dice is None:
         dice = SecureDice
     elif not callable(dice):
@@ -71,6 +83,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         hub.start_listener()
         try:
             yield

@@ -37,10 +37,11 @@ DEFAULT_DATABASE_URL = "sqlite:///./rollbook.sqlite3"
 ENVIRONMENT_VARIABLE = "ROLLBOOK_DATABASE_URL"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
-# At most 40 connections per process, as before (10 kept + 30 overflow), now all kept: the sync
-# endpoints run in anyio's 40 worker threads, and under load an overflow connection was closed on
-# return and opened again by the next request (on PostgreSQL a new backend each time: 360 connections
-# in one 10 s bench/load.py run, ~1 ms of app CPU per roll, bench/README.md).
+# At most 40 connections per process, as before (10 kept + 30 overflow), now all kept: under load an
+# overflow connection was closed on return and opened again by the next request (on PostgreSQL a new
+# backend each time: 360 connections in one 10 s bench/load.py run, ~1 ms of app CPU per roll,
+# bench/README.md). The sync endpoints run in app.WORKER_THREADS threads (4), so a process holds
+# about that many at once; the cap leaves room for `--threads` up to 40.
 POOL_SIZE = 40
 _MIGRATION_LOCK_ID = 0x726F6C6C  # "roll": PostgreSQL advisory lock held while migrating
 
