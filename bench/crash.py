@@ -364,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         report["machine"]["postgresql"] = load.postgres_version()
     with tempfile.TemporaryDirectory(prefix="rollbook-crash-") as temp:
         directory = Path(temp)
-        for store_name, count in load.configurations(args.stores, args.processes):
+        for store_name, count, _threads in load.configurations(args.stores, args.processes):
             log(f"{store_name}, {count} app process(es): starting")
             started = time.monotonic()
             with load.open_store(store_name, directory) as store:

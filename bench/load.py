@@ -4,6 +4,7 @@
     python bench/load.py                                  # SQLite (1 process), PostgreSQL (1 and 2)
     python bench/load.py --duration 8 --connections 32    # the defaults
     python bench/load.py --stores sqlite --duration 3 --json
+    python bench/load.py --processes 1 --threads 2,4,40     # one-process servers with 2, 4 and 40 worker threads
 
 For each store and number of app processes the script starts the server itself (``rollbook serve``
 on a temp SQLite file; on PostgreSQL a fresh database created through
@@ -192,8 +193,10 @@ def serve_has_workers_option() -> bool:
 class Server:
     """The chronicle server as its own process group on 127.0.0.1, killable as a whole."""
 
-    def __init__(self, store: Store, processes: int, log_dir: Path, *, workers_option: bool | None = None) -> None:
+    def __init__(self, store: Store, processes: int, log_dir: Path, *, workers_option: bool | None = None,
+                 threads: int | None = None) -> None:
         self.store, self.processes, self.log_dir = store, processes, log_dir
+        self.threads = threads  # rollbook serve --threads (one process only); None: the server's default
         self.workers_option = workers_option
         self.process: subprocess.Popen | None = None
         self.port = 0
@@ -207,8 +210,9 @@ class Server:
     def command(self) -> list[str]:
         port = str(self.port)
         if self.processes == 1:
+            threads = ["--threads", str(self.threads)] if self.threads is not None else []
             return [sys.executable, "-m", "rollbook", "serve", "--host", LOOPBACK, "--port", port,
-                    "--database-url", self.store.url, "--log-level", "warning"]
+                    "--database-url", self.store.url, "--log-level", "warning", *threads]
         if self.workers_option is None:
             self.workers_option = serve_has_workers_option()
         if self.workers_option:
@@ -765,6 +769,11 @@ def parse_wrk(text: str) -> dict[str, Any]:
 
 # --- output ----------------------------------------------------------------------------------
 
+def _procs(run: dict) -> str:
+    """``1``, or ``1×4`` for one process with 4 worker threads asked for."""
+    return f"{run['processes']}×{run['threads']}" if run.get("threads") else str(run["processes"])
+
+
 def print_report(report: dict, console) -> None:
     from rich.table import Table as RichTable
 
@@ -782,7 +791,7 @@ def print_report(report: dict, console) -> None:
         summary.add_column(column, justify="left" if column in ("store",) else "right")
     for run in report["runs"]:
         bare, roll, play = (run["phases"][p] for p in PHASES)
-        summary.add_row(run["store"], str(run["processes"]), f"{bare['throughput']:,.0f}", _pcts(bare),
+        summary.add_row(run["store"], _procs(run), f"{bare['throughput']:,.0f}", _pcts(bare),
                         f"{roll['throughput']:,.0f}", _pcts(roll), f"{run['ratio_roll_to_bare']:.2f}",
                         f"{play['throughput']:,.0f}", f"{play['p99_ms']}", str(run["server_errors"]))
     console.print(summary)
@@ -799,7 +808,7 @@ def print_report(report: dict, console) -> None:
             for name, value in rows:
                 cpu = value.get("server_cpu_ms_per_request")
                 db = value.get("db_cpu_ms_per_request")
-                detail.add_row(run["store"], str(run["processes"]), name, f"{value['throughput']:,.1f}",
+                detail.add_row(run["store"], _procs(run), name, f"{value['throughput']:,.1f}",
                                str(value["p50_ms"]), str(value["p95_ms"]), str(value["p99_ms"]), str(value["max_ms"]),
                                ", ".join(f"{k}×{v}" for k, v in value["statuses"].items()),
                                "" if cpu is None else f"{cpu:.2f}",
@@ -851,6 +860,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="sqlite,postgresql (default both)")
     parser.add_argument("--processes", type=lambda t: parse_list(t, kind=int), default=[1, 2],
                         help="app processes on PostgreSQL, e.g. 1,2 (default); SQLite always runs one")
+    parser.add_argument("--threads", type=lambda t: parse_list(t, kind=int), default=[],
+                        help="worker threads of a one-process server (rollbook serve --threads), e.g. 4,40: "
+                             "one run each; default the server's own")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved slices per kind of load (default 2)")
     parser.add_argument("--max-requests", type=int, default=2_000_000,
                         help="cap on the requests of one slice (default 2,000,000)")
@@ -865,14 +877,20 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--rounds must be 1–20")
     if any(not 1 <= n <= 8 for n in args.processes):
         parser.error("--processes must be 1–8 each")
+    if any(not 1 <= n <= 64 for n in args.threads):
+        parser.error("--threads must be 1–64 each")
     return args
 
 
-def configurations(stores: list[str], processes: list[int]) -> list[tuple[str, int]]:
+def configurations(stores: list[str], processes: list[int],
+                   threads: list[int] | None = None) -> list[tuple[str, int, int | None]]:
+    """(store, app processes, worker threads or None for the server's default); ``threads`` applies to
+    one-process servers (``rollbook serve --threads``; several processes run uvicorn's factory)."""
     configs = []
     for store in stores:
         for count in ([1] if store == "sqlite" else processes):
-            configs.append((store, count))
+            for thread_count in (threads or [None]) if count == 1 else [None]:
+                configs.append((store, count, thread_count))
     return configs
 
 
@@ -895,7 +913,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"tool": "bench/load.py", "machine": machine(),
                               "settings": {"duration": args.duration, "connections": args.connections,
                                            "rounds": args.rounds, "stores": args.stores,
-                                           "processes": args.processes},
+                                           "processes": args.processes, "threads": args.threads},
                               "runs": []}
     if "postgresql" in args.stores:
         problem = postgres_problem()
@@ -909,10 +927,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with tempfile.TemporaryDirectory(prefix="rollbook-load-") as temp:
         directory = Path(temp)
-        for store_name, count in configurations(args.stores, args.processes):
-            log(f"{store_name}, {count} app process(es): starting")
+        for store_name, count, threads in configurations(args.stores, args.processes, args.threads):
+            log(f"{store_name}, {count} app process(es){f', {threads} threads' if threads else ''}: starting")
             with open_store(store_name, directory) as store:
-                server = Server(store, count, directory)
+                server = Server(store, count, directory, threads=threads)
                 try:
                     server.start()
                     run = asyncio.run(measure(server, store, args.connections, args.duration, args.rounds,
@@ -922,7 +940,7 @@ def main(argv: list[str] | None = None) -> int:
                         run["wrk"] = run_wrk(wrk, server.url, slots, args.connections, args.duration, directory)
                 finally:
                     server.stop()
-                run.update(store=store_name, processes=count, server_command=server.shown_command(),
+                run.update(store=store_name, processes=count, threads=threads, server_command=server.shown_command(),
                            server_tracebacks=server.tracebacks())
                 if run["server_tracebacks"]:
                     run["server_log_tail"] = server.log_tail(60)

@@ -163,3 +163,14 @@ def test_crash_runs_rollbook_log_verify_which_catches_an_edited_export(tmp_path)
     assert crash.verify_with_cli(export, None) == (1, ["entry 1: hash mismatch"])
     code, lines = crash.verify_with_cli(export, "2:" + "0" * 64)
     assert code == 1 and "entry 2: the log does not end with the expected head" in lines
+
+
+def test_load_runs_a_one_process_server_per_thread_count(tmp_path):
+    load = load_module("load")
+    assert load.configurations(["sqlite", "postgresql"], [1, 2], [4, 40]) == [
+        ("sqlite", 1, 4), ("sqlite", 1, 40), ("postgresql", 1, 4), ("postgresql", 1, 40), ("postgresql", 2, None)]
+    assert load.configurations(["sqlite"], [1]) == [("sqlite", 1, None)]
+    store = load.Store("sqlite", f"sqlite:///{tmp_path / 'x.sqlite3'}", str(tmp_path / "x.sqlite3"))
+    server = load.Server(store, 1, tmp_path, threads=4)
+    assert server.command()[-2:] == ["--threads", "4"]
+    assert "--threads" not in load.Server(store, 1, tmp_path).command()
