@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
@@ -55,18 +56,18 @@ class OffersRequest(Strict):
 
 # --- asks and grants (A-1, A-2) -----------------------------------------------------------------
 
-@router.get("/chronicles/{chronicle_id}/asks", tags=["authority"], responses=ERRORS)
+@router.get("/chronicles/{chronicle_id}/asks", response_model=dict, tags=["authority"], responses=ERRORS)
 def list_asks(db: Db, auth: Auth, chronicle_id: Id,
               status: Annotated[Literal["pending"] | None, Query(description="pending: the queue")] = None,
-              limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict:
+              limit: Annotated[int, Query(ge=1, le=500)] = 100) -> JSONResponse:
     """The asks, newest first (a player sees their own); ``status=pending``: what waits for the Storyteller."""
     member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"asks": authority.list_asks(session, member, status=status, limit=limit)})
 
 
-@router.get("/chronicles/{chronicle_id}/asks/{ask_id}", tags=["authority"], responses=ERRORS)
-def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/asks/{ask_id}", response_model=dict, tags=["authority"], responses=ERRORS)
+def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> JSONResponse:
     member = auth.member()
     return _member_read(db, member, chronicle_id,
                         lambda session: {"ask": authority.get_ask(session, member, ask_id)})
@@ -108,8 +109,8 @@ def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
 
 # --- standing grants (A-1) ----------------------------------------------------------------------
 
-@router.get("/chronicles/{chronicle_id}/standing-grants", tags=["authority"], responses=ERRORS)
-def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/standing-grants", response_model=dict, tags=["authority"], responses=ERRORS)
+def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The standing grants in force."""
     member = auth.member()
     return _member_read(db, member, chronicle_id,
@@ -137,8 +138,8 @@ def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standin
 
 # --- scenes and turns (A-3) ---------------------------------------------------------------------
 
-@router.get("/chronicles/{chronicle_id}/scene", tags=["scenes"], responses=ERRORS)
-def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/scene", response_model=dict, tags=["scenes"], responses=ERRORS)
+def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The open scene and its turn (``null`` when no scene is open)."""
     member = auth.member()
     return _member_read(db, member, chronicle_id, lambda session: scenes.current_scene(session, member))
@@ -183,8 +184,8 @@ def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, char
                          work=lambda s: (201, scenes.declare_actions(s, member, character_id, body.actions)))
 
 
-@router.post("/chronicles/{chronicle_id}/characters/{character_id}/offers", tags=["scenes"], responses=ERRORS)
-def offers(db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: OffersRequest) -> dict:
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/offers", response_model=dict, tags=["scenes"], responses=ERRORS)
+def offers(db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: OffersRequest) -> JSONResponse:
     """The multiple-action offers for a roll (V20-13): each action's raised difficulty and share of
     the split pool. Reads only: an offer is rolled when the Storyteller grants it as an ask."""
     member = auth.member()

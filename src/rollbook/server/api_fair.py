@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
@@ -23,8 +24,8 @@ class ClientSeedRequest(Strict):
                                                                  "\"\" is the default.")]
 
 
-@router.get("/chronicles/{chronicle_id}/fair", tags=["fair"], responses=ERRORS)
-def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> dict:
+@router.get("/chronicles/{chronicle_id}/fair", response_model=dict, tags=["fair"], responses=ERRORS)
+def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The algorithm, the commitment of the seed in use (never the seed), how many rolls it served,
     your client seed, and every revealed seed (with its entry): what ``rollbook log verify`` and
     the page's verify button need besides the log."""
