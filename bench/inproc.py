@@ -36,6 +36,8 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator
 
+import anyio
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import PG_ADMIN_URL, V20_SHEET, V20_TEST  # noqa: E402
@@ -106,15 +108,21 @@ def inline_threadpool() -> Iterator[None]:
     async def inline(func, *args, **kwargs):
         return func(*args, **kwargs)
 
+    async def inline_worker(func, *args, limiter=None, abandon_on_cancel=False):  # anyio.to_thread.run_sync
+        return func(*args)
+
     modules = [m for m in (fastapi.routing, fastapi.dependencies.utils) if hasattr(m, "run_in_threadpool")]
     saved = [m.run_in_threadpool for m in modules]
+    saved_worker = anyio.to_thread.run_sync  # the app's own hops (PostgreSQL's signed writes, SQLite's commits)
     for module in modules:
         module.run_in_threadpool = inline
+    anyio.to_thread.run_sync = inline_worker
     try:
         yield
     finally:
         for module, original in zip(modules, saved):
             module.run_in_threadpool = original
+        anyio.to_thread.run_sync = saved_worker
 
 
 async def set_up(call: Caller) -> tuple[str, str]:

@@ -7,12 +7,15 @@ Errors are ``application/problem+json`` (``problems``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
+import anyio
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.orm import Session
 from sse_starlette import EventSourceResponse
 
 from rollbook.server import tx
@@ -154,13 +157,19 @@ class Problem(BaseModel):
 
 
 def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
-    # Only a request with a key is compared with a stored one: without, no fingerprint to compute.
-    fingerprint = tx.fingerprint(request.method, request.url.path, body) if key is not None else ""
     # Anonymous requests (create, join) answer a token: their key alone guards it, so it must be unguessable.
-    status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint, work=work,
-                                              min_key_length=tx.ANONYMOUS_KEY_MIN if scope == ANONYMOUS else 1)
-    headers = {"Idempotent-Replayed": "true"} if replayed else {}
-    return JSONResponse(payload, status_code=status, headers=headers)
+    status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=_fingerprint(request, key, body),
+                                              work=work, min_key_length=tx.ANONYMOUS_KEY_MIN if scope == ANONYMOUS else 1)
+    return _answer(status, payload, replayed)
+
+
+def _fingerprint(request: Request, key: str | None, body: Any) -> str:
+    # Only a request with a key is compared with a stored one: without, no fingerprint to compute.
+    return tx.fingerprint(request.method, request.url.path, body) if key is not None else ""
+
+
+def _answer(status: int, payload: dict, replayed: bool) -> JSONResponse:
+    return JSONResponse(payload, status_code=status, headers={"Idempotent-Replayed": "true"} if replayed else {})
 
 
 ANONYMOUS = "anonymous"
@@ -185,11 +194,32 @@ def _member_read(db: Database, member: Member, chronicle_id: int, read) -> JSONR
         return JSONResponse(read(session))
 
 
-def _member_write(request: Request, db: Database, member: Member, chronicle_id: int, key: str | None, *,
-                  body: Any, work) -> JSONResponse:
-    """A member's write in their own chronicle: idempotent under the member's scope."""
-    _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=key, body=body, work=work)
+async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None, *,
+                        body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
+    """A member's write (in their own chronicle, when ``chronicle_id`` is given), idempotent under the
+    member's scope: ``work(session, member)`` answers ``(status, body)``.
+
+    On SQLite the token check and the write run in the event loop, the write through
+    ``db.LoopWriter`` (no thread-pool hop; the COMMIT's fsync waits in a worker thread, shared by the
+    writes that queued meanwhile). On PostgreSQL, where every statement is a round trip, both run in
+    one worker thread, as a sync endpoint's would."""
+    if not db.writes_in_loop:
+        return await anyio.to_thread.run_sync(_signed_write_in_thread, request, db, auth, chronicle_id, key, body, work)
+    member = auth.member()
+    if chronicle_id is not None:
+        _same_chronicle(member, chronicle_id)
+    status, payload, replayed = await tx.idempotent_async(db, scope=_scope(member), key=key,
+                                                          request_fingerprint=_fingerprint(request, key, body),
+                                                          work=lambda session: work(session, member))
+    return _answer(status, payload, replayed)
+
+
+def _signed_write_in_thread(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None,
+                            body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
+    member = auth.member()
+    if chronicle_id is not None:
+        _same_chronicle(member, chronicle_id)
+    return _mutate(request, db, scope=_scope(member), key=key, body=body, work=lambda session: work(session, member))
 
 
 def _given(model: BaseModel) -> dict[str, Any]:
@@ -251,22 +281,19 @@ def get_chronicle(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
-def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
+async def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
                      idempotency_key: IdempotencyKey = None):
     """Storyteller: rename, switch mode or language, set the standing difficulty (null clears it)."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     changes = _given(body)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s: (200, chronicles.update_chronicle(s, member, **changes)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
+                   work=lambda s, member: (200, chronicles.update_chronicle(s, member, **changes)))
 
 
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
-def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: a new invitation code (the old one stops working)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (201, chronicles.new_invitation(s, member)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, chronicles.new_invitation(s, member)))
 
 
 @router.get("/chronicles/{chronicle_id}/members", response_model=dict, tags=["chronicles"], responses=ERRORS)
@@ -279,12 +306,11 @@ def members(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 # --- tokens: sessions, keys, removal ----------------------------------------------------------
 
 @router.post("/session", status_code=201, tags=["members"], responses=ERRORS)
-def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None):
+async def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None):
     """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
     /api/session``; rotating your key closes every session."""
-    member = auth.member()
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=None,
-                   work=lambda s: (201, {**member_cases.open_session(s, member), "member": member_view(member)}))
+    return await _signed_write(request, db, auth, None, idempotency_key, body=None,
+                   work=lambda s, member: (201, {**member_cases.open_session(s, member), "member": member_view(member)}))
 
 
 @router.delete("/session", tags=["members"], responses=ERRORS)
@@ -296,21 +322,19 @@ def close_session(request: Request, db: Db, auth: Auth) -> dict:
 
 
 @router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
-def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """A new key for you; your older key and every session of yours stop working."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (201, member_cases.rotate_key(s, member)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, member_cases.rotate_key(s, member)))
 
 
 @router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
-def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
+async def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
                   idempotency_key: IdempotencyKey = None):
     """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
     and the log records it (``member_removed``)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (200, member_cases.remove_member(s, member, member_id)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, member_cases.remove_member(s, member, member_id)))
 
 
 # --- characters -------------------------------------------------------------------------------
@@ -326,16 +350,14 @@ def list_characters(db: Db, auth: Auth, chronicle_id: Id):
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
              responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
-def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+async def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
                   body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
                   idempotency_key: IdempotencyKey = None):
     """Add a character; the sheet is validated by the chronicle's rules."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     fields = _given(body)
     fields.setdefault("sheet", {})
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s: (201, characters.add_character(s, member, **fields)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
+                   work=lambda s, member: (201, characters.add_character(s, member, **fields)))
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
@@ -348,33 +370,28 @@ def get_character(db: Db, auth: Auth, chronicle_id: Id, character_id: Id):
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
               responses={**ERRORS, 200: json_response("CharacterView", "The character after the edit.")})
-def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
+async def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
                    idempotency_key: IdempotencyKey = None):
     """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
     against editing a sheet that moved meanwhile."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     fields = _given(body)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s: (200, characters.edit_character(s, member, character_id, **fields)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
+                   work=lambda s, member: (200, characters.edit_character(s, member, character_id, **fields)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The roll: its entry and receipt."),
                         202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
-def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+async def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
          body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
          idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged.
     A step of the combat chain names the entry it ``follows``: a soak takes the damage levels from the
     damage receipt and marks the defender's health (wound) track in its own transaction."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     source = dice_source(request)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key,
-                   body=body.model_dump(mode="json") if idempotency_key is not None else None,
-                   work=lambda s: _roll_status(rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json") if idempotency_key is not None else None,
+                   work=lambda s, member: _roll_status(rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
                                                           ask=body.ask, source=source, follows=body.follows,
                                                           target=body.target)))
 
@@ -387,13 +404,12 @@ def _roll_status(result: dict) -> tuple[int, dict]:
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
              tags=["characters"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
-def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+async def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
            body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                         work=lambda s: (201, characters.adjust(s, member, character_id, body.change)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, characters.adjust(s, member, character_id, body.change)))
 
 
 # --- the log ----------------------------------------------------------------------------------
@@ -432,24 +448,21 @@ def log_entry(db: Db, auth: Auth, chronicle_id: Id, seq: Id):
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The follow-up: the roll's receipt again, "
                                                                    "with it.")})
-def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
+async def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
            body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
            idempotency_key: IdempotencyKey = None):
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     source = dice_source(request)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, rolls.reroll(s, member, seq, body.action, source=source)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s, member: (201, rolls.reroll(s, member, seq, body.action, source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"],
              responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
-def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
+async def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (201, log.reveal(s, member, seq)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, log.reveal(s, member, seq)))
 
 
 @router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=EventSourceResponse)

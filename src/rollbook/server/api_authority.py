@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
-                                 _member_read, _member_write, _mutate, _same_chronicle, _scope)
+                                 _member_read, _signed_write)
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes
@@ -75,36 +75,31 @@ def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> JSONResponse:
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant", status_code=201, tags=["authority"],
              responses=ERRORS)
-def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
+async def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
           idempotency_key: IdempotencyKey = None):
     """Storyteller: grant an ask as asked, or changed (``edges``). The server makes the roll in the
     same transaction; the answer holds the ``grant`` entry and the roll's ``entry``."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     body = body or GrantRequest()
     source = dice_source(request)
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, grants.grant(s, member, ask_id, edges=body.edges, source=source)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s, member: (201, grants.grant(s, member, ask_id, edges=body.edges, source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/refuse", tags=["authority"], responses=ERRORS)
-def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
+async def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
            idempotency_key: IdempotencyKey = None):
     """Storyteller: refuse an ask; nothing is rolled."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     body = body or RefuseRequest()
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (200, grants.refuse(s, member, ask_id, reason=body.reason)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s, member: (200, grants.refuse(s, member, ask_id, reason=body.reason)))
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/withdraw", tags=["authority"], responses=ERRORS)
-def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
+async def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
              idempotency_key: IdempotencyKey = None):
     """The player who asked takes back an ask that still waits."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (200, grants.withdraw(s, member, ask_id)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, grants.withdraw(s, member, ask_id)))
 
 
 # --- standing grants (A-1) ----------------------------------------------------------------------
@@ -118,22 +113,20 @@ def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.post("/chronicles/{chronicle_id}/standing-grants", status_code=201, tags=["authority"], responses=ERRORS)
-def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: StandingRequest,
+async def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: StandingRequest,
                  idempotency_key: IdempotencyKey = None):
     """Storyteller: grant edges ahead, for a character or everyone, until ended or for the scene."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                         work=lambda s: (201, authority.set_standing(s, member, edges=body.edges,
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, authority.set_standing(s, member, edges=body.edges,
                                                                character_id=body.character, scene=body.scene)))
 
 
 @router.delete("/chronicles/{chronicle_id}/standing-grants/{standing_id}", tags=["authority"], responses=ERRORS)
-def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standing_id: Id,
+async def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standing_id: Id,
                  idempotency_key: IdempotencyKey = None):
     """Storyteller: end a standing grant (a log entry; the grant stays in the log)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (200, authority.end_standing(s, member, standing_id)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, authority.end_standing(s, member, standing_id)))
 
 
 # --- scenes and turns (A-3) ---------------------------------------------------------------------
@@ -146,42 +139,37 @@ def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.post("/chronicles/{chronicle_id}/scenes", status_code=201, tags=["scenes"], responses=ERRORS)
-def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: SceneRequest | None = None,
+async def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: SceneRequest | None = None,
                idempotency_key: IdempotencyKey = None):
     """Storyteller: open a scene (its turns start with ``POST …/scene/turns``)."""
-    member = auth.member()
-    _same_chronicle(member, chronicle_id)
     body = body or SceneRequest()
-    return _mutate(request, db, scope=_scope(member), key=idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s: (201, scenes.open_scene(s, member, name=body.name)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                   work=lambda s, member: (201, scenes.open_scene(s, member, name=body.name)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns", status_code=201, tags=["scenes"], responses=ERRORS)
-def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: start the next turn of the open scene (the first call starts turn 1)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (201, scenes.advance_turn(s, member)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, scenes.advance_turn(s, member)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close", tags=["scenes"], responses=ERRORS)
-def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: close the open scene; its scene-long standing grants end."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (200, scenes.close_scene(s, member)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, scenes.close_scene(s, member)))
 
 
 # --- multiple actions (A-4) ---------------------------------------------------------------------
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/actions", status_code=201, tags=["scenes"],
              responses=ERRORS)
-def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+async def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
                     body: ActionsRequest, idempotency_key: IdempotencyKey = None):
     """Storyteller: the character's number of actions in the running turn (A-4)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                         work=lambda s: (201, scenes.declare_actions(s, member, character_id, body.actions)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, scenes.declare_actions(s, member, character_id, body.actions)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/offers", response_model=dict, tags=["scenes"], responses=ERRORS)

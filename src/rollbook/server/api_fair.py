@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
-                                 _member_read, _member_write)
+                                 _member_read, _signed_write)
 from rollbook.server.usecases import fairness
 
 router = APIRouter(prefix="/api")
@@ -34,17 +34,15 @@ def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.put("/chronicles/{chronicle_id}/members/me/client-seed", tags=["fair"], responses=ERRORS)
-def set_client_seed(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ClientSeedRequest,
+async def set_client_seed(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ClientSeedRequest,
                     idempotency_key: IdempotencyKey = None):
     """Set your client seed (F-2): a log entry; your later rolls and follow-ups use it."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                         work=lambda s: (200, fairness.set_client_seed(s, member, body.client_seed)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (200, fairness.set_client_seed(s, member, body.client_seed)))
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate", status_code=201, tags=["fair"], responses=ERRORS)
-def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal the seed in use and commit the next one, in one transaction (F-5)."""
-    member = auth.member()
-    return _member_write(request, db, member, chronicle_id, idempotency_key, body=None,
-                         work=lambda s: (201, fairness.rotate(s, member)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, fairness.rotate(s, member)))

@@ -18,16 +18,21 @@ and several app processes may share one PostgreSQL database.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sqlite3
 import threading
+import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from typing import TypeVar
 
+import anyio
 from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -43,6 +48,7 @@ ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
 # bench/README.md). The sync endpoints run in app.WORKER_THREADS threads (4), so a process holds
 # about that many at once; the cap leaves room for `--threads` up to 40.
 POOL_SIZE = 40
+BUSY_TIMEOUT_MS = 60_000  # SQLite: how long a writer waits for another process's write lock
 _MIGRATION_LOCK_ID = 0x726F6C6C  # "roll": PostgreSQL advisory lock held while migrating
 
 
@@ -83,7 +89,7 @@ def _sqlite_engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA synchronous=FULL")  # a commit is fsynced before it returns
         cursor.close()
 
@@ -91,6 +97,14 @@ def _sqlite_engine(url: str) -> Engine:
     def _on_begin(connection) -> None:
         if connection.get_execution_options().get("rollbook_read"):
             connection.exec_driver_sql("BEGIN")
+        elif connection.get_execution_options().get("rollbook_nowait"):
+            # LoopWriter, in the event loop: never wait there for another process's write lock
+            raw = connection.connection.dbapi_connection
+            raw.execute("PRAGMA busy_timeout=0")
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            finally:
+                raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         else:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # take the write lock now, not at the first write
 
@@ -114,18 +128,29 @@ class WriterLane:
         self.timeout = timeout
         self._guard = threading.Lock()
         self._waiters: deque[threading.Lock] = deque()
-        self._owner: int | None = None
+        self._owner: Hashable | None = None
         self._depth = 0
 
     def __enter__(self) -> WriterLane:
-        me = threading.get_ident()
+        self.take(threading.get_ident())
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.give()
+
+    def take(self, owner: Hashable, *, wait: bool = True) -> bool:
+        """Take the turn for ``owner``: a thread's ident (``with lane:``), or a holder that is not
+        one thread (``LoopWriter``: one event loop, whose commit runs in a worker thread).
+        ``wait=False`` takes it only if it is free now (or already ``owner``'s) and says whether it did."""
         with self._guard:
-            if self._owner == me:
+            if self._owner == owner:
                 self._depth += 1
-                return self
+                return True
             if self._owner is None:
-                self._owner, self._depth = me, 1
-                return self
+                self._owner, self._depth = owner, 1
+                return True
+            if not wait:
+                return False
             turn = threading.Lock()
             turn.acquire()
             self._waiters.append(turn)
@@ -136,10 +161,11 @@ class WriterLane:
                     raise LaneTimeout(self.timeout)
             # handed over between the timeout and the guard: the turn is ours after all
         with self._guard:
-            self._owner, self._depth = me, 1
-        return self
+            self._owner, self._depth = owner, 1
+        return True
 
-    def __exit__(self, *_exc) -> None:
+    def give(self) -> None:
+        """Give up one ``take``; the last hands the turn to the oldest waiter."""
         with self._guard:
             self._depth -= 1
             if self._depth:
@@ -227,29 +253,11 @@ class GroupCommit:
         touched: set[int] = set()
         try:
             with self.db.lane or _NO_LANE, self.db._writer() as session:
-                if len(batch) == 1:
-                    # Alone in its batch: its own transaction, no savepoint (the same outcome: a work
-                    # that raises keeps nothing, its caller gets the error; two statements fewer).
-                    with session.begin():
-                        batch[0].result = batch[0].work(session)
-                else:
-                    with session.begin():
-                        for item in batch:
-                            before = set(session.info.get("chronicles", ()))
-                            try:
-                                with session.begin_nested():
-                                    item.result = item.work(session)
-                            except BaseException as error:  # noqa: BLE001 - handed to its caller
-                                item.error = error
-                                session.info["chronicles"] = before
-                            finally:
-                                session.expunge_all()  # each write starts with no ORM objects, as alone
+                with session.begin():
+                    _run_works(session, batch)
                 touched = set(session.info.get("chronicles", ()))
         except BaseException as error:  # noqa: BLE001 - the work (alone), BEGIN or COMMIT failed: nothing was kept
-            for item in batch:
-                if item.error is None:
-                    item.result = None
-                    item.error = error
+            _fail_all(batch, error)
             touched = set()
         self.batches += 1
         self.writes += len(batch)
@@ -261,6 +269,168 @@ class GroupCommit:
             for item in batch:
                 item.done = True
                 item.wake.set()
+
+
+def _run_works(session: Session, batch: list) -> None:
+    """The works of a batch in the session's open write transaction, one after the other."""
+    if len(batch) == 1:
+        # Alone in its batch: its own transaction, no savepoint (the same outcome: a work that
+        # raises keeps nothing, its caller gets the error; two statements fewer).
+        batch[0].result = batch[0].work(session)
+        return
+    for item in batch:
+        before = set(session.info.get("chronicles", ()))
+        try:
+            with session.begin_nested():
+                item.result = item.work(session)
+        except BaseException as error:  # noqa: BLE001 - handed to its caller
+            item.error = error
+            session.info["chronicles"] = before
+        finally:
+            session.expunge_all()  # each write starts with no ORM objects, as alone
+
+
+def _fail_all(batch: list, error: BaseException) -> None:
+    """BEGIN or COMMIT failed (or the work of a batch of one): nothing of the batch was kept, and
+    every caller whose work had succeeded gets the error, as it would have alone."""
+    for item in batch:
+        if item.error is None:
+            item.result = None
+            item.error = error
+
+
+class _Queued:
+    __slots__ = ("work", "result", "error", "future")
+
+    def __init__(self, work, future: asyncio.Future) -> None:
+        self.work = work
+        self.result = None
+        self.error: BaseException | None = None
+        self.future = future
+
+
+class _LoopQueue:
+    """A ``LoopWriter``'s state in one event loop; also its owner name in the ``WriterLane``."""
+
+    __slots__ = ("pending", "task", "limiter", "__weakref__")
+
+    def __init__(self) -> None:
+        self.pending: list[_Queued] = []
+        self.task: asyncio.Task | None = None
+        self.limiter = anyio.CapacityLimiter(1)  # its own worker thread: never waits behind the pool's
+
+
+class LoopWriter:
+    """SQLite's writes from async endpoints, run in the event loop's own thread; only the waits
+    (the COMMIT's fsync, and another process's write lock) go to a worker thread.
+
+    SQLite's statements are calls into a library in this process, microseconds each once the write
+    lock is held; a thread-pool hop costs ~0.3–0.5 ms of CPU on a 2-vCPU machine (bench/README.md).
+    So, per event loop: the writes that queue while a batch commits run together as the next
+    batch, one after the other in the loop, each in its savepoint (``GroupCommit``'s rules: a work
+    that raises keeps nothing and its caller gets the error; every caller returns only after the
+    batch's COMMIT returned; if BEGIN or COMMIT fails nothing is kept and every caller gets that
+    error). The process's ``WriterLane`` is held from BEGIN to COMMIT, so thread writers (the
+    pages, the CLI) and the writers of other loops keep their turn. BEGIN IMMEDIATE is tried in the
+    loop without waiting; when another process holds the write lock it is waited for in a thread.
+    """
+
+    def __init__(self, db: Database, *, limit: int = 64) -> None:
+        self.db = db
+        self.limit = limit
+        self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
+        self.batches = 0  # for tests and the bench: how many commits served how many writes
+        self.writes = 0
+
+    async def run(self, work):
+        loop = asyncio.get_running_loop()
+        queue = self._queues.get(loop)
+        if queue is None:
+            queue = self._queues[loop] = _LoopQueue()
+        item = _Queued(work, loop.create_future())
+        queue.pending.append(item)
+        if queue.task is None:
+            queue.task = loop.create_task(self._drain(queue))
+        await asyncio.shield(item.future)  # a caller that goes away does not cancel a write under way
+        if item.error is not None:
+            raise item.error
+        return item.result
+
+    async def _drain(self, queue: _LoopQueue) -> None:
+        try:
+            while queue.pending:
+                batch = queue.pending[:self.limit]
+                del queue.pending[:self.limit]
+                try:
+                    await self._run_batch(queue, batch)
+                except BaseException as error:  # noqa: BLE001 - cancelled with its loop: no caller waits forever
+                    _fail_all(batch, error)
+                    raise
+                finally:
+                    for item in batch:
+                        if not item.future.done():
+                            item.future.set_result(None)
+        finally:
+            queue.task = None
+
+    async def _run_batch(self, queue: _LoopQueue, batch: list[_Queued]) -> None:
+        lane = self.db.lane
+        touched: set[int] = set()
+        try:
+            if not lane.take(queue, wait=False):
+                await anyio.to_thread.run_sync(lane.take, queue, limiter=queue.limiter)
+        except Exception as error:  # noqa: BLE001 - LaneTimeout: a lost race, tx retries it
+            _fail_all(batch, error)
+            return
+        try:
+            session = await self._begin(queue)
+            try:
+                transaction = session.get_transaction()
+                try:
+                    _run_works(session, batch)
+                    await anyio.to_thread.run_sync(transaction.commit, limiter=queue.limiter)
+                except BaseException:
+                    session.rollback()  # whatever failed, BEGIN included: the connection goes back clean
+                    raise
+                touched = set(session.info.get("chronicles", ()))
+            finally:
+                session.close()
+        except Exception as error:  # noqa: BLE001 - BEGIN, COMMIT or the work (alone) failed: nothing was kept
+            _fail_all(batch, error)
+            touched = set()
+        finally:
+            lane.give()
+        self.batches += 1
+        self.writes += len(batch)
+        if touched:
+            for hook in list(self.db.after_commit):
+                hook(touched)
+
+    async def _begin(self, queue: _LoopQueue) -> Session:
+        """A session in its write transaction: BEGIN IMMEDIATE in the loop if the write lock is free,
+        else (another process writes) waited for in a worker thread."""
+        session = self.db._writer()
+        try:
+            session.begin()
+            session.connection(execution_options={"rollbook_nowait": True})
+            return session
+        except OperationalError as error:
+            session.close()
+            if not _is_busy(error):
+                raise
+        session = self.db._writer()
+        try:
+            session.begin()
+            await anyio.to_thread.run_sync(session.connection, limiter=queue.limiter)
+        except BaseException:
+            session.close()
+            raise
+        return session
+
+
+def _is_busy(error: OperationalError) -> bool:
+    code = getattr(error.orig, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class Database:
@@ -279,6 +449,13 @@ class Database:
         self.after_commit: list[Callable[[set[int]], None]] = []
         self.lane = WriterLane() if self.sqlite else None
         self.group = GroupCommit(self) if self.sqlite else None
+        self.loop_writer = LoopWriter(self) if self.sqlite else None
+
+    @property
+    def writes_in_loop(self) -> bool:
+        """Whether an async caller's reads and writes run in the event loop itself (SQLite: calls into
+        a library, ``LoopWriter``) rather than in a worker thread (PostgreSQL: round trips)."""
+        return self.loop_writer is not None
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -302,6 +479,13 @@ class Database:
             return self.group.run(work)
         with self.write() as session:
             return work(session)
+
+    async def run_write_async(self, work: Callable[[Session], T]) -> T:
+        """``run_write`` for a caller in the event loop: on SQLite in the loop (``LoopWriter``), on
+        PostgreSQL in a worker thread."""
+        if self.loop_writer is not None:
+            return await self.loop_writer.run(work)
+        return await anyio.to_thread.run_sync(self.run_write, work)
 
     @contextmanager
     def read(self) -> Iterator[Session]:

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
+import anyio
 from sqlalchemy import delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -106,15 +107,33 @@ def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
         try:
             return db.run_write(work)
         except Exception as error:  # noqa: BLE001 - filtered just below
-            if not retryable(error):
-                if isinstance(error, IntegrityError):
-                    log.error("rollbook: integrity error (not a race): sqlstate=%s constraint=%s",
-                              _sqlstate(error), _constraint(error))
-                raise
-            if attempt == attempts - 1:
-                raise ProblemError(409, "busy") from error
+            _lost_race(error, attempt, attempts)
             time.sleep(_backoff(attempt))
     raise ProblemError(409, "busy")  # pragma: no cover
+
+
+async def run_async(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
+    """``run`` for a caller in the event loop (``Database.run_write_async``): the same retries, slept
+    without holding the loop."""
+    for attempt in range(attempts):
+        try:
+            return await db.run_write_async(work)
+        except Exception as error:  # noqa: BLE001 - filtered just below
+            _lost_race(error, attempt, attempts)
+            await anyio.sleep(_backoff(attempt))
+    raise ProblemError(409, "busy")  # pragma: no cover
+
+
+def _lost_race(error: Exception, attempt: int, attempts: int) -> None:
+    """Returns when ``error`` is a lost race to retry; raises it (or 409 ``busy`` after the last
+    attempt) otherwise. Must be called from an ``except`` block."""
+    if not retryable(error):
+        if isinstance(error, IntegrityError):
+            log.error("rollbook: integrity error (not a race): sqlstate=%s constraint=%s",
+                      _sqlstate(error), _constraint(error))
+        raise error
+    if attempt == attempts - 1:
+        raise ProblemError(409, "busy") from error
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
@@ -143,10 +162,43 @@ def idempotent(db, *, scope: str, key: str | None, request_fingerprint: str,
     ``idempotency_key_reused``). Refusals are not stored. A stored body holding a secret (a token, an
     invitation code) is sealed with AES-GCM under a key derived from the Idempotency-Key.
     """
+    result = run(db, _once(scope, key, request_fingerprint, work, min_key_length))
+    if _sweep_due(key, result):
+        try:
+            sweep(db)
+        except Exception:  # noqa: BLE001 - a sweep is housekeeping: the next one will do
+            log.warning("rollbook: sweeping expired idempotency records failed", exc_info=True)
+    return result
+
+
+async def idempotent_async(db, *, scope: str, key: str | None, request_fingerprint: str,
+                           work: Callable[[Session], tuple[int, dict]],
+                           min_key_length: int = 1) -> tuple[int, dict, bool]:
+    """``idempotent`` for a caller in the event loop (``run_async``)."""
+    result = await run_async(db, _once(scope, key, request_fingerprint, work, min_key_length))
+    if _sweep_due(key, result):
+        try:
+            await run_async(db, _sweep_work(now()))
+        except Exception:  # noqa: BLE001 - a sweep is housekeeping: the next one will do
+            log.warning("rollbook: sweeping expired idempotency records failed", exc_info=True)
+    return result
+
+
+def _sweep_due(key: str | None, result: tuple[int, dict, bool]) -> bool:
+    return key is not None and not result[2] and secrets.randbelow(SWEEP_ONE_IN) == 0
+
+
+def _once(scope: str, key: str | None, request_fingerprint: str, work: Callable[[Session], tuple[int, dict]],
+          min_key_length: int) -> Callable[[Session], tuple[int, dict, bool]]:
+    """The transaction's work: without a key ``work`` alone; with one, claim the key first (or find
+    the stored response), then ``work``, then store its response."""
     check_key(key, min_length=min_key_length)
     if key is None:
-        status, body = run(db, work)
-        return status, body, False
+        def alone(session: Session) -> tuple[int, dict, bool]:
+            status, body = work(session)
+            return status, body, False
+
+        return alone
     key_hash = auth.digest(key)
     context = f"{scope}\n{key_hash}\n{request_fingerprint}".encode()
 
@@ -172,13 +224,7 @@ def idempotent(db, *, scope: str, key: str | None, request_fingerprint: str,
         )
         return status, body, False
 
-    result = run(db, attempt)
-    if not result[2] and secrets.randbelow(SWEEP_ONE_IN) == 0:
-        try:
-            sweep(db)
-        except Exception:  # noqa: BLE001 - a sweep is housekeeping: the next one will do
-            log.warning("rollbook: sweeping expired idempotency records failed", exc_info=True)
-    return result
+    return attempt
 
 
 def _claim(session: Session, scope: str, key_hash: str, request_fingerprint: str, stamp: str,
@@ -200,15 +246,17 @@ def _claim(session: Session, scope: str, key_hash: str, request_fingerprint: str
 
 def sweep(db, *, at: str | None = None) -> int:
     """Delete the idempotency records that expired (before ``at``, default now): how many."""
-    moment = at or now()
+    return run(db, _sweep_work(at or now()))
 
+
+def _sweep_work(moment: str) -> Callable[[Session], int]:
     def work(session: Session) -> int:
         return session.execute(
             delete(IdempotencyRecord).where(IdempotencyRecord.expires_at <= moment)
             .execution_options(synchronize_session=False)
         ).rowcount
 
-    return run(db, work)
+    return work
 
 
 def _has_secret(body: Any) -> bool:

@@ -1,0 +1,212 @@
+"""Writes from the event loop (``tx.run_async``, ``Database.run_write_async``), on SQLite and
+PostgreSQL: on SQLite they run in the loop itself (``db.LoopWriter``: the writes that queue while a
+batch commits share the next commit, each in its savepoint; the COMMIT and any wait for another
+process's write lock in a worker thread); on PostgreSQL in a worker thread. The API's signed writes
+take this path (``api._signed_write``)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sqlite3
+import threading
+import time
+
+import pytest
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+
+from rollbook.server import tx
+from rollbook.server.db import Database
+from rollbook.server.problems import ProblemError
+
+from .conftest import V20_SHEET, V20_TEST
+
+
+@pytest.fixture()
+def scratch(database_url):
+    """A Database and a table of its own, dropped afterwards."""
+    db = Database(database_url)
+    table = f"loop_{secrets.token_hex(4)}"
+    with db.write() as session:
+        session.execute(text(f"CREATE TABLE {table} (n INTEGER NOT NULL)"))
+    try:
+        yield db, table
+    finally:
+        with db.write() as session:
+            session.execute(text(f"DROP TABLE IF EXISTS {table}"))
+        db.dispose()
+
+
+def test_queued_loop_writes_share_commits_and_a_refusal_keeps_the_others(scratch):
+    db, table = scratch
+    heard: list[set[int]] = []
+    db.after_commit.append(lambda touched: heard.append(set(touched)))
+
+    def work_for(index: int):
+        def work(session):
+            session.execute(text(f"INSERT INTO {table} (n) VALUES (:n)"), {"n": index})
+            session.info.setdefault("chronicles", set()).add(index)
+            if index % 3 == 0:
+                raise ProblemError(409, "refused")
+            return index
+        return work
+
+    async def write(index: int) -> str:
+        try:
+            return f"ok {await tx.run_async(db, work_for(index))}"
+        except ProblemError as error:
+            return error.code
+
+    async def main() -> list[str]:
+        return await asyncio.gather(*(write(i) for i in range(16)))
+
+    outcomes = asyncio.run(main())
+    kept = [i for i in range(16) if i % 3]
+    assert outcomes == [f"ok {i}" if i % 3 else "refused" for i in range(16)]
+    with db.read() as session:
+        assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == kept
+    assert set().union(*heard) == set(kept)
+    if db.sqlite:
+        assert db.writes_in_loop and db.loop_writer.writes == 16
+        assert db.loop_writer.batches < 16  # the writes queued behind the first commit shared one
+
+
+def test_loop_writers_and_thread_writers_take_turns(scratch):
+    """A read-modify-write from the loop and from threads at once: none is lost (SQLite: the one
+    writer lane; PostgreSQL: the row lock)."""
+    db, table = scratch
+    with db.write() as session:
+        session.execute(text(f"INSERT INTO {table} (n) VALUES (0)"))
+    lock = "" if db.sqlite else " FOR UPDATE"
+
+    def increment(session) -> None:
+        current = session.execute(text(f"SELECT n FROM {table}{lock}")).scalar_one()
+        session.execute(text(f"UPDATE {table} SET n = :n"), {"n": current + 1})
+
+    def threads_writing() -> None:
+        for _ in range(10):
+            tx.run(db, increment)
+
+    async def loop_writing() -> None:
+        await asyncio.gather(*(tx.run_async(db, increment) for _ in range(30)))
+
+    threads = [threading.Thread(target=threads_writing) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    asyncio.run(loop_writing())
+    for thread in threads:
+        thread.join(60)
+    with db.read() as session:
+        assert session.execute(text(f"SELECT n FROM {table}")).scalar_one() == 60
+
+
+def test_a_commit_that_fails_in_the_loop_keeps_nothing_and_reports_its_error(scratch):
+    db, table = scratch
+    failures = [RuntimeError("the disk is gone")]
+
+    @event.listens_for(db.engine, "commit")
+    def _fail(_connection) -> None:
+        if failures:
+            raise failures.pop()
+
+    def work(session):
+        session.execute(text(f"INSERT INTO {table} (n) VALUES (1)"))
+        return "done"
+
+    with pytest.raises(RuntimeError, match="disk is gone"):
+        asyncio.run(tx.run_async(db, work))
+    with db.read() as session:
+        assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 0
+    assert asyncio.run(tx.run_async(db, work)) == "done"  # the next write goes through
+    with db.read() as session:
+        assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 1
+    event.remove(db.engine, "commit", _fail)
+
+
+def test_another_process_holding_the_write_lock_is_waited_for_outside_the_loop(scratch):
+    """SQLite: BEGIN IMMEDIATE is tried in the loop without waiting; while another process (here a
+    second connection) holds the write lock, the write waits in a thread and the loop goes on."""
+    db, table = scratch
+    if not db.sqlite:
+        pytest.skip("SQLite's file lock")
+    other = sqlite3.connect(make_url(db.url).database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute(f"INSERT INTO {table} (n) VALUES (7)")
+
+    async def main() -> tuple[str, int]:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.create_task(tick())
+        writing = asyncio.create_task(tx.run_async(db, lambda s: s.execute(
+            text(f"INSERT INTO {table} (n) VALUES (8)")) and "written"))
+        await asyncio.sleep(0.3)
+        assert not writing.done()
+        other.execute("COMMIT")
+        result = await asyncio.wait_for(writing, 30)
+        ticking.cancel()
+        return result, ticks
+
+    try:
+        result, ticks = asyncio.run(main())
+    finally:
+        other.close()
+    assert result == "written"
+    assert ticks >= 10  # the loop was never held while the lock was waited for
+    with db.read() as session:
+        assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == [7, 8]
+
+
+def test_a_caller_that_goes_away_does_not_cancel_its_write_in_the_loop(scratch):
+    """SQLite: a queued write belongs to its batch; a cancelled caller does not take it out. (On
+    PostgreSQL, a write cancelled before its worker thread starts is not run, one under way runs to
+    its end: nothing is half-applied either way.)"""
+    db, table = scratch
+    if not db.sqlite:
+        pytest.skip("the loop writer is SQLite's")
+
+    async def main() -> None:
+        started = asyncio.Event()
+
+        def work(session):
+            session.execute(text(f"INSERT INTO {table} (n) VALUES (5)"))
+            return "kept"
+
+        async def caller() -> None:
+            started.set()
+            await tx.run_async(db, work)
+
+        task = asyncio.create_task(caller())
+        await started.wait()
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # the write goes on and commits
+            with db.read() as session:
+                if session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 1:
+                    return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the write of a cancelled caller was not committed")
+
+    asyncio.run(main())
+
+
+def test_the_api_writes_through_the_loop_writer_on_sqlite(app, make_table):
+    table = make_table("v20")
+    character = table.character(table.st, V20_SHEET)
+    db = app.state.db
+    before = db.loop_writer.writes if db.writes_in_loop else None
+    response = table.roll(table.st, character["id"], V20_TEST)
+    assert response.status_code == 201, response.text
+    if db.writes_in_loop:
+        assert db.loop_writer.writes == before + 1
+    else:
+        assert db.loop_writer is None
