@@ -11,7 +11,9 @@ and several app processes may share one PostgreSQL database.
   fsynced before a commit returns). The writers of one process queue in order in a
   ``WriterLane`` before they begin, so they do not wait on the file lock in SQLite's busy
   handler (which sleeps and serves no one in order); other processes on the same file still meet
-  at the file lock, as before.
+  at the file lock, as before. Thread writers that queue share a commit (``GroupCommit``); the
+  event loop's writers (the API's signed writes) run their statements in the loop and only the
+  COMMIT in a worker thread (``LoopWriter``).
 - **PostgreSQL**: write transactions lock the chronicle row and then the character row with
   ``SELECT ... FOR UPDATE`` (always in that order), see ``access``.
 """
