@@ -353,7 +353,9 @@ class LoopWriter:
         queue.pending.append(item)
         if queue.task is None:
             queue.task = loop.create_task(self._drain(queue))
-        await asyncio.shield(item.future)  # a caller that goes away does not cancel a write under way
+        # A caller that goes away cancels only its wait: its write stays in its batch (done() is checked
+        # before the result is set).
+        await item.future
         if item.error is not None:
             raise item.error
         return item.result
@@ -372,6 +374,7 @@ class LoopWriter:
                     for item in batch:
                         if not item.future.done():
                             item.future.set_result(None)
+                await asyncio.sleep(0)  # the batch's callers answer before the next batch holds the loop
         finally:
             queue.task = None
 

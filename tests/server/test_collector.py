@@ -1,0 +1,19 @@
+"""The objects an app builds at start-up are frozen out of the garbage collector's generations
+while it serves (a full collection no longer walks them: bench/README.md, "Fourth pass"), and
+handed back when it stops."""
+
+from __future__ import annotations
+
+import gc
+
+from fastapi.testclient import TestClient
+
+from rollbook.server.app import create_app
+
+
+def test_start_up_objects_are_frozen_while_the_app_serves(tmp_path):
+    app = create_app(f"sqlite:///{tmp_path / 'frozen.sqlite3'}")
+    with TestClient(app) as client:
+        assert gc.get_freeze_count() > 10_000
+        assert client.get("/api/systems").status_code == 200
+    assert gc.get_freeze_count() == 0
