@@ -26,6 +26,8 @@ import sqlite3
 import threading
 import weakref
 from collections import deque
+from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -314,12 +316,28 @@ class _Queued:
 class _LoopQueue:
     """A ``LoopWriter``'s state in one event loop; also its owner name in the ``WriterLane``."""
 
-    __slots__ = ("pending", "task", "limiter", "__weakref__")
+    __slots__ = ("pending", "task", "thread", "__weakref__")
 
-    def __init__(self) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.pending: list[_Queued] = []
         self.task: asyncio.Task | None = None
-        self.limiter = anyio.CapacityLimiter(1)  # its own worker thread: never waits behind the pool's
+        # The loop's own worker thread for its waits (a COMMIT, the lane, another process's lock):
+        # never queued behind the thread pool's requests, which may be waiting for the lane it holds.
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rollbook-commit")
+        weakref.finalize(loop, self.thread.shutdown, wait=False)
+
+    async def wait_for(self, func: Callable[..., T], *args) -> T:
+        """``func(*args)`` in the loop's worker thread. A cancellation meanwhile (the loop closing)
+        does not stop the wait: a COMMIT under way, or a lane taken, is seen to its end (the batch
+        then finishes as usual), never left half done behind the loop's back."""
+        call = self.thread.submit(func, *args)
+        try:
+            return await asyncio.shield(asyncio.wrap_future(call))
+        except asyncio.CancelledError:
+            if call.cancel():  # not started: nothing to see to its end
+                raise
+            futures.wait([call])  # started: blocks the closing loop until it ends
+            return call.result()
 
 
 class LoopWriter:
@@ -348,7 +366,7 @@ class LoopWriter:
         loop = asyncio.get_running_loop()
         queue = self._queues.get(loop)
         if queue is None:
-            queue = self._queues[loop] = _LoopQueue()
+            queue = self._queues[loop] = _LoopQueue(loop)
         item = _Queued(work, loop.create_future())
         queue.pending.append(item)
         if queue.task is None:
@@ -383,7 +401,7 @@ class LoopWriter:
         touched: set[int] = set()
         try:
             if not lane.take(queue, wait=False):
-                await anyio.to_thread.run_sync(lane.take, queue, limiter=queue.limiter)
+                await queue.wait_for(lane.take, queue)
         except Exception as error:  # noqa: BLE001 - LaneTimeout: a lost race, tx retries it
             _fail_all(batch, error)
             return
@@ -393,7 +411,7 @@ class LoopWriter:
                 transaction = session.get_transaction()
                 try:
                     _run_works(session, batch)
-                    await anyio.to_thread.run_sync(transaction.commit, limiter=queue.limiter)
+                    await queue.wait_for(transaction.commit)
                 except BaseException:
                     session.rollback()  # whatever failed, BEGIN included: the connection goes back clean
                     raise
@@ -426,7 +444,7 @@ class LoopWriter:
         session = self.db._writer()
         try:
             session.begin()
-            await anyio.to_thread.run_sync(session.connection, limiter=queue.limiter)
+            await queue.wait_for(session.connection)
         except BaseException:
             session.close()
             raise
