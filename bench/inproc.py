@@ -113,7 +113,7 @@ def inline_threadpool() -> Iterator[None]:
 
     modules = [m for m in (fastapi.routing, fastapi.dependencies.utils) if hasattr(m, "run_in_threadpool")]
     saved = [m.run_in_threadpool for m in modules]
-    saved_worker = anyio.to_thread.run_sync  # the app's own hops (PostgreSQL's signed writes, SQLite's commits)
+    saved_worker = anyio.to_thread.run_sync  # the app's own hops (PostgreSQL's signed writes)
     for module in modules:
         module.run_in_threadpool = inline
     anyio.to_thread.run_sync = inline_worker

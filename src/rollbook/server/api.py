@@ -49,11 +49,12 @@ PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#
 
 
 class Caller:
-    """A request that presents a token: ``member()`` checks it, in the endpoint's own worker thread.
+    """A request that presents a token: ``member()`` checks it where the endpoint runs (a read's
+    worker thread; for a signed write, ``_signed_write``'s: the event loop on SQLite).
 
     The check reads the database, so as a ``def`` dependency it would run in a thread-pool hop of its
     own before the endpoint's (~0.3 ms of CPU per request on a 2-vCPU machine, ``bench/README.md``,
-    "Third pass"); called first thing in the endpoint, it shares the endpoint's hop. A request
+    "Third pass"); called first thing in the endpoint, it shares the endpoint's place. A request
     without any token is refused (401 ``unauthorized``) before its body is read, as before."""
 
     __slots__ = ("request",)
