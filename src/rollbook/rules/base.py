@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
+from functools import cache
 from typing import Any
 
 Faces = tuple[int, ...]
@@ -52,17 +53,29 @@ def check_count(field: str, faces: Faces, expected: int) -> None:
 
 def to_plain(value: Any) -> Any:
     """A receipt (frozen dataclass) as JSON-ready builtins: tuples become lists."""
-    if is_dataclass(value) and not isinstance(value, type):
-        names = [f.name for f in fields(value)]
-        if "system" in names:  # the system id leads, so a receipt says what it is first
-            names.remove("system")
-            names.insert(0, "system")
-        return {name: to_plain(getattr(value, name)) for name in names}
-    if isinstance(value, Mapping):
-        return {k: to_plain(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float)):
+        return value
     if isinstance(value, (list, tuple)):
         return [to_plain(v) for v in value]
-    return value
+    if isinstance(value, Mapping):
+        return {k: to_plain(v) for k, v in value.items()}
+    names = _field_names(type(value))
+    if names is None:
+        return value
+    return {name: to_plain(getattr(value, name)) for name in names}
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's field names, the system id first (a receipt says what it is first); None for
+    any other class. Read once per class: a receipt is made plain on every roll."""
+    if not is_dataclass(cls):
+        return None
+    names = [f.name for f in fields(cls)]
+    if "system" in names:
+        names.remove("system")
+        names.insert(0, "system")
+    return tuple(names)
 
 
 __all__ = ["Faces", "RuleError", "check_faces", "check_range", "check_count", "to_plain"]
