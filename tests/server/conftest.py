@@ -225,3 +225,20 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, input:
             timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([*rollbook_command(), *args], capture_output=True, text=True, env=env, cwd=cwd,
                           input=input, timeout=timeout)
+
+
+def insert_or_refuse(table: str, index: int):
+    """A write for the batching tests: inserts ``index`` into ``table`` and names ``index`` as a
+    chronicle whose log grew; every third (``index % 3 == 0``) is then refused (409 ``refused``)."""
+    from sqlalchemy import text
+
+    from rollbook.server.problems import ProblemError
+
+    def work(session):
+        session.execute(text(f"INSERT INTO {table} (n) VALUES (:n)"), {"n": index})
+        session.info.setdefault("chronicles", set()).add(index)
+        if index % 3 == 0:
+            raise ProblemError(409, "refused")
+        return index
+
+    return work

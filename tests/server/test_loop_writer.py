@@ -21,7 +21,7 @@ from rollbook.server import tx
 from rollbook.server.db import Database
 from rollbook.server.problems import ProblemError
 
-from .conftest import V20_SHEET, V20_TEST
+from .conftest import V20_SHEET, V20_TEST, insert_or_refuse
 
 
 def in_a_loop(coroutine):
@@ -51,18 +51,9 @@ def test_queued_loop_writes_share_commits_and_a_refusal_keeps_the_others(scratch
     heard: list[set[int]] = []
     db.after_commit.append(lambda touched: heard.append(set(touched)))
 
-    def work_for(index: int):
-        def work(session):
-            session.execute(text(f"INSERT INTO {table} (n) VALUES (:n)"), {"n": index})
-            session.info.setdefault("chronicles", set()).add(index)
-            if index % 3 == 0:
-                raise ProblemError(409, "refused")
-            return index
-        return work
-
     async def write(index: int) -> str:
         try:
-            return f"ok {await tx.run_async(db, work_for(index))}"
+            return f"ok {await tx.run_async(db, insert_or_refuse(table, index))}"
         except ProblemError as error:
             return error.code
 
@@ -109,7 +100,9 @@ def test_loop_writers_and_thread_writers_take_turns(scratch):
         assert session.execute(text(f"SELECT n FROM {table}")).scalar_one() == 60
 
 
-def test_a_commit_that_fails_in_the_loop_keeps_nothing_and_reports_its_error(scratch):
+@pytest.mark.parametrize("where", ["thread", "loop"])
+def test_a_commit_that_fails_keeps_nothing_and_reports_its_error(scratch, where):
+    """From a thread (``tx.run``: ``GroupCommit`` on SQLite) and from the loop (``tx.run_async``)."""
     db, table = scratch
     failures = [RuntimeError("the disk is gone")]
 
@@ -122,12 +115,15 @@ def test_a_commit_that_fails_in_the_loop_keeps_nothing_and_reports_its_error(scr
         session.execute(text(f"INSERT INTO {table} (n) VALUES (1)"))
         return "done"
 
+    def write():
+        return tx.run(db, work) if where == "thread" else in_a_loop(tx.run_async(db, work))
+
     try:
         with pytest.raises(RuntimeError, match="disk is gone"):
-            in_a_loop(tx.run_async(db, work))
+            write()
         with db.read() as session:
             assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 0
-        assert in_a_loop(tx.run_async(db, work)) == "done"  # the next write goes through
+        assert write() == "done"  # the next write goes through
         with db.read() as session:
             assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 1
     finally:

@@ -9,13 +9,13 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from rollbook.server import tx
 from rollbook.server.db import Database, LaneTimeout, WriterLane
 from rollbook.server.problems import ProblemError
 
-from .conftest import V20_SHEET, V20_TEST, ThreadedServer
+from .conftest import V20_SHEET, V20_TEST, ThreadedServer, insert_or_refuse
 
 
 def test_writers_are_served_in_arrival_order():
@@ -190,16 +190,9 @@ def test_queued_writes_share_commits_and_a_refusal_keeps_the_others(database_url
         outcomes: list[str] = []
 
         def writer(index: int) -> None:
-            def work(session):
-                session.execute(text(f"INSERT INTO {table} (n) VALUES (:n)"), {"n": index})
-                session.info.setdefault("chronicles", set()).add(index)
-                if index % 3 == 0:
-                    raise ProblemError(409, "refused")
-                return index
-
             barrier.wait()
             try:
-                outcomes.append(f"ok {tx.run(db, work)}")
+                outcomes.append(f"ok {tx.run(db, insert_or_refuse(table, index))}")
             except ProblemError as error:
                 outcomes.append(error.code)
 
@@ -215,37 +208,6 @@ def test_queued_writes_share_commits_and_a_refusal_keeps_the_others(database_url
         assert set().union(*heard) == set(kept)
         if db.group is not None:
             assert db.group.writes >= 16 and db.group.batches < db.group.writes  # some commits were shared
-    finally:
-        with db.write() as session:
-            session.execute(text(f"DROP TABLE IF EXISTS {table}"))
-        db.dispose()
-
-
-def test_a_commit_that_fails_keeps_nothing_and_reports_its_error(database_url):
-    db = Database(database_url)
-    table = f"fail_{secrets.token_hex(4)}"
-    try:
-        with db.write() as session:
-            session.execute(text(f"CREATE TABLE {table} (n INTEGER NOT NULL)"))
-        failures = [RuntimeError("the disk is gone")]
-
-        @event.listens_for(db.engine, "commit")
-        def _fail(_connection) -> None:
-            if failures:
-                raise failures.pop()
-
-        def work(session):
-            session.execute(text(f"INSERT INTO {table} (n) VALUES (1)"))
-            return "done"
-
-        with pytest.raises(RuntimeError, match="disk is gone"):
-            tx.run(db, work)
-        with db.read() as session:
-            assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 0
-        assert tx.run(db, work) == "done"  # the next write goes through
-        with db.read() as session:
-            assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 1
-        event.remove(db.engine, "commit", _fail)
     finally:
         with db.write() as session:
             session.execute(text(f"DROP TABLE IF EXISTS {table}"))
