@@ -159,8 +159,9 @@ class Problem(BaseModel):
 
 def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
     # Anonymous requests (create, join) answer a token: their key alone guards it, so it must be unguessable.
-    status, payload, replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=_fingerprint(request, key, body),
-                                              work=work, min_key_length=tx.ANONYMOUS_KEY_MIN if scope == ANONYMOUS else 1)
+    status, payload, replayed = tx.idempotent(
+        db, scope=scope, key=key, request_fingerprint=_fingerprint(request, key, body), work=work,
+        min_key_length=tx.ANONYMOUS_KEY_MIN if scope == ANONYMOUS else 1)
     return _answer(status, payload, replayed)
 
 
@@ -283,18 +284,20 @@ def get_chronicle(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
 async def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
-                     idempotency_key: IdempotencyKey = None):
+                           idempotency_key: IdempotencyKey = None):
     """Storyteller: rename, switch mode or language, set the standing difficulty (null clears it)."""
     changes = _given(body)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s, member: (200, chronicles.update_chronicle(s, member, **changes)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                               body=body.model_dump(mode="json", exclude_unset=True),
+                               work=lambda s, member: (200, chronicles.update_chronicle(s, member, **changes)))
 
 
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
-async def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                         idempotency_key: IdempotencyKey = None):
     """Storyteller: a new invitation code (the old one stops working)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                         work=lambda s, member: (201, chronicles.new_invitation(s, member)))
+                               work=lambda s, member: (201, chronicles.new_invitation(s, member)))
 
 
 @router.get("/chronicles/{chronicle_id}/members", response_model=dict, tags=["chronicles"], responses=ERRORS)
@@ -311,7 +314,8 @@ async def open_session(request: Request, db: Db, auth: Auth, idempotency_key: Id
     """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
     /api/session``; rotating your key closes every session."""
     return await _signed_write(request, db, auth, None, idempotency_key, body=None,
-                   work=lambda s, member: (201, {**member_cases.open_session(s, member), "member": member_view(member)}))
+                               work=lambda s, member: (201, {**member_cases.open_session(s, member),
+                                                             "member": member_view(member)}))
 
 
 @router.delete("/session", tags=["members"], responses=ERRORS)
@@ -326,16 +330,16 @@ def close_session(request: Request, db: Db, auth: Auth) -> dict:
 async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """A new key for you; your older key and every session of yours stop working."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                         work=lambda s, member: (201, member_cases.rotate_key(s, member)))
+                               work=lambda s, member: (201, member_cases.rotate_key(s, member)))
 
 
 @router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
 async def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
-                  idempotency_key: IdempotencyKey = None):
+                        idempotency_key: IdempotencyKey = None):
     """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
     and the log records it (``member_removed``)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                         work=lambda s, member: (200, member_cases.remove_member(s, member, member_id)))
+                               work=lambda s, member: (200, member_cases.remove_member(s, member, member_id)))
 
 
 # --- characters -------------------------------------------------------------------------------
@@ -352,13 +356,14 @@ def list_characters(db: Db, auth: Auth, chronicle_id: Id):
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
              responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
 async def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                  body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
-                  idempotency_key: IdempotencyKey = None):
+                        body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
+                        idempotency_key: IdempotencyKey = None):
     """Add a character; the sheet is validated by the chronicle's rules."""
     fields = _given(body)
     fields.setdefault("sheet", {})
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s, member: (201, characters.add_character(s, member, **fields)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                               body=body.model_dump(mode="json", exclude_unset=True),
+                               work=lambda s, member: (201, characters.add_character(s, member, **fields)))
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
@@ -371,30 +376,33 @@ def get_character(db: Db, auth: Auth, chronicle_id: Id, character_id: Id):
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
               responses={**ERRORS, 200: json_response("CharacterView", "The character after the edit.")})
-async def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: CharacterUpdate,
-                   idempotency_key: IdempotencyKey = None):
+async def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+                         body: CharacterUpdate, idempotency_key: IdempotencyKey = None):
     """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
     against editing a sheet that moved meanwhile."""
     fields = _given(body)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json", exclude_unset=True),
-                   work=lambda s, member: (200, characters.edit_character(s, member, character_id, **fields)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                               body=body.model_dump(mode="json", exclude_unset=True),
+                               work=lambda s, member: (200, characters.edit_character(s, member, character_id,
+                                                                                      **fields)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The roll: its entry and receipt."),
                         202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
 async def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-         body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
-         idempotency_key: IdempotencyKey = None):
+               body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
+               idempotency_key: IdempotencyKey = None):
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged.
     A step of the combat chain names the entry it ``follows``: a soak takes the damage levels from the
     damage receipt and marks the defender's health (wound) track in its own transaction."""
     source = dice_source(request)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json") if idempotency_key is not None else None,
-                   work=lambda s, member: _roll_status(rolls.roll(s, member, character_id, body.action, hidden=body.hidden,
-                                                          ask=body.ask, source=source, follows=body.follows,
-                                                          target=body.target)))
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                               body=body.model_dump(mode="json") if idempotency_key is not None else None,
+                               work=lambda s, member: _roll_status(rolls.roll(
+                                   s, member, character_id, body.action, hidden=body.hidden, ask=body.ask,
+                                   source=source, follows=body.follows, target=body.target)))
 
 
 def _roll_status(result: dict) -> tuple[int, dict]:
@@ -406,11 +414,11 @@ def _roll_status(result: dict) -> tuple[int, dict]:
              tags=["characters"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
 async def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-           body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
-           idempotency_key: IdempotencyKey = None):
+                 body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
+                 idempotency_key: IdempotencyKey = None):
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                         work=lambda s, member: (201, characters.adjust(s, member, character_id, body.change)))
+                               work=lambda s, member: (201, characters.adjust(s, member, character_id, body.change)))
 
 
 # --- the log ----------------------------------------------------------------------------------
@@ -450,20 +458,21 @@ def log_entry(db: Db, auth: Auth, chronicle_id: Id, seq: Id):
              responses={**ERRORS, 201: json_response("RollAnswer", "The follow-up: the roll's receipt again, "
                                                                    "with it.")})
 async def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
-           body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
-           idempotency_key: IdempotencyKey = None):
+                 body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
+                 idempotency_key: IdempotencyKey = None):
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
     source = dice_source(request)
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                   work=lambda s, member: (201, rolls.reroll(s, member, seq, body.action, source=source)))
+                               work=lambda s, member: (201, rolls.reroll(s, member, seq, body.action, source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"],
              responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
-async def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id, idempotency_key: IdempotencyKey = None):
+async def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
+                 idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                         work=lambda s, member: (201, log.reveal(s, member, seq)))
+                               work=lambda s, member: (201, log.reveal(s, member, seq)))
 
 
 @router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=EventSourceResponse)

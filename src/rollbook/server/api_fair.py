@@ -35,14 +35,14 @@ def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 @router.put("/chronicles/{chronicle_id}/members/me/client-seed", tags=["fair"], responses=ERRORS)
 async def set_client_seed(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ClientSeedRequest,
-                    idempotency_key: IdempotencyKey = None):
+                          idempotency_key: IdempotencyKey = None):
     """Set your client seed (F-2): a log entry; your later rolls and follow-ups use it."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                         work=lambda s, member: (200, fairness.set_client_seed(s, member, body.client_seed)))
+                               work=lambda s, member: (200, fairness.set_client_seed(s, member, body.client_seed)))
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate", status_code=201, tags=["fair"], responses=ERRORS)
 async def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
     """Storyteller: reveal the seed in use and commit the next one, in one transaction (F-5)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                         work=lambda s, member: (201, fairness.rotate(s, member)))
+                               work=lambda s, member: (201, fairness.rotate(s, member)))
