@@ -353,6 +353,8 @@ class LoopWriter:
     error). The process's ``WriterLane`` is held from BEGIN to COMMIT, so thread writers (the
     pages, the CLI) and the writers of other loops keep their turn. BEGIN IMMEDIATE is tried in the
     loop without waiting; when another process holds the write lock it is waited for in a thread.
+    A work must not open a write of its own (``Database.write``, ``tx.run``): it would wait, in the
+    loop, for the lane its own batch holds.
     """
 
     def __init__(self, db: Database, *, limit: int = 64) -> None:
