@@ -14,6 +14,9 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
   request with the same key waits on the database's unique index until the first commits or rolls
   back), then the work runs and its response is stored in the claimed row. Every retry gets that one
   response; a refusal rolls the claim back with the work (refusals are not stored).
+- ``run_async`` and ``idempotent_async``: the same, for a caller in the event loop (the JSON API's
+  signed writes: ``Database.run_write_async``, on SQLite the loop writer); the retries sleep without
+  holding the loop.
 - ``sweep(db)``: deletes the records past their ``expires_at`` (a day, ``RECORD_TTL``).
 - ``StaleSheet``: raised by ``store.save_sheet`` when the conditional UPDATE matched no row.
 
