@@ -118,8 +118,8 @@ async def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, b
                        idempotency_key: IdempotencyKey = None):
     """Storyteller: grant edges ahead, for a character or everyone, until ended or for the scene."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, authority.set_standing(s, member, edges=body.edges,
-                                                                     character_id=body.character, scene=body.scene)))
+                               work=lambda s, member: (201, authority.set_standing(
+                                   s, member, edges=body.edges, character_id=body.character, scene=body.scene)))
 
 
 @router.delete("/chronicles/{chronicle_id}/standing-grants/{standing_id}", tags=["authority"], responses=ERRORS)
