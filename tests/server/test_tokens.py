@@ -154,3 +154,47 @@ def test_the_migration_moves_each_members_token_into_a_key(backend, tmp_path):
     finally:
         if name:
             _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_signed_write_refuses_a_forged_token_before_a_bad_key(client, make_table):
+    """The token is checked first, wherever the store checks it (PostgreSQL: in the write's own
+    transaction, ``api._signed_write_in_thread``): a forged token is a 401 even with a bad key."""
+    table = make_table("v20")
+    player = table.join("Ann")
+    character = table.character(player, V20_SHEET)
+    path = f"{table.base}/characters/{character['id']}/rolls"
+    bad_key = {"Idempotency-Key": "a\tb"}
+    problem(client.post(path, headers={**player, **bad_key}, json={"action": V20_TEST}), 400,
+            "idempotency_key_invalid")
+    problem(client.post(path, headers={**bearer("forged-token"), **bad_key}, json={"action": V20_TEST}), 401,
+            "token_invalid")
+    problem(client.post(f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}/rolls",
+                        headers={**player, **bad_key}, json={"action": V20_TEST}), 403, "wrong_chronicle")
+    assert [entry["kind"] for entry in table.log()["entries"]] == []
+
+
+def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, backend):
+    """On PostgreSQL the token check shares the write's connection: one checkout (and one ping) per
+    signed write, where a read of its own took a second. On SQLite the token is read in the event
+    loop before the write queues (a forged token never takes the writer's turn): the roll takes the
+    read's connection and the loop writer's batch's, the refused one the read's alone."""
+    from sqlalchemy import event
+
+    table = make_table("v20")
+    player = table.join("Ann")
+    character = table.character(player, V20_SHEET)
+    checkouts: list[object] = []
+    pool = app.state.db.engine.pool
+
+    def counted(*_args) -> None:
+        checkouts.append(1)
+
+    event.listen(pool, "checkout", counted)
+    try:
+        assert table.roll(player, character["id"], V20_TEST).status_code == 201
+        assert client.post(f"{table.base}/characters/{character['id']}/rolls", headers=bearer("forged-token"),
+                           json={"action": V20_TEST}).status_code == 401
+    finally:
+        event.remove(pool, "checkout", counted)
+    expected = {"postgresql": 1 + 1, "sqlite": 2 + 1}[backend]
+    assert len(checkouts) == expected, f"{backend}: {len(checkouts)} checkouts for a roll and a refused one"

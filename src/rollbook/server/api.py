@@ -23,7 +23,7 @@ from rollbook.server.usecases import characters, chronicles, log, members as mem
 from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
 from rollbook.server.deps import (
-    current_member, database_dependency, dice_source, language, request_token, required_token,
+    current_member, database_dependency, dice_source, language, member_in, request_token, required_token,
 )
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
@@ -157,7 +157,7 @@ class Problem(BaseModel):
     code: str
 
 
-def _mutate(request: Request, db: Database, *, scope: str, key: str | None, body: Any, work) -> JSONResponse:
+def _mutate(request: Request, db: Database, *, scope: tx.Scope, key: str | None, body: Any, work) -> JSONResponse:
     # Anonymous requests (create, join) answer a token: their key alone guards it, so it must be unguessable.
     status, payload, replayed = tx.idempotent(
         db, scope=scope, key=key, request_fingerprint=_fingerprint(request, key, body), work=work,
@@ -204,7 +204,7 @@ async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_
     On SQLite the token check and the write run in the event loop, the write through
     ``db.LoopWriter`` (no thread-pool hop; the COMMIT's fsync waits in a worker thread, shared by the
     writes that queued meanwhile). On PostgreSQL, where every statement is a round trip, both run in
-    one worker thread, as a sync endpoint's would."""
+    one worker thread, the token checked in the write's own transaction (``_signed_write_in_thread``)."""
     if not db.writes_in_loop:
         return await anyio.to_thread.run_sync(_signed_write_in_thread, request, db, auth, chronicle_id, key, body, work)
     member = auth.member()
@@ -218,10 +218,19 @@ async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_
 
 def _signed_write_in_thread(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None,
                             body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
-    member = auth.member()
-    if chronicle_id is not None:
-        _same_chronicle(member, chronicle_id)
-    return _mutate(request, db, scope=_scope(member), key=key, body=body, work=lambda session: work(session, member))
+    """The token is read in the write's transaction, first thing (its refusal before the key's, as on
+    SQLite): one pooled connection and its ping per request, not two."""
+    signed: list[Member] = []
+
+    def member_scope(session: Session) -> str:
+        member = member_in(session.connection(), auth.request)
+        if chronicle_id is not None:
+            _same_chronicle(member, chronicle_id)
+        signed[:] = [member]
+        return _scope(member)
+
+    return _mutate(request, db, scope=member_scope, key=key, body=body,
+                   work=lambda session: work(session, signed[0]))
 
 
 def _given(model: BaseModel) -> dict[str, Any]:

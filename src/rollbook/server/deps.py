@@ -11,12 +11,14 @@
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
 - ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
   (a detached object: read its attributes, pass it to the use cases); the latter raises a
-  401 problem when there is none (``required_token``: when no token is presented at all).
+  401 problem when there is none (``required_token``: when no token is presented at all);
+  ``member_in(connection, request)`` the same on the caller's own connection.
 """
 
 from __future__ import annotations
 
 from fastapi import Request
+from sqlalchemy import Connection
 
 from rollbook.dice import DiceSource
 from rollbook.server.auth import COOKIE_NAME, member_of_token, token_from_headers
@@ -72,7 +74,18 @@ def required_token(request: Request) -> str:
 
 def current_member(request: Request) -> Member:
     required_token(request)
-    member = optional_member(request)
+    return _opened(optional_member(request))
+
+
+def member_in(connection: Connection, request: Request) -> Member:
+    """``current_member`` read on the caller's connection (a write's own transaction, where the token
+    check saves a connection of its own: one round trip fewer on PostgreSQL)."""
+    member = _opened(member_of_token(connection, required_token(request)))
+    request.state.rollbook_member = member
+    return member
+
+
+def _opened(member: Member | None) -> Member:
     if member is None:
         raise ProblemError(401, "token_invalid", headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
     return member

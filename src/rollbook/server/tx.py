@@ -13,7 +13,8 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
   change's own transaction (an ``INSERT … ON CONFLICT`` on ``UNIQUE (scope, key_hash)``: a concurrent
   request with the same key waits on the database's unique index until the first commits or rolls
   back), then the work runs and its response is stored in the claimed row. Every retry gets that one
-  response; a refusal rolls the claim back with the work (refusals are not stored).
+  response; a refusal rolls the claim back with the work (refusals are not stored). The scope may be
+  found in the transaction itself (``scope`` a function of the session: the member a token opens).
 - ``run_async`` and ``idempotent_async``: the same, for a caller in the event loop (the JSON API's
   signed writes: ``Database.run_write_async``, on SQLite the loop writer); the retries sleep without
   holding the loop.
@@ -155,7 +156,10 @@ def check_key(key: str | None, *, min_length: int = 1) -> None:
         raise ProblemError(422, "idempotency_key_too_short", minimum=min_length)
 
 
-def idempotent(db, *, scope: str, key: str | None, request_fingerprint: str,
+Scope = str | Callable[[Session], str]
+
+
+def idempotent(db, *, scope: Scope, key: str | None, request_fingerprint: str,
                work: Callable[[Session], tuple[int, dict]], min_key_length: int = 1) -> tuple[int, dict, bool]:
     """Exactly-once execution of a state-changing request: ``(status, body, replayed)``.
 
@@ -164,6 +168,10 @@ def idempotent(db, *, scope: str, key: str | None, request_fingerprint: str,
     came before, during or after the first); the same key with another request is refused (422
     ``idempotency_key_reused``). Refusals are not stored. A stored body holding a secret (a token, an
     invitation code) is sealed with AES-GCM under a key derived from the Idempotency-Key.
+
+    ``scope`` is the key's scope, or a function that finds it in the transaction, first thing (the
+    member a signed request's token opens: its refusal comes before the key's own, as when the scope
+    is found before the transaction).
     """
     result = run(db, _once(scope, key, request_fingerprint, work, min_key_length))
     if _sweep_due(key, result):
@@ -174,7 +182,7 @@ def idempotent(db, *, scope: str, key: str | None, request_fingerprint: str,
     return result
 
 
-async def idempotent_async(db, *, scope: str, key: str | None, request_fingerprint: str,
+async def idempotent_async(db, *, scope: Scope, key: str | None, request_fingerprint: str,
                            work: Callable[[Session], tuple[int, dict]],
                            min_key_length: int = 1) -> tuple[int, dict, bool]:
     """``idempotent`` for a caller in the event loop (``run_async``)."""
@@ -191,10 +199,16 @@ def _sweep_due(key: str | None, result: tuple[int, dict, bool]) -> bool:
     return key is not None and not result[2] and secrets.randbelow(SWEEP_ONE_IN) == 0
 
 
-def _once(scope: str, key: str | None, request_fingerprint: str, work: Callable[[Session], tuple[int, dict]],
+def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callable[[Session], tuple[int, dict]],
           min_key_length: int) -> Callable[[Session], tuple[int, dict, bool]]:
     """The transaction's work: without a key ``work`` alone; with one, claim the key first (or find
-    the stored response), then ``work``, then store its response."""
+    the stored response), then ``work``, then store its response. A ``scope`` found in the
+    transaction is found first, then the key is checked."""
+    if callable(scope):
+        def scoped(session: Session) -> tuple[int, dict, bool]:
+            return _once(scope(session), key, request_fingerprint, work, min_key_length)(session)
+
+        return scoped
     check_key(key, min_length=min_key_length)
     if key is None:
         def alone(session: Session) -> tuple[int, dict, bool]:
