@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, configure_mappers, make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_state
 
+from rollbook.server.direct import Statement
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
 
@@ -44,11 +45,11 @@ _LOCK_CHARACTER = (select(Character).where(Character.id == bindparam("character"
 
 _CHRONICLES = Chronicle.__table__
 _CHARACTERS = Character.__table__
-_LOCK_CHRONICLE_ROW = select(_CHRONICLES).where(_CHRONICLES.c.id == bindparam("chronicle")).with_for_update()
-_LOCK_CHARACTER_ROW = (select(_CHARACTERS).where(_CHARACTERS.c.id == bindparam("character"),
-                                                 _CHARACTERS.c.chronicle_id == bindparam("chronicle"),
-                                                 _CHARACTERS.c.removed_at.is_(None))
-                       .with_for_update())
+_LOCK_CHRONICLE_ROW = Statement(select(_CHRONICLES).where(_CHRONICLES.c.id == bindparam("chronicle")).with_for_update())
+_LOCK_CHARACTER_ROW = Statement(select(_CHARACTERS).where(_CHARACTERS.c.id == bindparam("character"),
+                                                          _CHARACTERS.c.chronicle_id == bindparam("chronicle"),
+                                                          _CHARACTERS.c.removed_at.is_(None))
+                                .with_for_update())
 
 
 def detached(cls: type[T], row) -> T:
@@ -58,8 +59,7 @@ def detached(cls: type[T], row) -> T:
     if not mapper.configured:  # built without its constructor: the mappers must be ready
         configure_mappers()
     instance = mapper.class_manager.new_instance()
-    fields = row._mapping
-    instance_state(instance).dict.update((prop.key, fields[prop.columns[0]]) for prop in mapper.column_attrs)
+    instance_state(instance).dict.update((prop.key, getattr(row, prop.columns[0].key)) for prop in mapper.column_attrs)
     make_transient_to_detached(instance)
     return instance
 
@@ -67,7 +67,7 @@ def detached(cls: type[T], row) -> T:
 def lock_chronicle_row(session: Session, chronicle_id: int) -> Chronicle:
     """``lock_chronicle`` for a use case that reads the chronicle only: the same lock and refusal,
     one Core statement (no ORM load); the chronicle is detached (``detached``)."""
-    row = session.connection().execute(_LOCK_CHRONICLE_ROW, {"chronicle": chronicle_id}).first()
+    row = _LOCK_CHRONICLE_ROW.first(session.connection(), {"chronicle": chronicle_id})
     if row is None:
         raise ProblemError(404, "chronicle_not_found", chronicle=chronicle_id)
     return detached(Chronicle, row)
@@ -76,8 +76,7 @@ def lock_chronicle_row(session: Session, chronicle_id: int) -> Chronicle:
 def lock_character_row(session: Session, member: Member, character_id: int) -> Character:
     """``lock_character`` for a use case that changes the character through ``store.save_sheet``
     only: the same lock (after the chronicle's) and refusal, one Core statement; detached."""
-    row = session.connection().execute(_LOCK_CHARACTER_ROW,
-                                       {"character": character_id, "chronicle": member.chronicle_id}).first()
+    row = _LOCK_CHARACTER_ROW.first(session.connection(), {"character": character_id, "chronicle": member.chronicle_id})
     if row is None:
         raise ProblemError(404, "character_not_found", character=character_id)
     return detached(Character, row)

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session, make_transient_to_detached
 
+from rollbook.server.direct import Statement
 from rollbook.server.models import Member, MemberToken
 
 COOKIE_NAME = "rollbook_token"
@@ -112,9 +113,9 @@ _MEMBER_OF_TOKEN = (select(Member, MemberToken.token_hash, MemberToken.expires_a
 
 _MEMBERS = Member.__table__
 _TOKENS = MemberToken.__table__
-_MEMBER_ROW_OF_TOKEN = (select(*_MEMBERS.c, _TOKENS.c.token_hash, _TOKENS.c.expires_at)
-                        .select_from(_MEMBERS.join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id))
-                        .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None)))
+_MEMBER_ROW_OF_TOKEN = Statement(select(*_MEMBERS.c, _TOKENS.c.token_hash, _TOKENS.c.expires_at)
+                                  .select_from(_MEMBERS.join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id))
+                                  .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None)))
 _MEMBER_FIELDS = tuple(column.key for column in _MEMBERS.c)
 
 
@@ -125,11 +126,10 @@ def member_of_token(connection: Connection, token: str | None) -> Member | None:
     hashed = _looked_up_by(token)
     if hashed is None:
         return None
-    row = connection.execute(_MEMBER_ROW_OF_TOKEN, {"hashed": hashed}).first()
+    row = _MEMBER_ROW_OF_TOKEN.first(connection, {"hashed": hashed})
     if not _still_open(row, hashed) or row.removed_at is not None:
         return None
-    fields = row._mapping
-    member = Member(**{name: fields[name] for name in _MEMBER_FIELDS})
+    member = Member(**{name: getattr(row, name) for name in _MEMBER_FIELDS})
     make_transient_to_detached(member)
     return member
 

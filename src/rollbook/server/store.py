@@ -13,21 +13,27 @@ from sqlalchemy.orm import Session, configure_mappers
 from sqlalchemy.orm.attributes import instance_state, manager_of_class, set_committed_value
 
 from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
+from rollbook.server.direct import Statement
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 from rollbook.server.tx import StaleSheet, now
+
+
+_CHARACTERS = Character.__table__
+_SAVE_SHEET = Statement(update(_CHARACTERS)
+                        .where(_CHARACTERS.c.id == bindparam("character"), _CHARACTERS.c.version == bindparam("seen"))
+                        .values(sheet=bindparam("new_sheet"), version=bindparam("new_version"),
+                                updated_at=bindparam("stamp")))
 
 
 def save_sheet(session: Session, character: Character, sheet: dict) -> None:
     """``UPDATE characters SET sheet, version = version + 1 WHERE id = :id AND version = :v``."""
     sheet = plain(sheet)
     stamp = now()
-    result = session.execute(
-        update(Character)
-        .where(Character.id == character.id, Character.version == character.version)
-        .values(sheet=sheet, version=character.version + 1, updated_at=stamp)
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount != 1:
+    session.flush()  # what the ORM holds pending goes first, as session.execute would
+    changed = _SAVE_SHEET.rowcount(session.connection(), {
+        "character": character.id, "seen": character.version, "new_sheet": sheet,
+        "new_version": character.version + 1, "stamp": stamp})
+    if changed != 1:
         raise StaleSheet(character.id)
     set_committed_value(character, "sheet", sheet)
     set_committed_value(character, "version", character.version + 1)
@@ -35,15 +41,17 @@ def save_sheet(session: Session, character: Character, sheet: dict) -> None:
 
 
 _LOG = LogEntry.__table__
-_LAST_ENTRY = (select(_LOG.c.seq, _LOG.c.entry_hash).where(_LOG.c.chronicle_id == bindparam("chronicle"))
-               .order_by(_LOG.c.seq.desc()).limit(1))
-_INSERT_ENTRY = _LOG.insert().returning(_LOG.c.id)
+_LAST_ENTRY = Statement(select(_LOG.c.seq, _LOG.c.entry_hash).where(_LOG.c.chronicle_id == bindparam("chronicle"))
+                        .order_by(_LOG.c.seq.desc()).limit(1))
+_ENTRY_FIELDS = ("chronicle_id", "seq", "prev_hash", "entry_hash", "created_at", "kind", "actor", "visibility",
+                 "receipt", "character_id", "refers_to", "effects")
+_INSERT_ENTRY = Statement(_LOG.insert().values({name: bindparam(name) for name in _ENTRY_FIELDS}).returning(_LOG.c.id))
 _MANAGER = manager_of_class(LogEntry)
 
 
 def log_head(session: Session, chronicle_id: int) -> dict:
     """``{"seq", "entry_hash"}`` of the chronicle's last entry (seq 0 and the genesis hash when empty)."""
-    last = session.connection().execute(_LAST_ENTRY, {"chronicle": chronicle_id}).first()
+    last = _LAST_ENTRY.first(session.connection(), {"chronicle": chronicle_id})
     return {"seq": last.seq, "entry_hash": last.entry_hash} if last else {"seq": 0, "entry_hash": GENESIS_HASH}
 
 
@@ -69,7 +77,7 @@ def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: di
     session.flush()  # what the ORM holds pending goes first, as when the entry was flushed with it
     # One INSERT … RETURNING id (SQLAlchemy Core on the session's connection: no unit of work for an
     # append-only row); the entry handed back is a plain, transient LogEntry with the stored values.
-    values["id"] = session.connection().execute(_INSERT_ENTRY, values).scalar_one()
+    values["id"] = _INSERT_ENTRY.first(session.connection(), values).id
     if not _MANAGER.mapper.configured:  # built without its constructor: the mappers must be ready
         configure_mappers()
     entry = _MANAGER.new_instance()

@@ -26,6 +26,7 @@ from rollbook.play import authority, turns
 from rollbook.server.access import (
     STORYTELLER, detached, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
 )
+from rollbook.server.direct import Statement
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError
@@ -56,10 +57,11 @@ _STANDING_FOR = (select(StandingGrant)
 
 
 _GRANTS = StandingGrant.__table__
-_STANDING_ROWS_FOR = (select(_GRANTS)
-                      .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None),
-                             or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")))
-                      .order_by(_GRANTS.c.id))
+_STANDING_ROWS_FOR = Statement(
+    select(_GRANTS)
+    .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None),
+           or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")))
+    .order_by(_GRANTS.c.id))
 
 
 def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
@@ -71,8 +73,8 @@ def standing_values(session: Session, chronicle: Chronicle, character: Character
     if difficulty is not None:
         values["difficulty"] = difficulty
     session.flush()  # read with one Core statement (the grants are only read here), as an ORM query would flush
-    grants = [detached(StandingGrant, row) for row in session.connection().execute(
-        _STANDING_ROWS_FOR, {"chronicle": chronicle.id, "character": character.id})]
+    grants = [detached(StandingGrant, row) for row in _STANDING_ROWS_FOR.all(
+        session.connection(), {"chronicle": chronicle.id, "character": character.id})]
     grants.sort(key=lambda grant: (grant.character_id is not None, grant.id))
     for grant in grants:
         values.update(grant.edges)

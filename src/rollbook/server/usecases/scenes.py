@@ -18,6 +18,7 @@ from rollbook import play
 from rollbook.play import turns
 from rollbook.server.access import STORYTELLER, detached, find_character, lock_chronicle, present, require_storyteller
 from rollbook.server.chain import plain
+from rollbook.server.direct import Statement
 from rollbook.server.models import Character, Chronicle, LogEntry, Member, Scene, StandingGrant
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
@@ -46,14 +47,15 @@ def open_scene_of(session: Session, chronicle_id: int) -> Scene | None:
 
 
 _SCENES = Scene.__table__
-_OPEN_SCENE_ROW = select(_SCENES).where(_SCENES.c.chronicle_id == bindparam("chronicle"), _SCENES.c.closed_seq.is_(None))
+_OPEN_SCENE_ROW = Statement(select(_SCENES).where(_SCENES.c.chronicle_id == bindparam("chronicle"),
+                                                   _SCENES.c.closed_seq.is_(None)))
 
 
 def running_turn_read(session: Session, chronicle_id: int) -> Scene | None:
     """``running_turn`` for a caller that only reads the scene: one Core statement (after the
     session's pending changes are flushed, as an ORM query would), the scene detached."""
     session.flush()
-    row = session.connection().execute(_OPEN_SCENE_ROW, {"chronicle": chronicle_id}).first()
+    row = _OPEN_SCENE_ROW.first(session.connection(), {"chronicle": chronicle_id})
     return detached(Scene, row) if row is not None and row.turn >= 1 else None
 
 
