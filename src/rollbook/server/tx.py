@@ -38,7 +38,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
 import anyio
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -47,6 +47,7 @@ from sqlalchemy.orm import Session
 from rollbook.server import auth
 from rollbook.server.chain import canonical
 from rollbook.server.db import LaneTimeout
+from rollbook.server.direct import Statement
 from rollbook.server.models import IdempotencyRecord
 from rollbook.server.problems import ProblemError
 
@@ -234,31 +235,43 @@ def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callabl
                 raise ProblemError(409, "busy")
             return stored.status, _open(json.loads(stored.body), key, context), True
         status, body = work(session)
-        session.execute(
-            update(IdempotencyRecord).where(IdempotencyRecord.id == claimed)
-            .values(status=status, body=json.dumps(_close(body, key, context), ensure_ascii=False))
-            .execution_options(synchronize_session=False)
-        )
+        _STORE_RESPONSE.rowcount(session.connection(), {
+            "claimed": claimed, "answer_status": status,
+            "answer_body": json.dumps(_close(body, key, context), ensure_ascii=False)})
         return status, body, False
 
     return attempt
+
+
+_KEYS = IdempotencyRecord.__table__
+
+
+def _claim_statement(insert) -> Statement:
+    statement = insert(_KEYS).values(scope=bindparam("scope"), key_hash=bindparam("key_hash"),
+                                     fingerprint=bindparam("fingerprint"), status=PENDING, body="",
+                                     created_at=bindparam("stamp"), expires_at=bindparam("expires_at"))
+    return Statement(statement.on_conflict_do_update(
+        index_elements=[_KEYS.c.scope, _KEYS.c.key_hash],
+        set_={"fingerprint": statement.excluded.fingerprint, "status": PENDING, "body": "",
+              "created_at": statement.excluded.created_at, "expires_at": statement.excluded.expires_at},
+        where=_KEYS.c.expires_at <= bindparam("stamp"),
+    ).returning(_KEYS.c.id))
+
+
+_CLAIMS = {"postgresql": _claim_statement(pg_insert), "sqlite": _claim_statement(sqlite_insert)}
+_STORE_RESPONSE = Statement(update(_KEYS).where(_KEYS.c.id == bindparam("claimed"))
+                            .values(status=bindparam("answer_status"), body=bindparam("answer_body")))
 
 
 def _claim(session: Session, scope: str, key_hash: str, request_fingerprint: str, stamp: str,
            expires_at: str) -> int | None:
     """Insert the key's record (pending); an expired record with the key is taken over. The id, or
     None when a live record holds the key (PostgreSQL waits here for a concurrent claim to end)."""
-    table = IdempotencyRecord.__table__
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    statement = insert(table).values(scope=scope, key_hash=key_hash, fingerprint=request_fingerprint,
-                                     status=PENDING, body="", created_at=stamp, expires_at=expires_at)
-    statement = statement.on_conflict_do_update(
-        index_elements=[table.c.scope, table.c.key_hash],
-        set_={"fingerprint": statement.excluded.fingerprint, "status": PENDING, "body": "",
-              "created_at": statement.excluded.created_at, "expires_at": statement.excluded.expires_at},
-        where=table.c.expires_at <= stamp,
-    ).returning(table.c.id)
-    return session.execute(statement).scalar()
+    connection = session.connection()
+    claimed = _CLAIMS[connection.dialect.name].first(connection, {
+        "scope": scope, "key_hash": key_hash, "fingerprint": request_fingerprint, "stamp": stamp,
+        "expires_at": expires_at})
+    return None if claimed is None else claimed.id
 
 
 def sweep(db, *, at: str | None = None) -> int:
