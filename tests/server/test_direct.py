@@ -8,7 +8,7 @@ import secrets
 
 import pytest
 from sqlalchemy import JSON, Column, Integer, MetaData, String, Table, bindparam, select, text
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from rollbook.server import tx
 from rollbook.server.db import Database
@@ -128,3 +128,31 @@ def test_a_lock_the_store_refuses_is_a_lost_race_tx_retries(scratch, backend):
         waiter.close()
         holder.rollback()
         holder.close()
+
+
+def test_a_connection_the_server_closed_is_invalidated_and_the_pool_replaces_it(scratch, backend):
+    """PostgreSQL: the backend terminated (a restart, an idle timeout); SQLite: the connection closed.
+    The statement's error says the connection was invalidated, as SQLAlchemy's would (and the
+    transaction's rollback does not replace it with an error of its own); the next transaction gets
+    a working connection."""
+    import psycopg
+
+    from .conftest import PG_ADMIN_URL
+
+    db, table = scratch
+    with pytest.raises(DBAPIError) as raised:
+        with db.write() as session:
+            connection = session.connection()
+            if backend == "postgresql":
+                pid = connection.connection.dbapi_connection.info.backend_pid
+                with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            else:
+                connection.connection.dbapi_connection.close()
+            _insert(table).first(connection, {"name": "lost", "doc": None, "n": 0})
+    # the statement's own error, marked: not a second one from rolling back on a dead connection
+    assert raised.value.statement.startswith("INSERT") and raised.value.connection_invalidated
+    with db.write() as session:
+        _insert(table).first(session.connection(), {"name": "kept", "doc": None, "n": 0})
+    with db.read() as session:
+        assert session.connection().execute(select(table.c.name)).scalars().all() == ["kept"]

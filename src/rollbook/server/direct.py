@@ -12,7 +12,8 @@ processors (JSON, on either store); only the execution is the driver's:
   SQLite by the ``begin`` event's ``BEGIN``, in a savepoint when the loop writer batches);
 - a driver error is raised as SQLAlchemy raises it (``DBAPIError.instance``: ``IntegrityError``,
   ``OperationalError``, … with the driver's error as ``orig``), so ``tx``'s retries read the same
-  SQLSTATE, constraint name or SQLite code;
+  SQLSTATE, constraint name or SQLite code; a connection the server closed is invalidated, as
+  SQLAlchemy invalidates it (the pool replaces it);
 - a row is a named tuple of the statement's columns (by their keys).
 
 Use it for the few statements every signed write runs; everything else stays plain SQLAlchemy.
@@ -48,7 +49,7 @@ class _Compiled:
             if (processor := column.type.dialect_impl(dialect).result_processor(dialect, None)) is not None]
 
     def parameters(self, given: Mapping[str, Any]) -> Any:
-        values = self.compiled.construct_params(dict(given), _check=False)
+        values = self.compiled.construct_params(dict(given))
         for name, processor in self.bind_processors.items():
             if name in values:
                 values[name] = processor(values[name])
@@ -85,15 +86,23 @@ class Statement:
         parameters = compiled.parameters(params)
         if not connection.in_transaction():
             connection.begin()  # what Connection.execute's autobegin does (SQLite: the begin event's BEGIN)
-        cursor = connection.connection.dbapi_connection.cursor()  # the transaction's own connection
+        dbapi_connection = connection.connection.dbapi_connection  # the transaction's own connection
+        cursor = None
         try:
+            cursor = dbapi_connection.cursor()
             cursor.execute(compiled.sql, parameters)
             return read(cursor)
         except dialect.loaded_dbapi.Error as error:
+            # as Connection.execute does: a connection the server closed is invalidated (the pool
+            # replaces it) and the error says so
+            disconnected = dialect.is_disconnect(error, dbapi_connection, cursor)
+            if disconnected:
+                connection.invalidate(error)
             raise DBAPIError.instance(compiled.sql, parameters, error, dialect.loaded_dbapi.Error,
-                                      dialect=dialect) from error
+                                      connection_invalidated=disconnected, dialect=dialect) from error
         finally:
-            cursor.close()
+            if cursor is not None and not connection.invalidated:
+                cursor.close()
 
     def first(self, connection: Connection, params: Mapping[str, Any]) -> tuple | None:
         """The first row (a named tuple), or None."""
