@@ -198,3 +198,29 @@ def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, bac
         event.remove(pool, "checkout", counted)
     expected = {"postgresql": 1 + 1, "sqlite": 2 + 1}[backend]
     assert len(checkouts) == expected, f"{backend}: {len(checkouts)} checkouts for a roll and a refused one"
+
+
+def test_a_signed_read_takes_one_pooled_connection(app, client, make_table, backend):
+    """The token is read in the read's own transaction (``api._signed_read``), on both stores: one
+    checkout per read, its refusals (a forged token, another chronicle) as before."""
+    from sqlalchemy import event
+
+    table = make_table("v20")
+    player = table.join("Ann")
+    character = table.character(player, V20_SHEET)
+    path = f"{table.base}/characters/{character['id']}"
+    checkouts: list[object] = []
+    pool = app.state.db.engine.pool
+
+    def counted(*_args) -> None:
+        checkouts.append(1)
+
+    event.listen(pool, "checkout", counted)
+    try:
+        assert client.get(path, headers=player).json()["id"] == character["id"]
+        problem(client.get(path, headers=bearer("forged-token")), 401, "token_invalid")
+        problem(client.get(f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}", headers=player),
+                403, "wrong_chronicle")
+    finally:
+        event.remove(pool, "checkout", counted)
+    assert len(checkouts) == 3, f"{backend}: {len(checkouts)} checkouts for three reads"

@@ -49,8 +49,9 @@ PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#
 
 
 class Caller:
-    """A request that presents a token: ``member()`` checks it where the endpoint runs (a read's
-    worker thread; for a signed write, ``_signed_write``'s: the event loop on SQLite).
+    """A request that presents a token: ``member()`` checks it where the endpoint runs (for a signed
+    write on SQLite, ``_signed_write``'s event loop); ``_signed_read`` and PostgreSQL's signed writes
+    read it in the request's own transaction instead (``deps.member_in``).
 
     The check reads the database, so as a ``def`` dependency it would run in a thread-pool hop of its
     own before the endpoint's (~0.3 ms of CPU per request on a 2-vCPU machine, ``bench/README.md``,
@@ -186,14 +187,18 @@ def _same_chronicle(member: Member, chronicle_id: int) -> None:
         raise ProblemError(403, "wrong_chronicle")
 
 
-def _member_read(db: Database, member: Member, chronicle_id: int, read) -> JSONResponse:
-    """A member's read of their own chronicle, in one read transaction, answered as it is: the views
-    are plain JSON already. (Returned as a dict, FastAPI would walk it with ``jsonable_encoder``, or,
-    for a route with a response model, validate it in one more thread-pool hop: ~0.3–0.5 ms of CPU
-    per read, bench/README.md "Third pass"; the routes keep their ``response_model`` for the schema.)"""
-    _same_chronicle(member, chronicle_id)
+def _signed_read(db: Database, auth: Caller, chronicle_id: int,
+                 read: Callable[[Session, Member], dict]) -> JSONResponse:
+    """A member's read of their own chronicle: the token checked and ``read(session, member)`` run in
+    one read transaction (one pooled connection: on PostgreSQL one ping, not two), answered as it is:
+    the views are plain JSON already. (Returned as a dict, FastAPI would walk it with
+    ``jsonable_encoder``, or, for a route with a response model, validate it in one more thread-pool
+    hop: ~0.3–0.5 ms of CPU per read, bench/README.md "Third pass"; the routes keep their
+    ``response_model`` for the schema.)"""
     with db.read() as session:
-        return JSONResponse(read(session))
+        member = member_in(session.connection(), auth.request)
+        _same_chronicle(member, chronicle_id)
+        return JSONResponse(read(session, member))
 
 
 async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None, *,
@@ -286,9 +291,8 @@ def me(db: Db, auth: Auth) -> dict:
 @router.get("/chronicles/{chronicle_id}", response_model=dict, tags=["chronicles"], responses=ERRORS)
 def get_chronicle(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: chronicles.chronicle_info(session, member, chronicle_id))
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: chronicles.chronicle_info(session, member, chronicle_id))
 
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
@@ -311,9 +315,8 @@ async def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id,
 
 @router.get("/chronicles/{chronicle_id}/members", response_model=dict, tags=["chronicles"], responses=ERRORS)
 def members(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: {"members": chronicles.list_members(session, member)})
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: {"members": chronicles.list_members(session, member)})
 
 
 # --- tokens: sessions, keys, removal ----------------------------------------------------------
@@ -357,9 +360,8 @@ async def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, 
             responses={**ERRORS, 200: json_response("CharacterList", "The characters.")})
 def list_characters(db: Db, auth: Auth, chronicle_id: Id):
     """The Storyteller sees every character; a player sees their own."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: {"characters": characters.list_characters(session, member)})
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: {"characters": characters.list_characters(session, member)})
 
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
@@ -378,9 +380,8 @@ async def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
             responses={**ERRORS, 200: json_response("CharacterView", "The character.")})
 def get_character(db: Db, auth: Auth, chronicle_id: Id, character_id: Id):
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: characters.get_character(session, member, character_id))
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: characters.get_character(session, member, character_id))
 
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
@@ -438,9 +439,8 @@ def log_page(db: Db, auth: Auth, chronicle_id: Id, after: Annotated[int, Query(g
              limit: Annotated[int, Query(ge=1, le=500)] = 100):
     """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page.
     A player sees a hidden entry redacted (its hashes only) until it is revealed."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: log.log_page(session, member, after=after, limit=limit))
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: log.log_page(session, member, after=after, limit=limit))
 
 
 @router.get("/chronicles/{chronicle_id}/log/export", tags=["log"], responses=ERRORS,
@@ -459,8 +459,7 @@ def log_export(db: Db, auth: Auth, chronicle_id: Id) -> Response:
             responses={**ERRORS, 200: {"description": "The entry.",
                                        "content": {"application/json": {"schema": LOG_ENTRY}}}})
 def log_entry(db: Db, auth: Auth, chronicle_id: Id, seq: Id):
-    member = auth.member()
-    return _member_read(db, member, chronicle_id, lambda session: log.log_entry(session, member, seq))
+    return _signed_read(db, auth, chronicle_id, lambda session, member: log.log_entry(session, member, seq))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],

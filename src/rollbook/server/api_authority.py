@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
-                                 _member_read, _signed_write)
+                                 _signed_read, _signed_write)
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes
@@ -61,16 +61,14 @@ def list_asks(db: Db, auth: Auth, chronicle_id: Id,
               status: Annotated[Literal["pending"] | None, Query(description="pending: the queue")] = None,
               limit: Annotated[int, Query(ge=1, le=500)] = 100) -> JSONResponse:
     """The asks, newest first (a player sees their own); ``status=pending``: what waits for the Storyteller."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: {"asks": authority.list_asks(session, member, status=status, limit=limit)})
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: {"asks": authority.list_asks(session, member, status=status, limit=limit)})
 
 
 @router.get("/chronicles/{chronicle_id}/asks/{ask_id}", response_model=dict, tags=["authority"], responses=ERRORS)
 def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> JSONResponse:
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: {"ask": authority.get_ask(session, member, ask_id)})
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: {"ask": authority.get_ask(session, member, ask_id)})
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant", status_code=201, tags=["authority"],
@@ -108,9 +106,8 @@ async def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_i
 @router.get("/chronicles/{chronicle_id}/standing-grants", response_model=dict, tags=["authority"], responses=ERRORS)
 def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The standing grants in force."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: {"standing": authority.list_standing(session, member)})
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: {"standing": authority.list_standing(session, member)})
 
 
 @router.post("/chronicles/{chronicle_id}/standing-grants", status_code=201, tags=["authority"], responses=ERRORS)
@@ -135,8 +132,7 @@ async def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, s
 @router.get("/chronicles/{chronicle_id}/scene", response_model=dict, tags=["scenes"], responses=ERRORS)
 def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The open scene and its turn (``null`` when no scene is open)."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id, lambda session: scenes.current_scene(session, member))
+    return _signed_read(db, auth, chronicle_id, lambda session, member: scenes.current_scene(session, member))
 
 
 @router.post("/chronicles/{chronicle_id}/scenes", status_code=201, tags=["scenes"], responses=ERRORS)
@@ -178,6 +174,5 @@ async def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id
 def offers(db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: OffersRequest) -> JSONResponse:
     """The multiple-action offers for a roll (V20-13): each action's raised difficulty and share of
     the split pool. Reads only: an offer is rolled when the Storyteller grants it as an ask."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id,
-                        lambda session: authority.multiple_action_offers(session, member, character_id, body.action))
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: authority.multiple_action_offers(session, member, character_id, body.action))

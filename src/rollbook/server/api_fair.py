@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
-                                 _member_read, _signed_write)
+                                 _signed_read, _signed_write)
 from rollbook.server.usecases import fairness
 
 router = APIRouter(prefix="/api")
@@ -29,8 +29,7 @@ def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
     """The algorithm, the commitment of the seed in use (never the seed), how many rolls it served,
     your client seed, and every revealed seed (with its entry): what ``rollbook log verify`` and
     the page's verify button need besides the log."""
-    member = auth.member()
-    return _member_read(db, member, chronicle_id, lambda session: fairness.fair_state(session, member))
+    return _signed_read(db, auth, chronicle_id, lambda session, member: fairness.fair_state(session, member))
 
 
 @router.put("/chronicles/{chronicle_id}/members/me/client-seed", tags=["fair"], responses=ERRORS)
