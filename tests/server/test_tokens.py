@@ -4,9 +4,11 @@ expire; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from rollbook.server import auth
 from rollbook.server.usecases import members
@@ -173,17 +175,10 @@ def test_a_signed_write_refuses_a_forged_token_before_a_bad_key(client, make_tab
     assert [entry["kind"] for entry in table.log()["entries"]] == []
 
 
-def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, backend):
-    """On PostgreSQL the token check shares the write's connection: one checkout (and one ping) per
-    signed write, where a read of its own took a second. On SQLite the token is read in the event
-    loop before the write queues (a forged token never takes the writer's turn): the roll takes the
-    read's connection and the loop writer's batch's, the refused one the read's alone."""
-    from sqlalchemy import event
-
-    table = make_table("v20")
-    player = table.join("Ann")
-    character = table.character(player, V20_SHEET)
-    checkouts: list[object] = []
+@contextmanager
+def pool_checkouts(app) -> Iterator[list[int]]:
+    """The app's pool checkouts while the block runs (one item each)."""
+    checkouts: list[int] = []
     pool = app.state.db.engine.pool
 
     def counted(*_args) -> None:
@@ -191,11 +186,23 @@ def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, bac
 
     event.listen(pool, "checkout", counted)
     try:
+        yield checkouts
+    finally:
+        event.remove(pool, "checkout", counted)
+
+
+def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, backend):
+    """On PostgreSQL the token check shares the write's connection: one checkout (and one ping) per
+    signed write, where a read of its own took a second. On SQLite the token is read in the event
+    loop before the write queues (a forged token never takes the writer's turn): the roll takes the
+    read's connection and the loop writer's batch's, the refused one the read's alone."""
+    table = make_table("v20")
+    player = table.join("Ann")
+    character = table.character(player, V20_SHEET)
+    with pool_checkouts(app) as checkouts:
         assert table.roll(player, character["id"], V20_TEST).status_code == 201
         assert client.post(f"{table.base}/characters/{character['id']}/rolls", headers=bearer("forged-token"),
                            json={"action": V20_TEST}).status_code == 401
-    finally:
-        event.remove(pool, "checkout", counted)
     expected = {"postgresql": 1 + 1, "sqlite": 2 + 1}[backend]
     assert len(checkouts) == expected, f"{backend}: {len(checkouts)} checkouts for a roll and a refused one"
 
@@ -203,24 +210,13 @@ def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, bac
 def test_a_signed_read_takes_one_pooled_connection(app, client, make_table, backend):
     """The token is read in the read's own transaction (``api._signed_read``), on both stores: one
     checkout per read, its refusals (a forged token, another chronicle) as before."""
-    from sqlalchemy import event
-
     table = make_table("v20")
     player = table.join("Ann")
     character = table.character(player, V20_SHEET)
     path = f"{table.base}/characters/{character['id']}"
-    checkouts: list[object] = []
-    pool = app.state.db.engine.pool
-
-    def counted(*_args) -> None:
-        checkouts.append(1)
-
-    event.listen(pool, "checkout", counted)
-    try:
+    with pool_checkouts(app) as checkouts:
         assert client.get(path, headers=player).json()["id"] == character["id"]
         problem(client.get(path, headers=bearer("forged-token")), 401, "token_invalid")
         problem(client.get(f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}", headers=player),
                 403, "wrong_chronicle")
-    finally:
-        event.remove(pool, "checkout", counted)
     assert len(checkouts) == 3, f"{backend}: {len(checkouts)} checkouts for three reads"
