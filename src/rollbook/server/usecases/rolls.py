@@ -110,7 +110,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     the game logic refuses what its rules refuse (a card played after the roll, R-6). The new dice
     come from ``source`` (default ``SecureDice()``)."""
     reject_faces(action)
-    chronicle = lock_chronicle(session, member.chronicle_id)
+    chronicle = lock_chronicle_row(session, member.chronicle_id)  # read only, as in roll
     original = find_entry(session, member, seq)
     if original.visibility == "hidden" and member.role != STORYTELLER:
         raise ProblemError(404, "entry_not_found", seq=seq)
@@ -119,7 +119,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     later = rerolled_by(session, chronicle.id, [seq]).get(seq)
     if later is not None:
         raise ProblemError(409, "roll_finished", seq=seq, by=later)
-    character = lock_character(session, member, original.character_id)
+    character = lock_character_row(session, member, original.character_id)  # changed through save_sheet only
     may_act_for(member, character)
     dice, fair = fairness.dice_for(session, chronicle, member, source)  # F-3: a follow-up takes its own nonce
     performed = play.perform_followup(

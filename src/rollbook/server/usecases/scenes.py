@@ -176,7 +176,7 @@ def check_turn(session: Session, chronicle: Chronicle, character: Character, rec
 
 def check_change(session: Session, chronicle: Chronicle, change: dict, role: str) -> None:
     """T-3, A-3: a player's own ``new_turn`` is refused while a turn runs."""
-    turns.check_change(chronicle.system, change, role, running=running_turn(session, chronicle.id) is not None)
+    turns.check_change(chronicle.system, change, role, running=running_turn_read(session, chronicle.id) is not None)
 
 
 # --- multiple actions (A-4) -------------------------------------------------------------------
