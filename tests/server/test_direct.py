@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from sqlalchemy import JSON, Column, Integer, MetaData, String, Table, bindparam, select, text
+from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from rollbook.server import tx

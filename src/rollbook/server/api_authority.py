@@ -62,7 +62,8 @@ def list_asks(db: Db, auth: Auth, chronicle_id: Id,
               limit: Annotated[int, Query(ge=1, le=500)] = 100) -> JSONResponse:
     """The asks, newest first (a player sees their own); ``status=pending``: what waits for the Storyteller."""
     return _signed_read(db, auth, chronicle_id,
-                        lambda session, member: {"asks": authority.list_asks(session, member, status=status, limit=limit)})
+                        lambda session, member: {"asks": authority.list_asks(session, member, status=status,
+                                                                             limit=limit)})
 
 
 @router.get("/chronicles/{chronicle_id}/asks/{ask_id}", response_model=dict, tags=["authority"], responses=ERRORS)
@@ -175,4 +176,5 @@ def offers(db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: OffersR
     """The multiple-action offers for a roll (V20-13): each action's raised difficulty and share of
     the split pool. Reads only: an offer is rolled when the Storyteller grants it as an ask."""
     return _signed_read(db, auth, chronicle_id,
-                        lambda session, member: authority.multiple_action_offers(session, member, character_id, body.action))
+                        lambda session, member: authority.multiple_action_offers(session, member, character_id,
+                                                                                 body.action))

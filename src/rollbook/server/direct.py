@@ -32,7 +32,7 @@ from sqlalchemy.sql import Executable
 
 
 class _Compiled:
-    __slots__ = ("sql", "compiled", "positions", "bind_processors", "row", "result_processors")
+    __slots__ = ("bind_processors", "compiled", "positions", "result_processors", "row", "sql")
 
     def __init__(self, statement: Any, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)
@@ -68,7 +68,7 @@ class _Compiled:
 class Statement:
     """A Core ``statement`` run on the DB-API cursor (see the module's docstring)."""
 
-    __slots__ = ("statement", "_by_dialect")
+    __slots__ = ("_by_dialect", "statement")
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
