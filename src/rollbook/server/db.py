@@ -441,7 +441,7 @@ class LoopWriter:
             return session
         except OperationalError as error:
             session.close()
-            if not _is_busy(error):
+            if not sqlite_busy(error.orig):
                 raise
         session = self.db._writer()
         try:
@@ -453,9 +453,10 @@ class LoopWriter:
         return session
 
 
-def _is_busy(error: OperationalError) -> bool:
-    code = getattr(error.orig, "sqlite_errorcode", 0) & 0xFF
-    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+def sqlite_busy(orig: BaseException | None) -> bool:
+    """A driver error that is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another writer holds the lock)."""
+    return isinstance(orig, sqlite3.OperationalError) and (
+        getattr(orig, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class Database:

@@ -49,7 +49,7 @@ class _Compiled:
             if (processor := column.type.dialect_impl(dialect).result_processor(dialect, None)) is not None]
 
     def parameters(self, given: Mapping[str, Any]) -> Any:
-        values = self.compiled.construct_params(dict(given))
+        values = self.compiled.construct_params(given)
         for name, processor in self.bind_processors.items():
             if name in values:
                 values[name] = processor(values[name])

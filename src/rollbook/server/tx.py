@@ -31,7 +31,6 @@ import hmac
 import json
 import logging
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -46,7 +45,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.chain import canonical
-from rollbook.server.db import LaneTimeout
+from rollbook.server.db import LaneTimeout, sqlite_busy
 from rollbook.server.direct import Statement
 from rollbook.server.models import IdempotencyRecord
 from rollbook.server.problems import ProblemError
@@ -61,7 +60,6 @@ UNIQUE_VIOLATION = "23505"
 # The unique constraints that settle a race (the loser retries and finds the winner's row).
 RACE_CONSTRAINTS = frozenset({"uq_idempotency_keys_scope_key", "uq_log_entries_chronicle_seq", "uq_grants_ask_id",
                               "uq_member_tokens_token_hash"})
-SQLITE_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 RECORD_TTL = timedelta(days=1)
 PENDING = 0  # a claimed record's status until the work's response is stored (never committed so)
 SECRET_FIELDS = ("token", "invitation")
@@ -97,8 +95,7 @@ def retryable(error: BaseException) -> bool:
         return state == UNIQUE_VIOLATION and _constraint(error) in RACE_CONSTRAINTS
     if state in RETRY_SQLSTATES:
         return True
-    orig = error.orig
-    return isinstance(orig, sqlite3.OperationalError) and (getattr(orig, "sqlite_errorcode", 0) & 0xFF) in SQLITE_BUSY_CODES
+    return sqlite_busy(error.orig)
 
 
 def _backoff(attempt: int) -> float:
