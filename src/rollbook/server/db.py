@@ -40,6 +40,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from rollbook.server.direct import Statement
+
 T = TypeVar("T")
 
 DEFAULT_DATABASE_URL = "sqlite:///./rollbook.sqlite3"
@@ -200,7 +202,9 @@ class GroupCommit:
     together in one ``BEGIN IMMEDIATE`` … ``COMMIT`` (one fsync), each in its own SAVEPOINT.
 
     - A write's work that raises is rolled back to its savepoint (nothing of it kept) and its
-      caller gets the exception; the others of the batch go on.
+      caller gets the exception; the others of the batch go on. (A work whose failure ended the
+      whole transaction, a failed ORM flush, stops the batch: the others get ``BatchLost``, which
+      ``tx.run`` retries; ``_run_works``.)
     - Every caller returns only after the batch's COMMIT returned: an acknowledged write is
       durable (``synchronous=FULL``). If BEGIN or COMMIT fails, nothing of the batch is kept and
       every caller whose work had succeeded gets that error, as it would have alone (SQLite's
@@ -275,23 +279,54 @@ class GroupCommit:
                 item.wake.set()
 
 
+class BatchLost(Exception):
+    """Another write of this write's batch failed in a way that ended their shared transaction (a
+    failed ORM flush rolls the whole transaction back): nothing of this write was kept, and
+    ``tx.run`` runs it again, as after a lost race."""
+
+
+# A batch's savepoints, sent as they are (SQLite only: GroupCommit and LoopWriter). Through
+# ``Session.begin_nested`` each write of a batch cost ~0.1 ms of CPU (bench/README.md, "Sixth pass").
+_SAVEPOINT = Statement(text("SAVEPOINT rollbook_write"))
+_RELEASE = Statement(text("RELEASE rollbook_write"))
+_ROLLBACK_TO = Statement(text("ROLLBACK TO rollbook_write"))
+
+
 def _run_works(session: Session, batch: list) -> None:
-    """The works of a batch in the session's open write transaction, one after the other."""
+    """The works of a batch in the session's open write transaction, one after the other.
+
+    Each runs in its own SAVEPOINT: a work that raises is rolled back to it (nothing of it kept) and
+    its caller gets the error; the others go on. The savepoints are the driver's, not the Session's:
+    if a work's failure ended the whole transaction (SQLAlchemy rolls it back when a flush fails),
+    the batch stops there with ``BatchLost`` for every write not yet failed (``_fail_all``)."""
     if len(batch) == 1:
         # Alone in its batch: its own transaction, no savepoint (the same outcome: a work that
         # raises keeps nothing, its caller gets the error; two statements fewer).
         batch[0].result = batch[0].work(session)
         return
+    connection = session.connection()
     for item in batch:
         before = set(session.info.get("chronicles", ()))
+        _SAVEPOINT.rowcount(connection, {})
         try:
-            with session.begin_nested():
-                item.result = item.work(session)
+            item.result = item.work(session)
+            session.flush()  # what it left to the transaction, flushed in its savepoint
         except BaseException as error:  # noqa: BLE001 - handed to its caller
             item.error = error
             session.info["chronicles"] = before
+            if not _still_in_transaction(session, connection):
+                raise BatchLost() from error
+            _ROLLBACK_TO.rowcount(connection, {})
         finally:
             session.expunge_all()  # each write starts with no ORM objects, as alone
+        _RELEASE.rowcount(connection, {})
+
+
+def _still_in_transaction(session: Session, connection: Connection) -> bool:
+    """Whether the batch's transaction is still open after a work failed (and its savepoint with it)."""
+    transaction = session.get_transaction()
+    return (transaction is not None and transaction.is_active and not connection.invalidated
+            and connection.in_transaction() and connection.connection.dbapi_connection.in_transaction)
 
 
 def _fail_all(batch: list, error: BaseException) -> None:

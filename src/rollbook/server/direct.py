@@ -42,7 +42,7 @@ class _Compiled:
         self.bind_processors = {
             name: processor for name, bind in compiled.binds.items()
             if (processor := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
-        columns = list(statement.exported_columns)
+        columns = list(getattr(statement, "exported_columns", ()))  # a text() statement has none
         self.row = namedtuple("Row", [column.key for column in columns]) if columns else None  # type: ignore[misc]
         self.result_processors = [
             (index, processor) for index, column in enumerate(columns)

@@ -7,7 +7,8 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
   database reports, never by an error's text: a stale sheet (``StaleSheet``); SQLSTATE 23505 on one
   of the constraints that settle races (``RACE_CONSTRAINTS``); SQLSTATE 40001/40P01/55P03
   (serialization failure, deadlock, lock not available); SQLite's SQLITE_BUSY/SQLITE_LOCKED; a
-  writer that waited its turn in the SQLite writer lane too long (``db.LaneTimeout``). Any
+  writer that waited its turn in the SQLite writer lane too long (``db.LaneTimeout``); a write of a
+  SQLite batch whose shared transaction another write's failure ended (``db.BatchLost``). Any
   other integrity error is a bug: it is raised (the app logs it and answers 500).
 - ``idempotent(db, scope=, key=, request_fingerprint=, work=)``: the key is **claimed first**, in the
   change's own transaction (an ``INSERT … ON CONFLICT`` on ``UNIQUE (scope, key_hash)``: a concurrent
@@ -45,7 +46,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.chain import canonical
-from rollbook.server.db import LaneTimeout, sqlite_busy
+from rollbook.server.db import BatchLost, LaneTimeout, sqlite_busy
 from rollbook.server.direct import Statement
 from rollbook.server.models import IdempotencyRecord
 from rollbook.server.problems import ProblemError
@@ -86,7 +87,7 @@ def _constraint(error: BaseException) -> str | None:
 
 def retryable(error: BaseException) -> bool:
     """A lost race, as the database reports it (SQLSTATE, constraint name, SQLite's error code)."""
-    if isinstance(error, (StaleSheet, LaneTimeout)):
+    if isinstance(error, (StaleSheet, LaneTimeout, BatchLost)):
         return True
     if not isinstance(error, DBAPIError):
         return False
