@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError
-from rollbook.server.api import Problem, problems_router, router
+from rollbook.server.api import DECLARED_PATHS, Problem, problems_router, router
 from rollbook.server.api_authority import router as authority_router
 from rollbook.server.api_fair import router as fair_router
 from rollbook.server.db import Database
@@ -176,6 +176,8 @@ def _add_problem_schema(app: FastAPI) -> None:
         from fastapi.openapi.utils import get_openapi
 
         schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        declared = {path: position for position, path in enumerate(DECLARED_PATHS)}  # not the matching order
+        schema["paths"] = dict(sorted(schema["paths"].items(), key=lambda item: declared.get(item[0], len(declared))))
         components = schema.setdefault("components", {}).setdefault("schemas", {})
         components["Problem"] = Problem.model_json_schema()
         for path in schema.get("paths", {}).values():  # validation errors are problems too
