@@ -83,6 +83,23 @@ def test_a_statement_on_a_fresh_connection_begins_its_transaction(scratch):
         assert connection.in_transaction()
 
 
+def test_on_a_read_connection_a_statement_is_sent_alone_as_its_own_snapshot(scratch, backend):
+    """``Database.read_connection`` (the token check): no BEGIN, no transaction left open; the row
+    is the one committed, and a write committed meanwhile is seen by the next statement."""
+    db, table = scratch
+    with db.engine.begin() as connection:
+        _insert(table).first(connection, {"name": "first", "doc": None, "n": 1})
+    statement = Statement(select(table.c.name, table.c.n).where(table.c.name == bindparam("name")))
+    with db.read_connection() as connection:
+        assert statement.first(connection, {"name": "first"}) == ("first", 1)
+        assert not connection.in_transaction()
+        raw = connection.connection.dbapi_connection
+        assert not (raw.in_transaction if backend == "sqlite" else raw.info.transaction_status)
+        with db.engine.begin() as writer:
+            writer.execute(table.update().values(n=2))
+        assert statement.first(connection, {"name": "first"}) == ("first", 2)
+
+
 def test_a_unique_violation_is_sqlalchemys_integrity_error_and_a_race_only_on_its_constraints(scratch, backend):
     db, table = scratch
     insert = _insert(table)

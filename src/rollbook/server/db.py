@@ -40,7 +40,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from rollbook.server.direct import Statement
+from rollbook.server.direct import ONE_STATEMENT, Statement
 
 T = TypeVar("T")
 
@@ -505,8 +505,11 @@ class Database:
         # Reads see one snapshot: WAL + a deferred BEGIN on SQLite, REPEATABLE READ on PostgreSQL.
         read_options = {"rollbook_read": True} if self.sqlite else {"isolation_level": "REPEATABLE READ"}
         self._reader = sessionmaker(self.engine.execution_options(**read_options), expire_on_commit=False)
-        # One statement is its own snapshot: on PostgreSQL it needs no BEGIN … ROLLBACK around it.
-        self._one_read = self.engine.execution_options(**(read_options if self.sqlite else {"isolation_level": "AUTOCOMMIT"}))
+        # One statement is its own snapshot: it needs no BEGIN … ROLLBACK around it (SQLite runs a
+        # statement outside BEGIN as its own read, PostgreSQL in autocommit). ``direct.Statement`` sends
+        # it alone on such a connection (``ONE_STATEMENT``); SQLAlchemy's own execute would still begin.
+        self._one_read = self.engine.execution_options(
+            **(read_options if self.sqlite else {"isolation_level": "AUTOCOMMIT"}), **{ONE_STATEMENT: True})
         self.after_commit: list[Callable[[set[int]], None]] = []
         self.lane = WriterLane() if self.sqlite else None
         self.group = GroupCommit(self) if self.sqlite else None
@@ -557,7 +560,8 @@ class Database:
     @contextmanager
     def read_connection(self) -> Iterator[Connection]:
         """One read statement on a Core connection, without a Session (the token check of every
-        request): a statement is its own snapshot (on PostgreSQL in autocommit, one round trip)."""
+        request): a statement is its own snapshot, sent without BEGIN (on PostgreSQL in autocommit,
+        one round trip) when it is a ``direct.Statement``."""
         with self._one_read.connect() as connection:
             yield connection
 

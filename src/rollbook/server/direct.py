@@ -9,7 +9,9 @@ SQLAlchemy still compiles (once per dialect: the same SQL text, bind casts and p
 processors (JSON, on either store); only the execution is the driver's:
 
 - it runs in the SQLAlchemy connection's transaction (begun as ``Connection.execute`` would: on
-  SQLite by the ``begin`` event's ``BEGIN``, in a savepoint when the loop writer batches);
+  SQLite by the ``begin`` event's ``BEGIN``, in a savepoint when the loop writer batches); on a
+  connection whose execution options say ``ONE_STATEMENT`` (``Database.read_connection``: one read,
+  its own snapshot) it is sent alone, no transaction begun around it;
 - a driver error is raised as SQLAlchemy raises it (``DBAPIError.instance``: ``IntegrityError``,
   ``OperationalError``, … with the driver's error as ``orig``), so ``tx``'s retries read the same
   SQLSTATE, constraint name or SQLite code; a connection the server closed is invalidated, as
@@ -29,6 +31,12 @@ from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Executable
+
+
+# An execution option: this connection runs single statements, each its own transaction (SQLite
+# outside BEGIN, PostgreSQL in autocommit), so a Statement begins none (a BEGIN and a ROLLBACK less:
+# ~70 µs of CPU per signed write on SQLite, bench/README.md "Sixth pass").
+ONE_STATEMENT = "rollbook_one_statement"
 
 
 class _Compiled:
@@ -84,7 +92,7 @@ class Statement:
         dialect = connection.dialect
         compiled = self._compiled(dialect)
         parameters = compiled.parameters(params)
-        if not connection.in_transaction():
+        if not connection.in_transaction() and not connection.get_execution_options().get(ONE_STATEMENT):
             connection.begin()  # what Connection.execute's autobegin does (SQLite: the begin event's BEGIN)
         dbapi_connection = connection.connection.dbapi_connection  # the transaction's own connection
         cursor = None
