@@ -159,8 +159,8 @@ def test_the_migration_moves_each_members_token_into_a_key(backend, tmp_path):
 
 
 def test_a_signed_write_refuses_a_forged_token_before_a_bad_key(client, make_table):
-    """The token is checked first, wherever the store checks it (PostgreSQL: in the write's own
-    transaction, ``api._signed_write_in_thread``): a forged token is a 401 even with a bad key."""
+    """The token is checked first, in the write's own transaction (``api._signed_write``): a forged
+    token is a 401 even with a bad key."""
     table = make_table("v20")
     player = table.join("Ann")
     character = table.character(player, V20_SHEET)
@@ -192,10 +192,8 @@ def pool_checkouts(app) -> Iterator[list[int]]:
 
 
 def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, backend):
-    """On PostgreSQL the token check shares the write's connection: one checkout (and one ping) per
-    signed write, where a read of its own took a second. On SQLite the token is read in the event
-    loop before the write queues (a forged token never takes the writer's turn): the roll takes the
-    read's connection and the loop writer's batch's, the refused one the read's alone."""
+    """The token check shares the write's connection, on both stores: one checkout (on PostgreSQL one
+    ping) per signed write, where a read of its own took a second; the refused one takes one too."""
     table = make_table("v20")
     player = table.join("Ann")
     character = table.character(player, V20_SHEET)
@@ -203,8 +201,7 @@ def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, bac
         assert table.roll(player, character["id"], V20_TEST).status_code == 201
         assert client.post(f"{table.base}/characters/{character['id']}/rolls", headers=bearer("forged-token"),
                            json={"action": V20_TEST}).status_code == 401
-    expected = {"postgresql": 1 + 1, "sqlite": 2 + 1}[backend]
-    assert len(checkouts) == expected, f"{backend}: {len(checkouts)} checkouts for a roll and a refused one"
+    assert len(checkouts) == 1 + 1, f"{backend}: {len(checkouts)} checkouts for a roll and a refused one"
 
 
 def test_a_signed_read_takes_one_pooled_connection(app, client, make_table, backend):

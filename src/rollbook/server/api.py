@@ -49,9 +49,9 @@ PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#
 
 
 class Caller:
-    """A request that presents a token: ``member()`` checks it where the endpoint runs (for a signed
-    write on SQLite, ``_signed_write``'s event loop); ``_signed_read`` and PostgreSQL's signed writes
-    read it in the request's own transaction instead (``deps.member_in``).
+    """A request that presents a token: ``member()`` checks it where the endpoint runs;
+    ``_signed_read`` and ``_signed_write`` read it in the request's own transaction instead
+    (``deps.member_in``).
 
     The check reads the database, so as a ``def`` dependency it would run in a thread-pool hop of its
     own before the endpoint's (~0.3 ms of CPU per request on a 2-vCPU machine, ``bench/README.md``,
@@ -204,27 +204,32 @@ def _signed_read(db: Database, auth: Caller, chronicle_id: int,
 async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None, *,
                         body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
     """A member's write (in their own chronicle, when ``chronicle_id`` is given), idempotent under the
-    member's scope: ``work(session, member)`` answers ``(status, body)``.
+    member's scope: ``work(session, member)`` answers ``(status, body)``. The token is read in the
+    write's own transaction, first thing (its refusal comes before the key's): one connection per
+    request.
 
-    On SQLite the token check and the write run in the event loop, the write through
-    ``db.LoopWriter`` (no thread-pool hop; the COMMIT's fsync waits in a worker thread, shared by the
-    writes that queued meanwhile). On PostgreSQL, where every statement is a round trip, both run in
-    one worker thread, the token checked in the write's own transaction (``_signed_write_in_thread``)."""
+    On SQLite the write runs in the event loop, through ``db.LoopWriter`` (no thread-pool hop; the
+    COMMIT's fsync waits in a worker thread, shared by the writes that queued meanwhile). On
+    PostgreSQL, where every statement is a round trip, it runs in a worker thread
+    (``_signed_write_in_thread``)."""
     if not db.writes_in_loop:
         return await anyio.to_thread.run_sync(_signed_write_in_thread, request, db, auth, chronicle_id, key, body, work)
-    member = auth.member()
-    if chronicle_id is not None:
-        _same_chronicle(member, chronicle_id)
-    status, payload, replayed = await tx.idempotent_async(db, scope=_scope(member), key=key,
+    scope, signed = _signed_scope(auth, chronicle_id)
+    status, payload, replayed = await tx.idempotent_async(db, scope=scope, key=key,
                                                           request_fingerprint=_fingerprint(request, key, body),
-                                                          work=lambda session: work(session, member))
+                                                          work=lambda session: work(session, signed[0]))
     return _answer(status, payload, replayed)
 
 
 def _signed_write_in_thread(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None,
                             body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
-    """The token is read in the write's transaction, first thing (its refusal before the key's, as on
-    SQLite): one pooled connection and its ping per request, not two."""
+    scope, signed = _signed_scope(auth, chronicle_id)
+    return _mutate(request, db, scope=scope, key=key, body=body, work=lambda session: work(session, signed[0]))
+
+
+def _signed_scope(auth: Caller, chronicle_id: int | None) -> tuple[Callable[[Session], str], list[Member]]:
+    """The key's scope found in the write's transaction (``tx.idempotent``): the member the token opens
+    (401 when none; 403 for another chronicle), handed to the work through the list."""
     signed: list[Member] = []
 
     def member_scope(session: Session) -> str:
@@ -234,8 +239,7 @@ def _signed_write_in_thread(request: Request, db: Database, auth: Caller, chroni
         signed[:] = [member]
         return _scope(member)
 
-    return _mutate(request, db, scope=member_scope, key=key, body=body,
-                   work=lambda session: work(session, signed[0]))
+    return member_scope, signed
 
 
 def _given(model: BaseModel) -> dict[str, Any]:
