@@ -40,6 +40,13 @@ def save_sheet(session: Session, character: Character, sheet: dict) -> None:
     set_committed_value(character, "updated_at", stamp)
 
 
+def sheet_changed(character: Character, sheet: dict) -> bool:
+    """Whether ``sheet`` differs from the stored one. Compared as it is, not as the JSON it would be
+    stored as: values equal in Python are equal once stored (a tuple never equals the stored list,
+    a key equal to a stored key is that string), and a sheet unequal only in form is saved, no harm."""
+    return sheet != character.sheet
+
+
 _LOG = LogEntry.__table__
 _LAST_ENTRY = Statement(select(_LOG.c.seq, _LOG.c.entry_hash).where(_LOG.c.chronicle_id == bindparam("chronicle"))
                         .order_by(_LOG.c.seq.desc()).limit(1))

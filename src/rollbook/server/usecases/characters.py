@@ -16,7 +16,7 @@ from rollbook.play.common import changed_paths, merge
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.store import actor_of, append_entry, save_sheet
+from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import UNSET, check_difficulty, check_name, performed_parts, reject_faces
 from rollbook.server.usecases import scenes
@@ -99,7 +99,7 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     if patch:
         edited = play.edit_sheet(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(patch),
                                  role=member.role)
-        if plain(edited) != character.sheet:
+        if sheet_changed(character, edited):
             save_sheet(session, character, edited)
     if name is not UNSET:
         check_name(name)
@@ -190,7 +190,7 @@ def adjust(session: Session, member: Member, character_id: int, change: dict) ->
     performed = play.adjust(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role)
     sheet, receipt, effects = performed_parts(performed)
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)  # A-3, V20-18: blood per turn
-    if plain(sheet) != character.sheet:
+    if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
     payload = receipt if isinstance(receipt, dict) and isinstance(receipt.get("system"), str) else {
         "change": change, "effects": effects, **({"result": receipt} if receipt else {})}

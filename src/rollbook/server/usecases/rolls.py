@@ -12,12 +12,11 @@ from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.play import quick
 from rollbook.server.access import (
-    STORYTELLER, find_entry, lock_character, lock_character_row, lock_chronicle, lock_chronicle_row, may_act_for,
+    STORYTELLER, find_entry, lock_character_row, lock_chronicle, lock_chronicle_row, may_act_for,
 )
-from rollbook.server.chain import plain
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.store import actor_of, append_entry, save_sheet
+from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.usecases import authority, exchange, fairness, scenes
 from rollbook.server.usecases.checks import performed_parts, reject_faces
 from rollbook.server.views import character_view, entry_view, rerolled_by
@@ -95,7 +94,7 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
         receipt["authority"] = stamp
     if turn is not None:
         receipt["turn"] = turn
-    if plain(sheet) != character.sheet:
+    if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
     entry = append_entry(session, chronicle, kind="roll", actor=actor_of(actor, character),
                          visibility="hidden" if hidden else "public", receipt=receipt,
@@ -132,7 +131,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
     if turn is not None:
         receipt["turn"] = turn
-    if plain(sheet) != character.sheet:
+    if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
     entry = append_entry(session, chronicle, kind="reroll", actor=actor_of(member, character),
                          visibility=original.visibility, receipt=receipt, character_id=character.id,
