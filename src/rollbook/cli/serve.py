@@ -24,19 +24,23 @@ def serve(
         help="Worker threads per process for the requests' database work; default 4 "
              "(rollbook.server.app.WORKER_THREADS: a few overlap the waits, more only contend for the GIL).",
     ),
+    workers: int = typer.Option(
+        1, "--workers", min=1,
+        help="App processes sharing the port, each with its own connections and threads: for PostgreSQL, "
+             "the store several processes share (on SQLite they take turns at the file's write lock).",
+    ),
 ) -> None:
     """Run the chronicle server. Migrations are applied on start; several processes may share one
     PostgreSQL database."""
-    import uvicorn
-
-    from rollbook.server.app import WORKER_THREADS, create_app
+    from rollbook.server import serving
+    from rollbook.server.app import WORKER_THREADS
     from rollbook.server.db import database_url as resolve_url
 
     url = resolve_url(database_url)
-    application = create_app(url, threads=threads or WORKER_THREADS)
-    typer.echo(f"rollbook: serving on http://{host}:{port} (database {_shown(url)})", err=True)
-    # Live feeds stream until their client leaves: give them 3 s to end on Ctrl+C / SIGTERM.
-    uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3)
+    target = serving.app_for(url, threads=threads or WORKER_THREADS, workers=workers)
+    processes = f", {workers} processes" if workers > 1 else ""
+    typer.echo(f"rollbook: serving on http://{host}:{port} (database {_shown(url)}{processes})", err=True)
+    serving.run(target, host=host, port=port, log_level=log_level, workers=workers)
 
 
 def _shown(url: str) -> str:
