@@ -62,6 +62,7 @@ retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
 # roll cost 6.6–8.6 ms of server CPU at 32 connections, p99 360–490 ms; with 4, 5.4–6.3 ms, p99
 # 258–340 ms (SQLite: no difference above the noise). `rollbook serve --threads` changes it.
 WORKER_THREADS = 4
+GC_YOUNG_THRESHOLD = 10_000  # allocations between two collections of the young generation (CPython: 700)
 
 
 def create_app(database_url: str | None = None, *, migrate: bool = True,
@@ -90,9 +91,16 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         # the collector's generations, a full collection no longer walks it. Measured under
         # bench/load.py (SQLite): the longest pause 108–116 ms → 5 ms, a whole roll queue's p99.
         gc.freeze()
+        # A request allocates thousands of objects, nearly all freed by reference counting: with
+        # CPython's default threshold (700) a collection of the young generation ran several times
+        # per roll. Every GC_YOUNG_THRESHOLD allocations: ~40 µs of CPU less per roll, ~10 per bare
+        # request (bench/README.md, "Sixth pass").
+        thresholds = gc.get_threshold()
+        gc.set_threshold(GC_YOUNG_THRESHOLD, *thresholds[1:])
         try:
             yield
         finally:
+            gc.set_threshold(*thresholds)
             gc.unfreeze()  # an app that stops (a test's) leaves its objects to the collector again
             hub.close()
             db.dispose()
