@@ -198,3 +198,22 @@ def test_refusals_are_rule_errors_with_codes():
     with pytest.raises(RuleError) as caught:
         new_sheet("v20", {"name": "Nia", "generation": 3})
     assert caught.value.code == "out_of_range" and caught.value.params["field"] == "generation"
+
+
+def test_performed_validates_a_changed_sheet_and_hands_back_an_unchanged_one_as_loaded(monkeypatch):
+    """Issue 15: a roll that changes nothing on the sheet is not validated a second time; a changed
+    sheet still is, and a change that breaks a check of the sheet is still refused."""
+    from rollbook.play import common, system_module
+
+    loaded = common.parse(system_module("v20").Sheet, play.new_sheet("v20", {"name": "Ann", "willpower": {"permanent": 5}}), "sheet")
+    validations: list[int] = []
+    original = common.revalidate
+    monkeypatch.setattr(common, "revalidate", lambda sheet: validations.append(1) or original(sheet))
+    unchanged = common.performed(loaded.model_copy(), None, common.Effects(), loaded=loaded)
+    assert unchanged.sheet == common.dump(loaded) and validations == []
+    spent = loaded.model_copy(update={"willpower": loaded.willpower.model_copy(update={"current": 4})})
+    assert common.performed(spent, None, common.Effects(), loaded=loaded).sheet["willpower"]["current"] == 4
+    assert validations == [1]
+    broken = loaded.model_copy(update={"willpower": loaded.willpower.model_copy(update={"current": 9})})
+    with pytest.raises(ValueError, match="out_of_range"):  # revalidate's refusal, as before
+        common.performed(broken, None, common.Effects(), loaded=loaded)

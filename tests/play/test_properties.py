@@ -301,3 +301,47 @@ def test_R_perform_never_mutates_and_only_played_consumables_leave(action, seed,
     assert action["action"].strip()  # R-5
     names = [card["name"] for card in done.sheet["cards"]]
     assert ("Lucky" in names) == ("Lucky" not in action.get("cards", [])) and "Edge" in names
+
+
+# --- a valid sheet validates to itself (common.performed skips the validation of an unchanged sheet) ---
+
+def validates_to_itself(system: str, data: dict) -> None:
+    """``performed`` hands back an unchanged sheet as loaded, not validated again: that is only the
+    same answer if validating a valid sheet gives it back as it is."""
+    from hypothesis import assume
+
+    from rollbook.play import system_module
+    from rollbook.play.common import dump, parse, revalidate
+
+    try:
+        stored = new_sheet(system, data)
+    except RuleError:
+        assume(False)
+    loaded = parse(system_module(system).Sheet, stored, "sheet")
+    assert dump(loaded) == stored
+    assert dump(revalidate(loaded)) == stored
+
+
+@FAST
+@given(data=v20_sheets)
+def test_V20_a_valid_sheet_validates_to_itself(data):
+    validates_to_itself("v20", data)
+
+
+@FAST
+@given(data=v5_sheets)
+def test_V5_a_valid_sheet_validates_to_itself(data):
+    validates_to_itself("v5", data)
+
+
+@FAST
+@given(data=tiers_sheets)
+def test_T_a_valid_sheet_validates_to_itself(data):
+    validates_to_itself("tiers", data)
+
+
+def test_R_and_every_example_sheet_validates_to_itself():
+    from rollbook.play.examples import EXAMPLES
+
+    for system, examples in EXAMPLES.items():
+        validates_to_itself(system, examples.sheet.value)

@@ -318,9 +318,13 @@ def revalidate(sheet: Model) -> Any:
     return type(sheet).model_validate(dump(sheet), strict=True)
 
 
-def performed(new: Model, receipt: dict | None, effects: Effects) -> Performed:
-    """What a roll, follow-up or change hands back: the new sheet revalidated, its receipt, its effects."""
-    return Performed(dump(revalidate(new)), receipt, tuple(effects.plain()))
+def performed(new: Model, receipt: dict | None, effects: Effects, *, loaded: Model) -> Performed:
+    """What a roll, follow-up or change hands back: the new sheet revalidated, its receipt, its effects.
+    A sheet equal to ``loaded``, the sheet it was made from (validated when it was loaded), is not
+    validated again: a roll that changes nothing on the sheet no longer pays a second validation
+    (issue 15); validation gives back what it is given once a sheet is valid (tests/play)."""
+    checked = new if new == loaded else revalidate(new)
+    return Performed(dump(checked), receipt, tuple(effects.plain()))
 
 
 # --- the combat chain (see ``rollbook.play``'s docstring) ----------------------------------------

@@ -188,7 +188,7 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
             if card.consumable:
                 effects.change("cards", card.name, None, card=card.name)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)
 
 
 def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
@@ -236,7 +236,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         new.cards = [card for card in sheet.cards if card.name != change.card]
         effects.change("cards", change.card, None, card=change.card)
     receipt = change_receipt(SYSTEM, change, effects)
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)
 
 
 # --- verification ----------------------------------------------------------------------------

@@ -288,7 +288,7 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
         extra["cast"] = to_plain(cast)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
                            **extra)
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)
 
 
 def _wound(wounds: Wounds, damage: int, effects: Effects) -> Wounds:
@@ -428,7 +428,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         effects.change("experience", xp.points_before, xp.points_after)
         extra["xp"] = to_plain(xp)
     receipt = change_receipt(SYSTEM, change, effects, **extra)
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)
 
 
 # --- verification ----------------------------------------------------------------------------

@@ -214,7 +214,7 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
                            **follows_note(prepared.context.get("follows")))
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)
 
 
 SOAK_SYSTEM = Shim(rules.soak_needed, rules.resolve_soak)

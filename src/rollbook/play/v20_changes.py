@@ -149,4 +149,4 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         effects.change(resource, current, current + 1, cost=cost)
         effects.change("experience", sheet.experience.available, new.experience.available)
     receipt = change_receipt(SYSTEM, change, effects)
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)

@@ -214,7 +214,7 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
     # A Willpower roll changes nothing on the sheet; V5-14: the dice never write a frenzy onto it.
     receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
                            **extra)
-    return performed(new, receipt, effects)
+    return performed(new, receipt, effects, loaded=sheet)
 
 
 def _test_pool(sheet: Sheet, action: TestAction) -> dict:
@@ -287,7 +287,7 @@ def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
     updated["rerolls"] = list(receipt.get("rerolls", [])) + [{"dice": list(chosen), "faces": list(faces)}]
     updated["result"] = to_plain(rerolled)
     updated["effects"] = list(receipt.get("effects", [])) + effects.plain()
-    return performed(new, updated, effects)
+    return performed(new, updated, effects, loaded=sheet)
 
 
 # --- verification ----------------------------------------------------------------------------
