@@ -29,6 +29,6 @@ def test_the_young_generation_is_collected_less_often_while_the_app_serves(tmp_p
     app = create_app(f"sqlite:///{tmp_path / 'young.sqlite3'}")
     with TestClient(app) as client:
         assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, *before[1:])
-        assert GC_YOUNG_THRESHOLD > before[0]
+        assert GC_YOUNG_THRESHOLD > 700  # CPython's own (another app of this test session may serve too)
         assert client.get("/api/systems").status_code == 200
     assert gc.get_threshold() == before

@@ -66,10 +66,17 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
 
     from rollbook.cli.serve import serve
     from rollbook.server import app as server_app
+    from rollbook.server import serving
 
     made = []
-    monkeypatch.setattr(server_app, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object())
+    monkeypatch.setattr(serving, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object())
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
-    serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None)
+    serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=1)
     assert made == [((url,), {"threads": server_app.WORKER_THREADS})]  # no dice= among them
+    # nor do the processes of `rollbook serve --workers N`
+    made.clear()
+    monkeypatch.setenv(serving.SETTINGS_VARIABLE, "{}")
+    serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=2)
+    serving.worker_app()
+    assert made == [((url,), {"migrate": False, "threads": server_app.WORKER_THREADS})]
