@@ -217,3 +217,34 @@ def test_performed_validates_a_changed_sheet_and_hands_back_an_unchanged_one_as_
     broken = loaded.model_copy(update={"willpower": loaded.willpower.model_copy(update={"current": 9})})
     with pytest.raises(ValueError, match="out_of_range"):  # revalidate's refusal, as before
         common.performed(broken, None, common.Effects(), loaded=loaded)
+
+
+def test_a_loaded_sheet_is_shared_and_no_example_changes_it():
+    """Issue 15: a stored sheet validated once is reused (``play._LOADED``); every example action
+    and change of every system, on its example sheet, leaves that shared model as it was."""
+    from rollbook.play import _load_sheet, system_module
+    from rollbook.play.common import dump
+    from rollbook.play.examples import EXAMPLES
+
+    for system, examples in EXAMPLES.items():
+        module = system_module(system)
+        sheet = play.new_sheet(system, examples.sheet.value)
+        shared = _load_sheet(module, sheet)
+        assert _load_sheet(module, copy.deepcopy(sheet)) is shared
+        before = copy.deepcopy(dump(shared))
+        for role in ("player", "storyteller"):
+            for example in examples.actions.values():
+                try:
+                    play.perform(system, sheet, example.value, mode="casual", role=role, source=GivenFaces([1, 5, 10] * 20))
+                except RuleError:
+                    pass
+            for example in examples.changes.values():
+                try:
+                    play.adjust(system, sheet, example.value, role=role)
+                except RuleError:
+                    pass
+        assert dump(shared) == before, system
+    # a sheet that strict validation refuses is refused from the cache too (1 is not "1")
+    refused_sheet = {**play.new_sheet("v20", {"name": "Ann"}), "skills": {1: 2}}
+    with pytest.raises(RuleError):
+        _load_sheet(system_module("v20"), refused_sheet)

@@ -67,10 +67,27 @@ def system_module(system: Any) -> ModuleType:
     return _MODULES[system]
 
 
+# Sheets already validated, by system and text (``repr``) (issue 15: a stored sheet is the same from one
+# roll to the next, and validating it cost a roll ~30 µs). A model from here is shared: nothing in
+# the play layer changes a loaded sheet in place (each system's ``apply`` and ``adjust`` work on a
+# copy, replacing what changes); tests/play checks every example leaves it as it was.
+_LOADED: dict[tuple[str, str], Any] = {}
+_LOADED_MAX = 4096
+
+
 def _load_sheet(module: ModuleType, sheet: Any) -> Any:
     # No copy first: strict validation builds the model's own containers (sheets hold no ``Any``),
     # and never changes the dict it reads.
-    return parse(module.Sheet, sheet, "sheet")
+    if type(sheet) is not dict:
+        return parse(module.Sheet, sheet, "sheet")
+    key = (module.__name__, repr(sheet))  # repr, not JSON: 1 and "1", a tuple and a list stay apart
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        loaded = parse(module.Sheet, sheet, "sheet")
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.clear()
+        _LOADED[key] = loaded
+    return loaded
 
 
 def new_sheet(system: str, data: dict) -> dict:
