@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 
-from rollbook.server.chain import GENESIS_HASH, canonical, entry_hash, hash_of, verify_entries
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rollbook.server.chain import GENESIS_HASH, canonical, entry_hash, hash_of, plain, verify_entries
 
 
 def _chain(n: int, chronicle: int = 7) -> list[dict]:
@@ -85,3 +88,20 @@ def test_receipts_are_recomputed_by_the_given_checker():
     problems, counts = verify_entries(enumerate(entries, 1), lambda receipt: ["result_mismatch:successes"])
     assert problems == ["entry 2: result differs from its faces (result_mismatch:successes)"]
     assert counts["receipts"] == 1
+
+
+_scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8))
+_keys = st.text(max_size=6) | st.integers(-1000, 1000) | st.booleans()
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                       | st.dictionaries(_keys, inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=300)
+@given(_values)
+def test_plain_is_what_the_json_round_trip_gives(value):
+    """``plain`` (pydantic-core, issue 15) gives what ``json.loads(json.dumps(...))`` gave: tuples as
+    lists, keys as strings, every number as it was; the stored and hashed forms are built from it."""
+    expected = json.loads(json.dumps(value, ensure_ascii=False))
+    assert plain(value) == expected
+    assert canonical(plain(value)) == canonical(expected)
