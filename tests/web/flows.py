@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from pathlib import Path
+
+from playwright.sync_api import Error, Locator, Page, expect
 
 
 def create_chronicle(page: Page, *, name: str, system: str, storyteller: str = "Ana", language: str = "en",
@@ -50,3 +52,19 @@ def add_character(page: Page, *, name: str, ratings: dict[str, str], extra: dict
 
 def wait_for_odds(page: Page, text: str | re.Pattern) -> None:
     expect(page.locator("#odds")).to_contain_text(text)
+
+
+def screenshot_card(card: Locator, path: Path, attempts: int = 5) -> None:
+    """Screenshot a feed card that the live feed may redraw meanwhile.
+
+    The page's own answer and the live feed's copy of the same step both swap the card in place
+    (``hx-swap-oob="outerHTML"``), in whichever order they arrive; a redraw during the capture
+    detaches the element Playwright was measuring. The locator re-resolves to the new card, so the
+    capture is simply taken again."""
+    for attempt in range(attempts):
+        try:
+            card.screenshot(path=str(path))
+            return
+        except Error as error:
+            if "not attached" not in str(error) or attempt == attempts - 1:
+                raise

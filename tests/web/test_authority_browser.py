@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import add_character, create_chronicle, join, wait_for_odds
+from .flows import add_character, create_chronicle, join, wait_for_odds, screenshot_card
 
 pytestmark = pytest.mark.browser
 
@@ -71,4 +71,4 @@ def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, 
     expect(player.locator("#asks")).to_be_hidden()
     theirs.scroll_into_view_if_needed()
     player.wait_for_timeout(300)
-    theirs.screenshot(path=str(artifacts / "authority-granted.png"))
+    screenshot_card(theirs, artifacts / "authority-granted.png")

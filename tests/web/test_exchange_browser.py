@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create_chronicle, join
+from .flows import create_chronicle, join, screenshot_card
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +75,7 @@ def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, 
     expect(card.locator(".step").last).to_contain_text("0 → 2")
     expect(alice.locator("#feed .step")).to_have_count(2, timeout=LIVE)  # the whole exchange, live, on one card
     assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    card.screenshot(path=str(artifacts / "exchange-v20.png"))
+    screenshot_card(card, artifacts / "exchange-v20.png")
 
     # The health track moved: two lethal levels on Bran's sheet
     bob.get_by_role("link", name="Bran").first.click()
@@ -124,4 +124,4 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
     expect(card.locator(".step")).to_have_count(2)
     expect(card.locator(".step").last).to_contain_text("0 → 3")
     expect(alice.locator("#feed .step")).to_have_count(2, timeout=LIVE)
-    card.screenshot(path=str(artifacts / "exchange-tiers.png"))
+    screenshot_card(card, artifacts / "exchange-tiers.png")

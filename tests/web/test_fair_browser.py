@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .flows import add_character, create_chronicle, join
+from .flows import add_character, create_chronicle, join, screenshot_card
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +55,7 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
         "Verified in this browser: every face is the one the revealed seed gives.")
     draws = json.loads(button.get_attribute("data-fair-draws"))
     assert draws[0]["clientSeed"] == "Bruno's lucky string" and draws[0]["nonce"] == 1
-    card.screenshot(path=str(artifacts / "fair-verified.png"))
+    screenshot_card(card, artifacts / "fair-verified.png")
 
     # The page's data edited (one face changed): the browser's own recomputation disagrees.
     edited = [dict(draws[0], faces=[draws[0]["faces"][0] % 10 + 1, *draws[0]["faces"][1:]]), *draws[1:]]

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .flows import add_character, create_chronicle, join, wait_for_odds
+from .flows import add_character, create_chronicle, join, wait_for_odds, screenshot_card
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +84,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     seq_messy = int(mine.get_attribute("data-seq"))
 
     player.wait_for_timeout(300)  # fonts and layout settled
-    mine.screenshot(path=str(artifacts / "receipt-v5-messy-critical.png"))
+    screenshot_card(mine, artifacts / "receipt-v5-messy-critical.png")
 
     # A bestial failure, then a Willpower reroll: Hunger dice are not pickable.
     dice.queue(4, 6, 2, 1, 5)  # normal 4, 6, 2; Hunger 1, 5
@@ -190,7 +190,7 @@ def test_v20_botch_and_phone_width(new_context, dice, artifacts):
     expect(card.locator(".die.m-one")).to_have_count(1)
     assert storyteller.evaluate(no_horizontal_scroll)
     storyteller.wait_for_timeout(300)
-    card.screenshot(path=str(artifacts / "receipt-v20-botch.png"))
+    screenshot_card(card, artifacts / "receipt-v20-botch.png")
     storyteller.get_by_role("link", name="Chicago by Night").click()
     expect(storyteller.locator("#feed .outcome").first).to_have_text("Botch")
     assert storyteller.evaluate(no_horizontal_scroll)
