@@ -24,6 +24,7 @@ import asyncio
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from collections import deque
 from concurrent import futures
@@ -36,7 +37,7 @@ from typing import TypeVar
 
 import anyio
 from sqlalchemy import Connection, Engine, create_engine, event, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -54,6 +55,10 @@ ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
 # bench/README.md). The sync endpoints run in app.WORKER_THREADS threads (4), so a process holds
 # about that many at once; the cap leaves room for `--threads` up to 40.
 POOL_SIZE = 40
+# PostgreSQL: a pooled connection idle this long is pinged before use (a restart or an idle timeout
+# may have ended it); one used more recently is not (as HikariCP's 500 ms "alive bypass window").
+PING_IDLE_AFTER = 0.5
+_IDLE_SINCE = "rollbook_idle_since"
 BUSY_TIMEOUT_MS = 60_000  # SQLite: how long a writer waits for another process's write lock
 _MIGRATION_LOCK_ID = 0x726F6C6C  # "roll": PostgreSQL advisory lock held while migrating
 
@@ -79,7 +84,39 @@ def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if is_sqlite(url):
         return _sqlite_engine(url)
-    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60)
+    return _postgresql_engine(url)
+
+
+def _postgresql_engine(url: str) -> Engine:
+    """PostgreSQL's engine: a pooled connection is pinged before use only when it has been idle at
+    least ``PING_IDLE_AFTER`` seconds (``_ping_if_idle``). SQLAlchemy's ``pool_pre_ping`` pings at
+    every checkout: one round trip of the eleven a roll made (bench/README.md, "Seventh pass").
+    A connection that died meanwhile fails its transaction's first statement: a write is then run
+    again (``tx.ConnectionLost``), the pool replaces the connection and the ones made before it."""
+    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60)
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(_dbapi_connection, record) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_connection, record) -> None:
+        if record is not None:
+            record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection, record, _proxy) -> None:
+        if time.monotonic() - record.info.get(_IDLE_SINCE, 0.0) < PING_IDLE_AFTER:
+            return
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                raise DisconnectionError() from error  # the pool makes a new connection and checks it out
+            raise
+
+    return engine
 
 
 def _sqlite_engine(url: str) -> Engine:

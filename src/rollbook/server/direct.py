@@ -14,8 +14,8 @@ processors (JSON, on either store); only the execution is the driver's:
   its own snapshot) it is sent alone, no transaction begun around it;
 - a driver error is raised as SQLAlchemy raises it (``DBAPIError.instance``: ``IntegrityError``,
   ``OperationalError``, … with the driver's error as ``orig``), so ``tx``'s retries read the same
-  SQLSTATE, constraint name or SQLite code; a connection the server closed is invalidated, as
-  SQLAlchemy invalidates it (the pool replaces it);
+  SQLSTATE, constraint name or SQLite code; a connection the server closed is invalidated, with
+  the pool's older connections, as SQLAlchemy invalidates them (the pool replaces them);
 - a row is a named tuple of the statement's columns (by their keys).
 
 Use it for the few statements every signed write runs; everything else stays plain SQLAlchemy.
@@ -101,10 +101,12 @@ class Statement:
             cursor.execute(compiled.sql, parameters)
             return read(cursor)
         except dialect.loaded_dbapi.Error as error:
-            # as Connection.execute does: a connection the server closed is invalidated (the pool
-            # replaces it) and the error says so
+            # as Connection.execute does: a connection the server closed is invalidated, and so are
+            # the pool's connections made before it (a restart ended them all; the pool replaces
+            # each at its next checkout), and the error says so
             disconnected = dialect.is_disconnect(error, dbapi_connection, cursor)
             if disconnected:
+                connection.engine.pool._invalidate(connection.connection, error, _checkin=False)
                 connection.invalidate(error)
             raise DBAPIError.instance(compiled.sql, parameters, error, dialect.loaded_dbapi.Error,
                                       connection_invalidated=disconnected, dialect=dialect) from error

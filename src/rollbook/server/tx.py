@@ -4,7 +4,8 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
 - ``run(db, work)``: ``work(session)`` in a write transaction (``Database.run_write``: on SQLite the
   writes that queue together share one durable commit, each in its own savepoint); a lost race rolls back and runs
   ``work`` again, up to 6 times, then answers 409 ``busy``. A lost race is recognised by what the
-  database reports, never by an error's text: a stale sheet (``StaleSheet``); SQLSTATE 23505 on one
+  database reports, never by an error's text: a connection that ended before the COMMIT was sent
+  (``ConnectionLost``); a stale sheet (``StaleSheet``); SQLSTATE 23505 on one
   of the constraints that settle races (``RACE_CONSTRAINTS``); SQLSTATE 40001/40P01/55P03
   (serialization failure, deadlock, lock not available); SQLite's SQLITE_BUSY/SQLITE_LOCKED; a
   writer that waited its turn in the SQLite writer lane too long (``db.LaneTimeout``); a write of a
@@ -76,6 +77,28 @@ class StaleSheet(Exception):
     """The conditional UPDATE found another version: the transaction is retried."""
 
 
+class ConnectionLost(Exception):
+    """The database connection ended while the work ran, before the COMMIT was sent (a PostgreSQL
+    restart, a terminated backend: the statement's error says the connection was invalidated).
+    The server rolls back a transaction whose connection ends, so nothing of the work was kept and
+    ``run`` runs it again on a new connection. A connection that ends during the COMMIT is not
+    this: whether the COMMIT took effect is unknown, and its error is raised as it is (a request
+    with an Idempotency-Key, retried, then gets the one answer)."""
+
+
+def _before_commit(work: Callable[[Session], T]) -> Callable[[Session], T]:
+    """``work``, with a lost connection during it raised as ``ConnectionLost``."""
+    def guarded(session: Session) -> T:
+        try:
+            return work(session)
+        except DBAPIError as error:
+            if error.connection_invalidated:
+                raise ConnectionLost() from error
+            raise
+
+    return guarded
+
+
 def _sqlstate(error: BaseException) -> str | None:
     return getattr(getattr(error, "orig", None), "sqlstate", None)
 
@@ -87,7 +110,7 @@ def _constraint(error: BaseException) -> str | None:
 
 def retryable(error: BaseException) -> bool:
     """A lost race, as the database reports it (SQLSTATE, constraint name, SQLite's error code)."""
-    if isinstance(error, (StaleSheet, LaneTimeout, BatchLost)):
+    if isinstance(error, (StaleSheet, LaneTimeout, BatchLost, ConnectionLost)):
         return True
     if not isinstance(error, DBAPIError):
         return False
@@ -106,6 +129,7 @@ def _backoff(attempt: int) -> float:
 
 def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
     """Run ``work(session)`` in a write transaction, retrying the races the database reports."""
+    work = _before_commit(work)
     for attempt in range(attempts):
         try:
             return db.run_write(work)
@@ -118,6 +142,7 @@ def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
 async def run_async(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
     """``run`` for a caller in the event loop (``Database.run_write_async``): the same retries, slept
     without holding the loop."""
+    work = _before_commit(work)
     for attempt in range(attempts):
         try:
             return await db.run_write_async(work)
@@ -136,6 +161,8 @@ def _lost_race(error: Exception, attempt: int, attempts: int) -> None:
                       _sqlstate(error), _constraint(error))
         raise error
     if attempt == attempts - 1:
+        if isinstance(error, ConnectionLost):  # the database stays out of reach: its error (500)
+            raise error.__cause__ from None
         raise ProblemError(409, "busy") from error
 
 

@@ -1,0 +1,192 @@
+"""A database connection that ends under a write (a PostgreSQL restart, a terminated backend, an
+idle timeout; on SQLite, a closed connection), on both stores:
+
+- before the COMMIT was sent, nothing of the write was kept: ``tx.run`` runs it again on a new
+  connection (``tx.ConnectionLost``), and it is kept once;
+- during the COMMIT, whether it took effect is unknown: it is not run again, its error is raised
+  (a request with an Idempotency-Key, retried by its client, then gets the one answer);
+- a database that stays out of reach is its error (500), not a 409 ``busy``.
+
+And PostgreSQL's pool pings a connection idle ``db.PING_IDLE_AFTER`` before use (a connection the
+server ended while it sat in the pool is replaced before the request sees it), not one used just
+before (``db._postgresql_engine``)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, event, func, select
+from sqlalchemy.exc import DBAPIError
+
+from rollbook.dice import GivenFaces
+from rollbook.server import db as dbmodule
+from rollbook.server import tx
+from rollbook.server.app import create_app
+from rollbook.server.db import Database
+from rollbook.server.direct import Statement
+
+from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, Table as ChronicleTable
+
+
+@pytest.fixture()
+def scratch(database_url):
+    db = Database(database_url)
+    metadata = MetaData()
+    table = Table(f"reconnect_{secrets.token_hex(4)}", metadata,
+                  Column("id", Integer, primary_key=True), Column("name", String(50), nullable=False))
+    metadata.create_all(db.engine)
+    try:
+        yield db, table
+    finally:
+        metadata.drop_all(db.engine)
+        db.dispose()
+
+
+def end_connection(connection, backend: str) -> None:
+    """The server ends this SQLAlchemy connection's database connection (SQLite: it is closed)."""
+    raw = connection.connection.dbapi_connection
+    if backend == "postgresql":
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (raw.info.backend_pid,))
+    else:
+        raw.close()
+
+
+def end_every_connection_of(database: str) -> int:
+    """PostgreSQL: every backend of ``database`` terminated (as a restart would): how many."""
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+        return admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                             "WHERE datname = %s AND pid <> pg_backend_pid()", (database,)).fetchone()[0]
+
+
+def _names(db: Database, table: Table) -> list[str]:
+    with db.read() as session:
+        return list(session.connection().execute(select(table.c.name).order_by(table.c.id)).scalars())
+
+
+def test_a_write_whose_connection_ended_before_its_commit_runs_again_and_is_kept_once(scratch, backend):
+    db, table = scratch
+    insert = Statement(table.insert().values(name=bindparam("name")))
+    attempts = []
+
+    def work(session):
+        attempts.append(1)
+        connection = session.connection()
+        insert.rowcount(connection, {"name": f"before {len(attempts)}"})
+        if len(attempts) == 1:
+            end_connection(connection, backend)
+        insert.rowcount(connection, {"name": f"after {len(attempts)}"})
+        return len(attempts)
+
+    assert tx.run(db, work) == 2
+    assert _names(db, table) == ["before 2", "after 2"]  # the first attempt's first row was not kept
+
+
+def test_a_write_whose_connection_ended_during_its_commit_is_not_run_again(scratch, backend):
+    db, table = scratch
+    insert = Statement(table.insert().values(name=bindparam("name")))
+    attempts = []
+
+    def work(session):
+        attempts.append(1)
+        insert.rowcount(session.connection(), {"name": "once"})
+
+    ended = []
+
+    def end_before_the_commit_is_sent(connection) -> None:  # SQLAlchemy's event: the COMMIT comes next
+        if not ended:
+            ended.append(1)
+            end_connection(connection, backend)
+
+    event.listen(db.engine, "commit", end_before_the_commit_is_sent)
+    try:
+        with pytest.raises(DBAPIError) as raised:
+            tx.run(db, work)
+    finally:
+        event.remove(db.engine, "commit", end_before_the_commit_is_sent)
+    assert raised.value.connection_invalidated
+    assert len(attempts) == 1
+    assert _names(db, table) == []  # this one never reached the server; either way, not twice
+
+
+def test_a_database_out_of_reach_is_its_error_after_the_retries_not_busy(scratch, backend, monkeypatch):
+    db, table = scratch
+    monkeypatch.setattr(tx, "_backoff", lambda attempt: 0)
+    attempts = []
+
+    def work(session):
+        attempts.append(1)
+        connection = session.connection()
+        end_connection(connection, backend)
+        connection.execute(select(func.count()).select_from(table))
+
+    with pytest.raises(DBAPIError) as raised:
+        tx.run(db, work)
+    assert raised.value.connection_invalidated and len(attempts) == tx.ATTEMPTS
+
+
+def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(database_url, backend):
+    """Through the API: the roll's connection ends after its dice were drawn (before the receipt is
+    appended); the roll runs again, new dice, one entry, one point of Willpower spent."""
+    ends = []
+
+    class EndingOnce(GivenFaces):
+        def draw(self, n: int, sides: int):
+            faces = super().draw(n, sides)
+            if not ends:
+                ends.append(1)
+                if backend == "postgresql":
+                    end_every_connection_of(database_url.rsplit("/", 1)[1])
+                else:
+                    app.state.db.engine.pool.dispose()  # SQLite: the connections the pool holds
+                    for raw in list(_open_sqlite_connections):
+                        raw.close()
+            return faces
+
+    _open_sqlite_connections: list = []
+    source = EndingOnce([2, 3, 4, 5, 6] + [10, 9, 8, 7, 6])
+    app = create_app(database_url, dice=lambda: source)
+    if backend == "sqlite":
+        event.listen(app.state.db.engine, "checkout",
+                     lambda raw, _record, _proxy: _open_sqlite_connections.append(raw))
+    with TestClient(app) as client:
+        created = client.post("/api/chronicles", json={"name": "Cut", "system": "v20", "difficulty": 6})
+        table = ChronicleTable(client, created.json())
+        player = table.join()
+        character = table.character(player, V20_SHEET)
+        rolled = table.roll(player, character["id"], {**V20_TEST, "willpower": True})
+        assert rolled.status_code == 201, rolled.text
+        assert ends == [1]
+        assert rolled.json()["entry"]["receipt"]["faces"] == [10, 9, 8, 7, 6]  # the second attempt's dice
+        rolls = [entry for entry in table.log()["entries"] if entry["kind"] == "roll"]
+        assert len(rolls) == 1
+        assert table.sheet(player, character["id"])["sheet"]["willpower"]["current"] == 2
+    app.state.db.dispose()
+
+
+@pytest.mark.postgres
+def test_postgresql_pings_a_connection_idle_long_enough_and_not_one_just_used(pg_url, monkeypatch):
+    monkeypatch.setattr(dbmodule, "PING_IDLE_AFTER", 0.3)
+    db = Database(pg_url)
+    try:
+        pings = []
+        real_ping = db.engine.dialect.do_ping
+        monkeypatch.setattr(db.engine.dialect, "do_ping", lambda raw: (pings.append(1), real_ping(raw))[1])
+        with db.read() as session:
+            session.connection().execute(select(1))
+        with db.read() as session:  # used just before: no ping
+            session.connection().execute(select(1))
+        assert pings == []
+
+        # The server ends the pooled connection while it is idle (a restart, an idle timeout)
+        assert end_every_connection_of(pg_url.rsplit("/", 1)[1]) >= 1
+        time.sleep(0.4)
+        with db.read() as session:  # pinged, found ended, replaced: the read does not see it
+            assert session.connection().execute(select(1)).scalar() == 1
+        assert len(pings) >= 1
+    finally:
+        db.dispose()
