@@ -1,7 +1,7 @@
 """Load on the chronicle server, over HTTP on loopback only: the bare endpoint against the durable roll.
 
     pip install -e '.[bench]'
-    python bench/load.py                                  # SQLite (1 process), PostgreSQL (1 and 2)
+    python bench/load.py                                  # SQLite and PostgreSQL, 1 and 2 processes each
     python bench/load.py --duration 8 --connections 32    # the defaults
     python bench/load.py --stores sqlite --duration 3 --json
     python bench/load.py --processes 1 --threads 2,4,40     # one-process servers with 2, 4 and 40 worker threads
@@ -859,7 +859,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stores", type=lambda t: parse_list(t, STORES), default=list(STORES),
                         help="sqlite,postgresql (default both)")
     parser.add_argument("--processes", type=lambda t: parse_list(t, kind=int), default=[1, 2],
-                        help="app processes on PostgreSQL, e.g. 1,2 (default); SQLite always runs one")
+                        help="app processes (rollbook serve --workers), e.g. 1,2 (default): one run each, "
+                             "on each store")
     parser.add_argument("--threads", type=lambda t: parse_list(t, kind=int), default=[],
                         help="worker threads of a one-process server (rollbook serve --threads), e.g. 4,40: "
                              "one run each; default the server's own")
@@ -888,7 +889,7 @@ def configurations(stores: list[str], processes: list[int],
     one-process servers (``rollbook serve --threads``; several processes run uvicorn's factory)."""
     configs = []
     for store in stores:
-        for count in ([1] if store == "sqlite" else processes):
+        for count in processes:
             for thread_count in (threads or [None]) if count == 1 else [None]:
                 configs.append((store, count, thread_count))
     return configs

@@ -29,8 +29,8 @@ def load_module(name: str):
 @pytest.fixture(scope="module")
 def load_report() -> dict:
     pytest.importorskip("aiohttp")
-    done = run_script("load.py", "--stores", "sqlite", "--duration", "0.9", "--rounds", "1", "--connections", "2",
-                      "--json")
+    done = run_script("load.py", "--stores", "sqlite", "--processes", "1", "--duration", "0.9", "--rounds", "1",
+                      "--connections", "2", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(done.stdout)
 
@@ -168,7 +168,8 @@ def test_crash_runs_rollbook_log_verify_which_catches_an_edited_export(tmp_path)
 def test_load_runs_a_one_process_server_per_thread_count(tmp_path):
     load = load_module("load")
     assert load.configurations(["sqlite", "postgresql"], [1, 2], [4, 40]) == [
-        ("sqlite", 1, 4), ("sqlite", 1, 40), ("postgresql", 1, 4), ("postgresql", 1, 40), ("postgresql", 2, None)]
+        ("sqlite", 1, 4), ("sqlite", 1, 40), ("sqlite", 2, None),
+        ("postgresql", 1, 4), ("postgresql", 1, 40), ("postgresql", 2, None)]
     assert load.configurations(["sqlite"], [1]) == [("sqlite", 1, None)]
     store = load.Store("sqlite", f"sqlite:///{tmp_path / 'x.sqlite3'}", str(tmp_path / "x.sqlite3"))
     server = load.Server(store, 1, tmp_path, threads=4)

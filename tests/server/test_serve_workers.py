@@ -115,3 +115,36 @@ def test_answers_on_a_kept_alive_connection_do_not_wait_for_a_delayed_ack(served
     finally:
         connection.close()
     assert elapsed < 0.4, f"20 answers took {elapsed:.2f} s"
+
+
+def test_two_processes_spend_willpower_exactly_as_far_as_it_goes(served):
+    """Twelve rolls spending Willpower at once, through both processes, on a sheet holding 3 points:
+    three are made, nine refused, the sheet at 0, three entries (on SQLite the processes' writers
+    take turns at the database's lane file, ``db.WriterLane``; on PostgreSQL at the row locks)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    _process, port = served
+    base = f"http://127.0.0.1:{port}"
+    with httpx.Client(base_url=base, timeout=60) as client:
+        created = client.post("/api/chronicles", json={"name": "Spend", "system": "v20", "difficulty": 6}).json()
+        chronicle = created["chronicle"]["id"]
+        joined = client.post("/api/join", json={"invitation": created["invitation"], "name": "Ann"}).json()
+        player = {"Authorization": f"Bearer {joined['token']}"}
+        character = client.post(f"/api/chronicles/{chronicle}/characters", headers=player,
+                                json={"name": V20_SHEET["name"], "sheet": V20_SHEET}).json()
+    rolls = f"{base}/api/chronicles/{chronicle}/characters/{character['id']}/rolls"
+
+    def spend(index: int) -> tuple[int, str]:
+        with httpx.Client(timeout=60) as own:  # a connection each: uvicorn spreads them over the processes
+            answer = own.post(rolls, headers={**player, "Idempotency-Key": f"spend-{index}"},
+                              json={"action": {**V20_TEST, "willpower": True}})
+            return answer.status_code, answer.json().get("code", "")
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(spend, range(12)))
+    assert sorted(answers) == [(201, "")] * 3 + [(409, "willpower_exhausted")] * 9
+    with httpx.Client(base_url=base, timeout=30) as client:
+        sheet = client.get(f"/api/chronicles/{chronicle}/characters/{character['id']}", headers=player).json()
+        log = client.get(f"/api/chronicles/{chronicle}/log", headers=player).json()
+    assert sheet["sheet"]["willpower"]["current"] == 0
+    assert [entry["kind"] for entry in log["entries"]].count("roll") == 3

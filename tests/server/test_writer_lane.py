@@ -9,10 +9,10 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from rollbook.server import tx
-from rollbook.server.db import Database, LaneTimeout, WriterLane
+from rollbook.server.db import Database, LaneTimeout, WriterLane, lane_file
 from rollbook.server.problems import ProblemError
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, insert_or_refuse
@@ -55,6 +55,50 @@ def test_an_error_inside_gives_the_turn_up_and_reentry_does_not_wait():
     thread.start()
     assert done.wait(2)
     thread.join(2)
+
+
+def test_lanes_on_one_lock_file_take_turns_as_processes_do(tmp_path):
+    """Two lanes on one ``<database>.lane`` file, each with its own open file (as two processes): while
+    one holds its turn, the other's ``take(wait=False)`` says no and leaves its own turn free; a
+    waiting ``take`` is woken when the first gives its turn up (the kernel's hand-over, no polling)."""
+    path = tmp_path / "shared.sqlite3.lane"
+    first, second = WriterLane(lock_path=path), WriterLane(lock_path=path)
+    assert first.take("loop A", wait=False)
+    assert first.take("loop A", wait=False)  # re-entered: the file lock is taken once
+    assert not second.take("loop B", wait=False)
+    assert second.take("loop B", wait=False) is False  # its own turn was given back, not kept
+
+    order: list[str] = []
+    waiting = threading.Event()
+
+    def other_process_writer() -> None:
+        waiting.set()
+        with second:
+            order.append("second")
+
+    thread = threading.Thread(target=other_process_writer)
+    thread.start()
+    waiting.wait(2)
+    time.sleep(0.05)
+    order.append("first")
+    first.give()
+    assert order == ["first"]  # still held: the first take was entered twice
+    first.give()
+    thread.join(5)
+    assert order == ["first", "second"]
+    assert first.take("loop A", wait=False)  # free again
+    first.give()
+
+
+def test_a_database_file_has_its_lane_file_beside_it(tmp_path):
+    sqlite_db = Database(f"sqlite:///{tmp_path / 'chronicles.sqlite3'}")
+    try:
+        assert lane_file(sqlite_db.engine) == tmp_path / "chronicles.sqlite3.lane"
+        with sqlite_db.write():
+            assert (tmp_path / "chronicles.sqlite3.lane").exists()
+    finally:
+        sqlite_db.dispose()
+    assert lane_file(create_engine("sqlite://")) is None  # in memory: one process only, no file
 
 
 def test_a_wait_past_the_timeout_leaves_the_queue():

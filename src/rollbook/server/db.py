@@ -21,6 +21,7 @@ and several app processes may share one PostgreSQL database.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import sqlite3
 import threading
@@ -119,6 +120,15 @@ def _postgresql_engine(url: str) -> Engine:
     return engine
 
 
+def lane_file(engine: Engine) -> Path | None:
+    """The file whose ``flock`` the writers of every process on this SQLite database take turns at
+    (``WriterLane``): ``<database>.lane`` beside it; None for an in-memory database."""
+    database = engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).expanduser().with_name(Path(database).name + ".lane")
+
+
 def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
@@ -158,21 +168,32 @@ class LaneTimeout(Exception):
     """A writer waited longer than ``WriterLane.timeout`` for its turn (``tx.run`` answers 409 busy)."""
 
 
+_LEAVING = object()  # a WriterLane's owner while its last holder gives it up
+
+
 class WriterLane:
-    """One SQLite writer at a time in this process, served first come, first served.
+    """One SQLite writer at a time in this process, served first come, first served, and, with a
+    ``lock_path``, one at a time among the processes that share the database file.
 
     ``with lane:`` waits for the turn (a hand-over: the writer that leaves wakes the oldest waiter,
     nobody polls or sleeps) and gives it up on leaving, whatever happened inside. A thread that
     already holds the lane enters again without waiting (a nested write meets SQLite's own lock,
     as without the lane). A wait longer than ``timeout`` seconds raises ``LaneTimeout``.
+
+    Across processes (``rollbook serve --workers N`` on one SQLite file): the writer that holds this
+    process's turn also holds an exclusive ``flock`` on ``lock_path`` (``<database>.lane``) until it
+    gives the turn up, so the processes' writers never meet at SQLite's own write lock, whose busy
+    handler sleeps and polls (a p99 of 1.3 s with two processes, bench/README.md "Seventh pass"):
+    the kernel wakes the next one when the lock is released. A process that dies releases it.
     """
 
-    def __init__(self, timeout: float = 60.0) -> None:
+    def __init__(self, timeout: float = 60.0, *, lock_path: Path | None = None) -> None:
         self.timeout = timeout
         self._guard = threading.Lock()
         self._waiters: deque[threading.Lock] = deque()
         self._owner: Hashable | None = None
         self._depth = 0
+        self._file = _FileLock(lock_path) if lock_path is not None else None
 
     def __enter__(self) -> WriterLane:
         self.take(threading.get_ident())
@@ -185,15 +206,29 @@ class WriterLane:
         """Take the turn for ``owner``: a thread's ident (``with lane:``), or a holder that is not
         one thread (``LoopWriter``: one event loop, whose commit runs in a worker thread).
         ``wait=False`` takes it only if it is free now (or already ``owner``'s) and says whether it did."""
+        depth = self._take_turn(owner, wait=wait)
+        if depth != 1 or self._file is None:
+            return depth > 0
+        try:
+            taken = self._file.acquire(wait=wait)
+        except BaseException:
+            self._leave()
+            raise
+        if not taken:  # another process writes: the turn goes back, nothing waited for
+            self._leave()
+        return taken
+
+    def _take_turn(self, owner: Hashable, *, wait: bool) -> int:
+        """This process's turn: the depth it is now held at by ``owner``, 0 if not taken."""
         with self._guard:
             if self._owner == owner:
                 self._depth += 1
-                return True
+                return self._depth
             if self._owner is None:
                 self._owner, self._depth = owner, 1
-                return True
+                return 1
             if not wait:
-                return False
+                return 0
             turn = threading.Lock()
             turn.acquire()
             self._waiters.append(turn)
@@ -205,14 +240,23 @@ class WriterLane:
             # handed over between the timeout and the guard: the turn is ours after all
         with self._guard:
             self._owner, self._depth = owner, 1
-        return True
+        return 1
 
     def give(self) -> None:
-        """Give up one ``take``; the last hands the turn to the oldest waiter."""
+        """Give up one ``take``; the last releases the file lock and hands the turn to the oldest waiter."""
         with self._guard:
             self._depth -= 1
             if self._depth:
                 return
+            self._owner = _LEAVING  # until handed over below: not re-entered, not taken
+        if self._file is not None:
+            self._file.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        """The turn, held at depth 1 or 0 by the caller, goes to the oldest waiter (or is free)."""
+        with self._guard:
+            self._depth = 0
             self._owner = None
             if self._waiters:
                 self._owner = -1  # reserved for the waiter woken below until it records itself
@@ -221,6 +265,26 @@ class WriterLane:
     @property
     def waiting(self) -> int:
         return len(self._waiters)
+
+
+class _FileLock:
+    """An exclusive ``flock`` on one file, opened once per lane (the kernel ties the lock to the
+    open file: two lanes in one process exclude each other as two processes do)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        weakref.finalize(self, os.close, self._fd)
+
+    def acquire(self, *, wait: bool) -> bool:
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def release(self) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
 
 
 class _Write:
@@ -548,7 +612,7 @@ class Database:
         self._one_read = self.engine.execution_options(
             **(read_options if self.sqlite else {"isolation_level": "AUTOCOMMIT"}), **{ONE_STATEMENT: True})
         self.after_commit: list[Callable[[set[int]], None]] = []
-        self.lane = WriterLane() if self.sqlite else None
+        self.lane = WriterLane(lock_path=lane_file(self.engine)) if self.sqlite else None
         self.group = GroupCommit(self) if self.sqlite else None
         self.loop_writer = LoopWriter(self) if self.sqlite else None
 
