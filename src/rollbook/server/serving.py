@@ -1,6 +1,6 @@
 """How ``rollbook serve`` runs the app under uvicorn: one process, or several sharing the port
-(``--workers``: PostgreSQL is the store several processes share; on SQLite they take turns at the
-file's write lock).
+(``--workers``: PostgreSQL is the store several processes share; on SQLite their writers take turns
+at the database's lane file, ``db.WriterLane``).
 
 Every connection is answered with ``TCP_NODELAY`` (``NoDelayH11Protocol``). asyncio sets it only on
 a socket whose protocol number is TCP's; uvicorn's workers accept on a socket made without one, so
