@@ -1,7 +1,7 @@
 """Kill the chronicle server with SIGKILL under load, start it again, and prove nothing was lost.
 
     pip install -e '.[bench]'
-    python bench/crash.py                                  # SQLite (1 process), PostgreSQL (1 and 2)
+    python bench/crash.py                                  # SQLite and PostgreSQL, 1 and 2 processes each
     python bench/crash.py --stores sqlite --connections 4 --kills 1 --json
 
 For each store and number of app processes it starts the server (as ``bench/load.py`` does: a temp
@@ -281,7 +281,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stores", type=lambda t: load.parse_list(t, load.STORES), default=list(load.STORES),
                         help="sqlite,postgresql (default both)")
     parser.add_argument("--processes", type=lambda t: load.parse_list(t, kind=int), default=[1, 2],
-                        help="app processes on PostgreSQL, e.g. 1,2 (default); SQLite always runs one")
+                        help="app processes (rollbook serve --workers), e.g. 1,2 (default), on each store")
     parser.add_argument("--connections", type=int, default=16, help="concurrent players (default 16)")
     parser.add_argument("--kill-after", type=float, default=3.0, help="seconds of load before each SIGKILL (default 3)")
     parser.add_argument("--kills", type=int, default=2, help="how many times to kill and restart (default 2)")
