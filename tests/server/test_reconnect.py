@@ -56,11 +56,18 @@ def end_connection(connection, backend: str) -> None:
         raw.close()
 
 
-def end_every_connection_of(database: str) -> int:
-    """PostgreSQL: every backend of ``database`` terminated (as a restart would): how many."""
+def tagged(url: str) -> tuple[str, str]:
+    """``url`` with an ``application_name`` of its own (PostgreSQL), and that name: the test ends
+    its own connections only, never those of the session's shared app."""
+    name = f"rollbook-reconnect-{secrets.token_hex(4)}"
+    return f"{url}{'&' if '?' in url else '?'}application_name={name}", name
+
+
+def end_every_connection_named(name: str) -> int:
+    """PostgreSQL: every backend of that application name terminated (as a restart would): how many."""
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
         return admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                             "WHERE datname = %s AND pid <> pg_backend_pid()", (database,)).fetchone()[0]
+                             "WHERE application_name = %s", (name,)).fetchone()[0]
 
 
 def _names(db: Database, table: Table) -> list[str]:
@@ -140,7 +147,7 @@ def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(datab
             if not ends:
                 ends.append(1)
                 if backend == "postgresql":
-                    end_every_connection_of(database_url.rsplit("/", 1)[1])
+                    end_every_connection_named(name)
                 else:
                     app.state.db.engine.pool.dispose()  # SQLite: the connections the pool holds
                     for raw in list(_open_sqlite_connections):
@@ -149,7 +156,8 @@ def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(datab
 
     _open_sqlite_connections: list = []
     source = EndingOnce([2, 3, 4, 5, 6] + [10, 9, 8, 7, 6])
-    app = create_app(database_url, dice=lambda: source)
+    url, name = tagged(database_url) if backend == "postgresql" else (database_url, "")
+    app = create_app(url, dice=lambda: source)
     if backend == "sqlite":
         event.listen(app.state.db.engine, "checkout",
                      lambda raw, _record, _proxy: _open_sqlite_connections.append(raw))
@@ -171,7 +179,8 @@ def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(datab
 @pytest.mark.postgres
 def test_postgresql_pings_a_connection_idle_long_enough_and_not_one_just_used(pg_url, monkeypatch):
     monkeypatch.setattr(dbmodule, "PING_IDLE_AFTER", 0.3)
-    db = Database(pg_url)
+    url, name = tagged(pg_url)
+    db = Database(url)
     try:
         pings = []
         real_ping = db.engine.dialect.do_ping
@@ -183,10 +192,42 @@ def test_postgresql_pings_a_connection_idle_long_enough_and_not_one_just_used(pg
         assert pings == []
 
         # The server ends the pooled connection while it is idle (a restart, an idle timeout)
-        assert end_every_connection_of(pg_url.rsplit("/", 1)[1]) >= 1
+        assert end_every_connection_named(name) >= 1
         time.sleep(0.4)
         with db.read() as session:  # pinged, found ended, replaced: the read does not see it
             assert session.connection().execute(select(1)).scalar() == 1
         assert len(pings) >= 1
     finally:
+        db.dispose()
+
+
+@pytest.mark.postgres
+def test_postgresql_a_lost_connection_replaces_the_pools_older_ones_so_the_retry_gets_a_live_one(pg_url):
+    """A restart ends every pooled connection, not only the one a write met it on: the write's retry
+    must not take another dead one (``direct.Statement`` invalidates the pool as SQLAlchemy does)."""
+    url, name = tagged(pg_url)
+    db = Database(url)
+    metadata = MetaData()
+    table = Table(f"reconnect_{secrets.token_hex(4)}", metadata,
+                  Column("id", Integer, primary_key=True), Column("name", String(50), nullable=False))
+    metadata.create_all(db.engine)
+    try:
+        held = [db.engine.connect() for _ in range(4)]  # four pooled connections, all used just now
+        for connection in held:
+            connection.execute(select(1))
+        for connection in held:
+            connection.close()
+        assert end_every_connection_named(name) >= 4
+        insert = Statement(table.insert().values(name=bindparam("name")))
+        attempts = []
+
+        def work(session):
+            attempts.append(1)
+            insert.rowcount(session.connection(), {"name": "kept"})
+
+        tx.run(db, work)  # within PING_IDLE_AFTER: no ping; the first attempt meets a dead connection
+        assert len(attempts) == 2
+        assert _names(db, table) == ["kept"]
+    finally:
+        metadata.drop_all(db.engine)
         db.dispose()

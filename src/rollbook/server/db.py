@@ -38,7 +38,7 @@ from typing import TypeVar
 
 import anyio
 from sqlalchemy import Connection, Engine, create_engine, event, text
-from sqlalchemy.exc import DisconnectionError, OperationalError
+from sqlalchemy.exc import InvalidatePoolError, OperationalError
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -114,7 +114,8 @@ def _postgresql_engine(url: str) -> Engine:
             dialect.do_ping(dbapi_connection)
         except dialect.loaded_dbapi.Error as error:
             if dialect.is_disconnect(error, dbapi_connection, None):
-                raise DisconnectionError() from error  # the pool makes a new connection and checks it out
+                # a restart ends every connection: the pool replaces this one and those made before it
+                raise InvalidatePoolError() from error
             raise
 
     return engine
