@@ -90,6 +90,23 @@ def test_lanes_on_one_lock_file_take_turns_as_processes_do(tmp_path):
     first.give()
 
 
+def test_a_wait_for_another_process_past_the_timeout_is_lane_timeout_and_leaves_the_turn_free(tmp_path):
+    """A process that hangs holding the lane file: the other's writer gives up after its timeout
+    (``LaneTimeout``, which ``tx.run`` answers 409 ``busy``), and its own process's turn is free."""
+    path = tmp_path / "hung.sqlite3.lane"
+    hung, waiting = WriterLane(lock_path=path), WriterLane(timeout=0.05, lock_path=path)
+    assert hung.take("hung loop", wait=False)
+    started = time.monotonic()
+    with pytest.raises(LaneTimeout):
+        with waiting:
+            pass  # pragma: no cover
+    assert 0.05 <= time.monotonic() - started < 2
+    assert not waiting.take("another loop", wait=False)  # the file is still held ...
+    hung.give()
+    assert waiting.take("another loop", wait=False)  # ... and the turn was not kept by the timed-out writer
+    waiting.give()
+
+
 def test_a_database_file_has_its_lane_file_beside_it(tmp_path):
     sqlite_db = Database(f"sqlite:///{tmp_path / 'chronicles.sqlite3'}")
     try:
