@@ -251,9 +251,11 @@ class WriterLane:
             if self._depth:
                 return
             self._owner = _LEAVING  # until handed over below: not re-entered, not taken
-        if self._file is not None:
-            self._file.release()
-        self._leave()
+        try:
+            if self._file is not None:
+                self._file.release()
+        finally:
+            self._leave()
 
     def _leave(self) -> None:
         """The turn, held at depth 1 or 0 by the caller, goes to the oldest waiter (or is free)."""
