@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import make_url
 
 from rollbook.server import tx
-from rollbook.server.db import Database
+from rollbook.server.db import Database, WriterLane, lane_file
 from rollbook.server.models import IdempotencyRecord, Member
 from rollbook.server.problems import ProblemError
 
@@ -266,6 +266,45 @@ def test_another_process_holding_the_write_lock_is_waited_for_outside_the_loop(s
     assert ticks >= 10  # the loop was never held while the lock was waited for
     with db.read() as session:
         assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == [7, 8]
+
+
+def test_another_rollbook_process_writing_is_waited_for_at_the_lane_file_outside_the_loop(scratch):
+    """SQLite: another process's writer holds the database's lane file (here a second lane on the same
+    file, as another process has): the loop's write waits for it in a thread, the loop goes on, and
+    the write is made as soon as the other lets go, without meeting SQLite's busy handler."""
+    db, table = scratch
+    if not db.sqlite:
+        pytest.skip("the lane file is SQLite's")
+    other_process = WriterLane(lock_path=lane_file(db.engine))
+    assert other_process.take("the other process's loop", wait=False)
+    busy_waits = []
+    event.listen(db.engine, "handle_error", lambda context: busy_waits.append(context.original_exception))
+
+    async def main() -> tuple[str, int]:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.create_task(tick())
+        writing = asyncio.create_task(tx.run_async(db, lambda s: s.execute(
+            text(f"INSERT INTO {table} (n) VALUES (9)")) and "written"))
+        await asyncio.sleep(0.3)
+        assert not writing.done()
+        other_process.give()
+        result = await asyncio.wait_for(writing, 30)
+        ticking.cancel()
+        return result, ticks
+
+    result, ticks = in_a_loop(main())
+    assert result == "written"
+    assert ticks >= 10  # the loop was never held while the other process wrote
+    assert busy_waits == []  # BEGIN IMMEDIATE never found the database locked
+    with db.read() as session:
+        assert [row[0] for row in session.execute(text(f"SELECT n FROM {table}"))] == [9]
 
 
 def test_a_caller_that_goes_away_does_not_cancel_its_write_in_the_loop(scratch):
