@@ -15,6 +15,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,25 @@ def client(app) -> Iterator[TestClient]:
 @pytest.fixture()
 def backend(database_url) -> str:
     return "sqlite" if database_url.startswith("sqlite") else "postgresql"
+
+
+@contextmanager
+def scratch_table(url: str, prefix: str, *columns) -> Iterator[tuple]:
+    """A ``Database`` on ``url`` and a table of its own (an integer id, then ``columns``), dropped
+    afterwards, with the Database disposed."""
+    from sqlalchemy import Column, Integer, MetaData, Table as SqlTable
+
+    from rollbook.server.db import Database
+
+    db = Database(url)
+    metadata = MetaData()
+    table = SqlTable(f"{prefix}_{secrets.token_hex(4)}", metadata, Column("id", Integer, primary_key=True), *columns)
+    metadata.create_all(db.engine)
+    try:
+        yield db, table
+    finally:
+        metadata.drop_all(db.engine)
+        db.dispose()
 
 
 # --- a table at play -------------------------------------------------------------------------

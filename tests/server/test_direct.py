@@ -4,32 +4,23 @@ retries of ``tx`` see the same lost races), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
-from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, select, text
+from sqlalchemy import Column, Integer, String, Table, bindparam, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from rollbook.server import tx
-from rollbook.server.db import Database
 from rollbook.server.direct import Statement
 from rollbook.server.models import Json
+
+from .conftest import scratch_table
 
 
 @pytest.fixture()
 def scratch(database_url):
     """A Database and a table of its own (an id, a unique name, a JSON column), dropped afterwards."""
-    db = Database(database_url)
-    metadata = MetaData()
-    table = Table(f"direct_{secrets.token_hex(4)}", metadata,
-                  Column("id", Integer, primary_key=True), Column("name", String(50), unique=True, nullable=False),
-                  Column("doc", Json), Column("n", Integer, nullable=False, default=0))
-    metadata.create_all(db.engine)
-    try:
-        yield db, table
-    finally:
-        metadata.drop_all(db.engine)
-        db.dispose()
+    with scratch_table(database_url, "direct", Column("name", String(50), unique=True, nullable=False),
+                       Column("doc", Json), Column("n", Integer, nullable=False, default=0)) as made:
+        yield made
 
 
 def _insert(table: Table) -> Statement:

@@ -229,6 +229,28 @@ def test_a_failed_flush_in_a_batch_keeps_the_others_by_running_them_again(app, s
         assert [i for i in range(16) if runs[i] == 2] == list(range(failing))
 
 
+async def _write_while_another_holds(db, table: str, value: int, let_go) -> tuple[str, int]:
+    """A loop write of ``value`` while another writer holds the way (``let_go`` ends that after
+    0.3 s, the write still waiting): the write's answer, and how often the loop ticked meanwhile."""
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticking = asyncio.create_task(tick())
+    writing = asyncio.create_task(tx.run_async(db, lambda s: s.execute(
+        text(f"INSERT INTO {table} (n) VALUES ({value})")) and "written"))
+    await asyncio.sleep(0.3)
+    assert not writing.done()
+    let_go()
+    result = await asyncio.wait_for(writing, 30)
+    ticking.cancel()
+    return result, ticks
+
+
 def test_another_process_holding_the_write_lock_is_waited_for_outside_the_loop(scratch):
     """SQLite: BEGIN IMMEDIATE is tried in the loop without waiting; while another process (here a
     second connection) holds the write lock, the write waits in a thread and the loop goes on."""
@@ -238,28 +260,8 @@ def test_another_process_holding_the_write_lock_is_waited_for_outside_the_loop(s
     other = sqlite3.connect(make_url(db.url).database, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")
     other.execute(f"INSERT INTO {table} (n) VALUES (7)")
-
-    async def main() -> tuple[str, int]:
-        ticks = 0
-
-        async def tick() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        ticking = asyncio.create_task(tick())
-        writing = asyncio.create_task(tx.run_async(db, lambda s: s.execute(
-            text(f"INSERT INTO {table} (n) VALUES (8)")) and "written"))
-        await asyncio.sleep(0.3)
-        assert not writing.done()
-        other.execute("COMMIT")
-        result = await asyncio.wait_for(writing, 30)
-        ticking.cancel()
-        return result, ticks
-
     try:
-        result, ticks = in_a_loop(main())
+        result, ticks = in_a_loop(_write_while_another_holds(db, table, 8, lambda: other.execute("COMMIT")))
     finally:
         other.close()
     assert result == "written"
@@ -280,26 +282,7 @@ def test_another_rollbook_process_writing_is_waited_for_at_the_lane_file_outside
     busy_waits = []
     event.listen(db.engine, "handle_error", lambda context: busy_waits.append(context.original_exception))
 
-    async def main() -> tuple[str, int]:
-        ticks = 0
-
-        async def tick() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        ticking = asyncio.create_task(tick())
-        writing = asyncio.create_task(tx.run_async(db, lambda s: s.execute(
-            text(f"INSERT INTO {table} (n) VALUES (9)")) and "written"))
-        await asyncio.sleep(0.3)
-        assert not writing.done()
-        other_process.give()
-        result = await asyncio.wait_for(writing, 30)
-        ticking.cancel()
-        return result, ticks
-
-    result, ticks = in_a_loop(main())
+    result, ticks = in_a_loop(_write_while_another_holds(db, table, 9, other_process.give))
     assert result == "written"
     assert ticks >= 10  # the loop was never held while the other process wrote
     assert busy_waits == []  # BEGIN IMMEDIATE never found the database locked

@@ -19,7 +19,7 @@ import time
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Column, Integer, MetaData, String, Table, bindparam, event, func, select
+from sqlalchemy import Column, String, Table, bindparam, event, func, select
 from sqlalchemy.exc import DBAPIError
 
 from rollbook.dice import GivenFaces
@@ -29,21 +29,24 @@ from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.direct import Statement
 
-from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, Table as ChronicleTable
+from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, scratch_table, Table as ChronicleTable
+
+
+def names_table(url: str):
+    """A Database on ``url`` and a table of names of its own (``conftest.scratch_table``)."""
+    return scratch_table(url, "reconnect", Column("name", String(50), nullable=False))
 
 
 @pytest.fixture()
 def scratch(database_url):
-    db = Database(database_url)
-    metadata = MetaData()
-    table = Table(f"reconnect_{secrets.token_hex(4)}", metadata,
-                  Column("id", Integer, primary_key=True), Column("name", String(50), nullable=False))
-    metadata.create_all(db.engine)
-    try:
-        yield db, table
-    finally:
-        metadata.drop_all(db.engine)
-        db.dispose()
+    with names_table(database_url) as made:
+        yield made
+
+
+def adding(table: Table):
+    """``add(connection, name)``: one row, through ``direct.Statement`` (the roll's own statements)."""
+    insert = Statement(table.insert().values(name=bindparam("name")))
+    return lambda connection, name: insert.rowcount(connection, {"name": name})
 
 
 def end_connection(connection, backend: str) -> None:
@@ -77,16 +80,15 @@ def _names(db: Database, table: Table) -> list[str]:
 
 def test_a_write_whose_connection_ended_before_its_commit_runs_again_and_is_kept_once(scratch, backend):
     db, table = scratch
-    insert = Statement(table.insert().values(name=bindparam("name")))
-    attempts = []
+    add, attempts = adding(table), []
 
     def work(session):
         attempts.append(1)
         connection = session.connection()
-        insert.rowcount(connection, {"name": f"before {len(attempts)}"})
+        add(connection, f"before {len(attempts)}")
         if len(attempts) == 1:
             end_connection(connection, backend)
-        insert.rowcount(connection, {"name": f"after {len(attempts)}"})
+        add(connection, f"after {len(attempts)}")
         return len(attempts)
 
     assert tx.run(db, work) == 2
@@ -95,14 +97,11 @@ def test_a_write_whose_connection_ended_before_its_commit_runs_again_and_is_kept
 
 def test_a_write_whose_connection_ended_during_its_commit_is_not_run_again(scratch, backend):
     db, table = scratch
-    insert = Statement(table.insert().values(name=bindparam("name")))
-    attempts = []
+    add, attempts, ended = adding(table), [], []
 
     def work(session):
         attempts.append(1)
-        insert.rowcount(session.connection(), {"name": "once"})
-
-    ended = []
+        add(session.connection(), "once")
 
     def end_before_the_commit_is_sent(connection) -> None:  # SQLAlchemy's event: the COMMIT comes next
         if not ended:
@@ -206,28 +205,19 @@ def test_postgresql_a_lost_connection_replaces_the_pools_older_ones_so_the_retry
     """A restart ends every pooled connection, not only the one a write met it on: the write's retry
     must not take another dead one (``direct.Statement`` invalidates the pool as SQLAlchemy does)."""
     url, name = tagged(pg_url)
-    db = Database(url)
-    metadata = MetaData()
-    table = Table(f"reconnect_{secrets.token_hex(4)}", metadata,
-                  Column("id", Integer, primary_key=True), Column("name", String(50), nullable=False))
-    metadata.create_all(db.engine)
-    try:
+    with names_table(url) as (db, table):
         held = [db.engine.connect() for _ in range(4)]  # four pooled connections, all used just now
         for connection in held:
             connection.execute(select(1))
         for connection in held:
             connection.close()
         assert end_every_connection_named(name) >= 4
-        insert = Statement(table.insert().values(name=bindparam("name")))
-        attempts = []
+        add, attempts = adding(table), []
 
         def work(session):
             attempts.append(1)
-            insert.rowcount(session.connection(), {"name": "kept"})
+            add(session.connection(), "kept")
 
         tx.run(db, work)  # within PING_IDLE_AFTER: no ping; the first attempt meets a dead connection
         assert len(attempts) == 2
         assert _names(db, table) == ["kept"]
-    finally:
-        metadata.drop_all(db.engine)
-        db.dispose()
