@@ -5,7 +5,8 @@ idle timeout; on SQLite, a closed connection), on both stores:
   connection (``tx.ConnectionLost``), and it is kept once;
 - during the COMMIT, whether it took effect is unknown: it is not run again, its error is raised
   (a request with an Idempotency-Key, retried by its client, then gets the one answer);
-- a database that stays out of reach is its error (500), not a 409 ``busy``.
+- a connection that ends at every attempt (a database out of reach) is its error (500) after the
+  retries, not a 409 ``busy``.
 
 And PostgreSQL's pool pings a connection idle ``db.PING_IDLE_AFTER`` before use (a connection the
 server ended while it sat in the pool is replaced before the request sees it), not one used just
@@ -119,7 +120,8 @@ def test_a_write_whose_connection_ended_during_its_commit_is_not_run_again(scrat
     assert _names(db, table) == []  # this one never reached the server; either way, not twice
 
 
-def test_a_database_out_of_reach_is_its_error_after_the_retries_not_busy(scratch, backend, monkeypatch):
+def test_a_connection_ending_at_every_attempt_is_its_error_after_the_retries_not_busy(scratch, backend, monkeypatch):
+    """As with a database that stays out of reach: the last attempt's error (500), not 409 ``busy``."""
     db, table = scratch
     monkeypatch.setattr(tx, "_backoff", lambda attempt: 0)
     attempts = []
