@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import anyio
+from pydantic_core import from_json, to_json
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import InvalidatePoolError, OperationalError
 from sqlalchemy.engine import make_url
@@ -81,6 +82,16 @@ def is_sqlite(engine_or_url: Engine | str) -> bool:
     return url.get_backend_name() == "sqlite"
 
 
+def _json_text(value) -> str:
+    return to_json(value).decode()
+
+
+# The JSON columns (sheets, receipts, …) are written and read through pydantic-core, as ``chain.plain``
+# does: the same JSON for every value json.dumps takes (non-ASCII kept as UTF-8), several times faster.
+# The stored text is not what is hashed: the chain hashes its own canonical form (chain.canonical).
+_JSON_CODEC = {"json_serializer": _json_text, "json_deserializer": from_json}
+
+
 def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if is_sqlite(url):
@@ -94,7 +105,7 @@ def _postgresql_engine(url: str) -> Engine:
     every checkout: one round trip of the eleven a roll made (bench/README.md, "Seventh pass").
     A connection that died meanwhile fails its transaction's first statement: a write is then run
     again (``tx.ConnectionLost``), the pool replaces the connection and the ones made before it."""
-    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60)
+    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60, **_JSON_CODEC)
     dialect = engine.dialect
 
     @event.listens_for(engine, "connect")
@@ -135,7 +146,7 @@ def _sqlite_engine(url: str) -> Engine:
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False}, pool_size=POOL_SIZE,
-                           max_overflow=0)
+                           max_overflow=0, **_JSON_CODEC)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:
