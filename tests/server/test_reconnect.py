@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 import time
 
+import anyio
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
@@ -29,6 +30,7 @@ from rollbook.server import tx
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.direct import Statement
+from rollbook.server.reread import ReadAgain
 
 from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, scratch_table, Table as ChronicleTable
 
@@ -175,6 +177,84 @@ def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(datab
         assert len(rolls) == 1
         assert table.sheet(player, character["id"])["sheet"]["willpower"]["current"] == 2
     app.state.db.dispose()
+
+
+def test_a_read_whose_connection_had_ended_is_read_again(database_url, backend):
+    """Through the API: the pooled connections end between two reads (a restart, less than
+    ``PING_IDLE_AFTER`` after their last use: no ping finds it); the second read meets an ended
+    connection, and is answered by reading again (``reread.ReadAgain``), not with a 500."""
+    url, name = tagged(database_url) if backend == "postgresql" else (database_url, "")
+    app = create_app(url)
+    opened: list = []
+    event.listen(app.state.db.engine, "checkout", lambda raw, _record, _proxy: opened.append(raw))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        created = client.post("/api/chronicles", json={"name": "Reread", "system": "v20", "difficulty": 6})
+        table = ChronicleTable(client, created.json())
+        player = table.join()
+        character = table.character(player, V20_SHEET)
+        path = f"{table.base}/characters/{character['id']}"
+        first = client.get(path, headers=player)
+        assert first.status_code == 200, first.text
+        if backend == "postgresql":
+            assert end_every_connection_named(name) >= 1
+        else:
+            for raw in opened:
+                raw.close()
+        again = client.get(path, headers=player)
+        assert again.status_code == 200, again.text
+        assert again.json() == first.json()
+        log = client.get(f"{table.base}/log", headers=table.st)  # the pool's connections are live again
+        assert log.status_code == 200, log.text
+    app.state.db.dispose()
+
+
+def test_only_a_read_that_lost_its_connection_before_answering_is_run_again():
+    """``ReadAgain`` runs a request again only when it is a GET or HEAD, the error is a lost
+    connection, and nothing of the answer was sent."""
+    lost = DBAPIError("SELECT 1", {}, Exception("ended"), connection_invalidated=True)
+    other = DBAPIError("SELECT 1", {}, Exception("syntax"), connection_invalidated=False)
+
+    def app_failing(error: Exception, *, start_first: bool = False):
+        calls = []
+
+        async def app(scope, receive, send):
+            calls.append(await receive())
+            if len(calls) == 1:
+                if start_first:
+                    await send({"type": "http.response.start", "status": 200, "headers": []})
+                raise error
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        return app, calls
+
+    def run(app, method: str):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        anyio.run(ReadAgain(app), {"type": "http", "method": method, "path": "/x"}, receive, send)
+        return sent
+
+    app, calls = app_failing(lost)
+    assert [m.get("status") for m in run(app, "GET")][0] == 200 and len(calls) == 2
+    for method in ("POST", "PUT", "PATCH", "DELETE"):
+        app, calls = app_failing(lost)
+        with pytest.raises(DBAPIError):
+            run(app, method)
+        assert len(calls) == 1
+    app, calls = app_failing(other)
+    with pytest.raises(DBAPIError):
+        run(app, "GET")
+    assert len(calls) == 1
+    app, calls = app_failing(lost, start_first=True)
+    with pytest.raises(DBAPIError):
+        run(app, "GET")
+    assert len(calls) == 1
 
 
 @pytest.mark.postgres

@@ -37,6 +37,7 @@ from rollbook.server.deps import language
 from rollbook.server.events import Hub
 from rollbook.server.hygiene import InputGuard
 from rollbook.server import openapi as typed_schema
+from rollbook.server.reread import ReadAgain
 from rollbook.server.seal import operator_secret
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
@@ -117,6 +118,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     install_problem_handlers(app)
     _add_problem_schema(app)
     mount_web(app)
+    app.add_middleware(ReadAgain)  # a GET whose database connection had ended, read once more
     app.add_middleware(InputGuard)  # input hygiene, in front of the API and the pages alike
     return app
 
