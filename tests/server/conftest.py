@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from anyio.from_thread import start_blocking_portal
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
@@ -99,6 +100,13 @@ def client(app) -> Iterator[TestClient]:
 @pytest.fixture()
 def backend(database_url) -> str:
     return "sqlite" if database_url.startswith("sqlite") else "postgresql"
+
+
+def in_a_loop(coroutine):
+    """Run ``coroutine`` to its end in an event loop of its own thread (the test's thread may hold a
+    loop already: Playwright's sync API keeps one)."""
+    with start_blocking_portal() as portal:
+        return portal.call(lambda: coroutine)
 
 
 @contextmanager

@@ -13,7 +13,6 @@ import threading
 import time
 
 import pytest
-from anyio.from_thread import start_blocking_portal
 from sqlalchemy import event, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import make_url
@@ -23,14 +22,7 @@ from rollbook.server.db import Database, WriterLane, lane_file
 from rollbook.server.models import IdempotencyRecord, Member
 from rollbook.server.problems import ProblemError
 
-from .conftest import V20_SHEET, V20_TEST, insert_or_refuse
-
-
-def in_a_loop(coroutine):
-    """Run ``coroutine`` to its end in an event loop of its own thread (the test's thread may hold a
-    loop already: Playwright's sync API keeps one)."""
-    with start_blocking_portal() as portal:
-        return portal.call(lambda: coroutine)
+from .conftest import V20_SHEET, V20_TEST, in_a_loop, insert_or_refuse
 
 
 @pytest.fixture()

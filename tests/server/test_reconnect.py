@@ -17,7 +17,6 @@ from __future__ import annotations
 import secrets
 import time
 
-import anyio
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
@@ -32,7 +31,7 @@ from rollbook.server.db import Database
 from rollbook.server.direct import Statement
 from rollbook.server.reread import ReadAgain
 
-from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, scratch_table, Table as ChronicleTable
+from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, in_a_loop, scratch_table, Table as ChronicleTable
 
 
 def names_table(url: str):
@@ -237,7 +236,7 @@ def test_only_a_read_that_lost_its_connection_before_answering_is_run_again():
         async def send(message):
             sent.append(message)
 
-        anyio.run(ReadAgain(app), {"type": "http", "method": method, "path": "/x"}, receive, send)
+        in_a_loop(ReadAgain(app)({"type": "http", "method": method, "path": "/x"}, receive, send))
         return sent
 
     app, calls = app_failing(lost)
