@@ -6,7 +6,8 @@ idle timeout; on SQLite, a closed connection), on both stores:
 - during the COMMIT, whether it took effect is unknown: it is not run again, its error is raised
   (a request with an Idempotency-Key, retried by its client, then gets the one answer);
 - a connection that ends at every attempt (a database out of reach) is its error (500) after the
-  retries, not a 409 ``busy``.
+  retries, not a 409 ``busy``;
+- a read (``GET``) that meets an ended connection is read once more (``reread.ReadAgain``), not a 500.
 
 And PostgreSQL's pool pings a connection idle ``db.PING_IDLE_AFTER`` before use (a connection the
 server ended while it sat in the pool is replaced before the request sees it), not one used just
