@@ -15,15 +15,11 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy.exc import DBAPIError
+from rollbook.server.tx import lost_connection
 
 log = logging.getLogger("rollbook.server")
 
 READ_METHODS = frozenset({"GET", "HEAD"})
-
-
-def lost_connection(error: BaseException) -> bool:
-    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
 
 
 class ReadAgain:

@@ -86,13 +86,18 @@ class ConnectionLost(Exception):
     with an Idempotency-Key, retried, then gets the one answer)."""
 
 
+def lost_connection(error: BaseException) -> bool:
+    """Whether a database error says its connection ended (SQLAlchemy invalidated it)."""
+    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
+
+
 def _before_commit(work: Callable[[Session], T]) -> Callable[[Session], T]:
     """``work``, with a lost connection during it raised as ``ConnectionLost``."""
     def guarded(session: Session) -> T:
         try:
             return work(session)
         except DBAPIError as error:
-            if error.connection_invalidated:
+            if lost_connection(error):
                 raise ConnectionLost() from error
             raise
 
