@@ -105,11 +105,14 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # one, not one per call
+
+
 def fair_message(block: int, chronicle: int, client_seed: str, nonce: int) -> bytes:
     """F-4: the HMAC message of one block, the canonical JSON (keys sorted, separators ``,`` and ``:``,
     UTF-8, non-ASCII characters as themselves) of ``{"block", "chronicle", "client", "nonce"}``."""
     body = {"block": block, "chronicle": chronicle, "client": client_seed, "nonce": nonce}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _CANONICAL.encode(body).encode("utf-8")
 
 
 def fair_values(seed: bytes, chronicle: int, client_seed: str, nonce: int) -> Iterator[int]:

@@ -52,14 +52,22 @@ _LOCK_CHARACTER_ROW = Statement(select(_CHARACTERS).where(_CHARACTERS.c.id == bi
                                 .with_for_update())
 
 
+_COLUMNS_OF: dict[type, tuple[tuple[str, str], ...]] = {}  # class -> (attribute, column key) pairs
+
+
 def detached(cls: type[T], row) -> T:
     """An ORM object holding ``row`` (every column), detached: read its attributes; change the row
-    with Core statements only (``store.save_sheet``), the unit of work does not know it."""
-    mapper = inspect(cls)
-    if not mapper.configured:  # built without its constructor: the mappers must be ready
-        configure_mappers()
-    instance = mapper.class_manager.new_instance()
-    instance_state(instance).dict.update((prop.key, getattr(row, prop.columns[0].key)) for prop in mapper.column_attrs)
+    with Core statements only (``store.save_sheet``), the unit of work does not know it. (Built
+    without the mapped constructor, whose attribute events cost twice as much: bench/README.md,
+    "Ninth pass".)"""
+    pairs = _COLUMNS_OF.get(cls)
+    if pairs is None:
+        mapper = inspect(cls)
+        if not mapper.configured:  # built without its constructor: the mappers must be ready
+            configure_mappers()
+        pairs = _COLUMNS_OF[cls] = tuple((prop.key, prop.columns[0].key) for prop in mapper.column_attrs)
+    instance = cls._sa_class_manager.new_instance()  # type: ignore[attr-defined]
+    instance_state(instance).dict.update([(key, getattr(row, column)) for key, column in pairs])
     make_transient_to_detached(instance)
     return instance
 

@@ -22,8 +22,9 @@ import secrets
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import Connection, bindparam, select
-from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy.orm import Session
 
+from rollbook.server.access import detached
 from rollbook.server.direct import Statement
 from rollbook.server.models import Member, MemberToken
 
@@ -116,7 +117,6 @@ _TOKENS = MemberToken.__table__
 _MEMBER_ROW_OF_TOKEN = Statement(select(*_MEMBERS.c, _TOKENS.c.token_hash, _TOKENS.c.expires_at)
                                   .select_from(_MEMBERS.join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id))
                                   .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None)))
-_MEMBER_FIELDS = tuple(column.key for column in _MEMBERS.c)
 
 
 def member_of_token(connection: Connection, token: str | None) -> Member | None:
@@ -129,9 +129,7 @@ def member_of_token(connection: Connection, token: str | None) -> Member | None:
     row = _MEMBER_ROW_OF_TOKEN.first(connection, {"hashed": hashed})
     if not _still_open(row, hashed) or row.removed_at is not None:
         return None
-    member = Member(**{name: getattr(row, name) for name in _MEMBER_FIELDS})
-    make_transient_to_detached(member)
-    return member
+    return detached(Member, row)
 
 
 def authenticate(session: Session, token: str | None) -> Member | None:

@@ -44,9 +44,13 @@ KINDS = ("roll", "reroll", "adjust", "reveal", "ask", "grant", "refusal", "withd
          "standing_end", "scene_open", "turn", "scene_close", "actions", "sheet_edit", "removal")
 
 
+# One encoder for every hash: ``json.dumps`` with these options builds a new one per call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(value: Any) -> bytes:
     """The canonical JSON form: sort_keys, compact separators, ensure_ascii=False, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _CANONICAL.encode(value).encode("utf-8")
 
 
 def plain(value: Any) -> Any:

@@ -49,19 +49,25 @@ def operator_secret() -> str:
             raise SecretKeyError(f"{SECRET_VARIABLE} must be at least {SHORTEST_SECRET} characters")
         return given.strip()
     path = secret_file()
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process created it meanwhile: read theirs
-            pass
-        else:
-            with os.fdopen(descriptor, "w", encoding="ascii") as handle:
-                handle.write(secrets.token_hex(32) + "\n")
-    text = _read_key_file(path)
+    try:
+        text = _read_key_file(path)  # every roll of a fair chronicle comes here: one stat, not two
+    except FileNotFoundError:
+        _create_key_file(path)
+        text = _read_key_file(path)
     if len(text) < SHORTEST_SECRET:
         raise SecretKeyError(f"the key file {path} holds fewer than {SHORTEST_SECRET} characters")
     return text
+
+
+def _create_key_file(path: Path) -> None:
+    """A new key file of 64 random hexadecimal digits, 0600; another process's, if it made one first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process created it meanwhile: read theirs
+        return
+    with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+        handle.write(secrets.token_hex(32) + "\n")
 
 
 _read_cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
