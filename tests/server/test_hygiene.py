@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rollbook.server import hygiene
 
@@ -115,3 +117,40 @@ def test_the_nesting_count_is_linear_on_hostile_bodies():
         started = time.monotonic()
         hygiene.json_depth(raw)
         assert time.monotonic() - started < 5
+
+
+_TEXT = st.text(st.characters(codec=None) | st.sampled_from(BAD), max_size=6)  # BAD: lone surrogates too
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | _TEXT,
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+                     max_leaves=8)
+
+
+def _refused(raw: bytes) -> bool:
+    try:
+        hygiene.check_body("application/json", raw)
+    except hygiene.Refused as refused:
+        assert refused.code == "text_not_allowed"
+        return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON)
+def test_a_body_is_refused_exactly_when_one_of_its_texts_is_bad_raw_or_escaped(value):
+    """Whether text travels escaped (``\\u0085``) or raw in UTF-8 (DEL and the C1 controls may, in a
+    JSON string), and whatever path the check takes (a body without escapes is checked on its raw
+    text), the verdict is the parsed texts' own."""
+    expected = any(hygiene.bad_text(text) for _, text in hygiene.strings_of(value))
+    assert _refused(json.dumps(value, ensure_ascii=True).encode("ascii")) == expected
+    raw = json.dumps(value, ensure_ascii=False)
+    if not any("\ud800" <= char <= "\udfff" for char in raw):  # a lone surrogate is not UTF-8
+        assert _refused(raw.encode("utf-8")) == expected
+
+
+@pytest.mark.parametrize("bad", ["\x7f", "\x85", "\x9f"], ids=lambda c: f"U+{ord(c):04X}")
+def test_a_bad_character_sent_raw_in_utf8_is_refused(client, bad):
+    body = f'{{"name": "Night{bad}fall", "system": "v20"}}'.encode()
+    assert b"\\" not in body
+    response = client.post("/api/chronicles", content=body, headers={"content-type": "application/json"})
+    problem(response, 422, "text_not_allowed")
+    assert response.json()["params"]["field"] == "name"

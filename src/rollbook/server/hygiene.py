@@ -85,6 +85,8 @@ def check_body(content_type: str, raw: bytes) -> None:
     if kind == "application/json" or kind.endswith("+json"):
         if json_depth(raw) > MAX_DEPTH:
             raise Refused(422, "json_too_deep", limit=MAX_DEPTH)
+        if b"\\" not in raw and _clean_utf8(raw):
+            return  # no escapes: every key and string is a piece of the raw text, which holds none
         try:
             parsed = json.loads(raw)
         except (ValueError, RecursionError):
@@ -93,6 +95,14 @@ def check_body(content_type: str, raw: bytes) -> None:
             check_text(field, text)
     elif kind == "application/x-www-form-urlencoded":
         _check_pairs(raw, "utf-8", "body")
+
+
+def _clean_utf8(raw: bytes) -> bool:
+    """The bytes are UTF-8 text without a forbidden character (a lone surrogate is not UTF-8)."""
+    try:
+        return not bad_text(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return False
 
 
 def check_query(query: bytes) -> None:
