@@ -185,7 +185,7 @@ def _imported(path) -> set[str]:
 def test_play_imports_no_web_storage_or_cli_library():
     from pathlib import Path
 
-    allowed = {"__future__", "copy", "collections", "dataclasses", "functools", "importlib", "re", "types", "typing",
+    allowed = {"__future__", "copy", "collections", "dataclasses", "functools", "importlib", "marshal", "re", "types", "typing",
                "pydantic", "rollbook"}
     for path in Path(play.__file__).parent.glob("*.py"):
         for name in _imported(path):
@@ -248,3 +248,35 @@ def test_a_loaded_sheet_is_shared_and_no_example_changes_it():
     refused_sheet = {**play.new_sheet("v20", {"name": "Ann"}), "skills": {1: 2}}
     with pytest.raises(RuleError):
         _load_sheet(system_module("v20"), refused_sheet)
+
+
+@pytest.mark.parametrize("refused", [
+    {"generation": True}, {"generation": 13.0}, {"generation": "13"}, {"clan_disciplines": ("potence",)},
+    {"attributes": {**play.new_sheet("v20", {"name": "Ann"})["attributes"], "strength": True}},
+], ids=["bool", "float", "text", "tuple", "nested bool"])
+def test_the_cache_keeps_apart_what_strict_validation_keeps_apart(refused):
+    """Issue 15: the cache's key is the sheet's exact content: a value of another type that compares
+    equal (13 and 13.0 and True == 1; a tuple for a list) does not find the accepted sheet's model."""
+    from rollbook.play import _load_sheet, system_module
+
+    module = system_module("v20")
+    accepted = {**play.new_sheet("v20", {"name": "Ann"}), "clan_disciplines": ["potence"]}
+    _load_sheet(module, accepted)
+    with pytest.raises(RuleError):
+        _load_sheet(module, {**accepted, **refused})
+
+
+def test_a_sheet_marshal_cannot_write_is_validated_every_time():
+    """A value of a subclass of a built-in type has no exact key: the sheet is validated, not cached."""
+    import enum
+
+    from rollbook.play import _LOADED, _content_key, _load_sheet, system_module
+
+    class Thirteen(enum.IntEnum):
+        GENERATION = 13
+
+    sheet = {**play.new_sheet("v20", {"name": "Ann"}), "generation": Thirteen.GENERATION}
+    assert _content_key(sheet) is None
+    cached = len(_LOADED)
+    assert _load_sheet(system_module("v20"), sheet).generation == 13
+    assert len(_LOADED) == cached
