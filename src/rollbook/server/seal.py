@@ -17,6 +17,7 @@ fails until the Storyteller rotates: a rotation cannot reveal a seed it cannot o
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 import secrets
@@ -38,7 +39,14 @@ class SecretKeyError(RuntimeError):
 
 
 def secret_file() -> Path:
-    return Path(os.environ.get(SECRET_FILE_VARIABLE) or DEFAULT_SECRET_FILE).expanduser()
+    configured = os.environ.get(SECRET_FILE_VARIABLE) or DEFAULT_SECRET_FILE
+    return _path_of(configured, os.environ.get("HOME") if configured.startswith("~") else None)
+
+
+@functools.lru_cache(maxsize=16)
+def _path_of(configured: str, home: str | None) -> Path:
+    """The key file's path as configured (every roll asks: built once per setting and home)."""
+    return Path(configured).expanduser()
 
 
 def operator_secret() -> str:
@@ -75,7 +83,7 @@ _read_cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
 
 def _read_key_file(path: Path) -> str:
     """The key file's text, read again only when the file changed (its inode, size, mtime, ctime)."""
-    info = path.stat()
+    info = os.stat(path)
     version = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
     cached = _read_cache.get(str(path))
     if cached is not None and cached[0] == version:
