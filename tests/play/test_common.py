@@ -280,3 +280,56 @@ def test_a_sheet_marshal_cannot_write_is_validated_every_time():
     cached = len(_LOADED)
     assert _load_sheet(system_module("v20"), sheet).generation == 13
     assert len(_LOADED) == cached
+
+
+def _emptied(value) -> None:
+    """Every list and dict inside ``value`` cleared, deepest first."""
+    children = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+    for child in children:
+        _emptied(child)
+    if isinstance(value, (dict, list)):
+        value.clear()
+
+
+def test_validation_shares_no_container_with_the_dict_it_reads():
+    """Issue 15: an action or change is validated without a copy first (``play._kind``,
+    ``play.authority.split``): strict validation builds the model's own containers, so emptying every
+    list and dict of the data afterwards leaves the model as it was — every example of every system."""
+    from rollbook.play import common, system_module
+    from rollbook.play.examples import EXAMPLES
+
+    checked = 0
+    for system, examples in EXAMPLES.items():
+        module = system_module(system)
+        for models, found in ((module.ACTIONS, examples.actions), (module.CHANGES, examples.changes)):
+            for name, example in found.items():
+                data = copy.deepcopy(example.value)
+                try:
+                    model = common.parse_kind(models, data, "action")
+                except RuleError:
+                    continue
+                before = common.dump(model)
+                _emptied(data)
+                assert common.dump(model) == before, (system, name)
+                checked += 1
+    assert checked == sum(len(examples.actions) + len(examples.changes) for examples in EXAMPLES.values())
+
+
+def _any_schemas(schema) -> int:
+    if isinstance(schema, dict):
+        return (schema.get("type") == "any") + sum(_any_schemas(value) for value in schema.values())
+    if isinstance(schema, (list, tuple)):
+        return sum(_any_schemas(value) for value in schema)
+    return 0
+
+
+def test_no_action_or_change_model_takes_an_untyped_value():
+    """Why validation builds its own containers, for every kind of every system, examples or not: no
+    field (nor item of one) is ``Any`` — an ``Any`` value is kept as given, shared with the request."""
+    from rollbook.play import SYSTEM_IDS, system_module
+
+    for system in SYSTEM_IDS:
+        module = system_module(system)
+        for kind, model in {**module.ACTIONS, **module.CHANGES}.items():
+            assert _any_schemas(model.__pydantic_core_schema__) == 0, (system, kind)
+    assert _any_schemas({"type": "list", "items_schema": {"type": "any"}}) == 1

@@ -140,7 +140,7 @@ def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> t
 
 def _kind(models: dict, storyteller_kinds: frozenset[str], data: Any, what: str, role: str) -> Any:
     """An action or change validated by its kind's model; Storyteller-only kinds refused to a player."""
-    validated = parse_kind(models, copy.deepcopy(data), what)
+    validated = parse_kind(models, data, what)  # no copy first: the model builds its own containers
     if validated.kind in storyteller_kinds:
         storyteller_only(role, validated.kind)
     return validated

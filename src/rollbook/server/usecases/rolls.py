@@ -46,7 +46,7 @@ def roll(session: Session, member: Member, character_id: int, action: dict, *, h
     chronicle = lock_chronicle_row(session, member.chronicle_id)  # read only: the same locks, no ORM loads
     character = lock_character_row(session, member, character_id)  # changed through save_sheet only
     may_act_for(member, character)
-    plan = authority.plan_roll(session, chronicle, character, member, copy.deepcopy(action), hidden=hidden)
+    plan = authority.plan_roll(session, chronicle, character, member, action, hidden=hidden)  # reads it only
     step = _step(session, member, character, chronicle.system, plan.action, follows, target)
     if plan.asked:
         if not ask:
