@@ -86,7 +86,7 @@ def check_body(content_type: str, raw: bytes) -> None:
         if json_depth(raw) > MAX_DEPTH:
             raise Refused(422, "json_too_deep", limit=MAX_DEPTH)
         if b"\\" not in raw and _clean_utf8(raw):
-            return  # no escapes: every key and string is a piece of the raw text, which holds none
+            return  # no escapes: every key and string is a piece of the raw text, which has no bad character
         try:
             parsed = json.loads(raw)
         except (ValueError, RecursionError):
