@@ -5,6 +5,7 @@
     python bench/load.py --duration 8 --connections 32    # the defaults
     python bench/load.py --stores sqlite --duration 3 --json
     python bench/load.py --processes 1 --threads 2,4,40     # one-process servers with 2, 4 and 40 worker threads
+    python bench/load.py --stores sqlite --processes 1 --profile prof/   # + where the server's time goes (py-spy)
 
 For each store and number of app processes the script starts the server itself (``rollbook serve``
 on a temp SQLite file; on PostgreSQL a fresh database created through
@@ -28,6 +29,12 @@ non-2xx answer by code. The load generator is aiohttp (httpx's AsyncClient spent
 CPU per request at 32 connections and became the bottleneck; see bench/README.md); ``--wrk`` adds
 a cross-check with ``wrk`` (installed from Debian's packages when missing and possible).
 
+``--profile DIR`` records every server process with py-spy (a ``bench`` extra) during the slices of
+``--profile-kinds`` (default ``roll``): one file of collapsed stacks per process and slice in DIR
+(speedscope and flamegraph.pl read them), and prints the functions of rollbook the samples were in
+and the functions they were spent in, each as a share of the samples. Sampling costs the server a
+little CPU: compare CPU per request between runs that both profile, or both do not.
+
 Bounded: every phase stops after its duration (and ``--max-requests``), every request after 30 s,
 every server start after 60 s; the servers are stopped and the databases dropped at the end.
 The target is always 127.0.0.1: there is no option to aim it elsewhere.
@@ -38,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import platform
@@ -653,10 +661,92 @@ def phase_report(phase: str, recorder: Recorder, totals: PhaseTotals) -> dict[st
     return report
 
 
+# --- where the server's time goes: py-spy, optional ---------------------------------------------
+
+def find_py_spy() -> str | None:
+    beside = Path(sys.executable).with_name("py-spy")  # installed with the bench extra, in the venv
+    return str(beside) if beside.exists() else shutil.which("py-spy")
+
+
+class Profiler:
+    """py-spy on every process of the server during one slice of load: collapsed stacks without line
+    numbers (``record --format raw --nolineno``), one file per process, stopped with SIGINT (py-spy
+    then writes what it sampled) when the slice ends."""
+
+    def __init__(self, py_spy: str, directory: Path, *, gil: bool = False, rate: int = 200) -> None:
+        self.py_spy, self.directory, self.gil, self.rate = py_spy, directory, gil, rate
+        self.files: list[str] = []
+        self.errors: list[str] = []
+
+    def start(self, pids: list[int], name: str, seconds: float) -> list[tuple[subprocess.Popen, Path]]:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        running = []
+        for pid in pids:
+            path = self.directory / f"{name}-pid{pid}.txt"
+            command = [self.py_spy, "record", "--pid", str(pid), "--format", "raw", "--nolineno", "--nonblocking",
+                       "--rate", str(self.rate), "--duration", str(int(seconds) + 5), "--output", str(path)]
+            if self.gil:
+                command.append("--gil")
+            running.append((subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                             text=True), path))
+        time.sleep(0.2)  # attached before the slice starts
+        return running
+
+    def stop(self, running: list[tuple[subprocess.Popen, Path]]) -> None:
+        for process, _ in running:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process, path in running:
+            try:
+                _, error = process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                _, error = process.communicate()
+            if path.exists() and path.stat().st_size > 0:
+                self.files.append(str(path))
+            else:
+                self.errors.append(f"py-spy recorded nothing for {path.name}: "
+                                   f"{(error or '').strip().splitlines()[-1:] or ['no message']}")
+
+
+def stack_samples(paths: list[str]) -> Iterator[tuple[list[str], int]]:
+    """Every (frames, samples) line of py-spy's collapsed stacks, outermost frame first."""
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8", errors="replace").splitlines():
+            stack, _, count = line.rpartition(" ")
+            if stack and count.isdigit():
+                yield stack.split(";"), int(count)
+
+
+# The frames every sample of the server's main thread is in (the command line, uvicorn's start):
+# nothing to learn from their share.
+_ENTRY_FRAMES = ("(rollbook/__main__.py)", "(rollbook/cli/", "(rollbook/server/serving.py)")
+
+
+def profile_summary(paths: list[str], top: int = 16) -> dict[str, Any]:
+    """The samples' total; rollbook's functions by the share of samples they were in (inclusive;
+    not the entry points every sample of the main thread is in); every function by the share of
+    samples spent in it (its own time)."""
+    total = 0
+    inside: Counter = Counter()
+    own: Counter = Counter()
+    for frames, count in stack_samples(paths):
+        total += count
+        for frame in set(frames):
+            if "(rollbook/" in frame and not any(entry in frame for entry in _ENTRY_FRAMES):
+                inside[frame] += count
+        own[frames[-1]] += count
+    share = (lambda n: round(n / total, 4)) if total else (lambda n: 0.0)
+    return {"samples": total,
+            "rollbook_inclusive": [{"function": f, "share": share(n)} for f, n in inside.most_common(top)],
+            "own_time": [{"function": f, "share": share(n)} for f, n in own.most_common(top)]}
+
+
 # --- one configuration: a store and a number of app processes -------------------------------
 
 async def measure(server: Server, store: Store, connections: int, duration: float, rounds: int,
-                  max_requests: int | None, log=print) -> dict[str, Any]:
+                  max_requests: int | None, log=print, profiler: Profiler | None = None,
+                  profile_kinds: tuple[str, ...] = ("roll",)) -> dict[str, Any]:
     slots = await set_up(server.url, connections)
     recorder = Recorder()
     control = Control()
@@ -669,6 +759,10 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
     slice_seconds = duration / rounds
     for round_number in range(rounds):
         for phase in PHASES:
+            sampling = []
+            if profiler is not None and phase in profile_kinds:
+                sampling = profiler.start(server.pids(), f"{store.name}-{server.processes}p-{phase}-{round_number + 1}",
+                                          slice_seconds)
             cpu0, db0, client0 = server.cpu(), _db_cpu(store), time.process_time()
             elapsed = await drive(server.url, slots, phase, slice_seconds, recorder, control, max_requests)
             phase_total = totals[phase]
@@ -676,6 +770,8 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
             phase_total.server_cpu += cpu_spent(cpu0, server.cpu())
             phase_total.db_cpu += cpu_spent(db0, _db_cpu(store))
             phase_total.client_cpu += time.process_time() - client0
+            if sampling:
+                profiler.stop(sampling)
             log(f"  round {round_number + 1}/{rounds} {phase}: "
                 f"{len(recorder.latencies.get(phase, [])) if phase != 'play' else recorder.count(PLAY_KINDS)} "
                 f"requests so far")
@@ -827,6 +923,22 @@ def print_report(report: dict, console) -> None:
         if run["server_tracebacks"]:
             console.print(f"[red]{run['store']}/{run['processes']}: {run['server_tracebacks']} traceback(s) in the "
                           f"server log[/]")
+    for run in report["runs"]:
+        profile = run.get("profile")
+        if not profile:
+            continue
+        kinds = ", ".join(report["settings"]["profile"]["kinds"])
+        where = RichTable(title=f"{run['store']}/{_procs(run)}: where the server's samples went during {kinds} "
+                                f"(py-spy, {profile['samples']:,} samples, {len(profile['files'])} files)")
+        for column in ("rollbook's function (the samples it was in)", "share", "function the samples were spent in",
+                       "share "):
+            where.add_column(column, justify="right" if column.startswith("share") else "left")
+        for inside, own in itertools.zip_longest(profile["rollbook_inclusive"], profile["own_time"], fillvalue=None):
+            where.add_row(inside["function"] if inside else "", f"{inside['share']:.1%}" if inside else "",
+                          own["function"] if own else "", f"{own['share']:.1%}" if own else "")
+        console.print(where)
+        for error in profile["errors"]:
+            console.print(f"[red]{error}[/]")
     console.print(f"client CPU per request (load generator): "
                   + ", ".join(f"{r['store']}/{r['processes']} {r['phases']['roll']['client_cpu_ms_per_request']:.2f} ms"
                               for r in report["runs"]) + f"; load average at the end {report['load_average_end']}")
@@ -869,6 +981,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="cap on the requests of one slice (default 2,000,000)")
     parser.add_argument("--wrk", action="store_true", help="cross-check bare and roll with wrk (-t2)")
     parser.add_argument("--json", action="store_true", help="print one JSON document on standard output")
+    parser.add_argument("--profile", type=Path, metavar="DIR",
+                        help="record the server's processes with py-spy during the slices of --profile-kinds "
+                             "(collapsed stacks in DIR) and print where their samples went")
+    parser.add_argument("--profile-kinds", type=lambda t: parse_list(t, PHASES), default=["roll"],
+                        help="the kinds of load --profile samples (default roll)")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="only the samples of the thread holding the GIL (py-spy --gil)")
     args = parser.parse_args(argv)
     if not 1 <= args.connections <= 512:
         parser.error("--connections must be 1–512")
@@ -880,6 +999,11 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--processes must be 1–8 each")
     if any(not 1 <= n <= 64 for n in args.threads):
         parser.error("--threads must be 1–64 each")
+    args.py_spy = None
+    if args.profile is not None:
+        args.py_spy = find_py_spy()
+        if args.py_spy is None:
+            parser.error("--profile needs py-spy (pip install -e '.[bench]')")
     return args
 
 
@@ -914,7 +1038,10 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"tool": "bench/load.py", "machine": machine(),
                               "settings": {"duration": args.duration, "connections": args.connections,
                                            "rounds": args.rounds, "stores": args.stores,
-                                           "processes": args.processes, "threads": args.threads},
+                                           "processes": args.processes, "threads": args.threads,
+                                           "profile": None if args.profile is None else
+                                           {"directory": str(args.profile), "kinds": args.profile_kinds,
+                                            "gil": args.profile_gil}},
                               "runs": []}
     if "postgresql" in args.stores:
         problem = postgres_problem()
@@ -932,10 +1059,14 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{store_name}, {count} app process(es){f', {threads} threads' if threads else ''}: starting")
             with open_store(store_name, directory) as store:
                 server = Server(store, count, directory, threads=threads)
+                profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=args.profile_gil)
                 try:
                     server.start()
                     run = asyncio.run(measure(server, store, args.connections, args.duration, args.rounds,
-                                              args.max_requests, log))
+                                              args.max_requests, log, profiler, tuple(args.profile_kinds)))
+                    if profiler is not None:
+                        run["profile"] = {"files": profiler.files, "errors": profiler.errors,
+                                          **profile_summary(profiler.files)}
                     slots = run.pop("slots")
                     if wrk:
                         run["wrk"] = run_wrk(wrk, server.url, slots, args.connections, args.duration, directory)

@@ -175,3 +175,49 @@ def test_load_runs_a_one_process_server_per_thread_count(tmp_path):
     server = load.Server(store, 1, tmp_path, threads=4)
     assert server.command()[-2:] == ["--threads", "4"]
     assert "--threads" not in load.Server(store, 1, tmp_path).command()
+
+
+def test_load_profile_summary_counts_shares_of_samples(tmp_path):
+    load = load_module("load")
+    stacks = tmp_path / "server.txt"
+    stacks.write_text(
+        "<module> (rollbook/__main__.py);run (rollbook/server/serving.py);roll (rollbook/server/usecases/rolls.py);"
+        "execute (sqlite3.py) 6\n"
+        "<module> (rollbook/__main__.py);run (rollbook/server/serving.py);roll (rollbook/server/usecases/rolls.py);"
+        "canonical (rollbook/server/chain.py) 3\n"
+        "<module> (rollbook/__main__.py);run (rollbook/server/serving.py);send (h11/_connection.py) 1\n"
+        "not a stack line\n", encoding="utf-8")
+    summary = load.profile_summary([str(stacks)])
+    assert summary["samples"] == 10
+    assert summary["rollbook_inclusive"] == [{"function": "roll (rollbook/server/usecases/rolls.py)", "share": 0.9},
+                                             {"function": "canonical (rollbook/server/chain.py)", "share": 0.3}]
+    assert summary["own_time"][0] == {"function": "execute (sqlite3.py)", "share": 0.6}
+    assert load.profile_summary([]) == {"samples": 0, "rollbook_inclusive": [], "own_time": []}
+
+
+def test_load_profile_records_where_the_roll_goes(tmp_path):
+    """``--profile``: py-spy on the server during the roll's slices, its files in the directory, and the
+    use case among the functions the samples were in."""
+    pytest.importorskip("aiohttp")
+    load = load_module("load")
+    if load.find_py_spy() is None:
+        pytest.fail("py-spy is a bench extra: pip install -e '.[bench]'")
+    done = run_script("load.py", "--stores", "sqlite", "--processes", "1", "--duration", "1.5", "--rounds", "1",
+                      "--connections", "4", "--profile", str(tmp_path / "profiles"), "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [run] = json.loads(done.stdout)["runs"]
+    profile = run["profile"]
+    assert profile["errors"] == [] and profile["files"] and profile["samples"] > 0
+    assert all(Path(path).parent == tmp_path / "profiles" and "-roll-" in Path(path).name for path in profile["files"])
+    functions = [entry["function"] for entry in profile["rollbook_inclusive"]]
+    assert "roll (rollbook/server/usecases/rolls.py)" in functions, functions
+    assert not any("rollbook/cli/" in function for function in functions)
+
+
+def test_load_profile_without_py_spy_is_a_one_line_refusal(monkeypatch, capsys, tmp_path):
+    load = load_module("load")
+    monkeypatch.setattr(load, "find_py_spy", lambda: None)
+    with pytest.raises(SystemExit) as stopped:
+        load.arguments(["--profile", str(tmp_path)])
+    assert stopped.value.code == 2 and "--profile needs py-spy" in capsys.readouterr().err
+    assert load.arguments([]).py_spy is None
