@@ -37,6 +37,32 @@ def test_A1_unclassified_fields_are_edges_fail_closed():
     assert authority.is_edge("tiers", "skill", HIDDEN)
 
 
+def _every_kind():
+    return [(system, kind) for system in play.SYSTEM_IDS for kind in authority.action_models(system)]
+
+
+@pytest.mark.parametrize("system, kind", _every_kind())
+def test_A1_the_edges_and_the_baseline_of_every_kind_are_its_models_own(system, kind):
+    """Issue 15: the edges and defaults are worked out once per kind (``_edges_of``, ``_defaults_of``);
+    they stay what the model says, field by field, and a baseline handed out is the caller's own."""
+    model = authority.action_models(system)[kind]
+    edges = [name for name in model.model_fields if authority.is_edge(system, kind, name)] + [HIDDEN]
+    assert authority.edge_fields(system, kind) == edges
+    expected = {HIDDEN: False}
+    for name in edges[:-1]:
+        info = model.model_fields[name]
+        if not info.is_required():
+            expected[name] = info.default_factory() if info.default_factory is not None else info.default
+    first = authority.baseline(system, kind)
+    assert first == expected and list(first) == [name for name in edges if name in expected]
+    for value in first.values():
+        if isinstance(value, (list, dict)):
+            value.clear()
+    assert authority.baseline(system, kind) == expected
+    authority.edge_fields(system, kind).append("mine")
+    assert authority.edge_fields(system, kind) == edges
+
+
 @pytest.mark.parametrize("system, kind, edges", [
     ("v20", "test", {"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed", HIDDEN}),
     ("v20", "willpower", {"difficulty", "required", "modifier", HIDDEN}),

@@ -28,6 +28,7 @@ The pieces the chronicle server composes:
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -126,8 +127,14 @@ def is_edge(system: str, kind: str, field: str) -> bool:
 
 def edge_fields(system: str, kind: str) -> list[str]:
     """The edges of one action kind, in the model's field order, then ``hidden``."""
+    return list(_edges_of(system, kind))
+
+
+@functools.cache
+def _edges_of(system: str, kind: str) -> tuple[str, ...]:
+    # Once per kind: a roll asks three times (its split and its baseline), and the models are fixed.
     model = action_models(system)[kind]
-    return [name for name in model.model_fields if is_edge(system, kind, name)] + [HIDDEN]
+    return (*(name for name in model.model_fields if is_edge(system, kind, name)), HIDDEN)
 
 
 def all_edge_fields(system: str) -> list[str]:
@@ -207,19 +214,25 @@ def baseline(system: str, kind: str, standing: Mapping[str, Any] | None = None) 
     """A-1: the value of each edge of ``kind`` when nobody asks for anything: the model's default,
     overlaid by the Storyteller's ``standing`` values (only those that are edges of ``kind``).
     An edge with no default and no standing value is absent (it must be asked for or granted)."""
-    model = action_models(system)[kind]
     standing = standing or {}
     out: dict = {}
-    for name in edge_fields(system, kind):
+    for name, default in _defaults_of(system, kind):
         if name in standing:
             out[name] = copy.deepcopy(standing[name])
-        elif name == HIDDEN:
-            out[name] = False
-        else:
-            value = _default(model.model_fields[name])
-            if value is not _REQUIRED:
-                out[name] = value
+        elif default is not _REQUIRED:
+            out[name] = default if type(default) in _IMMUTABLE else copy.deepcopy(default)
     return out
+
+
+_IMMUTABLE = (type(None), bool, int, float, str)
+
+
+@functools.cache
+def _defaults_of(system: str, kind: str) -> tuple[tuple[str, Any], ...]:
+    # Once per kind, as the edges: (edge, the model's default or _REQUIRED), ``hidden`` False.
+    model = action_models(system)[kind]
+    return tuple((name, False if name == HIDDEN else _default(model.model_fields[name]))
+                 for name in _edges_of(system, kind))
 
 
 @dataclass(frozen=True)
