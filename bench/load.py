@@ -689,7 +689,6 @@ class Profiler:
                 command.append("--gil")
             running.append((subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                              text=True), path))
-        time.sleep(0.2)  # attached before the slice starts
         return running
 
     def stop(self, running: list[tuple[subprocess.Popen, Path]]) -> None:
@@ -702,11 +701,13 @@ class Profiler:
             except subprocess.TimeoutExpired:
                 process.kill()
                 _, error = process.communicate()
-            if path.exists() and path.stat().st_size > 0:
+            if not path.exists():
+                last = (error or "").strip().splitlines()[-1:]
+                self.errors.append(f"py-spy wrote no {path.name}: {last[0] if last else 'no message'}")
+            elif path.stat().st_size > 0:
                 self.files.append(str(path))
-            else:
-                self.errors.append(f"py-spy recorded nothing for {path.name}: "
-                                   f"{(error or '').strip().splitlines()[-1:] or ['no message']}")
+            else:  # a process that ran no Python meanwhile (uvicorn's supervisor, a resource tracker)
+                path.unlink()
 
 
 def stack_samples(paths: list[str]) -> Iterator[tuple[list[str], int]]:
@@ -763,6 +764,7 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
             if profiler is not None and phase in profile_kinds:
                 sampling = profiler.start(server.pids(), f"{store.name}-{server.processes}p-{phase}-{round_number + 1}",
                                           slice_seconds)
+                await asyncio.sleep(0.2)  # py-spy attached before the slice starts
             cpu0, db0, client0 = server.cpu(), _db_cpu(store), time.process_time()
             elapsed = await drive(server.url, slots, phase, slice_seconds, recorder, control, max_requests)
             phase_total = totals[phase]

@@ -221,3 +221,21 @@ def test_load_profile_without_py_spy_is_a_one_line_refusal(monkeypatch, capsys, 
         load.arguments(["--profile", str(tmp_path)])
     assert stopped.value.code == 2 and "--profile needs py-spy" in capsys.readouterr().err
     assert load.arguments([]).py_spy is None
+
+
+def test_load_profiler_keeps_samples_drops_idle_processes_and_reports_a_missing_file(tmp_path):
+    """A process that ran no Python during the slice (uvicorn's supervisor) leaves an empty file: not
+    an error, not kept; a py-spy that wrote nothing at all is an error naming the file."""
+    load = load_module("load")
+    fake = tmp_path / "py-spy"
+    fake.write_text("#!/bin/sh\n"
+                    "trap '' INT\n"  # py-spy writes its file on SIGINT: so does this one, SIGINT or not
+                    'pid=$3; out=$(eval echo \\${$#})\n'  # record --pid PID ... --output PATH
+                    'case $pid in 1) echo "main (rollbook/x.py) 3" > "$out";; 2) : > "$out";; *) echo "cannot attach" >&2;; esac\n',
+                    encoding="utf-8")
+    fake.chmod(0o755)
+    profiler = load.Profiler(str(fake), tmp_path / "out")
+    profiler.stop(profiler.start([1, 2, 3], "sqlite-1p-roll-1", 1.0))
+    assert profiler.files == [str(tmp_path / "out" / "sqlite-1p-roll-1-pid1.txt")]
+    assert not (tmp_path / "out" / "sqlite-1p-roll-1-pid2.txt").exists()
+    assert profiler.errors == ["py-spy wrote no sqlite-1p-roll-1-pid3.txt: cannot attach"]
