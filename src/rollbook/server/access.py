@@ -13,6 +13,7 @@ from typing import TypeVar
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, configure_mappers, make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_state
+from sqlalchemy.orm.instrumentation import ClassManager
 
 from rollbook.server.direct import Statement
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
@@ -52,7 +53,8 @@ _LOCK_CHARACTER_ROW = Statement(select(_CHARACTERS).where(_CHARACTERS.c.id == bi
                                 .with_for_update())
 
 
-_COLUMNS_OF: dict[type, tuple[tuple[str, str], ...]] = {}  # class -> (attribute, column key) pairs
+# class -> its class manager and its (attribute, column key) pairs
+_COLUMNS_OF: dict[type, tuple[ClassManager, tuple[tuple[str, str], ...]]] = {}
 
 
 def detached(cls: type[T], row) -> T:
@@ -60,13 +62,15 @@ def detached(cls: type[T], row) -> T:
     with Core statements only (``store.save_sheet``), the unit of work does not know it. (Built
     without the mapped constructor, whose attribute events cost twice as much: bench/README.md,
     "Ninth pass".)"""
-    pairs = _COLUMNS_OF.get(cls)
-    if pairs is None:
+    known = _COLUMNS_OF.get(cls)
+    if known is None:
         mapper = inspect(cls)
         if not mapper.configured:  # built without its constructor: the mappers must be ready
             configure_mappers()
-        pairs = _COLUMNS_OF[cls] = tuple((prop.key, prop.columns[0].key) for prop in mapper.column_attrs)
-    instance = cls._sa_class_manager.new_instance()  # type: ignore[attr-defined]
+        known = _COLUMNS_OF[cls] = (mapper.class_manager,
+                                    tuple((prop.key, prop.columns[0].key) for prop in mapper.column_attrs))
+    manager, pairs = known
+    instance = manager.new_instance()
     instance_state(instance).dict.update([(key, getattr(row, column)) for key, column in pairs])
     make_transient_to_detached(instance)
     return instance
