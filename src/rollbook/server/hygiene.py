@@ -159,16 +159,22 @@ class InputGuard:
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        sent = False
+        await self.app(scope, replaying(raw, receive), send)
 
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": raw, "more_body": False}
-            return await receive()
 
-        await self.app(scope, replay, send)
+def replaying(body: bytes, receive):
+    """An ASGI ``receive`` that hands the request's ``body`` (already read) once more, whole, then the
+    connection's own messages (a disconnect)."""
+    given = False
+
+    async def again():
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
 
 
 async def _answer(scope, headers: dict[str, str], send, refused: Refused) -> None:

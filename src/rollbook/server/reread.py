@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 
+from rollbook.server.hygiene import replaying
 from rollbook.server.tx import lost_connection
 
 log = logging.getLogger("rollbook.server")
@@ -46,18 +47,4 @@ class ReadAgain:
                 raise
             log.warning("rollbook: %s %s met an ended database connection: read again",
                         scope["method"], scope.get("path"))
-            await self.app(scope, _no_body(receive), send)
-
-
-def _no_body(receive):
-    """The read's (empty) body once more, then the connection's own messages (a disconnect)."""
-    given = False
-
-    async def again():
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        return await receive()
-
-    return again
+            await self.app(scope, replaying(b"", receive), send)  # a read's body is empty
