@@ -19,6 +19,7 @@ from pydantic_core import to_json
 from sqlalchemy.orm import Session
 from sse_starlette import EventSourceResponse
 
+from rollbook.server.lean import LeanRoute
 from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database, current_revision
@@ -34,7 +35,7 @@ from rollbook.server.openapi import (
 from rollbook.server.views import member_view
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=LeanRoute)
 bearer = HTTPBearer(auto_error=False, description="The token returned when creating or joining a chronicle.")
 
 Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -318,7 +319,7 @@ def get_chronicle(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
 async def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
-                           idempotency_key: IdempotencyKey = None):
+                           idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: rename, switch mode or language, set the standing difficulty (null clears it)."""
     changes = _given(body)
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
@@ -328,7 +329,7 @@ async def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: I
 
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
 async def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                         idempotency_key: IdempotencyKey = None):
+                         idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: a new invitation code (the old one stops working)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, chronicles.new_invitation(s, member)))
@@ -343,7 +344,7 @@ def members(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 # --- tokens: sessions, keys, removal ----------------------------------------------------------
 
 @router.post("/session", status_code=201, tags=["members"], responses=ERRORS)
-async def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None):
+async def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
     /api/session``; rotating your key closes every session."""
     return await _signed_write(request, db, auth, None, idempotency_key, body=None,
@@ -360,7 +361,7 @@ def close_session(request: Request, db: Db, auth: Auth) -> dict:
 
 
 @router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
-async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new key for you; your older key and every session of yours stop working."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, member_cases.rotate_key(s, member)))
@@ -368,7 +369,7 @@ async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, ide
 
 @router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
 async def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
-                        idempotency_key: IdempotencyKey = None):
+                        idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
     and the log records it (``member_removed``)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
@@ -389,7 +390,7 @@ def list_characters(db: Db, auth: Auth, chronicle_id: Id):
              responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
 async def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
                         body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
-                        idempotency_key: IdempotencyKey = None):
+                        idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Add a character; the sheet is validated by the chronicle's rules."""
     fields = _given(body)
     fields.setdefault("sheet", {})
@@ -408,7 +409,7 @@ def get_character(db: Db, auth: Auth, chronicle_id: Id, character_id: Id):
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
               responses={**ERRORS, 200: json_response("CharacterView", "The character after the edit.")})
 async def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                         body: CharacterUpdate, idempotency_key: IdempotencyKey = None):
+                         body: CharacterUpdate, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
     against editing a sheet that moved meanwhile."""
     fields = _given(body)
@@ -423,7 +424,7 @@ async def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
                         202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
 async def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
                body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
-               idempotency_key: IdempotencyKey = None):
+               idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged.
     A step of the combat chain names the entry it ``follows``: a soak takes the damage levels from the
@@ -446,7 +447,7 @@ def _roll_status(result: dict) -> tuple[int, dict]:
              responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
 async def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
                  body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
-                 idempotency_key: IdempotencyKey = None):
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                                work=lambda s, member: (201, characters.adjust(s, member, character_id, body.change)))
@@ -488,7 +489,7 @@ def log_entry(db: Db, auth: Auth, chronicle_id: Id, seq: Id):
                                                                    "with it.")})
 async def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
                  body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
-                 idempotency_key: IdempotencyKey = None):
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
     source = dice_source(request)
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
@@ -498,7 +499,7 @@ async def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"],
              responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
 async def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
-                 idempotency_key: IdempotencyKey = None):
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, log.reveal(s, member, seq)))

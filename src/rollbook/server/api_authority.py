@@ -15,13 +15,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.server.lean import LeanRoute
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
                                  _signed_read, _signed_write)
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=LeanRoute)
 
 
 class GrantRequest(Strict):
@@ -75,7 +76,7 @@ def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> JSONResponse:
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant", status_code=201, tags=["authority"],
              responses=ERRORS)
 async def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
-                idempotency_key: IdempotencyKey = None):
+                idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: grant an ask as asked, or changed (``edges``). The server makes the roll in the
     same transaction; the answer holds the ``grant`` entry and the roll's ``entry``."""
     body = body or GrantRequest()
@@ -87,7 +88,7 @@ async def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/refuse", tags=["authority"], responses=ERRORS)
 async def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
-                 idempotency_key: IdempotencyKey = None):
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: refuse an ask; nothing is rolled."""
     body = body or RefuseRequest()
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
@@ -96,7 +97,7 @@ async def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id:
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/withdraw", tags=["authority"], responses=ERRORS)
 async def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
-                   idempotency_key: IdempotencyKey = None):
+                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """The player who asked takes back an ask that still waits."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (200, grants.withdraw(s, member, ask_id)))
@@ -113,7 +114,7 @@ def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 @router.post("/chronicles/{chronicle_id}/standing-grants", status_code=201, tags=["authority"], responses=ERRORS)
 async def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: StandingRequest,
-                       idempotency_key: IdempotencyKey = None):
+                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: grant edges ahead, for a character or everyone, until ended or for the scene."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                                work=lambda s, member: (201, authority.set_standing(
@@ -122,7 +123,7 @@ async def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, b
 
 @router.delete("/chronicles/{chronicle_id}/standing-grants/{standing_id}", tags=["authority"], responses=ERRORS)
 async def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standing_id: Id,
-                       idempotency_key: IdempotencyKey = None):
+                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: end a standing grant (a log entry; the grant stays in the log)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (200, authority.end_standing(s, member, standing_id)))
@@ -138,7 +139,7 @@ def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 @router.post("/chronicles/{chronicle_id}/scenes", status_code=201, tags=["scenes"], responses=ERRORS)
 async def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: SceneRequest | None = None,
-                     idempotency_key: IdempotencyKey = None):
+                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: open a scene (its turns start with ``POST …/scene/turns``)."""
     body = body or SceneRequest()
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
@@ -146,14 +147,14 @@ async def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, bod
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns", status_code=201, tags=["scenes"], responses=ERRORS)
-async def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: start the next turn of the open scene (the first call starts turn 1)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, scenes.advance_turn(s, member)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close", tags=["scenes"], responses=ERRORS)
-async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: close the open scene; its scene-long standing grants end."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (200, scenes.close_scene(s, member)))
@@ -164,7 +165,7 @@ async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, id
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/actions", status_code=201, tags=["scenes"],
              responses=ERRORS)
 async def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                          body: ActionsRequest, idempotency_key: IdempotencyKey = None):
+                          body: ActionsRequest, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: the character's number of actions in the running turn (A-4)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                                work=lambda s, member: (201, scenes.declare_actions(s, member, character_id,

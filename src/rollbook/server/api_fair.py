@@ -12,11 +12,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.server.lean import LeanRoute
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
                                  _signed_read, _signed_write)
 from rollbook.server.usecases import fairness
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=LeanRoute)
 
 
 class ClientSeedRequest(Strict):
@@ -34,14 +35,14 @@ def fair_state(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 @router.put("/chronicles/{chronicle_id}/members/me/client-seed", tags=["fair"], responses=ERRORS)
 async def set_client_seed(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ClientSeedRequest,
-                          idempotency_key: IdempotencyKey = None):
+                          idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Set your client seed (F-2): a log entry; your later rolls and follow-ups use it."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
                                work=lambda s, member: (200, fairness.set_client_seed(s, member, body.client_seed)))
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate", status_code=201, tags=["fair"], responses=ERRORS)
-async def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None):
+async def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: reveal the seed in use and commit the next one, in one transaction (F-5)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, fairness.rotate(s, member)))
