@@ -18,7 +18,7 @@ FastAPI's own handler, which then answers as it always did:
 Order: FastAPI solves the dependencies before validating the parameters. The plan validates first
 and declines on any error, so a dependency runs here only when FastAPI's validation would have
 passed too, and whatever it raises (401 without a token) is what FastAPI would have raised.
-``tests/test_lean.py`` sends the same requests, well-formed and hostile, through both handlers.
+``tests/server/test_lean.py`` sends the same requests, well-formed and hostile, through both handlers.
 """
 
 from __future__ import annotations
