@@ -70,7 +70,8 @@ SWEEP_ONE_IN = 64
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """This moment as ``auth.stamp`` writes it."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 class StaleSheet(Exception):
