@@ -17,7 +17,8 @@ OFFSETS = st.integers(min_value=-23 * 60, max_value=23 * 60).map(lambda m: timez
 
 @given(st.datetimes(min_value=datetime(1001, 1, 1), max_value=datetime(9998, 12, 31), timezones=OFFSETS))
 def test_a_stamp_is_the_utc_moment_in_strftimes_form(moment):
-    """The form the database has always held: what ``strftime("%Y-%m-%dT%H:%M:%S.%fZ")`` wrote."""
+    """The form the database has always held, whatever writes it: ``strftime``'s
+    "%Y-%m-%dT%H:%M:%S.%fZ" of the moment in UTC."""
     written = auth.stamp(moment)
     assert written == moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     assert FORM.fullmatch(written)

@@ -47,10 +47,8 @@ def digest(secret: str) -> str:
 
 
 def stamp(moment: datetime) -> str:
-    """The ISO 8601 UTC form every timestamp of the database uses (``tx.now()``'s):
-    ``YYYY-MM-DDTHH:MM:SS.ffffffZ``. ``isoformat`` writes it without ``strftime``'s format parsing
-    (a roll stamps twice); an aware UTC moment's ends with "+00:00", replaced by "Z"."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")[:-6] + "Z"
+    """The ISO 8601 UTC form every timestamp of the database uses (``tx.now()``'s)."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def session_ttl() -> timedelta | None:

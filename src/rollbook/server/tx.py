@@ -70,8 +70,7 @@ SWEEP_ONE_IN = 64
 
 
 def now() -> str:
-    """This moment as ``auth.stamp`` writes it."""
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")[:-6] + "Z"
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class StaleSheet(Exception):
