@@ -98,7 +98,7 @@ class Plan:
                 return None
             try:
                 parsed = await request.json()
-            except ValueError:
+            except Exception:  # noqa: BLE001 - FastAPI's handler parses it again and answers its own way
                 return None
             value, errors = self.body.field.validate(parsed, values, loc=("body",))
             if errors:
@@ -190,7 +190,7 @@ def _param(field: Any, where: str) -> _Param | None:
     expected = params.Path if where == "path" else params.Header
     if not isinstance(info, expected) or not _scalar(info.annotation) or any(type(item) is Json for item in info.metadata):
         return None
-    aliases = _get_param_aliases(field, convert_underscores=getattr(info, "convert_underscores", False))
+    aliases = _get_param_aliases(field)  # as FastAPI's request_params_to_args asks (a header's "-" is in its alias)
     if len(aliases) != 1:
         return None
     return _Param(name=field.name, key=aliases[0][1], field=field, required=info.is_required())
@@ -216,7 +216,7 @@ def _dependency(sub: Dependant) -> _Dependency | None:
     call = sub.call
     coroutine = inspect.iscoroutinefunction(call) or (
         not inspect.isroutine(call) and inspect.iscoroutinefunction(type(call).__call__))
-    if (not coroutine or sub.name is None or sub.request_param_name is None or sub.dependencies
+    if (not coroutine or sub.name is None or not sub.use_cache or sub.request_param_name is None or sub.dependencies
             or sub.path_params or sub.query_params or sub.header_params or sub.cookie_params or sub.body_params
             or sub.websocket_param_name or sub.http_connection_param_name or sub.response_param_name
             or sub.background_tasks_param_name or sub.security_scopes_param_name
