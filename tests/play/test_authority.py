@@ -44,7 +44,7 @@ def _every_kind():
 @pytest.mark.parametrize("system, kind", _every_kind())
 def test_A1_the_edges_and_the_baseline_of_every_kind_are_its_models_own(system, kind):
     """Issue 15: the edges and defaults are worked out once per kind (``_edges_of``, ``_defaults_of``);
-    they stay what the model says, field by field, and a baseline handed out is the caller's own."""
+    they stay what the model says, field by field, whatever a caller does to the list it was handed."""
     model = authority.action_models(system)[kind]
     edges = [name for name in model.model_fields if authority.is_edge(system, kind, name)] + [HIDDEN]
     assert authority.edge_fields(system, kind) == edges
@@ -55,12 +55,25 @@ def test_A1_the_edges_and_the_baseline_of_every_kind_are_its_models_own(system, 
             expected[name] = info.default_factory() if info.default_factory is not None else info.default
     first = authority.baseline(system, kind)
     assert first == expected and list(first) == [name for name in edges if name in expected]
-    for value in first.values():
-        if isinstance(value, (list, dict)):
-            value.clear()
-    assert authority.baseline(system, kind) == expected
     authority.edge_fields(system, kind).append("mine")
     assert authority.edge_fields(system, kind) == edges
+
+
+def test_A1_a_baseline_handed_out_is_the_callers_own(monkeypatch):
+    """No edge of today's models defaults to a list or a dict, so the deep copy of such a default
+    (``baseline``) is pinned here with one made up: emptying what one caller got changes neither the
+    next caller's baseline nor the cached default; a standing value is copied too."""
+    made_up = (("targets", ["a", "b"]), ("weights", {"x": [1]}), ("difficulty", 6), (HIDDEN, False))
+    monkeypatch.setattr(authority, "_defaults_of", lambda system, kind: made_up)
+    first = authority.baseline("v20", "test")
+    first["targets"].clear()
+    first["weights"]["x"].append(2)
+    assert authority.baseline("v20", "test") == {"targets": ["a", "b"], "weights": {"x": [1]}, "difficulty": 6,
+                                                  HIDDEN: False}
+    assert made_up[0][1] == ["a", "b"] and made_up[1][1] == {"x": [1]}
+    standing = {"targets": ["s"]}
+    authority.baseline("v20", "test", standing)["targets"].append("t")
+    assert standing == {"targets": ["s"]}
 
 
 @pytest.mark.parametrize("system, kind, edges", [
