@@ -94,3 +94,26 @@ def test_names_are_kept_only_for_homebrew_and_only_when_they_change():
         assert labels.trait("necromancie_des_egouts", lang, patch["names"]) == "Nécromancie des Égouts"
     assert labels.trait("stealth", "fr", {"stealth": "x"}) == "Furtivité"  # a known trait stays translated
     assert labels.trait("egouts", "fr") == "Egouts"  # without its name: made readable, as before
+
+
+@pytest.mark.parametrize(("system", "sheet", "form"), [
+    ("v5", {"names": {"egouts": "Égouts", "necromancie": "Nécromancie!"}, "skills": {"egouts": 1},
+            "disciplines": {"necromancie": 2}}, {"s.skills.egouts": ""}),
+    ("v20", {"names": {"escalade": "Escalade!"}, "skills": {"escalade": 2}}, {"s.skills.escalade": ""}),
+    ("rollunder", {"names": {"egouts": "Égouts"}, "skills": {"egouts": 5}}, {"s.skills.egouts": ""}),
+], ids=["v5", "v20", "rollunder"])
+def test_a_removed_homebrew_trait_takes_its_name_with_it(system, sheet, form):
+    """The row of a homebrew trait emptied: its name goes too (``null`` in the patch), the names of
+    traits still on the sheet stay."""
+    patch = sheetform.patch_from_form(system, form, sheet, None)
+    removed = next(iter(form)).rsplit(".", 1)[1]
+    assert patch["names"][removed] is None
+    assert all(value is None for value in patch["names"].values())
+    assert set(patch["names"]) == {removed}
+
+
+def test_a_name_still_mentioned_elsewhere_is_kept():
+    """A trait whose rating is removed but whose specialty line still names it keeps its name."""
+    sheet = {"names": {"egouts": "Égouts"}, "skills": {"egouts": 1}, "specialties": {"egouts": ["Rats"]}}
+    patch = sheetform.patch_from_form("v5", {"s.skills.egouts": ""}, sheet, None)
+    assert "names" not in patch

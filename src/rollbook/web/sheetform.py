@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook.i18n import N_, translate
+from rollbook.play.common import merge
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
 from rollbook.web.forms import Option, _plain_type, describe, parse_int
@@ -431,9 +432,36 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                     raise
     if "powers" in schema["properties"] and (editable is None or "powers" in editable) and "s.powers.0.name" in form:
         patch["powers"] = powers_from_form(system, form, lenient, trait_id)
-    if typed_names and (editable is None or "names" in editable):
-        patch["names"] = typed_names
+    if editable is None or "names" in editable:
+        names = {**_stale_names(sheet, patch, held_names), **typed_names}
+        if names:
+            patch["names"] = names
     return patch
+
+
+def _stale_names(sheet: dict, patch: dict, held_names: dict) -> dict[str, None]:
+    """The homebrew names of traits the edited sheet no longer mentions (a row removed), removed with
+    them: a trait is mentioned by a key or a text anywhere else on the sheet (a rating, a specialty's
+    line, a power's discipline)."""
+    if not held_names:
+        return {}
+    mentioned: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            mentioned.update(key for key in value if isinstance(key, str))
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            mentioned.add(value)
+
+    edited = merge(sheet, patch)
+    edited.pop("names", None)
+    walk(edited)
+    return {trait: None for trait in held_names if trait not in mentioned}
 
 
 _SKIP = object()
