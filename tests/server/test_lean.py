@@ -26,6 +26,7 @@ from starlette.requests import Request
 
 from rollbook.server import api, api_authority, api_fair, lean
 from rollbook.server.api import Caller
+from rollbook.server.hygiene import replaying
 from rollbook.server.lean import LeanRoute, plan_of
 from rollbook.server.problems import ProblemError
 
@@ -135,15 +136,11 @@ def _scope(route: APIRoute, path_values: dict[str, str], headers: list[tuple[byt
 
 async def _call(asgi, scope: dict, body: bytes) -> tuple[str, Any]:
     """What happened: ("called", the status) or the refusal raised, in comparable form."""
-    sent = False
 
-    async def receive():
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
+    async def disconnected():
         return {"type": "http.disconnect"}
 
+    receive = replaying(body, disconnected)  # the body whole, as InputGuard hands it on
     status: list[int] = []
 
     async def send(message):
