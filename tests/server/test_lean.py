@@ -13,7 +13,6 @@ from types import SimpleNamespace
 from typing import Annotated, Any
 
 import pytest
-
 from fastapi import Body, Depends, FastAPI, Header, Path
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -62,7 +61,7 @@ DATABASE = object()  # what the Db dependency hands out here (request.app.state.
 
 
 def _label(route: APIRoute) -> str:
-    return f"{sorted(route.methods)[0]} {route.path}"
+    return f"{min(route.methods)} {route.path}"
 
 
 def test_every_async_route_that_answers_with_a_response_has_a_plan():
@@ -127,7 +126,7 @@ def ways(monkeypatch) -> list[str]:
 
 
 def _scope(route: APIRoute, path_values: dict[str, str], headers: list[tuple[bytes, bytes]]) -> dict:
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": sorted(route.methods)[0],
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": min(route.methods),
             "scheme": "http", "path": route.path, "raw_path": route.path.encode(), "query_string": b"",
             "root_path": "", "headers": headers, "client": ("127.0.0.1", 1), "server": ("test", 80),
             "path_params": path_values, "app": SimpleNamespace(state=SimpleNamespace(db=DATABASE)),
@@ -189,7 +188,8 @@ CONTENT_TYPES = st.sampled_from([None, "application/json", "application/json", "
                                  "application/json; charset=utf-8", "text/plain", "text/json", "application/jsonp",
                                  "application/merge-patch+json", ""])
 JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                           lambda inner: (st.lists(inner, max_size=3)
+                                          | st.dictionaries(st.text(max_size=8), inner, max_size=3)),
                            max_leaves=8)
 
 
@@ -256,7 +256,8 @@ def test_the_lean_handler_answers_as_fastapi_does(route, data, ways):
     lean_app, standard_app, calls = _spied(route)
     path_values, headers, body = data.draw(requests(route))
     ways.clear()
-    lean_side, standard_side = in_a_loop(_both(lean_app, standard_app, calls, _scope(route, path_values, headers), body))
+    scope = _scope(route, path_values, headers)
+    lean_side, standard_side = in_a_loop(_both(lean_app, standard_app, calls, scope, body))
     assert lean_side == standard_side
     assert len(ways) == 1
     if ways == ["lean"]:  # taken only when FastAPI, too, calls the endpoint
@@ -277,7 +278,7 @@ def test_a_well_formed_request_takes_the_lean_way(route, ways):
         assert lean_side == standard_side
         if lean_side[0][0] == "called":
             assert ways == ["lean"]
-    assert any(in_a_loop(_call(lean_app, scope, json.dumps(example).encode()))[0] == "called"  # noqa
+    assert any(in_a_loop(_call(lean_app, scope, json.dumps(example).encode()))[0] == "called"
                for example in _examples(route))
 
 

@@ -361,7 +361,8 @@ def close_session(request: Request, db: Db, auth: Auth) -> dict:
 
 
 @router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
-async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new key for you; your older key and every session of yours stop working."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, member_cases.rotate_key(s, member)))

@@ -147,14 +147,16 @@ async def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, bod
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns", status_code=201, tags=["scenes"], responses=ERRORS)
-async def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+async def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: start the next turn of the open scene (the first call starts turn 1)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, scenes.advance_turn(s, member)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close", tags=["scenes"], responses=ERRORS)
-async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: close the open scene; its scene-long standing grants end."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (200, scenes.close_scene(s, member)))

@@ -42,7 +42,8 @@ async def set_client_seed(request: Request, db: Db, auth: Auth, chronicle_id: Id
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate", status_code=201, tags=["fair"], responses=ERRORS)
-async def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+async def rotate(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: reveal the seed in use and commit the next one, in one transaction (F-5)."""
     return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                                work=lambda s, member: (201, fairness.rotate(s, member)))

@@ -163,8 +163,8 @@ def plan_of(route: Any) -> Plan | None:
     dependencies = tuple(_dependency(sub) for sub in dependant.dependencies)
     if None in path or None in headers or body is _MISSING or None in dependencies:
         return None
-    return Plan(path=path, headers=headers, body=body, request_name=dependant.request_param_name,  # type: ignore[arg-type]
-                dependencies=dependencies)  # type: ignore[arg-type]
+    return Plan(path=path, headers=headers, body=body,  # type: ignore[arg-type]  # no None left in them
+                request_name=dependant.request_param_name, dependencies=dependencies)  # type: ignore[arg-type]
 
 
 def _answers_with_response(endpoint: Callable[..., Any]) -> bool:
@@ -188,7 +188,8 @@ def _scalar(annotation: Any) -> bool:
 def _param(field: Any, where: str) -> _Param | None:
     info = field.field_info
     expected = params.Path if where == "path" else params.Header
-    if not isinstance(info, expected) or not _scalar(info.annotation) or any(type(item) is Json for item in info.metadata):
+    if (not isinstance(info, expected) or not _scalar(info.annotation)
+            or any(type(item) is Json for item in info.metadata)):
         return None
     aliases = _get_param_aliases(field)  # as FastAPI's request_params_to_args asks (a header's "-" is in its alias)
     if len(aliases) != 1:
@@ -206,7 +207,8 @@ def _body(route: Any) -> _Param | None | object:
         return _MISSING
     field = fields[0]
     info = field.field_info
-    if not isinstance(info, params.Body) or isinstance(info, (params.Form, params.File)) or getattr(info, "embed", False):
+    if (not isinstance(info, params.Body) or isinstance(info, (params.Form, params.File))
+            or getattr(info, "embed", False)):
         return _MISSING
     return _Param(name=field.name, key="body", field=field, required=info.is_required())
 
