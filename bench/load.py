@@ -90,6 +90,10 @@ V5_SHEET = {
 # created with it as its standing difficulty, so no roll of the mix needs a grant (a player's roll
 # that set it would be refused 403 grant_required, or become an ask with "ask": true).
 STANDING_DIFFICULTY = {"v20": 6, "v5": 3}
+# Issue 15's goals for the durable roll, at 32 connections: its throughput at least half the bare
+# endpoint's in the same run, its p99 under 50 ms.
+RATIO_GOAL = 0.5
+P99_GOAL_MS = 50.0
 V20_TEST = {"kind": "test", "attribute": "dexterity", "ability": "firearms"}
 V5_TEST = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}
 
@@ -779,9 +783,11 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
                 f"requests so far")
     phases = {phase: phase_report(phase, recorder, totals[phase]) for phase in PHASES}
     bare, roll = phases["bare"]["throughput"], phases["roll"]["throughput"]
+    ratio = round(roll / bare, 3) if bare else None
     return {
         "phases": phases,
-        "ratio_roll_to_bare": round(roll / bare, 3) if bare else None,
+        "ratio_roll_to_bare": ratio,
+        "goals": goals(ratio, phases["roll"]["p99_ms"]),
         "server_errors": sum(count for phase in phases.values() for label, count in phase["statuses"].items()
                              if label[:1] == "5"),
         "transport_errors": dict(recorder.transport_errors),
@@ -867,6 +873,19 @@ def parse_wrk(text: str) -> dict[str, Any]:
 
 # --- output ----------------------------------------------------------------------------------
 
+def goals(ratio: float | None, roll_p99_ms: float | None) -> dict[str, bool]:
+    """Issue 15's two goals, each met or not: ``ratio`` (roll/bare ≥ RATIO_GOAL) and ``p99`` (the
+    roll's p99 < P99_GOAL_MS)."""
+    return {"ratio": ratio is not None and ratio >= RATIO_GOAL,
+            "p99": roll_p99_ms is not None and roll_p99_ms < P99_GOAL_MS}
+
+
+def _goals_text(run: dict) -> str:
+    met = run.get("goals") or goals(run.get("ratio_roll_to_bare"), run["phases"]["roll"].get("p99_ms"))
+    return (f"ratio {'met' if met['ratio'] else 'not met'}, "
+            f"p99 {'met' if met['p99'] else 'not met'}")
+
+
 def _procs(run: dict) -> str:
     """``1``, or ``1×4`` for one process with 4 worker threads asked for."""
     return f"{run['processes']}×{run['threads']}" if run.get("threads") else str(run["processes"])
@@ -885,14 +904,15 @@ def print_report(report: dict, console) -> None:
                   f"{s['rounds']} interleaved slices, loopback only")
     summary = RichTable(title="Bare endpoint against the durable roll (issue 15)")
     for column in ("store", "procs", "bare req/s", "bare p50/p95/p99 ms", "roll req/s", "roll p50/p95/p99 ms",
-                   "roll/bare", "play req/s", "play p99 ms", "5xx"):
+                   "roll/bare", "goals", "play req/s", "play p99 ms", "5xx"):
         summary.add_column(column, justify="left" if column in ("store",) else "right")
     for run in report["runs"]:
         bare, roll, play = (run["phases"][p] for p in PHASES)
         summary.add_row(run["store"], _procs(run), f"{bare['throughput']:,.0f}", _pcts(bare),
                         f"{roll['throughput']:,.0f}", _pcts(roll), f"{run['ratio_roll_to_bare']:.2f}",
-                        f"{play['throughput']:,.0f}", f"{play['p99_ms']}", str(run["server_errors"]))
+                        _goals_text(run), f"{play['throughput']:,.0f}", f"{play['p99_ms']}", str(run["server_errors"]))
     console.print(summary)
+    console.print(f"goals (issue 15): roll/bare ≥ {RATIO_GOAL}, roll p99 < {P99_GOAL_MS:.0f} ms at 32 connections")
     detail = RichTable(title="Per kind of request: latency, answers, CPU per request")
     for column in ("store", "procs", "request", "req/s", "p50", "p95", "p99", "max ms", "answers",
                    "server CPU ms", "db CPU ms"):

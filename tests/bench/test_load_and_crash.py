@@ -56,6 +56,15 @@ def test_load_measures_the_bare_endpoint_and_the_durable_roll_in_one_run(load_re
     assert run["server_errors"] == 0 and run["server_tracebacks"] == 0 and run["problems"] == []
 
 
+def test_load_says_whether_issue_15s_goals_are_met(load_report):
+    load = load_module("load")
+    assert load.goals(0.5, 49.9) == {"ratio": True, "p99": True}
+    assert load.goals(0.499, 50.0) == {"ratio": False, "p99": False}
+    assert load.goals(None, None) == {"ratio": False, "p99": False}  # a run without a bare figure
+    [run] = load_report["runs"]
+    assert run["goals"] == load.goals(run["ratio_roll_to_bare"], run["phases"]["roll"]["p99_ms"])
+
+
 def test_load_prints_the_rich_tables(load_report):
     from rich.console import Console
 
@@ -65,6 +74,7 @@ def test_load_prints_the_rich_tables(load_report):
     text = console.export_text()
     assert "Bare endpoint against the durable roll" in text and "roll/bare" in text
     assert f"{load_report['runs'][0]['ratio_roll_to_bare']:.2f}" in text
+    assert "roll/bare ≥ 0.5, roll p99 < 50 ms" in text and ("ratio met" in text or "ratio not met" in text)
     assert "v5_reroll" in text and "2 cores" in text or f"{load_report['machine']['cores']} cores" in text
 
 
