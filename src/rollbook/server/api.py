@@ -19,11 +19,11 @@ from pydantic_core import to_json
 from sqlalchemy.orm import Session
 from sse_starlette import EventSourceResponse
 
-from rollbook.server.lean import LeanRoute
 from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
+from rollbook.server.lean import LeanRoute
 from rollbook.server.deps import (
     current_member, database_dependency, dice_source, language, member_in, request_token, required_token,
 )

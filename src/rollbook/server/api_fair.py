@@ -12,9 +12,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.lean import LeanRoute
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
                                  _signed_read, _signed_write)
+from rollbook.server.lean import LeanRoute
 from rollbook.server.usecases import fairness
 
 router = APIRouter(prefix="/api", route_class=LeanRoute)
