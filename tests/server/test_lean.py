@@ -7,6 +7,7 @@ planned route of the API, so a route added later is checked too."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from contextlib import AsyncExitStack
 from types import SimpleNamespace
@@ -67,7 +68,7 @@ def _label(route: APIRoute) -> str:
 def test_every_async_api_route_but_the_live_feed_has_a_plan():
     """The signed writes (the roll among them) all take the lean way; a route that stops qualifying
     (a new kind of parameter, its ``-> JSONResponse`` dropped) fails here instead of slowing down."""
-    async_routes = {_label(route) for route in ROUTES if lean.inspect.iscoroutinefunction(route.endpoint)}
+    async_routes = {_label(route) for route in ROUTES if inspect.iscoroutinefunction(route.endpoint)}
     live_feed = "GET /api/chronicles/{chronicle_id}/events"  # its member dependency has one of its own
     assert {_label(route) for route in PLANNED} == async_routes - {live_feed}
     assert "POST /api/chronicles/{chronicle_id}/characters/{character_id}/rolls" in async_routes

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import types
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin
@@ -181,7 +182,7 @@ def _scalar(annotation: Any) -> bool:
         return True
     arguments = get_args(annotation)
     origin = get_origin(annotation)
-    return ((origin is Union or type(annotation).__name__ == "UnionType") and len(arguments) == 2
+    return (origin in (Union, types.UnionType) and len(arguments) == 2
             and type(None) in arguments and all(a in _SCALARS or a is type(None) for a in arguments))
 
 
