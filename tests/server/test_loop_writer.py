@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import make_url
 
 from rollbook.server import tx
-from rollbook.server.db import Database, WriterLane, lane_file
+from rollbook.server.db import AsyncpgWriter, Database, LoopWriter, WriterLane, lane_file
 from rollbook.server.models import IdempotencyRecord, Member
 from rollbook.server.problems import ProblemError
 
@@ -61,7 +61,7 @@ def test_queued_loop_writes_share_commits_and_a_refusal_keeps_the_others(scratch
         assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == kept
     assert set().union(*heard) == set(kept)
     if db.sqlite:
-        assert db.writes_in_loop and db.loop_writer.writes == 16
+        assert db.loop_writer.writes == 16
         assert db.loop_writer.batches < 16  # the writes queued behind the first commit shared one
 
 
@@ -99,8 +99,10 @@ def test_a_commit_that_fails_keeps_nothing_and_reports_its_error(scratch, where)
     """From a thread (``tx.run``: ``GroupCommit`` on SQLite) and from the loop (``tx.run_async``)."""
     db, table = scratch
     failures = [RuntimeError("the disk is gone")]
+    # PostgreSQL's loop writes go through asyncpg's engine (a test's loop has no pool: the unpooled one)
+    engine = db.engine if where == "thread" or db.sqlite else db.loop_writer.unpooled.sync_engine
 
-    @event.listens_for(db.engine, "commit")
+    @event.listens_for(engine, "commit")
     def _fail(_connection) -> None:
         if failures:
             raise failures.pop()
@@ -121,7 +123,7 @@ def test_a_commit_that_fails_keeps_nothing_and_reports_its_error(scratch, where)
         with db.read() as session:
             assert session.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 1
     finally:
-        event.remove(db.engine, "commit", _fail)
+        event.remove(engine, "commit", _fail)
 
 
 @pytest.mark.parametrize("where", ["thread", "loop"])
@@ -285,9 +287,8 @@ def test_another_rollbook_process_writing_is_waited_for_at_the_lane_file_outside
 
 
 def test_a_caller_that_goes_away_does_not_cancel_its_write_in_the_loop(scratch):
-    """SQLite: a queued write belongs to its batch; a cancelled caller does not take it out. (On
-    PostgreSQL, a write cancelled before its worker thread starts is not run, one under way runs to
-    its end: nothing is half-applied either way.)"""
+    """SQLite: a queued write belongs to its batch; a cancelled caller does not take it out.
+    (PostgreSQL's loop writer: test_asyncpg_writer.)"""
     db, table = scratch
     if not db.sqlite:
         pytest.skip("the loop writer is SQLite's")
@@ -320,17 +321,18 @@ def test_a_caller_that_goes_away_does_not_cancel_its_write_in_the_loop(scratch):
     in_a_loop(main())
 
 
-def test_the_api_writes_through_the_loop_writer_on_sqlite(app, make_table):
+def test_the_api_writes_in_the_event_loop_on_both_stores(app, make_table):
+    """SQLite: through the loop writer; PostgreSQL: on asyncpg, in the server loop's own pool."""
     table = make_table("v20")
     character = table.character(table.st, V20_SHEET)
     db = app.state.db
-    before = db.loop_writer.writes if db.writes_in_loop else None
+    before = db.loop_writer.writes
     response = table.roll(table.st, character["id"], V20_TEST)
     assert response.status_code == 201, response.text
-    if db.writes_in_loop:
-        assert db.loop_writer.writes == before + 1
-    else:
-        assert db.loop_writer is None
+    assert db.loop_writer.writes == before + 1
+    assert isinstance(db.loop_writer, LoopWriter if db.sqlite else AsyncpgWriter)
+    if not db.sqlite:
+        assert db.loop_writer._pools, "the server's loop writes through its own pool"
 
 
 def test_a_batch_is_answered_before_the_next_batch_holds_the_loop(scratch):

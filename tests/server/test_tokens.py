@@ -11,6 +11,7 @@ from datetime import timedelta
 from sqlalchemy import event, text
 
 from rollbook.server import auth
+from rollbook.server.db import AsyncpgWriter
 from rollbook.server.usecases import members
 
 from .conftest import V20_SHEET, V20_TEST, bearer
@@ -177,18 +178,24 @@ def test_a_signed_write_refuses_a_forged_token_before_a_bad_key(client, make_tab
 
 @contextmanager
 def pool_checkouts(app) -> Iterator[list[int]]:
-    """The app's pool checkouts while the block runs (one item each)."""
+    """The app's pool checkouts while the block runs (one item each): psycopg's pool, and on
+    PostgreSQL the server loop's asyncpg pool (the signed writes')."""
     checkouts: list[int] = []
-    pool = app.state.db.engine.pool
+    db = app.state.db
+    pools = [db.engine.pool]
+    if isinstance(db.loop_writer, AsyncpgWriter):
+        pools += [engine.sync_engine.pool for engine in db.loop_writer._pools.values()]
 
     def counted(*_args) -> None:
         checkouts.append(1)
 
-    event.listen(pool, "checkout", counted)
+    for pool in pools:
+        event.listen(pool, "checkout", counted)
     try:
         yield checkouts
     finally:
-        event.remove(pool, "checkout", counted)
+        for pool in pools:
+            event.remove(pool, "checkout", counted)
 
 
 def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, backend):

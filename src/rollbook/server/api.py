@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-import anyio
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -226,23 +225,15 @@ async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_
     write's own transaction, first thing (its refusal comes before the key's): one connection per
     request.
 
-    On SQLite the write runs in the event loop, through ``db.LoopWriter`` (no thread-pool hop; the
-    COMMIT's fsync waits in a worker thread, shared by the writes that queued meanwhile). On
-    PostgreSQL, where every statement is a round trip, it runs in a worker thread
-    (``_signed_write_in_thread``)."""
-    if not db.writes_in_loop:
-        return await anyio.to_thread.run_sync(_signed_write_in_thread, request, db, auth, chronicle_id, key, body, work)
+    The write runs in the event loop (``Database.run_write_async``): on SQLite through
+    ``db.LoopWriter`` (no thread-pool hop; the COMMIT's fsync waits in a worker thread, shared by the
+    writes that queued meanwhile), on PostgreSQL on asyncpg (``db.AsyncpgWriter``: each round trip
+    awaited)."""
     scope, signed = _signed_scope(auth, chronicle_id)
     status, payload, replayed = await tx.idempotent_async(db, scope=scope, key=key,
                                                           request_fingerprint=_fingerprint(request, key, body),
                                                           work=lambda session: work(session, signed[0]))
     return _answer(status, payload, replayed)
-
-
-def _signed_write_in_thread(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None,
-                            body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
-    scope, signed = _signed_scope(auth, chronicle_id)
-    return _mutate(request, db, scope=scope, key=key, body=body, work=lambda session: work(session, signed[0]))
 
 
 def _signed_scope(auth: Caller, chronicle_id: int | None) -> tuple[Callable[[Session], str], list[Member]]:

@@ -99,7 +99,8 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         thresholds = gc.get_threshold()
         gc.set_threshold(GC_YOUNG_THRESHOLD, *thresholds[1:])
         try:
-            yield
+            async with db.serving():
+                yield
         finally:
             gc.set_threshold(*thresholds)
             gc.unfreeze()  # an app that stops (a test's) leaves its objects to the collector again

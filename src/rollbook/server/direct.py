@@ -4,7 +4,7 @@ Executing one Core statement through SQLAlchemy costs ~25 µs of CPU on SQLite a
 PostgreSQL beyond the driver's own work (an execution context, result metadata, event dispatch,
 a ``Row`` per row), several times a driver's execute of the same SQL on SQLite; a roll runs eight
 such statements (``bench/README.md``, "Fifth pass"). A ``Statement`` here is a Core statement that
-SQLAlchemy still compiles (once per dialect: the same SQL text, bind casts and parameter order as
+SQLAlchemy still compiles (once per dialect and driver: the same SQL text, bind casts and parameter order as
 ``Connection.execute`` sends) and whose parameters and results go through the column types' own
 processors (JSON, on either store); only the execution is the driver's:
 
@@ -83,9 +83,10 @@ class Statement:
         self._by_dialect: dict[str, _Compiled] = {}
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
-        compiled = self._by_dialect.get(dialect.name)
+        # by driver: psycopg's and asyncpg's PostgreSQL dialects take their parameters differently
+        compiled = self._by_dialect.get(dialect.driver)
         if compiled is None:
-            compiled = self._by_dialect[dialect.name] = _Compiled(self.statement, dialect)
+            compiled = self._by_dialect[dialect.driver] = _Compiled(self.statement, dialect)
         return compiled
 
     def _run(self, connection: Connection, params: Mapping[str, Any], read: Callable[[Any], Any]) -> Any:

@@ -109,8 +109,11 @@ def _sqlstate(error: BaseException) -> str | None:
 
 
 def _constraint(error: BaseException) -> str | None:
-    diag = getattr(getattr(error, "orig", None), "diag", None)
-    return getattr(diag, "constraint_name", None)
+    orig = getattr(error, "orig", None)
+    diag = getattr(orig, "diag", None)
+    if diag is not None:  # psycopg
+        return diag.constraint_name
+    return getattr(getattr(orig, "__cause__", None), "constraint_name", None)  # asyncpg, under SQLAlchemy's adapter
 
 
 def retryable(error: BaseException) -> bool:

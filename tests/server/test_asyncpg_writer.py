@@ -1,0 +1,213 @@
+"""``db.AsyncpgWriter``: PostgreSQL's writes from the event loop (the API's signed writes) run on
+asyncpg and must keep what the psycopg writes keep: the races ``tx`` retries are recognised from
+the same SQLSTATE and constraint names, a connection that ended before the COMMIT makes the write
+run again (once kept), the server loop's pool is closed with the server, and the URL's libpq
+options reach asyncpg as they reach psycopg. The same checks run on SQLite's loop writer where the
+store has the behaviour (a unique violation, a cancelled caller)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Column, Integer, String, bindparam, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from rollbook.server import tx
+from rollbook.server.app import create_app
+from rollbook.server.db import AsyncpgWriter, LoopWriter
+from rollbook.server.direct import Statement
+
+from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, Table, in_a_loop, scratch_table
+from .test_reconnect import end_every_connection_named, tagged
+
+
+@pytest.fixture()
+def scratch(database_url):
+    with scratch_table(database_url, "asyncpg", Column("name", String(50), unique=True, nullable=False),
+                       Column("n", Integer, nullable=False, default=0)) as made:
+        yield made
+
+
+def _names(db, table) -> list[str]:
+    with db.read() as session:
+        return list(session.connection().execute(select(table.c.name).order_by(table.c.id)).scalars())
+
+
+def test_each_store_has_its_loop_writer(scratch, backend):
+    db, _table = scratch
+    assert isinstance(db.loop_writer, LoopWriter if backend == "sqlite" else AsyncpgWriter)
+
+
+def test_one_direct_statement_runs_on_either_driver_of_one_store(scratch):
+    """``direct.Statement`` compiles once per driver: psycopg's and asyncpg's PostgreSQL dialects take
+    their parameters differently (``%(name)s`` and ``$1``)."""
+    db, table = scratch
+    tx.run(db, lambda session: session.execute(table.insert().values(name="both", n=3)))
+    by_name = Statement(select(table.c.name, table.c.n).where(table.c.name == bindparam("name")))
+
+    def read(session):
+        return by_name.first(session.connection(), {"name": "both"})
+
+    assert tx.run(db, read) == ("both", 3)  # psycopg (pysqlite) first: its form is compiled and kept
+    assert in_a_loop(tx.run_async(db, read)) == ("both", 3)
+    assert tx.run(db, read) == ("both", 3)
+
+
+@pytest.mark.parametrize("where", ["thread", "loop"])
+def test_a_unique_violation_names_its_constraint_and_is_a_race_only_on_the_races_constraints(
+        scratch, backend, where, monkeypatch):
+    db, table = scratch
+    tx.run(db, lambda session: session.execute(table.insert().values(name="twice")))
+
+    def write(work):
+        return tx.run(db, work) if where == "thread" else in_a_loop(tx.run_async(db, work))
+
+    with pytest.raises(IntegrityError) as raised:
+        write(lambda session: session.execute(table.insert().values(name="twice")))
+    assert not tx.retryable(raised.value)  # a constraint that settles no race is a bug, raised
+    if backend == "sqlite":
+        return  # SQLite names no constraint (and has no races to settle: one writer at a time)
+    assert tx._sqlstate(raised.value) == tx.UNIQUE_VIOLATION
+    assert tx._constraint(raised.value) == f"{table.name}_name_key"
+
+    # the same violation on a constraint that settles a race: the loser runs again and finds the winner
+    monkeypatch.setattr(tx, "RACE_CONSTRAINTS", tx.RACE_CONSTRAINTS | {f"{table.name}_name_key"})
+    attempts = []
+
+    def insert_or_take_the_winners(session):
+        attempts.append(1)
+        if len(attempts) == 1:
+            session.execute(table.insert().values(name="twice"))
+        return session.execute(select(table.c.name)).scalars().all()
+
+    assert write(insert_or_take_the_winners) == ["twice"] and len(attempts) == 2
+    assert _names(db, table) == ["twice"]
+
+
+def test_a_lock_not_available_in_a_loop_write_is_a_lost_race(scratch, backend):
+    """SQLSTATE 55P03 read from asyncpg's error, as from psycopg's (SQLAlchemy raises it as a plain
+    ``DBAPIError`` for asyncpg, an ``OperationalError`` for psycopg: ``tx`` reads the SQLSTATE)."""
+    db, table = scratch
+    if backend == "sqlite":
+        pytest.skip("PostgreSQL's row locks (SQLite's loop writer never waits on a lock in the loop)")
+    tx.run(db, lambda session: session.execute(table.insert().values(name="held")))
+    with db.engine.connect() as holder:
+        holder.begin()
+        holder.execute(table.update().values(n=table.c.n + 10))
+
+        def bump(session):
+            session.execute(text("SET LOCAL lock_timeout = '50ms'"))
+            session.execute(table.update().values(n=table.c.n + 1))
+
+        with pytest.raises(DBAPIError) as raised:
+            in_a_loop(db.run_write_async(bump))
+        holder.rollback()
+    assert tx._sqlstate(raised.value) == "55P03" and tx.retryable(raised.value)
+
+
+def test_a_loop_write_whose_connection_ended_before_its_commit_runs_again_and_is_kept_once(scratch, backend):
+    db, table = scratch
+    if backend == "sqlite":
+        pytest.skip("a server that ends connections: PostgreSQL's (test_reconnect ends SQLite's)")
+    attempts = []
+
+    def work(session):
+        attempts.append(1)
+        session.execute(table.insert().values(name=f"before {len(attempts)}"))
+        if len(attempts) == 1:
+            pid = session.connection().connection.driver_connection.get_server_pid()  # asyncpg's connection
+            with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        session.execute(table.insert().values(name=f"after {len(attempts)}"))
+        return len(attempts)
+
+    assert in_a_loop(tx.run_async(db, work)) == 2
+    assert _names(db, table) == ["before 2", "after 2"]
+
+
+def test_a_caller_that_goes_away_leaves_its_write_to_commit(scratch):
+    """On both stores the write of a cancelled caller runs to its end (SQLite: in its batch;
+    PostgreSQL: its task is shielded), as a write in a worker thread did: nothing half-applied."""
+    db, table = scratch
+
+    async def main() -> list[str]:
+        started = asyncio.Event()
+
+        def work(session):
+            session.execute(table.insert().values(name="kept"))
+
+        async def caller() -> None:
+            started.set()
+            await tx.run_async(db, work)
+
+        task = asyncio.create_task(caller())
+        await started.wait()
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(500):  # the write goes on in this loop and commits
+            if names := _names(db, table):
+                return names
+            await asyncio.sleep(0.02)
+        return []
+
+    assert in_a_loop(main()) == ["kept"]
+
+
+def test_the_server_loop_keeps_one_pool_and_closes_it_when_the_server_stops(database_url, backend):
+    """PostgreSQL: the server's rolls share the loop's pool of asyncpg connections (the URL's
+    ``application_name`` reaches asyncpg as libpq's option), and none is left open after the
+    server stops."""
+    if backend == "sqlite":
+        pytest.skip("asyncpg's pool is PostgreSQL's")
+    url, name = tagged(database_url)
+    app = create_app(url)
+    writer = app.state.db.loop_writer
+
+    def asyncpg_backends() -> int:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+            return admin.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
+                                 "AND backend_type = 'client backend'", (name,)).fetchone()[0]
+
+    try:
+        with TestClient(app) as client:
+            created = client.post("/api/chronicles", json={"name": "Pool", "system": "v20", "difficulty": 6})
+            table = Table(client, created.json())
+            player = table.join()
+            character = table.character(player, V20_SHEET)
+            before = writer.writes
+            for _ in range(3):
+                assert table.roll(player, character["id"], V20_TEST).status_code == 201
+            assert writer.writes == before + 3
+            (pool,) = writer._pools.values()
+            assert pool.sync_engine.pool.checkedin() >= 1  # the rolls' connection went back to the pool
+            assert asyncpg_backends() >= 1
+        assert writer._pools == {}
+        app.state.db.dispose()  # psycopg's pool too
+        assert asyncpg_backends() == 0
+    finally:
+        end_every_connection_named(name)
+
+
+def test_a_write_refused_by_the_database_through_the_api_is_its_problem_not_a_500(client, make_table, backend):
+    """A malformed request that reaches the loop writer (an unknown character) is refused as on the
+    other store: nothing of the asyncpg driver leaks into the answer."""
+    table = make_table("v20")
+    response = table.roll(table.st, 987_654_321, V20_TEST)
+    assert response.status_code == 404, response.text
+    assert response.json()["code"] in {"character_not_found", "not_found"}
+
+
+def test_errors_of_the_loop_writer_are_sqlalchemys(scratch, backend):
+    """What ``tx`` and the app's error handler catch: SQLAlchemy's ``DBAPIError`` family, with the
+    driver's error as ``orig`` (asyncpg's under SQLAlchemy's adapter on PostgreSQL)."""
+    db, table = scratch
+    with pytest.raises(DBAPIError) as raised:
+        in_a_loop(db.run_write_async(lambda session: session.execute(text(f"SELECT nope FROM {table.name}"))))
+    assert raised.value.orig is not None
+    if backend == "postgresql":
+        assert tx._sqlstate(raised.value) == "42703"  # undefined column
