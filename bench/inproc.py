@@ -113,7 +113,7 @@ def inline_threadpool() -> Iterator[None]:
 
     modules = [m for m in (fastapi.routing, fastapi.dependencies.utils) if hasattr(m, "run_in_threadpool")]
     saved = [m.run_in_threadpool for m in modules]
-    saved_worker = anyio.to_thread.run_sync  # the app's own hops (PostgreSQL's signed writes)
+    saved_worker = anyio.to_thread.run_sync  # what Starlette's run_in_threadpool calls
     for module in modules:
         module.run_in_threadpool = inline
     anyio.to_thread.run_sync = inline_worker
@@ -145,6 +145,13 @@ async def measure(url: str, requests: int, repeat: int, profile: str | None, sor
     from rollbook.server.app import create_app
 
     app = create_app(url)
+    # the server's lifespan, as uvicorn runs it: its GC settings, and on PostgreSQL the loop's pool of
+    # asyncpg connections for the signed writes (without it each write would open a connection)
+    async with app.router.lifespan_context(app):
+        return await _measure(app, requests, repeat, profile, sort, top, inline)
+
+
+async def _measure(app, requests: int, repeat: int, profile: str | None, sort: str, top: int, inline: bool) -> dict:
     call = Caller(app)
     path, token = await set_up(call)
     kinds = {"bare": ("GET", "/api/systems", None, None, 200),
@@ -174,7 +181,6 @@ async def measure(url: str, requests: int, repeat: int, profile: str | None, sor
             text = io.StringIO()
             pstats.Stats(profiler, stream=text).sort_stats(sort).print_stats(top)
             out[kind]["profile"] = text.getvalue()
-    app.state.db.dispose()
     return out
 
 
