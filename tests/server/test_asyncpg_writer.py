@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from rollbook.server import tx
 from rollbook.server.app import create_app
-from rollbook.server.db import AsyncpgWriter, LoopWriter
+from rollbook.server.db import LOOP_WRITE_CONNECTIONS, AsyncpgWriter, LoopWriter
 from rollbook.server.direct import Statement
 
 from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, Table, in_a_loop, scratch_table
@@ -211,3 +211,27 @@ def test_errors_of_the_loop_writer_are_sqlalchemys(scratch, backend):
     assert raised.value.orig is not None
     if backend == "postgresql":
         assert tx._sqlstate(raised.value) == "42703"  # undefined column
+
+
+def test_a_loops_writes_hold_at_most_its_pools_connections_and_the_others_wait(scratch, backend):
+    """PostgreSQL: 20 writes at once in a serving loop hold at most ``LOOP_WRITE_CONNECTIONS``
+    connections; the others wait for one in the loop, and every write is made."""
+    db, table = scratch
+    if backend == "sqlite":
+        pytest.skip("asyncpg's pool is PostgreSQL's")
+    held: list[int] = []
+
+    async def main() -> None:
+        async with db.serving():
+            (pool,) = db.loop_writer._pools.values()
+
+            def work(session):
+                session.execute(text("SELECT pg_sleep(0.02)"))
+                held.append(pool.sync_engine.pool.checkedout())
+                session.execute(table.insert().values(name=f"w{len(held)}"))
+
+            await asyncio.gather(*(tx.run_async(db, work) for _ in range(20)))
+
+    in_a_loop(main())
+    assert len(_names(db, table)) == 20
+    assert max(held) == LOOP_WRITE_CONNECTIONS  # as many as it may, never more

@@ -61,6 +61,12 @@ ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
 # bench/README.md). The sync endpoints run in app.WORKER_THREADS threads (4), so a process holds
 # about that many at once; the cap leaves room for `--threads` up to 40.
 POOL_SIZE = 40
+# PostgreSQL: how many of one process's signed writes (AsyncpgWriter) are in the database at once; the
+# others wait in the loop for a connection. Before, the worker threads (app.WORKER_THREADS, 4) bounded
+# them the same way. 4, 8, 16 and 40 gave the same rolls a second under bench/load.py (within the
+# machine's noise, bench/README.md "Eleventh pass"); 8 keeps `--workers 4` well under PostgreSQL's
+# default max_connections (100) with psycopg's connections beside them.
+LOOP_WRITE_CONNECTIONS = 8
 # PostgreSQL: a pooled connection idle this long is pinged before use (a restart or an idle timeout
 # may have ended it); one used more recently is not (as HikariCP's 500 ms "alive bypass window").
 PING_IDLE_AFTER = 0.5
@@ -682,7 +688,7 @@ class AsyncpgWriter:
     async def pooled(self):
         """A pool for the running loop while the context lasts (the server's lifespan)."""
         loop = asyncio.get_running_loop()
-        engine = self._pools[loop] = self._engine_of(pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60)
+        engine = self._pools[loop] = self._engine_of(pool_size=LOOP_WRITE_CONNECTIONS, max_overflow=0, pool_timeout=60)
         _ping_when_idle(engine.sync_engine)
         try:
             yield engine
