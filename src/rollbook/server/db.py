@@ -62,10 +62,10 @@ ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
 # about that many at once; the cap leaves room for `--threads` up to 40.
 POOL_SIZE = 40
 # PostgreSQL: how many of one process's signed writes (AsyncpgWriter) are in the database at once; the
-# others wait in the loop for a connection. Before, the worker threads (app.WORKER_THREADS, 4) bounded
-# them the same way. 4, 8, 16 and 40 gave the same rolls a second under bench/load.py (within the
-# machine's noise, bench/README.md "Eleventh pass"); 8 keeps `--workers 4` well under PostgreSQL's
-# default max_connections (100) with psycopg's connections beside them.
+# others wait their turn in the loop. Before, the worker threads (app.WORKER_THREADS, 4) bounded them
+# the same way. 4, 8, 16, 32 and 40 gave the same rolls a second under bench/load.py, within the
+# machine's noise (bench/README.md, "Eleventh pass"); 8 keeps `--workers 4` well under PostgreSQL's
+# default max_connections (100), psycopg's connections beside them.
 LOOP_WRITE_CONNECTIONS = 8
 # PostgreSQL: a pooled connection idle this long is pinged before use (a restart or an idle timeout
 # may have ended it); one used more recently is not (as HikariCP's 500 ms "alive bypass window").
@@ -680,6 +680,7 @@ class AsyncpgWriter:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._pools: dict[asyncio.AbstractEventLoop, AsyncEngine] = {}
+        self._turns: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
         self.unpooled = self._engine_of(poolclass=NullPool)
         self.writes = 0  # for tests: how many writes ran here
         self._running: set[asyncio.Task] = set()
@@ -689,11 +690,16 @@ class AsyncpgWriter:
         """A pool for the running loop while the context lasts (the server's lifespan)."""
         loop = asyncio.get_running_loop()
         engine = self._pools[loop] = self._engine_of(pool_size=LOOP_WRITE_CONNECTIONS, max_overflow=0, pool_timeout=60)
+        # The writes take their turns first come, first served (asyncio's Semaphore queues a newcomer
+        # behind the waiters). Waiting in the pool instead lets a newcomer take a connection just given
+        # back before the waiter woken for it runs: at 32 connections on 4–16 the slowest 1% of rolls
+        # took 1.8–2.8× the median, 1.1–2.0× with the turns (bench/README.md, "Eleventh pass").
+        self._turns[loop] = asyncio.Semaphore(LOOP_WRITE_CONNECTIONS)
         _ping_when_idle(engine.sync_engine)
         try:
             yield engine
         finally:
-            del self._pools[loop]
+            del self._pools[loop], self._turns[loop]
             await engine.dispose()
 
     def _engine_of(self, **pool) -> AsyncEngine:
@@ -707,8 +713,6 @@ class AsyncpgWriter:
 
         return create_async_engine(self.DRIVER + "://", async_creator=connect, **pool, **_JSON_CODEC)
 
-    def _engine(self) -> AsyncEngine:
-        return self._pools.get(asyncio.get_running_loop(), self.unpooled)
 
     async def run(self, work):
         task = asyncio.get_running_loop().create_task(self._write(work))
@@ -722,7 +726,15 @@ class AsyncpgWriter:
             task.exception()  # a caller that went away no longer reads it: marked as retrieved
 
     async def _write(self, work):
-        async with AsyncSession(self._engine(), expire_on_commit=False) as session:
+        loop = asyncio.get_running_loop()
+        engine = self._pools.get(loop)
+        if engine is None:  # a loop without a pool of its own: a connection for this write
+            return await self._write_on(self.unpooled, work)
+        async with self._turns[loop]:
+            return await self._write_on(engine, work)
+
+    async def _write_on(self, engine: AsyncEngine, work):
+        async with AsyncSession(engine, expire_on_commit=False) as session:
             async with session.begin():
                 result = await session.run_sync(work)
             touched = set(session.sync_session.info.get("chronicles", ()))
