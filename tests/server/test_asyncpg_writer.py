@@ -8,6 +8,7 @@ store has the behaviour (a unique violation, a cancelled caller)."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import psycopg
 import pytest
@@ -15,9 +16,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Column, Integer, String, bindparam, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from rollbook.dice import GivenFaces
 from rollbook.server import tx
 from rollbook.server.app import create_app
-from rollbook.server.db import LOOP_WRITE_CONNECTIONS, AsyncpgWriter, LoopWriter
+from rollbook.server.db import LOOP_WRITE_CONNECTIONS, PING_IDLE_AFTER, AsyncpgWriter, LoopWriter
 from rollbook.server.direct import Statement
 
 from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, Table, in_a_loop, scratch_table
@@ -235,3 +237,39 @@ def test_a_loops_writes_hold_at_most_its_pools_connections_and_the_others_wait(s
     in_a_loop(main())
     assert len(_names(db, table)) == 20
     assert max(held) == LOOP_WRITE_CONNECTIONS  # as many as it may, never more
+
+
+@pytest.mark.parametrize("idle, lost", [(0.0, 1), (PING_IDLE_AFTER + 0.2, 0)])
+def test_a_roll_after_postgresql_ended_the_pools_connections_is_made_once(database_url, backend, idle, lost,
+                                                                           monkeypatch):
+    """A restart ends the loop pool's connections between two rolls. Used again at once, the dead
+    connection fails the write's first statement (one lost race: ``tx.ConnectionLost``) and the
+    write runs again on a new one; idle past ``PING_IDLE_AFTER``, the checkout's ping finds it dead
+    first (no lost race). Either way: 201, the dice drawn once, one entry."""
+    if backend == "sqlite":
+        pytest.skip("a server that ends connections: PostgreSQL's")
+    url, name = tagged(database_url)
+    source = GivenFaces([6] * 15)
+    app = create_app(url, dice=lambda: source)
+    races: list[Exception] = []
+    lost_race = tx._lost_race
+    monkeypatch.setattr(tx, "_lost_race", lambda error, *rest: (races.append(error), lost_race(error, *rest)))
+    try:
+        with TestClient(app) as client:
+            created = client.post("/api/chronicles", json={"name": "Restart", "system": "v20", "difficulty": 6})
+            table = Table(client, created.json())
+            player = table.join()
+            character = table.character(player, V20_SHEET)
+            assert table.roll(player, character["id"], V20_TEST).status_code == 201
+            assert end_every_connection_named(name) >= 1
+            time.sleep(idle)
+            drawn = source._position
+            rolled = table.roll(player, character["id"], V20_TEST)
+            assert rolled.status_code == 201, rolled.text
+            assert source._position - drawn == 5  # V20_TEST: five dice, drawn by the attempt that was kept
+            assert [type(error) for error in races] == [tx.ConnectionLost] * lost
+            rolls = [entry for entry in table.log()["entries"] if entry["kind"] == "roll"]
+            assert len(rolls) == 2
+    finally:
+        app.state.db.dispose()
+        end_every_connection_named(name)
