@@ -664,8 +664,9 @@ class AsyncpgWriter:
     asyncpg through SQLAlchemy's asyncio extension: the work stays a plain function of a ``Session``
     (``AsyncSession.run_sync`` runs it in a greenlet), and each of its statements is awaited in the
     loop instead of blocking a worker thread. A roll's ten round trips no longer hand the GIL back
-    and forth between a worker thread and the loop: ~0.6–0.9 ms less of the app's CPU per roll, the
-    pages and the CLI keep psycopg (bench/README.md, "Eleventh pass").
+    and forth between a worker thread and the loop: under load, roll/bare 0.21 → 0.26 and the roll's
+    CPU over a bare request's −17% (bench/README.md, "Eleventh pass"; one roll alone costs the same).
+    The pages and the CLI keep psycopg.
 
     asyncpg's connections belong to the loop that opened them. The server's loop gets a pool of its
     own for its lifetime (``pooled()``, entered by the app's lifespan; PostgreSQL's idle ping as the
@@ -682,14 +683,14 @@ class AsyncpgWriter:
         self._pools: dict[asyncio.AbstractEventLoop, AsyncEngine] = {}
         self._turns: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
         self.unpooled = self._engine_of(poolclass=NullPool)
-        self.writes = 0  # for tests: how many writes ran here
-        self._running: set[asyncio.Task] = set()
+        self.writes = 0  # for tests: how many writes committed here
+        self._running: set[asyncio.Task] = set()  # the loop keeps only a weak reference to a task
 
     @asynccontextmanager
     async def pooled(self):
         """A pool for the running loop while the context lasts (the server's lifespan)."""
         loop = asyncio.get_running_loop()
-        engine = self._pools[loop] = self._engine_of(pool_size=LOOP_WRITE_CONNECTIONS, max_overflow=0, pool_timeout=60)
+        engine = self._pools[loop] = self._engine_of(pool_size=LOOP_WRITE_CONNECTIONS, max_overflow=0)
         # The writes take their turns first come, first served (asyncio's Semaphore queues a newcomer
         # behind the waiters). Waiting in the pool instead lets a newcomer take a connection just given
         # back before the waiter woken for it runs: at 32 connections on 4–16 the slowest 1% of rolls
@@ -712,7 +713,6 @@ class AsyncpgWriter:
             return await asyncpg.connect(dsn)
 
         return create_async_engine(self.DRIVER + "://", async_creator=connect, **pool, **_JSON_CODEC)
-
 
     async def run(self, work):
         task = asyncio.get_running_loop().create_task(self._write(work))
