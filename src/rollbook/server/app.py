@@ -104,7 +104,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         finally:
             gc.set_threshold(*thresholds)
             gc.unfreeze()  # an app that stops (a test's) leaves its objects to the collector again
-            await hub.close()
+            hub.close()
             db.dispose()
 
     app = FastAPI(title="rollbook", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,

@@ -13,9 +13,8 @@ waits again.
 - In every process, a commit that appended to a chronicle's log wakes that chronicle's feeds
   (``Database.after_commit``).
 - On PostgreSQL, a trigger ``pg_notify('rollbook_log', '<chronicle>:<seq>')`` fires for every
-  insert, whichever process made it; one listener per process (``LISTEN rollbook_log`` on an
-  asyncpg connection of its own, in the server's event loop; reconnected a second after it is
-  lost) wakes the feeds of that chronicle. So every app process sees every roll.
+  insert, whichever process made it; one listener thread per process (``LISTEN rollbook_log`` on
+  its own connection) wakes the feeds of that chronicle. So every app process sees every roll.
 - Everywhere, a feed also polls by seq on a timer (0.5 s on SQLite, 5 s on PostgreSQL), so a lost
   notification only delays an entry.
 """
@@ -23,13 +22,11 @@ waits again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-import asyncpg
 from sse_starlette import EventSourceResponse, JSONServerSentEvent, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -38,7 +35,6 @@ from rollbook.server.usecases import log as log_cases
 
 logger = logging.getLogger("rollbook.server.events")
 
-CHANNEL = "rollbook_log"  # the log's trigger notifies it (migrations)
 RETRY_MS = 1000  # the browser's reconnection delay
 KEEP_ALIVE_SECONDS = 15
 BATCH = 200
@@ -68,16 +64,15 @@ class Hub:
         self.poll_interval = poll_interval
         self._subscriptions: dict[int, set[Subscription]] = {}
         self._lock = threading.Lock()
-        self._listener: asyncio.Task | None = None
-        self._stopped = False
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
         self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
-        self.listening = 0  # how many times LISTEN was set up (tests read it: a reconnection counts)
 
     def subscribe(self, chronicle_id: int) -> Subscription:
         subscription = Subscription(chronicle_id, asyncio.get_running_loop())
         with self._lock:
             self._subscriptions.setdefault(chronicle_id, set()).add(subscription)
-        self.start_listener()
+        self._ensure_listener()
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
@@ -99,50 +94,40 @@ class Hub:
 
     # --- PostgreSQL LISTEN/NOTIFY ---------------------------------------------------------
 
-    def start_listener(self) -> None:
-        """On PostgreSQL, ``LISTEN rollbook_log`` in the running event loop (the server's, from its
-        lifespan; a feed's, if that one has ended), on an asyncpg connection of its own: each
-        notification is heard in the loop, with no thread to wake and hand the GIL to for every
-        roll (bench/README.md, "Eleventh pass")."""
-        if self.listen_url is None or self._stopped:
+    def _ensure_listener(self) -> None:
+        if self.listen_url is None or self._stop.is_set():
             return
-        current = self._listener
-        if current is not None and not current.done() and not current.get_loop().is_closed():
-            return  # listening, in this loop or in one that still runs (the server's)
-        self._listener = asyncio.get_running_loop().create_task(self._listen(), name="rollbook-listen")
+        with self._lock:
+            if self._listener is not None and self._listener.is_alive():
+                return
+            self._listener = threading.Thread(target=self._listen, name="rollbook-listen", daemon=True)
+            self._listener.start()
 
-    async def _listen(self) -> None:
-        while True:
-            connection = None
+    def start_listener(self) -> None:
+        self._ensure_listener()
+
+    def _listen(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
             try:
-                connection = await asyncpg.connect(self.listen_url)
-                ended = asyncio.Event()
-                connection.add_termination_listener(lambda _connection: ended.set())
-                await connection.add_listener(CHANNEL, self._heard)
-                self.listening += 1
-                await ended.wait()
-                logger.warning("rollbook: LISTEN connection lost; reconnecting")
-            except Exception as error:  # noqa: BLE001 - a lost or refused connection: feeds keep polling; reconnect
+                with psycopg.connect(self.listen_url, autocommit=True) as connection:
+                    connection.execute("LISTEN rollbook_log")
+                    while not self._stop.is_set():
+                        for notification in connection.notifies(timeout=1.0):
+                            self.notifications += 1
+                            chronicle, _, _seq = notification.payload.partition(":")
+                            if chronicle.isdigit():
+                                self.wake([int(chronicle)])
+            except Exception as error:  # noqa: BLE001 - a lost connection: feeds keep polling; reconnect
                 logger.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
-            finally:
-                if connection is not None and not connection.is_closed():
-                    connection.terminate()
-            await asyncio.sleep(1.0)
+                self._stop.wait(1.0)
 
-    def _heard(self, _connection, _pid: int, _channel: str, payload: str) -> None:
-        self.notifications += 1
-        chronicle, _, _seq = payload.partition(":")
-        if chronicle.isdigit():
-            self.wake([int(chronicle)])
-
-    async def close(self) -> None:
-        """Stop listening (the server's lifespan, at its end)."""
-        self._stopped = True
+    def close(self) -> None:
+        self._stop.set()
         listener = self._listener
-        if listener is not None and not listener.done() and listener.get_loop() is asyncio.get_running_loop():
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
+        if listener is not None:
+            listener.join(timeout=3)
 
 
 # --- the feed and its adapters -------------------------------------------------------------------
