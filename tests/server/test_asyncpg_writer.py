@@ -3,7 +3,7 @@ asyncpg and must keep what the psycopg writes keep: the races ``tx`` retries are
 the same SQLSTATE and constraint names, a connection that ended before the COMMIT makes the write
 run again (once kept), the server loop's pool is closed with the server, and the URL's libpq
 options reach asyncpg as they reach psycopg. The same checks run on SQLite's loop writer where the
-store has the behaviour (a unique violation, a cancelled caller)."""
+store has the behaviour (a unique violation). A cancelled caller's write: test_loop_writer."""
 
 from __future__ import annotations
 
@@ -31,6 +31,13 @@ def scratch(database_url):
     with scratch_table(database_url, "asyncpg", Column("name", String(50), unique=True, nullable=False),
                        Column("n", Integer, nullable=False, default=0)) as made:
         yield made
+
+
+def _a_player_and_character(client) -> tuple[Table, dict, dict]:
+    created = client.post("/api/chronicles", json={"name": "Asyncpg", "system": "v20", "difficulty": 6})
+    table = Table(client, created.json())
+    player = table.join()
+    return table, player, table.character(player, V20_SHEET)
 
 
 def _names(db, table) -> list[str]:
@@ -130,36 +137,6 @@ def test_a_loop_write_whose_connection_ended_before_its_commit_runs_again_and_is
     assert _names(db, table) == ["before 2", "after 2"]
 
 
-def test_a_caller_that_goes_away_leaves_its_write_to_commit(scratch):
-    """On both stores the write of a cancelled caller runs to its end (SQLite: in its batch;
-    PostgreSQL: its task is shielded), as a write in a worker thread did: nothing half-applied."""
-    db, table = scratch
-
-    async def main() -> list[str]:
-        started = asyncio.Event()
-
-        def work(session):
-            session.execute(table.insert().values(name="kept"))
-
-        async def caller() -> None:
-            started.set()
-            await tx.run_async(db, work)
-
-        task = asyncio.create_task(caller())
-        await started.wait()
-        await asyncio.sleep(0)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        for _ in range(500):  # the write goes on in this loop and commits
-            if names := _names(db, table):
-                return names
-            await asyncio.sleep(0.02)
-        return []
-
-    assert in_a_loop(main()) == ["kept"]
-
-
 def test_the_server_loop_keeps_one_pool_and_closes_it_when_the_server_stops(database_url, backend):
     """PostgreSQL: the server's rolls share the loop's pool of asyncpg connections (the URL's
     ``application_name`` reaches asyncpg as libpq's option), and none is left open after the
@@ -177,10 +154,7 @@ def test_the_server_loop_keeps_one_pool_and_closes_it_when_the_server_stops(data
 
     try:
         with TestClient(app) as client:
-            created = client.post("/api/chronicles", json={"name": "Pool", "system": "v20", "difficulty": 6})
-            table = Table(client, created.json())
-            player = table.join()
-            character = table.character(player, V20_SHEET)
+            table, player, character = _a_player_and_character(client)
             before = writer.writes
             for _ in range(3):
                 assert table.roll(player, character["id"], V20_TEST).status_code == 201
@@ -256,10 +230,7 @@ def test_a_roll_after_postgresql_ended_the_pools_connections_is_made_once(databa
     monkeypatch.setattr(tx, "_lost_race", lambda error, *rest: (races.append(error), lost_race(error, *rest)))
     try:
         with TestClient(app) as client:
-            created = client.post("/api/chronicles", json={"name": "Restart", "system": "v20", "difficulty": 6})
-            table = Table(client, created.json())
-            player = table.join()
-            character = table.character(player, V20_SHEET)
+            table, player, character = _a_player_and_character(client)
             assert table.roll(player, character["id"], V20_TEST).status_code == 201
             assert end_every_connection_named(name) >= 1
             time.sleep(idle)
