@@ -4,9 +4,10 @@ Executing one Core statement through SQLAlchemy costs ~25 µs of CPU on SQLite a
 PostgreSQL beyond the driver's own work (an execution context, result metadata, event dispatch,
 a ``Row`` per row), several times a driver's execute of the same SQL on SQLite; a roll runs eight
 such statements (``bench/README.md``, "Fifth pass"). A ``Statement`` here is a Core statement that
-SQLAlchemy still compiles (once per dialect and driver: the same SQL text, bind casts and parameter order as
-``Connection.execute`` sends) and whose parameters and results go through the column types' own
-processors (JSON, on either store); only the execution is the driver's:
+SQLAlchemy still compiles (once per driver, psycopg and asyncpg apart: the same SQL text, bind
+casts and parameter order as ``Connection.execute`` sends) and whose parameters and results go
+through the column types' own processors (JSON, on either store); only the execution is the
+driver's:
 
 - it runs in the SQLAlchemy connection's transaction (begun as ``Connection.execute`` would: on
   SQLite by the ``begin`` event's ``BEGIN``, in a savepoint when the loop writer batches); on a
@@ -76,17 +77,17 @@ class _Compiled:
 class Statement:
     """A Core ``statement`` run on the DB-API cursor (see the module's docstring)."""
 
-    __slots__ = ("_by_dialect", "statement")
+    __slots__ = ("_by_driver", "statement")
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
-        self._by_dialect: dict[str, _Compiled] = {}
+        self._by_driver: dict[str, _Compiled] = {}
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
         # by driver: psycopg's and asyncpg's PostgreSQL dialects take their parameters differently
-        compiled = self._by_dialect.get(dialect.driver)
+        compiled = self._by_driver.get(dialect.driver)
         if compiled is None:
-            compiled = self._by_dialect[dialect.driver] = _Compiled(self.statement, dialect)
+            compiled = self._by_driver[dialect.driver] = _Compiled(self.statement, dialect)
         return compiled
 
     def _run(self, connection: Connection, params: Mapping[str, Any], read: Callable[[Any], Any]) -> Any:
