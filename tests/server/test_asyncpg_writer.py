@@ -8,6 +8,8 @@ store has the behaviour (a unique violation). A cancelled caller's write: test_l
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 
 import psycopg
@@ -246,3 +248,12 @@ def test_a_roll_after_postgresql_ended_the_pools_connections_is_made_once(databa
     finally:
         app.state.db.dispose()
         end_every_connection_named(name)
+
+
+def test_a_sqlite_database_loads_neither_asyncpg_nor_sqlalchemys_asyncio(tmp_path):
+    """The CLI and SQLite's servers start without them (their imports are a PostgreSQL Database's)."""
+    code = ("import sys\nfrom rollbook.server.db import Database\n"
+            f"Database('sqlite:///{tmp_path / 'rooms.sqlite3'}').dispose()\n"
+            "print(sorted(m for m in ('asyncpg', 'sqlalchemy.ext.asyncio') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"

@@ -36,18 +36,19 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import asyncpg
 from pydantic_core import from_json, to_json
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import InvalidatePoolError, OperationalError
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
 from rollbook.server.direct import ONE_STATEMENT, Statement
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 T = TypeVar("T")
 
@@ -570,6 +571,11 @@ class LoopWriter:
         self.batches = 0  # for tests and the bench: how many commits served how many writes
         self.writes = 0
 
+    @asynccontextmanager
+    async def serving(self):
+        """Nothing to keep for a loop's lifetime: a loop's queue is made at its first write."""
+        yield
+
     async def run(self, work):
         loop = asyncio.get_running_loop()
         queue = self._queues.get(loop)
@@ -669,7 +675,7 @@ class AsyncpgWriter:
     The pages and the CLI keep psycopg.
 
     asyncpg's connections belong to the loop that opened them. The server's loop gets a pool of its
-    own for its lifetime (``pooled()``, entered by the app's lifespan; PostgreSQL's idle ping as the
+    own for its lifetime (``serving()``, entered by the app's lifespan; PostgreSQL's idle ping as the
     psycopg pool's); a loop without one (a test's ``TestClient`` used without ``with``, a script)
     opens a connection per write and closes it after. Each write is one transaction, as
     ``Database.write``'s: committed before its caller resumes, then the ``after_commit`` hooks. A
@@ -679,6 +685,12 @@ class AsyncpgWriter:
     DRIVER = "postgresql+asyncpg"
 
     def __init__(self, db: Database) -> None:
+        # Imported by a PostgreSQL Database only: the CLI and SQLite's processes start without asyncpg
+        # and SQLAlchemy's asyncio extension (~0.15–0.25 s of imports).
+        import asyncpg
+        from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
+
+        self._asyncpg_connect, self._create_engine, self._session = asyncpg.connect, create_async_engine, AsyncSession
         self.db = db
         self._pools: dict[asyncio.AbstractEventLoop, AsyncEngine] = {}
         self._turns: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
@@ -687,7 +699,7 @@ class AsyncpgWriter:
         self._running: set[asyncio.Task] = set()  # the loop keeps only a weak reference to a task
 
     @asynccontextmanager
-    async def pooled(self):
+    async def serving(self):
         """A pool for the running loop while the context lasts (the server's lifespan)."""
         loop = asyncio.get_running_loop()
         engine = self._pools[loop] = self._engine_of(pool_size=LOOP_WRITE_CONNECTIONS, max_overflow=0)
@@ -710,9 +722,9 @@ class AsyncpgWriter:
         dsn = make_url(self.db.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
         async def connect():
-            return await asyncpg.connect(dsn)
+            return await self._asyncpg_connect(dsn)
 
-        return create_async_engine(self.DRIVER + "://", async_creator=connect, **pool, **_JSON_CODEC)
+        return self._create_engine(self.DRIVER + "://", async_creator=connect, **pool, **_JSON_CODEC)
 
     async def run(self, work):
         task = asyncio.get_running_loop().create_task(self._write(work))
@@ -734,7 +746,7 @@ class AsyncpgWriter:
             return await self._write_on(engine, work)
 
     async def _write_on(self, engine: AsyncEngine, work):
-        async with AsyncSession(engine, expire_on_commit=False) as session:
+        async with self._session(engine, expire_on_commit=False) as session:
             async with session.begin():
                 result = await session.run_sync(work)
             touched = set(session.sync_session.info.get("chronicles", ()))
@@ -774,15 +786,10 @@ class Database:
         # PostgreSQL's are awaited on asyncpg.
         self.loop_writer: LoopWriter | AsyncpgWriter = LoopWriter(self) if self.sqlite else AsyncpgWriter(self)
 
-    @asynccontextmanager
-    async def serving(self):
-        """What the server's event loop keeps while it runs (the app's lifespan): on PostgreSQL, the
-        loop writer's pool of asyncpg connections."""
-        if isinstance(self.loop_writer, AsyncpgWriter):
-            async with self.loop_writer.pooled():
-                yield
-        else:
-            yield
+    def serving(self):
+        """What the server's event loop keeps while it runs (the app's lifespan, ``async with``): on
+        PostgreSQL, the loop writer's pool of asyncpg connections."""
+        return self.loop_writer.serving()
 
     @contextmanager
     def write(self) -> Iterator[Session]:

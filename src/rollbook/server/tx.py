@@ -18,7 +18,7 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
   response; a refusal rolls the claim back with the work (refusals are not stored). The scope may be
   found in the transaction itself (``scope`` a function of the session: the member a token opens).
 - ``run_async`` and ``idempotent_async``: the same, for a caller in the event loop (the JSON API's
-  signed writes: ``Database.run_write_async``, on SQLite the loop writer); the retries sleep without
+  signed writes: ``Database.run_write_async``, in the loop on either store); the retries sleep without
   holding the loop.
 - ``sweep(db)``: deletes the records past their ``expires_at`` (a day, ``RECORD_TTL``).
 - ``StaleSheet``: raised by ``store.save_sheet`` when the conditional UPDATE matched no row.
