@@ -14,7 +14,11 @@ waits again.
   (``Database.after_commit``).
 - On PostgreSQL, a trigger ``pg_notify('rollbook_log', '<chronicle>:<seq>')`` fires for every
   insert, whichever process made it; one listener thread per process (``LISTEN rollbook_log`` on
-  its own connection) wakes the feeds of that chronicle. So every app process sees every roll.
+  its own connection) wakes the feeds of that chronicle. So every app process sees every roll. A
+  process listens only while it has a live feed open: a roll wakes the processes someone watches
+  from, not all of them (each hearing cost the roll ~8% of its throughput, bench/README.md, "Twelfth
+  pass"). Once ``LISTEN`` has taken effect the listener wakes every feed, which reads the log again:
+  what was committed before it is read, what is committed after it is heard.
 - Everywhere, a feed also polls by seq on a timer (0.5 s on SQLite, 5 s on PostgreSQL), so a lost
   notification only delays an entry.
 """
@@ -36,6 +40,7 @@ from rollbook.server.usecases import log as log_cases
 logger = logging.getLogger("rollbook.server.events")
 
 RETRY_MS = 1000  # the browser's reconnection delay
+LISTEN_TICK_SECONDS = 1.0  # how often the listener looks whether its process still has a live feed
 KEEP_ALIVE_SECONDS = 15
 BATCH = 200
 
@@ -66,12 +71,15 @@ class Hub:
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
+        self._feed_opened = threading.Event()  # wakes the listener when it does not listen
+        self.listening = False  # whether LISTEN is in effect on the listener's connection (tests read it)
         self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
 
     def subscribe(self, chronicle_id: int) -> Subscription:
         subscription = Subscription(chronicle_id, asyncio.get_running_loop())
         with self._lock:
             self._subscriptions.setdefault(chronicle_id, set()).add(subscription)
+        self._feed_opened.set()
         self._ensure_listener()
         return subscription
 
@@ -112,19 +120,44 @@ class Hub:
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.listen_url, autocommit=True) as connection:
-                    connection.execute("LISTEN rollbook_log")
-                    while not self._stop.is_set():
-                        for notification in connection.notifies(timeout=1.0):
-                            self.notifications += 1
-                            chronicle, _, _seq = notification.payload.partition(":")
-                            if chronicle.isdigit():
-                                self.wake([int(chronicle)])
+                    self._hear(connection)
             except Exception as error:  # noqa: BLE001 - a lost connection: feeds keep polling; reconnect
                 logger.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
                 self._stop.wait(1.0)
+            finally:
+                self.listening = False
+
+    def _has_feeds(self) -> bool:
+        with self._lock:
+            return bool(self._subscriptions)
+
+    def _hear(self, connection) -> None:
+        """LISTEN while this process has a live feed open, UNLISTEN when it has none."""
+        while not self._stop.is_set():
+            if not self._has_feeds():
+                if self.listening:
+                    connection.execute("UNLISTEN rollbook_log")
+                    self.listening = False
+                self._feed_opened.clear()
+                if not self._has_feeds():  # else one opened between the look and the clear
+                    self._feed_opened.wait(LISTEN_TICK_SECONDS)
+                continue
+            if not self.listening:
+                connection.execute("LISTEN rollbook_log")
+                self.listening = True
+                # What was committed before LISTEN took effect was not heard: every feed reads again.
+                with self._lock:
+                    watched = list(self._subscriptions)
+                self.wake(watched)
+            for notification in connection.notifies(timeout=LISTEN_TICK_SECONDS):
+                self.notifications += 1
+                chronicle, _, _seq = notification.payload.partition(":")
+                if chronicle.isdigit():
+                    self.wake([int(chronicle)])
 
     def close(self) -> None:
         self._stop.set()
+        self._feed_opened.set()
         listener = self._listener
         if listener is not None:
             listener.join(timeout=3)

@@ -1,0 +1,131 @@
+"""PostgreSQL's live feed across app processes: a process hears the log's NOTIFY only while it has
+a live feed open (``events.Hub``), and a roll committed before its LISTEN took effect still reaches
+the feed at once. SQLite has no listener (its feeds are woken in the process and poll every 0.5 s)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+
+import httpx
+
+from rollbook.server import events
+from rollbook.server.app import create_app
+
+from .conftest import V20_SHEET, V20_TEST, ThreadedServer
+
+POLL_SECONDS = 5.0  # a PostgreSQL feed's poll (app.py): a feed woken sooner was woken by NOTIFY
+
+
+def _until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def _table(url: str) -> tuple[str, dict, int]:
+    """A chronicle, its Storyteller's headers and a character; its log's last seq is ``_last``."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        created = http.post("/api/chronicles", json={"name": "Listen", "system": "v20"}).json()
+        headers = {"Authorization": f"Bearer {created['token']}"}
+        base = f"/api/chronicles/{created['chronicle']['id']}"
+        character = http.post(f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}).json()
+    return base, headers, character["id"]
+
+
+def _last(url: str, base: str, headers: dict) -> int:
+    with httpx.Client(base_url=url, timeout=30) as http:
+        entries = http.get(f"{base}/log", headers=headers, params={"limit": 500}).json()["entries"]
+    return max((entry["seq"] for entry in entries), default=0)
+
+
+def _roll(url: str, base: str, headers: dict, character_id: int) -> int:
+    with httpx.Client(base_url=url, timeout=30) as http:
+        answer = http.post(f"{base}/characters/{character_id}/rolls", headers=headers, json={"action": V20_TEST})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["entry"]["seq"]
+
+
+class _Feed:
+    """A live feed read in a thread until its first roll: each entry with the time it arrived (the
+    chronicle's first roll is preceded by its server seed's commitment, SPEC F-1)."""
+
+    def __init__(self, url: str, base: str, headers: dict, *, after: int, idle_timeout: float = 8) -> None:
+        self.received: list[dict] = []
+        self.opened = threading.Event()
+        params = {"after": after, "idle_timeout": idle_timeout}
+        self._thread = threading.Thread(target=self._read, args=(url, base, headers, params))
+
+    def _read(self, url: str, base: str, headers: dict, params: dict) -> None:
+        with httpx.Client(base_url=url, timeout=30) as http:
+            with http.stream("GET", f"{base}/events", headers=headers, params=params) as stream:
+                self.opened.set()
+                for line in stream.iter_lines():
+                    if line.startswith("data: "):
+                        self.received.append({"at": time.monotonic(), **json.loads(line[6:])})
+                        if self.received[-1]["kind"] == "roll":
+                            return
+
+    def __enter__(self) -> _Feed:
+        self._thread.start()
+        assert self.opened.wait(10)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._thread.join(timeout=30)
+
+
+def test_a_process_listens_only_while_it_has_a_live_feed_open(pg_url):
+    first, second = create_app(pg_url), create_app(pg_url)
+    hub = second.state.hub
+    with ThreadedServer(first) as one, ThreadedServer(second) as two:
+        base, headers, character = _table(one.url)
+        _roll(one.url, base, headers, character)
+        time.sleep(2 * events.LISTEN_TICK_SECONDS)
+        assert not hub.listening
+        assert hub.notifications == 0  # nobody watches from the second process: it was not woken
+
+        with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
+            assert _until(lambda: hub.listening)
+            time.sleep(0.3)  # the feed has read the log and waits
+            rolled_at = time.monotonic()
+            seq = _roll(one.url, base, headers, character)
+        assert feed.received[-1]["seq"] == seq
+        assert feed.received[-1]["at"] - rolled_at < POLL_SECONDS / 2  # NOTIFY woke it
+        assert hub.notifications >= 1
+
+        assert _until(lambda: not hub.listening, 4 * events.LISTEN_TICK_SECONDS)  # its last feed closed
+        heard = hub.notifications
+        _roll(one.url, base, headers, character)
+        time.sleep(2 * events.LISTEN_TICK_SECONDS)
+        assert hub.notifications == heard
+
+
+def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_url, monkeypatch):
+    """The feed reads the log, a roll is committed elsewhere, then LISTEN takes effect: the listener
+    wakes the feed, which reads the roll, well before its poll."""
+    may_listen = threading.Event()
+    hear = events.Hub._hear
+
+    def hear_when_allowed(self, connection):
+        may_listen.wait(30)
+        return hear(self, connection)
+
+    monkeypatch.setattr(events.Hub, "_hear", hear_when_allowed)
+    first, second = create_app(pg_url), create_app(pg_url)
+    with ThreadedServer(first) as one, ThreadedServer(second) as two:
+        base, headers, character = _table(one.url)
+        with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
+            time.sleep(0.3)  # the feed has read the log (nothing after `after`) and waits
+            seq = _roll(one.url, base, headers, character)
+            assert not second.state.hub.listening and not feed.received
+            allowed_at = time.monotonic()
+            may_listen.set()
+        assert second.state.hub.notifications == 0  # the roll was not heard: it was read
+        assert feed.received[-1]["seq"] == seq
+        assert feed.received[-1]["at"] - allowed_at < POLL_SECONDS / 2
