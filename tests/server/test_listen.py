@@ -1,22 +1,29 @@
-"""PostgreSQL's live feed across app processes: a process hears the log's NOTIFY only while it has
-a live feed open (``events.Hub``), and a roll committed before its LISTEN took effect still reaches
-the feed at once. SQLite has no listener (its feeds are woken in the process and poll every 0.5 s)."""
+"""PostgreSQL's live feed across app processes: a process hears the log's NOTIFY of the chronicles it
+has a live feed open for, and no other (``events.Hub``, migration 0006's channel per chronicle), and
+a roll committed before its LISTEN took effect still reaches the feed at once. SQLite has no
+listener (its feeds are woken in the process and poll every 0.5 s)."""
 
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import httpx
+import pytest
+from alembic import command
+from sqlalchemy import create_engine, text
 
 from rollbook.server import events
 from rollbook.server.app import create_app
+from rollbook.server.db import alembic_config, upgrade
 
-from .conftest import V20_SHEET, V20_TEST, ThreadedServer
+from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, sqlalchemy_pg_url
 
 POLL_SECONDS = 5.0  # a PostgreSQL feed's poll (app.py): a feed woken sooner was woken by NOTIFY
+HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
 
 
 def _until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
@@ -28,14 +35,14 @@ def _until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
     return condition()
 
 
-def _table(url: str) -> tuple[str, dict, int]:
+def _table(url: str) -> tuple[str, dict, int, int]:
     """A chronicle, its Storyteller's headers and a character; its log's last seq is ``_last``."""
     with httpx.Client(base_url=url, timeout=30) as http:
         created = http.post("/api/chronicles", json={"name": "Listen", "system": "v20"}).json()
         headers = {"Authorization": f"Bearer {created['token']}"}
         base = f"/api/chronicles/{created['chronicle']['id']}"
         character = http.post(f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}).json()
-    return base, headers, character["id"]
+    return base, headers, character["id"], created["chronicle"]["id"]
 
 
 def _last(url: str, base: str, headers: dict) -> int:
@@ -80,30 +87,40 @@ class _Feed:
         self._thread.join(timeout=30)
 
 
-def test_a_process_listens_only_while_it_has_a_live_feed_open(pg_url):
+def test_a_process_hears_the_chronicles_it_has_a_live_feed_open_for_and_no_other(pg_url):
     first, second = create_app(pg_url), create_app(pg_url)
     hub = second.state.hub
     with ThreadedServer(first) as one, ThreadedServer(second) as two:
-        base, headers, character = _table(one.url)
+        base, headers, character, watched = _table(one.url)
+        other = _table(one.url)
         _roll(one.url, base, headers, character)
-        time.sleep(2 * events.LISTEN_TICK_SECONDS)
-        assert not hub.listening
+        _roll(one.url, *other[:3])
+        time.sleep(HEARD_WITHIN)
+        assert hub.listened == frozenset()
         assert hub.notifications == 0  # nobody watches from the second process: it was not woken
 
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
-            assert _until(lambda: hub.listening)
-            time.sleep(0.3)  # the feed has read the log and waits
+            assert _until(lambda: hub.listened == {watched})
+            _roll(one.url, *other[:3])
+            time.sleep(HEARD_WITHIN)
+            assert hub.notifications == 0  # a chronicle nobody watches from here
             rolled_at = time.monotonic()
             seq = _roll(one.url, base, headers, character)
         assert feed.received[-1]["seq"] == seq
         assert feed.received[-1]["at"] - rolled_at < POLL_SECONDS / 2  # NOTIFY woke it
         assert hub.notifications >= 1
 
-        assert _until(lambda: not hub.listening, 4 * events.LISTEN_TICK_SECONDS)  # its last feed closed
+        assert _until(lambda: not hub.listened)  # its last feed closed: UNLISTEN
         heard = hub.notifications
-        _roll(one.url, base, headers, character)
-        time.sleep(2 * events.LISTEN_TICK_SECONDS)
-        assert hub.notifications == heard
+        _roll(one.url, base, headers, character)  # not sent to the second process, then or later
+        other_base, other_headers, other_character, other_id = other
+        with _Feed(two.url, other_base, other_headers, after=_last(one.url, other_base, other_headers)) as feed:
+            assert _until(lambda: hub.listened == {other_id})
+            time.sleep(HEARD_WITHIN)
+            assert hub.notifications == heard
+            seq = _roll(one.url, other_base, other_headers, other_character)
+        assert feed.received[-1]["seq"] == seq
+        assert hub.notifications == heard + 1
 
 
 def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_url, monkeypatch):
@@ -119,13 +136,44 @@ def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_
     monkeypatch.setattr(events.Hub, "_hear", hear_when_allowed)
     first, second = create_app(pg_url), create_app(pg_url)
     with ThreadedServer(first) as one, ThreadedServer(second) as two:
-        base, headers, character = _table(one.url)
+        base, headers, character, _chronicle = _table(one.url)
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
             time.sleep(0.3)  # the feed has read the log (nothing after `after`) and waits
             seq = _roll(one.url, base, headers, character)
-            assert not second.state.hub.listening and not feed.received
+            assert not second.state.hub.listened and not feed.received
             allowed_at = time.monotonic()
             may_listen.set()
         assert second.state.hub.notifications == 0  # the roll was not heard: it was read
         assert feed.received[-1]["seq"] == seq
         assert feed.received[-1]["at"] - allowed_at < POLL_SECONDS / 2
+
+
+@pytest.fixture
+def fresh_pg_url(pg_url) -> Iterator[str]:
+    """A PostgreSQL database of its own (the migration is run backwards on it)."""
+    name = f"rollbook_fresh_{secrets.token_hex(6)}"
+    _admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield sqlalchemy_pg_url(name)
+    finally:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_migration_0006_moves_the_notify_to_a_channel_per_chronicle_and_back(fresh_pg_url):
+    engine = create_engine(fresh_pg_url)
+    source = text("SELECT prosrc FROM pg_proc WHERE proname = 'rollbook_log_notify'")
+
+    def notify_source() -> str:
+        with engine.connect() as connection:
+            return connection.execute(source).scalar_one()
+
+    try:
+        upgrade(engine)
+        assert "'rollbook_log_' || NEW.chronicle_id" in notify_source()
+        with engine.connect() as connection, connection.begin():
+            command.downgrade(alembic_config(connection), "0005_character_removed")
+        assert "pg_notify('rollbook_log', NEW.chronicle_id" in notify_source()
+        upgrade(engine)
+        assert "'rollbook_log_' || NEW.chronicle_id" in notify_source()
+    finally:
+        engine.dispose()

@@ -12,13 +12,15 @@ waits again.
 
 - In every process, a commit that appended to a chronicle's log wakes that chronicle's feeds
   (``Database.after_commit``).
-- On PostgreSQL, a trigger ``pg_notify('rollbook_log', '<chronicle>:<seq>')`` fires for every
-  insert, whichever process made it; one listener thread per process (``LISTEN rollbook_log`` on
-  its own connection) wakes the feeds of that chronicle. So every app process sees every roll. A
-  process listens only while it has a live feed open: a roll wakes the processes someone watches
-  from, not all of them (each hearing cost the roll ~8% of its throughput, bench/README.md, "Twelfth
-  pass"). Once ``LISTEN`` has taken effect the listener wakes every feed, which reads the log again:
-  what was committed before it is read, what is committed after it is heard.
+- On PostgreSQL, a trigger notifies every insert on its chronicle's channel
+  (``pg_notify('rollbook_log_<chronicle>', '<seq>')``, migration 0006), whichever process made it;
+  one listener thread per process, on its own connection, LISTENs on the channels of the
+  chronicles it has a live feed open for and wakes those feeds. So a roll wakes the processes
+  someone watches its chronicle from, and only them (hearing one cost an app process ~85 µs of CPU:
+  with one channel for all, every roll cost that in every process, bench/README.md, "Twelfth
+  pass"). Once a channel's ``LISTEN`` has taken effect the listener wakes that chronicle's feeds,
+  which read the log again: what was committed before it is read, what is committed after it is
+  heard.
 - Everywhere, a feed also polls by seq on a timer (0.5 s on SQLite, 5 s on PostgreSQL), so a lost
   notification only delays an entry.
 """
@@ -40,7 +42,12 @@ from rollbook.server.usecases import log as log_cases
 logger = logging.getLogger("rollbook.server.events")
 
 RETRY_MS = 1000  # the browser's reconnection delay
-LISTEN_TICK_SECONDS = 1.0  # how often the listener looks whether its process still has a live feed
+LISTEN_TICK_SECONDS = 0.2  # how soon the listener takes up a chronicle whose first feed opened here
+
+
+def channel(chronicle_id: int) -> str:
+    """The log's NOTIFY channel of a chronicle (migration 0006's trigger)."""
+    return f"rollbook_log_{int(chronicle_id)}"
 KEEP_ALIVE_SECONDS = 15
 BATCH = 200
 
@@ -71,8 +78,8 @@ class Hub:
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
-        self._feed_opened = threading.Event()  # wakes the listener when it does not listen
-        self.listening = False  # whether LISTEN is in effect on the listener's connection (tests read it)
+        self._feed_opened = threading.Event()  # wakes the listener when it listens to nothing
+        self.listened: frozenset[int] = frozenset()  # the chronicles whose channel LISTEN is in effect on
         self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
 
     def subscribe(self, chronicle_id: int) -> Subscription:
@@ -125,33 +132,33 @@ class Hub:
                 logger.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
                 self._stop.wait(1.0)
             finally:
-                self.listening = False
+                self.listened = frozenset()
 
-    def _has_feeds(self) -> bool:
+    def _watched(self) -> frozenset[int]:
         with self._lock:
-            return bool(self._subscriptions)
+            return frozenset(self._subscriptions)
 
     def _hear(self, connection) -> None:
-        """LISTEN while this process has a live feed open, UNLISTEN when it has none."""
+        """LISTEN on the channels of the chronicles with a live feed open here, UNLISTEN the others."""
         while not self._stop.is_set():
-            if not self._has_feeds():
-                if self.listening:
-                    connection.execute("UNLISTEN rollbook_log")
-                    self.listening = False
+            watched = self._watched()
+            for chronicle_id in self.listened - watched:
+                connection.execute(f"UNLISTEN {channel(chronicle_id)}")
+            taken_up = watched - self.listened
+            for chronicle_id in taken_up:
+                connection.execute(f"LISTEN {channel(chronicle_id)}")
+            self.listened = watched
+            if taken_up:
+                # What was committed before LISTEN took effect was not heard: those feeds read again.
+                self.wake(taken_up)
+            if not watched:
                 self._feed_opened.clear()
-                if not self._has_feeds():  # else one opened between the look and the clear
-                    self._feed_opened.wait(LISTEN_TICK_SECONDS)
+                if not self._watched():  # else a feed opened between the look and the clear
+                    self._feed_opened.wait(1.0)
                 continue
-            if not self.listening:
-                connection.execute("LISTEN rollbook_log")
-                self.listening = True
-                # What was committed before LISTEN took effect was not heard: every feed reads again.
-                with self._lock:
-                    watched = list(self._subscriptions)
-                self.wake(watched)
             for notification in connection.notifies(timeout=LISTEN_TICK_SECONDS):
                 self.notifications += 1
-                chronicle, _, _seq = notification.payload.partition(":")
+                chronicle = notification.channel.rpartition("_")[2]
                 if chronicle.isdigit():
                     self.wake([int(chronicle)])
 
