@@ -16,8 +16,8 @@ waits again.
   (``pg_notify('rollbook_log_<chronicle>', '<seq>')``, migration 0006), whichever process made it;
   one listener thread per process, on its own connection, LISTENs on the channels of the
   chronicles it has a live feed open for and wakes those feeds. So a roll wakes the processes
-  someone watches its chronicle from, and only them (hearing one cost an app process ~85 µs of CPU:
-  with one channel for all, every roll cost that in every process, bench/README.md, "Twelfth
+  someone watches its chronicle from, and only them (hearing one cost an app process 77–115 µs of
+  CPU: with one channel for all, every roll cost that in every process, bench/README.md, "Twelfth
   pass"). Once a channel's ``LISTEN`` has taken effect the listener wakes that chronicle's feeds,
   which read the log again: what was committed before it is read, what is committed after it is
   heard.
@@ -42,14 +42,14 @@ from rollbook.server.usecases import log as log_cases
 logger = logging.getLogger("rollbook.server.events")
 
 RETRY_MS = 1000  # the browser's reconnection delay
+KEEP_ALIVE_SECONDS = 15
+BATCH = 200
 LISTEN_TICK_SECONDS = 0.2  # how soon the listener takes up a chronicle whose first feed opened here
 
 
 def channel(chronicle_id: int) -> str:
     """The log's NOTIFY channel of a chronicle (migration 0006's trigger)."""
     return f"rollbook_log_{int(chronicle_id)}"
-KEEP_ALIVE_SECONDS = 15
-BATCH = 200
 
 
 @dataclass(eq=False)

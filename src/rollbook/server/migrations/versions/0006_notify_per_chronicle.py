@@ -2,8 +2,11 @@
 ``rollbook_log_<chronicle>`` (payload: the seq), instead of one channel for every chronicle
 (``rollbook_log``, payload ``<chronicle>:<seq>``). An app process listens on the channels of the
 chronicles it has a live feed open for (``events.Hub``), so a roll wakes only the processes someone
-watches that chronicle from; with one channel each roll woke every process (~85 µs of CPU in each,
-bench/README.md, "Twelfth pass"). SQLite has no trigger to change.
+watches that chronicle from; with one channel each roll woke every process (77–115 µs of CPU in
+each, bench/README.md, "Twelfth pass"). SQLite has no trigger to change.
+
+App processes of an older release still running against the upgraded database hear nothing: their
+live feeds fall back to their poll (every 5 s) until they are restarted.
 
 Revision ID: 0006_notify_per_chronicle
 Revises: 0005_character_removed
