@@ -64,6 +64,17 @@ def sqlalchemy_pg_url(database: str) -> str:
         hide_password=False)
 
 
+@contextmanager
+def fresh_pg_database() -> Iterator[str]:
+    """A PostgreSQL database of its own, dropped afterwards (for a migration run backwards on it)."""
+    name = f"rollbook_fresh_{secrets.token_hex(6)}"
+    _admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield sqlalchemy_pg_url(name)
+    finally:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this test session (dropped at the end)."""

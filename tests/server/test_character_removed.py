@@ -5,8 +5,6 @@ for, edited, targeted or seen in a list; its removal and its rolls stay in the l
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
 from alembic import command
 from fastapi.testclient import TestClient
@@ -18,7 +16,7 @@ from rollbook.server.models import Character, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters
 
-from .conftest import V5_SHEET, Table, _admin, sqlalchemy_pg_url
+from .conftest import V5_SHEET, Table, fresh_pg_database
 from .test_gamenight import as_member, entries_of
 
 
@@ -58,12 +56,8 @@ def fresh_url(database_url, tmp_path):
     if database_url.startswith("sqlite"):
         yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
         return
-    name = f"rollbook_fresh_{secrets.token_hex(6)}"
-    _admin(f'CREATE DATABASE "{name}"')
-    try:
-        yield sqlalchemy_pg_url(name)
-    finally:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_pg_database() as url:
+        yield url
 
 
 def test_the_migration_marks_characters_the_log_removed(fresh_url):

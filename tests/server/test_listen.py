@@ -6,7 +6,6 @@ listener (its feeds are woken in the process and poll every 0.5 s)."""
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +19,7 @@ from rollbook.server import events
 from rollbook.server.app import create_app
 from rollbook.server.db import alembic_config, upgrade
 
-from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, sqlalchemy_pg_url
+from .conftest import V20_SHEET, V20_TEST, ThreadedServer, fresh_pg_database
 
 POLL_SECONDS = 5.0  # a PostgreSQL feed's poll (app.py): a feed woken sooner was woken by NOTIFY
 HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
@@ -69,14 +68,14 @@ class _Feed:
         self._thread = threading.Thread(target=self._read, args=(url, base, headers, params))
 
     def _read(self, url: str, base: str, headers: dict, params: dict) -> None:
-        with httpx.Client(base_url=url, timeout=30) as http:
-            with http.stream("GET", f"{base}/events", headers=headers, params=params) as stream:
-                self.opened.set()
-                for line in stream.iter_lines():
-                    if line.startswith("data: "):
-                        self.received.append({"at": time.monotonic(), **json.loads(line[6:])})
-                        if self.received[-1]["kind"] == "roll":
-                            return
+        with httpx.Client(base_url=url, timeout=30) as http, \
+                http.stream("GET", f"{base}/events", headers=headers, params=params) as stream:
+            self.opened.set()
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    self.received.append({"at": time.monotonic(), **json.loads(line[6:])})
+                    if self.received[-1]["kind"] == "roll":
+                        return
 
     def __enter__(self) -> _Feed:
         self._thread.start()
@@ -151,12 +150,8 @@ def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_
 @pytest.fixture
 def fresh_pg_url(pg_url) -> Iterator[str]:
     """A PostgreSQL database of its own (the migration is run backwards on it)."""
-    name = f"rollbook_fresh_{secrets.token_hex(6)}"
-    _admin(f'CREATE DATABASE "{name}"')
-    try:
-        yield sqlalchemy_pg_url(name)
-    finally:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_pg_database() as url:
+        yield url
 
 
 def test_migration_0006_moves_the_notify_to_a_channel_per_chronicle_and_back(fresh_pg_url):
