@@ -19,7 +19,7 @@ from rollbook.server import events
 from rollbook.server.app import create_app
 from rollbook.server.db import alembic_config, upgrade
 
-from .conftest import V20_SHEET, V20_TEST, ThreadedServer, fresh_pg_database
+from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
 
 POLL_SECONDS = 5.0  # a PostgreSQL feed's poll (app.py): a feed woken sooner was woken by NOTIFY
 HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
@@ -145,6 +145,26 @@ def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_
         assert second.state.hub.notifications == 0  # the roll was not heard: it was read
         assert feed.received[-1]["seq"] == seq
         assert feed.received[-1]["at"] - allowed_at < POLL_SECONDS / 2
+
+
+def test_a_listener_whose_connection_ended_listens_again_and_its_feeds_read_what_it_missed(pg_url):
+    """The listener's connection is ended (a restart, a network cut); a roll is committed before it
+    is made again: once LISTEN is in effect again, the feed reads that roll, well before its poll."""
+    first, second = create_app(pg_url), create_app(pg_url)
+    hub = second.state.hub
+    with ThreadedServer(first) as one, ThreadedServer(second) as two:
+        base, headers, character, watched = _table(one.url)
+        with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
+            assert _until(lambda: hub.listened == {watched})
+            _admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                   f"WHERE query = 'LISTEN {events.channel(watched)}'")
+            assert _until(lambda: not hub.listened)
+            rolled_at = time.monotonic()
+            seq = _roll(one.url, base, headers, character)
+        assert hub.listened == {watched}
+        assert hub.notifications == 0  # not heard: read once LISTEN was in effect again
+        assert feed.received[-1]["seq"] == seq
+        assert feed.received[-1]["at"] - rolled_at < POLL_SECONDS / 2
 
 
 @pytest.fixture

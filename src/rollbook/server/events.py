@@ -129,10 +129,10 @@ class Hub:
                 with psycopg.connect(self.listen_url, autocommit=True) as connection:
                     self._hear(connection)
             except Exception as error:  # noqa: BLE001 - a lost connection: feeds keep polling; reconnect
+                self.listened = frozenset()  # the next connection listens to nothing yet
                 logger.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
                 self._stop.wait(1.0)
-            finally:
-                self.listened = frozenset()
+        self.listened = frozenset()
 
     def _watched(self) -> frozenset[int]:
         with self._lock:
