@@ -442,9 +442,7 @@ class GroupCommit:
         self.batches += 1
         self.writes += len(batch)
         try:
-            if touched:
-                for hook in list(self.db.after_commit):
-                    hook(touched)
+            self.db.committed(touched)
         finally:
             for item in batch:
                 item.done = True
@@ -639,9 +637,7 @@ class LoopWriter:
             lane.give()
         self.batches += 1
         self.writes += len(batch)
-        if touched:
-            for hook in list(self.db.after_commit):
-                hook(touched)
+        self.db.committed(touched)
 
     async def _begin(self, queue: _LoopQueue) -> Session:
         """A session in its write transaction: BEGIN IMMEDIATE in the loop if the write lock is free,
@@ -751,9 +747,7 @@ class AsyncpgWriter:
                 result = await session.run_sync(work)
             touched = set(session.sync_session.info.get("chronicles", ()))
         self.writes += 1
-        if touched:
-            for hook in list(self.db.after_commit):
-                hook(touched)
+        self.db.committed(touched)
         return result
 
 
@@ -802,6 +796,11 @@ class Database:
             with session.begin():
                 yield session
             touched = set(session.info.get("chronicles", ()))
+        self.committed(touched)
+
+    def committed(self, touched: set[int]) -> None:
+        """Every writer's last step, once its commit is durable: the ``after_commit`` hooks hear which
+        chronicles' logs grew (none when ``touched`` is empty)."""
         if touched:
             for hook in list(self.after_commit):
                 hook(touched)
