@@ -22,7 +22,6 @@ from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database, current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
-from rollbook.server.lean import LeanRoute
 from rollbook.server.deps import (
     current_member, database_dependency, dice_source, language, member_in, request_token, required_token,
 )
@@ -34,7 +33,7 @@ from rollbook.server.openapi import (
 from rollbook.server.views import member_view
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
-router = APIRouter(prefix="/api", route_class=LeanRoute)
+router = APIRouter(prefix="/api")
 bearer = HTTPBearer(auto_error=False, description="The token returned when creating or joining a chronicle.")
 
 Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -512,18 +511,6 @@ async def events(request: Request, chronicle_id: Id, member: SignedMember,
         start = int(last_event_id.strip())
     feed = entry_feed(request.app.state.hub, request.app.state.db, member, start, idle_timeout=idle_timeout)
     return event_stream(json_events(feed))
-
-
-# --- the order routes are matched in ----------------------------------------------------------
-
-# What a table sends every turn, matched first. FastAPI tries a request against the routes in order
-# (twice: once to pick the router, once in it); behind the seventeen routes declared before it, the
-# roll spent ~80 µs of CPU in matching alone (bench/README.md, "Sixth pass"). No two routes match
-# the same path and method, so the order changes which route is tried first, never which one answers.
-# The schema (``/openapi.json``, the docs) keeps the order the routes are declared in above.
-HOT_ROUTES = ("roll", "reroll", "adjust")
-DECLARED_PATHS = tuple(dict.fromkeys(route.path for route in router.routes))
-router.routes.sort(key=lambda route: getattr(route, "name", None) not in HOT_ROUTES)
 
 
 # --- problem types ----------------------------------------------------------------------------

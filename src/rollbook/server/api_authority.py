@@ -18,11 +18,10 @@ from pydantic import Field
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
                                  _signed_read, _signed_write)
 from rollbook.server.deps import dice_source
-from rollbook.server.lean import LeanRoute
 from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes
 
-router = APIRouter(prefix="/api", route_class=LeanRoute)
+router = APIRouter(prefix="/api")
 
 
 class GrantRequest(Strict):

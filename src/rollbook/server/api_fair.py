@@ -14,10 +14,9 @@ from pydantic import Field
 
 from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
                                  _signed_read, _signed_write)
-from rollbook.server.lean import LeanRoute
 from rollbook.server.usecases import fairness
 
-router = APIRouter(prefix="/api", route_class=LeanRoute)
+router = APIRouter(prefix="/api")
 
 
 class ClientSeedRequest(Strict):

@@ -14,7 +14,6 @@ and the same use cases as the JSON API).
 
 from __future__ import annotations
 
-import gc
 import logging
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -29,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError
-from rollbook.server.api import DECLARED_PATHS, Problem, problems_router, router
+from rollbook.server.api import Problem, problems_router, router
 from rollbook.server.api_authority import router as authority_router
 from rollbook.server.api_fair import router as fair_router
 from rollbook.server.db import Database
@@ -63,7 +62,6 @@ retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
 # roll cost 6.6–8.6 ms of server CPU at 32 connections, p99 360–490 ms; with 4, 5.4–6.3 ms, p99
 # 258–340 ms (SQLite: no difference above the noise). `rollbook serve --threads` changes it.
 WORKER_THREADS = 4
-GC_YOUNG_THRESHOLD = 10_000  # allocations between two collections of the young generation (CPython: 700)
 
 
 def create_app(database_url: str | None = None, *, migrate: bool = True,
@@ -88,22 +86,10 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     async def lifespan(_app: FastAPI):
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         hub.start_listener()
-        # What start-up built (modules, routes, schemas, mappers) lives as long as the app: moved out of
-        # the collector's generations, a full collection no longer walks it. Measured under
-        # bench/load.py (SQLite): the longest pause 108–116 ms → 5 ms, a whole roll queue's p99.
-        gc.freeze()
-        # A request allocates thousands of objects, nearly all freed by reference counting: with
-        # CPython's default threshold (700) a collection of the young generation ran several times
-        # per roll. Every GC_YOUNG_THRESHOLD allocations: ~40 µs of CPU less per roll, ~10 per bare
-        # request (bench/README.md, "Sixth pass").
-        thresholds = gc.get_threshold()
-        gc.set_threshold(GC_YOUNG_THRESHOLD, *thresholds[1:])
         try:
             async with db.serving():
                 yield
         finally:
-            gc.set_threshold(*thresholds)
-            gc.unfreeze()  # an app that stops (a test's) leaves its objects to the collector again
             hub.close()
             db.dispose()
 
@@ -187,8 +173,6 @@ def _add_problem_schema(app: FastAPI) -> None:
         from fastapi.openapi.utils import get_openapi
 
         schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
-        declared = {path: position for position, path in enumerate(DECLARED_PATHS)}  # not the matching order
-        schema["paths"] = dict(sorted(schema["paths"].items(), key=lambda item: declared.get(item[0], len(declared))))
         components = schema.setdefault("components", {}).setdefault("schemas", {})
         components["Problem"] = Problem.model_json_schema()
         for path in schema.get("paths", {}).values():  # validation errors are problems too
