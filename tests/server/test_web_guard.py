@@ -78,3 +78,26 @@ def test_cookies_are_secure_over_https_and_the_proxy_is_believed_only_when_confi
     assert guard.cookie_secure(behind)
     assert guard.origin_of(behind.scope) == "https://play.example"
     assert not guard.cross_site({**behind.scope, "headers": behind.scope["headers"] + [(b"origin", b"https://play.example")]})
+
+
+@pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer", "Bearer   ", "Token abc"])
+def test_cross_site_post_with_basic_header_issue31_6(client, signed_in, authorization):
+    """A header that holds no bearer token does not skip the guard, and the cookie behind it is never
+    read: a cross-site POST with the victim's cookie is refused (issue 31 point 6)."""
+    headers = {"Origin": "https://evil.example", "Authorization": authorization}
+    before = signed_in.log()
+    response = _invite(client, signed_in, **headers)
+    assert response.status_code == 403 and response.json()["code"] == "origin_refused"
+    page = client.post(f"/chronicles/{signed_in.id}/characters", data={"name": "X"}, headers=headers)
+    assert page.status_code == 403
+    assert signed_in.log() == before
+
+
+@pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer"])
+def test_a_header_without_a_bearer_token_never_falls_back_to_the_cookie_issue31_6(client, signed_in, authorization):
+    """Exactly one means: same-origin, the cookie behind a non-bearer header opens nothing."""
+    response = _invite(client, signed_in, Authorization=authorization, Origin="http://testserver")
+    assert response.status_code == 401
+    assert client.get("/api/me", headers={"Authorization": authorization}).status_code == 401
+    assert client.get(f"/chronicles/{signed_in.id}", headers={"Authorization": authorization}).status_code == 401
+    assert client.get("/api/me").status_code == 200  # the cookie alone still opens it

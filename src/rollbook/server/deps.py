@@ -8,7 +8,10 @@
   pool, a hop that costs 0.3–0.5 ms of CPU per request on a 2-vCPU machine (``bench/README.md``,
   "Third pass").
 - ``language(request)``: ``?lang=``, then ``Accept-Language``; en, fr or es.
-- ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie.
+- ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie;
+  exactly one means: a request with an ``Authorization`` header is authenticated by it alone, and one
+  that holds no bearer token (``Basic …``, a bare ``Bearer``) presents no token, never the cookie
+  (issue 31 point 6: the cross-site guard checks every request without a bearer token).
 - ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
   (a detached object: read its attributes, pass it to the use cases); the latter raises a
   401 problem when there is none (``required_token``: when no token is presented at all);
@@ -48,7 +51,10 @@ def language(request: Request) -> str:
 
 
 def request_token(request: Request) -> str | None:
-    return token_from_headers(request.headers.get("authorization"), request.cookies.get(COOKIE_NAME))
+    authorization = request.headers.get("authorization")
+    if authorization is not None:
+        return token_from_headers(authorization, None)
+    return token_from_headers(None, request.cookies.get(COOKIE_NAME))
 
 
 def optional_member(request: Request) -> Member | None:

@@ -37,11 +37,12 @@ def visitor(request: Request) -> Member | None:
 def reader(request: Request, chronicle_id: int) -> Member:
     """The member this browser is in the chronicle of the path: the keychain's token for that
     chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie. The
-    chronicle's language is read in the same read transaction, for ``reader_lang``."""
+    chronicle's language is read in the same read transaction, for ``reader_lang``. A request with an
+    ``Authorization`` header is read by that header alone, never by a cookie (issue 31 point 6)."""
     from rollbook.server.auth import authenticate
     from rollbook.web import keychain
 
-    token = keychain.token_for(request, chronicle_id)
+    token = None if "authorization" in request.headers else keychain.token_for(request, chronicle_id)
     if token is not None:
         with database(request).read() as session:
             member = authenticate(session, token)

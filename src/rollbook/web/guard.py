@@ -2,8 +2,8 @@
 
 The web pages authenticate by the ``rollbook_token`` cookie (``SameSite=Lax``), and so may the JSON
 API. ``OriginGuard`` (an ASGI middleware, registered by ``rollbook.web.mount``) refuses an unsafe
-request (POST, PUT, PATCH, DELETE) that carries no ``Authorization`` header and comes from another
-site, whichever path it targets:
+request (POST, PUT, PATCH, DELETE) that carries no bearer token and comes from another site,
+whichever path it targets:
 
 - ``Sec-Fetch-Site: cross-site`` or ``same-site`` (a sibling host): refused;
 - else an ``Origin`` header (``null`` included) that is not this server's own origin: refused;
@@ -12,7 +12,11 @@ site, whichever path it targets:
   cross-origin POST), let through.
 
 The refusal is ``403 origin_refused``, ``application/problem+json``. A request with a bearer token
-is never a forgery (a page cannot make a browser add one).
+(``Authorization: Bearer TOKEN``, a token present) is never a forgery (a page cannot make a browser add
+one). Any other ``Authorization`` header (``Basic …``, a bare ``Bearer``) is no bearer token: the request
+is checked like any other (issue 31 point 6). A request is authenticated by exactly one means
+(``rollbook.server.deps.request_token``): its bearer token when it has an ``Authorization`` header,
+never the cookie behind a header that holds none, so a cookie-borne request always passed this check.
 
 This server's origin is the request's scheme and ``Host``; behind a reverse proxy that terminates
 TLS, ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` are honoured only when ``ROLLBOOK_TRUST_PROXY``
@@ -26,6 +30,7 @@ import json
 import os
 from urllib.parse import parse_qsl, urlsplit
 
+from rollbook.server.auth import token_from_headers
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, pick_language, problem_body
 
 TRUST_PROXY_VARIABLE = "ROLLBOOK_TRUST_PROXY"
@@ -85,10 +90,16 @@ def cookie_secure(request) -> bool:
     return scheme_of(request.scope) == "https"
 
 
+def has_bearer(authorization: str | None) -> bool:
+    """Whether the header holds a bearer token (``Bearer`` and a token), the one thing a page cannot
+    make a browser send; ``Basic …`` or a bare ``Bearer`` is not one (issue 31 point 6)."""
+    return bool(authorization) and token_from_headers(authorization, None) is not None
+
+
 def cross_site(scope, headers: dict[str, str] | None = None) -> bool:
     """An unsafe request without a bearer token that a browser sent from another site."""
     headers = headers if headers is not None else _headers(scope)
-    if scope.get("method", "GET").upper() not in UNSAFE or headers.get("authorization"):
+    if scope.get("method", "GET").upper() not in UNSAFE or has_bearer(headers.get("authorization")):
         return False
     fetch_site = headers.get("sec-fetch-site", "").strip().lower()
     if fetch_site in ("cross-site", "same-site"):
