@@ -6,14 +6,14 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook.rules.base import RuleError
-from rollbook.server import tx
+from rollbook.server import auth, tx
 from rollbook.server.auth import COOKIE_NAME
 from rollbook.server.usecases import chronicles
 from rollbook.web import forms, labels
 from rollbook.web import keychain
 from rollbook.web.deps import Db, Posted, VisitorLang, page_router
 from rollbook.web.errors import alert_into
-from rollbook.web.respond import page, see_other, with_invitation
+from rollbook.web.respond import INVITATION_COOKIE, LANG_COOKIE, page, see_other, with_invitation
 
 router = page_router()
 
@@ -100,19 +100,30 @@ def signin(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Respons
 
 @router.post("/signout")
 def signout(request: Request, db: Db) -> Response:
-    """Leave this browser: every session it holds is closed on the server, the keychain emptied."""
+    """Leave this browser: every session it holds is closed on the server and every cookie the server
+    set is cleared (issue 31 point 5): the single token, the keychain, and each chronicle's shown key
+    and invitation (path-scoped cookies this request does not carry, so each chronicle's path is named).
+    No ``Clear-Site-Data``: it would clear the cookies of every site under the same registrable domain."""
     held = keychain.read(request)
     tokens = [*held.values(), *([keychain.legacy(request)] if keychain.legacy(request) else [])]
 
     def work(s):
+        chronicle_ids = set(held)
         for token in tokens:
+            member = auth.authenticate(s, token)
+            if member is not None:
+                chronicle_ids.add(member.chronicle_id)
             keychain.close(s, token)
-        return {}
+        return {"chronicles": sorted(chronicle_ids)}
 
-    tx.run(db, work)
+    left = tx.run(db, work)
     response = see_other("/")
     response.delete_cookie(COOKIE_NAME, path="/")
     response.delete_cookie(keychain.KEYS_COOKIE, path="/")
+    response.delete_cookie(LANG_COOKIE, path="/")
+    for chronicle_id in left["chronicles"]:
+        keychain.key_saved(response, chronicle_id)
+        response.delete_cookie(INVITATION_COOKIE, path=f"/chronicles/{chronicle_id}")
     return response
 
 
