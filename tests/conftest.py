@@ -6,11 +6,21 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from rollbook import settings as rollbook_settings
+
 # The operator's secret the test servers seal their seeds under (F-1); child processes inherit it.
 os.environ.setdefault("ROLLBOOK_SECRET_KEY", "rollbook test secret, not for production")
 
 settings.register_profile("rollbook", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("rollbook")
+
+
+@pytest.fixture(autouse=True)
+def _settings_of_the_environment():
+    """Each test starts from the environment's settings: none a previous test installed."""
+    rollbook_settings.install(None)
+    yield
+    rollbook_settings.install(None)
 
 
 @pytest.fixture(scope="session")

@@ -76,7 +76,7 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
     assert made == [((url,), {"threads": server_app.WORKER_THREADS})]  # no dice= among them
     # nor do the processes of `rollbook serve --workers N`
     made.clear()
-    monkeypatch.setenv(serving.SETTINGS_VARIABLE, "{}")
+    monkeypatch.delenv(serving.SETTINGS_VARIABLE, raising=False)  # restored after the test
     serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=2)
     serving.worker_app()
     assert made == [((url,), {"migrate": False, "threads": server_app.WORKER_THREADS})]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 
 from rollbook.server import seal
+from rollbook.settings import Settings
 
 
 def test_a_changed_key_file_is_read_again(tmp_path, monkeypatch):
     path = tmp_path / "rollbook-secret.key"
-    monkeypatch.delenv(seal.SECRET_VARIABLE, raising=False)
-    monkeypatch.setenv(seal.SECRET_FILE_VARIABLE, str(path))
+    monkeypatch.setattr(seal.settings, "current", lambda: Settings(secret_key=None, secret_key_file=str(path)))
     path.write_text("a" * 32 + "\n")
     assert seal.operator_secret() == "a" * 32
     assert seal.operator_secret() == "a" * 32
@@ -29,13 +29,12 @@ def test_a_changed_key_file_is_read_again(tmp_path, monkeypatch):
 def test_a_missing_key_file_is_made_0600_and_a_home_path_follows_home(tmp_path, monkeypatch):
     """The first start makes the key file (0600, 64 hexadecimal digits); a ``~`` path is the home
     of the moment (the path is built once per setting and home, not once per roll)."""
-    monkeypatch.delenv(seal.SECRET_VARIABLE, raising=False)
-    monkeypatch.setenv(seal.SECRET_FILE_VARIABLE, "~/keys/rollbook.key")
+    given = Settings(secret_key=None, secret_key_file="~/keys/rollbook.key")
     for home in ("first", "second"):
         monkeypatch.setenv("HOME", str(tmp_path / home))
-        secret = seal.operator_secret()
+        secret = seal.operator_secret(given)
         made = tmp_path / home / "keys" / "rollbook.key"
         assert made.read_text().strip() == secret and len(secret) == 64
         assert made.stat().st_mode & 0o777 == 0o600
-        assert seal.operator_secret() == secret
+        assert seal.operator_secret(given) == secret
     assert (tmp_path / "first" / "keys" / "rollbook.key").read_text() != (tmp_path / "second" / "keys" / "rollbook.key").read_text()

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from sqlalchemy import event, text
 
+from rollbook import settings as rollbook_settings
 from rollbook.server import auth
 from rollbook.server.db import AsyncpgWriter
 from rollbook.server.usecases import members
@@ -84,10 +85,10 @@ def test_the_storyteller_removes_a_member(client, make_table):
 def test_sessions_expire_when_the_server_says_so(app, client, make_table, monkeypatch):
     table = make_table("v20")
     player = table.join("Ann")
-    monkeypatch.setenv(auth.SESSION_HOURS_VARIABLE, "2")
+    before = rollbook_settings.install(rollbook_settings.Settings(session_hours=2))
     opened = client.post("/api/session", headers=player).json()
     assert opened["expires_at"] is not None
-    monkeypatch.delenv(auth.SESSION_HOURS_VARIABLE)
+    rollbook_settings.install(before)
     assert _me(client, bearer(opened["token"])) == 200
     me = client.get("/api/me", headers=player).json()["member"]
     with app.state.db.write() as session:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from starlette.requests import Request
 
+from rollbook.settings import Settings, install
 from rollbook.web import guard
 
 from .conftest import V20_SHEET
@@ -68,13 +69,13 @@ def _request(scheme: str, headers: dict[str, str]) -> Request:
 
 
 def test_cookies_are_secure_over_https_and_the_proxy_is_believed_only_when_configured(monkeypatch):
-    monkeypatch.delenv(guard.TRUST_PROXY_VARIABLE, raising=False)
+    install(Settings(trust_proxy=False))
     assert guard.cookie_secure(_request("https", {"host": "table.example"}))
     assert not guard.cookie_secure(_request("http", {"host": "table.example"}))
     behind = _request("http", {"host": "table.example", "x-forwarded-proto": "https", "x-forwarded-host": "play.example"})
     assert not guard.cookie_secure(behind)
     assert guard.origin_of(behind.scope) == "http://table.example"
-    monkeypatch.setenv(guard.TRUST_PROXY_VARIABLE, "1")
+    install(Settings(trust_proxy=True))
     assert guard.cookie_secure(behind)
     assert guard.origin_of(behind.scope) == "https://play.example"
     assert not guard.cross_site({**behind.scope, "headers": behind.scope["headers"] + [(b"origin", b"https://play.example")]})

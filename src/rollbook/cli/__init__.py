@@ -6,7 +6,8 @@ import sys
 
 import typer
 
-from rollbook.i18n import language_from_environment, normalize
+from rollbook import settings
+from rollbook.i18n import normalize
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
@@ -48,20 +49,21 @@ def _language(argv: list[str]) -> str:
             return normalize(argv[position + 1])
         if argument.startswith("--lang="):
             return normalize(argument.split("=", 1)[1])
-    return language_from_environment()
+    return settings.current().language
 
 
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit status 2, never a traceback."""
     _load_commands()
     try:
+        settings.install(settings.load())  # read once: a setting that does not parse stops here
         result = app(standalone_mode=False)
         if isinstance(result, int) and not isinstance(result, bool):
             sys.exit(result)
     except RuleError as refused:
         print(f"rollbook: {error_message(refused.code, _language(sys.argv[1:]), refused.params)}", file=sys.stderr)
         sys.exit(2)
-    except UsageFailure as failure:
+    except (UsageFailure, settings.SettingsError) as failure:
         print(f"rollbook: {failure}", file=sys.stderr)
         sys.exit(2)
     except typer.Exit as done:

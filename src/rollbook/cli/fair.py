@@ -19,7 +19,8 @@ from rollbook.dice import commitment_of
 from rollbook.fair import (
     MISMATCH, PENDING, VERIFIED, check_client_seed, check_log, describe, faces_for, parse_dice_list, parse_seed,
 )
-from rollbook.i18n import language_from_environment, normalize
+from rollbook import settings
+from rollbook.i18n import normalize
 
 fair_app = typer.Typer(help="Provably fair dice: recompute a roll's faces, check a seed or a whole export.",
                        no_args_is_help=True)
@@ -90,7 +91,7 @@ def verify(
 
     Rolls under a seed not revealed yet are pending, not verified. Exit 0 when no problem is found,
     1 with one line per problem. The hash chain itself is `rollbook log verify`'s."""
-    language = normalize(lang) if lang else language_from_environment()
+    language = normalize(lang) if lang else settings.current().language
     if str(file) == "-":
         text = sys.stdin.read()
     else:

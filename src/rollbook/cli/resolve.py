@@ -11,7 +11,8 @@ import typer
 
 from rollbook.cli import app, fail
 from rollbook.contract import resolve_lines
-from rollbook.i18n import language_from_environment, normalize
+from rollbook import settings
+from rollbook.i18n import normalize
 
 
 @app.command()
@@ -23,7 +24,7 @@ def resolve(
 
     Exit status 1 when any line failed (its error object is printed in its place), else 0.
     """
-    language = normalize(lang) if lang else language_from_environment()
+    language = normalize(lang) if lang else settings.current().language
     if file is None or str(file) == "-":
         source = sys.stdin
     else:

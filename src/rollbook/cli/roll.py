@@ -10,7 +10,8 @@ from rich.console import Console
 
 from rollbook.cli import app
 from rollbook.dice import DiceSource, SecureDice, roll as draw_and_resolve
-from rollbook.i18n import language_from_environment, normalize
+from rollbook import settings
+from rollbook.i18n import normalize
 from rollbook.render.rich import receipt_panel
 from rollbook.rules import get_system
 from rollbook.rules import v20
@@ -24,7 +25,7 @@ JsonOption = typer.Option(False, "--json", help="Print the raw receipt as JSON."
 
 
 def language(lang: str | None) -> str:
-    return normalize(lang) if lang else language_from_environment()
+    return normalize(lang) if lang else settings.current().language
 
 
 def secure_roll(system_id: str, request: object, source: DiceSource | None = None) -> tuple[tuple[int, ...], dict]:

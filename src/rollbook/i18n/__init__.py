@@ -11,8 +11,6 @@ code the rules emit has its msgid in ``rollbook.i18n.messages``.
 from __future__ import annotations
 
 import gettext
-import locale
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -59,16 +57,6 @@ def normalize(lang: str | None) -> str:
         return DEFAULT_LANGUAGE
     short = lang.replace("-", "_").split("_")[0].split(".")[0].lower()
     return short if short in LANGUAGES else DEFAULT_LANGUAGE
-
-
-def language_from_environment() -> str:
-    """ROLLBOOK_LANG, then the usual locale variables, then the process locale."""
-    for variable in ("ROLLBOOK_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(variable)
-        if value and value not in ("C", "POSIX", "C.UTF-8"):
-            return normalize(value)
-    current = locale.getlocale()[0]
-    return normalize(current)
 
 
 def gettext_for(lang: str):

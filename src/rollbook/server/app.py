@@ -38,6 +38,7 @@ from rollbook.server.hygiene import InputGuard
 from rollbook.server import openapi as typed_schema
 from rollbook.server.reread import ReadAgain
 from rollbook.server.seal import operator_secret
+from rollbook.settings import Settings, install, load
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
@@ -65,7 +66,11 @@ WORKER_THREADS = 4
 
 
 def create_app(database_url: str | None = None, *, migrate: bool = True,
-               dice: Callable[[], DiceSource] | None = None, threads: int = WORKER_THREADS) -> FastAPI:
+               dice: Callable[[], DiceSource] | None = None, threads: int = WORKER_THREADS,
+               settings: Settings | None = None) -> FastAPI:
+    # the environment's settings, read once (SettingsError names a variable that does not parse)
+    settings = settings or load()
+    install(settings)
     if threads < 1:
         raise ValueError("threads must be at least 1")
     if dice is None:
@@ -96,6 +101,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app = FastAPI(title="rollbook", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
                   generate_unique_id_function=operation_id)
     app.state.db = db
+    app.state.settings = settings
     app.state.hub = hub
     app.state.dice = dice
     app.include_router(router)

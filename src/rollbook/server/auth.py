@@ -17,13 +17,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
+from rollbook import settings
 from rollbook.server.access import detached
 from rollbook.server.direct import Statement
 from rollbook.server.models import Member, MemberToken
@@ -31,7 +31,6 @@ from rollbook.server.models import Member, MemberToken
 COOKIE_NAME = "rollbook_token"
 KEY = "key"
 SESSION = "session"
-SESSION_HOURS_VARIABLE = "ROLLBOOK_SESSION_HOURS"
 
 
 def new_token() -> str:
@@ -53,11 +52,7 @@ def stamp(moment: datetime) -> str:
 
 def session_ttl() -> timedelta | None:
     """How long a session lasts: ``ROLLBOOK_SESSION_HOURS`` (unset, empty or 0: until closed)."""
-    value = os.environ.get(SESSION_HOURS_VARIABLE, "").strip()
-    if not value:
-        return None
-    hours = float(value)
-    return timedelta(hours=hours) if hours > 0 else None
+    return settings.current().session_ttl
 
 
 def token_from_headers(authorization: str | None, cookie: str | None = None) -> str | None:

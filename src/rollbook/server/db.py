@@ -45,6 +45,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
+from rollbook import settings
 from rollbook.server.direct import ONE_STATEMENT, Statement
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-DEFAULT_DATABASE_URL = "sqlite:///./rollbook.sqlite3"
-ENVIRONMENT_VARIABLE = "ROLLBOOK_DATABASE_URL"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 ALEMBIC_INI = Path(__file__).parent / "alembic.ini"
 # At most 40 connections per process, as before (10 kept + 30 overflow), now all kept: under load an
@@ -81,7 +80,7 @@ def database_url(explicit: str | None = None) -> str:
 
     ``postgres://`` and ``postgresql://`` URLs are given the psycopg 3 driver.
     """
-    url = explicit or os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_DATABASE_URL
+    url = explicit or settings.current().database_url
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             url = "postgresql+psycopg://" + url[len(prefix):]

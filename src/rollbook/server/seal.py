@@ -17,7 +17,6 @@ fails until the Storyteller rotates: a rotation cannot reveal a seed it cannot o
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import os
 import secrets
@@ -26,10 +25,9 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-SECRET_VARIABLE = "ROLLBOOK_SECRET_KEY"
-SECRET_FILE_VARIABLE = "ROLLBOOK_SECRET_KEY_FILE"
-DEFAULT_SECRET_FILE = "./rollbook-secret.key"
-SHORTEST_SECRET = 16
+from rollbook import settings
+
+SHORTEST_SECRET = settings.SHORTEST_SECRET
 _FORMAT = "aes256gcm-v1"
 _NONCE_BYTES = 12
 
@@ -38,25 +36,16 @@ class SecretKeyError(RuntimeError):
     """The operator's secret is missing, too short, or does not open a sealed seed."""
 
 
-def secret_file() -> Path:
-    configured = os.environ.get(SECRET_FILE_VARIABLE) or DEFAULT_SECRET_FILE
-    return _path_of(configured, os.environ.get("HOME") if configured.startswith("~") else None)
+def secret_file(given: settings.Settings | None = None) -> Path:
+    return Path((given or settings.current()).secret_key_file).expanduser()
 
 
-@functools.lru_cache(maxsize=16)
-def _path_of(configured: str, home: str | None) -> Path:
-    """The key file's path as configured (every roll asks: built once per setting and home)."""
-    return Path(configured).expanduser()
-
-
-def operator_secret() -> str:
+def operator_secret(given: settings.Settings | None = None) -> str:
     """The operator's secret: ``ROLLBOOK_SECRET_KEY``, else the key file (created 0600 when missing)."""
-    given = os.environ.get(SECRET_VARIABLE)
-    if given is not None:
-        if len(given.strip()) < SHORTEST_SECRET:
-            raise SecretKeyError(f"{SECRET_VARIABLE} must be at least {SHORTEST_SECRET} characters")
-        return given.strip()
-    path = secret_file()
+    given = given or settings.current()
+    if given.secret_key is not None:  # at least SHORTEST_SECRET characters: Settings checked it
+        return given.secret_key.get_secret_value()
+    path = secret_file(given)
     try:
         text = _read_key_file(path)  # every roll of a fair chronicle comes here: one stat, not two
     except FileNotFoundError:

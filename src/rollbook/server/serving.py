@@ -8,13 +8,12 @@ their answers waited for the client's delayed ACK: ~44 ms per request with ``--w
 the load (``wrk -c2``: 46 requests a second), against ~0.4 ms of work (bench/README.md, "Sixth pass").
 
 With several workers each process builds its own app from the settings the parent leaves in
-``SETTINGS_VARIABLE`` (``worker_app``); the parent applies the migrations and makes the operator's
+``ROLLBOOK_SERVE_SETTINGS`` (``worker_app``, ``rollbook.settings``); the parent applies the migrations and makes the operator's
 key file first, once.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 
@@ -22,11 +21,12 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from rollbook.settings import ServeSettings, SettingsError, load
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.seal import operator_secret
 
-SETTINGS_VARIABLE = "ROLLBOOK_SERVE_SETTINGS"  # parent to workers only: {"url": ..., "threads": ...}
+SETTINGS_VARIABLE = "ROLLBOOK_SERVE_SETTINGS"  # parent to workers only: settings.ServeSettings
 GRACEFUL_SHUTDOWN_SECONDS = 3  # live feeds stream until their client leaves: this long to end on SIGTERM
 
 
@@ -51,7 +51,7 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
         database.upgrade()
     finally:
         database.dispose()
-    os.environ[SETTINGS_VARIABLE] = json.dumps({"url": url, "threads": threads})
+    os.environ[SETTINGS_VARIABLE] = ServeSettings(url=url, threads=threads).model_dump_json()
     return f"{__name__}:worker_app"
 
 
@@ -67,5 +67,8 @@ def run(target: FastAPI | str, *, host: str, port: int, log_level: str, workers:
 
 def worker_app() -> FastAPI:
     """The app of one of the worker processes (uvicorn calls it in each)."""
-    settings = json.loads(os.environ[SETTINGS_VARIABLE])
-    return create_app(settings["url"], migrate=False, threads=settings["threads"])
+    given = load()
+    if given.serve_settings is None:
+        raise SettingsError(f"{SETTINGS_VARIABLE} is not set: the parent `rollbook serve --workers N` sets it")
+    serve = given.serve_settings
+    return create_app(serve.url, migrate=False, threads=serve.threads)

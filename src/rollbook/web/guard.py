@@ -27,19 +27,18 @@ be ``Secure``: when the page was served over HTTPS.
 from __future__ import annotations
 
 import json
-import os
 from urllib.parse import parse_qsl, urlsplit
 
+from rollbook import settings
 from rollbook.server.auth import token_from_headers
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, pick_language, problem_body
 
-TRUST_PROXY_VARIABLE = "ROLLBOOK_TRUST_PROXY"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
 def trust_proxy() -> bool:
-    return os.environ.get(TRUST_PROXY_VARIABLE, "").strip().lower() in ("1", "true", "yes")
+    return settings.current().trust_proxy
 
 
 def _headers(scope) -> dict[str, str]:
