@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.access import STORYTELLER, find_member, lock_chronicle, require_storyteller
-from rollbook.server.models import Character, Member, MemberToken
+from rollbook.server.models import Character, Chronicle, Member, MemberToken
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
@@ -55,7 +55,9 @@ def rotate_key(session: Session, member: Member) -> dict:
 
 def remove_member(session: Session, storyteller: Member, member_id: int) -> dict:
     """The Storyteller removes a member: every token of theirs is revoked, their characters become
-    the Storyteller's to give (no owner), and the log records it (``member_removed``)."""
+    the Storyteller's to give (no owner), and the log records it (``member_removed``). The invitation
+    is replaced (issue 31 point 4: the removed player cannot rejoin with the code they joined by); the
+    answer holds the new one (``invitation``, shown once, sealed in a stored idempotent answer)."""
     require_storyteller(storyteller, "remove_member")
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
     target = find_member(session, storyteller.chronicle_id, member_id)
@@ -65,6 +67,8 @@ def remove_member(session: Session, storyteller: Member, member_id: int) -> dict
         raise ProblemError(409, "storyteller_not_removable")
     stamp = now()
     target.removed_at = stamp
+    invitation = auth.new_invitation()
+    chronicle.invitation_hash = auth.digest(invitation)
     _revoke_all(session, target.id, stamp)
     released = session.execute(
         update(Character).where(Character.chronicle_id == chronicle.id, Character.owner_id == target.id)
@@ -76,7 +80,16 @@ def remove_member(session: Session, storyteller: Member, member_id: int) -> dict
                                   "characters": sorted(released)})
     session.flush()
     return {"member": {**member_view(target), "removed_at": stamp}, "characters": sorted(released),
-            "entry": {"seq": entry.seq, "entry_hash": entry.entry_hash}}
+            "entry": {"seq": entry.seq, "entry_hash": entry.entry_hash}, "invitation": invitation}
+
+
+def invitation_current(session: Session, member: Member, invitation: str | None) -> bool:
+    """Whether ``invitation`` is the chronicle's invitation in force (a page shows a code it holds only
+    while it still opens the chronicle: a removal or a new code replaced it otherwise)."""
+    if not invitation:
+        return False
+    hashed = session.scalars(select(Chronicle.invitation_hash).where(Chronicle.id == member.chronicle_id)).first()
+    return hashed is not None and hashed == auth.digest(invitation)
 
 
 def _require_present(session: Session, member: Member) -> None:

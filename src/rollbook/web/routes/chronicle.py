@@ -28,12 +28,21 @@ def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=No
                    status: int = 200) -> HTMLResponse:
     state = table.load(db, member, lang)
     return page(request, "chronicle.html", lang, status=status, t=state, me=state.me, errors=errors or {},
-                values=values or {}, invitation=request.cookies.get(INVITATION_COOKIE)
-                if member.role == STORYTELLER else None, new_key=keychain.new_key(request),
+                values=values or {}, invitation=shown_invitation(request, db, member), new_key=keychain.new_key(request),
                 base_url=str(request.base_url).rstrip("/"), quick=quick_form(db, member, lang, state.chronicle),
                 system_name=labels.system_name(state.chronicle["system"], lang),
                 p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
                 fs=table.fair_state(db, member))
+
+
+def shown_invitation(request: Request, db, member: Member) -> str | None:
+    """The invitation this browser holds for the Storyteller, while it is still the one in force (a
+    removal replaces it, issue 31 point 4: a stale code is not shown as if it worked)."""
+    held = request.cookies.get(INVITATION_COOKIE)
+    if member.role != STORYTELLER or not held:
+        return None
+    with db.read() as session:
+        return held if member_cases.invitation_current(session, member, held) else None
 
 
 @router.get("/chronicles/{chronicle_id}", response_class=HTMLResponse)
@@ -85,10 +94,12 @@ def new_key(request: Request, chronicle_id: int, db: Db, member: Reader) -> Resp
 
 @router.post("/chronicles/{chronicle_id}/members/{member_id}/remove")
 def remove_member(request: Request, chronicle_id: int, member_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    """The Storyteller removes a member: their keys and sessions revoked, logged."""
+    """The Storyteller removes a member: their keys and sessions revoked, logged; the invitation
+    replaced, the new one shown on this page (issue 31 point 4)."""
     alert_into(request, "people", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
-    tx.run(db, lambda s: member_cases.remove_member(s, member, member_id))
-    return see_other(f"/chronicles/{chronicle_id}")
+    removed = tx.run(db, lambda s: member_cases.remove_member(s, member, member_id))
+    return with_invitation(request, see_other(f"/chronicles/{chronicle_id}#invitation"), removed["invitation"],
+                           chronicle_id)
 
 
 # --- quick rolls: dice without a sheet ---------------------------------------------------------------

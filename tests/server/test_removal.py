@@ -1,0 +1,58 @@
+"""What a removal takes away (issue 31 points 4 and 7), on both stores."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import V20_SHEET
+
+
+def _member_id(client, headers) -> int:
+    return client.get("/api/me", headers=headers).json()["member"]["id"]
+
+
+def test_removed_player_rejoins_with_same_invitation_issue31_4(client, make_table):
+    table = make_table("v20")
+    ann = table.join("Ann")
+    ann_id = _member_id(client, ann)
+    removed = client.delete(f"{table.base}/members/{ann_id}", headers=table.st)
+    assert removed.status_code == 200, removed.text
+    fresh = removed.json()["invitation"]
+    assert fresh and fresh != table.invitation
+    again = client.post("/api/join", json={"invitation": table.invitation, "name": "Ann"})
+    assert again.status_code == 404 and again.json()["code"] == "invitation_invalid"
+    assert client.post("/api/join", json={"invitation": fresh, "name": "Bob"}).status_code == 201
+    names = [m["name"] for m in client.get(f"{table.base}/members", headers=table.st).json()["members"]]
+    assert "Ann" not in names and "Bob" in names
+
+
+def _shown(client, chronicle: str) -> str | None:
+    found = re.search(r'id="invitation-code">([^<]+)<', client.get(chronicle).text)
+    return found.group(1) if found else None
+
+
+def test_the_storytellers_page_shows_the_invitation_a_removal_made_issue31_4(app):
+    from fastapi.testclient import TestClient
+
+    with TestClient(app) as storyteller, TestClient(app) as player:
+        made = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
+                                follow_redirects=False)
+        chronicle = made.headers["location"]
+        old = _shown(storyteller, chronicle)
+        assert old
+        player.post("/join", data={"invitation": old, "name": "Julien"}, follow_redirects=False)
+        julien = re.search(r'/members/(\d+)/remove', storyteller.get(chronicle).text).group(1)
+        out = storyteller.post(f"{chronicle}/members/{julien}/remove", follow_redirects=False)
+        assert out.status_code == 303
+        new = _shown(storyteller, chronicle)
+        assert new and new != old
+        refused = player.post("/join", data={"invitation": old, "name": "Julien"}, follow_redirects=False)
+        assert refused.status_code >= 400
+        # a removal through the API: the page no longer shows the code that stopped working
+        with TestClient(app) as other:
+            other.post("/join", data={"invitation": new, "name": "Zoé"}, follow_redirects=False)
+            zoe = other.get("/api/me").json()["member"]["id"]
+        token = storyteller.cookies.get("rollbook_token")
+        api = TestClient(app)
+        assert api.delete(f"/api{chronicle}/members/{zoe}", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert _shown(storyteller, chronicle) is None
