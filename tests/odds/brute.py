@@ -54,6 +54,25 @@ def v20_brute(request: v20.V20Request, ordered: bool | None = None) -> tuple[dic
     return normalise(outcomes, 10 ** request.pool), normalise(totals, 10 ** request.pool)
 
 
+def v20_chain_brute(request: v20.V20Request) -> tuple[dict, dict]:
+    """(outcome -> P, total successes -> P) over every finished face sequence the rules ask for
+    (``rules.v20.needed`` after each die: TR-2's rerolled tens included), each through resolve."""
+    outcomes: Counter = Counter()
+    totals: Counter = Counter()
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        faces = stack.pop()
+        sizes = v20.needed(request, faces)
+        if sizes:
+            stack.extend(faces + (face,) for face in range(1, sizes[0] + 1))
+            continue
+        receipt = v20.resolve(request, faces)
+        mass = Fraction(1, 10 ** len(faces))
+        outcomes[receipt.outcome] += mass
+        totals[receipt.successes] += mass
+    return {k: v for k, v in outcomes.items() if v}, {k: v for k, v in totals.items() if v}
+
+
 # --- V5 -----------------------------------------------------------------------------------------
 
 

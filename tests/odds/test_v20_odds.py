@@ -172,3 +172,41 @@ def test_V20_diagonal_sums_equal_cell_by_cell(monkeypatch, options):
         assert slow.outcomes == expected.outcomes and slow.successes == expected.successes
         assert slow.degrees == expected.degrees
     odds20.clear_caches()
+
+
+# --- TR-1, TR-2: the odds under the table rules, against brute force through the resolver --------
+
+TABLE_RULE_SETS = [(), ("v20.specialty_reroll_tens",), ("v20.ones_do_not_cancel",),
+                   ("v20.ones_do_not_cancel", "v20.specialty_reroll_tens"), ("v20.willpower_once_per_turn",)]
+
+
+@pytest.mark.parametrize("rules", TABLE_RULE_SETS)
+@pytest.mark.parametrize("pool,difficulty,mode,required", [
+    (0, 6, "strict", 1), (1, 6, "strict", 1), (2, 6, "strict", 1), (2, 9, "strict", 2), (2, 2, "casual", 1),
+    (2, 8, "strict", 3)])
+def test_TR_2_odds_under_table_rules_equal_brute_force(rules, pool, difficulty, mode, required):
+    """TR-1/TR-5: every outcome and total of the exact odds equals the enumeration of every finished face
+    sequence (the rerolled tens included, to the bound) through ``rules.v20.resolve``."""
+    from .brute import v20_chain_brute
+
+    request = V20Request(pool=pool, difficulty=difficulty, mode=mode, required=required, specialty=True,
+                         specialty_rating=4, table_rules=rules)
+    outcomes, totals = v20_chain_brute(request)
+    exact = v20_odds(request)
+    assert {k: v for k, v in exact.outcomes.items() if v} == outcomes
+    assert {k: v for k, v in exact.successes.items() if v} == totals
+    assert sum(exact.outcomes.fractions().values()) == 1
+
+
+def test_TR_2_ones_do_not_cancel_raises_success_and_keeps_botch():
+    plain, ruled = odds(5, 6), odds(5, 6, table_rules=("v20.ones_do_not_cancel",))
+    assert ruled.success > plain.success and ruled.botch == plain.botch
+
+
+def test_TR_2_specialty_reroll_tens_vs_counting_twice_big_pool():
+    """A pool the brute force cannot reach: the odds stay a distribution, and the botch (no 10 at all)
+    is the same whether a 10 counts twice or rerolls."""
+    double = odds(20, 6, specialty=True, specialty_rating=5)
+    reroll = odds(20, 6, specialty=True, specialty_rating=5, table_rules=("v20.specialty_reroll_tens",))
+    assert sum(reroll.outcomes.fractions().values()) == 1
+    assert reroll.botch == double.botch  # a botch has no 10 either way

@@ -12,6 +12,7 @@ from rollbook.rules.base import to_plain
 class Line(LineBase):
     system: Literal["v20"]
     faces: list[int]
+    pool: int | None = None  # TR-2 v20.specialty_reroll_tens: the pool's dice among the faces (default: all)
     difficulty: int = v20.DEFAULT_DIFFICULTY
     required: int = 1
     mode: Literal["strict", "casual"] = "strict"
@@ -23,10 +24,12 @@ class Line(LineBase):
     willpower_roll: bool = False
     willpower_current: int | None = None
     auto_successes: int = 0
+    table_rules: list[str] = []  # TR-1: the table rules in force (TR-2 ids)
 
 
 def request_of(line: Line) -> v20.V20Request:
-    return v20.V20Request(pool=len(line.faces), **line.request_fields("faces"))
+    pool = len(line.faces) if line.pool is None else line.pool
+    return v20.V20Request(pool=pool, **line.request_fields("faces", "pool"))
 
 
 def resolve(line: Line) -> dict:

@@ -16,6 +16,7 @@ from rollbook.i18n.messages_exchange import EXCHANGE_ERROR_MESSAGES
 from rollbook.i18n.messages_fair import FAIR_MESSAGES
 from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES
 from rollbook.i18n.messages_powers import POWERS_MESSAGES
+from rollbook.i18n.messages_rules import RULES_MESSAGES
 from rollbook.i18n.messages_security import SECURITY_MESSAGES
 from rollbook.i18n.messages_tiers import TIERS_MESSAGES
 
@@ -35,7 +36,6 @@ ENGINE_MESSAGES: dict[str, str] = {
     "untrained_knowledge_refused": N_("An untrained Knowledge cannot be rolled unless the Storyteller allows it."),
     "specialty_untrained": N_("A specialty cannot be used with an untrained ability."),
     "specialty_rating_missing": N_("A specialty needs the rating of its trait."),
-    "specialty_rating_too_low": N_("A specialty needs a trait rated 4 or 5; this trait is rated {rating}."),
     "willpower_on_willpower_roll": N_("Willpower cannot add a success to a Willpower roll."),
     "willpower_exhausted": N_("No Willpower left to spend."),
     # V5
@@ -61,7 +61,7 @@ ENGINE_MESSAGES: dict[str, str] = {
 # Every area's codes, in one table (an area's code that repeats another's is a test failure, not an override).
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
     TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
-    SECURITY_MESSAGES, POWERS_MESSAGES,
+    SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES,
 )
 ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
 

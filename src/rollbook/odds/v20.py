@@ -27,7 +27,7 @@ from typing import Any, Iterable
 
 from rollbook.odds._exact import Distribution, binomial_row, fast_width, fraction_text, poly_mul, poly_pow, unpack_fast
 from rollbook.rules.base import RuleError, to_plain
-from rollbook.rules.v20 import DEGREES, SIDES, V20Request, degree_of, outcome_of, resolve, total_of
+from rollbook.rules.v20 import DEGREES, V20Request, degree_of, needed, ones_cancel, outcome_of, resolve, total_of
 
 OUTCOMES = ("success", "failure", "botch")
 MAX_ODDS_POOL = 50  # the issue's range: pools 0–50
@@ -86,11 +86,25 @@ def _die_probe(request: V20Request) -> V20Request:
 
 @lru_cache(maxsize=512)
 def die_categories(probe: V20Request) -> tuple[tuple[int, int, int], ...]:
-    """``(units, ones, faces)`` for one die: what ``rules.v20.resolve`` counts for each face."""
+    """``(units, ones, weight)`` for one die: what ``rules.v20.resolve`` counts for each finished
+    sequence of faces that die starts (one face, or under TR-2 ``v20.specialty_reroll_tens`` the
+    chain of rerolls its tens ask for, as ``rules.v20.needed`` asks). The weights are over one
+    denominator, the die's own (10 for a plain die; 10 to the longest chain's length otherwise)."""
+    finished: list[tuple[tuple[int, ...], int]] = []
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        prefix = stack.pop()
+        sizes = needed(probe, prefix)
+        if not sizes:
+            finished.append((prefix, len(prefix)))
+            continue
+        sides = sizes[0]
+        stack.extend(prefix + (face,) for face in range(1, sides + 1))
+    longest = max(length for _, length in finished)
     tally: Counter[tuple[int, int]] = Counter()
-    for face in range(1, SIDES + 1):
-        receipt = resolve(probe, (face,))
-        tally[(receipt.rolled_successes, receipt.ones)] += 1
+    for faces, length in finished:
+        receipt = resolve(probe, faces)
+        tally[(receipt.rolled_successes, receipt.ones)] += 10 ** (longest - length)
     return tuple(sorted((units, ones, count) for (units, ones), count in tally.items()))
 
 
@@ -99,6 +113,11 @@ def _zero_dice(request: V20Request):
     """The request resolved with no dice: applied difficulty, required (V20-4) and auto successes.
     Called with the request's pool already set to 0, so every pool shares one entry."""
     return resolve(request, ())
+
+
+def _die_total(die: tuple[tuple[int, int, int], ...]) -> int:
+    """The denominator of one die's weights (10, or 10**k with TR-2's rerolls)."""
+    return sum(count for _, _, count in die)
 
 
 # --- step 2: the pool's (rolled, ones) classes -----------------------------------------------------
@@ -155,13 +174,15 @@ def _general_rows(die, n):
 
 
 class _Classifier:
-    """``outcome_of`` over (rolled, ones) for one (auto, required), remembered row by row."""
+    """``outcome_of`` over (rolled, ones) for one (auto, required, whether 1s cancel), remembered
+    row by row."""
 
-    __slots__ = ("auto", "required", "rows", "shapes", "meanings")
+    __slots__ = ("auto", "required", "cancel", "rows", "shapes", "meanings")
 
-    def __init__(self, auto: int, required: int) -> None:
+    def __init__(self, auto: int, required: int, cancel: bool = True) -> None:
         self.auto = auto
         self.required = required
+        self.cancel = cancel
         self.rows: dict[int, list[int]] = {}
         self.shapes: dict[tuple[int, int], tuple[list[int], int, int] | None] = {}
         self.meanings: dict[int, tuple[int, int, int | None]] = {}
@@ -180,8 +201,8 @@ class _Classifier:
         """For each rolled = 0..length-1: the class code ``total * 3 + outcome_index``."""
         row = self.rows.setdefault(ones, [])
         for rolled in range(len(row), length):
-            outcome = outcome_of(rolled, ones, self.auto, self.required)  # V20-11, V20-12
-            total = total_of(rolled, ones, self.auto)  # V20-8, V20-10 (the receipt's total)
+            outcome = outcome_of(rolled, ones, self.auto, self.required, self.cancel)  # V20-11, V20-12
+            total = total_of(rolled, ones, self.auto, self.cancel)  # V20-8, V20-10 (the receipt's total)
             row.append(total * _N_OUT + OUTCOMES.index(outcome))
         return row
 
@@ -234,8 +255,8 @@ def clear_caches() -> None:
 
 
 @lru_cache(maxsize=256)
-def _classifier(auto: int, required: int) -> _Classifier:
-    return _Classifier(auto, required)
+def _classifier(auto: int, required: int, cancel: bool = True) -> _Classifier:
+    return _Classifier(auto, required, cancel)
 
 
 def v20_odds(request: V20Request) -> V20Odds:
@@ -250,8 +271,8 @@ def v20_odds(request: V20Request) -> V20Odds:
         found = _PER_REQUEST[key] = (_zero_dice(replace(request, pool=0)), die_categories(_die_probe(request)))
     base, die = found
     auto, required, n = base.auto_successes, base.required, request.pool
-    denominator = SIDES ** n
-    classifier = _classifier(auto, required)
+    denominator = _die_total(die) ** n
+    classifier = _classifier(auto, required, ones_cancel(request))  # TR-2 v20.ones_do_not_cancel
     joint: dict[int, int] = {}
     if n == 0:
         joint[base.successes * _N_OUT + OUTCOMES.index(base.outcome)] = 1
@@ -303,7 +324,7 @@ def _by_diagonals(request, base_receipt, classifier: _Classifier, die, n: int) -
     if shape is None:
         return None
     by_net, cancelled, empty = shape
-    denominator = SIDES ** n
+    denominator = _die_total(die) ** n
     diagonals = _diagonals(base, n, fast_width(denominator))[1]  # index n + k: cells with rolled − ones = k
     no_success = (one_at_zero + other_at_zero) ** n - other_at_zero ** n  # rolled 0, ones ≥ 1
     below = sum(diagonals[:n])  # every cell with rolled < ones

@@ -29,7 +29,7 @@ from rollbook.play.v20_sheet import (
 )
 from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
-from rollbook.rules.base import RuleError
+from rollbook.rules.base import RuleError, to_plain
 
 __all__ = [
     "ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "PLAYER_FIELDS",
@@ -303,6 +303,22 @@ def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
 
 # --- verification ----------------------------------------------------------------------------
 
+# TR-1, TR-2: receipt fields added with the table rules, and their value on a roll made under none.
+_TABLE_RULE_FIELDS = {"table_rules": [], "reroll_limit": None, "rerolled": 0, "reroll_capped": 0}
+
+
+def _as_stored(receipt: dict, result: object) -> object:
+    """A receipt stored before the table rules existed has none of their fields: the recomputed
+    result is compared without them when they say what such a roll says (no table rule applied)."""
+    stored = receipt.get("result")
+    plain = to_plain(result)
+    if not isinstance(stored, dict):
+        return plain
+    for name, empty in _TABLE_RULE_FIELDS.items():
+        if name not in stored and plain.get(name) == empty:
+            del plain[name]
+    return plain
+
 def verify(receipt: dict) -> list[str]:
     kind = receipt.get("kind")
     if kind == "soak":
@@ -314,6 +330,7 @@ def verify(receipt: dict) -> list[str]:
     else:
         request, result = replay(rules.V20Request, rules.resolve, receipt)
         expected_total = request.pool
+        result = _as_stored(receipt, result)
     problems = verified(receipt, result, expected_total)
     pool = receipt.get("pool") or {}
     if kind != "soak" and isinstance(pool.get("parts"), list):

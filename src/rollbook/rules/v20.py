@@ -14,10 +14,15 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range
+from rollbook.rules.table import ONES_DO_NOT_CANCEL, SPECIALTY_REROLL_TENS, check_table_rules
 
 SIDES = 10
 DEFAULT_DIFFICULTY = 6  # V20-2
 MAX_POOL = 100
+# TR-2 ``v20.specialty_reroll_tens``: the chain of rerolls one die of the pool may start is bounded
+# (EXAMPLES item 10: bound the loop). A 10 rolled as the REROLL_LIMIT-th reroll of its chain is a
+# success that is not rerolled again; the receipt says the bound and how many tens met it.
+REROLL_LIMIT = 10
 
 Mode = Literal["strict", "casual"]
 Untrained = Literal["talent", "skill", "knowledge"]
@@ -41,8 +46,11 @@ class V20Request:
     willpower_roll: bool = False
     willpower_current: int | None = None  # the sheet's current Willpower, when known (V20-9)
     auto_successes: int = 0  # from powers, recorded apart from Willpower (V20-9)
+    table_rules: tuple[str, ...] = ()  # TR-1: the table rules in force (canonical: sorted, once each)
 
     def __post_init__(self) -> None:
+        if self.table_rules != ():  # TR-1 (the usual empty set needs no check)
+            object.__setattr__(self, "table_rules", check_table_rules("v20", self.table_rules))
         check_range("pool", self.pool, 0, MAX_POOL)  # V20-1: 0 dice is a legal pool
         check_range("difficulty", self.difficulty, 2, 10)  # V20-2
         check_range("required", self.required, 1, None)  # V20-2
@@ -98,6 +106,22 @@ class V20Receipt:
     degree: Degree | None
     system: str = "v20"
     auto_sources: dict[str, int] = field(default_factory=dict)
+    table_rules: tuple[str, ...] = ()  # TR-1: the table rules the roll was resolved under
+    # TR-2 v20.specialty_reroll_tens: the bound of a chain (None when no die is rerolled by the rule),
+    # the rerolled dice (the faces after the pool's), and the tens that met the bound, not rerolled
+    reroll_limit: int | None = None
+    rerolled: int = 0
+    reroll_capped: int = 0
+
+
+def rerolls_tens(request: V20Request) -> bool:
+    """TR-2 ``v20.specialty_reroll_tens``: a specialty roll rerolls its tens (instead of V20-7's double)."""
+    return request.specialty and SPECIALTY_REROLL_TENS in request.table_rules
+
+
+def ones_cancel(request: V20Request) -> bool:
+    """V20-8, unless TR-2 ``v20.ones_do_not_cancel`` is in force."""
+    return ONES_DO_NOT_CANCEL not in request.table_rules
 
 
 def evaluated_difficulty(request: V20Request) -> tuple[int, int, int]:
@@ -118,16 +142,18 @@ def applied_difficulty(evaluated: int, mode: Mode) -> int:
     return evaluated
 
 
-def total_of(rolled: int, ones: int, auto: int) -> int:
-    """V20-8, V20-10: each 1 cancels one rolled success, never below zero; automatic ones add after."""
-    return rolled - min(ones, rolled) + auto
+def total_of(rolled: int, ones: int, auto: int, cancel: bool = True) -> int:
+    """V20-8, V20-10: each 1 cancels one rolled success, never below zero; automatic ones add after.
+    ``cancel=False``: TR-2 ``v20.ones_do_not_cancel`` (1s cancel nothing)."""
+    return rolled - (min(ones, rolled) if cancel else 0) + auto
 
 
-def outcome_of(rolled: int, ones: int, auto: int, required: int) -> Outcome:
-    """V20-11, V20-12 from the counts alone (the odds engine classifies with this too)."""
+def outcome_of(rolled: int, ones: int, auto: int, required: int, cancel: bool = True) -> Outcome:
+    """V20-11, V20-12 from the counts alone (the odds engine classifies with this too). The botch
+    test is the same with or without TR-2 ``v20.ones_do_not_cancel``."""
     if rolled == 0 and ones >= 1 and auto == 0:  # V20-11: cancelled-to-zero is not a botch
         return "botch"
-    return "success" if total_of(rolled, ones, auto) >= required else "failure"  # V20-12
+    return "success" if total_of(rolled, ones, auto, cancel) >= required else "failure"  # V20-12
 
 
 def degree_of(outcome: Outcome, total: int) -> Degree | None:
@@ -145,26 +171,54 @@ def multiple_action_difficulty(difficulty: int, actions: int) -> tuple[int, int]
     return min(raised, 10), max(0, raised - 10)
 
 
+def _generations(request: V20Request, faces: Faces) -> tuple[int, int, int]:
+    """TR-2 ``v20.specialty_reroll_tens``: the faces read generation by generation — the pool, then
+    one die for each 10 of the generation before (drawn at once, in order), while the chain is
+    shorter than REROLL_LIMIT. Returns (faces the roll takes, given what is there so far — more
+    than ``len(faces)`` when dice are still to draw; the tens that met the bound; the reroll dice)."""
+    start, size, depth = 0, request.pool, 0
+    while True:
+        end = start + size
+        if end > len(faces):
+            return end, 0, end - request.pool
+        tens = sum(1 for face in faces[start:end] if face == 10)
+        if depth >= REROLL_LIMIT or tens == 0:
+            return end, tens if depth >= REROLL_LIMIT else 0, end - request.pool
+        start, size, depth = end, tens, depth + 1
+
+
 def needed(request: V20Request, faces: Faces) -> tuple[int, ...]:
+    if rerolls_tens(request):  # TR-2: each 10 adds one die, which may be a 10 again (bounded)
+        return (SIDES,) * max(0, _generations(request, faces)[0] - len(faces))
     return (SIDES,) * max(0, request.pool - len(faces))
 
 
 def resolve(request: V20Request, faces: Faces) -> V20Receipt:
     faces = check_faces(faces, SIDES)
-    check_count("faces", faces, request.pool)
+    rerolling = rerolls_tens(request)
+    capped = rerolled = 0
+    if rerolling:
+        expected, capped, rerolled = _generations(request, faces)
+        check_count("faces", faces, expected)
+    else:
+        check_count("faces", faces, request.pool)
     penalty, evaluated, required = evaluated_difficulty(request)
     difficulty = applied_difficulty(evaluated, request.mode)
 
-    ones = sum(1 for face in faces if face == 1)
+    pool_faces = faces[:request.pool]
+    ones = sum(1 for face in pool_faces if face == 1)  # TR-2 Reading: a reroll's 1 does not cancel
     successful_dice = sum(1 for face in faces if face >= difficulty)  # V20-6 (a 1 at difficulty 1 too)
-    specialty_tens = sum(1 for face in faces if face == 10 and face >= difficulty) if request.specialty else 0
+    specialty_tens = 0
+    if request.specialty and not rerolling:  # V20-7 (TR-2 v20.specialty_reroll_tens replaces it)
+        specialty_tens = sum(1 for face in faces if face == 10 and face >= difficulty)
     rolled = successful_dice + specialty_tens  # V20-7: a specialty 10 is two units
-    cancelled = min(ones, rolled)  # V20-8
+    cancel = ones_cancel(request)
+    cancelled = min(ones, rolled) if cancel else 0  # V20-8 (off under TR-2 v20.ones_do_not_cancel)
     willpower_success = 1 if request.willpower else 0  # V20-9: at most one, never a die
     auto = willpower_success + request.auto_successes
-    total = total_of(rolled, ones, auto)  # V20-10
+    total = total_of(rolled, ones, auto, cancel)  # V20-10
 
-    outcome = outcome_of(rolled, ones, auto, required)
+    outcome = outcome_of(rolled, ones, auto, required, cancel)
     degree = degree_of(outcome, total)
 
     sources = {}
@@ -180,6 +234,8 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
         ones=ones, successful_dice=successful_dice, specialty_tens=specialty_tens, rolled_successes=rolled,
         cancelled=cancelled, willpower_success=willpower_success, power_successes=request.auto_successes,
         auto_successes=auto, successes=total, outcome=outcome, degree=degree, auto_sources=sources,
+        table_rules=request.table_rules, reroll_limit=REROLL_LIMIT if rerolling else None, rerolled=rerolled,
+        reroll_capped=capped,
     )
 
 

@@ -28,6 +28,9 @@ def odds_v20(
     specialty_rating: Optional[int] = typer.Option(None, "--specialty-rating", help="4 or 5; implies a specialty."),
     willpower: bool = typer.Option(False, "--willpower", help="Spend Willpower (one automatic success)."),
     auto_successes: Optional[int] = typer.Option(None, "--auto-successes", help="Automatic successes from powers."),
+    table_rule: Optional[list[str]] = typer.Option(
+        None, "--table-rule", help="A table rule in force (TR-2), repeatable: v20.specialty_reroll_tens, "
+        "v20.ones_do_not_cancel, v20.willpower_once_per_turn."),
     source_table: bool = typer.Option(False, "--source-table", help="The source's table (SPEC V20-15)."),
     chart: ChartOption = None,
     chart_pools: Optional[str] = typer.Option(None, "--chart-pools", help="Pools to draw (default 1,2,3,4,5,6,8,10)."),
@@ -72,6 +75,8 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             options[name] = given[name]
     if "specialty_rating" in options:
         options["specialty"] = True  # V20-7: the rating implies a specialty
+    if given.get("table_rule"):
+        options["table_rules"] = tuple(given["table_rule"])  # TR-1: the odds under the table rules
     difficulty = given.get("difficulty", 6)
     if chart is not None:
         pools = ints(given["chart_pools"], "--chart-pools") if "chart_pools" in given else (1, 2, 3, 4, 5, 6, 8, 10)
@@ -106,6 +111,8 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             parts.append("Willpower")
         if request.auto_successes:
             parts.append(f"{request.auto_successes} automatic")
+        if request.table_rules:
+            parts.append("table rules " + ", ".join(request.table_rules))
         header(console, "V20 odds: " + ", ".join(parts))
         console.print(outcome_table("Outcomes", result.outcomes))
         console.print(distribution_table("Total successes", "Successes", result.successes))

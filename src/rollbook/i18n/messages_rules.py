@@ -1,0 +1,17 @@
+"""English msgids for the error codes of the table rules, contested and extended rolls (SPEC TR-1 …
+TR-5) and the rules readings of issue 32 (V20-7, V20-19).
+
+Translations: ``locale/<lang>/LC_MESSAGES/rules.po``.
+"""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_
+
+RULES_MESSAGES: dict[str, str] = {
+    # TR-1, TR-2
+    "unknown_table_rule": N_("{rule} is not a table rule of {system}; known: {known}."),
+    "not_a_list": N_("{field} must be a list."),
+    # V20-7 Reading: a trait above 5 takes a specialty too
+    "specialty_rating_too_low": N_("A specialty needs a trait rated 4 or more; this trait is rated {rating}."),
+}
