@@ -219,19 +219,14 @@ def test_performed_validates_a_changed_sheet_and_hands_back_an_unchanged_one_as_
         common.performed(broken, None, common.Effects(), loaded=loaded)
 
 
-def test_a_loaded_sheet_is_shared_and_no_example_changes_it():
-    """Issue 15: a stored sheet validated once is reused (``play._LOADED``); every example action
-    and change of every system, on its example sheet, leaves that shared model as it was."""
-    from rollbook.play import _load_sheet, system_module
-    from rollbook.play.common import dump
+def test_no_example_changes_the_sheet_it_is_given():
+    """Every example action and change of every system, on its example sheet, leaves the sheet dict it
+    was given as it was (the new sheet is a copy); a sheet strict validation refuses is refused."""
     from rollbook.play.examples import EXAMPLES
 
     for system, examples in EXAMPLES.items():
-        module = system_module(system)
         sheet = play.new_sheet(system, examples.sheet.value)
-        shared = _load_sheet(module, sheet)
-        assert _load_sheet(module, copy.deepcopy(sheet)) is shared
-        before = copy.deepcopy(dump(shared))
+        before = copy.deepcopy(sheet)
         for role in ("player", "storyteller"):
             for example in examples.actions.values():
                 try:
@@ -243,43 +238,23 @@ def test_a_loaded_sheet_is_shared_and_no_example_changes_it():
                     play.adjust(system, sheet, example.value, role=role)
                 except RuleError:
                     pass
-        assert dump(shared) == before, system
-    # a sheet that strict validation refuses is refused from the cache too (1 is not "1")
-    refused_sheet = {**play.new_sheet("v20", {"name": "Ann"}), "skills": {1: 2}}
+        assert sheet == before, system
+    refused_sheet = {**play.new_sheet("v20", {"name": "Ann"}), "skills": {1: 2}}  # 1 is not "1"
     with pytest.raises(RuleError):
-        _load_sheet(system_module("v20"), refused_sheet)
+        play.new_sheet("v20", refused_sheet)
 
 
 @pytest.mark.parametrize("refused", [
     {"generation": True}, {"generation": 13.0}, {"generation": "13"}, {"clan_disciplines": ("potence",)},
     {"attributes": {**play.new_sheet("v20", {"name": "Ann"})["attributes"], "strength": True}},
 ], ids=["bool", "float", "text", "tuple", "nested bool"])
-def test_the_cache_keeps_apart_what_strict_validation_keeps_apart(refused):
-    """Issue 15: the cache's key is the sheet's exact content: a value of another type that compares
-    equal (13 and 13.0 and True == 1; a tuple for a list) does not find the accepted sheet's model."""
-    from rollbook.play import _load_sheet, system_module
-
-    module = system_module("v20")
+def test_strict_validation_keeps_apart_values_that_compare_equal(refused):
+    """A value of another type that compares equal (13 and 13.0 and True == 1; a tuple for a list)
+    is refused, even right after the accepted sheet was loaded."""
     accepted = {**play.new_sheet("v20", {"name": "Ann"}), "clan_disciplines": ["potence"]}
-    _load_sheet(module, accepted)
+    play.new_sheet("v20", accepted)
     with pytest.raises(RuleError):
-        _load_sheet(module, {**accepted, **refused})
-
-
-def test_a_sheet_marshal_cannot_write_is_validated_every_time():
-    """A value of a subclass of a built-in type has no exact key: the sheet is validated, not cached."""
-    import enum
-
-    from rollbook.play import _LOADED, _content_key, _load_sheet, system_module
-
-    class Thirteen(enum.IntEnum):
-        GENERATION = 13
-
-    sheet = {**play.new_sheet("v20", {"name": "Ann"}), "generation": Thirteen.GENERATION}
-    assert _content_key(sheet) is None
-    cached = len(_LOADED)
-    assert _load_sheet(system_module("v20"), sheet).generation == 13
-    assert len(_LOADED) == cached
+        play.new_sheet("v20", {**accepted, **refused})
 
 
 def _emptied(value) -> None:

@@ -44,7 +44,6 @@ before it. The roll that follows names the receipt it follows; nothing of that r
 from __future__ import annotations
 
 import copy
-import marshal
 from types import ModuleType
 from typing import Any
 
@@ -68,42 +67,10 @@ def system_module(system: Any) -> ModuleType:
     return _MODULES[system]
 
 
-# Sheets already validated, by system and exact content (issue 15: a stored sheet is the same from one
-# roll to the next, and validating it cost a roll ~30 µs). A model from here is shared: nothing in
-# the play layer changes a loaded sheet in place (each system's ``apply`` and ``adjust`` work on a
-# copy, replacing what changes); tests/play checks every example leaves it as it was.
-_LOADED: dict[tuple[str, bytes], Any] = {}
-_LOADED_MAX = 4096
-
-
-def _content_key(sheet: dict) -> bytes | None:
-    """The sheet's exact content as bytes: ``marshal`` keeps every type apart (1, "1", 1.0 and True; a
-    tuple and a list; an int key and a str key) and equal bytes load back as an equal value, so two
-    sheets share a key only when they are the same. Version 2 writes no back-references (their use
-    depends on reference counts). None for what marshal cannot write (a subclass of a built-in type):
-    such a sheet is validated every time. ~2.5× faster than ``repr``, the key before."""
-    try:
-        return marshal.dumps(sheet, 2)
-    except ValueError:
-        return None
-
-
 def _load_sheet(module: ModuleType, sheet: Any) -> Any:
     # No copy first: strict validation builds the model's own containers (sheets hold no ``Any``),
     # and never changes the dict it reads.
-    if type(sheet) is not dict:
-        return parse(module.Sheet, sheet, "sheet")
-    content = _content_key(sheet)
-    if content is None:
-        return parse(module.Sheet, sheet, "sheet")
-    key = (module.__name__, content)
-    loaded = _LOADED.get(key)
-    if loaded is None:
-        loaded = parse(module.Sheet, sheet, "sheet")
-        if len(_LOADED) >= _LOADED_MAX:
-            _LOADED.clear()
-        _LOADED[key] = loaded
-    return loaded
+    return parse(module.Sheet, sheet, "sheet")
 
 
 def new_sheet(system: str, data: dict) -> dict:

@@ -2,8 +2,9 @@
 and a dump of the database alone does not reveal it).
 
 A server seed is stored encrypted with AES-256-GCM (``cryptography``) under a key derived from the
-operator's secret, with the chronicle and the seed's commitment as associated data (a sealed seed
-copied onto another chronicle's row does not open). The secret is, in order:
+operator's secret with scrypt (``SCRYPT_*`` below; a seed sealed before, under SHA-256 of the secret,
+still opens), with the chronicle and the seed's commitment as associated data (a sealed seed copied
+onto another chronicle's row does not open). The secret is, in order:
 
 - ``ROLLBOOK_SECRET_KEY``: any text of at least 16 characters;
 - else the key file ``ROLLBOOK_SECRET_KEY_FILE`` (default ``./rollbook-secret.key``), created on
@@ -17,6 +18,7 @@ fails until the Storyteller rotates: a rotation cannot reveal a seed it cannot o
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 import secrets
@@ -24,12 +26,11 @@ from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from rollbook import settings
 
 SHORTEST_SECRET = settings.SHORTEST_SECRET
-_FORMAT = "aes256gcm-v1"
-_NONCE_BYTES = 12
 
 
 class SecretKeyError(RuntimeError):
@@ -82,8 +83,32 @@ def _read_key_file(path: Path) -> str:
     return text
 
 
-def _key(secret: str) -> bytes:
+# The AES key is stretched from the operator's secret with scrypt (RFC 7914), so a short
+# ROLLBOOK_SECRET_KEY does not open the seeds to a cheap guess. The salt is fixed (one secret per
+# installation, the key must be found again on every start); n=2**15, r=8, p=1 take 32 MiB and
+# some tens of milliseconds, once per process and secret (``_scrypt_key``). Changing any of these
+# makes every seed sealed before unreadable: a new derivation needs a new format name.
+SCRYPT_SALT = b"rollbook server seed seal v2"
+SCRYPT_N = 2**15
+SCRYPT_R = 8
+SCRYPT_P = 1
+_FORMAT = "aes256gcm-v2"  # the key from scrypt
+_FORMAT_V1 = "aes256gcm-v1"  # sealed before scrypt: the key is SHA-256 of a prefix and the secret
+_NONCE_BYTES = 12
+
+
+@functools.lru_cache(maxsize=4)
+def _scrypt_key(secret: str) -> bytes:
+    """The v2 key of a secret. Kept (a few secrets at most) because scrypt is slow on purpose and every
+    roll of a fair chronicle opens its seed; a new secret (the key file replaced) is another entry."""
+    return Scrypt(salt=SCRYPT_SALT, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P).derive(secret.encode("utf-8"))
+
+
+def _v1_key(secret: str) -> bytes:
     return hashlib.sha256(b"rollbook server seed seal\0" + secret.encode("utf-8")).digest()
+
+
+_KEYS = {_FORMAT: _scrypt_key, _FORMAT_V1: _v1_key}
 
 
 def _context(chronicle_id: int, commitment: str) -> bytes:
@@ -91,40 +116,25 @@ def _context(chronicle_id: int, commitment: str) -> bytes:
 
 
 def seal(seed: bytes, chronicle_id: int, commitment: str, secret: str | None = None) -> str:
-    """The stored form of a server seed: ``aes256gcm-v1:`` and base64 of nonce and ciphertext."""
+    """The stored form of a server seed: ``aes256gcm-v2:`` and base64 of nonce and ciphertext."""
     nonce = secrets.token_bytes(_NONCE_BYTES)
-    sealed = AESGCM(_key(secret or operator_secret())).encrypt(nonce, seed, _context(chronicle_id, commitment))
+    key = _scrypt_key(secret or operator_secret())
+    sealed = AESGCM(key).encrypt(nonce, seed, _context(chronicle_id, commitment))
     return f"{_FORMAT}:" + base64.b64encode(nonce + sealed).decode("ascii")
-
-
-_opened: dict[tuple[str, str, int, str], bytes] = {}
-_OPENED_MAX = 4096
 
 
 def unseal(stored: str, chronicle_id: int, commitment: str, secret: str | None = None) -> bytes:
     """The seed a ``seal`` stored; ``SecretKeyError`` when the secret (or the row) is not the one sealed.
 
-    A seed opened once is kept in this process's memory (it is the server's secret already, never
-    logged or served), keyed by the secret, the sealed text, the chronicle and the commitment: the
-    next roll of the chronicle does not decrypt it again, and another secret or row still has to open."""
-    secret = secret or operator_secret()
-    key = (secret, stored, chronicle_id, commitment)
-    seed = _opened.get(key)
-    if seed is None:
-        seed = _open(stored, chronicle_id, commitment, secret)
-        if len(_opened) >= _OPENED_MAX:
-            _opened.clear()
-        _opened[key] = seed
-    return seed
-
-
-def _open(stored: str, chronicle_id: int, commitment: str, secret: str) -> bytes:
+    A seed sealed before scrypt (``aes256gcm-v1``) still opens, under the key it was sealed with; the
+    Storyteller's next rotation seals its successor as v2 (nothing is written back here)."""
     kind, _, body = stored.partition(":")
-    if kind != _FORMAT:
+    derive = _KEYS.get(kind)
+    if derive is None:
         raise SecretKeyError(f"unknown sealed seed format {kind!r}")
     raw = base64.b64decode(body)
     try:
-        return AESGCM(_key(secret)).decrypt(
+        return AESGCM(derive(secret or operator_secret())).decrypt(
             raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _context(chronicle_id, commitment))
     except InvalidTag:
         raise SecretKeyError("the operator's secret does not open this chronicle's server seed") from None
