@@ -56,3 +56,59 @@ def test_the_storytellers_page_shows_the_invitation_a_removal_made_issue31_4(app
         api = TestClient(app)
         assert api.delete(f"/api{chronicle}/members/{zoe}", headers={"Authorization": f"Bearer {token}"}).status_code == 200
         assert _shown(storyteller, chronicle) is None
+
+
+def _ask(table, headers, character_id) -> dict:
+    response = table.roll(headers, character_id, {"kind": "test", "attribute": "dexterity", "ability": "firearms",
+                                                   "modifier": 1}, ask=True)
+    assert response.status_code == 202, response.text
+    return response.json()["ask"]
+
+
+def _verified(table) -> list[str]:
+    from rollbook.server.chain import read_jsonl, verify_entries
+    from rollbook.server.ledger import AuthorityLedger
+    from rollbook.play import verify_receipt
+
+    problems, _ = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt, AuthorityLedger())
+    return problems
+
+
+def test_ask_granted_after_its_player_was_removed_issue31_7(client, make_table):
+    table = make_table("v20")
+    ann = table.join("Ann")
+    character = table.character(ann, V20_SHEET)
+    waiting = _ask(table, ann, character["id"])
+    ann_id = _member_id(client, ann)
+    assert client.delete(f"{table.base}/members/{ann_id}", headers=table.st).status_code == 200
+    entries = table.log()["entries"]
+    assert [e["kind"] for e in entries[-2:]] == ["member_removed", "withdrawal"]
+    withdrawal = entries[-1]
+    assert withdrawal["receipt"]["ask"] == waiting["id"] and withdrawal["receipt"]["cause"] == "member_removed"
+    assert withdrawal["actor"]["role"] == "storyteller"
+    refused = client.post(f"{table.base}/asks/{waiting['id']}/grant", headers=table.st, json={})
+    assert refused.status_code == 409 and refused.json()["code"] == "ask_decided"
+    assert not [e for e in table.log()["entries"] if e["kind"] == "roll"]
+    assert client.get(f"{table.base}/asks?status=pending", headers=table.st).json()["asks"] == []
+    assert _verified(table) == []
+
+
+def test_ask_granted_after_the_character_changed_hands_issue31_7(client, make_table):
+    table = make_table("v20")
+    ann, bob = table.join("Ann"), table.join("Bob")
+    character = table.character(ann, V20_SHEET)
+    other = table.character(ann, {**V20_SHEET, "name": "Other"})
+    waiting = _ask(table, ann, character["id"])
+    kept = _ask(table, ann, other["id"])
+    bob_id = _member_id(client, bob)
+    moved = client.patch(f"{table.base}/characters/{character['id']}", headers=table.st, json={"owner": bob_id})
+    assert moved.status_code == 200, moved.text
+    withdrawals = [e for e in table.log()["entries"] if e["kind"] == "withdrawal"]
+    assert [w["receipt"]["ask"] for w in withdrawals] == [waiting["id"]]
+    assert withdrawals[0]["receipt"]["cause"] == "owner_changed"
+    refused = client.post(f"{table.base}/asks/{waiting['id']}/grant", headers=table.st, json={})
+    assert refused.status_code == 409 and refused.json()["code"] == "ask_decided"
+    # the ask on the character Ann still plays waits, and is granted for her
+    granted = client.post(f"{table.base}/asks/{kept['id']}/grant", headers=table.st, json={})
+    assert granted.status_code in (200, 201), granted.text
+    assert _verified(table) == []

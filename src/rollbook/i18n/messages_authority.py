@@ -20,6 +20,7 @@ AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
     "ask_not_found": N_("No ask {ask} in this chronicle."),
     "ask_decided": N_("Ask {ask} was already decided ({decision}, entry {seq})."),
     "not_your_ask": N_("Only the player who asked may withdraw ask {ask}."),
+    "asker_gone": N_("Ask {ask} was made by a player who has left the table or no longer plays this character."),
     "nothing_granted": N_("A standing grant needs at least one edge."),
     "standing_not_found": N_("No standing grant {standing} in this chronicle."),
     "standing_ended": N_("Standing grant {standing} already ended (entry {seq})."),

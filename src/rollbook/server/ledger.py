@@ -6,8 +6,9 @@ called on every readable entry, in log order, and returns the problems it finds:
 
 - an ask is a player's, for the character it names, and asks something;
 - each ask is decided at most once (grant, refusal or withdrawal), by the Storyteller (a
-  withdrawal by the player who asked), and the decision repeats what was asked; a grant "as
-  asked" granted exactly that;
+  withdrawal by the player who asked, or by the Storyteller when the asker was removed — after that
+  removal's entry — or the character changed hands: issue 31 point 7), and the decision repeats what
+  was asked; a grant "as asked" granted exactly that;
 - a roll that names a grant (``receipt["authority"]["grant"]``) follows that grant, uses it once,
   is for the ask's character, rolls exactly the action the grant composed (the player's part, the
   baseline, the edges granted: recomputed here) and is hidden exactly when the grant says so;
@@ -64,6 +65,7 @@ class AuthorityLedger:
     asks: dict[int, _Ask] = field(default_factory=dict)  # by the ask's seq
     grants: dict[int, _Grant] = field(default_factory=dict)  # by the grant's seq
     standing: dict[int, dict] = field(default_factory=dict)  # by the standing grant's id
+    removed: set = field(default_factory=set)  # members removed so far (``member_removed``)
 
     def check(self, entry: dict) -> list[str]:
         kind = entry.get("kind")
@@ -72,6 +74,9 @@ class AuthorityLedger:
             return []
         if kind == "ask":
             return self._ask(entry, receipt)
+        if kind == "member_removed":
+            self.removed.add(receipt.get("member"))
+            return []
         if kind in DECISIONS:
             return self._decision(entry, receipt, kind)
         if kind == "standing_grant":
@@ -108,7 +113,10 @@ class AuthorityLedger:
         problems = _taken_once(ask, "decided_by", entry["seq"], f"ask {ask.seq} decided")
         actor = entry.get("actor") or {}
         if kind == "withdrawal":
-            if actor.get("member") != ask.member:
+            cause = receipt.get("cause")
+            for_them = actor.get("role") == "storyteller" and (
+                cause == "owner_changed" or (cause == "member_removed" and ask.member in self.removed))
+            if actor.get("member") != ask.member and not for_them:
                 problems.append(f"ask {ask.seq} withdrawn by someone other than who asked")
         elif actor.get("role") != "storyteller":
             problems.append(f"ask {ask.seq} decided by someone other than the Storyteller")

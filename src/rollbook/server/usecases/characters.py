@@ -110,6 +110,11 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     if owner is not UNSET:
         if owner is not None:
             find_member(session, chronicle.id, owner)
+        if owner != character.owner_id and character.owner_id is not None:
+            # the former owner's pending asks on it are withdrawn (issue 31 point 7)
+            from rollbook.server.usecases.grants import withdraw_pending
+
+            withdraw_pending(session, chronicle, member, character.owner_id, "owner_changed", character_id=character.id)
         character.owner_id = owner
     if name is not UNSET or difficulty is not UNSET or owner is not UNSET:
         if not patch:  # a change outside the sheet still moves the version

@@ -6,10 +6,16 @@ with the action the grant composed (``play.authority.compose``), its receipt nam
 (``receipt["authority"]``). One decision per ask: the decision's row is ``UNIQUE (ask_id)``, so
 a second grant of the same ask, even a concurrent one, is refused (409 ``ask_decided``) and makes
 no second roll.
+
+An ask does not outlive its asker (issue 31 point 7): removing a member, or giving a character to
+someone else, withdraws that member's pending asks (``withdraw_pending``: one ``withdrawal`` entry each,
+made by the Storyteller, its ``cause`` named), and a grant of an ask whose asker is gone or no longer
+holds the character is refused (409 ``asker_gone``).
 """
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
@@ -58,6 +64,8 @@ def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None =
     chronicle, ask = _pending(session, member, ask_id)
     character = lock_character(session, member, ask.character_id)
     asker = session.get(Member, ask.member_id)
+    if asker is None or asker.removed_at is not None or character.owner_id != ask.member_id:
+        raise ProblemError(409, "asker_gone", ask=ask.id)
     granted = dict(ask.asked) if edges is None else authority.check_edges(chronicle.system, ask.kind, edges)
     decision = "as_asked" if granted == ask.asked else "changed"
     base, standing = baseline_for(session, chronicle, character, ask.kind)
@@ -98,3 +106,25 @@ def withdraw(session: Session, member: Member, ask_id: int) -> dict:
     grant_row, entry = _decide(session, chronicle, ask, member, "withdrawn", {}, {"asked": ask.asked},
                                "withdrawal", character)
     return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
+
+
+WITHDRAWAL_CAUSES = ("member_removed", "owner_changed")
+
+
+def withdraw_pending(session: Session, chronicle: Chronicle, storyteller: Member, member_id: int, cause: str,
+                     *, character_id: int | None = None) -> list[int]:
+    """Withdraw every pending ask of ``member_id`` (on ``character_id`` only, when given): the member
+    was removed, or the character changed hands (``cause``, one of ``WITHDRAWAL_CAUSES``). Each is a
+    ``withdrawal`` entry by the Storyteller who made the change. The caller holds the chronicle's lock.
+    Answers the withdrawn asks' ids."""
+    query = (select(Ask).outerjoin(Grant, Grant.ask_id == Ask.id)
+             .where(Ask.chronicle_id == chronicle.id, Ask.member_id == member_id, Grant.id.is_(None)))
+    if character_id is not None:
+        query = query.where(Ask.character_id == character_id)
+    withdrawn = []
+    for ask in session.scalars(query.order_by(Ask.id)).all():
+        character = session.get(Character, ask.character_id)
+        _decide(session, chronicle, ask, storyteller, "withdrawn", {}, {"asked": ask.asked, "cause": cause},
+                "withdrawal", character)
+        withdrawn.append(ask.id)
+    return withdrawn

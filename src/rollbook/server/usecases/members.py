@@ -78,6 +78,10 @@ def remove_member(session: Session, storyteller: Member, member_id: int) -> dict
     entry = append_entry(session, chronicle, kind="member_removed", actor=actor_of(storyteller), visibility="public",
                          receipt={"member": target.id, "name": target.name, "role": target.role,
                                   "characters": sorted(released)})
+    # their pending asks go with them, each withdrawal logged after the removal (issue 31 point 7)
+    from rollbook.server.usecases.grants import withdraw_pending
+
+    withdraw_pending(session, chronicle, storyteller, target.id, "member_removed")
     session.flush()
     return {"member": {**member_view(target), "removed_at": stamp}, "characters": sorted(released),
             "entry": {"seq": entry.seq, "entry_hash": entry.entry_hash}, "invitation": invitation}
