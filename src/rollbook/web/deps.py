@@ -1,7 +1,8 @@
 """The pages' named dependencies, like the API's ``Db`` and ``Auth``:
 
 - ``Db``: the app's ``Database``; ``Dice``: a fresh dice source from the app's factory;
-- ``Visitor``: the member the cookie opens, or ``None`` (a broken cookie is no member);
+- ``Visitor``: the member the cookie opens, or ``None`` (a broken cookie is no member; a database
+  error is a 500, never ``None``);
 - ``Reader``: the signed-in member of the chronicle in the path (401 / 403 otherwise);
 - ``Lang``: the reader's language on that chronicle's pages; ``VisitorLang`` anywhere else;
 - ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike.
@@ -28,10 +29,9 @@ def page_router() -> APIRouter:
 
 
 def visitor(request: Request) -> Member | None:
-    try:
-        return optional_member(request)
-    except Exception:  # noqa: BLE001 - a broken cookie is no member
-        return None
+    """The member the request's token opens, or None (no token, or one that opens nothing). A
+    database error is not "no member": it propagates, a 500 with a log line (issue 30 point 5)."""
+    return optional_member(request)
 
 
 def reader(request: Request, chronicle_id: int) -> Member:
