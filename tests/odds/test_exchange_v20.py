@@ -43,7 +43,7 @@ OPTIONS = [
          health=(3, 1, 0), dodge=None),
     dict(attack={"willpower": True, "difficulty": 7}, damage_type="lethal", firearm=True, vampire=True,
          health=(0, 4, 1), dodge=V20Request(pool=2)),
-    dict(attack={"difficulty": 5, "required": 2}, damage_type="aggravated", firearm=False, vampire=True,
+    dict(attack={"difficulty": 5, "required": 2, "table_rules": ("v20.ones_do_not_cancel",)}, damage_type="aggravated", firearm=False, vampire=True,
          health=(2, 2, 2), dodge=None),
     dict(attack={"difficulty": 8}, damage_type="lethal", firearm=True, vampire=False, health=(6, 0, 0),
          dodge=V20Request(pool=1, difficulty=4)),
@@ -174,6 +174,19 @@ def test_V20_track_saturates_after_fourteen_levels():
             start = Health(bashing=health[0], lethal=health[1], aggravated=health[2])
             at = take_damage(start, SATURATED, damage_type, Effects())
             assert take_damage(start, SATURATED + 9, damage_type, Effects()) == at
+
+
+def test_TR_1_the_table_rules_in_force_reach_the_attack_and_the_dodge():
+    rules_in_force = ("v20.ones_do_not_cancel", "v20.specialty_reroll_tens")
+    attack = V20Request(pool=4, specialty=True, specialty_rating=4)
+    defender = Defender(stamina=2, dodge=V20Request(pool=3))
+    given = exchange_odds(attack, Weapon(2, strength=2), defender, table_rules=rules_in_force)
+    carried = exchange_odds(V20Request(pool=4, specialty=True, specialty_rating=4, table_rules=rules_in_force),
+                            Weapon(2, strength=2), Defender(stamina=2, dodge=V20Request(pool=3, table_rules=rules_in_force)))
+    plain = exchange_odds(attack, Weapon(2, strength=2), defender)
+    assert given.table_rules == tuple(sorted(rules_in_force)) == carried.table_rules
+    assert engine(given) == engine(carried) != engine(plain)
+    assert given.outcomes.probability("botch") < plain.outcomes.probability("botch") or given.hit > plain.hit
 
 
 def test_V20_exchange_refuses_bad_numbers():

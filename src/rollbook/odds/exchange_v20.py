@@ -33,7 +33,7 @@ dodge dice + the largest damage pool + soak dice).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -196,16 +196,14 @@ def _power(base: tuple[int, ...], exponent: int) -> tuple[int, ...]:
     return out
 
 
-def _attack_odds(request: rules.V20Request, table_rules: tuple[str, ...]):
+def _roll_odds(request: rules.V20Request):
     check_range("pool", request.pool, 0, MAX_EXCHANGE_POOL)
-    if table_rules:
-        return v20_odds(request, table_rules=table_rules)
-    return v20_odds(request)
+    return v20_odds(request)  # the request's own table rules (TR-1)
 
 
-def _hits(request: rules.V20Request, table_rules: tuple[str, ...]) -> tuple[dict[int, int], int, int, int]:
+def _hits(request: rules.V20Request) -> tuple[dict[int, int], int, int, int]:
     """``({total: weight} of the hits, botch weight, miss weight, denominator)`` of an attack (step 1)."""
-    odds = _attack_odds(request, table_rules)
+    odds = _roll_odds(request)
     hits = {t: w for t, w in odds.successes.weights.items() if t >= odds.required and w}
     if sum(hits.values()) != odds.outcomes.weights["success"]:  # V20-12: success is total ≥ required
         raise AssertionError("the attack's successes and its outcome disagree")
@@ -213,15 +211,21 @@ def _hits(request: rules.V20Request, table_rules: tuple[str, ...]) -> tuple[dict
 
 
 def exchange_odds(attack: rules.V20Request, weapon: Weapon, defender: Defender, *,
-                  table_rules: Iterable[str] = ()) -> V20Exchange:
-    """The exact odds of one V20 exchange (see the module docstring for each step)."""
-    table_rules = tuple(table_rules)
-    hits, botch, miss, denominator = _hits(attack, table_rules)
+                  table_rules: Iterable[str] | None = None) -> V20Exchange:
+    """The exact odds of one V20 exchange (see the module docstring for each step). ``table_rules``
+    (TR-1, TR-2): the chronicle's table rules in force, for the attack and the dodge; None keeps
+    each request's own (``V20Request.table_rules``). They change the attack and the dodge only: a
+    damage or soak roll has no specialty and its 1s cancel nothing anyway (V20-16, V20-17)."""
+    if table_rules is not None:
+        attack = replace(attack, table_rules=tuple(table_rules))
+        if defender.dodge is not None:
+            defender = replace(defender, dodge=replace(defender.dodge, table_rules=tuple(table_rules)))
+    hits, botch, miss, denominator = _hits(attack)
     dodged = 0
     if defender.dodge is None:  # step 2: no dodge, every success counts
         net = hits
     else:
-        dodge = _attack_odds(defender.dodge, table_rules)
+        dodge = _roll_odds(defender.dodge)
         dodge_weights = {d: w for d, w in dodge.successes.weights.items() if w}
         scale = dodge.outcomes.denominator
         botch, miss, denominator = botch * scale, miss * scale, denominator * scale
@@ -314,7 +318,7 @@ def exchange_odds(attack: rules.V20Request, weapon: Weapon, defender: Defender, 
         track=Distribution(dict(sorted(track.items())), denominator),
         by_type=by_type,
         wounds=Distribution(wounds, denominator),
-        table_rules=table_rules,
+        table_rules=attack.table_rules,
     )
 
 
