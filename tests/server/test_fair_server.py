@@ -22,9 +22,9 @@ from .test_authority import rehash
 SHEET_2 = {**V5_SHEET, "name": "Ilse"}
 
 
-def seed_in_use(app, chronicle_id: int) -> bytes:
+def seed_in_use(app, chronicle_id: int, stream: str = "public") -> bytes:
     with app.state.db.read() as session:
-        row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == chronicle_id,
+        row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream,
                                                      FairSeed.revealed_seq.is_(None))).one()
         return seal.unseal(row.sealed, chronicle_id, row.commitment)
 
@@ -94,17 +94,21 @@ def test_every_online_receipt_carries_its_fairness_record_and_faces_recompute(ev
     first = e.rolls[0]["entry"]
     record = first["receipt"]["fair"]
     assert record == {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(e.first_seed),
-                      "client_seed": "alice's lucky string", "nonce": 1}
+                      "client_seed": "alice's lucky string", "nonce": 1, "stream": "public"}
     source = FairDice(e.first_seed, e.table.id, "alice's lucky string", 1)
     assert tuple(first["receipt"]["faces"]) == source.draw(len(first["receipt"]["faces"]), 10)
     assert e.rolls[1]["entry"]["receipt"]["fair"]["client_seed"] == "Élodie 🎲"
     assert e.rolls[1]["entry"]["receipt"]["fair"]["nonce"] == 2
-    assert e.rolls[2]["entry"]["receipt"]["fair"]["client_seed"] == ""  # the Storyteller set none
+    hidden = e.rolls[2]["entry"]["receipt"]["fair"]
+    assert hidden["client_seed"] == ""  # the Storyteller set none
+    # F-7: a hidden roll takes the hidden stream's first nonce, not the public stream's next one
+    assert hidden["stream"] == "hidden" and hidden["nonce"] == 1 and hidden["commitment"] != record["commitment"]
     last = e.reroll["entry"]["receipt"]["rerolls"][-1]
-    assert last["fair"]["nonce"] == 4 and last["fair"]["client_seed"] == "alice's lucky string"
+    assert last["fair"]["nonce"] == 3 and last["fair"]["client_seed"] == "alice's lucky string"
     assert e.reroll["entry"]["receipt"]["fair"] == record  # the roll's own record, copied
     assert e.rolls[3]["entry"]["receipt"]["fair"]["client_seed"] == "a new string"
-    assert e.rotated["revealed"]["seed"] == e.first_seed.hex() and e.rotated["revealed"]["rolls"] == 5
+    assert e.rotated["revealed"]["seed"] == e.first_seed.hex() and e.rotated["revealed"]["rolls"] == 4
+    assert e.rotated["revealed"]["last_nonce"] == 4 and e.rotated["hidden_revealed"] is None  # F-8; F-7
     assert e.rotated["commitment"] == commitment_of(e.second_seed)
     assert e.closed["rotation"]["revealed"]["seed"] == e.second_seed.hex()
     assert e.state["commitment"] == commitment_of(e.third_seed) and e.state["client_seed"] == "alice's lucky string"
@@ -129,7 +133,7 @@ def test_log_verify_is_clean_with_pending_rolls_and_catches_each_tampering(eveni
     lines = evening.export.splitlines()
     clean = verify(tmp_path, lines)
     assert clean.returncode == 0, clean.stdout
-    assert "fair dice: 6 verified, 1 pending" in clean.stderr
+    assert "fair dice: 5 verified, 2 pending" in clean.stderr  # the hidden roll's seed is not revealed (F-7)
     entries = [json.loads(line) for line in lines]
     first = next(e for e in entries if e["kind"] == "roll")
     reveal = next(e for e in entries if e["kind"] == "seed_reveal")

@@ -62,14 +62,14 @@ from __future__ import annotations
 from rollbook.fair.check import DrawCheck, FairProblem, FairReport, SeedState, check_log, fair_status
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
 from rollbook.fair.seeds import (
-    CLIENT_SEED, CLIENT_SEED_MAX, MISMATCH, MOST_DICE, PENDING, REROLL, ROLL, SEED_COMMIT, SEED_REVEAL, VERIFIED,
-    check_client_seed, faces_for, is_commitment, parse_seed, seed_matches,
+    CLIENT_SEED, CLIENT_SEED_MAX, HIDDEN, MISMATCH, MOST_DICE, PENDING, PUBLIC, REROLL, ROLL, SEED_COMMIT,
+    SEED_REVEAL, STREAMS, VERIFIED, check_client_seed, faces_for, is_commitment, parse_seed, seed_matches,
 )
 from rollbook.fair.text import describe, parse_dice_list
 
 __all__ = [
     "CLIENT_SEED_MAX", "SEED_COMMIT", "SEED_REVEAL", "CLIENT_SEED", "ROLL", "REROLL", "MOST_DICE", "VERIFIED", "PENDING",
-    "MISMATCH",
+    "MISMATCH", "PUBLIC", "HIDDEN", "STREAMS",
     "faces_for", "parse_seed", "is_commitment", "seed_matches", "check_client_seed", "ReceiptDraw",
     "receipt_draws", "recompute", "FairProblem", "DrawCheck", "SeedState", "FairReport", "check_log",
     "fair_status", "parse_dice_list", "describe",

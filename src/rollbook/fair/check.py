@@ -1,4 +1,4 @@
-"""Checking a whole exported log (SPEC F-1 to F-6): ``check_log`` and a receipt's ``fair_status``
+"""Checking a whole exported log (SPEC F-1 to F-8): ``check_log`` and a receipt's ``fair_status``
 (see ``rollbook.fair`` for the entries it reads)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
 from rollbook.fair.seeds import (
-    _HEX64, CLIENT_SEED, CLIENT_SEED_MAX, MISMATCH, PENDING, REROLL, SEED_COMMIT, SEED_REVEAL, VERIFIED,
-    check_client_seed, is_commitment, seed_matches,
+    _HEX64, CLIENT_SEED, CLIENT_SEED_MAX, HIDDEN, MISMATCH, PENDING, PUBLIC, REROLL, SEED_COMMIT, SEED_REVEAL,
+    STREAMS, VERIFIED, check_client_seed, is_commitment, seed_matches,
 )
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
@@ -54,6 +54,7 @@ class SeedState:
     committed_at: int
     revealed_at: int | None
     seed: str | None  # lowercase hex, once revealed (and only if it matches the commitment)
+    stream: str = PUBLIC  # F-7 (a seed committed before F-7 names none: the public stream)
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,12 @@ class FairReport:
 class _Seed:
     commitment: str
     committed_at: int
+    stream: str = PUBLIC
+    legacy: bool = False  # committed before F-7 (no "stream"): hidden rolls drew from it too
     revealed_at: int | None = None
     seed: bytes | None = None
     bad_reveal: bool = False
+    counted: tuple[int, int] | None = None  # F-8: (rolls, last_nonce) as its reveal records them
 
 
 @dataclass
@@ -109,7 +113,7 @@ class _Draw:
 class _LogCheck:
     def __init__(self) -> None:
         self.seeds: dict[str, _Seed] = {}
-        self.active: str | None = None
+        self.active: dict[str, str] = {}  # F-7: the seed in use, by stream
         self.client_seeds: dict[Any, tuple[str, int]] = {}
         self.used: dict[tuple[str, int], tuple[int, tuple]] = {}
         self.last_nonce: dict[str, int] = {}
@@ -122,22 +126,28 @@ class _LogCheck:
 
     def commit(self, seq: int, receipt: Any) -> None:
         commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
-        if not is_commitment(commitment) or receipt.get("algorithm") != FAIR_ALGORITHM:
+        stream = receipt.get("stream", PUBLIC) if isinstance(receipt, Mapping) else None
+        if not is_commitment(commitment) or receipt.get("algorithm") != FAIR_ALGORITHM or stream not in STREAMS:
             self.problems.append(FairProblem(seq, "seed_commit_malformed"))
             return
         if commitment in self.seeds:
             self.problems.append(FairProblem(seq, "seed_commit_repeated", {
                 "commitment": commitment, "first": self.seeds[commitment].committed_at}))
             return
-        if self.active is not None:  # F-5: one seed in use at a time, else the server could pick one
-            self.problems.append(FairProblem(seq, "seed_commit_while_active", {"active": self.active}))
-        self.seeds[commitment] = _Seed(commitment, seq)
-        self.active = commitment
+        active = self.active.get(stream)
+        if active is not None:  # F-5, F-7: one seed in use at a time per stream, else the server could pick one
+            self.problems.append(FairProblem(seq, "seed_commit_while_active", {"active": active}))
+        self.seeds[commitment] = _Seed(commitment, seq, stream, legacy="stream" not in receipt)
+        self.active[stream] = commitment
 
     def reveal(self, seq: int, receipt: Any) -> None:
         commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
         text = receipt.get("seed") if isinstance(receipt, Mapping) else None
         if not is_commitment(commitment) or not (isinstance(text, str) and _HEX64.fullmatch(text)):
+            self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
+            return
+        counted = _counted(receipt)
+        if counted is False:
             self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
             return
         known = self.seeds.get(commitment)
@@ -148,15 +158,19 @@ class _LogCheck:
             self.problems.append(FairProblem(seq, "seed_revealed_twice", {
                 "commitment": commitment, "first": known.revealed_at}))
             return
+        if receipt.get("stream", known.stream) != known.stream:
+            self.problems.append(FairProblem(seq, "seed_reveal_stream_differs", {
+                "commitment": commitment, "stream": str(receipt.get("stream")), "committed": known.stream}))
         known.revealed_at = seq
+        known.counted = counted
         seed = bytes.fromhex(text)
         if seed_matches(seed, commitment):  # F-6: each revealed seed checked against its commitment
             known.seed = seed
         else:
             known.bad_reveal = True
             self.problems.append(FairProblem(seq, "seed_reveal_mismatch", {"commitment": commitment}))
-        if self.active == commitment:
-            self.active = None
+        if self.active.get(known.stream) == commitment:
+            del self.active[known.stream]
 
     def set_client_seed(self, seq: int, receipt: Any) -> None:
         member = receipt.get("member") if isinstance(receipt, Mapping) else None
@@ -177,7 +191,7 @@ class _LogCheck:
         try:
             drawn = receipt_draws(receipt)
         except RuleError:
-            if "fair" in receipt or self.active is not None:
+            if "fair" in receipt or self.active.get(PUBLIC) is not None:
                 self.problems.append(FairProblem(seq, "fair_cannot_replay"))
             else:
                 self.unproven.append(seq)
@@ -191,8 +205,9 @@ class _LogCheck:
             if draw.record is None:
                 if not new:
                     continue
-                if self.active is not None:  # F-6: every online roll carries its record
-                    self.problems.append(FairProblem(seq, "fair_record_missing", {"commitment": self.active},
+                active = self.active.get(PUBLIC)
+                if active is not None:  # F-6: every online roll carries its record
+                    self.problems.append(FairProblem(seq, "fair_record_missing", {"commitment": active},
                                                      draw.reroll))
                 elif seq not in self.unproven:
                     self.unproven.append(seq)
@@ -231,12 +246,21 @@ class _LogCheck:
             return
         self.used[(commitment, nonce)] = (seq, content)
         known = self.seeds.get(commitment)
+        stream = record.get("stream", PUBLIC)
         if known is None:  # F-1: committed in the log before any roll uses it
             problem("fair_uncommitted", commitment=commitment)
         elif known.revealed_at is not None:
             problem("fair_used_after_reveal", commitment=commitment, revealed=known.revealed_at)
-        elif commitment != self.active:
-            problem("fair_not_current", commitment=commitment, current=self.active)
+        elif commitment != self.active.get(known.stream):
+            problem("fair_not_current", commitment=commitment, current=self.active.get(known.stream))
+        if known is not None and stream != known.stream:
+            problem("fair_stream_differs", stream=str(stream), committed=known.stream, commitment=commitment)
+        elif known is not None and not known.legacy:
+            # F-7: a hidden roll from the public stream would be recomputed by anyone once it is revealed
+            hidden = entry.get("visibility") == "hidden"
+            if hidden != (known.stream == HIDDEN):
+                problem("fair_wrong_stream", stream=known.stream,
+                        visibility=str(entry.get("visibility")), commitment=commitment)
         previous = self.last_nonce.get(commitment)
         if previous is not None and nonce <= previous:  # F-3: the next nonce, never one used before
             problem("fair_nonce_order", nonce=nonce, previous=previous)
@@ -263,11 +287,11 @@ class _LogCheck:
         for pending in self.draws:
             checks.append(self.verdict(pending))
             self.problems.extend(pending.problems)
-        if not self.redacted:  # nonces of hidden rolls are invisible in a player's export
-            self.nonce_gaps()
+        self.nonce_gaps()
+        self.counts_revealed()
         self.problems.sort(key=lambda p: (p.seq, -1 if p.reroll is None else p.reroll))
-        seeds = tuple(SeedState(s.commitment, s.committed_at, s.revealed_at, s.seed.hex() if s.seed else None)
-                      for s in self.seeds.values())
+        seeds = tuple(SeedState(s.commitment, s.committed_at, s.revealed_at, s.seed.hex() if s.seed else None,
+                                s.stream) for s in self.seeds.values())
         return FairReport(tuple(checks), tuple(self.problems), seeds, tuple(self.unproven), self.redacted)
 
     def verdict(self, pending: _Draw) -> DrawCheck:
@@ -306,20 +330,64 @@ class _LogCheck:
             nonce=record.get("nonce") if well_formed else None, sizes=drawn.sizes, faces=drawn.faces,
             expected=expected, status=status, problems=tuple(pending.problems))
 
-    def nonce_gaps(self) -> None:
-        """F-3: under each seed the nonces run 1, 2, 3, … with none skipped (a skipped nonce is a roll
-        the log does not show)."""
+    def may_hide(self, known: _Seed | None) -> bool:
+        """Whether an export may hold rolls of this seed that it does not show: a player's export
+        (redacted entries) of a seed committed before F-7 (hidden rolls drew from it) or of a hidden
+        seed not revealed yet (F-7: revealed only with all its rolls)."""
+        if not self.redacted:
+            return False
+        return known is None or known.legacy or (known.stream == HIDDEN and known.revealed_at is None)
+
+    def used_by_seed(self) -> dict[str, list[tuple[int, int]]]:
         by_seed: dict[str, list[tuple[int, int]]] = {}
         for (commitment, nonce), (seq, _) in self.used.items():
             by_seed.setdefault(commitment, []).append((nonce, seq))
-        for commitment, used in by_seed.items():
+        return by_seed
+
+    def nonce_gaps(self) -> None:
+        """F-3: under each seed the nonces run 1, 2, 3, … with none skipped (a skipped nonce is a roll
+        the log does not show)."""
+        for commitment, used in self.used_by_seed().items():
+            known = self.seeds.get(commitment)
+            if self.may_hide(known):
+                continue
             nonces = {nonce for nonce, _ in used}
             missing = [n for n in range(1, max(nonces) + 1) if n not in nonces]
             if missing:
-                known = self.seeds.get(commitment)
                 at = known.revealed_at if known and known.revealed_at else max(seq for _, seq in used)
                 self.problems.append(FairProblem(at, "fair_nonce_missing", {
                     "commitment": commitment, "nonces": _ranges(missing)}))
+
+    def counts_revealed(self) -> None:
+        """F-8: a reveal says how many rolls and follow-ups used the seed and the last nonce; an export
+        that holds fewer lacks a roll (the last ones dropped before the reveal, even with the hash chain
+        recomputed and no head to compare with)."""
+        by_seed = self.used_by_seed()
+        for known in self.seeds.values():
+            if known.counted is None or self.may_hide(known):
+                continue
+            rolls, last = known.counted
+            nonces = {nonce for nonce, _ in by_seed.get(known.commitment, [])}
+            found_last = max(nonces, default=0)
+            if len(nonces) < rolls or found_last < last:
+                self.problems.append(FairProblem(known.revealed_at, "fair_rolls_missing", {
+                    "commitment": known.commitment, "rolls": rolls, "found": len(nonces), "last": last,
+                    "found_last": found_last}))
+            elif len(nonces) > rolls or found_last > last:
+                self.problems.append(FairProblem(known.revealed_at, "fair_rolls_beyond_reveal", {
+                    "commitment": known.commitment, "rolls": rolls, "found": len(nonces), "last": last,
+                    "found_last": found_last}))
+
+
+def _counted(receipt: Mapping) -> tuple[int, int] | None | bool:
+    """F-8: (rolls, last_nonce) of a reveal entry; None for a reveal written before F-8 (neither field),
+    False when malformed."""
+    if "rolls" not in receipt and "last_nonce" not in receipt:
+        return None
+    values = receipt.get("rolls"), receipt.get("last_nonce")
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= LARGEST_ID for v in values):
+        return False
+    return values[0], values[1]
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -334,10 +402,12 @@ def _ranges(numbers: list[int]) -> str:
 
 
 def check_log(entries: Iterable[Any]) -> FairReport:
-    """F-1 to F-6 over a whole export, in log order: each revealed seed against its commitment, each
-    commitment in the log before its first use and one in use at a time, nonces never reused and never
-    skipped, each roll's client seed the member's own, and every face recomputed under revealed seeds
-    (rolls under a seed not yet revealed are PENDING, not VERIFIED). Entries that are not objects with
+    """F-1 to F-8 over a whole export, in log order: each revealed seed against its commitment, each
+    commitment in the log before its first use and one in use at a time in each stream (F-7: a hidden
+    roll from the hidden stream, a visible one from the public), nonces never reused and never
+    skipped, as many rolls under each revealed seed as its reveal counts (F-8), each roll's client
+    seed the member's own, and every face recomputed under revealed seeds (rolls under a seed not yet
+    revealed are PENDING, not VERIFIED). Entries that are not objects with
     a ``seq`` are skipped: the hash chain's verifier reports them."""
     check = _LogCheck()
     for entry in entries:

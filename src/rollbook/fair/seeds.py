@@ -13,6 +13,10 @@ from rollbook.rules.base import RuleError
 CLIENT_SEED_MAX = 64  # F-2
 SEED_COMMIT, SEED_REVEAL, CLIENT_SEED = "seed_commit", "seed_reveal", "client_seed"
 ROLL, REROLL = "roll", "reroll"
+# F-7: visible rolls draw from the public stream, hidden rolls (and their follow-ups) from the hidden one;
+# an entry written before F-7 names no stream and is the public stream's
+PUBLIC, HIDDEN = "public", "hidden"
+STREAMS = (PUBLIC, HIDDEN)
 VERIFIED, PENDING, MISMATCH = "verified", "pending", "mismatch"
 MOST_DICE = 10_000  # a replay that asks for more dice than this is not a roll of these rules
 

@@ -35,4 +35,10 @@ FAIR_MESSAGES: dict[str, str] = {
     "fair_client_seed_not_default": N_("Client seed {used} was used, but member {member} had set none (the default is empty)."),
     "fair_faces_differ": N_("The faces {faces} differ from the faces recomputed from the revealed seed: {expected}."),
     "fair_seed_not_verifiable": N_("The revealed seed does not match commitment {commitment}, so these faces cannot be verified."),
+    # F-7, F-8
+    "seed_reveal_stream_differs": N_("Seed {commitment} was committed in the {committed} stream but is revealed as the {stream} stream's."),
+    "fair_stream_differs": N_("The roll names the {stream} stream, but seed {commitment} is the {committed} stream's."),
+    "fair_wrong_stream": N_("A {visibility} roll drew from the {stream} stream (seed {commitment}): hidden rolls draw from the hidden stream, visible ones from the public stream."),
+    "fair_rolls_missing": N_("Seed {commitment} served {rolls} roll(s), the last with nonce {last}, but the log holds {found}, the last with nonce {found_last}: a roll is missing."),
+    "fair_rolls_beyond_reveal": N_("Seed {commitment} served {rolls} roll(s), the last with nonce {last}, but the log holds {found}, the last with nonce {found_last}."),
 }

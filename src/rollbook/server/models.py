@@ -203,20 +203,22 @@ class StandingGrant(Base):
 # ``"fair"``); these rows hold what the server needs to roll: the sealed seed and the last nonce.
 
 class FairSeed(Base):
-    """A chronicle's server seed (F-1): at most one in use (not revealed) per chronicle; ``sealed``
+    """A chronicle's server seed (F-1): at most one in use (not revealed) per chronicle and stream
+    (F-7: ``public`` for visible rolls, ``hidden`` for hidden rolls and their follow-ups); ``sealed``
     is the seed encrypted under the operator's secret (``server.seal``), never served; ``nonce``
     the last nonce a roll or follow-up took under it (F-3)."""
 
     __tablename__ = "fair_seeds"
     __table_args__ = (
         UniqueConstraint("commitment", name="uq_fair_seeds_commitment"),
-        Index("uq_fair_seeds_one_in_use", "chronicle_id", unique=True, sqlite_where=text("revealed_seq IS NULL"),
-              postgresql_where=text("revealed_seq IS NULL")),
+        Index("uq_fair_seeds_one_in_use", "chronicle_id", "stream", unique=True,
+              sqlite_where=text("revealed_seq IS NULL"), postgresql_where=text("revealed_seq IS NULL")),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
     commitment: Mapped[str] = mapped_column(String(64))
+    stream: Mapped[str] = mapped_column(String(8), default="public", server_default="public")  # F-7
     sealed: Mapped[str] = mapped_column(Text)
     nonce: Mapped[int] = mapped_column(Integer, default=0)
     committed_seq: Mapped[int] = mapped_column(Integer)

@@ -4,6 +4,13 @@ render them; ``rollbook log export`` writes ``entry_export`` lines.
 
 A player sees a hidden entry redacted (its hashes only) until the Storyteller reveals it; a
 player sees the names of every character but the sheets of their own only.
+
+Hidden entries besides hidden rolls (issue 31): a hidden ask and its decision (the public part says
+only that a hidden ask was made and decided: its kind, never its traits, difficulty or pool; F-7), a
+``sheet_edit`` (before/after values of a sheet) and a ``removal`` (the removed character's last
+sheet). Each is readable by the Storyteller and by its one *private reader*: the player who made the
+ask, the owner of the character whose sheet it shows (``receipt["owner"]``) — a player sees ratings
+of their own characters only.
 """
 
 from __future__ import annotations
@@ -60,13 +67,37 @@ def entry_export(entry: LogEntry) -> dict:
     return view
 
 
+SHEET_KINDS = ("sheet_edit", "removal")  # entries that show a sheet's values: hidden, for its owner
+
+
+def private_reader(entry: LogEntry) -> int | None:
+    """The one player besides the Storyteller who reads this hidden entry: who made a hidden ask, the
+    owner of the character whose sheet a ``sheet_edit`` or ``removal`` shows; None for any other."""
+    if entry.kind == "ask":
+        actor = entry.actor if isinstance(entry.actor, dict) else {}
+        return actor.get("member")
+    if entry.kind in SHEET_KINDS:
+        receipt = entry.receipt if isinstance(entry.receipt, dict) else {}
+        return receipt.get("owner")
+    return None
+
+
+def may_read(entry: LogEntry, member: Member, by: int | None) -> bool:
+    """Whether ``member`` reads this entry in full (``by``: the seq of the entry that revealed it)."""
+    if entry.visibility != "hidden" or member.role == STORYTELLER or by is not None:
+        return True
+    reader = private_reader(entry)
+    return reader is not None and reader == member.id
+
+
 def entry_view(entry: LogEntry, member: Member, revealed_by: dict[int, int] | None = None) -> dict:
-    """An entry as this member may see it: a player sees a hidden entry redacted until revealed."""
+    """An entry as this member may see it: a player sees a hidden entry redacted until revealed
+    (unless they are its private reader, ``private_reader``)."""
     view = entry_export(entry)
     by = (revealed_by or {}).get(entry.seq)
     if entry.visibility == "hidden":
         view["revealed_by"] = by
-        if member.role != STORYTELLER and by is None:
+        if not may_read(entry, member, by):
             view.update(actor=None, receipt=None, character=None, refers_to=None, effects=[], redacted=True)
     return view
 

@@ -12,6 +12,16 @@ from rollbook.web import authority, exchange, fairness, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 
 STORYTELLER = "storyteller"
+# What a player reads of a hidden entry they may not open: its kind in words (issue 31)
+REDACTED_TITLES = {
+    "roll": N_("A hidden roll by the Storyteller"),
+    "ask": N_("A hidden ask"),
+    "grant": N_("A hidden ask granted"),
+    "refusal": N_("A hidden ask refused"),
+    "withdrawal": N_("A hidden ask withdrawn"),
+    "sheet_edit": N_("A character sheet changed"),
+    "removal": N_("A character removed from the table"),
+}
 GOALS = ("win", "clean", "crit")
 
 
@@ -156,8 +166,8 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
              refers_to=entry.get("refers_to"), followed_by=followed.get(entry["seq"]))
     if c.character_id is not None:
         c.character = characters.get(c.character_id, "")
-    if c.redacted:
-        c.title = translate(N_("A hidden roll by the Storyteller"), lang)
+    if c.redacted:  # its kind is all a player reads of it (issue 31)
+        c.title = translate(REDACTED_TITLES.get(entry["kind"], REDACTED_TITLES["roll"]), lang)
         return c
     receipt = entry.get("receipt") or {}
     system = receipt.get("system", "")

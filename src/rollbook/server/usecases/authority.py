@@ -177,7 +177,10 @@ def make_ask(session: Session, chronicle: Chronicle, character: Character, membe
               player=plan.split.player, asked=plan.asked, seq=0, created_at=now())
     session.add(ask)
     session.flush()
-    entry = append_entry(session, chronicle, kind="ask", actor=actor_of(member, character), visibility="public",
+    # F-7, issue 31: a hidden ask is hidden too (what it would roll is the hidden roll's secret); its
+    # public part says only that an ask was made, and the player who asked reads it (views.private_reader)
+    entry = append_entry(session, chronicle, kind="ask", actor=actor_of(member, character),
+                         visibility="hidden" if plan.hidden else "public",
                          receipt={"ask": ask.id, "character": character.id, "kind": plan.split.kind,
                                   "player": plan.split.player, "asked": plan.asked, "baseline": plan.baseline,
                                   "standing": plan.standing, "pool": preview["pool"], **chain},

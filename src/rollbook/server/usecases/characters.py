@@ -83,7 +83,8 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     changes from ``base`` is applied, on the current sheet — a roll that spent Willpower meanwhile
     stays spent — unless the same field changed meanwhile to something else (409
     ``edit_conflict`` naming it). Every edit is a ``sheet_edit`` entry of the log: who changed which
-    field from what to what (numbers also as effects)."""
+    field from what to what (numbers also as effects), hidden from every player but the character's
+    owner (issue 31: a player sees ratings of their own characters only)."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     character = lock_character(session, member, character_id)
     may_act_for(member, character)
@@ -127,20 +128,22 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     if changes:
         effects = [{"resource": c["field"], "before": c["before"], "after": c["after"]} for c in changes
                    if _number(c["before"]) and _number(c["after"])]
-        append_entry(session, chronicle, kind="sheet_edit", actor=actor_of(member, character), visibility="public",
-                     receipt={"character": character.id, "changes": changes}, character_id=character.id,
-                     effects=effects)
+        # issue 31: a sheet's values are its owner's and the Storyteller's (views.private_reader)
+        append_entry(session, chronicle, kind="sheet_edit", actor=actor_of(member, character), visibility="hidden",
+                     receipt={"character": character.id, "owner": character.owner_id, "changes": changes},
+                     character_id=character.id, effects=effects)
     return character_view(character)
 
 
 def remove_character(session: Session, storyteller: Member, character_id: int) -> dict:
     """The Storyteller removes a character from the table (a double, a mistake, a dead NPC): a
-    ``removal`` entry of the log (who, which, its last sheet); it is no longer listed or
-    found, and its rolls stay in the log."""
+    ``removal`` entry of the log (who, which, its last sheet), hidden from every player but its owner;
+    it is no longer listed or found, and its rolls stay in the log."""
     require_storyteller(storyteller, "remove_character")
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
     character = lock_character(session, storyteller, character_id)
-    entry = append_entry(session, chronicle, kind=REMOVED_KIND, actor=actor_of(storyteller), visibility="public",
+    # issue 31: its last sheet is its owner's and the Storyteller's (views.private_reader)
+    entry = append_entry(session, chronicle, kind=REMOVED_KIND, actor=actor_of(storyteller), visibility="hidden",
                          receipt={"character": character.id, "name": character.name, "owner": character.owner_id,
                                   "version": character.version, "sheet": character.sheet},
                          character_id=character.id)

@@ -1,15 +1,22 @@
-"""Provably fair dice on the server (SPEC F-1 … F-6), in the caller's transaction (which holds the
+"""Provably fair dice on the server (SPEC F-1 … F-8), in the caller's transaction (which holds the
 chronicle's lock: ``access.lock_chronicle``):
 
-- ``seed_in_use``: the chronicle's server seed; the first roll of a chronicle creates one and appends
-  its ``seed_commit`` entry before the roll's (F-1). The seed is sealed under the operator's secret
+- Two streams (F-7): visible rolls draw from the ``public`` stream, hidden rolls and their follow-ups
+  from the ``hidden`` one; each has its own seed, ``seed_commit`` entry (naming its ``"stream"``) and
+  nonce count, so revealing the public seed tells nothing of a hidden roll's faces.
+- ``seed_in_use``: a stream's server seed; the first roll of a stream creates one and appends its
+  ``seed_commit`` entry before the roll's (F-1). The seed is sealed under the operator's secret
   (``server.seal``) and never served while in use.
-- ``fair_dice``: the ``FairDice`` of one roll or follow-up: the seed in use, the chronicle, the
-  client seed of the member rolling and the next nonce (F-3, F-4); the caller stores its ``record()``
-  in the receipt (F-6). ``dice_for``: that, or a test's chosen source (``create_app(dice=...)``).
+- ``fair_dice``: the ``FairDice`` of one roll or follow-up: the stream's seed in use, the chronicle,
+  the client seed of the member rolling and the next nonce (F-3, F-4); the caller stores its
+  ``record()`` (stream included) in the receipt (F-6). ``dice_for``: that, or a test's chosen source
+  (``create_app(dice=...)``).
 - ``set_client_seed``: a member's client seed (F-2), a ``client_seed`` entry.
-- ``rotate`` / ``rotate_seed``: reveal the seed in use (``seed_reveal``) and commit the next one
-  (``seed_commit``) in one transaction (F-5); the Storyteller's, and the server's when a scene closes.
+- ``rotate`` / ``rotate_seed``: reveal the public seed in use (``seed_reveal``, with ``"rolls"`` and
+  ``"last_nonce"``: F-8) and commit the next one (``seed_commit``) in one transaction (F-5); the
+  Storyteller's, and the server's when a scene closes. The hidden seed is revealed with it only when
+  every hidden roll under it has been revealed, or when the Storyteller reveals them all together
+  (``rotate(..., reveal_hidden=True)``: the hidden rolls become visible in that transaction).
 - ``fair_state``, ``revealed_seeds``: what members may know (commitments, revealed seeds, their own
   client seed).
 
@@ -23,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import dice
 from rollbook.dice import FAIR_ALGORITHM, DiceSource, FairDice, SecureDice, commitment_of
-from rollbook.fair import CLIENT_SEED, SEED_COMMIT, SEED_REVEAL, check_client_seed
+from rollbook.fair import CLIENT_SEED, HIDDEN, PUBLIC, SEED_COMMIT, SEED_REVEAL, check_client_seed
 from rollbook.rules.base import RuleError
 from rollbook.server import seal
 from rollbook.server.access import STORYTELLER, lock_chronicle, require_storyteller
@@ -31,34 +38,56 @@ from rollbook.server.direct import Statement
 from rollbook.server.models import Chronicle, ClientSeed, FairSeed, LogEntry, Member
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
-from rollbook.server.views import entry_view
+from rollbook.server.usecases.log import ROLL_ENTRY_KINDS, reveal_entry
+from rollbook.server.views import entry_view, revealed_by
 
 SERVER_ACTOR = {"member": None, "name": "", "role": "server", "character": None}
 
 
-def _in_use(session: Session, chronicle_id: int) -> FairSeed | None:
+class StreamDice(FairDice):
+    """``FairDice`` whose record names its stream (F-7): ``{"algorithm", "commitment", "client_seed",
+    "nonce", "stream"}``."""
+
+    def __init__(self, seed: bytes, chronicle: int, client_seed: str, nonce: int, stream: str) -> None:
+        super().__init__(seed, chronicle, client_seed, nonce)
+        self.stream = stream
+
+    def record(self) -> dict:
+        return {**super().record(), "stream": self.stream}
+
+
+def stream_of(hidden: bool) -> str:
+    """F-7: a hidden roll (or a follow-up of one) draws from the hidden stream, any other from the public."""
+    return HIDDEN if hidden else PUBLIC
+
+
+def _in_use(session: Session, chronicle_id: int, stream: str = PUBLIC) -> FairSeed | None:
     return session.scalars(
-        select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.revealed_seq.is_(None))
+        select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream,
+                               FairSeed.revealed_seq.is_(None))
         .with_for_update()
     ).first()
 
 
-def commit_seed(session: Session, chronicle: Chronicle, actor: dict) -> FairSeed:
-    """F-1: a new server seed, sealed, its commitment appended to the log (before any roll uses it)."""
+def commit_seed(session: Session, chronicle: Chronicle, actor: dict, stream: str = PUBLIC) -> FairSeed:
+    """F-1: a new server seed of ``stream`` (F-7), sealed, its commitment appended to the log (before
+    any roll uses it)."""
     seed = dice.new_seed()
     commitment = commitment_of(seed)
     entry = append_entry(session, chronicle, kind=SEED_COMMIT, actor=actor, visibility="public",
-                         receipt={"algorithm": FAIR_ALGORITHM, "commitment": commitment})
-    row = FairSeed(chronicle_id=chronicle.id, commitment=commitment, sealed=seal.seal(seed, chronicle.id, commitment),
+                         receipt={"algorithm": FAIR_ALGORITHM, "commitment": commitment, "stream": stream})
+    row = FairSeed(chronicle_id=chronicle.id, commitment=commitment, stream=stream,
+                   sealed=seal.seal(seed, chronicle.id, commitment),
                    nonce=0, committed_seq=entry.seq, revealed_seq=None, created_at=now())
     session.add(row)
     session.flush()
     return row
 
 
-def seed_in_use(session: Session, chronicle: Chronicle, actor: dict | None = None) -> FairSeed:
-    """The chronicle's seed in use; committed now (by ``actor``, default the server) if it has none."""
-    return _in_use(session, chronicle.id) or commit_seed(session, chronicle, actor or SERVER_ACTOR)
+def seed_in_use(session: Session, chronicle: Chronicle, actor: dict | None = None, stream: str = PUBLIC) -> FairSeed:
+    """The chronicle's seed in use in ``stream``; committed now (by ``actor``, default the server) if
+    it has none."""
+    return _in_use(session, chronicle.id, stream) or commit_seed(session, chronicle, actor or SERVER_ACTOR, stream)
 
 
 _CLIENT_SEED = select(ClientSeed.client_seed).where(ClientSeed.member_id == bindparam("member"))
@@ -75,7 +104,8 @@ _CLIENT_SEEDS = ClientSeed.__table__
 # The next nonce under the seed in use and the member's client seed, in one statement (the seed row
 # locked by the UPDATE itself).
 _NEXT_NONCE = Statement(_SEEDS.update()
-                         .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.revealed_seq.is_(None))
+                         .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.stream == bindparam("stream"),
+                                _SEEDS.c.revealed_seq.is_(None))
                          .values(nonce=_SEEDS.c.nonce + 1)
                          .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment,
                                     select(_CLIENT_SEEDS.c.client_seed)
@@ -83,20 +113,22 @@ _NEXT_NONCE = Statement(_SEEDS.update()
                                     .scalar_subquery().label("client_seed")))
 
 
-def fair_dice(session: Session, chronicle: Chronicle, member: Member) -> FairDice:
-    """F-3, F-4: the dice of one roll or follow-up by ``member``: the next nonce under the seed in use."""
+def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: str = PUBLIC) -> StreamDice:
+    """F-3, F-4: the dice of one roll or follow-up by ``member``: the next nonce under the seed in use
+    in ``stream`` (F-7)."""
     client_seed = None
     if any(isinstance(held, (FairSeed, ClientSeed)) for held in session.identity_map.values()):
         # a seed row the ORM holds (committed or rotated in this transaction) must see the new nonce,
         # a client seed it holds is read through it
-        row = seed_in_use(session, chronicle, actor_of(member))
+        row = seed_in_use(session, chronicle, actor_of(member), stream)
         row.nonce += 1
         session.flush()
         nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
     else:
-        next_ = _NEXT_NONCE.first(session.connection(), {"chronicle": chronicle.id, "member": member.id})
-        if next_ is None:  # the chronicle's first roll: commit a seed (F-1), then take its first nonce
-            row = commit_seed(session, chronicle, actor_of(member))
+        next_ = _NEXT_NONCE.first(session.connection(), {"chronicle": chronicle.id, "member": member.id,
+                                                         "stream": stream})
+        if next_ is None:  # the stream's first roll: commit a seed (F-1), then take its first nonce
+            row = commit_seed(session, chronicle, actor_of(member), stream)
             row.nonce += 1
             session.flush()
             nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
@@ -106,16 +138,17 @@ def fair_dice(session: Session, chronicle: Chronicle, member: Member) -> FairDic
     if client_seed is None:
         client_seed = client_seed_of(session, member.id)
     seed = seal.unseal(sealed, chronicle.id, commitment)
-    return FairDice(seed, chronicle.id, client_seed, nonce)
+    return StreamDice(seed, chronicle.id, client_seed, nonce, stream)
 
 
 def dice_for(session: Session, chronicle: Chronicle, member: Member,
-             source: DiceSource | None) -> tuple[DiceSource, FairDice | None]:
+             source: DiceSource | None, *, hidden: bool = False) -> tuple[DiceSource, FairDice | None]:
     """The source of one roll: ``FairDice`` (returned twice: the caller stores its ``record()``) for
-    the server's own dice (``None`` or ``SecureDice``); a test's chosen source as given, with no
-    fairness record (``create_app(dice=...)`` is a Python argument for tests only)."""
+    the server's own dice (``None`` or ``SecureDice``), from the hidden stream for a hidden roll or a
+    follow-up of one (F-7); a test's chosen source as given, with no fairness record
+    (``create_app(dice=...)`` is a Python argument for tests only)."""
     if source is None or isinstance(source, SecureDice):
-        fair = fair_dice(session, chronicle, member)
+        fair = fair_dice(session, chronicle, member, stream_of(hidden))
         return fair, fair
     return source, None
 
@@ -138,30 +171,77 @@ def set_client_seed(session: Session, member: Member, client_seed: str) -> dict:
     return {"client_seed": client_seed, "entry": entry_view(entry, member)}
 
 
-def rotate_seed(session: Session, chronicle: Chronicle, actor: dict, *, only_if_used: bool = False) -> dict | None:
-    """F-5: reveal the seed in use and commit the next, in the caller's transaction. With
-    ``only_if_used`` (a scene closing) nothing happens unless a roll used the seed in use."""
-    row = _in_use(session, chronicle.id)
+def _reveal(session: Session, chronicle: Chronicle, actor: dict, row: FairSeed) -> dict:
+    """F-5, F-8: the ``seed_reveal`` entry of ``row``: the seed, its stream, how many rolls and
+    follow-ups used it and the last nonce (a verifier reports a roll missing when an export holds fewer)."""
+    seed = seal.unseal(row.sealed, chronicle.id, row.commitment)
+    entry = append_entry(session, chronicle, kind=SEED_REVEAL, actor=actor, visibility="public",
+                         receipt={"algorithm": FAIR_ALGORITHM, "commitment": row.commitment, "seed": seed.hex(),
+                                  "stream": row.stream, "rolls": row.nonce, "last_nonce": row.nonce})
+    row.revealed_seq = entry.seq
+    session.flush()
+    return {"commitment": row.commitment, "seed": seed.hex(), "stream": row.stream, "rolls": row.nonce,
+            "last_nonce": row.nonce, "committed_seq": row.committed_seq, "revealed_seq": entry.seq}
+
+
+def _hidden_rolls(session: Session, chronicle_id: int, row: FairSeed) -> list[LogEntry]:
+    """The hidden entries whose dice (or whose follow-up's new dice) came from the hidden seed ``row``."""
+    entries = session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.visibility == "hidden",
+                               LogEntry.seq > row.committed_seq, LogEntry.kind.in_(ROLL_ENTRY_KINDS))
+        .order_by(LogEntry.seq)
+    ).all()
+    return [entry for entry in entries if row.commitment in _commitments_of(entry.receipt)]
+
+
+def _commitments_of(receipt) -> set[str]:
+    if not isinstance(receipt, dict):
+        return set()
+    records = [receipt.get("fair")] + [r.get("fair") for r in receipt.get("rerolls") or [] if isinstance(r, dict)]
+    return {record.get("commitment") for record in records if isinstance(record, dict)}
+
+
+def rotate_seed(session: Session, chronicle: Chronicle, actor: dict, *, only_if_used: bool = False,
+                reveal_hidden: bool = False, revealer: Member | None = None) -> dict | None:
+    """F-5: reveal the public seed in use and commit the next, in the caller's transaction. With
+    ``only_if_used`` (a scene closing) nothing happens to a stream unless a roll used its seed.
+
+    F-7: the hidden seed in use is revealed too when every hidden roll under it has been revealed;
+    with ``reveal_hidden`` (the Storyteller's ``revealer``) its hidden rolls still hidden are revealed
+    first, in this transaction, so the seed always goes with its rolls. The next hidden seed is
+    committed by the next hidden roll (F-1: before any roll uses it)."""
+    row = _in_use(session, chronicle.id, PUBLIC)
+    hidden_row = _in_use(session, chronicle.id, HIDDEN)
+    hidden_revealed = None
+    if hidden_row is not None and hidden_row.nonce > 0:
+        waiting = [entry for entry in _hidden_rolls(session, chronicle.id, hidden_row)
+                   if not _is_revealed(session, chronicle.id, entry.seq)]
+        if waiting and reveal_hidden and revealer is not None:
+            for entry in waiting:
+                reveal_entry(session, chronicle, revealer, entry)
+            waiting = []
+        if not waiting:
+            hidden_revealed = _reveal(session, chronicle, actor, hidden_row)
     if only_if_used and (row is None or row.nonce == 0):
-        return None
-    revealed = None
-    if row is not None:
-        seed = seal.unseal(row.sealed, chronicle.id, row.commitment)
-        entry = append_entry(session, chronicle, kind=SEED_REVEAL, actor=actor, visibility="public",
-                             receipt={"algorithm": FAIR_ALGORITHM, "commitment": row.commitment, "seed": seed.hex()})
-        row.revealed_seq = entry.seq
-        session.flush()
-        revealed = {"commitment": row.commitment, "seed": seed.hex(), "rolls": row.nonce,
-                    "committed_seq": row.committed_seq, "revealed_seq": entry.seq}
-    new = commit_seed(session, chronicle, actor)
-    return {"revealed": revealed, "commitment": new.commitment, "committed_seq": new.committed_seq}
+        return None if hidden_revealed is None else {"revealed": None, "hidden_revealed": hidden_revealed,
+                                                     "commitment": row.commitment if row else None,
+                                                     "committed_seq": row.committed_seq if row else None}
+    revealed = _reveal(session, chronicle, actor, row) if row is not None else None
+    new = commit_seed(session, chronicle, actor, PUBLIC)
+    return {"revealed": revealed, "hidden_revealed": hidden_revealed, "commitment": new.commitment,
+            "committed_seq": new.committed_seq}
 
 
-def rotate(session: Session, member: Member) -> dict:
-    """The Storyteller's rotation (F-5): the seed in use revealed, the next one committed."""
+def _is_revealed(session: Session, chronicle_id: int, seq: int) -> bool:
+    return bool(revealed_by(session, chronicle_id, [seq]))
+
+
+def rotate(session: Session, member: Member, *, reveal_hidden: bool = False) -> dict:
+    """The Storyteller's rotation (F-5): the public seed in use revealed, the next one committed; the
+    hidden seed too when all its rolls are revealed, or (``reveal_hidden``) with all of them (F-7)."""
     require_storyteller(member, "rotate_seed")
     chronicle = lock_chronicle(session, member.chronicle_id)
-    return rotate_seed(session, chronicle, actor_of(member))
+    return rotate_seed(session, chronicle, actor_of(member), reveal_hidden=reveal_hidden, revealer=member)
 
 
 def revealed_seeds(session: Session, chronicle_id: int) -> dict[str, bytes]:
@@ -173,10 +253,16 @@ def revealed_seeds(session: Session, chronicle_id: int) -> dict[str, bytes]:
 
 
 def fair_state(session: Session, member: Member) -> dict:
-    """What a member may know: the algorithm, the commitment in use (never its seed), the nonces it
-    served, the member's own client seed and every revealed seed."""
+    """What a member may know: the algorithm, the public commitment in use (never its seed), the
+    nonces it served, the hidden stream's commitment (F-7; how many hidden rolls it served only to the
+    Storyteller), the member's own client seed and every revealed seed."""
     row = session.scalars(
-        select(FairSeed).where(FairSeed.chronicle_id == member.chronicle_id, FairSeed.revealed_seq.is_(None))
+        select(FairSeed).where(FairSeed.chronicle_id == member.chronicle_id, FairSeed.stream == PUBLIC,
+                               FairSeed.revealed_seq.is_(None))
+    ).first()
+    hidden = session.scalars(
+        select(FairSeed).where(FairSeed.chronicle_id == member.chronicle_id, FairSeed.stream == HIDDEN,
+                               FairSeed.revealed_seq.is_(None))
     ).first()
     revealed = session.execute(
         select(LogEntry.seq, LogEntry.receipt).where(LogEntry.chronicle_id == member.chronicle_id,
@@ -188,7 +274,11 @@ def fair_state(session: Session, member: Member) -> dict:
         "committed_seq": row.committed_seq if row is not None else None,
         "rolls": row.nonce if row is not None else 0,
         "client_seed": client_seed_of(session, member.id),
-        "revealed": [{"commitment": receipt["commitment"], "seed": receipt["seed"], "seq": seq}
+        # F-7: the hidden stream's commitment is public (its rolls' nonces are not: a player sees no count)
+        "hidden_commitment": hidden.commitment if hidden is not None else None,
+        "revealed": [{"commitment": receipt["commitment"], "seed": receipt["seed"], "seq": seq,
+                      "stream": receipt.get("stream", PUBLIC)}
                      for seq, receipt in revealed],
         "may_rotate": member.role == STORYTELLER,
+        **({"hidden_rolls": hidden.nonce if hidden is not None else 0} if member.role == STORYTELLER else {}),
     }

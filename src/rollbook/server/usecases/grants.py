@@ -26,6 +26,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.usecases.authority import ask_view, baseline_for, find_ask
+from rollbook.server.usecases.log import reveal_entry
 from rollbook.server.usecases.rolls import perform_roll
 from rollbook.server.views import entry_view
 
@@ -40,13 +41,21 @@ def _pending(session: Session, member: Member, ask_id: int) -> tuple[Chronicle, 
     return chronicle, ask
 
 
+def _hidden_ask(session: Session, member: Member, ask: Ask) -> bool:
+    return find_entry(session, member, ask.seq).visibility == "hidden"
+
+
 def _decide(session: Session, chronicle: Chronicle, ask: Ask, member: Member, decision: str, edges: dict,
-            receipt: dict, kind: str, character: Character | None = None) -> tuple[Grant, object]:
+            receipt: dict, kind: str, character: Character | None = None, *,
+            hidden: bool = False) -> tuple[Grant, object]:
+    """The decision's row and entry; ``hidden`` (a hidden ask, or a grant of a hidden roll: F-7) makes
+    the entry hidden too, so its public part says only that an ask was decided."""
     grant = Grant(chronicle_id=chronicle.id, ask_id=ask.id, member_id=member.id, decision=decision, edges=edges,
                   seq=0, roll_seq=None, created_at=now())
     session.add(grant)
     session.flush()  # UNIQUE (ask_id): a concurrent decision fails here and its transaction is retried
-    entry = append_entry(session, chronicle, kind=kind, actor=actor_of(member, character), visibility="public",
+    entry = append_entry(session, chronicle, kind=kind, actor=actor_of(member, character),
+                         visibility="hidden" if hidden else "public",
                          receipt={"ask": ask.id, "ask_seq": ask.seq, "character": ask.character_id,
                                   "decision": decision, **receipt},
                          character_id=ask.character_id, refers_to=ask.seq)
@@ -73,7 +82,9 @@ def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None =
     grant_row, grant_entry = _decide(session, chronicle, ask, member, decision, granted,
                                      {"asked": ask.asked, "granted": granted, "baseline": base, "action": action,
                                       "hidden": hidden},
-                                     "grant", character)
+                                     "grant", character, hidden=hidden)
+    if not hidden and _hidden_ask(session, member, ask):  # a hidden ask granted as a visible roll: shown with it
+        reveal_entry(session, chronicle, member, find_entry(session, member, ask.seq))
     asked_entry = find_entry(session, member, ask.seq).receipt or {}  # a step of the combat chain: what it follows
     rolled = perform_roll(session, chronicle, character, asker, action, hidden=hidden, role=STORYTELLER,
                           stamp={"grant": grant_entry.seq, "ask": ask.seq, "standing": standing},
@@ -93,7 +104,7 @@ def refuse(session: Session, member: Member, ask_id: int, *, reason: str = "") -
     character = session.get(Character, ask.character_id)
     grant_row, entry = _decide(session, chronicle, ask, member, "refused", {}, {"asked": ask.asked,
                                                                                 "reason": reason},
-                               "refusal", character)
+                               "refusal", character, hidden=_hidden_ask(session, member, ask))
     return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
 
 
@@ -104,7 +115,7 @@ def withdraw(session: Session, member: Member, ask_id: int) -> dict:
         raise ProblemError(403, "not_your_ask", ask=ask.id)
     character = session.get(Character, ask.character_id)
     grant_row, entry = _decide(session, chronicle, ask, member, "withdrawn", {}, {"asked": ask.asked},
-                               "withdrawal", character)
+                               "withdrawal", character, hidden=_hidden_ask(session, member, ask))
     return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import find_entry, lock_chronicle, require_storyteller
-from rollbook.server.models import LogEntry, Member
+from rollbook.server.models import Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.views import entry_view, rerolled_by, revealed_by
@@ -61,6 +61,9 @@ def last_action(session: Session, member: Member, character_id: int, kind: str |
     return None
 
 
+ROLL_ENTRY_KINDS = ("roll", "reroll", "quick_roll")  # entries whose receipts carry dice (and a "fair" record)
+
+
 def reveal(session: Session, member: Member, seq: int) -> dict:
     """The Storyteller reveals a hidden roll: a new public entry referencing it (never an update)."""
     require_storyteller(member, "reveal")
@@ -71,10 +74,31 @@ def reveal(session: Session, member: Member, seq: int) -> dict:
     earlier = revealed_by(session, chronicle.id, [seq]).get(seq)
     if earlier is not None:
         raise ProblemError(409, "already_revealed", seq=seq, by=earlier)
-    entry = append_entry(session, chronicle, kind="reveal", actor=actor_of(member), visibility="public",
-                         receipt={"reveals": seq, "entry_hash": target.entry_hash},
-                         character_id=target.character_id, refers_to=seq)
+    entry = reveal_entry(session, chronicle, member, target)
     return {"entry": entry_view(entry, member), "revealed": entry_view(target, member, {seq: entry.seq})}
+
+
+def reveal_entry(session: Session, chronicle: Chronicle, member: Member, target: LogEntry) -> LogEntry:
+    """Reveal one hidden entry (the caller checked it is hidden and not revealed yet): a public
+    ``reveal`` entry referencing it. A roll made under a grant brings its hidden ask and grant with it
+    (they were hidden because the roll was: A-2 is then checked on a player's export too)."""
+    authority = (target.receipt or {}).get("authority") if isinstance(target.receipt, dict) else None
+    if isinstance(authority, dict):
+        decided = [seq for seq in (authority.get("ask"), authority.get("grant")) if isinstance(seq, int)]
+        hidden = session.scalars(select(LogEntry).where(
+            LogEntry.chronicle_id == chronicle.id, LogEntry.seq.in_(decided), LogEntry.visibility == "hidden",
+            LogEntry.kind.in_(("ask", "grant")))).all() if decided else []
+        already = revealed_by(session, chronicle.id, [row.seq for row in hidden])
+        for row in sorted(hidden, key=lambda r: r.seq):
+            if row.seq not in already:
+                _reveal_one(session, chronicle, member, row)
+    return _reveal_one(session, chronicle, member, target)
+
+
+def _reveal_one(session: Session, chronicle: Chronicle, member: Member, target: LogEntry) -> LogEntry:
+    return append_entry(session, chronicle, kind="reveal", actor=actor_of(member), visibility="public",
+                        receipt={"reveals": target.seq, "entry_hash": target.entry_hash},
+                        character_id=target.character_id, refers_to=target.seq)
 
 
 def export_lines(session: Session, member: Member, batch: int = 500) -> Iterator[str]:

@@ -77,7 +77,9 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor).
     ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden."""
     step = _step(session, actor, character, chronicle.system, action, follows, target)
-    dice, fair = fairness.dice_for(session, chronicle, actor, source)  # F-3: the actor's client seed, the next nonce
+    hidden = hidden or (step is not None and step.hidden)
+    # F-3: the actor's client seed, the next nonce; F-7: a hidden roll's from the hidden stream
+    dice, fair = fairness.dice_for(session, chronicle, actor, source, hidden=hidden)
     performed = play.perform(chronicle.system, character.sheet, action, mode=chronicle.mode,
                              role=role, source=dice, follows=step.receipt if step else None)
     sheet, receipt, effects = performed_parts(performed)
@@ -87,7 +89,6 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
     if step is not None:
         receipt["exchange"] = step.exchange
-        hidden = hidden or step.hidden
     elif target is not None:
         receipt["exchange"] = {"attacker": character.id, "target": target, "opened": None}
     if stamp:
@@ -120,7 +121,8 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
         raise ProblemError(409, "roll_finished", seq=seq, by=later)
     character = lock_character_row(session, member, original.character_id)  # changed through save_sheet only
     may_act_for(member, character)
-    dice, fair = fairness.dice_for(session, chronicle, member, source)  # F-3: a follow-up takes its own nonce
+    # F-3: a follow-up takes its own nonce; F-7: a hidden roll's from the hidden stream
+    dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=original.visibility == "hidden")
     performed = play.perform_followup(
         chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(original.receipt), copy.deepcopy(action),
         mode=chronicle.mode, role=member.role, source=dice)
@@ -200,7 +202,7 @@ def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool =
         if moved:
             raise ProblemError(403, "grant_required", edges=sorted(moved))
     request = quick.quick_request(system, chronicle.mode, dict(values))
-    dice, fair = fairness.dice_for(session, chronicle, member, source)
+    dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=hidden)
     faces, result = roll_dice(get_system(system), request, dice)
     receipt: dict = {"quick": {"system": system, **{k: values[k] for k in allowed if k in values}},
                      "sheet": None, "request": to_plain(request), "faces": list(faces), "result": to_plain(result)}
