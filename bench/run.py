@@ -14,6 +14,13 @@ Every number is compared exactly (as fractions) across the three libraries, then
 each peer is printed as a ratio to rollbook's. rollbook starts cold every run (its memo tables
 are cleared); the peers keep whatever they cache, so the ratios are if anything conservative.
 Finally it times rollbook's optimal-reroll advice for every V5 first roll of pools up to 15.
+
+    python bench/run.py --exchange     # the exchange odds (issue 33) beside 10**6 simulated exchanges
+
+times the exact odds of whole exchanges (``odds.exchange_v20``, ``odds.exchange_tiers``) for every
+combination of pools on a grid up to 20 dice (each cold: the memo tables cleared first), and beside
+them, in the same run, the Monte-Carlo peer ``bench/exchange.py`` (numpy) simulating 10**6 exchanges
+of the heaviest case, which must agree within 4 standard errors.
 """
 
 from __future__ import annotations
@@ -292,16 +299,131 @@ def run_tables(repeat: int, small: bool = False):
     return rows
 
 
+# --- whole exchanges (issue 33) -----------------------------------------------------------------------
+
+EXCHANGE_POOLS = (1, 5, 10, 15, 20)
+EXCHANGE_BUDGET = 0.050  # seconds: an exchange answers as the player types
+
+
+def exchange_grid(small: bool = False):
+    """Every exchange of the grid: ("v20" | "tiers", a zero-argument function computing its exact odds)."""
+    from rollbook.odds import exchange_tiers, exchange_v20
+    from rollbook.rules.tiers import TiersRequest
+    from rollbook.rules.v20 import V20Request
+
+    pools = (1, 20) if small else EXCHANGE_POOLS
+    cases = []
+    for attack in pools:
+        for dodge in (None, 20):
+            for damage in (1, 10, 20):
+                for soak in (0, 10, 20):
+                    request = V20Request(pool=attack, difficulty=6, specialty=attack == 20, specialty_rating=5)
+                    weapon = exchange_v20.Weapon(damage, "lethal", strength=min(damage, 10))
+                    defender = exchange_v20.Defender(
+                        stamina=min(soak, 10), fortitude=max(0, soak - 10), health=(1, 1, 0),
+                        dodge=None if dodge is None else V20Request(pool=dodge))
+                    cases.append(("v20", lambda r=request, w=weapon, d=defender: exchange_v20.exchange_odds(r, w, d)))
+                    shot = TiersRequest(kind="skill", skill=attack, bonus=2, bullets=1 + damage // 5)
+                    target = exchange_tiers.TiersDefender(endurance=min(soak, 10), armor=max(0, soak - 10),
+                                                          level=1, length=8, dodge=dodge)
+                    cases.append(("tiers", lambda s=shot, t=target: exchange_tiers.exchange_odds(s, t)))
+    return cases
+
+
+def heaviest_exchanges():
+    from rollbook.odds import exchange_tiers, exchange_v20
+    from rollbook.rules.tiers import TiersRequest
+    from rollbook.rules.v20 import V20Request
+
+    v20_case = (V20Request(pool=20, difficulty=6, specialty=True, specialty_rating=5),
+                exchange_v20.Weapon(10, "lethal", strength=10),
+                exchange_v20.Defender(stamina=10, fortitude=10, health=(1, 1, 0), dodge=V20Request(pool=20)))
+    tiers_case = (TiersRequest(kind="skill", skill=20, bonus=2, bullets=5),
+                  exchange_tiers.TiersDefender(endurance=10, armor=10, level=1, length=8, dodge=20))
+    return v20_case, tiers_case
+
+
+def run_exchange(repeat: int, small: bool = False, simulated: int = 1_000_000):
+    """(per system: (exchanges, slowest seconds, median seconds), the Monte-Carlo rows: (system,
+    seconds for the exact odds, seconds for the simulation, disagreements))."""
+    import importlib.util
+    from pathlib import Path
+
+    from rollbook.odds import exchange_tiers, exchange_v20
+
+    timings: dict[str, list[float]] = {"v20": [], "tiers": []}
+    for system, compute in exchange_grid(small):
+        seconds, _ = best_time(compute, repeat, rollbook_cold)
+        timings[system].append(seconds)
+    grid = {system: (len(times), max(times), sorted(times)[len(times) // 2]) for system, times in timings.items()}
+
+    spec = importlib.util.spec_from_file_location("rollbook_bench_exchange", Path(__file__).with_name("exchange.py"))
+    simulation = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(simulation)
+    (attack, weapon, defender), (shot, target) = heaviest_exchanges()
+    rows = []
+    exact_seconds, exact = best_time(lambda: exchange_v20.exchange_odds(attack, weapon, defender), repeat, rollbook_cold)
+    start = time.perf_counter()
+    counts = simulation.simulate_v20(attack, weapon, defender, simulated)
+    mc_seconds = time.perf_counter() - start
+    bad = [*simulation.agreement(exact.outcomes.fractions(), counts["outcomes"], simulated),
+           *simulation.agreement(exact.levels.fractions(), counts["levels"], simulated),
+           *simulation.agreement(exact.wounds.fractions(), counts["wounds"], simulated)]
+    rows.append(("v20", exact_seconds, mc_seconds, bad))
+    exact_seconds, exact = best_time(lambda: exchange_tiers.exchange_odds(shot, target), repeat, rollbook_cold)
+    start = time.perf_counter()
+    counts = simulation.simulate_tiers(shot, target, simulated)
+    mc_seconds = time.perf_counter() - start
+    bad = [*simulation.agreement(exact.outcomes.fractions(), counts["outcomes"], simulated),
+           *simulation.agreement(exact.track.fractions(), counts["track"], simulated)]
+    rows.append(("tiers", exact_seconds, mc_seconds, bad))
+    return grid, rows
+
+
+def exchange_report(console, repeat: int, small: bool) -> bool:
+    """Print the exchange section; True when every number agrees and every exchange is within budget."""
+    from rich.table import Table
+
+    simulated = 10_000 if small else 1_000_000
+    grid, rows = run_exchange(repeat, small, simulated)
+    table = Table(title=f"Exact odds of a whole exchange, every pool on a grid up to 20 dice, each cold "
+                        f"(best of {repeat})", title_justify="left")
+    for column in ("exchange", "exchanges", "slowest", "median", f"under {EXCHANGE_BUDGET * 1000:.0f} ms"):
+        table.add_column(column, justify="right" if column != "exchange" else "left")
+    ok = True
+    names = {"v20": "V20: attack → dodge → damage → soak → track", "tiers": "Tiers: shot → dodge → soak → wounds"}
+    for system, (count, slowest, median) in grid.items():
+        within = slowest < EXCHANGE_BUDGET
+        ok &= within
+        table.add_row(names[system], str(count), f"{slowest * 1000:.1f} ms", f"{median * 1000:.1f} ms",
+                      "yes" if within else "NO")
+    console.print(table)
+    peer = Table(title=f"The heaviest exchange beside its Monte-Carlo peer ({simulated:,} simulated exchanges, "
+                       "numpy, same run)", title_justify="left")
+    for column in ("exchange", "exact (cold)", "simulated", "simulated ÷ exact", "agree within 4 SE"):
+        peer.add_column(column, justify="right" if column != "exchange" else "left")
+    for system, exact_seconds, mc_seconds, bad in rows:
+        ok &= not bad
+        peer.add_row(names[system], f"{exact_seconds * 1000:.1f} ms", f"{mc_seconds:.2f} s",
+                     f"{mc_seconds / exact_seconds:.0f}×", "yes" if not bad else f"NO: {bad[:3]}")
+    console.print(peer)
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per library; the best is kept (default 3)")
     parser.add_argument("--small", action="store_true", help="small tables (a smoke run)")
+    parser.add_argument("--exchange", action="store_true",
+                        help="only the exchange odds (issue 33) beside 10**6 simulated exchanges")
     options = parser.parse_args(argv)
 
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
+    if options.exchange:
+        return 0 if exchange_report(console, options.repeat, options.small) else 1
     rows = run_tables(options.repeat, options.small)
 
     ratios = Table(title="Exact odds tables: time of each peer ÷ time of rollbook (same run, best of "

@@ -186,4 +186,28 @@ def rollunder_chart(path: str | Path, request) -> Path:
     return _save(fig, path)
 
 
-__all__ = ["rollunder_chart", "tiers_chart", "v20_chart", "v5_chart"]
+def exchange_chart(path: str | Path, result, title: str) -> Path:
+    """A whole exchange (``odds.exchange_v20`` or ``odds.exchange_tiers``): the outcome of the attack
+    on the left, the defender's wound level after it on the right (issue 33)."""
+    path = _check_path(path)
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2), gridspec_kw={"width_ratios": [2, 3]})
+    outcomes = result.outcomes.floats()
+    tones = {"botch": "botch", "miss": "failure", "dodged": "total_failure", "soaked": "success",
+             "wounded": "bestial_failure"}
+    left.bar([k.replace("_", " ") for k in outcomes], [100 * v for v in outcomes.values()],
+             color=[COLOURS[tones[k]] for k in outcomes])
+    left.set_ylabel("%")
+    left.set_title("the attack")
+    wounds = result.wounds.nonzero().floats() if hasattr(result, "wounds") else result.track.nonzero().floats()
+    right.bar([str(k).replace("_", " ") for k in wounds], [100 * v for v in wounds.values()],
+              color=COLOURS["failure"])
+    right.set_title("the defender after it" if hasattr(result, "wounds") else "wound level after it")
+    right.tick_params(axis="x", labelrotation=45)
+    for ax in (left, right):
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(title)
+    return _save(fig, path)
+
+
+__all__ = ["exchange_chart", "rollunder_chart", "tiers_chart", "v20_chart", "v5_chart"]

@@ -21,9 +21,13 @@ CHART_FORMATS = (".svg", ".png")
 
 
 class OddsGroup(TyperGroup):
-    """`rollbook odds SYSTEM`: a system that is not one of the four is a one-line refusal."""
+    """`rollbook odds SYSTEM`: a system that is not one of the four is a one-line refusal.
+    `rollbook odds SYSTEM exchange …` runs the system's exchange command (`cli/odds/exchange.py`,
+    registered as `SYSTEM-exchange`, hidden from the list)."""
 
     def resolve_command(self, ctx, args):
+        if len(args) >= 2 and args[1] == "exchange" and f"{args[0]}-exchange" in self.commands:
+            return super().resolve_command(ctx, [f"{args[0]}-exchange", *args[2:]])
         if args and not args[0].startswith("-") and args[0] not in self.commands:
             fail(f"unknown system {args[0]!r}; choose one of {', '.join(SYSTEMS)}")
         return super().resolve_command(ctx, args)
@@ -37,7 +41,7 @@ class OddsCommand(TyperCommand):
             return super().parse_args(ctx, args)
         except typer.TyperException as usage:
             if type(usage).__name__ == "NoSuchOption":
-                fail(f"{usage.option_name} does not apply to {self.name}")
+                fail(f"{usage.option_name} does not apply to {self.name.replace('-', ' ')}")
             raise
 
 
