@@ -31,7 +31,7 @@ def verify(
     from rollbook.fair import MISMATCH, PENDING, VERIFIED, check_log, describe
     from rollbook.play import verify_receipt
     from rollbook.server.chain import read_jsonl, verify_entries
-    from rollbook.server.ledger import AuthorityLedger
+    from rollbook.server.baselines import verify_ledger
 
     if str(file) == "-":
         lines = sys.stdin.read().splitlines()
@@ -43,7 +43,7 @@ def verify(
         except UnicodeDecodeError:
             fail(f"{file} is not UTF-8 text")
     entries = list(read_jsonl(lines))
-    problems, counts = verify_entries(entries, verify_receipt, AuthorityLedger())
+    problems, counts = verify_entries(entries, verify_receipt, verify_ledger())
     fair = check_log(entry for _, entry in entries)  # F-1 … F-6: every face under the revealed seeds
     problems.extend(describe(problem) for problem in fair.problems)
     if head is not None:

@@ -55,6 +55,7 @@ from rollbook.play.common import (
     storyteller_only,
 )
 from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.table import check_table_rules
 
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")
 _MODULES: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
@@ -139,31 +140,43 @@ def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict 
 
 
 def _prepare(system: str, sheet: dict, action: dict, *, mode: str, role: str,
-             follows: dict | None) -> tuple[ModuleType, Any, Any, Any]:
+             follows: dict | None, table_rules: Any = ()) -> tuple[ModuleType, Any, Any, Any]:
     """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
-    Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals)."""
+    Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals).
+    ``table_rules`` (TR-1): the chronicle's set in force, for the modules whose rules read it."""
     module, loaded = _loaded(system, sheet, role=role, mode=mode)
     validated = _kind(module.ACTIONS, module.STORYTELLER_ACTIONS, action, "action", role)
     prior = _followed(module, system, validated.kind, follows)
-    prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior)
+    rules_in_force = check_table_rules(system, table_rules) if table_rules else ()
+    if getattr(module, "READS_TABLE_RULES", False):
+        prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior, table_rules=rules_in_force)
+    else:
+        prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior)
     return module, loaded, validated, prepared
 
 
 def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource,
-            follows: dict | None = None) -> Performed:
+            follows: dict | None = None, table_rules: Any = ()) -> Performed:
     """A roll named by traits: validate, build the pool from the sheet (and from the receipt it
     ``follows``, in a combat chain), refuse before drawing, draw, resolve, and apply every
-    consequence to a copy of the sheet."""
-    module, loaded, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows)
+    consequence to a copy of the sheet. ``table_rules``: the chronicle's table rules in force
+    (TR-1), recorded in the receipt (``"table_rules"``, the canonical set) whatever the system."""
+    module, loaded, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows,
+                                                   table_rules=table_rules)
     faces, result = roll_dice(prepared.system, prepared.request, source)
-    return module.apply(loaded, validated, prepared, faces, result, source=source)
+    performed = module.apply(loaded, validated, prepared, faces, result, source=source)
+    if performed.receipt is not None:
+        performed.receipt["table_rules"] = list(check_table_rules(system, table_rules)) if table_rules else []
+    return performed
 
 
-def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, follows: dict | None = None) -> dict:
+def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, follows: dict | None = None,
+            table_rules: Any = ()) -> dict:
     """The roll ``perform`` would make, without drawing a die: ``{"system", "kind", "request",
     "pool"}``, the same values ``perform`` puts in its receipt under those keys (both use the system
     module's ``prepare``). Every refusal ``perform`` makes before drawing is raised here too."""
-    _, _, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows)
+    _, _, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows,
+                                         table_rules=table_rules)
     return {"system": system, "kind": validated.kind, "request": to_plain(prepared.request),
             "pool": copy.deepcopy(prepared.pool)}
 

@@ -131,6 +131,8 @@ def roll_receipt_model(system: str, kind: str) -> type[BaseModel]:
         "result": (record.result, Field(description="What the rules made of the faces (after the rerolls).")),
         **_record_fields(record),
         "effects": (list[Effect], Field(description="What the roll changed on the sheet, in order.")),
+        "table_rules": (list[str], Field(default_factory=list, description=(
+            "The table rules the roll was resolved under (SPEC TR-1), sorted; absent before they existed."))),
     }
     return _receipt_model(f"{title(system)}{_camel(kind)}RollReceipt",
                           f"The receipt of a {title(system)} `{kind}` roll: everything needed to check it again.",

@@ -9,7 +9,9 @@ and numbers) or the change a new turn brings.
   outside a running turn it bounds each spend (``check_turn``, over the effects of what was just
   done, so any action that spends blood is counted, whatever its kind).
 - **V20-9** One Willpower success per turn is the table's limit: stated on the sheet
-  (``sheet_limits``), shown as a warning on a second one in the same turn, never refused.
+  (``sheet_limits``), shown as a warning on a second one in the same turn, never refused — unless
+  the table rule ``v20.willpower_once_per_turn`` (TR-2) is in force (the receipt records it): then a
+  second one in a running turn is refused (``willpower_per_turn``).
 - **T-3** Changing a magazine costs the rest of the turn (the sheet's ``turn_spent``): a new turn
   clears it (``new_turn_change``); while a turn runs, only the Storyteller's turn advance does, so a
   player's own ``new_turn`` change is refused (``check_change``).
@@ -26,6 +28,7 @@ from typing import Any
 from rollbook.play.common import STORYTELLER
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError, check_range
+from rollbook.rules.table import WILLPOWER_ONCE_PER_TURN
 
 WILLPOWER_SUCCESSES_PER_TURN = 1  # V20-9: the table's limit, stated on the sheet, never enforced
 MAX_DECLARED_ACTIONS = 10
@@ -62,6 +65,12 @@ def willpower_successes(receipt: Any) -> int:
     return 1 if isinstance(request, dict) and request.get("willpower") is True else 0
 
 
+def table_rules_of(receipt: Any) -> tuple[str, ...]:
+    """The table rules a receipt records (TR-1), or none."""
+    rules = receipt.get("table_rules") if isinstance(receipt, dict) else None
+    return tuple(rule for rule in rules if isinstance(rule, str)) if isinstance(rules, list) else ()
+
+
 def usage_of(entries: Iterable[tuple[Any, Iterable[Any]]]) -> TurnUsage:
     """The usage of a turn from its log entries of one character: (receipt, effects) pairs."""
     usage = TurnUsage()
@@ -88,6 +97,9 @@ def check_turn(system: str, sheet_before: Mapping[str, Any], receipt: Any, effec
             raise RuleError("turn_blood_exceeded", amount=spent, spent=usage.blood, per_turn=per_turn)
         taken = willpower_successes(receipt)
         if running and taken and usage.willpower_successes + taken > WILLPOWER_SUCCESSES_PER_TURN:  # V20-9
+            if WILLPOWER_ONCE_PER_TURN in table_rules_of(receipt):  # TR-2: the limit enforced
+                raise RuleError("willpower_per_turn", count=usage.willpower_successes + taken,
+                                limit=WILLPOWER_SUCCESSES_PER_TURN)
             warnings.append({"code": "willpower_per_turn", "count": usage.willpower_successes + taken,
                              "limit": WILLPOWER_SUCCESSES_PER_TURN})
     return warnings
@@ -150,6 +162,6 @@ def multiple_actions(system: str, kind: str, pool: Mapping[str, Any], *, difficu
 
 
 __all__ = [
-    "WILLPOWER_SUCCESSES_PER_TURN", "TurnUsage", "blood_spent", "willpower_successes", "usage_of", "check_turn",
+    "WILLPOWER_SUCCESSES_PER_TURN", "TurnUsage", "blood_spent", "table_rules_of", "willpower_successes", "usage_of", "check_turn",
     "check_change", "new_turn_change", "sheet_limits", "multiple_actions", "MULTIPLE_ACTION_KINDS",
 ]

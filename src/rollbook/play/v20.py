@@ -124,8 +124,13 @@ def _pool(parts: list[dict], modifiers: list[dict], wound: int) -> dict:
     return {"parts": parts, "modifiers": modifiers, "wound_penalty": wound, "total": max(0, raw)}  # V20-1
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
-    """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
+READS_TABLE_RULES = True  # TR-1: ``prepare`` puts the chronicle's table rules in the rules request
+
+
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None,
+            table_rules: tuple[str, ...] = ()) -> Prepared:
+    """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn.
+    ``table_rules``: the set in force (TR-1), resolved under by the test, Willpower and Virtue rolls."""
     if isinstance(action, SoakAction):
         return _prepare_soak(sheet, action, follows)
     if isinstance(action, DamageAction):
@@ -196,6 +201,7 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
         willpower_roll=willpower_roll,
         willpower_current=sheet.willpower.current if willpower else None,
         auto_successes=auto,
+        table_rules=table_rules,
     )
     return Prepared(request, pool, get_system(SYSTEM))
 

@@ -30,6 +30,7 @@ from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError
 from rollbook.server.api import Problem, problems_router, router
 from rollbook.server.api_authority import router as authority_router
+from rollbook.server.api_contests import router as contests_router
 from rollbook.server.api_fair import router as fair_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
@@ -107,6 +108,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.include_router(router)
     app.include_router(authority_router)
     app.include_router(fair_router)
+    app.include_router(contests_router)
     app.include_router(problems_router)
     install_problem_handlers(app)
     _add_problem_schema(app)

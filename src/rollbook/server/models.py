@@ -36,6 +36,8 @@ class Chronicle(Base):
     mode: Mapped[str] = mapped_column(String(8))  # strict | casual
     language: Mapped[str] = mapped_column(String(8))  # en | fr | es
     difficulty: Mapped[int | None] = mapped_column(Integer, nullable=True)  # standing difficulty
+    # TR-1: the table rules in force (TR-2 ids), changed only with a Storyteller's ``settings`` entry
+    table_rules: Mapped[list] = mapped_column(Json, default=list, server_default=text("'[]'"))
     invitation_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     created_at: Mapped[str] = mapped_column(String(32))
 

@@ -91,6 +91,7 @@ CONFLICT_RULE_CODES = frozenset(
         "blood_per_turn_exceeded",
         "turn_blood_exceeded",  # V20-18, A-3
         "turn_runs",  # T-3, A-3
+        "willpower_per_turn",  # TR-2 v20.willpower_once_per_turn
     }
 )
 # Rules refusals that are about who asks: 403 Forbidden.

@@ -23,7 +23,8 @@ from rollbook.server.models import Character, Chronicle, LogEntry, Member
 
 
 # Each view's keys, in order, and the row attribute each one reads.
-CHRONICLE_FIELDS = {name: name for name in ("id", "name", "system", "mode", "language", "difficulty", "created_at")}
+CHRONICLE_FIELDS = {name: name for name in ("id", "name", "system", "mode", "language", "difficulty", "table_rules",
+                                             "created_at")}
 MEMBER_FIELDS = {"id": "id", "chronicle": "chronicle_id", "name": "name", "role": "role", "created_at": "created_at"}
 CHARACTER_FIELDS = {"id": "id", "chronicle": "chronicle_id", "owner": "owner_id", "name": "name", "sheet": "sheet",
                     "version": "version", "difficulty": "difficulty", "created_at": "created_at",

@@ -171,7 +171,7 @@ def make_ask(session: Session, chronicle: Chronicle, character: Character, membe
     chain keeps the seq it ``follows`` (and an attack its ``target``) in the ask's entry: the grant
     rolls it as that step (``usecases.exchange``)."""
     preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), plan.action, mode=chronicle.mode,
-                           role=STORYTELLER, follows=followed)
+                           role=STORYTELLER, follows=followed, table_rules=chronicle.table_rules or ())
     chain = {key: value for key, value in (("follows", follows), ("target", target)) if value is not None}
     ask = Ask(chronicle_id=chronicle.id, character_id=character.id, member_id=member.id, kind=plan.split.kind,
               player=plan.split.player, asked=plan.asked, seq=0, created_at=now())

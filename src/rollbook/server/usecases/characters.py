@@ -20,6 +20,7 @@ from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_chan
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import UNSET, check_difficulty, check_name, performed_parts, reject_faces
 from rollbook.server.usecases import scenes
+from rollbook.server.usecases.chronicles import log_settings
 from rollbook.server.views import character_view, entry_view, roster_view
 
 
@@ -47,6 +48,8 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
                           difficulty=difficulty, created_at=stamp, updated_at=stamp)
     session.add(character)
     session.flush()
+    if difficulty is not None:  # a character's standing difficulty is said in the log
+        log_settings(session, chronicle, member, ["difficulty"], character)
     return character_view(character)
 
 
@@ -105,6 +108,7 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     if name is not UNSET:
         check_name(name)
         character.name = name
+    old_difficulty = character.difficulty
     if difficulty is not UNSET:
         check_difficulty(chronicle.system, difficulty)
         character.difficulty = difficulty
@@ -125,6 +129,8 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
                for path in changed_paths(before, character.sheet) if path != "name"]
     if character.name != old_name:
         changes.insert(0, {"field": "name", "before": old_name, "after": character.name})
+    if character.difficulty != old_difficulty:  # the character's standing difficulty, in the log
+        log_settings(session, chronicle, member, ["difficulty"], character)
     if changes:
         effects = [{"resource": c["field"], "before": c["before"], "after": c["after"]} for c in changes
                    if _number(c["before"]) and _number(c["after"])]

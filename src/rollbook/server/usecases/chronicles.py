@@ -1,4 +1,10 @@
-"""Chronicles and the people in them: create, join, invitations, settings, members."""
+"""Chronicles and the people in them: create, join, invitations, settings, members.
+
+A-5: whatever a receipt's baseline depends on — the chronicle's mode, its standing difficulty, its
+table rules (TR-1), a character's standing difficulty — changes only through a ``settings`` entry of
+the log made by the Storyteller (``log_settings``), so ``rollbook log verify`` reads the baseline in
+force from the log (``server.baselines``). A chronicle created with the defaults (strict, no
+standing difficulty, no table rules) logs nothing at creation: the verifier starts from them."""
 
 from __future__ import annotations
 
@@ -10,7 +16,9 @@ from rollbook.server import auth
 from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle, require_storyteller
 from rollbook.server.models import Chronicle, Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.store import log_head
+from rollbook.rules.base import RuleError
+from rollbook.rules.table import check_table_rules
+from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import LANGUAGES, MODES, UNSET, check_choice, check_difficulty, check_name
 from rollbook.server.views import chronicle_view, member_view
@@ -21,25 +29,59 @@ def system_ids() -> list[str]:
     return sorted(play.SYSTEM_IDS)
 
 
+SETTINGS = "settings"  # A-5: the log entry that changes a baseline's settings
+DEFAULT_SETTINGS = {"mode": "strict", "difficulty": None, "table_rules": []}  # what a log starts from
+
+
+def settings_of(chronicle: Chronicle) -> dict:
+    """The chronicle's settings a receipt's baseline depends on (A-5)."""
+    return {"mode": chronicle.mode, "difficulty": chronicle.difficulty, "table_rules": list(chronicle.table_rules or [])}
+
+
+def log_settings(session: Session, chronicle: Chronicle, storyteller: Member, changed: list[str],
+                 character: object = None) -> None:
+    """A-5: the Storyteller's ``settings`` entry — the chronicle's settings in force after the change
+    (or, with ``character``, that character's standing difficulty) and what changed."""
+    if character is None:
+        receipt = {**settings_of(chronicle), "changed": changed}
+    else:
+        receipt = {"character": character.id, "difficulty": character.difficulty, "changed": changed}
+    append_entry(session, chronicle, kind=SETTINGS, actor=actor_of(storyteller), visibility="public",
+                 receipt=receipt, character_id=None if character is None else character.id)
+
+
+def checked_table_rules(system: str, table_rules: object) -> list[str]:
+    """TR-1: the canonical list of table rules for a chronicle of ``system`` (422 on an unknown id)."""
+    try:
+        return list(check_table_rules(system, table_rules))
+    except RuleError as refused:
+        raise ProblemError(422, refused.code, **refused.params) from None
+
+
 def create_chronicle(session: Session, *, name: str, system: str, mode: str = "strict", language: str = "en",
-                     storyteller: str = "Storyteller", difficulty: int | None = None) -> dict:
+                     storyteller: str = "Storyteller", difficulty: int | None = None,
+                     table_rules: list[str] | tuple[str, ...] = ()) -> dict:
     """A new chronicle; its creator is the Storyteller. Returns the token and the invitation code
-    (shown once: only their hashes are stored)."""
+    (shown once: only their hashes are stored). Settings other than the defaults are logged (A-5)."""
     check_name(name)
     check_name(storyteller)
     check_choice("system", system, system_ids())
     check_choice("mode", mode, MODES)
     check_choice("language", language, LANGUAGES)
     check_difficulty(system, difficulty)
+    rules = checked_table_rules(system, table_rules)
     invitation = auth.new_invitation()
     stamp = now()
     chronicle = Chronicle(name=name, system=system, mode=mode, language=language, difficulty=difficulty,
-                          invitation_hash=auth.digest(invitation), created_at=stamp)
+                          table_rules=rules, invitation_hash=auth.digest(invitation), created_at=stamp)
     session.add(chronicle)
     session.flush()
     member = Member(chronicle_id=chronicle.id, name=storyteller, role=STORYTELLER, created_at=stamp)
     session.add(member)
     session.flush()
+    changed = [key for key, value in settings_of(chronicle).items() if value != DEFAULT_SETTINGS[key]]
+    if changed:  # A-5: the log starts from the defaults; anything else is said in it
+        log_settings(session, chronicle, member, changed)
     token = auth.issue(session, member, auth.KEY)["token"]
     return {"chronicle": chronicle_view(chronicle), "member": member_view(member), "token": token,
             "invitation": invitation}
@@ -108,11 +150,15 @@ def chronicle_language(session: Session, member: Member) -> str:
 
 
 def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mode: str = UNSET,
-                     language: str = UNSET, difficulty: int | None = UNSET) -> dict:
-    """The Storyteller renames the chronicle, switches mode or language, or sets the standing difficulty
-    (``None`` clears it)."""
+                     language: str = UNSET, difficulty: int | None = UNSET, table_rules: list[str] = UNSET) -> dict:
+    """The Storyteller renames the chronicle, switches mode or language, sets the standing difficulty
+    (``None`` clears it) or the table rules in force (TR-1). A change of mode, standing difficulty or
+    table rules is a ``settings`` entry of the log, in the same transaction (A-5)."""
     require_storyteller(member, "update_chronicle")
     chronicle = lock_chronicle(session, member.chronicle_id)
+    before = settings_of(chronicle)
+    if table_rules is not UNSET:
+        chronicle.table_rules = checked_table_rules(chronicle.system, table_rules)
     if name is not UNSET:
         check_name(name)
         chronicle.name = name
@@ -126,6 +172,9 @@ def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mod
         check_difficulty(chronicle.system, difficulty)
         chronicle.difficulty = difficulty
     session.flush()
+    changed = [key for key, value in settings_of(chronicle).items() if value != before[key]]
+    if changed:
+        log_settings(session, chronicle, member, changed)
     return chronicle_view(chronicle)
 
 

@@ -81,7 +81,8 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     # F-3: the actor's client seed, the next nonce; F-7: a hidden roll's from the hidden stream
     dice, fair = fairness.dice_for(session, chronicle, actor, source, hidden=hidden)
     performed = play.perform(chronicle.system, character.sheet, action, mode=chronicle.mode,
-                             role=role, source=dice, follows=step.receipt if step else None)
+                             role=role, source=dice, follows=step.receipt if step else None,
+                             table_rules=chronicle.table_rules or ())  # TR-1: the set in force, in the receipt
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
     if fair is not None:

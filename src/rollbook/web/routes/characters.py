@@ -109,14 +109,15 @@ def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang
         plan = authority_cases.roll_plan(session, member, character_id, action, hidden=hidden)
     asking = bool(plan["asked"])
     mode = state.chronicle["mode"]
+    rules = state.chronicle.get("table_rules") or ()  # TR-1: the odds under the table rules in force
     if asking:  # the odds as asked (if the Storyteller grants it) and as things stand
         view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=STORYTELLER,
-                                  lang=lang)
+                                  lang=lang, table_rules=rules)
         baseline_view, _ = preview(system, character.sheet or {}, plan["at_baseline"], mode=mode, role=member.role,
-                                   lang=lang)
+                                   lang=lang, table_rules=rules)
     else:
         view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=member.role,
-                                  lang=lang)
+                                  lang=lang, table_rules=rules)
         baseline_view = None
     return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text,
                     baseline_odds=baseline_view, asking=asking and member.role != STORYTELLER,
