@@ -1,8 +1,8 @@
 """The table rules in force in a chronicle (SPEC TR-1): ``chronicles.table_rules``, a JSON list of
 TR-2 ids, changed only with a ``settings`` entry of the log made by the Storyteller (A-5).
 
-Revision ID: 0007_table_rules
-Revises: 0006_notify_per_chronicle
+Revision ID: 0008_table_rules
+Revises: 0007_fair_streams
 Create Date: 2026-12-02
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
-revision = "0007_table_rules"
-down_revision = "0006_notify_per_chronicle"
+revision = "0008_table_rules"
+down_revision = "0007_fair_streams"
 branch_labels = None
 depends_on = None
 
