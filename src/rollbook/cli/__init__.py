@@ -1,4 +1,5 @@
-"""The `rollbook` command line (Typer + Rich). Each area adds its commands in its own module."""
+"""The `rollbook` command line (Typer + Rich). Each area adds its commands in its own module, on the
+``app`` of ``cli.base`` (which they import, not this package: ``main`` imports them)."""
 
 from __future__ import annotations
 
@@ -7,39 +8,19 @@ import sys
 import typer
 
 from rollbook import settings
+from rollbook.cli.base import UsageFailure, app, fail
 from rollbook.i18n import normalize
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
-app = typer.Typer(
-    name="rollbook",
-    help="Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-
-@app.callback()
-def _root() -> None:
-    """Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts."""
+__all__ = ["UsageFailure", "app", "fail", "main"]
 
 
 def _load_commands() -> None:
-    """Import the command modules: each registers its commands on `app` (imported here, when the CLI
-    starts, because they import `app` and `fail` from this package)."""
+    """Import the command modules: each registers its commands on `app` (``cli.base``)."""
     # in the order `rollbook --help` lists them
     from rollbook.cli import roll, roll_v5, roll_tiers, roll_rollunder  # noqa: F401, I001
     from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401, I001
-
-
-class UsageFailure(Exception):
-    """A one-line refusal the CLI prints before exiting with status 2."""
-
-
-def fail(message: str) -> None:
-    raise UsageFailure(message)
 
 
 def _language(argv: list[str]) -> str:

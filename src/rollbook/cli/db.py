@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from rollbook.cli import app
+from rollbook.cli.base import app
 
 db_app = typer.Typer(help="The chronicle server's database (Alembic migrations).", no_args_is_help=True)
 app.add_typer(db_app, name="db")

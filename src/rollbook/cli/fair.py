@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from rollbook.cli import app, fail
+from rollbook.cli.base import app, fail
 from rollbook.dice import commitment_of
 from rollbook.fair import (
     MISMATCH, PENDING, VERIFIED, check_client_seed, check_log, describe, faces_for, parse_dice_list, parse_seed,

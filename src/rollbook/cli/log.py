@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from rollbook.cli import app, fail
+from rollbook.cli.base import app, fail
 
 log_app = typer.Typer(help="The chronicle server's receipt log (JSON Lines exports).", no_args_is_help=True)
 app.add_typer(log_app, name="log")

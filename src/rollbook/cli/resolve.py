@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from rollbook.cli import app, fail
+from rollbook.cli.base import app, fail
 from rollbook.contract import resolve_lines
 from rollbook import settings
 from rollbook.i18n import normalize

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from rollbook.cli import app
+from rollbook.cli.base import app
 from rollbook.dice import DiceSource, SecureDice, roll as draw_and_resolve
 from rollbook import settings
 from rollbook.i18n import normalize

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from rollbook.cli import app
+from rollbook.cli.base import app
 
 
 @app.command()

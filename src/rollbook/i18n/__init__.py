@@ -59,10 +59,6 @@ def normalize(lang: str | None) -> str:
     return short if short in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def gettext_for(lang: str):
-    return translations(normalize(lang)).gettext
-
-
 def translate(text: str, lang: str, **params) -> str:
     translated = translations(normalize(lang)).gettext(text)
     return translated.format(**params) if params else translated

@@ -49,24 +49,14 @@ from typing import Any
 
 from rollbook.dice import DiceSource
 from rollbook.dice import roll as roll_dice
-from rollbook.play import authority, rollunder, tiers, v5, v20
+from rollbook.play import authority
+from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.common import (
     STORYTELLER, Performed, changed_paths, check_mode, check_role, dump, merge, parse, parse_kind,
     storyteller_only,
 )
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.table import check_table_rules
-
-SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")
-_MODULES: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
-
-
-def system_module(system: Any) -> ModuleType:
-    if not isinstance(system, str) or system not in _MODULES:
-        raise RuleError("unknown_system", system=system if isinstance(system, str) else repr(system),
-                        known=list(SYSTEM_IDS))
-    return _MODULES[system]
-
 
 def _load_sheet(module: ModuleType, sheet: Any) -> Any:
     # No copy first: strict validation builds the model's own containers (sheets hold no ``Any``),
@@ -203,7 +193,7 @@ def verify_receipt(receipt: dict) -> list[str]:
     if not isinstance(receipt, dict):
         return ["not_an_object"]
     system = receipt.get("system")
-    if system not in _MODULES:
+    if system not in SYSTEM_IDS:
         return ["unknown_system"]
     if "request" not in receipt:
         if "change" in receipt:  # a change without dice: nothing to recompute

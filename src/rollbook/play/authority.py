@@ -36,6 +36,7 @@ from typing import Annotated, Any
 from pydantic import TypeAdapter, ValidationError
 
 from rollbook.play.common import dump, parse_kind, validation_error
+from rollbook.play.systems import system_module
 from rollbook.rules.base import RuleError
 
 HIDDEN = "hidden"  # A-1: a hidden roll is the Storyteller's call in every system
@@ -107,15 +108,9 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
-def _module(system: str):
-    from rollbook.play import system_module  # the package imports this module's users, not the reverse
-
-    return system_module(system)
-
-
 def action_models(system: str) -> Mapping[str, Any]:
     """kind -> Pydantic model of the system's actions (the play layer's own ``ACTIONS``)."""
-    return _module(system).ACTIONS
+    return system_module(system).ACTIONS
 
 
 def is_edge(system: str, kind: str, field: str) -> bool:

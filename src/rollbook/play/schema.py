@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from pydantic.json_schema import CoreModeRef, DefsRef, GenerateJsonSchema
 
-from rollbook.play import SYSTEM_IDS, system_module
+from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.common import Model, Recorded
 
 TITLES = {"v20": "V20", "v5": "V5", "tiers": "Tiers", "rollunder": "RollUnder"}

@@ -18,6 +18,7 @@ from rollbook.rules.base import RuleError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.web import forms, labels
 from rollbook.web.preview import OddsView, odds_view, plural
+from rollbook.web.titles import roll_title
 
 GAME_MASTER_SYSTEMS = ("tiers", "rollunder")
 AUTHORITY_KINDS = ("ask", "grant", "refusal", "withdrawal", "standing_grant", "standing_end", "scene_open", "turn",
@@ -93,9 +94,7 @@ def edges_text(system: str, edges: dict, lang: str) -> str:
 
 
 def action_title(system: str, action: dict, lang: str) -> str:
-    from rollbook.web.present import _title
-
-    return _title(system, {"kind": action.get("kind"), "action": action}, lang)
+    return roll_title(system, {"kind": action.get("kind"), "action": action}, lang)
 
 
 # --- the Storyteller's queue --------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rollbook import play
 from rollbook.i18n import N_, translate
-from rollbook.server.usecases.exchange import DEFENCE_KINDS, chained_kinds, next_steps
+from rollbook.server.usecases.exchange import chained_kinds, next_steps
 from rollbook.web import labels
 
 # The roll kinds whose label differs from the change of the same name ("damage": take damage).
@@ -121,7 +121,3 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
     if system == "tiers" and kind == "soak":
         return translate(N_("Soak (attack tier {tier})"), lang, tier=takes["attack_tier"])
     return roll_kind(system, kind, lang)
-
-
-def side_of(kind: str) -> str:
-    return "defender" if kind in DEFENCE_KINDS else "attacker"

@@ -144,7 +144,7 @@ def schema_for(system: str, family: str, kind: str) -> dict:
     return schemas[kind]
 
 
-def _plain_type(spec: dict) -> tuple[dict, bool]:
+def plain_type(spec: dict) -> tuple[dict, bool]:
     """The non-null branch of an ``anyOf [T, null]`` and whether null is allowed."""
     if "anyOf" in spec:
         branches = [b for b in spec["anyOf"] if b.get("type") != "null"]
@@ -254,7 +254,7 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
     for name, raw, is_required in _flat_properties(schema):
         if name in HIDDEN_FIELDS or name in skip:
             continue
-        spec, nullable = _plain_type(raw)
+        spec, nullable = plain_type(raw)
         label = labels.field(name.rsplit(".", 1)[-1], lang, raw.get("title"))
         head, _, sub = name.partition(".")
         nested = values.get(head) if sub else None
@@ -274,7 +274,7 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
                              value, [Option(v, labels.choice(v, lang, name)) for v in spec["enum"]],
                              required=name in required, allow_empty=nullable)
         elif kind == "boolean":
-            view = FieldView(name, label, "checkbox", _truthy(value), send_off=raw.get("default") is True)
+            view = FieldView(name, label, "checkbox", truthy(value), send_off=raw.get("default") is True)
         elif kind == "integer":
             view = FieldView(name, label, "number", value, minimum=spec.get("minimum"), maximum=spec.get("maximum"),
                              required=name in required and not nullable)
@@ -296,7 +296,7 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
     return out
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
     if isinstance(value, (list, tuple)):  # "off" then "on": the box was ticked
         value = value[-1] if value else None
     if isinstance(value, bool):
@@ -335,12 +335,12 @@ def parse_form(schema: dict, form: Mapping[str, Any], kind: str) -> dict:
             if part:
                 action.setdefault(head, {}).update(part)
             continue
-        spec, _nullable = _plain_type(raw)
+        spec, _nullable = plain_type(raw)
         kind_of = spec.get("type")
         if kind_of == "boolean":
             value = form.get(name)
             if value is not None:
-                action[name] = _truthy(value)
+                action[name] = truthy(value)
             continue
         value = form.get(name)
         if value is None:

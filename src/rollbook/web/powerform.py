@@ -8,16 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rollbook.i18n import N_, translate
 from rollbook.play import powers
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
 from rollbook.web.forms import Option, parse_int
-
-if TYPE_CHECKING:  # sheetform builds its sections with this module's widgets
-    from rollbook.web.sheetform import Section
 
 NEW_ROWS = 2  # empty power rows for a Discipline added in the same form
 HINT = N_("Pick a power of the list or type a homebrew one; empty a name to remove it.")
@@ -54,7 +51,16 @@ def power_label(system: str, power: dict, lang: str) -> str:
     return str(power.get("name") or "")
 
 
-def fill_power_section(section: Section, system: str, sheet: dict, lang: str) -> None:
+class PowerSection(Protocol):
+    """What ``fill_power_section`` fills: a sheet form's section (``sheetform.Section``)."""
+    hint: str
+    powers: list[PowerGroup]
+    power_rows: list[PowerRow]
+    power_lists: list[tuple[str, list[Option]]]
+    suggestions: list[Option]
+
+
+def fill_power_section(section: PowerSection, system: str, sheet: dict, lang: str) -> None:
     """Fill a sheet form's "powers" section: one group per Discipline the sheet rates (its powers, one
     empty row, the game's powers up to its rating), then rows for a power of a Discipline added in the
     same form, and every listed Discipline's powers for those rows."""

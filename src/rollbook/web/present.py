@@ -10,6 +10,7 @@ from rollbook.render import ReceiptView
 from rollbook.render import view as receipt_view
 from rollbook.web import authority, exchange, fairness, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
+from rollbook.web.titles import roll_title
 
 STORYTELLER = "storyteller"
 # What a player reads of a hidden entry they may not open: its kind in words (issue 31)
@@ -139,20 +140,6 @@ def _change_value(key: str, value, lang: str) -> str:
     return str(value)
 
 
-def _title(system: str, receipt: dict, lang: str, names: dict | None = None) -> str:
-    action = receipt.get("action") or {}
-    kind = receipt.get("kind") or action.get("kind", "")
-    if kind == "test":
-        traits = [action.get("attribute"), action.get("skill") or action.get("ability") or action.get("discipline")
-                  or action.get("second_attribute")]
-        return " + ".join(labels.trait(n, lang, names) for n in traits if n)
-    if kind == "skill" and action.get("skill"):
-        return labels.trait(action["skill"], lang, names)
-    if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
-        return labels.trait(action.get("skill") or action["attribute"], lang, names)
-    return exchange.roll_kind(system, kind, lang)
-
-
 def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
          willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
          goal: str = "win", chronicle_system: str = "", trait_names: dict[int, dict] | None = None) -> Card:
@@ -221,7 +208,7 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.receipt = receipt_view(result, lang)
     action = receipt.get("action") or {}
     names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None  # homebrew, as typed
-    c.title = _title(system, receipt, lang, names)
+    c.title = roll_title(system, receipt, lang, names)
     c.root = exchange.root_of(entry)
     target = (receipt.get("exchange") or {}).get("target")
     if target is not None and c.root == c.seq:

@@ -13,7 +13,6 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from rollbook.i18n import LANGUAGES, normalize
-from rollbook.server.auth import COOKIE_NAME
 from rollbook.server.problems import pick_language
 from rollbook.web.templating import render
 
@@ -64,11 +63,6 @@ def fragment(request: Request, template: str, lang: str, *, status: int = 200,
 
 def see_other(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
-
-
-def with_token(response: Response, token: str) -> Response:
-    response.set_cookie(COOKIE_NAME, token, max_age=YEAR, httponly=True, samesite="lax", path="/")
-    return response
 
 
 def with_invitation(request: Request, response: Response, invitation: str, chronicle_id: int) -> Response:

@@ -20,7 +20,7 @@ from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
-from rollbook.web.forms import Option, _plain_type, describe, parse_int
+from rollbook.web.forms import Option, describe, parse_int, plain_type, truthy
 from rollbook.web.powerform import PowerGroup, PowerRow, fill_power_section, powers_from_form
 
 DERIVED = {"system", "blood.max", "blood.per_turn", "essence.max"}
@@ -143,7 +143,7 @@ def editable_keys(system: str, role: str, creating: bool) -> set[str] | None:
 
 
 def _scalar(name: str, key: str, spec: dict, value: Any, lang: str) -> SheetField:
-    spec, _nullable = _plain_type(spec)
+    spec, _nullable = plain_type(spec)
     label = labels.field(key, lang, spec.get("title"))
     if "enum" in spec:
         options = [Option(v, labels.choice(v, lang, key)) for v in spec["enum"]]
@@ -170,15 +170,15 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
         if key in DERIVED or key in OWN_WIDGET or (editable is not None and key not in editable):
             continue
         spec = _resolve(schema, raw)
-        kind = _kind(_plain_type(spec)[0])
+        kind = _kind(plain_type(spec)[0])
         value = sheet.get(key)
         title = translate(SECTION_TITLES.get(key, spec.get("title") or labels.readable(key)), lang)
-        if kind in ("string", "integer", "boolean") or "enum" in _plain_type(spec)[0]:
+        if kind in ("string", "integer", "boolean") or "enum" in plain_type(spec)[0]:
             target = identity if kind == "string" or key in ("creature", "generation") else other
             if key in ("humanity", "stains", "hunger", "blood_potency", "endurance", "turn_spent"):
                 target = other
             scalar = _scalar(f"s.{key}", key, raw, value, lang)
-            if creating and _plain_type(raw)[1]:
+            if creating and plain_type(raw)[1]:
                 scalar.value, scalar.placeholder = None, derived_hint
             target.fields.append(scalar)
         elif kind == "object":
@@ -188,7 +188,7 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
                     continue
                 inner = (value or {}).get(sub)
                 f = _scalar(f"s.{key}.{sub}", sub, sub_spec, inner, lang)
-                if creating and _plain_type(sub_spec)[1]:
+                if creating and plain_type(sub_spec)[1]:
                     f.value, f.placeholder = None, derived_hint
                 if key in ("attributes", "virtues"):
                     f.label = labels.trait(sub, lang)
@@ -245,7 +245,7 @@ def suggestions(system: str, key: str, held: dict, lang: str) -> list[Option]:
 
 
 def _item_schema(schema: dict, spec: dict) -> dict:
-    return _resolve(schema, (_plain_type(spec)[0].get("items") or {}))
+    return _resolve(schema, (plain_type(spec)[0].get("items") or {}))
 
 
 def object_rows(schema: dict, key: str, spec: dict, items: list, lang: str) -> list[Row]:
@@ -258,7 +258,7 @@ def object_rows(schema: dict, key: str, spec: dict, items: list, lang: str) -> l
         legend = translate(titled, lang, n=n + 1) if item is not None else translate(new_title, lang)
         row = Row(legend, new=item is None)
         for sub, sub_spec in item_schema.get("properties", {}).items():
-            plain = _plain_type(sub_spec)[0]
+            plain = plain_type(sub_spec)[0]
             if item is not None:  # as held (a field left out has the rules' default)
                 value = item.get(sub) if item.get(sub) is not None else sub_spec.get("default")
             else:  # the empty row: boxes as the rules default them, the rest empty
@@ -281,8 +281,6 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
     """The rows of a list of objects posted as ``s.<key>.<n>.<field>`` -> the list of objects (the
     same shape the server always received: fields left empty are left out, so the rules' defaults
     apply; a row without a name is dropped)."""
-    from rollbook.web.forms import _truthy
-
     item_schema = _item_schema(schema, spec)
     items = []
     n = 0
@@ -294,10 +292,10 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
             for sub, sub_spec in item_schema.get("properties", {}).items():
                 if sub == "name":
                     continue
-                plain, _nullable = _plain_type(sub_spec)
+                plain, _nullable = plain_type(sub_spec)
                 raw = form.get(prefix + sub)
                 if plain.get("type") == "boolean":
-                    item[sub] = _truthy(raw)
+                    item[sub] = truthy(raw)
                     continue
                 if isinstance(raw, (list, tuple)):
                     raw = raw[-1] if raw else None
@@ -352,7 +350,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
         if key in DERIVED or key in OWN_WIDGET or (editable is not None and key not in editable):
             continue
         spec = _resolve(schema, raw)
-        plain, nullable = _plain_type(spec)
+        plain, nullable = plain_type(spec)
         kind = _kind(plain)
         name = f"s.{key}"
         if kind == "boolean":
@@ -370,7 +368,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 sub_name = f"s.{key}.{sub}"
                 if f"{key}.{sub}" in DERIVED or sub_name not in form:
                     continue
-                inner, inner_nullable = _plain_type(sub_spec)
+                inner, inner_nullable = plain_type(sub_spec)
                 text = str(form.get(sub_name))
                 if inner.get("type") == "integer":
                     value = number(f"{key}.{sub}", text, inner_nullable or "default" in sub_spec)

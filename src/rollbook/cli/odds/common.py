@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
-from rollbook.cli import app, fail
+from rollbook.cli.base import app, fail
 from rollbook.odds._exact import Distribution, fraction_text
 
 SYSTEMS = ("v20", "v5", "tiers", "rollunder")

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rollbook.cli import fail
+from rollbook.cli.base import fail
 from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
                                       distribution_table, draw, emit, given_options, header, ints, odds_app,
                                       outcome_table)

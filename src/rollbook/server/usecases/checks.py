@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.dice import DiceSource, SecureDice
 from rollbook.rules.base import RuleError, check_range
 from rollbook.server.chain import plain
 from rollbook.server.problems import ProblemError
@@ -54,10 +53,6 @@ def reject_faces(value: Any, path: str = "action") -> None:
     elif isinstance(value, list):
         for index, inner in enumerate(value):
             reject_faces(inner, f"{path}[{index}]")
-
-
-def dice_or_secure(source: DiceSource | None) -> DiceSource:
-    return SecureDice() if source is None else source
 
 
 def performed_parts(performed) -> tuple[dict, dict | None, list]:

@@ -117,11 +117,6 @@ def free_name(session: Session, chronicle_id: int, name: str) -> str:
     return f"{plain_name} ({n})"
 
 
-def sign_in(session: Session, token: str) -> Member | None:
-    """The member a bearer token opens (``None``: it opens nothing)."""
-    return auth.authenticate(session, token)
-
-
 def new_invitation(session: Session, member: Member) -> dict:
     """The Storyteller replaces the invitation code (the old one stops working)."""
     require_storyteller(member, "new_invitation")

@@ -1,0 +1,28 @@
+"""The Typer app every command module registers on, and the one-line refusal (``fail``) they raise;
+``rollbook.cli.main`` runs them (and imports the command modules: they import this module, never the
+package)."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="rollbook",
+    help="Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts."""
+
+
+class UsageFailure(Exception):
+    """A one-line refusal the CLI prints before exiting with status 2."""
+
+
+def fail(message: str) -> None:
+    raise UsageFailure(message)

@@ -1,0 +1,21 @@
+"""A roll's title, shared by the log's cards (``present``) and the Storyteller's asks (``authority``)."""
+
+from __future__ import annotations
+
+from rollbook.web import exchange, labels
+
+
+def roll_title(system: str, receipt: dict, lang: str, names: dict | None = None) -> str:
+    """A roll in a few words: the traits rolled (attribute + ability, the skill, the level checked),
+    else its kind; ``names``: the sheet's homebrew traits as typed."""
+    action = receipt.get("action") or {}
+    kind = receipt.get("kind") or action.get("kind", "")
+    if kind == "test":
+        traits = [action.get("attribute"), action.get("skill") or action.get("ability") or action.get("discipline")
+                  or action.get("second_attribute")]
+        return " + ".join(labels.trait(n, lang, names) for n in traits if n)
+    if kind == "skill" and action.get("skill"):
+        return labels.trait(action["skill"], lang, names)
+    if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
+        return labels.trait(action.get("skill") or action["attribute"], lang, names)
+    return exchange.roll_kind(system, kind, lang)

@@ -1,0 +1,118 @@
+"""No import cycles among the ``rollbook.*`` modules (issue 30 point 6).
+
+Every ``import`` of a module counts, at the top or deferred inside a function or under
+``if TYPE_CHECKING:``: a deferred import hides a cycle from Python, not from the design (two modules
+that need each other share a piece that belongs in a small module of its own). A module importing
+its own package's submodules is an edge to those submodules, not to the package."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "rollbook"
+
+
+def module_name(path: Path, src: Path) -> str:
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """module -> the rollbook modules it imports (a ``from package import name`` is the submodule
+    ``package.name`` when there is one, else the package)."""
+    modules = {module_name(path, root.parent): path for path in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                edges.update(alias.name for alias in node.names if alias.name in modules)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = name.split(".") if is_package else name.split(".")[:-1]
+                    base = base[:len(base) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    submodule = f"{target}.{alias.name}"
+                    if submodule in modules:
+                        edges.add(submodule)
+                    elif target in modules:
+                        edges.add(target)
+        edges.discard(name)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycles_among_rollbook_modules():
+    graph = import_graph()
+    assert len(graph) > 50  # the walk found the package
+    assert cycles(graph) == []
+
+
+def test_the_checker_finds_a_cycle_hidden_in_a_function(tmp_path):
+    """The test above can fail: two modules that import each other, one of them inside a function
+    (the way the old ``web/authority`` reached ``web/present``), and a package importing a module that
+    imports the package."""
+    root = tmp_path / "src" / "rollbook"
+    (root / "web").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "web" / "__init__.py").write_text("")
+    (root / "web" / "a.py").write_text("from rollbook.web import b\n")
+    (root / "web" / "b.py").write_text("def f():\n    from rollbook.web.a import thing\n")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("from . import part\nNAME = 1\n")
+    (root / "pkg" / "part.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rollbook.pkg import NAME\n")
+    (root / "pkg" / "fine.py").write_text("from rollbook.pkg import part\n")
+    assert sorted(cycles(import_graph(root))) == [["rollbook.pkg", "rollbook.pkg.part"], ["rollbook.web.a", "rollbook.web.b"]]
