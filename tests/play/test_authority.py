@@ -119,7 +119,7 @@ def test_A1_standing_values_are_the_baseline():
 
 
 def test_A1_a_hidden_roll_is_an_edge_in_every_system():
-    assert authority.split("tiers", {"kind": "dodge", "attack_tier": 2}, hidden=True).asked == {HIDDEN: True}
+    assert authority.split("tiers", {"kind": "skill", "skill": "melee"}, hidden=True).asked == {HIDDEN: True}
 
 
 def test_A1_an_edge_without_default_must_be_asked():

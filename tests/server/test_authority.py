@@ -198,7 +198,7 @@ def test_A1_each_edge_refused_without_a_grant_rolled_as_granted_not_rolled_when_
 @pytest.mark.parametrize("system, sheet, action, faces", [
     ("v20", V20_SHEET, V20_TEST, [6] * 5),
     ("v5", V5_SHEET, V5_TEST, [6] * 6),
-    ("tiers", TIERS_SHEET, {"kind": "dodge", "attack_tier": 1}, [3]),
+    ("tiers", TIERS_SHEET, {"kind": "skill", "skill": "dodge"}, [3]),
     ("rollunder", RU_SHEET, RU_CHECK, [5]),
 ])
 def test_A1_a_hidden_roll_is_asked_in_every_system(api, dice, system, sheet, action, faces):

@@ -127,7 +127,8 @@ def test_V20_17_who_may_take_each_step(exchange_client, dice):
     # a typed-in value the receipt gives
     dice.push(6, 6, 6, 2, 2, 2)
     damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))["entry"]
-    refused(t.roll(bob, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]), 422, "follows_conflict")
+    refused(t.roll(t.st, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]), 422, "follows_conflict")
+    refused(t.roll(bob, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]), 403, "grant_required")
     # the defender's soak: not Alice's for her own character, not someone else's defender
     refused(t.roll(alice, nia["id"], {"kind": "soak"}, follows=damage["seq"]), 403, "not_the_defender")
     refused(t.roll(alice, bran["id"], {"kind": "soak"}, follows=damage["seq"]), 403, "not_your_character")
@@ -208,10 +209,14 @@ def test_T_4_T_5_firearms_dodge_soak_advances_the_wounds(exchange_client, dice):
     dice.push(1, 3)  # 4 − 1 + 1 critical = tier 4: not strictly greater (T-4)
     dodge = ok(t.roll(bob, rook["id"], {"kind": "dodge"}, follows=shot["entry"]["seq"]))["entry"]
     assert dodge["refers_to"] == shot["entry"]["seq"] and not dodge["receipt"]["result"]["dodged"]
-    refused(t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["entry"]["seq"]), 409,
+    refused(t.roll(t.st, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["entry"]["seq"]), 409,
             "step_taken")
+    # where the hit lands is the game master's, not the defender's (issue 31 point 8): Bob asks
+    refused(t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"]), 403,
+            "grant_required")
+    asked = ok(t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"], ask=True), 202)
     dice.push(4)  # 3 + 2 − 4 = soak tier 1: 3 wounds (T-5)
-    soaked = ok(t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"]))
+    soaked = ok(exchange_client.post(f"{t.base}/asks/{asked['ask']['id']}/grant", headers=t.st, json={}))
     assert soaked["entry"]["receipt"]["request"]["attack_tier"] == 4
     assert soaked["entry"]["receipt"]["result"]["damage"] == 3
     assert soaked["character"]["sheet"]["wounds"]["level"] == 3
@@ -239,3 +244,105 @@ def test_a_players_step_with_an_edge_is_asked_and_granted_as_that_step(exchange_
     assert problems == [] and counts["receipts"] == 3
     followed = [json.loads(line) for line in t.export().splitlines()][-1]
     assert followed["receipt"]["exchange"]["follows"] == followed["refers_to"] == damage["seq"]  # under the hash
+
+
+# --- issue 31 point 8: the exchange carries only granted edges ------------------------------------
+
+PERCEPTION = {"kind": "test", "attribute": "wits", "ability": "alertness"}
+
+
+def test_perception_roll_followed_by_rifle_damage_issue31_8(exchange_client, dice):
+    """V20-17: damage follows an attack (a test of a combat Ability), with a weapon that attack uses."""
+    t = table(exchange_client, "v20")
+    alice, bob = t.join("Alice"), t.join("Bob")
+    nia = t.character(alice, {**V20_ATTACKER, "attributes": {**V20_ATTACKER["attributes"], "wits": 2},
+                              "talents": {"alertness": 3}})
+    bran = t.character(bob, V20_DEFENDER)
+    dice.push(9, 9, 9, 9, 9)  # five successes on a perception roll
+    look = ok(t.roll(alice, nia["id"], PERCEPTION))["entry"]
+    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "pistol"}, follows=look["seq"]), 422,
+            "not_an_attack")
+    refused(t.roll(t.st, nia["id"], {"kind": "damage"}, follows=look["seq"]), 422, "not_an_attack")
+    dice.push(6, 8, 9, 2, 3)
+    stab = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
+    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "pistol"}, follows=stab["seq"]), 422,
+            "weapon_not_the_attacks")
+    # a shot aimed at the head is the Storyteller's to grant (A-1)
+    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife", "aimed_at_head": True},
+                   follows=stab["seq"]), 403, "grant_required")
+    assert not [s for s in next_steps_of(t, stab["seq"]) if s["kind"] == "damage"] == []
+    assert [s for s in next_steps_of(t, look["seq"]) if s["kind"] == "damage"] == []
+
+
+def next_steps_of(t, seq: int) -> list[dict]:
+    from rollbook.server.usecases.exchange import next_steps
+
+    entry = next(e for e in t.log()["entries"] if e["seq"] == seq)
+    return next_steps(t.system, entry)
+
+
+def test_a_step_follows_an_attack_of_a_closed_scene_issue31_8(exchange_client, dice):
+    t = table(exchange_client, "v20")
+    alice, bob = t.join("Alice"), t.join("Bob")
+    nia = t.character(alice, V20_ATTACKER)
+    bran = t.character(bob, V20_DEFENDER)
+    ok(exchange_client.post(f"{t.base}/scenes", headers=t.st, json={"name": "Docks"}))
+    dice.push(6, 8, 9, 2, 3)
+    attack = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
+    ok(exchange_client.post(f"{t.base}/scene/close", headers=t.st), 200)
+    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]), 409,
+            "exchange_scene_closed")
+    # an attack made outside any scene, then a scene opened: still followed
+    dice.push(6, 8, 9, 2, 3)
+    outside = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
+    ok(exchange_client.post(f"{t.base}/scenes", headers=t.st, json={"name": "Later"}))
+    dice.push(6, 6, 6, 2, 2, 2)
+    ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=outside["seq"]))
+
+
+@pytest.mark.parametrize("target", ["missing", "other_chronicle", "attacker"])
+def test_follow_up_target_outside_the_chronicle_issue31_8(exchange_client, dice, target):
+    """A follow-up's target is checked as an attack's: a character of this chronicle, not the attacker."""
+    t = table(exchange_client, "v20")
+    alice = t.join("Alice")
+    nia = t.character(alice, V20_ATTACKER)
+    elsewhere = table(exchange_client, "v20")
+    stranger = elsewhere.character(elsewhere.st, V20_DEFENDER)
+    dice.push(6, 8, 9, 2, 3)
+    attack = ok(t.roll(alice, nia["id"], MELEE))["entry"]  # aimed at no one yet
+    named = {"missing": 999999, "other_chronicle": stranger["id"], "attacker": nia["id"]}[target]
+    answer = t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"], target=named)
+    if target == "attacker":
+        refused(answer, 422, "target_is_attacker")
+    else:
+        refused(answer, 404, "character_not_found")
+
+
+@pytest.mark.parametrize("system, action", [
+    ("v20", {"kind": "soak", "damage": 8, "damage_type": "lethal"}),
+    ("tiers", {"kind": "dodge", "attack_tier": 0}),
+    ("tiers", {"kind": "soak", "attack_tier": 0, "location": "torso"}),
+])
+def test_standalone_defence_with_typed_damage_issue31_8(exchange_client, dice, system, action):
+    """A soak or dodge that follows no roll takes its damage numbers from the Storyteller only (A-1)."""
+    t = table(exchange_client, system)
+    bob = t.join("Bob")
+    mine = t.character(bob, V20_DEFENDER if system == "v20" else TIERS_TARGET)
+    refused(t.roll(bob, mine["id"], action), 403, "grant_required")
+    asked = ok(t.roll(bob, mine["id"], action, ask=True), 202)
+    assert set(asked["ask"]["asked"]) == set(action) - {"kind"}
+
+
+def test_tiers_defender_chooses_where_the_hit_lands_issue31_8(exchange_client, dice):
+    """T-5: the location hit is the game master's (or the attacker's), never the defender's own pick."""
+    t = table(exchange_client, "tiers")
+    alice, bob = t.join("Alice"), t.join("Bob")
+    ana = t.character(alice, TIERS_SHOOTER)
+    rook = t.character(bob, {**TIERS_TARGET, "armor": {"torso": 2, "head": 9}})
+    dice.push(6)
+    shot = ok(t.roll(alice, ana["id"], SHOT, target=rook["id"]))["entry"]
+    refused(t.roll(bob, rook["id"], {"kind": "soak", "location": "head"}, follows=shot["seq"]), 403,
+            "grant_required")
+    dice.push(4)
+    soaked = ok(t.roll(t.st, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["seq"]))["entry"]
+    assert soaked["receipt"]["pool"]["parts"][1] == {"trait": "armor.torso", "rating": 2}

@@ -11,4 +11,5 @@ EXCHANGE_ERROR_MESSAGES: dict[str, str] = {
     "not_your_step": N_("Entry {seq} was rolled for another character: {character} does not take the next step."),
     "target_not_for_kind": N_("A {kind} roll names no target: the attack does."),
     "target_is_attacker": N_("{character} cannot attack themselves."),
+    "exchange_scene_closed": N_("Entry {seq} was rolled in scene {scene}, which is closed: its exchange is over."),
 }

@@ -52,8 +52,12 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "test": frozenset({"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed"}),
         "willpower": frozenset({"difficulty", "required", "modifier"}),
         "virtue": frozenset({"difficulty", "required", "modifier"}),
-        "damage": frozenset(),  # V20-17: the weapon's pool and the attack's extra successes; difficulty 6
-        "soak": frozenset(),  # V20-16: difficulty 6, the pool from the sheet; nothing to grant
+        # V20-17: the weapon's pool and the attack's extra successes, difficulty 6; a modifier of the
+        # damage (a shot aimed at the head) is the Storyteller's (issue 31 point 8).
+        "damage": frozenset({"aimed_at_head"}),
+        # V20-16: difficulty 6, the pool from the sheet. Damage typed in (a soak that follows no damage
+        # roll) is the Storyteller's to set; after a damage roll it comes from that receipt.
+        "soak": frozenset({"damage", "damage_type"}),
     },
     "v5": {
         "test": frozenset({"difficulty", "modifier"}),  # V5-1 difficulty; extra or fewer dice
@@ -64,10 +68,12 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
     },
     "tiers": {
         # T-1..T-7: the skill, the weapons and the bullets are the sheet's and the player's; the
-        # source leaves no bonus or malus to the game master. Only a hidden roll is an edge here.
+        # source leaves no bonus or malus to the game master. An attack's tier typed in (a dodge or
+        # soak that follows no attack) and the location a hit lands on are the game master's: never
+        # the defender's (issue 31 point 8); after an attack the tier comes from its receipt.
         "skill": frozenset(),
-        "dodge": frozenset(),
-        "soak": frozenset(),
+        "dodge": frozenset({"attack_tier"}),
+        "soak": frozenset({"attack_tier", "location"}),
         "spell": frozenset(),
     },
     "rollunder": {
@@ -84,8 +90,8 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "test": frozenset({"kind", "attribute", "ability", "discipline", "specialty", "willpower"}),
         "willpower": frozenset({"kind"}),
         "virtue": frozenset({"kind", "virtue"}),
-        "damage": frozenset({"kind", "weapon", "aimed_at_head"}),  # the sheet's weapon; the attack's aim
-        "soak": frozenset({"kind", "damage", "damage_type"}),
+        "damage": frozenset({"kind", "weapon"}),  # the sheet's weapon, of the kind the attack's Ability uses
+        "soak": frozenset({"kind"}),
     },
     "v5": {
         "test": frozenset({"kind", "attribute", "skill", "discipline", "second_attribute", "specialty",
@@ -97,8 +103,8 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
     },
     "tiers": {
         "skill": frozenset({"kind", "skill", "weapon", "second_weapon", "bullets"}),
-        "dodge": frozenset({"kind", "attack_tier"}),
-        "soak": frozenset({"kind", "attack_tier", "location"}),
+        "dodge": frozenset({"kind"}),
+        "soak": frozenset({"kind"}),
         "spell": frozenset({"kind", "spell"}),
     },
     "rollunder": {

@@ -163,7 +163,7 @@ class SoakAction(Model):
 
     kind: Literal["soak"]
     attack_tier: int | None = Field(None, ge=0, le=10_000)
-    location: TraitName
+    location: TraitName | None = None  # the hit's location: the Storyteller's, never the defender's
 
 
 class SpellAction(Model):
@@ -245,6 +245,8 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             request = rules.TiersRequest(kind="dodge", skill=value, attack_tier=attack_tier)
             parts = [{"trait": "dodge", "rating": value}]
         else:
+            if action.location is None:
+                raise RuleError("missing_field", field="location")
             if action.location not in sheet.armor:
                 raise RuleError("unknown_location", field="location", location=action.location)
             armor = sheet.armor[action.location]

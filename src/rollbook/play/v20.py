@@ -227,8 +227,28 @@ SOAK_SYSTEM = Shim(rules.soak_needed, rules.resolve_soak)
 DAMAGE_SYSTEM = Shim(rules.damage_needed, rules.resolve_damage)
 
 
+# V20-17: an attack is a test of a combat Ability; the weapon a damage roll may name follows from it
+# (issue 31 point 8: a perception roll is no attack, and a punch is not a rifle shot).
+COMBAT_ABILITIES: dict[str, tuple[str, ...]] = {
+    "brawl": ("unarmed",),  # Book: Dexterity + Brawl, a punch, a kick, a bite: Strength, bashing
+    "melee": ("unarmed", "hand_to_hand"),  # Book: Dexterity + Melee, a hand-to-hand weapon
+    "firearms": ("firearm",),  # Book: Dexterity + Firearms
+    "archery": ("hand_to_hand",),  # V20 Dark Ages' bows and crossbows: the sheet's hand-to-hand weapons
+}
+
+
+def attack_ability_of(follows: dict) -> str:
+    """The combat Ability of the attack a damage roll follows; a test of any other trait is no attack."""
+    action = follows.get("action") or {}
+    ability = action.get("ability")
+    if follows.get("kind") != "test" or ability not in COMBAT_ABILITIES:
+        raise RuleError("not_an_attack", ability=str(ability), abilities=sorted(COMBAT_ABILITIES))
+    return ability
+
+
 def attack_successes_of(follows: dict) -> int:
     """V20-17: a damage roll follows a successful attack; its successes beyond the first add dice."""
+    attack_ability_of(follows)
     result = follows["result"]
     if result.get("outcome") != "success":
         raise RuleError("attack_missed")
@@ -242,11 +262,16 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) ->
     if follows is None:
         raise RuleError("follows_required", kind="damage", follows="test")
     successes = attack_successes_of(follows)
+    ability = attack_ability_of(follows)
     strength = sheet.attributes.strength
     if action.weapon is None:  # Book: a punch is Strength, bashing
         weapon = Weapon(name="unarmed", kind="hand_to_hand", damage=0, damage_type="bashing")
+        used = "unarmed"
     else:
         weapon = _weapon(sheet, action.weapon)
+        used = weapon.kind
+    if used not in COMBAT_ABILITIES[ability]:  # the weapon is the attack's
+        raise RuleError("weapon_not_the_attacks", weapon=weapon.name, ability=ability)
     firearm = weapon.kind == "firearm"
     base, extra = rules.damage_pool(strength, weapon.damage, firearm, successes)
     parts = [] if firearm else [{"trait": "strength", "rating": strength}]

@@ -12,6 +12,8 @@ roll following the one before it (``refers_to``), the receipt followed handed to
   defence is the Storyteller's).
 - One step follows each entry once; a step may not follow a hidden roll the member may not see (it
   is not found: 404), and a step that follows a hidden roll is hidden too until it is revealed.
+- A step may not follow a roll of a scene that is closed (409 ``exchange_scene_closed``, A-3); a
+  step's ``target`` is checked as an attack's (a character of this chronicle, not the attacker).
 - The play layer refuses a step out of order (``follows_wrong_kind``, ``attack_missed``, …).
 
 ``next_steps`` lists what may follow an entry (the web's buttons): the kind, the character, and the
@@ -22,11 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.server.access import STORYTELLER, find_entry
-from rollbook.server.models import Character, LogEntry, Member
+from rollbook.server.models import Character, LogEntry, Member, Scene
 from rollbook.server.problems import ProblemError
 from rollbook.server.views import follow_ups, rerolled_by, revealed_by
 
@@ -71,11 +74,27 @@ def check_target(session: Session, member: Member, character: Character, kind: s
         return
     if kind not in chained_kinds(system) or kind in DEFENCE_KINDS:
         raise ProblemError(422, "target_not_for_kind", kind=kind)
+    _check_aimed_at(session, member, character, target)
+
+
+def _check_aimed_at(session: Session, member: Member, attacker: Character, target: int) -> None:
+    """A target is a character of the attacker's chronicle, still at the table, other than the attacker."""
     found = session.get(Character, target)
     if found is None or found.chronicle_id != member.chronicle_id or found.removed_at is not None:
         raise ProblemError(404, "character_not_found", character=target)
-    if found.id == character.id:
-        raise ProblemError(422, "target_is_attacker", character=character.name)
+    if found.id == attacker.id:
+        raise ProblemError(422, "target_is_attacker", character=attacker.name)
+
+
+def _scene_closed(session: Session, entry: LogEntry) -> int | None:
+    """The number of the scene the entry was rolled in, when that scene is closed now (A-3: an
+    exchange does not outlive its scene); None when it was rolled outside a scene or the scene runs."""
+    scene = session.scalars(
+        select(Scene).where(Scene.chronicle_id == entry.chronicle_id, Scene.opened_seq < entry.seq,
+                            or_(Scene.closed_seq.is_(None), Scene.closed_seq > entry.seq))
+        .order_by(Scene.opened_seq.desc()).limit(1)
+    ).first()
+    return scene.number if scene is not None and scene.closed_seq is not None else None
 
 
 def followed(session: Session, member: Member, character: Character, kind: str, seq: int,
@@ -94,6 +113,9 @@ def followed(session: Session, member: Member, character: Character, kind: str, 
     taken = follow_ups(session, entry.chronicle_id, "roll", [seq]).get(seq)
     if taken is not None:
         raise ProblemError(409, "step_taken", seq=seq, by=taken)
+    closed = _scene_closed(session, entry)
+    if closed is not None:
+        raise ProblemError(409, "exchange_scene_closed", seq=seq, scene=closed)
     exchange = _exchange_of(entry)
     followed_kind = entry.receipt.get("kind")
     defence = kind in DEFENCE_KINDS
@@ -109,6 +131,8 @@ def followed(session: Session, member: Member, character: Character, kind: str, 
     if target is not None:
         if defence or exchange.get("target") not in (None, target):
             raise ProblemError(422, "target_not_for_kind", kind=kind)
+        attacker = session.get(Character, exchange.get("attacker")) or character
+        _check_aimed_at(session, member, attacker, target)  # issue 31 point 8: as an attack's target
         exchange["target"] = target
     return Followed(seq, dict(entry.receipt), hidden, exchange)
 
@@ -141,6 +165,10 @@ def _takes(system: str, kind: str, receipt: dict) -> dict | None:
     """The numbers a step takes from the receipt it follows; None when the rules refuse the step."""
     result = receipt.get("result") or {}
     if system == "v20" and kind == "damage":
+        try:
+            play.system_module("v20").attack_ability_of(receipt)  # V20-17: only an attack is followed by damage
+        except play.RuleError:
+            return None
         return {"successes": result["successes"]} if result.get("successes", 0) >= 1 else None
     if system == "v20" and kind == "soak":
         if not result.get("levels"):
