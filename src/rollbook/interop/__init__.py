@@ -1,0 +1,120 @@
+"""Bring your character (issue 35): sheets of the tools players already use, read into rollbook
+sheets with a report of what became of every field, and rollbook sheets written back out.
+
+Pure: no web, storage or CLI library (a test checks it). One module per format, each with
+``FORMAT``, ``SYSTEM``, ``detect(data)`` and ``read(data, reader) -> creature``; the two Foundry
+formats also ``export(sheet) -> dict``:
+
+- ``progeny``: Progeny's JSON (``progeny_1.0.0`` and later), V5;
+- ``wod5e``: a WoD5e (Foundry) actor, V5 vampire, ghoul or mortal;
+- ``v5bot``: the V5 Discord bot's character body, V5;
+- ``wod20``: a Foundry WoD20 actor, V20 vampire or mortal.
+
+``import_sheet(data, format=None, system=None) -> Imported`` (the sheet as rollbook stores it, every
+default filled in, and the ``Report``); every refusal a ``RuleError``: ``import_unknown_format``
+(naming the formats expected), ``import_wrong_system``, ``import_too_deep``, ``import_too_big``, or
+``ImportRefused`` (``import_refused``) with every problem found, each at its place in the source.
+``export_sheet(system, sheet, format) -> dict``. Field by field, with the published data models each
+mapping was read from: docs/import.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from rollbook import play
+from rollbook.interop import progeny, v5bot, wod5e, wod20
+from rollbook.interop.checks import validated
+from rollbook.interop.report import (
+    Dropped, Homebrew, ImportRefused, Mapped, Problem, Reader, Report, type_name,
+)
+from rollbook.rules.base import RuleError
+
+# Detection order: the most specific shape first (a WoD5e actor also has ``system.attributes``).
+MODULES: dict[str, ModuleType] = {"wod5e": wod5e, "wod20": wod20, "progeny": progeny, "v5bot": v5bot}
+FORMATS = tuple(MODULES)
+EXPORTS = {"wod5e": "v5", "wod20": "v20"}
+MAX_DEPTH = 32  # as the server's InputGuard (server/hygiene.py)
+MAX_NODES = 50_000
+
+
+@dataclass(frozen=True)
+class Imported:
+    format: str
+    system: str
+    sheet: dict
+    report: Report
+
+    def plain(self) -> dict:
+        return {"format": self.format, "system": self.system, "sheet": self.sheet, "report": self.report.plain()}
+
+
+def _measure(data: Any) -> None:
+    """Refuse a file nested deeper than ``MAX_DEPTH`` or with more than ``MAX_NODES`` values, before
+    reading any field (an iterative walk: no recursion for a hostile depth to exhaust)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    nodes = 0
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise RuleError("import_too_big", most=MAX_NODES)
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise RuleError("import_too_deep", most=MAX_DEPTH)
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+
+
+def detect(data: Any) -> str | None:
+    """The format of a parsed JSON file, or None."""
+    for name, module in MODULES.items():
+        if module.detect(data):
+            return name
+    return None
+
+
+def system_of(format: str) -> str:
+    return MODULES[format].SYSTEM
+
+
+def import_sheet(data: Any, *, format: str | None = None, system: str | None = None) -> Imported:
+    """Read a file of one of ``FORMATS`` (detected when ``format`` is None) into a rollbook sheet of
+    ``system`` (the chronicle's: a file of another game is refused), validated as any sheet is."""
+    if not isinstance(data, dict):
+        raise RuleError("import_unknown_format", expected=list(FORMATS), given=type_name(data))
+    _measure(data)
+    if format is not None and format not in MODULES:
+        raise RuleError("bad_choice", field="format", value=str(format), choices=list(FORMATS))
+    found = format or detect(data)
+    if found is None or not MODULES[found].detect(data):
+        raise RuleError("import_unknown_format", expected=list(FORMATS), given=type_name(data))
+    module = MODULES[found]
+    if system is not None and system != module.SYSTEM:
+        raise RuleError("import_wrong_system", format=found, system=module.SYSTEM, chronicle=system)
+    reader = Reader(found, module.SYSTEM)
+    creature = module.read(data, reader)
+    if not reader.draft.get("name") and not reader.problems:
+        reader.problem("$.name", "import_missing_name")
+    sheet = validated(reader) if not reader.problems else None
+    report = reader.report(creature)
+    if sheet is None:
+        raise ImportRefused(report)
+    return Imported(found, module.SYSTEM, sheet, report)
+
+
+def export_sheet(system: str, sheet: dict, format: str) -> dict:
+    """A stored rollbook sheet of ``system`` as the actor JSON of ``format`` (``wod5e`` for V5,
+    ``wod20`` for V20)."""
+    if format not in EXPORTS:
+        raise RuleError("bad_choice", field="format", value=str(format), choices=list(EXPORTS))
+    if EXPORTS[format] != system:
+        raise RuleError("export_wrong_system", format=format, system=EXPORTS[format], chronicle=system)
+    checked = play.new_sheet(system, sheet)  # every default filled in, as stored
+    return MODULES[format].export(checked)
+
+
+__all__ = ["FORMATS", "EXPORTS", "MODULES", "Imported", "Report", "Mapped", "Homebrew", "Dropped", "Problem",
+           "ImportRefused", "detect", "import_sheet", "export_sheet", "system_of", "MAX_DEPTH", "MAX_NODES"]

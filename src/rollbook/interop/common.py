@@ -1,0 +1,83 @@
+"""Pieces every V5 format shares: attribute, skill and Discipline keys to rollbook ids, a trait
+added (known, or homebrew with its name as typed), a power added (known by its English name, or
+homebrew)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
+from rollbook.interop.report import Reader
+from rollbook.play import v5_sheet
+from rollbook.play.powers import disciplines_with_powers
+
+V5_ATTRIBUTES = by_squash(v5_sheet.ATTRIBUTES)
+V5_SKILLS = by_squash(v5_sheet.SKILLS)
+V5_DISCIPLINES = by_squash(disciplines_with_powers("v5"), {"sorcery": "blood_sorcery", "alchemy": "thin_blood_alchemy",
+                                                         "thin-blood alchemy": "thin_blood_alchemy"})
+TRAIT_HIGH = 5
+
+
+def trait_id(reader: Reader, name: Any, source: str, known: dict[str, str]) -> tuple[str | None, str | None]:
+    """(id, homebrew name or None) of a trait named in the source; a problem when nothing can be made of it."""
+    if not isinstance(name, str):
+        reader.problem(source, "import_wrong_type", expected="text", given=type(name).__name__)
+        return None, None
+    found = known.get(squashed(name))
+    if found:
+        return found, None
+    made = slug(name)
+    if not made:
+        reader.problem(source, "import_bad_name", name=typed(name))
+        return None, None
+    return made, typed(name)
+
+
+def rated(reader: Reader, group: str, name: Any, value: Any, source_name: str, source_value: str,
+          known: dict[str, str], low: int = 0, high: int = TRAIT_HIGH) -> str | None:
+    """A rated trait of ``group`` (``skills``, ``disciplines``): known or homebrew. Returns its id."""
+    identifier, homebrew = trait_id(reader, name, source_name, known)
+    rating = reader.integer(value, source_value, low, high)
+    if identifier is None or rating is None:
+        return None
+    if identifier in reader.draft.get(group, {}):
+        reader.problem(source_name, "import_duplicate_trait", trait=identifier)
+        return None
+    reader.put(f"{group}.{identifier}", rating, source_value, name=homebrew)
+    if homebrew is not None and homebrew != identifier:
+        reader.draft.setdefault("names", {})[identifier] = homebrew
+    return identifier
+
+
+def specialty(reader: Reader, trait: str, name: Any, source: str) -> None:
+    text = reader.text(name, source, 100)
+    if text is None or not text.strip():
+        reader.drop(source, "empty_name", name)
+        return
+    current = reader.draft.setdefault("specialties", {}).get(trait, [])
+    if text in current:
+        reader.drop(source, "duplicate", name)
+        return
+    reader.draft["specialties"][trait] = current  # keeps the list the reader appends to
+    reader.append(f"specialties.{trait}", text, source)
+
+
+def power(reader: Reader, system: str, discipline: str, name: Any, level: int | None, source: str,
+          power_id: Any = None) -> None:
+    """A Discipline power: a known one (its id given, or its English name at its level) or a homebrew
+    one kept as typed. ``level`` None: the level of the known power of that name (else dropped)."""
+    if power_id is not None and isinstance(power_id, str) and level is not None:
+        reader.append("powers", {"discipline": discipline, "level": level, "power": power_id}, source)
+        return
+    text = reader.text(name, source, 100)
+    if text is None or not text.strip():
+        reader.drop(source, "empty_name", name)
+        return
+    found = known_power(system, discipline, text, level)
+    if found is not None:
+        reader.append("powers", {"discipline": discipline, "level": found[1], "power": found[0]}, source)
+    elif level is None:
+        reader.drop(source, "power_without_level")
+    else:
+        reader.append("powers", {"discipline": discipline, "level": level, "name": typed(text)}, source,
+                      name=typed(text))

@@ -1,0 +1,167 @@
+"""Progeny (the V5 character builder, progeny.odin-matthias.de) JSON -> a rollbook V5 sheet.
+
+Read from Progeny's own data model, ``frontend/src/data/Character.ts`` (zod ``characterSchema``) and
+its test export ``frontend/src/test/jsonExports/progeny_1.0.0.json``, repository
+Odin94/Progeny-vtm-v5-character-creator at commit 1433980b (docs/import.md): flat attribute and
+skill maps (``"animal ken"`` with a blank), ``skillSpecialties`` and the predator type's
+``pickedSpecialties`` (``{skill, name}``), ``disciplines`` as a list of powers (``{name, level,
+discipline}``, the Discipline named ``"blood sorcery"``, ``"thin-blood alchemy"`` …),
+``availableDisciplineNames`` (the clan's), ``bloodPotency``, ``maxHealth``, ``willpower``,
+``humanity``, ``experience``, and since schema 8 ``ephemeral`` (Hunger, damage, stains, experience
+spent). A Discipline's rating is its number of powers (one power per dot), at least its highest
+power's level. Progeny builds vampires only; the clan "Thin-blood" makes a thin-blood.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty, trait_id
+from rollbook.interop.names import squashed
+from rollbook.interop.report import Reader, at
+
+FORMAT = "progeny"
+SYSTEM = "v5"
+
+TEXTS = {"name": "name", "description": "concept", "sire": "sire", "ambition": "ambition", "desire": "desire",
+         "player": "player"}
+NUMBERS = {"bloodPotency": ("blood_potency", 0, 10), "maxHealth": ("health.max", 1, 20),
+           "willpower": ("willpower.max", 1, 20), "humanity": ("humanity", 0, 10),
+           "experience": ("experience.total", 0, 100000)}
+EPHEMERAL = {"hunger": ("hunger", 0, 5), "superficialDamage": ("health.superficial", 0, 20),
+             "aggravatedDamage": ("health.aggravated", 0, 20),
+             "superficialWillpowerDamage": ("willpower.superficial", 0, 20),
+             "aggravatedWillpowerDamage": ("willpower.aggravated", 0, 20), "humanityStains": ("stains", 0, 10),
+             "experienceSpent": ("experience.spent", 0, 100000)}
+DROPPED = {"touchstones": "touchstones", "merits": "merits", "flaws": "merits", "rituals": "rituals",
+           "ceremonies": "rituals", "generation": "no_generation_in_v5", "id": "source_bookkeeping",
+           "version": "source_bookkeeping", "characterVersion": "source_bookkeeping", "chronicle": "no_such_field",
+           "sect": "no_such_field", "clanBane": "no_such_field", "homebrewClan": "no_such_field",
+           "customDisciplines": "no_such_field", "notes": None}
+
+
+def detect(data: Any) -> bool:
+    return (isinstance(data, dict) and "bloodPotency" in data and isinstance(data.get("attributes"), dict)
+            and isinstance(data.get("skills"), dict))
+
+
+def read(data: dict, reader: Reader) -> str:
+    """Reads the file into ``reader.draft``; returns the creature."""
+    root = "$"
+    creature = "vampire"
+    clan = reader.text(data.get("clan"), at(root, "clan"))
+    if clan:
+        reader.put("clan", clan, at(root, "clan"))
+        if squashed(clan) == "thinblood":
+            creature = "thin_blood"
+    reader.draft["creature"] = creature
+    for key, target in TEXTS.items():
+        value = reader.text(data.get(key), at(root, key), 100 if key == "name" else 200)
+        if value:
+            reader.put(target, value, at(root, key))
+    notes = reader.text(data.get("notes"), at(root, "notes"), 20000)
+    if notes:
+        reader.put("notes", notes, at(root, "notes"))
+    for key, (target, low, high) in NUMBERS.items():
+        if key in data:
+            value = reader.integer(data[key], at(root, key), low, high)
+            if value is not None and not (key == "experience" and value == 0):
+                reader.put(target, value, at(root, key))
+    ephemeral = reader.obj(data.get("ephemeral"), at(root, "ephemeral")) or {}
+    for key, value in ephemeral.items():
+        where = at(at(root, "ephemeral"), key)
+        if key in EPHEMERAL:
+            target, low, high = EPHEMERAL[key]
+            number = reader.integer(value, where, low, high)
+            if number is not None and number:
+                reader.put(target, number, where)
+        else:
+            reader.drop(where, "no_such_field", value)
+    attributes = reader.obj(data.get("attributes"), at(root, "attributes")) or {}
+    for key, value in attributes.items():
+        where = at(at(root, "attributes"), key)
+        identifier = V5_ATTRIBUTES.get(squashed(key))
+        if identifier is None:
+            reader.problem(where, "import_unknown_attribute", name=key)
+            continue
+        number = reader.integer(value, where, 1, 5)
+        if number is not None:
+            reader.put(f"attributes.{identifier}", number, where)
+    skills = reader.obj(data.get("skills"), at(root, "skills")) or {}
+    for key, value in skills.items():
+        rated(reader, "skills", key, value, at(at(root, "skills"), key), at(at(root, "skills"), key), V5_SKILLS)
+    for group in ("skillSpecialties",):
+        for index, item in enumerate(reader.array(data.get(group), at(root, group)) or []):
+            _specialty(reader, item, at(at(root, group), index))
+    predator = reader.obj(data.get("predatorType"), at(root, "predatorType")) or {}
+    where = at(root, "predatorType")
+    name = reader.text(predator.get("name"), at(where, "name"))
+    if name:
+        reader.put("predator", name, at(where, "name"))
+    for index, item in enumerate(reader.array(predator.get("pickedSpecialties"), at(where, "pickedSpecialties")) or []):
+        _specialty(reader, item, at(at(where, "pickedSpecialties"), index))
+    reader.drop(at(where, "pickedDiscipline"), "creation_choice", predator.get("pickedDiscipline"))
+    reader.drop(at(where, "pickedMeritsAndFlaws"), "merits", predator.get("pickedMeritsAndFlaws"))
+    for index, name in enumerate(reader.array(data.get("availableDisciplineNames"),
+                                              at(root, "availableDisciplineNames")) or []):
+        source = at(at(root, "availableDisciplineNames"), index)
+        identifier, homebrew = trait_id(reader, name, source, V5_DISCIPLINES)
+        if identifier and identifier not in reader.draft.get("clan_disciplines", []):
+            reader.append("clan_disciplines", identifier, source)
+    _disciplines(reader, reader.array(data.get("disciplines"), at(root, "disciplines")) or [], at(root, "disciplines"))
+    for key, reason in DROPPED.items():
+        if reason and key in data:
+            reader.drop(at(root, key), reason, data[key])
+    known = set(TEXTS) | set(NUMBERS) | set(DROPPED) | {"clan", "ephemeral", "attributes", "skills", "skillSpecialties",
+                                                         "predatorType", "availableDisciplineNames", "disciplines"}
+    for key in data:
+        if key not in known:
+            reader.drop(at(root, key), "unknown_field", data[key])
+    return creature
+
+
+def _specialty(reader: Reader, item: Any, where: str) -> None:
+    item = reader.obj(item, where)
+    if item is None:
+        return
+    skill, homebrew = trait_id(reader, item.get("skill"), at(where, "skill"), V5_SKILLS)
+    if skill is None:
+        return
+    if homebrew is not None and skill not in reader.draft.get("skills", {}):
+        reader.problem(at(where, "skill"), "unknown_trait", trait=skill)
+        return
+    specialty(reader, skill, item.get("name"), at(where, "name"))
+
+
+def _disciplines(reader: Reader, powers: list, root: str) -> None:
+    """Progeny lists powers; each Discipline's rating is its count of powers, at least its highest level."""
+    counted: dict[str, list[int]] = {}
+    first_source: dict[str, str] = {}
+    readable: list[tuple[str, Any, int, str]] = []
+    for index, item in enumerate(powers):
+        where = at(root, index)
+        item = reader.obj(item, where)
+        if item is None:
+            continue
+        discipline, homebrew = trait_id(reader, item.get("discipline"), at(where, "discipline"), V5_DISCIPLINES)
+        level = reader.integer(item.get("level"), at(where, "level"), 1, 5)
+        if discipline is None or level is None:
+            continue
+        if homebrew is not None and homebrew != discipline:
+            reader.draft.setdefault("names", {})[discipline] = homebrew
+        counted.setdefault(discipline, []).append(level)
+        first_source.setdefault(discipline, at(where, "discipline"))
+        readable.append((discipline, item.get("name"), level, at(where, "name")))
+        for key in ("description", "summary", "dicePool", "rouseChecks", "amalgamPrerequisites"):
+            reader.drop(at(where, key), "power_text", item.get(key))
+    for discipline, levels in counted.items():
+        rating = max(len(levels), max(levels))
+        if rating > 5:
+            reader.problem(first_source[discipline], "import_out_of_range", value=rating, low=0, high=5)
+            continue
+        homebrew = discipline not in V5_DISCIPLINES.values()
+        name = reader.draft.get("names", {}).get(discipline, discipline) if homebrew else None
+        reader.put(f"disciplines.{discipline}", rating, first_source[discipline], name=name)
+    for discipline, name, level, where in readable:
+        if discipline in reader.draft.get("disciplines", {}):
+            power(reader, "v5", discipline, name, level, where)

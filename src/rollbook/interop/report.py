@@ -1,0 +1,224 @@
+"""What an import did with each field of the source file (issue 35): the ``Report`` and the
+``Reader`` that builds it while a format module reads the file.
+
+Every field of the source ends in one of four lists, each entry naming its place in the source as a
+JSON path (``$.system.skills.animalken.value``, ``$.items[3].name``): ``mapped`` (to which field of
+the rollbook sheet), ``homebrew`` (a trait rollbook does not know, kept under an id made from its
+name, the name kept as typed: accents and capitals included), ``dropped`` (and why, as a code), and
+``problems`` (why the file cannot be imported as it is, as a code and its numbers). A field whose
+value is empty (``null``, ``""``, ``[]``, ``{}``, ``false``) holds nothing and is not listed.
+
+Problems are collected, never raised one by one: a file with five problems names all five
+(EXAMPLES.md item 7). Codes only; ``rollbook.i18n.messages_interop`` has their sentences.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbook.rules.base import RuleError
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def at(base: str, key: str | int) -> str:
+    """A JSON path one step further: ``$.a`` + ``b`` -> ``$.a.b``; a list index or an odd key in brackets."""
+    if isinstance(key, int):
+        return f"{base}[{key}]"
+    if _PLAIN_KEY.match(key):
+        return f"{base}.{key}"
+    return f"{base}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+@dataclass(frozen=True)
+class Mapped:
+    source: str  # a JSON path in the source file
+    target: str  # a dotted path in the rollbook sheet
+
+
+@dataclass(frozen=True)
+class Homebrew:
+    source: str
+    target: str  # the trait's place in the sheet (``skills.egouts``, ``powers.3``)
+    name: str  # as typed in the source
+
+
+@dataclass(frozen=True)
+class Dropped:
+    source: str
+    reason: str  # a code: ``no_such_field``, ``foundry_state``, ``merits`` …
+
+
+@dataclass(frozen=True)
+class Problem:
+    source: str
+    code: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def plain(self) -> dict:
+        return {"source": self.source, "code": self.code, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
+class Report:
+    format: str
+    system: str
+    creature: str | None
+    mapped: tuple[Mapped, ...] = ()
+    homebrew: tuple[Homebrew, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    def plain(self) -> dict:
+        return {
+            "format": self.format, "system": self.system, "creature": self.creature,
+            "mapped": [{"source": m.source, "target": m.target} for m in self.mapped],
+            "homebrew": [{"source": h.source, "target": h.target, "name": h.name} for h in self.homebrew],
+            "dropped": [{"source": d.source, "reason": d.reason} for d in self.dropped],
+            "problems": [p.plain() for p in self.problems],
+        }
+
+    def counts(self) -> dict:
+        return {"mapped": len(self.mapped), "homebrew": len(self.homebrew), "dropped": len(self.dropped),
+                "problems": len(self.problems)}
+
+
+class ImportRefused(RuleError):
+    """The file cannot become a rollbook sheet: every problem found, with its place in the source."""
+
+    def __init__(self, report: Report) -> None:
+        first = report.problems[0]
+        super().__init__("import_refused", format=report.format, count=len(report.problems), field=first.source,
+                         first=first.code, problems=[p.plain() for p in report.problems])
+        self.report = report
+
+
+def empty(value: Any) -> bool:
+    return value is None or value is False or value == "" or value == [] or value == {}
+
+
+@dataclass
+class Reader:
+    """Collects the report while a format module reads a file into a draft sheet (plain JSON)."""
+
+    format: str
+    system: str
+    draft: dict = field(default_factory=dict)
+    origin: dict[str, str] = field(default_factory=dict)  # sheet path -> source path
+    mapped: list[Mapped] = field(default_factory=list)
+    homebrew: list[Homebrew] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    # --- the report --------------------------------------------------------------------------
+    def problem(self, source: str, code: str, **params: Any) -> None:
+        self.problems.append(Problem(source, code, tuple(sorted(params.items()))))
+
+    def drop(self, source: str, reason: str, value: Any = True) -> None:
+        """A field rollbook does not keep, and why (an empty one holds nothing: not listed)."""
+        if not empty(value):
+            self.dropped.append(Dropped(source, reason))
+
+    def put(self, target: str, value: Any, source: str, *, name: str | None = None) -> None:
+        """``value`` at ``target`` (a dotted path) of the draft; ``name``: a homebrew trait's name as typed."""
+        parts = target.split(".")
+        node = self.draft
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+        self.origin[target] = source
+        self._noted(target, source, name)
+
+    def append(self, target: str, value: Any, source: str, *, name: str | None = None) -> str:
+        """``value`` appended to the list at ``target``; returns the item's path (``powers.2``)."""
+        parts = target.split(".")
+        node = self.draft
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        items = node.setdefault(parts[-1], [])
+        items.append(value)
+        where = f"{target}.{len(items) - 1}"
+        self.origin[where] = source
+        self.origin.setdefault(target, source)
+        self._noted(where, source, name)
+        return where
+
+    def _noted(self, target: str, source: str, name: str | None) -> None:
+        if name is None:
+            self.mapped.append(Mapped(source, target))
+        else:
+            self.homebrew.append(Homebrew(source, target, name))
+
+    def report(self, creature: str | None) -> Report:
+        return Report(self.format, self.system, creature, tuple(self.mapped), tuple(self.homebrew),
+                      tuple(self.dropped), tuple(self.problems))
+
+    def source_of(self, target: str) -> str:
+        """The source path of a sheet path, or of its nearest parent that came from the file."""
+        parts = str(target).split(".")
+        while parts:
+            found = self.origin.get(".".join(parts))
+            if found:
+                return found
+            parts.pop()
+        return "$"
+
+    # --- typed reads: a wrong value is a problem, and None ------------------------------------
+    def integer(self, value: Any, source: str, low: int, high: int, *, digits: bool = False) -> int | None:
+        if digits and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value.strip())
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problem(source, "import_wrong_type", expected="integer", given=type_name(value))
+            return None
+        if not low <= value <= high:
+            self.problem(source, "import_out_of_range", value=value, low=low, high=high)
+            return None
+        return value
+
+    def text(self, value: Any, source: str, most: int = 200) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.problem(source, "import_wrong_type", expected="text", given=type_name(value))
+            return None
+        if len(value) > most:
+            self.problem(source, "import_text_too_long", most=most, given=len(value))
+            return None
+        return value
+
+    def obj(self, value: Any, source: str) -> dict | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.problem(source, "import_wrong_type", expected="object", given=type_name(value))
+            return None
+        return value
+
+    def array(self, value: Any, source: str) -> list | None:
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            self.problem(source, "import_wrong_type", expected="list", given=type_name(value))
+            return None
+        return value
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return "other"

@@ -1,0 +1,332 @@
+"""WoD5e (the Foundry VTT system "wod5e", World of Darkness 5e) actor JSON <-> a rollbook V5 sheet.
+
+Read from the system's data models, repository WoD5E-Developers/wod5e, version 5.3.25 (commit
+66705147, docs/import.md): ``system/actor/data-models/base-actor-model.js`` (``headers``, ``exp``,
+``health`` and ``willpower`` with ``superficial``/``aggravated``/``max``/``value``, ``notes``),
+``fields/vampire-fields.js`` (``hunger``, ``humanity.{value,stains}``, ``blood.{potency,generation}``,
+``disciplines`` an object by key), ``fields/skill-fields.js`` and ``attribute-fields.js``
+(``<key>.value``; a skill's specialties are its ``bonuses`` with ``activeWhen.check == "never"``,
+as ``scripts/migration/migrate-specialties.js`` writes them), ``api/def/skills.js`` and
+``api/def/disciplines.js`` (its own keys: ``animalken``, ``sorcery``, ``alchemy``, ``rituals``,
+``ceremonies``), ``system.json`` (actor types ``vampire``, ``ghoul``, ``mortal``; items ``power``
+with ``system.discipline``/``level``, ``clan``, ``predatorType``, ``feature``).
+
+Thin-bloods have no actor type of their own: a vampire whose clan item is "Thin-blood" is one.
+What a rollbook sheet holds and the actor has no field for (the player, the clan's Disciplines, a
+thin-blood, the names of homebrew traits) rides in ``flags.rollbook``, Foundry's place for data of
+other packages, so an export imported back is the same sheet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty
+from rollbook.interop.names import power_name, squashed
+from rollbook.interop.report import Reader, at
+from rollbook.play import v5_sheet
+
+FORMAT = "wod5e"
+SYSTEM = "v5"
+ACTOR_TYPES = {"vampire": "vampire", "ghoul": "ghoul", "mortal": "mortal"}
+OTHER_ACTORS = ("hunter", "werewolf", "spc", "group")
+SKILL_KEYS = {"animal_ken": "animalken"}  # rollbook id -> WoD5e key (others are the same)
+DISCIPLINE_KEYS = {"blood_sorcery": "sorcery", "thin_blood_alchemy": "alchemy"}
+HEADERS = {"concept": "concept", "ambition": "ambition", "desire": "desire", "sire": "sire"}
+FOUNDRY_STATE = ("_id", "img", "prototypeToken", "ownership", "_stats", "folder", "sort", "effects")
+SYSTEM_STATE = ("locked", "group", "hasSkillAttributeData", "settings", "selectedDiscipline",
+                "selectedDisciplinePower", "derivedXP", "bonuses", "headerbg", "background")
+SYSTEM_DROPPED = ("bio", "biography", "appearance", "equipment", "privatenotes", "description", "experiences",
+                  "frenzyActive", "rage", "gifts", "rites", "edges", "despair", "desperation", "danger", "creed",
+                  "forms", "renown", "balance", "spcType")
+FLAG_FIELDS = ("player", "creature", "clan_disciplines", "names")
+
+
+def detect(data: Any) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("system"), dict) and isinstance(data.get("type"), str)
+            and data["type"] in (*ACTOR_TYPES, *OTHER_ACTORS)
+            and ("attributes" in data["system"] or "skills" in data["system"] or "hunger" in data["system"]))
+
+
+def read(data: dict, reader: Reader) -> str | None:
+    root = "$"
+    kind = data.get("type")
+    if kind not in ACTOR_TYPES:
+        reader.problem(at(root, "type"), "import_actor_type", given=str(kind), expected=list(ACTOR_TYPES))
+        return None
+    creature = ACTOR_TYPES[kind]
+    system = data["system"]
+    base = at(root, "system")
+    flags = reader.obj(data.get("flags"), at(root, "flags")) or {}
+    ours = reader.obj(flags.get("rollbook"), at(at(root, "flags"), "rollbook")) or {}
+    name = reader.text(data.get("name"), at(root, "name"), 100)
+    if name:
+        reader.put("name", name, at(root, "name"))
+    headers = reader.obj(system.get("headers"), at(base, "headers")) or {}
+    for key, value in headers.items():
+        where = at(at(base, "headers"), key)
+        if key in HEADERS:
+            text = reader.text(value, where)
+            if text:
+                reader.put(HEADERS[key], text, where)
+        elif key == "generation":
+            reader.drop(where, "no_generation_in_v5", value)
+        else:
+            reader.drop(where, "no_such_field", value)
+    notes = reader.text(system.get("notes"), at(base, "notes"), 20000)
+    if notes:
+        reader.put("notes", notes, at(base, "notes"))
+    _attributes(reader, system, base)
+    _skills(reader, system, base)
+    _tracks(reader, system, base)
+    _items(reader, reader.array(data.get("items"), at(root, "items")) or [], at(root, "items"))
+    # what the actor has no field for (written by rollbook's export)
+    fwhere = at(at(root, "flags"), "rollbook")
+    for key, value in ours.items():
+        where = at(fwhere, key)
+        if key == "player":
+            text = reader.text(value, where)
+            if text:
+                reader.put("player", text, where)
+        elif key == "creature" and value == "thin_blood" and creature == "vampire":
+            creature = "thin_blood"
+            reader.put("creature", "thin_blood", where)
+        elif key == "clan_disciplines":
+            for index, item in enumerate(reader.array(value, where) or []):
+                if isinstance(item, str) and item not in reader.draft.get("clan_disciplines", []):
+                    reader.append("clan_disciplines", item, at(where, index))
+        elif key == "names":
+            for trait, typed_name in (reader.obj(value, where) or {}).items():
+                if isinstance(typed_name, str):
+                    reader.draft.setdefault("names", {})[trait] = typed_name
+                    reader.origin[f"names.{trait}"] = at(where, trait)
+        else:
+            reader.drop(where, "unknown_field", value)
+    for key, value in flags.items():
+        if key != "rollbook":
+            reader.drop(at(at(root, "flags"), key), "foundry_state", value)
+    if creature == "vampire" and squashed(reader.draft.get("clan", "")) == "thinblood":
+        creature = "thin_blood"
+    reader.draft["creature"] = creature
+    if creature not in v5_sheet.HUNGRY and reader.draft.get("hunger") is None:
+        reader.draft["hunger"] = 0
+    for key in FOUNDRY_STATE:
+        reader.drop(at(root, key), "foundry_state", data.get(key))
+    for key in data:
+        if key not in (*FOUNDRY_STATE, "name", "type", "system", "items", "flags"):
+            reader.drop(at(root, key), "unknown_field", data[key])
+    for key, value in system.items():
+        if key in SYSTEM_STATE:
+            reader.drop(at(base, key), "foundry_state", value)
+        elif key in SYSTEM_DROPPED:
+            reader.drop(at(base, key), "no_such_field", value)
+        elif key not in ("headers", "notes", "attributes", "skills", "disciplines", "hunger", "humanity", "blood",
+                         "health", "willpower", "exp"):
+            reader.drop(at(base, key), "unknown_field", value)
+    return creature
+
+
+def _attributes(reader: Reader, system: dict, base: str) -> None:
+    where = at(base, "attributes")
+    for key, entry in (reader.obj(system.get("attributes"), where) or {}).items():
+        here = at(where, key)
+        identifier = V5_ATTRIBUTES.get(squashed(key))
+        entry = reader.obj(entry, here)
+        if entry is None:
+            continue
+        if identifier is None:
+            reader.drop(here, "not_a_v5_attribute", entry.get("value"))
+            continue
+        value = reader.integer(entry.get("value"), at(here, "value"), 1, 5)
+        if value is not None:
+            reader.put(f"attributes.{identifier}", value, at(here, "value"))
+
+
+def _skills(reader: Reader, system: dict, base: str) -> None:
+    where = at(base, "skills")
+    for key, entry in (reader.obj(system.get("skills"), where) or {}).items():
+        here = at(where, key)
+        entry = reader.obj(entry, here)
+        if entry is None:
+            continue
+        skill = rated(reader, "skills", key, entry.get("value", 0), here, at(here, "value"), V5_SKILLS)
+        for index, bonus in enumerate(reader.array(entry.get("bonuses"), at(here, "bonuses")) or []):
+            bwhere = at(at(here, "bonuses"), index)
+            bonus = reader.obj(bonus, bwhere)
+            if bonus is None or skill is None:
+                continue
+            if (bonus.get("activeWhen") or {}).get("check") == "never":  # a specialty
+                specialty(reader, skill, bonus.get("source"), at(bwhere, "source"))
+            else:
+                reader.drop(bwhere, "bonus_not_specialty")
+        reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
+    where = at(base, "disciplines")
+    for key, entry in (reader.obj(system.get("disciplines"), where) or {}).items():
+        here = at(where, key)
+        entry = reader.obj(entry, here)
+        if entry is None:
+            continue
+        if key in ("rituals", "ceremonies"):
+            reader.drop(at(here, "value"), "rituals", entry.get("value"))
+            continue
+        value = entry.get("value", 0)
+        if value == 0:
+            continue  # every Discipline of the list is on every actor, at 0
+        rated(reader, "disciplines", key, value, here, at(here, "value"), V5_DISCIPLINES)
+        reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
+
+
+def _tracks(reader: Reader, system: dict, base: str) -> None:
+    hunger = reader.obj(system.get("hunger"), at(base, "hunger")) or {}
+    if "value" in hunger:
+        value = reader.integer(hunger["value"], at(at(base, "hunger"), "value"), 0, 5)
+        if value is not None:
+            reader.put("hunger", value, at(at(base, "hunger"), "value"))
+    humanity = reader.obj(system.get("humanity"), at(base, "humanity")) or {}
+    for key, target in (("value", "humanity"), ("stains", "stains")):
+        if key in humanity:
+            value = reader.integer(humanity[key], at(at(base, "humanity"), key), 0, 10)
+            if value is not None:
+                reader.put(target, value, at(at(base, "humanity"), key))
+    blood = reader.obj(system.get("blood"), at(base, "blood")) or {}
+    for key, value in blood.items():
+        where = at(at(base, "blood"), key)
+        if key == "potency":
+            number = reader.integer(value, where, 0, 10)
+            if number is not None:
+                reader.put("blood_potency", number, where)
+        elif key == "generation":
+            reader.drop(where, "no_generation_in_v5", value)
+        else:
+            reader.drop(where, "no_such_field", value)
+    for track in ("health", "willpower"):
+        entry = reader.obj(system.get(track), at(base, track)) or {}
+        for key in ("max", "superficial", "aggravated"):
+            if key in entry:
+                where = at(at(base, track), key)
+                value = reader.integer(entry[key], where, 1 if key == "max" else 0, 20)
+                if value is not None:
+                    reader.put(f"{track}.{key}", value, where)
+    exp = reader.obj(system.get("exp"), at(base, "exp")) or {}
+    where = at(base, "exp")
+    value = reader.integer(exp.get("value", 0), at(where, "value"), 0, 100000)
+    total = reader.integer(exp.get("max", 0), at(where, "max"), 0, 100000)
+    if value is not None and total is not None:
+        if total:  # max: every point earned; value: those left to spend
+            reader.put("experience.total", total, at(where, "max"))
+            if total - value:
+                reader.put("experience.spent", total - value, at(where, "value"))
+        elif value:
+            reader.put("experience.total", value, at(where, "value"))
+
+
+def _items(reader: Reader, items: list, root: str) -> None:
+    powers: list[tuple[int, dict, str]] = []
+    for index, item in enumerate(items):
+        where = at(root, index)
+        item = reader.obj(item, where)
+        if item is None:
+            continue
+        kind = item.get("type")
+        if kind == "clan":
+            name = reader.text(item.get("name"), at(where, "name"))
+            if name:
+                reader.put("clan", name, at(where, "name"))
+        elif kind == "predatorType":
+            name = reader.text(item.get("name"), at(where, "name"))
+            if name:
+                reader.put("predator", name, at(where, "name"))
+        elif kind == "power":
+            powers.append((index, item, where))
+        elif kind == "feature":
+            reader.drop(where, "merits")
+        else:
+            reader.drop(where, "item_type")
+    for index, item, where in powers:
+        data = reader.obj(item.get("system"), at(where, "system")) or {}
+        key = data.get("discipline")
+        discipline = V5_DISCIPLINES.get(squashed(key)) if isinstance(key, str) else None
+        if discipline is None and isinstance(key, str) and key in reader.draft.get("disciplines", {}):
+            discipline = key  # a homebrew Discipline's key
+        if key in ("rituals", "ceremonies"):
+            reader.drop(where, "rituals")
+            continue
+        if discipline is None or discipline not in reader.draft.get("disciplines", {}):
+            reader.problem(at(at(where, "system"), "discipline"), "power_discipline_missing", trait=str(key))
+            continue
+        level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 5)
+        if level is None:
+            continue
+        ours = ((item.get("flags") or {}).get("rollbook") or {}) if isinstance(item.get("flags"), dict) else {}
+        power(reader, "v5", discipline, item.get("name"), level, at(where, "name"), ours.get("power"))
+
+
+# --- export -------------------------------------------------------------------------------------
+
+def _power_item(index: int, entry: dict, names: dict) -> dict:
+    discipline = entry["discipline"]
+    known = entry.get("power")
+    item = {"_id": f"rollbookpower{index:03d}", "name": power_name("v5", discipline, known) if known else entry["name"],
+            "type": "power",
+            "system": {"description": "", "discipline": DISCIPLINE_KEYS.get(discipline, discipline),
+                       "level": entry["level"], "cost": 0, "dicepool": {}, "bonuses": [], "selected": False}}
+    if known:
+        item["flags"] = {"rollbook": {"power": known}}
+    return item
+
+
+def export(sheet: dict) -> dict:
+    """A rollbook V5 sheet (as stored) -> a WoD5e actor (``type`` vampire, ghoul or mortal)."""
+    creature = sheet["creature"]
+    skills = {}
+    for skill, value in sheet["skills"].items():
+        key = SKILL_KEYS.get(skill, skill)
+        skills[key] = {"value": value, "active": False, "description": "", "macroid": "",
+                       "bonuses": [{"source": name, "value": 1, "paths": [f"skills.{key}"], "displayWhenInactive": True,
+                                    "activeWhen": {"check": "never"}} for name in sheet["specialties"].get(skill, [])]}
+    disciplines = {DISCIPLINE_KEYS.get(d, d): {"value": value, "powers": [], "description": "", "visible": True,
+                                               "selected": False}
+                   for d, value in sheet["disciplines"].items()}
+    items: list[dict] = []
+    if sheet["clan"]:
+        items.append({"_id": "rollbookclan0000", "name": sheet["clan"], "type": "clan",
+                      "system": {"description": "", "bane": "", "bonuses": []}})
+    if sheet["predator"]:
+        items.append({"_id": "rollbookpredator", "name": sheet["predator"], "type": "predatorType",
+                      "system": {"description": "", "bonuses": [], "dicepool": {}}})
+    items += [_power_item(i, p, sheet["names"]) for i, p in enumerate(sheet["powers"])]
+    track = {name: {"max": sheet[name]["max"], "superficial": sheet[name]["superficial"],
+                    "aggravated": sheet[name]["aggravated"],
+                    "value": sheet[name]["max"] - sheet[name]["superficial"] - sheet[name]["aggravated"]}
+             for name in ("health", "willpower")}
+    flags: dict[str, Any] = {}
+    if sheet["player"]:
+        flags["player"] = sheet["player"]
+    if creature == "thin_blood":
+        flags["creature"] = "thin_blood"
+    if sheet["clan_disciplines"]:
+        flags["clan_disciplines"] = list(sheet["clan_disciplines"])
+    if sheet["names"]:
+        flags["names"] = dict(sheet["names"])
+    experience = sheet["experience"]
+    return {
+        "name": sheet["name"],
+        "type": "vampire" if creature in ("vampire", "thin_blood") else creature,
+        "system": {
+            "locked": False, "hasSkillAttributeData": True,
+            "headers": {"concept": sheet["concept"], "chronicle": "", "ambition": sheet["ambition"],
+                        "desire": sheet["desire"], "touchstones": "", "tenets": "", "sire": sheet["sire"],
+                        "generation": "", "domitor": ""},
+            "notes": sheet["notes"],
+            "attributes": {name: {"value": value, "active": False} for name, value in sheet["attributes"].items()},
+            "skills": skills,
+            "disciplines": disciplines,
+            "hunger": {"value": sheet["hunger"], "max": 5},
+            "humanity": {"value": sheet["humanity"], "stains": sheet["stains"]},
+            "blood": {"potency": sheet["blood_potency"], "generation": ""},
+            "health": track["health"], "willpower": track["willpower"],
+            "exp": {"value": experience["total"] - experience["spent"], "max": experience["total"]},
+        },
+        "items": items,
+        "flags": {"rollbook": flags} if flags else {},
+    }

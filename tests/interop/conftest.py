@@ -1,0 +1,25 @@
+"""Shared pieces of the interop tests: the hand-built fixture files (built from the published data
+models, docs/import.md) and the JSON Schemas the exports are checked against."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+FILES = Path(__file__).parent / "files"
+
+
+def load(name: str) -> dict:
+    return json.loads((FILES / name).read_text(encoding="utf-8"))
+
+
+def schema(name: str) -> dict:
+    return json.loads(files("rollbook.interop").joinpath("schemas", name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def fixture_file():
+    return load
