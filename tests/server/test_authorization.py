@@ -45,6 +45,8 @@ ALLOWED: dict[str, set[str]] = {
     "DELETE /api/chronicles/{chronicle_id}/members/{member_id}": ST,
     "GET /api/chronicles/{chronicle_id}/characters": TABLE,
     "POST /api/chronicles/{chronicle_id}/characters": TABLE,
+    "POST /api/chronicles/{chronicle_id}/characters/import": TABLE,
+    "GET /api/chronicles/{chronicle_id}/characters/{character_id}/export": OWNER,
     "GET /api/chronicles/{chronicle_id}/characters/{character_id}": OWNER,
     "PATCH /api/chronicles/{chronicle_id}/characters/{character_id}": OWNER,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/rolls": OWNER,
@@ -81,6 +83,8 @@ BODIES: dict[str, object] = {
     "PATCH /api/chronicles/{chronicle_id}": {"name": "Renamed"},
     "PUT /api/chronicles/{chronicle_id}/table-rules": {"table_rules": []},
     "POST /api/chronicles/{chronicle_id}/characters": {"name": "New", "sheet": V20_SHEET},
+    "POST /api/chronicles/{chronicle_id}/characters/import": {
+        "source": {"name": "Imported", "type": "Vampire", "system": {"advantages": {}}}},
     "PATCH /api/chronicles/{chronicle_id}/characters/{character_id}": {"name": "Renamed"},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/rolls": {"action": V20_TEST},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/adjustments":

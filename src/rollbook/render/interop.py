@@ -1,0 +1,65 @@
+"""An import's report (``rollbook.interop.Report`` as plain JSON) in the reader's language: the
+same lines on the web page and in the terminal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rollbook.i18n import N_, translate
+from rollbook.i18n.messages import error_message
+
+FORMAT_NAMES = {"progeny": "Progeny", "wod5e": "WoD5e (Foundry)", "v5bot": "V5 Discord bot (Inconnu)",
+                "wod20": "WoD20 (Foundry)"}
+
+REASONS = {
+    "no_such_field": N_("a rollbook sheet has no such field"),
+    "foundry_state": N_("the virtual tabletop's own bookkeeping"),
+    "source_bookkeeping": N_("the source tool's own bookkeeping"),
+    "unknown_field": N_("a field the format does not define"),
+    "merits": N_("merits, flaws and backgrounds are not on a rollbook sheet"),
+    "rituals": N_("rituals and ceremonies are not on a rollbook sheet"),
+    "touchstones": N_("touchstones and convictions are not on a rollbook sheet"),
+    "no_generation_in_v5": N_("a V5 sheet here has no Generation"),
+    "creation_choice": N_("a choice made at creation, already in the traits"),
+    "power_text": N_("a power's text (the book has it)"),
+    "power_without_level": N_("a power not in the game's list, and the file gives no level"),
+    "bonus_not_specialty": N_("a situational bonus, not a specialty"),
+    "empty_name": N_("no name"),
+    "duplicate": N_("given twice"),
+    "not_a_v5_attribute": N_("not an Attribute of V5"),
+    "not_a_v20_attribute": N_("not an Attribute of V20"),
+    "not_a_v20_trait": N_("a trait of another game"),
+    "item_type": N_("an item rollbook does not keep"),
+    "derived": N_("derived from other traits"),
+    "path_not_humanity": N_("a Path other than Humanity: its rating is kept as Humanity, its name is not"),
+    "not_for_creature": N_("does not apply to this creature"),
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    source: str
+    text: str
+
+
+def reason(code: str, lang: str) -> str:
+    return translate(REASONS[code], lang) if code in REASONS else code
+
+
+def problem(entry: dict, lang: str) -> str:
+    return error_message(entry["code"], lang, dict(entry.get("params") or {}))
+
+
+def lines(report: dict, lang: str) -> dict[str, list[Line]]:
+    """The report's four lists as lines: ``mapped`` (source → target), ``homebrew`` (with the name as
+    typed), ``dropped`` (with the reason), ``problems`` (the sentence)."""
+    return {
+        "mapped": [Line(m["source"], m["target"]) for m in report.get("mapped", [])],
+        "homebrew": [Line(h["source"], f"{h['target']} “{h['name']}”") for h in report.get("homebrew", [])],
+        "dropped": [Line(d["source"], reason(d["reason"], lang)) for d in report.get("dropped", [])],
+        "problems": [Line(p["source"], problem(p, lang)) for p in report.get("problems", [])],
+    }
+
+
+TITLES = {"mapped": N_("Mapped"), "homebrew": N_("Kept as homebrew"), "dropped": N_("Not kept"),
+          "problems": N_("Problems")}

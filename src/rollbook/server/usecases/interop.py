@@ -1,0 +1,68 @@
+"""Bring your character (issue 35): a sheet of another tool imported as a chronicle's new character,
+a character exported to another tool; both logged like sheet edits.
+
+The import goes through ``characters.add_character`` (the same checks and write as any new
+character) after ``rollbook.interop`` has read and validated the file; any refusal is raised before
+anything is written, so the transaction writes nothing. The log entries name the imported sheet's
+origin (its format) and how many fields were mapped, kept as homebrew or dropped; they carry no
+rating of the sheet (issue 31: a player sees the ratings of their own characters only), so the
+public entry gives nothing away that the character's sheet keeps for its owner and the Storyteller.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from rollbook import interop
+from rollbook.rules.base import RuleError
+from rollbook.server.access import find_character, lock_chronicle, may_act_for
+from rollbook.server.models import Member
+from rollbook.server.store import actor_of, append_entry
+from rollbook.server.usecases import characters
+from rollbook.server.usecases.checks import UNSET
+from rollbook.server.views import entry_view
+
+IMPORT_KIND = "sheet_import"
+EXPORT_KIND = "sheet_export"
+
+
+def import_character(session: Session, member: Member, *, source: Any, format: str | None = None,
+                     system: str | None = None, name: str | None = None, owner: int | None = UNSET) -> dict:
+    """A new character from another tool's file: ``{"character", "sheet", "report", "entry"}``.
+    ``system``: a hint the chronicle's system must match; ``name``: instead of the file's."""
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    if system is not None and system != chronicle.system:
+        raise RuleError("import_wrong_system", format=format or "-", system=system, chronicle=chronicle.system)
+    imported = interop.import_sheet(source, format=format, system=chronicle.system)
+    sheet = dict(imported.sheet)
+    if name is not None:
+        sheet["name"] = name
+    view = characters.add_character(session, member, name=sheet["name"], sheet=sheet, owner=owner)
+    character = find_character(session, member, view["id"])
+    report = imported.report
+    entry = append_entry(session, chronicle, kind=IMPORT_KIND, actor=actor_of(member, character), visibility="public",
+                         receipt={"character": character.id, "origin": {"format": imported.format},
+                                  "counts": report.counts(),
+                                  # names of homebrew traits may stay public (issue 31); never a rating
+                                  "homebrew": sorted({h.name for h in report.homebrew})},
+                         character_id=character.id)
+    return {"character": view, "sheet": view["sheet"], "report": report.plain(), "entry": entry_view(entry, member)}
+
+
+def export_character(session: Session, member: Member, character_id: int, format: str | None = None) -> dict:
+    """A character's sheet as ``format``'s JSON (the owner's or the Storyteller's; None: the format of
+    the chronicle's system); logged."""
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    if format is None:
+        format = next((name for name, system in interop.EXPORTS.items() if system == chronicle.system), None)
+        if format is None:
+            raise RuleError("export_wrong_system", format="-", system="v5, v20", chronicle=chronicle.system)
+    character = find_character(session, member, character_id)
+    may_act_for(member, character)
+    exported = interop.export_sheet(chronicle.system, character.sheet, format)
+    append_entry(session, chronicle, kind=EXPORT_KIND, actor=actor_of(member, character), visibility="public",
+                 receipt={"character": character.id, "format": format, "version": character.version},
+                 character_id=character.id)
+    return exported

@@ -1,0 +1,96 @@
+"""Bring your character on the pages (issue 35): the chronicle's "Import a sheet" form (a JSON file
+or the JSON pasted; a plain multipart form, fit for a phone), the report after the import, and a
+character's export for Foundry from its sheet page. Plain route functions over
+``server.usecases.interop``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import UploadFile
+
+from rollbook.interop import EXPORTS
+from rollbook.render import interop as render_interop
+from rollbook.rules.base import RuleError
+from rollbook.server import tx
+from rollbook.server.access import STORYTELLER
+from rollbook.server.usecases import interop
+from rollbook.web import labels, table
+from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
+from rollbook.web.errors import error_detail, on_refusal
+from rollbook.web.once import once
+from rollbook.web.respond import page
+
+router = page_router()
+
+MAX_FILE = 1024 * 1024  # as the server's InputGuard: the whole request is at most 1 MiB
+
+
+def _import_page(request: Request, db, member, lang: str, *, result: dict | None = None,
+                 error: Exception | None = None, pasted: str = "", status: int = 200) -> HTMLResponse:
+    state = table.load(db, member, lang, feed=False)
+    problems, message = [], ""
+    if error is not None:
+        status, message = error_detail(error, lang)
+        if isinstance(error, RuleError) and error.code == "import_refused":
+            problems = [render_interop.Line(p["source"], render_interop.problem(p, lang))
+                        for p in error.params.get("problems", [])]
+    report = result["report"] if result else None
+    return page(request, "import.html", lang, status=status, t=state, me=state.me, result=result, problems=problems,
+                message=message, pasted=pasted, report_lines=render_interop.lines(report, lang) if report else None,
+                titles=render_interop.TITLES, format_names=render_interop.FORMAT_NAMES,
+                system_name=labels.system_name(state.chronicle["system"], lang))
+
+
+@router.get("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
+def import_form(request: Request, db: Db, member: Reader, lang: Lang) -> Response:
+    return _import_page(request, db, member, lang)
+
+
+def _source(form: dict[str, Any]) -> tuple[Any, str]:
+    """The posted file's JSON, else the pasted text's: (parsed, the text to show again)."""
+    upload = form.get("file")
+    text = ""
+    if isinstance(upload, UploadFile) and upload.filename:
+        raw = upload.file.read(MAX_FILE + 1)
+        if len(raw) > MAX_FILE:
+            raise RuleError("import_too_big", most=MAX_FILE)
+        text = raw.decode("utf-8-sig", errors="replace")
+    elif isinstance(form.get("pasted"), str):
+        text = form["pasted"].strip()
+    if not text:
+        raise RuleError("missing_field", field="file")
+    try:
+        return json.loads(text), text if len(text) <= 20000 else ""
+    except ValueError:
+        raise RuleError("import_not_json") from None
+
+
+@router.post("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
+def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    pasted = form.get("pasted") if isinstance(form.get("pasted"), str) else ""
+    on_refusal(request, lambda error: _import_page(request, db, member, lang, error=error, pasted=pasted))
+    source, text = _source(form)
+    fields: dict[str, Any] = {"source": source}
+    if member.role == STORYTELLER:
+        owner = str(form.get("owner", "")).strip()
+        fields["owner"] = int(owner) if owner.isdigit() else None
+    plain_form = {key: value for key, value in form.items() if isinstance(value, str)} | {"source": text}
+    result = once(request, db, member, plain_form, lambda s: interop.import_character(s, member, **fields))
+    return _import_page(request, db, member, lang, result=result, status=201)
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/export")
+def export_character(request: Request, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+    on_refusal(request, lambda error: page(request, "error.html", lang, status=error_detail(error, lang)[0],
+                                           message=error_detail(error, lang)[1]))
+    fmt = request.query_params.get("format", "")
+    if fmt not in EXPORTS:
+        raise RuleError("bad_choice", field="format", value=fmt, choices=list(EXPORTS))
+    exported = tx.run(db, lambda s: interop.export_character(s, member, character_id, fmt))
+    body = json.dumps(exported, ensure_ascii=False, indent=1)
+    return Response(body, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="character-{character_id}-{fmt}.json"'})
