@@ -12,10 +12,9 @@ from pydantic import Field
 
 from rollbook.interop import FORMATS
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Name, Strict, _given, _signed_write
-from rollbook.server.lean import LeanRoute
 from rollbook.server.usecases import interop
 
-router = APIRouter(prefix="/api", route_class=LeanRoute)
+router = APIRouter(prefix="/api")
 
 Format = Literal[FORMATS]  # type: ignore[valid-type]
 
