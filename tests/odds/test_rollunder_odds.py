@@ -83,3 +83,14 @@ def test_R_7_opposed_odds_sum_to_one_and_match_enumeration(sizes, threshold):
     for s in sizes:
         total *= s
     assert exact.values.fractions() == {t: Fraction(c, total) for t, c in sorted(counts.items())}
+
+
+@pytest.mark.parametrize("dice,threshold", [("d20", 10), ("2d6+2", 9), ("3d6-1", 9), ("d100", 37), ("1d4+1d6-2", 4)])
+def test_R_7_opposed_odds_with_numbers_equal_brute_force(dice, threshold):
+    from rollbook.rules.rollunder import RollUnderRequest
+    from rollbook.odds.rollunder import rollunder_odds
+    from .brute import rollunder_brute
+
+    request = RollUnderRequest(action="Climb", kind="opposed", dice=dice, threshold=threshold)
+    exact = rollunder_odds(request)
+    assert {k: v for k, v in exact.outcomes.items() if v} == rollunder_brute(request)

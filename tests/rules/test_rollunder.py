@@ -193,11 +193,12 @@ def test_R7_dice_expression_gives_every_die_in_order():
         ("3d1", "dice_sides_out_of_range"),
         ("2d1001", "dice_sides_out_of_range"),
         ("2x6", "dice_expression_syntax"),
-        ("d6", "dice_expression_syntax"),
+        ("d", "dice_expression_syntax"),
         ("2d6+", "dice_expression_empty_term"),
         ("+1d4", "dice_expression_empty_term"),
         ("2d6-1d4", "dice_expression_syntax"),
-        ("2d6+3", "dice_expression_syntax"),
+        ("2d6*3", "dice_expression_syntax"),
+        ("3", "dice_expression_syntax"),
         ("", "dice_expression_empty"),
     ],
 )
@@ -345,3 +346,36 @@ def test_R7_property_parse_and_resolve_agree(parts, data, threshold):
         assert r.outcome == "critical_failure"
     else:
         assert r.success == (sum(faces) <= threshold)
+
+
+# --- "any type and any number of dice" (issue 32): d20, 2d6+2, 3d6-1, d100 -----------------
+
+@pytest.mark.parametrize("expression,written,sizes,low,high", [
+    ("d20", "1d20", (20,), 1, 20), ("2d6+2", "2d6+2", (6, 6), 4, 14), ("3d6-1", "3d6-1", (6, 6, 6), 2, 17),
+    ("d100", "1d100", (100,), 1, 100), ("1d8 + 1d4 + 3", "1d8+1d4+3", (8, 4), 5, 15)])
+def test_R_7_dice_expressions_with_one_die_terms_and_numbers(expression, written, sizes, low, high):
+    from rollbook.rules.rollunder import parse_dice
+
+    parsed = parse_dice(expression)
+    assert (str(parsed), parsed.sizes, parsed.minimum, parsed.maximum) == (written, sizes, low, high)
+
+
+@pytest.mark.parametrize("expression", ["2", "2d6-1d4", "+2d6", "2d6+", "d", "2d6*2"])
+def test_R_7_what_is_not_a_roll_is_refused(expression):
+    from rollbook.rules.rollunder import parse_dice
+
+    with pytest.raises(RuleError):
+        parse_dice(expression)
+
+
+def test_R_7_a_number_moves_the_total_and_criticals_stay_on_the_dice():
+    from rollbook.rules.rollunder import RollUnderRequest, resolve
+
+    def opposed(dice, threshold, faces):
+        return resolve(RollUnderRequest(action="Climb", kind="opposed", dice=dice, threshold=threshold), faces)
+
+    assert (opposed("2d6+2", 9, (3, 4)).total, opposed("2d6+2", 9, (3, 4)).outcome) == (9, "success")
+    assert opposed("2d6+2", 8, (3, 4)).outcome == "failure"
+    assert (opposed("3d6-1", 2, (1, 1, 1)).total, opposed("3d6-1", 2, (1, 1, 1)).outcome) == (2, "critical_success")
+    assert opposed("d20", 30, (20,)).outcome == "critical_failure"  # every die at its highest face
+    assert opposed("d100", 50, (50,)).outcome == "success"

@@ -94,11 +94,12 @@ def _opposed(request: RollUnderRequest) -> RollUnderOdds:
     outcomes = dict.fromkeys(OUTCOMES, 0)
     values: dict[int, int] = {}
     under = 0
+    shift = expression.modifier  # a number added to (or taken from) the dice's total
     for total in range(low, high + 1):
-        ways = totals[total]
+        ways = totals[total - shift]
         if not ways:
             continue
-        receipt = resolve(request, _faces_for(total, sizes))
+        receipt = resolve(request, _faces_for(total - shift, sizes))
         assert receipt.total == total
         outcomes[receipt.outcome] += ways
         values[total] = ways

@@ -33,7 +33,8 @@ OUTCOMES: tuple[Outcome, ...] = ("critical_success", "success", "failure", "crit
 
 # --- Dice expressions (R-7) ---------------------------------------------------------------------
 
-_TERM = re.compile(r"\s*(\d+)[dD](\d+)\s*")
+_TERM = re.compile(r"\s*(?:(\d*)[dD](\d+)|(\d+))\s*")  # NdS, dS (one die) or a number (R-7)
+MAX_MODIFIER = 1000  # a number added to or taken from the dice's total (R-7: "2d6+2", "3d6-1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class DiceTerm:
 @dataclass(frozen=True, slots=True)
 class DiceExpression:
     terms: tuple[DiceTerm, ...]
-
+    modifier: int = 0  # R-7: the numbers added (or taken away) after the dice
     @property
     def sizes(self) -> tuple[int, ...]:
         """The size of every die, in the expression's order."""
@@ -56,36 +57,50 @@ class DiceExpression:
 
     @property
     def minimum(self) -> int:
-        return sum(term.count for term in self.terms)
+        return sum(term.count for term in self.terms) + self.modifier
 
     @property
     def maximum(self) -> int:
-        return sum(term.count * term.sides for term in self.terms)
+        return sum(term.count * term.sides for term in self.terms) + self.modifier
 
     def __str__(self) -> str:
-        return "+".join(str(term) for term in self.terms)
+        dice = "+".join(str(term) for term in self.terms)
+        return f"{dice}{self.modifier:+d}" if self.modifier else dice
 
 
 def parse_dice(expression: str) -> DiceExpression:
-    """R-7: ``NdS`` terms joined by ``+`` (e.g. ``3d6``, ``2d8+1d4``); spaces around terms allowed."""
+    """R-7 ("any type and any number of dice"): ``NdS`` terms (``dS`` is one die: ``d20``, ``d100``)
+    joined by ``+``, and numbers added or taken away (``2d6+2``, ``3d6-1``); spaces around terms
+    allowed. Only numbers may be taken away; at least one die."""
     if not isinstance(expression, str):
         raise RuleError("dice_expression_syntax", expression=expression, term=expression)
     if not expression.strip():
         raise RuleError("dice_expression_empty")
     terms = []
-    for text in expression.split("+"):
-        if not text.strip():  # "2d6+" or "+1d4": a '+' with nothing on one side
+    modifier = 0
+    pieces = re.split(r"([+-])", expression)
+    for index in range(0, len(pieces), 2):
+        text, sign = pieces[index], "+" if index == 0 else pieces[index - 1]
+        if not text.strip():  # "2d6+" or "+1d4": a sign with nothing on one side
             raise RuleError("dice_expression_empty_term", expression=expression)
         match = _TERM.fullmatch(text)
-        if match is None:
+        if match is None or (match.group(3) is None and sign == "-"):
             raise RuleError("dice_expression_syntax", expression=expression, term=text.strip())
-        count, sides = int(match.group(1)), int(match.group(2))
+        if match.group(3) is not None:  # a number: added or taken away after the dice
+            value = int(match.group(3))
+            if value > MAX_MODIFIER:
+                raise RuleError("out_of_range", field="dice", value=value, low=0, high=MAX_MODIFIER)
+            modifier += value if sign == "+" else -value
+            continue
+        count, sides = int(match.group(1) or 1), int(match.group(2))
         if not MIN_COUNT <= count <= MAX_COUNT:
             raise RuleError("dice_count_out_of_range", term=text.strip(), count=count, low=MIN_COUNT, high=MAX_COUNT)
         if not MIN_SIDES <= sides <= MAX_SIDES:
             raise RuleError("dice_sides_out_of_range", term=text.strip(), sides=sides, low=MIN_SIDES, high=MAX_SIDES)
         terms.append(DiceTerm(count, sides))
-    return DiceExpression(tuple(terms))
+    if not terms:  # "2": a number is not a roll
+        raise RuleError("dice_expression_syntax", expression=expression, term=expression.strip())
+    return DiceExpression(tuple(terms), modifier)
 
 
 # --- Requests and receipts --------------------------------------------------------------------
@@ -257,7 +272,7 @@ def _resolve_opposed(request: RollUnderRequest, faces: Faces) -> OpposedReceipt:
     for index, (face, sides) in enumerate(zip(faces, sizes)):  # each face within its own die (R-7)
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
             raise RuleError("face_out_of_range", field="faces", index=index, face=face, sides=sides)
-    total = sum(faces)
+    total = sum(faces) + parse_dice(request.dice).modifier  # R-7: "2d6+2" adds 2 to the dice
     if all(face == 1 for face in faces):
         outcome: Outcome = "critical_success"  # R-7 Reading: every die shows 1
     elif all(face == sides for face, sides in zip(faces, sizes)):
