@@ -59,3 +59,15 @@ def test_the_advice_is_the_odds_engines():
                for line in lines)
     assert "Normal dice: [0]=2 [1]=3 [2]=10" in lines
     assert reroll_dice("0, 2") == (0, 2) and reroll_dice("") == () and reroll_dice("none") == ()
+
+
+def test_V5_8_roll_v5_mode_casual_rerolls_again_and_strict_refuses_a_second():
+    """Issue 32: ``rollbook roll v5`` has ``--mode``; a casual roll takes repeated Willpower rerolls (V5-8)."""
+    done = run("roll", "v5", "--pool", "5", "--hunger", "1", "--mode", "casual", "--reroll", "0,1", "--reroll", "2",
+               "--json")
+    assert done.returncode == 0, done.stderr
+    receipt = json.loads(done.stdout)
+    assert receipt["mode"] == "casual" and [r["dice"] for r in receipt["rerolls"]] == [[0, 1], [2]]
+    strict = run("roll", "v5", "--pool", "5", "--reroll", "0", "--reroll", "1")
+    assert strict.returncode == 2 and "one Willpower reroll" in strict.stderr
+    assert run("roll", "v5", "--pool", "3", "--mode", "loose").returncode == 2

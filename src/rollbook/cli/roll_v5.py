@@ -73,9 +73,12 @@ def roll_v5(
     difficulty: int = typer.Option(1, "--difficulty", help="Successes needed (V5-1)."),
     creature: str = typer.Option("vampire", "--creature", help="vampire, thin_blood, ghoul or mortal (V5-12)."),
     blood_potency_reroll: bool = typer.Option(False, "--bp-reroll", help="Rouse: Blood Potency reroll, keep the better."),
-    reroll: Optional[str] = typer.Option(
+    mode: str = typer.Option("strict", "--mode", help="strict (one Willpower reroll per roll) or casual "
+                                                       "(again and again, V5-8)."),
+    reroll: Optional[list[str]] = typer.Option(
         None, "--reroll", help="Willpower reroll (V5-8) of these normal dice, by index: 0,1,2 (up to three; "
-                               "Hunger dice never). Without it a terminal asks, with the odds engine's advice."),
+                               "Hunger dice never); repeat it for another reroll in --mode casual. Without it a "
+                               "terminal asks, with the odds engine's advice."),
     goal: str = typer.Option("win", "--goal", help="What the reroll advice aims for: win, clean or crit."),
     interactive: Optional[bool] = typer.Option(
         None, "--interactive/--no-interactive", help="Ask for the Willpower reroll (default: when on a terminal)."),
@@ -86,14 +89,19 @@ def roll_v5(
     after a test, the Willpower reroll (V5-8)."""
     if goal not in GOALS:
         raise RuleError("bad_choice", field="goal", value=goal, choices=list(GOALS))
+    if mode not in ("strict", "casual"):
+        raise RuleError("bad_choice", field="mode", value=mode, choices=["strict", "casual"])
     if kind == "rouse":
         request = v5.rouse_request(hunger, blood_potency_reroll=blood_potency_reroll, creature=creature)
     else:
         request = v5.V5Request(pool=pool, hunger=hunger, difficulty=difficulty, kind=kind, creature=creature,
-                               blood_potency_reroll=blood_potency_reroll)
-    dice = reroll_dice(reroll)
-    if dice and kind != "test":
+                               blood_potency_reroll=blood_potency_reroll, mode=mode)
+    rerolls = [reroll_dice(text) for text in reroll or []]
+    rerolls = [dice for dice in rerolls if dice]
+    if rerolls and kind != "test":
         raise RuleError("reroll_not_allowed", kind=kind)  # V5-8: tests only
+    if len(rerolls) > 1 and mode == "strict":
+        raise RuleError("reroll_limit_strict")  # V5-8: one reroll per roll in Strict; Casual again and again
     _, receipt = draw_and_resolve(get_system("v5"), request, SecureDice())
     lang_ = language(lang)
     if interactive is None:
@@ -107,6 +115,7 @@ def roll_v5(
         dice = reroll_dice(answer)
         if not dice:
             return
-    if dice:
-        receipt = v5.reroll(request, receipt, dice, SecureDice().draw(len(dice), v5.SIDES))  # V5-8
+        rerolls = [dice]
+    for dice in rerolls:  # V5-8: each a Willpower reroll of normal dice (Casual: again)
+        receipt = v5.reroll(request, receipt, dice, SecureDice().draw(len(dice), v5.SIDES))
     show(to_plain(receipt), lang, as_json)
