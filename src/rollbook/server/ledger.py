@@ -15,7 +15,18 @@ called on every readable entry, in log order, and returns the problems it finds:
 - a player's roll without a grant carries no edge beyond its recorded baseline, and the standing
   grants it names were in force and set those values.
 
-Rolls logged before the authority rules (no ``authority`` stamp) are not checked here.
+Rolls logged before the authority rules (no ``authority`` stamp) are not checked for A-2. Every roll
+is checked without a head (issue 31 points 10 and 13), so that a forger who recomputed the hash chain
+still has to keep these consistent:
+
+- the rules request is the one its action builds (``REQUEST_FROM_ACTION``: each field the action
+  hands to the request unchanged, the V20 specialty, the Willpower the sheet held), so a request
+  changed with its result recomputed while the action still says otherwise is caught; the action
+  itself is the grant's (A-2 above) or the baseline's;
+- the effects are recomputed from the receipt and the sheet's before-values: the entry's effects are
+  the receipt's, each effect the receipt implies is there with its arithmetic (V20 Willpower spent,
+  Tiers ammunition and Essence, V5 Hunger read), and each resource's before-value is the after-value
+  of the character's previous effect on it (an effect edited or removed breaks that chain).
 """
 
 from __future__ import annotations
@@ -67,11 +78,22 @@ class AuthorityLedger:
     standing: dict[int, dict] = field(default_factory=dict)  # by the standing grant's id
     removed: set = field(default_factory=set)  # members removed so far (``member_removed``)
 
+    sheets: dict[tuple, Any] = field(default_factory=dict)  # (character, resource, weapon) -> last after-value
+    last_seq: int | None = None
+
     def check(self, entry: dict) -> list[str]:
         kind = entry.get("kind")
         receipt = entry.get("receipt")
+        seq = entry.get("seq")
+        if self.last_seq is not None and isinstance(seq, int) and seq != self.last_seq + 1:
+            self.sheets.clear()  # an entry not shown (a player's export) may have moved any resource
+        self.last_seq = seq if isinstance(seq, int) else self.last_seq
         if not isinstance(receipt, dict):
             return []
+        problems = self._sheet(entry, receipt, kind)
+        return problems + self._authority(entry, receipt, kind)
+
+    def _authority(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
         if kind == "ask":
             return self._ask(entry, receipt)
         if kind == "member_removed":
@@ -90,6 +112,28 @@ class AuthorityLedger:
         if kind == "roll" and isinstance(receipt.get("authority"), dict):
             return self._roll(entry, receipt)
         return []
+
+    # --- a roll's request and effects, from its action and the sheet (issue 31 points 10, 13) ---
+
+    def _sheet(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
+        character = entry.get("character")
+        if kind in ("sheet_edit", "removal"):  # the sheet changed outside the rolls: its chains restart
+            for key in [key for key in self.sheets if key[0] == character]:
+                del self.sheets[key]
+            return []
+        problems: list[str] = []
+        if kind in ("roll", "reroll") and isinstance(receipt.get("system"), str):
+            problems += request_problems(receipt)
+            problems += effect_problems(entry, receipt)
+        for effect in entry.get("effects") or []:
+            if not isinstance(effect, dict) or "resource" not in effect:
+                continue
+            key = (character, effect.get("resource"), effect.get("weapon"))
+            if key in self.sheets and self.sheets[key] != effect.get("before"):
+                problems.append(f"{effect.get('resource')} was {self.sheets[key]!r} after the character's last "
+                                f"change, but this entry says it was {effect.get('before')!r} before")
+            self.sheets[key] = effect.get("after")
+        return problems
 
     # --- entries ------------------------------------------------------------------------------
 
@@ -193,3 +237,80 @@ class AuthorityLedger:
         if composed != grant.action or composed_hidden != bool(grant.hidden):
             problems.append(f"grant {grant.seq} does not compose to the action it names")
         return problems
+
+
+# --- the request a roll's action builds, and the effects its receipt implies ------------------------
+
+# Fields the action hands to the rules request unchanged, per system (``play.<system>.prepare``).
+REQUEST_FROM_ACTION = {
+    "v20": ("difficulty", "required", "willpower", "auto_successes", "knowledge_allowed", "damage", "damage_type"),
+    "v5": ("difficulty",),
+    "tiers": ("bullets", "attack_tier"),
+    "rollunder": ("action", "malus", "disadvantage", "task", "dice", "threshold"),
+}
+
+
+def request_problems(receipt: dict) -> list[str]:
+    """Issue 31 point 10: the request the receipt's action builds, field by field, against the stored one."""
+    action, request = receipt.get("action"), receipt.get("request")
+    if not isinstance(action, dict) or not isinstance(request, dict):
+        return []
+    system = receipt.get("system")
+    problems = [f"the request's {name} is {request[name]!r} but its action says {action[name]!r}"
+                for name in REQUEST_FROM_ACTION.get(system, ()) if name in action and name in request
+                and action[name] is not None and request[name] != action[name]]
+    if system == "v20" and "specialty" in action and "specialty" in request \
+            and bool(request["specialty"]) != (action["specialty"] is not None):
+        problems.append("the request's specialty is not the action's")
+    pool = receipt.get("pool")
+    if isinstance(pool, dict) and "total" in pool and isinstance(request.get("pool"), int) \
+            and receipt.get("kind") not in ("soak",) and system in ("v20", "v5") and request["pool"] != pool["total"]:
+        problems.append(f"the request's pool is {request['pool']} but the pool built from the sheet is {pool['total']}")
+    return problems
+
+
+def _effects(entry: dict, receipt: dict) -> list[dict]:
+    return [e for e in entry.get("effects") or [] if isinstance(e, dict)]
+
+
+def effect_problems(entry: dict, receipt: dict) -> list[str]:
+    """Issue 31 point 13: the effects recomputed from the receipt and the sheet's before-values."""
+    effects = _effects(entry, receipt)
+    problems = []
+    if "effects" in receipt and receipt.get("effects") != entry.get("effects"):
+        problems.append("the entry's effects are not its receipt's")
+    request = receipt.get("request") if isinstance(receipt.get("request"), dict) else {}
+    by_resource: dict[Any, list[dict]] = {}
+    for effect in effects:
+        by_resource.setdefault(effect.get("resource"), []).append(effect)
+    system = receipt.get("system")
+    if entry.get("kind") == "roll" and system == "v20" and receipt.get("kind") not in ("soak", "damage"):
+        spent = by_resource.get("willpower", [])
+        if request.get("willpower"):  # V20-9: one point of Willpower, from what the sheet held
+            held = request.get("willpower_current")
+            if len(spent) != 1 or spent[0].get("before") != held or not isinstance(held, int) \
+                    or spent[0].get("after") != held - 1:
+                problems.append("the Willpower spent is not the receipt's (one point of what the sheet held)")
+        elif spent:
+            problems.append("Willpower spent by a roll that spent none")
+    if system == "v5" and isinstance(request.get("hunger"), int):
+        for effect in by_resource.get("hunger", []):
+            if effect.get("before") != request["hunger"] or not isinstance(effect.get("after"), int) \
+                    or not 0 <= effect["after"] - effect["before"] <= 2:
+                problems.append("the Hunger changed is not the receipt's (from the Hunger the roll read)")
+    if system == "tiers" and entry.get("kind") == "roll":
+        bullets = request.get("bullets")
+        loaded = by_resource.get("ammunition.loaded", [])
+        if isinstance(bullets, int) and bullets > 0:
+            if len(loaded) != 1 or loaded[0].get("before") != request.get("magazine") \
+                    or loaded[0].get("after") != (request.get("magazine") or 0) - bullets:
+                problems.append("the ammunition spent is not the receipt's bullets")
+        elif loaded:
+            problems.append("ammunition spent by a roll that fired none")
+        cast = receipt.get("cast")
+        essence = by_resource.get("essence", [])
+        if isinstance(cast, dict) and cast.get("essence_before") != cast.get("essence_after"):
+            if len(essence) != 1 or essence[0].get("before") != cast.get("essence_before") \
+                    or essence[0].get("after") != cast.get("essence_after"):
+                problems.append("the Essence spent is not the spell's")
+    return problems
