@@ -1,0 +1,126 @@
+"""`rollbook sheet import FILE` and `rollbook sheet export FILE` (issue 35): another tool's character
+file read into a rollbook sheet, with the report of every field; a rollbook sheet written as a
+WoD5e or Foundry WoD20 actor."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from rollbook.cli.base import app, fail
+
+sheet_app = typer.Typer(help="Character sheets of other tools, in and out (Progeny, WoD5e, the V5 Discord bot, "
+                             "WoD20).", no_args_is_help=True)
+app.add_typer(sheet_app, name="sheet")
+
+MAX_FILE = 5 * 1024 * 1024
+
+
+def _read(file: Path) -> Any:
+    try:
+        raw = sys.stdin.buffer.read(MAX_FILE + 1) if str(file) == "-" else file.open("rb").read(MAX_FILE + 1)
+    except OSError as error:
+        fail(f"cannot read {file}: {error.strerror}")
+    if len(raw) > MAX_FILE:
+        fail(f"{file} is larger than {MAX_FILE // (1024 * 1024)} MiB")
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        fail(f"{file} is not UTF-8 text")
+    except (ValueError, RecursionError):
+        from rollbook.rules.base import RuleError
+
+        raise RuleError("import_not_json") from None
+
+
+@sheet_app.command("import")
+def import_command(
+    file: Path = typer.Argument(..., help="The character's JSON file ('-' for standard input)."),
+    system: str = typer.Option(..., "--system", help="The game the sheet is for: v5 or v20."),
+    format: Optional[str] = typer.Option(None, "--format", help="progeny, wod5e, v5bot or wod20 (default: detected)."),
+    as_json: bool = typer.Option(False, "--json", help="The sheet and the report as one JSON object."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
+) -> None:
+    """Read another tool's character file into a rollbook sheet and print it with the report: each
+    field mapped (to which trait), kept as homebrew (its name as typed), or dropped and why. A file
+    with problems prints every problem, each at its place in the file, and exits 2."""
+    from rollbook import settings
+    from rollbook.i18n import normalize
+    from rollbook.interop import ImportRefused, import_sheet
+    from rollbook.render.interop import problem
+
+    if system not in ("v5", "v20"):
+        fail(f"--system takes v5 or v20, not {system}")
+    language = normalize(lang) if lang else settings.current().language
+    data = _read(file)
+    try:
+        imported = import_sheet(data, format=format, system=system)
+    except ImportRefused as refused:
+        for entry in refused.params["problems"]:
+            print(f"{entry['source']}: {problem(entry, language)}", file=sys.stderr)
+        raise
+    if as_json:
+        typer.echo(json.dumps(imported.plain(), ensure_ascii=False, indent=1))
+        return
+    _show(imported.plain(), language)
+
+
+def _show(imported: dict, lang: str) -> None:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from rollbook.i18n import translate
+    from rollbook.render.interop import FORMAT_NAMES, TITLES, lines
+
+    console = Console()
+    report = imported["report"]
+    title = translate("Imported from {format}", lang, format=FORMAT_NAMES.get(report["format"], report["format"]))
+    sheet = Table(show_header=False, expand=True, box=None)
+    sheet.add_column(style="bold")
+    sheet.add_column()
+    for key, value in imported["sheet"].items():
+        shown = _compact(value)
+        if shown:
+            sheet.add_row(key, shown)
+    console.print(Panel(sheet, title=title, subtitle=f"{imported['system']} · {report['creature']}"))
+    for key, items in lines(report, lang).items():
+        if not items:
+            continue
+        table = Table(title=translate(TITLES[key], lang), show_header=False, expand=True)
+        table.add_column(no_wrap=False)
+        table.add_column(no_wrap=False)
+        for line in items:
+            table.add_row(line.source, line.text)
+        console.print(table)
+
+
+def _compact(value: Any) -> str:
+    """A sheet's field on one line: ratings above 0, lists joined, powers by id or name."""
+    if isinstance(value, dict):
+        parts = [f"{k} {_compact(v)}" for k, v in value.items() if v not in (0, None, "", [], {})]
+        return ", ".join(parts)
+    if isinstance(value, list):
+        return ", ".join(_compact(item) if not isinstance(item, dict) else
+                         f"{item.get('discipline')} {item.get('level')}: {item.get('power') or item.get('name')}"
+                         if "discipline" in item else _compact(item) for item in value)
+    return "" if value is None else str(value)
+
+
+@sheet_app.command("export")
+def export_command(
+    file: Path = typer.Argument(..., help="A rollbook sheet's JSON (as the API answers it; '-' for standard input)."),
+    format: str = typer.Option(..., "--format", help="wod5e (a V5 sheet) or wod20 (a V20 sheet)."),
+) -> None:
+    """Write a rollbook sheet as a WoD5e actor (V5) or a Foundry WoD20 actor (V20), to import in Foundry."""
+    from rollbook.interop import export_sheet
+
+    data = _read(file)
+    sheet = data.get("sheet", data) if isinstance(data, dict) else data  # a character as the API answers it
+    if not isinstance(sheet, dict) or sheet.get("system") not in ("v5", "v20"):
+        fail(f"{file} is not a rollbook V5 or V20 sheet")
+    typer.echo(json.dumps(export_sheet(sheet["system"], sheet, format), ensure_ascii=False, indent=1))
