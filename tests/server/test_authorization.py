@@ -74,6 +74,8 @@ ALLOWED: dict[str, set[str]] = {
     "GET /api/chronicles/{chronicle_id}/fair": TABLE,
     "PUT /api/chronicles/{chronicle_id}/members/me/client-seed": TABLE,
     "POST /api/chronicles/{chronicle_id}/fair/rotate": ST,
+    "GET /api/chronicles/{chronicle_id}/odds/exchange": OWNER,  # attacker = target: 422 past the door
+    "POST /api/chronicles/{chronicle_id}/odds/exchange": OWNER,
 }
 
 # A valid body for each operation that takes one (an invalid body would be refused before the door).
@@ -97,6 +99,7 @@ BODIES: dict[str, object] = {
     "POST /api/chronicles/{chronicle_id}/standing-grants": {"edges": {"modifier": 1}},
     "POST /api/chronicles/{chronicle_id}/scenes": {"name": "Scene"},
     "PUT /api/chronicles/{chronicle_id}/members/me/client-seed": {"client_seed": "abc"},
+    "POST /api/chronicles/{chronicle_id}/odds/exchange": "attack",
 }
 # Run first: it needs the ask still waiting (a grant decides it).
 FIRST = ("POST /api/chronicles/{chronicle_id}/asks/{ask_id}/withdraw",)
@@ -154,8 +157,13 @@ def _call(client, world: World, role: str, method: str, path: str):
     body = BODIES.get(name)
     if body == "join":
         body = {"invitation": world.invitation, "name": f"Joiner {secrets.token_hex(2)}"}
+    pair = {"attacker": world.params["character_id"], "target": world.params["character_id"]}
+    if body == "attack":
+        body = pair
     headers = dict(world.headers[role])
     query = {"idle_timeout": 0.2} if path.endswith("/events") else None
+    if path.endswith("/odds/exchange") and method == "GET":
+        query = pair
     return client.request(method, url, headers=headers, params=query, json=body if body is not None else None)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from rollbook.i18n import N_, translate
 from rollbook.i18n.messages_authority import AUTHORITY_ERROR_MESSAGES
 from rollbook.i18n.messages_exchange import EXCHANGE_ERROR_MESSAGES
+from rollbook.i18n.messages_exchange_odds import EXCHANGE_ODDS_MESSAGES
 from rollbook.i18n.messages_fair import FAIR_MESSAGES
 from rollbook.i18n.messages_interop import INTEROP_MESSAGES
 from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES
@@ -62,7 +63,7 @@ ENGINE_MESSAGES: dict[str, str] = {
 # Every area's codes, in one table (an area's code that repeats another's is a test failure, not an override).
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
     TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
-    SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES, INTEROP_MESSAGES,
+    SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES, INTEROP_MESSAGES, EXCHANGE_ODDS_MESSAGES,
 )
 ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
 

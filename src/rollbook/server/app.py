@@ -33,6 +33,7 @@ from rollbook.server.api_authority import router as authority_router
 from rollbook.server.api_contests import router as contests_router
 from rollbook.server.api_fair import router as fair_router
 from rollbook.server.api_interop import router as interop_router
+from rollbook.server.api_odds import router as odds_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
@@ -109,6 +110,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.include_router(router)
     app.include_router(authority_router)
     app.include_router(fair_router)
+    app.include_router(odds_router)
     app.include_router(contests_router)
     app.include_router(interop_router)
     app.include_router(problems_router)

@@ -1,0 +1,110 @@
+"""The exchange odds on the API (issue 33): ``GET``/``POST /api/chronicles/{c}/odds/exchange`` for a pair of
+characters and a weapon, built from both sheets; the Storyteller sees the defender's numbers, a player
+only the probabilities of outcomes. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rollbook.odds.exchange_tiers import TiersDefender
+from rollbook.odds.exchange_tiers import exchange_odds as tiers_exchange
+from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
+from rollbook.rules.tiers import TiersRequest
+from rollbook.rules.v20 import V20Request
+
+ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
+            "skills": {"melee": 2, "firearms": 3}, "talents": {"athletics": 1},
+            "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"},
+                        {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"}]}
+GHOUL = {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2}, "talents": {"athletics": 2},
+         "disciplines": {"fortitude": 1}, "health": {"bashing": 1}}
+
+
+def v20_table(make_table):
+    t = make_table("v20")
+    alice = t.join("Alice")
+    nia = t.character(alice, ATTACKER)
+    ghoul = t.character(t.st, GHOUL)  # an NPC: no owner
+    return t, alice, nia, ghoul
+
+
+def test_V20_17_storyteller_sees_the_exact_odds_and_the_defenders_numbers(client, make_table):
+    t, _, nia, ghoul = v20_table(make_table)
+    response = client.get(f"{t.base}/odds/exchange", headers=t.st,
+                          params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": "true"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    expected = exchange_odds(V20Request(pool=5), Weapon(1, "lethal", strength=3),
+                             Defender(stamina=3, fortitude=1, health=(1, 0, 0), dodge=V20Request(pool=4)))
+    assert answer["defender_numbers"] is True and answer["system"] == "v20"
+    assert answer["odds"]["outcomes"] == expected.outcomes.texts()
+    assert sum(Fraction(p) for p in answer["odds"]["outcomes"].values()) == 1
+    assert answer["odds"]["wounds"] == expected.wounds.nonzero().texts()
+    assert answer["odds"]["defender"]["soak_pool"] == 4 and answer["odds"]["defender"]["health"] == [1, 0, 0]
+    posted = client.post(f"{t.base}/odds/exchange", headers=t.st,
+                         json={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": True,
+                               "action": {"kind": "test", "attribute": "dexterity", "ability": "melee"}})
+    assert posted.status_code == 200 and posted.json() == answer
+
+
+def test_a_player_sees_only_the_probabilities_of_outcomes_never_the_npcs_ratings(client, make_table):
+    t, alice, nia, ghoul = v20_table(make_table)
+    response = client.get(f"{t.base}/odds/exchange", headers=alice,
+                          params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["defender_numbers"] is False
+    odds = answer["odds"]
+    assert set(odds) >= {"outcomes", "levels", "wounds", "down"}
+    assert not {"defender", "rolled", "track", "by_type"} & set(odds)
+    text = response.text
+    assert "fortitude" not in text and "stamina" not in text and "soak_pool" not in text
+
+
+def test_a_player_may_not_attack_for_someone_elses_character(client, make_table):
+    t, alice, nia, ghoul = v20_table(make_table)
+    bob = t.join("Bob")
+    response = client.get(f"{t.base}/odds/exchange", headers=bob, params={"attacker": nia["id"], "target": ghoul["id"]})
+    assert response.status_code == 403 and response.json()["code"] == "not_your_character"
+
+
+def test_exchange_odds_refusals(client, make_table):
+    t, alice, nia, ghoul = v20_table(make_table)
+    url = f"{t.base}/odds/exchange"
+    for params, status, code in [
+        ({"attacker": nia["id"], "target": nia["id"]}, 422, "target_is_attacker"),
+        ({"attacker": nia["id"], "target": 999999}, 404, "character_not_found"),
+        ({"attacker": nia["id"], "target": ghoul["id"], "weapon": "axe"}, 422, "unknown_weapon"),
+    ]:
+        response = client.get(url, headers=t.st, params=params)
+        assert (response.status_code, response.json()["code"]) == (status, code), response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+    response = client.post(url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"],
+                                                     "action": {"kind": "damage"}})
+    assert response.status_code == 422 and response.json()["code"] == "not_an_attack", response.text
+    response = client.post(url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"], "extra": 1})
+    assert response.status_code == 422
+    assert client.get(url, params={"attacker": nia["id"], "target": ghoul["id"]}).status_code == 401
+    other = make_table("v5")
+    response = client.get(f"{other.base}/odds/exchange", headers=other.st, params={"attacker": 1, "target": 2})
+    assert response.status_code in (404, 422)
+
+
+def test_T_3_T_5_tiers_exchange_from_both_sheets(client, make_table):
+    t = make_table("tiers")
+    shooter = t.character(t.st, {"name": "Ana", "skills": {"firearms": 6},
+                                 "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}]})
+    target = t.character(t.st, {"name": "Bo", "skills": {"dodge": 4}, "endurance": 3, "armor": {"torso": 2},
+                                "wounds": {"level": 1, "length": 6}})
+    response = client.get(f"{t.base}/odds/exchange", headers=t.st,
+                          params={"attacker": shooter["id"], "target": target["id"], "skill": "firearms",
+                                  "weapon": "pistol", "bullets": 2, "dodge": "true"})
+    assert response.status_code == 200, response.text
+    expected = tiers_exchange(TiersRequest(kind="skill", skill=6, bonus=2, bullets=2),
+                              TiersDefender(endurance=3, armor=2, level=1, length=6, dodge=4))
+    odds = response.json()["odds"]
+    assert odds["outcomes"] == expected.outcomes.texts() and odds["track"] == expected.track.nonzero().texts()
+    response = client.get(f"{t.base}/odds/exchange", headers=t.st,
+                          params={"attacker": shooter["id"], "target": target["id"], "weapon": "pistol",
+                                  "location": "tail"})
+    assert response.status_code == 422 and response.json()["code"] == "unknown_location"
