@@ -75,13 +75,17 @@ def test_exchange_odds_refusals(client, make_table):
         ({"attacker": nia["id"], "target": nia["id"]}, 422, "target_is_attacker"),
         ({"attacker": nia["id"], "target": 999999}, 404, "character_not_found"),
         ({"attacker": nia["id"], "target": ghoul["id"], "weapon": "axe"}, 422, "unknown_weapon"),
+        ({"attacker": nia["id"], "target": ghoul["id"], "attribute": "perception", "ability": "alertness"}, 422,
+         "not_an_attack"),  # the chain's own refusals (play.v20): a perception roll is no attack
+        ({"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol", "ability": "melee"}, 422,
+         "weapon_not_the_attacks"),
     ]:
         response = client.get(url, headers=t.st, params=params)
         assert (response.status_code, response.json()["code"]) == (status, code), response.text
         assert response.headers["content-type"].startswith("application/problem+json")
     response = client.post(url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"],
                                                      "action": {"kind": "damage"}})
-    assert response.status_code == 422 and response.json()["code"] == "not_an_attack", response.text
+    assert response.status_code == 422 and response.json()["code"] == "exchange_needs_an_attack", response.text
     response = client.post(url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"], "extra": 1})
     assert response.status_code == 422
     assert client.get(url, params={"attacker": nia["id"], "target": ghoul["id"]}).status_code == 401

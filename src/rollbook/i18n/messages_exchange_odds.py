@@ -7,5 +7,5 @@ from rollbook.i18n import N_
 
 EXCHANGE_ODDS_MESSAGES: dict[str, str] = {
     "exchange_not_for_system": N_("A {system} chronicle has no exchange odds: V20 and Tiers have."),
-    "not_an_attack": N_("A {kind} roll is not an attack: the exchange odds start from one."),
+    "exchange_needs_an_attack": N_("A {kind} roll is not an attack: the exchange odds start from one."),
 }

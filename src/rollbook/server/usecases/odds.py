@@ -69,10 +69,11 @@ def exchange_odds(session: Session, member: Member, *, attacker: int, target: in
         action = default_action(chronicle.system, sheet, weapon)
     kind = action.get("kind") if isinstance(action, dict) else None
     if kind != ATTACK_KINDS[chronicle.system]:
-        raise ProblemError(422, "not_an_attack", kind=str(kind))
+        raise ProblemError(422, "exchange_needs_an_attack", kind=str(kind))
     plan = roll_plan(session, member, attacker, action)  # the standing difficulty and grants (A-1)
     built = play.preview(chronicle.system, sheet, plan["action"], mode=chronicle.mode, role=STORYTELLER)
     if chronicle.system == "v20":
+        _check_v20_attack(sheet, plan["action"], weapon)
         result = _v20(chronicle.mode, sheet, defence, built, weapon, aimed_at_head, dodge)
     else:
         if weapon is not None and plan["action"].get("weapon") not in (None, weapon):
@@ -81,6 +82,22 @@ def exchange_odds(session: Session, member: Member, *, attacker: int, target: in
     shown = member.role == STORYTELLER or may_open(member, defender)
     return {"system": chronicle.system, "attacker": attacker, "target": target, "defender_numbers": shown,
             "odds": result.to_json(defender_numbers=shown)}
+
+
+def _check_v20_attack(sheet: dict, action: dict, weapon_name: str | None) -> None:
+    """What the chain itself refuses before its damage roll (``play.v20``): a test of a combat Ability,
+    with a weapon of that Ability (a punch is Brawl or Melee, a rifle is Firearms)."""
+    module = play.system_module("v20")
+    ability = module.attack_ability_of({"kind": "test", "action": action})
+    if weapon_name is None:
+        used = "unarmed"
+    else:
+        found = next((w for w in sheet.get("weapons") or [] if w.get("name") == weapon_name), None)
+        if found is None:
+            raise ProblemError(422, "unknown_weapon", field="weapon", weapon=weapon_name)
+        used = found.get("kind", "hand_to_hand")
+    if used not in module.COMBAT_ABILITIES[ability]:
+        raise play.RuleError("weapon_not_the_attacks", weapon=weapon_name or "unarmed", ability=ability)
 
 
 def _v20(mode: str, sheet: dict, defence: dict, built: dict, weapon_name: str | None, aimed: bool,
