@@ -12,6 +12,10 @@ RULES_MESSAGES: dict[str, str] = {
     # TR-1, TR-2
     "unknown_table_rule": N_("{rule} is not a table rule of {system}; known: {known}."),
     "not_a_list": N_("{field} must be a list."),
+    # TR-3, TR-4
+    "contest_not_for_system": N_("Contested and extended rolls are for {systems}, not {system}."),
+    "not_a_contest_roll": N_("This roll has no successes to count in a contest."),
+    "extended_over": N_("This extended action is over ({status})."),
     # V20-7 Reading: a trait above 5 takes a specialty too
     "specialty_rating_too_low": N_("A specialty needs a trait rated 4 or more; this trait is rated {rating}."),
 }

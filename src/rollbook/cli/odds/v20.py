@@ -19,6 +19,7 @@ from rollbook.odds._exact import fraction_text
 
 @odds_app.command("v20", cls=OddsCommand)
 def odds_v20(
+    what: Optional[str] = typer.Argument(None, help="contest or extended (SPEC TR-3, TR-4); omitted: one roll."),
     pool: Optional[int] = typer.Option(None, "--pool", help="Dice, 0–50."),
     difficulty: Optional[int] = typer.Option(None, "--difficulty", help="2–10 (default 6)."),
     required: Optional[int] = typer.Option(None, "--required", help="Successes required (default 1)."),
@@ -32,6 +33,11 @@ def odds_v20(
         None, "--table-rule", help="A table rule in force (TR-2), repeatable: v20.specialty_reroll_tens, "
         "v20.ones_do_not_cancel, v20.willpower_once_per_turn."),
     source_table: bool = typer.Option(False, "--source-table", help="The source's table (SPEC V20-15)."),
+    against_pool: Optional[int] = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
+    against_difficulty: Optional[int] = typer.Option(None, "--against-difficulty", help="contest: the defender's difficulty (default 6)."),
+    against_specialty_rating: Optional[int] = typer.Option(None, "--against-specialty-rating", help="contest: the defender's specialty."),
+    target: Optional[int] = typer.Option(None, "--target", help="extended: successes to gather (TR-4)."),
+    max_rolls: Optional[int] = typer.Option(None, "--max-rolls", help="extended: the most rolls allowed."),
     chart: ChartOption = None,
     chart_pools: Optional[str] = typer.Option(None, "--chart-pools", help="Pools to draw (default 1,2,3,4,5,6,8,10)."),
     as_json: JsonOption = False,
@@ -39,7 +45,36 @@ def odds_v20(
     """V20: success, failure and botch, total successes, degrees of success."""
     given = given_options(locals())
     check_chart(chart)
+    if what is not None or any(name in given for name in ("against_pool", "target", "max_rolls")):
+        return _v20_contests(what, given, as_json)
     _v20(given, chart, as_json)
+
+
+def _v20_contests(what: str | None, given: dict[str, Any], as_json: bool) -> None:
+    """TR-5: a contest (attacker = --pool …, defender = --against-…) or an extended action."""
+    from rollbook.cli.odds import contests
+    from rollbook.rules.v20 import V20Request
+
+    contests.check_what(what, given)
+    if what is None:
+        fail("--against-pool, --target and --max-rolls go with contest or extended")
+    if "pool" not in given:
+        fail(f"v20 {what} odds need --pool")
+    rules = tuple(given.get("table_rule") or ())
+    shared = {name: given[name] for name in ("mode",) if name in given}
+
+    def request(pool: int, difficulty: int | None, rating: int | None, **more: Any) -> V20Request:
+        specialty = {"specialty": True, "specialty_rating": rating} if rating is not None else {}
+        return V20Request(pool=pool, difficulty=difficulty or 6, table_rules=rules, **shared, **specialty, **more)
+
+    attacker = request(given["pool"], given.get("difficulty"), given.get("specialty_rating"),
+                       **{k: given[k] for k in ("required", "willpower", "auto_successes") if k in given})
+    if what == "contest":
+        if "against_pool" not in given:
+            fail("a contest needs --against-pool (the defender's dice)")
+        defender = request(given["against_pool"], given.get("against_difficulty"), given.get("against_specialty_rating"))
+        return contests.contest("v20", attacker, defender, as_json)
+    return contests.extended("v20", attacker, given.get("target"), given.get("max_rolls"), as_json)
 
 
 def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:

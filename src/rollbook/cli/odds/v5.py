@@ -18,6 +18,7 @@ from rollbook.odds._exact import fraction_text
 
 @odds_app.command("v5", cls=OddsCommand)
 def odds_v5(
+    what: Optional[str] = typer.Argument(None, help="contest or extended (SPEC TR-3, TR-4); omitted: one roll."),
     pool: Optional[int] = typer.Option(None, "--pool", help="Dice, 1–30."),
     hunger: Optional[str] = typer.Option(None, "--hunger", help="Hunger 0–5; with --advise, the Hunger dice's faces (e.g. 1,6,4)."),
     difficulty: Optional[int] = typer.Option(None, "--difficulty", help="Successes needed (default 1)."),
@@ -31,13 +32,43 @@ def odds_v5(
     blood_potency_reroll: bool = typer.Option(False, "--blood-potency-reroll", help="Rouse: reroll, keep the better."),
     humanity: Optional[int] = typer.Option(None, "--humanity", help="Remorse: Humanity."),
     stains: Optional[int] = typer.Option(None, "--stains", help="Remorse: stains."),
+    against_pool: Optional[int] = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
+    against_hunger: Optional[int] = typer.Option(None, "--against-hunger", help="contest: the defender's Hunger."),
+    target: Optional[int] = typer.Option(None, "--target", help="extended: successes to gather (TR-4)."),
+    max_rolls: Optional[int] = typer.Option(None, "--max-rolls", help="extended: the most rolls allowed."),
     chart: ChartOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """V5: the six outcomes, margins, Willpower rerolls (optimal for a goal), reroll advice."""
+    """V5: the six outcomes, margins, Willpower rerolls (optimal for a goal), reroll advice; contests
+    and extended actions (TR-5)."""
     given = given_options(locals())
     check_chart(chart)
+    if what is not None or any(name in given for name in ("against_pool", "target", "max_rolls")):
+        return _v5_contests(what, given, as_json)
     _v5(given, chart, as_json)
+
+
+def _v5_contests(what: str | None, given: dict[str, Any], as_json: bool) -> None:
+    """TR-5: a contest (attacker = --pool/--hunger, defender = --against-…) or an extended action."""
+    from rollbook.cli.odds import contests
+    from rollbook.rules.v5 import V5Request
+
+    contests.check_what(what, given)
+    if what is None:
+        fail("--against-pool, --target and --max-rolls go with contest or extended")
+    if "pool" not in given:
+        fail(f"v5 {what} odds need --pool")
+    try:
+        hunger = int(given.get("hunger", 0))
+    except ValueError:
+        fail(f"--hunger takes the Hunger level 0–5, not {given['hunger']!r}")
+    attacker = V5Request(pool=given["pool"], hunger=hunger, difficulty=given.get("difficulty", 1))
+    if what == "contest":
+        if "against_pool" not in given:
+            fail("a contest needs --against-pool (the defender's dice)")
+        defender = V5Request(pool=given["against_pool"], hunger=given.get("against_hunger", 0))
+        return contests.contest("v5", attacker, defender, as_json)
+    return contests.extended("v5", attacker, given.get("target"), given.get("max_rolls"), as_json)
 
 
 def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:

@@ -1,0 +1,113 @@
+"""Contested and extended rolls (SPEC TR-3, TR-4) for V20 and V5: pure functions over the rules
+receipts of the rolls that make them (plain dicts, as logged). Codes and numbers only.
+
+- ``contest(system, attacker, defender)``: TR-3 — the side with more successes wins, by the
+  difference; a tie is the defender's (nothing changes). A V20 botch on either side is said.
+- ``extended(system, target, max_rolls, results)``: TR-4 — each roll adds its successes; the action
+  succeeds when the total reaches the target. V20: a botch ends it and loses every success gathered.
+  V5: a bestial failure ends it; a messy critical adds its successes and is a complication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rollbook.rules.base import RuleError, check_range
+
+SYSTEMS = ("v20", "v5")
+MAX_TARGET = 100
+MAX_ROLLS = 50
+
+
+def check_system(system: str) -> None:
+    if system not in SYSTEMS:
+        raise RuleError("contest_not_for_system", system=system, systems=list(SYSTEMS))
+
+
+def side(system: str, result: Mapping[str, Any]) -> dict:
+    """One side's part of a contest, read off its rules receipt: successes and what the dice said."""
+    successes = result.get("successes")
+    if isinstance(successes, bool) or not isinstance(successes, int):
+        raise RuleError("not_a_contest_roll")
+    if system == "v20":
+        return {"successes": successes, "botch": result.get("outcome") == "botch"}  # TR-3: a botch is said
+    return {"successes": successes, "messy": bool(result.get("messy")), "bestial": bool(result.get("bestial"))}
+
+
+def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict:
+    """TR-3: ``{"attacker": side, "defender": side, "winner", "margin", "tie"}``."""
+    check_system(system)
+    a, d = side(system, attacker), side(system, defender)
+    if a["successes"] > d["successes"]:
+        return {"attacker": a, "defender": d, "winner": "attacker", "margin": a["successes"] - d["successes"],
+                "tie": False}
+    # TR-3 Reading: a tie is won by the defender, and nothing changes (margin 0)
+    return {"attacker": a, "defender": d, "winner": "defender", "margin": d["successes"] - a["successes"],
+            "tie": a["successes"] == d["successes"]}
+
+
+@dataclass(frozen=True, slots=True)
+class Extended:
+    """TR-4: where an extended action stands after its rolls."""
+
+    target: int
+    max_rolls: int | None
+    total: int = 0
+    rolls: int = 0
+    status: str = "going"  # going, reached, botched (V20), bestial (V5), out_of_rolls
+    complications: int = 0  # V5: messy criticals along the way
+    lost: int = 0  # V20: the successes a botch took away
+
+    @property
+    def rolls_left(self) -> int | None:
+        if self.max_rolls is None:
+            return None
+        return 0 if self.status != "going" else self.max_rolls - self.rolls
+
+    def plain(self) -> dict:
+        return {"target": self.target, "max_rolls": self.max_rolls, "total": self.total, "rolls": self.rolls,
+                "rolls_left": self.rolls_left, "status": self.status, "complications": self.complications,
+                "lost": self.lost}
+
+
+def check_extended(target: int, max_rolls: int | None) -> None:
+    check_range("target", target, 1, MAX_TARGET)
+    if max_rolls is not None:
+        check_range("max_rolls", max_rolls, 1, MAX_ROLLS)
+
+
+def extended_step(system: str, state: Extended, result: Mapping[str, Any]) -> Extended:
+    """TR-4: the state after one more roll (its rules receipt). A roll after the end is refused."""
+    check_system(system)
+    if state.status != "going":
+        raise RuleError("extended_over", status=state.status)
+    part = side(system, result)
+    rolls = state.rolls + 1
+    if system == "v20" and part["botch"]:  # TR-4: a botch ends it and loses everything gathered
+        return Extended(state.target, state.max_rolls, 0, rolls, "botched", state.complications, state.total)
+    if system == "v5" and part["bestial"]:  # TR-4: a bestial failure ends it
+        return Extended(state.target, state.max_rolls, state.total, rolls, "bestial", state.complications)
+    total = state.total + max(0, part["successes"])
+    complications = state.complications + (1 if system == "v5" and part["messy"] else 0)
+    if total >= state.target:
+        status = "reached"
+    elif state.max_rolls is not None and rolls >= state.max_rolls:
+        status = "out_of_rolls"
+    else:
+        status = "going"
+    return Extended(state.target, state.max_rolls, total, rolls, status, complications)
+
+
+def extended(system: str, target: int, max_rolls: int | None, results: Sequence[Mapping[str, Any]]) -> Extended:
+    """TR-4: the state of an extended action after these rolls, in order."""
+    check_extended(target, max_rolls)
+    state = Extended(target, max_rolls)
+    for result in results:
+        state = extended_step(system, state, result)
+    return state
+
+
+__all__ = ["Extended", "MAX_ROLLS", "MAX_TARGET", "SYSTEMS", "check_extended", "check_system", "contest",
+           "extended", "extended_step", "side"]
