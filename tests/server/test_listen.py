@@ -1,7 +1,8 @@
 """PostgreSQL's live feed across app processes: a process hears the log's NOTIFY of the chronicles it
-has a live feed open for, and no other (``events.Hub``, migration 0006's channel per chronicle), and
-a roll committed before its LISTEN took effect still reaches the feed at once. SQLite has no
-listener (its feeds are woken in the process and poll every 0.5 s)."""
+has a live feed open for, and no other (``server.listen``, migration 0006's channel per chronicle),
+and a roll committed before its LISTEN took effect still reaches the feed at once. The listener
+retries a lost connection only: a defect is logged and surfaces (issue 30 point 5). SQLite has no
+listener (its chronicles are woken in the process, and by the per-process catch-up every 0.5 s)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 
-from rollbook.server import events
+from rollbook.server import events, listen
 from rollbook.server.app import create_app
 from rollbook.server.db import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
 
-POLL_SECONDS = 5.0  # a PostgreSQL feed's poll (app.py): a feed woken sooner was woken by NOTIFY
+POLL_SECONDS = 5.0  # PostgreSQL's per-process catch-up (app.py): a feed woken sooner was woken by NOTIFY
 HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
 
 
@@ -126,13 +127,13 @@ def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_
     """The feed reads the log, a roll is committed elsewhere, then LISTEN takes effect: the listener
     wakes the feed, which reads the roll, well before its poll."""
     may_listen = threading.Event()
-    hear = events.Hub._hear
+    hear = listen.Listener.hear
 
     def hear_when_allowed(self, connection):
         may_listen.wait(30)
         return hear(self, connection)
 
-    monkeypatch.setattr(events.Hub, "_hear", hear_when_allowed)
+    monkeypatch.setattr(listen.Listener, "hear", hear_when_allowed)
     first, second = create_app(pg_url), create_app(pg_url)
     with ThreadedServer(first) as one, ThreadedServer(second) as two:
         base, headers, character, _chronicle = _table(one.url)
@@ -192,3 +193,54 @@ def test_migration_0006_moves_the_notify_to_a_channel_per_chronicle_and_back(fre
         assert "'rollbook_log_' || NEW.chronicle_id" in notify_source()
     finally:
         engine.dispose()
+
+
+def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30_5(pg_url, monkeypatch, caplog):
+    """A programming error in the listener was caught like a lost connection and retried every
+    second, forever, feeds silently polling. Now only a lost connection is retried: a defect is
+    logged with its traceback, the process's open feeds end, a new feed answers 500, and the
+    listener does not try again."""
+    def broken(self, connection):
+        _until(lambda: bool(self.hub.watched))  # a feed is open: then the defect
+        raise TypeError("a defect in the listener")
+
+    monkeypatch.setattr(listen.Listener, "hear", broken)
+    app = create_app(pg_url)
+    hub = app.state.hub
+    with ThreadedServer(app) as server:
+        base, headers, _character, _chronicle = _table(server.url)
+        with httpx.Client(base_url=server.url, timeout=30) as http, \
+                http.stream("GET", f"{base}/events", headers=headers, params={"idle_timeout": 20}) as stream:
+            lines = list(stream.iter_lines())  # the feed ends when the listener fails
+        assert "event: end" in lines and 'data: {"reason":"error"}' in lines
+        assert hub.failure is not None and isinstance(hub.failure, TypeError)
+        assert _until(lambda: not hub.listener.alive)
+        assert hub.listener.attempts == 1  # not retried
+        failed = [r for r in caplog.records if r.name == "rollbook.server.events" and r.exc_info]
+        assert failed and failed[0].exc_info[0] is TypeError
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            assert http.get(f"{base}/events", headers=headers).status_code == 500
+
+
+def test_a_lost_listener_connection_is_retried(pg_url, monkeypatch):
+    """The other side of the same rule: a connection error (here, refused once) is retried."""
+    import psycopg
+
+    connect, refused = psycopg.connect, []
+
+    def refuse_once(*args, **kwargs):
+        if not refused and threading.current_thread().name == "rollbook-listen":
+            refused.append(True)
+            raise psycopg.OperationalError("connection refused (the test's)")
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg, "connect", refuse_once)
+    app = create_app(pg_url)
+    hub = app.state.hub
+    with ThreadedServer(app) as server:
+        base, headers, character, watched = _table(server.url)
+        with _Feed(server.url, base, headers, after=_last(server.url, base, headers)) as feed:
+            assert _until(lambda: hub.listened == {watched})
+            seq = _roll(server.url, base, headers, character)
+        assert feed.received[-1]["seq"] == seq
+    assert refused and hub.listener.attempts >= 2 and hub.failure is None

@@ -504,12 +504,15 @@ async def events(request: Request, chronicle_id: Id, member: SignedMember,
                  last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None) -> EventSourceResponse:
     """Server-sent events (``text/event-stream``): one ``entry`` event per log entry with seq >
     ``after`` (or > ``Last-Event-ID`` on reconnection), then each new entry as it is committed, by
-    any app process."""
+    any app process. When the token stops opening the chronicle (signed out, key rotated, member
+    removed, session expired) a last ``end`` event, ``{"reason": "revoked" | "removed" | "expired"}``,
+    and the stream ends."""
     _same_chronicle(member, chronicle_id)
     start = after if after is not None else 0
     if after is None and last_event_id and last_event_id.strip().isdigit():
         start = int(last_event_id.strip())
-    feed = entry_feed(request.app.state.hub, request.app.state.db, member, start, idle_timeout=idle_timeout)
+    feed = entry_feed(request.app.state.hub, request.app.state.db, member, start, tokens=[request_token(request)],
+                      idle_timeout=idle_timeout)
     return event_stream(json_events(feed))
 
 

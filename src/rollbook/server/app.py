@@ -87,7 +87,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     listen_url = None
     if not db.sqlite:
         listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-    hub = Hub(listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
+    hub = Hub(db, listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
     db.after_commit.append(hub.wake)
 
     @asynccontextmanager

@@ -66,7 +66,7 @@ class MemberToken(Base):
     kind: Mapped[str] = mapped_column(String(8))  # key | session
     created_at: Mapped[str] = mapped_column(String(32))
     expires_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    revoked_at: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    revoked_at: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class Character(Base):

@@ -3,8 +3,9 @@
   "use strict";
 
   // A receipt already on the page (our own roll's answer, or a reconnection) is not added twice.
+  // (Only an entry: the feed's last event, "ended", carries the id of the entry before it.)
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
-    var id = event.detail && event.detail.lastEventId;
+    var id = event.detail && event.detail.type === "entry" && event.detail.lastEventId;
     if (id && document.getElementById("entry-" + id)) {
       event.preventDefault();
     }
@@ -49,7 +50,7 @@
 
   document.addEventListener("htmx:sseMessage", function (event) {
     var feed = document.getElementById("feed");
-    if (feed) {
+    if (feed && event.detail && event.detail.type === "entry") {
       dedupe(feed);
       inOrder(feed);
       var id = event.detail && event.detail.lastEventId;

@@ -1,0 +1,108 @@
+"""What a process's live feeds read (``events.Hub``): a chronicle's new entries once for all its
+feeds, the tokens the feeds were opened with, and the one catch-up that covers every open feed.
+
+Each function takes the caller's read ``Session``. The entries are the stored rows; each feed's
+member view is derived from them in memory (``views.entry_view``), never read again per feed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from rollbook.server.access import present
+from rollbook.server.models import Character, Chronicle, LogEntry, Member, MemberToken
+from rollbook.server.store import log_head
+from rollbook.server.usecases.fairness import revealed_seeds
+from rollbook.server.views import chronicle_view, rerolled_by, revealed_by
+
+REVOKED = "revoked"   # signed out, or the key was rotated
+REMOVED = "removed"   # the Storyteller removed the member
+EXPIRED = "expired"   # the session's time is up
+
+
+def head(session: Session, chronicle_id: int) -> int:
+    """The seq of the chronicle's last entry (0 when empty)."""
+    return log_head(session, chronicle_id)["seq"]
+
+
+def new_entries(session: Session, chronicle_id: int, after: int, limit: int) -> tuple[list[LogEntry], dict[int, int]]:
+    """Up to ``limit`` entries with seq > ``after``, oldest first, as stored, and which of their
+    hidden ones were revealed (seq -> the reveal's seq): every member's view is made from these."""
+    rows = list(session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.seq > after)
+        .order_by(LogEntry.seq).limit(limit)))
+    return rows, revealed_by(session, chronicle_id, [row.seq for row in rows if row.visibility == "hidden"])
+
+
+@dataclass(frozen=True)
+class TokenState:
+    token_hash: str
+    member_id: int
+    revoked_at: str | None
+    expires_at: str | None
+    removed_at: str | None  # the member's
+
+    def ended(self, moment: str) -> str | None:
+        """Why this token no longer opens the feed (``REMOVED``, ``REVOKED``, ``EXPIRED``), or None."""
+        if self.removed_at is not None:
+            return REMOVED
+        if self.revoked_at is not None:
+            return REVOKED
+        if self.expires_at is not None and self.expires_at <= moment:
+            return EXPIRED
+        return None
+
+
+def token_states(session: Session, hashes: list[str]) -> dict[str, TokenState]:
+    """The state of each token (by its digest) that exists, with its member's removal."""
+    if not hashes:
+        return {}
+    rows = session.execute(
+        select(MemberToken.token_hash, MemberToken.member_id, MemberToken.revoked_at, MemberToken.expires_at,
+               Member.removed_at)
+        .join(Member, Member.id == MemberToken.member_id)
+        .where(MemberToken.token_hash.in_(sorted(set(hashes)))))
+    return {row.token_hash: TokenState(*row) for row in rows}
+
+
+def heads(session: Session, chronicle_ids: list[int]) -> dict[int, int]:
+    """The last seq of each chronicle (an index look-up each: the cost of the per-process catch-up
+    grows with the chronicles watched, never with their logs or their feeds)."""
+    last = (select(func.max(LogEntry.seq)).where(LogEntry.chronicle_id == Chronicle.id)
+            .correlate(Chronicle).scalar_subquery())
+    found: dict[int, int] = {}
+    for start in range(0, len(chronicle_ids), 500):  # bound the statement's parameters
+        chunk = chronicle_ids[start:start + 500]
+        for chronicle_id, seq in session.execute(select(Chronicle.id, last).where(Chronicle.id.in_(chunk))):
+            found[chronicle_id] = seq or 0
+    return found
+
+
+def revoked_since(session: Session, moment: str) -> set[str]:
+    """The digests of the tokens revoked at or after ``moment`` (signed out, rotated, removed):
+    ``ix_member_tokens_revoked_at`` makes it a short range of the index."""
+    return set(session.scalars(select(MemberToken.token_hash).where(MemberToken.revoked_at >= moment)))
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What every web viewer's card of new entries is drawn from, read once for all of them: the
+    chronicle (with its log's head), its characters as stored (each viewer's roster is derived with
+    ``views.roster_view``), which of the entries were followed up, the seeds revealed so far."""
+
+    chronicle: dict
+    characters: list[Character]
+    followed: dict[int, int]
+    revealed_seeds: dict[str, bytes]
+
+
+def table_context(session: Session, chronicle_id: int, seqs: list[int]) -> TableContext:
+    chronicle = chronicle_view(session.get(Chronicle, chronicle_id))
+    chronicle["log_head"] = log_head(session, chronicle_id)
+    characters = list(session.scalars(select(Character).where(Character.chronicle_id == chronicle_id, present())
+                                      .order_by(Character.id)))
+    return TableContext(chronicle, characters, rerolled_by(session, chronicle_id, seqs),
+                        revealed_seeds(session, chronicle_id))

@@ -1,0 +1,80 @@
+"""Helpers of the live-feed tests (``test_feed_*.py``, ``test_listen.py``): a feed read in a
+thread, event by event, and waiting on a condition."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+
+import httpx
+
+
+def until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+class EventReader:
+    """A ``text/event-stream`` read in a thread: every event as ``{"event", "id", "data", "at"}``
+    (``data`` parsed as JSON when it is), until the server ends the stream."""
+
+    def __init__(self, url: str, path: str, headers: dict | None = None, params: dict | None = None) -> None:
+        self.events: list[dict] = []
+        self.status: int | None = None
+        self.opened = threading.Event()
+        self.ended = threading.Event()
+        self.ended_at: float | None = None
+        self._thread = threading.Thread(target=self._read, args=(url, path, headers or {}, params or {}), daemon=True)
+
+    def _read(self, url: str, path: str, headers: dict, params: dict) -> None:
+        try:
+            with httpx.Client(base_url=url, timeout=httpx.Timeout(30, read=60)) as http, \
+                    http.stream("GET", path, headers=headers, params=params) as stream:
+                self.status = stream.status_code
+                self.opened.set()
+                event: dict = {}
+                data: list[str] = []
+                for line in stream.iter_lines():
+                    if not line:
+                        if data or event:
+                            text = "\n".join(data)
+                            try:
+                                parsed = json.loads(text)
+                            except ValueError:
+                                parsed = text
+                            self.events.append({"event": event.get("event", "message"), "id": event.get("id"),
+                                                "data": parsed, "at": time.monotonic()})
+                        event, data = {}, []
+                    elif line.startswith(":"):
+                        continue
+                    else:
+                        name, _, value = line.partition(":")
+                        value = value.removeprefix(" ")
+                        if name == "data":
+                            data.append(value)
+                        elif name in ("event", "id"):
+                            event[name] = value
+        finally:
+            self.ended_at = time.monotonic()
+            self.opened.set()
+            self.ended.set()
+
+    def named(self, name: str) -> list[dict]:
+        return [event for event in self.events if event["event"] == name]
+
+    def seqs(self) -> list[int]:
+        return [event["data"]["seq"] for event in self.named("entry")]
+
+    def __enter__(self) -> EventReader:
+        self._thread.start()
+        assert self.opened.wait(20)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._thread.join(timeout=30)
