@@ -13,6 +13,7 @@ from datetime import UTC
 import httpx
 import pytest
 
+from rollbook import settings as rollbook_settings
 from rollbook.server.app import create_app
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer
@@ -88,11 +89,14 @@ def test_feed_outlives_revocation_issue31_3(server, how):
             assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
 
 
-def test_feed_outlives_session_expiry_issue31_3(server, monkeypatch):
-    monkeypatch.setenv("ROLLBOOK_SESSION_HOURS", str(1.5 / 3600))  # sessions last 1.5 s
+def test_feed_outlives_session_expiry_issue31_3(server):
     with httpx.Client(base_url=server.url, timeout=30) as http:
         table = _chronicle(http)
-        opened = http.post("/api/session", headers=table["key"]).json()
+        before = rollbook_settings.install(rollbook_settings.Settings(session_hours=1.5 / 3600))  # 1.5 s
+        try:
+            opened = http.post("/api/session", headers=table["key"]).json()
+        finally:
+            rollbook_settings.install(before)
         expires = opened["expires_at"]
         with EventReader(server.url, f"{table['base']}/events", bearer(opened["token"]),
                          {"after": _head(http, table)}) as feed:
