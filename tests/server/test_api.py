@@ -260,8 +260,9 @@ def test_a_card_played_on_a_finished_roll_is_refused(client, make_table):
     the Storyteller's."""
     table = make_table("rollunder")
     player = table.join()
-    character = table.character(player, {"name": "Mara", "skills": {"lockpicking": 12},
-                                         "cards": [{"name": "Lucky", "effect": "advantage"}]})
+    player_id = client.get("/api/me", headers=player).json()["member"]["id"]
+    character = table.character(table.st, {"name": "Mara", "skills": {"lockpicking": 12},  # cards are the ST's (R-6)
+                                           "cards": [{"name": "Lucky", "effect": "advantage"}]}, owner=player_id)
     rolled = table.roll(player, character["id"], {"kind": "check", "action": "Pick the lock", "skill": "lockpicking"})
     assert rolled.status_code == 201, rolled.text
     seq = rolled.json()["entry"]["seq"]

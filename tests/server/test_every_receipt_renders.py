@@ -90,6 +90,12 @@ class Chronicles:
         return self.tables[-1]
 
 
+def players_own(t: Table, player: dict, data: dict) -> dict:
+    """The player's character, made by the Storyteller (a roll-under sheet's cards are the Storyteller's, R-6)."""
+    me = t.client.get("/api/me", headers=player).json()["member"]["id"]
+    return t.character(t.st, data, owner=me)
+
+
 def ok(response, status=201) -> dict:
     assert response.status_code == status, response.text
     return response.json()
@@ -104,7 +110,7 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
         for action, role, chain in SAMPLES[(system, kind)]:
             for _ in range(SEEDS):
                 t, player = group.current
-                mine = t.character(player, sheet(system))
+                mine = players_own(t, player, sheet(system))
                 npc = t.character(t.st, sheet(system, "Foe"))
                 follows = None
                 for number, (step, faces) in enumerate(chain or ()):
@@ -115,7 +121,7 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
                 who = npc if chain and kind in ("dodge", "soak") else mine
                 ok(t.roll(t.st, who["id"], action, follows=follows))
     t, player = group.current
-    mine = t.character(player, sheet(system))
+    mine = players_own(t, player, sheet(system))
     first = SAMPLES[(system, next(iter(module.ACTIONS)))][0][0]
     ok(t.roll(t.st, mine["id"], first))  # something to reload, to heal
     for change in EXAMPLES[system].changes.values():
@@ -127,7 +133,7 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
     for followup in EXAMPLES[system].followups.values():  # V5-8
         rolled = ok(t.roll(t.st, mine["id"], first))["entry"]["seq"]
         ok(client.post(f"{t.base}/log/{rolled}/rerolls", headers=t.st, json={"action": {**followup.value, "dice": [0]}}))
-    mine = t.character(player, sheet(system))  # a fresh one for the asks (A-1)
+    mine = players_own(t, player, sheet(system))  # a fresh one for the asks (A-1)
     asked = ok(t.roll(player, mine["id"], {**first, "modifier": 1} if system == "v20" else first, hidden=True,
                       ask=True), 202)
     ok(client.post(f"{t.base}/asks/{asked['ask']['id']}/grant", headers=t.st, json={}))

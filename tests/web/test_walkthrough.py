@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from rollbook.web import sheetform
 from rollbook.web.preview import describe_pool
 
-from .test_newcomer import ROLLUNDER_SHEET, _chronicle, text_of
+from .test_newcomer import ROLLUNDER_SHEET, _agile, _chronicle, text_of
 
 HTMX = {"HX-Request": "true"}
 
@@ -131,6 +131,7 @@ def test_rows_post_the_same_patch_as_before():
 
 def test_cards_rows_on_the_sheet_editor(app):
     storyteller, _player, _chronicle_url, sheet = _chronicle(app, "rollunder", ROLLUNDER_SHEET)
+    _agile(storyteller, sheet)
     editor = storyteller.get(sheet).text
     row = re.search(r'<fieldset class="obj-row" data-list="cards">.*?</fieldset>', editor, re.S).group(0)
     assert "Card 1" in row and 'value="Agile"' in row

@@ -64,12 +64,19 @@ def _load_sheet(module: ModuleType, sheet: Any) -> Any:
     return parse(module.Sheet, sheet, "sheet")
 
 
-def new_sheet(system: str, data: dict) -> dict:
-    """Validate a new sheet, fill its defaults, return it as plain JSON."""
+def new_sheet(system: str, data: dict, *, role: str | None = None) -> dict:
+    """Validate a new sheet, fill its defaults, return it as plain JSON. ``role``: who makes it; a
+    player's sheet may not hold what only the Storyteller gives (``STORYTELLER_SHEET_FIELDS``: the
+    roll-under cards, R-6, issue 31 point 9)."""
     module = system_module(system)
     if not isinstance(data, dict):
         raise RuleError("not_an_object", field="sheet")
-    return dump(_load_sheet(module, data))
+    made = dump(_load_sheet(module, data))
+    if role is not None and check_role(role) != STORYTELLER:
+        for name in sorted(getattr(module, "STORYTELLER_SHEET_FIELDS", ())):
+            if made.get(name):
+                raise RuleError("storyteller_only", action=f"sheet.{name}", role=role)
+    return made
 
 
 def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:

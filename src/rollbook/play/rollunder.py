@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -26,6 +26,10 @@ SYSTEM = "rollunder"
 LEVEL_MIN, LEVEL_MAX = 1, 20
 
 PLAYER_FIELDS = frozenset({"name", "player", "concept", "notes"})
+
+# What only the Storyteller puts on a sheet: cards are granted (``grant_card``), never written on a
+# player's own new sheet (R-6, issue 31 point 9; a player's edit changes ``PLAYER_FIELDS`` only).
+STORYTELLER_SHEET_FIELDS = frozenset({"cards"})
 
 TABLES = {"level_range": [LEVEL_MIN, LEVEL_MAX], "card_effects": ["advantage", "bonus", "extra"]}
 
@@ -244,3 +248,19 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.RollUnderRequest, rules.resolve, receipt)
     return verified(receipt, result, request.target)
+
+
+def played_cards(sheet: dict, names: Any) -> list[dict]:
+    """The cards an action plays, with their effects as the sheet holds them (for the receipt's
+    authority stamp: what the roll's level and dice owe to a card, issue 31 point 9)."""
+    held = {card.get("name"): card for card in (sheet or {}).get("cards") or [] if isinstance(card, dict)}
+    out = []
+    for name in names or []:
+        card = held.get(name)
+        if card is None:
+            continue
+        played = {"card": name, "effect": card.get("effect"), "consumable": bool(card.get("consumable", True))}
+        if card.get("effect") == "bonus":
+            played["bonus"] = card.get("bonus", 0)
+        out.append(played)
+    return out

@@ -18,6 +18,7 @@ from typing import Any
 
 from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
+from rollbook.play.systems import system_module
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
 from rollbook.web.forms import Option, describe, parse_int, plain_type, truthy
@@ -136,9 +137,13 @@ def _kind(spec: dict) -> str:
 
 
 def editable_keys(system: str, role: str, creating: bool) -> set[str] | None:
-    """None: everything. Otherwise the top-level keys this role may change."""
-    if creating or role == "storyteller":
+    """None: everything. Otherwise the top-level keys this role may change (a player's new sheet:
+    everything but what only the Storyteller gives, such as roll-under cards, issue 31 point 9)."""
+    if role == "storyteller":
         return None
+    if creating:
+        withheld = getattr(system_module(system), "STORYTELLER_SHEET_FIELDS", frozenset())
+        return set(_schema(system)["properties"]) - withheld if withheld else None
     return set(describe(system)["player_fields"])
 
 

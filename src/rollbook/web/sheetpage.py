@@ -47,7 +47,8 @@ def new_character_page(request: Request, db, member: Member, lang: str, *, error
     sheet["name"] = ""
     if values:
         sheet = sheet_from_values(system, sheet, values)
-    sections = sheetform.sections(system, sheet, lang, None, creating=not values)
+    sections = sheetform.sections(system, sheet, lang, sheetform.editable_keys(system, member.role, True),
+                                  creating=not values)
     return page(request, "character_new.html", lang, status=status, t=state, me=state.me, sections=sections,
                 errors=errors or {}, values=values or {}, system_name=labels.system_name(system, lang))
 

@@ -136,8 +136,18 @@ def plan_roll(session: Session, chronicle: Chronicle, character: Character, memb
     cut = authority.split(chronicle.system, action, base, hidden=hidden)
     if member.role == STORYTELLER:
         return Plan(cut, base, standing, cut.action, cut.hidden, {}, {})
-    stamp = {"baseline": base, "standing": standing}
+    stamp = {"baseline": base, "standing": standing, **cards_stamp(chronicle.system, character.sheet, cut.action)}
     return Plan(cut, base, standing, cut.action, cut.hidden, cut.asked, stamp)
+
+
+def cards_stamp(system: str, sheet: dict, action: dict) -> dict:
+    """``{"cards": [...]}``: the cards a roll plays and their effects, for its authority stamp (a card
+    is the Storyteller's gift, R-6: what it adds shows beside the baseline, issue 31 point 9); empty
+    when it plays none."""
+    played = getattr(play.system_module(system), "played_cards", None)
+    if played is None or not isinstance(action, dict) or not action.get("cards"):
+        return {}
+    return {"cards": played(sheet, action["cards"])}
 
 
 def refuse_unasked(plan: Plan) -> None:

@@ -42,7 +42,7 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
         find_member(session, chronicle.id, owner)
     check_difficulty(chronicle.system, difficulty)
     sheet = {"name": name, **copy.deepcopy(sheet)}  # the sheet's own name defaults to the character's
-    validated = play.new_sheet(chronicle.system, sheet)
+    validated = play.new_sheet(chronicle.system, sheet, role=member.role)  # a player's holds no card (issue 31 point 9)
     stamp = now()
     character = Character(chronicle_id=chronicle.id, owner_id=owner, name=name, sheet=plain(validated), version=1,
                           difficulty=difficulty, created_at=stamp, updated_at=stamp)

@@ -25,7 +25,7 @@ from rollbook.server.models import Ask, Character, Chronicle, Grant, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
-from rollbook.server.usecases.authority import ask_view, baseline_for, find_ask
+from rollbook.server.usecases.authority import ask_view, baseline_for, cards_stamp, find_ask
 from rollbook.server.usecases.log import reveal_entry
 from rollbook.server.usecases.rolls import perform_roll
 from rollbook.server.views import entry_view
@@ -87,7 +87,8 @@ def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None =
         reveal_entry(session, chronicle, member, find_entry(session, member, ask.seq))
     asked_entry = find_entry(session, member, ask.seq).receipt or {}  # a step of the combat chain: what it follows
     rolled = perform_roll(session, chronicle, character, asker, action, hidden=hidden, role=STORYTELLER,
-                          stamp={"grant": grant_entry.seq, "ask": ask.seq, "standing": standing},
+                          stamp={"grant": grant_entry.seq, "ask": ask.seq, "standing": standing,
+                                 **cards_stamp(chronicle.system, character.sheet, action)},
                           source=source, viewer=member, follows=asked_entry.get("follows"),
                           target=asked_entry.get("target"))
     grant_row.roll_seq = rolled["entry"]["seq"]
