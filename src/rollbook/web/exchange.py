@@ -121,3 +121,174 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
     if system == "tiers" and kind == "soak":
         return translate(N_("Soak (attack tier {tier})"), lang, tier=takes["attack_tier"])
     return roll_kind(system, kind, lang)
+
+
+# --- the exchange odds before the attack, and what was expected beside what happened (issue 33) ------
+
+OUTCOME_WORDS = {"botch": N_("Botch"), "miss": N_("Miss"), "dodged": N_("Dodged"), "soaked": N_("Hit, all soaked"),
+                 "wounded": N_("Hit, wounded")}
+OUTCOME_TONES = {"botch": "botch", "miss": "bad", "dodged": "neutral", "soaked": "neutral", "wounded": "good"}
+WOUND_WORDS = {"unhurt": N_("Unhurt"), "bruised": N_("Bruised"), "hurt": N_("Hurt"), "injured": N_("Injured"),
+               "wounded": N_("Wounded"), "mauled": N_("Mauled"), "crippled": N_("Crippled"),
+               "incapacitated": N_("Incapacitated"), "torpor": N_("Torpor"), "final_death": N_("Final Death"),
+               "dead": N_("Dead")}
+
+
+@dataclass
+class ExchangeOddsView:
+    """The odds of the whole exchange on the roll form (``usecases.odds.exchange_odds``' answer)."""
+
+    headline: str
+    outcomes: list = field(default_factory=list)  # preview.OddsRow
+    after: list = field(default_factory=list)  # the defender's wound level (V20) or wound track (Tiers)
+    notes: list[str] = field(default_factory=list)
+
+
+def _row(code: str, label: str, p, tone: str, lang: str):
+    from fractions import Fraction
+
+    from rollbook.odds import fraction_text
+    from rollbook.web.preview import OddsRow, percent
+
+    p = Fraction(p)
+    return OddsRow(code, label, fraction_text(p), percent(p, lang), tone, round(float(p) * 100, 2))
+
+
+def exchange_odds_view(answer: dict, target: str, lang: str) -> ExchangeOddsView:
+    """The answer of ``usecases.odds.exchange_odds`` in words: the attack's outcomes, the defender's
+    state after it, and — for who may see them — the defender's numbers the odds were built from."""
+    from fractions import Fraction
+
+    from rollbook.web.preview import percent
+
+    odds = answer["odds"]
+    outcomes = odds["outcomes"]
+    hit = Fraction(outcomes["soaked"]) + Fraction(outcomes["wounded"])
+    view = ExchangeOddsView(headline="")
+    view.outcomes = [_row(code, translate(OUTCOME_WORDS[code], lang), p, OUTCOME_TONES[code], lang)
+                     for code, p in outcomes.items() if Fraction(p)]
+    if answer["system"] == "v20":
+        down = Fraction(odds["down"])
+        view.headline = translate(N_("Against {name}: hits {hit}, out of the fight {down}"), lang, name=target,
+                                  hit=percent(hit, lang), down=percent(down, lang))
+        view.after = [_row(code, translate(WOUND_WORDS.get(code, code), lang), p, "neutral", lang)
+                      for code, p in odds["wounds"].items()]
+        view.notes.append(translate(N_("Health levels expected: {n}"), lang,
+                                    n=f"{float(Fraction(odds['expected_levels'])):.2f}"))
+        defender = odds.get("defender")
+        if defender is not None:
+            view.notes.append(translate(N_("{name} soaks {n} dice against {damage_type}."), lang, name=target,
+                                        n=defender["soak_pool"],
+                                        damage_type=labels.choice(odds["damage_type"], lang, "damage_type")))
+    else:
+        full = Fraction(odds["full"])
+        view.headline = translate(N_("Against {name}: hits {hit}, the wound track full {full}"), lang, name=target,
+                                  hit=percent(hit, lang), full=percent(full, lang))
+        view.after = [_row(level, translate(N_("Wound level {n}"), lang, n=level), p, "neutral", lang)
+                      for level, p in odds["track"].items()]
+        defender = odds.get("defender")
+        if defender is not None:
+            view.notes.append(translate(N_("{name} soaks at Endurance {endurance} + armour {armor}."), lang,
+                                        name=target, endurance=defender["endurance"], armor=defender["armor"]))
+    if not answer["defender_numbers"]:
+        view.notes.append(translate(N_("Built from both sheets; the defender's ratings stay hidden."), lang))
+    return view
+
+
+@dataclass
+class ExpectedView:
+    """What the exchange's odds were before the attack, beside what happened (the exchange's card)."""
+
+    expected: list[str] = field(default_factory=list)
+    happened: str = ""
+
+
+def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | None:
+    """From the exchange's own receipts (oldest first: the attack, then its steps): the odds the numbers
+    they were rolled with gave before the attack, and what happened. The defender's numbers come from
+    their own steps (the soak's pool, the dodge's skill), so nothing beyond the card is shown; a step
+    not taken yet leaves out what depends on it. None for what is not an exchange."""
+    from rollbook.odds import exchange_tiers, exchange_v20
+    from rollbook.odds.v20 import v20_odds
+    from rollbook.play.common import request_from_plain
+    from rollbook.rules.tiers import TiersRequest
+    from rollbook.rules.v20 import V20Request
+    from rollbook.web.preview import percent
+
+    receipts = [e.get("receipt") for e in chain]
+    if not receipts or any(not isinstance(r, dict) or e.get("redacted") for r, e in zip(receipts, chain)):
+        return None
+    steps = {r.get("kind"): r for r in receipts[1:]}
+    attack = receipts[0]
+    view = ExpectedView()
+    try:
+        if system == "v20" and attack.get("kind") == "test":
+            request = request_from_plain(V20Request, attack["request"])
+            damage, soak = steps.get("damage"), steps.get("soak")
+            if damage is None or soak is None:
+                hit = v20_odds(request).success
+                view.expected.append(translate(N_("hit {p}"), lang, p=percent(hit, lang)))
+            else:
+                weapon = damage["pool"]["weapon"]
+                strength = next((p["rating"] for p in damage["pool"]["parts"] if p.get("trait") == "strength"), 0)
+                shown = soak["request"]
+                result = exchange_v20.exchange_odds(
+                    request, exchange_v20.Weapon(weapon["damage"], weapon["damage_type"],
+                                                 firearm=weapon["kind"] == "firearm", strength=strength,
+                                                 aimed_at_head=bool(damage["action"].get("aimed_at_head"))),
+                    exchange_v20.Defender(stamina=shown["stamina"], fortitude=shown["fortitude"],
+                                          vampire=shown["vampire"]))
+                view.expected += [translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
+                                  translate(N_("wounded {p}"), lang,
+                                            p=percent(result.outcomes.probability("wounded"), lang)),
+                                  translate(N_("{n} levels on average"), lang, n=f"{float(result.expected_levels):.2f}")]
+            view.happened = _v20_happened(attack, damage, soak, lang)
+        elif system == "tiers" and attack.get("kind") == "skill":
+            shot = request_from_plain(TiersRequest, attack["request"])
+            dodge, soak = steps.get("dodge"), steps.get("soak")
+            if soak is None:
+                hit = exchange_tiers.ChainTiers(shot, shot.bullets or 1).success
+                view.expected.append(translate(N_("hit {p}"), lang, p=percent(hit, lang)))
+            else:
+                shown = soak["request"]
+                skill = dodge["request"]["skill"] if dodge is not None else None
+                result = exchange_tiers.exchange_odds(shot, exchange_tiers.TiersDefender(
+                    endurance=shown["endurance"], armor=shown["armor"], length=100, dodge=skill))
+                view.expected += [translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
+                                  translate(N_("wounded {p}"), lang,
+                                            p=percent(result.outcomes.probability("wounded"), lang))]
+            view.happened = _tiers_happened(attack, dodge, soak, lang)
+        else:
+            return None
+    except (KeyError, TypeError, ValueError, play.RuleError):  # a receipt without what the odds need
+        return None
+    return view
+
+
+def _v20_happened(attack: dict, damage: dict | None, soak: dict | None, lang: str) -> str:
+    outcome = attack["result"]["outcome"]
+    if outcome == "botch":
+        return translate(OUTCOME_WORDS["botch"], lang)
+    if outcome != "success":
+        return translate(OUTCOME_WORDS["miss"], lang)
+    if soak is not None:
+        taken = soak["result"]["damage_taken"]
+        if taken:
+            return translate(N_("wounded, {n} levels marked"), lang, n=taken)
+        return translate(OUTCOME_WORDS["soaked"], lang)
+    if damage is not None and not damage["result"]["levels"]:
+        return translate(OUTCOME_WORDS["soaked"], lang)
+    return translate(N_("a hit, the exchange goes on"), lang)
+
+
+def _tiers_happened(attack: dict, dodge: dict | None, soak: dict | None, lang: str) -> str:
+    if not attack["result"]["success"]:
+        return translate(OUTCOME_WORDS["miss"], lang)
+    if dodge is not None and dodge["result"]["dodged"]:
+        return translate(OUTCOME_WORDS["dodged"], lang)
+    if soak is not None:
+        taken = soak["result"]["damage"]
+        if taken:
+            return translate(N_("wounded, {n} levels marked"), lang, n=taken)
+        return translate(OUTCOME_WORDS["soaked"], lang)
+    return translate(N_("a hit, the exchange goes on"), lang)

@@ -76,6 +76,7 @@ class Card:
     offers: list = field(default_factory=list)
     root: int | None = None
     target: str = ""
+    expected: object | None = None  # issue 33: web.exchange.ExpectedView, the odds beside what happened
 
     @property
     def dom_id(self) -> str:

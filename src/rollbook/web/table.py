@@ -115,6 +115,9 @@ def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow
         entry = last.get(top.seq)
         if entry is not None and entry.get("kind") in exchange.ROLL_ENTRY_KINDS:
             top.offers = exchange.offers(system, viewer.mode, entry, viewer, characters)
+        if top.root == top.seq:  # issue 33: what the exchange's odds were, beside what happened
+            chain = [e for e in entries if e["seq"] == top.seq or exchange.root_of(e) == top.seq]
+            top.expected = exchange.expected_view(system, chain, viewer.lang)
     return cards
 
 

@@ -6,14 +6,15 @@ place with the new step; without JavaScript a 303 back to the chronicle."""
 from __future__ import annotations
 
 from fastapi import Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 
 from rollbook.server.access import STORYTELLER
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import rolls
+from rollbook.server.usecases import characters, chronicles, rolls
+from rollbook.server.usecases import odds as odds_cases
 from rollbook.web import exchange, forms, table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
-from rollbook.web.errors import alert_into
+from rollbook.web.deps import Asked, Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
 from rollbook.web.routes.chronicle import chronicle_page
@@ -51,3 +52,30 @@ def follow(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader
         return see_other(f"/chronicles/{chronicle_id}#entry-{root}")
     chronicle, card = table.exchange_card(db, member, lang, root)
     return fragment(request, "_after_follow.html", lang, card=card, form_id=form_id, chronicle=chronicle)
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/exchange-odds", response_class=HTMLResponse)
+def exchange_odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked) -> Response:
+    """The odds of the whole exchange before the attack (issue 33), when the roll form names a target:
+    htmx asks on every change of the form, as for the roll's own odds. The roll form's fields make the
+    attack; ``exchange_weapon`` (V20: the weapon of the damage roll), ``exchange_location`` (Tiers: the
+    body location hit) and ``exchange_dodge`` say the rest."""
+    on_refusal(request, lambda error: fragment(request, "_exchange_odds.html", lang, view=None,
+                                               message=error_detail(error, lang)[1]))
+    target = forms.int_field(values, "target")
+    kind = str(values.get("kind", ""))
+    with db.read() as session:
+        system = chronicles.chronicle_info(session, member)["system"]
+    if target is None or kind != odds_cases.ATTACK_KINDS.get(system):
+        return fragment(request, "_exchange_odds.html", lang, view=None, message="")
+    action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
+    weapon = str(values.get("exchange_weapon", "")).strip() or None
+    location = str(values.get("exchange_location", "")).strip() or None
+    dodge = forms.truthy(values.get("exchange_dodge", ""))
+    with db.read() as session:
+        answer = odds_cases.exchange_odds(session, member, attacker=character_id, target=target, action=action,
+                                          weapon=weapon if system == "v20" else None, dodge=dodge,
+                                          location=location)
+        name = next((c["name"] for c in characters.roster(session, member) if c["id"] == target), "")
+    return fragment(request, "_exchange_odds.html", lang, view=exchange.exchange_odds_view(answer, name, lang),
+                    message="")
