@@ -39,6 +39,12 @@ ALLOWED: dict[str, set[str]] = {
     "GET /api/chronicles/{chronicle_id}": TABLE,
     "PATCH /api/chronicles/{chronicle_id}": ST,
     "PUT /api/chronicles/{chronicle_id}/table-rules": ST,
+    "POST /api/chronicles/{chronicle_id}/contests": ST,
+    "GET /api/chronicles/{chronicle_id}/contests/{contest_seq}": TABLE,
+    "POST /api/chronicles/{chronicle_id}/contests/{contest_seq}/rolls": OWNER,
+    "POST /api/chronicles/{chronicle_id}/extended": ST,
+    "GET /api/chronicles/{chronicle_id}/extended/{extended_seq}": TABLE,
+    "POST /api/chronicles/{chronicle_id}/extended/{extended_seq}/rolls": OWNER,
     "POST /api/chronicles/{chronicle_id}/invitation": ST,
     "GET /api/chronicles/{chronicle_id}/members": TABLE,
     "POST /api/chronicles/{chronicle_id}/members/me/key": TABLE,
@@ -84,6 +90,9 @@ BODIES: dict[str, object] = {
     "POST /api/join": "join",
     "PATCH /api/chronicles/{chronicle_id}": {"name": "Renamed"},
     "PUT /api/chronicles/{chronicle_id}/table-rules": {"table_rules": []},
+    "POST /api/chronicles/{chronicle_id}/contests": "contest",
+    "POST /api/chronicles/{chronicle_id}/contests/{contest_seq}/rolls": {"side": "attacker"},
+    "POST /api/chronicles/{chronicle_id}/extended": "extended",
     "POST /api/chronicles/{chronicle_id}/characters": {"name": "New", "sheet": V20_SHEET},
     "POST /api/chronicles/{chronicle_id}/characters/import": {
         "source": {"name": "Imported", "type": "Vampire", "system": {"advantages": {}}}},
@@ -126,14 +135,29 @@ def _world(client, make_table) -> World:
     standing = client.post(f"{table.base}/standing-grants", headers=table.st, json={"edges": {"modifier": 1}})
     assert standing.status_code == 201, standing.text
     victim_id = client.get("/api/me", headers=victim).json()["member"]["id"]
+    npc = table.character(table.st, {**V20_SHEET, "name": "Rival"})
+    contest = client.post(f"{table.base}/contests", headers=table.st, json=_contest_body(character["id"], npc["id"]))
+    assert contest.status_code == 201, contest.text
+    extended = client.post(f"{table.base}/extended", headers=table.st, json=_extended_body(character["id"]))
+    assert extended.status_code == 201, extended.text
     return World(
         headers={"storyteller": table.st, "player": player, "other": other, "stranger": stranger.st,
                  "forged": bearer(secrets.token_urlsafe(32)), "anonymous": {}},
         params={"chronicle_id": table.id, "character_id": character["id"], "seq": rolled.json()["entry"]["seq"],
                 "ask_id": asked.json()["ask"]["id"], "member_id": victim_id,
-                "standing_id": standing.json()["standing"]["id"], "code": "busy"},
+                "standing_id": standing.json()["standing"]["id"], "code": "busy",
+                "contest_seq": contest.json()["contest"]["seq"], "extended_seq": extended.json()["extended"]["seq"],
+                "npc": npc["id"]},
         invitation=table.invitation,
     )
+
+
+def _contest_body(attacker: int, defender: int) -> dict:
+    return {"attacker": {"character": attacker, "action": V20_TEST}, "defender": {"character": defender, "action": V20_TEST}}
+
+
+def _extended_body(character: int) -> dict:
+    return {"character": character, "action": V20_TEST, "target": 50, "max_rolls": 10}
 
 
 def operations(app) -> list[tuple[str, str]]:
@@ -160,6 +184,10 @@ def _call(client, world: World, role: str, method: str, path: str):
     pair = {"attacker": world.params["character_id"], "target": world.params["character_id"]}
     if body == "attack":
         body = pair
+    if body == "contest":
+        body = _contest_body(world.params["character_id"], world.params["npc"])
+    if body == "extended":
+        body = _extended_body(world.params["character_id"])
     headers = dict(world.headers[role])
     query = {"idle_timeout": 0.2} if path.endswith("/events") else None
     if path.endswith("/odds/exchange") and method == "GET":

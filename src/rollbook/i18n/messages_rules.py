@@ -15,7 +15,11 @@ RULES_MESSAGES: dict[str, str] = {
     # TR-3, TR-4
     "contest_not_for_system": N_("Contested and extended rolls are for {systems}, not {system}."),
     "not_a_contest_roll": N_("This roll has no successes to count in a contest."),
-    "extended_over": N_("This extended action is over ({status})."),
+    "extended_over": N_("This extended action is over ({state})."),
+    "contest_same_character": N_("A character cannot contest against itself (character {character})."),
+    "contest_side_rolled": N_("The {side} has already rolled (entry {seq})."),
+    "contest_not_found": N_("No contest at entry {seq}."),
+    "extended_not_found": N_("No extended action at entry {seq}."),
     # V20-7 Reading: a trait above 5 takes a specialty too
     "specialty_rating_too_low": N_("A specialty needs a trait rated 4 or more; this trait is rated {rating}."),
 }

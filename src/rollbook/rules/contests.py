@@ -82,7 +82,7 @@ def extended_step(system: str, state: Extended, result: Mapping[str, Any]) -> Ex
     """TR-4: the state after one more roll (its rules receipt). A roll after the end is refused."""
     check_system(system)
     if state.status != "going":
-        raise RuleError("extended_over", status=state.status)
+        raise RuleError("extended_over", state=state.status)
     part = side(system, result)
     rolls = state.rolls + 1
     if system == "v20" and part["botch"]:  # TR-4: a botch ends it and loses everything gathered

@@ -4,15 +4,17 @@ transaction, answer."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.rules.table import TABLE_RULES
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Strict, _signed_write
-from rollbook.server.usecases import chronicles
+from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Strict, _signed_read, _signed_write
+from rollbook.server.deps import dice_source
+from rollbook.server.openapi import ActionJSON
+from rollbook.server.usecases import chronicles, contests
 
 router = APIRouter(prefix="/api")
 
@@ -34,3 +36,84 @@ async def set_table_rules(request: Request, db: Db, auth: Auth, chronicle_id: Id
                                body=body.model_dump(mode="json"),
                                work=lambda s, member: (200, chronicles.update_chronicle(
                                    s, member, table_rules=body.table_rules)))
+
+
+# --- TR-3: contests -------------------------------------------------------------------------------
+
+Character = Annotated[int, Field(ge=1, le=2**31 - 1, description="A character of the chronicle.")]
+
+
+class ContestSide(Strict):
+    character: Character
+    action: ActionJSON = Field(description="The roll this side makes, named by traits (e.g. a V20 test).")
+
+
+class ContestRequest(Strict):
+    attacker: ContestSide
+    defender: ContestSide
+
+
+class SideRequest(Strict):
+    side: Literal["attacker", "defender"] = Field(description="Which side rolls its part.")
+
+
+class ExtendedRequest(Strict):
+    character: Character
+    action: ActionJSON = Field(description="The roll repeated until the target is reached, named by traits.")
+    target: Annotated[int, Field(ge=1, le=100, description="Successes to gather (TR-4).")]
+    max_rolls: Annotated[int, Field(ge=1, le=50)] | None = Field(None, description="The most rolls allowed.")
+
+
+@router.post("/chronicles/{chronicle_id}/contests", status_code=201, tags=["contests"], responses=ERRORS)
+async def declare_contest(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ContestRequest,
+                          idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """Storyteller: declare a contest (TR-3): who against whom, which roll each side makes."""
+    data = body.model_dump(mode="json")
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
+                               work=lambda s, member: (201, contests.declare_contest(
+                                   s, member, attacker=data["attacker"], defender=data["defender"])))
+
+
+@router.get("/chronicles/{chronicle_id}/contests/{contest_seq}", response_model=dict, tags=["contests"], responses=ERRORS)
+def get_contest(db: Db, auth: Auth, chronicle_id: Id, contest_seq: Id) -> JSONResponse:
+    """A contest as it stands: each side's roll, and the result once both have rolled."""
+    return _signed_read(db, auth, chronicle_id, lambda session, member: contests.get_contest(session, member, contest_seq))
+
+
+@router.post("/chronicles/{chronicle_id}/contests/{contest_seq}/rolls", status_code=201, tags=["contests"], responses=ERRORS)
+async def roll_contest_side(request: Request, db: Db, auth: Auth, chronicle_id: Id, contest_seq: Id, body: SideRequest,
+                            idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """One side rolls its declared part (whoever may act for that side's character); the second roll
+    logs the contest's result (both sides, the winner, the margin)."""
+    source = dice_source(request)
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                               work=lambda s, member: (201, contests.roll_contest_side(
+                                   s, member, contest_seq, body.side, source=source)))
+
+
+# --- TR-4: extended actions --------------------------------------------------------------------------
+
+@router.post("/chronicles/{chronicle_id}/extended", status_code=201, tags=["contests"], responses=ERRORS)
+async def declare_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ExtendedRequest,
+                           idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """Storyteller: declare an extended action (TR-4): the roll, the target, the most rolls."""
+    data = body.model_dump(mode="json")
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
+                               work=lambda s, member: (201, contests.declare_extended(
+                                   s, member, character_id=data["character"], action=data["action"],
+                                   target=data["target"], max_rolls=data["max_rolls"])))
+
+
+@router.get("/chronicles/{chronicle_id}/extended/{extended_seq}", response_model=dict, tags=["contests"], responses=ERRORS)
+def get_extended(db: Db, auth: Auth, chronicle_id: Id, extended_seq: Id) -> JSONResponse:
+    """An extended action as it stands: the running total, the rolls left, the status."""
+    return _signed_read(db, auth, chronicle_id, lambda session, member: contests.get_extended(session, member, extended_seq))
+
+
+@router.post("/chronicles/{chronicle_id}/extended/{extended_seq}/rolls", status_code=201, tags=["contests"], responses=ERRORS)
+async def roll_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, extended_seq: Id,
+                        idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """The next roll of an extended action (whoever may act for its character)."""
+    source = dice_source(request)
+    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                               work=lambda s, member: (201, contests.roll_extended(s, member, extended_seq, source=source)))

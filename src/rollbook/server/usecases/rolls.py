@@ -69,13 +69,16 @@ def _step(session: Session, member: Member, character: Character, system: str, a
 
 def perform_roll(session: Session, chronicle: Chronicle, character: Character, actor: Member, action: dict, *,
                  hidden: bool, role: str, stamp: dict, source: DiceSource | None = None,
-                 viewer: Member | None = None, follows: int | None = None, target: int | None = None) -> dict:
+                 viewer: Member | None = None, follows: int | None = None, target: int | None = None,
+                 part_of: tuple[int, str, dict] | None = None) -> dict:
     """Roll ``action`` (already decided: planned or granted) for ``character`` under ``role``'s
     authority, check the per-turn limits (A-3), store the sheet and log the receipt. ``stamp``
     (A-2: the grant, or the baseline and standing grants a player's roll used) goes into the
     receipt as ``authority``; the running turn as ``turn``. ``actor``: who the log names (the
     player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor).
-    ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden."""
+    ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden.
+    ``part_of``: (seq, key, note) of the declaration a contest's side or an extended action's roll
+    belongs to (TR-3, TR-4, ``usecases.contests``): the entry refers to it, the receipt holds the note."""
     step = _step(session, actor, character, chronicle.system, action, follows, target)
     hidden = hidden or (step is not None and step.hidden)
     # F-3: the actor's client seed, the next nonce; F-7: a hidden roll's from the hidden stream
@@ -96,11 +99,15 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
         receipt["authority"] = stamp
     if turn is not None:
         receipt["turn"] = turn
+    refers_to = step.seq if step else None
+    if part_of is not None:
+        refers_to, key, note = part_of
+        receipt[key] = note
     if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
     entry = append_entry(session, chronicle, kind="roll", actor=actor_of(actor, character),
                          visibility="hidden" if hidden else "public", receipt=receipt,
-                         character_id=character.id, effects=effects, refers_to=step.seq if step else None)
+                         character_id=character.id, effects=effects, refers_to=refers_to)
     viewer = viewer or actor
     return {"entry": entry_view(entry, viewer), "character": character_view(character), "effects": effects,
             "warnings": (turn or {}).get("warnings", [])}
