@@ -153,3 +153,50 @@ def a_whole_evening() -> ChronicleLog:
     log.roll(2, "v20")
     log.roll(3, "v5")
     return log
+
+
+class StreamLog(ChronicleLog):
+    """A log written after F-7 and F-8: two streams (``public`` and ``hidden``), each seed committed
+    with its ``"stream"``, every record naming its stream, every reveal counting its rolls."""
+
+    def __init__(self, chronicle: int = 7) -> None:
+        super().__init__(chronicle)
+        self.streams: dict[str, tuple[bytes, int]] = {}  # stream -> (seed in use, last nonce)
+
+    def commit_stream(self, stream: str, seed: bytes) -> dict:
+        self.streams[stream] = (seed, 0)
+        return self.append("seed_commit", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(seed),
+                                           "stream": stream})
+
+    def reveal_stream(self, stream: str, *, rolls: int | None = None) -> dict:
+        seed, nonce = self.streams.pop(stream)
+        return self.append("seed_reveal", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(seed),
+                                           "seed": seed.hex(), "stream": stream,
+                                           "rolls": nonce if rolls is None else rolls, "last_nonce": nonce})
+
+    def stream_roll(self, member: int, action_name: str, *, visibility: str = "public",
+                    stream: str | None = None) -> dict:
+        """A roll drawn from ``stream`` (default: the hidden one for a hidden roll, F-7)."""
+        stream = stream or ("hidden" if visibility == "hidden" else "public")
+        seed, nonce = self.streams[stream]
+        self.streams[stream] = (seed, nonce + 1)
+        system = action_name.split("-")[0]
+        sheet = self.sheets.setdefault(system, new_sheet(system, SHEETS[system]))
+        source = FairDice(seed, self.chronicle, self.client_seeds.get(member, ""), nonce + 1)
+        done = perform(system, sheet, copy.deepcopy(ACTIONS[action_name]), mode="casual", role=role_of(member),
+                       source=source)
+        self.sheets[system] = done.sheet
+        receipt = copy.deepcopy(done.receipt)
+        receipt["fair"] = {**source.record(), "stream": stream}
+        return self.append("roll", receipt, member=member, role=role_of(member), visibility=visibility)
+
+
+def redacted(entries: list[dict], seqs: set[int]) -> list[dict]:
+    """A player's export: the entries of ``seqs`` redacted (their hashes only)."""
+    out = []
+    for entry in entries:
+        entry = copy.deepcopy(entry)
+        if entry["seq"] in seqs:
+            entry.update(actor=None, receipt=None, character=None, refers_to=None, effects=[], redacted=True)
+        out.append(entry)
+    return out

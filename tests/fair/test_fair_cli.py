@@ -75,3 +75,28 @@ def test_verify_an_export_clean_then_tampered():
     assert tampered.returncode == 1
     assert tampered.stdout.startswith(f"entry {roll['seq']}: Les faces ")
     assert "1 problem(s)" in tampered.stderr
+
+
+def test_faces_of_a_hidden_stream_receipt_and_verify_every_names_the_stream():
+    """F-7: a receipt's stream is named (the faces come from the seed revealed for that stream's
+    commitment); an unknown stream is bad input (exit 2, one line)."""
+    from tests.fair.logs import StreamLog, seed_of
+
+    done = run("faces", "--seed", KNOWN_SEED, "--chronicle", "1", "--client", "alice", "--nonce", "1",
+               "--dice", "5d10", "--stream", "hidden", "--json", "--expect", "3,7,2,10,8")
+    assert done.returncode == 0 and json.loads(done.stdout)["stream"] == "hidden"
+    refused = run("faces", "--seed", KNOWN_SEED, "--chronicle", "1", "--nonce", "1", "--dice", "5d10",
+                  "--stream", "secret")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "public or hidden" in refused.stderr
+    log = StreamLog()
+    log.commit_stream("public", seed_of("p"))
+    log.commit_stream("hidden", seed_of("h"))
+    log.stream_roll(1, "v20", visibility="hidden")
+    log.stream_roll(2, "v20")
+    log.reveal_stream("hidden")
+    log.reveal_stream("public")
+    export = "".join(json.dumps(e) + "\n" for e in log.entries)
+    checked = run("verify", "-", "--every", stdin=export)
+    assert checked.returncode == 0, checked.stdout
+    lines = checked.stdout.splitlines()
+    assert "verified (hidden stream, seed" in lines[0] and "verified (seed" in lines[1]

@@ -100,3 +100,18 @@ def test_bad_input_is_refused_with_a_code(page, call, code):
     script = f"async () => {{ const SEED = '{bytes(range(32)).hex()}'; try {{ await {call}; return 'none'; }} " \
              f"catch (error) {{ return error.code; }} }}"
     assert page.evaluate(script) == code
+
+
+def test_verify_reads_the_receipts_stream_f7(page):
+    """F-7: a receipt names its stream; the seed used must be that stream's; an export from before
+    F-7 names none (the public stream); an unknown stream is refused with a code."""
+    known = {"seed": bytes(range(32)).hex(), "chronicle": 1, "clientSeed": "alice", "nonce": 1, "sizes": [10] * 5,
+             "faces": [3, 7, 2, 10, 8]}
+    legacy = page.evaluate("r => RollbookFair.verify(r)", known)
+    assert legacy["status"] == "verified" and legacy["stream"] == "public"
+    hidden = page.evaluate("r => RollbookFair.verify(r)", {**known, "stream": "hidden", "seedStream": "hidden"})
+    assert hidden["status"] == "verified" and hidden["stream"] == "hidden"
+    crossed = page.evaluate("r => RollbookFair.verify(r)", {**known, "stream": "hidden", "seedStream": "public"})
+    assert crossed["status"] == "mismatch" and crossed["reason"] == "stream"
+    script = "async r => { try { await RollbookFair.verify(r); return 'none'; } catch (error) { return error.code; } }"
+    assert page.evaluate(script, {**known, "stream": "secret"}) == "bad_stream"

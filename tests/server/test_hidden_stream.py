@@ -187,3 +187,18 @@ def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31
     for headers in (table.st, alice, bob):
         checked = verify(tmp_path, entries_of(table.export(headers)))
         assert checked.returncode == 0, checked.stdout
+
+
+def test_the_storytellers_page_reveals_the_hidden_rolls_with_their_seed(night):
+    """F-7 on the web table: the Storyteller's fair-dice panel offers to reveal the hidden rolls with
+    their seed (a player's does not); the form does it."""
+    table, bob = night["table"], night["bob"]
+    page = table.client.get(f"/chronicles/{table.id}", headers=table.st).text
+    assert 'name="reveal_hidden"' in page and "Reveal the hidden rolls and their seed" in page
+    assert 'name="reveal_hidden"' not in table.client.get(f"/chronicles/{table.id}", headers=bob).text
+    posted = table.client.post(f"/chronicles/{table.id}/fair/rotate", headers=table.st,
+                               data={"reveal_hidden": "1"}, follow_redirects=False)
+    assert posted.status_code == 303, posted.text
+    log = {e["seq"]: e for e in table.log(bob, limit=500)["entries"]}
+    assert all(not log[entry["seq"]].get("redacted") for entry in night["hidden"])
+    assert any(e["kind"] == "seed_reveal" and e["receipt"]["stream"] == "hidden" for e in log.values())

@@ -1,8 +1,9 @@
-"""`rollbook fair`: provably fair dice by hand (SPEC F-1 to F-6).
+"""`rollbook fair`: provably fair dice by hand (SPEC F-1 to F-8).
 
 ``faces`` recomputes one roll's faces from the revealed seed, the chronicle, the client seed and the
-nonce (F-4); ``commitment`` prints a seed's commitment (F-1); ``verify`` checks the fairness of a
-whole JSON Lines export (F-6) with ``rollbook.fair.check_log``.
+nonce (F-4; ``--stream`` names the receipt's stream, F-7: the faces do not depend on it, the seed
+does); ``commitment`` prints a seed's commitment (F-1); ``verify`` checks the fairness of a whole
+JSON Lines export (F-6 … F-8) with ``rollbook.fair.check_log``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import typer
 from rollbook.cli.base import app, fail
 from rollbook.dice import commitment_of
 from rollbook.fair import (
-    MISMATCH, PENDING, VERIFIED, check_client_seed, check_log, describe, faces_for, parse_dice_list, parse_seed,
+    MISMATCH, PENDING, PUBLIC, STREAMS, VERIFIED, check_client_seed, check_log, describe, faces_for, parse_dice_list, parse_seed,
 )
 from rollbook import settings
 from rollbook.i18n import normalize
@@ -40,12 +41,17 @@ def faces(
         None, "--commitment", help="The commitment logged before the roll: the seed must hash to it."),
     expect: Optional[str] = typer.Option(
         None, "--expect", help="The faces the receipt shows (e.g. 3,7,2,10,8): compared with the recomputed ones."),
+    stream: str = typer.Option(
+        PUBLIC, "--stream", help="The stream the receipt's \"fair\" names: public (default) or hidden (F-7). "
+                                 "Take the seed revealed for that stream's commitment."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of the faces."),
 ) -> None:
     """Recompute the faces of one roll (F-4, hmac-sha256-v1), for a player checking by hand.
 
     Prints the faces, space-separated. With --commitment or --expect, exit 1 when the seed does not
     match the commitment or the faces differ."""
+    if stream not in STREAMS:
+        fail(f"--stream is public or hidden, not {stream!r}")
     seed_bytes = parse_seed(seed)
     sizes = parse_dice_list(dice)
     recomputed = faces_for(seed_bytes, chronicle, check_client_seed(client), nonce, sizes)
@@ -55,7 +61,7 @@ def faces(
     faces_ok = expected is None or list(recomputed) == expected
     if as_json:
         typer.echo(json.dumps({"algorithm": "hmac-sha256-v1", "commitment": seed_commitment, "chronicle": chronicle,
-                               "client_seed": client, "nonce": nonce, "sizes": list(sizes),
+                               "client_seed": client, "nonce": nonce, "stream": stream, "sizes": list(sizes),
                                "faces": list(recomputed), "seed_matches": seed_ok if commitment else None,
                                "faces_match": faces_ok if expected is not None else None}, ensure_ascii=False))
     else:
@@ -86,8 +92,9 @@ def verify(
     every: bool = typer.Option(False, "--every", help="One line per roll, not only the problems."),
     lang: Optional[str] = typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale)."),
 ) -> None:
-    """Check the fairness of a whole export (F-1 to F-6): each revealed seed against its commitment,
-    commitments before use, nonces, client seeds, and every face under a revealed seed.
+    """Check the fairness of a whole export (F-1 to F-8): each revealed seed against its commitment,
+    commitments before use (one seed in use per stream, hidden rolls from the hidden stream), nonces,
+    each reveal's count of rolls, client seeds, and every face under a revealed seed.
 
     Rolls under a seed not revealed yet are pending, not verified. Exit 0 when no problem is found,
     1 with one line per problem. The hash chain itself is `rollbook log verify`'s."""
@@ -114,7 +121,8 @@ def verify(
             where = f"entry {draw.seq}" + (f", reroll {draw.reroll + 1}" if draw.reroll is not None else "")
             shown = " ".join(map(str, draw.faces))
             seed = (draw.commitment or "?")[:12]
-            typer.echo(f"{where}: {draw.status} (seed {seed}…, nonce {draw.nonce}, faces {shown})")
+            stream = "" if draw.stream == PUBLIC else f"{draw.stream} stream, "
+            typer.echo(f"{where}: {draw.status} ({stream}seed {seed}…, nonce {draw.nonce}, faces {shown})")
     for problem in report.problems:
         typer.echo(describe(problem, language))
     counts = report.counts()

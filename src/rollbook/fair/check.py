@@ -46,6 +46,7 @@ class DrawCheck:
     expected: tuple[int, ...] | None  # recomputed under the revealed seed (None while pending)
     status: str
     problems: tuple[FairProblem, ...]
+    stream: str = PUBLIC  # F-7: the stream the record names (none before F-7: the public one)
 
 
 @dataclass(frozen=True)
@@ -328,7 +329,8 @@ class _LogCheck:
             seq=pending.seq, part=pending.part, reroll=pending.reroll, member=pending.member,
             commitment=commitment, client_seed=record.get("client_seed") if well_formed else None,
             nonce=record.get("nonce") if well_formed else None, sizes=drawn.sizes, faces=drawn.faces,
-            expected=expected, status=status, problems=tuple(pending.problems))
+            expected=expected, status=status, problems=tuple(pending.problems),
+            stream=str(record.get("stream", PUBLIC)) if well_formed else PUBLIC)
 
     def may_hide(self, known: _Seed | None) -> bool:
         """Whether an export may hold rolls of this seed that it does not show: a player's export

@@ -1,4 +1,4 @@
-"""Provably fair dice on the pages (SPEC F-1 … F-6): each roll card's fairness state (pending while
+"""Provably fair dice on the pages (SPEC F-1 … F-8): each roll card's fairness state (pending while
 its seed is in use, verified once revealed, with the commitment), the data the page's "verify"
 button recomputes in the browser with Web Crypto (``static/fair.js``, ``static/fair-verify.js``: no
 trust in the server's word), the cards of the seed and client-seed entries, and the chronicle page's
@@ -61,6 +61,7 @@ def badge(entry: dict, revealed: dict[str, bytes], lang: str) -> FairBadge | Non
         if seed is not None:
             data.append({"seed": seed.hex(), "commitment": draw.record.get("commitment"), "chronicle": chronicle,
                          "clientSeed": draw.record.get("client_seed"), "nonce": draw.record.get("nonce"),
+                         "stream": draw.record.get("stream", fair.PUBLIC),  # F-7
                          "sizes": list(draw.sizes), "faces": list(draw.faces)})
     if status == fair.PENDING:
         text = translate(N_("Fair dice: pending — seed {commitment}… not revealed yet"), lang, commitment=short(commitment))

@@ -26,7 +26,8 @@ def set_client_seed(request: Request, chronicle_id: int, db: Db, member: Reader,
 
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate")
-def rotate(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+def rotate(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
     alert_into(request, "rotate-seed", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
-    tx.run(db, lambda s: fairness.rotate(s, member))
+    reveal_hidden = str(form.get("reveal_hidden", "")) == "1"  # F-7: the hidden rolls and their seed with them
+    tx.run(db, lambda s: fairness.rotate(s, member, reveal_hidden=reveal_hidden))
     return see_other(f"/chronicles/{chronicle_id}#fair")

@@ -1,7 +1,8 @@
-/* rollbook — the "verify" button of a revealed roll (SPEC F-4, F-6): the page recomputes every face
- * of the receipt itself with Web Crypto (RollbookFair in fair.js), from the revealed seed, the
- * chronicle, the client seed and the nonce written in the page, and compares them with the faces
- * shown. Nothing is asked of the server. The messages are the page's own (data-* attributes).
+/* rollbook — the "verify" button of a revealed roll (SPEC F-4, F-6, F-7): the page recomputes every
+ * face of the receipt itself with Web Crypto (RollbookFair in fair.js), from the revealed seed, the
+ * chronicle, the client seed and the nonce written in the page, checks that the seed is the one of
+ * the receipt's stream (public or hidden), and compares the faces with those shown. Nothing is
+ * asked of the server. The messages are the page's own (data-* attributes).
  */
 (function () {
   "use strict";
@@ -22,10 +23,10 @@
       var d = draws[i];
       var outcome = await window.RollbookFair.verify({
         seed: d.seed, commitment: d.commitment, chronicle: d.chronicle, clientSeed: d.clientSeed,
-        nonce: d.nonce, sizes: d.sizes, faces: d.faces,
+        nonce: d.nonce, sizes: d.sizes, faces: d.faces, stream: d.stream, seedStream: d.seedStream,
       });
       if (outcome.status !== "verified") {
-        if (outcome.reason === "commitment") {
+        if (outcome.reason === "commitment" || outcome.reason === "stream") {  // F-7: not that stream's seed
           say(button, "mismatch", button.getAttribute("data-mismatch-commitment"));
         } else {
           say(button, "mismatch", button.getAttribute("data-mismatch-faces").replace("{expected}", outcome.expected.join(", ")));

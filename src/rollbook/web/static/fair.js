@@ -6,9 +6,11 @@
  *
  *   RollbookFair.faces(seedHex, chronicle, clientSeed, nonce, sizes)  -> Promise<number[]>
  *   RollbookFair.commitment(seedHex)                                   -> Promise<string>  (F-1)
- *   RollbookFair.verify({seed, commitment, chronicle, clientSeed, nonce, sizes, faces})
- *       -> Promise<{status: "verified" | "mismatch", reason: null | "commitment" | "faces",
- *                   commitment, expected}>
+ *   RollbookFair.verify({seed, commitment, chronicle, clientSeed, nonce, sizes, faces, stream, seedStream})
+ *       -> Promise<{status: "verified" | "mismatch", reason: null | "commitment" | "stream" | "faces",
+ *                   commitment, expected, stream}>
+ *       (F-7: ``stream`` is the receipt's, "public" or "hidden", "public" when absent (a receipt from
+ *       before F-7); ``seedStream`` the stream of the revealed seed used: they must be the same)
  *   RollbookFair.facesFromValues(values, sizes)   (the rejection rule alone, on given 64-bit values)
  *   RollbookFair.blockMessage(block, chronicle, clientSeed, nonce)  -> the exact HMAC message string
  *
@@ -23,6 +25,7 @@
   "use strict";
 
   var ALGORITHM = "hmac-sha256-v1";
+  var STREAMS = ["public", "hidden"];  // F-7
   var SPACE = 1n << 64n;
   var SEED_BYTES = 32;
 
@@ -147,21 +150,35 @@
     return toHex(await subtle().digest("SHA-256", seedBytes(seedHex)));
   }
 
+  function streamOf(value) {
+    var stream = value === undefined || value === null ? "public" : value;
+    if (STREAMS.indexOf(stream) < 0) {
+      fail("bad_stream", "A stream is public or hidden, not " + JSON.stringify(value));
+    }
+    return stream;
+  }
+
   async function verify(roll) {
+    var stream = streamOf(roll.stream);
+    var seedStream = roll.seedStream === undefined || roll.seedStream === null ? null : streamOf(roll.seedStream);
     var computed = await commitment(roll.seed);
     var expected = await faces(roll.seed, roll.chronicle, roll.clientSeed, roll.nonce, roll.sizes);
     var reason = null;
     if (roll.commitment !== undefined && roll.commitment !== null &&
         String(roll.commitment).trim().toLowerCase() !== computed) {
       reason = "commitment";
+    } else if (seedStream !== null && seedStream !== stream) {
+      reason = "stream";
     } else if (expected.length !== roll.faces.length || expected.some(function (face, i) { return face !== roll.faces[i]; })) {
       reason = "faces";
     }
-    return { status: reason ? "mismatch" : "verified", reason: reason, commitment: computed, expected: expected };
+    return { status: reason ? "mismatch" : "verified", reason: reason, commitment: computed, expected: expected,
+             stream: stream };
   }
 
   root.RollbookFair = {
     algorithm: ALGORITHM,
+    streams: STREAMS.slice(),
     faces: faces,
     commitment: commitment,
     verify: verify,
