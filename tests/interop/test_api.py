@@ -135,3 +135,25 @@ def test_a_player_exports_only_their_own(make_table):
     response = table.client.get(f"{table.base}/characters/{npc['id']}/export", headers=player,
                                 params={"format": "wod20"})
     assert response.status_code == 403
+
+
+def test_the_log_still_verifies_after_imports_and_exports(make_table, tmp_path):
+    import subprocess
+    import sys
+
+    table = make_table("v5")
+    created = table.client.post(f"{table.base}/characters/import", headers=table.st,
+                                json={"source": load("wod5e_vampire.json")}).json()
+    cid = created["character"]["id"]
+    rolled = table.roll(table.st, cid, {"kind": "test", "attribute": "wits", "skill": "stealth", "difficulty": 2})
+    assert rolled.status_code == 201, rolled.text
+    assert table.client.get(f"{table.base}/characters/{cid}/export", headers=table.st).status_code == 200
+    spent = table.client.post(f"{table.base}/characters/{cid}/adjustments", headers=table.st,
+                              json={"change": {"kind": "spend_willpower"}})
+    assert spent.status_code == 201, spent.text
+    path = tmp_path / "log.jsonl"
+    path.write_text(table.export(), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "rollbook", "log", "verify", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "clean" in done.stderr

@@ -95,3 +95,15 @@ def test_refusals_name_every_problem_and_write_nothing(pages):
     answer = client.post(f"{chronicle}/import", data={"pasted": json.dumps(load("wod20_vampire.json"))})
     assert answer.status_code == 422
     assert "Élise" not in client.get(chronicle).text and "Anatole" not in client.get(chronicle).text
+
+
+def test_the_feed_shows_imports_and_exports_as_cards(pages):
+    client, chronicle = pages("v5")
+    answer = client.post(f"{chronicle}/import", data={"pasted": json.dumps(load("progeny_vampire.json"))})
+    sheet = re.search(r'id="open-imported" href="([^"]+)"', answer.text).group(1)
+    client.get(f"{sheet}/export", params={"format": "wod5e"})
+    feed = client.get(chronicle).text
+    assert "Feuille importée depuis Progeny" in feed and "Repris : " not in feed
+    assert re.search(r"Repris: \d+ · Gardé tel quel \(maison\): 0 · Non gardé: \d+", feed)
+    assert "Feuille exportée pour WoD5e (Foundry)" in feed
+    assert "Project-Id-Version" not in feed  # no entry without its words

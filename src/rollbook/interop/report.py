@@ -208,6 +208,21 @@ class Reader:
         return value
 
 
+def sub(value: Any, *keys: str) -> Any:
+    """``value[k1][k2]…`` where each step is an object holding the key; None anywhere else (a file
+    may put any JSON value anywhere)."""
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def text_key(value: Any) -> str | None:
+    """A value usable as a key of the tables: text only."""
+    return value if isinstance(value, str) else None
+
+
 def type_name(value: Any) -> str:
     if value is None:
         return "null"

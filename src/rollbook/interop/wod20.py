@@ -27,7 +27,7 @@ from typing import Any
 
 from rollbook.interop.common import power, specialty
 from rollbook.interop.names import by_squash, power_name, slug, squashed, typed
-from rollbook.interop.report import Reader, at
+from rollbook.interop.report import Reader, at, sub, text_key
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
 
@@ -56,7 +56,7 @@ def detect(data: Any) -> bool:
 
 def read(data: dict, reader: Reader) -> str | None:
     root = "$"
-    kind = data.get("type")
+    kind = text_key(data.get("type"))
     if kind not in ACTOR_TYPES:
         reader.problem(at(root, "type"), "import_actor_type", given=str(kind), expected=list(ACTOR_TYPES))
         return None
@@ -156,7 +156,7 @@ def _abilities(reader: Reader, system: dict, base: str) -> None:
         entry = reader.obj(entry, here)
         if entry is None:
             continue
-        group = GROUP_OF.get(entry.get("type"))
+        group = GROUP_OF.get(text_key(entry.get("type")))
         if group is None:
             reader.problem(at(here, "type"), "import_bad_choice", given=str(entry.get("type")), expected=list(GROUP_OF))
             continue
@@ -210,10 +210,10 @@ def _advantages(reader: Reader, system: dict, base: str, creature: str) -> None:
 
 
 def _discipline_id(reader: Reader, item: dict, where: str) -> tuple[str | None, str | None]:
-    ours = (item.get("flags") or {}).get("rollbook") or {} if isinstance(item.get("flags"), dict) else {}
+    given = sub(item, "flags", "rollbook", "id")
     name = reader.text(item.get("name"), at(where, "name"), 100)
-    if isinstance(ours.get("id"), str):
-        identifier = ours["id"]
+    if isinstance(given, str) and given:
+        identifier = given
         return identifier, (typed(name) if name and identifier not in DISCIPLINES.values() else None)
     if not name:
         reader.problem(at(where, "name"), "import_bad_name", name="")
@@ -257,8 +257,8 @@ def _items(reader: Reader, items: list, root: str) -> None:
             if group is None or not name:
                 reader.drop(where, "item_type")
                 continue
-            ours = (item.get("flags") or {}).get("rollbook") or {} if isinstance(item.get("flags"), dict) else {}
-            identifier = ours["id"] if isinstance(ours.get("id"), str) else slug(name)
+            given = sub(item, "flags", "rollbook", "id")
+            identifier = given if isinstance(given, str) and given else slug(name)
             _ability(reader, group, identifier, typed(name), data.get("value", 0), at(at(where, "system"), "value"),
                      data.get("speciality"), at(at(where, "system"), "speciality"))
         elif kind == "Experience":
@@ -279,7 +279,7 @@ def _items(reader: Reader, items: list, root: str) -> None:
         reader.put("experience.spent", spent, experience_at[-1])
     for item, where in powers:
         data = item.get("system") or {}
-        discipline = parents.get(data.get("parentid"))
+        discipline = parents.get(text_key(data.get("parentid")))
         if discipline is None:
             reader.problem(at(at(where, "system"), "parentid"), "power_discipline_missing",
                            trait=str(data.get("parentid")))
@@ -287,8 +287,7 @@ def _items(reader: Reader, items: list, root: str) -> None:
         level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 10, digits=True)
         if level is None:
             continue
-        ours = (item.get("flags") or {}).get("rollbook") or {} if isinstance(item.get("flags"), dict) else {}
-        power(reader, "v20", discipline, item.get("name"), level, at(where, "name"), ours.get("power"))
+        power(reader, "v20", discipline, item.get("name"), level, at(where, "name"), sub(item, "flags", "rollbook", "power"))
 
 
 def _flags(reader: Reader, data: dict, root: str) -> None:

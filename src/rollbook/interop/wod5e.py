@@ -23,7 +23,7 @@ from typing import Any
 
 from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty
 from rollbook.interop.names import power_name, squashed
-from rollbook.interop.report import Reader, at
+from rollbook.interop.report import Reader, at, sub
 from rollbook.play import v5_sheet
 
 FORMAT = "wod5e"
@@ -155,7 +155,7 @@ def _skills(reader: Reader, system: dict, base: str) -> None:
             bonus = reader.obj(bonus, bwhere)
             if bonus is None or skill is None:
                 continue
-            if (bonus.get("activeWhen") or {}).get("check") == "never":  # a specialty
+            if sub(bonus, "activeWhen", "check") == "never":  # a specialty
                 specialty(reader, skill, bonus.get("source"), at(bwhere, "source"))
             else:
                 reader.drop(bwhere, "bonus_not_specialty")
@@ -257,8 +257,7 @@ def _items(reader: Reader, items: list, root: str) -> None:
         level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 5)
         if level is None:
             continue
-        ours = ((item.get("flags") or {}).get("rollbook") or {}) if isinstance(item.get("flags"), dict) else {}
-        power(reader, "v5", discipline, item.get("name"), level, at(where, "name"), ours.get("power"))
+        power(reader, "v5", discipline, item.get("name"), level, at(where, "name"), sub(item, "flags", "rollbook", "power"))
 
 
 # --- export -------------------------------------------------------------------------------------

@@ -61,5 +61,22 @@ def lines(report: dict, lang: str) -> dict[str, list[Line]]:
     }
 
 
+# The log entries of an import and an export (server/usecases/interop.py), as a card's title and line.
+INTEROP_KINDS = ("sheet_import", "sheet_export")
+
+
+def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
+    """(title, line) of a ``sheet_import`` or ``sheet_export`` entry: its origin or target, the
+    report's counts; never a rating (there is none in the entry)."""
+    if kind == "sheet_export":
+        target = str(receipt.get("format", ""))
+        return translate(N_("Sheet exported for {format}"), lang, format=FORMAT_NAMES.get(target, target)), ""
+    origin = str((receipt.get("origin") or {}).get("format", ""))
+    counts = receipt.get("counts") or {}
+    line = " · ".join(f"{translate(TITLES[key], lang)}: {counts.get(key, 0)}"
+                      for key in ("mapped", "homebrew", "dropped"))
+    return translate(N_("Sheet imported from {format}"), lang, format=FORMAT_NAMES.get(origin, origin)), line
+
+
 TITLES = {"mapped": N_("Mapped"), "homebrew": N_("Kept as homebrew"), "dropped": N_("Not kept"),
           "problems": N_("Problems")}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from rollbook.i18n import N_, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
+from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.web import authority, exchange, fairness, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
@@ -167,6 +168,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
         c.system = chronicle_system
         c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters)
+        return c
+    if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported (issue 35)
+        c.title, c.change = render_interop.describe_entry(entry["kind"], receipt, lang)
         return c
     if entry["kind"] == "member_removed":
         c.title = translate(MEMBER_REMOVED, lang, name=receipt.get("name", ""))

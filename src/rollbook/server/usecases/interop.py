@@ -43,7 +43,8 @@ def import_character(session: Session, member: Member, *, source: Any, format: s
     character = find_character(session, member, view["id"])
     report = imported.report
     entry = append_entry(session, chronicle, kind=IMPORT_KIND, actor=actor_of(member, character), visibility="public",
-                         receipt={"character": character.id, "origin": {"format": imported.format},
+                         receipt={"character": character.id, "owner": character.owner_id,
+                                  "origin": {"format": imported.format},
                                   "counts": report.counts(),
                                   # names of homebrew traits may stay public (issue 31); never a rating
                                   "homebrew": sorted({h.name for h in report.homebrew})},
@@ -63,6 +64,7 @@ def export_character(session: Session, member: Member, character_id: int, format
     may_act_for(member, character)
     exported = interop.export_sheet(chronicle.system, character.sheet, format)
     append_entry(session, chronicle, kind=EXPORT_KIND, actor=actor_of(member, character), visibility="public",
-                 receipt={"character": character.id, "format": format, "version": character.version},
+                 receipt={"character": character.id, "owner": character.owner_id, "format": format,
+                          "version": character.version},
                  character_id=character.id)
     return exported
