@@ -39,9 +39,18 @@ def home(request: Request, db: Db, lang: VisitorLang) -> Response:
     return home_page(request, lang, held=keychain.members(db, request))
 
 
+@router.get("/join", response_class=HTMLResponse)
+def join_link(request: Request, db: Db, lang: VisitorLang) -> Response:
+    """An invitation link, ``/join#CODE``: the code rides in the fragment, which the browser never
+    sends, so no access log records it (issue 31 point 15); the page's script fills the join form
+    from it (``static/table.js``), then a name and one tap."""
+    return home_page(request, lang, held=keychain.members(db, request), invitation="#")
+
+
 @router.get("/join/{invitation}", response_class=HTMLResponse)
 def invitation_link(request: Request, invitation: str, db: Db, lang: VisitorLang) -> Response:
-    """An invitation link: the join form with the code filled in; a name and one tap."""
+    """An older invitation link (the code in the path, so in an access log's line): still answered so
+    links sent before ``/join#CODE`` keep working; no page makes one any more."""
     return home_page(request, lang, held=keychain.members(db, request), values={"invitation": invitation},
                      invitation=invitation)
 

@@ -370,4 +370,25 @@
     var shown = document.querySelector(".alert p");
     if (shown) placeError(shown.parentElement);
   });
+
+  // An invitation link carries its code in the fragment (/join#CODE), which no request and so no
+  // access log holds (issue 31 point 15): the join form takes it from there, then the address bar
+  // forgets it.
+  function invitationFromLink() {
+    var field = document.getElementById("join-invitation");
+    if (!field || window.location.pathname !== "/join" || window.location.hash.length < 2) return;
+    var code = window.location.hash.slice(1);
+    try { code = decodeURIComponent(code); } catch (e) { /* a code as typed */ }
+    field.value = code;
+    var name = document.getElementById("join-name");
+    if (name) name.focus();
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+    }
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", invitationFromLink);
+  } else {
+    invitationFromLink();
+  }
 })();
