@@ -1,4 +1,4 @@
-"""Provably fair dice, checked from a chronicle's exported log (SPEC F-1 to F-6).
+"""Provably fair dice, checked from a chronicle's exported log (SPEC F-1 to F-8).
 
 Pure: the standard library, ``rollbook.dice``, the rules and the i18n messages; no web, no database.
 ``rollbook fair verify`` reads an export with ``check_log`` (``rollbook log verify`` can add the same
@@ -13,14 +13,23 @@ Every entry is an exported log line (see ``rollbook.server.chain``): ``{"chronic
 reads ``chronicle``, ``seq``, ``kind``, ``actor["member"]``, ``receipt`` and ``redacted``. Entries of
 other kinds are ignored; a redacted entry (a player's export of a hidden roll) is counted, not read.
 
+Two streams (F-7): visible rolls draw from the ``public`` stream, hidden rolls (visibility
+``hidden``) and their follow-ups from the ``hidden`` one; each stream has its own seed, commitment
+and nonces, and one seed in use at a time. Entries written before F-7 name no stream: one stream,
+the public one, whose seed hidden rolls used too (they still verify).
+
 ``seed_commit`` (F-1), public, appended before any roll uses the seed::
 
-    "receipt": {"algorithm": "hmac-sha256-v1", "commitment": "<64 lowercase hex: SHA-256 of the seed>"}
+    "receipt": {"algorithm": "hmac-sha256-v1", "commitment": "<64 lowercase hex: SHA-256 of the seed>",
+                "stream": "public" | "hidden"}
 
-``seed_reveal`` (F-5, F-6), public; a rotation is a ``seed_reveal`` of the seed in use followed by
-the ``seed_commit`` of the next one, in the same transaction (two consecutive entries)::
+``seed_reveal`` (F-5, F-6, F-8), public; a rotation is a ``seed_reveal`` of the public seed in use
+followed by the ``seed_commit`` of the next one, in the same transaction (the hidden seed is revealed
+only with all its rolls); ``rolls`` counts the rolls and follow-ups that used the seed, ``last_nonce``
+is the last nonce served (an export holding fewer lacks a roll)::
 
-    "receipt": {"algorithm": "hmac-sha256-v1", "commitment": "<64 hex>", "seed": "<64 lowercase hex: the 32 bytes>"}
+    "receipt": {"algorithm": "hmac-sha256-v1", "commitment": "<64 hex>", "seed": "<64 lowercase hex: the 32 bytes>",
+                "stream": "public" | "hidden", "rolls": N, "last_nonce": N}
 
 ``client_seed`` (F-2), public, written when a member sets their client seed (at most 64 characters;
 ``""`` until the first such entry); it applies to that member's later rolls::
@@ -31,7 +40,8 @@ A roll (kind ``roll``): the rules receipt of ``rollbook.play.perform`` plus its 
 (F-6); ``actor["member"]`` is the member rolling, whose client seed it uses::
 
     "receipt": {"system": …, "request": {…}, "faces": [...], …,
-                "fair": {"algorithm": "hmac-sha256-v1", "commitment": "<64 hex>", "client_seed": "<text>", "nonce": N}}
+                "fair": {"algorithm": "hmac-sha256-v1", "commitment": "<64 hex>", "client_seed": "<text>", "nonce": N,
+                         "stream": "public" | "hidden"}}
 
 One nonce covers every die of the action, drawn from one ``FairDice`` in the order the rules ask
 (F-3, F-4): ``receipt["faces"]``, then for a V5 test with a Blood Surge ``receipt["rouse"]["faces"]``
