@@ -311,12 +311,13 @@ def exchange_grid(small: bool = False):
     from rollbook.rules.tiers import TiersRequest
     from rollbook.rules.v20 import V20Request
 
-    pools = (1, 20) if small else EXCHANGE_POOLS
+    pools = (20,) if small else EXCHANGE_POOLS
+    weapons, soaks = ((20,), (0, 20)) if small else ((1, 10, 20), (0, 10, 20))
     cases = []
     for attack in pools:
         for dodge in (None, 20):
-            for damage in (1, 10, 20):
-                for soak in (0, 10, 20):
+            for damage in weapons:
+                for soak in soaks:
                     request = V20Request(pool=attack, difficulty=6, specialty=attack == 20, specialty_rating=5)
                     weapon = exchange_v20.Weapon(damage, "lethal", strength=min(damage, 10))
                     defender = exchange_v20.Defender(
