@@ -145,8 +145,7 @@ async def measure(url: str, requests: int, repeat: int, profile: str | None, sor
     from rollbook.server.app import create_app
 
     app = create_app(url)
-    # the server's lifespan, as uvicorn runs it: its GC settings, and on PostgreSQL the loop's pool of
-    # asyncpg connections for the signed writes (without it each write would open a connection)
+    # the server's lifespan, as uvicorn runs it (the worker threads' limit, the live feed's listener)
     async with app.router.lifespan_context(app):
         return await _measure(app, requests, repeat, profile, sort, top, inline)
 

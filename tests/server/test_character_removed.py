@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
 from rollbook.server.app import create_app
-from rollbook.server.db import alembic_config, upgrade
+from rollbook.server.migrate import alembic_config, upgrade
 from rollbook.server.models import Character, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters

@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-from rollbook.server.db import Database, head_revision
+from rollbook.server.db import Database
+from rollbook.server.migrate import head_revision
 
 from .conftest import V20_SHEET, V20_TEST, free_port, rollbook_command, run_cli
 

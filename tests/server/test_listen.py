@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 
 from rollbook.server import events, listen
 from rollbook.server.app import create_app
-from rollbook.server.db import alembic_config, upgrade
+from rollbook.server.migrate import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
 

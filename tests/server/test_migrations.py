@@ -7,7 +7,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from rollbook.server.db import alembic_config
+from rollbook.server.migrate import alembic_config
 from rollbook.server.models import Base
 
 

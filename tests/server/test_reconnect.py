@@ -9,9 +9,9 @@ idle timeout; on SQLite, a closed connection), on both stores:
   retries, not a 409 ``busy``;
 - a read (``GET``) that meets an ended connection is read once more (``reread.ReadAgain``), not a 500.
 
-And PostgreSQL's pool pings a connection idle ``db.PING_IDLE_AFTER`` before use (a connection the
+And PostgreSQL's pool pings a connection idle ``engines.PING_IDLE_AFTER`` before use (a connection the
 server ended while it sat in the pool is replaced before the request sees it), not one used just
-before (``db._postgresql_engine``)."""
+before (``engines._ping_when_idle``)."""
 
 from __future__ import annotations
 
@@ -25,11 +25,10 @@ from sqlalchemy import Column, String, Table, bindparam, event, func, select
 from sqlalchemy.exc import DBAPIError
 
 from rollbook.dice import GivenFaces
-from rollbook.server import db as dbmodule
+from rollbook.server import engines
 from rollbook.server import tx
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
-from rollbook.server.direct import Statement
 from rollbook.server.reread import ReadAgain
 
 from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, in_a_loop, scratch_table, Table as ChronicleTable
@@ -47,9 +46,9 @@ def scratch(database_url):
 
 
 def adding(table: Table):
-    """``add(connection, name)``: one row, through ``direct.Statement`` (the roll's own statements)."""
-    insert = Statement(table.insert().values(name=bindparam("name")))
-    return lambda connection, name: insert.rowcount(connection, {"name": name})
+    """``add(connection, name)``: one row."""
+    insert = table.insert().values(name=bindparam("name"))
+    return lambda connection, name: connection.execute(insert, {"name": name}).rowcount
 
 
 def end_connection(connection, backend: str) -> None:
@@ -259,7 +258,7 @@ def test_only_a_read_that_lost_its_connection_before_answering_is_run_again():
 
 @pytest.mark.postgres
 def test_postgresql_pings_a_connection_idle_long_enough_and_not_one_just_used(pg_url, monkeypatch):
-    monkeypatch.setattr(dbmodule, "PING_IDLE_AFTER", 0.3)
+    monkeypatch.setattr(engines, "PING_IDLE_AFTER", 0.3)
     url, name = tagged(pg_url)
     db = Database(url)
     try:
@@ -285,7 +284,7 @@ def test_postgresql_pings_a_connection_idle_long_enough_and_not_one_just_used(pg
 @pytest.mark.postgres
 def test_postgresql_a_lost_connection_replaces_the_pools_older_ones_so_the_retry_gets_a_live_one(pg_url):
     """A restart ends every pooled connection, not only the one a write met it on: the write's retry
-    must not take another dead one (``direct.Statement`` invalidates the pool as SQLAlchemy does)."""
+    must not take another dead one (SQLAlchemy invalidates the pool's older connections)."""
     url, name = tagged(pg_url)
     with names_table(url) as (db, table):
         held = [db.engine.connect() for _ in range(4)]  # four pooled connections, all used just now

@@ -12,7 +12,6 @@ from sqlalchemy import event, text
 
 from rollbook import settings as rollbook_settings
 from rollbook.server import auth
-from rollbook.server.db import AsyncpgWriter
 from rollbook.server.usecases import members
 
 from .conftest import V20_SHEET, V20_TEST, bearer
@@ -127,7 +126,8 @@ def test_the_migration_moves_each_members_token_into_a_key(backend, tmp_path):
     """0003_security: a member's token from before opens the same chronicle after the upgrade."""
     import secrets
 
-    from rollbook.server.db import Database, upgrade
+    from rollbook.server.db import Database
+    from rollbook.server.migrate import upgrade
 
     from .conftest import _admin, sqlalchemy_pg_url
 
@@ -179,13 +179,9 @@ def test_a_signed_write_refuses_a_forged_token_before_a_bad_key(client, make_tab
 
 @contextmanager
 def pool_checkouts(app) -> Iterator[list[int]]:
-    """The app's pool checkouts while the block runs (one item each): psycopg's pool, and on
-    PostgreSQL the server loop's asyncpg pool (the signed writes')."""
+    """The app's pool checkouts while the block runs (one item each)."""
     checkouts: list[int] = []
-    db = app.state.db
-    pools = [db.engine.pool]
-    if isinstance(db.loop_writer, AsyncpgWriter):
-        pools += [engine.sync_engine.pool for engine in db.loop_writer._pools.values()]
+    pools = [app.state.db.engine.pool]
 
     def counted(*_args) -> None:
         checkouts.append(1)

@@ -1,9 +1,12 @@
-"""The SQLite writer lane (``db.WriterLane``): one writer at a time in the process, first come first
+"""The SQLite writer lane (``lane.WriterLane``): one writer at a time in the process, first come first
 served, released whatever happens inside; and the write path through it on SQLite and PostgreSQL
 (PostgreSQL has no lane: its writers meet at the row locks)."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import secrets
 import threading
 import time
@@ -12,7 +15,10 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from rollbook.server import tx
-from rollbook.server.db import Database, LaneTimeout, WriterLane, lane_file
+from rollbook.server import lane as lane_module
+from rollbook.server.db import Database
+from rollbook.server.engines import lane_file
+from rollbook.server.lane import LaneTimeout, WriterLane
 from rollbook.server.problems import ProblemError
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, insert_or_refuse
@@ -57,37 +63,51 @@ def test_an_error_inside_gives_the_turn_up_and_reentry_does_not_wait():
     thread.join(2)
 
 
+class Holder:
+    """A thread holding ``lane`` (entered ``depth`` times) until ``let_go()``."""
+
+    def __init__(self, lane: WriterLane, depth: int = 1) -> None:
+        self.held, self.release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with contextlib.ExitStack() as stack:
+                for _ in range(depth):
+                    stack.enter_context(lane)
+                self.held.set()
+                self.release.wait(10)
+
+        self.thread = threading.Thread(target=hold)
+        self.thread.start()
+        assert self.held.wait(5)
+
+    def let_go(self) -> None:
+        self.release.set()
+        self.thread.join(5)
+
+
 def test_lanes_on_one_lock_file_take_turns_as_processes_do(tmp_path):
     """Two lanes on one ``<database>.lane`` file, each with its own open file (as two processes): while
-    one holds its turn, the other's ``take(wait=False)`` says no and leaves its own turn free; a
-    waiting ``take`` is woken when the first gives its turn up (the kernel's hand-over, no polling)."""
+    a writer of one holds its turn (entered twice: the file lock is taken once), a writer of the other
+    waits, and is woken when the first gives its turn up (the kernel's hand-over, no polling)."""
     path = tmp_path / "shared.sqlite3.lane"
     first, second = WriterLane(lock_path=path), WriterLane(lock_path=path)
-    assert first.take("loop A", wait=False)
-    assert first.take("loop A", wait=False)  # re-entered: the file lock is taken once
-    assert not second.take("loop B", wait=False)
-    assert second.take("loop B", wait=False) is False  # its own turn was given back, not kept
-
+    holder = Holder(first, depth=2)
     order: list[str] = []
-    waiting = threading.Event()
 
     def other_process_writer() -> None:
-        waiting.set()
         with second:
             order.append("second")
 
     thread = threading.Thread(target=other_process_writer)
     thread.start()
-    waiting.wait(2)
-    time.sleep(0.05)
+    thread.join(0.1)
+    assert order == []  # waiting at the file
     order.append("first")
-    first.give()
-    assert order == ["first"]  # still held: the first take was entered twice
-    first.give()
+    holder.let_go()
     thread.join(5)
     assert order == ["first", "second"]
-    assert first.take("loop A", wait=False)  # free again
-    first.give()
+    with first:  # free again
+        pass
 
 
 def test_a_wait_for_another_process_past_the_timeout_is_lane_timeout_and_leaves_the_turn_free(tmp_path):
@@ -95,21 +115,42 @@ def test_a_wait_for_another_process_past_the_timeout_is_lane_timeout_and_leaves_
     (``LaneTimeout``, which ``tx.run`` answers 409 ``busy``), and its own process's turn is free."""
     path = tmp_path / "hung.sqlite3.lane"
     hung, waiting = WriterLane(lock_path=path), WriterLane(timeout=0.05, lock_path=path)
-    assert hung.take("hung loop", wait=False)
+    holder = Holder(hung)
     started = time.monotonic()
     with pytest.raises(LaneTimeout):
         with waiting:
             pass  # pragma: no cover
     assert 0.05 <= time.monotonic() - started < 2
-    assert not waiting.take("another loop", wait=False)  # the file is still held ...
-    hung.give()
-    # ... and the turn was not kept by the timed-out writer (its helper, woken by the release, lets
-    # the file go at once: the take is tried again until then)
-    deadline = time.monotonic() + 2
-    while not waiting.take("another loop", wait=False):
-        assert time.monotonic() < deadline, "the lane stayed taken after the other process let go"
-        time.sleep(0.001)
-    waiting.give()
+    assert waiting.waiting == 0
+    holder.let_go()
+    waiting.timeout = 5  # the timed-out writer's helper, woken by the release, lets the file go at once
+    with waiting:
+        pass
+
+
+def test_an_error_of_the_file_lock_is_raised_as_it_is_not_as_a_timeout(tmp_path, monkeypatch):
+    """Only a wait that lasted ``timeout`` is a ``LaneTimeout`` (a lost race, retried): an error of the
+    lock itself (here ``flock`` failing with EIO) reaches the writer at once, as it is (a 500)."""
+    path = tmp_path / "broken.sqlite3.lane"
+    holder = Holder(WriterLane(lock_path=path))
+    broken = WriterLane(timeout=30, lock_path=path)
+    real_flock = lane_module.fcntl.flock
+
+    def flock(fd, operation):
+        if operation == fcntl.LOCK_EX:  # the blocking wait
+            raise OSError(errno.EIO, "the disk is gone")
+        return real_flock(fd, operation)
+
+    monkeypatch.setattr(lane_module.fcntl, "flock", flock)
+    started = time.monotonic()
+    with pytest.raises(OSError, match="the disk is gone"):
+        with broken:
+            pass  # pragma: no cover
+    assert time.monotonic() - started < 5
+    monkeypatch.undo()
+    holder.let_go()
+    with broken:  # its turn was given back
+        pass
 
 
 def test_a_database_file_has_its_lane_file_beside_it(tmp_path):
@@ -272,8 +313,8 @@ def test_queued_writes_share_commits_and_a_refusal_keeps_the_others(database_url
         with db.read() as session:
             assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == kept
         assert set().union(*heard) == set(kept)
-        if db.group is not None:
-            assert db.group.writes >= 16 and db.group.batches < db.group.writes  # some commits were shared
+        if db.batches is not None:
+            assert db.batches.writes >= 16 and db.batches.batches < db.batches.writes  # some commits were shared
     finally:
         with db.write() as session:
             session.execute(text(f"DROP TABLE IF EXISTS {table}"))

@@ -20,7 +20,8 @@ DatabaseOption = typer.Option(
 def upgrade(database_url: Optional[str] = DatabaseOption,
             revision: str = typer.Option("head", "--revision", help="Target revision.")) -> None:
     """Apply the migrations up to REVISION (the server also does this on start)."""
-    from rollbook.server.db import Database, current_revision
+    from rollbook.server.db import Database
+    from rollbook.server.migrate import current_revision
 
     database = Database(database_url)
     try:
@@ -31,7 +32,7 @@ def upgrade(database_url: Optional[str] = DatabaseOption,
 
 
 def _upgrade_to(database, revision: str) -> None:
-    from rollbook.server.db import upgrade as run_upgrade
+    from rollbook.server.migrate import upgrade as run_upgrade
 
     run_upgrade(database.engine, revision)
 
@@ -43,7 +44,9 @@ def status(database_url: Optional[str] = DatabaseOption) -> None:
 
     from sqlalchemy.engine import make_url
 
-    from rollbook.server.db import Database, current_revision, database_url as resolve_url, head_revision
+    from rollbook.server.db import Database
+    from rollbook.server.engines import database_url as resolve_url
+    from rollbook.server.migrate import current_revision, head_revision
 
     url = make_url(resolve_url(database_url))
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") \

@@ -34,7 +34,7 @@ def serve(
     PostgreSQL database."""
     from rollbook.server import serving
     from rollbook.server.app import WORKER_THREADS
-    from rollbook.server.db import database_url as resolve_url
+    from rollbook.server.engines import database_url as resolve_url
 
     url = resolve_url(database_url)
     target = serving.app_for(url, threads=threads or WORKER_THREADS, workers=workers)

@@ -6,6 +6,7 @@
   pages both call them); ``tx`` transactions, retries and idempotency; ``access`` look-ups and
   locks; ``views`` what each role may see; ``store`` the sheet and log writes.
   See ``docs/ARCHITECTURE.md``.
-- ``db``: engines, transactions (``BEGIN IMMEDIATE`` on SQLite, row locks on PostgreSQL), migrations.
+- ``db``: ``Database``, the one way a change is committed (``engines``, ``lane``, ``writer``,
+  ``migrate`` beside it: engines, the SQLite writer lane, its batch writer, migrations).
 - ``chain``: the hash-chained receipt log's canonical form and its verifier (no database needed).
 """

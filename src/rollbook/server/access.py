@@ -8,18 +8,11 @@ role may not do.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
 
-from sqlalchemy import bindparam, inspect, select
-from sqlalchemy.orm import Session, configure_mappers, make_transient_to_detached
-from sqlalchemy.orm.attributes import instance_state
-from sqlalchemy.orm.instrumentation import ClassManager
-
-from rollbook.server.direct import Statement
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
-
-T = TypeVar("T")
 
 STORYTELLER = "storyteller"
 PLAYER = "player"
@@ -42,56 +35,6 @@ _LOCK_CHARACTER = (select(Character).where(Character.id == bindparam("character"
                                            Character.chronicle_id == bindparam("chronicle"),
                                            present())
                    .with_for_update().execution_options(populate_existing=True))
-
-
-_CHRONICLES = Chronicle.__table__
-_CHARACTERS = Character.__table__
-_LOCK_CHRONICLE_ROW = Statement(select(_CHRONICLES).where(_CHRONICLES.c.id == bindparam("chronicle")).with_for_update())
-_LOCK_CHARACTER_ROW = Statement(select(_CHARACTERS).where(_CHARACTERS.c.id == bindparam("character"),
-                                                          _CHARACTERS.c.chronicle_id == bindparam("chronicle"),
-                                                          _CHARACTERS.c.removed_at.is_(None))
-                                .with_for_update())
-
-
-# class -> its class manager and its (attribute, column key) pairs
-_COLUMNS_OF: dict[type, tuple[ClassManager, tuple[tuple[str, str], ...]]] = {}
-
-
-def detached(cls: type[T], row) -> T:
-    """An ORM object holding ``row`` (every column), detached: read its attributes; change the row
-    with Core statements only (``store.save_sheet``), the unit of work does not know it. (Built
-    without the mapped constructor, whose attribute events cost twice as much: bench/README.md,
-    "Ninth pass".)"""
-    known = _COLUMNS_OF.get(cls)
-    if known is None:
-        mapper = inspect(cls)
-        if not mapper.configured:  # built without its constructor: the mappers must be ready
-            configure_mappers()
-        known = _COLUMNS_OF[cls] = (mapper.class_manager,
-                                    tuple((prop.key, prop.columns[0].key) for prop in mapper.column_attrs))
-    manager, pairs = known
-    instance = manager.new_instance()
-    instance_state(instance).dict.update([(key, getattr(row, column)) for key, column in pairs])
-    make_transient_to_detached(instance)
-    return instance
-
-
-def lock_chronicle_row(session: Session, chronicle_id: int) -> Chronicle:
-    """``lock_chronicle`` for a use case that reads the chronicle only: the same lock and refusal,
-    one Core statement (no ORM load); the chronicle is detached (``detached``)."""
-    row = _LOCK_CHRONICLE_ROW.first(session.connection(), {"chronicle": chronicle_id})
-    if row is None:
-        raise ProblemError(404, "chronicle_not_found", chronicle=chronicle_id)
-    return detached(Chronicle, row)
-
-
-def lock_character_row(session: Session, member: Member, character_id: int) -> Character:
-    """``lock_character`` for a use case that changes the character through ``store.save_sheet``
-    only: the same lock (after the chronicle's) and refusal, one Core statement; detached."""
-    row = _LOCK_CHARACTER_ROW.first(session.connection(), {"character": character_id, "chronicle": member.chronicle_id})
-    if row is None:
-        raise ProblemError(404, "character_not_found", character=character_id)
-    return detached(Character, row)
 
 
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:

@@ -20,7 +20,8 @@ from sse_starlette import EventSourceResponse
 
 from rollbook.server import tx
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
-from rollbook.server.db import Database, current_revision
+from rollbook.server.db import Database
+from rollbook.server.migrate import current_revision
 from rollbook.server.events import entry_feed, event_stream, json_events
 from rollbook.server.deps import (
     current_member, database_dependency, dice_source, language, member_in, request_token, required_token,
@@ -212,26 +213,22 @@ def _signed_read(db: Database, auth: Caller, chronicle_id: int,
     hop: ~0.3–0.5 ms of CPU per read, bench/README.md "Third pass"; the routes keep their
     ``response_model`` for the schema.)"""
     with db.read() as session:
-        member = member_in(session.connection(), auth.request)
+        member = member_in(session, auth.request)
         _same_chronicle(member, chronicle_id)
         return Answer(read(session, member))
 
 
-async def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None, *,
-                        body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
+def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None, *,
+                  body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
     """A member's write (in their own chronicle, when ``chronicle_id`` is given), idempotent under the
     member's scope: ``work(session, member)`` answers ``(status, body)``. The token is read in the
     write's own transaction, first thing (its refusal comes before the key's): one connection per
-    request.
-
-    The write runs in the event loop (``Database.run_write_async``): on SQLite through
-    ``db.LoopWriter`` (no thread-pool hop; the COMMIT's fsync waits in a worker thread, shared by the
-    writes that queued meanwhile), on PostgreSQL on asyncpg (``db.AsyncpgWriter``: each round trip
-    awaited)."""
+    request. The write is ``tx.idempotent``'s, as the pages' and the CLI's (the endpoint runs in a
+    worker thread)."""
     scope, signed = _signed_scope(auth, chronicle_id)
-    status, payload, replayed = await tx.idempotent_async(db, scope=scope, key=key,
-                                                          request_fingerprint=_fingerprint(request, key, body),
-                                                          work=lambda session: work(session, signed[0]))
+    status, payload, replayed = tx.idempotent(db, scope=scope, key=key,
+                                              request_fingerprint=_fingerprint(request, key, body),
+                                              work=lambda session: work(session, signed[0]))
     return _answer(status, payload, replayed)
 
 
@@ -241,7 +238,7 @@ def _signed_scope(auth: Caller, chronicle_id: int | None) -> tuple[Callable[[Ses
     signed: list[Member] = []
 
     def member_scope(session: Session) -> str:
-        member = member_in(session.connection(), auth.request)
+        member = member_in(session, auth.request)
         if chronicle_id is not None:
             _same_chronicle(member, chronicle_id)
         signed[:] = [member]
@@ -308,21 +305,21 @@ def get_chronicle(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.patch("/chronicles/{chronicle_id}", tags=["chronicles"], responses=ERRORS)
-async def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
-                           idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def update_chronicle(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ChronicleUpdate,
+                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: rename, switch mode or language, set the standing difficulty (null clears it)."""
     changes = _given(body)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                               body=body.model_dump(mode="json", exclude_unset=True),
-                               work=lambda s, member: (200, chronicles.update_chronicle(s, member, **changes)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                         body=body.model_dump(mode="json", exclude_unset=True),
+                         work=lambda s, member: (200, chronicles.update_chronicle(s, member, **changes)))
 
 
 @router.post("/chronicles/{chronicle_id}/invitation", status_code=201, tags=["chronicles"], responses=ERRORS)
-async def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                         idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def new_invitation(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: a new invitation code (the old one stops working)."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (201, chronicles.new_invitation(s, member)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, chronicles.new_invitation(s, member)))
 
 
 @router.get("/chronicles/{chronicle_id}/members", response_model=dict, tags=["chronicles"], responses=ERRORS)
@@ -334,12 +331,12 @@ def members(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 # --- tokens: sessions, keys, removal ----------------------------------------------------------
 
 @router.post("/session", status_code=201, tags=["members"], responses=ERRORS)
-async def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def open_session(request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
     /api/session``; rotating your key closes every session."""
-    return await _signed_write(request, db, auth, None, idempotency_key, body=None,
-                               work=lambda s, member: (201, {**member_cases.open_session(s, member),
-                                                             "member": member_view(member)}))
+    return _signed_write(request, db, auth, None, idempotency_key, body=None,
+                         work=lambda s, member: (201, {**member_cases.open_session(s, member),
+                                                       "member": member_view(member)}))
 
 
 @router.delete("/session", tags=["members"], responses=ERRORS)
@@ -351,20 +348,20 @@ def close_session(request: Request, db: Db, auth: Auth) -> dict:
 
 
 @router.post("/chronicles/{chronicle_id}/members/me/key", status_code=201, tags=["members"], responses=ERRORS)
-async def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def rotate_key(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+               idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new key for you; your older key and every session of yours stop working."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (201, member_cases.rotate_key(s, member)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, member_cases.rotate_key(s, member)))
 
 
 @router.delete("/chronicles/{chronicle_id}/members/{member_id}", tags=["members"], responses=ERRORS)
-async def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
-                        idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def remove_member(request: Request, db: Db, auth: Auth, chronicle_id: Id, member_id: Id,
+                  idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: remove a player. Their tokens stop working, their characters lose their owner,
     and the log records it (``member_removed``)."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (200, member_cases.remove_member(s, member, member_id)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, member_cases.remove_member(s, member, member_id)))
 
 
 # --- characters -------------------------------------------------------------------------------
@@ -379,15 +376,15 @@ def list_characters(db: Db, auth: Auth, chronicle_id: Id):
 
 @router.post("/chronicles/{chronicle_id}/characters", status_code=201, tags=["characters"],
              responses={**ERRORS, 201: json_response("CharacterView", "The character, its sheet as stored.")})
-async def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                        body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
-                        idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def add_character(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                  body: Annotated[CharacterCreate, Body(openapi_examples=CHARACTER_EXAMPLES)],
+                  idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Add a character; the sheet is validated by the chronicle's rules."""
     fields = _given(body)
     fields.setdefault("sheet", {})
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                               body=body.model_dump(mode="json", exclude_unset=True),
-                               work=lambda s, member: (201, characters.add_character(s, member, **fields)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                         body=body.model_dump(mode="json", exclude_unset=True),
+                         work=lambda s, member: (201, characters.add_character(s, member, **fields)))
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
@@ -399,33 +396,33 @@ def get_character(db: Db, auth: Auth, chronicle_id: Id, character_id: Id):
 
 @router.patch("/chronicles/{chronicle_id}/characters/{character_id}", tags=["characters"],
               responses={**ERRORS, 200: json_response("CharacterView", "The character after the edit.")})
-async def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                         body: CharacterUpdate, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def edit_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+                   body: CharacterUpdate, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Edit a sheet (``patch``), rename; Storyteller: standing difficulty, owner. ``version`` guards
     against editing a sheet that moved meanwhile."""
     fields = _given(body)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                               body=body.model_dump(mode="json", exclude_unset=True),
-                               work=lambda s, member: (200, characters.edit_character(s, member, character_id,
-                                                                                      **fields)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                         body=body.model_dump(mode="json", exclude_unset=True),
+                         work=lambda s, member: (200, characters.edit_character(s, member, character_id,
+                                                                                **fields)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The roll: its entry and receipt."),
                         202: json_response("AskAnswer", "An ask, waiting for the Storyteller (SPEC A-1).")})
-async def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-               body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
-               idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def roll(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+         body: Annotated[RollRequest, Body(openapi_examples=ROLL_EXAMPLES)],
+         idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Roll for a character: the server builds the roll from the stored sheet and rolls the dice
     itself. Resources the roll spends are spent in the same transaction as the receipt is logged.
     A step of the combat chain names the entry it ``follows``: a soak takes the damage levels from the
     damage receipt and marks the defender's health (wound) track in its own transaction."""
     source = dice_source(request)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                               body=body.model_dump(mode="json") if idempotency_key is not None else None,
-                               work=lambda s, member: _roll_status(rolls.roll(
-                                   s, member, character_id, body.action, hidden=body.hidden, ask=body.ask,
-                                   source=source, follows=body.follows, target=body.target)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                         body=body.model_dump(mode="json") if idempotency_key is not None else None,
+                         work=lambda s, member: _roll_status(rolls.roll(
+                             s, member, character_id, body.action, hidden=body.hidden, ask=body.ask,
+                             source=source, follows=body.follows, target=body.target)))
 
 
 def _roll_status(result: dict) -> tuple[int, dict]:
@@ -436,12 +433,12 @@ def _roll_status(result: dict) -> tuple[int, dict]:
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments", status_code=201,
              tags=["characters"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The change: its entry and receipt.")})
-async def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                 body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
-                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def adjust(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+           body: Annotated[AdjustRequest, Body(openapi_examples=CHANGE_EXAMPLES)],
+           idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller restores, grants, awards experience; a player spends experience, reloads, …"""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, characters.adjust(s, member, character_id, body.change)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, characters.adjust(s, member, character_id, body.change)))
 
 
 # --- the log ----------------------------------------------------------------------------------
@@ -478,22 +475,22 @@ def log_entry(db: Db, auth: Auth, chronicle_id: Id, seq: Id):
 @router.post("/chronicles/{chronicle_id}/log/{seq}/rerolls", status_code=201, tags=["rolls"],
              responses={**ERRORS, 201: json_response("RollAnswer", "The follow-up: the roll's receipt again, "
                                                                    "with it.")})
-async def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
-                 body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
-                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def reroll(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
+           body: Annotated[FollowupRequest, Body(openapi_examples=FOLLOWUP_EXAMPLES)],
+           idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A follow-up on a roll's latest receipt (V5 Willpower reroll); the server rolls the new dice."""
     source = dice_source(request)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, rolls.reroll(s, member, seq, body.action, source=source)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, rolls.reroll(s, member, seq, body.action, source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/log/{seq}/reveal", status_code=201, tags=["log"],
              responses={**ERRORS, 201: json_response("RevealAnswer", "The reveal and the entry revealed.")})
-async def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
-                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def reveal(request: Request, db: Db, auth: Auth, chronicle_id: Id, seq: Id,
+           idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: reveal a hidden roll (a new public entry referencing it)."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (201, log.reveal(s, member, seq)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, log.reveal(s, member, seq)))
 
 
 @router.get("/chronicles/{chronicle_id}/events", tags=["log"], responses=ERRORS, response_class=EventSourceResponse)

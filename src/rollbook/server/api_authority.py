@@ -74,32 +74,32 @@ def get_ask(db: Db, auth: Auth, chronicle_id: Id, ask_id: Id) -> JSONResponse:
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant", status_code=201, tags=["authority"],
              responses=ERRORS)
-async def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
-                idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def grant(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: GrantRequest | None = None,
+          idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: grant an ask as asked, or changed (``edges``). The server makes the roll in the
     same transaction; the answer holds the ``grant`` entry and the roll's ``entry``."""
     body = body or GrantRequest()
     source = dice_source(request)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, grants.grant(s, member, ask_id, edges=body.edges,
-                                                                         source=source)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, grants.grant(s, member, ask_id, edges=body.edges,
+                                                                   source=source)))
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/refuse", tags=["authority"], responses=ERRORS)
-async def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
-                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def refuse(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id, body: RefuseRequest | None = None,
+           idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: refuse an ask; nothing is rolled."""
     body = body or RefuseRequest()
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (200, grants.refuse(s, member, ask_id, reason=body.reason)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (200, grants.refuse(s, member, ask_id, reason=body.reason)))
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/withdraw", tags=["authority"], responses=ERRORS)
-async def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
-                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def withdraw(request: Request, db: Db, auth: Auth, chronicle_id: Id, ask_id: Id,
+             idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """The player who asked takes back an ask that still waits."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (200, grants.withdraw(s, member, ask_id)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, grants.withdraw(s, member, ask_id)))
 
 
 # --- standing grants (A-1) ----------------------------------------------------------------------
@@ -112,20 +112,20 @@ def list_standing(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.post("/chronicles/{chronicle_id}/standing-grants", status_code=201, tags=["authority"], responses=ERRORS)
-async def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: StandingRequest,
-                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def set_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: StandingRequest,
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: grant edges ahead, for a character or everyone, until ended or for the scene."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, authority.set_standing(
-                                   s, member, edges=body.edges, character_id=body.character, scene=body.scene)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, authority.set_standing(
+                             s, member, edges=body.edges, character_id=body.character, scene=body.scene)))
 
 
 @router.delete("/chronicles/{chronicle_id}/standing-grants/{standing_id}", tags=["authority"], responses=ERRORS)
-async def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standing_id: Id,
-                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def end_standing(request: Request, db: Db, auth: Auth, chronicle_id: Id, standing_id: Id,
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: end a standing grant (a log entry; the grant stays in the log)."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (200, authority.end_standing(s, member, standing_id)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, authority.end_standing(s, member, standing_id)))
 
 
 # --- scenes and turns (A-3) ---------------------------------------------------------------------
@@ -137,40 +137,40 @@ def current_scene(db: Db, auth: Auth, chronicle_id: Id) -> JSONResponse:
 
 
 @router.post("/chronicles/{chronicle_id}/scenes", status_code=201, tags=["scenes"], responses=ERRORS)
-async def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: SceneRequest | None = None,
-                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def open_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: SceneRequest | None = None,
+               idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: open a scene (its turns start with ``POST …/scene/turns``)."""
     body = body or SceneRequest()
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, scenes.open_scene(s, member, name=body.name)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, scenes.open_scene(s, member, name=body.name)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns", status_code=201, tags=["scenes"], responses=ERRORS)
-async def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def advance_turn(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: start the next turn of the open scene (the first call starts turn 1)."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (201, scenes.advance_turn(s, member)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, scenes.advance_turn(s, member)))
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close", tags=["scenes"], responses=ERRORS)
-async def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id,
-                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def close_scene(request: Request, db: Db, auth: Auth, chronicle_id: Id,
+                idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: close the open scene; its scene-long standing grants end."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (200, scenes.close_scene(s, member)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, scenes.close_scene(s, member)))
 
 
 # --- multiple actions (A-4) ---------------------------------------------------------------------
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/actions", status_code=201, tags=["scenes"],
              responses=ERRORS)
-async def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                          body: ActionsRequest, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def declare_actions(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+                    body: ActionsRequest, idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: the character's number of actions in the running turn (A-4)."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, scenes.declare_actions(s, member, character_id,
-                                                                                   body.actions)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, scenes.declare_actions(s, member, character_id,
+                                                                             body.actions)))
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/offers", response_model=dict, tags=["scenes"], responses=ERRORS)

@@ -28,14 +28,14 @@ class TableRulesRequest(Strict):
 
 
 @router.put("/chronicles/{chronicle_id}/table-rules", response_model=dict, tags=["chronicles"], responses=ERRORS)
-async def set_table_rules(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: TableRulesRequest,
-                          idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def set_table_rules(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: TableRulesRequest,
+                    idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: the table rules in force (TR-1). A change is a ``settings`` entry of the log (A-5);
     every later receipt records the set and is resolved under it."""
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                               body=body.model_dump(mode="json"),
-                               work=lambda s, member: (200, chronicles.update_chronicle(
-                                   s, member, table_rules=body.table_rules)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                         body=body.model_dump(mode="json"),
+                         work=lambda s, member: (200, chronicles.update_chronicle(
+                             s, member, table_rules=body.table_rules)))
 
 
 # --- TR-3: contests -------------------------------------------------------------------------------
@@ -65,13 +65,13 @@ class ExtendedRequest(Strict):
 
 
 @router.post("/chronicles/{chronicle_id}/contests", status_code=201, tags=["contests"], responses=ERRORS)
-async def declare_contest(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ContestRequest,
-                          idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def declare_contest(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ContestRequest,
+                    idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: declare a contest (TR-3): who against whom, which roll each side makes."""
     data = body.model_dump(mode="json")
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
-                               work=lambda s, member: (201, contests.declare_contest(
-                                   s, member, attacker=data["attacker"], defender=data["defender"])))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
+                         work=lambda s, member: (201, contests.declare_contest(
+                             s, member, attacker=data["attacker"], defender=data["defender"])))
 
 
 @router.get("/chronicles/{chronicle_id}/contests/{contest_seq}", response_model=dict, tags=["contests"], responses=ERRORS)
@@ -81,27 +81,27 @@ def get_contest(db: Db, auth: Auth, chronicle_id: Id, contest_seq: Id) -> JSONRe
 
 
 @router.post("/chronicles/{chronicle_id}/contests/{contest_seq}/rolls", status_code=201, tags=["contests"], responses=ERRORS)
-async def roll_contest_side(request: Request, db: Db, auth: Auth, chronicle_id: Id, contest_seq: Id, body: SideRequest,
-                            idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def roll_contest_side(request: Request, db: Db, auth: Auth, chronicle_id: Id, contest_seq: Id, body: SideRequest,
+                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """One side rolls its declared part (whoever may act for that side's character); the second roll
     logs the contest's result (both sides, the winner, the margin)."""
     source = dice_source(request)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
-                               work=lambda s, member: (201, contests.roll_contest_side(
-                                   s, member, contest_seq, body.side, source=source)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, contests.roll_contest_side(
+                             s, member, contest_seq, body.side, source=source)))
 
 
 # --- TR-4: extended actions --------------------------------------------------------------------------
 
 @router.post("/chronicles/{chronicle_id}/extended", status_code=201, tags=["contests"], responses=ERRORS)
-async def declare_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ExtendedRequest,
-                           idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def declare_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ExtendedRequest,
+                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: declare an extended action (TR-4): the roll, the target, the most rolls."""
     data = body.model_dump(mode="json")
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
-                               work=lambda s, member: (201, contests.declare_extended(
-                                   s, member, character_id=data["character"], action=data["action"],
-                                   target=data["target"], max_rolls=data["max_rolls"])))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
+                         work=lambda s, member: (201, contests.declare_extended(
+                             s, member, character_id=data["character"], action=data["action"],
+                             target=data["target"], max_rolls=data["max_rolls"])))
 
 
 @router.get("/chronicles/{chronicle_id}/extended/{extended_seq}", response_model=dict, tags=["contests"], responses=ERRORS)
@@ -111,9 +111,9 @@ def get_extended(db: Db, auth: Auth, chronicle_id: Id, extended_seq: Id) -> JSON
 
 
 @router.post("/chronicles/{chronicle_id}/extended/{extended_seq}/rolls", status_code=201, tags=["contests"], responses=ERRORS)
-async def roll_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, extended_seq: Id,
-                        idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def roll_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, extended_seq: Id,
+                  idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """The next roll of an extended action (whoever may act for its character)."""
     source = dice_source(request)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
-                               work=lambda s, member: (201, contests.roll_extended(s, member, extended_seq, source=source)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (201, contests.roll_extended(s, member, extended_seq, source=source)))

@@ -95,8 +95,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         hub.start_listener()
         try:
-            async with db.serving():
-                yield
+            yield
         finally:
             hub.close()
             db.dispose()

@@ -20,12 +20,10 @@ import hmac
 import secrets
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook import settings
-from rollbook.server.access import detached
-from rollbook.server.direct import Statement
 from rollbook.server.models import Member, MemberToken
 
 COOKIE_NAME = "rollbook_token"
@@ -107,29 +105,11 @@ _MEMBER_OF_TOKEN = (select(Member, MemberToken.token_hash, MemberToken.expires_a
                     .where(MemberToken.token_hash == bindparam("hashed"), MemberToken.revoked_at.is_(None)))
 
 
-_MEMBERS = Member.__table__
-_TOKENS = MemberToken.__table__
-_MEMBER_ROW_OF_TOKEN = Statement(select(*_MEMBERS.c, _TOKENS.c.token_hash, _TOKENS.c.expires_at)
-                                  .select_from(_MEMBERS.join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id))
-                                  .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None)))
-
-
-def member_of_token(connection: Connection, token: str | None) -> Member | None:
-    """``authenticate`` on a Core connection, without a Session (the token check of every API
-    request): the same one query and the same conditions; the member is a detached ``Member``
-    holding its row, as ``authenticate``'s is once its session closed."""
-    hashed = _looked_up_by(token)
-    if hashed is None:
-        return None
-    row = _MEMBER_ROW_OF_TOKEN.first(connection, {"hashed": hashed})
-    if not _still_open(row, hashed) or row.removed_at is not None:
-        return None
-    return detached(Member, row)
-
-
 def authenticate(session: Session, token: str | None) -> Member | None:
     """The member a live token opens, or None (one query: the token's row and its member; the
-    same conditions as ``live_token``: not revoked, not expired, the member not removed)."""
+    same conditions as ``live_token``: not revoked, not expired, the member not removed). Every
+    signed request checks its token so, in its own transaction (a write's: its refusal before the
+    write, and nothing between the check and the write)."""
     hashed = _looked_up_by(token)
     if hashed is None:
         return None

@@ -12,19 +12,20 @@
   exactly one means: a request with an ``Authorization`` header is authenticated by it alone, and one
   that holds no bearer token (``Basic …``, a bare ``Bearer``) presents no token, never the cookie
   (issue 31 point 6: the cross-site guard checks every request without a bearer token).
-- ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens
-  (a detached object: read its attributes, pass it to the use cases); the latter raises a
-  401 problem when there is none (``required_token``: when no token is presented at all);
-  ``member_in(connection, request)`` the same on the caller's own connection.
+- ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens, read
+  in a read transaction of its own (the object outlives it: read its attributes, pass it to the use
+  cases); the latter raises a 401 problem when there is none (``required_token``: when no token is
+  presented at all); ``member_in(session, request)`` the same in the caller's own transaction (a
+  signed read's or write's).
 """
 
 from __future__ import annotations
 
 from fastapi import Request
-from sqlalchemy import Connection
+from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
-from rollbook.server.auth import COOKIE_NAME, member_of_token, token_from_headers
+from rollbook.server.auth import COOKIE_NAME, authenticate, token_from_headers
 from rollbook.server.db import Database
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError, pick_language
@@ -64,8 +65,8 @@ def optional_member(request: Request) -> Member | None:
     token = request_token(request)
     if token is None:
         return None
-    with database(request).read_connection() as connection:
-        member = member_of_token(connection, token)
+    with database(request).read() as session:
+        member = authenticate(session, token)
     request.state.rollbook_member = member
     return member
 
@@ -83,10 +84,10 @@ def current_member(request: Request) -> Member:
     return _opened(optional_member(request))
 
 
-def member_in(connection: Connection, request: Request) -> Member:
-    """``current_member`` read on the caller's connection (a write's own transaction, where the token
-    check saves a connection of its own: one round trip fewer on PostgreSQL)."""
-    member = _opened(member_of_token(connection, required_token(request)))
+def member_in(session: Session, request: Request) -> Member:
+    """``current_member`` read in the caller's transaction: a write's own, so that nothing happens
+    between the check and the write (a key rotated meanwhile waits for it, or it for the rotation)."""
+    member = _opened(authenticate(session, required_token(request)))
     request.state.rollbook_member = member
     return member
 

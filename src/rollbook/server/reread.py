@@ -1,7 +1,7 @@
 """A read whose database connection had ended is read again: an ASGI middleware.
 
-PostgreSQL's pool pings a connection before use only when it sat idle ``db.PING_IDLE_AFTER``
-(``db._postgresql_engine``), so a connection the server ended less than that before (a restart, a
+PostgreSQL's pool pings a connection before use only when it sat idle ``engines.PING_IDLE_AFTER``
+(``engines._ping_when_idle``), so a connection the server ended less than that before (a restart, a
 terminated backend; on SQLite, a closed connection) is met by the request's first statement. A
 write is run again by ``tx.run`` (``tx.ConnectionLost``). A read cannot be run again from inside
 its ``with db.read()`` block, so the request is: a ``GET`` or ``HEAD`` that fails with a database

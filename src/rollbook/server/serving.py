@@ -1,6 +1,6 @@
 """How ``rollbook serve`` runs the app under uvicorn: one process, or several sharing the port
 (``--workers``: PostgreSQL is the store several processes share; on SQLite their writers take turns
-at the database's lane file, ``db.WriterLane``).
+at the database's lane file, ``lane.WriterLane``).
 
 Every connection is answered with ``TCP_NODELAY`` (``NoDelayH11Protocol``). asyncio sets it only on
 a socket whose protocol number is TCP's; uvicorn's workers accept on a socket made without one, so
@@ -28,6 +28,10 @@ from rollbook.server.seal import operator_secret
 
 SETTINGS_VARIABLE = "ROLLBOOK_SERVE_SETTINGS"  # parent to workers only: settings.ServeSettings
 GRACEFUL_SHUTDOWN_SECONDS = 3  # live feeds stream until their client leaves: this long to end on SIGTERM
+# A worker answers uvicorn's health checks only once it has unpickled its settings, which imports
+# this module and with it the whole app: on a busy 2-core machine that took longer than uvicorn's
+# 5 s, and the worker was killed and started again, for ever.
+WORKER_HEALTHCHECK_SECONDS = 60
 
 
 class NoDelayH11Protocol(H11Protocol):
@@ -62,7 +66,8 @@ def run(target: FastAPI | str, *, host: str, port: int, log_level: str, workers:
     if workers == 1:
         uvicorn.run(target, **options)
     else:
-        uvicorn.run(target, factory=True, workers=workers, **options)
+        uvicorn.run(target, factory=True, workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+                    **options)
 
 
 def worker_app() -> FastAPI:

@@ -8,8 +8,8 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
   (``ConnectionLost``); a stale sheet (``StaleSheet``); SQLSTATE 23505 on one
   of the constraints that settle races (``RACE_CONSTRAINTS``); SQLSTATE 40001/40P01/55P03
   (serialization failure, deadlock, lock not available); SQLite's SQLITE_BUSY/SQLITE_LOCKED; a
-  writer that waited its turn in the SQLite writer lane too long (``db.LaneTimeout``); a write of a
-  SQLite batch whose shared transaction another write's failure ended (``db.BatchLost``). Any
+  writer that waited its turn in the SQLite writer lane too long (``lane.LaneTimeout``); a write of a
+  SQLite batch whose shared transaction another write's failure ended (``writer.BatchLost``). Any
   other integrity error is a bug: it is raised (the app logs it and answers 500).
 - ``idempotent(db, scope=, key=, request_fingerprint=, work=)``: the key is **claimed first**, in the
   change's own transaction (an ``INSERT … ON CONFLICT`` on ``UNIQUE (scope, key_hash)``: a concurrent
@@ -17,13 +17,11 @@ and exactly-once execution of a request that carries an ``Idempotency-Key``.
   back), then the work runs and its response is stored in the claimed row. Every retry gets that one
   response; a refusal rolls the claim back with the work (refusals are not stored). The scope may be
   found in the transaction itself (``scope`` a function of the session: the member a token opens).
-- ``run_async`` and ``idempotent_async``: the same, for a caller in the event loop (the JSON API's
-  signed writes: ``Database.run_write_async``, in the loop on either store); the retries sleep without
-  holding the loop.
 - ``sweep(db)``: deletes the records past their ``expires_at`` (a day, ``RECORD_TTL``).
 - ``StaleSheet``: raised by ``store.save_sheet`` when the conditional UPDATE matched no row.
 
-Nothing here knows HTTP: the JSON API and the web pages both call these.
+Nothing here knows HTTP: the JSON API, the web pages and the CLI all call these (from a worker
+thread: the retries sleep there).
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
-import anyio
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -47,10 +44,11 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.chain import canonical
-from rollbook.server.db import BatchLost, LaneTimeout, sqlite_busy
-from rollbook.server.direct import Statement
+from rollbook.server.engines import sqlite_busy
+from rollbook.server.lane import LaneTimeout
 from rollbook.server.models import IdempotencyRecord
 from rollbook.server.problems import ProblemError
+from rollbook.server.writer import BatchLost
 
 T = TypeVar("T")
 
@@ -109,11 +107,9 @@ def _sqlstate(error: BaseException) -> str | None:
 
 
 def _constraint(error: BaseException) -> str | None:
-    orig = getattr(error, "orig", None)
-    diag = getattr(orig, "diag", None)
-    if diag is not None:  # psycopg
-        return diag.constraint_name
-    return getattr(getattr(orig, "__cause__", None), "constraint_name", None)  # asyncpg, under SQLAlchemy's adapter
+    """The constraint a PostgreSQL error names (psycopg's diagnostics); None on SQLite."""
+    diag = getattr(getattr(error, "orig", None), "diag", None)
+    return None if diag is None else diag.constraint_name
 
 
 def retryable(error: BaseException) -> bool:
@@ -144,19 +140,6 @@ def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
         except Exception as error:  # noqa: BLE001 - filtered just below
             _lost_race(error, attempt, attempts)
             time.sleep(_backoff(attempt))
-    raise ProblemError(409, "busy")  # pragma: no cover
-
-
-async def run_async(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
-    """``run`` for a caller in the event loop (``Database.run_write_async``): the same retries, slept
-    without holding the loop."""
-    work = _before_commit(work)
-    for attempt in range(attempts):
-        try:
-            return await db.run_write_async(work)
-        except Exception as error:  # noqa: BLE001 - filtered just below
-            _lost_race(error, attempt, attempts)
-            await anyio.sleep(_backoff(attempt))
     raise ProblemError(409, "busy")  # pragma: no cover
 
 
@@ -216,19 +199,6 @@ def idempotent(db, *, scope: Scope, key: str | None, request_fingerprint: str,
     return result
 
 
-async def idempotent_async(db, *, scope: Scope, key: str | None, request_fingerprint: str,
-                           work: Callable[[Session], tuple[int, dict]],
-                           min_key_length: int = 1) -> tuple[int, dict, bool]:
-    """``idempotent`` for a caller in the event loop (``run_async``)."""
-    result = await run_async(db, _once(scope, key, request_fingerprint, work, min_key_length))
-    if _sweep_due(key, result):
-        try:
-            await run_async(db, _sweep_work(now()))
-        except Exception:  # noqa: BLE001 - a sweep is housekeeping: the next one will do
-            log.warning("rollbook: sweeping expired idempotency records failed", exc_info=True)
-    return result
-
-
 def _sweep_due(key: str | None, result: tuple[int, dict, bool]) -> bool:
     return key is not None and not result[2] and secrets.randbelow(SWEEP_ONE_IN) == 0
 
@@ -268,7 +238,7 @@ def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callabl
                 raise ProblemError(409, "busy")
             return stored.status, _open(json.loads(stored.body), key, context), True
         status, body = work(session)
-        _STORE_RESPONSE.rowcount(session.connection(), {
+        session.execute(_STORE_RESPONSE, {
             "claimed": claimed, "answer_status": status,
             "answer_body": json.dumps(_close(body, key, context), ensure_ascii=False)})
         return status, body, False
@@ -279,32 +249,30 @@ def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callabl
 _KEYS = IdempotencyRecord.__table__
 
 
-def _claim_statement(insert) -> Statement:
+def _claim_statement(insert):
     statement = insert(_KEYS).values(scope=bindparam("scope"), key_hash=bindparam("key_hash"),
                                      fingerprint=bindparam("fingerprint"), status=PENDING, body="",
                                      created_at=bindparam("stamp"), expires_at=bindparam("expires_at"))
-    return Statement(statement.on_conflict_do_update(
+    return statement.on_conflict_do_update(
         index_elements=[_KEYS.c.scope, _KEYS.c.key_hash],
         set_={"fingerprint": statement.excluded.fingerprint, "status": PENDING, "body": "",
               "created_at": statement.excluded.created_at, "expires_at": statement.excluded.expires_at},
         where=_KEYS.c.expires_at <= bindparam("stamp"),
-    ).returning(_KEYS.c.id))
+    ).returning(_KEYS.c.id)
 
 
 _CLAIMS = {"postgresql": _claim_statement(pg_insert), "sqlite": _claim_statement(sqlite_insert)}
-_STORE_RESPONSE = Statement(update(_KEYS).where(_KEYS.c.id == bindparam("claimed"))
-                            .values(status=bindparam("answer_status"), body=bindparam("answer_body")))
+_STORE_RESPONSE = (update(_KEYS).where(_KEYS.c.id == bindparam("claimed"))
+                   .values(status=bindparam("answer_status"), body=bindparam("answer_body")))
 
 
 def _claim(session: Session, scope: str, key_hash: str, request_fingerprint: str, stamp: str,
            expires_at: str) -> int | None:
     """Insert the key's record (pending); an expired record with the key is taken over. The id, or
     None when a live record holds the key (PostgreSQL waits here for a concurrent claim to end)."""
-    connection = session.connection()
-    claimed = _CLAIMS[connection.dialect.name].first(connection, {
-        "scope": scope, "key_hash": key_hash, "fingerprint": request_fingerprint, "stamp": stamp,
-        "expires_at": expires_at})
-    return None if claimed is None else claimed.id
+    claim = _CLAIMS[session.get_bind().dialect.name]
+    return session.execute(claim, {"scope": scope, "key_hash": key_hash, "fingerprint": request_fingerprint,
+                                   "stamp": stamp, "expires_at": expires_at}).scalar()
 
 
 def sweep(db, *, at: str | None = None) -> int:

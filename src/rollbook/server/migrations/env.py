@@ -15,7 +15,7 @@ def run_migrations_online() -> None:
     if connection is not None:
         _run(connection)
         return
-    from rollbook.server.db import make_engine
+    from rollbook.server.engines import make_engine
 
     engine = make_engine(None)
     with engine.connect() as connection:

@@ -24,9 +24,8 @@ from sqlalchemy.orm import Session
 from rollbook import play
 from rollbook.play import authority, turns
 from rollbook.server.access import (
-    STORYTELLER, detached, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
+    STORYTELLER, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
 )
-from rollbook.server.direct import Statement
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError
@@ -56,14 +55,6 @@ _STANDING_FOR = (select(StandingGrant)
                  .order_by(StandingGrant.id))
 
 
-_GRANTS = StandingGrant.__table__
-_STANDING_ROWS_FOR = Statement(
-    select(_GRANTS)
-    .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None),
-           or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")))
-    .order_by(_GRANTS.c.id))
-
-
 def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
     """A-1: the Storyteller's standing values for a character's rolls, weakest first: the chronicle's
     standing difficulty, the character's, the group's standing grants, the character's own (a
@@ -72,9 +63,7 @@ def standing_values(session: Session, chronicle: Chronicle, character: Character
     difficulty = character.difficulty if character.difficulty is not None else chronicle.difficulty
     if difficulty is not None:
         values["difficulty"] = difficulty
-    session.flush()  # read with one Core statement (the grants are only read here), as an ORM query would flush
-    grants = [detached(StandingGrant, row) for row in _STANDING_ROWS_FOR.all(
-        session.connection(), {"chronicle": chronicle.id, "character": character.id})]
+    grants = list(session.scalars(_STANDING_FOR, {"chronicle": chronicle.id, "character": character.id}))
     grants.sort(key=lambda grant: (grant.character_id is not None, grant.id))
     for grant in grants:
         values.update(grant.edges)

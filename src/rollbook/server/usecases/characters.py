@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.server.access import (
-    REMOVED_KIND, STORYTELLER, find_character, find_member, lock_character, lock_character_row, lock_chronicle,
-    lock_chronicle_row, may_act_for, present, require_storyteller,
+    REMOVED_KIND, STORYTELLER, find_character, find_member, lock_character, lock_chronicle,
+    may_act_for, present, require_storyteller,
 )
 from rollbook.play.common import changed_paths, merge
 from rollbook.server.chain import plain
@@ -197,8 +197,8 @@ def adjust(session: Session, member: Member, character_id: int, change: dict) ->
     """Resources and experience: the Storyteller restores, grants and awards; a player spends
     experience, reloads, … (the game logic decides what each role may do). Logged publicly."""
     reject_faces(change, "change")
-    chronicle = lock_chronicle_row(session, member.chronicle_id)  # read only: the same locks, no ORM loads
-    character = lock_character_row(session, member, character_id)  # changed through save_sheet only
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    character = lock_character(session, member, character_id)
     may_act_for(member, character)
     scenes.check_change(session, chronicle, change, member.role)  # T-3: a running turn is the Storyteller's
     performed = play.adjust(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role)

@@ -34,7 +34,6 @@ from rollbook.fair import CLIENT_SEED, HIDDEN, PUBLIC, SEED_COMMIT, SEED_REVEAL,
 from rollbook.rules.base import RuleError
 from rollbook.server import seal
 from rollbook.server.access import STORYTELLER, lock_chronicle, require_storyteller
-from rollbook.server.direct import Statement
 from rollbook.server.models import Chronicle, ClientSeed, FairSeed, LogEntry, Member
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
@@ -103,14 +102,14 @@ _SEEDS = FairSeed.__table__
 _CLIENT_SEEDS = ClientSeed.__table__
 # The next nonce under the seed in use and the member's client seed, in one statement (the seed row
 # locked by the UPDATE itself).
-_NEXT_NONCE = Statement(_SEEDS.update()
-                         .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.stream == bindparam("stream"),
-                                _SEEDS.c.revealed_seq.is_(None))
-                         .values(nonce=_SEEDS.c.nonce + 1)
-                         .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment,
-                                    select(_CLIENT_SEEDS.c.client_seed)
-                                    .where(_CLIENT_SEEDS.c.member_id == bindparam("member"))
-                                    .scalar_subquery().label("client_seed")))
+_NEXT_NONCE = (_SEEDS.update()
+               .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.stream == bindparam("stream"),
+                      _SEEDS.c.revealed_seq.is_(None))
+               .values(nonce=_SEEDS.c.nonce + 1)
+               .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment,
+                          select(_CLIENT_SEEDS.c.client_seed)
+                          .where(_CLIENT_SEEDS.c.member_id == bindparam("member"))
+                          .scalar_subquery().label("client_seed")))
 
 
 def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: str = PUBLIC) -> StreamDice:
@@ -125,8 +124,8 @@ def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: st
         session.flush()
         nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
     else:
-        next_ = _NEXT_NONCE.first(session.connection(), {"chronicle": chronicle.id, "member": member.id,
-                                                         "stream": stream})
+        next_ = session.execute(_NEXT_NONCE, {"chronicle": chronicle.id, "member": member.id,
+                                              "stream": stream}).first()
         if next_ is None:  # the stream's first roll: commit a seed (F-1), then take its first nonce
             row = commit_seed(session, chronicle, actor_of(member), stream)
             row.nonce += 1

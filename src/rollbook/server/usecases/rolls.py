@@ -12,7 +12,7 @@ from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.play import quick
 from rollbook.server.access import (
-    STORYTELLER, find_entry, lock_character_row, lock_chronicle, lock_chronicle_row, may_act_for,
+    STORYTELLER, find_entry, lock_character, lock_chronicle, may_act_for,
 )
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
@@ -43,8 +43,8 @@ def roll(session: Session, member: Member, character_id: int, action: dict, *, h
     The combat chain (``usecases.exchange``): ``follows`` is the seq of the entry this step follows
     (its receipt is handed to the play layer, the new entry ``refers_to`` it); ``target`` the
     character an attack is aimed at."""
-    chronicle = lock_chronicle_row(session, member.chronicle_id)  # read only: the same locks, no ORM loads
-    character = lock_character_row(session, member, character_id)  # changed through save_sheet only
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    character = lock_character(session, member, character_id)
     may_act_for(member, character)
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=hidden)  # reads it only
     step = _step(session, member, character, chronicle.system, plan.action, follows, target)
@@ -118,7 +118,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     the game logic refuses what its rules refuse (a card played after the roll, R-6). The new dice
     come from ``source`` (default ``SecureDice()``)."""
     reject_faces(action)
-    chronicle = lock_chronicle_row(session, member.chronicle_id)  # read only, as in roll
+    chronicle = lock_chronicle(session, member.chronicle_id)
     original = find_entry(session, member, seq)
     if original.visibility == "hidden" and member.role != STORYTELLER:
         raise ProblemError(404, "entry_not_found", seq=seq)
@@ -127,7 +127,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     later = rerolled_by(session, chronicle.id, [seq]).get(seq)
     if later is not None:
         raise ProblemError(409, "roll_finished", seq=seq, by=later)
-    character = lock_character_row(session, member, original.character_id)  # changed through save_sheet only
+    character = lock_character(session, member, original.character_id)
     may_act_for(member, character)
     # F-3: a follow-up takes its own nonce; F-7: a hidden roll's from the hidden stream
     dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=original.visibility == "hidden")

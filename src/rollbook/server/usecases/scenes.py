@@ -16,9 +16,8 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.play import turns
-from rollbook.server.access import STORYTELLER, detached, find_character, lock_chronicle, present, require_storyteller
+from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, present, require_storyteller
 from rollbook.server.chain import plain
-from rollbook.server.direct import Statement
 from rollbook.server.models import Character, Chronicle, LogEntry, Member, Scene, StandingGrant
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
@@ -44,19 +43,6 @@ _OPEN_SCENE = select(Scene).where(Scene.chronicle_id == bindparam("chronicle"), 
 def open_scene_of(session: Session, chronicle_id: int) -> Scene | None:
     """The chronicle's open scene (at most one: a partial unique index), or None."""
     return session.scalars(_OPEN_SCENE, {"chronicle": chronicle_id}).first()
-
-
-_SCENES = Scene.__table__
-_OPEN_SCENE_ROW = Statement(select(_SCENES).where(_SCENES.c.chronicle_id == bindparam("chronicle"),
-                                                   _SCENES.c.closed_seq.is_(None)))
-
-
-def running_turn_read(session: Session, chronicle_id: int) -> Scene | None:
-    """``running_turn`` for a caller that only reads the scene: one Core statement (after the
-    session's pending changes are flushed, as an ORM query would), the scene detached."""
-    session.flush()
-    row = _OPEN_SCENE_ROW.first(session.connection(), {"chronicle": chronicle_id})
-    return detached(Scene, row) if row is not None and row.turn >= 1 else None
 
 
 def running_turn(session: Session, chronicle_id: int) -> Scene | None:
@@ -165,7 +151,7 @@ def check_turn(session: Session, chronicle: Chronicle, character: Character, rec
     lock, so spends in one turn are counted one after the other, A-3): a refusal (``RuleError``)
     for V20-18 blood, else the receipt's ``turn`` stamp (scene, turn, warnings such as V20-9's) when
     a turn runs, else None."""
-    scene = running_turn_read(session, chronicle.id)
+    scene = running_turn(session, chronicle.id)
     usage = turn_usage(session, scene, character.id) if scene is not None else turns.TurnUsage()
     warnings = turns.check_turn(chronicle.system, character.sheet, receipt, effects, usage,
                                 running=scene is not None)
@@ -176,7 +162,7 @@ def check_turn(session: Session, chronicle: Chronicle, character: Character, rec
 
 def check_change(session: Session, chronicle: Chronicle, change: dict, role: str) -> None:
     """T-3, A-3: a player's own ``new_turn`` is refused while a turn runs."""
-    turns.check_change(chronicle.system, change, role, running=running_turn_read(session, chronicle.id) is not None)
+    turns.check_change(chronicle.system, change, role, running=running_turn(session, chronicle.id) is not None)
 
 
 # --- multiple actions (A-4) -------------------------------------------------------------------

@@ -1,0 +1,150 @@
+"""Engines: the database URL, one pooled SQLAlchemy engine per store, and what each store's
+connections are set up with.
+
+- **SQLite** (the embedded default): the driver's own transaction handling is switched off and a
+  write transaction starts with ``BEGIN IMMEDIATE`` (a ``begin`` event), so a writer holds the
+  database's write lock from its first statement: two spends of the last point cannot interleave.
+  A read-only transaction (the ``rollbook_read`` execution option, ``Database.read()``) uses a plain
+  deferred ``BEGIN``; WAL mode lets it run beside the writer. Commits are durable
+  (``synchronous=FULL``: the WAL is fsynced before a commit returns).
+- **PostgreSQL** (psycopg): a pooled connection is pinged before use only when it sat idle
+  ``PING_IDLE_AFTER`` seconds (``_ping_when_idle``).
+
+The JSON columns (sheets, receipts, …) are written and read through pydantic-core, as
+``chain.plain`` does: the same JSON for every value ``json.dumps`` takes (non-ASCII kept as UTF-8).
+The stored text is not what is hashed: the chain hashes its own canonical form (``chain.canonical``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from pydantic_core import from_json, to_json
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InvalidatePoolError
+
+from rollbook import settings
+
+# At most 40 connections per process, all kept: an overflow connection would be closed on return and
+# opened again by the next request (on PostgreSQL a new backend each time). The sync endpoints run in
+# app.WORKER_THREADS threads (4), so a process holds about that many at once; the cap leaves room
+# for `--threads` up to 40.
+POOL_SIZE = 40
+# PostgreSQL: a pooled connection idle this long is pinged before use (a restart or an idle timeout
+# may have ended it); one used more recently is not (as HikariCP's 500 ms "alive bypass window").
+PING_IDLE_AFTER = 0.5
+IDLE_SINCE = "rollbook_idle_since"
+BUSY_TIMEOUT_MS = 60_000  # SQLite: how long a writer waits for another process's write lock
+READ_ONLY = "rollbook_read"  # the execution option of read transactions (SQLite: a deferred BEGIN)
+
+
+def database_url(explicit: str | None = None) -> str:
+    """The URL to use: the argument, then ``ROLLBOOK_DATABASE_URL``, then ``./rollbook.sqlite3``.
+
+    ``postgres://`` and ``postgresql://`` URLs are given the psycopg 3 driver.
+    """
+    url = explicit or settings.current().database_url
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            url = "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def is_sqlite(engine_or_url: Engine | str) -> bool:
+    url = engine_or_url.url if isinstance(engine_or_url, Engine) else make_url(engine_or_url)
+    return url.get_backend_name() == "sqlite"
+
+
+def _json_text(value) -> str:
+    return to_json(value).decode()
+
+
+JSON_CODEC = {"json_serializer": _json_text, "json_deserializer": from_json}
+
+
+def make_engine(url: str | None = None) -> Engine:
+    url = database_url(url)
+    if is_sqlite(url):
+        return _sqlite_engine(url)
+    return _postgresql_engine(url)
+
+
+def _postgresql_engine(url: str) -> Engine:
+    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60, **JSON_CODEC)
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """A pooled connection is pinged before use only when it has been idle at least
+    ``PING_IDLE_AFTER`` seconds: SQLAlchemy's ``pool_pre_ping`` pings at every checkout, one round
+    trip more per transaction under load. A connection that died meanwhile fails its transaction's
+    first statement: a write is then run again (``tx.ConnectionLost``), a read once more
+    (``reread.ReadAgain``); the pool replaces the connection and the ones made before it."""
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(_dbapi_connection, record) -> None:
+        record.info[IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_connection, record) -> None:
+        if record is not None:
+            record.info[IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection, record, _proxy) -> None:
+        if time.monotonic() - record.info.get(IDLE_SINCE, 0.0) < PING_IDLE_AFTER:
+            return
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                # a restart ends every connection: the pool replaces this one and those made before it
+                raise InvalidatePoolError() from error
+            raise
+
+
+def _sqlite_engine(url: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False}, pool_size=POOL_SIZE,
+                           max_overflow=0, **JSON_CODEC)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # pysqlite must not emit its own BEGIN: we do (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=FULL")  # a commit is fsynced before it returns
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:
+        if connection.get_execution_options().get(READ_ONLY):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # take the write lock now, not at the first write
+
+    return engine
+
+
+def lane_file(engine: Engine) -> Path | None:
+    """The file whose ``flock`` the writers of every process on this SQLite database take turns at
+    (``lane.WriterLane``): ``<database>.lane`` beside it; None for an in-memory database."""
+    database = engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).expanduser().with_name(Path(database).name + ".lane")
+
+
+def sqlite_busy(orig: BaseException | None) -> bool:
+    """A driver error that is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another writer holds the lock)."""
+    return isinstance(orig, sqlite3.OperationalError) and (
+        getattr(orig, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
