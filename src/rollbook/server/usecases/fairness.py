@@ -103,7 +103,7 @@ _CLIENT_SEEDS = ClientSeed.__table__
 # The next nonce under the seed in use and the member's client seed, in one statement (the seed row
 # locked by the UPDATE itself).
 _NEXT_NONCE = (_SEEDS.update()
-               .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.stream == bindparam("stream"),
+               .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.stream == bindparam("seed_stream"),
                       _SEEDS.c.revealed_seq.is_(None))
                .values(nonce=_SEEDS.c.nonce + 1)
                .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment,
@@ -125,7 +125,7 @@ def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: st
         nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
     else:
         next_ = session.execute(_NEXT_NONCE, {"chronicle": chronicle.id, "member": member.id,
-                                              "stream": stream}).first()
+                                              "seed_stream": stream}).first()
         if next_ is None:  # the stream's first roll: commit a seed (F-1), then take its first nonce
             row = commit_seed(session, chronicle, actor_of(member), stream)
             row.nonce += 1
