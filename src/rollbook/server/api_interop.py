@@ -30,24 +30,24 @@ class ImportRequest(Strict):
 
 
 @router.post("/chronicles/{chronicle_id}/characters/import", status_code=201, tags=["characters"], responses=ERRORS)
-async def import_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ImportRequest,
-                           idempotency_key: IdempotencyKey = None) -> JSONResponse:
+def import_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ImportRequest,
+                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new character from another tool's file: answers the character, the rollbook sheet and the report
     (each source field mapped, kept as homebrew, or dropped and why). A file with problems is refused
     (422 ``import_refused``, every problem at its JSON path) and nothing is written."""
     fields = _given(body)
-    return await _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                               body=body.model_dump(mode="json", exclude_unset=True),
-                               work=lambda s, member: (201, interop.import_character(s, member, **fields)))
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
+                         body=body.model_dump(mode="json", exclude_unset=True),
+                         work=lambda s, member: (201, interop.import_character(s, member, **fields)))
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/export", tags=["characters"], responses=ERRORS)
-async def export_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                           format: Annotated[Literal["wod5e", "wod20"] | None, Query()] = None) -> JSONResponse:
+def export_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+                     format: Annotated[Literal["wod5e", "wod20"] | None, Query()] = None) -> JSONResponse:
     """The character as a WoD5e actor (V5) or a Foundry WoD20 actor (V20), to import in Foundry; logged.
     ``format`` left out: the chronicle's (wod5e for V5, wod20 for V20)."""
-    answer = await _signed_write(request, db, auth, chronicle_id, None, body=None,
-                                 work=lambda s, member: (200, interop.export_character(s, member, character_id,
-                                                                                       format)))
+    answer = _signed_write(request, db, auth, chronicle_id, None, body=None,
+                           work=lambda s, member: (200, interop.export_character(s, member, character_id,
+                                                                                 format)))
     answer.headers["Content-Disposition"] = f'attachment; filename="character-{character_id}.json"'
     return answer
