@@ -30,7 +30,7 @@ from rollbook.dice import DiceSource
 from rollbook.rules import contests
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
-    STORYTELLER, find_character, find_entry, lock_character_row, lock_chronicle, lock_chronicle_row, may_act_for,
+    STORYTELLER, find_character, find_entry, lock_character, lock_chronicle, may_act_for,
     require_storyteller,
 )
 from rollbook.server.models import Chronicle, LogEntry, Member
@@ -130,13 +130,13 @@ def roll_contest_side(session: Session, member: Member, seq: int, side: str, *,
     side's roll brings the ``contest_result`` entry (both rolls, the winner, the margin)."""
     if side not in SIDES:
         raise ProblemError(422, "bad_choice", field="side", value=str(side), choices=list(SIDES))
-    chronicle = lock_chronicle_row(session, member.chronicle_id)
+    chronicle = lock_chronicle(session, member.chronicle_id)
     declaration = _declaration(session, member, seq, CONTEST)
     before = _contest_view(session, declaration)
     if before["sides"][side]["seq"] is not None:
         raise ProblemError(409, "contest_side_rolled", side=side, seq=before["sides"][side]["seq"])
     part = declaration.receipt[side]
-    character = lock_character_row(session, member, part["character"])
+    character = lock_character(session, member, part["character"])
     may_act_for(member, character)
     rolled = perform_roll(session, chronicle, character, member, copy.deepcopy(part["action"]), hidden=False,
                           role=STORYTELLER, stamp={}, source=source,
@@ -197,12 +197,12 @@ def get_extended(session: Session, member: Member, seq: int) -> dict:
 
 def roll_extended(session: Session, member: Member, seq: int, *, source: DiceSource | None = None) -> dict:
     """TR-4: the next roll of an extended action (refused once it is over)."""
-    chronicle = lock_chronicle_row(session, member.chronicle_id)
+    chronicle = lock_chronicle(session, member.chronicle_id)
     declaration = _declaration(session, member, seq, EXTENDED)
     before = _extended_view(session, declaration)
     if before["status"] != "going":
         raise ProblemError(409, "extended_over", state=before["status"])
-    character = lock_character_row(session, member, declaration.receipt["character"])
+    character = lock_character(session, member, declaration.receipt["character"])
     may_act_for(member, character)
     rolled = perform_roll(session, chronicle, character, member, copy.deepcopy(declaration.receipt["action"]),
                           hidden=False, role=STORYTELLER, stamp={}, source=source,
