@@ -21,12 +21,9 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.orm import Session
-
-if TYPE_CHECKING:
-    from rollbook.server.db import Database
 
 
 class BatchLost(Exception):
@@ -48,7 +45,8 @@ class _Write:
 class BatchWriter:
     """See the module's docstring. ``run(work)`` returns ``work(session)``'s result once committed."""
 
-    def __init__(self, db: Database, *, limit: int = 64) -> None:
+    def __init__(self, db, *, limit: int = 64) -> None:
+        """``db``: the ``db.Database`` whose transactions, lane and hooks it uses."""
         self.db = db
         self.limit = limit
         self._guard = threading.Lock()
