@@ -275,14 +275,19 @@ class Hub:
         with self.db.read() as session:
             return work(session, *args)
 
+    def _read_one(self, work, *args):
+        """``work`` on a connection whose every statement is its own snapshot (one round trip each)."""
+        with self.db.read_connection() as connection:
+            return work(connection, *args)
+
     def _token_states(self, hashes) -> dict:
-        return self._read(feed_reads.token_states, list(hashes))
+        return self._read_one(feed_reads.token_states, list(hashes))
 
     async def _read_for(self, found: Channel) -> None:
         """The chronicle's one reader in this process: on each wake, the entries after the last seq
         delivered, read once and put in every feed's queue."""
         try:
-            found.delivered = await run_in_threadpool(self._read, feed_reads.head, found.chronicle_id)
+            found.delivered = await run_in_threadpool(self._read_one, feed_reads.head, found.chronicle_id)
             found.ready.set()
             while True:
                 await found.wake.wait()
@@ -293,8 +298,8 @@ class Hub:
                     found.check_tokens = False
                     await self._check_tokens(found)
                 while found.feeds:
-                    rows, revealed = await run_in_threadpool(self._read, feed_reads.new_entries, found.chronicle_id,
-                                                             found.delivered, BATCH)
+                    rows, revealed = await run_in_threadpool(self._read_one, feed_reads.new_entries,
+                                                             found.chronicle_id, found.delivered, BATCH)
                     self.reads += 1
                     if not rows:
                         break
@@ -390,7 +395,7 @@ class Hub:
         def read(session):
             return feed_reads.heads(session, watched), feed_reads.revoked_since(session, since)
 
-        heads, revoked = await run_in_threadpool(self._read, read)
+        heads, revoked = await run_in_threadpool(self._read_one, read)
         self.catch_ups += 1
         for chronicle_id, last in heads.items():
             found = self.channels.get(chronicle_id)

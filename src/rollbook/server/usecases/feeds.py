@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import present
@@ -23,18 +24,24 @@ REMOVED = "removed"   # the Storyteller removed the member
 EXPIRED = "expired"   # the session's time is up
 
 
-def head(session: Session, chronicle_id: int) -> int:
+_LOG = LogEntry.__table__
+_ENTRY_COLUMNS = [column for column in _LOG.c if column.key != "id"]  # named as LogEntry's attributes
+
+
+def head(connection: Connection, chronicle_id: int) -> int:
     """The seq of the chronicle's last entry (0 when empty)."""
-    return log_head(session, chronicle_id)["seq"]
+    return connection.execute(select(func.max(_LOG.c.seq)).where(_LOG.c.chronicle_id == chronicle_id)).scalar() or 0
 
 
-def new_entries(session: Session, chronicle_id: int, after: int, limit: int) -> tuple[list[LogEntry], dict[int, int]]:
-    """Up to ``limit`` entries with seq > ``after``, oldest first, as stored, and which of their
-    hidden ones were revealed (seq -> the reveal's seq): every member's view is made from these."""
-    rows = list(session.scalars(
-        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.seq > after)
-        .order_by(LogEntry.seq).limit(limit)))
-    return rows, revealed_by(session, chronicle_id, [row.seq for row in rows if row.visibility == "hidden"])
+def new_entries(connection: Connection, chronicle_id: int, after: int, limit: int) -> tuple[list, dict[int, int]]:
+    """Up to ``limit`` entries with seq > ``after``, oldest first, as stored (rows with the
+    attributes of ``LogEntry``), and which of their hidden ones were revealed (seq -> the reveal's
+    seq): every member's view is made from these. One statement (its own snapshot) unless one of
+    them is hidden."""
+    rows = connection.execute(select(*_ENTRY_COLUMNS).where(_LOG.c.chronicle_id == chronicle_id, _LOG.c.seq > after)
+                              .order_by(_LOG.c.seq).limit(limit)).all()
+    hidden = [row.seq for row in rows if row.visibility == "hidden"]
+    return rows, revealed_by(connection, chronicle_id, hidden) if hidden else {}
 
 
 @dataclass(frozen=True)
@@ -56,7 +63,7 @@ class TokenState:
         return None
 
 
-def token_states(session: Session, hashes: list[str]) -> dict[str, TokenState]:
+def token_states(session: Session | Connection, hashes: list[str]) -> dict[str, TokenState]:
     """The state of each token (by its digest) that exists, with its member's removal."""
     if not hashes:
         return {}
@@ -68,7 +75,7 @@ def token_states(session: Session, hashes: list[str]) -> dict[str, TokenState]:
     return {row.token_hash: TokenState(*row) for row in rows}
 
 
-def heads(session: Session, chronicle_ids: list[int]) -> dict[int, int]:
+def heads(session: Session | Connection, chronicle_ids: list[int]) -> dict[int, int]:
     """The last seq of each chronicle (an index look-up each: the cost of the per-process catch-up
     grows with the chronicles watched, never with their logs or their feeds)."""
     last = (select(func.max(LogEntry.seq)).where(LogEntry.chronicle_id == Chronicle.id)
@@ -81,7 +88,7 @@ def heads(session: Session, chronicle_ids: list[int]) -> dict[int, int]:
     return found
 
 
-def revoked_since(session: Session, moment: str) -> set[str]:
+def revoked_since(session: Session | Connection, moment: str) -> set[str]:
     """The digests of the tokens revoked at or after ``moment`` (signed out, rotated, removed):
     ``ix_member_tokens_revoked_at`` makes it a short range of the index."""
     return set(session.scalars(select(MemberToken.token_hash).where(MemberToken.revoked_at >= moment)))
