@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from rollbook.dice import GivenFaces
 from rollbook.play import perform
@@ -26,7 +26,7 @@ from rollbook.play.v20_sheet import Health, take_damage
 from rollbook.rules import tiers as t
 from rollbook.rules import v20
 
-from .brute import multisets, D10
+from .brute import D10, multisets
 
 
 def _fractions(counter: Counter, total: int) -> dict:
@@ -36,7 +36,7 @@ def _fractions(counter: Counter, total: int) -> dict:
 # --- V20 stages through the resolvers --------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def v20_roll(request: v20.V20Request) -> dict[tuple[str, int], Fraction]:
     """(outcome, total successes) -> P, every multiset of faces through ``rules.v20.resolve``."""
     found: Counter = Counter()
@@ -46,7 +46,7 @@ def v20_roll(request: v20.V20Request) -> dict[tuple[str, int], Fraction]:
     return _fractions(found, 10 ** request.pool)
 
 
-@lru_cache(maxsize=None)
+@cache
 def damage_levels(pool: int) -> dict[int, Fraction]:
     """Levels of a damage roll of ``pool`` dice, through ``rules.v20.resolve_damage``."""
     request = v20.DamageRequest(pool=pool, damage_type="lethal")
@@ -56,7 +56,7 @@ def damage_levels(pool: int) -> dict[int, Fraction]:
     return _fractions(found, 10 ** pool)
 
 
-@lru_cache(maxsize=None)
+@cache
 def soak_taken(levels: int, pool: int) -> dict[int, Fraction]:
     """Levels left after a soak roll of ``pool`` dice, through ``rules.v20.resolve_soak`` (a pool of n
     dice is a vampire's Stamina n against bashing: the same dice, the same rule)."""
@@ -70,7 +70,7 @@ def soak_taken(levels: int, pool: int) -> dict[int, Fraction]:
     return _fractions(found, 10 ** pool)
 
 
-@lru_cache(maxsize=None)
+@cache
 def wound_of(health: tuple[int, int, int], levels: int, damage_type: str, vampire: bool):
     """The track and the wound level after ``levels`` are marked by the sheet's rule."""
     effects = Effects()

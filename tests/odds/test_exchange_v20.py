@@ -236,7 +236,7 @@ def test_V20_exchange_laws(attack, weapon, stamina, fortitude, vampire, health, 
         assert result.soak_pool == 0 and result.levels.fractions() == result.rolled.fractions()
 
 
-def at_least(dist) -> "Tails":
+def at_least(dist) -> Tails:
     return Tails(dist.fractions())
 
 
@@ -249,7 +249,7 @@ class Tails:
     def tail(self, k: int) -> Fraction:
         return sum((p for v, p in self.fractions.items() if v >= k), Fraction(0))
 
-    def __le__(self, other: "Tails") -> bool:
+    def __le__(self, other: Tails) -> bool:
         top = max([*self.fractions, *other.fractions, 0])
         return all(self.tail(k) <= other.tail(k) for k in range(top + 1))
 

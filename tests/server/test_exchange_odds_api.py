@@ -62,14 +62,14 @@ def test_a_player_sees_only_the_probabilities_of_outcomes_never_the_npcs_ratings
 
 
 def test_a_player_may_not_attack_for_someone_elses_character(client, make_table):
-    t, alice, nia, ghoul = v20_table(make_table)
+    t, _, nia, ghoul = v20_table(make_table)
     bob = t.join("Bob")
     response = client.get(f"{t.base}/odds/exchange", headers=bob, params={"attacker": nia["id"], "target": ghoul["id"]})
     assert response.status_code == 403 and response.json()["code"] == "not_your_character"
 
 
 def test_exchange_odds_refusals(client, make_table):
-    t, alice, nia, ghoul = v20_table(make_table)
+    t, _, nia, ghoul = v20_table(make_table)
     url = f"{t.base}/odds/exchange"
     for params, status, code in [
         ({"attacker": nia["id"], "target": nia["id"]}, 422, "target_is_attacker"),

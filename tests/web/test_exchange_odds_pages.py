@@ -24,7 +24,7 @@ class Dice:
     def __init__(self) -> None:
         self.faces: list[int] = []
 
-    def __call__(self) -> "Dice":
+    def __call__(self) -> Dice:
         return self
 
     def draw(self, n: int, sides: int) -> tuple[int, ...]:

@@ -38,7 +38,7 @@ class ChainTiers:
     """P(tier = t) of one chain of dice, exact everywhere: the listed tiers up to ``cutoff``, then
     ``P(cutoff + k·step) = P(cutoff) · RATIO**k`` for k ≥ 1 (checked against the listed tiers)."""
 
-    __slots__ = ("listed", "cutoff", "step", "at_cutoff", "success")
+    __slots__ = ("at_cutoff", "cutoff", "listed", "step", "success")
 
     def __init__(self, request: rules.TiersRequest, step: int) -> None:
         odds = tiers_odds(request)

@@ -13,9 +13,22 @@ import typer
 from rich.console import Console
 
 from rollbook.cli.base import fail
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
-                                      distribution_table, draw, emit, given_options, header, ints, odds_app,
-                                      outcome_table, percent)
+from rollbook.cli.odds.common import (
+    ChartOption,
+    JsonOption,
+    OddsCommand,
+    chart_done,
+    check_chart,
+    distribution_table,
+    draw,
+    emit,
+    given_options,
+    header,
+    ints,
+    odds_app,
+    outcome_table,
+    percent,
+)
 from rollbook.odds._exact import fraction_text
 
 OUTCOME_WORDS = {"botch": "botch", "miss": "miss", "dodged": "dodged", "soaked": "hit, all soaked",

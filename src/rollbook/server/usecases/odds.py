@@ -26,7 +26,13 @@ from rollbook.odds import exchange_tiers, exchange_v20
 from rollbook.play.common import request_from_plain
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v20 import V20Request
-from rollbook.server.access import STORYTELLER, find_character, find_chronicle, may_act_for, may_open
+from rollbook.server.access import (
+    STORYTELLER,
+    find_character,
+    find_chronicle,
+    may_act_for,
+    may_open,
+)
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases.authority import roll_plan
