@@ -291,3 +291,12 @@ def test_interop_is_pure():
 def test_report_is_plain_json():
     imported = import_sheet(load("wod20_vampire.json"))
     assert json.loads(json.dumps(imported.plain())) == imported.plain()
+
+
+def test_the_other_splats_fields_every_wod5e_actor_carries_are_named_dropped():
+    data = load("wod5e_ghoul.json")
+    data["system"]["rage"] = {"value": 0, "max": 5}
+    data["system"]["crinosHealth"] = {"aggravated": 0, "superficial": 0, "max": 4, "value": 4}
+    data["system"]["despair"] = {"value": 0}
+    d = dropped(import_sheet(data))
+    assert d["$.system.rage"] == d["$.system.crinosHealth"] == d["$.system.despair"] == "not_for_creature"

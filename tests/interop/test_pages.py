@@ -107,3 +107,8 @@ def test_the_feed_shows_imports_and_exports_as_cards(pages):
     assert re.search(r"Repris: \d+ · Gardé tel quel \(maison\): 0 · Non gardé: \d+", feed)
     assert "Feuille exportée pour WoD5e (Foundry)" in feed
     assert "Project-Id-Version" not in feed  # no entry without its words
+
+
+def test_no_import_link_for_games_without_a_format(pages):
+    client, chronicle = pages("tiers")
+    assert 'id="import-link"' not in client.get(chronicle).text

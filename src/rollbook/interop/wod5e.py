@@ -37,9 +37,12 @@ FOUNDRY_STATE = ("_id", "img", "prototypeToken", "ownership", "_stats", "folder"
 SYSTEM_STATE = ("locked", "group", "hasSkillAttributeData", "settings", "selectedDiscipline",
                 "selectedDisciplinePower", "derivedXP", "bonuses", "headerbg", "background")
 SYSTEM_DROPPED = ("bio", "biography", "appearance", "equipment", "privatenotes", "description", "experiences",
-                  "frenzyActive", "rage", "gifts", "rites", "edges", "despair", "desperation", "danger", "creed",
-                  "forms", "renown", "balance", "spcType")
-FLAG_FIELDS = ("player", "creature", "clan_disciplines", "names")
+                  "spcType")
+# Every WoD5e actor carries the werewolf's and the hunter's fields too (fields/werewolf-fields.js,
+# fields/hunter-fields.js): not a V5 vampire's, ghoul's or mortal's.
+OTHER_SPLATS = ("crinosHealth", "balance", "rage", "talismans", "frenzyActive", "lostTheWolf", "activeForm", "renown",
+                "forms", "selectedGift", "selectedGiftPower", "gifts", "despair", "desperation", "danger",
+                "selectedEdge", "selectedEdgePerk", "edges")
 
 
 def detect(data: Any) -> bool:
@@ -120,6 +123,8 @@ def read(data: dict, reader: Reader) -> str | None:
             reader.drop(at(base, key), "foundry_state", value)
         elif key in SYSTEM_DROPPED:
             reader.drop(at(base, key), "no_such_field", value)
+        elif key in OTHER_SPLATS:
+            reader.drop(at(base, key), "not_for_creature", value)
         elif key not in ("headers", "notes", "attributes", "skills", "disciplines", "hunger", "humanity", "blood",
                          "health", "willpower", "exp"):
             reader.drop(at(base, key), "unknown_field", value)
