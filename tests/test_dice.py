@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections import Counter
 
 import pytest
@@ -12,6 +11,7 @@ from rollbook.dice import GivenFaces, HmacDice, SecureDice, SeededDice, roll
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError
 from rollbook.rules.v20 import V20Request
+from tests.fair.reference import reference_hmac_faces
 
 
 def test_secure_dice_stay_on_the_die():
@@ -44,17 +44,6 @@ def test_hmac_dice_are_uniform_enough_and_commit_to_their_seed():
     assert HmacDice(b"table seed").commitment() == hashlib.sha256(b"table seed").hexdigest()
     assert HmacDice("table seed").commitment() == hashlib.sha256(b"table seed").hexdigest()
     assert HmacDice(b"table seed").commitment() != HmacDice(b"table seed!").commitment()
-
-
-def reference_hmac_faces(seed: bytes, n: int, sides: int) -> tuple[int, ...]:
-    """The provably-fair stream regenerated from the seed alone, written from its description:
-    HMAC-SHA256(seed, 8-byte big-endian counter), read 8 bytes at a time; a value in the tail
-    [2**64 - 2**64 % sides, 2**64) is redrawn, any other gives value % sides + 1."""
-    stream = b"".join(hmac.new(seed, c.to_bytes(8, "big"), hashlib.sha256).digest() for c in range(4 * n + 8))
-    values = [int.from_bytes(stream[i:i + 8], "big") for i in range(0, len(stream), 8)]
-    limit = 2**64 - 2**64 % sides
-    faces = [v % sides + 1 for v in values if v < limit]
-    return tuple(faces[:n])
 
 
 @pytest.mark.parametrize("sides", [2, 6, 10, 20, 100])

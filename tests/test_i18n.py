@@ -10,24 +10,15 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
-from rollbook.i18n import LOCALE_DIR, domains, normalize, translate, translations
+from rollbook.i18n import domains, normalize, translate, translations
 from rollbook.i18n.messages import ERROR_MESSAGES
+from tests.catalogues import catalogue_paths, read_catalogue, translated_msgids
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
 TRANSLATED = ("fr", "es")
 KEYWORDS = {"N_": None, "_": None, "t": (1,), "tn": (1, 2), "translate": (1,), "gettext": None, "ngettext": (1, 2)}
 REBUILD = "rebuild with `.venv/bin/pip install -e .` (Babel's compile_catalog, see setup.py)"
-
-
-def catalogue_paths(lang: str) -> list[Path]:
-    return sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po"))
-
-
-def read_catalogue(po_path: Path):
-    with po_path.open("rb") as handle:
-        return read_po(handle)
 
 
 def marked_msgids() -> set[str]:
@@ -42,17 +33,6 @@ def marked_msgids_with_places() -> set[tuple[str, str]]:
         msgid = message[0] if isinstance(message, tuple) else message
         if isinstance(msgid, str) and msgid:
             found.add((msgid, filename))
-    return found
-
-
-def translated_msgids(lang: str) -> set[str]:
-    """msgids with a non-empty, non-fuzzy translation in any of the language's .po catalogues."""
-    found = set()
-    for po_path in catalogue_paths(lang):
-        for m in read_catalogue(po_path):
-            forms = m.string if isinstance(m.string, tuple) else (m.string,)
-            if m.id and all(forms) and not m.fuzzy:
-                found.add(m.id[0] if isinstance(m.id, tuple) else m.id)
     return found
 
 

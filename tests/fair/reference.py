@@ -30,3 +30,14 @@ def reference_faces(seed: bytes, chronicle: int, client: str, nonce: int, sizes:
                 faces.append(value % sides + 1)
                 break
     return faces
+
+
+def reference_hmac_faces(seed: bytes, n: int, sides: int) -> tuple[int, ...]:
+    """The provably-fair stream regenerated from the seed alone, written from its description:
+    HMAC-SHA256(seed, 8-byte big-endian counter), read 8 bytes at a time; a value in the tail
+    [2**64 - 2**64 % sides, 2**64) is redrawn, any other gives value % sides + 1."""
+    stream = b"".join(hmac.new(seed, c.to_bytes(8, "big"), hashlib.sha256).digest() for c in range(4 * n + 8))
+    values = [int.from_bytes(stream[i:i + 8], "big") for i in range(0, len(stream), 8)]
+    limit = 2**64 - 2**64 % sides
+    faces = [v % sides + 1 for v in values if v < limit]
+    return tuple(faces[:n])

@@ -154,7 +154,7 @@ def test_chi_square_regression_on_a_fixed_seed(sides):
 
 def test_existing_hmac_dice_keep_their_faces():
     """The shared rejection helper did not move a single face of the older ``HmacDice`` stream."""
-    from tests.test_dice import reference_hmac_faces
+    from tests.fair.reference import reference_hmac_faces
 
     for sides in (6, 10, 100):
         assert dice.HmacDice(b"table seed").draw(300, sides) == reference_hmac_faces(b"table seed", 300, sides)

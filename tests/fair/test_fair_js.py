@@ -9,7 +9,7 @@ import pytest
 
 from rollbook.dice import faces_from_values
 from rollbook.fair import faces_for
-from tests.fair.test_vectors import SEED_VECTORS, VALUE_VECTORS
+from tests.fair.vectors import SEED_VECTORS, VALUE_VECTORS
 
 pytestmark = pytest.mark.browser
 

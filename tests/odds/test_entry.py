@@ -19,7 +19,7 @@ from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v5 import V5Request
 from rollbook.rules.v20 import SoakRequest, V20Request
 
-from .test_odds_cli import run
+from .cli import run
 
 # (system, request, options, what the per-system function answers)
 CASES = [

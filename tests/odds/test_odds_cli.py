@@ -8,20 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from rollbook.cli import main
-
-
-def run(monkeypatch, capsys, *args):
-    monkeypatch.setenv("ROLLBOOK_LANG", "en")
-    monkeypatch.setattr(sys, "argv", ["rollbook", "odds", *args])
-    monkeypatch.setenv("COLUMNS", "120")
-    try:
-        main()
-        code = 0
-    except SystemExit as done:
-        code = done.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
+from .cli import run
 
 
 def contract(data, codes):

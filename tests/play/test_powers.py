@@ -13,7 +13,7 @@ from rollbook.play.powers_data import POWERS
 from rollbook.play.v5_sheet import Sheet as V5Sheet
 from rollbook.play.v20_sheet import Sheet as V20Sheet
 from rollbook.web import labels
-from tests.test_i18n import translated_msgids
+from tests.catalogues import translated_msgids
 
 EVERY_POWER = [(system, discipline, level, power_id, name)
                for system, table in POWERS.items() for discipline, listed in table.items()

@@ -15,18 +15,7 @@ from rollbook.server.chain import GENESIS_HASH, hash_of, read_jsonl, verify_entr
 from rollbook.server.models import Member, MemberToken
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, bearer
-
-PROBLEM = "application/problem+json"
-
-
-def problem(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith(PROBLEM)
-    body = response.json()
-    assert body["code"] == code, body
-    assert {"type", "title", "status", "detail", "code"} <= set(body)
-    assert body["status"] == status
-    return body
+from .helpers import problem
 
 
 # --- chronicles and people --------------------------------------------------------------------

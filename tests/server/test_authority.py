@@ -16,10 +16,11 @@ from fastapi.testclient import TestClient
 
 from rollbook.play import verify_receipt
 from rollbook.server.app import create_app
-from rollbook.server.chain import entry_hash, read_jsonl, verify_entries
+from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
 
 from .conftest import V5_SHEET, V20_SHEET, V20_TEST, Table, ThreadedServer, run_cli
+from .helpers import rehash
 
 PROBLEM = "application/problem+json"
 
@@ -552,18 +553,6 @@ def test_A4_declared_actions_offer_the_split_pool_and_raised_difficulty_granted_
 
 
 # --- rollbook log verify: the receipt used exactly what was granted (A-2) --------------------------
-
-def rehash(lines: list[str], start_seq: int) -> list[str]:
-    """Recompute the chain from ``start_seq`` on (what a forger with the whole log would do)."""
-    entries = [json.loads(line) for line in lines]
-    for index, entry in enumerate(entries):
-        if entry["seq"] < start_seq:
-            continue
-        if index:
-            entry["prev_hash"] = entries[index - 1]["entry_hash"]
-        entry["entry_hash"] = entry_hash(**{k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at",
-                                                                  "kind", "actor", "visibility", "receipt")})
-    return [json.dumps(entry) for entry in entries]
 
 
 def test_A2_log_verify_finds_a_roll_that_used_more_than_was_granted(api, dice, tmp_path):

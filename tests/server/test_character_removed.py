@@ -17,7 +17,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters
 
 from .conftest import V5_SHEET, Table, fresh_pg_database
-from .test_gamenight import as_member, entries_of
+from .helpers import as_member, entries_of
 
 
 def test_a_removed_character_is_not_found_listed_edited_or_rolled_for(app, make_table):

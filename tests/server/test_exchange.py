@@ -16,6 +16,7 @@ from rollbook.server.ledger import AuthorityLedger
 from rollbook.server.app import create_app
 
 from .conftest import Table
+from .helpers import MELEE, V20_ATTACKER, V20_DEFENDER
 
 
 class QueuedDice:
@@ -62,14 +63,6 @@ def table(client, system: str) -> Table:
     response = client.post("/api/chronicles", json={"name": f"Exchange {system}", "system": system})
     assert response.status_code == 201, response.text
     return Table(client, response.json())
-
-
-V20_ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
-                "skills": {"melee": 2, "firearms": 3},
-                "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"},
-                            {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"}]}
-V20_DEFENDER = {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}}
-MELEE = {"kind": "test", "attribute": "dexterity", "ability": "melee"}
 
 
 def ok(response, status: int = 201) -> dict:

@@ -16,8 +16,8 @@ from rollbook.dice import FAIR_ALGORITHM, FairDice, commitment_of
 from rollbook.server import seal
 from rollbook.server.models import FairSeed
 
-from .conftest import V5_SHEET, V5_TEST, run_cli
-from .test_authority import rehash
+from .conftest import V5_SHEET, V5_TEST
+from .helpers import rehash, verify
 
 SHEET_2 = {**V5_SHEET, "name": "Ilse"}
 
@@ -27,12 +27,6 @@ def seed_in_use(app, chronicle_id: int, stream: str = "public") -> bytes:
         row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream,
                                                      FairSeed.revealed_seq.is_(None))).one()
         return seal.unseal(row.sealed, chronicle_id, row.commitment)
-
-
-def verify(tmp_path, lines: list[str], name: str = "log.jsonl"):
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return run_cli("log", "verify", str(path))
 
 
 class Evening:
@@ -183,7 +177,7 @@ def test_log_verify_is_clean_with_pending_rolls_and_catches_each_tampering(eveni
 def test_combat_follow_ups_take_their_own_nonce_and_verify(client, make_table, tmp_path):
     """F-3 on the combat chain (V20-17): the attack, its damage roll and the defender's soak each take
     the next nonce under the seed in use, with their roller's client seed; all recompute once revealed."""
-    from .test_exchange import MELEE, V20_ATTACKER, V20_DEFENDER
+    from .helpers import MELEE, V20_ATTACKER, V20_DEFENDER
 
     table = make_table("v20")
     alice, bob = table.join("Alice"), table.join("Bob")

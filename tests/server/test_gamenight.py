@@ -7,26 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from rollbook.server import auth, tx
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters
 
 from .conftest import V5_SHEET
-
-
-def as_member(app, headers: dict, work):
-    token = headers["Authorization"].split(" ", 1)[1]
-
-    def run(session):
-        member = auth.authenticate(session, token)
-        assert member is not None
-        return work(session, member)
-
-    return tx.run(app.state.db, run)
-
-
-def entries_of(table, kind: str) -> list[dict]:
-    return [e for e in table.log()["entries"] if e["kind"] == kind]
+from .helpers import as_member, entries_of
 
 
 def test_an_edit_merges_on_the_current_sheet_and_is_logged(app, make_table):

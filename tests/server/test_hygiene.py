@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rollbook.server import hygiene
 
 from .conftest import V20_SHEET, V20_TEST
-from .test_api import problem
+from .helpers import problem
 
 BAD = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\ud800", "\udfff"]
 

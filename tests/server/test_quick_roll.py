@@ -9,7 +9,7 @@ import pytest
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import rolls
 
-from .test_gamenight import as_member
+from .helpers import as_member
 
 CASES = {  # the Storyteller's quick rolls: edges included (A-1)
     "v5": {"pool": 6, "hunger": 2, "difficulty": 3},
@@ -75,8 +75,8 @@ def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(app, client,
     even when the forger recomputed the hash chain."""
     import json
 
-    from .test_authority import rehash
-    from .test_fair_server import verify
+    from .helpers import rehash
+    from .helpers import verify
 
     table = make_table(system)
     player = table.join("Julien")

@@ -15,7 +15,7 @@ from rollbook.server import auth
 from rollbook.server.usecases import members
 
 from .conftest import V20_SHEET, V20_TEST, bearer
-from .test_api import problem
+from .helpers import problem
 
 
 def _me(client, headers) -> int:

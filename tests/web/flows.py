@@ -67,3 +67,38 @@ def screenshot_card(card: Locator, path: Path, attempts: int = 5) -> None:
         except Error as error:
             if "not attached" not in str(error) or attempt == attempts - 1:
                 raise
+
+
+def create_v5(page: Page, lang: str, name: str) -> str:
+    page.goto(f"/?lang={lang}")
+    page.locator("#create-name").fill(name)
+    page.locator("#create-storyteller").fill("Ana")
+    page.locator("#create-system").select_option("v5")
+    page.locator("#create-language").select_option(lang)
+    page.locator("#create form, form#create").locator("button[type=submit]").click()
+    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
+    return page.url
+
+
+def create(page: Page, lang: str, system: str, name: str) -> str:
+    """A chronicle of ``system`` created from the home page in ``lang``; its URL."""
+    page.goto(f"/?lang={lang}")
+    page.locator("#create-name").fill(name)
+    page.locator("#create-storyteller").fill("Ana")
+    page.locator("#create-system").select_option(system)
+    page.locator("#create-language").select_option(lang)
+    page.locator("form#create button[type=submit]").click()
+    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
+    return page.url
+
+
+LONG = "Z" * 200
+
+
+def v5_character(page: Page, chronicle: str, name: str) -> str:
+    made = page.request.post(f"{chronicle}/characters", form={
+        "s.name": name, "s.concept": LONG, "s.notes": LONG, "s.attributes.dexterity": "3", "s.attributes.wits": "2", "s.skills.firearms": "2",
+        "s.skills.stealth": "3", "s.disciplines.obfuscate": "1", "s.hunger": "1",
+        "s.specialties": "firearms: Pistols\nstealth: Sewers"}, max_redirects=0)
+    assert made.status == 303, made.text()
+    return made.headers["location"]

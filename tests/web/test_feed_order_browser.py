@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_gamenight_quick import create
+from .flows import create
 
 pytestmark = pytest.mark.browser
 

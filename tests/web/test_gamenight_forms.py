@@ -7,23 +7,13 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
+from .flows import create_v5
 
 CASES = {
     # lang: viewport, discipline typed, its id, specialty line typed, the skill's name, the error's words
     "fr": ((390, 844), "Occultation", "obfuscate", "Furtivité: Égouts", "Furtivité", "Champ manquant"),
     "es": ((1280, 900), "Presencia", "presence", "Sigilo: Cloacas", "Sigilo", "Falta el campo"),
 }
-
-
-def create_v5(page: Page, lang: str, name: str) -> str:
-    page.goto(f"/?lang={lang}")
-    page.locator("#create-name").fill(name)
-    page.locator("#create-storyteller").fill("Ana")
-    page.locator("#create-system").select_option("v5")
-    page.locator("#create-language").select_option(lang)
-    page.locator("#create form, form#create").locator("button[type=submit]").click()
-    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
-    return page.url
 
 
 def in_view(page: Page, selector: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.test_gamenight_forms import create_v5
+from .flows import create_v5
 
 CASES = {
     "fr": ((390, 844), "Vos chroniques dans ce navigateur", "Se déconnecter de cette chronique"),

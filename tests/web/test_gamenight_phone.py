@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.test_gamenight_forms import create_v5
-from tests.web.test_gamenight_rollform import v5_character
+from .flows import create_v5, v5_character
 
 CASES = {"fr": ((390, 844), "Dernier reçu"), "es": ((1280, 900), "Último recibo")}
 

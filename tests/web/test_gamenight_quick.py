@@ -6,7 +6,8 @@ quick rolls and the player's form is gone."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
+from .flows import create
 
 CASES = {
     "fr": ((390, 844), "v5", {"pool": "6", "hunger": "2"}, "Jet rapide, sans feuille : réserve de 6, Soif 2",
@@ -14,17 +15,6 @@ CASES = {
     "es": ((1280, 900), "v20", {"pool": "5"},
            "Tirada rápida, sin hoja: reserva de 5", "El Narrador no ha permitido las tiradas rápidas."),
 }
-
-
-def create(page: Page, lang: str, system: str, name: str) -> str:
-    page.goto(f"/?lang={lang}")
-    page.locator("#create-name").fill(name)
-    page.locator("#create-storyteller").fill("Ana")
-    page.locator("#create-system").select_option(system)
-    page.locator("#create-language").select_option(lang)
-    page.locator("form#create button[type=submit]").click()
-    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
-    return page.url
 
 
 @pytest.mark.parametrize("lang", sorted(CASES))

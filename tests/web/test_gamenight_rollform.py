@@ -11,19 +11,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.test_gamenight_forms import create_v5
+from .flows import create_v5, v5_character
 
-LONG = "Z" * 200
 CASES = {"fr": ((390, 844), "Un seul parmi"), "es": ((1280, 900), "Solo uno de")}
-
-
-def v5_character(page: Page, chronicle: str, name: str) -> str:
-    made = page.request.post(f"{chronicle}/characters", form={
-        "s.name": name, "s.concept": LONG, "s.notes": LONG, "s.attributes.dexterity": "3", "s.attributes.wits": "2", "s.skills.firearms": "2",
-        "s.skills.stealth": "3", "s.disciplines.obfuscate": "1", "s.hunger": "1",
-        "s.specialties": "firearms: Pistols\nstealth: Sewers"}, max_redirects=0)
-    assert made.status == 303, made.text()
-    return made.headers["location"]
 
 
 def entries(page: Page) -> int:

@@ -16,56 +16,16 @@ string and a raw code in a fixture page."""
 
 from __future__ import annotations
 
-import re
-from html import unescape
-from pathlib import Path
-
 import pytest
-from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from rollbook.play import SYSTEM_IDS
 from rollbook.server.app import create_app
 from rollbook.web import labels
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "rollbook" / "i18n" / "locale"
+from .helpers import MARK, english_parts, problems
+
 LANGS = ("fr", "es")
-MARK = "\u27e6"  # ⟦ an id made readable without a translation
-PLACEHOLDER = re.compile(r"\{[^}]*\}|%\([^)]*\)[sd]|%[sd]")
-CODE = re.compile(r"(?<![\w/.#-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/.-])")
-VISIBLE_ATTRS = re.compile(r'\s(?:aria-label|title|placeholder|data-confirm|alt)="([^"]*)"')
-
-
-def english_parts(lang: str) -> set[str]:
-    """The English texts that must not appear on a page in ``lang``."""
-    out: set[str] = set()
-    for po in (LOCALE / lang / "LC_MESSAGES").glob("*.po"):
-        with po.open("rb") as handle:
-            for message in read_po(handle):
-                msgid = message.id[0] if isinstance(message.id, tuple) else message.id
-                msgstr = message.string[0] if isinstance(message.string, tuple) else message.string
-                if not msgid or not msgstr or msgstr == msgid:
-                    continue
-                for part in PLACEHOLDER.split(msgid):
-                    part = part.strip(" .,:;()—-·")
-                    if len(part.split()) >= (2 if part == msgid.strip(" .,:;()—-·") else 3) and part not in msgstr:
-                        out.add(part)
-    return out
-
-
-def visible_text(html: str) -> str:
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S | re.I)
-    attrs = " ".join(VISIBLE_ATTRS.findall(html))
-    text = re.sub(r"<[^>]+>", " ", html)
-    return unescape(re.sub(r"\s+", " ", f"{text} {attrs}"))
-
-
-def problems(html: str, lang: str, english: set[str], allowed: frozenset[str] = frozenset()) -> list[str]:
-    text = visible_text(html)
-    found = [f"English: {part!r}" for part in english if part in text]
-    found += [f"raw code: {code!r}" for code in set(CODE.findall(text)) if code not in allowed]
-    found += [f"untranslated id: {m!r}" for m in set(re.findall(MARK + r"[^" + MARK + r"]*" + MARK, text))]
-    return sorted(found)
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +48,7 @@ def test_the_checker_finds_english_and_codes(english):
 @pytest.fixture(scope="module")
 def everything(tmp_path_factory):
     """Every receipt kind of every system, played on one SQLite server (the receipts test's way)."""
-    from tests.server.test_every_receipt_renders import Dice, play_everything
+    from tests.server.receipts import Dice, play_everything
 
     dice = Dice()
     url = f"sqlite:///{tmp_path_factory.mktemp('words') / 'words.sqlite3'}"

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.web.test_gamenight_forms import create_v5
-from tests.web.test_gamenight_quick import create
+from .flows import create, create_v5
 
 
 def test_v5_at_no_willpower_in_french_on_a_phone(new_context):

@@ -8,45 +8,13 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from fastapi.testclient import TestClient
+from .helpers import ROLLUNDER_SHEET, chronicle_with_player, give_agile, text_of
 
 HTMX = {"HX-Request": "true"}
 
 
-def _chronicle(app, system: str, sheet: dict[str, str]):
-    """(Storyteller client, player client, chronicle URL, the player's sheet URL)."""
-    storyteller = TestClient(app)
-    created = storyteller.post("/chronicles", data={"name": f"Night {system}", "system": system, "storyteller": "Ana"},
-                               follow_redirects=False)
-    assert created.status_code == 303
-    chronicle = created.headers["location"]
-    player = TestClient(app)
-    joined = player.post("/join", data={"invitation": storyteller.cookies.get("rollbook_invitation"), "name": "Bruno"},
-                         follow_redirects=False)
-    assert joined.status_code == 303
-    added = player.post(f"{chronicle}/characters", data={"s.name": "Hero", **sheet}, follow_redirects=False)
-    assert added.status_code == 303, added.text
-    return storyteller, player, chronicle, added.headers["location"]
-
-
-def text_of(html: str) -> str:
-    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
-
-
-ROLLUNDER_SHEET = {"new.attributes.name.0": "Strength", "new.attributes.value.0": "12",
-                   "new.skills.name.0": "Climb", "new.skills.value.0": "14"}
-
-
-def _agile(storyteller: TestClient, sheet: str) -> None:
-    """The Storyteller gives the card (R-6: a player's own sheet holds none, issue 31 point 9)."""
-    given = storyteller.post(f"{sheet}/adjustments", data={"change": "grant_card", "card.name": "Agile",
-                                                           "card.effect": "advantage", "card.consumable": ["off", "on"]},
-                             follow_redirects=False)
-    assert given.status_code in (200, 303), given.text
-
-
 def test_a_standing_difficulty_wins_over_the_players_last_roll(app):
-    storyteller, player, chronicle, sheet = _chronicle(app, "v20", {"s.attributes.dexterity": "3"})
+    storyteller, player, chronicle, sheet = chronicle_with_player(app, "v20", {"s.attributes.dexterity": "3"})
     assert player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "difficulty": "6"},
                        headers=HTMX).status_code == 200
     assert storyteller.post(f"{chronicle}/settings", data={"difficulty": "8", "mode": "strict", "language": "en"},
@@ -61,7 +29,7 @@ def test_a_standing_difficulty_wins_over_the_players_last_roll(app):
 
 
 def test_the_roll_form_starts_from_the_last_roll_of_its_own_kind(app):
-    _storyteller, player, _chronicle_url, sheet = _chronicle(app, "v5", {"s.attributes.dexterity": "3",
+    _storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "v5", {"s.attributes.dexterity": "3",
                                                                           "s.skills.firearms": "2"})
     player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "skill": "firearms",
                                         "difficulty": "1"}, headers=HTMX)
@@ -73,8 +41,8 @@ def test_the_roll_form_starts_from_the_last_roll_of_its_own_kind(app):
 
 
 def test_rollunder_sheet_shows_traits_cards_and_only_the_players_choices(app):
-    storyteller, player, _chronicle_url, sheet = _chronicle(app, "rollunder", ROLLUNDER_SHEET)
-    _agile(storyteller, sheet)
+    storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "rollunder", ROLLUNDER_SHEET)
+    give_agile(storyteller, sheet)
     page = player.get(sheet).text
     words = text_of(page)
     assert "Strength 12" in words and "Climb 14" in words  # the Traits panel
@@ -89,8 +57,8 @@ def test_rollunder_sheet_shows_traits_cards_and_only_the_players_choices(app):
 
 
 def test_rollunder_roll_with_a_ticked_card_uses_it_up(app):
-    storyteller, player, _chronicle_url, sheet = _chronicle(app, "rollunder", ROLLUNDER_SHEET)
-    _agile(storyteller, sheet)
+    storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "rollunder", ROLLUNDER_SHEET)
+    give_agile(storyteller, sheet)
     odds = player.get(f"{sheet}/odds", params=[("kind", "check"), ("action", "Climb"), ("skill", "climb"),
                                                ("cards", "Agile")], headers=HTMX)
     assert odds.status_code == 200 and "+ Agile = target 14" in text_of(odds.text)  # the ticked card counts
@@ -107,7 +75,7 @@ def test_rollunder_roll_with_a_ticked_card_uses_it_up(app):
 
 
 def test_odds_wait_for_a_required_field_instead_of_an_error(app):
-    _storyteller, player, _chronicle_url, sheet = _chronicle(app, "tiers", {"s.skills.dodge": "5"})
+    _storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "tiers", {"s.skills.dodge": "5"})
     waiting = player.get(f"{sheet}/odds", params={"kind": "dodge"}, headers=HTMX)
     assert waiting.status_code == 200
     assert "Fill in “Attack tier” to see the odds." in unescape(waiting.text) and 'role="alert"' not in waiting.text
@@ -118,7 +86,7 @@ def test_odds_wait_for_a_required_field_instead_of_an_error(app):
 
 
 def test_a_change_card_shows_no_python_none(app):
-    _storyteller, player, _chronicle_url, sheet = _chronicle(app, "v20", {})
+    _storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "v20", {})
     spent = player.post(f"{sheet}/adjustments", data={"change": "spend_blood", "amount": "1"}, headers=HTMX)
     assert spent.status_code == 200, spent.text
     words = text_of(spent.text)
@@ -126,7 +94,7 @@ def test_a_change_card_shows_no_python_none(app):
 
 
 def test_the_storyteller_grants_a_card_from_the_form(app):
-    storyteller, player, _chronicle_url, sheet = _chronicle(app, "rollunder", ROLLUNDER_SHEET)
+    storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "rollunder", ROLLUNDER_SHEET)
     form = storyteller.get(f"{sheet}/change-form?change=grant_card", headers=HTMX).text
     for name in ("card.name", "card.effect", "card.bonus", "card.consumable", "card.text"):
         assert f'name="{name}"' in form, name
@@ -140,12 +108,12 @@ def test_the_storyteller_grants_a_card_from_the_form(app):
 
 
 def test_untranslated_and_mistranslated_words(app):
-    storyteller, _player, _chronicle_url, sheet = _chronicle(app, "tiers", {})
+    storyteller, _player, _chronicle_url, sheet = chronicle_with_player(app, "tiers", {})
     editor = text_of(storyteller.get(f"{sheet}?lang=fr").text)
     assert "Turn Spent" not in editor and "Tour utilisé" in editor
-    _st, _pl, _ch, v20_sheet = _chronicle(app, "v20", {})
+    _st, _pl, _ch, v20_sheet = chronicle_with_player(app, "v20", {})
     assert "Disciplines de clan" in text_of(_st.get(f"{v20_sheet}?lang=fr").text)
-    ru_st, _pl, _ch, ru_sheet = _chronicle(app, "rollunder", ROLLUNDER_SHEET)
+    ru_st, _pl, _ch, ru_sheet = chronicle_with_player(app, "rollunder", ROLLUNDER_SHEET)
     spanish = text_of(ru_st.get(f"{ru_sheet}?lang=es").text)
     assert "Grant card" not in spanish and "Dar una carta" in spanish
     opposed = text_of(ru_st.get(f"{ru_sheet}/roll-form?kind=opposed&lang=fr", headers=HTMX).text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.test_gamenight_forms import create_v5
+from .flows import create_v5
 
 pytestmark = pytest.mark.browser
 

@@ -118,7 +118,7 @@ def test_every_listed_power_on_a_sheet_page_reads_in_french_and_spanish(app, sys
     """The untranslated-text check (test_gamenight_words) on sheet pages holding every power of the list:
     no English name and no raw id, in fr and es, on the sheet and in the editor."""
     from rollbook.play import powers
-    from tests.web.test_gamenight_words import english_parts, problems
+    from .helpers import english_parts, problems
 
     storyteller, chronicle = _table(app, "fr", system)
     listed = [(d, level, power_id) for d in powers.disciplines_with_powers(system)

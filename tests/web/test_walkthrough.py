@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from rollbook.web import sheetform
 from rollbook.web.preview import describe_pool
 
-from .test_newcomer import ROLLUNDER_SHEET, _agile, _chronicle, text_of
+from .helpers import ROLLUNDER_SHEET, chronicle_with_player, give_agile, text_of
 
 HTMX = {"HX-Request": "true"}
 
@@ -24,7 +24,7 @@ def _alert(html: str) -> str:
 
 
 def test_the_hidden_roll_box_comes_back_unticked_after_a_roll(app):
-    storyteller, player, _chronicle_url, sheet = _chronicle(app, "v5", {"s.attributes.wits": "2"})
+    storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "v5", {"s.attributes.wits": "2"})
     rolled = storyteller.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "wits", "hidden": "on"},
                               headers=HTMX)
     assert rolled.status_code == 200 and "badge-hidden" in rolled.text
@@ -41,7 +41,7 @@ def test_the_hidden_roll_box_comes_back_unticked_after_a_roll(app):
 
 
 def test_refusals_name_the_field_by_its_label_in_the_readers_language(app):
-    _storyteller, player, _chronicle_url, sheet = _chronicle(app, "v20", {"s.attributes.dexterity": "3"})
+    _storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "v20", {"s.attributes.dexterity": "3"})
     applied = player.post(f"{sheet}/adjustments", data={"change": "damage", "damage_type": "lethal"}, headers=HTMX)
     assert applied.status_code == 422 and applied.headers["HX-Retarget"] == "#change-alert"
     assert _alert(applied.text) == "Missing field Health levels."  # not "levels"
@@ -59,7 +59,7 @@ def test_refusals_name_the_field_by_its_label_in_the_readers_language(app):
 
 
 def test_remove_a_card_without_cards_says_so_and_offers_no_button(app):
-    storyteller, _player, _chronicle_url, sheet = _chronicle(app, "rollunder", {})
+    storyteller, _player, _chronicle_url, sheet = chronicle_with_player(app, "rollunder", {})
     panel = storyteller.get(f"{sheet}/change-form?change=remove_card", headers=HTMX).text
     assert "No cards to remove." in text_of(panel)
     assert "<select" not in panel and "<button" not in panel and 'id="change"' not in panel
@@ -130,8 +130,8 @@ def test_rows_post_the_same_patch_as_before():
 
 
 def test_cards_rows_on_the_sheet_editor(app):
-    storyteller, _player, _chronicle_url, sheet = _chronicle(app, "rollunder", ROLLUNDER_SHEET)
-    _agile(storyteller, sheet)
+    storyteller, _player, _chronicle_url, sheet = chronicle_with_player(app, "rollunder", ROLLUNDER_SHEET)
+    give_agile(storyteller, sheet)
     editor = storyteller.get(sheet).text
     row = re.search(r'<fieldset class="obj-row" data-list="cards">.*?</fieldset>', editor, re.S).group(0)
     assert "Card 1" in row and 'value="Agile"' in row
@@ -166,7 +166,7 @@ def test_pool_lines_agree_with_their_numbers(lang, one, zero, many):
 
 
 def test_receipts_and_resources_count_in_words(app):
-    _storyteller, player, _chronicle_url, sheet = _chronicle(app, "tiers", {
+    _storyteller, player, _chronicle_url, sheet = chronicle_with_player(app, "tiers", {
         "s.skills.firearms": "7", "s.weapons.0.name": "Pistol", "s.weapons.0.capacity": "1",
         "s.weapons.0.spare": "1"})
     page = player.get(sheet).text

@@ -1,0 +1,67 @@
+"""Helpers the server's test modules share (no test module imports another): problem+json checks,
+acting as a member, the log's entries of a kind, a forger's rehash, ``rollbook log verify``, the
+combat chain's sheets."""
+
+from __future__ import annotations
+
+import json
+
+from rollbook.server import auth, tx
+from rollbook.server.chain import entry_hash
+
+from .conftest import run_cli
+
+
+PROBLEM = "application/problem+json"
+
+
+def problem(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    body = response.json()
+    assert body["code"] == code, body
+    assert {"type", "title", "status", "detail", "code"} <= set(body)
+    assert body["status"] == status
+    return body
+
+
+def as_member(app, headers: dict, work):
+    token = headers["Authorization"].split(" ", 1)[1]
+
+    def run(session):
+        member = auth.authenticate(session, token)
+        assert member is not None
+        return work(session, member)
+
+    return tx.run(app.state.db, run)
+
+
+def entries_of(table, kind: str) -> list[dict]:
+    return [e for e in table.log()["entries"] if e["kind"] == kind]
+
+
+def rehash(lines: list[str], start_seq: int) -> list[str]:
+    """Recompute the chain from ``start_seq`` on (what a forger with the whole log would do)."""
+    entries = [json.loads(line) for line in lines]
+    for index, entry in enumerate(entries):
+        if entry["seq"] < start_seq:
+            continue
+        if index:
+            entry["prev_hash"] = entries[index - 1]["entry_hash"]
+        entry["entry_hash"] = entry_hash(**{k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at",
+                                                                  "kind", "actor", "visibility", "receipt")})
+    return [json.dumps(entry) for entry in entries]
+
+
+def verify(tmp_path, lines: list[str], name: str = "log.jsonl"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return run_cli("log", "verify", str(path))
+
+
+V20_ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
+                "skills": {"melee": 2, "firearms": 3},
+                "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"},
+                            {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"}]}
+V20_DEFENDER = {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}}
+MELEE = {"kind": "test", "attribute": "dexterity", "ability": "melee"}
