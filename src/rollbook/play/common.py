@@ -87,6 +87,8 @@ TraitName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_l
 # A name typed by people (a character, a specialty, a weapon, a card): 1–100 characters, not blank.
 Label = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(_not_blank)]
 Short = Annotated[str, StringConstraints(max_length=200)]
+# A character's name on its sheet: as long as the API's ``CharacterCreate.name`` (issue 31 point 16)
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_not_blank)]
 Text = Annotated[str, StringConstraints(max_length=20000)]
 
 
@@ -127,7 +129,7 @@ class Identity(Model):
     the concept (a player may edit the descriptive fields, ``PLAYER_FIELDS``)."""
 
     system: str
-    name: Label
+    name: Name
     player: Short = ""
     concept: Short = ""
 

@@ -6,6 +6,8 @@ Before any route sees a request:
   ``413 body_too_large``;
 - a JSON body nests at most ``MAX_DEPTH`` arrays/objects (counted on the raw bytes, before the
   parser could recurse): else ``422 json_too_deep``;
+- a JSON body is JSON: UTF-8, parsable, no integer past Python's 4,300 digits: else ``400
+  body_not_json`` (issue 31 point 16: one answer whatever the route);
 - no text (JSON string or key, form field, query parameter) holds a control character other than tab,
   line feed and carriage return, nor a lone surrogate: else ``422 text_not_allowed`` naming the field.
   Such text would be stored on SQLite and refused by PostgreSQL (a NUL), or could not be encoded at all
@@ -34,6 +36,9 @@ FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 # inside one: linear in the body's length).
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.S)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+# Python refuses to read an integer of more than 4,300 digits (sys.get_int_max_str_digits): such a
+# body is parsed here, so it answers body_not_json rather than a route's generic 400.
+_LONG_DIGITS = re.compile(rb"[0-9]{4301}")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
@@ -85,16 +90,27 @@ def check_body(content_type: str, raw: bytes) -> None:
     if kind == "application/json" or kind.endswith("+json"):
         if json_depth(raw) > MAX_DEPTH:
             raise Refused(422, "json_too_deep", limit=MAX_DEPTH)
-        if b"\\" not in raw and _clean_utf8(raw):
+        if b"\\" not in raw and _clean_utf8(raw) and not _LONG_DIGITS.search(raw):
             return  # no escapes: every key and string is a piece of the raw text, which has no bad character
         try:
             parsed = json.loads(raw)
-        except (ValueError, RecursionError):
-            return  # not JSON: the route's parser answers 400 body_not_json
+        except UnicodeDecodeError:
+            raise Refused(400, "body_not_json", detail="not UTF-8") from None
+        except (ValueError, RecursionError) as error:
+            # not JSON, or an integer past Python's 4,300 digits: one answer, before any route (issue 31
+            # point 16); the parser's words name a position, never the body's text
+            detail = "an integer of too many digits" if "digits" in str(error) else _json_error(error)
+            raise Refused(400, "body_not_json", detail=detail) from None
         for field, text in strings_of(parsed):
             check_text(field, text)
     elif kind == "application/x-www-form-urlencoded":
         _check_pairs(raw, "utf-8", "body")
+
+
+def _json_error(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} at line {error.lineno} column {error.colno}"
+    return "nested too deep" if isinstance(error, RecursionError) else "not JSON"
 
 
 def _clean_utf8(raw: bytes) -> bool:

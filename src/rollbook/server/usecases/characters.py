@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
@@ -18,10 +18,25 @@ from rollbook.server.models import Character, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.tx import now
-from rollbook.server.usecases.checks import UNSET, check_difficulty, check_name, performed_parts, reject_faces
+from rollbook.server.usecases.checks import (
+    UNSET, check_character_count, check_difficulty, check_name, check_sheet_size, performed_parts, reject_faces,
+)
 from rollbook.server.usecases import scenes
 from rollbook.server.usecases.chronicles import log_settings
 from rollbook.server.views import character_view, entry_view, roster_view
+
+
+def _held(session: Session, chronicle_id: int, owner: int | None, member: Member) -> tuple[int, bool]:
+    """The live characters a new one counts against, and whether they are the Storyteller's (theirs
+    and the NPCs) rather than a player's own."""
+    storytellers = owner is None or (member.role == STORYTELLER and owner == member.id)
+    if storytellers:
+        mine = or_(Character.owner_id.is_(None), Character.owner_id == member.id)
+    else:
+        mine = Character.owner_id == owner
+    held = session.scalar(select(func.count()).select_from(Character).where(
+        Character.chronicle_id == chronicle_id, Character.removed_at.is_(None), mine)) or 0
+    return held, storytellers
 
 
 def add_character(session: Session, member: Member, *, name: str, sheet: dict, owner: int | None = UNSET,
@@ -43,6 +58,8 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
     check_difficulty(chronicle.system, difficulty)
     sheet = {"name": name, **copy.deepcopy(sheet)}  # the sheet's own name defaults to the character's
     validated = play.new_sheet(chronicle.system, sheet, role=member.role)  # a player's holds no card (issue 31 point 9)
+    check_sheet_size(validated)  # issue 31 point 16: bounded sheets, bounded characters per member
+    check_character_count(*_held(session, chronicle.id, owner, member))
     stamp = now()
     character = Character(chronicle_id=chronicle.id, owner_id=owner, name=name, sheet=plain(validated), version=1,
                           difficulty=difficulty, created_at=stamp, updated_at=stamp)
@@ -104,6 +121,7 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
         edited = play.edit_sheet(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(patch),
                                  role=member.role)
         if sheet_changed(character, edited):
+            check_sheet_size(edited)
             save_sheet(session, character, edited)
     if name is not UNSET:
         check_name(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from rollbook.rules.base import RuleError, check_range
@@ -29,9 +31,16 @@ def check_choice(field: str, value: str, choices) -> None:
         raise RuleError("bad_choice", field=field, value=value, choices=list(choices))
 
 
-def check_name(name: Any) -> None:
+# Characters a name may not hold (issue 31 point 16): zero-width ones (a name that looks like another's)
+# and the bidirectional controls (a right-to-left override turns the text around it on every page).
+INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def check_name(name: Any, field: str = "name") -> None:
     if not isinstance(name, str) or not name.strip():
-        raise RuleError("blank_text", field="name")
+        raise RuleError("blank_text", field=field)
+    if INVISIBLE.search(name):
+        raise RuleError("text_not_allowed", field=field)
 
 
 def check_difficulty(system: str, difficulty: int | None) -> None:
@@ -58,3 +67,27 @@ def reject_faces(value: Any, path: str = "action") -> None:
 def performed_parts(performed) -> tuple[dict, dict | None, list]:
     """A ``play.Performed``: (new sheet, receipt, effects as plain JSON)."""
     return performed.sheet, performed.receipt, [plain(effect) for effect in (performed.effects or ())]
+
+
+# Bounds on what one member stores (issue 31 point 16; docs/server.md): a sheet's size as stored
+# (compact JSON, UTF-8) and the characters a member holds in a chronicle (a player's own; the
+# Storyteller's own and the NPCs).
+MAX_SHEET_BYTES = 100_000
+MAX_CHARACTERS_PER_PLAYER = 30
+MAX_CHARACTERS_OF_THE_STORYTELLER = 300  # theirs and the NPCs together
+
+
+def check_sheet_size(sheet: dict) -> None:
+    size = len(json.dumps(sheet, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    if size > MAX_SHEET_BYTES:
+        raise ProblemError(422, "sheet_too_large", most=MAX_SHEET_BYTES, given=size)
+    if isinstance(sheet.get("name"), str):
+        check_name(sheet["name"], "sheet.name")
+
+
+def check_character_count(held: int, storytellers: bool) -> None:
+    """``held``: the live characters a player holds now, or the Storyteller (``storytellers``: theirs
+    and the NPCs)."""
+    most = MAX_CHARACTERS_OF_THE_STORYTELLER if storytellers else MAX_CHARACTERS_PER_PLAYER
+    if held >= most:
+        raise ProblemError(422, "too_many_characters", most=most)
