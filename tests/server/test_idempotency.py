@@ -8,7 +8,7 @@ import threading
 from sqlalchemy import text
 
 from .conftest import V20_SHEET, V20_TEST
-from .test_api import problem
+from .helpers import problem
 
 
 def test_a_retried_roll_returns_the_same_receipt_and_spends_once(client, make_table):

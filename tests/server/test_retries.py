@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from rollbook.server import auth, tx
 
-from .test_api import problem
+from .helpers import problem
 
 
 class PgError(Exception):
