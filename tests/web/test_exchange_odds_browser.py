@@ -1,0 +1,55 @@
+"""The exchange odds in Chromium (issue 33): choosing a target on the attack form shows the odds of the whole
+exchange before the roll (htmx), and they follow the form (a dodge ticked)."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from .flows import create_chronicle, join
+
+pytestmark = pytest.mark.browser
+
+
+def token_of(page) -> str:
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "rollbook_token")
+
+
+def chronicle_id(page) -> int:
+    return int(page.url.rstrip("/").split("/chronicles/")[1].split("/")[0].split("?")[0].split("#")[0])
+
+
+def add_character(live_server: str, page, sheet: dict) -> int:
+    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
+                          headers={"Authorization": f"Bearer {token_of(page)}"},
+                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def test_choosing_a_target_shows_the_odds_of_the_whole_exchange(new_context, live_server):
+    storyteller = new_context().new_page()
+    alice = new_context().new_page()
+    invitation = create_chronicle(storyteller, name="Odds by Night", system="v20", storyteller="Ana")
+    join(alice, invitation=invitation, name="Alice")
+    nia = add_character(live_server, alice, {
+        "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
+        "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
+    add_character(live_server, storyteller, {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2},
+                                             "talents": {"athletics": 2}})
+    alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test&lang=en")
+    alice.get_by_label("Attribute", exact=True).select_option("dexterity")
+    alice.get_by_label("Ability").select_option("melee")
+    odds = alice.locator("#exchange-odds")
+    expect(odds).not_to_contain_text("Against")
+    alice.get_by_label("Target", exact=True).select_option(label="Ghoul")
+    expect(odds).to_contain_text("Against Ghoul: hits 84.4%")
+    expect(odds).to_contain_text("ratings stay hidden")  # a player: the NPC's numbers are not shown
+    before = odds.locator("[data-outcome=dodged]").count()
+    alice.get_by_label("The target dodges").check()
+    expect(odds.locator("[data-outcome=dodged]")).to_have_count(1)
+    assert before == 0
+    assert re.search(r"hits \d+\.\d%", odds.inner_text())
