@@ -47,6 +47,20 @@ def test_V20_17_storyteller_sees_the_exact_odds_and_the_defenders_numbers(client
     assert posted.status_code == 200 and posted.json() == answer
 
 
+def test_TR_1_the_chronicles_table_rules_in_force_reach_the_odds(client, make_table):
+    t, _, nia, ghoul = v20_table(make_table)
+    params = {"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": "true"}
+    plain = client.get(f"{t.base}/odds/exchange", headers=t.st, params=params).json()["odds"]
+    changed = client.put(f"{t.base}/table-rules", headers=t.st, json={"table_rules": ["v20.ones_do_not_cancel"]})
+    assert changed.status_code == 200, changed.text
+    odds = client.get(f"{t.base}/odds/exchange", headers=t.st, params=params).json()["odds"]
+    expected = exchange_odds(V20Request(pool=5), Weapon(1, "lethal", strength=3),
+                             Defender(stamina=3, fortitude=1, health=(1, 0, 0), dodge=V20Request(pool=4)),
+                             table_rules=["v20.ones_do_not_cancel"])
+    assert odds["table_rules"] == ["v20.ones_do_not_cancel"] and odds["outcomes"] == expected.outcomes.texts()
+    assert odds["outcomes"] != plain["outcomes"]
+
+
 def test_a_player_sees_only_the_probabilities_of_outcomes_never_the_npcs_ratings(client, make_table):
     t, alice, nia, ghoul = v20_table(make_table)
     response = client.get(f"{t.base}/odds/exchange", headers=alice,

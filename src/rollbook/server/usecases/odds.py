@@ -3,7 +3,8 @@
 
 - the attack is the roll the attacker's form describes (an action, as ``rolls.roll`` takes it), planned
   as the server would plan it (``authority.roll_plan``: the standing difficulty and grants; the caller
-  must be able to act for the attacker) and built by ``play.preview`` — wound penalties included;
+  must be able to act for the attacker) and built by ``play.preview`` — wound penalties and the
+  chronicle's table rules in force (TR-1) included;
 - V20 (V20-16, V20-17): the weapon from the attacker's sheet (none: a punch), Strength for a
   hand-to-hand weapon, the defender's Stamina, Fortitude, creature and health track; their dodge, when
   asked, is Dexterity + Athletics at difficulty 6 (Book), built by ``play.preview`` on their sheet;
@@ -77,10 +78,12 @@ def exchange_odds(session: Session, member: Member, *, attacker: int, target: in
     if kind != ATTACK_KINDS[chronicle.system]:
         raise ProblemError(422, "exchange_needs_an_attack", kind=str(kind))
     plan = roll_plan(session, member, attacker, action)  # the standing difficulty and grants
-    built = play.preview(chronicle.system, sheet, plan["action"], mode=chronicle.mode, role=STORYTELLER)
+    rules_in_force = tuple(chronicle.table_rules or ())  # TR-1: the odds under the table rules in force
+    built = play.preview(chronicle.system, sheet, plan["action"], mode=chronicle.mode, role=STORYTELLER,
+                         table_rules=rules_in_force)
     if chronicle.system == "v20":
         _check_v20_attack(sheet, plan["action"], weapon)
-        result = _v20(chronicle.mode, sheet, defence, built, weapon, aimed_at_head, dodge)
+        result = _v20(chronicle.mode, sheet, defence, built, weapon, aimed_at_head, dodge, rules_in_force)
     else:
         if weapon is not None and plan["action"].get("weapon") not in (None, weapon):
             raise ProblemError(422, "follows_conflict", field="weapon")
@@ -107,7 +110,7 @@ def _check_v20_attack(sheet: dict, action: dict, weapon_name: str | None) -> Non
 
 
 def _v20(mode: str, sheet: dict, defence: dict, built: dict, weapon_name: str | None, aimed: bool,
-         dodge: bool) -> exchange_v20.V20Exchange:
+         dodge: bool, table_rules: tuple[str, ...]) -> exchange_v20.V20Exchange:
     attack = request_from_plain(V20Request, built["request"])
     strength = (sheet.get("attributes") or {}).get("strength", 1)
     if weapon_name is None:  # Book: a punch is Strength, bashing
@@ -122,8 +125,8 @@ def _v20(mode: str, sheet: dict, defence: dict, built: dict, weapon_name: str | 
     health = defence.get("health") or {}
     dodging = None
     if dodge:
-        dodging = request_from_plain(V20Request, play.preview("v20", defence, V20_DODGE, mode=mode,
-                                                              role=STORYTELLER)["request"])
+        dodging = request_from_plain(V20Request, play.preview("v20", defence, V20_DODGE, mode=mode, role=STORYTELLER,
+                                                              table_rules=table_rules)["request"])
     defender = exchange_v20.Defender(
         stamina=(defence.get("attributes") or {}).get("stamina", 1),
         fortitude=(defence.get("disciplines") or {}).get("fortitude", 0),
