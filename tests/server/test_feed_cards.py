@@ -37,8 +37,8 @@ def test_a_batch_card_is_the_card_each_viewer_would_read_alone(app, client, make
     table.roll(player, character["id"], V20_TEST)
     table.roll(table.st, character["id"], {**V20_TEST, "difficulty": 7})
     db = app.state.db
-    with db.read_connection() as connection:
-        rows, revealed = feed_reads.new_entries(connection, table.id, 0, 50)
+    with db.read() as session:
+        rows, revealed = feed_reads.new_entries(session.connection(), table.id, 0, 50)
     batch = Batch(rows, revealed)
     with db.read() as session:
         context = feed_reads.table_context(session, table.id, [row.seq for row in rows])

@@ -276,9 +276,9 @@ class Hub:
             return work(session, *args)
 
     def _read_one(self, work, *args):
-        """``work`` on a connection whose every statement is its own snapshot (one round trip each)."""
-        with self.db.read_connection() as connection:
-            return work(connection, *args)
+        """``work`` on the Core connection of a read transaction (plain statements, no ORM)."""
+        with self.db.read() as session:
+            return work(session.connection(), *args)
 
     def _token_states(self, hashes) -> dict:
         return self._read_one(feed_reads.token_states, list(hashes))

@@ -36,8 +36,8 @@ def head(connection: Connection, chronicle_id: int) -> int:
 def new_entries(connection: Connection, chronicle_id: int, after: int, limit: int) -> tuple[list, dict[int, int]]:
     """Up to ``limit`` entries with seq > ``after``, oldest first, as stored (rows with the
     attributes of ``LogEntry``), and which of their hidden ones were revealed (seq -> the reveal's
-    seq): every member's view is made from these. One statement (its own snapshot) unless one of
-    them is hidden."""
+    seq): every member's view is made from these. One statement, a second only when one of them
+    is hidden."""
     rows = connection.execute(select(*_ENTRY_COLUMNS).where(_LOG.c.chronicle_id == chronicle_id, _LOG.c.seq > after)
                               .order_by(_LOG.c.seq).limit(limit)).all()
     hidden = [row.seq for row in rows if row.visibility == "hidden"]
