@@ -10,6 +10,8 @@ odds agree with the resolvers by construction (``tests/odds`` checks it by brute
   ``remorse_odds``, ``frenzy_odds``, ``v5_table``
 - ``rollbook.odds.tiers``: ``tiers_odds`` (chained criticals summed in closed form)
 - ``rollbook.odds.rollunder``: ``check_odds``, ``opposed_odds``
+- ``rollbook.odds.exchange_v20``, ``rollbook.odds.exchange_tiers``: a whole exchange before the attack
+  (attack → dodge → damage → soak → health track; shot → dodge → soak → wounds), composed from the above
 - ``rollbook.odds.chart``: matplotlib pictures (imported lazily)
 
 ``odds_for(system, request)`` is the one entry point for a rules request of any system: it picks

@@ -46,7 +46,9 @@ class OddsCommand(TyperCommand):
 
 
 odds_app = typer.Typer(name="odds", cls=OddsGroup, no_args_is_help=True, add_completion=False,
-                       help="Exact odds of a roll: outcomes, distributions, rerolls, advice and charts.")
+                       help="Exact odds of a roll: outcomes, distributions, rerolls, advice and charts. "
+                            "A whole exchange before the attack: `rollbook odds v20 exchange --help`, "
+                            "`rollbook odds tiers exchange --help`.")
 app.add_typer(odds_app, name="odds")
 
 # The options every system takes.
