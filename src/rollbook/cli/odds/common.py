@@ -27,7 +27,8 @@ class OddsGroup(TyperGroup):
 
     def resolve_command(self, ctx, args):
         if len(args) >= 2 and args[1] == "exchange" and f"{args[0]}-exchange" in self.commands:
-            return super().resolve_command(ctx, [f"{args[0]}-exchange", *args[2:]])
+            _, command, rest = super().resolve_command(ctx, [f"{args[0]}-exchange", *args[2:]])
+            return f"{args[0]} exchange", command, rest  # the usage line says `odds v20 exchange`
         if args and not args[0].startswith("-") and args[0] not in self.commands:
             fail(f"unknown system {args[0]!r}; choose one of {', '.join(SYSTEMS)}")
         return super().resolve_command(ctx, args)
