@@ -70,6 +70,8 @@ def test_TR_4_an_extended_action_adds_its_rolls_until_its_end(client, make_table
             break
         total += result["successes"]
         assert (state["total"], state["rolls"]) == (total, n)
+        note = rolled.json()["entry"]["receipt"]["extended"]  # the running total, in the roll's own receipt
+        assert (note["of"], note["roll"], note["total"], note["rolls_left"]) == (seq, n, total, 2 - n)
     assert state["status"] in ("out_of_rolls", "bestial") and state["rolls_left"] == 0
     over = client.post(f"{table.base}/extended/{seq}/rolls", headers=ann)
     assert over.status_code == 409 and over.json()["code"] == "extended_over"

@@ -9,7 +9,7 @@ from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
-from rollbook.web import authority, exchange, fairness, labels
+from rollbook.web import authority, contests, exchange, fairness, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.titles import roll_title
 
@@ -78,6 +78,7 @@ class Card:
     root: int | None = None
     target: str = ""
     expected: object | None = None  # issue 33: web.exchange.ExpectedView, the odds beside what happened
+    buttons: list = field(default_factory=list)  # TR-3, TR-4: a side's roll, an extended action's next (web.contests)
 
     @property
     def dom_id(self) -> str:
@@ -172,6 +173,15 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported (issue 35)
         c.title, c.change = render_interop.describe_entry(entry["kind"], receipt, lang)
         return c
+    if entry["kind"] in contests.KINDS:  # settings, contests (TR-3), extended actions (TR-4)
+        c.system = chronicle_system
+        if entry["kind"] == "contest_result":
+            c.title, c.change = contests.contest_result_words(receipt, lang, characters)
+        else:
+            c.title, c.change = contests.describe_entry(entry["kind"], receipt, lang)
+        c.buttons = contests.buttons(entry["kind"], c.seq, receipt, viewer.chronicle_id, storyteller=viewer.storyteller,
+                                     member_id=viewer.member_id, owners=owners or {}, lang=lang)
+        return c
     if entry["kind"] == "member_removed":
         c.title = translate(MEMBER_REMOVED, lang, name=receipt.get("name", ""))
         return c
@@ -222,7 +232,7 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
     c.settings = _settings(system, action, receipt, lang)
-    c.notes = authority.roll_notes(system, receipt, lang)
+    c.notes = authority.roll_notes(system, receipt, lang) + contests.roll_note(receipt, lang)
     rouse = receipt.get("rouse")
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
         c.extra.append((translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang)))

@@ -204,9 +204,15 @@ def roll_extended(session: Session, member: Member, seq: int, *, source: DiceSou
         raise ProblemError(409, "extended_over", state=before["status"])
     character = lock_character(session, member, declaration.receipt["character"])
     may_act_for(member, character)
+    state = contests.Extended(before["target"], before["max_rolls"], before["total"], before["rolls"],
+                              before["status"], before["complications"], before["lost"])
+
+    def note(receipt: dict) -> dict:  # the running total and rolls left after this roll, in its receipt
+        return {"of": seq, "roll": before["rolls"] + 1,
+                **contests.extended_step(chronicle.system, state, receipt["result"]).plain()}
+
     rolled = perform_roll(session, chronicle, character, member, copy.deepcopy(declaration.receipt["action"]),
-                          hidden=False, role=STORYTELLER, stamp={}, source=source,
-                          part_of=(seq, "extended", {"of": seq, "roll": before["rolls"] + 1}))
+                          hidden=False, role=STORYTELLER, stamp={}, source=source, part_of=(seq, "extended", note))
     return {**rolled, "extended": _extended_view(session, declaration)}
 
 

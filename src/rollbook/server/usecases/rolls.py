@@ -70,7 +70,7 @@ def _step(session: Session, member: Member, character: Character, system: str, a
 def perform_roll(session: Session, chronicle: Chronicle, character: Character, actor: Member, action: dict, *,
                  hidden: bool, role: str, stamp: dict, source: DiceSource | None = None,
                  viewer: Member | None = None, follows: int | None = None, target: int | None = None,
-                 part_of: tuple[int, str, dict] | None = None) -> dict:
+                 part_of: tuple[int, str, object] | None = None) -> dict:
     """Roll ``action`` (already decided: planned or granted) for ``character`` under ``role``'s
     authority, check the per-turn limits (A-3), store the sheet and log the receipt. ``stamp``
     (A-2: the grant, or the baseline and standing grants a player's roll used) goes into the
@@ -78,7 +78,8 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     player who asked, for a granted roll); ``viewer``: who reads the answer (default the actor).
     ``follows``, ``target``: the combat chain (``roll``); a step that follows a hidden roll is hidden.
     ``part_of``: (seq, key, note) of the declaration a contest's side or an extended action's roll
-    belongs to (TR-3, TR-4, ``usecases.contests``): the entry refers to it, the receipt holds the note."""
+    belongs to (TR-3, TR-4, ``usecases.contests``): the entry refers to it, the receipt holds the note
+    (or what the note, a function, makes of the receipt)."""
     step = _step(session, actor, character, chronicle.system, action, follows, target)
     hidden = hidden or (step is not None and step.hidden)
     # F-3: the actor's client seed, the next nonce; F-7: a hidden roll's from the hidden stream
@@ -102,7 +103,7 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     refers_to = step.seq if step else None
     if part_of is not None:
         refers_to, key, note = part_of
-        receipt[key] = note
+        receipt[key] = note(receipt) if callable(note) else note
     if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
     entry = append_entry(session, chronicle, kind="roll", actor=actor_of(actor, character),

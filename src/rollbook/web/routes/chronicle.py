@@ -15,7 +15,7 @@ from rollbook.i18n import N_, translate
 from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.server.usecases import members as member_cases
-from rollbook.web import authority, forms, keychain, labels, table
+from rollbook.web import authority, contests, forms, keychain, labels, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
@@ -32,7 +32,8 @@ def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=No
                 base_url=str(request.base_url).rstrip("/"), quick=quick_form(db, member, lang, state.chronicle),
                 system_name=labels.system_name(state.chronicle["system"], lang),
                 p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
-                fs=table.fair_state(db, member))
+                fs=table.fair_state(db, member),
+                cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang))
 
 
 def shown_invitation(request: Request, db, member: Member) -> str | None:

@@ -1,0 +1,172 @@
+"""Table rules, contests and extended actions on the pages (SPEC TR-1 … TR-4, A-5): the cards of
+their log entries in words, the buttons each viewer may press (a side's roll, the next roll of an
+extended action), a roll's note (which side, the running total and rolls left), and the
+Storyteller's panel (table rules in force, declaring a contest or an extended action)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rollbook.i18n import N_, translate
+from rollbook.rules.table import rules_for
+from rollbook.web import labels
+
+KINDS = ("settings", "contest", "contest_result", "extended")
+
+RULE_NAMES = {
+    "v20.specialty_reroll_tens": N_("a specialty rerolls its 10s (V20-7 replaced)"),
+    "v20.ones_do_not_cancel": N_("1s cancel no success (V20-8 off)"),
+    "v20.willpower_once_per_turn": N_("one Willpower success per turn, enforced (V20-9)"),
+}
+STATUS = {
+    "going": N_("going on"),
+    "reached": N_("target reached"),
+    "botched": N_("botch: every success gathered is lost"),
+    "bestial": N_("bestial failure: the action ends"),
+    "out_of_rolls": N_("no rolls left"),
+}
+
+
+@dataclass
+class Button:
+    action: str  # where the form posts
+    label: str
+    side: str = ""
+
+
+@dataclass
+class Option:
+    value: str
+    label: str
+    checked: bool = False
+
+
+@dataclass
+class Panel:
+    storyteller: bool
+    system: str
+    characters: list[Option] = field(default_factory=list)
+    rules: list[Option] = field(default_factory=list)
+    ability_field: str = "ability"  # V20 names an Ability, V5 a Skill
+    usable: bool = False  # contests and extended actions exist for V20 and V5 only
+
+
+def rule_words(rules, lang: str) -> str:
+    return ", ".join(translate(RULE_NAMES.get(r, r), lang) for r in rules) or translate(N_("none"), lang)
+
+
+def roll_words(action: dict, lang: str) -> str:
+    """A declared roll: "Dexterity + Firearms, difficulty 7"."""
+    traits = [labels.trait(str(action[name]), lang) for name in ("attribute", "ability", "skill", "discipline")
+              if action.get(name)]
+    text = " + ".join(traits) or labels.kind("", str(action.get("kind", "")), lang)
+    if action.get("difficulty") is not None:
+        text += " · " + translate(N_("difficulty {d}"), lang, d=action["difficulty"])
+    return text
+
+
+def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
+    """(title, line) of a settings, contest, contest result or extended action entry."""
+    if kind == "settings":
+        if "character" in receipt:
+            value = receipt.get("difficulty")
+            return (translate(N_("Standing difficulty of {name}"), lang, name=receipt.get("name", f"#{receipt['character']}")),
+                    str(value) if value is not None else translate(N_("none"), lang))
+        parts = [translate(N_("mode: {mode}"), lang, mode=labels.choice(str(receipt.get("mode")), lang, "mode")),
+                 translate(N_("standing difficulty: {d}"), lang,
+                           d=receipt.get("difficulty") if receipt.get("difficulty") is not None
+                           else translate(N_("none"), lang)),
+                 translate(N_("table rules: {rules}"), lang, rules=rule_words(receipt.get("table_rules") or [], lang))]
+        return translate(N_("The Storyteller's settings"), lang), " · ".join(parts)
+    if kind == "contest":
+        a, d = receipt.get("attacker") or {}, receipt.get("defender") or {}
+        title = translate(N_("Contest: {attacker} against {defender}"), lang, attacker=a.get("name", ""),
+                          defender=d.get("name", ""))
+        line = " — ".join(f"{side.get('name', '')}: {roll_words(side.get('action') or {}, lang)}" for side in (a, d))
+        return title, line
+    if kind == "contest_result":
+        return contest_result_words(receipt, lang)
+    if kind == "extended":
+        title = translate(N_("Extended action: {name}"), lang, name=receipt.get("name", ""))
+        line = roll_words(receipt.get("action") or {}, lang) + " · " + translate(
+            N_("{n} successes to gather"), lang, n=receipt.get("target"))
+        if receipt.get("max_rolls"):
+            line += " · " + translate(N_("at most {n} rolls"), lang, n=receipt["max_rolls"])
+        return title, line
+    return "", ""
+
+
+def contest_result_words(receipt: dict, lang: str, names: dict | None = None) -> tuple[str, str]:
+    """TR-3: both sides and the margin; a tie is the defender's."""
+    names = names or {}
+    sides = {}
+    for side in ("attacker", "defender"):
+        part = receipt.get(side) or {}
+        name = names.get(part.get("character"), f"#{part.get('character')}")
+        text = translate(N_("{name}: {n} successes"), lang, name=name, n=part.get("successes", 0))
+        if part.get("botch"):
+            text += " (" + translate(N_("botch"), lang) + ")"
+        if part.get("messy"):
+            text += " (" + translate(N_("Messy Critical"), lang) + ")"
+        if part.get("bestial"):
+            text += " (" + translate(N_("Bestial Failure"), lang) + ")"
+        sides[side] = (name, text)
+    if receipt.get("tie"):
+        title = translate(N_("Contest tied: {name} holds (nothing changes)"), lang, name=sides["defender"][0])
+    else:
+        winner = sides[receipt.get("winner", "defender")][0]
+        title = translate(N_("{name} wins the contest by {margin}"), lang, name=winner, margin=receipt.get("margin", 0))
+    return title, " — ".join(text for _, text in sides.values())
+
+
+def roll_note(receipt: dict, lang: str) -> list[str]:
+    """A roll that is a contest's side or an extended action's roll, in words."""
+    notes = []
+    contest = receipt.get("contest")
+    if isinstance(contest, dict):
+        template = (N_("Contest #{seq}: the attacker's roll") if contest.get("side") == "attacker"
+                    else N_("Contest #{seq}: the defender's roll"))
+        notes.append(translate(template, lang, seq=contest.get("of")))
+    extended = receipt.get("extended")
+    if isinstance(extended, dict):
+        text = translate(N_("Extended action #{seq}, roll {n}: {total} of {target} successes"), lang,
+                         seq=extended.get("of"), n=extended.get("roll"), total=extended.get("total"),
+                         target=extended.get("target"))
+        if extended.get("rolls_left") is not None:
+            text += " · " + translate(N_("rolls left: {n}"), lang, n=extended["rolls_left"])
+        text += " · " + translate(STATUS.get(extended.get("status"), N_("going on")), lang)
+        if extended.get("complications"):
+            text += " · " + translate(N_("complications (Messy Criticals): {n}"), lang, n=extended["complications"])
+        notes.append(text)
+    return notes
+
+
+def buttons(kind: str, seq: int, receipt: dict, chronicle_id: int, *, storyteller: bool, member_id: int,
+            owners: dict, lang: str) -> list[Button]:
+    """The rolls this viewer may make from a declaration's card: each side they may act for."""
+    def may_act(character) -> bool:
+        return storyteller or (owners.get(character) is not None and owners.get(character) == member_id)
+
+    if kind == "contest":
+        return [Button(f"/chronicles/{chronicle_id}/contests/{seq}/roll",
+                       translate(N_("Roll for {name}"), lang, name=(receipt.get(side) or {}).get("name", "")), side)
+                for side in ("attacker", "defender") if may_act((receipt.get(side) or {}).get("character"))]
+    if kind == "extended" and may_act(receipt.get("character")):
+        return [Button(f"/chronicles/{chronicle_id}/extended/{seq}/roll",
+                       translate(N_("Next roll for {name}"), lang, name=receipt.get("name", "")))]
+    return []
+
+
+def panel(chronicle: dict, characters: list, storyteller: bool, lang: str) -> Panel:
+    """The Storyteller's panel: the table rules (TR-1) and the declarations (TR-3, TR-4)."""
+    system = chronicle["system"]
+    in_force = set(chronicle.get("table_rules") or [])
+    return Panel(
+        storyteller=storyteller, system=system, usable=system in ("v20", "v5"),
+        ability_field="skill" if system == "v5" else "ability",
+        characters=[Option(str(c.id), c.name) for c in characters],
+        rules=[Option(rule, translate(RULE_NAMES[rule], lang), rule in in_force) for rule in rules_for(system)])
+
+
+__all__ = ["Button", "KINDS", "Panel", "buttons", "contest_result_words", "describe_entry", "panel", "roll_note",
+           "roll_words"]

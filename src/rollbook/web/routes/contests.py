@@ -1,0 +1,102 @@
+"""Table rules, contests and extended actions on the pages (SPEC TR-1, TR-3, TR-4): the Storyteller
+sets the table rules and declares; each side rolls its part from the declaration's card, and the
+next roll of an extended action likewise. Each answers a 303 back to the card (a refusal: the
+chronicle page with the form's alert)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import chronicles, contests
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into
+from rollbook.web.once import once
+from rollbook.web.respond import see_other
+from rollbook.web.routes.chronicle import chronicle_page
+
+router = page_router()
+
+
+def _number(form: Any, name: str, *, optional: bool = False) -> int | None:
+    text = str(form.get(name, "") or "").strip()
+    if not text and optional:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ProblemError(422, "not_an_integer", field=name, value=text) from None
+
+
+def _action(system: str, form: Any, prefix: str = "") -> dict:
+    """The declared roll from the form: a test of an Attribute and an Ability (V20) or Skill (V5)."""
+    action: dict = {"kind": "test", "attribute": str(form.get(f"{prefix}attribute", "")).strip().lower()}
+    ability = str(form.get(f"{prefix}ability", "")).strip().lower()
+    if ability:
+        action["skill" if system == "v5" else "ability"] = ability
+    if system == "v20":
+        action["difficulty"] = _number(form, f"{prefix}difficulty")
+    return action
+
+
+def _system(db, member) -> str:
+    with db.read() as session:
+        return chronicles.chronicle_info(session, member)["system"]
+
+
+def _ticked(form: Any, name: str) -> list[str]:
+    """The ticked boxes of ``name`` (one box: a string; several: a list; none: absent)."""
+    value = form.get(name)
+    if value is None:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+@router.post("/chronicles/{chronicle_id}/table-rules")
+def set_table_rules(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    alert_into(request, "table-rules", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    rules = _ticked(form, "table_rules")
+    once(request, db, member, form, lambda s: chronicles.update_chronicle(s, member, table_rules=rules))
+    return see_other(f"/chronicles/{chronicle_id}#contests")
+
+
+@router.post("/chronicles/{chronicle_id}/contests")
+def declare_contest(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    alert_into(request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    system = _system(db, member)
+    sides = {side: {"character": _number(form, f"{side}_character"), "action": _action(system, form, f"{side}_")}
+             for side in ("attacker", "defender")}
+    result = once(request, db, member, form, lambda s: contests.declare_contest(s, member, **sides))
+    return see_other(f"/chronicles/{chronicle_id}#entry-{result['contest']['seq']}")
+
+
+@router.post("/chronicles/{chronicle_id}/contests/{seq}/roll")
+def roll_side(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
+              dice: Dice) -> Response:
+    alert_into(request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    side = str(form.get("side", ""))
+    result = once(request, db, member, form, lambda s: contests.roll_contest_side(s, member, seq, side, source=dice))
+    return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
+
+
+@router.post("/chronicles/{chronicle_id}/extended")
+def declare_extended(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+    alert_into(request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    system = _system(db, member)
+    character, target = _number(form, "character"), _number(form, "target")
+    max_rolls = _number(form, "max_rolls", optional=True)
+    action = _action(system, form)
+    result = once(request, db, member, form, lambda s: contests.declare_extended(
+        s, member, character_id=character, action=action, target=target, max_rolls=max_rolls))
+    return see_other(f"/chronicles/{chronicle_id}#entry-{result['extended']['seq']}")
+
+
+@router.post("/chronicles/{chronicle_id}/extended/{seq}/roll")
+def roll_extended(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
+                  dice: Dice) -> Response:
+    alert_into(request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    result = once(request, db, member, form, lambda s: contests.roll_extended(s, member, seq, source=dice))
+    return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
