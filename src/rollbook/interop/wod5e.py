@@ -5,8 +5,9 @@ Read from the system's data models, repository WoD5E-Developers/wod5e, version 5
 ``health`` and ``willpower`` with ``superficial``/``aggravated``/``max``/``value``, ``notes``),
 ``fields/vampire-fields.js`` (``hunger``, ``humanity.{value,stains}``, ``blood.{potency,generation}``,
 ``disciplines`` an object by key), ``fields/skill-fields.js`` and ``attribute-fields.js``
-(``<key>.value``; a skill's specialties are its ``bonuses`` with ``activeWhen.check == "never"``,
-as ``scripts/migration/migrate-specialties.js`` writes them), ``api/def/skills.js`` and
+(``<key>.value``; a skill's specialties are its ``bonuses`` shown when inactive, as the skill
+application writes them, ``system/actor/applications/scripts/specialty-bonuses.js``, and
+``scripts/migration/migrate-specialties.js`` with ``activeWhen.check == "never"``), ``api/def/skills.js`` and
 ``api/def/disciplines.js`` (its own keys: ``animalken``, ``sorcery``, ``alchemy``, ``rituals``,
 ``ceremonies``), ``system.json`` (actor types ``vampire``, ``ghoul``, ``mortal``; items ``power``
 with ``system.discipline``/``level``, ``clan``, ``predatorType``, ``feature``).
@@ -160,7 +161,9 @@ def _skills(reader: Reader, system: dict, base: str) -> None:
             bonus = reader.obj(bonus, bwhere)
             if bonus is None or skill is None:
                 continue
-            if sub(bonus, "activeWhen", "check") == "never":  # a specialty
+            # a specialty: what the skill application writes (scripts/specialty-bonuses.js: displayWhenInactive,
+            # "ALWAYS true for specialties") and the migration of old specialty items (activeWhen "never")
+            if bonus.get("displayWhenInactive") is True or sub(bonus, "activeWhen", "check") == "never":
                 specialty(reader, skill, bonus.get("source"), at(bwhere, "source"))
             else:
                 reader.drop(bwhere, "bonus_not_specialty")

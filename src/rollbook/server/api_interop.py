@@ -29,7 +29,9 @@ class ImportRequest(Strict):
         None, description="Storyteller only: the member who plays it (omitted or null: an NPC).")
 
 
-@router.post("/chronicles/{chronicle_id}/characters/import", status_code=201, tags=["characters"], responses=ERRORS)
+@router.post("/chronicles/{chronicle_id}/characters/import", status_code=201, tags=["characters"],
+             responses={**ERRORS, 201: {"description": "The new character, its rollbook sheet and the import's report "
+                                                       "(mapped, homebrew, dropped: each at its JSON path)."}})
 def import_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ImportRequest,
                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """A new character from another tool's file: answers the character, the rollbook sheet and the report
@@ -41,7 +43,8 @@ def import_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, bod
                          work=lambda s, member: (201, interop.import_character(s, member, **fields)))
 
 
-@router.get("/chronicles/{chronicle_id}/characters/{character_id}/export", tags=["characters"], responses=ERRORS)
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/export", tags=["characters"],
+            responses={**ERRORS, 200: {"description": "The actor JSON (an attachment), to import in Foundry VTT."}})
 def export_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
                      format: Annotated[Literal["wod5e", "wod20"] | None, Query()] = None) -> JSONResponse:
     """The character as a WoD5e actor (V5) or a Foundry WoD20 actor (V20), to import in Foundry; logged.
