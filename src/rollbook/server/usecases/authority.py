@@ -199,9 +199,18 @@ def find_ask(session: Session, member: Member, ask_id: int) -> tuple[Ask, Grant 
     return ask, grant
 
 
+def _for_reader(view: dict, ask: Ask, grant: Grant | None, member: Member) -> dict:
+    """F-7: what the Storyteller granted for a hidden roll (another difficulty, …) is the hidden roll's
+    secret: the player who asked reads that it was granted, not the edges."""
+    hidden = bool((ask.asked or {}).get("hidden")) or bool(((grant.edges if grant else None) or {}).get("hidden"))
+    if grant is not None and hidden and member.role != STORYTELLER and isinstance(view.get("decision"), dict):
+        view["decision"] = {**view["decision"], "edges": None}
+    return view
+
+
 def get_ask(session: Session, member: Member, ask_id: int) -> dict:
     ask, grant = find_ask(session, member, ask_id)
-    return ask_view(ask, grant, session.get(Character, ask.character_id))
+    return _for_reader(ask_view(ask, grant, session.get(Character, ask.character_id)), ask, grant, member)
 
 
 def list_asks(session: Session, member: Member, *, status: str | None = None, limit: int = 100) -> list[dict]:
@@ -216,7 +225,7 @@ def list_asks(session: Session, member: Member, *, status: str | None = None, li
     elif status is not None:
         raise ProblemError(422, "bad_choice", field="status", value=status, choices=["pending"])
     rows = session.execute(query.order_by(Ask.id.desc()).limit(limit)).all()
-    return [ask_view(ask, grant, character) for ask, grant, character in rows]
+    return [_for_reader(ask_view(ask, grant, character), ask, grant, member) for ask, grant, character in rows]
 
 
 # --- standing grants ----------------------------------------------------------------------------
