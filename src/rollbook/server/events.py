@@ -48,6 +48,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -68,6 +69,7 @@ KEEP_ALIVE_SECONDS = 15
 BATCH = 200
 REVOCATION_MARGIN = timedelta(seconds=10)  # a revocation committed late is still seen by the catch-up
 EXPIRY_SLACK = 0.05  # the expiry timer fires just after the token's time, never just before
+READER_THREADS = 2  # the hub's reads: a chronicle's new entries, tokens, the catch-up (two overlap a round trip)
 ERROR = "error"  # why a feed ended when the hub itself failed
 
 
@@ -163,6 +165,7 @@ class Hub:
         self._expiries: list[tuple[float, int, Feed]] = []
         self._order = itertools.count()
         self.listener = Listener(self, listen_url) if listen_url else None
+        self._readers: ThreadPoolExecutor | None = None
         self.watched: frozenset[int] = frozenset()  # chronicles with a feed open here (any thread reads it)
         self.listened: frozenset[int] = frozenset()  # the chronicles whose channel LISTEN is in effect on
         self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
@@ -235,7 +238,7 @@ class Hub:
             self.by_token.setdefault(hashed, set()).add(feed)
         self._ensure_keeper()
         try:
-            states = await run_in_threadpool(self._token_states, hashes)
+            states = await self._off_loop(self._token_states, hashes)
             await found.ready.wait()
         except BaseException:
             self.leave(feed)
@@ -275,6 +278,13 @@ class Hub:
         with self.db.read() as session:
             return work(session, *args)
 
+    async def _off_loop(self, work, *args):
+        """``work(*args)`` on the hub's own reader threads: the feeds' reads never wait behind the
+        requests in the server's thread pool (a roll holds a thread until its commit)."""
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbook-feed")
+        return await asyncio.get_running_loop().run_in_executor(self._readers, lambda: work(*args))
+
     def _read_one(self, work, *args):
         """``work`` on the Core connection of a read transaction (plain statements, no ORM)."""
         with self.db.read() as session:
@@ -287,7 +297,7 @@ class Hub:
         """The chronicle's one reader in this process: on each wake, the entries after the last seq
         delivered, read once and put in every feed's queue."""
         try:
-            found.delivered = await run_in_threadpool(self._read_one, feed_reads.head, found.chronicle_id)
+            found.delivered = await self._off_loop(self._read_one, feed_reads.head, found.chronicle_id)
             found.ready.set()
             while True:
                 await found.wake.wait()
@@ -298,8 +308,8 @@ class Hub:
                     found.check_tokens = False
                     await self._check_tokens(found)
                 while found.feeds:
-                    rows, revealed = await run_in_threadpool(self._read_one, feed_reads.new_entries,
-                                                             found.chronicle_id, found.delivered, BATCH)
+                    rows, revealed = await self._off_loop(self._read_one, feed_reads.new_entries, found.chronicle_id,
+                                                       found.delivered, BATCH)
                     self.reads += 1
                     if not rows:
                         break
@@ -322,7 +332,7 @@ class Hub:
     async def _check_tokens(self, found: Channel) -> None:
         feeds = [feed for feed in found.feeds if not feed.ended]
         hashes = {hashed for feed in feeds for hashed in feed.hashes}
-        states = await run_in_threadpool(self._token_states, hashes)
+        states = await self._off_loop(self._token_states, hashes)
         for feed in feeds:
             reason, _ = self._verdict(feed, states)
             if reason is not None:
@@ -395,7 +405,7 @@ class Hub:
         def read(session):
             return feed_reads.heads(session, watched), feed_reads.revoked_since(session, since)
 
-        heads, revoked = await run_in_threadpool(self._read_one, read)
+        heads, revoked = await self._off_loop(self._read_one, read)
         self.catch_ups += 1
         for chronicle_id, last in heads.items():
             found = self.channels.get(chronicle_id)
@@ -432,6 +442,9 @@ class Hub:
     def close(self) -> None:
         if self.listener is not None:
             self.listener.close()
+        if self._readers is not None:
+            self._readers.shutdown(wait=False, cancel_futures=True)
+            self._readers = None
 
 
 # --- the feed and its adapters -------------------------------------------------------------------
