@@ -211,12 +211,25 @@ def test_sheet_validation_names_the_source_field():
 
 
 def test_specialty_on_an_untrained_skill_is_refused_at_its_place():
-    data = load("progeny_vampire.json")
-    data["skillSpecialties"].append({"skill": "science", "name": "Chemistry"})
+    data = load("v5bot_vampire.json")
+    data["traits"][11]["rating"] = 0  # Occult 0 …
+    data["traits"][11]["subtraits"] = ["Grimoires"]  # … with a specialty
     with pytest.raises(ImportRefused) as refused:
         import_sheet(data)
     assert [(p.source, p.code) for p in refused.value.report.problems] == [
-        ("$.skillSpecialties[2].name", "specialty_untrained")]
+        ("$.traits[11].subtraits[0]", "specialty_untrained")]
+
+
+def test_progenys_free_specialties_on_skills_at_0_are_dropped_and_said():
+    """Progeny's own test export (progeny_1.0.0.json) has "Dance" on Performance 0 and the predator
+    type's "The Road" on Survival 0."""
+    data = load("progeny_vampire.json")
+    data["skillSpecialties"].append({"skill": "science", "name": "Chemistry"})
+    data["skills"]["survival"] = 0
+    imported = import_sheet(data)
+    d = dropped(imported)
+    assert d["$.skillSpecialties[2].name"] == d["$.predatorType.pickedSpecialties[0].name"] == "specialty_untrained"
+    assert "science" not in imported.sheet["specialties"] and "survival" not in imported.sheet["specialties"]
 
 
 def test_v20_generation_limits_and_specialties():

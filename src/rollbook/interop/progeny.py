@@ -9,7 +9,9 @@ discipline}``, the Discipline named ``"blood sorcery"``, ``"thin-blood alchemy"`
 ``availableDisciplineNames`` (the clan's), ``bloodPotency``, ``maxHealth``, ``willpower``,
 ``humanity``, ``experience``, and since schema 8 ``ephemeral`` (Hunger, damage, stains, experience
 spent). A Discipline's rating is its number of powers (one power per dot), at least its highest
-power's level. Progeny builds vampires only; the clan "Thin-blood" makes a thin-blood.
+power's level. Progeny builds vampires only; the clan "Thin-blood" makes a thin-blood. Progeny gives
+its free specialties whatever the skill's dots (its own test export has "Dance" on Performance 0): a
+specialty on a skill at 0 is dropped, and the report says so.
 """
 
 from __future__ import annotations
@@ -129,6 +131,11 @@ def _specialty(reader: Reader, item: Any, where: str) -> None:
         return
     if homebrew is not None and skill not in reader.draft.get("skills", {}):
         reader.problem(at(where, "skill"), "unknown_trait", trait=skill)
+        return
+    if reader.draft.get("skills", {}).get(skill, 0) == 0:
+        # Progeny gives the free specialties (Academics, Craft, Performance, Science, the predator type's)
+        # whatever the skill's dots: a rollbook sheet keeps a specialty on a skill rated 1 or more.
+        reader.drop(at(where, "name"), "specialty_untrained", item.get("name"))
         return
     specialty(reader, skill, item.get("name"), at(where, "name"))
 

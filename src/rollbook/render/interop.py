@@ -33,6 +33,7 @@ REASONS = {
     "derived": N_("derived from other traits"),
     "path_not_humanity": N_("a Path other than Humanity: its rating is kept as Humanity, its name is not"),
     "not_for_creature": N_("does not apply to this creature"),
+    "specialty_untrained": N_("a specialty on a skill without dots (rollbook keeps specialties on skills rated 1 or more)"),
 }
 
 
