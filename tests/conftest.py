@@ -2,6 +2,9 @@
 operator's secret of the test servers."""
 
 import os
+import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -13,6 +16,23 @@ os.environ.setdefault("ROLLBOOK_SECRET_KEY", "rollbook test secret, not for prod
 
 settings.register_profile("rollbook", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("rollbook")
+
+
+T = TypeVar("T")
+
+
+def wait_until(predicate: Callable[[], T], timeout: float = 10.0, *, interval: float = 0.01,
+               what: str | None = None) -> T:
+    """Wait for a condition, never a fixed time: ``predicate()``'s first truthy value, polled every
+    ``interval`` seconds; ``AssertionError`` naming ``what`` (or the predicate) after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"still waiting after {timeout} s for {what or getattr(predicate, '__name__', predicate)}")
+        time.sleep(interval)
 
 
 @pytest.fixture(autouse=True)

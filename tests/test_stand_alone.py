@@ -45,3 +45,17 @@ def test_the_check_sees_every_way_in(tmp_path):
     assert sorted(imported_test_modules(sample)) == [
         ".test_api", "test_render_receipts.py", "tests.server.test_api", "tests.server.test_gamenight",
         "tests.web.test_pages"]
+
+
+def test_wait_until_returns_the_first_truthy_value_and_fails_after_its_timeout():
+    from tests.conftest import wait_until
+
+    calls = []
+    assert wait_until(lambda: calls.append(1) or (len(calls) >= 3 and "ready"), 5, interval=0) == "ready"
+    assert len(calls) == 3
+    try:
+        wait_until(lambda: False, 0.05, what="nothing")
+    except AssertionError as waited:
+        assert "nothing" in str(waited)
+    else:
+        raise AssertionError("wait_until did not give up")

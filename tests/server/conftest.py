@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from rollbook.server.app import create_app  # noqa: E402
+from tests.conftest import wait_until  # noqa: E402
 
 PG_ADMIN_URL = os.environ.get("ROLLBOOK_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -241,11 +241,9 @@ class ThreadedServer:
 
     def __enter__(self) -> ThreadedServer:
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
+        wait_until(lambda: self.server.started or not self.thread.is_alive(), 20, what="uvicorn to start")
+        if not self.server.started:
+            raise RuntimeError("uvicorn did not start")
         return self
 
     def __exit__(self, *exc) -> None:

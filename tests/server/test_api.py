@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-import time
 
 import pytest
 from sqlalchemy import select, text
@@ -13,6 +12,7 @@ from sqlalchemy import select, text
 from rollbook.play import verify_receipt
 from rollbook.server.chain import GENESIS_HASH, hash_of, read_jsonl, verify_entries
 from rollbook.server.models import Member, MemberToken
+from tests.conftest import wait_until
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, bearer
 from .helpers import problem
@@ -336,8 +336,8 @@ def test_live_feed_streams_entries_as_server_sent_events(client, make_table, app
     character = table.character(table.st, V20_SHEET)
     table.roll(table.st, character["id"], V20_TEST)
 
-    def later():
-        time.sleep(0.4)
+    def later():  # once the feed below is open: the roll reaches it live, not in its backlog
+        wait_until(lambda: table.id in app.state.hub.watched, what="the feed to open")
         table_client = app.state.db
         from rollbook.server.usecases import rolls
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections import deque
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 
 from rollbook.dice import SecureDice
 from rollbook.server.app import create_app
+from tests.conftest import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "run"  # git-ignored: a run never changes the work tree
@@ -95,11 +95,9 @@ def live_server(tmp_path_factory, scripted_dice):
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="rollbook-web-test", daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
+    wait_until(lambda: server.started or not thread.is_alive(), 20, what="uvicorn to start")
+    if not server.started:
+        raise RuntimeError("uvicorn did not start")
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
