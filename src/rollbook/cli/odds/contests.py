@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from rollbook.cli import fail
+from rollbook.cli.base import fail
 from rollbook.cli.odds.common import emit, header, percent
 
 WHATS = ("contest", "extended")
