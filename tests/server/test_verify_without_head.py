@@ -108,3 +108,23 @@ def test_effects_edited_or_removed_are_caught_without_head_issue31_13(make_table
     answer = forged(tmp_path, chained)
     assert answer.returncode == 1
     assert f"entry {second['seq']}: willpower was 2 after the character's last change" in answer.stdout, answer.stdout
+
+
+def test_a_request_reading_another_willpower_than_the_sheet_held_is_caught_issue31_10(make_table, tmp_path):
+    """The request rebuilt from the sheet's stored values: a Willpower spend whose request (and
+    effect) claim the sheet held more than the character's previous spend left."""
+    table = make_table("v20")
+    player = table.join("Ana")
+    lucita = table.character(player, V20_SHEET)
+    for _ in range(2):
+        assert table.roll(player, lucita["id"], {**V20_TEST, "willpower": True}).status_code == 201
+    entries = clean(tmp_path, table.export())
+    second = rolls(entries)[1]
+    receipt = second["receipt"]
+    receipt["request"]["willpower_current"] = 3
+    second["effects"] = receipt["effects"] = [{"resource": "willpower", "before": 3, "after": 2}]
+    receipt["result"] = to_plain(replay(rules_v20.V20Request, rules_v20.resolve, receipt)[1])
+    answer = forged(tmp_path, entries)
+    assert answer.returncode == 1
+    assert f"entry {second['seq']}: the request read a current Willpower of 3 but the character's last change " \
+           "left 2" in answer.stdout, answer.stdout

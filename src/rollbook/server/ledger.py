@@ -125,6 +125,8 @@ class AuthorityLedger:
         if kind in ("roll", "reroll") and isinstance(receipt.get("system"), str):
             problems += request_problems(receipt)
             problems += effect_problems(entry, receipt)
+        if kind == "roll":
+            problems += self._read_from_sheet(character, receipt)
         for effect in entry.get("effects") or []:
             if not isinstance(effect, dict) or "resource" not in effect:
                 continue
@@ -236,6 +238,25 @@ class AuthorityLedger:
             return problems + [f"grant {grant.seq} cannot be recomposed from its ask"]
         if composed != grant.action or composed_hidden != bool(grant.hidden):
             problems.append(f"grant {grant.seq} does not compose to the action it names")
+        return problems
+
+
+    def _read_from_sheet(self, character: Any, receipt: dict) -> list[str]:
+        """The sheet's values a request read (V20 current Willpower, V5 Hunger) are what the
+        character's previous effect on them left (issue 31 point 10: the request rebuilt from the
+        sheet's stored values)."""
+        request = receipt.get("request") if isinstance(receipt.get("request"), dict) else {}
+        read = []
+        if receipt.get("system") == "v20" and request.get("willpower"):
+            read.append(("willpower", request.get("willpower_current"), "current Willpower"))
+        if receipt.get("system") == "v5" and "hunger" in request:
+            read.append(("hunger", request.get("hunger"), "Hunger"))
+        problems = []
+        for resource, value, words in read:
+            key = (character, resource, None)
+            if key in self.sheets and self.sheets[key] != value:
+                problems.append(f"the request read a {words} of {value!r} but the character's last change left "
+                                f"{self.sheets[key]!r}")
         return problems
 
 
