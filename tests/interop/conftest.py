@@ -26,5 +26,5 @@ def fixture_file():
 
 
 # The server's fixtures (both stores: SQLite and PostgreSQL), shared from tests/server/conftest.py.
-from tests.server.conftest import app, backend, client, database_url, make_table, pg_url  # noqa: E402,F401
-from tests.web.conftest import artifacts, dice, live_server, new_context, scripted_dice  # noqa: E402,F401
+from tests.server.conftest import app, backend, client, database_url, make_table, pg_url  # noqa: F401
+from tests.web.conftest import artifacts, dice, live_server, new_context, scripted_dice  # noqa: F401

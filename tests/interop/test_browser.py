@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.interop.conftest import FILES

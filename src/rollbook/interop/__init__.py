@@ -28,7 +28,14 @@ from rollbook import play
 from rollbook.interop import progeny, v5bot, wod5e, wod20
 from rollbook.interop.checks import validated
 from rollbook.interop.report import (
-    Dropped, Homebrew, ImportRefused, Mapped, Problem, Reader, Report, type_name,
+    Dropped,
+    Homebrew,
+    ImportRefused,
+    Mapped,
+    Problem,
+    Reader,
+    Report,
+    type_name,
 )
 from rollbook.rules.base import RuleError
 
@@ -116,5 +123,21 @@ def export_sheet(system: str, sheet: dict, format: str) -> dict:
     return MODULES[format].export(checked)
 
 
-__all__ = ["FORMATS", "EXPORTS", "MODULES", "Imported", "Report", "Mapped", "Homebrew", "Dropped", "Problem",
-           "ImportRefused", "detect", "import_sheet", "export_sheet", "system_of", "MAX_DEPTH", "MAX_NODES"]
+__all__ = [
+    "EXPORTS",
+    "FORMATS",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MODULES",
+    "Dropped",
+    "Homebrew",
+    "ImportRefused",
+    "Imported",
+    "Mapped",
+    "Problem",
+    "Report",
+    "detect",
+    "export_sheet",
+    "import_sheet",
+    "system_of",
+]

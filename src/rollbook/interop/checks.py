@@ -40,7 +40,7 @@ def _plain_params(params: dict) -> dict:
 def v5_checks(reader: Reader) -> None:
     draft = reader.draft
     skills = draft.get("skills", {})
-    for skill, names in draft.get("specialties", {}).items():
+    for skill in draft.get("specialties", {}):
         if skills.get(skill, 0) < 1 and skill in v5_sheet.SKILLS + tuple(skills):
             reader.problem(reader.source_of(f"specialties.{skill}"), "specialty_untrained", trait=skill)
     _power_problems(reader, "v5", draft.get("powers", []), draft.get("disciplines", {}))
@@ -58,7 +58,7 @@ def v20_checks(reader: Reader) -> None:
             if value > top:  # V20-19
                 reader.problem(reader.source_of(f"{group}.{trait}"), "import_above_generation", trait=trait,
                                rating=value, maximum=top, generation=generation if generation is not None else "-")
-    for trait, names in draft.get("specialties", {}).items():
+    for trait in draft.get("specialties", {}):
         value = ratings.get(trait, 1 if trait in v20_sheet.ATTRIBUTES else 0)
         if trait in draft.get("disciplines", {}) or value < 4:  # V20-7
             reader.problem(reader.source_of(f"specialties.{trait}"), "specialty_rating_too_low", trait=trait,

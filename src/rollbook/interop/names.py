@@ -50,9 +50,8 @@ def known_power(system: str, discipline: str, name: str, level: int | None = Non
     punctuation): (its id, its level); at ``level`` when given."""
     wanted = squashed(name)
     for power_id, (power_level, english) in known(system).get(discipline, {}).items():
-        if squashed(english) == wanted or squashed(power_id) == wanted:
-            if level is None or level == power_level:
-                return power_id, power_level
+        if wanted in (squashed(english), squashed(power_id)) and level in (None, power_level):
+            return power_id, power_level
     return None
 
 

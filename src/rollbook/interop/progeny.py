@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty, trait_id
+from rollbook.interop.common import (
+    V5_ATTRIBUTES,
+    V5_DISCIPLINES,
+    V5_SKILLS,
+    power,
+    rated,
+    specialty,
+    trait_id,
+)
 from rollbook.interop.names import squashed
 from rollbook.interop.report import Reader, at
 
@@ -107,7 +115,7 @@ def read(data: dict, reader: Reader) -> str:
     for index, name in enumerate(reader.array(data.get("availableDisciplineNames"),
                                               at(root, "availableDisciplineNames")) or []):
         source = at(at(root, "availableDisciplineNames"), index)
-        identifier, homebrew = trait_id(reader, name, source, V5_DISCIPLINES)
+        identifier, _ = trait_id(reader, name, source, V5_DISCIPLINES)
         if identifier and identifier not in reader.draft.get("clan_disciplines", []):
             reader.append("clan_disciplines", identifier, source)
     _disciplines(reader, reader.array(data.get("disciplines"), at(root, "disciplines")) or [], at(root, "disciplines"))

@@ -11,7 +11,17 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.interop import FORMATS
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, Name, Strict, _given, _signed_write
+from rollbook.server.api import (
+    ERRORS,
+    Auth,
+    Db,
+    Id,
+    IdempotencyKey,
+    Name,
+    Strict,
+    _given,
+    _signed_write,
+)
 from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api")
