@@ -115,19 +115,28 @@ def test_T_3_an_empty_magazine_must_be_reloaded_which_takes_the_turn():
             source=NoDice())
     refused("turn_spent", adjust, "tiers", emptied.sheet | {"turn_spent": True}, {"kind": "reload", "weapon": "pistol"},
             role="player")
-    roll(reloaded.sheet, {"kind": "dodge", "attack_tier": 1}, [2])
+    # T-3 Reading (issue 32): a dodge is an action the character chooses: refused; a soak is not an action
+    refused("turn_spent", perform, "tiers", reloaded.sheet, {"kind": "dodge", "attack_tier": 1}, mode="strict",
+            role="player", source=NoDice())
+    roll(reloaded.sheet, {"kind": "soak", "attack_tier": 1, "location": "torso"}, [3])
     next_turn = adjust("tiers", reloaded.sheet, {"kind": "new_turn"}, role="player")
     roll(next_turn.sheet, {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 1}, [3])
 
 
 def test_T_3_reload_takes_from_spare_rounds_only():
-    s = sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 1, "spare": 3}])
+    s = sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 0, "spare": 4}])
     done = adjust("tiers", s, {"kind": "reload", "weapon": "pistol"}, role="player")
     assert gun(done.sheet)["loaded"] == 4 and gun(done.sheet)["spare"] == 0
-    refused("no_spare_ammunition", adjust, "tiers", done.sheet | {"turn_spent": False},
+    refused("no_spare_ammunition", adjust, "tiers", sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 0}]),
             {"kind": "reload", "weapon": "pistol"}, role="player")
     refused("magazine_full", adjust, "tiers", sheet(), {"kind": "reload", "weapon": "pistol"}, role="player")
     refused("not_a_firearm", adjust, "tiers", sheet(), {"kind": "reload", "weapon": "knife"}, role="player")
+
+
+def test_T_3_a_magazine_that_is_not_empty_cannot_be_changed():
+    """T-3 Reading (issue 32): "an empty magazine is changed" — a magazine holding rounds is not."""
+    s = sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 1, "spare": 3}])
+    refused("magazine_not_empty", adjust, "tiers", s, {"kind": "reload", "weapon": "pistol"}, role="player")
 
 
 def test_T_3_bullets_only_with_the_firearms_skill_and_a_firearm():

@@ -103,6 +103,9 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
     mine = players_own(t, player, sheet(system))
     first = SAMPLES[(system, next(iter(module.ACTIONS)))][0][0]
     ok(t.roll(t.st, mine["id"], first))  # something to reload, to heal
+    if system == "tiers":  # T-3 Reading: a magazine is changed only when empty
+        weapons = [{**w, "loaded": 0} if w.get("capacity") else w for w in t.sheet(t.st, mine["id"])["sheet"]["weapons"]]
+        ok(client.patch(f"{t.base}/characters/{mine['id']}", headers=t.st, json={"patch": {"weapons": weapons}}), 200)
     for change in EXAMPLES[system].changes.values():
         value = {k: v.lower() if k == "weapon" else v for k, v in change.value.items()}
         ok(client.post(f"{t.base}/characters/{mine['id']}/adjustments", headers=t.st, json={"change": value}))

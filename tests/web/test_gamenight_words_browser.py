@@ -31,12 +31,12 @@ def test_tiers_reload_in_spanish_on_a_desktop(new_context):
     chronicle = create(page, "es", "tiers", "Recarga")
     made = page.request.post(f"{chronicle}/characters", form={
         "s.name": "Mara", "s.skills.firearms": "60", "s.weapons.0.name": "Glock", "s.weapons.0.bonus": "5",
-        "s.weapons.0.capacity": "17", "s.weapons.0.loaded": "14", "s.weapons.0.spare": "20"}, max_redirects=0)
+        "s.weapons.0.capacity": "17", "s.weapons.0.loaded": "0", "s.weapons.0.spare": "20"}, max_redirects=0)
     assert made.status == 303, made.text()
     page.goto(f"{made.headers['location']}?change=reload")
     page.wait_for_load_state("networkidle")
     page.locator("#change [name=weapon]").select_option("Glock")
     page.locator("#change button[type=submit]").click()
-    card = page.locator("#feed > li.card", has_text="Balas cargadas (Glock): 14 → 17")
+    card = page.locator("#feed > li.card", has_text="Balas cargadas (Glock): 0 → 17")  # T-3: only an empty one
     expect(card).to_have_count(1, timeout=15_000)  # a loaded machine
     expect(card).not_to_contain_text("Ammunition")

@@ -91,7 +91,7 @@ EXAMPLES: dict[str, SystemExamples] = {
             "skills": {"firearms": 40, "dodge": 25, "arcanes": 2},
             "endurance": 3,
             "armor": {"torso": 2},
-            "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 12, "spare": 24}],
+            "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 3, "spare": 24}],  # the shot below empties it
         }),
         actions={
             "tiers_shot": Example("Tiers: fire 3 bullets with the pistol",
@@ -102,7 +102,8 @@ EXAMPLES: dict[str, SystemExamples] = {
             "tiers_spell": Example("Tiers: cast a spell", {"kind": "spell", "spell": "Light"}),
         },
         changes={
-            "tiers_reload": Example("Tiers: reload the pistol (after a shot)", {"kind": "reload", "weapon": "Pistol"}),
+            "tiers_reload": Example("Tiers: change the pistol's empty magazine (after the shot, T-3)",
+                                    {"kind": "reload", "weapon": "Pistol"}),
             "tiers_new_turn": Example("Tiers: a new turn", {"kind": "new_turn"}),
         },
     ),

@@ -209,8 +209,11 @@ def _skill(sheet: Sheet, name: str) -> int:
 def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
     system = get_system(SYSTEM)
-    if isinstance(action, (SkillAction, SpellAction)) and sheet.turn_spent:
-        raise RuleError("turn_spent")  # T-3: no other action in the turn of a reload
+    # T-3 Reading: "no other action" covers every roll the character chooses to make that turn — skill
+    # rolls, shots, spells and dodges; a soak is not an action (rolled against an attack whatever the
+    # character did), so it is still rolled.
+    if isinstance(action, (SkillAction, SpellAction, DodgeAction)) and sheet.turn_spent:
+        raise RuleError("turn_spent")
     if isinstance(action, SkillAction):
         value = _skill(sheet, action.skill)
         used = [(field, _weapon(sheet, name, field))
@@ -367,6 +370,8 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             raise RuleError("not_a_firearm", weapon=gun.name)
         if gun.loaded == gun.capacity:
             raise RuleError("magazine_full", weapon=gun.name)
+        if gun.loaded:  # T-3 Reading: a magazine is changed only when empty
+            raise RuleError("magazine_not_empty", weapon=gun.name, loaded=gun.loaded)
         if gun.spare == 0:
             raise RuleError("no_spare_ammunition", weapon=gun.name)
         magazine = rules.Magazine(capacity=gun.capacity, loaded=gun.loaded, turn_spent=sheet.turn_spent)
