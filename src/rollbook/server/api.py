@@ -55,8 +55,8 @@ class Caller:
     (``deps.member_in``).
 
     The check reads the database, so as a ``def`` dependency it would run in a thread-pool hop of its
-    own before the endpoint's (~0.3 ms of CPU per request on a 2-vCPU machine, ``bench/README.md``,
-    "Third pass"); called first thing in the endpoint, it shares the endpoint's place. A request
+    own before the endpoint's (a hop costs more CPU than the check, bench/README.md); called first
+    thing in the endpoint, it shares the endpoint's place. A request
     without any token is refused (401 ``unauthorized``) before its body is read, as before."""
 
     __slots__ = ("request",)
@@ -71,8 +71,8 @@ class Caller:
 
 class _SignedBearer(HTTPBearer):
     """The bearer scheme the schema names and the refusal of a request with no token, as one
-    dependency (``Auth``): a sub-dependency for the scheme cost every signed request a second
-    dependency to solve (bench/README.md, "Sixth pass")."""
+    dependency (``Auth``): a sub-dependency for the scheme would give every signed request a second
+    dependency to solve."""
 
     async def __call__(self, request: Request) -> Caller:  # type: ignore[override]
         required_token(request)
@@ -181,8 +181,8 @@ def _fingerprint(request: Request, key: str | None, body: Any) -> str:
 
 
 class Answer(JSONResponse):
-    """A JSON answer serialised by pydantic-core (compact, UTF-8, as Starlette's): a roll's answer,
-    its entry and character, in ~a quarter of ``json.dumps``'s time (bench/README.md, "Sixth pass")."""
+    """A JSON answer serialised by pydantic-core (compact, UTF-8, as Starlette's): the same bytes as
+    ``json.dumps`` for a roll's answer, its entry and character, in a fraction of its time."""
 
     def render(self, content: Any) -> bytes:
         return to_json(content)
@@ -210,8 +210,7 @@ def _signed_read(db: Database, auth: Caller, chronicle_id: int,
     one read transaction (one pooled connection: on PostgreSQL one ping, not two), answered as it is:
     the views are plain JSON already. (Returned as a dict, FastAPI would walk it with
     ``jsonable_encoder``, or, for a route with a response model, validate it in one more thread-pool
-    hop: ~0.3–0.5 ms of CPU per read, bench/README.md "Third pass"; the routes keep their
-    ``response_model`` for the schema.)"""
+    hop, work the views already did; the routes keep their ``response_model`` for the schema.)"""
     with db.read() as session:
         member = member_in(session, auth.request)
         _same_chronicle(member, chronicle_id)

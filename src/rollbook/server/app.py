@@ -62,9 +62,8 @@ retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
 # The worker threads of one app process for the sync endpoints and dependencies (anyio's default
 # limiter of the server's event loop; anyio's own default is 40). A process runs Python one thread at
 # a time: more threads only overlap waits (PostgreSQL round trips, SQLite's fsync, row locks), and
-# past a few they fight over the GIL instead. bench/README.md, "Third pass": with 40 a PostgreSQL
-# roll cost 6.6–8.6 ms of server CPU at 32 connections, p99 360–490 ms; with 4, 5.4–6.3 ms, p99
-# 258–340 ms (SQLite: no difference above the noise). `rollbook serve --threads` changes it.
+# past a few they fight over the GIL instead: fewer threads made a PostgreSQL roll cheaper and its
+# p99 shorter under load (bench/README.md). `rollbook serve --threads` changes it.
 WORKER_THREADS = 4
 
 

@@ -55,8 +55,8 @@ def canonical(value: Any) -> bytes:
 
 def plain(value: Any) -> Any:
     """A value as the JSON it will be stored as (tuples become lists, keys become strings), through
-    pydantic-core's serializer and parser: ~2.5× faster than ``json``'s round trip, which a roll
-    made four times (bench/README.md, "Sixth pass"). Not the hash's form: that is ``canonical``."""
+    pydantic-core's serializer and parser, the fastest round trip at hand (a roll makes several;
+    bench/README.md has the figures). Not the hash's form: that is ``canonical``."""
     return from_json(to_json(value))
 
 

@@ -5,8 +5,7 @@
   ``SecureDice`` unless a test's ``create_app(dice=...)`` gave another) for one roll or reroll.
 - ``database_dependency`` / ``dice_dependency``: the same two as dependencies (``Depends``). They are
   ``async`` because they only read the app: FastAPI runs a plain ``def`` dependency in its thread
-  pool, a hop that costs 0.3–0.5 ms of CPU per request on a 2-vCPU machine (``bench/README.md``,
-  "Third pass").
+  pool, a hop that costs more than reading an attribute (bench/README.md).
 - ``language(request)``: ``?lang=``, then ``Accept-Language``; en, fr or es.
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie;
   exactly one means: a request with an ``Authorization`` header is authenticated by it alone, and one

@@ -4,8 +4,8 @@ at the database's lane file, ``lane.WriterLane``).
 
 Every connection is answered with ``TCP_NODELAY`` (``NoDelayH11Protocol``). asyncio sets it only on
 a socket whose protocol number is TCP's; uvicorn's workers accept on a socket made without one, so
-their answers waited for the client's delayed ACK: ~44 ms per request with ``--workers 2`` whatever
-the load (``wrk -c2``: 46 requests a second), against ~0.4 ms of work (bench/README.md, "Sixth pass").
+without it their answers wait for the client's delayed ACK (tens of milliseconds per request, far
+more than the request's own work; bench/README.md has the measure).
 
 With several workers each process builds its own app from the settings the parent leaves in
 ``ROLLBOOK_SERVE_SETTINGS`` (``worker_app``, ``rollbook.settings``); the parent applies the migrations and makes the operator's
