@@ -213,8 +213,9 @@ def rotate_seed(session: Session, chronicle: Chronicle, actor: dict, *, only_if_
     hidden_row = _in_use(session, chronicle.id, HIDDEN)
     hidden_revealed = None
     if hidden_row is not None and hidden_row.nonce > 0:
-        waiting = [entry for entry in _hidden_rolls(session, chronicle.id, hidden_row)
-                   if not _is_revealed(session, chronicle.id, entry.seq)]
+        under = _hidden_rolls(session, chronicle.id, hidden_row)
+        shown = revealed_by(session, chronicle.id, [entry.seq for entry in under])
+        waiting = [entry for entry in under if entry.seq not in shown]
         if waiting and reveal_hidden and revealer is not None:
             for entry in waiting:
                 reveal_entry(session, chronicle, revealer, entry)
@@ -229,10 +230,6 @@ def rotate_seed(session: Session, chronicle: Chronicle, actor: dict, *, only_if_
     new = commit_seed(session, chronicle, actor, PUBLIC)
     return {"revealed": revealed, "hidden_revealed": hidden_revealed, "commitment": new.commitment,
             "committed_seq": new.committed_seq}
-
-
-def _is_revealed(session: Session, chronicle_id: int, seq: int) -> bool:
-    return bool(revealed_by(session, chronicle_id, [seq]))
 
 
 def rotate(session: Session, member: Member, *, reveal_hidden: bool = False) -> dict:
