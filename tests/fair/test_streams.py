@@ -98,3 +98,33 @@ def test_a_players_export_hides_the_hidden_stream_not_a_public_gap():
     second_public = next(e["seq"] for e in log.entries if e["kind"] == "roll" and e["visibility"] == "public"
                          and e["receipt"]["fair"]["nonce"] == 2)
     assert codes(check_log([e for e in export if e["seq"] != second_public])) == ["fair_nonce_missing"]
+
+
+def legacy_with_hidden_rolls() -> StreamLog:
+    """A chronicle made before F-7: one seed (no "stream"), a visible and a hidden roll under it."""
+    log = StreamLog()
+    log.commit(seed_of("one stream"))
+    log.roll(2, "v20")
+    log.roll(1, "v20", visibility="hidden")
+    log.streams[HIDDEN] = (log.seed, log.nonce)  # the server upgraded: the seed goes on as the hidden one
+    return log
+
+
+def test_a_seed_from_before_f7_goes_on_as_the_hidden_stream_after_the_upgrade():
+    """Migration 0010_legacy_hidden_seed: the one seed in use, holding hidden rolls, continues as the
+    hidden stream's; a new public seed is committed; both verify once revealed."""
+    log = legacy_with_hidden_rolls()
+    log.commit_stream(PUBLIC, seed_of("public after"))
+    log.stream_roll(2, "v20")
+    log.stream_roll(1, "v20", visibility="hidden")  # nonce 3 of the old seed, now the hidden stream's
+    log.reveal_stream(PUBLIC)
+    log.reveal_stream(HIDDEN)
+    report = check_log(log.entries)
+    assert report.clean, report.problems
+    assert {d.status for d in report.draws} == {VERIFIED}
+    # a hidden roll first, before any visible roll commits the new public seed
+    first = legacy_with_hidden_rolls()
+    first.stream_roll(1, "v20", visibility="hidden")
+    first.reveal_stream(HIDDEN)
+    first.commit_stream(PUBLIC, seed_of("public after"))
+    assert check_log(first.entries).clean, check_log(first.entries).problems

@@ -136,6 +136,12 @@ class _LogCheck:
                 "commitment": commitment, "first": self.seeds[commitment].committed_at}))
             return
         active = self.active.get(stream)
+        if active is not None and self.seeds[active].legacy and "stream" in receipt and HIDDEN not in self.active:
+            # F-7 reaching a chronicle made before it: the one seed in use, holding hidden rolls not
+            # revealed yet, continues as the hidden stream's (migration 0010_legacy_hidden_seed)
+            self.seeds[active].stream = HIDDEN
+            self.active[HIDDEN] = active
+            active = None
         if active is not None:  # F-5, F-7: one seed in use at a time per stream, else the server could pick one
             self.problems.append(FairProblem(seq, "seed_commit_while_active", {"active": active}))
         self.seeds[commitment] = _Seed(commitment, seq, stream, legacy="stream" not in receipt)
@@ -159,6 +165,12 @@ class _LogCheck:
             self.problems.append(FairProblem(seq, "seed_revealed_twice", {
                 "commitment": commitment, "first": known.revealed_at}))
             return
+        if known.legacy and receipt.get("stream") in STREAMS and receipt["stream"] != known.stream:
+            # a seed committed before F-7 names its stream first in its reveal (0010_legacy_hidden_seed)
+            if self.active.get(known.stream) == commitment:
+                del self.active[known.stream]
+                self.active.setdefault(receipt["stream"], commitment)
+            known.stream = receipt["stream"]
         if receipt.get("stream", known.stream) != known.stream:
             self.problems.append(FairProblem(seq, "seed_reveal_stream_differs", {
                 "commitment": commitment, "stream": str(receipt.get("stream")), "committed": known.stream}))
@@ -248,6 +260,12 @@ class _LogCheck:
         self.used[(commitment, nonce)] = (seq, content)
         known = self.seeds.get(commitment)
         stream = record.get("stream", PUBLIC)
+        if known is not None and known.legacy and stream == HIDDEN != known.stream and HIDDEN not in self.active \
+                and self.active.get(known.stream) == commitment:
+            # a seed committed before F-7 that went on as the hidden stream's (0010_legacy_hidden_seed)
+            del self.active[known.stream]
+            known.stream = HIDDEN
+            self.active[HIDDEN] = commitment
         if known is None:  # F-1: committed in the log before any roll uses it
             problem("fair_uncommitted", commitment=commitment)
         elif known.revealed_at is not None:
