@@ -210,3 +210,34 @@ def test_TR_2_specialty_reroll_tens_vs_counting_twice_big_pool():
     reroll = odds(20, 6, specialty=True, specialty_rating=5, table_rules=("v20.specialty_reroll_tens",))
     assert sum(reroll.outcomes.fractions().values()) == 1
     assert reroll.botch == double.botch  # a botch has no 10 either way
+
+
+@pytest.mark.parametrize("lang,names", [
+    ("fr", ["Facile", "Routinière", "Directe", "Standard", "Exigeante", "Difficile", "Presque impossible"]),
+    ("es", ["Fácil", "Rutinaria", "Sencilla", "Estándar", "Desafiante", "Difícil", "Casi imposible"]),
+    ("en", ["Easy", "Routine", "Straightforward", "Standard", "Challenging", "Difficult", "Extremely difficult"])])
+def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(lang, names):
+    """Issue 32: `rollbook odds v20 --source-table --lang fr|es|en` (today: --lang does not apply to v20)."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "rollbook", "odds", "v20", "--source-table", "--lang", lang, "--json"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["source_table"]
+    assert [row["name"] for row in rows] == names and [row["difficulty"] for row in rows] == list(range(3, 10))
+    table = subprocess.run([sys.executable, "-m", "rollbook", "odds", "v20", "--source-table", "--lang", lang],
+                           capture_output=True, text=True).stdout
+    assert all(name in table for name in names)
+
+
+def test_V20_15_a_receipt_names_its_difficulty_and_says_its_table_rules():
+    from rollbook.render.v20 import test_view
+    from rollbook.rules.base import to_plain
+    from rollbook.rules.v20 import resolve
+
+    receipt = to_plain(resolve(V20Request(pool=3, difficulty=7, table_rules=("v20.ones_do_not_cancel",)), (7, 1, 1)))
+    lines = test_view(receipt, "fr").lines
+    assert any("7 (Exigeante)" in line.value for line in lines)
+    assert any("les 1 n'annulent aucune réussite" in line.note for line in lines)

@@ -6,6 +6,21 @@ from rollbook.i18n import N_
 from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")}
+# SPEC V20-15: the source names each difficulty (English from the book; fr and es in the catalogues)
+DIFFICULTY_NAMES = {3: N_("Easy"), 4: N_("Routine"), 5: N_("Straightforward"), 6: N_("Standard"),
+                    7: N_("Challenging"), 8: N_("Difficult"), 9: N_("Extremely difficult")}
+
+
+def difficulty_name(difficulty: int, lang: str) -> str:
+    """V20-15: the source's name of a difficulty 3–9 ("" for the others, which it does not name)."""
+    name = DIFFICULTY_NAMES.get(difficulty)
+    return t(name, lang) if name else ""
+
+
+def difficulty_words(difficulty: int, lang: str) -> str:
+    """A difficulty with its name: "6 (Standard)"; a difficulty the source does not name, alone."""
+    name = difficulty_name(difficulty, lang)
+    return f"{difficulty} ({name})" if name else str(difficulty)
 DEGREES = {
     "marginal": N_("marginal"),
     "moderate": N_("moderate"),
@@ -61,6 +76,15 @@ def view(receipt: dict, lang: str) -> ReceiptView:
     return test_view(receipt, lang)
 
 
+def _rolled_note(receipt: dict, lang: str) -> str:
+    if receipt.get("reroll_limit"):  # TR-2 v20.specialty_reroll_tens: the bound said (EXAMPLES item 10)
+        return t("table rule: each specialty 10 adds a die ({n} rerolled, at most {limit} in a chain)", lang,
+                 n=receipt.get("rerolled", 0), limit=receipt["reroll_limit"])
+    if receipt["specialty"]:
+        return t("each specialty 10 counts two ({n})", lang, n=receipt["specialty_tens"])
+    return t("dice at or above {d}", lang, d=receipt["difficulty"])
+
+
 def test_view(receipt: dict, lang: str) -> ReceiptView:
     outcome = receipt["outcome"]
     label = t(OUTCOMES[outcome], lang)
@@ -80,13 +104,14 @@ def test_view(receipt: dict, lang: str) -> ReceiptView:
     lines = [
         Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt["pool"], lang)),
         Line(t("Difficulty", lang), t("requested {requested}, applied {applied}", lang,
-                                      requested=receipt["requested_difficulty"], applied=receipt["difficulty"]),
+                                      requested=difficulty_words(receipt["requested_difficulty"], lang),
+                                      applied=receipt["difficulty"]),
              "; ".join(notes)),
         Line(t("Successes required", lang), str(receipt["required"])),
-        Line(t("Ones", lang), str(receipt["ones"]), t("Rule of One: each 1 cancels one rolled success", lang)),
-        Line(t("Rolled successes", lang), str(receipt["rolled_successes"]),
-             t("each specialty 10 counts two ({n})", lang, n=receipt["specialty_tens"]) if receipt["specialty"] else
-             t("dice at or above {d}", lang, d=receipt["difficulty"])),
+        Line(t("Ones", lang), str(receipt["ones"]),
+             t("table rule: 1s cancel no success", lang) if "v20.ones_do_not_cancel" in (receipt.get("table_rules") or ())
+             else t("Rule of One: each 1 cancels one rolled success", lang)),
+        Line(t("Rolled successes", lang), str(receipt["rolled_successes"]), _rolled_note(receipt, lang)),
         Line(t("Cancelled", lang), str(receipt["cancelled"]), t("never below zero", lang)),
         Line(t("Automatic successes", lang), str(receipt["auto_successes"]), auto_note),
         Line(t("Total", lang), str(receipt["successes"]),

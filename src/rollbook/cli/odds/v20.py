@@ -33,6 +33,8 @@ def odds_v20(
         None, "--table-rule", help="A table rule in force (TR-2), repeatable: v20.specialty_reroll_tens, "
         "v20.ones_do_not_cancel, v20.willpower_once_per_turn."),
     source_table: bool = typer.Option(False, "--source-table", help="The source's table (SPEC V20-15)."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="With --source-table: the difficulties' names in en, fr "
+                                                            "or es (default: from the environment's locale)."),
     against_pool: Optional[int] = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
     against_difficulty: Optional[int] = typer.Option(None, "--against-difficulty", help="contest: the defender's difficulty (default 6)."),
     against_specialty_rating: Optional[int] = typer.Option(None, "--against-specialty-rating", help="contest: the defender's specialty."),
@@ -81,11 +83,19 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     from rollbook.odds import v20 as odds20
     from rollbook.rules.v20 import V20Request
 
+    if "lang" in given and not given.get("source_table"):
+        fail("--lang goes with --source-table")
     if given.get("source_table"):
+        from rollbook.cli.roll import language
+        from rollbook.render.v20 import difficulty_name
+
+        lang = language(given.get("lang"))
         rows = odds20.source_table()
         data = {
             "system": "v20",
-            "source_table": [{"difficulty": r.difficulty, "success": r.success_text, "botch": r.botch_text,
+            "lang": lang,
+            "source_table": [{"difficulty": r.difficulty, "name": difficulty_name(r.difficulty, lang),
+                              "success": r.success_text, "botch": r.botch_text,
                               "success_range": [fraction_text(r.success_low), fraction_text(r.success_high)],
                               "botch_range": [fraction_text(r.botch_low), fraction_text(r.botch_high)]} for r in rows],
         }
@@ -94,10 +104,11 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             header(console, "V20 odds: the source's table (SPEC V20-15): pools of 3–5 dice, one success required")
             table = Table(title_justify="left")
             table.add_column("difficulty", justify="right")
+            table.add_column("name")
             table.add_column("success (3–5 dice)", justify="right")
             table.add_column("botch (3–5 dice)", justify="right")
             for r in rows:
-                table.add_row(str(r.difficulty), r.success_text, r.botch_text)
+                table.add_row(str(r.difficulty), difficulty_name(r.difficulty, lang), r.success_text, r.botch_text)
             console.print(table)
 
         emit(data, as_json, render)
