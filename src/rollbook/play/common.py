@@ -291,11 +291,19 @@ class Effects:
         return copy.deepcopy(self.items)
 
 
+# The version of the rules (readings and receipt shapes) that resolves a roll, carried by its receipt
+# (``rules_version``) so a verifier resolves each receipt by its own version (issue 31 point 14). A
+# receipt without one was resolved before versions were recorded: each system's ``verify`` reads it by
+# the shape it has (``play.tiers.verify``, ``play.v20.verify`` name the SPEC change of each old reading).
+RULES_VERSION = 1
+
+
 def roll_receipt(system: str, kind: str, action: BaseModel, pool: dict, request: Any, faces: Iterable[int],
                  result: Any, effects: Effects, **extra: Any) -> dict:
     """The log entry of a roll: everything ``verify_receipt`` needs, codes and numbers only."""
     receipt = {
         "system": system,
+        "rules_version": RULES_VERSION,
         "kind": kind,
         "action": dump(action),
         "pool": pool,
@@ -372,6 +380,11 @@ def replay(request_cls: type, resolve: Callable[[Any, tuple], Any], receipt: dic
     return request, resolve(request, tuple(receipt.get("faces", ())))
 
 
+def legacy(receipt: dict, field: str) -> bool:
+    """A receipt resolved before ``field`` joined its result: no ``rules_version`` and no such field."""
+    return receipt.get("rules_version") is None and field not in (receipt.get("result") or {})
+
+
 def verified(receipt: dict, result: Any, total: int | None) -> list[str]:
     """Problems between a stored roll and its recomputed ``result``: every differing result field, and
     the pool's total unless ``total`` is None."""
@@ -395,5 +408,5 @@ __all__ = [
     "award", "check_raise", "pay_experience", "check_within", "validation_error", "parse", "parse_kind", "dump",
     "check_role", "check_mode", "storyteller_only", "merge", "changed_paths", "Effects", "roll_receipt",
     "change_receipt", "Shim", "request_from_plain", "replay", "compare", "verified", "revalidate", "performed",
-    "check_chained", "follows_note",
+    "check_chained", "follows_note", "RULES_VERSION", "legacy",
 ]

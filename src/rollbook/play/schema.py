@@ -122,6 +122,9 @@ def roll_receipt_model(system: str, kind: str) -> type[BaseModel]:
     record: Recorded = module.ROLL_RECORDS[kind]
     fields: dict[str, Any] = {
         "system": (Literal[system], ...),
+        "rules_version": (int | None, Field(None, ge=1, description=(
+            "The version of the rules that resolved the roll (a verifier resolves it by that version); "
+            "absent on receipts made before versions were recorded."))),
         "kind": (Literal[kind], ...),
         "action": (module.ACTIONS[kind], Field(description="The action as validated, defaults filled in.")),
         "pool": (Pool, ...),

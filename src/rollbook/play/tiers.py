@@ -27,7 +27,7 @@ from rollbook.play import common
 from rollbook.play.common import (
     Effects, Experience, Follows, Identity, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName,
     by_kind, change_receipt, check_chained, check_raise, check_within, follows_note, performed, rating, replay,
-    roll_receipt, verified,
+    legacy, roll_receipt, verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
@@ -442,7 +442,15 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.TiersRequest, rules.resolve, receipt)
-    problems = verified(receipt, result, request.effective)
+    if legacy(receipt, "critical_lift"):
+        # Resolved before the T-2 Reading "a 1 is a critical success, tier 0 at least" (SPEC T-2,
+        # commit fb77253): no lift, and no critical_lift in the result.
+        result = rules.resolve(request, tuple(receipt.get("faces", ())), critical_success=False)
+        plain = to_plain(result)
+        plain.pop("critical_lift", None)
+        problems = verified(receipt, plain, request.effective)
+    else:
+        problems = verified(receipt, result, request.effective)
     if "cast" in receipt:
         cast = receipt["cast"]
         if not isinstance(cast, dict) or cast.get("spell_success") != result.success or cast.get("cost") != 1:

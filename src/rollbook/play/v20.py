@@ -20,7 +20,7 @@ from pydantic import Field
 from rollbook import dice
 from rollbook.play.common import (
     Effects, Follows, Label, Model, Performed, Prepared, Recorded, Shim, TraitName, by_kind, check_chained,
-    follows_note, performed, rating, replay, roll_receipt, storyteller_only, verified,
+    follows_note, legacy, performed, rating, replay, roll_receipt, storyteller_only, verified,
 )
 from rollbook.play.v20_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v20_sheet import (
@@ -355,6 +355,11 @@ def verify(receipt: dict) -> list[str]:
     if kind == "soak":
         request, result = replay(rules.SoakRequest, rules.resolve_soak, receipt)
         expected_total = rules.soak_pool(request)
+        if legacy(receipt, "outcome"):
+            # Resolved before a soak's receipt named its outcome (V20-16/V20-17, commit 5f261ac: the
+            # combat chain's soaked/damaged): the same numbers, no outcome field.
+            result = to_plain(result)
+            result.pop("outcome", None)
     elif kind == "damage":
         request, result = replay(rules.DamageRequest, rules.resolve_damage, receipt)
         expected_total = request.pool

@@ -165,8 +165,10 @@ def needed(request: TiersRequest, faces: Faces) -> tuple[int, ...]:
     return ()
 
 
-def roll_chain(effective: int, faces: Faces) -> Chain:
-    """T-1 and T-2 over the faces: the first die, then each critical reroll in order."""
+def roll_chain(effective: int, faces: Faces, *, critical_success: bool = True) -> Chain:
+    """T-1 and T-2 over the faces: the first die, then each critical reroll in order.
+    ``critical_success``: the T-2 Reading "a 1 is a critical success" (False only to verify receipts
+    resolved before that Reading, which carry no ``critical_lift``: ``play.tiers.verify``)."""
     faces = check_faces(faces, SIDES)
     if not faces:
         raise RuleError("wrong_face_count", field="faces", expected=1, given=0)
@@ -185,7 +187,7 @@ def roll_chain(effective: int, faces: Faces) -> Chain:
     critical_tiers = sum(1 for face in rerolls if face <= effective)  # T-2 (Reading: equal counts)
     # T-2 Reading: a 1 is a critical *success*: where effective − 1 is negative (a skill of 0), the
     # roll still succeeds, at tier 0.
-    lift = max(0, -(base + critical_tiers)) if critical else 0
+    lift = max(0, -(base + critical_tiers)) if critical and critical_success else 0
     return Chain(
         effective=effective,
         faces=faces,
@@ -199,8 +201,8 @@ def roll_chain(effective: int, faces: Faces) -> Chain:
     )
 
 
-def resolve(request: TiersRequest, faces: Faces) -> TiersReceipt:
-    chain = roll_chain(request.effective, tuple(faces))
+def resolve(request: TiersRequest, faces: Faces, *, critical_success: bool = True) -> TiersReceipt:
+    chain = roll_chain(request.effective, tuple(faces), critical_success=critical_success)
     common = {field.name: getattr(chain, field.name) for field in fields(ChainFields)}
     if request.kind == "soak":
         soak_tier = chain.chained_tier  # T-5: soak_tier = value − 1d10, criticals as T-2
