@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from . import ref_rollunder, ref_tiers, ref_v5, ref_v20
+from ._check import refuse
 
 ERROR = "error"
 
@@ -31,16 +32,16 @@ def is_scalar(value: object) -> bool:
 def resolve_request(request: object) -> dict | str:
     """Resolve one parsed request (any JSON value)."""
     if not isinstance(request, dict):
-        return ERROR
+        return refuse("not_an_object")
     system = request.get("system")
     if not isinstance(system, str) or system not in SYSTEMS:
-        return ERROR
+        return refuse("missing_system", "unknown_system")
     if "id" in request and not is_scalar(request["id"]):
-        return ERROR
+        return refuse("wrong_type")
     body = {k: v for k, v in request.items() if k not in ("system", "id")}
     answer = SYSTEMS[system](body)
     if answer == ERROR:
-        return ERROR
+        return answer
     receipt = {"system": system}
     receipt.update(answer)
     return receipt
@@ -51,5 +52,5 @@ def resolve_text(line: str) -> dict | str:
     try:
         request = json.loads(line)
     except ValueError:
-        return ERROR
+        return refuse("invalid_json")
     return resolve_request(request)

@@ -25,3 +25,21 @@ def int_list(value: object, low: int, high: int) -> bool:
 
 def only_known(request: dict, known: set[str]) -> bool:
     return all(key in known for key in request)
+
+
+class Refusal(str):
+    """A refusal: equal to the modules' ``ERROR`` ("error"), carrying the codes rollbook may refuse it
+    with. SPEC names no refusal codes; these are rollbook's stable codes for the defect the branch
+    finds (several where a generated line may hold more than one defect and the order of the checks
+    decides which is named)."""
+
+    codes: frozenset[str]
+
+    def __new__(cls, codes: frozenset[str]) -> "Refusal":
+        refusal = super().__new__(cls, "error")
+        refusal.codes = codes
+        return refusal
+
+
+def refuse(*codes: str) -> Refusal:
+    return Refusal(frozenset(codes))

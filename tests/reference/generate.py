@@ -191,7 +191,11 @@ def v20_edges(rng: random.Random) -> list[object]:
         {"faces": "5"}, {"faces": None}, {"faces": 5}, {"faces": {"0": 5}}, {"faces": [[5]]},
         {"faces": ["5"]}, {"faces": [5.0]}, {"faces": [True]},
         {}, {"difficulty": 6},
-        {"faces": [5], "pool": 1}, {"faces": [5], "hunger": []}, {"faces": [5], "Difficulty": 6},
+        {"faces": [5], "dice_pool": 1}, {"faces": [5], "hunger": []}, {"faces": [5], "Difficulty": 6},
+        # TR-2's pool: the pool's dice among the faces (no table rule here: all of them)
+        {"faces": [5, 6], "pool": 1}, {"faces": [5], "pool": 2}, {"faces": [5], "pool": True}, {"faces": [5], "pool": "1"},
+        {"faces": [5], "pool": -1}, {"faces": [5], "pool": 101}, {"faces": [5], "table_rules": "none"},
+        {"faces": [5], "table_rules": None},
         {"faces": [5], "specialty": "yes"}, {"faces": [5], "willpower": 1}, {"faces": [5], "knowledge_allowed": "true"},
         {"faces": [5], "difficulty": "6"}, {"faces": [5], "difficulty": True}, {"faces": [5], "difficulty": 6.0},
         {"faces": [5], "required": "1"}, {"faces": [5], "required": True}, {"faces": [5], "required": 1.0},
@@ -231,7 +235,7 @@ def v20_lines(seed: int = 20, n_random: int = 3000) -> list[str]:
             req = _corrupt(rng, req, ["difficulty", "required", "auto_successes", "specialty_rating", "willpower_current"],
                            ["specialty", "willpower", "willpower_roll", "knowledge_allowed"])
         elif roll < 0.08:
-            req[rng.choice(["pool", "hunger", "colour", "difficulty_mod", "Faces"])] = 1
+            req[rng.choice(["dice_pool", "hunger", "colour", "difficulty_mod", "Faces"])] = 1
         elif roll < 0.1 and req["faces"]:
             req["faces"] = list(req["faces"])
             req["faces"][rng.randrange(len(req["faces"]))] = rng.choice([0, 11, -3, 100])

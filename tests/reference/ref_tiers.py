@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._check import int_list, is_int, is_str, only_known
+from ._check import int_list, is_int, is_str, only_known, refuse
 
 ERROR = "error"
 
@@ -16,14 +16,14 @@ FIELDS_BY_KIND = {
 def _chain_tier(effective: int, faces: list) -> tuple[int, int] | str:
     """T-1 and T-2: first die subtracted, each critical reroll that meets the skill adds a tier."""
     if not int_list(faces, 1, 10) or len(faces) == 0:
-        return ERROR
+        return refuse("face_out_of_range", "wrong_face_count", "wrong_type")
     # faces[k+1] exists exactly when faces[k] == 1
     for position in range(len(faces)):
         is_last = position == len(faces) - 1
         if faces[position] == 1 and is_last:
-            return ERROR  # a critical needs its reroll
+            return refuse("critical_reroll_missing")  # a critical needs its reroll
         if faces[position] != 1 and not is_last:
-            return ERROR  # a face after a non-1 was never rolled
+            return refuse("extra_faces_after_chain")  # a face after a non-1 was never rolled
     tier = effective - faces[0]
     extra = 0
     for face in faces[1:]:
@@ -38,47 +38,47 @@ def _chain_tier(effective: int, faces: list) -> tuple[int, int] | str:
 def resolve(req: dict) -> dict | str:
     kind = req.get("kind", "skill")
     if not is_str(kind) or kind not in FIELDS_BY_KIND:
-        return ERROR
+        return refuse("bad_choice")
     if not only_known(req, FIELDS_BY_KIND[kind]):
-        return ERROR
+        return refuse("unknown_field")
     if "faces" not in req:
-        return ERROR
+        return refuse("missing_field")
 
     if kind == "soak":  # T-5: the soak value replaces the skill
         for name in ("endurance", "armor", "attack_tier"):
             if name not in req or not is_int(req[name]):
-                return ERROR
+                return refuse("field_required", "wrong_type")
         chained = _chain_tier(req["endurance"] + req["armor"], req["faces"])
         if chained == ERROR:
-            return ERROR
+            return chained
         soak_tier, crits = chained
         attack = req["attack_tier"]
         damage = 0 if soak_tier > attack else attack - soak_tier
         return {"soak_tier": soak_tier, "critical_tiers": crits, "damage": damage, "success": damage == 0}
 
     if "skill" not in req or not is_int(req["skill"]):
-        return ERROR
+        return refuse("field_required", "wrong_type")
     bonus = req.get("bonus", 0)
     if not is_int(bonus):
-        return ERROR
+        return refuse("wrong_type")
     effective = req["skill"] + bonus  # T-1, T-7
 
     if kind == "dodge":  # T-4
         if "attack_tier" not in req or not is_int(req["attack_tier"]):
-            return ERROR
+            return refuse("field_required", "wrong_type")
         chained = _chain_tier(effective, req["faces"])
         if chained == ERROR:
-            return ERROR
+            return chained
         tier, crits = chained
         dodged = tier > req["attack_tier"]
         return {"tier": tier, "critical_tiers": crits, "dodged": dodged, "success": dodged}
 
     bullets = req.get("bullets", None)
     if bullets is not None and (not is_int(bullets) or bullets < 1):
-        return ERROR
+        return refuse("out_of_range", "wrong_type")
     chained = _chain_tier(effective, req["faces"])
     if chained == ERROR:
-        return ERROR
+        return chained
     tier, crits = chained
     if bullets is not None:  # T-3: after criticals
         tier = tier * bullets

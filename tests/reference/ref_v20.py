@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._check import int_list, is_bool, is_int, is_str, only_known
+from ._check import int_list, is_bool, is_int, is_str, only_known, refuse
 
 ERROR = "error"
 
@@ -19,19 +19,33 @@ FIELDS = {
     "auto_successes",
     "knowledge_allowed",
     "willpower_current",
+    "pool",  # TR-2: the pool's dice among the faces (default: all of them)
+    "table_rules",  # TR-1: the table rules in force; this reference models none (TR-2 has its own tests)
 }
 
 
 def resolve(req: dict) -> dict | str:
     if not only_known(req, FIELDS):
-        return ERROR
+        return refuse("unknown_field", "wrong_face_count")
 
     # --- faces (required): a list of d10 faces, 0 to 100 of them (V20-1) ---
     if "faces" not in req:
-        return ERROR
+        return refuse("missing_field")
     faces = req["faces"]
     if not int_list(faces, 1, 10) or len(faces) > 100:
-        return ERROR
+        return refuse("face_out_of_range", "out_of_range", "wrong_type")
+    pool = req.get("pool", None)
+    if pool is not None and not is_int(pool):
+        return refuse("wrong_type")
+    if pool is not None and not 0 <= pool <= 100:
+        return refuse("out_of_range")
+    table_rules = req.get("table_rules", [])
+    if type(table_rules) is not list:
+        return refuse("wrong_type")
+    if table_rules:
+        return refuse()  # not modelled here: the generator writes no table rule
+    if pool is not None and pool != len(faces):  # without a table rule every face is one of the pool's
+        return refuse("wrong_face_count")
 
     difficulty = req.get("difficulty", 6)
     required = req.get("required", 1)
@@ -48,22 +62,22 @@ def resolve(req: dict) -> dict | str:
     willpower_current = req.get("willpower_current", None)
     optional_ok = all(value is None or is_int(value) for value in (rating, willpower_current))
     if not (numbers_ok and choices_ok and optional_ok and all(is_bool(v) for v in flags.values())):
-        return ERROR
+        return refuse("bad_choice", "out_of_range", "wrong_type")
     knowledge_allowed, specialty = flags["knowledge_allowed"], flags["specialty"]
     willpower, willpower_roll = flags["willpower"], flags["willpower_roll"]
 
     # --- refusals ---
     if untrained == "knowledge" and not knowledge_allowed:  # V20-3 Book
-        return ERROR
+        return refuse("untrained_knowledge_refused")
     if specialty:  # V20-7
         if rating is None or rating < 4:
-            return ERROR
+            return refuse("out_of_range", "specialty_rating_missing", "specialty_rating_too_low")
         # V20-7 Reading: an Attribute's specialty (rated 4-5) applies with an untrained Ability too.
     if willpower:  # V20-9
         if willpower_roll:
-            return ERROR
+            return refuse("willpower_on_willpower_roll")
         if willpower_current == 0:
-            return ERROR
+            return refuse("willpower_exhausted")
 
     # --- difficulty: untrained +1, over-10 rule, casual halving (V20-3, V20-4, V20-5) ---
     evaluated = difficulty

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._check import int_list, is_bool, is_int, is_str, only_known
+from ._check import int_list, is_bool, is_int, is_str, only_known, refuse
 
 ERROR = "error"
 
@@ -24,25 +24,25 @@ CREATURES = ("vampire", "thin_blood", "ghoul", "mortal")
 def _apply_rerolls(normal: list[int], rerolls: object, mode: str) -> list[int] | str:
     """V5-8: validate the Willpower rerolls and return the final normal faces."""
     if type(rerolls) is not list:
-        return ERROR
+        return refuse("wrong_type")
     if mode == "strict" and len(rerolls) > 1:
-        return ERROR
+        return refuse("reroll_limit_strict")
     final = list(normal)
     for entry in rerolls:
         if type(entry) is not dict or set(entry) != {"dice", "faces"}:
-            return ERROR
+            return refuse("missing_field", "unknown_field", "wrong_type")
         dice = entry["dice"]
         new_faces = entry["faces"]
         if type(dice) is not list or not 1 <= len(dice) <= 3:
-            return ERROR
+            return refuse("reroll_dice_count", "wrong_type")
         for index in dice:
             # an index past the normal dice would name a Hunger die: refused (V5-8)
             if not is_int(index) or index < 0 or index >= len(normal):
-                return ERROR
+                return refuse("reroll_bad_index", "reroll_hunger_die", "wrong_type")
         if len(set(dice)) != len(dice):
-            return ERROR
+            return refuse("reroll_duplicate_die")
         if not int_list(new_faces, 1, 10) or len(new_faces) != len(dice):
-            return ERROR
+            return refuse("face_out_of_range", "wrong_face_count", "wrong_type")
         for index, face in zip(dice, new_faces):
             final[index] = face
     return final
@@ -50,52 +50,52 @@ def _apply_rerolls(normal: list[int], rerolls: object, mode: str) -> list[int] |
 
 def resolve(req: dict) -> dict | str:
     if not only_known(req, FIELDS):
-        return ERROR
+        return refuse("unknown_field")
 
     kind = req.get("kind", "test")
     if not is_str(kind) or kind not in KINDS:
-        return ERROR
+        return refuse("bad_choice")
     normal = req.get("normal", [])
     hunger = req.get("hunger", [])
     if not int_list(normal, 1, 10) or not int_list(hunger, 1, 10):
-        return ERROR
+        return refuse("face_out_of_range", "no_rouse_for_creature", "wrong_type")
     difficulty = req.get("difficulty", 1)
     if not is_int(difficulty) or difficulty < 1:  # V5-1
-        return ERROR
+        return refuse("out_of_range", "wrong_type")
     mode = req.get("mode", "strict")
     if not is_str(mode) or mode not in ("strict", "casual"):
-        return ERROR
+        return refuse("bad_choice")
     creature = req.get("creature", "vampire")
     if not is_str(creature) or creature not in CREATURES:
-        return ERROR
+        return refuse("bad_choice")
     current_hunger = req.get("current_hunger", None)
     if current_hunger is not None and (not is_int(current_hunger) or not 0 <= current_hunger <= 5):
-        return ERROR
+        return refuse("out_of_range", "wrong_type")
     bp_reroll = req.get("blood_potency_reroll", False)
     if not is_bool(bp_reroll):
-        return ERROR
+        return refuse("wrong_type")
     rerolls = req.get("rerolls", [])
     if type(rerolls) is not list:
-        return ERROR
+        return refuse("wrong_type")
 
     total_dice = len(normal) + len(hunger)
     if total_dice < 1 or total_dice > 100:
-        return ERROR
+        return refuse("out_of_range", "wrong_face_count")
     if len(hunger) > 5:  # V5-2: Hunger is at most 5
-        return ERROR
+        return refuse("too_many_hunger_dice")
     if creature in ("ghoul", "mortal") and hunger:  # V5-12
-        return ERROR
+        return refuse("hunger_not_allowed")
     if kind != "test" and hunger:  # V5-9
-        return ERROR
+        return refuse("hunger_not_allowed")
     if kind != "test" and rerolls:
-        return ERROR
+        return refuse("reroll_not_allowed")
 
     if kind == "rouse":  # V5-10
         if creature in ("ghoul", "mortal"):  # V5-12: no vampiric blood to rouse
-            return ERROR
+            return refuse("no_rouse_for_creature")
         wanted = 2 if bp_reroll else 1
         if len(normal) != wanted:
-            return ERROR
+            return refuse("wrong_face_count")
         best = max(normal)
         if best >= 6:
             return {"outcome": "success", "hunger_gain": 0}
@@ -105,7 +105,7 @@ def resolve(req: dict) -> dict | str:
 
     final_normal = _apply_rerolls(normal, rerolls, mode)
     if final_normal == ERROR:
-        return ERROR
+        return final_normal
 
     everything = final_normal + list(hunger)
     tens = everything.count(10)
