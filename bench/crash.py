@@ -200,6 +200,9 @@ def acknowledged_entries(receipts: list[load.Receipt]) -> tuple[dict[int, dict[i
 # Entries the server writes of itself, in the transaction of another change (the provably fair dice's
 # seed commitments and reveals, SPEC F-1, F-5): no request is told their seq.
 SERVER_KINDS = frozenset({"seed_commit", "seed_reveal"})
+# And the chronicle's settings entry, logged by its creation (A-5: the standing difficulty the load's
+# tables are created with), whose answer names no seq; the load never changes the settings later.
+UNTOLD_KINDS = SERVER_KINDS | {"settings"}
 
 
 def compare_log(chronicle: int, acknowledged: dict[int, str], entries: list[dict]) -> tuple[list[str], list[str]]:
@@ -214,7 +217,7 @@ def compare_log(chronicle: int, acknowledged: dict[int, str], entries: list[dict
             lost.append(f"chronicle {chronicle}: entry {seq} is {in_log[seq]['entry_hash'][:12]}… in the log, "
                         f"{digest[:12]}… when acknowledged")
     for seq in sorted(set(in_log) - set(acknowledged)):
-        if in_log[seq]["kind"] in SERVER_KINDS:
+        if in_log[seq]["kind"] in UNTOLD_KINDS:
             continue
         unacknowledged.append(f"chronicle {chronicle}: entry {seq} ({in_log[seq]['kind']}) was never acknowledged "
                               f"to any request")
@@ -237,7 +240,7 @@ def check_store(url: str, slots: list[Slot], recorder: Recorder, directory: Path
             head = http.get(table.base, headers=headers).json()["log_head"]
             text = http.get(f"{table.base}/log/export", headers=headers).text
             entries = [json.loads(line) for line in text.splitlines() if line.strip()]
-            entry_count += sum(1 for entry in entries if entry.get("kind") not in SERVER_KINDS)  # requests' entries
+            entry_count += sum(1 for entry in entries if entry.get("kind") not in UNTOLD_KINDS)  # requests' entries
             missing, extra = compare_log(table.chronicle, acknowledged.get(table.chronicle, {}), entries)
             lost.extend(missing)
             unacknowledged.extend(extra)
