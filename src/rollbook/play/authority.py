@@ -28,7 +28,6 @@ The pieces the chronicle server composes:
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -131,9 +130,7 @@ def edge_fields(system: str, kind: str) -> list[str]:
     return list(_edges_of(system, kind))
 
 
-@functools.cache
 def _edges_of(system: str, kind: str) -> tuple[str, ...]:
-    # Once per kind: a roll asks three times (its split and its baseline), and the models are fixed.
     model = action_models(system)[kind]
     return (*(name for name in model.model_fields if is_edge(system, kind, name)), HIDDEN)
 
@@ -228,9 +225,8 @@ def baseline(system: str, kind: str, standing: Mapping[str, Any] | None = None) 
 _IMMUTABLE = (type(None), bool, int, float, str)
 
 
-@functools.cache
 def _defaults_of(system: str, kind: str) -> tuple[tuple[str, Any], ...]:
-    # Once per kind, as the edges: (edge, the model's default or _REQUIRED), ``hidden`` False.
+    # (edge, the model's default or _REQUIRED), ``hidden`` False.
     model = action_models(system)[kind]
     return tuple((name, False if name == HIDDEN else _default(model.model_fields[name]))
                  for name in _edges_of(system, kind))

@@ -18,7 +18,6 @@ a V20 path other than the primary one (name it as homebrew).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import cache
 
 from pydantic import model_validator
 
@@ -43,11 +42,16 @@ class Power(Model):
         return self
 
 
-@cache
+# discipline -> power id -> (level, English name), by game: the published lists as a table
+_KNOWN: dict[str, dict[str, dict[str, tuple[int, str]]]] = {
+    system: {discipline: {power_id: (level, name) for level, power_id, name in listed}
+             for discipline, listed in disciplines.items()}
+    for system, disciplines in POWERS.items()}
+
+
 def known(system: str) -> dict[str, dict[str, tuple[int, str]]]:
     """discipline -> power id -> (level, English name), for one game (empty for a game without lists)."""
-    return {discipline: {power_id: (level, name) for level, power_id, name in listed}
-            for discipline, listed in POWERS.get(system, {}).items()}
+    return _KNOWN.get(system, {})
 
 
 def disciplines_with_powers(system: str) -> tuple[str, ...]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
@@ -319,7 +318,6 @@ def _keys_by_name(schema: Any) -> Any:
     return schema
 
 
-@cache
 def _components(ref_template: str) -> dict[str, dict]:
     inputs: list[tuple[tuple[str, str], Literal["validation"], Any]] = []
 

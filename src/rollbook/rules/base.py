@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
-from functools import cache
 from typing import Any
 
 Faces = tuple[int, ...]
@@ -65,10 +64,9 @@ def to_plain(value: Any) -> Any:
     return {name: to_plain(getattr(value, name)) for name in names}
 
 
-@cache
 def _field_names(cls: type) -> tuple[str, ...] | None:
     """A dataclass's field names, the system id first (a receipt says what it is first); None for
-    any other class. Read once per class: a receipt is made plain on every roll."""
+    any other class."""
     if not is_dataclass(cls):
         return None
     names = [f.name for f in fields(cls)]
