@@ -16,9 +16,12 @@ def imported_test_modules(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names if alias.name.rsplit(".", 1)[-1].startswith("test_")]
+            found += [alias.name for alias in node.names
+                      if alias.name.startswith("tests.") and alias.name.rsplit(".", 1)[-1].startswith("test_")]
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
+            if not node.level and module != "tests" and not module.startswith("tests."):
+                continue  # the package's own names (``rollbook.render.v20.test_view``) are no test module
             if module.rsplit(".", 1)[-1].startswith("test_"):
                 found.append("." * node.level + module)
             found += ["." * node.level + f"{module}.{alias.name}".strip(".") for alias in node.names
@@ -41,7 +44,8 @@ def test_the_check_sees_every_way_in(tmp_path):
                       "from tests.web import test_pages\n"
                       "def f():\n    from tests.server.test_gamenight import as_member\n"
                       "PATH = 'test_render_receipts.py'\n"
-                      "from .helpers import problem\nfrom tests.server.conftest import Table\n")
+                      "from .helpers import problem\nfrom tests.server.conftest import Table\n"
+                      "from rollbook.render.v20 import test_view\n")
     assert sorted(imported_test_modules(sample)) == [
         ".test_api", "test_render_receipts.py", "tests.server.test_api", "tests.server.test_gamenight",
         "tests.web.test_pages"]
