@@ -49,7 +49,7 @@ def test_V20_3_standard_abilities_are_filled_with_zero():
 
 @pytest.mark.parametrize(("data", "code"), [
     ({"attributes": {"strength": 11}}, "out_of_range"),
-    ({"talents": {"brawl": 6}}, "out_of_range"),
+    ({"talents": {"brawl": 11}}, "out_of_range"),
     ({"talents": {"Brawl!": 1}}, "bad_name"),
     ({"skills": {"brawl": 1}}, "duplicate_trait"),
     ({"specialties": {"firearms": ["pistols"]}, "skills": {"firearms": 3}}, "specialty_rating_too_low"),

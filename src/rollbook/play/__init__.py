@@ -64,14 +64,25 @@ def _load_sheet(module: ModuleType, sheet: Any) -> Any:
     return parse(module.Sheet, sheet, "sheet")
 
 
-def new_sheet(system: str, data: dict, *, role: str | None = None) -> dict:
+def _check_mode(module: ModuleType, loaded: Any, mode: str | None) -> None:
+    """The checks a chronicle's mode makes of a sheet it takes in (V20-19: Strict refuses a trait above
+    its Generation's maximum; Casual takes it, and the sheet says so: ``turns.sheet_limits``)."""
+    if mode is not None and hasattr(module, "check_mode"):
+        check_mode(mode)
+        module.check_mode(loaded, mode)
+
+
+def new_sheet(system: str, data: dict, *, role: str | None = None, mode: str | None = None) -> dict:
     """Validate a new sheet, fill its defaults, return it as plain JSON. ``role``: who makes it; a
     player's sheet may not hold what only the Storyteller gives (``STORYTELLER_SHEET_FIELDS``: the
-    roll-under cards, R-6, issue 31 point 9)."""
+    roll-under cards, R-6, issue 31 point 9). ``mode``: the chronicle's, when it takes the sheet in
+    (V20-19)."""
     module = system_module(system)
     if not isinstance(data, dict):
         raise RuleError("not_an_object", field="sheet")
-    made = dump(_load_sheet(module, data))
+    loaded = _load_sheet(module, data)
+    _check_mode(module, loaded, mode)
+    made = dump(loaded)
     if role is not None and check_role(role) != STORYTELLER:
         for name in sorted(getattr(module, "STORYTELLER_SHEET_FIELDS", ())):
             if made.get(name):
@@ -79,14 +90,16 @@ def new_sheet(system: str, data: dict, *, role: str | None = None) -> dict:
     return made
 
 
-def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str) -> dict:
+def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str, mode: str | None = None) -> dict:
     """Merge a patch (objects merge, ``null`` removes a key) and revalidate. A player may change only
     the descriptive fields (``PLAYER_FIELDS``); the Storyteller may change anything."""
     module, loaded = _loaded(system, sheet, role=role)
     current = dump(loaded)
     if not isinstance(patch, dict):
         raise RuleError("not_an_object", field="patch")
-    edited = dump(parse(module.Sheet, merge(current, patch), "sheet"))
+    parsed = parse(module.Sheet, merge(current, patch), "sheet")
+    _check_mode(module, parsed, mode)
+    edited = dump(parsed)
     if role != STORYTELLER:
         for path in changed_paths(current, edited):
             if path.split(".")[0] not in module.PLAYER_FIELDS:

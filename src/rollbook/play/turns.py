@@ -128,10 +128,22 @@ def sheet_limits(system: str, sheet: Mapping[str, Any]) -> dict:
         per_turn = (sheet.get("blood") or {}).get("per_turn")
         if sheet.get("creature", "vampire") == "vampire" and isinstance(per_turn, int):
             limits["blood_per_turn"] = per_turn
+        excess = _above_generation(sheet)
+        if excess:  # V20-19: a Casual chronicle takes the sheet, and the sheet says so
+            limits["above_generation"] = excess
         return limits
     if system == "tiers":
         return {"turn_spent": bool(sheet.get("turn_spent"))}
     return {}
+
+
+def _above_generation(sheet: Mapping[str, Any]) -> list[dict]:
+    from rollbook.play.v20_sheet import Sheet, above_generation  # the sheet's own reading (V20-19)
+
+    try:
+        return above_generation(Sheet.model_validate(dict(sheet), strict=False))
+    except (RuleError, ValueError):
+        return []
 
 
 # --- multiple actions (V20-13) ---------------------------------------------------------

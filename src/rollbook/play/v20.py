@@ -25,7 +25,7 @@ from rollbook.play.common import (
 from rollbook.play.v20_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v20_sheet import (
     ABILITY_GROUPS, ATTRIBUTES, PLAYER_FIELDS, SYSTEM, TABLES, VIRTUES, DamageType, Sheet, Weapon, ability_of,
-    take_damage, trait_rating,
+    above_generation, check_mode, take_damage, trait_rating,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v20 as rules

@@ -39,8 +39,8 @@ ABILITY_GROUPS = {"talents": ("talent", TALENTS), "skills": ("skill", SKILLS), "
 HEALTH_TRACK = len(rules.HEALTH_LEVELS)  # 7
 DEFAULT_GENERATION = 13
 
-# Book: the highest rating a trait may reach by Generation (8th and above: 5).
-TRAIT_MAX_BY_GENERATION = {4: 9, 5: 8, 6: 7, 7: 6}
+# V20-19 Book: the highest rating a trait may reach by Generation (8th and above, mortals and ghouls: 5).
+TRAIT_MAX_BY_GENERATION = {3: 10, 4: 9, 5: 8, 6: 7, 7: 6}
 
 DamageType = Literal["bashing", "lethal", "aggravated"]
 
@@ -177,7 +177,7 @@ class Sheet(Identity):
             filled = {name: given.get(name, 0) for name in standard}
             filled.update(given)
             for name, value in filled.items():
-                check_within(f"{group}.{name}", value, 0, 5)
+                check_within(f"{group}.{name}", value, 0, 10)  # V20-19: above 5 by Generation (above_generation)
                 if name in seen:
                     raise RuleError("duplicate_trait", field=f"{group}.{name}", trait=name, other=seen[name])
                 seen[name] = group
@@ -245,6 +245,29 @@ def trait_maximum(sheet: Sheet) -> int:
     if sheet.generation is None:
         return 5
     return TRAIT_MAX_BY_GENERATION.get(sheet.generation, 5)
+
+
+def above_generation(sheet: Sheet) -> list[dict]:
+    """V20-19: every Attribute, Ability and Discipline rated above the Generation's maximum, as
+    ``{"field", "trait", "rating", "maximum", "generation"}`` (refused in Strict, warned in Casual)."""
+    top = trait_maximum(sheet)
+    found = []
+    groups = [("attributes", {name: getattr(sheet.attributes, name) for name in ATTRIBUTES})]
+    groups += [(group, getattr(sheet, group)) for group in ABILITY_GROUPS]
+    groups.append(("disciplines", sheet.disciplines))
+    for group, ratings in groups:
+        for name, value in ratings.items():
+            if value > top:
+                found.append({"field": f"{group}.{name}", "trait": name, "rating": value, "maximum": top,
+                              "generation": sheet.generation})
+    return found
+
+
+def check_mode(sheet: Sheet, mode: str) -> None:
+    """V20-19: in Strict mode a sheet with a trait above its Generation's maximum is refused."""
+    if mode == "strict":
+        for excess in above_generation(sheet):
+            raise RuleError("trait_above_generation", **excess)
 
 
 # --- the health track ------------------------------------------------------------------------------

@@ -257,6 +257,11 @@ def sheet_limits(system: str, sheet: dict, lang: str) -> list[str]:
         lines.append(translate(N_("Blood per turn: {n}"), lang, n=limits["blood_per_turn"]))
     if "willpower_successes_per_turn" in limits:
         lines.append(translate(N_("Willpower: one automatic success per turn (the table's limit)"), lang))
+    for excess in limits.get("above_generation", ()):  # V20-19: taken in Casual, and said
+        lines.append(translate(N_("{trait} {rating} is above the maximum of Generation {generation} ({maximum}): "
+                                  "a Casual chronicle allows it"), lang, trait=labels.trait(excess["trait"], lang),
+                               rating=excess["rating"], generation=excess["generation"] or "—",
+                               maximum=excess["maximum"]))
     return lines
 
 

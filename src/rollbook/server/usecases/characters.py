@@ -57,7 +57,8 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
         find_member(session, chronicle.id, owner)
     check_difficulty(chronicle.system, difficulty)
     sheet = {"name": name, **copy.deepcopy(sheet)}  # the sheet's own name defaults to the character's
-    validated = play.new_sheet(chronicle.system, sheet, role=member.role)  # a player's holds no card (issue 31 point 9)
+    validated = play.new_sheet(chronicle.system, sheet, role=member.role,  # a player's holds no card (issue 31 point 9)
+                               mode=chronicle.mode)  # V20-19: Strict refuses a trait above the Generation's maximum
     check_sheet_size(validated)  # issue 31 point 16: bounded sheets, bounded characters per member
     check_character_count(*_held(session, chronicle.id, owner, member))
     stamp = now()
@@ -119,7 +120,7 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
         patch = _merged_patch(base, patch, character.sheet)
     if patch:
         edited = play.edit_sheet(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(patch),
-                                 role=member.role)
+                                 role=member.role, mode=chronicle.mode)  # V20-19
         if sheet_changed(character, edited):
             check_sheet_size(edited)
             save_sheet(session, character, edited)
