@@ -8,17 +8,21 @@ Errors are ``application/problem+json`` (``problems``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 from pydantic_core import to_json
 from sqlalchemy.orm import Session
 from sse_starlette import EventSourceResponse
 
 from rollbook.server import tx
+from rollbook.server.api_models import (
+    AdjustRequest, CharacterCreate, CharacterUpdate, ChronicleCreate, ChronicleUpdate, FollowupRequest, JoinRequest,
+    Problem, RollRequest,
+)
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database
 from rollbook.server.migrate import current_revision
@@ -28,8 +32,7 @@ from rollbook.server.deps import (
 )
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
-    CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, ActionJSON, ChangeJSON,
-    FollowupJSON, NewSheetJSON, SheetPatchJSON, json_response,
+    CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, json_response,
 )
 from rollbook.server.views import member_view
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
@@ -43,8 +46,6 @@ IdempotencyKey = Annotated[
     Header(alias="Idempotency-Key", max_length=255,
            description="Makes the request safe to retry: the same key and body return the stored response."),
 ]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
 
 PROBLEM = {"model": None, "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
@@ -89,82 +90,6 @@ def member_dep(request: Request, _credentials: HTTPAuthorizationCredentials | No
 Auth = Annotated[Caller, Depends(caller)]
 SignedMember = Annotated[Member, Depends(member_dep)]  # for an async endpoint (the live feed): its own hop
 Db = Annotated[Database, Depends(database_dependency)]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ChronicleCreate(Strict):
-    name: Name
-    system: Literal["v20", "v5", "tiers", "rollunder"]
-    mode: Literal["strict", "casual"] = "strict"
-    language: Literal["en", "fr", "es"] = "en"
-    storyteller: Name = Field("Storyteller", description="The Storyteller's name.")
-    difficulty: SmallInt | None = Field(None, description="Standing difficulty of players' rolls (V20, V5).")
-
-
-class ChronicleUpdate(Strict):
-    name: Name | None = None
-    mode: Literal["strict", "casual"] | None = None
-    language: Literal["en", "fr", "es"] | None = None
-    difficulty: SmallInt | None = Field(None, description="Standing difficulty; null clears it.")
-
-
-class JoinRequest(Strict):
-    invitation: Annotated[str, Field(min_length=1, max_length=200)]
-    name: Name
-
-
-class CharacterCreate(Strict):
-    name: Name
-    sheet: NewSheetJSON = Field(default_factory=dict,
-                                description="Checked by the chronicle's system; left out: every default.")
-    owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
-        None, description="Storyteller only: the member who plays it (omitted or null: an NPC). A player's "
-                           "character is always their own.")
-    difficulty: SmallInt | None = Field(None, description="Storyteller only: this character's standing difficulty.")
-
-
-class CharacterUpdate(Strict):
-    patch: SheetPatchJSON | None = Field(None, description="Changes to the sheet (a merge patch), checked by the rules.")
-    name: Name | None = None
-    difficulty: SmallInt | None = Field(None, description="Storyteller only; null clears it.")
-    owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(None, description="Storyteller only.")
-    version: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
-        None, description="Refuse the edit (409) unless the sheet is still at this version.")
-
-
-class RollRequest(Strict):
-    action: ActionJSON = Field(description="What to roll, named by traits (never faces), in the chronicle's system.")
-    hidden: bool = Field(False, description="A hidden roll, revealed later (the Storyteller's call: a player asks).")
-    ask: bool = Field(False, description="A player's roll that sets what the Storyteller sets (difficulty, extra dice, "
-                                         "advantage, a hidden roll, …: SPEC A-1) becomes an ask, answered 202; "
-                                         "without it such a roll is refused (403 grant_required).")
-    follows: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
-        None, description="The combat chain (V20-17, T-4, T-5): the seq of the log entry this step follows (the "
-                          "attack a damage roll or a dodge follows, the damage a soak follows). What the step takes "
-                          "from it (extra dice, damage levels and type, attack tier) is never typed in.")
-    target: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
-        None, description="An attack's target: the character whose player (or the Storyteller, for an NPC) rolls "
-                          "the defence.")
-
-
-class FollowupRequest(Strict):
-    action: FollowupJSON = Field(description="E.g. the dice of a V5 Willpower reroll (an empty or missing action is "
-                                             "refused: missing_field).")
-
-
-class AdjustRequest(Strict):
-    change: ChangeJSON = Field(description="A change without dice, in the chronicle's system.")
-
-
-class Problem(BaseModel):
-    type: str
-    title: str
-    status: int
-    detail: str
-    code: str
 
 
 def _mutate(request: Request, db: Database, *, scope: tx.Scope, key: str | None, body: Any, work) -> JSONResponse:

@@ -15,8 +15,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
-                                 _signed_read, _signed_write)
+from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.server.api_models import Strict
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON
 from rollbook.server.usecases import authority, grants, scenes

@@ -12,8 +12,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import (ERRORS, Auth, Db, Id, IdempotencyKey, Strict,
-                                 _signed_read, _signed_write)
+from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.server.api_models import Strict
 from rollbook.server.usecases import fairness
 
 router = APIRouter(prefix="/api")

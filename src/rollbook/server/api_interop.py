@@ -11,17 +11,8 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from rollbook.interop import FORMATS
-from rollbook.server.api import (
-    ERRORS,
-    Auth,
-    Db,
-    Id,
-    IdempotencyKey,
-    Name,
-    Strict,
-    _given,
-    _signed_write,
-)
+from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
+from rollbook.server.api_models import Name, Strict
 from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api")

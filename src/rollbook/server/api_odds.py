@@ -14,7 +14,8 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import ERRORS, Auth, Db, Id, Strict, _signed_read
+from rollbook.server.api import ERRORS, Auth, Db, Id, _signed_read
+from rollbook.server.api_models import Strict
 from rollbook.server.usecases import odds
 
 router = APIRouter(prefix="/api")
