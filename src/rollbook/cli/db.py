@@ -1,7 +1,9 @@
-"""`rollbook db upgrade|status|sweep`: the chronicle server's schema (Alembic migrations) and housekeeping."""
+"""`rollbook db upgrade|status|sweep|copy|backup|restore`: the chronicle server's schema (Alembic migrations),
+housekeeping, moving a store into another (``server.copy``), backups (``server.backup``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -75,3 +77,81 @@ def sweep(database_url: Optional[str] = DatabaseOption) -> None:
     finally:
         database.dispose()
     typer.echo(f"rollbook: {removed} expired idempotency record(s) deleted")
+
+
+@db_app.command("copy")
+def copy(source: str = typer.Option(..., "--from", help="The store to copy from (SQLAlchemy URL)."),
+         target: str = typer.Option(..., "--to", help="The store to copy into (SQLAlchemy URL); must be empty."),
+         force: bool = typer.Option(False, "--force", help="Empty a target that is not empty first "
+                                                           "(in the copy's transaction).")) -> None:
+    """Copy every chronicle, row for row, from one store into another (SQLite -> PostgreSQL and back):
+    both migrated first, the target written in one transaction (all or nothing). The server using the
+    target needs the source's operator's secret (the fair seeds stay sealed under it)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from rollbook.cli.base import fail
+    from rollbook.server.copy import CopyError, copy_database, shown
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True)
+    tasks: dict[str, int] = {}
+
+    def totals(rows: dict[str, int]) -> None:
+        for name, n in rows.items():
+            tasks[name] = bar.add_task(name, total=n or None, visible=n > 0)
+
+    def progress(name: str, done: int) -> None:
+        bar.update(tasks[name], completed=done)
+
+    try:
+        with bar:
+            result = copy_database(source, target, force=force, progress=progress, totals=totals)
+    except CopyError as error:
+        fail(str(error))
+    typer.echo(f"rollbook: {result.total} rows copied into {shown(target)} "
+               f"({', '.join(f'{name} {n}' for name, n in result.rows.items() if n) or 'no rows'})")
+
+
+@db_app.command("backup")
+def backup(file: Path = typer.Argument(..., help="The backup file to write (replaced once complete)."),
+           database_url: Optional[str] = DatabaseOption) -> None:
+    """A consistent backup while the server runs: SQLite's online backup API (an SQLite file), or
+    PostgreSQL's pg_dump -Fc (must be installed). The operator's secret is not in it: keep it apart."""
+    from rollbook.cli.base import fail
+    from rollbook.server.backup import BackupError, backup as run_backup
+    from rollbook.server.copy import CopyError
+
+    try:
+        run_backup(database_url or _default_url(), file)
+    except (BackupError, CopyError) as error:
+        fail(str(error))
+    typer.echo(f"rollbook: backup written to {file} ({file.stat().st_size} bytes)")
+
+
+@db_app.command("restore")
+def restore(file: Path = typer.Argument(..., help="A backup written by 'rollbook db backup'."),
+            database_url: Optional[str] = DatabaseOption) -> None:
+    """Restore FILE into an empty database (refused when it holds rows), then check every
+    chronicle's chain; exit 1 when one does not verify."""
+    from rollbook.cli.base import fail
+    from rollbook.server.backup import BackupError, restore as run_restore
+    from rollbook.server.copy import CopyError
+
+    try:
+        checks = run_restore(file, database_url or _default_url())
+    except (BackupError, CopyError) as error:
+        fail(str(error))
+    for check in checks:
+        verdict = "clean" if check.clean else f"{len(check.problems)} problem(s)"
+        typer.echo(f"chronicle {check.chronicle}: {check.entries} entries, {verdict}")
+        for problem in check.problems:
+            typer.echo(f"  {problem}")
+    bad = [check for check in checks if not check.clean]
+    typer.echo(f"rollbook: restored {file}; {len(checks)} chronicle(s), "
+               f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}")
+    raise typer.Exit(1 if bad else 0)
+
+
+def _default_url() -> str:
+    from rollbook.server.engines import database_url
+
+    return database_url(None)
