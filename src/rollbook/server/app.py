@@ -42,7 +42,7 @@ from rollbook.server import openapi as typed_schema
 from rollbook.server.reread import ReadAgain
 from rollbook.server.seal import operator_secret
 from rollbook.settings import Settings, install, load
-from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
+from rollbook.server.problems import allowed_methods, PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
 
@@ -165,7 +165,9 @@ def install_problem_handlers(app: FastAPI) -> None:
         if error.status_code == 404:
             return _problem(request, 404, "not_found", {"path": request.url.path}, error.headers)
         if error.status_code == 405:
-            return _problem(request, 405, "method_not_allowed", {"method": request.method}, error.headers)
+            allow = ", ".join(allowed_methods(request.app, request.url.path)) or (error.headers or {}).get("Allow", "")
+            return _problem(request, 405, "method_not_allowed", {"method": request.method},
+                            {**(error.headers or {}), "Allow": allow})
         body = {"type": "about:blank", "title": str(error.detail), "status": error.status_code,
                 "detail": str(error.detail), "code": f"http_{error.status_code}"}
         return JSONResponse(body, status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE, headers=error.headers)

@@ -151,6 +151,8 @@ class InputGuard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         try:
             check_query(scope.get("query_string", b""))
+            if bad_text(headers.get("last-event-id", "")):  # issue 31 point 17: echoed nowhere, refused
+                raise Refused(422, "text_not_allowed", field="Last-Event-ID")
             length = headers.get("content-length", "")
             if length.strip().isdigit() and int(length) > self.max_body:
                 raise Refused(413, "body_too_large", limit=self.max_body)

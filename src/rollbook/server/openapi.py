@@ -365,4 +365,27 @@ def install(document: dict[str, Any]) -> dict[str, Any]:
         for operation in path.values():
             for parameter in operation.get("parameters", []):
                 parameter["schema"] = plain_text(parameter.get("schema", {}))
+                if parameter.get("in") == "header" and parameter.get("name") == "Idempotency-Key":
+                    _ascii_key(parameter)
+            if "application/json" in (operation.get("requestBody") or {}).get("content", {}) \
+                    or any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+                operation.setdefault("responses", {}).setdefault("400", BAD_REQUEST)
     return document
+
+
+# Every JSON operation may answer 400 (issue 31 point 17): a body that is not JSON (body_not_json,
+# ``server/hygiene.py``) or an Idempotency-Key outside its rule (idempotency_key_invalid).
+BAD_REQUEST = {"description": "Bad Request: the body is not JSON (`body_not_json`) or the Idempotency-Key is "
+                              "not 1 to 255 printable ASCII characters (`idempotency_key_invalid`).",
+               "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def _ascii_key(parameter: dict[str, Any]) -> None:
+    """The Idempotency-Key's rule (``tx.check_key``): 1 to 255 printable ASCII characters."""
+    schema = parameter.get("schema") or {}
+    for option in schema.get("anyOf", [schema]):
+        if option.get("type") == "string":
+            option["pattern"] = "^[ -~]{1,255}$"
+            option["minLength"] = 1
+            option["maxLength"] = 255
+    parameter["schema"] = schema

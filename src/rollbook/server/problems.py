@@ -12,6 +12,8 @@ msgid), used here with ``action`` naming what was refused.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from rollbook.i18n import N_, normalize, translate
@@ -128,6 +130,20 @@ def known_code(code: str) -> bool:
     return code in SERVER_MESSAGES or code in ERROR_MESSAGES
 
 
+def allowed_methods(app: Any, path: str) -> list[str]:
+    """Every method some route of ``app`` answers at ``path`` (a 405's ``Allow``: Starlette's names only
+    the first route that matched the path, issue 31 point 17). Each method is asked of the routes as a
+    request would be (included routers and mounts answer for their own routes)."""
+    from starlette.routing import Match
+
+    allowed = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {"type": "http", "path": path, "method": method, "root_path": "", "headers": []}
+        if any(route.matches(scope)[0] == Match.FULL for route in getattr(app, "routes", ())):
+            allowed.append(method)
+    return allowed
+
+
 def detail(code: str, lang: str, params: dict[str, Any]) -> str:
     """The sentence for a code in the reader's language (the project's gettext catalogues)."""
     template = SERVER_MESSAGES.get(code)
@@ -140,9 +156,27 @@ def detail(code: str, lang: str, params: dict[str, Any]) -> str:
         return translate(template, normalize(lang))
 
 
+# What a problem's text never holds (its schema's pattern): a control character but tab, LF, CR
+# (issue 31 point 17: a path or a parameter echoed back, such as /problems/a%01b, had them).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return _CONTROL.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_clean(v) for v in value)
+    if isinstance(value, dict):
+        return {_clean(k): _clean(v) for k, v in value.items()}
+    return value
+
+
 def problem_body(status: int, code: str, lang: str, params: dict[str, Any] | None = None,
                  instance: str | None = None) -> dict[str, Any]:
-    params = params or {}
+    params = _clean(params or {})
+    instance = _clean(instance)
     body: dict[str, Any] = {
         "type": f"/problems/{code}",
         "title": TITLES.get(status, "Error"),

@@ -298,12 +298,17 @@ def multiple_action_offers(session: Session, member: Member, character_id: int, 
     may_act_for(member, character)
     chronicle = find_chronicle(session, member)
     declared = declared_actions(session, running_turn(session, chronicle.id), character.id)
-    kind = action.get("kind") if isinstance(action, dict) else None
-    if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):
-        return {"actions": declared, "offers": []}
     reject_faces(action)
+    if not isinstance(action, dict):
+        raise ProblemError(422, "not_an_object", field="action")
+    kind = action.get("kind")
+    # the action is a roll the rules accept, offers or not (issue 31 point 17)
+    if not isinstance(kind, str) or kind not in authority.action_models(chronicle.system):
+        authority.split(chronicle.system, action)  # the play layer's refusal (bad_choice / missing_field)
     base, _ = baseline_for(session, chronicle, character, kind)
     cut = authority.split(chronicle.system, action, base)
+    if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):
+        return {"actions": declared, "offers": []}
     at_baseline, _ = authority.compose(chronicle.system, cut.player, base, {})
     preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), at_baseline, mode=chronicle.mode,
                            role=STORYTELLER)
