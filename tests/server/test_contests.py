@@ -7,9 +7,23 @@ import json
 
 from rollbook.play import verify_receipt
 from rollbook.server.baselines import verify_ledger
-from rollbook.server.chain import read_jsonl, verify_entries
+from rollbook.server.chain import entry_hash, read_jsonl, verify_entries
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST
+
+
+def rechained(entries: list[dict]) -> list[dict]:
+    """The forger's move: every hash recomputed after an edit (no ``--head`` to catch it)."""
+    previous = None
+    for entry in entries:
+        if previous is not None:
+            entry["prev_hash"] = previous["entry_hash"]
+        fields = {k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility",
+                                        "receipt")}
+        entry["entry_hash"] = entry_hash(**fields, character=entry.get("character"), refers_to=entry.get("refers_to"),
+                                         effects=entry.get("effects", []))
+        previous = entry
+    return entries
 
 
 def verify(table) -> list[str]:
@@ -91,3 +105,36 @@ def test_TR_3_contests_refused_where_they_do_not_apply(client, make_table):
     assert same.status_code == 422 and same.json()["code"] == "contest_same_character"
     missing = client.get(f"{v20.base}/contests/1", headers=v20.st)
     assert missing.status_code == 404
+
+
+def test_TR_3_TR_4_verify_recomputes_contests_and_extended_actions(client, make_table):
+    """A forged contest result, a side's roll made with another roll than declared, or an extended
+    action's running total rewritten: each fails verify, hashes recomputed, no --head."""
+    import copy
+
+    table = make_table("v20")
+    a = table.character(table.st, V20_SHEET)
+    b = table.character(table.st, {**V20_SHEET, "name": "Beckett"})
+    seq = client.post(f"{table.base}/contests", headers=table.st, json={
+        "attacker": {"character": a["id"], "action": V20_TEST},
+        "defender": {"character": b["id"], "action": V20_TEST}}).json()["contest"]["seq"]
+    for side in ("attacker", "defender"):
+        assert client.post(f"{table.base}/contests/{seq}/rolls", headers=table.st, json={"side": side}).status_code == 201
+    extended = client.post(f"{table.base}/extended", headers=table.st, json={
+        "character": a["id"], "action": V20_TEST, "target": 40}).json()["extended"]["seq"]
+    assert client.post(f"{table.base}/extended/{extended}/rolls", headers=table.st).status_code == 201
+    entries = [json.loads(line) for line in table.export().splitlines()]
+
+    def problems(entries):
+        found, _ = verify_entries(read_jsonl([json.dumps(e) for e in entries]), verify_receipt, verify_ledger())
+        return found
+
+    assert problems(entries) == []
+    forged = copy.deepcopy(entries)
+    result = next(e for e in forged if e["kind"] == "contest_result")
+    result["receipt"]["winner"] = "attacker" if result["receipt"]["winner"] == "defender" else "defender"
+    assert any("is not what its rolls make" in p for p in problems(rechained(forged)))
+    forged = copy.deepcopy(entries)
+    roll = next(e for e in forged if (e["receipt"] or {}).get("extended"))
+    roll["receipt"]["extended"]["total"] += 5
+    assert any("running total" in p for p in problems(rechained(forged)))

@@ -41,6 +41,8 @@ class BaselineLedger:
     standing: dict = field(default_factory=dict)  # standing grant id -> {"character", "edges"} (in force)
     logged: bool = False  # a settings entry, or a receipt recording its table rules, was seen
     system: Any = None  # the game system, as the log's receipts name it
+    contests: dict = field(default_factory=dict)  # TR-3: declaration seq -> {"sides", "rolled": side -> result}
+    extended: dict = field(default_factory=dict)  # TR-4: declaration seq -> {"declared", "results"}
 
     def check(self, entry: dict) -> list[str]:
         kind = entry.get("kind")
@@ -59,10 +61,16 @@ class BaselineLedger:
                 self.standing.pop(ended, None)
         elif kind in ("ask", "grant"):
             return self._baseline(entry, receipt, receipt.get("kind") if kind == "ask" else None)
+        elif kind == "contest":
+            self.contests[entry.get("seq")] = {"declared": receipt, "rolled": {}, "seqs": {}}
+        elif kind == "extended":
+            self.extended[entry.get("seq")] = {"declared": receipt, "results": []}
+        elif kind == "contest_result":
+            return self._contest_result(entry, receipt)
         elif kind in ROLLS:
             if isinstance(receipt.get("system"), str):
                 self.system = receipt["system"]
-            return self._roll(entry, receipt, kind)
+            return self._roll(entry, receipt, kind) + self._part_of(entry, receipt)
         return []
 
     # --- entries ------------------------------------------------------------------------------
@@ -135,6 +143,67 @@ class BaselineLedger:
             return []
         wrong = sorted(name for name in set(base) | set(expected) if base.get(name) != expected.get(name))
         return [f"baseline {name} is {base.get(name)!r}, the log says {expected.get(name)!r}" for name in wrong]
+
+
+    # --- TR-3, TR-4: the rolls of a declared contest or extended action -------------------------
+
+    def _part_of(self, entry: dict, receipt: dict) -> list[str]:
+        """A contest's side or an extended action's roll: the roll declared, for the character declared,
+        once per side, and (extended) the running total its receipt states."""
+        from rollbook.rules import contests as rules_contests
+
+        note = receipt.get("contest")
+        if isinstance(note, dict):
+            found = self.contests.get(note.get("of"))
+            side = note.get("side")
+            if found is None or side not in ("attacker", "defender") or entry.get("refers_to") != note.get("of"):
+                return [f"a contest roll of an unknown contest (entry {note.get('of')})"]
+            declared = found["declared"].get(side) or {}
+            problems = []
+            if side in found["rolled"]:
+                problems.append(f"the {side} of contest {note.get('of')} rolled twice")
+            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get("character"):
+                problems.append(f"the {side}'s roll is not the one contest {note.get('of')} declared")
+            found["rolled"][side] = receipt.get("result")
+            found["seqs"][side] = entry.get("seq")
+            return problems
+        note = receipt.get("extended")
+        if isinstance(note, dict):
+            found = self.extended.get(note.get("of"))
+            if found is None or entry.get("refers_to") != note.get("of"):
+                return [f"a roll of an unknown extended action (entry {note.get('of')})"]
+            declared = found["declared"]
+            problems = []
+            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get("character"):
+                problems.append(f"the roll is not the one extended action {note.get('of')} declared")
+            found["results"].append(receipt.get("result"))
+            try:
+                state = rules_contests.extended(declared.get("game"), declared.get("target"), declared.get("max_rolls"),
+                                                found["results"])
+            except (RuleError, KeyError, TypeError, AttributeError):
+                return problems + [f"extended action {note.get('of')} cannot be followed to this roll"]
+            expected = {"of": note.get("of"), "roll": len(found["results"]), **state.plain()}
+            if note != expected:
+                problems.append(f"the running total of extended action {note.get('of')} is not what its rolls make")
+            return problems
+        return []
+
+    def _contest_result(self, entry: dict, receipt: dict) -> list[str]:
+        from rollbook.rules import contests as rules_contests
+
+        found = self.contests.get(receipt.get("contest"))
+        if found is None or set(found["rolled"]) != {"attacker", "defender"}:
+            return [f"a contest result before both sides of contest {receipt.get('contest')} rolled"]
+        try:
+            outcome = rules_contests.contest(found["declared"].get("game"), found["rolled"]["attacker"],
+                                             found["rolled"]["defender"])
+        except (RuleError, KeyError, TypeError, AttributeError):
+            return [f"contest {receipt.get('contest')} cannot be recomputed"]
+        expected = {"contest": receipt.get("contest"), "game": found["declared"].get("game"),
+                    "winner": outcome["winner"], "margin": outcome["margin"], "tie": outcome["tie"],
+                    **{side: {"character": found["declared"][side]["character"], "roll": found["seqs"][side],
+                              **outcome[side]} for side in ("attacker", "defender")}}
+        return [] if receipt == expected else [f"the result of contest {receipt.get('contest')} is not what its rolls make"]
 
 
 def _system_of(kind: str, base: dict) -> str | None:

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.dice import DiceSource
+from rollbook.play.common import dump, parse_kind
 from rollbook.rules import contests
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
@@ -67,9 +68,10 @@ def _declared_action(session: Session, member: Member, chronicle: Chronicle, cha
     kinds = DIFFICULTY_KINDS[chronicle.system]
     if action.get("kind") not in kinds:
         raise ProblemError(422, "bad_choice", field="action.kind", value=str(action.get("kind")), choices=list(kinds))
-    built = play.preview(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
-                         role=STORYTELLER, table_rules=chronicle.table_rules or ())
-    return character, {"kind": built["kind"], **action}
+    play.preview(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
+                 role=STORYTELLER, table_rules=chronicle.table_rules or ())
+    # the action as the roll's receipt will hold it (validated, defaults filled): what verify compares
+    return character, dump(parse_kind(play.system_module(chronicle.system).ACTIONS, copy.deepcopy(action), "action"))
 
 
 # --- TR-3: contests ---------------------------------------------------------------------------------
