@@ -106,3 +106,13 @@ def test_TR_3_TR_4_contest_and_extended_action_on_the_pages(client, dice):
     assert "jet 2 : 5 réussites sur 5 · jets restants : 0 · objectif atteint" in text_of(card(page, "roll"))
     over = client.post(f"/chronicles/{cid}/extended/{extended}/roll", headers=alice)
     assert over.status_code == 409 and "terminée" in text_of(over.text)
+
+
+def test_V20_15_the_roll_forms_difficulty_names_each_difficulty(client):
+    created = client.post("/api/chronicles", json={"name": "Madrid", "system": "v20", "language": "es"}).json()
+    st = {"Authorization": f"Bearer {created['token']}"}
+    cid = created["chronicle"]["id"]
+    nia = client.post(f"/api/chronicles/{cid}/characters", headers=st, json={
+        "name": "Nia", "sheet": {"attributes": {"dexterity": 3}}}).json()["id"]
+    page = text_of(client.get(f"/chronicles/{cid}/characters/{nia}?kind=test", headers=st).text)
+    assert "3 Fácil · 4 Rutinaria · 5 Sencilla · 6 Estándar · 7 Desafiante · 8 Difícil · 9 Casi imposible" in page

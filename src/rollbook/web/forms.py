@@ -278,6 +278,10 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
         elif kind == "integer":
             view = FieldView(name, label, "number", value, minimum=spec.get("minimum"), maximum=spec.get("maximum"),
                              required=name in required and not nullable)
+            if system == "v20" and name == "difficulty":  # V20-15: the source names each difficulty
+                from rollbook.render.v20 import DIFFICULTY_NAMES, difficulty_name
+
+                view.help = " · ".join(f"{d} {difficulty_name(d, lang)}" for d in DIFFICULTY_NAMES)
         elif kind == "string" and name == "trait":
             view = FieldView(name, label, "datalist", value,
                              [Option(t, labels.trait(t, lang, sheet.get("names"))) for t in trait_suggestions(sheet)],
