@@ -102,3 +102,13 @@ def v5_character(page: Page, chronicle: str, name: str) -> str:
         "s.specialties": "firearms: Pistols\nstealth: Sewers"}, max_redirects=0)
     assert made.status == 303, made.text()
     return made.headers["location"]
+
+
+def feed_open(page: Page) -> None:
+    """Wait until the page's live feed is connected (``table.js`` marks it ``data-live="open"``)."""
+    expect(page.locator("[sse-connect][data-live='open']")).to_have_count(1)
+
+
+def settled(page: Page) -> None:
+    """Wait until the page's fonts are loaded (a screenshot taken before would show the fallbacks)."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")

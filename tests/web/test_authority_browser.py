@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import add_character, create_chronicle, join, wait_for_odds, screenshot_card
+from .flows import add_character, create_chronicle, join, screenshot_card, settled, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, 
     expect(ask).to_contain_text("As asked: Chance of success:")
     assert storyteller.evaluate("window.__noReload") == "still here"
     storyteller.locator("#asks").scroll_into_view_if_needed()
-    storyteller.wait_for_timeout(300)
+    settled(storyteller)
     storyteller.locator("#asks").screenshot(path=str(artifacts / "authority-queue.png"))
 
     # The Storyteller grants one die, not two.
@@ -70,5 +70,5 @@ def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, 
     expect(player.locator("#feed > li.kind-grant").first).to_contain_text("+1 die (asked: +2 dice)")
     expect(player.locator("#asks")).to_be_hidden()
     theirs.scroll_into_view_if_needed()
-    player.wait_for_timeout(300)
+    settled(player)
     screenshot_card(theirs, artifacts / "authority-granted.png")

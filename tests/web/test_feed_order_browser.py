@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create
+from .flows import create, feed_open
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice)
     dice.clear()  # the server's own fair dice: the first roll commits a seed
     page = new_context().new_page()
     create(page, "en", "v5", "In order")
-    page.wait_for_timeout(300)  # the live feed connects
+    feed_open(page)
     for pool in ("3", "4"):
         page.locator("#quick-pool").fill(pool)
         page.locator("#quick button[type=submit]").click()

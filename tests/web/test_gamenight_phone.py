@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create_v5, v5_character
+from .flows import create_v5, feed_open, v5_character
 
 CASES = {"fr": ((390, 844), "Dernier reçu"), "es": ((1280, 900), "Último recibo")}
 
@@ -25,7 +25,7 @@ def test_latest_receipt_bar(new_context, dice, artifacts, lang):
     player.locator("#join button[type=submit]").click()
     sheet = v5_character(player, chronicle, "Nadia")
     player.goto(sheet)
-    player.wait_for_timeout(300)  # the live feed connects
+    feed_open(player)
     for faces in ((10, 10, 3, 4, 5, 1), (2, 3, 4, 5, 6, 1)):
         dice.queue(*faces)
         rolled = storyteller.request.post(f"{npc}/rolls", form={"kind": "test", "attribute": "dexterity",

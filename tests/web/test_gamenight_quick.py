@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from .flows import create
+from .flows import create, feed_open
 
 CASES = {
     "fr": ((390, 844), "v5", {"pool": "6", "hunger": "2"}, "Jet rapide, sans feuille : réserve de 6, Soif 2",
@@ -29,7 +29,7 @@ def test_quick_roll_without_a_sheet(new_context, dice, lang):
     player.locator("#join button[type=submit]").click()
     expect(player.locator(".tag.you")).to_contain_text("Julien")
     storyteller.reload()
-    storyteller.wait_for_timeout(300)  # the live feed connects
+    feed_open(storyteller)
     for name, value in values.items():
         player.locator(f"#quick-{name}").fill(value)
     player.locator("#quick button[type=submit]").click()

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .flows import add_character, create_chronicle, join, wait_for_odds, screenshot_card
+from .flows import add_character, create_chronicle, join, screenshot_card, settled, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     expect(theirs.locator(".line")).to_have_count(5)
     seq_messy = int(mine.get_attribute("data-seq"))
 
-    player.wait_for_timeout(300)  # fonts and layout settled
+    settled(player)
     screenshot_card(mine, artifacts / "receipt-v5-messy-critical.png")
 
     # A bestial failure, then a Willpower reroll: Hunger dice are not pickable.
@@ -151,7 +151,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     # Screenshots: the chronicle page (Storyteller) and the sheet (player).
     storyteller.goto(storyteller.url.split("/characters/")[0])
     expect(storyteller.locator("#feed > li")).to_have_count(5)  # messy, bestial, reroll, hidden, reveal
-    storyteller.wait_for_timeout(300)
+    settled(storyteller)
     storyteller.screenshot(path=str(artifacts / "chronicle.png"), full_page=True)
     player.reload()
     wait_for_odds(player, "Chance to win")
@@ -189,7 +189,7 @@ def test_v20_botch_and_phone_width(new_context, dice, artifacts):
     expect(card.locator(".outcome")).to_have_text("Botch")
     expect(card.locator(".die.m-one")).to_have_count(1)
     assert storyteller.evaluate(no_horizontal_scroll)
-    storyteller.wait_for_timeout(300)
+    settled(storyteller)
     screenshot_card(card, artifacts / "receipt-v20-botch.png")
     storyteller.get_by_role("link", name="Chicago by Night").click()
     expect(storyteller.locator("#feed .outcome").first).to_have_text("Botch")

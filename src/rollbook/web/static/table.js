@@ -2,6 +2,15 @@
 (function () {
   "use strict";
 
+  // The live feed's connection says when it is open (data-live="open" on its element): a test, or
+  // a style, can wait on that rather than on time.
+  document.addEventListener("htmx:sseOpen", function (event) {
+    event.target.setAttribute("data-live", "open");
+  });
+  document.addEventListener("htmx:sseError", function (event) {
+    event.target.setAttribute("data-live", "reconnecting");
+  });
+
   // A receipt already on the page (our own roll's answer, or a reconnection) is not added twice.
   // (Only an entry: the feed's last event, "ended", carries the id of the entry before it.)
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
