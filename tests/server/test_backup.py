@@ -109,6 +109,8 @@ def test_backup_while_8_clients_roll_restores_every_acknowledged_roll(database_u
         assert {seq: log.get(seq) for seq in before} == before  # every acknowledged roll, as acknowledged
         # the backup is one moment: a prefix of the log, no hole
         assert sorted(log) == list(range(1, len(log) + 1))
+        checked = run_cli("db", "verify", "--database-url", target)
+        assert checked.returncode == 0 and f"chronicle {chronicle}: " in checked.stdout, checked.stdout
         # a second restore into it is refused: it is not empty
         again = run_cli("db", "restore", str(backup), "--database-url", target)
         assert again.returncode == 2 and "not empty" in again.stderr

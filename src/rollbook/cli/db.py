@@ -1,4 +1,4 @@
-"""`rollbook db upgrade|status|sweep|copy|backup|restore`: the chronicle server's schema (Alembic migrations),
+"""`rollbook db upgrade|status|sweep|copy|backup|restore|verify`: the chronicle server's schema (Alembic migrations),
 housekeeping, moving a store into another (``server.copy``), backups (``server.backup``)."""
 
 from __future__ import annotations
@@ -87,12 +87,15 @@ def copy(source: str = typer.Option(..., "--from", help="The store to copy from 
     """Copy every chronicle, row for row, from one store into another (SQLite -> PostgreSQL and back):
     both migrated first, the target written in one transaction (all or nothing). The server using the
     target needs the source's operator's secret (the fair seeds stay sealed under it)."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from rollbook.cli.base import fail
     from rollbook.server.copy import CopyError, copy_database, shown
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True)
+    console = Console(stderr=True)  # the bars on a terminal only; standard output keeps the one summary line
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True,
+                   console=console, disable=not console.is_terminal)
     tasks: dict[str, int] = {}
 
     def totals(rows: dict[str, int]) -> None:
@@ -140,13 +143,33 @@ def restore(file: Path = typer.Argument(..., help="A backup written by 'rollbook
         checks = run_restore(file, database_url or _default_url())
     except (BackupError, CopyError) as error:
         fail(str(error))
+    _report(checks, f"restored {file}")
+
+
+@db_app.command("verify")
+def verify(database_url: Optional[str] = DatabaseOption) -> None:
+    """Check every chronicle's log in the database as 'rollbook log verify' checks an export (the
+    hash chain, the receipts, the grants, the fair dice); exit 1 when one does not verify."""
+    from rollbook.cli.base import fail
+    from rollbook.server.backup import verify_chains
+    from rollbook.server.copy import CopyError, open_store
+
+    try:
+        open_store(database_url or _default_url(), must_exist=True, migrate=False).dispose()
+        checks = verify_chains(database_url or _default_url(), migrate=False)  # reads, changes nothing
+    except CopyError as error:
+        fail(str(error))
+    _report(checks, "verified")
+
+
+def _report(checks, done: str) -> None:
     for check in checks:
         verdict = "clean" if check.clean else f"{len(check.problems)} problem(s)"
         typer.echo(f"chronicle {check.chronicle}: {check.entries} entries, {verdict}")
         for problem in check.problems:
             typer.echo(f"  {problem}")
     bad = [check for check in checks if not check.clean]
-    typer.echo(f"rollbook: restored {file}; {len(checks)} chronicle(s), "
+    typer.echo(f"rollbook: {done}; {len(checks)} chronicle(s), "
                f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}")
     raise typer.Exit(1 if bad else 0)
 

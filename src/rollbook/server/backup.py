@@ -104,7 +104,7 @@ def restore(file: Path, url: str) -> list[ChainCheck]:
         store.dispose()
     if present:
         listed = ", ".join(f"{n} in {name}" for name, n in present.items())
-        raise BackupError(f"{shown(store.url)} is not empty ({listed} rows): restore into an empty database")
+        raise BackupError(f"{shown(store.url)} is not empty (rows: {listed}): restore into an empty database")
     path = _sqlite_path(store.url)
     if path is not None:
         try:
@@ -122,9 +122,10 @@ def restore(file: Path, url: str) -> list[ChainCheck]:
     return verify_chains(url)
 
 
-def verify_chains(url: str) -> list[ChainCheck]:
+def verify_chains(url: str, *, migrate: bool = True) -> list[ChainCheck]:
     """Every chronicle's log checked as ``rollbook log verify`` checks an export: the hash chain, the
-    receipts recomputed, the grants (A-2), the fair dice under the revealed seeds."""
+    receipts recomputed, the grants (A-2), the fair dice under the revealed seeds. ``migrate``: the
+    store is migrated to the head first (after a restore), else read as it is (``rollbook db verify``)."""
     from rollbook.fair import check_log, describe
     from rollbook.play import verify_receipt
     from rollbook.server.access import STORYTELLER
@@ -133,7 +134,7 @@ def verify_chains(url: str) -> list[ChainCheck]:
     from rollbook.server.models import Chronicle, Member
     from rollbook.server.usecases.log import export_lines
 
-    store = open_store(url)
+    store = open_store(url, migrate=migrate)
     checks = []
     try:
         with store.read() as session:

@@ -132,7 +132,7 @@ def _copy(source: Database, target: Database, *, force: bool, progress: Progress
         present = {name: n for name, n in counts(write).items() if n}
         if present and not force:
             listed = ", ".join(f"{n} in {name}" for name, n in present.items())
-            raise CopyError(f"the target is not empty ({listed} rows); --force empties it first")
+            raise CopyError(f"the target is not empty (rows: {listed}); --force empties it first")
         if present:
             empty(write)
         wanted = {table.name: read.execute(select(func.count()).select_from(table).where(*window(table, moment)))
