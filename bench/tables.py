@@ -243,10 +243,16 @@ async def step(server: Server, store_name: str, store_database: str, count: int,
         await asyncio.wait_for(asyncio.gather(*(w.wait() for w in waits)), timeout=120)
         log(f"  {tally.feeds_open} feeds open; idle {args.idle:.0f} s")
         db_cpu = (lambda: postgres_backend_cpu(store_database)) if store_name == "postgresql" else dict
+        idle_profile = None
+        if profiler is not None:
+            idle_profile = profiler.start(server.pids(), f"{store_name}-{server.processes}p-{count}t-idle", args.idle)
         cpu0, db0, t0 = server.cpu(), db_cpu(), time.monotonic()
         await asyncio.sleep(args.idle)
         cpu1, db1, t1 = server.cpu(), db_cpu(), time.monotonic()
-        idle_share = (cpu_spent(cpu0, cpu1) + cpu_spent(db0, db1)) / (t1 - t0)
+        if profiler is not None:
+            profiler.stop(idle_profile)
+        idle_share = cpu_spent(cpu0, cpu1) / (t1 - t0)
+        idle_db_share = cpu_spent(db0, db1) / (t1 - t0)
         log(f"  rolling {args.duration:.0f} s")
         running = None
         if profiler is not None:
@@ -292,7 +298,8 @@ async def step(server: Server, store_name: str, store_database: str, count: int,
         "server_cpu_ms_per_roll": round(server_cpu * 1000 / len(rolls), 2) if rolls else None,
         "database_cpu_ms_per_roll": round(database_cpu * 1000 / len(rolls), 2) if rolls and store_name == "postgresql"
         else None,
-        "idle_cpu_share": round(idle_share, 3), "client_cpu_share": round(client_cpu / rolled, 2) if rolled else None,
+        "idle_cpu_share": round(idle_share, 3), "idle_database_cpu_share": round(idle_db_share, 3),
+        "client_cpu_share": round(client_cpu / rolled, 2) if rolled else None,
     }
     result["holds"] = bool(rolls and result["roll_p99_ms"] < ROLL_P99_GOAL_MS and delivery
                            and result["delivery_p99_ms"] < DELIVERY_P99_GOAL_MS and not missing
@@ -355,7 +362,9 @@ def line(result: dict) -> str:
             f"missing {result['missing']}, ended early {result['feeds_ended_early']}, errors {errors}; "
             f"server CPU {result['server_cpu_ms_per_roll']} ms/roll"
             + (f" + PostgreSQL {db} ms/roll" if db is not None else "")
-            + f", idle {result['idle_cpu_share'] * 100:.1f}% of a core, client {result['client_cpu_share']}"
+            + f", idle {result['idle_cpu_share'] * 100:.1f}% of a core"
+            + (f" + PostgreSQL {result['idle_database_cpu_share'] * 100:.1f}%" if db is not None else "")
+            + f", client {result['client_cpu_share']}"
             + (" — holds" if result["holds"] else " — does not hold"))
 
 

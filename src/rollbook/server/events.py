@@ -192,6 +192,22 @@ class Hub:
         token revoked (``revoked``: check the tokens of their feeds, then read)."""
         self._schedule(chronicle_ids, self._revoked_now if revoked else self._wake_now)
 
+    def listening(self, chronicle_ids: Iterable[int]) -> None:
+        """LISTEN took effect on these chronicles' channels (``server.listen``): what was committed or
+        revoked before it was not heard, so one catch-up read covers them all (their heads, the
+        tokens revoked lately), not a read per chronicle."""
+        self._schedule(chronicle_ids, self._listening_now)
+
+    def _listening_now(self, chronicle_ids: list[int]) -> None:
+        since = auth.stamp(datetime.now(UTC) - REVOCATION_MARGIN)
+        task = asyncio.get_running_loop().create_task(self._catch_up(since, only=chronicle_ids))
+        task.add_done_callback(self._log_failure)
+
+    @staticmethod
+    def _log_failure(task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("rollbook: the live feeds' catch-up read failed", exc_info=task.exception())
+
     def _schedule(self, chronicle_ids: Iterable[int], action) -> None:
         watched = self.watched
         targets = [cid for cid in chronicle_ids if cid in watched]
@@ -397,8 +413,8 @@ class Hub:
             except TimeoutError:
                 pass
 
-    async def _catch_up(self, since: str) -> None:
-        watched = sorted(self.channels)
+    async def _catch_up(self, since: str, only: Iterable[int] | None = None) -> None:
+        watched = sorted(self.channels if only is None else set(only) & set(self.channels))
         if not watched:
             return
 

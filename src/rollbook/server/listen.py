@@ -5,8 +5,9 @@ feed open for (``events.Hub.watched``), and only while it has one; it UNLISTENs 
 last feed closed. The log's insert trigger notifies ``<seq>`` there (migration 0006), a revoked
 token ``revoked`` (migration 0009); each notification wakes that chronicle in the hub (one read of
 its new entries for all its feeds), or makes it check its feeds' tokens. Once a channel's LISTEN
-has taken effect the chronicle is read again and its tokens checked: what was committed before is
-read, what is committed after is heard.
+has taken effect the hub catches up on it (``Hub.listening``: one read for every chronicle taken up
+together, their heads and the tokens revoked lately): what was committed before is read, what is
+committed after is heard.
 
 A lost connection (``psycopg.OperationalError``: the server restarted, the backend terminated, the
 network cut) is made again after a second, and what was missed meanwhile is read once LISTEN is in
@@ -91,8 +92,8 @@ class Listener:
                 connection.execute(f"LISTEN {channel(chronicle_id)}")
             hub.listened = watched
             if taken_up:
-                # What was committed (or revoked) before LISTEN took effect was not heard: read again.
-                hub.heard(taken_up, revoked=True)
+                # What was committed (or revoked) before LISTEN took effect was not heard: catch up.
+                hub.listening(taken_up)
             if not watched:
                 self._feed_opened.clear()
                 if not hub.watched:  # else a feed opened between the look and the clear
