@@ -19,7 +19,7 @@ from sqlalchemy import select
 from rollbook.server.access import STORYTELLER
 from rollbook.server.app import create_app
 from rollbook.server.copy import CopyError, copy_database, counts, open_store
-from rollbook.server.models import Chronicle, Member
+from rollbook.server.models import Chronicle, IdempotencyRecord, Member
 from rollbook.server.usecases.log import export_lines
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, Table, bearer, fresh_pg_database, postgres_problem, \
@@ -58,6 +58,11 @@ def v5_evening(client, make_table) -> Table:
     ok(client.post(f"{table.base}/fair/rotate", headers=table.st))  # the seeds revealed, new ones committed
     ok(table.roll(bob, ilse["id"], V5_TEST))
     ok(table.roll(table.st, ilse["id"], V5_TEST, hidden=True))  # a hidden roll under a seed still sealed
+    # a roll with an Idempotency-Key: its stored answer is copied (within its window)
+    key = secrets.token_hex(16)
+    table.retry = {"url": f"{table.base}/characters/{ilse['id']}/rolls", "key": key, "headers": bob,
+                   "entry": ok(client.post(f"{table.base}/characters/{ilse['id']}/rolls",
+                                           headers={**bob, "Idempotency-Key": key}, json={"action": V5_TEST}))["entry"]}
     return table
 
 
@@ -133,7 +138,11 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
         assert "rows copied" in copied.stdout
         before, after = exports(database_url), exports(target)
         assert after == before  # every chronicle's export, byte for byte
-        assert rows(target) == {name: n for name, n in rows(database_url).items()}
+        # every row (the idempotent answers: those still in their window, so no more than the source's)
+        copied_rows, source_rows = rows(target), rows(database_url)
+        assert copied_rows["idempotency_keys"] <= source_rows["idempotency_keys"]
+        del copied_rows["idempotency_keys"], source_rows["idempotency_keys"]
+        assert copied_rows == source_rows
         for table in played:
             path = tmp_path / f"log-{table.id}.jsonl"
             path.write_text(after[table.id], encoding="utf-8")
@@ -147,6 +156,11 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
         public = [e for e in entries if e["kind"] == "roll" and e["receipt"].get("fair", {}).get("stream") == "public"]
         last_fair = public[-1]["receipt"]["fair"]
         with TestClient(create_app(target)) as copied_client:
+            # the request sent again with its key gets the answer stored on the source: no second roll
+            retry = evening.retry
+            again = ok(copied_client.post(retry["url"], headers={**retry["headers"], "Idempotency-Key": retry["key"]},
+                                          json={"action": V5_TEST}))["entry"]
+            assert again == retry["entry"]
             moved = Table(copied_client, {**evening.created})
             characters = ok(copied_client.get(f"{moved.base}/characters", headers=moved.st), 200)["characters"]
             rolled = ok(moved.roll(moved.st, characters[0]["id"], V5_TEST))["entry"]
@@ -158,6 +172,27 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
             assert fresh["chronicle"]["id"] > max(before)
             joined = ok(copied_client.post("/api/join", json={"invitation": fresh["invitation"], "name": "Zed"}))
             assert ok(copied_client.get("/api/me", headers=bearer(joined["token"])), 200)
+
+
+def test_an_idempotent_answer_whose_window_is_over_is_left_behind(database_url, tmp_path):
+    source = open_store(database_url)
+    key_hash = secrets.token_hex(32)
+    try:
+        with source.transaction() as session:
+            session.add(IdempotencyRecord(scope="anonymous", key_hash=key_hash, fingerprint="0" * 64, status=201,
+                                          body="{}", created_at="2020-01-01T00:00:00.000000Z",
+                                          expires_at="2020-01-02T00:00:00.000000Z"))
+    finally:
+        source.dispose()
+    with other_store(database_url, tmp_path) as target:
+        copy_database(database_url, target)
+        copied = open_store(target)
+        try:
+            with copied.read() as session:
+                assert session.scalars(select(IdempotencyRecord).where(IdempotencyRecord.key_hash == key_hash)
+                                       ).first() is None
+        finally:
+            copied.dispose()
 
 
 def test_a_copy_failing_half_way_leaves_the_target_empty(database_url, client, played, tmp_path):

@@ -91,7 +91,9 @@ def copy(source: str = typer.Option(..., "--from", help="The store to copy from 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from rollbook.cli.base import fail
-    from rollbook.server.copy import CopyError, copy_database, shown
+    from sqlalchemy.exc import DBAPIError
+
+    from rollbook.server.copy import CopyError, copy_database, first_line, shown
 
     console = Console(stderr=True)  # the bars on a terminal only; standard output keeps the one summary line
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True,
@@ -110,6 +112,8 @@ def copy(source: str = typer.Option(..., "--from", help="The store to copy from 
             result = copy_database(source, target, force=force, progress=progress, totals=totals)
     except CopyError as error:
         fail(str(error))
+    except DBAPIError as error:  # a row the target refused, a connection lost: rolled back, nothing written
+        fail(f"the copy failed and was rolled back, the target is unchanged: {first_line(error)}")
     typer.echo(f"rollbook: {result.total} rows copied into {shown(target)} "
                f"({', '.join(f'{name} {n}' for name, n in result.rows.items() if n) or 'no rows'})")
 
