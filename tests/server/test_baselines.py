@@ -172,3 +172,16 @@ def test_TR_2_willpower_once_per_turn_refuses_a_second_willpower_success_in_a_tu
     refused = table.roll(table.st, character["id"], {**V20_TEST, "willpower": True})
     assert refused.status_code == 409 and refused.json()["code"] == "willpower_per_turn"  # TR-2
     assert verify(exported(table)) == []
+
+
+def test_TR_1_a_quick_roll_is_resolved_under_the_table_rules_and_verifies(app, client, make_table):
+    from rollbook.server.usecases import rolls
+
+    from .helpers import as_member
+
+    table = make_table("v20")
+    assert client.put(f"{table.base}/table-rules", headers=table.st,
+                      json={"table_rules": ["v20.ones_do_not_cancel"]}).status_code == 200
+    quick = as_member(app, table.st, lambda s, m: rolls.quick_roll(s, m, {"pool": 3}))
+    assert quick["entry"]["receipt"]["request"]["table_rules"] == ["v20.ones_do_not_cancel"]
+    assert verify(exported(table)) == []

@@ -125,6 +125,10 @@ def verify_quick(receipt: Any) -> list[str]:
         problems = []
         asked = {k: receipt["quick"][k] for k in QUICK_FIELDS[system] if k in receipt["quick"]}
         expected = quick_request(system, getattr(request, "mode", "strict"), asked)
+        if getattr(request, "table_rules", ()):  # TR-1: the set in force (rollbook log verify checks it, A-5)
+            from dataclasses import replace
+
+            expected = replace(expected, table_rules=request.table_rules)
         if expected != request:
             problems.extend(f"request_mismatch:{path}" for path in changed_paths(view["request"], to_plain(expected)))
             problems = problems or ["request_mismatch"]

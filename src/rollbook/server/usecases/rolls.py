@@ -211,6 +211,10 @@ def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool =
         if moved:
             raise ProblemError(403, "grant_required", edges=sorted(moved))
     request = quick.quick_request(system, chronicle.mode, dict(values))
+    if chronicle.table_rules and hasattr(request, "table_rules"):  # TR-1: a quick roll is resolved under them too
+        from dataclasses import replace
+
+        request = replace(request, table_rules=tuple(chronicle.table_rules))
     dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=hidden)
     faces, result = roll_dice(get_system(system), request, dice)
     receipt: dict = {"quick": {"system": system, **{k: values[k] for k in allowed if k in values}},
