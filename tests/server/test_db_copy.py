@@ -248,3 +248,18 @@ def test_the_same_store_is_refused(tmp_path):
     url = f"sqlite:///{tmp_path / 'same.sqlite3'}"
     with pytest.raises(CopyError, match="same store"):
         copy_database(url, url)
+
+
+def test_the_progress_hears_every_table_and_every_row(database_url, client, played, tmp_path, monkeypatch):
+    from rollbook.server import copy as copy_module
+
+    monkeypatch.setattr(copy_module, "BATCH", 7)  # several batches per table
+    heard: dict[str, list[int]] = {}
+    planned: dict[str, int] = {}
+    with other_store(database_url, tmp_path) as target:
+        result = copy_database(database_url, target, totals=planned.update,
+                               progress=lambda table, done: heard.setdefault(table, []).append(done))
+    assert planned == result.rows and set(planned) == {table.name for table in copy_module.tables()}
+    for table, counts_heard in heard.items():
+        assert counts_heard == sorted(counts_heard) and counts_heard[-1] == result.rows[table]
+    assert len(heard["log_entries"]) == -(-result.rows["log_entries"] // 7)
