@@ -14,11 +14,11 @@ from contextlib import contextmanager
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from rollbook.server.access import STORYTELLER
 from rollbook.server.app import create_app
-from rollbook.server.copy import CopyError, copy_database, counts, open_store
+from rollbook.server.copy import CopyError, copy_database, counts, json_columns, open_store, tables
 from rollbook.server.models import Chronicle, IdempotencyRecord, Member
 from rollbook.server.usecases.log import export_lines
 
@@ -121,6 +121,18 @@ def exports(url: str) -> dict[int, str]:
         database.dispose()
 
 
+def sql_nulls(url: str) -> dict[str, int]:
+    """How many rows hold SQL NULL in each JSON column (a JSON ``null`` is not one)."""
+    database = open_store(url)
+    try:
+        with database.read() as session:
+            return {f"{table.name}.{name}": session.execute(
+                        select(func.count()).select_from(table).where(table.c[name].is_(None))).scalar_one()
+                    for table in tables() for name in json_columns(table) if table.name != "idempotency_keys"}
+    finally:
+        database.dispose()
+
+
 def rows(url: str) -> dict[str, int]:
     database = open_store(url)
     try:
@@ -143,6 +155,7 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
         assert copied_rows["idempotency_keys"] <= source_rows["idempotency_keys"]
         del copied_rows["idempotency_keys"], source_rows["idempotency_keys"]
         assert copied_rows == source_rows
+        assert sql_nulls(target) == sql_nulls(database_url)  # SQL NULL stays SQL NULL, JSON null stays JSON
         for table in played:
             path = tmp_path / f"log-{table.id}.jsonl"
             path.write_text(after[table.id], encoding="utf-8")
@@ -244,10 +257,13 @@ def test_a_bad_url_or_a_store_that_does_not_answer_is_one_line_and_exit_2(tmp_pa
     assert says in answer.stderr and answer.stderr.strip().count("\n") == 0 and "Traceback" not in answer.stderr
 
 
-def test_the_same_store_is_refused(tmp_path):
+def test_the_same_store_is_refused(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path / 'same.sqlite3'}"
     with pytest.raises(CopyError, match="same store"):
         copy_database(url, url)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(CopyError, match="same store"):
+        copy_database("sqlite:///./same.sqlite3", url)
 
 
 def test_the_progress_hears_every_table_and_every_row(database_url, client, played, tmp_path, monkeypatch):

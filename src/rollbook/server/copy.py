@@ -110,7 +110,7 @@ def copy_database(source_url: str, target_url: str, *, force: bool = False,
 
     ``totals(rows per table)`` hears what will be copied before the first row is; ``progress`` after
     each batch. An exception raised by either aborts the copy: the target is left as it was."""
-    if database_url(source_url) == database_url(target_url):
+    if same_store(source_url, target_url):
         raise CopyError("the source and the target are the same store")
     source = open_store(source_url, must_exist=True)
     try:
@@ -121,6 +121,17 @@ def copy_database(source_url: str, target_url: str, *, force: bool = False,
             target.dispose()
     finally:
         source.dispose()
+
+
+def same_store(one: str, other: str) -> bool:
+    """Whether two URLs name one store (an SQLite file however its path is written)."""
+    try:
+        first, second = make_url(database_url(one)), make_url(database_url(other))
+    except ArgumentError:
+        return False
+    if first.get_backend_name() == second.get_backend_name() == "sqlite" and first.database and second.database:
+        return Path(first.database).expanduser().resolve() == Path(second.database).expanduser().resolve()
+    return first.render_as_string(hide_password=False) == second.render_as_string(hide_password=False)
 
 
 def _copy(source: Database, target: Database, *, force: bool, progress: Progress | None,
