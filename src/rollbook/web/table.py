@@ -218,6 +218,11 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
     # bar and the standing grants (out of band, for everyone on the page).
     item["queue"] = entry["kind"] in authority.QUEUE_KINDS
     item["scene"] = entry["kind"] in authority.SCENE_KINDS
+    # issue 34 point 1: a sheet's page has no standing-grants panel; a standing grant that
+    # starts or ends redraws its roll form instead, whose edges start from the new baseline.
+    item["on_sheet"] = character_id is not None
+    item["character_id"] = character_id
+    item["refresh_form"] = character_id is not None and entry["kind"] in ("standing_grant", "standing_end")
     if item["queue"] or item["scene"]:
         with db.read() as session:
             members = chronicles.list_members(session, member)

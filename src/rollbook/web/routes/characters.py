@@ -9,6 +9,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook import play
+from rollbook.play import authority as edges_of
 from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
@@ -72,6 +73,22 @@ def _sheet_form(request: Request, db, member, lang: str, chronicle_id: int, char
 def roll_form(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
     """The roll form for one kind of roll (htmx swaps it in when a tab is picked)."""
     return _sheet_form(request, db, member, lang, chronicle_id, character_id, "kind", "_roll_form.html", "roll")
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form/redrawn", response_class=HTMLResponse)
+def roll_form_redrawn(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+                      values: Asked) -> Response:
+    """Issue 34 point 1 (A-1): the open roll form redrawn when a standing grant starts or ends — what the
+    player chose is kept, every edge starts from the new baseline (what now applies without asking)."""
+    state = table.load(db, member, lang, feed=False)
+    character = character_or_404(state, character_id)
+    system, kind = state.chronicle["system"], str(values.get("kind", ""))
+    with db.read() as session:
+        baseline = authority_cases.baseline_of(session, member, character.id, kind)
+    kept = {name: value for name, value in values.items() if not edges_of.is_edge(system, kind, name)}
+    kept.update({name: value for name, value in baseline.items() if edges_of.is_edge(system, kind, name)})
+    context = sheet_context(db, state, character, member, lang, values=kept, kind=kind)
+    return fragment(request, "_roll_form.html", lang, **context)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/change-form", response_class=HTMLResponse)

@@ -45,7 +45,7 @@ def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict
 
 
 def _after_change(request: Request, db, member: Member, lang: str, chronicle_id: int, character_id: int,
-                  result: dict, form_id: str, change: str | None = None) -> Response:
+                  result: dict, form_id: str, change: str | None = None, kind: str | None = None) -> Response:
     """After a roll or an adjustment: the new card on top of the feed and the sheet's resources
     out of band (htmx), or back to the sheet (no JavaScript)."""
     if not is_htmx(request):
@@ -53,7 +53,7 @@ def _after_change(request: Request, db, member: Member, lang: str, chronicle_id:
     state = table.load(db, member, lang, feed=False)
     character = character_or_404(state, character_id)
     card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
-    context = sheet_context(db, state, character, member, lang, change=change)
+    context = sheet_context(db, state, character, member, lang, change=change, kind=kind)
     return fragment(request, "_after_change.html", lang, card=card, form_id=form_id, chronicle=state.chronicle,
                     asked="ask" in result, **{k: v for k, v in context.items() if k not in ("errors",)}, errors={})
 
@@ -74,7 +74,7 @@ def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member:
     result = once(request, db, member, form,
                   lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice,
                                        target=target))
-    return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll")
+    return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll", kind=kind)
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments")
