@@ -26,7 +26,7 @@ from rollbook.server.api_models import (
 from rollbook.server.usecases import characters, chronicles, log, members as member_cases, rolls
 from rollbook.server.db import Database
 from rollbook.server.migrate import current_revision
-from rollbook.server.events import entry_feed, event_stream, json_events
+from rollbook.server.sse import entry_feed, event_stream, json_events
 from rollbook.server.deps import (
     current_member, database_dependency, dice_source, language, member_in, request_token, required_token,
 )

@@ -6,15 +6,9 @@ subscription per chronicle and a queue per feed (encode/broadcaster's fan-out).
   the queue of every feed of that chronicle open here; each feed derives its member's view from it
   (``Batch.entries``: a hidden entry redacted for a player, as ``views.entry_view``). A feed that
   waits costs nothing but its keep-alive: no timer, no read of its own.
-- ``entry_feed(hub, db, member, after, tokens=…)``: the one generator, yielding ``Entry`` (seq, the
-  member's view, its JSON) for every entry after ``after`` (its own read of the backlog, once, at
-  connection), then each new one from its queue; then ``End`` when the member's token is revoked
-  (sign-out, key rotation, removal) or expires, and the feed stops.
-- ``json_events(feed)``: the API's adapter (``event: entry``, ``id: seq``, the entry as JSON; a last
-  ``event: end`` with the reason); the web's adapter renders each entry as a card's HTML
-  (``rollbook.web.live``).
-- ``event_stream(events)``: the ``text/event-stream`` response (``sse-starlette``: a keep-alive
-  comment every 15 s, the client's reconnection delay first, disconnects handled).
+- Each feed (``server.sse.entry_feed``) reads its own backlog once, at connection (what it missed
+  before its channel's last delivered seq), then takes its entries from its queue, then ``End``
+  when the member's token is revoked (sign-out, key rotation, removal) or expires.
 
 What wakes a chronicle in a process:
 
@@ -47,25 +41,19 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-
-from sse_starlette import EventSourceResponse, ServerSentEvent
-from starlette.concurrency import run_in_threadpool
 
 from rollbook.server import auth
 from rollbook.server.listen import Listener, channel  # noqa: F401 - channel: the name tests and docs use
 from rollbook.server.models import Member
 from rollbook.server.usecases import feeds as feed_reads
-from rollbook.server.usecases import log as log_cases
 from rollbook.server.views import entry_view
 
 logger = logging.getLogger("rollbook.server.events")
 
-RETRY_MS = 1000  # the browser's reconnection delay
-KEEP_ALIVE_SECONDS = 15
 BATCH = 200
 REVOCATION_MARGIN = timedelta(seconds=10)  # a revocation committed late is still seen by the catch-up
 EXPIRY_SLACK = 0.05  # the expiry timer fires just after the token's time, never just before
@@ -73,7 +61,7 @@ READER_THREADS = 2  # the hub's reads: a chronicle's new entries, tokens, the ca
 ERROR = "error"  # why a feed ended when the hub itself failed
 
 
-def _dumps(view: dict) -> str:
+def dumps(view: dict) -> str:
     return json.dumps(view, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
@@ -111,7 +99,7 @@ class Batch:
             made = []
             for row in self.rows:
                 view = entry_view(row, member, self.revealed)
-                made.append(Entry(row.seq, view, _dumps(view), self))
+                made.append(Entry(row.seq, view, dumps(view), self))
             self._views[member.role] = made
         return made
 
@@ -461,76 +449,3 @@ class Hub:
         if self._readers is not None:
             self._readers.shutdown(wait=False, cancel_futures=True)
             self._readers = None
-
-
-# --- the feed and its adapters -------------------------------------------------------------------
-
-def _entries_after(db, member: Member, after: int) -> list[dict]:
-    with db.read() as session:
-        return log_cases.entries_after(session, member, after, BATCH)
-
-
-def entry_feed(hub: Hub, db, member: Member, after: int, *, tokens: Iterable[str | None] = (),
-               idle_timeout: float | None = None) -> AsyncIterator[Entry | End]:
-    """``Entry`` for each entry after ``after``, as this member may see it, then each new one as it
-    is committed (from the feed's queue in ``hub``); ``End`` last if the member's token stops
-    opening the chronicle. It returns after ``idle_timeout`` quiet seconds, if one is given.
-    Called before the response starts: a hub whose listener failed refuses here (a 500)."""
-    if hub.failure is not None:
-        raise RuntimeError("the live feed's listener failed; restart the server") from hub.failure
-    if hub.db is None:
-        hub.db = db
-    return _feed(hub, db, member, after, tuple(tokens), idle_timeout)
-
-
-async def _feed(hub: Hub, db, member: Member, after: int, tokens: tuple, idle_timeout: float | None):
-    feed = await hub.join(member, tokens)
-    last = after
-    try:
-        while last < feed.start:  # what it missed: its own read, once, at connection
-            entries = await run_in_threadpool(_entries_after, db, member, last)
-            hub.backlog_reads += 1
-            for entry in entries:
-                last = entry["seq"]
-                yield Entry(last, entry, _dumps(entry))
-            if len(entries) < BATCH:
-                break
-        while True:
-            if idle_timeout is None:
-                item = await feed.queue.get()
-            else:
-                try:
-                    item = await asyncio.wait_for(feed.queue.get(), idle_timeout)
-                except TimeoutError:
-                    return
-            if isinstance(item, End):
-                yield item
-                return
-            for entry in item.entries(member):
-                if entry.seq > last:
-                    last = entry.seq
-                    yield entry
-    finally:
-        hub.leave(feed)
-
-
-async def json_events(feed: AsyncIterator[Entry | End]) -> AsyncIterator[ServerSentEvent]:
-    """The API's events: ``id: <seq>``, ``event: entry``, ``data: <the entry as JSON>``; when the
-    member's token stops opening the chronicle, ``event: end``, ``data: {"reason": …}``."""
-    async for item in feed:
-        if isinstance(item, End):
-            yield ServerSentEvent(_dumps({"reason": item.reason}), event="end", sep="\n")
-        else:
-            yield ServerSentEvent(item.json, event="entry", id=str(item.seq), sep="\n")
-
-
-async def _with_retry(events: AsyncIterator[ServerSentEvent]) -> AsyncIterator[ServerSentEvent]:
-    yield ServerSentEvent(retry=RETRY_MS, sep="\n")
-    async for event in events:
-        yield event
-
-
-def event_stream(events: AsyncIterator[ServerSentEvent]) -> EventSourceResponse:
-    """``text/event-stream``: the reconnection delay, then ``events``; a keep-alive comment every 15 s."""
-    return EventSourceResponse(_with_retry(events), sep="\n", ping=KEEP_ALIVE_SECONDS,
-                               headers={"Cache-Control": "no-cache"})

@@ -1,5 +1,5 @@
 """The web table's live feed: ``GET /chronicles/{id}/live`` (``text/event-stream``), the HTML
-adapter of the server's one feed (``rollbook.server.events.entry_feed``): one ``entry`` event per
+adapter of the server's one feed (``rollbook.server.sse.entry_feed``): one ``entry`` event per
 new log entry, its data the card's HTML as this member may see it, in their language, with what it
 changes elsewhere on the page out of band (htmx's SSE extension puts it on top of the feed).
 
@@ -26,8 +26,9 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.fair import SEED_REVEAL
 from rollbook.server.deps import request_token
-from rollbook.server.events import ERROR, Batch, End, Entry, entry_feed, event_stream
+from rollbook.server.events import ERROR, Batch, End, Entry
 from rollbook.server.models import Member
+from rollbook.server.sse import entry_feed, event_stream
 from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.views import member_view, roster_view
 from rollbook.web import authority, exchange, keychain, table
