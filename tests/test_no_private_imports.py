@@ -23,9 +23,6 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
 OWN = "rollbook"
 # A named tuple's documented methods are public, their underscore only keeps them off the fields.
 PUBLIC = frozenset({"_make", "_replace", "_asdict", "_fields", "_field_defaults"})
-# Known, to be removed (issue 30), not to be added to: the test fails too once one is gone, so
-# the list only shrinks. play/schema.py names its components through Pydantic's private map.
-KNOWN = {"play/schema.py": ["…._prioritized_defsref_choices"]}
 
 
 def _private(name: str) -> bool:
@@ -99,7 +96,7 @@ def test_no_module_of_src_reads_a_private_name_of_a_dependency():
     own = own_private_names(list(trees.values()))
     found = {str(path.relative_to(SOURCE)): [use.split(": ", 1)[1] for use in uses]
              for path, tree in trees.items() if (uses := private_uses(tree, own))}
-    assert found == KNOWN
+    assert found == {}
 
 
 def test_the_check_finds_each_kind_of_private_use():

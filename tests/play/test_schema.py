@@ -3,8 +3,11 @@ models, and honest: every example plays, and what it produces validates against 
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 import pytest
 from jsonschema import Draft202012Validator
+from pydantic import BaseModel, TypeAdapter, create_model
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -14,6 +17,7 @@ from rollbook.play import examples, schema
 from rollbook.play.common import Recorded
 
 SYSTEMS = play.SYSTEM_IDS
+T = TypeVar("T")
 COMPONENTS = schema.components()
 REGISTRY = Registry().with_resource(
     "urn:rollbook", Resource.from_contents({"components": {"schemas": COMPONENTS}}, default_specification=DRAFT202012))
@@ -160,6 +164,48 @@ def test_a_sheet_patch_is_partial_and_may_remove_keys():
     patched = play.edit_sheet("v20", play.new_sheet("v20", examples.EXAMPLES["v20"].sheet.value),
                               {"attributes": {"wits": 4}, "concept": None}, role="storyteller")
     assert not errors("V20Sheet", patched)
+
+
+def _definitions(*models):
+    return schema.definitions([(index, "validation", TypeAdapter(model).core_schema)
+                               for index, model in enumerate(models)], "#/$defs/{model}")
+
+
+def test_definitions_are_named_by_component_name_wherever_they_are_referenced():
+    """The same class name in two systems: each under its system's name, the shared one under its
+    own, and every reference (top level and nested) to those names."""
+    shared = create_model("Note", __module__="rollbook.play.common", text=(str, ...))
+    v20 = create_model("Probe", __module__="rollbook.play.v20", note=(shared, ...), dice=(int, ...))
+    v5 = create_model("Probe", __module__="rollbook.play.v5", note=(shared, ...), hunger=(int, ...))
+    refs, defs = _definitions(v20, v5)
+    assert sorted(defs) == ["Note", "V20Probe", "V5Probe"]
+    assert [refs[(index, "validation")] for index in (0, 1)] == [{"$ref": "#/$defs/V20Probe"},
+                                                                  {"$ref": "#/$defs/V5Probe"}]
+    assert defs["V20Probe"]["properties"]["note"] == {"$ref": "#/$defs/Note"}
+    assert defs["V5Probe"]["properties"]["note"] == {"$ref": "#/$defs/Note"}
+    assert "hunger" in defs["V5Probe"]["properties"] and "dice" in defs["V20Probe"]["properties"]
+
+
+def test_two_types_with_one_component_name_are_refused():
+    """``play.v20.Probe`` and ``play.v20_sheet.V20Probe`` would both be ``V20Probe``: an error, never one
+    schema silently standing for both or renamed."""
+    first = create_model("Probe", __module__="rollbook.play.v20", dice=(int, ...))
+    second = create_model("V20Probe", __module__="rollbook.play.v20_sheet", name=(str, ...))
+    with pytest.raises(ValueError, match="two types would be named 'V20Probe'"):
+        _definitions(first, second)
+
+
+def test_a_name_pydantic_would_not_give_is_refused():
+    """Pydantic gives a generic ``Box[int]`` the name ``Box_int_``; a model of that very name would be
+    renamed by it: refused rather than published under another name."""
+
+    class Box(BaseModel, Generic[T]):
+        item: T
+
+    Box.__module__ = "rollbook.play.common"
+    named = create_model("Box_int_", __module__="rollbook.play.common", other=(str, ...))
+    with pytest.raises(ValueError, match="not named as their types.*Box_int_"):
+        _definitions(Box[int], named)
 
 
 def test_component_names_are_unique_and_readable():

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
-from pydantic.json_schema import CoreModeRef, DefsRef, GenerateJsonSchema
+from pydantic.json_schema import CoreModeRef, CoreRef, DefsRef, GenerateJsonSchema
 
 from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.common import Model, Recorded
@@ -206,23 +206,42 @@ def component_name(core_ref: str) -> str:
 
 class _Named(GenerateJsonSchema):
     """Pydantic's generator, with component names of our choosing (a clash is an error, never a
-    silently merged or renamed schema)."""
+    silently merged or renamed schema).
+
+    Only Pydantic's public hooks: ``get_defs_ref`` hands Pydantic's own naming a reference that
+    already is the component's name (no module, no id), so the name Pydantic picks for it is that
+    name; ``definitions`` checks that it did."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._owners: dict[str, str] = {}
 
     def get_defs_ref(self, core_mode_ref: CoreModeRef) -> DefsRef:
-        core_ref, _mode = core_mode_ref
+        core_ref, mode = core_mode_ref
         if "[" in core_ref:
             return super().get_defs_ref(core_mode_ref)  # a generic: Pydantic's own name
-        name = DefsRef(component_name(core_ref))
+        name = component_name(core_ref)
         qualified = core_ref.rsplit(":", 1)[0]
         owner = self._owners.setdefault(name, qualified)
         if owner != qualified:
             raise ValueError(f"two types would be named {name!r} in the API schema: {owner} and {core_ref}")
-        self._prioritized_defsref_choices[name] = [name]
-        return name
+        return super().get_defs_ref((CoreRef(name), mode))
+
+    def names(self) -> set[str]:
+        """The component names given so far (generics aside)."""
+        return set(self._owners)
+
+
+def definitions(inputs: list[tuple[Any, Literal["validation"], Any]], ref_template: str
+                ) -> tuple[dict[tuple[Any, str], dict], dict[str, dict]]:
+    """Pydantic's ``generate_definitions`` of ``inputs`` (key, mode, core schema), every model's
+    definition under its ``component_name``: the references to each input, and the definitions."""
+    generator = _Named(ref_template=ref_template)
+    refs, defs = generator.generate_definitions(inputs)
+    missing = generator.names() - defs.keys()
+    if missing:  # Pydantic named one otherwise (it does when another definition could take the name)
+        raise ValueError(f"schemas not named as their types in the API schema: {sorted(missing)}")
+    return refs, defs
 
 
 # --- assembly -----------------------------------------------------------------------------------
@@ -335,8 +354,7 @@ def _components(ref_template: str) -> dict[str, dict]:
         for kind in changes(system):
             add((system, f"change_receipt:{kind}"), change_receipt_model(system, kind))
 
-    generator = _Named(ref_template=ref_template)
-    refs, defs = generator.generate_definitions(inputs)
+    refs, defs = definitions(inputs, ref_template)
     prefix = ref_template.split("{model}")[0]
 
     def name_of(key: tuple[str, str]) -> str:
@@ -405,6 +423,6 @@ def system_union(system: str, group: str) -> str | None:
     return f"{title(system)}{group.capitalize()}" if models else None
 
 
-__all__ = ["TITLES", "REF_TEMPLATE", "components", "component_name", "system_union", "actions", "followups",
-           "changes", "sheet", "roll_receipt_model", "change_receipt_model", "Pool", "PoolPart", "ResourceChange",
-           "Flag", "Effect", "RerollRecord", "title"]
+__all__ = ["TITLES", "REF_TEMPLATE", "components", "component_name", "definitions", "system_union", "actions",
+           "followups", "changes", "sheet", "roll_receipt_model", "change_receipt_model", "Pool", "PoolPart",
+           "ResourceChange", "Flag", "Effect", "RerollRecord", "title"]
