@@ -22,17 +22,21 @@ YEAR = 365 * 24 * 3600
 
 
 def lang_of(request: Request, chronicle_language: str | None = None) -> str:
-    """``?lang=``, then the ``rollbook_lang`` cookie, then the chronicle's language, then
-    ``Accept-Language``; en, fr or es."""
+    """``?lang=``, then the ``rollbook_lang`` cookie (the reader's own choice), then ``Accept-Language``
+    when it names one of en, fr, es (the reader's browser), then the chronicle's language, then en.
+    Issue 34 point 7: the reader's language wins on their own screen over the chronicle's."""
     asked = request.query_params.get("lang")
     if asked and asked.lower()[:2] in LANGUAGES:
         return normalize(asked)
     cookie = request.cookies.get(LANG_COOKIE)
     if cookie in LANGUAGES:
         return cookie
+    header = request.headers.get("accept-language")
+    if header and any(part.strip().lower()[:2] in LANGUAGES for part in header.split(",")):
+        return pick_language(None, header)
     if chronicle_language in LANGUAGES:
         return chronicle_language  # type: ignore[return-value]
-    return pick_language(None, request.headers.get("accept-language"))
+    return "en"
 
 
 def is_htmx(request: Request) -> bool:
