@@ -9,6 +9,7 @@ from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
+from rollbook.fair import SEED_COMMIT
 from rollbook.web import authority, contests, exchange, fairness, labels
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.titles import roll_title
@@ -48,6 +49,7 @@ class Card:
     time: str
     actor: str = ""
     actor_role: str = ""
+    by: str = ""  # issue 34 point 9: who heads the card when it is not the character (the Storyteller's decisions)
     character: str = ""
     character_id: int | None = None
     hidden: bool = False
@@ -143,6 +145,9 @@ def _change_value(key: str, value, lang: str) -> str:
     return str(value)
 
 
+STORYTELLER_HEADED = ("grant", "refusal", "standing_grant", "standing_end", "sheet_edit")
+
+
 def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
          willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
          goal: str = "win", chronicle_system: str = "", trait_names: dict[int, dict] | None = None) -> Card:
@@ -156,6 +161,12 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
              refers_to=entry.get("refers_to"), followed_by=followed.get(entry["seq"]))
     if c.character_id is not None:
         c.character = characters.get(c.character_id, "")
+    # issue 34 point 9: the Storyteller's decisions and edits are headed with the Storyteller's name, not the
+    # character's; a seed commit is the table's dice (F-1), not the first player whose roll drew it
+    if entry["kind"] in STORYTELLER_HEADED and c.actor_role == "storyteller":
+        c.by = c.actor
+    elif entry["kind"] == SEED_COMMIT:
+        c.by = translate(N_("Storyteller"), lang)
     if c.redacted:  # its kind is all a player reads of it (issue 31)
         c.title = translate(REDACTED_TITLES.get(entry["kind"], REDACTED_TITLES["roll"]), lang)
         return c
