@@ -44,3 +44,23 @@ def test_issue34_point9_decisions_headed_with_the_storyteller_seed_commits_with_
         assert heads["refusal"] == ["Ana (Storyteller)"], heads
         assert heads["ask"] == ["Lucita", "Lucita"]
         assert all("Bruno" not in head for head in heads["seed_commit"]) and heads["seed_commit"], heads
+
+
+def test_issue34_point9_a_players_own_hidden_roll_is_not_the_storytellers(app):
+    storyteller = TestClient(app)
+    chronicle = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
+                                 follow_redirects=False).headers["location"]
+    invitation = storyteller.cookies.get("rollbook_invitation")
+    player = TestClient(app)
+    player.post("/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False)
+    sheet = player.post(f"{chronicle}/characters", data={"s.name": "Lucita", "s.attributes.dexterity": "3",
+                                                          "s.skills.firearms": "2"},
+                        follow_redirects=False).headers["location"]
+    player.post(f"{sheet}/rolls", data={**TEST, "hidden": "on"}, headers=HTMX)  # a hidden roll is asked (A-1)
+    assert storyteller.post(f"{chronicle}/asks/1/grant", headers=HTMX).status_code == 200
+    for lang, words in (("en", "A hidden roll"), ("fr", "Un jet secret"), ("es", "Una tirada secreta")):
+        page = player.get(chronicle, params={"lang": lang}).text
+        roll = next(chunk for chunk in page.split('<li id="entry-')[1:] if 'kind-roll' in chunk.split(">")[0])
+        assert words in roll
+        title = roll.split("</h3>")[0] if "</h3>" in roll else roll.split("badge-hidden")[0]
+        assert "Storyteller" not in title and "Conteur" not in title and "Narrador" not in title

@@ -17,7 +17,8 @@ from rollbook.web.titles import roll_title
 STORYTELLER = "storyteller"
 # What a player reads of a hidden entry they may not open: its kind in words (issue 31)
 REDACTED_TITLES = {
-    "roll": N_("A hidden roll by the Storyteller"),
+    # issue 34 point 9: a redacted roll names no one (it may be the reader's own, granted hidden)
+    "roll": N_("A hidden roll"),
     "ask": N_("A hidden ask"),
     "grant": N_("A hidden ask granted"),
     "refusal": N_("A hidden ask refused"),
