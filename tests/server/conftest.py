@@ -113,6 +113,16 @@ def backend(database_url) -> str:
     return "sqlite" if database_url.startswith("sqlite") else "postgresql"
 
 
+@pytest.fixture()
+def fresh_url(database_url, tmp_path):
+    """A database of its own (the migration is run backwards on it)."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+        return
+    with fresh_pg_database() as url:
+        yield url
+
+
 def in_a_loop(coroutine):
     """Run ``coroutine`` to its end in an event loop of its own thread (the test's thread may hold a
     loop already: Playwright's sync API keeps one)."""

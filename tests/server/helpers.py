@@ -9,7 +9,7 @@ import json
 from rollbook.server import auth, tx
 from rollbook.server.chain import entry_hash
 
-from .conftest import run_cli
+from .conftest import V20_SHEET, V20_TEST, run_cli
 
 
 PROBLEM = "application/problem+json"
@@ -51,6 +51,29 @@ def rehash(lines: list[str], start_seq: int) -> list[str]:
         entry["entry_hash"] = entry_hash(**{k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at",
                                                                   "kind", "actor", "visibility", "receipt")})
     return [json.dumps(entry) for entry in entries]
+
+
+def rolled_v20(make_table, **rules) -> list[dict]:
+    """A v20 chronicle (``rules`` at its creation) where a player rolled once: its export's entries."""
+    table = make_table("v20", **rules)
+    player = table.join("Ann")
+    character = table.character(player, V20_SHEET)
+    assert table.roll(player, character["id"], V20_TEST).status_code == 201
+    return [json.loads(line) for line in table.export().splitlines()]
+
+
+def rechained(entries: list[dict]) -> list[dict]:
+    """The forger's move: every hash recomputed after an edit (no ``--head`` to catch it)."""
+    previous = None
+    for entry in entries:
+        if previous is not None:
+            entry["prev_hash"] = previous["entry_hash"]
+        fields = {k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility",
+                                        "receipt")}
+        entry["entry_hash"] = entry_hash(**fields, character=entry.get("character"), refers_to=entry.get("refers_to"),
+                                         effects=entry.get("effects", []))
+        previous = entry
+    return entries
 
 
 def verify(tmp_path, lines: list[str], name: str = "log.jsonl"):

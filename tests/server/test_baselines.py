@@ -10,9 +10,10 @@ import json
 from rollbook.play import verify_receipt
 from rollbook.rules import v20 as rules20
 from rollbook.server.baselines import verify_ledger
-from rollbook.server.chain import entry_hash, read_jsonl, verify_entries
+from rollbook.server.chain import read_jsonl, verify_entries
 
 from .conftest import V20_SHEET, V20_TEST
+from .helpers import rechained, rolled_v20
 
 SPECIALTY_SHEET = {**V20_SHEET, "attributes": {"dexterity": 4, "wits": 2}, "specialties": {"dexterity": ["quick draw"]}}
 
@@ -24,20 +25,6 @@ def verify(entries: list[dict]) -> list[str]:
 
 def exported(table) -> list[dict]:
     return [json.loads(line) for line in table.export().splitlines()]
-
-
-def rechained(entries: list[dict]) -> list[dict]:
-    """The forger's move: every hash recomputed after an edit (no ``--head`` to catch it)."""
-    previous = None
-    for entry in entries:
-        if previous is not None:
-            entry["prev_hash"] = previous["entry_hash"]
-        fields = {k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility",
-                                        "receipt")}
-        entry["entry_hash"] = entry_hash(**fields, character=entry.get("character"), refers_to=entry.get("refers_to"),
-                                         effects=entry.get("effects", []))
-        previous = entry
-    return entries
 
 
 def player_roll(entries: list[dict]) -> dict:
@@ -77,11 +64,7 @@ def test_A_5_settings_changes_are_storyteller_log_entries(client, make_table):
 
 
 def test_A_5_a_baseline_forged_to_an_easier_difficulty_fails_verify(client, make_table):
-    table = make_table("v20", difficulty=8)
-    player = table.join("Ann")
-    character = table.character(player, V20_SHEET)
-    assert table.roll(player, character["id"], V20_TEST).status_code == 201
-    entries = exported(table)
+    entries = rolled_v20(make_table, difficulty=8)
     assert verify(entries) == []
     forged = copy.deepcopy(entries)
     roll = player_roll(forged)
@@ -111,11 +94,7 @@ def test_A_5_a_characters_standing_difficulty_is_in_the_log(client, make_table):
 
 
 def test_A_5_strict_changed_to_casual_fails_verify(client, make_table):
-    table = make_table("v20")
-    player = table.join("Ann")
-    character = table.character(player, V20_SHEET)
-    assert table.roll(player, character["id"], V20_TEST).status_code == 201
-    entries = exported(table)
+    entries = rolled_v20(make_table)
     assert verify(entries) == []
     forged = copy.deepcopy(entries)
     resolved_again(player_roll(forged)["receipt"], mode="casual")

@@ -16,7 +16,7 @@ from rollbook.server.models import Character, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters
 
-from .conftest import V5_SHEET, Table, fresh_pg_database
+from .conftest import V5_SHEET, Table
 from .helpers import as_member, entries_of
 
 
@@ -48,16 +48,6 @@ def test_a_removed_character_is_not_found_listed_edited_or_rolled_for(app, make_
     assert [e["character"] for e in entries_of(table, "removal")] == [gone["id"]]
     assert any(e["character"] == gone["id"] for e in entries_of(table, "roll"))
     assert table.roll(player, kept["id"], {"kind": "test", "attribute": "wits"}).status_code == 201
-
-
-@pytest.fixture()
-def fresh_url(database_url, tmp_path):
-    """A database of its own (the migration is run backwards on it)."""
-    if database_url.startswith("sqlite"):
-        yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-        return
-    with fresh_pg_database() as url:
-        yield url
 
 
 def test_the_migration_marks_characters_the_log_removed(fresh_url):

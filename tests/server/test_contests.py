@@ -7,23 +7,10 @@ import json
 
 from rollbook.play import verify_receipt
 from rollbook.server.baselines import verify_ledger
-from rollbook.server.chain import entry_hash, read_jsonl, verify_entries
+from rollbook.server.chain import read_jsonl, verify_entries
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST
-
-
-def rechained(entries: list[dict]) -> list[dict]:
-    """The forger's move: every hash recomputed after an edit (no ``--head`` to catch it)."""
-    previous = None
-    for entry in entries:
-        if previous is not None:
-            entry["prev_hash"] = previous["entry_hash"]
-        fields = {k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility",
-                                        "receipt")}
-        entry["entry_hash"] = entry_hash(**fields, character=entry.get("character"), refers_to=entry.get("refers_to"),
-                                         effects=entry.get("effects", []))
-        previous = entry
-    return entries
+from .helpers import rechained
 
 
 def verify(table) -> list[str]:

@@ -6,24 +6,13 @@ the Storyteller's and a player's exports still verify."""
 
 from __future__ import annotations
 
-from rollbook.server import auth, tx
 from rollbook.server.usecases import characters
 
 from .conftest import V5_SHEET
 from .forging import entries_of, verify
+from .helpers import as_member
 
 NPC = {**V5_SHEET, "name": "The Prince", "attributes": {"dexterity": 3, "wits": 2}}
-
-
-def as_member(app, headers: dict, work):
-    token = headers["Authorization"].split(" ", 1)[1]
-
-    def run(session):
-        member = auth.authenticate(session, token)
-        assert member is not None
-        return work(session, member)
-
-    return tx.run(app.state.db, run)
 
 
 def edit(table, headers, character_id: int, patch: dict) -> None:

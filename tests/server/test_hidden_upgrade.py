@@ -6,7 +6,6 @@ and hidden rolls go on under the old one."""
 
 from __future__ import annotations
 
-import pytest
 from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text
@@ -15,17 +14,7 @@ from rollbook.server.app import create_app
 from rollbook.server.migrate import alembic_config, upgrade
 from rollbook.server.models import FairSeed
 
-from .conftest import V5_SHEET, V5_TEST, Table, fresh_pg_database
-
-
-@pytest.fixture()
-def fresh_url(database_url, tmp_path):
-    """A database of its own (the migration is run backwards on it)."""
-    if database_url.startswith("sqlite"):
-        yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-        return
-    with fresh_pg_database() as url:
-        yield url
+from .conftest import V5_SHEET, V5_TEST, Table
 
 
 def streams(app, chronicle_id: int) -> list[tuple[str, int]]:

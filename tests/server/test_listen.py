@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -21,18 +21,10 @@ from rollbook.server.app import create_app
 from rollbook.server.migrate import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
+from .feed_helpers import until
 
 POLL_SECONDS = 5.0  # PostgreSQL's per-process catch-up (app.py): a feed woken sooner was woken by NOTIFY
 HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
-
-
-def _until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 def _table(url: str) -> tuple[str, dict, int, int]:
@@ -100,7 +92,7 @@ def test_a_process_hears_the_chronicles_it_has_a_live_feed_open_for_and_no_other
         assert hub.notifications == 0  # nobody watches from the second process: it was not woken
 
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
-            assert _until(lambda: hub.listened == {watched})
+            assert until(lambda: hub.listened == {watched})
             _roll(one.url, *other[:3])
             time.sleep(HEARD_WITHIN)
             assert hub.notifications == 0  # a chronicle nobody watches from here
@@ -110,12 +102,12 @@ def test_a_process_hears_the_chronicles_it_has_a_live_feed_open_for_and_no_other
         assert feed.received[-1]["at"] - rolled_at < POLL_SECONDS / 2  # NOTIFY woke it
         assert hub.notifications >= 1
 
-        assert _until(lambda: not hub.listened)  # its last feed closed: UNLISTEN
+        assert until(lambda: not hub.listened)  # its last feed closed: UNLISTEN
         heard = hub.notifications
         _roll(one.url, base, headers, character)  # not sent to the second process, then or later
         other_base, other_headers, other_character, other_id = other
         with _Feed(two.url, other_base, other_headers, after=_last(one.url, other_base, other_headers)) as feed:
-            assert _until(lambda: hub.listened == {other_id})
+            assert until(lambda: hub.listened == {other_id})
             time.sleep(HEARD_WITHIN)
             assert hub.notifications == heard
             seq = _roll(one.url, other_base, other_headers, other_character)
@@ -156,10 +148,10 @@ def test_a_listener_whose_connection_ended_listens_again_and_its_feeds_read_what
     with ThreadedServer(first) as one, ThreadedServer(second) as two:
         base, headers, character, watched = _table(one.url)
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
-            assert _until(lambda: hub.listened == {watched})
+            assert until(lambda: hub.listened == {watched})
             _admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                    f"WHERE query = 'LISTEN {events.channel(watched)}'")
-            assert _until(lambda: not hub.listened)
+            assert until(lambda: not hub.listened)
             rolled_at = time.monotonic()
             seq = _roll(one.url, base, headers, character)
         assert hub.listened == {watched}
@@ -201,7 +193,7 @@ def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30
     logged with its traceback, the process's open feeds end, a new feed answers 500, and the
     listener does not try again."""
     def broken(self, connection):
-        _until(lambda: bool(self.hub.watched))  # a feed is open: then the defect
+        until(lambda: bool(self.hub.watched))  # a feed is open: then the defect
         raise TypeError("a defect in the listener")
 
     monkeypatch.setattr(listen.Listener, "hear", broken)
@@ -214,7 +206,7 @@ def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30
             lines = list(stream.iter_lines())  # the feed ends when the listener fails
         assert "event: end" in lines and 'data: {"reason":"error"}' in lines
         assert hub.failure is not None and isinstance(hub.failure, TypeError)
-        assert _until(lambda: not hub.listener.alive)
+        assert until(lambda: not hub.listener.alive)
         assert hub.listener.attempts == 1  # not retried
         failed = [r for r in caplog.records if r.name == "rollbook.server.events" and r.exc_info]
         assert failed and failed[0].exc_info[0] is TypeError
@@ -240,7 +232,7 @@ def test_a_lost_listener_connection_is_retried(pg_url, monkeypatch):
     with ThreadedServer(app) as server:
         base, headers, character, watched = _table(server.url)
         with _Feed(server.url, base, headers, after=_last(server.url, base, headers)) as feed:
-            assert _until(lambda: hub.listened == {watched})
+            assert until(lambda: hub.listened == {watched})
             seq = _roll(server.url, base, headers, character)
         assert feed.received[-1]["seq"] == seq
     assert refused and hub.listener.attempts >= 2 and hub.failure is None
