@@ -1,13 +1,13 @@
 """Pieces every V5 format shares: attribute, skill and Discipline keys to rollbook ids, a trait
 added (known, or homebrew with its name as typed), a power added (known by its English name, or
-homebrew)."""
+homebrew), and the top-level keys of a Foundry actor (WoD20 and WoD5e) a sheet has no place for."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
-from rollbook.interop.report import Reader
+from rollbook.interop.report import Reader, at
 from rollbook.play import v5_sheet
 from rollbook.play.powers import disciplines_with_powers
 
@@ -81,3 +81,13 @@ def power(reader: Reader, system: str, discipline: str, name: Any, level: int | 
     else:
         reader.append("powers", {"discipline": discipline, "level": level, "name": typed(text)}, source,
                       name=typed(text))
+
+
+def drop_foundry_top(reader: Reader, data: dict, root: str, state: tuple[str, ...]) -> None:
+    """Report as dropped a Foundry actor's own bookkeeping (``state``) and any top-level key other
+    than those a reader takes (name, type, system, items, flags)."""
+    for key in state:
+        reader.drop(at(root, key), "foundry_state", data.get(key))
+    for key in data:
+        if key not in (*state, "name", "type", "system", "items", "flags"):
+            reader.drop(at(root, key), "unknown_field", data[key])

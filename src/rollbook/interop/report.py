@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,20 +193,30 @@ class Reader:
         return value
 
     def obj(self, value: Any, source: str) -> dict | None:
+        return self._of_type(value, source, dict, "object")
+
+    def array(self, value: Any, source: str) -> list | None:
+        return self._of_type(value, source, list, "list")
+
+    def _of_type(self, value: Any, source: str, kind: type, expected: str) -> Any:
+        """``value`` if it is a ``kind``; None if absent, or (and a problem) if of another type."""
         if value is None:
             return None
-        if not isinstance(value, dict):
-            self.problem(source, "import_wrong_type", expected="object", given=type_name(value))
+        if not isinstance(value, kind):
+            self.problem(source, "import_wrong_type", expected=expected, given=type_name(value))
             return None
         return value
 
-    def array(self, value: Any, source: str) -> list | None:
-        if value is None:
-            return None
-        if not isinstance(value, list):
-            self.problem(source, "import_wrong_type", expected="list", given=type_name(value))
-            return None
-        return value
+
+def entries(reader: Reader, container: dict, base: str, name: str) -> Iterator[tuple[str, str, dict]]:
+    """``(key, where, entry)`` for each entry of the object ``container[name]`` that is itself an
+    object (what is not is reported by ``Reader.obj``)."""
+    where = at(base, name)
+    for key, entry in (reader.obj(container.get(name), where) or {}).items():
+        here = at(where, key)
+        entry = reader.obj(entry, here)
+        if entry is not None:
+            yield key, here, entry
 
 
 def sub(value: Any, *keys: str) -> Any:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.interop.common import power, specialty
+from rollbook.interop.common import drop_foundry_top, power, specialty
 from rollbook.interop.names import by_squash, power_name, slug, squashed, typed
-from rollbook.interop.report import Reader, at, sub, text_key
+from rollbook.interop.report import Reader, at, entries, sub, text_key
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
 
@@ -93,11 +93,7 @@ def read(data: dict, reader: Reader) -> str | None:
                 reader.put(f"health.{key}", value, where)
     _items(reader, reader.array(data.get("items"), at(root, "items")) or [], at(root, "items"))
     _flags(reader, data, root)
-    for key in FOUNDRY_STATE:
-        reader.drop(at(root, key), "foundry_state", data.get(key))
-    for key in data:
-        if key not in (*FOUNDRY_STATE, "name", "type", "system", "items", "flags"):
-            reader.drop(at(root, key), "unknown_field", data[key])
+    drop_foundry_top(reader, data, root, FOUNDRY_STATE)
     for key, value in system.items():
         if key in SYSTEM_STATE:
             reader.drop(at(base, key), "foundry_state", value)
@@ -118,12 +114,7 @@ def _specialties(reader: Reader, trait: str, text: Any, where: str) -> None:
 
 
 def _attributes(reader: Reader, system: dict, base: str) -> None:
-    where = at(base, "attributes")
-    for key, entry in (reader.obj(system.get("attributes"), where) or {}).items():
-        here = at(where, key)
-        entry = reader.obj(entry, here)
-        if entry is None:
-            continue
+    for key, here, entry in entries(reader, system, base, "attributes"):
         identifier = ATTRIBUTES.get(squashed(key))
         if identifier is None:
             reader.drop(here, "not_a_v20_attribute")  # composure, resolve: other games of the system
@@ -150,12 +141,7 @@ def _ability(reader: Reader, group: str, identifier: str, homebrew: str | None, 
 
 
 def _abilities(reader: Reader, system: dict, base: str) -> None:
-    where = at(base, "abilities")
-    for key, entry in (reader.obj(system.get("abilities"), where) or {}).items():
-        here = at(where, key)
-        entry = reader.obj(entry, here)
-        if entry is None:
-            continue
+    for key, here, entry in entries(reader, system, base, "abilities"):
         group = GROUP_OF.get(text_key(entry.get("type")))
         if group is None:
             reader.problem(at(here, "type"), "import_bad_choice", given=str(entry.get("type")), expected=list(GROUP_OF))

@@ -26,12 +26,13 @@ from rollbook.interop.common import (
     V5_ATTRIBUTES,
     V5_DISCIPLINES,
     V5_SKILLS,
+    drop_foundry_top,
     power,
     rated,
     specialty,
 )
 from rollbook.interop.names import power_name, squashed
-from rollbook.interop.report import Reader, at, sub
+from rollbook.interop.report import Reader, at, entries, sub
 from rollbook.play import v5_sheet
 
 FORMAT = "wod5e"
@@ -121,11 +122,7 @@ def read(data: dict, reader: Reader) -> str | None:
     reader.draft["creature"] = creature
     if creature not in v5_sheet.HUNGRY and reader.draft.get("hunger") is None:
         reader.draft["hunger"] = 0
-    for key in FOUNDRY_STATE:
-        reader.drop(at(root, key), "foundry_state", data.get(key))
-    for key in data:
-        if key not in (*FOUNDRY_STATE, "name", "type", "system", "items", "flags"):
-            reader.drop(at(root, key), "unknown_field", data[key])
+    drop_foundry_top(reader, data, root, FOUNDRY_STATE)
     for key, value in system.items():
         if key in SYSTEM_STATE:
             reader.drop(at(base, key), "foundry_state", value)
@@ -140,13 +137,8 @@ def read(data: dict, reader: Reader) -> str | None:
 
 
 def _attributes(reader: Reader, system: dict, base: str) -> None:
-    where = at(base, "attributes")
-    for key, entry in (reader.obj(system.get("attributes"), where) or {}).items():
-        here = at(where, key)
+    for key, here, entry in entries(reader, system, base, "attributes"):
         identifier = V5_ATTRIBUTES.get(squashed(key))
-        entry = reader.obj(entry, here)
-        if entry is None:
-            continue
         if identifier is None:
             reader.drop(here, "not_a_v5_attribute", entry.get("value"))
             continue
@@ -156,12 +148,7 @@ def _attributes(reader: Reader, system: dict, base: str) -> None:
 
 
 def _skills(reader: Reader, system: dict, base: str) -> None:
-    where = at(base, "skills")
-    for key, entry in (reader.obj(system.get("skills"), where) or {}).items():
-        here = at(where, key)
-        entry = reader.obj(entry, here)
-        if entry is None:
-            continue
+    for key, here, entry in entries(reader, system, base, "skills"):
         skill = rated(reader, "skills", key, entry.get("value", 0), here, at(here, "value"), V5_SKILLS)
         for index, bonus in enumerate(reader.array(entry.get("bonuses"), at(here, "bonuses")) or []):
             bwhere = at(at(here, "bonuses"), index)
@@ -175,12 +162,7 @@ def _skills(reader: Reader, system: dict, base: str) -> None:
             else:
                 reader.drop(bwhere, "bonus_not_specialty")
         reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
-    where = at(base, "disciplines")
-    for key, entry in (reader.obj(system.get("disciplines"), where) or {}).items():
-        here = at(where, key)
-        entry = reader.obj(entry, here)
-        if entry is None:
-            continue
+    for key, here, entry in entries(reader, system, base, "disciplines"):
         if key in ("rituals", "ceremonies"):
             reader.drop(at(here, "value"), "rituals", entry.get("value"))
             continue
