@@ -54,11 +54,9 @@ def v20_brute(request: v20.V20Request, ordered: bool | None = None) -> tuple[dic
     return normalise(outcomes, 10 ** request.pool), normalise(totals, 10 ** request.pool)
 
 
-def v20_chain_brute(request: v20.V20Request) -> tuple[dict, dict]:
-    """(outcome -> P, total successes -> P) over every finished face sequence the rules ask for
-    (``rules.v20.needed`` after each die: TR-2's rerolled tens included), each through resolve."""
-    outcomes: Counter = Counter()
-    totals: Counter = Counter()
+def v20_finished(request: v20.V20Request):
+    """Every finished face sequence the rules ask for (``rules.v20.needed`` after each die: TR-2's
+    rerolled tens included)."""
     stack: list[tuple[int, ...]] = [()]
     while stack:
         faces = stack.pop()
@@ -66,6 +64,15 @@ def v20_chain_brute(request: v20.V20Request) -> tuple[dict, dict]:
         if sizes:
             stack.extend(faces + (face,) for face in range(1, sizes[0] + 1))
             continue
+        yield faces
+
+
+def v20_chain_brute(request: v20.V20Request) -> tuple[dict, dict]:
+    """(outcome -> P, total successes -> P) over every finished face sequence the rules ask for
+    (``rules.v20.needed`` after each die: TR-2's rerolled tens included), each through resolve."""
+    outcomes: Counter = Counter()
+    totals: Counter = Counter()
+    for faces in v20_finished(request):
         receipt = v20.resolve(request, faces)
         mass = Fraction(1, 10 ** len(faces))
         outcomes[receipt.outcome] += mass
@@ -193,12 +200,10 @@ def advise_brute(normal: tuple[int, ...], hunger: tuple[int, ...], difficulty: i
 # --- Tiers --------------------------------------------------------------------------------------
 
 
-def tiers_brute(request: t.TiersRequest, depth: int) -> tuple[dict, dict, dict, Fraction]:
-    """Every finished face sequence of length ≤ depth through resolve: (outcome -> P, tier -> P,
-    damage -> P, the probability left unexplored)."""
-    outcomes: Counter = Counter()
-    tiers: Counter = Counter()
-    damage: Counter = Counter()
+def tiers_finished(request: t.TiersRequest, depth: int) -> tuple[list[tuple[tuple[int, ...], Fraction]], Fraction]:
+    """(faces, P) of every finished chain of at most ``depth`` faces (``rules.tiers.needed``), and the
+    probability of the chains left unexplored."""
+    finished = []
     left = Fraction(0)
     stack = [()]
     while stack:
@@ -212,11 +217,23 @@ def tiers_brute(request: t.TiersRequest, depth: int) -> tuple[dict, dict, dict, 
                 else:
                     stack.append(faces)
                 continue
-            receipt = t.resolve(request, faces)
-            outcomes[receipt.outcome] += mass
-            tiers[receipt.soak_tier if receipt.kind == "soak" else receipt.tier] += mass
-            if receipt.kind == "soak":
-                damage[receipt.damage] += mass
+            finished.append((faces, mass))
+    return finished, left
+
+
+def tiers_brute(request: t.TiersRequest, depth: int) -> tuple[dict, dict, dict, Fraction]:
+    """Every finished face sequence of length ≤ depth through resolve: (outcome -> P, tier -> P,
+    damage -> P, the probability left unexplored)."""
+    outcomes: Counter = Counter()
+    tiers: Counter = Counter()
+    damage: Counter = Counter()
+    finished, left = tiers_finished(request, depth)
+    for faces, mass in finished:
+        receipt = t.resolve(request, faces)
+        outcomes[receipt.outcome] += mass
+        tiers[receipt.soak_tier if receipt.kind == "soak" else receipt.tier] += mass
+        if receipt.kind == "soak":
+            damage[receipt.damage] += mass
     return dict(outcomes), dict(tiers), dict(damage), left
 
 

@@ -7,10 +7,10 @@ import sys
 from rollbook.cli import main
 
 
-def run(monkeypatch, capsys, *args):
+def run(monkeypatch, capsys, *args, columns: int = 120):
     monkeypatch.setenv("ROLLBOOK_LANG", "en")
     monkeypatch.setattr(sys, "argv", ["rollbook", "odds", *args])
-    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("COLUMNS", str(columns))
     try:
         main()
         code = 0

@@ -26,7 +26,7 @@ from rollbook.play.v20_sheet import Health, take_damage
 from rollbook.rules import tiers as t
 from rollbook.rules import v20
 
-from .brute import D10, multisets
+from .brute import multisets, tiers_finished
 
 
 def _fractions(counter: Counter, total: int) -> dict:
@@ -206,22 +206,8 @@ def _v20_soaks(defender, damage_receipt, vampire) -> list:
 def chains(request: t.TiersRequest, depth: int):
     """(receipt, P) of every finished chain of at most ``depth`` faces through ``rules.tiers.resolve``,
     and the probability of the chains left unexplored."""
-    out = []
-    left = Fraction(0)
-    stack = [()]
-    while stack:
-        prefix = stack.pop()
-        for face in D10:
-            faces = prefix + (face,)
-            mass = Fraction(1, 10 ** len(faces))
-            if t.needed(request, faces):
-                if len(faces) >= depth:
-                    left += mass
-                else:
-                    stack.append(faces)
-                continue
-            out.append((faces, t.resolve(request, faces), mass))
-    return out, left
+    finished, left = tiers_finished(request, depth)
+    return [(faces, t.resolve(request, faces), mass) for faces, mass in finished], left
 
 
 def tiers_exchange(shot: t.TiersRequest, *, endurance: int, armor: int, level: int, length: int,

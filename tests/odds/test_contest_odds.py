@@ -13,18 +13,14 @@ from rollbook.odds.contests import contest_odds, extended_odds, v5_shape
 from rollbook.rules import contests, v5, v20
 from rollbook.rules.base import to_plain
 
+from .brute import v20_finished
+
 D10 = range(1, 11)
 
 
 def v20_rolls(request):
     """(result, P) of every finished roll, the table rules' rerolls included (``rules.v20.needed``)."""
-    stack = [()]
-    while stack:
-        faces = stack.pop()
-        sizes = v20.needed(request, faces)
-        if sizes:
-            stack.extend(faces + (f,) for f in range(1, sizes[0] + 1))
-            continue
+    for faces in v20_finished(request):
         yield to_plain(v20.resolve(request, faces)), Fraction(1, 10 ** len(faces))
 
 

@@ -4,30 +4,21 @@ under the odds contract, the tables, a chart, one-line refusals."""
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 
 import pytest
 
-from rollbook.cli import main
 from rollbook.odds.exchange_tiers import TiersDefender
 from rollbook.odds.exchange_tiers import exchange_odds as tiers_exchange
 from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v20 import V20Request
 
+from .cli import run as run_odds
+
 
 def run(monkeypatch, capsys, *args):
-    monkeypatch.setenv("ROLLBOOK_LANG", "en")
-    monkeypatch.setenv("COLUMNS", "140")
-    monkeypatch.setattr(sys, "argv", ["rollbook", "odds", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as done:
-        code = done.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_odds(monkeypatch, capsys, *args, columns=140)
 
 
 def test_v20_exchange_json_is_the_engines_exact_odds(monkeypatch, capsys):
