@@ -10,3 +10,16 @@ from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES as MESSAGES
 def test_issue34_point17_the_empty_field_message_agrees_with_a_plural_field():
     assert translate(MESSAGES["blank_text"], "fr", field="Dés") == "Le champ « Dés » ne peut pas être vide."
     assert translate(MESSAGES["blank_text"], "es", field="Dados") == "El campo «Dados» no puede estar vacío."
+
+
+def test_issue34_point17_one_more_digit_below_one_percent_on_the_web():
+    from fractions import Fraction
+
+    from rollbook.web.preview import percent
+
+    assert percent(Fraction(1, 400), "fr") == "0,25\u202f%"
+    assert percent(Fraction(1, 400), "es") == "0,25\u202f%"
+    assert percent(Fraction(1, 400), "en") == "0.25%"
+    assert percent(Fraction(1, 250), "fr") == "0,4\u202f%"
+    assert percent(Fraction(0), "fr") == "0,0\u202f%"
+    assert percent(Fraction(901, 1000), "en") == "90.1%"

@@ -44,7 +44,10 @@ MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the po
 
 def percent(p: Fraction | float, lang: str) -> str:
     value = float(p) * 100
-    text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
+    if 0 < value < 1:  # issue 34 point 17: one more digit below 1 % (0.25 % is not "0,2 %")
+        text = format_decimal(round(value, 2), format="#,##0.0#", locale=lang)
+    else:
+        text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
     return f"{text}\u202f%" if lang in ("fr", "es") else f"{text}%"
 
 
