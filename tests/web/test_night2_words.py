@@ -23,3 +23,19 @@ def test_issue34_point17_one_more_digit_below_one_percent_on_the_web():
     assert percent(Fraction(1, 250), "fr") == "0,4\u202f%"
     assert percent(Fraction(0), "fr") == "0,0\u202f%"
     assert percent(Fraction(901, 1000), "en") == "90.1%"
+
+
+def test_issue34_point12_seed_terms_casual_on_the_home_page(app):
+    from fastapi.testclient import TestClient
+
+    with TestClient(app) as client:
+        assert "Décontracté" in client.get("/", params={"lang": "fr"}).text
+        assert "modo Casual" in client.get("/", params={"lang": "es"}).text
+        assert "Détendu" not in client.get("/", params={"lang": "fr"}).text
+
+
+def test_issue34_point12_seed_term_blood_surge_in_french():
+    from rollbook.i18n import translate
+
+    assert translate("Blood Surge", "fr") == "Sursaut de Sang"
+    assert translate("Rouse check for the Blood Surge", "fr") == "Test de Rouse pour le Sursaut de Sang"
