@@ -17,10 +17,13 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from rollbook.dice import SecureDice
 from rollbook.server.app import create_app
 from tests.conftest import wait_until
+
+from .helpers import GivenDice
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "run"  # git-ignored: a run never changes the work tree
@@ -124,6 +127,18 @@ def new_context(browser, live_server):
 def app(tmp_path):
     """The chronicle server and its pages on a fresh SQLite file, for the TestClient page tests."""
     return create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")
+
+
+@pytest.fixture
+def given_dice() -> GivenDice:
+    return GivenDice()
+
+
+@pytest.fixture
+def given_client(tmp_path, given_dice):
+    """A TestClient on a fresh SQLite file whose dice roll the faces the test queues in ``given_dice``."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'given.sqlite3'}", dice=given_dice)) as test_client:
+        yield test_client
 
 
 @pytest.fixture(scope="session")

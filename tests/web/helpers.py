@@ -11,7 +11,6 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
-
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "rollbook" / "i18n" / "locale"
 
 
@@ -73,6 +72,28 @@ def chronicle_with_player(app, system: str, sheet: dict[str, str]):
     added = player.post(f"{chronicle}/characters", data={"s.name": "Hero", **sheet}, follow_redirects=False)
     assert added.status_code == 303, added.text
     return storyteller, player, chronicle, added.headers["location"]
+
+
+class GivenDice:
+    """Dice whose faces the test queues (``dice.faces``), for the TestClient page tests; a draw the
+    test did not queue fails it."""
+
+    name = "given"
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+
+    def __call__(self) -> GivenDice:
+        return self
+
+    def draw(self, n: int, sides: int) -> tuple[int, ...]:
+        assert len(self.faces) >= n, "the test queues every face"
+        taken, self.faces[:n] = tuple(self.faces[:n]), []
+        return taken
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def text_of(html: str) -> str:
