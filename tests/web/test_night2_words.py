@@ -39,3 +39,9 @@ def test_issue34_point12_seed_term_blood_surge_in_french():
 
     assert translate("Blood Surge", "fr") == "Sursaut de Sang"
     assert translate("Rouse check for the Blood Surge", "fr") == "Test de Rouse pour le Sursaut de Sang"
+
+
+def test_issue34_point12_seed_term_untrained_skill_in_spanish():
+    from rollbook.i18n import translate
+
+    assert translate("untrained Skill", "es") == "Habilidad sin entrenamiento"
