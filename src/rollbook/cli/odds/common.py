@@ -59,7 +59,9 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the odds as JSON
 
 
 def given_options(values: dict[str, Any]) -> dict[str, Any]:
-    """The options the user gave (neither left at None nor a flag left off), without --chart and --json."""
+    """The options the user gave (neither left at None nor a flag left off), without --chart and --json;
+    a --chart that is not .svg or .png is refused first."""
+    check_chart(values.get("chart"))
     return {name: value for name, value in values.items()
             if name not in ("chart", "as_json") and value is not None and value is not False}
 

@@ -15,7 +15,8 @@ from rollbook.cli.odds.common import emit, header, percent
 WHATS = ("contest", "extended")
 
 
-def check_what(what: str | None, given: dict[str, Any]) -> None:
+def check_what(system: str, what: str | None, given: dict[str, Any]) -> None:
+    """`what` is contest or extended, the options given go with it, and there is a --pool to roll."""
     if what is not None and what not in WHATS:
         fail(f"{what!r} is not contest or extended")
     if what != "contest":
@@ -26,6 +27,10 @@ def check_what(what: str | None, given: dict[str, Any]) -> None:
         for name in ("target", "max_rolls"):
             if name in given:
                 fail(f"--{name.replace('_', '-')} goes with extended")
+    if what is None:
+        fail("--against-pool, --target and --max-rolls go with contest or extended")
+    if "pool" not in given:
+        fail(f"{system} {what} odds need --pool")
 
 
 def _table(title: str, column: str, rows: list[tuple[str, str]]) -> Table:

@@ -18,7 +18,6 @@ from rollbook.cli.odds.common import (
     JsonOption,
     OddsCommand,
     chart_done,
-    check_chart,
     distribution_table,
     draw,
     emit,
@@ -63,7 +62,6 @@ def odds_v20_exchange(
     """V20: attack → (dodge) → damage → soak → health track: every outcome, the levels marked, the
     wound level after it (V20-16, V20-17)."""
     given = given_options(locals())
-    check_chart(chart)
     _v20(given, chart, as_json)
 
 
@@ -153,7 +151,6 @@ def odds_tiers_exchange(
 ) -> None:
     """Tiers: shot → (dodge) → soak → wounds: every outcome and the wound track after it (T-3 … T-5)."""
     given = given_options(locals())
-    check_chart(chart)
     _tiers(given, chart, as_json)
 
 

@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
+from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
                                       distribution_table, draw, emit, given_options, header, odds_app,
                                       outcome_table, percent)
 from rollbook.odds._exact import fraction_text
@@ -30,7 +30,6 @@ def odds_rollunder(
 ) -> None:
     """Roll-under d20: the four outcomes and the kept d20 or the total."""
     given = given_options(locals())
-    check_chart(chart)
     _rollunder(given, chart, as_json)
 
 

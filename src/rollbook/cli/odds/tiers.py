@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
+from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
                                       distribution_table, draw, emit, given_options, header, odds_app,
                                       outcome_table, percent)
 
@@ -27,7 +27,6 @@ def odds_tiers(
 ) -> None:
     """Tiers: success and failure, tiers, criticals, damage."""
     given = given_options(locals())
-    check_chart(chart)
     _tiers(given, chart, as_json)
 
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rollbook.cli.base import fail
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
+from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
                                       distribution_table, draw, emit, given_options, header, ints, odds_app,
                                       outcome_table)
 from rollbook.odds._exact import fraction_text
@@ -46,7 +46,6 @@ def odds_v20(
 ) -> None:
     """V20: success, failure and botch, total successes, degrees of success."""
     given = given_options(locals())
-    check_chart(chart)
     if what is not None or any(name in given for name in ("against_pool", "target", "max_rolls")):
         return _v20_contests(what, given, as_json)
     _v20(given, chart, as_json)
@@ -57,11 +56,7 @@ def _v20_contests(what: str | None, given: dict[str, Any], as_json: bool) -> Non
     from rollbook.cli.odds import contests
     from rollbook.rules.v20 import V20Request
 
-    contests.check_what(what, given)
-    if what is None:
-        fail("--against-pool, --target and --max-rolls go with contest or extended")
-    if "pool" not in given:
-        fail(f"v20 {what} odds need --pool")
+    contests.check_what("v20", what, given)
     rules = tuple(given.get("table_rule") or ())
     shared = {name: given[name] for name in ("mode",) if name in given}
 

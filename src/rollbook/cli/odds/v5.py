@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rollbook.cli.base import fail
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, check_chart, chart_done,
+from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
                                       distribution_table, draw, emit, given_options, header, ints, odds_app,
                                       outcome_table, percent)
 from rollbook.odds._exact import fraction_text
@@ -42,7 +42,6 @@ def odds_v5(
     """V5: the six outcomes, margins, Willpower rerolls (optimal for a goal), reroll advice; contests
     and extended actions (TR-5)."""
     given = given_options(locals())
-    check_chart(chart)
     if what is not None or any(name in given for name in ("against_pool", "target", "max_rolls")):
         return _v5_contests(what, given, as_json)
     _v5(given, chart, as_json)
@@ -53,11 +52,7 @@ def _v5_contests(what: str | None, given: dict[str, Any], as_json: bool) -> None
     from rollbook.cli.odds import contests
     from rollbook.rules.v5 import V5Request
 
-    contests.check_what(what, given)
-    if what is None:
-        fail("--against-pool, --target and --max-rolls go with contest or extended")
-    if "pool" not in given:
-        fail(f"v5 {what} odds need --pool")
+    contests.check_what("v5", what, given)
     try:
         hunger = int(given.get("hunger", 0))
     except ValueError:
