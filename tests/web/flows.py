@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Error, Locator, Page, expect
 
 
@@ -21,6 +22,23 @@ def create_chronicle(page: Page, *, name: str, system: str, storyteller: str = "
     page.get_by_role("button", name="Create the chronicle").click()
     expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
     return page.locator("#invitation-code").inner_text().strip()
+
+
+def token_of(page: Page) -> str:
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "rollbook_token")
+
+
+def chronicle_id(page: Page) -> int:
+    return int(page.url.rstrip("/").split("/chronicles/")[1].split("/")[0].split("?")[0].split("#")[0])
+
+
+def api_character(live_server: str, page: Page, sheet: dict) -> int:
+    """A character added through the API with the person's own token (the sheet form has its own tests)."""
+    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
+                          headers={"Authorization": f"Bearer {token_of(page)}"},
+                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
 
 
 def join(page: Page, *, invitation: str, name: str) -> None:

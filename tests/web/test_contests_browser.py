@@ -13,25 +13,16 @@ from rollbook.play import verify_receipt
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
 
-from .flows import create_chronicle, join, screenshot_card
+from .flows import (
+    api_character,
+    chronicle_id,
+    create_chronicle,
+    join,
+    screenshot_card,
+    token_of,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def token_of(page) -> str:
-    return next(c["value"] for c in page.context.cookies() if c["name"] == "rollbook_token")
-
-
-def chronicle_id(page) -> int:
-    return int(page.url.rstrip("/").split("/chronicles/")[1].split("/")[0].split("?")[0].split("#")[0])
-
-
-def add_character(live_server: str, page, sheet: dict) -> int:
-    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
-                          headers={"Authorization": f"Bearer {token_of(page)}"},
-                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
-    assert response.status_code == 201, response.text
-    return response.json()["id"]
 
 
 def test_TR_3_TR_4_contest_and_extended_action_in_french_on_a_phone(new_context, live_server, dice, artifacts):
@@ -40,8 +31,8 @@ def test_TR_3_TR_4_contest_and_extended_action_in_french_on_a_phone(new_context,
     invitation = create_chronicle(storyteller, name="Chicago", system="v20", storyteller="Ana", language="fr")
     join(phone, invitation=invitation, name="Alice")
     cid = chronicle_id(storyteller)
-    nia = add_character(live_server, phone, {"name": "Nia", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}})
-    bran = add_character(live_server, storyteller, {"name": "Bran", "attributes": {"wits": 2},
+    nia = api_character(live_server, phone, {"name": "Nia", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}})
+    bran = api_character(live_server, storyteller, {"name": "Bran", "attributes": {"wits": 2},
                                                     "talents": {"alertness": 2}})
 
     # the Storyteller declares the contest: Nia's Dexterity + Firearms against Bran's Wits + Alertness

@@ -6,32 +6,14 @@ each step offered as a button to the person who takes it, live on the other page
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create_chronicle, join, screenshot_card
+from .flows import api_character, chronicle_id, create_chronicle, join, screenshot_card
 
 pytestmark = pytest.mark.browser
 
 LIVE = 5_000  # ms
-
-
-def token_of(page) -> str:
-    return next(c["value"] for c in page.context.cookies() if c["name"] == "rollbook_token")
-
-
-def chronicle_id(page) -> int:
-    return int(page.url.rstrip("/").split("/chronicles/")[1].split("/")[0].split("?")[0].split("#")[0])
-
-
-def add_character(live_server: str, page, sheet: dict) -> int:
-    """A character added through the API with the person's own token (the sheet form has its own tests)."""
-    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
-                          headers={"Authorization": f"Bearer {token_of(page)}"},
-                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
-    assert response.status_code == 201, response.text
-    return response.json()["id"]
 
 
 def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, live_server, dice, artifacts):
@@ -41,10 +23,10 @@ def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, 
     invitation = create_chronicle(storyteller, name="Chicago by Night", system="v20", storyteller="Ana")
     join(alice, invitation=invitation, name="Alice")
     join(bob, invitation=invitation, name="Bob")
-    nia = add_character(live_server, alice, {
+    nia = api_character(live_server, alice, {
         "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
         "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
-    add_character(live_server, bob, {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}})
+    api_character(live_server, bob, {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}})
     bob.reload()
 
     alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test")
@@ -87,9 +69,9 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
     alice = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Paliers", system="tiers", storyteller="Ana", language="fr")
     join(alice, invitation=invitation, name="Alice")
-    ana = add_character(live_server, alice, {
+    ana = api_character(live_server, alice, {
         "name": "Ana", "skills": {"firearms": 6}, "weapons": [{"name": "Pistol", "bonus": 2, "capacity": 6}]})
-    add_character(live_server, storyteller, {"name": "Rook", "skills": {"dodge": 4}, "endurance": 3,
+    api_character(live_server, storyteller, {"name": "Rook", "skills": {"dodge": 4}, "endurance": 3,
                                              "armor": {"torso": 2}})
     storyteller.goto(f"/chronicles/{chronicle_id(storyteller)}?lang=fr")
 

@@ -5,29 +5,12 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create_chronicle, join
+from .flows import api_character, chronicle_id, create_chronicle, join
 
 pytestmark = pytest.mark.browser
-
-
-def token_of(page) -> str:
-    return next(c["value"] for c in page.context.cookies() if c["name"] == "rollbook_token")
-
-
-def chronicle_id(page) -> int:
-    return int(page.url.rstrip("/").split("/chronicles/")[1].split("/")[0].split("?")[0].split("#")[0])
-
-
-def add_character(live_server: str, page, sheet: dict) -> int:
-    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
-                          headers={"Authorization": f"Bearer {token_of(page)}"},
-                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
-    assert response.status_code == 201, response.text
-    return response.json()["id"]
 
 
 def test_choosing_a_target_shows_the_odds_of_the_whole_exchange(new_context, live_server):
@@ -35,10 +18,10 @@ def test_choosing_a_target_shows_the_odds_of_the_whole_exchange(new_context, liv
     alice = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Odds by Night", system="v20", storyteller="Ana")
     join(alice, invitation=invitation, name="Alice")
-    nia = add_character(live_server, alice, {
+    nia = api_character(live_server, alice, {
         "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
         "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
-    add_character(live_server, storyteller, {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2},
+    api_character(live_server, storyteller, {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2},
                                              "talents": {"athletics": 2}})
     alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test&lang=en")
     alice.get_by_label("Attribute", exact=True).select_option("dexterity")
