@@ -4,7 +4,8 @@ transaction, answer."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -18,6 +19,15 @@ from rollbook.server.openapi import ActionJSON
 from rollbook.server.usecases import chronicles, contests
 
 router = APIRouter(prefix="/api")
+
+
+def _declared(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey, body: Strict,
+              declare: Callable[[Any, Any, dict], Any]) -> JSONResponse:
+    """A Storyteller's declaration (a contest, an extended action): a signed write answered 201 with
+    what ``declare(session, member, data)`` returns, ``data`` the body as JSON."""
+    data = body.model_dump(mode="json")
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
+                         work=lambda s, member: (201, declare(s, member, data)))
 
 TableRuleId = Annotated[str, Field(max_length=64, description="A table rule's id (SPEC TR-2).",
                                    json_schema_extra={"enum": sorted(TABLE_RULES)})]
@@ -69,10 +79,9 @@ class ExtendedRequest(Strict):
 def declare_contest(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ContestRequest,
                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: declare a contest (TR-3): who against whom, which roll each side makes."""
-    data = body.model_dump(mode="json")
-    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
-                         work=lambda s, member: (201, contests.declare_contest(
-                             s, member, attacker=data["attacker"], defender=data["defender"])))
+    return _declared(request, db, auth, chronicle_id, idempotency_key, body,
+                     lambda s, member, data: contests.declare_contest(s, member, attacker=data["attacker"],
+                                                                      defender=data["defender"]))
 
 
 @router.get("/chronicles/{chronicle_id}/contests/{contest_seq}", response_model=dict, tags=["contests"], responses=ERRORS)
@@ -98,11 +107,10 @@ def roll_contest_side(request: Request, db: Db, auth: Auth, chronicle_id: Id, co
 def declare_extended(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ExtendedRequest,
                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
     """Storyteller: declare an extended action (TR-4): the roll, the target, the most rolls."""
-    data = body.model_dump(mode="json")
-    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
-                         work=lambda s, member: (201, contests.declare_extended(
-                             s, member, character_id=data["character"], action=data["action"],
-                             target=data["target"], max_rolls=data["max_rolls"])))
+    return _declared(request, db, auth, chronicle_id, idempotency_key, body,
+                     lambda s, member, data: contests.declare_extended(
+                         s, member, character_id=data["character"], action=data["action"], target=data["target"],
+                         max_rolls=data["max_rolls"]))
 
 
 @router.get("/chronicles/{chronicle_id}/extended/{extended_seq}", response_model=dict, tags=["contests"], responses=ERRORS)
