@@ -265,6 +265,13 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
     return view
 
 
+def _soaked_words(taken: int, lang: str) -> str:
+    """After the soak: the levels marked, or all soaked."""
+    if taken:
+        return translate(N_("wounded, {n} levels marked"), lang, n=taken)
+    return translate(OUTCOME_WORDS["soaked"], lang)
+
+
 def _v20_happened(attack: dict, damage: dict | None, soak: dict | None, lang: str) -> str:
     outcome = attack["result"]["outcome"]
     if outcome == "botch":
@@ -272,10 +279,7 @@ def _v20_happened(attack: dict, damage: dict | None, soak: dict | None, lang: st
     if outcome != "success":
         return translate(OUTCOME_WORDS["miss"], lang)
     if soak is not None:
-        taken = soak["result"]["damage_taken"]
-        if taken:
-            return translate(N_("wounded, {n} levels marked"), lang, n=taken)
-        return translate(OUTCOME_WORDS["soaked"], lang)
+        return _soaked_words(soak["result"]["damage_taken"], lang)
     if damage is not None and not damage["result"]["levels"]:
         return translate(OUTCOME_WORDS["soaked"], lang)
     return translate(N_("a hit, the exchange goes on"), lang)
@@ -287,8 +291,5 @@ def _tiers_happened(attack: dict, dodge: dict | None, soak: dict | None, lang: s
     if dodge is not None and dodge["result"]["dodged"]:
         return translate(OUTCOME_WORDS["dodged"], lang)
     if soak is not None:
-        taken = soak["result"]["damage"]
-        if taken:
-            return translate(N_("wounded, {n} levels marked"), lang, n=taken)
-        return translate(OUTCOME_WORDS["soaked"], lang)
+        return _soaked_words(soak["result"]["damage"], lang)
     return translate(N_("a hit, the exchange goes on"), lang)
