@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from rollbook.interop import export_sheet, import_sheet
+
 FILES = Path(__file__).parent / "files"
 
 
@@ -28,3 +30,10 @@ def fixture_file():
 # The server's fixtures (both stores: SQLite and PostgreSQL), shared from tests/server/conftest.py.
 from tests.server.conftest import app, backend, client, database_url, make_table, pg_url  # noqa: F401
 from tests.web.conftest import artifacts, dice, live_server, new_context, scripted_dice  # noqa: F401
+
+
+def exported_and_back(system: str, sheet, fmt: str, validator):
+    """The sheet exported to ``fmt`` (checked by the format's schema ``validator``) and imported back."""
+    exported = export_sheet(system, sheet, fmt)
+    validator.validate(exported)
+    return import_sheet(exported, format=fmt, system=system)

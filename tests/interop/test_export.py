@@ -13,7 +13,7 @@ from rollbook.interop import export_sheet, import_sheet
 from rollbook.play import v5_sheet, v20_sheet
 from rollbook.play.powers import known, rated_only
 from rollbook.rules.base import RuleError
-from tests.interop.conftest import load, schema
+from tests.interop.conftest import exported_and_back, load, schema
 
 WOD5E = jsonschema.Draft202012Validator(schema("wod5e-actor.schema.json"))
 WOD20 = jsonschema.Draft202012Validator(schema("wod20-actor.schema.json"))
@@ -121,9 +121,7 @@ def v20_sheets(draw) -> dict:
 @settings(max_examples=60)
 @given(v5_sheets())
 def test_v5_export_validates_and_imports_back_as_the_same_sheet(sheet):
-    exported = export_sheet("v5", sheet, "wod5e")
-    WOD5E.validate(exported)
-    back = import_sheet(exported, format="wod5e", system="v5")
+    back = exported_and_back("v5", sheet, "wod5e", WOD5E)
     assert back.sheet == sheet
     assert back.report.problems == ()
 
@@ -131,9 +129,7 @@ def test_v5_export_validates_and_imports_back_as_the_same_sheet(sheet):
 @settings(max_examples=60)
 @given(v20_sheets())
 def test_v20_export_validates_and_imports_back_as_the_same_sheet(sheet):
-    exported = export_sheet("v20", sheet, "wod20")
-    WOD20.validate(exported)
-    back = import_sheet(exported, format="wod20", system="v20")
+    back = exported_and_back("v20", sheet, "wod20", WOD20)
     assert back.sheet == sheet
 
 
