@@ -91,3 +91,11 @@ def drop_foundry_top(reader: Reader, data: dict, root: str, state: tuple[str, ..
     for key in data:
         if key not in (*state, "name", "type", "system", "items", "flags"):
             reader.drop(at(root, key), "unknown_field", data[key])
+
+
+def typed_names(reader: Reader, value: Any, where: str) -> None:
+    """``flags.rollbook.names`` of a Foundry actor: each trait's name as typed (a text), kept."""
+    for trait, name in (reader.obj(value, where) or {}).items():
+        if isinstance(name, str):
+            reader.draft.setdefault("names", {})[trait] = name
+            reader.origin[f"names.{trait}"] = at(where, trait)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.interop.common import drop_foundry_top, power, specialty
+from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
 from rollbook.interop.names import by_squash, power_name, slug, squashed, typed
 from rollbook.interop.report import Reader, at, entries, sub, text_key
 from rollbook.play import v20_sheet
@@ -286,10 +286,7 @@ def _flags(reader: Reader, data: dict, root: str) -> None:
                 if isinstance(item, str):
                     reader.append("clan_disciplines", item, at(here, index))
         elif key == "names":
-            for trait, name in (reader.obj(value, here) or {}).items():
-                if isinstance(name, str):
-                    reader.draft.setdefault("names", {})[trait] = name
-                    reader.origin[f"names.{trait}"] = at(here, trait)
+            typed_names(reader, value, here)
         elif key == "weapons":
             for index, weapon in enumerate(reader.array(value, here) or []):
                 reader.append("weapons", weapon, at(here, index))

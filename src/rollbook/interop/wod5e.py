@@ -30,6 +30,7 @@ from rollbook.interop.common import (
     power,
     rated,
     specialty,
+    typed_names,
 )
 from rollbook.interop.names import power_name, squashed
 from rollbook.interop.report import Reader, at, entries, sub
@@ -108,10 +109,7 @@ def read(data: dict, reader: Reader) -> str | None:
                 if isinstance(item, str) and item not in reader.draft.get("clan_disciplines", []):
                     reader.append("clan_disciplines", item, at(where, index))
         elif key == "names":
-            for trait, typed_name in (reader.obj(value, where) or {}).items():
-                if isinstance(typed_name, str):
-                    reader.draft.setdefault("names", {})[trait] = typed_name
-                    reader.origin[f"names.{trait}"] = at(where, trait)
+            typed_names(reader, value, where)
         else:
             reader.drop(where, "unknown_field", value)
     for key, value in flags.items():
