@@ -23,9 +23,12 @@ class Dice:
 
     name = "given"
 
-    def __init__(self) -> None:
+    def __init__(self, stream: str = "every receipt") -> None:
         self.faces: list[int] = []
-        self.rest = HmacDice("every receipt")
+        self.rest = HmacDice(stream)
+
+    def push(self, *faces: int) -> None:
+        self.faces.extend(faces)
 
     def __call__(self) -> Dice:
         return self

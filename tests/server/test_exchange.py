@@ -9,7 +9,6 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.dice import HmacDice
 from rollbook.play import verify_receipt
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
@@ -17,33 +16,14 @@ from rollbook.server.app import create_app
 
 from .conftest import Table
 from .helpers import MELEE, V20_ATTACKER, V20_DEFENDER
-
-
-class QueuedDice:
-    """The app's dice factory for these tests: the faces pushed are drawn first, in order; then a
-    deterministic stream."""
-
-    name = "given"
-
-    def __init__(self) -> None:
-        self.faces: list[int] = []
-        self.rest = HmacDice("exchange")
-
-    def push(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def __call__(self) -> QueuedDice:
-        return self
-
-    def draw(self, n: int, sides: int) -> tuple[int, ...]:
-        taken = tuple(self.faces[:n])
-        del self.faces[:n]
-        return taken + self.rest.draw(n - len(taken), sides) if len(taken) < n else taken
+from .receipts import Dice
 
 
 @pytest.fixture(scope="module")
-def dice() -> QueuedDice:
-    return QueuedDice()
+def dice() -> Dice:
+    """The app's dice factory for these tests: the faces pushed are drawn first, in order; then a
+    deterministic stream of its own."""
+    return Dice("exchange")
 
 
 @pytest.fixture(autouse=True)
