@@ -5,9 +5,11 @@ combat chain's sheets."""
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 from rollbook.server import auth, tx
 from rollbook.server.chain import entry_hash
+from rollbook.server.copy import open_store
 
 from .conftest import V20_SHEET, V20_TEST, run_cli
 
@@ -34,6 +36,17 @@ def as_member(app, headers: dict, work):
         return work(session, member)
 
     return tx.run(app.state.db, run)
+
+
+@contextmanager
+def store_session(url: str):
+    """A read session on the store at ``url``; its engine is disposed afterwards."""
+    database = open_store(url)
+    try:
+        with database.read() as session:
+            yield session
+    finally:
+        database.dispose()
 
 
 def entries_of(table, kind: str) -> list[dict]:

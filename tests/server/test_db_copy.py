@@ -24,6 +24,7 @@ from rollbook.server.usecases.log import export_lines
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, Table, bearer, fresh_pg_database, postgres_problem, \
     run_cli
+from .helpers import store_session
 
 BIG = {**V5_SHEET, "name": "Vasha", "attributes": {"dexterity": 5, "wits": 2}, "skills": {"firearms": 5}}
 ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 5}, "skills": {"melee": 5},
@@ -109,37 +110,25 @@ def other_store(source_url: str, tmp_path):
 
 def exports(url: str) -> dict[int, str]:
     """Every chronicle's whole log as its Storyteller exports it."""
-    database = open_store(url)
-    try:
-        with database.read() as session:
-            out = {}
-            for chronicle in session.scalars(select(Chronicle.id)).all():
-                reader = Member(id=0, chronicle_id=chronicle, name="", role=STORYTELLER, created_at="")
-                out[chronicle] = "".join(export_lines(session, reader))
-            return out
-    finally:
-        database.dispose()
+    with store_session(url) as session:
+        out = {}
+        for chronicle in session.scalars(select(Chronicle.id)).all():
+            reader = Member(id=0, chronicle_id=chronicle, name="", role=STORYTELLER, created_at="")
+            out[chronicle] = "".join(export_lines(session, reader))
+        return out
 
 
 def sql_nulls(url: str) -> dict[str, int]:
     """How many rows hold SQL NULL in each JSON column (a JSON ``null`` is not one)."""
-    database = open_store(url)
-    try:
-        with database.read() as session:
-            return {f"{table.name}.{name}": session.execute(
-                        select(func.count()).select_from(table).where(table.c[name].is_(None))).scalar_one()
-                    for table in tables() for name in json_columns(table) if table.name != "idempotency_keys"}
-    finally:
-        database.dispose()
+    with store_session(url) as session:
+        return {f"{table.name}.{name}": session.execute(
+                    select(func.count()).select_from(table).where(table.c[name].is_(None))).scalar_one()
+                for table in tables() for name in json_columns(table) if table.name != "idempotency_keys"}
 
 
 def rows(url: str) -> dict[str, int]:
-    database = open_store(url)
-    try:
-        with database.read() as session:
-            return counts(session.connection())
-    finally:
-        database.dispose()
+    with store_session(url) as session:
+        return counts(session.connection())
 
 
 def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(database_url, client, played,
