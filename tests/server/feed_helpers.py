@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from typing import Self
 
 import httpx
 
@@ -20,7 +21,22 @@ def until(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
     return condition()
 
 
-class EventReader:
+class ReadInThread:
+    """A reader whose ``_thread`` starts on entry, which returns once the stream is open (``opened``),
+    and is joined on exit."""
+
+    open_within = 20.0  # seconds
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        assert self.opened.wait(self.open_within)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._thread.join(timeout=30)
+
+
+class EventReader(ReadInThread):
     """A ``text/event-stream`` read in a thread: every event as ``{"event", "id", "data", "at"}``
     (``data`` parsed as JSON when it is), until the server ends the stream."""
 
@@ -71,10 +87,3 @@ class EventReader:
     def seqs(self) -> list[int]:
         return [event["data"]["seq"] for event in self.named("entry")]
 
-    def __enter__(self) -> EventReader:
-        self._thread.start()
-        assert self.opened.wait(20)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._thread.join(timeout=30)

@@ -21,7 +21,7 @@ from rollbook.server.app import create_app
 from rollbook.server.migrate import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
-from .feed_helpers import until
+from .feed_helpers import ReadInThread, until
 
 POLL_SECONDS = 5.0  # PostgreSQL's per-process catch-up (app.py): a feed woken sooner was woken by NOTIFY
 HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
@@ -50,9 +50,11 @@ def _roll(url: str, base: str, headers: dict, character_id: int) -> int:
     return answer.json()["entry"]["seq"]
 
 
-class _Feed:
+class _Feed(ReadInThread):
     """A live feed read in a thread until its first roll: each entry with the time it arrived (the
     chronicle's first roll is preceded by its server seed's commitment, SPEC F-1)."""
+
+    open_within = 10.0
 
     def __init__(self, url: str, base: str, headers: dict, *, after: int, idle_timeout: float = 8) -> None:
         self.received: list[dict] = []
@@ -70,13 +72,6 @@ class _Feed:
                     if self.received[-1]["kind"] == "roll":
                         return
 
-    def __enter__(self) -> _Feed:
-        self._thread.start()
-        assert self.opened.wait(10)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._thread.join(timeout=30)
 
 
 def test_a_process_hears_the_chronicles_it_has_a_live_feed_open_for_and_no_other(pg_url):
