@@ -13,13 +13,14 @@ def create_chronicle(page: Page, *, name: str, system: str, storyteller: str = "
                      difficulty: str = "") -> str:
     """The Storyteller creates a chronicle from the home page; returns its invitation code."""
     page.goto("/")
-    page.get_by_label("Chronicle name").fill(name)
+    # by id, not by label: the home page speaks the browser's language (issue 34 point 7)
+    page.locator("#create-name").fill(name)
     page.locator("#create-storyteller").fill(storyteller)
-    page.get_by_label("Game").select_option(system)
-    page.get_by_label("Language of the table").select_option(language)
+    page.locator("#create-system").select_option(system)
+    page.locator("#create-language").select_option(language)
     if difficulty:
         page.locator("#create-difficulty").fill(difficulty)
-    page.get_by_role("button", name="Create the chronicle").click()
+    page.locator("#create-name").evaluate("e => e.form.requestSubmit()")
     expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
     return page.locator("#invitation-code").inner_text().strip()
 
@@ -43,9 +44,9 @@ def api_character(live_server: str, page: Page, sheet: dict) -> int:
 
 def join(page: Page, *, invitation: str, name: str) -> None:
     page.goto("/")
-    page.get_by_label("Invitation code").fill(invitation)
+    page.locator("#join-invitation").fill(invitation)
     page.locator("#join-name").fill(name)
-    page.get_by_role("button", name="Join", exact=True).click()
+    page.locator("#join-name").evaluate("e => e.form.requestSubmit()")
     expect(page.locator(".tag.you")).to_contain_text(name)
 
 

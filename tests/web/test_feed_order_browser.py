@@ -35,7 +35,7 @@ def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice)
     page.evaluate("""() => {
         const feed = document.getElementById('feed');
         feed.insertBefore(feed.lastElementChild, feed.firstElementChild);
-        feed.dispatchEvent(new CustomEvent('htmx:sseMessage', {bubbles: true, detail: {}}));
+        feed.dispatchEvent(new CustomEvent('htmx:sseMessage', {bubbles: true, detail: {type: 'entry'}}));
     }""")
     assert seqs(page) == shown
     # and after a reload, the page shows the same order

@@ -150,7 +150,10 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
 
     # Screenshots: the chronicle page (Storyteller) and the sheet (player).
     storyteller.goto(storyteller.url.split("/characters/")[0])
-    expect(storyteller.locator("#feed > li")).to_have_count(5)  # messy, bestial, reroll, hidden, reveal
+    # the chronicle's settings (A-5: its creation logs the mode it was made with), messy, bestial,
+    # reroll, hidden, reveal
+    expect(storyteller.locator("#feed > li")).to_have_count(6)
+    expect(storyteller.locator("#feed > li.kind-settings")).to_have_count(1)
     settled(storyteller)
     storyteller.screenshot(path=str(artifacts / "chronicle.png"), full_page=True)
     player.reload()
