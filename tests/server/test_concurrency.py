@@ -13,6 +13,8 @@ from rollbook.play import verify_receipt
 from rollbook.server.app import create_app
 from rollbook.server.chain import read_jsonl, verify_entries
 
+from tests.conftest import wait_until
+
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer
 
 RACERS = 20
@@ -117,7 +119,8 @@ def test_every_app_process_sees_every_roll_through_listen_notify(pg_url):
         listener = threading.Thread(target=listen)
         listener.start()
         assert opened.wait(10)
-        time.sleep(0.3)  # the feed has read the (empty) log and waits
+        chronicle_id = created["chronicle"]["id"]
+        wait_until(lambda: chronicle_id in second.state.hub.listened, what="LISTEN on the feed's process")
         with httpx.Client(base_url=one.url, timeout=30) as http:
             rolled_at = time.monotonic()
             rolled = http.post(f"{base}/characters/{character['id']}/rolls", headers=headers, json={"action": V20_TEST})

@@ -123,9 +123,9 @@ def test_a_roll_committed_before_listen_took_effect_reaches_the_feed_at_once(pg_
     monkeypatch.setattr(listen.Listener, "hear", hear_when_allowed)
     first, second = create_app(pg_url), create_app(pg_url)
     with ThreadedServer(first) as one, ThreadedServer(second) as two:
-        base, headers, character, _chronicle = _table(one.url)
+        base, headers, character, chronicle = _table(one.url)
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
-            time.sleep(0.3)  # the feed has read the log (nothing after `after`) and waits
+            assert until(lambda: chronicle in second.state.hub.watched)  # the feed is open and waits
             seq = _roll(one.url, base, headers, character)
             assert not second.state.hub.listened and not feed.received
             allowed_at = time.monotonic()
