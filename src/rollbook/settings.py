@@ -15,6 +15,8 @@ with one line naming the variable (``SettingsError``), not the first request tha
 ``DISCORD_APPLICATION_ID``,      the Discord application's id, public key and bot token
 ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_BOT_TOKEN``
+``DISCORD_API_BASE``             Discord's REST API (default ``https://discord.com/api/v10``; tests
+                                 point it at a local stand-in)
 =============================== ============================================================
 
 An empty variable counts as unset. ``create_app`` and the CLI's ``main`` read the settings once
@@ -35,6 +37,7 @@ from rollbook.i18n import normalize
 
 DEFAULT_DATABASE_URL = "sqlite:///./rollbook.sqlite3"
 DEFAULT_SECRET_FILE = "./rollbook-secret.key"
+DEFAULT_DISCORD_API_BASE = "https://discord.com/api/v10"
 SHORTEST_SECRET = 16
 ENV_PREFIX = "ROLLBOOK_"
 # the locale values that name no language: the next variable (or the process locale) decides
@@ -69,6 +72,7 @@ class Settings(BaseSettings):
     discord_application_id: str | None = Field(default=None, validation_alias="DISCORD_APPLICATION_ID")
     discord_public_key: str | None = Field(default=None, validation_alias="DISCORD_PUBLIC_KEY")
     discord_bot_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_BOT_TOKEN")
+    discord_api_base: str = Field(default=DEFAULT_DISCORD_API_BASE, validation_alias="DISCORD_API_BASE")
 
     @field_validator("secret_key")
     @classmethod
@@ -79,6 +83,13 @@ class Settings(BaseSettings):
         if len(stripped) < SHORTEST_SECRET:
             raise ValueError(f"must be at least {SHORTEST_SECRET} characters")
         return SecretStr(stripped)
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _an_http_base(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL")
+        return value.rstrip("/")
 
     @property
     def session_ttl(self) -> timedelta | None:
