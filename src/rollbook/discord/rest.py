@@ -18,6 +18,12 @@ reached, ``DiscordUnavailable`` (with ``retry_after`` when Discord said how long
 A budget of 0 makes one attempt and never waits: the channel poster schedules its own retries so
 that a channel that is down or limited never holds the others back (``discord.poster``).
 
+``DiscordRest(base_url, bot_token, *, client=None, max_retries=3, application_id=None, budget=30)``
+(``DiscordRest.from_settings()``: ``DISCORD_API_BASE``, ``DISCORD_BOT_TOKEN``,
+``DISCORD_APPLICATION_ID``) is synchronous: it is called from worker threads and background work.
+``client_for(app.state)`` is the app's one client, ``app.state.discord_rest`` (a test sets one
+pointed at the stand-in, ``tests/discord/standin.py``).
+
 Tokens (the bot's, an interaction's, a webhook's) are never in an error's message nor in a log line:
 a call is named by its route (``PATCH /webhooks/{application}/{token}/messages/@original``).
 """
