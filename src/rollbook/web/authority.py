@@ -93,8 +93,9 @@ def edges_text(system: str, edges: dict, lang: str) -> str:
     return ", ".join(edge_words(system, edges, lang)) or translate(N_("nothing more"), lang)
 
 
-def action_title(system: str, action: dict, lang: str) -> str:
-    return roll_title(system, {"kind": action.get("kind"), "action": action}, lang)
+def action_title(system: str, action: dict, lang: str, names: dict | None = None) -> str:
+    """An asked roll in a few words; ``names``: the sheet's homebrew traits as typed (issue 34 point 3)."""
+    return roll_title(system, {"kind": action.get("kind"), "action": action}, lang, names)
 
 
 # --- the Storyteller's queue --------------------------------------------------------------------
@@ -161,7 +162,7 @@ def ask_views(system: str, asks: list[dict], sheets: dict[int, dict], names: dic
     for ask in sorted(asks, key=lambda a: a["id"]):
         sheet = sheets.get(ask["character"]) or {}
         view = AskView(id=ask["id"], seq=ask["seq"], character=names.get(ask["character"], ""),
-                       character_id=ask["character"], title=action_title(system, ask["player"], lang),
+                       character_id=ask["character"], title=action_title(system, ask["player"], lang, sheet.get("names")),
                        asked=edges_text(system, ask["asked"], lang), who=(members or {}).get(ask["member"], ""),
                        status=ask["status"])
         if ask.get("action"):
@@ -175,12 +176,14 @@ def ask_views(system: str, asks: list[dict], sheets: dict[int, dict], names: dic
 
 # --- the log's authority entries as cards ----------------------------------------------------------
 
-def describe_entry(system: str, kind: str, receipt: dict, lang: str, characters: dict[int, str]) -> tuple[str, str]:
-    """(title, line) of an ask, decision, standing grant, scene or turn entry."""
+def describe_entry(system: str, kind: str, receipt: dict, lang: str, characters: dict[int, str],
+                   names: dict | None = None) -> tuple[str, str]:
+    """(title, line) of an ask, decision, standing grant, scene or turn entry; ``names``: the homebrew
+    traits of the entry's character, as typed."""
     gm = storyteller_word(system, lang)
     if kind == "ask":
         return (translate(N_("Asks the {gm}: {title}"), lang, gm=gm,
-                          title=action_title(system, receipt.get("player") or {}, lang)),
+                          title=action_title(system, receipt.get("player") or {}, lang, names)),
                 edges_text(system, receipt.get("asked") or {}, lang))
     if kind == "grant":
         asked = receipt.get("asked") or {}

@@ -180,7 +180,8 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         return c
     if entry["kind"] in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
         c.system = chronicle_system
-        c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters)
+        names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
+        c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters, names)
         return c
     if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported (issue 35)
         c.title, c.change = render_interop.describe_entry(entry["kind"], receipt, lang)
