@@ -1,0 +1,75 @@
+/* rollbook — the second game night (issue 34): the connection's state, the Storyteller's pending asks
+   in the tab's title (and a soft sound, off by default), a notice when it is the reader's step, the
+   invitation link's copy button and the phone's quick roll kept in sight. Every word shown comes from
+   the page (#night-words, translated by the server). */
+(function () {
+  "use strict";
+
+  function words() { return document.getElementById("night-words"); }
+  function word(name) {
+    var box = words();
+    return (box && box.getAttribute("data-" + name)) || "";
+  }
+
+  // --- point 6: a lost connection is visible ------------------------------------------------------
+  // The LIVE badge says "live" only while the feed is open; "reconnecting" after an error (the
+  // browser retries by itself, and the feed resumes after the last receipt on the page), "offline"
+  // while the browser knows it has no network.
+  function badge() { return document.querySelector(".feed-panel .live"); }
+  function setState(state) {
+    var b = badge();
+    if (!b) return;
+    if (!b.hasAttribute("data-live-word")) b.setAttribute("data-live-word", b.textContent);
+    b.setAttribute("data-state", state);
+    b.textContent = state === "live" ? b.getAttribute("data-live-word") : word(state);
+  }
+  document.addEventListener("htmx:sseOpen", function () { if (navigator.onLine !== false) setState("live"); });
+  document.addEventListener("htmx:sseError", function () { setState(navigator.onLine === false ? "offline" : "reconnecting"); });
+  // The feed's EventSource, through the SSE extension's own hook (htmx.createEventSource), so that the
+  // page can close it when the browser goes offline (an open stream may hang on a dead link for
+  // minutes, showing nothing) and reopen it as soon as the network is back.
+  var source = null;
+  if (window.htmx && window.htmx.createEventSource) {
+    var make = window.htmx.createEventSource;
+    window.htmx.createEventSource = function (url) { source = make(url); return source; };
+  }
+  window.addEventListener("offline", function () {
+    setState("offline");
+    if (source) source.close();
+  });
+  window.addEventListener("online", function () {
+    setState("reconnecting");
+    // A closed source's error handler is the extension's reconnection: a new EventSource on the
+    // feed's address, which resumes after the page's last receipt (table.js drops the doubles).
+    if (source && source.readyState === EventSource.CLOSED && source.onerror) source.onerror(new Event("error"));
+  });
+  document.addEventListener("DOMContentLoaded", function () { if (navigator.onLine === false) setState("offline"); });
+
+  // A request that never got its answer (no network, the link cut): the form says so. Its idempotency
+  // key is kept, so pressing again rolls once, whether or not the first press reached the server.
+  document.addEventListener("htmx:sendError", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var config = event.detail && event.detail.requestConfig;
+    if (navigator.onLine === false) setState("offline");
+    if (config && String(config.verb).toLowerCase() === "get") return;  // odds, tabs: nothing pressed was lost
+    var form = elt && (elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form"));
+    var message = navigator.onLine === false ? word("send-offline") : word("send-lost");
+    var alert = form && form.id && document.getElementById(form.id + "-alert");
+    if (!alert) alert = document.getElementById("night-toast");
+    if (!alert) return;
+    alert.innerHTML = "";
+    var p = document.createElement("p");
+    p.className = "connection-lost";
+    p.textContent = message;
+    alert.appendChild(p);
+    alert.hidden = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail || !event.detail.successful) return;
+    var elt = event.detail.elt;
+    var form = elt && (elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form"));
+    var alert = form && form.id && document.getElementById(form.id + "-alert");
+    var lost = alert && alert.querySelector(".connection-lost");
+    if (lost) lost.remove();
+  });
+})();
