@@ -1,0 +1,75 @@
+"""A scenario's rolls as ``rollbook.play`` actions (SPEC S-2, A-1): the traits a check names, with the
+scenario's difficulty, specialty and dice, become the play layer's action for a sheet, so the pool,
+the refusals and the receipt are the play layer's own; nothing here counts a die.
+
+- ``[willpower]``: a Willpower roll; ``[a virtue]``: a Virtue roll; ``[attribute]``: a test of the
+  attribute alone; ``[attribute, trait]``: the trait is an Ability when the sheet rates it as one
+  (the standard Abilities always are, at 0 when untrained: V20-3), else a Discipline.
+- ``willpower`` (V20-9) is the player's choice; everything else comes from the scenario.
+"""
+
+from __future__ import annotations
+
+from rollbook import play
+from rollbook.play.v20_sheet import ABILITY_GROUPS, ATTRIBUTES, VIRTUES
+from rollbook.rules.base import RuleError
+from rollbook.solo.format import Attack
+
+SYSTEM = "v20"
+MODE = "strict"  # a solo chronicle plays Strict (V20-5): the scenario's difficulties as written
+
+
+def roll_action(sheet: dict, traits: list[str], difficulty: int, *, specialty: str | None = None,
+                modifier: int = 0, willpower: bool = False) -> dict:
+    """The play action of a roll named by ``traits`` for ``sheet`` (refusals as ``RuleError``)."""
+    first = traits[0]
+    if first == "willpower" and len(traits) == 1:
+        return {"kind": "willpower", "difficulty": difficulty, "modifier": modifier}
+    if first in VIRTUES and len(traits) == 1:
+        return {"kind": "virtue", "virtue": first, "difficulty": difficulty, "modifier": modifier}
+    if first not in ATTRIBUTES:
+        raise RuleError("unknown_trait", field="traits", trait=first)
+    action: dict = {"kind": "test", "attribute": first, "difficulty": difficulty, "modifier": modifier,
+                    "willpower": willpower}
+    if len(traits) == 2:
+        second = traits[1]
+        rated = any(second in (sheet.get(group) or {}) or second in standard
+                    for group, (_, standard) in ABILITY_GROUPS.items())
+        if rated or second not in (sheet.get("disciplines") or {}):
+            action["ability"] = second  # an unknown one: play refuses it (unknown_trait)
+        else:
+            action["discipline"] = second
+    if specialty is not None:
+        action["specialty"] = specialty
+    return action
+
+
+def attack_action(attack: Attack, *, willpower: bool = False, modifier: int = 0) -> dict:
+    """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's."""
+    return {"kind": "test", "attribute": attack.traits[0], "ability": attack.traits[1],
+            "difficulty": attack.difficulty, "willpower": willpower, "modifier": modifier}
+
+
+def preview(sheet: dict, action: dict) -> dict:
+    """The roll the action would make on ``sheet``, no die drawn (``play.preview``, the Storyteller's
+    authority: the scenario's); every refusal ``perform`` would make is raised here."""
+    return play.preview(SYSTEM, sheet, action, mode=MODE, role="storyteller")
+
+
+def weapon_of(sheet: dict, attack: Attack) -> dict | None:
+    """The sheet's weapon an attack names (None: unarmed); refused when the sheet lacks it or the
+    weapon is not the attack ability's (V20-17: ``play.v20.COMBAT_ABILITIES``)."""
+    ability = attack.traits[1]
+    allowed = play.system_module(SYSTEM).COMBAT_ABILITIES.get(ability)
+    if allowed is None:
+        raise RuleError("not_an_attack", ability=ability, abilities=sorted(play.system_module(SYSTEM).COMBAT_ABILITIES))
+    if attack.weapon is None:
+        if "unarmed" not in allowed:
+            raise RuleError("weapon_not_the_attacks", weapon="unarmed", ability=ability)
+        return None
+    for weapon in sheet.get("weapons") or []:
+        if weapon.get("name") == attack.weapon:
+            if weapon.get("kind", "hand_to_hand") not in allowed:
+                raise RuleError("weapon_not_the_attacks", weapon=attack.weapon, ability=ability)
+            return weapon
+    raise RuleError("unknown_weapon", field="weapon", weapon=attack.weapon)

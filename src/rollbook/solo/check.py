@@ -1,0 +1,209 @@
+"""A scenario checked before play (SPEC S-4): every fault at once, each at its place.
+
+``check_text(text)`` -> ``Report(scenario | None, faults)``; ``check(scenario, source)`` the faults
+of a scenario the schema took. A fault is a code and params (translated by the ``solo`` domain,
+``i18n.messages_solo``, or by the play layer's own messages for a sheet's refusal) at a dotted path
+with its line:
+
+- the schema's (``unknown_key``, ``missing_key``, ``bad_value``) and a key given twice (``duplicate_key``);
+- ``dangling_link``: a ``goto`` or outcome naming no passage (and ``start``); ``unknown_npc``;
+- ``unreachable_passage``: no path from ``start`` reaches it;
+- ``no_way_out`` / ``fight_no_way_out``: no ending can be reached from a passage (a loop with no
+  exit), or from any way out of a fight;
+- ``missing_language`` / ``extra_language``: a text lacks a language the file lists, or has one it
+  does not list (S-4: "a language missing for a passage another of its passages has");
+- a sheet or a trait the play layer refuses (``unknown_trait``, ``trait_not_possessed``,
+  ``unknown_weapon``, a sheet's own refusals): the pregenerated character and each NPC are validated by
+  ``play.new_sheet`` as any sheet; each check's and attack's roll by ``play.preview`` on the sheet
+  that rolls it (the pregenerated character's for the player's);
+- ``flag_never_set``: a choice requires a flag nothing sets.
+
+Pure: play, rules and the scenario's own modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rollbook import play
+from rollbook.rules.base import RuleError
+from rollbook.solo import actions
+from rollbook.solo.format import LANGUAGES, Passage, Scenario
+from rollbook.solo.load import FormatInvalid, Source, Unreadable, parse, read
+
+
+@dataclass(frozen=True)
+class Report:
+    scenario: Scenario | None
+    faults: tuple
+
+
+def check_text(text: str | bytes) -> Report:
+    """Read, validate and check a scenario file; ``Unreadable`` when it is no YAML mapping at all."""
+    source = read(text)
+    try:
+        scenario = parse(source)
+    except FormatInvalid as invalid:
+        return Report(None, (*source.duplicates, *invalid.faults))
+    return Report(scenario, (*source.duplicates, *check(scenario, source)))
+
+
+def _texts(scenario: Scenario):
+    """Every text of the scenario with its place."""
+    yield "title", scenario.title
+    if scenario.summary is not None:
+        yield "summary", scenario.summary
+    for npc_id, npc in scenario.npcs.items():
+        yield f"npcs.{npc_id}.name", npc.name
+    for passage_id, passage in scenario.passages.items():
+        yield f"passages.{passage_id}.text", passage.text
+        for index, choice in enumerate(passage.choices or ()):
+            yield f"passages.{passage_id}.choices.{index}.text", choice.text
+
+
+def _languages(scenario: Scenario, source: Source) -> list:
+    listed = set(scenario.languages)
+    faults = []
+    for path, text in _texts(scenario):
+        for lang in LANGUAGES:
+            if lang in listed and lang not in text:
+                faults.append(source.fault("missing_language", path, language=lang))
+            elif lang not in listed and lang in text:
+                faults.append(source.fault("extra_language", path, language=lang, languages=scenario.languages))
+    return faults
+
+
+def _graph(scenario: Scenario, source: Source) -> list:
+    faults = []
+    passages = scenario.passages
+    if scenario.start not in passages:
+        faults.append(source.fault("dangling_link", "start", goto=scenario.start))
+    for passage_id, passage in passages.items():
+        for place, goto in passage.links():
+            if goto not in passages:
+                faults.append(source.fault("dangling_link", f"passages.{passage_id}.{place}", goto=goto))
+    reached = _reach([scenario.start], lambda p: [g for _, g in passages[p].links()], passages)
+    for passage_id in passages:
+        if passage_id not in reached:
+            faults.append(source.fault("unreachable_passage", f"passages.{passage_id}", passage=passage_id))
+    # A way out: a path to an ending (walk the links backwards from every ending).
+    before: dict[str, list[str]] = {p: [] for p in passages}
+    for passage_id, passage in passages.items():
+        for _, goto in passage.links():
+            if goto in before:
+                before[goto].append(passage_id)
+    out = _reach([p for p, passage in passages.items() if passage.ending is not None], lambda p: before[p], passages)
+    for passage_id, passage in passages.items():
+        if passage_id in out or passage_id not in reached:
+            continue
+        code = "fight_no_way_out" if passage.fight is not None else "no_way_out"
+        faults.append(source.fault(code, f"passages.{passage_id}", passage=passage_id))
+    return faults
+
+
+def _reach(starts: list[str], nexts, passages: dict) -> set[str]:
+    seen: set[str] = set()
+    todo = [p for p in starts if p in passages]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(p for p in nexts(current) if p in passages and p not in seen)
+    return seen
+
+
+def _refused(source: Source, path: str, refused: RuleError) -> object:
+    return source.fault(refused.code, path, **refused.params)
+
+
+def _sheet(source: Source, path: str, data: dict) -> dict | None:
+    """A sheet validated as any sheet the chronicle takes in (``play.new_sheet``, Strict: V20-19)."""
+    try:
+        return play.new_sheet(actions.SYSTEM, data, role="storyteller", mode=actions.MODE)
+    except RuleError as refused:
+        field = refused.params.get("field")
+        return _refused(source, f"{path}.{field}" if isinstance(field, str) and field else path, refused)
+
+
+def _rolls(scenario: Scenario, source: Source, player: dict | None, npcs: dict[str, dict]) -> list:
+    faults = []
+
+    def roll(sheet: dict | None, path: str, traits: list[str], difficulty: int, **edges) -> None:
+        if sheet is None:
+            return  # the sheet's own fault is reported
+        try:
+            actions.preview(sheet, actions.roll_action(sheet, traits, difficulty, **edges))
+        except RuleError as refused:
+            where = "specialty" if refused.code in ("unknown_specialty", "specialty_untrained") else "traits"
+            faults.append(_refused(source, f"{path}.{where}", refused))
+
+    def attack(sheet: dict | None, path: str, chosen) -> None:
+        if sheet is None:
+            return
+        try:
+            actions.preview(sheet, actions.attack_action(chosen))
+            actions.weapon_of(sheet, chosen)
+        except RuleError as refused:
+            faults.append(_refused(source, f"{path}.{'weapon' if 'weapon' in refused.code else 'traits'}", refused))
+
+    for npc_id, npc in scenario.npcs.items():
+        attack(npcs.get(npc_id), f"npcs.{npc_id}.attack", npc.attack)
+    for passage_id, passage in scenario.passages.items():
+        base = f"passages.{passage_id}"
+        if passage.check is not None:
+            check = passage.check
+            roll(player, f"{base}.check", check.traits, check.difficulty, specialty=check.specialty,
+                 modifier=check.modifier)
+        if passage.extended is not None:
+            roll(player, f"{base}.extended", passage.extended.traits, passage.extended.difficulty)
+        if passage.fight is not None:
+            for index, npc_id in enumerate(passage.fight.npcs):
+                if npc_id not in scenario.npcs:
+                    faults.append(source.fault("unknown_npc", f"{base}.fight.npcs.{index}", npc=npc_id))
+            for index, chosen in enumerate(passage.fight.attacks):
+                attack(player, f"{base}.fight.attacks.{index}", chosen)
+    return faults
+
+
+def _flags(scenario: Scenario, source: Source) -> list:
+    passages = scenario.passages.items()
+    set_somewhere = {p.sets_flag for _, p in passages} | {c.sets_flag for _, p in passages for c in p.choices or ()}
+    faults = []
+    for passage_id, passage in passages:
+        for index, choice in enumerate(passage.choices or ()):
+            if choice.requires_flag is not None and choice.requires_flag not in set_somewhere:
+                faults.append(source.fault("flag_never_set", f"passages.{passage_id}.choices.{index}.requires_flag",
+                                           flag=choice.requires_flag))
+    return faults
+
+
+def check(scenario: Scenario, source: Source) -> list:
+    """The faults of a scenario the schema took (S-4), in the order of the file's lines."""
+    player = _sheet(source, "pregenerated", scenario.pregenerated)
+    faults = [] if isinstance(player, dict) else [player]
+    npcs: dict[str, dict] = {}
+    for npc_id in scenario.npcs:
+        sheet = _sheet(source, f"npcs.{npc_id}.sheet", npc_sheet(scenario, npc_id))
+        if isinstance(sheet, dict):
+            npcs[npc_id] = sheet
+        else:
+            faults.append(sheet)
+    faults += _graph(scenario, source)
+    faults += _languages(scenario, source)
+    faults += _rolls(scenario, source, player if isinstance(player, dict) else None, npcs)
+    faults += _flags(scenario, source)
+    return sorted(faults, key=lambda fault: (fault.line or 0, fault.path))
+
+
+def npc_sheet(scenario: Scenario, npc_id: str) -> dict:
+    """An NPC's sheet as the chronicle stores it (named in the scenario's first language when its sheet has no name)."""
+    npc = scenario.npcs[npc_id]
+    return {"name": npc.name.get(scenario.languages[0], npc_id), **npc.sheet}
+
+
+def passage_of(scenario: Scenario, passage_id: str) -> Passage:
+    return scenario.passages[passage_id]
+
+
+__all__ = ["FormatInvalid", "Report", "Unreadable", "check", "check_text", "npc_sheet", "passage_of"]

@@ -1,0 +1,39 @@
+"""The solo chronicle in words (one language at a time): a fault of ``rollbook scenario check`` as one
+line with its place, a scenario's text in the reader's language, the label of a choice. Shared by the
+terminal and the API (the web pages may use them too). The msgids are ``i18n.messages_solo``'s."""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_, translate
+from rollbook.i18n.messages import error_message
+from rollbook.i18n.messages_solo import SOLO_LABELS
+from rollbook.solo.format import Scenario
+from rollbook.solo.load import Fault
+
+FAULT_LINE = N_("{place}, line {line}: {message}")
+CLEAN = N_("Scenario {scenario}: no fault found.")
+
+
+def fault_line(fault: Fault, lang: str) -> str:
+    message = error_message(fault.code, lang, fault.params)
+    return translate(FAULT_LINE, lang, place=fault.path or "/", line=fault.line or "?", message=message)
+
+
+def clean_line(scenario_id: str, lang: str) -> str:
+    return translate(CLEAN, lang, scenario=scenario_id)
+
+
+def label(key: str, lang: str, **params) -> str:
+    """One of ``SOLO_LABELS`` in ``lang``."""
+    return translate(SOLO_LABELS[key], lang, **params)
+
+
+def pick(text: dict, lang: str, scenario: Scenario) -> str:
+    """A scenario's text in ``lang``, else in the scenario's first language (a scenario may ship in fewer
+    languages than the reader's: S-1 "one or more of fr/es/en")."""
+    if lang in text:
+        return text[lang]
+    for other in scenario.languages:
+        if other in text:
+            return text[other]
+    return next(iter(text.values()), "")
