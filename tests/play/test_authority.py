@@ -79,7 +79,7 @@ def test_A1_a_baseline_handed_out_is_the_callers_own(monkeypatch):
 @pytest.mark.parametrize("system, kind, edges", [
     ("v20", "test", {"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed", HIDDEN}),
     ("v20", "willpower", {"difficulty", "required", "modifier", HIDDEN}),
-    ("v5", "test", {"difficulty", "modifier", HIDDEN}),
+    ("v5", "test", {"difficulty", "modifier", "serves_compulsion", HIDDEN}),  # seed 001: serving the compulsion
     ("v5", "frenzy", {"difficulty", HIDDEN}),
     ("tiers", "skill", {HIDDEN}),
     ("rollunder", "check", {"bonus", "malus", "advantage", "disadvantage", "task", HIDDEN}),

@@ -22,6 +22,7 @@ from rollbook.i18n.messages_rules import RULES_MESSAGES
 from rollbook.i18n.messages_security import SECURITY_MESSAGES
 from rollbook.i18n.messages_solo import SOLO_MESSAGES
 from rollbook.i18n.messages_tiers import TIERS_MESSAGES
+from rollbook.i18n.messages_v5table import V5TABLE_MESSAGES
 
 ENGINE_MESSAGES: dict[str, str] = {
     # rules.base
@@ -65,7 +66,7 @@ ENGINE_MESSAGES: dict[str, str] = {
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
     TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
     SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES, INTEROP_MESSAGES, EXCHANGE_ODDS_MESSAGES,
-    SOLO_MESSAGES,
+    SOLO_MESSAGES, V5TABLE_MESSAGES,
 )
 ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
 

@@ -150,29 +150,36 @@ def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict 
 
 
 def _prepare(system: str, sheet: dict, action: dict, *, mode: str, role: str,
-             follows: dict | None, table_rules: Any = ()) -> tuple[ModuleType, Any, Any, Any]:
+             follows: dict | None, table_rules: Any = (), compulsion: dict | None = None,
+             ) -> tuple[ModuleType, Any, Any, Any]:
     """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
     Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals).
-    ``table_rules`` (TR-1): the chronicle's set in force, for the modules whose rules read it."""
+    ``table_rules`` (TR-1): the chronicle's set in force, for the modules whose rules read it;
+    ``compulsion``: the V5 compulsion in force for the character (``play.v5_compulsions``)."""
     module, loaded = _loaded(system, sheet, role=role, mode=mode)
     validated = _kind(module.ACTIONS, module.STORYTELLER_ACTIONS, action, "action", role)
     prior = _followed(module, system, validated.kind, follows)
     rules_in_force = check_table_rules(system, table_rules) if table_rules else ()
+    extra: dict = {}
     if getattr(module, "READS_TABLE_RULES", False):
-        prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior, table_rules=rules_in_force)
-    else:
-        prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior)
+        extra["table_rules"] = rules_in_force
+    if compulsion is not None:
+        if not getattr(module, "READS_COMPULSION", False):
+            raise RuleError("compulsion_not_for_system", system=system)
+        extra["compulsion"] = compulsion
+    prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior, **extra)
     return module, loaded, validated, prepared
 
 
 def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource,
-            follows: dict | None = None, table_rules: Any = ()) -> Performed:
+            follows: dict | None = None, table_rules: Any = (), compulsion: dict | None = None) -> Performed:
     """A roll named by traits: validate, build the pool from the sheet (and from the receipt it
     ``follows``, in a combat chain), refuse before drawing, draw, resolve, and apply every
     consequence to a copy of the sheet. ``table_rules``: the chronicle's table rules in force
-    (TR-1), recorded in the receipt (``"table_rules"``, the canonical set) whatever the system."""
+    (TR-1), recorded in the receipt (``"table_rules"``, the canonical set) whatever the system.
+    ``compulsion``: the V5 compulsion in force for the character (its penalty in the pool)."""
     module, loaded, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows,
-                                                   table_rules=table_rules)
+                                                   table_rules=table_rules, compulsion=compulsion)
     faces, result = roll_dice(prepared.system, prepared.request, source)
     performed = module.apply(loaded, validated, prepared, faces, result, source=source)
     if performed.receipt is not None:
@@ -181,12 +188,12 @@ def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, sou
 
 
 def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, follows: dict | None = None,
-            table_rules: Any = ()) -> dict:
+            table_rules: Any = (), compulsion: dict | None = None) -> dict:
     """The roll ``perform`` would make, without drawing a die: ``{"system", "kind", "request",
     "pool"}``, the same values ``perform`` puts in its receipt under those keys (both use the system
     module's ``prepare``). Every refusal ``perform`` makes before drawing is raised here too."""
     _, _, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows,
-                                         table_rules=table_rules)
+                                         table_rules=table_rules, compulsion=compulsion)
     return {"system": system, "kind": validated.kind, "request": to_plain(prepared.request),
             "pool": copy.deepcopy(prepared.pool)}
 

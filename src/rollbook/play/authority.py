@@ -59,7 +59,8 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "soak": frozenset({"damage", "damage_type"}),
     },
     "v5": {
-        "test": frozenset({"difficulty", "modifier"}),  # V5-1 difficulty; extra or fewer dice
+        # V5-1 difficulty; extra or fewer dice; seed 001: whether the action serves the compulsion in force
+        "test": frozenset({"difficulty", "modifier", "serves_compulsion"}),
         "rouse": frozenset(),
         "willpower": frozenset({"difficulty", "modifier"}),
         "remorse": frozenset(),

@@ -24,6 +24,7 @@ from rollbook.play.common import (
     Effects, Label, Model, Performed, Prepared, Recorded, Shim, TraitName, by_kind, compare, parse_kind, performed,
     rating, replay, request_from_plain, roll_receipt, verified,
 )
+from rollbook.play import v5_compulsions as compulsions
 from rollbook.play.v5_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v5_sheet import (
     ATTRIBUTES, IMPAIRED_PENALTY, MEND_AMOUNT, PHYSICAL, PLAYER_FIELDS, ROUSE_REROLL_LEVEL, SURGE_DICE, SYSTEM,
@@ -57,6 +58,7 @@ class TestAction(Model):
     difficulty: int = rating(1, 30, 1)  # V5-1
     modifier: int = rating(-20, 20, 0)
     blood_surge: bool = False  # V5-11: normal dice by Blood Potency, costs a Rouse check
+    serves_compulsion: bool = False  # A-1: the Storyteller says the action serves the compulsion in force
 
 
 class RouseAction(Model):
@@ -90,6 +92,7 @@ class FrenzyAction(Model):
 
 ACTIONS = by_kind(TestAction, RouseAction, WillpowerRollAction, RemorseAction, FrenzyAction)
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+READS_COMPULSION = True  # play.perform hands ``prepare`` the compulsion in force (play.v5_compulsions)
 CHAINS: dict[str, tuple[str, ...]] = {}
 
 
@@ -137,12 +140,15 @@ def _impairment(sheet: Sheet, attribute: str) -> int:
     return IMPAIRED_PENALTY if track.full else 0
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
+def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None,
+            compulsion: dict | None = None) -> Prepared:
     """Build the roll from the sheet (pool, Hunger dice, rules request) and make every refusal;
-    no die drawn. A Blood Surge's Rouse request is built here too (``context["rouse"]``)."""
+    no die drawn. A Blood Surge's Rouse request is built here too (``context["rouse"]``).
+    ``compulsion``: the one in force for the character (``{"compulsion": id, "called": seq}``), whose
+    penalty a test's pool carries as a ``compulsion`` modifier (seed 001, ``play.v5_compulsions``)."""
     system = get_system(SYSTEM)
     if isinstance(action, TestAction):
-        pool = _test_pool(sheet, action)
+        pool = _test_pool(sheet, action, compulsion)
         # V5-2, V5-12, V5-13: Hunger from the sheet (before this roll's own Rouse), replaced by the rules.
         request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty, kind="test",
                                   mode=mode, creature=sheet.creature)
@@ -217,7 +223,7 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
     return performed(new, receipt, effects, loaded=sheet)
 
 
-def _test_pool(sheet: Sheet, action: TestAction) -> dict:
+def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None) -> dict:
     parts = [{"trait": action.attribute, "rating": getattr(sheet.attributes, action.attribute)}]
     chosen = [name for name in ("skill", "discipline", "second_attribute") if getattr(action, name) is not None]
     if len(chosen) > 1:
@@ -245,6 +251,10 @@ def _test_pool(sheet: Sheet, action: TestAction) -> dict:
                           "blood_potency": sheet.blood_potency})  # V5-11: normal dice in the pool
     if action.modifier:
         modifiers.append({"source": "modifier", "dice": action.modifier})
+    attributes = tuple(name for name in (action.attribute, action.second_attribute) if name is not None)
+    cost = compulsions.modifier(compulsion, "test", attributes, action.serves_compulsion)  # seed 001
+    if cost is not None:
+        modifiers.append(cost)
     return _pool(parts, modifiers, _impairment(sheet, action.attribute))
 
 

@@ -235,10 +235,11 @@ class Ledgers:
 
 def verify_ledger() -> Ledgers:
     """What ``rollbook log verify`` checks beside the chain and the receipts: the table's authority
-    (A-2) and the baseline in force (A-5)."""
+    (A-2), the baseline in force (A-5) and the V5 compulsions in force (seed 001)."""
+    from rollbook.server.compulsion_ledger import CompulsionLedger
     from rollbook.server.ledger import AuthorityLedger
 
-    return Ledgers((AuthorityLedger(), BaselineLedger()))
+    return Ledgers((AuthorityLedger(), BaselineLedger(), CompulsionLedger()))
 
 
 __all__ = ["BaselineLedger", "Ledgers", "verify_ledger"]

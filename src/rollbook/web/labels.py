@@ -133,6 +133,7 @@ FIELDS = {
     "auto_successes": N_("Automatic successes from powers"),
     "knowledge_allowed": N_("The Storyteller allows an untrained Knowledge"),
     "blood_surge": N_("Blood Surge"),
+    "serves_compulsion": N_("The action serves the compulsion"),  # seed 001 (catalogue: v5table)
     "discipline_level": N_("Level of the Discipline (Blood Potency reroll)"),
     "mend": N_("Mend superficial Health"),
     "virtue": N_("Virtue"),
@@ -253,6 +254,7 @@ SOURCES = {
     "card": N_("card"),
     "specialty": N_("specialty"),
     "blood_surge": N_("Blood Surge"),
+    "compulsion": N_("compulsion"),  # seed 001 (catalogue: v5table)
     "modifier": N_("modifier"),
     "attack_successes": N_("attack successes beyond the first"),  # V20-17
 }

@@ -17,7 +17,7 @@ from rollbook.server.access import (
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
-from rollbook.server.usecases import authority, exchange, fairness, scenes
+from rollbook.server.usecases import authority, compulsions, exchange, fairness, scenes
 from rollbook.server.usecases.checks import performed_parts, reject_faces
 from rollbook.server.views import character_view, entry_view, rerolled_by
 
@@ -86,7 +86,9 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     dice, fair = fairness.dice_for(session, chronicle, actor, source, hidden=hidden)
     performed = play.perform(chronicle.system, character.sheet, action, mode=chronicle.mode,
                              role=role, source=dice, follows=step.receipt if step else None,
-                             table_rules=chronicle.table_rules or ())  # TR-1: the set in force, in the receipt
+                             table_rules=chronicle.table_rules or (),  # TR-1: the set in force, in the receipt
+                             # seed 001: the compulsion in force costs the test its dice
+                             compulsion=compulsions.for_roll(session, chronicle.id, chronicle.system, character.id))
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
     if fair is not None:

@@ -1,0 +1,19 @@
+"""English msgids for the error codes of V5 at the table (issue 32): compulsions (seed 001, V5-14),
+the hunger frenzy offered after a Rouse at Hunger 5 (V5-10), feeding, Remorse, damage and powers.
+
+Translations: ``locale/<lang>/LC_MESSAGES/v5table.po``.
+"""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_
+
+V5TABLE_MESSAGES: dict[str, str] = {
+    # compulsions (seed 001)
+    "no_compulsion_for_creature": N_("A {creature} has no Beast, hence no compulsion."),
+    "no_clan_compulsion": N_("The clan {clan} has no compulsion of its own: name one ({choices})."),
+    "compulsion_not_for_system": N_("Compulsions are V5's, not {system}'s."),
+    "compulsion_in_force": N_("A compulsion is already in force (entry {seq}, {compulsion}): end it first."),
+    "no_compulsion": N_("No compulsion is in force for this character."),
+    "not_a_beast_result": N_("Entry {seq} is not a messy critical or a bestial failure of this character."),
+}

@@ -1,0 +1,59 @@
+"""The JSON API of V5 at the table (issue 32): compulsions (seed 001, V5-14) called and ended by the
+Storyteller. Thin, like ``server/api.py`` (whose helpers it shares): parse, authenticate, call a use
+case in a transaction, answer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import Field
+
+from rollbook.play.v5_compulsions import COMPULSIONS
+from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.server.api_models import Strict
+from rollbook.server.usecases import compulsions
+
+router = APIRouter(prefix="/api")
+
+CompulsionId = Annotated[str, Field(max_length=64, description="A compulsion's id (default: the clan's).",
+                                    json_schema_extra={"enum": sorted(COMPULSIONS)})]
+
+
+class CompulsionRequest(Strict):
+    compulsion: CompulsionId | None = None
+    until: Literal["scene", "ended"] | None = Field(
+        None, description="Until the end of the open scene (the default when one is open) or until ended.")
+    roll: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
+        None, description="The messy critical or bestial failure of this character it follows (its seq).")
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/compulsion", response_model=dict, tags=["v5"],
+            responses=ERRORS)
+def get_compulsion(db: Db, auth: Auth, chronicle_id: Id, character_id: Id) -> JSONResponse:
+    """The compulsion in force for a character (null when none): every member of the table sees it."""
+    return _signed_read(db, auth, chronicle_id,
+                        lambda session, member: compulsions.current(session, member, character_id))
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion", status_code=201, tags=["v5"],
+             responses=ERRORS)
+def call_compulsion(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+                    body: CompulsionRequest, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """Storyteller: call a compulsion for a V5 character (a ``compulsion`` entry of the log); until it
+    ends, each test of the character carries its penalty in the pool."""
+    data = body.model_dump(mode="json")
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=data,
+                         work=lambda s, member: (201, compulsions.call(
+                             s, member, character_id, compulsion=data["compulsion"], until=data["until"],
+                             roll=data["roll"])))
+
+
+@router.delete("/chronicles/{chronicle_id}/characters/{character_id}/compulsion", response_model=dict, tags=["v5"],
+               responses=ERRORS)
+def end_compulsion(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
+                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """Storyteller: end the compulsion in force for a character (a ``compulsion_end`` entry)."""
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
+                         work=lambda s, member: (200, compulsions.end(s, member, character_id)))

@@ -1,0 +1,100 @@
+"""V5 compulsions in the log (seed 001, SPEC V5-14, A-1): what ``rollbook log verify`` checks of
+them, with no ``--head``, like ``server.baselines`` (``verify_ledger`` runs it with the others).
+
+Pure (standard library, ``rollbook.play.v5_compulsions``). Following the log in order:
+
+- a ``compulsion`` entry is the Storyteller's, for a character without one in force, and states
+  the penalty its compulsion has (dice, Attributes, whether serving the compulsion lifts it);
+- a ``compulsion_end`` ends the one in force for its character (the call it names); a
+  ``scene_close`` ends the scene-long ones of that scene;
+- each V5 test of a character carries exactly the compulsion modifier the one in force gives its
+  action (none when none is in force, or when the action serves it), and its pool's total is its
+  terms' sum (at least one die), so a penalty removed with the dice recomputed is still caught.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rollbook.play import v5_compulsions as rules
+
+CALL = "compulsion"
+END = "compulsion_end"
+
+
+@dataclass
+class CompulsionLedger:
+    in_force: dict = field(default_factory=dict)  # character -> {"compulsion", "called", "until", "scene"}
+
+    def check(self, entry: dict) -> list[str]:
+        kind = entry.get("kind")
+        receipt = entry.get("receipt")
+        if not isinstance(receipt, dict):
+            return []
+        if kind == CALL:
+            return self._call(entry, receipt)
+        if kind == END:
+            return self._end(entry, receipt)
+        if kind == "scene_close":
+            for character, found in list(self.in_force.items()):
+                if found.get("until") == "scene" and found.get("scene") == receipt.get("scene"):
+                    del self.in_force[character]
+            return []
+        if kind in ("roll", "reroll") and receipt.get("system") == "v5" and receipt.get("kind") == "test":
+            return self._roll(entry, receipt, kind)
+        return []
+
+    def _call(self, entry: dict, receipt: dict) -> list[str]:
+        problems = []
+        if (entry.get("actor") or {}).get("role") != "storyteller":
+            problems.append("a compulsion called by someone other than the Storyteller")
+        character = entry.get("character")
+        if receipt.get("character") != character:
+            problems.append("a compulsion entry for another character than its own")
+        if character in self.in_force:
+            problems.append(f"a compulsion called while entry {self.in_force[character]['called']}'s is in force")
+        shape = rules.COMPULSIONS.get(receipt.get("compulsion"))
+        if shape is None:
+            problems.append(f"an unknown compulsion {receipt.get('compulsion')!r}")
+        elif (receipt.get("dice"), receipt.get("attributes"), receipt.get("unless_serving")) != \
+                (shape.dice, list(shape.attributes), shape.unless_serving):
+            problems.append(f"compulsion {receipt.get('compulsion')} does not state its book penalty")
+        if receipt.get("until") not in rules.UNTIL:
+            problems.append("a compulsion without its duration")
+        self.in_force[character] = {"compulsion": receipt.get("compulsion"), "called": entry.get("seq"),
+                                    "until": receipt.get("until"), "scene": receipt.get("scene")}
+        return problems
+
+    def _end(self, entry: dict, receipt: dict) -> list[str]:
+        character = entry.get("character")
+        found = self.in_force.pop(character, None)
+        problems = []
+        if (entry.get("actor") or {}).get("role") != "storyteller":
+            problems.append("a compulsion ended by someone other than the Storyteller")
+        if found is None or found["called"] != receipt.get("called"):
+            problems.append(f"ends compulsion {receipt.get('called')}, not the one in force")
+        return problems
+
+    def _roll(self, entry: dict, receipt: dict, kind: str) -> list[str]:
+        pool = receipt.get("pool")
+        action = receipt.get("action")
+        if not isinstance(pool, dict) or not isinstance(action, dict):
+            return []
+        problems = []
+        modifiers = [m for m in pool.get("modifiers") or [] if isinstance(m, dict)]
+        stated = [m for m in modifiers if m.get("source") == "compulsion"]
+        if kind == "roll":  # a reroll keeps its roll's pool: checked when the roll was
+            found = self.in_force.get(entry.get("character"))
+            attributes = tuple(a for a in (action.get("attribute"), action.get("second_attribute")) if a)
+            expected = rules.modifier(found, "test", attributes, bool(action.get("serves_compulsion")))
+            if stated != ([expected] if expected else []):
+                problems.append("the compulsion penalty in the pool is not the one in force"
+                                if expected else "a compulsion penalty in the pool with none in force")
+        terms = [p.get("rating") for p in pool.get("parts") or [] if isinstance(p, dict)]
+        terms += [m.get("dice") for m in modifiers] + [pool.get("wound_penalty", 0)]
+        if all(isinstance(t, int) for t in terms) and pool.get("total") != max(1, sum(terms)):
+            problems.append("the pool's total is not the sum of its terms")
+        return problems
+
+
+__all__ = ["CompulsionLedger"]

@@ -1,0 +1,122 @@
+"""V5 compulsions at the table (seed 001, SPEC V5-14, A-1): the Storyteller calls a character's
+compulsion (a ``compulsion`` entry: which one, for whom, until when, after which roll) and ends it
+(a ``compulsion_end`` entry); while it lasts, each of that character's tests carries its penalty
+(``play.v5_compulsions``: ``rolls.perform_roll`` hands it to ``play.perform``).
+
+A compulsion called ``until="scene"`` ends with the scene it was called in (the ``scene_close``
+entry ends it, as it ends scene-long standing grants); ``until="ended"`` lasts until the Storyteller
+ends it. At most one compulsion is in force per character: calling another ends nothing, it is
+refused (409 ``compulsion_in_force``) until the first is ended. The state is read from the log
+itself, so what the table shows and what ``rollbook log verify`` recomputes
+(``server.compulsion_ledger``) are the same reading.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from rollbook.play import v5_compulsions as rules
+from rollbook.rules.base import RuleError
+from rollbook.server.access import find_character, find_entry, lock_character, lock_chronicle, require_storyteller
+from rollbook.server.models import LogEntry, Member
+from rollbook.server.problems import ProblemError, from_rule_error
+from rollbook.server.store import actor_of, append_entry
+from rollbook.server.usecases.scenes import open_scene_of
+from rollbook.server.views import entry_view
+
+CALL = "compulsion"
+END = "compulsion_end"
+BEAST_OUTCOMES = ("messy_critical", "bestial_failure")  # seed 001: "either result may call for a compulsion"
+
+
+def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | None:
+    """The compulsion in force for a character (``{"compulsion", "called", "until", "scene", …}``:
+    the call's receipt and its seq), or None: the latest call not ended, and, for a scene-long one,
+    its scene still open."""
+    latest = session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.character_id == character_id,
+                               LogEntry.kind.in_((CALL, END)))
+        .order_by(LogEntry.seq.desc()).limit(1)).first()
+    if latest is None or latest.kind != CALL:
+        return None
+    called = dict(latest.receipt or {})
+    if called.get("until") == "scene":
+        scene = open_scene_of(session, chronicle_id)
+        if scene is None or scene.number != called.get("scene"):
+            return None
+    return {**called, "called": latest.seq}
+
+
+def for_roll(session: Session, chronicle_id: int, system: str, character_id: int) -> dict | None:
+    """What ``play.perform`` takes of the compulsion in force (V5 only): its id and the call's seq."""
+    if system != "v5":
+        return None
+    found = in_force(session, chronicle_id, character_id)
+    return None if found is None else {"compulsion": found["compulsion"], "called": found["called"]}
+
+
+def current(session: Session, member: Member, character_id: int) -> dict:
+    """The compulsion in force for a character, as every member of the table sees it (the calls are
+    public entries), or None."""
+    character = find_character(session, member, character_id)
+    return {"character": character.id, "compulsion": in_force(session, member.chronicle_id, character.id)}
+
+
+def call(session: Session, storyteller: Member, character_id: int, *, compulsion: str | None = None,
+         until: str | None = None, roll: int | None = None) -> dict:
+    """The Storyteller calls a compulsion for a V5 character: ``compulsion`` (default: the clan's),
+    ``until`` ("scene": the open scene's end, the default when a scene is open; else "ended"),
+    ``roll``: the messy critical or bestial failure of that character it follows (optional; the
+    entry refers to it)."""
+    require_storyteller(storyteller, "compulsion")
+    chronicle = lock_chronicle(session, storyteller.chronicle_id)
+    if chronicle.system != "v5":
+        raise ProblemError(422, "compulsion_not_for_system", system=chronicle.system)
+    character = lock_character(session, storyteller, character_id)
+    try:
+        chosen = rules.choose(str(character.sheet.get("clan") or ""), str(character.sheet.get("creature") or "vampire"),
+                              compulsion)
+        scene = open_scene_of(session, chronicle.id)
+        until = rules.check_until(until or ("scene" if scene is not None else "ended"))
+    except RuleError as refused:
+        raise from_rule_error(refused) from None
+    if until == "scene" and scene is None:
+        raise ProblemError(409, "no_open_scene")
+    if roll is not None:
+        _beast_result(session, storyteller, character.id, roll)
+    found = in_force(session, chronicle.id, character.id)
+    if found is not None:
+        raise ProblemError(409, "compulsion_in_force", seq=found["called"], compulsion=found["compulsion"])
+    shape = rules.COMPULSIONS[chosen]
+    receipt = {"character": character.id, "compulsion": chosen, "until": until,
+               "scene": scene.number if until == "scene" else None, "roll": roll,
+               "dice": shape.dice, "attributes": list(shape.attributes), "unless_serving": shape.unless_serving}
+    entry = append_entry(session, chronicle, kind=CALL, actor=actor_of(storyteller, character), visibility="public",
+                         receipt=receipt, character_id=character.id, refers_to=roll)
+    return {"compulsion": {**receipt, "called": entry.seq}, "entry": entry_view(entry, storyteller)}
+
+
+def end(session: Session, storyteller: Member, character_id: int) -> dict:
+    """The Storyteller ends the compulsion in force for a character (409 ``no_compulsion`` when none)."""
+    require_storyteller(storyteller, "compulsion")
+    chronicle = lock_chronicle(session, storyteller.chronicle_id)
+    character = lock_character(session, storyteller, character_id)
+    found = in_force(session, chronicle.id, character.id)
+    if found is None:
+        raise ProblemError(409, "no_compulsion", character=character.id)
+    entry = append_entry(session, chronicle, kind=END, actor=actor_of(storyteller, character), visibility="public",
+                         receipt={"character": character.id, "compulsion": found["compulsion"],
+                                  "called": found["called"]},
+                         character_id=character.id, refers_to=found["called"])
+    return {"ended": found, "entry": entry_view(entry, storyteller)}
+
+
+def _beast_result(session: Session, member: Member, character_id: int, seq: int) -> None:
+    """The roll a compulsion follows: a messy critical or a bestial failure of this character."""
+    entry = find_entry(session, member, seq)
+    result = (entry.receipt or {}).get("result") if isinstance(entry.receipt, dict) else None
+    if entry.kind not in ("roll", "reroll") or entry.character_id != character_id or not isinstance(result, dict) \
+            or result.get("outcome") not in BEAST_OUTCOMES:
+        raise ProblemError(409, "not_a_beast_result", seq=seq)
+

@@ -1,0 +1,140 @@
+"""V5 compulsions through the API (seed 001, SPEC V5-14, A-1), on SQLite and PostgreSQL: after a
+bestial failure the Storyteller calls the clan's compulsion (its own log entry), every member sees it,
+the character's tests carry its penalty while it lasts, the Storyteller ends it (another entry) or the
+scene's end does; the export verifies, and a penalty removed from a receipt fails verify."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rollbook.play import verify_receipt
+from rollbook.server.app import create_app
+from rollbook.server.baselines import verify_ledger
+from rollbook.server.chain import read_jsonl, verify_entries
+
+from .conftest import Table
+from .helpers import rechained
+from .receipts import Dice
+
+GANGREL = {"name": "Rook", "clan": "Gangrel", "attributes": {"dexterity": 3, "manipulation": 3},
+           "skills": {"firearms": 3, "persuasion": 2}, "hunger": 1}
+SHOOT = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}  # 3 + 3: 5 normal dice, 1 Hunger die
+PERSUADE = {"kind": "test", "attribute": "manipulation", "skill": "persuasion"}  # 3 + 2
+
+
+@pytest.fixture(scope="module")
+def dice() -> Dice:
+    return Dice("compulsions")
+
+
+@pytest.fixture(autouse=True)
+def every_face_rolled(dice):
+    yield
+    assert not dice.faces, "a test pushed faces it never rolled"
+
+
+@pytest.fixture(scope="module")
+def api(database_url, dice):
+    with TestClient(create_app(database_url, dice=dice)) as client:
+        yield client
+
+
+def new_table(api) -> Table:
+    response = api.post("/api/chronicles", json={"name": "Compulsions", "system": "v5"})
+    assert response.status_code == 201, response.text
+    return Table(api, response.json())
+
+
+def problems_of(entries: list[dict]) -> list[str]:
+    found, _ = verify_entries(read_jsonl([json.dumps(e) for e in entries]), verify_receipt, verify_ledger())
+    return found
+
+
+def modifiers(rolled) -> list[dict]:
+    assert rolled.status_code == 201, rolled.text
+    return [m for m in rolled.json()["entry"]["receipt"]["pool"]["modifiers"] if m["source"] == "compulsion"]
+
+
+def test_seed_001_a_compulsion_called_shown_applied_and_ended(api, dice):
+    t = new_table(api)
+    ann = t.join("Ann")
+    rook = t.character(ann, GANGREL)
+    base = f"{t.base}/characters/{rook['id']}/compulsion"
+    assert api.post(f"{t.base}/scenes", headers=t.st, json={"name": "The docks"}).status_code == 201
+    dice.push(2, 2, 2, 2, 2, 1)  # no success, the Hunger die a 1: a bestial failure (V5-6)
+    failed = t.roll(ann, rook["id"], SHOOT)
+    assert failed.json()["entry"]["receipt"]["result"]["outcome"] == "bestial_failure"
+    seq = failed.json()["entry"]["seq"]
+
+    assert api.post(base, headers=ann, json={}).status_code == 403  # the Storyteller's call
+    called = api.post(base, headers=t.st, json={"roll": seq})
+    assert called.status_code == 201, called.text
+    compulsion = called.json()["compulsion"]
+    assert (compulsion["compulsion"], compulsion["until"], compulsion["dice"]) == ("feral_impulses", "scene", -3)
+    assert called.json()["entry"]["kind"] == "compulsion" and called.json()["entry"]["refers_to"] == seq
+    shown = api.get(base, headers=ann).json()["compulsion"]  # every member of the table sees it
+    assert shown["compulsion"] == "feral_impulses" and shown["called"] == called.json()["entry"]["seq"]
+    again = api.post(base, headers=t.st, json={"compulsion": "hunger"})
+    assert again.status_code == 409 and again.json()["code"] == "compulsion_in_force"
+
+    dice.push(6, 6)  # 3 + 2 − 3
+    assert modifiers(t.roll(ann, rook["id"], PERSUADE)) == [
+        {"source": "compulsion", "dice": -3, "compulsion": "feral_impulses", "called": compulsion["called"]}]
+    dice.push(6, 6, 6, 6, 6, 6)
+    assert modifiers(t.roll(ann, rook["id"], SHOOT)) == []  # Feral Impulses: Manipulation and Intelligence only
+
+    assert api.delete(base, headers=ann).status_code == 403
+    ended = api.delete(base, headers=t.st)
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["entry"]["kind"] == "compulsion_end"
+    assert api.get(base, headers=ann).json()["compulsion"] is None
+    assert api.delete(base, headers=t.st).json()["code"] == "no_compulsion"
+    dice.push(6, 6)  # 3 + 2 − 3
+    assert modifiers(t.roll(ann, rook["id"], PERSUADE)) == []
+
+    entries = [json.loads(line) for line in t.export().splitlines()]
+    assert problems_of(entries) == []
+    forged = copy.deepcopy(entries)  # the penalty taken out of the persuasion roll, hashes recomputed
+    roll = next(e for e in forged if e["kind"] == "roll" and e["receipt"]["pool"]["modifiers"])
+    roll["receipt"]["pool"]["modifiers"] = []
+    assert any("compulsion" in p for p in problems_of(rechained(forged)))
+
+
+def test_seed_001_a_scene_long_compulsion_ends_with_the_scene(api, dice):
+    t = new_table(api)
+    rook = t.character(t.st, {**GANGREL, "clan": "Brujah"})
+    base = f"{t.base}/characters/{rook['id']}/compulsion"
+    no_scene = api.post(base, headers=t.st, json={"until": "scene"})
+    assert no_scene.status_code == 409 and no_scene.json()["code"] == "no_open_scene"
+    assert api.post(f"{t.base}/scenes", headers=t.st, json={}).status_code == 201
+    assert api.post(base, headers=t.st, json={}).json()["compulsion"]["compulsion"] == "rebellion"
+    dice.push(6, 6, 6, 6)
+    assert modifiers(t.roll(t.st, rook["id"], SHOOT))[0]["dice"] == -2  # Rebellion: every roll
+    assert api.post(f"{t.base}/scene/close", headers=t.st).status_code == 200
+    assert api.get(base, headers=t.st).json()["compulsion"] is None
+    dice.push(6, 6, 6, 6, 6, 6)
+    assert modifiers(t.roll(t.st, rook["id"], SHOOT)) == []
+    lasting = api.post(base, headers=t.st, json={"compulsion": "hunger"})  # no scene open: until ended
+    assert lasting.json()["compulsion"]["until"] == "ended"
+    entries = [json.loads(line) for line in t.export().splitlines()]
+    assert problems_of(entries) == []
+
+
+def test_seed_001_refusals(api, dice):
+    t = new_table(api)
+    caitiff = t.character(t.st, {**GANGREL, "clan": "Caitiff"})
+    refused = api.post(f"{t.base}/characters/{caitiff['id']}/compulsion", headers=t.st, json={})
+    assert refused.status_code == 422 and refused.json()["code"] == "no_clan_compulsion"
+    dice.push(6, 6, 6, 6, 6, 6)
+    clean = t.roll(t.st, caitiff["id"], SHOOT).json()["entry"]["seq"]
+    not_beast = api.post(f"{t.base}/characters/{caitiff['id']}/compulsion", headers=t.st,
+                         json={"compulsion": "hunger", "roll": clean})
+    assert not_beast.status_code == 409 and not_beast.json()["code"] == "not_a_beast_result"
+    v20 = api.post("/api/chronicles", json={"name": "Classic", "system": "v20"}).json()
+    other = api.post(f"/api/chronicles/{v20['chronicle']['id']}/characters/1/compulsion",
+                     headers={"Authorization": f"Bearer {v20['token']}"}, json={})
+    assert other.status_code == 422 and other.json()["code"] == "compulsion_not_for_system"
