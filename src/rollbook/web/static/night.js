@@ -73,3 +73,35 @@
     if (lost) lost.remove();
   });
 })();
+
+/* point 11: the invitation link's copy button; the printable sheet's print button. */
+(function () {
+  "use strict";
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy]");
+    if (button) {
+      var source = document.querySelector(button.getAttribute("data-copy"));
+      var text = source ? source.textContent.trim() : "";
+      var done = function () {
+        if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent);
+        button.textContent = button.getAttribute("data-copied") || button.textContent;
+        button.setAttribute("data-done", "1");
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
+      } else {
+        selectText(source);  // no clipboard (an insecure page): the link is selected, ready to copy
+      }
+      return;
+    }
+    if (event.target.closest && event.target.closest("[data-print]")) window.print();
+  });
+  function selectText(node) {
+    if (!node || !window.getSelection) return;
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+})();
