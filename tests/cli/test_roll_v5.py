@@ -1,4 +1,4 @@
-"""`rollbook roll v5` with the Willpower reroll (SPEC V5-8): `--reroll 0,1,2` for scripts, a prompt
+"""`rollbook roll v5` with the Willpower reroll (SPEC V5-8): `--reroll 1,2,3` (dice numbered from 1) for scripts, a prompt
 with the odds engine's advice on a terminal; Hunger dice are never rerolled (V5-8, V5-2)."""
 
 from __future__ import annotations
@@ -8,9 +8,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from rollbook.cli.roll_v5 import advice_lines, reroll_dice
 from rollbook.odds.v5 import advise
 from rollbook.rules import v5
+from rollbook.rules.base import RuleError, to_plain
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -20,7 +23,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 
 
 def test_V5_8_reroll_by_index_for_scripts():
-    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--difficulty", "3", "--reroll", "0,2", "--json")
+    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--difficulty", "3", "--reroll", "1,3", "--json")
     assert done.returncode == 0, done.stderr
     receipt = json.loads(done.stdout)
     assert [r["dice"] for r in receipt["rerolls"]] == [[0, 2]] and len(receipt["hunger"]) == 2
@@ -32,16 +35,16 @@ def test_V5_8_reroll_by_index_for_scripts():
 
 
 def test_V5_8_hunger_dice_and_more_than_three_are_refused():
-    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--reroll", "3")  # dice 3 and 4 are the Hunger dice
-    assert done.returncode == 2 and "Hunger dice can never be rerolled" in done.stderr
-    done = run("roll", "v5", "--pool", "6", "--reroll", "0,1,2,3")
+    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--reroll", "4")  # dice 4 and 5 are the Hunger dice
+    assert done.returncode == 2 and "Die 4 is a Hunger die: Hunger dice can never be rerolled" in done.stderr
+    done = run("roll", "v5", "--pool", "6", "--reroll", "1,2,3,4")
     assert done.returncode == 2 and "reroll" in done.stderr.lower()
-    done = run("roll", "v5", "rouse", "--reroll", "0")
+    done = run("roll", "v5", "rouse", "--reroll", "1")
     assert done.returncode == 2
 
 
 def test_V5_8_the_prompt_shows_the_advice_and_rerolls_what_is_typed():
-    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="0\n")
+    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="1\n")
     assert done.returncode == 0, done.stderr
     assert "Hunger dice are never rerolled" in done.stdout and "Best for a win" in done.stdout
     assert "Willpower reroll 1" in done.stdout  # the final receipt shows the reroll
@@ -55,19 +58,38 @@ def test_the_advice_is_the_odds_engines():
     receipt = v5.resolve(v5.V5Request(pool=5, hunger=2, difficulty=3), (2, 3, 10, 10, 4))
     lines = advice_lines(receipt, "clean", "en")
     best = advise(receipt.normal, receipt.hunger, 3, "clean")[0]
-    assert any(",".join(map(str, best.dice)) in line and "Best for a win without a Messy Critical" in line
-               for line in lines)
-    assert "Normal dice: [0]=2 [1]=3 [2]=10" in lines
-    assert reroll_dice("0, 2") == (0, 2) and reroll_dice("") == () and reroll_dice("none") == ()
+    named = ", ".join(f"{i + 1} ({receipt.normal[i]})" for i in best.dice)
+    assert any(named in line and "Best for a win without a Messy Critical" in line for line in lines)
+    assert "Normal dice: 1 (2), 2 (3), 3 (10)" in lines
+    assert reroll_dice("1, 3") == (0, 2) and reroll_dice("") == () and reroll_dice("none") == ()
 
 
 def test_V5_8_roll_v5_mode_casual_rerolls_again_and_strict_refuses_a_second():
     """Issue 32: ``rollbook roll v5`` has ``--mode``; a casual roll takes repeated Willpower rerolls (V5-8)."""
-    done = run("roll", "v5", "--pool", "5", "--hunger", "1", "--mode", "casual", "--reroll", "0,1", "--reroll", "2",
+    done = run("roll", "v5", "--pool", "5", "--hunger", "1", "--mode", "casual", "--reroll", "1,2", "--reroll", "3",
                "--json")
     assert done.returncode == 0, done.stderr
     receipt = json.loads(done.stdout)
     assert receipt["mode"] == "casual" and [r["dice"] for r in receipt["rerolls"]] == [[0, 1], [2]]
-    strict = run("roll", "v5", "--pool", "5", "--reroll", "0", "--reroll", "1")
+    strict = run("roll", "v5", "--pool", "5", "--reroll", "1", "--reroll", "2")
     assert strict.returncode == 2 and "one Willpower reroll" in strict.stderr
     assert run("roll", "v5", "--pool", "3", "--mode", "loose").returncode == 2
+
+
+def test_issue34_point16_dice_numbered_from_one_everywhere_with_their_faces():
+    """The prompt, its advice and the receipt number the normal dice one way: from 1, each face beside."""
+    receipt = v5.resolve(v5.V5Request(pool=4, hunger=1, difficulty=2), (2, 3, 10, 5))
+    lines = advice_lines(receipt, "win", "fr")
+    assert "Dés normaux : 1 (2), 2 (3), 3 (10)" in lines
+
+    with pytest.raises(RuleError) as refused:
+        reroll_dice("0")
+    assert refused.value.params["number"] == 0
+    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="1,3\n")
+    assert done.returncode == 0, done.stderr
+    assert "numbers such as 1,3" in done.stdout
+    rerolled = v5.reroll(v5.V5Request(pool=4, hunger=1, difficulty=2), receipt, (0, 2), (7, 4))
+    from rollbook.render import view
+
+    history = [line.value for line in view(to_plain(rerolled), "en").history]
+    assert history == ["dice 1 (2 → 7), 3 (10 → 4)"]

@@ -107,7 +107,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
                   " i.value = '3'; i.id = 'forged'; f.appendChild(i); }")
     form.get_by_role("button", name="Reroll with Willpower").click()
     expect(bestial.locator(f"#reroll-{seq_bestial}-alert")).to_contain_text(
-        "Die 3 is a Hunger die: Hunger dice can never be rerolled.")
+        "Die 4 is a Hunger die: Hunger dice can never be rerolled.")  # numbered from 1 (issue 34 point 16)
     form.evaluate("f => f.querySelector('#forged').remove()")
 
     # Pick the 4 and the 2 (keyboard: Space on the focused die), reroll them into 8 and 9.
@@ -119,7 +119,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     form.get_by_role("button", name="Reroll with Willpower").click()
     rerolled = player.locator("#feed > li").first
     expect(rerolled.locator(".outcome")).to_have_text("Success")
-    expect(rerolled.locator(".line.history")).to_contain_text("4, 2 → 8, 9")
+    expect(rerolled.locator(".line.history")).to_contain_text("dice 1 (4 → 8), 3 (2 → 9)")
     expect(player.locator(f"#entry-{seq_bestial} form.reroll")).to_have_count(0)  # followed up: no second reroll
     expect(player.locator(f"#entry-{seq_bestial}")).to_contain_text(f"Rerolled in #{seq_bestial + 1}")
     expect(player.locator(".resources")).to_contain_text("3/4")  # Willpower: 4 boxes, 1 superficial damage (V5-8)

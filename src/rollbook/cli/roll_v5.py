@@ -3,8 +3,8 @@
 After a test the player may reroll up to three **normal** dice with Willpower (Hunger dice never,
 V5-8, V5-2): on a terminal the receipt is shown with the odds engine's advice (``odds.v5.advise``:
 the best dice to reroll for the goal, and the chance with and without it) and the prompt asks which
-dice; a script passes ``--reroll 0,1,2`` (indices into the normal dice, as the receipt lists them)
-or nothing. The rerolled receipt keeps the original faces and the reroll (``rules.v5.reroll``).
+dice; a script passes ``--reroll 1,2,3`` (the normal dice numbered from 1, as the receipt, the web
+table and the advice number them: issue 34 point 16) or nothing. The rerolled receipt keeps the original faces and the reroll (``rules.v5.reroll``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from rollbook.cli.roll import JsonOption, LangOption, language, roll_app, show
 from rollbook.dice import SecureDice, roll as draw_and_resolve
 from rollbook.i18n import N_, translate
 from rollbook.odds.v5 import advise
+from rollbook.render.base import numbered_dice
 from rollbook.rules import get_system, v5
 from rollbook.rules.base import RuleError, to_plain
 
@@ -26,16 +27,20 @@ GOALS = {"win": N_("a win"), "clean": N_("a win without a Messy Critical"), "cri
 
 
 def reroll_dice(text: str | None) -> tuple[int, ...]:
-    """``"0,1,2"`` -> (0, 1, 2); empty or ``none`` -> () (no reroll). The rules check the rest (V5-8)."""
+    """``"1,2,3"`` (dice as people count them, from 1) -> (0, 1, 2), the positions the rules take; empty
+    or ``none`` -> () (no reroll). The rules check the rest (V5-8)."""
     if text is None or text.strip().lower() in ("", "none", "-"):
         return ()
     dice = []
     for part in text.replace(" ", ",").split(","):
         if part.strip():
             try:
-                dice.append(int(part))
+                number = int(part)
             except ValueError:
-                raise RuleError("reroll_bad_index", index=part.strip()) from None
+                raise RuleError("reroll_bad_index", index=part.strip(), number=part.strip()) from None
+            if number < 1:
+                raise RuleError("reroll_bad_index", index=number - 1, number=number)
+            dice.append(number - 1)
     return tuple(dice)
 
 
@@ -46,7 +51,7 @@ def _percent(chance: Fraction) -> str:
 def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:
     """The prompt's text: the dice by index, the odds engine's best reroll for the goal, the chance
     without a reroll (the advice's exact probabilities)."""
-    normal = " ".join(f"[{i}]={face}" for i, face in enumerate(receipt.normal))
+    normal = numbered_dice(range(len(receipt.normal)), receipt.normal)
     lines = [translate(N_("Willpower reroll (V5-8): up to three normal dice; Hunger dice are never rerolled."), lang),
              translate(N_("Normal dice: {dice}"), lang, dice=normal)]
     if receipt.hunger:
@@ -57,8 +62,8 @@ def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:
     aim = translate(GOALS[goal], lang)
     if best.dice:
         lines.append(translate(N_("Best for {goal}: reroll {dice} ({chance}; without a reroll {keep})."), lang,
-                               goal=aim, dice=",".join(str(i) for i in best.dice), chance=_percent(best.probability),
-                               keep=_percent(keep.probability)))
+                               goal=aim, dice=numbered_dice(best.dice, [receipt.normal[i] for i in best.dice]),
+                               chance=_percent(best.probability), keep=_percent(keep.probability)))
     else:
         lines.append(translate(N_("Best for {goal}: keep the dice ({chance})."), lang, goal=aim,
                                chance=_percent(keep.probability)))
@@ -76,7 +81,7 @@ def roll_v5(
     mode: str = typer.Option("strict", "--mode", help="strict (one Willpower reroll per roll) or casual "
                                                        "(again and again, V5-8)."),
     reroll: Optional[list[str]] = typer.Option(
-        None, "--reroll", help="Willpower reroll (V5-8) of these normal dice, by index: 0,1,2 (up to three; "
+        None, "--reroll", help="Willpower reroll (V5-8) of these normal dice, numbered from 1: 1,2,3 (up to three; "
                                "Hunger dice never); repeat it for another reroll in --mode casual. Without it a "
                                "terminal asks, with the odds engine's advice."),
     goal: str = typer.Option("win", "--goal", help="What the reroll advice aims for: win, clean or crit."),
@@ -110,7 +115,7 @@ def roll_v5(
         show(to_plain(receipt), lang, False)
         for line in advice_lines(receipt, goal, lang_):
             typer.echo(line)
-        answer = typer.prompt(translate(N_("Reroll which dice? (indices such as 0,2; Enter: none)"), lang_),
+        answer = typer.prompt(translate(N_("Reroll which dice? (numbers such as 1,3; Enter: none)"), lang_),
                               default="", show_default=False)
         dice = reroll_dice(answer)
         if not dice:

@@ -50,8 +50,8 @@ ENGINE_MESSAGES: dict[str, str] = {
     "reroll_limit_strict": N_("A Strict chronicle allows one Willpower reroll per roll."),
     "reroll_dice_count": N_("A Willpower reroll takes 1 to {most} dice, not {given}."),
     "reroll_duplicate_die": N_("A die can be named only once in a reroll."),
-    "reroll_bad_index": N_("{index} is not the index of a normal die."),
-    "reroll_hunger_die": N_("Die {index} is a Hunger die: Hunger dice can never be rerolled."),
+    "reroll_bad_index": N_("{number} is not the number of a normal die (they are numbered from 1)."),
+    "reroll_hunger_die": N_("Die {number} is a Hunger die: Hunger dice can never be rerolled."),
     # the resolve contract
     "invalid_json": N_("The line is not valid JSON: {detail}."),
     "not_an_object": N_("Each line must be one JSON object."),

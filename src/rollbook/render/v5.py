@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render.base import DieView, Line, ReceiptView, t, tn
+from rollbook.render.base import DieView, Line, ReceiptView, numbered_dice, t, tn
 
 OUTCOMES = {
     "critical": N_("Critical"),
@@ -94,8 +94,8 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         lines.append(Line(t("Bestial Failure", lang), "", t("the roll failed with a Hunger die showing 1", lang)))
     history = tuple(
         Line(t("Willpower reroll {n}", lang, n=n),
-             t("dice {dice}: {old} → {new}", lang, dice=", ".join(str(i + 1) for i in entry["dice"]),
-               old=", ".join(map(str, entry["old"])), new=", ".join(map(str, entry["new"]))))
+             t("dice {dice}", lang, dice=numbered_dice(entry["dice"], [f"{old} → {new}" for old, new in
+                                                                  zip(entry["old"], entry["new"])])))
         for n, entry in enumerate(receipt["rerolls"], start=1)
     )
     return ReceiptView(

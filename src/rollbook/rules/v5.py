@@ -190,9 +190,10 @@ def reroll(request: V5Request, receipt: V5Receipt, dice: tuple[int, ...], new_fa
         raise RuleError("reroll_duplicate_die")
     for index in dice:
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            raise RuleError("reroll_bad_index", index=index)
+            raise RuleError("reroll_bad_index", index=index, number=index + 1 if isinstance(index, int) else index)
         if index >= len(receipt.normal):  # past the normal dice lie the Hunger dice (V5-8)
-            raise RuleError("reroll_hunger_die", index=index)
+            # index: the position the API sends (0-based); number: the die as people count them (issue 34 point 16)
+            raise RuleError("reroll_hunger_die", index=index, number=index + 1)
     new_faces = check_faces(new_faces, SIDES, field="reroll.faces")
     check_count("reroll.faces", new_faces, len(dice))
     normal = list(receipt.normal)

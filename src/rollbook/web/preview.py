@@ -20,6 +20,7 @@ from rollbook.i18n import N_, normalize, translate, translations
 from rollbook.odds import fraction_text, odds_for
 from rollbook.odds.v5 import advise
 from rollbook.play.common import request_from_plain
+from rollbook.render.base import numbered_dice
 from rollbook.rules.rollunder import RollUnderRequest
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v20 import V20Request
@@ -151,6 +152,7 @@ class AdviceView:
     keep: str  # percent with no reroll
     chosen: str | None = None  # percent for the chosen dice
     chosen_dice: list[int] = field(default_factory=list)
+    best_text: str = ""  # the best dice numbered from 1, faces beside: "1 (2), 3 (4)" (issue 34 point 16)
 
 
 def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> AdviceView | None:
@@ -164,7 +166,8 @@ def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> Advi
     keep = by_faces.get((), None)
     view = AdviceView(goal=goal, best_dice=list(best.dice), best_faces=list(best.faces),
                       best=percent(best.probability, lang), best_fraction=fraction_text(best.probability),
-                      keep=percent(keep.probability, lang) if keep else "")
+                      keep=percent(keep.probability, lang) if keep else "",
+                      best_text=numbered_dice(best.dice, [result["normal"][i] for i in best.dice]))
     picked = [i for i in chosen if 0 <= i < len(result["normal"])]
     if picked:
         faces = tuple(sorted(result["normal"][i] for i in picked))

@@ -99,7 +99,7 @@ def _dice_of(form: dict[str, Any]) -> list[int]:
         try:
             out.append(int(text))
         except ValueError:
-            raise RuleError("reroll_bad_index", index=text) from None
+            raise RuleError("reroll_bad_index", index=text, number=text) from None
     return out
 
 
