@@ -12,6 +12,7 @@ from typing import Any
 
 from rollbook.i18n import N_, translate
 from rollbook.i18n.messages_authority import AUTHORITY_ERROR_MESSAGES
+from rollbook.i18n.messages_discord import DISCORD_MESSAGES
 from rollbook.i18n.messages_exchange import EXCHANGE_ERROR_MESSAGES
 from rollbook.i18n.messages_exchange_odds import EXCHANGE_ODDS_MESSAGES
 from rollbook.i18n.messages_fair import FAIR_MESSAGES
@@ -66,7 +67,7 @@ ENGINE_MESSAGES: dict[str, str] = {
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
     TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
     SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES, INTEROP_MESSAGES, EXCHANGE_ODDS_MESSAGES,
-    SOLO_MESSAGES, V5TABLE_MESSAGES,
+    SOLO_MESSAGES, V5TABLE_MESSAGES, DISCORD_MESSAGES,
 )
 ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
 

@@ -31,6 +31,7 @@ from rollbook.rules.base import RuleError
 from rollbook.server.api import Problem, problems_router, router
 from rollbook.server.api_authority import router as authority_router
 from rollbook.server.api_contests import router as contests_router
+from rollbook.server.api_discord import router as discord_router
 from rollbook.server.api_v5 import router as v5_router
 from rollbook.server.api_fair import router as fair_router
 from rollbook.server.api_interop import router as interop_router
@@ -113,6 +114,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.include_router(contests_router)
     app.include_router(v5_router)
     app.include_router(interop_router)
+    app.include_router(discord_router)
     app.include_router(problems_router)
     install_problem_handlers(app)
     _add_problem_schema(app)

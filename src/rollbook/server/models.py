@@ -239,3 +239,51 @@ class ClientSeed(Base):
     client_seed: Mapped[str] = mapped_column(Text)
     seq: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[str] = mapped_column(String(32))
+
+
+# --- Discord (issue 36; rollbook.discord.store) --------------------------------------------------
+# Discord ids are snowflakes: kept as the decimal strings Discord sends (they pass 2**53).
+
+class DiscordLink(Base):
+    """A Discord user acting as a member in one channel of one guild (``/link``): ``token_sealed``
+    is a session of that member sealed under the operator's secret; every interaction opens it with
+    ``auth.authenticate``, so a member removed, or a key rotated, ends the link at once."""
+
+    __tablename__ = "discord_links"
+    __table_args__ = (UniqueConstraint("guild_id", "channel_id", "discord_user_id", name="uq_discord_links_where_who"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[str] = mapped_column(String(32))
+    channel_id: Mapped[str] = mapped_column(String(32))
+    discord_user_id: Mapped[str] = mapped_column(String(32))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    token_sealed: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[str] = mapped_column(String(32))
+
+
+class DiscordChannel(Base):
+    """A Discord channel bound to a chronicle by its Storyteller (``/chronicle bind``): where the
+    chronicle's public entries are posted (``webhook_sealed``: the channel webhook's URL, sealed);
+    ``last_posted`` the seq of the last entry the poster handled."""
+
+    __tablename__ = "discord_channels"
+    __table_args__ = (UniqueConstraint("channel_id", name="uq_discord_channels_channel_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[str] = mapped_column(String(32))
+    channel_id: Mapped[str] = mapped_column(String(32))
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    bound_by: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    webhook_sealed: Mapped[str | None] = mapped_column(Text, nullable=True)
+    last_posted: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[str] = mapped_column(String(32))
+    updated_at: Mapped[str] = mapped_column(String(32))
+
+
+class DiscordAnswered(Base):
+    """An entry an interaction already showed in a bound channel: the poster does not post it again."""
+
+    __tablename__ = "discord_answered"
+
+    channel_row: Mapped[int] = mapped_column(ForeignKey("discord_channels.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)

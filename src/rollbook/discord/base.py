@@ -1,0 +1,166 @@
+"""What every Discord handler shares: the app's ``Context``, the parsed ``Invocation``, the
+``Answer`` (an interaction response), and ``write``/``read``. Every write goes through ``write``: the server's transaction runner with
+the interaction's id as its Idempotency-Key (``tx.idempotent``, scope ``discord``: Discord may
+deliver an interaction twice; the second gets the first's answer, nothing is written twice), the
+Discord user's link opened in that same transaction (``store.linked_member``: the member checked by
+``auth.authenticate`` on every interaction), and the entries it shows in a bound channel marked
+answered there (the poster does not post them again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from rollbook.dice import DiceSource
+from rollbook.discord import store
+from rollbook.discord.embeds import discord_language
+from rollbook.server import tx
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError, detail
+
+# interaction types
+PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+# interaction response types
+PONG, MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, CHOICES, MODAL = 1, 4, 5, 6, 7, 8, 9
+EPHEMERAL = 64
+SCOPE = "discord"
+NOT_LINKED = "discord_not_linked"
+
+
+@dataclass
+class Context:
+    """What an interaction needs of the app: the store, the dice factory, the Discord settings, the
+    REST client (made on first use: ``rest()``) and the server's public URL (for links)."""
+
+    db: Any
+    dice: Callable[[], DiceSource]
+    application_id: str | None = None
+    rest: Callable[[], Any] | None = None
+    base_url: str = ""
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """The parts of an interaction payload the handlers read."""
+
+    id: str
+    type: int
+    token: str
+    application_id: str
+    guild_id: str
+    channel_id: str
+    user_id: str
+    user_name: str
+    locale: str  # the rollbook language of the user's Discord locale
+    data: dict
+    message: dict | None
+
+    @classmethod
+    def of(cls, payload: dict) -> "Invocation":
+        member = payload.get("member") or {}
+        user = member.get("user") or payload.get("user") or {}
+        channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id") or ""
+        name = member.get("nick") or user.get("global_name") or user.get("username") or ""
+        return cls(id=str(payload.get("id", "")), type=int(payload.get("type", 0)), token=str(payload.get("token", "")),
+                   application_id=str(payload.get("application_id", "")), guild_id=str(payload.get("guild_id") or ""),
+                   channel_id=str(channel), user_id=str(user.get("id", "")), user_name=str(name)[:200],
+                   locale=discord_language(payload.get("locale") or payload.get("guild_locale")),
+                   data=payload.get("data") or {}, message=payload.get("message"))
+
+    def options(self) -> dict[str, Any]:
+        """The command's options by name (a subcommand's own, flattened), ``focused`` marked apart."""
+        found: dict[str, Any] = {}
+
+        def walk(items):
+            for item in items or []:
+                if item.get("type") in (1, 2):  # a subcommand (group): its options
+                    found["_subcommand"] = item.get("name")
+                    walk(item.get("options"))
+                else:
+                    found[item["name"]] = item.get("value")
+                    if item.get("focused"):
+                        found["_focused"] = item["name"]
+        walk(self.data.get("options"))
+        return found
+
+
+@dataclass
+class Answer:
+    """An interaction response, and the work to run after it is sent (a deferred answer's)."""
+
+    body: dict
+    later: Callable[[], None] | None = None
+
+
+@dataclass
+class Written:
+    """What ``write`` hands back: the work's result and whether it was a replay."""
+
+    result: dict
+    replayed: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def message(content: str = "", *, embeds: list[dict] | None = None, components: list[dict] | None = None,
+            ephemeral: bool = False, kind: int = MESSAGE) -> Answer:
+    data: dict[str, Any] = {"content": content[:2000]}
+    if embeds is not None:
+        data["embeds"] = embeds
+    if components is not None:
+        data["components"] = components
+    if ephemeral:
+        data["flags"] = EPHEMERAL
+    data["allowed_mentions"] = {"parse": []}  # a name typed at the table pings no one
+    return Answer({"type": kind, "data": data})
+
+
+def refusal(inv: Invocation, code: str, params: dict | None = None) -> Answer:
+    return message(detail(code, inv.locale, params or {}), ephemeral=True)
+
+
+def need_member(member: Member | None) -> Member:
+    if member is None:
+        raise ProblemError(403, NOT_LINKED)
+    return member
+
+
+def fingerprint(inv: Invocation) -> str:
+    return tx.fingerprint("POST", "/discord/interactions",
+                          {"type": inv.type, "data": inv.data, "user": inv.user_id, "guild": inv.guild_id,
+                           "channel": inv.channel_id})
+
+
+def shown_seqs(result: dict) -> list[int]:
+    """The public entries an answer shows in the channel (the poster skips them there)."""
+    seqs = []
+    for key in ("entry", "grant"):
+        entry = result.get(key)
+        if isinstance(entry, dict) and entry.get("visibility") == "public" and isinstance(entry.get("seq"), int):
+            seqs.append(entry["seq"])
+    return seqs
+
+
+def write(context: Context, inv: Invocation, work: Callable[[Session, Member | None], dict], *,
+          shown: Callable[[dict], list[int]] = shown_seqs) -> Written:
+    """``work(session, member)`` in one write transaction, exactly once per interaction id; ``member``
+    is the Discord user's linked member, checked in this transaction (None when unlinked)."""
+    def run(session: Session) -> tuple[int, dict]:
+        member = store.linked_member(session, inv.guild_id, inv.channel_id, inv.user_id)
+        result = work(session, member)
+        if member is not None:
+            store.mark_answered(session, member.chronicle_id, inv.channel_id, shown(result))
+        return 200, result
+
+    _, body, replayed = tx.idempotent(context.db, scope=SCOPE, key=inv.id or None,
+                                      request_fingerprint=fingerprint(inv), work=run)
+    return Written(body, replayed)
+
+
+def read(context: Context, inv: Invocation, work: Callable[[Session, Member | None], Any]) -> Any:
+    with context.db.read() as session:
+        member = store.linked_member(session, inv.guild_id, inv.channel_id, inv.user_id)
+        return work(session, member)

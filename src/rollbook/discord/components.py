@@ -1,0 +1,197 @@
+"""The buttons, selects and modals under a Discord message, and what pressing them does.
+
+- under a V5 test (V5-8): "Reroll with Willpower" with the dice the odds engine advises
+  (``web.preview.reroll_advice``, as the web card shows it) and a select of the normal dice to
+  reroll, numbered from 1 with their faces (``rr``/``rs``: ``rolls.reroll``);
+- under an ask (A-1): "Grant", "Grant changed" (a modal of the edges asked) and "Refuse"
+  (``grants.grant``/``grants.refuse``): the use cases refuse anyone but the Storyteller, so a
+  player's press is answered with that refusal, ephemerally, and nothing is written;
+- under an attack (V20-17, T-4, T-5): the next step of the exchange for the defender
+  (``exchange.next_steps``; ``rolls.roll`` with ``follows``).
+
+A ``custom_id`` is ``rb:<what>:<numbers…>``; it names entries and asks, never a member: who pressed
+is always the interaction's linked member, checked in the write's transaction.
+"""
+
+from __future__ import annotations
+
+from rollbook.discord.base import (
+    MESSAGE, MODAL, Answer, Context, Invocation, message, need_member, read, write,
+)
+from rollbook.discord.embeds import card_embed, card_for, fit_all
+from rollbook.i18n import N_, translate
+from rollbook.server.access import STORYTELLER, find_chronicle
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import authority, exchange, grants, rolls
+from rollbook.web import labels
+from rollbook.web.present import Viewer
+
+REROLL = N_("Reroll with Willpower: {dice}")
+REROLL_PICK = N_("Or pick the normal dice to reroll")
+DIE = N_("Die {n}: {face}")
+GRANT = N_("Grant")
+GRANT_CHANGED = N_("Grant changed")
+REFUSE = N_("Refuse")
+CHANGED_TITLE = N_("Grant with changes")
+MOST_REROLLED = 3  # V5-8: up to three normal dice
+BUTTON, SELECT, TEXT_INPUT, ROW = 2, 3, 4, 1
+PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
+
+
+def _viewer(lang: str, viewer: dict) -> Viewer:
+    return Viewer(member_id=viewer["id"], role=viewer["role"], chronicle_id=viewer["chronicle"], mode="strict",
+                  lang=lang)
+
+
+def _button(label: str, custom_id: str, style: int = PRIMARY) -> dict:
+    return {"type": BUTTON, "style": style, "label": label[:80], "custom_id": custom_id[:100]}
+
+
+def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dict) -> tuple[dict, list[dict]]:
+    """An entry the viewer just made, as an embed and the action rows under it."""
+    characters = {}
+    owners = {}
+    character = result.get("character")
+    if isinstance(character, dict):
+        characters[character["id"]] = character["name"]
+        owners[character["id"]] = character.get("owner")
+    shown = card_for(entry, _viewer(lang, viewer), characters=characters, owners=owners, system=system)
+    rows: list[dict] = []
+    if shown.can_reroll and not shown.reroll_blocked and shown.normal:
+        rows += _reroll_rows(lang, shown)
+    ask = result.get("ask")
+    if isinstance(ask, dict) and ask.get("status") == "pending":
+        rows.append({"type": ROW, "components": [
+            _button(translate(GRANT, lang), f"rb:g:{ask['id']}", SUCCESS),
+            _button(translate(GRANT_CHANGED, lang), f"rb:gc:{ask['id']}", PRIMARY),
+            _button(translate(REFUSE, lang), f"rb:rf:{ask['id']}", DANGER)]})
+    steps = [s for s in exchange.next_steps(system, entry) if s["side"] == "defender" and s.get("character")]
+    if steps:
+        rows.append({"type": ROW, "components": [
+            _button(labels.kind(system, s["kind"], lang), f"rb:st:{entry['seq']}:{s['kind']}:{s['character']}", SECONDARY)
+            for s in steps[:5]]})
+    return card_embed(shown, lang), rows
+
+
+def _reroll_rows(lang: str, shown) -> list[dict]:
+    rows = []
+    advice = shown.advice
+    if advice is not None and advice.best_dice:
+        dice = ", ".join(f"{i + 1} ({face})" for i, face in zip(advice.best_dice, advice.best_faces))
+        label = translate(REROLL, lang, dice=dice) + f" · {advice.best}"
+        rows.append({"type": ROW, "components": [
+            _button(label, f"rb:rr:{shown.seq}:{'.'.join(str(i) for i in advice.best_dice)}", PRIMARY)]})
+    options = [{"label": translate(DIE, lang, n=i + 1, face=face), "value": str(i)}
+               for i, face in enumerate(shown.normal[:25])]
+    rows.append({"type": ROW, "components": [{
+        "type": SELECT, "custom_id": f"rb:rs:{shown.seq}", "placeholder": translate(REROLL_PICK, lang)[:150],
+        "min_values": 1, "max_values": min(MOST_REROLLED, len(options)), "options": options}]})
+    return rows
+
+
+def _numbers(parts: list[str]) -> list[int]:
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ProblemError(422, "discord_unknown_interaction", type=":".join(parts)) from None
+
+
+def answer_of(inv: Invocation, result: dict) -> Answer:
+    entry = result["entry"]
+    embed, rows = entry_message(inv.locale, entry, result["viewer"], result["system"], result)
+    return message(embeds=fit_all([embed]), components=rows, ephemeral=entry.get("visibility") == "hidden")
+
+
+def viewer_of(member) -> dict:
+    return {"id": member.id, "role": member.role, "chronicle": member.chronicle_id}
+
+
+def acted(session, member, out: dict) -> dict:
+    """A use case's answer, with who reads it and the chronicle's system (for the answer's embed)."""
+    return {**out, "viewer": viewer_of(member), "system": find_chronicle(session, member).system}
+
+
+def pressed(context: Context, inv: Invocation) -> Answer:
+    parts = str(inv.data.get("custom_id", "")).split(":")
+    what, numbers = (parts[1], parts[2:]) if len(parts) >= 2 and parts[0] == "rb" else ("", [])
+    source = context.dice()
+    if what in ("rr", "rs"):
+        seq, *dice = _numbers(numbers)
+        if what == "rs":
+            dice = _numbers(list(inv.data.get("values") or []))
+
+        def work(session, member):
+            member = need_member(member)
+            return acted(session, member, rolls.reroll(session, member, seq, {"kind": "reroll", "dice": dice},
+                                                       source=source))
+        return answer_of(inv, write(context, inv, work).result)
+    if what in ("g", "rf"):
+        (ask_id,) = _numbers(numbers)
+
+        def decide(session, member):
+            member = need_member(member)
+            if what == "g":
+                return acted(session, member, grants.grant(session, member, ask_id, source=source))
+            return acted(session, member, grants.refuse(session, member, ask_id))
+        return answer_of(inv, write(context, inv, decide).result)
+    if what == "gc":
+        (ask_id,) = _numbers(numbers)
+        return _changed_modal(context, inv, ask_id)
+    if what == "st":
+        seq, character_id = _numbers([numbers[0], numbers[2]]) if len(numbers) == 3 else _numbers(["x"])
+        kind = numbers[1]
+
+        def step(session, member):
+            member = need_member(member)
+            return acted(session, member, rolls.roll(session, member, character_id, {"kind": kind}, follows=seq,
+                                                     source=source))
+        return answer_of(inv, write(context, inv, step).result)
+    raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
+
+
+def _changed_modal(context: Context, inv: Invocation, ask_id: int) -> Answer:
+    """The Storyteller's modal: one field per edge asked, filled with what was asked."""
+    def work(session, member):
+        member = need_member(member)
+        if member.role != STORYTELLER:  # the use case would refuse the grant: say it before the modal
+            raise ProblemError(403, "storyteller_only", action="grant", role=member.role)
+        return authority.get_ask(session, member, ask_id)
+
+    ask = read(context, inv, work)
+    inputs = [{"type": ROW, "components": [{
+        "type": TEXT_INPUT, "custom_id": name[:100], "style": 1, "label": labels.field(name, inv.locale)[:45],
+        "value": str(value)[:4000], "required": True}]} for name, value in list((ask.get("asked") or {}).items())[:5]]
+    return Answer({"type": MODAL, "data": {"custom_id": f"rb:gm:{ask_id}",
+                                           "title": translate(CHANGED_TITLE, inv.locale)[:45], "components": inputs}})
+
+
+def _edge_value(text: str):
+    text = text.strip()
+    lowered = text.casefold()
+    if lowered in ("true", "yes", "oui", "sí", "si"):
+        return True
+    if lowered in ("false", "no", "non"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def submitted(context: Context, inv: Invocation) -> Answer:
+    parts = str(inv.data.get("custom_id", "")).split(":")
+    if len(parts) != 3 or parts[:2] != ["rb", "gm"]:
+        raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
+    (ask_id,) = _numbers(parts[2:])
+    edges = {item["custom_id"]: _edge_value(str(item.get("value", "")))
+             for row in inv.data.get("components") or [] for item in row.get("components") or []
+             if item.get("custom_id")}
+    source = context.dice()
+
+    def work(session, member):
+        member = need_member(member)
+        return acted(session, member, grants.grant(session, member, ask_id, edges=edges, source=source))
+    return answer_of(inv, write(context, inv, work).result)
+
+
+__all__ = ["MESSAGE", "acted", "answer_of", "entry_message", "pressed", "submitted"]

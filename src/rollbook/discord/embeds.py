@@ -1,0 +1,144 @@
+"""Log entries as Discord embeds, rendered by the same presentation the web table uses
+(``web.present.card`` over ``rollbook.render``), in the reader's language, always within Discord's
+limits (``LIMITS``; ``fit`` trims what is over, never refuses).
+
+``entry_embeds(entry, locale)`` is the poster's (a public entry, as anyone at the table reads it);
+``card_for(entry, viewer, …)`` and ``card_embed(card)`` are the interactions' (the member who acted
+reads their own entry: a Storyteller's hidden roll in full, a player's V5 test with its reroll advice).
+"""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_, normalize, translate
+from rollbook.render import DieView, ReceiptView
+from rollbook.web.present import Card, Viewer, card
+
+# Discord's documented limits of a message's embeds
+LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "field_value": 1024,
+          "footer": 2048, "author": 256, "total": 6000, "embeds": 10}
+COLOURS = {"good": 0x2E7D32, "critical": 0xF9A825, "messy": 0xC62828, "bad": 0x616161, "bestial": 0x6A1B9A,
+           "botch": 0x4E342E, "neutral": 0x37474F}
+ELLIPSIS = "…"
+HIDDEN = N_("Hidden")
+EFFECTS = N_("Effects")
+
+
+def discord_language(locale: str | None) -> str:
+    """A Discord locale (``fr``, ``es-ES``, ``en-US``, ``en-GB``, …) as a rollbook language."""
+    return normalize(locale)
+
+
+def _cut(text: str, most: int) -> str:
+    text = str(text)
+    return text if len(text) <= most else text[:most - 1] + ELLIPSIS
+
+
+def _die(die: DieView, numbered: bool) -> str:
+    face = str(die.face)
+    if "cancelled" in die.marks or "dropped" in die.marks or die.group == "dropped":
+        face = f"~~{face}~~"
+    elif any(mark in die.marks for mark in ("success", "ten", "crit_pair", "kept")):
+        face = f"**{face}**"
+    if numbered and die.index is not None:
+        return f"`{die.index + 1}`:{face}"  # 1-based, as the reroll select names them
+    return face
+
+
+def dice_text(view: ReceiptView) -> str:
+    """The dice by group, the rerollable ones numbered from 1 (``1:7 2:**10**``)."""
+    groups: dict[str, list[str]] = {}
+    for die in view.dice:
+        groups.setdefault(die.group, []).append(_die(die, view.system == "v5" and die.group == "normal"))
+    return "\n".join(f"{group}: {' '.join(faces)}" if len(groups) > 1 else " ".join(faces)
+                     for group, faces in groups.items())
+
+
+def fit(embed: dict) -> dict:
+    """``embed`` within Discord's limits of one embed (a copy; fields past 25 dropped, texts cut)."""
+    out = dict(embed)
+    if "title" in out:
+        out["title"] = _cut(out["title"], LIMITS["title"])
+    if "description" in out:
+        out["description"] = _cut(out["description"], LIMITS["description"])
+    if "author" in out:
+        out["author"] = {**out["author"], "name": _cut(out["author"].get("name", ""), LIMITS["author"])}
+    if "footer" in out:
+        out["footer"] = {**out["footer"], "text": _cut(out["footer"].get("text", ""), LIMITS["footer"])}
+    out["fields"] = [{"name": _cut(f.get("name") or "·", LIMITS["field_name"]),
+                      "value": _cut(f.get("value") or "·", LIMITS["field_value"]), "inline": bool(f.get("inline"))}
+                     for f in (out.get("fields") or [])][:LIMITS["fields"]]
+    return out
+
+
+def size(embed: dict) -> int:
+    """The characters Discord counts in an embed (title, description, field names and values, footer, author)."""
+    return (len(embed.get("title", "")) + len(embed.get("description", "")) + len((embed.get("footer") or {}).get("text", ""))
+            + len((embed.get("author") or {}).get("name", ""))
+            + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or []))
+
+
+def fit_all(embeds: list[dict]) -> list[dict]:
+    """The embeds of one message within the limits together: at most 10, 6,000 characters in all
+    (the last fields go first, then the descriptions are cut)."""
+    fitted = [fit(e) for e in embeds[:LIMITS["embeds"]]]
+    while sum(size(e) for e in fitted) > LIMITS["total"]:
+        over = sum(size(e) for e in fitted) - LIMITS["total"]
+        last = next((e for e in reversed(fitted) if e["fields"]), None)
+        if last is not None:
+            last["fields"] = last["fields"][:-1]
+            continue
+        longest = max(fitted, key=lambda e: len(e.get("description", "")))
+        text = longest.get("description", "")
+        if not text:
+            longest["title"] = _cut(longest.get("title", ""), max(1, len(longest.get("title", "")) - over))
+            continue
+        longest["description"] = _cut(text, max(1, len(text) - over))
+    return fitted
+
+
+def card_embed(c: Card, lang: str) -> dict:
+    """One card (``web.present.card``) as one embed."""
+    lines = []
+    receipt = c.receipt
+    if receipt is not None:
+        lines.append(f"**{receipt.outcome_label}**")
+        dice = dice_text(receipt)
+        if dice:
+            lines.append(dice)
+    for text in (c.pool, c.settings, c.change, *c.notes):
+        if text:
+            lines.append(text)
+    fields = []
+    if receipt is not None:
+        fields += [{"name": line.label, "value": f"{line.value} {line.note}".strip(), "inline": True}
+                   for line in receipt.lines]
+        fields += [{"name": line.label, "value": f"{line.value} {line.note}".strip()} for line in receipt.history]
+    for label, extra in c.extra:
+        fields.append({"name": label, "value": f"**{extra.outcome_label}** {dice_text(extra)}"})
+    if c.effects:
+        fields.append({"name": translate(EFFECTS, lang), "value": "\n".join(c.effects)})
+    who = c.by or c.character or c.actor
+    footer = f"#{c.seq} · {c.time} UTC"
+    if c.hidden:
+        footer += " · " + translate(HIDDEN, lang)
+    embed = {"title": c.title or c.kind, "description": "\n".join(lines), "fields": fields,
+             "color": COLOURS.get(receipt.tone if receipt else "neutral", COLOURS["neutral"]),
+             "footer": {"text": footer}}
+    if who:
+        embed["author"] = {"name": who}
+    return fit(embed)
+
+
+def card_for(entry: dict, viewer: Viewer, *, characters: dict[int, str] | None = None,
+             owners: dict[int, int | None] | None = None, willpower: dict[int, int] | None = None,
+             system: str = "") -> Card:
+    return card(entry, viewer, characters=characters or {}, followed={}, willpower=willpower, owners=owners,
+                chronicle_system=system or ((entry.get("receipt") or {}).get("system") or ""))
+
+
+def entry_embeds(entry: dict, locale: str, *, characters: dict[int, str] | None = None, system: str = "") -> list[dict]:
+    """One log entry (the export/API shape) as the embeds of one message, as any member of the table
+    reads it (a hidden entry redacted), in ``locale``."""
+    lang = discord_language(locale)
+    viewer = Viewer(member_id=0, role="player", chronicle_id=int(entry.get("chronicle") or 0), mode="strict", lang=lang)
+    return fit_all([card_embed(card_for(entry, viewer, characters=characters, system=system), lang)])

@@ -1,0 +1,338 @@
+"""The slash commands (``discord.commands`` defines them) and their autocomplete, each over the
+server's use cases: ``/link``, ``/unlink``, ``/chronicle bind``, ``/roll``, ``/ask``, ``/rouse``,
+``/remorse``, ``/frenzy``, ``/odds``, ``/sheet``, ``/scene``, ``/turn``, ``/verify``.
+
+A linked user acts as their member, with that member's role (the use cases refuse what the role may
+not do). ``/roll`` names traits of the linked character's stored sheet (the server builds the pool,
+as on the web table); without traits, a raw pool: the chronicle's quick roll (``rolls.quick_roll``),
+or, for a user with no link at all, dice rolled and shown but logged nowhere (no chronicle).
+"""
+
+from __future__ import annotations
+
+from rollbook.dice import roll as roll_dice
+from rollbook.discord import components, store
+from rollbook.discord.base import (
+    CHOICES, DEFERRED, Answer, Context, Invocation, message, need_member, read, write,
+)
+from rollbook.discord.embeds import dice_text, fit
+from rollbook.i18n import N_, translate
+from rollbook.play import quick
+from rollbook.render import view as receipt_view
+from rollbook.rules import get_system
+from rollbook.rules.base import to_plain
+from rollbook.server import auth
+from rollbook.server.access import find_chronicle
+from rollbook.server.models import Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
+from rollbook.server.views import chronicle_view, member_view
+from rollbook.web import labels
+from rollbook.web.present import rating_groups
+from rollbook.web.preview import odds_view, preview
+
+LINKED = N_("Linked: you act as {name} ({role}) in “{chronicle}”.")
+JOINED_KEY = N_("You joined the chronicle. Your key for the web table (keep it secret): ||{key}||")
+UNLINKED = N_("Unlinked: this channel no longer acts for you.")
+NOT_LINKED_HERE = N_("You had no link in this channel.")
+BOUND = N_("This channel is now the table of “{chronicle}”: its public rolls are posted here.")
+ROLES = {"storyteller": N_("Storyteller"), "player": N_("Player")}
+FAIR_STATUS = N_("Provably fair dice: commitment {commitment}, {rolls} rolls under it, {revealed} seeds revealed.")
+FAIR_NONE = N_("No roll has been made under a committed seed yet.")
+EXPORT = N_("The log to verify (`rollbook log verify`): {url}")
+SCENE_OPENED = N_("Scene opened: {name}")
+SCENE_CLOSED = N_("Scene closed.")
+TURN_STARTED = N_("Turn {turn} begins.")
+ODDS = N_("Exact odds")
+UNLOGGED = N_("Rolled here only, logged nowhere: link a chronicle to keep your rolls.")
+
+# the sheet's sections whose traits a roll names, and the action field each fills (per system)
+TRAIT_FIELDS = {
+    "v20": (("attributes", "attribute"), ("talents", "ability"), ("skills", "ability"), ("knowledges", "ability")),
+    "v5": (("attributes", "attribute"), ("skills", "skill"), ("disciplines", "discipline")),
+    "tiers": (("skills", "skill"),),
+    "rollunder": (("attributes", "attribute"), ("skills", "skill")),
+}
+TEST_KINDS = {"v20": "test", "v5": "test", "tiers": "skill", "rollunder": "check"}
+
+
+def command(context: Context, inv: Invocation) -> Answer:
+    name = inv.data.get("name")
+    handler = COMMANDS.get(str(name))
+    if handler is None:
+        raise ProblemError(404, "discord_unknown_command", command=str(name))
+    return handler(context, inv, inv.options())
+
+
+# --- linking -------------------------------------------------------------------------------------
+
+def _link(context: Context, inv: Invocation, options: dict) -> Answer:
+    code = str(options.get("code") or "").strip()
+
+    def work(session, _member):
+        member = auth.authenticate(session, code)  # a member key (or a session) links that member
+        joined = None
+        if member is None:  # else an invitation: a new player, as the web's join makes one
+            name = inv.user_name or f"Discord {inv.user_id[-4:]}"
+            joined = chronicles.join(session, invitation=code, name=name)
+            member = session.get(Member, joined["member"]["id"])
+        store.link(session, inv.guild_id, inv.channel_id, inv.user_id, member)
+        answer = {"member": member_view(member), "chronicle": chronicle_view(find_chronicle(session, member))}
+        if joined is not None:
+            answer["token"] = joined["token"]  # sealed in the stored answer (tx.SECRET_FIELDS)
+        return answer
+
+    result = write(context, inv, work).result
+    text = translate(LINKED, inv.locale, name=result["member"]["name"],
+                     role=translate(ROLES.get(result["member"]["role"], result["member"]["role"]), inv.locale),
+                     chronicle=result["chronicle"]["name"])
+    if result.get("token"):
+        text += "\n" + translate(JOINED_KEY, inv.locale, key=result["token"])
+    return message(text, ephemeral=True)
+
+
+def _unlink(context: Context, inv: Invocation, options: dict) -> Answer:
+    result = write(context, inv, lambda session, _m: {"unlinked": store.unlink(session, inv.guild_id, inv.channel_id,
+                                                                                inv.user_id)}).result
+    return message(translate(UNLINKED if result["unlinked"] else NOT_LINKED_HERE, inv.locale), ephemeral=True)
+
+
+def _chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
+    def work(session, member):
+        member = need_member(member)
+        store.bind_channel(session, inv.guild_id, inv.channel_id, member)
+        return {"chronicle": chronicle_view(find_chronicle(session, member))}
+
+    result = write(context, inv, work).result
+    return message(translate(BOUND, inv.locale, chronicle=result["chronicle"]["name"]), ephemeral=True)
+
+
+# --- rolls ---------------------------------------------------------------------------------------
+
+def pick_character(session, member: Member, given) -> dict:
+    """The character a command acts for: the one named (an id), else the member's only one."""
+    mine = characters.list_characters(session, member)
+    if given not in (None, ""):
+        try:
+            wanted = int(given)
+        except (TypeError, ValueError):
+            wanted = None
+        found = [c for c in mine if c["id"] == wanted or c["name"].casefold() == str(given).casefold()]
+        if not found:
+            raise ProblemError(404, "character_not_found", character=str(given))
+        return found[0]
+    owned = [c for c in mine if c["owner"] == member.id] or mine
+    if len(owned) != 1:
+        raise ProblemError(422, "discord_name_a_character")
+    return owned[0]
+
+
+def trait_field(system: str, sheet: dict, trait: str) -> str | None:
+    for section, field_name in TRAIT_FIELDS.get(system, ()):
+        if trait in (sheet.get(section) or {}):
+            return field_name
+    return None
+
+
+def test_action(system: str, sheet: dict, options: dict) -> dict:
+    """A test named by traits (``trait``, ``trait2``) and the options that go with it."""
+    action: dict = {"kind": TEST_KINDS[system]}
+    for name in ("trait", "trait2"):
+        trait = options.get(name)
+        if not trait:
+            continue
+        field_name = trait_field(system, sheet, str(trait))
+        if field_name is None or field_name in action:
+            raise ProblemError(422, "discord_unknown_trait", trait=str(trait))
+        action[field_name] = str(trait)
+    if system == "rollunder":
+        action["action"] = str(options.get("action") or labels.trait(action.get("skill") or action.get("attribute")
+                                                                      or "check", "en"))
+    for name in ("difficulty", "specialty", "willpower", "blood_surge"):
+        if options.get(name) not in (None, ""):
+            action[name] = options[name]
+    return action
+
+
+def _quick_values(system: str, options: dict) -> dict:
+    return {name: options[name] for name in quick.QUICK_FIELDS[system] if options.get(name) not in (None, "")}
+
+
+def _roll(context: Context, inv: Invocation, options: dict, *, ask: bool = False, kind: str | None = None) -> Answer:
+    hidden = bool(options.get("hidden"))
+    source = context.dice()
+
+    def work(session, member):
+        if member is None:
+            if kind or ask:  # a sheet's roll needs the sheet's member
+                need_member(member)
+            return {"unlinked": True}
+        chronicle = find_chronicle(session, member)
+        has_traits = kind is not None or options.get("trait") or options.get("trait2")
+        if not has_traits and not ask:
+            return components.acted(session, member, rolls.quick_roll(
+                session, member, _quick_values(chronicle.system, options), hidden=hidden, source=source))
+        character = pick_character(session, member, options.get("character"))
+        action = {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}} \
+            if kind else test_action(chronicle.system, character["sheet"], options)
+        return components.acted(session, member, rolls.roll(session, member, character["id"], action, hidden=hidden,
+                                                            ask=ask, source=source))
+
+    result = write(context, inv, work).result
+    if result.get("unlinked"):
+        return _unlinked_roll(context, inv, options)
+    return components.answer_of(inv, result)
+
+
+def _unlinked_roll(context: Context, inv: Invocation, options: dict) -> Answer:
+    """Dice for a user with no link: the game's quick roll rolled by the server's dice, logged nowhere."""
+    system = str(options.get("system") or "v5")
+    if system not in quick.QUICK_FIELDS:
+        raise ProblemError(422, "bad_choice", field="system", choices=sorted(quick.QUICK_FIELDS), value=system)
+    request = quick.quick_request(system, "casual", _quick_values(system, options))
+    _faces, result = roll_dice(get_system(system), request, context.dice())
+    shown = receipt_view(to_plain(result), inv.locale)
+    embed = fit({"title": shown.title, "description": f"**{shown.outcome_label}**\n{dice_text(shown)}",
+                 "fields": [{"name": line.label, "value": line.value, "inline": True} for line in shown.lines],
+                 "footer": {"text": translate(UNLOGGED, inv.locale)}})
+    return message(embeds=[embed])
+
+
+def _kind(kind: str):
+    return lambda context, inv, options: _roll(context, inv, options, kind=kind)
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
+    """The exact odds (and V5's best Willpower reroll), deferred: a large pool takes a while."""
+    def compute() -> dict:
+        def work(session, member):
+            if member is None:
+                system = str(options.get("system") or "v5")
+                request = quick.quick_request(system, "casual", _quick_values(system, options))
+                return odds_view({"system": system, "kind": TEST_KINDS[system], "request": to_plain(request)},
+                                 inv.locale)
+            chronicle = find_chronicle(session, member)
+            character = pick_character(session, member, options.get("character"))
+            action = test_action(chronicle.system, character["sheet"], options)
+            shown, _pool = preview(chronicle.system, character["sheet"], action, mode=chronicle.mode, role=member.role,
+                                   lang=inv.locale, table_rules=chronicle.table_rules or ())
+            return shown
+        shown = read(context, inv, work)
+        if shown is None:
+            return {"content": "—", "embeds": []}
+        rows = [f"{row.label}: **{row.percent}** ({row.fraction})" for row in shown.rows]
+        embed = fit({"title": translate(ODDS, inv.locale), "description": "\n".join([shown.headline, *rows, *shown.notes]),
+                     "footer": {"text": shown.pool} if shown.pool else {"text": ""}})
+        return {"content": "", "embeds": [embed]}
+
+    return deferred(context, inv, compute)
+
+
+def deferred(context: Context, inv: Invocation, compute) -> Answer:
+    """Answer "thinking…" now (type 5) and edit the original message with ``compute()`` after."""
+    def later() -> None:
+        from rollbook.discord.base import refusal
+        from rollbook.server.problems import from_rule_error
+        from rollbook.rules.base import RuleError
+
+        try:
+            body = compute()
+        except ProblemError as error:
+            body = refusal(inv, error.code, error.params).body["data"]
+        except RuleError as error:
+            problem = from_rule_error(error)
+            body = refusal(inv, problem.code, problem.params).body["data"]
+        context.rest().edit_original(context.application_id or inv.application_id, inv.token, body)
+
+    return Answer({"type": DEFERRED}, later=later)
+
+
+def _sheet(context: Context, inv: Invocation, options: dict) -> Answer:
+    def work(session, member):
+        member = need_member(member)
+        chronicle = find_chronicle(session, member)
+        return chronicle.system, pick_character(session, member, options.get("character"))
+
+    system, character = read(context, inv, work)
+    fields = [{"name": group.title, "value": ", ".join(f"{r.label} {r.value}" for r in group.ratings)}
+              for group in rating_groups(system, character["sheet"] or {}, inv.locale)]
+    return message(embeds=[fit({"title": character["name"], "fields": fields})], ephemeral=True)
+
+
+def _scene(context: Context, inv: Invocation, options: dict) -> Answer:
+    action = str(options.get("action") or "open")
+
+    def work(session, member):
+        member = need_member(member)
+        if action == "close":
+            return {"closed": scenes.close_scene(session, member)}
+        return {"opened": scenes.open_scene(session, member, name=str(options.get("name") or ""))}
+
+    result = write(context, inv, work).result
+    if "closed" in result:
+        return message(translate(SCENE_CLOSED, inv.locale))
+    scene = result["opened"].get("scene") or {}
+    return message(translate(SCENE_OPENED, inv.locale, name=scene.get("name") or f"#{scene.get('number', '')}"))
+
+
+def _turn(context: Context, inv: Invocation, options: dict) -> Answer:
+    result = write(context, inv, lambda session, member: scenes.advance_turn(session, need_member(member))).result
+    scene = result.get("scene") or {}
+    return message(translate(TURN_STARTED, inv.locale, turn=scene.get("turn", "")))
+
+
+def _verify(context: Context, inv: Invocation, options: dict) -> Answer:
+    def work(session, member):
+        member = need_member(member)
+        return fairness.fair_state(session, member)
+
+    state = read(context, inv, work)
+    if state.get("commitment"):
+        text = translate(FAIR_STATUS, inv.locale, commitment=f"`{state['commitment'][:16]}…`", rolls=state["rolls"],
+                         revealed=len(state["revealed"]))
+    else:
+        text = translate(FAIR_NONE, inv.locale)
+    url = f"{context.base_url.rstrip('/')}/api/chronicles/{state['chronicle']}/log/export"
+    return message(text + "\n" + translate(EXPORT, inv.locale, url=url), ephemeral=True)
+
+
+# --- autocomplete --------------------------------------------------------------------------------
+
+def autocomplete(context: Context, inv: Invocation) -> Answer:
+    """Characters the user acts for, and the traits of the chosen (or only) character's sheet."""
+    options = inv.options()
+    focused = options.get("_focused")
+    typed = str(options.get(focused) or "").casefold()
+
+    def work(session, member):
+        if member is None:
+            return []
+        if focused == "character":
+            return [(c["name"], str(c["id"])) for c in characters.list_characters(session, member)]
+        chronicle = find_chronicle(session, member)
+        try:
+            character = pick_character(session, member, options.get("character"))
+        except ProblemError:
+            return []
+        sheet = character["sheet"] or {}
+        names = sheet.get("names") or {}
+        return [(f"{labels.trait(trait, inv.locale, names)} {rating}", trait)
+                for section, _field in TRAIT_FIELDS.get(chronicle.system, ())
+                for trait, rating in (sheet.get(section) or {}).items()]
+
+    found = read(context, inv, work)
+    choices = [{"name": name[:100], "value": value[:100]} for name, value in found
+               if typed in name.casefold() or typed in value.casefold()][:25]
+    return Answer({"type": CHOICES, "data": {"choices": choices}})
+
+
+COMMANDS = {
+    "link": _link, "unlink": _unlink, "chronicle": _chronicle,
+    "roll": _roll, "ask": lambda c, i, o: _roll(c, i, o, ask=True),
+    "rouse": _kind("rouse"), "remorse": _kind("remorse"), "frenzy": _kind("frenzy"),
+    "odds": _odds, "sheet": _sheet, "scene": _scene, "turn": _turn, "verify": _verify,
+}
+
+__all__ = ["COMMANDS", "autocomplete", "command"]

@@ -1,0 +1,51 @@
+"""One verified Discord interaction in, one interaction response out (issue 36).
+
+``handle(context, payload)`` dispatches on the interaction's type: PING (→ PONG), an application
+command and its autocomplete (``discord.handlers``), a message component or a modal submit
+(``discord.components``). A refusal (``ProblemError``, ``RuleError``) answers an ephemeral message
+in the user's language (``base.refusal``), never an error status: Discord shows the user nothing
+for those; an unexpected error is logged and said the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from rollbook.discord import components, handlers
+from rollbook.discord.base import (
+    AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, PING, PONG, Answer, Context, Invocation, message, refusal,
+)
+from rollbook.i18n import N_, translate
+from rollbook.rules.base import RuleError
+from rollbook.server.problems import ProblemError, from_rule_error
+
+log = logging.getLogger("rollbook.discord")
+
+FAILED = N_("Something went wrong on the server; nothing was changed.")
+
+__all__ = ["Answer", "Context", "handle"]
+
+
+def handle(context: Context, payload: dict) -> Answer:
+    """The response to one verified interaction."""
+    inv = Invocation.of(payload)
+    if inv.type == PING:
+        return Answer({"type": PONG})
+    try:
+        if inv.type == COMMAND:
+            return handlers.command(context, inv)
+        if inv.type == AUTOCOMPLETE:
+            return handlers.autocomplete(context, inv)
+        if inv.type == COMPONENT:
+            return components.pressed(context, inv)
+        if inv.type == MODAL_SUBMIT:
+            return components.submitted(context, inv)
+    except ProblemError as error:
+        return refusal(inv, error.code, error.params)
+    except RuleError as error:
+        problem = from_rule_error(error)
+        return refusal(inv, problem.code, problem.params)
+    except Exception:  # noqa: BLE001 - Discord shows nothing for an error status: say it, log it
+        log.exception("rollbook: the Discord interaction %s failed", inv.id)
+        return message(translate(FAILED, inv.locale), ephemeral=True)
+    return refusal(inv, "discord_unknown_interaction", {"type": inv.type})

@@ -1,0 +1,173 @@
+"""The Discord tables (``server.models``: ``discord_links``, ``discord_channels``,
+``discord_answered``), read and written in the caller's transaction; nothing here commits.
+
+A link holds a **session** of the member (``usecases.members.open_session``), sealed under the
+operator's secret (``server.seal``, its context naming the guild, channel and user): an interaction
+opens it with ``auth.authenticate``, the one check of a token the API and the pages use, so a
+member removed or a key rotated ends the link at once, with no second copy of that query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from rollbook.server import auth, seal
+from rollbook.server.access import require_storyteller
+from rollbook.server.models import DiscordAnswered, DiscordChannel, DiscordLink, Member
+from rollbook.server.store import log_head
+from rollbook.server.tx import now
+from rollbook.server.usecases import members as member_cases
+
+
+@dataclass(frozen=True)
+class Channel:
+    id: int
+    guild_id: str
+    channel_id: str
+    chronicle_id: int
+    last_posted: int
+    has_webhook: bool
+
+
+def _channel(row: DiscordChannel) -> Channel:
+    return Channel(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, chronicle_id=row.chronicle_id,
+                   last_posted=row.last_posted, has_webhook=row.webhook_sealed is not None)
+
+
+def _link_context(guild_id: str, channel_id: str, user_id: str) -> str:
+    return f"discord-link:{guild_id}:{channel_id}:{user_id}"
+
+
+def _webhook_context(channel_id: str) -> str:
+    return f"discord-webhook:{channel_id}"
+
+
+# --- links ---------------------------------------------------------------------------------------
+
+def _link_row(session: Session, guild_id: str, channel_id: str, user_id: str) -> DiscordLink | None:
+    return session.scalars(select(DiscordLink).where(
+        DiscordLink.guild_id == guild_id, DiscordLink.channel_id == channel_id,
+        DiscordLink.discord_user_id == user_id)).first()
+
+
+def link(session: Session, guild_id: str, channel_id: str, user_id: str, member: Member) -> None:
+    """Make ``user_id`` act as ``member`` in this channel (an earlier link there is closed first)."""
+    unlink(session, guild_id, channel_id, user_id)
+    token = member_cases.open_session(session, member, ttl=None)["token"]
+    sealed = seal.seal(token.encode("ascii"), member.chronicle_id, _link_context(guild_id, channel_id, user_id))
+    session.add(DiscordLink(guild_id=guild_id, channel_id=channel_id, discord_user_id=user_id, member_id=member.id,
+                            token_sealed=sealed, created_at=now()))
+    session.flush()
+
+
+def _token(row: DiscordLink, chronicle_id: int) -> str | None:
+    try:
+        return seal.unseal(row.token_sealed, chronicle_id,
+                           _link_context(row.guild_id, row.channel_id, row.discord_user_id)).decode("ascii")
+    except seal.SecretKeyError:  # the operator's secret changed: the link opens nothing
+        return None
+
+
+def linked_member(session: Session, guild_id: str, channel_id: str, user_id: str) -> Member | None:
+    """The member this Discord user acts as here, checked now (``auth.authenticate``); None when
+    unlinked, or when the member was removed or their session revoked."""
+    row = _link_row(session, guild_id, channel_id, user_id)
+    if row is None:
+        return None
+    chronicle_id = session.scalars(select(Member.chronicle_id).where(Member.id == row.member_id)).one()
+    token = _token(row, chronicle_id)
+    return auth.authenticate(session, token) if token else None
+
+
+def unlink(session: Session, guild_id: str, channel_id: str, user_id: str) -> bool:
+    """End this user's link here (its session revoked): whether there was one."""
+    row = _link_row(session, guild_id, channel_id, user_id)
+    if row is None:
+        return False
+    chronicle_id = session.scalars(select(Member.chronicle_id).where(Member.id == row.member_id)).one()
+    token = _token(row, chronicle_id)
+    if token is not None and auth.live_token(session, token) is not None:
+        member_cases.close_session(session, token)
+    session.delete(row)
+    session.flush()
+    return True
+
+
+# --- channels ------------------------------------------------------------------------------------
+
+def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: Member) -> Channel:
+    """The Storyteller binds the channel to their chronicle; posting starts after the log's head
+    (no history is posted). Binding it again moves it (its webhook and answered marks are kept)."""
+    require_storyteller(storyteller, "discord_bind")
+    head = log_head(session, storyteller.chronicle_id)["seq"]
+    row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id)).first()
+    stamp = now()
+    if row is None:
+        row = DiscordChannel(guild_id=guild_id, channel_id=channel_id, chronicle_id=storyteller.chronicle_id,
+                             bound_by=storyteller.id, last_posted=head, created_at=stamp, updated_at=stamp)
+        session.add(row)
+    elif row.chronicle_id != storyteller.chronicle_id:
+        row.chronicle_id, row.bound_by, row.last_posted, row.updated_at = storyteller.chronicle_id, storyteller.id, head, stamp
+        session.execute(delete(DiscordAnswered).where(DiscordAnswered.channel_row == row.id))
+    session.flush()
+    return _channel(row)
+
+
+def channel_of(session: Session, channel_id: str) -> Channel | None:
+    row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id)).first()
+    return None if row is None else _channel(row)
+
+
+def channels_of(session: Session, chronicle_id: int) -> list[Channel]:
+    rows = session.scalars(select(DiscordChannel).where(DiscordChannel.chronicle_id == chronicle_id)
+                           .order_by(DiscordChannel.id))
+    return [_channel(row) for row in rows]
+
+
+def webhook_url(session: Session, channel_row_id: int) -> str | None:
+    row = session.get(DiscordChannel, channel_row_id)
+    if row is None or row.webhook_sealed is None:
+        return None
+    try:
+        return seal.unseal(row.webhook_sealed, row.chronicle_id, _webhook_context(row.channel_id)).decode("utf-8")
+    except seal.SecretKeyError:
+        return None
+
+
+def set_webhook(session: Session, channel_row_id: int, url: str) -> None:
+    row = session.get(DiscordChannel, channel_row_id)
+    if row is None:
+        return
+    row.webhook_sealed = seal.seal(url.encode("utf-8"), row.chronicle_id, _webhook_context(row.channel_id))
+    row.updated_at = now()
+    session.flush()
+
+
+def answered(session: Session, channel_row_id: int, after: int, upto: int) -> set[int]:
+    return set(session.scalars(select(DiscordAnswered.seq).where(
+        DiscordAnswered.channel_row == channel_row_id, DiscordAnswered.seq > after, DiscordAnswered.seq <= upto)))
+
+
+def advance(session: Session, channel_row_id: int, seq: int) -> bool:
+    """``last_posted = seq`` only when it was below (never moved back): whether this call moved it."""
+    moved = session.execute(update(DiscordChannel).where(
+        DiscordChannel.id == channel_row_id, DiscordChannel.last_posted < seq)
+        .values(last_posted=seq, updated_at=now()).execution_options(synchronize_session=False)).rowcount
+    return moved == 1
+
+
+def mark_answered(session: Session, chronicle_id: int, channel_id: str, seqs: Iterable[int]) -> None:
+    """The entries an interaction showed in ``channel_id``, when that channel is bound to their
+    chronicle: the poster skips them there."""
+    row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id,
+                                                        DiscordChannel.chronicle_id == chronicle_id)).first()
+    if row is None:
+        return
+    for seq in sorted(set(seqs)):
+        if seq > row.last_posted:
+            session.add(DiscordAnswered(channel_row=row.id, seq=seq))
+    session.flush()
