@@ -18,28 +18,17 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import JSONResponse
 
 from rollbook.discord.interactions import Context, handle
+from rollbook.discord.rest import client_for
 from rollbook.discord.signature import verify
 from rollbook.server.problems import ProblemError
 
 router = APIRouter()
 
 
-def _rest(app):
-    """The app's Discord REST client (``app.state.discord_rest``; made from the settings on first use)."""
-    client = getattr(app.state, "discord_rest", None)
-    if client is None:
-        from rollbook.discord.rest import DiscordRest
-
-        token = app.state.settings.discord_bot_token
-        client = DiscordRest(bot_token=token.get_secret_value() if token is not None else None)
-        app.state.discord_rest = client
-    return client
-
-
 def context_of(request: Request) -> Context:
     app = request.app
     return Context(db=app.state.db, dice=app.state.dice, application_id=app.state.settings.discord_application_id,
-                   rest=lambda: _rest(app), base_url=str(request.base_url))
+                   rest=lambda: client_for(app.state), base_url=str(request.base_url))
 
 
 @router.post("/discord/interactions", include_in_schema=False)
