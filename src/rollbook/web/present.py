@@ -10,7 +10,7 @@ from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.fair import SEED_COMMIT
-from rollbook.web import authority, contests, exchange, fairness, labels
+from rollbook.web import authority, contests, exchange, fairness, labels, v5table
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.titles import roll_title
 
@@ -195,6 +195,10 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.buttons = contests.buttons(entry["kind"], c.seq, receipt, viewer.chronicle_id, storyteller=viewer.storyteller,
                                      member_id=viewer.member_id, owners=owners or {}, lang=lang)
         return c
+    if entry["kind"] in v5table.KINDS:  # a V5 compulsion called or ended (seed 001)
+        c.system = chronicle_system
+        c.title, c.change = v5table.describe_entry(entry["kind"], receipt, lang, characters)
+        return c
     if entry["kind"] == "member_removed":
         c.title = translate(MEMBER_REMOVED, lang, name=receipt.get("name", ""))
         return c
@@ -246,6 +250,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
     c.settings = _settings(system, action, receipt, lang)
     c.notes = authority.roll_notes(system, receipt, lang) + contests.roll_note(receipt, lang)
+    if c.followed_by is None:  # seed 001: the latest receipt of a roll may call for a compulsion
+        c.buttons = v5table.roll_buttons(receipt, c.seq, c.character_id, viewer.chronicle_id,
+                                         storyteller=viewer.storyteller, lang=lang)
     rouse = receipt.get("rouse")
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
         c.extra.append((translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang)))

@@ -233,10 +233,12 @@ def describe_pool(pool: dict, lang: str, system: str = "v5", names: dict | None 
 
 
 def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, lang: str,
-            table_rules: tuple[str, ...] | list[str] = ()) -> tuple[OddsView | None, str]:
-    """(odds, pool in words) for an action, under the chronicle's table rules (TR-1); refusals
-    propagate as RuleError."""
-    built = play.preview(system, sheet, action, mode=mode, role=role, table_rules=table_rules)
+            table_rules: tuple[str, ...] | list[str] = (), compulsion: dict | None = None,
+            ) -> tuple[OddsView | None, str]:
+    """(odds, pool in words) for an action, under the chronicle's table rules (TR-1) and the V5
+    compulsion in force (seed 001); refusals propagate as RuleError."""
+    built = play.preview(system, sheet, action, mode=mode, role=role, table_rules=table_rules,
+                         compulsion=compulsion)
     view = odds_view(built, lang)
     if view is not None and system == "v5" and _willpower_left(sheet) <= 0:  # V5-8: no reroll to offer
         reroll_note = translate(N_("With the best Willpower reroll afterwards: {p}"), lang, p="")

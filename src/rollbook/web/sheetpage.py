@@ -16,7 +16,7 @@ from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.web import authority, exchange, forms, labels, sheetform, table
+from rollbook.web import authority, exchange, forms, labels, sheetform, table, v5table
 from rollbook.web.present import identity, rating_groups, specialties
 from rollbook.web.respond import page
 
@@ -88,8 +88,12 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
                          member.role)
     authority.start_from_baseline(system, kind, fields, baseline, member.role, lang,
                                   posted=values.get("kind") == kind)
+    p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
+    compulsion = v5table.sheet_panel(state.chronicle, character.id, sheet,  # seed 001: in force, called, ended
+                                     state.compulsions.get(character.id), member.role == STORYTELLER, lang,
+                                     scene_open=p.scene is not None)
     return dict(
-        t=state, me=state.me, character=character, sheet=sheet, system=system,
+        t=state, me=state.me, character=character, sheet=sheet, system=system, compulsion=compulsion,
         system_name=labels.system_name(system, lang),
         identity=identity(sheet, lang), groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),
@@ -97,7 +101,7 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
         target_choices=exchange.target_choices(system, kind, character.id, state.characters),
         target=values.get("target") if values.get("kind") == kind else None,
         roll_fields=fields,
-        p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+        p=p,
         limits=authority.sheet_limits(system, sheet, lang), declared=declared,
         roll_label=authority.roll_button(system, lang, asking=False, role=member.role),
         changes=[(k, labels.kind(system, k, lang)) for k in changes], change=change,

@@ -12,9 +12,9 @@ from typing import Any
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
-from rollbook.server.usecases import chronicles, fairness as fairness_cases, log
+from rollbook.server.usecases import chronicles, compulsions as compulsions_cases, fairness as fairness_cases, log
 from rollbook.server.views import member_view
-from rollbook.web import authority, exchange, fairness
+from rollbook.web import authority, exchange, fairness, v5table
 from rollbook.web.present import Card, Viewer, card, willpower_current
 
 FEED_SIZE = 60
@@ -41,6 +41,7 @@ class Table:
     characters: list[CharacterRow]
     cards: list[Card] = field(default_factory=list)  # newest first
     head: int = 0
+    compulsions: dict = field(default_factory=dict)  # character id -> web.v5table.Badge (V5, seed 001)
 
     def character(self, character_id: int) -> CharacterRow | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -145,6 +146,9 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
         characters = _characters(session, member)
         table = Table(chronicle=chronicle, me=member_view(member), members=members, characters=characters,
                       head=chronicle["log_head"]["seq"])
+        if chronicle["system"] == "v5":  # seed 001: a compulsion in force shows beside its character
+            table.compulsions = {character: v5table.badge(found, lang) for character, found
+                                 in compulsions_cases.all_in_force(session, member.chronicle_id).items()}
         if feed:
             entries = log.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
             followed = followed_up(session, member, [e["seq"] for e in entries])

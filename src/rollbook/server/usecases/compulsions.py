@@ -48,6 +48,26 @@ def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | N
     return {**called, "called": latest.seq}
 
 
+def all_in_force(session: Session, chronicle_id: int) -> dict[int, dict]:
+    """Every character's compulsion in force (character id -> as ``in_force``): what the table shows."""
+    latest: dict[int, LogEntry] = {}
+    for entry in session.scalars(select(LogEntry).where(LogEntry.chronicle_id == chronicle_id,
+                                                        LogEntry.kind.in_((CALL, END))).order_by(LogEntry.seq)):
+        if entry.character_id is not None:
+            latest[entry.character_id] = entry
+    calls = {character: entry for character, entry in latest.items() if entry.kind == CALL}
+    if not calls:
+        return {}
+    scene = open_scene_of(session, chronicle_id)
+    found = {}
+    for character, entry in calls.items():
+        called = dict(entry.receipt or {})
+        if called.get("until") == "scene" and (scene is None or scene.number != called.get("scene")):
+            continue
+        found[character] = {**called, "called": entry.seq}
+    return found
+
+
 def for_roll(session: Session, chronicle_id: int, system: str, character_id: int) -> dict | None:
     """What ``play.perform`` takes of the compulsion in force (V5 only): its id and the call's seq."""
     if system != "v5":

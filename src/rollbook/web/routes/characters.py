@@ -127,14 +127,16 @@ def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang
     asking = bool(plan["asked"])
     mode = state.chronicle["mode"]
     rules = state.chronicle.get("table_rules") or ()  # TR-1: the odds under the table rules in force
+    badge = state.compulsions.get(character_id)  # seed 001: the odds under the compulsion in force
+    compulsion = badge.in_force() if badge is not None else None
     if asking:  # the odds as asked (if the Storyteller grants it) and as things stand
         view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=STORYTELLER,
-                                  lang=lang, table_rules=rules)
+                                  lang=lang, table_rules=rules, compulsion=compulsion)
         baseline_view, _ = preview(system, character.sheet or {}, plan["at_baseline"], mode=mode, role=member.role,
-                                   lang=lang, table_rules=rules)
+                                   lang=lang, table_rules=rules, compulsion=compulsion)
     else:
         view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=member.role,
-                                  lang=lang, table_rules=rules)
+                                  lang=lang, table_rules=rules, compulsion=compulsion)
         baseline_view = None
     return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text,
                     baseline_odds=baseline_view, asking=asking and member.role != STORYTELLER,

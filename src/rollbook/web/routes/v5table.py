@@ -1,0 +1,63 @@
+"""V5 at the table on the pages (issue 32): the Storyteller calls a character's compulsion (from a
+messy critical's or bestial failure's card, one tap, or from the sheet's panel, choosing which and
+until when) and ends it (seed 001, ``server.usecases.compulsions``). Each answers a 303 back to where
+it was pressed; a refusal shows on that page's alert."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import compulsions
+from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into
+from rollbook.web.once import once
+from rollbook.web.respond import see_other
+from rollbook.web.routes.chronicle import chronicle_page
+from rollbook.web.sheetpage import sheet_page
+
+router = page_router()
+
+
+def _back(request: Request, db, member, lang: str, chronicle_id: int, character_id: int, form: Any) -> str:
+    """Where the answer goes: the sheet when pressed there, else the table; a refusal shows there."""
+    on_sheet = str(form.get("back", "")) == "sheet"
+    if on_sheet:
+        alert_into(request, "compulsion", lang,
+                   lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors))
+        return f"/chronicles/{chronicle_id}/characters/{character_id}#compulsion"
+    alert_into(request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    return f"/chronicles/{chronicle_id}"
+
+
+def _roll(request: Request, form: Any) -> int | None:
+    text = str(form.get("roll") or request.query_params.get("roll") or "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ProblemError(422, "not_an_integer", field="roll", value=text) from None
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion/call")
+def call_compulsion(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+                    form: Posted) -> Response:
+    back = _back(request, db, member, lang, chronicle_id, character_id, form)
+    chosen = str(form.get("compulsion") or "").strip() or None
+    until = str(form.get("until") or "").strip() or None
+    roll = _roll(request, form)
+    result = once(request, db, member, form, lambda s: compulsions.call(
+        s, member, character_id, compulsion=chosen, until=until, roll=roll))
+    return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion/end")
+def end_compulsion(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+                   form: Posted) -> Response:
+    back = _back(request, db, member, lang, chronicle_id, character_id, form)
+    result = once(request, db, member, form, lambda s: compulsions.end(s, member, character_id))
+    return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
