@@ -23,6 +23,7 @@ def _load_commands() -> None:
     from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401, I001
     from rollbook.cli import sheet  # noqa: F401
     from rollbook.cli import scenario  # noqa: F401
+    from rollbook.cli import fair_stats  # noqa: F401
 
 
 def _language(argv: list[str]) -> str:
