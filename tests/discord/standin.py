@@ -140,6 +140,11 @@ class StandIn:
         with self._lock:
             self._plans = [plan for plan in self._plans if not (plan.times is None and plan.pattern == pattern)]
 
+    def clear_plans(self) -> None:
+        """Behave again: every planned misbehaviour dropped."""
+        with self._lock:
+            self._plans = []
+
     def _plan(self, plan: Plan) -> None:
         with self._lock:
             self._plans.append(plan)
@@ -154,6 +159,12 @@ class StandIn:
                             self._plans.remove(plan)
                     return plan
         return None
+
+    def delete_webhooks(self, channel_id: str) -> None:
+        """The channel's webhooks deleted (as from the channel's settings in Discord)."""
+        with self._lock:
+            for webhook_id in [key for key, made in self.webhooks.items() if made["channel_id"] == str(channel_id)]:
+                del self.webhooks[webhook_id]
 
     # --- what tests read ---------------------------------------------------------------------------
 

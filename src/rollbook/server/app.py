@@ -27,6 +27,8 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rollbook.dice import DiceSource, SecureDice
+from rollbook.discord.poster import Poster
+from rollbook.discord.rest import client_for
 from rollbook.rules.base import RuleError
 from rollbook.server.api import Problem, problems_router, router
 from rollbook.server.api_authority import router as authority_router
@@ -90,14 +92,21 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
     hub = Hub(db, listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
     db.after_commit.append(hub.wake)
+    # issue 36: public entries posted to the Discord channels bound to their chronicle, off the
+    # request's thread (``discord.poster``); channels are bound through the application only
+    poster = Poster(db, lambda: client_for(app.state))
+    db.after_commit.append(poster.wake)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         hub.start_listener()
+        if settings.discord_application_id:
+            poster.start()
         try:
             yield
         finally:
+            poster.close()
             hub.close()
             db.dispose()
 
@@ -106,6 +115,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.state.db = db
     app.state.settings = settings
     app.state.hub = hub
+    app.state.discord_poster = poster
     app.state.dice = dice
     app.include_router(router)
     app.include_router(authority_router)
