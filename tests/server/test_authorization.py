@@ -82,6 +82,10 @@ ALLOWED: dict[str, set[str]] = {
     "POST /api/chronicles/{chronicle_id}/fair/rotate": ST,
     "GET /api/chronicles/{chronicle_id}/odds/exchange": OWNER,  # attacker = target: 422 past the door
     "POST /api/chronicles/{chronicle_id}/odds/exchange": OWNER,
+    "GET /api/solo/scenarios": EVERYONE,
+    "POST /api/solo": EVERYONE,
+    "GET /api/chronicles/{chronicle_id}/solo": TABLE,  # past the door: 409, not a solo chronicle
+    "POST /api/chronicles/{chronicle_id}/solo/act": {"player", "other"},  # a solo chronicle's player only
 }
 
 # A valid body for each operation that takes one (an invalid body would be refused before the door).
@@ -109,6 +113,8 @@ BODIES: dict[str, object] = {
     "POST /api/chronicles/{chronicle_id}/scenes": {"name": "Scene"},
     "PUT /api/chronicles/{chronicle_id}/members/me/client-seed": {"client_seed": "abc"},
     "POST /api/chronicles/{chronicle_id}/odds/exchange": "attack",
+    "POST /api/solo": {"scenario": "drowned-lantern"},
+    "POST /api/chronicles/{chronicle_id}/solo/act": {"option": "choice:0"},
 }
 # Run first: it needs the ask still waiting (a grant decides it).
 FIRST = ("POST /api/chronicles/{chronicle_id}/asks/{ask_id}/withdraw",)

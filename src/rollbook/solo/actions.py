@@ -44,10 +44,11 @@ def roll_action(sheet: dict, traits: list[str], difficulty: int, *, specialty: s
     return action
 
 
-def attack_action(attack: Attack, *, willpower: bool = False, modifier: int = 0) -> dict:
-    """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's."""
+def attack_action(attack: Attack, *, willpower: bool = False, required: int = 1) -> dict:
+    """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's.
+    ``required``: 1, plus the successes of a dodge against it (``solo.fight``'s Reading)."""
     return {"kind": "test", "attribute": attack.traits[0], "ability": attack.traits[1],
-            "difficulty": attack.difficulty, "willpower": willpower, "modifier": modifier}
+            "difficulty": attack.difficulty, "willpower": willpower, "required": required}
 
 
 def preview(sheet: dict, action: dict) -> dict:

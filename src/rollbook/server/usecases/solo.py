@@ -1,0 +1,329 @@
+"""The solo chronicle on the server (SPEC S-1 … S-5, issue 37): a chronicle whose Storyteller is a scenario.
+
+- ``start``: a new chronicle (Strict, V20) with two members: the scenario's Storyteller (its key is
+  never handed out: the engine acts as it) and the player (their key is the answer's ``token``);
+  the player's character (the scenario's pregenerated one, or their own sheet, validated as any
+  sheet) and the NPCs (the Storyteller's characters); a ``solo_start`` entry naming the scenario
+  and its SHA-256; then the start passage. The player's ``client_seed`` (F-2), if given, is the one
+  the scenario's rolls draw under (they are the Storyteller's rolls: F-3 takes the roller's seed).
+- ``state``: the passage in the reader's language, the choices offered (the odds of each roll before
+  it is made, ``rollbook.odds``), the health track, blood and Willpower, each NPC's track, the
+  entries since the player's last choice (the receipts), the extended action's progress.
+- ``act``: one choice of the player, in the caller's one transaction: ``solo.story.act``'s steps
+  performed through the chronicle's own use cases — the rolls (``rolls.perform_roll``: the combat
+  chain, fair dice, per-turn limits), the player's changes (``characters.adjust``), the scenes and
+  turns (``scenes``) — and the solo entries (``solo.steps``). Progress is the log (S-5): the state is
+  replayed from the entries every time, nothing is stored beside them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from rollbook.dice import DiceSource
+from rollbook.i18n import normalize
+from rollbook.odds import odds_for
+from rollbook.rules import v20 as rules_v20
+from rollbook.rules.base import RuleError
+from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle
+from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.problems import ProblemError
+from rollbook.server.store import actor_of, append_entry
+from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
+from rollbook.server.usecases.log import entries_after
+from rollbook.server.views import character_view, entry_export
+from rollbook.solo import fight, story
+from rollbook.solo.check import check_text, npc_sheet
+from rollbook.solo.format import Scenario
+from rollbook.solo.library import shipped
+from rollbook.solo.steps import PLAYER as WHO_PLAYER
+from rollbook.solo.steps import (
+    SOLO_CHOICE, SOLO_KINDS, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene,
+)
+from rollbook.solo.text import label, pick
+
+SYSTEM = "v20"
+RECENT = 60  # entries since the last choice shown with the state (a fight turn is about a dozen)
+
+
+@lru_cache(maxsize=16)
+def _checked(raw: bytes) -> tuple[Scenario | None, tuple]:
+    """A scenario file read and checked (S-4), once per content (the shell's cache; the pure check is not)."""
+    report = check_text(raw)
+    return report.scenario, report.faults
+
+
+def _usable(raw: bytes) -> Scenario:
+    scenario, faults = _checked(raw)
+    if faults or scenario is None:  # S-4: a scenario with a fault is refused before play
+        first = faults[0] if faults else None
+        raise ProblemError(422, "scenario_invalid", count=len(faults), first=first.path if first else "")
+    return scenario
+
+
+def _digest(raw: bytes) -> str:
+    from hashlib import sha256
+
+    return sha256(raw).hexdigest()
+
+
+def scenario_list(lang: str) -> list[dict]:
+    """The shipped scenarios that pass the check: id, title and summary in ``lang``, languages."""
+    found = []
+    for scenario_id, raw in shipped().items():
+        scenario, faults = _checked(raw)
+        if scenario is None or faults:
+            continue
+        found.append({"id": scenario.id, "title": pick(scenario.title, lang, scenario),
+                      "summary": pick(scenario.summary, lang, scenario) if scenario.summary else "",
+                      "languages": list(scenario.languages), "digest": _digest(raw),
+                      "pregenerated": scenario.pregenerated})
+    return found
+
+
+def _scenario(scenario_id: str) -> tuple[Scenario, str]:
+    raw = shipped().get(scenario_id)
+    if raw is None:
+        raise ProblemError(404, "scenario_unknown", scenario=scenario_id)
+    scenario = _usable(raw)
+    if scenario.id != scenario_id:
+        raise ProblemError(404, "scenario_unknown", scenario=scenario_id)
+    return scenario, _digest(raw)
+
+
+# --- start -----------------------------------------------------------------------------------
+
+def start(session: Session, *, scenario: str, language: str = "en", player: str = "Player",
+          sheet: dict | None = None, client_seed: str | None = None, source: DiceSource | None = None) -> dict:
+    """A new solo chronicle; the answer holds the player's token (shown once) and the first state."""
+    chosen, digest = _scenario(scenario)
+    language = normalize(language)
+    title = pick(chosen.title, language, chosen)
+    made = chronicles.create_chronicle(session, name=title[:200], system=SYSTEM, mode="strict", language=language,
+                                       storyteller=title[:200])
+    storyteller = session.get(Member, made["member"]["id"])
+    joined = chronicles.join(session, invitation=made["invitation"], name=player)
+    member = session.get(Member, joined["member"]["id"])
+    if client_seed is not None:  # F-2: the player's seed, under which the scenario's rolls draw
+        fairness.set_client_seed(session, storyteller, client_seed)
+    own = dict(sheet if sheet is not None else chosen.pregenerated)
+    name = str(own.get("name") or chosen.pregenerated.get("name") or player)
+    hero = characters.add_character(session, storyteller, name=name, sheet=own, owner=member.id)
+    npcs = {}
+    for npc_id in chosen.npcs:
+        npc = npc_sheet(chosen, npc_id)
+        npcs[npc_id] = characters.add_character(session, storyteller, name=npc["name"], sheet=npc, owner=None)["id"]
+    chronicle = lock_chronicle(session, made["chronicle"]["id"])
+    append_entry(session, chronicle, kind=SOLO_START, actor=actor_of(storyteller), visibility="public",
+                 receipt={"scenario": chosen.id, "digest": digest, "player": hero["id"], "npcs": npcs})
+    table = _Table(session, chronicle, chosen, storyteller, member, source)
+    table.drive(story.begin(chosen, table.sheets()))
+    return {"chronicle": made["chronicle"], "member": joined["member"], "token": joined["token"],
+            "state": state(session, member, language)}
+
+
+# --- the table a solo chronicle is -----------------------------------------------------------
+
+def _entries(session: Session, chronicle_id: int) -> list[dict]:
+    """What the state is replayed from (S-5): the solo entries and the rolls of checks and extended actions."""
+    rows = session.scalars(select(LogEntry).where(
+        LogEntry.chronicle_id == chronicle_id,
+        or_(LogEntry.kind.in_(SOLO_KINDS), LogEntry.kind == "roll")).order_by(LogEntry.seq))
+    return [entry_export(row) for row in rows]
+
+
+class _Table:
+    """One solo chronicle while the engine acts on it: the members, the characters, the scenario."""
+
+    def __init__(self, session: Session, chronicle: Chronicle, scenario: Scenario, storyteller: Member,
+                 player: Member, source: DiceSource | None, replayed: story.State | None = None) -> None:
+        self.session, self.chronicle, self.scenario = session, chronicle, scenario
+        self.storyteller, self.player, self.source = storyteller, player, source
+        self.state = replayed or story.replay(_entries(session, chronicle.id))
+        self.characters = {WHO_PLAYER: session.get(Character, self.state.player)}
+        self.characters.update({npc: session.get(Character, cid) for npc, cid in self.state.npcs.items()})
+        self.last_choice = self.state.last_choice
+        self.passage = self.state.passage
+
+    def sheets(self) -> dict:
+        return {who: character.sheet for who, character in self.characters.items()}
+
+    def drive(self, steps) -> None:
+        done = None
+        while True:
+            try:
+                step = steps.send(done)
+            except StopIteration:
+                return
+            done = self.perform(step)
+
+    def _done(self, entry: dict | None) -> Done:
+        if entry is None:
+            return Done(None, {}, self.sheets())
+        return Done(entry.get("seq"), entry.get("receipt") or {}, self.sheets())
+
+    def perform(self, step) -> Done:
+        session, chronicle = self.session, self.chronicle
+        if isinstance(step, Choose):
+            entry = append_entry(session, chronicle, kind=SOLO_CHOICE, actor=actor_of(self.player),
+                                 visibility="public", receipt={"passage": step.passage, "option": step.option})
+            self.last_choice = entry.seq
+            return Done(entry.seq, entry.receipt, self.sheets())
+        if isinstance(step, Roll):
+            target = self.characters[step.target].id if step.target else None
+            part_of = (self.last_choice, "solo", step.tag) if step.tag else None
+            made = rolls.perform_roll(session, chronicle, self.characters[step.who], self.storyteller, step.action,
+                                      hidden=False, role=STORYTELLER, stamp={"scenario": self.scenario.id},
+                                      source=self.source, follows=step.follows, target=target, part_of=part_of)
+            return self._done(made["entry"])
+        if isinstance(step, Adjust):
+            made = characters.adjust(session, self.player, self.characters[step.who].id, step.change)
+            return self._done(made["entry"])
+        if isinstance(step, Scene):
+            return self._scene(step)
+        assert isinstance(step, Arrive)
+        entry = append_entry(session, chronicle, kind=SOLO_PASSAGE, actor=actor_of(self.storyteller),
+                             visibility="public", receipt={"passage": step.passage, "from": step.came_from,
+                                                           "flags": list(step.flags), "ending": step.ending})
+        self.passage = step.passage
+        return Done(entry.seq, entry.receipt, self.sheets())
+
+    def _scene(self, step: Scene) -> Done:
+        if step.op == "open":  # A-3: the fight's scene and its first turn
+            scenes.open_scene(self.session, self.storyteller, name=step.name)
+            made = scenes.advance_turn(self.session, self.storyteller)
+        elif step.op == "turn":
+            made = scenes.advance_turn(self.session, self.storyteller)
+        else:
+            made = scenes.close_scene(self.session, self.storyteller)  # F-5: the seed its rolls used revealed
+        for character in self.characters.values():
+            self.session.refresh(character)
+        return self._done(made.get("entry"))
+
+
+def _solo_of(session: Session, member: Member, chronicle_id: int | None = None) -> _Table:
+    chronicle = find_chronicle(session, member, chronicle_id)
+    replayed = story.replay(_entries(session, chronicle.id))
+    if replayed.scenario is None:
+        raise ProblemError(409, "not_a_solo_chronicle")
+    raw = shipped().get(replayed.scenario)
+    if raw is None:
+        raise ProblemError(404, "scenario_unknown", scenario=replayed.scenario)
+    if _digest(raw) != replayed.digest:  # S-5: the story resumed is the story begun
+        raise ProblemError(409, "scenario_changed", scenario=replayed.scenario)
+    scenario = _usable(raw)
+    storyteller = session.scalars(select(Member).where(Member.chronicle_id == chronicle.id,
+                                                       Member.role == STORYTELLER).order_by(Member.id)).first()
+    player = member if member.role == PLAYER else session.scalars(
+        select(Member).where(Member.chronicle_id == chronicle.id, Member.role == PLAYER).order_by(Member.id)).first()
+    return _Table(session, chronicle, scenario, storyteller, player, None, replayed)
+
+
+# --- act ---------------------------------------------------------------------------------------
+
+def act(session: Session, member: Member, option: str, *, lang: str = "en", chronicle_id: int | None = None,
+        source: DiceSource | None = None) -> dict:
+    """One choice of the player (``option``: an id ``state`` offered), performed in the caller's transaction."""
+    if member.role != PLAYER:
+        raise ProblemError(403, "solo_player_only")
+    lock_chronicle(session, member.chronicle_id)  # one act at a time: the replay below is the truth
+    table = _solo_of(session, member, chronicle_id)
+    table.source = source
+    try:
+        steps = story.act(table.scenario, table.state, option, table.sheets())
+        table.drive(steps)
+    except RuleError as refused:
+        status = 409 if refused.code == "solo_finished" else 422
+        raise ProblemError(status, refused.code, **refused.params) from None
+    return state(session, member, lang, chronicle_id)
+
+
+# --- state -------------------------------------------------------------------------------------
+
+def _odds(request: dict | None) -> dict | None:
+    """The exact odds of a V20 roll before it is made (``rollbook.odds``): success, failure, botch."""
+    if not request:
+        return None
+    plain = {**request, "table_rules": tuple(request.get("table_rules") or ())}
+    try:
+        computed = odds_for(SYSTEM, rules_v20.V20Request(**plain))
+    except (RuleError, TypeError):
+        return None
+    return {"outcomes": computed["outcomes"], "floats": computed["floats"]}
+
+
+def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, passage) -> dict:
+    kind = option["kind"]
+    view = {**option}
+    traits = " + ".join(option.get("traits") or ())
+    if kind == "choice":
+        choice = passage.choices[option["index"]]
+        text = pick(choice.text, lang, scenario)
+        if choice.willpower_cost:
+            text = f"{text} {label('option.willpower_cost', lang, cost=choice.willpower_cost)}"
+        view["label"] = text
+    elif kind in ("check", "extended"):
+        view["label"] = label("option.roll_willpower" if option["willpower"] else "option.roll", lang,
+                              traits=traits, difficulty=option["difficulty"])
+        request = dict(option["request"])
+        if option["willpower"]:
+            request["willpower"] = True
+            request["willpower_current"] = (sheets[WHO_PLAYER].get("willpower") or {}).get("current")
+        view["odds"] = _odds(request)
+        view.pop("request", None)
+    elif kind == "attack":
+        target = pick(scenario.npcs[option["target"]].name, lang, scenario)
+        view["label"] = label("option.attack_willpower" if option["willpower"] else "option.attack", lang,
+                              target=target, traits=traits, difficulty=option["difficulty"])
+    elif kind == "dodge":
+        view["label"] = label("option.dodge", lang)
+    elif kind == "heal":
+        view["label"] = label("option.heal", lang, amount=option["amount"], damage_type=option["damage_type"])
+    elif kind == "flee":
+        view["label"] = label("option.flee", lang)
+    else:
+        view["label"] = option["id"]
+    return view
+
+
+def _track(sheet: dict) -> dict:
+    health = sheet.get("health") or {}
+    damage = sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated"))
+    level = rules_v20.health_level(damage)
+    return {"health": {t: health.get(t, 0) for t in ("bashing", "lethal", "aggravated")}, "damage": damage,
+            "level": level, "wound_penalty": rules_v20.wound_penalty(damage), "down": fight.down(sheet),
+            "blood": sheet.get("blood"), "willpower": sheet.get("willpower")}
+
+
+def state(session: Session, member: Member, lang: str = "en", chronicle_id: int | None = None) -> dict:
+    """The solo chronicle as the player sees it now, in ``lang`` (S-5: replayed from the log)."""
+    lang = normalize(lang)
+    table = _solo_of(session, member, chronicle_id)
+    scenario, now = table.scenario, table.state
+    sheets = table.sheets()
+    passage = story.passage_of(scenario, now)
+    choices = [_option_view(option, scenario, sheets, lang, passage)
+               for option in story.options(scenario, now, sheets)]
+    npcs = []
+    if passage is not None and passage.fight is not None:
+        for npc_id in passage.fight.npcs:
+            npcs.append({"id": npc_id, "name": pick(scenario.npcs[npc_id].name, lang, scenario),
+                         "character": table.characters[npc_id].id, **_track(sheets[npc_id])})
+    scene = scenes.open_scene_of(session, table.chronicle.id)
+    recent = entries_after(session, member, after=(now.last_choice or 1) - 1, limit=RECENT)
+    return {
+        "chronicle": table.chronicle.id, "scenario": {"id": scenario.id, "title": pick(scenario.title, lang, scenario),
+                                                      "languages": list(scenario.languages)},
+        "language": lang,
+        "passage": {"id": now.passage, "text": pick(passage.text, lang, scenario) if passage else "",
+                    "kind": passage.body if passage else None},
+        "flags": sorted(now.flags), "ending": now.ending, "finished": now.finished,
+        "choices": choices,
+        "character": character_view(table.characters[WHO_PLAYER]), "track": _track(sheets[WHO_PLAYER]),
+        "npcs": npcs, "turn": scene.turn if scene is not None else None,
+        "extended": story.extended_progress(scenario, now),
+        "recent": recent,
+    }

@@ -1,0 +1,146 @@
+"""A fight run by the engine (SPEC S-3): the player chooses, the engine rolls everything else, each roll
+an ordinary step of the combat chain (V20-16, V20-17, V20-18): attack → damage → soak → health track.
+
+One choice is one turn:
+
+1. the player's action: an attack on a standing NPC (``attack:<i>:<npc>``, ``attack_wp:…`` spending a
+   Willpower point for a success, V20-9), a dodge (``dodge``), healing with blood (``heal``), or
+   fleeing (``flee``, when the scenario offers it: the fight ends there);
+2. an attack that hits is followed by its damage roll (the weapon's pool plus the attack's successes
+   beyond the first, V20-17) and the NPC's soak (V20-16), which marks the levels left on its track;
+3. every NPC still standing attacks the player's character the same way, the player's soak marking
+   the player's track; wound penalties (V20-16) are the play layer's, from each sheet as it is now;
+4. the next turn starts (a ``turn`` entry: blood per turn counts within it, V20-18, A-3).
+
+The fight ends when every NPC is down (``win``) or the player's character is (``lose``): down is a
+full health track (Incapacitated, or worse).
+
+Readings (documented here, the Book being a table's):
+- *Dodge*: Dexterity + Athletics at difficulty 6 (V20 folds Dodge into Athletics); each of its
+  successes takes one success from every NPC attack this turn (Book: "each success subtracts one
+  from the attack"), applied as the attack's required successes (``required`` = 1 + the dodge's
+  successes), so an attack left with none misses on its own receipt. The damage dice of an attack
+  that still hits count its successes beyond the first as the chain computes them (V20-17).
+- *Healing*: one spend of blood heals as many levels as it spends (lethal first, then bashing), at
+  most the blood per turn of the Generation (V20-18) and the blood in the pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from rollbook.play.v20_sheet import HEALTH_TRACK
+from rollbook.rules.base import RuleError
+from rollbook.solo import actions
+from rollbook.solo.format import Fight
+from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Done, Roll, Scene
+
+DODGE = {"kind": "test", "attribute": "dexterity", "ability": "athletics", "difficulty": 6}
+
+
+def down(sheet: dict) -> bool:
+    """Out of the fight: a full health track (Incapacitated or worse, V20-16)."""
+    health = sheet.get("health") or {}
+    return sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated")) >= HEALTH_TRACK
+
+
+def standing(fight: Fight, sheets: dict) -> list[str]:
+    return [npc for npc in fight.npcs if npc in sheets and not down(sheets[npc])]
+
+
+def heal_of(sheet: dict) -> tuple[int, str] | None:
+    """How much blood one spend heals now, and which damage (lethal first): None when nothing can be."""
+    blood = sheet.get("blood") or {}
+    if sheet.get("creature", "vampire") != "vampire" or not blood.get("current"):
+        return None
+    health = sheet.get("health") or {}
+    for damage_type in ("lethal", "bashing"):
+        if health.get(damage_type):
+            return min(blood["current"], blood.get("per_turn") or 1, health[damage_type]), damage_type
+    return None
+
+
+def options(fight: Fight, sheets: dict) -> list[dict]:
+    """The player's choices this turn: ``{"id", "kind", ...}`` (the words are ``solo.text``'s)."""
+    player = sheets[PLAYER]
+    willpower = (player.get("willpower") or {}).get("current") or 0
+    found: list[dict] = []
+    for index, attack in enumerate(fight.attacks):
+        try:
+            actions.weapon_of(player, attack)
+        except RuleError:
+            continue  # a weapon the character does not carry (their own sheet)
+        for npc in standing(fight, sheets):
+            base = {"kind": "attack", "attack": index, "target": npc, "traits": list(attack.traits),
+                    "difficulty": attack.difficulty, "weapon": attack.weapon}
+            found.append({"id": f"attack:{index}:{npc}", **base, "willpower": False})
+            if willpower:
+                found.append({"id": f"attack_wp:{index}:{npc}", **base, "willpower": True})
+    found.append({"id": "dodge", "kind": "dodge", "traits": ["dexterity", "athletics"], "difficulty": 6})
+    healing = heal_of(player)
+    if healing is not None:
+        found.append({"id": "heal", "kind": "heal", "amount": healing[0], "damage_type": healing[1]})
+    if fight.flee is not None:
+        found.append({"id": "flee", "kind": "flee"})
+    return found
+
+
+def _exchange(attacker: str, target: str, action: dict, weapon: str | None) -> Generator:
+    """One attack of the chain (V20-17): the attack, its damage when it hits, the target's soak when the
+    damage did any level. Returns the last Done (its sheets are the fight's as it is now)."""
+    done = yield Roll(attacker, action, target=target)
+    if (done.receipt.get("result") or {}).get("outcome") != "success":
+        return done
+    damage = {"kind": "damage"} if weapon is None else {"kind": "damage", "weapon": weapon}
+    done = yield Roll(attacker, damage, follows=done.seq)
+    if not (done.receipt.get("result") or {}).get("levels"):
+        return done
+    return (yield Roll(target, {"kind": "soak"}, follows=done.seq))
+
+
+def turn(passage_id: str, fight: Fight, npc_attacks: dict, option: dict, sheets: dict) -> Generator:
+    """One turn of the fight for the chosen ``option`` (one of ``options``); ``npc_attacks``: each NPC's
+    ``format.Attack`` and its weapon name. Ends with ``Arrive`` when the fight ends."""
+    yield Choose(passage_id, option["id"])
+    if option["kind"] == "flee":
+        yield Scene("close")
+        yield Arrive(fight.flee, passage_id)
+        return
+    dodged = 0
+    if option["kind"] == "attack":
+        attack = fight.attacks[option["attack"]]
+        done = yield from _exchange(PLAYER, option["target"], actions.attack_action(attack, willpower=option["willpower"]),
+                                    attack.weapon)
+        sheets = done.sheets or sheets
+        if not standing(fight, sheets):
+            yield Scene("close")
+            yield Arrive(fight.win, passage_id)
+            return
+    elif option["kind"] == "dodge":
+        done = yield Roll(PLAYER, dict(DODGE))
+        sheets = done.sheets or sheets
+        dodged = max(0, (done.receipt.get("result") or {}).get("successes", 0))
+    elif option["kind"] == "heal":
+        done = yield Adjust(PLAYER, {"kind": "spend_blood", "amount": option["amount"], "heal": option["damage_type"]})
+        sheets = done.sheets or sheets
+    for npc in standing(fight, sheets):
+        attack = npc_attacks[npc]
+        action = actions.attack_action(attack, required=1 + dodged)
+        done = yield from _exchange(npc, PLAYER, action, attack.weapon)
+        sheets = done.sheets or sheets
+        if down(sheets[PLAYER]):
+            yield Scene("close")
+            yield Arrive(fight.lose, passage_id)
+            return
+    yield Scene("turn")
+
+
+def entered(passage_id: str, fight: Fight, sheets: dict) -> Generator:
+    """A fight begins: its scene and first turn (A-3); already decided when a side is down."""
+    if down(sheets[PLAYER]):
+        yield Arrive(fight.lose, passage_id)
+        return
+    if not standing(fight, sheets):
+        yield Arrive(fight.win, passage_id)
+        return
+    yield Scene("open", passage_id)
