@@ -171,9 +171,13 @@ def test_V5_10_rouse_failure_raises_hunger_by_one_success_keeps_it():
 
 
 def test_V5_10_rouse_at_hunger_five_is_flagged_and_not_raised():
+    """V5-10 Book: and the receipt offers the hunger frenzy test at difficulty 4 (core p. 211; V5-14: the
+    Storyteller calls it, the dice do not)."""
     done = roll(sheet(hunger=5), {"kind": "rouse"}, [2])
     assert done.sheet["hunger"] == 5
-    assert done.effects == ({"flag": "hunger_frenzy_risk", "hunger": 5},)
+    assert done.effects == ({"flag": "hunger_frenzy_risk", "hunger": 5, "offers": {"kind": "frenzy", "difficulty": 4}},)
+    surged = roll(sheet(hunger=5), {**BRAWL, "blood_surge": True}, [6, 6, 6, 6, 6, 6, 6, 6, 2])
+    assert surged.effects[-1]["offers"] == {"kind": "frenzy", "difficulty": 4}  # V5-11: a Blood Surge's Rouse too
 
 
 def test_V5_10_blood_potency_rerolls_low_discipline_rouse_checks():

@@ -138,3 +138,35 @@ def test_seed_001_refusals(api, dice):
     other = api.post(f"/api/chronicles/{v20['chronicle']['id']}/characters/1/compulsion",
                      headers={"Authorization": f"Bearer {v20['token']}"}, json={})
     assert other.status_code == 422 and other.json()["code"] == "compulsion_not_for_system"
+
+
+def test_V5_10_a_failed_rouse_at_hunger_5_offers_the_hunger_frenzy_test_the_storyteller_calls(api, dice):
+    t = new_table(api)
+    ann = t.join("Ann")
+    rook = t.character(ann, {**GANGREL, "hunger": 5, "attributes": {**GANGREL["attributes"], "composure": 2,
+                                                                    "resolve": 2}})
+    dice.push(6)
+    kept = t.roll(ann, rook["id"], {"kind": "rouse"})
+    dice.push(2)
+    failed = t.roll(ann, rook["id"], {"kind": "rouse"})
+    assert failed.status_code == 201, failed.text
+    effects = failed.json()["entry"]["effects"]
+    assert {"flag": "hunger_frenzy_risk", "hunger": 5, "offers": {"kind": "frenzy", "difficulty": 4}} in effects
+    seq = failed.json()["entry"]["seq"]
+    frenzy = f"{t.base}/characters/{rook['id']}/hunger-frenzy"
+    assert api.post(frenzy, headers=ann, json={"roll": seq}).status_code == 403  # the Storyteller's call (V5-14)
+    nothing = api.post(frenzy, headers=t.st, json={"roll": kept.json()["entry"]["seq"]})
+    assert nothing.status_code == 409 and nothing.json()["code"] == "no_frenzy_offered"
+    dice.push(6, 6, 2, 2, 2, 2)  # Willpower 4 + a third of Humanity 7: 6 dice (Book)
+    called = api.post(frenzy, headers=t.st, json={"roll": seq})
+    assert called.status_code == 201, called.text
+    entry = called.json()["entry"]
+    assert entry["refers_to"] == seq and entry["character"] == rook["id"]
+    receipt = entry["receipt"]
+    assert receipt["kind"] == "frenzy" and receipt["request"]["difficulty"] == 4
+    assert receipt["frenzy_test"] == {"after": seq, "reason": "hunger"}
+    assert receipt["request"]["pool"] == 4 + 7 // 3 and receipt["pool"]["hunger_dice"] == 0  # V5-9
+    again = api.post(frenzy, headers=t.st, json={"roll": seq})
+    assert again.status_code == 409 and again.json()["code"] == "frenzy_already_called"
+    entries = [json.loads(line) for line in t.export().splitlines()]
+    assert problems_of(entries) == []

@@ -82,3 +82,27 @@ def test_seed_001_a_refused_call_shows_on_the_sheet(given_client):
                                 data={"back": "sheet", "compulsion": "", "until": "ended"})
     assert refused.status_code == 422
     assert "Le clan Caitiff n'a pas de compulsion propre" in text_of(refused.text)
+
+
+def test_V5_10_a_rouse_at_hunger_5_shows_the_frenzy_risk_and_offers_the_test(given_client, given_dice):
+    """Issue 34 point 15: the odds of a Rouse at Hunger 5 show the hunger frenzy risk, not "Hunger rises:
+    0 %"; the failed Rouse's card offers the Storyteller the test (one tap), which is rolled and noted."""
+    created = given_client.post("/api/chronicles", json={"name": "Chicago", "system": "v5", "language": "fr"}).json()
+    st = {"Authorization": f"Bearer {created['token']}"}
+    cid = created["chronicle"]["id"]
+    rook = given_client.post(f"/api/chronicles/{cid}/characters", headers=st,
+                             json={"name": "Rook", "sheet": {**GANGREL, "hunger": 5}}).json()["id"]
+    odds = text_of(given_client.get(f"/chronicles/{cid}/characters/{rook}/odds", headers=st,
+                                    params={"kind": "rouse"}).text)
+    assert "Soif 5 : risque d'un test de frénésie de la faim : 50,0 %" in odds and "monte" not in odds
+    given_dice.faces = [3]
+    given_client.post(f"/api/chronicles/{cid}/characters/{rook}/rolls", headers=st, json={"action": {"kind": "rouse"}})
+    page = given_client.get(f"/chronicles/{cid}", headers=st).text
+    rouse = card(page, "roll")
+    assert "Test de frénésie de la faim difficulté 4 proposé : le Conteur peut le demander" in text_of(rouse)
+    assert "Demander le test de frénésie de la faim" in text_of(rouse)
+    action = re.search(r'action="([^"]*hunger-frenzy[^"]*)"', rouse).group(1)
+    given_dice.faces = [6, 6, 2, 2, 2]  # Willpower 2 + a third of Humanity 7
+    assert given_client.post(action, headers=st, follow_redirects=False).status_code == 303
+    frenzy = text_of(card(given_client.get(f"/chronicles/{cid}", headers=st).text, "roll"))
+    assert "Test de frénésie de la faim après le Rouse n°" in frenzy

@@ -16,4 +16,7 @@ V5TABLE_MESSAGES: dict[str, str] = {
     "compulsion_in_force": N_("A compulsion is already in force (entry {seq}, {compulsion}): end it first."),
     "no_compulsion": N_("No compulsion is in force for this character."),
     "not_a_beast_result": N_("Entry {seq} is not a messy critical or a bestial failure of this character."),
+    # V5-10: the hunger frenzy test a failed Rouse at Hunger 5 offers
+    "no_frenzy_offered": N_("Entry {seq} offers no hunger frenzy test for this character."),
+    "frenzy_already_called": N_("The hunger frenzy test of entry {seq} was already called (entry {by})."),
 }

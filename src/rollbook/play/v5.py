@@ -259,12 +259,14 @@ def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None)
 
 
 def _apply_rouse(new: Sheet, result: rules.V5Receipt, effects: Effects) -> None:
-    """V5-10: a failed Rouse raises Hunger by 1; at Hunger 5 it is flagged instead."""
+    """V5-10: a failed Rouse raises Hunger by 1; at Hunger 5 it is flagged instead, with the frenzy
+    test it offers (the dice never make it: the Storyteller calls it, V5-14)."""
     before = new.hunger
     new.hunger = before + result.hunger_gain
     effects.change("hunger", before, new.hunger)
     if result.hunger_frenzy_risk:
-        effects.flag("hunger_frenzy_risk", hunger=before)
+        effects.flag("hunger_frenzy_risk", hunger=before,
+                     offers={"kind": "frenzy", "difficulty": rules.HUNGER_FRENZY_DIFFICULTY})
 
 
 # --- follow-up: the Willpower reroll (V5-8) ----------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rollbook.i18n import N_
 from rollbook.render.base import DieView, Line, ReceiptView, numbered_dice, t, tn
+from rollbook.rules.v5 import HUNGER_FRENZY_DIFFICULTY
 
 OUTCOMES = {
     "critical": N_("Critical"),
@@ -72,6 +73,9 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         ]
         if receipt["hunger_frenzy_risk"]:
             lines.append(Line(t("Hunger 5", lang), "", t("Hunger cannot rise further: feed or risk hunger frenzy", lang)))
+            # V5-10 Book: the test the Storyteller may call (V5-14: the dice never make it)
+            lines.append(Line(t("Hunger frenzy test", lang), t("difficulty {d}", lang, d=HUNGER_FRENZY_DIFFICULTY),
+                              t("offered: the Storyteller may call it", lang)))
         return ReceiptView(
             system="v5", system_name="V5", title=t(KINDS[kind], lang), outcome=outcome,
             outcome_label=t(OUTCOMES[outcome], lang), tone=TONES[outcome], dice=dice_views(receipt), lines=tuple(lines),

@@ -17,6 +17,9 @@ SUCCESS_FACE = 6  # V5-1
 MAX_HUNGER = 5
 MAX_POOL = 100
 MAX_REROLL_DICE = 3  # V5-8
+# V5-10 Book (V5 core p. 211): a Rouse forced at Hunger 5 calls for "an immediate hunger frenzy test at
+# Difficulty 4" (p. 220); the Storyteller calls it (V5-14), the resolver only flags the risk.
+HUNGER_FRENZY_DIFFICULTY = 4
 
 Kind = Literal["test", "rouse", "willpower", "remorse", "frenzy"]
 Creature = Literal["vampire", "thin_blood", "ghoul", "mortal"]

@@ -1,5 +1,5 @@
 """The JSON API of V5 at the table (issue 32): compulsions (seed 001, V5-14) called and ended by the
-Storyteller. Thin, like ``server/api.py`` (whose helpers it shares): parse, authenticate, call a use
+Storyteller, and the hunger frenzy test a failed Rouse at Hunger 5 offers (V5-10). Thin, like ``server/api.py`` (whose helpers it shares): parse, authenticate, call a use
 case in a transaction, answer."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pydantic import Field
 from rollbook.play.v5_compulsions import COMPULSIONS
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
-from rollbook.server.usecases import compulsions
+from rollbook.server.deps import dice_source
+from rollbook.server.usecases import compulsions, frenzy
 
 router = APIRouter(prefix="/api")
 
@@ -57,3 +58,20 @@ def end_compulsion(request: Request, db: Db, auth: Auth, chronicle_id: Id, chara
     """Storyteller: end the compulsion in force for a character (a ``compulsion_end`` entry)."""
     return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=None,
                          work=lambda s, member: (200, compulsions.end(s, member, character_id)))
+
+
+class FrenzyRequest(Strict):
+    roll: Annotated[int, Field(ge=1, le=2**31 - 1)] = Field(
+        description="The failed Rouse at Hunger 5 whose receipt offers the test (its seq).")
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/hunger-frenzy", status_code=201, tags=["v5"],
+             responses=ERRORS)
+def call_hunger_frenzy(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: FrenzyRequest,
+                       idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """Storyteller: the hunger frenzy test a failed Rouse at Hunger 5 offered (V5-10): the character's
+    frenzy roll at the offered difficulty, logged as a roll referring to the Rouse."""
+    source = dice_source(request)
+    return _signed_write(request, db, auth, chronicle_id, idempotency_key, body=body.model_dump(mode="json"),
+                         work=lambda s, member: (201, frenzy.hunger_frenzy(s, member, character_id, body.roll,
+                                                                                source=source)))

@@ -249,10 +249,11 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
     c.settings = _settings(system, action, receipt, lang)
-    c.notes = authority.roll_notes(system, receipt, lang) + contests.roll_note(receipt, lang)
-    if c.followed_by is None:  # seed 001: the latest receipt of a roll may call for a compulsion
+    c.notes = authority.roll_notes(system, receipt, lang) + contests.roll_note(receipt, lang) \
+        + v5table.roll_notes(receipt, lang)
+    if c.followed_by is None:  # seed 001, V5-10: the latest receipt of a roll may call for a compulsion or frenzy
         c.buttons = v5table.roll_buttons(receipt, c.seq, c.character_id, viewer.chronicle_id,
-                                         storyteller=viewer.storyteller, lang=lang)
+                                         storyteller=viewer.storyteller, lang=lang, effects=entry.get("effects") or [])
     rouse = receipt.get("rouse")
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
         c.extra.append((translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang)))

@@ -127,6 +127,10 @@ def _v5(request, lang: str) -> OddsView:
     if request.kind == "rouse":
         odds = odds_for("v5", request)
         view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
+        if request.hunger >= 5:  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test (issue 34 point 15)
+            view.headline = translate(N_("Hunger 5: chance of a hunger frenzy test: {p}"), lang,
+                                      p=percent(Fraction(odds["hunger_frenzy_risk"]), lang))
+            return view
         view.headline = translate(N_("Chance that Hunger rises: {p}"), lang,
                                   p=percent(Fraction(odds["hunger_gain"].get("1", "0")), lang))
         return view

@@ -111,15 +111,30 @@ def describe_entry(kind: str, receipt: dict, lang: str, characters: dict) -> tup
 
 
 def roll_buttons(receipt: dict, seq: int, character: int | None, chronicle_id: int, *, storyteller: bool,
-                 lang: str) -> list[Button]:
+                 lang: str, effects: list | tuple = ()) -> list[Button]:
     """Seed 001: on a V5 roll's card whose outcome is a messy critical or a bestial failure, the
-    Storyteller's one tap to call the character's compulsion."""
+    Storyteller's one tap to call the character's compulsion; V5-10: on a failed Rouse at Hunger 5
+    (its effects offer the test), the one tap to call the hunger frenzy test."""
     result = receipt.get("result") if isinstance(receipt.get("result"), dict) else {}
-    if not storyteller or character is None or receipt.get("system") != "v5" \
-            or result.get("outcome") not in BEAST_OUTCOMES:
+    if not storyteller or character is None or receipt.get("system") != "v5":
         return []
-    return [Button(f"/chronicles/{chronicle_id}/characters/{character}/compulsion/call?roll={seq}",
-                   translate(N_("Call the compulsion"), lang))]
+    buttons = []
+    if result.get("outcome") in BEAST_OUTCOMES:
+        buttons.append(Button(f"/chronicles/{chronicle_id}/characters/{character}/compulsion/call?roll={seq}",
+                              translate(N_("Call the compulsion"), lang)))
+    if any(isinstance(e, dict) and e.get("flag") == "hunger_frenzy_risk" and e.get("offers") for e in effects):
+        # V5-10: a failed Rouse at Hunger 5 offers the hunger frenzy test, the Storyteller's to call
+        buttons.append(Button(f"/chronicles/{chronicle_id}/characters/{character}/hunger-frenzy?roll={seq}",
+                              translate(N_("Call the hunger frenzy test"), lang)))
+    return buttons
+
+
+def roll_notes(receipt: dict, lang: str) -> list[str]:
+    """A hunger frenzy test called after a Rouse at Hunger 5 (V5-10), in words."""
+    note = receipt.get("frenzy_test")
+    if not isinstance(note, dict):
+        return []
+    return [translate(N_("Hunger frenzy test after the Rouse #{seq}"), lang, seq=note.get("after"))]
 
 
 def sheet_panel(chronicle: dict, character_id: int, sheet: dict, current: Badge | None, storyteller: bool,
@@ -147,4 +162,4 @@ def sheet_panel(chronicle: dict, character_id: int, sheet: dict, current: Badge 
 
 
 __all__ = ["BEAST_OUTCOMES", "Badge", "KINDS", "NAMES", "SheetPanel", "badge", "describe_entry", "effect_words",
-           "name", "roll_buttons", "sheet_panel"]
+           "name", "roll_buttons", "roll_notes", "sheet_panel"]

@@ -1,6 +1,7 @@
 """V5 at the table on the pages (issue 32): the Storyteller calls a character's compulsion (from a
 messy critical's or bestial failure's card, one tap, or from the sheet's panel, choosing which and
-until when) and ends it (seed 001, ``server.usecases.compulsions``). Each answers a 303 back to where
+until when) and ends it (seed 001, ``server.usecases.compulsions``); the hunger frenzy test a failed
+Rouse at Hunger 5 offers, one tap on its card (V5-10). Each answers a 303 back to where
 it was pressed; a refusal shows on that page's alert."""
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import compulsions
-from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
+from rollbook.server.usecases import compulsions, frenzy
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
 from rollbook.web.respond import see_other
@@ -61,3 +62,16 @@ def end_compulsion(request: Request, chronicle_id: int, character_id: int, db: D
     back = _back(request, db, member, lang, chronicle_id, character_id, form)
     result = once(request, db, member, form, lambda s: compulsions.end(s, member, character_id))
     return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/hunger-frenzy")
+def call_hunger_frenzy(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
+                       form: Posted, dice: Dice) -> Response:
+    """V5-10: the Storyteller's one tap on a failed Rouse at Hunger 5: the hunger frenzy test it offered."""
+    alert_into(request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    roll = _roll(request, form)
+    if roll is None:
+        raise ProblemError(422, "missing_field", field="roll")
+    result = once(request, db, member, form, lambda s: frenzy.hunger_frenzy(s, member, character_id, roll,
+                                                                                 source=dice))
+    return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
