@@ -20,6 +20,7 @@ from rollbook.i18n.messages_interop import INTEROP_MESSAGES
 from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES
 from rollbook.i18n.messages_powers import POWERS_MESSAGES
 from rollbook.i18n.messages_rules import RULES_MESSAGES
+from rollbook.i18n.messages_saved import SAVED_MESSAGES
 from rollbook.i18n.messages_security import SECURITY_MESSAGES
 from rollbook.i18n.messages_solo import SOLO_MESSAGES
 from rollbook.i18n.messages_tiers import TIERS_MESSAGES
@@ -67,7 +68,7 @@ ENGINE_MESSAGES: dict[str, str] = {
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
     TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
     SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES, INTEROP_MESSAGES, EXCHANGE_ODDS_MESSAGES,
-    SOLO_MESSAGES, V5TABLE_MESSAGES, DISCORD_MESSAGES,
+    SOLO_MESSAGES, V5TABLE_MESSAGES, DISCORD_MESSAGES, SAVED_MESSAGES,
 )
 ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
 

@@ -39,6 +39,7 @@ from rollbook.server.api_fair import router as fair_router
 from rollbook.server.api_interop import router as interop_router
 from rollbook.server.api_solo import router as solo_router
 from rollbook.server.api_odds import router as odds_router
+from rollbook.server.api_saved import router as saved_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.events import Hub
@@ -127,6 +128,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.include_router(interop_router)
     app.include_router(discord_router)
     app.include_router(solo_router)
+    app.include_router(saved_router)
     app.include_router(problems_router)
     install_problem_handlers(app)
     _add_problem_schema(app)

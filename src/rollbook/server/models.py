@@ -287,3 +287,23 @@ class DiscordAnswered(Base):
 
     channel_row: Mapped[int] = mapped_column(ForeignKey("discord_channels.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+# --- saved rolls (issue 34, "Saved rolls"; usecases.saved_rolls) -----------------------------------
+
+class SavedRoll(Base):
+    """A roll a member named for one character ("Shoot with the Glock", "Rouse"), repeated in one tap:
+    its ``action`` as the member sent it (an edge in it is asked again at each repeat, A-1) and whether
+    it is hidden. A member's own: no one else lists, repeats or deletes it."""
+
+    __tablename__ = "saved_rolls"
+    __table_args__ = (UniqueConstraint("member_id", "character_id", "name", name="uq_saved_rolls_member_character_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    character_id: Mapped[int] = mapped_column(ForeignKey("characters.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    action: Mapped[dict[str, Any]] = mapped_column(Json)
+    hidden: Mapped[int] = mapped_column(Integer, default=0)  # 1: a hidden roll
+    created_at: Mapped[str] = mapped_column(String(32))

@@ -20,14 +20,14 @@ from rollbook.web.errors import install_page_handlers
 from rollbook.web.guard import OriginGuard
 from rollbook.web.routes import authority, characters, chronicle, contests, exchange, export, fair, home, interop, rolls
 from rollbook.web.routes import v5table
-from rollbook.web.routes import stats  # issue 34: dice statistics
+from rollbook.web.routes import saved, stats  # issue 34: saved rolls, dice statistics
 from rollbook.web.templating import STATIC
 
 __all__ = ["mount"]
 
 
 def mount(app: FastAPI) -> None:
-    for area in (home, chronicle, characters, rolls, exchange, authority, fair, interop, contests, export, v5table, stats,
+    for area in (home, chronicle, characters, rolls, exchange, authority, fair, interop, contests, export, v5table, stats, saved,
                  live):
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

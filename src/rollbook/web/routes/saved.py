@@ -1,0 +1,86 @@
+"""Saved rolls on the sheet page (issue 34, "Saved rolls"): the member's named rolls of the character
+(drawn into ``#saved-rolls`` when the page loads), one tap to roll one again, a name to save the roll
+form as it stands, and a delete. Plain routes over ``server.usecases.saved_rolls``: a repeat is an
+ordinary roll (an edge in it is asked), through the pages' exactly-once path (``web.once``)."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+from rollbook.server import tx
+from rollbook.server.usecases import chronicles, log, saved_rolls
+from rollbook.web import authority, forms, table
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.errors import alert_into
+from rollbook.web.once import once
+from rollbook.web.respond import fragment, is_htmx, see_other
+from rollbook.web.sheetpage import character_or_404, sheet_page
+
+router = page_router()
+
+
+def _panel(request: Request, db, member, lang: str, chronicle_id: int, character_id: int, *, saved_name: str = "",
+           message: str = "") -> HTMLResponse:
+    with db.read() as session:
+        found = saved_rolls.list_saved(session, member, character_id)
+    return fragment(request, "_saved_rolls.html", lang, saved=found, cid=chronicle_id, character_id=character_id,
+                    saved_name=saved_name, message=message)
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/saved", response_class=HTMLResponse)
+def saved_panel(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int) -> Response:
+    return _panel(request, db, member, lang, chronicle_id, character_id)
+
+
+@router.post("/chronicles/{chronicle_id}/characters/{character_id}/saved")
+def save(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, chronicle_id: int,
+         character_id: int) -> Response:
+    """Save the roll form as it stands under a name (the form's fields come with ``hx-include``)."""
+    kind = str(form.get("kind", ""))
+    alert_into(request, "save-roll", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
+                                                                     errors=errors, values=form, kind=kind))
+    with db.read() as session:
+        system = chronicles.chronicle_info(session, member)["system"]
+    action = forms.parse_form(forms.schema_for(system, "actions", kind), form, kind)
+    hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
+    name = str(form.get("saved_name", ""))
+    tx.run(db, lambda s: saved_rolls.save(s, member, character_id, name, action, hidden=hidden))
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#saved-rolls")
+    return _panel(request, db, member, lang, chronicle_id, character_id)
+
+
+@router.post("/chronicles/{chronicle_id}/saved/{saved_id}/roll")
+def repeat(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice, chronicle_id: int,
+           saved_id: int) -> Response:
+    """One tap: the saved roll rolled again (or asked again); its card on top of the feed."""
+    alert_into(request, f"saved-{saved_id}", lang,
+               lambda errors: see_other(f"/chronicles/{chronicle_id}"))
+    result = once(request, db, member, form, lambda s: saved_rolls.repeat(s, member, saved_id, source=dice))
+    entry = result["entry"]  # the roll's, or the ask's (A-1: an edge in a saved roll is asked)
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}#entry-{entry['seq']}")
+    state = table.load(db, member, lang, feed=False)
+    with db.read() as session:
+        followed = log.followed_up(session, member, [entry["seq"]])
+        revealed = table.revealed_seeds(session, member)
+    viewer = table.viewer_of(member, state.chronicle, lang)
+    card = table.cards_for([entry], viewer, state.characters, followed, state.chronicle["system"],
+                           revealed=revealed)[0]
+    character = character_or_404(state, entry["character"]) if entry.get("character") else None
+    p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members) if "ask" in result else None
+    return fragment(request, "_after_saved.html", lang, card=card, saved_id=saved_id, chronicle=state.chronicle,
+                    me=state.me, character=character, sheet=character.sheet if character else None,
+                    system=state.chronicle["system"], p=p, errors={})
+
+
+@router.post("/chronicles/{chronicle_id}/saved/{saved_id}/delete")
+def delete(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, saved_id: int,
+           form: Posted) -> Response:
+    alert_into(request, f"saved-{saved_id}", lang, lambda errors: see_other(f"/chronicles/{chronicle_id}"))
+    character_id = int(form.get("character") or 0)
+    tx.run(db, lambda s: saved_rolls.delete_saved(s, member, saved_id))
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#saved-rolls")
+    return _panel(request, db, member, lang, chronicle_id, character_id)
