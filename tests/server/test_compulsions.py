@@ -170,3 +170,36 @@ def test_V5_10_a_failed_rouse_at_hunger_5_offers_the_hunger_frenzy_test_the_stor
     assert again.status_code == 409 and again.json()["code"] == "frenzy_already_called"
     entries = [json.loads(line) for line in t.export().splitlines()]
     assert problems_of(entries) == []
+
+
+def test_V5_feeding_damage_and_remorse_with_stains_through_the_log(api, dice):
+    """Issue 32: feeding slakes Hunger (the Storyteller's change, logged), a vampire's superficial Health
+    damage halved, Remorse with stains applied once; the export verifies."""
+    t = new_table(api)
+    ann = t.join("Ann")
+    rook = t.character(ann, {**GANGREL, "hunger": 4})
+    changes = f"{t.base}/characters/{rook['id']}/adjustments"
+    feed = {"change": {"kind": "feed", "slake": 5}}
+    assert api.post(changes, headers=ann, json=feed).status_code == 403  # the Storyteller's change
+    fed = api.post(changes, headers=t.st, json=feed)
+    assert fed.status_code == 201, fed.text
+    assert fed.json()["effects"] == [{"resource": "hunger", "before": 4, "after": 1}]
+    assert fed.json()["entry"]["kind"] == "adjust"
+    again = api.post(changes, headers=t.st, json=feed)
+    assert again.status_code == 409 and again.json()["code"] == "hunger_slaked"
+
+    hit = api.post(changes, headers=ann, json={"change": {"kind": "damage", "track": "health", "superficial": 3,
+                                                          "halve": True}})
+    assert hit.status_code == 201, hit.text
+    assert t.sheet(ann, rook["id"])["sheet"]["health"]["superficial"] == 2
+
+    assert api.post(changes, headers=t.st, json={"change": {"kind": "stains", "amount": 2}}).status_code == 201
+    dice.push(3)  # Humanity 7, 2 stains: one die; a failure costs a Humanity dot
+    remorse = t.roll(ann, rook["id"], {"kind": "remorse"})
+    assert remorse.status_code == 201, remorse.text
+    assert remorse.json()["effects"] == [{"resource": "humanity", "before": 7, "after": 6},
+                                         {"resource": "stains", "before": 2, "after": 0}]
+    twice = t.roll(ann, rook["id"], {"kind": "remorse"})
+    assert twice.status_code == 409 and twice.json()["code"] == "no_stains"
+    entries = [json.loads(line) for line in t.export().splitlines()]
+    assert problems_of(entries) == []

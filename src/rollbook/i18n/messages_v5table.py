@@ -18,5 +18,6 @@ V5TABLE_MESSAGES: dict[str, str] = {
     "not_a_beast_result": N_("Entry {seq} is not a messy critical or a bestial failure of this character."),
     # V5-10: the hunger frenzy test a failed Rouse at Hunger 5 offers
     "no_frenzy_offered": N_("Entry {seq} offers no hunger frenzy test for this character."),
+    "hunger_slaked": N_("Hunger {hunger} cannot be slaked further (below {floor} only by draining the vessel to death)."),
     "frenzy_already_called": N_("The hunger frenzy test of entry {seq} was already called (entry {by})."),
 }

@@ -4,6 +4,10 @@
   new×5, other Discipline new×7, a Caitiff's Discipline new×6, Blood Potency new×10 (vampires only).
   Raising Stamina adds one Health box, Composure or Resolve one Willpower box.
 - Stains beyond the empty Humanity boxes (Book) each deal one aggravated Willpower damage.
+- Feeding (Book, docs/book-sources.md): slakes Hunger level by level, never below 1 unless the vessel is
+  drained to death; the Storyteller's change, logged as every change (issue 32).
+- Damage (Book): a vampire's superficial Health damage is halved, rounded up (``halve``); superficial
+  damage on a full track turns a box aggravated, a full track impairs (``v5_sheet.damage_track``).
 """
 
 from __future__ import annotations
@@ -22,12 +26,14 @@ from rollbook.rules.base import RuleError
 # --- changes ---------------------------------------------------------------------------------
 
 class TakeDamage(Model):
-    """Mark damage on the Health or Willpower track (already halved by the Storyteller if needed)."""
+    """Mark damage on the Health or Willpower track. ``halve``: the superficial Health damage a vampire
+    takes is halved, rounded up (Book), here rather than by the Storyteller beforehand."""
 
     kind: Literal["damage"]
     track: Literal["health", "willpower"]
     superficial: int = rating(0, 20, 0)
     aggravated: int = rating(0, 20, 0)
+    halve: bool = False
 
 
 class Restore(Model):
@@ -46,6 +52,15 @@ class ChangeHunger(Model):
     amount: int = rating(-5, 5)
 
 
+class Feed(Model):
+    """Storyteller: feeding slakes Hunger (Book): by ``slake`` levels, never below 1 unless the vessel
+    is drained to death (``kill``: only a kill slakes the last level)."""
+
+    kind: Literal["feed"]
+    slake: int = rating(1, 5)
+    kill: bool = False
+
+
 class AddStains(Model):
     """Storyteller: stains on Humanity (V5-15)."""
 
@@ -59,8 +74,10 @@ class SpendExperience(common.SpendExperience):
     specialty: Label | None = None
 
 
-CHANGES = by_kind(SpendWillpower, TakeDamage, Restore, ChangeHunger, AddStains, AwardExperience, SpendExperience)
-STORYTELLER_CHANGES = frozenset({"restore", "hunger", "stains", "award_experience"})
+CHANGES = by_kind(SpendWillpower, TakeDamage, Restore, ChangeHunger, Feed, AddStains, AwardExperience,
+                  SpendExperience)
+STORYTELLER_CHANGES = frozenset({"restore", "hunger", "feed", "stains", "award_experience"})
+SLAKE_FLOOR = 1  # Book: Hunger falls below 1 only when the vessel is drained to death
 CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
 
@@ -100,8 +117,12 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
     elif isinstance(change, TakeDamage):
         if change.superficial + change.aggravated == 0:
             raise RuleError("out_of_range", field="superficial", value=0, low=1, high=None)
+        superficial = change.superficial
+        if change.halve and change.track == "health" and hungry(sheet) and superficial:
+            superficial = (superficial + 1) // 2  # Book: a vampire halves superficial Health damage, rounding up
+            effects.flag("halved", track="health", superficial=change.superficial, marked=superficial)
         track = getattr(sheet, change.track)
-        setattr(new, change.track, damage_track(track, change.track, change.superficial, change.aggravated, effects))
+        setattr(new, change.track, damage_track(track, change.track, superficial, change.aggravated, effects))
     elif isinstance(change, Restore):
         track = getattr(sheet, change.resource)
         before = getattr(track, change.damage)
@@ -114,6 +135,14 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         if not hungry(sheet):
             raise RuleError("no_hunger_for_creature", creature=sheet.creature)
         new.hunger = min(rules.MAX_HUNGER, max(0, sheet.hunger + change.amount))
+        effects.change("hunger", sheet.hunger, new.hunger)
+    elif isinstance(change, Feed):
+        if not hungry(sheet):
+            raise RuleError("no_hunger_for_creature", creature=sheet.creature)
+        floor = 0 if change.kill else SLAKE_FLOOR
+        if sheet.hunger <= floor:
+            raise RuleError("hunger_slaked", hunger=sheet.hunger, floor=floor)
+        new.hunger = max(floor, sheet.hunger - change.slake)
         effects.change("hunger", sheet.hunger, new.hunger)
     elif isinstance(change, AddStains):
         room = 10 - sheet.humanity - sheet.stains

@@ -84,6 +84,7 @@ CONFLICT_RULE_CODES = frozenset(
         "blood_exhausted",
         "not_enough_blood",
         "hunger_full",
+        "hunger_slaked",  # V5 feeding (issue 32)
         "not_enough_willpower",
         "nothing_to_heal",
         "trait_at_maximum",

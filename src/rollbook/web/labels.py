@@ -134,6 +134,9 @@ FIELDS = {
     "knowledge_allowed": N_("The Storyteller allows an untrained Knowledge"),
     "blood_surge": N_("Blood Surge"),
     "serves_compulsion": N_("The action serves the compulsion"),  # seed 001 (catalogue: v5table)
+    "slake": N_("Hunger slaked"),  # issue 32: feeding (catalogue: v5table)
+    "kill": N_("The vessel is drained to death"),
+    "halve": N_("Halve superficial Health damage (a vampire)"),
     "discipline_level": N_("Level of the Discipline (Blood Potency reroll)"),
     "mend": N_("Mend superficial Health"),
     "virtue": N_("Virtue"),
@@ -196,6 +199,7 @@ KINDS = {
     "restore": N_("Restore"),
     "hunger": N_("Change Hunger"),
     "stains": N_("Add stains"),
+    "feed": N_("Feed"),  # issue 32 (catalogue: v5table)
     "award_experience": N_("Award experience"),
     "spend_experience": N_("Spend experience"),
     "reload": N_("Reload"),
@@ -288,6 +292,7 @@ RESOURCES = {
 
 FLAGS = {
     "hunger_frenzy_risk": N_("Hunger 5: feed or risk hunger frenzy"),
+    "halved": N_("Superficial damage halved (a vampire)"),  # issue 32 (catalogue: v5table)
     "impaired": N_("Impaired: the track is full"),
     "track_full": N_("The track is full of aggravated damage"),
     "track_overflow": N_("Damage beyond the track"),
