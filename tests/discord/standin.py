@@ -129,8 +129,9 @@ class StandIn:
             if in_body else None
         self._plan(Plan(pattern, 429, times, body, headers))
 
-    def fail(self, pattern: str, status: int = 503, times: int = 1) -> None:
-        self._plan(Plan(pattern, status, times, {"message": "Service Unavailable", "code": 0}))
+    def fail(self, pattern: str, status: int = 503, times: int = 1, body: dict | None = None) -> None:
+        """The next ``times`` requests matching ``pattern`` answer ``status`` (with Discord's error ``body``)."""
+        self._plan(Plan(pattern, status, times, body or {"message": "Service Unavailable", "code": 0}))
 
     def down(self, pattern: str = "") -> None:
         """Every request matching ``pattern`` answers 503 until ``up(pattern)``."""

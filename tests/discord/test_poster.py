@@ -146,6 +146,18 @@ def test_a_webhook_deleted_in_discord_is_made_again(app, client, make_table, dis
     assert len(discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")) == 2
 
 
+def test_a_bot_without_manage_webhooks_is_tried_again_and_never_fails_the_roll(app, client, make_table,
+                                                                              discord_api):
+    table, character = playing(make_table)
+    channel = bind(app, table)
+    discord_api.fail(rf"POST /channels/{channel.channel_id}/webhooks", 403,
+                     body={"message": "Missing Permissions", "code": 50013})
+    made = rolled(table, table.st, character["id"], 2)  # 201 both: Discord's refusal is the poster's
+    wait_until(lambda: cursor(app, channel) >= made[-1], 15, what="the posts once the bot may make the webhook")
+    assert [seen.status for seen in discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")] == [403, 200]
+    assert posted_seqs(discord_api.posted(channel.channel_id)) == made
+
+
 def test_two_app_processes_on_one_store_post_each_entry_once(app, client, database_url, make_table, discord_api):
     other_app = create_app(database_url, settings=discord_api.settings())
     with TestClient(other_app) as other:
