@@ -22,7 +22,7 @@ def _load_commands() -> None:
     from rollbook.cli import roll, roll_v5, roll_tiers, roll_rollunder  # noqa: F401, I001
     from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401, I001
     from rollbook.cli import sheet  # noqa: F401
-    from rollbook.cli import scenario  # noqa: F401
+    from rollbook.cli import scenario, solo  # noqa: F401
     from rollbook.cli import fair_stats  # noqa: F401
 
 

@@ -37,3 +37,24 @@ def pick(text: dict, lang: str, scenario: Scenario) -> str:
         if other in text:
             return text[other]
     return next(iter(text.values()), "")
+
+
+def paragraphs(text: str) -> list[str]:
+    """A passage's text as paragraphs: a blank line parts them; the lines of one are joined (a YAML block
+    keeps the author's line breaks, a terminal or a phone wraps anew)."""
+    return [" ".join(line.strip() for line in block.splitlines() if line.strip())
+            for block in text.strip().split("\n\n") if block.strip()]
+
+
+def trait_label(name: str, lang: str) -> str:
+    """A trait id in the reader's language: the catalogues hold every standard trait's English name
+    ("Dexterity", domain ``web``; chained at run time), a homebrew one reads as its id made readable."""
+    english = name.replace("_", " ").capitalize()
+    translated = translate(english, lang)
+    if translated == english and " " in english:  # "Animal ken" is msgid "Animal Ken"
+        translated = translate(english.title(), lang)
+    return translated
+
+
+def traits_label(names: list[str], lang: str) -> str:
+    return " + ".join(trait_label(name, lang) for name in names)

@@ -43,7 +43,7 @@ from rollbook.solo.steps import PLAYER as WHO_PLAYER
 from rollbook.solo.steps import (
     SOLO_CHOICE, SOLO_KINDS, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene,
 )
-from rollbook.solo.text import label, pick
+from rollbook.solo.text import label, pick, traits_label
 
 SYSTEM = "v20"
 RECENT = 60  # entries since the last choice shown with the state (a fight turn is about a dozen)
@@ -84,22 +84,26 @@ def scenario_list(lang: str) -> list[dict]:
     return found
 
 
-def _scenario(scenario_id: str) -> tuple[Scenario, str]:
-    raw = shipped().get(scenario_id)
+def _scenario(scenario_id: str | None, raw: bytes | None = None) -> tuple[Scenario, str]:
+    """A shipped scenario by id, or the one ``raw`` holds (``rollbook solo FILE``), checked (S-4)."""
     if raw is None:
-        raise ProblemError(404, "scenario_unknown", scenario=scenario_id)
+        raw = shipped().get(scenario_id or "")
+        if raw is None:
+            raise ProblemError(404, "scenario_unknown", scenario=scenario_id)
     scenario = _usable(raw)
-    if scenario.id != scenario_id:
+    if scenario_id is not None and scenario.id != scenario_id:
         raise ProblemError(404, "scenario_unknown", scenario=scenario_id)
     return scenario, _digest(raw)
 
 
 # --- start -----------------------------------------------------------------------------------
 
-def start(session: Session, *, scenario: str, language: str = "en", player: str = "Player",
-          sheet: dict | None = None, client_seed: str | None = None, source: DiceSource | None = None) -> dict:
-    """A new solo chronicle; the answer holds the player's token (shown once) and the first state."""
-    chosen, digest = _scenario(scenario)
+def start(session: Session, *, scenario: str | None = None, language: str = "en", player: str = "Player",
+          sheet: dict | None = None, client_seed: str | None = None, source: DiceSource | None = None,
+          raw: bytes | None = None) -> dict:
+    """A new solo chronicle of a shipped scenario (or of the file ``raw``: the terminal's); the answer
+    holds the player's token (shown once) and the first state."""
+    chosen, digest = _scenario(scenario, raw)
     language = normalize(language)
     title = pick(chosen.title, language, chosen)
     made = chronicles.create_chronicle(session, name=title[:200], system=SYSTEM, mode="strict", language=language,
@@ -122,7 +126,7 @@ def start(session: Session, *, scenario: str, language: str = "en", player: str 
     table = _Table(session, chronicle, chosen, storyteller, member, source)
     table.drive(story.begin(chosen, table.sheets()))
     return {"chronicle": made["chronicle"], "member": joined["member"], "token": joined["token"],
-            "state": state(session, member, language)}
+            "state": state(session, member, language, raw=raw)}
 
 
 # --- the table a solo chronicle is -----------------------------------------------------------
@@ -204,12 +208,12 @@ class _Table:
         return self._done(made.get("entry"))
 
 
-def _solo_of(session: Session, member: Member, chronicle_id: int | None = None) -> _Table:
+def _solo_of(session: Session, member: Member, chronicle_id: int | None = None, raw: bytes | None = None) -> _Table:
     chronicle = find_chronicle(session, member, chronicle_id)
     replayed = story.replay(_entries(session, chronicle.id))
     if replayed.scenario is None:
         raise ProblemError(409, "not_a_solo_chronicle")
-    raw = shipped().get(replayed.scenario)
+    raw = raw if raw is not None else shipped().get(replayed.scenario)
     if raw is None:
         raise ProblemError(404, "scenario_unknown", scenario=replayed.scenario)
     if _digest(raw) != replayed.digest:  # S-5: the story resumed is the story begun
@@ -225,12 +229,12 @@ def _solo_of(session: Session, member: Member, chronicle_id: int | None = None) 
 # --- act ---------------------------------------------------------------------------------------
 
 def act(session: Session, member: Member, option: str, *, lang: str = "en", chronicle_id: int | None = None,
-        source: DiceSource | None = None) -> dict:
+        source: DiceSource | None = None, raw: bytes | None = None) -> dict:
     """One choice of the player (``option``: an id ``state`` offered), performed in the caller's transaction."""
     if member.role != PLAYER:
         raise ProblemError(403, "solo_player_only")
     lock_chronicle(session, member.chronicle_id)  # one act at a time: the replay below is the truth
-    table = _solo_of(session, member, chronicle_id)
+    table = _solo_of(session, member, chronicle_id, raw)
     table.source = source
     try:
         steps = story.act(table.scenario, table.state, option, table.sheets())
@@ -238,7 +242,7 @@ def act(session: Session, member: Member, option: str, *, lang: str = "en", chro
     except RuleError as refused:
         status = 409 if refused.code == "solo_finished" else 422
         raise ProblemError(status, refused.code, **refused.params) from None
-    return state(session, member, lang, chronicle_id)
+    return state(session, member, lang, chronicle_id, raw)
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -258,7 +262,7 @@ def _odds(request: dict | None) -> dict | None:
 def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, passage) -> dict:
     kind = option["kind"]
     view = {**option}
-    traits = " + ".join(option.get("traits") or ())
+    traits = traits_label(list(option.get("traits") or ()), lang)
     if kind == "choice":
         choice = passage.choices[option["index"]]
         text = pick(choice.text, lang, scenario)
@@ -298,10 +302,11 @@ def _track(sheet: dict) -> dict:
             "blood": sheet.get("blood"), "willpower": sheet.get("willpower")}
 
 
-def state(session: Session, member: Member, lang: str = "en", chronicle_id: int | None = None) -> dict:
+def state(session: Session, member: Member, lang: str = "en", chronicle_id: int | None = None,
+          raw: bytes | None = None) -> dict:
     """The solo chronicle as the player sees it now, in ``lang`` (S-5: replayed from the log)."""
     lang = normalize(lang)
-    table = _solo_of(session, member, chronicle_id)
+    table = _solo_of(session, member, chronicle_id, raw)
     scenario, now = table.scenario, table.state
     sheets = table.sheets()
     passage = story.passage_of(scenario, now)
@@ -324,6 +329,23 @@ def state(session: Session, member: Member, lang: str = "en", chronicle_id: int 
         "choices": choices,
         "character": character_view(table.characters[WHO_PLAYER]), "track": _track(sheets[WHO_PLAYER]),
         "npcs": npcs, "turn": scene.turn if scene is not None else None,
+        "cast": {str(character.id): character.name if who == WHO_PLAYER else pick(scenario.npcs[who].name, lang, scenario)
+                 for who, character in table.characters.items()},
         "extended": story.extended_progress(scenario, now),
         "recent": recent,
     }
+
+
+def resumable(session: Session, raw: bytes) -> Member | None:
+    """The player of the latest solo chronicle of this very file (its digest) whose story has not ended
+    (``rollbook solo FILE`` resumes it, S-5), or None."""
+    digest = _digest(raw)
+    starts = session.scalars(select(LogEntry).where(LogEntry.kind == SOLO_START).order_by(LogEntry.id.desc()))
+    for entry in starts:
+        if (entry.receipt or {}).get("digest") != digest:
+            continue
+        if story.replay(_entries(session, entry.chronicle_id)).finished:
+            continue
+        return session.scalars(select(Member).where(Member.chronicle_id == entry.chronicle_id,
+                                                    Member.role == PLAYER).order_by(Member.id)).first()
+    return None
