@@ -54,7 +54,7 @@ class Plan:
     """An answer the stand-in gives instead of the normal one, to the next ``times`` matching requests."""
 
     pattern: str  # a regular expression searched in "METHOD path"
-    status: int
+    status: int  # 0: the normal answer, with ``headers`` added
     times: int | None  # None: until removed (``up``)
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -129,6 +129,12 @@ class StandIn:
             if in_body else None
         self._plan(Plan(pattern, 429, times, body, headers))
 
+    def bucket_spent(self, pattern: str, reset_after: float) -> None:
+        """The next request matching ``pattern`` is answered as usual, saying its rate-limit bucket is
+        spent (``X-RateLimit-Remaining: 0``) until ``reset_after`` seconds from now."""
+        self._plan(Plan(pattern, 0, 1, None, {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                                              "X-RateLimit-Reset-After": str(reset_after)}))
+
     def fail(self, pattern: str, status: int = 503, times: int = 1, body: dict | None = None) -> None:
         """The next ``times`` requests matching ``pattern`` answer ``status`` (with Discord's error ``body``)."""
         self._plan(Plan(pattern, status, times, body or {"message": "Service Unavailable", "code": 0}))
@@ -181,8 +187,12 @@ class StandIn:
 
     def answer(self, method: str, path: str, query: dict, headers: dict, body: Any) -> tuple[int, Any, dict]:
         planned = self._planned(f"{method} {path}")
-        if planned is not None:
+        if planned is not None and planned.status:
             return planned.status, planned.body, planned.headers
+        status, answer, headers = self._normal(method, path, query, headers, body)
+        return status, answer, {**headers, **(planned.headers if planned is not None else {})}
+
+    def _normal(self, method: str, path: str, query: dict, headers: dict, body: Any) -> tuple[int, Any, dict]:
         bot = headers.get("authorization") == f"Bot {self.bot_token}"
         if match := re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path):
             if method != "PUT":

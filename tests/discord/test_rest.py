@@ -180,3 +180,28 @@ def test_the_api_base_is_a_setting(monkeypatch, standin):
     monkeypatch.setenv("DISCORD_API_BASE", "discord.com")
     with pytest.raises(SettingsError, match="DISCORD_API_BASE"):
         load()
+
+
+def test_a_spent_bucket_holds_its_route_until_its_reset(rest, standin):
+    standin.bucket_spent("PATCH", 0.3)
+    rest.edit_original(APP, INTERACTION_TOKEN, {"content": "last of the bucket"})
+    with pytest.raises(DiscordUnavailable) as held:  # not sent: it would be a 429
+        rest.edit_original(APP, INTERACTION_TOKEN, {"content": "x"}, budget=0)
+    assert held.value.retry_after <= 0.3 and len(standin.requests()) == 1
+    rest.followup(APP, INTERACTION_TOKEN, {"content": "another route goes at once"}, budget=0)
+    rest.edit_original(APP, INTERACTION_TOKEN, {"content": "after the reset"})
+    first, _, last = standin.requests()
+    assert last.at - first.at >= 0.3
+
+
+def test_the_apps_client_is_the_one_set_else_one_made_from_its_settings(standin):
+    from types import SimpleNamespace
+
+    from rollbook.discord.rest import client_for
+
+    given = DiscordRest(standin.base)
+    assert client_for(SimpleNamespace(discord_rest=given)) is given
+    state = SimpleNamespace(settings=standin.settings())
+    made = client_for(state)
+    assert state.discord_rest is made and client_for(state) is made
+    assert made.base == standin.base and made.application_id == standin.application_id
