@@ -44,11 +44,12 @@ def _die(die: DieView, numbered: bool) -> str:
     return face
 
 
-def dice_text(view: ReceiptView) -> str:
-    """The dice by group, the rerollable ones numbered from 1 (``1:7 2:**10**``)."""
+def dice_text(view: ReceiptView, numbered: bool = False) -> str:
+    """The dice by group; ``numbered``: the normal dice numbered from 1 (``1:7 2:**10**``), as the
+    V5 reroll select names them."""
     groups: dict[str, list[str]] = {}
     for die in view.dice:
-        groups.setdefault(die.group, []).append(_die(die, view.system == "v5" and die.group == "normal"))
+        groups.setdefault(die.group, []).append(_die(die, numbered and die.group == "normal"))
     return "\n".join(f"{group}: {' '.join(faces)}" if len(groups) > 1 else " ".join(faces)
                      for group, faces in groups.items())
 
@@ -77,22 +78,38 @@ def size(embed: dict) -> int:
             + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or []))
 
 
+def _text(embed: dict, key: str) -> str:
+    if key in ("footer", "author"):
+        return (embed.get(key) or {}).get("text" if key == "footer" else "name", "")
+    return embed.get(key, "")
+
+
+def _set_text(embed: dict, key: str, text: str) -> None:
+    if key in ("footer", "author"):
+        embed[key] = {**embed[key], ("text" if key == "footer" else "name"): text}
+    else:
+        embed[key] = text
+
+
 def fit_all(embeds: list[dict]) -> list[dict]:
-    """The embeds of one message within the limits together: at most 10, 6,000 characters in all
-    (the last fields go first, then the descriptions are cut)."""
+    """The embeds of one message within the limits together: at most 10, 6,000 characters in all.
+    What goes first: the last fields, then the texts (descriptions, footers, authors, titles, the
+    last embed's first), then the last embeds. Each step shortens: it ends."""
     fitted = [fit(e) for e in embeds[:LIMITS["embeds"]]]
-    while sum(size(e) for e in fitted) > LIMITS["total"]:
-        over = sum(size(e) for e in fitted) - LIMITS["total"]
-        last = next((e for e in reversed(fitted) if e["fields"]), None)
-        if last is not None:
-            last["fields"] = last["fields"][:-1]
-            continue
-        longest = max(fitted, key=lambda e: len(e.get("description", "")))
-        text = longest.get("description", "")
-        if not text:
-            longest["title"] = _cut(longest.get("title", ""), max(1, len(longest.get("title", "")) - over))
-            continue
-        longest["description"] = _cut(text, max(1, len(text) - over))
+
+    def excess() -> int:
+        return sum(size(e) for e in fitted) - LIMITS["total"]
+
+    for embed in reversed(fitted):
+        while excess() > 0 and embed["fields"]:
+            embed["fields"].pop()
+    for key in ("description", "footer", "author", "title"):
+        for embed in reversed(fitted):
+            over, text = excess(), _text(embed, key)
+            if over > 0 and text:
+                _set_text(embed, key, _cut(text, max(1, len(text) - over)))
+    while excess() > 0 and len(fitted) > 1:
+        fitted.pop()
     return fitted
 
 
@@ -102,7 +119,7 @@ def card_embed(c: Card, lang: str) -> dict:
     receipt = c.receipt
     if receipt is not None:
         lines.append(f"**{receipt.outcome_label}**")
-        dice = dice_text(receipt)
+        dice = dice_text(receipt, numbered=bool(c.normal))
         if dice:
             lines.append(dice)
     for text in (c.pool, c.settings, c.change, *c.notes):

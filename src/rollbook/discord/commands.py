@@ -1,0 +1,150 @@
+"""The application commands, as Discord's bulk overwrite takes them (issue 36):
+``command_definitions() -> list[dict]`` (``rollbook discord register`` uploads exactly this list).
+
+Each name, option name and choice has its French and Spanish form (``name_localizations`` for
+``fr`` and ``es-ES``; the default, English, is ``en-US``'s and what Discord sends back in an
+interaction, whatever the user's language), each description its catalogue translation
+(``description_localizations``). Names follow Discord's rule (``valid_name``: 1-32 characters,
+lowercase, letters, digits, ``-`` and ``_`` only); descriptions are 1-100 characters.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rollbook.i18n import N_, translate
+
+SUB_COMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
+GUILD = 0  # the interaction context: a server's channel
+LOCALES = {"fr": "fr", "es-ES": "es"}  # Discord's locale -> rollbook's language
+SYSTEMS = ("v5", "v20", "tiers", "rollunder")
+
+# Names are identifiers, not sentences: each with its French and Spanish form.
+NAMES: dict[str, tuple[str, str]] = {
+    "link": ("lier", "vincular"), "unlink": ("délier", "desvincular"), "chronicle": ("chronique", "crónica"),
+    "bind": ("associer", "asociar"), "roll": ("jet", "tirada"), "ask": ("demander", "pedir"),
+    "rouse": ("réveil", "despertar"), "remorse": ("remords", "remordimiento"), "frenzy": ("frénésie", "frenesí"),
+    "odds": ("chances", "probabilidades"), "sheet": ("fiche", "hoja"), "scene": ("scène", "escena"),
+    "turn": ("tour", "turno"), "verify": ("vérifier", "verificar"),
+    "code": ("code", "código"), "character": ("personnage", "personaje"), "trait": ("trait", "rasgo"),
+    "trait2": ("trait2", "rasgo2"), "difficulty": ("difficulté", "dificultad"),
+    "specialty": ("spécialité", "especialidad"), "hidden": ("caché", "oculto"), "pool": ("réserve", "reserva"),
+    "hunger": ("faim", "hambre"), "system": ("système", "sistema"), "skill": ("compétence", "habilidad"),
+    "bonus": ("bonus", "bonificación"), "level": ("niveau", "nivel"), "action": ("action", "acción"),
+    "name": ("nom", "nombre"), "open": ("ouvrir", "abrir"), "close": ("clore", "cerrar"),
+}
+
+DESCRIPTIONS = {
+    "link": N_("Act as your member of a chronicle here: an invitation code or your member key"),
+    "unlink": N_("Stop acting as your member in this channel"),
+    "chronicle": N_("The chronicle of this channel"),
+    "bind": N_("Storyteller: make this channel your chronicle's table"),
+    "roll": N_("Roll traits of your character's sheet, or a pool of dice"),
+    "ask": N_("Ask the Storyteller for a roll with an edge (another difficulty, more dice…)"),
+    "rouse": N_("A Rouse check for your character"),
+    "remorse": N_("A Remorse roll for your character"),
+    "frenzy": N_("A roll to resist frenzy"),
+    "odds": N_("The exact odds of a roll, and the best Willpower reroll"),
+    "sheet": N_("Your character's sheet, shown to you alone"),
+    "scene": N_("Storyteller: open or close a scene"),
+    "turn": N_("Storyteller: start the next turn of the scene"),
+    "verify": N_("The chronicle's fair dice and the log to verify"),
+    "code": N_("An invitation code or a member key"),
+    "character": N_("Which character (yours by default)"),
+    "trait": N_("A trait of the sheet"),
+    "trait2": N_("A second trait of the sheet"),
+    "difficulty": N_("The difficulty (the Storyteller's unless asked)"),
+    "specialty": N_("A specialty of the trait"),
+    "hidden": N_("A hidden roll (the Storyteller's)"),
+    "pool": N_("Dice in the pool (a roll without a sheet)"),
+    "hunger": N_("Hunger dice among them (V5)"),
+    "system": N_("The game, for dice without a chronicle"),
+    "skill": N_("The skill's rating (Tiers, without a sheet)"),
+    "bonus": N_("A bonus"),
+    "level": N_("The level to roll under (roll-under)"),
+    "action": N_("What the character does"),
+    "name": N_("The scene's name"),
+    "open": N_("Open a scene"),
+    "close": N_("Close the scene"),
+}
+SYSTEM_NAMES = {"v5": "V5", "v20": "V20", "tiers": "Tiers", "rollunder": "Roll-under"}
+
+
+def valid_name(name: str) -> bool:
+    """Discord's rule for a command or option name: ``^[-_\\p{L}\\p{N}]{1,32}$``, lowercase."""
+    return (1 <= len(name) <= 32 and name == name.lower()
+            and all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name))
+
+
+def _named(key: str) -> dict:
+    fr, es = NAMES[key]
+    text = DESCRIPTIONS[key]
+    return {"name": key, "name_localizations": {"fr": fr, "es-ES": es},
+            "description": text, "description_localizations": {locale: translate(text, lang)
+                                                               for locale, lang in LOCALES.items()}}
+
+
+def _option(key: str, kind: int, *, required: bool = False, autocomplete: bool = False, low: int | None = None,
+            high: int | None = None, choices: list[dict] | None = None) -> dict:
+    out = {**_named(key), "type": kind, "required": required}
+    if autocomplete:
+        out["autocomplete"] = True
+    if low is not None:
+        out["min_value"] = low
+    if high is not None:
+        out["max_value"] = high
+    if choices:
+        out["choices"] = choices
+    return out
+
+
+def _systems() -> list[dict]:
+    return [{"name": SYSTEM_NAMES[s], "value": s} for s in SYSTEMS]
+
+
+def _scene_actions() -> list[dict]:
+    return [{"name": key, "value": key, "name_localizations": dict(zip(("fr", "es-ES"), NAMES[key], strict=True))}
+            for key in ("open", "close")]
+
+
+def _character() -> dict:
+    return _option("character", STRING, autocomplete=True)
+
+
+def _traits() -> list[dict]:
+    return [_option("trait", STRING, autocomplete=True), _option("trait2", STRING, autocomplete=True)]
+
+
+def _difficulty() -> dict:
+    return _option("difficulty", INTEGER, low=1, high=10)
+
+
+def _raw_pool() -> list[dict]:
+    return [_option("pool", INTEGER, low=0, high=30), _option("hunger", INTEGER, low=0, high=5),
+            _option("system", STRING, choices=_systems()), _option("skill", INTEGER, low=0, high=200),
+            _option("bonus", INTEGER, low=-100, high=100), _option("level", INTEGER, low=1, high=30)]
+
+
+def _command(key: str, options: list[dict] | None = None) -> dict:
+    return {**_named(key), "type": 1, "contexts": [GUILD], "options": options or []}
+
+
+def command_definitions() -> list[dict]:
+    """Every command, in the shape ``PUT /applications/{id}/commands`` takes."""
+    return [
+        _command("link", [_option("code", STRING, required=True)]),
+        _command("unlink"),
+        _command("chronicle", [{**_named("bind"), "type": SUB_COMMAND, "options": []}]),
+        _command("roll", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
+                          _option("hidden", BOOLEAN), *_raw_pool(), _option("action", STRING)]),
+        _command("ask", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
+                         _option("hidden", BOOLEAN)]),
+        _command("rouse", [_character()]),
+        _command("remorse", [_character()]),
+        _command("frenzy", [_character(), _difficulty()]),
+        _command("odds", [_character(), *_traits(), _difficulty(), *_raw_pool()]),
+        _command("sheet", [_character()]),
+        _command("scene", [_option("action", STRING, choices=_scene_actions()), _option("name", STRING)]),
+        _command("turn"),
+        _command("verify"),
+    ]
