@@ -12,10 +12,8 @@ import pytest
 
 from rollbook.discord.commands import command_definitions
 from rollbook.discord.embeds import entry_embeds, fit_all
-from rollbook.discord.rest import DiscordRest
 from tests.discord.limits import problems
-from tests.discord.signing import APPLICATION, command, option
-from tests.discord.standin import StandIn
+from tests.discord.signing import command, option
 from tests.server.conftest import BACKENDS, V5_SHEET
 
 pytestmark = pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -45,15 +43,6 @@ BY_NEWCOMER = {"link", "unlink"}
 _tables: dict[str, dict] = {}
 
 
-@pytest.fixture()
-def standin(app):
-    with StandIn(application_id=APPLICATION) as server:
-        previous = getattr(app.state, "discord_rest", None)
-        app.state.discord_rest = DiscordRest(server.base, server.bot_token, application_id=APPLICATION, budget=5)
-        yield server
-        app.state.discord_rest = previous
-
-
 def table_for(database_url, make_table, discord, channel: str) -> dict:
     """One V5 chronicle per store: its Storyteller linked and the channel bound, a player linked
     with a character (made once: every command of this module plays at it)."""
@@ -72,7 +61,7 @@ def table_for(database_url, make_table, discord, channel: str) -> dict:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("name", [c["name"] for c in command_definitions()])
-def test_every_command_in_every_locale_answers_within_discords_limits(database_url, make_table, discord, standin,
+def test_every_command_in_every_locale_answers_within_discords_limits(database_url, make_table, discord, discord_api,
                                                                         name, locale):
     channel = "4100000000000000001" if database_url.startswith("sqlite") else "4100000000000000002"
     played = table_for(database_url, make_table, discord, channel)
@@ -81,8 +70,8 @@ def test_every_command_in_every_locale_answers_within_discords_limits(database_u
     answer = discord.ok(payload)
     assert answer["type"] in (4, 5), answer
     if answer["type"] == 5:  # deferred: the work ran after the answer and edited the original message
-        edited = standin.originals.get(payload["token"])
-        assert edited is not None, standin.requests()
+        edited = discord_api.originals.get(payload["token"])
+        assert edited is not None, discord_api.requests()
         assert problems(edited) == [], edited
         assert edited.get("embeds") or edited.get("content"), edited
         return
