@@ -1,7 +1,7 @@
 """The web table: server-rendered pages for the Storyteller and players, served by ``rollbook serve``.
 
 ``mount(app)`` adds the pages (``rollbook.web.routes``: home, chronicle, characters, rolls, exchange, authority,
-fair), the
+fair, solo: playing alone), the
 live feed (``rollbook.web.live``), the HTML refusal handlers (``rollbook.web.errors``) and the
 static files (``/static``: CSS, the small ``table.js``, and htmx with its server-sent-events
 extension, vendored unchanged) to the chronicle server's FastAPI app. The pages call the server's
@@ -21,6 +21,7 @@ from rollbook.web.guard import OriginGuard
 from rollbook.web.routes import authority, characters, chronicle, contests, exchange, export, fair, home, interop, rolls
 from rollbook.web.routes import v5table
 from rollbook.web.routes import saved, stats  # issue 34: saved rolls, dice statistics
+from rollbook.web.routes import solo  # issue 37: playing alone
 from rollbook.web.templating import STATIC
 
 __all__ = ["mount"]
@@ -28,7 +29,7 @@ __all__ = ["mount"]
 
 def mount(app: FastAPI) -> None:
     for area in (home, chronicle, characters, rolls, exchange, authority, fair, interop, contests, export, v5table, stats, saved,
-                 live):
+                 solo, live):
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)

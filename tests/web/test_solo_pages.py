@@ -1,0 +1,167 @@
+"""Playing alone on the pages (issue 37, SPEC S-1 … S-6): "Play alone" on the home page, the shelf of
+scenarios, a solo chronicle started with the pregenerated character, the solo table (the passage,
+the options with their odds, health, blood and Willpower), a fight played to an ending with dice
+chosen roll by roll, resuming at the passage reached (S-5), and no English on a French or Spanish
+solo page (issue 13 point 7's check, ``helpers.problems``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rollbook.server.app import create_app
+
+from .helpers import english_parts, problems, text_of
+from .solo_play import ALL, HIT, MISS, TO_THE_FIGHT, RollByRoll
+
+SAMPLE = "drowned-lantern"
+TITLES = {"en": "The Drowned Men's Lantern", "fr": "La Lanterne des Noyés", "es": "La Linterna de los Ahogados"}
+
+
+@pytest.fixture
+def solo(tmp_path):
+    dice = RollByRoll()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'solo.sqlite3'}", dice=lambda: dice)) as client:
+        yield client, dice
+
+
+def form_key(html: str) -> str:
+    return re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
+
+
+def start(client: TestClient, lang: str = "en") -> str:
+    shelf = client.get(f"/solo?lang={lang}")
+    assert shelf.status_code == 200
+    started = client.post("/solo", data={"scenario": SAMPLE, "idempotency_key": form_key(shelf.text)},
+                          follow_redirects=False)
+    assert started.status_code == 303, started.text[-500:]
+    return started.headers["location"]
+
+
+class Table:
+    """The solo table as the page shows it now."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.passage = re.search(r'data-passage="([^"]+)"', html).group(1)
+        self.options = re.findall(r'name="option" value="([^"]+)"', html)
+        status = re.search(r'class="solo-status".*?</section>', html, re.S).group(0)
+        self.status = text_of(status)
+
+    def option(self, prefix: str) -> str:
+        return next(value for value in self.options if value.split("|")[0].startswith(prefix))
+
+
+def table(client: TestClient, where: str) -> Table:
+    shown = client.get(where)
+    assert shown.status_code == 200, shown.text[-500:]
+    return Table(shown.text)
+
+
+def press(client: TestClient, where: str, prefix: str, *, willpower: bool = False) -> Table:
+    now = table(client, where)
+    data = {"option": now.option(prefix), "idempotency_key": form_key(now.html)}
+    if willpower:
+        data["willpower"] = "on"
+    done = client.post(f"{where}/act", data=data, follow_redirects=False)
+    assert done.status_code == 303, done.text[-500:]
+    return table(client, where)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_home_page_offers_to_play_alone_and_the_shelf_lists_the_sample(solo, lang):
+    client, _dice = solo
+    home = client.get(f"/?lang={lang}")
+    assert 'href="/solo"' in home.text
+    shelf = client.get(f"/solo?lang={lang}")
+    assert TITLES[lang] in text_of(shelf.text) and "Nadia Ferrer" in shelf.text
+
+
+def test_a_solo_chronicle_begins_at_the_start_in_the_readers_language_s1(solo):
+    client, _dice = solo
+    where = start(client, "es")
+    assert re.fullmatch(r"/solo/\d+", where)
+    now = table(client, where)
+    assert now.passage == "quay" and "El río huele a gasóleo" in now.html
+    assert now.options == ["choice:0", "choice:1"]
+    assert "Nadia Ferrer" in now.status and "5/11" in now.status and "5/5" in now.status  # blood, Willpower
+
+
+def test_a_check_shows_its_odds_and_the_willpower_box_spends_a_point_s2(solo):
+    client, dice = solo
+    where = start(client)
+    press(client, where, "choice:0")  # the Lantern
+    check = press(client, where, "choice:0")  # play her game: Manipulation + Subterfuge, difficulty 7
+    assert check.passage == "lantern_lie"
+    assert "Manipulation + Subterfuge (difficulty 7)" in check.html
+    assert re.search(r"Chance of success: \d+\.\d% \(botch: \d+\.\d%\)", check.html)  # the odds before the roll
+    assert "With a Willpower point:" in check.html and check.option("roll") == "roll|roll_wp"
+    dice.queue(MISS)  # no die succeeds: the Willpower point's automatic success alone (V20-9)
+    after = press(client, where, "roll", willpower=True)
+    assert after.passage == "lantern_success" and "4/5" in after.status
+    assert "Willpower" in after.html and "What the dice said" in after.html  # the receipt, as the table's card
+
+
+def test_a_fight_with_soak_and_blood_played_to_an_ending_s3(solo):
+    client, dice = solo
+    where = start(client)
+    for option in TO_THE_FIGHT:
+        now = press(client, where, option)
+    assert now.passage == "fight_warehouse" and "Elias Kessler" in now.html
+    assert [value.split("|")[0] for value in now.options] == [
+        "attack:0:kessler", "attack:1:kessler", "dodge", "flee"]
+    # Turn 1: Nadia misses; Kessler hits (one success), his knife does 3 lethal, she soaks 1
+    dice.queue(MISS, HIT, (7, 7, 7), (9,))
+    now = press(client, where, "attack:0")
+    assert now.passage == "fight_warehouse" and "Hurt −1" in now.status
+    assert "Soak" in now.html and "Damage" in now.html  # the exchange's steps, on the card
+    # Turn 2: a blood point heals a lethal level (V20-16); Kessler misses
+    dice.queue(MISS)
+    now = press(client, where, "heal")
+    assert "4/11" in now.status and "Bruised" in now.status
+    # Turn 3: every die a 10: Kessler goes down
+    dice.queue(ALL, ALL, MISS)
+    now = press(client, where, "attack:0")
+    assert now.passage == "after_fight"
+    end = press(client, where, "choice:1")  # stay with Abel
+    assert end.passage == "end_debt" and end.options == [] and "A bitter ending" in end.html
+    assert 'action="/solo/' not in end.html and 'href="/solo"' in end.html
+
+
+def test_the_table_reopens_at_the_passage_reached_s5(solo):
+    client, _dice = solo
+    where = start(client)
+    press(client, where, "choice:1")  # the alley
+    assert table(client, where).passage == "alley"
+    shelf = client.get("/solo")
+    assert f'href="{where}"' in shelf.text  # "Continue": the stories this browser has begun
+    stranger = TestClient(client.app)
+    assert stranger.get(where).status_code == 401
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_no_english_and_no_raw_code_on_the_solo_pages(solo, lang):
+    """Issue 13 point 7 on every solo page: the home page's entry, the shelf, the table at a check
+    (odds, the Willpower box), in a fight (each turn's options and receipts) and at an ending."""
+    client, dice = solo
+    english = english_parts(lang)
+    seen = [client.get(f"/?lang={lang}").text, client.get(f"/solo?lang={lang}").text]
+    where = start(client, lang)
+    press(client, where, "choice:0")
+    seen.append(press(client, where, "choice:0").html)  # a check
+    dice.queue(MISS)
+    seen.append(press(client, where, "roll").html)  # its receipt
+    for option in ("choice:0", "choice:2", "choice:0"):  # the alley, drink, the pier
+        seen.append(press(client, where, option).html)
+    seen.append(press(client, where, "choice:0").html)  # the fight
+    dice.queue(MISS, HIT, (7, 7, 7), (9,))
+    seen.append(press(client, where, "attack:0").html)
+    dice.queue(MISS)
+    seen.append(press(client, where, "heal").html)
+    dice.queue(ALL, ALL, MISS)
+    seen.append(press(client, where, "attack:0").html)
+    seen.append(press(client, where, "choice:1").html)  # an ending
+    found = sorted({problem for html in seen for problem in problems(html, lang, english)})
+    assert found == []
