@@ -134,6 +134,8 @@ def test_a_fight_with_fair_dice_verifies_fair_dice_included_s3_s5(client):
     act(client, made, headers, "choice:0")
     state = act(client, made, headers, "choice:0")
     assert state["passage"]["kind"] == "fight" and state["turn"] == 1 and state["npcs"][0]["id"] == "kessler"
+    attack = next(c for c in state["choices"] if c["id"] == "attack:1:kessler")
+    assert 0 < attack["odds"]["floats"]["success"] < 1 and "Crowbar" in attack["label"]  # the hit's odds
     for _ in range(20):
         if state["passage"]["id"] != "fight_warehouse":
             break
@@ -216,3 +218,14 @@ def test_the_sample_routes_reach_every_ending_and_the_botch_path():
     endings = {name for name, passage in data["passages"].items() if "ending" in passage}
     assert endings == set(ENDINGS)
     assert json.dumps(ENDINGS["end_flight"])  # the lie's botch path → the ambush (lantern_botch, betrayed)
+
+
+def test_a_scenario_changed_since_the_chronicle_began_is_not_resumed_s5(client, monkeypatch):
+    from rollbook.server.usecases import solo as solo_usecases
+    from rollbook.solo.library import shipped
+
+    made, headers = begin(client)
+    changed = {SAMPLE: shipped()[SAMPLE].replace(b"quay:", b"quay:", 1) + b"\n# edited\n"}
+    monkeypatch.setattr(solo_usecases, "shipped", lambda: changed)
+    got = client.get(f"/api/chronicles/{made['chronicle']['id']}/solo", headers=headers)
+    assert got.status_code == 409 and got.json()["code"] == "scenario_changed"

@@ -35,7 +35,7 @@ from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
 from rollbook.server.usecases.log import entries_after
 from rollbook.server.views import character_view, entry_export
-from rollbook.solo import fight, story
+from rollbook.solo import actions, fight, story
 from rollbook.solo.check import check_text, npc_sheet
 from rollbook.solo.format import Scenario
 from rollbook.solo.library import shipped
@@ -259,6 +259,15 @@ def _odds(request: dict | None) -> dict | None:
     return {"outcomes": computed["outcomes"], "floats": computed["floats"]}
 
 
+def _preview_odds(sheet: dict, action: dict) -> dict | None:
+    """The odds of a fight's roll before it is made: its request as the play layer builds it (wound
+    penalties included), then ``rollbook.odds``; None when the sheet cannot make it."""
+    try:
+        return _odds(actions.preview(sheet, action)["request"])
+    except RuleError:
+        return None
+
+
 def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, passage) -> dict:
     kind = option["kind"]
     view = {**option}
@@ -280,10 +289,15 @@ def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, pass
         view.pop("request", None)
     elif kind == "attack":
         target = pick(scenario.npcs[option["target"]].name, lang, scenario)
+        if option.get("weapon"):
+            traits = f"{traits} ({option['weapon']})"
         view["label"] = label("option.attack_willpower" if option["willpower"] else "option.attack", lang,
                               target=target, traits=traits, difficulty=option["difficulty"])
+        attack = passage.fight.attacks[option["attack"]]
+        view["odds"] = _preview_odds(sheets[WHO_PLAYER], actions.attack_action(attack, willpower=option["willpower"]))
     elif kind == "dodge":
         view["label"] = label("option.dodge", lang)
+        view["odds"] = _preview_odds(sheets[WHO_PLAYER], dict(fight.DODGE))
     elif kind == "heal":
         view["label"] = label("option.heal", lang, amount=option["amount"], damage_type=option["damage_type"])
     elif kind == "flee":
