@@ -117,4 +117,5 @@ def test_untranslated_and_mistranslated_words(app):
     spanish = text_of(ru_st.get(f"{ru_sheet}?lang=es").text)
     assert "Grant card" not in spanish and "Dar una carta" in spanish
     opposed = text_of(ru_st.get(f"{ru_sheet}/roll-form?kind=opposed&lang=fr", headers=HTMX).text)
-    assert "Seuil" in opposed and "Palier" not in opposed  # a threshold is not a tier (palier)
+    # the seed's own words (issue 34 point 12): "il fixe le palier à ne pas dépasser"
+    assert "Palier à ne pas dépasser" in opposed and "Seuil" not in opposed

@@ -45,3 +45,22 @@ def test_issue34_point12_seed_term_untrained_skill_in_spanish():
     from rollbook.i18n import translate
 
     assert translate("untrained Skill", "es") == "Habilidad sin entrenamiento"
+
+
+def test_issue34_point12_spanish_speaks_one_register_tu():
+    """Every Spanish text says tú, never usted: no formal imperative, no "usted" (a removed member's "Su clave"
+    is theirs: third person is not a register)."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    formal = re.compile(r"\b(?:[Uu]sted(?:es)?|Déjelo|Deje|Describa|Indique|Rellene|Marque|Escriba|Haga|Envíe|Envíelo|"
+                        r"[Ii]nténtelo|[Rr]ecárguela|[Cc]ámbielo|[Ee]scríbala|Recargue|Cree|Pulse|Elija|Guarde|Copie|[Vv]uelva a tirar)\b")
+    found = []
+    for po in (Path(translate.__code__.co_filename).parent / "locale" / "es" / "LC_MESSAGES").glob("*.po"):
+        with po.open("rb") as handle:
+            for message in read_po(handle):
+                texts = message.string if isinstance(message.string, tuple) else (message.string,)
+                found += [f"{po.name}: {text}" for text in texts if text and formal.search(text)]
+    assert not found, "\n".join(found)

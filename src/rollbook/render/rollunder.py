@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render.base import DieView, Line, ReceiptView, t
+from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
 OUTCOMES = {
     "critical_success": N_("Critical success"),
@@ -100,7 +100,9 @@ def view(receipt: dict, lang: str) -> ReceiptView:
                     else t("a 20 is a critical failure", lang))
             lines.append(Line(t("Critical failure", lang), "", note))
     if receipt["cards"]:
-        lines.append(Line(t("Cards", lang), ", ".join(receipt["cards"]), t("played before the roll", lang)))
+        count = len(receipt["cards"])  # issue 34 point 12: "Carte Coup de pouce jouée", not "Cartes … jouées"
+        lines.append(Line(t("Card", lang) if count == 1 else t("Cards", lang), ", ".join(receipt["cards"]),
+                          tn("played before the roll", "played before the roll", count, lang)))
     return ReceiptView(
         system="rollunder",
         system_name=t("Roll-under d20", lang),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render.base import DieView, Line, ReceiptView, t
+from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
 TITLES = {"skill": N_("Tiers skill roll"), "dodge": N_("Tiers dodge roll"), "soak": N_("Tiers soak roll")}
 
@@ -48,7 +48,7 @@ def _outcome_label(receipt: dict, lang: str) -> str:
         return t("Dodged", lang) if receipt["dodged"] else t("Hit: make a soak roll", lang)
     if receipt["damage"] == 0:
         return t("No damage", lang)
-    return t("{n} wound levels", lang, n=receipt["damage"])
+    return tn("{n} wound level", "{n} wound levels", receipt["damage"], lang)  # issue 34 point 12: not "nivel(es)"
 
 
 def _tone(receipt: dict) -> str:

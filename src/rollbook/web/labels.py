@@ -175,6 +175,11 @@ FIELDS = {
     "clan_disciplines": N_("Clan Disciplines"),
     "attack": N_("Attack"),
     "defense": N_("Defense"),
+    # the fields of a list's rows (a weapon), named in the form and in the log of edits (issue 34 point 12)
+    "kind": N_("Kind"),
+    "capacity": N_("Magazine capacity"),
+    "loaded": N_("Rounds loaded"),
+    "spare": N_("Spare rounds"),
 }
 
 # Kinds of rolls (actions) and of changes.
@@ -205,6 +210,7 @@ KINDS = {
     "reload": N_("Reload"),
     "new_turn": N_("New turn"),
     "reroll": N_("Willpower reroll"),
+    "tiers:soak": N_("Soak"),  # Tiers: the seed's "Encaissement", not V20's "absorption" (issue 34 point 12)
     "reveal": N_("Reveal"),
     "grant_card": N_("Grant a card"),
     "remove_card": N_("Remove a card"),

@@ -101,14 +101,18 @@ def effect_text(effect: dict, lang: str) -> str:
     before, after = effect.get("before"), effect.get("after")
     if effect.get("weapon"):
         name = f"{name} ({effect['weapon']})"
-    text = f"{name}: {_value(before)} → {_value(after)}"
+    text = translate(N_("{name}: {before} → {after}"), lang, name=name, before=_value(before, lang),
+                     after=_value(after, lang))
     if effect.get("cost"):
         text += " (" + translate(N_("{n} XP"), lang, n=effect["cost"]) + ")"
     return text
 
 
-def _value(value) -> str:
-    """A value in an effect or a change: nothing (a card played, a field left out) is a dash."""
+def _value(value, lang: str = "en") -> str:
+    """A value in an effect or a change: nothing (a card played, a field left out) is a dash; a yes or no
+    in words ("Tour utilisé : oui → non", not "True → False": issue 34 point 12)."""
+    if isinstance(value, bool):
+        return translate(N_("yes") if value else N_("no"), lang)
     return "—" if value is None else str(value)
 
 
@@ -305,6 +309,12 @@ def _edited(system: str, path: str, value, lang: str, names: dict | None = None)
     return _edited_value(value, lang, names)
 
 
+def _edited_key(key: str, lang: str, names: dict | None = None) -> str:
+    if key in labels.FIELDS and key not in labels.TRAITS:
+        return labels.field(key, lang)
+    return labels.trait(key, lang, names)
+
+
 def _edited_value(value, lang: str, names: dict | None = None) -> str:
     if value is None:
         return "—"
@@ -312,9 +322,8 @@ def _edited_value(value, lang: str, names: dict | None = None) -> str:
         return "✓" if value else "✗"
     if isinstance(value, list):
         return ", ".join(_edited_value(v, lang, names) for v in value) or "—"
-    if isinstance(value, dict):
-        return ", ".join(f"{labels.trait(k, lang, names)} {_edited_value(v, lang, names)}"
-                         for k, v in value.items()) or "—"
+    if isinstance(value, dict):  # a weapon's fields by their labels ("Capacité du chargeur 6"), else traits
+        return ", ".join(f"{_edited_key(k, lang, names)} {_edited_value(v, lang, names)}" for k, v in value.items()) or "—"
     if value == "":
         return "—"
     return str(value)

@@ -64,12 +64,9 @@ SUBFIELDS = {
 }
 
 
-# Labels of the fields of a list's rows that the form labels do not name.
-ROW_FIELDS = {
-    "capacity": N_("Magazine capacity"),
-    "loaded": N_("Rounds loaded"),
-    "spare": N_("Spare rounds"),
-}
+# Labels of the fields of a list's rows (a weapon's kind, its magazine): ``labels.FIELDS`` names them, in the
+# form and in the log of edits alike.
+ROW_FIELDS = {key: labels.FIELDS[key] for key in ("kind", "capacity", "loaded", "spare")}
 # The legend of one row, and of the empty row that adds one.
 ROW_TITLES = {
     "weapons": (N_("Weapon {n}"), N_("New weapon")),
