@@ -24,6 +24,7 @@ def _load_commands() -> None:
     from rollbook.cli import sheet  # noqa: F401
     from rollbook.cli import scenario, solo  # noqa: F401
     from rollbook.cli import fair_stats  # noqa: F401
+    from rollbook.cli import discord  # noqa: F401
 
 
 def _language(argv: list[str]) -> str:

@@ -1,0 +1,186 @@
+"""Samples of what every command answers on Discord, for docs/discord.md §9 (issue 36): each command
+sent, signed as Discord signs it, to a real app on a temporary SQLite store whose Discord REST calls
+go to the stand-in (``standin.py``); a roll made on the web table, as the channel poster posts it.
+
+A helper module: ``scripts/discord-samples`` writes ``markdown(play())`` into the doc between its
+markers; ``tests/discord/test_samples.py`` checks that the doc shows every command of
+``command_definitions()``.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from pydantic import SecretStr
+
+from rollbook.discord.commands import command_definitions
+from rollbook.server.app import create_app
+from rollbook.settings import load
+from tests.conftest import wait_until
+from tests.discord.signing import APPLICATION, Discord, Key, command, option
+from tests.discord.standin import BOT_TOKEN, StandIn
+from tests.server.conftest import V5_TEST
+
+BEGIN = "<!-- discord-samples: begin (scripts/discord-samples writes what is between) -->"
+END = "<!-- discord-samples: end -->"
+CHANNEL = "1200000000000000009"
+STORYTELLER, PLAYER, NEWCOMER = "2900000000000000001", "2900000000000000002", "2900000000000000003"
+SHEET = {"name": "Sasha", "clan": "brujah", "attributes": {"dexterity": 3, "wits": 2, "composure": 2,
+                                                          "resolve": 2},
+         "skills": {"firearms": 3, "awareness": 2}, "hunger": 1, "humanity": 7, "stains": 2,
+         "willpower": {"max": 4, "superficial": 0, "aggravated": 0}}
+
+# (command, its options, who sends it, the Discord client's locale, what the sample shows)
+PLAYS = [
+    ("link", lambda keys: [option("code", keys["invitation"])], NEWCOMER, "en-US",
+     "A newcomer joins with the chronicle's invitation (a member links with their key the same way)."),
+    ("chronicle", lambda keys: [{"name": "bind", "type": 1, "options": []}], STORYTELLER, "en-US",
+     "The Storyteller binds the channel to the chronicle."),
+    ("roll", lambda keys: [option("trait", "dexterity"), option("trait2", "firearms")],
+     PLAYER, "en-US", "A linked player rolls traits of their character's sheet (a V5 test: the Willpower reroll "
+                      "is offered under it)."),
+    ("roll", lambda keys: [option("trait", "wits"), option("trait2", "awareness")], PLAYER, "fr",
+     "The same command from a Discord client in French (`/jet`)."),
+    ("ask", lambda keys: [option("trait", "wits"), option("trait2", "firearms"), option("difficulty", 4, 4)],
+     PLAYER, "en-US", "A roll with an edge only the Storyteller grants: it waits in their queue."),
+    ("rouse", lambda keys: [], PLAYER, "en-US", "A Rouse check (V5)."),
+    ("remorse", lambda keys: [], PLAYER, "en-US", "A Remorse check (V5)."),
+    ("frenzy", lambda keys: [option("character", str(keys["character"])), option("difficulty", 3, 4)], STORYTELLER,
+     "en-US", "A frenzy test (V5), its difficulty the Storyteller's."),
+    ("odds", lambda keys: [option("trait", "dexterity"), option("trait2", "firearms"), option("difficulty", 3, 4)],
+     PLAYER, "en-US", "The exact odds of a roll before it is made (deferred, then edited)."),
+    ("sheet", lambda keys: [], PLAYER, "en-US", "The character's sheet, for its player only."),
+    ("scene", lambda keys: [option("action", "open"), option("name", "The docks at midnight")], STORYTELLER,
+     "en-US", "The Storyteller opens a scene."),
+    ("turn", lambda keys: [], STORYTELLER, "en-US", "The Storyteller starts the next turn."),
+    ("verify", lambda keys: [], PLAYER, "en-US", "The chronicle's fairness status and where to verify its log."),
+    ("unlink", lambda keys: [], NEWCOMER, "en-US", "The newcomer ends their link in this channel."),
+]
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str  # the command (or "poster")
+    typed: str  # how it was typed
+    caption: str
+    answer: dict  # what Discord shows: content, embeds, components, flags
+
+
+def _typed(name: str, options: list[dict]) -> str:
+    words = [f"/{name}"]
+    for item in options:
+        if item.get("type") == 1:
+            words.append(item["name"])
+            words += [f"{sub['name']}:{sub['value']}" for sub in item.get("options", [])]
+        else:
+            words.append(f"{item['name']}:{item['value']}")
+    return " ".join(words)
+
+
+def play() -> list[Sample]:
+    """Every command of ``PLAYS`` sent to a fresh app, then a roll made on the web table and posted."""
+    samples: list[Sample] = []
+    key = Key()
+    with tempfile.TemporaryDirectory() as folder, StandIn(application_id=APPLICATION) as standin:
+        settings = load().model_copy(update={
+            "discord_public_key": key.public_hex, "discord_application_id": APPLICATION,
+            "discord_api_base": standin.base, "discord_bot_token": SecretStr(BOT_TOKEN),
+            "secret_key": SecretStr("discord samples, not for production"),
+            "secret_key_file": str(Path(folder) / "secret.key")})
+        app = create_app(f"sqlite:///{Path(folder) / 'samples.sqlite3'}", settings=settings)
+        with TestClient(app, base_url="https://table.example.org") as client:
+            discord = Discord(client, key)
+            created = client.post("/api/chronicles", json={"name": "Nights of Marseille", "system": "v5"}).json()
+            st_key, chronicle = created["token"], created["chronicle"]["id"]
+            discord.ok(command("link", [option("code", st_key)], user_id=STORYTELLER, name="Anna", channel=CHANNEL))
+            joined = discord.ok(command("link", [option("code", created["invitation"])], user_id=PLAYER,
+                                        name="Bruno", channel=CHANNEL))
+            player = {"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]}
+            made = client.post(f"/api/chronicles/{chronicle}/characters", headers=player,
+                               json={"name": "Sasha", "sheet": SHEET})
+            character = made.json()["id"]
+            keys = {"invitation": created["invitation"], "character": character}
+            for name, options, user, locale, caption in PLAYS:
+                given = options(keys)
+                payload = command(name, given, user_id=user, locale=locale, channel=CHANNEL,
+                                  name={STORYTELLER: "Anna", PLAYER: "Bruno"}.get(user, "Chloé"))
+                answer = discord.ok(payload)
+                if answer["type"] == 5:  # deferred: what the original message was edited into
+                    data = wait_until(lambda: standin.originals.get(payload["token"]), what=f"/{name} edited")
+                else:
+                    data = answer.get("data") or {}
+                samples.append(Sample(name, _typed(name, given), caption, data))
+            rolled = client.post(f"/api/chronicles/{chronicle}/characters/{character}/rolls", headers=player,
+                                 json={"action": V5_TEST})
+            assert rolled.status_code == 201, rolled.text
+            seq = rolled.json()["entry"]["seq"]
+            posted = wait_until(lambda: [m for m in standin.posted(CHANNEL) if f"#{seq} " in json.dumps(m)],
+                                what="the web roll posted to the channel")
+            samples.append(Sample("poster", "(a roll made on the web table)",
+                                  "What the channel poster posts of an entry made elsewhere.", posted[0]))
+    return samples
+
+
+def _quote(text: str) -> list[str]:
+    return [f"> {line}" if line else ">" for line in str(text).splitlines()]
+
+
+def render(data: dict) -> list[str]:
+    """One message as Discord shows it, in Markdown (Discord's own markup kept)."""
+    lines: list[str] = []
+    if data.get("flags", 0) & 64:
+        lines.append("> *Only you can see this*")
+    if data.get("content"):
+        lines += _quote(data["content"])
+    for embed in data.get("embeds") or []:
+        if lines:
+            lines.append(">")
+        if embed.get("author"):
+            lines.append(f"> {embed['author']['name']}")
+        if embed.get("title"):
+            lines.append(f"> **{embed['title']}**")
+        if embed.get("description"):
+            lines += _quote(embed["description"])
+        inline = [f"**{item['name']}** {item['value']}" for item in embed.get("fields") or [] if item.get("inline")]
+        if inline:
+            lines.append("> " + " · ".join(inline))
+        for item in embed.get("fields") or []:
+            if not item.get("inline"):
+                lines.append(f"> **{item['name']}**")
+                lines += _quote(item["value"])
+        if embed.get("footer"):
+            lines.append(f"> <sub>{embed['footer']['text']}</sub>")
+    controls = []
+    for row in data.get("components") or []:
+        for part in row.get("components") or []:
+            if part.get("type") == 2:
+                controls.append(f"`[ {part.get('label', '')} ]`")
+            elif part.get("type") == 3:
+                controls.append(f"`[ {part.get('placeholder', '…')} ▾ ]`")
+    if controls:
+        lines += [">", "> " + " ".join(controls)]
+    return lines
+
+
+def markdown(samples: list[Sample]) -> str:
+    described = {item["name"]: item["description"] for item in command_definitions()}
+    out = [BEGIN, ""]
+    for sample in samples:
+        title = "The channel poster" if sample.name == "poster" else f"`/{sample.name}`"
+        heading = f"### {title}"
+        if sample.name in described and f"### {title}" not in "\n".join(out):
+            heading += f": {described[sample.name]}"
+        out += [heading, "", f"{sample.caption} `{sample.typed}`", "", *render(sample.answer), ""]
+    out.append(END)
+    return "\n".join(out)
+
+
+def write_into(document: Path, samples: list[Sample]) -> None:
+    text = document.read_text(encoding="utf-8")
+    before, rest = text.split(BEGIN, 1)
+    _, after = rest.split(END, 1)
+    document.write_text(before + markdown(samples) + after, encoding="utf-8")
