@@ -31,7 +31,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "specialty": ("spécialité", "especialidad"), "hidden": ("caché", "oculto"), "pool": ("réserve", "reserva"),
     "hunger": ("faim", "hambre"), "system": ("système", "sistema"), "skill": ("compétence", "habilidad"),
     "bonus": ("bonus", "bonificación"), "level": ("niveau", "nivel"), "action": ("action", "acción"),
-    "name": ("nom", "nombre"), "open": ("ouvrir", "abrir"), "close": ("clore", "cerrar"),
+    "name": ("nom", "nombre"), "target": ("cible", "objetivo"), "open": ("ouvrir", "abrir"), "close": ("clore", "cerrar"),
 }
 
 DESCRIPTIONS = {
@@ -64,6 +64,7 @@ DESCRIPTIONS = {
     "level": N_("The level to roll under (roll-under)"),
     "action": N_("What the character does"),
     "name": N_("The scene's name"),
+    "target": N_("The character an attack is aimed at"),
     "open": N_("Open a scene"),
     "close": N_("Close the scene"),
 }
@@ -111,6 +112,10 @@ def _character() -> dict:
     return _option("character", STRING, autocomplete=True)
 
 
+def _target() -> dict:
+    return _option("target", STRING, autocomplete=True)
+
+
 def _traits() -> list[dict]:
     return [_option("trait", STRING, autocomplete=True), _option("trait2", STRING, autocomplete=True)]
 
@@ -136,9 +141,9 @@ def command_definitions() -> list[dict]:
         _command("unlink"),
         _command("chronicle", [{**_named("bind"), "type": SUB_COMMAND, "options": []}]),
         _command("roll", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
-                          _option("hidden", BOOLEAN), *_raw_pool(), _option("action", STRING)]),
+                          _option("hidden", BOOLEAN), _target(), *_raw_pool(), _option("action", STRING)]),
         _command("ask", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
-                         _option("hidden", BOOLEAN)]),
+                         _option("hidden", BOOLEAN), _target()]),
         _command("rouse", [_character()]),
         _command("remorse", [_character()]),
         _command("frenzy", [_character(), _difficulty()]),

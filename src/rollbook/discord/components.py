@@ -65,7 +65,9 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
             _button(translate(GRANT, lang), f"rb:g:{ask['id']}", SUCCESS),
             _button(translate(GRANT_CHANGED, lang), f"rb:gc:{ask['id']}", PRIMARY),
             _button(translate(REFUSE, lang), f"rb:rf:{ask['id']}", DANGER)]})
-    steps = [s for s in exchange.next_steps(system, entry) if s["side"] == "defender" and s.get("character")]
+    # the exchange's next steps (the defender's dodge or soak, V20's damage): whoever presses is
+    # checked by the use case (``not_your_step``), as on the web table
+    steps = [s for s in exchange.next_steps(system, entry) if s.get("character")]
     if steps:
         rows.append({"type": ROW, "components": [
             _button(labels.kind(system, s["kind"], lang), f"rb:st:{entry['seq']}:{s['kind']}:{s['character']}", SECONDARY)

@@ -127,6 +127,16 @@ def pick_character(session, member: Member, given) -> dict:
     return owned[0]
 
 
+def _target(session, member: Member, given) -> int | None:
+    """An attack's target: a character of the table, named by id (autocomplete) or by name."""
+    if given in (None, ""):
+        return None
+    for row in characters.roster(session, member):
+        if str(row["id"]) == str(given) or row["name"].casefold() == str(given).casefold():
+            return row["id"]
+    raise ProblemError(404, "character_not_found", character=str(given))
+
+
 def trait_field(system: str, sheet: dict, trait: str) -> str | None:
     for section, field_name in TRAIT_FIELDS.get(system, ()):
         if trait in (sheet.get(section) or {}):
@@ -175,8 +185,9 @@ def _roll(context: Context, inv: Invocation, options: dict, *, ask: bool = False
         character = pick_character(session, member, options.get("character"))
         action = {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}} \
             if kind else test_action(chronicle.system, character["sheet"], options)
+        target = _target(session, member, options.get("target"))
         return components.acted(session, member, rolls.roll(session, member, character["id"], action, hidden=hidden,
-                                                            ask=ask, source=source))
+                                                            ask=ask, source=source, target=target))
 
     result = write(context, inv, work).result
     if result.get("unlinked"):
@@ -311,6 +322,8 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             return []
         if focused == "character":
             return [(c["name"], str(c["id"])) for c in characters.list_characters(session, member)]
+        if focused == "target":
+            return [(c["name"], str(c["id"])) for c in characters.roster(session, member)]
         chronicle = find_chronicle(session, member)
         try:
             character = pick_character(session, member, options.get("character"))

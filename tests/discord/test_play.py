@@ -1,0 +1,108 @@
+"""Discord at the table (issue 36), on both stores: a roll made on Discord reaches the web table's
+live feed (another app process's), a Storyteller's hidden roll is shown to them alone, autocomplete
+reads the linked character's sheet, and the exchange's next step is a button under the attack."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbook.server.app import create_app
+from tests.conftest import wait_until
+from tests.discord.signing import autocomplete, command, component, option
+from tests.server.conftest import BACKENDS, V5_SHEET, ThreadedServer
+from tests.server.feed_helpers import EventReader
+from tests.server.helpers import V20_ATTACKER, V20_DEFENDER
+
+pytestmark = pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+
+ST, ANNA, BRUNO = "5100000000000000001", "5100000000000000002", "5100000000000000003"
+_channels = iter(range(5200000000000000001, 5200000000000000999))
+
+
+def seated(make_table, discord, system: str, *players: str):
+    """A chronicle at a channel of its own: the Storyteller linked by key, the channel bound, each
+    player joined through Discord (their web key back)."""
+    channel = str(next(_channels))
+    table = make_table(system)
+    key = table.st["Authorization"].split()[1]
+    discord.ok(command("link", [option("code", key)], user_id=ST, channel=channel))
+    discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST, channel=channel))
+    keys = []
+    for user in players:
+        joined = discord.ok(command("link", [option("code", table.invitation)], user_id=user, name=f"U{user[-2:]}",
+                                    channel=channel))
+        keys.append({"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]})
+    return table, channel, keys
+
+
+def test_a_roll_made_on_discord_reaches_the_web_tables_live_feed(database_url, make_table, discord):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    table.character(anna, dict(V5_SHEET))
+    after = table.log()["head"]["seq"]
+    with ThreadedServer(create_app(database_url)) as web, \
+            EventReader(web.url, f"{table.base}/events", table.st, {"after": after}) as feed:
+        answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "firearms")],
+                                    user_id=ANNA, channel=channel))
+        seq = int(answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#"))
+        wait_until(lambda: seq in feed.seqs(), 15, what="the Discord roll on the web table's live feed")
+    assert [e for e in feed.named("entry") if e["data"]["seq"] == seq][0]["data"]["actor"]["name"] == "U02"
+
+
+def test_a_hidden_roll_is_shown_to_the_storyteller_alone(database_url, make_table, discord, client):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    sasha = table.character(anna, dict(V5_SHEET))
+    answer = discord.ok(command("roll", [option("character", str(sasha["id"])), option("trait", "wits"),
+                                         option("hidden", True, 5)], user_id=ST, channel=channel))
+    assert answer["type"] == 4 and answer["data"]["flags"] == 64, answer  # ephemeral: the Storyteller's eyes only
+    hidden = [e for e in table.log()["entries"] if e["kind"] == "roll"]
+    assert hidden and hidden[-1]["visibility"] == "hidden"
+    # a player may not roll hidden (the Storyteller's edge): refused, ephemerally, nothing logged
+    before = len(table.log()["entries"])
+    refused = discord.ok(command("roll", [option("trait", "wits"), option("hidden", True, 5)], user_id=ANNA,
+                                 channel=channel))
+    assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
+    assert len(table.log()["entries"]) == before
+
+
+def test_autocomplete_reads_the_linked_characters_sheet_in_the_users_language(make_table, discord):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    table.character(anna, dict(V5_SHEET))
+    answer = discord.ok(autocomplete("roll", [option("trait", "arm", focused=True)], user_id=ANNA, channel=channel,
+                                     locale="fr"))
+    assert answer["type"] == 8
+    assert answer["data"]["choices"] == [{"name": "Armes à feu 3", "value": "firearms"}]
+    everything = discord.ok(autocomplete("roll", [option("trait", "", focused=True)], user_id=ANNA, channel=channel))
+    assert {c["value"] for c in everything["data"]["choices"]} >= {"dexterity", "wits", "firearms"}
+    stranger = discord.ok(autocomplete("roll", [option("trait", "", focused=True)], user_id="5199999999999999999",
+                                       channel=channel))
+    assert stranger == {"type": 8, "data": {"choices": []}}
+
+
+def test_the_exchange_goes_on_with_buttons_each_pressed_by_whoever_may(make_table, discord):
+    table, channel, (anna, bruno) = seated(make_table, discord, "v20", ANNA, BRUNO)
+    nia = table.character(anna, dict(V20_ATTACKER))
+    bran = table.character(bruno, dict(V20_DEFENDER))
+    attack = None
+    for _ in range(30):  # the server's own dice: until the attack hits
+        answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "melee"),
+                                             option("target", str(bran["id"]))], user_id=ANNA, channel=channel))
+        steps = [c["custom_id"] for row in answer["data"].get("components", []) for c in row["components"]
+                 if c["custom_id"].startswith("rb:st:")]
+        if steps:
+            attack = steps[0]
+            break
+    assert attack is not None and attack.split(":")[3] == "damage" and attack.endswith(f":{nia['id']}")
+    # the defender may not take the attacker's step: refused to them, ephemerally
+    refused = discord.ok(component(attack, user_id=BRUNO, channel=channel))
+    assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
+    damage = discord.ok(component(attack, user_id=ANNA, channel=channel))
+    assert damage["type"] == 4 and damage["data"]["embeds"], damage
+    entries = table.log()["entries"]
+    assert entries[-1]["kind"] == "roll" and entries[-1]["receipt"]["kind"] == "damage"
+    assert entries[-1]["refers_to"] is not None
+    soak = [c["custom_id"] for row in damage["data"].get("components", []) for c in row["components"]
+            if c["custom_id"].startswith("rb:st:")]
+    if entries[-1]["receipt"]["result"].get("levels"):  # a hit that did damage: the defender soaks it
+        assert soak and soak[0].split(":")[3] == "soak" and soak[0].endswith(f":{bran['id']}")
+        soaked = discord.ok(component(soak[0], user_id=BRUNO, channel=channel))
+        assert soaked["type"] == 4 and table.log()["entries"][-1]["receipt"]["kind"] == "soak"
