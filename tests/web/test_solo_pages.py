@@ -7,6 +7,7 @@ solo page (issue 13 point 7's check, ``helpers.problems``)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,6 +18,7 @@ from .helpers import english_parts, problems, text_of
 from .solo_play import ALL, HIT, MISS, TO_THE_FIGHT, RollByRoll
 
 SAMPLE = "drowned-lantern"
+SHEETS = Path(__file__).parents[1] / "interop" / "files"  # other tools' character files (issue 35)
 TITLES = {"en": "The Drowned Men's Lantern", "fr": "La Lanterne des Noyés", "es": "La Linterna de los Ahogados"}
 
 
@@ -87,6 +89,23 @@ def test_a_solo_chronicle_begins_at_the_start_in_the_readers_language_s1(solo):
     assert now.passage == "quay" and "El río huele a gasóleo" in now.html
     assert now.options == ["choice:0", "choice:1"]
     assert "Nadia Ferrer" in now.status and "5/11" in now.status and "5/5" in now.status  # blood, Willpower
+
+
+def test_a_player_brings_their_own_character_from_foundry(solo):
+    """The shelf's "own character": a Foundry WoD20 actor read by ``rollbook.interop`` plays instead of
+    the pregenerated one; a file of another game is refused on the shelf, in place."""
+    client, _dice = solo
+    shelf = client.get("/solo")
+    own = {"scenario": SAMPLE, "character": "own", "idempotency_key": form_key(shelf.text)}
+    started = client.post("/solo", data=own, follow_redirects=False,
+                          files={"file": ("anatole.json", (SHEETS / "wod20_vampire.json").read_bytes(), "application/json")})
+    assert started.status_code == 303, started.text[-500:]
+    now = table(client, started.headers["location"])
+    assert now.passage == "quay" and "Anatole" in now.status and "Nadia" not in now.status
+    refused = client.post("/solo", data={**own, "pasted": (SHEETS / "wod5e_vampire.json").read_text(),
+                                         "idempotency_key": form_key(shelf.text)})
+    assert refused.status_code == 422 and 'id="start-drowned-lantern-alert"' in refused.text
+    assert "v20" in text_of(re.search(r'id="start-drowned-lantern-alert".*?</div>', refused.text, re.S).group(0))
 
 
 def test_a_check_shows_its_odds_and_the_willpower_box_spends_a_point_s2(solo):

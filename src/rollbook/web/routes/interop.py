@@ -50,7 +50,7 @@ def import_form(request: Request, db: Db, member: Reader, lang: Lang) -> Respons
     return _import_page(request, db, member, lang)
 
 
-def _source(form: dict[str, Any]) -> tuple[Any, str]:
+def posted_source(form: dict[str, Any]) -> tuple[Any, str]:
     """The posted file's JSON, else the pasted text's: (parsed, the text to show again)."""
     upload = form.get("file")
     text = ""
@@ -73,7 +73,7 @@ def _source(form: dict[str, Any]) -> tuple[Any, str]:
 def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
     pasted = form.get("pasted") if isinstance(form.get("pasted"), str) else ""
     on_refusal(request, lambda error: _import_page(request, db, member, lang, error=error, pasted=pasted))
-    source, text = _source(form)
+    source, text = posted_source(form)
     fields: dict[str, Any] = {"source": source}
     if member.role == STORYTELLER:
         owner = str(form.get("owner", "")).strip()

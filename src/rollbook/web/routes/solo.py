@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook import interop
 from rollbook.i18n import N_, translate
+from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.models import Member
 from rollbook.server.usecases import log, solo
@@ -28,6 +30,7 @@ from rollbook.web.once import once
 from rollbook.web.present import Card, v20_health
 from rollbook.web.preview import percent
 from rollbook.web.respond import page, see_other
+from rollbook.web.routes.interop import posted_source  # the import form's reading: a file, else pasted JSON
 
 router = page_router()
 
@@ -255,16 +258,32 @@ def solo_home(request: Request, db: Db, lang: VisitorLang) -> Response:
     return shelf_page(request, db, lang)
 
 
+def own_sheet(form: dict) -> dict | None:
+    """The player's own character, when the form brings one (a file or pasted JSON): another tool's
+    V20 sheet read by ``rollbook.interop`` (Foundry's WoD20 actor), else a rollbook V20 sheet as the
+    API takes it; ``usecases.solo.start`` validates it as any sheet. None: the pregenerated one."""
+    if str(form.get("character", "pregenerated")) != "own":
+        return None
+    data, _text = posted_source(form)
+    if not isinstance(data, dict):
+        raise RuleError("import_not_json")
+    if interop.detect(data) is not None:
+        return dict(interop.import_sheet(data, system="v20").sheet)
+    return data
+
+
 @router.post("/solo")
 def start(request: Request, db: Db, form: Posted, lang: VisitorLang, dice: Dice) -> Response:
-    """A new solo chronicle with the scenario's pregenerated character; this browser keeps its session
-    (the keychain, as for any chronicle) and the key is shown once on the chronicle's page."""
+    """A new solo chronicle with the scenario's pregenerated character or the player's own; this
+    browser keeps its session (the keychain, as for any chronicle) and the key is shown once on the
+    chronicle's page."""
     scenario = str(form.get("scenario", ""))
     alert_into(request, f"start-{scenario}", lang, lambda errors: shelf_page(request, db, lang, errors=errors))
+    sheet = own_sheet(form)
 
     def work(session):
         started = solo.start(session, scenario=scenario, language=lang, player=translate("Player", lang),
-                             source=dice)
+                             sheet=sheet, source=dice)
         member, opened = keychain.session_for(session, started["token"])
         return {"chronicle_id": member.chronicle_id, "key": started["token"], "session": opened}
 
