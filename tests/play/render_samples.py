@@ -11,7 +11,8 @@ SHEETS = {
             "weapons": [{"name": "knife", "damage": 1},
                         {"name": "pistol", "kind": "firearm", "damage": 4}]},
     "v5": {"name": "Ana", "attributes": {"strength": 3, "wits": 3}, "skills": {"brawl": 2}, "hunger": 2,
-           "stains": 2, "blood_potency": 2, "health": {"superficial": 2}},
+           "stains": 2, "blood_potency": 2, "health": {"superficial": 2}, "disciplines": {"dominate": 2},
+           "powers": [{"discipline": "dominate", "level": 2, "power": "mesmerize"}]},
     "tiers": {"name": "Ana", "skills": {"firearms": 6, "dodge": 4, "arcanes": 3}, "endurance": 3,
               "armor": {"torso": 2}, "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}]},
     "rollunder": {"name": "Zed", "skills": {"stealth": 12}, "attributes": {"strength": 14},
@@ -43,6 +44,8 @@ SAMPLES = {
     ("v5", "willpower"): [({"kind": "willpower", "difficulty": 2}, "player", None)],
     ("v5", "remorse"): [({"kind": "remorse"}, "player", None)],
     ("v5", "frenzy"): [({"kind": "frenzy", "difficulty": 3}, "player", None)],
+    ("v5", "power"): [({"kind": "power", "discipline": "dominate", "power": "mesmerize", "difficulty": 2}, "player",
+                       None)],  # issue 32: the power's pool and its Rouse check
     ("tiers", "skill"): [({"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 2}, "player", None),
                          ({"kind": "skill", "skill": "climbing"}, "player", None)],
     ("tiers", "dodge"): [({"kind": "dodge", "attack_tier": 3}, "player", None),

@@ -203,3 +203,30 @@ def test_V5_feeding_damage_and_remorse_with_stains_through_the_log(api, dice):
     assert twice.status_code == 409 and twice.json()["code"] == "no_stains"
     entries = [json.loads(line) for line in t.export().splitlines()]
     assert problems_of(entries) == []
+
+
+def test_a_discipline_power_rolled_and_paid_in_one_step_through_the_log(api, dice):
+    """Issue 32: a listed power rolls its own pool and pays its Rouse checks in one roll entry; a Gangrel
+    under Feral Impulses pays the penalty on a Manipulation power too; the export verifies (the Hunger
+    chain across the Rouse checks included)."""
+    t = new_table(api)
+    ann = t.join("Ann")
+    rook = t.character(ann, {**GANGREL, "disciplines": {"animalism": 1, "dominate": 2},
+                             "powers": [{"discipline": "animalism", "level": 1, "power": "bond_famulus"},
+                                        {"discipline": "dominate", "level": 2, "power": "mesmerize"}],
+                             "skills": {**GANGREL["skills"], "animal_ken": 2}})
+    # Charisma 1 + Animal Ken 2: three dice; then three Rouse checks, two dice each (Blood Potency 1, a level 1 power)
+    dice.push(6, 6, 6, 6, 6, 2, 3, 2, 3)
+    famulus = t.roll(ann, rook["id"], {"kind": "power", "discipline": "animalism", "power": "bond_famulus"})
+    assert famulus.status_code == 201, famulus.text
+    receipt = famulus.json()["entry"]["receipt"]
+    assert receipt["pool"]["total"] == 3 and len(receipt["rouses"]) == 3
+    assert [e["after"] for e in famulus.json()["effects"] if e.get("resource") == "hunger"] == [2, 3]
+    assert api.post(f"{t.base}/scenes", headers=t.st, json={}).status_code == 201
+    assert api.post(f"{t.base}/characters/{rook['id']}/compulsion", headers=t.st, json={}).status_code == 201
+    dice.push(6, 6)  # Manipulation 3 + Dominate 2 − 3 (Feral Impulses); the Rouse die next
+    dice.push(7)
+    mesmerize = t.roll(ann, rook["id"], {"kind": "power", "discipline": "dominate", "power": "mesmerize"})
+    assert modifiers(mesmerize)[0]["dice"] == -3
+    entries = [json.loads(line) for line in t.export().splitlines()]
+    assert problems_of(entries) == []

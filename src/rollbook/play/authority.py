@@ -61,6 +61,7 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
     "v5": {
         # V5-1 difficulty; extra or fewer dice; seed 001: whether the action serves the compulsion in force
         "test": frozenset({"difficulty", "modifier", "serves_compulsion"}),
+        "power": frozenset({"difficulty", "modifier", "serves_compulsion"}),  # issue 32: as a test's
         "rouse": frozenset(),
         "willpower": frozenset({"difficulty", "modifier"}),
         "remorse": frozenset(),
@@ -97,6 +98,7 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "test": frozenset({"kind", "attribute", "skill", "discipline", "second_attribute", "specialty",
                            "blood_surge"}),
         "rouse": frozenset({"kind", "discipline_level", "mend"}),
+        "power": frozenset({"kind", "discipline", "power", "attribute"}),
         "willpower": frozenset({"kind"}),
         "remorse": frozenset({"kind"}),
         "frenzy": frozenset({"kind"}),

@@ -15,7 +15,7 @@ Readings used here:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -25,6 +25,7 @@ from rollbook.play.common import (
     rating, replay, request_from_plain, roll_receipt, verified,
 )
 from rollbook.play import v5_compulsions as compulsions
+from rollbook.play import v5_powers as powers
 from rollbook.play.v5_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v5_sheet import (
     ATTRIBUTES, IMPAIRED_PENALTY, MEND_AMOUNT, PHYSICAL, PLAYER_FIELDS, ROUSE_REROLL_LEVEL, SURGE_DICE, SYSTEM,
@@ -90,7 +91,7 @@ class FrenzyAction(Model):
     difficulty: int = rating(1, 30)
 
 
-ACTIONS = by_kind(TestAction, RouseAction, WillpowerRollAction, RemorseAction, FrenzyAction)
+ACTIONS = by_kind(TestAction, RouseAction, WillpowerRollAction, RemorseAction, FrenzyAction, powers.PowerAction)
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 READS_COMPULSION = True  # play.perform hands ``prepare`` the compulsion in force (play.v5_compulsions)
 CHAINS: dict[str, tuple[str, ...]] = {}
@@ -122,6 +123,9 @@ ROLL_RECORDS: dict[str, Recorded] = {
     "willpower": Recorded(rules.V5Request, rules.V5Receipt),
     "remorse": Recorded(rules.V5Request, rules.V5Receipt),
     "frenzy": Recorded(rules.V5Request, rules.V5Receipt),
+    # issue 32: a power's pool (a test, or its first Rouse when it rolls nothing) and the Rouse checks it paid
+    "power": Recorded(rules.V5Request, rules.V5Receipt, always={"power": dict[str, Any]},
+                      sometimes={"rouses": list[RouseRecord]}),
 }
 
 
@@ -157,6 +161,8 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
         if action.blood_surge:  # V5-11: surging costs a Rouse check, made after the test's Hunger was read
             context["rouse"] = rules.rouse_request(sheet.hunger, creature=sheet.creature)
         return Prepared(request, pool, system, context)
+    if isinstance(action, powers.PowerAction):
+        return _prepare_power(sheet, action, mode, compulsion)
     if isinstance(action, RouseAction):
         reroll = (action.discipline_level is not None
                   and action.discipline_level <= ROUSE_REROLL_LEVEL[sheet.blood_potency])  # V5-10 Book
@@ -212,6 +218,8 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
             healed = min(sheet.health.superficial, MEND_AMOUNT[sheet.blood_potency])
             new.health = new.health.model_copy(update={"superficial": sheet.health.superficial - healed})
             effects.change("health.superficial", sheet.health.superficial, new.health.superficial)
+    elif isinstance(action, powers.PowerAction):
+        extra.update(_apply_power(new, prepared, result, effects, source))
     elif isinstance(action, RemorseAction):
         new.humanity = max(0, sheet.humanity - rules.remorse_humanity_loss(result))  # V5-15: Humanity stops at 0
         new.stains = 0
@@ -256,6 +264,57 @@ def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None)
     if cost is not None:
         modifiers.append(cost)
     return _pool(parts, modifiers, _impairment(sheet, action.attribute))
+
+
+def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsion: dict | None) -> Prepared:
+    """A listed power (``play.v5_powers``): its pool as a test, or, when it rolls nothing, its first Rouse
+    check as the roll; the Rouse checks it costs are drawn after the test's dice (``_apply_power``)."""
+    system = get_system(SYSTEM)
+    level, rouse, pool_of = powers.look_up(sheet, action)
+    reroll = level <= ROUSE_REROLL_LEVEL[sheet.blood_potency]  # V5-10 Book: Blood Potency's reroll
+    if rouse:
+        rules.rouse_request(sheet.hunger, creature=sheet.creature)  # V5-12: refused before any die
+    context = {"power": {"discipline": action.discipline, "power": action.power, "level": level,
+                         "rouse_checks": rouse, "blood_potency_reroll": reroll}}
+    if pool_of is None:
+        request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
+        return Prepared(request, _empty_pool(), system, context)
+    attribute, trait = pool_of
+    parts = [{"trait": attribute, "rating": getattr(sheet.attributes, attribute)}]
+    if trait in sheet.skills:
+        parts.append({"trait": trait, "rating": sheet.skills[trait], "group": "skills"})
+    else:
+        value = sheet.disciplines.get(trait, 0)
+        if value == 0:
+            raise RuleError("trait_not_possessed", field="discipline", trait=trait)
+        parts.append({"trait": trait, "rating": value, "group": "disciplines"})
+    modifiers = [{"source": "modifier", "dice": action.modifier}] if action.modifier else []
+    cost = compulsions.modifier(compulsion, "test", (attribute,), action.serves_compulsion)  # seed 001
+    if cost is not None:
+        modifiers.append(cost)
+    pool = _pool(parts, modifiers, _impairment(sheet, attribute))
+    request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty, kind="test",
+                              mode=mode, creature=sheet.creature)
+    pool["hunger_dice"] = request.hunger_dice
+    return Prepared(request, pool, system, context)
+
+
+def _apply_power(new: Sheet, prepared: Prepared, result: rules.V5Receipt, effects: Effects,
+                 source: dice.DiceSource) -> dict:
+    """The power's Rouse checks, one after the other on the Hunger each left (V5-10), after its test."""
+    info = prepared.context["power"]
+    paid = 0
+    if prepared.request.kind == "rouse":  # a power that rolls nothing: its first Rouse is the roll
+        _apply_rouse(new, result, effects)
+        paid = 1
+    rouses = []
+    for _ in range(info["rouse_checks"] - paid):
+        request = rules.rouse_request(new.hunger, blood_potency_reroll=info["blood_potency_reroll"],
+                                      creature=new.creature)
+        faces, rolled = dice.roll(prepared.system, request, source)
+        _apply_rouse(new, rolled, effects)
+        rouses.append(to_plain(RouseRecord(request, tuple(faces), rolled)))
+    return {"power": dict(info), **({"rouses": rouses} if rouses else {})}
 
 
 def _apply_rouse(new: Sheet, result: rules.V5Receipt, effects: Effects) -> None:
@@ -309,6 +368,8 @@ def verify(receipt: dict) -> list[str]:
     problems = verified(receipt, result, None if request.kind == "rouse" else request.pool)
     if request.kind != "rouse" and (receipt.get("pool") or {}).get("hunger_dice") != request.hunger_dice:
         problems.append("pool_mismatch:hunger_dice")  # V5-13: the server's extraction
+    if "power" in receipt:  # issue 32: the Rouse checks the book gives the power, each recomputed
+        problems += _power_problems(receipt, request)
     if "rouse" in receipt:
         rouse = receipt["rouse"]
         rouse_request = request_from_plain(rules.V5Request, rouse.get("request"))
@@ -316,4 +377,21 @@ def verify(receipt: dict) -> list[str]:
             problems.append("rouse_mismatch:kind")
         rouse_result = rules.resolve(rouse_request, tuple(rouse.get("faces", ())))
         problems += compare(rouse.get("result"), to_plain(rouse_result), "rouse")
+    return problems
+
+
+def _power_problems(receipt: dict, request: rules.V5Request) -> list[str]:
+    note = receipt.get("power") if isinstance(receipt.get("power"), dict) else {}
+    known = powers.POWER_ROLLS.get(note.get("discipline"), {}).get(note.get("power"))
+    rouses = receipt.get("rouses") or []
+    problems = []
+    paid = len(rouses) + (1 if request.kind == "rouse" else 0)
+    if known is None or note.get("rouse_checks") != known[0] or paid != known[0]:
+        problems.append("power_mismatch:rouse_checks")
+    for index, rouse in enumerate(rouses):
+        rouse_request = request_from_plain(rules.V5Request, rouse.get("request"))
+        if rouse_request.kind != "rouse":
+            problems.append(f"rouses_mismatch:{index}:kind")
+        problems += compare(rouse.get("result"), to_plain(rules.resolve(rouse_request, tuple(rouse.get("faces", ())))),
+                            f"rouses.{index}")
     return problems

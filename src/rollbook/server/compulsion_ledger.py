@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rollbook.play import v5_compulsions as rules
+from rollbook.play.v5_sheet import ATTRIBUTES
 
 CALL = "compulsion"
 END = "compulsion_end"
@@ -40,7 +41,8 @@ class CompulsionLedger:
                 if found.get("until") == "scene" and found.get("scene") == receipt.get("scene"):
                     del self.in_force[character]
             return []
-        if kind in ("roll", "reroll") and receipt.get("system") == "v5" and receipt.get("kind") == "test":
+        if kind in ("roll", "reroll") and receipt.get("system") == "v5" and receipt.get("kind") in ("test", "power") \
+                and (receipt.get("request") or {}).get("kind") == "test":
             return self._roll(entry, receipt, kind)
         return []
 
@@ -85,7 +87,8 @@ class CompulsionLedger:
         stated = [m for m in modifiers if m.get("source") == "compulsion"]
         if kind == "roll":  # a reroll keeps its roll's pool: checked when the roll was
             found = self.in_force.get(entry.get("character"))
-            attributes = tuple(a for a in (action.get("attribute"), action.get("second_attribute")) if a)
+            attributes = tuple(part.get("trait") for part in pool.get("parts") or []  # a power's: its pool's
+                               if isinstance(part, dict) and part.get("trait") in ATTRIBUTES)
             expected = rules.modifier(found, "test", attributes, bool(action.get("serves_compulsion")))
             if stated != ([expected] if expected else []):
                 problems.append("the compulsion penalty in the pool is not the one in force"

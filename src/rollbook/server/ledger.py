@@ -315,10 +315,12 @@ def effect_problems(entry: dict, receipt: dict) -> list[str]:
         elif spent:
             problems.append("Willpower spent by a roll that spent none")
     if system == "v5" and isinstance(request.get("hunger"), int):
+        before = request["hunger"]  # a power's Rouse checks each start from the Hunger the last one left
         for effect in by_resource.get("hunger", []):
-            if effect.get("before") != request["hunger"] or not isinstance(effect.get("after"), int) \
+            if effect.get("before") != before or not isinstance(effect.get("after"), int) \
                     or not 0 <= effect["after"] - effect["before"] <= 2:
                 problems.append("the Hunger changed is not the receipt's (from the Hunger the roll read)")
+            before = effect.get("after")
     if system == "tiers" and entry.get("kind") == "roll":
         bullets = request.get("bullets")
         loaded = by_resource.get("ammunition.loaded", [])

@@ -135,6 +135,7 @@ FIELDS = {
     "blood_surge": N_("Blood Surge"),
     "serves_compulsion": N_("The action serves the compulsion"),  # seed 001 (catalogue: v5table)
     "slake": N_("Hunger slaked"),  # issue 32: feeding (catalogue: v5table)
+    "power": N_("Power"),
     "kill": N_("The vessel is drained to death"),
     "halve": N_("Halve superficial Health damage (a vampire)"),
     "discipline_level": N_("Level of the Discipline (Blood Potency reroll)"),
@@ -189,6 +190,7 @@ KINDS = {
     "rouse": N_("Rouse check"),
     "willpower": N_("Willpower roll"),
     "remorse": N_("Remorse roll"),
+    "power": N_("Use a power"),  # issue 32: a listed Discipline power, rolled and paid (catalogue: v5table)
     "frenzy": N_("Resist frenzy"),
     "virtue": N_("Virtue roll"),
     "soak": N_("Soak roll"),

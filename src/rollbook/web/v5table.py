@@ -130,11 +130,17 @@ def roll_buttons(receipt: dict, seq: int, character: int | None, chronicle_id: i
 
 
 def roll_notes(receipt: dict, lang: str) -> list[str]:
-    """A hunger frenzy test called after a Rouse at Hunger 5 (V5-10), in words."""
+    """A hunger frenzy test called after a Rouse at Hunger 5 (V5-10), and a power's Rouse checks, in words."""
+    notes = []
     note = receipt.get("frenzy_test")
-    if not isinstance(note, dict):
-        return []
-    return [translate(N_("Hunger frenzy test after the Rouse #{seq}"), lang, seq=note.get("after"))]
+    if isinstance(note, dict):
+        notes.append(translate(N_("Hunger frenzy test after the Rouse #{seq}"), lang, seq=note.get("after")))
+    power = receipt.get("power")
+    if isinstance(power, dict):  # issue 32: the Rouse checks a power paid, with their dice
+        faces = [str(max(r.get("faces") or [0])) for r in receipt.get("rouses") or []]
+        notes.append(translate(N_("Rouse checks paid for the power: {n} (dice: {faces})"), lang,
+                               n=power.get("rouse_checks", 0), faces=", ".join(faces) or "—"))
+    return notes
 
 
 def sheet_panel(chronicle: dict, character_id: int, sheet: dict, current: Badge | None, storyteller: bool,
