@@ -222,3 +222,24 @@ def test_the_story_ended_refuses_any_choice():
     with pytest.raises(RuleError) as refused:
         chronicle.act("roll")
     assert refused.value.code == "solo_finished"
+
+
+def test_a_fight_whose_npcs_are_down_already_is_won_on_arrival_s3():
+    data = tiny_data()
+    data["npcs"]["thug"]["sheet"]["health"] = {"lethal": 7}
+    chronicle = Chronicle(scenario_of(data))
+    chronicle.act("choice:1")
+    assert chronicle.state.passage == "home"
+    assert [e["receipt"]["passage"] for e in chronicle.entries if e["kind"] == "solo_passage"] == ["alley", "brawl", "home"]
+
+
+def test_the_replay_reads_only_the_current_extended_actions_rolls_s5():
+    chase = {"text": TEXT, "extended": {"traits": ["dexterity", "athletics"], "difficulty": 6, "target": 20,
+                                        "max_rolls": 5, "success": "home", "failure": "gutter"}}
+    chronicle = tiny(lie=chase)
+    chronicle.act("choice:0")
+    chronicle.dice.push(7)
+    chronicle.act("roll")
+    replayed = story.replay(chronicle.entries)
+    assert replayed.extended[0]["successes"] == 5 and replayed.passage == "lie"
+    assert story.replay(chronicle.entries[:-1]).extended == ()  # before the roll: nothing added up
