@@ -205,3 +205,15 @@ def test_the_apps_client_is_the_one_set_else_one_made_from_its_settings(standin)
     made = client_for(state)
     assert state.discord_rest is made and client_for(state) is made
     assert made.base == standin.base and made.application_id == standin.application_id
+
+
+def test_no_token_reaches_a_log_line(rest, standin, caplog):
+    import logging
+
+    url = rest.create_channel_webhook("330000000000000003", "rollbook")
+    with caplog.at_level(logging.DEBUG):
+        rest.execute_webhook(url, {"content": "x"})
+        rest.edit_original(APP, INTERACTION_TOKEN, {"content": "x"})
+    text = "\n".join(record.getMessage() for record in caplog.records)
+    assert "HTTP Request" in text  # httpx's own line, its URL's token hidden
+    assert INTERACTION_TOKEN not in text and url.rsplit("/", 1)[1] not in text and BOT_TOKEN not in text

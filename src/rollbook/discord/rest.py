@@ -56,6 +56,22 @@ WEBHOOK_PATH = re.compile(r"/webhooks/(\d+)/([A-Za-z0-9_.\-]+)/?$")
 SNOWFLAKE = re.compile(r"\d{1,20}")
 
 
+class _HideTokens(logging.Filter):
+    """httpx logs each request's URL at INFO (``HTTP Request: POST https://…``): an interaction's or a
+    webhook's token is in that URL, and would be in the log of an operator who turns INFO on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        hidden = TOKEN_IN_PATH.sub(r"/webhooks/\1/…", message)
+        if hidden != message:
+            record.msg, record.args = hidden, ()
+        return True
+
+
+TOKEN_IN_PATH = re.compile(r"/webhooks/(\d+)/[^/\s\"?]+")
+logging.getLogger("httpx").addFilter(_HideTokens())
+
+
 class DiscordError(Exception):
     """A call to Discord that did not succeed: ``route`` names it (never a token), ``status`` is the
     HTTP status Discord answered (None: no answer)."""
