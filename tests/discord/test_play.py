@@ -8,6 +8,7 @@ import pytest
 
 from rollbook.server.app import create_app
 from tests.conftest import wait_until
+from tests.discord.helpers import posted_seqs
 from tests.discord.signing import autocomplete, command, component, option
 from tests.server.conftest import BACKENDS, V5_SHEET, ThreadedServer
 from tests.server.feed_helpers import EventReader
@@ -106,3 +107,16 @@ def test_the_exchange_goes_on_with_buttons_each_pressed_by_whoever_may(make_tabl
         assert soak and soak[0].split(":")[3] == "soak" and soak[0].endswith(f":{bran['id']}")
         soaked = discord.ok(component(soak[0], user_id=BRUNO, channel=channel))
         assert soaked["type"] == 4 and table.log()["entries"][-1]["receipt"]["kind"] == "soak"
+
+
+def test_the_poster_skips_what_an_interaction_showed_there_and_posts_the_rest(make_table, discord, discord_api):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    sasha = table.character(anna, dict(V5_SHEET))
+    answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=ANNA,
+                                channel=channel))
+    on_discord = int(answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#"))
+    on_web = table.roll(anna, sasha["id"], {"kind": "test", "attribute": "wits", "skill": "firearms"})
+    assert on_web.status_code == 201, on_web.text
+    web_seq = on_web.json()["entry"]["seq"]
+    wait_until(lambda: web_seq in posted_seqs(discord_api.posted(channel)), 15, what="the web roll posted")
+    assert on_discord not in posted_seqs(discord_api.posted(channel))  # answered there already: not twice
