@@ -49,6 +49,7 @@ from datetime import UTC, datetime, timedelta
 from rollbook.server import auth
 from rollbook.server.listen import Listener, channel  # noqa: F401 - channel: the name tests and docs use
 from rollbook.server.models import Member
+from rollbook.server.presence import Presence
 from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.views import entry_view
 
@@ -161,6 +162,7 @@ class Hub:
         self.backlog_reads = 0  # log reads a feed made for itself, at connection (what it missed)
         self.catch_ups = 0      # per-process catch-up reads
         self.failure: BaseException | None = None  # a defect the listener met: no feed is served
+        self.presence = Presence(self)  # who has a feed open here, written for every process (issue 34)
 
     # --- wake-ups, from any thread ------------------------------------------------------------
 

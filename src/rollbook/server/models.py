@@ -307,3 +307,19 @@ class SavedRoll(Base):
     action: Mapped[dict[str, Any]] = mapped_column(Json)
     hidden: Mapped[int] = mapped_column(Integer, default=0)  # 1: a hidden roll
     created_at: Mapped[str] = mapped_column(String(32))
+
+
+# --- presence (issue 34, "Presence and notifications"; server.presence) ----------------------------
+
+class Presence(Base):
+    """A member with a live feed of their chronicle open in one server process: written by that
+    process when the member's first feed opens there, refreshed every heartbeat, deleted when their
+    last feed there closes. A member is online while any process's row is fresh (a process that died
+    stops refreshing: its rows age out)."""
+
+    __tablename__ = "presence"
+
+    chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), primary_key=True)
+    process: Mapped[str] = mapped_column(String(80), primary_key=True)
+    seen_at: Mapped[str] = mapped_column(String(32))

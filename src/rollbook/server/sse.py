@@ -41,6 +41,7 @@ def entry_feed(hub: Hub, db, member: Member, after: int, *, tokens: Iterable[str
 
 async def _feed(hub: Hub, db, member: Member, after: int, tokens: tuple, idle_timeout: float | None):
     feed = await hub.join(member, tokens)
+    hub.presence.arrive(member)  # issue 34: online while a feed is open
     last = after
     try:
         while last < feed.start:  # what it missed: its own read, once, at connection
@@ -68,6 +69,7 @@ async def _feed(hub: Hub, db, member: Member, after: int, tokens: tuple, idle_ti
                     yield entry
     finally:
         hub.leave(feed)
+        hub.presence.depart(member)
 
 
 async def json_events(feed: AsyncIterator[Entry | End]) -> AsyncIterator[ServerSentEvent]:

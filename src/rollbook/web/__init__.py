@@ -20,7 +20,7 @@ from rollbook.web.errors import install_page_handlers
 from rollbook.web.guard import OriginGuard
 from rollbook.web.routes import authority, characters, chronicle, contests, exchange, export, fair, home, interop, rolls
 from rollbook.web.routes import v5table
-from rollbook.web.routes import saved, stats  # issue 34: saved rolls, dice statistics
+from rollbook.web.routes import presence, saved, stats  # issue 34: presence, saved rolls, dice statistics
 from rollbook.web.routes import solo  # issue 37: playing alone
 from rollbook.web.templating import STATIC
 
@@ -29,7 +29,7 @@ __all__ = ["mount"]
 
 def mount(app: FastAPI) -> None:
     for area in (home, chronicle, characters, rolls, exchange, authority, fair, interop, contests, export, v5table, stats, saved,
-                 solo, live):
+                 presence, solo, live):
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)

@@ -15,7 +15,7 @@ from rollbook.i18n import N_, translate
 from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.server.usecases import members as member_cases
-from rollbook.web import authority, contests, forms, keychain, labels, table
+from rollbook.web import authority, contests, forms, keychain, labels, presence, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
@@ -28,6 +28,7 @@ def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=No
                    status: int = 200) -> HTMLResponse:
     state = table.load(db, member, lang)
     return page(request, "chronicle.html", lang, status=status, t=state, me=state.me, errors=errors or {},
+                people=presence.people(db, member, state),  # issue 34 point 8: who is online
                 values=values or {}, invitation=shown_invitation(request, db, member), new_key=keychain.new_key(request),
                 base_url=str(request.base_url).rstrip("/"), quick=quick_form(db, member, lang, state.chronicle),
                 system_name=labels.system_name(state.chronicle["system"], lang),

@@ -105,3 +105,97 @@
     selection.addRange(range);
   }
 })();
+
+/* point 8, "Presence and notifications": the Storyteller's tab title counts the asks waiting, and a soft
+   sound (off by default, a tick-box kept in this browser) marks a new one; a reader is told when a step
+   of an exchange is theirs to take, and a player when a new turn starts. */
+(function () {
+  "use strict";
+  function words() { return document.getElementById("night-words"); }
+  function word(name) { var box = words(); return (box && box.getAttribute("data-" + name)) || ""; }
+  function role() { return word("role"); }
+
+  var baseTitle = null, lastAsks = null, audio = null;
+  function soundOn() { try { return window.localStorage.getItem("rollbook-sound") === "1"; } catch (e) { return false; } }
+  function chime() {
+    var chimes = parseInt(document.body.getAttribute("data-chimes") || "0", 10) + 1;
+    document.body.setAttribute("data-chimes", String(chimes));
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator(), gain = audio.createGain(), t = audio.currentTime;
+      osc.type = "sine";
+      osc.frequency.setValueAtTime(660, t);
+      osc.frequency.exponentialRampToValueAtTime(880, t + 0.12);
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.06, t + 0.02);  // soft: a tenth of full scale at most
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.35);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + 0.4);
+    } catch (e) { /* no audio here: the title still counts */ }
+  }
+  function asksWaiting() {
+    var count = document.querySelector("#asks .count");
+    return count ? (parseInt(count.textContent, 10) || 0) : null;
+  }
+  function drawTitle() {
+    if (baseTitle === null) baseTitle = document.title.replace(/^\(\d+\) /, "").replace(/^▶ /, "");
+    if (role() !== "storyteller") return;
+    var n = asksWaiting();
+    if (n === null) return;
+    document.title = (n ? "(" + n + ") " : "") + baseTitle;
+    if (lastAsks !== null && n > lastAsks && soundOn()) chime();
+    lastAsks = n;
+  }
+
+  var offers = null, lastTurn = null;
+  function notice(text) {
+    var box = document.getElementById("night-notice");
+    if (!box || !text) return;
+    box.textContent = text;
+    box.hidden = false;
+    if (document.title.indexOf("▶ ") !== 0) document.title = "▶ " + document.title;
+  }
+  function follows() {
+    return Array.prototype.slice.call(document.querySelectorAll("#feed form.follow[id]"));
+  }
+  function watchSteps(announce) {
+    var now = {};
+    follows().forEach(function (form) {
+      now[form.id] = true;
+      if (announce && offers && !offers[form.id]) {
+        var button = form.querySelector("button[type=submit]");
+        notice(word("your-step").replace("{what}", button ? button.textContent.trim() : ""));
+      }
+    });
+    offers = now;
+    var turn = document.querySelector("#scene-bar .turn[data-turn]");
+    var n = turn ? turn.getAttribute("data-turn") : null;
+    if (announce && role() === "player" && n && lastTurn !== n) notice(word("new-turn").replace("{n}", n));
+    lastTurn = n;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    drawTitle();
+    watchSteps(false);
+    var box = document.getElementById("night-sound");
+    if (box) {
+      box.checked = soundOn();
+      box.addEventListener("change", function () {
+        try { window.localStorage.setItem("rollbook-sound", box.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+        if (box.checked && !audio) {  // made on a click: the browser lets it play later
+          try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+        }
+      });
+    }
+  });
+  document.addEventListener("htmx:sseMessage", function () { drawTitle(); watchSteps(true); });
+  document.addEventListener("htmx:afterSettle", function () { drawTitle(); watchSteps(false); });
+  document.addEventListener("click", function (event) {
+    var box = event.target.closest && event.target.closest("#night-notice");
+    if (!box) return;
+    box.hidden = true;
+    document.title = document.title.replace(/^▶ /, "");
+  });
+  window.addEventListener("focus", function () { document.title = document.title.replace(/^▶ /, ""); });
+})();
