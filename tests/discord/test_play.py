@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from rollbook.discord.rest import DiscordRest
 from rollbook.server.app import create_app
 from tests.conftest import wait_until
 from tests.discord.helpers import posted_seqs
-from tests.discord.signing import autocomplete, command, component, option
+from tests.discord.signing import APPLICATION, autocomplete, command, component, option
 from tests.server.conftest import BACKENDS, V5_SHEET, ThreadedServer
 from tests.server.feed_helpers import EventReader
 from tests.server.helpers import V20_ATTACKER, V20_DEFENDER
@@ -120,3 +121,23 @@ def test_the_poster_skips_what_an_interaction_showed_there_and_posts_the_rest(ma
     web_seq = on_web.json()["entry"]["seq"]
     wait_until(lambda: web_seq in posted_seqs(discord_api.posted(channel)), 15, what="the web roll posted")
     assert on_discord not in posted_seqs(discord_api.posted(channel))  # answered there already: not twice
+
+
+def test_a_deferred_answer_edits_the_original_and_survives_discord_being_down(app, make_table, discord, discord_api):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    table.character(anna, dict(V5_SHEET))
+    odds = [option("trait", "dexterity"), option("trait2", "firearms")]
+    payload = command("odds", odds, user_id=ANNA, channel=channel, locale="es-ES")
+    assert discord.ok(payload) == {"type": 5}  # "thinking…" at once, the odds after
+    edited = discord_api.originals[payload["token"]]
+    assert "%" in edited["embeds"][0]["description"] and edited["embeds"][0]["title"] == "Probabilidades exactas"
+    previous = app.state.discord_rest
+    app.state.discord_rest = DiscordRest(discord_api.base, discord_api.bot_token, application_id=APPLICATION, budget=0.5)
+    discord_api.down("messages/@original")
+    try:
+        late = command("odds", odds, user_id=ANNA, channel=channel)
+        assert discord.ok(late) == {"type": 5}  # the edit failed after the answer: logged, nothing raised
+        assert late["token"] not in discord_api.originals
+    finally:
+        discord_api.up("messages/@original")
+        app.state.discord_rest = previous

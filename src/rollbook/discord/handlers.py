@@ -10,26 +10,31 @@ or, for a user with no link at all, dice rolled and shown but logged nowhere (no
 
 from __future__ import annotations
 
+import logging
+
 from rollbook.dice import roll as roll_dice
 from rollbook.discord import components, store
+from rollbook.discord.rest import DiscordError
 from rollbook.discord.base import (
-    CHOICES, DEFERRED, Answer, Context, Invocation, message, need_member, read, write,
+    CHOICES, DEFERRED, refusal, Answer, Context, Invocation, message, need_member, read, write,
 )
 from rollbook.discord.embeds import dice_text, fit
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
 from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
-from rollbook.rules.base import to_plain
+from rollbook.rules.base import RuleError, to_plain
 from rollbook.server import auth
 from rollbook.server.access import find_chronicle
 from rollbook.server.models import Member
-from rollbook.server.problems import ProblemError
+from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
 from rollbook.server.views import chronicle_view, member_view
 from rollbook.web import labels
 from rollbook.web.present import rating_groups
 from rollbook.web.preview import odds_view, preview
+
+log = logging.getLogger("rollbook.discord")
 
 LINKED = N_("Linked: you act as {name} ({role}) in “{chronicle}”.")
 JOINED_KEY = N_("You joined the chronicle. Your key for the web table (keep it secret): ||{key}||")
@@ -244,10 +249,6 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
 def deferred(context: Context, inv: Invocation, compute) -> Answer:
     """Answer "thinking…" now (type 5) and edit the original message with ``compute()`` after."""
     def later() -> None:
-        from rollbook.discord.base import refusal
-        from rollbook.server.problems import from_rule_error
-        from rollbook.rules.base import RuleError
-
         try:
             body = compute()
         except ProblemError as error:
@@ -255,7 +256,11 @@ def deferred(context: Context, inv: Invocation, compute) -> Answer:
         except RuleError as error:
             problem = from_rule_error(error)
             body = refusal(inv, problem.code, problem.params).body["data"]
-        context.rest().edit_original(context.application_id or inv.application_id, inv.token, body)
+        try:
+            context.rest().edit_original(context.application_id or inv.application_id, inv.token, body)
+        except DiscordError as error:  # the answer is lost, nothing else: the user sees "thinking…" end
+            log.warning("rollbook: a deferred Discord answer could not be sent (%s, status %s)", error.route,
+                        error.status)
 
     return Answer({"type": DEFERRED}, later=later)
 
