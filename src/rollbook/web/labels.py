@@ -401,7 +401,14 @@ def sort_key(text: str) -> str:
     return _folded(text)
 
 
+def _singular(folded: str) -> str:
+    """A folded name with each word's plural ending dropped ("sciences" -> "science", "ciencias" ->
+    "ciencia", "armes a feu" -> "arme a feu"): players say a trait in the singular or the plural."""
+    return " ".join(word[:-1] if len(word) > 3 and word.endswith(("s", "x")) else word for word in folded.split())
+
+
 _BY_NAME: dict[str, str] = {}
+_BY_SINGULAR: dict[str, str] = {}
 
 
 def _names() -> dict[str, str]:
@@ -410,17 +417,20 @@ def _names() -> dict[str, str]:
             _BY_NAME.setdefault(_folded(identifier), identifier)
             for lang in LANGS:
                 _BY_NAME.setdefault(_folded(translate(msgid, lang)), identifier)
+        for folded, identifier in _BY_NAME.items():
+            _BY_SINGULAR.setdefault(_singular(folded), identifier)
     return _BY_NAME
 
 
 def trait_from_text(text: str) -> str:
-    """A trait name as typed, in English, French or Spanish ("Furtivité", "Presencia", "Animal Ken",
-    "animal_ken") -> its canonical id ("stealth", "presence", "animal_ken"); a name the catalogues do
+    """A trait name as typed, in English, French or Spanish, any case, accents or not, singular or plural
+    ("Furtivité", "Presencia", "Animal Ken", "animal_ken", "Sciences") -> its canonical id ("stealth", "presence", "animal_ken"); a name the catalogues do
     not know (homebrew) -> an id made from it, accents folded ("Égouts" -> "egouts")."""
     import re
 
     folded = _folded(text)
-    known = _names().get(folded)
+    # the name as written, else as said in the singular or the plural (issue 34 point 14: "Sciences" is Science)
+    known = _names().get(folded) or _BY_SINGULAR.get(_singular(folded))
     if known:
         return known
     slug = re.sub(r"[^a-z0-9]+", "_", folded).strip("_")

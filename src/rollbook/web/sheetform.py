@@ -218,7 +218,8 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
         elif kind == "list_str":
             other.fields.append(SheetField(f"s.{key}", title, "text",
                                            ", ".join(labels.trait(v, lang, names) for v in value or []),
-                                           help=translate(N_("Trait ids separated by commas"), lang)))
+                                           help=translate(N_("Names separated by commas, in any of the table's "
+                                                             "languages"), lang)))
         elif kind == "list_obj":
             section = Section(key, title, open=False,
                               rows=object_rows(schema, key, spec, value if isinstance(value, list) else [], lang),
