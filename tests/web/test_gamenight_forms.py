@@ -11,7 +11,7 @@ from .flows import create_v5
 
 CASES = {
     # lang: viewport, discipline typed, its id, specialty line typed, the skill's name, the error's words
-    "fr": ((390, 844), "Occultation", "obfuscate", "Furtivité: Égouts", "Furtivité", "Champ manquant"),
+    "fr": ((390, 844), "Occultation", "obfuscate", "Furtivité: Égouts", "Furtivité", "Il manque le champ « Nom »"),  # issue 34 point 12
     "es": ((1280, 900), "Presencia", "presence", "Sigilo: Cloacas", "Sigilo", "Falta el campo"),
 }
 
