@@ -106,3 +106,26 @@ def test_V5_10_a_rouse_at_hunger_5_shows_the_frenzy_risk_and_offers_the_test(giv
     assert given_client.post(action, headers=st, follow_redirects=False).status_code == 303
     frenzy = text_of(card(given_client.get(f"/chronicles/{cid}", headers=st).text, "roll"))
     assert "Test de frénésie de la faim après le Rouse n°" in frenzy
+
+
+def test_a_power_used_from_the_sheet_rolls_its_pool_and_pays_its_rouse(given_client, given_dice):
+    """Issue 32: the sheet's "Use a power" tab offers the sheet's listed powers; the odds show the power's
+    pool; the roll's card shows its Rouse check paid."""
+    created = given_client.post("/api/chronicles", json={"name": "Chicago", "system": "v5", "language": "fr"}).json()
+    st = {"Authorization": f"Bearer {created['token']}"}
+    cid = created["chronicle"]["id"]
+    rook = given_client.post(f"/api/chronicles/{cid}/characters", headers=st, json={"name": "Rook", "sheet": {
+        **GANGREL, "disciplines": {"dominate": 2},
+        "powers": [{"discipline": "dominate", "level": 2, "power": "mesmerize"}]}}).json()["id"]
+    form = given_client.get(f"/chronicles/{cid}/characters/{rook}?kind=power", headers=st).text
+    assert '<option value="mesmerize">Hypnose (Domination 2)</option>' in form
+    odds = text_of(given_client.get(f"/chronicles/{cid}/characters/{rook}/odds", headers=st, params={
+        "kind": "power", "discipline": "dominate", "power": "mesmerize", "difficulty": "2"}).text)
+    assert "Manipulation 3 + Domination 2 = 5 dés" in odds
+    given_dice.faces = [7, 8, 2, 5, 3, 4]  # the pool (Hunger 1), then the Rouse die
+    rolled = given_client.post(f"/chronicles/{cid}/characters/{rook}/rolls", headers=st, follow_redirects=False,
+                               data={"kind": "power", "discipline": "dominate", "power": "mesmerize",
+                                     "difficulty": "2"})
+    assert rolled.status_code in (200, 303), rolled.text
+    shown = text_of(given_client.get(f"/chronicles/{cid}", headers=st).text)  # the note follows the effects' list
+    assert "Tests de Rouse payés pour le pouvoir : 1 (dés : 4)" in shown

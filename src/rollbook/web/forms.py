@@ -193,6 +193,10 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         ratings = sheet.get("disciplines") or {}
         return _rated(sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang,
                       names=names)
+    if name == "power" and system == "v5":  # issue 32: the sheet's listed powers, each by its Discipline
+        return [Option(str(p["power"]), f"{labels.power(system, str(p['discipline']), str(p['power']), lang)} "
+                                        f"({labels.trait(str(p['discipline']), lang, names)} {p.get('level')})")
+                for p in sheet.get("powers") or [] if isinstance(p, dict) and p.get("power")]
     if name == "specialty":
         options = []
         for trait, specialties in sorted((sheet.get("specialties") or {}).items()):
