@@ -7,72 +7,19 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import signal
-import subprocess
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
-from .conftest import V20_SHEET, V20_TEST, free_port, rollbook_command
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
-        found += [int(child) for child in text]
-    return found
+from .conftest import V20_SHEET, V20_TEST
+from .workers import serve_workers, worker_pids
 
 
 @pytest.fixture()
 def served(database_url, tmp_path):
-    port = free_port()
-    env = {**os.environ, "ROLLBOOK_DATABASE_URL": database_url}
-    process = subprocess.Popen([*rollbook_command(), "serve", "--port", str(port), "--workers", "2",
-                                "--log-level", "warning"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90  # two processes import the app on a shared machine
-    try:
-        while True:
-            try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200 and len(_workers(process)) == 2:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"rollbook serve --workers 2 did not start: {_stop(process)}")
-            time.sleep(0.2)
-        yield process, port
-    finally:
-        _stop(process)
-
-
-def _workers(process: subprocess.Popen) -> list[int]:
-    """uvicorn's worker processes (the supervisor's children that are not its resource tracker)."""
-    workers = []
-    for child in _children(process.pid):
-        try:
-            command = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"resource_tracker" not in command:
-            workers.append(child)
-    return workers
-
-
-def _stop(process: subprocess.Popen) -> str:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    return process.stdout.read() if process.stdout else ""
+    with serve_workers(database_url, tmp_path) as running:
+        yield running
 
 
 def test_two_processes_serve_the_api_and_a_roll_is_logged_once(served):
@@ -95,7 +42,7 @@ def test_two_processes_serve_the_api_and_a_roll_is_logged_once(served):
         log = client.get(f"/api/chronicles/{chronicle}/log", headers=player).json()
         kinds = [entry["kind"] for entry in log["entries"]]
         assert kinds.count("roll") == 1 and kinds[-2:] == ["seed_commit", "roll"]  # F-2: the seed first
-    assert len(_workers(process)) == 2
+    assert len(worker_pids(process)) == 2
 
 
 def test_the_protocol_sets_tcp_nodelay_on_the_connection(monkeypatch):
