@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rollbook.contract import rollunder, tiers, v5, v20
+from rollbook.contract import contests, rollunder, tiers, v5, v20
 from rollbook.contract.base import LineBase  # noqa: F401 - re-exported: the base of every Line
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
@@ -40,6 +40,9 @@ def resolve_request(data: Any) -> dict:
     if not isinstance(system, str):
         raise RuleError("unknown_system", system=system, known=sorted(ADAPTERS))
     adapter = _adapter(system)
+    if contests.is_contest_line(data):  # TR-3, TR-4: the rolls of a contest or an extended action
+        receipt = contests.resolve(data, resolve_request)
+        return {"id": data["id"], **receipt} if data.get("id") is not None else receipt
     try:
         line = adapter.Line.model_validate(data, strict=True)
     except ValidationError as invalid:
