@@ -11,6 +11,9 @@ player, and its visible text (and the labels a screen reader or a dialog shows) 
   translates (``labels.readable`` falling through, marked while the test runs; a homebrew trait
   shown as typed is not an id).
 
+The solo pages (issue 37) are played to an ending and searched the same way
+(``test_no_english_and_no_raw_code_on_the_solo_pages``).
+
 ``test_the_checker_finds_english_and_codes`` proves the search fails on a deliberately English
 string and a raw code in a fixture page."""
 
@@ -24,6 +27,8 @@ from rollbook.server.app import create_app
 from rollbook.web import labels
 
 from .helpers import MARK, english_parts, problems
+from .solo_play import ALL, HIT, MISS, RollByRoll, press
+from .solo_play import start as solo_start
 
 LANGS = ("fr", "es")
 
@@ -108,3 +113,34 @@ def test_no_english_and_no_raw_code_in_fr_and_es(everything, english, marked_ids
     for lang in LANGS:  # the home page too
         home = client.get(f"/?lang={lang}")
         assert problems(home.text, lang, english[lang]) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_english_and_no_raw_code_on_the_solo_pages(tmp_path, english, lang):
+    """The solo pages (issue 37) under the same check: the home page's "Play alone", the shelf, the
+    solo table at a check (its odds, the Willpower box), in a fight (each turn's options and receipts)
+    and at an ending, and the solo chronicle's own page (the story's entries as cards)."""
+    dice = RollByRoll()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'solo.sqlite3'}", dice=lambda: dice)) as client:
+        seen = [client.get(f"/?lang={lang}").text, client.get(f"/solo?lang={lang}").text]
+        where = solo_start(client, lang)
+        press(client, where, "choice:0")
+        seen.append(press(client, where, "choice:0").html)  # a check
+        dice.queue(MISS)
+        seen.append(press(client, where, "roll").html)  # its receipt
+        for option in ("choice:0", "choice:2", "choice:0"):  # the alley, drink, the pier
+            seen.append(press(client, where, option).html)
+        seen.append(press(client, where, "choice:0").html)  # the fight
+        dice.queue(MISS, HIT, (7, 7, 7), (9,))
+        seen.append(press(client, where, "attack:0").html)
+        dice.queue(MISS)
+        seen.append(press(client, where, "heal").html)
+        dice.queue(ALL, ALL, MISS)
+        seen.append(press(client, where, "attack:0").html)
+        seen.append(press(client, where, "choice:1").html)  # an ending
+        chronicle = client.get(where.replace("/solo/", "/chronicles/")).text
+    found = sorted({problem for html in seen for problem in problems(html, lang, english[lang])})
+    # the chronicle's page: a fight's scene is named by its passage's id (solo.fight opens it so), and a
+    # scene's name is shown as typed, like any Storyteller's
+    found += problems(chronicle, lang, english[lang], allowed=frozenset({"fight_warehouse"}))
+    assert found == [] and "Project-Id-Version" not in chronicle  # every solo entry has its card's words

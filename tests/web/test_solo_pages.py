@@ -1,8 +1,8 @@
 """Playing alone on the pages (issue 37, SPEC S-1 … S-6): "Play alone" on the home page, the shelf of
 scenarios, a solo chronicle started with the pregenerated character, the solo table (the passage,
 the options with their odds, health, blood and Willpower), a fight played to an ending with dice
-chosen roll by roll, resuming at the passage reached (S-5), and no English on a French or Spanish
-solo page (issue 13 point 7's check, ``helpers.problems``)."""
+chosen roll by roll, resuming at the passage reached (S-5). No English on a French or Spanish solo
+page: ``test_gamenight_words`` (issue 13 point 7's check) plays them too."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from fastapi.testclient import TestClient
 
 from rollbook.server.app import create_app
 
-from .helpers import english_parts, problems, text_of
-from .solo_play import ALL, HIT, MISS, TO_THE_FIGHT, RollByRoll
+from .helpers import text_of
+from .solo_play import ALL, HIT, MISS, SAMPLE, TO_THE_FIGHT, RollByRoll, form_key, press, start, table
 
-SAMPLE = "drowned-lantern"
 SHEETS = Path(__file__).parents[1] / "interop" / "files"  # other tools' character files (issue 35)
 TITLES = {"en": "The Drowned Men's Lantern", "fr": "La Lanterne des Noyés", "es": "La Linterna de los Ahogados"}
 
@@ -27,49 +26,6 @@ def solo(tmp_path):
     dice = RollByRoll()
     with TestClient(create_app(f"sqlite:///{tmp_path / 'solo.sqlite3'}", dice=lambda: dice)) as client:
         yield client, dice
-
-
-def form_key(html: str) -> str:
-    return re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
-
-
-def start(client: TestClient, lang: str = "en") -> str:
-    shelf = client.get(f"/solo?lang={lang}")
-    assert shelf.status_code == 200
-    started = client.post("/solo", data={"scenario": SAMPLE, "idempotency_key": form_key(shelf.text)},
-                          follow_redirects=False)
-    assert started.status_code == 303, started.text[-500:]
-    return started.headers["location"]
-
-
-class Table:
-    """The solo table as the page shows it now."""
-
-    def __init__(self, html: str) -> None:
-        self.html = html
-        self.passage = re.search(r'data-passage="([^"]+)"', html).group(1)
-        self.options = re.findall(r'name="option" value="([^"]+)"', html)
-        status = re.search(r'class="solo-status".*?</section>', html, re.S).group(0)
-        self.status = text_of(status)
-
-    def option(self, prefix: str) -> str:
-        return next(value for value in self.options if value.split("|")[0].startswith(prefix))
-
-
-def table(client: TestClient, where: str) -> Table:
-    shown = client.get(where)
-    assert shown.status_code == 200, shown.text[-500:]
-    return Table(shown.text)
-
-
-def press(client: TestClient, where: str, prefix: str, *, willpower: bool = False) -> Table:
-    now = table(client, where)
-    data = {"option": now.option(prefix), "idempotency_key": form_key(now.html)}
-    if willpower:
-        data["willpower"] = "on"
-    done = client.post(f"{where}/act", data=data, follow_redirects=False)
-    assert done.status_code == 303, done.text[-500:]
-    return table(client, where)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -158,29 +114,3 @@ def test_the_table_reopens_at_the_passage_reached_s5(solo):
     assert f'href="{where}"' in shelf.text  # "Continue": the stories this browser has begun
     stranger = TestClient(client.app)
     assert stranger.get(where).status_code == 401
-
-
-@pytest.mark.parametrize("lang", ["fr", "es"])
-def test_no_english_and_no_raw_code_on_the_solo_pages(solo, lang):
-    """Issue 13 point 7 on every solo page: the home page's entry, the shelf, the table at a check
-    (odds, the Willpower box), in a fight (each turn's options and receipts) and at an ending."""
-    client, dice = solo
-    english = english_parts(lang)
-    seen = [client.get(f"/?lang={lang}").text, client.get(f"/solo?lang={lang}").text]
-    where = start(client, lang)
-    press(client, where, "choice:0")
-    seen.append(press(client, where, "choice:0").html)  # a check
-    dice.queue(MISS)
-    seen.append(press(client, where, "roll").html)  # its receipt
-    for option in ("choice:0", "choice:2", "choice:0"):  # the alley, drink, the pier
-        seen.append(press(client, where, option).html)
-    seen.append(press(client, where, "choice:0").html)  # the fight
-    dice.queue(MISS, HIT, (7, 7, 7), (9,))
-    seen.append(press(client, where, "attack:0").html)
-    dice.queue(MISS)
-    seen.append(press(client, where, "heal").html)
-    dice.queue(ALL, ALL, MISS)
-    seen.append(press(client, where, "attack:0").html)
-    seen.append(press(client, where, "choice:1").html)  # an ending
-    found = sorted({problem for html in seen for problem in problems(html, lang, english)})
-    assert found == []

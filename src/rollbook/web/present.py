@@ -10,7 +10,7 @@ from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.fair import SEED_COMMIT
-from rollbook.web import authority, contests, exchange, fairness, labels, v5table
+from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5table
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.titles import roll_title
 
@@ -186,6 +186,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.system = chronicle_system
         names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
         c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters, names)
+        return c
+    if entry["kind"] in solo_cards.KINDS:  # a solo chronicle's story (issue 37)
+        c.title, c.change = solo_cards.describe_entry(entry["kind"], receipt, lang)
         return c
     if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported (issue 35)
         c.title, c.change = render_interop.describe_entry(entry["kind"], receipt, lang)
