@@ -199,3 +199,18 @@
   });
   window.addEventListener("focus", function () { document.title = document.title.replace(/^▶ /, ""); });
 })();
+
+/* point 10: a quick roll's receipt lands where it can be seen (a phone's screen is short). */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || elt.id !== "quick" || !event.detail.successful) return;
+    var card = document.querySelector("#feed > li");
+    if (!card) return;
+    var box = card.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 80) {
+      card.scrollIntoView({ block: "start", behavior: "auto" });
+    }
+  });
+})();
