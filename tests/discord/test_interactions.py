@@ -136,3 +136,13 @@ def test_removing_the_member_ends_the_link_at_once(client, discord, make_table):
     assert answer["data"]["flags"] == 64 and "/link" in answer["data"]["content"]
     # unlink, then the link is gone
     assert "Unlinked" in discord.ok(command("unlink", [], user_id=ST_USER))["data"]["content"]
+
+
+def test_rotating_the_members_key_ends_the_link_and_an_edge_points_to_ask(client, discord, make_table):
+    table, player, character = linked_table(make_table, discord)
+    edge = discord.ok(command("roll", [option("trait", "wits"), option("difficulty", 5, 4)], user_id=PLAYER_USER))
+    assert edge["data"]["flags"] == 64 and "/ask" in edge["data"]["content"] and "difficulty" in edge["data"]["content"]
+    rotated = client.post(f"{table.base}/members/me/key", headers=player)
+    assert rotated.status_code == 201, rotated.text
+    answer = discord.ok(command("rouse", [], user_id=PLAYER_USER))
+    assert answer["data"]["flags"] == 64 and "/link" in answer["data"]["content"]

@@ -118,8 +118,16 @@ def message(content: str = "", *, embeds: list[dict] | None = None, components: 
     return Answer({"type": kind, "data": data})
 
 
+# refusals said in Discord's words (a command to use, not an API field to send)
+IN_DISCORDS_WORDS = {"grant_required": "discord_grant_required"}
+
+
 def refusal(inv: Invocation, code: str, params: dict | None = None) -> Answer:
-    return message(detail(code, inv.locale, params or {}), ephemeral=True)
+    params = dict(params or {})
+    if code in IN_DISCORDS_WORDS:
+        code = IN_DISCORDS_WORDS[code]
+        params = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in params.items()}
+    return message(detail(code, inv.locale, params), ephemeral=True)
 
 
 def need_member(member: Member | None) -> Member:

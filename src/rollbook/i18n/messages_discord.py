@@ -11,5 +11,6 @@ DISCORD_MESSAGES: dict[str, str] = {
     "discord_unknown_command": N_("Unknown command {command}."),
     "discord_unknown_interaction": N_("This button or form is not known here ({type})."),
     "discord_name_a_character": N_("Name a character: you have several, or none."),
+    "discord_grant_required": N_("Only the Storyteller sets {edges}: ask them with /ask."),
     "discord_unknown_trait": N_("{trait} is not a trait of this character's sheet."),
 }
