@@ -146,3 +146,16 @@ def test_rotating_the_members_key_ends_the_link_and_an_edge_points_to_ask(client
     assert rotated.status_code == 201, rotated.text
     answer = discord.ok(command("rouse", [], user_id=PLAYER_USER))
     assert answer["data"]["flags"] == 64 and "/link" in answer["data"]["content"]
+
+
+def test_a_thread_of_a_linked_channel_acts_for_its_member(discord, make_table):
+    table, player, character = linked_table(make_table, discord)
+    thread = "1200000000000000999"
+    payload = command("roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=PLAYER_USER,
+                      channel=thread)
+    payload["channel"] = {"id": thread, "type": 11, "parent_id": CHANNEL}  # a public thread of the channel
+    answer = discord.ok(payload)
+    assert answer["type"] == 4 and answer["data"]["embeds"], answer
+    assert [e for e in table.log()["entries"] if e["kind"] == "roll"][-1]["character"] == character["id"]
+    elsewhere = command("rouse", [], user_id=PLAYER_USER, channel="1200000000000000998")  # another channel
+    assert "/link" in discord.ok(elsewhere)["data"]["content"]

@@ -27,6 +27,7 @@ PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 # interaction response types
 PONG, MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, CHOICES, MODAL = 1, 4, 5, 6, 7, 8, 9
 EPHEMERAL = 64
+THREADS = (10, 11, 12)  # Discord's channel types of a thread (announcement, public, private)
 SCOPE = "discord"
 NOT_LINKED = "discord_not_linked"
 
@@ -53,6 +54,7 @@ class Invocation:
     application_id: str
     guild_id: str
     channel_id: str
+    parent_id: str  # a thread's channel (its links and binding are the channel's); "" otherwise
     user_id: str
     user_name: str
     locale: str  # the rollbook language of the user's Discord locale
@@ -64,10 +66,13 @@ class Invocation:
         member = payload.get("member") or {}
         user = member.get("user") or payload.get("user") or {}
         channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id") or ""
+        parent = (payload.get("channel") or {}).get("parent_id") if (payload.get("channel") or {}).get("type") in THREADS \
+            else None
         name = member.get("nick") or user.get("global_name") or user.get("username") or ""
         return cls(id=str(payload.get("id", "")), type=int(payload.get("type", 0)), token=str(payload.get("token", "")),
                    application_id=str(payload.get("application_id", "")), guild_id=str(payload.get("guild_id") or ""),
-                   channel_id=str(channel), user_id=str(user.get("id", "")), user_name=str(name)[:200],
+                   channel_id=str(channel), parent_id=str(parent or ""), user_id=str(user.get("id", "")),
+                   user_name=str(name)[:200],
                    locale=discord_language(payload.get("locale") or payload.get("guild_locale")),
                    data=payload.get("data") or {}, message=payload.get("message"))
 
@@ -152,14 +157,23 @@ def shown_seqs(result: dict) -> list[int]:
     return seqs
 
 
+def linked(session: Session, inv: Invocation) -> Member | None:
+    """The member the user acts as here: this channel's link, else, in a thread, its channel's (a
+    scene played in a thread is played at the channel's table)."""
+    member = store.linked_member(session, inv.guild_id, inv.channel_id, inv.user_id)
+    if member is None and inv.parent_id:
+        return store.linked_member(session, inv.guild_id, inv.parent_id, inv.user_id)
+    return member
+
+
 def write(context: Context, inv: Invocation, work: Callable[[Session, Member | None], dict], *,
           shown: Callable[[dict], list[int]] = shown_seqs) -> Written:
     """``work(session, member)`` in one write transaction, exactly once per interaction id; ``member``
     is the Discord user's linked member, checked in this transaction (None when unlinked)."""
     def run(session: Session) -> tuple[int, dict]:
-        member = store.linked_member(session, inv.guild_id, inv.channel_id, inv.user_id)
+        member = linked(session, inv)
         result = work(session, member)
-        if member is not None:
+        if member is not None:  # shown in this channel (a thread's messages are not its channel's)
             store.mark_answered(session, member.chronicle_id, inv.channel_id, shown(result))
         return 200, result
 
@@ -170,5 +184,4 @@ def write(context: Context, inv: Invocation, work: Callable[[Session, Member | N
 
 def read(context: Context, inv: Invocation, work: Callable[[Session, Member | None], Any]) -> Any:
     with context.db.read() as session:
-        member = store.linked_member(session, inv.guild_id, inv.channel_id, inv.user_id)
-        return work(session, member)
+        return work(session, linked(session, inv))
