@@ -62,3 +62,41 @@ def normalize(lang: str | None) -> str:
 def translate(text: str, lang: str, **params) -> str:
     translated = translations(normalize(lang)).gettext(text)
     return translated.format(**params) if params else translated
+
+
+# Issue 34 point 12: the Tiers and roll-under seeds name the table's authority "le MJ" (maître de jeu; es "el
+# DJ", director de juego), V20 and V5 "le Conteur" / "el Narrador". The catalogues say Storyteller; a game of the
+# first kind reads each translated text through ``game_master_words`` (the articles agree: le/du/au MJ, el/del/al DJ).
+GAME_MASTER_SYSTEMS = ("tiers", "rollunder")
+_GAME_MASTER = {"en": (("Storyteller's", "GM's"), ("Storyteller", "GM")),
+                "fr": (("Conteuse", "MJ"), ("Conteur", "MJ")),
+                "es": (("Narradora", "DJ"), ("Narrador", "DJ"))}
+
+
+def game_master_words(text: str, lang: str) -> str:
+    """A translated text as a game of a game master says it ("Seul le Conteur…" -> "Seul le MJ…")."""
+    for word, replacement in _GAME_MASTER[normalize(lang)]:
+        text = text.replace(word, replacement)
+    return text
+
+
+class GameMasterTranslations(gettext.NullTranslations):
+    """A language's catalogues, every text read through ``game_master_words`` (the pages of a Tiers or
+    roll-under chronicle)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = normalize(lang)
+        self.base = translations(self.lang)
+
+    def gettext(self, message: str) -> str:
+        return game_master_words(self.base.gettext(message), self.lang)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return game_master_words(self.base.ngettext(msgid1, msgid2, n), self.lang)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return game_master_words(self.base.pgettext(context, message), self.lang)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return game_master_words(self.base.npgettext(context, msgid1, msgid2, n), self.lang)

@@ -27,6 +27,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rollbook.dice import DiceSource, SecureDice
+from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words
 from rollbook.discord.poster import Poster
 from rollbook.discord.rest import client_for
 from rollbook.rules.base import RuleError
@@ -146,10 +147,31 @@ def operation_id(route: APIRoute) -> str:
 
 def _problem(request: Request, status: int, code: str, params: dict[str, Any] | None = None,
              headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> JSONResponse:
-    body = problem_body(status, code, language(request), params, instance=request.url.path)
+    lang = language(request)
+    body = problem_body(status, code, lang, params, instance=request.url.path)
+    body["detail"] = _in_the_games_words(request, body["detail"], lang)
     if extra:
         body.update(extra)
     return JSONResponse(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def _in_the_games_words(request: Request, detail: str, lang: str) -> str:
+    """A refusal that names the Storyteller says "MJ" / "DJ" / "GM" in a Tiers or roll-under chronicle
+    (issue 34 point 12). Only such a refusal reads the chronicle's system (the path's chronicle, one
+    column; it names nothing the refusal does not): a roll never pays for it."""
+    chronicle = request.path_params.get("chronicle_id")
+    if not str(chronicle or "").isdigit() or game_master_words(detail, lang) == detail:
+        return detail
+    from types import SimpleNamespace
+
+    from rollbook.server.usecases.chronicles import chronicle_language
+
+    try:
+        with request.app.state.db.read() as session:
+            _language, system = chronicle_language(session, SimpleNamespace(chronicle_id=int(chronicle)))
+    except Exception:  # noqa: BLE001 - the refusal is answered in any case, in the Storyteller's words
+        return detail
+    return game_master_words(detail, lang) if system in GAME_MASTER_SYSTEMS else detail
 
 
 def _field_loc(loc) -> tuple:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook import play
+from rollbook.i18n import GAME_MASTER_SYSTEMS as GAME_MASTERS
 from rollbook.i18n import N_, translate
 from rollbook.play import authority as edges_of
 from rollbook.rules.base import RuleError
@@ -20,7 +21,7 @@ from rollbook.web import forms, labels
 from rollbook.web.preview import OddsView, odds_view, plural
 from rollbook.web.titles import roll_title
 
-GAME_MASTER_SYSTEMS = ("tiers", "rollunder")
+GAME_MASTER_SYSTEMS = GAME_MASTERS
 AUTHORITY_KINDS = ("ask", "grant", "refusal", "withdrawal", "standing_grant", "standing_end", "scene_open", "turn",
                    "scene_close", "actions")
 QUEUE_KINDS = ("ask", "grant", "refusal", "withdrawal")

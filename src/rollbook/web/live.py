@@ -25,6 +25,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
 from rollbook.fair import SEED_REVEAL
+from rollbook.i18n import GAME_MASTER_SYSTEMS
 from rollbook.server.deps import request_token
 from rollbook.server.events import ERROR, Batch, End, Entry
 from rollbook.server.models import Member
@@ -46,7 +47,8 @@ def card_html(request: Request, db, member: Member, lang: str, entry: dict, char
 
 
 def _render(request: Request, member: Member, lang: str, item: dict) -> str:
-    return render("_live.html", lang, request=request, htmx=True, item=item, me=member_view(member),
+    game_master = (item["chronicle"] or {}).get("system") in GAME_MASTER_SYSTEMS  # "MJ" (issue 34 point 12)
+    return render("_live.html", lang, game_master, request=request, htmx=True, item=item, me=member_view(member),
                   chronicle=item["chronicle"])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
@@ -172,6 +172,8 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.by = c.actor
     elif entry["kind"] == SEED_COMMIT:
         c.by = translate(N_("Storyteller"), lang)
+        if chronicle_system in GAME_MASTER_SYSTEMS:  # the seeds' "MJ" in Tiers and roll-under (issue 34 point 12)
+            c.by = game_master_words(c.by, lang)
     if c.redacted:  # its kind is all a player reads of it (issue 31)
         c.title = translate(REDACTED_TITLES.get(entry["kind"], REDACTED_TITLES["roll"]), lang)
         return c

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from rollbook.i18n import LANGUAGES, normalize
+from rollbook.i18n import GAME_MASTER_SYSTEMS, LANGUAGES, game_master_words, normalize
 from rollbook.server.problems import pick_language
 from rollbook.web.templating import render
 
@@ -48,10 +48,22 @@ def _lang_links(request: Request) -> dict[str, str]:
     return {code: request.url.path + "?" + urlencode({**params, "lang": code}) for code in LANGUAGES}
 
 
+def _game_master(request: Request, lang: str, context: dict[str, Any]) -> bool:
+    """A page of a Tiers or roll-under chronicle says "MJ" / "DJ" (issue 34 point 12): its templates' texts,
+    and the refusal's sentence the page shows (``message``, ``odds_error``)."""
+    if getattr(request.state, "rollbook_system", None) not in GAME_MASTER_SYSTEMS:
+        return False
+    for key in ("message", "odds_error"):
+        if isinstance(context.get(key), str):
+            context[key] = game_master_words(context[key], lang)
+    return True
+
+
 def page(request: Request, template: str, lang: str, *, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("member", getattr(request.state, "rollbook_member", None))
-    body = render(template, lang, request=request, path=request.url.path, lang_links=_lang_links(request),
-                  htmx=is_htmx(request), **context)
+    game_master = _game_master(request, lang, context)
+    body = render(template, lang, game_master, request=request, path=request.url.path,
+                  lang_links=_lang_links(request), htmx=is_htmx(request), **context)
     response = HTMLResponse(body, status_code=status)
     asked = request.query_params.get("lang")
     if asked and asked.lower()[:2] in LANGUAGES:
@@ -61,7 +73,7 @@ def page(request: Request, template: str, lang: str, *, status: int = 200, **con
 
 def fragment(request: Request, template: str, lang: str, *, status: int = 200,
              headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
-    body = render(template, lang, request=request, htmx=True, **context)
+    body = render(template, lang, _game_master(request, lang, context), request=request, htmx=True, **context)
     return HTMLResponse(body, status_code=status, headers=headers)
 
 

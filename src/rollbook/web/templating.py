@@ -14,7 +14,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from rollbook.i18n import LANGUAGES, normalize, translate, translations
+from rollbook.i18n import LANGUAGES, GameMasterTranslations, game_master_words, normalize, translate, translations
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -29,7 +29,9 @@ def _static_version() -> str:
 
 
 @lru_cache(maxsize=None)
-def environment(lang: str) -> Environment:
+def environment(lang: str, game_master: bool = False) -> Environment:
+    """``game_master``: the pages of a Tiers or roll-under chronicle, whose texts say the seeds' "MJ" / "DJ"
+    where the catalogues say the Storyteller (``rollbook.i18n.game_master_words``, issue 34 point 12)."""
     lang = normalize(lang)
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
@@ -40,12 +42,14 @@ def environment(lang: str) -> Environment:
     )
     # newstyle: _("... %(x)s", x=...) and _("...") autoescape-safe; we use str.format-style
     # placeholders elsewhere, so the templates call ``tr`` for "{name}" templates.
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    catalogues = GameMasterTranslations(lang) if game_master else translations(lang)
+    env.install_gettext_translations(catalogues, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         lang=lang,
         languages=LANGUAGES,
         language_names=LANGUAGE_NAMES,
-        tr=lambda text, **params: translate(text, lang, **params),
+        tr=(lambda text, **params: game_master_words(translate(text, lang, **params), lang)) if game_master
+        else (lambda text, **params: translate(text, lang, **params)),
         static_version=_static_version(),
     )
     from rollbook.web.present import v5_track, v20_health
@@ -81,5 +85,5 @@ def dice_groups(dice) -> list[tuple[str, list]]:
     return out
 
 
-def render(name: str, lang: str, **context: Any) -> str:
-    return environment(lang).get_template(name).render(**context)
+def render(name: str, lang: str, game_master: bool = False, **context: Any) -> str:
+    return environment(lang, game_master).get_template(name).render(**context)

@@ -139,9 +139,12 @@ def chronicle_info(session: Session, member: Member, chronicle_id: int | None = 
     return view
 
 
-def chronicle_language(session: Session, member: Member) -> str:
-    """The language of the member's chronicle (one column: the pages' default language)."""
-    return session.scalars(select(Chronicle.language).where(Chronicle.id == member.chronicle_id)).one()
+def chronicle_language(session: Session, member: Member) -> tuple[str, str]:
+    """The language of the member's chronicle (the pages' default language) and its system (whose
+    words the pages use: a Storyteller or a game master, issue 34 point 12): two columns."""
+    language, system = session.execute(select(Chronicle.language, Chronicle.system)
+                                       .where(Chronicle.id == member.chronicle_id)).one()
+    return language, system
 
 
 def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mode: str = UNSET,
