@@ -139,6 +139,12 @@ def option_label(option: dict, lang: str, foes: dict[str, str]) -> str:
     return str(option.get("label") or option["id"])
 
 
+def success_words(odds: dict | None, lang: str) -> str:
+    """The chance of success alone (the Willpower twin's: its success is automatic, no botch)."""
+    floats = (odds or {}).get("floats") or {}
+    return percent(floats["success"], lang) if "success" in floats else ""
+
+
 def _twin(option: dict) -> tuple:
     """What an option and its Willpower twin share (everything but the id and the Willpower point)."""
     return tuple(sorted((key, str(value)) for key, value in option.items()
@@ -156,7 +162,7 @@ def options_of(choices: list[dict], lang: str, foes: dict[str, str]) -> list[Opt
         value = choice["id"] if twin is None else f"{choice['id']}|{twin['id']}"
         out.append(Option(value=value, kind=choice["kind"], label=option_label(choice, lang, foes),
                           odds=odds_words(choice.get("odds"), lang),
-                          odds_willpower=odds_words(twin.get("odds"), lang) if twin else ""))
+                          odds_willpower=success_words(twin.get("odds"), lang) if twin else ""))
     rolls = [o for o in out if o.kind in ("check", "extended", "attack")]
     if rolls or out:
         (rolls or out)[0].primary = True
