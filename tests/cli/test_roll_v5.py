@@ -93,3 +93,21 @@ def test_issue34_point16_dice_numbered_from_one_everywhere_with_their_faces():
 
     history = [line.value for line in view(to_plain(rerolled), "en").history]
     assert history == ["dice 1 (2 → 7), 3 (10 → 4)"]
+
+
+def test_issue34_point17_cli_numbers_and_plurals_in_the_readers_language():
+    """The CLI formats its chances with Babel as the web does ("0,0 %" in fr and es), and each count of a
+    V5 pool agrees with its own number ("3 dados: 1 normal", not "1 normales")."""
+    from rollbook.render import view
+
+    receipt = v5.resolve(v5.V5Request(pool=3, hunger=2, difficulty=4), (4, 10, 3))
+    for lang, pool in (("es", "3 dados: 1 normal, 2 de Hambre"), ("fr", "3 dés : 1 normal, 2 de Soif"),
+                       ("en", "3 dice: 1 normal, 2 Hunger")):
+        assert view(to_plain(receipt), lang).lines[0].value == pool
+    spanish = advice_lines(v5.resolve(v5.V5Request(pool=5, hunger=1, difficulty=4), (4, 6, 2, 5, 3)), "win", "es")
+    best = next(line for line in spanish if line.startswith("Lo mejor"))
+    assert "14,0\u202f%" in best and "0,0\u202f%" in best, best
+    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", "--lang", "fr",
+               stdin="\n")
+    assert done.returncode == 0, done.stderr
+    assert "\u202f%" in done.stdout and not any(c.isdigit() and n == "." for c, n in zip(done.stdout, done.stdout[1:]))

@@ -17,7 +17,7 @@ import typer
 
 from rollbook.cli.roll import JsonOption, LangOption, language, roll_app, show
 from rollbook.dice import SecureDice, roll as draw_and_resolve
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, percent_text, translate
 from rollbook.odds.v5 import advise
 from rollbook.render.base import numbered_dice
 from rollbook.rules import get_system, v5
@@ -44,8 +44,8 @@ def reroll_dice(text: str | None) -> tuple[int, ...]:
     return tuple(dice)
 
 
-def _percent(chance: Fraction) -> str:
-    return f"{float(chance) * 100:.1f} %"
+def _percent(chance: Fraction, lang: str) -> str:
+    return percent_text(chance, lang)  # "0,0 %" in fr and es, as the web writes it (issue 34 point 17)
 
 
 def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:
@@ -63,10 +63,10 @@ def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:
     if best.dice:
         lines.append(translate(N_("Best for {goal}: reroll {dice} ({chance}; without a reroll {keep})."), lang,
                                goal=aim, dice=numbered_dice(best.dice, [receipt.normal[i] for i in best.dice]),
-                               chance=_percent(best.probability), keep=_percent(keep.probability)))
+                               chance=_percent(best.probability, lang), keep=_percent(keep.probability, lang)))
     else:
         lines.append(translate(N_("Best for {goal}: keep the dice ({chance})."), lang, goal=aim,
-                               chance=_percent(keep.probability)))
+                               chance=_percent(keep.probability, lang)))
     return lines
 
 

@@ -100,3 +100,17 @@ class GameMasterTranslations(gettext.NullTranslations):
 
     def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
         return game_master_words(self.base.npgettext(context, msgid1, msgid2, n), self.lang)
+
+
+def percent_text(p, lang: str) -> str:
+    """A chance as people read it in their language, through Babel ("0,0 %" in fr and es, "0.0%" in en),
+    one more digit below 1 % ("0,25 %", not "0,2 %"): the web's odds and the CLI's alike (issue 34 point 17)."""
+    from babel.numbers import format_decimal
+
+    lang = normalize(lang)
+    value = float(p) * 100
+    if 0 < value < 1:
+        text = format_decimal(round(value, 2), format="#,##0.0#", locale=lang)
+    else:
+        text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
+    return f"{text}\u202f%" if lang in ("fr", "es") else f"{text}%"

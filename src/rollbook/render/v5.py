@@ -82,8 +82,10 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         )
     count = sum(1 for f in receipt["normal"] + receipt["hunger"] if f >= 6)
     lines = [
-        Line(t("Pool", lang), tn("{n} die: {normal} normal, {hunger} Hunger", "{n} dice: {normal} normal, {hunger} Hunger",
-                                 receipt["pool"], lang, normal=len(receipt["normal"]), hunger=len(receipt["hunger"])),
+        # each count agrees with its own number: "3 dados: 1 normal, 2 de Hambre" (issue 34 point 17)
+        Line(t("Pool", lang), tn("{n} die: {normal}, {hunger}", "{n} dice: {normal}, {hunger}", receipt["pool"], lang,
+                                 normal=tn("{n} normal", "{n} normal", len(receipt["normal"]), lang),
+                                 hunger=tn("{n} Hunger", "{n} Hunger", len(receipt["hunger"]), lang)),
              t("Hunger {h} replaces dice, never adds", lang, h=receipt["hunger_level"]) if receipt["hunger"] else ""),
         Line(t("Difficulty", lang), str(receipt["difficulty"]),
              tn("success needed", "successes needed", receipt["difficulty"], lang)),

@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from babel.numbers import format_decimal
 
 from rollbook import play
-from rollbook.i18n import N_, normalize, translate, translations
+from rollbook.i18n import N_, normalize, percent_text, translate, translations
 from rollbook.odds import fraction_text, odds_for
 from rollbook.odds.v5 import advise
 from rollbook.play.common import request_from_plain
@@ -44,12 +43,7 @@ MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the po
 
 
 def percent(p: Fraction | float, lang: str) -> str:
-    value = float(p) * 100
-    if 0 < value < 1:  # issue 34 point 17: one more digit below 1 % (0.25 % is not "0,2 %")
-        text = format_decimal(round(value, 2), format="#,##0.0#", locale=lang)
-    else:
-        text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
-    return f"{text}\u202f%" if lang in ("fr", "es") else f"{text}%"
+    return percent_text(p, lang)  # one formatting for the web and the CLI (issue 34 point 17)
 
 
 @dataclass
