@@ -230,3 +230,22 @@ def test_a_discipline_power_rolled_and_paid_in_one_step_through_the_log(api, dic
     assert modifiers(mesmerize)[0]["dice"] == -3
     entries = [json.loads(line) for line in t.export().splitlines()]
     assert problems_of(entries) == []
+
+
+def test_seed_001_feeding_ends_the_hunger_compulsion(api, dice):
+    """Book: the Hunger compulsion ends when the vampire slakes at least one Hunger: the feeding change
+    logs its end (``"reason": "slaked"``); another compulsion is left to the Storyteller."""
+    t = new_table(api)
+    rook = t.character(t.st, {**GANGREL, "hunger": 3})
+    base = f"{t.base}/characters/{rook['id']}/compulsion"
+    changes = f"{t.base}/characters/{rook['id']}/adjustments"
+    assert api.post(base, headers=t.st, json={"compulsion": "hunger"}).status_code == 201
+    assert api.post(changes, headers=t.st, json={"change": {"kind": "feed", "slake": 1}}).status_code == 201
+    assert api.get(base, headers=t.st).json()["compulsion"] is None
+    ended = [e for e in t.log()["entries"] if e["kind"] == "compulsion_end"]
+    assert ended and ended[-1]["receipt"]["reason"] == "slaked"
+    assert api.post(base, headers=t.st, json={}).status_code == 201  # Feral Impulses: feeding does not end it
+    assert api.post(changes, headers=t.st, json={"change": {"kind": "feed", "slake": 1}}).status_code == 201
+    assert api.get(base, headers=t.st).json()["compulsion"]["compulsion"] == "feral_impulses"
+    entries = [json.loads(line) for line in t.export().splitlines()]
+    assert problems_of(entries) == []

@@ -21,7 +21,7 @@ from rollbook.server.tx import now
 from rollbook.server.usecases.checks import (
     UNSET, check_character_count, check_difficulty, check_name, check_sheet_size, performed_parts, reject_faces,
 )
-from rollbook.server.usecases import scenes
+from rollbook.server.usecases import compulsions, scenes
 from rollbook.server.usecases.chronicles import log_settings
 from rollbook.server.views import character_view, entry_view, roster_view
 
@@ -231,5 +231,7 @@ def adjust(session: Session, member: Member, character_id: int, change: dict) ->
         payload = {**payload, "turn": turn}
     entry = append_entry(session, chronicle, kind="adjust", actor=actor_of(member, character), visibility="public",
                          receipt=payload, character_id=character.id, effects=effects)
+    if change.get("kind") == "feed":  # issue 32: slaking Hunger ends the Hunger compulsion (Book)
+        compulsions.end_on_feeding(session, member, chronicle, character, effects)
     return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects,
             "warnings": (turn or {}).get("warnings", [])}

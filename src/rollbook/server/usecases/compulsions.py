@@ -132,6 +132,22 @@ def end(session: Session, storyteller: Member, character_id: int) -> dict:
     return {"ended": found, "entry": entry_view(entry, storyteller)}
 
 
+def end_on_feeding(session: Session, storyteller: Member, chronicle, character, effects: list) -> dict | None:
+    """Book (V5 core p. 208): the Hunger compulsion ends when the vampire slakes at least one Hunger;
+    called by the feeding change (``usecases.characters.adjust``) in its transaction: the
+    ``compulsion_end`` entry says why (``"reason": "slaked"``), or None when nothing ended."""
+    slaked = any(isinstance(e, dict) and e.get("resource") == "hunger" and isinstance(e.get("before"), int)
+                 and isinstance(e.get("after"), int) and e["after"] < e["before"] for e in effects)
+    found = in_force(session, chronicle.id, character.id) if slaked else None
+    if found is None or found.get("compulsion") != "hunger":
+        return None
+    entry = append_entry(session, chronicle, kind=END, actor=actor_of(storyteller, character), visibility="public",
+                         receipt={"character": character.id, "compulsion": "hunger", "called": found["called"],
+                                  "reason": "slaked"},
+                         character_id=character.id, refers_to=found["called"])
+    return entry_view(entry, storyteller)
+
+
 def _beast_result(session: Session, member: Member, character_id: int, seq: int) -> None:
     """The roll a compulsion follows: a messy critical or a bestial failure of this character."""
     entry = find_entry(session, member, seq)
