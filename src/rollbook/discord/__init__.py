@@ -19,7 +19,10 @@ Modules of the ``discord`` half
     ``handle(context, payload: dict) -> Answer``: the dispatch of one verified interaction (PING,
     APPLICATION_COMMAND, APPLICATION_COMMAND_AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT); an
     ``Answer`` is the interaction response body plus, for a deferred one (type 5/6), the work to run
-    after answering (it ends with ``DiscordRest.edit_original``).
+    after answering (it ends with ``DiscordRest.edit_original``). The commands and their
+    autocomplete are ``handlers.py``'s, the buttons, selects and modals ``components.py``'s; what
+    they share (``Context``, ``Invocation``, ``write``: the use case in ``tx.idempotent`` keyed by
+    the interaction id, the link opened in that transaction) ``base.py``'s.
 ``commands.py``
     ``command_definitions() -> list[dict]``: every application command as Discord's bulk-overwrite
     endpoint takes it (``PUT /applications/{id}/commands`` or ``…/guilds/{guild}/commands``), with
@@ -32,7 +35,8 @@ Modules of the ``discord`` half
     ``fr``, ``es-ES``, ``en-US``, or a rollbook language ``fr``/``es``/``en``), always within
     Discord's limits (6,000 characters in all, 25 fields, 256 per title and field name, 1,024 per
     field value, 4,096 per description, at most 10 embeds). The poster sends
-    ``{"embeds": entry_embeds(entry, chronicle_language)}``.
+    ``{"embeds": entry_embeds(entry, chronicle_language)}`` (optional ``characters={id: name}`` and
+    ``system=`` name the characters and the game of entries whose receipt does not).
 ``store.py``
     The Discord tables, used inside the caller's transaction (``tx.run``); nothing here commits:
 
@@ -61,7 +65,9 @@ Modules of the ``discord`` half
     - ``answered(session, channel_row_id, after: int, upto: int) -> set[int]``;
     - ``advance(session, channel_row_id, seq) -> bool``: ``last_posted = seq`` only if it was below
       (a conditional UPDATE: two processes never move it back); True when this call moved it.
-    - ``mark_answered(session, chronicle_id, channel_id: str, seqs)`` — the interaction side.
+    - ``mark_answered(session, chronicle_id, channel_id: str, seqs)`` — the interaction side, with
+      ``link``/``unlink``/``linked_member`` (a thread falls back on its channel's link: ``base.linked``),
+      ``bind_channel`` and ``channel_of``.
 ``server/api_discord.py``
     ``POST /discord/interactions``: the signature is checked on the raw body before anything is
     parsed (401 ``discord_signature_invalid``, nothing written); the interaction's ``id`` is the
