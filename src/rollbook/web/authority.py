@@ -283,7 +283,8 @@ def offer_words(offer: dict, lang: str) -> str:
 def standing_rows(system: str, standing: list[dict], names: dict[int, str], lang: str) -> list[dict[str, Any]]:
     rows = []
     for grant in standing:
-        who = names.get(grant["character"], "") if grant.get("character") else translate(N_("every character"), lang)
+        who = (names.get(grant["character"]) or grant.get("character_name") or "" if grant.get("character")
+               else translate(N_("every character"), lang))  # a removed character by its name (issue 34 point 9)
         rows.append({"id": grant["id"], "who": who, "edges": edges_text(system, grant["edges"], lang),
                      "scene": grant.get("scene") is not None})
     return rows

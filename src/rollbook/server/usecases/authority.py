@@ -238,7 +238,12 @@ def standing_view(grant: StandingGrant) -> dict:
 
 def list_standing(session: Session, member: Member) -> list[dict]:
     """The standing grants in force (every member sees them: they are said at the table)."""
-    return [standing_view(grant) for grant in active_standing(session, member.chronicle_id)]
+    grants = list(active_standing(session, member.chronicle_id))
+    # a removed character's grant keeps the character's name (issue 34 point 9): the roster no longer lists it
+    ids = {grant.character_id for grant in grants if grant.character_id is not None}
+    rows = session.execute(select(Character.id, Character.name).where(Character.id.in_(ids))).all() if ids else []
+    names = {row[0]: row[1] for row in rows}
+    return [{**standing_view(grant), "character_name": names.get(grant.character_id)} for grant in grants]
 
 
 def set_standing(session: Session, member: Member, *, edges: dict, character_id: int | None = None,
