@@ -44,7 +44,6 @@ SOLO_LABELS: dict[str, str] = {
     "option.attack": N_("Attack {target}: {traits} (difficulty {difficulty})"),
     "option.attack_willpower": N_("Attack {target}: {traits} (difficulty {difficulty}), spending a Willpower point"),
     "option.dodge": N_("Dodge: Dexterity + Athletics (difficulty 6)"),
-    "option.heal": N_("Spend {amount} blood to heal {amount} {damage_type} level(s)"),
     "option.flee": N_("Flee"),
     "option.willpower_cost": N_("(costs {cost} Willpower)"),
     "state.health": N_("Health"),

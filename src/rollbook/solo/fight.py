@@ -143,4 +143,6 @@ def entered(passage_id: str, fight: Fight, sheets: dict) -> Generator:
     if not standing(fight, sheets):
         yield Arrive(fight.win, passage_id)
         return
-    yield Scene("open", passage_id)
+    # the scene is named after the foes (proper names read the same in every language; a passage id
+    # would show as a raw code on the chronicle's page)
+    yield Scene("open", ", ".join(sheets[npc].get("name") or npc for npc in fight.npcs))

@@ -4,7 +4,7 @@ terminal and the API (the web pages may use them too). The msgids are ``i18n.mes
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, normalize, translate, translations
 from rollbook.i18n.messages import error_message
 from rollbook.i18n.messages_solo import SOLO_LABELS
 from rollbook.solo.format import Scenario
@@ -26,6 +26,20 @@ def clean_line(scenario_id: str, lang: str) -> str:
 def label(key: str, lang: str, **params) -> str:
     """One of ``SOLO_LABELS`` in ``lang``."""
     return translate(SOLO_LABELS[key], lang, **params)
+
+
+def heal_label(amount: int, damage_type: str, lang: str) -> str:
+    """The fight's "spend blood to heal" choice: its count agrees with its words in every language
+    ("1 niveau létal", "2 niveaux létaux"), which a "level(s)" msgid cannot say (lethal is healed first,
+    then bashing: ``solo.fight.heal_of``)."""
+    forms = translations(normalize(lang))
+    if damage_type == "lethal":
+        text = forms.ngettext("Spend {n} blood to heal {n} lethal level", "Spend {n} blood to heal {n} lethal levels",
+                              amount)
+    else:
+        text = forms.ngettext("Spend {n} blood to heal {n} bashing level", "Spend {n} blood to heal {n} bashing levels",
+                              amount)
+    return text.format(n=amount)
 
 
 def pick(text: dict, lang: str, scenario: Scenario) -> str:

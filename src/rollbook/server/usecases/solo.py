@@ -43,7 +43,7 @@ from rollbook.solo.steps import PLAYER as WHO_PLAYER
 from rollbook.solo.steps import (
     SOLO_CHOICE, SOLO_KINDS, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene,
 )
-from rollbook.solo.text import label, pick, traits_label
+from rollbook.solo.text import heal_label, label, pick, traits_label
 
 SYSTEM = "v20"
 RECENT = 60  # entries since the last choice shown with the state (a fight turn is about a dozen)
@@ -299,7 +299,7 @@ def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, pass
         view["label"] = label("option.dodge", lang)
         view["odds"] = _preview_odds(sheets[WHO_PLAYER], dict(fight.DODGE))
     elif kind == "heal":
-        view["label"] = label("option.heal", lang, amount=option["amount"], damage_type=option["damage_type"])
+        view["label"] = heal_label(option["amount"], option["damage_type"], lang)
     elif kind == "flee":
         view["label"] = label("option.flee", lang)
     else:

@@ -134,8 +134,7 @@ def option_label(option: dict, lang: str, foes: dict[str, str]) -> str:
         return solo_text.label("option.attack", lang, target=foes.get(option["target"], option["target"]),
                                traits=traits, difficulty=option["difficulty"])
     if kind == "heal":
-        return solo_text.label("option.heal", lang, amount=option["amount"],
-                               damage_type=translate(option["damage_type"], lang))
+        return solo_text.heal_label(option["amount"], option["damage_type"], lang)
     return str(option.get("label") or option["id"])
 
 
