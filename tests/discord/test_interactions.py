@@ -159,3 +159,17 @@ def test_a_thread_of_a_linked_channel_acts_for_its_member(discord, make_table):
     assert [e for e in table.log()["entries"] if e["kind"] == "roll"][-1]["character"] == character["id"]
     elsewhere = command("rouse", [], user_id=PLAYER_USER, channel="1200000000000000998")  # another channel
     assert "/link" in discord.ok(elsewhere)["data"]["content"]
+
+
+def test_only_the_storyteller_binds_and_a_bad_code_links_nothing(app, discord, make_table):
+    table, player, character = linked_table(make_table, discord)
+    other = "1200000000000000777"
+    assert "/link" in discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}],
+                                         user_id=PLAYER_USER, channel=other))["data"]["content"]
+    discord.ok(command("link", [option("code", table.invitation)], user_id=STRANGER, channel=other))
+    before = counts(app)
+    refused = discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=STRANGER,
+                                 channel=other))
+    assert refused["data"]["flags"] == 64 and "Storyteller" in refused["data"]["content"], refused
+    bad = discord.ok(command("link", [option("code", "not-a-code")], user_id="2100000000000000009"))
+    assert bad["data"]["flags"] == 64 and counts(app) == before
