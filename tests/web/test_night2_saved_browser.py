@@ -67,3 +67,15 @@ def test_issue34_saved_rolls_one_tap_on_a_french_phone(new_context, live_server,
     expect(storyteller.locator("#asks .ask").first).to_contain_text("Asks for +2 dice", timeout=LIVE)
     expect(player.locator("#feed > li.kind-roll")).to_have_count(1)
     assert player.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_saved_roll_pages_refuse_bad_input_in_place(live_server, new_context):
+    """The saved-roll forms answer a bad field with a 4xx in place, never a 500."""
+    storyteller = new_context().new_page()
+    create_chronicle(storyteller, name="Bad input by Night", system="v20", storyteller="Ana")
+    base = f"/chronicles/{chronicle_id(storyteller)}"
+    htmx = {"HX-Request": "true", "Origin": live_server}
+    for path, form in ((f"{base}/saved/1/delete", {"character": "abc"}), (f"{base}/saved/99/roll", {}),
+                       (f"{base}/characters/99/saved", {"kind": "test", "saved_name": "x"})):
+        answer = storyteller.request.post(path, form=form, headers=htmx, max_redirects=0)
+        assert 400 <= answer.status < 500, (path, answer.status, answer.text()[:200])

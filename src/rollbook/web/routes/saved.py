@@ -79,7 +79,7 @@ def repeat(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, d
 def delete(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, saved_id: int,
            form: Posted) -> Response:
     alert_into(request, f"saved-{saved_id}", lang, lambda errors: see_other(f"/chronicles/{chronicle_id}"))
-    character_id = int(form.get("character") or 0)
+    character_id = forms.int_field(form, "character", 0, low=0, high=2**31 - 1)  # whose panel to draw again
     tx.run(db, lambda s: saved_rolls.delete_saved(s, member, saved_id))
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#saved-rolls")
