@@ -112,5 +112,7 @@ def test_the_table_reopens_at_the_passage_reached_s5(solo):
     assert table(client, where).passage == "alley"
     shelf = client.get("/solo")
     assert f'href="{where}"' in shelf.text  # "Continue": the stories this browser has begun
+    home = client.get("/")  # the home page's list of this browser's chronicles opens the solo table too
+    assert f'href="{where}"' in home.text and f'href="/chronicles/{where.rsplit("/", 1)[1]}"' not in home.text
     stranger = TestClient(client.app)
     assert stranger.get(where).status_code == 401

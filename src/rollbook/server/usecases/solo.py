@@ -350,6 +350,15 @@ def state(session: Session, member: Member, lang: str = "en", chronicle_id: int 
     }
 
 
+def solo_chronicles(session: Session, chronicle_ids: list[int]) -> set[int]:
+    """Which of these chronicles are solo ones (their log holds a ``solo_start`` entry): one query, for a
+    page that lists a browser's chronicles (the home page links a solo one to its solo table)."""
+    if not chronicle_ids:
+        return set()
+    return set(session.scalars(select(LogEntry.chronicle_id).where(
+        LogEntry.kind == SOLO_START, LogEntry.chronicle_id.in_(chronicle_ids))))
+
+
 def resumable(session: Session, raw: bytes) -> Member | None:
     """The player of the latest solo chronicle of this very file (its digest) whose story has not ended
     (``rollbook solo FILE`` resumes it, S-5), or None."""

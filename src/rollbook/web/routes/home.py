@@ -8,7 +8,8 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.rules.base import RuleError
 from rollbook.server import auth, tx
 from rollbook.server.auth import COOKIE_NAME
-from rollbook.server.usecases import chronicles
+from rollbook.server.deps import database
+from rollbook.server.usecases import chronicles, solo
 from rollbook.web import forms, labels
 from rollbook.web import keychain
 from rollbook.web.deps import Db, Posted, VisitorLang, page_router
@@ -24,7 +25,12 @@ def home_page(request: Request, lang: str, *, held=None, errors=None, values=Non
               invitation: str = "") -> HTMLResponse:
     systems = sorted(chronicles.system_ids(),
                      key=lambda s: SYSTEM_ORDER.index(s) if s in SYSTEM_ORDER else len(SYSTEM_ORDER))
-    return page(request, "home.html", lang, status=status, held=held or [],
+    held = held or []
+    alone: set[int] = set()
+    if held:  # a solo chronicle's link opens its solo table, at the passage reached (S-5)
+        with database(request).read() as session:
+            alone = solo.solo_chronicles(session, [member.chronicle_id for member, _ in held])
+    return page(request, "home.html", lang, status=status, held=held, alone=alone,
                 systems=[(s, labels.system_name(s, lang)) for s in systems], errors=errors or {},
                 values=values or {}, invitation_link=invitation)
 

@@ -21,7 +21,7 @@ from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.models import Member
-from rollbook.server.usecases import log, solo
+from rollbook.server.usecases import solo
 from rollbook.solo import text as solo_text
 from rollbook.web import keychain, labels, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, VisitorLang, page_router
@@ -35,7 +35,6 @@ from rollbook.web.routes.interop import posted_source  # the import form's readi
 router = page_router()
 
 RECEIPT_KINDS = ("roll", "reroll", "adjust")  # what the dice and the player's spends did; not the story's own entries
-SOLO_START = "solo_start"  # the entry that makes a chronicle a solo one (server.usecases.solo)
 HEALTHY = N_("Healthy")  # the track with no damage marked
 
 
@@ -228,8 +227,8 @@ def in_progress(db, request: Request) -> list[tuple[Member, dict]]:
     with its ``solo_start`` entry (``server.usecases.solo``)."""
     held = keychain.members(db, request)
     with db.read() as session:
-        return [(member, chronicle) for member, chronicle in held
-                if any(e.get("kind") == SOLO_START for e in log.entries_after(session, member, 0, 8))]
+        alone = solo.solo_chronicles(session, [member.chronicle_id for member, _ in held])
+    return [(member, chronicle) for member, chronicle in held if member.chronicle_id in alone]
 
 
 @dataclass
