@@ -134,7 +134,15 @@ def set_standing(request: Request, chronicle_id: int, db: Db, member: Reader, la
     character = forms.int_field(form, "character")
     edges = {str(form.get("edge", "")): standing_value(str(form.get("value", "")))}
     scene = authority.ticked(form.get("scene"))
-    tx.run(db, lambda s: authority_cases.set_standing(s, member, edges=edges, character_id=character, scene=scene))
+    try:
+        tx.run(db, lambda s: authority_cases.set_standing(s, member, edges=edges, character_id=character, scene=scene))
+    except RuleError as error:  # issue 34 point 4: a plain sentence, not the schema's "Input should be a valid integer"
+        if error.code != "wrong_type":
+            raise
+        edge, value = next(iter(edges.items()))
+        detail = str((error.params or {}).get("detail", ""))
+        code = "not_a_boolean" if "boolean" in detail else "not_an_integer"
+        raise RuleError(code, field=edge, value=str(form.get("value", "")).strip() or value) from None
     return see_other(f"/chronicles/{chronicle_id}#standing")
 
 
