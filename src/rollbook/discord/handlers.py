@@ -160,9 +160,8 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
         if field_name is None or field_name in action:
             raise ProblemError(422, "discord_unknown_trait", trait=str(trait))
         action[field_name] = str(trait)
-    if system == "rollunder":
-        action["action"] = str(options.get("action") or labels.trait(action.get("skill") or action.get("attribute")
-                                                                      or "check", "en"))
+    if system == "rollunder":  # what the character does, as typed; else the trait's id (no English made up here)
+        action["action"] = str(options.get("action") or action.get("skill") or action.get("attribute") or "check")
     for name in ("difficulty", "specialty", "willpower", "blood_surge"):
         if options.get(name) not in (None, ""):
             action[name] = options[name]
