@@ -211,14 +211,19 @@
       var el = form.querySelector('[name="' + name + '"]');
       if (el && el.value) chosen[el.value] = true;
     });
+    // Issue 34 point 17: the list holds only the chosen traits' specialties. Hidden options still show in
+    // some browsers (iOS Safari), so the options of other traits are taken out, and put back when chosen.
     Array.prototype.slice.call(form.querySelectorAll("select[data-follows-trait]")).forEach(function (select) {
-      Array.prototype.slice.call(select.options).forEach(function (option) {
+      if (!select._allOptions) select._allOptions = Array.prototype.slice.call(select.options);
+      var kept = select.value;
+      select._allOptions.forEach(function (option) {
         var trait = option.getAttribute("data-trait");
-        var off = !!trait && !chosen[trait];
-        option.hidden = off;
-        option.disabled = off;
-        if (off && option.selected) select.value = "";
+        var on = !trait || !!chosen[trait];
+        if (on && option.parentNode !== select) select.appendChild(option);
+        if (!on && option.parentNode === select) select.removeChild(option);
       });
+      select._allOptions.forEach(function (option) { if (option.parentNode === select) select.appendChild(option); });
+      select.value = Array.prototype.some.call(select.options, function (o) { return o.value === kept; }) ? kept : "";
     });
   }
 
