@@ -229,3 +229,18 @@ def test_a_scenario_changed_since_the_chronicle_began_is_not_resumed_s5(client, 
     monkeypatch.setattr(solo_usecases, "shipped", lambda: changed)
     got = client.get(f"/api/chronicles/{made['chronicle']['id']}/solo", headers=headers)
     assert got.status_code == 409 and got.json()["code"] == "scenario_changed"
+
+
+def test_feeding_in_the_story_restores_blood_by_the_scenarios_hand_s3(fixed):
+    """A passage's ``blood_gain`` (the alley, when Nadia drinks) is the Storyteller's ``restore``: the
+    scenario is the Storyteller, so the change is logged as theirs and verifies like any."""
+    DICE.faces.clear()
+    DICE.default = 6
+    made, headers = begin(fixed)
+    before = made["state"]["track"]["blood"]["current"]
+    state = route(fixed, made, headers, ["choice:1", "choice:2"])  # the alley, then drink
+    assert state["passage"]["id"] == "alley_fed"
+    assert state["track"]["blood"]["current"] == min(before + 3, state["track"]["blood"]["max"])
+    checked = verified(fixed, made, headers)
+    fed = [e for e in checked["entries"] if e["kind"] == "adjust" and e["actor"]["role"] == "storyteller"]
+    assert [effect["resource"] for e in fed for effect in e["effects"]] == ["blood"]

@@ -16,8 +16,9 @@ THE CONTRACT (docs/solo.md "Format" says the same with an example). A scenario i
 *Text* is a mapping ``{fr: "...", es: "...", en: "..."}`` (YAML's ``|`` keeps paragraphs).
 *Trait ids* are the sheet's ids (``dexterity``, ``subterfuge``, ``animal_ken``, ``fortitude``).
 
-A passage has ``text`` and optionally ``sets_flag`` (set when the passage is reached), then exactly
-one of:
+A passage has ``text`` and optionally ``sets_flag`` (set when the passage is reached) and
+``blood_gain`` (blood restored on arrival by the scenario as Storyteller: the character fed), then
+exactly one of:
 
 - ``choices``: a list of ``{text, goto, requires_flag?, unless_flag?, sets_flag?, willpower_cost?}``: the
   player picks one; ``requires_flag`` shows it only once the flag is set, ``unless_flag`` only while
@@ -158,6 +159,9 @@ class Ending(Base):
 class Passage(Base):
     text: Text
     sets_flag: Flag | None = None
+    # blood the story gives on arrival (the character fed): the scenario, as Storyteller, restores it
+    # (V20 ``restore`` is the Storyteller's change), never above the sheet's blood pool
+    blood_gain: int = Field(0, ge=0, le=20)
     choices: Annotated[list[Choice], Field(min_length=1, max_length=12)] | None = None
     check: Check | None = None
     extended: Extended | None = None

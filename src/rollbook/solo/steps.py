@@ -53,10 +53,12 @@ class Roll:
 
 @dataclass(frozen=True)
 class Adjust:
-    """A change the player makes on their own character (Willpower a choice costs, blood spent)."""
+    """A change on a character: the player's own (Willpower a choice costs, blood spent), or, ``by`` the
+    storyteller, what only the Storyteller may change (blood the story gives when the character feeds)."""
 
     who: str
     change: dict
+    by: str = "player"
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,8 @@ def arrive(scenario: Scenario, to: str, came_from: str | None, flags: tuple = ()
     its scene (``fight.entered``)."""
     passage = scenario.passages[to]
     set_now = tuple(flag for flag in (*flags, passage.sets_flag) if flag)
+    if passage.blood_gain:  # the character fed: the scenario, as Storyteller, restores the blood
+        yield Adjust(PLAYER, {"kind": "restore", "resource": "blood", "amount": passage.blood_gain}, by="storyteller")
     done = yield Arrive(to, came_from, set_now, passage.ending.kind if passage.ending else None)
     if passage.fight is not None:
         yield from _then(scenario, to, fight.entered(to, passage.fight, done.sheets or sheets or {}), sheets)

@@ -184,7 +184,8 @@ class _Table:
                                       source=self.source, follows=step.follows, target=target, part_of=part_of)
             return self._done(made["entry"])
         if isinstance(step, Adjust):
-            made = characters.adjust(session, self.player, self.characters[step.who].id, step.change)
+            by = self.storyteller if step.by == "storyteller" else self.player
+            made = characters.adjust(session, by, self.characters[step.who].id, step.change)
             return self._done(made["entry"])
         if isinstance(step, Scene):
             return self._scene(step)
