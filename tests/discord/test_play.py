@@ -146,14 +146,17 @@ def test_a_deferred_answer_edits_the_original_and_survives_discord_being_down(ap
 @pytest.mark.parametrize("system, sheet, traits", [
     ("v20", {"name": "Lucita", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}}, ("dexterity", "firearms")),
     ("tiers", {"name": "Ash", "skills": {"stealth": 40}}, ("stealth",)),
+    ("tiers", {"name": "Ash", "skills": {"firearms": 40},
+               "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 3, "spare": 24}]}, ("firearms", "Pistol")),
     ("rollunder", {"name": "Mara", "attributes": {"agility": 12}, "skills": {"lockpicking": 14}}, ("lockpicking",)),
 ])
 def test_every_game_rolls_a_sheets_traits_from_discord(make_table, discord, system, sheet, traits):
     table, channel, (anna,) = seated(make_table, discord, system, ANNA)
     made = table.character(anna, dict(sheet))
-    names = ("trait", "trait2")
-    answer = discord.ok(command("roll", [option(n, t) for n, t in zip(names, traits)], user_id=ANNA, channel=channel,
-                                locale="fr"))
+    names = ("trait", "weapon") if "weapons" in sheet else ("trait", "trait2")
+    extra = [option("bullets", 1, 4)] if "weapons" in sheet else []
+    answer = discord.ok(command("roll", [option(n, t) for n, t in zip(names, traits)] + extra, user_id=ANNA,
+                                channel=channel, locale="fr"))
     assert answer["type"] == 4 and answer["data"].get("embeds"), answer
     rolled = [e for e in table.log()["entries"] if e["kind"] == "roll"][-1]
     assert rolled["character"] == made["id"]

@@ -31,7 +31,8 @@ NAMES: dict[str, tuple[str, str]] = {
     "specialty": ("spécialité", "especialidad"), "hidden": ("caché", "oculto"), "pool": ("réserve", "reserva"),
     "hunger": ("faim", "hambre"), "system": ("système", "sistema"), "skill": ("compétence", "habilidad"),
     "bonus": ("bonus", "bonificación"), "level": ("niveau", "nivel"), "action": ("action", "acción"),
-    "name": ("nom", "nombre"), "target": ("cible", "objetivo"), "open": ("ouvrir", "abrir"), "close": ("clore", "cerrar"),
+    "name": ("nom", "nombre"), "target": ("cible", "objetivo"),
+    "weapon": ("arme", "arma"), "bullets": ("balles", "balas"), "open": ("ouvrir", "abrir"), "close": ("clore", "cerrar"),
 }
 
 DESCRIPTIONS = {
@@ -65,6 +66,8 @@ DESCRIPTIONS = {
     "action": N_("What the character does"),
     "name": N_("The scene's name"),
     "target": N_("The character an attack is aimed at"),
+    "weapon": N_("A weapon of the sheet"),
+    "bullets": N_("Bullets fired (Tiers)"),
     "open": N_("Open a scene"),
     "close": N_("Close the scene"),
 }
@@ -116,6 +119,10 @@ def _target() -> dict:
     return _option("target", STRING, autocomplete=True)
 
 
+def _weapon() -> dict:
+    return _option("weapon", STRING, autocomplete=True)
+
+
 def _traits() -> list[dict]:
     return [_option("trait", STRING, autocomplete=True), _option("trait2", STRING, autocomplete=True)]
 
@@ -141,9 +148,11 @@ def command_definitions() -> list[dict]:
         _command("unlink"),
         _command("chronicle", [{**_named("bind"), "type": SUB_COMMAND, "options": []}]),
         _command("roll", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
-                          _option("hidden", BOOLEAN), _target(), *_raw_pool(), _option("action", STRING)]),
+                          _option("hidden", BOOLEAN), _target(), _weapon(), _option("bullets", INTEGER, low=1, high=100),
+                          *_raw_pool(),
+                          _option("action", STRING)]),
         _command("ask", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
-                         _option("hidden", BOOLEAN), _target()]),
+                         _option("hidden", BOOLEAN), _target(), _weapon()]),
         _command("rouse", [_character()]),
         _command("remorse", [_character()]),
         _command("frenzy", [_character(), _difficulty()]),

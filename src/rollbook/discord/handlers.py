@@ -162,7 +162,7 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
         action[field_name] = str(trait)
     if system == "rollunder":  # what the character does, as typed; else the trait's id (no English made up here)
         action["action"] = str(options.get("action") or action.get("skill") or action.get("attribute") or "check")
-    for name in ("difficulty", "specialty", "willpower", "blood_surge"):
+    for name in ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets"):
         if options.get(name) not in (None, ""):
             action[name] = options[name]
     return action
@@ -328,6 +328,13 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             return [(c["name"], str(c["id"])) for c in characters.list_characters(session, member)]
         if focused == "target":
             return [(c["name"], str(c["id"])) for c in characters.roster(session, member)]
+        if focused == "weapon":
+            try:
+                character = pick_character(session, member, options.get("character"))
+            except ProblemError:
+                return []
+            return [(str(w.get("name")), str(w.get("name"))) for w in (character["sheet"] or {}).get("weapons") or []
+                    if isinstance(w, dict) and w.get("name")]
         chronicle = find_chronicle(session, member)
         try:
             character = pick_character(session, member, options.get("character"))
