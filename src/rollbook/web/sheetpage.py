@@ -68,7 +68,12 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
     sheet = character.sheet or {}
     kinds = forms.action_kinds(system, member.role)
     last = table.last_action(db, member, character.id) if not values else None
-    if kind not in kinds:
+    if kind not in kinds and last and last.get("kind") in play.system_module(system).CHAINS:
+        # issue 34 point 5: after an exchange the sheet reopens on the roll tab, not on its last step's (Damage,
+        # Soak): a step is taken from the card of the roll it follows
+        kind = kinds[0]
+        last = table.last_action(db, member, character.id, kind=kind)
+    elif kind not in kinds:
         kind = last["kind"] if last and last.get("kind") in kinds else kinds[0]
     elif not values and (last is None or last.get("kind") != kind):
         last = table.last_action(db, member, character.id, kind=kind)  # this tab's last roll

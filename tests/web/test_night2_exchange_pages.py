@@ -1,0 +1,35 @@
+"""Issue 34 point 5: after an exchange (an attack, then its damage step) the sheet reopens on the roll
+tab, not on the last follow-up's tab."""
+
+from __future__ import annotations
+
+import re
+
+from .helpers import bearer
+
+HTMX = {"HX-Request": "true"}
+ALICE = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
+         "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"}]}
+BOB = {"name": "Bran", "attributes": {"stamina": 2}}
+
+
+def test_issue34_point5_the_sheet_reopens_on_the_roll_tab_after_an_exchange(given_client, given_dice):
+    created = given_client.post("/api/chronicles", json={"name": "Exchange", "system": "v20"}).json()
+    head = bearer(created["token"])
+    base = f"/api/chronicles/{created['chronicle']['id']}/characters"
+    alice = given_client.post(base, headers=head, json={"name": "Nia", "sheet": ALICE}).json()["id"]
+    bob = given_client.post(base, headers=head, json={"name": "Bran", "sheet": BOB}).json()["id"]
+    page = f"/chronicles/{created['chronicle']['id']}"
+    given_dice.faces += [6, 8, 9, 2, 3]
+    attack = given_client.post(f"{page}/characters/{alice}/rolls", headers={**head, **HTMX},
+                               data={"kind": "test", "attribute": "dexterity", "ability": "melee", "target": bob})
+    assert attack.status_code == 200, attack.text
+    seq = int(re.search(r'action="/chronicles/\d+/entries/(\d+)/follow"', given_client.get(page, headers=head).text)[1])
+    given_dice.faces += [6, 1, 1, 7, 2, 10]
+    damage = given_client.post(f"{page}/entries/{seq}/follow", headers={**head, **HTMX},
+                               data={"kind": "damage", "character": alice, "weapon": "knife"})
+    assert damage.status_code == 200, damage.text
+    sheet = given_client.get(f"{page}/characters/{alice}", headers=head).text
+    current = re.search(r'<a[^>]*aria-current="(?:page|true)"[^>]*>([^<]*)</a>', sheet)
+    assert current and "Damage" not in current[1] and "Test" in current[1], current and current[1]
+    assert 'name="kind" value="test"' in sheet
