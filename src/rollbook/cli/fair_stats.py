@@ -18,10 +18,12 @@ from rollbook import settings
 from rollbook.cli.base import app, fail  # noqa: F401 - the command registers on `rollbook fair`
 from rollbook.cli.fair import fair_app
 from rollbook.fair.stats import tally
-from rollbook.i18n import normalize, translate
+from rollbook.i18n import N_, normalize, translate
 from rollbook.render.fair_stats import rows
 
-HEADERS = ("Who", "Die", "Faces (1, 2, …)", "Dice", "Expected per face", "Chi-square", "p-value", "Reading")
+HEADERS = (N_("Who"), N_("Die"), N_("Faces (1, 2, …)"), N_("Dice"), N_("Expected per face"), N_("Chi-square"),
+           N_("p-value"), N_("Reading"))
+TITLE, NO_DICE = N_("Dice statistics"), N_("No dice in this export.")
 
 
 def _entries(file: Path) -> list:
@@ -62,7 +64,7 @@ def stats(
             typer.echo(json.dumps({"who": item.who, "sides": item.sides, "counts": list(item.counts),
                                    "total": item.total, "reading": item.code}, ensure_ascii=False))
         return
-    table = Table(title=translate("Dice statistics", language), title_justify="left")
+    table = Table(title=translate(TITLE, language), title_justify="left")
     for header in HEADERS:
         table.add_column(translate(header, language), overflow="fold")
     for item in found:
@@ -70,4 +72,4 @@ def stats(
                       item.chi_square, item.p_value, item.reading)
     Console().print(table)
     if not found:
-        typer.echo(translate("No dice in this export.", language), err=True)
+        typer.echo(translate(NO_DICE, language), err=True)
