@@ -31,6 +31,7 @@ from .solo_play import ALL, HIT, MISS, RollByRoll, press
 from .solo_play import start as solo_start
 
 LANGS = ("fr", "es")
+HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +91,21 @@ def _pages(client, t, player):
                 role = "storyteller" if who == "storyteller" else "player"
                 for kind in forms.action_kinds(t.system, role):
                     yield who, lang, client.get(f"{sheet}?kind={kind}&lang={lang}", headers=headers)
+                    # the partials htmx swaps in (issue 34: every page and partial): the tab, its odds
+                    yield who, lang, client.get(f"{sheet}/roll-form?kind={kind}&lang={lang}", headers={**headers, **HTMX})
+                    yield who, lang, client.get(f"{sheet}/odds?kind={kind}&lang={lang}", headers={**headers, **HTMX})
                 for change in forms.change_kinds(t.system, role):
                     yield who, lang, client.get(f"{sheet}?change={change}&lang={lang}", headers=headers)
+                    yield who, lang, client.get(f"{sheet}/change-form?change={change}&lang={lang}",
+                                                headers={**headers, **HTMX})
+            yield who, lang, client.get(f"/join?lang={lang}", headers=headers)
         for seq in entries:
             lang = LANGS[seq % 2]
             yield who, lang, client.get(f"{web}/entries/{seq}?lang={lang}", headers=headers)
+            if t.system == "v5":  # a roll's Willpower reroll advice (a partial of its card)
+                advice = client.get(f"{web}/entries/{seq}/advice?dice=0&lang={lang}", headers={**headers, **HTMX})
+                if advice.status_code == 200:
+                    yield who, lang, advice
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
