@@ -33,3 +33,21 @@ def test_issue34_point5_the_sheet_reopens_on_the_roll_tab_after_an_exchange(give
     current = re.search(r'<a[^>]*aria-current="(?:page|true)"[^>]*>([^<]*)</a>', sheet)
     assert current and "Damage" not in current[1] and "Test" in current[1], current and current[1]
     assert 'name="kind" value="test"' in sheet
+
+
+def test_issue34_point5_a_step_refused_names_kinds_of_roll_in_words(given_client, given_dice):
+    created = given_client.post("/api/chronicles", json={"name": "Exchange", "system": "v20", "language": "es"}).json()
+    head = bearer(created["token"])
+    base = f"/api/chronicles/{created['chronicle']['id']}/characters"
+    alice = given_client.post(base, headers=head, json={"name": "Nia", "sheet": ALICE}).json()["id"]
+    page = f"/chronicles/{created['chronicle']['id']}"
+    given_dice.faces += [6, 8, 9, 2, 3]
+    willpower = given_client.post(f"{page}/characters/{alice}/rolls", headers={**head, **HTMX},
+                                  data={"kind": "willpower"})
+    assert willpower.status_code == 200, willpower.text
+    seq = int(re.search(r'id="entry-(\d+)"', willpower.text)[1])
+    refused = given_client.post(f"{page}/entries/{seq}/follow?lang=es", headers={**head, **HTMX},
+                                data={"kind": "damage", "character": alice})
+    text = re.sub(r"<[^>]+>", " ", refused.text)
+    assert refused.status_code >= 400 and "«" in text, text
+    assert not re.search(r"\b(soak|willpower|test|damage)\b", text), text

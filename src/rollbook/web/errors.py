@@ -22,10 +22,12 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError, from_rule_error, problem_body
-from rollbook.web import labels
+from rollbook.web import exchange, labels
 from rollbook.web.respond import fragment, is_htmx, lang_of, page
 
 Refusal = Callable[[Exception], Response]
+# the refusals of an exchange's step, which name kinds of roll (follows_*: rolls only, so V20's "Damage roll")
+FOLLOW_CODES = ("follows_not_for_kind", "follows_wrong_kind", "follows_required", "follows_conflict")
 
 
 class PageRoute(APIRoute):
@@ -53,6 +55,12 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
         params["trait"] = labels.trait(params["trait"].rsplit(".", 1)[-1], lang)
     if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
         params["effect"] = labels.choice(params["effect"], lang, "effect")
+    if problem.code in FOLLOW_CODES:  # issue 34 point 5: "Tirada de daño", not the code "damage"
+        for key in ("kind", "follows", "allowed"):
+            if isinstance(params.get(key), str):
+                params[key] = exchange.roll_kind("v20", params[key], lang)
+            elif isinstance(params.get(key), (list, tuple)):
+                params[key] = ", ".join(exchange.roll_kind("v20", str(name), lang) for name in params[key])
     if isinstance(params.get("fields"), (list, tuple)):  # "Choose only one of Skill, Discipline."
         params["fields"] = ", ".join(labels.field_param(str(name), lang) for name in params["fields"])
     body = problem_body(problem.status, problem.code, lang, params)
