@@ -51,3 +51,29 @@ def test_issue34_point5_a_step_refused_names_kinds_of_roll_in_words(given_client
     text = re.sub(r"<[^>]+>", " ", refused.text)
     assert refused.status_code >= 400 and "«" in text, text
     assert not re.search(r"\b(soak|willpower|test|damage)\b", text), text
+
+
+def test_issue34_point5_roll_damage_only_after_an_attack_with_its_weapon_chosen(given_client, given_dice):
+    created = given_client.post("/api/chronicles", json={"name": "Exchange", "system": "v20"}).json()
+    head = bearer(created["token"])
+    base = f"/api/chronicles/{created['chronicle']['id']}/characters"
+    sheet = {**ALICE, "skills": {"melee": 2, "stealth": 2, "firearms": 1},
+             "weapons": [{"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+                         {"name": "knife", "damage": 1, "damage_type": "lethal"}]}
+    alice = given_client.post(base, headers=head, json={"name": "Nia", "sheet": sheet}).json()["id"]
+    bob = given_client.post(base, headers=head, json={"name": "Bran", "sheet": BOB}).json()["id"]
+    page = f"/chronicles/{created['chronicle']['id']}"
+    given_dice.faces += [6, 8, 9, 2, 3]
+    sneak = given_client.post(f"{page}/characters/{alice}/rolls", headers={**head, **HTMX},
+                              data={"kind": "test", "attribute": "dexterity", "ability": "stealth", "target": bob})
+    assert sneak.status_code == 200, sneak.text
+    assert "Roll damage" not in given_client.get(page, headers=head).text  # Stealth deals no damage
+    given_dice.faces += [6, 8, 9, 2, 3]
+    stab = given_client.post(f"{page}/characters/{alice}/rolls", headers={**head, **HTMX},
+                             data={"kind": "test", "attribute": "dexterity", "ability": "melee", "target": bob})
+    assert stab.status_code == 200, stab.text
+    html = given_client.get(page, headers=head).text
+    assert html.count("Roll damage") == 1
+    select = re.search(r'name="weapon">(.*?)</select>', html, re.S)[1]
+    options = re.findall(r'<option value="([^"]*)"( selected)?>', select)
+    assert options == [("", ""), ("knife", " selected")], options  # the Melee attack's weapons, the knife chosen

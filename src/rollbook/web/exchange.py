@@ -89,17 +89,35 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
                 continue
         elif not _may_act(viewer, character):
             continue
+        allowed = _attack_weapons(system, kind, receipt)
+        if allowed is not None and not allowed:
+            continue  # issue 34 point 5: "Roll damage" only after an attack (Brawl, Melee, Firearms…), not Stealth
         offer = Offer(entry["seq"], kind, _label(system, mode, kind, takes, receipt, character, lang),
                       step["character"], choices)
         if system == "v20" and kind == "damage" and character is not None and character.sheet:
-            offer.weapons = [("", translate(N_("unarmed"), lang))] + [
-                (w["name"], w["name"]) for w in character.sheet.get("weapons") or []]
+            # the attack's weapons only, the first of them chosen (a knife after a Melee attack, not "unarmed")
+            offer.weapons = ([("", translate(N_("unarmed"), lang))] if "unarmed" in (allowed or ()) else []) + [
+                (w["name"], w["name"]) for w in character.sheet.get("weapons") or []
+                if allowed is None or w.get("kind", "hand_to_hand") in allowed]
         if system == "tiers" and kind == "soak":
             armour = list(((character.sheet or {}).get("armor") or {}) if character is not None else {})
             names = armour + [name for name in LOCATIONS if name not in armour]
             offer.locations = [(name, labels.trait(name, lang)) for name in names]
         out.append(offer)
     return out
+
+
+def _attack_weapons(system: str, kind: str, receipt: dict) -> tuple[str, ...] | None:
+    """The kinds of weapon a V20 damage step may name, from the attack's Ability (V20-17: ``play.v20``'s
+    ``COMBAT_ABILITIES``); () when the test was no attack; None for any other step."""
+    if system != "v20" or kind != "damage":
+        return None
+    from rollbook.play.v20 import COMBAT_ABILITIES, attack_ability_of
+
+    try:
+        return COMBAT_ABILITIES[attack_ability_of(receipt)]
+    except play.RuleError:
+        return ()
 
 
 def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, character, lang: str) -> str:
