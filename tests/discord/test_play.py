@@ -162,3 +162,21 @@ def test_every_game_rolls_a_sheets_traits_from_discord(make_table, discord, syst
     assert rolled["character"] == made["id"]
     action = rolled["receipt"]["action"]
     assert set(traits) <= {v for v in action.values() if isinstance(v, str)}, action
+
+
+@pytest.mark.parametrize("system, sheet", [("v5", V5_SHEET), ("v20", V20_DEFENDER)], ids=["v5", "v20"])
+def test_sheet_shows_the_tracks_a_player_checks_between_rolls(make_table, discord, system, sheet):
+    """``/sheet`` (ephemeral) shows the resources the rules spend — V5 Hunger, Willpower, Health and
+    Humanity; V20 Willpower, blood and health — before the ratings, in the user's language."""
+    table, channel, (anna,) = seated(make_table, discord, system, ANNA)
+    table.character(anna, dict(sheet))
+    answer = discord.ok(command("sheet", [], user_id=ANNA, channel=channel, locale="fr"))
+    assert answer["data"]["flags"] == 64
+    names = [f["name"] for f in answer["data"]["embeds"][0]["fields"]]
+    expected = ["Soif", "Volonté", "Santé", "Humanité"] if system == "v5" else ["Volonté", "Réserve de sang", "Santé"]
+    assert names[:len(expected)] == expected
+    values = {f["name"]: f["value"] for f in answer["data"]["embeds"][0]["fields"]}
+    if system == "v20":
+        assert values["Santé"] == "Indemne" and "par tour" in values["Réserve de sang"]
+    else:
+        assert values["Soif"] == f"{sheet.get('hunger', 1)}/5"

@@ -9,7 +9,7 @@ reads their own entry: a Storyteller's hidden roll in full, a player's V5 test w
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, normalize, translate
+from rollbook.i18n import N_, normalize, translate, translations
 from rollbook.render import DieView, ReceiptView
 from rollbook.web.present import Card, Viewer, card
 
@@ -159,3 +159,44 @@ def entry_embeds(entry: dict, locale: str, *, characters: dict[int, str] | None 
     lang = discord_language(locale)
     viewer = Viewer(member_id=0, role="player", chronicle_id=int(entry.get("chronicle") or 0), mode="strict", lang=lang)
     return fit_all([card_embed(card_for(entry, viewer, characters=characters, system=system), lang)])
+
+
+def resource_fields(system: str, sheet: dict, locale: str | None) -> list[dict]:
+    """The tracks a player checks between rolls (``/sheet``), as short inline fields in the reader's
+    language: V5 Hunger, Willpower, Health and Humanity; V20 Willpower, blood and the health track.
+    The web sheet draws the same values (``_resources.html``); other systems show their ratings only."""
+    lang = discord_language(locale)
+    words = translations(lang)
+
+    def field(name: str, value: str) -> dict:
+        return {"name": translate(name, lang), "value": value, "inline": True}
+
+    def left(track: dict) -> str:
+        most = int(track.get("max") or 0)
+        return f"{most - int(track.get('superficial') or 0) - int(track.get('aggravated') or 0)}/{most}"
+
+    if system == "v5":
+        out = []
+        if sheet.get("creature", "vampire") in ("vampire", "thin_blood"):
+            out.append(field("Hunger", f"{int(sheet.get('hunger') or 0)}/5"))
+        out += [field("Willpower", left(sheet.get("willpower") or {})), field("Health", left(sheet.get("health") or {}))]
+        if sheet.get("humanity") is not None:
+            stains = int(sheet.get("stains") or 0)
+            out.append(field("Humanity", f"{sheet['humanity']}" + (f" ({translate('Stains', lang)} {stains})" if stains else "")))
+        return out
+    if system == "v20":
+        willpower, blood, health = sheet.get("willpower") or {}, sheet.get("blood") or {}, sheet.get("health") or {}
+        out = [field("Willpower", f"{willpower.get('current', '?')}/{willpower.get('permanent', '?')}")]
+        if blood.get("max"):
+            per_turn = words.gettext("%(n)s per turn") % {"n": blood.get("per_turn") or 1}
+            out.append(field("Blood pool", f"{blood.get('current', blood['max'])}/{blood['max']} · {per_turn}"))
+        damage = [
+            words.ngettext("{n} level of bashing damage", "{n} levels of bashing damage", health.get("bashing") or 0),
+            words.ngettext("{n} level of lethal damage", "{n} levels of lethal damage", health.get("lethal") or 0),
+            words.ngettext("{n} level of aggravated damage", "{n} levels of aggravated damage",
+                           health.get("aggravated") or 0)]
+        counts = [health.get(kind) or 0 for kind in ("bashing", "lethal", "aggravated")]
+        taken = [text.format(n=n) for text, n in zip(damage, counts, strict=True) if n]
+        out.append(field("Health", ", ".join(taken) if taken else translate("Unhurt", lang)))
+        return out
+    return []

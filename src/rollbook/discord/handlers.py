@@ -18,7 +18,7 @@ from rollbook.discord.rest import DiscordError
 from rollbook.discord.base import (
     CHOICES, DEFERRED, refusal, Answer, Context, Invocation, message, need_member, read, write,
 )
-from rollbook.discord.embeds import dice_text, fit
+from rollbook.discord.embeds import dice_text, fit, resource_fields
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
 from rollbook.render import view as receipt_view
@@ -271,8 +271,10 @@ def _sheet(context: Context, inv: Invocation, options: dict) -> Answer:
         return chronicle.system, pick_character(session, member, options.get("character"))
 
     system, character = read(context, inv, work)
-    fields = [{"name": group.title, "value": ", ".join(f"{r.label} {r.value}" for r in group.ratings)}
-              for group in rating_groups(system, character["sheet"] or {}, inv.locale)]
+    sheet = character["sheet"] or {}
+    fields = resource_fields(system, sheet, inv.locale) + [
+        {"name": group.title, "value": ", ".join(f"{r.label} {r.value}" for r in group.ratings)}
+        for group in rating_groups(system, sheet, inv.locale)]
     return message(embeds=[fit({"title": character["name"], "fields": fields})], ephemeral=True)
 
 
