@@ -4,6 +4,9 @@ package)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import typer
 
 app = typer.Typer(
@@ -26,3 +29,18 @@ class UsageFailure(Exception):
 
 def fail(message: str) -> None:
     raise UsageFailure(message)
+
+
+def read_text_argument(file: Path) -> str:
+    """A file argument's text, standard input for ``-``; an unreadable or non-UTF-8 file is one line and
+    exit status 2 (``fail``), never a traceback."""
+    if str(file) == "-":
+        return sys.stdin.read()
+    try:
+        return file.read_text(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {file}: {error.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{file} is not UTF-8 text")
+    raise AssertionError("fail() exits")
+

@@ -9,13 +9,12 @@ JSON Lines export (F-6 … F-8) with ``rollbook.fair.check_log``.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from rollbook.cli.base import app, fail
+from rollbook.cli.base import app, fail, read_text_argument
 from rollbook.dice import commitment_of
 from rollbook.fair import (
     MISMATCH, PENDING, PUBLIC, STREAMS, VERIFIED, check_client_seed, check_log, describe, faces_for, parse_dice_list, parse_seed,
@@ -99,15 +98,7 @@ def verify(
     Rolls under a seed not revealed yet are pending, not verified. Exit 0 when no problem is found,
     1 with one line per problem. The hash chain itself is `rollbook log verify`'s."""
     language = normalize(lang) if lang else settings.current().language
-    if str(file) == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except OSError as error:
-            fail(f"cannot read {file}: {error.strerror}")
-        except UnicodeDecodeError:
-            fail(f"{file} is not UTF-8 text")
+    text = read_text_argument(file)
     entries = []
     for line in text.splitlines():
         if line.strip():

@@ -6,7 +6,6 @@ fair-dice panel shows (``rollbook.fair.stats``, ``rollbook.render.fair_stats``).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -15,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rollbook import settings
-from rollbook.cli.base import app, fail  # noqa: F401 - the command registers on `rollbook fair`
+from rollbook.cli.base import app, fail, read_text_argument  # noqa: F401 - the command registers on `rollbook fair`
 from rollbook.cli.fair import fair_app
 from rollbook.fair.stats import tally
 from rollbook.i18n import N_, normalize, translate
@@ -27,15 +26,7 @@ TITLE, NO_DICE = N_("Dice statistics"), N_("No dice in this export.")
 
 
 def _entries(file: Path) -> list:
-    if str(file) == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except OSError as error:
-            fail(f"cannot read {file}: {error.strerror}")
-        except UnicodeDecodeError:
-            fail(f"{file} is not UTF-8 text")
+    text = read_text_argument(file)
     entries = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
