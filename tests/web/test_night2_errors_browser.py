@@ -30,3 +30,43 @@ def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context)
     expect(alert).not_to_contain_text("modifier")
     expect(page.locator("#standing-character")).to_have_value(character)
     expect(page.locator("#standing-edge")).to_have_value("modifier")
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_issue34_point4_a_list_rows_error_sits_at_its_row_and_names_it(new_context, lang):
+    viewport = {"width": 390, "height": 844, "locale": "fr-FR"} if lang == "fr" else \
+        {"width": 1280, "height": 900, "locale": "es-ES"}
+    page = new_context(**viewport).new_page()
+    chronicle = create(page, lang, "v20", f"Filas {lang}")
+    page.goto(f"{chronicle}/characters/new")
+    page.locator("[name='s.name']").fill("Lucien")
+    stealth = {"fr": "Furtivité", "es": "Sigilo"}[lang]
+    for name, value in (("s.skills.stealth", "2"), ("s.specialties", f"{stealth}: Ombres")):
+        field = page.locator(f"[name='{name}']")
+        field.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+        field.fill(value)
+    page.locator("main form button[type=submit]").last.click()
+    alert = page.locator("#character-alert")
+    expect(alert).to_contain_text(stealth)  # which trait: not only "this trait is rated 2"
+    box = page.locator("[name='s.specialties']")
+    expect(box).to_have_attribute("aria-invalid", "true")
+    assert box.evaluate("b => b.closest('details').open")
+    assert box.evaluate("b => b.closest('.field').nextElementSibling.id") == "character-alert"
+
+
+def test_issue34_point4_a_weapon_rows_error_in_spanish_names_the_field_in_spanish(new_context):
+    page = new_context(width=1280, height=900, locale="es-ES").new_page()
+    chronicle = create(page, "es", "tiers", "Armas")
+    page.goto(f"{chronicle}/characters/new")
+    page.locator("[name='s.name']").fill("Mara")
+    for name, value in (("s.weapons.0.name", "Glock"), ("s.weapons.0.capacity", "15"), ("s.weapons.0.loaded", "99")):
+        field = page.locator(f"[name='{name}']")
+        field.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+        field.fill(value)
+    page.locator("main form button[type=submit]").last.click()
+    alert = page.locator("#character-alert")
+    expect(alert).to_contain_text("Balas cargadas")
+    expect(alert).not_to_contain_text("Loaded")
+    loaded = page.locator("[name='s.weapons.0.loaded']")
+    expect(loaded).to_have_attribute("aria-invalid", "true")
+    assert loaded.evaluate("b => b.closest('details').open")

@@ -20,12 +20,15 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 
+from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError, from_rule_error, problem_body
 from rollbook.web import exchange, labels
 from rollbook.web.respond import fragment, is_htmx, lang_of, page
 
 Refusal = Callable[[Exception], Response]
+# refusals whose sentence does not say which trait it is about ("this trait is rated 2"): the form names it
+TRAIT_NAMED = ("specialty_rating_too_low",)
 # the refusals of an exchange's step, which name kinds of roll (follows_*: rolls only, so V20's "Damage roll")
 FOLLOW_CODES = ("follows_not_for_kind", "follows_wrong_kind", "follows_required", "follows_conflict")
 
@@ -64,6 +67,8 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
     if isinstance(params.get("fields"), (list, tuple)):  # "Choose only one of Skill, Discipline."
         params["fields"] = ", ".join(labels.field_param(str(name), lang) for name in params["fields"])
     body = problem_body(problem.status, problem.code, lang, params)
+    if problem.code in TRAIT_NAMED and isinstance(params.get("trait"), str):  # which trait (issue 34 point 4)
+        return problem.status, translate(N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"])
     return problem.status, body["detail"]
 
 

@@ -329,7 +329,11 @@
         function (box) { return box.value.trim() !== ""; });
       if (named[Number(power[1])]) return named[Number(power[1])];
     }
-    var names = [path, "s." + path, path.split(".").pop()];
+    // a row of a list, or a line of the specialties (issue 34 point 4): "specialties.brawl" is the
+    // specialties' box, "weapons.1.loaded" the second weapon's rounds — the longest name the form has
+    var parts = path.split("."), names = [path];
+    for (var n = parts.length; n > 0; n--) names.push("s." + parts.slice(0, n).join("."));
+    names.push(parts[parts.length - 1]);
     for (var i = 0; i < names.length; i++) {
       var found = form.querySelector('[name="' + names[i].replace(/"/g, "") + '"]:not([type=hidden])');
       if (found) return found;
