@@ -350,6 +350,13 @@
         el.removeAttribute("aria-invalid");
       });
     }
+    // Issue 34 point 17: a refusal the odds box already says (a Remorse roll without stains) is said once
+    // (the odds box keeps it: it is redrawn with the form, the roll's alert is not)
+    var odds = alert.id === "roll-alert" && document.querySelector("#odds [role=alert]");
+    if (odds && odds.textContent.trim() === message.textContent.trim()) {
+      alert.innerHTML = "";
+      return;
+    }
     var control = controlFor(form, message.getAttribute("data-field"));
     var target = control || alert;
     if (control) {
