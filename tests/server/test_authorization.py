@@ -59,6 +59,11 @@ ALLOWED: dict[str, set[str]] = {
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/adjustments": OWNER,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/actions": ST,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/offers": OWNER,
+    # issue 34 (saved rolls): each member's own list; a saved roll is its maker's alone (the player's here)
+    "GET /api/chronicles/{chronicle_id}/saved-rolls": TABLE,
+    "POST /api/chronicles/{chronicle_id}/saved-rolls": OWNER,
+    "DELETE /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}": {"player"},
+    "POST /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}/rolls": {"player"},
     # issue 32 (V5 at the table): a V20 table here, so past the door means the rules' 409/422
     "GET /api/chronicles/{chronicle_id}/characters/{character_id}/compulsion": TABLE,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/compulsion": ST,
@@ -121,12 +126,14 @@ BODIES: dict[str, object] = {
     "PUT /api/chronicles/{chronicle_id}/members/me/client-seed": {"client_seed": "abc"},
     "POST /api/chronicles/{chronicle_id}/odds/exchange": "attack",
     "POST /api/solo": {"scenario": "drowned-lantern"},
+    "POST /api/chronicles/{chronicle_id}/saved-rolls": "saved",
     "POST /api/chronicles/{chronicle_id}/solo/act": {"option": "choice:0"},
 }
 # Run first: it needs the ask still waiting (a grant decides it).
 FIRST = ("POST /api/chronicles/{chronicle_id}/asks/{ask_id}/withdraw",)
 # Run last, in this order: they change the caller's own tokens.
-LAST = ("DELETE /api/session", "POST /api/chronicles/{chronicle_id}/members/me/key")
+LAST = ("DELETE /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}",  # after its repeat
+        "DELETE /api/session", "POST /api/chronicles/{chronicle_id}/members/me/key")
 
 
 @dataclass
@@ -153,6 +160,8 @@ def _world(client, make_table) -> World:
     assert contest.status_code == 201, contest.text
     extended = client.post(f"{table.base}/extended", headers=table.st, json=_extended_body(character["id"]))
     assert extended.status_code == 201, extended.text
+    saved = client.post(f"{table.base}/saved-rolls", headers=player, json=_saved_body(character["id"]))
+    assert saved.status_code == 201, saved.text
     return World(
         headers={"storyteller": table.st, "player": player, "other": other, "stranger": stranger.st,
                  "forged": bearer(secrets.token_urlsafe(32)), "anonymous": {}},
@@ -160,13 +169,17 @@ def _world(client, make_table) -> World:
                 "ask_id": asked.json()["ask"]["id"], "member_id": victim_id,
                 "standing_id": standing.json()["standing"]["id"], "code": "busy",
                 "contest_seq": contest.json()["contest"]["seq"], "extended_seq": extended.json()["extended"]["seq"],
-                "npc": npc["id"]},
+                "npc": npc["id"], "saved_id": saved.json()["id"]},
         invitation=table.invitation,
     )
 
 
 def _contest_body(attacker: int, defender: int) -> dict:
     return {"attacker": {"character": attacker, "action": V20_TEST}, "defender": {"character": defender, "action": V20_TEST}}
+
+
+def _saved_body(character: int) -> dict:
+    return {"character": character, "name": f"Shoot {secrets.token_hex(2)}", "action": V20_TEST}
 
 
 def _extended_body(character: int) -> dict:
@@ -201,6 +214,8 @@ def _call(client, world: World, role: str, method: str, path: str):
         body = _contest_body(world.params["character_id"], world.params["npc"])
     if body == "extended":
         body = _extended_body(world.params["character_id"])
+    if body == "saved":
+        body = _saved_body(world.params["character_id"])
     headers = dict(world.headers[role])
     query = {"idle_timeout": 0.2} if path.endswith("/events") else None
     if path.endswith("/odds/exchange") and method == "GET":
