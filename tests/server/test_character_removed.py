@@ -50,6 +50,24 @@ def test_a_removed_character_is_not_found_listed_edited_or_rolled_for(app, make_
     assert table.roll(player, kept["id"], {"kind": "test", "attribute": "wits"}).status_code == 201
 
 
+def test_a_removed_character_is_named_in_the_refusal_an_unknown_id_is_not(app, make_table):
+    """Issue 34 point 12: "No existe el personaje 2" named an id; a removed character's 404 names it
+    (code ``character_removed``), an id that never was one says so without echoing the number."""
+    table = make_table("v5")
+    player = table.join("Bruno")
+    gone = table.character(player, {**V5_SHEET, "name": "Ofelia"})
+    as_member(app, table.st, lambda s, m: characters.remove_character(s, m, gone["id"]))
+    for path in (f"{table.base}/characters/{gone['id']}",):
+        answer = table.client.get(path, headers={**player, "Accept-Language": "es"})
+        assert answer.status_code == 404 and answer.json()["code"] == "character_removed"
+        assert "Ofelia" in answer.json()["detail"] and str(gone["id"]) not in answer.json()["detail"]
+    rolled = table.roll(player, gone["id"], {"kind": "test", "attribute": "wits"})
+    assert rolled.status_code == 404 and rolled.json()["code"] == "character_removed"
+    unknown = table.client.get(f"{table.base}/characters/987654", headers={**player, "Accept-Language": "fr"})
+    assert unknown.status_code == 404 and unknown.json()["code"] == "character_not_found"
+    assert "987654" not in unknown.json()["detail"]
+
+
 def test_the_migration_marks_characters_the_log_removed(fresh_url):
     fresh = create_app(fresh_url)
     with TestClient(fresh) as client:

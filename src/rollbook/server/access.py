@@ -49,7 +49,7 @@ def lock_character(session: Session, member: Member, character_id: int) -> Chara
     """A character of the member's chronicle, locked (after its chronicle: one lock order)."""
     character = session.scalars(_LOCK_CHARACTER, {"character": character_id, "chronicle": member.chronicle_id}).first()
     if character is None:
-        raise ProblemError(404, "character_not_found", character=character_id)
+        raise missing_character(session, member.chronicle_id, character_id)
     return character
 
 
@@ -70,8 +70,18 @@ def find_character(session: Session, member: Member, character_id: int) -> Chara
                                 present())
     ).first()
     if character is None:
-        raise ProblemError(404, "character_not_found", character=character_id)
+        raise missing_character(session, member.chronicle_id, character_id)
     return character
+
+
+def missing_character(session: Session, chronicle_id: int, character_id: int) -> ProblemError:
+    """The 404 of a character that is not at the table: a removed one is named (its name is in the log
+    already: its removal entry), any other id stays a number for the API and out of the message."""
+    gone = session.scalars(select(Character.name).where(Character.id == character_id,
+                                                        Character.chronicle_id == chronicle_id)).first()
+    if gone is not None:
+        return ProblemError(404, "character_removed", character=character_id, name=gone)
+    return ProblemError(404, "character_not_found", character=character_id)
 
 
 def find_entry(session: Session, member: Member, seq: int) -> LogEntry:
