@@ -103,6 +103,10 @@ def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url
             base = f"/api/chronicles/{created['chronicle']['id']}"
             st, player = bearer(created["token"]), bearer(joined["token"])
             character = http.post(f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}).json()
+            # a chronicle's first roll also commits its fair-dice seed (F-1): two entries, two NOTIFYs that
+            # may wake the reader twice; the roll measured below is an ordinary one, a single entry
+            warm = http.post(f"{base}/characters/{character['id']}/rolls", headers=st, json={"action": V20_TEST})
+            assert warm.status_code == 201, warm.text
             head = http.get(f"{base}/log", headers=st, params={"limit": 1}).json()["head"]["seq"]
             tables.append({"id": created["chronicle"]["id"], "base": base, "st": st, "player": player,
                            "character": character["id"], "head": head})
