@@ -69,12 +69,14 @@ Results carry codes and numbers only (``FairProblem.code`` + params; English and
 
 from __future__ import annotations
 
-from rollbook.fair.check import DrawCheck, FairProblem, FairReport, SeedState, check_log, fair_status
+from rollbook.fair.check import check_log
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
+from rollbook.fair.report import DrawCheck, FairProblem, FairReport, SeedState
 from rollbook.fair.seeds import (
     CLIENT_SEED, CLIENT_SEED_MAX, HIDDEN, MISMATCH, MOST_DICE, PENDING, PUBLIC, REROLL, ROLL, SEED_COMMIT,
     SEED_REVEAL, STREAMS, VERIFIED, check_client_seed, faces_for, is_commitment, parse_seed, seed_matches,
 )
+from rollbook.fair.status import fair_status
 from rollbook.fair.text import describe, parse_dice_list
 
 __all__ = [

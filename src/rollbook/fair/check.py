@@ -1,10 +1,11 @@
-"""Checking a whole exported log (SPEC F-1 to F-8): ``check_log`` and a receipt's ``fair_status``
-(see ``rollbook.fair`` for the entries it reads)."""
+"""Checking a whole exported log (SPEC F-1 to F-8): ``check_log`` walks it in log order, then recomputes
+the faces under the revealed seeds (see ``rollbook.fair`` for the entries it reads; ``report.py`` for
+what it answers)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
@@ -13,78 +14,11 @@ from rollbook.fair.seeds import (
     _HEX64, CLIENT_SEED, CLIENT_SEED_MAX, HIDDEN, MISMATCH, PENDING, PUBLIC, REROLL, SEED_COMMIT, SEED_REVEAL,
     STREAMS, VERIFIED, check_client_seed, is_commitment, seed_matches,
 )
+from rollbook.fair.report import DrawCheck, FairProblem, FairReport, SeedState
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
 
 QUICK_ROLL = "quick_roll"
-
-# --- checking a whole log --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class FairProblem:
-    """One finding, as a code and its parameters (``rollbook.i18n.messages_fair`` has the sentences)."""
-
-    seq: int
-    code: str
-    params: dict = field(default_factory=dict)
-    reroll: int | None = None  # set when the problem is a follow-up's (index in receipt["rerolls"])
-
-
-@dataclass(frozen=True)
-class DrawCheck:
-    """The verdict on one nonce's dice: VERIFIED, PENDING (seed not revealed yet) or MISMATCH."""
-
-    seq: int
-    part: str
-    reroll: int | None
-    member: int | None
-    commitment: str | None
-    client_seed: str | None
-    nonce: int | None
-    sizes: tuple[int, ...]
-    faces: tuple[int, ...]
-    expected: tuple[int, ...] | None  # recomputed under the revealed seed (None while pending)
-    status: str
-    problems: tuple[FairProblem, ...]
-    stream: str = PUBLIC  # F-7: the stream the record names (none before F-7: the public one)
-
-
-@dataclass(frozen=True)
-class SeedState:
-    commitment: str
-    committed_at: int
-    revealed_at: int | None
-    seed: str | None  # lowercase hex, once revealed (and only if it matches the commitment)
-    stream: str = PUBLIC  # F-7 (a seed committed before F-7 names none: the public stream)
-
-
-@dataclass(frozen=True)
-class FairReport:
-    draws: tuple[DrawCheck, ...]
-    problems: tuple[FairProblem, ...]  # every problem, the draws' included, in log order
-    seeds: tuple[SeedState, ...]
-    unproven: tuple[int, ...]  # rolls with no fairness record made while no seed was in use
-    redacted: int
-
-    @property
-    def clean(self) -> bool:
-        return not self.problems
-
-    def counts(self) -> dict[str, int]:
-        counts = {VERIFIED: 0, PENDING: 0, MISMATCH: 0}
-        for draw in self.draws:
-            counts[draw.status] += 1
-        counts["unproven"] = len(self.unproven)
-        return counts
-
-    def status_of(self, seq: int) -> str | None:
-        """The fairness state of one entry: MISMATCH if any of its draws is, else PENDING if any is,
-        else VERIFIED; None for an entry with no fair draw of its own."""
-        statuses = {draw.status for draw in self.draws if draw.seq == seq}
-        for status in (MISMATCH, PENDING, VERIFIED):
-            if status in statuses:
-                return status
-        return None
 
 
 @dataclass
@@ -453,31 +387,3 @@ def check_log(entries: Iterable[Any]) -> FairReport:
         elif isinstance(receipt, Mapping) and isinstance(receipt.get("system"), str) and "request" in receipt:
             check.roll(entry, receipt)
     return check.report()
-
-
-def fair_status(receipt: Mapping, chronicle: int, revealed: Mapping[str, bytes]) -> str | None:
-    """One receipt's state for the table (F-6), given the seeds revealed so far (by commitment):
-    MISMATCH when a draw under a revealed seed does not recompute to its stored faces, else PENDING
-    while a draw's seed is unrevealed, else VERIFIED; None for a receipt with no fairness record (the
-    caller shows its source instead). The log-wide checks (nonces, order) are ``check_log``'s."""
-    try:
-        draws = [draw for draw in receipt_draws(receipt) if draw.record is not None]
-    except RuleError:
-        return MISMATCH if "fair" in receipt else None
-    if not draws:
-        return None
-    status = VERIFIED
-    for draw in draws:
-        record = draw.record
-        commitment = record.get("commitment") if isinstance(record, Mapping) else None
-        seed = revealed.get(commitment) if isinstance(commitment, str) else None
-        if seed is None:
-            status = PENDING
-            continue
-        try:
-            if (record.get("algorithm") != FAIR_ALGORITHM or not seed_matches(seed, commitment)
-                    or recompute(receipt, draw, seed, chronicle) != draw.faces):
-                return MISMATCH
-        except (RuleError, KeyError, TypeError):
-            return MISMATCH
-    return status

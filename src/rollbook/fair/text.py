@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from rollbook.fair.check import FairProblem
+from rollbook.fair.report import FairProblem
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
