@@ -12,7 +12,7 @@ from rollbook.play import powers
 from rollbook.play.powers_data import POWERS
 from rollbook.play.v5_sheet import Sheet as V5Sheet
 from rollbook.play.v20_sheet import Sheet as V20Sheet
-from rollbook.web import labels
+from rollbook.web import labels, typednames
 from tests.catalogues import translated_msgids
 
 EVERY_POWER = [(system, discipline, level, power_id, name)
@@ -46,7 +46,7 @@ def test_every_known_discipline_has_its_powers(system):
 def test_powers_typed_in_any_language_fold_to_their_id_per_discipline():
     for system, discipline, level, power_id, name in EVERY_POWER:
         for lang in ("en", "fr", "es"):
-            assert labels.power_from_text(system, discipline, translate(name, lang)) == power_id, (lang, name)
+            assert typednames.power_from_text(system, discipline, translate(name, lang)) == power_id, (lang, name)
 
 
 @pytest.mark.parametrize("code", ["power_choice", "power_discipline_missing", "power_above_rating", "unknown_power"])

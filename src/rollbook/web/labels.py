@@ -312,6 +312,16 @@ FLAGS = {
 }
 
 
+# Disciplines each game knows (offered as suggestions; a homebrew name is still accepted).
+DISCIPLINES = {
+    "v20": ("animalism", "auspex", "celerity", "chimerstry", "dementation", "dominate", "fortitude", "necromancy",
+            "obfuscate", "obtenebration", "potence", "presence", "protean", "quietus", "serpentis", "thaumaturgy",
+            "vicissitude"),
+    "v5": ("animalism", "auspex", "blood_sorcery", "celerity", "dominate", "fortitude", "obfuscate", "oblivion",
+           "potence", "presence", "protean", "thin_blood_alchemy"),
+}
+
+
 def readable(identifier: str) -> str:
     return identifier.replace("_", " ").capitalize()
 
@@ -324,17 +334,6 @@ def trait(name: str, lang: str, names: Mapping[str, str] | None = None) -> str:
     if names and isinstance(names.get(name), str):
         return names[name]
     return translate(readable(name), lang)
-
-
-def typed_name(text: str) -> tuple[str, str | None]:
-    """A trait name as typed -> (its id, the name to keep beside it): a name the catalogues know has
-    none to keep (it is shown translated); a homebrew one keeps its spelling, blanks collapsed, when
-    it is not the id itself ("Égouts" -> ("egouts", "Égouts"); "egouts" -> ("egouts", None))."""
-    identifier = trait_from_text(text)
-    typed = " ".join(str(text).split())
-    if not identifier or identifier in TRAITS or typed == identifier:
-        return identifier, None
-    return identifier, typed[:100]
 
 
 def field(name: str, lang: str, title: str | None = None) -> str:
@@ -373,70 +372,6 @@ def resource(path: str, lang: str, names: Mapping[str, str] | None = None) -> st
 
 def system_name(system: str, lang: str) -> str:
     return translate(SYSTEMS.get(system, system), lang)
-
-
-# --- trait names typed in any of the table's languages -> the canonical id ----------------------
-
-LANGS = ("en", "fr", "es")
-
-# Disciplines each game knows (offered as suggestions; a homebrew name is still accepted).
-DISCIPLINES = {
-    "v20": ("animalism", "auspex", "celerity", "chimerstry", "dementation", "dominate", "fortitude", "necromancy",
-            "obfuscate", "obtenebration", "potence", "presence", "protean", "quietus", "serpentis", "thaumaturgy",
-            "vicissitude"),
-    "v5": ("animalism", "auspex", "blood_sorcery", "celerity", "dominate", "fortitude", "obfuscate", "oblivion",
-           "potence", "presence", "protean", "thin_blood_alchemy"),
-}
-
-
-def _folded(text: str) -> str:
-    """Case, accents, spaces and dashes folded: "Furtivité" and "furtivite" meet."""
-    import unicodedata
-
-    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode("ascii")
-    return " ".join(plain.lower().replace("-", " ").replace("_", " ").split())
-
-
-def sort_key(text: str) -> str:
-    return _folded(text)
-
-
-def _singular(folded: str) -> str:
-    """A folded name with each word's plural ending dropped ("sciences" -> "science", "ciencias" ->
-    "ciencia", "armes a feu" -> "arme a feu"): players say a trait in the singular or the plural."""
-    return " ".join(word[:-1] if len(word) > 3 and word.endswith(("s", "x")) else word for word in folded.split())
-
-
-_BY_NAME: dict[str, str] = {}
-_BY_SINGULAR: dict[str, str] = {}
-
-
-def _names() -> dict[str, str]:
-    if not _BY_NAME:
-        for identifier, msgid in TRAITS.items():
-            _BY_NAME.setdefault(_folded(identifier), identifier)
-            for lang in LANGS:
-                _BY_NAME.setdefault(_folded(translate(msgid, lang)), identifier)
-        for folded, identifier in _BY_NAME.items():
-            _BY_SINGULAR.setdefault(_singular(folded), identifier)
-    return _BY_NAME
-
-
-def trait_from_text(text: str) -> str:
-    """A trait name as typed, in English, French or Spanish, any case, accents or not, singular or plural
-    ("Furtivité", "Presencia", "Animal Ken", "animal_ken", "Sciences") -> its canonical id ("stealth", "presence", "animal_ken"); a name the catalogues do
-    not know (homebrew) -> an id made from it, accents folded ("Égouts" -> "egouts")."""
-    import re
-
-    folded = _folded(text)
-    # the name as written, else as said in the singular or the plural (issue 34 point 14: "Sciences" is Science)
-    known = _names().get(folded) or _BY_SINGULAR.get(_singular(folded))
-    if known:
-        return known
-    slug = re.sub(r"[^a-z0-9]+", "_", folded).strip("_")
-    if slug and not slug[0].isalpha():
-        slug = "t_" + slug
-    return slug[:40]
 
 
 # What a refusal "only the Storyteller may do this (…)" names (``storyteller_only``'s ``action``).
@@ -479,15 +414,3 @@ def power(system: str, discipline: str, power_id: str, lang: str) -> str:
 
     listed = known(system).get(discipline, {}).get(power_id)
     return translate(listed[1], lang) if listed else readable(power_id)
-
-
-def power_from_text(system: str, discipline: str, text: str) -> str | None:
-    """A power's name typed in English, French or Spanish (or its id), among the game's powers of
-    ``discipline`` -> its id; None when the list has no such power (a homebrew one)."""
-    from rollbook.play.powers import known
-
-    folded = _folded(text)
-    for power_id, (_level, name) in known(system).get(discipline, {}).items():
-        if folded == _folded(power_id) or any(folded == _folded(translate(name, lang)) for lang in LANGS):
-            return power_id
-    return None

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from rollbook.i18n import N_, translate
 from rollbook.play import powers
 from rollbook.rules.base import RuleError
-from rollbook.web import labels
+from rollbook.web import labels, typednames
 from rollbook.web.forms import Option, parse_int
 
 NEW_ROWS = 2  # empty power rows for a Discipline added in the same form
@@ -113,12 +113,12 @@ def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool,
         if not name:
             continue
         typed = str(form.get(prefix + "discipline") or "").strip()
-        discipline = (discipline_id or labels.trait_from_text)(typed) if typed else _discipline_of(system, name)
+        discipline = (discipline_id or typednames.trait_from_text)(typed) if typed else _discipline_of(system, name)
         if not discipline:
             if lenient:
                 continue
             raise RuleError("missing_field", field=f"powers.{n - 1}.discipline")
-        power_id = labels.power_from_text(system, discipline, name)
+        power_id = typednames.power_from_text(system, discipline, name)
         if power_id is not None:
             level = powers.known(system)[discipline][power_id][0]
             out.append({"discipline": discipline, "level": level, "power": power_id})
@@ -135,5 +135,5 @@ def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool,
 
 
 def _discipline_of(system: str, name: str) -> str:
-    found = [d for d in powers.disciplines_with_powers(system) if labels.power_from_text(system, d, name)]
+    found = [d for d in powers.disciplines_with_powers(system) if typednames.power_from_text(system, d, name)]
     return found[0] if len(found) == 1 else ""

@@ -10,7 +10,7 @@ from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.fair import SEED_COMMIT
-from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5table
+from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, typednames, v5table
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.titles import roll_title
 
@@ -405,7 +405,7 @@ def powers_of(system: str, sheet: dict, discipline: str, lang: str) -> list[str]
     """The sheet's powers of one Discipline, by level: a known power in the reader's language, a
     homebrew one as typed ("Égouts" stays "Égouts")."""
     held = [p for p in sheet.get("powers") or [] if isinstance(p, dict) and p.get("discipline") == discipline]
-    held.sort(key=lambda p: (p.get("level") or 0, labels.sort_key(power_words(system, p, lang))))
+    held.sort(key=lambda p: (p.get("level") or 0, typednames.sort_key(power_words(system, p, lang))))
     return [f"{power_words(system, p, lang)} ({p.get('level')})" for p in held]
 
 

@@ -20,7 +20,7 @@ from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
 from rollbook.play.systems import system_module
 from rollbook.rules.base import RuleError
-from rollbook.web import labels
+from rollbook.web import labels, typednames
 from rollbook.web.forms import Option, describe, parse_int, plain_type, truthy
 from rollbook.web.powerform import PowerGroup, PowerRow, fill_power_section, powers_from_form
 
@@ -243,7 +243,7 @@ def suggestions(system: str, key: str, held: dict, lang: str) -> list[Option]:
         known = labels.DISCIPLINES.get(system, ())
     else:
         return []
-    names = sorted((labels.trait(k, lang) for k in known if k not in held), key=labels.sort_key)
+    names = sorted((labels.trait(k, lang) for k in known if k not in held), key=typednames.sort_key)
     return [Option(name, name) for name in names]
 
 
@@ -314,7 +314,7 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
 def trait_id(text: str) -> str:
     """"Animal Ken", "Furtivité", "Presencia" -> "animal_ken", "stealth", "presence" (the play layer's
     trait ids; a name typed in the table's language is the trait it names)."""
-    return labels.trait_from_text(text)
+    return typednames.trait_from_text(text)
 
 
 def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None, *,
@@ -334,7 +334,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
         """A trait typed -> its id; a homebrew name is kept beside it as typed (the sheet's ``names``).
         A row that adds a trait names it; a mention (a specialty's line, a list) only names a trait
         that has no name yet."""
-        identifier, typed = labels.typed_name(text)
+        identifier, typed = typednames.typed_name(text)
         if not typed or typed == (held_names.get(identifier) or labels.readable(identifier)):
             return identifier
         if names_it or (identifier not in held_names and identifier not in typed_names):
@@ -388,7 +388,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
             posted = [n[len(name) + 1:] for n in form if isinstance(n, str) and n.startswith(name + ".")]
             for trait in dict.fromkeys([*(sheet.get(key) or {}), *posted]):
                 sub_name = f"s.{key}.{trait}"
-                if sub_name in form and labels.trait_from_text(trait) == trait:
+                if sub_name in form and typednames.trait_from_text(trait) == trait:
                     value = number(f"{key}.{trait}", str(form.get(sub_name)), True)
                     if value is not _SKIP:
                         entries[trait] = value
