@@ -2,10 +2,13 @@
 at the table here; this writes it where every process reads it (``usecases.presence``), so presence
 stays honest with several processes (``rollbook serve --workers N``, PostgreSQL or SQLite).
 
-A member's first feed opened in this process writes their row; a heartbeat refreshes this process's
-rows every ``HEARTBEAT`` seconds while it serves any feed; their last feed closing here deletes it.
-The writes go through ``tx.run`` in a worker thread, one at a time in order, and a failed write is logged and left to the next heartbeat (presence is a courtesy: a feed
-never waits for it or fails with it).
+A member's first feed opened in this process marks their row; their last feed closing here unmarks
+it; a heartbeat every ``HEARTBEAT`` seconds refreshes all of this process's rows in one statement
+while it serves any feed. What a feed's opening or closing changes is written by one writer task,
+in order (a departure never lands before its arrival): the changes made while a write runs are
+written together by the next one, in one transaction, so a thousand feeds opening at once cost a few
+writes, not a thousand (issue 30 point 9). A failed write is logged and its changes are kept for the
+next write or heartbeat (presence is a courtesy: a feed never waits for it or fails with it).
 """
 
 from __future__ import annotations
@@ -32,16 +35,18 @@ class Presence:
         self.hub = hub
         self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.counts: dict[tuple[int, int], int] = {}
-        self._writes: asyncio.Lock | None = None
+        self.changes: dict[tuple[int, int], bool] = {}  # not written yet: present (marked) or gone
+        self._refresh = False  # the heartbeat is due
+        self._writer: asyncio.Task | None = None
         self._beat: asyncio.Task | None = None
-        self.writes = 0  # tests read it
+        self.writes = 0  # transactions written (tests read it)
 
     def arrive(self, member: Member) -> None:
         key = (member.chronicle_id, member.id)
         count = self.counts.get(key, 0)
         self.counts[key] = count + 1
         if count == 0:
-            self._spawn(self._write(presence_cases.mark, [key]))
+            self._change(key, True)
         if self._beat is None or self._beat.done():
             self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
 
@@ -52,28 +57,42 @@ class Presence:
             self.counts[key] = count
             return
         self.counts.pop(key, None)
-        self._spawn(self._write(presence_cases.unmark, [key]))
+        self._change(key, False)
 
-    def _spawn(self, work) -> None:
+    def _change(self, key: tuple[int, int], present: bool) -> None:
+        self.changes[key] = present  # the latest says what the row must be
+        self._write_soon()
+
+    def _write_soon(self) -> None:
+        if self._writer is not None and not self._writer.done():
+            return  # the running writer takes it up next
         try:
-            asyncio.get_running_loop().create_task(work)
-        except RuntimeError:  # no loop any more (the server is stopping): the row ages out
-            work.close()
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        except RuntimeError:  # no loop any more (the server is stopping): the rows age out
+            pass
 
-    async def _write(self, change, keys: list[tuple[int, int]]) -> None:
+    async def _write(self) -> None:
         db = self.hub.db
-        if db is None or not keys:
-            return
-        if self._writes is None:
-            self._writes = asyncio.Lock()
-        async with self._writes:  # in order: a departure never lands before its arrival
+        while db is not None and (self.changes or self._refresh):
+            changes, refresh = self.changes, self._refresh
+            self.changes, self._refresh = {}, False
             try:
-                await asyncio.to_thread(tx.run, db, lambda session: change(session, self.process, keys))
+                await asyncio.to_thread(tx.run, db, lambda session: self._apply(session, changes, refresh))
                 self.writes += 1
             except Exception:
                 logger.exception("rollbook: writing who is at the table failed (the next heartbeat tries again)")
+                for key, present in changes.items():
+                    self.changes.setdefault(key, present)  # unless a newer change came meanwhile
+                return
+
+    def _apply(self, session, changes: dict[tuple[int, int], bool], refresh: bool) -> None:
+        presence_cases.unmark(session, self.process, [key for key, present in changes.items() if not present])
+        presence_cases.mark(session, self.process, [key for key, present in changes.items() if present])
+        if refresh:
+            presence_cases.refresh(session, self.process)
 
     async def _heartbeat(self) -> None:
         while self.counts:
             await asyncio.sleep(HEARTBEAT)
-            await self._write(presence_cases.mark, sorted(self.counts))
+            self._refresh = True
+            self._write_soon()

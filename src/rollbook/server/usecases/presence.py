@@ -1,19 +1,31 @@
 """Presence (issue 34, "Presence and notifications"): which members of a chronicle have a live feed
 open, on every server process. Each process keeps one row per member it serves a feed to
-(``server.presence`` writes them: when the member's first feed opens there, at each heartbeat, and
-gone when their last feed there closes); a member is online while one of those rows is fresh, so a
-process that died without a word stops counting after ``FRESH``."""
+(``server.presence`` writes them: when the member's first feed opens there, gone when their last
+feed there closes, and all of its rows refreshed by one heartbeat statement); a member is online
+while one of those rows is fresh, so a process that died without a word stops counting after
+``FRESH``.
+
+Each function is one statement whatever the number of members (issue 30 point 9: an idle feed costs
+nothing per member; the heartbeat is one UPDATE per process).
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.models import Member, Presence
 
 FRESH = timedelta(seconds=30)  # three heartbeats (server.presence.HEARTBEAT)
+
+_ROWS = Presence.__table__
+_FORGET = _ROWS.delete().where(_ROWS.c.chronicle_id == bindparam("chronicle"),
+                               _ROWS.c.member_id == bindparam("member"), _ROWS.c.process == bindparam("here"))
+_INSERT = _ROWS.insert().values(chronicle_id=bindparam("chronicle"), member_id=bindparam("member"),
+                                process=bindparam("here"), seen_at=bindparam("moment"))
+_REFRESH = _ROWS.update().where(_ROWS.c.process == bindparam("here")).values(seen_at=bindparam("moment"))
 
 
 def _stamp(moment: datetime) -> str:
@@ -21,19 +33,26 @@ def _stamp(moment: datetime) -> str:
 
 
 def mark(session: Session, process: str, present: list[tuple[int, int]]) -> None:
-    """These (chronicle, member) pairs have a feed open in ``process``, now."""
+    """These (chronicle, member) pairs have a feed open in ``process``, now (a pair marked already
+    keeps one row: its old one is replaced)."""
+    if not present:
+        return
+    unmark(session, process, present)
     moment = _stamp(datetime.now(UTC))
-    for chronicle_id, member_id in present:
-        session.execute(delete(Presence).where(Presence.chronicle_id == chronicle_id, Presence.member_id == member_id,
-                                               Presence.process == process))
-        session.add(Presence(chronicle_id=chronicle_id, member_id=member_id, process=process, seen_at=moment))
+    session.execute(_INSERT, [{"chronicle": chronicle_id, "member": member_id, "here": process, "moment": moment}
+                              for chronicle_id, member_id in present])
 
 
 def unmark(session: Session, process: str, gone: list[tuple[int, int]]) -> None:
     """These (chronicle, member) pairs have no feed open in ``process`` any more."""
-    for chronicle_id, member_id in gone:
-        session.execute(delete(Presence).where(Presence.chronicle_id == chronicle_id, Presence.member_id == member_id,
-                                               Presence.process == process))
+    if gone:
+        session.execute(_FORGET, [{"chronicle": chronicle_id, "member": member_id, "here": process}
+                                  for chronicle_id, member_id in gone])
+
+
+def refresh(session: Session, process: str) -> int:
+    """The heartbeat: every row of ``process`` is fresh again, now (one statement); how many."""
+    return session.execute(_REFRESH, {"here": process, "moment": _stamp(datetime.now(UTC))}).rowcount
 
 
 def online(session: Session, member: Member) -> set[int]:
