@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -65,6 +67,17 @@ def test_a_replaced_key_file_seals_under_its_own_key(tmp_path):
         seal.seal(SEED, 1, "ab", secret=f"a passing secret number {number}")
     assert seal._scrypt_key.cache_info().currsize <= 4
     assert seal.unseal(second, 1, "ab") == SEED
+
+
+def test_first_rolls_together_derive_the_key_once():
+    """Issue 30 point 9: scrypt is slow on purpose; the first rolls of several chronicles arriving
+    together (a server just started) derive the key once, not once per thread."""
+    secret = f"a secret nobody used yet {secrets.token_hex(8)}"
+    misses = seal._scrypt_key.cache_info().misses
+    with ThreadPoolExecutor(8) as pool:
+        sealed = list(pool.map(lambda n: seal.seal(SEED, n, "ab", secret=secret), range(8)))
+    assert seal._scrypt_key.cache_info().misses == misses + 1
+    assert [seal.unseal(s, n, "ab", secret=secret) for n, s in enumerate(sealed)] == [SEED] * 8
 
 
 def test_a_chronicle_whose_seed_was_sealed_before_rolls_and_rotates_to_v2(app, client, make_table):

@@ -22,6 +22,7 @@ import functools
 import hashlib
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
@@ -104,11 +105,21 @@ def _scrypt_key(secret: str) -> bytes:
     return Scrypt(salt=SCRYPT_SALT, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P).derive(secret.encode("utf-8"))
 
 
+_deriving = threading.Lock()
+
+
+def _v2_key(secret: str) -> bytes:
+    """``_scrypt_key``, derived once per process and secret: the first rolls of several chronicles
+    arriving together wait for the one derivation (``lru_cache`` alone lets each thread derive it)."""
+    with _deriving:
+        return _scrypt_key(secret)
+
+
 def _v1_key(secret: str) -> bytes:
     return hashlib.sha256(b"rollbook server seed seal\0" + secret.encode("utf-8")).digest()
 
 
-_KEYS = {_FORMAT: _scrypt_key, _FORMAT_V1: _v1_key}
+_KEYS = {_FORMAT: _v2_key, _FORMAT_V1: _v1_key}
 
 
 def _context(chronicle_id: int, commitment: str) -> bytes:
@@ -118,7 +129,7 @@ def _context(chronicle_id: int, commitment: str) -> bytes:
 def seal(seed: bytes, chronicle_id: int, commitment: str, secret: str | None = None) -> str:
     """The stored form of a server seed: ``aes256gcm-v2:`` and base64 of nonce and ciphertext."""
     nonce = secrets.token_bytes(_NONCE_BYTES)
-    key = _scrypt_key(secret or operator_secret())
+    key = _v2_key(secret or operator_secret())
     sealed = AESGCM(key).encrypt(nonce, seed, _context(chronicle_id, commitment))
     return f"{_FORMAT}:" + base64.b64encode(nonce + sealed).decode("ascii")
 
