@@ -12,7 +12,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.web import labels, sheetform
+from rollbook.web import labels, sheetpatch
 
 HTMX = {"HX-Request": "true"}
 
@@ -87,7 +87,7 @@ def test_names_are_kept_only_for_homebrew_and_only_when_they_change():
     form = {"new.skills.name.0": "Furtivité", "new.skills.value.0": "1",
             "new.skills.name.1": "Égouts", "new.skills.value.1": "2",
             "new.disciplines.name.0": "Nécromancie des Égouts", "new.disciplines.value.0": "1"}
-    patch = sheetform.patch_from_form("v5", form, sheet, None)
+    patch = sheetpatch.patch_from_form("v5", form, sheet, None)
     assert patch["skills"]["stealth"] == 1 and patch["skills"]["egouts"] == 2
     assert patch["names"] == {"necromancie_des_egouts": "Nécromancie des Égouts"}  # Égouts unchanged, none
     for lang in ("en", "fr", "es"):
@@ -105,7 +105,7 @@ def test_names_are_kept_only_for_homebrew_and_only_when_they_change():
 def test_a_removed_homebrew_trait_takes_its_name_with_it(system, sheet, form):
     """The row of a homebrew trait emptied: its name goes too (``null`` in the patch), the names of
     traits still on the sheet stay."""
-    patch = sheetform.patch_from_form(system, form, sheet, None)
+    patch = sheetpatch.patch_from_form(system, form, sheet, None)
     removed = next(iter(form)).rsplit(".", 1)[1]
     assert patch["names"][removed] is None
     assert all(value is None for value in patch["names"].values())
@@ -115,5 +115,5 @@ def test_a_removed_homebrew_trait_takes_its_name_with_it(system, sheet, form):
 def test_a_name_still_mentioned_elsewhere_is_kept():
     """A trait whose rating is removed but whose specialty line still names it keeps its name."""
     sheet = {"names": {"egouts": "Égouts"}, "skills": {"egouts": 1}, "specialties": {"egouts": ["Rats"]}}
-    patch = sheetform.patch_from_form("v5", {"s.skills.egouts": ""}, sheet, None)
+    patch = sheetpatch.patch_from_form("v5", {"s.skills.egouts": ""}, sheet, None)
     assert "names" not in patch

@@ -11,7 +11,7 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.web import sheetform
+from rollbook.web import sheetpatch
 from rollbook.web.preview import describe_pool
 
 from .helpers import ROLLUNDER_SHEET, chronicle_with_player, give_agile, text_of
@@ -116,17 +116,17 @@ def test_rows_post_the_same_patch_as_before():
     """The server still receives a list of objects, fields left empty left out (the rules' defaults)."""
     form = {"s.weapons.0.name": "Pistol", "s.weapons.0.bonus": "2", "s.weapons.0.capacity": "8",
             "s.weapons.0.loaded": "", "s.weapons.0.spare": "", "s.weapons.1.name": " ", "s.weapons.1.bonus": ""}
-    assert sheetform.patch_from_form("tiers", form, {}, None)["weapons"] == [{"name": "Pistol", "bonus": 2,
+    assert sheetpatch.patch_from_form("tiers", form, {}, None)["weapons"] == [{"name": "Pistol", "bonus": 2,
                                                                              "capacity": 8}]
     cards = {"s.cards.0.name": "Agile", "s.cards.0.effect": "advantage", "s.cards.0.bonus": "",
              "s.cards.0.consumable": ["off", "on"], "s.cards.0.text": "",
              "s.cards.1.name": "Strong", "s.cards.1.effect": "bonus", "s.cards.1.bonus": "2",
              "s.cards.1.consumable": "off", "s.cards.1.text": "Once a night",
              "s.cards.2.name": "", "s.cards.2.effect": "advantage", "s.cards.2.consumable": ["off", "on"]}
-    assert sheetform.patch_from_form("rollunder", cards, {}, None)["cards"] == [
+    assert sheetpatch.patch_from_form("rollunder", cards, {}, None)["cards"] == [
         {"name": "Agile", "effect": "advantage", "consumable": True},
         {"name": "Strong", "effect": "bonus", "bonus": 2, "consumable": False, "text": "Once a night"}]
-    assert "cards" not in sheetform.patch_from_form("rollunder", {}, {"cards": []}, None)  # not in the form: kept
+    assert "cards" not in sheetpatch.patch_from_form("rollunder", {}, {"cards": []}, None)  # not in the form: kept
 
 
 def test_cards_rows_on_the_sheet_editor(app):

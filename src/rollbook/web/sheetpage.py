@@ -16,7 +16,7 @@ from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.web import authority, exchange, forms, labels, sheetform, table, v5table
+from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5table
 from rollbook.web.present import identity, rating_groups, specialties
 from rollbook.web.respond import page
 
@@ -33,7 +33,7 @@ def character_or_404(state: table.Table, character_id: int) -> table.CharacterRo
 def sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
     """The posted sheet form back on the sheet (to re-render it after a refusal)."""
     try:  # every field that can be read, the others left as they were
-        patch = sheetform.patch_from_form(system, values, sheet, None, lenient=True)
+        patch = sheetpatch.patch_from_form(system, values, sheet, None, lenient=True)
     except RuleError:
         return sheet
     return merge(sheet, patch)

@@ -15,7 +15,7 @@ from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles
-from rollbook.web import authority, forms, labels, sheetform, table
+from rollbook.web import authority, forms, labels, sheetform, sheetpatch, table
 from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
@@ -38,7 +38,7 @@ def add_character(request: Request, chronicle_id: int, db: Db, member: Reader, l
     with db.read() as session:
         system = chronicles.chronicle_info(session, member)["system"]
     blank = play.new_sheet(system, {"name": "—"})
-    patch = sheetform.without_nulls(sheetform.patch_from_form(system, form, blank, None))
+    patch = sheetpatch.without_nulls(sheetpatch.patch_from_form(system, form, blank, None))
     name = str(patch.get("name", "")).strip()
     if not name:
         raise RuleError("missing_field", field="name")
@@ -154,7 +154,7 @@ def edit_sheet(request: Request, chronicle_id: int, character_id: int, db: Db, m
     character = character_or_404(state, character_id)
     system = state.chronicle["system"]
     editable = sheetform.editable_keys(system, member.role, False)
-    patch = sheetform.patch_from_form(system, form, character.sheet or {}, editable)
+    patch = sheetpatch.patch_from_form(system, form, character.sheet or {}, editable)
     fields: dict[str, Any] = {"patch": patch, "version": forms.int_field(form, "version")}
     base = _base(form)
     if base is not None:  # only what this editor changed, applied on the sheet as it is now
