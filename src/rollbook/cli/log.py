@@ -18,7 +18,8 @@ app.add_typer(log_app, name="log")
 def verify(
     file: Path = typer.Argument(..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."),
     head: Optional[str] = typer.Option(
-        None, "--head", help="SEQ:ENTRY_HASH the log must end with (e.g. the log_head you noted), to catch a cut tail."),
+        None, "--head", help="SEQ:ENTRY_HASH, a log_head you noted: the log must hold that entry (a cut tail, or a "
+                             "rewrite at or before it with the chain recomputed, is caught only this way)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on standard error."),
 ) -> None:
     """Check the hash chain, recompute every receipt from its request and faces, check that every
@@ -47,12 +48,7 @@ def verify(
     fair = check_log(entry for _, entry in entries)  # F-1 … F-6: every face under the revealed seeds
     problems.extend(describe(problem) for problem in fair.problems)
     if head is not None:
-        seq_text, _, digest = head.partition(":")
-        last = next((e for _, e in reversed(entries) if isinstance(e, dict)), None)
-        if not seq_text.isdigit() or not digest:
-            fail("--head takes SEQ:ENTRY_HASH")
-        if last is None or last.get("seq") != int(seq_text) or last.get("entry_hash") != digest:
-            problems.append(f"entry {seq_text}: the log does not end with the expected head")
+        problems.extend(_head_problems(entries, head))
     for problem in problems:
         typer.echo(problem)
     if not quiet:
@@ -68,6 +64,23 @@ def verify(
         typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{dice}{hidden}: "
                    f"{verdict}", err=True)
     raise typer.Exit(1 if problems else 0)
+
+
+def _head_problems(entries: list, head: str) -> list[str]:
+    """A head a member noted (``log_head``: SEQ:ENTRY_HASH), the only anchor from outside the file: the
+    log holds entry SEQ with that hash (it may have grown since), else its tail was cut or it was
+    rewritten at or before SEQ, even with its whole chain recomputed (issue 31 point 13)."""
+    seq_text, _, digest = head.partition(":")
+    if not seq_text.isdigit() or not digest:
+        fail("--head takes SEQ:ENTRY_HASH")
+    readable = [e for _, e in entries if isinstance(e, dict)]
+    noted = next((e for e in readable if e.get("seq") == int(seq_text)), None)
+    if noted is None or noted is readable[-1] and noted.get("entry_hash") != digest:
+        return [f"entry {seq_text}: the log does not end with the expected head"]
+    if noted.get("entry_hash") != digest:
+        return [f"entry {seq_text}: not the entry noted as the head {seq_text}:{digest[:12]}…: the log was rewritten "
+                "at or before it"]
+    return []
 
 
 @log_app.command("export")

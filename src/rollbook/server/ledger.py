@@ -148,6 +148,7 @@ class AuthorityLedger:
             problems.append("an ask for another character than its entry names")
         if not receipt.get("asked"):
             problems.append("an ask that asks nothing")
+        problems += _asked_pool(receipt)
         self.asks[entry["seq"]] = _Ask(entry["seq"], receipt.get("character"), actor.get("member"), receipt.get("kind"),
                                        receipt.get("player"), receipt.get("asked"))
         return problems
@@ -260,6 +261,20 @@ class AuthorityLedger:
         return problems
 
 
+def _asked_pool(receipt: dict) -> list[str]:
+    """The pool an ask shows adds the dice asked (or the baseline's): an ask rewritten with its grant
+    and roll, its pool left as asked, is caught (issue 31 point 13, A-1)."""
+    pool, asked, base = receipt.get("pool"), receipt.get("asked"), receipt.get("baseline")
+    if not isinstance(pool, dict) or not isinstance(pool.get("modifiers"), list) or not pool.get("parts") \
+            or not isinstance(asked, dict):
+        return []
+    modifier = asked.get("modifier", base.get("modifier") if isinstance(base, dict) else None)
+    if not isinstance(modifier, int):
+        return []
+    added = sum(m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier")
+    return [] if added == modifier else [f"the ask's pool adds {added} dice but it asks a modifier of {modifier}"]
+
+
 # --- the request a roll's action builds, and the effects its receipt implies ------------------------
 
 # Fields the action hands to the rules request unchanged, per system (``play.<system>.prepare``).
@@ -287,6 +302,14 @@ def request_problems(receipt: dict) -> list[str]:
     if isinstance(pool, dict) and "total" in pool and isinstance(request.get("pool"), int) \
             and receipt.get("kind") not in ("soak",) and system in ("v20", "v5") and request["pool"] != pool["total"]:
         problems.append(f"the request's pool is {request['pool']} but the pool built from the sheet is {pool['total']}")
+    # The dice the action adds (an edge, A-1) are the pool's "modifier" dice (V20-1, V5 pools): a grant
+    # rewritten together with its roll's action, the pool left as rolled, is caught (issue 31 point 13).
+    modifier = action.get("modifier")
+    if system in ("v20", "v5") and isinstance(modifier, int) and isinstance(pool, dict) \
+            and isinstance(pool.get("modifiers"), list) and pool.get("parts"):  # a pool the action built
+        added = sum(m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier")
+        if added != modifier:
+            problems.append(f"the pool adds {added} dice but its action's modifier is {modifier}")
     return problems
 
 
