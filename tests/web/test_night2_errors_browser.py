@@ -1,6 +1,6 @@
-"""Issue 34 point 4 (the standing-grant form) on a Spanish desktop: a refused standing grant comes back
-with "For" and "What" as chosen and a plain sentence in the page's language, not the schema's "Input
-should be a valid integer"."""
+"""Issue 34 point 4 on a French phone and a Spanish desktop: a refused standing grant comes back with
+"For" and "What" as chosen and a plain sentence in the page's language, not the schema's "Input should
+be a valid integer"; a list row's error on the new-character form sits at its row and names it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,14 @@ from .flows import create
 pytestmark = pytest.mark.browser
 
 
-def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context):
-    page = new_context(width=1280, height=900, locale="es-ES").new_page()
-    chronicle = create(page, "es", "v20", "Concesiones")
+PLACES = {"fr": {"width": 390, "height": 844, "locale": "fr-FR"},  # a French phone
+          "es": {"width": 1280, "height": 900, "locale": "es-ES"}}  # a Spanish desktop
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context, lang):
+    page = new_context(**PLACES[lang]).new_page()
+    chronicle = create(page, lang, "v20", f"Concesiones {lang}")
     made = page.request.post(f"{chronicle}/characters", form={"s.name": "Zed", "s.attributes.dexterity": "2"},
                              max_redirects=0)
     character = made.headers["location"].rsplit("/", 1)[1]
@@ -22,21 +27,22 @@ def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context)
     page.locator("#standing details summary").click()
     page.locator("#standing-character").select_option(character)
     page.locator("#standing-edge").select_option("modifier")
-    page.locator("#standing-value").fill("sí")
+    typed = {"fr": "oui", "es": "sí"}[lang]
+    page.locator("#standing-value").fill(typed)
     page.locator("#standing-form button[type=submit]").click()
     alert = page.locator("#standing-alert")
-    expect(alert).to_contain_text("debe ser un número entero, no sí")
+    expect(alert).to_contain_text({"fr": f"Modificateur de dés doit être un nombre entier, pas {typed}",
+                                   "es": f"Modificador de dados debe ser un número entero, no {typed}"}[lang])
     expect(alert).not_to_contain_text("Input should")
     expect(alert).not_to_contain_text("modifier")
     expect(page.locator("#standing-character")).to_have_value(character)
     expect(page.locator("#standing-edge")).to_have_value("modifier")
+    expect(page.locator("#standing-value")).to_have_value(typed)
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_issue34_point4_a_list_rows_error_sits_at_its_row_and_names_it(new_context, lang):
-    viewport = {"width": 390, "height": 844, "locale": "fr-FR"} if lang == "fr" else \
-        {"width": 1280, "height": 900, "locale": "es-ES"}
-    page = new_context(**viewport).new_page()
+    page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "v20", f"Filas {lang}")
     page.goto(f"{chronicle}/characters/new")
     page.locator("[name='s.name']").fill("Lucien")

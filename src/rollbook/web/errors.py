@@ -79,13 +79,18 @@ class FieldMessage(str):
     field: str = ""
 
 
+# refusals whose code alone says which field of the roll form they are about (issue 34 point 4): the
+# bullets declared, the gun whose magazine is empty (T-3)
+FIELD_OF_CODE = {"bullets_exceed_magazine": "bullets", "magazine_empty": "weapon"}
+
+
 def error_field(error: Exception) -> str:
     try:
-        params = problem_of(error).params or {}
+        problem = problem_of(error)
     except Exception:  # noqa: BLE001 — not a refusal: no field
         return ""
-    value = params.get("field")
-    return value if isinstance(value, str) else ""
+    value = (problem.params or {}).get("field")
+    return value if isinstance(value, str) and value else FIELD_OF_CODE.get(problem.code, "")
 
 
 def alert_response(request: Request, error: Exception, lang: str, form_id: str,

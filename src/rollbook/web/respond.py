@@ -54,8 +54,13 @@ def _game_master(request: Request, lang: str, context: dict[str, Any]) -> bool:
     if getattr(request.state, "rollbook_system", None) not in GAME_MASTER_SYSTEMS:
         return False
     for key in ("message", "odds_error"):
-        if isinstance(context.get(key), str):
-            context[key] = game_master_words(context[key], lang)
+        said = context.get(key)
+        if isinstance(said, str):
+            words = game_master_words(said, lang)
+            if getattr(said, "field", ""):  # a refusal that names its field keeps it (issue 34 point 4)
+                words = type(said)(words)
+                words.field = said.field
+            context[key] = words
     return True
 
 

@@ -353,18 +353,20 @@
     // Issue 34 point 17: a refusal the odds box already says (a Remorse roll without stains) is said once
     // (the odds box keeps it: it is redrawn with the form, the roll's alert is not)
     var odds = alert.id === "roll-alert" && document.querySelector("#odds [role=alert]");
+    var control = controlFor(form, message.getAttribute("data-field"));
+    var said = alert;
     if (odds && odds.textContent.trim() === message.textContent.trim()) {
       alert.innerHTML = "";
-      return;
+      if (!control) return;
+      said = odds.closest("[id]");  // the field it is about is still marked, and described by the odds box's words
     }
-    var control = controlFor(form, message.getAttribute("data-field"));
     var target = control || alert;
     if (control) {
       var box = control.closest(".field") || control;
-      if (box.nextElementSibling !== alert) box.parentNode.insertBefore(alert, box.nextSibling);
+      if (said === alert && box.nextElementSibling !== alert) box.parentNode.insertBefore(alert, box.nextSibling);
       control.setAttribute("aria-invalid", "true");
       var described = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
-      if (described.indexOf(alert.id) === -1) described.push(alert.id);
+      if (described.indexOf(said.id) === -1) described.push(said.id);
       control.setAttribute("aria-describedby", described.join(" "));
     } else if (!alert.hasAttribute("tabindex")) {
       alert.setAttribute("tabindex", "-1");
