@@ -7,6 +7,8 @@ import threading
 
 from sqlalchemy import text
 
+from rollbook.server import tx
+
 from .conftest import V20_SHEET, V20_TEST
 from .helpers import problem
 
@@ -238,3 +240,24 @@ def test_rollbook_db_sweep_deletes_the_expired_records(app, client, make_table, 
     assert "expired idempotency record(s) deleted" in done.stdout and not done.stdout.startswith("rollbook: 0 ")
     with app.state.db.read() as session:
         assert session.execute(text("SELECT count(*) FROM idempotency_keys")).scalar() == 0
+
+
+def test_every_64th_stored_response_sweeps_the_expired_records(app, client, make_table):
+    """The records past their day are swept by the server itself, one stored response in
+    ``SWEEP_ONE_IN`` (counted in the process, no draw of the system's randomness per write)."""
+    table = make_table("v20")
+    character = table.character(table.st, V20_SHEET)
+    assert table.roll({**table.st, "Idempotency-Key": "old-one"}, character["id"], V20_TEST).status_code == 201
+    with app.state.db.write() as session:
+        session.execute(text("UPDATE idempotency_keys SET expires_at = '2000-01-01T00:00:00.000000Z' "
+                             "WHERE expires_at > '2000'"))
+
+    def expired() -> int:
+        with app.state.db.read() as session:
+            return session.execute(text("SELECT count(*) FROM idempotency_keys WHERE expires_at < '2001'")).scalar()
+
+    assert expired() >= 1
+    for number in range(tx.SWEEP_ONE_IN):
+        assert table.roll({**table.st, "Idempotency-Key": f"sweep-{number}"}, character["id"],
+                          V20_TEST).status_code == 201
+    assert expired() == 0

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import secrets
@@ -199,8 +200,14 @@ def idempotent(db, *, scope: Scope, key: str | None, request_fingerprint: str,
     return result
 
 
+_stored = itertools.count(1)  # the keyed responses this process stored
+
+
 def _sweep_due(key: str | None, result: tuple[int, dict, bool]) -> bool:
-    return key is not None and not result[2] and secrets.randbelow(SWEEP_ONE_IN) == 0
+    """Every ``SWEEP_ONE_IN``-th stored response sweeps. Counted, not drawn: a draw from the system's
+    randomness is a system call on every write, where the worker thread gives up the GIL and, the
+    server busy, waits to get it back (issue 30 point 9: 13% of a roll's samples under load)."""
+    return key is not None and not result[2] and next(_stored) % SWEEP_ONE_IN == 0
 
 
 def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callable[[Session], tuple[int, dict]],
