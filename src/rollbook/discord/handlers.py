@@ -31,7 +31,7 @@ from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
 from rollbook.server.views import chronicle_view, member_view
 from rollbook.web import labels
-from rollbook.web.present import rating_groups
+from rollbook.web.sheetview import rating_groups
 from rollbook.web.preview import odds_view, preview
 
 log = logging.getLogger("rollbook.discord")

@@ -17,7 +17,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5table
-from rollbook.web.present import identity, rating_groups, specialties
+from rollbook.web.sheetview import identity, rating_groups, specialties
 from rollbook.web.respond import page
 
 

@@ -15,7 +15,8 @@ from rollbook.server.usecases import characters as characters_cases
 from rollbook.server.usecases import chronicles, compulsions as compulsions_cases, fairness as fairness_cases, log
 from rollbook.server.views import member_view
 from rollbook.web import authority, exchange, fairness, v5table
-from rollbook.web.present import Card, Viewer, card, willpower_current
+from rollbook.web.present import Card, Viewer, card
+from rollbook.web.sheetview import willpower_current
 
 FEED_SIZE = 60
 EXCHANGE_READ = 200  # the entries read after an exchange's first step to find its later steps

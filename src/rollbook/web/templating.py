@@ -52,7 +52,7 @@ def environment(lang: str, game_master: bool = False) -> Environment:
         else (lambda text, **params: translate(text, lang, **params)),
         static_version=_static_version(),
     )
-    from rollbook.web.present import v5_track, v20_health
+    from rollbook.web.sheetview import v5_track, v20_health
 
     env.globals["v5_track"] = v5_track
     env.globals["v20_health"] = lambda health: v20_health(health or {}, lang)

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.server.usecases import log
 from rollbook.web import labels, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
-from rollbook.web.present import identity, rating_groups, specialties
+from rollbook.web.sheetview import identity, rating_groups, specialties
 from rollbook.web.respond import page
 from rollbook.web.sheetpage import character_or_404
 

@@ -27,7 +27,8 @@ from rollbook.web import keychain, labels, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, VisitorLang, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
-from rollbook.web.present import Card, v20_health
+from rollbook.web.present import Card
+from rollbook.web.sheetview import v20_health
 from rollbook.web.preview import percent
 from rollbook.web.respond import page, see_other
 from rollbook.web.routes.interop import posted_source  # the import form's reading: a file, else pasted JSON
