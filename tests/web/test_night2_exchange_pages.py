@@ -77,3 +77,38 @@ def test_issue34_point5_roll_damage_only_after_an_attack_with_its_weapon_chosen(
     select = re.search(r'name="weapon">(.*?)</select>', html, re.S)[1]
     options = re.findall(r'<option value="([^"]*)"( selected)?>', select)
     assert options == [("", ""), ("knife", " selected")], options  # the Melee attack's weapons, the knife chosen
+
+
+def test_issue31_point8_a_players_soak_naming_a_location_asks_the_game_master(given_client, given_dice):
+    """A Tiers hit's location is the game master's (A-1, T-5): a player's soak that names one from the
+    card's step form is sent as an ask (then granted: the soak rolls at that location), never a 403."""
+    created = given_client.post("/api/chronicles", json={"name": "Paliers", "system": "tiers"}).json()
+    st = bearer(created["token"])
+    joined = given_client.post("/api/join", json={"invitation": created["invitation"], "name": "Bruno"}).json()
+    bruno = bearer(joined["token"])
+    base = f"/api/chronicles/{created['chronicle']['id']}"
+    rook = given_client.post(f"{base}/characters", headers=st, json={"name": "Rook", "sheet": {
+        "name": "Rook", "skills": {"firearms": 6}, "weapons": [{"name": "Pistol", "bonus": 2, "capacity": 6}]}}).json()["id"]
+    hero = given_client.post(f"{base}/characters", headers=bruno, json={"name": "Hero", "sheet": {
+        "name": "Hero", "endurance": 3, "armor": {"torso": 2}}}).json()["id"]
+    page = f"/chronicles/{created['chronicle']['id']}"
+    given_dice.faces += [6]  # (6 + 2 − 6) × 2 bullets: tier 4 (T-3)
+    shot = given_client.post(f"{page}/characters/{rook}/rolls", headers={**st, **HTMX}, data={
+        "kind": "skill", "skill": "firearms", "weapon": "Pistol", "bullets": "2", "target": hero})
+    assert shot.status_code == 200, shot.text
+    html = given_client.get(page, headers=bruno).text
+    follow = re.search(r'action="(/chronicles/\d+/entries/\d+/follow)"', html)[1]
+    assert 'name="location"' in html  # the defender's step form offers the locations
+    soak = given_client.post(follow, headers={**bruno, **HTMX}, data={"kind": "soak", "character": hero, "location": "head"})
+    assert soak.status_code == 200, soak.text
+    assert 'kind-ask' in soak.text and "head" in re.sub(r"<[^>]+>", " ", soak.text).lower()
+    asks = given_client.get(f"{base}/asks?status=pending", headers=st).json()["asks"]
+    assert [(a["character"], a["asked"]) for a in asks] == [(hero, {"location": "head"})]
+    assert not [e for e in given_client.get(f"{base}/log", headers=st).json()["entries"] if e["kind"] == "roll"
+                and e["character"] == hero]
+    given_dice.faces += [4]
+    granted = given_client.post(f"{page}/asks/{asks[0]['id']}/grant", headers={**st, **HTMX}, data={})
+    assert granted.status_code in (200, 303), granted.text
+    rolled = [e for e in given_client.get(f"{base}/log", headers=st).json()["entries"] if e["kind"] == "roll"
+              and e["character"] == hero]
+    assert len(rolled) == 1 and rolled[0]["receipt"]["action"]["location"] == "head", rolled
