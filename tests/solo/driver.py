@@ -12,7 +12,9 @@ from rollbook import play
 from rollbook.solo import story
 from rollbook.solo.check import npc_sheet
 from rollbook.solo.format import Scenario
-from rollbook.solo.steps import PLAYER, SOLO_CHOICE, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene
+from rollbook.solo.steps import (
+    PLAYER, SOLO_CHOICE, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene, drive,
+)
 from tests.solo.dice import ScriptDice
 
 DATA = Path(__file__).parent / "data"
@@ -55,13 +57,7 @@ class Chronicle:
         self.drive(story.act(self.scenario, self.state, option, dict(self.sheets)))
 
     def drive(self, steps) -> None:
-        done = None
-        while True:
-            try:
-                step = steps.send(done)
-            except StopIteration:
-                return
-            done = self.perform(step)
+        drive(steps, self.perform)
 
     def receipt(self, seq: int) -> dict:
         return self.entries[seq - 1]["receipt"]

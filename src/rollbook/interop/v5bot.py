@@ -18,14 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.interop.common import (
-    V5_ATTRIBUTES,
-    V5_DISCIPLINES,
-    V5_SKILLS,
-    power,
-    rated,
-    specialty,
-)
+from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty
 from rollbook.interop.names import squashed
 from rollbook.interop.report import Reader, at
 

@@ -21,7 +21,9 @@ The solo log entries (plain JSON; the hash chain covers them like any other):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 SOLO_START = "solo_start"
 SOLO_CHOICE = "solo_choice"
@@ -86,3 +88,15 @@ class Done:
     seq: int | None
     receipt: dict = field(default_factory=dict)
     sheets: dict = field(default_factory=dict)
+
+
+def drive(steps: Generator[Any, Done | None, Any], perform: Callable[[Any], Done]) -> None:
+    """The engine's generator run to its end: each step it yields performed by the shell's ``perform``,
+    whose ``Done`` is sent back (the server's chronicle and the tests' stand-in drive it alike)."""
+    done = None
+    while True:
+        try:
+            step = steps.send(done)
+        except StopIteration:
+            return
+        done = perform(step)

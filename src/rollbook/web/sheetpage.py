@@ -14,11 +14,12 @@ from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import rolls
+from rollbook.server.usecases import chronicles, rolls
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5table
-from rollbook.web.sheetview import identity, rating_groups, specialties
+from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
+from rollbook.web.sheetview import identity, rating_groups, specialties
 
 
 def character_or_404(state: table.Table, character_id: int) -> table.CharacterRow:
@@ -60,6 +61,25 @@ def sheet_page(request: Request, db, member: Member, lang: str, character_id: in
     return page(request, "sheet.html", lang, status=status,
                 **sheet_context(db, state, character, member, lang, errors=errors, values=values, kind=kind,
                                 change=change))
+
+
+def posted_form(request: Request, db, member: Member, lang: str, character_id: int, form: dict, into: str,
+                part: str = "actions") -> tuple[str, dict]:
+    """The sheet's roll form (``part`` "actions") or change form ("changes") as posted -> (its kind,
+    the action or change the server expects), the form's refusal drawn into ``into`` (the sheet page
+    again with what was typed, without JavaScript)."""
+    field = "kind" if part == "actions" else "change"
+    kind = str(form.get(field, ""))
+    alert_into(request, into, lang, lambda errors: sheet_page(request, db, member, lang, character_id,
+                                                              errors=errors, values=form, **{field: kind}))
+    with db.read() as session:
+        system = chronicles.chronicle_info(session, member)["system"]
+    return kind, forms.parse_form(forms.schema_for(system, part, kind), form, kind)
+
+
+def hidden_asked(form: dict) -> bool:
+    """The roll form's "hidden" box ticked."""
+    return str(form.get("hidden", "")).lower() in ("on", "true", "1")
 
 
 def sheet_context(db, state: table.Table, character: table.CharacterRow, member: Member, lang: str,

@@ -111,16 +111,23 @@ class Plan:
     stamp: dict
 
 
-def plan_roll(session: Session, chronicle: Chronicle, character: Character, member: Member, action: dict, *,
-              hidden: bool = False) -> Plan:
-    """A-1: the request against the baseline. The Storyteller's edges apply as given (what they do
-    not name comes from the baseline); a player's edges are ``asked``."""
+def _action_kind(system: str, action) -> str | None:
+    """The action's kind, once its shape is one the play layer takes: no faces, an object, a kind of
+    roll the system knows (else the play layer's own refusal: bad_choice / missing_field)."""
     reject_faces(action)
     if not isinstance(action, dict):
         raise ProblemError(422, "not_an_object", field="action")
     kind = action.get("kind")
-    if not isinstance(kind, str) or kind not in authority.action_models(chronicle.system):
-        authority.split(chronicle.system, action)  # the play layer's refusal (bad_choice / missing_field)
+    if not isinstance(kind, str) or kind not in authority.action_models(system):
+        authority.split(system, action)
+    return kind
+
+
+def plan_roll(session: Session, chronicle: Chronicle, character: Character, member: Member, action: dict, *,
+              hidden: bool = False) -> Plan:
+    """A-1: the request against the baseline. The Storyteller's edges apply as given (what they do
+    not name comes from the baseline); a player's edges are ``asked``."""
+    kind = _action_kind(chronicle.system, action)
     base, standing = baseline_for(session, chronicle, character, kind)
     cut = authority.split(chronicle.system, action, base, hidden=hidden)
     if member.role == STORYTELLER:
@@ -303,13 +310,7 @@ def multiple_action_offers(session: Session, member: Member, character_id: int, 
     may_act_for(member, character)
     chronicle = find_chronicle(session, member)
     declared = declared_actions(session, running_turn(session, chronicle.id), character.id)
-    reject_faces(action)
-    if not isinstance(action, dict):
-        raise ProblemError(422, "not_an_object", field="action")
-    kind = action.get("kind")
-    # the action is a roll the rules accept, offers or not (issue 31 point 17)
-    if not isinstance(kind, str) or kind not in authority.action_models(chronicle.system):
-        authority.split(chronicle.system, action)  # the play layer's refusal (bad_choice / missing_field)
+    kind = _action_kind(chronicle.system, action)  # a roll the rules accept, offers or not (issue 31 point 17)
     base, _ = baseline_for(session, chronicle, character, kind)
     cut = authority.split(chronicle.system, action, base)
     if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):

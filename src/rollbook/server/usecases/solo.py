@@ -41,7 +41,7 @@ from rollbook.solo.format import Scenario
 from rollbook.solo.library import shipped
 from rollbook.solo.steps import PLAYER as WHO_PLAYER
 from rollbook.solo.steps import (
-    SOLO_CHOICE, SOLO_KINDS, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene,
+    SOLO_CHOICE, SOLO_KINDS, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene, drive,
 )
 from rollbook.solo.text import heal_label, label, pick, traits_label
 
@@ -156,13 +156,7 @@ class _Table:
         return {who: character.sheet for who, character in self.characters.items()}
 
     def drive(self, steps) -> None:
-        done = None
-        while True:
-            try:
-                step = steps.send(done)
-            except StopIteration:
-                return
-            done = self.perform(step)
+        drive(steps, self.perform)
 
     def _done(self, entry: dict | None) -> Done:
         if entry is None:

@@ -16,7 +16,7 @@ from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import characters, chronicles, log, rolls
+from rollbook.server.usecases import characters, log, rolls
 from rollbook.server.access import STORYTELLER
 from rollbook.web import authority, exchange, forms, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
@@ -26,14 +26,9 @@ from rollbook.web.present import GOALS
 from rollbook.web.preview import reroll_advice
 from rollbook.web.respond import fragment, is_htmx, page, see_other
 from rollbook.web.routes.chronicle import chronicle_page
-from rollbook.web.sheetpage import character_or_404, sheet_context, sheet_page
+from rollbook.web.sheetpage import character_or_404, hidden_asked, posted_form, sheet_context
 
 router = page_router()
-
-
-def _system(db, member: Member) -> str:
-    with db.read() as session:
-        return chronicles.chronicle_info(session, member)["system"]
 
 
 def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict], seqs: list[int]) -> list:
@@ -61,12 +56,9 @@ def _after_change(request: Request, db, member: Member, lang: str, chronicle_id:
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
 def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted,
          dice: Dice) -> Response:
-    kind = str(form.get("kind", ""))
-    alert_into(request, "roll", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
-                                                                errors=errors, values=form, kind=kind))
-    action = forms.parse_form(forms.schema_for(_system(db, member), "actions", kind), form, kind)
+    kind, action = posted_form(request, db, member, lang, character_id, form, "roll")
     action = authority.with_offer(db, member, character_id, action, form.get("offer"))
-    hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
+    hidden = hidden_asked(form)
     # a player's roll that asks for more than what stands is sent to the Storyteller (the
     # form's button says so); the Storyteller's own edges apply directly.
     ask = member.role != STORYTELLER
@@ -80,10 +72,7 @@ def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member:
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments")
 def adjust(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
            form: Posted) -> Response:
-    change = str(form.get("change", ""))
-    alert_into(request, "change", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
-                                                                  errors=errors, values=form, change=change))
-    data = forms.parse_form(forms.schema_for(_system(db, member), "changes", change), form, change)
+    change, data = posted_form(request, db, member, lang, character_id, form, "change", "changes")
     result = once(request, db, member, form, lambda s: characters.adjust(s, member, character_id, data))
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "change", change)
 

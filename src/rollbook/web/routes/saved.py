@@ -9,13 +9,13 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook.server import tx
-from rollbook.server.usecases import chronicles, log, saved_rolls
+from rollbook.server.usecases import log, saved_rolls
 from rollbook.web import authority, forms, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
-from rollbook.web.sheetpage import character_or_404, sheet_page
+from rollbook.web.sheetpage import character_or_404, hidden_asked, posted_form
 
 router = page_router()
 
@@ -37,13 +37,8 @@ def saved_panel(request: Request, db: Db, member: Reader, lang: Lang, chronicle_
 def save(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, chronicle_id: int,
          character_id: int) -> Response:
     """Save the roll form as it stands under a name (the form's fields come with ``hx-include``)."""
-    kind = str(form.get("kind", ""))
-    alert_into(request, "save-roll", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
-                                                                     errors=errors, values=form, kind=kind))
-    with db.read() as session:
-        system = chronicles.chronicle_info(session, member)["system"]
-    action = forms.parse_form(forms.schema_for(system, "actions", kind), form, kind)
-    hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
+    _, action = posted_form(request, db, member, lang, character_id, form, "save-roll")
+    hidden = hidden_asked(form)
     name = str(form.get("saved_name", ""))
     tx.run(db, lambda s: saved_rolls.save(s, member, character_id, name, action, hidden=hidden))
     if not is_htmx(request):
