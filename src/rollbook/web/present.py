@@ -53,6 +53,7 @@ class Card:
     actor_role: str = ""
     by: str = ""  # issue 34 point 9: who heads the card when it is not the character (the Storyteller's decisions)
     character: str = ""
+    player: str = ""  # issue 34 point 9: who played the character then, when it is no longer theirs (removed, given)
     character_id: int | None = None
     hidden: bool = False
     redacted: bool = False
@@ -167,6 +168,10 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
              refers_to=entry.get("refers_to"), followed_by=followed.get(entry["seq"]))
     if c.character_id is not None:
         c.character = characters.get(c.character_id, "")
+        # issue 34 point 9: a removed player's receipts name him, not only the character another member plays now
+        if actor.get("role") == "player" and owners and c.character_id in owners \
+                and owners[c.character_id] != actor.get("member"):
+            c.player = actor.get("name", "")
     # issue 34 point 9: the Storyteller's decisions and edits are headed with the Storyteller's name, not the
     # character's; a seed commit is the table's dice (F-1), not the first player whose roll drew it
     if entry["kind"] in STORYTELLER_HEADED and c.actor_role == "storyteller":
