@@ -12,7 +12,9 @@ as an ASGI application from one event loop, one request at a time (so the CPU is
 own, sync endpoints' thread-pool hop included). CPU is ``time.process_time`` (every thread of
 this process; PostgreSQL's backend is not counted): best of ``--repeat`` runs of ``--requests``
 requests each. ``calls`` is the number of Python function calls per request counted by cProfile
-(deterministic: a fair before/after on a noisy machine).
+(deterministic: a fair before/after on a noisy machine), ``SQL`` the statements sent to the database
+per request (BEGIN included, COMMIT not: the driver's). ``--key``: each roll carries a new
+``Idempotency-Key``, as ``bench/tables.py``'s do (two statements more: the key's claim and its answer).
 
 Three requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
 character: the token checked, one read transaction, the character's JSON: what every authenticated
@@ -69,9 +71,12 @@ class Caller:
     def __init__(self, app) -> None:
         self.app = app
 
-    async def __call__(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+    async def __call__(self, method: str, path: str, body: dict | None = None, token: str | None = None,
+                       key: bool = False):
         raw = b"" if body is None else json.dumps(body).encode()
         headers = [(b"host", b"bench"), (b"user-agent", b"inproc")]
+        if key:  # a new Idempotency-Key, as bench/tables.py's and load.py's rolls carry
+            headers.append((b"idempotency-key", secrets.token_urlsafe(16).encode()))
         if body is not None:
             headers += [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
         if token:
@@ -141,41 +146,52 @@ async def set_up(call: Caller) -> tuple[str, str]:
 
 
 async def measure(url: str, requests: int, repeat: int, profile: str | None, sort: str, top: int,
-                  inline: bool = False) -> dict:
+                  inline: bool = False, key: bool = False) -> dict:
     from rollbook.server.app import create_app
 
     app = create_app(url)
     # the server's lifespan, as uvicorn runs it (the worker threads' limit, the live feed's listener)
     async with app.router.lifespan_context(app):
-        return await _measure(app, requests, repeat, profile, sort, top, inline)
+        return await _measure(app, requests, repeat, profile, sort, top, inline, key)
 
 
-async def _measure(app, requests: int, repeat: int, profile: str | None, sort: str, top: int, inline: bool) -> dict:
+async def _measure(app, requests: int, repeat: int, profile: str | None, sort: str, top: int, inline: bool,
+                   key: bool) -> dict:
+    from sqlalchemy import event
+
     call = Caller(app)
     path, token = await set_up(call)
-    kinds = {"bare": ("GET", "/api/systems", None, None, 200),
-             "read": ("GET", path.removesuffix("/rolls"), None, token, 200),
-             "roll": ("POST", path, {"action": V20_TEST}, token, 201)}
+    kinds = {"bare": ("GET", "/api/systems", None, None, 200, False),
+             "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False),
+             "roll": ("POST", path, {"action": V20_TEST}, token, 201, key)}
+    statements = [0]
+
+    def count(*_args) -> None:
+        statements[0] += 1
+
+    event.listen(app.state.db.engine, "before_cursor_execute", count)
     out: dict = {}
-    for kind, (method, target, body, tok, expected) in kinds.items():
+    for kind, (method, target, body, tok, expected, keyed) in kinds.items():
         for _ in range(20):  # warm-up
-            status, raw = await call(method, target, body, tok)
+            status, raw = await call(method, target, body, tok, keyed)
             assert status == expected, (status, raw[:300])
         best = float("inf")
         with inline_threadpool() if inline else nullcontext():
             for _ in range(repeat):
                 started = time.process_time()
                 for _ in range(requests):
-                    await call(method, target, body, tok)
+                    await call(method, target, body, tok, keyed)
                 best = min(best, (time.process_time() - started) / requests)
         profiler = cProfile.Profile(time.process_time)
+        statements[0] = 0
         with inline_threadpool():  # cProfile sees the calling thread only: run sync endpoints inline
             profiler.enable()
             for _ in range(50):
-                await call(method, target, body, tok)
+                await call(method, target, body, tok, keyed)
             profiler.disable()
         stats = pstats.Stats(profiler)
-        out[kind] = {"cpu_ms": best * 1000, "calls": round(stats.total_calls / 50)}
+        out[kind] = {"cpu_ms": best * 1000, "calls": round(stats.total_calls / 50),
+                     "statements": statements[0] / 50}
         if profile == kind:
             text = io.StringIO()
             pstats.Stats(profiler, stream=text).sort_stats(sort).print_stats(top)
@@ -191,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", choices=("bare", "read", "roll"))
     parser.add_argument("--inline", action="store_true",
                         help="run sync endpoints and dependencies in the event loop's thread (no thread-pool hop)")
+    parser.add_argument("--key", action="store_true",
+                        help="each roll carries a new Idempotency-Key (as bench/tables.py's rolls do)")
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args(argv)
@@ -199,11 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.stores.split(","):
         with store(name) as url:
             result = asyncio.run(measure(url, args.requests, args.repeat, args.profile, args.sort, args.top,
-                                         args.inline))
+                                         args.inline, args.key))
         bare, read, roll = result["bare"], result["read"], result["roll"]
-        print(f"{name:10}{' inline' if args.inline else ''} bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
-              f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls)   "
-              f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls)   "
+        print(f"{name:10}{' inline' if args.inline else ''}{' keyed' if args.key else ''} "
+              f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
+              f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls, {read['statements']:g} SQL)   "
+              f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL)   "
               f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}")
         for kind in ("bare", "read", "roll"):
             if "profile" in result[kind]:
