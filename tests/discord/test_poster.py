@@ -37,6 +37,15 @@ def rolled(table, headers, character_id, count: int, **body) -> list[int]:
     return seqs
 
 
+def posted_first(app, make_table, what: str):
+    """A table bound to a channel, its first roll made and posted: (table, character, channel, the roll's seqs)."""
+    table, character = playing(make_table)
+    channel = bind(app, table)
+    first = rolled(table, table.st, character["id"], 1)
+    wait_until(lambda: cursor(app, channel) >= first[-1], what=what)
+    return table, character, channel, first
+
+
 def test_public_entries_are_posted_in_order_and_hidden_ones_never(app, client, make_table, discord_api):
     table, character = playing(make_table)
     channel = bind(app, table)
@@ -56,10 +65,7 @@ def test_public_entries_are_posted_in_order_and_hidden_ones_never(app, client, m
 
 
 def test_an_entry_an_interaction_showed_is_not_posted_twice(app, client, make_table, discord_api):
-    table, character = playing(make_table)
-    channel = bind(app, table)
-    first = rolled(table, table.st, character["id"], 1)
-    wait_until(lambda: cursor(app, channel) >= first[-1], what="the first roll posted")
+    table, character, channel, first = posted_first(app, make_table, "the first roll posted")
     # an entry an interaction answered in the channel: marked in the transaction that made it
     answered = tx.run(app.state.db, lambda session: store.mark_answered(session, table.id, channel.channel_id,
                                                                         [first[-1] + 1]))
@@ -79,10 +85,7 @@ def test_every_bound_channel_gets_the_entry(app, client, make_table, discord_api
 
 
 def test_a_429_holds_the_channel_for_its_retry_after(app, client, make_table, discord_api):
-    table, character = playing(make_table)
-    channel = bind(app, table)
-    first = rolled(table, table.st, character["id"], 1)
-    wait_until(lambda: cursor(app, channel) >= first[-1], what="the webhook made and a first post")
+    table, character, channel, first = posted_first(app, make_table, "the webhook made and a first post")
     hook = rf"POST /webhooks/{webhook_of(discord_api, channel)}/"
     discord_api.rate_limit(hook, 0.3)
     later = rolled(table, table.st, character["id"], 2)
@@ -120,10 +123,7 @@ def test_a_channel_webhook_that_is_down_never_slows_the_roll_and_catches_up_in_o
 
 
 def test_discord_unreachable_then_back(app, client, make_table, discord_api):
-    table, character = playing(make_table)
-    channel = bind(app, table)
-    first = rolled(table, table.st, character["id"], 1)
-    wait_until(lambda: cursor(app, channel) >= first[-1], what="a first post")
+    table, character, channel, first = posted_first(app, make_table, "a first post")
     poster = app.state.discord_poster
     failed = poster.failed
     discord_api.refuse()
@@ -135,10 +135,7 @@ def test_discord_unreachable_then_back(app, client, make_table, discord_api):
 
 
 def test_a_webhook_deleted_in_discord_is_made_again(app, client, make_table, discord_api):
-    table, character = playing(make_table)
-    channel = bind(app, table)
-    first = rolled(table, table.st, character["id"], 1)
-    wait_until(lambda: cursor(app, channel) >= first[-1], what="a first post")
+    table, character, channel, first = posted_first(app, make_table, "a first post")
     discord_api.delete_webhooks(channel.channel_id)  # someone deleted it in the channel's settings
     later = rolled(table, table.st, character["id"], 1)
     wait_until(lambda: cursor(app, channel) >= later[-1], 15, what="the post through a new webhook")

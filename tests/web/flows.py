@@ -131,3 +131,11 @@ def feed_open(page: Page) -> None:
 def settled(page: Page) -> None:
     """Wait until the page's fonts are loaded (a screenshot taken before would show the fallbacks)."""
     page.evaluate("() => document.fonts.ready.then(() => true)")
+
+
+def choose_traits(page: Page, attribute: str, skill: str) -> Locator:
+    """The sheet page's roll form (``#roll``) with an attribute and a skill chosen; the form."""
+    form = page.locator("#roll")
+    form.locator("[name=attribute]").select_option(attribute)
+    form.locator("[name=skill]").select_option(skill)
+    return form

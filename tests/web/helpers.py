@@ -100,6 +100,20 @@ def text_of(html: str) -> str:
     return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
+def card(html: str, kind: str) -> str:
+    """The first log card of ``kind`` on a page (the test fails when there is none)."""
+    found = re.search(rf'<li id="entry-\d+" class="card kind-{kind}[ "].*?</li>', html, re.S)
+    assert found, f"no {kind} card"
+    return found.group(0)
+
+
+def api_table(client: TestClient, system: str, lang: str = "fr") -> tuple[int, dict, dict]:
+    """A chronicle made through the API, Alice joined: (its id, the Storyteller's headers, Alice's)."""
+    created = client.post("/api/chronicles", json={"name": "Chicago", "system": system, "language": lang}).json()
+    joined = client.post("/api/join", json={"invitation": created["invitation"], "name": "Alice"}).json()
+    return created["chronicle"]["id"], bearer(created["token"]), bearer(joined["token"])
+
+
 ROLLUNDER_SHEET = {"new.attributes.name.0": "Strength", "new.attributes.value.0": "12",
                    "new.skills.name.0": "Climb", "new.skills.value.0": "14"}
 

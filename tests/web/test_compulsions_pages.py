@@ -7,24 +7,14 @@ from __future__ import annotations
 
 import re
 
-from .helpers import text_of
+from .helpers import api_table, card, text_of
 
 GANGREL = {"clan": "Gangrel", "attributes": {"dexterity": 3, "manipulation": 3},
            "skills": {"firearms": 3, "persuasion": 2}, "hunger": 1}
 
 
-def card(html: str, kind: str) -> str:
-    found = re.search(rf'<li id="entry-\d+" class="card kind-{kind}[ "].*?</li>', html, re.S)
-    assert found, f"no {kind} card"
-    return found.group(0)
-
-
 def test_seed_001_a_compulsion_called_from_the_card_shown_applied_and_ended(given_client, given_dice):
-    created = given_client.post("/api/chronicles", json={"name": "Chicago", "system": "v5", "language": "fr"}).json()
-    st = {"Authorization": f"Bearer {created['token']}"}
-    cid = created["chronicle"]["id"]
-    joined = given_client.post("/api/join", json={"invitation": created["invitation"], "name": "Alice"}).json()
-    alice = {"Authorization": f"Bearer {joined['token']}"}
+    cid, st, alice = api_table(given_client, "v5")
     rook = given_client.post(f"/api/chronicles/{cid}/characters", headers=alice,
                              json={"name": "Rook", "sheet": GANGREL}).json()["id"]
     given_dice.faces = [2, 2, 2, 2, 2, 1]  # a bestial failure (V5-6)

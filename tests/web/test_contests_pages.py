@@ -8,23 +8,15 @@ from __future__ import annotations
 import re
 from html import unescape
 
+from .helpers import api_table, card
+
 
 def text_of(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
-def card(html: str, kind: str) -> str:
-    found = re.search(rf'<li id="entry-\d+" class="card kind-{kind}[ "].*?</li>', html, re.S)
-    assert found, f"no {kind} card"
-    return found.group(0)
-
-
 def test_TR_3_TR_4_contest_and_extended_action_on_the_pages(given_client, given_dice):
-    created = given_client.post("/api/chronicles", json={"name": "Chicago", "system": "v20", "language": "fr"}).json()
-    st = {"Authorization": f"Bearer {created['token']}"}
-    cid = created["chronicle"]["id"]
-    joined = given_client.post("/api/join", json={"invitation": created["invitation"], "name": "Alice"}).json()
-    alice = {"Authorization": f"Bearer {joined['token']}"}
+    cid, st, alice = api_table(given_client, "v20")
     nia = given_client.post(f"/api/chronicles/{cid}/characters", headers=alice, json={
         "name": "Nia", "sheet": {"attributes": {"dexterity": 3}, "skills": {"firearms": 2}}}).json()["id"]
     bran = given_client.post(f"/api/chronicles/{cid}/characters", headers=st, json={

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .flows import create_v5, v5_character
+from .flows import choose_traits, create_v5, v5_character
 
 CASES = {"fr": ((390, 844), "Un seul parmi"), "es": ((1280, 900), "Solo uno de")}
 
@@ -88,9 +88,7 @@ def test_a_click_survives_the_odds_redrawn_between_mousedown_and_mouseup(new_con
     page = new_context(width=390, height=844, locale="fr").new_page()
     chronicle = create_v5(page, "fr", "Clic")
     page.goto(v5_character(page, chronicle, "Nadia"))
-    form = page.locator("#roll")
-    form.locator("[name=attribute]").select_option("dexterity")
-    form.locator("[name=skill]").select_option("firearms")
+    choose_traits(page, "dexterity", "firearms")
     expect(page.locator("#odds")).to_contain_text("5")
     before = entries(page)
     button = page.locator("#roll-submit")

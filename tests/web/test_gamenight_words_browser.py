@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .flows import create, create_v5
+from .flows import choose_traits, create, create_v5
 
 
 def test_v5_at_no_willpower_in_french_on_a_phone(new_context):
@@ -16,9 +16,7 @@ def test_v5_at_no_willpower_in_french_on_a_phone(new_context):
         "s.name": "Vide", "s.attributes.wits": "3", "s.skills.investigation": "2", "s.hunger": "1",
         "s.willpower.max": "2", "s.willpower.superficial": "2"}, max_redirects=0)
     page.goto(made.headers["location"])
-    form = page.locator("#roll")
-    form.locator("[name=attribute]").select_option("wits")
-    form.locator("[name=skill]").select_option("investigation")
+    choose_traits(page, "wits", "investigation")
     odds = page.locator("#odds")
     expect(odds).to_contain_text("affaibli -2")
     expect(odds).to_contain_text("Plus de Volonté à dépenser.")

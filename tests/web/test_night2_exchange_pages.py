@@ -13,13 +13,18 @@ ALICE = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills":
 BOB = {"name": "Bran", "attributes": {"stamina": 2}}
 
 
-def test_issue34_point5_the_sheet_reopens_on_the_roll_tab_after_an_exchange(given_client, given_dice):
-    created = given_client.post("/api/chronicles", json={"name": "Exchange", "system": "v20"}).json()
+def exchange_table(client, sheet: dict) -> tuple[dict, str, int, int]:
+    """A V20 chronicle with Nia (``sheet``) and Bran: (the Storyteller's headers, its page, Nia, Bran)."""
+    created = client.post("/api/chronicles", json={"name": "Exchange", "system": "v20"}).json()
     head = bearer(created["token"])
     base = f"/api/chronicles/{created['chronicle']['id']}/characters"
-    alice = given_client.post(base, headers=head, json={"name": "Nia", "sheet": ALICE}).json()["id"]
-    bob = given_client.post(base, headers=head, json={"name": "Bran", "sheet": BOB}).json()["id"]
-    page = f"/chronicles/{created['chronicle']['id']}"
+    alice = client.post(base, headers=head, json={"name": "Nia", "sheet": sheet}).json()["id"]
+    bob = client.post(base, headers=head, json={"name": "Bran", "sheet": BOB}).json()["id"]
+    return head, f"/chronicles/{created['chronicle']['id']}", alice, bob
+
+
+def test_issue34_point5_the_sheet_reopens_on_the_roll_tab_after_an_exchange(given_client, given_dice):
+    head, page, alice, bob = exchange_table(given_client, ALICE)
     given_dice.faces += [6, 8, 9, 2, 3]
     attack = given_client.post(f"{page}/characters/{alice}/rolls", headers={**head, **HTMX},
                                data={"kind": "test", "attribute": "dexterity", "ability": "melee", "target": bob})
@@ -54,15 +59,10 @@ def test_issue34_point5_a_step_refused_names_kinds_of_roll_in_words(given_client
 
 
 def test_issue34_point5_roll_damage_only_after_an_attack_with_its_weapon_chosen(given_client, given_dice):
-    created = given_client.post("/api/chronicles", json={"name": "Exchange", "system": "v20"}).json()
-    head = bearer(created["token"])
-    base = f"/api/chronicles/{created['chronicle']['id']}/characters"
     sheet = {**ALICE, "skills": {"melee": 2, "stealth": 2, "firearms": 1},
              "weapons": [{"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
                          {"name": "knife", "damage": 1, "damage_type": "lethal"}]}
-    alice = given_client.post(base, headers=head, json={"name": "Nia", "sheet": sheet}).json()["id"]
-    bob = given_client.post(base, headers=head, json={"name": "Bran", "sheet": BOB}).json()["id"]
-    page = f"/chronicles/{created['chronicle']['id']}"
+    head, page, alice, bob = exchange_table(given_client, sheet)
     given_dice.faces += [6, 8, 9, 2, 3]
     sneak = given_client.post(f"{page}/characters/{alice}/rolls", headers={**head, **HTMX},
                               data={"kind": "test", "attribute": "dexterity", "ability": "stealth", "target": bob})

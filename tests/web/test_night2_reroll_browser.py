@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create_v5, v5_character
+from .flows import choose_traits, create_v5, v5_character
 
 pytestmark = pytest.mark.browser
 
@@ -17,9 +17,7 @@ def test_issue34_point16_reroll_dice_numbered_from_one_with_their_faces(new_cont
     page = new_context(width=390, height=844, locale="fr-FR").new_page()
     chronicle = create_v5(page, "fr", "Relances")
     page.goto(v5_character(page, chronicle, "Mara"))
-    form = page.locator("#roll")
-    form.locator("[name=attribute]").select_option("dexterity")
-    form.locator("[name=skill]").select_option("stealth")
+    form = choose_traits(page, "dexterity", "stealth")
     form.locator("[name=difficulty]").fill("4")
     expect(page.locator("#odds")).to_contain_text("Chance")
     dice.clear()

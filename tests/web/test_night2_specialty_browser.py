@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create_v5
+from .flows import choose_traits, create_v5
 
 pytestmark = pytest.mark.browser
 
@@ -19,9 +19,7 @@ def test_issue34_point17_the_specialty_list_follows_the_chosen_trait(new_context
         "s.name": "Mara", "s.attributes.strength": "3", "s.skills.brawl": "2", "s.skills.intimidation": "2",
         "s.hunger": "1", "s.specialties": "brawl: Agarres\nintimidation: Amenazas"}, max_redirects=0)
     page.goto(made.headers["location"])
-    form = page.locator("#roll")
-    form.locator("[name=attribute]").select_option("strength")
-    form.locator("[name=skill]").select_option("brawl")
+    form = choose_traits(page, "strength", "brawl")
     specialty = form.locator("[name=specialty]")
     texts = specialty.evaluate("s => Array.from(s.options).map(o => o.textContent.trim())")
     assert [t for t in texts if "(" in t] == ["Agarres (Pelea)"], texts
