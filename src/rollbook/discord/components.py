@@ -113,6 +113,15 @@ def acted(session, member, out: dict) -> dict:
     return {**out, "viewer": viewer_of(member), "system": find_chronicle(session, member).system}
 
 
+def act(context: Context, inv: Invocation, use_case) -> Answer:
+    """A press or a modal of a linked member: ``use_case(session, member)`` written (once per
+    interaction), answered with the entry it made."""
+    def work(session, member):
+        member = need_member(member)
+        return acted(session, member, use_case(session, member))
+    return answer_of(inv, write(context, inv, work).result)
+
+
 def pressed(context: Context, inv: Invocation) -> Answer:
     parts = str(inv.data.get("custom_id", "")).split(":")
     what, numbers = (parts[1], parts[2:]) if len(parts) >= 2 and parts[0] == "rb" else ("", [])
@@ -121,33 +130,21 @@ def pressed(context: Context, inv: Invocation) -> Answer:
         seq, *dice = _numbers(numbers)
         if what == "rs":
             dice = _numbers(list(inv.data.get("values") or []))
-
-        def work(session, member):
-            member = need_member(member)
-            return acted(session, member, rolls.reroll(session, member, seq, {"kind": "reroll", "dice": dice},
-                                                       source=source))
-        return answer_of(inv, write(context, inv, work).result)
+        return act(context, inv, lambda session, member: rolls.reroll(session, member, seq,
+                                                                     {"kind": "reroll", "dice": dice}, source=source))
     if what in ("g", "rf"):
         (ask_id,) = _numbers(numbers)
-
-        def decide(session, member):
-            member = need_member(member)
-            if what == "g":
-                return acted(session, member, grants.grant(session, member, ask_id, source=source))
-            return acted(session, member, grants.refuse(session, member, ask_id))
-        return answer_of(inv, write(context, inv, decide).result)
+        if what == "g":
+            return act(context, inv, lambda session, member: grants.grant(session, member, ask_id, source=source))
+        return act(context, inv, lambda session, member: grants.refuse(session, member, ask_id))
     if what == "gc":
         (ask_id,) = _numbers(numbers)
         return _changed_modal(context, inv, ask_id)
     if what == "st":
         seq, character_id = _numbers([numbers[0], numbers[2]]) if len(numbers) == 3 else _numbers(["x"])
         kind = numbers[1]
-
-        def step(session, member):
-            member = need_member(member)
-            return acted(session, member, rolls.roll(session, member, character_id, {"kind": kind}, follows=seq,
-                                                     source=source))
-        return answer_of(inv, write(context, inv, step).result)
+        return act(context, inv, lambda session, member: rolls.roll(session, member, character_id, {"kind": kind},
+                                                                   follows=seq, source=source))
     raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
 
 
@@ -190,10 +187,7 @@ def submitted(context: Context, inv: Invocation) -> Answer:
              if item.get("custom_id")}
     source = context.dice()
 
-    def work(session, member):
-        member = need_member(member)
-        return acted(session, member, grants.grant(session, member, ask_id, edges=edges, source=source))
-    return answer_of(inv, write(context, inv, work).result)
+    return act(context, inv, lambda session, member: grants.grant(session, member, ask_id, edges=edges, source=source))
 
 
 __all__ = ["MESSAGE", "acted", "answer_of", "entry_message", "pressed", "submitted"]

@@ -243,18 +243,8 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
 
 # Generation -> (maximum blood pool, blood points spendable per turn).
 BLOOD_BY_GENERATION: dict[int, tuple[int, int]] = {
-    4: (50, 10),
-    5: (40, 8),
-    6: (30, 6),
-    7: (20, 4),
-    8: (15, 3),
-    9: (14, 2),
-    10: (13, 1),
-    11: (12, 1),
-    12: (11, 1),
-    13: (10, 1),
-    14: (10, 1),
-    15: (10, 1),
+    4: (50, 10), 5: (40, 8), 6: (30, 6), 7: (20, 4), 8: (15, 3), 9: (14, 2),
+    10: (13, 1), 11: (12, 1), 12: (11, 1), 13: (10, 1), 14: (10, 1), 15: (10, 1),
 }
 
 
