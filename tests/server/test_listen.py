@@ -21,7 +21,7 @@ from rollbook.server.app import create_app
 from rollbook.server.migrate import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
-from .feed_helpers import ReadInThread, until
+from .feed_helpers import EventReader, ReadInThread, until
 
 POLL_SECONDS = 5.0  # PostgreSQL's per-process catch-up (app.py): a feed woken sooner was woken by NOTIFY
 HEARD_WITHIN = 1.0  # a NOTIFY to a listening process arrives well within this
@@ -231,3 +231,36 @@ def test_a_lost_listener_connection_is_retried(pg_url, monkeypatch):
             seq = _roll(server.url, base, headers, character)
         assert feed.received[-1]["seq"] == seq
     assert refused and hub.listener.attempts >= 2 and hub.failure is None
+
+
+def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_nothing_issue30(pg_url):
+    """Issue 30 point 9: the hub woke on every NOTIFY, so a commit of two entries (a chronicle's
+    first roll and its server seed's commitment, SPEC F-1: two NOTIFYs) could read the log twice.
+    Wakes are coalesced by the NOTIFY's seq: one that names a seq the process already read makes
+    no read. Here: the first roll (two entries), a stale NOTIFY (a seq long read), a second roll:
+    two reads of the log, one per roll."""
+    app = create_app(pg_url)
+    hub = app.state.hub
+    engine = create_engine(pg_url)
+    with ThreadedServer(app) as server:
+        base, headers, character, chronicle = _table(server.url)
+        params = {"after": _last(server.url, base, headers), "idle_timeout": 4}
+        try:
+            with EventReader(server.url, f"{base}/events", headers, params) as feed:
+                assert until(lambda: hub.listened == {chronicle} and hub.channels[chronicle].ready.is_set())
+                reads, heard, coalesced = hub.reads, hub.notifications, hub.coalesced
+                first = _roll(server.url, base, headers, character)
+                assert until(lambda: first in feed.seqs())
+                assert feed.seqs() == [first - 1, first]  # the seed's commitment, then the roll: one commit
+                assert until(lambda: hub.notifications == heard + 2)
+                with engine.connect() as connection:
+                    connection.execute(text("SELECT pg_notify(:channel, :seq)"),
+                                       {"channel": events.channel(chronicle), "seq": str(first - 1)})
+                    connection.commit()
+                assert until(lambda: hub.coalesced >= coalesced + 1)  # heard, and no read made of it
+                second = _roll(server.url, base, headers, character)
+                assert until(lambda: second in feed.seqs())
+                assert hub.notifications == heard + 4
+                assert hub.reads == reads + 2  # one per commit
+        finally:
+            engine.dispose()

@@ -129,6 +129,8 @@ class Channel:
     chronicle_id: int
     feeds: set[Feed] = field(default_factory=set)
     delivered: int = 0
+    wanted: int = 0  # the highest seq a wake said was committed (a NOTIFY's, the catch-up's)
+    unread: bool = False  # a wake that did not say its seq (this process's commit): read
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     check_tokens: bool = False
@@ -161,6 +163,7 @@ class Hub:
         self.reads = 0          # log reads made for the channels (one per chronicle per wake)
         self.backlog_reads = 0  # log reads a feed made for itself, at connection (what it missed)
         self.catch_ups = 0      # per-process catch-up reads
+        self.coalesced = 0      # wakes for a seq already read, that made no read
         self.failure: BaseException | None = None  # a defect the listener met: no feed is served
         self.presence = Presence(self)  # who has a feed open here, written for every process (issue 34)
 
@@ -177,10 +180,13 @@ class Hub:
         """A token of a member of these chronicles was revoked: check the tokens of their feeds."""
         self._schedule(chronicle_ids, self._revoked_now)
 
-    def heard(self, chronicle_ids: Iterable[int], *, revoked: bool = False) -> None:
-        """The listener heard these chronicles' channels (``server.listen``): new entries, or a
-        token revoked (``revoked``: check the tokens of their feeds, then read)."""
-        self._schedule(chronicle_ids, self._revoked_now if revoked else self._wake_now)
+    def heard(self, chronicle_id: int, seq: int | None) -> None:
+        """The listener heard this chronicle's channel (``server.listen``): entry ``seq`` was
+        committed, or (``None``) a token was revoked: check the tokens of its feeds, then read."""
+        if seq is None:
+            self._schedule([chronicle_id], self._revoked_now)
+        else:
+            self._schedule([chronicle_id], lambda targets: self._wake_now(targets, seq))
 
     def listening(self, chronicle_ids: Iterable[int]) -> None:
         """LISTEN took effect on these chronicles' channels (``server.listen``): what was committed or
@@ -209,11 +215,23 @@ class Hub:
         except RuntimeError:  # the loop is closed: its feeds are gone
             pass
 
-    def _wake_now(self, chronicle_ids: list[int]) -> None:
+    def _wake_now(self, chronicle_ids: list[int], seq: int | None = None) -> None:
+        """Read these chronicles' new entries: up to ``seq`` (a NOTIFY's, the catch-up's head), or
+        whatever was committed (``None``: this process's commit, whose seqs the hook does not say).
+        A wake for a seq already read makes no read: one commit of two entries (a chronicle's
+        first roll and its seed's commitment, F-1) notifies twice, and is read once."""
         for chronicle_id in chronicle_ids:
             found = self.channels.get(chronicle_id)
-            if found is not None:
-                found.wake.set()
+            if found is None:
+                continue
+            if seq is None:
+                found.unread = True
+            elif seq > max(found.delivered, found.wanted):
+                found.wanted = seq
+            else:
+                self.coalesced += 1
+                continue
+            found.wake.set()
 
     def _revoked_now(self, chronicle_ids: list[int]) -> None:
         for chronicle_id in chronicle_ids:
@@ -313,6 +331,10 @@ class Hub:
                 if found.check_tokens:
                     found.check_tokens = False
                     await self._check_tokens(found)
+                    found.unread = True  # a revocation's wake reads too (what came with it)
+                if not found.unread and found.wanted <= found.delivered:
+                    continue  # every seq it was woken for was read already (e.g. the commit's second NOTIFY)
+                found.unread = False
                 while found.feeds:
                     rows, revealed = await self._off_loop(self._read_one, feed_reads.new_entries, found.chronicle_id,
                                                        found.delivered, BATCH)
@@ -416,7 +438,7 @@ class Hub:
         for chronicle_id, last in heads.items():
             found = self.channels.get(chronicle_id)
             if found is not None and found.ready.is_set() and last > found.delivered:
-                found.wake.set()
+                self._wake_now([chronicle_id], last)
         touched = {feed.member.chronicle_id for hashed in revoked for feed in self.by_token.get(hashed, ())
                    if not feed.ended}
         if touched:

@@ -102,8 +102,9 @@ class Listener:
             for notification in connection.notifies(timeout=TICK_SECONDS):
                 hub.notifications += 1
                 chronicle = notification.channel.rpartition("_")[2]
-                if chronicle.isdigit():
-                    hub.heard([int(chronicle)], revoked=notification.payload == REVOKED_PAYLOAD)
+                payload = notification.payload
+                if chronicle.isdigit() and (payload == REVOKED_PAYLOAD or payload.isdigit()):
+                    hub.heard(int(chronicle), None if payload == REVOKED_PAYLOAD else int(payload))
 
     def close(self) -> None:
         self._stop.set()
