@@ -1,6 +1,6 @@
 """Issue 30 point 9: every open feed polled the log on its own timer (every 0.5 s on SQLite: 250
 idle feeds burnt 58% of a core) and read the log on its own on every wake. Now a process reads a
-chronicle's new entries once per wake for all its feeds (``events.Hub``): 2,000 feeds open and
+chronicle's new entries once per wake for all its feeds (``hub.Hub``): 2,000 feeds open and
 idle read nothing, and one roll is one read of the log in the process, not one per feed."""
 
 from __future__ import annotations

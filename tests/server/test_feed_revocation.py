@@ -2,7 +2,7 @@
 401 at once after a sign-out, a key rotation, a removal by the Storyteller or a session's expiry,
 but ``/api/chronicles/{id}/events`` and the page's ``/chronicles/{id}/live`` went on streaming
 every new entry: the feed checked the member only when it connected. Now the revocation puts the
-end in that member's queues (``events.Hub``), in every app process, within a second; the page's
+end in that member's queues (``hub.Hub``), in every app process, within a second; the page's
 feed says plainly why in the reader's language."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 
-from rollbook.server import events, listen
+from rollbook.server import listen
 from rollbook.server.app import create_app
 from rollbook.server.migrate import alembic_config, upgrade
 
@@ -145,7 +145,7 @@ def test_a_listener_whose_connection_ended_listens_again_and_its_feeds_read_what
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
             assert until(lambda: hub.listened == {watched})
             _admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                   f"WHERE query = 'LISTEN {events.channel(watched)}'")
+                   f"WHERE query = 'LISTEN {listen.channel(watched)}'")
             assert until(lambda: not hub.listened)
             rolled_at = time.monotonic()
             seq = _roll(one.url, base, headers, character)
@@ -255,7 +255,7 @@ def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_
                 assert until(lambda: hub.notifications == heard + 2)
                 with engine.connect() as connection:
                     connection.execute(text("SELECT pg_notify(:channel, :seq)"),
-                                       {"channel": events.channel(chronicle), "seq": str(first - 1)})
+                                       {"channel": listen.channel(chronicle), "seq": str(first - 1)})
                     connection.commit()
                 assert until(lambda: hub.coalesced >= coalesced + 1)  # heard, and no read made of it
                 second = _roll(server.url, base, headers, character)

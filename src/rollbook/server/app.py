@@ -43,7 +43,7 @@ from rollbook.server.api_odds import router as odds_router
 from rollbook.server.api_saved import router as saved_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
-from rollbook.server.events import Hub
+from rollbook.server.hub import Hub
 from rollbook.server.hygiene import InputGuard
 from rollbook.server import openapi as typed_schema
 from rollbook.server.reread import ReadAgain

@@ -1,7 +1,7 @@
 """PostgreSQL's side of the live feed: one listener thread per app process, on its own connection.
 
 It LISTENs on the channels (``rollbook_log_<chronicle>``) of the chronicles the process has a live
-feed open for (``events.Hub.watched``), and only while it has one; it UNLISTENs a chronicle whose
+feed open for (``hub.Hub.watched``), and only while it has one; it UNLISTENs a chronicle whose
 last feed closed. The log's insert trigger notifies ``<seq>`` there (migration 0006), a revoked
 token ``revoked`` (migration 0009); each notification wakes that chronicle in the hub (one read of
 its new entries for all its feeds), or makes it check its feeds' tokens. Once a channel's LISTEN
@@ -33,7 +33,7 @@ def channel(chronicle_id: int) -> str:
 
 
 class Listener:
-    """The listener thread of one hub (``events.Hub``): started when a first feed opens."""
+    """The listener thread of one hub (``hub.Hub``): started when a first feed opens."""
 
     def __init__(self, hub, url: str) -> None:
         self.hub, self.url = hub, url  # a libpq URL

@@ -1,5 +1,5 @@
 """The live feed as a response: ``entry_feed`` (the one generator of a member's feed, over the
-process's ``events.Hub``) and its adapters: ``json_events`` (the API's) and ``event_stream`` (the
+process's ``hub.Hub``) and its adapters: ``json_events`` (the API's) and ``event_stream`` (the
 ``text/event-stream`` response, ``sse-starlette``: the client's reconnection delay first, a
 keep-alive comment every 15 s, disconnects handled). The web's adapter renders each entry as its
 card (``rollbook.web.live``).
@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator, Iterable
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from rollbook.server.events import BATCH, End, Entry, Hub, dumps
+from rollbook.server.events import BATCH, End, Entry, dumps
+from rollbook.server.hub import Hub
 from rollbook.server.models import Member
 from rollbook.server.usecases import log as log_cases
 

@@ -1,4 +1,4 @@
-"""What a process's live feeds read (``events.Hub``): a chronicle's new entries once for all its
+"""What a process's live feeds read (``hub.Hub``): a chronicle's new entries once for all its
 feeds, the tokens the feeds were opened with, and the one catch-up that covers every open feed.
 
 Each function takes the caller's read ``Session``. The entries are the stored rows; each feed's

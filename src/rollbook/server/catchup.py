@@ -1,0 +1,121 @@
+"""The live feeds' per-process keeper (``hub.Hub.keeper``): the catch-up and the sessions' expiries.
+
+- The catch-up, every ``Hub.poll_interval`` (0.5 s on SQLite, 5 s on PostgreSQL) while a feed is
+  open here: one read for all the chronicles watched (their heads, an index look-up each, and the
+  tokens revoked since the last one). It is how another process's writes reach a SQLite process,
+  and how a NOTIFY lost with the listener's connection is recovered; its cost grows with the
+  chronicles watched, never with the feeds. A chronicle whose head is past what the process read is
+  woken for that seq; a revoked token's feeds check their tokens.
+- Once LISTEN takes effect on chronicles (``Hub.listening``), one catch-up for those together:
+  what was committed or revoked before it was not heard.
+- A session's expiry: its feeds check their tokens just after it (one timer for the process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import time
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+from rollbook.server import auth
+from rollbook.server.events import Feed
+from rollbook.server.usecases import feeds as feed_reads
+
+logger = logging.getLogger("rollbook.server.events")
+
+REVOCATION_MARGIN = timedelta(seconds=10)  # a revocation committed late is still seen by the catch-up
+EXPIRY_SLACK = 0.05  # the expiry timer fires just after the token's time, never just before
+
+
+def _since() -> str:
+    return auth.stamp(datetime.now(UTC) - REVOCATION_MARGIN)
+
+
+class Keeper:
+    """One hub's catch-up and expiry timer: one task in the server's loop while a feed is open."""
+
+    def __init__(self, hub) -> None:
+        self.hub = hub
+        self._task: asyncio.Task | None = None
+        self._wake: asyncio.Event | None = None
+        self._expiries: list[tuple[float, int, Feed]] = []
+        self._order = itertools.count()
+
+    def ensure(self) -> None:
+        """In the loop: the keeper runs (it stops by itself once no feed is open)."""
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._keep())
+
+    def expire_at(self, feed: Feed) -> None:
+        """In the loop: ``feed`` checks its tokens just after its session's expiry."""
+        moment = datetime.strptime(feed.expires_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        left = (moment - datetime.now(UTC)).total_seconds()
+        heapq.heappush(self._expiries, (time.monotonic() + max(0.0, left) + EXPIRY_SLACK, next(self._order), feed))
+        if self._wake is not None:
+            self._wake.set()
+
+    def listening(self, chronicle_ids: list[int]) -> None:
+        """In the loop: LISTEN took effect on these chronicles' channels: one catch-up for them."""
+        task = asyncio.get_running_loop().create_task(self.catch_up(_since(), only=chronicle_ids))
+        task.add_done_callback(self._log_failure)
+
+    @staticmethod
+    def _log_failure(task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("rollbook: the live feeds' catch-up read failed", exc_info=task.exception())
+
+    async def _keep(self) -> None:
+        """While a feed is open here: the catch-up every ``poll_interval``, the expiries on time."""
+        hub = self.hub
+        since = _since()
+        next_catch_up = time.monotonic() + hub.poll_interval
+        while hub.channels:
+            now = time.monotonic()
+            while self._expiries and self._expiries[0][0] <= now:
+                _, _, feed = heapq.heappop(self._expiries)
+                if feed.member.chronicle_id in hub.channels and not feed.ended:
+                    hub.check_now([feed.member.chronicle_id])  # its token's state says why
+            if now >= next_catch_up:
+                moment = _since()
+                try:
+                    await self.catch_up(since)
+                    since = moment
+                except Exception:
+                    logger.exception("rollbook: the live feeds' catch-up read failed")
+                next_catch_up = time.monotonic() + hub.poll_interval
+            until = next_catch_up
+            if self._expiries:
+                until = min(until, self._expiries[0][0])
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), max(0.0, until - time.monotonic()))
+            except TimeoutError:
+                pass
+
+    async def catch_up(self, since: str, only: Iterable[int] | None = None) -> None:
+        """One read: the heads of the chronicles watched (or ``only`` those) and the tokens revoked
+        since ``since``; wakes the chronicles with entries past what was read, checks the tokens of
+        the revoked ones' feeds."""
+        hub = self.hub
+        watched = sorted(hub.channels if only is None else set(only) & set(hub.channels))
+        if not watched:
+            return
+
+        def read(connection):
+            return feed_reads.heads(connection, watched), feed_reads.revoked_since(connection, since)
+
+        heads, revoked = await hub.read(read)
+        hub.catch_ups += 1
+        for chronicle_id, last in heads.items():
+            found = hub.channels.get(chronicle_id)
+            if found is not None and found.ready.is_set() and last > found.delivered:
+                hub.read_now([chronicle_id], last)
+        touched = {feed.member.chronicle_id for hashed in revoked for feed in hub.by_token.get(hashed, ())
+                   if not feed.ended}
+        if touched:
+            hub.check_now(sorted(touched))

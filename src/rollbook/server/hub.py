@@ -1,0 +1,333 @@
+"""The live feed's fan-out, one implementation for the JSON API and the web pages: per process,
+one subscription per chronicle and a queue per feed (encode/broadcaster's fan-out).
+
+- ``Hub``: a chronicle's new entries are read once per process per wake (the log after the last
+  seq this process delivered for it, ``usecases.feeds.new_entries``) and the one read is put in
+  the queue of every feed of that chronicle open here; each feed derives its member's view from it
+  (``events.Batch.entries``: a hidden entry redacted for a player, as ``views.entry_view``). A feed
+  that waits costs nothing but its keep-alive: no timer, no read of its own.
+- Each feed (``server.sse.entry_feed``) reads its own backlog once, at connection (what it missed
+  before its channel's last delivered seq), then takes its entries from its queue, then ``End``
+  when the member's token is revoked (sign-out, key rotation, removal) or expires.
+
+What wakes a chronicle in a process:
+
+- a commit of this process that appended to its log (``Database.after_commit`` calls ``wake``);
+- on PostgreSQL, the log's insert trigger notifies on the chronicle's channel
+  (``pg_notify('rollbook_log_<chronicle>', '<seq>')``, migration 0006), whichever process made it;
+  a token revoked notifies ``revoked`` on the same channel (migration 0009). One listener thread per
+  process (``listen``), on its own connection, LISTENs on the channels of the chronicles it has a
+  live feed open for, and only while it has one. Once a channel's ``LISTEN`` has taken effect the
+  chronicle is read again: what was committed before it is read, what is committed after it is heard;
+- the per-process catch-up (``catchup.Keeper``), one read for all the chronicles with a feed open here.
+
+A wake that names a seq (a NOTIFY's, the catch-up's head) that the process has read already makes
+no read: one commit of two entries notifies twice and is read once.
+
+A token revoked ends the feeds opened with it: the hub reads the state of the tokens of that
+chronicle's feeds (one read) and puts ``End`` in the queues of those whose token no longer opens
+the chronicle. A session's expiry ends its feeds on one per-process timer (``catchup``).
+
+The listener retries a lost connection (``psycopg.OperationalError``) after a second; any other
+error is a defect: it is logged, every open feed ends and a new one is refused (500) until restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from rollbook.server import auth
+from rollbook.server.catchup import Keeper
+from rollbook.server.events import BATCH, ERROR, Batch, Feed
+from rollbook.server.listen import Listener
+from rollbook.server.models import Member
+from rollbook.server.presence import Presence
+from rollbook.server.usecases import feeds as feed_reads
+
+logger = logging.getLogger("rollbook.server.events")
+
+READER_THREADS = 2  # the hub's reads: a chronicle's new entries, tokens, the catch-up (two overlap a round trip)
+
+
+@dataclass(eq=False)
+class Channel:
+    """One chronicle's subscription in this process: its feeds, the last seq read, one reader."""
+
+    chronicle_id: int
+    feeds: set[Feed] = field(default_factory=set)
+    delivered: int = 0
+    wanted: int = 0  # the highest seq a wake said was committed (a NOTIFY's, the catch-up's)
+    unread: bool = False  # a wake that did not say its seq (this process's commit): read
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    check_tokens: bool = False
+    task: asyncio.Task | None = None
+
+
+def _now() -> str:
+    return auth.stamp(datetime.now(UTC))
+
+
+class Hub:
+    """The live feeds of this process, by chronicle. Its state lives in the server's event loop;
+    ``wake``, ``heard`` and ``listening`` may be called from any thread."""
+
+    def __init__(self, db=None, *, listen_url: str | None = None, poll_interval: float = 0.5) -> None:
+        self.db = db
+        self.poll_interval = poll_interval  # the per-process catch-up
+        self.channels: dict[int, Channel] = {}
+        self.by_token: dict[str, set[Feed]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.keeper = Keeper(self)
+        self.listener = Listener(self, listen_url) if listen_url else None
+        self._readers: ThreadPoolExecutor | None = None
+        self.watched: frozenset[int] = frozenset()  # chronicles with a feed open here (any thread reads it)
+        self.listened: frozenset[int] = frozenset()  # the chronicles whose channel LISTEN is in effect on
+        self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
+        self.reads = 0          # log reads made for the channels (one per chronicle per wake)
+        self.backlog_reads = 0  # log reads a feed made for itself, at connection (what it missed)
+        self.catch_ups = 0      # per-process catch-up reads
+        self.coalesced = 0      # wakes for a seq already read, that made no read
+        self.failure: BaseException | None = None  # a defect the listener met: no feed is served
+        self.presence = Presence(self)  # who has a feed open here, written for every process (issue 34)
+
+    # --- wake-ups, from any thread ------------------------------------------------------------
+
+    def wake(self, chronicle_ids: Iterable[int]) -> None:
+        """This process committed new entries to these chronicles' logs (``Database.after_commit``):
+        read them. A chronicle whose channel this process LISTENs on is left to its NOTIFY, which
+        comes all the same: one wake, one read per commit."""
+        listened = self.listened
+        self._schedule([cid for cid in chronicle_ids if cid not in listened], self.read_now)
+
+    def revoked(self, chronicle_ids: Iterable[int]) -> None:
+        """A token of a member of these chronicles was revoked: check the tokens of their feeds."""
+        self._schedule(chronicle_ids, self.check_now)
+
+    def heard(self, chronicle_id: int, seq: int | None) -> None:
+        """The listener heard this chronicle's channel (``server.listen``): entry ``seq`` was
+        committed, or (``None``) a token was revoked: check the tokens of its feeds, then read."""
+        if seq is None:
+            self._schedule([chronicle_id], self.check_now)
+        else:
+            self._schedule([chronicle_id], lambda targets: self.read_now(targets, seq))
+
+    def listening(self, chronicle_ids: Iterable[int]) -> None:
+        """LISTEN took effect on these chronicles' channels (``server.listen``): what was committed or
+        revoked before it was not heard, so one catch-up read covers them all (their heads, the
+        tokens revoked lately), not a read per chronicle."""
+        self._schedule(chronicle_ids, self.keeper.listening)
+
+    def _schedule(self, chronicle_ids: Iterable[int], action) -> None:
+        watched = self.watched
+        targets = [cid for cid in chronicle_ids if cid in watched]
+        loop = self._loop
+        if not targets or loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(action, targets)
+        except RuntimeError:  # the loop is closed: its feeds are gone
+            pass
+
+    # --- wake-ups, in the loop -------------------------------------------------------------------
+
+    def read_now(self, chronicle_ids: list[int], seq: int | None = None) -> None:
+        """Read these chronicles' new entries: up to ``seq`` (a NOTIFY's, the catch-up's head), or
+        whatever was committed (``None``: this process's commit, whose seqs the hook does not say).
+        A wake for a seq already read makes no read: one commit of two entries (a chronicle's
+        first roll and its seed's commitment, F-1) notifies twice, and is read once."""
+        for chronicle_id in chronicle_ids:
+            found = self.channels.get(chronicle_id)
+            if found is None:
+                continue
+            if seq is None:
+                found.unread = True
+            elif seq > max(found.delivered, found.wanted):
+                found.wanted = seq
+            else:
+                self.coalesced += 1
+                continue
+            found.wake.set()
+
+    def check_now(self, chronicle_ids: list[int]) -> None:
+        """Check the tokens of these chronicles' feeds (a revocation, an expiry), then read."""
+        for chronicle_id in chronicle_ids:
+            found = self.channels.get(chronicle_id)
+            if found is not None:
+                found.check_tokens = True
+                found.wake.set()
+
+    # --- feeds joining and leaving (in the loop) -----------------------------------------------
+
+    async def join(self, member: Member, tokens: Iterable[str | None]) -> Feed:
+        """A new feed of ``member``'s chronicle, its queue subscribed now; ``tokens``: the token(s)
+        the request presented (the one that opened ``member`` among them)."""
+        if self.failure is not None:
+            raise RuntimeError("the live feed's listener failed") from self.failure
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        hashes = tuple(dict.fromkeys(auth.digest(token) for token in tokens if token))
+        feed = Feed(member, hashes)
+        chronicle_id = member.chronicle_id
+        found = self.channels.get(chronicle_id)
+        if found is None:
+            found = self.channels[chronicle_id] = Channel(chronicle_id)
+            self._watch()
+            found.task = asyncio.get_running_loop().create_task(self._read_for(found))
+        found.feeds.add(feed)
+        for hashed in hashes:
+            self.by_token.setdefault(hashed, set()).add(feed)
+        self.keeper.ensure()
+        try:
+            states = await self.read(feed_reads.token_states, list(hashes))
+            await found.ready.wait()
+        except BaseException:
+            self.leave(feed)
+            raise
+        feed.start = found.delivered
+        reason, feed.expires_at = self._verdict(feed, states)
+        if reason is not None:
+            feed.end(reason)
+        elif feed.expires_at is not None:
+            self.keeper.expire_at(feed)
+        return feed
+
+    def leave(self, feed: Feed) -> None:
+        chronicle_id = feed.member.chronicle_id
+        found = self.channels.get(chronicle_id)
+        if found is not None:
+            found.feeds.discard(feed)
+            if not found.feeds:
+                del self.channels[chronicle_id]
+                found.wake.set()  # its reader sees it has no feed left and stops
+                self._watch()
+        for hashed in feed.hashes:
+            holders = self.by_token.get(hashed)
+            if holders is not None:
+                holders.discard(feed)
+                if not holders:
+                    del self.by_token[hashed]
+
+    def _watch(self) -> None:
+        self.watched = frozenset(self.channels)
+        if self.listener is not None and self.failure is None:
+            self.listener.watch_changed()
+
+    # --- reads, on the hub's own threads --------------------------------------------------------
+
+    async def read(self, work, *args):
+        """``work(connection, *args)`` in a read transaction (plain statements, no ORM), on the hub's
+        own reader threads: the feeds' reads never wait behind the requests in the server's thread
+        pool (a roll holds a thread until its commit)."""
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(READER_THREADS, thread_name_prefix="rollbook-feed")
+
+        def run():
+            with self.db.read() as session:
+                return work(session.connection(), *args)
+
+        return await asyncio.get_running_loop().run_in_executor(self._readers, run)
+
+    # --- one chronicle's reader ----------------------------------------------------------------
+
+    async def _read_for(self, found: Channel) -> None:
+        """The chronicle's one reader in this process: on each wake, the entries after the last seq
+        delivered, read once and put in every feed's queue."""
+        try:
+            found.delivered = await self.read(feed_reads.head, found.chronicle_id)
+            found.ready.set()
+            while True:
+                await found.wake.wait()
+                found.wake.clear()
+                if not found.feeds:
+                    return
+                if found.check_tokens:
+                    found.check_tokens = False
+                    await self._check_tokens(found)
+                    found.unread = True  # a revocation's wake reads too (what came with it)
+                if not found.unread and found.wanted <= found.delivered:
+                    continue  # every seq it was woken for was read already (e.g. the commit's second NOTIFY)
+                found.unread = False
+                while found.feeds:
+                    rows, revealed = await self.read(feed_reads.new_entries, found.chronicle_id, found.delivered,
+                                                     BATCH)
+                    self.reads += 1
+                    if not rows:
+                        break
+                    batch = Batch(rows, revealed)
+                    found.delivered = batch.last
+                    for feed in list(found.feeds):
+                        if not feed.ended:
+                            feed.queue.put_nowait(batch)
+                    if len(rows) < BATCH:
+                        break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("rollbook: reading chronicle %s's new entries for its live feeds failed",
+                             found.chronicle_id)
+            for feed in list(found.feeds):
+                feed.end(ERROR)
+            found.ready.set()
+
+    async def _check_tokens(self, found: Channel) -> None:
+        feeds = [feed for feed in found.feeds if not feed.ended]
+        hashes = sorted({hashed for feed in feeds for hashed in feed.hashes})
+        states = await self.read(feed_reads.token_states, hashes)
+        for feed in feeds:
+            reason, _ = self._verdict(feed, states)
+            if reason is not None:
+                feed.end(reason)
+
+    @staticmethod
+    def _verdict(feed: Feed, states: dict) -> tuple[str | None, str | None]:
+        """Why the feed's tokens no longer open its member's chronicle (None: one still does), and
+        when the one that does expires."""
+        if not feed.hashes:  # opened without a token to follow (in-process callers): it never ends so
+            return None, None
+        moment = _now()
+        mine = [states[h] for h in feed.hashes if h in states and states[h].member_id == feed.member.id]
+        live = [state for state in mine if state.ended(moment) is None]
+        if live:
+            expiries = [state.expires_at for state in live]
+            return None, None if None in expiries else max(expiries)
+        reasons = {state.ended(moment) for state in mine}
+        for reason in (feed_reads.REMOVED, feed_reads.REVOKED, feed_reads.EXPIRED):
+            if reason in reasons:
+                return reason, None
+        return feed_reads.REVOKED, None
+
+    # --- failure and closing ------------------------------------------------------------------
+
+    def fail(self, error: BaseException) -> None:
+        """A defect (the listener's): every open feed ends, and no new one is served."""
+        self.failure = error
+        loop = self._loop
+        if loop is None:
+            return
+
+        def end_all() -> None:
+            for found in list(self.channels.values()):
+                for feed in list(found.feeds):
+                    feed.end(ERROR)
+
+        try:
+            loop.call_soon_threadsafe(end_all)
+        except RuntimeError:
+            pass
+
+    def start_listener(self) -> None:
+        if self.listener is not None and self.failure is None:
+            self.listener.ensure()
+
+    def close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+        if self._readers is not None:
+            self._readers.shutdown(wait=False, cancel_futures=True)
+            self._readers = None
