@@ -209,6 +209,29 @@ def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30
             assert http.get(f"{base}/events", headers=headers).status_code == 500
 
 
+def test_a_database_error_in_the_listener_is_logged_and_surfaces_not_retried_issue30_5(pg_url, monkeypatch, caplog):
+    """A database error that is not a lost connection (here a LISTEN PostgreSQL refuses: a
+    malformed channel name, ``psycopg.ProgrammingError``) is a defect like any other: logged with
+    its traceback, the feeds end, the listener does not reconnect and try it again every second."""
+    import psycopg
+
+    monkeypatch.setattr(listen, "channel", lambda chronicle_id: f"not a channel {chronicle_id}")
+    app = create_app(pg_url)
+    hub = app.state.hub
+    with ThreadedServer(app) as server:
+        base, headers, _character, _chronicle = _table(server.url)
+        with EventReader(server.url, f"{base}/events", headers, {"idle_timeout": 20}) as feed:
+            assert feed.ended.wait(20)
+        assert [event["data"] for event in feed.named("end")] == [{"reason": "error"}]
+        assert isinstance(hub.failure, psycopg.ProgrammingError)
+        assert not isinstance(hub.failure, psycopg.OperationalError)
+        assert until(lambda: not hub.listener.alive)
+        assert hub.listener.attempts == 1  # not retried
+        failed = [r for r in caplog.records if r.name == "rollbook.server.events" and r.exc_info]
+        assert failed and issubclass(failed[0].exc_info[0], psycopg.ProgrammingError)
+        assert not [r for r in caplog.records if "reconnecting" in r.getMessage()]
+
+
 def test_a_lost_listener_connection_is_retried(pg_url, monkeypatch):
     """The other side of the same rule: a connection error (here, refused once) is retried."""
     import psycopg
