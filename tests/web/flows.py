@@ -114,13 +114,18 @@ def create(page: Page, lang: str, system: str, name: str) -> str:
 LONG = "Z" * 200
 
 
-def v5_character(page: Page, chronicle: str, name: str) -> str:
-    made = page.request.post(f"{chronicle}/characters", form={
-        "s.name": name, "s.concept": LONG, "s.notes": LONG, "s.attributes.dexterity": "3", "s.attributes.wits": "2", "s.skills.firearms": "2",
-        "s.skills.stealth": "3", "s.disciplines.obfuscate": "1", "s.hunger": "1",
-        "s.specialties": "firearms: Pistols\nstealth: Sewers"}, max_redirects=0)
+def new_character(page: Page, chronicle: str, fields: dict[str, str]) -> str:
+    """A character posted with its sheet form's fields; its sheet's URL."""
+    made = page.request.post(f"{chronicle}/characters", form=fields, max_redirects=0)
     assert made.status == 303, made.text()
     return made.headers["location"]
+
+
+def v5_character(page: Page, chronicle: str, name: str) -> str:
+    return new_character(page, chronicle, {
+        "s.name": name, "s.concept": LONG, "s.notes": LONG, "s.attributes.dexterity": "3", "s.attributes.wits": "2", "s.skills.firearms": "2",
+        "s.skills.stealth": "3", "s.disciplines.obfuscate": "1", "s.hunger": "1",
+        "s.specialties": "firearms: Pistols\nstealth: Sewers"})
 
 
 def feed_open(page: Page) -> None:

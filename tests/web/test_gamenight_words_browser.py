@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .flows import choose_traits, create, create_v5
+from .flows import choose_traits, create, create_v5, new_character
 
 
 def test_v5_at_no_willpower_in_french_on_a_phone(new_context):
     page = new_context(width=390, height=844, locale="fr").new_page()
     chronicle = create_v5(page, "fr", "Sans Volonté")
-    made = page.request.post(f"{chronicle}/characters", form={
+    page.goto(new_character(page, chronicle, {
         "s.name": "Vide", "s.attributes.wits": "3", "s.skills.investigation": "2", "s.hunger": "1",
-        "s.willpower.max": "2", "s.willpower.superficial": "2"}, max_redirects=0)
-    page.goto(made.headers["location"])
+        "s.willpower.max": "2", "s.willpower.superficial": "2"}))
     choose_traits(page, "wits", "investigation")
     odds = page.locator("#odds")
     expect(odds).to_contain_text("affaibli -2")

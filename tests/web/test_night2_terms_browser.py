@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create, create_v5, v5_character
+from .flows import create, create_v5, new_character, v5_character
 
 pytestmark = pytest.mark.browser
 
@@ -42,9 +42,7 @@ def test_issue34_point12_modo_casual_and_habilidad_sin_entrenamiento_on_a_spanis
     page.goto("/")
     expect(page.locator("#create-mode option[value=casual]")).to_contain_text("modo Casual")
     chronicle = create(page, "es", "v20", "Sin entrenar")
-    made = page.request.post(f"{chronicle}/characters", form={"s.name": "Lucita", "s.attributes.dexterity": "3"},
-                             max_redirects=0)
-    page.goto(made.headers["location"])
+    page.goto(new_character(page, chronicle, {"s.name": "Lucita", "s.attributes.dexterity": "3"}))
     page.locator("#roll [name=attribute]").select_option("dexterity")
     page.locator("#roll [name=ability]").select_option("firearms")  # a Skill at 0: untrained (V20-3)
     page.locator("#roll-submit").click()

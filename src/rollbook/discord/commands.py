@@ -90,16 +90,9 @@ def _named(key: str) -> dict:
 
 def _option(key: str, kind: int, *, required: bool = False, autocomplete: bool = False, low: int | None = None,
             high: int | None = None, choices: list[dict] | None = None) -> dict:
-    out = {**_named(key), "type": kind, "required": required}
-    if autocomplete:
-        out["autocomplete"] = True
-    if low is not None:
-        out["min_value"] = low
-    if high is not None:
-        out["max_value"] = high
-    if choices:
-        out["choices"] = choices
-    return out
+    given = {"autocomplete": autocomplete or None, "min_value": low, "max_value": high, "choices": choices or None}
+    return {**_named(key), "type": kind, "required": required,
+            **{name: value for name, value in given.items() if value is not None}}
 
 
 def _systems() -> list[dict]:
