@@ -3,7 +3,7 @@ Discord's REST API: every public entry made elsewhere (here: the JSON API) is po
 bound to its chronicle, in seq order, after its commit; hidden entries never; an entry an
 interaction already showed there not twice; a 429 waits its ``retry_after``; a channel webhook that
 is down never slows nor fails the roll, and its posts arrive in order once it is back; two app
-processes on one store post each entry once."""
+processes on one store post each entry once; an idle bound channel costs the poster no read."""
 
 from __future__ import annotations
 
@@ -168,3 +168,28 @@ def test_two_app_processes_on_one_store_post_each_entry_once(app, client, databa
         wait_until(lambda: cursor(app, channel) >= made[-1], 15, what="every roll handled")
         assert posted_seqs(discord_api.posted(channel.channel_id)) == made
         assert len(discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")) == 1
+
+
+def test_an_idle_bound_channel_costs_the_poster_nothing_issue30_9(app, client, make_table, discord_api):
+    """Issue 30 point 9: the poster read every binding's cursor and head every 1–2 s, rolls or not.
+    It rides the live feeds' wake now (``Hub.follow``): while nothing is rolled the hub's catch-ups
+    go on (one read per process, the bound chronicles' heads among them) and the poster makes no
+    read at all; a roll wakes it once."""
+    table, character, channel, first = posted_first(app, make_table, "a first post")
+    hub, poster = app.state.hub, app.state.discord_poster
+    wait_until(lambda: table.id in hub.followed, what="the bound chronicle followed by the hub")
+    wait_until(lambda: not poster._running and not poster._held, what="the poster at rest")
+    interval, hub.poll_interval = hub.poll_interval, 0.1
+    try:
+        caught_up = hub.catch_ups
+        wait_until(lambda: hub.catch_ups >= caught_up + 2, what="catch-ups at the new interval")
+        looks, caught_up = poster.looks, hub.catch_ups
+        # thirty catch-ups, three seconds at least: longer than the poster's own poll was (1 s, 2 s)
+        wait_until(lambda: hub.catch_ups >= caught_up + 30, 20, what="thirty catch-ups")
+        assert poster.looks == looks  # idle: the poster read nothing
+        later = rolled(table, table.st, character["id"], 1)
+        wait_until(lambda: cursor(app, channel) >= later[-1], what="the roll posted")
+        assert poster.looks > looks
+    finally:
+        hub.poll_interval = interval
+    assert posted_seqs(discord_api.posted(channel.channel_id)) == first + later

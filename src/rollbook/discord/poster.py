@@ -3,12 +3,17 @@ table, the API, the CLI, another app process), posted to each Discord channel bo
 the channel's webhook, after its commit, in seq order, never blocking nor failing the roll.
 
 One ``Poster`` per app process, started in the app's lifespan when ``DISCORD_APPLICATION_ID`` is set
-(a channel is bound only through the application's interactions). Its thread wakes
+(a channel is bound only through the application's interactions). It rides the live feeds' wake
+(``server.hub.Hub.follow``): the hub wakes its thread, like a feed's reader, for the chronicles
+bound to a channel (``bound``, read in the hub's per-process catch-up), and an idle bound channel
+costs nothing of its own. Its thread wakes
 
-- at once when a commit of this process grew the log of a chronicle bound to a channel
-  (``Database.after_commit``: the hook only sets an event, the roll never waits for Discord);
-- every ``poll_interval`` (1 s on SQLite, 2 s on PostgreSQL): one read of every binding's cursor
-  and its chronicle's head, how the entries of the other processes (and the CLI) are found.
+- at once when a commit of this process grew the log of a chronicle bound to a channel (the hub's
+  ``Database.after_commit`` hook only sets an event: the roll never waits for Discord);
+- on PostgreSQL, when another process's commit to such a chronicle is heard (its log's NOTIFY, on
+  the hub's listener, once per seq); on SQLite, when the hub's catch-up (every 0.5 s, one read for
+  the process) finds its head past what the poster was told. A channel bound in another process is
+  found by that catch-up (on PostgreSQL at once: ``bind_channel`` notifies ``rollbook_discord``).
 
 Each channel with entries past its cursor (``last_posted``) is drained by one of a few workers:
 its entries after the cursor read (``usecases.feeds.new_entries``, the live feed's read), each seen
@@ -100,9 +105,9 @@ class Poster:
     """The process's channel poster (the module's docstring): ``start``, ``wake`` (the
     ``after_commit`` hook), ``close``."""
 
-    def __init__(self, db, rest: Callable[[], DiscordRest], *, poll_interval: float | None = None,
+    def __init__(self, db, rest: Callable[[], DiscordRest], *, hub=None, poll_interval: float | None = None,
                  workers: int = WORKERS) -> None:
-        self.db, self._rest = db, rest
+        self.db, self._rest, self.hub = db, rest, hub  # no hub: the poster looks every poll_interval
         self.poll_interval = poll_interval or (POLL_SQLITE if db.sqlite else POLL_POSTGRESQL)
         self.workers = workers
         self._wake = threading.Event()
@@ -129,6 +134,13 @@ class Poster:
         self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="rollbook-discord-post")
         self._thread = threading.Thread(target=self._run, name="rollbook-discord-poster", daemon=True)
         self._thread.start()
+        if self.hub is not None:  # in the app's lifespan, in the server's loop
+            self.hub.follow(self)
+
+    def bound(self, connection) -> frozenset[int]:
+        """The chronicles bound to a channel now (the hub reads it in its catch-up's transaction)."""
+        self._bound = frozenset(connection.execute(select(DiscordChannel.chronicle_id).distinct()).scalars())
+        return self._bound
 
     def wake(self, touched: set[int]) -> None:
         """``Database.after_commit``: the chronicles whose logs a commit of this process grew. Only
@@ -163,8 +175,8 @@ class Poster:
                 for row in due:  # its wait is over: the look below hands it out again
                     del self._held[row]
             try:
-                if now >= next_poll or due:
-                    next_poll = now + self.poll_interval
+                if now >= next_poll or due:  # with a hub, the first look only (and a held channel's)
+                    next_poll = now + self.poll_interval if self.hub is None else float("inf")
                     self._look(None)
                 elif touched:
                     self._look(touched)
@@ -172,7 +184,8 @@ class Poster:
                 logger.exception("rollbook: the Discord poster's look at the bound channels failed")
             with self._lock:
                 soonest = min(self._held.values(), default=next_poll)
-            self._wake.wait(max(0.0, min(next_poll, soonest) - time.monotonic()))
+            until = min(next_poll, soonest)
+            self._wake.wait(None if until == float("inf") else max(0.0, until - time.monotonic()))
 
     def _may_post(self) -> bool:
         """SQLite: whether this process is its database's poster (it holds ``<database>.discord``'s

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.orm import Session
 
 from rollbook.server import auth, seal
@@ -114,6 +114,8 @@ def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: 
         row.chronicle_id, row.bound_by, row.last_posted, row.updated_at = storyteller.chronicle_id, storyteller.id, head, stamp
         session.execute(delete(DiscordAnswered).where(DiscordAnswered.channel_row == row.id))
     session.flush()
+    if session.get_bind().dialect.name == "postgresql":  # every process's poster follows it now (server.listen)
+        session.execute(text("SELECT pg_notify('rollbook_discord', :chronicle)"), {"chronicle": str(row.chronicle_id)})
     return _channel(row)
 
 

@@ -97,8 +97,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     db.after_commit.append(hub.wake)
     # issue 36: public entries posted to the Discord channels bound to their chronicle, off the
     # request's thread (``discord.poster``); channels are bound through the application only
-    poster = Poster(db, lambda: client_for(app.state))
-    db.after_commit.append(poster.wake)
+    poster = Poster(db, lambda: client_for(app.state), hub=hub)  # woken by the hub, like the feeds
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):

@@ -59,10 +59,22 @@ class Keeper:
         if self._wake is not None:
             self._wake.set()
 
+    def stop(self) -> None:
+        """In the loop: the hub closes (its follower gone, its feeds ending): the keeper stops."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def refresh(self) -> None:
+        """In the loop: one catch-up now (the follower's chronicles read again: a channel was bound)."""
+        task = asyncio.get_running_loop().create_task(self.catch_up(_since()))
+        task.add_done_callback(self._log_failure)
+
     def listening(self, chronicle_ids: list[int]) -> None:
         """In the loop: LISTEN took effect on these chronicles' channels: one catch-up for them."""
         task = asyncio.get_running_loop().create_task(self.catch_up(_since(), only=chronicle_ids))
         task.add_done_callback(self._log_failure)
+        if set(chronicle_ids) & (self.hub.followed - set(self.hub.channels)):
+            self.refresh()  # the follower's chronicles too: their heads, read once LISTEN is in effect
 
     @staticmethod
     def _log_failure(task: asyncio.Task) -> None:
@@ -74,7 +86,7 @@ class Keeper:
         hub = self.hub
         since = _since()
         next_catch_up = time.monotonic() + hub.poll_interval
-        while hub.channels:
+        while hub.channels or hub.follower is not None:
             now = time.monotonic()
             while self._expiries and self._expiries[0][0] <= now:
                 _, _, feed = heapq.heappop(self._expiries)
@@ -102,19 +114,28 @@ class Keeper:
         since ``since``; wakes the chronicles with entries past what was read, checks the tokens of
         the revoked ones' feeds."""
         hub = self.hub
-        watched = sorted(hub.channels if only is None else set(only) & set(hub.channels))
-        if not watched:
+        follower = hub.follower if only is None else None
+        watched = set(hub.channels if only is None else set(only) & set(hub.channels))
+        if not watched and follower is None:
             return
 
         def read(connection):
-            return feed_reads.heads(connection, watched), feed_reads.revoked_since(connection, since)
+            bound = None if follower is None else frozenset(follower.bound(connection))
+            chronicles = sorted(watched | (bound or frozenset()))
+            revoked = feed_reads.revoked_since(connection, since) if watched else set()  # no feed: no token
+            return bound, feed_reads.heads(connection, chronicles), revoked
 
-        heads, revoked = await hub.read(read)
+        bound, heads, revoked = await hub.read(read)
         hub.catch_ups += 1
+        if bound is not None and hub.follower is follower:
+            hub.set_followed(bound)
         for chronicle_id, last in heads.items():
             found = hub.channels.get(chronicle_id)
             if found is not None and found.ready.is_set() and last > found.delivered:
                 hub.read_now([chronicle_id], last)
+        if bound:
+            for chronicle_id in bound:  # once per seq: an idle bound chronicle wakes no one
+                hub.tell([chronicle_id], heads.get(chronicle_id, 0))
         touched = {feed.member.chronicle_id for hashed in revoked for feed in hub.by_token.get(hashed, ())
                    if not feed.ended}
         if touched:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -95,6 +96,13 @@ class Hub:
         self.coalesced = 0      # wakes for a seq already read, that made no read
         self.failure: BaseException | None = None  # a defect the listener met: no feed is served
         self.presence = Presence(self)  # who has a feed open here, written for every process (issue 34)
+        # The Discord channel poster (``discord.poster``), woken like a feed for the chronicles bound
+        # to a channel (``followed``): ``follower.wake(chronicle_ids)``, thread-safe, never blocking;
+        # ``follower.bound(connection)``, the chronicles bound now, read in the catch-up's transaction.
+        self.follower = None
+        self.followed: frozenset[int] = frozenset()
+        self._told: dict[int, int] = {}  # chronicle -> the highest seq the follower was woken for
+        self._told_lock = threading.Lock()
 
     # --- wake-ups, from any thread ------------------------------------------------------------
 
@@ -103,7 +111,9 @@ class Hub:
         read them. A chronicle whose channel this process LISTENs on is left to its NOTIFY, which
         comes all the same: one wake, one read per commit."""
         listened = self.listened
-        self._schedule([cid for cid in chronicle_ids if cid not in listened], self.read_now)
+        mine = [cid for cid in chronicle_ids if cid not in listened]
+        self.tell(mine, None)
+        self._schedule(mine, self.read_now)
 
     def revoked(self, chronicle_ids: Iterable[int]) -> None:
         """A token of a member of these chronicles was revoked: check the tokens of their feeds."""
@@ -115,7 +125,37 @@ class Hub:
         if seq is None:
             self._schedule([chronicle_id], self.check_now)
         else:
+            self.tell([chronicle_id], seq)
             self._schedule([chronicle_id], lambda targets: self.read_now(targets, seq))
+
+    def bindings_changed(self) -> None:
+        """A channel was bound (PostgreSQL's ``rollbook_discord`` NOTIFY, ``server.listen``): the
+        follower's chronicles are read again now, not at the next catch-up."""
+        loop = self._loop
+        if self.follower is not None and loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.keeper.refresh)
+            except RuntimeError:  # the loop is closed
+                pass
+
+    def tell(self, chronicle_ids: Iterable[int], seq: int | None) -> None:
+        """Wake the follower for the chronicles it follows among these: entry ``seq`` was committed
+        (once per seq, whatever the wakes that name it), or (``None``) entries were."""
+        follower, followed = self.follower, self.followed
+        if follower is None:
+            return
+        targets = set()
+        with self._told_lock:
+            for chronicle_id in chronicle_ids:
+                if chronicle_id not in followed:
+                    continue
+                if seq is not None:
+                    if seq <= self._told.get(chronicle_id, 0):
+                        continue
+                    self._told[chronicle_id] = seq
+                targets.add(chronicle_id)
+        if targets:
+            follower.wake(targets)
 
     def listening(self, chronicle_ids: Iterable[int]) -> None:
         """LISTEN took effect on these chronicles' channels (``server.listen``): what was committed or
@@ -213,8 +253,23 @@ class Hub:
                 if not holders:
                     del self.by_token[hashed]
 
+    def follow(self, follower) -> None:
+        """In the loop: ``follower`` (the Discord poster) is woken for the chronicles bound to a
+        channel, found by the catch-up (``catchup.Keeper``), heard like a feed's on PostgreSQL."""
+        self.follower = follower
+        if self.listener is not None and self.failure is None:
+            self.listener.watch_changed()  # LISTEN on the bindings' channel (``server.listen``)
+        self.keeper.ensure()
+        self.keeper.refresh()
+
+    def set_followed(self, chronicle_ids: frozenset[int]) -> None:
+        """In the loop: the chronicles bound to a channel now (the catch-up read them)."""
+        if chronicle_ids != self.followed:
+            self.followed = chronicle_ids
+            self._watch()
+
     def _watch(self) -> None:
-        self.watched = frozenset(self.channels)
+        self.watched = frozenset(self.channels) | self.followed
         if self.listener is not None and self.failure is None:
             self.listener.watch_changed()
 
@@ -322,10 +377,14 @@ class Hub:
             pass
 
     def start_listener(self) -> None:
+        """In the app's lifespan (in the loop): the loop the hub schedules on, the listener's thread."""
+        self._loop = asyncio.get_running_loop()
         if self.listener is not None and self.failure is None:
             self.listener.ensure()
 
     def close(self) -> None:
+        self.follower = None
+        self.keeper.stop()
         if self.listener is not None:
             self.listener.close()
         if self._readers is not None:

@@ -7,7 +7,9 @@ token ``revoked`` (migration 0009); each notification wakes that chronicle in th
 its new entries for all its feeds), or makes it check its feeds' tokens. Once a channel's LISTEN
 has taken effect the hub catches up on it (``Hub.listening``: one read for every chronicle taken up
 together, their heads and the tokens revoked lately): what was committed before is read, what is
-committed after is heard.
+committed after is heard. While the hub has a follower (the Discord poster, ``Hub.follow``) it also
+LISTENs on ``rollbook_discord``, which ``discord.store.bind_channel`` notifies: a channel bound in
+any process is followed at once (``Hub.bindings_changed``), not at the next catch-up.
 
 A lost connection (``psycopg.OperationalError``: the server restarted, the backend terminated, the
 network cut) is made again after a second, and what was missed meanwhile is read once LISTEN is in
@@ -25,6 +27,7 @@ logger = logging.getLogger("rollbook.server.events")
 TICK_SECONDS = 0.2  # how soon the listener takes up a chronicle whose first feed opened here
 RECONNECT_SECONDS = 1.0
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
+BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
 
 
 def channel(chronicle_id: int) -> str:
@@ -83,7 +86,13 @@ class Listener:
     def hear(self, connection) -> None:
         """LISTEN on the channels of the chronicles with a live feed open here, UNLISTEN the others."""
         hub = self.hub
+        bindings = False  # whether this connection LISTENs on BINDINGS (while the hub has a follower)
         while not self._stop.is_set():
+            if (hub.follower is not None) != bindings:
+                bindings = not bindings
+                connection.execute(f"{'LISTEN' if bindings else 'UNLISTEN'} {BINDINGS}")
+                if bindings:  # a binding made before it took effect was not heard
+                    hub.bindings_changed()
             watched = hub.watched
             for chronicle_id in hub.listened - watched:
                 connection.execute(f"UNLISTEN {channel(chronicle_id)}")
@@ -94,13 +103,16 @@ class Listener:
             if taken_up:
                 # What was committed (or revoked) before LISTEN took effect was not heard: catch up.
                 hub.listening(taken_up)
-            if not watched:
+            if not watched and not bindings:
                 self._feed_opened.clear()
                 if not hub.watched:  # else a feed opened between the look and the clear
                     self._feed_opened.wait(1.0)
                 continue
             for notification in connection.notifies(timeout=TICK_SECONDS):
                 hub.notifications += 1
+                if notification.channel == BINDINGS:
+                    hub.bindings_changed()
+                    continue
                 chronicle = notification.channel.rpartition("_")[2]
                 payload = notification.payload
                 if chronicle.isdigit() and (payload == REVOKED_PAYLOAD or payload.isdigit()):
