@@ -88,7 +88,8 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
 
 PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
     "v20": {
-        "test": frozenset({"kind", "attribute", "ability", "discipline", "specialty", "willpower"}),
+        # an attack's weapon is the player's (V20-17), as a damage roll's is
+        "test": frozenset({"kind", "attribute", "ability", "discipline", "specialty", "willpower", "weapon"}),
         "willpower": frozenset({"kind"}),
         "virtue": frozenset({"kind", "virtue"}),
         "damage": frozenset({"kind", "weapon"}),  # the sheet's weapon, of the kind the attack's Ability uses

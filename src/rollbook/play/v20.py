@@ -56,6 +56,7 @@ class TestAction(Model):
     willpower: bool = False  # V20-9: spend one Willpower for an automatic success
     auto_successes: int = rating(0, 10, 0)  # from powers (V20-9), recorded apart
     knowledge_allowed: bool = False  # V20-3 Book: the Storyteller allows an untrained Knowledge
+    weapon: Label | None = None  # V20-17: the sheet's weapon an attack is made with (its damage roll's)
 
 
 class WillpowerRollAction(Model):
@@ -168,6 +169,8 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             for part in parts:
                 if part["trait"] == trait:
                     part["specialty"] = action.specialty
+        if action.weapon is not None:
+            _declared_weapon(sheet, action)
         willpower = action.willpower
         auto = action.auto_successes
         knowledge_allowed = action.knowledge_allowed
@@ -264,6 +267,11 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) ->
     successes = attack_successes_of(follows)
     ability = attack_ability_of(follows)
     strength = sheet.attributes.strength
+    declared = (follows.get("action") or {}).get("weapon")  # the weapon the attack was made with
+    if declared is not None:
+        if action.weapon not in (None, declared):
+            raise RuleError("weapon_not_the_attacks", field="weapon", weapon=action.weapon, ability=ability)
+        action = action.model_copy(update={"weapon": declared})
     if action.weapon is None:  # Book: a punch is Strength, bashing
         weapon = Weapon(name="unarmed", kind="hand_to_hand", damage=0, damage_type="bashing")
         used = "unarmed"
@@ -282,6 +290,18 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) ->
             "weapon": {"name": weapon.name, "kind": weapon.kind, "damage": weapon.damage,
                        "damage_type": weapon.damage_type}}
     return Prepared(request, pool, DAMAGE_SYSTEM, {"follows": follows})
+
+
+def _declared_weapon(sheet: Sheet, action: TestAction) -> Weapon:
+    """V20-17: a test declared with a weapon is an attack of a combat Ability with one of its weapons (a
+    knife with Melee, a Glock with Firearms); its damage roll then uses that weapon."""
+    if action.ability not in COMBAT_ABILITIES:
+        trait = action.ability or action.discipline or action.attribute
+        raise RuleError("not_an_attack", field="weapon", ability=str(trait), abilities=sorted(COMBAT_ABILITIES))
+    weapon = _weapon(sheet, str(action.weapon))
+    if weapon.kind not in COMBAT_ABILITIES[action.ability]:
+        raise RuleError("weapon_not_the_attacks", field="weapon", weapon=weapon.name, ability=action.ability)
+    return weapon
 
 
 def _weapon(sheet: Sheet, name: str) -> Weapon:

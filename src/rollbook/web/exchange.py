@@ -99,6 +99,9 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
             offer.weapons = ([("", translate(N_("unarmed"), lang))] if "unarmed" in (allowed or ()) else []) + [
                 (w["name"], w["name"]) for w in character.sheet.get("weapons") or []
                 if allowed is None or w.get("kind", "hand_to_hand") in allowed]
+            declared = (receipt.get("action") or {}).get("weapon")
+            if declared:  # V20-17: the attack was made with this weapon: its damage roll is that weapon's
+                offer.weapons = [(declared, declared)]
         if system == "tiers" and kind == "soak":
             armour = list(((character.sheet or {}).get("armor") or {}) if character is not None else {})
             names = armour + [name for name in LOCATIONS if name not in armour]

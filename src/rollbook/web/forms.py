@@ -266,6 +266,8 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
                            else raw.get("default"))
         required = {name} if is_required else set()
         options = trait_options(system, name, sheet, spec, lang)
+        if system == "v20" and name == "weapon" and not options:
+            continue  # V20-17: an attack is declared with one of the sheet's weapons; none, no choice to offer
         kind = spec.get("type")
         if options is not None and kind == "array":  # several of the sheet's things (cards played)
             chosen = value if isinstance(value, list) else [value] if value else []
