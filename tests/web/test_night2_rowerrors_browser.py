@@ -105,3 +105,20 @@ def test_issue34_point4_a_tiers_shots_bullets_error_sits_at_the_bullets(new_cont
     expect(bullets).to_have_attribute("aria-invalid", "true")
     described = (bullets.get_attribute("aria-describedby") or "").split()
     assert any(said in page.locator(f"#{name}").inner_text() for name in described), described
+
+
+def test_issue34_point12_a_shot_without_bullets_names_the_kind_of_roll_in_words(new_context):
+    """Not "Un jet de type skill demande Balles tirées." (a raw code): the kind as the tab says it, and the
+    refusal marks the bullets."""
+    page = new_context(**PLACES["fr"]).new_page()
+    chronicle = create(page, "fr", "tiers", "Sans balles")
+    sheet = _sheet(page, chronicle, {"s.name": "Mara", "s.skills.firearms": "50", "s.weapons.0.name": "Glock",
+                                     "s.weapons.0.capacity": "15"})
+    page.goto(sheet)
+    _fill(page, "#roll [name='skill']", "firearms")
+    _fill(page, "#roll [name='weapon']", "Glock")
+    page.locator("#roll-submit").click()
+    said = page.get_by_text("« Jet de compétence » demande Balles tirées.")
+    expect(said).to_have_count(1)
+    expect(page.locator("main")).not_to_contain_text("type skill")
+    expect(page.locator("#roll [name='bullets']")).to_have_attribute("aria-invalid", "true")

@@ -31,6 +31,10 @@ Refusal = Callable[[Exception], Response]
 TRAIT_NAMED = ("specialty_rating_too_low",)
 # the refusals of an exchange's step, which name kinds of roll (follows_*: rolls only, so V20's "Damage roll")
 FOLLOW_CODES = ("follows_not_for_kind", "follows_wrong_kind", "follows_required", "follows_conflict")
+# refusals naming a kind of roll by its code ("Un jet de type skill demande Balles tirées."): the page says
+# the kind as its tab does, in quotes (issue 34 point 12: no raw code)
+KIND_SENTENCES = {"field_required": N_("“{kind}” needs {field}."),
+                  "field_not_for_kind": N_("{field} does not apply to “{kind}”.")}
 
 
 class PageRoute(APIRoute):
@@ -45,7 +49,7 @@ def problem_of(error: Exception) -> ProblemError:
     raise error
 
 
-def error_detail(error: Exception, lang: str) -> tuple[int, str]:
+def error_detail(error: Exception, lang: str, request: Request | None = None) -> tuple[int, str]:
     """(status, the problem's sentence in the reader's language); a ``field`` it names is the form's
     label ("Missing field Damage."), not the schema's id."""
     problem = problem_of(error)
@@ -66,6 +70,10 @@ def error_detail(error: Exception, lang: str) -> tuple[int, str]:
                 params[key] = ", ".join(exchange.roll_kind("v20", str(name), lang) for name in params[key])
     if isinstance(params.get("fields"), (list, tuple)):  # "Choose only one of Skill, Discipline."
         params["fields"] = ", ".join(labels.field_param(str(name), lang) for name in params["fields"])
+    if problem.code in KIND_SENTENCES and isinstance(params.get("kind"), str):
+        system = getattr(request.state, "rollbook_system", "") if request is not None else ""
+        kind = exchange.roll_kind(system or "", params["kind"], lang)
+        return problem.status, translate(KIND_SENTENCES[problem.code], lang, kind=kind, field=params.get("field", ""))
     body = problem_body(problem.status, problem.code, lang, params)
     if problem.code in TRAIT_NAMED and isinstance(params.get("trait"), str):  # which trait (issue 34 point 4)
         return problem.status, translate(N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"])
@@ -98,7 +106,7 @@ def alert_response(request: Request, error: Exception, lang: str, form_id: str,
     """A refusal: into the form's ``role="alert"`` element (htmx), or the whole page again with the
     message in place and the form as it was posted. The message names its field (``data-field``):
     ``table.js`` moves it next to that field, marks the field invalid, and focuses it."""
-    status, text = error_detail(error, lang)
+    status, text = error_detail(error, lang, request)
     message = FieldMessage(text)
     message.field = error_field(error)
     if is_htmx(request):
@@ -121,7 +129,7 @@ def alert_into(request: Request, form_id: str, lang: str, full_page: Callable[[d
 
 
 def refused_page(request: Request, error: Exception, lang: str) -> Response:
-    status, text = error_detail(error, lang)
+    status, text = error_detail(error, lang, request)
     if is_htmx(request):
         return fragment(request, "_alert.html", lang, status=status, message=text)
     return page(request, "error.html", lang, status=status, message=text, status_code=status)

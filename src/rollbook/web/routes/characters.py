@@ -105,7 +105,7 @@ def _odds_refusal(request: Request, lang: str):
             name = str((getattr(error, "params", None) or {}).get("field", "")).rsplit(".", 1)[-1]
             prompt = translate(N_("Fill in “{field}” to see the odds."), lang, field=labels.field(name, lang))
             return fragment(request, "_odds.html", lang, odds=None, odds_error="", pool_text="", odds_prompt=prompt)
-        _status, text = error_detail(error, lang)
+        _status, text = error_detail(error, lang, request)
         return fragment(request, "_odds.html", lang, odds=None, odds_error=text, pool_text="")
     return render
 

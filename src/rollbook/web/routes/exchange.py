@@ -61,7 +61,7 @@ def exchange_odds(request: Request, character_id: int, db: Db, member: Reader, l
     attack; ``exchange_weapon`` (V20: the weapon of the damage roll), ``exchange_location`` (Tiers: the
     body location hit) and ``exchange_dodge`` say the rest."""
     on_refusal(request, lambda error: fragment(request, "_exchange_odds.html", lang, view=None,
-                                               message=error_detail(error, lang)[1]))
+                                               message=error_detail(error, lang, request)[1]))
     target = forms.int_field(values, "target")
     kind = str(values.get("kind", ""))
     with db.read() as session:

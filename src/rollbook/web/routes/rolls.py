@@ -115,7 +115,7 @@ def reroll(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader
 def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
     """The odds engine's advice for a V5 Willpower reroll: the best dice, and the chance of the
     dice ticked so far."""
-    on_refusal(request, lambda error: fragment(request, "_alert.html", lang, message=error_detail(error, lang)[1]))
+    on_refusal(request, lambda error: fragment(request, "_alert.html", lang, message=error_detail(error, lang, request)[1]))
     goal = request.query_params.get("goal", "win")
     goal = goal if goal in GOALS else "win"
     chosen = _dice_of({"dice": request.query_params.getlist("dice")})

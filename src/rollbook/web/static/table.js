@@ -381,6 +381,10 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.classList && target.classList.contains("alert")) placeError(target);
+    // the odds box may say the roll's refusal after the roll's own alert did (its redraw waits for typing
+    // to pause): said once all the same (issue 34 point 17)
+    var shown = target && target.id === "odds" && document.querySelector("#roll-alert p");
+    if (shown && shown.textContent.trim()) placeError(shown.parentElement);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
