@@ -50,3 +50,27 @@ def test_issue34_point12_modo_casual_and_habilidad_sin_entrenamiento_on_a_spanis
     expect(card).to_contain_text("Habilidad sin entrenamiento")
     expect(page.locator("main")).not_to_contain_text("Técnica sin entrenar")
     expect(page.locator("main")).not_to_contain_text("Relajado")
+
+
+def test_issue34_point12_cards_played_in_french_not_coup_de_pouce(new_context, dice):
+    """Roll-under's cards (R-6) are "Cartes" on a French phone — the roll form's choice and the receipt —
+    not "Coup de pouce jouées"."""
+    page = new_context(**PHONE_FR).new_page()
+    chronicle = create(page, "fr", "rollunder", "Cartes")
+    made = page.request.post(f"{chronicle}/characters", max_redirects=0, form={
+        "s.name": "Lou", "new.attributes.name.0": "Force", "new.attributes.value.0": "12",
+        "new.skills.name.0": "Escalade", "new.skills.value.0": "14"})
+    sheet = made.headers["location"]
+    given = page.request.post(f"{sheet}/adjustments", max_redirects=0, form={
+        "change": "grant_card", "card.name": "Agile", "card.effect": "advantage", "card.consumable": "on"})
+    assert given.status in (200, 303), given.text()
+    page.goto(f"{sheet}?kind=check")
+    cards = page.locator("#roll fieldset", has=page.locator("input[name=cards]"))
+    expect(cards).to_contain_text("Cartes")
+    page.locator("#roll [name=action]").fill("grimper le mur")
+    page.locator("#roll [name=skill]").select_option("escalade")
+    page.locator("#roll input[name=cards]").first.check()
+    page.locator("#roll-submit").click()
+    card = page.locator("#feed > li.kind-roll").first
+    expect(card).to_contain_text("Agile")
+    expect(page.locator("main")).not_to_contain_text("pouce")
