@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from rollbook.server.app import create_app
+from rollbook.server.app import close_app, create_app
 from rollbook.settings import load
 from tests.discord.signing import APPLICATION, Discord, Key
 from tests.discord.standin import BOT_TOKEN, StandIn
@@ -45,7 +45,9 @@ def discord_settings(discord_key: Key, standin: StandIn):
 
 @pytest.fixture(scope="session")
 def app(database_url, discord_key, standin):  # noqa: F811 - the Discord tests' own app
-    return create_app(database_url, settings=discord_settings(discord_key, standin))
+    made = create_app(database_url, settings=discord_settings(discord_key, standin))
+    yield made
+    close_app(made)  # before the database is dropped (tests/server/conftest.py's app likewise)
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from rollbook.server.app import create_app  # noqa: E402
+from rollbook.server.app import close_app, create_app  # noqa: E402
 from tests.conftest import wait_until  # noqa: E402
 
 PG_ADMIN_URL = os.environ.get("ROLLBOOK_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -99,7 +99,9 @@ def database_url(request, tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def app(database_url):
-    return create_app(database_url)
+    made = create_app(database_url)
+    yield made
+    close_app(made)  # a listener started by a feed outside any lifespan ends before the database is dropped
 
 
 @pytest.fixture(scope="session")

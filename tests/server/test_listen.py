@@ -17,7 +17,7 @@ from alembic import command
 from sqlalchemy import create_engine, text
 
 from rollbook.server import listen
-from rollbook.server.app import create_app
+from rollbook.server.app import close_app, create_app
 from rollbook.server.migrate import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database
@@ -287,3 +287,22 @@ def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_
                 assert hub.reads == reads + 2  # one per commit
         finally:
             engine.dispose()
+
+
+def test_a_closed_app_leaves_no_listener_reconnecting_to_its_dropped_database_issue30(pg_url, caplog):
+    """A feed opened on an app whose lifespan never ran (a test's ``TestClient`` used without
+    ``with``) starts its listener; nothing stopped it, and once the test's database was dropped it
+    reconnected every second, logging, to the end of the run. ``close_app`` (the lifespan's end,
+    and the session fixtures' teardown) ends it, before the database is dropped."""
+    with fresh_pg_database() as url:
+        app = create_app(url)
+        hub = app.state.hub
+        hub.listener.watch_changed()  # what a feed's opening does
+        assert until(lambda: hub.listener.alive and hub.listener.attempts >= 1)
+        close_app(app)
+        assert until(lambda: not hub.listener.alive)
+        close_app(app)  # twice is harmless (the lifespan's end, then the fixture's)
+    attempts = hub.listener.attempts
+    hub.listener.watch_changed()  # a late feed: a closed app's listener does not start again
+    assert not hub.listener.alive and hub.listener.attempts == attempts
+    assert not [r for r in caplog.records if "reconnecting" in r.getMessage()]

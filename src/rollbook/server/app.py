@@ -108,9 +108,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         try:
             yield
         finally:
-            poster.close()
-            hub.close()
-            db.dispose()
+            close_app(_app)
 
     app = FastAPI(title="rollbook", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
                   generate_unique_id_function=operation_id)
@@ -136,6 +134,16 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
     app.add_middleware(ReadAgain)  # a GET whose database connection had ended, read once more
     app.add_middleware(InputGuard)  # input hygiene, in front of the API and the pages alike
     return app
+
+
+def close_app(app: FastAPI) -> None:
+    """What the end of the app's lifespan does, and what closes an app whose lifespan never ran (a
+    test's app used without it): the Discord poster, the hub's listener thread and readers, the
+    pool. Idempotent; to be done before the app's database is dropped (a listener left running
+    reconnects to a database that no longer exists)."""
+    app.state.discord_poster.close()
+    app.state.hub.close()
+    app.state.db.dispose()
 
 
 def operation_id(route: APIRoute) -> str:

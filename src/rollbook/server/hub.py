@@ -383,8 +383,22 @@ class Hub:
             self.listener.ensure()
 
     def close(self) -> None:
+        """The app closes (``app.close_app``), from its loop or from another thread: no follower,
+        the keeper stopped, the listener's thread ended, the readers shut down."""
         self.follower = None
-        self.keeper.stop()
+        loop = self._loop
+        if loop is not None:
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is loop:
+                self.keeper.stop()
+            else:
+                try:
+                    loop.call_soon_threadsafe(self.keeper.stop)
+                except RuntimeError:  # the loop is closed, and its tasks with it
+                    pass
         if self.listener is not None:
             self.listener.close()
         if self._readers is not None:
