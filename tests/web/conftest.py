@@ -12,6 +12,7 @@ chosen faces.
 from __future__ import annotations
 
 import socket
+import sqlite3
 import threading
 from collections import deque
 from pathlib import Path
@@ -21,6 +22,7 @@ from fastapi.testclient import TestClient
 
 from rollbook.dice import SecureDice
 from rollbook.server.app import create_app
+from rollbook.server.db import Database
 from tests.conftest import wait_until
 
 from .helpers import GivenDice
@@ -123,10 +125,32 @@ def new_context(browser, live_server):
         context.close()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """An empty SQLite database migrated to head, once per test process: the page tests' fresh
+    databases are copies of it (the migrations themselves are tested in tests/server)."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    db.upgrade()
+    db.dispose()
+    return path
+
+
+def _fresh_copy(template: Path, target: Path) -> str:
+    """A fresh database of the test's own: a copy of ``template`` at ``target`` (SQLite's backup)."""
+    source, copy = sqlite3.connect(template), sqlite3.connect(target)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+    return f"sqlite:///{target}"
+
+
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated_sqlite):
     """The chronicle server and its pages on a fresh SQLite file, for the TestClient page tests."""
-    return create_app(f"sqlite:///{tmp_path / 'pages.sqlite3'}")
+    return create_app(_fresh_copy(migrated_sqlite, tmp_path / "pages.sqlite3"), migrate=False)
 
 
 @pytest.fixture
@@ -135,9 +159,10 @@ def given_dice() -> GivenDice:
 
 
 @pytest.fixture
-def given_client(tmp_path, given_dice):
+def given_client(tmp_path, given_dice, migrated_sqlite):
     """A TestClient on a fresh SQLite file whose dice roll the faces the test queues in ``given_dice``."""
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'given.sqlite3'}", dice=given_dice)) as test_client:
+    url = _fresh_copy(migrated_sqlite, tmp_path / "given.sqlite3")
+    with TestClient(create_app(url, migrate=False, dice=given_dice)) as test_client:
         yield test_client
 
 
