@@ -261,6 +261,11 @@ class AuthorityLedger:
         return problems
 
 
+def _modifier_dice(pool: dict) -> int:
+    """The dice a pool adds for its action's ``modifier`` (the edge, A-1), not for a specialty or a cost."""
+    return sum(m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier")
+
+
 def _asked_pool(receipt: dict) -> list[str]:
     """The pool an ask shows adds the dice asked (or the baseline's): an ask rewritten with its grant
     and roll, its pool left as asked, is caught (issue 31 point 13, A-1)."""
@@ -271,7 +276,7 @@ def _asked_pool(receipt: dict) -> list[str]:
     modifier = asked.get("modifier", base.get("modifier") if isinstance(base, dict) else None)
     if not isinstance(modifier, int):
         return []
-    added = sum(m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier")
+    added = _modifier_dice(pool)
     return [] if added == modifier else [f"the ask's pool adds {added} dice but it asks a modifier of {modifier}"]
 
 
@@ -307,7 +312,7 @@ def request_problems(receipt: dict) -> list[str]:
     modifier = action.get("modifier")
     if system in ("v20", "v5") and isinstance(modifier, int) and isinstance(pool, dict) \
             and isinstance(pool.get("modifiers"), list) and pool.get("parts"):  # a pool the action built
-        added = sum(m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier")
+        added = _modifier_dice(pool)
         if added != modifier:
             problems.append(f"the pool adds {added} dice but its action's modifier is {modifier}")
     return problems
