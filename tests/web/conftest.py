@@ -148,9 +148,15 @@ def _fresh_copy(template: Path, target: Path) -> str:
 
 
 @pytest.fixture
-def app(tmp_path, migrated_sqlite):
+def fresh_sqlite(tmp_path, migrated_sqlite) -> str:
+    """The URL of a migrated, empty SQLite database of the test's own (``create_app(url, migrate=False)``)."""
+    return _fresh_copy(migrated_sqlite, tmp_path / "fresh.sqlite3")
+
+
+@pytest.fixture
+def app(fresh_sqlite):
     """The chronicle server and its pages on a fresh SQLite file, for the TestClient page tests."""
-    return create_app(_fresh_copy(migrated_sqlite, tmp_path / "pages.sqlite3"), migrate=False)
+    return create_app(fresh_sqlite, migrate=False)
 
 
 @pytest.fixture
@@ -159,10 +165,9 @@ def given_dice() -> GivenDice:
 
 
 @pytest.fixture
-def given_client(tmp_path, given_dice, migrated_sqlite):
+def given_client(fresh_sqlite, given_dice):
     """A TestClient on a fresh SQLite file whose dice roll the faces the test queues in ``given_dice``."""
-    url = _fresh_copy(migrated_sqlite, tmp_path / "given.sqlite3")
-    with TestClient(create_app(url, migrate=False, dice=given_dice)) as test_client:
+    with TestClient(create_app(fresh_sqlite, migrate=False, dice=given_dice)) as test_client:
         yield test_client
 
 

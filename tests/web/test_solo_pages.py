@@ -22,9 +22,9 @@ TITLES = {"en": "The Drowned Men's Lantern", "fr": "La Lanterne des Noyés", "es
 
 
 @pytest.fixture
-def solo(tmp_path):
+def solo(fresh_sqlite):
     dice = RollByRoll()
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'solo.sqlite3'}", dice=lambda: dice)) as client:
+    with TestClient(create_app(fresh_sqlite, migrate=False, dice=lambda: dice)) as client:
         yield client, dice
 
 
