@@ -96,10 +96,13 @@ def test_a_click_survives_the_odds_redrawn_between_mousedown_and_mouseup(new_con
     page.locator("#roll [name=modifier]").fill("1")  # focus in a changed field: the mousedown will blur it
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
+    page.evaluate("""() => { window.__oddsSettled = false;
+        document.addEventListener("htmx:afterSettle", e => {
+            if (e.detail.target && e.detail.target.id === "odds") window.__oddsSettled = true; }); }""")
     with page.expect_response(lambda r: "/odds" in r.url):
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
-    page.wait_for_timeout(100)  # the redraw has been swapped in
+    page.wait_for_function("window.__oddsSettled")  # the redraw has been swapped in (a condition, not a time)
     assert handle.evaluate("b => b.isConnected")
     dice.queue(8, 8, 3, 2, 6, 4)
     page.mouse.up()

@@ -77,8 +77,9 @@ def test_issue34_points1_2_13_three_people_live_at_a_v5_table(new_context, dice)
 
     # point 2: Julien asks for a hidden roll; granted, his box is unticked and his next roll is plain
     julien.locator("#roll-hidden").check()
+    expect(julien.locator("#roll-submit")).to_have_text("Demander au Conteur")  # the form redrawn as an ask
     julien.locator("#roll-submit").click()
-    expect(julien.locator("#feed > li.kind-ask")).to_have_count(2)  # Lucía's and his
+    expect(julien.locator("#feed > li.kind-ask")).to_have_count(2, timeout=LIVE)  # Lucía's and his
     expect(julien.locator("#roll-hidden")).not_to_be_checked()
     ask = storyteller.locator("#asks .ask").first
     expect(ask).to_be_visible(timeout=LIVE)
