@@ -51,7 +51,7 @@ def test_issue34_a_weapon_declared_off_its_ability_is_refused(make_table):
     glock_melee = table.roll(table.st, nia, {**ATTACK, "weapon": "Glock"})
     assert problem(glock_melee, 422, "weapon_not_the_attacks")["params"]["field"] == "weapon"
     sneaking = table.roll(table.st, nia, {**ATTACK, "ability": "stealth", "weapon": "Navaja"})
-    assert problem(sneaking, 422, "not_an_attack")["params"]["field"] == "weapon"
+    assert problem(sneaking, 422, "weapon_needs_an_attack")["params"]["field"] == "weapon"
     unknown = table.roll(table.st, nia, {**ATTACK, "weapon": "Katana"})
     assert problem(unknown, 422, "unknown_weapon")["params"]["field"] == "weapon"
     assert not [e for e in table.log()["entries"] if e["kind"] == "roll"]

@@ -32,6 +32,8 @@ PLAY_ERROR_MESSAGES: dict[str, str] = {
     "follows_conflict": N_("{field} comes from the “{follows}” roll this one follows; do not type it in."),
     "attack_missed": N_("The attack missed: there is no damage to roll or soak."),
     "not_an_attack": N_("A {ability} roll is not an attack: damage follows a roll of {abilities}."),
+    "weapon_needs_an_attack": N_("A weapon is declared on an attack only, and a {ability} roll is not one: "
+                                 "attacks are rolls of {abilities}."),
     "weapon_not_the_attacks": N_("{weapon} is not the weapon of a {ability} attack."),
     "attack_dodged": N_("The attack was dodged: there is nothing to soak."),
     # traits and pools

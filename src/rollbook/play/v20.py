@@ -297,7 +297,8 @@ def _declared_weapon(sheet: Sheet, action: TestAction) -> Weapon:
     knife with Melee, a Glock with Firearms); its damage roll then uses that weapon."""
     if action.ability not in COMBAT_ABILITIES:
         trait = action.ability or action.discipline or action.attribute
-        raise RuleError("not_an_attack", field="weapon", ability=str(trait), abilities=sorted(COMBAT_ABILITIES))
+        raise RuleError("weapon_needs_an_attack", field="weapon", ability=str(trait),
+                        abilities=sorted(COMBAT_ABILITIES))
     weapon = _weapon(sheet, str(action.weapon))
     if weapon.kind not in COMBAT_ABILITIES[action.ability]:
         raise RuleError("weapon_not_the_attacks", field="weapon", weapon=weapon.name, ability=action.ability)
