@@ -5,10 +5,10 @@ them meet (case, accents, blanks, dashes). ``labels`` goes the other way: an id 
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from rollbook.i18n import translate
+from rollbook.interop import names
 from rollbook.play import powers
 from rollbook.web.labels import TRAITS
 
@@ -55,10 +55,7 @@ def trait_from_text(text: str) -> str:
     known = _names().get(folded) or _BY_SINGULAR.get(_singular(folded))
     if known:
         return known
-    slug = re.sub(r"[^a-z0-9]+", "_", folded).strip("_")
-    if slug and not slug[0].isalpha():
-        slug = "t_" + slug
-    return slug[:40]
+    return names.slug(text)  # the one way a homebrew name becomes an id, as a sheet import makes it
 
 
 def typed_name(text: str) -> tuple[str, str | None]:
