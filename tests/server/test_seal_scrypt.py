@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -65,7 +66,7 @@ def test_a_replaced_key_file_seals_under_its_own_key(tmp_path):
     assert seal.unseal(first, 1, "ab", secret="first secret of sixteen+ chars") == SEED
     for number in range(8):  # bounded: other secrets push the oldest out, they still open
         seal.seal(SEED, 1, "ab", secret=f"a passing secret number {number}")
-    assert seal._scrypt_key.cache_info().currsize <= 4
+    assert len(seal._v2_keys) <= seal.KEPT_KEYS
     assert seal.unseal(second, 1, "ab") == SEED
 
 
@@ -73,11 +74,27 @@ def test_first_rolls_together_derive_the_key_once():
     """Issue 30 point 9: scrypt is slow on purpose; the first rolls of several chronicles arriving
     together (a server just started) derive the key once, not once per thread."""
     secret = f"a secret nobody used yet {secrets.token_hex(8)}"
-    misses = seal._scrypt_key.cache_info().misses
+    derived = seal.derivations
+    start = threading.Barrier(8)
+
+    def first_roll(number: int) -> str:
+        start.wait(10)  # all eight ask for the key at once
+        return seal.seal(SEED, number, "ab", secret=secret)
+
     with ThreadPoolExecutor(8) as pool:
-        sealed = list(pool.map(lambda n: seal.seal(SEED, n, "ab", secret=secret), range(8)))
-    assert seal._scrypt_key.cache_info().misses == misses + 1
+        sealed = list(pool.map(first_roll, range(8)))
+    assert seal.derivations == derived + 1
     assert [seal.unseal(s, n, "ab", secret=secret) for n, s in enumerate(sealed)] == [SEED] * 8
+
+
+def test_a_kept_key_is_read_without_waiting_for_a_derivation():
+    """Issue 30 point 4 (small mends): a roll whose key is kept does not take the derivation's lock,
+    so it never waits behind another secret's derivation (the lock held here stands for one)."""
+    secret = f"a secret used already {secrets.token_hex(8)}"
+    stored = seal.seal(SEED, 3, "ab", secret=secret)
+    with ThreadPoolExecutor(1) as pool, seal._deriving:  # the lock let go before the pool is joined
+        opened = pool.submit(seal.unseal, stored, 3, "ab", secret=secret)
+        assert opened.result(timeout=10) == SEED, "a kept key waited for the derivation's lock"
 
 
 def test_a_chronicle_whose_seed_was_sealed_before_rolls_and_rotates_to_v2(app, client, make_table):

@@ -18,7 +18,6 @@ fails until the Storyteller rotates: a rotation cannot reveal a seed it cannot o
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import os
 import secrets
@@ -87,7 +86,7 @@ def _read_key_file(path: Path) -> str:
 # The AES key is stretched from the operator's secret with scrypt (RFC 7914), so a short
 # ROLLBOOK_SECRET_KEY does not open the seeds to a cheap guess. The salt is fixed (one secret per
 # installation, the key must be found again on every start); n=2**15, r=8, p=1 take 32 MiB and
-# some tens of milliseconds, once per process and secret (``_scrypt_key``). Changing any of these
+# some tens of milliseconds, once per process and secret (``_v2_key``). Changing any of these
 # makes every seed sealed before unreadable: a new derivation needs a new format name.
 SCRYPT_SALT = b"rollbook server seed seal v2"
 SCRYPT_N = 2**15
@@ -98,21 +97,36 @@ _FORMAT_V1 = "aes256gcm-v1"  # sealed before scrypt: the key is SHA-256 of a pre
 _NONCE_BYTES = 12
 
 
-@functools.lru_cache(maxsize=4)
 def _scrypt_key(secret: str) -> bytes:
-    """The v2 key of a secret. Kept (a few secrets at most) because scrypt is slow on purpose and every
-    roll of a fair chronicle opens its seed; a new secret (the key file replaced) is another entry."""
+    """The v2 key of a secret, derived (slow on purpose: call ``_v2_key``, which keeps it)."""
     return Scrypt(salt=SCRYPT_SALT, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P).derive(secret.encode("utf-8"))
 
 
+KEPT_KEYS = 4  # derived keys kept: a few secrets at most (the key file replaced is another secret)
+_v2_keys: dict[str, bytes] = {}  # secret -> its v2 key, oldest first
 _deriving = threading.Lock()
+derivations = 0  # scrypt runs in this process (tests read it)
 
 
 def _v2_key(secret: str) -> bytes:
-    """``_scrypt_key``, derived once per process and secret: the first rolls of several chronicles
-    arriving together wait for the one derivation (``lru_cache`` alone lets each thread derive it)."""
+    """``_scrypt_key``, derived once per process and secret, kept (every roll of a fair chronicle
+    opens its seed). A kept key is read without the lock: a roll never waits behind another secret's
+    derivation. Only a derivation takes it, and looks again once it holds it: the first rolls of
+    several chronicles arriving together (a server just started) wait for one derivation instead of
+    each deriving."""
+    key = _v2_keys.get(secret)  # one dict look-up: atomic, no lock needed
+    if key is not None:
+        return key
+    global derivations
     with _deriving:
-        return _scrypt_key(secret)
+        key = _v2_keys.get(secret)
+        if key is None:
+            key = _scrypt_key(secret)
+            derivations += 1
+            while len(_v2_keys) >= KEPT_KEYS:
+                del _v2_keys[next(iter(_v2_keys))]  # the oldest secret's key (it derives again if it comes back)
+            _v2_keys[secret] = key
+    return key
 
 
 def _v1_key(secret: str) -> bytes:
