@@ -122,25 +122,31 @@ def test_feeds_opening_together_are_written_together(make_table, client, monkeyp
         with db.read() as session:
             return set().union(*(presence.online(session, m) for m in members))
 
-    async def settled(process) -> None:
-        while process._writer is not None and not process._writer.done():
+    async def eventually(condition, what: str, timeout: float = 10.0) -> None:
+        """A bounded wait in the loop (the writer is a task of this loop): ``condition()`` true, or a
+        failure naming ``what``."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not condition():
+            if asyncio.get_running_loop().time() >= deadline:
+                raise AssertionError(f"still waiting after {timeout} s for {what}")
             await asyncio.sleep(0.01)
+
+    everyone = {m.id for m in members}
 
     async def play() -> None:
         for member in members:  # twelve feeds open at once, and a second tab of one of them
             here.arrive(member)
         here.arrive(members[0])
-        await settled(here)
-        assert here.writes == 1
-        assert online() == {m.id for m in members}
+        # ``writes`` counts a write once its commit is done (online() may see the commit a moment before)
+        await eventually(lambda: here.writes >= 1, "the arrivals to be written")
+        assert here.writes == 1 and here.changes == {} and online() == everyone
         here.depart(members[0])  # the second tab closes: still online, nothing to write
         for member in members[1:]:
             here.depart(member)
             here.arrive(member)  # a reload: gone and back, the latest change wins
         here.depart(members[1])
-        await settled(here)
-        assert here.writes == 2
-        assert online() == {m.id for m in members} - {members[1].id}
+        await eventually(lambda: here.writes >= 2, "the departure to be written")
+        assert here.writes == 2 and here.changes == {} and online() == everyone - {members[1].id}
         with db.read() as session:  # one row per member here: the reloads left no second row
             assert len(session.scalars(select(Presence).where(Presence.process == here.process)).all()) == 11
         # a failed write: its change is kept and written by the next write
@@ -153,33 +159,38 @@ def test_feeds_opening_together_are_written_together(make_table, client, monkeyp
             return real_run(*args, **kwargs)
 
         monkeypatch.setattr(process_presence.tx, "run", failing)
+        kept = {(members[2].chronicle_id, members[2].id): False}
         here.depart(members[2])
-        await settled(here)
-        assert failed and here.changes == {(members[2].chronicle_id, members[2].id): False}
+        await eventually(lambda: failed and here.changes == kept, "the failed write's change to be kept")
+        assert here.writes == 2
         assert members[2].id in online()
         here.depart(members[3])
-        await settled(here)
+        await eventually(lambda: here.writes >= 3, "the next write")
         assert here.changes == {} and here.writes == 3
-        assert {members[2].id, members[3].id} & online() == set()
+        assert not {members[2].id, members[3].id} & online()  # it took both
         for member in members:
             here.depart(member)
-        await settled(here)
-        assert online() == set() and here.changes == {}
-        here._beat.cancel()
+        await eventually(lambda: here.writes >= 4, "every departure to be written")
+        assert here.changes == {} and online() == set()
+        here.stop()
         # another process, with a heartbeat: its rows are made fresh again, one transaction a beat
         monkeypatch.setattr(process_presence, "HEARTBEAT", 0.05)
         there = process_presence.Presence(SimpleNamespace(db=db))
         for member in members:
             there.arrive(member)
-        await settled(there)
+        await eventually(lambda: there.writes >= 1, "the other process's arrivals to be written")
+        assert online() == everyone
+        written = there.writes
         stale = _stale()
         tx.run(db, lambda s: s.execute(update(Presence).where(Presence.process == there.process).values(seen_at=stale)))
-        assert online() == set()
-        while online() != {m.id for m in members}:
-            await asyncio.sleep(0.01)
+        await eventually(lambda: there.writes >= written + 2, "two heartbeats")  # one after the rows went stale
+        with db.read() as session:
+            seen = session.scalars(select(Presence.seen_at).where(Presence.process == there.process)).all()
+        assert len(seen) == len(members) and min(seen) > stale
+        assert online() == everyone
         for member in members:
             there.depart(member)
-        await settled(there)
-        assert online() == set()
+        await eventually(lambda: online() == set(), "the other process's departures to be written")
+        there.stop()
 
     in_a_loop(play())

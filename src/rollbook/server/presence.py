@@ -91,6 +91,13 @@ class Presence:
         if refresh:
             presence_cases.refresh(session, self.process)
 
+    def stop(self) -> None:
+        """In the loop: the hub closes (``Hub.close``): no heartbeat any more (the next feed starts it
+        again). A write under way finishes; rows left marked age out (``usecases.presence.FRESH``)."""
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
+
     async def _heartbeat(self) -> None:
         while self.counts:
             await asyncio.sleep(HEARTBEAT)
