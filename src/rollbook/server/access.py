@@ -1,6 +1,7 @@
 """Who reaches which rows: every look-up is scoped to the member's chronicle, and every change
 locks the chronicle row, then the character row, always in that order (``SELECT ... FOR UPDATE``
-on PostgreSQL; on SQLite the write transaction began with ``BEGIN IMMEDIATE`` and holds the lock).
+on PostgreSQL; on SQLite the write transaction began with ``BEGIN IMMEDIATE`` and holds the lock);
+``lock_character`` takes both in one statement.
 
 Refusals are ``ProblemError``: 404 for what is not in the member's chronicle, 403 for what their
 role may not do.
@@ -31,10 +32,14 @@ def present():
 # The hot path's statements, built once (their SQL and cache key are computed once, not per request).
 _LOCK_CHRONICLE = (select(Chronicle).where(Chronicle.id == bindparam("chronicle")).with_for_update()
                    .execution_options(populate_existing=True))
-_LOCK_CHARACTER = (select(Character).where(Character.id == bindparam("character"),
-                                           Character.chronicle_id == bindparam("chronicle"),
-                                           present())
-                   .with_for_update().execution_options(populate_existing=True))
+# A character and its chronicle locked by one statement: ``FOR UPDATE OF chronicles, characters``
+# takes the rows in that order (the one lock order), and on PostgreSQL both rows are re-read at their
+# latest version once their locks are held, so the statement that locks them sees them current.
+_LOCK_CHARACTER = (select(Chronicle, Character)
+                   .join(Character, Character.chronicle_id == Chronicle.id)
+                   .where(Chronicle.id == bindparam("chronicle"), Character.id == bindparam("character"), present())
+                   .with_for_update(of=[Chronicle.__table__, Character.__table__])
+                   .execution_options(populate_existing=True))
 
 
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
@@ -45,12 +50,14 @@ def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
     return chronicle
 
 
-def lock_character(session: Session, member: Member, character_id: int) -> Character:
-    """A character of the member's chronicle, locked (after its chronicle: one lock order)."""
-    character = session.scalars(_LOCK_CHARACTER, {"character": character_id, "chronicle": member.chronicle_id}).first()
-    if character is None:
+def lock_character(session: Session, member: Member, character_id: int) -> tuple[Chronicle, Character]:
+    """A character of the member's chronicle and that chronicle, both locked in one statement (the
+    chronicle first: one lock order). A caller that locked the chronicle already (to read something
+    before it knows the character) takes it again at no cost: the lock is its own."""
+    found = session.execute(_LOCK_CHARACTER, {"character": character_id, "chronicle": member.chronicle_id}).first()
+    if found is None:
         raise missing_character(session, member.chronicle_id, character_id)
-    return character
+    return found.Chronicle, found.Character
 
 
 def find_chronicle(session: Session, member: Member, chronicle_id: int | None = None) -> Chronicle:

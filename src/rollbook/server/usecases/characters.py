@@ -106,8 +106,7 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     ``edit_conflict`` naming it). Every edit is a ``sheet_edit`` entry of the log: who changed which
     field from what to what (numbers also as effects), hidden from every player but the character's
     owner (issue 31: a player sees ratings of their own characters only)."""
-    chronicle = lock_chronicle(session, member.chronicle_id)
-    character = lock_character(session, member, character_id)
+    chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
     if base is None and version is not None and version != character.version:
         raise ProblemError(409, "version_conflict", current=character.version, given=version)
@@ -165,8 +164,7 @@ def remove_character(session: Session, storyteller: Member, character_id: int) -
     ``removal`` entry of the log (who, which, its last sheet), hidden from every player but its owner;
     it is no longer listed or found, and its rolls stay in the log."""
     require_storyteller(storyteller, "remove_character")
-    chronicle = lock_chronicle(session, storyteller.chronicle_id)
-    character = lock_character(session, storyteller, character_id)
+    chronicle, character = lock_character(session, storyteller, character_id)
     # issue 31: its last sheet is its owner's and the Storyteller's (views.private_reader)
     entry = append_entry(session, chronicle, kind=REMOVED_KIND, actor=actor_of(storyteller), visibility="hidden",
                          receipt={"character": character.id, "name": character.name, "owner": character.owner_id,
@@ -216,8 +214,7 @@ def adjust(session: Session, member: Member, character_id: int, change: dict) ->
     """Resources and experience: the Storyteller restores, grants and awards; a player spends
     experience, reloads, … (the game logic decides what each role may do). Logged publicly."""
     reject_faces(change, "change")
-    chronicle = lock_chronicle(session, member.chronicle_id)
-    character = lock_character(session, member, character_id)
+    chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
     scenes.check_change(session, chronicle, change, member.role)  # T-3: a running turn is the Storyteller's
     performed = play.adjust(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role)

@@ -93,7 +93,7 @@ def call(session: Session, storyteller: Member, character_id: int, *, compulsion
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
     if chronicle.system != "v5":
         raise ProblemError(422, "compulsion_not_for_system", system=chronicle.system)
-    character = lock_character(session, storyteller, character_id)
+    _, character = lock_character(session, storyteller, character_id)
     try:
         chosen = rules.choose(str(character.sheet.get("clan") or ""), str(character.sheet.get("creature") or "vampire"),
                               compulsion)
@@ -120,8 +120,7 @@ def call(session: Session, storyteller: Member, character_id: int, *, compulsion
 def end(session: Session, storyteller: Member, character_id: int) -> dict:
     """The Storyteller ends the compulsion in force for a character (409 ``no_compulsion`` when none)."""
     require_storyteller(storyteller, "compulsion")
-    chronicle = lock_chronicle(session, storyteller.chronicle_id)
-    character = lock_character(session, storyteller, character_id)
+    chronicle, character = lock_character(session, storyteller, character_id)
     found = in_force(session, chronicle.id, character.id)
     if found is None:
         raise ProblemError(409, "no_compulsion", character=character.id)

@@ -138,7 +138,7 @@ def roll_contest_side(session: Session, member: Member, seq: int, side: str, *,
     if before["sides"][side]["seq"] is not None:
         raise ProblemError(409, "contest_side_rolled", side=side, seq=before["sides"][side]["seq"])
     part = declaration.receipt[side]
-    character = lock_character(session, member, part["character"])
+    _, character = lock_character(session, member, part["character"])
     may_act_for(member, character)
     rolled = perform_roll(session, chronicle, character, member, copy.deepcopy(part["action"]), hidden=False,
                           role=STORYTELLER, stamp={}, source=source,
@@ -204,7 +204,7 @@ def roll_extended(session: Session, member: Member, seq: int, *, source: DiceSou
     before = _extended_view(session, declaration)
     if before["status"] != "going":
         raise ProblemError(409, "extended_over", state=before["status"])
-    character = lock_character(session, member, declaration.receipt["character"])
+    _, character = lock_character(session, member, declaration.receipt["character"])
     may_act_for(member, character)
     state = contests.Extended(before["target"], before["max_rolls"], before["total"], before["rolls"],
                               before["status"], before["complications"], before["lost"])

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
-from rollbook.server.access import find_entry, lock_character, lock_chronicle, require_storyteller
+from rollbook.server.access import find_entry, lock_character, require_storyteller
 from rollbook.server.models import LogEntry, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases.rolls import perform_roll
@@ -21,8 +21,7 @@ def hunger_frenzy(session: Session, storyteller: Member, character_id: int, roll
     refers to the Rouse and notes it (``"frenzy_test": {"after": seq, "reason": "hunger"}``); once per
     Rouse (409 ``frenzy_already_called``)."""
     require_storyteller(storyteller, "hunger_frenzy")
-    chronicle = lock_chronicle(session, storyteller.chronicle_id)
-    character = lock_character(session, storyteller, character_id)
+    chronicle, character = lock_character(session, storyteller, character_id)
     entry = find_entry(session, storyteller, roll)
     offered = next((effect.get("offers") for effect in entry.effects or []
                     if isinstance(effect, dict) and effect.get("flag") == "hunger_frenzy_risk"), None)

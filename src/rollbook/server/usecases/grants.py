@@ -71,7 +71,7 @@ def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None =
     transaction, for the player who asked, and its receipt names the grant (A-2)."""
     require_storyteller(member, "grant")
     chronicle, ask = _pending(session, member, ask_id)
-    character = lock_character(session, member, ask.character_id)
+    _, character = lock_character(session, member, ask.character_id)
     asker = session.get(Member, ask.member_id)
     if asker is None or asker.removed_at is not None or character.owner_id != ask.member_id:
         raise ProblemError(409, "asker_gone", ask=ask.id)

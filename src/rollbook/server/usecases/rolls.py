@@ -43,8 +43,7 @@ def roll(session: Session, member: Member, character_id: int, action: dict, *, h
     The combat chain (``usecases.exchange``): ``follows`` is the seq of the entry this step follows
     (its receipt is handed to the play layer, the new entry ``refers_to`` it); ``target`` the
     character an attack is aimed at."""
-    chronicle = lock_chronicle(session, member.chronicle_id)
-    character = lock_character(session, member, character_id)
+    chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=hidden)  # reads it only
     step = _step(session, member, character, chronicle.system, plan.action, follows, target)
@@ -130,7 +129,7 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     later = rerolled_by(session, chronicle.id, [seq]).get(seq)
     if later is not None:
         raise ProblemError(409, "roll_finished", seq=seq, by=later)
-    character = lock_character(session, member, original.character_id)
+    _, character = lock_character(session, member, original.character_id)
     may_act_for(member, character)
     # F-3: a follow-up takes its own nonce; F-7: a hidden roll's from the hidden stream
     dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=original.visibility == "hidden")
