@@ -32,12 +32,12 @@ from rollbook.server.deps import (
 )
 from rollbook.server.models import Member
 from rollbook.server.openapi import (
-    CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, json_response,
+    CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, json_response, operation_id,
 )
 from rollbook.server.views import member_view
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 bearer = HTTPBearer(auto_error=False, description="The token returned when creating or joining a chronicle.")
 
 Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -439,7 +439,7 @@ async def events(request: Request, chronicle_id: Id, member: SignedMember,
 
 # --- problem types ----------------------------------------------------------------------------
 
-problems_router = APIRouter()
+problems_router = APIRouter(generate_unique_id_function=operation_id)
 
 
 @problems_router.get("/problems/{code}", tags=["server"], responses={404: PROBLEM})

@@ -15,10 +15,10 @@ from rollbook.rules.table import TABLE_RULES
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
 from rollbook.server.deps import dice_source
-from rollbook.server.openapi import ActionJSON
+from rollbook.server.openapi import ActionJSON, operation_id
 from rollbook.server.usecases import chronicles, contests
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 
 def _declared(request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey, body: Strict,

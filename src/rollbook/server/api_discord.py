@@ -17,12 +17,13 @@ import anyio.to_thread
 from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import JSONResponse
 
+from rollbook.server.openapi import operation_id
 from rollbook.discord.interactions import Context, handle
 from rollbook.discord.rest import client_for
 from rollbook.discord.signature import verify
 from rollbook.server.problems import ProblemError
 
-router = APIRouter()
+router = APIRouter(generate_unique_id_function=operation_id)
 
 
 def context_of(request: Request) -> Context:

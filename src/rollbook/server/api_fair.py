@@ -12,11 +12,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.server.openapi import operation_id
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
 from rollbook.server.usecases import fairness
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 
 class ClientSeedRequest(Strict):

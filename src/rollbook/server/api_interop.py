@@ -10,12 +10,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.server.openapi import operation_id
 from rollbook.interop import FORMATS
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
 from rollbook.server.api_models import Name, Strict
 from rollbook.server.usecases import interop
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 Format = Literal[FORMATS]  # type: ignore[valid-type]
 

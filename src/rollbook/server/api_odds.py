@@ -14,11 +14,12 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.server.openapi import operation_id
 from rollbook.server.api import ERRORS, Auth, Db, Id, _signed_read
 from rollbook.server.api_models import Strict
 from rollbook.server.usecases import odds
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 Label = Annotated[str, Field(min_length=1, max_length=200)]
 

@@ -12,11 +12,11 @@ from pydantic import Field
 
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _roll_status, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
-from rollbook.server.openapi import ActionJSON
+from rollbook.server.openapi import ActionJSON, operation_id
 from rollbook.server.deps import dice_source
 from rollbook.server.usecases import saved_rolls
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 
 class SavedRollRequest(Strict):

@@ -15,10 +15,10 @@ from rollbook.server.api import (
 )
 from rollbook.server.api_models import Name, Strict
 from rollbook.server.deps import dice_source, language
-from rollbook.server.openapi import NewSheetJSON
+from rollbook.server.openapi import NewSheetJSON, operation_id
 from rollbook.server.usecases import solo
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 Lang = Annotated[Literal["en", "fr", "es"] | None, Query(description="The language of the texts (default: "
                                                                       "Accept-Language).")]

@@ -10,13 +10,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.server.openapi import operation_id
 from rollbook.play.v5_compulsions import COMPULSIONS
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
 from rollbook.server.deps import dice_source
 from rollbook.server.usecases import compulsions, frenzy
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 CompulsionId = Annotated[str, Field(max_length=64, description="A compulsion's id (default: the clan's).",
                                     json_schema_extra={"enum": sorted(COMPULSIONS)})]

@@ -23,6 +23,13 @@ from rollbook.play import authority as play_authority
 from rollbook.play import schema as play_schema
 from rollbook.play.examples import EXAMPLES
 
+
+def operation_id(route) -> str:
+    """An operation is named by its function (``roll``, ``add_character``): what a generated client
+    calls it. Unique: ``tests/server/test_typed_api.py`` checks it. Every API router is made with it
+    (``generate_unique_id_function``): their routes are the app's own (``app.API_ROUTERS``)."""
+    return route.name
+
 REF = "#/components/schemas/{model}"
 _PENDING = "x-rollbook-ref"  # a reference Pydantic must not follow while FastAPI builds the document
 
