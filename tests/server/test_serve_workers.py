@@ -16,9 +16,11 @@ from .conftest import V20_SHEET, V20_TEST
 from .workers import serve_workers, worker_pids
 
 
-@pytest.fixture()
-def served(database_url, tmp_path):
-    with serve_workers(database_url, tmp_path) as running:
+@pytest.fixture(scope="module")
+def served(database_url, tmp_path_factory):
+    """One ``serve --workers 2`` per store for the module (each test makes its own chronicle): starting
+    three processes that import the app is most of these tests' time."""
+    with serve_workers(database_url, tmp_path_factory.mktemp("workers")) as running:
         yield running
 
 
