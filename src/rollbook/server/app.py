@@ -94,6 +94,7 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
     hub = Hub(db, listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
     db.after_commit.append(hub.wake)
+    db.after_revoke.append(hub.revoked)  # a revocation committed here ends its feeds at once (issue 30)
     # issue 36: public entries posted to the Discord channels bound to their chronicle, off the
     # request's thread (``discord.poster``); channels are bound through the application only
     poster = Poster(db, lambda: client_for(app.state), hub=hub)  # woken by the hub, like the feeds

@@ -11,7 +11,8 @@ PostgreSQL database (or, taking turns at its lane file, one SQLite file).
 - ``read()``: a read transaction, one snapshot (WAL and a deferred BEGIN on SQLite, REPEATABLE
   READ on PostgreSQL).
 - ``after_commit``: hooks told, once a commit is durable, which chronicles' logs it grew
-  (``committed(touched)``; the live feed listens there).
+  (``committed(touched)``; the live feed listens there); ``after_revoke``: which chronicles it
+  revoked a member's token of (``session.info["revoked"]``: the hub ends those feeds at once).
 
 Engines: ``engines``; the writer lane: ``lane``; the batch writer: ``writer``; migrations: ``migrate``.
 """
@@ -44,6 +45,7 @@ class Database:
         read_options = {READ_ONLY: True} if self.sqlite else {"isolation_level": "REPEATABLE READ"}
         self._reader = sessionmaker(self.engine.execution_options(**read_options), expire_on_commit=False)
         self.after_commit: list[Callable[[set[int]], None]] = []
+        self.after_revoke: list[Callable[[set[int]], None]] = []
         self.lane = WriterLane(lock_path=lane_file(self.engine)) if self.sqlite else None
         self.batches = BatchWriter(self) if self.sqlite else None
 
@@ -71,11 +73,17 @@ class Database:
         with self.transaction() as session:
             yield session
             touched = set(session.info.get("chronicles", ()))
-        self.committed(touched)
+            revoked = set(session.info.get("revoked", ()))
+        self.committed(touched, revoked)
 
-    def committed(self, touched: set[int]) -> None:
-        """Every write's last step, once its commit is durable: the ``after_commit`` hooks hear which
-        chronicles' logs grew (none when ``touched`` is empty)."""
+    def committed(self, touched: set[int], revoked: set[int] | None = None) -> None:
+        """Every write's last step, once its commit is durable: the ``after_revoke`` hooks hear which
+        chronicles a member's token was revoked in (first: a feed ends before it is given what came
+        with or after its revocation), then the ``after_commit`` hooks which chronicles' logs grew
+        (none when empty)."""
+        if revoked:
+            for hook in list(self.after_revoke):
+                hook(revoked)
         if touched:
             for hook in list(self.after_commit):
                 hook(touched)

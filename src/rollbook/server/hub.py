@@ -26,7 +26,12 @@ no read: one commit of two entries notifies twice and is read once.
 
 A token revoked ends the feeds opened with it: the hub reads the state of the tokens of that
 chronicle's feeds (one read) and puts ``End`` in the queues of those whose token no longer opens
-the chronicle. A session's expiry ends its feeds on one per-process timer (``catchup``).
+the chronicle. A revocation committed in this process does so at once (``Database.after_revoke``
+calls ``revoked``); another process's is heard by NOTIFY (PostgreSQL) or read by the catch-up
+(SQLite). Whatever the wake's delay, a feed is never given an entry committed with or after its
+revocation: the states of the feeds' tokens are read in the same snapshot as the entries
+(``usecases.feeds.new_entries_for``), and a feed whose token no longer opened the chronicle there is
+ended instead. A session's expiry ends its feeds on one per-process timer (``catchup``).
 
 The listener retries a lost connection (``psycopg.OperationalError``) after a second; any other
 error is a defect: it is logged, every open feed ends and a new one is refused (500) until restart.
@@ -116,7 +121,8 @@ class Hub:
         self._schedule(mine, self.read_now)
 
     def revoked(self, chronicle_ids: Iterable[int]) -> None:
-        """A token of a member of these chronicles was revoked: check the tokens of their feeds."""
+        """A token of a member of these chronicles was revoked (by this process's commit:
+        ``Database.after_revoke``; called before its ``wake``): check the tokens of their feeds."""
         self._schedule(chronicle_ids, self.check_now)
 
     def heard(self, chronicle_id: int, seq: int | None) -> None:
@@ -309,16 +315,15 @@ class Hub:
                     continue  # every seq it was woken for was read already (e.g. the commit's second NOTIFY)
                 found.unread = False
                 while found.feeds:
-                    rows, revealed = await self.read(feed_reads.new_entries, found.chronicle_id, found.delivered,
-                                                     BATCH)
+                    hashes = sorted({hashed for feed in found.feeds if not feed.ended for hashed in feed.hashes})
+                    rows, revealed, states = await self.read(feed_reads.new_entries_for, found.chronicle_id,
+                                                             found.delivered, BATCH, hashes)
                     self.reads += 1
                     if not rows:
                         break
                     batch = Batch(rows, revealed)
                     found.delivered = batch.last
-                    for feed in list(found.feeds):
-                        if not feed.ended:
-                            feed.queue.put_nowait(batch)
+                    await self._deliver(found, batch, set(hashes), states)
                     if len(rows) < BATCH:
                         break
         except asyncio.CancelledError:
@@ -329,6 +334,24 @@ class Hub:
             for feed in list(found.feeds):
                 feed.end(ERROR)
             found.ready.set()
+
+    async def _deliver(self, found: Channel, batch: Batch, checked: set[str], states: dict) -> None:
+        """``batch`` into the queue of every feed of ``found`` whose token still opened the chronicle
+        in the snapshot it was read in (``states``, of the ``checked`` tokens); a feed whose token did
+        not is ended instead. A feed that joined while it was read had its tokens read in no snapshot
+        of it: they are read now (a later snapshot: any revocation the entries saw is in it)."""
+        feeds = [feed for feed in found.feeds if not feed.ended]
+        joined = sorted({hashed for feed in feeds for hashed in feed.hashes} - checked)
+        if joined:
+            states = {**states, **await self.read(feed_reads.token_states, joined)}
+        for feed in feeds:
+            if feed.ended:  # ended while the joiners' tokens were read
+                continue
+            reason, _ = self._verdict(feed, states)
+            if reason is not None:
+                feed.end(reason)
+            else:
+                feed.queue.put_nowait(batch)
 
     async def _check_tokens(self, found: Channel) -> None:
         feeds = [feed for feed in found.feeds if not feed.ended]

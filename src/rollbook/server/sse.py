@@ -31,7 +31,8 @@ def entry_feed(hub: Hub, db, member: Member, after: int, *, tokens: Iterable[str
                idle_timeout: float | None = None) -> AsyncIterator[Entry | End]:
     """``Entry`` for each entry after ``after``, as this member may see it, then each new one as it
     is committed (from the feed's queue in ``hub``); ``End`` last if the member's token stops
-    opening the chronicle. It returns after ``idle_timeout`` quiet seconds, if one is given.
+    opening the chronicle (nothing more once the hub has ended the feed: what was queued before its
+    end is dropped). It returns after ``idle_timeout`` quiet seconds, if one is given.
     Called before the response starts: a hub whose listener failed refuses here (a 500)."""
     if hub.failure is not None:
         raise RuntimeError("the live feed's listener failed; restart the server") from hub.failure
@@ -45,10 +46,12 @@ async def _feed(hub: Hub, db, member: Member, after: int, tokens: tuple, idle_ti
     hub.presence.arrive(member)  # issue 34: online while a feed is open
     last = after
     try:
-        while last < feed.start:  # what it missed: its own read, once, at connection
+        while last < feed.start and not feed.ended:  # what it missed: its own read, once, at connection
             entries = await run_in_threadpool(_entries_after, db, member, last)
             hub.backlog_reads += 1
             for entry in entries:
+                if feed.ended:  # revoked while it was read or sent (a yield lets the hub run)
+                    break
                 last = entry["seq"]
                 yield Entry(last, entry, dumps(entry))
             if len(entries) < BATCH:
@@ -65,6 +68,8 @@ async def _feed(hub: Hub, db, member: Member, after: int, tokens: tuple, idle_ti
                 yield item
                 return
             for entry in item.entries(member):
+                if feed.ended:  # its ``End`` is queued: go to it, give nothing more
+                    break
                 if entry.seq > last:
                     last = entry.seq
                     yield entry

@@ -91,17 +91,19 @@ class BatchWriter:
 
     def _run_batch(self, batch: list[_Write]) -> None:
         touched: set[int] = set()
+        revoked: set[int] = set()
         try:
             with self.db.transaction() as session:
                 _run_works(session, batch)
                 touched = set(session.info.get("chronicles", ()))
+                revoked = set(session.info.get("revoked", ()))
         except BaseException as error:  # noqa: BLE001 - the work (alone), BEGIN or COMMIT failed: nothing was kept
             _fail_all(batch, error)
-            touched = set()
+            touched, revoked = set(), set()
         self.batches += 1
         self.writes += len(batch)
         try:
-            self.db.committed(touched)
+            self.db.committed(touched, revoked)
         finally:
             for item in batch:
                 item.done = True
@@ -120,12 +122,13 @@ def _run_works(session: Session, batch: list[_Write]) -> None:
         return
     for item in batch:
         before = set(session.info.get("chronicles", ()))
+        revoked_before = set(session.info.get("revoked", ()))
         try:
             with session.begin_nested():
                 item.result = item.work(session)
         except BaseException as error:  # noqa: BLE001 - handed to its caller
             item.error = error
-            session.info["chronicles"] = before
+            session.info["chronicles"], session.info["revoked"] = before, revoked_before
             if not session.in_transaction() or not session.get_transaction().is_active:
                 raise BatchLost() from error
         finally:

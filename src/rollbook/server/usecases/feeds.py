@@ -44,6 +44,16 @@ def new_entries(connection: Connection, chronicle_id: int, after: int, limit: in
     return rows, revealed_by(connection, chronicle_id, hidden) if hidden else {}
 
 
+def new_entries_for(connection: Connection, chronicle_id: int, after: int, limit: int,
+                    hashes: list[str]) -> tuple[list, dict[int, int], dict]:
+    """``new_entries``, and when there is any, the state of the feeds' tokens (``token_states`` of
+    ``hashes``) read in the same snapshot: an entry is given only to the feeds whose token still
+    opened the chronicle where it was read, so nothing committed with or after a revocation reaches
+    the revoked feed, whichever process revoked it and however late its wake comes (issue 30)."""
+    rows, revealed = new_entries(connection, chronicle_id, after, limit)
+    return rows, revealed, token_states(connection, hashes) if rows else {}
+
+
 @dataclass(frozen=True)
 class TokenState:
     token_hash: str

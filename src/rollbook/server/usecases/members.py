@@ -41,6 +41,7 @@ def close_session(session: Session, token: str) -> dict:
         raise ProblemError(409, "not_a_session")
     row.revoked_at = now()
     session.flush()
+    _revoked(session, session.get(Member, row.member_id).chronicle_id)
     return {"closed": True}
 
 
@@ -49,6 +50,7 @@ def rotate_key(session: Session, member: Member) -> dict:
     lock_chronicle(session, member.chronicle_id)
     _require_present(session, member)
     _revoke_all(session, member.id)
+    _revoked(session, member.chronicle_id)
     issued = auth.issue(session, member, auth.KEY)
     return {"member": member_view(member), "token": issued["token"]}
 
@@ -70,6 +72,7 @@ def remove_member(session: Session, storyteller: Member, member_id: int) -> dict
     invitation = auth.new_invitation()
     chronicle.invitation_hash = auth.digest(invitation)
     _revoke_all(session, target.id, stamp)
+    _revoked(session, chronicle.id)
     released = session.execute(
         update(Character).where(Character.chronicle_id == chronicle.id, Character.owner_id == target.id)
         .values(owner_id=None, version=Character.version + 1, updated_at=stamp)
@@ -100,6 +103,14 @@ def _require_present(session: Session, member: Member) -> None:
     current = session.get(Member, member.id)
     if current is None or current.removed_at is not None:
         raise ProblemError(401, "token_invalid")
+
+
+def _revoked(session: Session, chronicle_id: int) -> None:
+    """Tokens of this chronicle's members were revoked in this transaction: once it commits, the
+    process's hub ends the live feeds opened with them at once (``Database.after_revoke``), not at its
+    next catch-up (issue 30 point 1). Other processes hear it by NOTIFY (PostgreSQL, migration 0009)
+    or their catch-up (SQLite)."""
+    session.info.setdefault("revoked", set()).add(chronicle_id)
 
 
 def _revoke_all(session: Session, member_id: int, stamp: str | None = None) -> None:
