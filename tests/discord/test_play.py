@@ -41,12 +41,17 @@ def test_a_roll_made_on_discord_reaches_the_web_tables_live_feed(database_url, m
     table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
     table.character(anna, dict(V5_SHEET))
     after = table.log()["head"]["seq"]
+    # The feed ends after `quiet` seconds without an entry: one that streams until its client leaves kept
+    # the reader's join (30 s) and then the server's stop (10 s) waiting. `quiet` is well above the
+    # roll's way from Discord to the feed (well under a second).
+    quiet = 10
     with ThreadedServer(create_app(database_url)) as web, \
-            EventReader(web.url, f"{table.base}/events", table.st, {"after": after}) as feed:
+            EventReader(web.url, f"{table.base}/events", table.st, {"after": after, "idle_timeout": quiet}) as feed:
         answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "firearms")],
                                     user_id=ANNA, channel=channel))
         seq = int(answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#"))
         wait_until(lambda: seq in feed.seqs(), 15, what="the Discord roll on the web table's live feed")
+        assert feed.ended.wait(quiet + 10), "the feed did not end after its quiet seconds"
     assert [e for e in feed.named("entry") if e["data"]["seq"] == seq][0]["data"]["actor"]["name"] == "U02"
 
 
