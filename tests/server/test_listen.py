@@ -7,9 +7,11 @@ listener (its chronicles are woken in the process, and by the per-process catch-
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -289,20 +291,44 @@ def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_
             engine.dispose()
 
 
+def _listeners() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name == "rollbook-listen"}
+
+
 def test_a_closed_app_leaves_no_listener_reconnecting_to_its_dropped_database_issue30(pg_url, caplog):
     """A feed opened on an app whose lifespan never ran (a test's ``TestClient`` used without
     ``with``) starts its listener; nothing stopped it, and once the test's database was dropped it
     reconnected every second, logging, to the end of the run. ``close_app`` (the lifespan's end,
-    and the session fixtures' teardown) ends it, before the database is dropped."""
+    and the session fixtures' teardown) ends it and waits for it, before the database is dropped:
+    no listener thread of the app is alive once it returns, and dropping the database then says
+    nothing (issue 30 point 3)."""
+    before = _listeners()  # other apps' (the session's), if any
     with fresh_pg_database() as url:
         app = create_app(url)
         hub = app.state.hub
         hub.listener.watch_changed()  # what a feed's opening does
         assert until(lambda: hub.listener.alive and hub.listener.attempts >= 1)
         close_app(app)
-        assert until(lambda: not hub.listener.alive)
+        assert not hub.listener.alive and not _listeners() - before  # at once: close_app waited for it
         close_app(app)  # twice is harmless (the lifespan's end, then the fixture's)
-    attempts = hub.listener.attempts
-    hub.listener.watch_changed()  # a late feed: a closed app's listener does not start again
-    assert not hub.listener.alive and hub.listener.attempts == attempts
-    assert not [r for r in caplog.records if "reconnecting" in r.getMessage()]
+    assert hub.listener.attempts == 1 and not _listeners() - before
+    assert not [r for r in caplog.records if "LISTEN connection lost" in r.getMessage()]
+
+
+def test_a_listener_told_to_stop_says_nothing_of_its_lost_connection_issue30_3(pg_url, caplog):
+    """A listener whose connection is lost after it was told to stop (its app closed, then its
+    database dropped before the thread had ended) ends without a warning: the loss is expected."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    class ClosedThenLost(listen.Listener):
+        def hear(self, connection) -> None:
+            self.stopping.set()  # the app closes while the thread is in here
+            raise psycopg.OperationalError("terminating connection due to administrator command")
+
+    url = make_url(pg_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    lost = ClosedThenLost(SimpleNamespace(listened=frozenset(), fail=None), url)
+    lost.ensure()
+    assert until(lambda: lost.attempts == 1 and not lost.alive)
+    said = [r.getMessage() for r in caplog.records if r.name == "rollbook.server.events" and r.levelno >= logging.WARNING]
+    assert not said, said

@@ -63,6 +63,7 @@ class Keeper:
         """In the loop: the hub closes (its follower gone, its feeds ending): the keeper stops."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
+        self._task = None  # the next ``ensure`` starts a new one, even before this one has seen its cancel
 
     def refresh(self) -> None:
         """In the loop: one catch-up now (the follower's chronicles read again: a channel was bound)."""

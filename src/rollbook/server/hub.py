@@ -35,6 +35,13 @@ ended instead. A session's expiry ends its feeds on one per-process timer (``cat
 
 The listener retries a lost connection (``psycopg.OperationalError``) after a second; any other
 error is a defect: it is logged, every open feed ends and a new one is refused (500) until restart.
+
+``close`` (``app.close_app``: the lifespan's end, a test's teardown) stops everything the hub runs:
+the catch-up, the presence heartbeat, the listener's thread (waited for), the reader threads; it
+forgets the loop. It is not final: an app may be served again (a lifespan run anew, as uvicorn
+serving the same app object twice does), so the next start (``start_listener``) or feed (``join``)
+binds the loop it runs in and starts what it needs again, as a new hub would. What close_app is for
+is that nothing of the hub runs once it returns (its database may then be dropped).
 """
 
 from __future__ import annotations
@@ -400,26 +407,33 @@ class Hub:
             pass
 
     def start_listener(self) -> None:
-        """In the app's lifespan (in the loop): the loop the hub schedules on, the listener's thread."""
+        """In the app's lifespan (in the loop): the loop the hub schedules on, the listener's thread
+        (started again if the app was closed before: served anew)."""
         self._loop = asyncio.get_running_loop()
         if self.listener is not None and self.failure is None:
             self.listener.ensure()
 
     def close(self) -> None:
         """The app closes (``app.close_app``), from its loop or from another thread: no follower,
-        the keeper stopped, the listener's thread ended, the readers shut down."""
+        the keeper and the presence heartbeat stopped, the listener's thread ended (waited for), the
+        readers shut down, the loop forgotten (the next start or feed binds its own). Idempotent."""
         self.follower = None
-        loop = self._loop
+        loop, self._loop = self._loop, None
+
+        def stop_tasks() -> None:
+            self.keeper.stop()
+            self.presence.stop()
+
         if loop is not None:
             try:
                 running = asyncio.get_running_loop()
             except RuntimeError:
                 running = None
             if running is loop:
-                self.keeper.stop()
+                stop_tasks()
             else:
                 try:
-                    loop.call_soon_threadsafe(self.keeper.stop)
+                    loop.call_soon_threadsafe(stop_tasks)
                 except RuntimeError:  # the loop is closed, and its tasks with it
                     pass
         if self.listener is not None:

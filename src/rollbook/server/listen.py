@@ -15,6 +15,11 @@ A lost connection (``psycopg.OperationalError``: the server restarted, the backe
 network cut) is made again after a second, and what was missed meanwhile is read once LISTEN is in
 effect again. Any other error is a defect: it is logged with its traceback and surfaces
 (``Hub.fail``: every open feed ends, a new one answers 500); it is not retried.
+
+``close`` (the app closes: ``Hub.close``) stops the thread and waits for it; a connection lost once
+it was told to stop (its database dropped right after, say) ends it without a word. A closed
+listener starts again when the hub next needs it (the app served again, a feed opened): each run
+has its own stop signal, so a late run never undoes the close of an earlier one.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ logger = logging.getLogger("rollbook.server.events")
 
 TICK_SECONDS = 0.2  # how soon the listener takes up a chronicle whose first feed opened here
 RECONNECT_SECONDS = 1.0
+CONNECT_SECONDS = 5  # libpq's connect_timeout: a connection that hangs is retried, and close is never held long
+CLOSE_SECONDS = 10.0  # how long close waits for the thread (a tick, or a connection attempt, at most)
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
 BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
 
@@ -43,16 +50,17 @@ class Listener:
         self.attempts = 0  # connections made or tried (tests read it)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._stop = threading.Event()
+        self._stop = threading.Event()  # the current run's: set by close
         self._feed_opened = threading.Event()  # wakes the thread when it listens to nothing
+        self._local = threading.local()  # each run's thread: its own stop signal (``stopping``)
 
     def ensure(self) -> None:
-        if self._stop.is_set():
-            return
+        """The thread runs (started again after a ``close``: the app is served again, a feed opened)."""
         with self._lock:
-            if self._thread is not None and self._thread.is_alive():
+            if self._thread is not None and self._thread.is_alive() and not self._stop.is_set():
                 return
-            self._thread = threading.Thread(target=self._run, name="rollbook-listen", daemon=True)
+            self._stop = stop = threading.Event()  # a run of its own: an older run's close stays closed
+            self._thread = threading.Thread(target=self._run, args=(stop,), name="rollbook-listen", daemon=True)
             self._thread.start()
 
     @property
@@ -63,31 +71,45 @@ class Listener:
         self._feed_opened.set()
         self.ensure()
 
-    def _run(self) -> None:
+    def _run(self, stop: threading.Event) -> None:
         import psycopg
 
         hub = self.hub
+        self._local.stop = stop
         try:
-            while not self._stop.is_set():
+            while not stop.is_set():
                 try:
                     self.attempts += 1
-                    with psycopg.connect(self.url, autocommit=True) as connection:
+                    with psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_SECONDS) as connection:
                         self.hear(connection)
                 except psycopg.OperationalError as error:  # the connection was lost or refused: again
+                    if stop.is_set():  # closed meanwhile (its database may be gone already): nothing to say
+                        return
                     hub.listened = frozenset()  # the next connection listens to nothing yet
                     logger.warning("rollbook: LISTEN connection lost (%s); reconnecting", error)
-                    self._stop.wait(RECONNECT_SECONDS)
+                    stop.wait(RECONNECT_SECONDS)
         except Exception as error:  # a defect: logged, and it surfaces (no feed served, no retry)
+            if stop.is_set():
+                return
             logger.exception("rollbook: the live feed's listener failed; live feeds are off until restart")
             hub.fail(error)
         finally:
-            hub.listened = frozenset()
+            if self._stop is stop:  # a newer run's channels are its own
+                hub.listened = frozenset()
+
+    @property
+    def stopping(self) -> threading.Event:
+        """The stop signal of the run whose thread asks (a run outliving its close never reads a
+        newer run's)."""
+        return getattr(self._local, "stop", self._stop)
 
     def hear(self, connection) -> None:
-        """LISTEN on the channels of the chronicles with a live feed open here, UNLISTEN the others."""
+        """LISTEN on the channels of the chronicles with a live feed open here, UNLISTEN the others,
+        until this run is stopped."""
+        stop = self.stopping
         hub = self.hub
         bindings = False  # whether this connection LISTENs on BINDINGS (while the hub has a follower)
-        while not self._stop.is_set():
+        while not stop.is_set():
             if (hub.follower is not None) != bindings:
                 bindings = not bindings
                 connection.execute(f"{'LISTEN' if bindings else 'UNLISTEN'} {BINDINGS}")
@@ -119,8 +141,11 @@ class Listener:
                     hub.heard(int(chronicle), None if payload == REVOKED_PAYLOAD else int(payload))
 
     def close(self) -> None:
-        self._stop.set()
+        """Stop the thread and wait for it (``CLOSE_SECONDS`` at most; it ends by itself after that,
+        quietly). ``ensure`` starts a new one."""
+        with self._lock:
+            self._stop.set()
+            thread = self._thread
         self._feed_opened.set()
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout=3)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=CLOSE_SECONDS)
