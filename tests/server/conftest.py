@@ -87,6 +87,12 @@ def pg_url() -> Iterator[str]:
     try:
         yield sqlalchemy_pg_url(name)
     finally:
+        # Every app was closed by now (close_app): a listener thread still running is an app some
+        # test left open, which would log its lost connection to the dropped database to the end.
+        left = [thread for thread in threading.enumerate() if thread.name == "rollbook-listen"]
+        if left:
+            warnings.warn(f"{len(left)} live-feed listener(s) still running as the test database is dropped: "
+                          "an app was not closed (close_app) by the test or fixture that made it", stacklevel=1)
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
@@ -240,11 +246,17 @@ def free_port() -> int:
 
 
 class ThreadedServer:
-    """uvicorn serving an app in a thread of this process, on a free localhost port."""
+    """uvicorn serving an app in a thread of this process, on a free localhost port. Leaving it
+    closes the app (``close_app``) once the server has stopped, whether or not uvicorn ran the
+    lifespan's end: a forced exit skips it, and a shutdown slower than the join went on alone, so
+    the app's live-feed listener could outlive the test and its database (issue 30 point 3)."""
+
+    STOP_SECONDS = 30.0  # a graceful shutdown (open feeds end first), then a forced one as long
 
     def __init__(self, app) -> None:
         import uvicorn
 
+        self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
@@ -260,7 +272,12 @@ class ThreadedServer:
 
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=10)
+        self.thread.join(timeout=self.STOP_SECONDS)
+        if self.thread.is_alive():  # a connection that never ends holds the graceful shutdown
+            self.server.force_exit = True
+            self.thread.join(timeout=self.STOP_SECONDS)
+        if hasattr(getattr(self.app, "state", None), "hub"):  # a rollbook app (not a bare ASGI callable)
+            close_app(self.app)  # idempotent: the lifespan's end did it already, unless it was skipped
 
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,7 +7,10 @@ PostgreSQL) was the feed's only news."""
 
 from __future__ import annotations
 
+import threading
+
 import httpx
+import pytest
 
 from rollbook.server.app import create_app
 
@@ -42,3 +45,41 @@ def test_an_app_served_again_after_close_app_serves_its_feeds_again_issue30_2(da
     app.state.hub.poll_interval = 3600.0  # no catch-up during the test: the feed hears the roll's wake
     _served_once(app, backend)
     _served_once(app, backend)  # the same app object, a new server and loop, after close_app
+
+
+@pytest.mark.postgres
+def test_a_server_left_with_a_feed_open_still_closes_its_app_issue30_3(pg_url):
+    """Issue 30 point 3: a test's server left while a feed was still open waited for it (uvicorn's
+    graceful shutdown), past the 10 s the test gave it; the lifespan's end, which closes the app,
+    came later or never, and the app's listener outlived the test and reconnected to its dropped
+    database. Leaving a ``ThreadedServer`` now ends the server (forced when the graceful shutdown
+    is held) and closes the app: no listener of it is left running."""
+    app = create_app(pg_url)
+    hub = app.state.hub
+    server = ThreadedServer(app)
+    server.STOP_SECONDS = 1.0  # the open feed holds the graceful shutdown: forced after a second
+    with server, httpx.Client(base_url=server.url, timeout=30) as http:
+        created = http.post("/api/chronicles", json={"name": "Left open", "system": "v20"}).json()
+        base = f"/api/chronicles/{created['chronicle']['id']}"
+        opened = threading.Event()
+
+        def read_until_cut() -> None:  # a client that never leaves: the server's end cuts it
+            try:
+                with httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=60)) as client, \
+                        client.stream("GET", f"{base}/events", headers=bearer(created["token"]),
+                                      params={"idle_timeout": 20}) as stream:
+                    opened.set()
+                    for _ in stream.iter_lines():
+                        pass
+            except httpx.HTTPError:
+                pass  # cut when the server was made to stop: expected
+            finally:
+                opened.set()
+
+        reader = threading.Thread(target=read_until_cut, daemon=True)
+        reader.start()
+        assert opened.wait(30)
+        assert until(lambda: created["chronicle"]["id"] in hub.listened), "the feed's channel is not listened to"
+    assert not server.thread.is_alive(), "the server went on after the test left it"
+    assert not hub.listener.alive, "the app's listener outlived its server"
+    reader.join(timeout=60)
