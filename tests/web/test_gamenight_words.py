@@ -51,16 +51,43 @@ def test_the_checker_finds_english_and_codes(english):
     assert problems(marked, "fr", english["fr"]) == ["untranslated id: '⟦Ammunition loaded⟦'"]
 
 
+class Played(dict):
+    """Every receipt kind of a system, played (the receipts test's way) when a test first asks for
+    it: a test process given one system's test plays that system alone. Each system rolls its own
+    deterministic stream, so what is played does not depend on which system came first."""
+
+    def __init__(self, client, dice_of) -> None:
+        super().__init__()
+        self.client, self.dice_of = client, dice_of
+
+    def __missing__(self, system: str):
+        from tests.server.receipts import play_everything
+
+        played = self[system] = play_everything(self.client, self.dice_of(system), system)
+        return played
+
+
 @pytest.fixture(scope="module")
 def everything(tmp_path_factory):
-    """Every receipt kind of every system, played on one SQLite server (the receipts test's way)."""
-    from tests.server.receipts import Dice, play_everything
+    """One SQLite server for the module, and the systems played on it as the tests ask (``Played``)."""
+    from tests.server.receipts import Dice
 
-    dice = Dice()
+    streams: dict[str, Dice] = {}
+    current = {"dice": None}
+
+    def dice_of(system: str) -> Dice:
+        current["dice"] = streams.setdefault(system, Dice(f"every receipt {system}"))
+        return current["dice"]
+
+    class Rolling:  # the app's dice: the stream of the system being played
+        name = "given"
+
+        def __call__(self):
+            return current["dice"]
+
     url = f"sqlite:///{tmp_path_factory.mktemp('words') / 'words.sqlite3'}"
-    with TestClient(create_app(url, dice=dice)) as client:
-        groups = {system: play_everything(client, dice, system) for system in SYSTEM_IDS}
-        yield client, groups
+    with TestClient(create_app(url, dice=Rolling())) as client:
+        yield client, Played(client, dice_of)
 
 
 @pytest.fixture
