@@ -26,7 +26,6 @@ from rollbook.server.app import create_app
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer
 from .feed_helpers import EventReader, until
 
-WITHIN = 1.0  # seconds from the expiry, or another process's revocation, to the feed's end
 ENDS_WITHIN = 30.0  # a generous bound on the wait: the quiet server never catches up meanwhile
 
 
@@ -64,12 +63,6 @@ def _feed_headers(http: httpx.Client, table: dict, how: str) -> dict:
 
 
 REASONS = {"sign-out": "revoked", "key rotation": "revoked", "removal": "removed"}
-
-
-@pytest.fixture()
-def server(database_url):
-    with ThreadedServer(create_app(database_url)) as running:
-        yield running
 
 
 @pytest.fixture()
@@ -174,7 +167,10 @@ def test_feed_outlives_revocation_issue31_3(quiet_server, how):
             assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
 
 
-def test_feed_outlives_session_expiry_issue31_3(server):
+def test_feed_outlives_session_expiry_issue31_3(quiet_server):
+    """The session's expiry ends its feed on the hub's expiry timer (no catch-up runs here, and
+    nothing else wakes the feed), not before the session's time."""
+    server = quiet_server
     with httpx.Client(base_url=server.url, timeout=30) as http:
         table = _chronicle(http)
         before = rollbook_settings.install(rollbook_settings.Settings(session_hours=1.5 / 3600))  # 1.5 s
@@ -185,12 +181,12 @@ def test_feed_outlives_session_expiry_issue31_3(server):
         expires = opened["expires_at"]
         with EventReader(server.url, f"{table['base']}/events", bearer(opened["token"]),
                          {"after": _head(http, table)}) as feed:
-            assert feed.ended.wait(10), "the feed went on after its session expired"
+            assert feed.ended.wait(ENDS_WITHIN), "the feed went on after its session expired"
         from datetime import datetime
 
         left = (datetime.strptime(expires, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
                 - datetime.now(UTC)).total_seconds()
-        assert -WITHIN < left <= 0.05  # it ended when the session expired, not long after
+        assert left <= 0.05  # not before the session expired (the timer fires just after)
         assert feed.named("end")[-1]["data"] == {"reason": "expired"}
 
 
@@ -213,8 +209,10 @@ def test_page_feed_of_a_removed_player_says_so_in_their_language_issue31_3(quiet
 def test_feed_outlives_revocation_in_another_process_issue31_3(pg_url):
     """Two app processes on one PostgreSQL (two servers, each its own hub and listener): the feed
     is open on the second, the Storyteller removes the player through the first; the second hears
-    it on the chronicle's channel (migration 0009) and ends the feed within a second."""
+    it on the chronicle's channel (migration 0009) and ends the feed: its catch-up is an hour apart,
+    so the feed ended by the NOTIFY (a wait on that condition, not a budget of a second)."""
     first, second = create_app(pg_url), create_app(pg_url)
+    second.state.hub.poll_interval = 3600.0
     with ThreadedServer(first) as one, ThreadedServer(second) as two, httpx.Client(base_url=one.url, timeout=30) as http:
         for how in ("removal", "key rotation"):
             table = _chronicle(http)
@@ -223,11 +221,9 @@ def test_feed_outlives_revocation_in_another_process_issue31_3(pg_url):
                 assert until(lambda: table["id"] in second.state.hub.listened)
                 heard = second.state.hub.notifications
                 _revoke(http, table, how, headers)
-                revoked_at = time.monotonic()
                 right_after = _roll(http, table)  # through the first process, right after
-                assert feed.ended.wait(5), f"the other process's feed went on after the {how}"
-                assert feed.ended_at - revoked_at < WITHIN
+                assert feed.ended.wait(ENDS_WITHIN), f"the other process's feed went on after the {how}"
             assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
             assert right_after not in feed.seqs()
-            assert second.state.hub.notifications > heard  # it was heard, not polled (every 5 s)
+            assert second.state.hub.notifications > heard  # it was heard, not polled
 
