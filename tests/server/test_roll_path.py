@@ -14,7 +14,7 @@ from sqlalchemy import event, select
 from rollbook.server import tx
 from rollbook.server.access import lock_character, lock_chronicle
 from rollbook.server.app import API_ROUTERS, close_app, create_app
-from rollbook.server.auth import authenticate
+from rollbook.server.auth import MemberRow, authenticate
 from rollbook.server.models import LogEntry
 from rollbook.server.store import AppendedEntry, actor_of, append_entry
 
@@ -99,3 +99,16 @@ def test_every_api_route_is_one_of_the_apps_own_routes(app):
     api_routes = [route for router in API_ROUTERS for route in router.routes]
     assert api_routes and all(isinstance(route, APIRoute) and id(route) in own for route in api_routes)
     assert all(route.unique_id == route.name for route in api_routes)  # the operation ids the app names
+
+
+def test_the_member_a_token_opens_is_a_frozen_row(quiet):
+    """The token check answers a plain row (no ORM object the transaction would follow): changing
+    who signed is a use case's own statement, never this object's."""
+    app, client = quiet
+    table, _player, _character = _table(client)
+    with app.state.db.read() as session:
+        storyteller = authenticate(session, table.created["token"])
+    assert isinstance(storyteller, MemberRow)
+    assert (storyteller.chronicle_id, storyteller.role, storyteller.removed_at) == (table.id, "storyteller", None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        storyteller.role = "player"  # type: ignore[misc]

@@ -30,7 +30,7 @@ from rollbook.server.sse import entry_feed, event_stream, json_events
 from rollbook.server.deps import (
     current_member, database_dependency, dice_source, language, member_in, request_token, required_token,
 )
-from rollbook.server.models import Member
+from rollbook.server.auth import MemberRow
 from rollbook.server.openapi import (
     CHANGE_EXAMPLES, CHARACTER_EXAMPLES, FOLLOWUP_EXAMPLES, LOG_ENTRY, ROLL_EXAMPLES, json_response, operation_id,
 )
@@ -65,7 +65,7 @@ class Caller:
     def __init__(self, request: Request) -> None:
         self.request = request
 
-    def member(self) -> Member:
+    def member(self) -> MemberRow:
         """The member the token opens; 401 ``token_invalid`` when it opens none."""
         return current_member(self.request)
 
@@ -83,12 +83,12 @@ class _SignedBearer(HTTPBearer):
 caller = _SignedBearer(auto_error=False, scheme_name="HTTPBearer", description=bearer.model.description)
 
 
-def member_dep(request: Request, _credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Member:
+def member_dep(request: Request, _credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> MemberRow:
     return current_member(request)
 
 
 Auth = Annotated[Caller, Depends(caller)]
-SignedMember = Annotated[Member, Depends(member_dep)]  # for an async endpoint (the live feed): its own hop
+SignedMember = Annotated[MemberRow, Depends(member_dep)]  # for an async endpoint (the live feed): its own hop
 Db = Annotated[Database, Depends(database_dependency)]
 
 
@@ -120,17 +120,17 @@ def _answer(status: int, payload: dict, replayed: bool) -> JSONResponse:
 ANONYMOUS = "anonymous"
 
 
-def _scope(member: Member) -> str:
+def _scope(member: MemberRow) -> str:
     return f"member:{member.id}"
 
 
-def _same_chronicle(member: Member, chronicle_id: int) -> None:
+def _same_chronicle(member: MemberRow, chronicle_id: int) -> None:
     if chronicle_id != member.chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
 
 
 def _signed_read(db: Database, auth: Caller, chronicle_id: int,
-                 read: Callable[[Session, Member], dict]) -> JSONResponse:
+                 read: Callable[[Session, MemberRow], dict]) -> JSONResponse:
     """A member's read of their own chronicle: the token checked and ``read(session, member)`` run in
     one read transaction (one pooled connection: on PostgreSQL one ping, not two), answered as it is:
     the views are plain JSON already. (Returned as a dict, FastAPI would walk it with
@@ -143,7 +143,7 @@ def _signed_read(db: Database, auth: Caller, chronicle_id: int,
 
 
 def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: int | None, key: str | None, *,
-                  body: Any, work: Callable[[Session, Member], tuple[int, dict]]) -> JSONResponse:
+                  body: Any, work: Callable[[Session, MemberRow], tuple[int, dict]]) -> JSONResponse:
     """A member's write (in their own chronicle, when ``chronicle_id`` is given), idempotent under the
     member's scope: ``work(session, member)`` answers ``(status, body)``. The token is read in the
     write's own transaction, first thing (its refusal comes before the key's): one connection per
@@ -156,10 +156,10 @@ def _signed_write(request: Request, db: Database, auth: Caller, chronicle_id: in
     return _answer(status, payload, replayed)
 
 
-def _signed_scope(auth: Caller, chronicle_id: int | None) -> tuple[Callable[[Session], str], list[Member]]:
+def _signed_scope(auth: Caller, chronicle_id: int | None) -> tuple[Callable[[Session], str], list[MemberRow]]:
     """The key's scope found in the write's transaction (``tx.idempotent``): the member the token opens
     (401 when none; 403 for another chronicle), handed to the work through the list."""
-    signed: list[Member] = []
+    signed: list[MemberRow] = []
 
     def member_scope(session: Session) -> str:
         member = member_in(session, auth.request)

@@ -18,6 +18,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import bindparam, select
@@ -100,12 +101,30 @@ def _still_open(row, hashed: str) -> bool:
     return row.expires_at is None or row.expires_at > stamp(datetime.now(timezone.utc))
 
 
-_MEMBER_OF_TOKEN = (select(Member, MemberToken.token_hash, MemberToken.expires_at)
-                    .join(MemberToken, MemberToken.member_id == Member.id)
-                    .where(MemberToken.token_hash == bindparam("hashed"), MemberToken.revoked_at.is_(None)))
+@dataclass(frozen=True, slots=True, eq=False)
+class MemberRow:
+    """The member a live token opens, as the token check read them (a ``Member``'s columns, read the
+    same way): every signed request's caller, handed to the use cases. Frozen: a plain row, not an
+    ORM object the transaction's unit of work would follow (a change to who signed is a use case's
+    own UPDATE, never this object's); no ORM load (its identity map is not needed here)."""
+
+    id: int
+    chronicle_id: int
+    name: str
+    role: str
+    created_at: str
+    removed_at: str | None
 
 
-def authenticate(session: Session, token: str | None) -> Member | None:
+_MEMBERS = Member.__table__
+_TOKENS = MemberToken.__table__
+_MEMBER_OF_TOKEN = (select(_MEMBERS.c.id, _MEMBERS.c.chronicle_id, _MEMBERS.c.name, _MEMBERS.c.role,
+                           _MEMBERS.c.created_at, _MEMBERS.c.removed_at, _TOKENS.c.token_hash, _TOKENS.c.expires_at)
+                    .join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id)
+                    .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None)))
+
+
+def authenticate(session: Session, token: str | None) -> MemberRow | None:
     """The member a live token opens, or None (one query: the token's row and its member; the
     same conditions as ``live_token``: not revoked, not expired, the member not removed). Every
     signed request checks its token so, in its own transaction (a write's: its refusal before the
@@ -114,9 +133,9 @@ def authenticate(session: Session, token: str | None) -> Member | None:
     if hashed is None:
         return None
     row = session.execute(_MEMBER_OF_TOKEN, {"hashed": hashed}).first()
-    if not _still_open(row, hashed) or row.Member.removed_at is not None:
+    if not _still_open(row, hashed) or row.removed_at is not None:
         return None
-    return row.Member
+    return MemberRow(row.id, row.chronicle_id, row.name, row.role, row.created_at, row.removed_at)
 
 
 # --- sealing a secret inside a stored idempotent response --------------------------------------

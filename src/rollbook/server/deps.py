@@ -11,9 +11,9 @@
   exactly one means: a request with an ``Authorization`` header is authenticated by it alone, and one
   that holds no bearer token (``Basic …``, a bare ``Bearer``) presents no token, never the cookie
   (issue 31 point 6: the cross-site guard checks every request without a bearer token).
-- ``optional_member(request)`` / ``current_member(request)``: the ``Member`` the token opens, read
-  in a read transaction of its own (the object outlives it: read its attributes, pass it to the use
-  cases); the latter raises a 401 problem when there is none (``required_token``: when no token is
+- ``optional_member(request)`` / ``current_member(request)``: the member the token opens (a frozen
+  ``auth.MemberRow``), read in a read transaction of its own (it outlives it: read its attributes,
+  pass it to the use cases); the latter raises a 401 problem when there is none (``required_token``: when no token is
   presented at all); ``member_in(session, request)`` the same in the caller's own transaction (a
   signed read's or write's).
 """
@@ -24,9 +24,8 @@ from fastapi import Request
 from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
-from rollbook.server.auth import COOKIE_NAME, authenticate, token_from_headers
+from rollbook.server.auth import COOKIE_NAME, MemberRow, authenticate, token_from_headers
 from rollbook.server.db import Database
-from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError, pick_language
 
 
@@ -57,7 +56,7 @@ def request_token(request: Request) -> str | None:
     return token_from_headers(None, request.cookies.get(COOKIE_NAME))
 
 
-def optional_member(request: Request) -> Member | None:
+def optional_member(request: Request) -> MemberRow | None:
     cached = getattr(request.state, "rollbook_member", None)
     if cached is not None:
         return cached
@@ -78,12 +77,12 @@ def required_token(request: Request) -> str:
     return token
 
 
-def current_member(request: Request) -> Member:
+def current_member(request: Request) -> MemberRow:
     required_token(request)
     return _opened(optional_member(request))
 
 
-def member_in(session: Session, request: Request) -> Member:
+def member_in(session: Session, request: Request) -> MemberRow:
     """``current_member`` read in the caller's transaction: a write's own, so that nothing happens
     between the check and the write (a key rotated meanwhile waits for it, or it for the rotation)."""
     member = _opened(authenticate(session, required_token(request)))
@@ -91,7 +90,7 @@ def member_in(session: Session, request: Request) -> Member:
     return member
 
 
-def _opened(member: Member | None) -> Member:
+def _opened(member: MemberRow | None) -> MemberRow:
     if member is None:
         raise ProblemError(401, "token_invalid", headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
     return member
