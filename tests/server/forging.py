@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
 from pathlib import Path
-
-from typer.testing import CliRunner
 
 from rollbook.fair import faces_for
 from rollbook.play import authority
@@ -17,6 +14,8 @@ from rollbook.play.common import replay
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import to_plain
 from rollbook.server.chain import GENESIS_HASH, hash_of
+
+from .helpers import log_verify
 
 
 def entries_of(export: str) -> list[dict]:
@@ -40,16 +39,9 @@ def verify(tmp_path: Path, entries: list[dict], name: str = "log.jsonl", *option
     """``rollbook log verify FILE [OPTIONS]`` (no ``--head`` unless given), run in this process (the
     command itself, through typer's runner: a subprocess per forgery costs seconds): the completed
     process."""
-    from rollbook.cli import _load_commands, app
-
     path = tmp_path / name
     path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries), encoding="utf-8")
-    _load_commands()
-    args = ["log", "verify", str(path), *options]
-    done = CliRunner().invoke(app, args)
-    if done.exception is not None and not isinstance(done.exception, SystemExit):
-        raise done.exception
-    return subprocess.CompletedProcess(args, done.exit_code, done.stdout, done.stderr)
+    return log_verify(path, *options)
 
 
 # --- issue 31 point 13: a grant rewritten to "as asked" with its roll (V20 exports) -----------------

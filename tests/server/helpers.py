@@ -5,13 +5,16 @@ combat chain's sheets."""
 from __future__ import annotations
 
 import json
+import subprocess
 from contextlib import contextmanager
+
+from typer.testing import CliRunner
 
 from rollbook.server import auth, tx
 from rollbook.server.chain import entry_hash
 from rollbook.server.copy import open_store
 
-from .conftest import V20_SHEET, V20_TEST, run_cli
+from .conftest import V20_SHEET, V20_TEST
 
 
 PROBLEM = "application/problem+json"
@@ -89,10 +92,24 @@ def rechained(entries: list[dict]) -> list[dict]:
     return entries
 
 
+def log_verify(path, *options: str) -> subprocess.CompletedProcess:
+    """``rollbook log verify PATH [OPTIONS]`` run in this process (the command itself, through typer's
+    runner; a process each cost about a second of start-up, and the verify tests run it hundreds of
+    times; the command as a process is tested in tests/cli): its exit status, stdout and stderr."""
+    from rollbook.cli import _load_commands, app
+
+    _load_commands()
+    args = ["log", "verify", str(path), *options]
+    done = CliRunner().invoke(app, args)
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        raise done.exception
+    return subprocess.CompletedProcess(args, done.exit_code, done.stdout, done.stderr)
+
+
 def verify(tmp_path, lines: list[str], name: str = "log.jsonl"):
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return run_cli("log", "verify", str(path))
+    return log_verify(path)
 
 
 V20_ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
