@@ -247,19 +247,23 @@ def free_port() -> int:
 
 class ThreadedServer:
     """uvicorn serving an app in a thread of this process, on a free localhost port. Leaving it
-    closes the app (``close_app``) once the server has stopped, whether or not uvicorn ran the
-    lifespan's end: a forced exit skips it, and a shutdown slower than the join went on alone, so
-    the app's live-feed listener could outlive the test and its database (issue 30 point 3)."""
+    stops the server and closes the app (``close_app``). A feed still open held uvicorn's graceful
+    shutdown for ever, so the lifespan's end (which closes the app) never came, and the app's
+    live-feed listener outlived the test and its database (issue 30 point 3): open connections now
+    get ``grace`` seconds, then are cancelled and the lifespan ends; if even that hangs the exit is
+    forced (which skips the lifespan's end), and the app is closed here all the same."""
 
-    STOP_SECONDS = 30.0  # a graceful shutdown (open feeds end first), then a forced one as long
+    GRACE_SECONDS = 5  # uvicorn's timeout_graceful_shutdown: how long an open feed may hold the stop
+    JOIN_SECONDS = 30.0
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, *, grace: int = GRACE_SECONDS) -> None:
         import uvicorn
 
         self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
+                                timeout_graceful_shutdown=grace)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -272,10 +276,10 @@ class ThreadedServer:
 
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=self.STOP_SECONDS)
-        if self.thread.is_alive():  # a connection that never ends holds the graceful shutdown
+        self.thread.join(timeout=self.JOIN_SECONDS)
+        if self.thread.is_alive():  # the stop itself hangs: forced (the lifespan's end is skipped then)
             self.server.force_exit = True
-            self.thread.join(timeout=self.STOP_SECONDS)
+            self.thread.join(timeout=self.JOIN_SECONDS)
         if hasattr(getattr(self.app, "state", None), "hub"):  # a rollbook app (not a bare ASGI callable)
             close_app(self.app)  # idempotent: the lifespan's end did it already, unless it was skipped
 

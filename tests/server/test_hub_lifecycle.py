@@ -50,14 +50,13 @@ def test_an_app_served_again_after_close_app_serves_its_feeds_again_issue30_2(da
 @pytest.mark.postgres
 def test_a_server_left_with_a_feed_open_still_closes_its_app_issue30_3(pg_url):
     """Issue 30 point 3: a test's server left while a feed was still open waited for it (uvicorn's
-    graceful shutdown), past the 10 s the test gave it; the lifespan's end, which closes the app,
-    came later or never, and the app's listener outlived the test and reconnected to its dropped
-    database. Leaving a ``ThreadedServer`` now ends the server (forced when the graceful shutdown
-    is held) and closes the app: no listener of it is left running."""
+    graceful shutdown) for ever, past the 10 s the test gave it; the lifespan's end, which closes the
+    app, never came, and the app's listener outlived the test and reconnected to its dropped
+    database. Leaving a ``ThreadedServer`` now cuts what is still open after its grace, ends the
+    server and closes the app: no listener of it is left running."""
     app = create_app(pg_url)
     hub = app.state.hub
-    server = ThreadedServer(app)
-    server.STOP_SECONDS = 1.0  # the open feed holds the graceful shutdown: forced after a second
+    server = ThreadedServer(app, grace=1)  # the open feed may hold the stop a second, then is cut
     with server, httpx.Client(base_url=server.url, timeout=30) as http:
         created = http.post("/api/chronicles", json={"name": "Left open", "system": "v20"}).json()
         base = f"/api/chronicles/{created['chronicle']['id']}"
