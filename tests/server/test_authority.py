@@ -19,8 +19,8 @@ from rollbook.server.app import create_app
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
 
-from .conftest import V5_SHEET, V20_SHEET, V20_TEST, Table, ThreadedServer, run_cli
-from .helpers import rehash
+from .conftest import V5_SHEET, V20_SHEET, V20_TEST, Table, ThreadedServer
+from .helpers import log_verify, rehash
 
 PROBLEM = "application/problem+json"
 
@@ -565,7 +565,7 @@ def test_A2_log_verify_finds_a_roll_that_used_more_than_was_granted(api, dice, t
     lines = table.export().splitlines()
     clean = tmp_path / "clean.jsonl"
     clean.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert run_cli("log", "verify", str(clean)).returncode == 0
+    assert log_verify(clean).returncode == 0
 
     # The roll's action and pool claim the +2 that was asked, not the +1 granted; faces and hashes agree.
     forged = [json.loads(line) for line in lines]
@@ -580,7 +580,7 @@ def test_A2_log_verify_finds_a_roll_that_used_more_than_was_granted(api, dice, t
     assert verify_receipt(roll["receipt"]) == []  # the arithmetic alone would not see it
     path = tmp_path / "forged.jsonl"
     path.write_text("\n".join(rehash([json.dumps(e) for e in forged], roll_seq)) + "\n", encoding="utf-8")
-    result = run_cli("log", "verify", str(path))
+    result = log_verify(path)
     assert result.returncode == 1, result.stderr
     assert f"entry {roll_seq}: the roll's action is not what grant {roll_seq - 1} granted" in result.stdout
     assert "hash mismatch" not in result.stdout

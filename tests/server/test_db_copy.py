@@ -24,7 +24,7 @@ from rollbook.server.usecases.log import export_lines
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, Table, bearer, fresh_pg_database, postgres_problem, \
     run_cli
-from .helpers import store_session
+from .helpers import log_verify, store_session
 
 BIG = {**V5_SHEET, "name": "Vasha", "attributes": {"dexterity": 5, "wits": 2}, "skills": {"firearms": 5}}
 ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 5}, "skills": {"melee": 5},
@@ -148,7 +148,7 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
         for table in played:
             path = tmp_path / f"log-{table.id}.jsonl"
             path.write_text(after[table.id], encoding="utf-8")
-            verified = run_cli("log", "verify", str(path))
+            verified = log_verify(path)
             assert verified.returncode == 0, verified.stdout + verified.stderr
             assert "clean" in verified.stderr
         # the copied server takes the next roll: the next seq on the chain head, the next nonce

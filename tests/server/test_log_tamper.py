@@ -13,7 +13,8 @@ from rollbook.play import verify_receipt
 from rollbook.server.chain import entry_hash, hash_of, legacy_hash_of, read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
 
-from .conftest import V20_SHEET, V20_TEST, run_cli
+from .conftest import V20_SHEET, V20_TEST
+from .helpers import log_verify
 
 
 def _verify(entries: list[dict]) -> list[str]:
@@ -136,5 +137,5 @@ def test_every_field_written_is_hashed(exported):
 def test_the_cli_reports_a_tampered_effect(exported, tmp_path):
     path = tmp_path / "log.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in _tampered(exported, 1, _set_effects)) + "\n", encoding="utf-8")
-    done = run_cli("log", "verify", str(path))
+    done = log_verify(path)
     assert done.returncode == 1 and f"entry {exported[_nth(exported, 1)]['seq']}: hash mismatch" in done.stdout

@@ -13,6 +13,7 @@ from rollbook.play import verify_receipt
 from rollbook.play.common import RULES_VERSION
 
 from .conftest import run_cli
+from .helpers import log_verify
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "a644e05.sqlite"
 
@@ -32,7 +33,7 @@ def test_a644e05_log_fails_verify_after_upgrade_issue31_14(tmp_path):
         out = tmp_path / f"log{chronicle}.jsonl"
         exported = run_cli("log", "export", str(chronicle), "--database-url", url, "-o", str(out))
         assert exported.returncode == 0, exported.stderr
-        verified = run_cli("log", "verify", str(out))
+        verified = log_verify(out)
         assert verified.returncode == 0 and "clean" in verified.stdout + verified.stderr, \
             verified.stdout + verified.stderr
     # the old readings were kept, not rewritten: a 1 on a skill of 0 was a failure at tier −1 then (T-2
