@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import Row, bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
@@ -38,21 +38,24 @@ from rollbook.server.views import character_view, entry_view
 
 # --- standing values: the baseline of a roll -------------------------------------------------
 
-def active_standing(session: Session, chronicle_id: int, character_id: int | None = None) -> list[StandingGrant]:
+def active_standing(session: Session, chronicle_id: int, character_id: int | None = None) -> list[Row]:
     """The standing grants in force, oldest first: the group's and (with ``character_id``) the
-    character's; all of them when ``character_id`` is None."""
+    character's; all of them when ``character_id`` is None. Plain rows (a ``StandingGrant``'s columns)."""
     if character_id is not None:
-        return list(session.scalars(_STANDING_FOR, {"chronicle": chronicle_id, "character": character_id}))
-    return list(session.scalars(_STANDING_ALL, {"chronicle": chronicle_id}))
+        return list(session.execute(_STANDING_FOR, {"chronicle": chronicle_id, "character": character_id}))
+    return list(session.execute(_STANDING_ALL, {"chronicle": chronicle_id}))
 
 
-_STANDING_ALL = (select(StandingGrant)
-                 .where(StandingGrant.chronicle_id == bindparam("chronicle"), StandingGrant.ended_seq.is_(None))
-                 .order_by(StandingGrant.id))
-_STANDING_FOR = (select(StandingGrant)
-                 .where(StandingGrant.chronicle_id == bindparam("chronicle"), StandingGrant.ended_seq.is_(None),
-                        or_(StandingGrant.character_id.is_(None), StandingGrant.character_id == bindparam("character")))
-                 .order_by(StandingGrant.id))
+# The grants in force as plain rows (Core: read here, never changed through them; ending one is
+# ``end_standing``'s or ``close_scene``'s own look-up).
+_GRANTS = StandingGrant.__table__
+_STANDING_ALL = (select(_GRANTS)
+                 .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None))
+                 .order_by(_GRANTS.c.id))
+_STANDING_FOR = (select(_GRANTS)
+                 .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None),
+                        or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")))
+                 .order_by(_GRANTS.c.id))
 
 
 def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
@@ -63,7 +66,7 @@ def standing_values(session: Session, chronicle: Chronicle, character: Character
     difficulty = character.difficulty if character.difficulty is not None else chronicle.difficulty
     if difficulty is not None:
         values["difficulty"] = difficulty
-    grants = list(session.scalars(_STANDING_FOR, {"chronicle": chronicle.id, "character": character.id}))
+    grants = list(session.execute(_STANDING_FOR, {"chronicle": chronicle.id, "character": character.id}))
     grants.sort(key=lambda grant: (grant.character_id is not None, grant.id))
     for grant in grants:
         values.update(grant.edges)
