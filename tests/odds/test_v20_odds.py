@@ -216,19 +216,19 @@ def test_TR_2_specialty_reroll_tens_vs_counting_twice_big_pool():
     ("fr", ["Facile", "Routinière", "Directe", "Standard", "Exigeante", "Difficile", "Presque impossible"]),
     ("es", ["Fácil", "Rutinaria", "Sencilla", "Estándar", "Desafiante", "Difícil", "Casi imposible"]),
     ("en", ["Easy", "Routine", "Straightforward", "Standard", "Challenging", "Difficult", "Extremely difficult"])])
-def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(lang, names):
-    """Issue 32: `rollbook odds v20 --source-table --lang fr|es|en` (today: --lang does not apply to v20)."""
+def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(monkeypatch, capsys, lang, names):
+    """Issue 32: `rollbook odds v20 --source-table --lang fr|es|en` (today: --lang does not apply to v20);
+    run in this process as a user runs it (tests/odds/cli.py)."""
     import json
-    import subprocess
-    import sys
 
-    done = subprocess.run([sys.executable, "-m", "rollbook", "odds", "v20", "--source-table", "--lang", lang, "--json"],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    rows = json.loads(done.stdout)["source_table"]
+    from .cli import run
+
+    code, out, err = run(monkeypatch, capsys, "v20", "--source-table", "--lang", lang, "--json")
+    assert code == 0, err
+    rows = json.loads(out)["source_table"]
     assert [row["name"] for row in rows] == names and [row["difficulty"] for row in rows] == list(range(3, 10))
-    table = subprocess.run([sys.executable, "-m", "rollbook", "odds", "v20", "--source-table", "--lang", lang],
-                           capture_output=True, text=True).stdout
+    code, table, err = run(monkeypatch, capsys, "v20", "--source-table", "--lang", lang)
+    assert code == 0, err
     assert all(name in table for name in names)
 
 
