@@ -47,11 +47,19 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           timeout=60)
 
 
-def test_the_command_line_names_each_place_and_exits_1():
+def test_the_command_line_names_each_place_and_exits_1(monkeypatch, capsys):
+    """Run in this process as a user runs it (``rollbook.cli.main``: a process each cost a second; the
+    command as a process is run on the sample below)."""
+    from rollbook.cli import main
+
+    monkeypatch.setenv("ROLLBOOK_LANG", "en")
     for name, (_code, place) in FAULTS.items():
-        done = run("scenario", "check", str(BROKEN / f"{name}.yaml"))
-        assert done.returncode == 1, (name, done.stdout, done.stderr)
-        assert place in done.stdout and "line " in done.stdout and not done.stderr
+        monkeypatch.setattr(sys, "argv", ["rollbook", "scenario", "check", str(BROKEN / f"{name}.yaml")])
+        with pytest.raises(SystemExit) as exited:
+            main()
+        out, err = capsys.readouterr()
+        assert exited.value.code == 1, (name, out, err)
+        assert place in out and "line " in out and not err
 
 
 def test_the_sample_scenario_checks_clean_s6():
