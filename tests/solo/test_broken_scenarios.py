@@ -13,6 +13,8 @@ import pytest
 
 from rollbook.solo.check import check_text
 
+from .cli import run_here
+
 BROKEN = Path(__file__).parent / "broken"
 SAMPLE = Path(__file__).parents[2] / "src" / "rollbook" / "solo" / "scenarios" / "drowned-lantern.yaml"
 
@@ -48,18 +50,11 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_command_line_names_each_place_and_exits_1(monkeypatch, capsys):
-    """Run in this process as a user runs it (``rollbook.cli.main``: a process each cost a second; the
-    command as a process is run on the sample below)."""
-    from rollbook.cli import main
-
-    monkeypatch.setenv("ROLLBOOK_LANG", "en")
+    """In this process (tests/solo/cli.py); the command as a process is run on the sample below."""
     for name, (_code, place) in FAULTS.items():
-        monkeypatch.setattr(sys, "argv", ["rollbook", "scenario", "check", str(BROKEN / f"{name}.yaml")])
-        with pytest.raises(SystemExit) as exited:
-            main()
-        out, err = capsys.readouterr()
-        assert exited.value.code == 1, (name, out, err)
-        assert place in out and "line " in out and not err
+        done = run_here(monkeypatch, capsys, "scenario", "check", str(BROKEN / f"{name}.yaml"))
+        assert done.returncode == 1, (name, done.stdout, done.stderr)
+        assert place in done.stdout and "line " in done.stdout and not done.stderr
 
 
 def test_the_sample_scenario_checks_clean_s6():

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +11,8 @@ import yaml
 from rollbook.solo.check import check_text
 from rollbook.solo.load import Unreadable
 from rollbook.solo.text import fault_line
+
+from .cli import run_here
 
 TINY = (Path(__file__).parent / "data" / "tiny.yaml").read_text(encoding="utf-8")
 
@@ -115,12 +114,12 @@ def test_not_yaml_is_unreadable():
         check_text("- a list\n")
 
 
-def run(*args):
-    env = {**os.environ, "ROLLBOOK_LANG": "en"}
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env, timeout=60)
+def test_the_cli_check_and_schema(tmp_path, monkeypatch, capsys):
+    """In this process (tests/solo/cli.py; test_broken_scenarios runs the command as a process)."""
 
+    def run(*args: str):
+        return run_here(monkeypatch, capsys, *args)
 
-def test_the_cli_check_and_schema(tmp_path):
     good = tmp_path / "tiny.yaml"
     good.write_text(TINY, encoding="utf-8")
     done = run("scenario", "check", str(good))
