@@ -13,7 +13,7 @@ import pytest
 
 from rollbook.solo.check import check_text
 
-from .cli import run_here
+from tests.in_process import run_here
 
 BROKEN = Path(__file__).parent / "broken"
 SAMPLE = Path(__file__).parents[2] / "src" / "rollbook" / "solo" / "scenarios" / "drowned-lantern.yaml"
@@ -50,7 +50,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_command_line_names_each_place_and_exits_1(monkeypatch, capsys):
-    """In this process (tests/solo/cli.py); the command as a process is run on the sample below."""
+    """In this process (tests/in_process.py); the command as a process is run on the sample below."""
     for name, (_code, place) in FAULTS.items():
         done = run_here(monkeypatch, capsys, "scenario", "check", str(BROKEN / f"{name}.yaml"))
         assert done.returncode == 1, (name, done.stdout, done.stderr)

@@ -12,7 +12,7 @@ from rollbook.solo.check import check_text
 from rollbook.solo.load import Unreadable
 from rollbook.solo.text import fault_line
 
-from .cli import run_here
+from tests.in_process import run_here
 
 TINY = (Path(__file__).parent / "data" / "tiny.yaml").read_text(encoding="utf-8")
 
@@ -115,7 +115,7 @@ def test_not_yaml_is_unreadable():
 
 
 def test_the_cli_check_and_schema(tmp_path, monkeypatch, capsys):
-    """In this process (tests/solo/cli.py; test_broken_scenarios runs the command as a process)."""
+    """In this process (tests/in_process.py; test_broken_scenarios runs the command as a process)."""
 
     def run(*args: str):
         return run_here(monkeypatch, capsys, *args)
