@@ -24,6 +24,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from rollbook.server import listen  # noqa: E402
 from rollbook.server.app import close_app, create_app  # noqa: E402
 from tests.conftest import wait_until  # noqa: E402
 
@@ -87,12 +88,14 @@ def pg_url() -> Iterator[str]:
     try:
         yield sqlalchemy_pg_url(name)
     finally:
-        # Every app was closed by now (close_app): a listener thread still running is an app some
-        # test left open, which would log its lost connection to the dropped database to the end.
-        left = [thread for thread in threading.enumerate() if thread.name == "rollbook-listen"]
+        # Every app on this database was closed by now (close_app): a listener of it still running
+        # is an app some test left open, which would log its lost connection to the end of the run.
+        # (Another directory's conftest has a pg_url, and a database, of its own: its apps may run.)
+        left = [thread for thread in threading.enumerate() if thread.name == listen.thread_name(sqlalchemy_pg_url(name))]
         if left:
-            warnings.warn(f"{len(left)} live-feed listener(s) still running as the test database is dropped: "
-                          "an app was not closed (close_app) by the test or fixture that made it", stacklevel=1)
+            warnings.warn(f"{len(left)} live-feed listener(s) still running as the test database {name} is "
+                          "dropped: an app was not closed (close_app) by the test or fixture that made it",
+                          stacklevel=1)
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

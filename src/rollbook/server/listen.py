@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from urllib.parse import urlsplit
 
 logger = logging.getLogger("rollbook.server.events")
 
@@ -35,6 +36,13 @@ CONNECT_SECONDS = 5  # libpq's connect_timeout: a connection that hangs is retri
 CLOSE_SECONDS = 10.0  # how long close waits for the thread (a tick, or a connection attempt, at most)
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
 BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
+
+
+def thread_name(url: str) -> str:
+    """The listener thread's name: ``rollbook-listen <database>`` (a test tells whose listener is
+    still running as it drops a database; logs and thread dumps say which store it follows)."""
+    database = urlsplit(url).path.lstrip("/") if "://" in url else ""
+    return f"rollbook-listen {database}" if database else "rollbook-listen"
 
 
 def channel(chronicle_id: int) -> str:
@@ -60,7 +68,7 @@ class Listener:
             if self._thread is not None and self._thread.is_alive() and not self._stop.is_set():
                 return
             self._stop = stop = threading.Event()  # a run of its own: an older run's close stays closed
-            self._thread = threading.Thread(target=self._run, args=(stop,), name="rollbook-listen", daemon=True)
+            self._thread = threading.Thread(target=self._run, args=(stop,), name=thread_name(self.url), daemon=True)
             self._thread.start()
 
     @property
