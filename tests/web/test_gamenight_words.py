@@ -101,20 +101,6 @@ def marked_ids(monkeypatch):
         else labels.translate(labels.TRAITS.get(name) or plain(name), lang)))
 
 
-@pytest.fixture
-def odds_once(monkeypatch):
-    """The exact odds of an exchange (``rollbook.odds``: pure functions of frozen requests) worked out
-    once per distinct exchange while the test runs. Every sheet page and partial of a role and language
-    shows the same log cards, and each exchange card's expected odds (issue 33) were recomputed on each:
-    most of this test's time. The words are checked here; the odds themselves in tests/odds."""
-    from functools import lru_cache
-
-    from rollbook.odds import exchange_tiers, exchange_v20, v20
-
-    for module, name in ((exchange_tiers, "exchange_odds"), (exchange_v20, "exchange_odds"), (v20, "v20_odds")):
-        monkeypatch.setattr(module, name, lru_cache(maxsize=None)(getattr(module, name)))
-
-
 def _pages(client, t, player):
     from rollbook.web import forms
 
@@ -150,7 +136,7 @@ def _pages(client, t, player):
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
-def test_no_english_and_no_raw_code_in_fr_and_es(everything, english, marked_ids, odds_once, system):
+def test_no_english_and_no_raw_code_in_fr_and_es(everything, english, marked_ids, system):
     client, groups = everything
     found: dict[str, list[str]] = {}
     pages = 0

@@ -7,11 +7,28 @@ player rolls damage, the defender's player — or the Storyteller for an NPC —
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
 
 from rollbook import play
 from rollbook.i18n import N_, translate
 from rollbook.server.usecases.exchange import chained_kinds, next_steps
 from rollbook.web import labels
+
+# Every page, and every member's redraw of the live feed, shows the same exchange cards, and a Tiers
+# card's expected odds (issue 33) are a pure function of numbers its receipts froze: each distinct
+# exchange is worked out once per process (some 25 ms of exact Fraction arithmetic), not on every
+# render of every card. Bounded; nothing to invalidate: the key is the odds function and all its
+# arguments (frozen, hashable requests), and a stored receipt never changes. A V20 exchange (under a
+# millisecond; its Defender holds a mapping, so hashes by identity) is worked out each time.
+ODDS_KEPT = 512
+
+
+@lru_cache(maxsize=ODDS_KEPT)
+def odds_once(odds: Callable[..., Any], *args: Any) -> Any:
+    """``odds(*args)``, kept for the next card that asks the same."""
+    return odds(*args)
+
 
 # The roll kinds whose label differs from the change of the same name ("damage": take damage).
 ROLL_KINDS = {"damage": N_("Damage roll")}
@@ -268,12 +285,12 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
             shot = request_from_plain(TiersRequest, attack["request"])
             dodge, soak = steps.get("dodge"), steps.get("soak")
             if soak is None:
-                hit = exchange_tiers.ChainTiers(shot, shot.bullets or 1).success
+                hit = odds_once(exchange_tiers.ChainTiers, shot, shot.bullets or 1).success
                 view.expected.append(translate(N_("hit {p}"), lang, p=percent(hit, lang)))
             else:
                 shown = soak["request"]
                 skill = dodge["request"]["skill"] if dodge is not None else None
-                result = exchange_tiers.exchange_odds(shot, exchange_tiers.TiersDefender(
+                result = odds_once(exchange_tiers.exchange_odds, shot, exchange_tiers.TiersDefender(
                     endurance=shown["endurance"], armor=shown["armor"], length=100, dodge=skill))
                 view.expected += [translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
                                   translate(N_("wounded {p}"), lang,
