@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -144,3 +146,23 @@ def choose_traits(page: Page, attribute: str, skill: str) -> Locator:
     form.locator("[name=attribute]").select_option(attribute)
     form.locator("[name=skill]").select_option(skill)
     return form
+
+
+def by_its_poll(page: Page, path: str, shown: Callable[[int], None], *, every_s: float, timeout: float = 12) -> None:
+    """What a page's poll (htmx ``every {every_s}s`` on ``path``) brings, without waiting out its interval.
+
+    The page's clock is Playwright's (``page.clock.install()`` before the page loaded), so the poll's
+    timer is fired now, as often as it takes: each time its answer is awaited, then ``shown(ms)`` (an
+    ``expect`` with that timeout) checks what the poll drew. What the server says may lag (presence is
+    written a moment after a feed opens or closes), hence the next poll; nothing here is a fixed wait.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        with page.expect_response(lambda response: path in response.url):
+            page.clock.fast_forward(int(every_s * 1000))
+        try:
+            shown(1_000)  # the answer is in: its swap is a moment away, not a poll away
+            return
+        except AssertionError:
+            if time.monotonic() >= deadline:
+                raise
