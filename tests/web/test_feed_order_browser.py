@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .flows import create, feed_open
+from .flows import chronicle_id, create, feed_open, token_of
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,12 @@ def seqs(page) -> list[int]:
 
 def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice):
     dice.clear()  # the server's own fair dice: the first roll commits a seed
-    page = new_context().new_page()
+    context = new_context()
+    # The last entry id the live feed brought (what the page has been told; table.js may drop a copy).
+    context.add_init_script("""document.addEventListener('htmx:sseBeforeMessage', e => {
+        const id = Number(e.detail && e.detail.lastEventId) || 0;
+        window.lastEventId = Math.max(window.lastEventId || 0, id); });""")
+    page = context.new_page()
     create(page, "en", "v5", "In order")
     feed_open(page)
     for pool in ("3", "4"):
@@ -27,7 +32,9 @@ def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice)
         page.locator("#quick button[type=submit]").click()
         expect(page.locator("#feed > li.card.kind-quick_roll", has_text=f"pool of {pool}")).to_have_count(1)
     expect(page.locator("#feed > li.card.kind-seed_commit")).to_have_count(1, timeout=5_000)
-    page.wait_for_timeout(700)  # anything else the feed still had to say
+    head = page.request.get(f"/api/chronicles/{chronicle_id(page)}",
+                            headers={"Authorization": f"Bearer {token_of(page)}"}).json()["log_head"]["seq"]
+    page.wait_for_function(f"() => window.lastEventId >= {head}")  # the feed has said all the log holds
     shown = seqs(page)
     assert shown == sorted(shown, reverse=True) and len(shown) == len(set(shown)) and len(shown) >= 3, shown
 

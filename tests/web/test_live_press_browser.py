@@ -50,8 +50,11 @@ def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice, press):
         grant.focus()
         storyteller.keyboard.down(" ")
 
+    # The page counts the asks its live feed brings (table.js holds them back while the button is down).
+    storyteller.evaluate("""() => { window.asksArrived = 0; document.addEventListener('htmx:sseBeforeMessage', e => {
+        if (e.detail && e.detail.type === 'entry' && String(e.detail.data).includes('kind-ask')) window.asksArrived++; }); }""")
     ask_for_more_dice(player, sheet)  # arrives live while the button is held down
-    storyteller.wait_for_timeout(700)
+    storyteller.wait_for_function("() => window.asksArrived >= 1")
     assert held.evaluate("b => b.isConnected"), "the held button was redrawn"
     expect(storyteller.locator("#asks .ask")).to_have_count(1)  # the second ask waits for the release
 
