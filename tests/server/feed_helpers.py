@@ -4,6 +4,7 @@ thread, event by event, and waiting on a condition."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -38,9 +39,14 @@ class ReadInThread:
 
 class EventReader(ReadInThread):
     """A ``text/event-stream`` read in a thread: every event as ``{"event", "id", "data", "at"}``
-    (``data`` parsed as JSON when it is), until the server ends the stream."""
+    (``data`` parsed as JSON when it is), until the server ends the stream, or with ``cut``, until
+    the test leaves it (the client hangs up: a test that has what it came for does not wait out the
+    feed's ``idle_timeout``)."""
 
-    def __init__(self, url: str, path: str, headers: dict | None = None, params: dict | None = None) -> None:
+    def __init__(self, url: str, path: str, headers: dict | None = None, params: dict | None = None, *,
+                 cut: bool = False) -> None:
+        self.cut = cut
+        self._socket: socket.socket | None = None
         self.events: list[dict] = []
         self.status: int | None = None
         self.opened = threading.Event()
@@ -53,6 +59,8 @@ class EventReader(ReadInThread):
             with httpx.Client(base_url=url, timeout=httpx.Timeout(30, read=60)) as http, \
                     http.stream("GET", path, headers=headers, params=params) as stream:
                 self.status = stream.status_code
+                # httpx's documented ``network_stream`` extension: the connection's socket, to hang up
+                self._socket = stream.extensions["network_stream"].get_extra_info("socket")
                 self.opened.set()
                 event: dict = {}
                 data: list[str] = []
@@ -76,10 +84,21 @@ class EventReader(ReadInThread):
                             data.append(value)
                         elif name in ("event", "id"):
                             event[name] = value
+        except httpx.HTTPError:
+            if not self.cut:  # hung up by the test: expected; else the failure is the test's to see
+                raise
         finally:
             self.ended_at = time.monotonic()
             self.opened.set()
             self.ended.set()
+
+    def __exit__(self, *exc) -> None:
+        if self.cut and self._socket is not None and not self.ended.is_set():
+            try:
+                self._socket.shutdown(socket.SHUT_RDWR)  # wakes the thread's read, which ends
+            except OSError:  # ended meanwhile
+                pass
+        super().__exit__(*exc)
 
     def named(self, name: str) -> list[dict]:
         return [event for event in self.events if event["event"] == name]

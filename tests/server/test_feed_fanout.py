@@ -6,6 +6,7 @@ idle read nothing, and one roll is one read of the log in the process, not one p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import resource
 import threading
 
@@ -15,7 +16,7 @@ import pytest
 from rollbook.server.app import create_app
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer
-from .feed_helpers import until
+from .feed_helpers import EventReader, until
 
 FEEDS = 2000
 CHRONICLES = 10
@@ -134,3 +135,54 @@ def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url
             assert until(lambda: all(seq in feeds.seen[i] for i in mine), 30)
             assert hub.reads == reads + 1  # one read in this process for its FEEDS // CHRONICLES feeds
             assert not any(feeds.seen[i] for i in range(FEEDS) if i not in set(mine))
+
+
+def test_idle_feeds_issue_no_statement_of_their_own_and_the_listener_sleeps_issue30(database_url):
+    """Issue 30: idle feeds cost nothing but their keep-alive, on either store. While twelve feeds
+    of three chronicles wait, the process's only statements are its catch-up's (two a round: the
+    heads, the tokens revoked lately) and at most one presence heartbeat, whatever the number of
+    feeds; on PostgreSQL the listener thread does not wake at all (it used to poll every 0.2 s). A
+    roll then still reaches them."""
+    from sqlalchemy import event
+
+    app = create_app(database_url)
+    hub = app.state.hub
+    hub.poll_interval = 0.25  # the catch-up, often: the clock of the idle window below
+    statements: list[str] = []
+    event.listen(app.state.db.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    with ThreadedServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        tables = []
+        for index in range(3):
+            created = http.post("/api/chronicles", json={"name": f"Idle {index}", "system": "v20"}).json()
+            base = f"/api/chronicles/{created['chronicle']['id']}"
+            st = bearer(created["token"])
+            character = http.post(f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}).json()
+            head = http.get(f"{base}/log", headers=st, params={"limit": 1}).json()["head"]["seq"]
+            tables.append((created["chronicle"]["id"], base, st, character["id"], head))
+        readers = [EventReader(server.url, f"{base}/events", st, {"after": head, "idle_timeout": 30}, cut=True)
+                   for _, base, st, _, head in tables for _ in range(4)]
+        with contextlib.ExitStack() as stack:
+            for reader in readers:
+                stack.enter_context(reader)
+            assert until(lambda: sum(len(c.feeds) for c in hub.channels.values()) == len(readers), 30)
+            assert until(lambda: all(c.ready.is_set() for c in hub.channels.values()), 30)
+            if hub.listener is not None:
+                assert until(lambda: hub.listened == {t[0] for t in tables}, 30)
+            settled = hub.presence.writes
+            assert until(lambda: not hub.presence.changes and hub.presence.writes >= settled, 30)
+            catch_ups = hub.catch_ups
+            assert until(lambda: hub.catch_ups >= catch_ups + 1, 10)  # a round begins: count from here
+            catch_ups, turns, said = hub.catch_ups, hub.listener and hub.listener.turns, len(statements)
+            assert until(lambda: hub.catch_ups >= catch_ups + 8, 30)  # two seconds or so, idle
+            idle = [s for s in statements[said:] if s.split()[0] not in ("BEGIN", "COMMIT", "ROLLBACK")]
+            rounds = hub.catch_ups - catch_ups + 1  # the one under way as the count ends, perhaps
+            assert len(idle) <= 2 * rounds + 1, idle  # the catch-ups', a heartbeat: none per feed
+            if hub.listener is not None:
+                assert hub.listener.turns == turns  # not one wake-up of the listener while idle
+            chronicle, base, st, character, _ = tables[0]
+            rolled = http.post(f"{base}/characters/{character}/rolls", headers=st, json={"action": V20_TEST})
+            assert rolled.status_code == 201, rolled.text
+            seq = rolled.json()["entry"]["seq"]
+            assert until(lambda: all(seq in reader.seqs() for reader in readers[:4]), 10)
+            hub.poll_interval = 3600.0

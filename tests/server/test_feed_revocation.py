@@ -122,7 +122,7 @@ def test_revocation_ends_the_feed_at_once_and_nothing_after_it_reaches_it_issue3
         after = _head(http, table)
         with EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed, \
                 EventReader(server.url, f"{table['base']}/events", table["st"],
-                            {"after": after, "idle_timeout": 5}) as storyteller:
+                            {"after": after, "idle_timeout": 30}, cut=True) as storyteller:
             with Roller(server.url, table) as roller:
                 assert until(lambda: len(feed.seqs()) >= 3), "the player's feed did not hear the rolls"
                 answer = _revoke(http, table, how, headers)
@@ -151,7 +151,7 @@ def test_feed_outlives_revocation_issue31_3(quiet_server, how):
         after = _head(http, table)
         with EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed, \
                 EventReader(server.url, f"{table['base']}/events", table["st"],
-                            {"after": after, "idle_timeout": 3}) as storyteller:
+                            {"after": after, "idle_timeout": 30}, cut=True) as storyteller:
             assert http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
                              json={"action": V20_TEST}).status_code == 201
             assert until(lambda: any(e["data"]["kind"] == "roll" for e in feed.named("entry")))

@@ -11,6 +11,12 @@ committed after is heard. While the hub has a follower (the Discord poster, ``Hu
 LISTENs on ``rollbook_discord``, which ``discord.store.bind_channel`` notifies: a channel bound in
 any process is followed at once (``Hub.bindings_changed``), not at the next catch-up.
 
+Idle, the thread sleeps in one ``select`` on the connection's socket and a wake-up socket of its
+own, without a timeout: it wakes for a notification, a feed opened or closed here
+(``watch_changed``), the connection's end or ``close``, and for nothing else (issue 30: an idle
+feed costs nothing but its keep-alive; it used to poll every 0.2 s, and psycopg's own wait every
+0.1 s, whatever was open).
+
 A lost connection (``psycopg.OperationalError``: the server restarted, the backend terminated, the
 network cut) is made again after a second, and what was missed meanwhile is read once LISTEN is in
 effect again. Any other error is a defect: it is logged with its traceback and surfaces
@@ -25,15 +31,16 @@ has its own stop signal, so a late run never undoes the close of an earlier one.
 from __future__ import annotations
 
 import logging
+import select
+import socket
 import threading
 from urllib.parse import urlsplit
 
 logger = logging.getLogger("rollbook.server.events")
 
-TICK_SECONDS = 0.2  # how soon the listener takes up a chronicle whose first feed opened here
 RECONNECT_SECONDS = 1.0
 CONNECT_SECONDS = 5  # libpq's connect_timeout: a connection that hangs is retried, and close is never held long
-CLOSE_SECONDS = 10.0  # how long close waits for the thread (a tick, or a connection attempt, at most)
+CLOSE_SECONDS = 10.0  # how long close waits for the thread (a statement, or a connection attempt, at most)
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
 BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
 
@@ -59,7 +66,8 @@ class Listener:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()  # the current run's: set by close
-        self._feed_opened = threading.Event()  # wakes the thread when it listens to nothing
+        self._wake: socket.socket | None = None  # the current run's: a byte wakes its select
+        self.turns = 0  # times the thread woke and looked at what to LISTEN to (tests read it)
         self._local = threading.local()  # each run's thread: its own stop signal (``stopping``)
 
     def ensure(self) -> None:
@@ -68,7 +76,11 @@ class Listener:
             if self._thread is not None and self._thread.is_alive() and not self._stop.is_set():
                 return
             self._stop = stop = threading.Event()  # a run of its own: an older run's close stays closed
-            self._thread = threading.Thread(target=self._run, args=(stop,), name=thread_name(self.url), daemon=True)
+            woken, self._wake = socket.socketpair()  # its own too: an older run never takes its wake-ups
+            for end in (woken, self._wake):
+                end.setblocking(False)
+            self._thread = threading.Thread(target=self._run, args=(stop, woken), name=thread_name(self.url),
+                                            daemon=True)
             self._thread.start()
 
     @property
@@ -76,14 +88,25 @@ class Listener:
         return self._thread is not None and self._thread.is_alive()
 
     def watch_changed(self) -> None:
-        self._feed_opened.set()
+        self._poke()
         self.ensure()
 
-    def _run(self, stop: threading.Event) -> None:
+    def _poke(self) -> None:
+        wake = self._wake
+        if wake is None:
+            return
+        try:
+            wake.send(b"!")
+        except BlockingIOError:  # its buffer is full of wake-ups not read yet: the thread wakes already
+            pass
+        except OSError:  # that run ended and closed it: a newer run (``ensure``) looks at everything first
+            pass
+
+    def _run(self, stop: threading.Event, woken: socket.socket) -> None:
         import psycopg
 
         hub = self.hub
-        self._local.stop = stop
+        self._local.stop, self._local.woken = stop, woken
         try:
             while not stop.is_set():
                 try:
@@ -104,6 +127,11 @@ class Listener:
         finally:
             if self._stop is stop:  # a newer run's channels are its own
                 hub.listened = frozenset()
+            with self._lock:
+                if self._stop is stop:
+                    self._wake.close()
+                    self._wake = None
+            woken.close()
 
     @property
     def stopping(self) -> threading.Event:
@@ -115,9 +143,11 @@ class Listener:
         """LISTEN on the channels of the chronicles with a live feed open here, UNLISTEN the others,
         until this run is stopped."""
         stop = self.stopping
+        woken = self._local.woken
         hub = self.hub
         bindings = False  # whether this connection LISTENs on BINDINGS (while the hub has a follower)
         while not stop.is_set():
+            self.turns += 1
             if (hub.follower is not None) != bindings:
                 bindings = not bindings
                 connection.execute(f"{'LISTEN' if bindings else 'UNLISTEN'} {BINDINGS}")
@@ -133,20 +163,29 @@ class Listener:
             if taken_up:
                 # What was committed (or revoked) before LISTEN took effect was not heard: catch up.
                 hub.listening(taken_up)
-            if not watched and not bindings:
-                self._feed_opened.clear()
-                if not hub.watched:  # else a feed opened between the look and the clear
-                    self._feed_opened.wait(1.0)
-                continue
-            for notification in connection.notifies(timeout=TICK_SECONDS):
-                hub.notifications += 1
-                if notification.channel == BINDINGS:
-                    hub.bindings_changed()
-                    continue
-                chronicle = notification.channel.rpartition("_")[2]
-                payload = notification.payload
-                if chronicle.isdigit() and (payload == REVOKED_PAYLOAD or payload.isdigit()):
-                    hub.heard(int(chronicle), None if payload == REVOKED_PAYLOAD else int(payload))
+            # what arrived already (with a statement's answer, or since the last look), not waiting
+            for notification in connection.notifies(timeout=0):
+                self._deliver(notification)
+            if stop.is_set():
+                return
+            readable, _, _ = select.select([connection.fileno(), woken], [], [])
+            if woken in readable:  # emptied before ``hub.watched`` is looked at again: a later change pokes anew
+                try:
+                    while woken.recv(4096):
+                        pass
+                except BlockingIOError:
+                    pass
+
+    def _deliver(self, notification) -> None:
+        hub = self.hub
+        hub.notifications += 1
+        if notification.channel == BINDINGS:
+            hub.bindings_changed()
+            return
+        chronicle = notification.channel.rpartition("_")[2]
+        payload = notification.payload
+        if chronicle.isdigit() and (payload == REVOKED_PAYLOAD or payload.isdigit()):
+            hub.heard(int(chronicle), None if payload == REVOKED_PAYLOAD else int(payload))
 
     def close(self) -> None:
         """Stop the thread and wait for it (``CLOSE_SECONDS`` at most; it ends by itself after that,
@@ -154,6 +193,6 @@ class Listener:
         with self._lock:
             self._stop.set()
             thread = self._thread
-        self._feed_opened.set()
+        self._poke()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=CLOSE_SECONDS)
