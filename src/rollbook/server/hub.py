@@ -115,6 +115,12 @@ class Hub:
         self.followed: frozenset[int] = frozenset()
         self._told: dict[int, int] = {}  # chronicle -> the highest seq the follower was woken for
         self._told_lock = threading.Lock()
+        # The joining feeds' tokens, read together (``_joined_tokens``): the digests asked for since
+        # the last read began, the future of the read that will answer them, and its one reader.
+        self._asked: set[str] = set()
+        self._answer: asyncio.Future | None = None
+        self._token_reader: asyncio.Task | None = None
+        self.token_reads = 0  # reads of joining feeds' tokens (tests read it)
 
     # --- wake-ups, from any thread ------------------------------------------------------------
 
@@ -237,7 +243,7 @@ class Hub:
             self.by_token.setdefault(hashed, set()).add(feed)
         self.keeper.ensure()
         try:
-            states = await self.read(feed_reads.token_states, list(hashes))
+            states = await self._joined_tokens(hashes)
             await found.ready.wait()
         except BaseException:
             self.leave(feed)
@@ -249,6 +255,40 @@ class Hub:
         elif feed.expires_at is not None:
             self.keeper.expire_at(feed)
         return feed
+
+    async def _joined_tokens(self, hashes: tuple[str, ...]) -> dict:
+        """The states of a joining feed's tokens. Feeds that join while a read of tokens is under way
+        are read together by the next one, one statement for all of them: a thousand feeds opening
+        at once (a server restarted, its readers reconnecting) make a few reads, not a thousand
+        transactions queued on the hub's two reader threads (issue 30: on PostgreSQL that queue,
+        three round trips a feed, was still draining seconds after the feeds had opened)."""
+        if not hashes:
+            return {}
+        loop = asyncio.get_running_loop()
+        if self._answer is None or self._answer.get_loop() is not loop:
+            self._answer = loop.create_future()
+        answer = self._answer
+        self._asked.update(hashes)
+        reader = self._token_reader
+        if reader is None or reader.done() or reader.get_loop() is not loop:
+            self._token_reader = loop.create_task(self._read_joined_tokens())
+        states = await asyncio.shield(answer)  # a feed cancelled while it waits cancels no one else's
+        return {hashed: states[hashed] for hashed in hashes if hashed in states}
+
+    async def _read_joined_tokens(self) -> None:
+        while self._answer is not None and self._asked:
+            answer, asked = self._answer, sorted(self._asked)
+            self._answer, self._asked = None, set()
+            try:
+                states = await self.read(feed_reads.token_states, asked)
+            except asyncio.CancelledError:
+                answer.cancel()
+                raise
+            except Exception as error:  # each waiting join fails with it, as its own read would have
+                answer.set_exception(error)
+                continue
+            self.token_reads += 1
+            answer.set_result(states)
 
     def leave(self, feed: Feed) -> None:
         chronicle_id = feed.member.chronicle_id
@@ -423,6 +463,8 @@ class Hub:
         def stop_tasks() -> None:
             self.keeper.stop()
             self.presence.stop()
+            if self._token_reader is not None:
+                self._token_reader.cancel()
 
         if loop is not None:
             try:

@@ -75,14 +75,16 @@ class TokenState:
 
 def token_states(session: Session | Connection, hashes: list[str]) -> dict[str, TokenState]:
     """The state of each token (by its digest) that exists, with its member's removal."""
-    if not hashes:
-        return {}
-    rows = session.execute(
-        select(MemberToken.token_hash, MemberToken.member_id, MemberToken.revoked_at, MemberToken.expires_at,
-               Member.removed_at)
-        .join(Member, Member.id == MemberToken.member_id)
-        .where(MemberToken.token_hash.in_(sorted(set(hashes)))))
-    return {row.token_hash: TokenState(*row) for row in rows}
+    wanted = sorted(set(hashes))
+    found: dict[str, TokenState] = {}
+    for start in range(0, len(wanted), 500):  # bound the statement's parameters (many feeds joining at once)
+        rows = session.execute(
+            select(MemberToken.token_hash, MemberToken.member_id, MemberToken.revoked_at, MemberToken.expires_at,
+                   Member.removed_at)
+            .join(Member, Member.id == MemberToken.member_id)
+            .where(MemberToken.token_hash.in_(wanted[start:start + 500])))
+        found.update((row.token_hash, TokenState(*row)) for row in rows)
+    return found
 
 
 def heads(session: Session | Connection, chronicle_ids: list[int]) -> dict[int, int]:
