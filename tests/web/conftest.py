@@ -108,9 +108,7 @@ def live_server(tmp_path_factory, scripted_dice):
     thread.join(timeout=5)
 
 
-@pytest.fixture
-def new_context(browser, live_server):
-    """Open browser contexts (one per person at the table); all closed at the end of the test."""
+def _contexts(browser, live_server):
     contexts = []
 
     def make(*, width: int = 1280, height: int = 900, locale: str = "en-US"):
@@ -123,6 +121,20 @@ def new_context(browser, live_server):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def new_context(browser, live_server):
+    """Open browser contexts (one per person at the table); all closed at the end of the test."""
+    yield from _contexts(browser, live_server)
+
+
+@pytest.fixture(scope="module")
+def module_context(browser, live_server):
+    """``new_context`` for a table a module's tests share (set up once: every context and page a
+    person opens costs Chromium a process and its page loads); closed after the module. Each test
+    takes the pages to where it starts, so none depends on another's having run."""
+    yield from _contexts(browser, live_server)
 
 
 @pytest.fixture(scope="session")

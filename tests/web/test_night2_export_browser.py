@@ -16,7 +16,10 @@ pytestmark = pytest.mark.browser
 LIVE = 5_000
 
 
-def _table(new_context):
+@pytest.fixture(scope="module")
+def table(module_context):
+    """The Storyteller, two players and Lucita's sheet: one table for the module's tests."""
+    new_context = module_context
     storyteller = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Paper by Night", system="v20", storyteller="Ana")
     player = new_context().new_page()
@@ -28,8 +31,9 @@ def _table(new_context):
     return storyteller, player, other, sheet
 
 
-def test_issue34_point11_export_the_log_and_print_a_sheet(new_context, live_server, dice):
-    storyteller, player, _, sheet = _table(new_context)
+def test_issue34_point11_export_the_log_and_print_a_sheet(table, live_server, dice):
+    storyteller, player, _, sheet = table
+    player.goto(sheet)
     dice.queue(8, 7, 3, 2, 1)
     player.get_by_label("Attribute", exact=True).select_option("dexterity")
     player.get_by_label("Ability", exact=True).select_option("firearms")
@@ -69,8 +73,12 @@ def test_issue34_point11_export_the_log_and_print_a_sheet(new_context, live_serv
     expect(player.locator("#print-hint")).to_be_visible()
 
 
-def test_issue34_point11_a_refusal_carries_a_reason_and_the_link_copies(new_context, dice):
-    storyteller, player, other, _ = _table(new_context)
+def test_issue34_point11_a_refusal_carries_a_reason_and_the_link_copies(table, dice):
+    storyteller, player, other, sheet = table
+    player.emulate_media(media="screen")
+    player.goto(sheet)
+    for page in (storyteller, other):
+        page.goto(f"/chronicles/{chronicle_id(page)}")
     player.get_by_label("Attribute", exact=True).select_option("dexterity")
     player.get_by_label("Ability", exact=True).select_option("firearms")
     player.get_by_label("Dice modifier", exact=True).fill("2")
