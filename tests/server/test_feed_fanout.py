@@ -180,7 +180,7 @@ def test_idle_feeds_issue_no_statement_of_their_own_and_the_listener_sleeps_issu
             assert len(idle) <= 2 * rounds + 1, idle  # the catch-ups', a heartbeat: none per feed
             if hub.listener is not None:
                 assert hub.listener.turns == turns  # not one wake-up of the listener while idle
-            chronicle, base, st, character, _ = tables[0]
+            _, base, st, character, _ = tables[0]
             rolled = http.post(f"{base}/characters/{character}/rolls", headers=st, json={"action": V20_TEST})
             assert rolled.status_code == 201, rolled.text
             seq = rolled.json()["entry"]["seq"]

@@ -284,7 +284,7 @@ class Hub:
             except asyncio.CancelledError:
                 answer.cancel()
                 raise
-            except Exception as error:  # each waiting join fails with it, as its own read would have
+            except Exception as error:  # noqa: BLE001 - each waiting join fails with it, as its own read would
                 answer.set_exception(error)
                 continue
             self.token_reads += 1

@@ -31,7 +31,7 @@ has its own stop signal, so a late run never undoes the close of an earlier one.
 from __future__ import annotations
 
 import logging
-import select
+import selectors
 import socket
 import threading
 from urllib.parse import urlsplit
@@ -144,6 +144,14 @@ class Listener:
         until this run is stopped."""
         stop = self.stopping
         woken = self._local.woken
+        # a selector, not select(): a process serving thousands of feeds may give a connection made
+        # again (after a lost one) a descriptor past select's 1024
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(connection.fileno(), selectors.EVENT_READ)
+            waiting.register(woken, selectors.EVENT_READ)
+            self._hear(connection, stop, woken, waiting)
+
+    def _hear(self, connection, stop: threading.Event, woken: socket.socket, waiting: selectors.BaseSelector) -> None:
         hub = self.hub
         bindings = False  # whether this connection LISTENs on BINDINGS (while the hub has a follower)
         while not stop.is_set():
@@ -168,8 +176,9 @@ class Listener:
                 self._deliver(notification)
             if stop.is_set():
                 return
-            readable, _, _ = select.select([connection.fileno(), woken], [], [])
-            if woken in readable:  # emptied before ``hub.watched`` is looked at again: a later change pokes anew
+            ready = waiting.select()  # no timeout: idle, the thread sleeps
+            if any(key.fileobj is woken for key, _ in ready):
+                # emptied before ``hub.watched`` is looked at again: a later change pokes anew
                 try:
                     while woken.recv(4096):
                         pass
