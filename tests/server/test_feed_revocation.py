@@ -12,9 +12,11 @@ read in the snapshot the entries are read in)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from datetime import UTC
+from collections.abc import Iterator
 from typing import Self
 
 import httpx
@@ -110,61 +112,61 @@ class Roller:
         return {seq for sent, seq in self.sent if sent > moment}
 
 
+@contextlib.contextmanager
+def _two_feeds(server, how: str) -> Iterator[tuple[httpx.Client, dict, dict, EventReader, EventReader]]:
+    """A table with the player's feed (opened with the token ``how`` revokes) and the Storyteller's,
+    both from the log's head: (client, table, the player's headers, the player's feed, the Storyteller's)."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        table = _chronicle(http)
+        headers = _feed_headers(http, table, how)
+        after = _head(http, table)
+        with EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed, \
+                EventReader(server.url, f"{table['base']}/events", table["st"],
+                            {"after": after, "idle_timeout": 30}, cut=True) as storyteller:
+            yield http, table, headers, feed, storyteller
+
+
 @pytest.mark.parametrize("how", sorted(REASONS))
 def test_revocation_ends_the_feed_at_once_and_nothing_after_it_reaches_it_issue30_1(quiet_server, how):
     """A player's feed open while the Storyteller rolls without pause: the revocation ends it in this
     process without a catch-up (an hour apart here), and no roll sent after the revocation's answer
     (the roller's, and one sent right after) is ever in it, nor the removal's own entry."""
-    server = quiet_server
-    with httpx.Client(base_url=server.url, timeout=30) as http:
-        table = _chronicle(http)
-        headers = _feed_headers(http, table, how)
-        after = _head(http, table)
-        with EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed, \
-                EventReader(server.url, f"{table['base']}/events", table["st"],
-                            {"after": after, "idle_timeout": 30}, cut=True) as storyteller:
-            with Roller(server.url, table) as roller:
-                assert until(lambda: len(feed.seqs()) >= 3), "the player's feed did not hear the rolls"
-                answer = _revoke(http, table, how, headers)
-                revoked_at = time.monotonic()
-                right_after = _roll(http, table)
-                assert until(lambda: len(roller.after(revoked_at)) >= 3)
-            assert feed.ended.wait(ENDS_WITHIN), f"the feed went on after the {how} (no catch-up ran)"
-            assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
-            assert feed.events[-1]["event"] == "end"
-            late = roller.after(revoked_at) | {right_after}
-            if how == "removal":
-                late.add(answer["entry"]["seq"])  # committed with the revocation
-            assert not late & set(feed.seqs()), "an entry committed after the revocation reached the revoked feed"
-            # the Storyteller's feed is not ended: it heard every one of them
-            assert until(lambda: late - {answer.get("entry", {}).get("seq")} <= set(storyteller.seqs()))
-            assert not storyteller.named("end")
-            assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
+    with _two_feeds(quiet_server, how) as (http, table, headers, feed, storyteller):
+        with Roller(quiet_server.url, table) as roller:
+            assert until(lambda: len(feed.seqs()) >= 3), "the player's feed did not hear the rolls"
+            answer = _revoke(http, table, how, headers)
+            revoked_at = time.monotonic()
+            right_after = _roll(http, table)
+            assert until(lambda: len(roller.after(revoked_at)) >= 3)
+        assert feed.ended.wait(ENDS_WITHIN), f"the feed went on after the {how} (no catch-up ran)"
+        assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
+        assert feed.events[-1]["event"] == "end"
+        late = roller.after(revoked_at) | {right_after}
+        if how == "removal":
+            late.add(answer["entry"]["seq"])  # committed with the revocation
+        assert not late & set(feed.seqs()), "an entry committed after the revocation reached the revoked feed"
+        # the Storyteller's feed is not ended: it heard every one of them
+        assert until(lambda: late - {answer.get("entry", {}).get("seq")} <= set(storyteller.seqs()))
+        assert not storyteller.named("end")
+        assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
 
 
 @pytest.mark.parametrize("how", sorted(REASONS))
 def test_feed_outlives_revocation_issue31_3(quiet_server, how):
-    server = quiet_server
-    with httpx.Client(base_url=server.url, timeout=30) as http:
-        table = _chronicle(http)
-        headers = _feed_headers(http, table, how)
-        after = _head(http, table)
-        with EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed, \
-                EventReader(server.url, f"{table['base']}/events", table["st"],
-                            {"after": after, "idle_timeout": 30}, cut=True) as storyteller:
-            assert http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
-                             json={"action": V20_TEST}).status_code == 201
-            assert until(lambda: any(e["data"]["kind"] == "roll" for e in feed.named("entry")))
-            _revoke(http, table, how, headers)
-            assert feed.ended.wait(ENDS_WITHIN), "the feed went on after its token was revoked"
-            assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
-            assert feed.events[-1]["event"] == "end"
-            # the Storyteller's own feed is not ended: it still hears the next roll
-            seq = http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
-                            json={"action": V20_TEST}).json()["entry"]["seq"]
-            assert until(lambda: seq in storyteller.seqs())
-            assert not storyteller.named("end")
-            assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
+    with _two_feeds(quiet_server, how) as (http, table, headers, feed, storyteller):
+        assert http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
+                         json={"action": V20_TEST}).status_code == 201
+        assert until(lambda: any(e["data"]["kind"] == "roll" for e in feed.named("entry")))
+        _revoke(http, table, how, headers)
+        assert feed.ended.wait(ENDS_WITHIN), "the feed went on after its token was revoked"
+        assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
+        assert feed.events[-1]["event"] == "end"
+        # the Storyteller's own feed is not ended: it still hears the next roll
+        seq = http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
+                        json={"action": V20_TEST}).json()["entry"]["seq"]
+        assert until(lambda: seq in storyteller.seqs())
+        assert not storyteller.named("end")
+        assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
 
 
 def test_feed_outlives_session_expiry_issue31_3(quiet_server):
