@@ -1,20 +1,11 @@
-"""``rollbook odds`` run in-process as a user runs it (shared by the odds CLI tests)."""
+"""``rollbook odds`` run in-process as a user runs it (shared by the odds CLI tests), through the tests'
+one in-process runner (``tests/in_process.py``), at a fixed terminal width."""
 
 from __future__ import annotations
 
-import sys
-
-from rollbook.cli import main
+from tests.in_process import run_here
 
 
 def run(monkeypatch, capsys, *args, columns: int = 120):
-    monkeypatch.setenv("ROLLBOOK_LANG", "en")
-    monkeypatch.setattr(sys, "argv", ["rollbook", "odds", *args])
-    monkeypatch.setenv("COLUMNS", str(columns))
-    try:
-        main()
-        code = 0
-    except SystemExit as done:
-        code = done.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
+    done = run_here(monkeypatch, capsys, "odds", *args, env={"COLUMNS": str(columns)})
+    return done.returncode, done.stdout, done.stderr

@@ -30,6 +30,7 @@ def operation_id(route) -> str:
     (``generate_unique_id_function``): their routes are the app's own (``app.API_ROUTERS``)."""
     return route.name
 
+
 REF = "#/components/schemas/{model}"
 _PENDING = "x-rollbook-ref"  # a reference Pydantic must not follow while FastAPI builds the document
 
