@@ -43,8 +43,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import load  # noqa: E402  (bench/load.py, beside this file)
-from load import Control, Recorder, Server, Slot, Table  # noqa: E402
+import load
+from load import Control, Recorder, Server, Slot, Table
 
 
 async def retry_together(url: str, slot: Slot, copies: int, recorder: Recorder) -> None:
@@ -53,7 +53,9 @@ async def retry_together(url: str, slot: Slot, copies: int, recorder: Recorder) 
     op = slot.pending
     sessions = [load.new_session(url) for _ in range(copies)]
     try:
-        answers = await asyncio.gather(*(load.send(session, op) for session in sessions), return_exceptions=True)
+        answers = await asyncio.gather(
+            *(load.send(session, op) for session in sessions), return_exceptions=True
+        )
     finally:
         await asyncio.gather(*(session.close() for session in sessions))
     slot.pending = None
@@ -61,15 +63,18 @@ async def retry_together(url: str, slot: Slot, copies: int, recorder: Recorder) 
     acknowledged = False
     for answer in answers:
         if isinstance(answer, BaseException):
-            recorder.problems.append(f"{op.kind} {op.path}: a retry after the restart got no answer ({answer!r})")
+            recorder.problems.append(
+                f"{op.kind} {op.path}: a retry after the restart got no answer ({answer!r})"
+            )
             seen.append("no answer")
             continue
         status, body, replayed, code = answer
         recorder.record(op.kind, status, code, 0.0)
         if 200 <= status < 300 and body and isinstance(body.get("entry"), dict):
             entry = body["entry"]
-            recorder.receipts.append(load.Receipt(op.table.chronicle, entry["seq"], entry["entry_hash"], op.kind,
-                                                  op.key, replayed))
+            recorder.receipts.append(
+                load.Receipt(op.table.chronicle, entry["seq"], entry["entry_hash"], op.kind, op.key, replayed)
+            )
             seen.append(f"{status} entry {entry['seq']}")
             if not acknowledged:
                 slot.acknowledged(op, body)
@@ -77,12 +82,20 @@ async def retry_together(url: str, slot: Slot, copies: int, recorder: Recorder) 
         else:
             seen.append(f"{status} {code}")
     if len(set(seen)) > 1:
-        recorder.disagreements.append(f"{op.kind} {op.method} {op.path}: {copies} retries with one key got "
-                                      f"{', '.join(sorted(seen))}")
+        recorder.disagreements.append(
+            f"{op.kind} {op.method} {op.path}: {copies} retries with one key got {', '.join(sorted(seen))}"
+        )
 
 
-async def crash_run(server: Server, connections: int, kill_after: float, kills: int, after: float,
-                    retry_copies: int = 1, log=print) -> tuple[list[Slot], Recorder, list[int]]:
+async def crash_run(
+    server: Server,
+    connections: int,
+    kill_after: float,
+    kills: int,
+    after: float,
+    retry_copies: int = 1,
+    log=print,
+) -> tuple[list[Slot], Recorder, list[int]]:
     """Play, kill -9, restart, retry the cut-off requests (``retry_copies`` at once each), play on.
     Returns the slots, what was acknowledged, and how many requests were cut off at each kill."""
     slots = await load.set_up(server.url, connections)
@@ -90,24 +103,34 @@ async def crash_run(server: Server, connections: int, kill_after: float, kills: 
     cut_off = []
     for kill in range(kills):
         control = Control()
-        playing = asyncio.create_task(load.drive(server.url, slots, "play", kill_after + 120, recorder, control))
+        playing = asyncio.create_task(
+            load.drive(server.url, slots, "play", kill_after + 120, recorder, control)
+        )
         await asyncio.sleep(kill_after)
         control.killed = True
         server.kill()
         await playing
         pending = sum(slot.pending is not None for slot in slots)
         cut_off.append(pending)
-        log(f"  kill {kill + 1}/{kills}: SIGKILL after {kill_after} s, {recorder.count()} answers so far, "
-            f"{pending} request(s) cut off; restarting")
+        log(
+            f"  kill {kill + 1}/{kills}: SIGKILL after {kill_after} s, {recorder.count()} answers so far, "
+            f"{pending} request(s) cut off; restarting"
+        )
         server.start()
         if retry_copies > 1:
-            await asyncio.gather(*(retry_together(server.url, slot, retry_copies, recorder)
-                                   for slot in slots if slot.pending is not None))
+            await asyncio.gather(
+                *(
+                    retry_together(server.url, slot, retry_copies, recorder)
+                    for slot in slots
+                    if slot.pending is not None
+                )
+            )
     await load.drive(server.url, slots, "play", after, recorder, Control())
     return slots, recorder, cut_off
 
 
 # --- the checks ------------------------------------------------------------------------------
+
 
 def resource_value(sheet: dict, resource: str) -> Any:
     """The sheet's value of an effect's resource: ``willpower`` (V20: its ``current``),
@@ -139,11 +162,15 @@ def check_resources(table: Table, entries: list[dict], sheet_now: dict) -> list[
                 try:
                     running[resource] = resource_value(table.start, resource)
                 except KeyError:
-                    problems.append(f"character {table.character}: cannot read {resource} on its starting sheet")
+                    problems.append(
+                        f"character {table.character}: cannot read {resource} on its starting sheet"
+                    )
                     continue
             if effect["before"] != running[resource]:
-                problems.append(f"character {table.character}: entry {entry['seq']} says {resource} went from "
-                                f"{effect['before']}, but the log before it leaves {running[resource]}")
+                problems.append(
+                    f"character {table.character}: entry {entry['seq']} says {resource} went from "
+                    f"{effect['before']}, but the log before it leaves {running[resource]}"
+                )
             running[resource] = running[resource] + (effect["after"] - effect["before"])
     for resource, expected in sorted(running.items()):
         try:
@@ -152,8 +179,10 @@ def check_resources(table: Table, entries: list[dict], sheet_now: dict) -> list[
             problems.append(f"character {table.character}: cannot read {resource} on its sheet")
             continue
         if actual != expected:
-            problems.append(f"character {table.character}: {resource} is {actual}, start + the log's effects "
-                            f"give {expected}")
+            problems.append(
+                f"character {table.character}: {resource} is {actual}, start + the log's effects "
+                f"give {expected}"
+            )
     return problems
 
 
@@ -187,13 +216,17 @@ def acknowledged_entries(receipts: list[load.Receipt]) -> tuple[dict[int, dict[i
     for receipt in receipts:
         seqs = acknowledged.setdefault(receipt.chronicle, {})
         if receipt.seq in seqs and seqs[receipt.seq] != receipt.entry_hash:
-            twice.append(f"chronicle {receipt.chronicle}: seq {receipt.seq} acknowledged with two entry hashes")
+            twice.append(
+                f"chronicle {receipt.chronicle}: seq {receipt.seq} acknowledged with two entry hashes"
+            )
         seqs[receipt.seq] = receipt.entry_hash
         if receipt.key is not None:
             by_key.setdefault(receipt.key, set()).add((receipt.chronicle, receipt.seq))
     for places in by_key.values():
         if len(places) > 1:
-            twice.append(f"one Idempotency-Key acknowledged as {len(places)} different entries: {sorted(places)}")
+            twice.append(
+                f"one Idempotency-Key acknowledged as {len(places)} different entries: {sorted(places)}"
+            )
     return acknowledged, twice
 
 
@@ -205,7 +238,9 @@ SERVER_KINDS = frozenset({"seed_commit", "seed_reveal"})
 UNTOLD_KINDS = SERVER_KINDS | {"settings"}
 
 
-def compare_log(chronicle: int, acknowledged: dict[int, str], entries: list[dict]) -> tuple[list[str], list[str]]:
+def compare_log(
+    chronicle: int, acknowledged: dict[int, str], entries: list[dict]
+) -> tuple[list[str], list[str]]:
     """(lost, unacknowledged): acknowledged entries missing from the log or changed in it, and log
     entries no request was ever told about."""
     in_log = {entry["seq"]: entry for entry in entries}
@@ -214,13 +249,17 @@ def compare_log(chronicle: int, acknowledged: dict[int, str], entries: list[dict
         if seq not in in_log:
             lost.append(f"chronicle {chronicle}: acknowledged entry {seq} ({digest[:12]}…) is not in the log")
         elif in_log[seq]["entry_hash"] != digest:
-            lost.append(f"chronicle {chronicle}: entry {seq} is {in_log[seq]['entry_hash'][:12]}… in the log, "
-                        f"{digest[:12]}… when acknowledged")
+            lost.append(
+                f"chronicle {chronicle}: entry {seq} is {in_log[seq]['entry_hash'][:12]}… in the log, "
+                f"{digest[:12]}… when acknowledged"
+            )
     for seq in sorted(set(in_log) - set(acknowledged)):
         if in_log[seq]["kind"] in UNTOLD_KINDS:
             continue
-        unacknowledged.append(f"chronicle {chronicle}: entry {seq} ({in_log[seq]['kind']}) was never acknowledged "
-                              f"to any request")
+        unacknowledged.append(
+            f"chronicle {chronicle}: entry {seq} ({in_log[seq]['kind']}) was never acknowledged "
+            f"to any request"
+        )
     return lost, unacknowledged
 
 
@@ -240,11 +279,15 @@ def check_store(url: str, slots: list[Slot], recorder: Recorder, directory: Path
             head = http.get(table.base, headers=headers).json()["log_head"]
             text = http.get(f"{table.base}/log/export", headers=headers).text
             entries = [json.loads(line) for line in text.splitlines() if line.strip()]
-            entry_count += sum(1 for entry in entries if entry.get("kind") not in UNTOLD_KINDS)  # requests' entries
+            entry_count += sum(
+                1 for entry in entries if entry.get("kind") not in UNTOLD_KINDS
+            )  # requests' entries
             missing, extra = compare_log(table.chronicle, acknowledged.get(table.chronicle, {}), entries)
             lost.extend(missing)
             unacknowledged.extend(extra)
-            sheet_now = http.get(f"{table.base}/characters/{table.character}", headers=headers).json()["sheet"]
+            sheet_now = http.get(f"{table.base}/characters/{table.character}", headers=headers).json()[
+                "sheet"
+            ]
             resources.extend(check_resources(table, entries, sheet_now))
             path = directory / f"chronicle-{table.chronicle}.jsonl"
             path.write_text(text, encoding="utf-8")
@@ -255,7 +298,9 @@ def check_store(url: str, slots: list[Slot], recorder: Recorder, directory: Path
         if code == 0:
             clean += 1
         else:
-            chain.extend(f"chronicle {table.chronicle}: rollbook log verify exit {code}: {line}" for line in lines)
+            chain.extend(
+                f"chronicle {table.chronicle}: rollbook log verify exit {code}: {line}" for line in lines
+            )
     request_errors = list(recorder.problems)  # 5xx answers, requests never answered
     checks = {
         "acknowledged": sum(len(seqs) for seqs in acknowledged.values()),
@@ -271,28 +316,46 @@ def check_store(url: str, slots: list[Slot], recorder: Recorder, directory: Path
         "request_errors": request_errors,
         "retries_disagree": list(recorder.disagreements),
     }
-    checks["ok"] = not (lost or unacknowledged or twice or chain or resources or request_errors
-                        or recorder.disagreements)
+    checks["ok"] = not (
+        lost or unacknowledged or twice or chain or resources or request_errors or recorder.disagreements
+    )
     return checks
 
 
 # --- command line ----------------------------------------------------------------------------
 
+
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--stores", type=lambda t: load.parse_list(t, load.STORES), default=list(load.STORES),
-                        help="sqlite,postgresql (default both)")
-    parser.add_argument("--processes", type=lambda t: load.parse_list(t, kind=int), default=[1, 2],
-                        help="app processes (rollbook serve --workers), e.g. 1,2 (default), on each store")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--stores",
+        type=lambda t: load.parse_list(t, load.STORES),
+        default=list(load.STORES),
+        help="sqlite,postgresql (default both)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=lambda t: load.parse_list(t, kind=int),
+        default=[1, 2],
+        help="app processes (rollbook serve --workers), e.g. 1,2 (default), on each store",
+    )
     parser.add_argument("--connections", type=int, default=16, help="concurrent players (default 16)")
-    parser.add_argument("--kill-after", type=float, default=3.0, help="seconds of load before each SIGKILL (default 3)")
+    parser.add_argument(
+        "--kill-after", type=float, default=3.0, help="seconds of load before each SIGKILL (default 3)"
+    )
     parser.add_argument("--kills", type=int, default=2, help="how many times to kill and restart (default 2)")
-    parser.add_argument("--after", type=float, default=2.0,
-                        help="seconds of load after the last restart (default 2)")
-    parser.add_argument("--retry-copies", type=int, default=4,
-                        help="each request cut off by a kill is retried this many times at once with its key; "
-                             "all must get the same answer (default 4; 1: one plain retry)")
+    parser.add_argument(
+        "--after", type=float, default=2.0, help="seconds of load after the last restart (default 2)"
+    )
+    parser.add_argument(
+        "--retry-copies",
+        type=int,
+        default=4,
+        help="each request cut off by a kill is retried this many times at once with its key; "
+        "all must get the same answer (default 4; 1: one plain retry)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document on standard output")
     args = parser.parse_args(argv)
     if not 1 <= args.retry_copies <= 32:
@@ -312,36 +375,72 @@ def print_report(report: dict, console) -> None:
     from rich.table import Table as RichTable
 
     m = report["machine"]
-    console.print(f"[bold]rollbook crash[/] — {m['cores']} cores ({m['cpu']}), load average {m['load_average']}, "
-                  f"Python {m['python']}, SQLite {m['sqlite']}"
-                  + (f", PostgreSQL {m['postgresql']}" if m.get("postgresql") else ""))
+    console.print(
+        f"[bold]rollbook crash[/] — {m['cores']} cores ({m['cpu']}), load average {m['load_average']}, "
+        f"Python {m['python']}, SQLite {m['sqlite']}"
+        + (f", PostgreSQL {m['postgresql']}" if m.get("postgresql") else "")
+    )
     s = report["settings"]
-    console.print(f"{s['connections']} players, SIGKILL after {s['kill_after']} s of load, {s['kills']} time(s), "
-                  f"each cut-off request retried {s['retry_copies']}× at once with its key, "
-                  f"{s['after']} s more after the last restart")
+    console.print(
+        f"{s['connections']} players, SIGKILL after {s['kill_after']} s of load, {s['kills']} time(s), "
+        f"each cut-off request retried {s['retry_copies']}× at once with its key, "
+        f"{s['after']} s more after the last restart"
+    )
     table = RichTable(title="Acknowledged is durable: SIGKILL under load, restart, check")
-    for column in ("store", "procs", "answers", "cut off", "replayed", "acked", "in log", "lost",
-                   "not acked", "chains clean", "resources", "retries agree", "5xx/unanswered", "verdict"):
+    for column in (
+        "store",
+        "procs",
+        "answers",
+        "cut off",
+        "replayed",
+        "acked",
+        "in log",
+        "lost",
+        "not acked",
+        "chains clean",
+        "resources",
+        "retries agree",
+        "5xx/unanswered",
+        "verdict",
+    ):
         table.add_column(column, justify="left" if column in ("store", "verdict") else "right")
     for run in report["runs"]:
         c = run["checks"]
-        table.add_row(run["store"], str(run["processes"]), str(run["answers"]),
-                      "+".join(str(n) for n in run["cut_off"]), str(run["replayed_after_restart"]),
-                      str(c["acknowledged"]), str(c["entries"]), str(len(c["lost"])), str(len(c["unacknowledged"])),
-                      f"{c['chains_clean']}/{c['chronicles']}",
-                      "ok" if not c["resource_problems"] else f"{len(c['resource_problems'])} wrong",
-                      "yes" if not c["retries_disagree"] else f"{len(c['retries_disagree'])} not",
-                      str(len(c["request_errors"])), "[green]ok[/]" if c["ok"] else "[red]FAILED[/]")
+        table.add_row(
+            run["store"],
+            str(run["processes"]),
+            str(run["answers"]),
+            "+".join(str(n) for n in run["cut_off"]),
+            str(run["replayed_after_restart"]),
+            str(c["acknowledged"]),
+            str(c["entries"]),
+            str(len(c["lost"])),
+            str(len(c["unacknowledged"])),
+            f"{c['chains_clean']}/{c['chronicles']}",
+            "ok" if not c["resource_problems"] else f"{len(c['resource_problems'])} wrong",
+            "yes" if not c["retries_disagree"] else f"{len(c['retries_disagree'])} not",
+            str(len(c["request_errors"])),
+            "[green]ok[/]" if c["ok"] else "[red]FAILED[/]",
+        )
     console.print(table)
     for run in report["runs"]:
         c = run["checks"]
-        for name in ("lost", "unacknowledged", "acknowledged_twice", "chain_problems", "resource_problems",
-                     "request_errors", "retries_disagree"):
+        for name in (
+            "lost",
+            "unacknowledged",
+            "acknowledged_twice",
+            "chain_problems",
+            "resource_problems",
+            "request_errors",
+            "retries_disagree",
+        ):
             for problem in c[name][:30]:
                 console.print(f"[red]{run['store']}/{run['processes']} {name}: {problem}[/]")
         if run["server_tracebacks"]:
-            console.print(f"[red]{run['store']}/{run['processes']}: {run['server_tracebacks']} traceback(s) in the "
-                          f"server log[/]")
+            console.print(
+                f"[red]{run['store']}/{run['processes']}: {run['server_tracebacks']} traceback(s) in the "
+                f"server log[/]"
+            )
     console.print("verdict: " + ("[green]nothing lost[/]" if report["ok"] else "[red]FAILED[/]"))
 
 
@@ -352,13 +451,21 @@ def main(argv: list[str] | None = None) -> int:
     load.stop_on_sigterm()
     console = Console(stderr=args.json)
     console.width = max(console.width, 150)
-    log = (lambda message: console.print(message, style="dim"))
-    report: dict[str, Any] = {"tool": "bench/crash.py", "machine": load.machine(),
-                              "settings": {"connections": args.connections, "kill_after": args.kill_after,
-                                           "kills": args.kills, "after": args.after,
-                                           "retry_copies": args.retry_copies, "stores": args.stores,
-                                           "processes": args.processes},
-                              "runs": []}
+    log = lambda message: console.print(message, style="dim")
+    report: dict[str, Any] = {
+        "tool": "bench/crash.py",
+        "machine": load.machine(),
+        "settings": {
+            "connections": args.connections,
+            "kill_after": args.kill_after,
+            "kills": args.kills,
+            "after": args.after,
+            "retry_copies": args.retry_copies,
+            "stores": args.stores,
+            "processes": args.processes,
+        },
+        "runs": [],
+    }
     if "postgresql" in args.stores:
         problem = load.postgres_problem()
         if problem:
@@ -375,21 +482,35 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     server.start()
                     slots, recorder, cut_off = asyncio.run(
-                        crash_run(server, args.connections, args.kill_after, args.kills, args.after,
-                                  args.retry_copies, log))
+                        crash_run(
+                            server,
+                            args.connections,
+                            args.kill_after,
+                            args.kills,
+                            args.after,
+                            args.retry_copies,
+                            log,
+                        )
+                    )
                     checks = check_store(server.url, slots, recorder, directory)
                 finally:
                     server.stop()
-            report["runs"].append({
-                "store": store_name, "processes": count, "server_command": server.shown_command(),
-                "answers": recorder.count(), "cut_off": cut_off,
-                "replayed_after_restart": sum(receipt.replayed for receipt in recorder.receipts),
-                "statuses": {kind: dict(counter) for kind, counter in recorder.statuses.items()},
-                "transport_errors": dict(recorder.transport_errors),
-                "server_starts": server.starts, "server_tracebacks": server.tracebacks(),
-                "seconds": round(time.monotonic() - started, 1),
-                "checks": checks,
-            })
+            report["runs"].append(
+                {
+                    "store": store_name,
+                    "processes": count,
+                    "server_command": server.shown_command(),
+                    "answers": recorder.count(),
+                    "cut_off": cut_off,
+                    "replayed_after_restart": sum(receipt.replayed for receipt in recorder.receipts),
+                    "statuses": {kind: dict(counter) for kind, counter in recorder.statuses.items()},
+                    "transport_errors": dict(recorder.transport_errors),
+                    "server_starts": server.starts,
+                    "server_tracebacks": server.tracebacks(),
+                    "seconds": round(time.monotonic() - started, 1),
+                    "checks": checks,
+                }
+            )
     report["ok"] = all(run["checks"]["ok"] for run in report["runs"])
     if args.json:
         print(json.dumps(report, indent=2))

@@ -59,8 +59,12 @@ def simulate_v20(attack: v20.V20Request, weapon, defender, n: int, seed: int = 3
     """Counts of outcomes, levels taken and wound levels over n simulated exchanges (``weapon`` and
     ``defender`` as ``odds.exchange_v20`` takes them)."""
     rng = np.random.default_rng(seed)
-    marked = v20.damage_type_against(weapon.damage_type, firearm=weapon.firearm, vampire=defender.vampire,
-                                     aimed_at_head=weapon.aimed_at_head)
+    marked = v20.damage_type_against(
+        weapon.damage_type,
+        firearm=weapon.firearm,
+        vampire=defender.vampire,
+        aimed_at_head=weapon.aimed_at_head,
+    )
     soak_dice = defender.soak_pool(marked)
     base, _ = v20.damage_pool(weapon.strength, weapon.damage, weapon.firearm, 1)
     counts = {"outcomes": Counter(), "levels": Counter(), "wounds": Counter()}
@@ -81,18 +85,28 @@ def simulate_v20(attack: v20.V20Request, weapon, defender, n: int, seed: int = 3
         rolled = _levels(rng, pools)
         soaked = _levels(rng, np.full(size, soak_dice))
         taken = np.where(hit, np.maximum(rolled - soaked, 0), 0)
-        counts["outcomes"].update({"botch": int(botch.sum()), "miss": int((~botch & ~success).sum()),
-                                   "dodged": int(dodged.sum()), "soaked": int((hit & (taken == 0)).sum()),
-                                   "wounded": int((hit & (taken > 0)).sum())})
+        counts["outcomes"].update(
+            {
+                "botch": int(botch.sum()),
+                "miss": int((~botch & ~success).sum()),
+                "dodged": int(dodged.sum()),
+                "soaked": int((hit & (taken == 0)).sum()),
+                "wounded": int((hit & (taken > 0)).sum()),
+            }
+        )
         values, times = np.unique(taken, return_counts=True)
         taken_counts.update(dict(zip(values.tolist(), times.tolist())))
     bashing, lethal, aggravated = defender.health
     for value, times in taken_counts.items():
         counts["levels"][value] += times
         effects = Effects()
-        after = take_damage(Health(bashing=bashing, lethal=lethal, aggravated=aggravated), value, marked, effects)
+        after = take_damage(
+            Health(bashing=bashing, lethal=lethal, aggravated=aggravated), value, marked, effects
+        )
         if any(e.get("flag") == "health_overflow" for e in effects.items):
-            level = "dead" if not defender.vampire else ("final_death" if marked == "aggravated" else "torpor")
+            level = (
+                "dead" if not defender.vampire else ("final_death" if marked == "aggravated" else "torpor")
+            )
         else:
             level = v20.health_level(after.damage) or "unhurt"
         counts["wounds"][level] += times
@@ -130,9 +144,14 @@ def simulate_tiers(shot: TiersRequest, defender, n: int, seed: int = 33) -> dict
         soak = _chain(rng, defender.endurance + defender.armor, size)
         damage = np.where(hit & ~dodged & (soak <= attack), attack - soak, 0)  # T-5
         after = np.minimum(defender.level + damage, defender.length)
-        counts["outcomes"].update({"miss": int((~hit).sum()), "dodged": int(dodged.sum()),
-                                   "soaked": int((hit & ~dodged & (damage == 0)).sum()),
-                                   "wounded": int((damage > 0).sum())})
+        counts["outcomes"].update(
+            {
+                "miss": int((~hit).sum()),
+                "dodged": int(dodged.sum()),
+                "soaked": int((hit & ~dodged & (damage == 0)).sum()),
+                "wounded": int((damage > 0).sum()),
+            }
+        )
         values, times = np.unique(after, return_counts=True)
         counts["track"].update(dict(zip(values.tolist(), times.tolist())))
     return counts

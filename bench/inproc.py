@@ -34,15 +34,15 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Iterator
 
 import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import PG_ADMIN_URL, V20_SHEET, V20_TEST  # noqa: E402
+from load import PG_ADMIN_URL, V20_SHEET, V20_TEST
 
 
 @contextmanager
@@ -58,8 +58,11 @@ def store(name: str) -> Iterator[str]:
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{database}"')
     try:
-        yield make_url(PG_ADMIN_URL).set(drivername="postgresql+psycopg", database=database).render_as_string(
-            hide_password=False)
+        yield (
+            make_url(PG_ADMIN_URL)
+            .set(drivername="postgresql+psycopg", database=database)
+            .render_as_string(hide_password=False)
+        )
     finally:
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
@@ -71,8 +74,9 @@ class Caller:
     def __init__(self, app) -> None:
         self.app = app
 
-    async def __call__(self, method: str, path: str, body: dict | None = None, token: str | None = None,
-                       key: bool = False):
+    async def __call__(
+        self, method: str, path: str, body: dict | None = None, token: str | None = None, key: bool = False
+    ):
         raw = b"" if body is None else json.dumps(body).encode()
         headers = [(b"host", b"bench"), (b"user-agent", b"inproc")]
         if key:  # a new Idempotency-Key, as bench/tables.py's and load.py's rolls carry
@@ -81,9 +85,20 @@ class Caller:
             headers += [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
         if token:
             headers.append((b"authorization", f"Bearer {token}".encode()))
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-                 "root_path": "", "headers": headers, "client": ("127.0.0.1", 1), "server": ("bench", 80)}
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": headers,
+            "client": ("127.0.0.1", 1),
+            "server": ("bench", 80),
+        }
         sent = False
 
         async def receive():
@@ -138,15 +153,27 @@ async def set_up(call: Caller) -> tuple[str, str]:
     status, raw = await call("POST", "/api/join", {"invitation": created["invitation"], "name": "Player"})
     assert status == 201, raw
     token = json.loads(raw)["token"]
-    status, raw = await call("POST", f"/api/chronicles/{chronicle}/characters",
-                             {"name": V20_SHEET["name"], "sheet": V20_SHEET}, token)
+    status, raw = await call(
+        "POST",
+        f"/api/chronicles/{chronicle}/characters",
+        {"name": V20_SHEET["name"], "sheet": V20_SHEET},
+        token,
+    )
     assert status == 201, raw
     character = json.loads(raw)["id"]
     return f"/api/chronicles/{chronicle}/characters/{character}/rolls", token
 
 
-async def measure(url: str, requests: int, repeat: int, profile: str | None, sort: str, top: int,
-                  inline: bool = False, key: bool = False) -> dict:
+async def measure(
+    url: str,
+    requests: int,
+    repeat: int,
+    profile: str | None,
+    sort: str,
+    top: int,
+    inline: bool = False,
+    key: bool = False,
+) -> dict:
     from rollbook.server.app import create_app
 
     app = create_app(url)
@@ -155,15 +182,18 @@ async def measure(url: str, requests: int, repeat: int, profile: str | None, sor
         return await _measure(app, requests, repeat, profile, sort, top, inline, key)
 
 
-async def _measure(app, requests: int, repeat: int, profile: str | None, sort: str, top: int, inline: bool,
-                   key: bool) -> dict:
+async def _measure(
+    app, requests: int, repeat: int, profile: str | None, sort: str, top: int, inline: bool, key: bool
+) -> dict:
     from sqlalchemy import event
 
     call = Caller(app)
     path, token = await set_up(call)
-    kinds = {"bare": ("GET", "/api/systems", None, None, 200, False),
-             "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False),
-             "roll": ("POST", path, {"action": V20_TEST}, token, 201, key)}
+    kinds = {
+        "bare": ("GET", "/api/systems", None, None, 200, False),
+        "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False),
+        "roll": ("POST", path, {"action": V20_TEST}, token, 201, key),
+    }
     statements = [0]
 
     def count(*_args) -> None:
@@ -190,8 +220,11 @@ async def _measure(app, requests: int, repeat: int, profile: str | None, sort: s
                 await call(method, target, body, tok, keyed)
             profiler.disable()
         stats = pstats.Stats(profiler)
-        out[kind] = {"cpu_ms": best * 1000, "calls": round(stats.total_calls / 50),
-                     "statements": statements[0] / 50}
+        out[kind] = {
+            "cpu_ms": best * 1000,
+            "calls": round(stats.total_calls / 50),
+            "statements": statements[0] / 50,
+        }
         if profile == kind:
             text = io.StringIO()
             pstats.Stats(profiler, stream=text).sort_stats(sort).print_stats(top)
@@ -205,10 +238,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", choices=("bare", "read", "roll"))
-    parser.add_argument("--inline", action="store_true",
-                        help="run sync endpoints and dependencies in the event loop's thread (no thread-pool hop)")
-    parser.add_argument("--key", action="store_true",
-                        help="each roll carries a new Idempotency-Key (as bench/tables.py's rolls do)")
+    parser.add_argument(
+        "--inline",
+        action="store_true",
+        help="run sync endpoints and dependencies in the event loop's thread (no thread-pool hop)",
+    )
+    parser.add_argument(
+        "--key",
+        action="store_true",
+        help="each roll carries a new Idempotency-Key (as bench/tables.py's rolls do)",
+    )
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args(argv)
@@ -216,14 +255,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {open('/proc/loadavg').read().split()[0]}")
     for name in args.stores.split(","):
         with store(name) as url:
-            result = asyncio.run(measure(url, args.requests, args.repeat, args.profile, args.sort, args.top,
-                                         args.inline, args.key))
+            result = asyncio.run(
+                measure(
+                    url, args.requests, args.repeat, args.profile, args.sort, args.top, args.inline, args.key
+                )
+            )
         bare, read, roll = result["bare"], result["read"], result["roll"]
-        print(f"{name:10}{' inline' if args.inline else ''}{' keyed' if args.key else ''} "
-              f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
-              f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls, {read['statements']:g} SQL)   "
-              f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL)   "
-              f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}")
+        print(
+            f"{name:10}{' inline' if args.inline else ''}{' keyed' if args.key else ''} "
+            f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
+            f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls, {read['statements']:g} SQL)   "
+            f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL)   "
+            f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}"
+        )
         for kind in ("bare", "read", "roll"):
             if "profile" in result[kind]:
                 print(result[kind]["profile"])

@@ -100,6 +100,7 @@ V5_TEST = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}
 
 # --- the machine -----------------------------------------------------------------------------
 
+
 def machine() -> dict[str, Any]:
     """What the figures were measured on."""
     cpu = "unknown"
@@ -110,8 +111,13 @@ def machine() -> dict[str, Any]:
                 break
     commit = None
     with contextlib.suppress(OSError, subprocess.SubprocessError):
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
-                              cwd=Path(__file__).resolve().parent)
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            cwd=Path(__file__).resolve().parent,
+        )
         commit = done.stdout.strip() or None
     return {
         "cores": os.cpu_count(),
@@ -132,11 +138,12 @@ def free_port() -> int:
 
 # --- stores ----------------------------------------------------------------------------------
 
+
 @dataclass
 class Store:
-    name: str          # "sqlite" or "postgresql"
-    url: str           # the SQLAlchemy URL the server is given
-    database: str      # file path or PostgreSQL database name
+    name: str  # "sqlite" or "postgresql"
+    url: str  # the SQLAlchemy URL the server is given
+    database: str  # file path or PostgreSQL database name
 
 
 @contextlib.contextmanager
@@ -157,7 +164,7 @@ def postgres_problem(admin_url: str = PG_ADMIN_URL) -> str | None:
     try:
         with psycopg.connect(admin_url, connect_timeout=3) as connection:
             connection.execute("SELECT 1")
-    except Exception as error:  # noqa: BLE001 - any failure means: no server here
+    except Exception as error:
         return f"no PostgreSQL server answers at {admin_url}: {error}".strip()
     return None
 
@@ -178,7 +185,11 @@ def postgres_store(admin_url: str = PG_ADMIN_URL) -> Iterator[Store]:
     name = f"rollbook_bench_{secrets.token_hex(6)}"
     with psycopg.connect(admin_url, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
-    url = make_url(admin_url).set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+    url = (
+        make_url(admin_url)
+        .set(drivername="postgresql+psycopg", database=name)
+        .render_as_string(hide_password=False)
+    )
     try:
         yield Store("postgresql", url, name)
     finally:
@@ -195,18 +206,31 @@ def open_store(name: str, directory: Path) -> Iterator[Store]:
 
 # --- the server ------------------------------------------------------------------------------
 
+
 def serve_has_workers_option() -> bool:
     """Whether this checkout's ``rollbook serve`` takes ``--workers`` (else uvicorn --factory is used)."""
-    done = subprocess.run([sys.executable, "-m", "rollbook", "serve", "--help"], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbook", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
+    )
     return "--workers" in done.stdout
 
 
 class Server:
     """The chronicle server as its own process group on 127.0.0.1, killable as a whole."""
 
-    def __init__(self, store: Store, processes: int, log_dir: Path, *, workers_option: bool | None = None,
-                 threads: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        processes: int,
+        log_dir: Path,
+        *,
+        workers_option: bool | None = None,
+        threads: int | None = None,
+    ) -> None:
         self.store, self.processes, self.log_dir = store, processes, log_dir
         self.threads = threads  # rollbook serve --threads (one process only); None: the server's default
         self.workers_option = workers_option
@@ -223,15 +247,56 @@ class Server:
         port = str(self.port)
         if self.processes == 1:
             threads = ["--threads", str(self.threads)] if self.threads is not None else []
-            return [sys.executable, "-m", "rollbook", "serve", "--host", LOOPBACK, "--port", port,
-                    "--database-url", self.store.url, "--log-level", "warning", *threads]
+            return [
+                sys.executable,
+                "-m",
+                "rollbook",
+                "serve",
+                "--host",
+                LOOPBACK,
+                "--port",
+                port,
+                "--database-url",
+                self.store.url,
+                "--log-level",
+                "warning",
+                *threads,
+            ]
         if self.workers_option is None:
             self.workers_option = serve_has_workers_option()
         if self.workers_option:
-            return [sys.executable, "-m", "rollbook", "serve", "--host", LOOPBACK, "--port", port,
-                    "--database-url", self.store.url, "--log-level", "warning", "--workers", str(self.processes)]
-        return [sys.executable, "-m", "uvicorn", "--factory", "rollbook.server.app:create_app", "--host", LOOPBACK,
-                "--port", port, "--workers", str(self.processes), "--log-level", "warning", "--no-access-log"]
+            return [
+                sys.executable,
+                "-m",
+                "rollbook",
+                "serve",
+                "--host",
+                LOOPBACK,
+                "--port",
+                port,
+                "--database-url",
+                self.store.url,
+                "--log-level",
+                "warning",
+                "--workers",
+                str(self.processes),
+            ]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "rollbook.server.app:create_app",
+            "--host",
+            LOOPBACK,
+            "--port",
+            port,
+            "--workers",
+            str(self.processes),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ]
 
     def shown_command(self) -> str:
         words = ["python" if word == sys.executable else word for word in self.command()]
@@ -243,17 +308,28 @@ class Server:
         log = self.log_path.open("a", encoding="utf-8")
         log.write(f"--- start {self.starts + 1}: {self.shown_command()}\n")
         log.flush()
-        self.process = subprocess.Popen(self.command(), env=env, stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, start_new_session=True, cwd=self.log_dir)
+        self.process = subprocess.Popen(
+            self.command(),
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=self.log_dir,
+        )
         log.close()
         self.starts += 1
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with status {self.process.returncode}:\n{self.log_tail()}")
+                raise RuntimeError(
+                    f"the server exited with status {self.process.returncode}:\n{self.log_tail()}"
+                )
             if time.monotonic() > deadline:
                 self.kill()
-                raise RuntimeError(f"the server did not answer within {START_TIMEOUT:.0f} s:\n{self.log_tail()}")
+                raise RuntimeError(
+                    f"the server did not answer within {START_TIMEOUT:.0f} s:\n{self.log_tail()}"
+                )
             if self._healthy():
                 break
             time.sleep(0.1)
@@ -266,7 +342,9 @@ class Server:
     def _healthy(self) -> bool:
         with contextlib.suppress(OSError):
             with socket.create_connection((LOOPBACK, self.port), timeout=1) as sock:
-                sock.sendall(f"GET /api/health HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n\r\n".encode())
+                sock.sendall(
+                    f"GET /api/health HTTP/1.1\r\nHost: {LOOPBACK}\r\nConnection: close\r\n\r\n".encode()
+                )
                 return sock.recv(64).startswith(b"HTTP/1.1 200")
         return False
 
@@ -307,12 +385,16 @@ class Server:
 
     def log_tail(self, lines: int = 40) -> str:
         with contextlib.suppress(OSError):
-            return "\n".join(self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+            return "\n".join(
+                self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+            )
         return ""
 
     def tracebacks(self) -> int:
         with contextlib.suppress(OSError):
-            return self.log_path.read_text(encoding="utf-8", errors="replace").count("Traceback (most recent call last)")
+            return self.log_path.read_text(encoding="utf-8", errors="replace").count(
+                "Traceback (most recent call last)"
+            )
         return 0
 
 
@@ -346,6 +428,7 @@ def postgres_backend_cpu(database: str) -> dict[int, float]:
 
 
 # --- the table: chronicles, players, characters ----------------------------------------------
+
 
 @dataclass
 class Table:
@@ -385,10 +468,10 @@ class Slot:
     v20: Table
     v5: Table
     step: int = 0
-    v20_willpower: int = 0        # current Willpower (V20)
-    v5_superficial: int = 0       # superficial Willpower damage (V5)
-    v5_roll: int | None = None    # seq of the V5 roll awaiting its reroll
-    pending: Op | None = None     # sent, not answered: retried with its key
+    v20_willpower: int = 0  # current Willpower (V20)
+    v5_superficial: int = 0  # superficial Willpower damage (V5)
+    v5_roll: int | None = None  # seq of the V5 roll awaiting its reroll
+    pending: Op | None = None  # sent, not answered: retried with its key
 
     def __post_init__(self) -> None:
         self.v20_willpower = self.v20.start["willpower"]["current"]
@@ -399,7 +482,14 @@ class Slot:
 
     def durable_roll(self) -> Op:
         t = self.v20
-        return Op("roll", "POST", f"{t.base}/characters/{t.character}/rolls", t.player, {"action": V20_TEST}, table=t)
+        return Op(
+            "roll",
+            "POST",
+            f"{t.base}/characters/{t.character}/rolls",
+            t.player,
+            {"action": V20_TEST},
+            table=t,
+        )
 
     def next_play(self) -> Op:
         """The player's turn, in five steps; a restore is made only when something was spent."""
@@ -408,23 +498,57 @@ class Slot:
             key = secrets.token_urlsafe(24)
             v20, v5 = self.v20, self.v5
             if step == 0:
-                return Op("v20_roll_willpower", "POST", f"{v20.base}/characters/{v20.character}/rolls", v20.player,
-                          {"action": {**V20_TEST, "willpower": True}}, key, v20)
+                return Op(
+                    "v20_roll_willpower",
+                    "POST",
+                    f"{v20.base}/characters/{v20.character}/rolls",
+                    v20.player,
+                    {"action": {**V20_TEST, "willpower": True}},
+                    key,
+                    v20,
+                )
             if step == 1 and self.v20_willpower < v20.start["willpower"]["permanent"]:
                 amount = v20.start["willpower"]["permanent"] - self.v20_willpower
-                return Op("v20_restore", "POST", f"{v20.base}/characters/{v20.character}/adjustments", v20.storyteller,
-                          {"change": {"kind": "restore", "resource": "willpower", "amount": amount}}, key, v20)
+                return Op(
+                    "v20_restore",
+                    "POST",
+                    f"{v20.base}/characters/{v20.character}/adjustments",
+                    v20.storyteller,
+                    {"change": {"kind": "restore", "resource": "willpower", "amount": amount}},
+                    key,
+                    v20,
+                )
             if step == 2:
-                return Op("v5_roll", "POST", f"{v5.base}/characters/{v5.character}/rolls", v5.player,
-                          {"action": V5_TEST}, key, v5)
+                return Op(
+                    "v5_roll",
+                    "POST",
+                    f"{v5.base}/characters/{v5.character}/rolls",
+                    v5.player,
+                    {"action": V5_TEST},
+                    key,
+                    v5,
+                )
             if step == 3 and self.v5_roll is not None:
                 seq, self.v5_roll = self.v5_roll, None
-                return Op("v5_reroll", "POST", f"{v5.base}/log/{seq}/rerolls", v5.player,
-                          {"action": {"kind": "reroll", "dice": [0]}}, key, v5)
+                return Op(
+                    "v5_reroll",
+                    "POST",
+                    f"{v5.base}/log/{seq}/rerolls",
+                    v5.player,
+                    {"action": {"kind": "reroll", "dice": [0]}},
+                    key,
+                    v5,
+                )
             if step == 4 and self.v5_superficial > 0:
-                return Op("v5_restore", "POST", f"{v5.base}/characters/{v5.character}/adjustments", v5.storyteller,
-                          {"change": {"kind": "restore", "resource": "willpower", "amount": self.v5_superficial}},
-                          key, v5)
+                return Op(
+                    "v5_restore",
+                    "POST",
+                    f"{v5.base}/characters/{v5.character}/adjustments",
+                    v5.storyteller,
+                    {"change": {"kind": "restore", "resource": "willpower", "amount": self.v5_superficial}},
+                    key,
+                    v5,
+                )
 
     def acknowledged(self, op: Op, body: dict) -> None:
         sheet = (body.get("character") or {}).get("sheet") or {}
@@ -437,6 +561,7 @@ class Slot:
 
 
 # --- measuring -------------------------------------------------------------------------------
+
 
 @dataclass
 class Receipt:
@@ -452,12 +577,12 @@ class Receipt:
 
 @dataclass
 class Recorder:
-    latencies: dict[str, list[float]] = field(default_factory=dict)       # kind -> seconds
-    statuses: dict[str, Counter] = field(default_factory=dict)            # kind -> Counter("201", "409 busy", …)
-    transport_errors: Counter = field(default_factory=Counter)            # kind: error class
+    latencies: dict[str, list[float]] = field(default_factory=dict)  # kind -> seconds
+    statuses: dict[str, Counter] = field(default_factory=dict)  # kind -> Counter("201", "409 busy", …)
+    transport_errors: Counter = field(default_factory=Counter)  # kind: error class
     receipts: list[Receipt] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)                     # 5xx and other anomalies, described
-    disagreements: list[str] = field(default_factory=list)                # retries of one key answered unlike
+    problems: list[str] = field(default_factory=list)  # 5xx and other anomalies, described
+    disagreements: list[str] = field(default_factory=list)  # retries of one key answered unlike
 
     def record(self, kind: str, status: int, code: str | None, seconds: float) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -498,7 +623,9 @@ async def send(session: aiohttp.ClientSession, op: Op) -> tuple[int, dict | None
         return response.status, body, response.headers.get("Idempotent-Replayed") == "true", code
 
 
-async def perform(session: aiohttp.ClientSession, slot: Slot, op: Op, recorder: Recorder, control: Control) -> bool:
+async def perform(
+    session: aiohttp.ClientSession, slot: Slot, op: Op, recorder: Recorder, control: Control
+) -> bool:
     """Send ``op`` until it has an answer; True when acknowledged (2xx).
 
     A 5xx or ``409 busy`` is recorded and the op retried with the same key (a client would), three
@@ -515,8 +642,10 @@ async def perform(session: aiohttp.ClientSession, slot: Slot, op: Op, recorder: 
                 raise Killed from error
             recorder.transport_errors[f"{op.kind}: {type(error).__name__}"] += 1
             if op.attempts >= 3:
-                recorder.problems.append(f"{op.kind} {op.method} {op.path}: no answer after 3 tries "
-                                         f"({type(error).__name__}: {error})")
+                recorder.problems.append(
+                    f"{op.kind} {op.method} {op.path}: no answer after 3 tries "
+                    f"({type(error).__name__}: {error})"
+                )
                 slot.pending = None
                 return False
             await asyncio.sleep(0.1)
@@ -527,13 +656,16 @@ async def perform(session: aiohttp.ClientSession, slot: Slot, op: Op, recorder: 
             slot.pending = None
             if body and isinstance(body.get("entry"), dict) and op.table is not None:
                 entry = body["entry"]
-                recorder.receipts.append(Receipt(op.table.chronicle, entry["seq"], entry["entry_hash"], op.kind,
-                                                 op.key, replayed))
+                recorder.receipts.append(
+                    Receipt(op.table.chronicle, entry["seq"], entry["entry_hash"], op.kind, op.key, replayed)
+                )
                 slot.acknowledged(op, body)
             return True
         if status >= 500:
-            recorder.problems.append(f"{op.kind} {op.method} {op.path}: {status} {code or ''} "
-                                     f"(attempt {op.attempts}): {json.dumps(body)[:300] if body else ''}")
+            recorder.problems.append(
+                f"{op.kind} {op.method} {op.path}: {status} {code or ''} "
+                f"(attempt {op.attempts}): {json.dumps(body)[:300] if body else ''}"
+            )
         if (status >= 500 or code == "busy") and op.key and op.attempts < 3:
             await asyncio.sleep(0.05)
             continue
@@ -544,11 +676,20 @@ async def perform(session: aiohttp.ClientSession, slot: Slot, op: Op, recorder: 
 def new_session(base_url: str) -> aiohttp.ClientSession:
     """One keep-alive connection per player, as a browser tab or a wrk connection would hold."""
     connector = aiohttp.TCPConnector(limit=1, force_close=False)
-    return aiohttp.ClientSession(base_url, connector=connector, timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT))
+    return aiohttp.ClientSession(
+        base_url, connector=connector, timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)
+    )
 
 
-async def drive(base_url: str, slots: list[Slot], phase: str, seconds: float, recorder: Recorder, control: Control,
-                max_requests: int | None = None) -> float:
+async def drive(
+    base_url: str,
+    slots: list[Slot],
+    phase: str,
+    seconds: float,
+    recorder: Recorder,
+    control: Control,
+    max_requests: int | None = None,
+) -> float:
     """Every slot loops on ``phase`` for ``seconds`` (or until ``control.stop`` / ``max_requests``);
     returns the elapsed wall time."""
     deadline = time.monotonic() + seconds
@@ -585,6 +726,7 @@ async def set_up(base_url: str, connections: int) -> list[Slot]:
 
     async def table(session: aiohttp.ClientSession, system: str, sheet: dict, index: int) -> Table:
         async with semaphore:
+
             async def post(path: str, body: dict, token: str | None = None) -> dict:
                 headers = {"Authorization": f"Bearer {token}"} if token else {}
                 async with session.post(path, json=body, headers=headers) as response:
@@ -593,23 +735,36 @@ async def set_up(base_url: str, connections: int) -> list[Slot]:
                         raise RuntimeError(f"set-up: POST {path} answered {response.status}: {answer}")
                     return answer
 
-            created = await post("/api/chronicles", {"name": f"Bench {system} {index}", "system": system,
-                                                     "difficulty": STANDING_DIFFICULTY[system]})
+            created = await post(
+                "/api/chronicles",
+                {
+                    "name": f"Bench {system} {index}",
+                    "system": system,
+                    "difficulty": STANDING_DIFFICULTY[system],
+                },
+            )
             chronicle = created["chronicle"]["id"]
             joined = await post("/api/join", {"invitation": created["invitation"], "name": f"Player {index}"})
-            character = await post(f"/api/chronicles/{chronicle}/characters", {"name": sheet["name"], "sheet": sheet},
-                                   joined["token"])
-            return Table(system, chronicle, created["token"], joined["token"], character["id"], character["sheet"])
+            character = await post(
+                f"/api/chronicles/{chronicle}/characters",
+                {"name": sheet["name"], "sheet": sheet},
+                joined["token"],
+            )
+            return Table(
+                system, chronicle, created["token"], joined["token"], character["id"], character["sheet"]
+            )
 
     connector = aiohttp.TCPConnector(limit=8)
-    async with aiohttp.ClientSession(base_url, connector=connector,
-                                     timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)) as session:
+    async with aiohttp.ClientSession(
+        base_url, connector=connector, timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)
+    ) as session:
         v20 = await asyncio.gather(*(table(session, "v20", V20_SHEET, i) for i in range(connections)))
         v5 = await asyncio.gather(*(table(session, "v5", V5_SHEET, i) for i in range(connections)))
     return [Slot(i, a, b) for i, (a, b) in enumerate(zip(v20, v5))]
 
 
 # --- figures ---------------------------------------------------------------------------------
+
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
     """Nearest rank."""
@@ -659,13 +814,18 @@ def phase_report(phase: str, recorder: Recorder, totals: PhaseTotals) -> dict[st
         client_cpu_ms_per_request=round(totals.client_cpu * 1000 / requests, 3),
     )
     if phase == "play":
-        report["operations"] = {kind: {**figures(recorder.latencies.get(kind, []), totals.seconds),
-                                       "statuses": dict(sorted(recorder.statuses.get(kind, Counter()).items()))}
-                                for kind in kinds}
+        report["operations"] = {
+            kind: {
+                **figures(recorder.latencies.get(kind, []), totals.seconds),
+                "statuses": dict(sorted(recorder.statuses.get(kind, Counter()).items())),
+            }
+            for kind in kinds
+        }
     return report
 
 
 # --- where the server's time goes: py-spy, optional ---------------------------------------------
+
 
 def find_py_spy() -> str | None:
     beside = Path(sys.executable).with_name("py-spy")  # installed with the bench extra, in the venv
@@ -687,12 +847,30 @@ class Profiler:
         running = []
         for pid in pids:
             path = self.directory / f"{name}-pid{pid}.txt"
-            command = [self.py_spy, "record", "--pid", str(pid), "--format", "raw", "--nolineno", "--nonblocking",
-                       "--rate", str(self.rate), "--duration", str(int(seconds) + 5), "--output", str(path)]
+            command = [
+                self.py_spy,
+                "record",
+                "--pid",
+                str(pid),
+                "--format",
+                "raw",
+                "--nolineno",
+                "--nonblocking",
+                "--rate",
+                str(self.rate),
+                "--duration",
+                str(int(seconds) + 5),
+                "--output",
+                str(path),
+            ]
             if self.gil:
                 command.append("--gil")
-            running.append((subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                             text=True), path))
+            running.append(
+                (
+                    subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True),
+                    path,
+                )
+            )
         return running
 
     def stop(self, running: list[tuple[subprocess.Popen, Path]]) -> None:
@@ -742,16 +920,27 @@ def profile_summary(paths: list[str], top: int = 16) -> dict[str, Any]:
                 inside[frame] += count
         own[frames[-1]] += count
     share = (lambda n: round(n / total, 4)) if total else (lambda n: 0.0)
-    return {"samples": total,
-            "rollbook_inclusive": [{"function": f, "share": share(n)} for f, n in inside.most_common(top)],
-            "own_time": [{"function": f, "share": share(n)} for f, n in own.most_common(top)]}
+    return {
+        "samples": total,
+        "rollbook_inclusive": [{"function": f, "share": share(n)} for f, n in inside.most_common(top)],
+        "own_time": [{"function": f, "share": share(n)} for f, n in own.most_common(top)],
+    }
 
 
 # --- one configuration: a store and a number of app processes -------------------------------
 
-async def measure(server: Server, store: Store, connections: int, duration: float, rounds: int,
-                  max_requests: int | None, log=print, profiler: Profiler | None = None,
-                  profile_kinds: tuple[str, ...] = ("roll",)) -> dict[str, Any]:
+
+async def measure(
+    server: Server,
+    store: Store,
+    connections: int,
+    duration: float,
+    rounds: int,
+    max_requests: int | None,
+    log=print,
+    profiler: Profiler | None = None,
+    profile_kinds: tuple[str, ...] = ("roll",),
+) -> dict[str, Any]:
     slots = await set_up(server.url, connections)
     recorder = Recorder()
     control = Control()
@@ -766,8 +955,11 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
         for phase in PHASES:
             sampling = []
             if profiler is not None and phase in profile_kinds:
-                sampling = profiler.start(server.pids(), f"{store.name}-{server.processes}p-{phase}-{round_number + 1}",
-                                          slice_seconds)
+                sampling = profiler.start(
+                    server.pids(),
+                    f"{store.name}-{server.processes}p-{phase}-{round_number + 1}",
+                    slice_seconds,
+                )
                 await asyncio.sleep(0.2)  # py-spy attached before the slice starts
             cpu0, db0, client0 = server.cpu(), _db_cpu(store), time.process_time()
             elapsed = await drive(server.url, slots, phase, slice_seconds, recorder, control, max_requests)
@@ -778,9 +970,11 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
             phase_total.client_cpu += time.process_time() - client0
             if sampling:
                 profiler.stop(sampling)
-            log(f"  round {round_number + 1}/{rounds} {phase}: "
+            log(
+                f"  round {round_number + 1}/{rounds} {phase}: "
                 f"{len(recorder.latencies.get(phase, [])) if phase != 'play' else recorder.count(PLAY_KINDS)} "
-                f"requests so far")
+                f"requests so far"
+            )
     phases = {phase: phase_report(phase, recorder, totals[phase]) for phase in PHASES}
     bare, roll = phases["bare"]["throughput"], phases["roll"]["throughput"]
     ratio = round(roll / bare, 3) if bare else None
@@ -788,8 +982,12 @@ async def measure(server: Server, store: Store, connections: int, duration: floa
         "phases": phases,
         "ratio_roll_to_bare": ratio,
         "goals": goals(ratio, phases["roll"]["p99_ms"]),
-        "server_errors": sum(count for phase in phases.values() for label, count in phase["statuses"].items()
-                             if label[:1] == "5"),
+        "server_errors": sum(
+            count
+            for phase in phases.values()
+            for label, count in phase["statuses"].items()
+            if label[:1] == "5"
+        ),
         "transport_errors": dict(recorder.transport_errors),
         "problems": recorder.problems[:20],
         "receipts": len(recorder.receipts),
@@ -803,6 +1001,7 @@ def _db_cpu(store: Store) -> dict[int, float]:
 
 # --- wrk, an optional cross-check -----------------------------------------------------------
 
+
 def find_wrk(install: bool = True) -> str | None:
     """``wrk`` on PATH; else installed from Debian's packages when running as root with apt-get."""
     found = shutil.which("wrk")
@@ -810,11 +1009,14 @@ def find_wrk(install: bool = True) -> str | None:
         return found
     if os.geteuid() == 0 and shutil.which("apt-get"):
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        done = subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], capture_output=True, text=True, env=env,
-                              timeout=300)
+        done = subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "wrk"], capture_output=True, text=True, env=env, timeout=300
+        )
         if done.returncode != 0:
             subprocess.run(["apt-get", "update", "-qq"], capture_output=True, env=env, timeout=300)
-            subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], capture_output=True, env=env, timeout=300)
+            subprocess.run(
+                ["apt-get", "install", "-y", "-qq", "wrk"], capture_output=True, env=env, timeout=300
+            )
     return shutil.which("wrk")
 
 
@@ -838,11 +1040,26 @@ def run_wrk(wrk: str, url: str, slots: list[Slot], connections: int, seconds: fl
     script = directory / "roll.lua"
     paths = ", ".join(f'"{slot.durable_roll().path}"' for slot in slots)
     tokens = ", ".join(f'"{slot.v20.player}"' for slot in slots)
-    script.write_text(WRK_ROLL_SCRIPT % {"paths": paths, "tokens": tokens, "body": json.dumps({"action": V20_TEST})})
+    script.write_text(
+        WRK_ROLL_SCRIPT % {"paths": paths, "tokens": tokens, "body": json.dumps({"action": V20_TEST})}
+    )
     results = {}
     for name, extra in (("bare", [f"{url}/api/systems"]), ("roll", ["-s", str(script), url])):
-        done = subprocess.run([wrk, "-t2", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency",
-                               "--timeout", "30s", *extra], capture_output=True, text=True, timeout=seconds + 60)
+        done = subprocess.run(
+            [
+                wrk,
+                "-t2",
+                f"-c{connections}",
+                f"-d{max(1, round(seconds))}s",
+                "--latency",
+                "--timeout",
+                "30s",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + 60,
+        )
         results[name] = parse_wrk(done.stdout)
     bare, roll = results["bare"].get("throughput"), results["roll"].get("throughput")
     results["ratio_roll_to_bare"] = round(roll / bare, 3) if bare and roll else None
@@ -873,17 +1090,19 @@ def parse_wrk(text: str) -> dict[str, Any]:
 
 # --- output ----------------------------------------------------------------------------------
 
+
 def goals(ratio: float | None, roll_p99_ms: float | None) -> dict[str, bool]:
     """Issue 15's two goals, each met or not: ``ratio`` (roll/bare ≥ RATIO_GOAL) and ``p99`` (the
     roll's p99 < P99_GOAL_MS)."""
-    return {"ratio": ratio is not None and ratio >= RATIO_GOAL,
-            "p99": roll_p99_ms is not None and roll_p99_ms < P99_GOAL_MS}
+    return {
+        "ratio": ratio is not None and ratio >= RATIO_GOAL,
+        "p99": roll_p99_ms is not None and roll_p99_ms < P99_GOAL_MS,
+    }
 
 
 def _goals_text(run: dict) -> str:
     met = run["goals"]
-    return (f"ratio {'met' if met['ratio'] else 'not met'}, "
-            f"p99 {'met' if met['p99'] else 'not met'}")
+    return f"ratio {'met' if met['ratio'] else 'not met'}, p99 {'met' if met['p99'] else 'not met'}"
 
 
 def _procs(run: dict) -> str:
@@ -895,27 +1114,65 @@ def print_report(report: dict, console) -> None:
     from rich.table import Table as RichTable
 
     m = report["machine"]
-    console.print(f"[bold]rollbook load[/] — {m['cores']} cores ({m['cpu']}), load average at start "
-                  f"{m['load_average']}, Python {m['python']}, SQLite {m['sqlite']}"
-                  + (f", PostgreSQL {m['postgresql']}" if m.get("postgresql") else "")
-                  + (f", commit {m['commit']}" if m.get("commit") else ""))
+    console.print(
+        f"[bold]rollbook load[/] — {m['cores']} cores ({m['cpu']}), load average at start "
+        f"{m['load_average']}, Python {m['python']}, SQLite {m['sqlite']}"
+        + (f", PostgreSQL {m['postgresql']}" if m.get("postgresql") else "")
+        + (f", commit {m['commit']}" if m.get("commit") else "")
+    )
     s = report["settings"]
-    console.print(f"{s['connections']} connections (one player each), {s['duration']} s per kind of load in "
-                  f"{s['rounds']} interleaved slices, loopback only")
+    console.print(
+        f"{s['connections']} connections (one player each), {s['duration']} s per kind of load in "
+        f"{s['rounds']} interleaved slices, loopback only"
+    )
     summary = RichTable(title="Bare endpoint against the durable roll (issue 15)")
-    for column in ("store", "procs", "bare req/s", "bare p50/p95/p99 ms", "roll req/s", "roll p50/p95/p99 ms",
-                   "roll/bare", "goals", "play req/s", "play p99 ms", "5xx"):
+    for column in (
+        "store",
+        "procs",
+        "bare req/s",
+        "bare p50/p95/p99 ms",
+        "roll req/s",
+        "roll p50/p95/p99 ms",
+        "roll/bare",
+        "goals",
+        "play req/s",
+        "play p99 ms",
+        "5xx",
+    ):
         summary.add_column(column, justify="left" if column in ("store",) else "right")
     for run in report["runs"]:
         bare, roll, play = (run["phases"][p] for p in PHASES)
-        summary.add_row(run["store"], _procs(run), f"{bare['throughput']:,.0f}", _pcts(bare),
-                        f"{roll['throughput']:,.0f}", _pcts(roll), f"{run['ratio_roll_to_bare']:.2f}",
-                        _goals_text(run), f"{play['throughput']:,.0f}", f"{play['p99_ms']}", str(run["server_errors"]))
+        summary.add_row(
+            run["store"],
+            _procs(run),
+            f"{bare['throughput']:,.0f}",
+            _pcts(bare),
+            f"{roll['throughput']:,.0f}",
+            _pcts(roll),
+            f"{run['ratio_roll_to_bare']:.2f}",
+            _goals_text(run),
+            f"{play['throughput']:,.0f}",
+            f"{play['p99_ms']}",
+            str(run["server_errors"]),
+        )
     console.print(summary)
-    console.print(f"goals (issue 15): roll/bare ≥ {RATIO_GOAL}, roll p99 < {P99_GOAL_MS:.0f} ms at 32 connections")
+    console.print(
+        f"goals (issue 15): roll/bare ≥ {RATIO_GOAL}, roll p99 < {P99_GOAL_MS:.0f} ms at 32 connections"
+    )
     detail = RichTable(title="Per kind of request: latency, answers, CPU per request")
-    for column in ("store", "procs", "request", "req/s", "p50", "p95", "p99", "max ms", "answers",
-                   "server CPU ms", "db CPU ms"):
+    for column in (
+        "store",
+        "procs",
+        "request",
+        "req/s",
+        "p50",
+        "p95",
+        "p99",
+        "max ms",
+        "answers",
+        "server CPU ms",
+        "db CPU ms",
+    ):
         detail.add_column(column, justify="left" if column in ("store", "request", "answers") else "right")
     for run in report["runs"]:
         for phase in PHASES:
@@ -926,44 +1183,73 @@ def print_report(report: dict, console) -> None:
             for name, value in rows:
                 cpu = value.get("server_cpu_ms_per_request")
                 db = value.get("db_cpu_ms_per_request")
-                detail.add_row(run["store"], _procs(run), name, f"{value['throughput']:,.1f}",
-                               str(value["p50_ms"]), str(value["p95_ms"]), str(value["p99_ms"]), str(value["max_ms"]),
-                               ", ".join(f"{k}×{v}" for k, v in value["statuses"].items()),
-                               "" if cpu is None else f"{cpu:.2f}",
-                               "" if db is None or run["store"] == "sqlite" else f"{db:.2f}")
+                detail.add_row(
+                    run["store"],
+                    _procs(run),
+                    name,
+                    f"{value['throughput']:,.1f}",
+                    str(value["p50_ms"]),
+                    str(value["p95_ms"]),
+                    str(value["p99_ms"]),
+                    str(value["max_ms"]),
+                    ", ".join(f"{k}×{v}" for k, v in value["statuses"].items()),
+                    "" if cpu is None else f"{cpu:.2f}",
+                    "" if db is None or run["store"] == "sqlite" else f"{db:.2f}",
+                )
     console.print(detail)
     for run in report["runs"]:
         if run.get("wrk"):
             w = run["wrk"]
-            console.print(f"wrk cross-check {run['store']}/{run['processes']}: bare {w['bare'].get('throughput')} req/s "
-                          f"(p50 {w['bare'].get('p50_ms')} ms, p99 {w['bare'].get('p99_ms')} ms), roll "
-                          f"{w['roll'].get('throughput')} req/s (p50 {w['roll'].get('p50_ms')} ms, p99 "
-                          f"{w['roll'].get('p99_ms')} ms, non-2xx {w['roll'].get('non_2xx')}), ratio "
-                          f"{w.get('ratio_roll_to_bare')}")
+            console.print(
+                f"wrk cross-check {run['store']}/{run['processes']}: bare {w['bare'].get('throughput')} req/s "
+                f"(p50 {w['bare'].get('p50_ms')} ms, p99 {w['bare'].get('p99_ms')} ms), roll "
+                f"{w['roll'].get('throughput')} req/s (p50 {w['roll'].get('p50_ms')} ms, p99 "
+                f"{w['roll'].get('p99_ms')} ms, non-2xx {w['roll'].get('non_2xx')}), ratio "
+                f"{w.get('ratio_roll_to_bare')}"
+            )
         for problem in run["problems"]:
             console.print(f"[red]{run['store']}/{run['processes']}: {problem}[/]")
         if run["server_tracebacks"]:
-            console.print(f"[red]{run['store']}/{run['processes']}: {run['server_tracebacks']} traceback(s) in the "
-                          f"server log[/]")
+            console.print(
+                f"[red]{run['store']}/{run['processes']}: {run['server_tracebacks']} traceback(s) in the "
+                f"server log[/]"
+            )
     for run in report["runs"]:
         profile = run.get("profile")
         if not profile:
             continue
         kinds = ", ".join(report["settings"]["profile"]["kinds"])
-        where = RichTable(title=f"{run['store']}/{_procs(run)}: where the server's samples went during {kinds} "
-                                f"(py-spy, {profile['samples']:,} samples, {len(profile['files'])} files)")
-        for column in ("rollbook's function (the samples it was in)", "share", "function the samples were spent in",
-                       "share "):
+        where = RichTable(
+            title=f"{run['store']}/{_procs(run)}: where the server's samples went during {kinds} "
+            f"(py-spy, {profile['samples']:,} samples, {len(profile['files'])} files)"
+        )
+        for column in (
+            "rollbook's function (the samples it was in)",
+            "share",
+            "function the samples were spent in",
+            "share ",
+        ):
             where.add_column(column, justify="right" if column.startswith("share") else "left")
-        for inside, own in itertools.zip_longest(profile["rollbook_inclusive"], profile["own_time"], fillvalue=None):
-            where.add_row(inside["function"] if inside else "", f"{inside['share']:.1%}" if inside else "",
-                          own["function"] if own else "", f"{own['share']:.1%}" if own else "")
+        for inside, own in itertools.zip_longest(
+            profile["rollbook_inclusive"], profile["own_time"], fillvalue=None
+        ):
+            where.add_row(
+                inside["function"] if inside else "",
+                f"{inside['share']:.1%}" if inside else "",
+                own["function"] if own else "",
+                f"{own['share']:.1%}" if own else "",
+            )
         console.print(where)
         for error in profile["errors"]:
             console.print(f"[red]{error}[/]")
-    console.print(f"client CPU per request (load generator): "
-                  + ", ".join(f"{r['store']}/{r['processes']} {r['phases']['roll']['client_cpu_ms_per_request']:.2f} ms"
-                              for r in report["runs"]) + f"; load average at the end {report['load_average_end']}")
+    console.print(
+        "client CPU per request (load generator): "
+        + ", ".join(
+            f"{r['store']}/{r['processes']} {r['phases']['roll']['client_cpu_ms_per_request']:.2f} ms"
+            for r in report["runs"]
+        )
+        + f"; load average at the end {report['load_average_end']}"
+    )
 
 
 def _pcts(figures_: dict) -> str:
@@ -971,6 +1257,7 @@ def _pcts(figures_: dict) -> str:
 
 
 # --- command line ----------------------------------------------------------------------------
+
 
 def parse_list(text: str, allowed: tuple[str, ...] | None = None, kind=str) -> list:
     values = [kind(part.strip()) for part in text.split(",") if part.strip()]
@@ -984,32 +1271,69 @@ def parse_list(text: str, allowed: tuple[str, ...] | None = None, kind=str) -> l
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--duration", type=float, default=8.0,
-                        help="seconds of each kind of load (bare, roll, play) per configuration (default 8)")
-    parser.add_argument("--connections", type=int, default=32,
-                        help="concurrent connections, one player and chronicle pair each (default 32)")
-    parser.add_argument("--stores", type=lambda t: parse_list(t, STORES), default=list(STORES),
-                        help="sqlite,postgresql (default both)")
-    parser.add_argument("--processes", type=lambda t: parse_list(t, kind=int), default=[1, 2],
-                        help="app processes (rollbook serve --workers), e.g. 1,2 (default): one run each, "
-                             "on each store")
-    parser.add_argument("--threads", type=lambda t: parse_list(t, kind=int), default=[],
-                        help="worker threads of a one-process server (rollbook serve --threads), e.g. 4,40: "
-                             "one run each; default the server's own")
-    parser.add_argument("--rounds", type=int, default=2, help="interleaved slices per kind of load (default 2)")
-    parser.add_argument("--max-requests", type=int, default=2_000_000,
-                        help="cap on the requests of one slice (default 2,000,000)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=8.0,
+        help="seconds of each kind of load (bare, roll, play) per configuration (default 8)",
+    )
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=32,
+        help="concurrent connections, one player and chronicle pair each (default 32)",
+    )
+    parser.add_argument(
+        "--stores",
+        type=lambda t: parse_list(t, STORES),
+        default=list(STORES),
+        help="sqlite,postgresql (default both)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=lambda t: parse_list(t, kind=int),
+        default=[1, 2],
+        help="app processes (rollbook serve --workers), e.g. 1,2 (default): one run each, on each store",
+    )
+    parser.add_argument(
+        "--threads",
+        type=lambda t: parse_list(t, kind=int),
+        default=[],
+        help="worker threads of a one-process server (rollbook serve --threads), e.g. 4,40: "
+        "one run each; default the server's own",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="interleaved slices per kind of load (default 2)"
+    )
+    parser.add_argument(
+        "--max-requests",
+        type=int,
+        default=2_000_000,
+        help="cap on the requests of one slice (default 2,000,000)",
+    )
     parser.add_argument("--wrk", action="store_true", help="cross-check bare and roll with wrk (-t2)")
     parser.add_argument("--json", action="store_true", help="print one JSON document on standard output")
-    parser.add_argument("--profile", type=Path, metavar="DIR",
-                        help="record the server's processes with py-spy during the slices of --profile-kinds "
-                             "(collapsed stacks in DIR) and print where their samples went")
-    parser.add_argument("--profile-kinds", type=lambda t: parse_list(t, PHASES), default=["roll"],
-                        help="the kinds of load --profile samples (default roll)")
-    parser.add_argument("--profile-gil", action="store_true",
-                        help="only the samples of the thread holding the GIL (py-spy --gil)")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="record the server's processes with py-spy during the slices of --profile-kinds "
+        "(collapsed stacks in DIR) and print where their samples went",
+    )
+    parser.add_argument(
+        "--profile-kinds",
+        type=lambda t: parse_list(t, PHASES),
+        default=["roll"],
+        help="the kinds of load --profile samples (default roll)",
+    )
+    parser.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="only the samples of the thread holding the GIL (py-spy --gil)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.connections <= 512:
         parser.error("--connections must be 1–512")
@@ -1029,8 +1353,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def configurations(stores: list[str], processes: list[int],
-                   threads: list[int] | None = None) -> list[tuple[str, int, int | None]]:
+def configurations(
+    stores: list[str], processes: list[int], threads: list[int] | None = None
+) -> list[tuple[str, int, int | None]]:
     """(store, app processes, worker threads or None for the server's default); ``threads`` applies to
     one-process servers (``rollbook serve --threads``; several processes run uvicorn's factory)."""
     configs = []
@@ -1043,6 +1368,7 @@ def configurations(stores: list[str], processes: list[int],
 
 def stop_on_sigterm() -> None:
     """SIGTERM unwinds like Ctrl+C, so the servers are stopped and the databases dropped."""
+
     def interrupt(_signum, _frame):
         raise KeyboardInterrupt
 
@@ -1056,15 +1382,23 @@ def main(argv: list[str] | None = None) -> int:
     stop_on_sigterm()
     console = Console(stderr=args.json)
     console.width = max(console.width, 150)  # the tables are wide; piped output keeps every column
-    log = (lambda message: console.print(message, style="dim"))
-    report: dict[str, Any] = {"tool": "bench/load.py", "machine": machine(),
-                              "settings": {"duration": args.duration, "connections": args.connections,
-                                           "rounds": args.rounds, "stores": args.stores,
-                                           "processes": args.processes, "threads": args.threads,
-                                           "profile": None if args.profile is None else
-                                           {"directory": str(args.profile), "kinds": args.profile_kinds,
-                                            "gil": args.profile_gil}},
-                              "runs": []}
+    log = lambda message: console.print(message, style="dim")
+    report: dict[str, Any] = {
+        "tool": "bench/load.py",
+        "machine": machine(),
+        "settings": {
+            "duration": args.duration,
+            "connections": args.connections,
+            "rounds": args.rounds,
+            "stores": args.stores,
+            "processes": args.processes,
+            "threads": args.threads,
+            "profile": None
+            if args.profile is None
+            else {"directory": str(args.profile), "kinds": args.profile_kinds, "gil": args.profile_gil},
+        },
+        "runs": [],
+    }
     if "postgresql" in args.stores:
         problem = postgres_problem()
         if problem:
@@ -1081,21 +1415,46 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{store_name}, {count} app process(es){f', {threads} threads' if threads else ''}: starting")
             with open_store(store_name, directory) as store:
                 server = Server(store, count, directory, threads=threads)
-                profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=args.profile_gil)
+                profiler = (
+                    None
+                    if args.profile is None
+                    else Profiler(args.py_spy, args.profile, gil=args.profile_gil)
+                )
                 try:
                     server.start()
-                    run = asyncio.run(measure(server, store, args.connections, args.duration, args.rounds,
-                                              args.max_requests, log, profiler, tuple(args.profile_kinds)))
+                    run = asyncio.run(
+                        measure(
+                            server,
+                            store,
+                            args.connections,
+                            args.duration,
+                            args.rounds,
+                            args.max_requests,
+                            log,
+                            profiler,
+                            tuple(args.profile_kinds),
+                        )
+                    )
                     if profiler is not None:
-                        run["profile"] = {"files": profiler.files, "errors": profiler.errors,
-                                          **profile_summary(profiler.files)}
+                        run["profile"] = {
+                            "files": profiler.files,
+                            "errors": profiler.errors,
+                            **profile_summary(profiler.files),
+                        }
                     slots = run.pop("slots")
                     if wrk:
-                        run["wrk"] = run_wrk(wrk, server.url, slots, args.connections, args.duration, directory)
+                        run["wrk"] = run_wrk(
+                            wrk, server.url, slots, args.connections, args.duration, directory
+                        )
                 finally:
                     server.stop()
-                run.update(store=store_name, processes=count, threads=threads, server_command=server.shown_command(),
-                           server_tracebacks=server.tracebacks())
+                run.update(
+                    store=store_name,
+                    processes=count,
+                    threads=threads,
+                    server_command=server.shown_command(),
+                    server_tracebacks=server.tracebacks(),
+                )
                 if run["server_tracebacks"]:
                     run["server_log_tail"] = server.log_tail(60)
                 failed |= bool(run["server_errors"] or run["server_tracebacks"] or run["problems"])

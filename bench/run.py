@@ -29,8 +29,8 @@ import argparse
 import gc
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 V20_POOLS = range(1, 31)
 V20_DIFFICULTIES = range(2, 11)
@@ -57,7 +57,9 @@ def rollbook_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
 
 
 def rollbook_v20_fractions(table) -> dict:
-    return {key: (_nonzero(o.outcomes.fractions()), _nonzero(o.successes.fractions())) for key, o in table.items()}
+    return {
+        key: (_nonzero(o.outcomes.fractions()), _nonzero(o.successes.fractions())) for key, o in table.items()
+    }
 
 
 def rollbook_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
@@ -117,7 +119,9 @@ def icepool_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
     evaluator = CountV20()
     table = {}
     for difficulty in difficulties:
-        die = icepool.d10.map(lambda face: "one" if face == 1 else "success" if face >= difficulty else "failure")
+        die = icepool.d10.map(
+            lambda face: "one" if face == 1 else "success" if face >= difficulty else "failure"
+        )
         for pool in pools:
             counts = evaluator(die.pool(pool))
             table[(pool, difficulty)] = (counts.map(outcome, star=True), counts.map(net, star=True))
@@ -125,8 +129,10 @@ def icepool_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
 
 
 def icepool_v20_fractions(table) -> dict:
-    return {key: tuple(_nonzero({o: Fraction(q, die.denominator()) for o, q in die.items()}) for die in dice)
-            for key, dice in table.items()}
+    return {
+        key: tuple(_nonzero({o: Fraction(q, die.denominator()) for o, q in die.items()}) for die in dice)
+        for key, dice in table.items()
+    }
 
 
 def v5_outcome(plain: int, tens: int, hunger_ten: bool, hunger_one: bool, difficulty: int) -> str:
@@ -168,6 +174,7 @@ def icepool_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES)
             hunger_dice = min(hunger, pool)
             counts = evaluator(v5_die.pool(pool - hunger_dice), v5_die.pool(hunger_dice))
             for difficulty in difficulties:
+
                 def evaluate(plain, tens, hunger_ten, hunger_one, difficulty=difficulty):
                     return v5_outcome(plain, tens, hunger_ten, hunger_one, difficulty)
 
@@ -176,7 +183,10 @@ def icepool_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES)
 
 
 def icepool_v5_fractions(table) -> dict:
-    return {key: _nonzero({o: Fraction(q, die.denominator()) for o, q in die.items()}) for key, die in table.items()}
+    return {
+        key: _nonzero({o: Fraction(q, die.denominator()) for o, q in die.items()})
+        for key, die in table.items()
+    }
 
 
 # --- dyce (histograms of integers: each face's counts packed into one integer, summed, mapped) -------
@@ -207,8 +217,10 @@ def dyce_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
 
 
 def dyce_v20_fractions(table) -> dict:
-    return {key: tuple(_nonzero({o: Fraction(c, h.total) for o, c in h.items()}) for h in hs)
-            for key, hs in table.items()}
+    return {
+        key: tuple(_nonzero({o: Fraction(c, h.total) for o, c in h.items()}) for h in hs)
+        for key, hs in table.items()
+    }
 
 
 def dyce_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
@@ -216,7 +228,7 @@ def dyce_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
 
     # digits: successes short of 10s, normal 10s, Hunger 10s, Hunger 1s
     normal = H({0: 5, 1: 4, _B: 1})
-    hunger_h = H({_B ** 3: 1, 0: 4, 1: 4, _B ** 2: 1})
+    hunger_h = H({_B**3: 1, 0: 4, 1: 4, _B**2: 1})
     table = {}
     for pool in pools:
         for hunger in hungers:
@@ -228,9 +240,10 @@ def dyce_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
                 parts.append(hunger_dice @ hunger_h)
             total = parts[0] if len(parts) == 1 else parts[0] + parts[1]
             for difficulty in difficulties:
+
                 def evaluate(packed, difficulty=difficulty):
                     plain, tens = packed % _B, packed // _B % _B
-                    hunger_tens, hunger_ones = packed // _B ** 2 % _B, packed // _B ** 3
+                    hunger_tens, hunger_ones = packed // _B**2 % _B, packed // _B**3
                     return v5_outcome(plain, tens + hunger_tens, hunger_tens > 0, hunger_ones > 0, difficulty)
 
                 table[(pool, hunger, difficulty)] = total.apply(evaluate)
@@ -280,12 +293,24 @@ def run_tables(repeat: int, small: bool = False):
         v5_args = (V5_POOLS, V5_HUNGERS, V5_DIFFICULTIES)
     rows = []
     for name, args, libraries in (
-        ("V20", v20_args, (("rollbook", rollbook_v20, rollbook_v20_fractions),
-                           ("icepool", icepool_v20, icepool_v20_fractions),
-                           ("dyce", dyce_v20, dyce_v20_fractions))),
-        ("V5", v5_args, (("rollbook", rollbook_v5, rollbook_v5_fractions),
-                         ("icepool", icepool_v5, icepool_v5_fractions),
-                         ("dyce", dyce_v5, dyce_v5_fractions))),
+        (
+            "V20",
+            v20_args,
+            (
+                ("rollbook", rollbook_v20, rollbook_v20_fractions),
+                ("icepool", icepool_v20, icepool_v20_fractions),
+                ("dyce", dyce_v20, dyce_v20_fractions),
+            ),
+        ),
+        (
+            "V5",
+            v5_args,
+            (
+                ("rollbook", rollbook_v5, rollbook_v5_fractions),
+                ("icepool", icepool_v5, icepool_v5_fractions),
+                ("dyce", dyce_v5, dyce_v5_fractions),
+            ),
+        ),
     ):
         times, exact = {}, {}
         for library, compute, to_fractions in libraries:
@@ -294,7 +319,9 @@ def run_tables(repeat: int, small: bool = False):
             times[library] = seconds
             exact[library] = to_fractions(result)
         reference = exact["rollbook"]
-        bad = {library: disagreements(reference, exact[library]) for library in exact if library != "rollbook"}
+        bad = {
+            library: disagreements(reference, exact[library]) for library in exact if library != "rollbook"
+        }
         rows.append((name, len(reference), times, bad))
     return rows
 
@@ -318,15 +345,23 @@ def exchange_grid(small: bool = False):
         for dodge in (None, 20):
             for damage in weapons:
                 for soak in soaks:
-                    request = V20Request(pool=attack, difficulty=6, specialty=attack == 20, specialty_rating=5)
+                    request = V20Request(
+                        pool=attack, difficulty=6, specialty=attack == 20, specialty_rating=5
+                    )
                     weapon = exchange_v20.Weapon(damage, "lethal", strength=min(damage, 10))
                     defender = exchange_v20.Defender(
-                        stamina=min(soak, 10), fortitude=max(0, soak - 10), health=(1, 1, 0),
-                        dodge=None if dodge is None else V20Request(pool=dodge))
-                    cases.append(("v20", lambda r=request, w=weapon, d=defender: exchange_v20.exchange_odds(r, w, d)))
+                        stamina=min(soak, 10),
+                        fortitude=max(0, soak - 10),
+                        health=(1, 1, 0),
+                        dodge=None if dodge is None else V20Request(pool=dodge),
+                    )
+                    cases.append(
+                        ("v20", lambda r=request, w=weapon, d=defender: exchange_v20.exchange_odds(r, w, d))
+                    )
                     shot = TiersRequest(kind="skill", skill=attack, bonus=2, bullets=1 + damage // 5)
-                    target = exchange_tiers.TiersDefender(endurance=min(soak, 10), armor=max(0, soak - 10),
-                                                          level=1, length=8, dodge=dodge)
+                    target = exchange_tiers.TiersDefender(
+                        endurance=min(soak, 10), armor=max(0, soak - 10), level=1, length=8, dodge=dodge
+                    )
                     cases.append(("tiers", lambda s=shot, t=target: exchange_tiers.exchange_odds(s, t)))
     return cases
 
@@ -336,11 +371,15 @@ def heaviest_exchanges():
     from rollbook.rules.tiers import TiersRequest
     from rollbook.rules.v20 import V20Request
 
-    v20_case = (V20Request(pool=20, difficulty=6, specialty=True, specialty_rating=5),
-                exchange_v20.Weapon(10, "lethal", strength=10),
-                exchange_v20.Defender(stamina=10, fortitude=10, health=(1, 1, 0), dodge=V20Request(pool=20)))
-    tiers_case = (TiersRequest(kind="skill", skill=20, bonus=2, bullets=5),
-                  exchange_tiers.TiersDefender(endurance=10, armor=10, level=1, length=8, dodge=20))
+    v20_case = (
+        V20Request(pool=20, difficulty=6, specialty=True, specialty_rating=5),
+        exchange_v20.Weapon(10, "lethal", strength=10),
+        exchange_v20.Defender(stamina=10, fortitude=10, health=(1, 1, 0), dodge=V20Request(pool=20)),
+    )
+    tiers_case = (
+        TiersRequest(kind="skill", skill=20, bonus=2, bullets=5),
+        exchange_tiers.TiersDefender(endurance=10, armor=10, level=1, length=8, dodge=20),
+    )
     return v20_case, tiers_case
 
 
@@ -356,27 +395,39 @@ def run_exchange(repeat: int, small: bool = False, simulated: int = 1_000_000):
     for system, compute in exchange_grid(small):
         seconds, _ = best_time(compute, repeat, rollbook_cold)
         timings[system].append(seconds)
-    grid = {system: (len(times), max(times), sorted(times)[len(times) // 2]) for system, times in timings.items()}
+    grid = {
+        system: (len(times), max(times), sorted(times)[len(times) // 2]) for system, times in timings.items()
+    }
 
-    spec = importlib.util.spec_from_file_location("rollbook_bench_exchange", Path(__file__).with_name("exchange.py"))
+    spec = importlib.util.spec_from_file_location(
+        "rollbook_bench_exchange", Path(__file__).with_name("exchange.py")
+    )
     simulation = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(simulation)
     (attack, weapon, defender), (shot, target) = heaviest_exchanges()
     rows = []
-    exact_seconds, exact = best_time(lambda: exchange_v20.exchange_odds(attack, weapon, defender), repeat, rollbook_cold)
+    exact_seconds, exact = best_time(
+        lambda: exchange_v20.exchange_odds(attack, weapon, defender), repeat, rollbook_cold
+    )
     start = time.perf_counter()
     counts = simulation.simulate_v20(attack, weapon, defender, simulated)
     mc_seconds = time.perf_counter() - start
-    bad = [*simulation.agreement(exact.outcomes.fractions(), counts["outcomes"], simulated),
-           *simulation.agreement(exact.levels.fractions(), counts["levels"], simulated),
-           *simulation.agreement(exact.wounds.fractions(), counts["wounds"], simulated)]
+    bad = [
+        *simulation.agreement(exact.outcomes.fractions(), counts["outcomes"], simulated),
+        *simulation.agreement(exact.levels.fractions(), counts["levels"], simulated),
+        *simulation.agreement(exact.wounds.fractions(), counts["wounds"], simulated),
+    ]
     rows.append(("v20", exact_seconds, mc_seconds, bad))
-    exact_seconds, exact = best_time(lambda: exchange_tiers.exchange_odds(shot, target), repeat, rollbook_cold)
+    exact_seconds, exact = best_time(
+        lambda: exchange_tiers.exchange_odds(shot, target), repeat, rollbook_cold
+    )
     start = time.perf_counter()
     counts = simulation.simulate_tiers(shot, target, simulated)
     mc_seconds = time.perf_counter() - start
-    bad = [*simulation.agreement(exact.outcomes.fractions(), counts["outcomes"], simulated),
-           *simulation.agreement(exact.track.fractions(), counts["track"], simulated)]
+    bad = [
+        *simulation.agreement(exact.outcomes.fractions(), counts["outcomes"], simulated),
+        *simulation.agreement(exact.track.fractions(), counts["track"], simulated),
+    ]
     rows.append(("tiers", exact_seconds, mc_seconds, bad))
     return grid, rows
 
@@ -387,36 +438,60 @@ def exchange_report(console, repeat: int, small: bool) -> bool:
 
     simulated = 10_000 if small else 1_000_000
     grid, rows = run_exchange(repeat, small, simulated)
-    table = Table(title=f"Exact odds of a whole exchange, every pool on a grid up to 20 dice, each cold "
-                        f"(best of {repeat})", title_justify="left")
+    table = Table(
+        title=f"Exact odds of a whole exchange, every pool on a grid up to 20 dice, each cold "
+        f"(best of {repeat})",
+        title_justify="left",
+    )
     for column in ("exchange", "exchanges", "slowest", "median", f"under {EXCHANGE_BUDGET * 1000:.0f} ms"):
         table.add_column(column, justify="right" if column != "exchange" else "left")
     ok = True
-    names = {"v20": "V20: attack → dodge → damage → soak → track", "tiers": "Tiers: shot → dodge → soak → wounds"}
+    names = {
+        "v20": "V20: attack → dodge → damage → soak → track",
+        "tiers": "Tiers: shot → dodge → soak → wounds",
+    }
     for system, (count, slowest, median) in grid.items():
         within = slowest < EXCHANGE_BUDGET
         ok &= within
-        table.add_row(names[system], str(count), f"{slowest * 1000:.1f} ms", f"{median * 1000:.1f} ms",
-                      "yes" if within else "NO")
+        table.add_row(
+            names[system],
+            str(count),
+            f"{slowest * 1000:.1f} ms",
+            f"{median * 1000:.1f} ms",
+            "yes" if within else "NO",
+        )
     console.print(table)
-    peer = Table(title=f"The heaviest exchange beside its Monte-Carlo peer ({simulated:,} simulated exchanges, "
-                       "numpy, same run)", title_justify="left")
+    peer = Table(
+        title=f"The heaviest exchange beside its Monte-Carlo peer ({simulated:,} simulated exchanges, "
+        "numpy, same run)",
+        title_justify="left",
+    )
     for column in ("exchange", "exact (cold)", "simulated", "simulated ÷ exact", "agree within 4 SE"):
         peer.add_column(column, justify="right" if column != "exchange" else "left")
     for system, exact_seconds, mc_seconds, bad in rows:
         ok &= not bad
-        peer.add_row(names[system], f"{exact_seconds * 1000:.1f} ms", f"{mc_seconds:.2f} s",
-                     f"{mc_seconds / exact_seconds:.0f}×", "yes" if not bad else f"NO: {bad[:3]}")
+        peer.add_row(
+            names[system],
+            f"{exact_seconds * 1000:.1f} ms",
+            f"{mc_seconds:.2f} s",
+            f"{mc_seconds / exact_seconds:.0f}×",
+            "yes" if not bad else f"NO: {bad[:3]}",
+        )
     console.print(peer)
     return ok
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="runs per library; the best is kept (default 3)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs per library; the best is kept (default 3)"
+    )
     parser.add_argument("--small", action="store_true", help="small tables (a smoke run)")
-    parser.add_argument("--exchange", action="store_true",
-                        help="only the exchange odds (issue 33) beside 10**6 simulated exchanges")
+    parser.add_argument(
+        "--exchange",
+        action="store_true",
+        help="only the exchange odds (issue 33) beside 10**6 simulated exchanges",
+    )
     options = parser.parse_args(argv)
 
     from rich.console import Console
@@ -427,8 +502,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if exchange_report(console, options.repeat, options.small) else 1
     rows = run_tables(options.repeat, options.small)
 
-    ratios = Table(title="Exact odds tables: time of each peer ÷ time of rollbook (same run, best of "
-                         f"{options.repeat})", title_justify="left")
+    ratios = Table(
+        title=f"Exact odds tables: time of each peer ÷ time of rollbook (same run, best of {options.repeat})",
+        title_justify="left",
+    )
     ratios.add_column("table")
     ratios.add_column("cells", justify="right")
     ratios.add_column("icepool ÷ rollbook", justify="right", style="bold")
@@ -443,9 +520,13 @@ def main(argv: list[str] | None = None) -> int:
         equal = all(not keys for keys in bad.values())
         failed |= not equal
         label = described[name] if not options.small else f"{name} (small)"
-        ratios.add_row(label, str(cells), f"{times['icepool'] / times['rollbook']:.0f}×",
-                       f"{times['dyce'] / times['rollbook']:.0f}×",
-                       "yes" if equal else "NO: " + "; ".join(f"{lib} {keys[:3]}" for lib, keys in bad.items() if keys))
+        ratios.add_row(
+            label,
+            str(cells),
+            f"{times['icepool'] / times['rollbook']:.0f}×",
+            f"{times['dyce'] / times['rollbook']:.0f}×",
+            "yes" if equal else "NO: " + "; ".join(f"{lib} {keys[:3]}" for lib, keys in bad.items() if keys),
+        )
     console.print(ratios)
 
     detail = Table(title="Wall times behind the ratios (seconds)", title_justify="left", style="dim")
@@ -458,9 +539,11 @@ def main(argv: list[str] | None = None) -> int:
 
     pools = range(1, 6) if options.small else ADVICE_POOLS
     seconds, count = best_time(lambda: rollbook_advice(pools), options.repeat, rollbook_cold)
-    console.print(f"Optimal-reroll advice for every V5 first roll of pools {pools.start}–{pools.stop - 1}, "
-                  f"Hunger 0–5, difficulty {ADVICE_DIFFICULTY}, goals {', '.join(ADVICE_GOALS)}: "
-                  f"{count:,} first-roll classes in [bold]{seconds:.3f} s[/bold] (cold)")
+    console.print(
+        f"Optimal-reroll advice for every V5 first roll of pools {pools.start}–{pools.stop - 1}, "
+        f"Hunger 0–5, difficulty {ADVICE_DIFFICULTY}, goals {', '.join(ADVICE_GOALS)}: "
+        f"{count:,} first-roll classes in [bold]{seconds:.3f} s[/bold] (cold)"
+    )
     if failed:
         console.print("[bold red]The libraries disagree: see the table above.[/bold red]")
         return 1

@@ -103,7 +103,7 @@ class Table:
     players: list[Member]
     start_seq: int = 0
     acknowledged: dict[int, float] = field(default_factory=dict)  # seq -> when its answer arrived
-    seen: list[dict[int, float]] = field(default_factory=list)    # per feed: seq -> when its event arrived
+    seen: list[dict[int, float]] = field(default_factory=list)  # per feed: seq -> when its event arrived
     turn: int = 0
 
     @property
@@ -117,10 +117,10 @@ class Table:
 
 @dataclass
 class Tally:
-    rolls: list[float] = field(default_factory=list)   # seconds
+    rolls: list[float] = field(default_factory=list)  # seconds
     errors: dict[str, int] = field(default_factory=dict)
     feeds_open: int = 0
-    feeds_ended: int = 0     # a feed that ended (or failed) before the step was over
+    feeds_ended: int = 0  # a feed that ended (or failed) before the step was over
     stop: bool = False
 
     def error(self, what: str) -> None:
@@ -143,35 +143,57 @@ async def set_up(session: aiohttp.ClientSession, count: int, concurrency: int = 
 
     async def table(index: int) -> Table:
         async with semaphore:
-            created = await post("/api/chronicles", {"name": f"Table {index}", "system": "v20",
-                                                     "difficulty": STANDING_DIFFICULTY["v20"]})
+            created = await post(
+                "/api/chronicles",
+                {"name": f"Table {index}", "system": "v20", "difficulty": STANDING_DIFFICULTY["v20"]},
+            )
             chronicle = created["chronicle"]["id"]
             players = []
             for number in range(PLAYERS):
-                joined = await post("/api/join", {"invitation": created["invitation"], "name": f"Player {number}"})
-                character = await post(f"/api/chronicles/{chronicle}/characters",
-                                       {"name": f"{V20_SHEET['name']} {number}", "sheet": V20_SHEET}, joined["token"])
+                joined = await post(
+                    "/api/join", {"invitation": created["invitation"], "name": f"Player {number}"}
+                )
+                character = await post(
+                    f"/api/chronicles/{chronicle}/characters",
+                    {"name": f"{V20_SHEET['name']} {number}", "sheet": V20_SHEET},
+                    joined["token"],
+                )
                 players.append(Member(joined["token"], character["id"]))
             # the table's first roll, before the feeds open: it commits the chronicle's fair-dice seed (an
             # entry more) and, the process's first, derives the seed key (scrypt): what a table at play did
             # long ago, not what each of its rolls costs
-            await post(f"/api/chronicles/{chronicle}/characters/{players[0].character}/rolls",
-                       {"action": V20_TEST}, players[0].token)
-            async with session.get(f"/api/chronicles/{chronicle}/log?limit=1", headers=headers(created["token"])) as r:
+            await post(
+                f"/api/chronicles/{chronicle}/characters/{players[0].character}/rolls",
+                {"action": V20_TEST},
+                players[0].token,
+            )
+            async with session.get(
+                f"/api/chronicles/{chronicle}/log?limit=1", headers=headers(created["token"])
+            ) as r:
                 head = (await r.json())["head"]
             return Table(index, chronicle, Member(created["token"]), players, start_seq=head["seq"])
 
     return list(await asyncio.gather(*(table(i) for i in range(count))))
 
 
-async def feed(session: aiohttp.ClientSession, table: Table, member: Member, seen: dict[int, float],
-               tally: Tally, opened: asyncio.Event, connect: asyncio.Semaphore) -> None:
+async def feed(
+    session: aiohttp.ClientSession,
+    table: Table,
+    member: Member,
+    seen: dict[int, float],
+    tally: Tally,
+    opened: asyncio.Event,
+    connect: asyncio.Semaphore,
+) -> None:
     """One member's live feed: every ``entry`` event's seq and when it arrived."""
     url = f"{table.base}/events?after={table.start_seq}"
     try:
         async with connect:
-            response = await session.get(url, headers=headers(member.token),
-                                         timeout=aiohttp.ClientTimeout(total=None, sock_connect=REQUEST_TIMEOUT))
+            response = await session.get(
+                url,
+                headers=headers(member.token),
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=REQUEST_TIMEOUT),
+            )
         async with response:
             if response.status != 200:
                 tally.error(f"feed {response.status}")
@@ -191,7 +213,7 @@ async def feed(session: aiohttp.ClientSession, table: Table, member: Member, see
                     event = line[6:].strip()
     except asyncio.CancelledError:
         raise
-    except Exception as error:  # noqa: BLE001 - counted, the step fails on it
+    except Exception as error:
         tally.error(f"feed {type(error).__name__}")
     finally:
         opened.set()
@@ -199,7 +221,9 @@ async def feed(session: aiohttp.ClientSession, table: Table, member: Member, see
             tally.feeds_ended += 1
 
 
-async def roller(session: aiohttp.ClientSession, table: Table, gap: float, until: float, tally: Tally) -> None:
+async def roller(
+    session: aiohttp.ClientSession, table: Table, gap: float, until: float, tally: Tally
+) -> None:
     """The table's rolls: one every ``gap`` seconds on average (exponential gaps), players in turn."""
     rng = random.Random(secrets.randbits(64))
     await asyncio.sleep(rng.uniform(0, gap))
@@ -209,9 +233,12 @@ async def roller(session: aiohttp.ClientSession, table: Table, gap: float, until
         path = f"{table.base}/characters/{player.character}/rolls"
         started = time.monotonic()
         try:
-            async with session.post(path, json={"action": V20_TEST},
-                                    headers={**headers(player.token), "Idempotency-Key": secrets.token_urlsafe(16)},
-                                    timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)) as response:
+            async with session.post(
+                path,
+                json={"action": V20_TEST},
+                headers={**headers(player.token), "Idempotency-Key": secrets.token_urlsafe(16)},
+                timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT),
+            ) as response:
                 body = await response.json(content_type=None)
                 answered = time.monotonic()
                 if response.status != 201:
@@ -219,7 +246,7 @@ async def roller(session: aiohttp.ClientSession, table: Table, gap: float, until
                 else:
                     tally.rolls.append(answered - started)
                     table.acknowledged[body["entry"]["seq"]] = answered
-        except Exception as error:  # noqa: BLE001 - counted, the step fails on it
+        except Exception as error:
             tally.error(f"roll {type(error).__name__}")
         await asyncio.sleep(min(rng.expovariate(1.0 / gap), max(0.0, until - time.monotonic())))
 
@@ -228,14 +255,17 @@ def _ms(values: list[float], fraction: float) -> float | None:
     return round(percentile(values, fraction) * 1000, 1) if values else None
 
 
-async def step(server: Server, store_name: str, store_database: str, count: int, args, log,
-               profiler: Profiler | None) -> dict[str, Any]:
+async def step(
+    server: Server, store_name: str, store_database: str, count: int, args, log, profiler: Profiler | None
+) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)
     async with aiohttp.ClientSession(server.url, connector=connector, timeout=timeout) as session:
         began = time.monotonic()
         tables = await set_up(session, count)
-        log(f"  {count} tables set up in {time.monotonic() - began:.1f} s; opening {count * (PLAYERS + 1)} feeds")
+        log(
+            f"  {count} tables set up in {time.monotonic() - began:.1f} s; opening {count * (PLAYERS + 1)} feeds"
+        )
         tally = Tally()
         connect = asyncio.Semaphore(100)
         feeds, waits = [], []
@@ -251,7 +281,9 @@ async def step(server: Server, store_name: str, store_database: str, count: int,
         db_cpu = (lambda: postgres_backend_cpu(store_database)) if store_name == "postgresql" else dict
         idle_profile = None
         if profiler is not None:
-            idle_profile = profiler.start(server.pids(), f"{store_name}-{server.processes}p-{count}t-idle", args.idle)
+            idle_profile = profiler.start(
+                server.pids(), f"{store_name}-{server.processes}p-{count}t-idle", args.idle
+            )
         cpu0, db0, t0 = server.cpu(), db_cpu(), time.monotonic()
         await asyncio.sleep(args.idle)
         cpu1, db1, t1 = server.cpu(), db_cpu(), time.monotonic()
@@ -262,7 +294,9 @@ async def step(server: Server, store_name: str, store_database: str, count: int,
         log(f"  rolling {args.duration:.0f} s")
         running = None
         if profiler is not None:
-            running = profiler.start(server.pids(), f"{store_name}-{server.processes}p-{count}t", args.duration)
+            running = profiler.start(
+                server.pids(), f"{store_name}-{server.processes}p-{count}t", args.duration
+            )
         client0 = time.process_time()
         until = time.monotonic() + args.duration
         await asyncio.gather(*(roller(session, table, args.gap, until, tally) for table in tables))
@@ -295,21 +329,37 @@ async def step(server: Server, store_name: str, store_database: str, count: int,
     server_cpu = cpu_spent(cpu1, cpu2)
     database_cpu = cpu_spent(db1, db2)
     result = {
-        "tables": count, "feeds": count * (PLAYERS + 1), "feeds_open": tally.feeds_open,
-        "feeds_ended_early": tally.feeds_ended, "rolls": len(rolls), "seconds": round(rolled, 1),
+        "tables": count,
+        "feeds": count * (PLAYERS + 1),
+        "feeds_open": tally.feeds_open,
+        "feeds_ended_early": tally.feeds_ended,
+        "rolls": len(rolls),
+        "seconds": round(rolled, 1),
         "rolls_per_s": round(len(rolls) / rolled, 1) if rolled else 0,
-        "roll_p50_ms": _ms(rolls, 0.5), "roll_p99_ms": _ms(rolls, 0.99),
-        "delivery_p50_ms": _ms(delivery, 0.5), "delivery_p99_ms": _ms(delivery, 0.99),
-        "deliveries": len(delivery), "missing": missing, "errors": dict(tally.errors),
+        "roll_p50_ms": _ms(rolls, 0.5),
+        "roll_p99_ms": _ms(rolls, 0.99),
+        "delivery_p50_ms": _ms(delivery, 0.5),
+        "delivery_p99_ms": _ms(delivery, 0.99),
+        "deliveries": len(delivery),
+        "missing": missing,
+        "errors": dict(tally.errors),
         "server_cpu_ms_per_roll": round(server_cpu * 1000 / len(rolls), 2) if rolls else None,
-        "database_cpu_ms_per_roll": round(database_cpu * 1000 / len(rolls), 2) if rolls and store_name == "postgresql"
+        "database_cpu_ms_per_roll": round(database_cpu * 1000 / len(rolls), 2)
+        if rolls and store_name == "postgresql"
         else None,
-        "idle_cpu_share": round(idle_share, 3), "idle_database_cpu_share": round(idle_db_share, 3),
+        "idle_cpu_share": round(idle_share, 3),
+        "idle_database_cpu_share": round(idle_db_share, 3),
         "client_cpu_share": round(client_cpu / rolled, 2) if rolled else None,
     }
-    result["holds"] = bool(rolls and result["roll_p99_ms"] < ROLL_P99_GOAL_MS and delivery
-                           and result["delivery_p99_ms"] < DELIVERY_P99_GOAL_MS and not missing
-                           and not tally.errors and not tally.feeds_ended)
+    result["holds"] = bool(
+        rolls
+        and result["roll_p99_ms"] < ROLL_P99_GOAL_MS
+        and delivery
+        and result["delivery_p99_ms"] < DELIVERY_P99_GOAL_MS
+        and not missing
+        and not tally.errors
+        and not tally.feeds_ended
+    )
     return result
 
 
@@ -362,26 +412,33 @@ def search(store_name: str, processes: int, args, directory: Path, log) -> dict[
 def line(result: dict) -> str:
     errors = ", ".join(f"{k}×{v}" for k, v in result["errors"].items()) or "none"
     db = result.get("database_cpu_ms_per_roll")
-    return (f"{result['tables']} tables ({result['feeds_open']}/{result['feeds']} feeds): {result['rolls']} rolls "
-            f"({result['rolls_per_s']}/s) roll p50/p99 {result['roll_p50_ms']}/{result['roll_p99_ms']} ms, "
-            f"delivery p50/p99 {result['delivery_p50_ms']}/{result['delivery_p99_ms']} ms, "
-            f"missing {result['missing']}, ended early {result['feeds_ended_early']}, errors {errors}; "
-            f"server CPU {result['server_cpu_ms_per_roll']} ms/roll"
-            + (f" + PostgreSQL {db} ms/roll" if db is not None else "")
-            + f", idle {result['idle_cpu_share'] * 100:.1f}% of a core"
-            + (f" + PostgreSQL {result['idle_database_cpu_share'] * 100:.1f}%" if db is not None else "")
-            + f", client {result['client_cpu_share']}"
-            + (" — holds" if result["holds"] else " — does not hold"))
+    return (
+        f"{result['tables']} tables ({result['feeds_open']}/{result['feeds']} feeds): {result['rolls']} rolls "
+        f"({result['rolls_per_s']}/s) roll p50/p99 {result['roll_p50_ms']}/{result['roll_p99_ms']} ms, "
+        f"delivery p50/p99 {result['delivery_p50_ms']}/{result['delivery_p99_ms']} ms, "
+        f"missing {result['missing']}, ended early {result['feeds_ended_early']}, errors {errors}; "
+        f"server CPU {result['server_cpu_ms_per_roll']} ms/roll"
+        + (f" + PostgreSQL {db} ms/roll" if db is not None else "")
+        + f", idle {result['idle_cpu_share'] * 100:.1f}% of a core"
+        + (f" + PostgreSQL {result['idle_database_cpu_share'] * 100:.1f}%" if db is not None else "")
+        + f", client {result['client_cpu_share']}"
+        + (" — holds" if result["holds"] else " — does not hold")
+    )
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--processes", default="1,2")
-    parser.add_argument("--tables", default=",".join(map(str, DEFAULT_TABLES)),
-                        help="the numbers of tables to try, in order")
-    parser.add_argument("--no-search", dest="search", action="store_false",
-                        help="run every step of --tables (else stop at the first that does not hold, then refine)")
+    parser.add_argument(
+        "--tables", default=",".join(map(str, DEFAULT_TABLES)), help="the numbers of tables to try, in order"
+    )
+    parser.add_argument(
+        "--no-search",
+        dest="search",
+        action="store_false",
+        help="run every step of --tables (else stop at the first that does not hold, then refine)",
+    )
     parser.add_argument("--refine", type=int, default=2, help="bisection steps after the first failing N")
     parser.add_argument("--duration", type=float, default=40.0, help="seconds of rolling per step")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds with every feed open and no roll")
@@ -403,10 +460,14 @@ def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     stop_on_sigterm()
     fds = raise_fd_limit()
-    log = (lambda message: print(message, file=sys.stderr, flush=True))
-    report: dict[str, Any] = {"tool": "bench/tables.py", "machine": machine(), "fd_limit": fds,
-                              "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
-                              "runs": []}
+    log = lambda message: print(message, file=sys.stderr, flush=True)
+    report: dict[str, Any] = {
+        "tool": "bench/tables.py",
+        "machine": machine(),
+        "fd_limit": fds,
+        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "runs": [],
+    }
     if "postgresql" in args.stores:
         problem = postgres_problem()
         if problem:
@@ -421,10 +482,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"commit {report['machine']['commit']}, {report['machine']['cores']} cores, load at the end "
-              f"{report['load_average_end']}")
+        print(
+            f"commit {report['machine']['commit']}, {report['machine']['cores']} cores, load at the end "
+            f"{report['load_average_end']}"
+        )
         for run in report["runs"]:
-            print(f"{run['store']}, {run['processes']} process(es): largest N that holds: {run['largest_holding']}")
+            print(
+                f"{run['store']}, {run['processes']} process(es): largest N that holds: {run['largest_holding']}"
+            )
             for result in run["steps"]:
                 print("  " + line(result))
     return 0

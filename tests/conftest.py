@@ -21,8 +21,9 @@ settings.load_profile("rollbook")
 T = TypeVar("T")
 
 
-def wait_until(predicate: Callable[[], T], timeout: float = 10.0, *, interval: float = 0.01,
-               what: str | None = None) -> T:
+def wait_until(
+    predicate: Callable[[], T], timeout: float = 10.0, *, interval: float = 0.01, what: str | None = None
+) -> T:
     """Wait for a condition, never a fixed time: ``predicate()``'s first truthy value, polled every
     ``interval`` seconds; ``AssertionError`` naming ``what`` (or the predicate) after ``timeout``."""
     deadline = time.monotonic() + timeout
@@ -31,7 +32,9 @@ def wait_until(predicate: Callable[[], T], timeout: float = 10.0, *, interval: f
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"still waiting after {timeout} s for {what or getattr(predicate, '__name__', predicate)}")
+            raise AssertionError(
+                f"still waiting after {timeout} s for {what or getattr(predicate, '__name__', predicate)}"
+            )
         time.sleep(interval)
 
 

@@ -12,8 +12,9 @@ import sys
 from rollbook.cli import main
 
 
-def run_here(monkeypatch, capsys, *args: str, stdin: str | None = None,
-             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_here(
+    monkeypatch, capsys, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     for name, value in {"ROLLBOOK_LANG": "en", **(env or {})}.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(sys, "argv", ["rollbook", *args])

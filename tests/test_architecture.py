@@ -16,8 +16,11 @@ NAMED = re.compile(r"(?<![\w./-])([\w/]+\.py)\b")
 
 
 def modules(package: Path = PACKAGE) -> set[str]:
-    return {str(path.relative_to(package)) for path in package.rglob("*.py")
-            if not str(path.relative_to(package)).startswith(REVISIONS)}
+    return {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if not str(path.relative_to(package)).startswith(REVISIONS)
+    }
 
 
 def index_of(text: str) -> list[str]:
@@ -56,9 +59,11 @@ def test_the_checks_can_fail(tmp_path):
     (package / "web" / "routes").mkdir(parents=True)
     for name in ("__init__.py", "web/__init__.py", "web/routes/home.py", "web/once.py"):
         (package / name).write_text("")
-    text = ("# x\n\n## Every module\n\n- `__init__.py`: the package.\n- `web/__init__.py`: the web.\n"
-            "- `web/routes/home.py`: home.\n- `web/lean.py`: gone.\n\n## Next\n"
-            "`routes/home.py`, `once.py`, `lean.py` and `server/direct.py`\n")
+    text = (
+        "# x\n\n## Every module\n\n- `__init__.py`: the package.\n- `web/__init__.py`: the web.\n"
+        "- `web/routes/home.py`: home.\n- `web/lean.py`: gone.\n\n## Next\n"
+        "`routes/home.py`, `once.py`, `lean.py` and `server/direct.py`\n"
+    )
     listed = set(index_of(text))
     assert modules(package) - listed == {"web/once.py"}
     assert listed - modules(package) == {"web/lean.py"}

@@ -20,8 +20,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference import ERROR, resolve_text  # noqa: E402
-from reference.generate import LINES, dumps  # noqa: E402
+from reference import ERROR, resolve_text
+from reference.generate import LINES, dumps
 
 MAX_SHOWN = 40
 
@@ -69,7 +69,9 @@ def report(rows: list[tuple[int, str, object, object, str]], total: int) -> str:
     lines = [f"{len(rows)} of {total} lines disagree with the reference:"]
     for number, line, expected, got, why in rows[:MAX_SHOWN]:
         shown_expected = {k: v for k, v in expected.items()} if isinstance(expected, dict) else expected
-        lines.append(f"  line {number}: {why}\n    request:  {line}\n    expected: {shown_expected}\n    got:      {got}")
+        lines.append(
+            f"  line {number}: {why}\n    request:  {line}\n    expected: {shown_expected}\n    got:      {got}"
+        )
     if len(rows) > MAX_SHOWN:
         lines.append(f"  … and {len(rows) - MAX_SHOWN} more")
     return "\n".join(lines)

@@ -17,7 +17,15 @@ from tests.catalogues import catalogue_paths, read_catalogue, translated_msgids
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
 TRANSLATED = ("fr", "es")
-KEYWORDS = {"N_": None, "_": None, "t": (1,), "tn": (1, 2), "translate": (1,), "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {
+    "N_": None,
+    "_": None,
+    "t": (1,),
+    "tn": (1, 2),
+    "translate": (1,),
+    "gettext": None,
+    "ngettext": (1, 2),
+}
 REBUILD = "rebuild with `.venv/bin/pip install -e .` (Babel's compile_catalog, see setup.py)"
 
 
@@ -46,7 +54,9 @@ def test_every_marked_message_is_translated(lang):
     assert any(place.endswith(".html") for _, place in places), "no msgid extracted from the templates"
     missing = sorted(marked - translated_msgids(lang))
     where = sorted({place for msgid, place in places if msgid in missing})
-    assert not missing, f"{len(missing)} msgids lack a {lang} translation, e.g. {missing[:5]} (used in {where[:5]})"
+    assert not missing, (
+        f"{len(missing)} msgids lack a {lang} translation, e.g. {missing[:5]} (used in {where[:5]})"
+    )
 
 
 def test_every_language_has_the_same_domains():
@@ -64,7 +74,9 @@ def test_a_msgid_lives_in_exactly_one_domain(lang):
             if m.id:
                 homes.setdefault(m.id[0] if isinstance(m.id, tuple) else m.id, []).append(po_path.name)
     collisions = {msgid: files for msgid, files in homes.items() if len(files) > 1}
-    assert not collisions, f"{len(collisions)} msgids are in more than one {lang} catalogue: {sorted(collisions.items())[:5]}"
+    assert not collisions, (
+        f"{len(collisions)} msgids are in more than one {lang} catalogue: {sorted(collisions.items())[:5]}"
+    )
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -96,7 +108,8 @@ def test_compiled_catalogues_are_up_to_date(lang):
         assert mo_path.is_file(), f"{po_path} was never compiled (no {mo_path.name}): {REBUILD}"
         if mo_path.stat().st_mtime < po_path.stat().st_mtime:
             assert compiled_messages(mo_path) == messages_of(po_path), (
-                f"{mo_path} is older than {po_path.name}, which was edited since: {REBUILD}")
+                f"{mo_path} is older than {po_path.name}, which was edited since: {REBUILD}"
+            )
 
 
 def test_an_error_code_has_one_message():
@@ -104,7 +117,15 @@ def test_an_error_code_has_one_message():
     from rollbook.i18n.messages import AREA_MESSAGES, ENGINE_MESSAGES
 
     tables = (ENGINE_MESSAGES, *AREA_MESSAGES)
-    repeated = sorted({code for i, table in enumerate(tables) for code in table for other in tables[i + 1:] if code in other})
+    repeated = sorted(
+        {
+            code
+            for i, table in enumerate(tables)
+            for code in table
+            for other in tables[i + 1 :]
+            if code in other
+        }
+    )
     assert not repeated, f"error codes defined by two areas: {repeated}"
     assert len(ERROR_MESSAGES) == sum(len(table) for table in tables)
 

@@ -35,7 +35,7 @@ def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = name.split(".") if is_package else name.split(".")[:-1]
-                    base = base[:len(base) - (node.level - 1)]
+                    base = base[: len(base) - (node.level - 1)]
                     target = ".".join(base + ([node.module] if node.module else []))
                 else:
                     target = node.module or ""
@@ -113,6 +113,11 @@ def test_the_checker_finds_a_cycle_hidden_in_a_function(tmp_path):
     (root / "web" / "b.py").write_text("def f():\n    from rollbook.web.a import thing\n")
     (root / "pkg").mkdir()
     (root / "pkg" / "__init__.py").write_text("from . import part\nNAME = 1\n")
-    (root / "pkg" / "part.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rollbook.pkg import NAME\n")
+    (root / "pkg" / "part.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rollbook.pkg import NAME\n"
+    )
     (root / "pkg" / "fine.py").write_text("from rollbook.pkg import part\n")
-    assert sorted(cycles(import_graph(root))) == [["rollbook.pkg", "rollbook.pkg.part"], ["rollbook.web.a", "rollbook.web.b"]]
+    assert sorted(cycles(import_graph(root))) == [
+        ["rollbook.pkg", "rollbook.pkg.part"],
+        ["rollbook.web.a", "rollbook.web.b"],
+    ]

@@ -87,15 +87,20 @@ def private_uses(tree: ast.AST, own: set[str]) -> list[str]:
 
 
 def _trees() -> dict[Path, ast.AST]:
-    return {path: ast.parse(path.read_text(encoding="utf-8"), str(path)) for path in sorted(SOURCE.rglob("*.py"))}
+    return {
+        path: ast.parse(path.read_text(encoding="utf-8"), str(path)) for path in sorted(SOURCE.rglob("*.py"))
+    }
 
 
 def test_no_module_of_src_reads_a_private_name_of_a_dependency():
     trees = _trees()
     assert len(trees) > 50  # the walk found the package
     own = own_private_names(list(trees.values()))
-    found = {str(path.relative_to(SOURCE)): [use.split(": ", 1)[1] for use in uses]
-             for path, tree in trees.items() if (uses := private_uses(tree, own))}
+    found = {
+        str(path.relative_to(SOURCE)): [use.split(": ", 1)[1] for use in uses]
+        for path, tree in trees.items()
+        if (uses := private_uses(tree, own))
+    }
     assert found == {}
 
 
@@ -112,7 +117,8 @@ def test_the_check_finds_each_kind_of_private_use():
         "route._embed_body_fields\n"
         "self._mine\n"
         "from collections import _chain\n"  # the standard library: not a dependency
-        "value.__class__\n")
+        "value.__class__\n"
+    )
     own = own_private_names([ast.parse("class A:\n    def f(self):\n        self._mine = 1\n")])
     found = private_uses(snippet, own)
     assert sorted(int(line.split(":")[0]) for line in found) == [1, 2, 3, 4, 6, 7, 8]

@@ -30,10 +30,18 @@ def test_create_app_refuses_a_bad_setting_before_anything_starts(monkeypatch, tm
 
 
 def test_rollbook_serve_exits_2_with_one_line_on_a_bad_setting(tmp_path):
-    env = {**os.environ, "ROLLBOOK_SESSION_HOURS": "abc",
-           "ROLLBOOK_DATABASE_URL": f"sqlite:///{tmp_path / 'never.sqlite3'}"}
-    done = subprocess.run([sys.executable, "-c", "from rollbook.cli import main; main()", "serve", "--port", "1"],
-                          env=env, capture_output=True, text=True, timeout=60)
+    env = {
+        **os.environ,
+        "ROLLBOOK_SESSION_HOURS": "abc",
+        "ROLLBOOK_DATABASE_URL": f"sqlite:///{tmp_path / 'never.sqlite3'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from rollbook.cli import main; main()", "serve", "--port", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("rollbook: ") and "ROLLBOOK_SESSION_HOURS" in lines[0]
@@ -41,8 +49,10 @@ def test_rollbook_serve_exits_2_with_one_line_on_a_bad_setting(tmp_path):
     assert not (tmp_path / "never.sqlite3").exists()
 
 
-@pytest.mark.parametrize(("value", "ttl"), [("2", timedelta(hours=2)), ("0.5", timedelta(minutes=30)),
-                                            ("0", None), ("-1", None), ("", None)])
+@pytest.mark.parametrize(
+    ("value", "ttl"),
+    [("2", timedelta(hours=2)), ("0.5", timedelta(minutes=30)), ("0", None), ("-1", None), ("", None)],
+)
 def test_session_hours(monkeypatch, value, ttl):
     monkeypatch.setenv("ROLLBOOK_SESSION_HOURS", value)
     assert settings.load().session_ttl == ttl
@@ -56,8 +66,10 @@ def test_a_short_secret_key_is_refused(monkeypatch):
     assert settings.load().secret_key.get_secret_value() == "sixteen chars ok"
 
 
-@pytest.mark.parametrize(("value", "trusted"), [("1", True), ("true", True), ("yes", True), ("0", False),
-                                                ("no", False), ("", False)])
+@pytest.mark.parametrize(
+    ("value", "trusted"),
+    [("1", True), ("true", True), ("yes", True), ("0", False), ("no", False), ("", False)],
+)
 def test_trust_proxy(monkeypatch, value, trusted):
     monkeypatch.setenv("ROLLBOOK_TRUST_PROXY", value)
     assert settings.load().trust_proxy is trusted

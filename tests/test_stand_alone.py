@@ -16,16 +16,22 @@ def imported_test_modules(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names
-                      if alias.name.startswith("tests.") and alias.name.rsplit(".", 1)[-1].startswith("test_")]
+            found += [
+                alias.name
+                for alias in node.names
+                if alias.name.startswith("tests.") and alias.name.rsplit(".", 1)[-1].startswith("test_")
+            ]
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if not node.level and module != "tests" and not module.startswith("tests."):
                 continue  # the package's own names (``rollbook.render.v20.test_view``) are no test module
             if module.rsplit(".", 1)[-1].startswith("test_"):
                 found.append("." * node.level + module)
-            found += ["." * node.level + f"{module}.{alias.name}".strip(".") for alias in node.names
-                      if alias.name.startswith("test_")]
+            found += [
+                "." * node.level + f"{module}.{alias.name}".strip(".")
+                for alias in node.names
+                if alias.name.startswith("test_")
+            ]
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if node.value.startswith("test_") and node.value.endswith(".py"):  # a module loaded by its path
                 found.append(node.value)
@@ -33,22 +39,31 @@ def imported_test_modules(path: Path) -> list[str]:
 
 
 def test_no_test_module_imports_another():
-    offenders = {str(path.relative_to(TESTS)): found for path in sorted(TESTS.rglob("*.py"))
-                 if (found := imported_test_modules(path)) and path.name != Path(__file__).name}
+    offenders = {
+        str(path.relative_to(TESTS)): found
+        for path in sorted(TESTS.rglob("*.py"))
+        if (found := imported_test_modules(path)) and path.name != Path(__file__).name
+    }
     assert offenders == {}
 
 
 def test_the_check_sees_every_way_in(tmp_path):
     sample = tmp_path / "test_sample.py"
-    sample.write_text("from .test_api import problem\nimport tests.server.test_api\n"
-                      "from tests.web import test_pages\n"
-                      "def f():\n    from tests.server.test_gamenight import as_member\n"
-                      "PATH = 'test_render_receipts.py'\n"
-                      "from .helpers import problem\nfrom tests.server.conftest import Table\n"
-                      "from rollbook.render.v20 import test_view\n")
+    sample.write_text(
+        "from .test_api import problem\nimport tests.server.test_api\n"
+        "from tests.web import test_pages\n"
+        "def f():\n    from tests.server.test_gamenight import as_member\n"
+        "PATH = 'test_render_receipts.py'\n"
+        "from .helpers import problem\nfrom tests.server.conftest import Table\n"
+        "from rollbook.render.v20 import test_view\n"
+    )
     assert sorted(imported_test_modules(sample)) == [
-        ".test_api", "test_render_receipts.py", "tests.server.test_api", "tests.server.test_gamenight",
-        "tests.web.test_pages"]
+        ".test_api",
+        "test_render_receipts.py",
+        "tests.server.test_api",
+        "tests.server.test_gamenight",
+        "tests.web.test_pages",
+    ]
 
 
 def test_wait_until_returns_the_first_truthy_value_and_fails_after_its_timeout():

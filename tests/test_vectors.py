@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference import ERROR, resolve_request  # noqa: E402
+from reference import ERROR, resolve_request
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
 META = ("expect", "source", "spec_differs", "note")
@@ -42,7 +42,11 @@ def mismatch(expect: dict, got: object, *, code: bool = True) -> str | None:
     """None when ``got`` is what ``expect`` says; a refusal must carry the expected code (``code``:
     the reference, written from SPEC.md, refuses without naming one)."""
     if "error" in expect:
-        if not (isinstance(got, dict) and isinstance(got.get("error"), dict) and isinstance(got["error"].get("code"), str)):
+        if not (
+            isinstance(got, dict)
+            and isinstance(got.get("error"), dict)
+            and isinstance(got["error"].get("code"), str)
+        ):
             return "expected a refusal"
         if code and got["error"]["code"] != expect["error"]:
             return f"expected the refusal {expect['error']!r}, got {got['error']['code']!r}"
@@ -89,13 +93,17 @@ def test_rollbook_resolve_matches_vectors(name: str, tmp_path: Path) -> None:
         timeout=120,
     )
     out = done.stdout.splitlines()
-    assert len(out) == len(rows), f"{len(rows)} lines in, {len(out)} out (exit {done.returncode})\n{done.stderr[-3000:]}"
+    assert len(out) == len(rows), (
+        f"{len(rows)} lines in, {len(out)} out (exit {done.returncode})\n{done.stderr[-3000:]}"
+    )
     bad = []
     for row, text in zip(rows, out):
         got = json.loads(text)
         why = mismatch(row["expect"], got)
         if why:
-            bad.append(f"{row['source']}\n    request:  {json.dumps(request_of(row))}\n    expected: {row['expect']}\n    got:      {got}\n    ({why})")
+            bad.append(
+                f"{row['source']}\n    request:  {json.dumps(request_of(row))}\n    expected: {row['expect']}\n    got:      {got}\n    ({why})"
+            )
     assert not bad, f"{len(bad)} of {len(rows)} vectors fail:\n" + "\n".join(bad)
     any_refusal = any("error" in r["expect"] for r in rows)
     assert done.returncode == (1 if any_refusal else 0)

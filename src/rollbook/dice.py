@@ -105,7 +105,9 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # one, not one per call
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False
+)  # one, not one per call
 
 
 def fair_message(block: int, chronicle: int, client_seed: str, nonce: int) -> bytes:
@@ -122,7 +124,7 @@ def fair_values(seed: bytes, chronicle: int, client_seed: str, nonce: int) -> It
     while True:
         digest = hmac.new(seed, fair_message(block, chronicle, client_seed, nonce), hashlib.sha256).digest()
         for offset in range(0, 8 * VALUES_PER_BLOCK, 8):
-            yield int.from_bytes(digest[offset:offset + 8], "big")
+            yield int.from_bytes(digest[offset : offset + 8], "big")
         block += 1
 
 
@@ -171,12 +173,18 @@ class FairDice:
 
     def record(self) -> dict:
         """F-6: ``{"algorithm", "commitment", "client_seed", "nonce"}`` for the receipt."""
-        return {"algorithm": FAIR_ALGORITHM, "commitment": self.commitment, "client_seed": self.client_seed,
-                "nonce": self.nonce}
+        return {
+            "algorithm": FAIR_ALGORITHM,
+            "commitment": self.commitment,
+            "client_seed": self.client_seed,
+            "nonce": self.nonce,
+        }
 
     def __repr__(self) -> str:  # never the seed, not even in a traceback
-        return (f"FairDice(commitment={self.commitment[:12]}…, chronicle={self.chronicle}, "
-                f"client_seed={self.client_seed!r}, nonce={self.nonce})")
+        return (
+            f"FairDice(commitment={self.commitment[:12]}…, chronicle={self.chronicle}, "
+            f"client_seed={self.client_seed!r}, nonce={self.nonce})"
+        )
 
 
 def _check_whole(field: str, value: object, low: int) -> None:
@@ -194,7 +202,7 @@ def _check_encodable(text: str) -> None:
         raise RuleError("client_seed_not_text") from None
 
 
-def SeededDice(seed: int | str) -> HmacDice:  # noqa: N802 - a named constructor
+def SeededDice(seed: int | str) -> HmacDice:
     return HmacDice(f"rollbook-seeded:{seed}")
 
 

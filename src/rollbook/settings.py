@@ -56,8 +56,9 @@ class ServeSettings(BaseModel):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_ignore_empty=True, extra="ignore",
-                                      frozen=True, populate_by_name=True)
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_ignore_empty=True, extra="ignore", frozen=True, populate_by_name=True
+    )
 
     database_url: str = DEFAULT_DATABASE_URL
     session_hours: float | None = Field(default=None, allow_inf_nan=False)

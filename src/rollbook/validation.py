@@ -48,14 +48,25 @@ def rule_error(errors: list[Mapping[str, Any]], what: str = "request") -> RuleEr
     if kind in _FIELD_CODES:
         return RuleError(_FIELD_CODES[kind], field=field)
     if kind in _CHOICE_TYPES:
-        return RuleError("bad_choice", field=field, value=plain_value(first.get("input")),
-                         choices=ctx.get("expected", ""))
+        return RuleError(
+            "bad_choice", field=field, value=plain_value(first.get("input")), choices=ctx.get("expected", "")
+        )
     if kind in _LOW_TYPES:
-        return RuleError("out_of_range", field=field, value=plain_value(first.get("input")),
-                         low=ctx.get("ge", ctx.get("gt")), high=None)
+        return RuleError(
+            "out_of_range",
+            field=field,
+            value=plain_value(first.get("input")),
+            low=ctx.get("ge", ctx.get("gt")),
+            high=None,
+        )
     if kind in _HIGH_TYPES:
-        return RuleError("out_of_range", field=field, value=plain_value(first.get("input")),
-                         low=None, high=ctx.get("le", ctx.get("lt")))
+        return RuleError(
+            "out_of_range",
+            field=field,
+            value=plain_value(first.get("input")),
+            low=None,
+            high=ctx.get("le", ctx.get("lt")),
+        )
     if kind == "string_pattern_mismatch":
         return RuleError("bad_name", field=field, value=plain_value(first.get("input")))
     if kind in ("string_too_short", "too_short"):

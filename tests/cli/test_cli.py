@@ -13,12 +13,20 @@ def run(*args, stdin=None, env_lang="en"):
     import os
 
     env = {**os.environ, "ROLLBOOK_LANG": env_lang}
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
 def test_roll_v20_json_receipt_from_secure_dice():
-    done = run("roll", "v20", "--pool", "5", "--difficulty", "7", "--specialty-rating", "4", "--willpower", "--json")
+    done = run(
+        "roll", "v20", "--pool", "5", "--difficulty", "7", "--specialty-rating", "4", "--willpower", "--json"
+    )
     assert done.returncode == 0, done.stderr
     receipt = json.loads(done.stdout)
     assert receipt["system"] == "v20" and len(receipt["faces"]) == 5 and receipt["willpower_success"] == 1
@@ -36,7 +44,9 @@ def test_roll_v5_rouse_json():
     assert receipt["kind"] == "rouse" and receipt["hunger_gain"] == 0
 
 
-@pytest.mark.parametrize("lang,words", [("fr", ["Dés de Soif", "Réserve"]), ("es", ["Dados de Hambre", "Reserva"])])
+@pytest.mark.parametrize(
+    "lang,words", [("fr", ["Dés de Soif", "Réserve"]), ("es", ["Dados de Hambre", "Reserva"])]
+)
 def test_roll_speaks_the_players_language(lang, words):
     done = run("roll", "v5", "--pool", "4", "--hunger", "2", "--lang", lang)
     assert done.returncode == 0 and all(word in done.stdout for word in words)
@@ -64,8 +74,14 @@ def test_bad_input_is_one_line_and_exit_status_2(args, stdin):
 BAD_LINES = {
     "difficulty of 11": ('{"system":"v20","faces":[5,6],"difficulty":11}', "out_of_range"),
     "face of 0": ('{"system":"v20","faces":[0,6]}', "face_out_of_range"),
-    "hunger reroll": ('{"system":"v5","normal":[3,4],"hunger":[1],"rerolls":[{"dice":[2],"faces":[6]}]}', "reroll_hunger_die"),
-    "specialty on a trait rated 3": ('{"system":"v20","faces":[10],"specialty":true,"specialty_rating":3}', "specialty_rating_too_low"),
+    "hunger reroll": (
+        '{"system":"v5","normal":[3,4],"hunger":[1],"rerolls":[{"dice":[2],"faces":[6]}]}',
+        "reroll_hunger_die",
+    ),
+    "specialty on a trait rated 3": (
+        '{"system":"v20","faces":[10],"specialty":true,"specialty_rating":3}',
+        "specialty_rating_too_low",
+    ),
     "unknown field": ('{"system":"v20","faces":[10],"colour":"red"}', "unknown_field"),
     "non-JSON": ("roll me a 10", "invalid_json"),
     "not an object": ("[1,2,3]", "not_an_object"),
@@ -90,7 +106,12 @@ def test_resolve_answers_every_line_and_fails_only_the_bad_ones():
 def test_resolve_exit_zero_when_all_lines_resolve_and_errors_translate():
     done = run("resolve", stdin='{"system":"v20","faces":[1,2,4]}\n')
     assert done.returncode == 0 and json.loads(done.stdout)["outcome"] == "botch"
-    french = run("resolve", "--lang", "fr", stdin='{"system":"v20","faces":[10],"specialty":true,"specialty_rating":3}\n')
+    french = run(
+        "resolve",
+        "--lang",
+        "fr",
+        stdin='{"system":"v20","faces":[10],"specialty":true,"specialty_rating":3}\n',
+    )
     assert "noté 3" in json.loads(french.stdout)["error"]["message"]
 
 
@@ -99,13 +120,31 @@ def test_db_status_reports_a_missing_sqlite_file_without_creating_it(tmp_path):
 
     env = {**os.environ, "ROLLBOOK_LANG": "en"}
     env.pop("ROLLBOOK_DATABASE_URL", None)
-    done = subprocess.run([sys.executable, "-m", "rollbook", "db", "status"], capture_output=True, text=True,
-                          cwd=tmp_path, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbook", "db", "status"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 1 and "current: none" in done.stdout
     assert not (tmp_path / "rollbook.sqlite3").exists()
-    upgraded = subprocess.run([sys.executable, "-m", "rollbook", "db", "upgrade"], capture_output=True, text=True,
-                              cwd=tmp_path, env=env, timeout=60)
+    upgraded = subprocess.run(
+        [sys.executable, "-m", "rollbook", "db", "upgrade"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
     assert upgraded.returncode == 0 and (tmp_path / "rollbook.sqlite3").exists()
-    again = subprocess.run([sys.executable, "-m", "rollbook", "db", "status"], capture_output=True, text=True,
-                           cwd=tmp_path, env=env, timeout=60)
+    again = subprocess.run(
+        [sys.executable, "-m", "rollbook", "db", "status"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
     assert again.returncode == 0

@@ -14,8 +14,9 @@ from rollbook.contract import resolve_request
 
 def run(*args: str, lang: str = "en") -> subprocess.CompletedProcess:
     env = {**os.environ, "ROLLBOOK_LANG": lang}
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 def replay(receipt: dict, **request) -> dict:
@@ -36,22 +37,40 @@ def test_roll_tiers_dodge_and_soak_panels():
     done = run("roll", "tiers", "--kind", "dodge", "--skill", "6", "--attack-tier", "3", "--lang", "fr")
     assert done.returncode == 0, done.stderr
     assert "Palier de l’attaque" in done.stdout
-    done = run("roll", "tiers", "--kind", "soak", "--endurance", "4", "--armor", "2", "--attack-tier", "3", "--json")
+    done = run(
+        "roll", "tiers", "--kind", "soak", "--endurance", "4", "--armor", "2", "--attack-tier", "3", "--json"
+    )
     receipt = json.loads(done.stdout)
     assert done.returncode == 0 and receipt["soak_value"] == 6 and receipt["damage"] >= 0
 
 
 def test_roll_rollunder_json_with_advantage_and_a_card():
-    done = run("roll", "rollunder", "--action", "climb the wall", "--level", "12", "--advantage", "--card", "Agile",
-               "--json")
+    done = run(
+        "roll",
+        "rollunder",
+        "--action",
+        "climb the wall",
+        "--level",
+        "12",
+        "--advantage",
+        "--card",
+        "Agile",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     receipt = json.loads(done.stdout)
-    assert len(receipt["faces"]) == 2 and receipt["kept"] == min(receipt["faces"]) and receipt["cards"] == ["Agile"]
+    assert (
+        len(receipt["faces"]) == 2
+        and receipt["kept"] == min(receipt["faces"])
+        and receipt["cards"] == ["Agile"]
+    )
     assert replay(receipt, action="climb the wall", level=12, advantage=True, cards=["Agile"]) == receipt
 
 
 def test_roll_rollunder_opposed_panel():
-    done = run("roll", "rollunder", "--kind", "opposed", "--dice", "2d6+1d4", "--threshold", "9", "--action", "lift")
+    done = run(
+        "roll", "rollunder", "--kind", "opposed", "--dice", "2d6+1d4", "--threshold", "9", "--action", "lift"
+    )
     assert done.returncode == 0, done.stderr
     assert "Opposed roll" in done.stdout and "2d6+1d4" in done.stdout
 
@@ -77,10 +96,38 @@ RENDERED = [
     {"system": "tiers", "skill": 2, "faces": [9]},
     {"system": "tiers", "kind": "dodge", "skill": 6, "attack_tier": 3, "faces": [1, 2]},
     {"system": "tiers", "kind": "soak", "endurance": 2, "armor": 0, "attack_tier": 3, "faces": [9]},
-    {"system": "rollunder", "action": "climb", "level": 12, "disadvantage": True, "faces": [4, 20], "cards": ["Agile"]},
-    {"system": "rollunder", "action": "climb", "level": 12, "advantage": True, "disadvantage": True, "faces": [1]},
-    {"system": "rollunder", "action": "lift", "kind": "opposed", "dice": "2d6+1d4", "threshold": 9, "faces": [6, 6, 4]},
-    {"system": "rollunder", "action": "fly", "kind": "opposed", "dice": "2d6", "threshold": 9, "task": "absurd"},
+    {
+        "system": "rollunder",
+        "action": "climb",
+        "level": 12,
+        "disadvantage": True,
+        "faces": [4, 20],
+        "cards": ["Agile"],
+    },
+    {
+        "system": "rollunder",
+        "action": "climb",
+        "level": 12,
+        "advantage": True,
+        "disadvantage": True,
+        "faces": [1],
+    },
+    {
+        "system": "rollunder",
+        "action": "lift",
+        "kind": "opposed",
+        "dice": "2d6+1d4",
+        "threshold": 9,
+        "faces": [6, 6, 4],
+    },
+    {
+        "system": "rollunder",
+        "action": "fly",
+        "kind": "opposed",
+        "dice": "2d6",
+        "threshold": 9,
+        "task": "absurd",
+    },
     {"system": "rollunder", "action": "walk", "level": 3, "task": "trivial"},
 ]
 

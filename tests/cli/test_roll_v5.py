@@ -18,8 +18,14 @@ from rollbook.rules.base import RuleError, to_plain
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "ROLLBOOK_LANG": "en"}
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env,
-                          input=stdin, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        timeout=60,
+    )
 
 
 def test_V5_8_reroll_by_index_for_scripts():
@@ -29,13 +35,19 @@ def test_V5_8_reroll_by_index_for_scripts():
     assert [r["dice"] for r in receipt["rerolls"]] == [[0, 2]] and len(receipt["hunger"]) == 2
     assert receipt["original_normal"][1] == receipt["normal"][1]  # the die not named is kept
     request = v5.V5Request(pool=5, hunger=2, difficulty=3)
-    again = v5.reroll(request, v5.resolve(request, tuple(receipt["original_normal"]) + tuple(receipt["hunger"])),
-                      (0, 2), tuple(receipt["rerolls"][0]["new"]))
+    again = v5.reroll(
+        request,
+        v5.resolve(request, tuple(receipt["original_normal"]) + tuple(receipt["hunger"])),
+        (0, 2),
+        tuple(receipt["rerolls"][0]["new"]),
+    )
     assert again.outcome == receipt["outcome"] and list(again.normal) == receipt["normal"]
 
 
 def test_V5_8_hunger_dice_and_more_than_three_are_refused():
-    done = run("roll", "v5", "--pool", "5", "--hunger", "2", "--reroll", "4")  # dice 4 and 5 are the Hunger dice
+    done = run(
+        "roll", "v5", "--pool", "5", "--hunger", "2", "--reroll", "4"
+    )  # dice 4 and 5 are the Hunger dice
     assert done.returncode == 2 and "Die 4 is a Hunger die: Hunger dice can never be rerolled" in done.stderr
     done = run("roll", "v5", "--pool", "6", "--reroll", "1,2,3,4")
     assert done.returncode == 2 and "reroll" in done.stderr.lower()
@@ -44,7 +56,9 @@ def test_V5_8_hunger_dice_and_more_than_three_are_refused():
 
 
 def test_V5_8_the_prompt_shows_the_advice_and_rerolls_what_is_typed():
-    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="1\n")
+    done = run(
+        "roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="1\n"
+    )
     assert done.returncode == 0, done.stderr
     assert "Hunger dice are never rerolled" in done.stdout and "Best for a win" in done.stdout
     assert "Willpower reroll 1" in done.stdout  # the final receipt shows the reroll
@@ -66,8 +80,21 @@ def test_the_advice_is_the_odds_engines():
 
 def test_V5_8_roll_v5_mode_casual_rerolls_again_and_strict_refuses_a_second():
     """Issue 32: ``rollbook roll v5`` has ``--mode``; a casual roll takes repeated Willpower rerolls (V5-8)."""
-    done = run("roll", "v5", "--pool", "5", "--hunger", "1", "--mode", "casual", "--reroll", "1,2", "--reroll", "3",
-               "--json")
+    done = run(
+        "roll",
+        "v5",
+        "--pool",
+        "5",
+        "--hunger",
+        "1",
+        "--mode",
+        "casual",
+        "--reroll",
+        "1,2",
+        "--reroll",
+        "3",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     receipt = json.loads(done.stdout)
     assert receipt["mode"] == "casual" and [r["dice"] for r in receipt["rerolls"]] == [[0, 1], [2]]
@@ -85,7 +112,9 @@ def test_issue34_point16_dice_numbered_from_one_everywhere_with_their_faces():
     with pytest.raises(RuleError) as refused:
         reroll_dice("0")
     assert refused.value.params["number"] == 0
-    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="1,3\n")
+    done = run(
+        "roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", stdin="1,3\n"
+    )
     assert done.returncode == 0, done.stderr
     assert "numbers such as 1,3" in done.stdout
     rerolled = v5.reroll(v5.V5Request(pool=4, hunger=1, difficulty=2), receipt, (0, 2), (7, 4))
@@ -101,13 +130,32 @@ def test_issue34_point17_cli_numbers_and_plurals_in_the_readers_language():
     from rollbook.render import view
 
     receipt = v5.resolve(v5.V5Request(pool=3, hunger=2, difficulty=4), (4, 10, 3))
-    for lang, pool in (("es", "3 dados: 1 normal, 2 de Hambre"), ("fr", "3 dés : 1 normal, 2 de Soif"),
-                       ("en", "3 dice: 1 normal, 2 Hunger")):
+    for lang, pool in (
+        ("es", "3 dados: 1 normal, 2 de Hambre"),
+        ("fr", "3 dés : 1 normal, 2 de Soif"),
+        ("en", "3 dice: 1 normal, 2 Hunger"),
+    ):
         assert view(to_plain(receipt), lang).lines[0].value == pool
-    spanish = advice_lines(v5.resolve(v5.V5Request(pool=5, hunger=1, difficulty=4), (4, 6, 2, 5, 3)), "win", "es")
+    spanish = advice_lines(
+        v5.resolve(v5.V5Request(pool=5, hunger=1, difficulty=4), (4, 6, 2, 5, 3)), "win", "es"
+    )
     best = next(line for line in spanish if line.startswith("Lo mejor"))
     assert "14,0\u202f%" in best and "0,0\u202f%" in best, best
-    done = run("roll", "v5", "--pool", "4", "--hunger", "1", "--difficulty", "2", "--interactive", "--lang", "fr",
-               stdin="\n")
+    done = run(
+        "roll",
+        "v5",
+        "--pool",
+        "4",
+        "--hunger",
+        "1",
+        "--difficulty",
+        "2",
+        "--interactive",
+        "--lang",
+        "fr",
+        stdin="\n",
+    )
     assert done.returncode == 0, done.stderr
-    assert "\u202f%" in done.stdout and not any(c.isdigit() and n == "." for c, n in zip(done.stdout, done.stdout[1:]))
+    assert "\u202f%" in done.stdout and not any(
+        c.isdigit() and n == "." for c, n in zip(done.stdout, done.stdout[1:])
+    )

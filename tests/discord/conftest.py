@@ -38,9 +38,14 @@ def discord_api(standin) -> Iterator[StandIn]:
 
 
 def discord_settings(discord_key: Key, standin: StandIn):
-    return load().model_copy(update={"discord_public_key": discord_key.public_hex,
-                                     "discord_application_id": APPLICATION, "discord_api_base": standin.base,
-                                     "discord_bot_token": SecretStr(BOT_TOKEN)})
+    return load().model_copy(
+        update={
+            "discord_public_key": discord_key.public_hex,
+            "discord_application_id": APPLICATION,
+            "discord_api_base": standin.base,
+            "discord_bot_token": SecretStr(BOT_TOKEN),
+        }
+    )
 
 
 @pytest.fixture(scope="session")

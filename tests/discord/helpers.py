@@ -46,8 +46,11 @@ def posted_seqs(messages: list[dict]) -> list[int]:
 
 def public_seqs(table, after: int = 0) -> list[int]:
     """The seqs of the log's public entries after ``after`` (as the Storyteller reads the log)."""
-    return [entry["seq"] for entry in table.log()["entries"]
-            if entry["seq"] > after and entry["visibility"] != "hidden"]
+    return [
+        entry["seq"]
+        for entry in table.log()["entries"]
+        if entry["seq"] > after and entry["visibility"] != "hidden"
+    ]
 
 
 def webhook_of(discord, channel: store.Channel) -> str:

@@ -29,35 +29,87 @@ BEGIN = "<!-- discord-samples: begin (scripts/discord-samples writes what is bet
 END = "<!-- discord-samples: end -->"
 CHANNEL = "1200000000000000009"
 STORYTELLER, PLAYER, NEWCOMER = "2900000000000000001", "2900000000000000002", "2900000000000000003"
-SHEET = {"name": "Sasha", "clan": "brujah", "attributes": {"dexterity": 3, "wits": 2, "composure": 2,
-                                                          "resolve": 2},
-         "skills": {"firearms": 3, "awareness": 2}, "hunger": 1, "humanity": 7, "stains": 2,
-         "willpower": {"max": 4, "superficial": 0, "aggravated": 0}}
+SHEET = {
+    "name": "Sasha",
+    "clan": "brujah",
+    "attributes": {"dexterity": 3, "wits": 2, "composure": 2, "resolve": 2},
+    "skills": {"firearms": 3, "awareness": 2},
+    "hunger": 1,
+    "humanity": 7,
+    "stains": 2,
+    "willpower": {"max": 4, "superficial": 0, "aggravated": 0},
+}
 
 # (command, its options, who sends it, the Discord client's locale, what the sample shows)
 PLAYS = [
-    ("link", lambda keys: [option("code", keys["invitation"])], NEWCOMER, "en-US",
-     "A newcomer joins with the chronicle's invitation (a member links with their key the same way)."),
-    ("chronicle", lambda keys: [{"name": "bind", "type": 1, "options": []}], STORYTELLER, "en-US",
-     "The Storyteller binds the channel to the chronicle."),
-    ("roll", lambda keys: [option("trait", "dexterity"), option("trait2", "firearms")],
-     PLAYER, "en-US", "A linked player rolls traits of their character's sheet (a V5 test: the Willpower reroll "
-                      "is offered under it)."),
-    ("roll", lambda keys: [option("trait", "wits"), option("trait2", "awareness")], PLAYER, "fr",
-     "The same command from a Discord client in French (`/jet`)."),
-    ("ask", lambda keys: [option("trait", "wits"), option("trait2", "firearms"), option("difficulty", 4, 4)],
-     PLAYER, "en-US", "A roll with an edge only the Storyteller grants: it waits in their queue."),
+    (
+        "link",
+        lambda keys: [option("code", keys["invitation"])],
+        NEWCOMER,
+        "en-US",
+        "A newcomer joins with the chronicle's invitation (a member links with their key the same way).",
+    ),
+    (
+        "chronicle",
+        lambda keys: [{"name": "bind", "type": 1, "options": []}],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller binds the channel to the chronicle.",
+    ),
+    (
+        "roll",
+        lambda keys: [option("trait", "dexterity"), option("trait2", "firearms")],
+        PLAYER,
+        "en-US",
+        "A linked player rolls traits of their character's sheet (a V5 test: the Willpower reroll "
+        "is offered under it).",
+    ),
+    (
+        "roll",
+        lambda keys: [option("trait", "wits"), option("trait2", "awareness")],
+        PLAYER,
+        "fr",
+        "The same command from a Discord client in French (`/jet`).",
+    ),
+    (
+        "ask",
+        lambda keys: [option("trait", "wits"), option("trait2", "firearms"), option("difficulty", 4, 4)],
+        PLAYER,
+        "en-US",
+        "A roll with an edge only the Storyteller grants: it waits in their queue.",
+    ),
     ("rouse", lambda keys: [], PLAYER, "en-US", "A Rouse check (V5)."),
     ("remorse", lambda keys: [], PLAYER, "en-US", "A Remorse check (V5)."),
-    ("frenzy", lambda keys: [option("character", str(keys["character"])), option("difficulty", 3, 4)], STORYTELLER,
-     "en-US", "A frenzy test (V5), its difficulty the Storyteller's."),
-    ("odds", lambda keys: [option("trait", "dexterity"), option("trait2", "firearms"), option("difficulty", 3, 4)],
-     PLAYER, "en-US", "The exact odds of a roll before it is made (deferred, then edited)."),
+    (
+        "frenzy",
+        lambda keys: [option("character", str(keys["character"])), option("difficulty", 3, 4)],
+        STORYTELLER,
+        "en-US",
+        "A frenzy test (V5), its difficulty the Storyteller's.",
+    ),
+    (
+        "odds",
+        lambda keys: [option("trait", "dexterity"), option("trait2", "firearms"), option("difficulty", 3, 4)],
+        PLAYER,
+        "en-US",
+        "The exact odds of a roll before it is made (deferred, then edited).",
+    ),
     ("sheet", lambda keys: [], PLAYER, "en-US", "The character's sheet, for its player only."),
-    ("scene", lambda keys: [option("action", "open"), option("name", "The docks at midnight")], STORYTELLER,
-     "en-US", "The Storyteller opens a scene."),
+    (
+        "scene",
+        lambda keys: [option("action", "open"), option("name", "The docks at midnight")],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller opens a scene.",
+    ),
     ("turn", lambda keys: [], STORYTELLER, "en-US", "The Storyteller starts the next turn."),
-    ("verify", lambda keys: [], PLAYER, "en-US", "The chronicle's fairness status and where to verify its log."),
+    (
+        "verify",
+        lambda keys: [],
+        PLAYER,
+        "en-US",
+        "The chronicle's fairness status and where to verify its log.",
+    ),
     ("unlink", lambda keys: [], NEWCOMER, "en-US", "The newcomer ends their link in this channel."),
 ]
 
@@ -86,42 +138,78 @@ def play() -> list[Sample]:
     samples: list[Sample] = []
     key = Key()
     with tempfile.TemporaryDirectory() as folder, StandIn(application_id=APPLICATION) as standin:
-        settings = load().model_copy(update={
-            "discord_public_key": key.public_hex, "discord_application_id": APPLICATION,
-            "discord_api_base": standin.base, "discord_bot_token": SecretStr(BOT_TOKEN),
-            "secret_key": SecretStr("discord samples, not for production"),
-            "secret_key_file": str(Path(folder) / "secret.key")})
+        settings = load().model_copy(
+            update={
+                "discord_public_key": key.public_hex,
+                "discord_application_id": APPLICATION,
+                "discord_api_base": standin.base,
+                "discord_bot_token": SecretStr(BOT_TOKEN),
+                "secret_key": SecretStr("discord samples, not for production"),
+                "secret_key_file": str(Path(folder) / "secret.key"),
+            }
+        )
         app = create_app(f"sqlite:///{Path(folder) / 'samples.sqlite3'}", settings=settings)
         with TestClient(app, base_url="https://table.example.org") as client:
             discord = Discord(client, key)
-            created = client.post("/api/chronicles", json={"name": "Nights of Marseille", "system": "v5"}).json()
+            created = client.post(
+                "/api/chronicles", json={"name": "Nights of Marseille", "system": "v5"}
+            ).json()
             st_key, chronicle = created["token"], created["chronicle"]["id"]
-            discord.ok(command("link", [option("code", st_key)], user_id=STORYTELLER, name="Anna", channel=CHANNEL))
-            joined = discord.ok(command("link", [option("code", created["invitation"])], user_id=PLAYER,
-                                        name="Bruno", channel=CHANNEL))
+            discord.ok(
+                command("link", [option("code", st_key)], user_id=STORYTELLER, name="Anna", channel=CHANNEL)
+            )
+            joined = discord.ok(
+                command(
+                    "link",
+                    [option("code", created["invitation"])],
+                    user_id=PLAYER,
+                    name="Bruno",
+                    channel=CHANNEL,
+                )
+            )
             player = {"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]}
-            made = client.post(f"/api/chronicles/{chronicle}/characters", headers=player,
-                               json={"name": "Sasha", "sheet": SHEET})
+            made = client.post(
+                f"/api/chronicles/{chronicle}/characters",
+                headers=player,
+                json={"name": "Sasha", "sheet": SHEET},
+            )
             character = made.json()["id"]
             keys = {"invitation": created["invitation"], "character": character}
             for name, options, user, locale, caption in PLAYS:
                 given = options(keys)
-                payload = command(name, given, user_id=user, locale=locale, channel=CHANNEL,
-                                  name={STORYTELLER: "Anna", PLAYER: "Bruno"}.get(user, "Chloé"))
+                payload = command(
+                    name,
+                    given,
+                    user_id=user,
+                    locale=locale,
+                    channel=CHANNEL,
+                    name={STORYTELLER: "Anna", PLAYER: "Bruno"}.get(user, "Chloé"),
+                )
                 answer = discord.ok(payload)
                 if answer["type"] == 5:  # deferred: what the original message was edited into
                     data = wait_until(lambda: standin.originals.get(payload["token"]), what=f"/{name} edited")
                 else:
                     data = answer.get("data") or {}
                 samples.append(Sample(name, _typed(name, given), caption, data))
-            rolled = client.post(f"/api/chronicles/{chronicle}/characters/{character}/rolls", headers=player,
-                                 json={"action": V5_TEST})
+            rolled = client.post(
+                f"/api/chronicles/{chronicle}/characters/{character}/rolls",
+                headers=player,
+                json={"action": V5_TEST},
+            )
             assert rolled.status_code == 201, rolled.text
             seq = rolled.json()["entry"]["seq"]
-            posted = wait_until(lambda: [m for m in standin.posted(CHANNEL) if f"#{seq} " in json.dumps(m)],
-                                what="the web roll posted to the channel")
-            samples.append(Sample("poster", "(a roll made on the web table)",
-                                  "What the channel poster posts of an entry made elsewhere.", posted[0]))
+            posted = wait_until(
+                lambda: [m for m in standin.posted(CHANNEL) if f"#{seq} " in json.dumps(m)],
+                what="the web roll posted to the channel",
+            )
+            samples.append(
+                Sample(
+                    "poster",
+                    "(a roll made on the web table)",
+                    "What the channel poster posts of an entry made elsewhere.",
+                    posted[0],
+                )
+            )
     return samples
 
 
@@ -145,7 +233,9 @@ def render(data: dict) -> list[str]:
             lines.append(f"> **{embed['title']}**")
         if embed.get("description"):
             lines += _quote(embed["description"])
-        inline = [f"**{item['name']}** {item['value']}" for item in embed.get("fields") or [] if item.get("inline")]
+        inline = [
+            f"**{item['name']}** {item['value']}" for item in embed.get("fields") or [] if item.get("inline")
+        ]
         if inline:
             lines.append("> " + " · ".join(inline))
         for item in embed.get("fields") or []:

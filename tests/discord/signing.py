@@ -34,11 +34,31 @@ def user(user_id: str, name: str = "Player") -> dict:
     return {"user": {"id": user_id, "username": name.lower(), "global_name": name}, "nick": None, "roles": []}
 
 
-def interaction(kind: int, data: dict | None, *, user_id: str, name: str = "Player", locale: str = "en-US",
-                channel: str = CHANNEL, guild: str = GUILD, message: dict | None = None) -> dict:
-    payload = {"id": snowflake(), "application_id": APPLICATION, "type": kind, "token": "tok-" + snowflake(),
-               "version": 1, "guild_id": guild, "channel_id": channel, "channel": {"id": channel, "type": 0},
-               "member": user(user_id, name), "locale": locale, "guild_locale": "en-US", "app_permissions": "0"}
+def interaction(
+    kind: int,
+    data: dict | None,
+    *,
+    user_id: str,
+    name: str = "Player",
+    locale: str = "en-US",
+    channel: str = CHANNEL,
+    guild: str = GUILD,
+    message: dict | None = None,
+) -> dict:
+    payload = {
+        "id": snowflake(),
+        "application_id": APPLICATION,
+        "type": kind,
+        "token": "tok-" + snowflake(),
+        "version": 1,
+        "guild_id": guild,
+        "channel_id": channel,
+        "channel": {"id": channel, "type": 0},
+        "member": user(user_id, name),
+        "locale": locale,
+        "guild_locale": "en-US",
+        "app_permissions": "0",
+    }
     if data is not None:
         payload["data"] = data
     if message is not None:
@@ -54,7 +74,9 @@ def option(name: str, value, kind: int = 3, focused: bool = False) -> dict:
 
 
 def command(command_name: str, options: list[dict] | None = None, **who) -> dict:
-    return interaction(2, {"id": snowflake(), "name": command_name, "type": 1, "options": options or []}, **who)
+    return interaction(
+        2, {"id": snowflake(), "name": command_name, "type": 1, "options": options or []}, **who
+    )
 
 
 def autocomplete(command_name: str, options: list[dict], **who) -> dict:
@@ -80,8 +102,15 @@ class Discord:
         self.client = client
         self.key = key
 
-    def send(self, payload: dict, *, timestamp: str | None = None, signature: str | None = None,
-             signed: bool = True, body: bytes | None = None):
+    def send(
+        self,
+        payload: dict,
+        *,
+        timestamp: str | None = None,
+        signature: str | None = None,
+        signed: bool = True,
+        body: bytes | None = None,
+    ):
         raw = body if body is not None else json.dumps(payload).encode()
         stamp = timestamp or str(int(time.time()))
         headers = {"Content-Type": "application/json"}

@@ -86,8 +86,12 @@ class StandIn:
 
     def settings(self, **more: Any) -> Settings:
         """Settings pointed at the stand-in, with its application id and bot token."""
-        return Settings(discord_api_base=self.base, discord_application_id=self.application_id,
-                        discord_bot_token=self.bot_token, **more)
+        return Settings(
+            discord_api_base=self.base,
+            discord_application_id=self.application_id,
+            discord_bot_token=self.bot_token,
+            **more,
+        )
 
     def __enter__(self) -> StandIn:
         self.accept()
@@ -104,8 +108,9 @@ class StandIn:
         server.daemon_threads = True
         self.port = server.server_address[1]
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="discord-standin", daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="discord-standin", daemon=True
+        )
         self._thread.start()
 
     def refuse(self) -> None:
@@ -118,22 +123,43 @@ class StandIn:
 
     # --- misbehaviour on demand --------------------------------------------------------------------
 
-    def rate_limit(self, pattern: str, retry_after: float, *, global_limit: bool = False, times: int = 1,
-                   in_body: bool = True) -> None:
+    def rate_limit(
+        self,
+        pattern: str,
+        retry_after: float,
+        *,
+        global_limit: bool = False,
+        times: int = 1,
+        in_body: bool = True,
+    ) -> None:
         """The next ``times`` requests matching ``pattern`` ("METHOD path") answer 429: ``retry_after``
         in the JSON body (and the header), or (``in_body=False``) only in the ``Retry-After`` header."""
         headers = {"Retry-After": str(retry_after), "X-RateLimit-Scope": "global" if global_limit else "user"}
         if global_limit:
             headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_limit} \
-            if in_body else None
+        body = (
+            {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_limit}
+            if in_body
+            else None
+        )
         self._plan(Plan(pattern, 429, times, body, headers))
 
     def bucket_spent(self, pattern: str, reset_after: float) -> None:
         """The next request matching ``pattern`` is answered as usual, saying its rate-limit bucket is
         spent (``X-RateLimit-Remaining: 0``) until ``reset_after`` seconds from now."""
-        self._plan(Plan(pattern, 0, 1, None, {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                                              "X-RateLimit-Reset-After": str(reset_after)}))
+        self._plan(
+            Plan(
+                pattern,
+                0,
+                1,
+                None,
+                {
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": str(reset_after),
+                },
+            )
+        )
 
     def fail(self, pattern: str, status: int = 503, times: int = 1, body: dict | None = None) -> None:
         """The next ``times`` requests matching ``pattern`` answer ``status`` (with Discord's error ``body``)."""
@@ -145,7 +171,9 @@ class StandIn:
 
     def up(self, pattern: str = "") -> None:
         with self._lock:
-            self._plans = [plan for plan in self._plans if not (plan.times is None and plan.pattern == pattern)]
+            self._plans = [
+                plan for plan in self._plans if not (plan.times is None and plan.pattern == pattern)
+            ]
 
     def clear_plans(self) -> None:
         """Behave again: every planned misbehaviour dropped."""
@@ -170,7 +198,9 @@ class StandIn:
     def delete_webhooks(self, channel_id: str) -> None:
         """The channel's webhooks deleted (as from the channel's settings in Discord)."""
         with self._lock:
-            for webhook_id in [key for key, made in self.webhooks.items() if made["channel_id"] == str(channel_id)]:
+            for webhook_id in [
+                key for key, made in self.webhooks.items() if made["channel_id"] == str(channel_id)
+            ]:
                 del self.webhooks[webhook_id]
 
     # --- what tests read ---------------------------------------------------------------------------
@@ -203,7 +233,10 @@ class StandIn:
                 return 403, {"message": "Missing Access", "code": 50001}, {}
             if not isinstance(body, list):
                 return 400, {"message": "Invalid Form Body", "code": 50035}, {}
-            made = [{**command, "id": str(next(self._ids)), "application_id": self.application_id} for command in body]
+            made = [
+                {**command, "id": str(next(self._ids)), "application_id": self.application_id}
+                for command in body
+            ]
             with self._lock:
                 self.commands[match.group(2)] = made
             return 200, made, {}
@@ -212,9 +245,15 @@ class StandIn:
                 return 405, {"message": "405: Method Not Allowed", "code": 0}, {}
             if not bot:
                 return 401, {"message": "401: Unauthorized", "code": 0}, {}
-            webhook_id = str(10 ** 17 + next(self._ids))
-            made = {"id": webhook_id, "type": 1, "channel_id": match.group(1), "name": (body or {}).get("name"),
-                    "token": f"hook-token-{webhook_id}", "application_id": self.application_id}
+            webhook_id = str(10**17 + next(self._ids))
+            made = {
+                "id": webhook_id,
+                "type": 1,
+                "channel_id": match.group(1),
+                "name": (body or {}).get("name"),
+                "token": f"hook-token-{webhook_id}",
+                "application_id": self.application_id,
+            }
             with self._lock:
                 self.webhooks[webhook_id] = made
             return 200, {**made, "url": f"{self.base}/webhooks/{webhook_id}/{made['token']}"}, {}
@@ -243,15 +282,20 @@ class StandIn:
 
     def _message(self, channel_id: str | None, body: Any, **more: Any) -> dict:
         body = body if isinstance(body, dict) else {}
-        return {"id": str(10 ** 18 + next(self._ids)), "channel_id": channel_id, "content": body.get("content", ""),
-                "embeds": body.get("embeds", []), **more}
+        return {
+            "id": str(10**18 + next(self._ids)),
+            "channel_id": channel_id,
+            "content": body.get("content", ""),
+            "embeds": body.get("embeds", []),
+            **more,
+        }
 
 
 def _handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        def log_message(self, format: str, *args: Any) -> None:
             pass  # quiet: the tests read ``seen``
 
         def _serve(self) -> None:
@@ -263,7 +307,7 @@ def _handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw) if raw else None
             except ValueError:
                 body = raw.decode("utf-8", "replace")
-            path = parts.path[len(PREFIX):] if parts.path.startswith(PREFIX) else parts.path
+            path = parts.path[len(PREFIX) :] if parts.path.startswith(PREFIX) else parts.path
             query = parse_qs(parts.query)
             headers = {name.lower(): value for name, value in self.headers.items()}
             status, answer, extra = standin.answer(self.command, path, query, headers, body)

@@ -55,11 +55,14 @@ def test_each_command_is_within_discords_size_limits(command):
         assert len(option.get("choices") or []) <= 25
     # Discord counts the names, descriptions and choices of a command: at most 4,000 per locale
     for locale in (None, *LOCALES):
+
         def text(item):
             if locale is None:
                 return item["name"] + item.get("description", "")
-            return (item.get("name_localizations") or {}).get(locale, item["name"]) + \
-                (item.get("description_localizations") or {}).get(locale, item.get("description", ""))
+            return (item.get("name_localizations") or {}).get(locale, item["name"]) + (
+                item.get("description_localizations") or {}
+            ).get(locale, item.get("description", ""))
+
         assert sum(len(text(item)) for item in named_things(command)) <= 4000
 
 

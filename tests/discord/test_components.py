@@ -10,17 +10,33 @@ from rollbook.discord.components import entry_message
 from rollbook.web.preview import reroll_advice
 from tests.discord.limits import problems
 
-SHEET = {"name": "Sasha", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}, "hunger": 1,
-         "willpower": {"max": 4, "superficial": 0, "aggravated": 0}}
+SHEET = {
+    "name": "Sasha",
+    "attributes": {"dexterity": 3},
+    "skills": {"firearms": 2},
+    "hunger": 1,
+    "willpower": {"max": 4, "superficial": 0, "aggravated": 0},
+}
 ACTION = {"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": 3}
 
 
 def entry_of(faces: list[int]) -> dict:
-    performed = play.perform("v5", dict(SHEET), ACTION, mode="casual", role="storyteller", source=GivenFaces(faces))
+    performed = play.perform(
+        "v5", dict(SHEET), ACTION, mode="casual", role="storyteller", source=GivenFaces(faces)
+    )
     receipt = performed.receipt if hasattr(performed, "receipt") else performed["receipt"]
-    return {"chronicle": 1, "seq": 7, "kind": "roll", "created_at": "2026-12-03T08:00:00.000000Z",
-            "visibility": "public", "actor": {"member": 2, "name": "Bruno", "role": "player", "character": 3},
-            "receipt": receipt, "character": 3, "refers_to": None, "effects": []}
+    return {
+        "chronicle": 1,
+        "seq": 7,
+        "kind": "roll",
+        "created_at": "2026-12-03T08:00:00.000000Z",
+        "visibility": "public",
+        "actor": {"member": 2, "name": "Bruno", "role": "player", "character": 3},
+        "receipt": receipt,
+        "character": 3,
+        "refers_to": None,
+        "effects": [],
+    }
 
 
 def test_the_reroll_button_names_the_advised_dice_and_the_select_every_normal_die():
@@ -46,6 +62,11 @@ def test_the_reroll_button_names_the_advised_dice_and_the_select_every_normal_di
 
 def test_no_reroll_for_another_players_roll():
     entry = entry_of([2, 3, 7, 1, 9])
-    _embed, rows = entry_message("en", entry, {"id": 99, "role": "player", "chronicle": 1}, "v5",
-                                 {"character": {"id": 3, "name": "Sasha", "owner": 2}})
+    _embed, rows = entry_message(
+        "en",
+        entry,
+        {"id": 99, "role": "player", "chronicle": 1},
+        "v5",
+        {"character": {"id": 3, "name": "Sasha", "owner": 2}},
+    )
     assert rows == []

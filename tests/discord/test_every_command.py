@@ -50,19 +50,33 @@ def table_for(database_url, make_table, discord, channel: str) -> dict:
         table = make_table("v5")
         key = table.st["Authorization"].split()[1]
         discord.ok(command("link", [option("code", key)], user_id=ST_USER, channel=channel))
-        discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST_USER, channel=channel))
-        joined = discord.ok(command("link", [option("code", table.invitation)], user_id=PLAYER_USER, channel=channel))
+        discord.ok(
+            command(
+                "chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST_USER, channel=channel
+            )
+        )
+        joined = discord.ok(
+            command("link", [option("code", table.invitation)], user_id=PLAYER_USER, channel=channel)
+        )
         player = {"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]}
-        table.character(player, {**V5_SHEET, "humanity": 7, "stains": 2,
-                                 "willpower": {"max": 4, "superficial": 0, "aggravated": 0}})
+        table.character(
+            player,
+            {
+                **V5_SHEET,
+                "humanity": 7,
+                "stains": 2,
+                "willpower": {"max": 4, "superficial": 0, "aggravated": 0},
+            },
+        )
         _tables[database_url] = {"table": table, "invitation": table.invitation, "channel": channel}
     return _tables[database_url]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("name", [c["name"] for c in command_definitions()])
-def test_every_command_in_every_locale_answers_within_discords_limits(database_url, make_table, discord, discord_api,
-                                                                        name, locale):
+def test_every_command_in_every_locale_answers_within_discords_limits(
+    database_url, make_table, discord, discord_api, name, locale
+):
     channel = "4100000000000000001" if database_url.startswith("sqlite") else "4100000000000000002"
     played = table_for(database_url, make_table, discord, channel)
     user = ST_USER if name in BY_STORYTELLER else str(next(_users)) if name in BY_NEWCOMER else PLAYER_USER
@@ -93,9 +107,13 @@ def test_every_entry_those_commands_logged_renders_within_limits(database_url, m
 
 
 def test_oversized_embeds_are_trimmed_to_the_limits(database_url):
-    huge = {"title": "t" * 400, "description": "d" * 5000, "footer": {"text": "f" * 3000},
-            "author": {"name": "a" * 300},
-            "fields": [{"name": "n" * 300, "value": "v" * 2000} for _ in range(40)]}
+    huge = {
+        "title": "t" * 400,
+        "description": "d" * 5000,
+        "footer": {"text": "f" * 3000},
+        "author": {"name": "a" * 300},
+        "fields": [{"name": "n" * 300, "value": "v" * 2000} for _ in range(40)],
+    }
     fitted = fit_all([huge, dict(huge), dict(huge)])
     assert problems({"embeds": fitted}) == []
     assert fitted[0]["title"].endswith("…") and len(fitted[0]["fields"]) <= 25

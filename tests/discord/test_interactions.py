@@ -23,9 +23,11 @@ ST_USER, PLAYER_USER, STRANGER = "2100000000000000001", "2100000000000000002", "
 
 def counts(app) -> tuple[int, int, int]:
     with app.state.db.read() as session:
-        return (session.scalar(select(func.count()).select_from(LogEntry)),
-                session.scalar(select(func.count()).select_from(IdempotencyRecord)),
-                session.scalar(select(func.count()).select_from(DiscordLink)))
+        return (
+            session.scalar(select(func.count()).select_from(LogEntry)),
+            session.scalar(select(func.count()).select_from(IdempotencyRecord)),
+            session.scalar(select(func.count()).select_from(DiscordLink)),
+        )
 
 
 def linked_table(make_table, discord, system="v5", channel=CHANNEL):
@@ -33,12 +35,23 @@ def linked_table(make_table, discord, system="v5", channel=CHANNEL):
     through Discord with the invitation, with a character."""
     table = make_table(system)
     st_key = table.st["Authorization"].split()[1]
-    answer = discord.ok(command("link", [option("code", st_key)], user_id=ST_USER, name="Anna", channel=channel))
+    answer = discord.ok(
+        command("link", [option("code", st_key)], user_id=ST_USER, name="Anna", channel=channel)
+    )
     assert answer["type"] == 4 and answer["data"]["flags"] == 64, answer
-    assert discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST_USER,
-                              channel=channel))["data"]["flags"] == 64
-    joined = discord.ok(command("link", [option("code", table.invitation)], user_id=PLAYER_USER, name="Bruno",
-                                channel=channel))
+    assert (
+        discord.ok(
+            command(
+                "chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST_USER, channel=channel
+            )
+        )["data"]["flags"]
+        == 64
+    )
+    joined = discord.ok(
+        command(
+            "link", [option("code", table.invitation)], user_id=PLAYER_USER, name="Bruno", channel=channel
+        )
+    )
     key = joined["data"]["content"].split("||")[1]
     player = {"Authorization": f"Bearer {key}"}
     character = table.character(player, dict(V5_SHEET))
@@ -74,8 +87,9 @@ def test_a_bad_missing_or_stale_signature_is_401_and_writes_nothing(app, discord
 
 def test_a_roll_made_on_discord_is_logged_verifies_and_is_answered_once(app, discord, make_table, tmp_path):
     table, player, character = linked_table(make_table, discord)
-    roll = command("roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=PLAYER_USER,
-                   locale="fr")
+    roll = command(
+        "roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=PLAYER_USER, locale="fr"
+    )
     first = discord.ok(roll)
     assert first["type"] == 4
     embed = first["data"]["embeds"][0]
@@ -89,7 +103,9 @@ def test_a_roll_made_on_discord_is_logged_verifies_and_is_answered_once(app, dis
     again = discord.ok(roll)  # Discord delivers it twice: one roll, the same answer
     assert again == first and counts(app) == before
     rolls = [e for e in table.log()["entries"] if e["kind"] == "roll"]
-    assert len(rolls) == 1 and rolls[0]["actor"]["name"] == "Bruno" and rolls[0]["character"] == character["id"]
+    assert (
+        len(rolls) == 1 and rolls[0]["actor"]["name"] == "Bruno" and rolls[0]["character"] == character["id"]
+    )
     # the reroll through the select, as the player
     seq = rolls[0]["seq"]
     rerolled = discord.ok(component(f"rb:rs:{seq}", ["0"], user_id=PLAYER_USER))
@@ -107,10 +123,18 @@ def test_an_unlinked_user_is_told_to_link_and_a_stranger_cannot_act(discord, mak
 
 def test_the_storytellers_grant_button_pressed_by_a_player_is_refused(app, discord, make_table):
     table, player, character = linked_table(make_table, discord)
-    asked = discord.ok(command("ask", [option("trait", "dexterity"), option("trait2", "firearms"),
-                                       option("difficulty", 4, 4)], user_id=PLAYER_USER))
-    buttons = {c["custom_id"].split(":")[1]: c["custom_id"] for row in asked["data"]["components"]
-               for c in row["components"]}
+    asked = discord.ok(
+        command(
+            "ask",
+            [option("trait", "dexterity"), option("trait2", "firearms"), option("difficulty", 4, 4)],
+            user_id=PLAYER_USER,
+        )
+    )
+    buttons = {
+        c["custom_id"].split(":")[1]: c["custom_id"]
+        for row in asked["data"]["components"]
+        for c in row["components"]
+    }
     assert {"g", "gc", "rf"} <= set(buttons), asked
     before = counts(app)
     for custom_id in (buttons["g"], buttons["rf"], buttons["gc"]):
@@ -140,8 +164,14 @@ def test_removing_the_member_ends_the_link_at_once(client, discord, make_table):
 
 def test_rotating_the_members_key_ends_the_link_and_an_edge_points_to_ask(client, discord, make_table):
     table, player, character = linked_table(make_table, discord)
-    edge = discord.ok(command("roll", [option("trait", "wits"), option("difficulty", 5, 4)], user_id=PLAYER_USER))
-    assert edge["data"]["flags"] == 64 and "/ask" in edge["data"]["content"] and "difficulty" in edge["data"]["content"]
+    edge = discord.ok(
+        command("roll", [option("trait", "wits"), option("difficulty", 5, 4)], user_id=PLAYER_USER)
+    )
+    assert (
+        edge["data"]["flags"] == 64
+        and "/ask" in edge["data"]["content"]
+        and "difficulty" in edge["data"]["content"]
+    )
     rotated = client.post(f"{table.base}/members/me/key", headers=player)
     assert rotated.status_code == 201, rotated.text
     answer = discord.ok(command("rouse", [], user_id=PLAYER_USER))
@@ -151,8 +181,12 @@ def test_rotating_the_members_key_ends_the_link_and_an_edge_points_to_ask(client
 def test_a_thread_of_a_linked_channel_acts_for_its_member(discord, make_table):
     table, player, character = linked_table(make_table, discord)
     thread = "1200000000000000999"
-    payload = command("roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=PLAYER_USER,
-                      channel=thread)
+    payload = command(
+        "roll",
+        [option("trait", "dexterity"), option("trait2", "firearms")],
+        user_id=PLAYER_USER,
+        channel=thread,
+    )
     payload["channel"] = {"id": thread, "type": 11, "parent_id": CHANNEL}  # a public thread of the channel
     answer = discord.ok(payload)
     assert answer["type"] == 4 and answer["data"]["embeds"], answer
@@ -164,12 +198,19 @@ def test_a_thread_of_a_linked_channel_acts_for_its_member(discord, make_table):
 def test_only_the_storyteller_binds_and_a_bad_code_links_nothing(app, discord, make_table):
     table, player, character = linked_table(make_table, discord)
     other = "1200000000000000777"
-    assert "/link" in discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}],
-                                         user_id=PLAYER_USER, channel=other))["data"]["content"]
+    assert (
+        "/link"
+        in discord.ok(
+            command(
+                "chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=PLAYER_USER, channel=other
+            )
+        )["data"]["content"]
+    )
     discord.ok(command("link", [option("code", table.invitation)], user_id=STRANGER, channel=other))
     before = counts(app)
-    refused = discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=STRANGER,
-                                 channel=other))
+    refused = discord.ok(
+        command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=STRANGER, channel=other)
+    )
     assert refused["data"]["flags"] == 64 and "Storyteller" in refused["data"]["content"], refused
     bad = discord.ok(command("link", [option("code", "not-a-code")], user_id="2100000000000000009"))
     assert bad["data"]["flags"] == 64 and counts(app) == before

@@ -28,11 +28,20 @@ def seated(make_table, discord, system: str, *players: str):
     table = make_table(system)
     key = table.st["Authorization"].split()[1]
     discord.ok(command("link", [option("code", key)], user_id=ST, channel=channel))
-    discord.ok(command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST, channel=channel))
+    discord.ok(
+        command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST, channel=channel)
+    )
     keys = []
     for user in players:
-        joined = discord.ok(command("link", [option("code", table.invitation)], user_id=user, name=f"U{user[-2:]}",
-                                    channel=channel))
+        joined = discord.ok(
+            command(
+                "link",
+                [option("code", table.invitation)],
+                user_id=user,
+                name=f"U{user[-2:]}",
+                channel=channel,
+            )
+        )
         keys.append({"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]})
     return table, channel, keys
 
@@ -45,10 +54,20 @@ def test_a_roll_made_on_discord_reaches_the_web_tables_live_feed(database_url, m
     # the reader's join (30 s) and then the server's stop (10 s) waiting. `quiet` is well above the
     # roll's way from Discord to the feed (well under a second).
     quiet = 10
-    with ThreadedServer(create_app(database_url)) as web, \
-            EventReader(web.url, f"{table.base}/events", table.st, {"after": after, "idle_timeout": quiet}) as feed:
-        answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "firearms")],
-                                    user_id=ANNA, channel=channel))
+    with (
+        ThreadedServer(create_app(database_url)) as web,
+        EventReader(
+            web.url, f"{table.base}/events", table.st, {"after": after, "idle_timeout": quiet}
+        ) as feed,
+    ):
+        answer = discord.ok(
+            command(
+                "roll",
+                [option("trait", "dexterity"), option("trait2", "firearms")],
+                user_id=ANNA,
+                channel=channel,
+            )
+        )
         seq = int(answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#"))
         wait_until(lambda: seq in feed.seqs(), 15, what="the Discord roll on the web table's live feed")
         assert feed.ended.wait(quiet + 10), "the feed did not end after its quiet seconds"
@@ -58,15 +77,24 @@ def test_a_roll_made_on_discord_reaches_the_web_tables_live_feed(database_url, m
 def test_a_hidden_roll_is_shown_to_the_storyteller_alone(database_url, make_table, discord, client):
     table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
     sasha = table.character(anna, dict(V5_SHEET))
-    answer = discord.ok(command("roll", [option("character", str(sasha["id"])), option("trait", "wits"),
-                                         option("hidden", True, 5)], user_id=ST, channel=channel))
-    assert answer["type"] == 4 and answer["data"]["flags"] == 64, answer  # ephemeral: the Storyteller's eyes only
+    answer = discord.ok(
+        command(
+            "roll",
+            [option("character", str(sasha["id"])), option("trait", "wits"), option("hidden", True, 5)],
+            user_id=ST,
+            channel=channel,
+        )
+    )
+    assert answer["type"] == 4 and answer["data"]["flags"] == 64, (
+        answer
+    )  # ephemeral: the Storyteller's eyes only
     hidden = [e for e in table.log()["entries"] if e["kind"] == "roll"]
     assert hidden and hidden[-1]["visibility"] == "hidden"
     # a player may not roll hidden (the Storyteller's edge): refused, ephemerally, nothing logged
     before = len(table.log()["entries"])
-    refused = discord.ok(command("roll", [option("trait", "wits"), option("hidden", True, 5)], user_id=ANNA,
-                                 channel=channel))
+    refused = discord.ok(
+        command("roll", [option("trait", "wits"), option("hidden", True, 5)], user_id=ANNA, channel=channel)
+    )
     assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
     assert len(table.log()["entries"]) == before
 
@@ -74,14 +102,22 @@ def test_a_hidden_roll_is_shown_to_the_storyteller_alone(database_url, make_tabl
 def test_autocomplete_reads_the_linked_characters_sheet_in_the_users_language(make_table, discord):
     table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
     table.character(anna, dict(V5_SHEET))
-    answer = discord.ok(autocomplete("roll", [option("trait", "arm", focused=True)], user_id=ANNA, channel=channel,
-                                     locale="fr"))
+    answer = discord.ok(
+        autocomplete(
+            "roll", [option("trait", "arm", focused=True)], user_id=ANNA, channel=channel, locale="fr"
+        )
+    )
     assert answer["type"] == 8
     assert answer["data"]["choices"] == [{"name": "Armes à feu 3", "value": "firearms"}]
-    everything = discord.ok(autocomplete("roll", [option("trait", "", focused=True)], user_id=ANNA, channel=channel))
+    everything = discord.ok(
+        autocomplete("roll", [option("trait", "", focused=True)], user_id=ANNA, channel=channel)
+    )
     assert {c["value"] for c in everything["data"]["choices"]} >= {"dexterity", "wits", "firearms"}
-    stranger = discord.ok(autocomplete("roll", [option("trait", "", focused=True)], user_id="5199999999999999999",
-                                       channel=channel))
+    stranger = discord.ok(
+        autocomplete(
+            "roll", [option("trait", "", focused=True)], user_id="5199999999999999999", channel=channel
+        )
+    )
     assert stranger == {"type": 8, "data": {"choices": []}}
 
 
@@ -91,10 +127,20 @@ def test_the_exchange_goes_on_with_buttons_each_pressed_by_whoever_may(make_tabl
     bran = table.character(bruno, dict(V20_DEFENDER))
     attack = None
     for _ in range(30):  # the server's own dice: until the attack hits
-        answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "melee"),
-                                             option("target", str(bran["id"]))], user_id=ANNA, channel=channel))
-        steps = [c["custom_id"] for row in answer["data"].get("components", []) for c in row["components"]
-                 if c["custom_id"].startswith("rb:st:")]
+        answer = discord.ok(
+            command(
+                "roll",
+                [option("trait", "dexterity"), option("trait2", "melee"), option("target", str(bran["id"]))],
+                user_id=ANNA,
+                channel=channel,
+            )
+        )
+        steps = [
+            c["custom_id"]
+            for row in answer["data"].get("components", [])
+            for c in row["components"]
+            if c["custom_id"].startswith("rb:st:")
+        ]
         if steps:
             attack = steps[0]
             break
@@ -107,19 +153,31 @@ def test_the_exchange_goes_on_with_buttons_each_pressed_by_whoever_may(make_tabl
     entries = table.log()["entries"]
     assert entries[-1]["kind"] == "roll" and entries[-1]["receipt"]["kind"] == "damage"
     assert entries[-1]["refers_to"] is not None
-    soak = [c["custom_id"] for row in damage["data"].get("components", []) for c in row["components"]
-            if c["custom_id"].startswith("rb:st:")]
+    soak = [
+        c["custom_id"]
+        for row in damage["data"].get("components", [])
+        for c in row["components"]
+        if c["custom_id"].startswith("rb:st:")
+    ]
     if entries[-1]["receipt"]["result"].get("levels"):  # a hit that did damage: the defender soaks it
         assert soak and soak[0].split(":")[3] == "soak" and soak[0].endswith(f":{bran['id']}")
         soaked = discord.ok(component(soak[0], user_id=BRUNO, channel=channel))
         assert soaked["type"] == 4 and table.log()["entries"][-1]["receipt"]["kind"] == "soak"
 
 
-def test_the_poster_skips_what_an_interaction_showed_there_and_posts_the_rest(make_table, discord, discord_api):
+def test_the_poster_skips_what_an_interaction_showed_there_and_posts_the_rest(
+    make_table, discord, discord_api
+):
     table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
     sasha = table.character(anna, dict(V5_SHEET))
-    answer = discord.ok(command("roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=ANNA,
-                                channel=channel))
+    answer = discord.ok(
+        command(
+            "roll",
+            [option("trait", "dexterity"), option("trait2", "firearms")],
+            user_id=ANNA,
+            channel=channel,
+        )
+    )
     on_discord = int(answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#"))
     on_web = table.roll(anna, sasha["id"], {"kind": "test", "attribute": "wits", "skill": "firearms"})
     assert on_web.status_code == 201, on_web.text
@@ -128,16 +186,22 @@ def test_the_poster_skips_what_an_interaction_showed_there_and_posts_the_rest(ma
     assert on_discord not in posted_seqs(discord_api.posted(channel))  # answered there already: not twice
 
 
-def test_a_deferred_answer_edits_the_original_and_survives_discord_being_down(app, make_table, discord, discord_api):
+def test_a_deferred_answer_edits_the_original_and_survives_discord_being_down(
+    app, make_table, discord, discord_api
+):
     table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
     table.character(anna, dict(V5_SHEET))
     odds = [option("trait", "dexterity"), option("trait2", "firearms")]
     payload = command("odds", odds, user_id=ANNA, channel=channel, locale="es-ES")
     assert discord.ok(payload) == {"type": 5}  # "thinking…" at once, the odds after
     edited = discord_api.originals[payload["token"]]
-    assert "%" in edited["embeds"][0]["description"] and edited["embeds"][0]["title"] == "Probabilidades exactas"
+    assert (
+        "%" in edited["embeds"][0]["description"] and edited["embeds"][0]["title"] == "Probabilidades exactas"
+    )
     previous = app.state.discord_rest
-    app.state.discord_rest = DiscordRest(discord_api.base, discord_api.bot_token, application_id=APPLICATION, budget=0.5)
+    app.state.discord_rest = DiscordRest(
+        discord_api.base, discord_api.bot_token, application_id=APPLICATION, budget=0.5
+    )
     discord_api.down("messages/@original")
     try:
         late = command("odds", odds, user_id=ANNA, channel=channel)
@@ -148,20 +212,45 @@ def test_a_deferred_answer_edits_the_original_and_survives_discord_being_down(ap
         app.state.discord_rest = previous
 
 
-@pytest.mark.parametrize("system, sheet, traits", [
-    ("v20", {"name": "Lucita", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}}, ("dexterity", "firearms")),
-    ("tiers", {"name": "Ash", "skills": {"stealth": 40}}, ("stealth",)),
-    ("tiers", {"name": "Ash", "skills": {"firearms": 40},
-               "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 3, "spare": 24}]}, ("firearms", "Pistol")),
-    ("rollunder", {"name": "Mara", "attributes": {"agility": 12}, "skills": {"lockpicking": 14}}, ("lockpicking",)),
-])
+@pytest.mark.parametrize(
+    "system, sheet, traits",
+    [
+        (
+            "v20",
+            {"name": "Lucita", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}},
+            ("dexterity", "firearms"),
+        ),
+        ("tiers", {"name": "Ash", "skills": {"stealth": 40}}, ("stealth",)),
+        (
+            "tiers",
+            {
+                "name": "Ash",
+                "skills": {"firearms": 40},
+                "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 3, "spare": 24}],
+            },
+            ("firearms", "Pistol"),
+        ),
+        (
+            "rollunder",
+            {"name": "Mara", "attributes": {"agility": 12}, "skills": {"lockpicking": 14}},
+            ("lockpicking",),
+        ),
+    ],
+)
 def test_every_game_rolls_a_sheets_traits_from_discord(make_table, discord, system, sheet, traits):
     table, channel, (anna,) = seated(make_table, discord, system, ANNA)
     made = table.character(anna, dict(sheet))
     names = ("trait", "weapon") if "weapons" in sheet else ("trait", "trait2")
     extra = [option("bullets", 1, 4)] if "weapons" in sheet else []
-    answer = discord.ok(command("roll", [option(n, t) for n, t in zip(names, traits)] + extra, user_id=ANNA,
-                                channel=channel, locale="fr"))
+    answer = discord.ok(
+        command(
+            "roll",
+            [option(n, t) for n, t in zip(names, traits)] + extra,
+            user_id=ANNA,
+            channel=channel,
+            locale="fr",
+        )
+    )
     assert answer["type"] == 4 and answer["data"].get("embeds"), answer
     rolled = [e for e in table.log()["entries"] if e["kind"] == "roll"][-1]
     assert rolled["character"] == made["id"]
@@ -178,8 +267,12 @@ def test_sheet_shows_the_tracks_a_player_checks_between_rolls(make_table, discor
     answer = discord.ok(command("sheet", [], user_id=ANNA, channel=channel, locale="fr"))
     assert answer["data"]["flags"] == 64
     names = [f["name"] for f in answer["data"]["embeds"][0]["fields"]]
-    expected = ["Soif", "Volonté", "Santé", "Humanité"] if system == "v5" else ["Volonté", "Réserve de sang", "Santé"]
-    assert names[:len(expected)] == expected
+    expected = (
+        ["Soif", "Volonté", "Santé", "Humanité"]
+        if system == "v5"
+        else ["Volonté", "Réserve de sang", "Santé"]
+    )
+    assert names[: len(expected)] == expected
     values = {f["name"]: f["value"] for f in answer["data"]["embeds"][0]["fields"]}
     if system == "v20":
         assert values["Santé"] == "Indemne" and "par tour" in values["Réserve de sang"]

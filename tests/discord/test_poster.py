@@ -61,14 +61,18 @@ def test_public_entries_are_posted_in_order_and_hidden_ones_never(app, client, m
     webhook_made = discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")
     assert len(webhook_made) == 1  # made once, on the first post, then kept (sealed) in the store
     sent = discord_api.requests(r"POST /webhooks/\d+/hook-token")
-    assert all(seen.query == {"wait": ["true"]} and seen.body["allowed_mentions"] == {"parse": []} for seen in sent)
+    assert all(
+        seen.query == {"wait": ["true"]} and seen.body["allowed_mentions"] == {"parse": []} for seen in sent
+    )
 
 
 def test_an_entry_an_interaction_showed_is_not_posted_twice(app, client, make_table, discord_api):
     table, character, channel, first = posted_first(app, make_table, "the first roll posted")
     # an entry an interaction answered in the channel: marked in the transaction that made it
-    answered = tx.run(app.state.db, lambda session: store.mark_answered(session, table.id, channel.channel_id,
-                                                                        [first[-1] + 1]))
+    answered = tx.run(
+        app.state.db,
+        lambda session: store.mark_answered(session, table.id, channel.channel_id, [first[-1] + 1]),
+    )
     assert answered is None
     later = rolled(table, table.st, character["id"], 2)
     assert later[0] == first[-1] + 1
@@ -81,7 +85,9 @@ def test_every_bound_channel_gets_the_entry(app, client, make_table, discord_api
     channels = [bind(app, table), bind(app, table)]
     made = rolled(table, table.st, character["id"], 2)
     for channel in channels:
-        wait_until(lambda: posted_seqs(discord_api.posted(channel.channel_id)) == made, what="both channels posted")
+        wait_until(
+            lambda: posted_seqs(discord_api.posted(channel.channel_id)) == made, what="both channels posted"
+        )
 
 
 def test_a_429_holds_the_channel_for_its_retry_after(app, client, make_table, discord_api):
@@ -96,13 +102,16 @@ def test_a_429_holds_the_channel_for_its_retry_after(app, client, make_table, di
     assert posted_seqs(discord_api.posted(channel.channel_id)) == first + later
 
 
-def test_a_channel_webhook_that_is_down_never_slows_the_roll_and_catches_up_in_order(app, client, make_table,
-                                                                                      discord_api):
+def test_a_channel_webhook_that_is_down_never_slows_the_roll_and_catches_up_in_order(
+    app, client, make_table, discord_api
+):
     table, character = playing(make_table)
     channel, other = bind(app, table), bind(app, table)
     first = rolled(table, table.st, character["id"], 1)
-    wait_until(lambda: cursor(app, channel) >= first[-1] and cursor(app, other) >= first[-1],
-               what="both webhooks made")
+    wait_until(
+        lambda: cursor(app, channel) >= first[-1] and cursor(app, other) >= first[-1],
+        what="both webhooks made",
+    )
     webhook_id = webhook_of(discord_api, channel)
     discord_api.down(rf"POST /webhooks/{webhook_id}/")
     durations = []
@@ -111,14 +120,23 @@ def test_a_channel_webhook_that_is_down_never_slows_the_roll_and_catches_up_in_o
         started = time.monotonic()
         later += rolled(table, table.st, character["id"], 1)
         durations.append(time.monotonic() - started)
-    wait_until(lambda: discord_api.requests(rf"POST /webhooks/{webhook_id}/.*") and
-               discord_api.requests(rf"POST /webhooks/{webhook_id}/")[-1].status == 503, what="a post refused")
+    wait_until(
+        lambda: (
+            discord_api.requests(rf"POST /webhooks/{webhook_id}/.*")
+            and discord_api.requests(rf"POST /webhooks/{webhook_id}/")[-1].status == 503
+        ),
+        what="a post refused",
+    )
     # the other channel goes on meanwhile; the down one holds its entries, in order
-    wait_until(lambda: posted_seqs(discord_api.posted(other.channel_id)) == first + later, what="the other channel")
+    wait_until(
+        lambda: posted_seqs(discord_api.posted(other.channel_id)) == first + later, what="the other channel"
+    )
     assert cursor(app, channel) == first[-1]
     assert max(durations) < 2.0, durations  # the roll never waited for Discord
     discord_api.up(rf"POST /webhooks/{webhook_id}/")
-    wait_until(lambda: cursor(app, channel) >= later[-1], 15, what="the channel caught up once its webhook is back")
+    wait_until(
+        lambda: cursor(app, channel) >= later[-1], 15, what="the channel caught up once its webhook is back"
+    )
     assert posted_seqs(discord_api.posted(channel.channel_id)) == first + later
 
 
@@ -143,19 +161,29 @@ def test_a_webhook_deleted_in_discord_is_made_again(app, client, make_table, dis
     assert len(discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")) == 2
 
 
-def test_a_bot_without_manage_webhooks_is_tried_again_and_never_fails_the_roll(app, client, make_table,
-                                                                              discord_api):
+def test_a_bot_without_manage_webhooks_is_tried_again_and_never_fails_the_roll(
+    app, client, make_table, discord_api
+):
     table, character = playing(make_table)
     channel = bind(app, table)
-    discord_api.fail(rf"POST /channels/{channel.channel_id}/webhooks", 403,
-                     body={"message": "Missing Permissions", "code": 50013})
+    discord_api.fail(
+        rf"POST /channels/{channel.channel_id}/webhooks",
+        403,
+        body={"message": "Missing Permissions", "code": 50013},
+    )
     made = rolled(table, table.st, character["id"], 2)  # 201 both: Discord's refusal is the poster's
-    wait_until(lambda: cursor(app, channel) >= made[-1], 15, what="the posts once the bot may make the webhook")
-    assert [seen.status for seen in discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")] == [403, 200]
+    wait_until(
+        lambda: cursor(app, channel) >= made[-1], 15, what="the posts once the bot may make the webhook"
+    )
+    assert [
+        seen.status for seen in discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")
+    ] == [403, 200]
     assert posted_seqs(discord_api.posted(channel.channel_id)) == made
 
 
-def test_two_app_processes_on_one_store_post_each_entry_once(app, client, database_url, make_table, discord_api):
+def test_two_app_processes_on_one_store_post_each_entry_once(
+    app, client, database_url, make_table, discord_api
+):
     other_app = create_app(database_url, settings=discord_api.settings())
     with TestClient(other_app) as other:
         table, character = playing(make_table)

@@ -15,8 +15,14 @@ GUILD = "440000000000000004"
 def environment(standin, **more: str) -> dict[str, str]:
     """The CLI's environment: Discord's settings pointed at the stand-in (none of the caller's)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("DISCORD_")}
-    env.update({"DISCORD_API_BASE": standin.base, "DISCORD_APPLICATION_ID": standin.application_id,
-                "DISCORD_BOT_TOKEN": standin.bot_token, **more})
+    env.update(
+        {
+            "DISCORD_API_BASE": standin.base,
+            "DISCORD_APPLICATION_ID": standin.application_id,
+            "DISCORD_BOT_TOKEN": standin.bot_token,
+            **more,
+        }
+    )
     return env
 
 
@@ -26,13 +32,20 @@ def test_register_overwrites_one_guilds_commands_with_the_definitions(standin):
     [seen] = standin.requests(rf"PUT /applications/{standin.application_id}/guilds/{GUILD}/commands")
     assert seen.body == command_definitions()
     assert seen.headers["authorization"] == f"Bot {standin.bot_token}"
-    assert standin.commands[GUILD] and "registered" in done.stdout and f"/{command_definitions()[0]['name']}" in done.stdout
+    assert (
+        standin.commands[GUILD]
+        and "registered" in done.stdout
+        and f"/{command_definitions()[0]['name']}" in done.stdout
+    )
 
 
 def test_register_without_a_guild_overwrites_the_global_commands(standin):
     done = run_cli("discord", "register", env=environment(standin))
     assert done.returncode == 0, done.stderr
-    assert standin.requests(rf"PUT /applications/{standin.application_id}/commands")[-1].body == command_definitions()
+    assert (
+        standin.requests(rf"PUT /applications/{standin.application_id}/commands")[-1].body
+        == command_definitions()
+    )
 
 
 def test_a_missing_setting_is_one_line_and_exit_2(standin):

@@ -49,8 +49,14 @@ def test_follow_ups_are_posted_in_order(rest, standin):
 
 
 def test_commands_are_overwritten_in_bulk_globally_or_for_one_guild(rest, standin):
-    commands = [{"name": "roll", "description": "Roll dice", "type": 1,
-                 "name_localizations": {"fr": "jet", "es-ES": "tirada"}}]
+    commands = [
+        {
+            "name": "roll",
+            "description": "Roll dice",
+            "type": 1,
+            "name_localizations": {"fr": "jet", "es-ES": "tirada"},
+        }
+    ]
     made = rest.put_commands(commands)
     assert [command["name"] for command in made] == ["roll"]
     rest.put_commands(commands, guild_id="220000000000000002")
@@ -164,7 +170,10 @@ def test_a_wrong_bot_token_is_refused_and_a_missing_one_named(standin):
     with DiscordRest.from_settings(settings) as rest, pytest.raises(DiscordRefused) as refused:
         rest.put_commands([])
     assert refused.value.status == 401 and "wrong" not in str(refused.value)
-    with DiscordRest(standin.base, application_id=APP) as rest, pytest.raises(DiscordNotConfigured) as missing:
+    with (
+        DiscordRest(standin.base, application_id=APP) as rest,
+        pytest.raises(DiscordNotConfigured) as missing,
+    ):
         rest.put_commands([])
     assert missing.value.variable == "DISCORD_BOT_TOKEN"
     assert standin.requests("PUT") == [standin.requests("PUT")[0]]  # only the wrong token's was sent

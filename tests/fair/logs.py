@@ -12,11 +12,22 @@ from rollbook.play import new_sheet, perform, perform_followup
 from rollbook.server.chain import GENESIS_HASH, entry_hash
 
 SHEETS = {
-    "v20": {"name": "Nia", "attributes": {"dexterity": 3, "stamina": 2, "wits": 4},
-            "talents": {"brawl": 2}, "skills": {"firearms": 4}, "disciplines": {"fortitude": 1}},
-    "v5": {"name": "Marlow", "attributes": {"strength": 4, "stamina": 3, "composure": 2, "resolve": 3, "wits": 3},
-           "skills": {"brawl": 2}, "disciplines": {"potence": 2}, "clan_disciplines": ["potence"], "hunger": 2,
-           "blood_potency": 1},
+    "v20": {
+        "name": "Nia",
+        "attributes": {"dexterity": 3, "stamina": 2, "wits": 4},
+        "talents": {"brawl": 2},
+        "skills": {"firearms": 4},
+        "disciplines": {"fortitude": 1},
+    },
+    "v5": {
+        "name": "Marlow",
+        "attributes": {"strength": 4, "stamina": 3, "composure": 2, "resolve": 3, "wits": 3},
+        "skills": {"brawl": 2},
+        "disciplines": {"potence": 2},
+        "clan_disciplines": ["potence"],
+        "hunger": 2,
+        "blood_potency": 1,
+    },
     "tiers": {"name": "Ana", "skills": {"melee": 4, "arcanes": 3}, "endurance": 3, "armor": {"torso": 2}},
     "rollunder": {"name": "Zed", "skills": {"stealth": 12}, "attributes": {"agility": 10}},
 }
@@ -24,10 +35,21 @@ ACTIONS = {
     "v20": {"kind": "test", "attribute": "dexterity", "ability": "firearms", "difficulty": 6},
     "v20-soak": {"kind": "soak", "damage": 3, "damage_type": "lethal"},
     "v5": {"kind": "test", "attribute": "strength", "skill": "brawl", "difficulty": 3},
-    "v5-surge": {"kind": "test", "attribute": "strength", "skill": "brawl", "difficulty": 3, "blood_surge": True},
+    "v5-surge": {
+        "kind": "test",
+        "attribute": "strength",
+        "skill": "brawl",
+        "difficulty": 3,
+        "blood_surge": True,
+    },
     "tiers": {"kind": "skill", "skill": "melee"},
     "rollunder": {"kind": "check", "action": "slip past", "skill": "stealth"},
-    "rollunder-opposed": {"kind": "opposed", "action": "the bridge holds", "dice": "2d6+1d8+1d20", "threshold": 8},
+    "rollunder-opposed": {
+        "kind": "opposed",
+        "action": "the bridge holds",
+        "dice": "2d6+1d8+1d20",
+        "threshold": 8,
+    },
 }
 
 
@@ -55,15 +77,43 @@ class ChronicleLog:
 
     # the log itself
 
-    def append(self, kind: str, receipt: dict, *, member: int = 1, role: str = "storyteller",
-               visibility: str = "public", refers_to: int | None = None) -> dict:
+    def append(
+        self,
+        kind: str,
+        receipt: dict,
+        *,
+        member: int = 1,
+        role: str = "storyteller",
+        visibility: str = "public",
+        refers_to: int | None = None,
+    ) -> dict:
         seq = len(self.entries) + 1
         prev = self.entries[-1]["entry_hash"] if self.entries else GENESIS_HASH
-        entry = {"chronicle": self.chronicle, "seq": seq, "prev_hash": prev, "created_at": f"2026-12-01T10:00:{seq:02d}Z",
-                 "kind": kind, "actor": {"member": member, "name": f"m{member}", "role": role, "character": None},
-                 "visibility": visibility, "receipt": copy.deepcopy(receipt)}
-        entry["entry_hash"] = entry_hash(**{k: entry[k] for k in (
-            "chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")})
+        entry = {
+            "chronicle": self.chronicle,
+            "seq": seq,
+            "prev_hash": prev,
+            "created_at": f"2026-12-01T10:00:{seq:02d}Z",
+            "kind": kind,
+            "actor": {"member": member, "name": f"m{member}", "role": role, "character": None},
+            "visibility": visibility,
+            "receipt": copy.deepcopy(receipt),
+        }
+        entry["entry_hash"] = entry_hash(
+            **{
+                k: entry[k]
+                for k in (
+                    "chronicle",
+                    "seq",
+                    "prev_hash",
+                    "created_at",
+                    "kind",
+                    "actor",
+                    "visibility",
+                    "receipt",
+                )
+            }
+        )
         entry.update(character=None, refers_to=refers_to, effects=[])
         self.entries.append(entry)
         return entry
@@ -76,8 +126,10 @@ class ChronicleLog:
 
     def reveal(self) -> dict:
         assert self.seed is not None
-        entry = self.append("seed_reveal", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(self.seed),
-                                            "seed": self.seed.hex()})
+        entry = self.append(
+            "seed_reveal",
+            {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(self.seed), "seed": self.seed.hex()},
+        )
         self.seed = None
         return entry
 
@@ -89,8 +141,9 @@ class ChronicleLog:
 
     def set_client_seed(self, member: int, text: str) -> dict:
         self.client_seeds[member] = text
-        return self.append("client_seed", {"member": member, "client_seed": text}, member=member,
-                           role=role_of(member))
+        return self.append(
+            "client_seed", {"member": member, "client_seed": text}, member=member, role=role_of(member)
+        )
 
     # F-3, F-6: rolls and follow-ups, each with the next nonce
 
@@ -103,8 +156,14 @@ class ChronicleLog:
         system = action_name.split("-")[0]
         sheet = self.sheets.setdefault(system, new_sheet(system, SHEETS[system]))
         source = self.source(member)
-        done = perform(system, sheet, copy.deepcopy(ACTIONS[action_name]), mode="casual", role=role_of(member),
-                       source=source)
+        done = perform(
+            system,
+            sheet,
+            copy.deepcopy(ACTIONS[action_name]),
+            mode="casual",
+            role=role_of(member),
+            source=source,
+        )
         self.sheets[system] = done.sheet
         receipt = copy.deepcopy(done.receipt)
         receipt["fair"] = source.record()
@@ -113,19 +172,29 @@ class ChronicleLog:
     def reroll(self, member: int, seq: int, dice: list[int]) -> dict:
         original = self.entries[seq - 1]
         source = self.source(member)
-        done = perform_followup("v5", self.sheets["v5"], original["receipt"], {"kind": "reroll", "dice": dice},
-                                mode="casual", role="player", source=source)
+        done = perform_followup(
+            "v5",
+            self.sheets["v5"],
+            original["receipt"],
+            {"kind": "reroll", "dice": dice},
+            mode="casual",
+            role="player",
+            source=source,
+        )
         self.sheets["v5"] = done.sheet
         receipt = copy.deepcopy(done.receipt)
         receipt["rerolls"][-1]["fair"] = source.record()
-        return self.append("reroll", receipt, member=member, role="player", visibility=original["visibility"],
-                           refers_to=seq)
+        return self.append(
+            "reroll", receipt, member=member, role="player", visibility=original["visibility"], refers_to=seq
+        )
 
     def plain_roll(self, member: int, action_name: str, source) -> dict:
         """A roll without a fairness record (physical dice, or a server before fair dice)."""
         system = action_name.split("-")[0]
         sheet = self.sheets.setdefault(system, new_sheet(system, SHEETS[system]))
-        done = perform(system, sheet, copy.deepcopy(ACTIONS[action_name]), mode="casual", role="player", source=source)
+        done = perform(
+            system, sheet, copy.deepcopy(ACTIONS[action_name]), mode="casual", role="player", source=source
+        )
         return self.append("roll", done.receipt, member=member, role="player")
 
 
@@ -165,17 +234,27 @@ class StreamLog(ChronicleLog):
 
     def commit_stream(self, stream: str, seed: bytes) -> dict:
         self.streams[stream] = (seed, 0)
-        return self.append("seed_commit", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(seed),
-                                           "stream": stream})
+        return self.append(
+            "seed_commit", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(seed), "stream": stream}
+        )
 
     def reveal_stream(self, stream: str, *, rolls: int | None = None) -> dict:
         seed, nonce = self.streams.pop(stream)
-        return self.append("seed_reveal", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(seed),
-                                           "seed": seed.hex(), "stream": stream,
-                                           "rolls": nonce if rolls is None else rolls, "last_nonce": nonce})
+        return self.append(
+            "seed_reveal",
+            {
+                "algorithm": FAIR_ALGORITHM,
+                "commitment": commitment_of(seed),
+                "seed": seed.hex(),
+                "stream": stream,
+                "rolls": nonce if rolls is None else rolls,
+                "last_nonce": nonce,
+            },
+        )
 
-    def stream_roll(self, member: int, action_name: str, *, visibility: str = "public",
-                    stream: str | None = None) -> dict:
+    def stream_roll(
+        self, member: int, action_name: str, *, visibility: str = "public", stream: str | None = None
+    ) -> dict:
         """A roll drawn from ``stream`` (default: the hidden one for a hidden roll, F-7)."""
         stream = stream or ("hidden" if visibility == "hidden" else "public")
         seed, nonce = self.streams[stream]
@@ -183,8 +262,14 @@ class StreamLog(ChronicleLog):
         system = action_name.split("-")[0]
         sheet = self.sheets.setdefault(system, new_sheet(system, SHEETS[system]))
         source = FairDice(seed, self.chronicle, self.client_seeds.get(member, ""), nonce + 1)
-        done = perform(system, sheet, copy.deepcopy(ACTIONS[action_name]), mode="casual", role=role_of(member),
-                       source=source)
+        done = perform(
+            system,
+            sheet,
+            copy.deepcopy(ACTIONS[action_name]),
+            mode="casual",
+            role=role_of(member),
+            source=source,
+        )
         self.sheets[system] = done.sheet
         receipt = copy.deepcopy(done.receipt)
         receipt["fair"] = {**source.record(), "stream": stream}

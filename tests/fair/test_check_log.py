@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from rollbook.dice import FAIR_ALGORITHM, FairDice, GivenFaces, commitment_of
 from rollbook.fair import (
-    MISMATCH, PENDING, VERIFIED, check_client_seed, check_log, fair_status, faces_for, parse_seed, receipt_draws,
+    MISMATCH,
+    PENDING,
+    VERIFIED,
+    check_client_seed,
+    check_log,
+    faces_for,
+    fair_status,
+    parse_seed,
+    receipt_draws,
 )
 from rollbook.rules.base import RuleError
 from tests.fair.logs import STORYTELLER_MEMBER, ChronicleLog, a_whole_evening, seed_of
@@ -29,6 +37,7 @@ def entry_of_kind(log, kind, nth=0):
 
 
 # --- a clean evening ------------------------------------------------------------------------------
+
 
 def test_an_evening_of_fair_rolls_verifies_and_the_unrevealed_seed_stays_pending():
     """F-6: every face under the revealed seed is recomputed and matches; rolls under the seed in use
@@ -65,16 +74,24 @@ def test_every_draw_is_recomputable_by_hand_from_the_export_alone():
     nonce and client seed from the roll, die sizes from the rules."""
     log = a_whole_evening()
     log.reveal()
-    seeds = {e["receipt"]["commitment"]: bytes.fromhex(e["receipt"]["seed"])
-             for e in log.entries if e["kind"] == "seed_reveal"}
+    seeds = {
+        e["receipt"]["commitment"]: bytes.fromhex(e["receipt"]["seed"])
+        for e in log.entries
+        if e["kind"] == "seed_reveal"
+    }
     checked = 0
     for entry in log.entries:
         if entry["kind"] not in ("roll", "reroll"):
             continue
         for draw in receipt_draws(entry["receipt"]):
             record = draw.record
-            faces = faces_for(seeds[record["commitment"]], entry["chronicle"], record["client_seed"],
-                              record["nonce"], draw.sizes)
+            faces = faces_for(
+                seeds[record["commitment"]],
+                entry["chronicle"],
+                record["client_seed"],
+                record["nonce"],
+                draw.sizes,
+            )
             assert faces == draw.faces
             checked += 1
     assert checked == 12  # eleven rolls and one follow-up, with the roll its follow-up repeats
@@ -112,6 +129,7 @@ def test_a_tiers_critical_chain_is_replayed_die_by_die():
 
 
 # --- each kind of tampering caught ----------------------------------------------------------------
+
 
 def revealed_evening() -> ChronicleLog:
     log = a_whole_evening()
@@ -183,7 +201,12 @@ def test_a_roll_that_ignores_the_members_client_seed_is_caught_even_when_the_fac
     log.reveal()
     report = check_log(log.entries)
     assert codes(report) == ["fair_client_seed_differs"]
-    assert report.problems[0].params == {"used": "the server's choice", "expected": "mine", "member": 2, "set_in": 2}
+    assert report.problems[0].params == {
+        "used": "the server's choice",
+        "expected": "mine",
+        "member": 2,
+        "set_in": 2,
+    }
     assert draw_at(report, entry["seq"]).status == MISMATCH
 
 
@@ -269,13 +292,16 @@ def test_rolls_before_any_seed_are_unproven_not_problems():
     assert report.clean and report.unproven == (entry["seq"],) and report.draws == ()
 
 
-@pytest.mark.parametrize("change,code", [
-    (lambda fair: fair.update(algorithm="hmac-sha512-v9"), "fair_unknown_algorithm"),
-    (lambda fair: fair.pop("nonce"), "fair_record_malformed"),
-    (lambda fair: fair.update(nonce="1"), "fair_record_malformed"),
-    (lambda fair: fair.update(commitment="ABC"), "fair_record_malformed"),
-    (lambda fair: fair.update(client_seed=None), "fair_record_malformed"),
-])
+@pytest.mark.parametrize(
+    "change,code",
+    [
+        (lambda fair: fair.update(algorithm="hmac-sha512-v9"), "fair_unknown_algorithm"),
+        (lambda fair: fair.pop("nonce"), "fair_record_malformed"),
+        (lambda fair: fair.update(nonce="1"), "fair_record_malformed"),
+        (lambda fair: fair.update(commitment="ABC"), "fair_record_malformed"),
+        (lambda fair: fair.update(client_seed=None), "fair_record_malformed"),
+    ],
+)
 def test_a_malformed_record_is_caught(change, code):
     log = revealed_evening()
     entry = first_roll(log)
@@ -283,15 +309,29 @@ def test_a_malformed_record_is_caught(change, code):
     assert code in codes(check_log(log.entries), entry["seq"])
 
 
-@pytest.mark.parametrize("kind,receipt,code", [
-    ("seed_commit", {"algorithm": FAIR_ALGORITHM, "commitment": "xyz"}, "seed_commit_malformed"),
-    ("seed_commit", {"algorithm": "md5", "commitment": "0" * 64}, "seed_commit_malformed"),
-    ("seed_reveal", {"algorithm": FAIR_ALGORITHM, "commitment": "0" * 64, "seed": "zz"}, "seed_reveal_malformed"),
-    ("seed_reveal", {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(seed_of("never")),
-                     "seed": seed_of("never").hex()}, "seed_reveal_uncommitted"),
-    ("client_seed", {"member": 2, "client_seed": "x" * 65}, "client_seed_entry_malformed"),
-    ("client_seed", {"client_seed": "x"}, "client_seed_entry_malformed"),
-])
+@pytest.mark.parametrize(
+    "kind,receipt,code",
+    [
+        ("seed_commit", {"algorithm": FAIR_ALGORITHM, "commitment": "xyz"}, "seed_commit_malformed"),
+        ("seed_commit", {"algorithm": "md5", "commitment": "0" * 64}, "seed_commit_malformed"),
+        (
+            "seed_reveal",
+            {"algorithm": FAIR_ALGORITHM, "commitment": "0" * 64, "seed": "zz"},
+            "seed_reveal_malformed",
+        ),
+        (
+            "seed_reveal",
+            {
+                "algorithm": FAIR_ALGORITHM,
+                "commitment": commitment_of(seed_of("never")),
+                "seed": seed_of("never").hex(),
+            },
+            "seed_reveal_uncommitted",
+        ),
+        ("client_seed", {"member": 2, "client_seed": "x" * 65}, "client_seed_entry_malformed"),
+        ("client_seed", {"client_seed": "x"}, "client_seed_entry_malformed"),
+    ],
+)
 def test_malformed_seed_entries_are_caught(kind, receipt, code):
     log = ChronicleLog()
     log.append(kind, receipt)
@@ -326,17 +366,23 @@ def test_garbage_entries_are_left_to_the_chain_verifier():
 
 # --- one receipt's state, for the table ---------------------------------------------------------
 
+
 def test_fair_status_of_one_receipt():
     log = a_whole_evening()
-    revealed = {e["receipt"]["commitment"]: bytes.fromhex(e["receipt"]["seed"])
-                for e in log.entries if e["kind"] == "seed_reveal"}
+    revealed = {
+        e["receipt"]["commitment"]: bytes.fromhex(e["receipt"]["seed"])
+        for e in log.entries
+        if e["kind"] == "seed_reveal"
+    }
     early, late = first_roll(log), log.entries[-1]
     assert fair_status(early["receipt"], log.chronicle, revealed) == VERIFIED
     assert fair_status(late["receipt"], log.chronicle, revealed) == PENDING
     edited = copy.deepcopy(early["receipt"])
     edited["faces"][0] = edited["faces"][0] % 10 + 1
     assert fair_status(edited, log.chronicle, revealed) == MISMATCH
-    assert fair_status(early["receipt"], log.chronicle + 1, revealed) == MISMATCH  # another chronicle's stream
+    assert (
+        fair_status(early["receipt"], log.chronicle + 1, revealed) == MISMATCH
+    )  # another chronicle's stream
     plain = copy.deepcopy(early["receipt"])
     del plain["fair"]
     assert fair_status(plain, log.chronicle, revealed) is None
@@ -344,10 +390,15 @@ def test_fair_status_of_one_receipt():
 
 # --- helpers for people and the server -------------------------------------------------------------
 
+
 def test_client_seeds_are_short_text():
     """F-2: at most 64 characters; "" is the default."""
     assert check_client_seed("") == "" and check_client_seed("é" * 64) == "é" * 64
-    for bad, code in (("x" * 65, "client_seed_too_long"), (5, "wrong_type"), ("\udc00", "client_seed_not_text")):
+    for bad, code in (
+        ("x" * 65, "client_seed_too_long"),
+        (5, "wrong_type"),
+        ("\udc00", "client_seed_not_text"),
+    ):
         with pytest.raises(RuleError) as refused:
             check_client_seed(bad)
         assert refused.value.code == code
@@ -367,12 +418,21 @@ ROLLS = st.sampled_from(["v20", "v20-soak", "v5", "v5-surge", "tiers", "rollunde
 # Each soak may take up to 3 lethal levels (V20-16) and the character is incapacitated at 7 (then the
 # next roll is refused): a valid evening has at most two soaks on the one sheet.
 MOST_SOAKS = 2
-EVENINGS = st.lists(ROLLS, min_size=1, max_size=6).filter(lambda actions: actions.count("v20-soak") <= MOST_SOAKS)
+EVENINGS = st.lists(ROLLS, min_size=1, max_size=6).filter(
+    lambda actions: actions.count("v20-soak") <= MOST_SOAKS
+)
 
 
-@given(seed_label=st.text(max_size=8), client=st.text(max_size=64), actions=EVENINGS,
-       victim=st.integers(min_value=0), bump=st.integers(min_value=1, max_value=9))
-def test_any_fair_log_verifies_and_any_single_changed_face_is_caught(seed_label, client, actions, victim, bump):
+@given(
+    seed_label=st.text(max_size=8),
+    client=st.text(max_size=64),
+    actions=EVENINGS,
+    victim=st.integers(min_value=0),
+    bump=st.integers(min_value=1, max_value=9),
+)
+def test_any_fair_log_verifies_and_any_single_changed_face_is_caught(
+    seed_label, client, actions, victim, bump
+):
     log = ChronicleLog(chronicle=3)
     log.commit(seed_of(seed_label))
     log.set_client_seed(2, client)

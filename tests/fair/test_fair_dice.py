@@ -10,8 +10,15 @@ import pytest
 
 from rollbook import dice
 from rollbook.dice import (
-    FAIR_ALGORITHM, FairDice, acceptance_limit, commitment_of, face_for_value, faces_from_values, fair_message,
-    new_seed, roll,
+    FAIR_ALGORITHM,
+    FairDice,
+    acceptance_limit,
+    commitment_of,
+    face_for_value,
+    faces_from_values,
+    fair_message,
+    new_seed,
+    roll,
 )
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError
@@ -31,7 +38,7 @@ def test_f4_known_answer():
 def test_f4_block_message_is_the_canonical_json():
     """F-4: keys sorted, separators "," and ":", UTF-8, non-ASCII characters kept as themselves."""
     assert fair_message(0, 1, "alice", 1) == b'{"block":0,"chronicle":1,"client":"alice","nonce":1}'
-    assert fair_message(2, 9, "é🎲", 3) == '{"block":2,"chronicle":9,"client":"é🎲","nonce":3}'.encode("utf-8")
+    assert fair_message(2, 9, "é🎲", 3) == '{"block":2,"chronicle":9,"client":"é🎲","nonce":3}'.encode()
     for client in ("", "alice", 'a "quoted" \\ tab\t', "日本語"):
         assert fair_message(5, 12, client, 40) == block_message(5, 12, client, 40)
 
@@ -44,7 +51,7 @@ def test_f4_stream_reads_four_big_endian_values_per_block_in_order():
     expected = []
     for block in range(3):
         digest = hmac.new(KNOWN_SEED, fair_message(block, 1, "alice", 1), hashlib.sha256).digest()
-        expected += [int.from_bytes(digest[i:i + 8], "big") for i in range(0, 32, 8)]
+        expected += [int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8)]
     assert [next(values) for _ in range(12)] == expected
 
 
@@ -89,7 +96,9 @@ def test_a_value_in_the_biased_tail_is_discarded_and_the_next_is_taken(sides):
 
 def test_fair_dice_feed_the_rules_unchanged():
     """``dice.roll(system, request, FairDice(...))`` draws what the rules ask, from the F-4 stream."""
-    faces, receipt = roll(get_system("v20"), V20Request(pool=7, difficulty=6), FairDice(KNOWN_SEED, 4, "x", 2))
+    faces, receipt = roll(
+        get_system("v20"), V20Request(pool=7, difficulty=6), FairDice(KNOWN_SEED, 4, "x", 2)
+    )
     assert list(faces) == reference_faces(KNOWN_SEED, 4, "x", 2, [10] * 7)
     assert receipt.faces == faces
 
@@ -97,8 +106,12 @@ def test_fair_dice_feed_the_rules_unchanged():
 def test_record_is_the_receipts_fair_object_and_never_holds_the_seed():
     """F-6: the receipt's ``"fair"`` object: algorithm id, commitment, client seed, nonce."""
     source = FairDice(KNOWN_SEED, 1, "alice", 5)
-    assert source.record() == {"algorithm": "hmac-sha256-v1", "commitment": commitment_of(KNOWN_SEED),
-                               "client_seed": "alice", "nonce": 5}
+    assert source.record() == {
+        "algorithm": "hmac-sha256-v1",
+        "commitment": commitment_of(KNOWN_SEED),
+        "client_seed": "alice",
+        "nonce": 5,
+    }
     assert FAIR_ALGORITHM == "hmac-sha256-v1"
     for shown in (repr(source), json.dumps(source.record()), str(vars(source).get("commitment"))):
         assert KNOWN_SEED.hex() not in shown
@@ -113,16 +126,19 @@ def test_new_seeds_are_32_bytes_from_the_secure_source(monkeypatch):
     assert len(new_seed()) == 32 and new_seed() != new_seed()
 
 
-@pytest.mark.parametrize("arguments,code", [
-    ((b"short", 1, "a", 1), "bad_seed"),
-    (("0" * 64, 1, "a", 1), "bad_seed"),
-    ((KNOWN_SEED, -1, "a", 1), "out_of_range"),
-    ((KNOWN_SEED, True, "a", 1), "not_an_integer"),
-    ((KNOWN_SEED, 1, "a", 0), "out_of_range"),
-    ((KNOWN_SEED, 1, "a", 2**53), "out_of_range"),
-    ((KNOWN_SEED, 1, 5, 1), "wrong_type"),
-    ((KNOWN_SEED, 1, "\ud800", 1), "client_seed_not_text"),
-])
+@pytest.mark.parametrize(
+    "arguments,code",
+    [
+        ((b"short", 1, "a", 1), "bad_seed"),
+        (("0" * 64, 1, "a", 1), "bad_seed"),
+        ((KNOWN_SEED, -1, "a", 1), "out_of_range"),
+        ((KNOWN_SEED, True, "a", 1), "not_an_integer"),
+        ((KNOWN_SEED, 1, "a", 0), "out_of_range"),
+        ((KNOWN_SEED, 1, "a", 2**53), "out_of_range"),
+        ((KNOWN_SEED, 1, 5, 1), "wrong_type"),
+        ((KNOWN_SEED, 1, "\ud800", 1), "client_seed_not_text"),
+    ],
+)
 def test_bad_parameters_are_refused_before_any_die(arguments, code):
     with pytest.raises(RuleError) as refused:
         FairDice(*arguments)
@@ -157,4 +173,6 @@ def test_existing_hmac_dice_keep_their_faces():
     from tests.fair.reference import reference_hmac_faces
 
     for sides in (6, 10, 100):
-        assert dice.HmacDice(b"table seed").draw(300, sides) == reference_hmac_faces(b"table seed", 300, sides)
+        assert dice.HmacDice(b"table seed").draw(300, sides) == reference_hmac_faces(
+            b"table seed", 300, sides
+        )

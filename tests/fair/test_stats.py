@@ -16,15 +16,29 @@ from hypothesis import strategies as st
 
 from rollbook.fair import check_log
 from rollbook.fair.stats import (
-    FAIR, TOO_FEW, UNUSUAL_READING, VERY_UNUSUAL_READING, chi_square_sf, face_stats, tally,
+    FAIR,
+    TOO_FEW,
+    UNUSUAL_READING,
+    VERY_UNUSUAL_READING,
+    chi_square_sf,
+    face_stats,
+    tally,
 )
 from rollbook.render.fair_stats import reading, rows
 from tests.fair.logs import a_whole_evening, redacted
 
 # Critical values of the chi-square distribution at 5 % and 1 % (any statistics table).
-CRITICAL = [(1, 3.841459, 0.05), (1, 6.634897, 0.01), (2, 5.991465, 0.05), (3, 11.344867, 0.01),
-            (5, 11.070498, 0.05), (9, 16.918978, 0.05), (9, 21.665994, 0.01), (19, 30.143527, 0.05),
-            (19, 36.190869, 0.01)]
+CRITICAL = [
+    (1, 3.841459, 0.05),
+    (1, 6.634897, 0.01),
+    (2, 5.991465, 0.05),
+    (3, 11.344867, 0.01),
+    (5, 11.070498, 0.05),
+    (9, 16.918978, 0.05),
+    (9, 21.665994, 0.01),
+    (19, 30.143527, 0.05),
+    (19, 36.190869, 0.01),
+]
 
 
 @pytest.mark.parametrize(("dof", "x", "p"), CRITICAL)
@@ -97,7 +111,10 @@ def test_hidden_rolls_a_player_may_not_see_are_not_counted():
     first = next(e for e in entries if e["seq"] == rolls[0])
     assert player.rolls == whole.rolls - 1
     lost = sum(len(d.faces) for d in check_log([first]).draws) or len(first["receipt"]["faces"])
-    assert sum(sum(c.values()) for c in player.table.values()) == sum(sum(c.values()) for c in whole.table.values()) - lost
+    assert (
+        sum(sum(c.values()) for c in player.table.values())
+        == sum(sum(c.values()) for c in whole.table.values()) - lost
+    )
 
 
 def test_rows_put_the_table_first_then_members_by_name():
@@ -109,8 +126,14 @@ def test_rows_put_the_table_first_then_members_by_name():
 
 def run(*args, stdin=None, lang="en"):
     env = {**os.environ, "ROLLBOOK_LANG": lang, "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "rollbook", "fair", *args], input=stdin, capture_output=True,
-                          text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", "fair", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
 def test_fair_stats_prints_the_table_from_an_export(tmp_path):

@@ -40,7 +40,11 @@ def test_two_streams_count_their_own_nonces_and_verify_once_revealed():
     log = two_streams()
     rolls = [e for e in log.entries if e["kind"] == "roll"]
     assert [(r["receipt"]["fair"]["stream"], r["receipt"]["fair"]["nonce"]) for r in rolls] == [
-        (PUBLIC, 1), (HIDDEN, 1), (PUBLIC, 2), (HIDDEN, 2)]
+        (PUBLIC, 1),
+        (HIDDEN, 1),
+        (PUBLIC, 2),
+        (HIDDEN, 2),
+    ]
     log.reveal_stream(PUBLIC)
     log.commit_stream(PUBLIC, seed_of("public 2"))
     report = check_log(log.entries)
@@ -76,8 +80,14 @@ def test_one_seed_in_use_per_stream():
 def test_the_reveal_counts_its_rolls_f8():
     log = two_streams()
     log.reveal_stream(PUBLIC)
-    dropped = [e for e in log.entries if not (e["kind"] == "roll" and e["receipt"]["fair"] == {
-        **e["receipt"]["fair"], "stream": PUBLIC, "nonce": 2})]
+    dropped = [
+        e
+        for e in log.entries
+        if not (
+            e["kind"] == "roll"
+            and e["receipt"]["fair"] == {**e["receipt"]["fair"], "stream": PUBLIC, "nonce": 2}
+        )
+    ]
     assert len(dropped) == len(log.entries) - 1
     report = check_log(dropped)
     assert codes(report) == ["fair_rolls_missing"]
@@ -95,8 +105,11 @@ def test_a_players_export_hides_the_hidden_stream_not_a_public_gap():
     hidden = {e["seq"] for e in log.entries if e["visibility"] == "hidden"}
     export = redacted(log.entries, hidden)
     assert check_log(export).clean
-    second_public = next(e["seq"] for e in log.entries if e["kind"] == "roll" and e["visibility"] == "public"
-                         and e["receipt"]["fair"]["nonce"] == 2)
+    second_public = next(
+        e["seq"]
+        for e in log.entries
+        if e["kind"] == "roll" and e["visibility"] == "public" and e["receipt"]["fair"]["nonce"] == 2
+    )
     assert codes(check_log([e for e in export if e["seq"] != second_public])) == ["fair_nonce_missing"]
 
 

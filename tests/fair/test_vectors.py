@@ -16,7 +16,12 @@ def test_the_vectors_cover_what_f4_must_show():
     and the rejection rule."""
     known = SEED_VECTORS[0]
     assert (known["seed"], known["chronicle"], known["client"], known["nonce"], known["faces"]) == (
-        bytes(range(32)).hex(), 1, "alice", 1, [3, 7, 2, 10, 8])
+        bytes(range(32)).hex(),
+        1,
+        "alice",
+        1,
+        [3, 7, 2, 10, 8],
+    )
     assert known["commitment"] == "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
     assert {size for v in SEED_VECTORS for size in v["sizes"]} >= {*range(2, 21), 100}
     assert any(any(ord(c) > 127 for c in v["client"]) for v in SEED_VECTORS)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-
 VECTORS_FILE = Path(__file__).resolve().parents[1] / "vectors" / "fair" / "hmac-sha256-v1.jsonl"
 
 

@@ -32,14 +32,16 @@ def upload(page: Page, chronicle: str, name: str) -> None:
     page.locator("#import button[type=submit]").click()
 
 
-V5_FILES = {"wod5e_vampire.json": ("Élise Marchand", "$.system.skills.animalken.value", "skills.animal_ken"),
-            "wod5e_ghoul.json": ("Bruno", "$.system.disciplines.potence.value", "disciplines.potence"),
-            "wod5e_thinblood.json": ("Kiki", "$.system.disciplines.alchemy.value", "disciplines.thin_blood_alchemy"),
-            "progeny_vampire.json": ("Guya", '$.skills["animal ken"]', "skills.animal_ken"),
-            "progeny_thinblood.json": ("Nox", "$.skillSpecialties[0].name", "specialties.science.0"),
-            "v5bot_vampire.json": ("Nadia", "$.traits[13].rating", "disciplines.blood_sorcery"),
-            "v5bot_ghoul.json": ("Rex", "$.traits[9].rating", "skills.drive"),
-            "v5bot_thinblood.json": ("Tibo", "$.traits[9].subtraits[0]", "specialties.science.0")}
+V5_FILES = {
+    "wod5e_vampire.json": ("Élise Marchand", "$.system.skills.animalken.value", "skills.animal_ken"),
+    "wod5e_ghoul.json": ("Bruno", "$.system.disciplines.potence.value", "disciplines.potence"),
+    "wod5e_thinblood.json": ("Kiki", "$.system.disciplines.alchemy.value", "disciplines.thin_blood_alchemy"),
+    "progeny_vampire.json": ("Guya", '$.skills["animal ken"]', "skills.animal_ken"),
+    "progeny_thinblood.json": ("Nox", "$.skillSpecialties[0].name", "specialties.science.0"),
+    "v5bot_vampire.json": ("Nadia", "$.traits[13].rating", "disciplines.blood_sorcery"),
+    "v5bot_ghoul.json": ("Rex", "$.traits[9].rating", "skills.drive"),
+    "v5bot_thinblood.json": ("Tibo", "$.traits[9].subtraits[0]", "specialties.science.0"),
+}
 
 
 def test_v5_files_uploaded_on_a_phone_in_french(new_context, artifacts):
@@ -58,7 +60,8 @@ def test_v5_files_uploaded_on_a_phone_in_french(new_context, artifacts):
             expect(page.locator("#report-homebrew")).to_contain_text("Gardé tel quel")
             expect(page.locator("#report-homebrew")).to_contain_text("“Égouts de Paris”")
             expect(page.locator("#report-dropped")).to_contain_text(
-                "$.items[6] → les avantages, handicaps et historiques ne sont pas sur une feuille rollbook")
+                "$.items[6] → les avantages, handicaps et historiques ne sont pas sur une feuille rollbook"
+            )
             page.screenshot(path=str(artifacts / "import-report-phone-fr.png"), full_page=True)
     page.goto(chronicle)
     for character, _, _ in V5_FILES.values():

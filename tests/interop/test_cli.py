@@ -13,8 +13,15 @@ from tests.interop.conftest import FILES, load
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "ROLLBOOK_LANG": "fr", "COLUMNS": "200"}  # no wrapped lines in the Rich tables
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], check=False, input=stdin, capture_output=True, text=True,
-                          env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", *args],
+        check=False,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
 
 
 def test_import_prints_the_sheet_and_the_report():
@@ -30,7 +37,9 @@ def test_import_json_is_the_api_answer_shape():
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["format"] == "wod20" and answer["sheet"]["generation"] == 10
-    assert {"source": "$.system.advantages.path.permanent", "target": "humanity"} in answer["report"]["mapped"]
+    assert {"source": "$.system.advantages.path.permanent", "target": "humanity"} in answer["report"][
+        "mapped"
+    ]
 
 
 def test_a_refused_file_names_every_problem_and_exits_2():
@@ -42,17 +51,23 @@ def test_a_refused_file_names_every_problem_and_exits_2():
     lines = done.stderr.strip().splitlines()
     assert "$.attributes.strength: 99 est hors de 1–5." in lines
     assert "$.skills.brawl: Attendu ici : integer ; trouvé : text." in lines
-    assert lines[-1].startswith("rollbook: Le fichier progeny ne peut pas être importé tel quel : 2 problème(s)")
-    for args, stdin, expected in ((("--system", "v5"), "[1", "rollbook: Le fichier n’est pas du JSON."),
-                                  (("--system", "v5"), "[]", "rollbook: Ce fichier n’est dans aucun des formats"),
-                                  (("--system", "v4"), "{}", "rollbook: --system takes v5 or v20")):
+    assert lines[-1].startswith(
+        "rollbook: Le fichier progeny ne peut pas être importé tel quel : 2 problème(s)"
+    )
+    for args, stdin, expected in (
+        (("--system", "v5"), "[1", "rollbook: Le fichier n’est pas du JSON."),
+        (("--system", "v5"), "[]", "rollbook: Ce fichier n’est dans aucun des formats"),
+        (("--system", "v4"), "{}", "rollbook: --system takes v5 or v20"),
+    ):
         done = run("sheet", "import", "-", *args, stdin=stdin)
         assert done.returncode == 2 and done.stderr.startswith(expected), done.stderr
         assert "Traceback" not in done.stderr
 
 
 def test_export_then_import_back():
-    imported = json.loads(run("sheet", "import", str(FILES / "v5bot_vampire.json"), "--system", "v5", "--json").stdout)
+    imported = json.loads(
+        run("sheet", "import", str(FILES / "v5bot_vampire.json"), "--system", "v5", "--json").stdout
+    )
     done = run("sheet", "export", "-", "--format", "wod5e", stdin=json.dumps(imported["sheet"]))
     assert done.returncode == 0, done.stderr
     back = run("sheet", "import", "-", "--system", "v5", "--json", stdin=done.stdout)

@@ -20,8 +20,9 @@ WOD20 = jsonschema.Draft202012Validator(schema("wod20-actor.schema.json"))
 
 # Homebrew ids a name folds back to (``names.slug``) and that no format spells as a known trait.
 homebrew_id = st.from_regex(r"\Azz[a-z]{1,6}(_[a-z0-9]{1,4})?\Z")
-label = st.text(st.characters(codec="utf-8", categories=("L", "N"), exclude_characters=","), min_size=1,
-                max_size=12).map(lambda s: "Zz" + s)
+label = st.text(
+    st.characters(codec="utf-8", categories=("L", "N"), exclude_characters=","), min_size=1, max_size=12
+).map(lambda s: "Zz" + s)
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=30)
 rating5 = st.integers(0, 5)
 
@@ -36,15 +37,24 @@ def v5_sheets(draw) -> dict:
     skills = {s: draw(rating5) for s in v5_sheet.SKILLS}
     brew_skills = {i: draw(rating5) for i in draw(st.lists(homebrew_id, max_size=2, unique=True))}
     skills.update(brew_skills)
-    specialties = {s: draw(st.lists(label, min_size=1, max_size=2, unique=True))
-                   for s in draw(st.lists(st.sampled_from([s for s, v in skills.items() if v]), unique=True, max_size=3))
-                   } if any(skills.values()) else {}
+    specialties = (
+        {
+            s: draw(st.lists(label, min_size=1, max_size=2, unique=True))
+            for s in draw(
+                st.lists(st.sampled_from([s for s, v in skills.items() if v]), unique=True, max_size=3)
+            )
+        }
+        if any(skills.values())
+        else {}
+    )
     disciplines, powers = {}, []
     if creature != "mortal":
         for d in draw(st.lists(st.sampled_from(sorted(known("v5"))), unique=True, max_size=3)):
             disciplines[d] = draw(st.integers(1, 5))
             listed = [(pid, lvl) for pid, (lvl, _) in known("v5")[d].items() if lvl <= disciplines[d]]
-            for pid, lvl in draw(st.lists(st.sampled_from(listed), unique=True, max_size=2)) if listed else []:
+            for pid, lvl in (
+                draw(st.lists(st.sampled_from(listed), unique=True, max_size=2)) if listed else []
+            ):
                 powers.append({"discipline": d, "level": lvl, "power": pid, "name": None})
         brew = draw(st.lists(homebrew_id.filter(lambda i: i not in skills), max_size=1))
         for d in brew:
@@ -52,20 +62,37 @@ def v5_sheets(draw) -> dict:
             powers.append({"discipline": d, "level": 1, "power": None, "name": draw(label)})
     hungry = creature in v5_sheet.HUNGRY
     sheet = {
-        "name": draw(label), "player": draw(text), "concept": draw(text), "clan": draw(text), "sire": draw(text),
-        "predator": draw(text), "ambition": draw(text), "desire": draw(text), "notes": draw(text),
+        "name": draw(label),
+        "player": draw(text),
+        "concept": draw(text),
+        "clan": draw(text),
+        "sire": draw(text),
+        "predator": draw(text),
+        "ambition": draw(text),
+        "desire": draw(text),
+        "notes": draw(text),
         "creature": creature,
         "attributes": {a: draw(st.integers(1, 5)) for a in v5_sheet.ATTRIBUTES},
-        "skills": skills, "specialties": specialties, "disciplines": disciplines,
+        "skills": skills,
+        "specialties": specialties,
+        "disciplines": disciplines,
         "clan_disciplines": draw(st.lists(st.sampled_from(sorted(known("v5"))), unique=True, max_size=3)),
         "powers": powers,
         "names": draw(_names(set(brew_skills) | {d for d in disciplines if d not in known("v5")})),
         "hunger": draw(st.integers(0, 5)) if hungry else 0,
         "blood_potency": draw(st.integers(0, 10)) if creature == "vampire" else 0,
-        "humanity": draw(st.integers(0, 7)), "stains": draw(st.integers(0, 3)),
-        "health": {"max": draw(st.integers(3, 10)), "superficial": draw(st.integers(0, 1)),
-                   "aggravated": draw(st.integers(0, 1))},
-        "willpower": {"max": draw(st.integers(2, 10)), "superficial": draw(st.integers(0, 1)), "aggravated": 0},
+        "humanity": draw(st.integers(0, 7)),
+        "stains": draw(st.integers(0, 3)),
+        "health": {
+            "max": draw(st.integers(3, 10)),
+            "superficial": draw(st.integers(0, 1)),
+            "aggravated": draw(st.integers(0, 1)),
+        },
+        "willpower": {
+            "max": draw(st.integers(2, 10)),
+            "superficial": draw(st.integers(0, 1)),
+            "aggravated": 0,
+        },
         "experience": draw(st.sampled_from([{"total": 0, "spent": 0}, {"total": 30, "spent": 12}])),
     }
     return play.new_sheet("v5", sheet)
@@ -84,10 +111,15 @@ def v20_sheets(draw) -> dict:
             brewed.add(i)
     attributes = {a: draw(st.integers(0, 5)) for a in v20_sheet.ATTRIBUTES}
     rated = {**attributes, **{k: v for g in groups.values() for k, v in g.items()}}
-    specialties = {t: draw(st.lists(label, min_size=1, max_size=2, unique=True))
-                   for t in draw(st.lists(st.sampled_from(sorted(rated)), unique=True, max_size=3)) if rated[t] >= 4}
+    specialties = {
+        t: draw(st.lists(label, min_size=1, max_size=2, unique=True))
+        for t in draw(st.lists(st.sampled_from(sorted(rated)), unique=True, max_size=3))
+        if rated[t] >= 4
+    }
     disciplines, powers = {}, []
-    for d in draw(st.lists(st.sampled_from(sorted({*known("v20"), *rated_only("v20")})), unique=True, max_size=3)):
+    for d in draw(
+        st.lists(st.sampled_from(sorted({*known("v20"), *rated_only("v20")})), unique=True, max_size=3)
+    ):
         disciplines[d] = draw(st.integers(1, 5))
         listed = [(pid, lvl) for pid, (lvl, _) in known("v20").get(d, {}).items() if lvl <= disciplines[d]]
         for pid, lvl in draw(st.lists(st.sampled_from(listed), unique=True, max_size=2)) if listed else []:
@@ -98,18 +130,39 @@ def v20_sheets(draw) -> dict:
         brewed.add(d)
     courage = draw(st.integers(1, 5))
     sheet = {
-        "name": draw(label), "player": draw(text), "concept": draw(text), "clan": draw(text), "sire": draw(text),
-        "nature": draw(text), "demeanor": draw(text), "notes": draw(text), "creature": creature,
-        "attributes": attributes, **groups, "disciplines": disciplines, "powers": powers,
+        "name": draw(label),
+        "player": draw(text),
+        "concept": draw(text),
+        "clan": draw(text),
+        "sire": draw(text),
+        "nature": draw(text),
+        "demeanor": draw(text),
+        "notes": draw(text),
+        "creature": creature,
+        "attributes": attributes,
+        **groups,
+        "disciplines": disciplines,
+        "powers": powers,
         "clan_disciplines": draw(st.lists(st.sampled_from(sorted(known("v20"))), unique=True, max_size=2)),
-        "names": draw(_names(brewed)), "specialties": specialties,
-        "virtues": {"conscience": draw(st.integers(0, 5)), "self_control": draw(st.integers(0, 5)), "courage": courage},
+        "names": draw(_names(brewed)),
+        "specialties": specialties,
+        "virtues": {
+            "conscience": draw(st.integers(0, 5)),
+            "self_control": draw(st.integers(0, 5)),
+            "courage": courage,
+        },
         "humanity": draw(st.integers(0, 10)),
         "willpower": {"permanent": courage, "current": draw(st.integers(0, courage))},
-        "health": {"bashing": draw(st.integers(0, 2)), "lethal": draw(st.integers(0, 2)),
-                   "aggravated": draw(st.integers(0, 2))},
-        "weapons": draw(st.sampled_from([[], [{"name": "Couteau", "kind": "hand_to_hand", "damage": 1,
-                                                "damage_type": "lethal"}]])),
+        "health": {
+            "bashing": draw(st.integers(0, 2)),
+            "lethal": draw(st.integers(0, 2)),
+            "aggravated": draw(st.integers(0, 2)),
+        },
+        "weapons": draw(
+            st.sampled_from(
+                [[], [{"name": "Couteau", "kind": "hand_to_hand", "damage": 1, "damage_type": "lethal"}]]
+            )
+        ),
         "experience": draw(st.sampled_from([{"total": 0, "spent": 0}, {"total": 25, "spent": 25}])),
     }
     if generation is not None:
@@ -133,8 +186,16 @@ def test_v20_export_validates_and_imports_back_as_the_same_sheet(sheet):
     assert back.sheet == sheet
 
 
-@pytest.mark.parametrize("name", ["wod5e_vampire.json", "wod5e_ghoul.json", "wod5e_thinblood.json",
-                                  "progeny_vampire.json", "v5bot_vampire.json"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "wod5e_vampire.json",
+        "wod5e_ghoul.json",
+        "wod5e_thinblood.json",
+        "progeny_vampire.json",
+        "v5bot_vampire.json",
+    ],
+)
 def test_imported_v5_fixtures_export_to_the_schema_and_back(name):
     sheet = import_sheet(load(name)).sheet
     exported = export_sheet("v5", sheet, "wod5e")

@@ -15,10 +15,15 @@ from rollbook.rules.base import RuleError
 from tests.interop.conftest import load
 
 NAMES = ["wod5e_vampire.json", "progeny_vampire.json", "v5bot_vampire.json", "wod20_vampire.json"]
-json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False,
-                           allow_infinity=False) | st.text(max_size=8),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                                          max_size=3), max_leaves=6)
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def paths(value, prefix=()):
@@ -52,4 +57,9 @@ def test_any_value_anywhere_is_imported_or_refused_clearly(name, data):
     except ImportRefused as refused:
         assert refused.report.problems and all(p.source.startswith("$") for p in refused.report.problems)
     except RuleError as refused:
-        assert refused.code in ("import_unknown_format", "import_wrong_system", "import_too_deep", "import_too_big")
+        assert refused.code in (
+            "import_unknown_format",
+            "import_wrong_system",
+            "import_too_deep",
+            "import_too_big",
+        )

@@ -31,18 +31,29 @@ def homebrew(imported) -> dict[str, tuple[str, str]]:
     return {h["source"]: (h["target"], h["name"]) for h in report(imported)["homebrew"]}
 
 
-@pytest.mark.parametrize(("name", "fmt", "creature"), [
-    ("wod5e_vampire.json", "wod5e", "vampire"), ("wod5e_ghoul.json", "wod5e", "ghoul"),
-    ("wod5e_thinblood.json", "wod5e", "thin_blood"), ("progeny_vampire.json", "progeny", "vampire"),
-    ("progeny_thinblood.json", "progeny", "thin_blood"), ("v5bot_vampire.json", "v5bot", "vampire"),
-    ("v5bot_ghoul.json", "v5bot", "ghoul"), ("v5bot_thinblood.json", "v5bot", "thin_blood"),
-    ("wod20_vampire.json", "wod20", "vampire"),
-])
+@pytest.mark.parametrize(
+    ("name", "fmt", "creature"),
+    [
+        ("wod5e_vampire.json", "wod5e", "vampire"),
+        ("wod5e_ghoul.json", "wod5e", "ghoul"),
+        ("wod5e_thinblood.json", "wod5e", "thin_blood"),
+        ("progeny_vampire.json", "progeny", "vampire"),
+        ("progeny_thinblood.json", "progeny", "thin_blood"),
+        ("v5bot_vampire.json", "v5bot", "vampire"),
+        ("v5bot_ghoul.json", "v5bot", "ghoul"),
+        ("v5bot_thinblood.json", "v5bot", "thin_blood"),
+        ("wod20_vampire.json", "wod20", "vampire"),
+    ],
+)
 def test_every_fixture_is_detected_and_imported(name, fmt, creature):
     data = load(name)
     assert detect(data) == fmt
     imported = import_sheet(data)
-    assert (imported.format, imported.sheet["creature"], imported.report.creature) == (fmt, creature, creature)
+    assert (imported.format, imported.sheet["creature"], imported.report.creature) == (
+        fmt,
+        creature,
+        creature,
+    )
     assert imported.report.problems == ()
     # every mapped target is a real place in the sheet
     for target in mapped(imported).values():
@@ -76,9 +87,16 @@ def test_wod5e_vampire_report_field_by_field():
     # homebrew: names kept as typed, accents and capitals included
     h = homebrew(imported)
     assert h['$.system.skills["Égouts de Paris"].value'] == ("skills.egouts_de_paris", "Égouts de Paris")
-    assert sheet["names"] == {"egouts_de_paris": "Égouts de Paris"} and sheet["skills"]["egouts_de_paris"] == 2
+    assert (
+        sheet["names"] == {"egouts_de_paris": "Égouts de Paris"} and sheet["skills"]["egouts_de_paris"] == 2
+    )
     assert h["$.items[5].name"] == ("powers.3", "Goûter le Sang")
-    assert sheet["powers"][3] == {"discipline": "blood_sorcery", "level": 1, "power": None, "name": "Goûter le Sang"}
+    assert sheet["powers"][3] == {
+        "discipline": "blood_sorcery",
+        "level": 1,
+        "power": None,
+        "name": "Goûter le Sang",
+    }
     # dropped, each with its reason
     d = dropped(imported)
     assert d["$.system.headers.generation"] == "no_generation_in_v5"
@@ -94,7 +112,9 @@ def test_wod5e_ghoul_has_no_hunger_and_keeps_its_discipline():
     imported = import_sheet(load("wod5e_ghoul.json"))
     assert imported.sheet["creature"] == "ghoul" and imported.sheet["hunger"] == 0
     assert imported.sheet["blood_potency"] == 0
-    assert imported.sheet["powers"] == [{"discipline": "potence", "level": 1, "power": "lethal_body", "name": None}]
+    assert imported.sheet["powers"] == [
+        {"discipline": "potence", "level": 1, "power": "lethal_body", "name": None}
+    ]
     assert dropped(imported)["$.system.headers.domitor"] == "no_such_field"
 
 
@@ -103,8 +123,9 @@ def test_thin_bloods_by_their_clan_or_splat():
     assert wod5e.sheet["disciplines"] == {"thin_blood_alchemy": 1}
     assert mapped(wod5e)["$.system.disciplines.alchemy.value"] == "disciplines.thin_blood_alchemy"
     progeny = import_sheet(load("progeny_thinblood.json"))
-    assert progeny.sheet["powers"] == [{"discipline": "thin_blood_alchemy", "level": 1, "power": "far_reach",
-                                        "name": None}]
+    assert progeny.sheet["powers"] == [
+        {"discipline": "thin_blood_alchemy", "level": 1, "power": "far_reach", "name": None}
+    ]
     bot = import_sheet(load("v5bot_thinblood.json"))
     assert bot.sheet["creature"] == "thin_blood" and bot.sheet["specialties"] == {"science": ["Chimie"]}
 
@@ -165,8 +186,12 @@ def test_wod20_vampire_report_field_by_field():
     assert sheet["health"] == {"bashing": 1, "lethal": 2, "aggravated": 0}
     assert m["$.items[0].system.value"] == "disciplines.thaumaturgy"
     assert sheet["disciplines"] == {"thaumaturgy": 2, "auspex": 1, "lure_of_flames": 1}
-    assert [p.get("power") or p["name"] for p in sheet["powers"]] == ["a_taste_for_blood", "blood_rage",
-                                                                      "heightened_senses", "Candle"]
+    assert [p.get("power") or p["name"] for p in sheet["powers"]] == [
+        "a_taste_for_blood",
+        "blood_rage",
+        "heightened_senses",
+        "Candle",
+    ]
     assert h["$.items[2].system.value"] == ("disciplines.lure_of_flames", "Lure of Flames")
     assert h["$.items[8].system.value"] == ("skills.egouts", "Égouts")
     assert h["$.system.abilities.linguistics.value"] == ("knowledges.linguistique", "Linguistique")
@@ -185,6 +210,7 @@ def test_a_path_other_than_humanity_is_named_dropped():
 
 # --- refusals: every problem at once, each at its place ------------------------------------------
 
+
 def test_every_problem_is_named_at_once():
     data = load("wod5e_vampire.json")
     data["system"]["attributes"]["strength"]["value"] = 99
@@ -194,9 +220,11 @@ def test_every_problem_is_named_at_once():
     with pytest.raises(ImportRefused) as refused:
         import_sheet(data)
     problems = {(p.source, p.code) for p in refused.value.report.problems}
-    assert problems >= {("$.system.attributes.strength.value", "import_out_of_range"),
-                        ("$.system.skills.brawl.value", "import_wrong_type"),
-                        ("$.system.hunger.value", "import_out_of_range")}
+    assert problems >= {
+        ("$.system.attributes.strength.value", "import_out_of_range"),
+        ("$.system.skills.brawl.value", "import_wrong_type"),
+        ("$.system.hunger.value", "import_out_of_range"),
+    }
     assert refused.value.code == "import_refused" and refused.value.params["count"] == len(problems)
 
 
@@ -207,7 +235,9 @@ def test_sheet_validation_names_the_source_field():
     data["system"]["disciplines"]["auspex"]["value"] = 1  # … not at Auspex 1
     with pytest.raises(ImportRefused) as refused:
         import_sheet(data)
-    assert [(p.source, p.code) for p in refused.value.report.problems] == [("$.items[2].name", "power_above_rating")]
+    assert [(p.source, p.code) for p in refused.value.report.problems] == [
+        ("$.items[2].name", "power_above_rating")
+    ]
 
 
 def test_specialty_on_an_untrained_skill_is_refused_at_its_place():
@@ -217,7 +247,8 @@ def test_specialty_on_an_untrained_skill_is_refused_at_its_place():
     with pytest.raises(ImportRefused) as refused:
         import_sheet(data)
     assert [(p.source, p.code) for p in refused.value.report.problems] == [
-        ("$.traits[11].subtraits[0]", "specialty_untrained")]
+        ("$.traits[11].subtraits[0]", "specialty_untrained")
+    ]
 
 
 def test_progenys_free_specialties_on_skills_at_0_are_dropped_and_said():
@@ -228,7 +259,11 @@ def test_progenys_free_specialties_on_skills_at_0_are_dropped_and_said():
     data["skills"]["survival"] = 0
     imported = import_sheet(data)
     d = dropped(imported)
-    assert d["$.skillSpecialties[2].name"] == d["$.predatorType.pickedSpecialties[0].name"] == "specialty_untrained"
+    assert (
+        d["$.skillSpecialties[2].name"]
+        == d["$.predatorType.pickedSpecialties[0].name"]
+        == "specialty_untrained"
+    )
     assert "science" not in imported.sheet["specialties"] and "survival" not in imported.sheet["specialties"]
 
 
@@ -241,15 +276,17 @@ def test_v20_generation_limits_and_specialties():
         import_sheet(data)
     assert {(p.source, p.code) for p in refused.value.report.problems} == {
         ("$.system.attributes.strength.value", "import_above_generation"),
-        ("$.system.abilities.brawl.speciality", "specialty_rating_too_low")}
+        ("$.system.abilities.brawl.speciality", "specialty_rating_too_low"),
+    }
     data = load("wod20_vampire.json")
     data["system"]["generation"] = 7
     data["system"]["attributes"]["strength"]["value"] = 6  # Generation 7: up to 6
     assert import_sheet(data).sheet["attributes"]["strength"] == 6
 
 
-@pytest.mark.parametrize("data", [[], "text", 3, {}, {"name": "x"}, {"system": {}, "type": "vampire"},
-                                  {"splat": "vampire"}])
+@pytest.mark.parametrize(
+    "data", [[], "text", 3, {}, {"name": "x"}, {"system": {}, "type": "vampire"}, {"splat": "vampire"}]
+)
 def test_unknown_format_names_what_was_expected(data):
     with pytest.raises(RuleError) as refused:
         import_sheet(data)
@@ -290,13 +327,28 @@ def test_a_missing_name_is_a_problem():
 
 def test_interop_is_pure():
     """No web, storage or CLI library (ARCHITECTURE: layer 2)."""
-    banned = ("fastapi", "starlette", "sqlalchemy", "typer", "rich", "jinja2", "rollbook.server", "rollbook.web",
-              "rollbook.cli", "httpx")
+    banned = (
+        "fastapi",
+        "starlette",
+        "sqlalchemy",
+        "typer",
+        "rich",
+        "jinja2",
+        "rollbook.server",
+        "rollbook.web",
+        "rollbook.cli",
+        "httpx",
+    )
     for path in Path(interop.__file__).parent.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             for name in names:
                 assert not name.startswith(banned), f"{path.name} imports {name}"
 

@@ -21,8 +21,11 @@ def pages(tmp_path):
     def open_table(system: str, lang: str = "fr"):
         client = TestClient(app)
         client.__enter__()
-        created = client.post("/chronicles", data={"name": "Lyon", "system": system, "storyteller": "Ana",
-                                                   "language": lang}, follow_redirects=False)
+        created = client.post(
+            "/chronicles",
+            data={"name": "Lyon", "system": system, "storyteller": "Ana", "language": lang},
+            follow_redirects=False,
+        )
         opened.append(client)
         return client, created.headers["location"]
 
@@ -48,14 +51,20 @@ def test_a_file_upload_shows_the_report_in_french(pages):
     client, chronicle = pages("v5")
     form = client.get(f"{chronicle}/import").text
     with (FILES / "wod5e_vampire.json").open("rb") as handle:
-        answer = client.post(f"{chronicle}/import", data={"idempotency_key": key(form)},
-                             files={"file": ("elise.json", handle, "application/json")})
+        answer = client.post(
+            f"{chronicle}/import",
+            data={"idempotency_key": key(form)},
+            files={"file": ("elise.json", handle, "application/json")},
+        )
     assert answer.status_code == 201, answer.text
     html = answer.text
     assert "Importé depuis WoD5e (Foundry)" in html
     assert "<code>$.system.skills.animalken.value</code> → skills.animal_ken" in html
     assert "“Égouts de Paris”" in html and "Gardé tel quel (maison)" in html
-    assert "$.items[6]</code> → les avantages, handicaps et historiques ne sont pas sur une feuille rollbook" in html
+    assert (
+        "$.items[6]</code> → les avantages, handicaps et historiques ne sont pas sur une feuille rollbook"
+        in html
+    )
     sheet = re.search(r'id="open-imported" href="([^"]+)"', html).group(1)
     page = client.get(sheet).text
     assert "Élise Marchand" in page and 'id="export-link"' in page
@@ -64,8 +73,11 @@ def test_a_file_upload_shows_the_report_in_french(pages):
     assert exported.json()["type"] == "vampire"
     # the same form sent again (a retry) makes no second character
     with (FILES / "wod5e_vampire.json").open("rb") as handle:
-        again = client.post(f"{chronicle}/import", data={"idempotency_key": key(form)},
-                            files={"file": ("elise.json", handle, "application/json")})
+        again = client.post(
+            f"{chronicle}/import",
+            data={"idempotency_key": key(form)},
+            files={"file": ("elise.json", handle, "application/json")},
+        )
     assert re.search(r'id="open-imported" href="([^"]+)"', again.text).group(1) == sheet
     assert len(re.findall(r'/characters/\d+">Élise Marchand</a></li>', client.get(chronicle).text)) == 1
 
@@ -73,8 +85,10 @@ def test_a_file_upload_shows_the_report_in_french(pages):
 def test_pasted_json_and_spanish(pages):
     client, chronicle = pages("v20", "es")
     form = client.get(f"{chronicle}/import").text
-    answer = client.post(f"{chronicle}/import", data={"idempotency_key": key(form),
-                                                      "pasted": json.dumps(load("wod20_vampire.json"))})
+    answer = client.post(
+        f"{chronicle}/import",
+        data={"idempotency_key": key(form), "pasted": json.dumps(load("wod20_vampire.json"))},
+    )
     assert answer.status_code == 201, answer.text
     assert "Importado desde WoD20 (Foundry)" in answer.text and "“Lure of Flames”" in answer.text
 

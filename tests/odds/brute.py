@@ -46,12 +46,14 @@ def v20_brute(request: v20.V20Request, ordered: bool | None = None) -> tuple[dic
         ordered = request.pool <= 4
     outcomes: Counter = Counter()
     totals: Counter = Counter()
-    rolls = ((faces, 1) for faces in product(D10, repeat=request.pool)) if ordered else multisets(request.pool)
+    rolls = (
+        ((faces, 1) for faces in product(D10, repeat=request.pool)) if ordered else multisets(request.pool)
+    )
     for faces, weight in rolls:
         receipt = v20.resolve(request, faces)
         outcomes[receipt.outcome] += weight
         totals[receipt.successes] += weight
-    return normalise(outcomes, 10 ** request.pool), normalise(totals, 10 ** request.pool)
+    return normalise(outcomes, 10**request.pool), normalise(totals, 10**request.pool)
 
 
 def v20_finished(request: v20.V20Request):
@@ -104,7 +106,7 @@ def v5_brute(request: v5.V5Request, ordered: bool | None = None) -> tuple[dict, 
         receipt = v5.resolve(request, faces)
         outcomes[receipt.outcome] += weight
         margins[receipt.margin] += weight
-    return normalise(outcomes, 10 ** request.pool), normalise(margins, 10 ** request.pool)
+    return normalise(outcomes, 10**request.pool), normalise(margins, 10**request.pool)
 
 
 class Rerolls:
@@ -145,7 +147,7 @@ def v5_named_brute(request: v5.V5Request, choice: str) -> tuple[dict, dict]:
         for (outcome, margin), w in rerolls.after(receipt, dice).items():
             outcomes[outcome] += weight * w
             margins[margin] += weight * w
-    total = 10 ** request.pool * 1000
+    total = 10**request.pool * 1000
     return normalise(outcomes, total), normalise(margins, total)
 
 
@@ -179,7 +181,7 @@ def v5_optimal_brute(request: v5.V5Request, goal: str) -> tuple[Fraction, dict]:
         goal_weight += weight * -neg_value
         for (outcome, _), w in after.items():
             outcomes[outcome] += weight * w
-    total = 10 ** request.pool * 1000
+    total = 10**request.pool * 1000
     return Fraction(goal_weight, total), normalise(outcomes, total)
 
 
@@ -193,14 +195,17 @@ def advise_brute(normal: tuple[int, ...], hunger: tuple[int, ...], difficulty: i
         for dice in combinations(range(len(normal)), r):
             after = rerolls.after(receipt, dice)
             out[tuple(sorted(normal[i] for i in dice))] = Fraction(
-                sum(w for (o, _), w in after.items() if o in GOALS[goal]), 1000)
+                sum(w for (o, _), w in after.items() if o in GOALS[goal]), 1000
+            )
     return out
 
 
 # --- Tiers --------------------------------------------------------------------------------------
 
 
-def tiers_finished(request: t.TiersRequest, depth: int) -> tuple[list[tuple[tuple[int, ...], Fraction]], Fraction]:
+def tiers_finished(
+    request: t.TiersRequest, depth: int
+) -> tuple[list[tuple[tuple[int, ...], Fraction]], Fraction]:
     """(faces, P) of every finished chain of at most ``depth`` faces (``rules.tiers.needed``), and the
     probability of the chains left unexplored."""
     finished = []

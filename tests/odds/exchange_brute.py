@@ -43,7 +43,7 @@ def v20_roll(request: v20.V20Request) -> dict[tuple[str, int], Fraction]:
     for faces, weight in multisets(request.pool):
         receipt = v20.resolve(request, faces)
         found[(receipt.outcome, receipt.successes)] += weight
-    return _fractions(found, 10 ** request.pool)
+    return _fractions(found, 10**request.pool)
 
 
 @cache
@@ -53,7 +53,7 @@ def damage_levels(pool: int) -> dict[int, Fraction]:
     found: Counter = Counter()
     for faces, weight in multisets(pool):
         found[v20.resolve_damage(request, faces).levels] += weight
-    return _fractions(found, 10 ** pool)
+    return _fractions(found, 10**pool)
 
 
 @cache
@@ -67,15 +67,16 @@ def soak_taken(levels: int, pool: int) -> dict[int, Fraction]:
     found: Counter = Counter()
     for faces, weight in multisets(pool):
         found[v20.resolve_soak(request, faces).damage_taken] += weight
-    return _fractions(found, 10 ** pool)
+    return _fractions(found, 10**pool)
 
 
 @cache
 def wound_of(health: tuple[int, int, int], levels: int, damage_type: str, vampire: bool):
     """The track and the wound level after ``levels`` are marked by the sheet's rule."""
     effects = Effects()
-    after = take_damage(Health(bashing=health[0], lethal=health[1], aggravated=health[2]), levels, damage_type,
-                        effects)
+    after = take_damage(
+        Health(bashing=health[0], lethal=health[1], aggravated=health[2]), levels, damage_type, effects
+    )
     key = (after.bashing, after.lethal, after.aggravated)
     if any(e.get("flag") == "health_overflow" for e in effects.items):
         level = "dead" if not vampire else ("final_death" if damage_type == "aggravated" else "torpor")
@@ -100,13 +101,25 @@ class Tally:
         self.track[key] += p
 
     def plain(self) -> dict:
-        return {name: {k: v for k, v in getattr(self, name).items() if v}
-                for name in ("outcomes", "levels", "wounds", "track")}
+        return {
+            name: {k: v for k, v in getattr(self, name).items() if v}
+            for name in ("outcomes", "levels", "wounds", "track")
+        }
 
 
-def v20_exchange(attack: v20.V20Request, *, strength: int, weapon_damage: int, firearm: bool, damage_type: str,
-                 soak_pool: int, marked: str, health=(0, 0, 0), vampire: bool = True,
-                 dodge: v20.V20Request | None = None) -> dict:
+def v20_exchange(
+    attack: v20.V20Request,
+    *,
+    strength: int,
+    weapon_damage: int,
+    firearm: bool,
+    damage_type: str,
+    soak_pool: int,
+    marked: str,
+    health=(0, 0, 0),
+    vampire: bool = True,
+    dodge: v20.V20Request | None = None,
+) -> dict:
     """The exchange composed from the stages above (``marked``: the type the defender marks)."""
     tally = Tally()
     dodges = v20_roll(dodge) if dodge is not None else {("none", 0): Fraction(1)}
@@ -123,8 +136,12 @@ def v20_exchange(attack: v20.V20Request, *, strength: int, weapon_damage: int, f
             base, extra = v20.damage_pool(strength, weapon_damage, firearm, net)
             for rolled, r in damage_levels(base + extra).items():
                 for taken, s in soak_taken(rolled, soak_pool).items():
-                    tally.add("wounded" if taken else "soaked", taken, *wound_of(health, taken, marked, vampire),
-                              p * q * r * s)
+                    tally.add(
+                        "wounded" if taken else "soaked",
+                        taken,
+                        *wound_of(health, taken, marked, vampire),
+                        p * q * r * s,
+                    )
     return tally.plain()
 
 
@@ -132,8 +149,9 @@ def v20_exchange(attack: v20.V20Request, *, strength: int, weapon_damage: int, f
 
 
 def _given(system, sheet, action, faces, follows=None):
-    return perform(system, sheet, action, mode="strict", role="storyteller", source=GivenFaces(faces),
-                   follows=follows)
+    return perform(
+        system, sheet, action, mode="strict", role="storyteller", source=GivenFaces(faces), follows=follows
+    )
 
 
 def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict) -> dict:
@@ -147,14 +165,19 @@ def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict) -> dic
     tally = Tally()
     damage_memo: dict[int, list] = {}
     soak_memo: dict[tuple, list] = {}
-    total_weight = 10 ** attack_pool
+    total_weight = 10**attack_pool
     for faces, weight in multisets(attack_pool):
         done = _given("v20", attacker, attack, faces)
         p = Fraction(weight, total_weight)
         result = done.receipt["result"]
         if result["outcome"] != "success":
-            tally.add("botch" if result["outcome"] == "botch" else "miss", 0, health0,
-                      v20.health_level(sum(health0)) or "unhurt", p)
+            tally.add(
+                "botch" if result["outcome"] == "botch" else "miss",
+                0,
+                health0,
+                v20.health_level(sum(health0)) or "unhurt",
+                p,
+            )
             continue
         successes = result["successes"]
         if successes not in damage_memo:
@@ -175,15 +198,21 @@ def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict) -> dic
 def _damage_rolls(attacker, weapon, attack_receipt) -> list:
     from rollbook.play import preview
 
-    pool = preview("v20", attacker, weapon, mode="strict", role="storyteller", follows=attack_receipt)["pool"]["total"]
-    return [(_given("v20", attacker, weapon, faces, attack_receipt).receipt, Fraction(w, 10 ** pool))
-            for faces, w in multisets(pool)]
+    pool = preview("v20", attacker, weapon, mode="strict", role="storyteller", follows=attack_receipt)[
+        "pool"
+    ]["total"]
+    return [
+        (_given("v20", attacker, weapon, faces, attack_receipt).receipt, Fraction(w, 10**pool))
+        for faces, w in multisets(pool)
+    ]
 
 
 def _v20_soaks(defender, damage_receipt, vampire) -> list:
     from rollbook.play import preview
 
-    shown = preview("v20", defender, {"kind": "soak"}, mode="strict", role="storyteller", follows=damage_receipt)
+    shown = preview(
+        "v20", defender, {"kind": "soak"}, mode="strict", role="storyteller", follows=damage_receipt
+    )
     pool = shown["pool"]["total"]
     found: Counter = Counter()
     for faces, w in multisets(pool):
@@ -197,7 +226,7 @@ def _v20_soaks(defender, damage_receipt, vampire) -> list:
         else:
             level = v20.health_level(sum(track)) or "unhurt"
         found[(done.receipt["result"]["damage_taken"], track, level)] += w
-    return [(key, Fraction(w, 10 ** pool)) for key, w in found.items()]
+    return [(key, Fraction(w, 10**pool)) for key, w in found.items()]
 
 
 # --- Tiers: chains of faces up to a depth ------------------------------------------------------------
@@ -210,8 +239,17 @@ def chains(request: t.TiersRequest, depth: int):
     return [(faces, t.resolve(request, faces), mass) for faces, mass in finished], left
 
 
-def tiers_exchange(shot: t.TiersRequest, *, endurance: int, armor: int, level: int, length: int,
-                   dodge: int | None, depth: int, through_play: tuple[dict, dict, dict] | None = None) -> tuple[dict, Fraction]:
+def tiers_exchange(
+    shot: t.TiersRequest,
+    *,
+    endurance: int,
+    armor: int,
+    level: int,
+    length: int,
+    dodge: int | None,
+    depth: int,
+    through_play: tuple[dict, dict, dict] | None = None,
+) -> tuple[dict, Fraction]:
     """(outcomes, track after) of a Tiers exchange, every chain of ≤ ``depth`` faces of each roll, and the
     probability left unexplored (a bound on each difference). With ``through_play`` = (shooter's sheet,
     the shot's action, the defender's sheet), every roll goes through ``play.perform`` with ``follows``
@@ -276,6 +314,8 @@ def _soaks(tier, endurance, armor, level, length, depth, follows, through_play):
         if through_play is not None and follows is not None:
             done = _given("tiers", through_play[2], {"kind": "soak", "location": "torso"}, faces, follows)
             assert done.receipt["result"]["damage"] == receipt.damage
-            assert done.sheet["wounds"]["level"] == min(level + receipt.damage, length)  # T-5, the sheet's track
+            assert done.sheet["wounds"]["level"] == min(
+                level + receipt.damage, length
+            )  # T-5, the sheet's track
         damage[receipt.damage] += p
     return dict(damage), left

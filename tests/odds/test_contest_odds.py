@@ -26,7 +26,7 @@ def v20_rolls(request):
 
 def v5_rolls(request):
     for faces in product(D10, repeat=request.pool):
-        yield to_plain(v5.resolve(request, faces)), Fraction(1, 10 ** request.pool)
+        yield to_plain(v5.resolve(request, faces)), Fraction(1, 10**request.pool)
 
 
 ROLLS = {"v20": v20_rolls, "v5": v5_rolls}
@@ -47,9 +47,22 @@ def brute_contest(system, attacker, defender):
 
 CASES = [
     ("v20", v20.V20Request(pool=2, difficulty=6), v20.V20Request(pool=2, difficulty=7)),
-    ("v20", v20.V20Request(pool=2, difficulty=6, specialty=True, specialty_rating=4,
-                           table_rules=("v20.specialty_reroll_tens",)), v20.V20Request(pool=1, difficulty=5)),
-    ("v20", v20.V20Request(pool=1, table_rules=("v20.ones_do_not_cancel",)), v20.V20Request(pool=2, willpower=True)),
+    (
+        "v20",
+        v20.V20Request(
+            pool=2,
+            difficulty=6,
+            specialty=True,
+            specialty_rating=4,
+            table_rules=("v20.specialty_reroll_tens",),
+        ),
+        v20.V20Request(pool=1, difficulty=5),
+    ),
+    (
+        "v20",
+        v20.V20Request(pool=1, table_rules=("v20.ones_do_not_cancel",)),
+        v20.V20Request(pool=2, willpower=True),
+    ),
     ("v5", v5.V5Request(pool=2, hunger=1), v5.V5Request(pool=2)),
     ("v5", v5.V5Request(pool=3, hunger=2), v5.V5Request(pool=1, hunger=1)),
 ]
@@ -61,7 +74,9 @@ def test_TR_5_contest_odds_equal_brute_force(system, attacker, defender):
     exact = contest_odds(system, attacker, defender)
     assert Fraction(exact["outcomes"]["attacker"]) == wins
     assert Fraction(exact["tie"]) == ties
-    assert {int(m): Fraction(p) for m, p in exact["margins"].items()} == {m: p for m, p in margins.items() if p}
+    assert {int(m): Fraction(p) for m, p in exact["margins"].items()} == {
+        m: p for m, p in margins.items() if p
+    }
 
 
 def brute_extended(system, request, target, max_rolls):
@@ -83,11 +98,14 @@ def brute_extended(system, request, target, max_rolls):
     return within, expected
 
 
-@pytest.mark.parametrize("system,request_,target,max_rolls", [
-    ("v20", v20.V20Request(pool=2, difficulty=6), 2, 3),
-    ("v20", v20.V20Request(pool=1, difficulty=4, table_rules=("v20.ones_do_not_cancel",)), 2, 3),
-    ("v5", v5.V5Request(pool=2, hunger=1, difficulty=1), 3, 2),
-])
+@pytest.mark.parametrize(
+    "system,request_,target,max_rolls",
+    [
+        ("v20", v20.V20Request(pool=2, difficulty=6), 2, 3),
+        ("v20", v20.V20Request(pool=1, difficulty=4, table_rules=("v20.ones_do_not_cancel",)), 2, 3),
+        ("v5", v5.V5Request(pool=2, hunger=1, difficulty=1), 3, 2),
+    ],
+)
 def test_TR_5_extended_odds_equal_brute_force(system, request_, target, max_rolls):
     within, expected = brute_extended(system, request_, target, max_rolls)
     exact = extended_odds(system, request_, target, max_rolls)
@@ -99,8 +117,8 @@ def test_TR_5_extended_without_a_maximum_converges_to_its_limit():
     request = v20.V20Request(pool=3, difficulty=6)
     open_ended = extended_odds("v20", request, 4)
     long = extended_odds("v20", request, 4, max_rolls=50)
-    assert Fraction(open_ended["ever"]) - Fraction(long["outcomes"]["reached"]) < Fraction(1, 10 ** 9)
-    assert Fraction(open_ended["expected_rolls"]) - Fraction(long["expected_rolls"]) < Fraction(1, 10 ** 6)
+    assert Fraction(open_ended["ever"]) - Fraction(long["outcomes"]["reached"]) < Fraction(1, 10**9)
+    assert Fraction(open_ended["expected_rolls"]) - Fraction(long["expected_rolls"]) < Fraction(1, 10**6)
     assert extended_odds("v20", v20.V20Request(pool=0), 2)["expected_rolls"] is None  # never ends
 
 
@@ -123,16 +141,37 @@ def test_TR_5_rollbook_odds_contest_and_extended_cli():
     import sys
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "rollbook", "odds", *args], capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, "-m", "rollbook", "odds", *args], capture_output=True, text=True
+        )
 
-    contest = run("v20", "contest", "--pool", "2", "--against-pool", "2", "--against-difficulty", "7",
-                  "--table-rule", "v20.ones_do_not_cancel", "--json")
+    contest = run(
+        "v20",
+        "contest",
+        "--pool",
+        "2",
+        "--against-pool",
+        "2",
+        "--against-difficulty",
+        "7",
+        "--table-rule",
+        "v20.ones_do_not_cancel",
+        "--json",
+    )
     assert contest.returncode == 0, contest.stderr
     data = json.loads(contest.stdout)
-    expected = contest_odds("v20", v20.V20Request(pool=2, table_rules=("v20.ones_do_not_cancel",)),
-                            v20.V20Request(pool=2, difficulty=7, table_rules=("v20.ones_do_not_cancel",)))
-    assert data == expected and Fraction(data["outcomes"]["attacker"]) + Fraction(data["outcomes"]["defender"]) == 1
-    extended = run("v5", "extended", "--pool", "3", "--hunger", "1", "--target", "3", "--max-rolls", "2", "--json")
+    expected = contest_odds(
+        "v20",
+        v20.V20Request(pool=2, table_rules=("v20.ones_do_not_cancel",)),
+        v20.V20Request(pool=2, difficulty=7, table_rules=("v20.ones_do_not_cancel",)),
+    )
+    assert (
+        data == expected
+        and Fraction(data["outcomes"]["attacker"]) + Fraction(data["outcomes"]["defender"]) == 1
+    )
+    extended = run(
+        "v5", "extended", "--pool", "3", "--hunger", "1", "--target", "3", "--max-rolls", "2", "--json"
+    )
     assert extended.returncode == 0, extended.stderr
     assert json.loads(extended.stdout) == extended_odds("v5", v5.V5Request(pool=3, hunger=1), 3, 2)
     refused = run("v20", "--pool", "3", "--target", "2")

@@ -23,26 +23,65 @@ from .cli import run
 
 # (system, request, options, what the per-system function answers)
 CASES = [
-    ("v20", V20Request(pool=5, difficulty=7, willpower=True), {},
-     lambda: v20_odds(V20Request(pool=5, difficulty=7, willpower=True)).to_json()),
-    ("v5", V5Request(pool=6, hunger=2, difficulty=3), {},
-     lambda: v5_odds(V5Request(pool=6, hunger=2, difficulty=3)).to_json()),
-    ("v5", V5Request(pool=5, hunger=3, difficulty=3), {"reroll": "optimal", "goal": "clean"},
-     lambda: v5_odds(V5Request(pool=5, hunger=3, difficulty=3), "optimal", "clean").to_json()),
-    ("v5", V5Request(pool=1, hunger=4, kind="rouse", blood_potency_reroll=True), {},
-     lambda: rouse_odds(4, True).to_json()),
+    (
+        "v20",
+        V20Request(pool=5, difficulty=7, willpower=True),
+        {},
+        lambda: v20_odds(V20Request(pool=5, difficulty=7, willpower=True)).to_json(),
+    ),
+    (
+        "v5",
+        V5Request(pool=6, hunger=2, difficulty=3),
+        {},
+        lambda: v5_odds(V5Request(pool=6, hunger=2, difficulty=3)).to_json(),
+    ),
+    (
+        "v5",
+        V5Request(pool=5, hunger=3, difficulty=3),
+        {"reroll": "optimal", "goal": "clean"},
+        lambda: v5_odds(V5Request(pool=5, hunger=3, difficulty=3), "optimal", "clean").to_json(),
+    ),
+    (
+        "v5",
+        V5Request(pool=1, hunger=4, kind="rouse", blood_potency_reroll=True),
+        {},
+        lambda: rouse_odds(4, True).to_json(),
+    ),
     ("v5", V5Request(pool=3, kind="remorse"), {}, lambda: remorse_odds(7, 0).to_json()),
-    ("v5", V5Request(pool=4, difficulty=2, kind="frenzy"), {},
-     lambda: v5_odds(V5Request(pool=4, difficulty=2, kind="frenzy")).to_json()),
-    ("tiers", TiersRequest(skill=5, bonus=2, bullets=3), {},
-     lambda: tiers_odds(TiersRequest(skill=5, bonus=2, bullets=3)).to_json()),
-    ("tiers", TiersRequest(kind="soak", endurance=3, armor=1, attack_tier=5), {},
-     lambda: tiers_odds(TiersRequest(kind="soak", endurance=3, armor=1, attack_tier=5)).to_json()),
-    ("rollunder", RollUnderRequest(action="Climb", level=12, bonus=1, malus=3, advantage=True), {},
-     lambda: rollunder_odds(RollUnderRequest(action="Climb", level=12, bonus=1, malus=3, advantage=True)).to_json()),
-    ("rollunder", RollUnderRequest(action="Wrestle", kind="opposed", dice="2d8+1d4", threshold=9), {},
-     lambda: rollunder_odds(RollUnderRequest(action="Wrestle", kind="opposed", dice="2d8+1d4",
-                                             threshold=9)).to_json()),
+    (
+        "v5",
+        V5Request(pool=4, difficulty=2, kind="frenzy"),
+        {},
+        lambda: v5_odds(V5Request(pool=4, difficulty=2, kind="frenzy")).to_json(),
+    ),
+    (
+        "tiers",
+        TiersRequest(skill=5, bonus=2, bullets=3),
+        {},
+        lambda: tiers_odds(TiersRequest(skill=5, bonus=2, bullets=3)).to_json(),
+    ),
+    (
+        "tiers",
+        TiersRequest(kind="soak", endurance=3, armor=1, attack_tier=5),
+        {},
+        lambda: tiers_odds(TiersRequest(kind="soak", endurance=3, armor=1, attack_tier=5)).to_json(),
+    ),
+    (
+        "rollunder",
+        RollUnderRequest(action="Climb", level=12, bonus=1, malus=3, advantage=True),
+        {},
+        lambda: rollunder_odds(
+            RollUnderRequest(action="Climb", level=12, bonus=1, malus=3, advantage=True)
+        ).to_json(),
+    ),
+    (
+        "rollunder",
+        RollUnderRequest(action="Wrestle", kind="opposed", dice="2d8+1d4", threshold=9),
+        {},
+        lambda: rollunder_odds(
+            RollUnderRequest(action="Wrestle", kind="opposed", dice="2d8+1d4", threshold=9)
+        ).to_json(),
+    ),
 ]
 
 
@@ -84,19 +123,53 @@ def test_a_remorse_roll_keeps_its_own_difficulty_and_adds_the_humanity_lost():
     request = V5Request(pool=4, kind="remorse", difficulty=2)
     data = odds_for("v5", request)
     assert data["outcomes"] == v5_odds(request).to_json()["outcomes"]
-    assert data["humanity_loss"] == remorse_odds(6, 0).to_json()["humanity_loss"]  # V5-15: the pool alone decides
+    assert (
+        data["humanity_loss"] == remorse_odds(6, 0).to_json()["humanity_loss"]
+    )  # V5-15: the pool alone decides
 
 
-@pytest.mark.parametrize("args,system,request_", [
-    (["v20", "--pool", "5", "--difficulty", "7", "--willpower"], "v20", V20Request(pool=5, difficulty=7, willpower=True)),
-    (["v5", "--pool", "6", "--hunger", "2", "--difficulty", "3", "--reroll", "optimal", "--goal", "win"], "v5",
-     V5Request(pool=6, hunger=2, difficulty=3)),
-    (["v5", "--kind", "remorse", "--humanity", "6", "--stains", "1"], "v5", V5Request(pool=3, kind="remorse")),
-    (["tiers", "--kind", "dodge", "--skill", "4", "--attack-tier", "5"], "tiers",
-     TiersRequest(kind="dodge", skill=4, attack_tier=5)),
-    (["rollunder", "--dice", "3d6", "--threshold", "10"], "rollunder",
-     RollUnderRequest(action=ODDS_ACTION, kind="opposed", dice="3d6", threshold=10)),
-])
+@pytest.mark.parametrize(
+    "args,system,request_",
+    [
+        (
+            ["v20", "--pool", "5", "--difficulty", "7", "--willpower"],
+            "v20",
+            V20Request(pool=5, difficulty=7, willpower=True),
+        ),
+        (
+            [
+                "v5",
+                "--pool",
+                "6",
+                "--hunger",
+                "2",
+                "--difficulty",
+                "3",
+                "--reroll",
+                "optimal",
+                "--goal",
+                "win",
+            ],
+            "v5",
+            V5Request(pool=6, hunger=2, difficulty=3),
+        ),
+        (
+            ["v5", "--kind", "remorse", "--humanity", "6", "--stains", "1"],
+            "v5",
+            V5Request(pool=3, kind="remorse"),
+        ),
+        (
+            ["tiers", "--kind", "dodge", "--skill", "4", "--attack-tier", "5"],
+            "tiers",
+            TiersRequest(kind="dodge", skill=4, attack_tier=5),
+        ),
+        (
+            ["rollunder", "--dice", "3d6", "--threshold", "10"],
+            "rollunder",
+            RollUnderRequest(action=ODDS_ACTION, kind="opposed", dice="3d6", threshold=10),
+        ),
+    ],
+)
 def test_odds_for_is_what_the_cli_prints(monkeypatch, capsys, args, system, request_):
     code, out, err = run(monkeypatch, capsys, *args, "--json")
     assert code == 0, err

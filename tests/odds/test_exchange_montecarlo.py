@@ -27,13 +27,21 @@ def simulation():
 
 
 V20_CASES = [
-    (V20Request(pool=12, difficulty=7, specialty=True, specialty_rating=5),
-     exchange_v20.Weapon(3, "lethal", strength=5),
-     exchange_v20.Defender(stamina=4, fortitude=3, health=(1, 2, 0), dodge=V20Request(pool=8))),
-    (V20Request(pool=20, difficulty=6, willpower=True), exchange_v20.Weapon(8, "lethal", firearm=True),
-     exchange_v20.Defender(stamina=3, vampire=False, armour={"lethal": 2})),
-    (V20Request(pool=15, difficulty=5), exchange_v20.Weapon(2, "aggravated", strength=6),
-     exchange_v20.Defender(stamina=6, fortitude=2, health=(0, 3, 1))),
+    (
+        V20Request(pool=12, difficulty=7, specialty=True, specialty_rating=5),
+        exchange_v20.Weapon(3, "lethal", strength=5),
+        exchange_v20.Defender(stamina=4, fortitude=3, health=(1, 2, 0), dodge=V20Request(pool=8)),
+    ),
+    (
+        V20Request(pool=20, difficulty=6, willpower=True),
+        exchange_v20.Weapon(8, "lethal", firearm=True),
+        exchange_v20.Defender(stamina=3, vampire=False, armour={"lethal": 2}),
+    ),
+    (
+        V20Request(pool=15, difficulty=5),
+        exchange_v20.Weapon(2, "aggravated", strength=6),
+        exchange_v20.Defender(stamina=6, fortitude=2, health=(0, 3, 1)),
+    ),
 ]
 
 
@@ -47,8 +55,10 @@ def test_V20_exchange_agrees_with_simulated_exchanges(simulation, attack, weapon
 
 
 TIERS_CASES = [
-    (TiersRequest(kind="skill", skill=14, bonus=3, bullets=3),
-     exchange_tiers.TiersDefender(endurance=8, armor=4, level=1, length=8, dodge=12)),
+    (
+        TiersRequest(kind="skill", skill=14, bonus=3, bullets=3),
+        exchange_tiers.TiersDefender(endurance=8, armor=4, level=1, length=8, dodge=12),
+    ),
     (TiersRequest(kind="skill", skill=20), exchange_tiers.TiersDefender(endurance=15, armor=5, length=6)),
 ]
 

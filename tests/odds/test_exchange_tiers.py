@@ -22,9 +22,16 @@ def check_against_chains(shot: TiersRequest, defender: TiersDefender, depth: int
     """Each probability of the engine is at least the brute force's (chains of ≤ depth faces) and
     exceeds it by no more than the probability the brute force left unexplored; the engine's sum is 1."""
     result = exchange_odds(shot, defender)
-    found, left = brute.tiers_exchange(shot, endurance=defender.endurance, armor=defender.armor, level=defender.level,
-                                       length=defender.length, dodge=defender.dodge, depth=depth,
-                                       through_play=through_play)
+    found, left = brute.tiers_exchange(
+        shot,
+        endurance=defender.endurance,
+        armor=defender.armor,
+        level=defender.level,
+        length=defender.length,
+        dodge=defender.dodge,
+        depth=depth,
+        through_play=through_play,
+    )
     assert result.outcomes.total() == 1 and result.track.total() == 1
     assert left <= Fraction(3, 10 ** (depth - 1))
     for name, dist in (("outcomes", result.outcomes), ("track", result.track)):
@@ -42,8 +49,13 @@ def test_T_3_T_4_T_5_every_skill_up_to_six_against_the_resolvers(skill):
     for index, (dodge, soak) in enumerate(itertools.product([None, *range(0, 7, 2)], range(0, 7, 2))):
         bullets = (None, 1, 2, 3)[(skill + index) % 4]
         shot = TiersRequest(kind="skill", skill=skill, bonus=index % 2, bullets=bullets)
-        defender = TiersDefender(endurance=soak // 2, armor=soak - soak // 2, level=(skill + index) % 4,
-                                 length=4 + index % 3, dodge=dodge)
+        defender = TiersDefender(
+            endurance=soak // 2,
+            armor=soak - soak // 2,
+            level=(skill + index) % 4,
+            length=4 + index % 3,
+            dodge=dodge,
+        )
         check_against_chains(shot, defender, depth=6)
 
 
@@ -53,8 +65,14 @@ def test_T_4_T_5_a_deep_enumeration_agrees_to_ten_digits():
 
 
 def tiers_sheet(**extra) -> dict:
-    data = {"name": "Ana", "skills": {"firearms": 4, "dodge": 3}, "endurance": 2, "armor": {"torso": 1},
-            "weapons": [{"name": "pistol", "bonus": 1, "capacity": 6}], "wounds": {"level": 1, "length": 5}}
+    data = {
+        "name": "Ana",
+        "skills": {"firearms": 4, "dodge": 3},
+        "endurance": 2,
+        "armor": {"torso": 1},
+        "weapons": [{"name": "pistol", "bonus": 1, "capacity": 6}],
+        "wounds": {"level": 1, "length": 5},
+    }
     data.update(extra)
     return new_sheet("tiers", data)
 
@@ -87,8 +105,9 @@ def test_T_4_a_dodge_of_zero_never_dodges():
 
 
 def test_T_5_the_track_stops_at_its_end():
-    result = exchange_odds(TiersRequest(kind="skill", skill=30, bullets=4), TiersDefender(endurance=0, level=5,
-                                                                                          length=6))
+    result = exchange_odds(
+        TiersRequest(kind="skill", skill=30, bullets=4), TiersDefender(endurance=0, level=5, length=6)
+    )
     assert set(result.track.nonzero().fractions()) <= {5, 6}
     assert result.track.probability(6) == result.outcomes.probability("wounded")
 
@@ -101,18 +120,28 @@ def test_tiers_exchange_refuses_a_dodge_as_the_shot():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 20), st.integers(0, 5), st.sampled_from([None, 1, 2, 3, 5]), st.integers(0, 12),
-       st.integers(0, 6), st.one_of(st.none(), st.integers(0, 20)), st.integers(1, 10), st.data())
+@given(
+    st.integers(0, 20),
+    st.integers(0, 5),
+    st.sampled_from([None, 1, 2, 3, 5]),
+    st.integers(0, 12),
+    st.integers(0, 6),
+    st.one_of(st.none(), st.integers(0, 20)),
+    st.integers(1, 10),
+    st.data(),
+)
 def test_tiers_exchange_laws(skill, bonus, bullets, endurance, armor, dodge, length, data):
     level = data.draw(st.integers(0, length))
     shot = TiersRequest(kind="skill", skill=skill, bonus=bonus, bullets=bullets)
-    result = exchange_odds(shot, TiersDefender(endurance=endurance, armor=armor, level=level, length=length,
-                                               dodge=dodge))
+    result = exchange_odds(
+        shot, TiersDefender(endurance=endurance, armor=armor, level=level, length=length, dodge=dodge)
+    )
     assert result.outcomes.total() == 1 and result.track.total() == 1  # sums to exactly 1
     assert result.damage.total() + result.fills == 1
     # more armour never raises the wound level reached (every tail P(level ≥ k))
-    more = exchange_odds(shot, TiersDefender(endurance=endurance, armor=armor + 1, level=level, length=length,
-                                             dodge=dodge))
+    more = exchange_odds(
+        shot, TiersDefender(endurance=endurance, armor=armor + 1, level=level, length=length, dodge=dodge)
+    )
     for k in range(length + 1):
         assert tail(more.track, k) <= tail(result.track, k)
 

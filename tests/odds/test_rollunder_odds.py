@@ -12,19 +12,27 @@ from hypothesis import strategies as st
 from rollbook.odds.rollunder import check_odds, opposed_odds, rollunder_odds
 from rollbook.rules.base import RuleError
 from rollbook.rules.rollunder import RollUnderRequest
+
 from .brute import rollunder_brute
 
 
-@pytest.mark.parametrize("advantage,disadvantage", [(False, False), (True, False), (False, True), (True, True)])
-@pytest.mark.parametrize("level,bonus,malus", [(0, 0, 0), (1, 0, 0), (10, 2, 0), (12, 0, 5), (19, 0, 0), (25, 0, 0)])
+@pytest.mark.parametrize(
+    "advantage,disadvantage", [(False, False), (True, False), (False, True), (True, True)]
+)
+@pytest.mark.parametrize(
+    "level,bonus,malus", [(0, 0, 0), (1, 0, 0), (10, 2, 0), (12, 0, 5), (19, 0, 0), (25, 0, 0)]
+)
 def test_R_1_R_4_check_odds_equal_enumeration(level, bonus, malus, advantage, disadvantage):
-    request = RollUnderRequest(action="odds", level=level, bonus=bonus, malus=malus, advantage=advantage,
-                               disadvantage=disadvantage)
+    request = RollUnderRequest(
+        action="odds", level=level, bonus=bonus, malus=malus, advantage=advantage, disadvantage=disadvantage
+    )
     assert rollunder_odds(request).outcomes.nonzero().fractions() == rollunder_brute(request)
 
 
-@pytest.mark.parametrize("dice,threshold", [("1d20", 10), ("3d6", 10), ("2d8+1d4", 9), ("1d2", 1), ("4d4", 3),
-                                            ("2d10+1d6", 30), ("1d6+1d6", 0)])
+@pytest.mark.parametrize(
+    "dice,threshold",
+    [("1d20", 10), ("3d6", 10), ("2d8+1d4", 9), ("1d2", 1), ("4d4", 3), ("2d10+1d6", 30), ("1d6+1d6", 0)],
+)
 def test_R_7_opposed_odds_equal_enumeration(dice, threshold):
     request = RollUnderRequest(action="odds", kind="opposed", dice=dice, threshold=threshold)
     exact = rollunder_odds(request)
@@ -85,10 +93,13 @@ def test_R_7_opposed_odds_sum_to_one_and_match_enumeration(sizes, threshold):
     assert exact.values.fractions() == {t: Fraction(c, total) for t, c in sorted(counts.items())}
 
 
-@pytest.mark.parametrize("dice,threshold", [("d20", 10), ("2d6+2", 9), ("3d6-1", 9), ("d100", 37), ("1d4+1d6-2", 4)])
+@pytest.mark.parametrize(
+    "dice,threshold", [("d20", 10), ("2d6+2", 9), ("3d6-1", 9), ("d100", 37), ("1d4+1d6-2", 4)]
+)
 def test_R_7_opposed_odds_with_numbers_equal_brute_force(dice, threshold):
-    from rollbook.rules.rollunder import RollUnderRequest
     from rollbook.odds.rollunder import rollunder_odds
+    from rollbook.rules.rollunder import RollUnderRequest
+
     from .brute import rollunder_brute
 
     request = RollUnderRequest(action="Climb", kind="opposed", dice=dice, threshold=threshold)

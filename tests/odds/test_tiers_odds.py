@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from rollbook.odds.tiers import dodge_odds, odds, soak_odds, tiers_odds
 from rollbook.rules.tiers import TiersRequest
+
 from .brute import tiers_brute
 
 DEPTH = 9  # chains longer than this are left to the bound 10**-DEPTH
-LEFT = Fraction(1, 10 ** DEPTH)
+LEFT = Fraction(1, 10**DEPTH)
 
 REQUESTS = [
     TiersRequest(kind="skill", skill=0),
@@ -62,7 +63,9 @@ def test_T_2_chained_criticals_closed_form():
     result = odds(5)
     assert result.critical == Fraction(1, 10)
     assert result.tiers.probability(4) == Fraction(1, 10) * Fraction(5, 10)  # a 1, then a reroll over 5
-    assert result.tiers.probability(5) == Fraction(1, 10) * (Fraction(4, 10) + Fraction(1, 10) * Fraction(5, 10))
+    assert result.tiers.probability(5) == Fraction(1, 10) * (
+        Fraction(4, 10) + Fraction(1, 10) * Fraction(5, 10)
+    )
     above = result.tail + sum(p for t, p in result.tiers.fractions().items() if t >= 6)
     # P(at least two critical tiers) = P(1, then 1) + P(1, then 2..5, ... ) computed independently:
     # extra tiers = j + [last face ≤ 5] with j the 1s rerolled: P(extra ≥ 2) = P(j ≥ 2) + P(j = 1, last ≤ 5)
@@ -80,7 +83,8 @@ def test_T_2_reading_skill_0_succeeds_on_every_critical():
 def test_T_3_bullets_multiply_the_tier_after_criticals():
     single, burst = odds(4, bonus=2), odds(4, bonus=2, bullets=3)
     assert {t * 3: p for t, p in single.tiers.fractions().items()} == {
-        t: p for t, p in burst.tiers.fractions().items() if t <= single.cutoff * 3}
+        t: p for t, p in burst.tiers.fractions().items() if t <= single.cutoff * 3
+    }
     assert single.success == burst.success
 
 

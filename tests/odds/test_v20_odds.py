@@ -13,6 +13,7 @@ from rollbook.odds import v20 as odds20
 from rollbook.odds.v20 import odds, v20_odds
 from rollbook.rules.base import RuleError
 from rollbook.rules.v20 import DEGREES, V20Request
+
 from .brute import v20_brute
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -36,7 +37,10 @@ def test_V20_15_source_table_cells_are_the_odds_of_3_to_5_dice():
         chances = [odds(pool, int(difficulty)) for pool in (3, 4, 5)]
         for cell, values in ((success, [c.success for c in chances]), (botch, [c.botch for c in chances])):
             low, high = cell.rstrip("%").split("–")
-            assert (odds20.percent_one_decimal(min(values)), odds20.percent_one_decimal(max(values))) == (low, high), line
+            assert (odds20.percent_one_decimal(min(values)), odds20.percent_one_decimal(max(values))) == (
+                low,
+                high,
+            ), line
 
 
 def test_V20_15_rounding_is_exact_half_up():
@@ -86,7 +90,9 @@ def test_V20_odds_order_free_enumeration_of_five_dice():
 def test_V20_12_degrees_by_net_successes():
     result = odds(5, 6)
     assert result.degrees.probability("marginal") == result.successes.probability(1)
-    assert result.degrees.probability("phenomenal") == sum(p for t, p in result.successes.fractions().items() if t >= 5)
+    assert result.degrees.probability("phenomenal") == sum(
+        p for t, p in result.successes.fractions().items() if t >= 5
+    )
     assert result.degrees.total() == result.success
 
 
@@ -113,11 +119,24 @@ def test_V20_7_specialty_refused_below_four():
 
 requests = st.builds(
     lambda pool, difficulty, required, mode, untrained, specialty, willpower, auto: V20Request(
-        pool=pool, difficulty=difficulty, required=required, mode=mode, untrained=untrained,
-        knowledge_allowed=True, specialty=specialty is not None and untrained is None,
-        specialty_rating=specialty if untrained is None else None, willpower=willpower, auto_successes=auto),
-    st.integers(0, 50), st.integers(2, 10), st.integers(1, 6), st.sampled_from(["strict", "casual"]),
-    st.sampled_from([None, "talent", "skill", "knowledge"]), st.sampled_from([None, 4, 5]), st.booleans(),
+        pool=pool,
+        difficulty=difficulty,
+        required=required,
+        mode=mode,
+        untrained=untrained,
+        knowledge_allowed=True,
+        specialty=specialty is not None and untrained is None,
+        specialty_rating=specialty if untrained is None else None,
+        willpower=willpower,
+        auto_successes=auto,
+    ),
+    st.integers(0, 50),
+    st.integers(2, 10),
+    st.integers(1, 6),
+    st.sampled_from(["strict", "casual"]),
+    st.sampled_from([None, "talent", "skill", "knowledge"]),
+    st.sampled_from([None, 4, 5]),
+    st.booleans(),
     st.integers(0, 3),
 )
 
@@ -152,7 +171,9 @@ def test_V20_9_willpower_never_lowers_success(request):
 @given(st.integers(1, 30), st.integers(2, 10), st.integers(1, 5))
 def test_V20_7_specialty_never_lowers_success_and_more_required_never_raises_it(pool, difficulty, required):
     plain = odds(pool, difficulty, required=required)
-    assert odds(pool, difficulty, required=required, specialty=True, specialty_rating=4).success >= plain.success
+    assert (
+        odds(pool, difficulty, required=required, specialty=True, specialty_rating=4).success >= plain.success
+    )
     assert odds(pool, difficulty, required=required + 1).success <= plain.success
 
 
@@ -176,21 +197,41 @@ def test_V20_diagonal_sums_equal_cell_by_cell(monkeypatch, options):
 
 # --- TR-1, TR-2: the odds under the table rules, against brute force through the resolver --------
 
-TABLE_RULE_SETS = [(), ("v20.specialty_reroll_tens",), ("v20.ones_do_not_cancel",),
-                   ("v20.ones_do_not_cancel", "v20.specialty_reroll_tens"), ("v20.willpower_once_per_turn",)]
+TABLE_RULE_SETS = [
+    (),
+    ("v20.specialty_reroll_tens",),
+    ("v20.ones_do_not_cancel",),
+    ("v20.ones_do_not_cancel", "v20.specialty_reroll_tens"),
+    ("v20.willpower_once_per_turn",),
+]
 
 
 @pytest.mark.parametrize("rules", TABLE_RULE_SETS)
-@pytest.mark.parametrize("pool,difficulty,mode,required", [
-    (0, 6, "strict", 1), (1, 6, "strict", 1), (2, 6, "strict", 1), (2, 9, "strict", 2), (2, 2, "casual", 1),
-    (2, 8, "strict", 3)])
+@pytest.mark.parametrize(
+    "pool,difficulty,mode,required",
+    [
+        (0, 6, "strict", 1),
+        (1, 6, "strict", 1),
+        (2, 6, "strict", 1),
+        (2, 9, "strict", 2),
+        (2, 2, "casual", 1),
+        (2, 8, "strict", 3),
+    ],
+)
 def test_TR_2_odds_under_table_rules_equal_brute_force(rules, pool, difficulty, mode, required):
     """TR-1/TR-5: every outcome and total of the exact odds equals the enumeration of every finished face
     sequence (the rerolled tens included, to the bound) through ``rules.v20.resolve``."""
     from .brute import v20_chain_brute
 
-    request = V20Request(pool=pool, difficulty=difficulty, mode=mode, required=required, specialty=True,
-                         specialty_rating=4, table_rules=rules)
+    request = V20Request(
+        pool=pool,
+        difficulty=difficulty,
+        mode=mode,
+        required=required,
+        specialty=True,
+        specialty_rating=4,
+        table_rules=rules,
+    )
     outcomes, totals = v20_chain_brute(request)
     exact = v20_odds(request)
     assert {k: v for k, v in exact.outcomes.items() if v} == outcomes
@@ -212,10 +253,28 @@ def test_TR_2_specialty_reroll_tens_vs_counting_twice_big_pool():
     assert reroll.botch == double.botch  # a botch has no 10 either way
 
 
-@pytest.mark.parametrize("lang,names", [
-    ("fr", ["Facile", "Routinière", "Directe", "Standard", "Exigeante", "Difficile", "Presque impossible"]),
-    ("es", ["Fácil", "Rutinaria", "Sencilla", "Estándar", "Desafiante", "Difícil", "Casi imposible"]),
-    ("en", ["Easy", "Routine", "Straightforward", "Standard", "Challenging", "Difficult", "Extremely difficult"])])
+@pytest.mark.parametrize(
+    "lang,names",
+    [
+        (
+            "fr",
+            ["Facile", "Routinière", "Directe", "Standard", "Exigeante", "Difficile", "Presque impossible"],
+        ),
+        ("es", ["Fácil", "Rutinaria", "Sencilla", "Estándar", "Desafiante", "Difícil", "Casi imposible"]),
+        (
+            "en",
+            [
+                "Easy",
+                "Routine",
+                "Straightforward",
+                "Standard",
+                "Challenging",
+                "Difficult",
+                "Extremely difficult",
+            ],
+        ),
+    ],
+)
 def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(monkeypatch, capsys, lang, names):
     """Issue 32: `rollbook odds v20 --source-table --lang fr|es|en` (today: --lang does not apply to v20);
     run in this process as a user runs it (tests/odds/cli.py)."""
@@ -226,7 +285,9 @@ def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(monkeypatch, caps
     code, out, err = run(monkeypatch, capsys, "v20", "--source-table", "--lang", lang, "--json")
     assert code == 0, err
     rows = json.loads(out)["source_table"]
-    assert [row["name"] for row in rows] == names and [row["difficulty"] for row in rows] == list(range(3, 10))
+    assert [row["name"] for row in rows] == names and [row["difficulty"] for row in rows] == list(
+        range(3, 10)
+    )
     code, table, err = run(monkeypatch, capsys, "v20", "--source-table", "--lang", lang)
     assert code == 0, err
     assert all(name in table for name in names)
@@ -237,7 +298,9 @@ def test_V20_15_a_receipt_names_its_difficulty_and_says_its_table_rules():
     from rollbook.rules.base import to_plain
     from rollbook.rules.v20 import resolve
 
-    receipt = to_plain(resolve(V20Request(pool=3, difficulty=7, table_rules=("v20.ones_do_not_cancel",)), (7, 1, 1)))
+    receipt = to_plain(
+        resolve(V20Request(pool=3, difficulty=7, table_rules=("v20.ones_do_not_cancel",)), (7, 1, 1))
+    )
     lines = test_view(receipt, "fr").lines
     assert any("7 (Exigeante)" in line.value for line in lines)
     assert any("les 1 n'annulent aucune réussite" in line.note for line in lines)

@@ -12,6 +12,7 @@ from rollbook.odds import v5 as odds5
 from rollbook.odds.v5 import GOALS, advise, odds, v5_odds
 from rollbook.rules.base import RuleError
 from rollbook.rules.v5 import OUTCOMES, REROLL_CHOICES, V5Request, rouse_request
+
 from .brute import advise_brute, v5_brute, v5_named_brute, v5_optimal_brute
 
 
@@ -27,18 +28,45 @@ def test_V5_odds_without_reroll_equal_brute_force(pool, hunger, difficulty):
     assert exact.margins.nonzero().fractions() == margins
 
 
-@pytest.mark.parametrize("kind,creature", [("willpower", "vampire"), ("frenzy", "vampire"), ("test", "ghoul"),
-                                           ("test", "mortal"), ("test", "thin_blood")])
+@pytest.mark.parametrize(
+    "kind,creature",
+    [
+        ("willpower", "vampire"),
+        ("frenzy", "vampire"),
+        ("test", "ghoul"),
+        ("test", "mortal"),
+        ("test", "thin_blood"),
+    ],
+)
 def test_V5_9_V5_12_rolls_without_hunger_dice(kind, creature):
     request = V5Request(pool=4, hunger=3, difficulty=2, kind=kind, creature=creature)
     assert v5_odds(request).outcomes.nonzero().fractions() == v5_brute(request)[0]
 
 
 @pytest.mark.parametrize("choice", list(REROLL_CHOICES))
-@pytest.mark.parametrize("pool,hunger,difficulty", [
-    (1, 0, 1), (1, 1, 1), (2, 0, 2), (2, 1, 1), (3, 0, 2), (3, 1, 3), (3, 2, 2), (3, 3, 1),
-    (4, 0, 3), (4, 1, 2), (4, 2, 3), (4, 3, 2), (4, 4, 1), (5, 0, 4), (5, 1, 3), (5, 2, 3), (5, 4, 2), (5, 5, 2),
-])
+@pytest.mark.parametrize(
+    "pool,hunger,difficulty",
+    [
+        (1, 0, 1),
+        (1, 1, 1),
+        (2, 0, 2),
+        (2, 1, 1),
+        (3, 0, 2),
+        (3, 1, 3),
+        (3, 2, 2),
+        (3, 3, 1),
+        (4, 0, 3),
+        (4, 1, 2),
+        (4, 2, 3),
+        (4, 3, 2),
+        (4, 4, 1),
+        (5, 0, 4),
+        (5, 1, 3),
+        (5, 2, 3),
+        (5, 4, 2),
+        (5, 5, 2),
+    ],
+)
 def test_V5_8_named_reroll_equals_brute_force(pool, hunger, difficulty, choice):
     """V5-8: the named pickers on every first roll, every new face through ``rules.v5.reroll``."""
     request = V5Request(pool=pool, hunger=hunger, difficulty=difficulty)
@@ -49,10 +77,25 @@ def test_V5_8_named_reroll_equals_brute_force(pool, hunger, difficulty, choice):
 
 
 @pytest.mark.parametrize("goal", list(GOALS))
-@pytest.mark.parametrize("pool,hunger,difficulty", [
-    (1, 0, 1), (1, 1, 1), (2, 0, 2), (2, 1, 2), (2, 2, 1), (3, 0, 3), (3, 1, 2), (3, 2, 2), (3, 3, 1),
-    (4, 0, 3), (4, 1, 4), (4, 2, 2), (4, 3, 3), (4, 4, 1),
-])
+@pytest.mark.parametrize(
+    "pool,hunger,difficulty",
+    [
+        (1, 0, 1),
+        (1, 1, 1),
+        (2, 0, 2),
+        (2, 1, 2),
+        (2, 2, 1),
+        (3, 0, 3),
+        (3, 1, 2),
+        (3, 2, 2),
+        (3, 3, 1),
+        (4, 0, 3),
+        (4, 1, 4),
+        (4, 2, 2),
+        (4, 3, 3),
+        (4, 4, 1),
+    ],
+)
 def test_V5_8_optimal_reroll_equals_best_subset_by_brute_force(pool, hunger, difficulty, goal):
     """V5-8: for every first roll the best of all subsets of ≤ 3 normal dice (none included)."""
     request = V5Request(pool=pool, hunger=hunger, difficulty=difficulty)
@@ -62,14 +105,17 @@ def test_V5_8_optimal_reroll_equals_best_subset_by_brute_force(pool, hunger, dif
     assert exact.outcomes.nonzero().fractions() == outcomes
 
 
-@pytest.mark.parametrize("normal,hunger,difficulty,goal", [
-    ((8, 2, 10), (1, 6, 4), 4, "win"),
-    ((10, 10, 3), (10,), 2, "clean"),
-    ((6, 7, 1, 2), (10, 1), 5, "crit"),
-    ((10, 5, 5, 9), (), 3, "crit"),
-    ((), (1, 1), 1, "win"),
-    ((4,), (10, 10, 10, 10, 10), 6, "clean"),
-])
+@pytest.mark.parametrize(
+    "normal,hunger,difficulty,goal",
+    [
+        ((8, 2, 10), (1, 6, 4), 4, "win"),
+        ((10, 10, 3), (10,), 2, "clean"),
+        ((6, 7, 1, 2), (10, 1), 5, "crit"),
+        ((10, 5, 5, 9), (), 3, "crit"),
+        ((), (1, 1), 1, "win"),
+        ((4,), (10, 10, 10, 10, 10), 6, "clean"),
+    ],
+)
 def test_V5_8_advice_equals_brute_force(normal, hunger, difficulty, goal):
     advice = advise(normal, hunger, difficulty, goal)
     brute = advise_brute(normal, hunger, difficulty, goal)
@@ -95,8 +141,12 @@ def test_V5_8_advice_refuses_bad_faces():
 
 
 @settings(max_examples=12)
-@given(st.lists(st.integers(1, 10), min_size=1, max_size=4), st.lists(st.integers(1, 10), max_size=2),
-       st.integers(1, 5), st.sampled_from(list(GOALS)))
+@given(
+    st.lists(st.integers(1, 10), min_size=1, max_size=4),
+    st.lists(st.integers(1, 10), max_size=2),
+    st.integers(1, 5),
+    st.sampled_from(list(GOALS)),
+)
 def test_V5_8_advice_matches_optimal_choice(normal, hunger, difficulty, goal):
     """The best advice for a roll is what the optimal policy takes for that roll's class."""
     advice = advise(normal, hunger, difficulty, goal)

@@ -91,8 +91,16 @@ def sample_sheet(system: str, **changes):
     return new_sheet(system, {**copy.deepcopy(SAMPLE_SHEETS[system]), **changes})
 
 
-def checked_roll(system: str, sheet: dict, action: dict, faces, *, mode: str = "strict", role: str = "player",
-                 follows: dict | None = None):
+def checked_roll(
+    system: str,
+    sheet: dict,
+    action: dict,
+    faces,
+    *,
+    mode: str = "strict",
+    role: str = "player",
+    follows: dict | None = None,
+):
     """``perform`` with exactly these faces, checked: inputs untouched, every face used, plain JSON out,
     and a receipt that verifies."""
     from rollbook.dice import GivenFaces

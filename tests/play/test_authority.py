@@ -15,8 +15,14 @@ from rollbook.play.authority import HIDDEN
 
 from .helpers import refused
 
-V20_SHEET = {"name": "Lucita", "attributes": {"dexterity": 3, "wits": 2}, "skills": {"firearms": 2},
-             "virtues": {"courage": 3}, "willpower": {"permanent": 3, "current": 3}, "generation": 8}
+V20_SHEET = {
+    "name": "Lucita",
+    "attributes": {"dexterity": 3, "wits": 2},
+    "skills": {"firearms": 2},
+    "virtues": {"courage": 3},
+    "willpower": {"permanent": 3, "current": 3},
+    "generation": 8,
+}
 V20_TEST = {"kind": "test", "attribute": "dexterity", "ability": "firearms"}
 V5_SHEET = {"name": "Sasha", "attributes": {"dexterity": 3}, "skills": {"firearms": 3}, "hunger": 1}
 RU_SHEET = {"name": "Ayla", "skills": {"climb": 12}}
@@ -24,6 +30,7 @@ RU_CHECK = {"kind": "check", "action": "climb the wall", "skill": "climb"}
 
 
 # --- A-1: every field of every action is classified --------------------------------------------
+
 
 @pytest.mark.parametrize("system", play.SYSTEM_IDS)
 def test_A1_every_action_field_is_the_players_or_an_edge(system):
@@ -68,28 +75,44 @@ def test_A1_a_baseline_handed_out_is_the_callers_own(monkeypatch):
     first = authority.baseline("v20", "test")
     first["targets"].clear()
     first["weights"]["x"].append(2)
-    assert authority.baseline("v20", "test") == {"targets": ["a", "b"], "weights": {"x": [1]}, "difficulty": 6,
-                                                  HIDDEN: False}
+    assert authority.baseline("v20", "test") == {
+        "targets": ["a", "b"],
+        "weights": {"x": [1]},
+        "difficulty": 6,
+        HIDDEN: False,
+    }
     assert made_up[0][1] == ["a", "b"] and made_up[1][1] == {"x": [1]}
     standing = {"targets": ["s"]}
     authority.baseline("v20", "test", standing)["targets"].append("t")
     assert standing == {"targets": ["s"]}
 
 
-@pytest.mark.parametrize("system, kind, edges", [
-    ("v20", "test", {"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed", HIDDEN}),
-    ("v20", "willpower", {"difficulty", "required", "modifier", HIDDEN}),
-    ("v5", "test", {"difficulty", "modifier", "serves_compulsion", HIDDEN}),  # seed 001: serving the compulsion
-    ("v5", "frenzy", {"difficulty", HIDDEN}),
-    ("tiers", "skill", {HIDDEN}),
-    ("rollunder", "check", {"bonus", "malus", "advantage", "disadvantage", "task", HIDDEN}),
-    ("rollunder", "opposed", {"dice", "threshold", "task", HIDDEN}),
-])
+@pytest.mark.parametrize(
+    "system, kind, edges",
+    [
+        (
+            "v20",
+            "test",
+            {"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed", HIDDEN},
+        ),
+        ("v20", "willpower", {"difficulty", "required", "modifier", HIDDEN}),
+        (
+            "v5",
+            "test",
+            {"difficulty", "modifier", "serves_compulsion", HIDDEN},
+        ),  # seed 001: serving the compulsion
+        ("v5", "frenzy", {"difficulty", HIDDEN}),
+        ("tiers", "skill", {HIDDEN}),
+        ("rollunder", "check", {"bonus", "malus", "advantage", "disadvantage", "task", HIDDEN}),
+        ("rollunder", "opposed", {"dice", "threshold", "task", HIDDEN}),
+    ],
+)
 def test_A1_the_storytellers_edges_by_system(system, kind, edges):
     assert set(authority.edge_fields(system, kind)) == edges
 
 
 # --- A-1: split a request into the player's part and the edges asked -----------------------------
+
 
 def test_A1_a_plain_request_asks_nothing():
     cut = authority.split("v20", V20_TEST)
@@ -106,13 +129,25 @@ def test_A1_the_issue_s_mischievous_requests_become_asks():
     assert cut.asked == {"modifier": 10, "required": 3, "auto_successes": 2}
     ru = authority.split("rollunder", {**RU_CHECK, "advantage": True, "bonus": 8})
     assert ru.asked == {"advantage": True, "bonus": 8}
-    assert ru.player == {"kind": "check", "action": "climb the wall", "skill": "climb", "attribute": None, "cards": []}
+    assert ru.player == {
+        "kind": "check",
+        "action": "climb the wall",
+        "skill": "climb",
+        "attribute": None,
+        "cards": [],
+    }
 
 
 def test_A1_standing_values_are_the_baseline():
     base = authority.baseline("v20", "test", {"difficulty": 8, "modifier": 1, "advantage": True})
-    assert base == {"difficulty": 8, "required": 1, "modifier": 1, "auto_successes": 0, "knowledge_allowed": False,
-                    HIDDEN: False}  # advantage is no V20 edge: ignored
+    assert base == {
+        "difficulty": 8,
+        "required": 1,
+        "modifier": 1,
+        "auto_successes": 0,
+        "knowledge_allowed": False,
+        HIDDEN: False,
+    }  # advantage is no V20 edge: ignored
     assert authority.split("v20", V20_TEST, base).action["difficulty"] == 8
     assert authority.split("v20", {**V20_TEST, "difficulty": 8}, base).asked == {}
     assert authority.split("v20", {**V20_TEST, "difficulty": 6}, base).asked == {"difficulty": 6}
@@ -136,6 +171,7 @@ def test_A1_a_request_is_validated_whole_before_it_becomes_an_ask():
 
 # --- A-1: grants build the rolled action -----------------------------------------------------------
 
+
 def roll(system, sheet, action, faces, role="storyteller"):
     return play.perform(system, sheet, action, mode="strict", role=role, source=GivenFaces(faces))
 
@@ -151,7 +187,9 @@ def test_A1_granted_as_asked_rolls_the_asked_edges():
 def test_A1_granted_changed_rolls_what_was_granted_not_what_was_asked():
     """The player asks +2 dice; the Storyteller grants +1 at difficulty 7: 6 dice at 7."""
     cut = authority.split("v20", {**V20_TEST, "modifier": 2})
-    action, _ = authority.compose("v20", cut.player, authority.baseline("v20", "test"), {"modifier": 1, "difficulty": 7})
+    action, _ = authority.compose(
+        "v20", cut.player, authority.baseline("v20", "test"), {"modifier": 1, "difficulty": 7}
+    )
     receipt = roll("v20", V20_SHEET, action, [7, 7, 6, 6, 6, 1]).receipt
     assert receipt["pool"]["total"] == 6 and receipt["request"]["difficulty"] == 7
     assert receipt["result"]["successes"] == 1  # two 7s, one cancelled by the 1
@@ -168,10 +206,20 @@ def test_A1_a_grant_names_only_edges_with_their_own_ranges():
 
 def test_A1_knowledge_leave_and_power_successes_are_granted_edges():
     sheet = {**V20_SHEET, "knowledges": {"occult": 0}}
-    cut = authority.split("v20", {"kind": "test", "attribute": "wits", "ability": "occult", "knowledge_allowed": True,
-                                  "auto_successes": 1})
+    cut = authority.split(
+        "v20",
+        {
+            "kind": "test",
+            "attribute": "wits",
+            "ability": "occult",
+            "knowledge_allowed": True,
+            "auto_successes": 1,
+        },
+    )
     assert cut.asked == {"knowledge_allowed": True, "auto_successes": 1}
-    action, _ = authority.compose("v20", cut.player, authority.baseline("v20", "test"), {"knowledge_allowed": True})
+    action, _ = authority.compose(
+        "v20", cut.player, authority.baseline("v20", "test"), {"knowledge_allowed": True}
+    )
     receipt = roll("v20", sheet, action, [7, 2]).receipt  # V20-3: untrained Knowledge at 6 + 1
     assert receipt["result"]["difficulty"] == 7 and receipt["result"]["successes"] == 1
     assert receipt["result"]["auto_successes"] == 0  # the power success was not granted
@@ -179,24 +227,36 @@ def test_A1_knowledge_leave_and_power_successes_are_granted_edges():
 
 def test_A1_rollunder_advantage_and_bonus_as_granted():
     cut = authority.split("rollunder", {**RU_CHECK, "advantage": True, "bonus": 8})
-    action, _ = authority.compose("rollunder", cut.player, authority.baseline("rollunder", "check"), {"bonus": 2})
+    action, _ = authority.compose(
+        "rollunder", cut.player, authority.baseline("rollunder", "check"), {"bonus": 2}
+    )
     receipt = roll("rollunder", RU_SHEET, action, [14]).receipt  # no advantage: one d20, target 12 + 2
-    assert receipt["faces"] == [14] and receipt["result"]["target"] == 14 and receipt["result"]["outcome"] == "success"
+    assert (
+        receipt["faces"] == [14]
+        and receipt["result"]["target"] == 14
+        and receipt["result"]["outcome"] == "success"
+    )
 
 
 def test_A1_a_player_may_ask_for_an_opposed_roll_the_storyteller_shapes():
-    cut = authority.split("rollunder", {"kind": "opposed", "action": "arm wrestle", "dice": "2d6", "threshold": 9})
+    cut = authority.split(
+        "rollunder", {"kind": "opposed", "action": "arm wrestle", "dice": "2d6", "threshold": 9}
+    )
     assert cut.asked == {"dice": "2d6", "threshold": 9}
-    action, _ = authority.compose("rollunder", cut.player, authority.baseline("rollunder", "opposed"),
-                                  {"dice": "3d6", "threshold": 9})
+    action, _ = authority.compose(
+        "rollunder", cut.player, authority.baseline("rollunder", "opposed"), {"dice": "3d6", "threshold": 9}
+    )
     receipt = roll("rollunder", RU_SHEET, action, [3, 3, 4]).receipt
     assert receipt["result"]["total"] == 10 and receipt["result"]["outcome"] == "failure"
 
 
 def test_A1_v5_extra_dice_and_difficulty():
-    cut = authority.split("v5", {"kind": "test", "attribute": "dexterity", "skill": "firearms", "modifier": 2,
-                                 "difficulty": 2})
-    action, _ = authority.compose("v5", cut.player, authority.baseline("v5", "test"), {"modifier": 1, "difficulty": 2})
+    cut = authority.split(
+        "v5", {"kind": "test", "attribute": "dexterity", "skill": "firearms", "modifier": 2, "difficulty": 2}
+    )
+    action, _ = authority.compose(
+        "v5", cut.player, authority.baseline("v5", "test"), {"modifier": 1, "difficulty": 2}
+    )
     receipt = roll("v5", V5_SHEET, action, [6, 6, 2, 2, 2, 2, 2]).receipt
     assert receipt["pool"]["total"] == 7 and receipt["result"]["successes"] == 2
 
@@ -212,7 +272,9 @@ def test_A1_a_grant_may_make_the_roll_hidden():
 def test_A2_asked_edges_of_a_stored_action_for_the_log_check():
     base = authority.baseline("v20", "test")
     assert authority.asked_edges("v20", authority.split("v20", V20_TEST).action, base) == {}
-    assert authority.asked_edges("v20", authority.split("v20", {**V20_TEST, "modifier": 3}).action, base) == {"modifier": 3}
+    assert authority.asked_edges("v20", authority.split("v20", {**V20_TEST, "modifier": 3}).action, base) == {
+        "modifier": 3
+    }
 
 
 @given(modifier=st.integers(-20, 20), difficulty=st.integers(2, 10), required=st.integers(1, 20))
@@ -233,6 +295,7 @@ def test_A1_standing_grant_values_are_checked_against_any_action_of_the_system()
 
 # --- A-3: per-turn limits ------------------------------------------------------------------------
 
+
 def spend(sheet, amount):
     return play.adjust("v20", sheet, {"kind": "spend_blood", "amount": amount}, role="player")
 
@@ -249,15 +312,26 @@ def test_V20_18_blood_per_turn_counts_every_spend_of_the_turn():
     usage = usage.plus(second.receipt, second.effects)
     assert usage.blood == 3
     third = spend(second.sheet, 1)
-    error = refused("turn_blood_exceeded", turns.check_turn, "v20", second.sheet, third.receipt, third.effects,
-                    usage, running=True)
+    error = refused(
+        "turn_blood_exceeded",
+        turns.check_turn,
+        "v20",
+        second.sheet,
+        third.receipt,
+        third.effects,
+        usage,
+        running=True,
+    )
     assert error.params == {"amount": 1, "spent": 3, "per_turn": 3}
 
 
 def test_V20_18_a_new_turn_starts_from_nothing_and_without_a_turn_each_spend_is_bounded_alone():
     sheet = play.new_sheet("v20", V20_SHEET)
     spent = spend(sheet, 3)
-    assert turns.check_turn("v20", sheet, spent.receipt, spent.effects, turns.TurnUsage(blood=3), running=False) == []
+    assert (
+        turns.check_turn("v20", sheet, spent.receipt, spent.effects, turns.TurnUsage(blood=3), running=False)
+        == []
+    )
     assert turns.check_turn("v20", sheet, spent.receipt, spent.effects, turns.TurnUsage(), running=True) == []
 
 
@@ -265,12 +339,24 @@ def test_V20_9_a_second_willpower_success_in_a_turn_is_a_warning_never_a_refusal
     sheet = play.new_sheet("v20", V20_SHEET)
     rolled = roll("v20", sheet, {**V20_TEST, "willpower": True}, [2, 2, 2, 2, 2], role="player")
     assert rolled.receipt["result"]["successes"] == 1  # V20-9: the success is on the receipt
-    assert turns.check_turn("v20", sheet, rolled.receipt, rolled.effects, turns.TurnUsage(), running=True) == []
-    warned = turns.check_turn("v20", sheet, rolled.receipt, rolled.effects, turns.TurnUsage(willpower_successes=1),
-                              running=True)
+    assert (
+        turns.check_turn("v20", sheet, rolled.receipt, rolled.effects, turns.TurnUsage(), running=True) == []
+    )
+    warned = turns.check_turn(
+        "v20", sheet, rolled.receipt, rolled.effects, turns.TurnUsage(willpower_successes=1), running=True
+    )
     assert warned == [{"code": "willpower_per_turn", "count": 2, "limit": 1}]
-    assert turns.check_turn("v20", sheet, rolled.receipt, rolled.effects, turns.TurnUsage(willpower_successes=1),
-                            running=False) == []
+    assert (
+        turns.check_turn(
+            "v20",
+            sheet,
+            rolled.receipt,
+            rolled.effects,
+            turns.TurnUsage(willpower_successes=1),
+            running=False,
+        )
+        == []
+    )
 
 
 def test_V20_9_the_sheet_states_the_willpower_limit_and_blood_per_turn():
@@ -279,8 +365,14 @@ def test_V20_9_the_sheet_states_the_willpower_limit_and_blood_per_turn():
 
 
 def test_T3_a_new_turn_clears_a_reload_and_only_the_storyteller_moves_a_running_turn():
-    sheet = play.new_sheet("tiers", {"name": "Kay", "skills": {"firearms": 5},
-                                     "weapons": [{"name": "gun", "capacity": 6, "loaded": 0, "spare": 12}]})
+    sheet = play.new_sheet(
+        "tiers",
+        {
+            "name": "Kay",
+            "skills": {"firearms": 5},
+            "weapons": [{"name": "gun", "capacity": 6, "loaded": 0, "spare": 12}],
+        },
+    )
     reloaded = play.adjust("tiers", sheet, {"kind": "reload", "weapon": "gun"}, role="player").sheet
     assert reloaded["turn_spent"] and turns.new_turn_change("tiers", reloaded) == {"kind": "new_turn"}
     assert turns.new_turn_change("tiers", sheet) is None
@@ -291,18 +383,28 @@ def test_T3_a_new_turn_clears_a_reload_and_only_the_storyteller_moves_a_running_
 
 # --- A-4: multiple actions ------------------------------------------------------------------------
 
+
 def test_A4_V20_13_offers_raised_difficulty_and_split_pool():
     preview = play.preview("v20", V20_SHEET, V20_TEST, mode="strict", role="player")  # 5 dice
     offers = turns.multiple_actions("v20", "test", preview["pool"], difficulty=6, required=1, actions=2)
-    assert [(o["difficulty"], o["required"], o["dice"], o["modifier"]) for o in offers] == [(7, 1, 3, -2), (7, 1, 2, -3)]
+    assert [(o["difficulty"], o["required"], o["dice"], o["modifier"]) for o in offers] == [
+        (7, 1, 3, -2),
+        (7, 1, 2, -3),
+    ]
     offers = turns.multiple_actions("v20", "test", preview["pool"], difficulty=9, required=1, actions=3)
-    assert [(o["difficulty"], o["required"], o["dice"]) for o in offers] == [(10, 2, 2), (10, 2, 2), (10, 2, 1)]
+    assert [(o["difficulty"], o["required"], o["dice"]) for o in offers] == [
+        (10, 2, 2),
+        (10, 2, 2),
+        (10, 2, 1),
+    ]
 
 
 def test_A4_an_offer_is_rolled_only_as_a_granted_action():
     preview = play.preview("v20", V20_SHEET, V20_TEST, mode="strict", role="player")
     offer = turns.multiple_actions("v20", "test", preview["pool"], difficulty=6, required=1, actions=2)[1]
-    cut = authority.split("v20", {**V20_TEST, "difficulty": offer["difficulty"], "modifier": offer["modifier"]})
+    cut = authority.split(
+        "v20", {**V20_TEST, "difficulty": offer["difficulty"], "modifier": offer["modifier"]}
+    )
     assert cut.asked == {"difficulty": 7, "modifier": -3}  # A-4: the Storyteller confirms it like any edge
     action, _ = authority.compose("v20", cut.player, authority.baseline("v20", "test"), cut.asked)
     receipt = roll("v20", V20_SHEET, action, [7, 6]).receipt
@@ -310,5 +412,13 @@ def test_A4_an_offer_is_rolled_only_as_a_granted_action():
 
 
 def test_A4_only_v20_has_the_multiple_action_helper():
-    refused("no_multiple_actions", turns.multiple_actions, "v5", "test", {"parts": []}, difficulty=1, required=1,
-            actions=2)
+    refused(
+        "no_multiple_actions",
+        turns.multiple_actions,
+        "v5",
+        "test",
+        {"parts": []},
+        difficulty=1,
+        required=1,
+        actions=2,
+    )

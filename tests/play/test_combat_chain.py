@@ -17,12 +17,19 @@ def act(system, sheet, action, faces, follows=None, role="player"):
 
 # --- V20 (V20-17): attack -> damage -> soak -> health track ---------------------------------------
 
+
 def v20_sheet(**extra):
-    data = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
-            "skills": {"melee": 2, "firearms": 3}, "disciplines": {"fortitude": 1},
-            "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"},
-                        {"name": "club", "damage": 2, "damage_type": "bashing"},
-                        {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"}]}
+    data = {
+        "name": "Nia",
+        "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
+        "skills": {"melee": 2, "firearms": 3},
+        "disciplines": {"fortitude": 1},
+        "weapons": [
+            {"name": "knife", "damage": 1, "damage_type": "lethal"},
+            {"name": "club", "damage": 2, "damage_type": "bashing"},
+            {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+        ],
+    }
     data.update(extra)
     return new_sheet("v20", data)
 
@@ -35,10 +42,20 @@ def test_V20_17_chain_attack_damage_soak_marks_the_defenders_health():
     attack = v20_attack([6, 8, 9, 2, 3])  # 3 successes
     assert attack.receipt["result"]["successes"] == 3
     # Hand-to-hand: Strength 3 + knife 1 + (3 − 1) = 6 dice, taken from the attack's receipt.
-    damage = act("v20", v20_sheet(), {"kind": "damage", "weapon": "knife"}, [6, 1, 1, 7, 2, 10], follows=attack.receipt)
-    assert damage.receipt["pool"]["total"] == 6 and damage.receipt["follows"] == {"system": "v20", "kind": "test"}
+    damage = act(
+        "v20", v20_sheet(), {"kind": "damage", "weapon": "knife"}, [6, 1, 1, 7, 2, 10], follows=attack.receipt
+    )
+    assert damage.receipt["pool"]["total"] == 6 and damage.receipt["follows"] == {
+        "system": "v20",
+        "kind": "test",
+    }
     result = damage.receipt["result"]
-    assert (result["levels"], result["ones"], result["damage_type"], result["outcome"]) == (3, 2, "lethal", "damage")
+    assert (result["levels"], result["ones"], result["damage_type"], result["outcome"]) == (
+        3,
+        2,
+        "lethal",
+        "damage",
+    )
     assert damage.sheet == v20_sheet()  # the attacker's sheet does not change
     # The defender (a vampire: Stamina 2 + Fortitude 1) soaks the 3 lethal levels from the damage receipt.
     defender = v20_sheet(name="Ghoul hunter")
@@ -53,21 +70,37 @@ def test_V20_17_chain_attack_damage_soak_marks_the_defenders_health():
 def test_V20_17_firearm_pool_is_the_rating_plus_extra_successes_and_bullets_bash_vampires():
     attack = v20_attack([7, 7, 1, 9, 8, 2], ability="firearms")  # 4 successes − one 1 = 3
     damage = act("v20", v20_sheet(), {"kind": "damage", "weapon": "pistol"}, [1] * 6, follows=attack.receipt)
-    assert damage.receipt["pool"]["parts"] == [{"trait": "weapon", "weapon": "pistol", "rating": 4}]  # no Strength
+    assert damage.receipt["pool"]["parts"] == [
+        {"trait": "weapon", "weapon": "pistol", "rating": 4}
+    ]  # no Strength
     assert damage.receipt["pool"]["total"] == 4 + 2
-    assert damage.receipt["result"]["levels"] == 0 and damage.receipt["result"]["outcome"] == "no_damage"  # no botch
-    hit = act("v20", v20_sheet(), {"kind": "damage", "weapon": "pistol"}, [6, 6, 6, 2, 2, 2], follows=attack.receipt)
+    assert (
+        damage.receipt["result"]["levels"] == 0 and damage.receipt["result"]["outcome"] == "no_damage"
+    )  # no botch
+    hit = act(
+        "v20", v20_sheet(), {"kind": "damage", "weapon": "pistol"}, [6, 6, 6, 2, 2, 2], follows=attack.receipt
+    )
     # Book (V20 p. 281): a bullet is bashing damage to a vampire, lethal to a mortal or when aimed at the head.
     vampire = act("v20", v20_sheet(), {"kind": "soak"}, [2, 2, 2], follows=hit.receipt)
     assert vampire.receipt["request"]["damage_type"] == "bashing"
     assert vampire.receipt["pool"]["damage_from"]["soaked_as"] == "bashing"
     assert vampire.sheet["health"]["bashing"] == 3
-    mortal = act("v20", v20_sheet(creature="mortal", disciplines={}), {"kind": "soak"}, [], follows=hit.receipt)
+    mortal = act(
+        "v20", v20_sheet(creature="mortal", disciplines={}), {"kind": "soak"}, [], follows=hit.receipt
+    )
     assert mortal.receipt["request"]["damage_type"] == "lethal" and mortal.receipt["result"]["soak_pool"] == 0
     assert mortal.sheet["health"]["lethal"] == 3
-    head = act("v20", v20_sheet(), {"kind": "damage", "weapon": "pistol", "aimed_at_head": True}, [6, 6, 6, 2, 2, 2],
-               follows=attack.receipt)
-    assert act("v20", v20_sheet(), {"kind": "soak"}, [2, 2, 2], follows=head.receipt).sheet["health"]["lethal"] == 3
+    head = act(
+        "v20",
+        v20_sheet(),
+        {"kind": "damage", "weapon": "pistol", "aimed_at_head": True},
+        [6, 6, 6, 2, 2, 2],
+        follows=attack.receipt,
+    )
+    assert (
+        act("v20", v20_sheet(), {"kind": "soak"}, [2, 2, 2], follows=head.receipt).sheet["health"]["lethal"]
+        == 3
+    )
 
 
 def test_V20_17_unarmed_damage_is_strength_bashing():
@@ -78,8 +111,14 @@ def test_V20_17_unarmed_damage_is_strength_bashing():
 
 def test_V20_17_preview_shows_the_pool_the_chain_will_roll():
     attack = v20_attack([6, 8, 9, 2, 3])
-    shown = preview("v20", v20_sheet(), {"kind": "damage", "weapon": "club"}, mode="strict", role="player",
-                    follows=attack.receipt)
+    shown = preview(
+        "v20",
+        v20_sheet(),
+        {"kind": "damage", "weapon": "club"},
+        mode="strict",
+        role="player",
+        follows=attack.receipt,
+    )
     assert shown["pool"]["total"] == 3 + 2 + 2 and shown["request"] == {"pool": 7, "damage_type": "bashing"}
 
 
@@ -100,15 +139,42 @@ def test_V20_17_chain_refusals_come_before_any_die():
         ("not_an_object", {"kind": "soak"}, ["not", "a", "receipt"]),
     ]
     for code, action, follows in cases:
-        refused(code, perform, "v20", v20_sheet(), action, mode="strict", role="player", source=NoDice(),
-                follows=follows)
+        refused(
+            code,
+            perform,
+            "v20",
+            v20_sheet(),
+            action,
+            mode="strict",
+            role="player",
+            source=NoDice(),
+            follows=follows,
+        )
     tampered = copy.deepcopy(damage.receipt)
     tampered["result"]["levels"] = 9  # a receipt that does not match its dice is never followed
-    refused("receipt_inconsistent", perform, "v20", v20_sheet(), {"kind": "soak"}, mode="strict", role="player",
-            source=NoDice(), follows=tampered)
+    refused(
+        "receipt_inconsistent",
+        perform,
+        "v20",
+        v20_sheet(),
+        {"kind": "soak"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+        follows=tampered,
+    )
     other = dict(damage.receipt, system="tiers")
-    refused("receipt_system_mismatch", perform, "v20", v20_sheet(), {"kind": "soak"}, mode="strict",
-            role="player", source=NoDice(), follows=other)
+    refused(
+        "receipt_system_mismatch",
+        perform,
+        "v20",
+        v20_sheet(),
+        {"kind": "soak"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+        follows=other,
+    )
 
 
 def test_V20_16_a_typed_soak_still_works_without_a_chain():
@@ -118,16 +184,26 @@ def test_V20_16_a_typed_soak_still_works_without_a_chain():
 
 # --- Tiers (T-3, T-4, T-5): attack -> dodge -> soak -> wounds ------------------------------------
 
+
 def tiers_sheet(**extra):
-    data = {"name": "Ana", "skills": {"firearms": 6, "dodge": 4, "melee": 3}, "endurance": 3,
-            "armor": {"torso": 2}, "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}]}
+    data = {
+        "name": "Ana",
+        "skills": {"firearms": 6, "dodge": 4, "melee": 3},
+        "endurance": 3,
+        "armor": {"torso": 2},
+        "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}],
+    }
     data.update(extra)
     return new_sheet("tiers", data)
 
 
 def shot(faces, bullets=2):
-    return act("tiers", tiers_sheet(), {"kind": "skill", "skill": "firearms", "weapon": "pistol",
-                                        "bullets": bullets}, faces)
+    return act(
+        "tiers",
+        tiers_sheet(),
+        {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": bullets},
+        faces,
+    )
 
 
 def test_T_4_T_5_chain_firearms_dodge_soak_advances_the_wounds():
@@ -161,5 +237,14 @@ def test_T_4_chain_refusals_come_before_any_die():
         ("follows_wrong_kind", {"kind": "dodge"}, dodged.receipt),
         ("follows_not_for_kind", {"kind": "skill", "skill": "melee"}, hit.receipt),
     ]:
-        refused(code, perform, "tiers", tiers_sheet(), action, mode="strict", role="player", source=NoDice(),
-                follows=follows)
+        refused(
+            code,
+            perform,
+            "tiers",
+            tiers_sheet(),
+            action,
+            mode="strict",
+            role="player",
+            source=NoDice(),
+            follows=follows,
+        )

@@ -10,13 +10,26 @@ import pytest
 from rollbook import play
 from rollbook.dice import GivenFaces
 from rollbook.play import (
-    SYSTEM_IDS, Performed, adjust, describe_actions, edit_sheet, new_sheet, perform, perform_followup,
+    SYSTEM_IDS,
+    Performed,
+    adjust,
+    describe_actions,
+    edit_sheet,
+    new_sheet,
+    perform,
+    perform_followup,
     verify_receipt,
 )
 from rollbook.rules.base import RuleError
+
 from .helpers import NoDice, plain, refused
 
-MINIMAL = {"v20": {"name": "Nia"}, "v5": {"name": "Marlow"}, "tiers": {"name": "Ana"}, "rollunder": {"name": "Zed"}}
+MINIMAL = {
+    "v20": {"name": "Nia"},
+    "v5": {"name": "Marlow"},
+    "tiers": {"name": "Ana"},
+    "rollunder": {"name": "Zed"},
+}
 
 
 def test_system_ids_are_the_four_systems():
@@ -54,8 +67,16 @@ def test_strict_types_no_coercion():
     refused("wrong_type", new_sheet, "v20", {"name": "Nia", "humanity": "7"})
     refused("wrong_type", new_sheet, "v20", {"name": "Nia", "humanity": 7.0})
     sheet = new_sheet("v20", {"name": "Nia"})
-    refused("wrong_type", perform, "v20", sheet, {"kind": "test", "attribute": "wits", "willpower": 1},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "wrong_type",
+        perform,
+        "v20",
+        sheet,
+        {"kind": "test", "attribute": "wits", "willpower": 1},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 @pytest.mark.parametrize("system", SYSTEM_IDS)
@@ -69,7 +90,16 @@ def test_bad_role_and_mode_refused(system):
 @pytest.mark.parametrize("system", SYSTEM_IDS)
 def test_unknown_action_kind_refused(system):
     sheet = new_sheet(system, MINIMAL[system])
-    refused("bad_choice", perform, system, sheet, {"kind": "teleport"}, mode="strict", role="player", source=NoDice())
+    refused(
+        "bad_choice",
+        perform,
+        system,
+        sheet,
+        {"kind": "teleport"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
     refused("missing_field", perform, system, sheet, {}, mode="strict", role="player", source=NoDice())
     refused("bad_choice", adjust, system, sheet, {"kind": "teleport"}, role="storyteller")
 
@@ -82,16 +112,19 @@ def test_player_may_edit_names_and_notes(system):
     assert sheet["name"] == MINIMAL[system]["name"]  # input untouched
 
 
-@pytest.mark.parametrize(("system", "patch", "field"), [
-    ("v20", {"willpower": {"current": 0}}, "willpower.current"),
-    ("v20", {"attributes": {"strength": 5}}, "attributes.strength"),
-    ("v20", {"experience": {"total": 100}}, "experience.total"),
-    ("v5", {"hunger": 0}, "hunger"),
-    ("v5", {"health": {"superficial": 0, "aggravated": 0, "max": 10}}, "health.max"),
-    ("tiers", {"skills": {"dodge": 3}}, "skills.dodge"),
-    ("tiers", {"turn_spent": True}, "turn_spent"),
-    ("rollunder", {"cards": [{"name": "Ace", "effect": "advantage"}]}, "cards"),
-])
+@pytest.mark.parametrize(
+    ("system", "patch", "field"),
+    [
+        ("v20", {"willpower": {"current": 0}}, "willpower.current"),
+        ("v20", {"attributes": {"strength": 5}}, "attributes.strength"),
+        ("v20", {"experience": {"total": 100}}, "experience.total"),
+        ("v5", {"hunger": 0}, "hunger"),
+        ("v5", {"health": {"superficial": 0, "aggravated": 0, "max": 10}}, "health.max"),
+        ("tiers", {"skills": {"dodge": 3}}, "skills.dodge"),
+        ("tiers", {"turn_spent": True}, "turn_spent"),
+        ("rollunder", {"cards": [{"name": "Ace", "effect": "advantage"}]}, "cards"),
+    ],
+)
 def test_player_may_not_edit_resources(system, patch, field):
     sheet = new_sheet(system, MINIMAL[system])
     error = refused("forbidden_edit", edit_sheet, system, sheet, patch, role="player")
@@ -135,14 +168,32 @@ def test_describe_actions_gives_json_schemas(system):
 @pytest.mark.parametrize("system", ["v20", "tiers"])
 def test_systems_without_followups_refuse_them(system):
     sheet = new_sheet(system, MINIMAL[system])
-    refused("no_followup", perform_followup, system, sheet, {"system": system}, {"kind": "reroll", "dice": [0]},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "no_followup",
+        perform_followup,
+        system,
+        sheet,
+        {"system": system},
+        {"kind": "reroll", "dice": [0]},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 def test_followup_receipt_of_another_system_refused():
     sheet = new_sheet("v5", {"name": "Marlow"})
-    refused("receipt_system_mismatch", perform_followup, "v5", sheet, {"system": "v20"},
-            {"kind": "reroll", "dice": [0]}, mode="strict", role="player", source=NoDice())
+    refused(
+        "receipt_system_mismatch",
+        perform_followup,
+        "v5",
+        sheet,
+        {"system": "v20"},
+        {"kind": "reroll", "dice": [0]},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 def test_verify_receipt_of_a_change_has_nothing_to_recompute():
@@ -156,8 +207,14 @@ def test_verify_receipt_of_a_change_has_nothing_to_recompute():
 
 def test_verify_receipt_reports_malformed_requests():
     sheet = new_sheet("v20", {"name": "Nia"})
-    done = perform("v20", sheet, {"kind": "test", "attribute": "wits"}, mode="strict", role="player",
-                   source=GivenFaces([7]))
+    done = perform(
+        "v20",
+        sheet,
+        {"kind": "test", "attribute": "wits"},
+        mode="strict",
+        role="player",
+        source=GivenFaces([7]),
+    )
     broken = copy.deepcopy(done.receipt)
     broken["request"]["colour"] = "red"
     assert verify_receipt(broken) == ["refused:bad_request"]
@@ -186,13 +243,28 @@ def test_play_imports_no_web_storage_or_cli_library():
     from pathlib import Path
 
     # unicodedata: a sheet's clan as typed, accents folded (play.v5_compulsions); pure standard library
-    allowed = {"__future__", "copy", "collections", "dataclasses", "functools", "importlib", "marshal", "re", "types", "typing",
-               "unicodedata", "pydantic", "rollbook"}
+    allowed = {
+        "__future__",
+        "copy",
+        "collections",
+        "dataclasses",
+        "functools",
+        "importlib",
+        "marshal",
+        "re",
+        "types",
+        "typing",
+        "unicodedata",
+        "pydantic",
+        "rollbook",
+    }
     for path in Path(play.__file__).parent.glob("*.py"):
         for name in _imported(path):
             assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
             if name.startswith("rollbook"):
-                assert name.split(".")[1] in ("rules", "dice", "play", "validation"), f"{path.name} imports {name}"
+                assert name.split(".")[1] in ("rules", "dice", "play", "validation"), (
+                    f"{path.name} imports {name}"
+                )
 
 
 def test_refusals_are_rule_errors_with_codes():
@@ -206,7 +278,11 @@ def test_performed_validates_a_changed_sheet_and_hands_back_an_unchanged_one_as_
     sheet still is, and a change that breaks a check of the sheet is still refused."""
     from rollbook.play import common, system_module
 
-    loaded = common.parse(system_module("v20").Sheet, play.new_sheet("v20", {"name": "Ann", "willpower": {"permanent": 5}}), "sheet")
+    loaded = common.parse(
+        system_module("v20").Sheet,
+        play.new_sheet("v20", {"name": "Ann", "willpower": {"permanent": 5}}),
+        "sheet",
+    )
     validations: list[int] = []
     original = common.revalidate
     monkeypatch.setattr(common, "revalidate", lambda sheet: validations.append(1) or original(sheet))
@@ -231,7 +307,14 @@ def test_no_example_changes_the_sheet_it_is_given():
         for role in ("player", "storyteller"):
             for example in examples.actions.values():
                 try:
-                    play.perform(system, sheet, example.value, mode="casual", role=role, source=GivenFaces([1, 5, 10] * 20))
+                    play.perform(
+                        system,
+                        sheet,
+                        example.value,
+                        mode="casual",
+                        role=role,
+                        source=GivenFaces([1, 5, 10] * 20),
+                    )
                 except RuleError:
                     pass
             for example in examples.changes.values():
@@ -245,10 +328,17 @@ def test_no_example_changes_the_sheet_it_is_given():
         play.new_sheet("v20", refused_sheet)
 
 
-@pytest.mark.parametrize("refused", [
-    {"generation": True}, {"generation": 13.0}, {"generation": "13"}, {"clan_disciplines": ("potence",)},
-    {"attributes": {**play.new_sheet("v20", {"name": "Ann"})["attributes"], "strength": True}},
-], ids=["bool", "float", "text", "tuple", "nested bool"])
+@pytest.mark.parametrize(
+    "refused",
+    [
+        {"generation": True},
+        {"generation": 13.0},
+        {"generation": "13"},
+        {"clan_disciplines": ("potence",)},
+        {"attributes": {**play.new_sheet("v20", {"name": "Ann"})["attributes"], "strength": True}},
+    ],
+    ids=["bool", "float", "text", "tuple", "nested bool"],
+)
 def test_strict_validation_keeps_apart_values_that_compare_equal(refused):
     """A value of another type that compares equal (13 and 13.0 and True == 1; a tuple for a list)
     is refused, even right after the accepted sheet was loaded."""

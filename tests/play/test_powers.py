@@ -15,9 +15,12 @@ from rollbook.play.v20_sheet import Sheet as V20Sheet
 from rollbook.web import labels, typednames
 from tests.catalogues import translated_msgids
 
-EVERY_POWER = [(system, discipline, level, power_id, name)
-               for system, table in POWERS.items() for discipline, listed in table.items()
-               for level, power_id, name in listed]
+EVERY_POWER = [
+    (system, discipline, level, power_id, name)
+    for system, table in POWERS.items()
+    for discipline, listed in table.items()
+    for level, power_id, name in listed
+]
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
@@ -46,10 +49,15 @@ def test_every_known_discipline_has_its_powers(system):
 def test_powers_typed_in_any_language_fold_to_their_id_per_discipline():
     for system, discipline, level, power_id, name in EVERY_POWER:
         for lang in ("en", "fr", "es"):
-            assert typednames.power_from_text(system, discipline, translate(name, lang)) == power_id, (lang, name)
+            assert typednames.power_from_text(system, discipline, translate(name, lang)) == power_id, (
+                lang,
+                name,
+            )
 
 
-@pytest.mark.parametrize("code", ["power_choice", "power_discipline_missing", "power_above_rating", "unknown_power"])
+@pytest.mark.parametrize(
+    "code", ["power_choice", "power_discipline_missing", "power_above_rating", "unknown_power"]
+)
 def test_each_refusal_has_a_message(code):
     assert code in ERROR_MESSAGES
 
@@ -59,27 +67,61 @@ def _v5(disciplines, listed):
 
 
 def test_a_sheet_keeps_known_powers_by_id_and_homebrew_as_typed():
-    sheet = _v5({"auspex": 2, "necromancie_des_egouts": 1}, [
-        {"discipline": "auspex", "level": 1, "power": "sense_the_unseen"},
-        {"discipline": "auspex", "level": 2, "power": "premonition"},
-        {"discipline": "necromancie_des_egouts", "level": 1, "name": "Murmure des Égouts"}])
-    assert [p.power or p.name for p in sheet.powers] == ["sense_the_unseen", "premonition", "Murmure des Égouts"]
-    v20 = V20Sheet.model_validate({"name": "Jean", "disciplines": {"auspex": 1, "celerity": 3}, "powers": [
-        {"discipline": "auspex", "level": 1, "power": "heightened_senses"},
-        {"discipline": "celerity", "level": 1, "name": "Pas de velours"}]})
+    sheet = _v5(
+        {"auspex": 2, "necromancie_des_egouts": 1},
+        [
+            {"discipline": "auspex", "level": 1, "power": "sense_the_unseen"},
+            {"discipline": "auspex", "level": 2, "power": "premonition"},
+            {"discipline": "necromancie_des_egouts", "level": 1, "name": "Murmure des Égouts"},
+        ],
+    )
+    assert [p.power or p.name for p in sheet.powers] == [
+        "sense_the_unseen",
+        "premonition",
+        "Murmure des Égouts",
+    ]
+    v20 = V20Sheet.model_validate(
+        {
+            "name": "Jean",
+            "disciplines": {"auspex": 1, "celerity": 3},
+            "powers": [
+                {"discipline": "auspex", "level": 1, "power": "heightened_senses"},
+                {"discipline": "celerity", "level": 1, "name": "Pas de velours"},
+            ],
+        }
+    )
     assert v20.powers[0].power == "heightened_senses"
 
 
-@pytest.mark.parametrize(("disciplines", "power", "code"), [
-    ({"auspex": 2}, {"discipline": "auspex", "level": 3, "power": "scry_the_soul"}, "power_above_rating"),
-    ({"auspex": 3}, {"discipline": "auspex", "level": 2, "power": "scry_the_soul"}, "unknown_power"),
-    ({"auspex": 1}, {"discipline": "auspex", "level": 3, "power": "heightened_senses"}, "unknown_power"),  # listed at 1
-    ({"auspex": 3}, {"discipline": "auspex", "level": 1, "power": "feral_whispers"}, "unknown_power"),
-    ({"homebrew": 3}, {"discipline": "homebrew", "level": 1, "power": "heightened_senses"}, "unknown_power"),
-    ({"auspex": 3}, {"discipline": "dominate", "level": 1, "power": "compel"}, "power_discipline_missing"),
-    ({"auspex": 3}, {"discipline": "auspex", "level": 1}, "power_choice"),
-    ({"auspex": 3}, {"discipline": "auspex", "level": 1, "power": "sense_the_unseen", "name": "x"}, "power_choice"),
-])
+@pytest.mark.parametrize(
+    ("disciplines", "power", "code"),
+    [
+        ({"auspex": 2}, {"discipline": "auspex", "level": 3, "power": "scry_the_soul"}, "power_above_rating"),
+        ({"auspex": 3}, {"discipline": "auspex", "level": 2, "power": "scry_the_soul"}, "unknown_power"),
+        (
+            {"auspex": 1},
+            {"discipline": "auspex", "level": 3, "power": "heightened_senses"},
+            "unknown_power",
+        ),  # listed at 1
+        ({"auspex": 3}, {"discipline": "auspex", "level": 1, "power": "feral_whispers"}, "unknown_power"),
+        (
+            {"homebrew": 3},
+            {"discipline": "homebrew", "level": 1, "power": "heightened_senses"},
+            "unknown_power",
+        ),
+        (
+            {"auspex": 3},
+            {"discipline": "dominate", "level": 1, "power": "compel"},
+            "power_discipline_missing",
+        ),
+        ({"auspex": 3}, {"discipline": "auspex", "level": 1}, "power_choice"),
+        (
+            {"auspex": 3},
+            {"discipline": "auspex", "level": 1, "power": "sense_the_unseen", "name": "x"},
+            "power_choice",
+        ),
+    ],
+)
 def test_what_a_power_cannot_be(disciplines, power, code):
     with pytest.raises(ValidationError, match=code):
         _v5(disciplines, [power])
@@ -87,8 +129,18 @@ def test_what_a_power_cannot_be(disciplines, power, code):
 
 def test_the_same_power_twice_is_refused():
     with pytest.raises(ValidationError, match="duplicate_name"):
-        _v5({"auspex": 1}, [{"discipline": "auspex", "level": 1, "power": "sense_the_unseen"},
-                            {"discipline": "auspex", "level": 1, "power": "sense_the_unseen"}])
+        _v5(
+            {"auspex": 1},
+            [
+                {"discipline": "auspex", "level": 1, "power": "sense_the_unseen"},
+                {"discipline": "auspex", "level": 1, "power": "sense_the_unseen"},
+            ],
+        )
     with pytest.raises(ValidationError, match="duplicate_name"):
-        _v5({"auspex": 1}, [{"discipline": "auspex", "level": 1, "name": "Œil"},
-                            {"discipline": "auspex", "level": 1, "name": "œil"}])
+        _v5(
+            {"auspex": 1},
+            [
+                {"discipline": "auspex", "level": 1, "name": "Œil"},
+                {"discipline": "auspex", "level": 1, "name": "œil"},
+            ],
+        )

@@ -57,8 +57,7 @@ def adjusted(system, data, change, role, check):
 # --- V20 ---------------------------------------------------------------------------------------
 
 v20_sheets = st.builds(
-    lambda attrs, brawl, firearms, occult, fortitude, courage, wp_spent, generation, blood_spent, bashing, lethal:
-    {
+    lambda attrs, brawl, firearms, occult, fortitude, courage, wp_spent, generation, blood_spent, bashing, lethal: {
         "name": "Prop",
         "attributes": attrs,
         "talents": {"brawl": brawl},
@@ -72,36 +71,74 @@ v20_sheets = st.builds(
         "health": {"bashing": bashing, "lethal": min(lethal, 7 - bashing)},
         "experience": {"total": 20, "spent": 0},
     },
-    st.fixed_dictionaries({name: st.integers(1, 5) for name in ("dexterity", "stamina", "wits", "manipulation")}),
-    st.integers(0, 5), st.integers(0, 5), st.integers(0, 5), st.integers(0, 3), st.integers(1, 5),
-    st.integers(0, 5), st.integers(4, 15), st.booleans(), st.integers(0, 4), st.integers(0, 3),
+    st.fixed_dictionaries(
+        {name: st.integers(1, 5) for name in ("dexterity", "stamina", "wits", "manipulation")}
+    ),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.integers(0, 3),
+    st.integers(1, 5),
+    st.integers(0, 5),
+    st.integers(4, 15),
+    st.booleans(),
+    st.integers(0, 4),
+    st.integers(0, 3),
 )
 
 v20_actions = st.one_of(
-    st.fixed_dictionaries({
-        "kind": st.just("test"),
-        "attribute": st.sampled_from(["dexterity", "stamina", "wits", "manipulation"]),
-        "ability": st.sampled_from(["brawl", "firearms", "occult", "alertness", "melee", "law"]),
-    }, optional={
-        "difficulty": st.integers(1, 11), "willpower": st.booleans(), "modifier": st.integers(-6, 6),
-        "knowledge_allowed": st.booleans(), "specialty": st.just("guns"), "required": st.integers(1, 4),
-    }),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("test"),
+            "attribute": st.sampled_from(["dexterity", "stamina", "wits", "manipulation"]),
+            "ability": st.sampled_from(["brawl", "firearms", "occult", "alertness", "melee", "law"]),
+        },
+        optional={
+            "difficulty": st.integers(1, 11),
+            "willpower": st.booleans(),
+            "modifier": st.integers(-6, 6),
+            "knowledge_allowed": st.booleans(),
+            "specialty": st.just("guns"),
+            "required": st.integers(1, 4),
+        },
+    ),
     st.fixed_dictionaries({"kind": st.just("willpower")}, optional={"difficulty": st.integers(2, 10)}),
-    st.fixed_dictionaries({"kind": st.just("soak"), "damage": st.integers(0, 9),
-                           "damage_type": st.sampled_from(["bashing", "lethal", "aggravated"])}),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("soak"),
+            "damage": st.integers(0, 9),
+            "damage_type": st.sampled_from(["bashing", "lethal", "aggravated"]),
+        }
+    ),
 )
 
 v20_changes = st.one_of(
-    st.fixed_dictionaries({"kind": st.just("spend_blood"), "amount": st.integers(1, 12)},
-                          optional={"heal": st.sampled_from(["bashing", "lethal"])}),
+    st.fixed_dictionaries(
+        {"kind": st.just("spend_blood"), "amount": st.integers(1, 12)},
+        optional={"heal": st.sampled_from(["bashing", "lethal"])},
+    ),
     st.fixed_dictionaries({"kind": st.just("spend_willpower"), "amount": st.integers(1, 6)}),
-    st.fixed_dictionaries({"kind": st.just("damage"), "levels": st.integers(1, 9),
-                           "damage_type": st.sampled_from(["bashing", "lethal", "aggravated"])}),
-    st.fixed_dictionaries({"kind": st.just("restore"), "resource": st.sampled_from(["willpower", "blood", "health"]),
-                           "amount": st.integers(1, 9)},
-                          optional={"damage_type": st.sampled_from(["bashing", "lethal", "aggravated"])}),
-    st.fixed_dictionaries({"kind": st.just("spend_experience"),
-                           "trait": st.sampled_from(["dexterity", "brawl", "fortitude", "courage", "willpower"])}),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("damage"),
+            "levels": st.integers(1, 9),
+            "damage_type": st.sampled_from(["bashing", "lethal", "aggravated"]),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("restore"),
+            "resource": st.sampled_from(["willpower", "blood", "health"]),
+            "amount": st.integers(1, 9),
+        },
+        optional={"damage_type": st.sampled_from(["bashing", "lethal", "aggravated"])},
+    ),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("spend_experience"),
+            "trait": st.sampled_from(["dexterity", "brawl", "fortitude", "courage", "willpower"]),
+        }
+    ),
 )
 
 
@@ -150,17 +187,30 @@ v5_sheets = st.builds(
         "humanity": humanity,
         "stains": min(stains, 10 - humanity),
     },
-    st.sampled_from(["vampire", "thin_blood", "ghoul", "mortal"]), st.integers(0, 5), st.integers(0, 10),
-    st.integers(1, 5), st.integers(0, 5), st.integers(0, 4), st.integers(0, 5), st.integers(0, 10),
+    st.sampled_from(["vampire", "thin_blood", "ghoul", "mortal"]),
+    st.integers(0, 5),
+    st.integers(0, 10),
+    st.integers(1, 5),
+    st.integers(0, 5),
+    st.integers(0, 4),
+    st.integers(0, 5),
+    st.integers(0, 10),
     st.integers(0, 4),
 )
 
 v5_actions = st.one_of(
-    st.fixed_dictionaries({"kind": st.just("test"), "attribute": st.sampled_from(["strength", "resolve"])},
-                          optional={"skill": st.just("brawl"), "difficulty": st.integers(1, 6),
-                                    "blood_surge": st.booleans(), "modifier": st.integers(-8, 3)}),
-    st.fixed_dictionaries({"kind": st.just("rouse")},
-                          optional={"discipline_level": st.integers(1, 5), "mend": st.booleans()}),
+    st.fixed_dictionaries(
+        {"kind": st.just("test"), "attribute": st.sampled_from(["strength", "resolve"])},
+        optional={
+            "skill": st.just("brawl"),
+            "difficulty": st.integers(1, 6),
+            "blood_surge": st.booleans(),
+            "modifier": st.integers(-8, 3),
+        },
+    ),
+    st.fixed_dictionaries(
+        {"kind": st.just("rouse")}, optional={"discipline_level": st.integers(1, 5), "mend": st.booleans()}
+    ),
     st.fixed_dictionaries({"kind": st.just("willpower")}),
     st.fixed_dictionaries({"kind": st.just("remorse")}),
     st.fixed_dictionaries({"kind": st.just("frenzy"), "difficulty": st.integers(1, 5)}),
@@ -172,12 +222,16 @@ def check_v5(sheet: dict) -> None:
     assert 0 <= sheet["hunger"] <= 5
     for track in ("willpower", "health"):
         t = sheet[track]
-        assert t["superficial"] >= 0 and t["aggravated"] >= 0 and t["superficial"] + t["aggravated"] <= t["max"]
-    assert 0 <= sheet["stains"] and sheet["humanity"] + sheet["stains"] <= 10
+        assert (
+            t["superficial"] >= 0 and t["aggravated"] >= 0 and t["superficial"] + t["aggravated"] <= t["max"]
+        )
+    assert sheet["stains"] >= 0 and sheet["humanity"] + sheet["stains"] <= 10
 
 
 @FAST
-@given(v5_sheets, v5_actions, seeds, modes, st.lists(st.integers(-1, 8), min_size=1, max_size=3), st.booleans())
+@given(
+    v5_sheets, v5_actions, seeds, modes, st.lists(st.integers(-1, 8), min_size=1, max_size=3), st.booleans()
+)
 def test_V5_perform_and_reroll_never_mutate_and_hunger_is_the_servers(data, action, seed, mode, dice, again):
     sheet = new_sheet("v5", data)
     done = attempt(perform, "v5", sheet, action, mode=mode, role="player", source=SeededDice(seed))
@@ -192,18 +246,36 @@ def test_V5_perform_and_reroll_never_mutate_and_hunger_is_the_servers(data, acti
     else:
         assert receipt["result"]["hunger"] == []  # V5-9
     assert sheet["hunger"] <= done.sheet["hunger"] <= min(5, sheet["hunger"] + 1)
-    followed = attempt(perform_followup, "v5", done.sheet, receipt, {"kind": "reroll", "dice": dice}, mode=mode,
-                       role="player", source=SeededDice(seed + 1))
+    followed = attempt(
+        perform_followup,
+        "v5",
+        done.sheet,
+        receipt,
+        {"kind": "reroll", "dice": dice},
+        mode=mode,
+        role="player",
+        source=SeededDice(seed + 1),
+    )
     if followed is None:
         return
     check_v5(followed.sheet)
     assert all(0 <= i < len(receipt["result"]["normal"]) for i in dice)  # V5-8: never a Hunger die
     assert followed.receipt["result"]["hunger"] == receipt["result"]["hunger"]
-    assert followed.sheet["willpower"]["superficial"] + followed.sheet["willpower"]["aggravated"] == \
-        done.sheet["willpower"]["superficial"] + done.sheet["willpower"]["aggravated"] + 1
+    assert (
+        followed.sheet["willpower"]["superficial"] + followed.sheet["willpower"]["aggravated"]
+        == done.sheet["willpower"]["superficial"] + done.sheet["willpower"]["aggravated"] + 1
+    )
     if again:
-        second = attempt(perform_followup, "v5", followed.sheet, followed.receipt, {"kind": "reroll", "dice": dice},
-                         mode=mode, role="player", source=SeededDice(seed + 2))
+        second = attempt(
+            perform_followup,
+            "v5",
+            followed.sheet,
+            followed.receipt,
+            {"kind": "reroll", "dice": dice},
+            mode=mode,
+            role="player",
+            source=SeededDice(seed + 2),
+        )
         if mode == "strict":
             assert second is None  # V5-8: once in Strict
 
@@ -216,24 +288,47 @@ tiers_sheets = st.builds(
         "skills": {"firearms": firearms, "arcanes": arcanes, "melee": 3},
         "essence": {"current": min(essence, arcanes)},
         "endurance": 2,
-        "weapons": [{"name": "gun", "bonus": 1, "capacity": capacity, "loaded": min(loaded, capacity),
-                     "spare": spare}, {"name": "blade", "bonus": 2}],
+        "weapons": [
+            {
+                "name": "gun",
+                "bonus": 1,
+                "capacity": capacity,
+                "loaded": min(loaded, capacity),
+                "spare": spare,
+            },
+            {"name": "blade", "bonus": 2},
+        ],
         "turn_spent": turn_spent,
         "wounds": {"level": level, "length": 6},
         "experience": {"total": 60, "spent": 0},
     },
-    st.integers(0, 10), st.integers(0, 5), st.integers(0, 5), st.integers(1, 8), st.integers(0, 8),
-    st.integers(0, 10), st.booleans(), st.integers(0, 6),
+    st.integers(0, 10),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.integers(1, 8),
+    st.integers(0, 8),
+    st.integers(0, 10),
+    st.booleans(),
+    st.integers(0, 6),
 )
 
 tiers_actions = st.one_of(
-    st.fixed_dictionaries({"kind": st.just("skill"), "skill": st.sampled_from(["firearms", "melee", "two_weapons"])},
-                          optional={"weapon": st.sampled_from(["gun", "blade"]),
-                                    "second_weapon": st.sampled_from(["gun", "blade"]),
-                                    "bullets": st.integers(1, 9)}),
+    st.fixed_dictionaries(
+        {"kind": st.just("skill"), "skill": st.sampled_from(["firearms", "melee", "two_weapons"])},
+        optional={
+            "weapon": st.sampled_from(["gun", "blade"]),
+            "second_weapon": st.sampled_from(["gun", "blade"]),
+            "bullets": st.integers(1, 9),
+        },
+    ),
     st.fixed_dictionaries({"kind": st.just("dodge"), "attack_tier": st.integers(0, 9)}),
-    st.fixed_dictionaries({"kind": st.just("soak"), "attack_tier": st.integers(0, 12),
-                           "location": st.sampled_from(["head", "torso", "tail"])}),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("soak"),
+            "attack_tier": st.integers(0, 12),
+            "location": st.sampled_from(["head", "torso", "tail"]),
+        }
+    ),
     st.fixed_dictionaries({"kind": st.just("spell")}),
 )
 
@@ -241,10 +336,19 @@ tiers_changes = st.one_of(
     st.fixed_dictionaries({"kind": st.just("reload"), "weapon": st.sampled_from(["gun", "blade"])}),
     st.fixed_dictionaries({"kind": st.just("new_turn")}),
     st.fixed_dictionaries({"kind": st.just("damage"), "levels": st.integers(1, 9)}),
-    st.fixed_dictionaries({"kind": st.just("spend_experience"),
-                           "trait": st.sampled_from(["firearms", "arcanes", "endurance", "nope"])}),
-    st.fixed_dictionaries({"kind": st.just("restore"), "resource": st.sampled_from(["essence", "wounds"]),
-                           "amount": st.integers(1, 9)}),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("spend_experience"),
+            "trait": st.sampled_from(["firearms", "arcanes", "endurance", "nope"]),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("restore"),
+            "resource": st.sampled_from(["essence", "wounds"]),
+            "amount": st.integers(1, 9),
+        }
+    ),
 )
 
 
@@ -282,19 +386,36 @@ def test_T_adjust_never_mutates_and_stays_in_range(data, change, role):
 # --- roll-under --------------------------------------------------------------------------------
 
 rollunder_actions = st.fixed_dictionaries(
-    {"kind": st.just("check"), "action": st.sampled_from(["climb the wall"] * 6 + ["", " "]),
-     "skill": st.sampled_from(["climb"] * 6 + ["swim"])},
-    optional={"cards": st.lists(st.sampled_from(["Lucky", "Edge", "Joker"]), max_size=3),
-              "advantage": st.booleans(), "disadvantage": st.booleans(), "bonus": st.integers(0, 5),
-              "malus": st.integers(0, 5), "task": st.sampled_from(["normal", "absurd", "trivial"])},
+    {
+        "kind": st.just("check"),
+        "action": st.sampled_from(["climb the wall"] * 6 + ["", " "]),
+        "skill": st.sampled_from(["climb"] * 6 + ["swim"]),
+    },
+    optional={
+        "cards": st.lists(st.sampled_from(["Lucky", "Edge", "Joker"]), max_size=3),
+        "advantage": st.booleans(),
+        "disadvantage": st.booleans(),
+        "bonus": st.integers(0, 5),
+        "malus": st.integers(0, 5),
+        "task": st.sampled_from(["normal", "absurd", "trivial"]),
+    },
 )
 
 
 @FAST
 @given(rollunder_actions, seeds, roles)
 def test_R_perform_never_mutates_and_only_played_consumables_leave(action, seed, role):
-    sheet = new_sheet("rollunder", {"name": "Prop", "skills": {"climb": 11}, "cards": [
-        {"name": "Lucky", "effect": "bonus", "bonus": 2}, {"name": "Edge", "effect": "advantage", "consumable": False}]})
+    sheet = new_sheet(
+        "rollunder",
+        {
+            "name": "Prop",
+            "skills": {"climb": 11},
+            "cards": [
+                {"name": "Lucky", "effect": "bonus", "bonus": 2},
+                {"name": "Edge", "effect": "advantage", "consumable": False},
+            ],
+        },
+    )
     done = attempt(perform, "rollunder", sheet, action, mode="strict", role=role, source=SeededDice(seed))
     if done is None:
         return
@@ -304,6 +425,7 @@ def test_R_perform_never_mutates_and_only_played_consumables_leave(action, seed,
 
 
 # --- a valid sheet validates to itself (common.performed skips the validation of an unchanged sheet) ---
+
 
 def validates_to_itself(system: str, data: dict) -> None:
     """``performed`` hands back an unchanged sheet as loaded, not validated again: that is only the

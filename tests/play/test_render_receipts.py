@@ -13,6 +13,7 @@ import pytest
 from rollbook.dice import GivenFaces, HmacDice
 from rollbook.play import SYSTEM_IDS, new_sheet, perform, perform_followup, system_module
 from rollbook.render import ReceiptView, view
+
 from .render_samples import SAMPLES, SHEETS
 
 LANGS = ("en", "fr", "es")
@@ -42,10 +43,26 @@ def receipts_of(system: str, kind: str) -> list[dict]:
         for seed in SEEDS:
             follows = None
             for step, faces in chain or ():
-                follows = perform(system, sheet_of(system), step, mode="strict", role=role,
-                                  source=GivenFaces(faces), follows=follows).receipt
-            receipts.append(perform(system, sheet_of(system), action, mode="strict", role=role,
-                                    source=HmacDice(f"{system}-{kind}-{number}-{seed}"), follows=follows).receipt)
+                follows = perform(
+                    system,
+                    sheet_of(system),
+                    step,
+                    mode="strict",
+                    role=role,
+                    source=GivenFaces(faces),
+                    follows=follows,
+                ).receipt
+            receipts.append(
+                perform(
+                    system,
+                    sheet_of(system),
+                    action,
+                    mode="strict",
+                    role=role,
+                    source=HmacDice(f"{system}-{kind}-{number}-{seed}"),
+                    follows=follows,
+                ).receipt
+            )
     return receipts
 
 
@@ -66,10 +83,23 @@ def test_every_receipt_renders_in_every_language(system, kind):
 
 def test_the_v5_willpower_reroll_renders():
     sheet = sheet_of("v5")
-    first = perform("v5", sheet, SAMPLES[("v5", "test")][0][0], mode="casual", role="player",
-                    source=GivenFaces([1, 2, 10, 10, 3]))
-    rerolled = perform_followup("v5", sheet, first.receipt, {"kind": "reroll", "dice": [0, 1]}, mode="casual",
-                                role="player", source=GivenFaces([10, 6]))
+    first = perform(
+        "v5",
+        sheet,
+        SAMPLES[("v5", "test")][0][0],
+        mode="casual",
+        role="player",
+        source=GivenFaces([1, 2, 10, 10, 3]),
+    )
+    rerolled = perform_followup(
+        "v5",
+        sheet,
+        first.receipt,
+        {"kind": "reroll", "dice": [0, 1]},
+        mode="casual",
+        role="player",
+        source=GivenFaces([10, 6]),
+    )
     assert rendered(rerolled.receipt)[0].outcome
 
 

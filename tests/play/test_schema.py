@@ -20,7 +20,9 @@ SYSTEMS = play.SYSTEM_IDS
 T = TypeVar("T")
 COMPONENTS = schema.components()
 REGISTRY = Registry().with_resource(
-    "urn:rollbook", Resource.from_contents({"components": {"schemas": COMPONENTS}}, default_specification=DRAFT202012))
+    "urn:rollbook",
+    Resource.from_contents({"components": {"schemas": COMPONENTS}}, default_specification=DRAFT202012),
+)
 
 
 def validator(name: str) -> Draft202012Validator:
@@ -125,24 +127,41 @@ def test_the_examples_play_and_their_receipts_fit_the_schema(system):
     first = None
     for key, example in given.actions.items():
         assert not errors(f"{t}Action", example.value), key
-        performed = play.perform(system, sheet, example.value, mode="strict", role="storyteller",
-                                 source=SeededDice(key.encode()))
-        assert not errors(f"{t}RollReceipt", performed.receipt), (key, errors(f"{t}RollReceipt", performed.receipt))
+        performed = play.perform(
+            system, sheet, example.value, mode="strict", role="storyteller", source=SeededDice(key.encode())
+        )
+        assert not errors(f"{t}RollReceipt", performed.receipt), (
+            key,
+            errors(f"{t}RollReceipt", performed.receipt),
+        )
         assert not errors("Receipt", performed.receipt), key
         assert not errors(f"{t}Sheet", performed.sheet), key
         assert play.verify_receipt(performed.receipt) == []
         first = first or performed
     for key, example in given.followups.items():
         assert not errors(f"{t}Followup", example.value), key
-        followed = play.perform_followup(system, first.sheet, first.receipt, example.value, mode="casual",
-                                         role="storyteller", source=GivenFaces([7, 8, 9]))
-        assert not errors(f"{t}RollReceipt", followed.receipt), (key, errors(f"{t}RollReceipt", followed.receipt))
+        followed = play.perform_followup(
+            system,
+            first.sheet,
+            first.receipt,
+            example.value,
+            mode="casual",
+            role="storyteller",
+            source=GivenFaces([7, 8, 9]),
+        )
+        assert not errors(f"{t}RollReceipt", followed.receipt), (
+            key,
+            errors(f"{t}RollReceipt", followed.receipt),
+        )
         assert followed.receipt["rerolls"]
     for key, example in given.changes.items():
         assert not errors(f"{t}Change", example.value), key
         base = first.sheet if system == "tiers" else sheet  # Tiers: reload after a shot
         changed = play.adjust(system, base, example.value, role="storyteller")
-        assert not errors(f"{t}ChangeReceipt", changed.receipt), (key, errors(f"{t}ChangeReceipt", changed.receipt))
+        assert not errors(f"{t}ChangeReceipt", changed.receipt), (
+            key,
+            errors(f"{t}ChangeReceipt", changed.receipt),
+        )
         assert not errors("Receipt", changed.receipt), key
 
 
@@ -161,14 +180,20 @@ def test_a_sheet_patch_is_partial_and_may_remove_keys():
     assert not errors("V20SheetPatch", {"skills": {"firearms": None}, "concept": None})
     assert errors("V20SheetPatch", {"attributes": {"luck": 3}})
     assert errors("V20SheetPatch", {"unknown": 1})
-    patched = play.edit_sheet("v20", play.new_sheet("v20", examples.EXAMPLES["v20"].sheet.value),
-                              {"attributes": {"wits": 4}, "concept": None}, role="storyteller")
+    patched = play.edit_sheet(
+        "v20",
+        play.new_sheet("v20", examples.EXAMPLES["v20"].sheet.value),
+        {"attributes": {"wits": 4}, "concept": None},
+        role="storyteller",
+    )
     assert not errors("V20Sheet", patched)
 
 
 def _definitions(*models):
-    return schema.definitions([(index, "validation", TypeAdapter(model).core_schema)
-                               for index, model in enumerate(models)], "#/$defs/{model}")
+    return schema.definitions(
+        [(index, "validation", TypeAdapter(model).core_schema) for index, model in enumerate(models)],
+        "#/$defs/{model}",
+    )
 
 
 def test_definitions_are_named_by_component_name_wherever_they_are_referenced():
@@ -179,8 +204,10 @@ def test_definitions_are_named_by_component_name_wherever_they_are_referenced():
     v5 = create_model("Probe", __module__="rollbook.play.v5", note=(shared, ...), hunger=(int, ...))
     refs, defs = _definitions(v20, v5)
     assert sorted(defs) == ["Note", "V20Probe", "V5Probe"]
-    assert [refs[(index, "validation")] for index in (0, 1)] == [{"$ref": "#/$defs/V20Probe"},
-                                                                  {"$ref": "#/$defs/V5Probe"}]
+    assert [refs[(index, "validation")] for index in (0, 1)] == [
+        {"$ref": "#/$defs/V20Probe"},
+        {"$ref": "#/$defs/V5Probe"},
+    ]
     assert defs["V20Probe"]["properties"]["note"] == {"$ref": "#/$defs/Note"}
     assert defs["V5Probe"]["properties"]["note"] == {"$ref": "#/$defs/Note"}
     assert "hunger" in defs["V5Probe"]["properties"] and "dice" in defs["V20Probe"]["properties"]

@@ -8,7 +8,7 @@ import pytest
 
 from rollbook.play import adjust, new_sheet, perform, verify_receipt
 
-from .helpers import checked_roll, sample_sheet, NoDice, refused
+from .helpers import NoDice, checked_roll, refused, sample_sheet
 
 
 def sheet(**extra):
@@ -25,6 +25,7 @@ def gun(s, name="pistol"):
 
 # --- the sheet ---------------------------------------------------------------------------------
 
+
 def test_T_sheet_defaults():
     s = new_sheet("tiers", {"name": "Ana", "skills": {"arcanes": 4}})
     assert set(s["skills"]) >= {"arcanes", "firearms", "dodge", "two_weapons"}
@@ -34,20 +35,24 @@ def test_T_sheet_defaults():
     assert gun(sheet())["loaded"] == 6  # a full magazine by default
 
 
-@pytest.mark.parametrize(("data", "code"), [
-    ({"weapons": [{"name": "pistol", "capacity": 6, "loaded": 7}]}, "out_of_range"),
-    ({"weapons": [{"name": "knife", "loaded": 2}]}, "field_not_for_weapon"),
-    ({"weapons": [{"name": "knife"}, {"name": "knife"}]}, "duplicate_name"),
-    ({"skills": {"arcanes": 2}, "essence": {"current": 3}}, "out_of_range"),
-    ({"wounds": {"level": 7, "length": 6}}, "out_of_range"),
-    ({"skills": {"endurance": 3}}, "duplicate_trait"),
-    ({"weapons": [{"name": "gun", "bonus": -1}]}, "out_of_range"),
-])
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"weapons": [{"name": "pistol", "capacity": 6, "loaded": 7}]}, "out_of_range"),
+        ({"weapons": [{"name": "knife", "loaded": 2}]}, "field_not_for_weapon"),
+        ({"weapons": [{"name": "knife"}, {"name": "knife"}]}, "duplicate_name"),
+        ({"skills": {"arcanes": 2}, "essence": {"current": 3}}, "out_of_range"),
+        ({"wounds": {"level": 7, "length": 6}}, "out_of_range"),
+        ({"skills": {"endurance": 3}}, "duplicate_trait"),
+        ({"weapons": [{"name": "gun", "bonus": -1}]}, "out_of_range"),
+    ],
+)
 def test_T_sheet_validation_refuses_bad_sheets(data, code):
     refused(code, new_sheet, "tiers", {"name": "Ana", **data})
 
 
 # --- skill rolls -------------------------------------------------------------------------------
+
 
 def test_T_1_T_7_skill_plus_weapon_bonus_minus_the_die():
     done = roll(sheet(), {"kind": "skill", "skill": "melee", "weapon": "sword"}, [5])
@@ -57,15 +62,40 @@ def test_T_1_T_7_skill_plus_weapon_bonus_minus_the_die():
 
 
 def test_T_7_two_weapons_take_the_larger_bonus_once():
-    done = roll(sheet(), {"kind": "skill", "skill": "two_weapons", "weapon": "knife", "second_weapon": "sword"}, [4])
+    done = roll(
+        sheet(), {"kind": "skill", "skill": "two_weapons", "weapon": "knife", "second_weapon": "sword"}, [4]
+    )
     assert done.receipt["pool"]["bonus"] == 3 and done.receipt["result"]["tier"] == 4
-    refused("two_weapons_skill_required", perform, "tiers", sheet(),
-            {"kind": "skill", "skill": "melee", "weapon": "knife", "second_weapon": "sword"},
-            mode="strict", role="player", source=NoDice())
-    refused("two_weapons_needs_two", perform, "tiers", sheet(),
-            {"kind": "skill", "skill": "two_weapons", "weapon": "knife"}, mode="strict", role="player", source=NoDice())
-    refused("unknown_weapon", perform, "tiers", sheet(), {"kind": "skill", "skill": "melee", "weapon": "axe"},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "two_weapons_skill_required",
+        perform,
+        "tiers",
+        sheet(),
+        {"kind": "skill", "skill": "melee", "weapon": "knife", "second_weapon": "sword"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "two_weapons_needs_two",
+        perform,
+        "tiers",
+        sheet(),
+        {"kind": "skill", "skill": "two_weapons", "weapon": "knife"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "unknown_weapon",
+        perform,
+        "tiers",
+        sheet(),
+        {"kind": "skill", "skill": "melee", "weapon": "axe"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 def test_T_2_critical_draws_its_reroll():
@@ -77,10 +107,16 @@ def test_T_2_reading_a_critical_at_skill_0_succeeds_at_tier_0():
     """T-2 Reading: a 1 is a critical success, even with a skill of 0 (the play layer rolls it so)."""
     done = roll(sheet(skills={"climbing": 0}), {"kind": "skill", "skill": "climbing"}, [1, 5])
     result = done.receipt["result"]
-    assert (result["base_tier"], result["critical_lift"], result["tier"], result["outcome"]) == (-1, 1, 0, "success")
+    assert (result["base_tier"], result["critical_lift"], result["tier"], result["outcome"]) == (
+        -1,
+        1,
+        0,
+        "success",
+    )
 
 
 # --- firearms (T-3) ----------------------------------------------------------------------------
+
 
 def test_T_3_bullets_leave_the_magazine_and_multiply_the_tier():
     s = sheet()
@@ -92,32 +128,78 @@ def test_T_3_bullets_leave_the_magazine_and_multiply_the_tier():
 
 def test_T_3_more_bullets_than_loaded_refused_before_the_roll():
     s = sheet(weapons=[{"name": "pistol", "bonus": 2, "capacity": 6, "loaded": 2, "spare": 6}])
-    refused("bullets_exceed_magazine", perform, "tiers", s,
-            {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 3},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "bullets_exceed_magazine",
+        perform,
+        "tiers",
+        s,
+        {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 3},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 def test_T_3_an_empty_magazine_must_be_reloaded_which_takes_the_turn():
     s = sheet()
     emptied = roll(s, {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 6}, [5])
-    assert gun(emptied.sheet)["loaded"] == 0 and {"flag": "magazine_empty", "weapon": "pistol"} in emptied.effects
-    refused("magazine_empty", perform, "tiers", emptied.sheet,
-            {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 1},
-            mode="strict", role="player", source=NoDice())
+    assert (
+        gun(emptied.sheet)["loaded"] == 0
+        and {"flag": "magazine_empty", "weapon": "pistol"} in emptied.effects
+    )
+    refused(
+        "magazine_empty",
+        perform,
+        "tiers",
+        emptied.sheet,
+        {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 1},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
     reloaded = adjust("tiers", emptied.sheet, {"kind": "reload", "weapon": "pistol"}, role="player")
     assert gun(reloaded.sheet)["loaded"] == 6 and gun(reloaded.sheet)["spare"] == 6
     assert reloaded.sheet["turn_spent"] is True
     # no other action this turn (T-3); reactions stay allowed
-    refused("turn_spent", perform, "tiers", reloaded.sheet,
-            {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 1},
-            mode="strict", role="player", source=NoDice())
-    refused("turn_spent", perform, "tiers", reloaded.sheet, {"kind": "spell"}, mode="strict", role="player",
-            source=NoDice())
-    refused("turn_spent", adjust, "tiers", emptied.sheet | {"turn_spent": True}, {"kind": "reload", "weapon": "pistol"},
-            role="player")
+    refused(
+        "turn_spent",
+        perform,
+        "tiers",
+        reloaded.sheet,
+        {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 1},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "turn_spent",
+        perform,
+        "tiers",
+        reloaded.sheet,
+        {"kind": "spell"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "turn_spent",
+        adjust,
+        "tiers",
+        emptied.sheet | {"turn_spent": True},
+        {"kind": "reload", "weapon": "pistol"},
+        role="player",
+    )
     # T-3 Reading (issue 32): a dodge is an action the character chooses: refused; a soak is not an action
-    refused("turn_spent", perform, "tiers", reloaded.sheet, {"kind": "dodge", "attack_tier": 1}, mode="strict",
-            role="player", source=NoDice())
+    refused(
+        "turn_spent",
+        perform,
+        "tiers",
+        reloaded.sheet,
+        {"kind": "dodge", "attack_tier": 1},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
     roll(reloaded.sheet, {"kind": "soak", "attack_tier": 1, "location": "torso"}, [3])
     next_turn = adjust("tiers", reloaded.sheet, {"kind": "new_turn"}, role="player")
     roll(next_turn.sheet, {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 1}, [3])
@@ -127,8 +209,14 @@ def test_T_3_reload_takes_from_spare_rounds_only():
     s = sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 0, "spare": 4}])
     done = adjust("tiers", s, {"kind": "reload", "weapon": "pistol"}, role="player")
     assert gun(done.sheet)["loaded"] == 4 and gun(done.sheet)["spare"] == 0
-    refused("no_spare_ammunition", adjust, "tiers", sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 0}]),
-            {"kind": "reload", "weapon": "pistol"}, role="player")
+    refused(
+        "no_spare_ammunition",
+        adjust,
+        "tiers",
+        sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 0}]),
+        {"kind": "reload", "weapon": "pistol"},
+        role="player",
+    )
     refused("magazine_full", adjust, "tiers", sheet(), {"kind": "reload", "weapon": "pistol"}, role="player")
     refused("not_a_firearm", adjust, "tiers", sheet(), {"kind": "reload", "weapon": "knife"}, role="player")
 
@@ -140,17 +228,40 @@ def test_T_3_a_magazine_that_is_not_empty_cannot_be_changed():
 
 
 def test_T_3_bullets_only_with_the_firearms_skill_and_a_firearm():
-    refused("bullets_need_firearms", perform, "tiers", sheet(),
-            {"kind": "skill", "skill": "melee", "weapon": "pistol", "bullets": 1},
-            mode="strict", role="player", source=NoDice())
-    refused("firearm_required", perform, "tiers", sheet(),
-            {"kind": "skill", "skill": "firearms", "weapon": "knife", "bullets": 1},
-            mode="strict", role="player", source=NoDice())
-    refused("field_required", perform, "tiers", sheet(), {"kind": "skill", "skill": "firearms", "weapon": "pistol"},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "bullets_need_firearms",
+        perform,
+        "tiers",
+        sheet(),
+        {"kind": "skill", "skill": "melee", "weapon": "pistol", "bullets": 1},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "firearm_required",
+        perform,
+        "tiers",
+        sheet(),
+        {"kind": "skill", "skill": "firearms", "weapon": "knife", "bullets": 1},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "field_required",
+        perform,
+        "tiers",
+        sheet(),
+        {"kind": "skill", "skill": "firearms", "weapon": "pistol"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 # --- dodge and soak ----------------------------------------------------------------------------
+
 
 def test_T_4_dodge_must_beat_the_attack_strictly():
     equal = roll(sheet(), {"kind": "dodge", "attack_tier": 2}, [2])  # dodge 4 − 2 = 2
@@ -167,8 +278,16 @@ def test_T_5_soak_damage_advances_the_wound_track():
     assert done.effects == ({"resource": "wounds", "before": 0, "after": 2},)
     none = roll(s, {"kind": "soak", "attack_tier": 1, "location": "torso"}, [3])
     assert none.sheet["wounds"]["level"] == 0
-    refused("unknown_location", perform, "tiers", s, {"kind": "soak", "attack_tier": 1, "location": "tail"},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "unknown_location",
+        perform,
+        "tiers",
+        s,
+        {"kind": "soak", "attack_tier": 1, "location": "tail"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 def test_T_5_the_wound_track_stops_at_its_end_and_flags_the_overflow():
@@ -180,6 +299,7 @@ def test_T_5_the_wound_track_stops_at_its_end_and_flags_the_overflow():
 
 # --- spells (T-6) ------------------------------------------------------------------------------
 
+
 def test_T_6_a_spell_costs_one_essence_even_when_it_fails():
     s = sheet()
     failed = roll(s, {"kind": "spell", "spell": "ward"}, [9])
@@ -190,13 +310,30 @@ def test_T_6_a_spell_costs_one_essence_even_when_it_fails():
 
 
 def test_T_6_casting_at_zero_essence_refused():
-    refused("essence_exhausted", perform, "tiers", sheet(essence={"current": 0}), {"kind": "spell"},
-            mode="strict", role="player", source=NoDice())
-    refused("essence_exhausted", perform, "tiers", new_sheet("tiers", {"name": "Mundane"}), {"kind": "spell"},
-            mode="strict", role="player", source=NoDice())
+    refused(
+        "essence_exhausted",
+        perform,
+        "tiers",
+        sheet(essence={"current": 0}),
+        {"kind": "spell"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
+    refused(
+        "essence_exhausted",
+        perform,
+        "tiers",
+        new_sheet("tiers", {"name": "Mundane"}),
+        {"kind": "spell"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+    )
 
 
 # --- experience and Storyteller changes (T-8) ---------------------------------------------------
+
 
 def test_T_8_raising_a_trait_costs_ten_times_the_new_rating():
     s = sheet(experience={"total": 70, "spent": 0})
@@ -210,8 +347,12 @@ def test_T_8_raising_a_trait_costs_ten_times_the_new_rating():
 
 def test_T_8_a_spend_beyond_the_points_is_refused_and_only_the_storyteller_awards():
     s = sheet(experience={"total": 49, "spent": 0})
-    refused("not_enough_xp", adjust, "tiers", s, {"kind": "spend_experience", "trait": "melee"}, role="player")
-    refused("unknown_trait", adjust, "tiers", s, {"kind": "spend_experience", "trait": "juggling"}, role="player")
+    refused(
+        "not_enough_xp", adjust, "tiers", s, {"kind": "spend_experience", "trait": "melee"}, role="player"
+    )
+    refused(
+        "unknown_trait", adjust, "tiers", s, {"kind": "spend_experience", "trait": "juggling"}, role="player"
+    )
     refused("storyteller_only", adjust, "tiers", s, {"kind": "award_experience", "amount": 10}, role="player")
     done = adjust("tiers", s, {"kind": "award_experience", "amount": 10}, role="storyteller")
     assert done.sheet["experience"] == {"total": 59, "spent": 0}
@@ -219,14 +360,32 @@ def test_T_8_a_spend_beyond_the_points_is_refused_and_only_the_storyteller_award
 
 def test_T_storyteller_restores_essence_ammunition_and_wounds():
     s = sheet(essence={"current": 0}, wounds={"level": 3, "length": 6})
-    refused("storyteller_only", adjust, "tiers", s, {"kind": "restore", "resource": "essence", "amount": 5},
-            role="player")
-    assert adjust("tiers", s, {"kind": "restore", "resource": "essence", "amount": 5}, role="storyteller"
-                  ).sheet["essence"]["current"] == 3
-    assert adjust("tiers", s, {"kind": "restore", "resource": "wounds", "amount": 2}, role="storyteller"
-                  ).sheet["wounds"]["level"] == 1
-    ammo = adjust("tiers", s, {"kind": "restore", "resource": "ammunition", "amount": 10, "weapon": "pistol"},
-                  role="storyteller")
+    refused(
+        "storyteller_only",
+        adjust,
+        "tiers",
+        s,
+        {"kind": "restore", "resource": "essence", "amount": 5},
+        role="player",
+    )
+    assert (
+        adjust("tiers", s, {"kind": "restore", "resource": "essence", "amount": 5}, role="storyteller").sheet[
+            "essence"
+        ]["current"]
+        == 3
+    )
+    assert (
+        adjust("tiers", s, {"kind": "restore", "resource": "wounds", "amount": 2}, role="storyteller").sheet[
+            "wounds"
+        ]["level"]
+        == 1
+    )
+    ammo = adjust(
+        "tiers",
+        s,
+        {"kind": "restore", "resource": "ammunition", "amount": 10, "weapon": "pistol"},
+        role="storyteller",
+    )
     assert gun(ammo.sheet)["spare"] == 22
     hurt = adjust("tiers", s, {"kind": "damage", "levels": 2}, role="player")
     assert hurt.sheet["wounds"]["level"] == 5

@@ -35,7 +35,7 @@ class Refusal(str):
 
     codes: frozenset[str]
 
-    def __new__(cls, codes: frozenset[str]) -> "Refusal":
+    def __new__(cls, codes: frozenset[str]) -> Refusal:
         refusal = super().__new__(cls, "error")
         refusal.codes = codes
         return refusal

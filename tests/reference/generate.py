@@ -19,10 +19,10 @@ NOT_INTS = ["6", True, False, 6.0, 2.5, None, [6], {"v": 6}]
 NOT_BOOLS = [1, 0, "true", "yes", None, [True]]
 BAD_TEXT_LINES = [
     "not json at all",
-    "{\"system\": \"v20\", \"faces\": [1, 2",  # truncated
+    '{"system": "v20", "faces": [1, 2',  # truncated
     "[1, 2, 3]",
     "42",
-    "\"v20\"",
+    '"v20"',
     "null",
     "{'system': 'v20', 'faces': []}",  # Python, not JSON
 ]
@@ -58,7 +58,11 @@ def _corrupt(rng: random.Random, obj: dict, int_fields: list[str], bool_fields: 
     choices = [f for f in int_fields + bool_fields]
     field = rng.choice(choices)
     bad[field] = rng.choice(NOT_INTS if field in int_fields else NOT_BOOLS)
-    if field in int_fields and bad[field] is None and field in ("specialty_rating", "willpower_current", "bullets", "current_hunger"):
+    if (
+        field in int_fields
+        and bad[field] is None
+        and field in ("specialty_rating", "willpower_current", "bullets", "current_hunger")
+    ):
         bad[field] = "6"  # null is a legal value for these
     return bad
 
@@ -132,32 +136,78 @@ def v20_edges(rng: random.Random) -> list[object]:
     for d in (2, 3):
         for faces in ([1], [1, 1], [1, 2], [1, 1, 1, 5], [2, 2, 1]):
             out.append({"system": V, "faces": faces, "difficulty": d, "mode": "casual"})
-            out.append({"system": V, "faces": faces, "difficulty": d, "mode": "casual", "specialty": True, "specialty_rating": 4})
+            out.append(
+                {
+                    "system": V,
+                    "faces": faces,
+                    "difficulty": d,
+                    "mode": "casual",
+                    "specialty": True,
+                    "specialty_rating": 4,
+                }
+            )
     # untrained at difficulty 10 -> required + 1; at 9 -> 10
     for u in ("skill", "knowledge", "talent"):
         for d in (9, 10):
             for req in (1, 2):
                 for mode in ("strict", "casual"):
-                    out.append({"system": V, "faces": [10, 10, 9, 1], "difficulty": d, "required": req, "untrained": u,
-                                "knowledge_allowed": True, "mode": mode})
-    out.append({"system": V, "faces": [10], "difficulty": 10, "untrained": "knowledge"})  # not allowed: refused
-    out.append({"system": V, "faces": [10], "difficulty": 10, "untrained": "knowledge", "knowledge_allowed": False})
-    out.append({"system": V, "faces": [10], "difficulty": 10, "untrained": "knowledge", "knowledge_allowed": True})
+                    out.append(
+                        {
+                            "system": V,
+                            "faces": [10, 10, 9, 1],
+                            "difficulty": d,
+                            "required": req,
+                            "untrained": u,
+                            "knowledge_allowed": True,
+                            "mode": mode,
+                        }
+                    )
+    out.append(
+        {"system": V, "faces": [10], "difficulty": 10, "untrained": "knowledge"}
+    )  # not allowed: refused
+    out.append(
+        {"system": V, "faces": [10], "difficulty": 10, "untrained": "knowledge", "knowledge_allowed": False}
+    )
+    out.append(
+        {"system": V, "faces": [10], "difficulty": 10, "untrained": "knowledge", "knowledge_allowed": True}
+    )
     # specialty ratings
     for rating in (None, 0, 3, 4, 5, 6, -1):
         out.append({"system": V, "faces": [10, 10, 1, 6], "specialty": True, "specialty_rating": rating})
-        out.append({"system": V, "faces": [10, 10, 1, 6], "specialty": False, "specialty_rating": rating if rating != -1 else 2})
+        out.append(
+            {
+                "system": V,
+                "faces": [10, 10, 1, 6],
+                "specialty": False,
+                "specialty_rating": rating if rating != -1 else 2,
+            }
+        )
     out.append({"system": V, "faces": [10, 1, 1], "specialty": True})  # no rating at all
-    out.append({"system": V, "faces": [10, 1, 1], "specialty": True, "specialty_rating": 4})  # 2 units - 2 ones
+    out.append(
+        {"system": V, "faces": [10, 1, 1], "specialty": True, "specialty_rating": 4}
+    )  # 2 units - 2 ones
     out.append({"system": V, "faces": [10, 1, 1, 1], "specialty": True, "specialty_rating": 5})
     out.append({"system": V, "faces": [10], "specialty": True, "specialty_rating": 5, "required": 2})
     out.append({"system": V, "faces": [10], "specialty": True, "specialty_rating": 4, "untrained": "talent"})
     out.append({"system": V, "faces": [10], "specialty": True, "specialty_rating": 4, "untrained": "skill"})
     # V20-7 Reading: an Attribute's specialty with an untrained Ability resolves (10 counts two, +1 applies)
-    out.append({"system": V, "faces": [7, 10, 3], "untrained": "skill", "specialty": True, "specialty_rating": 4})
-    out.append({"system": V, "faces": [7, 10, 3], "untrained": "talent", "specialty": True, "specialty_rating": 5})
-    out.append({"system": V, "faces": [10, 1, 1], "untrained": "knowledge", "knowledge_allowed": True,
-                "specialty": True, "specialty_rating": 4, "difficulty": 10})
+    out.append(
+        {"system": V, "faces": [7, 10, 3], "untrained": "skill", "specialty": True, "specialty_rating": 4}
+    )
+    out.append(
+        {"system": V, "faces": [7, 10, 3], "untrained": "talent", "specialty": True, "specialty_rating": 5}
+    )
+    out.append(
+        {
+            "system": V,
+            "faces": [10, 1, 1],
+            "untrained": "knowledge",
+            "knowledge_allowed": True,
+            "specialty": True,
+            "specialty_rating": 4,
+            "difficulty": 10,
+        }
+    )
     # willpower refusals and combinations
     out += [
         {"system": V, "faces": [3, 4], "willpower": True, "willpower_roll": True},
@@ -182,27 +232,60 @@ def v20_edges(rng: random.Random) -> list[object]:
     out.append({"system": V, "faces": [1] * 100})
     # out-of-range values
     for bad in (
-        {"faces": [0]}, {"faces": [11]}, {"faces": [5, 0, 6]}, {"faces": [-1]},
-        {"faces": [5], "difficulty": 1}, {"faces": [5], "difficulty": 11}, {"faces": [5], "difficulty": 0},
-        {"faces": [5], "required": 0}, {"faces": [5], "required": -1},
+        {"faces": [0]},
+        {"faces": [11]},
+        {"faces": [5, 0, 6]},
+        {"faces": [-1]},
+        {"faces": [5], "difficulty": 1},
+        {"faces": [5], "difficulty": 11},
+        {"faces": [5], "difficulty": 0},
+        {"faces": [5], "required": 0},
+        {"faces": [5], "required": -1},
         {"faces": [5], "auto_successes": -1},
-        {"faces": [5], "mode": "Strict"}, {"faces": [5], "mode": "lenient"}, {"faces": [5], "mode": None},
-        {"faces": [5], "untrained": "ability"}, {"faces": [5], "untrained": "Skill"}, {"faces": [5], "untrained": True},
-        {"faces": "5"}, {"faces": None}, {"faces": 5}, {"faces": {"0": 5}}, {"faces": [[5]]},
-        {"faces": ["5"]}, {"faces": [5.0]}, {"faces": [True]},
-        {}, {"difficulty": 6},
-        {"faces": [5], "dice_pool": 1}, {"faces": [5], "hunger": []}, {"faces": [5], "Difficulty": 6},
+        {"faces": [5], "mode": "Strict"},
+        {"faces": [5], "mode": "lenient"},
+        {"faces": [5], "mode": None},
+        {"faces": [5], "untrained": "ability"},
+        {"faces": [5], "untrained": "Skill"},
+        {"faces": [5], "untrained": True},
+        {"faces": "5"},
+        {"faces": None},
+        {"faces": 5},
+        {"faces": {"0": 5}},
+        {"faces": [[5]]},
+        {"faces": ["5"]},
+        {"faces": [5.0]},
+        {"faces": [True]},
+        {},
+        {"difficulty": 6},
+        {"faces": [5], "dice_pool": 1},
+        {"faces": [5], "hunger": []},
+        {"faces": [5], "Difficulty": 6},
         # TR-2's pool: the pool's dice among the faces (no table rule here: all of them)
-        {"faces": [5, 6], "pool": 1}, {"faces": [5], "pool": 2}, {"faces": [5], "pool": True}, {"faces": [5], "pool": "1"},
-        {"faces": [5], "pool": -1}, {"faces": [5], "pool": 101}, {"faces": [5], "table_rules": "none"},
+        {"faces": [5, 6], "pool": 1},
+        {"faces": [5], "pool": 2},
+        {"faces": [5], "pool": True},
+        {"faces": [5], "pool": "1"},
+        {"faces": [5], "pool": -1},
+        {"faces": [5], "pool": 101},
+        {"faces": [5], "table_rules": "none"},
         {"faces": [5], "table_rules": None},
-        {"faces": [5], "specialty": "yes"}, {"faces": [5], "willpower": 1}, {"faces": [5], "knowledge_allowed": "true"},
-        {"faces": [5], "difficulty": "6"}, {"faces": [5], "difficulty": True}, {"faces": [5], "difficulty": 6.0},
-        {"faces": [5], "required": "1"}, {"faces": [5], "required": True}, {"faces": [5], "required": 1.0},
-        {"faces": [5], "auto_successes": True}, {"faces": [5], "auto_successes": "1"},
-        {"faces": [10], "specialty": True, "specialty_rating": "4"}, {"faces": [10], "specialty": True, "specialty_rating": 4.0},
+        {"faces": [5], "specialty": "yes"},
+        {"faces": [5], "willpower": 1},
+        {"faces": [5], "knowledge_allowed": "true"},
+        {"faces": [5], "difficulty": "6"},
+        {"faces": [5], "difficulty": True},
+        {"faces": [5], "difficulty": 6.0},
+        {"faces": [5], "required": "1"},
+        {"faces": [5], "required": True},
+        {"faces": [5], "required": 1.0},
+        {"faces": [5], "auto_successes": True},
+        {"faces": [5], "auto_successes": "1"},
+        {"faces": [10], "specialty": True, "specialty_rating": "4"},
+        {"faces": [10], "specialty": True, "specialty_rating": 4.0},
         {"faces": [10], "specialty": True, "specialty_rating": True},
-        {"faces": [5], "willpower": True, "willpower_current": "3"}, {"faces": [5], "willpower": True, "willpower_current": True},
+        {"faces": [5], "willpower": True, "willpower_current": "3"},
+        {"faces": [5], "willpower": True, "willpower_current": True},
     ):
         req = {"system": V}
         req.update(bad)
@@ -232,8 +315,12 @@ def v20_lines(seed: int = 20, n_random: int = 3000) -> list[str]:
         req = v20_random(rng)
         roll = rng.random()
         if roll < 0.06:
-            req = _corrupt(rng, req, ["difficulty", "required", "auto_successes", "specialty_rating", "willpower_current"],
-                           ["specialty", "willpower", "willpower_roll", "knowledge_allowed"])
+            req = _corrupt(
+                rng,
+                req,
+                ["difficulty", "required", "auto_successes", "specialty_rating", "willpower_current"],
+                ["specialty", "willpower", "willpower_roll", "knowledge_allowed"],
+            )
         elif roll < 0.08:
             req[rng.choice(["dice_pool", "hunger", "colour", "difficulty_mod", "Faces"])] = 1
         elif roll < 0.1 and req["faces"]:
@@ -327,18 +414,52 @@ def v5_edges(rng: random.Random) -> list[object]:
             out.append({"system": V, "hunger": hunger, "difficulty": d})
             out.append({"system": V, "normal": [], "hunger": hunger, "difficulty": d})
     # pairs of Hunger 10s cannot be rerolled away
-    out.append({"system": V, "normal": [3, 4], "hunger": [10, 10], "difficulty": 3,
-                "rerolls": [{"dice": [0, 1], "faces": [2, 2]}]})
-    out.append({"system": V, "normal": [3, 4], "hunger": [10, 10], "difficulty": 3,
-                "rerolls": [{"dice": [2], "faces": [2]}]})
-    out.append({"system": V, "normal": [3, 4], "hunger": [10, 10], "difficulty": 3,
-                "rerolls": [{"dice": [3], "faces": [2]}]})
+    out.append(
+        {
+            "system": V,
+            "normal": [3, 4],
+            "hunger": [10, 10],
+            "difficulty": 3,
+            "rerolls": [{"dice": [0, 1], "faces": [2, 2]}],
+        }
+    )
+    out.append(
+        {
+            "system": V,
+            "normal": [3, 4],
+            "hunger": [10, 10],
+            "difficulty": 3,
+            "rerolls": [{"dice": [2], "faces": [2]}],
+        }
+    )
+    out.append(
+        {
+            "system": V,
+            "normal": [3, 4],
+            "hunger": [10, 10],
+            "difficulty": 3,
+            "rerolls": [{"dice": [3], "faces": [2]}],
+        }
+    )
     # rerolls that break pairs
     for new in (1, 5, 9, 10):
-        out.append({"system": V, "normal": [10, 7], "hunger": [10], "difficulty": 3,
-                    "rerolls": [{"dice": [0], "faces": [new]}]})
-        out.append({"system": V, "normal": [10, 10, 10], "difficulty": 4,
-                    "rerolls": [{"dice": [0, 1], "faces": [new, new]}]})
+        out.append(
+            {
+                "system": V,
+                "normal": [10, 7],
+                "hunger": [10],
+                "difficulty": 3,
+                "rerolls": [{"dice": [0], "faces": [new]}],
+            }
+        )
+        out.append(
+            {
+                "system": V,
+                "normal": [10, 10, 10],
+                "difficulty": 4,
+                "rerolls": [{"dice": [0, 1], "faces": [new, new]}],
+            }
+        )
     # strict with two rerolls (refused) vs casual with two or three
     two = [{"dice": [0], "faces": [6]}, {"dice": [1], "faces": [7]}]
     three = two + [{"dice": [0, 1, 2], "faces": [10, 10, 1]}]
@@ -347,7 +468,16 @@ def v5_edges(rng: random.Random) -> list[object]:
         out.append({"system": V, "normal": normal, "rerolls": two, "mode": "strict"})
         out.append({"system": V, "normal": normal, "rerolls": two, "mode": "casual", "difficulty": 2})
         out.append({"system": V, "normal": normal, "rerolls": three, "mode": "casual", "difficulty": 3})
-        out.append({"system": V, "normal": normal, "hunger": [1], "rerolls": three, "mode": "casual", "difficulty": 3})
+        out.append(
+            {
+                "system": V,
+                "normal": normal,
+                "hunger": [1],
+                "rerolls": three,
+                "mode": "casual",
+                "difficulty": 3,
+            }
+        )
     # reroll validation
     base = {"system": V, "normal": [2, 3, 4, 5], "hunger": [1, 10], "difficulty": 2}
     for bad_entry in (
@@ -377,16 +507,55 @@ def v5_edges(rng: random.Random) -> list[object]:
     out.append(dict(base, rerolls=[[0, 6]]))
     out.append(dict(base, rerolls=None))
     # Hunger-only pools take no reroll at all; casual allows any number of rerolls
-    out.append({"system": V, "normal": [], "hunger": [2, 3], "difficulty": 1, "rerolls": [{"dice": [0], "faces": [9]}]})
-    out.append({"system": V, "hunger": [2, 3], "difficulty": 1, "mode": "casual", "rerolls": [{"dice": [0], "faces": [9]}]})
-    out.append({"system": V, "normal": [1, 2, 3, 4], "mode": "casual", "difficulty": 4,
-                "rerolls": [{"dice": [i % 4], "faces": [10 - i]} for i in range(6)]})
-    out.append({"system": V, "normal": [1, 2, 3, 4], "mode": "strict", "difficulty": 4,
-                "rerolls": [{"dice": [i % 4], "faces": [10 - i]} for i in range(6)]})
+    out.append(
+        {
+            "system": V,
+            "normal": [],
+            "hunger": [2, 3],
+            "difficulty": 1,
+            "rerolls": [{"dice": [0], "faces": [9]}],
+        }
+    )
+    out.append(
+        {
+            "system": V,
+            "hunger": [2, 3],
+            "difficulty": 1,
+            "mode": "casual",
+            "rerolls": [{"dice": [0], "faces": [9]}],
+        }
+    )
+    out.append(
+        {
+            "system": V,
+            "normal": [1, 2, 3, 4],
+            "mode": "casual",
+            "difficulty": 4,
+            "rerolls": [{"dice": [i % 4], "faces": [10 - i]} for i in range(6)],
+        }
+    )
+    out.append(
+        {
+            "system": V,
+            "normal": [1, 2, 3, 4],
+            "mode": "strict",
+            "difficulty": 4,
+            "rerolls": [{"dice": [i % 4], "faces": [10 - i]} for i in range(6)],
+        }
+    )
     # current_hunger is only meaningful on a Rouse check: accepted (and without effect) elsewhere
     for kind, hunger in (("test", [1, 10]), ("test", []), ("remorse", []), ("frenzy", [])):
         for ch in (0, 2, 5):
-            out.append({"system": V, "kind": kind, "normal": [10, 6], "hunger": hunger, "difficulty": 2, "current_hunger": ch})
+            out.append(
+                {
+                    "system": V,
+                    "kind": kind,
+                    "normal": [10, 6],
+                    "hunger": hunger,
+                    "difficulty": 2,
+                    "current_hunger": ch,
+                }
+            )
     # messy vs clean, bestial vs total failure
     out += [
         {"system": V, "normal": [10], "hunger": [10], "difficulty": 4},
@@ -432,14 +601,24 @@ def v5_edges(rng: random.Random) -> list[object]:
     # rouse checks: only vampires, thin-bloods included, rouse the blood (V5-12); ghouls and mortals are refused
     for creature in ("vampire", "thin_blood", "ghoul", "mortal"):
         out.append({"system": V, "kind": "rouse", "normal": [3], "creature": creature})
-        out.append({"system": V, "kind": "rouse", "normal": [3, 8], "creature": creature, "blood_potency_reroll": True})
+        out.append(
+            {
+                "system": V,
+                "kind": "rouse",
+                "normal": [3, 8],
+                "creature": creature,
+                "blood_potency_reroll": True,
+            }
+        )
     for face in range(1, 11):
         out.append({"system": V, "kind": "rouse", "normal": [face]})
         out.append({"system": V, "kind": "rouse", "normal": [face], "current_hunger": 5})
         out.append({"system": V, "kind": "rouse", "normal": [face], "current_hunger": 4})
     for pair in ([4, 7], [3, 4], [7, 2], [10, 1], [5, 5], [6, 6]):
         out.append({"system": V, "kind": "rouse", "normal": pair, "blood_potency_reroll": True})
-        out.append({"system": V, "kind": "rouse", "normal": pair, "blood_potency_reroll": True, "current_hunger": 5})
+        out.append(
+            {"system": V, "kind": "rouse", "normal": pair, "blood_potency_reroll": True, "current_hunger": 5}
+        )
         out.append({"system": V, "kind": "rouse", "normal": pair})  # two faces without the reroll: refused
     out += [
         {"system": V, "kind": "rouse", "normal": [4], "blood_potency_reroll": True},  # reroll needs two faces
@@ -458,14 +637,32 @@ def v5_edges(rng: random.Random) -> list[object]:
     ]
     # out-of-range and wrong types
     for bad in (
-        {"normal": [0]}, {"normal": [11]}, {"hunger": [0]}, {"hunger": [11]}, {"normal": [5, -1]},
-        {"normal": [5], "difficulty": 0}, {"normal": [5], "difficulty": -2},
-        {"normal": [5], "difficulty": "1"}, {"normal": [5], "difficulty": True}, {"normal": [5], "difficulty": 1.0},
-        {"normal": "5"}, {"normal": None}, {"normal": 5}, {"normal": [5], "hunger": None}, {"normal": [5], "hunger": 1},
-        {"normal": ["5"]}, {"normal": [5.0]}, {"hunger": [True]},
-        {"normal": [5], "mode": "Casual"}, {"normal": [5], "mode": 1},
-        {"normal": [5], "kind": "skill"}, {"normal": [5], "kind": "Rouse"}, {"normal": [5], "kind": None},
-        {"normal": [5], "pool": 1}, {"normal": [5], "hunger_dice": 1}, {"normal": [5], "faces": [5]},
+        {"normal": [0]},
+        {"normal": [11]},
+        {"hunger": [0]},
+        {"hunger": [11]},
+        {"normal": [5, -1]},
+        {"normal": [5], "difficulty": 0},
+        {"normal": [5], "difficulty": -2},
+        {"normal": [5], "difficulty": "1"},
+        {"normal": [5], "difficulty": True},
+        {"normal": [5], "difficulty": 1.0},
+        {"normal": "5"},
+        {"normal": None},
+        {"normal": 5},
+        {"normal": [5], "hunger": None},
+        {"normal": [5], "hunger": 1},
+        {"normal": ["5"]},
+        {"normal": [5.0]},
+        {"hunger": [True]},
+        {"normal": [5], "mode": "Casual"},
+        {"normal": [5], "mode": 1},
+        {"normal": [5], "kind": "skill"},
+        {"normal": [5], "kind": "Rouse"},
+        {"normal": [5], "kind": None},
+        {"normal": [5], "pool": 1},
+        {"normal": [5], "hunger_dice": 1},
+        {"normal": [5], "faces": [5]},
         {"normal": [5], "creature": None},
     ):
         req = {"system": V}
@@ -507,7 +704,12 @@ def v5_lines(seed: int = 5, n_random: int = 3000) -> list[str]:
             # a reroll naming a Hunger die (index past the normal dice) or out of range
             n = len(req["normal"])
             req["rerolls"] = [{"dice": [n + rng.randint(0, 4)], "faces": [rng.randint(1, 10)]}]
-        elif roll < 0.14 and req.get("kind", "test") == "test" and req.get("normal") and req.get("mode", "strict") == "strict":
+        elif (
+            roll < 0.14
+            and req.get("kind", "test") == "test"
+            and req.get("normal")
+            and req.get("mode", "strict") == "strict"
+        ):
             req["rerolls"] = _v5_rerolls(rng, req["normal"], 2)  # strict with two: refused
         items.append(req)
     return [x if isinstance(x, str) else dumps(x) for x in items]
@@ -556,8 +758,12 @@ def tiers_edges(rng: random.Random) -> list[object]:
     for faces in ([1, 5], [1, 1, 10], [1, 1, 1, 2]):
         out.append({"system": T, "kind": "skill", "skill": 0, "faces": faces, "bullets": 3})
         out.append({"system": T, "kind": "dodge", "skill": 0, "faces": faces, "attack_tier": 0})
-        out.append({"system": T, "kind": "soak", "endurance": 0, "armor": 0, "faces": faces, "attack_tier": 0})
-        out.append({"system": T, "kind": "soak", "endurance": 0, "armor": 0, "faces": faces, "attack_tier": 2})
+        out.append(
+            {"system": T, "kind": "soak", "endurance": 0, "armor": 0, "faces": faces, "attack_tier": 0}
+        )
+        out.append(
+            {"system": T, "kind": "soak", "endurance": 0, "armor": 0, "faces": faces, "attack_tier": 2}
+        )
     out.append({"system": T, "kind": "skill", "skill": 4, "bonus": 2, "faces": [1, 7]})
     # bullets multiply the tier after criticals, negative tiers too
     for bullets in (None, 1, 2, 3):
@@ -570,7 +776,16 @@ def tiers_edges(rng: random.Random) -> list[object]:
     # soak: no damage when strictly greater, else attack - soak
     for attack in (0, 2, 4, 6):
         for faces in ([3], [7], [1, 5], [10]):
-            out.append({"system": T, "kind": "soak", "endurance": 3, "armor": 2, "faces": faces, "attack_tier": attack})
+            out.append(
+                {
+                    "system": T,
+                    "kind": "soak",
+                    "endurance": 3,
+                    "armor": 2,
+                    "faces": faces,
+                    "attack_tier": attack,
+                }
+            )
     # refusals
     for bad in (
         {"kind": "skill", "skill": 5, "faces": [1]},  # a critical needs its reroll
@@ -663,8 +878,13 @@ def _d20s(rng: random.Random, n: int) -> list[int]:
 def rollunder_random(rng: random.Random) -> dict:
     if rng.random() < 0.25:
         expr, sides = _dice_expr(rng)
-        req: dict = {"system": "rollunder", "kind": "opposed", "action": rng.choice(ACTIONS), "dice": expr,
-                     "threshold": rng.randint(1, sum(sides) + 2)}
+        req: dict = {
+            "system": "rollunder",
+            "kind": "opposed",
+            "action": rng.choice(ACTIONS),
+            "dice": expr,
+            "threshold": rng.randint(1, sum(sides) + 2),
+        }
         pick = rng.random()
         if pick < 0.1:
             req["faces"] = [1] * len(sides)
@@ -704,10 +924,28 @@ def rollunder_edges(rng: random.Random) -> list[object]:
     for adv, dis in ((True, False), (False, True), (True, True), (False, False)):
         for faces in ([1, 20], [20, 1], [5, 12], [12, 5]):
             n = 2 if adv != dis else 1
-            out.append({"system": R, "kind": "check", "action": A, "level": 10, "advantage": adv, "disadvantage": dis,
-                        "faces": faces[:n]})
-            out.append({"system": R, "kind": "check", "action": A, "level": 10, "advantage": adv, "disadvantage": dis,
-                        "faces": faces[:3 - n]})  # the wrong count
+            out.append(
+                {
+                    "system": R,
+                    "kind": "check",
+                    "action": A,
+                    "level": 10,
+                    "advantage": adv,
+                    "disadvantage": dis,
+                    "faces": faces[:n],
+                }
+            )
+            out.append(
+                {
+                    "system": R,
+                    "kind": "check",
+                    "action": A,
+                    "level": 10,
+                    "advantage": adv,
+                    "disadvantage": dis,
+                    "faces": faces[: 3 - n],
+                }
+            )  # the wrong count
     out += [
         {"system": R, "kind": "check", "action": A, "level": 10, "bonus": 3, "malus": 5, "faces": [8]},
         {"system": R, "kind": "check", "action": A, "level": 10, "bonus": 3, "malus": 5, "faces": [9]},
@@ -739,17 +977,77 @@ def rollunder_edges(rng: random.Random) -> list[object]:
         {"system": R, "kind": "save", "action": A, "level": 10, "faces": [5]},
     ]
     # opposed rolls
-    for expr, sides in (("3d6", [6, 6, 6]), ("2d8+1d4", [8, 8, 4]), ("1d20", [20]), ("2d10", [10, 10]), ("1d100+1d2", [100, 2])):
-        out.append({"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 10, "faces": [1] * len(sides)})
-        out.append({"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 10, "faces": list(sides)})
-        out.append({"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 10, "faces": [2] * len(sides)})
-        out.append({"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 1000, "faces": list(sides)})
-        out.append({"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 10, "faces": [1] * (len(sides) + 1)})
-        out.append({"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 10, "faces": [s + 1 for s in sides]})
+    for expr, sides in (
+        ("3d6", [6, 6, 6]),
+        ("2d8+1d4", [8, 8, 4]),
+        ("1d20", [20]),
+        ("2d10", [10, 10]),
+        ("1d100+1d2", [100, 2]),
+    ):
+        out.append(
+            {
+                "system": R,
+                "kind": "opposed",
+                "action": A,
+                "dice": expr,
+                "threshold": 10,
+                "faces": [1] * len(sides),
+            }
+        )
+        out.append(
+            {"system": R, "kind": "opposed", "action": A, "dice": expr, "threshold": 10, "faces": list(sides)}
+        )
+        out.append(
+            {
+                "system": R,
+                "kind": "opposed",
+                "action": A,
+                "dice": expr,
+                "threshold": 10,
+                "faces": [2] * len(sides),
+            }
+        )
+        out.append(
+            {
+                "system": R,
+                "kind": "opposed",
+                "action": A,
+                "dice": expr,
+                "threshold": 1000,
+                "faces": list(sides),
+            }
+        )
+        out.append(
+            {
+                "system": R,
+                "kind": "opposed",
+                "action": A,
+                "dice": expr,
+                "threshold": 10,
+                "faces": [1] * (len(sides) + 1),
+            }
+        )
+        out.append(
+            {
+                "system": R,
+                "kind": "opposed",
+                "action": A,
+                "dice": expr,
+                "threshold": 10,
+                "faces": [s + 1 for s in sides],
+            }
+        )
     out += [
         {"system": R, "kind": "opposed", "action": A, "dice": "10d6", "threshold": 35, "faces": [3] * 10},
         {"system": R, "kind": "opposed", "action": A, "dice": "10d6", "threshold": 35, "faces": [6] * 10},
-        {"system": R, "kind": "opposed", "action": A, "dice": "1d4+1d4+1d4", "threshold": 6, "faces": [1, 1, 4]},
+        {
+            "system": R,
+            "kind": "opposed",
+            "action": A,
+            "dice": "1d4+1d4+1d4",
+            "threshold": 6,
+            "faces": [1, 1, 4],
+        },
         {"system": R, "kind": "opposed", "action": A, "dice": "2d6", "threshold": 7, "faces": [3, 4]},
         {"system": R, "kind": "opposed", "action": A, "dice": "2d6", "threshold": 7, "faces": [3, 5]},
         {"system": R, "kind": "opposed", "action": A, "dice": "2d6", "threshold": 7, "faces": [1, 6]},
@@ -763,9 +1061,25 @@ def rollunder_edges(rng: random.Random) -> list[object]:
         {"system": R, "kind": "opposed", "action": A, "dice": "1d6", "threshold": "7", "faces": [3]},
         {"system": R, "kind": "opposed", "dice": "1d6", "threshold": 7, "faces": [3]},
         {"system": R, "kind": "opposed", "action": "", "dice": "1d6", "threshold": 7, "faces": [3]},
-        {"system": R, "kind": "opposed", "action": A, "dice": "1d6", "threshold": 7, "faces": [3], "colour": 1},
+        {
+            "system": R,
+            "kind": "opposed",
+            "action": A,
+            "dice": "1d6",
+            "threshold": 7,
+            "faces": [3],
+            "colour": 1,
+        },
         {"system": R, "kind": "opposed", "action": A, "dice": "3d6", "threshold": 7, "task": "absurd"},
-        {"system": R, "kind": "opposed", "action": A, "dice": "3d6", "threshold": 7, "task": "trivial", "faces": []},
+        {
+            "system": R,
+            "kind": "opposed",
+            "action": A,
+            "dice": "3d6",
+            "threshold": 7,
+            "task": "trivial",
+            "faces": [],
+        },
     ]
     out += BAD_TEXT_LINES
     return out
@@ -773,8 +1087,9 @@ def rollunder_edges(rng: random.Random) -> list[object]:
 
 def rollunder_lines(seed: int = 3, n_random: int = 3000) -> list[str]:
     rng = random.Random(seed)
-    items: list[object] = [{"system": "rollunder", "kind": "check", "action": "Probe", "level": 10, "faces": [7],
-                            "id": "probe"}]
+    items: list[object] = [
+        {"system": "rollunder", "kind": "check", "action": "Probe", "level": 10, "faces": [7], "id": "probe"}
+    ]
     items += rollunder_edges(rng)
     for _ in range(n_random):
         req = rollunder_random(rng)

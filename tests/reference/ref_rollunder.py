@@ -55,7 +55,11 @@ def resolve(req: dict) -> dict | str:
         if task != "normal":
             if faces:
                 return refuse("wrong_face_count")
-            return {"target": threshold, "outcome": "failure" if task == "absurd" else "success", "rolled": False}
+            return {
+                "target": threshold,
+                "outcome": "failure" if task == "absurd" else "success",
+                "rolled": False,
+            }
         if len(faces) != len(sides):
             return refuse("wrong_face_count")
         for face, size in zip(faces, sides):

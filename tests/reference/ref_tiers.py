@@ -73,7 +73,7 @@ def resolve(req: dict) -> dict | str:
         dodged = tier > req["attack_tier"]
         return {"tier": tier, "critical_tiers": crits, "dodged": dodged, "success": dodged}
 
-    bullets = req.get("bullets", None)
+    bullets = req.get("bullets")
     if bullets is not None and (not is_int(bullets) or bullets < 1):
         return refuse("out_of_range", "wrong_type")
     chained = _chain_tier(effective, req["faces"])

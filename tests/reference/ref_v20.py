@@ -34,7 +34,7 @@ def resolve(req: dict) -> dict | str:
     faces = req["faces"]
     if not int_list(faces, 1, 10) or len(faces) > 100:
         return refuse("face_out_of_range", "out_of_range", "wrong_type")
-    pool = req.get("pool", None)
+    pool = req.get("pool")
     if pool is not None and not is_int(pool):
         return refuse("wrong_type")
     if pool is not None and not 0 <= pool <= 100:
@@ -50,16 +50,27 @@ def resolve(req: dict) -> dict | str:
     difficulty = req.get("difficulty", 6)
     required = req.get("required", 1)
     auto_powers = req.get("auto_successes", 0)
-    numbers_ok = (is_int(difficulty) and 2 <= difficulty <= 10  # V20-2
-                  and is_int(required) and required >= 1  # V20-2
-                  and is_int(auto_powers) and auto_powers >= 0)
+    numbers_ok = (
+        is_int(difficulty)
+        and 2 <= difficulty <= 10  # V20-2
+        and is_int(required)
+        and required >= 1  # V20-2
+        and is_int(auto_powers)
+        and auto_powers >= 0
+    )
     mode = req.get("mode", "strict")
-    untrained = req.get("untrained", None)
-    choices_ok = (is_str(mode) and mode in ("strict", "casual")
-                  and (untrained is None or (is_str(untrained) and untrained in ("talent", "skill", "knowledge"))))
-    flags = {name: req.get(name, False) for name in ("knowledge_allowed", "specialty", "willpower", "willpower_roll")}
-    rating = req.get("specialty_rating", None)
-    willpower_current = req.get("willpower_current", None)
+    untrained = req.get("untrained")
+    choices_ok = (
+        is_str(mode)
+        and mode in ("strict", "casual")
+        and (untrained is None or (is_str(untrained) and untrained in ("talent", "skill", "knowledge")))
+    )
+    flags = {
+        name: req.get(name, False)
+        for name in ("knowledge_allowed", "specialty", "willpower", "willpower_roll")
+    }
+    rating = req.get("specialty_rating")
+    willpower_current = req.get("willpower_current")
     optional_ok = all(value is None or is_int(value) for value in (rating, willpower_current))
     if not (numbers_ok and choices_ok and optional_ok and all(is_bool(v) for v in flags.values())):
         return refuse("bad_choice", "out_of_range", "wrong_type")

@@ -68,7 +68,7 @@ def resolve(req: dict) -> dict | str:
     creature = req.get("creature", "vampire")
     if not is_str(creature) or creature not in CREATURES:
         return refuse("bad_choice")
-    current_hunger = req.get("current_hunger", None)
+    current_hunger = req.get("current_hunger")
     if current_hunger is not None and (not is_int(current_hunger) or not 0 <= current_hunger <= 5):
         return refuse("out_of_range", "wrong_type")
     bp_reroll = req.get("blood_potency_reroll", False)
@@ -116,8 +116,14 @@ def resolve(req: dict) -> dict | str:
     bestial = (not win) and 1 in hunger  # V5-6
 
     # V5-7: the first that holds, in order of precedence
-    ladder = ((messy, "messy_critical"), (critical, "critical"), (win, "success"), (bestial, "bestial_failure"),
-              (successes == 0, "total_failure"), (True, "failure"))
+    ladder = (
+        (messy, "messy_critical"),
+        (critical, "critical"),
+        (win, "success"),
+        (bestial, "bestial_failure"),
+        (successes == 0, "total_failure"),
+        (True, "failure"),
+    )
     outcome = next(code for holds, code in ladder if holds)
 
     return {

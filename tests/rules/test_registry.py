@@ -11,8 +11,22 @@ from rollbook.rules import get_system, system_ids
 from rollbook.rules.base import RuleError
 
 RULES = Path(__file__).resolve().parents[2] / "src" / "rollbook" / "rules"
-ALLOWED_TOP_LEVEL = {"__future__", "collections", "dataclasses", "fractions", "functools", "itertools", "math",
-                     "re", "types", "typing", "rollbook", "enum", "operator", "string"}
+ALLOWED_TOP_LEVEL = {
+    "__future__",
+    "collections",
+    "dataclasses",
+    "fractions",
+    "functools",
+    "itertools",
+    "math",
+    "re",
+    "types",
+    "typing",
+    "rollbook",
+    "enum",
+    "operator",
+    "string",
+}
 
 
 def test_registry_names_all_four_systems():
@@ -42,7 +56,9 @@ def test_rules_modules_import_only_the_standard_library_and_the_rules(path):
             top = name.split(".")[0]
             assert top in ALLOWED_TOP_LEVEL, f"{path.name} imports {name}"
             if top == "rollbook":
-                assert name.startswith("rollbook.rules"), f"{path.name} imports {name} from outside the rules core"
+                assert name.startswith("rollbook.rules"), (
+                    f"{path.name} imports {name} from outside the rules core"
+                )
 
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
@@ -55,7 +71,9 @@ def test_rules_modules_hold_no_user_facing_sentence(path):
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
     }
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:

@@ -22,8 +22,9 @@ def check(level: int, faces, **kw):
 
 
 def opposed(dice: str, threshold: int, faces, **kw):
-    return rollunder.resolve(RollUnderRequest(action=ACTION, kind="opposed", dice=dice, threshold=threshold, **kw),
-                             tuple(faces))
+    return rollunder.resolve(
+        RollUnderRequest(action=ACTION, kind="opposed", dice=dice, threshold=threshold, **kw), tuple(faces)
+    )
 
 
 def code_of(call, *args, **kwargs) -> str:
@@ -239,8 +240,14 @@ def test_R7_needed_lists_the_expression_dice_in_order():
 
 
 def test_R7_opposed_refuses_the_checks_modifiers():
-    assert line_error(action=ACTION, kind="opposed", dice="2d6", threshold=9, level=3, faces=[1, 2]) == "field_not_for_kind"
-    assert line_error(action=ACTION, kind="opposed", dice="2d6", threshold=9, advantage=True, faces=[1, 2]) == "field_not_for_kind"
+    assert (
+        line_error(action=ACTION, kind="opposed", dice="2d6", threshold=9, level=3, faces=[1, 2])
+        == "field_not_for_kind"
+    )
+    assert (
+        line_error(action=ACTION, kind="opposed", dice="2d6", threshold=9, advantage=True, faces=[1, 2])
+        == "field_not_for_kind"
+    )
     assert line_error(action=ACTION, kind="opposed", threshold=9, faces=[1, 2]) == "field_required"
     assert line_error(action=ACTION, kind="opposed", dice="2d6", faces=[1, 2]) == "field_required"
 
@@ -261,7 +268,10 @@ def test_R8_a_trivial_task_rolls_nothing_and_succeeds():
 
 def test_R8_faces_on_an_absurd_or_trivial_task_are_refused():
     assert line_error(action=ACTION, level=10, task="absurd", faces=[3]) == "wrong_face_count"
-    assert line_error(action=ACTION, kind="opposed", dice="2d6", threshold=4, task="trivial", faces=[1, 1]) == "wrong_face_count"
+    assert (
+        line_error(action=ACTION, kind="opposed", dice="2d6", threshold=4, task="trivial", faces=[1, 1])
+        == "wrong_face_count"
+    )
 
 
 def test_R8_opposed_absurd_task_has_no_total():
@@ -350,9 +360,17 @@ def test_R7_property_parse_and_resolve_agree(parts, data, threshold):
 
 # --- "any type and any number of dice" (issue 32): d20, 2d6+2, 3d6-1, d100 -----------------
 
-@pytest.mark.parametrize("expression,written,sizes,low,high", [
-    ("d20", "1d20", (20,), 1, 20), ("2d6+2", "2d6+2", (6, 6), 4, 14), ("3d6-1", "3d6-1", (6, 6, 6), 2, 17),
-    ("d100", "1d100", (100,), 1, 100), ("1d8 + 1d4 + 3", "1d8+1d4+3", (8, 4), 5, 15)])
+
+@pytest.mark.parametrize(
+    "expression,written,sizes,low,high",
+    [
+        ("d20", "1d20", (20,), 1, 20),
+        ("2d6+2", "2d6+2", (6, 6), 4, 14),
+        ("3d6-1", "3d6-1", (6, 6, 6), 2, 17),
+        ("d100", "1d100", (100,), 1, 100),
+        ("1d8 + 1d4 + 3", "1d8+1d4+3", (8, 4), 5, 15),
+    ],
+)
 def test_R_7_dice_expressions_with_one_die_terms_and_numbers(expression, written, sizes, low, high):
     from rollbook.rules.rollunder import parse_dice
 
@@ -372,10 +390,15 @@ def test_R_7_a_number_moves_the_total_and_criticals_stay_on_the_dice():
     from rollbook.rules.rollunder import RollUnderRequest, resolve
 
     def opposed(dice, threshold, faces):
-        return resolve(RollUnderRequest(action="Climb", kind="opposed", dice=dice, threshold=threshold), faces)
+        return resolve(
+            RollUnderRequest(action="Climb", kind="opposed", dice=dice, threshold=threshold), faces
+        )
 
     assert (opposed("2d6+2", 9, (3, 4)).total, opposed("2d6+2", 9, (3, 4)).outcome) == (9, "success")
     assert opposed("2d6+2", 8, (3, 4)).outcome == "failure"
-    assert (opposed("3d6-1", 2, (1, 1, 1)).total, opposed("3d6-1", 2, (1, 1, 1)).outcome) == (2, "critical_success")
+    assert (opposed("3d6-1", 2, (1, 1, 1)).total, opposed("3d6-1", 2, (1, 1, 1)).outcome) == (
+        2,
+        "critical_success",
+    )
     assert opposed("d20", 30, (20,)).outcome == "critical_failure"  # every die at its highest face
     assert opposed("d100", 50, (50,)).outcome == "success"

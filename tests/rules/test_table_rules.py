@@ -24,7 +24,10 @@ def specialty(pool: int, *rules: str, **more) -> V20Request:
 
 def test_TR_2_the_three_rules_each_cite_the_rule_they_replace():
     assert {rule.id: rule.replaces for rule in TABLE_RULES.values()} == {
-        REROLL: "V20-7", ONES: "V20-8", WILLPOWER: "V20-9"}
+        REROLL: "V20-7",
+        ONES: "V20-8",
+        WILLPOWER: "V20-9",
+    }
     assert rules_for("v20") == sorted([REROLL, ONES, WILLPOWER]) and rules_for("v5") == []
 
 
@@ -100,12 +103,16 @@ def test_TR_2_willpower_once_per_turn_changes_nothing_in_one_roll():
     assert plain.outcome == ruled.outcome == "success" and ruled.table_rules == (WILLPOWER,)
 
 
-@given(st.lists(st.integers(1, 10), min_size=0, max_size=6), st.integers(2, 10),
-       st.sampled_from([(), (REROLL,), (ONES,), (REROLL, ONES)]))
+@given(
+    st.lists(st.integers(1, 10), min_size=0, max_size=6),
+    st.integers(2, 10),
+    st.sampled_from([(), (REROLL,), (ONES,), (REROLL, ONES)]),
+)
 def test_TR_1_a_roll_drawn_through_needed_always_resolves(pool_faces, difficulty, rules):
     """Whatever the dice, the faces ``needed`` asks for make a complete roll (the loop ends)."""
-    request = V20Request(pool=len(pool_faces), difficulty=difficulty, specialty=True, specialty_rating=5,
-                         table_rules=rules)
+    request = V20Request(
+        pool=len(pool_faces), difficulty=difficulty, specialty=True, specialty_rating=5, table_rules=rules
+    )
     source = GivenFaces(list(pool_faces) + [10] * 200)
     faces, receipt = roll(get_system("v20"), request, source)
     assert len(faces) <= len(pool_faces) * (REROLL_LIMIT + 1)

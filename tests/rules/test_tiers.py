@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 
 from rollbook.contract import resolve_request
 from rollbook.dice import GivenFaces, roll
-from rollbook.rules import get_system
-from rollbook.rules import tiers
+from rollbook.rules import get_system, tiers
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.tiers import TiersRequest
 
@@ -37,7 +36,14 @@ def line_error(**fields) -> str:
 
 def test_T1_tier_is_effective_skill_minus_the_d10():
     r = skill(7, [3])
-    assert (r.effective_skill, r.first_face, r.base_tier, r.tier, r.success, r.outcome) == (7, 3, 4, 4, True, "success")
+    assert (r.effective_skill, r.first_face, r.base_tier, r.tier, r.success, r.outcome) == (
+        7,
+        3,
+        4,
+        4,
+        True,
+        "success",
+    )
 
 
 def test_T1_difference_of_zero_is_a_success_at_tier_zero():
@@ -101,8 +107,14 @@ def test_T2_reading_a_one_is_a_critical_success_at_tier_0_with_skill_0():
     """T-2 Reading: a 1 is a critical *success*: skill 0 (effective − 1 = −1) still succeeds, at tier 0,
     in resolve, the resolve contract and dice.roll alike; the receipt shows the lift apart."""
     r = skill(0, [1, 5])
-    assert (r.base_tier, r.critical_tiers, r.critical_lift, r.tier, r.success, r.outcome) == (-1, 0, 1, 0, True,
-                                                                                               "success")
+    assert (r.base_tier, r.critical_tiers, r.critical_lift, r.tier, r.success, r.outcome) == (
+        -1,
+        0,
+        1,
+        0,
+        True,
+        "success",
+    )
     assert line(skill=0, faces=[1, 5])["tier"] == 0 and line(skill=0, faces=[1, 5])["success"] is True
     faces, rolled = roll(get_system("tiers"), TiersRequest(skill=0), GivenFaces([1, 1, 7]))
     assert faces == (1, 1, 7) and rolled.tier == 0 and rolled.success
@@ -161,7 +173,12 @@ def test_T3_bullets_beyond_the_magazine_are_refused():
 
 def test_T3_fire_removes_the_declared_bullets():
     magazine, receipt = tiers.fire(tiers.full_magazine(6), 4)
-    assert magazine.loaded == 2 and receipt.loaded_before == 6 and receipt.loaded_after == 2 and not receipt.empty
+    assert (
+        magazine.loaded == 2
+        and receipt.loaded_before == 6
+        and receipt.loaded_after == 2
+        and not receipt.empty
+    )
     magazine, receipt = tiers.fire(magazine, 2)
     assert magazine.loaded == 0 and receipt.empty
     assert code_of(tiers.fire, magazine, 1) == "magazine_empty"
@@ -183,7 +200,10 @@ def test_T3_reload_records_discarded_rounds():
 
 def test_T3_bullets_do_not_apply_to_dodge_or_soak():
     assert line_error(kind="dodge", skill=5, attack_tier=2, bullets=2, faces=[3]) == "field_not_for_kind"
-    assert line_error(kind="soak", endurance=3, armor=1, attack_tier=2, bullets=2, faces=[3]) == "field_not_for_kind"
+    assert (
+        line_error(kind="soak", endurance=3, armor=1, attack_tier=2, bullets=2, faces=[3])
+        == "field_not_for_kind"
+    )
 
 
 # --- T-4 -----------------------------------------------------------------------------------------
@@ -236,7 +256,10 @@ def test_T5_soak_needs_endurance_armour_and_attack_and_takes_no_skill():
     assert line_error(kind="soak", armor=1, attack_tier=2, faces=[3]) == "field_required"
     assert line_error(kind="soak", endurance=3, attack_tier=2, faces=[3]) == "field_required"
     assert line_error(kind="soak", endurance=3, armor=1, faces=[3]) == "field_required"
-    assert line_error(kind="soak", skill=5, endurance=3, armor=1, attack_tier=2, faces=[3]) == "field_not_for_kind"
+    assert (
+        line_error(kind="soak", skill=5, endurance=3, armor=1, attack_tier=2, faces=[3])
+        == "field_not_for_kind"
+    )
 
 
 def test_T5_damage_advances_the_wound_track_one_level_per_tier():

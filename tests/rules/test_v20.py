@@ -127,8 +127,9 @@ def test_V20_7_reading_an_attribute_specialty_applies_with_an_untrained_ability(
     assert receipt.specialty_tens == 1 and receipt.rolled_successes == 3 and receipt.outcome == "success"
     talent = roll([7, 10, 3], untrained="talent", specialty=True, specialty_rating=5)
     assert talent.difficulty == 6 and talent.rolled_successes == 3
-    plain = resolve_request({"system": "v20", "faces": [7, 10, 3], "untrained": "skill", "specialty": True,
-                             "specialty_rating": 4})
+    plain = resolve_request(
+        {"system": "v20", "faces": [7, 10, 3], "untrained": "skill", "specialty": True, "specialty_rating": 4}
+    )
     assert plain["successes"] == 3 and plain["difficulty"] == 7
 
 
@@ -202,7 +203,12 @@ def test_V20_13_helper_raises_the_difficulty_before_the_roll():
 
 def test_V20_14_receipt_keeps_every_number_apart():
     receipt = roll([10, 1, 5, 7], difficulty=7, untrained="skill", willpower=True)
-    assert (receipt.requested_difficulty, receipt.difficulty, receipt.mode, receipt.required) == (7, 8, "strict", 1)
+    assert (receipt.requested_difficulty, receipt.difficulty, receipt.mode, receipt.required) == (
+        7,
+        8,
+        "strict",
+        1,
+    )
     assert (receipt.ones, receipt.rolled_successes, receipt.cancelled, receipt.auto_successes) == (1, 1, 1, 1)
     assert receipt.faces == (10, 1, 5, 7) and receipt.successes == 1 and receipt.outcome == "success"
 
@@ -217,7 +223,9 @@ def test_V20_16_blood_pool_by_generation():
 
 def test_V20_16_wound_penalties_by_health_level():
     assert [v20.wound_penalty(d) for d in range(8)] == [0, 0, -1, -1, -2, -2, -5, None]
-    assert v20.health_level(3) == "injured" and v20.health_level(0) is None and v20.health_level(9) == "torpor"
+    assert (
+        v20.health_level(3) == "injured" and v20.health_level(0) is None and v20.health_level(9) == "torpor"
+    )
 
 
 def test_V20_16_soak_roll_removes_damage_per_success_and_cannot_botch():
@@ -289,6 +297,7 @@ def test_resolution_is_deterministic(faces, opts):
 
 # --- V20-17: the damage roll -----------------------------------------------------------------------
 
+
 def test_V20_17_damage_roll_counts_levels_at_6_no_botch_ones_cancel_nothing():
     request = v20.DamageRequest(pool=5, damage_type="lethal")
     receipt = v20.resolve_damage(request, (6, 1, 10, 1, 5))
@@ -324,12 +333,23 @@ def test_V20_17_property_a_damage_roll_never_botches(faces, damage_type):
     assert (receipt.levels == 0) == (receipt.outcome == "no_damage")
 
 
-@given(damage=st.integers(0, 30), stamina=st.integers(0, 10), fortitude=st.integers(0, 10),
-       damage_type=st.sampled_from(v20.DAMAGE_TYPES), vampire=st.booleans(), data=st.data())
-def test_V20_16_property_soak_never_leaves_negative_levels(damage, stamina, fortitude, damage_type, vampire, data):
-    request = v20.SoakRequest(damage=damage, damage_type=damage_type, stamina=stamina, fortitude=fortitude,
-                              vampire=vampire)
-    faces = data.draw(st.lists(st.integers(1, 10), min_size=v20.soak_pool(request), max_size=v20.soak_pool(request)))
+@given(
+    damage=st.integers(0, 30),
+    stamina=st.integers(0, 10),
+    fortitude=st.integers(0, 10),
+    damage_type=st.sampled_from(v20.DAMAGE_TYPES),
+    vampire=st.booleans(),
+    data=st.data(),
+)
+def test_V20_16_property_soak_never_leaves_negative_levels(
+    damage, stamina, fortitude, damage_type, vampire, data
+):
+    request = v20.SoakRequest(
+        damage=damage, damage_type=damage_type, stamina=stamina, fortitude=fortitude, vampire=vampire
+    )
+    faces = data.draw(
+        st.lists(st.integers(1, 10), min_size=v20.soak_pool(request), max_size=v20.soak_pool(request))
+    )
     receipt = v20.resolve_soak(request, tuple(faces))
     assert 0 <= receipt.damage_taken <= damage and receipt.soaked + receipt.damage_taken == damage
     assert receipt.damage_taken == max(0, damage - sum(1 for face in faces if face >= 6))

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rollbook.rules import v5
 from rollbook.rules.base import RuleError
-from rollbook.rules.v5 import V5Request, resolve, reroll
+from rollbook.rules.v5 import V5Request, reroll, resolve
 
 
 def test_V5_1_six_or_more_succeeds_and_difficulty_counts_successes():
@@ -84,7 +84,9 @@ def test_V5_6_a_normal_one_does_nothing_and_a_hunger_one_on_a_win_does_nothing()
 
 
 def test_V5_7_outcome_precedence():
-    assert resolve(V5Request(pool=2, hunger=1, difficulty=1), (2, 1)).outcome == "bestial_failure"  # over total failure
+    assert (
+        resolve(V5Request(pool=2, hunger=1, difficulty=1), (2, 1)).outcome == "bestial_failure"
+    )  # over total failure
     assert resolve(V5Request(pool=2, difficulty=1), (2, 3)).outcome == "total_failure"
     assert resolve(V5Request(pool=2, difficulty=3), (7, 3)).outcome == "failure"
     assert resolve(V5Request(pool=2, difficulty=1), (7, 3)).outcome == "success"
@@ -171,8 +173,14 @@ def test_V5_12_one_rule_refuses_a_ghouls_rouse_wherever_it_is_asked(creature):
         lambda: v5.rouse_request(0, creature=creature),
         lambda: V5Request(pool=1, kind="rouse", creature=creature),
         lambda: resolve_request({"system": "v5", "kind": "rouse", "normal": [7], "creature": creature}),
-        lambda: perform("v5", new_sheet("v5", {"name": "Renfield", "creature": creature}), {"kind": "rouse"},
-                        mode="strict", role="player", source=GivenFaces([])),
+        lambda: perform(
+            "v5",
+            new_sheet("v5", {"name": "Renfield", "creature": creature}),
+            {"kind": "rouse"},
+            mode="strict",
+            role="player",
+            source=GivenFaces([]),
+        ),
     ):
         with pytest.raises(RuleError) as refused:
             ask()
@@ -198,7 +206,9 @@ def test_V5_11_blood_surge_dice_are_normal_dice_in_the_pool():
     assert surged.normal_dice == 5 and surged.hunger_dice == 2
 
 
-@pytest.mark.parametrize("creature,hunger_dice", [("vampire", 2), ("thin_blood", 2), ("ghoul", 0), ("mortal", 0)])
+@pytest.mark.parametrize(
+    "creature,hunger_dice", [("vampire", 2), ("thin_blood", 2), ("ghoul", 0), ("mortal", 0)]
+)
 def test_V5_12_who_has_hunger_dice(creature, hunger_dice):
     request = V5Request(pool=4, hunger=2, creature=creature)
     assert request.hunger_dice == hunger_dice
@@ -208,7 +218,9 @@ def test_V5_12_who_has_hunger_dice(creature, hunger_dice):
     assert win.outcome == ("messy_critical" if hunger_dice else "critical") and win.messy == bool(hunger_dice)
     # ... and a Hunger 1 on a losing roll is a bestial failure; a ghoul's or a mortal's 1 is not.
     loss = resolve(request, (2, 3, 4, 1))
-    assert loss.outcome == ("bestial_failure" if hunger_dice else "total_failure") and loss.bestial == bool(hunger_dice)
+    assert loss.outcome == ("bestial_failure" if hunger_dice else "total_failure") and loss.bestial == bool(
+        hunger_dice
+    )
 
 
 def test_V5_13_hunger_dice_are_taken_from_the_request_not_chosen_by_the_client():

@@ -46,7 +46,7 @@ def postgres_problem() -> str | None:
 
             with psycopg.connect(PG_ADMIN_URL, connect_timeout=3) as connection:
                 connection.execute("SELECT 1")
-        except Exception as error:  # noqa: BLE001 - any failure means: no server here
+        except Exception as error:
             _pg_problem = f"no PostgreSQL server answers at {PG_ADMIN_URL}: {error}".strip()
     return _pg_problem
 
@@ -61,8 +61,11 @@ def _admin(sql: str) -> None:
 def sqlalchemy_pg_url(database: str) -> str:
     from sqlalchemy.engine import make_url
 
-    return make_url(PG_ADMIN_URL).set(drivername="postgresql+psycopg", database=database).render_as_string(
-        hide_password=False)
+    return (
+        make_url(PG_ADMIN_URL)
+        .set(drivername="postgresql+psycopg", database=database)
+        .render_as_string(hide_password=False)
+    )
 
 
 @contextmanager
@@ -91,11 +94,17 @@ def pg_url() -> Iterator[str]:
         # Every app on this database was closed by now (close_app): a listener of it still running
         # is an app some test left open, which would log its lost connection to the end of the run.
         # (Another directory's conftest has a pg_url, and a database, of its own: its apps may run.)
-        left = [thread for thread in threading.enumerate() if thread.name == listen.thread_name(sqlalchemy_pg_url(name))]
+        left = [
+            thread
+            for thread in threading.enumerate()
+            if thread.name == listen.thread_name(sqlalchemy_pg_url(name))
+        ]
         if left:
-            warnings.warn(f"{len(left)} live-feed listener(s) still running as the test database {name} is "
-                          "dropped: an app was not closed (close_app) by the test or fixture that made it",
-                          stacklevel=1)
+            warnings.warn(
+                f"{len(left)} live-feed listener(s) still running as the test database {name} is "
+                "dropped: an app was not closed (close_app) by the test or fixture that made it",
+                stacklevel=1,
+            )
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
@@ -145,13 +154,16 @@ def in_a_loop(coroutine):
 def scratch_table(url: str, prefix: str, *columns) -> Iterator[tuple]:
     """A ``Database`` on ``url`` and a table of its own (an integer id, then ``columns``), dropped
     afterwards, with the Database disposed."""
-    from sqlalchemy import Column, Integer, MetaData, Table as SqlTable
+    from sqlalchemy import Column, Integer, MetaData
+    from sqlalchemy import Table as SqlTable
 
     from rollbook.server.db import Database
 
     db = Database(url)
     metadata = MetaData()
-    table = SqlTable(f"{prefix}_{secrets.token_hex(4)}", metadata, Column("id", Integer, primary_key=True), *columns)
+    table = SqlTable(
+        f"{prefix}_{secrets.token_hex(4)}", metadata, Column("id", Integer, primary_key=True), *columns
+    )
     metadata.create_all(db.engine)
     try:
         yield db, table
@@ -161,6 +173,7 @@ def scratch_table(url: str, prefix: str, *columns) -> Iterator[tuple]:
 
 
 # --- a table at play -------------------------------------------------------------------------
+
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -184,14 +197,18 @@ class Table:
         return bearer(response.json()["token"])
 
     def character(self, headers: dict, sheet: dict, **fields) -> dict:
-        response = self.client.post(f"{self.base}/characters", headers=headers,
-                                    json={"name": sheet.get("name", "X"), "sheet": sheet, **fields})
+        response = self.client.post(
+            f"{self.base}/characters",
+            headers=headers,
+            json={"name": sheet.get("name", "X"), "sheet": sheet, **fields},
+        )
         assert response.status_code == 201, response.text
         return response.json()
 
     def roll(self, headers: dict, character_id: int, action: dict, **body):
-        return self.client.post(f"{self.base}/characters/{character_id}/rolls", headers=headers,
-                                json={"action": action, **body})
+        return self.client.post(
+            f"{self.base}/characters/{character_id}/rolls", headers=headers, json={"action": action, **body}
+        )
 
     def sheet(self, headers: dict, character_id: int) -> dict:
         response = self.client.get(f"{self.base}/characters/{character_id}", headers=headers)
@@ -242,6 +259,7 @@ V5_TEST = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}
 
 # --- real servers -----------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -265,8 +283,14 @@ class ThreadedServer:
         self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
-                                timeout_graceful_shutdown=grace)
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=grace,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -294,10 +318,22 @@ def rollbook_command() -> list[str]:
     return [sys.executable, "-m", "rollbook"]
 
 
-def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, input: str | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([*rollbook_command(), *args], capture_output=True, text=True, env=env, cwd=cwd,
-                          input=input, timeout=timeout)
+def run_cli(
+    *args: str,
+    env: dict | None = None,
+    cwd: Path | None = None,
+    input: str | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*rollbook_command(), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        input=input,
+        timeout=timeout,
+    )
 
 
 def insert_or_refuse(table: str, index: int):

@@ -43,8 +43,15 @@ class EventReader(ReadInThread):
     the test leaves it (the client hangs up: a test that has what it came for does not wait out the
     feed's ``idle_timeout``)."""
 
-    def __init__(self, url: str, path: str, headers: dict | None = None, params: dict | None = None, *,
-                 cut: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        path: str,
+        headers: dict | None = None,
+        params: dict | None = None,
+        *,
+        cut: bool = False,
+    ) -> None:
         self.cut = cut
         self._socket: socket.socket | None = None
         self.events: list[dict] = []
@@ -52,12 +59,16 @@ class EventReader(ReadInThread):
         self.opened = threading.Event()
         self.ended = threading.Event()
         self.ended_at: float | None = None
-        self._thread = threading.Thread(target=self._read, args=(url, path, headers or {}, params or {}), daemon=True)
+        self._thread = threading.Thread(
+            target=self._read, args=(url, path, headers or {}, params or {}), daemon=True
+        )
 
     def _read(self, url: str, path: str, headers: dict, params: dict) -> None:
         try:
-            with httpx.Client(base_url=url, timeout=httpx.Timeout(30, read=60)) as http, \
-                    http.stream("GET", path, headers=headers, params=params) as stream:
+            with (
+                httpx.Client(base_url=url, timeout=httpx.Timeout(30, read=60)) as http,
+                http.stream("GET", path, headers=headers, params=params) as stream,
+            ):
                 self.status = stream.status_code
                 # httpx's documented ``network_stream`` extension: the connection's socket, to hang up
                 self._socket = stream.extensions["network_stream"].get_extra_info("socket")
@@ -72,8 +83,14 @@ class EventReader(ReadInThread):
                                 parsed = json.loads(text)
                             except ValueError:
                                 parsed = text
-                            self.events.append({"event": event.get("event", "message"), "id": event.get("id"),
-                                                "data": parsed, "at": time.monotonic()})
+                            self.events.append(
+                                {
+                                    "event": event.get("event", "message"),
+                                    "id": event.get("id"),
+                                    "data": parsed,
+                                    "at": time.monotonic(),
+                                }
+                            )
                         event, data = {}, []
                     elif line.startswith(":"):
                         continue
@@ -105,4 +122,3 @@ class EventReader(ReadInThread):
 
     def seqs(self) -> list[int]:
         return [event["data"]["seq"] for event in self.named("entry")]
-

@@ -46,6 +46,7 @@ def verify(tmp_path: Path, entries: list[dict], name: str = "log.jsonl", *option
 
 # --- issue 31 point 13: a grant rewritten to "as asked" with its roll (V20 exports) -----------------
 
+
 def find(entries: list[dict], kind: str, n: int = 0) -> dict:
     """The n-th entry of a kind (0-based), in log order."""
     return [e for e in entries if e["kind"] == kind][n]
@@ -58,7 +59,9 @@ def grant_as_asked(entries: list[dict]) -> dict:
     receipt = grant["receipt"]
     receipt["decision"] = "as_asked"
     receipt["granted"] = copy.deepcopy(ask["receipt"]["asked"])
-    receipt["action"], _ = authority.compose("v20", ask["receipt"]["player"], receipt["baseline"], receipt["granted"])
+    receipt["action"], _ = authority.compose(
+        "v20", ask["receipt"]["player"], receipt["baseline"], receipt["granted"]
+    )
     return grant
 
 
@@ -67,8 +70,15 @@ def v20_replayed(roll: dict) -> None:
     roll["receipt"]["result"] = to_plain(replay(rules_v20.V20Request, rules_v20.resolve, roll["receipt"])[1])
 
 
-def v20_rolled_as(roll: dict, action: dict, *, seed: bytes | None = None, request: bool = True, pool: bool = True,
-                  result: bool = True) -> dict:
+def v20_rolled_as(
+    roll: dict,
+    action: dict,
+    *,
+    seed: bytes | None = None,
+    request: bool = True,
+    pool: bool = True,
+    result: bool = True,
+) -> dict:
     """The roll rewritten to ``action``: with ``request`` its difficulty into the request; with ``pool`` the pool's
     modifier dice and totals rebuilt, the faces cut or drawn on from the revealed ``seed`` (F-4, as
     anyone can once the seed is revealed; without a seed an added die is not drawn); with ``result``
@@ -79,13 +89,18 @@ def v20_rolled_as(roll: dict, action: dict, *, seed: bytes | None = None, reques
         receipt["request"]["difficulty"] = action["difficulty"]
     if pool:
         built = receipt["pool"]
-        built["modifiers"] = [{"source": "modifier", "dice": action["modifier"]}] if action["modifier"] else []
-        built["total"] = sum(p["rating"] for p in built["parts"]) + action["modifier"] + built["wound_penalty"]
+        built["modifiers"] = (
+            [{"source": "modifier", "dice": action["modifier"]}] if action["modifier"] else []
+        )
+        built["total"] = (
+            sum(p["rating"] for p in built["parts"]) + action["modifier"] + built["wound_penalty"]
+        )
         receipt["request"]["pool"] = built["total"]
         if seed is not None:
             fair = receipt["fair"]
-            receipt["faces"] = list(faces_for(seed, roll["chronicle"], fair["client_seed"], fair["nonce"],
-                                              [10] * built["total"]))
+            receipt["faces"] = list(
+                faces_for(seed, roll["chronicle"], fair["client_seed"], fair["nonce"], [10] * built["total"])
+            )
     if result:
         v20_replayed(roll)
     return roll

@@ -16,7 +16,6 @@ from rollbook.server.copy import open_store
 
 from .conftest import V20_SHEET, V20_TEST
 
-
 PROBLEM = "application/problem+json"
 
 
@@ -64,8 +63,21 @@ def rehash(lines: list[str], start_seq: int) -> list[str]:
             continue
         if index:
             entry["prev_hash"] = entries[index - 1]["entry_hash"]
-        entry["entry_hash"] = entry_hash(**{k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at",
-                                                                  "kind", "actor", "visibility", "receipt")})
+        entry["entry_hash"] = entry_hash(
+            **{
+                k: entry[k]
+                for k in (
+                    "chronicle",
+                    "seq",
+                    "prev_hash",
+                    "created_at",
+                    "kind",
+                    "actor",
+                    "visibility",
+                    "receipt",
+                )
+            }
+        )
     return [json.dumps(entry) for entry in entries]
 
 
@@ -84,10 +96,16 @@ def rechained(entries: list[dict]) -> list[dict]:
     for entry in entries:
         if previous is not None:
             entry["prev_hash"] = previous["entry_hash"]
-        fields = {k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility",
-                                        "receipt")}
-        entry["entry_hash"] = entry_hash(**fields, character=entry.get("character"), refers_to=entry.get("refers_to"),
-                                         effects=entry.get("effects", []))
+        fields = {
+            k: entry[k]
+            for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
+        }
+        entry["entry_hash"] = entry_hash(
+            **fields,
+            character=entry.get("character"),
+            refers_to=entry.get("refers_to"),
+            effects=entry.get("effects", []),
+        )
         previous = entry
     return entries
 
@@ -112,9 +130,14 @@ def verify(tmp_path, lines: list[str], name: str = "log.jsonl"):
     return log_verify(path)
 
 
-V20_ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
-                "skills": {"melee": 2, "firearms": 3},
-                "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"},
-                            {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"}]}
+V20_ATTACKER = {
+    "name": "Nia",
+    "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
+    "skills": {"melee": 2, "firearms": 3},
+    "weapons": [
+        {"name": "knife", "damage": 1, "damage_type": "lethal"},
+        {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+    ],
+}
 V20_DEFENDER = {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}}
 MELEE = {"kind": "test", "attribute": "dexterity", "ability": "melee"}

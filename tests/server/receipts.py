@@ -59,7 +59,9 @@ class Chronicles:
         self.new()
 
     def new(self) -> None:
-        response = self.client.post("/api/chronicles", json={"name": f"All {self.system}", "system": self.system})
+        response = self.client.post(
+            "/api/chronicles", json={"name": f"All {self.system}", "system": self.system}
+        )
         assert response.status_code == 201, response.text
         t = Table(self.client, response.json())
         self.tables.append((t, t.join("Player")))
@@ -99,7 +101,9 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
                     dice.faces.extend(faces)
                     step_for = npc if step["kind"] in ("dodge", "soak") else mine
                     target = {"target": npc["id"]} if number == 0 else {}
-                    follows = ok(t.roll(t.st, step_for["id"], step, follows=follows, **target))["entry"]["seq"]
+                    follows = ok(t.roll(t.st, step_for["id"], step, follows=follows, **target))["entry"][
+                        "seq"
+                    ]
                 who = npc if chain and kind in ("dodge", "soak") else mine
                 ok(t.roll(t.st, who["id"], action, follows=follows))
     t, player = group.current
@@ -107,8 +111,16 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
     first = SAMPLES[(system, next(iter(module.ACTIONS)))][0][0]
     ok(t.roll(t.st, mine["id"], first))  # something to reload, to heal
     if system == "tiers":  # T-3 Reading: a magazine is changed only when empty
-        weapons = [{**w, "loaded": 0} if w.get("capacity") else w for w in t.sheet(t.st, mine["id"])["sheet"]["weapons"]]
-        ok(client.patch(f"{t.base}/characters/{mine['id']}", headers=t.st, json={"patch": {"weapons": weapons}}), 200)
+        weapons = [
+            {**w, "loaded": 0} if w.get("capacity") else w
+            for w in t.sheet(t.st, mine["id"])["sheet"]["weapons"]
+        ]
+        ok(
+            client.patch(
+                f"{t.base}/characters/{mine['id']}", headers=t.st, json={"patch": {"weapons": weapons}}
+            ),
+            200,
+        )
     for change in EXAMPLES[system].changes.values():
         value = {k: v.lower() if k == "weapon" else v for k, v in change.value.items()}
         ok(client.post(f"{t.base}/characters/{mine['id']}/adjustments", headers=t.st, json={"change": value}))
@@ -117,10 +129,20 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
     ok(client.post(f"{t.base}/log/{hidden}/reveal", headers=t.st))
     for followup in EXAMPLES[system].followups.values():  # V5-8
         rolled = ok(t.roll(t.st, mine["id"], first))["entry"]["seq"]
-        ok(client.post(f"{t.base}/log/{rolled}/rerolls", headers=t.st, json={"action": {**followup.value, "dice": [0]}}))
+        ok(
+            client.post(
+                f"{t.base}/log/{rolled}/rerolls",
+                headers=t.st,
+                json={"action": {**followup.value, "dice": [0]}},
+            )
+        )
     mine = players_own(t, player, sheet(system))  # a fresh one for the asks
-    asked = ok(t.roll(player, mine["id"], {**first, "modifier": 1} if system == "v20" else first, hidden=True,
-                      ask=True), 202)
+    asked = ok(
+        t.roll(
+            player, mine["id"], {**first, "modifier": 1} if system == "v20" else first, hidden=True, ask=True
+        ),
+        202,
+    )
     ok(client.post(f"{t.base}/asks/{asked['ask']['id']}/grant", headers=t.st, json={}))
     asked = ok(t.roll(player, mine["id"], first, hidden=True, ask=True), 202)
     ok(client.post(f"{t.base}/asks/{asked['ask']['id']}/refuse", headers=t.st, json={"reason": "no"}), 200)

@@ -38,26 +38,37 @@ def test_problem_page_echoes_a_control_character_issue31_17(client, path):
     assert not CONTROL.search(str(body.get("params", {})))
 
 
-@pytest.mark.parametrize("action, code", [({"kind": "jump"}, "bad_choice"),
-                                          ({"kind": "test", "attribute": "nope"}, "bad_choice"),
-                                          ({"kind": "test", "attribute": "dexterity", "faces": [10]}, None),
-                                          ("a string", None)])
+@pytest.mark.parametrize(
+    "action, code",
+    [
+        ({"kind": "jump"}, "bad_choice"),
+        ({"kind": "test", "attribute": "nope"}, "bad_choice"),
+        ({"kind": "test", "attribute": "dexterity", "faces": [10]}, None),
+        ("a string", None),
+    ],
+)
 def test_offers_accepts_invalid_actions_issue31_17(client, make_table, action, code):
     table = make_table("v20")
     character = table.character(table.st, {"name": "L"})
-    answer = client.post(f"{table.base}/characters/{character['id']}/offers", headers=table.st, json={"action": action})
+    answer = client.post(
+        f"{table.base}/characters/{character['id']}/offers", headers=table.st, json={"action": action}
+    )
     assert answer.status_code == 422, answer.text
     if code:
         assert answer.json()["code"] == code
-    fine = client.post(f"{table.base}/characters/{character['id']}/offers", headers=table.st,
-                       json={"action": {"kind": "test", "attribute": "dexterity"}})
+    fine = client.post(
+        f"{table.base}/characters/{character['id']}/offers",
+        headers=table.st,
+        json={"action": {"kind": "test", "attribute": "dexterity"}},
+    )
     assert fine.status_code == 200 and fine.json()["offers"] == []
 
 
 @pytest.mark.parametrize("value", ["1\x01", "\x7f", "2\x1b[0m"])
 def test_last_event_id_accepts_control_characters_issue31_17(client, make_table, value):
     table = make_table("v20")
-    answer = client.get(f"{table.base}/events", params={"idle_timeout": 0.1},
-                        headers={**table.st, "Last-Event-ID": value})
+    answer = client.get(
+        f"{table.base}/events", params={"idle_timeout": 0.1}, headers={**table.st, "Last-Event-ID": value}
+    )
     assert answer.status_code == 422 and answer.json()["code"] == "text_not_allowed"
     assert answer.json()["params"]["field"] == "Last-Event-ID"

@@ -109,11 +109,13 @@ BODIES: dict[str, object] = {
     "POST /api/chronicles/{chronicle_id}/extended": "extended",
     "POST /api/chronicles/{chronicle_id}/characters": {"name": "New", "sheet": V20_SHEET},
     "POST /api/chronicles/{chronicle_id}/characters/import": {
-        "source": {"name": "Imported", "type": "Vampire", "system": {"advantages": {}}}},
+        "source": {"name": "Imported", "type": "Vampire", "system": {"advantages": {}}}
+    },
     "PATCH /api/chronicles/{chronicle_id}/characters/{character_id}": {"name": "Renamed"},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/rolls": {"action": V20_TEST},
-    "POST /api/chronicles/{chronicle_id}/characters/{character_id}/adjustments":
-        {"change": {"kind": "spend_willpower"}},
+    "POST /api/chronicles/{chronicle_id}/characters/{character_id}/adjustments": {
+        "change": {"kind": "spend_willpower"}
+    },
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/actions": {"actions": 2},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/offers": {"action": V20_TEST},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/compulsion": {},
@@ -132,8 +134,11 @@ BODIES: dict[str, object] = {
 # Run first: it needs the ask still waiting (a grant decides it).
 FIRST = ("POST /api/chronicles/{chronicle_id}/asks/{ask_id}/withdraw",)
 # Run last, in this order: they change the caller's own tokens.
-LAST = ("DELETE /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}",  # after its repeat
-        "DELETE /api/session", "POST /api/chronicles/{chronicle_id}/members/me/key")
+LAST = (
+    "DELETE /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}",  # after its repeat
+    "DELETE /api/session",
+    "POST /api/chronicles/{chronicle_id}/members/me/key",
+)
 
 
 @dataclass
@@ -156,26 +161,45 @@ def _world(client, make_table) -> World:
     assert standing.status_code == 201, standing.text
     victim_id = client.get("/api/me", headers=victim).json()["member"]["id"]
     npc = table.character(table.st, {**V20_SHEET, "name": "Rival"})
-    contest = client.post(f"{table.base}/contests", headers=table.st, json=_contest_body(character["id"], npc["id"]))
+    contest = client.post(
+        f"{table.base}/contests", headers=table.st, json=_contest_body(character["id"], npc["id"])
+    )
     assert contest.status_code == 201, contest.text
     extended = client.post(f"{table.base}/extended", headers=table.st, json=_extended_body(character["id"]))
     assert extended.status_code == 201, extended.text
     saved = client.post(f"{table.base}/saved-rolls", headers=player, json=_saved_body(character["id"]))
     assert saved.status_code == 201, saved.text
     return World(
-        headers={"storyteller": table.st, "player": player, "other": other, "stranger": stranger.st,
-                 "forged": bearer(secrets.token_urlsafe(32)), "anonymous": {}},
-        params={"chronicle_id": table.id, "character_id": character["id"], "seq": rolled.json()["entry"]["seq"],
-                "ask_id": asked.json()["ask"]["id"], "member_id": victim_id,
-                "standing_id": standing.json()["standing"]["id"], "code": "busy",
-                "contest_seq": contest.json()["contest"]["seq"], "extended_seq": extended.json()["extended"]["seq"],
-                "npc": npc["id"], "saved_id": saved.json()["id"]},
+        headers={
+            "storyteller": table.st,
+            "player": player,
+            "other": other,
+            "stranger": stranger.st,
+            "forged": bearer(secrets.token_urlsafe(32)),
+            "anonymous": {},
+        },
+        params={
+            "chronicle_id": table.id,
+            "character_id": character["id"],
+            "seq": rolled.json()["entry"]["seq"],
+            "ask_id": asked.json()["ask"]["id"],
+            "member_id": victim_id,
+            "standing_id": standing.json()["standing"]["id"],
+            "code": "busy",
+            "contest_seq": contest.json()["contest"]["seq"],
+            "extended_seq": extended.json()["extended"]["seq"],
+            "npc": npc["id"],
+            "saved_id": saved.json()["id"],
+        },
         invitation=table.invitation,
     )
 
 
 def _contest_body(attacker: int, defender: int) -> dict:
-    return {"attacker": {"character": attacker, "action": V20_TEST}, "defender": {"character": defender, "action": V20_TEST}}
+    return {
+        "attacker": {"character": attacker, "action": V20_TEST},
+        "defender": {"character": defender, "action": V20_TEST},
+    }
 
 
 def _saved_body(character: int) -> dict:
@@ -187,8 +211,12 @@ def _extended_body(character: int) -> dict:
 
 
 def operations(app) -> list[tuple[str, str]]:
-    found = [(method.upper(), path) for path, ops in app.openapi()["paths"].items() for method in ops
-             if method in ("get", "post", "put", "patch", "delete")]
+    found = [
+        (method.upper(), path)
+        for path, ops in app.openapi()["paths"].items()
+        for method in ops
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
 
     def order(op: tuple[str, str]) -> tuple[int, int]:
         name = f"{op[0]} {op[1]}"
@@ -251,7 +279,11 @@ def test_the_authorization_matrix(app, client, make_table, role):
             wrong.append(f"{name} as {role}: {status} {response.text[:160]}")
         elif not passed and role == "anonymous" and status != 401:
             wrong.append(f"{name} as anonymous: {status}, not 401")
-        elif not passed and role == "forged" and (status, response.json().get("code")) != (401, "token_invalid"):
+        elif (
+            not passed
+            and role == "forged"
+            and (status, response.json().get("code")) != (401, "token_invalid")
+        ):
             # the endpoint checks the token first thing, in its own thread (api.Caller): before any 404
             wrong.append(f"{name} with a token that opens nobody: {status} {response.json().get('code')}")
         elif not passed and role == "stranger" and response.json().get("code") != "wrong_chronicle":

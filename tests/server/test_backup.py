@@ -47,8 +47,9 @@ def log_of(url: str, chronicle: int) -> dict[int, str]:
     store = open_store(url)
     try:
         with store.read() as session:
-            rows = session.execute(select(LogEntry.seq, LogEntry.entry_hash)
-                                   .where(LogEntry.chronicle_id == chronicle)).all()
+            rows = session.execute(
+                select(LogEntry.seq, LogEntry.entry_hash).where(LogEntry.chronicle_id == chronicle)
+            ).all()
             return dict(rows)
     finally:
         store.dispose()
@@ -59,22 +60,31 @@ def test_backup_while_8_clients_roll_restores_every_acknowledged_roll(database_u
     acknowledged: list[tuple[float, int, str]] = []  # (when the answer came, seq, entry_hash)
     errors: list[str] = []
     stop = threading.Event()
-    with ThreadedServer(create_app(database_url)) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+    with (
+        ThreadedServer(create_app(database_url)) as server,
+        httpx.Client(base_url=server.url, timeout=30) as http,
+    ):
         created = http.post("/api/chronicles", json={"name": "Backed up", "system": "v5"}).json()
         chronicle = created["chronicle"]["id"]
         base = f"/api/chronicles/{chronicle}"
         players = []
         for n in range(CLIENTS):
-            token = http.post("/api/join", json={"invitation": created["invitation"], "name": f"P{n}"}).json()["token"]
-            character = http.post(f"{base}/characters", headers=bearer(token),
-                                  json={"name": f"C{n}", "sheet": {**V5_SHEET, "name": f"C{n}"}}).json()
+            token = http.post(
+                "/api/join", json={"invitation": created["invitation"], "name": f"P{n}"}
+            ).json()["token"]
+            character = http.post(
+                f"{base}/characters",
+                headers=bearer(token),
+                json={"name": f"C{n}", "sheet": {**V5_SHEET, "name": f"C{n}"}},
+            ).json()
             players.append((bearer(token), character["id"]))
 
         def rolls(headers: dict, character: int) -> None:
             with httpx.Client(base_url=server.url, timeout=60) as own:
                 while not stop.is_set():
-                    answer = own.post(f"{base}/characters/{character}/rolls", headers=headers,
-                                      json={"action": V5_TEST})
+                    answer = own.post(
+                        f"{base}/characters/{character}/rolls", headers=headers, json={"action": V5_TEST}
+                    )
                     if answer.status_code != 201:
                         errors.append(answer.text)
                         return
@@ -91,8 +101,10 @@ def test_backup_while_8_clients_roll_restores_every_acknowledged_roll(database_u
             assert taken.returncode == 0, taken.stdout + taken.stderr
             finished = time.monotonic()
             # the clients went on rolling: the backup took no lock that stopped them
-            wait_for(lambda: sum(1 for at, _, _ in acknowledged if at > finished) >= CLIENTS or errors,
-                     "rolls after the backup")
+            wait_for(
+                lambda: sum(1 for at, _, _ in acknowledged if at > finished) >= CLIENTS or errors,
+                "rolls after the backup",
+            )
         finally:
             stop.set()
             for thread in threads:

@@ -56,32 +56,51 @@ def test_every_resource_is_its_start_plus_the_logs_effects(client, make_table):
 
         @rule(keyed=st.booleans())
         def roll(self, keyed):
-            self._post(f"{table.base}/characters/{self.id}/rolls", {"action": V5_TEST}, player,
-                       key=secrets.token_hex(8) if keyed else None)
+            self._post(
+                f"{table.base}/characters/{self.id}/rolls",
+                {"action": V5_TEST},
+                player,
+                key=secrets.token_hex(8) if keyed else None,
+            )
 
         @rule()
         def rouse(self):
-            self._post(f"{table.base}/characters/{self.id}/rolls", {"action": {"kind": "rouse"}}, player,
-                       key=secrets.token_hex(8))
+            self._post(
+                f"{table.base}/characters/{self.id}/rolls",
+                {"action": {"kind": "rouse"}},
+                player,
+                key=secrets.token_hex(8),
+            )
 
         @rule(which=st.integers(0, 5))
         def reroll(self, which):
             if not self.rolls:
                 return
             seq = self.rolls[-1 - which % len(self.rolls)]
-            self._post(f"{table.base}/log/{seq}/rerolls", {"action": {"kind": "reroll", "dice": [0]}}, player,
-                       key=secrets.token_hex(8))
+            self._post(
+                f"{table.base}/log/{seq}/rerolls",
+                {"action": {"kind": "reroll", "dice": [0]}},
+                player,
+                key=secrets.token_hex(8),
+            )
 
         @rule()
         def spend(self):
-            self._post(f"{table.base}/characters/{self.id}/adjustments", {"change": {"kind": "spend_willpower"}},
-                       player, key=secrets.token_hex(8))
+            self._post(
+                f"{table.base}/characters/{self.id}/adjustments",
+                {"change": {"kind": "spend_willpower"}},
+                player,
+                key=secrets.token_hex(8),
+            )
 
         @rule(amount=st.integers(1, 2))
         def restore(self, amount):
-            self._post(f"{table.base}/characters/{self.id}/adjustments",
-                       {"change": {"kind": "restore", "resource": "willpower", "amount": amount}}, table.st,
-                       key=secrets.token_hex(8))
+            self._post(
+                f"{table.base}/characters/{self.id}/adjustments",
+                {"change": {"kind": "restore", "resource": "willpower", "amount": amount}},
+                table.st,
+                key=secrets.token_hex(8),
+            )
 
         @rule(which=st.integers(0, 50))
         def retry(self, which):
@@ -99,10 +118,15 @@ def test_every_resource_is_its_start_plus_the_logs_effects(client, make_table):
         def concurrent_pair(self, same_key, kinds):
             """Two requests at once (one key: one answer to both; two keys: each decided once)."""
             url, body = {
-                "spend": (f"{table.base}/characters/{self.id}/adjustments", {"change": {"kind": "spend_willpower"}}),
+                "spend": (
+                    f"{table.base}/characters/{self.id}/adjustments",
+                    {"change": {"kind": "spend_willpower"}},
+                ),
                 "roll": (f"{table.base}/characters/{self.id}/rolls", {"action": V5_TEST}),
-                "reroll": (f"{table.base}/log/{self.rolls[-1] if self.rolls else 1}/rerolls",
-                           {"action": {"kind": "reroll", "dice": [0]}}),
+                "reroll": (
+                    f"{table.base}/log/{self.rolls[-1] if self.rolls else 1}/rerolls",
+                    {"action": {"kind": "reroll", "dice": [0]}},
+                ),
             }[kinds]
             keys = [secrets.token_hex(8)] * 2 if same_key else [secrets.token_hex(8), secrets.token_hex(8)]
             results: list = [None, None]
@@ -110,7 +134,9 @@ def test_every_resource_is_its_start_plus_the_logs_effects(client, make_table):
 
             def send(index: int) -> None:
                 barrier.wait()
-                results[index] = client.post(url, headers={**player, "Idempotency-Key": keys[index]}, json=body)
+                results[index] = client.post(
+                    url, headers={**player, "Idempotency-Key": keys[index]}, json=body
+                )
 
             threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
             for thread in threads:
@@ -148,8 +174,17 @@ def test_every_resource_is_its_start_plus_the_logs_effects(client, make_table):
                 assert _value(sheet, path) == _value(self.start, path) + delta, path
             for path in ("hunger", "willpower.superficial", "willpower.aggravated", "health.superficial"):
                 assert _value(sheet, path) >= 0
-            assert _value(sheet, "willpower.superficial") + _value(sheet, "willpower.aggravated") <= \
-                _value(sheet, "willpower.max")
+            assert _value(sheet, "willpower.superficial") + _value(sheet, "willpower.aggravated") <= _value(
+                sheet, "willpower.max"
+            )
 
-    run_state_machine_as_test(Bank, settings=settings(max_examples=8, stateful_step_count=12, deadline=None,
-                                                      database=None, suppress_health_check=list(HealthCheck)))
+    run_state_machine_as_test(
+        Bank,
+        settings=settings(
+            max_examples=8,
+            stateful_step_count=12,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )

@@ -84,15 +84,26 @@ def test_objects_a_batched_work_adds_without_flushing_are_kept(app, scratch):
 
     def write(index: int) -> None:
         def work(session):
-            session.add(IdempotencyRecord(scope=scope, key_hash=f"{index:064d}", fingerprint="f", status=201,
-                                          body="{}", created_at="now", expires_at="9999"))
+            session.add(
+                IdempotencyRecord(
+                    scope=scope,
+                    key_hash=f"{index:064d}",
+                    fingerprint="f",
+                    status=201,
+                    body="{}",
+                    created_at="now",
+                    expires_at="9999",
+                )
+            )
             return index
 
         assert tx.run(db, work) == index
 
     together(16, write)
     with db.read() as session:
-        stored = session.scalars(select(IdempotencyRecord.key_hash).where(IdempotencyRecord.scope == scope)).all()
+        stored = session.scalars(
+            select(IdempotencyRecord.key_hash).where(IdempotencyRecord.scope == scope)
+        ).all()
     assert sorted(stored) == [f"{i:064d}" for i in range(16)]
 
 
@@ -119,8 +130,11 @@ def test_a_failed_flush_in_a_batch_keeps_the_others(app, scratch):
             outcomes[index] = "integrity error"
 
     together(16, write)
-    assert [outcomes.get(i) for i in range(16)] == ["integrity error" if i == failing else f"ok {i}" for i in range(16)]
+    assert [outcomes.get(i) for i in range(16)] == [
+        "integrity error" if i == failing else f"ok {i}" for i in range(16)
+    ]
     with db.read() as session:
         assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == [
-            i for i in range(16) if i != failing]
+            i for i in range(16) if i != failing
+        ]
         assert session.execute(select(Member).where(Member.name == "ghost")).first() is None

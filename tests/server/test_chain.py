@@ -14,9 +14,16 @@ from rollbook.server.chain import GENESIS_HASH, canonical, entry_hash, hash_of, 
 def _chain(n: int, chronicle: int = 7) -> list[dict]:
     entries, prev = [], GENESIS_HASH
     for seq in range(1, n + 1):
-        entry = {"chronicle": chronicle, "seq": seq, "prev_hash": prev, "created_at": f"2025-01-01T00:00:0{seq}.000000Z",
-                 "kind": "adjust", "actor": {"member": 1, "name": "Éloïse", "role": "storyteller", "character": 2},
-                 "visibility": "public", "receipt": {"change": {"kind": "award_experience", "amount": seq}}}
+        entry = {
+            "chronicle": chronicle,
+            "seq": seq,
+            "prev_hash": prev,
+            "created_at": f"2025-01-01T00:00:0{seq}.000000Z",
+            "kind": "adjust",
+            "actor": {"member": 1, "name": "Éloïse", "role": "storyteller", "character": 2},
+            "visibility": "public",
+            "receipt": {"change": {"kind": "award_experience", "amount": seq}},
+        }
         entry["entry_hash"] = hash_of(entry)
         prev = entry["entry_hash"]
         entries.append(entry)
@@ -24,14 +31,26 @@ def _chain(n: int, chronicle: int = 7) -> list[dict]:
 
 
 def test_canonical_form_is_sorted_compact_utf8():
-    assert canonical({"b": 1, "a": "é", "c": [1, {"z": 0, "y": None}]}) == '{"a":"é","b":1,"c":[1,{"y":null,"z":0}]}'.encode()
+    assert (
+        canonical({"b": 1, "a": "é", "c": [1, {"z": 0, "y": None}]})
+        == '{"a":"é","b":1,"c":[1,{"y":null,"z":0}]}'.encode()
+    )
 
 
 def test_entry_hash_is_sha256_of_the_canonical_listed_fields():
-    fields = {"chronicle": 1, "seq": 1, "prev_hash": GENESIS_HASH, "created_at": "2025-01-01T00:00:00.000000Z",
-              "kind": "roll", "actor": {"member": 1}, "visibility": "public", "receipt": {"system": "v20"}}
-    expected = hashlib.sha256(json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                              .encode("utf-8")).hexdigest()
+    fields = {
+        "chronicle": 1,
+        "seq": 1,
+        "prev_hash": GENESIS_HASH,
+        "created_at": "2025-01-01T00:00:00.000000Z",
+        "kind": "roll",
+        "actor": {"member": 1},
+        "visibility": "public",
+        "receipt": {"system": "v20"},
+    }
+    expected = hashlib.sha256(
+        json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    ).hexdigest()
     assert entry_hash(**fields) == expected
 
 
@@ -90,11 +109,21 @@ def test_receipts_are_recomputed_by_the_given_checker():
     assert counts["receipts"] == 1
 
 
-_scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8))
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
 _keys = st.text(max_size=6) | st.integers(-1000, 1000) | st.booleans()
-_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
-                       | st.dictionaries(_keys, inner, max_size=4), max_leaves=20)
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(_keys, inner, max_size=4)
+    ),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=300)

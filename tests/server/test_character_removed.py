@@ -28,8 +28,9 @@ def test_a_removed_character_is_not_found_listed_edited_or_rolled_for(app, make_
     as_member(app, table.st, lambda s, m: characters.remove_character(s, m, gone["id"]))
     with app.state.db.read() as session:
         row = session.get(Character, gone["id"])
-        removal = session.scalars(select(LogEntry).where(LogEntry.kind == "removal",
-                                                         LogEntry.character_id == gone["id"])).one()
+        removal = session.scalars(
+            select(LogEntry).where(LogEntry.kind == "removal", LogEntry.character_id == gone["id"])
+        ).one()
         assert row.removed_at == removal.created_at and session.get(Character, kept["id"]).removed_at is None
     for headers in (table.st, player):
         assert table.client.get(f"{table.base}/characters/{gone['id']}", headers=headers).status_code == 404
@@ -39,7 +40,9 @@ def test_a_removed_character_is_not_found_listed_edited_or_rolled_for(app, make_
     assert table.roll(player, gone["id"], {"kind": "test", "attribute": "wits"}).status_code == 404
     for who in (player, table.st):
         with pytest.raises(ProblemError) as refused:
-            as_member(app, who, lambda s, m: characters.edit_character(s, m, gone["id"], patch={"concept": "x"}))
+            as_member(
+                app, who, lambda s, m: characters.edit_character(s, m, gone["id"], patch={"concept": "x"})
+            )
         assert refused.value.status == 404
         with pytest.raises(ProblemError) as refused:  # nor removed twice
             as_member(app, table.st, lambda s, m: characters.remove_character(s, m, gone["id"]))

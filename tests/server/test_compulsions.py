@@ -20,8 +20,13 @@ from .conftest import Table
 from .helpers import rechained
 from .receipts import Dice
 
-GANGREL = {"name": "Rook", "clan": "Gangrel", "attributes": {"dexterity": 3, "manipulation": 3},
-           "skills": {"firearms": 3, "persuasion": 2}, "hunger": 1}
+GANGREL = {
+    "name": "Rook",
+    "clan": "Gangrel",
+    "attributes": {"dexterity": 3, "manipulation": 3},
+    "skills": {"firearms": 3, "persuasion": 2},
+    "hunger": 1,
+}
 SHOOT = {"kind": "test", "attribute": "dexterity", "skill": "firearms"}  # 3 + 3: 5 normal dice, 1 Hunger die
 PERSUADE = {"kind": "test", "attribute": "manipulation", "skill": "persuasion"}  # 3 + 2
 
@@ -74,7 +79,11 @@ def test_seed_001_a_compulsion_called_shown_applied_and_ended(api, dice):
     called = api.post(base, headers=t.st, json={"roll": seq})
     assert called.status_code == 201, called.text
     compulsion = called.json()["compulsion"]
-    assert (compulsion["compulsion"], compulsion["until"], compulsion["dice"]) == ("feral_impulses", "scene", -3)
+    assert (compulsion["compulsion"], compulsion["until"], compulsion["dice"]) == (
+        "feral_impulses",
+        "scene",
+        -3,
+    )
     assert called.json()["entry"]["kind"] == "compulsion" and called.json()["entry"]["refers_to"] == seq
     shown = api.get(base, headers=ann).json()["compulsion"]  # every member of the table sees it
     assert shown["compulsion"] == "feral_impulses" and shown["called"] == called.json()["entry"]["seq"]
@@ -83,9 +92,12 @@ def test_seed_001_a_compulsion_called_shown_applied_and_ended(api, dice):
 
     dice.push(6, 6)  # 3 + 2 − 3
     assert modifiers(t.roll(ann, rook["id"], PERSUADE)) == [
-        {"source": "compulsion", "dice": -3, "compulsion": "feral_impulses", "called": compulsion["called"]}]
+        {"source": "compulsion", "dice": -3, "compulsion": "feral_impulses", "called": compulsion["called"]}
+    ]
     dice.push(6, 6, 6, 6, 6, 6)
-    assert modifiers(t.roll(ann, rook["id"], SHOOT)) == []  # Feral Impulses: Manipulation and Intelligence only
+    assert (
+        modifiers(t.roll(ann, rook["id"], SHOOT)) == []
+    )  # Feral Impulses: Manipulation and Intelligence only
 
     assert api.delete(base, headers=ann).status_code == 403
     ended = api.delete(base, headers=t.st)
@@ -131,30 +143,43 @@ def test_seed_001_refusals(api, dice):
     assert refused.status_code == 422 and refused.json()["code"] == "no_clan_compulsion"
     dice.push(6, 6, 6, 6, 6, 6)
     clean = t.roll(t.st, caitiff["id"], SHOOT).json()["entry"]["seq"]
-    not_beast = api.post(f"{t.base}/characters/{caitiff['id']}/compulsion", headers=t.st,
-                         json={"compulsion": "hunger", "roll": clean})
+    not_beast = api.post(
+        f"{t.base}/characters/{caitiff['id']}/compulsion",
+        headers=t.st,
+        json={"compulsion": "hunger", "roll": clean},
+    )
     assert not_beast.status_code == 409 and not_beast.json()["code"] == "not_a_beast_result"
     v20 = api.post("/api/chronicles", json={"name": "Classic", "system": "v20"}).json()
-    other = api.post(f"/api/chronicles/{v20['chronicle']['id']}/characters/1/compulsion",
-                     headers={"Authorization": f"Bearer {v20['token']}"}, json={})
+    other = api.post(
+        f"/api/chronicles/{v20['chronicle']['id']}/characters/1/compulsion",
+        headers={"Authorization": f"Bearer {v20['token']}"},
+        json={},
+    )
     assert other.status_code == 422 and other.json()["code"] == "compulsion_not_for_system"
 
 
 def test_V5_10_a_failed_rouse_at_hunger_5_offers_the_hunger_frenzy_test_the_storyteller_calls(api, dice):
     t = new_table(api)
     ann = t.join("Ann")
-    rook = t.character(ann, {**GANGREL, "hunger": 5, "attributes": {**GANGREL["attributes"], "composure": 2,
-                                                                    "resolve": 2}})
+    rook = t.character(
+        ann, {**GANGREL, "hunger": 5, "attributes": {**GANGREL["attributes"], "composure": 2, "resolve": 2}}
+    )
     dice.push(6)
     kept = t.roll(ann, rook["id"], {"kind": "rouse"})
     dice.push(2)
     failed = t.roll(ann, rook["id"], {"kind": "rouse"})
     assert failed.status_code == 201, failed.text
     effects = failed.json()["entry"]["effects"]
-    assert {"flag": "hunger_frenzy_risk", "hunger": 5, "offers": {"kind": "frenzy", "difficulty": 4}} in effects
+    assert {
+        "flag": "hunger_frenzy_risk",
+        "hunger": 5,
+        "offers": {"kind": "frenzy", "difficulty": 4},
+    } in effects
     seq = failed.json()["entry"]["seq"]
     frenzy = f"{t.base}/characters/{rook['id']}/hunger-frenzy"
-    assert api.post(frenzy, headers=ann, json={"roll": seq}).status_code == 403  # the Storyteller's call (V5-14)
+    assert (
+        api.post(frenzy, headers=ann, json={"roll": seq}).status_code == 403
+    )  # the Storyteller's call (V5-14)
     nothing = api.post(frenzy, headers=t.st, json={"roll": kept.json()["entry"]["seq"]})
     assert nothing.status_code == 409 and nothing.json()["code"] == "no_frenzy_offered"
     dice.push(6, 6, 2, 2, 2, 2)  # Willpower 4 + a third of Humanity 7: 6 dice (Book)
@@ -188,17 +213,24 @@ def test_V5_feeding_damage_and_remorse_with_stains_through_the_log(api, dice):
     again = api.post(changes, headers=t.st, json=feed)
     assert again.status_code == 409 and again.json()["code"] == "hunger_slaked"
 
-    hit = api.post(changes, headers=ann, json={"change": {"kind": "damage", "track": "health", "superficial": 3,
-                                                          "halve": True}})
+    hit = api.post(
+        changes,
+        headers=ann,
+        json={"change": {"kind": "damage", "track": "health", "superficial": 3, "halve": True}},
+    )
     assert hit.status_code == 201, hit.text
     assert t.sheet(ann, rook["id"])["sheet"]["health"]["superficial"] == 2
 
-    assert api.post(changes, headers=t.st, json={"change": {"kind": "stains", "amount": 2}}).status_code == 201
+    assert (
+        api.post(changes, headers=t.st, json={"change": {"kind": "stains", "amount": 2}}).status_code == 201
+    )
     dice.push(3)  # Humanity 7, 2 stains: one die; a failure costs a Humanity dot
     remorse = t.roll(ann, rook["id"], {"kind": "remorse"})
     assert remorse.status_code == 201, remorse.text
-    assert remorse.json()["effects"] == [{"resource": "humanity", "before": 7, "after": 6},
-                                         {"resource": "stains", "before": 2, "after": 0}]
+    assert remorse.json()["effects"] == [
+        {"resource": "humanity", "before": 7, "after": 6},
+        {"resource": "stains", "before": 2, "after": 0},
+    ]
     twice = t.roll(ann, rook["id"], {"kind": "remorse"})
     assert twice.status_code == 409 and twice.json()["code"] == "no_stains"
     entries = [json.loads(line) for line in t.export().splitlines()]
@@ -211,10 +243,18 @@ def test_a_discipline_power_rolled_and_paid_in_one_step_through_the_log(api, dic
     chain across the Rouse checks included)."""
     t = new_table(api)
     ann = t.join("Ann")
-    rook = t.character(ann, {**GANGREL, "disciplines": {"animalism": 1, "dominate": 2},
-                             "powers": [{"discipline": "animalism", "level": 1, "power": "bond_famulus"},
-                                        {"discipline": "dominate", "level": 2, "power": "mesmerize"}],
-                             "skills": {**GANGREL["skills"], "animal_ken": 2}})
+    rook = t.character(
+        ann,
+        {
+            **GANGREL,
+            "disciplines": {"animalism": 1, "dominate": 2},
+            "powers": [
+                {"discipline": "animalism", "level": 1, "power": "bond_famulus"},
+                {"discipline": "dominate", "level": 2, "power": "mesmerize"},
+            ],
+            "skills": {**GANGREL["skills"], "animal_ken": 2},
+        },
+    )
     # Charisma 1 + Animal Ken 2: three dice; then three Rouse checks, two dice each (Blood Potency 1, a level 1 power)
     dice.push(6, 6, 6, 6, 6, 2, 3, 2, 3)
     famulus = t.roll(ann, rook["id"], {"kind": "power", "discipline": "animalism", "power": "bond_famulus"})

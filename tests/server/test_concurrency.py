@@ -12,7 +12,6 @@ import pytest
 from rollbook.play import verify_receipt
 from rollbook.server.app import create_app
 from rollbook.server.chain import read_jsonl, verify_entries
-
 from tests.conftest import wait_until
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer
@@ -53,33 +52,51 @@ def test_twenty_concurrent_spends_of_the_last_willpower_point_succeed_once(app, 
     sheet = table.sheet(player, character["id"])
     assert sheet["sheet"]["willpower"]["current"] == 0
     assert sheet["version"] == character["version"] + 1
-    entries = [e for e in table.log()["entries"] if e["kind"] != "seed_commit"]  # F-1: the seed's commitment first
+    entries = [
+        e for e in table.log()["entries"] if e["kind"] != "seed_commit"
+    ]  # F-1: the seed's commitment first
     assert len(entries) == 1 and entries[0]["receipt"]["result"]["willpower_success"] == 1
 
 
 def test_concurrent_rolls_get_distinct_seqs_and_one_unbroken_chain(app, make_table):
     table = make_table("v20")
     characters = [table.character(table.st, {**V20_SHEET, "name": f"C{i}"}) for i in range(4)]
-    requests = [(f"{table.base}/characters/{characters[i % 4]['id']}/rolls", table.st, {"action": V20_TEST})
-                for i in range(RACERS)]
+    requests = [
+        (f"{table.base}/characters/{characters[i % 4]['id']}/rolls", table.st, {"action": V20_TEST})
+        for i in range(RACERS)
+    ]
     with ThreadedServer(app) as server:
         results = _race(server.url, requests)
     assert [r.status_code for r in results] == [201] * RACERS
-    assert sorted(r.json()["entry"]["seq"] for r in results) == list(range(2, RACERS + 2))  # 1: the seed (F-1)
+    assert sorted(r.json()["entry"]["seq"] for r in results) == list(
+        range(2, RACERS + 2)
+    )  # 1: the seed (F-1)
     problems, counts = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt)
     assert problems == [] and counts["receipts"] == RACERS
 
 
-TIERS_SHEET = {"name": "Ivo", "skills": {"firearms": 6, "arcanes": 1},
-               "weapons": [{"name": "Pistol", "bonus": 1, "capacity": 6, "loaded": 1}]}
+TIERS_SHEET = {
+    "name": "Ivo",
+    "skills": {"firearms": 6, "arcanes": 1},
+    "weapons": [{"name": "Pistol", "bonus": 1, "capacity": 6, "loaded": 1}],
+}
 
 
-@pytest.mark.parametrize(("action", "code", "resource"), [
-    ({"kind": "skill", "skill": "firearms", "weapon": "Pistol", "bullets": 1}, "magazine_empty",
-     lambda sheet: sheet["weapons"][0]["loaded"]),
-    ({"kind": "spell", "spell": "Light"}, "essence_exhausted", lambda sheet: sheet["essence"]["current"]),
-], ids=["last-bullet", "last-essence"])
-def test_twenty_concurrent_uses_of_the_last_bullet_or_essence_succeed_once(app, make_table, action, code, resource):
+@pytest.mark.parametrize(
+    ("action", "code", "resource"),
+    [
+        (
+            {"kind": "skill", "skill": "firearms", "weapon": "Pistol", "bullets": 1},
+            "magazine_empty",
+            lambda sheet: sheet["weapons"][0]["loaded"],
+        ),
+        ({"kind": "spell", "spell": "Light"}, "essence_exhausted", lambda sheet: sheet["essence"]["current"]),
+    ],
+    ids=["last-bullet", "last-essence"],
+)
+def test_twenty_concurrent_uses_of_the_last_bullet_or_essence_succeed_once(
+    app, make_table, action, code, resource
+):
     """T-3, T-6 through the server: the last bullet is fired once, the last Essence spent once."""
     table = make_table("tiers")
     player = table.join()
@@ -103,13 +120,17 @@ def test_every_app_process_sees_every_roll_through_listen_notify(pg_url):
             created = http.post("/api/chronicles", json={"name": "Two processes", "system": "v20"}).json()
             headers = {"Authorization": f"Bearer {created['token']}"}
             base = f"/api/chronicles/{created['chronicle']['id']}"
-            character = http.post(f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}).json()
+            character = http.post(
+                f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}
+            ).json()
         received: list[dict] = []
         opened = threading.Event()
 
         def listen() -> None:
             with httpx.Client(base_url=two.url, timeout=30) as http:
-                with http.stream("GET", f"{base}/events", headers=headers, params={"idle_timeout": 4}) as stream:
+                with http.stream(
+                    "GET", f"{base}/events", headers=headers, params={"idle_timeout": 4}
+                ) as stream:
                     opened.set()
                     for line in stream.iter_lines():
                         if line.startswith("data: "):
@@ -123,7 +144,9 @@ def test_every_app_process_sees_every_roll_through_listen_notify(pg_url):
         wait_until(lambda: chronicle_id in second.state.hub.listened, what="LISTEN on the feed's process")
         with httpx.Client(base_url=one.url, timeout=30) as http:
             rolled_at = time.monotonic()
-            rolled = http.post(f"{base}/characters/{character['id']}/rolls", headers=headers, json={"action": V20_TEST})
+            rolled = http.post(
+                f"{base}/characters/{character['id']}/rolls", headers=headers, json={"action": V20_TEST}
+            )
         listener.join()
     assert rolled.status_code == 201
     assert received and received[0]["seq"] == 1

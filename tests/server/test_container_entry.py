@@ -37,8 +37,11 @@ SCHEMA = REPO / "tests" / "data" / "compose-spec.json"
 
 
 def container_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith("ROLLBOOK_") and key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("ROLLBOOK_") and key not in ("PYTHONPATH", "VIRTUAL_ENV")
+    }
     return {**env, "HOME": str(tmp_path), **extra}
 
 
@@ -50,24 +53,54 @@ def fresh_venv(tmp_path_factory) -> Path:
     tree.mkdir()
     for name in ("pyproject.toml", "setup.py", "babel.cfg", "README.md"):
         shutil.copy2(REPO / name, tree / name)
-    shutil.copytree(REPO / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.mo"))
+    shutil.copytree(
+        REPO / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.mo")
+    )
     wheels = where / "wheels"
     # the build backend (setuptools, wheel, babel: pyproject's build-system) in an isolated environment
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(tree)],
-                           capture_output=True, text=True, timeout=600)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(tree)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert built.returncode == 0, built.stderr
     home = where / "venv"
     venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"
-    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                                "--no-index", *map(str, wheels.glob("rollbook-*.whl"))],
-                               capture_output=True, text=True, timeout=600)
+    installed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            *map(str, wheels.glob("rollbook-*.whl")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert installed.returncode == 0, installed.stderr
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    where_from = subprocess.run([str(python), "-c", "import rollbook; print(rollbook.__file__)"],
-                                capture_output=True, text=True, check=True).stdout.strip()
+    where_from = subprocess.run(
+        [str(python), "-c", "import rollbook; print(rollbook.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert where_from.startswith(str(site)), where_from  # the wheel's copy, not the working tree's
     return home / "bin"
 
@@ -96,27 +129,56 @@ def test_serve_container_from_a_fresh_venv_serves_postgresql_and_rolls(fresh_ven
     secret.chmod(0o444)  # as a compose secret is mounted: read-only
     port = free_port()
     with fresh_pg_database() as url:
-        env = container_env(tmp_path, PATH=f"{fresh_venv}:/usr/bin:/bin", ROLLBOOK_DATABASE_URL=url,
-                            ROLLBOOK_SECRET_KEY_FILE=str(secret), ROLLBOOK_PORT=str(port), ROLLBOOK_WORKERS="2",
-                            ROLLBOOK_TRUST_PROXY="1")
-        process = subprocess.Popen(["sh", str(SCRIPT), "--log-level", "warning"], env=env, cwd=tmp_path,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+        env = container_env(
+            tmp_path,
+            PATH=f"{fresh_venv}:/usr/bin:/bin",
+            ROLLBOOK_DATABASE_URL=url,
+            ROLLBOOK_SECRET_KEY_FILE=str(secret),
+            ROLLBOOK_PORT=str(port),
+            ROLLBOOK_WORKERS="2",
+            ROLLBOOK_TRUST_PROXY="1",
+        )
+        process = subprocess.Popen(
+            ["sh", str(SCRIPT), "--log-level", "warning"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
             base = f"http://127.0.0.1:{port}"
             health = wait_healthy(base, process)
             assert health["status"] == "ok" and health["database"] == "postgresql"
             with httpx.Client(base_url=base, timeout=30) as http:
-                created = http.post("/api/chronicles", json={"name": "In the container", "system": "v5"}).json()
+                created = http.post(
+                    "/api/chronicles", json={"name": "In the container", "system": "v5"}
+                ).json()
                 st = {"Authorization": f"Bearer {created['token']}"}
                 chronicle = created["chronicle"]["id"]
-                character = http.post(f"/api/chronicles/{chronicle}/characters", headers=st, json={
-                    "name": "Sasha", "sheet": {"name": "Sasha", "attributes": {"dexterity": 3},
-                                               "skills": {"firearms": 2}, "hunger": 1}}).json()
-                rolled = http.post(f"/api/chronicles/{chronicle}/characters/{character['id']}/rolls", headers=st,
-                                   json={"action": {"kind": "test", "attribute": "dexterity", "skill": "firearms"}})
+                character = http.post(
+                    f"/api/chronicles/{chronicle}/characters",
+                    headers=st,
+                    json={
+                        "name": "Sasha",
+                        "sheet": {
+                            "name": "Sasha",
+                            "attributes": {"dexterity": 3},
+                            "skills": {"firearms": 2},
+                            "hunger": 1,
+                        },
+                    },
+                ).json()
+                rolled = http.post(
+                    f"/api/chronicles/{chronicle}/characters/{character['id']}/rolls",
+                    headers=st,
+                    json={"action": {"kind": "test", "attribute": "dexterity", "skill": "firearms"}},
+                )
                 assert rolled.status_code == 201, rolled.text
-                assert rolled.json()["entry"]["receipt"]["fair"]["nonce"] == 1  # sealed under the file's secret
+                assert (
+                    rolled.json()["entry"]["receipt"]["fair"]["nonce"] == 1
+                )  # sealed under the file's secret
             assert not (tmp_path / "rollbook-secret.key").exists()  # no key file of its own was made
         finally:
             if process.poll() is None:
@@ -129,11 +191,14 @@ def test_serve_container_from_a_fresh_venv_serves_postgresql_and_rolls(fresh_ven
         assert process.returncode in (0, -signal.SIGTERM), process.stderr.read()
 
 
-@pytest.mark.parametrize("setup, says", [
-    ({}, "no operator's secret at"),
-    ({"ROLLBOOK_SECRET_KEY": "a secret in the environment"}, "comes from a file"),
-    ({"secret": True}, "ROLLBOOK_DATABASE_URL is not set"),
-])
+@pytest.mark.parametrize(
+    "setup, says",
+    [
+        ({}, "no operator's secret at"),
+        ({"ROLLBOOK_SECRET_KEY": "a secret in the environment"}, "comes from a file"),
+        ({"secret": True}, "ROLLBOOK_DATABASE_URL is not set"),
+    ],
+)
 def test_serve_container_refuses_without_its_secret_file_or_database(tmp_path, setup, says):
     extra = {key: value for key, value in setup.items() if key.startswith("ROLLBOOK_")}
     secret = tmp_path / "secret"

@@ -23,15 +23,24 @@ def test_TR_3_a_v20_contest_declared_rolled_by_each_side_and_resolved(client, ma
     ann, bob = table.join("Ann"), table.join("Bob")
     a = table.character(ann, V20_SHEET)
     b = table.character(bob, {**V20_SHEET, "name": "Beckett"})
-    body = {"attacker": {"character": a["id"], "action": V20_TEST},
-            "defender": {"character": b["id"], "action": {"kind": "test", "attribute": "wits",
-                                                          "ability": "alertness", "difficulty": 7}}}
-    assert client.post(f"{table.base}/contests", headers=ann, json=body).status_code == 403  # the Storyteller's
+    body = {
+        "attacker": {"character": a["id"], "action": V20_TEST},
+        "defender": {
+            "character": b["id"],
+            "action": {"kind": "test", "attribute": "wits", "ability": "alertness", "difficulty": 7},
+        },
+    }
+    assert (
+        client.post(f"{table.base}/contests", headers=ann, json=body).status_code == 403
+    )  # the Storyteller's
     declared = client.post(f"{table.base}/contests", headers=table.st, json=body)
     assert declared.status_code == 201, declared.text
     seq = declared.json()["contest"]["seq"]
     # a side is rolled by whoever may act for its character
-    assert client.post(f"{table.base}/contests/{seq}/rolls", headers=bob, json={"side": "attacker"}).status_code == 403
+    assert (
+        client.post(f"{table.base}/contests/{seq}/rolls", headers=bob, json={"side": "attacker"}).status_code
+        == 403
+    )
     first = client.post(f"{table.base}/contests/{seq}/rolls", headers=ann, json={"side": "attacker"})
     assert first.status_code == 201, first.text
     assert first.json()["contest"]["result"] is None and first.json()["entry"]["refers_to"] == seq
@@ -40,14 +49,22 @@ def test_TR_3_a_v20_contest_declared_rolled_by_each_side_and_resolved(client, ma
     second = client.post(f"{table.base}/contests/{seq}/rolls", headers=bob, json={"side": "defender"})
     assert second.status_code == 201, second.text
     result = second.json()["contest"]["result"]
-    attacker, defender = (second.json()["contest"]["sides"][s]["outcome"]["successes"] for s in ("attacker", "defender"))
-    assert result["winner"] == ("attacker" if attacker > defender else "defender")  # TR-3: a tie is the defender's
+    attacker, defender = (
+        second.json()["contest"]["sides"][s]["outcome"]["successes"] for s in ("attacker", "defender")
+    )
+    assert result["winner"] == (
+        "attacker" if attacker > defender else "defender"
+    )  # TR-3: a tie is the defender's
     assert result["margin"] == abs(attacker - defender)
     assert result["attacker"]["roll"] == first.json()["entry"]["seq"]
     assert second.json()["entry"]["receipt"]["request"]["difficulty"] == 7  # as declared
-    kinds = [e["kind"] for e in table.log()["entries"] if e["seq"] >= seq and e["kind"] != "seed_commit"]  # F-1
+    kinds = [
+        e["kind"] for e in table.log()["entries"] if e["seq"] >= seq and e["kind"] != "seed_commit"
+    ]  # F-1
     assert kinds == ["contest", "roll", "roll", "contest_result"]
-    assert client.get(f"{table.base}/contests/{seq}", headers=bob).json()["result"]["winner"] == result["winner"]
+    assert (
+        client.get(f"{table.base}/contests/{seq}", headers=bob).json()["result"]["winner"] == result["winner"]
+    )
     assert verify(table) == []
 
 
@@ -81,14 +98,22 @@ def test_TR_4_an_extended_action_adds_its_rolls_until_its_end(client, make_table
 
 def test_TR_3_contests_refused_where_they_do_not_apply(client, make_table):
     table = make_table("tiers")
-    refused = client.post(f"{table.base}/extended", headers=table.st,
-                          json={"character": 1, "action": {"kind": "skill", "skill": "x"}, "target": 2})
+    refused = client.post(
+        f"{table.base}/extended",
+        headers=table.st,
+        json={"character": 1, "action": {"kind": "skill", "skill": "x"}, "target": 2},
+    )
     assert refused.status_code == 422 and refused.json()["code"] == "contest_not_for_system"
     v20 = make_table("v20")
     character = v20.character(v20.st, V20_SHEET)
-    same = client.post(f"{v20.base}/contests", headers=v20.st, json={
-        "attacker": {"character": character["id"], "action": V20_TEST},
-        "defender": {"character": character["id"], "action": V20_TEST}})
+    same = client.post(
+        f"{v20.base}/contests",
+        headers=v20.st,
+        json={
+            "attacker": {"character": character["id"], "action": V20_TEST},
+            "defender": {"character": character["id"], "action": V20_TEST},
+        },
+    )
     assert same.status_code == 422 and same.json()["code"] == "contest_same_character"
     missing = client.get(f"{v20.base}/contests/1", headers=v20.st)
     assert missing.status_code == 404
@@ -102,18 +127,33 @@ def test_TR_3_TR_4_verify_recomputes_contests_and_extended_actions(client, make_
     table = make_table("v20")
     a = table.character(table.st, V20_SHEET)
     b = table.character(table.st, {**V20_SHEET, "name": "Beckett"})
-    seq = client.post(f"{table.base}/contests", headers=table.st, json={
-        "attacker": {"character": a["id"], "action": V20_TEST},
-        "defender": {"character": b["id"], "action": V20_TEST}}).json()["contest"]["seq"]
+    seq = client.post(
+        f"{table.base}/contests",
+        headers=table.st,
+        json={
+            "attacker": {"character": a["id"], "action": V20_TEST},
+            "defender": {"character": b["id"], "action": V20_TEST},
+        },
+    ).json()["contest"]["seq"]
     for side in ("attacker", "defender"):
-        assert client.post(f"{table.base}/contests/{seq}/rolls", headers=table.st, json={"side": side}).status_code == 201
-    extended = client.post(f"{table.base}/extended", headers=table.st, json={
-        "character": a["id"], "action": V20_TEST, "target": 40}).json()["extended"]["seq"]
+        assert (
+            client.post(
+                f"{table.base}/contests/{seq}/rolls", headers=table.st, json={"side": side}
+            ).status_code
+            == 201
+        )
+    extended = client.post(
+        f"{table.base}/extended",
+        headers=table.st,
+        json={"character": a["id"], "action": V20_TEST, "target": 40},
+    ).json()["extended"]["seq"]
     assert client.post(f"{table.base}/extended/{extended}/rolls", headers=table.st).status_code == 201
     entries = [json.loads(line) for line in table.export().splitlines()]
 
     def problems(entries):
-        found, _ = verify_entries(read_jsonl([json.dumps(e) for e in entries]), verify_receipt, verify_ledger())
+        found, _ = verify_entries(
+            read_jsonl([json.dumps(e) for e in entries]), verify_receipt, verify_ledger()
+        )
         return found
 
     assert problems(entries) == []

@@ -22,13 +22,25 @@ from rollbook.server.copy import CopyError, copy_database, counts, json_columns,
 from rollbook.server.models import Chronicle, IdempotencyRecord, Member
 from rollbook.server.usecases.log import export_lines
 
-from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, Table, bearer, fresh_pg_database, postgres_problem, \
-    run_cli
+from .conftest import (
+    V5_SHEET,
+    V5_TEST,
+    V20_SHEET,
+    Table,
+    bearer,
+    fresh_pg_database,
+    postgres_problem,
+    run_cli,
+)
 from .helpers import log_verify, store_session
 
 BIG = {**V5_SHEET, "name": "Vasha", "attributes": {"dexterity": 5, "wits": 2}, "skills": {"firearms": 5}}
-ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 5}, "skills": {"melee": 5},
-            "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"}]}
+ATTACKER = {
+    "name": "Nia",
+    "attributes": {"strength": 3, "dexterity": 5},
+    "skills": {"melee": 5},
+    "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"}],
+}
 DEFENDER = {"name": "Bran", "attributes": {"stamina": 2}}
 MELEE = {"kind": "test", "attribute": "dexterity", "ability": "melee"}
 RU_SHEET = {"name": "Ayla", "skills": {"climb": 12}}
@@ -54,16 +66,30 @@ def v5_evening(client, make_table) -> Table:
     asked = ok(table.roll(alice, vasha["id"], {**V5_TEST, "difficulty": 4}, hidden=True, ask=True), 202)
     ok(client.post(f"{table.base}/asks/{asked['ask']['id']}/grant", headers=table.st, json={}))
     refused = ok(table.roll(bob, ilse["id"], V5_TEST, hidden=True, ask=True), 202)
-    ok(client.post(f"{table.base}/asks/{refused['ask']['id']}/refuse", headers=table.st, json={"reason": "no"}), 200)
+    ok(
+        client.post(
+            f"{table.base}/asks/{refused['ask']['id']}/refuse", headers=table.st, json={"reason": "no"}
+        ),
+        200,
+    )
     ok(client.post(f"{table.base}/scene/close", headers=table.st), 200)
     ok(client.post(f"{table.base}/fair/rotate", headers=table.st))  # the seeds revealed, new ones committed
     ok(table.roll(bob, ilse["id"], V5_TEST))
     ok(table.roll(table.st, ilse["id"], V5_TEST, hidden=True))  # a hidden roll under a seed still sealed
     # a roll with an Idempotency-Key: its stored answer is copied (within its window)
     key = secrets.token_hex(16)
-    table.retry = {"url": f"{table.base}/characters/{ilse['id']}/rolls", "key": key, "headers": bob,
-                   "entry": ok(client.post(f"{table.base}/characters/{ilse['id']}/rolls",
-                                           headers={**bob, "Idempotency-Key": key}, json={"action": V5_TEST}))["entry"]}
+    table.retry = {
+        "url": f"{table.base}/characters/{ilse['id']}/rolls",
+        "key": key,
+        "headers": bob,
+        "entry": ok(
+            client.post(
+                f"{table.base}/characters/{ilse['id']}/rolls",
+                headers={**bob, "Idempotency-Key": key},
+                json={"action": V5_TEST},
+            )
+        )["entry"],
+    }
     return table
 
 
@@ -92,7 +118,11 @@ def rollunder_standing(client, make_table) -> Table:
 
 @pytest.fixture()
 def played(client, make_table) -> list[Table]:
-    return [v5_evening(client, make_table), v20_exchange(client, make_table), rollunder_standing(client, make_table)]
+    return [
+        v5_evening(client, make_table),
+        v20_exchange(client, make_table),
+        rollunder_standing(client, make_table),
+    ]
 
 
 @contextmanager
@@ -121,9 +151,14 @@ def exports(url: str) -> dict[int, str]:
 def sql_nulls(url: str) -> dict[str, int]:
     """How many rows hold SQL NULL in each JSON column (a JSON ``null`` is not one)."""
     with store_session(url) as session:
-        return {f"{table.name}.{name}": session.execute(
-                    select(func.count()).select_from(table).where(table.c[name].is_(None))).scalar_one()
-                for table in tables() for name in json_columns(table) if table.name != "idempotency_keys"}
+        return {
+            f"{table.name}.{name}": session.execute(
+                select(func.count()).select_from(table).where(table.c[name].is_(None))
+            ).scalar_one()
+            for table in tables()
+            for name in json_columns(table)
+            if table.name != "idempotency_keys"
+        }
 
 
 def rows(url: str) -> dict[str, int]:
@@ -131,8 +166,9 @@ def rows(url: str) -> dict[str, int]:
         return counts(session.connection())
 
 
-def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(database_url, client, played,
-                                                                               tmp_path):
+def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(
+    database_url, client, played, tmp_path
+):
     with other_store(database_url, tmp_path) as target:
         copied = run_cli("db", "copy", "--from", database_url, "--to", target)
         assert copied.returncode == 0, copied.stderr
@@ -155,16 +191,27 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
         evening = played[0]
         entries = [json.loads(line) for line in after[evening.id].splitlines()]
         head = entries[-1]
-        public = [e for e in entries if e["kind"] == "roll" and e["receipt"].get("fair", {}).get("stream") == "public"]
+        public = [
+            e
+            for e in entries
+            if e["kind"] == "roll" and e["receipt"].get("fair", {}).get("stream") == "public"
+        ]
         last_fair = public[-1]["receipt"]["fair"]
         with TestClient(create_app(target)) as copied_client:
             # the request sent again with its key gets the answer stored on the source: no second roll
             retry = evening.retry
-            again = ok(copied_client.post(retry["url"], headers={**retry["headers"], "Idempotency-Key": retry["key"]},
-                                          json={"action": V5_TEST}))["entry"]
+            again = ok(
+                copied_client.post(
+                    retry["url"],
+                    headers={**retry["headers"], "Idempotency-Key": retry["key"]},
+                    json={"action": V5_TEST},
+                )
+            )["entry"]
             assert again == retry["entry"]
             moved = Table(copied_client, {**evening.created})
-            characters = ok(copied_client.get(f"{moved.base}/characters", headers=moved.st), 200)["characters"]
+            characters = ok(copied_client.get(f"{moved.base}/characters", headers=moved.st), 200)[
+                "characters"
+            ]
             rolled = ok(moved.roll(moved.st, characters[0]["id"], V5_TEST))["entry"]
             assert rolled["seq"] == head["seq"] + 1 and rolled["prev_hash"] == head["entry_hash"]
             fair = rolled["receipt"]["fair"]
@@ -172,7 +219,9 @@ def test_copy_to_the_other_store_exports_byte_identical_verified_next_roll_ok(da
             # a new chronicle takes a fresh id (the PostgreSQL sequences were moved past the ids copied)
             fresh = ok(copied_client.post("/api/chronicles", json={"name": "After the move", "system": "v5"}))
             assert fresh["chronicle"]["id"] > max(before)
-            joined = ok(copied_client.post("/api/join", json={"invitation": fresh["invitation"], "name": "Zed"}))
+            joined = ok(
+                copied_client.post("/api/join", json={"invitation": fresh["invitation"], "name": "Zed"})
+            )
             assert ok(copied_client.get("/api/me", headers=bearer(joined["token"])), 200)
 
 
@@ -181,9 +230,17 @@ def test_an_idempotent_answer_whose_window_is_over_is_left_behind(database_url, 
     key_hash = secrets.token_hex(32)
     try:
         with source.transaction() as session:
-            session.add(IdempotencyRecord(scope="anonymous", key_hash=key_hash, fingerprint="0" * 64, status=201,
-                                          body="{}", created_at="2020-01-01T00:00:00.000000Z",
-                                          expires_at="2020-01-02T00:00:00.000000Z"))
+            session.add(
+                IdempotencyRecord(
+                    scope="anonymous",
+                    key_hash=key_hash,
+                    fingerprint="0" * 64,
+                    status=201,
+                    body="{}",
+                    created_at="2020-01-01T00:00:00.000000Z",
+                    expires_at="2020-01-02T00:00:00.000000Z",
+                )
+            )
     finally:
         source.dispose()
     with other_store(database_url, tmp_path) as target:
@@ -191,14 +248,19 @@ def test_an_idempotent_answer_whose_window_is_over_is_left_behind(database_url, 
         copied = open_store(target)
         try:
             with copied.read() as session:
-                assert session.scalars(select(IdempotencyRecord).where(IdempotencyRecord.key_hash == key_hash)
-                                       ).first() is None
+                assert (
+                    session.scalars(
+                        select(IdempotencyRecord).where(IdempotencyRecord.key_hash == key_hash)
+                    ).first()
+                    is None
+                )
         finally:
             copied.dispose()
 
 
 def test_a_copy_failing_half_way_leaves_the_target_empty(database_url, client, played, tmp_path):
     with other_store(database_url, tmp_path) as target:
+
         def fail_at_the_log(table: str, done: int) -> None:
             if table == "log_entries":
                 raise RuntimeError("the wire was cut")
@@ -213,7 +275,11 @@ def test_a_non_empty_target_is_refused_unless_forced(database_url, client, playe
         assert copy_database(database_url, target).total > 0
         refused = run_cli("db", "copy", "--from", database_url, "--to", target)
         assert refused.returncode == 2
-        assert refused.stderr.strip().count("\n") == 0 and "not empty" in refused.stderr and "--force" in refused.stderr
+        assert (
+            refused.stderr.strip().count("\n") == 0
+            and "not empty" in refused.stderr
+            and "--force" in refused.stderr
+        )
         # forced: emptied (the log's append-only triggers lifted for it, and put back) and copied again
         forced = copy_database(database_url, target, force=True)
         assert exports(target) == exports(database_url)
@@ -227,23 +293,37 @@ def test_a_non_empty_target_is_refused_unless_forced(database_url, client, playe
         else:
             import psycopg
 
-            with psycopg.connect(target.replace("postgresql+psycopg", "postgresql")) as raw, \
-                    pytest.raises(psycopg.Error):
+            with (
+                psycopg.connect(target.replace("postgresql+psycopg", "postgresql")) as raw,
+                pytest.raises(psycopg.Error),
+            ):
                 raw.execute("DELETE FROM log_entries")
 
 
-@pytest.mark.parametrize("source, target, says", [
-    ("nonsense://x", "sqlite:///{tmp}/to.sqlite3", "bad database URL"),
-    ("sqlite:///{tmp}/absent.sqlite3", "sqlite:///{tmp}/to.sqlite3", "no database file"),
-    ("sqlite:///{tmp}/from.sqlite3", "postgresql://nobody@127.0.0.1:1/nowhere", "cannot reach"),
-])
+@pytest.mark.parametrize(
+    "source, target, says",
+    [
+        ("nonsense://x", "sqlite:///{tmp}/to.sqlite3", "bad database URL"),
+        ("sqlite:///{tmp}/absent.sqlite3", "sqlite:///{tmp}/to.sqlite3", "no database file"),
+        ("sqlite:///{tmp}/from.sqlite3", "postgresql://nobody@127.0.0.1:1/nowhere", "cannot reach"),
+    ],
+)
 def test_a_bad_url_or_a_store_that_does_not_answer_is_one_line_and_exit_2(tmp_path, source, target, says):
     if "from.sqlite3" in source:
         open_store(source.format(tmp=tmp_path)).dispose()
-    answer = run_cli("db", "copy", "--from", source.format(tmp=tmp_path), "--to", target.format(tmp=tmp_path),
-                     env={**os.environ, "ROLLBOOK_LANG": "en"})
+    answer = run_cli(
+        "db",
+        "copy",
+        "--from",
+        source.format(tmp=tmp_path),
+        "--to",
+        target.format(tmp=tmp_path),
+        env={**os.environ, "ROLLBOOK_LANG": "en"},
+    )
     assert answer.returncode == 2, answer.stdout + answer.stderr
-    assert says in answer.stderr and answer.stderr.strip().count("\n") == 0 and "Traceback" not in answer.stderr
+    assert (
+        says in answer.stderr and answer.stderr.strip().count("\n") == 0 and "Traceback" not in answer.stderr
+    )
 
 
 def test_the_same_store_is_refused(tmp_path, monkeypatch):
@@ -262,8 +342,12 @@ def test_the_progress_hears_every_table_and_every_row(database_url, client, play
     heard: dict[str, list[int]] = {}
     planned: dict[str, int] = {}
     with other_store(database_url, tmp_path) as target:
-        result = copy_database(database_url, target, totals=planned.update,
-                               progress=lambda table, done: heard.setdefault(table, []).append(done))
+        result = copy_database(
+            database_url,
+            target,
+            totals=planned.update,
+            progress=lambda table, done: heard.setdefault(table, []).append(done),
+        )
     assert planned == result.rows and set(planned) == {table.name for table in copy_module.tables()}
     for table, counts_heard in heard.items():
         assert counts_heard == sorted(counts_heard) and counts_heard[-1] == result.rows[table]

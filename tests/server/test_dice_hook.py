@@ -35,9 +35,21 @@ def test_the_default_dice_are_the_secure_source(database_url):
 
 
 def test_rolls_and_rerolls_draw_from_the_apps_dice_factory(database_url):
-    dice = Factory(10, 9, 8, 1, 2,  # V20: Dexterity 3 + Firearms 2
-                   2, 3, 4, 5, 6, 7,  # V5: Dexterity 3 + Firearms 3, the last die a Hunger die
-                   10, 10)  # V5-8: the two normal dice rerolled
+    dice = Factory(
+        10,
+        9,
+        8,
+        1,
+        2,  # V20: Dexterity 3 + Firearms 2
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,  # V5: Dexterity 3 + Firearms 3, the last die a Hunger die
+        10,
+        10,
+    )  # V5-8: the two normal dice rerolled
     with TestClient(create_app(database_url, dice=dice)) as client:
         v20 = _table(client, "v20")
         player = v20.join()
@@ -52,8 +64,11 @@ def test_rolls_and_rerolls_draw_from_the_apps_dice_factory(database_url):
         first = v5.roll(player, character["id"], V5_TEST).json()["entry"]
         assert first["receipt"]["faces"] == [2, 3, 4, 5, 6, 7]
         assert first["receipt"]["result"]["hunger"] == [7]
-        rerolled = client.post(f"{v5.base}/log/{first['seq']}/rerolls", headers=player,
-                               json={"action": {"kind": "reroll", "dice": [0, 1]}})
+        rerolled = client.post(
+            f"{v5.base}/log/{first['seq']}/rerolls",
+            headers=player,
+            json={"action": {"kind": "reroll", "dice": [0, 1]}},
+        )
         assert rerolled.status_code == 201, rerolled.text
         receipt = rerolled.json()["entry"]["receipt"]
         assert receipt["rerolls"] == [{"dice": [0, 1], "faces": [10, 10]}]
@@ -69,7 +84,9 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
     from rollbook.server import serving
 
     made = []
-    monkeypatch.setattr(serving, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object())
+    monkeypatch.setattr(
+        serving, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object()
+    )
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
     serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=1)

@@ -38,9 +38,14 @@ class Served:
 
     def __enter__(self) -> Served:
         env = {**os.environ, "ROLLBOOK_DATABASE_URL": f"sqlite:///{self.database}"}
-        self.process = subprocess.Popen([*rollbook_command(), "serve", "--port", str(self.port), "--log-level", "warning"],
-                                        cwd=self.cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        text=True)
+        self.process = subprocess.Popen(
+            [*rollbook_command(), "serve", "--port", str(self.port), "--log-level", "warning"],
+            cwd=self.cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         deadline = time.monotonic() + 60  # a shared, loaded machine may take a while to import and migrate
         while True:
             try:
@@ -70,9 +75,14 @@ def test_stopping_and_starting_the_server_loses_nothing(tmp_path):
         created = http.post("/api/chronicles", json={"name": "Durable", "system": "v20"}).json()
         headers = {"Authorization": f"Bearer {created['token']}"}
         base = f"/api/chronicles/{created['chronicle']['id']}"
-        character = http.post(f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}).json()
-        rolled = http.post(f"{base}/characters/{character['id']}/rolls", headers={**headers, "Idempotency-Key": "k1"},
-                           json={"action": {**V20_TEST, "willpower": True}})
+        character = http.post(
+            f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}
+        ).json()
+        rolled = http.post(
+            f"{base}/characters/{character['id']}/rolls",
+            headers={**headers, "Idempotency-Key": "k1"},
+            json={"action": {**V20_TEST, "willpower": True}},
+        )
         assert rolled.status_code == 201
         before = http.get(f"{base}/log", headers=headers).json()
     assert database.exists()
@@ -81,10 +91,15 @@ def test_stopping_and_starting_the_server_loses_nothing(tmp_path):
         sheet = http.get(f"{base}/characters/{character['id']}", headers=headers).json()
         assert sheet["sheet"]["willpower"]["current"] == 2
         # The idempotency record survived too: the retry after the restart replays, spends nothing.
-        replay = http.post(f"{base}/characters/{character['id']}/rolls", headers={**headers, "Idempotency-Key": "k1"},
-                           json={"action": {**V20_TEST, "willpower": True}})
+        replay = http.post(
+            f"{base}/characters/{character['id']}/rolls",
+            headers={**headers, "Idempotency-Key": "k1"},
+            json={"action": {**V20_TEST, "willpower": True}},
+        )
         assert replay.json() == rolled.json()
-        after = http.post(f"{base}/characters/{character['id']}/rolls", headers=headers, json={"action": V20_TEST})
+        after = http.post(
+            f"{base}/characters/{character['id']}/rolls", headers=headers, json={"action": V20_TEST}
+        )
         # entry 1: the seed's commitment (F-1); the seed, sealed before the restart, still opens after it
         assert after.json()["entry"]["seq"] == 3
         assert after.json()["entry"]["prev_hash"] == before["entries"][-1]["entry_hash"]
@@ -94,7 +109,9 @@ def test_stopping_and_starting_the_server_loses_nothing(tmp_path):
     exported.write_text(export, encoding="utf-8")
     done = run_cli("log", "verify", str(exported))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout == "" and "3 entries" in done.stderr and "fair dice: 0 verified, 2 pending" in done.stderr
+    assert (
+        done.stdout == "" and "3 entries" in done.stderr and "fair dice: 0 verified, 2 pending" in done.stderr
+    )
 
 
 def _tamper(app, statements: list[str], params: dict) -> None:
@@ -103,8 +120,12 @@ def _tamper(app, statements: list[str], params: dict) -> None:
     database: Database = app.state.db
     with database.engine.begin() as connection:
         if database.sqlite:
-            triggers = [row[0] for row in connection.execute(
-                text("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log_entries'"))]
+            triggers = [
+                row[0]
+                for row in connection.execute(
+                    text("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log_entries'")
+                )
+            ]
             connection.execute(text("DROP TRIGGER log_entries_no_update"))
             connection.execute(text("DROP TRIGGER log_entries_no_delete"))
         else:
@@ -136,10 +157,17 @@ def _three_rolls(make_table):
 def test_an_entry_edited_behind_the_triggers_back_is_caught(app, make_table, tmp_path, backend):
     table = _three_rolls(make_table)
     assert _verify_export(table, tmp_path) == (0, [])
-    edit = ("UPDATE log_entries SET receipt = json_set(receipt, '$.result.successes', 42) "
-            "WHERE chronicle_id = :c AND seq = 2") if backend == "sqlite" else (
+    edit = (
+        (
+            "UPDATE log_entries SET receipt = json_set(receipt, '$.result.successes', 42) "
+            "WHERE chronicle_id = :c AND seq = 2"
+        )
+        if backend == "sqlite"
+        else (
             "UPDATE log_entries SET receipt = jsonb_set(receipt, '{result,successes}', '42') "
-            "WHERE chronicle_id = :c AND seq = 2")
+            "WHERE chronicle_id = :c AND seq = 2"
+        )
+    )
     _tamper(app, [edit], {"c": table.id})
     code, lines = _verify_export(table, tmp_path)
     assert code == 1
@@ -148,7 +176,9 @@ def test_an_entry_edited_behind_the_triggers_back_is_caught(app, make_table, tmp
     # The triggers are back: a plain UPDATE is refused again.
     with pytest.raises(Exception, match="append-only"):
         with app.state.db.engine.begin() as connection:
-            connection.execute(text("UPDATE log_entries SET seq = seq WHERE chronicle_id = :c"), {"c": table.id})
+            connection.execute(
+                text("UPDATE log_entries SET seq = seq WHERE chronicle_id = :c"), {"c": table.id}
+            )
 
 
 def test_an_entry_deleted_behind_the_triggers_back_is_caught(app, make_table, tmp_path):
@@ -156,7 +186,10 @@ def test_an_entry_deleted_behind_the_triggers_back_is_caught(app, make_table, tm
     _tamper(app, ["DELETE FROM log_entries WHERE chronicle_id = :c AND seq = 2"], {"c": table.id})
     code, lines = _verify_export(table, tmp_path)
     assert code == 1
-    assert lines[:2] == ["entry 3: entry 2 missing before it", "entry 3: prev_hash does not match the entry before it"]
+    assert lines[:2] == [
+        "entry 3: entry 2 missing before it",
+        "entry 3: prev_hash does not match the entry before it",
+    ]
     # entry 2 was the first roll (entry 1: the seed's commitment, F-1): its nonce is missing (F-3)
     assert len(lines) == 3 and lines[2].startswith("entry 4: Seed ") and "nonce(s) 1 never appear" in lines[2]
 

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from rollbook.play import SYSTEM_IDS, system_module
 from rollbook.server.app import create_app
-from .receipts import Chronicles, Dice, ok, play_everything
 
+from .receipts import Chronicles, Dice, ok, play_everything
 
 LANGS = ("en", "fr", "es")
 
@@ -56,8 +56,12 @@ def test_every_receipt_renders_on_every_page_in_every_language_for_every_role(se
     client, dice = served
     group = play_everything(client, dice, system)
     assert dice.faces == []
-    kinds = {e["receipt"]["kind"] for t, _ in group.tables for e in t.log(t.st, limit=200)["entries"]
-             if e["kind"] == "roll"}
+    kinds = {
+        e["receipt"]["kind"]
+        for t, _ in group.tables
+        for e in t.log(t.st, limit=200)["entries"]
+        if e["kind"] == "roll"
+    }
     assert set(system_module(system).ACTIONS) <= kinds
     pages, seen = render_everything(client, group)
     assert pages > 0

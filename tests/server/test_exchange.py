@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rollbook.play import verify_receipt
+from rollbook.server.app import create_app
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
-from rollbook.server.app import create_app
 
 from .conftest import Table
 from .helpers import MELEE, V20_ATTACKER, V20_DEFENDER
@@ -63,12 +63,20 @@ def test_V20_17_attack_damage_soak_marks_the_defenders_health(exchange_client, d
     dice.push(6, 8, 9, 2, 3)  # 3 successes
     attack = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
     assert attack["receipt"]["exchange"]["target"] == bran["id"]
-    dice.push(6, 1, 1, 7, 2, 10)  # Strength 3 + knife 1 + 2 extra successes = 6 dice: 3 levels (1s cancel nothing)
-    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))["entry"]
+    dice.push(
+        6, 1, 1, 7, 2, 10
+    )  # Strength 3 + knife 1 + 2 extra successes = 6 dice: 3 levels (1s cancel nothing)
+    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))[
+        "entry"
+    ]
     assert damage["refers_to"] == attack["seq"] and damage["receipt"]["pool"]["total"] == 6
     assert damage["receipt"]["result"]["levels"] == 3
-    assert damage["receipt"]["exchange"] == {"attacker": nia["id"], "target": bran["id"], "opened": attack["seq"],
-                                             "follows": attack["seq"]}
+    assert damage["receipt"]["exchange"] == {
+        "attacker": nia["id"],
+        "target": bran["id"],
+        "opened": attack["seq"],
+        "follows": attack["seq"],
+    }
     dice.push(6, 2, 3)  # Stamina 2 + Fortitude 1: one level soaked
     soaked = ok(t.roll(bob, bran["id"], {"kind": "soak"}, follows=damage["seq"]))
     soak = soaked["entry"]
@@ -99,26 +107,41 @@ def test_V20_17_who_may_take_each_step(exchange_client, dice):
     refused(t.roll(bob, bran["id"], {"kind": "soak"}, follows=attack["seq"]), 422, "follows_wrong_kind")
     # a typed-in value the receipt gives
     dice.push(6, 6, 6, 2, 2, 2)
-    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))["entry"]
-    refused(t.roll(t.st, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]), 422, "follows_conflict")
-    refused(t.roll(bob, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]), 403, "grant_required")
+    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))[
+        "entry"
+    ]
+    refused(
+        t.roll(t.st, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]),
+        422,
+        "follows_conflict",
+    )
+    refused(
+        t.roll(bob, bran["id"], {"kind": "soak", "damage": 1}, follows=damage["seq"]), 403, "grant_required"
+    )
     # the defender's soak: not Alice's for her own character, not someone else's defender
     refused(t.roll(alice, nia["id"], {"kind": "soak"}, follows=damage["seq"]), 403, "not_the_defender")
     refused(t.roll(alice, bran["id"], {"kind": "soak"}, follows=damage["seq"]), 403, "not_your_character")
     refused(t.roll(t.st, ghoul["id"], {"kind": "soak"}, follows=damage["seq"]), 403, "not_the_defender")
     # the Storyteller may roll the defence for a player's character too (the rules: the Storyteller acts for any)
     dice.push(2, 2, 2)
-    assert ok(t.roll(t.st, bran["id"], {"kind": "soak"}, follows=damage["seq"]))["character"]["sheet"]["health"] == \
-        {"bashing": 0, "lethal": 3, "aggravated": 0}
+    assert ok(t.roll(t.st, bran["id"], {"kind": "soak"}, follows=damage["seq"]))["character"]["sheet"][
+        "health"
+    ] == {"bashing": 0, "lethal": 3, "aggravated": 0}
     # an attack on an NPC: the Storyteller runs the defender's side
     dice.push(6, 8, 9, 2, 3)
     attack = ok(t.roll(alice, nia["id"], MELEE, target=ghoul["id"]))["entry"]
     dice.push(6, 6, 2, 2, 2, 2)
-    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))["entry"]
+    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))[
+        "entry"
+    ]
     refused(t.roll(alice, ghoul["id"], {"kind": "soak"}, follows=damage["seq"]), 403, "not_your_character")
     dice.push(2, 2, 2)
-    assert ok(t.roll(t.st, ghoul["id"], {"kind": "soak"}, follows=damage["seq"]))["character"]["sheet"]["health"][
-        "lethal"] == 2
+    assert (
+        ok(t.roll(t.st, ghoul["id"], {"kind": "soak"}, follows=damage["seq"]))["character"]["sheet"][
+            "health"
+        ]["lethal"]
+        == 2
+    )
     # an attack without a target: any character but the attacker defends
     dice.push(6, 8, 9, 2, 3)
     attack = ok(t.roll(alice, nia["id"], MELEE))["entry"]
@@ -143,7 +166,9 @@ def test_exchange_refusals_targets_and_unknown_entries(exchange_client, dice):
     scene = ok(exchange_client.post(f"{t.base}/scenes", headers=t.st, json={"name": "Alley"}))["entry"]
     refused(t.roll(alice, nia["id"], {"kind": "damage"}, follows=scene["seq"]), 409, "not_a_roll")
     willpower = ok(t.roll(alice, nia["id"], {"kind": "willpower"}))["entry"]
-    refused(t.roll(alice, nia["id"], {"kind": "willpower"}, follows=willpower["seq"]), 422, "follows_not_for_kind")
+    refused(
+        t.roll(alice, nia["id"], {"kind": "willpower"}, follows=willpower["seq"]), 422, "follows_not_for_kind"
+    )
 
 
 def test_a_step_may_not_follow_a_hidden_roll_a_player_does_not_see(exchange_client, dice):
@@ -154,7 +179,9 @@ def test_a_step_may_not_follow_a_hidden_roll_a_player_does_not_see(exchange_clie
     dice.push(6, 8, 9, 2, 3)
     attack = ok(t.roll(t.st, ghoul["id"], MELEE, target=bran["id"], hidden=True))["entry"]
     dice.push(6, 6, 6, 2, 2, 2)
-    damage = ok(t.roll(t.st, ghoul["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))["entry"]
+    damage = ok(t.roll(t.st, ghoul["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))[
+        "entry"
+    ]
     assert damage["visibility"] == "hidden"  # a step that follows a hidden roll is hidden
     refused(t.roll(bob, bran["id"], {"kind": "soak"}, follows=damage["seq"]), 404, "entry_not_found")
     revealed = exchange_client.post(f"{t.base}/log/{damage['seq']}/reveal", headers=t.st)
@@ -164,7 +191,11 @@ def test_a_step_may_not_follow_a_hidden_roll_a_player_does_not_see(exchange_clie
     assert soak["visibility"] == "public" and soak["receipt"]["request"]["damage"] == 3
 
 
-TIERS_SHOOTER = {"name": "Ana", "skills": {"firearms": 6}, "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}]}
+TIERS_SHOOTER = {
+    "name": "Ana",
+    "skills": {"firearms": 6},
+    "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}],
+}
 TIERS_TARGET = {"name": "Rook", "skills": {"dodge": 4}, "endurance": 3, "armor": {"torso": 2}}
 SHOT = {"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 2}
 
@@ -178,16 +209,26 @@ def test_T_4_T_5_firearms_dodge_soak_advances_the_wounds(exchange_client, dice):
     shot = ok(t.roll(alice, ana["id"], SHOT, target=rook["id"]))
     assert shot["entry"]["receipt"]["result"]["tier"] == 4
     assert shot["character"]["sheet"]["weapons"][0]["loaded"] == 4
-    refused(t.roll(alice, ana["id"], {"kind": "dodge"}, follows=shot["entry"]["seq"]), 403, "not_the_defender")
+    refused(
+        t.roll(alice, ana["id"], {"kind": "dodge"}, follows=shot["entry"]["seq"]), 403, "not_the_defender"
+    )
     dice.push(1, 3)  # 4 − 1 + 1 critical = tier 4: not strictly greater (T-4)
     dodge = ok(t.roll(bob, rook["id"], {"kind": "dodge"}, follows=shot["entry"]["seq"]))["entry"]
     assert dodge["refers_to"] == shot["entry"]["seq"] and not dodge["receipt"]["result"]["dodged"]
-    refused(t.roll(t.st, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["entry"]["seq"]), 409,
-            "step_taken")
+    refused(
+        t.roll(t.st, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["entry"]["seq"]),
+        409,
+        "step_taken",
+    )
     # where the hit lands is the game master's, not the defender's (issue 31 point 8): Bob asks
-    refused(t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"]), 403,
-            "grant_required")
-    asked = ok(t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"], ask=True), 202)
+    refused(
+        t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"]),
+        403,
+        "grant_required",
+    )
+    asked = ok(
+        t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"], ask=True), 202
+    )
     dice.push(4)  # 3 + 2 − 4 = soak tier 1: 3 wounds (T-5)
     soaked = ok(exchange_client.post(f"{t.base}/asks/{asked['ask']['id']}/grant", headers=t.st, json={}))
     assert soaked["entry"]["receipt"]["request"]["attack_tier"] == 4
@@ -205,7 +246,9 @@ def test_a_players_step_with_an_edge_is_asked_and_granted_as_that_step(exchange_
     dice.push(6, 8, 9, 2, 3)
     attack = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
     dice.push(6, 6, 6, 2, 2, 2)
-    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))["entry"]
+    damage = ok(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]))[
+        "entry"
+    ]
     asked = ok(t.roll(bob, bran["id"], {"kind": "soak"}, follows=damage["seq"], hidden=True, ask=True), 202)
     assert asked["entry"]["receipt"]["follows"] == damage["seq"]
     dice.push(6, 2, 2)
@@ -216,7 +259,9 @@ def test_a_players_step_with_an_edge_is_asked_and_granted_as_that_step(exchange_
     problems, counts = verify_entries(read_jsonl(t.export().splitlines()), verify_receipt, AuthorityLedger())
     assert problems == [] and counts["receipts"] == 3
     followed = [json.loads(line) for line in t.export().splitlines()][-1]
-    assert followed["receipt"]["exchange"]["follows"] == followed["refers_to"] == damage["seq"]  # under the hash
+    assert (
+        followed["receipt"]["exchange"]["follows"] == followed["refers_to"] == damage["seq"]
+    )  # under the hash
 
 
 # --- issue 31 point 8: the exchange carries only granted edges ------------------------------------
@@ -228,21 +273,41 @@ def test_perception_roll_followed_by_rifle_damage_issue31_8(exchange_client, dic
     """V20-17: damage follows an attack (a test of a combat Ability), with a weapon that attack uses."""
     t = table(exchange_client, "v20")
     alice, bob = t.join("Alice"), t.join("Bob")
-    nia = t.character(alice, {**V20_ATTACKER, "attributes": {**V20_ATTACKER["attributes"], "wits": 2},
-                              "talents": {"alertness": 3}})
+    nia = t.character(
+        alice,
+        {
+            **V20_ATTACKER,
+            "attributes": {**V20_ATTACKER["attributes"], "wits": 2},
+            "talents": {"alertness": 3},
+        },
+    )
     bran = t.character(bob, V20_DEFENDER)
     dice.push(9, 9, 9, 9, 9)  # five successes on a perception roll
     look = ok(t.roll(alice, nia["id"], PERCEPTION))["entry"]
-    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "pistol"}, follows=look["seq"]), 422,
-            "not_an_attack")
+    refused(
+        t.roll(alice, nia["id"], {"kind": "damage", "weapon": "pistol"}, follows=look["seq"]),
+        422,
+        "not_an_attack",
+    )
     refused(t.roll(t.st, nia["id"], {"kind": "damage"}, follows=look["seq"]), 422, "not_an_attack")
     dice.push(6, 8, 9, 2, 3)
     stab = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
-    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "pistol"}, follows=stab["seq"]), 422,
-            "weapon_not_the_attacks")
+    refused(
+        t.roll(alice, nia["id"], {"kind": "damage", "weapon": "pistol"}, follows=stab["seq"]),
+        422,
+        "weapon_not_the_attacks",
+    )
     # a shot aimed at the head is the Storyteller's to grant (A-1)
-    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife", "aimed_at_head": True},
-                   follows=stab["seq"]), 403, "grant_required")
+    refused(
+        t.roll(
+            alice,
+            nia["id"],
+            {"kind": "damage", "weapon": "knife", "aimed_at_head": True},
+            follows=stab["seq"],
+        ),
+        403,
+        "grant_required",
+    )
     assert not [s for s in next_steps_of(t, stab["seq"]) if s["kind"] == "damage"] == []
     assert [s for s in next_steps_of(t, look["seq"]) if s["kind"] == "damage"] == []
 
@@ -263,8 +328,11 @@ def test_a_step_follows_an_attack_of_a_closed_scene_issue31_8(exchange_client, d
     dice.push(6, 8, 9, 2, 3)
     attack = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
     ok(exchange_client.post(f"{t.base}/scene/close", headers=t.st), 200)
-    refused(t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]), 409,
-            "exchange_scene_closed")
+    refused(
+        t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"]),
+        409,
+        "exchange_scene_closed",
+    )
     # an attack made outside any scene, then a scene opened: still followed
     dice.push(6, 8, 9, 2, 3)
     outside = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
@@ -284,18 +352,23 @@ def test_follow_up_target_outside_the_chronicle_issue31_8(exchange_client, dice,
     dice.push(6, 8, 9, 2, 3)
     attack = ok(t.roll(alice, nia["id"], MELEE))["entry"]  # aimed at no one yet
     named = {"missing": 999999, "other_chronicle": stranger["id"], "attacker": nia["id"]}[target]
-    answer = t.roll(alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"], target=named)
+    answer = t.roll(
+        alice, nia["id"], {"kind": "damage", "weapon": "knife"}, follows=attack["seq"], target=named
+    )
     if target == "attacker":
         refused(answer, 422, "target_is_attacker")
     else:
         refused(answer, 404, "character_not_found")
 
 
-@pytest.mark.parametrize("system, action", [
-    ("v20", {"kind": "soak", "damage": 8, "damage_type": "lethal"}),
-    ("tiers", {"kind": "dodge", "attack_tier": 0}),
-    ("tiers", {"kind": "soak", "attack_tier": 0, "location": "torso"}),
-])
+@pytest.mark.parametrize(
+    "system, action",
+    [
+        ("v20", {"kind": "soak", "damage": 8, "damage_type": "lethal"}),
+        ("tiers", {"kind": "dodge", "attack_tier": 0}),
+        ("tiers", {"kind": "soak", "attack_tier": 0, "location": "torso"}),
+    ],
+)
 def test_standalone_defence_with_typed_damage_issue31_8(exchange_client, dice, system, action):
     """A soak or dodge that follows no roll takes its damage numbers from the Storyteller only (A-1)."""
     t = table(exchange_client, system)
@@ -314,8 +387,11 @@ def test_tiers_defender_chooses_where_the_hit_lands_issue31_8(exchange_client, d
     rook = t.character(bob, {**TIERS_TARGET, "armor": {"torso": 2, "head": 9}})
     dice.push(6)
     shot = ok(t.roll(alice, ana["id"], SHOT, target=rook["id"]))["entry"]
-    refused(t.roll(bob, rook["id"], {"kind": "soak", "location": "head"}, follows=shot["seq"]), 403,
-            "grant_required")
+    refused(
+        t.roll(bob, rook["id"], {"kind": "soak", "location": "head"}, follows=shot["seq"]),
+        403,
+        "grant_required",
+    )
     dice.push(4)
     soaked = ok(t.roll(t.st, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["seq"]))["entry"]
     assert soaked["receipt"]["pool"]["parts"][1] == {"trait": "armor.torso", "rating": 2}

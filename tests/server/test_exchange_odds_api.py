@@ -12,12 +12,23 @@ from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v20 import V20Request
 
-ATTACKER = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
-            "skills": {"melee": 2, "firearms": 3}, "talents": {"athletics": 1},
-            "weapons": [{"name": "knife", "damage": 1, "damage_type": "lethal"},
-                        {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"}]}
-GHOUL = {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2}, "talents": {"athletics": 2},
-         "disciplines": {"fortitude": 1}, "health": {"bashing": 1}}
+ATTACKER = {
+    "name": "Nia",
+    "attributes": {"strength": 3, "dexterity": 3, "stamina": 2},
+    "skills": {"melee": 2, "firearms": 3},
+    "talents": {"athletics": 1},
+    "weapons": [
+        {"name": "knife", "damage": 1, "damage_type": "lethal"},
+        {"name": "pistol", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+    ],
+}
+GHOUL = {
+    "name": "Ghoul",
+    "attributes": {"stamina": 3, "dexterity": 2},
+    "talents": {"athletics": 2},
+    "disciplines": {"fortitude": 1},
+    "health": {"bashing": 1},
+}
 
 
 def v20_table(make_table):
@@ -30,20 +41,34 @@ def v20_table(make_table):
 
 def test_V20_17_storyteller_sees_the_exact_odds_and_the_defenders_numbers(client, make_table):
     t, _, nia, ghoul = v20_table(make_table)
-    response = client.get(f"{t.base}/odds/exchange", headers=t.st,
-                          params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": "true"})
+    response = client.get(
+        f"{t.base}/odds/exchange",
+        headers=t.st,
+        params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": "true"},
+    )
     assert response.status_code == 200, response.text
     answer = response.json()
-    expected = exchange_odds(V20Request(pool=5), Weapon(1, "lethal", strength=3),
-                             Defender(stamina=3, fortitude=1, health=(1, 0, 0), dodge=V20Request(pool=4)))
+    expected = exchange_odds(
+        V20Request(pool=5),
+        Weapon(1, "lethal", strength=3),
+        Defender(stamina=3, fortitude=1, health=(1, 0, 0), dodge=V20Request(pool=4)),
+    )
     assert answer["defender_numbers"] is True and answer["system"] == "v20"
     assert answer["odds"]["outcomes"] == expected.outcomes.texts()
     assert sum(Fraction(p) for p in answer["odds"]["outcomes"].values()) == 1
     assert answer["odds"]["wounds"] == expected.wounds.nonzero().texts()
     assert answer["odds"]["defender"]["soak_pool"] == 4 and answer["odds"]["defender"]["health"] == [1, 0, 0]
-    posted = client.post(f"{t.base}/odds/exchange", headers=t.st,
-                         json={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": True,
-                               "action": {"kind": "test", "attribute": "dexterity", "ability": "melee"}})
+    posted = client.post(
+        f"{t.base}/odds/exchange",
+        headers=t.st,
+        json={
+            "attacker": nia["id"],
+            "target": ghoul["id"],
+            "weapon": "knife",
+            "dodge": True,
+            "action": {"kind": "test", "attribute": "dexterity", "ability": "melee"},
+        },
+    )
     assert posted.status_code == 200 and posted.json() == answer
 
 
@@ -51,20 +76,28 @@ def test_TR_1_the_chronicles_table_rules_in_force_reach_the_odds(client, make_ta
     t, _, nia, ghoul = v20_table(make_table)
     params = {"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": "true"}
     plain = client.get(f"{t.base}/odds/exchange", headers=t.st, params=params).json()["odds"]
-    changed = client.put(f"{t.base}/table-rules", headers=t.st, json={"table_rules": ["v20.ones_do_not_cancel"]})
+    changed = client.put(
+        f"{t.base}/table-rules", headers=t.st, json={"table_rules": ["v20.ones_do_not_cancel"]}
+    )
     assert changed.status_code == 200, changed.text
     odds = client.get(f"{t.base}/odds/exchange", headers=t.st, params=params).json()["odds"]
-    expected = exchange_odds(V20Request(pool=5), Weapon(1, "lethal", strength=3),
-                             Defender(stamina=3, fortitude=1, health=(1, 0, 0), dodge=V20Request(pool=4)),
-                             table_rules=["v20.ones_do_not_cancel"])
+    expected = exchange_odds(
+        V20Request(pool=5),
+        Weapon(1, "lethal", strength=3),
+        Defender(stamina=3, fortitude=1, health=(1, 0, 0), dodge=V20Request(pool=4)),
+        table_rules=["v20.ones_do_not_cancel"],
+    )
     assert odds["table_rules"] == ["v20.ones_do_not_cancel"] and odds["outcomes"] == expected.outcomes.texts()
     assert odds["outcomes"] != plain["outcomes"]
 
 
 def test_a_player_sees_only_the_probabilities_of_outcomes_never_the_npcs_ratings(client, make_table):
     t, alice, nia, ghoul = v20_table(make_table)
-    response = client.get(f"{t.base}/odds/exchange", headers=alice,
-                          params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol"})
+    response = client.get(
+        f"{t.base}/odds/exchange",
+        headers=alice,
+        params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol"},
+    )
     assert response.status_code == 200, response.text
     answer = response.json()
     assert answer["defender_numbers"] is False
@@ -78,7 +111,9 @@ def test_a_player_sees_only_the_probabilities_of_outcomes_never_the_npcs_ratings
 def test_a_player_may_not_attack_for_someone_elses_character(client, make_table):
     t, _, nia, ghoul = v20_table(make_table)
     bob = t.join("Bob")
-    response = client.get(f"{t.base}/odds/exchange", headers=bob, params={"attacker": nia["id"], "target": ghoul["id"]})
+    response = client.get(
+        f"{t.base}/odds/exchange", headers=bob, params={"attacker": nia["id"], "target": ghoul["id"]}
+    )
     assert response.status_code == 403 and response.json()["code"] == "not_your_character"
 
 
@@ -89,40 +124,78 @@ def test_exchange_odds_refusals(client, make_table):
         ({"attacker": nia["id"], "target": nia["id"]}, 422, "target_is_attacker"),
         ({"attacker": nia["id"], "target": 999999}, 404, "character_not_found"),
         ({"attacker": nia["id"], "target": ghoul["id"], "weapon": "axe"}, 422, "unknown_weapon"),
-        ({"attacker": nia["id"], "target": ghoul["id"], "attribute": "perception", "ability": "alertness"}, 422,
-         "not_an_attack"),  # the chain's own refusals (play.v20): a perception roll is no attack
-        ({"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol", "ability": "melee"}, 422,
-         "weapon_not_the_attacks"),
+        (
+            {"attacker": nia["id"], "target": ghoul["id"], "attribute": "perception", "ability": "alertness"},
+            422,
+            "not_an_attack",
+        ),  # the chain's own refusals (play.v20): a perception roll is no attack
+        (
+            {"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol", "ability": "melee"},
+            422,
+            "weapon_not_the_attacks",
+        ),
     ]:
         response = client.get(url, headers=t.st, params=params)
         assert (response.status_code, response.json()["code"]) == (status, code), response.text
         assert response.headers["content-type"].startswith("application/problem+json")
-    response = client.post(url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"],
-                                                     "action": {"kind": "damage"}})
-    assert response.status_code == 422 and response.json()["code"] == "exchange_needs_an_attack", response.text
+    response = client.post(
+        url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"], "action": {"kind": "damage"}}
+    )
+    assert response.status_code == 422 and response.json()["code"] == "exchange_needs_an_attack", (
+        response.text
+    )
     response = client.post(url, headers=t.st, json={"attacker": nia["id"], "target": ghoul["id"], "extra": 1})
     assert response.status_code == 422
     assert client.get(url, params={"attacker": nia["id"], "target": ghoul["id"]}).status_code == 401
     other = make_table("v5")
-    response = client.get(f"{other.base}/odds/exchange", headers=other.st, params={"attacker": 1, "target": 2})
+    response = client.get(
+        f"{other.base}/odds/exchange", headers=other.st, params={"attacker": 1, "target": 2}
+    )
     assert response.status_code in (404, 422)
 
 
 def test_T_3_T_5_tiers_exchange_from_both_sheets(client, make_table):
     t = make_table("tiers")
-    shooter = t.character(t.st, {"name": "Ana", "skills": {"firearms": 6},
-                                 "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}]})
-    target = t.character(t.st, {"name": "Bo", "skills": {"dodge": 4}, "endurance": 3, "armor": {"torso": 2},
-                                "wounds": {"level": 1, "length": 6}})
-    response = client.get(f"{t.base}/odds/exchange", headers=t.st,
-                          params={"attacker": shooter["id"], "target": target["id"], "skill": "firearms",
-                                  "weapon": "pistol", "bullets": 2, "dodge": "true"})
+    shooter = t.character(
+        t.st,
+        {
+            "name": "Ana",
+            "skills": {"firearms": 6},
+            "weapons": [{"name": "pistol", "bonus": 2, "capacity": 6}],
+        },
+    )
+    target = t.character(
+        t.st,
+        {
+            "name": "Bo",
+            "skills": {"dodge": 4},
+            "endurance": 3,
+            "armor": {"torso": 2},
+            "wounds": {"level": 1, "length": 6},
+        },
+    )
+    response = client.get(
+        f"{t.base}/odds/exchange",
+        headers=t.st,
+        params={
+            "attacker": shooter["id"],
+            "target": target["id"],
+            "skill": "firearms",
+            "weapon": "pistol",
+            "bullets": 2,
+            "dodge": "true",
+        },
+    )
     assert response.status_code == 200, response.text
-    expected = tiers_exchange(TiersRequest(kind="skill", skill=6, bonus=2, bullets=2),
-                              TiersDefender(endurance=3, armor=2, level=1, length=6, dodge=4))
+    expected = tiers_exchange(
+        TiersRequest(kind="skill", skill=6, bonus=2, bullets=2),
+        TiersDefender(endurance=3, armor=2, level=1, length=6, dodge=4),
+    )
     odds = response.json()["odds"]
     assert odds["outcomes"] == expected.outcomes.texts() and odds["track"] == expected.track.nonzero().texts()
-    response = client.get(f"{t.base}/odds/exchange", headers=t.st,
-                          params={"attacker": shooter["id"], "target": target["id"], "weapon": "pistol",
-                                  "location": "tail"})
+    response = client.get(
+        f"{t.base}/odds/exchange",
+        headers=t.st,
+        params={"attacker": shooter["id"], "target": target["id"], "weapon": "pistol", "location": "tail"},
+    )
     assert response.status_code == 422 and response.json()["code"] == "unknown_location"

@@ -24,8 +24,13 @@ SHEET_2 = {**V5_SHEET, "name": "Ilse"}
 
 def seed_in_use(app, chronicle_id: int, stream: str = "public") -> bytes:
     with app.state.db.read() as session:
-        row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream,
-                                                     FairSeed.revealed_seq.is_(None))).one()
+        row = session.scalars(
+            select(FairSeed).where(
+                FairSeed.chronicle_id == chronicle_id,
+                FairSeed.stream == stream,
+                FairSeed.revealed_seq.is_(None),
+            )
+        ).one()
         return seal.unseal(row.sealed, chronicle_id, row.commitment)
 
 
@@ -56,21 +61,41 @@ def evening(client, make_table, app, caplog):
     second = table.character(bob, SHEET_2)
     rolls = [e.call("POST", f"{base}/characters/{first['id']}/rolls", alice, 201, json={"action": V5_TEST})]
     e.first_seed = seed_in_use(app, table.id)
-    rolls.append(e.call("POST", f"{base}/characters/{second['id']}/rolls", bob, 201, json={"action": V5_TEST}))
-    rolls.append(e.call("POST", f"{base}/characters/{first['id']}/rolls", table.st, 201,
-                        json={"action": V5_TEST, "hidden": True}))
-    e.reroll = e.call("POST", f"{base}/log/{rolls[0]['entry']['seq']}/rerolls", alice, 201,
-                      json={"action": {"kind": "reroll", "dice": [0]}})
+    rolls.append(
+        e.call("POST", f"{base}/characters/{second['id']}/rolls", bob, 201, json={"action": V5_TEST})
+    )
+    rolls.append(
+        e.call(
+            "POST",
+            f"{base}/characters/{first['id']}/rolls",
+            table.st,
+            201,
+            json={"action": V5_TEST, "hidden": True},
+        )
+    )
+    e.reroll = e.call(
+        "POST",
+        f"{base}/log/{rolls[0]['entry']['seq']}/rerolls",
+        alice,
+        201,
+        json={"action": {"kind": "reroll", "dice": [0]}},
+    )
     e.call("PUT", f"{base}/members/me/client-seed", bob, 200, json={"client_seed": "a new string"})
-    rolls.append(e.call("POST", f"{base}/characters/{second['id']}/rolls", bob, 201, json={"action": V5_TEST}))
+    rolls.append(
+        e.call("POST", f"{base}/characters/{second['id']}/rolls", bob, 201, json={"action": V5_TEST})
+    )
     e.rotated = e.call("POST", f"{base}/fair/rotate", table.st, 201)
     # F-5: a scene's end reveals the seed its rolls used
     e.call("POST", f"{base}/scenes", table.st, 201, json={"name": "The docks"})
     e.second_seed = seed_in_use(app, table.id)
-    rolls.append(e.call("POST", f"{base}/characters/{first['id']}/rolls", alice, 201, json={"action": V5_TEST}))
+    rolls.append(
+        e.call("POST", f"{base}/characters/{first['id']}/rolls", alice, 201, json={"action": V5_TEST})
+    )
     e.closed = e.call("POST", f"{base}/scene/close", table.st, 200)
     e.third_seed = seed_in_use(app, table.id)
-    rolls.append(e.call("POST", f"{base}/characters/{second['id']}/rolls", bob, 201, json={"action": V5_TEST}))
+    rolls.append(
+        e.call("POST", f"{base}/characters/{second['id']}/rolls", bob, 201, json={"action": V5_TEST})
+    )
     e.rolls, e.alice, e.bob = rolls, alice, bob
     e.state = e.call("GET", f"{base}/fair", alice, 200)
     for headers in (table.st, alice, bob):
@@ -87,8 +112,13 @@ def test_every_online_receipt_carries_its_fairness_record_and_faces_recompute(ev
     e = evening
     first = e.rolls[0]["entry"]
     record = first["receipt"]["fair"]
-    assert record == {"algorithm": FAIR_ALGORITHM, "commitment": commitment_of(e.first_seed),
-                      "client_seed": "alice's lucky string", "nonce": 1, "stream": "public"}
+    assert record == {
+        "algorithm": FAIR_ALGORITHM,
+        "commitment": commitment_of(e.first_seed),
+        "client_seed": "alice's lucky string",
+        "nonce": 1,
+        "stream": "public",
+    }
     source = FairDice(e.first_seed, e.table.id, "alice's lucky string", 1)
     assert tuple(first["receipt"]["faces"]) == source.draw(len(first["receipt"]["faces"]), 10)
     assert e.rolls[1]["entry"]["receipt"]["fair"]["client_seed"] == "Élodie 🎲"
@@ -96,7 +126,9 @@ def test_every_online_receipt_carries_its_fairness_record_and_faces_recompute(ev
     hidden = e.rolls[2]["entry"]["receipt"]["fair"]
     assert hidden["client_seed"] == ""  # the Storyteller set none
     # F-7: a hidden roll takes the hidden stream's first nonce, not the public stream's next one
-    assert hidden["stream"] == "hidden" and hidden["nonce"] == 1 and hidden["commitment"] != record["commitment"]
+    assert (
+        hidden["stream"] == "hidden" and hidden["nonce"] == 1 and hidden["commitment"] != record["commitment"]
+    )
     last = e.reroll["entry"]["receipt"]["rerolls"][-1]
     assert last["fair"]["nonce"] == 3 and last["fair"]["client_seed"] == "alice's lucky string"
     assert e.reroll["entry"]["receipt"]["fair"] == record  # the roll's own record, copied
@@ -105,7 +137,10 @@ def test_every_online_receipt_carries_its_fairness_record_and_faces_recompute(ev
     assert e.rotated["revealed"]["last_nonce"] == 4 and e.rotated["hidden_revealed"] is None  # F-8; F-7
     assert e.rotated["commitment"] == commitment_of(e.second_seed)
     assert e.closed["rotation"]["revealed"]["seed"] == e.second_seed.hex()
-    assert e.state["commitment"] == commitment_of(e.third_seed) and e.state["client_seed"] == "alice's lucky string"
+    assert (
+        e.state["commitment"] == commitment_of(e.third_seed)
+        and e.state["client_seed"] == "alice's lucky string"
+    )
     assert [r["seed"] for r in e.state["revealed"]] == [e.first_seed.hex(), e.second_seed.hex()]
 
 
@@ -117,7 +152,9 @@ def test_the_seed_in_use_never_leaves_the_server(evening, app):
         assert secret not in text and secret.upper() not in text
     with app.state.db.read() as session:
         rows = session.scalars(select(FairSeed)).all()
-        assert all(e.third_seed.hex() not in row.sealed and e.first_seed.hex() not in row.sealed for row in rows)
+        assert all(
+            e.third_seed.hex() not in row.sealed and e.first_seed.hex() not in row.sealed for row in rows
+        )
 
 
 def test_log_verify_is_clean_with_pending_rolls_and_catches_each_tampering(evening, tmp_path):
@@ -191,8 +228,11 @@ def test_combat_follow_ups_take_their_own_nonce_and_verify(client, make_table, t
     assert damage.status_code == 201, damage.text
     soak = table.roll(bob, bran["id"], {"kind": "soak"}, follows=damage.json()["entry"]["seq"])
     assert soak.status_code == 201, soak.text
-    nonces = [attack["receipt"]["fair"]["nonce"], damage.json()["entry"]["receipt"]["fair"]["nonce"],
-              soak.json()["entry"]["receipt"]["fair"]["nonce"]]
+    nonces = [
+        attack["receipt"]["fair"]["nonce"],
+        damage.json()["entry"]["receipt"]["fair"]["nonce"],
+        soak.json()["entry"]["receipt"]["fair"]["nonce"],
+    ]
     assert nonces[1:] == [nonces[0] + 1, nonces[0] + 2]
     assert soak.json()["entry"]["receipt"]["fair"]["client_seed"] == "bob's"
     assert client.post(f"{table.base}/fair/rotate", headers=table.st).status_code == 201

@@ -15,8 +15,9 @@ from rollbook.web import live
 
 from .conftest import V20_SHEET, V20_TEST
 
-
-FORM_KEY = re.compile(r'(name="idempotency_key"[^>]*value=")[^"]*"|(value=")[^"]*("[^>]*name="idempotency_key")')
+FORM_KEY = re.compile(
+    r'(name="idempotency_key"[^>]*value=")[^"]*"|(value=")[^"]*("[^>]*name="idempotency_key")'
+)
 
 
 def _keyless(html: str) -> str:

@@ -32,7 +32,9 @@ class Feeds:
         self.errors: list[str] = []
         self._loop = asyncio.new_event_loop()
         self._stop: asyncio.Event | None = None
-        self._thread = threading.Thread(target=self._loop.run_until_complete, args=(self._run(),), daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_until_complete, args=(self._run(),), daemon=True
+        )
 
     async def _one(self, index: int, gate: asyncio.Semaphore) -> None:
         """One feed on its own connection, in plain HTTP/1.1 (a client this light lets one test
@@ -43,8 +45,14 @@ class Feeds:
             async with gate:
                 host, port = self.url.removeprefix("http://").split(":")
                 reader, writer = await asyncio.open_connection(host, int(port))
-                lines = [f"GET {path}?after={after} HTTP/1.1", f"Host: {host}", "Accept: text/event-stream",
-                         *(f"{name}: {value}" for name, value in headers.items()), "", ""]
+                lines = [
+                    f"GET {path}?after={after} HTTP/1.1",
+                    f"Host: {host}",
+                    "Accept: text/event-stream",
+                    *(f"{name}: {value}" for name, value in headers.items()),
+                    "",
+                    "",
+                ]
                 writer.write("\r\n".join(lines).encode())
                 status = await reader.readline()
                 if b" 200 " not in status:
@@ -55,7 +63,7 @@ class Feeds:
                     self.seen[index].append(int(line[4:]))
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # noqa: BLE001 - reported by the test
+        except Exception as error:
             self.errors.append(repr(error))
         finally:
             if writer is not None:
@@ -103,17 +111,32 @@ def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url
             joined = http.post("/api/join", json={"invitation": created["invitation"], "name": "P"}).json()
             base = f"/api/chronicles/{created['chronicle']['id']}"
             st, player = bearer(created["token"]), bearer(joined["token"])
-            character = http.post(f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}).json()
+            character = http.post(
+                f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}
+            ).json()
             # a chronicle's first roll also commits its fair-dice seed (F-1): two entries, two NOTIFYs that
             # may wake the reader twice; the roll measured below is an ordinary one, a single entry
-            warm = http.post(f"{base}/characters/{character['id']}/rolls", headers=st, json={"action": V20_TEST})
+            warm = http.post(
+                f"{base}/characters/{character['id']}/rolls", headers=st, json={"action": V20_TEST}
+            )
             assert warm.status_code == 201, warm.text
             head = http.get(f"{base}/log", headers=st, params={"limit": 1}).json()["head"]["seq"]
-            tables.append({"id": created["chronicle"]["id"], "base": base, "st": st, "player": player,
-                           "character": character["id"], "head": head})
+            tables.append(
+                {
+                    "id": created["chronicle"]["id"],
+                    "base": base,
+                    "st": st,
+                    "player": player,
+                    "character": character["id"],
+                    "head": head,
+                }
+            )
         # half the feeds the Storyteller's, half a player's: both views made from the one read
-        specs = [(f"{t['base']}/events", t["st"] if i % 2 else t["player"], t["head"])
-                 for i in range(FEEDS) for t in [tables[i % CHRONICLES]]]
+        specs = [
+            (f"{t['base']}/events", t["st"] if i % 2 else t["player"], t["head"])
+            for i in range(FEEDS)
+            for t in [tables[i % CHRONICLES]]
+        ]
         with Feeds(server.url, specs) as feeds:
             assert until(lambda: feeds.open == FEEDS or feeds.errors, 120), feeds.errors[:3]
             assert not feeds.errors
@@ -129,8 +152,11 @@ def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url
             catch_ups = hub.catch_ups
             assert until(lambda: hub.catch_ups == catch_ups + 1, 10)
             rolled = tables[0]
-            seq = http.post(f"{rolled['base']}/characters/{rolled['character']}/rolls", headers=rolled["st"],
-                            json={"action": V20_TEST}).json()["entry"]["seq"]
+            seq = http.post(
+                f"{rolled['base']}/characters/{rolled['character']}/rolls",
+                headers=rolled["st"],
+                json={"action": V20_TEST},
+            ).json()["entry"]["seq"]
             mine = [i for i, spec in enumerate(specs) if spec[0] == f"{rolled['base']}/events"]
             assert until(lambda: all(seq in feeds.seen[i] for i in mine), 30)
             assert hub.reads == reads + 1  # one read in this process for its FEEDS // CHRONICLES feeds
@@ -149,19 +175,27 @@ def test_idle_feeds_issue_no_statement_of_their_own_and_the_listener_sleeps_issu
     hub = app.state.hub
     hub.poll_interval = 0.25  # the catch-up, often: the clock of the idle window below
     statements: list[str] = []
-    event.listen(app.state.db.engine, "before_cursor_execute",
-                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    event.listen(
+        app.state.db.engine,
+        "before_cursor_execute",
+        lambda conn, cursor, statement, *rest: statements.append(statement),
+    )
     with ThreadedServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
         tables = []
         for index in range(3):
             created = http.post("/api/chronicles", json={"name": f"Idle {index}", "system": "v20"}).json()
             base = f"/api/chronicles/{created['chronicle']['id']}"
             st = bearer(created["token"])
-            character = http.post(f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}).json()
+            character = http.post(
+                f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}
+            ).json()
             head = http.get(f"{base}/log", headers=st, params={"limit": 1}).json()["head"]["seq"]
             tables.append((created["chronicle"]["id"], base, st, character["id"], head))
-        readers = [EventReader(server.url, f"{base}/events", st, {"after": head, "idle_timeout": 30}, cut=True)
-                   for _, base, st, _, head in tables for _ in range(4)]
+        readers = [
+            EventReader(server.url, f"{base}/events", st, {"after": head, "idle_timeout": 30}, cut=True)
+            for _, base, st, _, head in tables
+            for _ in range(4)
+        ]
         with contextlib.ExitStack() as stack:
             for reader in readers:
                 stack.enter_context(reader)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from datetime import UTC
 from collections.abc import Iterator
+from datetime import UTC
 from typing import Self
 
 import httpx
@@ -35,10 +35,17 @@ def _chronicle(http: httpx.Client) -> dict:
     created = http.post("/api/chronicles", json={"name": "Revoked", "system": "v20"}).json()
     joined = http.post("/api/join", json={"invitation": created["invitation"], "name": "Player"}).json()
     base = f"/api/chronicles/{created['chronicle']['id']}"
-    character = http.post(f"{base}/characters", headers=bearer(created["token"]),
-                          json={"name": "L", "sheet": V20_SHEET}).json()
-    return {"base": base, "id": created["chronicle"]["id"], "st": bearer(created["token"]),
-            "key": bearer(joined["token"]), "member": joined["member"]["id"], "character": character["id"]}
+    character = http.post(
+        f"{base}/characters", headers=bearer(created["token"]), json={"name": "L", "sheet": V20_SHEET}
+    ).json()
+    return {
+        "base": base,
+        "id": created["chronicle"]["id"],
+        "st": bearer(created["token"]),
+        "key": bearer(joined["token"]),
+        "member": joined["member"]["id"],
+        "character": character["id"],
+    }
 
 
 def _head(http: httpx.Client, table: dict) -> int:
@@ -78,8 +85,11 @@ def quiet_server(database_url):
 
 
 def _roll(http: httpx.Client, table: dict) -> int:
-    answer = http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
-                       json={"action": V20_TEST})
+    answer = http.post(
+        f"{table['base']}/characters/{table['character']}/rolls",
+        headers=table["st"],
+        json={"action": V20_TEST},
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()["entry"]["seq"]
 
@@ -120,9 +130,16 @@ def _two_feeds(server, how: str) -> Iterator[tuple[httpx.Client, dict, dict, Eve
         table = _chronicle(http)
         headers = _feed_headers(http, table, how)
         after = _head(http, table)
-        with EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed, \
-                EventReader(server.url, f"{table['base']}/events", table["st"],
-                            {"after": after, "idle_timeout": 30}, cut=True) as storyteller:
+        with (
+            EventReader(server.url, f"{table['base']}/events", headers, {"after": after}) as feed,
+            EventReader(
+                server.url,
+                f"{table['base']}/events",
+                table["st"],
+                {"after": after, "idle_timeout": 30},
+                cut=True,
+            ) as storyteller,
+        ):
             yield http, table, headers, feed, storyteller
 
 
@@ -154,16 +171,25 @@ def test_revocation_ends_the_feed_at_once_and_nothing_after_it_reaches_it_issue3
 @pytest.mark.parametrize("how", sorted(REASONS))
 def test_feed_outlives_revocation_issue31_3(quiet_server, how):
     with _two_feeds(quiet_server, how) as (http, table, headers, feed, storyteller):
-        assert http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
-                         json={"action": V20_TEST}).status_code == 201
+        assert (
+            http.post(
+                f"{table['base']}/characters/{table['character']}/rolls",
+                headers=table["st"],
+                json={"action": V20_TEST},
+            ).status_code
+            == 201
+        )
         assert until(lambda: any(e["data"]["kind"] == "roll" for e in feed.named("entry")))
         _revoke(http, table, how, headers)
         assert feed.ended.wait(ENDS_WITHIN), "the feed went on after its token was revoked"
         assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
         assert feed.events[-1]["event"] == "end"
         # the Storyteller's own feed is not ended: it still hears the next roll
-        seq = http.post(f"{table['base']}/characters/{table['character']}/rolls", headers=table["st"],
-                        json={"action": V20_TEST}).json()["entry"]["seq"]
+        seq = http.post(
+            f"{table['base']}/characters/{table['character']}/rolls",
+            headers=table["st"],
+            json={"action": V20_TEST},
+        ).json()["entry"]["seq"]
         assert until(lambda: seq in storyteller.seqs())
         assert not storyteller.named("end")
         assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
@@ -181,13 +207,15 @@ def test_feed_outlives_session_expiry_issue31_3(quiet_server):
         finally:
             rollbook_settings.install(before)
         expires = opened["expires_at"]
-        with EventReader(server.url, f"{table['base']}/events", bearer(opened["token"]),
-                         {"after": _head(http, table)}) as feed:
+        with EventReader(
+            server.url, f"{table['base']}/events", bearer(opened["token"]), {"after": _head(http, table)}
+        ) as feed:
             assert feed.ended.wait(ENDS_WITHIN), "the feed went on after its session expired"
         from datetime import datetime
 
-        left = (datetime.strptime(expires, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-                - datetime.now(UTC)).total_seconds()
+        left = (
+            datetime.strptime(expires, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) - datetime.now(UTC)
+        ).total_seconds()
         assert left <= 0.05  # not before the session expired (the timer fires just after)
         assert feed.named("end")[-1]["data"] == {"reason": "expired"}
 
@@ -215,11 +243,17 @@ def test_feed_outlives_revocation_in_another_process_issue31_3(pg_url):
     so the feed ended by the NOTIFY (a wait on that condition, not a budget of a second)."""
     first, second = create_app(pg_url), create_app(pg_url)
     second.state.hub.poll_interval = 3600.0
-    with ThreadedServer(first) as one, ThreadedServer(second) as two, httpx.Client(base_url=one.url, timeout=30) as http:
+    with (
+        ThreadedServer(first) as one,
+        ThreadedServer(second) as two,
+        httpx.Client(base_url=one.url, timeout=30) as http,
+    ):
         for how in ("removal", "key rotation"):
             table = _chronicle(http)
             headers = _feed_headers(http, table, how)
-            with EventReader(two.url, f"{table['base']}/events", headers, {"after": _head(http, table)}) as feed:
+            with EventReader(
+                two.url, f"{table['base']}/events", headers, {"after": _head(http, table)}
+            ) as feed:
                 assert until(lambda: table["id"] in second.state.hub.listened)
                 heard = second.state.hub.notifications
                 _revoke(http, table, how, headers)
@@ -228,4 +262,3 @@ def test_feed_outlives_revocation_in_another_process_issue31_3(pg_url):
             assert feed.named("end")[-1]["data"] == {"reason": REASONS[how]}
             assert right_after not in feed.seqs()
             assert second.state.hub.notifications > heard  # it was heard, not polled
-

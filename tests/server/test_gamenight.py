@@ -20,12 +20,20 @@ def test_an_edit_merges_on_the_current_sheet_and_is_logged(app, make_table):
     made = table.character(player, V5_SHEET)
     drawn = table.sheet(player, made["id"])["sheet"]  # the editor is drawn
     # meanwhile the Storyteller adds a stain (the sheet's version moves)
-    moved = table.client.post(f"{table.base}/characters/{made['id']}/adjustments", headers=table.st,
-                              json={"change": {"kind": "stains", "amount": 1}})
+    moved = table.client.post(
+        f"{table.base}/characters/{made['id']}/adjustments",
+        headers=table.st,
+        json={"change": {"kind": "stains", "amount": 1}},
+    )
     assert moved.status_code == 201, moved.text
     # the player's editor sends its concept, with the sheet it was drawn from: applied, the stain kept
-    as_member(app, player, lambda s, m: characters.edit_character(
-        s, m, made["id"], patch={"concept": "Sniper", "stains": drawn.get("stains", 0)}, base=drawn))
+    as_member(
+        app,
+        player,
+        lambda s, m: characters.edit_character(
+            s, m, made["id"], patch={"concept": "Sniper", "stains": drawn.get("stains", 0)}, base=drawn
+        ),
+    )
     sheet = table.sheet(player, made["id"])["sheet"]
     assert sheet["concept"] == "Sniper" and sheet["stains"] == 1
     edit = entries_of(table, "sheet_edit")[-1]
@@ -37,15 +45,26 @@ def test_the_same_field_changed_meanwhile_is_a_conflict(app, make_table):
     table = make_table("v5")
     made = table.character(table.st, V5_SHEET)
     drawn = table.sheet(table.st, made["id"])["sheet"]
-    as_member(app, table.st, lambda s, m: characters.edit_character(s, m, made["id"], patch={"concept": "A"},
-                                                                     base=drawn))
+    as_member(
+        app,
+        table.st,
+        lambda s, m: characters.edit_character(s, m, made["id"], patch={"concept": "A"}, base=drawn),
+    )
     with pytest.raises(ProblemError) as refused:
-        as_member(app, table.st, lambda s, m: characters.edit_character(s, m, made["id"], patch={"concept": "B"},
-                                                                         base=drawn))
+        as_member(
+            app,
+            table.st,
+            lambda s, m: characters.edit_character(s, m, made["id"], patch={"concept": "B"}, base=drawn),
+        )
     assert refused.value.code == "edit_conflict" and refused.value.params["field"] == "concept"
     # the same change made twice is no conflict; a number changed is also an effect
-    as_member(app, table.st, lambda s, m: characters.edit_character(
-        s, m, made["id"], patch={"concept": "A", "attributes": {"wits": 4}}, base=drawn))
+    as_member(
+        app,
+        table.st,
+        lambda s, m: characters.edit_character(
+            s, m, made["id"], patch={"concept": "A", "attributes": {"wits": 4}}, base=drawn
+        ),
+    )
     sheet = table.sheet(table.st, made["id"])["sheet"]
     assert sheet["concept"] == "A" and sheet["attributes"]["wits"] == 4
     edit = entries_of(table, "sheet_edit")[-1]

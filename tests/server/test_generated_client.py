@@ -28,13 +28,35 @@ PACKAGE = "rollbook_api_client"
 def generated(tmp_path_factory):
     """The client package, generated into a temporary folder and imported from there."""
     generator = Path(sys.executable).with_name("openapi-python-client")
-    command = [str(generator)] if generator.exists() else [shutil.which("openapi-python-client") or "openapi-python-client"]
+    command = (
+        [str(generator)]
+        if generator.exists()
+        else [shutil.which("openapi-python-client") or "openapi-python-client"]
+    )
     where = tmp_path_factory.mktemp("client")
     app = create_app(f"sqlite:///{where / 'schema.sqlite3'}")
     (where / "openapi.json").write_text(json.dumps(app.openapi()), encoding="utf-8")
-    (where / "config.yaml").write_text(f"package_name_override: {PACKAGE}\npost_hooks: []\n", encoding="utf-8")
-    done = subprocess.run([*command, "generate", "--path", "openapi.json", "--config", "config.yaml", "--meta", "none",
-                           "--output-path", PACKAGE], cwd=where, capture_output=True, text=True, timeout=300)
+    (where / "config.yaml").write_text(
+        f"package_name_override: {PACKAGE}\npost_hooks: []\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [
+            *command,
+            "generate",
+            "--path",
+            "openapi.json",
+            "--config",
+            "config.yaml",
+            "--meta",
+            "none",
+            "--output-path",
+            PACKAGE,
+        ],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Warning" not in done.stdout + done.stderr, done.stdout + done.stderr
     _work_around_cast_shadowing(where / PACKAGE)
@@ -89,18 +111,25 @@ def test_a_generated_client_plays_each_system(generated, server, system):
     assert isinstance(created, _model(generated, "Created")), created
     chronicle = created.chronicle.id
     assert getattr(created.chronicle.system, "value", created.chronicle.system) == system
-    st = client_module.AuthenticatedClient(base_url=server, token=created.token, raise_on_unexpected_status=True)
+    st = client_module.AuthenticatedClient(
+        base_url=server, token=created.token, raise_on_unexpected_status=True
+    )
 
     sheet = _model(generated, f"{t}NewSheet").from_dict(given.sheet.value)
-    character = add_character.sync(chronicle, client=st, body=_model(generated, "CharacterCreate")(
-        name=given.sheet.value["name"], sheet=sheet))
+    character = add_character.sync(
+        chronicle,
+        client=st,
+        body=_model(generated, "CharacterCreate")(name=given.sheet.value["name"], sheet=sheet),
+    )
     assert isinstance(character, _model(generated, "CharacterView")), character
     assert isinstance(character.sheet, _model(generated, f"{t}Sheet")), type(character.sheet)
 
     for key, example in given.actions.items():
         action_model = _model(generated, _action_model(system, example.value["kind"]))
         action = action_model.from_dict(example.value)
-        answer = roll.sync(chronicle, character.id, client=st, body=_model(generated, "RollRequest")(action=action))
+        answer = roll.sync(
+            chronicle, character.id, client=st, body=_model(generated, "RollRequest")(action=action)
+        )
         assert isinstance(answer, _model(generated, "RollAnswer")), (key, answer)
         entry = answer.entry
         assert isinstance(entry, _model(generated, "RollEntry")), (key, type(entry))
@@ -112,7 +141,9 @@ def test_a_generated_client_plays_each_system(generated, server, system):
     page = log_page.sync(chronicle, client=st)
     assert isinstance(page, _model(generated, "LogPage"))
     kinds = [getattr(entry.kind, "value", entry.kind) for entry in page.entries]
-    assert kinds == ["seed_commit"] + ["roll"] * len(given.actions)  # F-1: the seed committed before the first roll
+    assert kinds == ["seed_commit"] + ["roll"] * len(
+        given.actions
+    )  # F-1: the seed committed before the first roll
 
 
 def _camel(kind: str) -> str:

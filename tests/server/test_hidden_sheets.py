@@ -16,7 +16,9 @@ NPC = {**V5_SHEET, "name": "The Prince", "attributes": {"dexterity": 3, "wits": 
 
 
 def edit(table, headers, character_id: int, patch: dict) -> None:
-    response = table.client.patch(f"{table.base}/characters/{character_id}", headers=headers, json={"patch": patch})
+    response = table.client.patch(
+        f"{table.base}/characters/{character_id}", headers=headers, json={"patch": patch}
+    )
     assert response.status_code == 200, response.text
 
 
@@ -30,11 +32,17 @@ def test_sheet_edits_and_removals_are_read_by_owner_and_storyteller_only_issue31
     prince = table.character(table.st, NPC)
     vasha = table.character(alice, {**V5_SHEET, "name": "Vasha"})
     spare = table.character(alice, {**V5_SHEET, "name": "Spare"})
-    edit(table, table.st, prince["id"], {"attributes": {"wits": 5}})  # the NPC's wits: the Storyteller's secret
+    edit(
+        table, table.st, prince["id"], {"attributes": {"wits": 5}}
+    )  # the NPC's wits: the Storyteller's secret
     edit(table, alice, vasha["id"], {"concept": "Sniper of the seventh ward"})
     as_member(app, table.st, lambda s, m: characters.remove_character(s, m, spare["id"]))
 
-    for headers, reads_npc, reads_alices in ((table.st, True, True), (alice, False, True), (bob, False, False)):
+    for headers, reads_npc, reads_alices in (
+        (table.st, True, True),
+        (alice, False, True),
+        (bob, False, False),
+    ):
         for entries in (table.log(headers, limit=500)["entries"], entries_of(table.export(headers))):
             npc_edit, own_edit = by_kind(entries, "sheet_edit")
             removal = by_kind(entries, "removal")[0]
@@ -42,9 +50,15 @@ def test_sheet_edits_and_removals_are_read_by_owner_and_storyteller_only_issue31
             assert bool(own_edit.get("redacted")) is not reads_alices
             assert bool(removal.get("redacted")) is not reads_alices
             if reads_npc:
-                assert npc_edit["receipt"]["changes"] == [{"field": "attributes.wits", "before": 2, "after": 5}]
+                assert npc_edit["receipt"]["changes"] == [
+                    {"field": "attributes.wits", "before": 2, "after": 5}
+                ]
             else:
-                assert npc_edit["receipt"] is None and npc_edit["effects"] == [] and npc_edit["character"] is None
+                assert (
+                    npc_edit["receipt"] is None
+                    and npc_edit["effects"] == []
+                    and npc_edit["character"] is None
+                )
             if reads_alices:
                 assert removal["receipt"]["sheet"]["name"] == "Spare"
                 assert own_edit["receipt"]["changes"][0]["after"] == "Sniper of the seventh ward"

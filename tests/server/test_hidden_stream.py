@@ -32,8 +32,13 @@ def call(client, method: str, url: str, headers: dict, expect: int, **kwargs) ->
 
 def seed_in_use(app, chronicle_id: int, stream: str) -> bytes | None:
     with app.state.db.read() as session:
-        row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream,
-                                                     FairSeed.revealed_seq.is_(None))).first()
+        row = session.scalars(
+            select(FairSeed).where(
+                FairSeed.chronicle_id == chronicle_id,
+                FairSeed.stream == stream,
+                FairSeed.revealed_seq.is_(None),
+            )
+        ).first()
         return None if row is None else seal.unseal(row.sealed, chronicle_id, row.commitment)
 
 
@@ -53,8 +58,14 @@ def night(client, make_table):
     hidden, visible = [], []
 
     def roll(headers, character, **body):
-        answer = call(client, "POST", f"{base}/characters/{character['id']}/rolls", headers, 201,
-                      json={"action": V5_TEST, **body})
+        answer = call(
+            client,
+            "POST",
+            f"{base}/characters/{character['id']}/rolls",
+            headers,
+            201,
+            json={"action": V5_TEST, **body},
+        )
         (hidden if body.get("hidden") else visible).append(answer["entry"])
         return answer["entry"]
 
@@ -63,8 +74,14 @@ def night(client, make_table):
     roll(bob, ilse)
     roll(table.st, vasha, hidden=True)
     # a player's hidden ask (A-1: a hidden roll is the Storyteller's), granted as asked
-    asked = call(client, "POST", f"{base}/characters/{vasha['id']}/rolls", alice, 202,
-                 json={"action": {**V5_TEST, "difficulty": 4}, "hidden": True, "ask": True})
+    asked = call(
+        client,
+        "POST",
+        f"{base}/characters/{vasha['id']}/rolls",
+        alice,
+        202,
+        json={"action": {**V5_TEST, "difficulty": 4}, "hidden": True, "ask": True},
+    )
     granted = call(client, "POST", f"{base}/asks/{asked['ask']['id']}/grant", table.st, 201, json={})
     hidden.append(granted["entry"])
     roll(alice, vasha)
@@ -72,8 +89,19 @@ def night(client, make_table):
     roll(bob, ilse)
     roll(table.st, prince, hidden=True)
     rotated = call(client, "POST", f"{base}/fair/rotate", table.st, 201)
-    return {"table": table, "alice": alice, "bob": bob, "hidden": hidden, "visible": visible, "closed": closed,
-            "rotated": rotated, "ask": asked, "grant": granted, "vasha": vasha, "prince": prince}
+    return {
+        "table": table,
+        "alice": alice,
+        "bob": bob,
+        "hidden": hidden,
+        "visible": visible,
+        "closed": closed,
+        "rotated": rotated,
+        "ask": asked,
+        "grant": granted,
+        "vasha": vasha,
+        "prince": prince,
+    }
 
 
 def test_hidden_roll_recomputed_after_reveal_issue31_1(night):
@@ -93,7 +121,8 @@ def test_hidden_roll_recomputed_after_reveal_issue31_1(night):
             for client_seed in clients:
                 for nonce in ALL_NONCES:
                     assert faces_for(seed, table.id, client_seed, nonce, [10] * len(secret)) != secret, (
-                        f"hidden roll {entry['seq']} recomputed from a revealed seed at nonce {nonce}")
+                        f"hidden roll {entry['seq']} recomputed from a revealed seed at nonce {nonce}"
+                    )
         assert entry["receipt"]["fair"]["stream"] == "hidden"
     # and the public stream has no gap where a hidden roll was: no nonce points at one
     public: dict[str, list[int]] = {}
@@ -113,9 +142,12 @@ def test_hidden_seed_stays_sealed_until_its_rolls_are_revealed(night, app):
     secret = seed_in_use(app, table.id, "hidden")
     assert secret is not None
     for headers in (table.st, night["alice"], night["bob"]):
-        texts = [table.export(headers), json.dumps(table.log(headers)),
-                 table.client.get(f"{table.base}/fair", headers=headers).text,
-                 table.client.get(f"/chronicles/{table.id}", headers=headers).text]
+        texts = [
+            table.export(headers),
+            json.dumps(table.log(headers)),
+            table.client.get(f"{table.base}/fair", headers=headers).text,
+            table.client.get(f"/chronicles/{table.id}", headers=headers).text,
+        ]
         assert all(secret.hex() not in text for text in texts)
     state = table.client.get(f"{table.base}/fair", headers=night["bob"]).json()
     assert all(r["stream"] == "public" for r in state["revealed"])
@@ -134,8 +166,9 @@ def test_storyteller_reveals_the_hidden_rolls_with_their_seed_issue31_1(night, t
         assert not shown.get("redacted") and shown["revealed_by"] is not None
         seed = bytes.fromhex(hidden["seed"])
         fair = shown["receipt"]["fair"]
-        assert faces_for(seed, table.id, fair["client_seed"], fair["nonce"], [10] * len(shown["receipt"]["faces"])) \
-            == tuple(shown["receipt"]["faces"])
+        assert faces_for(
+            seed, table.id, fair["client_seed"], fair["nonce"], [10] * len(shown["receipt"]["faces"])
+        ) == tuple(shown["receipt"]["faces"])
     # the granted hidden roll's ask and grant come with it: A-2 checks out on a player's export
     assert not log[night["ask"]["entry"]["seq"]].get("redacted")
     assert not log[night["grant"]["grant"]["seq"]].get("redacted")
@@ -152,8 +185,14 @@ def test_hidden_seed_revealed_at_the_rotation_once_each_roll_was(client, make_ta
     alice = table.join("Alice")
     vasha = table.character(alice, BIG)
     call(client, "POST", f"{table.base}/scenes", table.st, 201, json={"name": "Docks"})
-    first = call(client, "POST", f"{table.base}/characters/{vasha['id']}/rolls", table.st, 201,
-                 json={"action": V5_TEST, "hidden": True})["entry"]
+    first = call(
+        client,
+        "POST",
+        f"{table.base}/characters/{vasha['id']}/rolls",
+        table.st,
+        201,
+        json={"action": V5_TEST, "hidden": True},
+    )["entry"]
     call(client, "POST", f"{table.base}/characters/{vasha['id']}/rolls", alice, 201, json={"action": V5_TEST})
     call(client, "POST", f"{table.base}/log/{first['seq']}/reveal", table.st, 201)
     closed = call(client, "POST", f"{table.base}/scene/close", table.st, 200)
@@ -198,8 +237,12 @@ def test_the_storytellers_page_reveals_the_hidden_rolls_with_their_seed(night):
     page = table.client.get(f"/chronicles/{table.id}", headers=table.st).text
     assert 'name="reveal_hidden"' in page and "Reveal the hidden rolls and their seed" in page
     assert 'name="reveal_hidden"' not in table.client.get(f"/chronicles/{table.id}", headers=bob).text
-    posted = table.client.post(f"/chronicles/{table.id}/fair/rotate", headers=table.st,
-                               data={"reveal_hidden": "1"}, follow_redirects=False)
+    posted = table.client.post(
+        f"/chronicles/{table.id}/fair/rotate",
+        headers=table.st,
+        data={"reveal_hidden": "1"},
+        follow_redirects=False,
+    )
     assert posted.status_code == 303, posted.text
     log = {e["seq"]: e for e in table.log(bob, limit=500)["entries"]}
     assert all(not log[entry["seq"]].get("redacted") for entry in night["hidden"])

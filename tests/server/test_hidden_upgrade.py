@@ -19,8 +19,9 @@ from .conftest import V5_SHEET, V5_TEST, Table
 
 def streams(app, chronicle_id: int) -> list[tuple[str, int]]:
     with app.state.db.read() as session:
-        rows = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == chronicle_id,
-                                                      FairSeed.revealed_seq.is_(None))).all()
+        rows = session.scalars(
+            select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.revealed_seq.is_(None))
+        ).all()
         return sorted((row.stream, row.nonce) for row in rows)
 
 
@@ -51,7 +52,9 @@ def test_a_seed_in_use_holding_hidden_rolls_goes_on_as_the_hidden_seed_after_the
         assert streams(fresh, revealed.id) == [("public", 1)]
         # the next visible roll commits a public seed; hidden rolls go on under the old one
         shown = waiting.roll(waiting.st, waiting.npc["id"], V5_TEST).json()["entry"]["receipt"]["fair"]
-        hidden = waiting.roll(waiting.st, waiting.npc["id"], V5_TEST, hidden=True).json()["entry"]["receipt"]["fair"]
+        hidden = waiting.roll(waiting.st, waiting.npc["id"], V5_TEST, hidden=True).json()["entry"]["receipt"][
+            "fair"
+        ]
         assert (shown["stream"], shown["nonce"]) == ("public", 1)
         assert (hidden["stream"], hidden["nonce"]) == ("hidden", 2)
         assert streams(fresh, waiting.id) == [("hidden", 2), ("public", 1)]

@@ -30,17 +30,22 @@ def test_feeds_joining_together_read_their_tokens_once_each_judged_on_its_own(ma
     assert rotated.status_code == 201, rotated.text
     db = client.app.state.db
     with db.read() as session:
-        members = {member.name: member for member in
-                   session.scalars(select(Member).where(Member.chronicle_id == table.id))}
+        members = {
+            member.name: member
+            for member in session.scalars(select(Member).where(Member.chronicle_id == table.id))
+        }
         for member in members.values():
             session.expunge(member)
 
     async def join_all() -> tuple[list, int]:
         hub = Hub(db, poll_interval=3600.0)
         try:
-            feeds = await asyncio.gather(*(
-                hub.join(members[f"Player {index}"], [key["Authorization"].removeprefix("Bearer ")])
-                for index, key in enumerate(keys)))
+            feeds = await asyncio.gather(
+                *(
+                    hub.join(members[f"Player {index}"], [key["Authorization"].removeprefix("Bearer ")])
+                    for index, key in enumerate(keys)
+                )
+            )
             ended = [feed.ended for feed in feeds]
             for feed in feeds:
                 hub.leave(feed)

@@ -26,12 +26,17 @@ def _served_once(app, backend: str) -> None:
         base = f"/api/chronicles/{created['chronicle']['id']}"
         character = http.post(f"{base}/characters", headers=st, json={"name": "L", "sheet": V20_SHEET}).json()
         after = http.get(f"{base}/log", headers=st, params={"limit": 1}).json()["head"]["seq"]
-        with EventReader(server.url, f"{base}/events", st, {"after": after, "idle_timeout": 30},
-                         cut=True) as feed:
+        with EventReader(
+            server.url, f"{base}/events", st, {"after": after, "idle_timeout": 30}, cut=True
+        ) as feed:
             if backend == "postgresql":  # the roll is heard by NOTIFY, not found by the catch-up
-                assert until(lambda: created["chronicle"]["id"] in hub.listened), "the listener does not listen"
+                assert until(lambda: created["chronicle"]["id"] in hub.listened), (
+                    "the listener does not listen"
+                )
                 heard = hub.notifications
-            rolled = http.post(f"{base}/characters/{character['id']}/rolls", headers=st, json={"action": V20_TEST})
+            rolled = http.post(
+                f"{base}/characters/{character['id']}/rolls", headers=st, json={"action": V20_TEST}
+            )
             assert rolled.status_code == 201, rolled.text
             seq = rolled.json()["entry"]["seq"]
             assert until(lambda: seq in feed.seqs(), 30), "the feed did not hear the roll"
@@ -65,9 +70,12 @@ def test_a_server_left_with_a_feed_open_still_closes_its_app_issue30_3(pg_url):
 
         def read_until_cut() -> None:  # a client that never leaves: the server's end cuts it
             try:
-                with httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=60)) as client, \
-                        client.stream("GET", f"{base}/events", headers=bearer(created["token"]),
-                                      params={"idle_timeout": 20}) as stream:
+                with (
+                    httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=60)) as client,
+                    client.stream(
+                        "GET", f"{base}/events", headers=bearer(created["token"]), params={"idle_timeout": 20}
+                    ) as stream,
+                ):
                     opened.set()
                     for _ in stream.iter_lines():
                         pass
@@ -79,7 +87,9 @@ def test_a_server_left_with_a_feed_open_still_closes_its_app_issue30_3(pg_url):
         reader = threading.Thread(target=read_until_cut, daemon=True)
         reader.start()
         assert opened.wait(30)
-        assert until(lambda: created["chronicle"]["id"] in hub.listened), "the feed's channel is not listened to"
+        assert until(lambda: created["chronicle"]["id"] in hub.listened), (
+            "the feed's channel is not listened to"
+        )
     assert not server.thread.is_alive(), "the server went on after the test left it"
     assert not hub.listener.alive, "the app's listener outlived its server"
     reader.join(timeout=60)

@@ -30,7 +30,9 @@ def test_an_entry_read_after_the_revocation_never_reaches_the_feed(make_table, c
     character = table.character(table.st, V20_SHEET)
     db = client.app.state.db
     with db.read() as session:
-        member = session.scalars(select(Member).where(Member.chronicle_id == table.id, Member.name == "Bruno")).one()
+        member = session.scalars(
+            select(Member).where(Member.chronicle_id == table.id, Member.name == "Bruno")
+        ).one()
         session.expunge(member)
     token = player["Authorization"].removeprefix("Bearer ")
 
@@ -38,7 +40,9 @@ def test_an_entry_read_after_the_revocation_never_reaches_the_feed(make_table, c
     held, entered, release = [], threading.Event(), threading.Event()
 
     def held_read(connection, chronicle_id, *args):
-        if chronicle_id == table.id and not held:  # the first read of this chronicle waits, before its snapshot
+        if (
+            chronicle_id == table.id and not held
+        ):  # the first read of this chronicle waits, before its snapshot
             held.append(True)
             entered.set()
             assert release.wait(WAIT), "the test never let the read go"

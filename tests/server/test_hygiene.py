@@ -23,7 +23,9 @@ def _raw(value) -> bytes:
 
 
 def _post(client, url, value, headers=None):
-    return client.post(url, content=_raw(value), headers={"content-type": "application/json", **(headers or {})})
+    return client.post(
+        url, content=_raw(value), headers={"content-type": "application/json", **(headers or {})}
+    )
 
 
 @pytest.mark.parametrize("bad", BAD, ids=lambda c: f"U+{ord(c):04X}")
@@ -40,44 +42,71 @@ def test_every_text_field_is_checked_and_nothing_is_written(client, make_table):
     before = table.log()["head"]
     cases = [
         (f"{table.base}/characters", {"name": "Lu\x00cita", "sheet": V20_SHEET}, "name"),
-        (f"{table.base}/characters", {"name": "Lucita", "sheet": {**V20_SHEET, "notes": "a\ud83d"}}, "sheet.notes"),
-        (f"{table.base}/characters", {"name": "Lucita", "sheet": {**V20_SHEET, "k\x00ey": 1}}, "sheet.k\ufffdey"),
-        (f"{table.base}/characters/{character['id']}/rolls",
-         {"action": {**V20_TEST, "ability": "fire\x00arms"}}, "action.ability"),
+        (
+            f"{table.base}/characters",
+            {"name": "Lucita", "sheet": {**V20_SHEET, "notes": "a\ud83d"}},
+            "sheet.notes",
+        ),
+        (
+            f"{table.base}/characters",
+            {"name": "Lucita", "sheet": {**V20_SHEET, "k\x00ey": 1}},
+            "sheet.k\ufffdey",
+        ),
+        (
+            f"{table.base}/characters/{character['id']}/rolls",
+            {"action": {**V20_TEST, "ability": "fire\x00arms"}},
+            "action.ability",
+        ),
         ("/api/join", {"invitation": table.invitation, "name": "A\x00nn"}, "name"),
-        (f"{table.base}/characters/{character['id']}/adjustments", {"change": {"kind": "x", "list": ["ok", "\x01"]}},
-         "change.list[1]"),
+        (
+            f"{table.base}/characters/{character['id']}/adjustments",
+            {"change": {"kind": "x", "list": ["ok", "\x01"]}},
+            "change.list[1]",
+        ),
     ]
     for url, body, field in cases:
         response = _post(client, url, body, table.st)
         problem(response, 422, "text_not_allowed")
         assert response.json()["params"]["field"] == field
-    response = client.patch(table.base, content=_raw({"name": "\ud800"}),
-                            headers={**table.st, "content-type": "application/json"})
+    response = client.patch(
+        table.base, content=_raw({"name": "\ud800"}), headers={**table.st, "content-type": "application/json"}
+    )
     problem(response, 422, "text_not_allowed")
     assert table.log()["head"] == before
     assert len(client.get(f"{table.base}/characters", headers=table.st).json()["characters"]) == 1
     # tab, line feed and carriage return are text; so is any printable character
-    fine = _post(client, f"{table.base}/characters", {"name": "Lucita\tla\nde\r Roma 🦇 é", "sheet": V20_SHEET}, table.st)
+    fine = _post(
+        client,
+        f"{table.base}/characters",
+        {"name": "Lucita\tla\nde\r Roma 🦇 é", "sheet": V20_SHEET},
+        table.st,
+    )
     assert fine.status_code == 201, fine.text
 
 
 def test_query_parameters_and_forms_are_checked(client, make_table):
     table = make_table("v20")
     problem(client.get(f"{table.base}/log?after=1%00", headers=table.st), 422, "text_not_allowed")
-    response = client.post("/join", content=b"invitation=x&name=A%00nn",
-                           headers={"content-type": "application/x-www-form-urlencoded"})
+    response = client.post(
+        "/join",
+        content=b"invitation=x&name=A%00nn",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
     problem(response, 422, "text_not_allowed")
-    response = client.post("/join", content=b"invitation=x&name=%ff%fe",
-                           headers={"content-type": "application/x-www-form-urlencoded"})
+    response = client.post(
+        "/join",
+        content=b"invitation=x&name=%ff%fe",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
     problem(response, 422, "text_not_allowed")
 
 
 def test_a_5_mb_body_is_413(client, make_table):
     table = make_table("v20")
     big = _raw({"name": "Big", "sheet": {**V20_SHEET, "notes": "x" * (5 * 1024 * 1024)}})
-    response = client.post(f"{table.base}/characters", content=big,
-                           headers={**table.st, "content-type": "application/json"})
+    response = client.post(
+        f"{table.base}/characters", content=big, headers={**table.st, "content-type": "application/json"}
+    )
     problem(response, 413, "body_too_large")
     assert response.json()["params"]["limit"] == hygiene.MAX_BODY
 
@@ -85,8 +114,9 @@ def test_a_5_mb_body_is_413(client, make_table):
         for _ in range(6):
             yield b"x" * (1024 * 1024)
 
-    streamed = client.post(f"{table.base}/characters", content=chunks(),
-                           headers={**table.st, "content-type": "application/json"})
+    streamed = client.post(
+        f"{table.base}/characters", content=chunks(), headers={**table.st, "content-type": "application/json"}
+    )
     problem(streamed, 413, "body_too_large")
     assert len(client.get(f"{table.base}/characters", headers=table.st).json()["characters"]) == 0
 
@@ -95,13 +125,19 @@ def test_a_5_mb_body_is_413(client, make_table):
 def test_deep_nesting_is_refused(client, make_table, depth):
     table = make_table("v20")
     body = b'{"name": "Deep", "sheet": {"x": ' + b"[" * depth + b"]" * depth + b"}}"
-    response = client.post(f"{table.base}/characters", content=body,
-                           headers={**table.st, "content-type": "application/json"})
+    response = client.post(
+        f"{table.base}/characters", content=body, headers={**table.st, "content-type": "application/json"}
+    )
     problem(response, 422, "json_too_deep")
 
 
 def test_nesting_inside_strings_does_not_count():
-    assert hygiene.json_depth(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "b": [1, {"c": "\\"]"}]}') == 3
+    assert (
+        hygiene.json_depth(
+            b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "b": [1, {"c": "\\"]"}]}'
+        )
+        == 3
+    )
 
 
 def test_the_refusal_speaks_the_readers_language(client):
@@ -120,9 +156,11 @@ def test_the_nesting_count_is_linear_on_hostile_bodies():
 
 
 _TEXT = st.text(st.characters(codec=None) | st.sampled_from(BAD), max_size=6)  # BAD: lone surrogates too
-_JSON = st.recursive(st.none() | st.booleans() | st.integers() | _TEXT,
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
-                     max_leaves=8)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
 
 
 def _refused(raw: bytes) -> bool:

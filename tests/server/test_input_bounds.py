@@ -7,7 +7,6 @@ import pytest
 from rollbook.server.usecases import checks
 
 
-
 def _create(client, table, headers, name: str, sheet: dict | None = None):
     return client.post(f"{table.base}/characters", headers=headers, json={"name": name, "sheet": sheet or {}})
 
@@ -22,13 +21,19 @@ def test_character_name_of_101_characters_refused_issue31_16(client, make_table)
     assert refused.status_code == 422 and refused.json()["code"] == "too_long"
 
 
-@pytest.mark.parametrize("body", [b'{"name": "\xff\xfe", "sheet": {}}',
-                                  b'{"name": "X", "sheet": {}, "owner": ' + b"7" * 4301 + b"}",
-                                  b'{"name": "X", "sheet": {"notes": "a"}, "owner": ' + b"7" * 5000 + b"}"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"name": "\xff\xfe", "sheet": {}}',
+        b'{"name": "X", "sheet": {}, "owner": ' + b"7" * 4301 + b"}",
+        b'{"name": "X", "sheet": {"notes": "a"}, "owner": ' + b"7" * 5000 + b"}",
+    ],
+)
 def test_invalid_utf8_or_huge_integer_answers_http_400_issue31_16(client, make_table, body):
     table = make_table("v20")
-    answer = client.post(f"{table.base}/characters", headers={**table.st, "Content-Type": "application/json"},
-                         content=body)
+    answer = client.post(
+        f"{table.base}/characters", headers={**table.st, "Content-Type": "application/json"}, content=body
+    )
     assert answer.status_code == 400 and answer.json()["code"] == "body_not_json", answer.text
     assert answer.headers["content-type"].startswith("application/problem+json")
 
@@ -36,10 +41,12 @@ def test_invalid_utf8_or_huge_integer_answers_http_400_issue31_16(client, make_t
 @pytest.mark.parametrize("mark", ["\u200b", "\u200d", "\u202e", "\u2066", "\ufeff", "\u061c"])
 def test_zero_width_and_rtl_override_accepted_in_names_issue31_16(client, make_table, mark):
     table = make_table("v20")
-    for answer in (_create(client, table, table.st, f"Lu{mark}cita"),
-                   _create(client, table, table.st, "Lucita", {"name": f"Lu{mark}cita"}),
-                   client.post("/api/join", json={"invitation": table.invitation, "name": f"A{mark}nn"}),
-                   client.post("/api/chronicles", json={"name": f"Chi{mark}cago", "system": "v20"})):
+    for answer in (
+        _create(client, table, table.st, f"Lu{mark}cita"),
+        _create(client, table, table.st, "Lucita", {"name": f"Lu{mark}cita"}),
+        client.post("/api/join", json={"invitation": table.invitation, "name": f"A{mark}nn"}),
+        client.post("/api/chronicles", json={"name": f"Chi{mark}cago", "system": "v20"}),
+    ):
         assert answer.status_code == 422 and answer.json()["code"] == "text_not_allowed", answer.text
     assert client.get(f"{table.base}/characters", headers=table.st).json()["characters"] == []
 
@@ -52,8 +59,9 @@ def test_no_bound_on_a_sheets_size_issue31_16(client, make_table):
     assert answer.json()["params"]["most"] == checks.MAX_SHEET_BYTES
     made = _create(client, table, table.st, "Fits", {"cards": cards[:4]})
     assert made.status_code == 201, made.text
-    grown = client.patch(f"{table.base}/characters/{made.json()['id']}", headers=table.st,
-                         json={"patch": {"cards": cards}})
+    grown = client.patch(
+        f"{table.base}/characters/{made.json()['id']}", headers=table.st, json={"patch": {"cards": cards}}
+    )
     assert grown.status_code == 422 and grown.json()["code"] == "sheet_too_large", grown.text
 
 

@@ -26,8 +26,9 @@ def test_invitation_code_in_access_log_issue31_15(app):
     import uvicorn
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="info", access_log=True,
-                                           lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="info", access_log=True, lifespan="on")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -40,7 +41,9 @@ def test_invitation_code_in_access_log_issue31_15(app):
     try:
         base = f"http://127.0.0.1:{port}"
         with httpx.Client(base_url=base) as storyteller, httpx.Client(base_url=base) as player:
-            made = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"})
+            made = storyteller.post(
+                "/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"}
+            )
             chronicle = made.headers["location"]
             page = storyteller.get(chronicle).text
             code = re.search(r'id="invitation-code">([^<]+)<', page).group(1)

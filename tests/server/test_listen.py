@@ -34,7 +34,9 @@ def _table(url: str) -> tuple[str, dict, int, int]:
         created = http.post("/api/chronicles", json={"name": "Listen", "system": "v20"}).json()
         headers = {"Authorization": f"Bearer {created['token']}"}
         base = f"/api/chronicles/{created['chronicle']['id']}"
-        character = http.post(f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}).json()
+        character = http.post(
+            f"{base}/characters", headers=headers, json={"name": "L", "sheet": V20_SHEET}
+        ).json()
     return base, headers, character["id"], created["chronicle"]["id"]
 
 
@@ -46,7 +48,9 @@ def _last(url: str, base: str, headers: dict) -> int:
 
 def _roll(url: str, base: str, headers: dict, character_id: int) -> int:
     with httpx.Client(base_url=url, timeout=30) as http:
-        answer = http.post(f"{base}/characters/{character_id}/rolls", headers=headers, json={"action": V20_TEST})
+        answer = http.post(
+            f"{base}/characters/{character_id}/rolls", headers=headers, json={"action": V20_TEST}
+        )
     assert answer.status_code == 201, answer.text
     return answer.json()["entry"]["seq"]
 
@@ -64,15 +68,16 @@ class _Feed(ReadInThread):
         self._thread = threading.Thread(target=self._read, args=(url, base, headers, params))
 
     def _read(self, url: str, base: str, headers: dict, params: dict) -> None:
-        with httpx.Client(base_url=url, timeout=30) as http, \
-                http.stream("GET", f"{base}/events", headers=headers, params=params) as stream:
+        with (
+            httpx.Client(base_url=url, timeout=30) as http,
+            http.stream("GET", f"{base}/events", headers=headers, params=params) as stream,
+        ):
             self.opened.set()
             for line in stream.iter_lines():
                 if line.startswith("data: "):
                     self.received.append({"at": time.monotonic(), **json.loads(line[6:])})
                     if self.received[-1]["kind"] == "roll":
                         return
-
 
 
 def test_a_process_hears_the_chronicles_it_has_a_live_feed_open_for_and_no_other(pg_url):
@@ -100,7 +105,9 @@ def test_a_process_hears_the_chronicles_it_has_a_live_feed_open_for_and_no_other
         heard = hub.notifications
         _roll(one.url, base, headers, character)  # not sent to the second process, then or later
         other_base, other_headers, other_character, other_id = other
-        with _Feed(two.url, other_base, other_headers, after=_last(one.url, other_base, other_headers)) as feed:
+        with _Feed(
+            two.url, other_base, other_headers, after=_last(one.url, other_base, other_headers)
+        ) as feed:
             assert until(lambda: hub.listened == {other_id})
             seq = _roll(one.url, other_base, other_headers, other_character)
         assert feed.received[-1]["seq"] == seq
@@ -142,8 +149,10 @@ def test_a_listener_whose_connection_ended_listens_again_and_its_feeds_read_what
         with _Feed(two.url, base, headers, after=_last(one.url, base, headers)) as feed:
             assert until(lambda: hub.listened == {watched})
             connections = hub.listener.attempts
-            _admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                   f"WHERE query = 'LISTEN {listen.channel(watched)}'")
+            _admin(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                f"WHERE query = 'LISTEN {listen.channel(watched)}'"
+            )
             assert until(lambda: not hub.listened)
             rolled_at = time.monotonic()
             seq = _roll(one.url, base, headers, character)
@@ -183,11 +192,14 @@ def test_migration_0006_moves_the_notify_to_a_channel_per_chronicle_and_back(fre
         engine.dispose()
 
 
-def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30_5(pg_url, monkeypatch, caplog):
+def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30_5(
+    pg_url, monkeypatch, caplog
+):
     """A programming error in the listener was caught like a lost connection and retried every
     second, forever, feeds silently polling. Now only a lost connection is retried: a defect is
     logged with its traceback, the process's open feeds end, a new feed answers 500, and the
     listener does not try again."""
+
     def broken(self, connection):
         until(lambda: bool(self.hub.watched))  # a feed is open: then the defect
         raise TypeError("a defect in the listener")
@@ -197,8 +209,10 @@ def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30
     hub = app.state.hub
     with ThreadedServer(app) as server:
         base, headers, _character, _chronicle = _table(server.url)
-        with httpx.Client(base_url=server.url, timeout=30) as http, \
-                http.stream("GET", f"{base}/events", headers=headers, params={"idle_timeout": 20}) as stream:
+        with (
+            httpx.Client(base_url=server.url, timeout=30) as http,
+            http.stream("GET", f"{base}/events", headers=headers, params={"idle_timeout": 20}) as stream,
+        ):
             lines = list(stream.iter_lines())  # the feed ends when the listener fails
         assert "event: end" in lines and 'data: {"reason":"error"}' in lines
         assert hub.failure is not None and isinstance(hub.failure, TypeError)
@@ -210,7 +224,9 @@ def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30
             assert http.get(f"{base}/events", headers=headers).status_code == 500
 
 
-def test_a_database_error_in_the_listener_is_logged_and_surfaces_not_retried_issue30_5(pg_url, monkeypatch, caplog):
+def test_a_database_error_in_the_listener_is_logged_and_surfaces_not_retried_issue30_5(
+    pg_url, monkeypatch, caplog
+):
     """A database error that is not a lost connection (here a LISTEN PostgreSQL refuses: a
     malformed channel name, ``psycopg.ProgrammingError``) is a defect like any other: logged with
     its traceback, the feeds end, the listener does not reconnect and try it again every second."""
@@ -278,8 +294,10 @@ def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_
                 assert feed.seqs() == [first - 1, first]  # the seed's commitment, then the roll: one commit
                 assert until(lambda: hub.notifications == heard + 2)
                 with engine.connect() as connection:
-                    connection.execute(text("SELECT pg_notify(:channel, :seq)"),
-                                       {"channel": listen.channel(chronicle), "seq": str(first - 1)})
+                    connection.execute(
+                        text("SELECT pg_notify(:channel, :seq)"),
+                        {"channel": listen.channel(chronicle), "seq": str(first - 1)},
+                    )
                     connection.commit()
                 assert until(lambda: hub.coalesced >= coalesced + 1)  # heard, and no read made of it
                 second = _roll(server.url, base, headers, character)
@@ -329,5 +347,9 @@ def test_a_listener_told_to_stop_says_nothing_of_its_lost_connection_issue30_3(p
     lost = ClosedThenLost(SimpleNamespace(listened=frozenset(), fail=None), url)
     lost.ensure()
     assert until(lambda: lost.attempts == 1 and not lost.alive)
-    said = [r.getMessage() for r in caplog.records if r.name == "rollbook.server.events" and r.levelno >= logging.WARNING]
+    said = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "rollbook.server.events" and r.levelno >= logging.WARNING
+    ]
     assert not said, said

@@ -32,8 +32,11 @@ def exported(client, make_table) -> list[dict]:
     character = table.character(player, V20_SHEET)
     assert table.roll(player, character["id"], {**V20_TEST, "willpower": True}).status_code == 201
     assert table.roll(player, character["id"], V20_TEST).status_code == 201
-    restored = client.post(f"{table.base}/characters/{character['id']}/adjustments", headers=table.st,
-                           json={"change": {"kind": "restore", "resource": "willpower", "amount": 1}})
+    restored = client.post(
+        f"{table.base}/characters/{character['id']}/adjustments",
+        headers=table.st,
+        json={"change": {"kind": "restore", "resource": "willpower", "amount": 1}},
+    )
     assert restored.status_code == 201, restored.text
     hidden = table.roll(table.st, character["id"], V20_TEST, hidden=True).json()["entry"]["seq"]
     assert client.post(f"{table.base}/log/{hidden}/reveal", headers=table.st).status_code == 201
@@ -70,8 +73,13 @@ def _set_outcome(entry):
 
 def _set_effects(entry):
     entry["effects"] = copy.deepcopy(entry["effects"])
-    entry["effects"][0] = {**entry["effects"][0], **{k: (v + 1 if isinstance(v, int) and not isinstance(v, bool) else v)
-                                                    for k, v in entry["effects"][0].items()}}
+    entry["effects"][0] = {
+        **entry["effects"][0],
+        **{
+            k: (v + 1 if isinstance(v, int) and not isinstance(v, bool) else v)
+            for k, v in entry["effects"][0].items()
+        },
+    }
 
 
 TAMPERS = {
@@ -102,13 +110,13 @@ def test_a_tampered_field_is_caught(exported, name):
 
 def test_a_dropped_entry_is_caught(exported):
     i = _nth(exported, 2)
-    problems = _verify(exported[:i] + exported[i + 1:])
+    problems = _verify(exported[:i] + exported[i + 1 :])
     assert any("missing" in p for p in problems), problems
 
 
 def test_swapped_entries_are_caught(exported):
     i = _nth(exported, 2)
-    swapped = [*exported[:i], exported[i + 1], exported[i], *exported[i + 2:]]
+    swapped = [*exported[:i], exported[i + 1], exported[i], *exported[i + 2 :]]
     assert any("out of order" in p or "missing" in p or "prev_hash" in p for p in _verify(swapped))
     renumbered = copy.deepcopy(swapped)  # and renumbered, as a forger would
     renumbered[i]["seq"], renumbered[i + 1]["seq"] = exported[i]["seq"], exported[i + 1]["seq"]
@@ -130,12 +138,30 @@ def test_every_field_written_is_hashed(exported):
     entry = exported[_nth(exported, 1)]
     assert entry["entry_hash"] == hash_of(entry) != legacy_hash_of(entry)
     with pytest.raises(TypeError):
-        entry_hash(**{k: entry[k] for k in ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor",
-                                             "visibility", "receipt")}, effects=[])
+        entry_hash(
+            **{
+                k: entry[k]
+                for k in (
+                    "chronicle",
+                    "seq",
+                    "prev_hash",
+                    "created_at",
+                    "kind",
+                    "actor",
+                    "visibility",
+                    "receipt",
+                )
+            },
+            effects=[],
+        )
 
 
 def test_the_cli_reports_a_tampered_effect(exported, tmp_path):
     path = tmp_path / "log.jsonl"
-    path.write_text("\n".join(json.dumps(e) for e in _tampered(exported, 1, _set_effects)) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(json.dumps(e) for e in _tampered(exported, 1, _set_effects)) + "\n", encoding="utf-8"
+    )
     done = log_verify(path)
-    assert done.returncode == 1 and f"entry {exported[_nth(exported, 1)]['seq']}: hash mismatch" in done.stdout
+    assert (
+        done.returncode == 1 and f"entry {exported[_nth(exported, 1)]['seq']}: hash mismatch" in done.stdout
+    )

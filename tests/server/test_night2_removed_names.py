@@ -18,8 +18,11 @@ from .helpers import as_member
 
 def _who(page: str, seq: int) -> str:
     """The heading of the feed card of entry ``seq`` (who made it), as read."""
-    found = re.search(rf'<li id="[^"]*" class="card[^"]*" data-seq="{seq}".*?<span class="who">(.*?)</span>\s*<time',
-                      page, re.DOTALL)
+    found = re.search(
+        rf'<li id="[^"]*" class="card[^"]*" data-seq="{seq}".*?<span class="who">(.*?)</span>\s*<time',
+        page,
+        re.DOTALL,
+    )
     assert found, f"no card #{seq} on the page"
     return text_of(found.group(1)).strip()
 
@@ -50,13 +53,19 @@ def test_issue34_point9_a_removed_players_receipts_keep_his_name(app, client, ma
     her_roll = again.json()["entry"]["seq"]
     her_quick = as_member(app, carla, lambda s, m: rolls.quick_roll(s, m, {"pool": 5}))["entry"]["seq"]
 
-    expected = {his_roll: (bruno_id, "Bruno"), his_quick: (bruno_id, "Bruno"),
-                her_roll: (carla_id, "Carla"), her_quick: (carla_id, "Carla")}
+    expected = {
+        his_roll: (bruno_id, "Bruno"),
+        his_quick: (bruno_id, "Bruno"),
+        her_roll: (carla_id, "Carla"),
+        her_quick: (carla_id, "Carla"),
+    }
     # the API log, read by the Storyteller and by the player who joined since
     for headers in (table.st, carla):
         by_seq = {e["seq"]: e for e in table.log(headers)["entries"]}
         for seq, (member, name) in expected.items():
-            assert (by_seq[seq]["actor"]["member"], by_seq[seq]["actor"]["name"]) == (member, name), by_seq[seq]
+            assert (by_seq[seq]["actor"]["member"], by_seq[seq]["actor"]["name"]) == (member, name), by_seq[
+                seq
+            ]
     # the export (what `rollbook log verify` reads)
     exported = {e["seq"]: e for e in map(json.loads, table.export().splitlines())}
     for seq, (member, name) in expected.items():
@@ -84,6 +93,9 @@ def test_issue34_point9_a_removed_players_character_unclaimed_still_names_him(ap
     seq = rolled.json()["entry"]["seq"]
     page = client.get(f"/chronicles/{table.id}", headers=table.st).text
     assert _who(page, seq) == "Hero"  # his own character, while he plays it: the character's name alone
-    assert client.delete(f"{table.base}/members/{_member_id(client, bruno)}", headers=table.st).status_code == 200
+    assert (
+        client.delete(f"{table.base}/members/{_member_id(client, bruno)}", headers=table.st).status_code
+        == 200
+    )
     page = client.get(f"/chronicles/{table.id}", headers=table.st).text
     assert "Hero" in _who(page, seq) and "Bruno" in _who(page, seq)

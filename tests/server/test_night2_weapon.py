@@ -7,10 +7,16 @@ from __future__ import annotations
 
 from .helpers import problem
 
-NIA = {"name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2, "firearms": 2, "stealth": 2},
-       "weapons": [{"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
-                   {"name": "Navaja", "damage": 1, "damage_type": "lethal"},
-                   {"name": "Sable", "damage": 2, "damage_type": "lethal"}]}
+NIA = {
+    "name": "Nia",
+    "attributes": {"strength": 3, "dexterity": 3},
+    "skills": {"melee": 2, "firearms": 2, "stealth": 2},
+    "weapons": [
+        {"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+        {"name": "Navaja", "damage": 1, "damage_type": "lethal"},
+        {"name": "Sable", "damage": 2, "damage_type": "lethal"},
+    ],
+}
 ATTACK = {"kind": "test", "attribute": "dexterity", "ability": "melee", "difficulty": 2}
 
 
@@ -37,8 +43,11 @@ def test_issue34_a_v20_attack_declared_with_a_weapon_deals_its_damage(make_table
     # another hand-to-hand weapon than the one declared is refused
     attack = _attack(table, nia, weapon="Navaja")
     other = table.roll(table.st, nia, {"kind": "damage", "weapon": "Sable"}, follows=attack["seq"])
-    assert problem(other, 422, "weapon_not_the_attacks")["params"] == {"field": "weapon", "weapon": "Sable",
-                                                                       "ability": "melee"}
+    assert problem(other, 422, "weapon_not_the_attacks")["params"] == {
+        "field": "weapon",
+        "weapon": "Sable",
+        "ability": "melee",
+    }
     # an attack declared with none keeps the choice of its Ability's weapons (V20-17, issue 31 point 8)
     attack = _attack(table, nia)
     sable = table.roll(table.st, nia, {"kind": "damage", "weapon": "Sable"}, follows=attack["seq"])

@@ -34,8 +34,9 @@ def test_a644e05_log_fails_verify_after_upgrade_issue31_14(tmp_path):
         exported = run_cli("log", "export", str(chronicle), "--database-url", url, "-o", str(out))
         assert exported.returncode == 0, exported.stderr
         verified = log_verify(out)
-        assert verified.returncode == 0 and "clean" in verified.stdout + verified.stderr, \
+        assert verified.returncode == 0 and "clean" in verified.stdout + verified.stderr, (
             verified.stdout + verified.stderr
+        )
     # the old readings were kept, not rewritten: a 1 on a skill of 0 was a failure at tier −1 then (T-2
     # before its Reading), and the old soaks name no outcome
     entries = [json.loads(line) for line in (tmp_path / "log1.jsonl").read_text().splitlines()]
@@ -43,8 +44,11 @@ def test_a644e05_log_fails_verify_after_upgrade_issue31_14(tmp_path):
     lifted = [r for r in climbs if r["faces"][:2] == [1, 5]][0]
     assert "rules_version" not in lifted and "critical_lift" not in lifted["result"]
     assert lifted["result"]["tier"] == -1 and lifted["result"]["outcome"] == "failure"
-    soaks = [json.loads(line)["receipt"] for line in (tmp_path / "log2.jsonl").read_text().splitlines()
-             if json.loads(line)["receipt"].get("kind") == "soak"]
+    soaks = [
+        json.loads(line)["receipt"]
+        for line in (tmp_path / "log2.jsonl").read_text().splitlines()
+        if json.loads(line)["receipt"].get("kind") == "soak"
+    ]
     assert soaks and all("outcome" not in s["result"] for s in soaks)
 
 
@@ -54,8 +58,14 @@ def test_a_receipt_of_today_carries_its_rules_version_and_an_old_reading_does_no
     from rollbook.dice import GivenFaces
 
     sheet = play.new_sheet("tiers", {"name": "Kay", "skills": {"climbing": 0}})
-    receipt = play.perform("tiers", sheet, {"kind": "skill", "skill": "climbing"}, mode="strict", role="storyteller",
-                           source=GivenFaces([1, 5])).receipt
+    receipt = play.perform(
+        "tiers",
+        sheet,
+        {"kind": "skill", "skill": "climbing"},
+        mode="strict",
+        role="storyteller",
+        source=GivenFaces([1, 5]),
+    ).receipt
     assert receipt["rules_version"] == RULES_VERSION
     assert receipt["result"]["tier"] == 0 and receipt["result"]["critical_lift"] == 1  # T-2 Reading
     assert verify_receipt(receipt) == []

@@ -11,7 +11,8 @@ from types import SimpleNamespace
 import pytest
 from sqlalchemy import event, select, update
 
-from rollbook.server import presence as process_presence, tx
+from rollbook.server import presence as process_presence
+from rollbook.server import tx
 from rollbook.server.models import Member, Presence
 from rollbook.server.usecases import presence
 
@@ -22,7 +23,9 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 def _members(db, chronicle_id: int) -> dict[str, Member]:
     with db.read() as session:
-        members = {m.name: m for m in session.scalars(select(Member).where(Member.chronicle_id == chronicle_id))}
+        members = {
+            m.name: m for m in session.scalars(select(Member).where(Member.chronicle_id == chronicle_id))
+        }
         for m in members.values():
             session.expunge(m)
     return members
@@ -80,8 +83,12 @@ def test_heartbeat_is_one_statement_per_process(make_table, client):
     tx.run(db, lambda s: presence.mark(s, "beat-1", keys))
     tx.run(db, lambda s: presence.mark(s, "beat-2", keys[:1]))
     stale = _stale()
-    tx.run(db, lambda s: s.execute(update(Presence).where(Presence.process.in_(["beat-1", "beat-2"]))
-                                   .values(seen_at=stale)))
+    tx.run(
+        db,
+        lambda s: s.execute(
+            update(Presence).where(Presence.process.in_(["beat-1", "beat-2"])).values(seen_at=stale)
+        ),
+    )
     storyteller = next(iter(_members(db, tables[0].id).values()))
     with db.read() as session:
         assert presence.online(session, storyteller) == set()
@@ -182,8 +189,15 @@ def test_feeds_opening_together_are_written_together(make_table, client, monkeyp
         assert online() == everyone
         written = there.writes
         stale = _stale()
-        tx.run(db, lambda s: s.execute(update(Presence).where(Presence.process == there.process).values(seen_at=stale)))
-        await eventually(lambda: there.writes >= written + 2, "two heartbeats")  # one after the rows went stale
+        tx.run(
+            db,
+            lambda s: s.execute(
+                update(Presence).where(Presence.process == there.process).values(seen_at=stale)
+            ),
+        )
+        await eventually(
+            lambda: there.writes >= written + 2, "two heartbeats"
+        )  # one after the rows went stale
         with db.read() as session:
             seen = session.scalars(select(Presence.seen_at).where(Presence.process == there.process)).all()
         assert len(seen) == len(members) and min(seen) > stale

@@ -38,7 +38,11 @@ def test_a_quick_roll_uses_no_sheet(app, make_table, system):
     assert receipt["sheet"] is None and receipt["quick"] == {"system": system, **PLAYER_CASES[system]}
     assert receipt["result"]["system"] == system and receipt["faces"]
     if system == "v5":
-        assert receipt["result"]["pool"] == 6 and receipt["result"]["hunger_level"] == 2 and len(receipt["faces"]) == 6
+        assert (
+            receipt["result"]["pool"] == 6
+            and receipt["result"]["hunger_level"] == 2
+            and len(receipt["faces"]) == 6
+        )
     logged = [e for e in table.log()["entries"] if e["kind"] == "quick_roll"]
     assert [e["seq"] for e in logged] == [entry["seq"]]
 
@@ -53,7 +57,9 @@ def test_the_storyteller_forbids_and_allows_quick_rolls(app, make_table):
     with pytest.raises(ProblemError) as refused:
         as_member(app, player, lambda s, m: rolls.quick_roll(s, m, {"pool": 3}))
     assert refused.value.status == 403
-    as_member(app, table.st, lambda s, m: rolls.quick_roll(s, m, {"pool": 3}, hidden=True))  # the Storyteller may
+    as_member(
+        app, table.st, lambda s, m: rolls.quick_roll(s, m, {"pool": 3}, hidden=True)
+    )  # the Storyteller may
     as_member(app, table.st, lambda s, m: rolls.set_quick_rolls(s, m, True))
     as_member(app, player, lambda s, m: rolls.quick_roll(s, m, {"pool": 3, "hunger": 1}))
     with pytest.raises(ProblemError) as refused:  # what the game does not take is refused by name
@@ -69,25 +75,30 @@ def other_face(system: str, face: int) -> int:
 
 
 @pytest.mark.parametrize("system", sorted(CASES))
-def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(app, client, make_table, tmp_path, system):
+def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(
+    app, client, make_table, tmp_path, system
+):
     """``rollbook log verify`` recomputes a quick roll like any roll: its result from its request and
     faces (the rules core), its fair faces under the revealed seed; a changed face or outcome is caught
     even when the forger recomputed the hash chain."""
     import json
 
-    from .helpers import rehash
-    from .helpers import verify
+    from .helpers import rehash, verify
 
     table = make_table(system)
     player = table.join("Julien")
-    made = [as_member(app, who, lambda s, m: rolls.quick_roll(s, m, cases[system]))["entry"]
-            for who, cases in ((player, PLAYER_CASES), (table.st, CASES), (player, PLAYER_CASES))]
+    made = [
+        as_member(app, who, lambda s, m: rolls.quick_roll(s, m, cases[system]))["entry"]
+        for who, cases in ((player, PLAYER_CASES), (table.st, CASES), (player, PLAYER_CASES))
+    ]
     assert all(e["receipt"]["request"] for e in made)
     assert client.post(f"{table.base}/fair/rotate", headers=table.st).status_code == 201  # the seed revealed
     lines = table.export().splitlines()
     clean = verify(tmp_path, lines)
     assert clean.returncode == 0, clean.stdout
-    assert "3 receipts recomputed" in clean.stderr and "fair dice: 3 verified, 0 pending" in clean.stderr, clean.stderr
+    assert "3 receipts recomputed" in clean.stderr and "fair dice: 3 verified, 0 pending" in clean.stderr, (
+        clean.stderr
+    )
     seq = made[1]["seq"]
 
     def forged(change) -> str:
@@ -103,15 +114,19 @@ def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(app, client,
     def outcome(receipt):  # the outcome changed, the faces left as they were
         result = receipt["result"]
         key = next(k for k in ("successes", "outcome", "degree", "margin", "total") if k in result)
-        result[key] = (result[key] + 1) if isinstance(result[key], int) and not isinstance(result[key], bool) else "x"
+        result[key] = (
+            (result[key] + 1) if isinstance(result[key], int) and not isinstance(result[key], bool) else "x"
+        )
 
     def asked(receipt):  # what was asked changed, the request left as it was
         receipt["quick"][next(iter(CASES[system]))] = 3 if system != "rollunder" else "jump the wall"
 
     found = forged(face)
     assert f"entry {seq}: The faces" in found, found
-    assert (f"entry {seq}: result differs from its faces" in found
-            or f"entry {seq}: receipt does not check out (refused:" in found), found
+    assert (
+        f"entry {seq}: result differs from its faces" in found
+        or f"entry {seq}: receipt does not check out (refused:" in found
+    ), found
     assert f"entry {seq}: result differs from its faces" in forged(outcome)
     assert f"entry {seq}: receipt does not check out (request_mismatch" in forged(asked)
 
@@ -130,8 +145,9 @@ def test_A_1_a_players_quick_roll_carries_no_edge_of_the_storytellers(app, clien
     assert refused.value.status == 403 and refused.value.code == "grant_required"
     assert refused.value.params["edges"] == sorted(edges)
     assert len(table.log()["entries"]) == before
-    assert as_member(app, table.st, lambda s, m: rolls.quick_roll(s, m, CASES[system]))["entry"]["receipt"]["quick"] == {
-        "system": system, **CASES[system]}
+    assert as_member(app, table.st, lambda s, m: rolls.quick_roll(s, m, CASES[system]))["entry"]["receipt"][
+        "quick"
+    ] == {"system": system, **CASES[system]}
     if system in ("v20", "v5"):
         assert client.patch(table.base, headers=table.st, json={"difficulty": 8}).status_code == 200
         for sent in (PLAYER_CASES[system], {**PLAYER_CASES[system], "difficulty": 8}):

@@ -25,13 +25,13 @@ from sqlalchemy import Column, String, Table, bindparam, event, func, select
 from sqlalchemy.exc import DBAPIError
 
 from rollbook.dice import GivenFaces
-from rollbook.server import engines
-from rollbook.server import tx
+from rollbook.server import engines, tx
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.reread import ReadAgain
 
-from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, in_a_loop, scratch_table, Table as ChronicleTable
+from .conftest import PG_ADMIN_URL, V20_SHEET, V20_TEST, in_a_loop, scratch_table
+from .conftest import Table as ChronicleTable
 
 
 def names_table(url: str):
@@ -71,8 +71,10 @@ def tagged(url: str) -> tuple[str, str]:
 def end_every_connection_named(name: str) -> int:
     """PostgreSQL: every backend of that application name terminated (as a restart would): how many."""
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-        return admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                             "WHERE application_name = %s", (name,)).fetchone()[0]
+        return admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
+            (name,),
+        ).fetchone()[0]
 
 
 def _names(db: Database, table: Table) -> list[str]:
@@ -121,7 +123,9 @@ def test_a_write_whose_connection_ended_during_its_commit_is_not_run_again(scrat
     assert _names(db, table) == []  # this one never reached the server; either way, not twice
 
 
-def test_a_connection_ending_at_every_attempt_is_its_error_after_the_retries_not_busy(scratch, backend, monkeypatch):
+def test_a_connection_ending_at_every_attempt_is_its_error_after_the_retries_not_busy(
+    scratch, backend, monkeypatch
+):
     """As with a database that stays out of reach: the last attempt's error (500), not 409 ``busy``."""
     db, table = scratch
     monkeypatch.setattr(tx, "_backoff", lambda attempt: 0)
@@ -152,7 +156,7 @@ def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(datab
                     end_every_connection_named(name)
                 else:
                     app.state.db.engine.pool.dispose()  # SQLite: the connections the pool holds
-                    for raw in list(_open_sqlite_connections):
+                    for raw in _open_sqlite_connections:
                         raw.close()
             return faces
 
@@ -161,8 +165,9 @@ def test_a_roll_whose_connection_ended_midway_is_made_once_and_spends_once(datab
     url, name = tagged(database_url) if backend == "postgresql" else (database_url, "")
     app = create_app(url, dice=lambda: source)
     if backend == "sqlite":
-        event.listen(app.state.db.engine, "checkout",
-                     lambda raw, _record, _proxy: _open_sqlite_connections.append(raw))
+        event.listen(
+            app.state.db.engine, "checkout", lambda raw, _record, _proxy: _open_sqlite_connections.append(raw)
+        )
     with TestClient(app) as client:
         created = client.post("/api/chronicles", json={"name": "Cut", "system": "v20", "difficulty": 6})
         table = ChronicleTable(client, created.json())

@@ -35,13 +35,16 @@ def test_the_storytellers_page_shows_the_invitation_a_removal_made_issue31_4(app
     from fastapi.testclient import TestClient
 
     with TestClient(app) as storyteller, TestClient(app) as player:
-        made = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
-                                follow_redirects=False)
+        made = storyteller.post(
+            "/chronicles",
+            data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
+            follow_redirects=False,
+        )
         chronicle = made.headers["location"]
         old = _shown(storyteller, chronicle)
         assert old
         player.post("/join", data={"invitation": old, "name": "Julien"}, follow_redirects=False)
-        julien = re.search(r'/members/(\d+)/remove', storyteller.get(chronicle).text).group(1)
+        julien = re.search(r"/members/(\d+)/remove", storyteller.get(chronicle).text).group(1)
         out = storyteller.post(f"{chronicle}/members/{julien}/remove", follow_redirects=False)
         assert out.status_code == 303
         new = _shown(storyteller, chronicle)
@@ -54,21 +57,30 @@ def test_the_storytellers_page_shows_the_invitation_a_removal_made_issue31_4(app
             zoe = other.get("/api/me").json()["member"]["id"]
         token = storyteller.cookies.get("rollbook_token")
         api = TestClient(app)
-        assert api.delete(f"/api{chronicle}/members/{zoe}", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert (
+            api.delete(
+                f"/api{chronicle}/members/{zoe}", headers={"Authorization": f"Bearer {token}"}
+            ).status_code
+            == 200
+        )
         assert _shown(storyteller, chronicle) is None
 
 
 def _ask(table, headers, character_id) -> dict:
-    response = table.roll(headers, character_id, {"kind": "test", "attribute": "dexterity", "ability": "firearms",
-                                                   "modifier": 1}, ask=True)
+    response = table.roll(
+        headers,
+        character_id,
+        {"kind": "test", "attribute": "dexterity", "ability": "firearms", "modifier": 1},
+        ask=True,
+    )
     assert response.status_code == 202, response.text
     return response.json()["ask"]
 
 
 def _verified(table) -> list[str]:
+    from rollbook.play import verify_receipt
     from rollbook.server.chain import read_jsonl, verify_entries
     from rollbook.server.ledger import AuthorityLedger
-    from rollbook.play import verify_receipt
 
     problems, _ = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt, AuthorityLedger())
     return problems
@@ -84,7 +96,9 @@ def test_ask_granted_after_its_player_was_removed_issue31_7(client, make_table):
     entries = table.log()["entries"]
     assert [e["kind"] for e in entries[-2:]] == ["member_removed", "withdrawal"]
     withdrawal = entries[-1]
-    assert withdrawal["receipt"]["ask"] == waiting["id"] and withdrawal["receipt"]["cause"] == "member_removed"
+    assert (
+        withdrawal["receipt"]["ask"] == waiting["id"] and withdrawal["receipt"]["cause"] == "member_removed"
+    )
     assert withdrawal["actor"]["role"] == "storyteller"
     refused = client.post(f"{table.base}/asks/{waiting['id']}/grant", headers=table.st, json={})
     assert refused.status_code == 409 and refused.json()["code"] == "ask_decided"
@@ -101,7 +115,9 @@ def test_ask_granted_after_the_character_changed_hands_issue31_7(client, make_ta
     waiting = _ask(table, ann, character["id"])
     kept = _ask(table, ann, other["id"])
     bob_id = _member_id(client, bob)
-    moved = client.patch(f"{table.base}/characters/{character['id']}", headers=table.st, json={"owner": bob_id})
+    moved = client.patch(
+        f"{table.base}/characters/{character['id']}", headers=table.st, json={"owner": bob_id}
+    )
     assert moved.status_code == 200, moved.text
     withdrawals = [e for e in table.log()["entries"] if e["kind"] == "withdrawal"]
     assert [w["receipt"]["ask"] for w in withdrawals] == [waiting["id"]]

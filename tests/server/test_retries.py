@@ -28,24 +28,69 @@ def _sqlite_error(kind, message: str, code: int):
     return error
 
 
-@pytest.mark.parametrize("error, expected", [
-    (IntegrityError("INSERT", {}, PgError("duplicate key", "23505", "uq_log_entries_chronicle_seq")), True),
-    (IntegrityError("INSERT", {}, PgError("duplicate key", "23505", "uq_idempotency_keys_scope_key")), True),
-    (IntegrityError("INSERT", {}, PgError("duplicate key", "23505", "uq_chronicles_invitation_hash")), False),
-    (IntegrityError("INSERT", {}, PgError("unique violation on uq_log_entries_chronicle_seq", None)), False),
-    (IntegrityError("INSERT", {}, PgError("null value", "23502", "uq_log_entries_chronicle_seq")), False),
-    (IntegrityError("INSERT", {}, _sqlite_error(sqlite3.IntegrityError, "UNIQUE constraint failed: x", 2067)), False),
-    (OperationalError("SELECT", {}, PgError("could not serialize", "40001")), True),
-    (OperationalError("SELECT", {}, PgError("deadlock detected", "40P01")), True),
-    (OperationalError("SELECT", {}, PgError("lock not available", "55P03")), True),
-    (OperationalError("SELECT", {}, PgError("connection lost", "08006")), False),
-    (OperationalError("BEGIN", {}, _sqlite_error(sqlite3.OperationalError, "database is locked", sqlite3.SQLITE_BUSY)), True),
-    (OperationalError("BEGIN", {}, _sqlite_error(sqlite3.OperationalError, "database table is locked",
-                                                 sqlite3.SQLITE_LOCKED_SHAREDCACHE)), True),
-    (OperationalError("BEGIN", {}, _sqlite_error(sqlite3.OperationalError, "database is locked", sqlite3.SQLITE_IOERR)), False),
-    (ValueError("unique database is locked"), False),
-    (tx.StaleSheet(1), True),
-], ids=lambda value: getattr(value, "__class__", type(value)).__name__ if not isinstance(value, bool) else str(value))
+@pytest.mark.parametrize(
+    "error, expected",
+    [
+        (
+            IntegrityError("INSERT", {}, PgError("duplicate key", "23505", "uq_log_entries_chronicle_seq")),
+            True,
+        ),
+        (
+            IntegrityError("INSERT", {}, PgError("duplicate key", "23505", "uq_idempotency_keys_scope_key")),
+            True,
+        ),
+        (
+            IntegrityError("INSERT", {}, PgError("duplicate key", "23505", "uq_chronicles_invitation_hash")),
+            False,
+        ),
+        (
+            IntegrityError("INSERT", {}, PgError("unique violation on uq_log_entries_chronicle_seq", None)),
+            False,
+        ),
+        (IntegrityError("INSERT", {}, PgError("null value", "23502", "uq_log_entries_chronicle_seq")), False),
+        (
+            IntegrityError(
+                "INSERT", {}, _sqlite_error(sqlite3.IntegrityError, "UNIQUE constraint failed: x", 2067)
+            ),
+            False,
+        ),
+        (OperationalError("SELECT", {}, PgError("could not serialize", "40001")), True),
+        (OperationalError("SELECT", {}, PgError("deadlock detected", "40P01")), True),
+        (OperationalError("SELECT", {}, PgError("lock not available", "55P03")), True),
+        (OperationalError("SELECT", {}, PgError("connection lost", "08006")), False),
+        (
+            OperationalError(
+                "BEGIN",
+                {},
+                _sqlite_error(sqlite3.OperationalError, "database is locked", sqlite3.SQLITE_BUSY),
+            ),
+            True,
+        ),
+        (
+            OperationalError(
+                "BEGIN",
+                {},
+                _sqlite_error(
+                    sqlite3.OperationalError, "database table is locked", sqlite3.SQLITE_LOCKED_SHAREDCACHE
+                ),
+            ),
+            True,
+        ),
+        (
+            OperationalError(
+                "BEGIN",
+                {},
+                _sqlite_error(sqlite3.OperationalError, "database is locked", sqlite3.SQLITE_IOERR),
+            ),
+            False,
+        ),
+        (ValueError("unique database is locked"), False),
+        (tx.StaleSheet(1), True),
+    ],
+    ids=lambda value: (
+        getattr(value, "__class__", type(value)).__name__ if not isinstance(value, bool) else str(value)
+    ),
+)
 def test_what_is_retried(error, expected):
     assert tx.retryable(error) is expected
 

@@ -53,9 +53,11 @@ def test_a_keyed_roll_sends_ten_statements_on_sqlite_and_nine_on_postgresql(quie
 
     event.listen(app.state.db.engine, "before_cursor_execute", count)
     try:
-        answer = client.post(f"{table.base}/characters/{character['id']}/rolls",
-                             headers={**player, "Idempotency-Key": secrets.token_urlsafe(16)},
-                             json={"action": V20_TEST})
+        answer = client.post(
+            f"{table.base}/characters/{character['id']}/rolls",
+            headers={**player, "Idempotency-Key": secrets.token_urlsafe(16)},
+            json={"action": V20_TEST},
+        )
     finally:
         event.remove(app.state.db.engine, "before_cursor_execute", count)
     assert answer.status_code == 201, answer.text
@@ -67,7 +69,9 @@ def test_lock_character_answers_the_chronicle_and_its_character(quiet):
     table, player, character = _table(client)
     with app.state.db.read() as session:
         storyteller = authenticate(session, table.created["token"])
-    chronicle, locked = tx.run(app.state.db, lambda session: lock_character(session, storyteller, character["id"]))
+    chronicle, locked = tx.run(
+        app.state.db, lambda session: lock_character(session, storyteller, character["id"])
+    )
     assert (chronicle.id, locked.id, locked.chronicle_id) == (table.id, character["id"], table.id)
 
 
@@ -79,8 +83,14 @@ def test_an_appended_entry_is_frozen_and_is_the_row_stored(quiet):
     def append(session):
         storyteller = authenticate(session, table.created["token"])
         chronicle = lock_chronicle(session, table.id)
-        return append_entry(session, chronicle, kind="adjust", actor=actor_of(storyteller), visibility="public",
-                            receipt={"note": "frozen"})
+        return append_entry(
+            session,
+            chronicle,
+            kind="adjust",
+            actor=actor_of(storyteller),
+            visibility="public",
+            receipt={"note": "frozen"},
+        )
 
     entry = tx.run(db, append)
     assert isinstance(entry, AppendedEntry)
@@ -88,8 +98,9 @@ def test_an_appended_entry_is_frozen_and_is_the_row_stored(quiet):
         entry.seq = 0  # type: ignore[misc]
     with db.read() as session:
         stored = session.scalars(select(LogEntry).where(LogEntry.id == entry.id)).one()
-        assert {field.name: getattr(stored, field.name) for field in dataclasses.fields(AppendedEntry)} \
-            == dataclasses.asdict(entry)
+        assert {
+            field.name: getattr(stored, field.name) for field in dataclasses.fields(AppendedEntry)
+        } == dataclasses.asdict(entry)
 
 
 def test_every_api_route_is_one_of_the_apps_own_routes(app):
@@ -109,6 +120,10 @@ def test_the_member_a_token_opens_is_a_frozen_row(quiet):
     with app.state.db.read() as session:
         storyteller = authenticate(session, table.created["token"])
     assert isinstance(storyteller, MemberRow)
-    assert (storyteller.chronicle_id, storyteller.role, storyteller.removed_at) == (table.id, "storyteller", None)
+    assert (storyteller.chronicle_id, storyteller.role, storyteller.removed_at) == (
+        table.id,
+        "storyteller",
+        None,
+    )
     with pytest.raises(dataclasses.FrozenInstanceError):
         storyteller.role = "player"  # type: ignore[misc]

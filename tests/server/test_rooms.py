@@ -34,10 +34,17 @@ def test_use_cases_import_no_web_framework(path):
 def test_use_cases_load_no_web_framework_even_indirectly():
     """Importing every use case (and what they import: tx, access, views, store, play) loads no
     FastAPI or Starlette: the use cases run the same under the CLI, a test or another front end."""
-    modules = sorted(f"rollbook.server.usecases.{p.stem}" for p in USECASES.glob("*.py") if p.stem != "__init__")
-    code = ("import sys\n" + "".join(f"import {m}\n" for m in modules)
-            + f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(HTTP_PACKAGES)!r})))")
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    modules = sorted(
+        f"rollbook.server.usecases.{p.stem}" for p in USECASES.glob("*.py") if p.stem != "__init__"
+    )
+    code = (
+        "import sys\n"
+        + "".join(f"import {m}\n" for m in modules)
+        + f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(HTTP_PACKAGES)!r})))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert loaded == "[]"
 
 
@@ -48,8 +55,11 @@ def test_web_pages_never_query_the_models(path):
         assert name.split(".")[0] != "sqlalchemy", f"web/{path.name} imports {name}"
 
 
-@pytest.mark.parametrize("path", sorted([*(SOURCE / "server").rglob("*.py"), *(SOURCE / "web").glob("*.py")]),
-                         ids=lambda p: str(p.relative_to(SOURCE)))
+@pytest.mark.parametrize(
+    "path",
+    sorted([*(SOURCE / "server").rglob("*.py"), *(SOURCE / "web").glob("*.py")]),
+    ids=lambda p: str(p.relative_to(SOURCE)),
+)
 def test_no_if_installed_fallbacks(path):
     """Everything of this package ships: import it, never probe for it."""
     text = path.read_text(encoding="utf-8")

@@ -24,7 +24,11 @@ def test_a_player_saves_a_roll_and_repeats_it_in_one_call(make_table):
     assert saved.status_code == 201, saved.text
     body = saved.json()
     assert (body["name"], body["character"], body["character_name"], body["hidden"]) == (
-        "Shoot with the Glock", lucita, "Lucita", False)
+        "Shoot with the Glock",
+        lucita,
+        "Lucita",
+        False,
+    )
     listed = table.client.get(f"{table.base}/saved-rolls", headers=player).json()
     assert [s["id"] for s in listed] == [body["id"]]
     for _ in range(2):
@@ -52,17 +56,26 @@ def test_an_edge_in_a_saved_roll_is_still_asked(make_table):
     assert done.status_code == 201 and done.json()["entry"]["receipt"]["pool"]
 
 
-@pytest.mark.parametrize(("body", "status", "code"), [
-    ({"name": "x", "action": {"kind": "test", "attribute": "dexterity", "ability": "flying"}}, 422, None),
-    ({"name": "x", "action": {"kind": "test", "attribute": "dexterity", "ability": "firearms",
-                              "difficulty": 11}}, 422, None),
-    ({"name": "x", "action": {"kind": "test", "faces": [10, 10]}}, 422, "faces_not_allowed"),
-    ({"name": "x", "action": {"kind": "nope"}}, 422, None),
-    ({"name": " ", "action": V20_TEST}, 422, "blank_text"),
-    ({"name": "x" * 81, "action": V20_TEST}, 422, None),
-    ({"name": "x", "action": V20_TEST, "extra": 1}, 422, None),
-    ({"name": "x", "action": "roll"}, 422, None),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"name": "x", "action": {"kind": "test", "attribute": "dexterity", "ability": "flying"}}, 422, None),
+        (
+            {
+                "name": "x",
+                "action": {"kind": "test", "attribute": "dexterity", "ability": "firearms", "difficulty": 11},
+            },
+            422,
+            None,
+        ),
+        ({"name": "x", "action": {"kind": "test", "faces": [10, 10]}}, 422, "faces_not_allowed"),
+        ({"name": "x", "action": {"kind": "nope"}}, 422, None),
+        ({"name": " ", "action": V20_TEST}, 422, "blank_text"),
+        ({"name": "x" * 81, "action": V20_TEST}, 422, None),
+        ({"name": "x", "action": V20_TEST, "extra": 1}, 422, None),
+        ({"name": "x", "action": "roll"}, 422, None),
+    ],
+)
 def test_a_bad_saved_roll_is_refused_with_a_code(make_table, body, status, code):
     table = make_table("v20")
     player = table.join("Bruno")
@@ -82,10 +95,16 @@ def test_saved_rolls_are_the_members_own(make_table):
     lucita = table.character(bruno, V20_SHEET)["id"]
     saved = _save(table, bruno, character=lucita, name="Shoot", action=V20_TEST).json()
     # another player may not save for Lucita, nor see, repeat or delete Bruno's saved roll
-    assert _save(table, carla, character=lucita, name="Shoot", action=V20_TEST).json()["code"] == "not_your_character"
+    assert (
+        _save(table, carla, character=lucita, name="Shoot", action=V20_TEST).json()["code"]
+        == "not_your_character"
+    )
     assert table.client.get(f"{table.base}/saved-rolls", headers=carla).json() == []
     assert table.client.get(f"{table.base}/saved-rolls", headers=table.st).json() == []
-    for method, path in (("post", f"/saved-rolls/{saved['id']}/rolls"), ("delete", f"/saved-rolls/{saved['id']}")):
+    for method, path in (
+        ("post", f"/saved-rolls/{saved['id']}/rolls"),
+        ("delete", f"/saved-rolls/{saved['id']}"),
+    ):
         answer = getattr(table.client, method)(table.base + path, headers=carla)
         assert (answer.status_code, answer.json()["code"]) == (404, "saved_roll_not_found")
     # the same name twice for one character: 409; another chronicle's saved roll: not found
@@ -99,4 +118,6 @@ def test_saved_rolls_are_the_members_own(make_table):
     gone = table.client.delete(f"{table.base}/saved-rolls/{saved['id']}", headers=bruno)
     assert gone.status_code == 200 and gone.json() == {"deleted": saved["id"]}
     assert table.client.get(f"{table.base}/saved-rolls", headers=bruno).json() == []
-    assert table.client.post(f"{table.base}/saved-rolls/{saved['id']}/rolls", headers=bruno).status_code == 404
+    assert (
+        table.client.post(f"{table.base}/saved-rolls/{saved['id']}/rolls", headers=bruno).status_code == 404
+    )

@@ -26,8 +26,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis.checks import not_a_server_error
-from schemathesis.generation.meta import TestPhase
 from schemathesis.generation.hypothesis.builder import HypothesisTestConfig, HypothesisTestMode, create_test
+from schemathesis.generation.meta import TestPhase
 from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
 from rollbook.server.app import create_app
@@ -40,8 +40,9 @@ warnings.filterwarnings("ignore", category=DeprecationWarning)
 # gives about 15,000 per role, most of them for the sheet, action and scenario bodies). The long run
 # (ROLLBOOK_FUZZ_EXAMPLES set) sends every coverage case.
 FUZZED_EXAMPLES = int(os.environ.get("ROLLBOOK_FUZZ_EXAMPLES", "3"))
-COVERAGE_STRIDE = int(os.environ.get("ROLLBOOK_FUZZ_COVERAGE_STRIDE", "1" if "ROLLBOOK_FUZZ_EXAMPLES" in os.environ
-                                     else "75"))
+COVERAGE_STRIDE = int(
+    os.environ.get("ROLLBOOK_FUZZ_COVERAGE_STRIDE", "1" if "ROLLBOOK_FUZZ_EXAMPLES" in os.environ else "75")
+)
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
 PHASES = [HypothesisTestMode.EXAMPLES, HypothesisTestMode.COVERAGE, HypothesisTestMode.FUZZING]
 ROLES = ("player", "storyteller")  # the player first: the Storyteller's run may remove them
@@ -75,17 +76,29 @@ def table_at_play(database_url: str) -> Target:
         joined = client.post("/api/join", json={"invitation": created["invitation"], "name": "Ana"}).json()
         tokens = {"storyteller": created["token"], "player": joined["token"]}
         headers = {role: {"Authorization": f"Bearer {token}"} for role, token in tokens.items()}
-        characters = {role: client.post(f"{base}/characters", headers=headers[role],
-                                        json={"name": role, "sheet": V20_SHEET}).json()["id"] for role in ROLES}
+        characters = {
+            role: client.post(
+                f"{base}/characters", headers=headers[role], json={"name": role, "sheet": V20_SHEET}
+            ).json()["id"]
+            for role in ROLES
+        }
         seqs, asks = [], []
-        for role, body in (("player", {"action": {**V20_TEST, "willpower": True}}),
-                           ("storyteller", {"action": V20_TEST, "hidden": True}), ("player", {"action": V20_TEST})):
-            answer = client.post(f"{base}/characters/{characters[role]}/rolls", headers=headers[role], json=body)
+        for role, body in (
+            ("player", {"action": {**V20_TEST, "willpower": True}}),
+            ("storyteller", {"action": V20_TEST, "hidden": True}),
+            ("player", {"action": V20_TEST}),
+        ):
+            answer = client.post(
+                f"{base}/characters/{characters[role]}/rolls", headers=headers[role], json=body
+            )
             assert answer.status_code == 201, answer.text
             seqs.append(answer.json()["entry"]["seq"])
         for _ in range(2):
-            answer = client.post(f"{base}/characters/{characters['player']}/rolls", headers=headers["player"],
-                                 json={"action": {**V20_TEST, "difficulty": 5}, "ask": True})
+            answer = client.post(
+                f"{base}/characters/{characters['player']}/rolls",
+                headers=headers["player"],
+                json={"action": {**V20_TEST, "difficulty": 5}, "ask": True},
+            )
             assert answer.status_code == 202, answer.text
             asks.append(answer.json()["ask"]["id"])
     return Target(app, chronicle, tokens, characters, seqs, asks)
@@ -98,8 +111,13 @@ def _aim(case, target: Target, role: str) -> None:
     params = case.path_parameters or {}
     if isinstance(params.get("chronicle_id"), int):
         params["chronicle_id"] = target.chronicle
-    for name, real in (("character_id", list(target.characters.values())), ("seq", target.seqs),
-                       ("ask_id", target.asks), ("contest_seq", target.seqs), ("extended_seq", target.seqs)):
+    for name, real in (
+        ("character_id", list(target.characters.values())),
+        ("seq", target.seqs),
+        ("ask_id", target.asks),
+        ("contest_seq", target.seqs),
+        ("extended_seq", target.seqs),
+    ):
         value = params.get(name)
         if isinstance(value, int) and not isinstance(value, bool) and value % 2:
             params[name] = real[value % len(real)]
@@ -108,10 +126,14 @@ def _aim(case, target: Target, role: str) -> None:
     body = case.body
     if isinstance(body, dict) and len(repr(body)) % 2:  # keep the fuzzed extras, make the core valid
         if isinstance(body.get("action"), dict) and case.path.endswith("/rolls"):
-            case.body = {"action": {**V20_TEST, "willpower": bool(len(body["action"]) % 2)},
-                         "hidden": body.get("hidden") is True}
+            case.body = {
+                "action": {**V20_TEST, "willpower": bool(len(body["action"]) % 2)},
+                "hidden": body.get("hidden") is True,
+            }
         elif isinstance(body.get("change"), dict):
-            case.body = {"change": {"kind": "restore", "resource": "willpower", "amount": 1 + len(body["change"]) % 3}}
+            case.body = {
+                "change": {"kind": "restore", "resource": "willpower", "amount": 1 + len(body["change"]) % 3}
+            }
 
 
 @dataclass
@@ -126,8 +148,14 @@ def _operation_test(operation, target: Target, turn: Turn):
     """Every phase of one operation, built once (the coverage phase's cases are computed here: the
     costly part), run once per role."""
 
-    @settings(max_examples=FUZZED_EXAMPLES, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+    @settings(
+        max_examples=FUZZED_EXAMPLES,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate],
+    )
     def check(case) -> None:
         _aim(case, target, turn.role)
         headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "authorization"}
@@ -140,8 +168,11 @@ def _operation_test(operation, target: Target, turn: Turn):
             target.tokens[turn.role] = response.json()["token"]  # the key rotated: the old one opens nothing
         case.validate_response(response, checks=CHECKS, headers=headers)
 
-    return create_test(operation=operation, test_func=check,
-                       config=HypothesisTestConfig(project=operation.schema.config, modes=PHASES))
+    return create_test(
+        operation=operation,
+        test_func=check,
+        config=HypothesisTestConfig(project=operation.schema.config, modes=PHASES),
+    )
 
 
 def every_nth_coverage_case(stride: int):
@@ -166,7 +197,7 @@ def _run(test, label: str, turn: Turn) -> str | None:
         test()
     except Unsatisfiable:  # nothing to make invalid (an operation without parameters)
         return None
-    except Exception as failure:  # noqa: BLE001 - collected, reported together by the test
+    except Exception as failure:
         return f"{label} as the {turn.role}: {str(failure)[:3000]}"
     return None
 
@@ -174,11 +205,16 @@ def _run(test, label: str, turn: Turn) -> str | None:
 def test_no_5xx_no_undocumented_status_no_answer_outside_its_schema(fuzz_target):
     # The live feed streams until the client leaves: it is tested on its own (test_api, test_feed_*).
     # Only the JSON API (the web pages mounted beside it have their own tests).
-    schema = (schemathesis.openapi.from_asgi("/openapi.json", fuzz_target.app)
-              .include(path_regex=r"^/(api|problems)/").exclude(path_regex=r"/events$"))
+    schema = (
+        schemathesis.openapi.from_asgi("/openapi.json", fuzz_target.app)
+        .include(path_regex=r"^/(api|problems)/")
+        .exclude(path_regex=r"/events$")
+    )
     if COVERAGE_STRIDE > 1:
         schema.hook(every_nth_coverage_case(COVERAGE_STRIDE))
-    operations = sorted((result.ok() for result in schema.get_all_operations()), key=lambda op: op.label in LAST)
+    operations = sorted(
+        (result.ok() for result in schema.get_all_operations()), key=lambda op: op.label in LAST
+    )
     assert len(operations) >= 60
     turn = Turn()
     tests = [(operation.label, _operation_test(operation, fuzz_target, turn)) for operation in operations]
@@ -190,8 +226,10 @@ def test_no_5xx_no_undocumented_status_no_answer_outside_its_schema(fuzz_target)
             failures += [found] if found else []
     for role in ROLES:  # shown with -s: what the run sent, by phase and status (docs/server.md records it)
         sent = {key[1:]: count for key, count in sorted(turn.sent.items()) if key[0] == role}
-        print(f"\n{role}: {sum(sent.values())} cases;",
-              ", ".join(f"{phase} {status}: {n}" for (phase, status), n in sent.items()))
+        print(
+            f"\n{role}: {sum(sent.values())} cases;",
+            ", ".join(f"{phase} {status}: {n}" for (phase, status), n in sent.items()),
+        )
     assert not failures, f"{len(failures)} operation(s) failed:\n\n" + "\n\n".join(failures)
     for role in ROLES:  # each role ran every phase and got past the refusals to the rules
         assert {phase for (who, phase, _) in turn.sent if who == role} == {str(p) for p in PHASES}

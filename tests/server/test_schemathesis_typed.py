@@ -45,7 +45,13 @@ warnings.filterwarnings("ignore", category=DeprecationWarning)
 POSITIVE_EXAMPLES = int(os.environ.get("ROLLBOOK_FUZZ_TYPED_EXAMPLES", "15"))
 NEGATIVE_EXAMPLES = 10
 STATEFUL_EXAMPLES = POSITIVE_EXAMPLES
-BODY = {"roll": "action", "reroll": "action", "adjust": "change", "add_character": "sheet", "edit_character": "patch"}
+BODY = {
+    "roll": "action",
+    "reroll": "action",
+    "adjust": "change",
+    "add_character": "sheet",
+    "edit_character": "patch",
+}
 CHECKS = [not_a_server_error, response_schema_conformance]
 
 
@@ -82,16 +88,21 @@ class Target:
     def _new_character(self, system: str) -> int:
         chronicle = self.chronicles[system]
         sheet = examples.EXAMPLES[system].sheet.value
-        response = self.client.post(f"/api/chronicles/{chronicle.id}/characters", headers=chronicle.headers,
-                                    json={"name": sheet["name"], "sheet": sheet})
+        response = self.client.post(
+            f"/api/chronicles/{chronicle.id}/characters",
+            headers=chronicle.headers,
+            json={"name": sheet["name"], "sheet": sheet},
+        )
         assert response.status_code == 201, response.text
         return response.json()["id"]
 
     def v5_roll(self, character: int) -> int:
         chronicle = self.chronicles["v5"]
-        response = self.client.post(f"/api/chronicles/{chronicle.id}/characters/{character}/rolls",
-                                    headers=chronicle.headers,
-                                    json={"action": {"kind": "test", "attribute": "dexterity", "skill": "firearms"}})
+        response = self.client.post(
+            f"/api/chronicles/{chronicle.id}/characters/{character}/rolls",
+            headers=chronicle.headers,
+            json={"action": {"kind": "test", "attribute": "dexterity", "skill": "firearms"}},
+        )
         assert response.status_code == 201, response.text
         return response.json()["entry"]["seq"]
 
@@ -102,9 +113,12 @@ def target(database_url):
     with TestClient(app) as client:
         chronicles = {}
         for system in play.SYSTEM_IDS:
-            created = client.post("/api/chronicles", json={"name": f"Typed fuzz {system}", "system": system}).json()
-            chronicles[system] = Chronicle(system, created["chronicle"]["id"],
-                                           {"Authorization": f"Bearer {created['token']}"})
+            created = client.post(
+                "/api/chronicles", json={"name": f"Typed fuzz {system}", "system": system}
+            ).json()
+            chronicles[system] = Chronicle(
+                system, created["chronicle"]["id"], {"Authorization": f"Bearer {created['token']}"}
+            )
         found = Target(app, client, chronicles)
         yield found
         _print_tally(database_url, found.tally, found.codes)
@@ -124,6 +138,7 @@ def _print_tally(database_url: str, tally: dict, codes: dict) -> None:
 
 
 # --- which system a generated body belongs to --------------------------------------------------
+
 
 def _fits(system: str, what: str, value) -> bool:
     module = play.system_module(system)
@@ -157,8 +172,13 @@ def aim(case, target: Target) -> str:
     fresh V5 test; the Storyteller's token. Returns the system."""
     operation = case.operation.definition.raw["operationId"]
     body = case.body if isinstance(case.body, dict) else {}
-    what = {"roll": "action", "reroll": "followup", "adjust": "change", "add_character": "sheet",
-            "edit_character": "patch"}[operation]
+    what = {
+        "roll": "action",
+        "reroll": "followup",
+        "adjust": "change",
+        "add_character": "sheet",
+        "edit_character": "patch",
+    }[operation]
     system = system_for(what, body.get(BODY[operation], {}))
     if operation == "reroll" and system not in ("v5", "rollunder"):
         system = "v5"
@@ -169,8 +189,9 @@ def aim(case, target: Target) -> str:
         params["character_id"] = target.character(system)
     if "seq" in params:
         params["seq"] = target.v5_roll(target.character("v5")) if system == "v5" else _rollunder_roll(target)
-    case.headers = {k: v for k, v in (case.headers or {}).items()
-                    if k.lower() not in ("authorization", "idempotency-key")}
+    case.headers = {
+        k: v for k, v in (case.headers or {}).items() if k.lower() not in ("authorization", "idempotency-key")
+    }
     return system
 
 
@@ -178,8 +199,11 @@ def _rollunder_roll(target: Target) -> int:
     chronicle = target.chronicles["rollunder"]
     character = target.character("rollunder")
     action = examples.EXAMPLES["rollunder"].actions["rollunder_check"].value
-    response = target.client.post(f"/api/chronicles/{chronicle.id}/characters/{character}/rolls",
-                                  headers=chronicle.headers, json={"action": action})
+    response = target.client.post(
+        f"/api/chronicles/{chronicle.id}/characters/{character}/rolls",
+        headers=chronicle.headers,
+        json={"action": action},
+    )
     assert response.status_code == 201, response.text
     return response.json()["entry"]["seq"]
 
@@ -198,7 +222,11 @@ def _check_refusal(response) -> None:
     if response.status_code >= 400:
         content_type = response.headers.get("content-type") or [""]
         content_type = content_type if isinstance(content_type, str) else content_type[0]
-        assert content_type.startswith(PROBLEM_MEDIA_TYPE), (response.status_code, content_type, response.text[:300])
+        assert content_type.startswith(PROBLEM_MEDIA_TYPE), (
+            response.status_code,
+            content_type,
+            response.text[:300],
+        )
         assert response.json()["code"]
 
 
@@ -208,11 +236,19 @@ def test_generated_bodies_reach_the_rules(target, operation_id):
     started = time.monotonic()
     operation = _schema(target).find_operation_by_id(operation_id)
     failures: list[str] = []
-    for mode, count in ((GenerationMode.POSITIVE, POSITIVE_EXAMPLES), (GenerationMode.NEGATIVE, NEGATIVE_EXAMPLES)):
+    for mode, count in (
+        (GenerationMode.POSITIVE, POSITIVE_EXAMPLES),
+        (GenerationMode.NEGATIVE, NEGATIVE_EXAMPLES),
+    ):
 
         @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=count, deadline=None, database=None, derandomize=True,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=count,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        )
         def check(case) -> None:
             # a negative case made negative by its path or headers is made valid by aim(): not one of the body's
             assume(mode is GenerationMode.POSITIVE or _mutated(case) == "body")
@@ -225,12 +261,14 @@ def test_generated_bodies_reach_the_rules(target, operation_id):
 
         try:
             check()
-        except Exception as failure:  # noqa: BLE001 - reported together below
+        except Exception as failure:
             failures.append(f"{operation_id} ({mode.value}): {str(failure)[:3000]}")
     assert not failures, "\n\n".join(failures)
     positive = target.tally[(operation_id, "positive")]
     accepted = sum(n for status, n in positive.items() if status < 400)
-    assert accepted, f"{operation_id}: no generated body accepted ({dict(positive)}): a schema validation mismatch"
+    assert accepted, (
+        f"{operation_id}: no generated body accepted ({dict(positive)}): a schema validation mismatch"
+    )
     print(f"\n{operation_id}: {time.monotonic() - started:.1f} s")
 
 
@@ -246,8 +284,11 @@ def test_stateful_create_chronicle_add_character_roll(target):
 
     class Machine(schema.as_state_machine()):  # type: ignore[misc]
         def before_call(self, case) -> None:
-            case.headers = {k: v for k, v in (case.headers or {}).items()
-                            if k.lower() not in ("authorization", "idempotency-key")}
+            case.headers = {
+                k: v
+                for k, v in (case.headers or {}).items()
+                if k.lower() not in ("authorization", "idempotency-key")
+            }
             chronicle = (case.path_parameters or {}).get("chronicle_id")
             if chronicle in tokens:
                 case.headers["Authorization"] = f"Bearer {tokens[chronicle]}"
@@ -265,8 +306,16 @@ def test_stateful_create_chronicle_add_character_roll(target):
         def validate_response(self, response, case, additional_checks=None, **kwargs) -> None:
             case.validate_response(response, checks=CHECKS)
 
-    Machine.run(settings=settings(max_examples=STATEFUL_EXAMPLES, stateful_step_count=6, deadline=None,
-                                  database=None, derandomize=True, suppress_health_check=list(HealthCheck)))
+    Machine.run(
+        settings=settings(
+            max_examples=STATEFUL_EXAMPLES,
+            stateful_step_count=6,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
     assert tally[("create_chronicle", "stateful")][201], dict(tally[("create_chronicle", "stateful")])
     assert tally[("add_character", "stateful")][201], dict(tally[("add_character", "stateful")])
     rolled = tally[("roll", "stateful")]

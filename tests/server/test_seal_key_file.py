@@ -10,7 +10,9 @@ from rollbook.settings import Settings
 
 def test_a_changed_key_file_is_read_again(tmp_path, monkeypatch):
     path = tmp_path / "rollbook-secret.key"
-    monkeypatch.setattr(seal.settings, "current", lambda: Settings(secret_key=None, secret_key_file=str(path)))
+    monkeypatch.setattr(
+        seal.settings, "current", lambda: Settings(secret_key=None, secret_key_file=str(path))
+    )
     path.write_text("a" * 32 + "\n")
     assert seal.operator_secret() == "a" * 32
     assert seal.operator_secret() == "a" * 32
@@ -37,4 +39,6 @@ def test_a_missing_key_file_is_made_0600_and_a_home_path_follows_home(tmp_path, 
         assert made.read_text().strip() == secret and len(secret) == 64
         assert made.stat().st_mode & 0o777 == 0o600
         assert seal.operator_secret(given) == secret
-    assert (tmp_path / "first" / "keys" / "rollbook.key").read_text() != (tmp_path / "second" / "keys" / "rollbook.key").read_text()
+    assert (tmp_path / "first" / "keys" / "rollbook.key").read_text() != (
+        tmp_path / "second" / "keys" / "rollbook.key"
+    ).read_text()

@@ -39,8 +39,15 @@ def test_a_new_seal_is_v2_under_the_documented_scrypt_key():
     assert stored.startswith("aes256gcm-v2:")
     assert seal.unseal(stored, 7, "c0ffee", secret=OLD_SECRET) == SEED
     # the key as documented, derived independently (the standard library's scrypt)
-    key = hashlib.scrypt(OLD_SECRET.encode(), salt=b"rollbook server seed seal v2", n=2**15, r=8, p=1,
-                         maxmem=64 * 2**20, dklen=32)
+    key = hashlib.scrypt(
+        OLD_SECRET.encode(),
+        salt=b"rollbook server seed seal v2",
+        n=2**15,
+        r=8,
+        p=1,
+        maxmem=64 * 2**20,
+        dklen=32,
+    )
     raw = base64.b64decode(stored.split(":", 1)[1])
     assert AESGCM(key).decrypt(raw[:12], raw[12:], b"rollbook-seed:7:c0ffee") == SEED
     # not the old derivation's key
@@ -104,18 +111,25 @@ def test_a_chronicle_whose_seed_was_sealed_before_rolls_and_rotates_to_v2(app, c
     assert client.post(roll, headers=table.st, json={"action": V5_TEST}).status_code == 201
     secret = seal.operator_secret()
     with app.state.db.write() as session:  # the row as the code before scrypt left it
-        row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == table.id,
-                                                     FairSeed.revealed_seq.is_(None))).one()
+        row = session.scalars(
+            select(FairSeed).where(FairSeed.chronicle_id == table.id, FairSeed.revealed_seq.is_(None))
+        ).one()
         seed = seal.unseal(row.sealed, table.id, row.commitment)
         nonce = b"\0" * 12
         old_key = hashlib.sha256(b"rollbook server seed seal\0" + secret.encode()).digest()
-        row.sealed = "aes256gcm-v1:" + base64.b64encode(
-            nonce + AESGCM(old_key).encrypt(nonce, seed, f"rollbook-seed:{table.id}:{row.commitment}".encode())).decode()
+        row.sealed = (
+            "aes256gcm-v1:"
+            + base64.b64encode(
+                nonce
+                + AESGCM(old_key).encrypt(nonce, seed, f"rollbook-seed:{table.id}:{row.commitment}".encode())
+            ).decode()
+        )
     assert client.post(roll, headers=table.st, json={"action": V5_TEST}).status_code == 201
     rotated = client.post(f"{table.base}/fair/rotate", headers=table.st)
     assert rotated.status_code == 201, rotated.text
     assert seed.hex() in rotated.text  # F-5: the seed revealed is the one sealed before
     with app.state.db.read() as session:
-        row = session.scalars(select(FairSeed).where(FairSeed.chronicle_id == table.id,
-                                                     FairSeed.revealed_seq.is_(None))).one()
+        row = session.scalars(
+            select(FairSeed).where(FairSeed.chronicle_id == table.id, FairSeed.revealed_seq.is_(None))
+        ).one()
         assert row.sealed.startswith("aes256gcm-v2:")

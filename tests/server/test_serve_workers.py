@@ -30,10 +30,15 @@ def test_two_processes_serve_the_api_and_a_roll_is_logged_once(served):
         created = client.post("/api/chronicles", json={"name": "Workers", "system": "v20", "difficulty": 6})
         assert created.status_code == 201
         chronicle = created.json()["chronicle"]["id"]
-        joined = client.post("/api/join", json={"invitation": created.json()["invitation"], "name": "Ann"}).json()
+        joined = client.post(
+            "/api/join", json={"invitation": created.json()["invitation"], "name": "Ann"}
+        ).json()
         player = {"Authorization": f"Bearer {joined['token']}"}
-        character = client.post(f"/api/chronicles/{chronicle}/characters", headers=player,
-                                json={"name": V20_SHEET["name"], "sheet": V20_SHEET}).json()
+        character = client.post(
+            f"/api/chronicles/{chronicle}/characters",
+            headers=player,
+            json={"name": V20_SHEET["name"], "sheet": V20_SHEET},
+        ).json()
         rolls = f"/api/chronicles/{chronicle}/characters/{character['id']}/rolls"
         key = {"Idempotency-Key": "workers-roll-1"}
         first = client.post(rolls, headers={**player, **key}, json={"action": V20_TEST})
@@ -87,7 +92,9 @@ def test_answers_on_a_kept_alive_connection_do_not_wait_for_a_delayed_ack(served
     finally:
         connection.close()
     median = sorted(durations)[len(durations) // 2]
-    assert median < 0.025, f"the median answer took {median * 1000:.1f} ms: {[round(d * 1000) for d in durations]}"
+    assert median < 0.025, (
+        f"the median answer took {median * 1000:.1f} ms: {[round(d * 1000) for d in durations]}"
+    )
 
 
 def test_two_processes_spend_willpower_exactly_as_far_as_it_goes(served):
@@ -99,18 +106,26 @@ def test_two_processes_spend_willpower_exactly_as_far_as_it_goes(served):
     _process, port = served
     base = f"http://127.0.0.1:{port}"
     with httpx.Client(base_url=base, timeout=60) as client:
-        created = client.post("/api/chronicles", json={"name": "Spend", "system": "v20", "difficulty": 6}).json()
+        created = client.post(
+            "/api/chronicles", json={"name": "Spend", "system": "v20", "difficulty": 6}
+        ).json()
         chronicle = created["chronicle"]["id"]
         joined = client.post("/api/join", json={"invitation": created["invitation"], "name": "Ann"}).json()
         player = {"Authorization": f"Bearer {joined['token']}"}
-        character = client.post(f"/api/chronicles/{chronicle}/characters", headers=player,
-                                json={"name": V20_SHEET["name"], "sheet": V20_SHEET}).json()
+        character = client.post(
+            f"/api/chronicles/{chronicle}/characters",
+            headers=player,
+            json={"name": V20_SHEET["name"], "sheet": V20_SHEET},
+        ).json()
     rolls = f"{base}/api/chronicles/{chronicle}/characters/{character['id']}/rolls"
 
     def spend(index: int) -> tuple[int, str]:
         with httpx.Client(timeout=60) as own:  # a connection each: uvicorn spreads them over the processes
-            answer = own.post(rolls, headers={**player, "Idempotency-Key": f"spend-{index}"},
-                              json={"action": {**V20_TEST, "willpower": True}})
+            answer = own.post(
+                rolls,
+                headers={**player, "Idempotency-Key": f"spend-{index}"},
+                json={"action": {**V20_TEST, "willpower": True}},
+            )
             return answer.status_code, answer.json().get("code", "")
 
     with ThreadPoolExecutor(12) as pool:

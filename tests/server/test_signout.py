@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 from http.cookies import SimpleCookie
 
-SERVER_COOKIES = ("rollbook_token", "rollbook_keys", "rollbook_new_key", "rollbook_invitation", "rollbook_lang")
+SERVER_COOKIES = (
+    "rollbook_token",
+    "rollbook_keys",
+    "rollbook_new_key",
+    "rollbook_invitation",
+    "rollbook_lang",
+)
 
 
 def _cleared(response) -> dict[str, set[str]]:
@@ -21,8 +27,11 @@ def _cleared(response) -> dict[str, set[str]]:
 
 
 def test_signout_leaves_the_new_key_cookie_issue31_5(client):
-    made = client.post("/chronicles?lang=fr", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
-                       follow_redirects=False)
+    made = client.post(
+        "/chronicles?lang=fr",
+        data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
+        follow_redirects=False,
+    )
     chronicle = made.headers["location"]
     cid = chronicle.rsplit("/", 1)[1]
     key = client.cookies.get("rollbook_new_key")

@@ -37,8 +37,12 @@ def begin(client, **body) -> tuple[dict, dict]:
 
 def act(client, made, headers, option: str, *, lang: str = "en", key: str | None = None) -> dict:
     extra = {"Idempotency-Key": key} if key else {}
-    response = client.post(f"/api/chronicles/{made['chronicle']['id']}/solo/act", params={"lang": lang},
-                           headers={**headers, **extra}, json={"option": option})
+    response = client.post(
+        f"/api/chronicles/{made['chronicle']['id']}/solo/act",
+        params={"lang": lang},
+        headers={**headers, **extra},
+        json={"option": option},
+    )
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -56,16 +60,22 @@ def verified(client, made, headers) -> dict:
 def test_the_scenarios_ship_and_are_listed(client):
     listed = client.get("/api/solo/scenarios", params={"lang": "es"}).json()["scenarios"]
     sample = next(s for s in listed if s["id"] == SAMPLE)
-    assert set(sample["languages"]) == {"fr", "es", "en"} and sample["title"] and sample["pregenerated"]["name"]
+    assert (
+        set(sample["languages"]) == {"fr", "es", "en"} and sample["title"] and sample["pregenerated"]["name"]
+    )
 
 
 def test_a_solo_chronicle_begins_at_the_start_in_the_players_language_s1(client):
     made, headers = begin(client, language="fr", player="Léa")
     state = made["state"]
     assert state["passage"]["id"] == "quay" and state["language"] == "fr" and not state["finished"]
-    assert [c["id"] for c in state["choices"]] == ["choice:0", "choice:1"] and all(c["label"] for c in state["choices"])
+    assert [c["id"] for c in state["choices"]] == ["choice:0", "choice:1"] and all(
+        c["label"] for c in state["choices"]
+    )
     assert state["track"]["damage"] == 0 and state["track"]["blood"]["per_turn"] >= 1
-    got = client.get(f"/api/chronicles/{made['chronicle']['id']}/solo", headers=headers, params={"lang": "es"}).json()
+    got = client.get(
+        f"/api/chronicles/{made['chronicle']['id']}/solo", headers=headers, params={"lang": "es"}
+    ).json()
     assert got["passage"]["id"] == "quay" and got["passage"]["text"] != state["passage"]["text"]
     members = client.get(f"/api/chronicles/{made['chronicle']['id']}/members", headers=headers).json()
     members = members.get("members", members) if isinstance(members, dict) else members
@@ -82,7 +92,10 @@ def test_a_check_shows_its_odds_before_the_roll_and_rolls_the_scenarios_difficul
     state = act(fixed, made, headers, "roll")
     rolled = [e for e in state["recent"] if e["kind"] == "roll"][-1]
     assert rolled["receipt"]["request"]["difficulty"] == 7 and rolled["actor"]["role"] == "storyteller"
-    assert rolled["receipt"]["authority"] == {"scenario": SAMPLE} and rolled["receipt"]["solo"]["role"] == "check"
+    assert (
+        rolled["receipt"]["authority"] == {"scenario": SAMPLE}
+        and rolled["receipt"]["solo"]["role"] == "check"
+    )
     assert state["passage"]["id"] == "lantern_success" and "knows_cellar" in state["flags"]
 
 
@@ -93,11 +106,15 @@ def test_bad_input_is_a_problem_not_a_traceback(fixed, client):
     assert refused.status_code == 422 and refused.json()["code"] == "solo_choice_unknown"
     assert fixed.post(base, headers=headers, json={"option": "x", "edge": 1}).status_code == 422
     assert client.post("/api/solo", json={"scenario": "nope"}).json()["code"] == "scenario_unknown"
-    bad = client.post("/api/solo", json={"scenario": SAMPLE, "sheet": {"name": "X", "attributes": {"strength": 12}}})
+    bad = client.post(
+        "/api/solo", json={"scenario": SAMPLE, "sheet": {"name": "X", "attributes": {"strength": 12}}}
+    )
     assert bad.status_code == 422
     table = client.post("/api/chronicles", json={"name": "T", "system": "v20"}).json()
-    other = client.get(f"/api/chronicles/{table['chronicle']['id']}/solo",
-                       headers={"Authorization": f"Bearer {table['token']}"})
+    other = client.get(
+        f"/api/chronicles/{table['chronicle']['id']}/solo",
+        headers={"Authorization": f"Bearer {table['token']}"},
+    )
     assert other.status_code == 409 and other.json()["code"] == "not_a_solo_chronicle"
 
 
@@ -139,12 +156,24 @@ def test_a_fight_with_fair_dice_verifies_fair_dice_included_s3_s5(client):
     for _ in range(20):
         if state["passage"]["id"] != "fight_warehouse":
             break
-        state = act(client, made, headers, next(c["id"] for c in state["choices"] if c["id"].startswith("attack:1")))
+        state = act(
+            client, made, headers, next(c["id"] for c in state["choices"] if c["id"].startswith("attack:1"))
+        )
     assert state["passage"]["id"] in ("after_fight", "end_ash")
     checked = verified(client, made, headers)
-    assert checked["fair"]["verified"] > 3 and checked["fair"]["pending"] == 0  # the fight's scene closed: F-5
+    assert (
+        checked["fair"]["verified"] > 3 and checked["fair"]["pending"] == 0
+    )  # the fight's scene closed: F-5
     kinds = {e["kind"] for e in checked["entries"]}
-    assert {"solo_start", "solo_choice", "solo_passage", "scene_open", "turn", "scene_close", "client_seed"} <= kinds
+    assert {
+        "solo_start",
+        "solo_choice",
+        "solo_passage",
+        "scene_open",
+        "turn",
+        "scene_close",
+        "client_seed",
+    } <= kinds
     rolls = [e for e in checked["entries"] if e["kind"] == "roll"]
     assert {r["receipt"]["kind"] for r in rolls} >= {"test", "damage", "soak"}
     assert all(r["receipt"]["fair"]["client_seed"] == "my own seed" for r in rolls)
@@ -152,13 +181,19 @@ def test_a_fight_with_fair_dice_verifies_fair_dice_included_s3_s5(client):
 
 # --- every ending of the sample, with fixed dice (S-6, issue 37) ---------------------------------
 
+
 def fight_until_over(client, made, headers, state: dict, option_prefix: str, pushes=()) -> dict:
     here = state["passage"]["id"]
     for _ in range(12):
         if state["passage"]["id"] != here:
             return state
         DICE.push(*pushes)
-        state = act(client, made, headers, next(c["id"] for c in state["choices"] if c["id"].startswith(option_prefix)))
+        state = act(
+            client,
+            made,
+            headers,
+            next(c["id"] for c in state["choices"] if c["id"].startswith(option_prefix)),
+        )
     raise AssertionError(f"the fight {here} did not end")
 
 
@@ -177,19 +212,62 @@ def route(client, made, headers, steps) -> dict:
 
 ENDINGS = {
     # lie (success) → mercy (Willpower) → cellar → chase (one roll) → the ferry
-    "end_ferry": ["choice:0", "choice:0", ("roll", 10), "choice:0", "choice:0", "choice:0", "choice:1", "roll",
-                  "choice:0", "roll", "choice:0", "choice:0"],
+    "end_ferry": [
+        "choice:0",
+        "choice:0",
+        ("roll", 10),
+        "choice:0",
+        "choice:0",
+        "choice:0",
+        "choice:1",
+        "roll",
+        "choice:0",
+        "roll",
+        "choice:0",
+        "choice:0",
+    ],
     # lean (success) → resist (success) → cellar → the chase botched → helped (mercy) → the ledger
-    "end_ledger": ["choice:0", "choice:1", ("roll", 10), "choice:0", "choice:1", "roll", "choice:0", "choice:1",
-                   "roll", "choice:0", ("roll", 1), "choice:0", "choice:0", "choice:1"],
+    "end_ledger": [
+        "choice:0",
+        "choice:1",
+        ("roll", 10),
+        "choice:0",
+        "choice:1",
+        "roll",
+        "choice:0",
+        "choice:1",
+        "roll",
+        "choice:0",
+        ("roll", 1),
+        "choice:0",
+        "choice:0",
+        "choice:1",
+    ],
     # the alley fed → the warehouse fight won → the debt
     "end_debt": ["choice:1", "choice:2", "choice:0", "choice:0", ("attack:1", 10, ()), "choice:1"],
     # the lie botched (betrayed) → resist failed → the ambush → flee
-    "end_flight": ["choice:0", "choice:0", ("roll", 1), "choice:0", "choice:1", ("roll", 2), "choice:0", "choice:2",
-                   "flee"],
+    "end_flight": [
+        "choice:0",
+        "choice:0",
+        ("roll", 1),
+        "choice:0",
+        "choice:1",
+        ("roll", 2),
+        "choice:0",
+        "choice:2",
+        "flee",
+    ],
     # lean failed → the warehouse fight lost: the player botches, Kessler hits, nothing soaked
-    "end_ash": ["choice:0", "choice:1", ("roll", 2), "choice:0", "choice:2", "choice:0", "choice:0",
-                ("attack:0", 10, (1, 10, 10, 1))],
+    "end_ash": [
+        "choice:0",
+        "choice:1",
+        ("roll", 2),
+        "choice:0",
+        "choice:2",
+        "choice:0",
+        "choice:0",
+        ("attack:0", 10, (1, 10, 10, 1)),
+    ],
 }
 
 
@@ -204,8 +282,9 @@ def test_every_ending_of_the_sample_is_played_and_its_export_verifies_s6(fixed, 
     checked = verified(fixed, made, headers)
     passages = [e["receipt"]["passage"] for e in checked["entries"] if e["kind"] == "solo_passage"]
     assert passages[0] == "quay" and passages[-1] == ending
-    refused = fixed.post(f"/api/chronicles/{made['chronicle']['id']}/solo/act", headers=headers,
-                         json={"option": "choice:0"})
+    refused = fixed.post(
+        f"/api/chronicles/{made['chronicle']['id']}/solo/act", headers=headers, json={"option": "choice:0"}
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "solo_finished"
 
 

@@ -59,7 +59,11 @@ def test_the_storyteller_removes_a_member(client, make_table):
     ann_id = client.get("/api/me", headers=ann).json()["member"]["id"]
     storyteller_id = table.created["member"]["id"]
     problem(client.delete(f"{table.base}/members/{ann_id}", headers=bob), 403, "storyteller_only")
-    problem(client.delete(f"{table.base}/members/{storyteller_id}", headers=table.st), 409, "storyteller_not_removable")
+    problem(
+        client.delete(f"{table.base}/members/{storyteller_id}", headers=table.st),
+        409,
+        "storyteller_not_removable",
+    )
     removed = client.delete(f"{table.base}/members/{ann_id}", headers=table.st)
     assert removed.status_code == 200, removed.text
     assert removed.json()["characters"] == [character["id"]]
@@ -73,8 +77,11 @@ def test_the_storyteller_removes_a_member(client, make_table):
     assert table.sheet(table.st, character["id"])["owner"] is None
     problem(client.delete(f"{table.base}/members/{ann_id}", headers=table.st), 404, "member_not_found")
     # the removed member can no longer be given a character
-    problem(client.patch(f"{table.base}/characters/{character['id']}", headers=table.st, json={"owner": ann_id}),
-            404, "member_not_found")
+    problem(
+        client.patch(f"{table.base}/characters/{character['id']}", headers=table.st, json={"owner": ann_id}),
+        404,
+        "member_not_found",
+    )
     # the log with its new entry still verifies
     from rollbook.server.chain import read_jsonl, verify_entries
 
@@ -106,7 +113,9 @@ def test_tokens_are_stored_hashed(app, client, make_table):
     player = table.join("Ann")
     session = client.post("/api/session", headers=player).json()["token"]
     with app.state.db.read() as db_session:
-        dump = json.dumps([list(map(str, row)) for row in db_session.execute(text("SELECT * FROM member_tokens"))])
+        dump = json.dumps(
+            [list(map(str, row)) for row in db_session.execute(text("SELECT * FROM member_tokens"))]
+        )
     assert session not in dump and player["Authorization"][7:] not in dump
     assert auth.digest(session) in dump
 
@@ -143,13 +152,25 @@ def test_the_migration_moves_each_members_token_into_a_key(backend, tmp_path):
         upgrade(db.engine, "0002_authority")
         token = auth.new_token()
         with db.engine.begin() as connection:
-            connection.execute(text("INSERT INTO chronicles (id, name, system, mode, language, created_at) "
-                                    "VALUES (1, 'Old', 'v20', 'strict', 'en', '2026-01-01T00:00:00.000000Z')"))
-            connection.execute(text("INSERT INTO members (id, chronicle_id, name, role, token_hash, created_at) "
-                                    "VALUES (1, 1, 'Ann', 'player', :h, '2026-01-01T00:00:00.000000Z')"),
-                               {"h": auth.digest(token)})
-            connection.execute(text("INSERT INTO characters (chronicle_id, owner_id, name, sheet, version, created_at, "
-                                    "updated_at) VALUES (1, 1, 'L', '{}', 1, 'x', 'x')"))
+            connection.execute(
+                text(
+                    "INSERT INTO chronicles (id, name, system, mode, language, created_at) "
+                    "VALUES (1, 'Old', 'v20', 'strict', 'en', '2026-01-01T00:00:00.000000Z')"
+                )
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO members (id, chronicle_id, name, role, token_hash, created_at) "
+                    "VALUES (1, 1, 'Ann', 'player', :h, '2026-01-01T00:00:00.000000Z')"
+                ),
+                {"h": auth.digest(token)},
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO characters (chronicle_id, owner_id, name, sheet, version, created_at, "
+                    "updated_at) VALUES (1, 1, 'L', '{}', 1, 'x', 'x')"
+                )
+            )
         upgrade(db.engine)
         with db.read() as session:
             member = auth.authenticate(session, token)
@@ -168,12 +189,25 @@ def test_a_signed_write_refuses_a_forged_token_before_a_bad_key(client, make_tab
     character = table.character(player, V20_SHEET)
     path = f"{table.base}/characters/{character['id']}/rolls"
     bad_key = {"Idempotency-Key": "a\tb"}
-    problem(client.post(path, headers={**player, **bad_key}, json={"action": V20_TEST}), 400,
-            "idempotency_key_invalid")
-    problem(client.post(path, headers={**bearer("forged-token"), **bad_key}, json={"action": V20_TEST}), 401,
-            "token_invalid")
-    problem(client.post(f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}/rolls",
-                        headers={**player, **bad_key}, json={"action": V20_TEST}), 403, "wrong_chronicle")
+    problem(
+        client.post(path, headers={**player, **bad_key}, json={"action": V20_TEST}),
+        400,
+        "idempotency_key_invalid",
+    )
+    problem(
+        client.post(path, headers={**bearer("forged-token"), **bad_key}, json={"action": V20_TEST}),
+        401,
+        "token_invalid",
+    )
+    problem(
+        client.post(
+            f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}/rolls",
+            headers={**player, **bad_key},
+            json={"action": V20_TEST},
+        ),
+        403,
+        "wrong_chronicle",
+    )
     assert [entry["kind"] for entry in table.log()["entries"]] == []
 
 
@@ -203,8 +237,14 @@ def test_a_signed_write_takes_one_pooled_connection(app, client, make_table, bac
     character = table.character(player, V20_SHEET)
     with pool_checkouts(app) as checkouts:
         assert table.roll(player, character["id"], V20_TEST).status_code == 201
-        assert client.post(f"{table.base}/characters/{character['id']}/rolls", headers=bearer("forged-token"),
-                           json={"action": V20_TEST}).status_code == 401
+        assert (
+            client.post(
+                f"{table.base}/characters/{character['id']}/rolls",
+                headers=bearer("forged-token"),
+                json={"action": V20_TEST},
+            ).status_code
+            == 401
+        )
     assert len(checkouts) == 1 + 1, f"{backend}: {len(checkouts)} checkouts for a roll and a refused one"
 
 
@@ -218,6 +258,9 @@ def test_a_signed_read_takes_one_pooled_connection(app, client, make_table, back
     with pool_checkouts(app) as checkouts:
         assert client.get(path, headers=player).json()["id"] == character["id"]
         problem(client.get(path, headers=bearer("forged-token")), 401, "token_invalid")
-        problem(client.get(f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}", headers=player),
-                403, "wrong_chronicle")
+        problem(
+            client.get(f"/api/chronicles/{table.id + 10_000}/characters/{character['id']}", headers=player),
+            403,
+            "wrong_chronicle",
+        )
     assert len(checkouts) == 3, f"{backend}: {len(checkouts)} checkouts for three reads"

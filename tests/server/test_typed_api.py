@@ -29,7 +29,9 @@ def document(client) -> dict:
 
 
 def validate(document: dict, schema_: dict, value) -> list[str]:
-    registry = Registry().with_resource("urn:api", Resource.from_contents(document, default_specification=DRAFT202012))
+    registry = Registry().with_resource(
+        "urn:api", Resource.from_contents(document, default_specification=DRAFT202012)
+    )
     rebased = json.loads(json.dumps(schema_).replace(f'"{REF}', '"urn:api#/components/schemas/'))
     found = Draft202012Validator(rebased, registry=registry).iter_errors(value)
     return [f"{'/'.join(map(str, error.absolute_path))}: {error.message[:300]}" for error in found]
@@ -57,7 +59,11 @@ def test_every_kind_of_every_system_is_described_once_from_the_play_models(docum
     for system in SYSTEMS:
         module = play.system_module(system)
         t = schema.title(system)
-        for group, models in (("Action", module.ACTIONS), ("Followup", module.FOLLOWUPS), ("Change", module.CHANGES)):
+        for group, models in (
+            ("Action", module.ACTIONS),
+            ("Followup", module.FOLLOWUPS),
+            ("Change", module.CHANGES),
+        ):
             if not models:
                 assert f"{t}{group}" not in schemas
                 continue
@@ -73,7 +79,9 @@ def test_every_kind_of_every_system_is_described_once_from_the_play_models(docum
     assert "dexterity" in test["attribute"]["enum"]
     for name, described in schema.components().items():
         if not name.endswith("Receipt"):
-            assert {k: v for k, v in schemas[name].items() if k != "examples"} == openapi.plain_text(described), name
+            assert {k: v for k, v in schemas[name].items() if k != "examples"} == openapi.plain_text(
+                described
+            ), name
 
 
 def test_the_document_is_valid_and_every_reference_resolves(document):
@@ -81,7 +89,9 @@ def test_the_document_is_valid_and_every_reference_resolves(document):
     assert "x-rollbook-ref" not in text
     for name, described in document["components"]["schemas"].items():
         Draft202012Validator.check_schema(described)
-    registry = Registry().with_resource("urn:api", Resource.from_contents(document, default_specification=DRAFT202012))
+    registry = Registry().with_resource(
+        "urn:api", Resource.from_contents(document, default_specification=DRAFT202012)
+    )
     resolver = registry.resolver()
     for target in set(part.split('"')[0] for part in text.split(f'"$ref": "{REF}')[1:]):
         resolver.lookup(f"urn:api#/components/schemas/{target}")
@@ -98,15 +108,20 @@ def test_answers_are_described(document):
     assert log["200"]["content"]["application/json"]["schema"] == component(document, "LogPage")
 
 
-@pytest.mark.parametrize(("path", "method", "group", "wrap"), [
-    ("/api/chronicles/{chronicle_id}/characters/{character_id}/rolls", "post", "actions", "action"),
-    ("/api/chronicles/{chronicle_id}/log/{seq}/rerolls", "post", "followups", "action"),
-    ("/api/chronicles/{chronicle_id}/characters/{character_id}/adjustments", "post", "changes", "change"),
-])
+@pytest.mark.parametrize(
+    ("path", "method", "group", "wrap"),
+    [
+        ("/api/chronicles/{chronicle_id}/characters/{character_id}/rolls", "post", "actions", "action"),
+        ("/api/chronicles/{chronicle_id}/log/{seq}/rerolls", "post", "followups", "action"),
+        ("/api/chronicles/{chronicle_id}/characters/{character_id}/adjustments", "post", "changes", "change"),
+    ],
+)
 def test_docs_show_examples_of_each_systems_common_rolls(client, document, path, method, group, wrap):
     body = document["paths"][path][method]["requestBody"]["content"]["application/json"]
     shown = body["examples"]
-    expected = {key: example for given in examples.EXAMPLES.values() for key, example in getattr(given, group).items()}
+    expected = {
+        key: example for given in examples.EXAMPLES.values() for key, example in getattr(given, group).items()
+    }
     assert set(shown) == set(expected)
     for key, example in expected.items():
         assert shown[key] == {"summary": example.summary, "value": {wrap: example.value}}
@@ -126,8 +141,10 @@ def test_docs_show_a_sheet_of_each_system(document):
         assert not validate(document, body["application/json"]["schema"], example["value"])
     for system in SYSTEMS:
         union = document["components"]["schemas"][f"{schema.title(system)}Action"]
-        assert union["examples"] and all(not validate(document, component(document, f"{schema.title(system)}Action"),
-                                                      value) for value in union["examples"])
+        assert union["examples"] and all(
+            not validate(document, component(document, f"{schema.title(system)}Action"), value)
+            for value in union["examples"]
+        )
 
 
 def _answer(document: dict, response, name: str) -> dict:
@@ -145,8 +162,13 @@ def test_the_answers_of_every_system_fit_the_document(document, make_table, syst
     given = examples.EXAMPLES[system]
     table = make_table(system)
     sheet = given.sheet.value
-    created = _answer(document, table.client.post(f"{table.base}/characters", headers=table.st,
-                                                  json={"name": sheet["name"], "sheet": sheet}), "CharacterView")
+    created = _answer(
+        document,
+        table.client.post(
+            f"{table.base}/characters", headers=table.st, json={"name": sheet["name"], "sheet": sheet}
+        ),
+        "CharacterView",
+    )
     cid = created["id"]
     first = None
     for key, example in given.actions.items():
@@ -154,13 +176,26 @@ def test_the_answers_of_every_system_fit_the_document(document, make_table, syst
         first = first or answer["entry"]["seq"]
         assert answer["entry"]["receipt"]["kind"] == example.value["kind"], key
     for key, example in given.followups.items():
-        _answer(document, table.client.post(f"{table.base}/log/{first}/rerolls", headers=table.st,
-                                            json={"action": example.value}), "RollAnswer")
+        _answer(
+            document,
+            table.client.post(
+                f"{table.base}/log/{first}/rerolls", headers=table.st, json={"action": example.value}
+            ),
+            "RollAnswer",
+        )
     for key, example in given.changes.items():
-        _answer(document, table.client.post(f"{table.base}/characters/{cid}/adjustments", headers=table.st,
-                                            json={"change": example.value}), "RollAnswer")
-    hidden = _answer(document, table.roll(table.st, cid, next(iter(given.actions.values())).value, hidden=True),
-                     "RollAnswer")
+        _answer(
+            document,
+            table.client.post(
+                f"{table.base}/characters/{cid}/adjustments", headers=table.st, json={"change": example.value}
+            ),
+            "RollAnswer",
+        )
+    hidden = _answer(
+        document,
+        table.roll(table.st, cid, next(iter(given.actions.values())).value, hidden=True),
+        "RollAnswer",
+    )
     player = table.join()
     page = _answer(document, table.client.get(f"{table.base}/log", headers=player), "LogPage")
     assert any(entry.get("redacted") for entry in page["entries"])
@@ -176,17 +211,22 @@ def test_the_answers_of_every_system_fit_the_document(document, make_table, syst
     _answer(document, table.client.get(f"{table.base}/characters", headers=table.st), "CharacterList")
 
 
-@pytest.mark.parametrize(("body", "status", "code"), [
-    ({"action": {"kind": "rouse"}}, 422, "bad_choice"),  # a V5 kind, in a V20 chronicle
-    ({"action": {"attribute": "dexterity"}}, 422, "missing_field"),
-    ({"action": {"kind": "test", "attribute": "luck"}}, 422, "bad_choice"),
-    ({"action": "test"}, 422, "wrong_type"),
-    ({"action": {"kind": "test", "attribute": "dexterity", "faces": [10]}}, 422, "faces_not_allowed"),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"action": {"kind": "rouse"}}, 422, "bad_choice"),  # a V5 kind, in a V20 chronicle
+        ({"action": {"attribute": "dexterity"}}, 422, "missing_field"),
+        ({"action": {"kind": "test", "attribute": "luck"}}, 422, "bad_choice"),
+        ({"action": "test"}, 422, "wrong_type"),
+        ({"action": {"kind": "test", "attribute": "dexterity", "faces": [10]}}, 422, "faces_not_allowed"),
+    ],
+)
 def test_a_wrong_body_keeps_its_problem_code(make_table, body, status, code):
     table = make_table("v20")
     character = table.character(table.st, V20_SHEET)
-    response = table.client.post(f"{table.base}/characters/{character['id']}/rolls", headers=table.st, json=body)
+    response = table.client.post(
+        f"{table.base}/characters/{character['id']}/rolls", headers=table.st, json=body
+    )
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["code"] == code
@@ -211,8 +251,12 @@ def test_text_without_control_characters_is_said_in_the_document(document):
 def test_answers_link_to_what_follows(document):
     """create chronicle -> add character -> roll, adjust, edit -> reroll, the entry: OpenAPI links."""
     operations = {op["operationId"]: op for path in document["paths"].values() for op in path.values()}
-    chain = [("create_chronicle", "AddCharacter", "add_character"), ("add_character", "Roll", "roll"),
-             ("add_character", "Adjust", "adjust"), ("roll", "Reroll", "reroll")]
+    chain = [
+        ("create_chronicle", "AddCharacter", "add_character"),
+        ("add_character", "Roll", "roll"),
+        ("add_character", "Adjust", "adjust"),
+        ("roll", "Reroll", "reroll"),
+    ]
     for source, name, target in chain:
         link = operations[source]["responses"]["201"]["links"][name]
         assert link["operationId"] == target

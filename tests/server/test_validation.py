@@ -42,17 +42,20 @@ def first(data: dict, what: str = "request") -> RuleError:
     return rule_error(invalid.value.errors(include_url=False), what)
 
 
-@pytest.mark.parametrize("data, code, params", [
-    ({"extra": 1}, "unknown_field", {"field": "extra"}),
-    ({"kind": "jump"}, "bad_choice", {"field": "kind", "value": "jump", "choices": "'test' or 'soak'"}),
-    ({"colour": "blue"}, "bad_choice", {"field": "colour", "value": "blue", "choices": "'red'"}),
-    ({"dice": 0}, "out_of_range", {"field": "dice", "value": 0, "low": 1, "high": None}),
-    ({"dice": 31}, "out_of_range", {"field": "dice", "value": 31, "low": None, "high": 30}),
-    ({"slug": "A b"}, "bad_name", {"field": "slug", "value": "A b"}),
-    ({"name": ""}, "blank_text", {"field": "name"}),
-    ({"name": "toolong"}, "too_long", {"field": "name", "most": 5}),
-    ({"checked": 13}, "unlucky", {"field": "checked"}),
-])
+@pytest.mark.parametrize(
+    "data, code, params",
+    [
+        ({"extra": 1}, "unknown_field", {"field": "extra"}),
+        ({"kind": "jump"}, "bad_choice", {"field": "kind", "value": "jump", "choices": "'test' or 'soak'"}),
+        ({"colour": "blue"}, "bad_choice", {"field": "colour", "value": "blue", "choices": "'red'"}),
+        ({"dice": 0}, "out_of_range", {"field": "dice", "value": 0, "low": 1, "high": None}),
+        ({"dice": 31}, "out_of_range", {"field": "dice", "value": 31, "low": None, "high": 30}),
+        ({"slug": "A b"}, "bad_name", {"field": "slug", "value": "A b"}),
+        ({"name": ""}, "blank_text", {"field": "name"}),
+        ({"name": "toolong"}, "too_long", {"field": "name", "most": 5}),
+        ({"checked": 13}, "unlucky", {"field": "checked"}),
+    ],
+)
 def test_each_pydantic_error_has_its_code(data, code, params):
     refused = first(data)
     assert (refused.code, refused.params) == (code, params)

@@ -16,8 +16,16 @@ from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import to_plain
 
 from .conftest import V20_SHEET, V20_TEST
-from .forging import (entries_of, find, grant_as_asked, rechained, v20_replayed, v20_rolled_as, v20_spend_removed,
-                      verify)
+from .forging import (
+    entries_of,
+    find,
+    grant_as_asked,
+    rechained,
+    v20_replayed,
+    v20_rolled_as,
+    v20_spend_removed,
+    verify,
+)
 
 
 def forged(tmp_path, entries: list[dict]):
@@ -56,7 +64,9 @@ def test_request_changed_with_result_recomputed_is_caught_without_head_issue31_1
     assert f"entry {roll['seq']}: the request's difficulty is 3 but its action says 6" in answer.stdout
 
 
-def test_last_rolls_dropped_before_the_reveal_are_missing_without_head_issue31_12(make_table, client, tmp_path):
+def test_last_rolls_dropped_before_the_reveal_are_missing_without_head_issue31_12(
+    make_table, client, tmp_path
+):
     """F-8: the reveal counts the rolls under its seed; an export holding fewer lacks one."""
     table = make_table("v20")
     player = table.join("Ana")
@@ -95,13 +105,17 @@ def test_effects_edited_or_removed_are_caught_without_head_issue31_13(make_table
     roll = next(e for e in edited if e["seq"] == first["seq"])
     roll["effects"] = roll["receipt"]["effects"] = [{"resource": "willpower", "before": 3, "after": 3}]
     answer = forged(tmp_path, edited)
-    assert answer.returncode == 1 and f"entry {first['seq']}: the Willpower spent" in answer.stdout, answer.stdout
+    assert answer.returncode == 1 and f"entry {first['seq']}: the Willpower spent" in answer.stdout, (
+        answer.stdout
+    )
 
     removed = copy.deepcopy(entries)
     roll = next(e for e in removed if e["seq"] == first["seq"])
     roll["effects"] = roll["receipt"]["effects"] = []
     answer = forged(tmp_path, removed)
-    assert answer.returncode == 1 and f"entry {first['seq']}: the Willpower spent" in answer.stdout, answer.stdout
+    assert answer.returncode == 1 and f"entry {first['seq']}: the Willpower spent" in answer.stdout, (
+        answer.stdout
+    )
 
     # the second spend moved to look like the first: its before-value no longer follows the sheet
     chained = copy.deepcopy(entries)
@@ -111,7 +125,9 @@ def test_effects_edited_or_removed_are_caught_without_head_issue31_13(make_table
     roll["receipt"]["result"] = to_plain(replay(rules_v20.V20Request, rules_v20.resolve, roll["receipt"])[1])
     answer = forged(tmp_path, chained)
     assert answer.returncode == 1
-    assert f"entry {second['seq']}: willpower was 2 after the character's last change" in answer.stdout, answer.stdout
+    assert f"entry {second['seq']}: willpower was 2 after the character's last change" in answer.stdout, (
+        answer.stdout
+    )
 
 
 def test_a_request_reading_another_willpower_than_the_sheet_held_is_caught_issue31_10(make_table, tmp_path):
@@ -130,8 +146,10 @@ def test_a_request_reading_another_willpower_than_the_sheet_held_is_caught_issue
     receipt["result"] = to_plain(replay(rules_v20.V20Request, rules_v20.resolve, receipt)[1])
     answer = forged(tmp_path, entries)
     assert answer.returncode == 1
-    assert f"entry {second['seq']}: the request read a current Willpower of 3 but the character's last change " \
-           "left 2" in answer.stdout, answer.stdout
+    assert (
+        f"entry {second['seq']}: the request read a current Willpower of 3 but the character's last change "
+        "left 2" in answer.stdout
+    ), answer.stdout
 
 
 # --- issue 31 point 13: a grant rewritten to "as asked" together with its roll ---------------------
@@ -149,8 +167,9 @@ def granted_export(make_table, client, tmp_path) -> list[dict]:
     lucita = table.character(player, V20_SHEET)
     asked = table.roll(player, lucita["id"], {**V20_TEST, "willpower": True, **ASKED}, ask=True)
     assert asked.status_code == 202, asked.text
-    granted = client.post(f"{table.base}/asks/{asked.json()['ask']['id']}/grant", headers=table.st,
-                          json={"edges": GRANTED})
+    granted = client.post(
+        f"{table.base}/asks/{asked.json()['ask']['id']}/grant", headers=table.st, json={"edges": GRANTED}
+    )
     assert granted.status_code == 201, granted.text
     for _ in range(2):
         assert table.roll(player, lucita["id"], {**V20_TEST, "willpower": True}).status_code == 201
@@ -158,7 +177,10 @@ def granted_export(make_table, client, tmp_path) -> list[dict]:
     entries = clean(tmp_path, table.export())
     grant, roll = find(entries, "grant"), find(entries, "roll")
     assert grant["receipt"]["decision"] == "changed" and grant["receipt"]["granted"] == GRANTED
-    assert roll["receipt"]["authority"]["grant"] == grant["seq"] and roll["receipt"]["request"]["difficulty"] == 7
+    assert (
+        roll["receipt"]["authority"]["grant"] == grant["seq"]
+        and roll["receipt"]["request"]["difficulty"] == 7
+    )
     assert [find(entries, "roll", n)["effects"][0]["after"] for n in range(3)] == [2, 1, 0]
     return entries
 
@@ -200,28 +222,57 @@ def _effects_removed(entries) -> None:
 
 # Each partial rewrite -> (entry kind and index it is reported on, the line verify prints there)
 PARTIAL = {
-    "grant only": (lambda e: grant_as_asked(e), ("roll", 0), "the roll's action is not what grant {grant} granted"),
-    "grant's decision only": (lambda e: find(e, "grant")["receipt"].update(decision="as_asked"), ("grant", 0),
-                              "ask {ask} granted 'as asked' with other edges"),
-    "grant and the roll's action": (lambda e: _grant_and_roll(e, request=False, pool=False, result=False),
-                                    ("roll", 0),
-                                    "the request's difficulty is 7 but its action says 4"),
-    "grant and the roll's action, its pool left": (lambda e: _grant_and_roll(e, pool=False), ("roll", 0),
-                                                   "the pool adds 1 dice but its action's modifier is 2"),
-    "grant and the roll, no face drawn for the die added": (lambda e: _grant_and_roll(e, result=False), ("roll", 0),
-                                                            "wrong_face_count"),
+    "grant only": (
+        lambda e: grant_as_asked(e),
+        ("roll", 0),
+        "the roll's action is not what grant {grant} granted",
+    ),
+    "grant's decision only": (
+        lambda e: find(e, "grant")["receipt"].update(decision="as_asked"),
+        ("grant", 0),
+        "ask {ask} granted 'as asked' with other edges",
+    ),
+    "grant and the roll's action": (
+        lambda e: _grant_and_roll(e, request=False, pool=False, result=False),
+        ("roll", 0),
+        "the request's difficulty is 7 but its action says 4",
+    ),
+    "grant and the roll's action, its pool left": (
+        lambda e: _grant_and_roll(e, pool=False),
+        ("roll", 0),
+        "the pool adds 1 dice but its action's modifier is 2",
+    ),
+    "grant and the roll, no face drawn for the die added": (
+        lambda e: _grant_and_roll(e, result=False),
+        ("roll", 0),
+        "wrong_face_count",
+    ),
     "grant and the roll, the die added made up": (
-        lambda e: (_grant_and_roll(e, seed=_seed(e), result=False), find(e, "roll")["receipt"]["faces"].__setitem__(
-            -1, find(e, "roll")["receipt"]["faces"][-1] % 10 + 1), v20_replayed(find(e, "roll"))), ("roll", 0),
-        "differ from the faces recomputed from the revealed seed"),
+        lambda e: (
+            _grant_and_roll(e, seed=_seed(e), result=False),
+            find(e, "roll")["receipt"]["faces"].__setitem__(
+                -1, find(e, "roll")["receipt"]["faces"][-1] % 10 + 1
+            ),
+            v20_replayed(find(e, "roll")),
+        ),
+        ("roll", 0),
+        "differ from the faces recomputed from the revealed seed",
+    ),
     "ask, grant and roll, the ask's pool left": (
-        lambda e: (_ask_grant_and_roll(e), _grant_and_roll(e, seed=_seed(e))), ("ask", 0),
-        "the ask's pool adds 2 dice but it asks a modifier of 1"),
-    "the granted roll and its effects": (_roll_and_effects, ("roll", 0),
-                                         "the roll's action is not what grant {grant} granted"),
+        lambda e: (_ask_grant_and_roll(e), _grant_and_roll(e, seed=_seed(e))),
+        ("ask", 0),
+        "the ask's pool adds 2 dice but it asks a modifier of 1",
+    ),
+    "the granted roll and its effects": (
+        _roll_and_effects,
+        ("roll", 0),
+        "the roll's action is not what grant {grant} granted",
+    ),
     "a roll and its effects, a later spend following": (
-        _later_roll_and_effects, ("roll", 2), "willpower was 2 after the character's last change, but this entry "
-                                              "says it was 1 before"),
+        _later_roll_and_effects,
+        ("roll", 2),
+        "willpower was 2 after the character's last change, but this entry says it was 1 before",
+    ),
     "effects only": (_effects_only, ("roll", 0), "the entry's effects are not its receipt's"),
     "effects removed": (_effects_removed, ("roll", 0), "the Willpower spent is not the receipt's"),
 }
@@ -229,7 +280,8 @@ PARTIAL = {
 
 @pytest.mark.parametrize("name", list(PARTIAL))
 def test_every_partial_rewrite_of_a_grant_its_roll_and_effects_is_caught_without_head_issue31_13(
-        make_table, client, tmp_path, name):
+    make_table, client, tmp_path, name
+):
     """A-1/A-2, V20-9: the ask records what was asked, the grant what was granted and the action it
     composes, the roll's action is that action, its request and pool are built from it, its faces are
     the seed's (F-4), its effects follow from the receipt and the sheet's before-values: rewriting any
@@ -241,8 +293,9 @@ def test_every_partial_rewrite_of_a_grant_its_roll_and_effects_is_caught_without
     rewrite(entries)
     answer = forged(tmp_path, entries)
     assert answer.returncode == 1, answer.stdout
-    assert any(line.startswith(f"entry {seq}:") and words in line for line in answer.stdout.splitlines()), \
+    assert any(line.startswith(f"entry {seq}:") and words in line for line in answer.stdout.splitlines()), (
         answer.stdout
+    )
 
 
 def test_a_consistent_rewrite_needs_the_head_issue31_13(make_table, client, tmp_path):

@@ -43,7 +43,9 @@ def test_a_database_error_reading_the_visitor_is_a_5xx_with_a_log_line(own_url, 
         with caplog.at_level(logging.ERROR):
             read = client.get(page, headers=bearer(token))
         assert read.status_code >= 500, (read.status_code, read.text)
-        assert any(record.levelno >= logging.ERROR and page in record.getMessage() for record in caplog.records)
+        assert any(
+            record.levelno >= logging.ERROR and page in record.getMessage() for record in caplog.records
+        )
         client.cookies.set("rollbook_token", token)  # the older single cookie: the same path
         assert client.get(page).status_code >= 500
         assert client.get("/api/me", headers=bearer(token)).status_code >= 500

@@ -24,14 +24,17 @@ def _invite(client, table, **headers):
     return client.post(f"/api/chronicles/{table.id}/invitation", headers=headers)
 
 
-@pytest.mark.parametrize("headers", [
-    {"Origin": "https://evil.example"},
-    {"Origin": "null"},
-    {"Origin": "http://testserver.evil.example"},
-    {"Referer": "https://evil.example/page"},
-    {"Sec-Fetch-Site": "cross-site"},
-    {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Origin": "http://testserver.evil.example"},
+        {"Referer": "https://evil.example/page"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver"},
+    ],
+)
 def test_a_cross_site_cookie_request_is_refused(client, signed_in, headers):
     response = _invite(client, signed_in, **headers)
     assert response.status_code == 403 and response.json()["code"] == "origin_refused"
@@ -40,45 +43,66 @@ def test_a_cross_site_cookie_request_is_refused(client, signed_in, headers):
     assert page.status_code == 403
 
 
-@pytest.mark.parametrize("headers", [
-    {"Origin": "http://testserver"},
-    {"Origin": "http://TESTSERVER:80"},
-    {"Referer": "http://testserver/chronicles/1"},
-    {"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"},
-    {},  # not a browser's cross-site request
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://testserver"},
+        {"Origin": "http://TESTSERVER:80"},
+        {"Referer": "http://testserver/chronicles/1"},
+        {"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"},
+        {},  # not a browser's cross-site request
+    ],
+)
 def test_a_same_origin_request_passes(client, signed_in, headers):
     assert _invite(client, signed_in, **headers).status_code == 201
 
 
 def test_a_bearer_token_is_never_a_forgery(client, make_table):
     table = make_table("v20")
-    response = client.post(f"/api/chronicles/{table.id}/characters", headers={**table.st, "Origin": "https://app.example"},
-                           json={"name": "L", "sheet": V20_SHEET})
+    response = client.post(
+        f"/api/chronicles/{table.id}/characters",
+        headers={**table.st, "Origin": "https://app.example"},
+        json={"name": "L", "sheet": V20_SHEET},
+    )
     assert response.status_code == 201
 
 
 def test_safe_methods_pass(client, signed_in):
-    assert client.get(f"/api/chronicles/{signed_in.id}", headers={"Origin": "https://evil.example"}).status_code == 200
+    assert (
+        client.get(f"/api/chronicles/{signed_in.id}", headers={"Origin": "https://evil.example"}).status_code
+        == 200
+    )
 
 
 def _request(scheme: str, headers: dict[str, str]) -> Request:
-    return Request({"type": "http", "scheme": scheme, "method": "POST", "path": "/", "query_string": b"",
-                    "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-                    "server": ("127.0.0.1", 8000)})
+    return Request(
+        {
+            "type": "http",
+            "scheme": scheme,
+            "method": "POST",
+            "path": "/",
+            "query_string": b"",
+            "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+            "server": ("127.0.0.1", 8000),
+        }
+    )
 
 
 def test_cookies_are_secure_over_https_and_the_proxy_is_believed_only_when_configured(monkeypatch):
     install(Settings(trust_proxy=False))
     assert guard.cookie_secure(_request("https", {"host": "table.example"}))
     assert not guard.cookie_secure(_request("http", {"host": "table.example"}))
-    behind = _request("http", {"host": "table.example", "x-forwarded-proto": "https", "x-forwarded-host": "play.example"})
+    behind = _request(
+        "http", {"host": "table.example", "x-forwarded-proto": "https", "x-forwarded-host": "play.example"}
+    )
     assert not guard.cookie_secure(behind)
     assert guard.origin_of(behind.scope) == "http://table.example"
     install(Settings(trust_proxy=True))
     assert guard.cookie_secure(behind)
     assert guard.origin_of(behind.scope) == "https://play.example"
-    assert not guard.cross_site({**behind.scope, "headers": behind.scope["headers"] + [(b"origin", b"https://play.example")]})
+    assert not guard.cross_site(
+        {**behind.scope, "headers": behind.scope["headers"] + [(b"origin", b"https://play.example")]}
+    )
 
 
 @pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer", "Bearer   ", "Token abc"])
@@ -95,10 +119,14 @@ def test_cross_site_post_with_basic_header_issue31_6(client, signed_in, authoriz
 
 
 @pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer"])
-def test_a_header_without_a_bearer_token_never_falls_back_to_the_cookie_issue31_6(client, signed_in, authorization):
+def test_a_header_without_a_bearer_token_never_falls_back_to_the_cookie_issue31_6(
+    client, signed_in, authorization
+):
     """Exactly one means: same-origin, the cookie behind a non-bearer header opens nothing."""
     response = _invite(client, signed_in, Authorization=authorization, Origin="http://testserver")
     assert response.status_code == 401
     assert client.get("/api/me", headers={"Authorization": authorization}).status_code == 401
-    assert client.get(f"/chronicles/{signed_in.id}", headers={"Authorization": authorization}).status_code == 401
+    assert (
+        client.get(f"/chronicles/{signed_in.id}", headers={"Authorization": authorization}).status_code == 401
+    )
     assert client.get("/api/me").status_code == 200  # the cookie alone still opens it

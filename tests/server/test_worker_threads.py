@@ -68,6 +68,12 @@ def test_rollbook_serve_passes_its_threads(monkeypatch, tmp_path):
     made = []
     monkeypatch.setattr(serving, "create_app", lambda *args, **kwargs: made.append(kwargs) or object())
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
-    serve(host="127.0.0.1", port=8000, database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", log_level="info",
-          threads=6, workers=1)
+    serve(
+        host="127.0.0.1",
+        port=8000,
+        database_url=f"sqlite:///{tmp_path / 's.sqlite3'}",
+        log_level="info",
+        threads=6,
+        workers=1,
+    )
     assert made == [{"threads": 6}]

@@ -14,8 +14,8 @@ import time
 import pytest
 from sqlalchemy import create_engine, text
 
-from rollbook.server import tx
 from rollbook.server import lane as lane_module
+from rollbook.server import tx
 from rollbook.server.db import Database
 from rollbook.server.engines import lane_file
 from rollbook.server.lane import LaneTimeout, WriterLane
@@ -30,9 +30,11 @@ def test_writers_are_served_in_arrival_order():
     lane.__enter__()
     threads = []
     for index in range(6):
+
         def writer(index=index) -> None:
             with lane:
                 order.append(index)
+
         thread = threading.Thread(target=writer)
         thread.start()
         threads.append(thread)
@@ -217,16 +219,18 @@ def test_write_transactions_from_many_threads_commit_each_once_and_errors_roll_b
         def writer(index: int) -> None:
             try:
                 for round_ in range(5):
+
                     def work(session, round_=round_):
                         total = session.execute(text(f"SELECT count(*) FROM {table}")).scalar()
                         session.execute(text(f"INSERT INTO {table} (n) VALUES (:n)"), {"n": total})
                         if (index + round_) % 4 == 0:  # a refusal: rolled back, the lane given up
                             raise ProblemError(409, "refused")
+
                     try:
                         tx.run(db, work)
                     except ProblemError as error:
                         assert error.code == "refused"
-            except BaseException as error:  # noqa: BLE001 - reported below
+            except BaseException as error:
                 errors.append(error)
 
         threads = [threading.Thread(target=writer, args=(i,)) for i in range(12)]
@@ -266,8 +270,11 @@ def test_concurrent_rolls_on_many_chronicles_all_commit_with_their_chains(app, m
         with httpx.Client(base_url=server.url, timeout=120) as http:
             barrier.wait()
             for _ in range(4):
-                response = http.post(f"{table.base}/characters/{character['id']}/rolls", headers=player,
-                                     json={"action": V20_TEST})
+                response = http.post(
+                    f"{table.base}/characters/{character['id']}/rolls",
+                    headers=player,
+                    json={"action": V20_TEST},
+                )
                 statuses.append(response.status_code)
 
     with ThreadedServer(app) as server:
@@ -314,7 +321,9 @@ def test_queued_writes_share_commits_and_a_refusal_keeps_the_others(database_url
             assert sorted(row[0] for row in session.execute(text(f"SELECT n FROM {table}"))) == kept
         assert set().union(*heard) == set(kept)
         if db.batches is not None:
-            assert db.batches.writes >= 16 and db.batches.batches < db.batches.writes  # some commits were shared
+            assert (
+                db.batches.writes >= 16 and db.batches.batches < db.batches.writes
+            )  # some commits were shared
     finally:
         with db.write() as session:
             session.execute(text(f"DROP TABLE IF EXISTS {table}"))

@@ -53,15 +53,31 @@ def stop(process: subprocess.Popen) -> str:
 
 
 @contextmanager
-def serve_workers(database_url: str, cwd: Path, *, workers: int = 2,
-                  env: dict[str, str] | None = None) -> Iterator[tuple[subprocess.Popen, int]]:
+def serve_workers(
+    database_url: str, cwd: Path, *, workers: int = 2, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen, int]]:
     """``rollbook serve --workers N`` on ``database_url`` (and ``env`` over this process's
     environment), once its health answers and its N workers run: (the process, its port)."""
     port = free_port()
     environment = {**os.environ, "ROLLBOOK_DATABASE_URL": database_url, **(env or {})}
-    process = subprocess.Popen([*rollbook_command(), "serve", "--port", str(port), "--workers", str(workers),
-                                "--log-level", "warning"], cwd=cwd, env=environment, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [
+            *rollbook_command(),
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=cwd,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
 
     def ready() -> bool:
         if process.poll() is not None:

@@ -13,7 +13,16 @@ from rollbook.solo import story
 from rollbook.solo.check import npc_sheet
 from rollbook.solo.format import Scenario
 from rollbook.solo.steps import (
-    PLAYER, SOLO_CHOICE, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene, drive,
+    PLAYER,
+    SOLO_CHOICE,
+    SOLO_PASSAGE,
+    Adjust,
+    Arrive,
+    Choose,
+    Done,
+    Roll,
+    Scene,
+    drive,
 )
 from tests.solo.dice import ScriptDice
 
@@ -36,13 +45,25 @@ class Chronicle:
         self.sheets.update({npc: play.new_sheet("v20", npc_sheet(scenario, npc)) for npc in scenario.npcs})
         self.ids = {who: index for index, who in enumerate(self.sheets, start=1)}
         self.entries: list[dict] = []
-        self.log("solo_start", {"scenario": scenario.id, "digest": "test", "player": self.ids[PLAYER],
-                                "npcs": {npc: self.ids[npc] for npc in scenario.npcs}})
+        self.log(
+            "solo_start",
+            {
+                "scenario": scenario.id,
+                "digest": "test",
+                "player": self.ids[PLAYER],
+                "npcs": {npc: self.ids[npc] for npc in scenario.npcs},
+            },
+        )
         self.drive(story.begin(scenario, dict(self.sheets)))
 
     def log(self, kind: str, receipt: dict, who: str | None = None, refers_to: int | None = None) -> dict:
-        entry = {"seq": len(self.entries) + 1, "kind": kind, "receipt": receipt,
-                 "character": self.ids.get(who) if who else None, "refers_to": refers_to}
+        entry = {
+            "seq": len(self.entries) + 1,
+            "kind": kind,
+            "receipt": receipt,
+            "character": self.ids.get(who) if who else None,
+            "refers_to": refers_to,
+        }
         self.entries.append(entry)
         return entry
 
@@ -71,8 +92,15 @@ class Chronicle:
             self.choice = entry["seq"]
         elif isinstance(step, Roll):
             follows = self.receipt(step.follows) if step.follows else None
-            made = play.perform("v20", self.sheets[step.who], step.action, mode="strict", role="storyteller",
-                                source=self.dice, follows=follows)
+            made = play.perform(
+                "v20",
+                self.sheets[step.who],
+                step.action,
+                mode="strict",
+                role="storyteller",
+                source=self.dice,
+                follows=follows,
+            )
             self.sheets[step.who] = made.sheet
             receipt = dict(made.receipt)
             if step.tag:
@@ -86,6 +114,13 @@ class Chronicle:
             entry = self.log({"open": "scene_open", "turn": "turn", "close": "scene_close"}[step.op], {})
         else:
             assert isinstance(step, Arrive)
-            entry = self.log(SOLO_PASSAGE, {"passage": step.passage, "from": step.came_from, "flags": list(step.flags),
-                                            "ending": step.ending})
+            entry = self.log(
+                SOLO_PASSAGE,
+                {
+                    "passage": step.passage,
+                    "from": step.came_from,
+                    "flags": list(step.flags),
+                    "ending": step.ending,
+                },
+            )
         return Done(entry["seq"], entry["receipt"], dict(self.sheets))

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from rollbook.solo.check import check_text
-
 from tests.in_process import run_here
 
 BROKEN = Path(__file__).parent / "broken"
@@ -45,8 +44,9 @@ def test_each_fault_is_found_at_its_place_s4(name):
 
 def run(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "ROLLBOOK_LANG": "en"}
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", *args], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 def test_the_command_line_names_each_place_and_exits_1(monkeypatch, capsys):

@@ -11,7 +11,6 @@ import yaml
 from rollbook.solo.check import check_text
 from rollbook.solo.load import Unreadable
 from rollbook.solo.text import fault_line
-
 from tests.in_process import run_here
 
 TINY = (Path(__file__).parent / "data" / "tiny.yaml").read_text(encoding="utf-8")
@@ -35,7 +34,8 @@ def test_the_tiny_scenario_is_clean():
 def test_a_dangling_link_s4():
     found = check_text(TINY.replace("goto: brawl", "goto: brawll")).faults
     assert [(f.code, f.path, f.params, f.line) for f in found] == [
-        ("dangling_link", "passages.alley.choices.1.goto", {"goto": "brawll"}, 28)]
+        ("dangling_link", "passages.alley.choices.1.goto", {"goto": "brawll"}, 28)
+    ]
     assert "line 28" in fault_line(found[0], "en") and "brawll" in fault_line(found[0], "en")
 
 
@@ -48,6 +48,7 @@ def test_a_dangling_start_and_outcome_s4():
 def test_an_unreachable_passage_s4():
     def orphan(d):
         d["passages"]["cellar"] = {"text": {"fr": "a", "es": "b", "en": "c"}, "ending": {"kind": "bitter"}}
+
     assert faults(mutated(orphan)) == [("unreachable_passage", "passages.cellar")]
 
 
@@ -55,41 +56,57 @@ def test_an_unknown_trait_s4():
     found = check_text(TINY.replace("[manipulation, subterfuge]", "[manipulation, subtrefuge]")).faults
     assert [(f.code, f.path, f.line) for f in found] == [("unknown_trait", "passages.lie.check.traits", 32)]
     assert faults(TINY.replace("[manipulation, subterfuge]", "[charm, subterfuge]")) == [
-        ("unknown_trait", "passages.lie.check.traits")]
+        ("unknown_trait", "passages.lie.check.traits")
+    ]
 
 
 def test_a_discipline_the_pregenerated_character_lacks_s4():
     assert faults(TINY.replace("[manipulation, subterfuge]", "[manipulation, dominate]")) == [
-        ("unknown_trait", "passages.lie.check.traits")]
+        ("unknown_trait", "passages.lie.check.traits")
+    ]
 
 
 def test_an_npc_sheet_is_validated_as_any_sheet():
     text = mutated(lambda d: d["npcs"]["thug"]["sheet"]["attributes"].update(strength=11))
     assert [code for code, _ in faults(text)] == ["out_of_range"]
-    text = mutated(lambda d: d["npcs"]["thug"].update(attack={"traits": ["dexterity", "melee"], "weapon": "axe"}))
+    text = mutated(
+        lambda d: d["npcs"]["thug"].update(attack={"traits": ["dexterity", "melee"], "weapon": "axe"})
+    )
     assert faults(text) == [("unknown_weapon", "npcs.thug.attack.weapon")]
 
 
 def test_a_missing_language_s4():
     found = check_text(TINY.replace("es: Golpea., ", "")).faults
     assert [(f.code, f.path, f.params, f.line) for f in found] == [
-        ("missing_language", "passages.brawl.text", {"language": "es"}, 36)]
+        ("missing_language", "passages.brawl.text", {"language": "es"}, 36)
+    ]
     assert faults(mutated(lambda d: d["passages"]["alley"]["choices"][0]["text"].pop("fr"))) == [
-        ("missing_language", "passages.alley.choices.0.text")]
+        ("missing_language", "passages.alley.choices.0.text")
+    ]
 
 
 def test_a_fight_with_no_way_out_s4():
     def loop(d):
         d["passages"]["brawl"]["fight"].update(win="brawl2", lose="brawl2")
-        d["passages"]["brawl2"] = {"text": {"fr": "a", "es": "b", "en": "c"},
-                                   "choices": [{"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "brawl"}]}
+        d["passages"]["brawl2"] = {
+            "text": {"fr": "a", "es": "b", "en": "c"},
+            "choices": [{"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "brawl"}],
+        }
         d["passages"]["gutter"]["text"]["en"] = "x"
-        d["passages"]["alley"]["choices"].append({"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "gutter"})
-    assert faults(mutated(loop)) == [("fight_no_way_out", "passages.brawl"), ("no_way_out", "passages.brawl2")]
+        d["passages"]["alley"]["choices"].append(
+            {"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "gutter"}
+        )
+
+    assert faults(mutated(loop)) == [
+        ("fight_no_way_out", "passages.brawl"),
+        ("no_way_out", "passages.brawl2"),
+    ]
 
 
 def test_an_unknown_npc_and_a_flag_never_set():
-    assert faults(TINY.replace("npcs: [thug]", "npcs: [thug, ghoul]")) == [("unknown_npc", "passages.brawl.fight.npcs.1")]
+    assert faults(TINY.replace("npcs: [thug]", "npcs: [thug, ghoul]")) == [
+        ("unknown_npc", "passages.brawl.fight.npcs.1")
+    ]
     text = mutated(lambda d: d["passages"]["alley"]["choices"][0].update(requires_flag="knows_name"))
     assert faults(text) == [("flag_never_set", "passages.alley.choices.0.requires_flag")]
 
@@ -102,7 +119,9 @@ def test_format_faults_have_their_place():
 
 
 def test_a_key_given_twice_is_a_fault():
-    text = TINY.replace("  gutter:\n", "  home:\n    text: {fr: a, es: b, en: c}\n    ending: {kind: bitter}\n  gutter:\n")
+    text = TINY.replace(
+        "  gutter:\n", "  home:\n    text: {fr: a, es: b, en: c}\n    ending: {kind: bitter}\n  gutter:\n"
+    )
     assert ("duplicate_key", "passages.home") in faults(text)
 
 
@@ -128,10 +147,15 @@ def test_the_cli_check_and_schema(tmp_path, monkeypatch, capsys):
     bad.write_text(TINY.replace("goto: brawl", "goto: brawll"), encoding="utf-8")
     done = run("scenario", "check", str(bad), "--lang", "es")
     assert done.returncode == 1 and "passages.alley.choices.1.goto, línea 28" in done.stdout
-    assert json.loads(run("scenario", "check", str(bad), "--json").stdout)["faults"][0]["code"] == "dangling_link"
+    assert (
+        json.loads(run("scenario", "check", str(bad), "--json").stdout)["faults"][0]["code"]
+        == "dangling_link"
+    )
     broken = tmp_path / "broken.yaml"
     broken.write_text("a: [\n", encoding="utf-8")
     done = run("scenario", "check", str(broken))
-    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    )
     schema = json.loads(run("scenario", "schema").stdout)
     assert "passages" in schema["properties"]

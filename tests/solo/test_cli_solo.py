@@ -16,8 +16,14 @@ def run(*args, stdin: str = "", db: Path, dice: str | None = None, lang: str = "
     env.pop("ROLLBOOK_SOLO_DICE", None)
     if dice:
         env["ROLLBOOK_SOLO_DICE"] = dice
-    return subprocess.run([sys.executable, "-m", "rollbook", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "rollbook", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_the_terminal_plays_a_check_to_its_ending_with_fixed_dice(tmp_path):
@@ -53,4 +59,6 @@ def test_a_faulty_scenario_is_refused_before_play_and_bad_dice_are_one_line(tmp_
     done = run("solo", str(broken), db=db)
     assert done.returncode == 2 and "passages.alley.choices.0.goto, line 26" in done.stderr
     done = run("solo", str(TINY), "--dice", "ten", db=db)
-    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    )

@@ -41,8 +41,9 @@ def test_an_unknown_key_is_refused_s1():
 
 def test_a_passage_has_exactly_one_body():
     with pytest.raises(ValidationError):
-        Passage.model_validate({"text": {"en": "x"}, "ending": {"kind": "good"}, "choices": [
-            {"text": {"en": "y"}, "goto": "a"}]})
+        Passage.model_validate(
+            {"text": {"en": "x"}, "ending": {"kind": "good"}, "choices": [{"text": {"en": "y"}, "goto": "a"}]}
+        )
     with pytest.raises(ValidationError):
         Passage.model_validate({"text": {"en": "x"}})
 
@@ -65,13 +66,25 @@ def test_success_by_degree_s2():
 
 def test_the_links_of_each_body():
     scenario = Scenario.model_validate(tiny())
-    assert scenario.passages["lie"].links() == [("check.outcomes.botch", "brawl"), ("check.outcomes.failure", "brawl"),
-                                                ("check.outcomes.success", "home"), ("check.outcomes.success_3", "home")]
+    assert scenario.passages["lie"].links() == [
+        ("check.outcomes.botch", "brawl"),
+        ("check.outcomes.failure", "brawl"),
+        ("check.outcomes.success", "home"),
+        ("check.outcomes.success_3", "home"),
+    ]
     assert scenario.passages["brawl"].links() == [("fight.win", "home"), ("fight.lose", "gutter")]
     assert scenario.passages["home"].links() == []
 
 
 def test_the_published_schema_s1():
     published = schema()
-    assert set(published["required"]) >= {"id", "system", "title", "languages", "start", "pregenerated", "passages"}
+    assert set(published["required"]) >= {
+        "id",
+        "system",
+        "title",
+        "languages",
+        "start",
+        "pregenerated",
+        "passages",
+    }
     assert "Passage" in published["$defs"]

@@ -43,7 +43,9 @@ def test_the_sample_has_what_s6_asks():
     bodies = [passage.body for passage in passages.values()]
     social = [p.check for p in passages.values() if p.check and p.check.traits[0] == "manipulation"]
     assert social and all(check.outcomes.botch != check.outcomes.failure for check in social)  # a botch path
-    assert any(choice.willpower_cost for p in passages.values() for choice in p.choices or ())  # a Willpower choice
+    assert any(
+        choice.willpower_cost for p in passages.values() for choice in p.choices or ()
+    )  # a Willpower choice
     assert "fight" in bodies and "extended" in bodies  # a fight, a chase
     assert bodies.count("ending") >= 3
     assert {p.ending.kind for p in passages.values() if p.ending} == {"good", "bitter", "dark"}

@@ -39,17 +39,26 @@ def test_a_check_takes_its_difficulty_from_the_scenario_and_leads_by_result_s2()
     assert roll["receipt"]["request"]["difficulty"] == 7  # the scenario's, the player added none
     assert roll["receipt"]["solo"] == {"passage": "lie", "role": "check"}
     assert roll["refers_to"] == chronicle.state.last_choice
-    assert chronicle.state.passage == "home" and chronicle.state.ending == "good" and chronicle.options() == []
+    assert (
+        chronicle.state.passage == "home" and chronicle.state.ending == "good" and chronicle.options() == []
+    )
 
 
-@pytest.mark.parametrize("face,outcome,goto", [(1, "botch", "gutter_b"), (3, "failure", "gutter_f"),
-                                               (7, "success", "home")])
+@pytest.mark.parametrize(
+    "face,outcome,goto", [(1, "botch", "gutter_b"), (3, "failure", "gutter_f"), (7, "success", "home")]
+)
 def test_each_result_of_a_check_has_its_passage_s2(face, outcome, goto):
     outcomes = {"botch": "gutter_b", "failure": "gutter_f", "success": "home", "success_3": "best"}
     ending = {"text": TEXT, "ending": {"kind": "dark"}}
-    chronicle = tiny(lie={"text": TEXT, "check": {"traits": ["manipulation", "subterfuge"], "difficulty": 7,
-                                                  "outcomes": outcomes}},
-                     gutter_b=ending, gutter_f=ending, best=ending)
+    chronicle = tiny(
+        lie={
+            "text": TEXT,
+            "check": {"traits": ["manipulation", "subterfuge"], "difficulty": 7, "outcomes": outcomes},
+        },
+        gutter_b=ending,
+        gutter_f=ending,
+        best=ending,
+    )
     chronicle.act("choice:0")
     chronicle.dice.push(face, face)  # the faces alike: 5 dice, each a 7 is 5 successes → success_3
     chronicle.act("roll")
@@ -58,8 +67,21 @@ def test_each_result_of_a_check_has_its_passage_s2(face, outcome, goto):
 
 
 def test_success_by_degree_takes_the_highest_degree_reached_s2():
-    chronicle = tiny(lie={"text": TEXT, "check": {"traits": ["manipulation"], "difficulty": 6, "outcomes": {
-        "botch": "gutter", "failure": "gutter", "success": "gutter", "success_3": "home"}}})
+    chronicle = tiny(
+        lie={
+            "text": TEXT,
+            "check": {
+                "traits": ["manipulation"],
+                "difficulty": 6,
+                "outcomes": {
+                    "botch": "gutter",
+                    "failure": "gutter",
+                    "success": "gutter",
+                    "success_3": "home",
+                },
+            },
+        }
+    )
     chronicle.act("choice:0")
     chronicle.dice.push(9)  # Manipulation 3: three successes
     chronicle.act("roll")
@@ -83,7 +105,8 @@ def test_a_choice_offered_only_by_its_flags_and_willpower_costs():
         {"text": TEXT, "goto": "home", "requires_flag": "knows"},
         {"text": TEXT, "goto": "home", "willpower_cost": 4},
         {"text": TEXT, "goto": "home", "willpower_cost": 1, "sets_flag": "brave"},
-        {"text": TEXT, "goto": "lie", "unless_flag": "knows"}]
+        {"text": TEXT, "goto": "lie", "unless_flag": "knows"},
+    ]
     chronicle = Chronicle(scenario_of(data))
     assert chronicle.options() == ["choice:0", "choice:1", "choice:4", "choice:5"]  # Willpower 3: not 4
     chronicle.act("choice:4")
@@ -102,8 +125,16 @@ def test_an_option_not_offered_is_refused():
 
 
 def test_a_check_the_players_sheet_cannot_roll_is_forgone_as_a_failure():
-    chronicle = tiny(lie={"text": TEXT, "check": {"traits": ["manipulation", "dominate"], "difficulty": 7, "outcomes": {
-        "botch": "brawl", "failure": "gutter", "success": "home"}}})
+    chronicle = tiny(
+        lie={
+            "text": TEXT,
+            "check": {
+                "traits": ["manipulation", "dominate"],
+                "difficulty": 7,
+                "outcomes": {"botch": "brawl", "failure": "gutter", "success": "home"},
+            },
+        }
+    )
     chronicle.act("choice:0")
     assert chronicle.options() == ["forgo"]
     chronicle.act("forgo")
@@ -111,8 +142,17 @@ def test_a_check_the_players_sheet_cannot_roll_is_forgone_as_a_failure():
 
 
 def test_an_extended_action_adds_up_and_ends_by_its_target_or_its_rolls_tr4():
-    chase = {"text": TEXT, "extended": {"traits": ["dexterity", "athletics"], "difficulty": 6, "target": 6,
-                                        "max_rolls": 3, "success": "home", "failure": "gutter"}}
+    chase = {
+        "text": TEXT,
+        "extended": {
+            "traits": ["dexterity", "athletics"],
+            "difficulty": 6,
+            "target": 6,
+            "max_rolls": 3,
+            "success": "home",
+            "failure": "gutter",
+        },
+    }
     chronicle = tiny(lie=chase)
     chronicle.act("choice:0")
     chronicle.dice.push(7, 7)  # 5 dice: 5 successes, then 5 more: 10 ≥ 6
@@ -136,11 +176,15 @@ def test_a_fight_won_with_the_chain_attack_damage_soak_s3():
     assert chronicle.options() == ["attack:0:thug", "attack_wp:0:thug", "dodge"]
     chronicle.dice.default = 10
     first = len(chronicle.entries)
-    chronicle.act("attack:0:thug")  # 6 successes; a punch: Strength 3 + 5 = 8 bashing; the thug soaks 2 (Stamina)
-    kinds = [(entry["kind"], entry["receipt"].get("kind")) for entry in chronicle.entries[first:first + 4]]
+    chronicle.act(
+        "attack:0:thug"
+    )  # 6 successes; a punch: Strength 3 + 5 = 8 bashing; the thug soaks 2 (Stamina)
+    kinds = [(entry["kind"], entry["receipt"].get("kind")) for entry in chronicle.entries[first : first + 4]]
     assert kinds == [("solo_choice", None), ("roll", "test"), ("roll", "damage"), ("roll", "soak")]
     soak = chronicle.entries[first + 3]
-    assert soak["character"] == chronicle.ids["thug"] and soak["refers_to"] == soak["seq"] - 1  # V20-17: the chain
+    assert (
+        soak["character"] == chronicle.ids["thug"] and soak["refers_to"] == soak["seq"] - 1
+    )  # V20-17: the chain
     assert sum(chronicle.sheets["thug"]["health"].values()) == 6 and chronicle.entries[-1]["kind"] == "turn"
     turns = 1
     while chronicle.state.passage == "brawl" and turns < 6:
@@ -169,13 +213,17 @@ def test_a_fight_lost_npc_attack_damage_and_the_players_soak_s3():
 def test_wound_penalties_reduce_the_next_pool_v20_16():
     chronicle = tiny()
     chronicle.act("choice:1")
-    chronicle.dice.push(1, 10, 6, 6)  # a botch; the thug's 4 successes: 2 + 3 dice of damage, 5 levels; 3 soaked
+    chronicle.dice.push(
+        1, 10, 6, 6
+    )  # a botch; the thug's 4 successes: 2 + 3 dice of damage, 5 levels; 3 soaked
     chronicle.act("attack:0:thug")
     damage = sum(chronicle.sheets[PLAYER]["health"].values())
     assert damage == 2
     chronicle.dice.push(1)
     chronicle.act("dodge")
-    dodge = [entry for entry in chronicle.rolls() if entry["receipt"]["action"].get("ability") == "athletics"][-1]
+    dodge = [
+        entry for entry in chronicle.rolls() if entry["receipt"]["action"].get("ability") == "athletics"
+    ][-1]
     assert dodge["receipt"]["pool"]["wound_penalty"] == -1  # Hurt at 2 levels (V20-16)
 
 
@@ -185,7 +233,9 @@ def test_a_dodge_raises_what_each_npc_attack_needs():
     chronicle.dice.push(10, 10)  # the dodge: 5 successes (Dexterity 3 + Athletics 2); the thug's 4 dice
     chronicle.act("dodge")
     attack = [entry for entry in chronicle.rolls() if entry["character"] == chronicle.ids["thug"]][-1]
-    assert attack["receipt"]["request"]["required"] == 6 and attack["receipt"]["result"]["outcome"] == "failure"
+    assert (
+        attack["receipt"]["request"]["required"] == 6 and attack["receipt"]["result"]["outcome"] == "failure"
+    )
     assert chronicle.entries[-1]["kind"] == "turn" and chronicle.state.turns == 1
 
 
@@ -197,7 +247,9 @@ def test_healing_with_blood_is_offered_when_hurt_v20_16():
     chronicle.act("attack:0:thug")
     assert "heal" in chronicle.options()
     before = chronicle.sheets[PLAYER]["blood"]["current"]
-    heal = next(o for o in story.options(chronicle.scenario, chronicle.state, chronicle.sheets) if o["id"] == "heal")
+    heal = next(
+        o for o in story.options(chronicle.scenario, chronicle.state, chronicle.sheets) if o["id"] == "heal"
+    )
     assert heal["amount"] <= chronicle.sheets[PLAYER]["blood"]["per_turn"]  # V20-18
     chronicle.dice.push(1)
     chronicle.act("heal")
@@ -230,12 +282,25 @@ def test_a_fight_whose_npcs_are_down_already_is_won_on_arrival_s3():
     chronicle = Chronicle(scenario_of(data))
     chronicle.act("choice:1")
     assert chronicle.state.passage == "home"
-    assert [e["receipt"]["passage"] for e in chronicle.entries if e["kind"] == "solo_passage"] == ["alley", "brawl", "home"]
+    assert [e["receipt"]["passage"] for e in chronicle.entries if e["kind"] == "solo_passage"] == [
+        "alley",
+        "brawl",
+        "home",
+    ]
 
 
 def test_the_replay_reads_only_the_current_extended_actions_rolls_s5():
-    chase = {"text": TEXT, "extended": {"traits": ["dexterity", "athletics"], "difficulty": 6, "target": 20,
-                                        "max_rolls": 5, "success": "home", "failure": "gutter"}}
+    chase = {
+        "text": TEXT,
+        "extended": {
+            "traits": ["dexterity", "athletics"],
+            "difficulty": 6,
+            "target": 20,
+            "max_rolls": 5,
+            "success": "home",
+            "failure": "gutter",
+        },
+    }
     chronicle = tiny(lie=chase)
     chronicle.act("choice:0")
     chronicle.dice.push(7)

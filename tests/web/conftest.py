@@ -92,11 +92,14 @@ def live_server(tmp_path_factory, scripted_dice):
 
     folder = tmp_path_factory.mktemp("web-db")
     # Queued faces when a test queued some; else the server's own dice: provably fair (F-1 … F-6).
-    app = create_app(f"sqlite:///{folder / 'table.sqlite3'}",
-                     dice=lambda: scripted_dice if scripted_dice.faces else SecureDice())
+    app = create_app(
+        f"sqlite:///{folder / 'table.sqlite3'}",
+        dice=lambda: scripted_dice if scripted_dice.faces else SecureDice(),
+    )
     port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="rollbook-web-test", daemon=True)
     thread.start()
@@ -112,8 +115,12 @@ def _contexts(browser, live_server):
     contexts = []
 
     def make(*, width: int = 1280, height: int = 900, locale: str = "en-US"):
-        context = browser.new_context(base_url=live_server, viewport={"width": width, "height": height},
-                                      locale=locale, reduced_motion="reduce")
+        context = browser.new_context(
+            base_url=live_server,
+            viewport={"width": width, "height": height},
+            locale=locale,
+            reduced_motion="reduce",
+        )
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context

@@ -11,8 +11,15 @@ import httpx
 from playwright.sync_api import Error, Locator, Page, expect
 
 
-def create_chronicle(page: Page, *, name: str, system: str, storyteller: str = "Ana", language: str = "en",
-                     difficulty: str = "") -> str:
+def create_chronicle(
+    page: Page,
+    *,
+    name: str,
+    system: str,
+    storyteller: str = "Ana",
+    language: str = "en",
+    difficulty: str = "",
+) -> str:
     """The Storyteller creates a chronicle from the home page; returns its invitation code."""
     page.goto("/")
     # by id, not by label: the home page speaks the browser's language (issue 34 point 7)
@@ -37,9 +44,12 @@ def chronicle_id(page: Page) -> int:
 
 def api_character(live_server: str, page: Page, sheet: dict) -> int:
     """A character added through the API with the person's own token (the sheet form has its own tests)."""
-    response = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
-                          headers={"Authorization": f"Bearer {token_of(page)}"},
-                          json={"name": sheet["name"], "sheet": sheet}, timeout=30)
+    response = httpx.post(
+        f"{live_server}/api/chronicles/{chronicle_id(page)}/characters",
+        headers={"Authorization": f"Bearer {token_of(page)}"},
+        json={"name": sheet["name"], "sheet": sheet},
+        timeout=30,
+    )
     assert response.status_code == 201, response.text
     return response.json()["id"]
 
@@ -52,7 +62,9 @@ def join(page: Page, *, invitation: str, name: str) -> None:
     expect(page.locator(".tag.you")).to_contain_text(name)
 
 
-def add_character(page: Page, *, name: str, ratings: dict[str, str], extra: dict[str, str] | None = None) -> str:
+def add_character(
+    page: Page, *, name: str, ratings: dict[str, str], extra: dict[str, str] | None = None
+) -> str:
     """From the chronicle page: the sheet form with a few ratings; returns the sheet's URL."""
     page.get_by_role("link", name="Add a character").click()
     page.locator("[name='s.name']").fill(name)
@@ -124,10 +136,22 @@ def new_character(page: Page, chronicle: str, fields: dict[str, str]) -> str:
 
 
 def v5_character(page: Page, chronicle: str, name: str) -> str:
-    return new_character(page, chronicle, {
-        "s.name": name, "s.concept": LONG, "s.notes": LONG, "s.attributes.dexterity": "3", "s.attributes.wits": "2", "s.skills.firearms": "2",
-        "s.skills.stealth": "3", "s.disciplines.obfuscate": "1", "s.hunger": "1",
-        "s.specialties": "firearms: Pistols\nstealth: Sewers"})
+    return new_character(
+        page,
+        chronicle,
+        {
+            "s.name": name,
+            "s.concept": LONG,
+            "s.notes": LONG,
+            "s.attributes.dexterity": "3",
+            "s.attributes.wits": "2",
+            "s.skills.firearms": "2",
+            "s.skills.stealth": "3",
+            "s.disciplines.obfuscate": "1",
+            "s.hunger": "1",
+            "s.specialties": "firearms: Pistols\nstealth: Sewers",
+        },
+    )
 
 
 def feed_open(page: Page) -> None:
@@ -148,7 +172,9 @@ def choose_traits(page: Page, attribute: str, skill: str) -> Locator:
     return form
 
 
-def by_its_poll(page: Page, path: str, shown: Callable[[int], None], *, every_s: float, timeout: float = 12) -> None:
+def by_its_poll(
+    page: Page, path: str, shown: Callable[[int], None], *, every_s: float, timeout: float = 12
+) -> None:
     """What a page's poll (htmx ``every {every_s}s`` on ``path``) brings, without waiting out its interval.
 
     The page's clock is Playwright's (``page.clock.install()`` before the page loaded), so the poll's

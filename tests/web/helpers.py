@@ -38,7 +38,10 @@ def english_parts(lang: str) -> set[str]:
                     continue
                 for part in PLACEHOLDER.split(msgid):
                     part = part.strip(" .,:;()—-·")
-                    if len(part.split()) >= (2 if part == msgid.strip(" .,:;()—-·") else 3) and part not in msgstr:
+                    if (
+                        len(part.split()) >= (2 if part == msgid.strip(" .,:;()—-·") else 3)
+                        and part not in msgstr
+                    ):
                         out.add(part)
     return out
 
@@ -61,13 +64,19 @@ def problems(html: str, lang: str, english: set[str], allowed: frozenset[str] = 
 def chronicle_with_player(app, system: str, sheet: dict[str, str]):
     """(Storyteller client, player client, chronicle URL, the player's sheet URL)."""
     storyteller = TestClient(app)
-    created = storyteller.post("/chronicles", data={"name": f"Night {system}", "system": system, "storyteller": "Ana"},
-                               follow_redirects=False)
+    created = storyteller.post(
+        "/chronicles",
+        data={"name": f"Night {system}", "system": system, "storyteller": "Ana"},
+        follow_redirects=False,
+    )
     assert created.status_code == 303
     chronicle = created.headers["location"]
     player = TestClient(app)
-    joined = player.post("/join", data={"invitation": storyteller.cookies.get("rollbook_invitation"), "name": "Bruno"},
-                         follow_redirects=False)
+    joined = player.post(
+        "/join",
+        data={"invitation": storyteller.cookies.get("rollbook_invitation"), "name": "Bruno"},
+        follow_redirects=False,
+    )
     assert joined.status_code == 303
     added = player.post(f"{chronicle}/characters", data={"s.name": "Hero", **sheet}, follow_redirects=False)
     assert added.status_code == 303, added.text
@@ -109,18 +118,31 @@ def card(html: str, kind: str) -> str:
 
 def api_table(client: TestClient, system: str, lang: str = "fr") -> tuple[int, dict, dict]:
     """A chronicle made through the API, Alice joined: (its id, the Storyteller's headers, Alice's)."""
-    created = client.post("/api/chronicles", json={"name": "Chicago", "system": system, "language": lang}).json()
+    created = client.post(
+        "/api/chronicles", json={"name": "Chicago", "system": system, "language": lang}
+    ).json()
     joined = client.post("/api/join", json={"invitation": created["invitation"], "name": "Alice"}).json()
     return created["chronicle"]["id"], bearer(created["token"]), bearer(joined["token"])
 
 
-ROLLUNDER_SHEET = {"new.attributes.name.0": "Strength", "new.attributes.value.0": "12",
-                   "new.skills.name.0": "Climb", "new.skills.value.0": "14"}
+ROLLUNDER_SHEET = {
+    "new.attributes.name.0": "Strength",
+    "new.attributes.value.0": "12",
+    "new.skills.name.0": "Climb",
+    "new.skills.value.0": "14",
+}
 
 
 def give_agile(storyteller: TestClient, sheet: str) -> None:
     """The Storyteller gives the card (R-6: a player's own sheet holds none, issue 31 point 9)."""
-    given = storyteller.post(f"{sheet}/adjustments", data={"change": "grant_card", "card.name": "Agile",
-                                                           "card.effect": "advantage", "card.consumable": ["off", "on"]},
-                             follow_redirects=False)
+    given = storyteller.post(
+        f"{sheet}/adjustments",
+        data={
+            "change": "grant_card",
+            "card.name": "Agile",
+            "card.effect": "advantage",
+            "card.consumable": ["off", "on"],
+        },
+        follow_redirects=False,
+    )
     assert given.status_code in (200, 303), given.text

@@ -57,6 +57,7 @@ TO_THE_FIGHT = ("choice:1", "choice:2", "choice:0", "choice:0")
 
 # --- the solo table through a TestClient (the page tests and the words test) -------------------
 
+
 def form_key(html: str) -> str:
     return re.search(r'name="idempotency_key" value="([^"]+)"', html).group(1)
 
@@ -64,8 +65,9 @@ def form_key(html: str) -> str:
 def start(client: TestClient, lang: str = "en") -> str:
     shelf = client.get(f"/solo?lang={lang}")
     assert shelf.status_code == 200
-    started = client.post("/solo", data={"scenario": SAMPLE, "idempotency_key": form_key(shelf.text)},
-                          follow_redirects=False)
+    started = client.post(
+        "/solo", data={"scenario": SAMPLE, "idempotency_key": form_key(shelf.text)}, follow_redirects=False
+    )
     assert started.status_code == 303, started.text[-500:]
     return started.headers["location"]
 

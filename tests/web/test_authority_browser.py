@@ -66,7 +66,9 @@ def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, 
     expect(theirs).to_contain_text("Granted by the Storyteller in #", timeout=LIVE)
     expect(theirs.locator(".outcome")).to_have_text("Success (complete)")  # 10, 8, 6, 7 less one 1: three
     expect(theirs).to_contain_text("Dexterity 3 + Firearms 2 + modifier +1 = 6 dice")
-    expect(theirs).to_contain_text("As granted: Chance of success: 87.6%")  # 6 dice at 6 (the ask showed 90.1% for 7)
+    expect(theirs).to_contain_text(
+        "As granted: Chance of success: 87.6%"
+    )  # 6 dice at 6 (the ask showed 90.1% for 7)
     expect(player.locator("#feed > li.kind-grant").first).to_contain_text("+1 die (asked: +2 dice)")
     expect(player.locator("#asks")).to_be_hidden()
     theirs.scroll_into_view_if_needed()

@@ -16,14 +16,19 @@ HTMX = {"HX-Request": "true"}
 
 def _table(app, system: str, sheet: dict[str, str]):
     storyteller = TestClient(app)
-    created = storyteller.post("/chronicles", data={"name": "Lyon", "system": system, "storyteller": "Ana"},
-                               follow_redirects=False)
+    created = storyteller.post(
+        "/chronicles", data={"name": "Lyon", "system": system, "storyteller": "Ana"}, follow_redirects=False
+    )
     assert created.status_code == 303
     chronicle = created.headers["location"]
     invitation = storyteller.cookies.get("rollbook_invitation")
     player = TestClient(app)
-    assert player.post("/join", data={"invitation": invitation, "name": "Bruno"},
-                       follow_redirects=False).status_code == 303
+    assert (
+        player.post(
+            "/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False
+        ).status_code
+        == 303
+    )
     added = player.post(f"{chronicle}/characters", data=sheet, follow_redirects=False)
     assert added.status_code == 303, added.text
     return storyteller, player, chronicle, added.headers["location"]
@@ -31,8 +36,11 @@ def _table(app, system: str, sheet: dict[str, str]):
 
 @pytest.fixture
 def v20(app):
-    clients = _table(app, "v20", {"s.name": "Lucita", "s.attributes.dexterity": "3", "s.skills.firearms": "2",
-                                  "s.generation": "8"})
+    clients = _table(
+        app,
+        "v20",
+        {"s.name": "Lucita", "s.attributes.dexterity": "3", "s.skills.firearms": "2", "s.generation": "8"},
+    )
     yield clients
     for client in clients[:2]:
         client.close()
@@ -63,17 +71,24 @@ def test_A1_a_player_asks_the_storyteller_grants_changed_and_the_roll_is_made(v2
     asked = player.post(f"{sheet}/rolls", data={**TEST, "modifier": "2"}, headers=HTMX)
     assert asked.status_code == 200
     assert asked.text.lstrip().startswith('<li id="entry-1" class="card kind-ask"')
-    assert "Asks the Storyteller: Dexterity + Firearms" in words(asked.text) and "+2 dice" in words(asked.text)
+    assert "Asks the Storyteller: Dexterity + Firearms" in words(asked.text) and "+2 dice" in words(
+        asked.text
+    )
     assert 'id="asks" class="panel asks"' in asked.text  # the player's own asks, out of band
     queue = storyteller.get(chronicle).text
     assert 'id="ask-1"' in queue and "Asks for +2 dice" in words(queue)
     assert "As asked: Chance of success:" in words(queue)
     # The player's page lists the ask as waiting, with a way to take it back.
     assert "Waiting for the Storyteller." in words(player.get(chronicle).text)
-    granted = storyteller.post(f"{chronicle}/asks/1/grant", data={"changed": "on", "modifier": "1"}, headers=HTMX)
+    granted = storyteller.post(
+        f"{chronicle}/asks/1/grant", data={"changed": "on", "modifier": "1"}, headers=HTMX
+    )
     assert granted.status_code == 200, granted.text
     cards = re.findall(r'<li id="entry-(\d+)" class="card kind-(\w+)', granted.text)
-    assert cards == [("4", "roll"), ("2", "grant")]  # newest first (3: the seed committed before the roll, F-1)
+    assert cards == [
+        ("4", "roll"),
+        ("2", "grant"),
+    ]  # newest first (3: the seed committed before the roll, F-1)
     text = words(granted.text)
     assert "Granted, changed, by the Storyteller (ask #1)" in text and "+1 die (asked: +2 dice)" in text
     assert "Dexterity 3 + Firearms 2 + modifier +1 = 6 dice" in text
@@ -107,10 +122,15 @@ def test_A3_the_scene_bar_turns_and_the_sheet_states_the_limits_per_turn(v20):
     bar = storyteller.post(f"{chronicle}/scene/turns", headers=HTMX)
     assert "Turn 1" in words(bar.text) and "Next turn" in words(bar.text)
     page = words(player.get(sheet).text)
-    assert "Blood per turn: 3" in page and "Willpower: one automatic success per turn (the table's limit)" in page
+    assert (
+        "Blood per turn: 3" in page
+        and "Willpower: one automatic success per turn (the table's limit)" in page
+    )
     assert "Scene 1 · The docks · Turn 1" in page
     for amount, status in (("2", 200), ("1", 200), ("1", 409)):
-        spent = player.post(f"{sheet}/adjustments", data={"change": "spend_blood", "amount": amount}, headers=HTMX)
+        spent = player.post(
+            f"{sheet}/adjustments", data={"change": "spend_blood", "amount": amount}, headers=HTMX
+        )
         assert spent.status_code == status, spent.text
     assert "3 blood already spent this turn" in words(spent.text)
     closed = storyteller.post(f"{chronicle}/scene/close", headers=HTMX)
@@ -119,8 +139,11 @@ def test_A3_the_scene_bar_turns_and_the_sheet_states_the_limits_per_turn(v20):
 
 def test_A1_standing_grants_from_the_storytellers_page(v20):
     storyteller, player, chronicle, sheet = v20
-    made = storyteller.post(f"{chronicle}/standing", data={"character": "1", "edge": "modifier", "value": "+1"},
-                            follow_redirects=False)
+    made = storyteller.post(
+        f"{chronicle}/standing",
+        data={"character": "1", "edge": "modifier", "value": "+1"},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     page = words(storyteller.get(chronicle).text)
     assert "Lucita: +1 die" in page
@@ -138,7 +161,9 @@ def test_A4_declared_actions_offer_the_split_pool_on_the_roll_form(v20):
     storyteller, player, chronicle, sheet = v20
     storyteller.post(f"{chronicle}/scenes", data={}, headers=HTMX)
     storyteller.post(f"{chronicle}/scene/turns", headers=HTMX)
-    assert storyteller.post(f"{sheet}/actions", data={"actions": "2"}, follow_redirects=False).status_code == 303
+    assert (
+        storyteller.post(f"{sheet}/actions", data={"actions": "2"}, follow_redirects=False).status_code == 303
+    )
     odds = player.get(f"{sheet}/odds", params=TEST, headers=HTMX).text
     text = words(odds)
     assert "Action 1 of 2: difficulty 7, 3 dice" in text and "Action 2 of 2: difficulty 7, 2 dice" in text
@@ -148,14 +173,35 @@ def test_A4_declared_actions_offer_the_split_pool_on_the_roll_form(v20):
     assert "difficulty 7, −3 dice" in words(asked.text)
 
 
-@pytest.mark.parametrize("system, sheet, lang, words_expected", [
-    ("v20", {"s.name": "Lucita", "s.attributes.dexterity": "3"}, "fr", ("Demander au Conteur", "Seul le Conteur")),
-    ("v20", {"s.name": "Lucita", "s.attributes.dexterity": "3"}, "es", ("Pedir al Narrador", "Solo el Narrador")),
-    ("rollunder", {"s.name": "Ayla", "new.skills.name.0": "Climb", "new.skills.value.0": "12"}, "fr",
-     ("Demander au MJ", "avantage")),
-    ("rollunder", {"s.name": "Ayla", "new.skills.name.0": "Climb", "new.skills.value.0": "12"}, "es",
-     ("Pedir al DJ", "ventaja")),
-])
+@pytest.mark.parametrize(
+    "system, sheet, lang, words_expected",
+    [
+        (
+            "v20",
+            {"s.name": "Lucita", "s.attributes.dexterity": "3"},
+            "fr",
+            ("Demander au Conteur", "Seul le Conteur"),
+        ),
+        (
+            "v20",
+            {"s.name": "Lucita", "s.attributes.dexterity": "3"},
+            "es",
+            ("Pedir al Narrador", "Solo el Narrador"),
+        ),
+        (
+            "rollunder",
+            {"s.name": "Ayla", "new.skills.name.0": "Climb", "new.skills.value.0": "12"},
+            "fr",
+            ("Demander au MJ", "avantage"),
+        ),
+        (
+            "rollunder",
+            {"s.name": "Ayla", "new.skills.name.0": "Climb", "new.skills.value.0": "12"},
+            "es",
+            ("Pedir al DJ", "ventaja"),
+        ),
+    ],
+)
 def test_the_games_own_words(app, system, sheet, lang, words_expected):
     storyteller, player, _chronicle, sheet_url = _table(app, system, sheet)
     if system == "v20":
@@ -166,8 +212,10 @@ def test_the_games_own_words(app, system, sheet, lang, words_expected):
     button, other = words_expected
     assert button in odds, odds
     if system == "v20":
-        refused = player.post(f"/api/chronicles/1/characters/1/rolls?lang={lang}",
-                              json={"action": {"kind": "test", "attribute": "dexterity", "modifier": 2}})
+        refused = player.post(
+            f"/api/chronicles/1/characters/1/rolls?lang={lang}",
+            json={"action": {"kind": "test", "attribute": "dexterity", "modifier": 2}},
+        )
         assert other in refused.json()["detail"]
     else:
         assert other in odds

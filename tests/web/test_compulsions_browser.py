@@ -16,16 +16,30 @@ from rollbook.play import verify_receipt
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
 
-from .flows import api_character, chronicle_id, create_chronicle, join, screenshot_card, token_of, wait_for_odds
+from .flows import (
+    api_character,
+    chronicle_id,
+    create_chronicle,
+    join,
+    screenshot_card,
+    token_of,
+    wait_for_odds,
+)
 
 pytestmark = pytest.mark.browser
 
-ROOK = {"name": "Rook", "clan": "Gangrel", "attributes": {"dexterity": 3, "manipulation": 3},
-        "skills": {"firearms": 3, "persuasion": 2}, "hunger": 1}
+ROOK = {
+    "name": "Rook",
+    "clan": "Gangrel",
+    "attributes": {"dexterity": 3, "manipulation": 3},
+    "skills": {"firearms": 3, "persuasion": 2},
+    "hunger": 1,
+}
 
 
-def test_seed_001_a_compulsion_called_shown_applied_and_ended_in_french_on_a_phone(new_context, live_server, dice,
-                                                                                   artifacts):
+def test_seed_001_a_compulsion_called_shown_applied_and_ended_in_french_on_a_phone(
+    new_context, live_server, dice, artifacts
+):
     storyteller = new_context(locale="fr").new_page()
     phone = new_context(width=390, height=844, locale="fr").new_page()
     invitation = create_chronicle(storyteller, name="Chicago", system="v5", storyteller="Ana", language="fr")
@@ -53,7 +67,9 @@ def test_seed_001_a_compulsion_called_shown_applied_and_ended_in_french_on_a_pho
 
     # shown on the phone's table beside Rook, and on the sheet
     phone.goto(f"/chronicles/{cid}")
-    expect(phone.locator("#feed li.kind-roll").first.get_by_role("button", name="Appeler la compulsion")).to_have_count(0)
+    expect(
+        phone.locator("#feed li.kind-roll").first.get_by_role("button", name="Appeler la compulsion")
+    ).to_have_count(0)
     expect(phone.locator(".compulsion-badge").first).to_have_text("Compulsion : Pulsions sauvages")
     phone.goto(sheet)
     panel = phone.locator("#compulsion")
@@ -74,16 +90,21 @@ def test_seed_001_a_compulsion_called_shown_applied_and_ended_in_french_on_a_pho
     # the Storyteller ends it from the sheet; the badge goes, the call form is back
     storyteller.goto(sheet)
     storyteller.locator("#end-compulsion").click()
-    expect(storyteller.locator("#compulsion").get_by_role("button", name="Appeler la compulsion")).to_be_visible()
+    expect(
+        storyteller.locator("#compulsion").get_by_role("button", name="Appeler la compulsion")
+    ).to_be_visible()
     phone.goto(f"/chronicles/{cid}")
     expect(phone.locator("#feed li.kind-compulsion_end").first).to_contain_text(
-        "Fin de la compulsion de Rook : Pulsions sauvages")
+        "Fin de la compulsion de Rook : Pulsions sauvages"
+    )
     expect(phone.locator(".compulsion-badge")).to_have_count(0)
 
-    export = httpx.get(f"{live_server}/api/chronicles/{cid}/log/export",
-                       headers={"Authorization": f"Bearer {token_of(storyteller)}"}, timeout=30)
+    export = httpx.get(
+        f"{live_server}/api/chronicles/{cid}/log/export",
+        headers={"Authorization": f"Bearer {token_of(storyteller)}"},
+        timeout=30,
+    )
     problems, _ = verify_entries(read_jsonl(export.text.splitlines()), verify_receipt, verify_ledger())
     assert problems == []
     kinds = [json.loads(line)["kind"] for line in export.text.splitlines()]
-    assert [kind for kind in kinds if kind.startswith("compulsion")] == [
-        "compulsion", "compulsion_end"]
+    assert [kind for kind in kinds if kind.startswith("compulsion")] == ["compulsion", "compulsion_end"]

@@ -25,15 +25,20 @@ from .flows import (
 pytestmark = pytest.mark.browser
 
 
-def test_TR_3_TR_4_contest_and_extended_action_in_french_on_a_phone(new_context, live_server, dice, artifacts):
+def test_TR_3_TR_4_contest_and_extended_action_in_french_on_a_phone(
+    new_context, live_server, dice, artifacts
+):
     storyteller = new_context(locale="fr").new_page()  # issue 34 point 7: the browser's language wins
     phone = new_context(width=390, height=844, locale="fr").new_page()
     invitation = create_chronicle(storyteller, name="Chicago", system="v20", storyteller="Ana", language="fr")
     join(phone, invitation=invitation, name="Alice")
     cid = chronicle_id(storyteller)
-    nia = api_character(live_server, phone, {"name": "Nia", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}})
-    bran = api_character(live_server, storyteller, {"name": "Bran", "attributes": {"wits": 2},
-                                                    "talents": {"alertness": 2}})
+    nia = api_character(
+        live_server, phone, {"name": "Nia", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}}
+    )
+    bran = api_character(
+        live_server, storyteller, {"name": "Bran", "attributes": {"wits": 2}, "talents": {"alertness": 2}}
+    )
 
     # the Storyteller declares the contest: Nia's Dexterity + Firearms against Bran's Wits + Alertness
     storyteller.goto(f"/chronicles/{cid}")
@@ -87,7 +92,10 @@ def test_TR_3_TR_4_contest_and_extended_action_in_french_on_a_phone(new_context,
     expect(second).to_contain_text("jet 2 : 5 réussites sur 5 · jets restants : 0 · objectif atteint")
     screenshot_card(second, artifacts / "extended-phone-fr.png")
 
-    export = httpx.get(f"{live_server}/api/chronicles/{cid}/log/export",
-                       headers={"Authorization": f"Bearer {token_of(storyteller)}"}, timeout=30)
+    export = httpx.get(
+        f"{live_server}/api/chronicles/{cid}/log/export",
+        headers={"Authorization": f"Bearer {token_of(storyteller)}"},
+        timeout=30,
+    )
     problems, _ = verify_entries(read_jsonl(export.text.splitlines()), verify_receipt, verify_ledger())
     assert problems == []

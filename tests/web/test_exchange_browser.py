@@ -23,10 +23,19 @@ def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, 
     invitation = create_chronicle(storyteller, name="Chicago by Night", system="v20", storyteller="Ana")
     join(alice, invitation=invitation, name="Alice")
     join(bob, invitation=invitation, name="Bob")
-    nia = api_character(live_server, alice, {
-        "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
-        "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
-    api_character(live_server, bob, {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}})
+    nia = api_character(
+        live_server,
+        alice,
+        {
+            "name": "Nia",
+            "attributes": {"strength": 3, "dexterity": 3},
+            "skills": {"melee": 2},
+            "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}],
+        },
+    )
+    api_character(
+        live_server, bob, {"name": "Bran", "attributes": {"stamina": 2}, "disciplines": {"fortitude": 1}}
+    )
     bob.reload()
 
     alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test")
@@ -55,7 +64,9 @@ def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, 
     card = bob.locator("#feed > li.card", has=bob.locator(".steps")).first
     expect(card.locator(".step")).to_have_count(2)
     expect(card.locator(".step").last).to_contain_text("0 → 2")
-    expect(alice.locator("#feed .step")).to_have_count(2, timeout=LIVE)  # the whole exchange, live, on one card
+    expect(alice.locator("#feed .step")).to_have_count(
+        2, timeout=LIVE
+    )  # the whole exchange, live, on one card
     assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     screenshot_card(card, artifacts / "exchange-v20.png")
 
@@ -67,12 +78,24 @@ def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, 
 def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, live_server, dice, artifacts):
     storyteller = new_context().new_page()
     alice = new_context().new_page()
-    invitation = create_chronicle(storyteller, name="Paliers", system="tiers", storyteller="Ana", language="fr")
+    invitation = create_chronicle(
+        storyteller, name="Paliers", system="tiers", storyteller="Ana", language="fr"
+    )
     join(alice, invitation=invitation, name="Alice")
-    ana = api_character(live_server, alice, {
-        "name": "Ana", "skills": {"firearms": 6}, "weapons": [{"name": "Pistol", "bonus": 2, "capacity": 6}]})
-    api_character(live_server, storyteller, {"name": "Rook", "skills": {"dodge": 4}, "endurance": 3,
-                                             "armor": {"torso": 2}})
+    ana = api_character(
+        live_server,
+        alice,
+        {
+            "name": "Ana",
+            "skills": {"firearms": 6},
+            "weapons": [{"name": "Pistol", "bonus": 2, "capacity": 6}],
+        },
+    )
+    api_character(
+        live_server,
+        storyteller,
+        {"name": "Rook", "skills": {"dodge": 4}, "endurance": 3, "armor": {"torso": 2}},
+    )
     storyteller.goto(f"/chronicles/{chronicle_id(storyteller)}?lang=fr")
 
     alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{ana}?kind=skill&lang=en")
@@ -90,7 +113,9 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
     expect(dodge).to_be_visible(timeout=LIVE)
     dice.queue(1, 3)  # 4 − 1, critical +1 = tier 4: not strictly greater, the hit stands
     dodge.click()
-    soak = storyteller.get_by_role("button", name="Encaissement (palier d’attaque 4)")  # the seed's word (issue 34 point 12)
+    soak = storyteller.get_by_role(
+        "button", name="Encaissement (palier d’attaque 4)"
+    )  # the seed's word (issue 34 point 12)
     expect(soak).to_be_visible()
     card = storyteller.locator("#feed > li.card", has=storyteller.locator(".steps")).first
     card.get_by_label("Localisation").select_option("torso")

@@ -18,11 +18,21 @@ def test_choosing_a_target_shows_the_odds_of_the_whole_exchange(new_context, liv
     alice = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Odds by Night", system="v20", storyteller="Ana")
     join(alice, invitation=invitation, name="Alice")
-    nia = api_character(live_server, alice, {
-        "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
-        "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
-    api_character(live_server, storyteller, {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2},
-                                             "talents": {"athletics": 2}})
+    nia = api_character(
+        live_server,
+        alice,
+        {
+            "name": "Nia",
+            "attributes": {"strength": 3, "dexterity": 3},
+            "skills": {"melee": 2},
+            "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}],
+        },
+    )
+    api_character(
+        live_server,
+        storyteller,
+        {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2}, "talents": {"athletics": 2}},
+    )
     alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test&lang=en")
     alice.get_by_label("Attribute", exact=True).select_option("dexterity")
     alice.get_by_label("Ability").select_option("melee")

@@ -19,7 +19,9 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
     storyteller = new_context().new_page()
     player = new_context().new_page()
     storyteller.on("dialog", lambda dialog: dialog.accept())
-    invitation = create_chronicle(storyteller, name="Fair Nights", system="v5", storyteller="Ana", difficulty="3")
+    invitation = create_chronicle(
+        storyteller, name="Fair Nights", system="v5", storyteller="Ana", difficulty="3"
+    )
     join(player, invitation=invitation, name="Bruno")
     chronicle_url = player.url
 
@@ -28,8 +30,11 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
     player.get_by_role("button", name="Use this client seed").click()
     expect(player.get_by_label("Your client seed")).to_have_value("Bruno's lucky string")
 
-    add_character(player, name="Nadia Verne", ratings={
-        "s.attributes.dexterity": "3", "s.skills.firearms": "2", "s.hunger": "1"})
+    add_character(
+        player,
+        name="Nadia Verne",
+        ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2", "s.hunger": "1"},
+    )
     dice.clear()  # nothing queued: the server's own fair dice
     player.get_by_label("Attribute", exact=True).select_option("dexterity")
     player.get_by_label("Skill", exact=True).select_option("firearms")
@@ -52,7 +57,8 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
     button = card.locator("button.fair-verify")
     button.click()
     expect(card.locator(".fair-result")).to_have_text(
-        "Verified in this browser: every face is the one the revealed seed gives.")
+        "Verified in this browser: every face is the one the revealed seed gives."
+    )
     draws = json.loads(button.get_attribute("data-fair-draws"))
     assert draws[0]["clientSeed"] == "Bruno's lucky string" and draws[0]["nonce"] == 1
     screenshot_card(card, artifacts / "fair-verified.png")
@@ -61,5 +67,7 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
     edited = [dict(draws[0], faces=[draws[0]["faces"][0] % 10 + 1, *draws[0]["faces"][1:]]), *draws[1:]]
     button.evaluate("(b, data) => b.setAttribute('data-fair-draws', data)", json.dumps(edited))
     button.click()
-    expect(card.locator(".fair-result")).to_contain_text("Mismatch: the faces shown are not those the revealed seed")
+    expect(card.locator(".fair-result")).to_contain_text(
+        "Mismatch: the faces shown are not those the revealed seed"
+    )
     expect(card.locator(".fair")).to_have_attribute("data-verified-here", "mismatch")

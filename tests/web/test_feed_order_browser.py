@@ -32,8 +32,9 @@ def test_cards_are_in_seq_order_whatever_order_they_arrive_in(new_context, dice)
         page.locator("#quick button[type=submit]").click()
         expect(page.locator("#feed > li.card.kind-quick_roll", has_text=f"pool of {pool}")).to_have_count(1)
     expect(page.locator("#feed > li.card.kind-seed_commit")).to_have_count(1, timeout=5_000)
-    head = page.request.get(f"/api/chronicles/{chronicle_id(page)}",
-                            headers={"Authorization": f"Bearer {token_of(page)}"}).json()["log_head"]["seq"]
+    head = page.request.get(
+        f"/api/chronicles/{chronicle_id(page)}", headers={"Authorization": f"Bearer {token_of(page)}"}
+    ).json()["log_head"]["seq"]
     page.wait_for_function(f"() => window.lastEventId >= {head}")  # the feed has said all the log holds
     shown = seqs(page)
     assert shown == sorted(shown, reverse=True) and len(shown) == len(set(shown)) and len(shown) >= 3, shown

@@ -24,14 +24,17 @@ def test_edits_merge_are_logged_and_a_character_can_be_removed(new_context, lang
     invitation = page.locator("#invitation-code").inner_text().strip()
     sheets = []
     for _ in range(2):  # the back button made the same character twice
-        made = page.request.post(f"{chronicle}/characters", form={"s.name": "Nadia", "s.attributes.wits": "2"},
-                                 max_redirects=0)
+        made = page.request.post(
+            f"{chronicle}/characters", form={"s.name": "Nadia", "s.attributes.wits": "2"}, max_redirects=0
+        )
         sheets.append(made.headers["location"])
     page.goto(sheets[0])
     page.locator("details:has(#sheet) > summary").click()
     page.locator("#sheet-s-concept").fill("Tireuse")
     # meanwhile a stain is added (any roll or change that moves the sheet's version)
-    stained = page.request.post(f"{sheets[0]}/adjustments", form={"change": "stains", "amount": "1"}, max_redirects=0)
+    stained = page.request.post(
+        f"{sheets[0]}/adjustments", form={"change": "stains", "amount": "1"}, max_redirects=0
+    )
     assert stained.status == 303
     page.locator("#sheet button[type=submit]").click()
     expect(page.locator("#sheet-alert")).to_be_empty()

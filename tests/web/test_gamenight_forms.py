@@ -7,18 +7,27 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
+
 from .flows import create_v5
 
 CASES = {
     # lang: viewport, discipline typed, its id, specialty line typed, the skill's name, the error's words
-    "fr": ((390, 844), "Occultation", "obfuscate", "Furtivité: Égouts", "Furtivité", "Il manque le champ « Nom »"),  # issue 34 point 12
+    "fr": (
+        (390, 844),
+        "Occultation",
+        "obfuscate",
+        "Furtivité: Égouts",
+        "Furtivité",
+        "Il manque le champ « Nom »",
+    ),  # issue 34 point 12
     "es": ((1280, 900), "Presencia", "presence", "Sigilo: Cloacas", "Sigilo", "Falta el campo"),
 }
 
 
 def in_view(page: Page, selector: str) -> bool:
     return page.locator(selector).evaluate(
-        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+        "e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
 
 
 @pytest.mark.parametrize("lang", sorted(CASES))
@@ -43,7 +52,8 @@ def test_refused_form_keeps_rows_and_points_at_the_field(new_context, lang, arti
     expect(alert).to_contain_text(missing)
     # next to the field, which is focused, marked invalid and in view
     assert page.locator("#character-alert").evaluate(
-        "a => a.previousElementSibling && a.previousElementSibling.contains(document.getElementById('sheet-s-name'))")
+        "a => a.previousElementSibling && a.previousElementSibling.contains(document.getElementById('sheet-s-name'))"
+    )
     expect(page.locator("#sheet-s-name")).to_be_focused()
     expect(page.locator("#sheet-s-name")).to_have_attribute("aria-invalid", "true")
     assert in_view(page, "#sheet-s-name") and in_view(page, "#character-alert")

@@ -15,15 +15,26 @@ HTMX = {"HX-Request": "true"}
 def table(app):
     """A V5 chronicle in French: (Storyteller client, player client, chronicle URL, the player's sheet URL)."""
     with TestClient(app) as storyteller:
-        created = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana",
-                                                        "language": "fr"}, follow_redirects=False)
+        created = storyteller.post(
+            "/chronicles",
+            data={"name": "Lyon", "system": "v5", "storyteller": "Ana", "language": "fr"},
+            follow_redirects=False,
+        )
         chronicle = created.headers["location"]
         invitation = storyteller.cookies.get("rollbook_invitation")
         player = TestClient(app)
         player.post("/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False)
-        added = player.post(f"{chronicle}/characters", data={
-            "s.name": "Nadia", "s.attributes.dexterity": "3", "s.skills.firearms": "2", "s.hunger": "1",
-            "s.specialties": "Armes à feu: Pistolets"}, follow_redirects=False)
+        added = player.post(
+            f"{chronicle}/characters",
+            data={
+                "s.name": "Nadia",
+                "s.attributes.dexterity": "3",
+                "s.skills.firearms": "2",
+                "s.hunger": "1",
+                "s.specialties": "Armes à feu: Pistolets",
+            },
+            follow_redirects=False,
+        )
         assert added.status_code == 303, added.text
         yield storyteller, player, chronicle, added.headers["location"]
 
@@ -42,8 +53,13 @@ def test_a_retried_roll_rolls_once_and_the_next_form_has_a_new_key(table):
     _storyteller, player, chronicle, sheet = table
     key = form_key(player.get(sheet).text, "roll")
     before = entries(player, chronicle)
-    form = {"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": "2",
-            "idempotency_key": key}
+    form = {
+        "kind": "test",
+        "attribute": "dexterity",
+        "skill": "firearms",
+        "difficulty": "2",
+        "idempotency_key": key,
+    }
     first = player.post(f"{sheet}/rolls", data=form, headers=HTMX)
     again = player.post(f"{sheet}/rolls", data=form, headers=HTMX)  # the network retried it
     assert first.status_code == again.status_code == 200
@@ -72,16 +88,22 @@ def test_the_keychain_holds_every_chronicle_and_signing_out_revokes(app):
     with TestClient(app) as browser:
         made = []
         for name in ("Lyon", "Paris"):
-            created = browser.post("/chronicles", data={"name": name, "system": "v5", "storyteller": "Ana"},
-                                   follow_redirects=False)
+            created = browser.post(
+                "/chronicles",
+                data={"name": name, "system": "v5", "storyteller": "Ana"},
+                follow_redirects=False,
+            )
             made.append(created.headers["location"])
         for url in made:  # the second chronicle did not sign the Storyteller out of the first
             assert browser.get(url).status_code == 200
         home = browser.get("/").text
         assert "Lyon" in home and "Paris" in home and 'id="keychain"' in home
         key = re.search(r'id="access-key">([^<]+)<', browser.get(made[0]).text).group(1)
-        session = next(v.split(".", 1)[1] for v in browser.cookies.get("rollbook_keys").split("~")
-                       if v.startswith(made[0].rsplit("/", 1)[1] + "."))
+        session = next(
+            v.split(".", 1)[1]
+            for v in browser.cookies.get("rollbook_keys").split("~")
+            if v.startswith(made[0].rsplit("/", 1)[1] + ".")
+        )
         assert browser.post(f"{made[0]}/signout", follow_redirects=False).status_code == 303
         assert browser.get(made[0], follow_redirects=False).status_code in (401, 403)  # no way in
         assert browser.get(made[1]).status_code == 200  # the other stays open
@@ -96,10 +118,15 @@ def test_the_keychain_holds_every_chronicle_and_signing_out_revokes(app):
 
 def test_an_invitation_link_joins_with_a_name(app):
     with TestClient(app) as storyteller:
-        created = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
-                                   follow_redirects=False)
+        created = storyteller.post(
+            "/chronicles",
+            data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
+            follow_redirects=False,
+        )
         chronicle = created.headers["location"]
-        link = re.search(r'id="invitation-link">[^<]*?(/join#[^<]+)<', storyteller.get(chronicle).text).group(1)
+        link = re.search(r'id="invitation-link">[^<]*?(/join#[^<]+)<', storyteller.get(chronicle).text).group(
+            1
+        )
     with TestClient(app) as player:
         page = player.get(link.split("#")[0]).text  # the code rides in the fragment (issue 31 point 15)
         code = link.split("#", 1)[1]
@@ -110,44 +137,68 @@ def test_an_invitation_link_joins_with_a_name(app):
 
 def test_v5_at_no_willpower_is_impaired_and_offers_no_reroll(table):
     _storyteller, player, chronicle, _sheet = table
-    made = player.post(f"{chronicle}/characters", data={
-        "s.name": "Vide", "s.attributes.wits": "3", "s.skills.investigation": "2", "s.hunger": "1",
-        "s.willpower.max": "2", "s.willpower.superficial": "2", "s.health.max": "4"}, follow_redirects=False)
+    made = player.post(
+        f"{chronicle}/characters",
+        data={
+            "s.name": "Vide",
+            "s.attributes.wits": "3",
+            "s.skills.investigation": "2",
+            "s.hunger": "1",
+            "s.willpower.max": "2",
+            "s.willpower.superficial": "2",
+            "s.health.max": "4",
+        },
+        follow_redirects=False,
+    )
     assert made.status_code == 303, made.text
     sheet = made.headers["location"]
-    odds = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "wits", "skill": "investigation",
-                                                "lang": "fr"}, headers=HTMX).text
+    odds = player.get(
+        f"{sheet}/odds",
+        params={"kind": "test", "attribute": "wits", "skill": "investigation", "lang": "fr"},
+        headers=HTMX,
+    ).text
     assert "affaibli -2" in odds and "blessures" not in odds  # Willpower impairment, not wounds
     assert "meilleure relance de Volonté" not in odds and "Plus de Volonté à dépenser" in odds
-    full = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity", "skill": "firearms",
-                                                "lang": "fr"}, headers=HTMX).text
+    full = player.get(
+        f"{sheet}/odds",
+        params={"kind": "test", "attribute": "dexterity", "skill": "firearms", "lang": "fr"},
+        headers=HTMX,
+    ).text
     assert "affaibli" not in full  # a physical pool at full Health: no penalty
 
 
-@pytest.mark.parametrize("lang, expected", [
-    ("fr", ["(révéler un jet caché)", "Compétence, Attribut", "avantage", "Sang par tour"]),
-    ("es", ["(revelar una tirada oculta)", "Habilidad, Atributo", "ventaja", "Sangre por turno"]),
-])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("fr", ["(révéler un jet caché)", "Compétence, Attribut", "avantage", "Sang par tour"]),
+        ("es", ["(revelar una tirada oculta)", "Habilidad, Atributo", "ventaja", "Sangre por turno"]),
+    ],
+)
 def test_refusals_name_things_in_words(lang, expected):
     """Issue 13 point 7: no "(reveal)", "skill, attribute", "effect advantage" or "1 puntos" in a refusal."""
     from rollbook.rules.base import RuleError
     from rollbook.server.problems import ProblemError
     from rollbook.web.errors import error_detail
 
-    texts = [error_detail(ProblemError(403, "storyteller_only", action="reveal", role="player"), lang)[1],
-             error_detail(RuleError("one_trait_required", fields=["skill", "attribute"], given=2), lang)[1],
-             error_detail(RuleError("field_not_for_card", field="bonus", effect="advantage"), lang)[1],
-             error_detail(RuleError("blood_per_turn_exceeded", per_turn=1, amount=2), lang)[1]]
+    texts = [
+        error_detail(ProblemError(403, "storyteller_only", action="reveal", role="player"), lang)[1],
+        error_detail(RuleError("one_trait_required", fields=["skill", "attribute"], given=2), lang)[1],
+        error_detail(RuleError("field_not_for_card", field="bonus", effect="advantage"), lang)[1],
+        error_detail(RuleError("blood_per_turn_exceeded", per_turn=1, amount=2), lang)[1],
+    ]
     for text, words in zip(texts, expected):
         assert words in text, text
-    assert not any(code in " ".join(texts) for code in ("reveal)", "skill,", "advantage.", "puntos", "points de"))
+    assert not any(
+        code in " ".join(texts) for code in ("reveal)", "skill,", "advantage.", "puntos", "points de")
+    )
 
 
 @pytest.mark.parametrize("scheme", ["https", "http"])
 def test_the_keychain_cookies_are_secure_over_https(app, scheme):
     with TestClient(app, base_url=f"{scheme}://testserver") as browser:
-        created = browser.post("/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana"},
-                               follow_redirects=False)
+        created = browser.post(
+            "/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana"}, follow_redirects=False
+        )
         cookies = created.headers.get_list("set-cookie")
         named = {c.split("=", 1)[0]: c for c in cookies}
         assert {"rollbook_keys", "rollbook_token", "rollbook_new_key", "rollbook_invitation"} <= set(named)

@@ -28,9 +28,11 @@ def test_latest_receipt_bar(new_context, dice, artifacts, lang):
     feed_open(player)
     for faces in ((10, 10, 3, 4, 5, 1), (2, 3, 4, 5, 6, 1)):
         dice.queue(*faces)
-        rolled = storyteller.request.post(f"{npc}/rolls", form={"kind": "test", "attribute": "dexterity",
-                                                                "skill": "firearms", "difficulty": "2"},
-                                          max_redirects=0)
+        rolled = storyteller.request.post(
+            f"{npc}/rolls",
+            form={"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": "2"},
+            max_redirects=0,
+        )
         assert rolled.status == 303
     bar = player.locator("#latest-bar")
     if width < 960:

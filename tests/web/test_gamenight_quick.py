@@ -7,13 +7,24 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+
 from .flows import create, feed_open
 
 CASES = {
-    "fr": ((390, 844), "v5", {"pool": "6", "hunger": "2"}, "Jet rapide, sans feuille : réserve de 6, Soif 2",
-           "Le Conteur n'a pas autorisé les jets rapides."),
-    "es": ((1280, 900), "v20", {"pool": "5"},
-           "Tirada rápida, sin hoja: reserva de 5", "El Narrador no ha permitido las tiradas rápidas."),
+    "fr": (
+        (390, 844),
+        "v5",
+        {"pool": "6", "hunger": "2"},
+        "Jet rapide, sans feuille : réserve de 6, Soif 2",
+        "Le Conteur n'a pas autorisé les jets rapides.",
+    ),
+    "es": (
+        (1280, 900),
+        "v20",
+        {"pool": "5"},
+        "Tirada rápida, sin hoja: reserva de 5",
+        "El Narrador no ha permitido las tiradas rápidas.",
+    ),
 }
 
 

@@ -66,7 +66,9 @@ def test_roll_form_at_the_table(new_context, dice, lang):
     card = page.locator("#feed > li.card").first
     named = card.locator(".dice-row .die[role=img]")
     assert named.count() >= 1 and card.locator(".die[title]").count() == 0
-    for box in card.locator("input.pick-box").all():  # the reroll's ticks carry the name; the die inside is hidden
+    for box in card.locator(
+        "input.pick-box"
+    ).all():  # the reroll's ticks carry the name; the die inside is hidden
         assert box.get_attribute("aria-label")
     assert card.locator("label.pick .die[role=img]").count() == 0
     # the keyboard: picking another kind of roll keeps focus on the tabs, in the form

@@ -41,8 +41,10 @@ def english():
 
 def test_the_checker_finds_english_and_codes(english):
     """A page with one deliberately English sentence and one raw code fails the check."""
-    fixture = ('<main><h1>Feuille</h1><p class="note">Willpower reroll of #3 — Échec</p>'
-               '<span aria-label="Dé 4, échec">4</span><p>Résultat : messy_critical</p></main>')
+    fixture = (
+        '<main><h1>Feuille</h1><p class="note">Willpower reroll of #3 — Échec</p>'
+        '<span aria-label="Dé 4, échec">4</span><p>Résultat : messy_critical</p></main>'
+    )
     found = problems(fixture, "fr", english["fr"])
     assert any("Willpower reroll of" in f for f in found) and "raw code: 'messy_critical'" in found
     clean = '<main><h1>Feuille</h1><p class="note">Relance de Volonté du n° 3</p></main>'
@@ -96,9 +98,15 @@ def marked_ids(monkeypatch):
     names keep theirs (a homebrew trait is shown as typed)."""
     plain = labels.readable
     monkeypatch.setattr(labels, "readable", lambda identifier: f"{MARK}{plain(identifier)}{MARK}")
-    monkeypatch.setattr(labels, "trait", lambda name, lang, names=None: (
-        (names or {}).get(name) if name not in labels.TRAITS and (names or {}).get(name)
-        else labels.translate(labels.TRAITS.get(name) or plain(name), lang)))
+    monkeypatch.setattr(
+        labels,
+        "trait",
+        lambda name, lang, names=None: (
+            (names or {}).get(name)
+            if name not in labels.TRAITS and (names or {}).get(name)
+            else labels.translate(labels.TRAITS.get(name) or plain(name), lang)
+        ),
+    )
 
 
 def _pages(client, t, player):
@@ -119,18 +127,33 @@ def _pages(client, t, player):
                 for kind in forms.action_kinds(t.system, role):
                     yield who, lang, client.get(f"{sheet}?kind={kind}&lang={lang}", headers=headers)
                     # the partials htmx swaps in (issue 34: every page and partial): the tab, its odds
-                    yield who, lang, client.get(f"{sheet}/roll-form?kind={kind}&lang={lang}", headers={**headers, **HTMX})
-                    yield who, lang, client.get(f"{sheet}/odds?kind={kind}&lang={lang}", headers={**headers, **HTMX})
+                    yield (
+                        who,
+                        lang,
+                        client.get(f"{sheet}/roll-form?kind={kind}&lang={lang}", headers={**headers, **HTMX}),
+                    )
+                    yield (
+                        who,
+                        lang,
+                        client.get(f"{sheet}/odds?kind={kind}&lang={lang}", headers={**headers, **HTMX}),
+                    )
                 for change in forms.change_kinds(t.system, role):
                     yield who, lang, client.get(f"{sheet}?change={change}&lang={lang}", headers=headers)
-                    yield who, lang, client.get(f"{sheet}/change-form?change={change}&lang={lang}",
-                                                headers={**headers, **HTMX})
+                    yield (
+                        who,
+                        lang,
+                        client.get(
+                            f"{sheet}/change-form?change={change}&lang={lang}", headers={**headers, **HTMX}
+                        ),
+                    )
             yield who, lang, client.get(f"/join?lang={lang}", headers=headers)
         for seq in entries:
             lang = LANGS[seq % 2]
             yield who, lang, client.get(f"{web}/entries/{seq}?lang={lang}", headers=headers)
             if t.system == "v5":  # a roll's Willpower reroll advice (a partial of its card)
-                advice = client.get(f"{web}/entries/{seq}/advice?dice=0&lang={lang}", headers={**headers, **HTMX})
+                advice = client.get(
+                    f"{web}/entries/{seq}/advice?dice=0&lang={lang}", headers={**headers, **HTMX}
+                )
                 if advice.status_code == 200:
                     yield who, lang, advice
 
@@ -147,7 +170,9 @@ def test_no_english_and_no_raw_code_in_fr_and_es(everything, english, marked_ids
             for problem in problems(response.text, lang, english[lang]):
                 found.setdefault(problem, []).append(f"{who} {lang} {response.url.path}?{response.url.query}")
     assert pages > 20
-    assert not found, "\n".join(f"{p}  (e.g. {where[0]}, {len(where)} pages)" for p, where in sorted(found.items()))
+    assert not found, "\n".join(
+        f"{p}  (e.g. {where[0]}, {len(where)} pages)" for p, where in sorted(found.items())
+    )
     for lang in LANGS:  # the home page too
         home = client.get(f"/?lang={lang}")
         assert problems(home.text, lang, english[lang]) == []

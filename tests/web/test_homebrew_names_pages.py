@@ -7,7 +7,6 @@ traits the catalogues know keep their translated names."""
 from __future__ import annotations
 
 import html
-import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,11 +17,12 @@ HTMX = {"HX-Request": "true"}
 
 
 def _chronicle(client: TestClient, system: str, lang: str) -> str:
-    created = client.post("/chronicles", data={"name": "Lyon", "system": system, "storyteller": "Ana",
-                                               "language": lang}, follow_redirects=False)
+    created = client.post(
+        "/chronicles",
+        data={"name": "Lyon", "system": system, "storyteller": "Ana", "language": lang},
+        follow_redirects=False,
+    )
     return created.headers["location"]
-
-
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
@@ -31,11 +31,21 @@ def test_a_v5_homebrew_discipline_and_specialty_are_shown_as_typed(app, lang):
     stealth = "Furtivité" if lang == "fr" else "Sigilo"
     with TestClient(app) as storyteller:
         chronicle = _chronicle(storyteller, "v5", lang)
-        added = storyteller.post(f"{chronicle}/characters", data={
-            "s.name": "Nadia", "s.attributes.wits": "2", "s.skills.stealth": "2", "s.hunger": "1",
-            "new.disciplines.name.0": homebrew, "new.disciplines.value.0": "2",
-            "new.skills.name.0": "Savoir des Égouts", "new.skills.value.0": "1",
-            "s.specialties": f"{stealth}: Égouts\nsavoir des égouts: Rats"}, follow_redirects=False)
+        added = storyteller.post(
+            f"{chronicle}/characters",
+            data={
+                "s.name": "Nadia",
+                "s.attributes.wits": "2",
+                "s.skills.stealth": "2",
+                "s.hunger": "1",
+                "new.disciplines.name.0": homebrew,
+                "new.disciplines.value.0": "2",
+                "new.skills.name.0": "Savoir des Égouts",
+                "new.skills.value.0": "1",
+                "s.specialties": f"{stealth}: Égouts\nsavoir des égouts: Rats",
+            },
+            follow_redirects=False,
+        )
         assert added.status_code == 303, added.text
         sheet_url = added.headers["location"]
         page = html.unescape(storyteller.get(sheet_url).text)
@@ -46,16 +56,30 @@ def test_a_v5_homebrew_discipline_and_specialty_are_shown_as_typed(app, lang):
         assert f">{homebrew}<" in page and f"{homebrew} (2)" in page
         assert "Necromancie des egouts" not in page and "Savoir des egouts" not in page
         assert f"{stealth}: Égouts" in page and "Savoir des Égouts: Rats" in page
-        rolled = storyteller.post(f"{sheet_url}/rolls", data={
-            "kind": "test", "attribute": "wits", "discipline": "necromancie_des_egouts", "difficulty": "2"},
-            headers=HTMX)
+        rolled = storyteller.post(
+            f"{sheet_url}/rolls",
+            data={
+                "kind": "test",
+                "attribute": "wits",
+                "discipline": "necromancie_des_egouts",
+                "difficulty": "2",
+            },
+            headers=HTMX,
+        )
         assert rolled.status_code == 200, rolled.text
         receipt = html.unescape(rolled.text)
         assert f"{homebrew} 2" in receipt  # the pool line
         assert homebrew in html.unescape(storyteller.get(chronicle).text)  # the log's card title
-        odds = storyteller.get(f"{sheet_url}/odds", params={
-            "kind": "test", "attribute": "wits", "discipline": "necromancie_des_egouts", "difficulty": "2"},
-            headers=HTMX)
+        odds = storyteller.get(
+            f"{sheet_url}/odds",
+            params={
+                "kind": "test",
+                "attribute": "wits",
+                "discipline": "necromancie_des_egouts",
+                "difficulty": "2",
+            },
+            headers=HTMX,
+        )
         assert odds.status_code == 200, odds.text
         assert f"{homebrew} 2" in html.unescape(odds.text)  # the odds' pool line
 
@@ -63,16 +87,27 @@ def test_a_v5_homebrew_discipline_and_specialty_are_shown_as_typed(app, lang):
 def test_a_roll_under_free_skill_typed_in_french_keeps_its_id_and_its_name(app):
     with TestClient(app) as storyteller:
         chronicle = _chronicle(storyteller, "rollunder", "fr")
-        added = storyteller.post(f"{chronicle}/characters", data={
-            "s.name": "Lou", "new.skills.name.0": "Escalade", "new.skills.value.0": "12",
-            "new.skills.name.1": "Crochetage d'Égouts", "new.skills.value.1": "9"}, follow_redirects=False)
+        added = storyteller.post(
+            f"{chronicle}/characters",
+            data={
+                "s.name": "Lou",
+                "new.skills.name.0": "Escalade",
+                "new.skills.value.0": "12",
+                "new.skills.name.1": "Crochetage d'Égouts",
+                "new.skills.value.1": "9",
+            },
+            follow_redirects=False,
+        )
         assert added.status_code == 303, added.text
         sheet_url = added.headers["location"]
         page = html.unescape(storyteller.get(sheet_url).text)
         assert 'value="escalade"' in page and 'value="crochetage_d_egouts"' in page  # the ids, unchanged
         assert "Crochetage d'Égouts (9)" in page and "Escalade (12)" in page
-        rolled = storyteller.post(f"{sheet_url}/rolls", data={
-            "kind": "check", "action": "grimper", "skill": "crochetage_d_egouts"}, headers=HTMX)
+        rolled = storyteller.post(
+            f"{sheet_url}/rolls",
+            data={"kind": "check", "action": "grimper", "skill": "crochetage_d_egouts"},
+            headers=HTMX,
+        )
         assert rolled.status_code == 200, rolled.text
         assert "Crochetage d'Égouts" in html.unescape(rolled.text)
         # a second player's browser reads the log: the name as typed there too
@@ -84,9 +119,14 @@ def test_a_roll_under_free_skill_typed_in_french_keeps_its_id_and_its_name(app):
 
 def test_names_are_kept_only_for_homebrew_and_only_when_they_change():
     sheet = {"names": {"egouts": "Égouts"}, "skills": {"egouts": 1}, "disciplines": {}}
-    form = {"new.skills.name.0": "Furtivité", "new.skills.value.0": "1",
-            "new.skills.name.1": "Égouts", "new.skills.value.1": "2",
-            "new.disciplines.name.0": "Nécromancie des Égouts", "new.disciplines.value.0": "1"}
+    form = {
+        "new.skills.name.0": "Furtivité",
+        "new.skills.value.0": "1",
+        "new.skills.name.1": "Égouts",
+        "new.skills.value.1": "2",
+        "new.disciplines.name.0": "Nécromancie des Égouts",
+        "new.disciplines.value.0": "1",
+    }
     patch = sheetpatch.patch_from_form("v5", form, sheet, None)
     assert patch["skills"]["stealth"] == 1 and patch["skills"]["egouts"] == 2
     assert patch["names"] == {"necromancie_des_egouts": "Nécromancie des Égouts"}  # Égouts unchanged, none
@@ -96,12 +136,23 @@ def test_names_are_kept_only_for_homebrew_and_only_when_they_change():
     assert labels.trait("egouts", "fr") == "Egouts"  # without its name: made readable, as before
 
 
-@pytest.mark.parametrize(("system", "sheet", "form"), [
-    ("v5", {"names": {"egouts": "Égouts", "necromancie": "Nécromancie!"}, "skills": {"egouts": 1},
-            "disciplines": {"necromancie": 2}}, {"s.skills.egouts": ""}),
-    ("v20", {"names": {"escalade": "Escalade!"}, "skills": {"escalade": 2}}, {"s.skills.escalade": ""}),
-    ("rollunder", {"names": {"egouts": "Égouts"}, "skills": {"egouts": 5}}, {"s.skills.egouts": ""}),
-], ids=["v5", "v20", "rollunder"])
+@pytest.mark.parametrize(
+    ("system", "sheet", "form"),
+    [
+        (
+            "v5",
+            {
+                "names": {"egouts": "Égouts", "necromancie": "Nécromancie!"},
+                "skills": {"egouts": 1},
+                "disciplines": {"necromancie": 2},
+            },
+            {"s.skills.egouts": ""},
+        ),
+        ("v20", {"names": {"escalade": "Escalade!"}, "skills": {"escalade": 2}}, {"s.skills.escalade": ""}),
+        ("rollunder", {"names": {"egouts": "Égouts"}, "skills": {"egouts": 5}}, {"s.skills.egouts": ""}),
+    ],
+    ids=["v5", "v20", "rollunder"],
+)
 def test_a_removed_homebrew_trait_takes_its_name_with_it(system, sheet, form):
     """The row of a homebrew trait emptied: its name goes too (``null`` in the patch), the names of
     traits still on the sheet stay."""

@@ -20,8 +20,14 @@ pytestmark = pytest.mark.browser
 def ask_for_more_dice(player: Page, sheet: str) -> None:
     """The player asks for two more dice (SPEC A-1), as their roll form would send it."""
     fields = player.locator("#roll").evaluate("f => Object.fromEntries(new FormData(f))")
-    fields.update({"attribute": "dexterity", "ability": "firearms", "modifier": "2",
-                   "idempotency_key": secrets.token_urlsafe(24)})
+    fields.update(
+        {
+            "attribute": "dexterity",
+            "ability": "firearms",
+            "modifier": "2",
+            "idempotency_key": secrets.token_urlsafe(24),
+        }
+    )
     answer = player.request.post(f"{sheet}/rolls", form=fields, headers={"HX-Request": "true"})
     assert answer.ok and "kind-ask" in answer.text(), answer.text()[:300]
 
@@ -32,7 +38,9 @@ def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice, press):
     player = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Prague by Night", system="v20", storyteller="Ana")
     join(player, invitation=invitation, name="Bruno")
-    sheet = add_character(player, name="Lucita", ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2"})
+    sheet = add_character(
+        player, name="Lucita", ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2"}
+    )
     storyteller.reload()
 
     ask_for_more_dice(player, sheet)
@@ -63,6 +71,8 @@ def test_a_held_button_is_not_redrawn_by_a_live_entry(new_context, dice, press):
         storyteller.mouse.up()
     else:
         storyteller.keyboard.up(" ")
-    expect(storyteller.locator("#feed > li.kind-roll").first).to_contain_text("Granted by the Storyteller in #")
+    expect(storyteller.locator("#feed > li.kind-roll").first).to_contain_text(
+        "Granted by the Storyteller in #"
+    )
     expect(storyteller.locator("#asks .ask")).to_have_count(1)  # the second ask, shown after the release
     expect(storyteller.locator("#asks .ask").first).to_contain_text("Asks for +2 dice")

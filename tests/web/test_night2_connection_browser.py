@@ -22,8 +22,12 @@ def test_issue34_point6_a_lost_connection_is_visible_and_a_retry_rolls_once(new_
     other = new_context().new_page()
     join(player, invitation=invitation, name="Bruno")
     join(other, invitation=invitation, name="Carla")
-    sheet = add_character(player, name="Lucita", ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2"})
-    add_character(storyteller, name="Sheriff", ratings={"s.attributes.dexterity": "2", "s.skills.firearms": "2"})
+    sheet = add_character(
+        player, name="Lucita", ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2"}
+    )
+    add_character(
+        storyteller, name="Sheriff", ratings={"s.attributes.dexterity": "2", "s.skills.firearms": "2"}
+    )
     npc_sheet = storyteller.url
     other.reload()
     player.goto(sheet)
@@ -78,6 +82,8 @@ def test_issue34_point6_a_lost_connection_is_visible_and_a_retry_rolls_once(new_
     expect(player.locator("#roll-alert .connection-lost")).to_have_count(0)
     expect(player.locator("#feed > li.kind-roll")).to_have_count(2, timeout=LIVE)
     expect(other.locator("#feed > li.kind-roll")).to_have_count(2, timeout=LIVE)
-    log = player.request.get(f"/api/chronicles/{chronicle_id(player)}/log?limit=500",
-                             headers={"Authorization": f"Bearer {token_of(player)}"}).json()
+    log = player.request.get(
+        f"/api/chronicles/{chronicle_id(player)}/log?limit=500",
+        headers={"Authorization": f"Bearer {token_of(player)}"},
+    ).json()
     assert sum(1 for e in log["entries"] if e["kind"] == "roll") == 2  # the Sheriff's and Lucita's one

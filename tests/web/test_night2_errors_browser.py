@@ -12,16 +12,19 @@ from .flows import create
 pytestmark = pytest.mark.browser
 
 
-PLACES = {"fr": {"width": 390, "height": 844, "locale": "fr-FR"},  # a French phone
-          "es": {"width": 1280, "height": 900, "locale": "es-ES"}}  # a Spanish desktop
+PLACES = {
+    "fr": {"width": 390, "height": 844, "locale": "fr-FR"},  # a French phone
+    "es": {"width": 1280, "height": 900, "locale": "es-ES"},
+}  # a Spanish desktop
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context, lang):
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "v20", f"Concesiones {lang}")
-    made = page.request.post(f"{chronicle}/characters", form={"s.name": "Zed", "s.attributes.dexterity": "2"},
-                             max_redirects=0)
+    made = page.request.post(
+        f"{chronicle}/characters", form={"s.name": "Zed", "s.attributes.dexterity": "2"}, max_redirects=0
+    )
     character = made.headers["location"].rsplit("/", 1)[1]
     page.goto(chronicle)
     page.locator("#standing details summary").click()
@@ -31,8 +34,12 @@ def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context,
     page.locator("#standing-value").fill(typed)
     page.locator("#standing-form button[type=submit]").click()
     alert = page.locator("#standing-alert")
-    expect(alert).to_contain_text({"fr": f"Modificateur de dés doit être un nombre entier, pas {typed}",
-                                   "es": f"Modificador de dados debe ser un número entero, no {typed}"}[lang])
+    expect(alert).to_contain_text(
+        {
+            "fr": f"Modificateur de dés doit être un nombre entier, pas {typed}",
+            "es": f"Modificador de dados debe ser un número entero, no {typed}",
+        }[lang]
+    )
     expect(alert).not_to_contain_text("Input should")
     expect(alert).not_to_contain_text("modifier")
     expect(page.locator("#standing-character")).to_have_value(character)
@@ -65,7 +72,11 @@ def test_issue34_point4_a_weapon_rows_error_in_spanish_names_the_field_in_spanis
     chronicle = create(page, "es", "tiers", "Armas")
     page.goto(f"{chronicle}/characters/new")
     page.locator("[name='s.name']").fill("Mara")
-    for name, value in (("s.weapons.0.name", "Glock"), ("s.weapons.0.capacity", "15"), ("s.weapons.0.loaded", "99")):
+    for name, value in (
+        ("s.weapons.0.name", "Glock"),
+        ("s.weapons.0.capacity", "15"),
+        ("s.weapons.0.loaded", "99"),
+    ):
         field = page.locator(f"[name='{name}']")
         field.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
         field.fill(value)

@@ -15,14 +15,24 @@ pytestmark = pytest.mark.browser
 DESKTOP_ES = {"width": 1280, "height": 900, "locale": "es-ES"}
 
 
-def test_issue34_point5_damage_after_an_attack_only_with_its_weapon_and_the_roll_tab_after(new_context, live_server,
-                                                                                           dice):
+def test_issue34_point5_damage_after_an_attack_only_with_its_weapon_and_the_roll_tab_after(
+    new_context, live_server, dice
+):
     page = new_context(**DESKTOP_ES).new_page()
     create_chronicle(page, name="Madrid", system="v20", storyteller="Ana", language="es")
-    nia = api_character(live_server, page, {
-        "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2, "stealth": 2},
-        "weapons": [{"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
-                    {"name": "Navaja", "damage": 1, "damage_type": "lethal"}]})
+    nia = api_character(
+        live_server,
+        page,
+        {
+            "name": "Nia",
+            "attributes": {"strength": 3, "dexterity": 3},
+            "skills": {"melee": 2, "stealth": 2},
+            "weapons": [
+                {"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+                {"name": "Navaja", "damage": 1, "damage_type": "lethal"},
+            ],
+        },
+    )
     api_character(live_server, page, {"name": "Bran", "attributes": {"stamina": 2}})
     sheet = f"/chronicles/{chronicle_id(page)}/characters/{nia}"
     page.goto(f"{sheet}?kind=test")
@@ -63,10 +73,19 @@ def test_issue34_a_v20_attack_is_declared_with_a_weapon_of_the_sheet(new_context
     declared with the knife offers its damage roll with the knife alone."""
     page = new_context(**DESKTOP_ES).new_page()
     create_chronicle(page, name="Toledo", system="v20", storyteller="Ana", language="es")
-    nia = api_character(live_server, page, {
-        "name": "Nia", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
-        "weapons": [{"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
-                    {"name": "Navaja", "damage": 1, "damage_type": "lethal"}]})
+    nia = api_character(
+        live_server,
+        page,
+        {
+            "name": "Nia",
+            "attributes": {"strength": 3, "dexterity": 3},
+            "skills": {"melee": 2},
+            "weapons": [
+                {"name": "Glock", "kind": "firearm", "damage": 4, "damage_type": "lethal"},
+                {"name": "Navaja", "damage": 1, "damage_type": "lethal"},
+            ],
+        },
+    )
     bran = api_character(live_server, page, {"name": "Bran", "attributes": {"stamina": 2}})
     page.goto(f"/chronicles/{chronicle_id(page)}/characters/{bran}?kind=test")
     expect(page.locator("#roll [name=ability]")).to_be_visible()
@@ -83,7 +102,9 @@ def test_issue34_a_v20_attack_is_declared_with_a_weapon_of_the_sheet(new_context
     page.locator("#roll-submit").click()
     stab = page.locator("#feed > li.kind-roll").first
     expect(stab.get_by_role("button", name="Tirar el daño")).to_be_visible()
-    expect(stab.locator("select[name=weapon] option")).to_have_text(["Navaja"])  # the declared weapon, no other
+    expect(stab.locator("select[name=weapon] option")).to_have_text(
+        ["Navaja"]
+    )  # the declared weapon, no other
     dice.queue(6, 1, 1, 7, 2, 10)
     stab.get_by_role("button", name="Tirar el daño").click()
     expect(stab.locator(".step").first).to_contain_text("Fuerza 3 + Arma 1")  # the knife's +1 (V20-17)

@@ -26,8 +26,12 @@ def table(module_context):
     other = new_context().new_page()
     join(player, invitation=invitation, name="Bruno")
     join(other, invitation=invitation, name="Carla")
-    sheet = add_character(player, name="Lucita", ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2"},
-                          extra={"s.notes": "Owes the Sheriff a favour."})
+    sheet = add_character(
+        player,
+        name="Lucita",
+        ratings={"s.attributes.dexterity": "3", "s.skills.firearms": "2"},
+        extra={"s.notes": "Owes the Sheriff a favour."},
+    )
     return storyteller, player, other, sheet
 
 
@@ -48,8 +52,11 @@ def test_issue34_point11_export_the_log_and_print_a_sheet(table, live_server, di
             page.locator("#export-log").click()
         download = waiting.value
         assert download.suggested_filename == f"chronicle-{chronicle_id(page)}.jsonl"
-        api = httpx.get(f"{live_server}/api/chronicles/{chronicle_id(page)}/log/export",
-                        headers={"Authorization": f"Bearer {token_of(page)}"}, timeout=30)
+        api = httpx.get(
+            f"{live_server}/api/chronicles/{chronicle_id(page)}/log/export",
+            headers={"Authorization": f"Bearer {token_of(page)}"},
+            timeout=30,
+        )
         assert api.status_code == 200
         with open(download.path(), "rb") as exported:
             assert exported.read() == api.content
@@ -93,7 +100,9 @@ def test_issue34_point11_a_refusal_carries_a_reason_and_the_link_copies(table, d
     expect(other.locator("#feed > li").first).to_contain_text("Not in the dark, Lucita", timeout=LIVE)
 
     storyteller.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    storyteller.locator("#invitation button[type=submit]").first.click()  # a new code: shown once, with its link
+    storyteller.locator(
+        "#invitation button[type=submit]"
+    ).first.click()  # a new code: shown once, with its link
     link = storyteller.locator("#invitation-link").inner_text().strip()
     assert "/join#" in link
     storyteller.locator("#copy-invitation").click()

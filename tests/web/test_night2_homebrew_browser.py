@@ -26,11 +26,16 @@ def _typed(page, group: str, name: str, value: str) -> None:
     expect(page.get_by_role("heading", level=1, name="Nadia")).to_be_visible()
 
 
-@pytest.mark.parametrize(("system", "group", "name", "value"), [
-    ("v20", "knowledges", "Héraldique des Clans", "2"),
-    ("tiers", "skills", "Brujería Ígnea", "40"),
-])
-def test_issue34_point3_typed_names_keep_accents_and_capitals(new_context, live_server, system, group, name, value):
+@pytest.mark.parametrize(
+    ("system", "group", "name", "value"),
+    [
+        ("v20", "knowledges", "Héraldique des Clans", "2"),
+        ("tiers", "skills", "Brujería Ígnea", "40"),
+    ],
+)
+def test_issue34_point3_typed_names_keep_accents_and_capitals(
+    new_context, live_server, system, group, name, value
+):
     page = new_context(**(PHONE if system == "v20" else DESKTOP_ES)).new_page()
     lang = "fr" if system == "v20" else "es"
     chronicle = create(page, lang, system, f"Noms {system}")
@@ -40,8 +45,11 @@ def test_issue34_point3_typed_names_keep_accents_and_capitals(new_context, live_
     folded = name.encode("ascii", "ignore").decode()
     expect(page.locator("main")).not_to_contain_text(name[0] + name[1:].lower())
     character = page.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
-    api = httpx.get(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters/{character}",
-                    headers={"Authorization": f"Bearer {token_of(page)}"}, timeout=30).json()
+    api = httpx.get(
+        f"{live_server}/api/chronicles/{chronicle_id(page)}/characters/{character}",
+        headers={"Authorization": f"Bearer {token_of(page)}"},
+        timeout=30,
+    ).json()
     assert name in api["sheet"]["names"].values(), (folded, api["sheet"]["names"])
 
 
@@ -56,8 +64,11 @@ def test_issue34_point3_the_storytellers_ask_header_keeps_the_typed_name(new_con
     sheet = player.url.split("?")[0].split("#")[0]
     storyteller.goto(chronicle)
     feed_open(storyteller)
-    asked = player.request.post(f"{sheet}/rolls", form={"kind": "check", "action": "sauter", "attribute": "agilite",
-                                                        "bonus": "2"}, headers={"HX-Request": "true"})
+    asked = player.request.post(
+        f"{sheet}/rolls",
+        form={"kind": "check", "action": "sauter", "attribute": "agilite", "bonus": "2"},
+        headers={"HX-Request": "true"},
+    )
     assert asked.status == 200, asked.text()
     ask = storyteller.locator("#asks .ask").first
     expect(ask).to_contain_text("Agilité")

@@ -22,7 +22,9 @@ def test_issue34_point7_each_member_sees_the_table_in_their_own_language(new_con
     storyteller = new_context(locale="en-US").new_page()
     phone = new_context(width=390, height=844, locale="fr-FR").new_page()
     desktop = new_context(width=1280, height=900, locale="es-ES").new_page()
-    invitation = create_chronicle(storyteller, name="Lyon by Night", system="v20", storyteller="Ana", language="en")
+    invitation = create_chronicle(
+        storyteller, name="Lyon by Night", system="v20", storyteller="Ana", language="en"
+    )
     join(phone, invitation=invitation, name="Julien")
     join(desktop, invitation=invitation, name="Lucía")
     chronicle = storyteller.url

@@ -25,8 +25,12 @@ def _chronicle(app, language: str | None):
 
 def _player(app, invitation: str, accept: str | None) -> TestClient:
     player = TestClient(app, headers={"Accept-Language": accept} if accept else {})
-    assert player.post("/join", data={"invitation": invitation, "name": "Bruno"},
-                       follow_redirects=False).status_code == 303
+    assert (
+        player.post(
+            "/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False
+        ).status_code
+        == 303
+    )
     return player
 
 

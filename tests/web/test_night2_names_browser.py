@@ -14,10 +14,20 @@ from .flows import chronicle_id, create, create_v5, token_of
 pytestmark = pytest.mark.browser
 
 CASES = {
-    "fr": ({"width": 390, "height": 844, "locale": "fr-FR"}, "Sciences: Chimie", "Alchimie du Sang-Clair",
-           "Science", "Alchimie du sang clair"),
-    "es": ({"width": 1280, "height": 900, "locale": "es-ES"}, "ciencia: Química", "alquimia de sangre débil",
-           "Ciencias", None),
+    "fr": (
+        {"width": 390, "height": 844, "locale": "fr-FR"},
+        "Sciences: Chimie",
+        "Alchimie du Sang-Clair",
+        "Science",
+        "Alchimie du sang clair",
+    ),
+    "es": (
+        {"width": 1280, "height": 900, "locale": "es-ES"},
+        "ciencia: Química",
+        "alquimia de sangre débil",
+        "Ciencias",
+        None,
+    ),
 }
 
 
@@ -28,8 +38,12 @@ def test_issue34_point14_names_typed_as_players_say_them(new_context, live_serve
     chronicle = create_v5(page, lang, f"Noms {lang}")
     page.goto(f"{chronicle}/characters/new")
     page.locator("[name='s.name']").fill("Mara")
-    for name, value in (("s.skills.science", "2"), ("s.specialties", specialty),
-                        ("new.disciplines.name.0", discipline), ("new.disciplines.value.0", "1")):
+    for name, value in (
+        ("s.skills.science", "2"),
+        ("s.specialties", specialty),
+        ("new.disciplines.name.0", discipline),
+        ("new.disciplines.value.0", "1"),
+    ):
         field = page.locator(f"[name='{name}']")
         field.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
         field.fill(value)
@@ -37,8 +51,11 @@ def test_issue34_point14_names_typed_as_players_say_them(new_context, live_serve
     expect(page.get_by_role("heading", level=1, name="Mara")).to_be_visible()
     expect(page.locator(".traits")).to_contain_text(shown)
     character = page.url.split("?")[0].split("#")[0].rstrip("/").rsplit("/", 1)[1]
-    sheet = httpx.get(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters/{character}",
-                      headers={"Authorization": f"Bearer {token_of(page)}"}, timeout=30).json()["sheet"]
+    sheet = httpx.get(
+        f"{live_server}/api/chronicles/{chronicle_id(page)}/characters/{character}",
+        headers={"Authorization": f"Bearer {token_of(page)}"},
+        timeout=30,
+    ).json()["sheet"]
     assert list(sheet["specialties"]) == ["science"], sheet["specialties"]
     assert "thin_blood_alchemy" in sheet["disciplines"] and not sheet.get("names"), sheet
     if shown_discipline:

@@ -17,25 +17,37 @@ def _heads(html: str) -> dict[str, list[str]]:
         kind = re.search(r'class="card kind-(\w+)', chunk)
         who = re.search(r'<span class="who">((?:[^<]|<span class="muted">[^<]*</span>)*)</span>', chunk)
         if kind and who:
-            heads.setdefault(kind.group(1), []).append(re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", who.group(1))).strip())
+            heads.setdefault(kind.group(1), []).append(
+                re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", who.group(1))).strip()
+            )
     return heads
 
 
 def test_issue34_point9_decisions_headed_with_the_storyteller_seed_commits_with_the_table(app):
     storyteller = TestClient(app)
-    chronicle = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
-                                 follow_redirects=False).headers["location"]
+    chronicle = storyteller.post(
+        "/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"}, follow_redirects=False
+    ).headers["location"]
     invitation = storyteller.cookies.get("rollbook_invitation")
-    storyteller.post(f"{chronicle}/characters", data={"s.name": "Zed", "s.attributes.dexterity": "2"},
-                     follow_redirects=False)
+    storyteller.post(
+        f"{chronicle}/characters",
+        data={"s.name": "Zed", "s.attributes.dexterity": "2"},
+        follow_redirects=False,
+    )
     player = TestClient(app)
     player.post("/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False)
-    sheet = player.post(f"{chronicle}/characters", data={"s.name": "Lucita", "s.attributes.dexterity": "3",
-                                                          "s.skills.firearms": "2"},
-                        follow_redirects=False).headers["location"]
+    sheet = player.post(
+        f"{chronicle}/characters",
+        data={"s.name": "Lucita", "s.attributes.dexterity": "3", "s.skills.firearms": "2"},
+        follow_redirects=False,
+    ).headers["location"]
     player.post(f"{sheet}/rolls", data={**TEST, "modifier": "2"}, headers=HTMX)
-    assert storyteller.post(f"{chronicle}/asks/1/grant", data={"changed": "on", "modifier": "1"},
-                            headers=HTMX).status_code == 200
+    assert (
+        storyteller.post(
+            f"{chronicle}/asks/1/grant", data={"changed": "on", "modifier": "1"}, headers=HTMX
+        ).status_code
+        == 200
+    )
     player.post(f"{sheet}/rolls", data={**TEST, "modifier": "3"}, headers=HTMX)
     assert storyteller.post(f"{chronicle}/asks/2/refuse", headers=HTMX).status_code == 200
     for reader in (storyteller, player):
@@ -48,19 +60,22 @@ def test_issue34_point9_decisions_headed_with_the_storyteller_seed_commits_with_
 
 def test_issue34_point9_a_players_own_hidden_roll_is_not_the_storytellers(app):
     storyteller = TestClient(app)
-    chronicle = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},
-                                 follow_redirects=False).headers["location"]
+    chronicle = storyteller.post(
+        "/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"}, follow_redirects=False
+    ).headers["location"]
     invitation = storyteller.cookies.get("rollbook_invitation")
     player = TestClient(app)
     player.post("/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False)
-    sheet = player.post(f"{chronicle}/characters", data={"s.name": "Lucita", "s.attributes.dexterity": "3",
-                                                          "s.skills.firearms": "2"},
-                        follow_redirects=False).headers["location"]
+    sheet = player.post(
+        f"{chronicle}/characters",
+        data={"s.name": "Lucita", "s.attributes.dexterity": "3", "s.skills.firearms": "2"},
+        follow_redirects=False,
+    ).headers["location"]
     player.post(f"{sheet}/rolls", data={**TEST, "hidden": "on"}, headers=HTMX)  # a hidden roll is asked (A-1)
     assert storyteller.post(f"{chronicle}/asks/1/grant", headers=HTMX).status_code == 200
     for lang, words in (("en", "A hidden roll"), ("fr", "Un jet secret"), ("es", "Una tirada secreta")):
         page = player.get(chronicle, params={"lang": lang}).text
-        roll = next(chunk for chunk in page.split('<li id="entry-')[1:] if 'kind-roll' in chunk.split(">")[0])
+        roll = next(chunk for chunk in page.split('<li id="entry-')[1:] if "kind-roll" in chunk.split(">")[0])
         assert words in roll
         title = roll.split("</h3>")[0] if "</h3>" in roll else roll.split("badge-hidden")[0]
         assert "Storyteller" not in title and "Conteur" not in title and "Narrador" not in title

@@ -21,12 +21,21 @@ def _top(page, selector: str) -> float:
 
 def test_issue34_point10_the_phone_table(new_context, live_server, dice, artifacts):
     storyteller = new_context().new_page()
-    invitation = create_chronicle(storyteller, name="Nuit de Paris", system="v20", storyteller="Ana", language="fr")
+    invitation = create_chronicle(
+        storyteller, name="Nuit de Paris", system="v20", storyteller="Ana", language="fr"
+    )
     player = new_context(**PHONE).new_page()
     join(player, invitation=invitation, name="Bruno")
-    lucita = api_character(live_server, player, {
-        "name": "Lucita", "attributes": {"dexterity": 5}, "skills": {"firearms": 5},
-        "specialties": {"firearms": ["Pistols"]}})
+    lucita = api_character(
+        live_server,
+        player,
+        {
+            "name": "Lucita",
+            "attributes": {"dexterity": 5},
+            "skills": {"firearms": 5},
+            "specialties": {"firearms": ["Pistols"]},
+        },
+    )
     player.goto(f"/chronicles/{chronicle_id(player)}?lang=fr")
     feed_open(player)
 
@@ -50,9 +59,17 @@ def test_issue34_point10_the_phone_table(new_context, live_server, dice, artifac
     box = player.locator("#roll-hidden").bounding_box()
     assert box["width"] >= 20 and box["height"] >= 20, box
     dice.queue(10, 10, 3, 10, 5, 10, 7, 10, 2, 10)
-    rolled = player.request.post(f"/chronicles/{chronicle_id(player)}/characters/{lucita}/rolls", max_redirects=0,
-                                 form={"kind": "test", "attribute": "dexterity", "ability": "firearms",
-                                       "specialty": "Pistols", "difficulty": "6"})
+    rolled = player.request.post(
+        f"/chronicles/{chronicle_id(player)}/characters/{lucita}/rolls",
+        max_redirects=0,
+        form={
+            "kind": "test",
+            "attribute": "dexterity",
+            "ability": "firearms",
+            "specialty": "Pistols",
+            "difficulty": "6",
+        },
+    )
     assert rolled.status == 303, rolled.text()
     player.reload()
     dice_box = player.locator("#feed > li.kind-roll").first.locator(".dice").first

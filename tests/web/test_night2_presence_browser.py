@@ -30,10 +30,15 @@ LIVE = 12_000  # ms
 
 
 def _ask(live_server: str, page, character: int, modifier: int) -> None:
-    answer = httpx.post(f"{live_server}/api/chronicles/{chronicle_id(page)}/characters/{character}/rolls",
-                        headers={"Authorization": f"Bearer {token_of(page)}"}, timeout=30,
-                        json={"action": {"kind": "test", "attribute": "dexterity", "ability": "firearms",
-                                         "modifier": modifier}, "ask": True})
+    answer = httpx.post(
+        f"{live_server}/api/chronicles/{chronicle_id(page)}/characters/{character}/rolls",
+        headers={"Authorization": f"Bearer {token_of(page)}"},
+        timeout=30,
+        json={
+            "action": {"kind": "test", "attribute": "dexterity", "ability": "firearms", "modifier": modifier},
+            "ask": True,
+        },
+    )
     assert answer.status_code == 202, answer.text
 
 
@@ -50,12 +55,18 @@ def test_issue34_point8_presence_title_sound_and_notices(new_context, live_serve
     def polled(shown) -> None:
         by_its_poll(storyteller, "/people?", shown, every_s=POLL_SECONDS)
 
-    polled(lambda ms: expect(people.locator("[data-member][data-online]")).to_have_count(1, timeout=ms))  # the Storyteller
+    polled(
+        lambda ms: expect(people.locator("[data-member][data-online]")).to_have_count(1, timeout=ms)
+    )  # the Storyteller
 
     # A player joins: "At the table" shows him, online, without a reload; a second one joins, then leaves.
     bruno = new_context().new_page()
     join(bruno, invitation=invitation, name="Bruno")
-    polled(lambda ms: expect(people.locator("[data-member]", has_text="Bruno")).to_have_attribute("data-online", "1", timeout=ms))
+    polled(
+        lambda ms: expect(people.locator("[data-member]", has_text="Bruno")).to_have_attribute(
+            "data-online", "1", timeout=ms
+        )
+    )
     carla = new_context(width=390, height=844).new_page()
     join(carla, invitation=invitation, name="Carla")
     carla_row = people.locator("[data-member]", has_text="Carla")
@@ -66,8 +77,11 @@ def test_issue34_point8_presence_title_sound_and_notices(new_context, live_serve
     expect(people.locator(".online-count")).to_have_text("2 online")
 
     # The tab's title counts the asks waiting; the sound is off until ticked, then marks a new ask.
-    lucita = api_character(live_server, bruno, {"name": "Lucita", "attributes": {"dexterity": 3, "stamina": 2},
-                                                "skills": {"firearms": 2}})
+    lucita = api_character(
+        live_server,
+        bruno,
+        {"name": "Lucita", "attributes": {"dexterity": 3, "stamina": 2}, "skills": {"firearms": 2}},
+    )
     bruno.reload()
     feed_open(bruno)
     expect(storyteller).to_have_title(re.compile(r"^Present by Night"))
@@ -84,13 +98,23 @@ def test_issue34_point8_presence_title_sound_and_notices(new_context, live_serve
     expect(storyteller).to_have_title(re.compile(r"^\(2\) "))
     top = storyteller.locator("#asks").bounding_box()
     bottom = people.bounding_box()
-    storyteller.screenshot(path=str(artifacts / "queue-presence.png"), full_page=True,
-                           clip={"x": 0, "y": top["y"], "width": 1280, "height": bottom["y"] + bottom["height"] - top["y"]})
+    storyteller.screenshot(
+        path=str(artifacts / "queue-presence.png"),
+        full_page=True,
+        clip={"x": 0, "y": top["y"], "width": 1280, "height": bottom["y"] + bottom["height"] - top["y"]},
+    )
 
     # A step of an exchange that is the player's: he is told. The Storyteller's Sheriff attacks Lucita.
-    sheriff = api_character(live_server, storyteller, {
-        "name": "Sheriff", "attributes": {"strength": 3, "dexterity": 3}, "skills": {"melee": 2},
-        "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}]})
+    sheriff = api_character(
+        live_server,
+        storyteller,
+        {
+            "name": "Sheriff",
+            "attributes": {"strength": 3, "dexterity": 3},
+            "skills": {"melee": 2},
+            "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}],
+        },
+    )
     storyteller.goto(f"/chronicles/{chronicle_id(storyteller)}/characters/{sheriff}?kind=test")
     storyteller.get_by_label("Attribute", exact=True).select_option("dexterity")
     storyteller.get_by_label("Ability").select_option("melee")

@@ -14,8 +14,9 @@ pytestmark = pytest.mark.browser
 def test_issue34_point17_the_remorse_refusal_is_shown_once(new_context):
     page = new_context(width=390, height=844, locale="fr-FR").new_page()
     chronicle = create_v5(page, "fr", "Remords")
-    made = page.request.post(f"{chronicle}/characters", form={"s.name": "Mara", "s.hunger": "1", "s.stains": "0"},
-                             max_redirects=0)
+    made = page.request.post(
+        f"{chronicle}/characters", form={"s.name": "Mara", "s.hunger": "1", "s.stains": "0"}, max_redirects=0
+    )
     page.goto(f"{made.headers['location']}?kind=remorse")
     odds_alert = page.locator("#odds [role=alert]")
     expect(odds_alert).to_have_count(1)

@@ -24,13 +24,17 @@ def _roll(page, sheet: str) -> None:
     page.locator("#roll-submit").click()
 
 
-def test_issue34_point9_a_removed_players_receipts_keep_his_name_on_every_screen(new_context, live_server, dice):
+def test_issue34_point9_a_removed_players_receipts_keep_his_name_on_every_screen(
+    new_context, live_server, dice
+):
     storyteller = new_context(locale="en-US").new_page()
     bruno = new_context(width=390, height=844, locale="fr-FR").new_page()
     invitation = create_chronicle(storyteller, name="Lyon", system="v20", storyteller="Ana", language="en")
     chronicle = storyteller.url
     join(bruno, invitation=invitation, name="Bruno")
-    hero = api_character(live_server, bruno, {"name": "Hero", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}})
+    hero = api_character(
+        live_server, bruno, {"name": "Hero", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}}
+    )
     sheet = f"{chronicle}/characters/{hero}"
     _roll(bruno, sheet)
     his = bruno.locator("#feed > li.kind-roll").first
@@ -40,13 +44,16 @@ def test_issue34_point9_a_removed_players_receipts_keep_his_name_on_every_screen
 
     api = f"{live_server}/api/chronicles/{chronicle_id(storyteller)}"
     st = {"Authorization": f"Bearer {token_of(storyteller)}"}
-    me = httpx.get(f"{live_server}/api/me", headers={"Authorization": f"Bearer {token_of(bruno)}"}, timeout=30)
+    me = httpx.get(
+        f"{live_server}/api/me", headers={"Authorization": f"Bearer {token_of(bruno)}"}, timeout=30
+    )
     removed = httpx.delete(f"{api}/members/{me.json()['member']['id']}", headers=st, timeout=30)
     assert removed.status_code == 200, removed.text
     carla = new_context(width=1280, height=900, locale="es-ES").new_page()
     join(carla, invitation=removed.json()["invitation"], name="Carla")
-    carla_id = httpx.get(f"{live_server}/api/me", headers={"Authorization": f"Bearer {token_of(carla)}"},
-                         timeout=30).json()["member"]["id"]
+    carla_id = httpx.get(
+        f"{live_server}/api/me", headers={"Authorization": f"Bearer {token_of(carla)}"}, timeout=30
+    ).json()["member"]["id"]
     given = httpx.patch(f"{api}/characters/{hero}", headers=st, json={"owner": carla_id}, timeout=30)
     assert given.status_code == 200, given.text
 
@@ -64,7 +71,9 @@ def test_issue34_point9_a_removed_players_receipts_keep_his_name_on_every_screen
     _roll(carla, sheet)
     hers = carla.locator("#feed > li.kind-roll").first
     expect(hers.locator(".who")).to_have_text("Hero")  # her roll: the character she plays
-    expect(storyteller.locator("#feed > li.kind-roll").first.locator(".who")).to_have_text("Hero", timeout=LIVE)
+    expect(storyteller.locator("#feed > li.kind-roll").first.locator(".who")).to_have_text(
+        "Hero", timeout=LIVE
+    )
     for page in (carla, storyteller):
         page.goto(chronicle)
         old = page.locator(f"#feed > li[data-seq='{his_seq}'] .who")

@@ -26,15 +26,19 @@ def test_issue34_point16_reroll_dice_numbered_from_one_with_their_faces(new_cont
     card = page.locator("#feed > li.kind-roll").first
     reroll = card.locator("form.reroll")
     expect(reroll.locator(".pick .die-no")).to_have_text(["1", "2", "3", "4", "5"])
-    expect(reroll.locator("input[name=dice][value='0']")).to_have_attribute("aria-label", re.compile(r"^n° 1 — Dé, 4"))
+    expect(reroll.locator("input[name=dice][value='0']")).to_have_attribute(
+        "aria-label", re.compile(r"^n° 1 — Dé, 4")
+    )
     best = reroll.locator(".advice .best")
     expect(best).to_contain_text(re.compile(r"relancer (\d \(\d+\)(, )?)+"))
     words = best.inner_text()
     for number, face in re.findall(r"(\d) \((\d+)\)", words.split("—")[0]):
         assert (4, 6, 2, 5, 1)[int(number) - 1] == int(face), words  # the number and the face agree
     # a forged die past the normal ones: the refusal names it as people count (die 6 is the Hunger die)
-    reroll.evaluate("f => { const i = document.createElement('input'); i.type = 'hidden'; i.name = 'dice';"
-                    " i.value = '5'; i.id = 'forged'; f.appendChild(i); }")
+    reroll.evaluate(
+        "f => { const i = document.createElement('input'); i.type = 'hidden'; i.name = 'dice';"
+        " i.value = '5'; i.id = 'forged'; f.appendChild(i); }"
+    )
     reroll.locator("button[type=submit]").click()
     expect(card.locator("[role=alert]")).to_contain_text("Le dé 6 est un dé de Soif")
     reroll.evaluate("f => f.querySelector('#forged').remove()")

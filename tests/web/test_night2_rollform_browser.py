@@ -52,7 +52,9 @@ def test_issue34_point1_A1_a_standing_grant_reaches_the_open_roll_form_live(new_
     assert player.evaluate("window.__noReload") == "still here"
     assert player.evaluate("window.__oob") == []
     dice.queue(10, 8, 6, 3, 1, 7)
-    player.get_by_label("Attribute", exact=True).select_option("dexterity")  # the redrawn form keeps the last traits
+    player.get_by_label("Attribute", exact=True).select_option(
+        "dexterity"
+    )  # the redrawn form keeps the last traits
     player.locator("#roll-submit").click()
     mine = player.locator("#feed > li.kind-roll").first
     expect(mine).to_contain_text("Dexterity 3 + Firearms 2 + modifier +1 = 6 dice")
@@ -80,7 +82,9 @@ def test_issue34_points2_13_A1_after_an_ask_the_roll_form_is_a_plain_roll(new_co
     ask.locator("summary").click()
     ask.get_by_label("Dice modifier", exact=True).fill("1")
     ask.get_by_role("button", name="Grant this").click()
-    expect(player.locator("#feed > li.kind-grant").first).to_contain_text("A hidden ask granted", timeout=LIVE)
+    expect(player.locator("#feed > li.kind-grant").first).to_contain_text(
+        "A hidden ask granted", timeout=LIVE
+    )
     expect(player.locator("#roll-hidden")).not_to_be_checked()
     dice.queue(10, 8, 6, 3, 1)
     player.get_by_label("Attribute", exact=True).select_option("dexterity")

@@ -12,8 +12,10 @@ from .flows import create
 
 pytestmark = pytest.mark.browser
 
-PLACES = {"fr": {"width": 390, "height": 844, "locale": "fr-FR"},  # a French phone
-          "es": {"width": 1280, "height": 900, "locale": "es-ES"}}  # a Spanish desktop
+PLACES = {
+    "fr": {"width": 390, "height": 844, "locale": "fr-FR"},  # a French phone
+    "es": {"width": 1280, "height": 900, "locale": "es-ES"},
+}  # a Spanish desktop
 
 
 def _sheet(page: Page, chronicle: str, form: dict[str, str]) -> str:
@@ -25,7 +27,9 @@ def _sheet(page: Page, chronicle: str, form: dict[str, str]) -> str:
 def _fill(page: Page, selector: str, value: str) -> None:
     """A field of a folded section, as a person opens it and types."""
     field = page.locator(selector)
-    field.evaluate("e => { for (let p = e.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true; }")
+    field.evaluate(
+        "e => { for (let p = e.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true; }"
+    )
     if field.evaluate("e => e.tagName") == "SELECT":
         field.select_option(value)
     else:
@@ -38,8 +42,10 @@ def _at_its_row(control, alert_id: str) -> None:
     expect(control).to_have_attribute("aria-invalid", "true")
     assert control.evaluate("c => (c.closest('.field') || c).nextElementSibling.id") == alert_id
     assert alert_id in (control.get_attribute("aria-describedby") or "")
-    assert control.evaluate("c => { for (let p = c.parentElement; p; p = p.parentElement) "
-                            "if (p.tagName === 'DETAILS' && !p.open) return false; return true; }")
+    assert control.evaluate(
+        "c => { for (let p = c.parentElement; p; p = p.parentElement) "
+        "if (p.tagName === 'DETAILS' && !p.open) return false; return true; }"
+    )
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
@@ -77,7 +83,9 @@ def test_issue34_point4_the_sheet_editors_weapon_error_sits_at_its_row_in_the_pa
     expect(alert).not_to_contain_text("Damage")
     _at_its_row(page.locator("#sheet [name='s.weapons.0.damage']"), "sheet-alert")
     # at its row's whole width, not squeezed into one cell of the row's grid
-    row = page.locator("#sheet [name='s.weapons.0.damage']").evaluate("c => c.closest('.fields').getBoundingClientRect().width")
+    row = page.locator("#sheet [name='s.weapons.0.damage']").evaluate(
+        "c => c.closest('.fields').getBoundingClientRect().width"
+    )
     assert alert.bounding_box()["width"] >= row - 2
     # the row's other fields are kept as typed
     expect(page.locator("#sheet [name='s.weapons.0.name']")).to_have_value("Glock")
@@ -89,8 +97,17 @@ def test_issue34_point4_a_tiers_shots_bullets_error_sits_at_the_bullets(new_cont
     a refusal is about: more bullets than the magazine holds (T-3) marks the bullets."""
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "tiers", f"Balles {lang}")
-    sheet = _sheet(page, chronicle, {"s.name": "Mara", "s.skills.firearms": "50", "s.weapons.0.name": "Glock",
-                                     "s.weapons.0.capacity": "15", "s.weapons.0.loaded": "2"})
+    sheet = _sheet(
+        page,
+        chronicle,
+        {
+            "s.name": "Mara",
+            "s.skills.firearms": "50",
+            "s.weapons.0.name": "Glock",
+            "s.weapons.0.capacity": "15",
+            "s.weapons.0.loaded": "2",
+        },
+    )
     page.goto(sheet)
     _fill(page, "#roll [name='skill']", "firearms")
     _fill(page, "#roll [name='weapon']", "Glock")
@@ -112,8 +129,16 @@ def test_issue34_point12_a_shot_without_bullets_names_the_kind_of_roll_in_words(
     refusal marks the bullets."""
     page = new_context(**PLACES["fr"]).new_page()
     chronicle = create(page, "fr", "tiers", "Sans balles")
-    sheet = _sheet(page, chronicle, {"s.name": "Mara", "s.skills.firearms": "50", "s.weapons.0.name": "Glock",
-                                     "s.weapons.0.capacity": "15"})
+    sheet = _sheet(
+        page,
+        chronicle,
+        {
+            "s.name": "Mara",
+            "s.skills.firearms": "50",
+            "s.weapons.0.name": "Glock",
+            "s.weapons.0.capacity": "15",
+        },
+    )
     page.goto(sheet)
     _fill(page, "#roll [name='skill']", "firearms")
     _fill(page, "#roll [name='weapon']", "Glock")

@@ -22,8 +22,9 @@ def test_issue34_saved_rolls_one_tap_on_a_french_phone(new_context, live_server,
     other = new_context().new_page()
     join(player, invitation=invitation, name="Bruno")
     join(other, invitation=invitation, name="Carla")
-    lucita = api_character(live_server, player, {"name": "Lucita", "attributes": {"dexterity": 3},
-                                                 "skills": {"firearms": 2}})
+    lucita = api_character(
+        live_server, player, {"name": "Lucita", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}}
+    )
     player.goto(f"/chronicles/{chronicle_id(player)}/characters/{lucita}?lang=fr")
     storyteller.reload()
     other.reload()
@@ -75,7 +76,10 @@ def test_saved_roll_pages_refuse_bad_input_in_place(live_server, new_context):
     create_chronicle(storyteller, name="Bad input by Night", system="v20", storyteller="Ana")
     base = f"/chronicles/{chronicle_id(storyteller)}"
     htmx = {"HX-Request": "true", "Origin": live_server}
-    for path, form in ((f"{base}/saved/1/delete", {"character": "abc"}), (f"{base}/saved/99/roll", {}),
-                       (f"{base}/characters/99/saved", {"kind": "test", "saved_name": "x"})):
+    for path, form in (
+        (f"{base}/saved/1/delete", {"character": "abc"}),
+        (f"{base}/saved/99/roll", {}),
+        (f"{base}/characters/99/saved", {"kind": "test", "saved_name": "x"}),
+    ):
         answer = storyteller.request.post(path, form=form, headers=htmx, max_redirects=0)
         assert 400 <= answer.status < 500, (path, answer.status, answer.text()[:200])

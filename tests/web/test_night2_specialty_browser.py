@@ -15,9 +15,20 @@ pytestmark = pytest.mark.browser
 def test_issue34_point17_the_specialty_list_follows_the_chosen_trait(new_context):
     page = new_context(width=1280, height=900, locale="es-ES").new_page()
     chronicle = create_v5(page, "es", "Especialidades")
-    page.goto(new_character(page, chronicle, {
-        "s.name": "Mara", "s.attributes.strength": "3", "s.skills.brawl": "2", "s.skills.intimidation": "2",
-        "s.hunger": "1", "s.specialties": "brawl: Agarres\nintimidation: Amenazas"}))
+    page.goto(
+        new_character(
+            page,
+            chronicle,
+            {
+                "s.name": "Mara",
+                "s.attributes.strength": "3",
+                "s.skills.brawl": "2",
+                "s.skills.intimidation": "2",
+                "s.hunger": "1",
+                "s.specialties": "brawl: Agarres\nintimidation: Amenazas",
+            },
+        )
+    )
     form = choose_traits(page, "strength", "brawl")
     specialty = form.locator("[name=specialty]")
     texts = specialty.evaluate("s => Array.from(s.options).map(o => o.textContent.trim())")

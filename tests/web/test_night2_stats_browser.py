@@ -18,18 +18,25 @@ ROLL = {"kind": "test", "attribute": "dexterity", "ability": "firearms", "diffic
 def _d10_total(page) -> int:
     chart = page.locator("#fair-stats [data-who=table] .face-chart[data-sides='10']")
     expect(chart).to_be_visible()
-    return sum(int(n) for n in chart.locator(".bar-cell").evaluate_all("cells => cells.map(c => c.dataset.count)"))
+    return sum(
+        int(n) for n in chart.locator(".bar-cell").evaluate_all("cells => cells.map(c => c.dataset.count)")
+    )
 
 
-def test_dice_statistics_per_die_size_and_member_without_the_hidden_rolls(new_context, live_server, dice, artifacts):
+def test_dice_statistics_per_die_size_and_member_without_the_hidden_rolls(
+    new_context, live_server, dice, artifacts
+):
     storyteller = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Counting by Night", system="v20", storyteller="Ana")
     player = new_context(width=390, height=844, locale="fr-FR").new_page()
     join(player, invitation=invitation, name="Bruno")
-    lucita = api_character(live_server, player, {"name": "Lucita", "attributes": {"dexterity": 3},
-                                                 "skills": {"firearms": 2}})
+    lucita = api_character(
+        live_server, player, {"name": "Lucita", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}}
+    )
     sheet = f"/chronicles/{chronicle_id(player)}/characters/{lucita}"
-    npc = add_character(storyteller, name="Sheriff", ratings={"s.attributes.dexterity": "2", "s.skills.firearms": "2"})
+    npc = add_character(
+        storyteller, name="Sheriff", ratings={"s.attributes.dexterity": "2", "s.skills.firearms": "2"}
+    )
 
     dice.queue(10, 10, 10, 10)  # the Storyteller's hidden roll: four tens the player may not count
     hidden = storyteller.request.post(f"{npc}/rolls", form={**ROLL, "hidden": "on"}, max_redirects=0)
@@ -43,7 +50,9 @@ def test_dice_statistics_per_die_size_and_member_without_the_hidden_rolls(new_co
         page.goto(f"/chronicles/{chronicle_id(page)}")
         page.locator("#fair-stats summary").click()
         assert _d10_total(page) == total
-        ten = page.locator("#fair-stats [data-who=table] .face-chart[data-sides='10'] .bar-cell[data-face='10']")
+        ten = page.locator(
+            "#fair-stats [data-who=table] .face-chart[data-sides='10'] .bar-cell[data-face='10']"
+        )
         expect(ten).to_have_attribute("data-count", str(tens))
         chart = page.locator("#fair-stats [data-who=table] .face-chart[data-sides='10']")
         expect(chart.locator("figcaption")).to_contain_text("χ²")
@@ -51,7 +60,9 @@ def test_dice_statistics_per_die_size_and_member_without_the_hidden_rolls(new_co
     # per member: Bruno's own five dice; in French, with its plain reading
     bruno = player.locator("#fair-stats details[data-who='Bruno']")
     bruno.locator("summary").click()
-    counts = bruno.locator(".face-chart[data-sides='10'] .bar-cell").evaluate_all("c => c.map(x => +x.dataset.count)")
+    counts = bruno.locator(".face-chart[data-sides='10'] .bar-cell").evaluate_all(
+        "c => c.map(x => +x.dataset.count)"
+    )
     assert counts == [0, 0, 0, 0, 1, 1, 1, 1, 1, 0]
     expect(player.locator("#fair-stats [data-who=table] .reading").first).to_contain_text("Trop peu de dés")
     expect(player.locator("#fair-stats")).to_contain_text("attendu 0,9 par face")

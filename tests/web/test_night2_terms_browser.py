@@ -57,12 +57,28 @@ def test_issue34_point12_cards_played_in_french_not_coup_de_pouce(new_context, d
     not "Coup de pouce jouées"."""
     page = new_context(**PHONE_FR).new_page()
     chronicle = create(page, "fr", "rollunder", "Cartes")
-    made = page.request.post(f"{chronicle}/characters", max_redirects=0, form={
-        "s.name": "Lou", "new.attributes.name.0": "Force", "new.attributes.value.0": "12",
-        "new.skills.name.0": "Escalade", "new.skills.value.0": "14"})
+    made = page.request.post(
+        f"{chronicle}/characters",
+        max_redirects=0,
+        form={
+            "s.name": "Lou",
+            "new.attributes.name.0": "Force",
+            "new.attributes.value.0": "12",
+            "new.skills.name.0": "Escalade",
+            "new.skills.value.0": "14",
+        },
+    )
     sheet = made.headers["location"]
-    given = page.request.post(f"{sheet}/adjustments", max_redirects=0, form={
-        "change": "grant_card", "card.name": "Agile", "card.effect": "advantage", "card.consumable": "on"})
+    given = page.request.post(
+        f"{sheet}/adjustments",
+        max_redirects=0,
+        form={
+            "change": "grant_card",
+            "card.name": "Agile",
+            "card.effect": "advantage",
+            "card.consumable": "on",
+        },
+    )
     assert given.status in (200, 303), given.text()
     page.goto(f"{sheet}?kind=check")
     cards = page.locator("#roll fieldset", has=page.locator("input[name=cards]"))

@@ -55,8 +55,10 @@ def test_issue34_point12_spanish_speaks_one_register_tu():
 
     from babel.messages.pofile import read_po
 
-    formal = re.compile(r"\b(?:[Uu]sted(?:es)?|Déjelo|Deje|Describa|Indique|Rellene|Marque|Escriba|Haga|Envíe|Envíelo|"
-                        r"[Ii]nténtelo|[Rr]ecárguela|[Cc]ámbielo|[Ee]scríbala|Recargue|Cree|Pulse|Elija|Guarde|Copie|[Vv]uelva a tirar)\b")
+    formal = re.compile(
+        r"\b(?:[Uu]sted(?:es)?|Déjelo|Deje|Describa|Indique|Rellene|Marque|Escriba|Haga|Envíe|Envíelo|"
+        r"[Ii]nténtelo|[Rr]ecárguela|[Cc]ámbielo|[Ee]scríbala|Recargue|Cree|Pulse|Elija|Guarde|Copie|[Vv]uelva a tirar)\b"
+    )
     found = []
     for po in (Path(translate.__code__.co_filename).parent / "locale" / "es" / "LC_MESSAGES").glob("*.po"):
         with po.open("rb") as handle:

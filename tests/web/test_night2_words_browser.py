@@ -27,8 +27,18 @@ def test_issue34_point12_seed_terms_on_a_french_phone(new_context, dice):
     page = new_context(**PHONE_FR).new_page()
     # V20 (seeds 000): "l'Attribut et la Compétence"
     v20 = create(page, "fr", "v20", "Termes V20")
-    page.goto(_character(page, v20, {"s.name": "Lucien", "s.attributes.dexterity": "3",
-                                     "s.weapons.0.name": "Couteau", "s.weapons.0.damage": "1"}))
+    page.goto(
+        _character(
+            page,
+            v20,
+            {
+                "s.name": "Lucien",
+                "s.attributes.dexterity": "3",
+                "s.weapons.0.name": "Couteau",
+                "s.weapons.0.damage": "1",
+            },
+        )
+    )
     expect(page.locator("#roll-panel nav")).to_contain_text("Test : Attribut + Compétence")
     expect(page.locator("#roll")).to_contain_text("Compétence")
     weapon_row = page.locator("fieldset.obj-row[data-list=weapons]").first
@@ -55,8 +65,9 @@ def test_issue34_point12_seed_terms_on_a_french_phone(new_context, dice):
     page.request.post(f"{tiers}/scene/turns")
     # roll-under (seed 003): "le palier à ne pas dépasser", "une difficulté dérisoire"
     rollunder = create(page, "fr", "rollunder", "Termes d20")
-    sheet = _character(page, rollunder, {"s.name": "Lou", "new.attributes.name.0": "Force",
-                                         "new.attributes.value.0": "12"})
+    sheet = _character(
+        page, rollunder, {"s.name": "Lou", "new.attributes.name.0": "Force", "new.attributes.value.0": "12"}
+    )
     page.goto(f"{sheet}?kind=opposed")
     expect(page.locator("#roll")).to_contain_text("Palier à ne pas dépasser")
     page.goto(f"{sheet}?kind=check")
@@ -66,8 +77,9 @@ def test_issue34_point12_seed_terms_on_a_french_phone(new_context, dice):
 def test_issue34_point12_words_on_a_tiers_feed_in_spanish(new_context, dice):
     page = new_context(**DESKTOP_ES).new_page()
     tiers = create(page, "es", "tiers", "Palabras")
-    sheet = _character(page, tiers, {"s.name": "Marion", "s.skills.firearms": "60", "s.endurance": "3",
-                                     "s.turn_spent": "on"})
+    sheet = _character(
+        page, tiers, {"s.name": "Marion", "s.skills.firearms": "60", "s.endurance": "3", "s.turn_spent": "on"}
+    )
     page.goto(f"{sheet}?change=new_turn")
     page.locator("#change button[type=submit]").click()
     card = page.locator("#feed > li", has_text="Turno gastado")
@@ -80,7 +92,9 @@ def test_issue34_point12_words_on_a_tiers_feed_in_spanish(new_context, dice):
     dice.queue(1)
     page.locator("#roll-submit").click()
     outcome = page.locator("#feed > li").first.locator(".outcome")
-    expect(outcome).to_have_text(re.compile(r"^([2-9]|1[0-9]) niveles de herida$"))  # a plural, not "nivel(es)"
+    expect(outcome).to_have_text(
+        re.compile(r"^([2-9]|1[0-9]) niveles de herida$")
+    )  # a plural, not "nivel(es)"
     page.goto(tiers)
     expect(page.locator("main")).to_contain_text("Tú:")
     expect(page.locator("main")).not_to_contain_text("Usted")

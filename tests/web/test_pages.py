@@ -16,24 +16,38 @@ HTMX = {"HX-Request": "true"}
 def table(app):
     """A V5 chronicle: (Storyteller client, player client, chronicle URL, the player's sheet URL)."""
     with TestClient(app) as storyteller:
-        created = storyteller.post("/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana"},
-                                   follow_redirects=False)
+        created = storyteller.post(
+            "/chronicles", data={"name": "Lyon", "system": "v5", "storyteller": "Ana"}, follow_redirects=False
+        )
         assert created.status_code == 303
         chronicle = created.headers["location"]
         invitation = storyteller.cookies.get("rollbook_invitation")
         player = TestClient(app)
-        joined = player.post("/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False)
+        joined = player.post(
+            "/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False
+        )
         assert joined.status_code == 303 and joined.headers["location"] == chronicle
-        added = player.post(f"{chronicle}/characters", data={
-            "s.name": "Nadia", "s.attributes.dexterity": "3", "s.skills.firearms": "2", "s.hunger": "2",
-            "s.specialties": "firearms: Pistols"}, follow_redirects=False)
+        added = player.post(
+            f"{chronicle}/characters",
+            data={
+                "s.name": "Nadia",
+                "s.attributes.dexterity": "3",
+                "s.skills.firearms": "2",
+                "s.hunger": "2",
+                "s.specialties": "firearms: Pistols",
+            },
+            follow_redirects=False,
+        )
         assert added.status_code == 303, added.text
         yield storyteller, player, chronicle, added.headers["location"]
 
 
 def alert_text(html: str, alert_id: str | None = None) -> str:
-    pattern = (rf'id="{alert_id}"[^>]*role="alert"[^>]*>(.*?)</div>' if alert_id
-               else r'role="alert"[^>]*>(.*?)</div>')
+    pattern = (
+        rf'id="{alert_id}"[^>]*role="alert"[^>]*>(.*?)</div>'
+        if alert_id
+        else r'role="alert"[^>]*>(.*?)</div>'
+    )
     found = re.search(pattern, html, re.S)
     assert found, f"no alert {alert_id or ''} in the page"
     return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip())
@@ -85,23 +99,40 @@ def test_chronicle_pages_need_a_member_of_that_chronicle(app, table):
 
 def test_odds_fragment_gives_exact_odds_or_the_rules_refusal(table):
     _storyteller, player, _chronicle, sheet = table
-    odds = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity", "skill": "firearms",
-                                               "difficulty": "3"}, headers=HTMX)
+    odds = player.get(
+        f"{sheet}/odds",
+        params={"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": "3"},
+        headers=HTMX,
+    )
     assert odds.status_code == 200
     assert "Dexterity 3 + Firearms 2 = 5 dice" in odds.text and "2 of them Hunger dice" in odds.text
     assert 'data-outcome="messy_critical"' in odds.text and "Chance to win" in odds.text
-    bad = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity", "difficulty": "0",
-                                              "lang": "es"}, headers=HTMX)
+    bad = player.get(
+        f"{sheet}/odds",
+        params={"kind": "test", "attribute": "dexterity", "difficulty": "0", "lang": "es"},
+        headers=HTMX,
+    )
     assert alert_text(bad.text) == "Dificultad debe ser al menos 1, no 0."  # the label, not the id
-    not_a_number = player.get(f"{sheet}/odds", params={"kind": "test", "attribute": "dexterity",
-                                                       "difficulty": "three"}, headers=HTMX)
-    assert "Difficulty must be a whole number, not three." == alert_text(not_a_number.text)
+    not_a_number = player.get(
+        f"{sheet}/odds",
+        params={"kind": "test", "attribute": "dexterity", "difficulty": "three"},
+        headers=HTMX,
+    )
+    assert alert_text(not_a_number.text) == "Difficulty must be a whole number, not three."
 
 
 def test_a_refused_roll_keeps_the_form_and_shows_the_detail(table):
     _storyteller, player, _chronicle, sheet = table
-    page = player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "skill": "firearms",
-                                               "specialty": "Knives", "difficulty": "2"})
+    page = player.post(
+        f"{sheet}/rolls",
+        data={
+            "kind": "test",
+            "attribute": "dexterity",
+            "skill": "firearms",
+            "specialty": "Knives",
+            "difficulty": "2",
+        },
+    )
     assert page.status_code == 422
     assert "The sheet has no specialty Knives" in alert_text(page.text, "roll-alert")
     assert re.search(r'<option value="firearms"[^>]*selected', page.text)
@@ -109,8 +140,11 @@ def test_a_refused_roll_keeps_the_form_and_shows_the_detail(table):
 
 def test_a_roll_answers_the_card_and_the_resources_out_of_band(table):
     _storyteller, player, chronicle, sheet = table
-    rolled = player.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "skill": "firearms",
-                                                 "difficulty": "1"}, headers=HTMX)  # the default: nothing asked (A-1)
+    rolled = player.post(
+        f"{sheet}/rolls",
+        data={"kind": "test", "attribute": "dexterity", "skill": "firearms", "difficulty": "1"},
+        headers=HTMX,
+    )  # the default: nothing asked (A-1)
     assert rolled.status_code == 200
     assert rolled.text.lstrip().startswith('<li id="entry-2"')  # F-1: the seed's commitment is entry 1
     assert 'id="resources-' in rolled.text and 'hx-swap-oob="true"' in rolled.text
@@ -126,8 +160,11 @@ def test_a_roll_answers_the_card_and_the_resources_out_of_band(table):
 
 def test_hidden_rolls_are_redacted_for_players_until_revealed(table):
     storyteller, player, chronicle, sheet = table
-    rolled = storyteller.post(f"{sheet}/rolls", data={"kind": "test", "attribute": "dexterity", "difficulty": "1",
-                                                      "hidden": "on"}, follow_redirects=False)
+    rolled = storyteller.post(
+        f"{sheet}/rolls",
+        data={"kind": "test", "attribute": "dexterity", "difficulty": "1", "hidden": "on"},
+        follow_redirects=False,
+    )
     assert rolled.status_code == 303
     seen = player.get(chronicle).text  # entry 1: the seed's commitment (F-1); entry 2: the hidden roll
     assert "Only the Storyteller sees this roll until it is revealed." in seen
@@ -145,7 +182,9 @@ def test_players_edit_descriptive_fields_the_storyteller_edits_ratings(table):
     mine = player.get(sheet).text
     assert 'name="s.concept"' in mine and 'name="s.attributes.strength"' not in mine
     assert 'name="s.attributes.strength"' in storyteller.get(sheet).text
-    saved = player.post(f"{sheet}/sheet", data={"s.concept": "Courier", "version": "1"}, follow_redirects=False)
+    saved = player.post(
+        f"{sheet}/sheet", data={"s.concept": "Courier", "version": "1"}, follow_redirects=False
+    )
     assert saved.status_code == 303
     assert "Courier" in player.get(sheet).text
     stale = player.post(f"{sheet}/sheet", data={"s.concept": "Thief", "version": "1"})
@@ -156,10 +195,15 @@ def test_the_storyteller_restores_and_awards_experience(table):
     storyteller, player, _chronicle, sheet = table
     assert "Award experience" in storyteller.get(sheet).text
     assert "Award experience" not in player.get(sheet).text
-    awarded = storyteller.post(f"{sheet}/adjustments", data={"change": "award_experience", "amount": "5"}, headers=HTMX)
+    awarded = storyteller.post(
+        f"{sheet}/adjustments", data={"change": "award_experience", "amount": "5"}, headers=HTMX
+    )
     assert awarded.status_code == 200 and "Experience available: 0 → 5" in awarded.text
-    refused = storyteller.post(f"{sheet}/adjustments", data={"change": "restore", "resource": "willpower",
-                                                            "amount": "1"}, headers=HTMX)
+    refused = storyteller.post(
+        f"{sheet}/adjustments",
+        data={"change": "restore", "resource": "willpower", "amount": "1"},
+        headers=HTMX,
+    )
     assert refused.status_code in (409, 422) and refused.headers["HX-Retarget"] == "#change-alert"
     assert "There is no superficial damage to heal." in refused.text
 

@@ -14,17 +14,33 @@ pytestmark = pytest.mark.browser
 CASES = {
     # lang: viewport, Discipline typed, its id, a power of level 1 as listed, one of level 3 (not offered at 2),
     #       a homebrew Discipline and its power, the "Powers" section's title
-    "fr": ((390, 844), "Occultation", "obfuscate", "Manteau d'ombres", "Masque aux mille visages",
-           "Nécromancie des Égouts", "Murmure des Égouts", "Pouvoirs"),
-    "es": ((1280, 900), "Presencia", "presence", "Fascinación", "Mirada aterradora",
-           "Nigromancia de las Cloacas", "Susurro de las Cloacas", "Poderes"),
+    "fr": (
+        (390, 844),
+        "Occultation",
+        "obfuscate",
+        "Manteau d'ombres",
+        "Masque aux mille visages",
+        "Nécromancie des Égouts",
+        "Murmure des Égouts",
+        "Pouvoirs",
+    ),
+    "es": (
+        (1280, 900),
+        "Presencia",
+        "presence",
+        "Fascinación",
+        "Mirada aterradora",
+        "Nigromancia de las Cloacas",
+        "Susurro de las Cloacas",
+        "Poderes",
+    ),
 }
 
 
 def open_section(page: Page, selector: str) -> None:
     page.locator(selector).first.evaluate(
-        "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
-
+        "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+    )
 
 
 def add_rows(page, group: str, rows: list[tuple[str, str]]) -> None:
@@ -33,6 +49,7 @@ def add_rows(page, group: str, rows: list[tuple[str, str]]) -> None:
     for n, (name, value) in enumerate(rows):
         page.locator(f"[name='new.{group}.name.{n}']").fill(name)
         page.locator(f"[name='new.{group}.value.{n}']").fill(value)
+
 
 @pytest.mark.parametrize("lang", sorted(CASES))
 def test_powers_from_the_list_and_homebrew_in_the_tables_language(new_context, lang, artifacts):
@@ -95,8 +112,24 @@ def test_powers_from_the_list_and_homebrew_in_the_tables_language(new_context, l
 ROLL_UNDER = {
     # the chronicle's language: viewport, a free skill typed, its id, a homebrew skill typed, its id, the
     # other reader's language and viewport
-    "fr": ((390, 844), "Escalade", "escalade", "Crochetage d'Égouts", "crochetage_d_egouts", "es", (1280, 900)),
-    "es": ((1280, 900), "Escalada", "escalada", "Ganzúa de las Cloacas", "ganzua_de_las_cloacas", "fr", (390, 844)),
+    "fr": (
+        (390, 844),
+        "Escalade",
+        "escalade",
+        "Crochetage d'Égouts",
+        "crochetage_d_egouts",
+        "es",
+        (1280, 900),
+    ),
+    "es": (
+        (1280, 900),
+        "Escalada",
+        "escalada",
+        "Ganzúa de las Cloacas",
+        "ganzua_de_las_cloacas",
+        "fr",
+        (390, 844),
+    ),
 }
 
 

@@ -18,7 +18,7 @@ KNOWN = {"fr": ("animal_ken", "Animaux"), "es": ("animal_ken", "Trato con animal
 
 def params_for(code: str, trait: str) -> dict:
     names = {name for _, name, _, _ in string.Formatter().parse(ERROR_MESSAGES[code]) if name}
-    return {**{name: 2 for name in names}, "trait": trait, "field": "skills.animal_ken"}
+    return {**dict.fromkeys(names, 2), "trait": trait, "field": "skills.animal_ken"}
 
 
 def test_there_are_refusals_naming_a_trait():

@@ -108,7 +108,9 @@ def test_a_desktop_in_french_botches_fights_the_ambush_and_comes_back(new_contex
     assert desk.url == where and passage(desk) == "alley_mercy"
 
     desk.get_by_role("button", name="Continuer jusqu'à la jetée 9").click()
-    desk.get_by_role("button", name="La porte de chargement est entrouverte. Ils vous attendent. Entrer.").click()
+    desk.get_by_role(
+        "button", name="La porte de chargement est entrouverte. Ils vous attendent. Entrer."
+    ).click()
     expect(desk.locator(".foe")).to_have_count(2)  # Kessler and Mirela: the ambush
     rolls.queue(ALL, ALL, MISS, MISS)  # Kessler down in one blow; Mirela misses
     option(desk, "attack:0:kessler").click()

@@ -18,7 +18,11 @@ from .helpers import text_of
 from .solo_play import ALL, HIT, MISS, SAMPLE, TO_THE_FIGHT, RollByRoll, form_key, press, start, table
 
 SHEETS = Path(__file__).parents[1] / "interop" / "files"  # other tools' character files (issue 35)
-TITLES = {"en": "The Drowned Men's Lantern", "fr": "La Lanterne des Noyés", "es": "La Linterna de los Ahogados"}
+TITLES = {
+    "en": "The Drowned Men's Lantern",
+    "fr": "La Lanterne des Noyés",
+    "es": "La Linterna de los Ahogados",
+}
 
 
 @pytest.fixture
@@ -53,15 +57,27 @@ def test_a_player_brings_their_own_character_from_foundry(solo):
     client, _dice = solo
     shelf = client.get("/solo")
     own = {"scenario": SAMPLE, "character": "own", "idempotency_key": form_key(shelf.text)}
-    started = client.post("/solo", data=own, follow_redirects=False,
-                          files={"file": ("anatole.json", (SHEETS / "wod20_vampire.json").read_bytes(), "application/json")})
+    started = client.post(
+        "/solo",
+        data=own,
+        follow_redirects=False,
+        files={"file": ("anatole.json", (SHEETS / "wod20_vampire.json").read_bytes(), "application/json")},
+    )
     assert started.status_code == 303, started.text[-500:]
     now = table(client, started.headers["location"])
     assert now.passage == "quay" and "Anatole" in now.status and "Nadia" not in now.status
-    refused = client.post("/solo", data={**own, "pasted": (SHEETS / "wod5e_vampire.json").read_text(),
-                                         "idempotency_key": form_key(shelf.text)})
+    refused = client.post(
+        "/solo",
+        data={
+            **own,
+            "pasted": (SHEETS / "wod5e_vampire.json").read_text(),
+            "idempotency_key": form_key(shelf.text),
+        },
+    )
     assert refused.status_code == 422 and 'id="start-drowned-lantern-alert"' in refused.text
-    assert "v20" in text_of(re.search(r'id="start-drowned-lantern-alert".*?</div>', refused.text, re.S).group(0))
+    assert "v20" in text_of(
+        re.search(r'id="start-drowned-lantern-alert".*?</div>', refused.text, re.S).group(0)
+    )
 
 
 def test_a_check_shows_its_odds_and_the_willpower_box_spends_a_point_s2(solo):
@@ -71,12 +87,16 @@ def test_a_check_shows_its_odds_and_the_willpower_box_spends_a_point_s2(solo):
     check = press(client, where, "choice:0")  # play her game: Manipulation + Subterfuge, difficulty 7
     assert check.passage == "lantern_lie"
     assert "Manipulation + Subterfuge (difficulty 7)" in check.html
-    assert re.search(r"Chance of success: \d+\.\d% \(botch: \d+\.\d%\)", check.html)  # the odds before the roll
+    assert re.search(
+        r"Chance of success: \d+\.\d% \(botch: \d+\.\d%\)", check.html
+    )  # the odds before the roll
     assert "With a Willpower point:" in check.html and check.option("roll") == "roll|roll_wp"
     dice.queue(MISS)  # no die succeeds: the Willpower point's automatic success alone (V20-9)
     after = press(client, where, "roll", willpower=True)
     assert after.passage == "lantern_success" and "4/5" in after.status
-    assert "Willpower" in after.html and "What the dice said" in after.html  # the receipt, as the table's card
+    assert (
+        "Willpower" in after.html and "What the dice said" in after.html
+    )  # the receipt, as the table's card
 
 
 def test_a_fight_with_soak_and_blood_played_to_an_ending_s3(solo):
@@ -86,7 +106,11 @@ def test_a_fight_with_soak_and_blood_played_to_an_ending_s3(solo):
         now = press(client, where, option)
     assert now.passage == "fight_warehouse" and "Elias Kessler" in now.html
     assert [value.split("|")[0] for value in now.options] == [
-        "attack:0:kessler", "attack:1:kessler", "dodge", "flee"]
+        "attack:0:kessler",
+        "attack:1:kessler",
+        "dodge",
+        "flee",
+    ]
     # Turn 1: Nadia misses; Kessler hits (one success), his knife does 3 lethal, she soaks 1
     dice.queue(MISS, HIT, (7, 7, 7), (9,))
     now = press(client, where, "attack:0")

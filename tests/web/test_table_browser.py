@@ -35,15 +35,32 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     player = new_context().new_page()
 
     # The Storyteller sets difficulty 3 for the players' rolls (A-1: another one would be asked).
-    invitation = create_chronicle(storyteller, name="Nights of Lyon", system="v5", storyteller="Ana", difficulty="3")
+    invitation = create_chronicle(
+        storyteller, name="Nights of Lyon", system="v5", storyteller="Ana", difficulty="3"
+    )
     join(player, invitation=invitation, name="Bruno")
-    sheet_url = add_character(player, name="Nadia Verne", ratings={
-        "s.attributes.dexterity": "3", "s.attributes.composure": "2", "s.attributes.resolve": "2",
-        "s.attributes.wits": "3", "s.skills.firearms": "2", "s.skills.stealth": "3", "s.skills.awareness": "1",
-        "s.hunger": "2",
-    }, extra={"s.clan": "Brujah", "s.concept": "Courier", "s.specialties": "firearms: Pistols",
-              "new.disciplines.name.0": "Celerity", "new.disciplines.value.0": "2",
-              "s.experience.total": "12"})
+    sheet_url = add_character(
+        player,
+        name="Nadia Verne",
+        ratings={
+            "s.attributes.dexterity": "3",
+            "s.attributes.composure": "2",
+            "s.attributes.resolve": "2",
+            "s.attributes.wits": "3",
+            "s.skills.firearms": "2",
+            "s.skills.stealth": "3",
+            "s.skills.awareness": "1",
+            "s.hunger": "2",
+        },
+        extra={
+            "s.clan": "Brujah",
+            "s.concept": "Courier",
+            "s.specialties": "firearms: Pistols",
+            "new.disciplines.name.0": "Celerity",
+            "new.disciplines.value.0": "2",
+            "s.experience.total": "12",
+        },
+    )
 
     # The Storyteller watches the chronicle page; it must not reload.
     storyteller.reload()
@@ -63,7 +80,9 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     expect(player.locator("#odds [role=alert]")).to_contain_text("Difficulty must be at least 1, not 0.")
     player.get_by_role("button", name="Roll", exact=True).click()
     # said once (issue 34 point 17): the odds box already says it, the roll's alert stays empty
-    expect(player.locator("[role=alert]:visible", has_text="Difficulty must be at least 1, not 0.")).to_have_count(1)
+    expect(
+        player.locator("[role=alert]:visible", has_text="Difficulty must be at least 1, not 0.")
+    ).to_have_count(1)
     expect(player.locator("#roll-alert")).to_be_empty()
     player.get_by_label("Difficulty", exact=True).fill("3")
     wait_for_odds(player, "Chance to win")
@@ -105,11 +124,14 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     expect(form.locator(".advice .best")).to_contain_text("Best choice")
 
     # A forged request naming a Hunger die is refused by the server, in place.
-    form.evaluate("f => { const i = document.createElement('input'); i.type = 'hidden'; i.name = 'dice';"
-                  " i.value = '3'; i.id = 'forged'; f.appendChild(i); }")
+    form.evaluate(
+        "f => { const i = document.createElement('input'); i.type = 'hidden'; i.name = 'dice';"
+        " i.value = '3'; i.id = 'forged'; f.appendChild(i); }"
+    )
     form.get_by_role("button", name="Reroll with Willpower").click()
     expect(bestial.locator(f"#reroll-{seq_bestial}-alert")).to_contain_text(
-        "Die 4 is a Hunger die: Hunger dice can never be rerolled.")  # numbered from 1 (issue 34 point 16)
+        "Die 4 is a Hunger die: Hunger dice can never be rerolled."
+    )  # numbered from 1 (issue 34 point 16)
     form.evaluate("f => f.querySelector('#forged').remove()")
 
     # Pick the 4 and the 2 (keyboard: Space on the focused die), reroll them into 8 and 9.
@@ -122,9 +144,13 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     rerolled = player.locator("#feed > li").first
     expect(rerolled.locator(".outcome")).to_have_text("Success")
     expect(rerolled.locator(".line.history")).to_contain_text("dice 1 (4 → 8), 3 (2 → 9)")
-    expect(player.locator(f"#entry-{seq_bestial} form.reroll")).to_have_count(0)  # followed up: no second reroll
+    expect(player.locator(f"#entry-{seq_bestial} form.reroll")).to_have_count(
+        0
+    )  # followed up: no second reroll
     expect(player.locator(f"#entry-{seq_bestial}")).to_contain_text(f"Rerolled in #{seq_bestial + 1}")
-    expect(player.locator(".resources")).to_contain_text("3/4")  # Willpower: 4 boxes, 1 superficial damage (V5-8)
+    expect(player.locator(".resources")).to_contain_text(
+        "3/4"
+    )  # Willpower: 4 boxes, 1 superficial damage (V5-8)
     expect(storyteller.locator("#feed > li").first.locator(".outcome")).to_have_text("Success", timeout=LIVE)
     _not_reloaded(storyteller)
 
@@ -177,10 +203,17 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
 def test_v20_botch_and_phone_width(new_context, dice, artifacts):
     storyteller = new_context(width=360, height=780).new_page()
     create_chronicle(storyteller, name="Chicago by Night", system="v20", storyteller="Marcus", difficulty="6")
-    add_character(storyteller, name="Sheriff Lodin", ratings={
-        "s.attributes.dexterity": "2", "s.attributes.wits": "3", "s.skills.firearms": "1",
-        "s.talents.alertness": "2", "s.virtues.courage": "3",
-    })
+    add_character(
+        storyteller,
+        name="Sheriff Lodin",
+        ratings={
+            "s.attributes.dexterity": "2",
+            "s.attributes.wits": "3",
+            "s.skills.firearms": "1",
+            "s.talents.alertness": "2",
+            "s.virtues.courage": "3",
+        },
+    )
     no_horizontal_scroll = "document.documentElement.scrollWidth <= window.innerWidth + 1"
     assert storyteller.evaluate(no_horizontal_scroll)
     storyteller.get_by_label("Attribute", exact=True).select_option("dexterity")

@@ -27,9 +27,12 @@ def test_tiers_character_firearm_roll_and_live_receipt(new_context, dice):
     player = new_context(width=360, height=780).new_page()
     invitation = create_chronicle(storyteller, name="Paliers de Lyon", system="tiers", storyteller="Ana")
     join(player, invitation=invitation, name="Bruno")
-    add_character(player, name="Marion", ratings={"s.skills.firearms": "7", "s.skills.dodge": "5",
-                                                  "s.endurance": "3", "s.armor.torso": "2"},
-                  extra={"s.weapons.0.name": "Pistol", "s.weapons.0.bonus": "2", "s.weapons.0.capacity": "8"})
+    add_character(
+        player,
+        name="Marion",
+        ratings={"s.skills.firearms": "7", "s.skills.dodge": "5", "s.endurance": "3", "s.armor.torso": "2"},
+        extra={"s.weapons.0.name": "Pistol", "s.weapons.0.bonus": "2", "s.weapons.0.capacity": "8"},
+    )
     storyteller.reload()
     _watching(storyteller)
 
@@ -60,13 +63,27 @@ def test_rollunder_character_card_roll_and_live_receipt(new_context, dice):
     player = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Sous le niveau", system="rollunder", storyteller="Ana")
     join(player, invitation=invitation, name="Bruno")
-    sheet = add_character(player, name="Lou", ratings={"new.skills.name.0": "Climb", "new.skills.value.0": "12",
-                                                       "new.attributes.name.0": "Strength",
-                                                       "new.attributes.value.0": "9"})
+    sheet = add_character(
+        player,
+        name="Lou",
+        ratings={
+            "new.skills.name.0": "Climb",
+            "new.skills.value.0": "12",
+            "new.attributes.name.0": "Strength",
+            "new.attributes.value.0": "9",
+        },
+    )
     expect(player.locator("[name='s.cards.0.name']")).to_have_count(0)  # cards are the Storyteller's
-    given = storyteller.request.post(f"{sheet}/adjustments", form={"change": "grant_card", "card.name": "Agile",
-                                                                   "card.effect": "advantage",
-                                                                   "card.consumable": "on"}, max_redirects=0)
+    given = storyteller.request.post(
+        f"{sheet}/adjustments",
+        form={
+            "change": "grant_card",
+            "card.name": "Agile",
+            "card.effect": "advantage",
+            "card.consumable": "on",
+        },
+        max_redirects=0,
+    )
     assert given.status in (200, 303), given.text()
     player.reload()
     storyteller.reload()

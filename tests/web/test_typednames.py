@@ -20,7 +20,9 @@ def test_a_long_homebrew_name_cut_at_a_blank_keeps_no_trailing_underscore():
 
 
 def test_known_names_in_three_languages_still_meet_their_id():
-    assert {typednames.trait_from_text(name) for name in ("Furtivité", "Sigilo", "Stealth", "stealth")} == {"stealth"}
+    assert {typednames.trait_from_text(name) for name in ("Furtivité", "Sigilo", "Stealth", "stealth")} == {
+        "stealth"
+    }
     assert typednames.trait_from_text("Égouts") == "egouts"
     assert typednames.trait_from_text("3 Rats") == "t_3_rats"
 

@@ -20,7 +20,7 @@ def _load_commands() -> None:
     """Import the command modules: each registers its commands on `app` (``cli.base``)."""
     # in the order `rollbook --help` lists them
     from rollbook.cli import roll, roll_v5, roll_tiers, roll_rollunder  # noqa: F401, I001
-    from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401, I001
+    from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401
     from rollbook.cli import sheet  # noqa: F401
     from rollbook.cli import scenario, solo  # noqa: F401
     from rollbook.cli import fair_stats  # noqa: F401
@@ -46,7 +46,10 @@ def main() -> None:
         if isinstance(result, int) and not isinstance(result, bool):
             sys.exit(result)
     except RuleError as refused:
-        print(f"rollbook: {error_message(refused.code, _language(sys.argv[1:]), refused.params)}", file=sys.stderr)
+        print(
+            f"rollbook: {error_message(refused.code, _language(sys.argv[1:]), refused.params)}",
+            file=sys.stderr,
+        )
         sys.exit(2)
     except (UsageFailure, settings.SettingsError) as failure:
         print(f"rollbook: {failure}", file=sys.stderr)

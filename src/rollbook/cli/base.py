@@ -43,4 +43,3 @@ def read_text_argument(file: Path) -> str:
     except UnicodeDecodeError:
         fail(f"{file} is not UTF-8 text")
     raise AssertionError("fail() exits")
-

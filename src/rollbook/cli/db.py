@@ -4,7 +4,6 @@ housekeeping, moving a store into another (``server.copy``), backups (``server.b
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -14,13 +13,17 @@ db_app = typer.Typer(help="The chronicle server's database (Alembic migrations).
 app.add_typer(db_app, name="db")
 
 DatabaseOption = typer.Option(
-    None, "--database-url", help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3."
+    None,
+    "--database-url",
+    help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3.",
 )
 
 
 @db_app.command("upgrade")
-def upgrade(database_url: Optional[str] = DatabaseOption,
-            revision: str = typer.Option("head", "--revision", help="Target revision.")) -> None:
+def upgrade(
+    database_url: str | None = DatabaseOption,
+    revision: str = typer.Option("head", "--revision", help="Target revision."),
+) -> None:
     """Apply the migrations up to REVISION (the server also does this on start)."""
     from rollbook.server.db import Database
     from rollbook.server.migrate import current_revision
@@ -40,7 +43,7 @@ def _upgrade_to(database, revision: str) -> None:
 
 
 @db_app.command("status")
-def status(database_url: Optional[str] = DatabaseOption) -> None:
+def status(database_url: str | None = DatabaseOption) -> None:
     """Print the database's revision and the newest one; exit 1 when an upgrade is due."""
     from pathlib import Path
 
@@ -51,8 +54,11 @@ def status(database_url: Optional[str] = DatabaseOption) -> None:
     from rollbook.server.migrate import current_revision, head_revision
 
     url = make_url(resolve_url(database_url))
-    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") \
-            and not Path(url.database).exists():  # a status check must not create the file
+    if (
+        url.get_backend_name() == "sqlite"
+        and url.database not in (None, "", ":memory:")
+        and not Path(url.database).exists()
+    ):  # a status check must not create the file
         typer.echo(f"current: none (no database file at {url.database})\nhead: {head_revision()}")
         raise typer.Exit(1)
     database = Database(database_url)
@@ -65,7 +71,7 @@ def status(database_url: Optional[str] = DatabaseOption) -> None:
 
 
 @db_app.command("sweep")
-def sweep(database_url: Optional[str] = DatabaseOption) -> None:
+def sweep(database_url: str | None = DatabaseOption) -> None:
     """Delete the stored idempotent responses that expired (a day after their request; the server
     also sweeps now and then as it goes)."""
     from rollbook.server import tx
@@ -80,24 +86,32 @@ def sweep(database_url: Optional[str] = DatabaseOption) -> None:
 
 
 @db_app.command("copy")
-def copy(source: str = typer.Option(..., "--from", help="The store to copy from (SQLAlchemy URL)."),
-         target: str = typer.Option(..., "--to", help="The store to copy into (SQLAlchemy URL); must be empty."),
-         force: bool = typer.Option(False, "--force", help="Empty a target that is not empty first "
-                                                           "(in the copy's transaction).")) -> None:
+def copy(
+    source: str = typer.Option(..., "--from", help="The store to copy from (SQLAlchemy URL)."),
+    target: str = typer.Option(..., "--to", help="The store to copy into (SQLAlchemy URL); must be empty."),
+    force: bool = typer.Option(
+        False, "--force", help="Empty a target that is not empty first (in the copy's transaction)."
+    ),
+) -> None:
     """Copy every chronicle, row for row, from one store into another (SQLite -> PostgreSQL and back):
     both migrated first, the target written in one transaction (all or nothing). The server using the
     target needs the source's operator's secret (the fair seeds stay sealed under it)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    from rollbook.cli.base import fail
     from sqlalchemy.exc import DBAPIError
 
+    from rollbook.cli.base import fail
     from rollbook.server.copy import CopyError, copy_database, first_line, shown
 
     console = Console(stderr=True)  # the bars on a terminal only; standard output keeps the one summary line
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True,
-                   console=console, disable=not console.is_terminal)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        transient=True,
+        console=console,
+        disable=not console.is_terminal,
+    )
     tasks: dict[str, int] = {}
 
     def totals(rows: dict[str, int]) -> None:
@@ -114,17 +128,22 @@ def copy(source: str = typer.Option(..., "--from", help="The store to copy from 
         fail(str(error))
     except DBAPIError as error:  # a row the target refused, a connection lost: rolled back, nothing written
         fail(f"the copy failed and was rolled back, the target is unchanged: {first_line(error)}")
-    typer.echo(f"rollbook: {result.total} rows copied into {shown(target)} "
-               f"({', '.join(f'{name} {n}' for name, n in result.rows.items() if n) or 'no rows'})")
+    typer.echo(
+        f"rollbook: {result.total} rows copied into {shown(target)} "
+        f"({', '.join(f'{name} {n}' for name, n in result.rows.items() if n) or 'no rows'})"
+    )
 
 
 @db_app.command("backup")
-def backup(file: Path = typer.Argument(..., help="The backup file to write (replaced once complete)."),
-           database_url: Optional[str] = DatabaseOption) -> None:
+def backup(
+    file: Path = typer.Argument(..., help="The backup file to write (replaced once complete)."),
+    database_url: str | None = DatabaseOption,
+) -> None:
     """A consistent backup while the server runs: SQLite's online backup API (an SQLite file), or
     PostgreSQL's pg_dump -Fc (must be installed). The operator's secret is not in it: keep it apart."""
     from rollbook.cli.base import fail
-    from rollbook.server.backup import BackupError, backup as run_backup
+    from rollbook.server.backup import BackupError
+    from rollbook.server.backup import backup as run_backup
     from rollbook.server.copy import CopyError
 
     try:
@@ -135,12 +154,15 @@ def backup(file: Path = typer.Argument(..., help="The backup file to write (repl
 
 
 @db_app.command("restore")
-def restore(file: Path = typer.Argument(..., help="A backup written by 'rollbook db backup'."),
-            database_url: Optional[str] = DatabaseOption) -> None:
+def restore(
+    file: Path = typer.Argument(..., help="A backup written by 'rollbook db backup'."),
+    database_url: str | None = DatabaseOption,
+) -> None:
     """Restore FILE into an empty database (refused when it holds rows), then check every
     chronicle's chain; exit 1 when one does not verify."""
     from rollbook.cli.base import fail
-    from rollbook.server.backup import BackupError, restore as run_restore
+    from rollbook.server.backup import BackupError
+    from rollbook.server.backup import restore as run_restore
     from rollbook.server.copy import CopyError
 
     try:
@@ -151,7 +173,7 @@ def restore(file: Path = typer.Argument(..., help="A backup written by 'rollbook
 
 
 @db_app.command("verify")
-def verify(database_url: Optional[str] = DatabaseOption) -> None:
+def verify(database_url: str | None = DatabaseOption) -> None:
     """Check every chronicle's log in the database as 'rollbook log verify' checks an export (the
     hash chain, the receipts, the grants, the fair dice); exit 1 when one does not verify."""
     from rollbook.cli.base import fail
@@ -173,8 +195,10 @@ def _report(checks, done: str) -> None:
         for problem in check.problems:
             typer.echo(f"  {problem}")
     bad = [check for check in checks if not check.clean]
-    typer.echo(f"rollbook: {done}; {len(checks)} chronicle(s), "
-               f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}")
+    typer.echo(
+        f"rollbook: {done}; {len(checks)} chronicle(s), "
+        f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}"
+    )
     raise typer.Exit(1 if bad else 0)
 
 

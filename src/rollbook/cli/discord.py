@@ -3,8 +3,6 @@ overwritten in bulk with the bot token (issue 36, docs/discord.md)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from rollbook.cli.base import app, fail
@@ -14,17 +12,28 @@ app.add_typer(discord_app, name="discord")
 
 
 @discord_app.command("register")
-def register(guild: Optional[str] = typer.Option(
-        None, "--guild", help="A Discord server's id: its commands, shown at once (else the global ones, which "
-                              "Discord may take up to an hour to show).")) -> None:
+def register(
+    guild: str | None = typer.Option(
+        None,
+        "--guild",
+        help="A Discord server's id: its commands, shown at once (else the global ones, which "
+        "Discord may take up to an hour to show).",
+    ),
+) -> None:
     """Overwrite the application's commands with rollbook's (DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN)."""
     from rollbook.discord.commands import command_definitions
     from rollbook.discord.rest import DiscordError, DiscordRest
     from rollbook.settings import current
 
     settings = current()
-    missing = [name for name, value in (("DISCORD_APPLICATION_ID", settings.discord_application_id),
-                                        ("DISCORD_BOT_TOKEN", settings.discord_bot_token)) if not value]
+    missing = [
+        name
+        for name, value in (
+            ("DISCORD_APPLICATION_ID", settings.discord_application_id),
+            ("DISCORD_BOT_TOKEN", settings.discord_bot_token),
+        )
+        if not value
+    ]
     if missing:
         fail(f"set {' and '.join(missing)} first (docs/discord.md)")
     if guild is not None and not (guild.isdigit() and len(guild) <= 20):
@@ -38,5 +47,9 @@ def register(guild: Optional[str] = typer.Option(
         except DiscordError as error:  # refused (a bad token, no access to the guild) or unreachable
             fail(f"the commands were not registered: {error}")
     names = ", ".join(f"/{command['name']}" for command in made or commands)
-    where = f"in the server {guild} (shown at once)" if guild else "globally (Discord may take up to an hour to show them)"
+    where = (
+        f"in the server {guild} (shown at once)"
+        if guild
+        else "globally (Discord may take up to an hour to show them)"
+    )
     typer.echo(f"rollbook: {len(made or commands)} commands registered {where}: {names}")

@@ -10,20 +10,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
+from rollbook import settings
 from rollbook.cli.base import app, fail, read_text_argument
 from rollbook.dice import commitment_of
 from rollbook.fair import (
-    MISMATCH, PENDING, PUBLIC, STREAMS, VERIFIED, check_client_seed, check_log, describe, faces_for, parse_dice_list, parse_seed,
+    MISMATCH,
+    PENDING,
+    PUBLIC,
+    STREAMS,
+    VERIFIED,
+    check_client_seed,
+    check_log,
+    describe,
+    faces_for,
+    parse_dice_list,
+    parse_seed,
 )
-from rollbook import settings
 from rollbook.i18n import normalize
 
-fair_app = typer.Typer(help="Provably fair dice: recompute a roll's faces, check a seed or a whole export.",
-                       no_args_is_help=True)
+fair_app = typer.Typer(
+    help="Provably fair dice: recompute a roll's faces, check a seed or a whole export.", no_args_is_help=True
+)
 app.add_typer(fair_app, name="fair")
 
 SeedOption = typer.Option(..., "--seed", help="The revealed server seed: 64 hexadecimal digits.")
@@ -33,16 +43,25 @@ SeedOption = typer.Option(..., "--seed", help="The revealed server seed: 64 hexa
 def faces(
     seed: str = SeedOption,
     chronicle: int = typer.Option(..., "--chronicle", help="The chronicle id."),
-    client: str = typer.Option("", "--client", help="The client seed of the member who rolled (default: empty)."),
+    client: str = typer.Option(
+        "", "--client", help="The client seed of the member who rolled (default: empty)."
+    ),
     nonce: int = typer.Option(..., "--nonce", help="The roll's nonce (from its receipt)."),
     dice: str = typer.Option(..., "--dice", help="The dice in the order drawn: 5d10, 2d6,1d8, d20 …"),
-    commitment: Optional[str] = typer.Option(
-        None, "--commitment", help="The commitment logged before the roll: the seed must hash to it."),
-    expect: Optional[str] = typer.Option(
-        None, "--expect", help="The faces the receipt shows (e.g. 3,7,2,10,8): compared with the recomputed ones."),
+    commitment: str | None = typer.Option(
+        None, "--commitment", help="The commitment logged before the roll: the seed must hash to it."
+    ),
+    expect: str | None = typer.Option(
+        None,
+        "--expect",
+        help="The faces the receipt shows (e.g. 3,7,2,10,8): compared with the recomputed ones.",
+    ),
     stream: str = typer.Option(
-        PUBLIC, "--stream", help="The stream the receipt's \"fair\" names: public (default) or hidden (F-7). "
-                                 "Take the seed revealed for that stream's commitment."),
+        PUBLIC,
+        "--stream",
+        help='The stream the receipt\'s "fair" names: public (default) or hidden (F-7). '
+        "Take the seed revealed for that stream's commitment.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of the faces."),
 ) -> None:
     """Recompute the faces of one roll (F-4, hmac-sha256-v1), for a player checking by hand.
@@ -59,14 +78,29 @@ def faces(
     seed_ok = commitment is None or seed_commitment == commitment.strip().lower()
     faces_ok = expected is None or list(recomputed) == expected
     if as_json:
-        typer.echo(json.dumps({"algorithm": "hmac-sha256-v1", "commitment": seed_commitment, "chronicle": chronicle,
-                               "client_seed": client, "nonce": nonce, "stream": stream, "sizes": list(sizes),
-                               "faces": list(recomputed), "seed_matches": seed_ok if commitment else None,
-                               "faces_match": faces_ok if expected is not None else None}, ensure_ascii=False))
+        typer.echo(
+            json.dumps(
+                {
+                    "algorithm": "hmac-sha256-v1",
+                    "commitment": seed_commitment,
+                    "chronicle": chronicle,
+                    "client_seed": client,
+                    "nonce": nonce,
+                    "stream": stream,
+                    "sizes": list(sizes),
+                    "faces": list(recomputed),
+                    "seed_matches": seed_ok if commitment else None,
+                    "faces_match": faces_ok if expected is not None else None,
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         typer.echo(" ".join(str(face) for face in recomputed))
     if not seed_ok:
-        typer.echo(f"rollbook: the seed's commitment is {seed_commitment}, not {commitment.strip()}", err=True)
+        typer.echo(
+            f"rollbook: the seed's commitment is {seed_commitment}, not {commitment.strip()}", err=True
+        )
     if not faces_ok:
         typer.echo(f"rollbook: the receipt shows {' '.join(map(str, expected))}: the faces differ", err=True)
     raise typer.Exit(0 if seed_ok and faces_ok else 1)
@@ -87,9 +121,13 @@ def commitment(seed: str = SeedOption) -> None:
 
 @fair_app.command("verify")
 def verify(
-    file: Path = typer.Argument(..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."),
+    file: Path = typer.Argument(
+        ..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."
+    ),
     every: bool = typer.Option(False, "--every", help="One line per roll, not only the problems."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale)."),
+    lang: str | None = typer.Option(
+        None, "--lang", help="en, fr or es (default: from the environment's locale)."
+    ),
 ) -> None:
     """Check the fairness of a whole export (F-1 to F-8): each revealed seed against its commitment,
     commitments before use (one seed in use per stream, hidden rolls from the hidden stream), nonces,
@@ -119,7 +157,9 @@ def verify(
     counts = report.counts()
     verdict = "clean" if report.clean else f"{len(report.problems)} problem(s)"
     hidden = f", {report.redacted} hidden entries not readable" if report.redacted else ""
-    typer.echo(f"rollbook: {counts[VERIFIED]} verified, {counts[PENDING]} pending (seed not revealed yet), "
-               f"{counts[MISMATCH]} mismatched, {counts['unproven']} without a fairness record{hidden}: {verdict}",
-               err=True)
+    typer.echo(
+        f"rollbook: {counts[VERIFIED]} verified, {counts[PENDING]} pending (seed not revealed yet), "
+        f"{counts[MISMATCH]} mismatched, {counts['unproven']} without a fairness record{hidden}: {verdict}",
+        err=True,
+    )
     raise typer.Exit(0 if report.clean else 1)

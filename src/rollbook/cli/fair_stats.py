@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -20,8 +19,16 @@ from rollbook.fair.stats import tally
 from rollbook.i18n import N_, normalize, translate
 from rollbook.render.fair_stats import rows
 
-HEADERS = (N_("Who"), N_("Die"), N_("Faces (1, 2, …)"), N_("Dice"), N_("Expected per face"), N_("Chi-square"),
-           N_("p-value"), N_("Reading"))
+HEADERS = (
+    N_("Who"),
+    N_("Die"),
+    N_("Faces (1, 2, …)"),
+    N_("Dice"),
+    N_("Expected per face"),
+    N_("Chi-square"),
+    N_("p-value"),
+    N_("Reading"),
+)
 TITLE, NO_DICE = N_("Dice statistics"), N_("No dice in this export.")
 
 
@@ -40,8 +47,12 @@ def _entries(file: Path) -> list:
 
 @fair_app.command("stats")
 def stats(
-    file: Path = typer.Argument(..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale)."),
+    file: Path = typer.Argument(
+        ..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."
+    ),
+    lang: str | None = typer.Option(
+        None, "--lang", help="en, fr or es (default: from the environment's locale)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per die size instead of the table."),
 ) -> None:
     """How often each face came up, per die size, for the table and each member, with the count fair
@@ -52,15 +63,33 @@ def stats(
     found = rows(counted, language)
     if as_json:
         for item in found:
-            typer.echo(json.dumps({"who": item.who, "sides": item.sides, "counts": list(item.counts),
-                                   "total": item.total, "reading": item.code}, ensure_ascii=False))
+            typer.echo(
+                json.dumps(
+                    {
+                        "who": item.who,
+                        "sides": item.sides,
+                        "counts": list(item.counts),
+                        "total": item.total,
+                        "reading": item.code,
+                    },
+                    ensure_ascii=False,
+                )
+            )
         return
     table = Table(title=translate(TITLE, language), title_justify="left")
     for header in HEADERS:
         table.add_column(translate(header, language), overflow="fold")
     for item in found:
-        table.add_row(item.who, f"d{item.sides}", " ".join(map(str, item.counts)), str(item.total), item.expected,
-                      item.chi_square, item.p_value, item.reading)
+        table.add_row(
+            item.who,
+            f"d{item.sides}",
+            " ".join(map(str, item.counts)),
+            str(item.total),
+            item.expected,
+            item.chi_square,
+            item.p_value,
+            item.reading,
+        )
     Console().print(table)
     if not found:
         typer.echo(translate(NO_DICE, language), err=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -16,10 +15,15 @@ app.add_typer(log_app, name="log")
 
 @log_app.command("verify")
 def verify(
-    file: Path = typer.Argument(..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."),
-    head: Optional[str] = typer.Option(
-        None, "--head", help="SEQ:ENTRY_HASH, a log_head you noted: the log must hold that entry (a cut tail, or a "
-                             "rewrite at or before it with the chain recomputed, is caught only this way)."),
+    file: Path = typer.Argument(
+        ..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."
+    ),
+    head: str | None = typer.Option(
+        None,
+        "--head",
+        help="SEQ:ENTRY_HASH, a log_head you noted: the log must hold that entry (a cut tail, or a "
+        "rewrite at or before it with the chain recomputed, is caught only this way).",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line on standard error."),
 ) -> None:
     """Check the hash chain, recompute every receipt from its request and faces, check that every
@@ -31,8 +35,8 @@ def verify(
     """
     from rollbook.fair import MISMATCH, PENDING, VERIFIED, check_log, describe
     from rollbook.play import verify_receipt
-    from rollbook.server.chain import read_jsonl, verify_entries
     from rollbook.server.baselines import verify_ledger
+    from rollbook.server.chain import read_jsonl, verify_entries
 
     if str(file) == "-":
         lines = sys.stdin.read().splitlines()
@@ -54,15 +58,23 @@ def verify(
     if not quiet:
         hidden = f", {counts['redacted']} hidden entries not readable" if counts["redacted"] else ""
         if counts.get("legacy"):
-            hidden += (f", {counts['legacy']} entries from before 0003_security (their character, refers_to and "
-                       "effects not covered by the hash)")
+            hidden += (
+                f", {counts['legacy']} entries from before 0003_security (their character, refers_to and "
+                "effects not covered by the hash)"
+            )
         verdict = "clean" if not problems else f"{len(problems)} problem(s)"
         tally = fair.counts()
         mismatched = f", {tally[MISMATCH]} mismatched" if tally[MISMATCH] else ""
-        dice = (f", fair dice: {tally[VERIFIED]} verified, {tally[PENDING]} pending (seed not revealed yet){mismatched}"
-                if tally[VERIFIED] or tally[PENDING] or tally[MISMATCH] else "")
-        typer.echo(f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{dice}{hidden}: "
-                   f"{verdict}", err=True)
+        dice = (
+            f", fair dice: {tally[VERIFIED]} verified, {tally[PENDING]} pending (seed not revealed yet){mismatched}"
+            if tally[VERIFIED] or tally[PENDING] or tally[MISMATCH]
+            else ""
+        )
+        typer.echo(
+            f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{dice}{hidden}: "
+            f"{verdict}",
+            err=True,
+        )
     raise typer.Exit(1 if problems else 0)
 
 
@@ -78,24 +90,31 @@ def _head_problems(entries: list, head: str) -> list[str]:
     if noted is None or noted is readable[-1] and noted.get("entry_hash") != digest:
         return [f"entry {seq_text}: the log does not end with the expected head"]
     if noted.get("entry_hash") != digest:
-        return [f"entry {seq_text}: not the entry noted as the head {seq_text}:{digest[:12]}…: the log was rewritten "
-                "at or before it"]
+        return [
+            f"entry {seq_text}: not the entry noted as the head {seq_text}:{digest[:12]}…: the log was rewritten "
+            "at or before it"
+        ]
     return []
 
 
 @log_app.command("export")
 def export(
     chronicle: int = typer.Argument(..., help="The chronicle id."),
-    database_url: Optional[str] = typer.Option(
-        None, "--database-url", help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write (default: standard output)."),
+    database_url: str | None = typer.Option(
+        None,
+        "--database-url",
+        help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3.",
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="File to write (default: standard output)."
+    ),
 ) -> None:
     """Export a chronicle's whole log (hidden entries included) straight from the database, as JSON Lines.
 
     Players export through the server instead (GET /api/chronicles/{id}/log/export)."""
+    from rollbook.server.access import STORYTELLER
     from rollbook.server.db import Database
     from rollbook.server.models import Chronicle, Member
-    from rollbook.server.access import STORYTELLER
     from rollbook.server.usecases.log import export_lines
 
     database = Database(database_url)

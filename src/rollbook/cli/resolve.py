@@ -5,20 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
+from rollbook import settings
 from rollbook.cli.base import app, fail
 from rollbook.contract import resolve_lines
-from rollbook import settings
 from rollbook.i18n import normalize
 
 
 @app.command()
 def resolve(
-    file: Optional[Path] = typer.Argument(None, help="JSON Lines file of requests; standard input when omitted or '-'."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language of error messages: en, fr or es."),
+    file: Path | None = typer.Argument(
+        None, help="JSON Lines file of requests; standard input when omitted or '-'."
+    ),
+    lang: str | None = typer.Option(None, "--lang", help="Language of error messages: en, fr or es."),
 ) -> None:
     """Resolve requests whose faces are given (physical dice, replay, tests). Never draws dice.
 

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import typer
 from rich.console import Console
 
-from rollbook.cli.base import app
-from rollbook.dice import DiceSource, SecureDice, roll as draw_and_resolve
 from rollbook import settings
+from rollbook.cli.base import app
+from rollbook.dice import DiceSource, SecureDice
+from rollbook.dice import roll as draw_and_resolve
 from rollbook.i18n import normalize
 from rollbook.render.rich import receipt_panel
-from rollbook.rules import get_system
-from rollbook.rules import v20
+from rollbook.rules import get_system, v20
 from rollbook.rules.base import to_plain
 
 roll_app = typer.Typer(help="Roll real dice (secure source) and print the receipt.", no_args_is_help=True)
@@ -28,7 +27,9 @@ def language(lang: str | None) -> str:
     return normalize(lang) if lang else settings.current().language
 
 
-def secure_roll(system_id: str, request: object, source: DiceSource | None = None) -> tuple[tuple[int, ...], dict]:
+def secure_roll(
+    system_id: str, request: object, source: DiceSource | None = None
+) -> tuple[tuple[int, ...], dict]:
     """Draw exactly the dice the request needs from the secure source, resolve, return plain JSON."""
     faces, receipt = draw_and_resolve(get_system(system_id), request, source or SecureDice())
     return faces, to_plain(receipt)
@@ -47,20 +48,35 @@ def roll_v20(
     difficulty: int = typer.Option(v20.DEFAULT_DIFFICULTY, "--difficulty", help="2–10 (V20-2)."),
     required: int = typer.Option(1, "--required", help="Successes required (V20-2)."),
     mode: str = typer.Option("strict", "--mode", help="strict or casual (V20-5)."),
-    untrained: Optional[str] = typer.Option(None, "--untrained", help="talent, skill or knowledge (V20-3)."),
-    knowledge_allowed: bool = typer.Option(False, "--knowledge-allowed", help="The Storyteller allows an untrained Knowledge."),
-    specialty_rating: Optional[int] = typer.Option(None, "--specialty-rating", help="Rating of the trait; implies a specialty (V20-7)."),
-    willpower: bool = typer.Option(False, "--willpower", help="Spend Willpower: one automatic success (V20-9)."),
-    willpower_roll: bool = typer.Option(False, "--willpower-roll", help="This roll is itself a Willpower roll."),
+    untrained: str | None = typer.Option(None, "--untrained", help="talent, skill or knowledge (V20-3)."),
+    knowledge_allowed: bool = typer.Option(
+        False, "--knowledge-allowed", help="The Storyteller allows an untrained Knowledge."
+    ),
+    specialty_rating: int | None = typer.Option(
+        None, "--specialty-rating", help="Rating of the trait; implies a specialty (V20-7)."
+    ),
+    willpower: bool = typer.Option(
+        False, "--willpower", help="Spend Willpower: one automatic success (V20-9)."
+    ),
+    willpower_roll: bool = typer.Option(
+        False, "--willpower-roll", help="This roll is itself a Willpower roll."
+    ),
     auto_successes: int = typer.Option(0, "--auto-successes", help="Automatic successes from powers."),
-    lang: Optional[str] = LangOption,
+    lang: str | None = LangOption,
     as_json: bool = JsonOption,
 ) -> None:
     """A V20 pool against a difficulty."""
     request = v20.V20Request(
-        pool=pool, difficulty=difficulty, required=required, mode=mode, untrained=untrained,
-        knowledge_allowed=knowledge_allowed, specialty=specialty_rating is not None,
-        specialty_rating=specialty_rating, willpower=willpower, willpower_roll=willpower_roll,
+        pool=pool,
+        difficulty=difficulty,
+        required=required,
+        mode=mode,
+        untrained=untrained,
+        knowledge_allowed=knowledge_allowed,
+        specialty=specialty_rating is not None,
+        specialty_rating=specialty_rating,
+        willpower=willpower,
+        willpower_roll=willpower_roll,
         auto_successes=auto_successes,
     )
     show(secure_roll("v20", request)[1], lang, as_json)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
-from typing import Optional
 
 import typer
 
 from rollbook.cli.roll import JsonOption, LangOption, language, roll_app, show
-from rollbook.dice import SecureDice, roll as draw_and_resolve
+from rollbook.dice import SecureDice
+from rollbook.dice import roll as draw_and_resolve
 from rollbook.i18n import N_, percent_text, translate
 from rollbook.odds.v5 import advise
 from rollbook.render.base import numbered_dice
@@ -52,21 +52,40 @@ def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:
     """The prompt's text: the dice by index, the odds engine's best reroll for the goal, the chance
     without a reroll (the advice's exact probabilities)."""
     normal = numbered_dice(range(len(receipt.normal)), receipt.normal)
-    lines = [translate(N_("Willpower reroll (V5-8): up to three normal dice; Hunger dice are never rerolled."), lang),
-             translate(N_("Normal dice: {dice}"), lang, dice=normal)]
+    lines = [
+        translate(
+            N_("Willpower reroll (V5-8): up to three normal dice; Hunger dice are never rerolled."), lang
+        ),
+        translate(N_("Normal dice: {dice}"), lang, dice=normal),
+    ]
     if receipt.hunger:
-        lines.append(translate(N_("Hunger dice: {dice}"), lang, dice=" ".join(str(f) for f in receipt.hunger)))
+        lines.append(
+            translate(N_("Hunger dice: {dice}"), lang, dice=" ".join(str(f) for f in receipt.hunger))
+        )
     choices = advise(receipt.normal, receipt.hunger, receipt.difficulty, goal)
     best = choices[0]
     keep = next(a for a in choices if not a.dice)
     aim = translate(GOALS[goal], lang)
     if best.dice:
-        lines.append(translate(N_("Best for {goal}: reroll {dice} ({chance}; without a reroll {keep})."), lang,
-                               goal=aim, dice=numbered_dice(best.dice, [receipt.normal[i] for i in best.dice]),
-                               chance=_percent(best.probability, lang), keep=_percent(keep.probability, lang)))
+        lines.append(
+            translate(
+                N_("Best for {goal}: reroll {dice} ({chance}; without a reroll {keep})."),
+                lang,
+                goal=aim,
+                dice=numbered_dice(best.dice, [receipt.normal[i] for i in best.dice]),
+                chance=_percent(best.probability, lang),
+                keep=_percent(keep.probability, lang),
+            )
+        )
     else:
-        lines.append(translate(N_("Best for {goal}: keep the dice ({chance})."), lang, goal=aim,
-                               chance=_percent(keep.probability, lang)))
+        lines.append(
+            translate(
+                N_("Best for {goal}: keep the dice ({chance})."),
+                lang,
+                goal=aim,
+                chance=_percent(keep.probability, lang),
+            )
+        )
     return lines
 
 
@@ -76,18 +95,29 @@ def roll_v5(
     pool: int = typer.Option(1, "--pool", help="Dice in the pool; Hunger dice replace some of them (V5-2)."),
     hunger: int = typer.Option(0, "--hunger", help="Hunger 0–5 (for rouse: the current Hunger)."),
     difficulty: int = typer.Option(1, "--difficulty", help="Successes needed (V5-1)."),
-    creature: str = typer.Option("vampire", "--creature", help="vampire, thin_blood, ghoul or mortal (V5-12)."),
-    blood_potency_reroll: bool = typer.Option(False, "--bp-reroll", help="Rouse: Blood Potency reroll, keep the better."),
-    mode: str = typer.Option("strict", "--mode", help="strict (one Willpower reroll per roll) or casual "
-                                                       "(again and again, V5-8)."),
-    reroll: Optional[list[str]] = typer.Option(
-        None, "--reroll", help="Willpower reroll (V5-8) of these normal dice, numbered from 1: 1,2,3 (up to three; "
-                               "Hunger dice never); repeat it for another reroll in --mode casual. Without it a "
-                               "terminal asks, with the odds engine's advice."),
+    creature: str = typer.Option(
+        "vampire", "--creature", help="vampire, thin_blood, ghoul or mortal (V5-12)."
+    ),
+    blood_potency_reroll: bool = typer.Option(
+        False, "--bp-reroll", help="Rouse: Blood Potency reroll, keep the better."
+    ),
+    mode: str = typer.Option(
+        "strict", "--mode", help="strict (one Willpower reroll per roll) or casual (again and again, V5-8)."
+    ),
+    reroll: list[str] | None = typer.Option(
+        None,
+        "--reroll",
+        help="Willpower reroll (V5-8) of these normal dice, numbered from 1: 1,2,3 (up to three; "
+        "Hunger dice never); repeat it for another reroll in --mode casual. Without it a "
+        "terminal asks, with the odds engine's advice.",
+    ),
     goal: str = typer.Option("win", "--goal", help="What the reroll advice aims for: win, clean or crit."),
-    interactive: Optional[bool] = typer.Option(
-        None, "--interactive/--no-interactive", help="Ask for the Willpower reroll (default: when on a terminal)."),
-    lang: Optional[str] = LangOption,
+    interactive: bool | None = typer.Option(
+        None,
+        "--interactive/--no-interactive",
+        help="Ask for the Willpower reroll (default: when on a terminal).",
+    ),
+    lang: str | None = LangOption,
     as_json: bool = JsonOption,
 ) -> None:
     """A V5 test with Hunger dice, or a Rouse, Willpower, Remorse or frenzy roll (no Hunger, V5-9);
@@ -99,8 +129,15 @@ def roll_v5(
     if kind == "rouse":
         request = v5.rouse_request(hunger, blood_potency_reroll=blood_potency_reroll, creature=creature)
     else:
-        request = v5.V5Request(pool=pool, hunger=hunger, difficulty=difficulty, kind=kind, creature=creature,
-                               blood_potency_reroll=blood_potency_reroll, mode=mode)
+        request = v5.V5Request(
+            pool=pool,
+            hunger=hunger,
+            difficulty=difficulty,
+            kind=kind,
+            creature=creature,
+            blood_potency_reroll=blood_potency_reroll,
+            mode=mode,
+        )
     rerolls = [reroll_dice(text) for text in reroll or []]
     rerolls = [dice for dice in rerolls if dice]
     if rerolls and kind != "test":
@@ -115,8 +152,11 @@ def roll_v5(
         show(to_plain(receipt), lang, False)
         for line in advice_lines(receipt, goal, lang_):
             typer.echo(line)
-        answer = typer.prompt(translate(N_("Reroll which dice? (numbers such as 1,3; Enter: none)"), lang_),
-                              default="", show_default=False)
+        answer = typer.prompt(
+            translate(N_("Reroll which dice? (numbers such as 1,3; Enter: none)"), lang_),
+            default="",
+            show_default=False,
+        )
         dice = reroll_dice(answer)
         if not dice:
             return

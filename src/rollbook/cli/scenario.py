@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from rollbook.cli.base import app, fail
 
-scenario_app = typer.Typer(help="Solo scenarios: check a file before play, print the format's JSON Schema.",
-                           no_args_is_help=True)
+scenario_app = typer.Typer(
+    help="Solo scenarios: check a file before play, print the format's JSON Schema.", no_args_is_help=True
+)
 app.add_typer(scenario_app, name="scenario")
 
 LangOption = typer.Option(None, "--lang", help="en, fr or es (default: the environment's).")
@@ -41,7 +41,7 @@ def language(lang: str | None) -> str:
 def check_command(
     file: Path = typer.Argument(..., help="The scenario's YAML file."),
     as_json: bool = typer.Option(False, "--json", help="The faults as JSON (code, path, params, line)."),
-    lang: Optional[str] = LangOption,
+    lang: str | None = LangOption,
 ) -> None:
     """Check a scenario before play (S-4): dangling links, unreachable passages, unknown traits, a
     language missing, a fight with no way out, each with its place. Exit 1 when a fault is found;

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from rollbook.cli.base import app
@@ -13,21 +11,26 @@ from rollbook.cli.base import app
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
     port: int = typer.Option(8000, "--port", help="TCP port to listen on."),
-    database_url: Optional[str] = typer.Option(
-        None, "--database-url",
+    database_url: str | None = typer.Option(
+        None,
+        "--database-url",
         help="SQLAlchemy URL; default $ROLLBOOK_DATABASE_URL, else sqlite:///./rollbook.sqlite3 "
-             "(PostgreSQL: postgresql+psycopg://USER@HOST:5432/DB).",
+        "(PostgreSQL: postgresql+psycopg://USER@HOST:5432/DB).",
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
-    threads: Optional[int] = typer.Option(
-        None, "--threads", min=1,
+    threads: int | None = typer.Option(
+        None,
+        "--threads",
+        min=1,
         help="Worker threads per process for the requests' database work; default 4 "
-             "(rollbook.server.app.WORKER_THREADS: a few overlap the waits, more only contend for the GIL).",
+        "(rollbook.server.app.WORKER_THREADS: a few overlap the waits, more only contend for the GIL).",
     ),
     workers: int = typer.Option(
-        1, "--workers", min=1,
+        1,
+        "--workers",
+        min=1,
         help="App processes sharing the port, each with its own connections and threads: for PostgreSQL, "
-             "the store several processes share (on SQLite they take turns at the file's write lock).",
+        "the store several processes share (on SQLite they take turns at the file's write lock).",
     ),
 ) -> None:
     """Run the chronicle server. Migrations are applied on start; several processes may share one

@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
 from rollbook.cli.base import app, fail
 
-sheet_app = typer.Typer(help="Character sheets of other tools, in and out (Progeny, WoD5e, the V5 Discord bot, "
-                             "WoD20).", no_args_is_help=True)
+sheet_app = typer.Typer(
+    help="Character sheets of other tools, in and out (Progeny, WoD5e, the V5 Discord bot, WoD20).",
+    no_args_is_help=True,
+)
 app.add_typer(sheet_app, name="sheet")
 
 MAX_FILE = 5 * 1024 * 1024
@@ -41,9 +43,11 @@ def _read(file: Path) -> Any:
 def import_command(
     file: Path = typer.Argument(..., help="The character's JSON file ('-' for standard input)."),
     system: str = typer.Option(..., "--system", help="The game the sheet is for: v5 or v20."),
-    format: Optional[str] = typer.Option(None, "--format", help="progeny, wod5e, v5bot or wod20 (default: detected)."),
+    format: str | None = typer.Option(
+        None, "--format", help="progeny, wod5e, v5bot or wod20 (default: detected)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="The sheet and the report as one JSON object."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
+    lang: str | None = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
 ) -> None:
     """Read another tool's character file into a rollbook sheet and print it with the report: each
     field mapped (to which trait), kept as homebrew (its name as typed), or dropped and why. A file
@@ -79,7 +83,9 @@ def _show(imported: dict, lang: str) -> None:
 
     console = Console()
     report = imported["report"]
-    title = translate("Imported from {format}", lang, format=FORMAT_NAMES.get(report["format"], report["format"]))
+    title = translate(
+        "Imported from {format}", lang, format=FORMAT_NAMES.get(report["format"], report["format"])
+    )
     sheet = Table(show_header=False, expand=True, box=None)
     sheet.add_column(style="bold")
     sheet.add_column()
@@ -105,15 +111,22 @@ def _compact(value: Any) -> str:
         parts = [f"{k} {_compact(v)}" for k, v in value.items() if v not in (0, None, "", [], {})]
         return ", ".join(parts)
     if isinstance(value, list):
-        return ", ".join(_compact(item) if not isinstance(item, dict) else
-                         f"{item.get('discipline')} {item.get('level')}: {item.get('power') or item.get('name')}"
-                         if "discipline" in item else _compact(item) for item in value)
+        return ", ".join(
+            _compact(item)
+            if not isinstance(item, dict)
+            else f"{item.get('discipline')} {item.get('level')}: {item.get('power') or item.get('name')}"
+            if "discipline" in item
+            else _compact(item)
+            for item in value
+        )
     return "" if value is None else str(value)
 
 
 @sheet_app.command("export")
 def export_command(
-    file: Path = typer.Argument(..., help="A rollbook sheet's JSON (as the API answers it; '-' for standard input)."),
+    file: Path = typer.Argument(
+        ..., help="A rollbook sheet's JSON (as the API answers it; '-' for standard input)."
+    ),
     format: str = typer.Option(..., "--format", help="wod5e (a V5 sheet) or wod20 (a V20 sheet)."),
 ) -> None:
     """Write a rollbook sheet as a WoD5e actor (V5) or a Foundry WoD20 actor (V20), to import in Foundry."""

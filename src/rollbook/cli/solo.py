@@ -8,7 +8,6 @@ leaving (Ctrl-D, ``q``) and running the command again resumes where the story wa
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -55,14 +54,20 @@ def _track_line(track: dict, lang: str) -> str:
     from rollbook.solo.text import label
 
     health = track["health"]
-    marks = "".join("A" * health["aggravated"] + "X" * health["lethal"] + "/" * health["bashing"]).ljust(7, ".")
+    marks = "".join("A" * health["aggravated"] + "X" * health["lethal"] + "/" * health["bashing"]).ljust(
+        7, "."
+    )
     blood = track.get("blood") or {}
     willpower = track.get("willpower") or {}
-    parts = [f"{translate('Health', lang)} [{marks}]"
-             + (f" {track['wound_penalty']:+d}" if track.get("wound_penalty") else "")
-             + (f" ({label('state.down', lang)})" if track.get("down") else "")]
+    parts = [
+        f"{translate('Health', lang)} [{marks}]"
+        + (f" {track['wound_penalty']:+d}" if track.get("wound_penalty") else "")
+        + (f" ({label('state.down', lang)})" if track.get("down") else "")
+    ]
     if blood.get("max"):
-        parts.append(f"{translate('Blood', lang)} {blood.get('current')}/{blood.get('max')} ({blood.get('per_turn')}/⟳)")
+        parts.append(
+            f"{translate('Blood', lang)} {blood.get('current')}/{blood.get('max')} ({blood.get('per_turn')}/⟳)"
+        )
     parts.append(f"{translate('Willpower', lang)} {willpower.get('current')}/{willpower.get('permanent')}")
     return "   ".join(parts)
 
@@ -74,7 +79,9 @@ def _odds(option: dict, lang: str) -> str:
     floats = odds.get("floats") or {}
     if "success" not in floats:
         return ""
-    return label("state.odds", lang, success=f"{floats['success']:.1%}", botch=f"{floats.get('botch', 0):.1%}")
+    return label(
+        "state.odds", lang, success=f"{floats['success']:.1%}", botch=f"{floats.get('botch', 0):.1%}"
+    )
 
 
 def show(console: Console, state: dict, lang: str) -> None:
@@ -87,22 +94,34 @@ def show(console: Console, state: dict, lang: str) -> None:
         receipt = entry.get("receipt") or {}
         result = receipt.get("result")
         if entry.get("kind") == "roll" and isinstance(result, dict) and result.get("system"):
-            traits = traits_label([str(part.get("trait")) for part in (receipt.get("pool") or {}).get("parts", [])], lang)
+            traits = traits_label(
+                [str(part.get("trait")) for part in (receipt.get("pool") or {}).get("parts", [])], lang
+            )
             who = names.get(entry.get("character"), "")
             console.print(f"[dim]#{entry.get('seq')} {escape(who)} — {escape(traits)}[/dim]")
             console.print(receipt_panel(result, lang))
     title = state["scenario"]["title"]
     if state.get("turn"):
         title = f"{title} — {label('state.turn', lang, turn=state['turn'])}"
-    console.print(Panel(escape("\n\n".join(paragraphs(state["passage"]["text"]))), title=escape(title),
-                        title_align="left"))
+    console.print(
+        Panel(
+            escape("\n\n".join(paragraphs(state["passage"]["text"]))), title=escape(title), title_align="left"
+        )
+    )
     console.print(escape(_track_line(state["track"], lang)))
     for npc in state.get("npcs") or []:
         console.print(escape(f"  {npc['name']}: {_track_line(npc, lang)}"))
     progress = state.get("extended")
     if progress:
-        console.print(escape(label("state.extended", lang, **{k: progress[k] for k in ("total", "target", "rolls",
-                                                                                       "max_rolls")})))
+        console.print(
+            escape(
+                label(
+                    "state.extended",
+                    lang,
+                    **{k: progress[k] for k in ("total", "target", "rolls", "max_rolls")},
+                )
+            )
+        )
     if state.get("finished"):
         console.print(Panel(escape(label(f"ending.{state['ending']}", lang)), style="bold"))
         return
@@ -130,20 +149,27 @@ def _player(database, raw: bytes, new: bool, lang: str, source) -> tuple[object,
 
 @app.command("solo")
 def solo_command(
-    file: Path = typer.Argument(..., help="The scenario's YAML file (rollbook/solo/scenarios/ has the sample)."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
-    database_url: Optional[str] = typer.Option(None, "--database-url",
-                                               help="The store (default $ROLLBOOK_DATABASE_URL, as `rollbook serve`)."),
+    file: Path = typer.Argument(
+        ..., help="The scenario's YAML file (rollbook/solo/scenarios/ has the sample)."
+    ),
+    lang: str | None = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
+    database_url: str | None = typer.Option(
+        None, "--database-url", help="The store (default $ROLLBOOK_DATABASE_URL, as `rollbook serve`)."
+    ),
     new: bool = typer.Option(False, "--new", help="Begin again instead of resuming."),
-    dice: Optional[str] = typer.Option(None, "--dice", envvar=DICE_VARIABLE,
-                                       help="Fixed dice, for tests: the face every die of each roll shows, "
-                                            "in order (e.g. 1,10,10); the last one repeats."),
+    dice: str | None = typer.Option(
+        None,
+        "--dice",
+        envvar=DICE_VARIABLE,
+        help="Fixed dice, for tests: the face every die of each roll shows, "
+        "in order (e.g. 1,10,10); the last one repeats.",
+    ),
 ) -> None:
     """Play a solo chronicle: the scenario is the Storyteller; every roll is a receipt of the log."""
     from rollbook import settings
+    from rollbook.server import tx
     from rollbook.server.db import Database
     from rollbook.server.problems import ProblemError, detail
-    from rollbook.server import tx
     from rollbook.server.usecases import solo
     from rollbook.solo.check import check_text
     from rollbook.solo.text import fault_line, label
@@ -174,8 +200,10 @@ def solo_command(
                 if answer is None:
                     return
                 option = current["choices"][answer]["id"]
-                current = tx.run(database, lambda session: solo.act(session, member, option, lang=lang,
-                                                                     source=source, raw=raw))
+                current = tx.run(
+                    database,
+                    lambda session: solo.act(session, member, option, lang=lang, source=source, raw=raw),
+                )
         except ProblemError as refused:  # a RuleError is cli.main's: one line, exit 2
             fail(detail(refused.code, lang, refused.params))
     finally:

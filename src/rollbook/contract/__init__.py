@@ -63,7 +63,11 @@ def resolve_text(text: str, lang: str = "en") -> tuple[dict, bool]:
         return resolve_request(data), True
     except RuleError as refused:
         out = error_object(refused, lang)
-        if isinstance(data, dict) and "id" in data and isinstance(data["id"], (str, int, float, bool, type(None))):
+        if (
+            isinstance(data, dict)
+            and "id" in data
+            and isinstance(data["id"], (str, int, float, bool, type(None)))
+        ):
             out = {"id": data["id"], **out}
         return out, False
 
@@ -76,7 +80,13 @@ def resolve_lines(lines: Iterable[str], lang: str = "en") -> Iterator[tuple[dict
 
 
 def error_object(error: RuleError, lang: str) -> dict:
-    return {"error": {"code": error.code, "message": error_message(error.code, lang, error.params), **_json_params(error.params)}}
+    return {
+        "error": {
+            "code": error.code,
+            "message": error_message(error.code, lang, error.params),
+            **_json_params(error.params),
+        }
+    }
 
 
 def _json_params(params: dict) -> dict:

@@ -19,5 +19,8 @@ class LineBase(BaseModel):
         """The line's fields as keyword arguments of its rules request: ``system``, ``id`` and the
         fields ``left_out`` (faces, rerolls…) dropped, lists as tuples."""
         dropped = {"system", "id", *left_out}
-        return {name: tuple(value) if isinstance(value, list) else value
-                for name, value in self.model_dump().items() if name not in dropped}
+        return {
+            name: tuple(value) if isinstance(value, list) else value
+            for name, value in self.model_dump().items()
+            if name not in dropped
+        }

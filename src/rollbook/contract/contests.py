@@ -57,8 +57,13 @@ def resolve(data: dict, resolve_one: Callable[[Any], dict]) -> dict:
                 raise RuleError("missing_field", field=f"contest.{side}")
         attacker = _roll(system, spec["attacker"], "contest.attacker", resolve_one)
         defender = _roll(system, spec["defender"], "contest.defender", resolve_one)
-        return {"system": system, "kind": "contest", "attacker_roll": attacker, "defender_roll": defender,
-                **contests.contest(system, attacker, defender)}
+        return {
+            "system": system,
+            "kind": "contest",
+            "attacker_roll": attacker,
+            "defender_roll": defender,
+            **contests.contest(system, attacker, defender),
+        }
     spec = _object(data["extended"], "extended")
     extra = sorted(set(spec) - {"target", "max_rolls", "rolls"})
     if extra:
@@ -71,7 +76,9 @@ def resolve(data: dict, resolve_one: Callable[[Any], dict]) -> dict:
         raise RuleError("missing_field", field="extended.target")
     if not isinstance(rolls, list) or not rolls:
         raise RuleError("missing_field", field="extended.rolls")
-    results = [_roll(system, roll, f"extended.rolls.{index}", resolve_one) for index, roll in enumerate(rolls)]
+    results = [
+        _roll(system, roll, f"extended.rolls.{index}", resolve_one) for index, roll in enumerate(rolls)
+    ]
     state = contests.extended(system, target, max_rolls, results)  # TR-4; a roll after the end is refused
     return {"system": system, "kind": "extended", "results": results, **state.plain()}
 

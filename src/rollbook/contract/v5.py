@@ -43,8 +43,11 @@ def request_of(line: Line) -> v5.V5Request:
             blood_potency_reroll=line.blood_potency_reroll,
             creature=line.creature,
         )
-    return v5.V5Request(pool=len(line.normal) + len(line.hunger), hunger=len(line.hunger),
-                        **line.request_fields("normal", "hunger", "rerolls", "current_hunger"))
+    return v5.V5Request(
+        pool=len(line.normal) + len(line.hunger),
+        hunger=len(line.hunger),
+        **line.request_fields("normal", "hunger", "rerolls", "current_hunger"),
+    )
 
 
 def resolve(line: Line) -> dict:

@@ -62,19 +62,30 @@ class Invocation:
     message: dict | None
 
     @classmethod
-    def of(cls, payload: dict) -> "Invocation":
+    def of(cls, payload: dict) -> Invocation:
         member = payload.get("member") or {}
         user = member.get("user") or payload.get("user") or {}
         channel = payload.get("channel_id") or (payload.get("channel") or {}).get("id") or ""
-        parent = (payload.get("channel") or {}).get("parent_id") if (payload.get("channel") or {}).get("type") in THREADS \
+        parent = (
+            (payload.get("channel") or {}).get("parent_id")
+            if (payload.get("channel") or {}).get("type") in THREADS
             else None
+        )
         name = member.get("nick") or user.get("global_name") or user.get("username") or ""
-        return cls(id=str(payload.get("id", "")), type=int(payload.get("type", 0)), token=str(payload.get("token", "")),
-                   application_id=str(payload.get("application_id", "")), guild_id=str(payload.get("guild_id") or ""),
-                   channel_id=str(channel), parent_id=str(parent or ""), user_id=str(user.get("id", "")),
-                   user_name=str(name)[:200],
-                   locale=discord_language(payload.get("locale") or payload.get("guild_locale")),
-                   data=payload.get("data") or {}, message=payload.get("message"))
+        return cls(
+            id=str(payload.get("id", "")),
+            type=int(payload.get("type", 0)),
+            token=str(payload.get("token", "")),
+            application_id=str(payload.get("application_id", "")),
+            guild_id=str(payload.get("guild_id") or ""),
+            channel_id=str(channel),
+            parent_id=str(parent or ""),
+            user_id=str(user.get("id", "")),
+            user_name=str(name)[:200],
+            locale=discord_language(payload.get("locale") or payload.get("guild_locale")),
+            data=payload.get("data") or {},
+            message=payload.get("message"),
+        )
 
     def options(self) -> dict[str, Any]:
         """The command's options by name (a subcommand's own, flattened), ``focused`` marked apart."""
@@ -89,6 +100,7 @@ class Invocation:
                     found[item["name"]] = item.get("value")
                     if item.get("focused"):
                         found["_focused"] = item["name"]
+
         walk(self.data.get("options"))
         return found
 
@@ -110,8 +122,14 @@ class Written:
     extra: dict = field(default_factory=dict)
 
 
-def message(content: str = "", *, embeds: list[dict] | None = None, components: list[dict] | None = None,
-            ephemeral: bool = False, kind: int = MESSAGE) -> Answer:
+def message(
+    content: str = "",
+    *,
+    embeds: list[dict] | None = None,
+    components: list[dict] | None = None,
+    ephemeral: bool = False,
+    kind: int = MESSAGE,
+) -> Answer:
     data: dict[str, Any] = {"content": content[:2000]}
     if embeds is not None:
         data["embeds"] = embeds
@@ -142,9 +160,17 @@ def need_member(member: Member | None) -> Member:
 
 
 def fingerprint(inv: Invocation) -> str:
-    return tx.fingerprint("POST", "/discord/interactions",
-                          {"type": inv.type, "data": inv.data, "user": inv.user_id, "guild": inv.guild_id,
-                           "channel": inv.channel_id})
+    return tx.fingerprint(
+        "POST",
+        "/discord/interactions",
+        {
+            "type": inv.type,
+            "data": inv.data,
+            "user": inv.user_id,
+            "guild": inv.guild_id,
+            "channel": inv.channel_id,
+        },
+    )
 
 
 def shown_seqs(result: dict) -> list[int]:
@@ -152,7 +178,11 @@ def shown_seqs(result: dict) -> list[int]:
     seqs = []
     for key in ("entry", "grant"):
         entry = result.get(key)
-        if isinstance(entry, dict) and entry.get("visibility") == "public" and isinstance(entry.get("seq"), int):
+        if (
+            isinstance(entry, dict)
+            and entry.get("visibility") == "public"
+            and isinstance(entry.get("seq"), int)
+        ):
             seqs.append(entry["seq"])
     return seqs
 
@@ -166,10 +196,16 @@ def linked(session: Session, inv: Invocation) -> Member | None:
     return member
 
 
-def write(context: Context, inv: Invocation, work: Callable[[Session, Member | None], dict], *,
-          shown: Callable[[dict], list[int]] = shown_seqs) -> Written:
+def write(
+    context: Context,
+    inv: Invocation,
+    work: Callable[[Session, Member | None], dict],
+    *,
+    shown: Callable[[dict], list[int]] = shown_seqs,
+) -> Written:
     """``work(session, member)`` in one write transaction, exactly once per interaction id; ``member``
     is the Discord user's linked member, checked in this transaction (None when unlinked)."""
+
     def run(session: Session) -> tuple[int, dict]:
         member = linked(session, inv)
         result = work(session, member)
@@ -177,8 +213,9 @@ def write(context: Context, inv: Invocation, work: Callable[[Session, Member | N
             store.mark_answered(session, member.chronicle_id, inv.channel_id, shown(result))
         return 200, result
 
-    _, body, replayed = tx.idempotent(context.db, scope=SCOPE, key=inv.id or None,
-                                      request_fingerprint=fingerprint(inv), work=run)
+    _, body, replayed = tx.idempotent(
+        context.db, scope=SCOPE, key=inv.id or None, request_fingerprint=fingerprint(inv), work=run
+    )
     return Written(body, replayed)
 
 

@@ -21,18 +21,40 @@ SYSTEMS = ("v5", "v20", "tiers", "rollunder")
 
 # Names are identifiers, not sentences: each with its French and Spanish form.
 NAMES: dict[str, tuple[str, str]] = {
-    "link": ("lier", "vincular"), "unlink": ("délier", "desvincular"), "chronicle": ("chronique", "crónica"),
-    "bind": ("associer", "asociar"), "roll": ("jet", "tirada"), "ask": ("demander", "pedir"),
-    "rouse": ("réveil", "despertar"), "remorse": ("remords", "remordimiento"), "frenzy": ("frénésie", "frenesí"),
-    "odds": ("chances", "probabilidades"), "sheet": ("fiche", "hoja"), "scene": ("scène", "escena"),
-    "turn": ("tour", "turno"), "verify": ("vérifier", "verificar"),
-    "code": ("code", "código"), "character": ("personnage", "personaje"), "trait": ("trait", "rasgo"),
-    "trait2": ("trait2", "rasgo2"), "difficulty": ("difficulté", "dificultad"),
-    "specialty": ("spécialité", "especialidad"), "hidden": ("caché", "oculto"), "pool": ("réserve", "reserva"),
-    "hunger": ("faim", "hambre"), "system": ("système", "sistema"), "skill": ("compétence", "habilidad"),
-    "bonus": ("bonus", "bonificación"), "level": ("niveau", "nivel"), "action": ("action", "acción"),
-    "name": ("nom", "nombre"), "target": ("cible", "objetivo"),
-    "weapon": ("arme", "arma"), "bullets": ("balles", "balas"), "open": ("ouvrir", "abrir"), "close": ("clore", "cerrar"),
+    "link": ("lier", "vincular"),
+    "unlink": ("délier", "desvincular"),
+    "chronicle": ("chronique", "crónica"),
+    "bind": ("associer", "asociar"),
+    "roll": ("jet", "tirada"),
+    "ask": ("demander", "pedir"),
+    "rouse": ("réveil", "despertar"),
+    "remorse": ("remords", "remordimiento"),
+    "frenzy": ("frénésie", "frenesí"),
+    "odds": ("chances", "probabilidades"),
+    "sheet": ("fiche", "hoja"),
+    "scene": ("scène", "escena"),
+    "turn": ("tour", "turno"),
+    "verify": ("vérifier", "verificar"),
+    "code": ("code", "código"),
+    "character": ("personnage", "personaje"),
+    "trait": ("trait", "rasgo"),
+    "trait2": ("trait2", "rasgo2"),
+    "difficulty": ("difficulté", "dificultad"),
+    "specialty": ("spécialité", "especialidad"),
+    "hidden": ("caché", "oculto"),
+    "pool": ("réserve", "reserva"),
+    "hunger": ("faim", "hambre"),
+    "system": ("système", "sistema"),
+    "skill": ("compétence", "habilidad"),
+    "bonus": ("bonus", "bonificación"),
+    "level": ("niveau", "nivel"),
+    "action": ("action", "acción"),
+    "name": ("nom", "nombre"),
+    "target": ("cible", "objetivo"),
+    "weapon": ("arme", "arma"),
+    "bullets": ("balles", "balas"),
+    "open": ("ouvrir", "abrir"),
+    "close": ("clore", "cerrar"),
 }
 
 DESCRIPTIONS = {
@@ -76,23 +98,46 @@ SYSTEM_NAMES = {"v5": "V5", "v20": "V20", "tiers": "Tiers", "rollunder": "Roll-u
 
 def valid_name(name: str) -> bool:
     """Discord's rule for a command or option name: ``^[-_\\p{L}\\p{N}]{1,32}$``, lowercase."""
-    return (1 <= len(name) <= 32 and name == name.lower()
-            and all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name))
+    return (
+        1 <= len(name) <= 32
+        and name == name.lower()
+        and all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name)
+    )
 
 
 def _named(key: str) -> dict:
     fr, es = NAMES[key]
     text = DESCRIPTIONS[key]
-    return {"name": key, "name_localizations": {"fr": fr, "es-ES": es},
-            "description": text, "description_localizations": {locale: translate(text, lang)
-                                                               for locale, lang in LOCALES.items()}}
+    return {
+        "name": key,
+        "name_localizations": {"fr": fr, "es-ES": es},
+        "description": text,
+        "description_localizations": {locale: translate(text, lang) for locale, lang in LOCALES.items()},
+    }
 
 
-def _option(key: str, kind: int, *, required: bool = False, autocomplete: bool = False, low: int | None = None,
-            high: int | None = None, choices: list[dict] | None = None) -> dict:
-    given = {"autocomplete": autocomplete or None, "min_value": low, "max_value": high, "choices": choices or None}
-    return {**_named(key), "type": kind, "required": required,
-            **{name: value for name, value in given.items() if value is not None}}
+def _option(
+    key: str,
+    kind: int,
+    *,
+    required: bool = False,
+    autocomplete: bool = False,
+    low: int | None = None,
+    high: int | None = None,
+    choices: list[dict] | None = None,
+) -> dict:
+    given = {
+        "autocomplete": autocomplete or None,
+        "min_value": low,
+        "max_value": high,
+        "choices": choices or None,
+    }
+    return {
+        **_named(key),
+        "type": kind,
+        "required": required,
+        **{name: value for name, value in given.items() if value is not None},
+    }
 
 
 def _systems() -> list[dict]:
@@ -100,8 +145,10 @@ def _systems() -> list[dict]:
 
 
 def _scene_actions() -> list[dict]:
-    return [{"name": key, "value": key, "name_localizations": dict(zip(("fr", "es-ES"), NAMES[key], strict=True))}
-            for key in ("open", "close")]
+    return [
+        {"name": key, "value": key, "name_localizations": dict(zip(("fr", "es-ES"), NAMES[key], strict=True))}
+        for key in ("open", "close")
+    ]
 
 
 def _character() -> dict:
@@ -125,9 +172,14 @@ def _difficulty() -> dict:
 
 
 def _raw_pool() -> list[dict]:
-    return [_option("pool", INTEGER, low=0, high=30), _option("hunger", INTEGER, low=0, high=5),
-            _option("system", STRING, choices=_systems()), _option("skill", INTEGER, low=0, high=200),
-            _option("bonus", INTEGER, low=-100, high=100), _option("level", INTEGER, low=1, high=30)]
+    return [
+        _option("pool", INTEGER, low=0, high=30),
+        _option("hunger", INTEGER, low=0, high=5),
+        _option("system", STRING, choices=_systems()),
+        _option("skill", INTEGER, low=0, high=200),
+        _option("bonus", INTEGER, low=-100, high=100),
+        _option("level", INTEGER, low=1, high=30),
+    ]
 
 
 def _command(key: str, options: list[dict] | None = None) -> dict:
@@ -140,12 +192,33 @@ def command_definitions() -> list[dict]:
         _command("link", [_option("code", STRING, required=True)]),
         _command("unlink"),
         _command("chronicle", [{**_named("bind"), "type": SUB_COMMAND, "options": []}]),
-        _command("roll", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
-                          _option("hidden", BOOLEAN), _target(), _weapon(), _option("bullets", INTEGER, low=1, high=100),
-                          *_raw_pool(),
-                          _option("action", STRING)]),
-        _command("ask", [_character(), *_traits(), _difficulty(), _option("specialty", STRING),
-                         _option("hidden", BOOLEAN), _target(), _weapon()]),
+        _command(
+            "roll",
+            [
+                _character(),
+                *_traits(),
+                _difficulty(),
+                _option("specialty", STRING),
+                _option("hidden", BOOLEAN),
+                _target(),
+                _weapon(),
+                _option("bullets", INTEGER, low=1, high=100),
+                *_raw_pool(),
+                _option("action", STRING),
+            ],
+        ),
+        _command(
+            "ask",
+            [
+                _character(),
+                *_traits(),
+                _difficulty(),
+                _option("specialty", STRING),
+                _option("hidden", BOOLEAN),
+                _target(),
+                _weapon(),
+            ],
+        ),
         _command("rouse", [_character()]),
         _command("remorse", [_character()]),
         _command("frenzy", [_character(), _difficulty()]),

@@ -16,7 +16,15 @@ is always the interaction's linked member, checked in the write's transaction.
 from __future__ import annotations
 
 from rollbook.discord.base import (
-    MESSAGE, MODAL, Answer, Context, Invocation, message, need_member, read, write,
+    MESSAGE,
+    MODAL,
+    Answer,
+    Context,
+    Invocation,
+    message,
+    need_member,
+    read,
+    write,
 )
 from rollbook.discord.embeds import card_embed, card_for, fit_all
 from rollbook.i18n import N_, translate
@@ -39,8 +47,13 @@ PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
 
 
 def _viewer(lang: str, viewer: dict) -> Viewer:
-    return Viewer(member_id=viewer["id"], role=viewer["role"], chronicle_id=viewer["chronicle"], mode="strict",
-                  lang=lang)
+    return Viewer(
+        member_id=viewer["id"],
+        role=viewer["role"],
+        chronicle_id=viewer["chronicle"],
+        mode="strict",
+        lang=lang,
+    )
 
 
 def _button(label: str, custom_id: str, style: int = PRIMARY) -> dict:
@@ -61,17 +74,33 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
         rows += _reroll_rows(lang, shown)
     ask = result.get("ask")
     if isinstance(ask, dict) and ask.get("status") == "pending":
-        rows.append({"type": ROW, "components": [
-            _button(translate(GRANT, lang), f"rb:g:{ask['id']}", SUCCESS),
-            _button(translate(GRANT_CHANGED, lang), f"rb:gc:{ask['id']}", PRIMARY),
-            _button(translate(REFUSE, lang), f"rb:rf:{ask['id']}", DANGER)]})
+        rows.append(
+            {
+                "type": ROW,
+                "components": [
+                    _button(translate(GRANT, lang), f"rb:g:{ask['id']}", SUCCESS),
+                    _button(translate(GRANT_CHANGED, lang), f"rb:gc:{ask['id']}", PRIMARY),
+                    _button(translate(REFUSE, lang), f"rb:rf:{ask['id']}", DANGER),
+                ],
+            }
+        )
     # the exchange's next steps (the defender's dodge or soak, V20's damage): whoever presses is
     # checked by the use case (``not_your_step``), as on the web table
     steps = [s for s in exchange.next_steps(system, entry) if s.get("character")]
     if steps:
-        rows.append({"type": ROW, "components": [
-            _button(labels.kind(system, s["kind"], lang), f"rb:st:{entry['seq']}:{s['kind']}:{s['character']}", SECONDARY)
-            for s in steps[:5]]})
+        rows.append(
+            {
+                "type": ROW,
+                "components": [
+                    _button(
+                        labels.kind(system, s["kind"], lang),
+                        f"rb:st:{entry['seq']}:{s['kind']}:{s['character']}",
+                        SECONDARY,
+                    )
+                    for s in steps[:5]
+                ],
+            }
+        )
     return card_embed(shown, lang), rows
 
 
@@ -81,13 +110,33 @@ def _reroll_rows(lang: str, shown) -> list[dict]:
     if advice is not None and advice.best_dice:
         dice = ", ".join(f"{i + 1} ({face})" for i, face in zip(advice.best_dice, advice.best_faces))
         label = translate(REROLL, lang, dice=dice) + f" · {advice.best}"
-        rows.append({"type": ROW, "components": [
-            _button(label, f"rb:rr:{shown.seq}:{'.'.join(str(i) for i in advice.best_dice)}", PRIMARY)]})
-    options = [{"label": translate(DIE, lang, n=i + 1, face=face), "value": str(i)}
-               for i, face in enumerate(shown.normal[:25])]
-    rows.append({"type": ROW, "components": [{
-        "type": SELECT, "custom_id": f"rb:rs:{shown.seq}", "placeholder": translate(REROLL_PICK, lang)[:150],
-        "min_values": 1, "max_values": min(MOST_REROLLED, len(options)), "options": options}]})
+        rows.append(
+            {
+                "type": ROW,
+                "components": [
+                    _button(label, f"rb:rr:{shown.seq}:{'.'.join(str(i) for i in advice.best_dice)}", PRIMARY)
+                ],
+            }
+        )
+    options = [
+        {"label": translate(DIE, lang, n=i + 1, face=face), "value": str(i)}
+        for i, face in enumerate(shown.normal[:25])
+    ]
+    rows.append(
+        {
+            "type": ROW,
+            "components": [
+                {
+                    "type": SELECT,
+                    "custom_id": f"rb:rs:{shown.seq}",
+                    "placeholder": translate(REROLL_PICK, lang)[:150],
+                    "min_values": 1,
+                    "max_values": min(MOST_REROLLED, len(options)),
+                    "options": options,
+                }
+            ],
+        }
+    )
     return rows
 
 
@@ -116,9 +165,11 @@ def acted(session, member, out: dict) -> dict:
 def act(context: Context, inv: Invocation, use_case) -> Answer:
     """A press or a modal of a linked member: ``use_case(session, member)`` written (once per
     interaction), answered with the entry it made."""
+
     def work(session, member):
         member = need_member(member)
         return acted(session, member, use_case(session, member))
+
     return answer_of(inv, write(context, inv, work).result)
 
 
@@ -130,12 +181,19 @@ def pressed(context: Context, inv: Invocation) -> Answer:
         seq, *dice = _numbers(numbers)
         if what == "rs":
             dice = _numbers(list(inv.data.get("values") or []))
-        return act(context, inv, lambda session, member: rolls.reroll(session, member, seq,
-                                                                     {"kind": "reroll", "dice": dice}, source=source))
+        return act(
+            context,
+            inv,
+            lambda session, member: rolls.reroll(
+                session, member, seq, {"kind": "reroll", "dice": dice}, source=source
+            ),
+        )
     if what in ("g", "rf"):
         (ask_id,) = _numbers(numbers)
         if what == "g":
-            return act(context, inv, lambda session, member: grants.grant(session, member, ask_id, source=source))
+            return act(
+                context, inv, lambda session, member: grants.grant(session, member, ask_id, source=source)
+            )
         return act(context, inv, lambda session, member: grants.refuse(session, member, ask_id))
     if what == "gc":
         (ask_id,) = _numbers(numbers)
@@ -143,13 +201,19 @@ def pressed(context: Context, inv: Invocation) -> Answer:
     if what == "st":
         seq, character_id = _numbers([numbers[0], numbers[2]]) if len(numbers) == 3 else _numbers(["x"])
         kind = numbers[1]
-        return act(context, inv, lambda session, member: rolls.roll(session, member, character_id, {"kind": kind},
-                                                                   follows=seq, source=source))
+        return act(
+            context,
+            inv,
+            lambda session, member: rolls.roll(
+                session, member, character_id, {"kind": kind}, follows=seq, source=source
+            ),
+        )
     raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
 
 
 def _changed_modal(context: Context, inv: Invocation, ask_id: int) -> Answer:
     """The Storyteller's modal: one field per edge asked, filled with what was asked."""
+
     def work(session, member):
         member = need_member(member)
         if member.role != STORYTELLER:  # the use case would refuse the grant: say it before the modal
@@ -157,11 +221,32 @@ def _changed_modal(context: Context, inv: Invocation, ask_id: int) -> Answer:
         return authority.get_ask(session, member, ask_id)
 
     ask = read(context, inv, work)
-    inputs = [{"type": ROW, "components": [{
-        "type": TEXT_INPUT, "custom_id": name[:100], "style": 1, "label": labels.field(name, inv.locale)[:45],
-        "value": str(value)[:4000], "required": True}]} for name, value in list((ask.get("asked") or {}).items())[:5]]
-    return Answer({"type": MODAL, "data": {"custom_id": f"rb:gm:{ask_id}",
-                                           "title": translate(CHANGED_TITLE, inv.locale)[:45], "components": inputs}})
+    inputs = [
+        {
+            "type": ROW,
+            "components": [
+                {
+                    "type": TEXT_INPUT,
+                    "custom_id": name[:100],
+                    "style": 1,
+                    "label": labels.field(name, inv.locale)[:45],
+                    "value": str(value)[:4000],
+                    "required": True,
+                }
+            ],
+        }
+        for name, value in list((ask.get("asked") or {}).items())[:5]
+    ]
+    return Answer(
+        {
+            "type": MODAL,
+            "data": {
+                "custom_id": f"rb:gm:{ask_id}",
+                "title": translate(CHANGED_TITLE, inv.locale)[:45],
+                "components": inputs,
+            },
+        }
+    )
 
 
 def _edge_value(text: str):
@@ -182,12 +267,19 @@ def submitted(context: Context, inv: Invocation) -> Answer:
     if len(parts) != 3 or parts[:2] != ["rb", "gm"]:
         raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
     (ask_id,) = _numbers(parts[2:])
-    edges = {item["custom_id"]: _edge_value(str(item.get("value", "")))
-             for row in inv.data.get("components") or [] for item in row.get("components") or []
-             if item.get("custom_id")}
+    edges = {
+        item["custom_id"]: _edge_value(str(item.get("value", "")))
+        for row in inv.data.get("components") or []
+        for item in row.get("components") or []
+        if item.get("custom_id")
+    }
     source = context.dice()
 
-    return act(context, inv, lambda session, member: grants.grant(session, member, ask_id, edges=edges, source=source))
+    return act(
+        context,
+        inv,
+        lambda session, member: grants.grant(session, member, ask_id, edges=edges, source=source),
+    )
 
 
 __all__ = ["MESSAGE", "acted", "answer_of", "entry_message", "pressed", "submitted"]

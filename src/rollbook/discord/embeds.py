@@ -14,10 +14,26 @@ from rollbook.render import DieView, ReceiptView
 from rollbook.web.present import Card, Viewer, card
 
 # Discord's documented limits of a message's embeds
-LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "field_value": 1024,
-          "footer": 2048, "author": 256, "total": 6000, "embeds": 10}
-COLOURS = {"good": 0x2E7D32, "critical": 0xF9A825, "messy": 0xC62828, "bad": 0x616161, "bestial": 0x6A1B9A,
-           "botch": 0x4E342E, "neutral": 0x37474F}
+LIMITS = {
+    "title": 256,
+    "description": 4096,
+    "fields": 25,
+    "field_name": 256,
+    "field_value": 1024,
+    "footer": 2048,
+    "author": 256,
+    "total": 6000,
+    "embeds": 10,
+}
+COLOURS = {
+    "good": 0x2E7D32,
+    "critical": 0xF9A825,
+    "messy": 0xC62828,
+    "bad": 0x616161,
+    "bestial": 0x6A1B9A,
+    "botch": 0x4E342E,
+    "neutral": 0x37474F,
+}
 ELLIPSIS = "…"
 HIDDEN = N_("Hidden")
 EFFECTS = N_("Effects")
@@ -30,7 +46,7 @@ def discord_language(locale: str | None) -> str:
 
 def _cut(text: str, most: int) -> str:
     text = str(text)
-    return text if len(text) <= most else text[:most - 1] + ELLIPSIS
+    return text if len(text) <= most else text[: most - 1] + ELLIPSIS
 
 
 def _die(die: DieView, numbered: bool) -> str:
@@ -50,8 +66,10 @@ def dice_text(view: ReceiptView, numbered: bool = False) -> str:
     groups: dict[str, list[str]] = {}
     for die in view.dice:
         groups.setdefault(die.group, []).append(_die(die, numbered and die.group == "normal"))
-    return "\n".join(f"{group}: {' '.join(faces)}" if len(groups) > 1 else " ".join(faces)
-                     for group, faces in groups.items())
+    return "\n".join(
+        f"{group}: {' '.join(faces)}" if len(groups) > 1 else " ".join(faces)
+        for group, faces in groups.items()
+    )
 
 
 def fit(embed: dict) -> dict:
@@ -65,17 +83,26 @@ def fit(embed: dict) -> dict:
         out["author"] = {**out["author"], "name": _cut(out["author"].get("name", ""), LIMITS["author"])}
     if "footer" in out:
         out["footer"] = {**out["footer"], "text": _cut(out["footer"].get("text", ""), LIMITS["footer"])}
-    out["fields"] = [{"name": _cut(f.get("name") or "·", LIMITS["field_name"]),
-                      "value": _cut(f.get("value") or "·", LIMITS["field_value"]), "inline": bool(f.get("inline"))}
-                     for f in (out.get("fields") or [])][:LIMITS["fields"]]
+    out["fields"] = [
+        {
+            "name": _cut(f.get("name") or "·", LIMITS["field_name"]),
+            "value": _cut(f.get("value") or "·", LIMITS["field_value"]),
+            "inline": bool(f.get("inline")),
+        }
+        for f in (out.get("fields") or [])
+    ][: LIMITS["fields"]]
     return out
 
 
 def size(embed: dict) -> int:
     """The characters Discord counts in an embed (title, description, field names and values, footer, author)."""
-    return (len(embed.get("title", "")) + len(embed.get("description", "")) + len((embed.get("footer") or {}).get("text", ""))
-            + len((embed.get("author") or {}).get("name", ""))
-            + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or []))
+    return (
+        len(embed.get("title", ""))
+        + len(embed.get("description", ""))
+        + len((embed.get("footer") or {}).get("text", ""))
+        + len((embed.get("author") or {}).get("name", ""))
+        + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or [])
+    )
 
 
 def _text(embed: dict, key: str) -> str:
@@ -95,7 +122,7 @@ def fit_all(embeds: list[dict]) -> list[dict]:
     """The embeds of one message within the limits together: at most 10, 6,000 characters in all.
     What goes first: the last fields, then the texts (descriptions, footers, authors, titles, the
     last embed's first), then the last embeds. Each step shortens: it ends."""
-    fitted = [fit(e) for e in embeds[:LIMITS["embeds"]]]
+    fitted = [fit(e) for e in embeds[: LIMITS["embeds"]]]
 
     def excess() -> int:
         return sum(size(e) for e in fitted) - LIMITS["total"]
@@ -127,9 +154,13 @@ def card_embed(c: Card, lang: str) -> dict:
             lines.append(text)
     fields = []
     if receipt is not None:
-        fields += [{"name": line.label, "value": f"{line.value} {line.note}".strip(), "inline": True}
-                   for line in receipt.lines]
-        fields += [{"name": line.label, "value": f"{line.value} {line.note}".strip()} for line in receipt.history]
+        fields += [
+            {"name": line.label, "value": f"{line.value} {line.note}".strip(), "inline": True}
+            for line in receipt.lines
+        ]
+        fields += [
+            {"name": line.label, "value": f"{line.value} {line.note}".strip()} for line in receipt.history
+        ]
     for label, extra in c.extra:
         fields.append({"name": label, "value": f"**{extra.outcome_label}** {dice_text(extra)}"})
     if c.effects:
@@ -138,26 +169,47 @@ def card_embed(c: Card, lang: str) -> dict:
     footer = f"#{c.seq} · {c.time} UTC"
     if c.hidden:
         footer += " · " + translate(HIDDEN, lang)
-    embed = {"title": c.title or c.kind, "description": "\n".join(lines), "fields": fields,
-             "color": COLOURS.get(receipt.tone if receipt else "neutral", COLOURS["neutral"]),
-             "footer": {"text": footer}}
+    embed = {
+        "title": c.title or c.kind,
+        "description": "\n".join(lines),
+        "fields": fields,
+        "color": COLOURS.get(receipt.tone if receipt else "neutral", COLOURS["neutral"]),
+        "footer": {"text": footer},
+    }
     if who:
         embed["author"] = {"name": who}
     return fit(embed)
 
 
-def card_for(entry: dict, viewer: Viewer, *, characters: dict[int, str] | None = None,
-             owners: dict[int, int | None] | None = None, willpower: dict[int, int] | None = None,
-             system: str = "") -> Card:
-    return card(entry, viewer, characters=characters or {}, followed={}, willpower=willpower, owners=owners,
-                chronicle_system=system or ((entry.get("receipt") or {}).get("system") or ""))
+def card_for(
+    entry: dict,
+    viewer: Viewer,
+    *,
+    characters: dict[int, str] | None = None,
+    owners: dict[int, int | None] | None = None,
+    willpower: dict[int, int] | None = None,
+    system: str = "",
+) -> Card:
+    return card(
+        entry,
+        viewer,
+        characters=characters or {},
+        followed={},
+        willpower=willpower,
+        owners=owners,
+        chronicle_system=system or ((entry.get("receipt") or {}).get("system") or ""),
+    )
 
 
-def entry_embeds(entry: dict, locale: str, *, characters: dict[int, str] | None = None, system: str = "") -> list[dict]:
+def entry_embeds(
+    entry: dict, locale: str, *, characters: dict[int, str] | None = None, system: str = ""
+) -> list[dict]:
     """One log entry (the export/API shape) as the embeds of one message, as any member of the table
     reads it (a hidden entry redacted), in ``locale``."""
     lang = discord_language(locale)
-    viewer = Viewer(member_id=0, role="player", chronicle_id=int(entry.get("chronicle") or 0), mode="strict", lang=lang)
+    viewer = Viewer(
+        member_id=0, role="player", chronicle_id=int(entry.get("chronicle") or 0), mode="strict", lang=lang
+    )
     return fit_all([card_embed(card_for(entry, viewer, characters=characters, system=system), lang)])
 
 
@@ -179,22 +231,44 @@ def resource_fields(system: str, sheet: dict, locale: str | None) -> list[dict]:
         out = []
         if sheet.get("creature", "vampire") in ("vampire", "thin_blood"):
             out.append(field("Hunger", f"{int(sheet.get('hunger') or 0)}/5"))
-        out += [field("Willpower", left(sheet.get("willpower") or {})), field("Health", left(sheet.get("health") or {}))]
+        out += [
+            field("Willpower", left(sheet.get("willpower") or {})),
+            field("Health", left(sheet.get("health") or {})),
+        ]
         if sheet.get("humanity") is not None:
             stains = int(sheet.get("stains") or 0)
-            out.append(field("Humanity", f"{sheet['humanity']}" + (f" ({translate('Stains', lang)} {stains})" if stains else "")))
+            out.append(
+                field(
+                    "Humanity",
+                    f"{sheet['humanity']}" + (f" ({translate('Stains', lang)} {stains})" if stains else ""),
+                )
+            )
         return out
     if system == "v20":
-        willpower, blood, health = sheet.get("willpower") or {}, sheet.get("blood") or {}, sheet.get("health") or {}
+        willpower, blood, health = (
+            sheet.get("willpower") or {},
+            sheet.get("blood") or {},
+            sheet.get("health") or {},
+        )
         out = [field("Willpower", f"{willpower.get('current', '?')}/{willpower.get('permanent', '?')}")]
         if blood.get("max"):
             per_turn = words.gettext("%(n)s per turn") % {"n": blood.get("per_turn") or 1}
-            out.append(field("Blood pool", f"{blood.get('current', blood['max'])}/{blood['max']} · {per_turn}"))
+            out.append(
+                field("Blood pool", f"{blood.get('current', blood['max'])}/{blood['max']} · {per_turn}")
+            )
         damage = [
-            words.ngettext("{n} level of bashing damage", "{n} levels of bashing damage", health.get("bashing") or 0),
-            words.ngettext("{n} level of lethal damage", "{n} levels of lethal damage", health.get("lethal") or 0),
-            words.ngettext("{n} level of aggravated damage", "{n} levels of aggravated damage",
-                           health.get("aggravated") or 0)]
+            words.ngettext(
+                "{n} level of bashing damage", "{n} levels of bashing damage", health.get("bashing") or 0
+            ),
+            words.ngettext(
+                "{n} level of lethal damage", "{n} levels of lethal damage", health.get("lethal") or 0
+            ),
+            words.ngettext(
+                "{n} level of aggravated damage",
+                "{n} levels of aggravated damage",
+                health.get("aggravated") or 0,
+            ),
+        ]
         counts = [health.get(kind) or 0 for kind in ("bashing", "lethal", "aggravated")]
         taken = [text.format(n=n) for text, n in zip(damage, counts, strict=True) if n]
         out.append(field("Health", ", ".join(taken) if taken else translate("Unhurt", lang)))

@@ -14,11 +14,20 @@ import logging
 
 from rollbook.dice import roll as roll_dice
 from rollbook.discord import components, store
-from rollbook.discord.rest import DiscordError
 from rollbook.discord.base import (
-    CHOICES, DEFERRED, refusal, Answer, Context, Invocation, message, need_member, read, write,
+    CHOICES,
+    DEFERRED,
+    Answer,
+    Context,
+    Invocation,
+    message,
+    need_member,
+    read,
+    refusal,
+    write,
 )
 from rollbook.discord.embeds import dice_text, fit, resource_fields
+from rollbook.discord.rest import DiscordError
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
 from rollbook.render import view as receipt_view
@@ -31,8 +40,8 @@ from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
 from rollbook.server.views import chronicle_view, member_view
 from rollbook.web import labels
-from rollbook.web.sheetview import rating_groups
 from rollbook.web.preview import odds_view, preview
+from rollbook.web.sheetview import rating_groups
 
 log = logging.getLogger("rollbook.discord")
 
@@ -42,7 +51,9 @@ UNLINKED = N_("Unlinked: this channel no longer acts for you.")
 NOT_LINKED_HERE = N_("You had no link in this channel.")
 BOUND = N_("This channel is now the table of “{chronicle}”: its public rolls are posted here.")
 ROLES = {"storyteller": N_("Storyteller"), "player": N_("Player")}
-FAIR_STATUS = N_("Provably fair dice: commitment {commitment}, {rolls} rolls under it, {revealed} seeds revealed.")
+FAIR_STATUS = N_(
+    "Provably fair dice: commitment {commitment}, {rolls} rolls under it, {revealed} seeds revealed."
+)
 FAIR_NONE = N_("No roll has been made under a committed seed yet.")
 EXPORT = N_("The log to verify (`rollbook log verify`): {url}")
 SCENE_OPENED = N_("Scene opened: {name}")
@@ -53,7 +64,12 @@ UNLOGGED = N_("Rolled here only, logged nowhere: link a chronicle to keep your r
 
 # the sheet's sections whose traits a roll names, and the action field each fills (per system)
 TRAIT_FIELDS = {
-    "v20": (("attributes", "attribute"), ("talents", "ability"), ("skills", "ability"), ("knowledges", "ability")),
+    "v20": (
+        ("attributes", "attribute"),
+        ("talents", "ability"),
+        ("skills", "ability"),
+        ("knowledges", "ability"),
+    ),
     "v5": (("attributes", "attribute"), ("skills", "skill"), ("disciplines", "discipline")),
     "tiers": (("skills", "skill"),),
     "rollunder": (("attributes", "attribute"), ("skills", "skill")),
@@ -70,6 +86,7 @@ def command(context: Context, inv: Invocation) -> Answer:
 
 
 # --- linking -------------------------------------------------------------------------------------
+
 
 def _link(context: Context, inv: Invocation, options: dict) -> Answer:
     code = str(options.get("code") or "").strip()
@@ -88,17 +105,24 @@ def _link(context: Context, inv: Invocation, options: dict) -> Answer:
         return answer
 
     result = write(context, inv, work).result
-    text = translate(LINKED, inv.locale, name=result["member"]["name"],
-                     role=translate(ROLES.get(result["member"]["role"], result["member"]["role"]), inv.locale),
-                     chronicle=result["chronicle"]["name"])
+    text = translate(
+        LINKED,
+        inv.locale,
+        name=result["member"]["name"],
+        role=translate(ROLES.get(result["member"]["role"], result["member"]["role"]), inv.locale),
+        chronicle=result["chronicle"]["name"],
+    )
     if result.get("token"):
         text += "\n" + translate(JOINED_KEY, inv.locale, key=result["token"])
     return message(text, ephemeral=True)
 
 
 def _unlink(context: Context, inv: Invocation, options: dict) -> Answer:
-    result = write(context, inv, lambda session, _m: {"unlinked": store.unlink(session, inv.guild_id, inv.channel_id,
-                                                                                inv.user_id)}).result
+    result = write(
+        context,
+        inv,
+        lambda session, _m: {"unlinked": store.unlink(session, inv.guild_id, inv.channel_id, inv.user_id)},
+    ).result
     return message(translate(UNLINKED if result["unlinked"] else NOT_LINKED_HERE, inv.locale), ephemeral=True)
 
 
@@ -113,6 +137,7 @@ def _chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
 
 
 # --- rolls ---------------------------------------------------------------------------------------
+
 
 def pick_character(session, member: Member, given) -> dict:
     """The character a command acts for: the one named (an id), else the member's only one."""
@@ -160,8 +185,12 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
         if field_name is None or field_name in action:
             raise ProblemError(422, "discord_unknown_trait", trait=str(trait))
         action[field_name] = str(trait)
-    if system == "rollunder":  # what the character does, as typed; else the trait's id (no English made up here)
-        action["action"] = str(options.get("action") or action.get("skill") or action.get("attribute") or "check")
+    if (
+        system == "rollunder"
+    ):  # what the character does, as typed; else the trait's id (no English made up here)
+        action["action"] = str(
+            options.get("action") or action.get("skill") or action.get("attribute") or "check"
+        )
     for name in ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets"):
         if options.get(name) not in (None, ""):
             action[name] = options[name]
@@ -172,7 +201,9 @@ def _quick_values(system: str, options: dict) -> dict:
     return {name: options[name] for name in quick.QUICK_FIELDS[system] if options.get(name) not in (None, "")}
 
 
-def _roll(context: Context, inv: Invocation, options: dict, *, ask: bool = False, kind: str | None = None) -> Answer:
+def _roll(
+    context: Context, inv: Invocation, options: dict, *, ask: bool = False, kind: str | None = None
+) -> Answer:
     hidden = bool(options.get("hidden"))
     source = context.dice()
 
@@ -184,14 +215,27 @@ def _roll(context: Context, inv: Invocation, options: dict, *, ask: bool = False
         chronicle = find_chronicle(session, member)
         has_traits = kind is not None or options.get("trait") or options.get("trait2")
         if not has_traits and not ask:
-            return components.acted(session, member, rolls.quick_roll(
-                session, member, _quick_values(chronicle.system, options), hidden=hidden, source=source))
+            return components.acted(
+                session,
+                member,
+                rolls.quick_roll(
+                    session, member, _quick_values(chronicle.system, options), hidden=hidden, source=source
+                ),
+            )
         character = pick_character(session, member, options.get("character"))
-        action = {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}} \
-            if kind else test_action(chronicle.system, character["sheet"], options)
+        action = (
+            {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}}
+            if kind
+            else test_action(chronicle.system, character["sheet"], options)
+        )
         target = _target(session, member, options.get("target"))
-        return components.acted(session, member, rolls.roll(session, member, character["id"], action, hidden=hidden,
-                                                            ask=ask, source=source, target=target))
+        return components.acted(
+            session,
+            member,
+            rolls.roll(
+                session, member, character["id"], action, hidden=hidden, ask=ask, source=source, target=target
+            ),
+        )
 
     result = write(context, inv, work).result
     if result.get("unlinked"):
@@ -203,13 +247,20 @@ def _unlinked_roll(context: Context, inv: Invocation, options: dict) -> Answer:
     """Dice for a user with no link: the game's quick roll rolled by the server's dice, logged nowhere."""
     system = str(options.get("system") or "v5")
     if system not in quick.QUICK_FIELDS:
-        raise ProblemError(422, "bad_choice", field="system", choices=sorted(quick.QUICK_FIELDS), value=system)
+        raise ProblemError(
+            422, "bad_choice", field="system", choices=sorted(quick.QUICK_FIELDS), value=system
+        )
     request = quick.quick_request(system, "casual", _quick_values(system, options))
     _faces, result = roll_dice(get_system(system), request, context.dice())
     shown = receipt_view(to_plain(result), inv.locale)
-    embed = fit({"title": shown.title, "description": f"**{shown.outcome_label}**\n{dice_text(shown)}",
-                 "fields": [{"name": line.label, "value": line.value, "inline": True} for line in shown.lines],
-                 "footer": {"text": translate(UNLOGGED, inv.locale)}})
+    embed = fit(
+        {
+            "title": shown.title,
+            "description": f"**{shown.outcome_label}**\n{dice_text(shown)}",
+            "fields": [{"name": line.label, "value": line.value, "inline": True} for line in shown.lines],
+            "footer": {"text": translate(UNLOGGED, inv.locale)},
+        }
+    )
     return message(embeds=[embed])
 
 
@@ -219,27 +270,43 @@ def _kind(kind: str):
 
 # --- reading -------------------------------------------------------------------------------------
 
+
 def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
     """The exact odds (and V5's best Willpower reroll), deferred: a large pool takes a while."""
+
     def compute() -> dict:
         def work(session, member):
             if member is None:
                 system = str(options.get("system") or "v5")
                 request = quick.quick_request(system, "casual", _quick_values(system, options))
-                return odds_view({"system": system, "kind": TEST_KINDS[system], "request": to_plain(request)},
-                                 inv.locale)
+                return odds_view(
+                    {"system": system, "kind": TEST_KINDS[system], "request": to_plain(request)}, inv.locale
+                )
             chronicle = find_chronicle(session, member)
             character = pick_character(session, member, options.get("character"))
             action = test_action(chronicle.system, character["sheet"], options)
-            shown, _pool = preview(chronicle.system, character["sheet"], action, mode=chronicle.mode, role=member.role,
-                                   lang=inv.locale, table_rules=chronicle.table_rules or ())
+            shown, _pool = preview(
+                chronicle.system,
+                character["sheet"],
+                action,
+                mode=chronicle.mode,
+                role=member.role,
+                lang=inv.locale,
+                table_rules=chronicle.table_rules or (),
+            )
             return shown
+
         shown = read(context, inv, work)
         if shown is None:
             return {"content": "—", "embeds": []}
         rows = [f"{row.label}: **{row.percent}** ({row.fraction})" for row in shown.rows]
-        embed = fit({"title": translate(ODDS, inv.locale), "description": "\n".join([shown.headline, *rows, *shown.notes]),
-                     "footer": {"text": shown.pool} if shown.pool else {"text": ""}})
+        embed = fit(
+            {
+                "title": translate(ODDS, inv.locale),
+                "description": "\n".join([shown.headline, *rows, *shown.notes]),
+                "footer": {"text": shown.pool} if shown.pool else {"text": ""},
+            }
+        )
         return {"content": "", "embeds": [embed]}
 
     return deferred(context, inv, compute)
@@ -247,6 +314,7 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
 
 def deferred(context: Context, inv: Invocation, compute) -> Answer:
     """Answer "thinking…" now (type 5) and edit the original message with ``compute()`` after."""
+
     def later() -> None:
         try:
             body = compute()
@@ -258,8 +326,11 @@ def deferred(context: Context, inv: Invocation, compute) -> Answer:
         try:
             context.rest().edit_original(context.application_id or inv.application_id, inv.token, body)
         except DiscordError as error:  # the answer is lost, nothing else: the user sees "thinking…" end
-            log.warning("rollbook: a deferred Discord answer could not be sent (%s, status %s)", error.route,
-                        error.status)
+            log.warning(
+                "rollbook: a deferred Discord answer could not be sent (%s, status %s)",
+                error.route,
+                error.status,
+            )
 
     return Answer({"type": DEFERRED}, later=later)
 
@@ -274,7 +345,8 @@ def _sheet(context: Context, inv: Invocation, options: dict) -> Answer:
     sheet = character["sheet"] or {}
     fields = resource_fields(system, sheet, inv.locale) + [
         {"name": group.title, "value": ", ".join(f"{r.label} {r.value}" for r in group.ratings)}
-        for group in rating_groups(system, sheet, inv.locale)]
+        for group in rating_groups(system, sheet, inv.locale)
+    ]
     return message(embeds=[fit({"title": character["name"], "fields": fields})], ephemeral=True)
 
 
@@ -291,11 +363,15 @@ def _scene(context: Context, inv: Invocation, options: dict) -> Answer:
     if "closed" in result:
         return message(translate(SCENE_CLOSED, inv.locale))
     scene = result["opened"].get("scene") or {}
-    return message(translate(SCENE_OPENED, inv.locale, name=scene.get("name") or f"#{scene.get('number', '')}"))
+    return message(
+        translate(SCENE_OPENED, inv.locale, name=scene.get("name") or f"#{scene.get('number', '')}")
+    )
 
 
 def _turn(context: Context, inv: Invocation, options: dict) -> Answer:
-    result = write(context, inv, lambda session, member: scenes.advance_turn(session, need_member(member))).result
+    result = write(
+        context, inv, lambda session, member: scenes.advance_turn(session, need_member(member))
+    ).result
     scene = result.get("scene") or {}
     return message(translate(TURN_STARTED, inv.locale, turn=scene.get("turn", "")))
 
@@ -307,8 +383,13 @@ def _verify(context: Context, inv: Invocation, options: dict) -> Answer:
 
     state = read(context, inv, work)
     if state.get("commitment"):
-        text = translate(FAIR_STATUS, inv.locale, commitment=f"`{state['commitment'][:16]}…`", rolls=state["rolls"],
-                         revealed=len(state["revealed"]))
+        text = translate(
+            FAIR_STATUS,
+            inv.locale,
+            commitment=f"`{state['commitment'][:16]}…`",
+            rolls=state["rolls"],
+            revealed=len(state["revealed"]),
+        )
     else:
         text = translate(FAIR_NONE, inv.locale)
     url = f"{context.base_url.rstrip('/')}/api/chronicles/{state['chronicle']}/log/export"
@@ -316,6 +397,7 @@ def _verify(context: Context, inv: Invocation, options: dict) -> Answer:
 
 
 # --- autocomplete --------------------------------------------------------------------------------
+
 
 def autocomplete(context: Context, inv: Invocation) -> Answer:
     """Characters the user acts for, and the traits of the chosen (or only) character's sheet."""
@@ -335,8 +417,11 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
                 character = pick_character(session, member, options.get("character"))
             except ProblemError:
                 return []
-            return [(str(w.get("name")), str(w.get("name"))) for w in (character["sheet"] or {}).get("weapons") or []
-                    if isinstance(w, dict) and w.get("name")]
+            return [
+                (str(w.get("name")), str(w.get("name")))
+                for w in (character["sheet"] or {}).get("weapons") or []
+                if isinstance(w, dict) and w.get("name")
+            ]
         chronicle = find_chronicle(session, member)
         try:
             character = pick_character(session, member, options.get("character"))
@@ -344,21 +429,35 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             return []
         sheet = character["sheet"] or {}
         names = sheet.get("names") or {}
-        return [(f"{labels.trait(trait, inv.locale, names)} {rating}", trait)
-                for section, _field in TRAIT_FIELDS.get(chronicle.system, ())
-                for trait, rating in (sheet.get(section) or {}).items()]
+        return [
+            (f"{labels.trait(trait, inv.locale, names)} {rating}", trait)
+            for section, _field in TRAIT_FIELDS.get(chronicle.system, ())
+            for trait, rating in (sheet.get(section) or {}).items()
+        ]
 
     found = read(context, inv, work)
-    choices = [{"name": name[:100], "value": value[:100]} for name, value in found
-               if typed in name.casefold() or typed in value.casefold()][:25]
+    choices = [
+        {"name": name[:100], "value": value[:100]}
+        for name, value in found
+        if typed in name.casefold() or typed in value.casefold()
+    ][:25]
     return Answer({"type": CHOICES, "data": {"choices": choices}})
 
 
 COMMANDS = {
-    "link": _link, "unlink": _unlink, "chronicle": _chronicle,
-    "roll": _roll, "ask": lambda c, i, o: _roll(c, i, o, ask=True),
-    "rouse": _kind("rouse"), "remorse": _kind("remorse"), "frenzy": _kind("frenzy"),
-    "odds": _odds, "sheet": _sheet, "scene": _scene, "turn": _turn, "verify": _verify,
+    "link": _link,
+    "unlink": _unlink,
+    "chronicle": _chronicle,
+    "roll": _roll,
+    "ask": lambda c, i, o: _roll(c, i, o, ask=True),
+    "rouse": _kind("rouse"),
+    "remorse": _kind("remorse"),
+    "frenzy": _kind("frenzy"),
+    "odds": _odds,
+    "sheet": _sheet,
+    "scene": _scene,
+    "turn": _turn,
+    "verify": _verify,
 }
 
 __all__ = ["COMMANDS", "autocomplete", "command"]

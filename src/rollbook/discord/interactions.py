@@ -13,7 +13,17 @@ import logging
 
 from rollbook.discord import components, handlers
 from rollbook.discord.base import (
-    AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, PING, PONG, Answer, Context, Invocation, message, refusal,
+    AUTOCOMPLETE,
+    COMMAND,
+    COMPONENT,
+    MODAL_SUBMIT,
+    PING,
+    PONG,
+    Answer,
+    Context,
+    Invocation,
+    message,
+    refusal,
 )
 from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
@@ -45,7 +55,7 @@ def handle(context: Context, payload: dict) -> Answer:
     except RuleError as error:
         problem = from_rule_error(error)
         return refusal(inv, problem.code, problem.params)
-    except Exception:  # noqa: BLE001 - Discord shows nothing for an error status: say it, log it
+    except Exception:
         log.exception("rollbook: the Discord interaction %s failed", inv.id)
         return message(translate(FAILED, inv.locale), ephemeral=True)
     return refusal(inv, "discord_unknown_interaction", {"type": inv.type})

@@ -105,8 +105,15 @@ class Poster:
     """The process's channel poster (the module's docstring): ``start``, ``wake`` (the
     ``after_commit`` hook), ``close``."""
 
-    def __init__(self, db, rest: Callable[[], DiscordRest], *, hub=None, poll_interval: float | None = None,
-                 workers: int = WORKERS) -> None:
+    def __init__(
+        self,
+        db,
+        rest: Callable[[], DiscordRest],
+        *,
+        hub=None,
+        poll_interval: float | None = None,
+        workers: int = WORKERS,
+    ) -> None:
         self.db, self._rest, self.hub = db, rest, hub  # no hub: the poster looks every poll_interval
         self.poll_interval = poll_interval or (POLL_SQLITE if db.sqlite else POLL_POSTGRESQL)
         self.workers = workers
@@ -180,7 +187,7 @@ class Poster:
                     self._look(None)
                 elif touched:
                     self._look(touched)
-            except Exception:  # noqa: BLE001 - the poster lives on; the next look tries again
+            except Exception:
                 logger.exception("rollbook: the Discord poster's look at the bound channels failed")
             with self._lock:
                 soonest = min(self._held.values(), default=next_poll)
@@ -216,7 +223,10 @@ class Poster:
             heads = feeds.heads(session, sorted({row.chronicle_id for row in channels}))
         if chronicles is None:
             self._bound = frozenset(row.chronicle_id for row in channels)
-        if not any(heads.get(row.chronicle_id, 0) > row.last_posted for row in channels) or not self._may_post():
+        if (
+            not any(heads.get(row.chronicle_id, 0) > row.last_posted for row in channels)
+            or not self._may_post()
+        ):
             return
         now = time.monotonic()
         for row in channels:
@@ -242,14 +252,18 @@ class Poster:
                     hold = self.poll_interval
         except DiscordUnavailable as error:
             hold = self._failed(row_id, error.retry_after)
-            logger.warning("rollbook: Discord channel row %s: %s; trying again in %.1f s", row_id, error, hold)
+            logger.warning(
+                "rollbook: Discord channel row %s: %s; trying again in %.1f s", row_id, error, hold
+            )
         except DiscordNotConfigured as error:
             hold = BACKOFF_LAST
             logger.warning("rollbook: Discord channel row %s cannot be posted to: %s", row_id, error)
         except DiscordRefused as error:  # e.g. 403: the bot may not manage the channel's webhooks
             hold = self._failed(row_id, None)
-            logger.warning("rollbook: Discord channel row %s: %s; trying again in %.1f s", row_id, error, hold)
-        except Exception:  # noqa: BLE001 - a defect in one channel never stops the others
+            logger.warning(
+                "rollbook: Discord channel row %s: %s; trying again in %.1f s", row_id, error, hold
+            )
+        except Exception:
             hold = self._failed(row_id, None)
             logger.exception("rollbook: posting to Discord channel row %s failed", row_id)
         finally:
@@ -289,7 +303,7 @@ class Poster:
                 try:
                     connection.execute(text("SELECT pg_advisory_unlock(:space, :row)"), params)
                     connection.commit()
-                except Exception:  # noqa: BLE001 - the lock ends with its connection: end that
+                except Exception:
                     connection.invalidate()
 
     def _post_all(self, row_id: int, chronicle_id: int) -> float | None:
@@ -299,8 +313,9 @@ class Poster:
         reader = public_reader()
         while not self._stop.is_set():
             with self.db.read() as session:
-                channel = next((found for found in store.channels_of(session, chronicle_id) if found.id == row_id),
-                               None)
+                channel = next(
+                    (found for found in store.channels_of(session, chronicle_id) if found.id == row_id), None
+                )
                 if channel is None:  # unbound, or bound to another chronicle since: the next look says
                     return None
                 rows, _ = feeds.new_entries(session.connection(), chronicle_id, channel.last_posted, BATCH)
@@ -322,9 +337,12 @@ class Poster:
                     continue
                 try:
                     bodies = messages(entry_embeds(view, language, characters=names, system=system))
-                except Exception:  # noqa: BLE001 - rendering it again would fail again: pass it over
-                    logger.exception("rollbook: entry %s of chronicle %s could not be rendered for Discord: "
-                                     "passed over", row.seq, chronicle_id)
+                except Exception:
+                    logger.exception(
+                        "rollbook: entry %s of chronicle %s could not be rendered for Discord: passed over",
+                        row.seq,
+                        chronicle_id,
+                    )
                     handled = row.seq
                     continue
                 if url is None:
@@ -336,16 +354,26 @@ class Poster:
                             self.posted += 1
                 except DiscordRefused as refused:
                     if refused.status in STALE_WEBHOOK:
-                        logger.warning("rollbook: Discord channel %s: its webhook is gone (%s); making another",
-                                       channel.channel_id, refused.detail)
+                        logger.warning(
+                            "rollbook: Discord channel %s: its webhook is gone (%s); making another",
+                            channel.channel_id,
+                            refused.detail,
+                        )
                         if handled > advanced:
                             self._advance(row_id, handled)
                         self._new_webhook(rest, channel)
                         return 0.0
                     if refused.status not in SKIPPED:
-                        raise DiscordUnavailable(str(refused), route=refused.route, status=refused.status) from None
-                    logger.error("rollbook: Discord refused entry %s of chronicle %s for channel %s (%s): passed over",
-                                 row.seq, chronicle_id, channel.channel_id, refused.detail)
+                        raise DiscordUnavailable(
+                            str(refused), route=refused.route, status=refused.status
+                        ) from None
+                    logger.error(
+                        "rollbook: Discord refused entry %s of chronicle %s for channel %s (%s): passed over",
+                        row.seq,
+                        chronicle_id,
+                        channel.channel_id,
+                        refused.detail,
+                    )
                 handled = advanced = row.seq
                 if not self._advance(row_id, handled):
                     return self.poll_interval  # someone else moved the cursor: read it again later

@@ -86,8 +86,15 @@ class DiscordUnavailable(DiscordError):
     ``retry_after``: the seconds Discord asked to wait (None when it did not say); ``global_limit``:
     the limit holds every route of the application."""
 
-    def __init__(self, message: str, *, route: str, status: int | None = None, retry_after: float | None = None,
-                 global_limit: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        route: str,
+        status: int | None = None,
+        retry_after: float | None = None,
+        global_limit: bool = False,
+    ) -> None:
         super().__init__(message, route=route, status=status)
         self.retry_after, self.global_limit = retry_after, global_limit
 
@@ -154,10 +161,17 @@ class DiscordRest:
     """The calls rollbook makes to Discord's REST API (the module's docstring). Thread-safe: one
     client is shared by the interactions endpoint's background work and the channel poster."""
 
-    def __init__(self, base_url: str = DEFAULT_DISCORD_API_BASE, bot_token: str | None = None, *,
-                 client: httpx.Client | None = None, max_retries: int = MAX_RETRIES,
-                 application_id: str | None = None, budget: float = DEFAULT_BUDGET,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        base_url: str = DEFAULT_DISCORD_API_BASE,
+        bot_token: str | None = None,
+        *,
+        client: httpx.Client | None = None,
+        max_retries: int = MAX_RETRIES,
+        application_id: str | None = None,
+        budget: float = DEFAULT_BUDGET,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.base = base_url.rstrip("/")
         self.application_id = application_id  # None: the settings' DISCORD_APPLICATION_ID, when needed
         self.max_retries, self.budget = max_retries, budget
@@ -191,22 +205,28 @@ class DiscordRest:
 
     # --- the calls -------------------------------------------------------------------------------
 
-    def edit_original(self, application_id: str, interaction_token: str, body: dict, *,
-                      budget: float | None = None) -> dict:
+    def edit_original(
+        self, application_id: str, interaction_token: str, body: dict, *, budget: float | None = None
+    ) -> dict:
         """The deferred answer (type 5) of an interaction, edited into its message."""
-        path = f"/webhooks/{_snowflake(application_id, 'application')}/{_segment(interaction_token, 'token')}" \
-               "/messages/@original"
-        return self._call("PATCH", path, "PATCH /webhooks/{application}/{token}/messages/@original", body,
-                          budget=budget)
+        path = (
+            f"/webhooks/{_snowflake(application_id, 'application')}/{_segment(interaction_token, 'token')}"
+            "/messages/@original"
+        )
+        return self._call(
+            "PATCH", path, "PATCH /webhooks/{application}/{token}/messages/@original", body, budget=budget
+        )
 
-    def followup(self, application_id: str, interaction_token: str, body: dict, *,
-                 budget: float | None = None) -> dict:
+    def followup(
+        self, application_id: str, interaction_token: str, body: dict, *, budget: float | None = None
+    ) -> dict:
         """One more message answering an interaction (an ephemeral one with ``flags: 64``)."""
         path = f"/webhooks/{_snowflake(application_id, 'application')}/{_segment(interaction_token, 'token')}"
         return self._call("POST", path, "POST /webhooks/{application}/{token}", body, budget=budget)
 
-    def put_commands(self, commands: list[dict], guild_id: str | None = None, *,
-                     budget: float | None = None) -> list[dict]:
+    def put_commands(
+        self, commands: list[dict], guild_id: str | None = None, *, budget: float | None = None
+    ) -> list[dict]:
         """The application's commands, overwritten in bulk: one guild's (at once), else global."""
         application = self._application("PUT /applications/{application}/commands")
         if guild_id is None:
@@ -219,10 +239,18 @@ class DiscordRest:
     def create_channel_webhook(self, channel_id: str, name: str, *, budget: float | None = None) -> str:
         """A webhook of the channel (the bot needs Manage Webhooks there): the URL to execute it."""
         route = "POST /channels/{channel}/webhooks"
-        made = self._call("POST", f"/channels/{_snowflake(channel_id, 'channel')}/webhooks", route,
-                          {"name": name[:80]}, bot=True, budget=budget)
+        made = self._call(
+            "POST",
+            f"/channels/{_snowflake(channel_id, 'channel')}/webhooks",
+            route,
+            {"name": name[:80]},
+            bot=True,
+            budget=budget,
+        )
         if not isinstance(made, dict) or "id" not in made or not made.get("token"):
-            raise DiscordUnavailable("Discord answered a webhook without its id and token", route=route, status=200)
+            raise DiscordUnavailable(
+                "Discord answered a webhook without its id and token", route=route, status=200
+            )
         return f"{self.base}/webhooks/{_snowflake(made['id'], 'webhook')}/{_segment(made['token'], 'token')}"
 
     def execute_webhook(self, url: str, body: dict, *, budget: float | None = None) -> dict:
@@ -233,8 +261,15 @@ class DiscordRest:
         if found is None:
             raise ValueError("not a Discord webhook URL")
         path = f"/webhooks/{found.group(1)}/{found.group(2)}"
-        return self._call("POST", path, "POST /webhooks/{webhook}/{token}", body, params={"wait": "true"},
-                          budget=budget, bucket=f"webhook {found.group(1)}")
+        return self._call(
+            "POST",
+            path,
+            "POST /webhooks/{webhook}/{token}",
+            body,
+            params={"wait": "true"},
+            budget=budget,
+            bucket=f"webhook {found.group(1)}",
+        )
 
     # --- one call, its waits and retries ---------------------------------------------------------
 
@@ -251,8 +286,18 @@ class DiscordRest:
             raise DiscordNotConfigured("DISCORD_BOT_TOKEN", route=route)
         return {"Authorization": f"Bot {self._bot_token}"}
 
-    def _call(self, method: str, path: str, route: str, body: Any, *, bot: bool = False,
-              params: dict | None = None, budget: float | None = None, bucket: str | None = None) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        route: str,
+        body: Any,
+        *,
+        bot: bool = False,
+        params: dict | None = None,
+        budget: float | None = None,
+        bucket: str | None = None,
+    ) -> Any:
         headers = {"User-Agent": USER_AGENT, **self._headers(bot, route)}
         bucket = bucket or f"{method} {path}"
         deadline = time.monotonic() + (self.budget if budget is None else max(0.0, budget))
@@ -262,10 +307,13 @@ class DiscordRest:
             try:
                 with self._lock:
                     self.calls += 1
-                response = self._http.request(method, self.base + path, json=body, params=params, headers=headers)
+                response = self._http.request(
+                    method, self.base + path, json=body, params=params, headers=headers
+                )
             except httpx.TransportError as error:  # refused, reset, timed out: maybe not for long
                 problem: DiscordUnavailable = DiscordUnavailable(
-                    f"Discord was not reached ({type(error).__name__})", route=route)
+                    f"Discord was not reached ({type(error).__name__})", route=route
+                )
             else:
                 if response.is_success:
                     self._note_bucket(bucket, response)
@@ -275,9 +323,10 @@ class DiscordRest:
                     continue  # the wait (or the refusal past the budget) is _wait_for_limits's
                 if response.status_code < 500:
                     raise self._refused(response, route)
-                problem = DiscordUnavailable(f"Discord answered {response.status_code}", route=route,
-                                             status=response.status_code)
-            pause = min(BACKOFF_LAST, BACKOFF_FIRST * 2 ** failures)
+                problem = DiscordUnavailable(
+                    f"Discord answered {response.status_code}", route=route, status=response.status_code
+                )
+            pause = min(BACKOFF_LAST, BACKOFF_FIRST * 2**failures)
             failures += 1
             if failures > self.max_retries or time.monotonic() + pause > deadline:
                 raise problem
@@ -293,8 +342,13 @@ class DiscordRest:
         if left <= 0:
             return
         if time.monotonic() + left > deadline:
-            raise DiscordUnavailable(f"rate limited by Discord for {left:.2f} s more", route=route, status=429,
-                                     retry_after=left, global_limit=global_until >= until)
+            raise DiscordUnavailable(
+                f"rate limited by Discord for {left:.2f} s more",
+                route=route,
+                status=429,
+                retry_after=left,
+                global_limit=global_until >= until,
+            )
         self._sleep(left)
 
     def _rate_limited(self, bucket: str, response: httpx.Response, route: str) -> None:
@@ -309,16 +363,23 @@ class DiscordRest:
         if retry_after is None:
             retry_after = RATE_LIMIT_FALLBACK
         retry_after = max(RATE_LIMIT_LEAST, retry_after)
-        is_global = bool(data.get("global")) or headers.get("X-RateLimit-Global", "").lower() == "true" \
+        is_global = (
+            bool(data.get("global"))
+            or headers.get("X-RateLimit-Global", "").lower() == "true"
             or headers.get("X-RateLimit-Scope", "").lower() == "global"
+        )
         until = time.monotonic() + retry_after
         with self._lock:
             if is_global:
                 self._global_until = max(self._global_until, until)
             else:
                 self._route_until[bucket] = max(self._route_until.get(bucket, 0.0), until)
-        logger.info("rollbook: %s: rate limited (%s) for %.2f s", route, "global" if is_global else "route",
-                    retry_after)
+        logger.info(
+            "rollbook: %s: rate limited (%s) for %.2f s",
+            route,
+            "global" if is_global else "route",
+            retry_after,
+        )
 
     def _note_bucket(self, bucket: str, response: httpx.Response) -> None:
         """A bucket spent (``X-RateLimit-Remaining: 0``) holds its route until its reset: waiting
@@ -328,7 +389,9 @@ class DiscordRest:
         reset_after = _seconds(response.headers.get("X-RateLimit-Reset-After"))
         if reset_after:
             with self._lock:
-                self._route_until[bucket] = max(self._route_until.get(bucket, 0.0), time.monotonic() + reset_after)
+                self._route_until[bucket] = max(
+                    self._route_until.get(bucket, 0.0), time.monotonic() + reset_after
+                )
 
     @staticmethod
     def _refused(response: httpx.Response, route: str) -> DiscordRefused:
@@ -336,8 +399,13 @@ class DiscordRest:
         data = data if isinstance(data, dict) else {}
         code = data.get("code") if isinstance(data.get("code"), int) else None
         detail = str(data.get("message") or response.reason_phrase or "")[:200]
-        return DiscordRefused(f"Discord refused {route}: {response.status_code} {detail}".strip(), route=route,
-                              status=response.status_code, code=code, detail=detail)
+        return DiscordRefused(
+            f"Discord refused {route}: {response.status_code} {detail}".strip(),
+            route=route,
+            status=response.status_code,
+            code=code,
+            detail=detail,
+        )
 
 
 _made = threading.Lock()

@@ -28,13 +28,25 @@ def _from_hex(text: str | None, length: int) -> bytes | None:
         return None
 
 
-def verify(public_key_hex: str | None, signature_hex: str | None, timestamp: str | None, body: bytes, *,
-           now: float | None = None) -> bool:
+def verify(
+    public_key_hex: str | None,
+    signature_hex: str | None,
+    timestamp: str | None,
+    body: bytes,
+    *,
+    now: float | None = None,
+) -> bool:
     """Whether ``body`` was signed by the application's key at ``timestamp`` (Unix seconds), less than
     ``MAX_AGE`` ago. False, never an exception, for anything missing or malformed."""
     key = _from_hex(public_key_hex, _KEY_HEX)
     signature = _from_hex(signature_hex, _SIGNATURE_HEX)
-    if key is None or signature is None or not timestamp or not timestamp.isascii() or not timestamp.isdigit():
+    if (
+        key is None
+        or signature is None
+        or not timestamp
+        or not timestamp.isascii()
+        or not timestamp.isdigit()
+    ):
         return False
     moment = time.time() if now is None else now
     if abs(moment - int(timestamp)) > MAX_AGE:

@@ -34,8 +34,14 @@ class Channel:
 
 
 def _channel(row: DiscordChannel) -> Channel:
-    return Channel(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, chronicle_id=row.chronicle_id,
-                   last_posted=row.last_posted, has_webhook=row.webhook_sealed is not None)
+    return Channel(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        chronicle_id=row.chronicle_id,
+        last_posted=row.last_posted,
+        has_webhook=row.webhook_sealed is not None,
+    )
 
 
 def _link_context(guild_id: str, channel_id: str, user_id: str) -> str:
@@ -48,26 +54,42 @@ def _webhook_context(channel_id: str) -> str:
 
 # --- links ---------------------------------------------------------------------------------------
 
+
 def _link_row(session: Session, guild_id: str, channel_id: str, user_id: str) -> DiscordLink | None:
-    return session.scalars(select(DiscordLink).where(
-        DiscordLink.guild_id == guild_id, DiscordLink.channel_id == channel_id,
-        DiscordLink.discord_user_id == user_id)).first()
+    return session.scalars(
+        select(DiscordLink).where(
+            DiscordLink.guild_id == guild_id,
+            DiscordLink.channel_id == channel_id,
+            DiscordLink.discord_user_id == user_id,
+        )
+    ).first()
 
 
 def link(session: Session, guild_id: str, channel_id: str, user_id: str, member: Member) -> None:
     """Make ``user_id`` act as ``member`` in this channel (an earlier link there is closed first)."""
     unlink(session, guild_id, channel_id, user_id)
     token = member_cases.open_session(session, member, ttl=None)["token"]
-    sealed = seal.seal(token.encode("ascii"), member.chronicle_id, _link_context(guild_id, channel_id, user_id))
-    session.add(DiscordLink(guild_id=guild_id, channel_id=channel_id, discord_user_id=user_id, member_id=member.id,
-                            token_sealed=sealed, created_at=now()))
+    sealed = seal.seal(
+        token.encode("ascii"), member.chronicle_id, _link_context(guild_id, channel_id, user_id)
+    )
+    session.add(
+        DiscordLink(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            discord_user_id=user_id,
+            member_id=member.id,
+            token_sealed=sealed,
+            created_at=now(),
+        )
+    )
     session.flush()
 
 
 def _token(row: DiscordLink, chronicle_id: int) -> str | None:
     try:
-        return seal.unseal(row.token_sealed, chronicle_id,
-                           _link_context(row.guild_id, row.channel_id, row.discord_user_id)).decode("ascii")
+        return seal.unseal(
+            row.token_sealed, chronicle_id, _link_context(row.guild_id, row.channel_id, row.discord_user_id)
+        ).decode("ascii")
     except seal.SecretKeyError:  # the operator's secret changed: the link opens nothing
         return None
 
@@ -99,6 +121,7 @@ def unlink(session: Session, guild_id: str, channel_id: str, user_id: str) -> bo
 
 # --- channels ------------------------------------------------------------------------------------
 
+
 def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: Member) -> Channel:
     """The Storyteller binds the channel to their chronicle; posting starts after the log's head
     (no history is posted). Binding it again moves it (its webhook and answered marks are kept)."""
@@ -107,15 +130,31 @@ def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: 
     row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id)).first()
     stamp = now()
     if row is None:
-        row = DiscordChannel(guild_id=guild_id, channel_id=channel_id, chronicle_id=storyteller.chronicle_id,
-                             bound_by=storyteller.id, last_posted=head, created_at=stamp, updated_at=stamp)
+        row = DiscordChannel(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            chronicle_id=storyteller.chronicle_id,
+            bound_by=storyteller.id,
+            last_posted=head,
+            created_at=stamp,
+            updated_at=stamp,
+        )
         session.add(row)
     elif row.chronicle_id != storyteller.chronicle_id:
-        row.chronicle_id, row.bound_by, row.last_posted, row.updated_at = storyteller.chronicle_id, storyteller.id, head, stamp
+        row.chronicle_id, row.bound_by, row.last_posted, row.updated_at = (
+            storyteller.chronicle_id,
+            storyteller.id,
+            head,
+            stamp,
+        )
         session.execute(delete(DiscordAnswered).where(DiscordAnswered.channel_row == row.id))
     session.flush()
-    if session.get_bind().dialect.name == "postgresql":  # every process's poster follows it now (server.listen)
-        session.execute(text("SELECT pg_notify('rollbook_discord', :chronicle)"), {"chronicle": str(row.chronicle_id)})
+    if (
+        session.get_bind().dialect.name == "postgresql"
+    ):  # every process's poster follows it now (server.listen)
+        session.execute(
+            text("SELECT pg_notify('rollbook_discord', :chronicle)"), {"chronicle": str(row.chronicle_id)}
+        )
     return _channel(row)
 
 
@@ -125,8 +164,9 @@ def channel_of(session: Session, channel_id: str) -> Channel | None:
 
 
 def channels_of(session: Session, chronicle_id: int) -> list[Channel]:
-    rows = session.scalars(select(DiscordChannel).where(DiscordChannel.chronicle_id == chronicle_id)
-                           .order_by(DiscordChannel.id))
+    rows = session.scalars(
+        select(DiscordChannel).where(DiscordChannel.chronicle_id == chronicle_id).order_by(DiscordChannel.id)
+    )
     return [_channel(row) for row in rows]
 
 
@@ -135,7 +175,9 @@ def webhook_url(session: Session, channel_row_id: int) -> str | None:
     if row is None or row.webhook_sealed is None:
         return None
     try:
-        return seal.unseal(row.webhook_sealed, row.chronicle_id, _webhook_context(row.channel_id)).decode("utf-8")
+        return seal.unseal(row.webhook_sealed, row.chronicle_id, _webhook_context(row.channel_id)).decode(
+            "utf-8"
+        )
     except seal.SecretKeyError:
         return None
 
@@ -150,23 +192,36 @@ def set_webhook(session: Session, channel_row_id: int, url: str) -> None:
 
 
 def answered(session: Session, channel_row_id: int, after: int, upto: int) -> set[int]:
-    return set(session.scalars(select(DiscordAnswered.seq).where(
-        DiscordAnswered.channel_row == channel_row_id, DiscordAnswered.seq > after, DiscordAnswered.seq <= upto)))
+    return set(
+        session.scalars(
+            select(DiscordAnswered.seq).where(
+                DiscordAnswered.channel_row == channel_row_id,
+                DiscordAnswered.seq > after,
+                DiscordAnswered.seq <= upto,
+            )
+        )
+    )
 
 
 def advance(session: Session, channel_row_id: int, seq: int) -> bool:
     """``last_posted = seq`` only when it was below (never moved back): whether this call moved it."""
-    moved = session.execute(update(DiscordChannel).where(
-        DiscordChannel.id == channel_row_id, DiscordChannel.last_posted < seq)
-        .values(last_posted=seq, updated_at=now()).execution_options(synchronize_session=False)).rowcount
+    moved = session.execute(
+        update(DiscordChannel)
+        .where(DiscordChannel.id == channel_row_id, DiscordChannel.last_posted < seq)
+        .values(last_posted=seq, updated_at=now())
+        .execution_options(synchronize_session=False)
+    ).rowcount
     return moved == 1
 
 
 def mark_answered(session: Session, chronicle_id: int, channel_id: str, seqs: Iterable[int]) -> None:
     """The entries an interaction showed in ``channel_id``, when that channel is bound to their
     chronicle: the poster skips them there."""
-    row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id,
-                                                        DiscordChannel.chronicle_id == chronicle_id)).first()
+    row = session.scalars(
+        select(DiscordChannel).where(
+            DiscordChannel.channel_id == channel_id, DiscordChannel.chronicle_id == chronicle_id
+        )
+    ).first()
     if row is None:
         return
     for seq in sorted(set(seqs)):

@@ -10,11 +10,24 @@ from typing import Any
 
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
-from rollbook.fair.seeds import (
-    _HEX64, CLIENT_SEED, CLIENT_SEED_MAX, HIDDEN, MISMATCH, PENDING, PUBLIC, REROLL, SEED_COMMIT, SEED_REVEAL,
-    STREAMS, VERIFIED, check_client_seed, is_commitment, seed_matches,
-)
 from rollbook.fair.report import DrawCheck, FairProblem, FairReport, SeedState
+from rollbook.fair.seeds import (
+    _HEX64,
+    CLIENT_SEED,
+    CLIENT_SEED_MAX,
+    HIDDEN,
+    MISMATCH,
+    PENDING,
+    PUBLIC,
+    REROLL,
+    SEED_COMMIT,
+    SEED_REVEAL,
+    STREAMS,
+    VERIFIED,
+    check_client_seed,
+    is_commitment,
+    seed_matches,
+)
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
 
@@ -62,21 +75,37 @@ class _LogCheck:
     def commit(self, seq: int, receipt: Any) -> None:
         commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
         stream = receipt.get("stream", PUBLIC) if isinstance(receipt, Mapping) else None
-        if not is_commitment(commitment) or receipt.get("algorithm") != FAIR_ALGORITHM or stream not in STREAMS:
+        if (
+            not is_commitment(commitment)
+            or receipt.get("algorithm") != FAIR_ALGORITHM
+            or stream not in STREAMS
+        ):
             self.problems.append(FairProblem(seq, "seed_commit_malformed"))
             return
         if commitment in self.seeds:
-            self.problems.append(FairProblem(seq, "seed_commit_repeated", {
-                "commitment": commitment, "first": self.seeds[commitment].committed_at}))
+            self.problems.append(
+                FairProblem(
+                    seq,
+                    "seed_commit_repeated",
+                    {"commitment": commitment, "first": self.seeds[commitment].committed_at},
+                )
+            )
             return
         active = self.active.get(stream)
-        if active is not None and self.seeds[active].legacy and "stream" in receipt and HIDDEN not in self.active:
+        if (
+            active is not None
+            and self.seeds[active].legacy
+            and "stream" in receipt
+            and HIDDEN not in self.active
+        ):
             # F-7 reaching a chronicle made before it: the one seed in use, holding hidden rolls not
             # revealed yet, continues as the hidden stream's (migration 0010_legacy_hidden_seed)
             self.seeds[active].stream = HIDDEN
             self.active[HIDDEN] = active
             active = None
-        if active is not None:  # F-5, F-7: one seed in use at a time per stream, else the server could pick one
+        if (
+            active is not None
+        ):  # F-5, F-7: one seed in use at a time per stream, else the server could pick one
             self.problems.append(FairProblem(seq, "seed_commit_while_active", {"active": active}))
         self.seeds[commitment] = _Seed(commitment, seq, stream, legacy="stream" not in receipt)
         self.active[stream] = commitment
@@ -96,8 +125,11 @@ class _LogCheck:
             self.problems.append(FairProblem(seq, "seed_reveal_uncommitted", {"commitment": commitment}))
             return
         if known.revealed_at is not None:
-            self.problems.append(FairProblem(seq, "seed_revealed_twice", {
-                "commitment": commitment, "first": known.revealed_at}))
+            self.problems.append(
+                FairProblem(
+                    seq, "seed_revealed_twice", {"commitment": commitment, "first": known.revealed_at}
+                )
+            )
             return
         if known.legacy and receipt.get("stream") in STREAMS and receipt["stream"] != known.stream:
             # a seed committed before F-7 names its stream first in its reveal (0010_legacy_hidden_seed)
@@ -106,8 +138,17 @@ class _LogCheck:
                 self.active.setdefault(receipt["stream"], commitment)
             known.stream = receipt["stream"]
         if receipt.get("stream", known.stream) != known.stream:
-            self.problems.append(FairProblem(seq, "seed_reveal_stream_differs", {
-                "commitment": commitment, "stream": str(receipt.get("stream")), "committed": known.stream}))
+            self.problems.append(
+                FairProblem(
+                    seq,
+                    "seed_reveal_stream_differs",
+                    {
+                        "commitment": commitment,
+                        "stream": str(receipt.get("stream")),
+                        "committed": known.stream,
+                    },
+                )
+            )
         known.revealed_at = seq
         known.counted = counted
         seed = bytes.fromhex(text)
@@ -154,8 +195,9 @@ class _LogCheck:
                     continue
                 active = self.active.get(PUBLIC)
                 if active is not None:  # F-6: every online roll carries its record
-                    self.problems.append(FairProblem(seq, "fair_record_missing", {"commitment": active},
-                                                     draw.reroll))
+                    self.problems.append(
+                        FairProblem(seq, "fair_record_missing", {"commitment": active}, draw.reroll)
+                    )
                 elif seq not in self.unproven:
                     self.unproven.append(seq)
                 continue
@@ -169,10 +211,14 @@ class _LogCheck:
             problems.append(FairProblem(seq, code, params, draw.reroll))
 
         record = draw.record
-        shape_ok = (isinstance(record, Mapping) and is_commitment(record.get("commitment"))
-                    and isinstance(record.get("client_seed"), str)
-                    and isinstance(record.get("nonce"), int) and not isinstance(record.get("nonce"), bool)
-                    and 1 <= record["nonce"] <= LARGEST_ID)
+        shape_ok = (
+            isinstance(record, Mapping)
+            and is_commitment(record.get("commitment"))
+            and isinstance(record.get("client_seed"), str)
+            and isinstance(record.get("nonce"), int)
+            and not isinstance(record.get("nonce"), bool)
+            and 1 <= record["nonce"] <= LARGEST_ID
+        )
         if not shape_ok:
             problem("fair_record_malformed")
             self.finish(entry, receipt, draw, member, problems)
@@ -194,8 +240,13 @@ class _LogCheck:
         self.used[(commitment, nonce)] = (seq, content)
         known = self.seeds.get(commitment)
         stream = record.get("stream", PUBLIC)
-        if known is not None and known.legacy and stream == HIDDEN != known.stream and HIDDEN not in self.active \
-                and self.active.get(known.stream) == commitment:
+        if (
+            known is not None
+            and known.legacy
+            and stream == HIDDEN != known.stream
+            and HIDDEN not in self.active
+            and self.active.get(known.stream) == commitment
+        ):
             # a seed committed before F-7 that went on as the hidden stream's (0010_legacy_hidden_seed)
             del self.active[known.stream]
             known.stream = HIDDEN
@@ -212,8 +263,12 @@ class _LogCheck:
             # F-7: a hidden roll from the public stream would be recomputed by anyone once it is revealed
             hidden = entry.get("visibility") == "hidden"
             if hidden != (known.stream == HIDDEN):
-                problem("fair_wrong_stream", stream=known.stream,
-                        visibility=str(entry.get("visibility")), commitment=commitment)
+                problem(
+                    "fair_wrong_stream",
+                    stream=known.stream,
+                    visibility=str(entry.get("visibility")),
+                    commitment=commitment,
+                )
         previous = self.last_nonce.get(commitment)
         if previous is not None and nonce <= previous:  # F-3: the next nonce, never one used before
             problem("fair_nonce_order", nonce=nonce, previous=previous)
@@ -224,14 +279,23 @@ class _LogCheck:
                 if set_in is None:
                     problem("fair_client_seed_not_default", used=client, member=member)
                 else:
-                    problem("fair_client_seed_differs", used=client, expected=expected, member=member,
-                            set_in=set_in)
+                    problem(
+                        "fair_client_seed_differs",
+                        used=client,
+                        expected=expected,
+                        member=member,
+                        set_in=set_in,
+                    )
         self.finish(entry, receipt, draw, member, problems)
 
-    def finish(self, entry: Mapping, receipt: Mapping, draw: ReceiptDraw, member: Any,
-               problems: list[FairProblem]) -> None:
-        self.draws.append(_Draw(entry["seq"], draw.part, draw.reroll, member, entry.get("chronicle"), receipt, draw,
-                                problems))
+    def finish(
+        self, entry: Mapping, receipt: Mapping, draw: ReceiptDraw, member: Any, problems: list[FairProblem]
+    ) -> None:
+        self.draws.append(
+            _Draw(
+                entry["seq"], draw.part, draw.reroll, member, entry.get("chronicle"), receipt, draw, problems
+            )
+        )
 
     # the end: faces under the revealed seeds
 
@@ -243,8 +307,10 @@ class _LogCheck:
         self.nonce_gaps()
         self.counts_revealed()
         self.problems.sort(key=lambda p: (p.seq, -1 if p.reroll is None else p.reroll))
-        seeds = tuple(SeedState(s.commitment, s.committed_at, s.revealed_at, s.seed.hex() if s.seed else None,
-                                s.stream) for s in self.seeds.values())
+        seeds = tuple(
+            SeedState(s.commitment, s.committed_at, s.revealed_at, s.seed.hex() if s.seed else None, s.stream)
+            for s in self.seeds.values()
+        )
         return FairReport(tuple(checks), tuple(self.problems), seeds, tuple(self.unproven), self.redacted)
 
     def verdict(self, pending: _Draw) -> DrawCheck:
@@ -259,7 +325,11 @@ class _LogCheck:
 
         if known is not None and known.seed is not None and well_formed:
             chronicle = pending.chronicle
-            if isinstance(chronicle, bool) or not isinstance(chronicle, int) or not 0 <= chronicle <= LARGEST_ID:
+            if (
+                isinstance(chronicle, bool)
+                or not isinstance(chronicle, int)
+                or not 0 <= chronicle <= LARGEST_ID
+            ):
                 problem("fair_cannot_replay")
             else:
                 try:
@@ -278,11 +348,20 @@ class _LogCheck:
         else:
             status = VERIFIED
         return DrawCheck(
-            seq=pending.seq, part=pending.part, reroll=pending.reroll, member=pending.member,
-            commitment=commitment, client_seed=record.get("client_seed") if well_formed else None,
-            nonce=record.get("nonce") if well_formed else None, sizes=drawn.sizes, faces=drawn.faces,
-            expected=expected, status=status, problems=tuple(pending.problems),
-            stream=str(record.get("stream", PUBLIC)) if well_formed else PUBLIC)
+            seq=pending.seq,
+            part=pending.part,
+            reroll=pending.reroll,
+            member=pending.member,
+            commitment=commitment,
+            client_seed=record.get("client_seed") if well_formed else None,
+            nonce=record.get("nonce") if well_formed else None,
+            sizes=drawn.sizes,
+            faces=drawn.faces,
+            expected=expected,
+            status=status,
+            problems=tuple(pending.problems),
+            stream=str(record.get("stream", PUBLIC)) if well_formed else PUBLIC,
+        )
 
     def may_hide(self, known: _Seed | None) -> bool:
         """Whether an export may hold rolls of this seed that it does not show: a player's export
@@ -309,8 +388,11 @@ class _LogCheck:
             missing = [n for n in range(1, max(nonces) + 1) if n not in nonces]
             if missing:
                 at = known.revealed_at if known and known.revealed_at else max(seq for _, seq in used)
-                self.problems.append(FairProblem(at, "fair_nonce_missing", {
-                    "commitment": commitment, "nonces": _ranges(missing)}))
+                self.problems.append(
+                    FairProblem(
+                        at, "fair_nonce_missing", {"commitment": commitment, "nonces": _ranges(missing)}
+                    )
+                )
 
     def counts_revealed(self) -> None:
         """F-8: a reveal says how many rolls and follow-ups used the seed and the last nonce; an export
@@ -324,13 +406,33 @@ class _LogCheck:
             nonces = {nonce for nonce, _ in by_seed.get(known.commitment, [])}
             found_last = max(nonces, default=0)
             if len(nonces) < rolls or found_last < last:
-                self.problems.append(FairProblem(known.revealed_at, "fair_rolls_missing", {
-                    "commitment": known.commitment, "rolls": rolls, "found": len(nonces), "last": last,
-                    "found_last": found_last}))
+                self.problems.append(
+                    FairProblem(
+                        known.revealed_at,
+                        "fair_rolls_missing",
+                        {
+                            "commitment": known.commitment,
+                            "rolls": rolls,
+                            "found": len(nonces),
+                            "last": last,
+                            "found_last": found_last,
+                        },
+                    )
+                )
             elif len(nonces) > rolls or found_last > last:
-                self.problems.append(FairProblem(known.revealed_at, "fair_rolls_beyond_reveal", {
-                    "commitment": known.commitment, "rolls": rolls, "found": len(nonces), "last": last,
-                    "found_last": found_last}))
+                self.problems.append(
+                    FairProblem(
+                        known.revealed_at,
+                        "fair_rolls_beyond_reveal",
+                        {
+                            "commitment": known.commitment,
+                            "rolls": rolls,
+                            "found": len(nonces),
+                            "last": last,
+                            "found_last": found_last,
+                        },
+                    )
+                )
 
 
 def _counted(receipt: Mapping) -> tuple[int, int] | None | bool:
@@ -365,7 +467,11 @@ def check_log(entries: Iterable[Any]) -> FairReport:
     a ``seq`` are skipped: the hash chain's verifier reports them."""
     check = _LogCheck()
     for entry in entries:
-        if not isinstance(entry, Mapping) or isinstance(entry.get("seq"), bool) or not isinstance(entry.get("seq"), int):
+        if (
+            not isinstance(entry, Mapping)
+            or isinstance(entry.get("seq"), bool)
+            or not isinstance(entry.get("seq"), int)
+        ):
             continue
         if entry.get("redacted"):
             check.redacted += 1

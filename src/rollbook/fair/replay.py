@@ -16,6 +16,7 @@ from rollbook.rules.base import RuleError
 
 # --- the dice a receipt drew ---------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ReceiptDraw:
     """One nonce's dice as a receipt records them: the roll's own draw or one follow-up."""
@@ -40,7 +41,9 @@ def receipt_draws(receipt: Mapping) -> list[ReceiptDraw]:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("dice"), list):
             raise RuleError("fair_cannot_replay")
         faces = _faces(entry.get("faces"))
-        draws.append(ReceiptDraw(REROLL, index, entry.get("fair"), faces, (_REROLL_SIDES,) * len(entry["dice"])))
+        draws.append(
+            ReceiptDraw(REROLL, index, entry.get("fair"), faces, (_REROLL_SIDES,) * len(entry["dice"]))
+        )
     return draws
 
 
@@ -89,8 +92,12 @@ class _RollPlan:
     def of(cls, receipt: Mapping) -> _RollPlan:
         try:
             system_id = receipt.get("system")
-            requests = {"v20": v20.V20Request, "v5": v5.V5Request, "tiers": tiers.TiersRequest,
-                        "rollunder": rollunder.RollUnderRequest}
+            requests = {
+                "v20": v20.V20Request,
+                "v5": v5.V5Request,
+                "tiers": tiers.TiersRequest,
+                "rollunder": rollunder.RollUnderRequest,
+            }
             if system_id == "v20" and receipt.get("kind") == "soak":  # V20-16: soak has its own pool
                 system, request_cls = Shim(v20.soak_needed, v20.resolve_soak), v20.SoakRequest
             elif system_id == "v20" and receipt.get("kind") == "damage":  # V20-17: the damage roll's own pool
@@ -99,14 +106,24 @@ class _RollPlan:
                 system, request_cls = get_system(system_id), requests[system_id]
             else:
                 raise RuleError("fair_cannot_replay")
-            steps = [_Step(system, request_from_plain(request_cls, receipt.get("request")),
-                           _faces(receipt.get("faces")))]
+            steps = [
+                _Step(
+                    system,
+                    request_from_plain(request_cls, receipt.get("request")),
+                    _faces(receipt.get("faces")),
+                )
+            ]
             if system_id == "v5" and "rouse" in receipt:  # V5-11: the Rouse die after the test's dice
                 rouse = receipt["rouse"]
                 if not isinstance(rouse, Mapping):
                     raise RuleError("fair_cannot_replay")
-                steps.append(_Step(system, request_from_plain(v5.V5Request, rouse.get("request")),
-                                   _faces(rouse.get("faces"))))
+                steps.append(
+                    _Step(
+                        system,
+                        request_from_plain(v5.V5Request, rouse.get("request")),
+                        _faces(rouse.get("faces")),
+                    )
+                )
         except RuleError as refused:
             if refused.code == "fair_cannot_replay":
                 raise
@@ -123,7 +140,7 @@ class _RollPlan:
             asked: list[int] = []
             try:
                 while len(asked) <= len(step.faces):
-                    more = step.system.needed(step.request, step.faces[:len(asked)])
+                    more = step.system.needed(step.request, step.faces[: len(asked)])
                     if not more:
                         break
                     asked.extend(more)

@@ -25,7 +25,10 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 # --- one roll's faces, by hand ---------------------------------------------------------------------
 
-def faces_for(seed: bytes, chronicle: int, client_seed: str, nonce: int, sizes: Iterable[int]) -> tuple[int, ...]:
+
+def faces_for(
+    seed: bytes, chronicle: int, client_seed: str, nonce: int, sizes: Iterable[int]
+) -> tuple[int, ...]:
     """F-4: the faces of dice of these sizes, in order, under one seed, chronicle, client seed and nonce."""
     source = FairDice(seed, chronicle, client_seed, nonce)
     return tuple(face for sides in sizes for face in source.draw(1, sides))

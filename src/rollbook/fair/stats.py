@@ -149,7 +149,9 @@ def tally(entries: Iterable[Mapping | None]) -> Tally:
             member = None
         elif isinstance(actor.get("name"), str):
             out.names.setdefault(member, actor["name"])
-        new_from = len(draws) - 1 if entry.get("kind") == REROLL else 0  # a follow-up repeats its roll's draws
+        new_from = (
+            len(draws) - 1 if entry.get("kind") == REROLL else 0
+        )  # a follow-up repeats its roll's draws
         for draw in draws[new_from:]:
             out.add(member, draw.sizes, draw.faces)
         out.rolls += 1

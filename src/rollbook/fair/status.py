@@ -31,8 +31,11 @@ def fair_status(receipt: Mapping, chronicle: int, revealed: Mapping[str, bytes])
             status = PENDING
             continue
         try:
-            if (record.get("algorithm") != FAIR_ALGORITHM or not seed_matches(seed, commitment)
-                    or recompute(receipt, draw, seed, chronicle) != draw.faces):
+            if (
+                record.get("algorithm") != FAIR_ALGORITHM
+                or not seed_matches(seed, commitment)
+                or recompute(receipt, draw, seed, chronicle) != draw.faces
+            ):
                 return MISMATCH
         except (RuleError, KeyError, TypeError):
             return MISMATCH

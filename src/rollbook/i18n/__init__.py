@@ -11,7 +11,7 @@ code the rules emit has its msgid in ``rollbook.i18n.messages``.
 from __future__ import annotations
 
 import gettext
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 LANGUAGES = ("en", "fr", "es")
@@ -19,7 +19,7 @@ DEFAULT_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
 
-def N_(text: str) -> str:  # noqa: N802 - the gettext convention for "mark, translate later"
+def N_(text: str) -> str:
     return text
 
 
@@ -36,7 +36,7 @@ def domains(lang: str) -> list[str]:
     return sorted(po.stem for po in folder.glob("*.po"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """Every domain of one language chained together; English falls through to the msgids."""
     lang = normalize(lang)
@@ -44,7 +44,9 @@ def translations(lang: str) -> gettext.NullTranslations:
     for domain in domains(lang):
         mo_path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
         if not mo_path.is_file():
-            raise CatalogueNotCompiled(f"{mo_path.with_suffix('.po')} is not compiled; " + REBUILD_HINT.format(domain=domain))
+            raise CatalogueNotCompiled(
+                f"{mo_path.with_suffix('.po')} is not compiled; " + REBUILD_HINT.format(domain=domain)
+            )
         with mo_path.open("rb") as handle:
             catalogue = gettext.GNUTranslations(handle)
         catalogue.add_fallback(merged)
@@ -68,9 +70,11 @@ def translate(text: str, lang: str, **params) -> str:
 # DJ", director de juego), V20 and V5 "le Conteur" / "el Narrador". The catalogues say Storyteller; a game of the
 # first kind reads each translated text through ``game_master_words`` (the articles agree: le/du/au MJ, el/del/al DJ).
 GAME_MASTER_SYSTEMS = ("tiers", "rollunder")
-_GAME_MASTER = {"en": (("Storyteller's", "GM's"), ("Storyteller", "GM")),
-                "fr": (("Conteuse", "MJ"), ("Conteur", "MJ")),
-                "es": (("Narradora", "DJ"), ("Narrador", "DJ"))}
+_GAME_MASTER = {
+    "en": (("Storyteller's", "GM's"), ("Storyteller", "GM")),
+    "fr": (("Conteuse", "MJ"), ("Conteur", "MJ")),
+    "es": (("Narradora", "DJ"), ("Narrador", "DJ")),
+}
 
 
 def game_master_words(text: str, lang: str) -> str:

@@ -28,7 +28,9 @@ from rollbook.i18n.messages_v5table import V5TABLE_MESSAGES
 
 ENGINE_MESSAGES: dict[str, str] = {
     # rules.base
-    "face_out_of_range": N_("Face {face} (position {index} of {field}) is not on a d{sides}: faces run 1 to {sides}."),
+    "face_out_of_range": N_(
+        "Face {face} (position {index} of {field}) is not on a d{sides}: faces run 1 to {sides}."
+    ),
     "not_an_integer": N_("{field} must be a whole number, not {value}."),
     "out_of_range": N_("{field} must be between {low} and {high}, not {value}."),
     "out_of_range_min": N_("{field} must be at least {low}, not {value}."),
@@ -39,7 +41,9 @@ ENGINE_MESSAGES: dict[str, str] = {
     "not_enough_faces": N_("The roll needs {needed} faces; only {given} were given."),
     "bad_die": N_("Cannot draw {n} dice of {sides} sides."),
     # V20
-    "untrained_knowledge_refused": N_("An untrained Knowledge cannot be rolled unless the Storyteller allows it."),
+    "untrained_knowledge_refused": N_(
+        "An untrained Knowledge cannot be rolled unless the Storyteller allows it."
+    ),
     "specialty_untrained": N_("A specialty cannot be used with an untrained ability."),
     "specialty_rating_missing": N_("A specialty needs the rating of its trait."),
     "willpower_on_willpower_roll": N_("Willpower cannot add a success to a Willpower roll."),
@@ -66,11 +70,24 @@ ENGINE_MESSAGES: dict[str, str] = {
 
 # Every area's codes, in one table (an area's code that repeats another's is a test failure, not an override).
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
-    TIERS_MESSAGES, PLAY_ERROR_MESSAGES, FAIR_MESSAGES, AUTHORITY_ERROR_MESSAGES, EXCHANGE_ERROR_MESSAGES,
-    SECURITY_MESSAGES, POWERS_MESSAGES, RULES_MESSAGES, INTEROP_MESSAGES, EXCHANGE_ODDS_MESSAGES,
-    SOLO_MESSAGES, V5TABLE_MESSAGES, DISCORD_MESSAGES, SAVED_MESSAGES,
+    TIERS_MESSAGES,
+    PLAY_ERROR_MESSAGES,
+    FAIR_MESSAGES,
+    AUTHORITY_ERROR_MESSAGES,
+    EXCHANGE_ERROR_MESSAGES,
+    SECURITY_MESSAGES,
+    POWERS_MESSAGES,
+    RULES_MESSAGES,
+    INTEROP_MESSAGES,
+    EXCHANGE_ODDS_MESSAGES,
+    SOLO_MESSAGES,
+    V5TABLE_MESSAGES,
+    DISCORD_MESSAGES,
+    SAVED_MESSAGES,
 )
-ERROR_MESSAGES: dict[str, str] = {code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()}
+ERROR_MESSAGES: dict[str, str] = {
+    code: text for table in (ENGINE_MESSAGES, *AREA_MESSAGES) for code, text in table.items()
+}
 
 
 def error_message(code: str, lang: str, params: dict[str, Any]) -> str:

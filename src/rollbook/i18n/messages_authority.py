@@ -10,17 +10,27 @@ from rollbook.i18n import N_, translate
 
 AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
     # play layer (rollbook.play.authority, rollbook.play.turns)
-    "not_an_edge": N_("{field} is not something the Storyteller grants here; the Storyteller grants: {edges}."),
-    "turn_blood_exceeded": N_("{spent} blood already spent this turn; {amount} more would pass the {per_turn} per turn "
-                              "of this Generation."),
+    "not_an_edge": N_(
+        "{field} is not something the Storyteller grants here; the Storyteller grants: {edges}."
+    ),
+    "turn_blood_exceeded": N_(
+        "{spent} blood already spent this turn; {amount} more would pass the {per_turn} per turn "
+        "of this Generation."
+    ),
     "turn_runs": N_("A turn is running: only the Storyteller moves to the next turn ({action})."),
-    "no_multiple_actions": N_("Multiple actions are offered for V20 tests, willpower and virtue rolls, not {system} {kind}."),
+    "no_multiple_actions": N_(
+        "Multiple actions are offered for V20 tests, willpower and virtue rolls, not {system} {kind}."
+    ),
     # server (rollbook.server.usecases.authority, grants, scenes)
-    "grant_required": N_("Only the Storyteller sets {edges}: ask the Storyteller (send the roll with \"ask\": true)."),
+    "grant_required": N_(
+        'Only the Storyteller sets {edges}: ask the Storyteller (send the roll with "ask": true).'
+    ),
     "ask_not_found": N_("No ask {ask} in this chronicle."),
     "ask_decided": N_("Ask {ask} was already decided ({decision}, entry {seq})."),
     "not_your_ask": N_("Only the player who asked may withdraw ask {ask}."),
-    "asker_gone": N_("Ask {ask} was made by a player who has left the table or no longer plays this character."),
+    "asker_gone": N_(
+        "Ask {ask} was made by a player who has left the table or no longer plays this character."
+    ),
     "nothing_granted": N_("A standing grant needs at least one edge."),
     "standing_not_found": N_("No standing grant {standing} in this chronicle."),
     "standing_ended": N_("Standing grant {standing} already ended (entry {seq})."),
@@ -31,9 +41,10 @@ AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
 
 # Warnings on a receipt or an answer: {"code": ..., params}; shown, never enforced.
 AUTHORITY_WARNINGS: dict[str, str] = {
-    "willpower_per_turn": N_("Willpower success number {count} this turn: the table allows {limit} per turn."),
+    "willpower_per_turn": N_(
+        "Willpower success number {count} this turn: the table allows {limit} per turn."
+    ),
 }
-
 
 
 def warning_text(warning: dict, lang: str) -> str:

@@ -7,7 +7,9 @@ from rollbook.i18n import N_
 
 DISCORD_MESSAGES: dict[str, str] = {
     "discord_signature_invalid": N_("The request's Discord signature is missing, invalid or stale."),
-    "discord_not_linked": N_("Link your Discord account here first: /link with an invitation code or your member key."),
+    "discord_not_linked": N_(
+        "Link your Discord account here first: /link with an invitation code or your member key."
+    ),
     "discord_unknown_command": N_("Unknown command {command}."),
     "discord_unknown_interaction": N_("This button or form is not known here ({type})."),
     "discord_name_a_character": N_("Name a character: you have several, or none."),

@@ -6,10 +6,16 @@ from __future__ import annotations
 from rollbook.i18n import N_
 
 INTEROP_MESSAGES: dict[str, str] = {
-    "import_refused": N_("The {format} file cannot be imported as it is: {count} problem(s), the first at {field}."),
+    "import_refused": N_(
+        "The {format} file cannot be imported as it is: {count} problem(s), the first at {field}."
+    ),
     "import_unknown_format": N_("This file is not one of the formats rollbook reads ({expected})."),
-    "import_wrong_system": N_("A {format} file holds a {system} character; this chronicle plays {chronicle}."),
-    "export_wrong_system": N_("The {format} format holds {system} characters; this chronicle plays {chronicle}."),
+    "import_wrong_system": N_(
+        "A {format} file holds a {system} character; this chronicle plays {chronicle}."
+    ),
+    "export_wrong_system": N_(
+        "The {format} format holds {system} characters; this chronicle plays {chronicle}."
+    ),
     "import_too_deep": N_("The file is nested more than {most} levels deep."),
     "import_too_big": N_("The file holds more than {most} values."),
     "import_not_json": N_("The file is not JSON."),
@@ -22,7 +28,9 @@ INTEROP_MESSAGES: dict[str, str] = {
     "import_actor_type": N_("A {given} actor cannot be imported; expected one of {expected}."),
     "import_bad_choice": N_("{given} is not one of {expected}."),
     "import_bad_track": N_("The {track} track holds marks other than “.”, “/” and “x”."),
-    "import_above_generation": N_("{trait} is rated {rating}; at Generation {generation} a trait stops at {maximum}."),
+    "import_above_generation": N_(
+        "{trait} is rated {rating}; at Generation {generation} a trait stops at {maximum}."
+    ),
     "import_missing_name": N_("The character has no name."),
     "import_bad_power": N_("This Discipline power cannot be read."),
 }

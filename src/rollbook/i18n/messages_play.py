@@ -32,8 +32,10 @@ PLAY_ERROR_MESSAGES: dict[str, str] = {
     "follows_conflict": N_("{field} comes from the “{follows}” roll this one follows; do not type it in."),
     "attack_missed": N_("The attack missed: there is no damage to roll or soak."),
     "not_an_attack": N_("A {ability} roll is not an attack: damage follows a roll of {abilities}."),
-    "weapon_needs_an_attack": N_("A weapon is declared on an attack only, and a {ability} roll is not one: "
-                                 "attacks are rolls of {abilities}."),
+    "weapon_needs_an_attack": N_(
+        "A weapon is declared on an attack only, and a {ability} roll is not one: "
+        "attacks are rolls of {abilities}."
+    ),
     "weapon_not_the_attacks": N_("{weapon} is not the weapon of a {ability} attack."),
     "attack_dodged": N_("The attack was dodged: there is nothing to soak."),
     # traits and pools
@@ -112,7 +114,6 @@ PLAY_RESOURCES: dict[str, str] = {
 }
 
 
-
 def effect_text(effect: dict, lang: str) -> str:
     """One translated line for an effect of a roll or change: a resource moved, or a flag raised."""
     params = {k: v for k, v in effect.items() if isinstance(v, (str, int, float))}
@@ -123,4 +124,6 @@ def effect_text(effect: dict, lang: str) -> str:
         except (KeyError, IndexError):
             return translate(template, lang)
     name = translate(PLAY_RESOURCES.get(effect.get("resource", ""), effect.get("resource", "")), lang)
-    return translate("{name}: {before} → {after}", lang, name=name, before=effect.get("before"), after=effect.get("after"))
+    return translate(
+        "{name}: {before} → {after}", lang, name=name, before=effect.get("before"), after=effect.get("after")
+    )

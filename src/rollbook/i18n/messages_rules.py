@@ -21,9 +21,15 @@ RULES_MESSAGES: dict[str, str] = {
     "contest_not_found": N_("No contest at entry {seq}."),
     "extended_not_found": N_("No extended action at entry {seq}."),
     # T-3 Reading
-    "magazine_not_empty": N_("The magazine of {weapon} still holds {loaded} rounds: a magazine is changed only when empty."),
+    "magazine_not_empty": N_(
+        "The magazine of {weapon} still holds {loaded} rounds: a magazine is changed only when empty."
+    ),
     # V20-19
-    "trait_above_generation": N_("{trait} {rating} is above the maximum of Generation {generation} ({maximum}): a Strict chronicle refuses it."),
+    "trait_above_generation": N_(
+        "{trait} {rating} is above the maximum of Generation {generation} ({maximum}): a Strict chronicle refuses it."
+    ),
     # V20-7 Reading: a trait above 5 takes a specialty too
-    "specialty_rating_too_low": N_("A specialty needs a trait rated 4 or more; this trait is rated {rating}."),
+    "specialty_rating_too_low": N_(
+        "A specialty needs a trait rated 4 or more; this trait is rated {rating}."
+    ),
 }

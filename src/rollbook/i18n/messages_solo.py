@@ -27,7 +27,9 @@ SOLO_MESSAGES: dict[str, str] = {
     "flag_never_set": N_("The flag {flag} is required here but nothing sets it."),
     # playing
     "scenario_unknown": N_("No scenario is named {scenario}."),
-    "scenario_changed": N_("The scenario {scenario} changed since this chronicle began; it cannot be resumed."),
+    "scenario_changed": N_(
+        "The scenario {scenario} changed since this chronicle began; it cannot be resumed."
+    ),
     "not_a_solo_chronicle": N_("This chronicle is not a solo chronicle."),
     "solo_finished": N_("The story has ended."),
     "solo_choice_unknown": N_("{choice} is not one of the choices offered now."),
@@ -42,7 +44,9 @@ SOLO_LABELS: dict[str, str] = {
     "option.roll": N_("Roll {traits} (difficulty {difficulty})"),
     "option.roll_willpower": N_("Roll {traits} (difficulty {difficulty}), spending a Willpower point"),
     "option.attack": N_("Attack {target}: {traits} (difficulty {difficulty})"),
-    "option.attack_willpower": N_("Attack {target}: {traits} (difficulty {difficulty}), spending a Willpower point"),
+    "option.attack_willpower": N_(
+        "Attack {target}: {traits} (difficulty {difficulty}), spending a Willpower point"
+    ),
     "option.dodge": N_("Dodge: Dexterity + Athletics (difficulty 6)"),
     "option.flee": N_("Flee"),
     "option.willpower_cost": N_("(costs {cost} Willpower)"),

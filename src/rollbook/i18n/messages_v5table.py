@@ -18,10 +18,14 @@ V5TABLE_MESSAGES: dict[str, str] = {
     "not_a_beast_result": N_("Entry {seq} is not a messy critical or a bestial failure of this character."),
     # V5-10: the hunger frenzy test a failed Rouse at Hunger 5 offers
     "no_frenzy_offered": N_("Entry {seq} offers no hunger frenzy test for this character."),
-    "hunger_slaked": N_("Hunger {hunger} cannot be slaked further (below {floor} only by draining the vessel to death)."),
+    "hunger_slaked": N_(
+        "Hunger {hunger} cannot be slaked further (below {floor} only by draining the vessel to death)."
+    ),
     # Discipline powers (issue 32)
     "power_not_on_sheet": N_("The sheet lists no power {power} of {trait}."),
-    "power_cost_unknown": N_("The book's cost and pool of {power} ({trait}) are not known here: roll it as a test and a Rouse check."),
+    "power_cost_unknown": N_(
+        "The book's cost and pool of {power} ({trait}) are not known here: roll it as a test and a Rouse check."
+    ),
     "power_without_roll": N_("{power} rolls nothing and costs nothing: there is nothing to roll."),
     "power_rolls_nothing": N_("{power} rolls no pool: it takes no Attribute."),
     "frenzy_already_called": N_("The hunger frenzy test of entry {seq} was already called (entry {by})."),

@@ -55,7 +55,12 @@ class Imported:
     report: Report
 
     def plain(self) -> dict:
-        return {"format": self.format, "system": self.system, "sheet": self.sheet, "report": self.report.plain()}
+        return {
+            "format": self.format,
+            "system": self.system,
+            "sheet": self.sheet,
+            "report": self.report.plain(),
+        }
 
 
 def _measure(data: Any) -> None:

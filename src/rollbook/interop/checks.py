@@ -34,7 +34,9 @@ def _power_problems(reader: Reader, system: str, powers: list, disciplines: dict
 
 
 def _plain_params(params: dict) -> dict:
-    return {k: v for k, v in params.items() if k != "field" and isinstance(v, (str, int, float, bool, type(None)))}
+    return {
+        k: v for k, v in params.items() if k != "field" and isinstance(v, (str, int, float, bool, type(None)))
+    }
 
 
 def v5_checks(reader: Reader) -> None:
@@ -56,13 +58,23 @@ def v20_checks(reader: Reader) -> None:
         for trait, value in draft.get(group, {}).items():
             ratings.setdefault(trait, value)
             if value > top:  # V20-19
-                reader.problem(reader.source_of(f"{group}.{trait}"), "import_above_generation", trait=trait,
-                               rating=value, maximum=top, generation=generation if generation is not None else "-")
+                reader.problem(
+                    reader.source_of(f"{group}.{trait}"),
+                    "import_above_generation",
+                    trait=trait,
+                    rating=value,
+                    maximum=top,
+                    generation=generation if generation is not None else "-",
+                )
     for trait in draft.get("specialties", {}):
         value = ratings.get(trait, 1 if trait in v20_sheet.ATTRIBUTES else 0)
         if trait in draft.get("disciplines", {}) or value < 4:  # V20-7
-            reader.problem(reader.source_of(f"specialties.{trait}"), "specialty_rating_too_low", trait=trait,
-                           rating=value)
+            reader.problem(
+                reader.source_of(f"specialties.{trait}"),
+                "specialty_rating_too_low",
+                trait=trait,
+                rating=value,
+            )
     _power_problems(reader, "v20", draft.get("powers", []), draft.get("disciplines", {}))
 
 
@@ -78,5 +90,7 @@ def validated(reader: Reader) -> dict | None:
         return play.new_sheet(reader.system, reader.draft)
     except RuleError as refused:
         field = str(refused.params.get("field", ""))
-        reader.problem(reader.source_of(field.removeprefix("sheet.")), refused.code, **_plain_params(refused.params))
+        reader.problem(
+            reader.source_of(field.removeprefix("sheet.")), refused.code, **_plain_params(refused.params)
+        )
         return None

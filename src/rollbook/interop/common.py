@@ -13,8 +13,10 @@ from rollbook.play.powers import disciplines_with_powers
 
 V5_ATTRIBUTES = by_squash(v5_sheet.ATTRIBUTES)
 V5_SKILLS = by_squash(v5_sheet.SKILLS)
-V5_DISCIPLINES = by_squash(disciplines_with_powers("v5"), {"sorcery": "blood_sorcery", "alchemy": "thin_blood_alchemy",
-                                                         "thin-blood alchemy": "thin_blood_alchemy"})
+V5_DISCIPLINES = by_squash(
+    disciplines_with_powers("v5"),
+    {"sorcery": "blood_sorcery", "alchemy": "thin_blood_alchemy", "thin-blood alchemy": "thin_blood_alchemy"},
+)
 TRAIT_HIGH = 5
 
 
@@ -33,8 +35,17 @@ def trait_id(reader: Reader, name: Any, source: str, known: dict[str, str]) -> t
     return made, typed(name)
 
 
-def rated(reader: Reader, group: str, name: Any, value: Any, source_name: str, source_value: str,
-          known: dict[str, str], low: int = 0, high: int = TRAIT_HIGH) -> str | None:
+def rated(
+    reader: Reader,
+    group: str,
+    name: Any,
+    value: Any,
+    source_name: str,
+    source_value: str,
+    known: dict[str, str],
+    low: int = 0,
+    high: int = TRAIT_HIGH,
+) -> str | None:
     """A rated trait of ``group`` (``skills``, ``disciplines``): known or homebrew. Returns its id."""
     identifier, homebrew = trait_id(reader, name, source_name, known)
     rating = reader.integer(value, source_value, low, high)
@@ -62,8 +73,15 @@ def specialty(reader: Reader, trait: str, name: Any, source: str) -> None:
     reader.append(f"specialties.{trait}", text, source)
 
 
-def power(reader: Reader, system: str, discipline: str, name: Any, level: int | None, source: str,
-          power_id: Any = None) -> None:
+def power(
+    reader: Reader,
+    system: str,
+    discipline: str,
+    name: Any,
+    level: int | None,
+    source: str,
+    power_id: Any = None,
+) -> None:
     """A Discipline power: a known one (its id given, or its English name at its level) or a homebrew
     one kept as typed. ``level`` None: the level of the known power of that name (else dropped)."""
     if power_id is not None and isinstance(power_id, str) and level is not None:
@@ -79,8 +97,12 @@ def power(reader: Reader, system: str, discipline: str, name: Any, level: int | 
     elif level is None:
         reader.drop(source, "power_without_level")
     else:
-        reader.append("powers", {"discipline": discipline, "level": level, "name": typed(text)}, source,
-                      name=typed(text))
+        reader.append(
+            "powers",
+            {"discipline": discipline, "level": level, "name": typed(text)},
+            source,
+            name=typed(text),
+        )
 
 
 def drop_foundry_top(reader: Reader, data: dict, root: str, state: tuple[str, ...]) -> None:

@@ -18,33 +18,71 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty, trait_id
+from rollbook.interop.common import (
+    V5_ATTRIBUTES,
+    V5_DISCIPLINES,
+    V5_SKILLS,
+    power,
+    rated,
+    specialty,
+    trait_id,
+)
 from rollbook.interop.names import squashed
 from rollbook.interop.report import Reader, at
 
 FORMAT = "progeny"
 SYSTEM = "v5"
 
-TEXTS = {"name": "name", "description": "concept", "sire": "sire", "ambition": "ambition", "desire": "desire",
-         "player": "player"}
-NUMBERS = {"bloodPotency": ("blood_potency", 0, 10), "maxHealth": ("health.max", 1, 20),
-           "willpower": ("willpower.max", 1, 20), "humanity": ("humanity", 0, 10),
-           "experience": ("experience.total", 0, 100000)}
-EPHEMERAL = {"hunger": ("hunger", 0, 5), "superficialDamage": ("health.superficial", 0, 20),
-             "aggravatedDamage": ("health.aggravated", 0, 20),
-             "superficialWillpowerDamage": ("willpower.superficial", 0, 20),
-             "aggravatedWillpowerDamage": ("willpower.aggravated", 0, 20), "humanityStains": ("stains", 0, 10),
-             "experienceSpent": ("experience.spent", 0, 100000)}
-DROPPED = {"touchstones": "touchstones", "merits": "merits", "flaws": "merits", "rituals": "rituals",
-           "ceremonies": "rituals", "generation": "no_generation_in_v5", "id": "source_bookkeeping",
-           "version": "source_bookkeeping", "characterVersion": "source_bookkeeping", "chronicle": "no_such_field",
-           "sect": "no_such_field", "clanBane": "no_such_field", "homebrewClan": "no_such_field",
-           "customDisciplines": "no_such_field", "notes": None}
+TEXTS = {
+    "name": "name",
+    "description": "concept",
+    "sire": "sire",
+    "ambition": "ambition",
+    "desire": "desire",
+    "player": "player",
+}
+NUMBERS = {
+    "bloodPotency": ("blood_potency", 0, 10),
+    "maxHealth": ("health.max", 1, 20),
+    "willpower": ("willpower.max", 1, 20),
+    "humanity": ("humanity", 0, 10),
+    "experience": ("experience.total", 0, 100000),
+}
+EPHEMERAL = {
+    "hunger": ("hunger", 0, 5),
+    "superficialDamage": ("health.superficial", 0, 20),
+    "aggravatedDamage": ("health.aggravated", 0, 20),
+    "superficialWillpowerDamage": ("willpower.superficial", 0, 20),
+    "aggravatedWillpowerDamage": ("willpower.aggravated", 0, 20),
+    "humanityStains": ("stains", 0, 10),
+    "experienceSpent": ("experience.spent", 0, 100000),
+}
+DROPPED = {
+    "touchstones": "touchstones",
+    "merits": "merits",
+    "flaws": "merits",
+    "rituals": "rituals",
+    "ceremonies": "rituals",
+    "generation": "no_generation_in_v5",
+    "id": "source_bookkeeping",
+    "version": "source_bookkeeping",
+    "characterVersion": "source_bookkeeping",
+    "chronicle": "no_such_field",
+    "sect": "no_such_field",
+    "clanBane": "no_such_field",
+    "homebrewClan": "no_such_field",
+    "customDisciplines": "no_such_field",
+    "notes": None,
+}
 
 
 def detect(data: Any) -> bool:
-    return (isinstance(data, dict) and "bloodPotency" in data and isinstance(data.get("attributes"), dict)
-            and isinstance(data.get("skills"), dict))
+    return (
+        isinstance(data, dict)
+        and "bloodPotency" in data
+        and isinstance(data.get("attributes"), dict)
+        and isinstance(data.get("skills"), dict)
+    )
 
 
 def read(data: dict, reader: Reader) -> str:
@@ -91,7 +129,9 @@ def read(data: dict, reader: Reader) -> str:
             reader.put(f"attributes.{identifier}", number, where)
     skills = reader.obj(data.get("skills"), at(root, "skills")) or {}
     for key, value in skills.items():
-        rated(reader, "skills", key, value, at(at(root, "skills"), key), at(at(root, "skills"), key), V5_SKILLS)
+        rated(
+            reader, "skills", key, value, at(at(root, "skills"), key), at(at(root, "skills"), key), V5_SKILLS
+        )
     for group in ("skillSpecialties",):
         for index, item in enumerate(reader.array(data.get(group), at(root, group)) or []):
             _specialty(reader, item, at(at(root, group), index))
@@ -100,22 +140,40 @@ def read(data: dict, reader: Reader) -> str:
     name = reader.text(predator.get("name"), at(where, "name"))
     if name:
         reader.put("predator", name, at(where, "name"))
-    for index, item in enumerate(reader.array(predator.get("pickedSpecialties"), at(where, "pickedSpecialties")) or []):
+    for index, item in enumerate(
+        reader.array(predator.get("pickedSpecialties"), at(where, "pickedSpecialties")) or []
+    ):
         _specialty(reader, item, at(at(where, "pickedSpecialties"), index))
     reader.drop(at(where, "pickedDiscipline"), "creation_choice", predator.get("pickedDiscipline"))
     reader.drop(at(where, "pickedMeritsAndFlaws"), "merits", predator.get("pickedMeritsAndFlaws"))
-    for index, name in enumerate(reader.array(data.get("availableDisciplineNames"),
-                                              at(root, "availableDisciplineNames")) or []):
+    for index, name in enumerate(
+        reader.array(data.get("availableDisciplineNames"), at(root, "availableDisciplineNames")) or []
+    ):
         source = at(at(root, "availableDisciplineNames"), index)
         identifier, _ = trait_id(reader, name, source, V5_DISCIPLINES)
         if identifier and identifier not in reader.draft.get("clan_disciplines", []):
             reader.append("clan_disciplines", identifier, source)
-    _disciplines(reader, reader.array(data.get("disciplines"), at(root, "disciplines")) or [], at(root, "disciplines"))
+    _disciplines(
+        reader, reader.array(data.get("disciplines"), at(root, "disciplines")) or [], at(root, "disciplines")
+    )
     for key, reason in DROPPED.items():
         if reason and key in data:
             reader.drop(at(root, key), reason, data[key])
-    known = set(TEXTS) | set(NUMBERS) | set(DROPPED) | {"clan", "ephemeral", "attributes", "skills", "skillSpecialties",
-                                                         "predatorType", "availableDisciplineNames", "disciplines"}
+    known = (
+        set(TEXTS)
+        | set(NUMBERS)
+        | set(DROPPED)
+        | {
+            "clan",
+            "ephemeral",
+            "attributes",
+            "skills",
+            "skillSpecialties",
+            "predatorType",
+            "availableDisciplineNames",
+            "disciplines",
+        }
+    )
     for key in data:
         if key not in known:
             reader.drop(at(root, key), "unknown_field", data[key])
@@ -150,7 +208,9 @@ def _disciplines(reader: Reader, powers: list, root: str) -> None:
         item = reader.obj(item, where)
         if item is None:
             continue
-        discipline, homebrew = trait_id(reader, item.get("discipline"), at(where, "discipline"), V5_DISCIPLINES)
+        discipline, homebrew = trait_id(
+            reader, item.get("discipline"), at(where, "discipline"), V5_DISCIPLINES
+        )
         level = reader.integer(item.get("level"), at(where, "level"), 1, 5)
         if discipline is None or level is None:
             continue

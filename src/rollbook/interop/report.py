@@ -75,7 +75,9 @@ class Report:
 
     def plain(self) -> dict:
         return {
-            "format": self.format, "system": self.system, "creature": self.creature,
+            "format": self.format,
+            "system": self.system,
+            "creature": self.creature,
             "mapped": [{"source": m.source, "target": m.target} for m in self.mapped],
             "homebrew": [{"source": h.source, "target": h.target, "name": h.name} for h in self.homebrew],
             "dropped": [{"source": d.source, "reason": d.reason} for d in self.dropped],
@@ -83,8 +85,12 @@ class Report:
         }
 
     def counts(self) -> dict:
-        return {"mapped": len(self.mapped), "homebrew": len(self.homebrew), "dropped": len(self.dropped),
-                "problems": len(self.problems)}
+        return {
+            "mapped": len(self.mapped),
+            "homebrew": len(self.homebrew),
+            "dropped": len(self.dropped),
+            "problems": len(self.problems),
+        }
 
 
 class ImportRefused(RuleError):
@@ -92,8 +98,14 @@ class ImportRefused(RuleError):
 
     def __init__(self, report: Report) -> None:
         first = report.problems[0]
-        super().__init__("import_refused", format=report.format, count=len(report.problems), field=first.source,
-                         first=first.code, problems=[p.plain() for p in report.problems])
+        super().__init__(
+            "import_refused",
+            format=report.format,
+            count=len(report.problems),
+            field=first.source,
+            first=first.code,
+            problems=[p.plain() for p in report.problems],
+        )
         self.report = report
 
 
@@ -154,8 +166,15 @@ class Reader:
             self.homebrew.append(Homebrew(source, target, name))
 
     def report(self, creature: str | None) -> Report:
-        return Report(self.format, self.system, creature, tuple(self.mapped), tuple(self.homebrew),
-                      tuple(self.dropped), tuple(self.problems))
+        return Report(
+            self.format,
+            self.system,
+            creature,
+            tuple(self.mapped),
+            tuple(self.homebrew),
+            tuple(self.dropped),
+            tuple(self.problems),
+        )
 
     def source_of(self, target: str) -> str:
         """The source path of a sheet path, or of its nearest parent that came from the file."""

@@ -24,12 +24,27 @@ from rollbook.interop.report import Reader, at
 
 FORMAT = "v5bot"
 SYSTEM = "v5"
-SPLATS = {"vampire": "vampire", "ghoul": "ghoul", "mortal": "mortal", "thin-blood": "thin_blood",
-          "thin_blood": "thin_blood"}
-DROPPED = {"convictions": "touchstones", "biography": "no_such_field", "description": "no_such_field",
-           "profile": "no_such_field", "header": "no_such_field", "macros": "no_such_field",
-           "log": "source_bookkeeping", "guild": "source_bookkeeping", "user": "source_bookkeeping",
-           "_id": "source_bookkeeping", "id": "source_bookkeeping", "spc": "source_bookkeeping"}
+SPLATS = {
+    "vampire": "vampire",
+    "ghoul": "ghoul",
+    "mortal": "mortal",
+    "thin-blood": "thin_blood",
+    "thin_blood": "thin_blood",
+}
+DROPPED = {
+    "convictions": "touchstones",
+    "biography": "no_such_field",
+    "description": "no_such_field",
+    "profile": "no_such_field",
+    "header": "no_such_field",
+    "macros": "no_such_field",
+    "log": "source_bookkeeping",
+    "guild": "source_bookkeeping",
+    "user": "source_bookkeeping",
+    "_id": "source_bookkeeping",
+    "id": "source_bookkeeping",
+    "spc": "source_bookkeeping",
+}
 
 
 def detect(data: Any) -> bool:
@@ -68,8 +83,13 @@ def read(data: dict, reader: Reader) -> str | None:
     for key in ("health", "willpower"):
         if key in data:
             _track(reader, key, data[key], at(root, key))
-    for key, target, high in (("humanity", "humanity", 10), ("stains", "stains", 10), ("hunger", "hunger", 5),
-                              ("blood_potency", "blood_potency", 10), ("potency", "blood_potency", 10)):
+    for key, target, high in (
+        ("humanity", "humanity", 10),
+        ("stains", "stains", 10),
+        ("hunger", "hunger", 5),
+        ("blood_potency", "blood_potency", 10),
+        ("potency", "blood_potency", 10),
+    ):
         if key in data:
             value = reader.integer(data[key], at(root, key), 0, high)
             if value is not None:
@@ -97,9 +117,15 @@ def read(data: dict, reader: Reader) -> str | None:
             continue
         kind = trait.get("type")
         name_at, rating_at = at(where, "name"), at(where, "rating")
-        subtraits = reader.array(trait.get("subtraits", trait.get("raw_subtraits")), at(where, "subtraits")) or []
+        subtraits = (
+            reader.array(trait.get("subtraits", trait.get("raw_subtraits")), at(where, "subtraits")) or []
+        )
         if kind == "attribute":
-            identifier = V5_ATTRIBUTES.get(squashed(trait.get("name", ""))) if isinstance(trait.get("name"), str) else None
+            identifier = (
+                V5_ATTRIBUTES.get(squashed(trait.get("name", "")))
+                if isinstance(trait.get("name"), str)
+                else None
+            )
             if identifier is None:
                 reader.problem(name_at, "import_unknown_attribute", name=str(trait.get("name")))
                 continue
@@ -107,28 +133,53 @@ def read(data: dict, reader: Reader) -> str | None:
             if value is not None:
                 reader.put(f"attributes.{identifier}", value, rating_at)
         elif kind in ("skill", "custom"):
-            skill = rated(reader, "skills", trait.get("name"), trait.get("rating"), name_at, rating_at, V5_SKILLS)
+            skill = rated(
+                reader, "skills", trait.get("name"), trait.get("rating"), name_at, rating_at, V5_SKILLS
+            )
             if skill is not None:
                 for sub, text in enumerate(subtraits):
                     specialty(reader, skill, text, at(at(where, "subtraits"), sub))
         elif kind == "discipline":
-            discipline = rated(reader, "disciplines", trait.get("name"), trait.get("rating"), name_at, rating_at,
-                               V5_DISCIPLINES)
+            discipline = rated(
+                reader,
+                "disciplines",
+                trait.get("name"),
+                trait.get("rating"),
+                name_at,
+                rating_at,
+                V5_DISCIPLINES,
+            )
             if discipline is not None:
                 later.append((discipline, subtraits, where))
         elif kind == "inherent":
             reader.drop(where, "derived")
         else:
-            reader.problem(at(where, "type"), "import_bad_choice", given=str(kind),
-                           expected=["attribute", "skill", "discipline", "custom", "inherent"])
+            reader.problem(
+                at(where, "type"),
+                "import_bad_choice",
+                given=str(kind),
+                expected=["attribute", "skill", "discipline", "custom", "inherent"],
+            )
     for discipline, subtraits, where in later:
         for sub, text in enumerate(subtraits):
             power(reader, "v5", discipline, text, None, at(at(where, "subtraits"), sub))
     for key, reason in DROPPED.items():
         if key in data:
             reader.drop(at(root, key), reason, data[key])
-    known = {*DROPPED, "name", "splat", "health", "willpower", "humanity", "stains", "hunger", "blood_potency",
-             "potency", "experience", "traits"}
+    known = {
+        *DROPPED,
+        "name",
+        "splat",
+        "health",
+        "willpower",
+        "humanity",
+        "stains",
+        "hunger",
+        "blood_potency",
+        "potency",
+        "experience",
+        "traits",
+    }
     for key in data:
         if key not in known:
             reader.drop(at(root, key), "unknown_field", data[key])

@@ -36,22 +36,48 @@ SYSTEM = "v20"
 ACTOR_TYPES = {"Vampire": "vampire", "Mortal": "mortal"}
 GROUP_OF = {"talent": "talents", "skill": "skills", "knowledge": "knowledges"}
 KEYS = {"animal_ken": "animalken", "crafts": "craft"}  # rollbook id -> WoD20 key (others are the same)
-STANDARD = {group: by_squash(ids, {KEYS[i]: i for i in ids if i in KEYS})
-            for group, (_, ids) in v20_sheet.ABILITY_GROUPS.items()}
+STANDARD = {
+    group: by_squash(ids, {KEYS[i]: i for i in ids if i in KEYS})
+    for group, (_, ids) in v20_sheet.ABILITY_GROUPS.items()
+}
 ATTRIBUTES = by_squash(v20_sheet.ATTRIBUTES)
 VIRTUES = {"conscience": "conscience", "selfcontrol": "self_control", "courage": "courage"}
 DISCIPLINES = by_squash((*disciplines_with_powers("v20"), *rated_only("v20")))
 HUMANITY = "wod.advantages.path.humanity"
 TEXTS = ("player", "concept", "nature", "demeanor", "clan", "sire")
-FOUNDRY_STATE = ("_id", "img", "prototypeToken", "token", "ownership", "permission", "_stats", "folder", "sort",
-                 "effects")
-SYSTEM_STATE = ("settings", "worldanvil", "conditions", "initiative", "movement", "soak", "traits", "money",
-                "iscreated", "isupdated", "variant")
+FOUNDRY_STATE = (
+    "_id",
+    "img",
+    "prototypeToken",
+    "token",
+    "ownership",
+    "permission",
+    "_stats",
+    "folder",
+    "sort",
+    "effects",
+)
+SYSTEM_STATE = (
+    "settings",
+    "worldanvil",
+    "conditions",
+    "initiative",
+    "movement",
+    "soak",
+    "traits",
+    "money",
+    "iscreated",
+    "isupdated",
+    "variant",
+)
 
 
 def detect(data: Any) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("system"), dict)
-            and ("abilities" in data["system"] or "advantages" in data["system"]))
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("system"), dict)
+        and ("abilities" in data["system"] or "advantages" in data["system"])
+    )
 
 
 def read(data: dict, reader: Reader) -> str | None:
@@ -83,8 +109,13 @@ def read(data: dict, reader: Reader) -> str | None:
     _attributes(reader, system, base)
     _abilities(reader, system, base)
     _advantages(reader, system, base, creature)
-    damage = reader.obj((reader.obj(system.get("health"), at(base, "health")) or {}).get("damage"),
-                        at(at(base, "health"), "damage")) or {}
+    damage = (
+        reader.obj(
+            (reader.obj(system.get("health"), at(base, "health")) or {}).get("damage"),
+            at(at(base, "health"), "damage"),
+        )
+        or {}
+    )
     for key in ("bashing", "lethal", "aggravated"):
         if key in damage:
             where = at(at(at(base, "health"), "damage"), key)
@@ -125,8 +156,16 @@ def _attributes(reader: Reader, system: dict, base: str) -> None:
             _specialties(reader, identifier, entry.get("speciality"), at(here, "speciality"))
 
 
-def _ability(reader: Reader, group: str, identifier: str, homebrew: str | None, value: Any, where_value: str,
-             speciality: Any, where_speciality: str) -> None:
+def _ability(
+    reader: Reader,
+    group: str,
+    identifier: str,
+    homebrew: str | None,
+    value: Any,
+    where_value: str,
+    speciality: Any,
+    where_speciality: str,
+) -> None:
     rating = reader.integer(value, where_value, 0, 10)
     if rating is None:
         return
@@ -144,7 +183,9 @@ def _abilities(reader: Reader, system: dict, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "abilities"):
         group = GROUP_OF.get(text_key(entry.get("type")))
         if group is None:
-            reader.problem(at(here, "type"), "import_bad_choice", given=str(entry.get("type")), expected=list(GROUP_OF))
+            reader.problem(
+                at(here, "type"), "import_bad_choice", given=str(entry.get("type")), expected=list(GROUP_OF)
+            )
             continue
         identifier = STANDARD[group].get(squashed(key))
         homebrew = None
@@ -153,8 +194,16 @@ def _abilities(reader: Reader, system: dict, base: str) -> None:
                 continue  # another game's ability, untrained
             label = entry.get("altlabel") or key
             identifier, homebrew = slug(str(label)), typed(str(label))
-        _ability(reader, group, identifier, homebrew, entry.get("value", 0), at(here, "value"),
-                 entry.get("speciality"), at(here, "speciality"))
+        _ability(
+            reader,
+            group,
+            identifier,
+            homebrew,
+            entry.get("value", 0),
+            at(here, "value"),
+            entry.get("speciality"),
+            at(here, "speciality"),
+        )
 
 
 def _advantages(reader: Reader, system: dict, base: str, creature: str) -> None:
@@ -245,8 +294,16 @@ def _items(reader: Reader, items: list, root: str) -> None:
                 continue
             given = sub(item, "flags", "rollbook", "id")
             identifier = given if isinstance(given, str) and given else slug(name)
-            _ability(reader, group, identifier, typed(name), data.get("value", 0), at(at(where, "system"), "value"),
-                     data.get("speciality"), at(at(where, "system"), "speciality"))
+            _ability(
+                reader,
+                group,
+                identifier,
+                typed(name),
+                data.get("value", 0),
+                at(at(where, "system"), "value"),
+                data.get("speciality"),
+                at(at(where, "system"), "speciality"),
+            )
         elif kind == "Experience":
             amount = reader.integer(data.get("amount", 0), at(at(where, "system"), "amount"), 0, 100000)
             if amount is not None:
@@ -267,13 +324,24 @@ def _items(reader: Reader, items: list, root: str) -> None:
         data = item.get("system") or {}
         discipline = parents.get(text_key(data.get("parentid")))
         if discipline is None:
-            reader.problem(at(at(where, "system"), "parentid"), "power_discipline_missing",
-                           trait=str(data.get("parentid")))
+            reader.problem(
+                at(at(where, "system"), "parentid"),
+                "power_discipline_missing",
+                trait=str(data.get("parentid")),
+            )
             continue
         level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 10, digits=True)
         if level is None:
             continue
-        power(reader, "v20", discipline, item.get("name"), level, at(where, "name"), sub(item, "flags", "rollbook", "power"))
+        power(
+            reader,
+            "v20",
+            discipline,
+            item.get("name"),
+            level,
+            at(where, "name"),
+            sub(item, "flags", "rollbook", "power"),
+        )
 
 
 def _flags(reader: Reader, data: dict, root: str) -> None:
@@ -299,6 +367,7 @@ def _flags(reader: Reader, data: dict, root: str) -> None:
 
 # --- export -------------------------------------------------------------------------------------
 
+
 def _title(identifier: str) -> str:
     return identifier.replace("_", " ").title()
 
@@ -313,36 +382,73 @@ def export(sheet: dict) -> dict:
         for identifier, value in sheet[group].items():
             if identifier in standard:
                 key = KEYS.get(identifier, identifier)
-                abilities[key] = {"type": kind, "value": value, "max": 5, "label": f"wod.abilities.{key}",
-                                  "altlabel": "", "speciality": specialties.get(identifier, ""),
-                                  "isvisible": True, "isfavorited": False}
+                abilities[key] = {
+                    "type": kind,
+                    "value": value,
+                    "max": 5,
+                    "label": f"wod.abilities.{key}",
+                    "altlabel": "",
+                    "speciality": specialties.get(identifier, ""),
+                    "isvisible": True,
+                    "isfavorited": False,
+                }
             else:
-                items.append({"_id": f"rollbookabil{len(items):04d}", "name": names.get(identifier, identifier),
-                              "type": "Trait", "flags": {"rollbook": {"id": identifier}},
-                              "system": {"type": f"wod.types.{kind}secondability", "value": value, "max": 5,
-                                         "speciality": specialties.get(identifier, "")}})
+                items.append(
+                    {
+                        "_id": f"rollbookabil{len(items):04d}",
+                        "name": names.get(identifier, identifier),
+                        "type": "Trait",
+                        "flags": {"rollbook": {"id": identifier}},
+                        "system": {
+                            "type": f"wod.types.{kind}secondability",
+                            "value": value,
+                            "max": 5,
+                            "speciality": specialties.get(identifier, ""),
+                        },
+                    }
+                )
     disciplines: dict[str, str] = {}
     for index, (identifier, value) in enumerate(sheet["disciplines"].items()):
         item_id = f"rollbookdisc{index:04d}"
         disciplines[identifier] = item_id
         shown = _title(identifier) if identifier in DISCIPLINES.values() else identifier
-        items.append({"_id": item_id, "name": names.get(identifier, shown), "type": "Power",
-                      "flags": {"rollbook": {"id": identifier}},
-                      "system": {"type": "wod.types.discipline", "value": value, "max": 5, "level": "0"}})
+        items.append(
+            {
+                "_id": item_id,
+                "name": names.get(identifier, shown),
+                "type": "Power",
+                "flags": {"rollbook": {"id": identifier}},
+                "system": {"type": "wod.types.discipline", "value": value, "max": 5, "level": "0"},
+            }
+        )
     for index, entry in enumerate(sheet["powers"]):
         known = entry.get("power")
-        item = {"_id": f"rollbookpowr{index:04d}",
-                "name": power_name("v20", entry["discipline"], known) if known else entry["name"], "type": "Power",
-                "system": {"type": "wod.types.disciplinepower", "level": str(entry["level"]), "value": 0, "max": 0,
-                           "parentid": disciplines[entry["discipline"]]}}
+        item = {
+            "_id": f"rollbookpowr{index:04d}",
+            "name": power_name("v20", entry["discipline"], known) if known else entry["name"],
+            "type": "Power",
+            "system": {
+                "type": "wod.types.disciplinepower",
+                "level": str(entry["level"]),
+                "value": 0,
+                "max": 0,
+                "parentid": disciplines[entry["discipline"]],
+            },
+        }
         if known:
             item["flags"] = {"rollbook": {"power": known}}
         items.append(item)
     experience = sheet["experience"]
     for index, (amount, spent) in enumerate(((experience["total"], False), (experience["spent"], True))):
         if amount:
-            items.append({"_id": f"rollbookexpr{index:04d}", "name": "rollbook", "type": "Experience",
-                          "system": {"amount": amount, "isspent": spent}})
+            items.append(
+                {
+                    "_id": f"rollbookexpr{index:04d}",
+                    "name": "rollbook",
+                    "type": "Experience",
+                    "system": {"amount": amount, "isspent": spent},
+                }
+            )
     flags: dict[str, Any] = {}
     if sheet["clan_disciplines"]:
         flags["clan_disciplines"] = list(sheet["clan_disciplines"])
@@ -352,26 +458,75 @@ def export(sheet: dict) -> dict:
         flags["weapons"] = [dict(weapon) for weapon in sheet["weapons"]]
     vampire = sheet["creature"] == "vampire"
     system: dict[str, Any] = {
-        "player": sheet["player"], "concept": sheet["concept"], "nature": sheet["nature"],
-        "demeanor": sheet["demeanor"], "notes": sheet["notes"], "clan": sheet["clan"], "sire": sheet["sire"],
-        "attributes": {key: {"value": value, "bonus": 0, "total": value, "max": 5,
-                             "speciality": specialties.get(key, ""), "isvisible": True}
-                       for key, value in sheet["attributes"].items()},
+        "player": sheet["player"],
+        "concept": sheet["concept"],
+        "nature": sheet["nature"],
+        "demeanor": sheet["demeanor"],
+        "notes": sheet["notes"],
+        "clan": sheet["clan"],
+        "sire": sheet["sire"],
+        "attributes": {
+            key: {
+                "value": value,
+                "bonus": 0,
+                "total": value,
+                "max": 5,
+                "speciality": specialties.get(key, ""),
+                "isvisible": True,
+            }
+            for key, value in sheet["attributes"].items()
+        },
         "abilities": abilities,
         "advantages": {
-            "willpower": {"permanent": sheet["willpower"]["permanent"], "temporary": sheet["willpower"]["current"],
-                          "max": 10, "roll": 0, "label": "wod.advantages.willpower"},
-            "virtues": {key: {"permanent": sheet["virtues"][target], "temporary": 0, "max": 5, "roll": 0,
-                              "label": f"wod.advantages.virtue.{key}"} for key, target in VIRTUES.items()},
-            "path": {"permanent": sheet["humanity"], "value": 0, "max": 10, "roll": 0, "bearing": 0,
-                     "bearingtext": "", "label": HUMANITY, "custom": ""},
-            "bloodpool": {"temporary": sheet["blood"]["current"], "max": sheet["blood"]["max"],
-                          "perturn": sheet["blood"]["per_turn"]},
+            "willpower": {
+                "permanent": sheet["willpower"]["permanent"],
+                "temporary": sheet["willpower"]["current"],
+                "max": 10,
+                "roll": 0,
+                "label": "wod.advantages.willpower",
+            },
+            "virtues": {
+                key: {
+                    "permanent": sheet["virtues"][target],
+                    "temporary": 0,
+                    "max": 5,
+                    "roll": 0,
+                    "label": f"wod.advantages.virtue.{key}",
+                }
+                for key, target in VIRTUES.items()
+            },
+            "path": {
+                "permanent": sheet["humanity"],
+                "value": 0,
+                "max": 10,
+                "roll": 0,
+                "bearing": 0,
+                "bearingtext": "",
+                "label": HUMANITY,
+                "custom": "",
+            },
+            "bloodpool": {
+                "temporary": sheet["blood"]["current"],
+                "max": sheet["blood"]["max"],
+                "perturn": sheet["blood"]["per_turn"],
+            },
         },
-        "health": {"damage": {"bashing": sheet["health"]["bashing"], "lethal": sheet["health"]["lethal"],
-                              "aggravated": sheet["health"]["aggravated"], "woundlevel": "", "woundpenalty": 0}},
+        "health": {
+            "damage": {
+                "bashing": sheet["health"]["bashing"],
+                "lethal": sheet["health"]["lethal"],
+                "aggravated": sheet["health"]["aggravated"],
+                "woundlevel": "",
+                "woundpenalty": 0,
+            }
+        },
     }
     if vampire:
         system["generation"] = sheet["generation"]
-    return {"name": sheet["name"], "type": "Vampire" if vampire else "Mortal", "system": system, "items": items,
-            "flags": {"rollbook": flags} if flags else {}}
+    return {
+        "name": sheet["name"],
+        "type": "Vampire" if vampire else "Mortal",
+        "system": system,
+        "items": items,
+        "flags": {"rollbook": flags} if flags else {},
+    }

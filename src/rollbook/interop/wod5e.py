@@ -44,21 +44,60 @@ SKILL_KEYS = {"animal_ken": "animalken"}  # rollbook id -> WoD5e key (others are
 DISCIPLINE_KEYS = {"blood_sorcery": "sorcery", "thin_blood_alchemy": "alchemy"}
 HEADERS = {"concept": "concept", "ambition": "ambition", "desire": "desire", "sire": "sire"}
 FOUNDRY_STATE = ("_id", "img", "prototypeToken", "ownership", "_stats", "folder", "sort", "effects")
-SYSTEM_STATE = ("locked", "group", "hasSkillAttributeData", "settings", "selectedDiscipline",
-                "selectedDisciplinePower", "derivedXP", "bonuses", "headerbg", "background")
-SYSTEM_DROPPED = ("bio", "biography", "appearance", "equipment", "privatenotes", "description", "experiences",
-                  "spcType")
+SYSTEM_STATE = (
+    "locked",
+    "group",
+    "hasSkillAttributeData",
+    "settings",
+    "selectedDiscipline",
+    "selectedDisciplinePower",
+    "derivedXP",
+    "bonuses",
+    "headerbg",
+    "background",
+)
+SYSTEM_DROPPED = (
+    "bio",
+    "biography",
+    "appearance",
+    "equipment",
+    "privatenotes",
+    "description",
+    "experiences",
+    "spcType",
+)
 # Every WoD5e actor carries the werewolf's and the hunter's fields too (fields/werewolf-fields.js,
 # fields/hunter-fields.js): not a V5 vampire's, ghoul's or mortal's.
-OTHER_SPLATS = ("crinosHealth", "balance", "rage", "talismans", "frenzyActive", "lostTheWolf", "activeForm", "renown",
-                "forms", "selectedGift", "selectedGiftPower", "gifts", "despair", "desperation", "danger",
-                "selectedEdge", "selectedEdgePerk", "edges")
+OTHER_SPLATS = (
+    "crinosHealth",
+    "balance",
+    "rage",
+    "talismans",
+    "frenzyActive",
+    "lostTheWolf",
+    "activeForm",
+    "renown",
+    "forms",
+    "selectedGift",
+    "selectedGiftPower",
+    "gifts",
+    "despair",
+    "desperation",
+    "danger",
+    "selectedEdge",
+    "selectedEdgePerk",
+    "edges",
+)
 
 
 def detect(data: Any) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("system"), dict) and isinstance(data.get("type"), str)
-            and data["type"] in (*ACTOR_TYPES, *OTHER_ACTORS)
-            and ("attributes" in data["system"] or "skills" in data["system"] or "hunger" in data["system"]))
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("system"), dict)
+        and isinstance(data.get("type"), str)
+        and data["type"] in (*ACTOR_TYPES, *OTHER_ACTORS)
+        and ("attributes" in data["system"] or "skills" in data["system"] or "hunger" in data["system"])
+    )
 
 
 def read(data: dict, reader: Reader) -> str | None:
@@ -128,8 +167,19 @@ def read(data: dict, reader: Reader) -> str | None:
             reader.drop(at(base, key), "no_such_field", value)
         elif key in OTHER_SPLATS:
             reader.drop(at(base, key), "not_for_creature", value)
-        elif key not in ("headers", "notes", "attributes", "skills", "disciplines", "hunger", "humanity", "blood",
-                         "health", "willpower", "exp"):
+        elif key not in (
+            "headers",
+            "notes",
+            "attributes",
+            "skills",
+            "disciplines",
+            "hunger",
+            "humanity",
+            "blood",
+            "health",
+            "willpower",
+            "exp",
+        ):
             reader.drop(at(base, key), "unknown_field", value)
     return creature
 
@@ -252,18 +302,37 @@ def _items(reader: Reader, items: list, root: str) -> None:
         level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 5)
         if level is None:
             continue
-        power(reader, "v5", discipline, item.get("name"), level, at(where, "name"), sub(item, "flags", "rollbook", "power"))
+        power(
+            reader,
+            "v5",
+            discipline,
+            item.get("name"),
+            level,
+            at(where, "name"),
+            sub(item, "flags", "rollbook", "power"),
+        )
 
 
 # --- export -------------------------------------------------------------------------------------
 
+
 def _power_item(index: int, entry: dict, names: dict) -> dict:
     discipline = entry["discipline"]
     known = entry.get("power")
-    item = {"_id": f"rollbookpower{index:03d}", "name": power_name("v5", discipline, known) if known else entry["name"],
-            "type": "power",
-            "system": {"description": "", "discipline": DISCIPLINE_KEYS.get(discipline, discipline),
-                       "level": entry["level"], "cost": 0, "dicepool": {}, "bonuses": [], "selected": False}}
+    item = {
+        "_id": f"rollbookpower{index:03d}",
+        "name": power_name("v5", discipline, known) if known else entry["name"],
+        "type": "power",
+        "system": {
+            "description": "",
+            "discipline": DISCIPLINE_KEYS.get(discipline, discipline),
+            "level": entry["level"],
+            "cost": 0,
+            "dicepool": {},
+            "bonuses": [],
+            "selected": False,
+        },
+    }
     if known:
         item["flags"] = {"rollbook": {"power": known}}
     return item
@@ -275,24 +344,61 @@ def export(sheet: dict) -> dict:
     skills = {}
     for skill, value in sheet["skills"].items():
         key = SKILL_KEYS.get(skill, skill)
-        skills[key] = {"value": value, "active": False, "description": "", "macroid": "",
-                       "bonuses": [{"source": name, "value": 1, "paths": [f"skills.{key}"], "displayWhenInactive": True,
-                                    "activeWhen": {"check": "never"}} for name in sheet["specialties"].get(skill, [])]}
-    disciplines = {DISCIPLINE_KEYS.get(d, d): {"value": value, "powers": [], "description": "", "visible": True,
-                                               "selected": False}
-                   for d, value in sheet["disciplines"].items()}
+        skills[key] = {
+            "value": value,
+            "active": False,
+            "description": "",
+            "macroid": "",
+            "bonuses": [
+                {
+                    "source": name,
+                    "value": 1,
+                    "paths": [f"skills.{key}"],
+                    "displayWhenInactive": True,
+                    "activeWhen": {"check": "never"},
+                }
+                for name in sheet["specialties"].get(skill, [])
+            ],
+        }
+    disciplines = {
+        DISCIPLINE_KEYS.get(d, d): {
+            "value": value,
+            "powers": [],
+            "description": "",
+            "visible": True,
+            "selected": False,
+        }
+        for d, value in sheet["disciplines"].items()
+    }
     items: list[dict] = []
     if sheet["clan"]:
-        items.append({"_id": "rollbookclan0000", "name": sheet["clan"], "type": "clan",
-                      "system": {"description": "", "bane": "", "bonuses": []}})
+        items.append(
+            {
+                "_id": "rollbookclan0000",
+                "name": sheet["clan"],
+                "type": "clan",
+                "system": {"description": "", "bane": "", "bonuses": []},
+            }
+        )
     if sheet["predator"]:
-        items.append({"_id": "rollbookpredator", "name": sheet["predator"], "type": "predatorType",
-                      "system": {"description": "", "bonuses": [], "dicepool": {}}})
+        items.append(
+            {
+                "_id": "rollbookpredator",
+                "name": sheet["predator"],
+                "type": "predatorType",
+                "system": {"description": "", "bonuses": [], "dicepool": {}},
+            }
+        )
     items += [_power_item(i, p, sheet["names"]) for i, p in enumerate(sheet["powers"])]
-    track = {name: {"max": sheet[name]["max"], "superficial": sheet[name]["superficial"],
-                    "aggravated": sheet[name]["aggravated"],
-                    "value": sheet[name]["max"] - sheet[name]["superficial"] - sheet[name]["aggravated"]}
-             for name in ("health", "willpower")}
+    track = {
+        name: {
+            "max": sheet[name]["max"],
+            "superficial": sheet[name]["superficial"],
+            "aggravated": sheet[name]["aggravated"],
+            "value": sheet[name]["max"] - sheet[name]["superficial"] - sheet[name]["aggravated"],
+        }
+        for name in ("health", "willpower")
+    }
     flags: dict[str, Any] = {}
     if sheet["player"]:
         flags["player"] = sheet["player"]
@@ -307,18 +413,30 @@ def export(sheet: dict) -> dict:
         "name": sheet["name"],
         "type": "vampire" if creature in ("vampire", "thin_blood") else creature,
         "system": {
-            "locked": False, "hasSkillAttributeData": True,
-            "headers": {"concept": sheet["concept"], "chronicle": "", "ambition": sheet["ambition"],
-                        "desire": sheet["desire"], "touchstones": "", "tenets": "", "sire": sheet["sire"],
-                        "generation": "", "domitor": ""},
+            "locked": False,
+            "hasSkillAttributeData": True,
+            "headers": {
+                "concept": sheet["concept"],
+                "chronicle": "",
+                "ambition": sheet["ambition"],
+                "desire": sheet["desire"],
+                "touchstones": "",
+                "tenets": "",
+                "sire": sheet["sire"],
+                "generation": "",
+                "domitor": "",
+            },
             "notes": sheet["notes"],
-            "attributes": {name: {"value": value, "active": False} for name, value in sheet["attributes"].items()},
+            "attributes": {
+                name: {"value": value, "active": False} for name, value in sheet["attributes"].items()
+            },
             "skills": skills,
             "disciplines": disciplines,
             "hunger": {"value": sheet["hunger"], "max": 5},
             "humanity": {"value": sheet["humanity"], "stains": sheet["stains"]},
             "blood": {"potency": sheet["blood_potency"], "generation": ""},
-            "health": track["health"], "willpower": track["willpower"],
+            "health": track["health"],
+            "willpower": track["willpower"],
             "exp": {"value": experience["total"] - experience["spent"], "max": experience["total"]},
         },
         "items": items,

@@ -43,8 +43,9 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     or V5 options given to another system, a ``TypeError``.
     """
     if system not in SYSTEMS:
-        raise RuleError("unknown_system", system=system if isinstance(system, str) else repr(system),
-                        known=list(SYSTEMS))
+        raise RuleError(
+            "unknown_system", system=system if isinstance(system, str) else repr(system), known=list(SYSTEMS)
+        )
     if system == "v5":
         return _v5(request, reroll, goal)
     if reroll != "none" or goal is not None:

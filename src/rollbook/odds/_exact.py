@@ -7,11 +7,11 @@ only when a caller asks for probabilities, so a whole table costs integer additi
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from fractions import Fraction
-from functools import lru_cache
 import struct
 import sys
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from functools import cache, lru_cache
 from math import comb, factorial
 from typing import Any, Generic, TypeVar
 
@@ -77,7 +77,7 @@ class Distribution(Generic[K]):
     def float_texts(self) -> dict[str, float]:
         return {str(key): value for key, value in self.floats().items()}
 
-    def nonzero(self) -> "Distribution[K]":
+    def nonzero(self) -> Distribution[K]:
         return Distribution({k: w for k, w in self.weights.items() if w}, self.denominator)
 
     def __eq__(self, other: object) -> bool:  # equal as probabilities, whatever the denominators
@@ -106,7 +106,7 @@ def scale_to(weights: Mapping[K, int], denominator: int, target: int) -> dict[K,
 # --- multinomial classes ------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def compositions(n: int, parts: int) -> tuple[tuple[int, ...], ...]:
     """Every way to put n identical dice into ``parts`` ordered categories (counts summing to n)."""
     if parts == 1:
@@ -125,7 +125,7 @@ def multinomial(counts: tuple[int, ...]) -> int:
     return result
 
 
-@lru_cache(maxsize=None)
+@cache
 def category_classes(n: int, sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The equivalence classes of n dice whose faces fall into categories of ``sizes`` faces each:
     ``(counts, weight)`` where weight = multinomial(counts) * prod(size ** count). The weights sum
@@ -135,13 +135,13 @@ def category_classes(n: int, sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, .
         weight = multinomial(counts)
         for size, count in zip(sizes, counts):
             if count:
-                weight *= size ** count
+                weight *= size**count
         if weight:
             out.append((counts, weight))
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def binomial_row(n: int) -> tuple[int, ...]:
     return tuple(comb(n, k) for k in range(n + 1))
 
@@ -191,7 +191,7 @@ def unpack(value: int, slots: int, width: int) -> list[int]:
     """The ``slots`` coefficients (``width`` bytes each, least significant first) of a packed integer."""
     raw = value.to_bytes(slots * width, "little")
     from_bytes = int.from_bytes
-    return [from_bytes(raw[i:i + width], "little") for i in range(0, slots * width, width)]
+    return [from_bytes(raw[i : i + width], "little") for i in range(0, slots * width, width)]
 
 
 _NATIVE_WORDS = sys.byteorder == "little" and struct.calcsize("Q") == 8
@@ -215,7 +215,7 @@ def unpack_fast(value: int, slots: int, width: int) -> list[int]:
             return words.tolist()
         return [low | high << 64 for low, high in zip(words[::2].tolist(), words[1::2].tolist())]
     from_bytes = int.from_bytes
-    return [from_bytes(raw[i:i + width], "little") for i in range(0, slots * width, width)]
+    return [from_bytes(raw[i : i + width], "little") for i in range(0, slots * width, width)]
 
 
 def plain(value: Any) -> Any:

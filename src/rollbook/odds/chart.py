@@ -6,9 +6,10 @@ file; the format follows the file name (``.svg`` or ``.png``). Nothing else here
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from rollbook.rules.base import RuleError
 
@@ -64,8 +65,12 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def v20_chart(path: str | Path, pools: Iterable[int] = (1, 2, 3, 4, 5, 6, 8, 10),
-              difficulties: Iterable[int] = range(2, 11), **options: Any) -> Path:
+def v20_chart(
+    path: str | Path,
+    pools: Iterable[int] = (1, 2, 3, 4, 5, 6, 8, 10),
+    difficulties: Iterable[int] = range(2, 11),
+    **options: Any,
+) -> Path:
     """V20: success and botch by difficulty, one line per pool (other request fields shared)."""
     from rollbook.odds.v20 import odds
 
@@ -77,8 +82,13 @@ def v20_chart(path: str | Path, pools: Iterable[int] = (1, 2, 3, 4, 5, 6, 8, 10)
     for index, pool in enumerate(pools):
         rows = [odds(pool, d, **options) for d in difficulties]
         colour = cmap(index / max(1, len(pools) - 1) * 0.9)
-        top.plot(difficulties, [100 * float(r.success) for r in rows], marker="o", color=colour,
-                 label=f"{pool} {'die' if pool == 1 else 'dice'}")
+        top.plot(
+            difficulties,
+            [100 * float(r.success) for r in rows],
+            marker="o",
+            color=colour,
+            label=f"{pool} {'die' if pool == 1 else 'dice'}",
+        )
         bottom.plot(difficulties, [100 * float(r.botch) for r in rows], marker="o", color=colour)
     top.set_ylabel("success (%)")
     top.set_ylim(0, 100)
@@ -93,8 +103,15 @@ def v20_chart(path: str | Path, pools: Iterable[int] = (1, 2, 3, 4, 5, 6, 8, 10)
     return _save(fig, path)
 
 
-def v5_chart(path: str | Path, pool: int, difficulty: int = 1, hungers: Iterable[int] = range(0, 6),
-             reroll: str = "none", goal: str | None = None, **options: Any) -> Path:
+def v5_chart(
+    path: str | Path,
+    pool: int,
+    difficulty: int = 1,
+    hungers: Iterable[int] = range(0, 6),
+    reroll: str = "none",
+    goal: str | None = None,
+    **options: Any,
+) -> Path:
     """V5: the six outcomes stacked, one bar per Hunger level."""
     from rollbook.odds.v5 import odds
     from rollbook.rules.v5 import OUTCOMES
@@ -138,12 +155,16 @@ def tiers_chart(path: str | Path, request) -> Path:
         items = result.damage.nonzero().floats()
         colours = [COLOURS["success"] if d == 0 else COLOURS["failure"] for d in items]
         ax.set_xlabel("damage (wound levels)")
-        ax.set_title(f"Tiers soak: {request.endurance}+{request.armor} against an attack of tier {request.attack_tier}")
+        ax.set_title(
+            f"Tiers soak: {request.endurance}+{request.armor} against an attack of tier {request.attack_tier}"
+        )
     else:
         items = result.tiers.nonzero().floats()
         if request.kind == "dodge":
             colours = [COLOURS["success"] if t > request.attack_tier else COLOURS["failure"] for t in items]
-            ax.set_title(f"Tiers dodge: skill {request.skill}+{request.bonus} against tier {request.attack_tier}")
+            ax.set_title(
+                f"Tiers dodge: skill {request.skill}+{request.bonus} against tier {request.attack_tier}"
+            )
         else:
             colours = [COLOURS["success"] if t >= 0 else COLOURS["failure"] for t in items]
             bullets = f", {request.bullets} bullets" if request.bullets else ""
@@ -173,7 +194,11 @@ def rollunder_chart(path: str | Path, request) -> Path:
         ax.set_title(f"Opposed roll {request.dice}: total at or under {request.threshold}")
     else:
         levels = range(0, 21)
-        for label, adv, dis in (("advantage", True, False), ("single d20", False, False), ("disadvantage", False, True)):
+        for label, adv, dis in (
+            ("advantage", True, False),
+            ("single d20", False, False),
+            ("disadvantage", False, True),
+        ):
             base = replace(request, advantage=adv, disadvantage=dis)
             ys = [100 * float(rollunder_odds(replace(base, level=level)).success) for level in levels]
             ax.plot(list(levels), ys, marker="o", ms=3, label=label)
@@ -193,15 +218,28 @@ def exchange_chart(path: str | Path, result, title: str) -> Path:
     plt = _pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2), gridspec_kw={"width_ratios": [2, 3]})
     outcomes = result.outcomes.floats()
-    tones = {"botch": "botch", "miss": "failure", "dodged": "total_failure", "soaked": "success",
-             "wounded": "bestial_failure"}
-    left.bar([k.replace("_", " ") for k in outcomes], [100 * v for v in outcomes.values()],
-             color=[COLOURS[tones[k]] for k in outcomes])
+    tones = {
+        "botch": "botch",
+        "miss": "failure",
+        "dodged": "total_failure",
+        "soaked": "success",
+        "wounded": "bestial_failure",
+    }
+    left.bar(
+        [k.replace("_", " ") for k in outcomes],
+        [100 * v for v in outcomes.values()],
+        color=[COLOURS[tones[k]] for k in outcomes],
+    )
     left.set_ylabel("%")
     left.set_title("the attack")
-    wounds = result.wounds.nonzero().floats() if hasattr(result, "wounds") else result.track.nonzero().floats()
-    right.bar([str(k).replace("_", " ") for k in wounds], [100 * v for v in wounds.values()],
-              color=COLOURS["failure"])
+    wounds = (
+        result.wounds.nonzero().floats() if hasattr(result, "wounds") else result.track.nonzero().floats()
+    )
+    right.bar(
+        [str(k).replace("_", " ") for k in wounds],
+        [100 * v for v in wounds.values()],
+        color=COLOURS["failure"],
+    )
     right.set_title("the defender after it" if hasattr(result, "wounds") else "wound level after it")
     right.tick_params(axis="x", labelrotation=45)
     for ax in (left, right):

@@ -87,6 +87,7 @@ def shape_of(system: str, request: Any) -> RollShape:
 
 # --- TR-3 -----------------------------------------------------------------------------------------
 
+
 def contest_odds(system: str, attacker: Any, defender: Any) -> dict:
     """TR-5 for TR-3: the attacker wins with more successes; a tie is the defender's."""
     a, d = shape_of(system, attacker), shape_of(system, defender)
@@ -96,20 +97,27 @@ def contest_odds(system: str, attacker: Any, defender: Any) -> dict:
             margins[sa - sd] = margins.get(sa - sd, Fraction(0)) + pa * pd
     win = sum((p for m, p in margins.items() if m > 0), Fraction(0))
     tie = margins.get(0, Fraction(0))
-    answer = {"system": system, "kind": "contest",
-              "outcomes": {"attacker": fraction_text(win), "defender": fraction_text(1 - win)},
-              "tie": fraction_text(tie),
-              "margins": {str(m): fraction_text(margins[m]) for m in sorted(margins) if margins[m]}}
+    answer = {
+        "system": system,
+        "kind": "contest",
+        "outcomes": {"attacker": fraction_text(win), "defender": fraction_text(1 - win)},
+        "tie": fraction_text(tie),
+        "margins": {str(m): fraction_text(margins[m]) for m in sorted(margins) if margins[m]},
+    }
     if system == "v20":
-        answer["botch"] = {"attacker": fraction_text(v20_odds(attacker).botch),
-                           "defender": fraction_text(v20_odds(defender).botch)}
+        answer["botch"] = {
+            "attacker": fraction_text(v20_odds(attacker).botch),
+            "defender": fraction_text(v20_odds(defender).botch),
+        }
     return answer
 
 
 # --- TR-4 -----------------------------------------------------------------------------------------
 
-def extended_odds(system: str, request: Any, target: int, max_rolls: int | None = None,
-                  horizon: int = DEFAULT_HORIZON) -> dict:
+
+def extended_odds(
+    system: str, request: Any, target: int, max_rolls: int | None = None, horizon: int = DEFAULT_HORIZON
+) -> dict:
     """TR-5 for TR-4: P(the total reaches ``target`` within k rolls), k = 1 … ``max_rolls`` (or
     ``horizon``), the expected number of rolls, and P(ever reached)."""
     check_extended(target, max_rolls)
@@ -131,10 +139,15 @@ def extended_odds(system: str, request: Any, target: int, max_rolls: int | None 
                     after[new] = after.get(new, Fraction(0)) + p * q
         going = after
         within.append(reached)
-    answer = {"system": system, "kind": "extended", "target": target, "max_rolls": max_rolls,
-              "outcomes": {"reached": fraction_text(reached), "not_reached": fraction_text(1 - reached)},
-              "within": {str(k + 1): fraction_text(p) for k, p in enumerate(within)},
-              "ends_per_roll": fraction_text(shape.ends)}
+    answer = {
+        "system": system,
+        "kind": "extended",
+        "target": target,
+        "max_rolls": max_rolls,
+        "outcomes": {"reached": fraction_text(reached), "not_reached": fraction_text(1 - reached)},
+        "within": {str(k + 1): fraction_text(p) for k, p in enumerate(within)},
+        "ends_per_roll": fraction_text(shape.ends),
+    }
     if max_rolls is not None:
         answer["expected_rolls"] = fraction_text(expected)
     else:
@@ -153,10 +166,20 @@ def _unbounded(shape: RollShape, target: int) -> tuple[Fraction, Fraction | None
     rolls = {target: Fraction(0)}
     for total in range(target - 1, -1, -1):  # from the top: each total needs only higher ones
         r = sum((q * reach[min(total + s, target)] for s, q in shape.successes.items() if s > 0), Fraction(0))
-        e = 1 + sum((q * rolls[min(total + s, target)] for s, q in shape.successes.items() if s > 0), Fraction(0))
+        e = 1 + sum(
+            (q * rolls[min(total + s, target)] for s, q in shape.successes.items() if s > 0), Fraction(0)
+        )
         reach[total] = r / (1 - stay)
         rolls[total] = e / (1 - stay)
     return reach[0], rolls[0]
 
 
-__all__ = ["DEFAULT_HORIZON", "RollShape", "contest_odds", "extended_odds", "shape_of", "v20_shape", "v5_shape"]
+__all__ = [
+    "DEFAULT_HORIZON",
+    "RollShape",
+    "contest_odds",
+    "extended_odds",
+    "shape_of",
+    "v20_shape",
+    "v5_shape",
+]

@@ -47,21 +47,23 @@ class ChainTiers:
         self.cutoff = odds.cutoff
         self.step = step
         self.at_cutoff = odds.tail * (1 - RATIO) / RATIO  # Σ_{k≥1} q·r**k = tail
-        if odds.tail and (self.listed.get(self.cutoff) != self.at_cutoff
-                          or self.listed.get(self.cutoff - step) != self.at_cutoff / RATIO):
+        if odds.tail and (
+            self.listed.get(self.cutoff) != self.at_cutoff
+            or self.listed.get(self.cutoff - step) != self.at_cutoff / RATIO
+        ):
             raise AssertionError(f"the tail of {request} is not geometric past its cutoff")
 
     def p(self, tier: int) -> Fraction:
         if tier <= self.cutoff:
             return self.listed.get(tier, Fraction(0))
         k, off = divmod(tier - self.cutoff, self.step)
-        return Fraction(0) if off else self.at_cutoff * RATIO ** k
+        return Fraction(0) if off else self.at_cutoff * RATIO**k
 
     def above(self, tier: int) -> Fraction:
         """P(tier > t)."""
         if tier >= self.cutoff:
             k = (tier - self.cutoff) // self.step + 1
-            return self.at_cutoff * RATIO ** k / (1 - RATIO)
+            return self.at_cutoff * RATIO**k / (1 - RATIO)
         listed = sum((p for t, p in self.listed.items() if t > tier), Fraction(0))
         return listed + self.at_cutoff * RATIO / (1 - RATIO)
 
@@ -114,14 +116,16 @@ class TiersExchange:
         if defender_numbers:
             data["defender"] = to_plain(self.defender)
             data["damage"] = self.damage.nonzero().texts()
-            data["damage_at_least"] = {"damage": max(self.defender.length - self.defender.level, 1),
-                                       "p": fraction_text(self.fills)}
+            data["damage_at_least"] = {
+                "damage": max(self.defender.length - self.defender.level, 1),
+                "p": fraction_text(self.fills),
+            }
         return data
 
 
 def _geometric(ratio: Fraction, first: int) -> Fraction:
     """Σ_{j ≥ first} ratio**j."""
-    return ratio ** first / (1 - ratio)
+    return ratio**first / (1 - ratio)
 
 
 def exchange_odds(shot: rules.TiersRequest, defender: TiersDefender) -> TiersExchange:
@@ -130,10 +134,14 @@ def exchange_odds(shot: rules.TiersRequest, defender: TiersDefender) -> TiersExc
         raise RuleError("bad_choice", field="kind", value=shot.kind, choices=["skill"])
     bullets = shot.bullets or 1
     attack = ChainTiers(shot, bullets)
-    dodge = None if defender.dodge is None else ChainTiers(
-        rules.TiersRequest(kind="dodge", skill=defender.dodge, attack_tier=0), 1)
-    soak = ChainTiers(rules.TiersRequest(kind="soak", endurance=defender.endurance, armor=defender.armor,
-                                         attack_tier=0), 1)
+    dodge = (
+        None
+        if defender.dodge is None
+        else ChainTiers(rules.TiersRequest(kind="dodge", skill=defender.dodge, attack_tier=0), 1)
+    )
+    soak = ChainTiers(
+        rules.TiersRequest(kind="soak", endurance=defender.endurance, armor=defender.armor, attack_tier=0), 1
+    )
     # Damage 0 … room − 1 each on its own; "room or more" fills the track (a full track: room 1, the
     # split between soaked and wounded still asked for).
     room = max(defender.length - defender.level, 1)
@@ -159,7 +167,7 @@ def exchange_odds(shot: rules.TiersRequest, defender: TiersDefender) -> TiersExc
 
     # Beyond N: a = N + j·bullets (j ≥ 1). P(A = a) = P(A = N)·r**j; the dodge's and the soak's
     # factors shrink by r**bullets per step (their tiers are one apart: step 1, past their cutoffs).
-    step = RATIO ** bullets
+    step = RATIO**bullets
     p_n = attack.at_cutoff * RATIO ** ((n - attack.cutoff) // bullets)  # the geometric coefficient at N
     if p_n:
         terms = [(p_n, RATIO)]  # (coefficient, ratio per step) of P(A = a)·(1 − P(dodge > a))
@@ -174,7 +182,12 @@ def exchange_odds(shot: rules.TiersRequest, defender: TiersDefender) -> TiersExc
 
     not_dodged = hit - dodged
     fills = not_dodged - sum(by_damage, Fraction(0))
-    outcomes = {"miss": 1 - hit, "dodged": dodged, "soaked": by_damage[0], "wounded": not_dodged - by_damage[0]}
+    outcomes = {
+        "miss": 1 - hit,
+        "dodged": dodged,
+        "soaked": by_damage[0],
+        "wounded": not_dodged - by_damage[0],
+    }
     damage = {0: 1 - not_dodged + by_damage[0], **{d: by_damage[d] for d in range(1, room)}}
     track: dict[int, Fraction] = {}
     for value, p in [*damage.items(), (room, fills)]:
@@ -182,9 +195,14 @@ def exchange_odds(shot: rules.TiersRequest, defender: TiersDefender) -> TiersExc
         track[after.level] = track.get(after.level, Fraction(0)) + p  # T-5, the track stops at its end
     if fills < 0 or any(p < 0 for p in damage.values()):
         raise AssertionError("negative probability")
-    return TiersExchange(shot=shot, defender=defender, outcomes=distribution_of(outcomes),
-                         damage=distribution_of(damage), fills=fills,
-                         track=distribution_of(dict(sorted(track.items()))))
+    return TiersExchange(
+        shot=shot,
+        defender=defender,
+        outcomes=distribution_of(outcomes),
+        damage=distribution_of(damage),
+        fills=fills,
+        track=distribution_of(dict(sorted(track.items()))),
+    )
 
 
 __all__ = ["OUTCOMES", "ChainTiers", "TiersDefender", "TiersExchange", "exchange_odds"]

@@ -86,11 +86,18 @@ class Defender:
     dodge: rules.V20Request | None = None
 
     def __post_init__(self) -> None:
-        rules.SoakRequest(damage=0, damage_type="bashing", stamina=self.stamina, fortitude=self.fortitude,
-                          vampire=self.vampire)  # the rules' own ranges
+        rules.SoakRequest(
+            damage=0,
+            damage_type="bashing",
+            stamina=self.stamina,
+            fortitude=self.fortitude,
+            vampire=self.vampire,
+        )  # the rules' own ranges
         for damage_type, dice in self.armour.items():
             if damage_type not in rules.DAMAGE_TYPES:
-                raise RuleError("bad_choice", field="armour", value=damage_type, choices=list(rules.DAMAGE_TYPES))
+                raise RuleError(
+                    "bad_choice", field="armour", value=damage_type, choices=list(rules.DAMAGE_TYPES)
+                )
             check_range(f"armour.{damage_type}", dice, 0, MAX_EXCHANGE_POOL)
         if len(self.health) != 3:
             raise RuleError("out_of_range", field="health", value=len(self.health), low=3, high=3)
@@ -104,8 +111,13 @@ class Defender:
 
     def soak_pool(self, damage_type: str) -> int:
         """V20-16: the soak dice against a damage type, armour included."""
-        request = rules.SoakRequest(damage=0, damage_type=damage_type, stamina=self.stamina,
-                                    fortitude=self.fortitude, vampire=self.vampire)
+        request = rules.SoakRequest(
+            damage=0,
+            damage_type=damage_type,
+            stamina=self.stamina,
+            fortitude=self.fortitude,
+            vampire=self.vampire,
+        )
         return rules.soak_pool(request) + self.armour.get(damage_type, 0)
 
 
@@ -163,9 +175,12 @@ class V20Exchange:
         }
         if defender_numbers:
             data["defender"] = {
-                "stamina": self.defender.stamina, "fortitude": self.defender.fortitude,
-                "vampire": self.defender.vampire, "armour": dict(self.defender.armour),
-                "health": list(self.defender.health), "soak_pool": self.soak_pool,
+                "stamina": self.defender.stamina,
+                "fortitude": self.defender.fortitude,
+                "vampire": self.defender.vampire,
+                "armour": dict(self.defender.armour),
+                "health": list(self.defender.health),
+                "soak_pool": self.soak_pool,
                 "dodge": to_plain(self.defender.dodge),
             }
             data["rolled"] = self.rolled.nonzero().texts()
@@ -210,8 +225,9 @@ def _hits(request: rules.V20Request) -> tuple[dict[int, int], int, int, int]:
     return hits, odds.outcomes.weights["botch"], odds.outcomes.weights["failure"], odds.outcomes.denominator
 
 
-def exchange_odds(attack: rules.V20Request, weapon: Weapon, defender: Defender, *,
-                  table_rules: Iterable[str] | None = None) -> V20Exchange:
+def exchange_odds(
+    attack: rules.V20Request, weapon: Weapon, defender: Defender, *, table_rules: Iterable[str] | None = None
+) -> V20Exchange:
     """The exact odds of one V20 exchange (see the module docstring for each step). ``table_rules``
     (TR-1, TR-2): the chronicle's table rules in force, for the attack and the dodge; None keeps
     each request's own (``V20Request.table_rules``). They change the attack and the dodge only: a
@@ -253,16 +269,20 @@ def exchange_odds(attack: rules.V20Request, weapon: Weapon, defender: Defender, 
                 for levels, c in enumerate(power):
                     if c:
                         rolled_hit[levels] = rolled_hit.get(levels, 0) + net[k] * c * scale
-    denominator *= rules.SIDES ** largest
-    no_roll = (botch + miss + dodged) * rules.SIDES ** largest
+    denominator *= rules.SIDES**largest
+    no_roll = (botch + miss + dodged) * rules.SIDES**largest
 
     # Step 4: the soak, over denominator · 10 ** soak pool.
-    marked = rules.damage_type_against(weapon.damage_type, firearm=weapon.firearm, vampire=defender.vampire,
-                                       aimed_at_head=weapon.aimed_at_head)
+    marked = rules.damage_type_against(
+        weapon.damage_type,
+        firearm=weapon.firearm,
+        vampire=defender.vampire,
+        aimed_at_head=weapon.aimed_at_head,
+    )
     soak_dice = defender.soak_pool(marked)
     check_range("soak_pool", soak_dice, 0, 2 * MAX_EXCHANGE_POOL)
     soaked = _power(LEVEL_DIE, soak_dice)
-    everything = rules.SIDES ** soak_dice
+    everything = rules.SIDES**soak_dice
     taken_hit: dict[int, int] = {}
     for levels, w in rolled_hit.items():
         below = 0  # soak results short of the levels rolled
@@ -277,9 +297,9 @@ def exchange_odds(attack: rules.V20Request, weapon: Weapon, defender: Defender, 
     scale_rolled = everything
 
     outcomes = {
-        "botch": botch * scale_rolled * rules.SIDES ** largest,
-        "miss": miss * scale_rolled * rules.SIDES ** largest,
-        "dodged": dodged * scale_rolled * rules.SIDES ** largest,
+        "botch": botch * scale_rolled * rules.SIDES**largest,
+        "miss": miss * scale_rolled * rules.SIDES**largest,
+        "dodged": dodged * scale_rolled * rules.SIDES**largest,
         "soaked": taken_hit.get(0, 0),
         "wounded": sum(w for t, w in taken_hit.items() if t),
     }
@@ -311,7 +331,11 @@ def exchange_odds(attack: rules.V20Request, weapon: Weapon, defender: Defender, 
             counts[key[index]] = counts.get(key[index], 0) + w
         by_type[name] = Distribution(dict(sorted(counts.items())), denominator)
     return V20Exchange(
-        attack=attack, weapon=weapon, defender=defender, damage_type=marked, soak_pool=soak_dice,
+        attack=attack,
+        weapon=weapon,
+        defender=defender,
+        damage_type=marked,
+        soak_pool=soak_dice,
         outcomes=Distribution(outcomes, denominator),
         rolled=Distribution(dict(sorted(rolled.items())), denominator),
         levels=Distribution(dict(sorted(taken.items())), denominator),
@@ -333,5 +357,15 @@ def _wound_level(damage: int, effects: Effects, damage_type: str, vampire: bool)
     return "unhurt" if level is None else level
 
 
-__all__ = ["DOWN", "LEVEL_DIE", "MAX_EXCHANGE_POOL", "OUTCOMES", "SATURATED", "WOUND_LEVELS", "Defender", "V20Exchange",
-           "Weapon", "exchange_odds"]
+__all__ = [
+    "DOWN",
+    "LEVEL_DIE",
+    "MAX_EXCHANGE_POOL",
+    "OUTCOMES",
+    "SATURATED",
+    "WOUND_LEVELS",
+    "Defender",
+    "V20Exchange",
+    "Weapon",
+    "exchange_odds",
+]

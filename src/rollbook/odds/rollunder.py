@@ -77,9 +77,12 @@ def rollunder_odds(request: RollUnderRequest) -> RollUnderOdds:
         values[receipt.kept] = values.get(receipt.kept, 0) + 1
         under += receipt.kept <= receipt.target
     denominator = prod(sizes)
-    return RollUnderOdds(request, Distribution(outcomes, denominator),
-                         Distribution({k: values[k] for k in sorted(values)}, denominator),
-                         Fraction(under, denominator))
+    return RollUnderOdds(
+        request,
+        Distribution(outcomes, denominator),
+        Distribution({k: values[k] for k in sorted(values)}, denominator),
+        Fraction(under, denominator),
+    )
 
 
 def _opposed(request: RollUnderRequest) -> RollUnderOdds:
@@ -105,8 +108,12 @@ def _opposed(request: RollUnderRequest) -> RollUnderOdds:
         values[total] = ways
         under += ways if total <= request.threshold else 0
     denominator = prod(sizes)
-    return RollUnderOdds(request, Distribution(outcomes, denominator), Distribution(values, denominator),
-                         Fraction(under, denominator))
+    return RollUnderOdds(
+        request,
+        Distribution(outcomes, denominator),
+        Distribution(values, denominator),
+        Fraction(under, denominator),
+    )
 
 
 def _faces_for(total: int, sizes: tuple[int, ...]) -> tuple[int, ...]:
@@ -120,18 +127,40 @@ def _faces_for(total: int, sizes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def check_odds(level: int, bonus: int = 0, malus: int = 0, advantage: bool = False, disadvantage: bool = False,
-               **options: Any) -> RollUnderOdds:
+def check_odds(
+    level: int,
+    bonus: int = 0,
+    malus: int = 0,
+    advantage: bool = False,
+    disadvantage: bool = False,
+    **options: Any,
+) -> RollUnderOdds:
     """A check (R-1 … R-4)."""
-    return rollunder_odds(RollUnderRequest(action=options.pop("action", ODDS_ACTION), kind="check", level=level,
-                                           bonus=bonus, malus=malus, advantage=advantage,
-                                           disadvantage=disadvantage, **options))
+    return rollunder_odds(
+        RollUnderRequest(
+            action=options.pop("action", ODDS_ACTION),
+            kind="check",
+            level=level,
+            bonus=bonus,
+            malus=malus,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            **options,
+        )
+    )
 
 
 def opposed_odds(dice: str, threshold: int, **options: Any) -> RollUnderOdds:
     """An opposed roll (R-7): ``opposed_odds("2d8+1d4", 9)``."""
-    return rollunder_odds(RollUnderRequest(action=options.pop("action", ODDS_ACTION), kind="opposed", dice=dice,
-                                           threshold=threshold, **options))
+    return rollunder_odds(
+        RollUnderRequest(
+            action=options.pop("action", ODDS_ACTION),
+            kind="opposed",
+            dice=dice,
+            threshold=threshold,
+            **options,
+        )
+    )
 
 
 def success_by_level(levels, **options: Any) -> dict[int, Fraction]:

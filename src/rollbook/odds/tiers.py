@@ -142,9 +142,9 @@ def tiers_odds(request: TiersRequest) -> TiersOdds:
         k = 0
         while first_tier + k * step <= cutoff:
             tier = first_tier + k * step
-            tiers[tier] = tiers.get(tier, Fraction(0)) + mass / SIDES ** k
+            tiers[tier] = tiers.get(tier, Fraction(0)) + mass / SIDES**k
             k += 1
-        tail += mass / SIDES ** k * Fraction(SIDES, SIDES - 1)  # Σ_{k' >= k} mass / 10**k'
+        tail += mass / SIDES**k * Fraction(SIDES, SIDES - 1)  # Σ_{k' >= k} mass / 10**k'
 
     ordered = {t: tiers[t] for t in sorted(tiers)}
     return TiersOdds(
@@ -182,8 +182,9 @@ def _settled(request: TiersRequest, prefix: tuple[int, ...]) -> bool:
 
 def odds(skill: int, bonus: int = 0, bullets: int | None = None, **options: Any) -> TiersOdds:
     """Shorthand for a skill roll: ``odds(6, bonus=2, bullets=3)``."""
-    return tiers_odds(TiersRequest(kind=options.pop("kind", "skill"), skill=skill, bonus=bonus, bullets=bullets,
-                                   **options))
+    return tiers_odds(
+        TiersRequest(kind=options.pop("kind", "skill"), skill=skill, bonus=bonus, bullets=bullets, **options)
+    )
 
 
 def dodge_odds(skill: int, attack_tier: int, bonus: int = 0) -> TiersOdds:
@@ -202,4 +203,12 @@ def success_by_skill(skills: range | tuple[int, ...], **options: Any) -> dict[in
     return {skill: tiers_odds(replace(base, skill=skill)).success for skill in skills}
 
 
-__all__ = ["TiersOdds", "distribution_of", "dodge_odds", "odds", "soak_odds", "success_by_skill", "tiers_odds"]
+__all__ = [
+    "TiersOdds",
+    "distribution_of",
+    "dodge_odds",
+    "odds",
+    "soak_odds",
+    "success_by_skill",
+    "tiers_odds",
+]

@@ -19,15 +19,33 @@ brute-force enumeration of faces through ``rules.v20.resolve``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Iterable
+from typing import Any
 
-from rollbook.odds._exact import Distribution, binomial_row, fast_width, fraction_text, poly_mul, poly_pow, unpack_fast
+from rollbook.odds._exact import (
+    Distribution,
+    binomial_row,
+    fast_width,
+    fraction_text,
+    poly_mul,
+    poly_pow,
+    unpack_fast,
+)
 from rollbook.rules.base import RuleError, to_plain
-from rollbook.rules.v20 import DEGREES, V20Request, degree_of, needed, ones_cancel, outcome_of, resolve, total_of
+from rollbook.rules.v20 import (
+    DEGREES,
+    V20Request,
+    degree_of,
+    needed,
+    ones_cancel,
+    outcome_of,
+    resolve,
+    total_of,
+)
 
 OUTCOMES = ("success", "failure", "botch")
 MAX_ODDS_POOL = 50  # the issue's range: pools 0–50
@@ -167,7 +185,9 @@ def _general_rows(die, n):
     by_ones: dict[int, dict[int, int]] = {}
     for (u, o), w in cells.items():
         by_ones.setdefault(o, {})[u] = w
-    return tuple((o, 1, tuple(row.get(u, 0) for u in range(max(row) + 1))) for o, row in sorted(by_ones.items()))
+    return tuple(
+        (o, 1, tuple(row.get(u, 0) for u in range(max(row) + 1))) for o, row in sorted(by_ones.items())
+    )
 
 
 # --- step 3: classify each class with the rules' own functions -------------------------------------
@@ -268,7 +288,10 @@ def v20_odds(request: V20Request) -> V20Odds:
     if found is None:  # what does not depend on the pool, once per request shape
         if len(_PER_REQUEST) > 4096:
             _PER_REQUEST.clear()
-        found = _PER_REQUEST[key] = (_zero_dice(replace(request, pool=0)), die_categories(_die_probe(request)))
+        found = _PER_REQUEST[key] = (
+            _zero_dice(replace(request, pool=0)),
+            die_categories(_die_probe(request)),
+        )
     base, die = found
     auto, required, n = base.auto_successes, base.required, request.pool
     denominator = _die_total(die) ** n
@@ -326,14 +349,21 @@ def _by_diagonals(request, base_receipt, classifier: _Classifier, die, n: int) -
     by_net, cancelled, empty = shape
     denominator = _die_total(die) ** n
     diagonals = _diagonals(base, n, fast_width(denominator))[1]  # index n + k: cells with rolled − ones = k
-    no_success = (one_at_zero + other_at_zero) ** n - other_at_zero ** n  # rolled 0, ones ≥ 1
+    no_success = (one_at_zero + other_at_zero) ** n - other_at_zero**n  # rolled 0, ones ≥ 1
     below = sum(diagonals[:n])  # every cell with rolled < ones
     joint: dict = {}
     for code, weight in (*zip(by_net, diagonals[n:]), (empty, no_success), (cancelled, below - no_success)):
         if weight:
             joint[code] = joint.get(code, 0) + weight
-    return _assemble(request, base_receipt.difficulty, base_receipt.required, base_receipt.auto_successes,
-                     classifier, joint, denominator)
+    return _assemble(
+        request,
+        base_receipt.difficulty,
+        base_receipt.required,
+        base_receipt.auto_successes,
+        classifier,
+        joint,
+        denominator,
+    )
 
 
 def _assemble(request, difficulty, required, auto, classifier, joint, denominator) -> V20Odds:
@@ -363,11 +393,16 @@ def odds(pool: int, difficulty: int = 6, **options: Any) -> V20Odds:
     return v20_odds(V20Request(pool=pool, difficulty=difficulty, **options))
 
 
-def v20_table(pools: Iterable[int], difficulties: Iterable[int], **options: Any) -> dict[tuple[int, int], V20Odds]:
+def v20_table(
+    pools: Iterable[int], difficulties: Iterable[int], **options: Any
+) -> dict[tuple[int, int], V20Odds]:
     """``{(pool, difficulty): V20Odds}`` for every pair (the other request fields shared)."""
     pools = tuple(pools)
-    return {(pool, difficulty): v20_odds(V20Request(pool=pool, difficulty=difficulty, **options))
-            for difficulty in difficulties for pool in pools}
+    return {
+        (pool, difficulty): v20_odds(V20Request(pool=pool, difficulty=difficulty, **options))
+        for difficulty in difficulties
+        for pool in pools
+    }
 
 
 # --- SPEC V20-15: the source's table ---------------------------------------------------------------
@@ -397,8 +432,9 @@ class SourceRow:
         return f"{percent_one_decimal(self.botch_low)}–{percent_one_decimal(self.botch_high)}%"
 
 
-def source_table(pools: Iterable[int] = SOURCE_POOLS,
-                 difficulties: Iterable[int] = SOURCE_DIFFICULTIES) -> list[SourceRow]:
+def source_table(
+    pools: Iterable[int] = SOURCE_POOLS, difficulties: Iterable[int] = SOURCE_DIFFICULTIES
+) -> list[SourceRow]:
     """SPEC V20-15: per difficulty, min–max over the pools of success and botch (one success
     required, no specialty, no Willpower)."""
     pools = tuple(pools)

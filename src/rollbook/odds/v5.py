@@ -32,16 +32,28 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rollbook.odds._exact import Distribution, category_classes
 from rollbook.odds import v5_classes, v5_plain, v5_rerolls
+from rollbook.odds._exact import Distribution, category_classes
 from rollbook.odds.v5_classes import CHOICES, FACE_REPS, FACE_SIZES, GOALS, V5Odds, _faces_of
 from rollbook.odds.v5_plain import plain_odds, roll_keys, v5_table
 from rollbook.odds.v5_rerolls import (
-    Advice, PolicyEntry, _goal_mask, advise, named_reroll_odds, optimal_odds, optimal_policy,
+    Advice,
+    PolicyEntry,
+    _goal_mask,
+    advise,
+    named_reroll_odds,
+    optimal_odds,
+    optimal_policy,
 )
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.v5 import (
-    SIDES, V5Request, frenzy_pool, remorse_dice, remorse_humanity_loss, resolve, rouse_request,
+    SIDES,
+    V5Request,
+    frenzy_pool,
+    remorse_dice,
+    remorse_humanity_loss,
+    resolve,
+    rouse_request,
 )
 
 
@@ -57,11 +69,19 @@ def v5_odds(request: V5Request, reroll: str = "none", goal: str | None = None) -
     odds = plain_odds(request) if reroll == "none" else named_reroll_odds(request, reroll)
     if goal is None:
         return odds
-    return V5Odds(odds.request, odds.outcomes, odds.successes, odds.reroll, goal, odds.of_goal(goal), odds.extras)
+    return V5Odds(
+        odds.request, odds.outcomes, odds.successes, odds.reroll, goal, odds.of_goal(goal), odds.extras
+    )
 
 
-def odds(pool: int, hunger: int = 0, difficulty: int = 1, reroll: str = "none", goal: str | None = None,
-         **options: Any) -> V5Odds:
+def odds(
+    pool: int,
+    hunger: int = 0,
+    difficulty: int = 1,
+    reroll: str = "none",
+    goal: str | None = None,
+    **options: Any,
+) -> V5Odds:
     """Shorthand: ``odds(6, 2, 3, reroll="optimal", goal="clean")``."""
     return v5_odds(V5Request(pool=pool, hunger=hunger, difficulty=difficulty, **options), reroll, goal)
 
@@ -102,9 +122,13 @@ def rouse_odds(hunger: int = 0, blood_potency_reroll: bool = False, creature: st
         outcomes[receipt.outcome] += 1
         gains[receipt.hunger_gain] += 1
         risk += receipt.hunger_frenzy_risk
-    denominator = SIDES ** dice
-    return RouseOdds(request, Distribution(dict(outcomes), denominator), Distribution(dict(gains), denominator),
-                     Fraction(risk, denominator))
+    denominator = SIDES**dice
+    return RouseOdds(
+        request,
+        Distribution(dict(outcomes), denominator),
+        Distribution(dict(gains), denominator),
+        Fraction(risk, denominator),
+    )
 
 
 def _all_faces(dice: int):
@@ -125,12 +149,17 @@ def remorse_odds(humanity: int, stains: int) -> V5Odds:
     loss = 0
     for counts, weight in category_classes(pool, FACE_SIZES):
         loss += weight * remorse_humanity_loss(resolve(request, _faces_of(counts, FACE_REPS)))
-    extras = {"humanity_loss": Distribution({0: SIDES ** pool - loss, 1: loss}, SIDES ** pool)}
+    extras = {"humanity_loss": Distribution({0: SIDES**pool - loss, 1: loss}, SIDES**pool)}
     return V5Odds(request, odds.outcomes, odds.successes, extras=extras)
 
 
-def frenzy_odds(pool: int | None = None, difficulty: int = 1, *, willpower_current: int | None = None,
-                humanity: int | None = None) -> V5Odds:
+def frenzy_odds(
+    pool: int | None = None,
+    difficulty: int = 1,
+    *,
+    willpower_current: int | None = None,
+    humanity: int | None = None,
+) -> V5Odds:
     """Frenzy resistance: ordinary dice, no Hunger (V5-9); the pool given, or Willpower + Humanity/3."""
     if pool is None:
         if willpower_current is None or humanity is None:

@@ -3,16 +3,22 @@ the choices and goals, and the result type ``V5Odds`` (see ``rollbook.odds.v5``)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from rollbook.odds._exact import Distribution
 from rollbook.rules.base import Faces, RuleError, to_plain
 from rollbook.rules.v5 import (
-    MAX_REROLL_DICE, OUTCOMES, REROLL_CHOICES, SIDES, V5Request, classify, count_successes,
+    MAX_REROLL_DICE,
+    OUTCOMES,
+    REROLL_CHOICES,
+    SIDES,
+    V5Request,
+    classify,
+    count_successes,
 )
 
 MAX_ODDS_POOL = 30  # the range: pools 1–30
@@ -22,9 +28,9 @@ GOALS: dict[str, frozenset[str]] = {
     "clean": frozenset({"critical", "success"}),  # a win that is not a messy critical
     "crit": frozenset({"critical", "messy_critical"}),  # a critical or messy critical (V5-5)
 }
-REROLL_SCALE = SIDES ** MAX_REROLL_DICE  # rerolls of 0–3 dice share the denominator 10**(pool + 3)
+REROLL_SCALE = SIDES**MAX_REROLL_DICE  # rerolls of 0–3 dice share the denominator 10**(pool + 3)
 _OUT_INDEX = {outcome: index for index, outcome in enumerate(OUTCOMES)}
-_BIG = 10 ** 9  # a difficulty no roll reaches, to ask classify about a losing roll
+_BIG = 10**9  # a difficulty no roll reaches, to ask classify about a losing roll
 
 
 # --- categories, read off the rules ---------------------------------------------------------------
@@ -51,14 +57,18 @@ def _hunger_ten(face: int) -> bool:
 
 
 # What one die scores, and which Hunger faces are 1s and 10s for the rules (asked once).
-_FACE_SCORE = {face: (lambda c: (c[0] - c[1], c[1]))(count_successes((face,))) for face in range(1, SIDES + 1)}
+_FACE_SCORE = {
+    face: (lambda c: (c[0] - c[1], c[1]))(count_successes((face,))) for face in range(1, SIDES + 1)
+}
 _HUNGER_ONE_FACES = frozenset(face for face in range(1, SIDES + 1) if _hunger_one(face))
 _HUNGER_TEN_FACES = frozenset(face for face in range(1, SIDES + 1) if _hunger_ten(face))
 
 # Normal dice: faces ``count_successes`` counts alike are alike (V5-1, V5-3, V5-6).
 NORMAL_CATEGORY_FACES = _group_faces(lambda face: count_successes((face,)))
 # Hunger dice: also apart by their bestial and messy effect (V5-5, V5-6).
-HUNGER_CATEGORY_FACES = _group_faces(lambda face: (count_successes((face,)), _hunger_one(face), _hunger_ten(face)))
+HUNGER_CATEGORY_FACES = _group_faces(
+    lambda face: (count_successes((face,)), _hunger_one(face), _hunger_ten(face))
+)
 
 
 def _sizes(categories) -> tuple[int, ...]:
@@ -76,7 +86,9 @@ _FACE_CATEGORY = {face: i for i, faces in enumerate(FACE_CATEGORY_FACES) for fac
 _NORMAL_CATEGORY = {face: i for i, faces in enumerate(NORMAL_CATEGORY_FACES) for face in faces}
 # A face category lies inside one normal scoring category (1 and 2–5 both score nothing).
 _FACE_TO_NORMAL = tuple(_NORMAL_CATEGORY[faces[0]] for faces in FACE_CATEGORY_FACES)
-assert all(_NORMAL_CATEGORY[f] == _FACE_TO_NORMAL[i] for i, faces in enumerate(FACE_CATEGORY_FACES) for f in faces)
+assert all(
+    _NORMAL_CATEGORY[f] == _FACE_TO_NORMAL[i] for i, faces in enumerate(FACE_CATEGORY_FACES) for f in faces
+)
 
 
 def _faces_of(counts: tuple[int, ...], reps: tuple[int, ...]) -> Faces:
@@ -143,7 +155,9 @@ class V5Odds:
         if isinstance(weights, _Shifted):
             weights = weights.weights
             return Distribution(_Shifted(weights, self.request.difficulty), successes.denominator)
-        return Distribution({k - self.request.difficulty: w for k, w in weights.items()}, successes.denominator)
+        return Distribution(
+            {k - self.request.difficulty: w for k, w in weights.items()}, successes.denominator
+        )
 
     def probability(self, outcome: str) -> Fraction:
         return self.outcomes.probability(outcome)
@@ -179,7 +193,9 @@ def _text(value: Fraction | None) -> str | None:
 
 def _check_pool(request: V5Request) -> None:
     if request.kind == "rouse":
-        raise RuleError("bad_choice", field="kind", value="rouse", choices=["test", "willpower", "remorse", "frenzy"])
+        raise RuleError(
+            "bad_choice", field="kind", value="rouse", choices=["test", "willpower", "remorse", "frenzy"]
+        )
     if request.pool > MAX_ODDS_POOL:
         raise RuleError("out_of_range", field="pool", value=request.pool, low=1, high=MAX_ODDS_POOL)
 

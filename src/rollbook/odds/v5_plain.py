@@ -5,22 +5,29 @@ from __future__ import annotations
 
 import struct
 import sys
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 from itertools import groupby, pairwise
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from rollbook.odds._exact import Distribution, unpack_fast
 from rollbook.odds.v5_classes import (
-    _FACE_SCORE, _HUNGER_ONE_FACES, _HUNGER_TEN_FACES, _OUT_INDEX, MAX_ODDS_POOL, V5Odds, _check_pool, _Shifted,
+    _FACE_SCORE,
+    _HUNGER_ONE_FACES,
+    _HUNGER_TEN_FACES,
+    _OUT_INDEX,
+    MAX_ODDS_POOL,
+    V5Odds,
+    _check_pool,
+    _Shifted,
 )
 from rollbook.rules.base import Faces, RuleError
 from rollbook.rules.v5 import OUTCOMES, SIDES, V5Request, classify, count_successes
 
-
 # --- no reroll: whole-roll keys with packed polynomials ------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tens_successes(tens: int) -> tuple[int, bool]:
     """What t tens score (V5-3) and whether they make a pair, according to ``count_successes``."""
     successes, _, pairs = count_successes((10,) * tens)
@@ -44,7 +51,9 @@ def _key_faces(group: int, successes: int) -> tuple[Faces, Faces] | None:
 
 
 @lru_cache(maxsize=1 << 16)
-def _key_outcome(successes: int, pair: bool, hunger_ten: bool, hunger_one: bool, difficulty: int) -> int | None:
+def _key_outcome(
+    successes: int, pair: bool, hunger_ten: bool, hunger_one: bool, difficulty: int
+) -> int | None:
     """``classify`` on faces built for the key; None when no roll has that key."""
     group = _PAIR * pair | _HUNGER_TEN * hunger_ten | _HUNGER_ONE * hunger_one
     faces = _key_faces(group, successes)
@@ -125,7 +134,7 @@ def _pack(coefficients: dict[int, int], bits: int) -> int:
 # must fit (each a count of rolls, ≤ 10**pool): the integers in between (signed coefficients,
 # doubled counts) are exact integers whatever their slots hold, and every step is linear.
 _LAYOUTS = ((19, 8), (MAX_ODDS_POOL, 16))
-assert all(SIDES ** most < 1 << (8 * width) for most, width in _LAYOUTS)
+assert all(SIDES**most < 1 << (8 * width) for most, width in _LAYOUTS)
 
 
 def _width(pool: int) -> int:
@@ -145,7 +154,7 @@ _HUNGER_VARIANTS = (  # inclusion–exclusion over the Hunger flags: faces a Hun
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _die_forms(faces: tuple[int, ...], width: int) -> tuple[int, int, int, int]:
     """One die showing one of ``faces``: packed P(x, x²), P(x, −x²), [y⁰]P, [y¹]P, where
     P = Σ x^plain y^ten over the faces (what ``count_successes`` counts)."""
@@ -163,7 +172,7 @@ def _die_forms(faces: tuple[int, ...], width: int) -> tuple[int, int, int, int]:
     return _pack(plus, bits), _pack(minus, bits), _pack(zero, bits), _pack(one, bits)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _powers(faces: tuple[int, ...], n: int, width: int) -> tuple[int, int, int, int]:
     """n such dice: packed Q(x, x²), Q(x, −x²), [y⁰]Q, [y¹]Q of Q = P**n, one factor at a time."""
     if n == 0:
@@ -173,7 +182,7 @@ def _powers(faces: tuple[int, ...], n: int, width: int) -> tuple[int, int, int, 
     return plus * d_plus, minus * d_minus, zero * d_zero, one * d_zero + zero * d_one
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hunger_groups(hunger: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
     """The four Hunger flag groups' packed forms, by inclusion–exclusion over the variants:
     no Hunger 10 nor 1; a Hunger 1, no 10; a Hunger 10, no 1; both."""
@@ -186,15 +195,17 @@ def _hunger_groups(hunger: int, width: int) -> tuple[tuple[int, int, int, int], 
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hunger_forms(hunger: int, width: int) -> tuple[tuple[int, int, int, int], ...]:
     """The Hunger dice's packed forms per flag group (one group without Hunger dice), as
     ``roll_keys`` multiplies them: P(x, x²), P(x, −x²), [y⁰]P and [y⁰]P + x·[y¹]P."""
     if not hunger:
         return ((1, 1, 1, 1),)
     bits = 8 * width
-    return tuple((h_plus, h_minus, h_zero, h_zero + (h_one << bits))
-                 for h_plus, h_minus, h_zero, h_one in _hunger_groups(hunger, width))
+    return tuple(
+        (h_plus, h_minus, h_zero, h_zero + (h_one << bits))
+        for h_plus, h_minus, h_zero, h_one in _hunger_groups(hunger, width)
+    )
 
 
 _NATIVE_WORDS = sys.byteorder == "little" and struct.calcsize("Q") == 8
@@ -259,7 +270,7 @@ def roll_keys(normal: int, hunger: int, most: int | None = None) -> _Keys:
         any_pair |= pair
     weights = _words(b"".join(no_pairs + pairs), width)
     successes = unpack_fast(total, 2 * pool + 1 if any_pair else pool + 1, width)  # K ≤ 2 · pool, or ≤ pool
-    denominator = SIDES ** pool
+    denominator = SIDES**pool
     return _Keys(weights, len(pairs), most, denominator, Distribution(_Shifted(successes, 0), denominator))
 
 
@@ -323,8 +334,9 @@ def plain_odds(request: V5Request) -> V5Odds:
     return V5Odds(request, Distribution(dict(zip(OUTCOMES, weights)), keys.denominator), keys.distribution)
 
 
-def v5_table(pools: Iterable[int], hungers: Iterable[int], difficulties: Iterable[int],
-             **options: Any) -> dict[tuple[int, int, int], V5Odds]:
+def v5_table(
+    pools: Iterable[int], hungers: Iterable[int], difficulties: Iterable[int], **options: Any
+) -> dict[tuple[int, int, int], V5Odds]:
     """``{(pool, hunger, difficulty): V5Odds}`` without rerolls (the same as ``plain_odds`` cell by
     cell). The dice's distribution is computed once per pool and Hunger, in one layout shared by
     every pool of the table; the first difficulty's outcomes are read off it with its plan, and
@@ -339,8 +351,11 @@ def v5_table(pools: Iterable[int], hungers: Iterable[int], difficulties: Iterabl
     critical, messy, success, failure, total_failure, bestial = OUTCOMES
     for pool in pools:
         for hunger in hungers:
-            requests = ([V5Request(pool, hunger, difficulty, **options) for difficulty in difficulties] if options
-                        else [V5Request(pool, hunger, difficulty) for difficulty in difficulties])
+            requests = (
+                [V5Request(pool, hunger, difficulty, **options) for difficulty in difficulties]
+                if options
+                else [V5Request(pool, hunger, difficulty) for difficulty in difficulties]
+            )
             first = requests[0] if requests else V5Request(pool, hunger, 1, **options)
             _check_pool(first)
             if not requests:
@@ -349,8 +364,10 @@ def v5_table(pools: Iterable[int], hungers: Iterable[int], difficulties: Iterabl
             slots, lanes, _, denominator, distribution = roll_keys(pool - dice, dice, most)
             chain = chains.get(lanes)
             if chain is None:
-                chain = chains[lanes] = (_plan(most, lanes, difficulties[0]), ((), *(
-                    _changes(most, lanes, before, after) for before, after in pairwise(difficulties))))
+                chain = chains[lanes] = (
+                    _plan(most, lanes, difficulties[0]),
+                    ((), *(_changes(most, lanes, before, after) for before, after in pairwise(difficulties))),
+                )
             weights = [0, 0, 0, 0, 0, 0, 0]  # the six outcomes, then keys no roll has (weight 0)
             for low, high, outcome in chain[0]:
                 weights[outcome] += sum(slots[low:high])
@@ -363,9 +380,21 @@ def v5_table(pools: Iterable[int], hungers: Iterable[int], difficulties: Iterabl
                     weights[after] += weight
                 if weights[_NO_ROLL]:
                     raise AssertionError(f"V5 odds lost weight at {request}")
-                table[(pool, hunger, request.difficulty)] = V5Odds(request, Distribution(
-                    {critical: weights[0], messy: weights[1], success: weights[2], failure: weights[3],
-                     total_failure: weights[4], bestial: weights[5]}, denominator), distribution)
+                table[(pool, hunger, request.difficulty)] = V5Odds(
+                    request,
+                    Distribution(
+                        {
+                            critical: weights[0],
+                            messy: weights[1],
+                            success: weights[2],
+                            failure: weights[3],
+                            total_failure: weights[4],
+                            bestial: weights[5],
+                        },
+                        denominator,
+                    ),
+                    distribution,
+                )
     return table
 
 
@@ -374,5 +403,13 @@ def clear_caches() -> None:
     _OUTCOMES.clear()
     _FACES.clear()
     _PLANS.clear()
-    for cached in (roll_keys, _hunger_forms, _key_outcome, _tens_successes, _die_forms, _powers, _hunger_groups):
+    for cached in (
+        roll_keys,
+        _hunger_forms,
+        _key_outcome,
+        _tens_successes,
+        _die_forms,
+        _powers,
+        _hunger_groups,
+    ):
         cached.cache_clear()

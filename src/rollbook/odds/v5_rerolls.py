@@ -3,22 +3,40 @@ and ``advise`` for faces on the table (see ``rollbook.odds.v5``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 from rollbook.odds._exact import Distribution, category_classes
 from rollbook.odds.v5_classes import (
-    _FACE_TO_NORMAL, _NORMAL_CATEGORY, CHOICES, FACE_CATEGORY_FACES, FACE_REPS, FACE_SIZES, GOALS,
-    HUNGER_CATEGORY_FACES, HUNGER_REPS, HUNGER_SIZES, MAX_ODDS_POOL, NORMAL_CATEGORY_FACES, NORMAL_REPS, NORMAL_SIZES,
-    REROLL_SCALE, V5Odds, _check_pool, _classified, _faces_of, _hunger_one, _hunger_ten,
+    _FACE_TO_NORMAL,
+    _NORMAL_CATEGORY,
+    CHOICES,
+    FACE_CATEGORY_FACES,
+    FACE_REPS,
+    FACE_SIZES,
+    GOALS,
+    HUNGER_CATEGORY_FACES,
+    HUNGER_REPS,
+    HUNGER_SIZES,
+    MAX_ODDS_POOL,
+    NORMAL_CATEGORY_FACES,
+    NORMAL_REPS,
+    NORMAL_SIZES,
+    REROLL_SCALE,
+    V5Odds,
+    _check_pool,
+    _classified,
+    _faces_of,
+    _hunger_one,
+    _hunger_ten,
 )
 from rollbook.odds.v5_plain import _key_outcome, _tens_successes
 from rollbook.rules.base import Faces, RuleError, check_faces, check_range
 from rollbook.rules.v5 import MAX_REROLL_DICE, OUTCOMES, REROLL_CHOICES, SIDES, V5Request, count_successes
-
 
 # --- Willpower rerolls (V5-8) ----------------------------------------------------------------------
 
@@ -28,7 +46,7 @@ def _hunger_classes(request: V5Request):
     return category_classes(request.hunger_dice, FACE_SIZES)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reroll_expansion(r: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The classes of r fresh normal dice, weighted over 10**3 (the rerolls' common scale)."""
     scale = SIDES ** (MAX_REROLL_DICE - r)
@@ -46,9 +64,11 @@ def _expand(groups: dict[tuple, int], difficulty: int, pool: int) -> tuple[Distr
             w = weight * fresh_weight
             outcomes[index] += w
             by_successes[successes] = by_successes.get(successes, 0) + w
-    denominator = SIDES ** pool * REROLL_SCALE
-    return (Distribution(dict(zip(OUTCOMES, outcomes)), denominator),
-            Distribution({k: by_successes[k] for k in sorted(by_successes)}, denominator))
+    denominator = SIDES**pool * REROLL_SCALE
+    return (
+        Distribution(dict(zip(OUTCOMES, outcomes)), denominator),
+        Distribution({k: by_successes[k] for k in sorted(by_successes)}, denominator),
+    )
 
 
 def _check_reroll(request: V5Request) -> None:
@@ -83,7 +103,7 @@ def named_reroll_odds(request: V5Request, choice: str) -> V5Odds:
     return V5Odds(request, outcomes, successes, reroll=choice)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _face_to_hunger_counts(face_counts: tuple[int, ...]) -> tuple[int, ...]:
     """Hunger face-category counts as Hunger scoring-category counts."""
     out = [0] * len(HUNGER_SIZES)
@@ -95,11 +115,13 @@ def _face_to_hunger_counts(face_counts: tuple[int, ...]) -> tuple[int, ...]:
 
 # Hunger classes are enumerated over the picker's face categories; they must refine the Hunger
 # scoring categories (each face category inside one scoring category) for that to be exact.
-assert all(len({next(i for i, fs in enumerate(HUNGER_CATEGORY_FACES) if f in fs) for f in faces}) == 1
-           for faces in FACE_CATEGORY_FACES)
+assert all(
+    len({next(i for i, fs in enumerate(HUNGER_CATEGORY_FACES) if f in fs) for f in faces}) == 1
+    for faces in FACE_CATEGORY_FACES
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _k_vectors(parts: int, r: int) -> tuple[tuple[int, ...], ...]:
     from rollbook.odds._exact import compositions
 
@@ -132,7 +154,7 @@ _HUNGER_SCORE = tuple((lambda c: (c[0] - c[1], c[1]))(count_successes((rep,))) f
 _HUNGER_FLAGS = tuple((_hunger_ten(rep), _hunger_one(rep)) for rep in HUNGER_REPS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hunger_state(hunger: tuple[int, ...]) -> tuple[int, int, bool, bool]:
     """(plain successes, 10s, any Hunger 10, any Hunger 1) of Hunger scoring counts."""
     plain = sum(c * sc[0] for c, sc in zip(hunger, _HUNGER_SCORE))
@@ -163,13 +185,16 @@ class _Search:
                 raise AssertionError(f"no roll has the score state {key}")
             found = int(self.mask[outcome])
         else:  # one more fresh die, then r - 1 (V5-8: the rerolled dice are fresh normal dice)
-            found = sum(size * self.value(r - 1, plain + dp, tens + dt, ten, one)
-                        for size, (dp, dt) in zip(NORMAL_SIZES, _NORMAL_SCORE))
+            found = sum(
+                size * self.value(r - 1, plain + dp, tens + dt, ten, one)
+                for size, (dp, dt) in zip(NORMAL_SIZES, _NORMAL_SCORE)
+            )
         self.values[key] = found
         return found
 
-    def choose(self, plain: int, tens: int, ten: bool, one: bool,
-               available: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    def choose(
+        self, plain: int, tens: int, ten: bool, one: bool, available: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], int]:
         """(counts to reroll, goal weight over 10**3) for the first roll's score and the dice
         available in each category (at most three count)."""
         key = (plain, tens, ten, one, available)
@@ -210,9 +235,16 @@ def optimal_policy(request: V5Request, goal: str) -> list[PolicyEntry]:
         h_plain, h_tens, ten, one = _hunger_state(hunger)
         for counts, weight in category_classes(request.normal_dice, NORMAL_SIZES):
             f, s, t = counts
-            k, value = search.choose(h_plain + f * fp + s * sp + t * tp, h_tens + f * ft + s * st + t * tt,
-                                     ten, one, (min(f, 3), min(s, 3), min(t, 3)))
-            append(PolicyEntry(counts, hunger, weight * hunger_weight, (f - k[0], s - k[1], t - k[2]), k, value))
+            k, value = search.choose(
+                h_plain + f * fp + s * sp + t * tp,
+                h_tens + f * ft + s * st + t * tt,
+                ten,
+                one,
+                (min(f, 3), min(s, 3), min(t, 3)),
+            )
+            append(
+                PolicyEntry(counts, hunger, weight * hunger_weight, (f - k[0], s - k[1], t - k[2]), k, value)
+            )
     return entries
 
 
@@ -248,11 +280,18 @@ class Advice:
     def to_json(self) -> dict[str, Any]:
         from rollbook.odds._exact import fraction_text
 
-        return {"dice": list(self.dice), "faces": list(self.faces), "goal": fraction_text(self.probability),
-                "goal_float": float(self.probability), "outcomes": self.outcomes.texts()}
+        return {
+            "dice": list(self.dice),
+            "faces": list(self.faces),
+            "goal": fraction_text(self.probability),
+            "goal_float": float(self.probability),
+            "outcomes": self.outcomes.texts(),
+        }
 
 
-def advise(normal_faces: Iterable[int], hunger_faces: Iterable[int], difficulty: int, goal: str = "win") -> list[Advice]:
+def advise(
+    normal_faces: Iterable[int], hunger_faces: Iterable[int], difficulty: int, goal: str = "win"
+) -> list[Advice]:
     """Every distinct choice of up to three normal dice to reroll (none included), with the
     probability of the goal after it, best first (ties: fewer dice first, then lower faces)."""
     normal = check_faces(tuple(normal_faces), SIDES, field="normal")
@@ -276,9 +315,9 @@ def advise(normal_faces: Iterable[int], hunger_faces: Iterable[int], difficulty:
             for fresh, fresh_weight in category_classes(r, NORMAL_SIZES):
                 final = tuple(a + b for a, b in zip(kept, fresh))
                 weights[_classified(final, hunger_counts, difficulty)[0]] += fresh_weight
-            outcomes = Distribution(dict(zip(OUTCOMES, weights)), SIDES ** r)
+            outcomes = Distribution(dict(zip(OUTCOMES, weights)), SIDES**r)
             hit = sum(w for w, m in zip(weights, mask) if m)
-            advice.append(Advice(dice, tuple(normal[i] for i in dice), Fraction(hit, SIDES ** r), outcomes))
+            advice.append(Advice(dice, tuple(normal[i] for i in dice), Fraction(hit, SIDES**r), outcomes))
     advice.sort(key=lambda a: (-a.probability, len(a.dice), sorted(a.faces)))
     return advice
 

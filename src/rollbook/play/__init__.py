@@ -50,13 +50,22 @@ from typing import Any
 from rollbook.dice import DiceSource
 from rollbook.dice import roll as roll_dice
 from rollbook.play import authority
-from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.common import (
-    STORYTELLER, Performed, changed_paths, check_mode, check_role, dump, merge, parse, parse_kind,
+    STORYTELLER,
+    Performed,
+    changed_paths,
+    check_mode,
+    check_role,
+    dump,
+    merge,
+    parse,
+    parse_kind,
     storyteller_only,
 )
+from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.table import check_table_rules
+
 
 def _load_sheet(module: ModuleType, sheet: Any) -> Any:
     # No copy first: strict validation builds the model's own containers (sheets hold no ``Any``),
@@ -142,16 +151,26 @@ def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict 
         raise RuleError("follows_not_for_kind", kind=kind)
     follows = _stored(system, follows, "follows")
     if follows.get("kind") not in allowed:
-        raise RuleError("follows_wrong_kind", kind=kind, follows=str(follows.get("kind")), allowed=list(allowed))
+        raise RuleError(
+            "follows_wrong_kind", kind=kind, follows=str(follows.get("kind")), allowed=list(allowed)
+        )
     problems = verify_receipt(follows)
     if problems:
         raise RuleError("receipt_inconsistent", problems=problems)
     return follows
 
 
-def _prepare(system: str, sheet: dict, action: dict, *, mode: str, role: str,
-             follows: dict | None, table_rules: Any = (), compulsion: dict | None = None,
-             ) -> tuple[ModuleType, Any, Any, Any]:
+def _prepare(
+    system: str,
+    sheet: dict,
+    action: dict,
+    *,
+    mode: str,
+    role: str,
+    follows: dict | None,
+    table_rules: Any = (),
+    compulsion: dict | None = None,
+) -> tuple[ModuleType, Any, Any, Any]:
     """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
     Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals).
     ``table_rules`` (TR-1): the chronicle's set in force, for the modules whose rules read it;
@@ -171,15 +190,33 @@ def _prepare(system: str, sheet: dict, action: dict, *, mode: str, role: str,
     return module, loaded, validated, prepared
 
 
-def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, source: DiceSource,
-            follows: dict | None = None, table_rules: Any = (), compulsion: dict | None = None) -> Performed:
+def perform(
+    system: str,
+    sheet: dict,
+    action: dict,
+    *,
+    mode: str,
+    role: str,
+    source: DiceSource,
+    follows: dict | None = None,
+    table_rules: Any = (),
+    compulsion: dict | None = None,
+) -> Performed:
     """A roll named by traits: validate, build the pool from the sheet (and from the receipt it
     ``follows``, in a combat chain), refuse before drawing, draw, resolve, and apply every
     consequence to a copy of the sheet. ``table_rules``: the chronicle's table rules in force
     (TR-1), recorded in the receipt (``"table_rules"``, the canonical set) whatever the system.
     ``compulsion``: the V5 compulsion in force for the character (its penalty in the pool)."""
-    module, loaded, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows,
-                                                   table_rules=table_rules, compulsion=compulsion)
+    module, loaded, validated, prepared = _prepare(
+        system,
+        sheet,
+        action,
+        mode=mode,
+        role=role,
+        follows=follows,
+        table_rules=table_rules,
+        compulsion=compulsion,
+    )
     faces, result = roll_dice(prepared.system, prepared.request, source)
     performed = module.apply(loaded, validated, prepared, faces, result, source=source)
     if performed.receipt is not None:
@@ -187,19 +224,41 @@ def perform(system: str, sheet: dict, action: dict, *, mode: str, role: str, sou
     return performed
 
 
-def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, follows: dict | None = None,
-            table_rules: Any = (), compulsion: dict | None = None) -> dict:
+def preview(
+    system: str,
+    sheet: dict,
+    action: dict,
+    *,
+    mode: str,
+    role: str,
+    follows: dict | None = None,
+    table_rules: Any = (),
+    compulsion: dict | None = None,
+) -> dict:
     """The roll ``perform`` would make, without drawing a die: ``{"system", "kind", "request",
     "pool"}``, the same values ``perform`` puts in its receipt under those keys (both use the system
     module's ``prepare``). Every refusal ``perform`` makes before drawing is raised here too."""
-    _, _, validated, prepared = _prepare(system, sheet, action, mode=mode, role=role, follows=follows,
-                                         table_rules=table_rules, compulsion=compulsion)
-    return {"system": system, "kind": validated.kind, "request": to_plain(prepared.request),
-            "pool": copy.deepcopy(prepared.pool)}
+    _, _, validated, prepared = _prepare(
+        system,
+        sheet,
+        action,
+        mode=mode,
+        role=role,
+        follows=follows,
+        table_rules=table_rules,
+        compulsion=compulsion,
+    )
+    return {
+        "system": system,
+        "kind": validated.kind,
+        "request": to_plain(prepared.request),
+        "pool": copy.deepcopy(prepared.pool),
+    }
 
 
-def perform_followup(system: str, sheet: dict, receipt: dict, action: dict, *, mode: str, role: str,
-                     source: DiceSource) -> Performed:
+def perform_followup(
+    system: str, sheet: dict, receipt: dict, action: dict, *, mode: str, role: str, source: DiceSource
+) -> Performed:
     """A follow-up on a stored receipt: V5 ``{"kind": "reroll", "dice": [...]}`` (V5-8);
     roll-under ``{"kind": "card", "card": name}`` is always refused (R-6)."""
     module, loaded = _loaded(system, sheet, role=role, mode=mode)
@@ -257,6 +316,16 @@ def describe_actions(system: str) -> dict:
 
 
 __all__ = [
-    "SYSTEM_IDS", "Performed", "RuleError", "new_sheet", "edit_sheet", "perform", "preview", "perform_followup",
-    "adjust", "verify_receipt", "describe_actions", "system_module",
+    "SYSTEM_IDS",
+    "Performed",
+    "RuleError",
+    "new_sheet",
+    "edit_sheet",
+    "perform",
+    "preview",
+    "perform_followup",
+    "adjust",
+    "verify_receipt",
+    "describe_actions",
+    "system_module",
 ]

@@ -96,8 +96,9 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "soak": frozenset({"kind"}),
     },
     "v5": {
-        "test": frozenset({"kind", "attribute", "skill", "discipline", "second_attribute", "specialty",
-                           "blood_surge"}),
+        "test": frozenset(
+            {"kind", "attribute", "skill", "discipline", "second_attribute", "specialty", "blood_surge"}
+        ),
         "rouse": frozenset({"kind", "discipline_level", "mend"}),
         "power": frozenset({"kind", "discipline", "power", "attribute"}),
         "willpower": frozenset({"kind"}),
@@ -155,7 +156,9 @@ def unclassified(system: str) -> list[str]:
     problems = []
     models = action_models(system)
     if set(models) != set(EDGE_FIELDS[system]) or set(models) != set(PLAYER_FIELDS[system]):
-        problems.append(f"kinds:{sorted(set(models) ^ set(EDGE_FIELDS[system]) | set(models) ^ set(PLAYER_FIELDS[system]))}")
+        problems.append(
+            f"kinds:{sorted(set(models) ^ set(EDGE_FIELDS[system]) | set(models) ^ set(PLAYER_FIELDS[system]))}"
+        )
     for kind, model in models.items():
         edges = EDGE_FIELDS[system].get(kind, frozenset())
         players = PLAYER_FIELDS[system].get(kind, frozenset())
@@ -198,10 +201,18 @@ def check_edges(system: str, kind: str | None, edges: Any) -> dict:
         raise RuleError("bad_choice", field="kind", value=kind, choices=sorted(action_models(system)))
     out = {}
     for name, value in edges.items():
-        kinds = [kind] if kind is not None else [k for k in action_models(system) if name in edge_fields(system, k)]
+        kinds = (
+            [kind]
+            if kind is not None
+            else [k for k in action_models(system) if name in edge_fields(system, k)]
+        )
         if not isinstance(name, str) or not kinds or name not in edge_fields(system, kinds[0]):
-            raise RuleError("not_an_edge", field=f"edges.{name}", system=system,
-                            edges=all_edge_fields(system) if kind is None else edge_fields(system, kind))
+            raise RuleError(
+                "not_an_edge",
+                field=f"edges.{name}",
+                system=system,
+                edges=all_edge_fields(system) if kind is None else edge_fields(system, kind),
+            )
         for each in kinds:
             try:
                 _adapter(system, each, name).validate_python(value, strict=True)
@@ -232,8 +243,10 @@ _IMMUTABLE = (type(None), bool, int, float, str)
 def _defaults_of(system: str, kind: str) -> tuple[tuple[str, Any], ...]:
     # (edge, the model's default or _REQUIRED), ``hidden`` False.
     model = action_models(system)[kind]
-    return tuple((name, False if name == HIDDEN else _default(model.model_fields[name]))
-                 for name in _edges_of(system, kind))
+    return tuple(
+        (name, False if name == HIDDEN else _default(model.model_fields[name]))
+        for name in _edges_of(system, kind)
+    )
 
 
 @dataclass(frozen=True)
@@ -255,8 +268,14 @@ def _validated(system: str, action: dict) -> dict:
     return dump(parse_kind(action_models(system), action, "action"))  # the model's own containers: no copy
 
 
-def split(system: str, action: Any, base: Mapping[str, Any] | None = None, *, hidden: bool = False,
-          standing: Mapping[str, Any] | None = None) -> Split:
+def split(
+    system: str,
+    action: Any,
+    base: Mapping[str, Any] | None = None,
+    *,
+    hidden: bool = False,
+    standing: Mapping[str, Any] | None = None,
+) -> Split:
     """Cut a request into the player's part and the edges it asks (A-1). ``base``: the baseline
     (``baseline(...)``; computed from ``standing`` when not given). The request is validated whole
     (edges as asked) before anything else, so an unknown field or a value out of range is refused
@@ -271,35 +290,56 @@ def split(system: str, action: Any, base: Mapping[str, Any] | None = None, *, hi
     edges = set(edge_fields(system, kind))
     full = _validated(system, {**{k: v for k, v in base.items() if k != HIDDEN}, **action})
     given = set(action)
-    asked = {name: full[name] for name in edge_fields(system, kind)
-             if name != HIDDEN and name in given and (name not in base or full[name] != base[name])}
+    asked = {
+        name: full[name]
+        for name in edge_fields(system, kind)
+        if name != HIDDEN and name in given and (name not in base or full[name] != base[name])
+    }
     if hidden and not base.get(HIDDEN, False):  # a request not asking for a hidden roll leaves the baseline
         asked[HIDDEN] = True
     player = {name: value for name, value in full.items() if name not in edges}
-    return Split(system=system, kind=kind, player=player, asked=asked, action=full,
-                 hidden=hidden or bool(base.get(HIDDEN, False)))
+    return Split(
+        system=system,
+        kind=kind,
+        player=player,
+        asked=asked,
+        action=full,
+        hidden=hidden or bool(base.get(HIDDEN, False)),
+    )
 
 
-def compose(system: str, player: Mapping[str, Any], base: Mapping[str, Any], granted: Mapping[str, Any]) -> tuple[dict, bool]:
+def compose(
+    system: str, player: Mapping[str, Any], base: Mapping[str, Any], granted: Mapping[str, Any]
+) -> tuple[dict, bool]:
     """The action rolled under a grant (A-1): the player's part, the baseline, then the granted
     edges; validated, plain. Returns (action, hidden)."""
     kind = player.get("kind")
     granted = check_edges(system, kind, dict(granted))
     for name in granted:
         if name in player:  # cannot happen with a split's player part; kept as a guard on stored data
-            raise RuleError("not_an_edge", field=f"edges.{name}", system=system, edges=edge_fields(system, kind))
-    merged = {**{k: v for k, v in base.items() if k != HIDDEN}, **{k: v for k, v in granted.items() if k != HIDDEN},
-              **player}
+            raise RuleError(
+                "not_an_edge", field=f"edges.{name}", system=system, edges=edge_fields(system, kind)
+            )
+    merged = {
+        **{k: v for k, v in base.items() if k != HIDDEN},
+        **{k: v for k, v in granted.items() if k != HIDDEN},
+        **player,
+    }
     hidden = bool(granted.get(HIDDEN, base.get(HIDDEN, False)))
     return _validated(system, merged), hidden
 
 
-def asked_edges(system: str, action: Mapping[str, Any], base: Mapping[str, Any], *, hidden: bool = False) -> dict:
+def asked_edges(
+    system: str, action: Mapping[str, Any], base: Mapping[str, Any], *, hidden: bool = False
+) -> dict:
     """The edges a (validated, plain) action carries beyond the baseline: what ``rollbook log
     verify`` expects to be empty for a player's roll made without a grant."""
     kind = action.get("kind")
-    out = {name: action[name] for name in edge_fields(system, kind)
-           if name != HIDDEN and name in action and (name not in base or action[name] != base[name])}
+    out = {
+        name: action[name]
+        for name in edge_fields(system, kind)
+        if name != HIDDEN and name in action and (name not in base or action[name] != base[name])
+    }
     if hidden and not base.get(HIDDEN, False):
         out[HIDDEN] = True
     return out
@@ -307,11 +347,25 @@ def asked_edges(system: str, action: Mapping[str, Any], base: Mapping[str, Any],
 
 def describe(system: str) -> dict:
     """For forms and the API: kind -> its edges (with their baseline defaults)."""
-    return {kind: {"edges": edge_fields(system, kind), "defaults": baseline(system, kind)}
-            for kind in action_models(system)}
+    return {
+        kind: {"edges": edge_fields(system, kind), "defaults": baseline(system, kind)}
+        for kind in action_models(system)
+    }
 
 
 __all__ = [
-    "HIDDEN", "EDGE_FIELDS", "PLAYER_FIELDS", "Split", "is_edge", "edge_fields", "all_edge_fields", "unclassified",
-    "check_edges", "baseline", "split", "compose", "asked_edges", "describe",
+    "HIDDEN",
+    "EDGE_FIELDS",
+    "PLAYER_FIELDS",
+    "Split",
+    "is_edge",
+    "edge_fields",
+    "all_edge_fields",
+    "unclassified",
+    "check_edges",
+    "baseline",
+    "split",
+    "compose",
+    "asked_edges",
+    "describe",
 ]

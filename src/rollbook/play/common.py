@@ -12,7 +12,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from rollbook.rules.base import RuleError, to_plain
 
@@ -108,7 +116,9 @@ class Experience(Model):
     @model_validator(mode="after")
     def _spent_within_total(self) -> Experience:
         if self.spent > self.total:
-            raise RuleError("out_of_range", field="experience.spent", value=self.spent, low=0, high=self.total)
+            raise RuleError(
+                "out_of_range", field="experience.spent", value=self.spent, low=0, high=self.total
+            )
         return self
 
     @property
@@ -135,6 +145,7 @@ class Identity(Model):
 
 
 # --- changes every system offers ------------------------------------------------------------------
+
 
 class SpendWillpower(Model):
     """Spend Willpower outside a roll (e.g. to resist); a roll's own spend goes on the action."""
@@ -183,6 +194,7 @@ def check_within(field: str, value: int, low: int, high: int) -> None:
 
 
 # --- validation: Pydantic errors become RuleError codes ------------------------------------------
+
 
 def validation_error(invalid: ValidationError, what: str = "request") -> RuleError:
     """The first problem Pydantic found, as a stable code with the field's dotted path (relative
@@ -245,6 +257,7 @@ def storyteller_only(role: str, what: str) -> None:
 
 # --- editing: merge a patch, then find what changed ----------------------------------------------
 
+
 def merge(base: dict, patch: dict) -> dict:
     """A deep merge on copies: objects merge key by key, anything else replaces; ``null`` removes
     the key (a field with a default goes back to it, a name in a mapping of traits goes away)."""
@@ -266,13 +279,15 @@ def changed_paths(before: Any, after: Any, prefix: str = "") -> Iterator[str]:
     """Dotted paths of every leaf that differs between two JSON values."""
     if isinstance(before, dict) and isinstance(after, dict):
         for key in sorted(set(before) | set(after), key=str):
-            yield from changed_paths(before.get(key, _MISSING), after.get(key, _MISSING),
-                                     f"{prefix}.{key}" if prefix else str(key))
+            yield from changed_paths(
+                before.get(key, _MISSING), after.get(key, _MISSING), f"{prefix}.{key}" if prefix else str(key)
+            )
     elif before != after or type(before) is not type(after):
         yield prefix
 
 
 # --- effects and receipts --------------------------------------------------------------------
+
 
 class Effects:
     """The consequences of one call, in order: resource changes and flags (codes and numbers)."""
@@ -298,8 +313,17 @@ class Effects:
 RULES_VERSION = 1
 
 
-def roll_receipt(system: str, kind: str, action: BaseModel, pool: dict, request: Any, faces: Iterable[int],
-                 result: Any, effects: Effects, **extra: Any) -> dict:
+def roll_receipt(
+    system: str,
+    kind: str,
+    action: BaseModel,
+    pool: dict,
+    request: Any,
+    faces: Iterable[int],
+    result: Any,
+    effects: Effects,
+    **extra: Any,
+) -> dict:
     """The log entry of a roll: everything ``verify_receipt`` needs, codes and numbers only."""
     receipt = {
         "system": system,
@@ -338,6 +362,7 @@ def performed(new: Model, receipt: dict | None, effects: Effects, *, loaded: Mod
 
 
 # --- the combat chain (see ``rollbook.play``'s docstring) ----------------------------------------
+
 
 def check_chained(action: BaseModel, follows: dict | None, fields: Iterable[str]) -> None:
     """Fields an action takes from the receipt it follows: typed in when it follows none
@@ -403,10 +428,49 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 
 
 __all__ = [
-    "ROLES", "MODES", "by_kind", "Performed", "Prepared", "Recorded", "Follows", "Model", "TraitName", "Label",
-    "Short", "Text", "rating", "Experience", "Identity", "SpendWillpower", "AwardExperience", "SpendExperience",
-    "award", "check_raise", "pay_experience", "check_within", "validation_error", "parse", "parse_kind", "dump",
-    "check_role", "check_mode", "storyteller_only", "merge", "changed_paths", "Effects", "roll_receipt",
-    "change_receipt", "Shim", "request_from_plain", "replay", "compare", "verified", "revalidate", "performed",
-    "check_chained", "follows_note", "RULES_VERSION", "legacy",
+    "ROLES",
+    "MODES",
+    "by_kind",
+    "Performed",
+    "Prepared",
+    "Recorded",
+    "Follows",
+    "Model",
+    "TraitName",
+    "Label",
+    "Short",
+    "Text",
+    "rating",
+    "Experience",
+    "Identity",
+    "SpendWillpower",
+    "AwardExperience",
+    "SpendExperience",
+    "award",
+    "check_raise",
+    "pay_experience",
+    "check_within",
+    "validation_error",
+    "parse",
+    "parse_kind",
+    "dump",
+    "check_role",
+    "check_mode",
+    "storyteller_only",
+    "merge",
+    "changed_paths",
+    "Effects",
+    "roll_receipt",
+    "change_receipt",
+    "Shim",
+    "request_from_plain",
+    "replay",
+    "compare",
+    "verified",
+    "revalidate",
+    "performed",
+    "check_chained",
+    "follows_note",
+    "RULES_VERSION",
+    "legacy",
 ]

@@ -44,9 +44,12 @@ class Power(Model):
 
 # discipline -> power id -> (level, English name), by game: the published lists as a table
 _KNOWN: dict[str, dict[str, dict[str, tuple[int, str]]]] = {
-    system: {discipline: {power_id: (level, name) for level, power_id, name in listed}
-             for discipline, listed in disciplines.items()}
-    for system, disciplines in POWERS.items()}
+    system: {
+        discipline: {power_id: (level, name) for level, power_id, name in listed}
+        for discipline, listed in disciplines.items()
+    }
+    for system, disciplines in POWERS.items()
+}
 
 
 def known(system: str) -> dict[str, dict[str, tuple[int, str]]]:
@@ -64,8 +67,11 @@ def rated_only(system: str) -> tuple[str, ...]:
 
 def powers_of(system: str, discipline: str, up_to: int | None = None) -> list[tuple[int, str, str]]:
     """The game's powers of ``discipline`` (level, id, English name), levels ``up_to`` at most."""
-    return [(level, power_id, name) for level, power_id, name in POWERS.get(system, {}).get(discipline, ())
-            if up_to is None or level <= up_to]
+    return [
+        (level, power_id, name)
+        for level, power_id, name in POWERS.get(system, {}).get(discipline, ())
+        if up_to is None or level <= up_to
+    ]
 
 
 def check_powers(system: str, powers: Iterable[Power], disciplines: Mapping[str, int]) -> None:
@@ -80,11 +86,17 @@ def check_powers(system: str, powers: Iterable[Power], disciplines: Mapping[str,
         if power.power is not None:  # first: a listed power at another level is a wrong level, not a high one
             listed = table.get(power.discipline, {}).get(power.power)
             if listed is None or listed[0] != power.level:
-                raise RuleError("unknown_power", field=where, trait=power.discipline, power=power.power,
-                                level=power.level)
+                raise RuleError(
+                    "unknown_power", field=where, trait=power.discipline, power=power.power, level=power.level
+                )
         if power.level > disciplines[power.discipline]:
-            raise RuleError("power_above_rating", field=where, trait=power.discipline, level=power.level,
-                            rating=disciplines[power.discipline])
+            raise RuleError(
+                "power_above_rating",
+                field=where,
+                trait=power.discipline,
+                level=power.level,
+                rating=disciplines[power.discipline],
+            )
         key = (power.discipline, power.power or "name:" + " ".join(str(power.name).casefold().split()))
         if key in seen:
             raise RuleError("duplicate_name", field=where)

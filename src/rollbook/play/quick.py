@@ -30,8 +30,12 @@ QUICK_FIELDS = {
     "tiers": ("skill", "bonus"),
     "rollunder": ("action", "level", "bonus", "malus", "advantage", "disadvantage"),
 }
-REQUESTS = {"v20": v20.V20Request, "v5": v5.V5Request, "tiers": tiers.TiersRequest,
-            "rollunder": rollunder.RollUnderRequest}
+REQUESTS = {
+    "v20": v20.V20Request,
+    "v5": v5.V5Request,
+    "tiers": tiers.TiersRequest,
+    "rollunder": rollunder.RollUnderRequest,
+}
 
 
 def quick_request(system: str, mode: str, values: Mapping) -> Any:
@@ -49,15 +53,25 @@ def quick_request(system: str, mode: str, values: Mapping) -> Any:
     if system == "v20":
         return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=mode)
     if system == "v5":
-        return v5.V5Request(pool=number("pool", 1), hunger=number("hunger", 0), difficulty=number("difficulty", 1),
-                            kind="test", mode=mode)
+        return v5.V5Request(
+            pool=number("pool", 1),
+            hunger=number("hunger", 0),
+            difficulty=number("difficulty", 1),
+            kind="test",
+            mode=mode,
+        )
     if system == "tiers":
         return tiers.TiersRequest(kind="skill", skill=number("skill", 0), bonus=number("bonus", 0))
     if system == "rollunder":
-        return rollunder.RollUnderRequest(action=str(values.get("action", "")), kind="check",
-                                          level=number("level", 10), bonus=number("bonus", 0),
-                                          malus=number("malus", 0), advantage=values.get("advantage") is True,
-                                          disadvantage=values.get("disadvantage") is True)
+        return rollunder.RollUnderRequest(
+            action=str(values.get("action", "")),
+            kind="check",
+            level=number("level", 10),
+            bonus=number("bonus", 0),
+            malus=number("malus", 0),
+            advantage=values.get("advantage") is True,
+            disadvantage=values.get("disadvantage") is True,
+        )
     raise RuleError("unknown_system", system=str(system))
 
 
@@ -79,11 +93,20 @@ def asked_edges(system: str, mode: str, values: Mapping, base: Mapping) -> tuple
     edges = [name for name in QUICK_FIELDS[system] if is_quick_edge(system, name)]
     player = {k: v for k, v in values.items() if k not in edges}
     plain = quick_request(system, mode, player)
-    filled = {**player, **{name: base[name] for name in edges
-                           if name in base and quick_request(system, mode, {**player, name: base[name]}) != plain}}
+    filled = {
+        **player,
+        **{
+            name: base[name]
+            for name in edges
+            if name in base and quick_request(system, mode, {**player, name: base[name]}) != plain
+        },
+    }
     as_based = quick_request(system, mode, filled)
-    moved = [name for name in edges
-             if name in values and quick_request(system, mode, {**filled, name: values[name]}) != as_based]
+    moved = [
+        name
+        for name in edges
+        if name in values and quick_request(system, mode, {**filled, name: values[name]}) != as_based
+    ]
     return filled, moved
 
 
@@ -105,8 +128,12 @@ def rules_receipt(receipt: Mapping) -> dict:
         result = receipt.get("result") if isinstance(receipt.get("result"), Mapping) else {}
         mode = result.get("mode", "strict") if system in ("v20", "v5") else "strict"
         request = to_plain(quick_request(system, mode, quick))
-    view = {"system": system, "request": copy.deepcopy(request), "faces": copy.deepcopy(receipt.get("faces")),
-            "result": copy.deepcopy(receipt.get("result"))}
+    view = {
+        "system": system,
+        "request": copy.deepcopy(request),
+        "faces": copy.deepcopy(receipt.get("faces")),
+        "result": copy.deepcopy(receipt.get("result")),
+    }
     if "fair" in receipt:
         view["fair"] = copy.deepcopy(receipt["fair"])
     return view
@@ -130,7 +157,9 @@ def verify_quick(receipt: Any) -> list[str]:
 
             expected = replace(expected, table_rules=request.table_rules)
         if expected != request:
-            problems.extend(f"request_mismatch:{path}" for path in changed_paths(view["request"], to_plain(expected)))
+            problems.extend(
+                f"request_mismatch:{path}" for path in changed_paths(view["request"], to_plain(expected))
+            )
             problems = problems or ["request_mismatch"]
         faces = view["faces"]
         if not isinstance(faces, list) or any(isinstance(f, bool) or not isinstance(f, int) for f in faces):

@@ -15,8 +15,25 @@ from pydantic import Field, model_validator
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Identity, Label, Model, Performed, Prepared, Recorded, Short, Text, TraitName, by_kind, change_receipt,
-    parse_kind, performed, rating, replay, roll_receipt, storyteller_only, verified,
+    Effects,
+    Identity,
+    Label,
+    Model,
+    Performed,
+    Prepared,
+    Recorded,
+    Short,
+    Text,
+    TraitName,
+    by_kind,
+    change_receipt,
+    parse_kind,
+    performed,
+    rating,
+    replay,
+    roll_receipt,
+    storyteller_only,
+    verified,
 )
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
@@ -35,6 +52,7 @@ TABLES = {"level_range": [LEVEL_MIN, LEVEL_MAX], "card_effects": ["advantage", "
 
 
 # --- the sheet ----------------------------------------------------------------------------------
+
 
 class Card(Model):
     name: Label
@@ -65,7 +83,9 @@ class Sheet(Identity):
         for group in ("attributes", "skills"):
             for name, value in getattr(self, group).items():
                 if not LEVEL_MIN <= value <= LEVEL_MAX:
-                    raise RuleError("out_of_range", field=f"{group}.{name}", value=value, low=LEVEL_MIN, high=LEVEL_MAX)
+                    raise RuleError(
+                        "out_of_range", field=f"{group}.{name}", value=value, low=LEVEL_MIN, high=LEVEL_MAX
+                    )
         both = set(self.attributes) & set(self.skills)
         if both:
             name = sorted(both)[0]
@@ -135,10 +155,20 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
     if action.task != "normal":
         storyteller_only(role, f"task_{action.task}")  # R-8: the Storyteller's ruling
     if isinstance(action, OpposedAction):
-        request = rules.RollUnderRequest(action=action.action, kind="opposed", dice=action.dice,
-                                         threshold=action.threshold, task=action.task)
-        pool = {"parts": [], "modifiers": [], "wound_penalty": 0, "total": action.threshold,
-                "dice": action.dice}
+        request = rules.RollUnderRequest(
+            action=action.action,
+            kind="opposed",
+            dice=action.dice,
+            threshold=action.threshold,
+            task=action.task,
+        )
+        pool = {
+            "parts": [],
+            "modifiers": [],
+            "wound_penalty": 0,
+            "total": action.threshold,
+            "dice": action.dice,
+        }
         return Prepared(request, pool, get_system(SYSTEM), {"played": []})
     assert isinstance(action, CheckAction)
     chosen = [(field, getattr(action, field)) for field in ("skill", "attribute") if getattr(action, field)]
@@ -171,16 +201,35 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
         elif card.effect == "advantage":
             advantage = True
         modifiers.append(entry)
-    request = rules.RollUnderRequest(action=action.action, kind="check", level=level, bonus=bonus,
-                                     malus=action.malus, advantage=advantage, disadvantage=action.disadvantage,
-                                     task=action.task, cards=tuple(c.name for c in played))
-    pool = {"parts": [{"trait": trait, "rating": level, "group": f"{field}s"}], "modifiers": modifiers,
-            "wound_penalty": 0, "total": request.target}
+    request = rules.RollUnderRequest(
+        action=action.action,
+        kind="check",
+        level=level,
+        bonus=bonus,
+        malus=action.malus,
+        advantage=advantage,
+        disadvantage=action.disadvantage,
+        task=action.task,
+        cards=tuple(c.name for c in played),
+    )
+    pool = {
+        "parts": [{"trait": trait, "rating": level, "group": f"{field}s"}],
+        "modifiers": modifiers,
+        "wound_penalty": 0,
+        "total": request.target,
+    }
     return Prepared(request, pool, get_system(SYSTEM), {"played": played})
 
 
-def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.RollUnderReceipt, *,
-          source: dice.DiceSource) -> Performed:
+def apply(
+    sheet: Sheet,
+    action: Model,
+    prepared: Prepared,
+    faces: tuple,
+    result: rules.RollUnderReceipt,
+    *,
+    source: dice.DiceSource,
+) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
@@ -191,20 +240,26 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
         for card in played:
             if card.consumable:
                 effects.change("cards", card.name, None, card=card.name)
-    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects)
+    receipt = roll_receipt(
+        SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects
+    )
     return performed(new, receipt, effects, loaded=sheet)
 
 
-def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
-             source: dice.DiceSource) -> Performed:
+def followup(
+    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+) -> Performed:
     if isinstance(action, dict) and action.get("kind") == "card":
         card = action.get("card")
         rules.play_card_after(receipt, card if isinstance(card, str) else repr(card))  # R-6: always refused
     parse_kind(FOLLOWUPS, action, "action")  # anything else is not a follow-up of this system
-    raise RuleError("bad_choice", field="kind", value=repr(action), choices=sorted(FOLLOWUPS))  # pragma: no cover
+    raise RuleError(
+        "bad_choice", field="kind", value=repr(action), choices=sorted(FOLLOWUPS)
+    )  # pragma: no cover
 
 
 # --- changes ---------------------------------------------------------------------------------
+
 
 class GrantCard(Model):
     """Storyteller: give the character a card."""
@@ -245,6 +300,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 
 # --- verification ----------------------------------------------------------------------------
 
+
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.RollUnderRequest, rules.resolve, receipt)
     return verified(receipt, result, request.target)
@@ -259,7 +315,11 @@ def played_cards(sheet: dict, names: Any) -> list[dict]:
         card = held.get(name)
         if card is None:
             continue
-        played = {"card": name, "effect": card.get("effect"), "consumable": bool(card.get("consumable", True))}
+        played = {
+            "card": name,
+            "effect": card.get("effect"),
+            "consumable": bool(card.get("consumable", True)),
+        }
         if card.get("effect") == "bonus":
             played["bonus"] = card.get("bonus", 0)
         out.append(played)

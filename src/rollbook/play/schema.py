@@ -28,15 +28,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 from pydantic.json_schema import CoreModeRef, CoreRef, DefsRef, GenerateJsonSchema
 
-from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.common import Model, Recorded
+from rollbook.play.systems import SYSTEM_IDS, system_module
 
 TITLES = {"v20": "V20", "v5": "V5", "tiers": "Tiers", "rollunder": "RollUnder"}
 REF_TEMPLATE = "#/components/schemas/{model}"
 
-SHEET_PATCH_NOTE = ("A JSON merge patch of the sheet: objects merge key by key, any other value replaces, "
-                    "null removes a key (a field with a default goes back to it). The result is validated "
-                    "as a whole sheet.")
+SHEET_PATCH_NOTE = (
+    "A JSON merge patch of the sheet: objects merge key by key, any other value replaces, "
+    "null removes a key (a field with a default goes back to it). The result is validated "
+    "as a whole sheet."
+)
 
 
 def title(system: str) -> str:
@@ -44,6 +46,7 @@ def title(system: str) -> str:
 
 
 # --- what every receipt has -------------------------------------------------------------------
+
 
 class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -95,8 +98,11 @@ class RerollRecord(BaseModel):
 
     dice: list[int]
     faces: list[int]
-    fair: dict[str, Any] | None = Field(None, json_schema_extra=lambda schema: schema.pop("default", None),
-                                        description="Online: algorithm, commitment, client_seed, nonce (F-6).")
+    fair: dict[str, Any] | None = Field(
+        None,
+        json_schema_extra=lambda schema: schema.pop("default", None),
+        description="Online: algorithm, commitment, client_seed, nonce (F-6).",
+    )
 
 
 def _drop_default(schema: dict) -> None:
@@ -105,14 +111,19 @@ def _drop_default(schema: dict) -> None:
 
 def _record_fields(record: Recorded) -> dict[str, Any]:
     fields: dict[str, Any] = {key: (kind, ...) for key, kind in record.always.items()}
-    fields.update({key: (kind, Field(None, json_schema_extra=_drop_default, description="Only in some receipts."))
-                   for key, kind in record.sometimes.items()})
+    fields.update(
+        {
+            key: (kind, Field(None, json_schema_extra=_drop_default, description="Only in some receipts."))
+            for key, kind in record.sometimes.items()
+        }
+    )
     return fields
 
 
 def _receipt_model(name: str, doc: str, fields: dict[str, Any]) -> type[BaseModel]:
-    return create_model(name, __config__=ConfigDict(extra="forbid", title=name), __doc__=doc,
-                        __module__=__name__, **fields)
+    return create_model(
+        name, __config__=ConfigDict(extra="forbid", title=name), __doc__=doc, __module__=__name__, **fields
+    )
 
 
 def roll_receipt_model(system: str, kind: str) -> type[BaseModel]:
@@ -121,9 +132,17 @@ def roll_receipt_model(system: str, kind: str) -> type[BaseModel]:
     record: Recorded = module.ROLL_RECORDS[kind]
     fields: dict[str, Any] = {
         "system": (Literal[system], ...),
-        "rules_version": (int | None, Field(None, ge=1, description=(
-            "The version of the rules that resolved the roll (a verifier resolves it by that version); "
-            "absent on receipts made before versions were recorded."))),
+        "rules_version": (
+            int | None,
+            Field(
+                None,
+                ge=1,
+                description=(
+                    "The version of the rules that resolved the roll (a verifier resolves it by that version); "
+                    "absent on receipts made before versions were recorded."
+                ),
+            ),
+        ),
         "kind": (Literal[kind], ...),
         "action": (module.ACTIONS[kind], Field(description="The action as validated, defaults filled in.")),
         "pool": (Pool, ...),
@@ -133,12 +152,21 @@ def roll_receipt_model(system: str, kind: str) -> type[BaseModel]:
         "result": (record.result, Field(description="What the rules made of the faces (after the rerolls).")),
         **_record_fields(record),
         "effects": (list[Effect], Field(description="What the roll changed on the sheet, in order.")),
-        "table_rules": (list[str], Field(default_factory=list, description=(
-            "The table rules the roll was resolved under (SPEC TR-1), sorted; absent before they existed."))),
+        "table_rules": (
+            list[str],
+            Field(
+                default_factory=list,
+                description=(
+                    "The table rules the roll was resolved under (SPEC TR-1), sorted; absent before they existed."
+                ),
+            ),
+        ),
     }
-    return _receipt_model(f"{title(system)}{_camel(kind)}RollReceipt",
-                          f"The receipt of a {title(system)} `{kind}` roll: everything needed to check it again.",
-                          fields)
+    return _receipt_model(
+        f"{title(system)}{_camel(kind)}RollReceipt",
+        f"The receipt of a {title(system)} `{kind}` roll: everything needed to check it again.",
+        fields,
+    )
 
 
 def change_receipt_model(system: str, kind: str) -> type[BaseModel]:
@@ -152,8 +180,11 @@ def change_receipt_model(system: str, kind: str) -> type[BaseModel]:
         **_record_fields(record),
         "effects": (list[Effect], Field(description="What the change did to the sheet, in order.")),
     }
-    return _receipt_model(f"{title(system)}{_camel(kind)}ChangeReceipt",
-                          f"The receipt of a {title(system)} `{kind}` change (no dice).", fields)
+    return _receipt_model(
+        f"{title(system)}{_camel(kind)}ChangeReceipt",
+        f"The receipt of a {title(system)} `{kind}` change (no dice).",
+        fields,
+    )
 
 
 def _camel(kind: str) -> str:
@@ -161,6 +192,7 @@ def _camel(kind: str) -> str:
 
 
 # --- the registry, read from the system modules ------------------------------------------------
+
 
 def _kinds(models: Mapping[str, type[Model]]) -> dict[str, type[Model]]:
     for kind, model in models.items():
@@ -232,8 +264,9 @@ class _Named(GenerateJsonSchema):
         return set(self._owners)
 
 
-def definitions(inputs: list[tuple[Any, Literal["validation"], Any]], ref_template: str
-                ) -> tuple[dict[tuple[Any, str], dict], dict[str, dict]]:
+def definitions(
+    inputs: list[tuple[Any, Literal["validation"], Any]], ref_template: str
+) -> tuple[dict[tuple[Any, str], dict], dict[str, dict]]:
     """Pydantic's ``generate_definitions`` of ``inputs`` (key, mode, core schema), every model's
     definition under its ``component_name``: the references to each input, and the definitions."""
     generator = _Named(ref_template=ref_template)
@@ -246,16 +279,21 @@ def definitions(inputs: list[tuple[Any, Literal["validation"], Any]], ref_templa
 
 # --- assembly -----------------------------------------------------------------------------------
 
+
 def _ref(name: str, ref_template: str) -> dict:
     return {"$ref": ref_template.format(model=name)}
 
 
-def _one_of(names: Mapping[str, str], ref_template: str, description: str, discriminator: str = "kind") -> dict:
+def _one_of(
+    names: Mapping[str, str], ref_template: str, description: str, discriminator: str = "kind"
+) -> dict:
     """A union discriminated on ``discriminator``: value -> component name."""
     return {
         "oneOf": [_ref(name, ref_template) for name in names.values()],
-        "discriminator": {"propertyName": discriminator,
-                          "mapping": {value: ref_template.format(model=name) for value, name in names.items()}},
+        "discriminator": {
+            "propertyName": discriminator,
+            "mapping": {value: ref_template.format(model=name) for value, name in names.items()},
+        },
         "description": description,
     }
 
@@ -272,8 +310,10 @@ def _new_sheet(sheet_schema: dict, system: str) -> dict:
     if not schema["required"]:
         del schema["required"]
     schema["title"] = f"{title(system)}NewSheet"
-    schema["description"] = (f"A new {title(system)} sheet: any field left out takes its default; the name "
-                             "defaults to the character's.")
+    schema["description"] = (
+        f"A new {title(system)} sheet: any field left out takes its default; the name "
+        "defaults to the character's."
+    )
     return schema
 
 
@@ -294,14 +334,21 @@ def _patch(schema: Any, defs: dict[str, dict], patches: dict[str, dict], ref_pre
         return {**schema, "anyOf": [_patch(branch, defs, patches, ref_prefix) for branch in schema["anyOf"]]}
     if schema.get("type") != "object":
         return schema
-    out = {k: v for k, v in schema.items() if k not in ("required", "properties", "patternProperties",
-                                                         "additionalProperties")}
+    out = {
+        k: v
+        for k, v in schema.items()
+        if k not in ("required", "properties", "patternProperties", "additionalProperties")
+    }
     for members in ("properties", "patternProperties"):
         if members in schema:
-            out[members] = {name: _nullable(_patch(member, defs, patches, ref_prefix))
-                            for name, member in schema[members].items()}
+            out[members] = {
+                name: _nullable(_patch(member, defs, patches, ref_prefix))
+                for name, member in schema[members].items()
+            }
     if isinstance(schema.get("additionalProperties"), dict):
-        out["additionalProperties"] = _nullable(_patch(schema["additionalProperties"], defs, patches, ref_prefix))
+        out["additionalProperties"] = _nullable(
+            _patch(schema["additionalProperties"], defs, patches, ref_prefix)
+        )
     elif "additionalProperties" in schema:
         out["additionalProperties"] = schema["additionalProperties"]
     return out
@@ -325,8 +372,12 @@ def _keys_by_name(schema: Any) -> Any:
     if isinstance(schema, dict):
         out = {key: _keys_by_name(value) for key, value in schema.items()}
         patterns = out.get("patternProperties")
-        if isinstance(patterns, dict) and len(patterns) == 1 and "additionalProperties" not in out \
-                and "properties" not in out:
+        if (
+            isinstance(patterns, dict)
+            and len(patterns) == 1
+            and "additionalProperties" not in out
+            and "properties" not in out
+        ):
             ((pattern, values),) = patterns.items()
             del out["patternProperties"]
             out["propertyNames"] = {**out.get("propertyNames", {}), "pattern": pattern}
@@ -345,8 +396,11 @@ def _components(ref_template: str) -> dict[str, dict]:
 
     for system in SYSTEM_IDS:
         add((system, "sheet"), sheet(system))
-        for group, models in (("action", actions(system)), ("followup", followups(system)),
-                              ("change", changes(system))):
+        for group, models in (
+            ("action", actions(system)),
+            ("followup", followups(system)),
+            ("change", changes(system)),
+        ):
             for kind, model in models.items():
                 add((system, f"{group}:{kind}"), model)
         for kind in actions(system):
@@ -360,9 +414,18 @@ def _components(ref_template: str) -> dict[str, dict]:
     def name_of(key: tuple[str, str]) -> str:
         return refs[(key, "validation")]["$ref"].removeprefix(prefix)
 
-    components: dict[str, dict] = {name: _keys_by_name({**schema, "title": name}) for name, schema in defs.items()}
-    unions: dict[str, list[str]] = {"Action": [], "Followup": [], "Change": [], "Sheet": [], "NewSheet": [],
-                                    "SheetPatch": [], "Receipt": []}
+    components: dict[str, dict] = {
+        name: _keys_by_name({**schema, "title": name}) for name, schema in defs.items()
+    }
+    unions: dict[str, list[str]] = {
+        "Action": [],
+        "Followup": [],
+        "Change": [],
+        "Sheet": [],
+        "NewSheet": [],
+        "SheetPatch": [],
+        "Receipt": [],
+    }
     patches: dict[str, dict] = {}
     for system in SYSTEM_IDS:
         t = title(system)
@@ -374,20 +437,30 @@ def _components(ref_template: str) -> dict[str, dict]:
         unions["Sheet"].append(sheet_name)
         unions["NewSheet"].append(f"{t}NewSheet")
         unions["SheetPatch"].append(f"{t}SheetPatch")
-        for group, models, what in (("action", actions(system), "roll"), ("followup", followups(system), "follow-up"),
-                                    ("change", changes(system), "change")):
+        for group, models, what in (
+            ("action", actions(system), "roll"),
+            ("followup", followups(system), "follow-up"),
+            ("change", changes(system), "change"),
+        ):
             if not models:
                 continue  # e.g. V20 has no follow-up
             union = f"{t}{group.capitalize()}"
-            components[union] = _one_of({kind: name_of((system, f"{group}:{kind}")) for kind in models}, ref_template,
-                                        f"Every {what} of a {t} chronicle, by kind.")
+            components[union] = _one_of(
+                {kind: name_of((system, f"{group}:{kind}")) for kind in models},
+                ref_template,
+                f"Every {what} of a {t} chronicle, by kind.",
+            )
             unions[group.capitalize()].append(union)
         components[f"{t}RollReceipt"] = _one_of(
-            {kind: name_of((system, f"roll_receipt:{kind}")) for kind in actions(system)}, ref_template,
-            f"The receipt of a {t} roll, by kind.")
+            {kind: name_of((system, f"roll_receipt:{kind}")) for kind in actions(system)},
+            ref_template,
+            f"The receipt of a {t} roll, by kind.",
+        )
         components[f"{t}ChangeReceipt"] = _one_of(
-            {kind: name_of((system, f"change_receipt:{kind}")) for kind in changes(system)}, ref_template,
-            f"The receipt of a {t} change, by kind.")
+            {kind: name_of((system, f"change_receipt:{kind}")) for kind in changes(system)},
+            ref_template,
+            f"The receipt of a {t} change, by kind.",
+        )
         unions["Receipt"] += [f"{t}RollReceipt", f"{t}ChangeReceipt"]
     for name in patches:
         if name in components:
@@ -395,7 +468,7 @@ def _components(ref_template: str) -> dict[str, dict]:
     components.update(patches)
     descriptions = {
         "Action": "What to roll, named by traits (never faces): one of the actions of the chronicle's system, "
-                  "which alone decides how the body is read.",
+        "which alone decides how the body is read.",
         "Followup": "A follow-up on a roll of the chronicle's system (V5: a Willpower reroll).",
         "Change": "A change without dice (spend, restore, award, reload …) of the chronicle's system.",
         "Sheet": "A character sheet of the chronicle's system, as stored (every default filled in).",
@@ -423,6 +496,24 @@ def system_union(system: str, group: str) -> str | None:
     return f"{title(system)}{group.capitalize()}" if models else None
 
 
-__all__ = ["TITLES", "REF_TEMPLATE", "components", "component_name", "definitions", "system_union", "actions",
-           "followups", "changes", "sheet", "roll_receipt_model", "change_receipt_model", "Pool", "PoolPart",
-           "ResourceChange", "Flag", "Effect", "RerollRecord", "title"]
+__all__ = [
+    "TITLES",
+    "REF_TEMPLATE",
+    "components",
+    "component_name",
+    "definitions",
+    "system_union",
+    "actions",
+    "followups",
+    "changes",
+    "sheet",
+    "roll_receipt_model",
+    "change_receipt_model",
+    "Pool",
+    "PoolPart",
+    "ResourceChange",
+    "Flag",
+    "Effect",
+    "RerollRecord",
+    "title",
+]

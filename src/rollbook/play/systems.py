@@ -16,6 +16,9 @@ _MODULES: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollun
 def system_module(system: Any) -> ModuleType:
     """The play module of a system id; ``unknown_system`` for anything else."""
     if not isinstance(system, str) or system not in _MODULES:
-        raise RuleError("unknown_system", system=system if isinstance(system, str) else repr(system),
-                        known=list(SYSTEM_IDS))
+        raise RuleError(
+            "unknown_system",
+            system=system if isinstance(system, str) else repr(system),
+            known=list(SYSTEM_IDS),
+        )
     return _MODULES[system]

@@ -25,8 +25,23 @@ from pydantic import Field
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Follows, Label, Model, Performed, Prepared, Recorded, Short, TraitName, by_kind, check_chained,
-    follows_note, legacy, performed, replay, roll_receipt, verified,
+    Effects,
+    Follows,
+    Label,
+    Model,
+    Performed,
+    Prepared,
+    Recorded,
+    Short,
+    TraitName,
+    by_kind,
+    check_chained,
+    follows_note,
+    legacy,
+    performed,
+    replay,
+    roll_receipt,
+    verified,
 )
 from rollbook.play.tiers_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.tiers_sheet import PLAYER_FIELDS, SYSTEM, TABLES, EssencePool, Sheet, weapon_named, wound
@@ -35,12 +50,28 @@ from rollbook.rules import tiers as rules
 from rollbook.rules.base import RuleError, to_plain
 
 __all__ = [
-    "ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "PLAYER_FIELDS",
-    "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES", "TABLES", "Sheet", "adjust", "apply", "followup", "prepare",
-    "verify", "attack_tier_of", "SYSTEM",
+    "ACTIONS",
+    "CHAINS",
+    "CHANGE_RECORDS",
+    "CHANGES",
+    "ROLL_RECORDS",
+    "FOLLOWUPS",
+    "PLAYER_FIELDS",
+    "STORYTELLER_ACTIONS",
+    "STORYTELLER_CHANGES",
+    "TABLES",
+    "Sheet",
+    "adjust",
+    "apply",
+    "followup",
+    "prepare",
+    "verify",
+    "attack_tier_of",
+    "SYSTEM",
 ]
 
 # --- actions ------------------------------------------------------------------------------------
+
 
 class SkillAction(Model):
     """A skill roll (T-1, T-2) with the weapons used (T-7); ``bullets`` for firearms (T-3)."""
@@ -119,9 +150,11 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
         raise RuleError("turn_spent")
     if isinstance(action, SkillAction):
         value = _skill(sheet, action.skill)
-        used = [(field, weapon_named(sheet, name, field))
-                for field, name in (("weapon", action.weapon), ("second_weapon", action.second_weapon))
-                if name is not None]
+        used = [
+            (field, weapon_named(sheet, name, field))
+            for field, name in (("weapon", action.weapon), ("second_weapon", action.second_weapon))
+            if name is not None
+        ]
         two = action.skill == "two_weapons"
         bonus = rules.weapon_bonus([w.bonus for _, (_, w) in used], two_weapons=two)  # T-7
         modifiers = [{"source": "weapon", "weapon": w.name, "bonus": w.bonus} for _, (_, w) in used]
@@ -134,12 +167,24 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             if action.bullets is None:
                 raise RuleError("field_required", field="bullets", kind="skill")
             index, gun = used[0][1]
-            magazine_after, _ = rules.fire(rules.Magazine(capacity=gun.capacity, loaded=gun.loaded), action.bullets)
+            magazine_after, _ = rules.fire(
+                rules.Magazine(capacity=gun.capacity, loaded=gun.loaded), action.bullets
+            )
             fired = (index, gun, magazine_after)
-        request = rules.TiersRequest(kind="skill", skill=value, bonus=bonus, bullets=action.bullets,
-                                     magazine=fired[1].loaded if fired is not None else None)
-        pool = {"parts": [{"trait": action.skill, "rating": value}], "modifiers": modifiers, "bonus": bonus,
-                "wound_penalty": 0, "total": value + bonus}
+        request = rules.TiersRequest(
+            kind="skill",
+            skill=value,
+            bonus=bonus,
+            bullets=action.bullets,
+            magazine=fired[1].loaded if fired is not None else None,
+        )
+        pool = {
+            "parts": [{"trait": action.skill, "rating": value}],
+            "modifiers": modifiers,
+            "bonus": bonus,
+            "wound_penalty": 0,
+            "total": value + bonus,
+        }
         if action.bullets is not None:
             pool["bullets"] = action.bullets
         return Prepared(request, pool, system, {"fired": fired})
@@ -156,9 +201,13 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             if action.location not in sheet.armor:
                 raise RuleError("unknown_location", field="location", location=action.location)
             armor = sheet.armor[action.location]
-            request = rules.TiersRequest(kind="soak", endurance=sheet.endurance, armor=armor, attack_tier=attack_tier)
-            parts = [{"trait": "endurance", "rating": sheet.endurance},
-                     {"trait": f"armor.{action.location}", "rating": armor}]
+            request = rules.TiersRequest(
+                kind="soak", endurance=sheet.endurance, armor=armor, attack_tier=attack_tier
+            )
+            parts = [
+                {"trait": "endurance", "rating": sheet.endurance},
+                {"trait": f"armor.{action.location}", "rating": armor},
+            ]
         pool = {"parts": parts, "modifiers": [], "bonus": 0, "wound_penalty": 0, "total": request.effective}
         if follows is not None:
             pool["attack_tier"] = attack_tier  # taken from the receipt it follows
@@ -168,13 +217,25 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
     rules.cast(essence)  # T-6: refused at 0 Essence, before any die
     value = sheet.skills["arcanes"]
     request = rules.TiersRequest(kind="skill", skill=value)
-    pool = {"parts": [{"trait": "arcanes", "rating": value}], "modifiers": [], "bonus": 0, "wound_penalty": 0,
-            "total": value}
+    pool = {
+        "parts": [{"trait": "arcanes", "rating": value}],
+        "modifiers": [],
+        "bonus": 0,
+        "wound_penalty": 0,
+        "total": value,
+    }
     return Prepared(request, pool, system, {"essence": essence})
 
 
-def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.TiersReceipt, *,
-          source: dice.DiceSource) -> Performed:
+def apply(
+    sheet: Sheet,
+    action: Model,
+    prepared: Prepared,
+    faces: tuple,
+    result: rules.TiersReceipt,
+    *,
+    source: dice.DiceSource,
+) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
@@ -194,17 +255,20 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
         new.essence = EssencePool(current=after.current, max=after.maximum)
         effects.change("essence", essence.current, after.current)
         extra["cast"] = to_plain(cast)
-    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
-                           **extra)
+    receipt = roll_receipt(
+        SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects, **extra
+    )
     return performed(new, receipt, effects, loaded=sheet)
 
 
-def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
-             source: dice.DiceSource) -> Performed:
+def followup(
+    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+) -> Performed:
     raise RuleError("no_followup", system=SYSTEM)
 
 
 # --- verification ----------------------------------------------------------------------------
+
 
 def verify(receipt: dict) -> list[str]:
     request, result = replay(rules.TiersRequest, rules.resolve, receipt)

@@ -7,11 +7,21 @@ from typing import Literal
 
 from rollbook.play import common
 from rollbook.play.common import (
-    Effects, Label, Model, Performed, Recorded, by_kind, change_receipt, check_raise, performed, rating,
+    Effects,
+    Label,
+    Model,
+    Performed,
+    Recorded,
+    by_kind,
+    change_receipt,
+    check_raise,
+    performed,
+    rating,
 )
 from rollbook.play.tiers_sheet import MAX, SYSTEM, EssencePool, Sheet, Wounds, weapon_named, wound
 from rollbook.rules import tiers as rules
 from rollbook.rules.base import RuleError, to_plain
+
 
 class Reload(Model):
     """Change a firearm's magazine from the spare rounds (T-3): it takes the rest of the turn."""
@@ -121,7 +131,9 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         else:
             raise RuleError("unknown_trait", field="trait", trait=change.trait)
         check_raise(change.trait, current, MAX)
-        _, xp = rules.spend_xp(rules.Experience(points=sheet.experience.available), current + 1, current)  # T-8
+        _, xp = rules.spend_xp(
+            rules.Experience(points=sheet.experience.available), current + 1, current
+        )  # T-8
         new.experience = sheet.experience.paid(xp.cost)
         if change.trait == "endurance":
             new.endurance = current + 1

@@ -8,7 +8,17 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from rollbook.play.common import Effects, Experience, Identity, Label, Model, Text, TraitName, check_within, rating
+from rollbook.play.common import (
+    Effects,
+    Experience,
+    Identity,
+    Label,
+    Model,
+    Text,
+    TraitName,
+    check_within,
+    rating,
+)
 from rollbook.rules import tiers as rules
 from rollbook.rules.base import RuleError
 
@@ -40,7 +50,9 @@ class Weapon(Model):
     def _ammunition(self) -> Weapon:
         if self.capacity is None:
             if self.loaded or self.spare:
-                raise RuleError("field_not_for_weapon", field="loaded" if self.loaded else "spare", weapon=self.name)
+                raise RuleError(
+                    "field_not_for_weapon", field="loaded" if self.loaded else "spare", weapon=self.name
+                )
             self.loaded = None
         else:
             if self.loaded is None:
@@ -116,7 +128,9 @@ def weapon_named(sheet: Sheet, name: str, field: str) -> tuple[int, Weapon]:
 
 def wound(wounds: Wounds, damage: int, effects: Effects) -> Wounds:
     """The wound track advanced by ``damage`` levels (T-5), stopping at its last level (the overflow flagged)."""
-    track, receipt = rules.apply_damage(rules.WoundTrack(length=wounds.length, level=wounds.level), damage)  # T-5
+    track, receipt = rules.apply_damage(
+        rules.WoundTrack(length=wounds.length, level=wounds.level), damage
+    )  # T-5
     effects.change("wounds", receipt.level_before, receipt.level_after)
     if receipt.overflow:
         effects.flag("wound_overflow", levels=receipt.overflow)

@@ -42,8 +42,10 @@ class TurnUsage:
     willpower_successes: int = 0  # V20-9: rolls that took a Willpower success
 
     def plus(self, receipt: Any, effects: Iterable[Any]) -> TurnUsage:
-        return TurnUsage(blood=self.blood + blood_spent(effects),
-                         willpower_successes=self.willpower_successes + willpower_successes(receipt))
+        return TurnUsage(
+            blood=self.blood + blood_spent(effects),
+            willpower_successes=self.willpower_successes + willpower_successes(receipt),
+        )
 
 
 def blood_spent(effects: Iterable[Any]) -> int:
@@ -79,8 +81,15 @@ def usage_of(entries: Iterable[tuple[Any, Iterable[Any]]]) -> TurnUsage:
     return usage
 
 
-def check_turn(system: str, sheet_before: Mapping[str, Any], receipt: Any, effects: Iterable[Any],
-               usage: TurnUsage, *, running: bool) -> list[dict]:
+def check_turn(
+    system: str,
+    sheet_before: Mapping[str, Any],
+    receipt: Any,
+    effects: Iterable[Any],
+    usage: TurnUsage,
+    *,
+    running: bool,
+) -> list[dict]:
     """The per-turn limits on what was just done (a roll or change, given by its receipt and
     effects, not yet stored): a refusal (``RuleError``) when it breaks a limit that binds, else the
     warnings to show (codes and numbers). ``usage``: what the character used earlier in the running
@@ -98,18 +107,31 @@ def check_turn(system: str, sheet_before: Mapping[str, Any], receipt: Any, effec
         taken = willpower_successes(receipt)
         if running and taken and usage.willpower_successes + taken > WILLPOWER_SUCCESSES_PER_TURN:  # V20-9
             if WILLPOWER_ONCE_PER_TURN in table_rules_of(receipt):  # TR-2: the limit enforced
-                raise RuleError("willpower_per_turn", count=usage.willpower_successes + taken,
-                                limit=WILLPOWER_SUCCESSES_PER_TURN)
-            warnings.append({"code": "willpower_per_turn", "count": usage.willpower_successes + taken,
-                             "limit": WILLPOWER_SUCCESSES_PER_TURN})
+                raise RuleError(
+                    "willpower_per_turn",
+                    count=usage.willpower_successes + taken,
+                    limit=WILLPOWER_SUCCESSES_PER_TURN,
+                )
+            warnings.append(
+                {
+                    "code": "willpower_per_turn",
+                    "count": usage.willpower_successes + taken,
+                    "limit": WILLPOWER_SUCCESSES_PER_TURN,
+                }
+            )
     return warnings
 
 
 def check_change(system: str, change: Any, role: str, *, running: bool) -> None:
     """T-3 and A-3: while a turn runs, turns move only when the Storyteller advances them; a player's
     own ``new_turn`` change (which would clear a spent turn) is refused."""
-    if (system == "tiers" and running and role != STORYTELLER and isinstance(change, dict)
-            and change.get("kind") == "new_turn"):
+    if (
+        system == "tiers"
+        and running
+        and role != STORYTELLER
+        and isinstance(change, dict)
+        and change.get("kind") == "new_turn"
+    ):
         raise RuleError("turn_runs", action="new_turn")
 
 
@@ -151,8 +173,9 @@ def _above_generation(sheet: Mapping[str, Any]) -> list[dict]:
 MULTIPLE_ACTION_KINDS = {"v20": ("test", "willpower", "virtue")}
 
 
-def multiple_actions(system: str, kind: str, pool: Mapping[str, Any], *, difficulty: int, required: int,
-                     actions: int) -> list[dict]:
+def multiple_actions(
+    system: str, kind: str, pool: Mapping[str, Any], *, difficulty: int, required: int, actions: int
+) -> list[dict]:
     """A-4, V20-13: the offers for a character who declared ``actions`` actions this turn, one per
     action: the difficulty raised by one for each action after the first (past 10, more successes
     required, V20-4) and the dice split between the actions (as even as possible, the larger shares
@@ -168,12 +191,30 @@ def multiple_actions(system: str, kind: str, pool: Mapping[str, Any], *, difficu
     offers = []
     for index in range(actions):
         share = dice // actions + (1 if index < dice % actions else 0)
-        offers.append({"action": index + 1, "of": actions, "difficulty": raised, "required": required + extra,
-                       "dice": share, "modifier": share - unmodified})
+        offers.append(
+            {
+                "action": index + 1,
+                "of": actions,
+                "difficulty": raised,
+                "required": required + extra,
+                "dice": share,
+                "modifier": share - unmodified,
+            }
+        )
     return offers
 
 
 __all__ = [
-    "WILLPOWER_SUCCESSES_PER_TURN", "TurnUsage", "blood_spent", "table_rules_of", "willpower_successes", "usage_of", "check_turn",
-    "check_change", "new_turn_change", "sheet_limits", "multiple_actions", "MULTIPLE_ACTION_KINDS",
+    "WILLPOWER_SUCCESSES_PER_TURN",
+    "TurnUsage",
+    "blood_spent",
+    "table_rules_of",
+    "willpower_successes",
+    "usage_of",
+    "check_turn",
+    "check_change",
+    "new_turn_change",
+    "sheet_limits",
+    "multiple_actions",
+    "MULTIPLE_ACTION_KINDS",
 ]

@@ -19,21 +19,67 @@ from pydantic import Field
 
 from rollbook import dice
 from rollbook.play.common import (
-    Effects, Follows, Label, Model, Performed, Prepared, Recorded, Shim, TraitName, by_kind, check_chained,
-    follows_note, legacy, performed, rating, replay, roll_receipt, storyteller_only, verified,
+    Effects,
+    Follows,
+    Label,
+    Model,
+    Performed,
+    Prepared,
+    Recorded,
+    Shim,
+    TraitName,
+    by_kind,
+    check_chained,
+    follows_note,
+    legacy,
+    performed,
+    rating,
+    replay,
+    roll_receipt,
+    storyteller_only,
+    verified,
 )
 from rollbook.play.v20_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v20_sheet import (
-    ABILITY_GROUPS, ATTRIBUTES, PLAYER_FIELDS, SYSTEM, TABLES, VIRTUES, DamageType, Sheet, Weapon, ability_of,
-    above_generation, check_mode, take_damage, trait_rating,
+    ABILITY_GROUPS,
+    ATTRIBUTES,
+    PLAYER_FIELDS,
+    SYSTEM,
+    TABLES,
+    VIRTUES,
+    DamageType,
+    Sheet,
+    Weapon,
+    ability_of,
+    take_damage,
+    trait_rating,
+)
+from rollbook.play.v20_sheet import (
+    above_generation as above_generation,  # the play module's interface (play.__init__)
+)
+from rollbook.play.v20_sheet import (
+    check_mode as check_mode,  # the play module's interface (play.__init__)
 )
 from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
 from rollbook.rules.base import RuleError, to_plain
 
 __all__ = [
-    "ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "PLAYER_FIELDS",
-    "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES", "TABLES", "Sheet", "adjust", "apply", "followup", "prepare",
+    "ACTIONS",
+    "CHAINS",
+    "CHANGE_RECORDS",
+    "CHANGES",
+    "ROLL_RECORDS",
+    "FOLLOWUPS",
+    "PLAYER_FIELDS",
+    "STORYTELLER_ACTIONS",
+    "STORYTELLER_CHANGES",
+    "TABLES",
+    "Sheet",
+    "adjust",
+    "apply",
+    "followup",
+    "prepare",
     "verify",
 ]
 
@@ -128,8 +174,15 @@ def _pool(parts: list[dict], modifiers: list[dict], wound: int) -> dict:
 READS_TABLE_RULES = True  # TR-1: ``prepare`` puts the chronicle's table rules in the rules request
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None,
-            table_rules: tuple[str, ...] = ()) -> Prepared:
+def prepare(
+    sheet: Sheet,
+    action: Model,
+    *,
+    mode: str,
+    role: str,
+    follows: dict | None = None,
+    table_rules: tuple[str, ...] = (),
+) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn.
     ``table_rules``: the set in force (TR-1), resolved under by the test, Willpower and Virtue rolls."""
     if isinstance(action, SoakAction):
@@ -160,8 +213,11 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
                 raise RuleError("trait_not_possessed", field="discipline", trait=action.discipline)
             parts.append({"trait": action.discipline, "rating": value, "group": "disciplines"})
         if action.specialty is not None:  # V20-7: the chosen trait's stored rating decides
-            holders = [t for t in (action.attribute, action.ability)
-                       if t is not None and action.specialty in sheet.specialties.get(t, [])]
+            holders = [
+                t
+                for t in (action.attribute, action.ability)
+                if t is not None and action.specialty in sheet.specialties.get(t, [])
+            ]
             if not holders:
                 raise RuleError("unknown_specialty", field="specialty", specialty=action.specialty)
             trait = holders[-1]
@@ -209,8 +265,9 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
     return Prepared(request, pool, get_system(SYSTEM))
 
 
-def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: object, *,
-          source: dice.DiceSource) -> Performed:
+def apply(
+    sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: object, *, source: dice.DiceSource
+) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy()  # shallow: what changes is replaced below, never changed in place
@@ -221,8 +278,17 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
     elif prepared.request.willpower:  # V20-9: the spend lowers current Willpower in the same transaction
         new.willpower = sheet.willpower.model_copy(update={"current": sheet.willpower.current - 1})
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
-    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
-                           **follows_note(prepared.context.get("follows")))
+    receipt = roll_receipt(
+        SYSTEM,
+        action.kind,
+        action,
+        prepared.pool,
+        prepared.request,
+        faces,
+        result,
+        effects,
+        **follows_note(prepared.context.get("follows")),
+    )
     return performed(new, receipt, effects, loaded=sheet)
 
 
@@ -286,9 +352,18 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) ->
     parts.append({"trait": "weapon", "weapon": weapon.name, "rating": weapon.damage})
     modifiers = [{"source": "attack_successes", "dice": extra, "successes": successes}] if extra else []
     request = rules.DamageRequest(pool=base + extra, damage_type=weapon.damage_type)
-    pool = {"parts": parts, "modifiers": modifiers, "wound_penalty": 0, "total": request.pool,
-            "weapon": {"name": weapon.name, "kind": weapon.kind, "damage": weapon.damage,
-                       "damage_type": weapon.damage_type}}
+    pool = {
+        "parts": parts,
+        "modifiers": modifiers,
+        "wound_penalty": 0,
+        "total": request.pool,
+        "weapon": {
+            "name": weapon.name,
+            "kind": weapon.kind,
+            "damage": weapon.damage,
+            "damage_type": weapon.damage_type,
+        },
+    }
     return Prepared(request, pool, DAMAGE_SYSTEM, {"follows": follows})
 
 
@@ -297,8 +372,9 @@ def _declared_weapon(sheet: Sheet, action: TestAction) -> Weapon:
     knife with Melee, a Glock with Firearms); its damage roll then uses that weapon."""
     if action.ability not in COMBAT_ABILITIES:
         trait = action.ability or action.discipline or action.attribute
-        raise RuleError("weapon_needs_an_attack", field="weapon", ability=str(trait),
-                        abilities=sorted(COMBAT_ABILITIES))
+        raise RuleError(
+            "weapon_needs_an_attack", field="weapon", ability=str(trait), abilities=sorted(COMBAT_ABILITIES)
+        )
     weapon = _weapon(sheet, str(action.weapon))
     if weapon.kind not in COMBAT_ABILITIES[action.ability]:
         raise RuleError("weapon_not_the_attacks", field="weapon", weapon=weapon.name, ability=action.ability)
@@ -316,9 +392,12 @@ def _damage_from(sheet: Sheet, follows: dict) -> tuple[int, str, dict]:
     """The levels and damage type a soak takes from the damage receipt it follows (V20-17), with the
     Book's rule for bullets against vampires (``rules.v20.damage_type_against``)."""
     result, weapon = follows["result"], follows["pool"]["weapon"]
-    damage_type = rules.damage_type_against(result["damage_type"], firearm=weapon["kind"] == "firearm",
-                                            vampire=sheet.creature == "vampire",
-                                            aimed_at_head=follows["action"].get("aimed_at_head", False))
+    damage_type = rules.damage_type_against(
+        result["damage_type"],
+        firearm=weapon["kind"] == "firearm",
+        vampire=sheet.creature == "vampire",
+        aimed_at_head=follows["action"].get("aimed_at_head", False),
+    )
     taken = {"levels": result["levels"], "damage_type": result["damage_type"], "weapon": weapon["name"]}
     if damage_type != result["damage_type"]:
         taken["soaked_as"] = damage_type
@@ -333,8 +412,13 @@ def _prepare_soak(sheet: Sheet, action: SoakAction, follows: dict | None) -> Pre
         levels, damage_type, taken = _damage_from(sheet, follows)
     stamina = sheet.attributes.stamina
     fortitude = sheet.disciplines.get("fortitude", 0)
-    request = rules.SoakRequest(damage=levels, damage_type=damage_type, stamina=stamina,
-                                fortitude=fortitude, vampire=sheet.creature == "vampire")
+    request = rules.SoakRequest(
+        damage=levels,
+        damage_type=damage_type,
+        stamina=stamina,
+        fortitude=fortitude,
+        vampire=sheet.creature == "vampire",
+    )
     parts = []
     if sheet.creature == "vampire":
         if damage_type != "aggravated":
@@ -348,8 +432,9 @@ def _prepare_soak(sheet: Sheet, action: SoakAction, follows: dict | None) -> Pre
     return Prepared(request, pool, SOAK_SYSTEM, {"follows": follows})
 
 
-def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
-             source: dice.DiceSource) -> Performed:
+def followup(
+    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+) -> Performed:
     raise RuleError("no_followup", system=SYSTEM)
 
 
@@ -370,6 +455,7 @@ def _as_stored(receipt: dict, result: object) -> object:
         if name not in stored and plain.get(name) == empty:
             del plain[name]
     return plain
+
 
 def verify(receipt: dict) -> list[str]:
     kind = receipt.get("kind")
@@ -392,8 +478,11 @@ def verify(receipt: dict) -> list[str]:
     pool = receipt.get("pool") or {}
     if kind != "soak" and isinstance(pool.get("parts"), list):
         try:
-            raw = (sum(p["rating"] for p in pool["parts"]) + sum(m["dice"] for m in pool.get("modifiers", []))
-                   + pool.get("wound_penalty", 0))
+            raw = (
+                sum(p["rating"] for p in pool["parts"])
+                + sum(m["dice"] for m in pool.get("modifiers", []))
+                + pool.get("wound_penalty", 0)
+            )
         except (KeyError, TypeError):
             problems.append("pool_mismatch:parts")
         else:

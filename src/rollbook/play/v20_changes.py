@@ -14,15 +14,37 @@ from __future__ import annotations
 from typing import Literal
 
 from rollbook.play.common import (
-    AwardExperience, Effects, Model, Performed, Recorded, SpendExperience, SpendWillpower, award, by_kind,
-    change_receipt, check_raise, pay_experience, performed, rating, storyteller_only,
+    AwardExperience,
+    Effects,
+    Model,
+    Performed,
+    Recorded,
+    SpendExperience,
+    SpendWillpower,
+    award,
+    by_kind,
+    change_receipt,
+    check_raise,
+    pay_experience,
+    performed,
+    rating,
+    storyteller_only,
 )
 from rollbook.play.v20_sheet import (
-    ABILITY_GROUPS, ATTRIBUTES, SYSTEM, VIRTUES, DamageType, Sheet, heal, take_damage, trait_maximum,
+    ABILITY_GROUPS,
+    ATTRIBUTES,
+    SYSTEM,
+    VIRTUES,
+    DamageType,
+    Sheet,
+    heal,
+    take_damage,
+    trait_maximum,
 )
 from rollbook.rules.base import RuleError
 
 # --- changes (no dice) ---------------------------------------------------------------------------
+
 
 class SpendBlood(Model):
     """Spend blood (V20-16): at most the per-turn limit at once; ``heal`` mends one level per blood."""
@@ -109,7 +131,9 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             raise RuleError("not_enough_blood", amount=change.amount, current=blood.current)
         if change.heal is not None:
             if getattr(sheet.health, change.heal) < change.amount:
-                raise RuleError("nothing_to_heal", damage_type=change.heal, levels=getattr(sheet.health, change.heal))
+                raise RuleError(
+                    "nothing_to_heal", damage_type=change.heal, levels=getattr(sheet.health, change.heal)
+                )
             new.health = heal(sheet.health, change.amount, change.heal, effects)
         new.blood.current = blood.current - change.amount
         effects.change("blood", blood.current, new.blood.current)
@@ -145,7 +169,9 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             effects.change("willpower", sheet.willpower.current, new.willpower.current)
         else:
             getattr(new, where)[change.trait] = current + 1
-        resource = {"humanity": "humanity", "willpower": "willpower.permanent"}.get(where, f"{where}.{change.trait}")
+        resource = {"humanity": "humanity", "willpower": "willpower.permanent"}.get(
+            where, f"{where}.{change.trait}"
+        )
         effects.change(resource, current, current + 1, cost=cost)
         effects.change("experience", sheet.experience.available, new.experience.available)
     receipt = change_receipt(SYSTEM, change, effects)

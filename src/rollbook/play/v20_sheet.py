@@ -18,7 +18,16 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rollbook.play.common import (
-    Effects, Experience, Identity, Label, Model, Short, Text, TraitName, check_within, rating,
+    Effects,
+    Experience,
+    Identity,
+    Label,
+    Model,
+    Short,
+    Text,
+    TraitName,
+    check_within,
+    rating,
 )
 from rollbook.play.powers import Power, check_powers
 from rollbook.rules import v20 as rules
@@ -26,16 +35,59 @@ from rollbook.rules.base import RuleError
 
 SYSTEM = "v20"
 
-ATTRIBUTES = ("strength", "dexterity", "stamina", "charisma", "manipulation", "appearance",
-              "perception", "intelligence", "wits")
-TALENTS = ("alertness", "athletics", "awareness", "brawl", "empathy", "expression", "intimidation",
-           "leadership", "streetwise", "subterfuge")
-SKILLS = ("animal_ken", "crafts", "drive", "etiquette", "firearms", "larceny", "melee", "performance",
-          "stealth", "survival")
-KNOWLEDGES = ("academics", "computer", "finance", "investigation", "law", "medicine", "occult", "politics",
-              "science", "technology")
+ATTRIBUTES = (
+    "strength",
+    "dexterity",
+    "stamina",
+    "charisma",
+    "manipulation",
+    "appearance",
+    "perception",
+    "intelligence",
+    "wits",
+)
+TALENTS = (
+    "alertness",
+    "athletics",
+    "awareness",
+    "brawl",
+    "empathy",
+    "expression",
+    "intimidation",
+    "leadership",
+    "streetwise",
+    "subterfuge",
+)
+SKILLS = (
+    "animal_ken",
+    "crafts",
+    "drive",
+    "etiquette",
+    "firearms",
+    "larceny",
+    "melee",
+    "performance",
+    "stealth",
+    "survival",
+)
+KNOWLEDGES = (
+    "academics",
+    "computer",
+    "finance",
+    "investigation",
+    "law",
+    "medicine",
+    "occult",
+    "politics",
+    "science",
+    "technology",
+)
 VIRTUES = ("conscience", "self_control", "courage")
-ABILITY_GROUPS = {"talents": ("talent", TALENTS), "skills": ("skill", SKILLS), "knowledges": ("knowledge", KNOWLEDGES)}
+ABILITY_GROUPS = {
+    "talents": ("talent", TALENTS),
+    "skills": ("skill", SKILLS),
+    "knowledges": ("knowledge", KNOWLEDGES),
+}
 HEALTH_TRACK = len(rules.HEALTH_LEVELS)  # 7
 DEFAULT_GENERATION = 13
 
@@ -48,13 +100,23 @@ PLAYER_FIELDS = frozenset({"name", "player", "concept", "nature", "demeanor", "n
 
 # Book tables shown to forms (describe_actions); plain JSON.
 TABLES = {
-    "blood_by_generation": {str(g): {"max": m, "per_turn": t} for g, (m, t) in rules.BLOOD_BY_GENERATION.items()},
+    "blood_by_generation": {
+        str(g): {"max": m, "per_turn": t} for g, (m, t) in rules.BLOOD_BY_GENERATION.items()
+    },
     "trait_max_by_generation": {str(g): TRAIT_MAX_BY_GENERATION.get(g, 5) for g in rules.BLOOD_BY_GENERATION},
     "health_levels": [{"level": name, "penalty": penalty} for name, penalty in rules.HEALTH_LEVELS],
-    "experience_costs": {"attribute": "current*4", "new_ability": "3", "ability": "current*2",
-                         "new_discipline": "10", "clan_discipline": "current*5", "other_discipline": "current*7",
-                         "caitiff_discipline": "current*6",
-                         "virtue": "current*2", "humanity": "current*2", "willpower": "current*1"},
+    "experience_costs": {
+        "attribute": "current*4",
+        "new_ability": "3",
+        "ability": "current*2",
+        "new_discipline": "10",
+        "clan_discipline": "current*5",
+        "other_discipline": "current*7",
+        "caitiff_discipline": "current*6",
+        "virtue": "current*2",
+        "humanity": "current*2",
+        "willpower": "current*1",
+    },
 }
 
 
@@ -62,20 +124,32 @@ TABLES = {
 # hand-to-hand weapon's damage adds to Strength, a firearm's is the whole base pool (V20-17). Blunt
 # weapons are bashing, blades lethal; firearms lethal (bashing to a vampire unless aimed at the head).
 WEAPON_CHART = (
-    ("sap", "hand_to_hand", 1, "bashing"), ("club", "hand_to_hand", 2, "bashing"),
-    ("knife", "hand_to_hand", 1, "lethal"), ("sword", "hand_to_hand", 2, "lethal"),
-    ("axe", "hand_to_hand", 3, "lethal"), ("stake", "hand_to_hand", 1, "lethal"),
-    ("light_revolver", "firearm", 4, "lethal"), ("heavy_revolver", "firearm", 6, "lethal"),
-    ("light_pistol", "firearm", 4, "lethal"), ("heavy_pistol", "firearm", 5, "lethal"),
-    ("rifle", "firearm", 8, "lethal"), ("small_smg", "firearm", 4, "lethal"), ("large_smg", "firearm", 4, "lethal"),
-    ("assault_rifle", "firearm", 7, "lethal"), ("shotgun", "firearm", 8, "lethal"),
-    ("semi_auto_shotgun", "firearm", 8, "lethal"), ("crossbow", "firearm", 5, "lethal"),
+    ("sap", "hand_to_hand", 1, "bashing"),
+    ("club", "hand_to_hand", 2, "bashing"),
+    ("knife", "hand_to_hand", 1, "lethal"),
+    ("sword", "hand_to_hand", 2, "lethal"),
+    ("axe", "hand_to_hand", 3, "lethal"),
+    ("stake", "hand_to_hand", 1, "lethal"),
+    ("light_revolver", "firearm", 4, "lethal"),
+    ("heavy_revolver", "firearm", 6, "lethal"),
+    ("light_pistol", "firearm", 4, "lethal"),
+    ("heavy_pistol", "firearm", 5, "lethal"),
+    ("rifle", "firearm", 8, "lethal"),
+    ("small_smg", "firearm", 4, "lethal"),
+    ("large_smg", "firearm", 4, "lethal"),
+    ("assault_rifle", "firearm", 7, "lethal"),
+    ("shotgun", "firearm", 8, "lethal"),
+    ("semi_auto_shotgun", "firearm", 8, "lethal"),
+    ("crossbow", "firearm", 5, "lethal"),
 )
-TABLES["weapon_chart"] = [{"name": name, "kind": kind, "damage": damage, "damage_type": damage_type}
-                          for name, kind, damage, damage_type in WEAPON_CHART]
+TABLES["weapon_chart"] = [
+    {"name": name, "kind": kind, "damage": damage, "damage_type": damage_type}
+    for name, kind, damage, damage_type in WEAPON_CHART
+]
 
 
 # --- the sheet -----------------------------------------------------------------------------------
+
 
 class Attributes(Model):
     strength: int = rating(0, 10, 1)
@@ -170,14 +244,16 @@ class Sheet(Identity):
         if len(set(names)) != len(names):
             raise RuleError("duplicate_name", field="weapons")
         # Abilities: the standard ones present (0 when absent), ratings 0–5, names unique.
-        seen: dict[str, str] = {name: "attributes" for name in ATTRIBUTES}
-        seen.update({name: "virtues" for name in VIRTUES})
+        seen: dict[str, str] = dict.fromkeys(ATTRIBUTES, "attributes")
+        seen.update(dict.fromkeys(VIRTUES, "virtues"))
         for group, (_, standard) in ABILITY_GROUPS.items():
             given = getattr(self, group)
             filled = {name: given.get(name, 0) for name in standard}
             filled.update(given)
             for name, value in filled.items():
-                check_within(f"{group}.{name}", value, 0, 10)  # V20-19: above 5 by Generation (above_generation)
+                check_within(
+                    f"{group}.{name}", value, 0, 10
+                )  # V20-19: above 5 by Generation (above_generation)
                 if name in seen:
                     raise RuleError("duplicate_trait", field=f"{group}.{name}", trait=name, other=seen[name])
                 seen[name] = group
@@ -196,7 +272,9 @@ class Sheet(Identity):
             if value is None:
                 raise RuleError("unknown_trait", field=f"specialties.{trait}", trait=trait)
             if value < 4:  # V20-7
-                raise RuleError("specialty_rating_too_low", field=f"specialties.{trait}", trait=trait, rating=value)
+                raise RuleError(
+                    "specialty_rating_too_low", field=f"specialties.{trait}", trait=trait, rating=value
+                )
             if len(set(names)) != len(names):
                 raise RuleError("duplicate_name", field=f"specialties.{trait}")
         # Generation and blood (V20-16): derived maximum and per-turn.
@@ -219,7 +297,6 @@ class Sheet(Identity):
             raise RuleError("out_of_range", field="willpower.current", value=current, low=0, high=permanent)
         self.willpower = Willpower(permanent=permanent, current=current)
         return self
-
 
 
 def trait_rating(sheet: Sheet, trait: str) -> int | None:
@@ -258,8 +335,15 @@ def above_generation(sheet: Sheet) -> list[dict]:
     for group, ratings in groups:
         for name, value in ratings.items():
             if value > top:
-                found.append({"field": f"{group}.{name}", "trait": name, "rating": value, "maximum": top,
-                              "generation": sheet.generation})
+                found.append(
+                    {
+                        "field": f"{group}.{name}",
+                        "trait": name,
+                        "rating": value,
+                        "maximum": top,
+                        "generation": sheet.generation,
+                    }
+                )
     return found
 
 

@@ -20,25 +20,65 @@ from typing import Any, Literal
 from pydantic import Field
 
 from rollbook import dice
-from rollbook.play.common import (
-    Effects, Label, Model, Performed, Prepared, Recorded, Shim, TraitName, by_kind, compare, parse_kind, performed,
-    rating, replay, request_from_plain, roll_receipt, verified,
-)
 from rollbook.play import v5_compulsions as compulsions
 from rollbook.play import v5_powers as powers
+from rollbook.play.common import (
+    Effects,
+    Label,
+    Model,
+    Performed,
+    Prepared,
+    Recorded,
+    Shim,
+    TraitName,
+    by_kind,
+    compare,
+    parse_kind,
+    performed,
+    rating,
+    replay,
+    request_from_plain,
+    roll_receipt,
+    verified,
+)
 from rollbook.play.v5_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v5_sheet import (
-    ATTRIBUTES, IMPAIRED_PENALTY, MEND_AMOUNT, PHYSICAL, PLAYER_FIELDS, ROUSE_REROLL_LEVEL, SURGE_DICE, SYSTEM,
-    TABLES, Sheet, damage_track, hungry,
+    ATTRIBUTES,
+    IMPAIRED_PENALTY,
+    MEND_AMOUNT,
+    PHYSICAL,
+    PLAYER_FIELDS,
+    ROUSE_REROLL_LEVEL,
+    SURGE_DICE,
+    SYSTEM,
+    TABLES,
+    Sheet,
+    damage_track,
+    hungry,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
 from rollbook.rules.base import RuleError, to_plain
 
 __all__ = [
-    "ACTIONS", "CHAINS", "CHANGE_RECORDS", "CHANGES", "ROLL_RECORDS", "FOLLOWUPS", "MEND_AMOUNT", "PLAYER_FIELDS",
-    "STORYTELLER_ACTIONS", "STORYTELLER_CHANGES", "SURGE_DICE", "TABLES", "Sheet", "adjust", "apply", "followup",
-    "prepare", "verify",
+    "ACTIONS",
+    "CHAINS",
+    "CHANGE_RECORDS",
+    "CHANGES",
+    "ROLL_RECORDS",
+    "FOLLOWUPS",
+    "MEND_AMOUNT",
+    "PLAYER_FIELDS",
+    "STORYTELLER_ACTIONS",
+    "STORYTELLER_CHANGES",
+    "SURGE_DICE",
+    "TABLES",
+    "Sheet",
+    "adjust",
+    "apply",
+    "followup",
+    "prepare",
+    "verify",
 ]
 
 
@@ -91,7 +131,9 @@ class FrenzyAction(Model):
     difficulty: int = rating(1, 30)
 
 
-ACTIONS = by_kind(TestAction, RouseAction, WillpowerRollAction, RemorseAction, FrenzyAction, powers.PowerAction)
+ACTIONS = by_kind(
+    TestAction, RouseAction, WillpowerRollAction, RemorseAction, FrenzyAction, powers.PowerAction
+)
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 READS_COMPULSION = True  # play.perform hands ``prepare`` the compulsion in force (play.v5_compulsions)
 CHAINS: dict[str, tuple[str, ...]] = {}
@@ -118,14 +160,20 @@ class RouseRecord:
 
 # What each kind of roll records under "request", "result" and beyond (play.schema describes receipts from it).
 ROLL_RECORDS: dict[str, Recorded] = {
-    "test": Recorded(rules.V5Request, rules.V5Receipt, sometimes={"rouse": RouseRecord}),  # V5-11: a Blood Surge
+    "test": Recorded(
+        rules.V5Request, rules.V5Receipt, sometimes={"rouse": RouseRecord}
+    ),  # V5-11: a Blood Surge
     "rouse": Recorded(rules.V5Request, rules.V5Receipt),
     "willpower": Recorded(rules.V5Request, rules.V5Receipt),
     "remorse": Recorded(rules.V5Request, rules.V5Receipt),
     "frenzy": Recorded(rules.V5Request, rules.V5Receipt),
     # issue 32: a power's pool (a test, or its first Rouse when it rolls nothing) and the Rouse checks it paid
-    "power": Recorded(rules.V5Request, rules.V5Receipt, always={"power": dict[str, Any]},
-                      sometimes={"rouses": list[RouseRecord]}),
+    "power": Recorded(
+        rules.V5Request,
+        rules.V5Receipt,
+        always={"power": dict[str, Any]},
+        sometimes={"rouses": list[RouseRecord]},
+    ),
 }
 
 
@@ -144,8 +192,15 @@ def _impairment(sheet: Sheet, attribute: str) -> int:
     return IMPAIRED_PENALTY if track.full else 0
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None,
-            compulsion: dict | None = None) -> Prepared:
+def prepare(
+    sheet: Sheet,
+    action: Model,
+    *,
+    mode: str,
+    role: str,
+    follows: dict | None = None,
+    compulsion: dict | None = None,
+) -> Prepared:
     """Build the roll from the sheet (pool, Hunger dice, rules request) and make every refusal;
     no die drawn. A Blood Surge's Rouse request is built here too (``context["rouse"]``).
     ``compulsion``: the one in force for the character (``{"compulsion": id, "called": seq}``), whose
@@ -154,8 +209,14 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
     if isinstance(action, TestAction):
         pool = _test_pool(sheet, action, compulsion)
         # V5-2, V5-12, V5-13: Hunger from the sheet (before this roll's own Rouse), replaced by the rules.
-        request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty, kind="test",
-                                  mode=mode, creature=sheet.creature)
+        request = rules.V5Request(
+            pool=pool["total"],
+            hunger=sheet.hunger,
+            difficulty=action.difficulty,
+            kind="test",
+            mode=mode,
+            creature=sheet.creature,
+        )
         pool["hunger_dice"] = request.hunger_dice
         context = {}
         if action.blood_surge:  # V5-11: surging costs a Rouse check, made after the test's Hunger was read
@@ -164,8 +225,10 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
     if isinstance(action, powers.PowerAction):
         return _prepare_power(sheet, action, mode, compulsion)
     if isinstance(action, RouseAction):
-        reroll = (action.discipline_level is not None
-                  and action.discipline_level <= ROUSE_REROLL_LEVEL[sheet.blood_potency])  # V5-10 Book
+        reroll = (
+            action.discipline_level is not None
+            and action.discipline_level <= ROUSE_REROLL_LEVEL[sheet.blood_potency]
+        )  # V5-10 Book
         # The rules refuse a ghoul's or a mortal's Rouse (V5-12), for the CLI and the contract alike.
         request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
         if action.mend and sheet.health.superficial == 0:
@@ -177,31 +240,63 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             raise RuleError("empty_pool", trait="willpower")
         modifiers = [{"source": "modifier", "dice": action.modifier}] if action.modifier else []
         pool = _pool([{"trait": "willpower", "rating": current}], modifiers, 0)
-        request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty,
-                                  kind="willpower", mode=mode, creature=sheet.creature)
+        request = rules.V5Request(
+            pool=pool["total"],
+            hunger=sheet.hunger,
+            difficulty=action.difficulty,
+            kind="willpower",
+            mode=mode,
+            creature=sheet.creature,
+        )
         pool["hunger_dice"] = request.hunger_dice  # V5-9: always 0
         return Prepared(request, pool, system)
     if isinstance(action, RemorseAction):
         if sheet.stains == 0:
             raise RuleError("no_stains")
         count = rules.remorse_dice(sheet.humanity, sheet.stains)  # V5-15
-        pool = {"parts": [{"trait": "empty_humanity_boxes", "rating": count}], "modifiers": [], "wound_penalty": 0,
-                "total": count, "hunger_dice": 0}
-        request = rules.V5Request(pool=count, hunger=sheet.hunger, difficulty=1, kind="remorse", mode=mode,
-                                  creature=sheet.creature)
+        pool = {
+            "parts": [{"trait": "empty_humanity_boxes", "rating": count}],
+            "modifiers": [],
+            "wound_penalty": 0,
+            "total": count,
+            "hunger_dice": 0,
+        }
+        request = rules.V5Request(
+            pool=count, hunger=sheet.hunger, difficulty=1, kind="remorse", mode=mode, creature=sheet.creature
+        )
         return Prepared(request, pool, system)
     assert isinstance(action, FrenzyAction)
     count = rules.frenzy_pool(min(sheet.willpower.current, 10), sheet.humanity)
-    pool = {"parts": [{"trait": "willpower", "rating": sheet.willpower.current},
-                      {"trait": "humanity_third", "rating": sheet.humanity // 3}],
-            "modifiers": [], "wound_penalty": 0, "total": count, "hunger_dice": 0}
-    request = rules.V5Request(pool=count, hunger=sheet.hunger, difficulty=action.difficulty, kind="frenzy",
-                              mode=mode, creature=sheet.creature)
+    pool = {
+        "parts": [
+            {"trait": "willpower", "rating": sheet.willpower.current},
+            {"trait": "humanity_third", "rating": sheet.humanity // 3},
+        ],
+        "modifiers": [],
+        "wound_penalty": 0,
+        "total": count,
+        "hunger_dice": 0,
+    }
+    request = rules.V5Request(
+        pool=count,
+        hunger=sheet.hunger,
+        difficulty=action.difficulty,
+        kind="frenzy",
+        mode=mode,
+        creature=sheet.creature,
+    )
     return Prepared(request, pool, system)
 
 
-def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: rules.V5Receipt, *,
-          source: dice.DiceSource) -> Performed:
+def apply(
+    sheet: Sheet,
+    action: Model,
+    prepared: Prepared,
+    faces: tuple,
+    result: rules.V5Receipt,
+    *,
+    source: dice.DiceSource,
+) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
@@ -221,19 +316,24 @@ def apply(sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result:
     elif isinstance(action, powers.PowerAction):
         extra.update(_apply_power(new, prepared, result, effects, source))
     elif isinstance(action, RemorseAction):
-        new.humanity = max(0, sheet.humanity - rules.remorse_humanity_loss(result))  # V5-15: Humanity stops at 0
+        new.humanity = max(
+            0, sheet.humanity - rules.remorse_humanity_loss(result)
+        )  # V5-15: Humanity stops at 0
         new.stains = 0
         effects.change("humanity", sheet.humanity, new.humanity)
         effects.change("stains", sheet.stains, 0)
     # A Willpower roll changes nothing on the sheet; V5-14: the dice never write a frenzy onto it.
-    receipt = roll_receipt(SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects,
-                           **extra)
+    receipt = roll_receipt(
+        SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects, **extra
+    )
     return performed(new, receipt, effects, loaded=sheet)
 
 
 def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None) -> dict:
     parts = [{"trait": action.attribute, "rating": getattr(sheet.attributes, action.attribute)}]
-    chosen = [name for name in ("skill", "discipline", "second_attribute") if getattr(action, name) is not None]
+    chosen = [
+        name for name in ("skill", "discipline", "second_attribute") if getattr(action, name) is not None
+    ]
     if len(chosen) > 1:
         raise RuleError("one_trait_only", fields=chosen)
     if action.skill is not None:
@@ -246,7 +346,9 @@ def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None)
             raise RuleError("trait_not_possessed", field="discipline", trait=action.discipline)
         parts.append({"trait": action.discipline, "rating": value, "group": "disciplines"})
     if action.second_attribute is not None:
-        parts.append({"trait": action.second_attribute, "rating": getattr(sheet.attributes, action.second_attribute)})
+        parts.append(
+            {"trait": action.second_attribute, "rating": getattr(sheet.attributes, action.second_attribute)}
+        )
     modifiers = []
     if action.specialty is not None:
         if action.skill is None or action.specialty not in sheet.specialties.get(action.skill, []):
@@ -255,8 +357,13 @@ def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None)
     if action.blood_surge:
         if not hungry(sheet):
             raise RuleError("no_blood_surge_for_creature", creature=sheet.creature)  # V5-12
-        modifiers.append({"source": "blood_surge", "dice": SURGE_DICE[sheet.blood_potency],
-                          "blood_potency": sheet.blood_potency})  # V5-11: normal dice in the pool
+        modifiers.append(
+            {
+                "source": "blood_surge",
+                "dice": SURGE_DICE[sheet.blood_potency],
+                "blood_potency": sheet.blood_potency,
+            }
+        )  # V5-11: normal dice in the pool
     if action.modifier:
         modifiers.append({"source": "modifier", "dice": action.modifier})
     attributes = tuple(name for name in (action.attribute, action.second_attribute) if name is not None)
@@ -274,8 +381,15 @@ def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsi
     reroll = level <= ROUSE_REROLL_LEVEL[sheet.blood_potency]  # V5-10 Book: Blood Potency's reroll
     if rouse:
         rules.rouse_request(sheet.hunger, creature=sheet.creature)  # V5-12: refused before any die
-    context = {"power": {"discipline": action.discipline, "power": action.power, "level": level,
-                         "rouse_checks": rouse, "blood_potency_reroll": reroll}}
+    context = {
+        "power": {
+            "discipline": action.discipline,
+            "power": action.power,
+            "level": level,
+            "rouse_checks": rouse,
+            "blood_potency_reroll": reroll,
+        }
+    }
     if pool_of is None:
         request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
         return Prepared(request, _empty_pool(), system, context)
@@ -293,14 +407,21 @@ def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsi
     if cost is not None:
         modifiers.append(cost)
     pool = _pool(parts, modifiers, _impairment(sheet, attribute))
-    request = rules.V5Request(pool=pool["total"], hunger=sheet.hunger, difficulty=action.difficulty, kind="test",
-                              mode=mode, creature=sheet.creature)
+    request = rules.V5Request(
+        pool=pool["total"],
+        hunger=sheet.hunger,
+        difficulty=action.difficulty,
+        kind="test",
+        mode=mode,
+        creature=sheet.creature,
+    )
     pool["hunger_dice"] = request.hunger_dice
     return Prepared(request, pool, system, context)
 
 
-def _apply_power(new: Sheet, prepared: Prepared, result: rules.V5Receipt, effects: Effects,
-                 source: dice.DiceSource) -> dict:
+def _apply_power(
+    new: Sheet, prepared: Prepared, result: rules.V5Receipt, effects: Effects, source: dice.DiceSource
+) -> dict:
     """The power's Rouse checks, one after the other on the Hunger each left (V5-10), after its test."""
     info = prepared.context["power"]
     paid = 0
@@ -309,8 +430,9 @@ def _apply_power(new: Sheet, prepared: Prepared, result: rules.V5Receipt, effect
         paid = 1
     rouses = []
     for _ in range(info["rouse_checks"] - paid):
-        request = rules.rouse_request(new.hunger, blood_potency_reroll=info["blood_potency_reroll"],
-                                      creature=new.creature)
+        request = rules.rouse_request(
+            new.hunger, blood_potency_reroll=info["blood_potency_reroll"], creature=new.creature
+        )
         faces, rolled = dice.roll(prepared.system, request, source)
         _apply_rouse(new, rolled, effects)
         rouses.append(to_plain(RouseRecord(request, tuple(faces), rolled)))
@@ -324,11 +446,15 @@ def _apply_rouse(new: Sheet, result: rules.V5Receipt, effects: Effects) -> None:
     new.hunger = before + result.hunger_gain
     effects.change("hunger", before, new.hunger)
     if result.hunger_frenzy_risk:
-        effects.flag("hunger_frenzy_risk", hunger=before,
-                     offers={"kind": "frenzy", "difficulty": rules.HUNGER_FRENZY_DIFFICULTY})
+        effects.flag(
+            "hunger_frenzy_risk",
+            hunger=before,
+            offers={"kind": "frenzy", "difficulty": rules.HUNGER_FRENZY_DIFFICULTY},
+        )
 
 
 # --- follow-up: the Willpower reroll (V5-8) ----------------------------------------------------
+
 
 def _replay(receipt: dict) -> tuple[rules.V5Request, rules.V5Receipt]:
     request, result = replay(rules.V5Request, rules.resolve, receipt)
@@ -337,8 +463,9 @@ def _replay(receipt: dict) -> tuple[rules.V5Request, rules.V5Receipt]:
     return request, result
 
 
-def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
-             source: dice.DiceSource) -> Performed:
+def followup(
+    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+) -> Performed:
     validated = parse_kind(FOLLOWUPS, action, "action")
     problems = verify(receipt)
     if problems:
@@ -348,8 +475,10 @@ def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
     current = sheet.willpower.current
     # Refuse before drawing: the rules check eligibility (Hunger dice, Strict once, Willpower 0).
     rules.reroll(request, result, chosen, (1,) * len(chosen), willpower_current=current)
-    shim = Shim(lambda _req, faces: (rules.SIDES,) * (len(chosen) - len(faces)),
-                lambda _req, faces: rules.reroll(request, result, chosen, faces, willpower_current=current))
+    shim = Shim(
+        lambda _req, faces: (rules.SIDES,) * (len(chosen) - len(faces)),
+        lambda _req, faces: rules.reroll(request, result, chosen, faces, willpower_current=current),
+    )
     faces, rerolled = dice.roll(shim, request, source)
     effects = Effects()
     new = sheet.model_copy(deep=True)
@@ -362,6 +491,7 @@ def followup(sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str,
 
 
 # --- verification ----------------------------------------------------------------------------
+
 
 def verify(receipt: dict) -> list[str]:
     request, result = _replay(receipt)
@@ -392,6 +522,9 @@ def _power_problems(receipt: dict, request: rules.V5Request) -> list[str]:
         rouse_request = request_from_plain(rules.V5Request, rouse.get("request"))
         if rouse_request.kind != "rouse":
             problems.append(f"rouses_mismatch:{index}:kind")
-        problems += compare(rouse.get("result"), to_plain(rules.resolve(rouse_request, tuple(rouse.get("faces", ())))),
-                            f"rouses.{index}")
+        problems += compare(
+            rouse.get("result"),
+            to_plain(rules.resolve(rouse_request, tuple(rouse.get("faces", ())))),
+            f"rouses.{index}",
+        )
     return problems

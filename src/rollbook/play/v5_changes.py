@@ -16,14 +16,27 @@ from typing import Literal
 
 from rollbook.play import common
 from rollbook.play.common import (
-    AwardExperience, Effects, Label, Model, Performed, Recorded, SpendWillpower, award, by_kind, change_receipt,
-    check_raise, pay_experience, performed, rating,
+    AwardExperience,
+    Effects,
+    Label,
+    Model,
+    Performed,
+    Recorded,
+    SpendWillpower,
+    award,
+    by_kind,
+    change_receipt,
+    check_raise,
+    pay_experience,
+    performed,
+    rating,
 )
 from rollbook.play.v5_sheet import ATTRIBUTES, SYSTEM, Sheet, damage_track, hungry
 from rollbook.rules import v5 as rules
 from rollbook.rules.base import RuleError
 
 # --- changes ---------------------------------------------------------------------------------
+
 
 class TakeDamage(Model):
     """Mark damage on the Health or Willpower track. ``halve``: the superficial Health damage a vampire
@@ -74,8 +87,9 @@ class SpendExperience(common.SpendExperience):
     specialty: Label | None = None
 
 
-CHANGES = by_kind(SpendWillpower, TakeDamage, Restore, ChangeHunger, Feed, AddStains, AwardExperience,
-                  SpendExperience)
+CHANGES = by_kind(
+    SpendWillpower, TakeDamage, Restore, ChangeHunger, Feed, AddStains, AwardExperience, SpendExperience
+)
 STORYTELLER_CHANGES = frozenset({"restore", "hunger", "feed", "stains", "award_experience"})
 SLAKE_FLOOR = 1  # Book: Hunger falls below 1 only when the vessel is drained to death
 CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
@@ -119,7 +133,9 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             raise RuleError("out_of_range", field="superficial", value=0, low=1, high=None)
         superficial = change.superficial
         if change.halve and change.track == "health" and hungry(sheet) and superficial:
-            superficial = (superficial + 1) // 2  # Book: a vampire halves superficial Health damage, rounding up
+            superficial = (
+                superficial + 1
+            ) // 2  # Book: a vampire halves superficial Health damage, rounding up
             effects.flag("halved", track="health", superficial=change.superficial, marked=superficial)
         track = getattr(sheet, change.track)
         setattr(new, change.track, damage_track(track, change.track, superficial, change.aggravated, effects))
@@ -166,8 +182,13 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         new.experience = pay_experience(sheet.experience, cost, current + 1)
         if where == "specialties":
             new.specialties.setdefault(change.trait, []).append(change.specialty)
-            effects.change(f"specialties.{change.trait}", len(sheet.specialties.get(change.trait, [])),
-                           len(new.specialties[change.trait]), cost=cost, specialty=change.specialty)
+            effects.change(
+                f"specialties.{change.trait}",
+                len(sheet.specialties.get(change.trait, [])),
+                len(new.specialties[change.trait]),
+                cost=cost,
+                specialty=change.specialty,
+            )
         elif where == "attributes":
             setattr(new.attributes, change.trait, current + 1)
             effects.change(f"attributes.{change.trait}", current, current + 1, cost=cost)

@@ -43,7 +43,9 @@ UNTIL = ("scene", "ended")  # until the end of the scene, or until the Storytell
 class Compulsion:
     dice: int  # the penalty, in dice (negative)
     attributes: tuple[str, ...] = ()  # only pools built with one of these Attributes
-    unless_serving: bool = False  # lifted on an action that serves the compulsion (A-1: the Storyteller's say)
+    unless_serving: bool = (
+        False  # lifted on an action that serves the compulsion (A-1: the Storyteller's say)
+    )
 
 
 COMPULSIONS: dict[str, Compulsion] = {
@@ -72,17 +74,40 @@ GENERAL = ("hunger", "dominance", "harm", "paranoia")
 
 # clan (folded, see ``clan_id``) -> its compulsion; None: the clan has none
 CLAN_COMPULSIONS: dict[str, str | None] = {
-    "brujah": "rebellion", "gangrel": "feral_impulses", "malkavian": "delusion", "nosferatu": "cryptophilia",
-    "toreador": "obsession", "tremere": "perfectionism", "ventrue": "arrogance", "banu_haqim": "judgment",
-    "hecata": "morbidity", "lasombra": "ruthlessness", "ministry": "transgression", "ravnos": "tempting_fate",
-    "salubri": "affective_empathy", "tzimisce": "covetousness", "caitiff": None, "thin_blood": None,
+    "brujah": "rebellion",
+    "gangrel": "feral_impulses",
+    "malkavian": "delusion",
+    "nosferatu": "cryptophilia",
+    "toreador": "obsession",
+    "tremere": "perfectionism",
+    "ventrue": "arrogance",
+    "banu_haqim": "judgment",
+    "hecata": "morbidity",
+    "lasombra": "ruthlessness",
+    "ministry": "transgression",
+    "ravnos": "tempting_fate",
+    "salubri": "affective_empathy",
+    "tzimisce": "covetousness",
+    "caitiff": None,
+    "thin_blood": None,
 }
 # older or other names a sheet may carry for the same clans (fr/es spellings fold to the same ids)
 CLAN_ALIASES = {
-    "assamite": "banu_haqim", "assamites": "banu_haqim", "banu_haquim": "banu_haqim",
-    "the_ministry": "ministry", "followers_of_set": "ministry", "setite": "ministry", "setites": "ministry",
-    "ministere": "ministry", "ministerio": "ministry", "giovanni": "hecata", "thinblood": "thin_blood",
-    "thin_blooded": "thin_blood", "sang_clair": "thin_blood", "sangre_debil": "thin_blood", "duskborn": "thin_blood",
+    "assamite": "banu_haqim",
+    "assamites": "banu_haqim",
+    "banu_haquim": "banu_haqim",
+    "the_ministry": "ministry",
+    "followers_of_set": "ministry",
+    "setite": "ministry",
+    "setites": "ministry",
+    "ministere": "ministry",
+    "ministerio": "ministry",
+    "giovanni": "hecata",
+    "thinblood": "thin_blood",
+    "thin_blooded": "thin_blood",
+    "sang_clair": "thin_blood",
+    "sangre_debil": "thin_blood",
+    "duskborn": "thin_blood",
     "caitiffs": "caitiff",
 }
 NO_BEAST = ("ghoul", "mortal")  # V5-12
@@ -142,9 +167,23 @@ def modifier(in_force: dict | None, kind: str, attributes: tuple[str, ...], serv
     dice = penalty(str(in_force.get("compulsion")), kind, attributes, serves)
     if dice == 0:
         return None
-    return {"source": "compulsion", "dice": dice, "compulsion": in_force.get("compulsion"),
-            "called": in_force.get("called")}
+    return {
+        "source": "compulsion",
+        "dice": dice,
+        "compulsion": in_force.get("compulsion"),
+        "called": in_force.get("called"),
+    }
 
 
-__all__ = ["CLAN_COMPULSIONS", "COMPULSIONS", "GENERAL", "UNTIL", "Compulsion", "check_until", "choose", "clan_id",
-           "modifier", "penalty"]
+__all__ = [
+    "CLAN_COMPULSIONS",
+    "COMPULSIONS",
+    "GENERAL",
+    "UNTIL",
+    "Compulsion",
+    "check_until",
+    "choose",
+    "clan_id",
+    "modifier",
+    "penalty",
+]

@@ -16,7 +16,16 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rollbook.play.common import (
-    Effects, Experience, Identity, Label, Model, Short, Text, TraitName, check_within, rating,
+    Effects,
+    Experience,
+    Identity,
+    Label,
+    Model,
+    Short,
+    Text,
+    TraitName,
+    check_within,
+    rating,
 )
 from rollbook.play.powers import Power, check_powers
 from rollbook.rules import v5 as rules
@@ -29,10 +38,32 @@ SOCIAL = ("charisma", "manipulation", "composure")
 MENTAL = ("intelligence", "wits", "resolve")
 ATTRIBUTES = PHYSICAL + SOCIAL + MENTAL
 SKILLS = (
-    "athletics", "brawl", "craft", "drive", "firearms", "larceny", "melee", "stealth", "survival",
-    "animal_ken", "etiquette", "insight", "intimidation", "leadership", "performance", "persuasion",
-    "streetwise", "subterfuge",
-    "academics", "awareness", "finance", "investigation", "medicine", "occult", "politics", "science",
+    "athletics",
+    "brawl",
+    "craft",
+    "drive",
+    "firearms",
+    "larceny",
+    "melee",
+    "stealth",
+    "survival",
+    "animal_ken",
+    "etiquette",
+    "insight",
+    "intimidation",
+    "leadership",
+    "performance",
+    "persuasion",
+    "streetwise",
+    "subterfuge",
+    "academics",
+    "awareness",
+    "finance",
+    "investigation",
+    "medicine",
+    "occult",
+    "politics",
+    "science",
     "technology",
 )
 CREATURES = rules.CREATURES
@@ -52,13 +83,20 @@ TABLES = {
     "rouse_reroll_level": list(ROUSE_REROLL_LEVEL),
     "mend_amount": list(MEND_AMOUNT),
     "impaired_penalty": IMPAIRED_PENALTY,
-    "experience_costs": {"attribute": "new*5", "skill": "new*3", "specialty": "3", "clan_discipline": "new*5",
-                         "other_discipline": "new*7", "caitiff_discipline": "new*6",
-                         "blood_potency": "new*10"},
+    "experience_costs": {
+        "attribute": "new*5",
+        "skill": "new*3",
+        "specialty": "3",
+        "clan_discipline": "new*5",
+        "other_discipline": "new*7",
+        "caitiff_discipline": "new*6",
+        "blood_potency": "new*10",
+    },
 }
 
 
 # --- the sheet ----------------------------------------------------------------------------------
+
 
 class Attributes(Model):
     strength: int = rating(1, 5, 1)
@@ -75,7 +113,9 @@ class Attributes(Model):
 class Track(Model):
     """A Health or Willpower track: boxes and the damage marked on them."""
 
-    max: int | None = Field(None, ge=1, le=20)  # default: Stamina + 3 (Health), Composure + Resolve (Willpower)
+    max: int | None = Field(
+        None, ge=1, le=20
+    )  # default: Stamina + 3 (Health), Composure + Resolve (Willpower)
     superficial: int = rating(0, 20, 0)
     aggravated: int = rating(0, 20, 0)
 
@@ -144,14 +184,23 @@ class Sheet(Identity):
             raise RuleError("no_blood_potency_for_creature", field="blood_potency", creature=self.creature)
         if self.humanity + self.stains > 10:
             raise RuleError("out_of_range", field="stains", value=self.stains, low=0, high=10 - self.humanity)
-        for name, default in (("health", self.attributes.stamina + 3),
-                              ("willpower", self.attributes.composure + self.attributes.resolve)):
+        for name, default in (
+            ("health", self.attributes.stamina + 3),
+            ("willpower", self.attributes.composure + self.attributes.resolve),
+        ):
             track = getattr(self, name)
             maximum = default if track.max is None else track.max
             if track.superficial + track.aggravated > maximum:
-                raise RuleError("out_of_range", field=name, value=track.superficial + track.aggravated, low=0,
-                                high=maximum)
-            setattr(self, name, Track(max=maximum, superficial=track.superficial, aggravated=track.aggravated))
+                raise RuleError(
+                    "out_of_range",
+                    field=name,
+                    value=track.superficial + track.aggravated,
+                    low=0,
+                    high=maximum,
+                )
+            setattr(
+                self, name, Track(max=maximum, superficial=track.superficial, aggravated=track.aggravated)
+            )
         return self
 
 
@@ -161,6 +210,7 @@ def hungry(sheet: Sheet) -> bool:
 
 
 # --- damage tracks ---------------------------------------------------------------------------
+
 
 def damage_track(track: Track, name: str, superficial: int, aggravated: int, effects: Effects) -> Track:
     sup, agg, overflow = track.superficial, track.aggravated, 0

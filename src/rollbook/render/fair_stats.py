@@ -10,16 +10,26 @@ from dataclasses import dataclass
 from babel.numbers import format_decimal
 
 from rollbook.fair.stats import (
-    FAIR, MIN_EXPECTED, TOO_FEW, UNUSUAL_READING, VERY_UNUSUAL_READING, FaceStats, Tally,
+    FAIR,
+    MIN_EXPECTED,
+    TOO_FEW,
+    UNUSUAL_READING,
+    VERY_UNUSUAL_READING,
+    FaceStats,
+    Tally,
 )
 from rollbook.i18n import N_, translate
 
 READINGS = {
     TOO_FEW: N_("Too few dice to tell: the test says something from about {need} d{sides} on."),
     FAIR: N_("Nothing unusual: fair dice give counts at least this uneven {p} of the time."),
-    UNUSUAL_READING: N_("Unusual, not proof: fair dice give counts this uneven only {p} of the time. Keep counting."),
-    VERY_UNUSUAL_READING: N_("Very unusual: fair dice give counts this uneven only {p} of the time. "
-                             "Check the rolls with rollbook fair verify."),
+    UNUSUAL_READING: N_(
+        "Unusual, not proof: fair dice give counts this uneven only {p} of the time. Keep counting."
+    ),
+    VERY_UNUSUAL_READING: N_(
+        "Very unusual: fair dice give counts this uneven only {p} of the time. "
+        "Check the rolls with rollbook fair verify."
+    ),
 }
 TABLE = N_("Whole table")
 
@@ -59,10 +69,17 @@ class StatsRow:
 
 
 def row(who: str, stats: FaceStats, lang: str) -> StatsRow:
-    return StatsRow(who, stats.sides, stats.counts, stats.total, number(stats.expected, lang),
-                    number(stats.chi_square, lang, 2),
-                    percent(stats.p_value, lang) if stats.p_value is not None else "—",
-                    reading(stats, lang), stats.reading)
+    return StatsRow(
+        who,
+        stats.sides,
+        stats.counts,
+        stats.total,
+        number(stats.expected, lang),
+        number(stats.chi_square, lang, 2),
+        percent(stats.p_value, lang) if stats.p_value is not None else "—",
+        reading(stats, lang),
+        stats.reading,
+    )
 
 
 def rows(tally: Tally, lang: str) -> list[StatsRow]:

@@ -8,8 +8,12 @@ from dataclasses import dataclass
 from rollbook.i18n import N_, translate
 from rollbook.i18n.messages import error_message
 
-FORMAT_NAMES = {"progeny": "Progeny", "wod5e": "WoD5e (Foundry)", "v5bot": "V5 Discord bot (Inconnu)",
-                "wod20": "WoD20 (Foundry)"}
+FORMAT_NAMES = {
+    "progeny": "Progeny",
+    "wod5e": "WoD5e (Foundry)",
+    "v5bot": "V5 Discord bot (Inconnu)",
+    "wod20": "WoD20 (Foundry)",
+}
 
 REASONS = {
     "no_such_field": N_("a rollbook sheet has no such field"),
@@ -33,7 +37,9 @@ REASONS = {
     "derived": N_("derived from other traits"),
     "path_not_humanity": N_("a Path other than Humanity: its rating is kept as Humanity, its name is not"),
     "not_for_creature": N_("does not apply to this creature"),
-    "specialty_untrained": N_("a specialty on a skill without dots (rollbook keeps specialties on skills rated 1 or more)"),
+    "specialty_untrained": N_(
+        "a specialty on a skill without dots (rollbook keeps specialties on skills rated 1 or more)"
+    ),
 }
 
 
@@ -74,10 +80,15 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
         return translate(N_("Sheet exported for {format}"), lang, format=FORMAT_NAMES.get(target, target)), ""
     origin = str((receipt.get("origin") or {}).get("format", ""))
     counts = receipt.get("counts") or {}
-    line = " · ".join(f"{translate(TITLES[key], lang)}: {counts.get(key, 0)}"
-                      for key in ("mapped", "homebrew", "dropped"))
+    line = " · ".join(
+        f"{translate(TITLES[key], lang)}: {counts.get(key, 0)}" for key in ("mapped", "homebrew", "dropped")
+    )
     return translate(N_("Sheet imported from {format}"), lang, format=FORMAT_NAMES.get(origin, origin)), line
 
 
-TITLES = {"mapped": N_("Mapped"), "homebrew": N_("Kept as homebrew"), "dropped": N_("Not kept"),
-          "problems": N_("Problems")}
+TITLES = {
+    "mapped": N_("Mapped"),
+    "homebrew": N_("Kept as homebrew"),
+    "dropped": N_("Not kept"),
+    "problems": N_("Problems"),
+}

@@ -19,7 +19,12 @@ TONE_STYLES = {
     "botch": "bold red",
     "neutral": "bold",
 }
-GROUP_LABELS = {"normal": N_("Dice"), "hunger": N_("Hunger dice"), "dropped": N_("Dropped"), "reroll": N_("Rerolls")}
+GROUP_LABELS = {
+    "normal": N_("Dice"),
+    "hunger": N_("Hunger dice"),
+    "dropped": N_("Dropped"),
+    "reroll": N_("Rerolls"),
+}
 
 
 def _die(die: DieView) -> Text:
@@ -58,7 +63,9 @@ def receipt_panel(receipt: dict, lang: str) -> Panel:
     numbers.add_column(style="dim")
     for line in receipt_view.lines + receipt_view.history:
         numbers.add_row(line.label, line.value, line.note)
-    title = Text(f"{receipt_view.title} — ") + Text(receipt_view.outcome_label, style=TONE_STYLES[receipt_view.tone])
+    title = Text(f"{receipt_view.title} — ") + Text(
+        receipt_view.outcome_label, style=TONE_STYLES[receipt_view.tone]
+    )
     parts = [dice_line(receipt_view, lang)] if receipt_view.dice else []
     parts.append(numbers)
     return Panel(Group(*parts), title=title, title_align="left", expand=False)

@@ -50,16 +50,27 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
         if face == 20:
             marks.append("twenty")
         if index == kept_index:
-            views.append(DieView(face=face, sides=20, group="normal",
-                                 marks=tuple([_success_mark(receipt["success"]), "kept", *marks]), index=index))
+            views.append(
+                DieView(
+                    face=face,
+                    sides=20,
+                    group="normal",
+                    marks=tuple([_success_mark(receipt["success"]), "kept", *marks]),
+                    index=index,
+                )
+            )
         else:
-            views.append(DieView(face=face, sides=20, group="dropped", marks=tuple(["dropped", *marks]), index=index))
+            views.append(
+                DieView(face=face, sides=20, group="dropped", marks=tuple(["dropped", *marks]), index=index)
+            )
     return tuple(views)
 
 
 def _task_line(receipt: dict, lang: str) -> Line | None:
     if receipt["task"] == "absurd":
-        return Line(t("Absurd task", lang), t("not rolled", lang), t("the attempt's time is spent and it fails", lang))
+        return Line(
+            t("Absurd task", lang), t("not rolled", lang), t("the attempt's time is spent and it fails", lang)
+        )
     if receipt["task"] == "trivial":
         return Line(t("Trivial task", lang), t("not rolled", lang), t("no roll needed: it succeeds", lang))
     return None
@@ -81,28 +92,43 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         ]
         if receipt["rolled"]:
             if receipt["advantage"] and receipt["disadvantage"]:
-                lines.append(Line(t("Advantage and disadvantage", lang), "",
-                                  t("they cancel out: one d20", lang)))
-            lines.append(Line(t("Kept die", lang), str(receipt["kept"]), t(KEEP_NOTES[receipt["keep"]], lang)))
+                lines.append(
+                    Line(t("Advantage and disadvantage", lang), "", t("they cancel out: one d20", lang))
+                )
+            lines.append(
+                Line(t("Kept die", lang), str(receipt["kept"]), t(KEEP_NOTES[receipt["keep"]], lang))
+            )
             if receipt["dropped"]:
                 lines.append(Line(t("Dropped die", lang), ", ".join(map(str, receipt["dropped"]))))
     else:
         lines.append(Line(t("Dice", lang), receipt["dice"]))
-        lines.append(Line(t("Threshold", lang), str(receipt["threshold"]), t("the total must not exceed it", lang)))
+        lines.append(
+            Line(t("Threshold", lang), str(receipt["threshold"]), t("the total must not exceed it", lang))
+        )
         if receipt["rolled"]:
-            lines.append(Line(t("Total", lang), str(receipt["total"]), " + ".join(map(str, receipt["faces"]))))
+            lines.append(
+                Line(t("Total", lang), str(receipt["total"]), " + ".join(map(str, receipt["faces"])))
+            )
     if receipt["rolled"]:
         if outcome == "critical_success":
             note = t("every die shows 1", lang) if kind == "opposed" else t("a 1 is a critical success", lang)
             lines.append(Line(t("Critical success", lang), "", note))
         elif outcome == "critical_failure":
-            note = (t("every die shows its highest face", lang) if kind == "opposed"
-                    else t("a 20 is a critical failure", lang))
+            note = (
+                t("every die shows its highest face", lang)
+                if kind == "opposed"
+                else t("a 20 is a critical failure", lang)
+            )
             lines.append(Line(t("Critical failure", lang), "", note))
     if receipt["cards"]:
         count = len(receipt["cards"])  # issue 34 point 12: "Carte Coup de pouce jouée", not "Cartes … jouées"
-        lines.append(Line(t("Card", lang) if count == 1 else t("Cards", lang), ", ".join(receipt["cards"]),
-                          tn("played before the roll", "played before the roll", count, lang)))
+        lines.append(
+            Line(
+                t("Card", lang) if count == 1 else t("Cards", lang),
+                ", ".join(receipt["cards"]),
+                tn("played before the roll", "played before the roll", count, lang),
+            )
+        )
     return ReceiptView(
         system="rollunder",
         system_name=t("Roll-under d20", lang),

@@ -18,8 +18,11 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
         first_marks += ["one", "critical"]
     views = [DieView(face=first, sides=10, group="normal", marks=tuple(first_marks), index=0)]
     for index, face in enumerate(receipt["rerolls"], start=1):
-        marks = ["rerolled", "success" if face <= effective else "failure",
-                 "adds_tier" if face <= effective else "no_tier"]
+        marks = [
+            "rerolled",
+            "success" if face <= effective else "failure",
+            "adds_tier" if face <= effective else "no_tier",
+        ]
         if face == 1:
             marks += ["one", "critical"]
         views.append(DieView(face=face, sides=10, group="reroll", marks=tuple(marks), index=index))
@@ -48,7 +51,9 @@ def _outcome_label(receipt: dict, lang: str) -> str:
         return t("Dodged", lang) if receipt["dodged"] else t("Hit: make a soak roll", lang)
     if receipt["damage"] == 0:
         return t("No damage", lang)
-    return tn("{n} wound level", "{n} wound levels", receipt["damage"], lang)  # issue 34 point 12: not "nivel(es)"
+    return tn(
+        "{n} wound level", "{n} wound levels", receipt["damage"], lang
+    )  # issue 34 point 12: not "nivel(es)"
 
 
 def _tone(receipt: dict) -> str:
@@ -60,17 +65,29 @@ def _tone(receipt: dict) -> str:
 def _chain_lines(receipt: dict, effective: int, lang: str) -> list[Line]:
     first = receipt["first_face"]
     lines = [
-        Line(t("First die", lang), str(first),
-             t("a 1 is a critical success: roll again", lang) if receipt["critical"] else ""),
-        Line(t("Base tier", lang), str(receipt["base_tier"]),
-             f"{effective} − {_paren(first)}"),
+        Line(
+            t("First die", lang),
+            str(first),
+            t("a 1 is a critical success: roll again", lang) if receipt["critical"] else "",
+        ),
+        Line(t("Base tier", lang), str(receipt["base_tier"]), f"{effective} − {_paren(first)}"),
     ]
     if receipt["critical"]:
-        lines.append(Line(t("Critical tiers", lang), f"+{receipt['critical_tiers']}",
-                          t("each reroll at or under {effective} adds one tier", lang, effective=effective)))
+        lines.append(
+            Line(
+                t("Critical tiers", lang),
+                f"+{receipt['critical_tiers']}",
+                t("each reroll at or under {effective} adds one tier", lang, effective=effective),
+            )
+        )
     if receipt.get("critical_lift"):  # T-2 Reading
-        lines.append(Line(t("Critical success", lang), f"+{receipt['critical_lift']}",
-                          t("a critical is a success: tier 0 at least", lang)))
+        lines.append(
+            Line(
+                t("Critical success", lang),
+                f"+{receipt['critical_lift']}",
+                t("a critical is a success: tier 0 at least", lang),
+            )
+        )
     return lines
 
 
@@ -100,12 +117,15 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         lines += _chain_lines(receipt, effective, lang)
         attack, soak = receipt["attack_tier"], receipt["soak_tier"]
         lines += [
-            Line(t("Soak tier", lang), str(soak),
-                 _sum(receipt)),
+            Line(t("Soak tier", lang), str(soak), _sum(receipt)),
             Line(t("Attack tier", lang), str(attack)),
-            Line(t("Damage", lang), str(receipt["damage"]),
-                 t("soak tier over the attack tier: no damage", lang) if soak > attack else
-                 t("{attack} − {soak} = wound levels", lang, attack=attack, soak=_paren(soak))),
+            Line(
+                t("Damage", lang),
+                str(receipt["damage"]),
+                t("soak tier over the attack tier: no damage", lang)
+                if soak > attack
+                else t("{attack} − {soak} = wound levels", lang, attack=attack, soak=_paren(soak)),
+            ),
         ]
     else:
         effective = receipt["effective_skill"]
@@ -117,20 +137,28 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         lines += _chain_lines(receipt, effective, lang)
         if kind == "skill":
             if receipt["bullets"] is not None:
-                lines.append(Line(t("Tier before bullets", lang), str(receipt["tier_before_bullets"]),
-                                  _sum(receipt)))
-                lines.append(Line(t("Bullets", lang), f"×{receipt['multiplier']}",
-                                  t("declared before the roll; the tier is multiplied by the bullets fired", lang)))
+                lines.append(
+                    Line(t("Tier before bullets", lang), str(receipt["tier_before_bullets"]), _sum(receipt))
+                )
+                lines.append(
+                    Line(
+                        t("Bullets", lang),
+                        f"×{receipt['multiplier']}",
+                        t("declared before the roll; the tier is multiplied by the bullets fired", lang),
+                    )
+                )
                 note = f"{receipt['tier_before_bullets']} × {receipt['multiplier']}"
             else:
                 note = _sum(receipt)
             lines.append(Line(t("Tier", lang), str(receipt["tier"]), note))
         else:
             lines += [
-                Line(t("Tier", lang), str(receipt["tier"]),
-                     _sum(receipt)),
-                Line(t("Attack tier", lang), str(receipt["attack_tier"]),
-                     t("the dodge must be strictly greater", lang)),
+                Line(t("Tier", lang), str(receipt["tier"]), _sum(receipt)),
+                Line(
+                    t("Attack tier", lang),
+                    str(receipt["attack_tier"]),
+                    t("the dodge must be strictly greater", lang),
+                ),
             ]
     return ReceiptView(
         system="tiers",

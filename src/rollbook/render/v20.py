@@ -7,8 +7,15 @@ from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")}
 # SPEC V20-15: the source names each difficulty (English from the book; fr and es in the catalogues)
-DIFFICULTY_NAMES = {3: N_("Easy"), 4: N_("Routine"), 5: N_("Straightforward"), 6: N_("Standard"),
-                    7: N_("Challenging"), 8: N_("Difficult"), 9: N_("Extremely difficult")}
+DIFFICULTY_NAMES = {
+    3: N_("Easy"),
+    4: N_("Routine"),
+    5: N_("Straightforward"),
+    6: N_("Standard"),
+    7: N_("Challenging"),
+    8: N_("Difficult"),
+    9: N_("Extremely difficult"),
+}
 
 
 def difficulty_name(difficulty: int, lang: str) -> str:
@@ -21,6 +28,8 @@ def difficulty_words(difficulty: int, lang: str) -> str:
     """A difficulty with its name: "6 (Standard)"; a difficulty the source does not name, alone."""
     name = difficulty_name(difficulty, lang)
     return f"{difficulty} ({name})" if name else str(difficulty)
+
+
 DEGREES = {
     "marginal": N_("marginal"),
     "moderate": N_("moderate"),
@@ -28,7 +37,11 @@ DEGREES = {
     "exceptional": N_("exceptional"),
     "phenomenal": N_("phenomenal"),
 }
-UNTRAINED = {"talent": N_("untrained Talent"), "skill": N_("untrained Skill"), "knowledge": N_("untrained Knowledge")}
+UNTRAINED = {
+    "talent": N_("untrained Talent"),
+    "skill": N_("untrained Skill"),
+    "knowledge": N_("untrained Knowledge"),
+}
 TONES = {"success": "good", "failure": "bad", "botch": "botch"}
 
 
@@ -39,7 +52,9 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
     faces = receipt["faces"]
     to_cancel = receipt["cancelled"]
     cancelled_at: set[int] = set()
-    order = sorted((i for i, f in enumerate(faces) if f >= difficulty), key=lambda i: (faces[i] == 10, faces[i], i))
+    order = sorted(
+        (i for i, f in enumerate(faces) if f >= difficulty), key=lambda i: (faces[i] == 10, faces[i], i)
+    )
     for index in order:
         if to_cancel <= 0:
             break
@@ -78,8 +93,12 @@ def view(receipt: dict, lang: str) -> ReceiptView:
 
 def _rolled_note(receipt: dict, lang: str) -> str:
     if receipt.get("reroll_limit"):  # TR-2 v20.specialty_reroll_tens: the bound said (EXAMPLES item 10)
-        return t("table rule: each specialty 10 adds a die ({n} rerolled, at most {limit} in a chain)", lang,
-                 n=receipt.get("rerolled", 0), limit=receipt["reroll_limit"])
+        return t(
+            "table rule: each specialty 10 adds a die ({n} rerolled, at most {limit} in a chain)",
+            lang,
+            n=receipt.get("rerolled", 0),
+            limit=receipt["reroll_limit"],
+        )
     if receipt["specialty"]:
         return t("each specialty 10 counts two ({n})", lang, n=receipt["specialty_tens"])
     return t("dice at or above {d}", lang, d=receipt["difficulty"])
@@ -92,35 +111,67 @@ def test_view(receipt: dict, lang: str) -> ReceiptView:
         label = t("{outcome} ({degree})", lang, outcome=label, degree=t(DEGREES[receipt["degree"]], lang))
     notes = []
     if receipt["untrained_penalty"]:
-        notes.append(t("{what} +{n}", lang, what=t(UNTRAINED[receipt["untrained"]], lang), n=receipt["untrained_penalty"]))
+        notes.append(
+            t(
+                "{what} +{n}",
+                lang,
+                what=t(UNTRAINED[receipt["untrained"]], lang),
+                n=receipt["untrained_penalty"],
+            )
+        )
     if receipt["evaluated_difficulty"] != receipt["requested_difficulty"] + receipt["untrained_penalty"]:
         notes.append(t("over 10: +{n} required", lang, n=receipt["required"] - receipt["requested_required"]))
     if receipt["mode"] == "casual":
         notes.append(t("Casual halves {d} once, rounding down", lang, d=receipt["evaluated_difficulty"]))
     auto_note = ", ".join(
-        t(name, lang) + f" {count}" for name, count in (
-            (N_("Willpower"), receipt["willpower_success"]), (N_("powers"), receipt["power_successes"])) if count
+        t(name, lang) + f" {count}"
+        for name, count in (
+            (N_("Willpower"), receipt["willpower_success"]),
+            (N_("powers"), receipt["power_successes"]),
+        )
+        if count
     )
     lines = [
         Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt["pool"], lang)),
-        Line(t("Difficulty", lang), t("requested {requested}, applied {applied}", lang,
-                                      requested=difficulty_words(receipt["requested_difficulty"], lang),
-                                      applied=receipt["difficulty"]),
-             "; ".join(notes)),
+        Line(
+            t("Difficulty", lang),
+            t(
+                "requested {requested}, applied {applied}",
+                lang,
+                requested=difficulty_words(receipt["requested_difficulty"], lang),
+                applied=receipt["difficulty"],
+            ),
+            "; ".join(notes),
+        ),
         Line(t("Successes required", lang), str(receipt["required"])),
-        Line(t("Ones", lang), str(receipt["ones"]),
-             t("table rule: 1s cancel no success", lang) if "v20.ones_do_not_cancel" in (receipt.get("table_rules") or ())
-             else t("Rule of One: each 1 cancels one rolled success", lang)),
+        Line(
+            t("Ones", lang),
+            str(receipt["ones"]),
+            t("table rule: 1s cancel no success", lang)
+            if "v20.ones_do_not_cancel" in (receipt.get("table_rules") or ())
+            else t("Rule of One: each 1 cancels one rolled success", lang),
+        ),
         Line(t("Rolled successes", lang), str(receipt["rolled_successes"]), _rolled_note(receipt, lang)),
         Line(t("Cancelled", lang), str(receipt["cancelled"]), t("never below zero", lang)),
         Line(t("Automatic successes", lang), str(receipt["auto_successes"]), auto_note),
-        Line(t("Total", lang), str(receipt["successes"]),
-             f"{receipt['rolled_successes']} − {receipt['cancelled']} + {receipt['auto_successes']}"),
+        Line(
+            t("Total", lang),
+            str(receipt["successes"]),
+            f"{receipt['rolled_successes']} − {receipt['cancelled']} + {receipt['auto_successes']}",
+        ),
     ]
     if outcome == "botch":
-        lines.append(Line(t("Botch", lang), "", t("no die succeeded, a 1 showed, and no automatic success", lang)))
-    elif receipt["rolled_successes"] and receipt["rolled_successes"] == receipt["cancelled"] and outcome == "failure":
-        lines.append(Line(t("Failure", lang), "", t("successes cancelled to zero are a failure, not a botch", lang)))
+        lines.append(
+            Line(t("Botch", lang), "", t("no die succeeded, a 1 showed, and no automatic success", lang))
+        )
+    elif (
+        receipt["rolled_successes"]
+        and receipt["rolled_successes"] == receipt["cancelled"]
+        and outcome == "failure"
+    ):
+        lines.append(
+            Line(t("Failure", lang), "", t("successes cancelled to zero are a failure, not a botch", lang))
+        )
     return ReceiptView(
         system="v20",
         system_name="V20",
@@ -135,8 +186,9 @@ def test_view(receipt: dict, lang: str) -> ReceiptView:
 
 # --- V20-17 damage and V20-16 soak: difficulty 6, no botch, 1s cancel nothing ---------------------
 
+
 def levels_text(levels: int, damage_type: str, lang: str) -> str:
-    """"3 levels of lethal damage", in the reader's language and plural form (one msgid pair a type)."""
+    """ "3 levels of lethal damage", in the reader's language and plural form (one msgid pair a type)."""
     if damage_type == "bashing":
         return tn("{n} level of bashing damage", "{n} levels of bashing damage", levels, lang)
     if damage_type == "aggravated":
@@ -164,14 +216,24 @@ def damage_view(receipt: dict, lang: str) -> ReceiptView:
     outcome = receipt.get("outcome") or ("damage" if levels else "no_damage")
     label = levels_text(levels, damage_type, lang) if levels else t("No damage", lang)
     lines = (
-        Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt["pool"], lang),
-             t("weapon, plus one die per attack success beyond the first", lang)),
+        Line(
+            t("Pool", lang),
+            tn("{n} die", "{n} dice", receipt["pool"], lang),
+            t("weapon, plus one die per attack success beyond the first", lang),
+        ),
         Line(t("Difficulty", lang), str(receipt["difficulty"]), _level_rule(lang)),
         Line(t("Damage", lang), levels_text(levels, damage_type, lang)),
     )
-    return ReceiptView(system="v20", system_name="V20", title=t("V20 damage roll", lang), outcome=outcome,
-                       outcome_label=label, tone="good" if levels else "neutral",
-                       dice=level_dice(receipt["faces"], receipt["difficulty"]), lines=lines)
+    return ReceiptView(
+        system="v20",
+        system_name="V20",
+        title=t("V20 damage roll", lang),
+        outcome=outcome,
+        outcome_label=label,
+        tone="good" if levels else "neutral",
+        dice=level_dice(receipt["faces"], receipt["difficulty"]),
+        lines=lines,
+    )
 
 
 def soak_view(receipt: dict, lang: str) -> ReceiptView:
@@ -184,12 +246,22 @@ def soak_view(receipt: dict, lang: str) -> ReceiptView:
         label = t("All damage soaked", lang)
     lines = (
         Line(t("Damage", lang), levels_text(damage, damage_type, lang)),
-        Line(t("Soak pool", lang), tn("{n} die", "{n} dice", receipt["soak_pool"], lang),
-             t("Stamina + Fortitude; Fortitude alone against aggravated; mortals soak bashing only", lang)),
+        Line(
+            t("Soak pool", lang),
+            tn("{n} die", "{n} dice", receipt["soak_pool"], lang),
+            t("Stamina + Fortitude; Fortitude alone against aggravated; mortals soak bashing only", lang),
+        ),
         Line(t("Difficulty", lang), str(receipt.get("difficulty", 6)), _level_rule(lang)),
         Line(t("Soaked", lang), str(soaked)),
         Line(t("Damage taken", lang), str(taken), f"{damage} − {soaked}"),
     )
-    return ReceiptView(system="v20", system_name="V20", title=t("V20 soak roll", lang), outcome=outcome,
-                       outcome_label=label, tone="bad" if taken else "good",
-                       dice=level_dice(receipt["faces"], receipt.get("difficulty", 6)), lines=lines)
+    return ReceiptView(
+        system="v20",
+        system_name="V20",
+        title=t("V20 soak roll", lang),
+        outcome=outcome,
+        outcome_label=label,
+        tone="bad" if taken else "good",
+        dice=level_dice(receipt["faces"], receipt.get("difficulty", 6)),
+        lines=lines,
+    )

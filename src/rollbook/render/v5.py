@@ -65,47 +65,110 @@ def view(receipt: dict, lang: str) -> ReceiptView:
     if kind == "rouse":
         gain = receipt["hunger_gain"]
         lines = [
-            Line(t("Die", lang), ", ".join(str(f) for f in receipt["rouse_faces"]),
-                 t("Blood Potency reroll: the better die is kept", lang) if len(receipt["rouse_faces"]) > 1 else ""),
-            Line(t("Hunger", lang), t("{before} → {after}", lang, before=receipt["hunger_level"],
-                                      after=receipt["hunger_level"] + gain),
-                 t("6 or more keeps Hunger; otherwise Hunger +1", lang)),
+            Line(
+                t("Die", lang),
+                ", ".join(str(f) for f in receipt["rouse_faces"]),
+                t("Blood Potency reroll: the better die is kept", lang)
+                if len(receipt["rouse_faces"]) > 1
+                else "",
+            ),
+            Line(
+                t("Hunger", lang),
+                t(
+                    "{before} → {after}",
+                    lang,
+                    before=receipt["hunger_level"],
+                    after=receipt["hunger_level"] + gain,
+                ),
+                t("6 or more keeps Hunger; otherwise Hunger +1", lang),
+            ),
         ]
         if receipt["hunger_frenzy_risk"]:
-            lines.append(Line(t("Hunger 5", lang), "", t("Hunger cannot rise further: feed or risk hunger frenzy", lang)))
+            lines.append(
+                Line(
+                    t("Hunger 5", lang), "", t("Hunger cannot rise further: feed or risk hunger frenzy", lang)
+                )
+            )
             # V5-10 Book: the test the Storyteller may call (V5-14: the dice never make it)
-            lines.append(Line(t("Hunger frenzy test", lang), t("difficulty {d}", lang, d=HUNGER_FRENZY_DIFFICULTY),
-                              t("offered: the Storyteller may call it", lang)))
+            lines.append(
+                Line(
+                    t("Hunger frenzy test", lang),
+                    t("difficulty {d}", lang, d=HUNGER_FRENZY_DIFFICULTY),
+                    t("offered: the Storyteller may call it", lang),
+                )
+            )
         return ReceiptView(
-            system="v5", system_name="V5", title=t(KINDS[kind], lang), outcome=outcome,
-            outcome_label=t(OUTCOMES[outcome], lang), tone=TONES[outcome], dice=dice_views(receipt), lines=tuple(lines),
+            system="v5",
+            system_name="V5",
+            title=t(KINDS[kind], lang),
+            outcome=outcome,
+            outcome_label=t(OUTCOMES[outcome], lang),
+            tone=TONES[outcome],
+            dice=dice_views(receipt),
+            lines=tuple(lines),
         )
     count = sum(1 for f in receipt["normal"] + receipt["hunger"] if f >= 6)
     lines = [
         # each count agrees with its own number: "3 dados: 1 normal, 2 de Hambre" (issue 34 point 17)
-        Line(t("Pool", lang), tn("{n} die: {normal}, {hunger}", "{n} dice: {normal}, {hunger}", receipt["pool"], lang,
-                                 normal=tn("{n} normal", "{n} normal", len(receipt["normal"]), lang),
-                                 hunger=tn("{n} Hunger", "{n} Hunger", len(receipt["hunger"]), lang)),
-             t("Hunger {h} replaces dice, never adds", lang, h=receipt["hunger_level"]) if receipt["hunger"] else ""),
-        Line(t("Difficulty", lang), str(receipt["difficulty"]),
-             tn("success needed", "successes needed", receipt["difficulty"], lang)),
-        Line(t("Successes", lang), str(receipt["successes"]),
-             tn("{n} die at 6+, plus 2 for each pair of 10s ({pairs})",
-                "{n} dice at 6+, plus 2 for each pair of 10s ({pairs})", count, lang, pairs=receipt["critical_pairs"])),
+        Line(
+            t("Pool", lang),
+            tn(
+                "{n} die: {normal}, {hunger}",
+                "{n} dice: {normal}, {hunger}",
+                receipt["pool"],
+                lang,
+                normal=tn("{n} normal", "{n} normal", len(receipt["normal"]), lang),
+                hunger=tn("{n} Hunger", "{n} Hunger", len(receipt["hunger"]), lang),
+            ),
+            t("Hunger {h} replaces dice, never adds", lang, h=receipt["hunger_level"])
+            if receipt["hunger"]
+            else "",
+        ),
+        Line(
+            t("Difficulty", lang),
+            str(receipt["difficulty"]),
+            tn("success needed", "successes needed", receipt["difficulty"], lang),
+        ),
+        Line(
+            t("Successes", lang),
+            str(receipt["successes"]),
+            tn(
+                "{n} die at 6+, plus 2 for each pair of 10s ({pairs})",
+                "{n} dice at 6+, plus 2 for each pair of 10s ({pairs})",
+                count,
+                lang,
+                pairs=receipt["critical_pairs"],
+            ),
+        ),
         Line(t("Margin", lang), f"{receipt['margin']:+d}", t("successes − difficulty", lang)),
     ]
     if receipt["messy"]:
         lines.append(Line(t("Messy Critical", lang), "", t("a Hunger 10 is part of the critical", lang)))
     if receipt["bestial"]:
-        lines.append(Line(t("Bestial Failure", lang), "", t("the roll failed with a Hunger die showing 1", lang)))
+        lines.append(
+            Line(t("Bestial Failure", lang), "", t("the roll failed with a Hunger die showing 1", lang))
+        )
     history = tuple(
-        Line(t("Willpower reroll {n}", lang, n=n),
-             t("dice {dice}", lang, dice=numbered_dice(entry["dice"], [f"{old} → {new}" for old, new in
-                                                                  zip(entry["old"], entry["new"])])))
+        Line(
+            t("Willpower reroll {n}", lang, n=n),
+            t(
+                "dice {dice}",
+                lang,
+                dice=numbered_dice(
+                    entry["dice"], [f"{old} → {new}" for old, new in zip(entry["old"], entry["new"])]
+                ),
+            ),
+        )
         for n, entry in enumerate(receipt["rerolls"], start=1)
     )
     return ReceiptView(
-        system="v5", system_name="V5", title=t(KINDS[kind], lang), outcome=outcome,
-        outcome_label=t(OUTCOMES[outcome], lang), tone=TONES[outcome], dice=dice_views(receipt),
-        lines=tuple(lines), history=history,
+        system="v5",
+        system_name="V5",
+        title=t(KINDS[kind], lang),
+        outcome=outcome,
+        outcome_label=t(OUTCOMES[outcome], lang),
+        tone=TONES[outcome],
+        dice=dice_views(receipt),
+        lines=tuple(lines),
+        history=history,
     )

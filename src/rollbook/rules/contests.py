@@ -33,7 +33,11 @@ def side(system: str, result: Mapping[str, Any]) -> dict:
         raise RuleError("not_a_contest_roll")
     if system == "v20":
         return {"successes": successes, "botch": result.get("outcome") == "botch"}  # TR-3: a botch is said
-    return {"successes": successes, "messy": bool(result.get("messy")), "bestial": bool(result.get("bestial"))}
+    return {
+        "successes": successes,
+        "messy": bool(result.get("messy")),
+        "bestial": bool(result.get("bestial")),
+    }
 
 
 def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict:
@@ -41,11 +45,21 @@ def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any
     check_system(system)
     a, d = side(system, attacker), side(system, defender)
     if a["successes"] > d["successes"]:
-        return {"attacker": a, "defender": d, "winner": "attacker", "margin": a["successes"] - d["successes"],
-                "tie": False}
+        return {
+            "attacker": a,
+            "defender": d,
+            "winner": "attacker",
+            "margin": a["successes"] - d["successes"],
+            "tie": False,
+        }
     # TR-3 Reading: a tie is won by the defender, and nothing changes (margin 0)
-    return {"attacker": a, "defender": d, "winner": "defender", "margin": d["successes"] - a["successes"],
-            "tie": a["successes"] == d["successes"]}
+    return {
+        "attacker": a,
+        "defender": d,
+        "winner": "defender",
+        "margin": d["successes"] - a["successes"],
+        "tie": a["successes"] == d["successes"],
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +81,16 @@ class Extended:
         return 0 if self.status != "going" else self.max_rolls - self.rolls
 
     def plain(self) -> dict:
-        return {"target": self.target, "max_rolls": self.max_rolls, "total": self.total, "rolls": self.rolls,
-                "rolls_left": self.rolls_left, "status": self.status, "complications": self.complications,
-                "lost": self.lost}
+        return {
+            "target": self.target,
+            "max_rolls": self.max_rolls,
+            "total": self.total,
+            "rolls": self.rolls,
+            "rolls_left": self.rolls_left,
+            "status": self.status,
+            "complications": self.complications,
+            "lost": self.lost,
+        }
 
 
 def check_extended(target: int, max_rolls: int | None) -> None:
@@ -100,7 +121,9 @@ def extended_step(system: str, state: Extended, result: Mapping[str, Any]) -> Ex
     return Extended(state.target, state.max_rolls, total, rolls, status, complications)
 
 
-def extended(system: str, target: int, max_rolls: int | None, results: Sequence[Mapping[str, Any]]) -> Extended:
+def extended(
+    system: str, target: int, max_rolls: int | None, results: Sequence[Mapping[str, Any]]
+) -> Extended:
     """TR-4: the state of an extended action after these rolls, in order."""
     check_extended(target, max_rolls)
     state = Extended(target, max_rolls)
@@ -109,5 +132,15 @@ def extended(system: str, target: int, max_rolls: int | None, results: Sequence[
     return state
 
 
-__all__ = ["Extended", "MAX_ROLLS", "MAX_TARGET", "SYSTEMS", "check_extended", "check_system", "contest",
-           "extended", "extended_step", "side"]
+__all__ = [
+    "Extended",
+    "MAX_ROLLS",
+    "MAX_TARGET",
+    "SYSTEMS",
+    "check_extended",
+    "check_system",
+    "contest",
+    "extended",
+    "extended_step",
+    "side",
+]

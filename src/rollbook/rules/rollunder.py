@@ -50,6 +50,7 @@ class DiceTerm:
 class DiceExpression:
     terms: tuple[DiceTerm, ...]
     modifier: int = 0  # R-7: the numbers added (or taken away) after the dice
+
     @property
     def sizes(self) -> tuple[int, ...]:
         """The size of every die, in the expression's order."""
@@ -94,9 +95,13 @@ def parse_dice(expression: str) -> DiceExpression:
             continue
         count, sides = int(match.group(1) or 1), int(match.group(2))
         if not MIN_COUNT <= count <= MAX_COUNT:
-            raise RuleError("dice_count_out_of_range", term=text.strip(), count=count, low=MIN_COUNT, high=MAX_COUNT)
+            raise RuleError(
+                "dice_count_out_of_range", term=text.strip(), count=count, low=MIN_COUNT, high=MAX_COUNT
+            )
         if not MIN_SIDES <= sides <= MAX_SIDES:
-            raise RuleError("dice_sides_out_of_range", term=text.strip(), sides=sides, low=MIN_SIDES, high=MAX_SIDES)
+            raise RuleError(
+                "dice_sides_out_of_range", term=text.strip(), sides=sides, low=MIN_SIDES, high=MAX_SIDES
+            )
         terms.append(DiceTerm(count, sides))
     if not terms:  # "2": a number is not a roll
         raise RuleError("dice_expression_syntax", expression=expression, term=expression.strip())
@@ -234,7 +239,7 @@ def dice_needed(request: RollUnderRequest) -> tuple[int, ...]:
 
 
 def needed(request: RollUnderRequest, faces: Faces) -> tuple[int, ...]:
-    return dice_needed(request)[len(faces):]
+    return dice_needed(request)[len(faces) :]
 
 
 def resolve(request: RollUnderRequest, faces: Faces) -> RollUnderReceipt:
@@ -284,23 +289,51 @@ def _resolve_opposed(request: RollUnderRequest, faces: Faces) -> OpposedReceipt:
     return _receipt(request, faces, outcome, kept=None, dropped=(), total=total)
 
 
-def _receipt(request: RollUnderRequest, faces: Faces, outcome: Outcome, *, kept: int | None,
-             dropped: Faces, total: int | None) -> RollUnderReceipt:
+def _receipt(
+    request: RollUnderRequest,
+    faces: Faces,
+    outcome: Outcome,
+    *,
+    kept: int | None,
+    dropped: Faces,
+    total: int | None,
+) -> RollUnderReceipt:
     success = outcome in ("critical_success", "success")
-    common = dict(action=request.action, task=request.task, rolled=request.rolled, target=request.target,
-                  faces=faces, outcome=outcome, success=success,
-                  cards=tuple(request.cards),  # R-6: played before the roll, kept on its receipt
-                  time_spent=request.task == "absurd")  # R-8
+    common = dict(
+        action=request.action,
+        task=request.task,
+        rolled=request.rolled,
+        target=request.target,
+        faces=faces,
+        outcome=outcome,
+        success=success,
+        cards=tuple(request.cards),  # R-6: played before the roll, kept on its receipt
+        time_spent=request.task == "absurd",
+    )  # R-8
     if request.kind == "opposed":
         expression = parse_dice(request.dice)
-        return OpposedReceipt(kind="opposed", dice=str(expression), sizes=expression.sizes,
-                              threshold=request.threshold, total=total,
-                              all_ones=bool(faces) and all(face == 1 for face in faces),
-                              all_max=bool(faces) and all(face == sides for face, sides in zip(faces, expression.sizes)),
-                              **common)
-    return CheckReceipt(kind="check", level=request.level, bonus=request.bonus, malus=request.malus,
-                        advantage=request.advantage, disadvantage=request.disadvantage, keep=request.keep, kept=kept,
-                        dropped=dropped, **common)
+        return OpposedReceipt(
+            kind="opposed",
+            dice=str(expression),
+            sizes=expression.sizes,
+            threshold=request.threshold,
+            total=total,
+            all_ones=bool(faces) and all(face == 1 for face in faces),
+            all_max=bool(faces) and all(face == sides for face, sides in zip(faces, expression.sizes)),
+            **common,
+        )
+    return CheckReceipt(
+        kind="check",
+        level=request.level,
+        bonus=request.bonus,
+        malus=request.malus,
+        advantage=request.advantage,
+        disadvantage=request.disadvantage,
+        keep=request.keep,
+        kept=kept,
+        dropped=dropped,
+        **common,
+    )
 
 
 def play_card_after(receipt: RollUnderReceipt, card: str) -> RollUnderReceipt:

@@ -29,7 +29,8 @@ ONES_DO_NOT_CANCEL = "v20.ones_do_not_cancel"  # V20-8 off
 WILLPOWER_ONCE_PER_TURN = "v20.willpower_once_per_turn"  # V20-9's table limit enforced
 
 TABLE_RULES: dict[str, TableRule] = {
-    rule.id: rule for rule in (
+    rule.id: rule
+    for rule in (
         TableRule(SPECIALTY_REROLL_TENS, "v20", "V20-7"),
         TableRule(ONES_DO_NOT_CANCEL, "v20", "V20-8"),
         TableRule(WILLPOWER_ONCE_PER_TURN, "v20", "V20-9"),
@@ -57,6 +58,11 @@ def check_table_rules(system: str, ids: Iterable[object]) -> tuple[str, ...]:
 
 
 __all__ = [
-    "ONES_DO_NOT_CANCEL", "SPECIALTY_REROLL_TENS", "TABLE_RULES", "TableRule", "WILLPOWER_ONCE_PER_TURN",
-    "check_table_rules", "rules_for",
+    "ONES_DO_NOT_CANCEL",
+    "SPECIALTY_REROLL_TENS",
+    "TABLE_RULES",
+    "TableRule",
+    "WILLPOWER_ONCE_PER_TURN",
+    "check_table_rules",
+    "rules_for",
 ]

@@ -175,8 +175,9 @@ def roll_chain(effective: int, faces: Faces, *, critical_success: bool = True) -
     for position, face in enumerate(faces):
         if face != CRITICAL_FACE:
             if position + 1 < len(faces):  # the chain ended on this face (T-2)
-                raise RuleError("extra_faces_after_chain", position=position, face=face,
-                                extra=len(faces) - position - 1)
+                raise RuleError(
+                    "extra_faces_after_chain", position=position, face=face, extra=len(faces) - position - 1
+                )
             break
     else:  # T-2: the last face is a 1, so its reroll is still owed
         raise RuleError("critical_reroll_missing", position=len(faces))
@@ -208,21 +209,49 @@ def resolve(request: TiersRequest, faces: Faces, *, critical_success: bool = Tru
         soak_tier = chain.chained_tier  # T-5: soak_tier = value − 1d10, criticals as T-2
         attack = request.attack_tier
         damage = 0 if soak_tier > attack else attack - soak_tier  # T-5
-        return SoakReceipt(kind="soak", endurance=request.endurance, armor=request.armor, soak_value=chain.effective,
-                           soak_tier=soak_tier, attack_tier=attack, damage=damage, success=damage == 0,
-                           outcome=_outcome(damage == 0), **common)
+        return SoakReceipt(
+            kind="soak",
+            endurance=request.endurance,
+            armor=request.armor,
+            soak_value=chain.effective,
+            soak_tier=soak_tier,
+            attack_tier=attack,
+            damage=damage,
+            success=damage == 0,
+            outcome=_outcome(damage == 0),
+            **common,
+        )
     if request.kind == "dodge":
         tier = chain.chained_tier
         dodged = tier > request.attack_tier  # T-4: strictly greater
-        return DodgeReceipt(kind="dodge", skill=request.skill, bonus=request.bonus, effective_skill=chain.effective,
-                            tier=tier, attack_tier=request.attack_tier, dodged=dodged, success=dodged,
-                            outcome=_outcome(dodged), **common)
+        return DodgeReceipt(
+            kind="dodge",
+            skill=request.skill,
+            bonus=request.bonus,
+            effective_skill=chain.effective,
+            tier=tier,
+            attack_tier=request.attack_tier,
+            dodged=dodged,
+            success=dodged,
+            outcome=_outcome(dodged),
+            **common,
+        )
     multiplier = request.bullets if request.bullets is not None else 1
     tier = chain.chained_tier * multiplier  # T-3: the tier after criticals × bullets fired
     success = tier >= 0  # T-1 (bullets ≥ 1 never change the sign)
-    return SkillReceipt(kind="skill", skill=request.skill, bonus=request.bonus, effective_skill=chain.effective,
-                        tier_before_bullets=chain.chained_tier, bullets=request.bullets, multiplier=multiplier,
-                        tier=tier, success=success, outcome=_outcome(success), **common)
+    return SkillReceipt(
+        kind="skill",
+        skill=request.skill,
+        bonus=request.bonus,
+        effective_skill=chain.effective,
+        tier_before_bullets=chain.chained_tier,
+        bullets=request.bullets,
+        multiplier=multiplier,
+        tier=tier,
+        success=success,
+        outcome=_outcome(success),
+        **common,
+    )
 
 
 def _outcome(success: bool) -> Outcome:
@@ -302,8 +331,9 @@ def fire(magazine: Magazine, bullets: int) -> tuple[Magazine, FireReceipt]:
         raise RuleError("turn_spent")  # T-3: no other action in the turn of a reload
     check_bullets(bullets, magazine.loaded)
     after = Magazine(capacity=magazine.capacity, loaded=magazine.loaded - bullets)
-    return after, FireReceipt(bullets=bullets, loaded_before=magazine.loaded, loaded_after=after.loaded,
-                              empty=after.loaded == 0)
+    return after, FireReceipt(
+        bullets=bullets, loaded_before=magazine.loaded, loaded_after=after.loaded, empty=after.loaded == 0
+    )
 
 
 def reload(magazine: Magazine, capacity: int | None = None) -> tuple[Magazine, ReloadReceipt]:
@@ -313,8 +343,13 @@ def reload(magazine: Magazine, capacity: int | None = None) -> tuple[Magazine, R
         raise RuleError("turn_spent")
     capacity = magazine.capacity if capacity is None else capacity
     after = Magazine(capacity=capacity, loaded=capacity, turn_spent=True)  # T-3
-    return after, ReloadReceipt(capacity=capacity, loaded_before=magazine.loaded, discarded=magazine.loaded,
-                                loaded_after=capacity, turn_spent=True)
+    return after, ReloadReceipt(
+        capacity=capacity,
+        loaded_before=magazine.loaded,
+        discarded=magazine.loaded,
+        loaded_after=capacity,
+        turn_spent=True,
+    )
 
 
 def new_turn(magazine: Magazine) -> Magazine:
@@ -356,8 +391,9 @@ def cast(essence: Essence, spell_success: bool | None = None) -> tuple[Essence, 
     if essence.current <= 0:
         raise RuleError("essence_exhausted")  # T-6
     after = Essence(current=essence.current - 1, maximum=essence.maximum)  # T-6: even on a failed spell
-    return after, CastReceipt(essence_before=essence.current, cost=1, essence_after=after.current,
-                              spell_success=spell_success)
+    return after, CastReceipt(
+        essence_before=essence.current, cost=1, essence_after=after.current, spell_success=spell_success
+    )
 
 
 # --- T-5: the wound track ---------------------------------------------------------------------
@@ -389,8 +425,13 @@ def apply_damage(track: WoundTrack, damage: int) -> tuple[WoundTrack, WoundRecei
     check_range("damage", damage, 0, None)
     reached = track.level + damage  # T-5
     after = WoundTrack(length=track.length, level=min(reached, track.length))
-    return after, WoundReceipt(damage=damage, level_before=track.level, level_after=after.level,
-                               overflow=max(0, reached - track.length), full=after.level == track.length)
+    return after, WoundReceipt(
+        damage=damage,
+        level_before=track.level,
+        level_after=after.level,
+        overflow=max(0, reached - track.length),
+        full=after.level == track.length,
+    )
 
 
 # --- T-8: experience --------------------------------------------------------------------------
@@ -435,12 +476,19 @@ def xp_cost(new_rating: int, current_rating: int | None = None) -> int:
     return sum(XP_COST_PER_RATING * rating for rating in range(current_rating + 1, new_rating + 1))
 
 
-def spend_xp(experience: Experience, new_rating: int,
-             current_rating: int | None = None) -> tuple[Experience, XpReceipt]:
+def spend_xp(
+    experience: Experience, new_rating: int, current_rating: int | None = None
+) -> tuple[Experience, XpReceipt]:
     """T-8: pay for a raise; a spend beyond the points available is refused."""
     cost = xp_cost(new_rating, current_rating)
     if cost > experience.points:  # T-8
         raise RuleError("not_enough_xp", cost=cost, points=experience.points, new_rating=new_rating)
     after = Experience(points=experience.points - cost)
-    return after, XpReceipt(points_before=experience.points, change=-cost, points_after=after.points,
-                            new_rating=new_rating, current_rating=current_rating, cost=cost)
+    return after, XpReceipt(
+        points_before=experience.points,
+        change=-cost,
+        points_after=after.points,
+        new_rating=new_rating,
+        current_rating=current_rating,
+        cost=cost,
+    )

@@ -59,7 +59,10 @@ class V20Request:
             raise RuleError("bad_choice", field="mode", value=self.mode, choices=["strict", "casual"])
         if self.untrained not in (None, "talent", "skill", "knowledge"):
             raise RuleError(
-                "bad_choice", field="untrained", value=self.untrained, choices=["talent", "skill", "knowledge"]
+                "bad_choice",
+                field="untrained",
+                value=self.untrained,
+                choices=["talent", "skill", "knowledge"],
             )
         if self.untrained == "knowledge" and not self.knowledge_allowed:
             raise RuleError("untrained_knowledge_refused")  # V20-3 Book
@@ -205,7 +208,7 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
     penalty, evaluated, required = evaluated_difficulty(request)
     difficulty = applied_difficulty(evaluated, request.mode)
 
-    pool_faces = faces[:request.pool]
+    pool_faces = faces[: request.pool]
     ones = sum(1 for face in pool_faces if face == 1)  # TR-2 Reading: a reroll's 1 does not cancel
     successful_dice = sum(1 for face in faces if face >= difficulty)  # V20-6 (a 1 at difficulty 1 too)
     specialty_tens = 0
@@ -228,13 +231,32 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
         sources["powers"] = request.auto_successes
     # V20-14: every number kept apart
     return V20Receipt(
-        pool=request.pool, requested_difficulty=request.difficulty, evaluated_difficulty=evaluated,
-        difficulty=difficulty, mode=request.mode, requested_required=request.required, required=required,
-        untrained=request.untrained, untrained_penalty=penalty, specialty=request.specialty, faces=faces,
-        ones=ones, successful_dice=successful_dice, specialty_tens=specialty_tens, rolled_successes=rolled,
-        cancelled=cancelled, willpower_success=willpower_success, power_successes=request.auto_successes,
-        auto_successes=auto, successes=total, outcome=outcome, degree=degree, auto_sources=sources,
-        table_rules=request.table_rules, reroll_limit=REROLL_LIMIT if rerolling else None, rerolled=rerolled,
+        pool=request.pool,
+        requested_difficulty=request.difficulty,
+        evaluated_difficulty=evaluated,
+        difficulty=difficulty,
+        mode=request.mode,
+        requested_required=request.required,
+        required=required,
+        untrained=request.untrained,
+        untrained_penalty=penalty,
+        specialty=request.specialty,
+        faces=faces,
+        ones=ones,
+        successful_dice=successful_dice,
+        specialty_tens=specialty_tens,
+        rolled_successes=rolled,
+        cancelled=cancelled,
+        willpower_success=willpower_success,
+        power_successes=request.auto_successes,
+        auto_successes=auto,
+        successes=total,
+        outcome=outcome,
+        degree=degree,
+        auto_sources=sources,
+        table_rules=request.table_rules,
+        reroll_limit=REROLL_LIMIT if rerolling else None,
+        rerolled=rerolled,
         reroll_capped=capped,
     )
 
@@ -243,8 +265,18 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
 
 # Generation -> (maximum blood pool, blood points spendable per turn).
 BLOOD_BY_GENERATION: dict[int, tuple[int, int]] = {
-    4: (50, 10), 5: (40, 8), 6: (30, 6), 7: (20, 4), 8: (15, 3), 9: (14, 2),
-    10: (13, 1), 11: (12, 1), 12: (11, 1), 13: (10, 1), 14: (10, 1), 15: (10, 1),
+    4: (50, 10),
+    5: (40, 8),
+    6: (30, 6),
+    7: (20, 4),
+    8: (15, 3),
+    9: (14, 2),
+    10: (13, 1),
+    11: (12, 1),
+    12: (11, 1),
+    13: (10, 1),
+    14: (10, 1),
+    15: (10, 1),
 }
 
 
@@ -349,12 +381,19 @@ def resolve_damage(request: DamageRequest, faces: Faces) -> DamageReceipt:
     faces = check_faces(faces, SIDES)
     check_count("faces", faces, request.pool)
     levels = levels_of(faces)
-    return DamageReceipt(pool=request.pool, damage_type=request.damage_type, faces=faces,
-                         ones=sum(1 for face in faces if face == 1), levels=levels,
-                         outcome="damage" if levels else "no_damage")
+    return DamageReceipt(
+        pool=request.pool,
+        damage_type=request.damage_type,
+        faces=faces,
+        ones=sum(1 for face in faces if face == 1),
+        levels=levels,
+        outcome="damage" if levels else "no_damage",
+    )
 
 
-def damage_type_against(damage_type: DamageType, *, firearm: bool, vampire: bool, aimed_at_head: bool = False) -> str:
+def damage_type_against(
+    damage_type: DamageType, *, firearm: bool, vampire: bool, aimed_at_head: bool = False
+) -> str:
     """Book (V20 p. 281, Ranged Weapons Chart notes; docs/book-sources.md): bullets are lethal to mortals
     but only bashing to a vampire, unless the shot was aimed at the head."""
     if firearm and vampire and damage_type == "lethal" and not aimed_at_head:
@@ -417,6 +456,11 @@ def resolve_soak(request: SoakRequest, faces: Faces) -> SoakReceipt:
     soaked = min(request.damage, levels_of(faces))
     taken = request.damage - soaked
     return SoakReceipt(
-        damage=request.damage, damage_type=request.damage_type, soak_pool=pool, faces=faces, soaked=soaked,
-        damage_taken=taken, outcome="damaged" if taken else "soaked",
+        damage=request.damage,
+        damage_type=request.damage_type,
+        soak_pool=pool,
+        faces=faces,
+        soaked=soaked,
+        damage_taken=taken,
+        outcome="damaged" if taken else "soaked",
     )

@@ -29,7 +29,12 @@ Outcome = Literal["critical", "messy_critical", "success", "failure", "total_fai
 KINDS: tuple[Kind, ...] = ("test", "rouse", "willpower", "remorse", "frenzy")
 CREATURES: tuple[Creature, ...] = ("vampire", "thin_blood", "ghoul", "mortal")
 OUTCOMES: tuple[Outcome, ...] = (
-    "critical", "messy_critical", "success", "failure", "total_failure", "bestial_failure",
+    "critical",
+    "messy_critical",
+    "success",
+    "failure",
+    "total_failure",
+    "bestial_failure",
 )
 HUNGRY_CREATURES = ("vampire", "thin_blood")  # V5-12: thin-bloods are vampires at Blood Potency 0
 
@@ -54,7 +59,9 @@ class V5Request:
         check_range("hunger", self.hunger, 0, MAX_HUNGER)
         if self.kind == "rouse":
             check_range("pool", self.pool, 1, 1)  # V5-10: one die
-            if self.creature not in HUNGRY_CREATURES:  # V5-12: a ghoul or a mortal has no vampiric blood to rouse
+            if (
+                self.creature not in HUNGRY_CREATURES
+            ):  # V5-12: a ghoul or a mortal has no vampiric blood to rouse
                 raise RuleError("no_rouse_for_creature", creature=self.creature)
         else:
             check_range("pool", self.pool, 1, MAX_POOL)
@@ -120,7 +127,9 @@ def count_successes(faces: Faces) -> tuple[int, int, int]:
     return sum(1 for face in faces if face >= SUCCESS_FACE) + 2 * pairs, tens, pairs
 
 
-def classify(normal: Faces, hunger: Faces, difficulty: int) -> tuple[int, int, int, bool, bool, bool, bool, Outcome]:
+def classify(
+    normal: Faces, hunger: Faces, difficulty: int
+) -> tuple[int, int, int, bool, bool, bool, bool, Outcome]:
     """The outcome of final faces (V5-3 … V5-7): successes, tens, pairs, win, critical, messy, bestial, outcome."""
     successes, tens, pairs = count_successes(normal + hunger)
     win = successes >= difficulty  # V5-4
@@ -151,13 +160,31 @@ def resolve(request: V5Request, faces: Faces) -> V5Receipt:
     return _receipt(request, faces[:split], faces[split:], faces[:split], ())
 
 
-def _receipt(request: V5Request, original: Faces, hunger: Faces, normal: Faces, rerolls: tuple[Reroll, ...]) -> V5Receipt:
-    successes, tens, pairs, win, critical, messy, bestial, outcome = classify(normal, hunger, request.difficulty)
+def _receipt(
+    request: V5Request, original: Faces, hunger: Faces, normal: Faces, rerolls: tuple[Reroll, ...]
+) -> V5Receipt:
+    successes, tens, pairs, win, critical, messy, bestial, outcome = classify(
+        normal, hunger, request.difficulty
+    )
     return V5Receipt(
-        kind=request.kind, creature=request.creature, mode=request.mode, difficulty=request.difficulty,
-        pool=request.pool, hunger_level=request.hunger, original_normal=original, normal=normal,
-        hunger=hunger, rerolls=rerolls, tens=tens, critical_pairs=pairs, successes=successes,
-        margin=successes - request.difficulty, win=win, critical=critical, messy=messy, bestial=bestial,
+        kind=request.kind,
+        creature=request.creature,
+        mode=request.mode,
+        difficulty=request.difficulty,
+        pool=request.pool,
+        hunger_level=request.hunger,
+        original_normal=original,
+        normal=normal,
+        hunger=hunger,
+        rerolls=rerolls,
+        tens=tens,
+        critical_pairs=pairs,
+        successes=successes,
+        margin=successes - request.difficulty,
+        win=win,
+        critical=critical,
+        messy=messy,
+        bestial=bestial,
         outcome=outcome,
     )
 
@@ -169,16 +196,38 @@ def _resolve_rouse(request: V5Request, faces: Faces) -> V5Receipt:
     win = kept >= SUCCESS_FACE
     at_max = request.hunger >= MAX_HUNGER
     return V5Receipt(
-        kind="rouse", creature=request.creature, mode=request.mode, difficulty=1, pool=1, hunger_level=request.hunger,
-        original_normal=(kept,), normal=(kept,), hunger=(), rerolls=(), tens=int(kept == 10), critical_pairs=0,
-        successes=int(win), margin=int(win) - 1, win=win, critical=False, messy=False, bestial=False,
-        outcome="success" if win else "failure", rouse_faces=faces, hunger_gain=0 if win or at_max else 1,
+        kind="rouse",
+        creature=request.creature,
+        mode=request.mode,
+        difficulty=1,
+        pool=1,
+        hunger_level=request.hunger,
+        original_normal=(kept,),
+        normal=(kept,),
+        hunger=(),
+        rerolls=(),
+        tens=int(kept == 10),
+        critical_pairs=0,
+        successes=int(win),
+        margin=int(win) - 1,
+        win=win,
+        critical=False,
+        messy=False,
+        bestial=False,
+        outcome="success" if win else "failure",
+        rouse_faces=faces,
+        hunger_gain=0 if win or at_max else 1,
         hunger_frenzy_risk=not win and at_max,  # Book: Hunger 5 cannot rise; the character must feed
     )
 
 
-def reroll(request: V5Request, receipt: V5Receipt, dice: tuple[int, ...], new_faces: Faces,
-           willpower_current: int | None = None) -> V5Receipt:
+def reroll(
+    request: V5Request,
+    receipt: V5Receipt,
+    dice: tuple[int, ...],
+    new_faces: Faces,
+    willpower_current: int | None = None,
+) -> V5Receipt:
     """V5-8: a Willpower reroll of up to three normal dice; the receipt keeps the history."""
     if request.kind != "test":
         raise RuleError("reroll_not_allowed", kind=request.kind)
@@ -193,7 +242,9 @@ def reroll(request: V5Request, receipt: V5Receipt, dice: tuple[int, ...], new_fa
         raise RuleError("reroll_duplicate_die")
     for index in dice:
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            raise RuleError("reroll_bad_index", index=index, number=index + 1 if isinstance(index, int) else index)
+            raise RuleError(
+                "reroll_bad_index", index=index, number=index + 1 if isinstance(index, int) else index
+            )
         if index >= len(receipt.normal):  # past the normal dice lie the Hunger dice (V5-8)
             # index: the position the API sends (0-based); number: the die as people count them (issue 34 point 16)
             raise RuleError("reroll_hunger_die", index=index, number=index + 1)
@@ -211,6 +262,7 @@ def reroll(request: V5Request, receipt: V5Receipt, dice: tuple[int, ...], new_fa
 # How many dice a picker takes from each scoring group (1, 2–5, 6–9, 10 — normal dice) must depend
 # only on how many dice each group holds: the odds engine (rollbook.odds.v5) counts rolls by those
 # groups, so a picker that, say, took a 5 but left a 2 standing would make its odds silently wrong.
+
 
 def _normal_by_face(normal: Faces, keep) -> list[int]:
     return sorted((i for i, face in enumerate(normal) if keep(face)), key=lambda i: (normal[i], i))
@@ -252,8 +304,13 @@ REROLL_CHOICES = {
 
 # --- Rolls that never carry Hunger (V5-9) and their sheet helpers ---
 
-def rouse_request(hunger: int, blood_potency_reroll: bool = False, creature: Creature = "vampire") -> V5Request:
-    return V5Request(pool=1, hunger=hunger, kind="rouse", creature=creature, blood_potency_reroll=blood_potency_reroll)
+
+def rouse_request(
+    hunger: int, blood_potency_reroll: bool = False, creature: Creature = "vampire"
+) -> V5Request:
+    return V5Request(
+        pool=1, hunger=hunger, kind="rouse", creature=creature, blood_potency_reroll=blood_potency_reroll
+    )
 
 
 def remorse_dice(humanity: int, stains: int) -> int:

@@ -30,16 +30,22 @@ def present():
 
 
 # The hot path's statements, built once (their SQL and cache key are computed once, not per request).
-_LOCK_CHRONICLE = (select(Chronicle).where(Chronicle.id == bindparam("chronicle")).with_for_update()
-                   .execution_options(populate_existing=True))
+_LOCK_CHRONICLE = (
+    select(Chronicle)
+    .where(Chronicle.id == bindparam("chronicle"))
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
 # A character and its chronicle locked by one statement: ``FOR UPDATE OF chronicles, characters``
 # takes the rows in that order (the one lock order), and on PostgreSQL both rows are re-read at their
 # latest version once their locks are held, so the statement that locks them sees them current.
-_LOCK_CHARACTER = (select(Chronicle, Character)
-                   .join(Character, Character.chronicle_id == Chronicle.id)
-                   .where(Chronicle.id == bindparam("chronicle"), Character.id == bindparam("character"), present())
-                   .with_for_update(of=[Chronicle.__table__, Character.__table__])
-                   .execution_options(populate_existing=True))
+_LOCK_CHARACTER = (
+    select(Chronicle, Character)
+    .join(Character, Character.chronicle_id == Chronicle.id)
+    .where(Chronicle.id == bindparam("chronicle"), Character.id == bindparam("character"), present())
+    .with_for_update(of=[Chronicle.__table__, Character.__table__])
+    .execution_options(populate_existing=True)
+)
 
 
 def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
@@ -54,7 +60,9 @@ def lock_character(session: Session, member: Member, character_id: int) -> tuple
     """A character of the member's chronicle and that chronicle, both locked in one statement (the
     chronicle first: one lock order). A caller that locked the chronicle already (to read something
     before it knows the character) takes it again at no cost: the lock is its own."""
-    found = session.execute(_LOCK_CHARACTER, {"character": character_id, "chronicle": member.chronicle_id}).first()
+    found = session.execute(
+        _LOCK_CHARACTER, {"character": character_id, "chronicle": member.chronicle_id}
+    ).first()
     if found is None:
         raise missing_character(session, member.chronicle_id, character_id)
     return found.Chronicle, found.Character
@@ -73,8 +81,9 @@ def find_chronicle(session: Session, member: Member, chronicle_id: int | None = 
 def find_character(session: Session, member: Member, character_id: int) -> Character:
     """A character of the member's chronicle (read, not locked)."""
     character = session.scalars(
-        select(Character).where(Character.id == character_id, Character.chronicle_id == member.chronicle_id,
-                                present())
+        select(Character).where(
+            Character.id == character_id, Character.chronicle_id == member.chronicle_id, present()
+        )
     ).first()
     if character is None:
         raise missing_character(session, member.chronicle_id, character_id)
@@ -84,8 +93,9 @@ def find_character(session: Session, member: Member, character_id: int) -> Chara
 def missing_character(session: Session, chronicle_id: int, character_id: int) -> ProblemError:
     """The 404 of a character that is not at the table: a removed one is named (its name is in the log
     already: its removal entry), any other id stays a number for the API and out of the message."""
-    gone = session.scalars(select(Character.name).where(Character.id == character_id,
-                                                        Character.chronicle_id == chronicle_id)).first()
+    gone = session.scalars(
+        select(Character.name).where(Character.id == character_id, Character.chronicle_id == chronicle_id)
+    ).first()
     if gone is not None:
         return ProblemError(404, "character_removed", character=character_id, name=gone)
     return ProblemError(404, "character_not_found", character=character_id)
@@ -102,8 +112,11 @@ def find_entry(session: Session, member: Member, seq: int) -> LogEntry:
 
 
 def find_member(session: Session, chronicle_id: int, member_id: int) -> Member:
-    found = session.scalars(select(Member).where(Member.id == member_id, Member.chronicle_id == chronicle_id,
-                                                 Member.removed_at.is_(None))).first()
+    found = session.scalars(
+        select(Member).where(
+            Member.id == member_id, Member.chronicle_id == chronicle_id, Member.removed_at.is_(None)
+        )
+    ).first()
     if found is None:
         raise ProblemError(404, "member_not_found", member=member_id)
     return found

@@ -17,10 +17,10 @@ import anyio.to_thread
 from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import JSONResponse
 
-from rollbook.server.openapi import operation_id
 from rollbook.discord.interactions import Context, handle
 from rollbook.discord.rest import client_for
 from rollbook.discord.signature import verify
+from rollbook.server.openapi import operation_id
 from rollbook.server.problems import ProblemError
 
 router = APIRouter(generate_unique_id_function=operation_id)
@@ -28,16 +28,25 @@ router = APIRouter(generate_unique_id_function=operation_id)
 
 def context_of(request: Request) -> Context:
     app = request.app
-    return Context(db=app.state.db, dice=app.state.dice, application_id=app.state.settings.discord_application_id,
-                   rest=lambda: client_for(app.state), base_url=str(request.base_url))
+    return Context(
+        db=app.state.db,
+        dice=app.state.dice,
+        application_id=app.state.settings.discord_application_id,
+        rest=lambda: client_for(app.state),
+        base_url=str(request.base_url),
+    )
 
 
 @router.post("/discord/interactions", include_in_schema=False)
 async def discord_interactions(request: Request, background: BackgroundTasks) -> JSONResponse:
     body = await request.body()
     headers = request.headers
-    if not verify(request.app.state.settings.discord_public_key, headers.get("x-signature-ed25519"),
-                  headers.get("x-signature-timestamp"), body):
+    if not verify(
+        request.app.state.settings.discord_public_key,
+        headers.get("x-signature-ed25519"),
+        headers.get("x-signature-timestamp"),
+        body,
+    ):
         raise ProblemError(401, "discord_signature_invalid")
     try:
         payload = json.loads(body)

@@ -10,10 +10,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.openapi import operation_id
 from rollbook.interop import FORMATS
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
 from rollbook.server.api_models import Name, Strict
+from rollbook.server.openapi import operation_id
 from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
@@ -22,37 +22,78 @@ Format = Literal[FORMATS]  # type: ignore[valid-type]
 
 
 class ImportRequest(Strict):
-    source: Any = Field(description="The file's JSON as it is: a Progeny character, a WoD5e or Foundry WoD20 actor, "
-                                    "or the V5 Discord bot's character body.")
+    source: Any = Field(
+        description="The file's JSON as it is: a Progeny character, a WoD5e or Foundry WoD20 actor, "
+        "or the V5 Discord bot's character body."
+    )
     format: Format | None = Field(None, description="progeny, wod5e, v5bot or wod20; left out: detected.")
-    system: Literal["v5", "v20"] | None = Field(None, description="Refuse unless the chronicle plays this system.")
+    system: Literal["v5", "v20"] | None = Field(
+        None, description="Refuse unless the chronicle plays this system."
+    )
     name: Name | None = Field(None, description="The character's name, instead of the file's.")
     owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
-        None, description="Storyteller only: the member who plays it (omitted or null: an NPC).")
+        None, description="Storyteller only: the member who plays it (omitted or null: an NPC)."
+    )
 
 
-@router.post("/chronicles/{chronicle_id}/characters/import", status_code=201, tags=["characters"],
-             responses={**ERRORS, 201: {"description": "The new character, its rollbook sheet and the import's report "
-                                                       "(mapped, homebrew, dropped: each at its JSON path)."}})
-def import_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, body: ImportRequest,
-                     idempotency_key: IdempotencyKey = None) -> JSONResponse:
+@router.post(
+    "/chronicles/{chronicle_id}/characters/import",
+    status_code=201,
+    tags=["characters"],
+    responses={
+        **ERRORS,
+        201: {
+            "description": "The new character, its rollbook sheet and the import's report "
+            "(mapped, homebrew, dropped: each at its JSON path)."
+        },
+    },
+)
+def import_character(
+    request: Request,
+    db: Db,
+    auth: Auth,
+    chronicle_id: Id,
+    body: ImportRequest,
+    idempotency_key: IdempotencyKey = None,
+) -> JSONResponse:
     """A new character from another tool's file: answers the character, the rollbook sheet and the report
     (each source field mapped, kept as homebrew, or dropped and why). A file with problems is refused
     (422 ``import_refused``, every problem at its JSON path) and nothing is written."""
     fields = _given(body)
-    return _signed_write(request, db, auth, chronicle_id, idempotency_key,
-                         body=body.model_dump(mode="json", exclude_unset=True),
-                         work=lambda s, member: (201, interop.import_character(s, member, **fields)))
+    return _signed_write(
+        request,
+        db,
+        auth,
+        chronicle_id,
+        idempotency_key,
+        body=body.model_dump(mode="json", exclude_unset=True),
+        work=lambda s, member: (201, interop.import_character(s, member, **fields)),
+    )
 
 
-@router.get("/chronicles/{chronicle_id}/characters/{character_id}/export", tags=["characters"],
-            responses={**ERRORS, 200: {"description": "The actor JSON (an attachment), to import in Foundry VTT."}})
-def export_character(request: Request, db: Db, auth: Auth, chronicle_id: Id, character_id: Id,
-                     format: Annotated[Literal["wod5e", "wod20"] | None, Query()] = None) -> JSONResponse:
+@router.get(
+    "/chronicles/{chronicle_id}/characters/{character_id}/export",
+    tags=["characters"],
+    responses={**ERRORS, 200: {"description": "The actor JSON (an attachment), to import in Foundry VTT."}},
+)
+def export_character(
+    request: Request,
+    db: Db,
+    auth: Auth,
+    chronicle_id: Id,
+    character_id: Id,
+    format: Annotated[Literal["wod5e", "wod20"] | None, Query()] = None,
+) -> JSONResponse:
     """The character as a WoD5e actor (V5) or a Foundry WoD20 actor (V20), to import in Foundry; logged.
     ``format`` left out: the chronicle's (wod5e for V5, wod20 for V20)."""
-    answer = _signed_write(request, db, auth, chronicle_id, None, body=None,
-                           work=lambda s, member: (200, interop.export_character(s, member, character_id,
-                                                                                 format)))
+    answer = _signed_write(
+        request,
+        db,
+        auth,
+        chronicle_id,
+        None,
+        body=None,
+        work=lambda s, member: (200, interop.export_character(s, member, character_id, format)),
+    )
     answer.headers["Content-Disposition"] = f'attachment; filename="character-{character_id}.json"'
     return answer

@@ -26,29 +26,36 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rollbook.dice import DiceSource, SecureDice
-from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words
 from rollbook.discord.poster import Poster
 from rollbook.discord.rest import client_for
+from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words
 from rollbook.rules.base import RuleError
-from rollbook.server.api import Problem, problems_router, router
+from rollbook.server import openapi as typed_schema
+from rollbook.server.api import problems_router, router
 from rollbook.server.api_authority import router as authority_router
 from rollbook.server.api_contests import router as contests_router
 from rollbook.server.api_discord import router as discord_router
-from rollbook.server.api_v5 import router as v5_router
 from rollbook.server.api_fair import router as fair_router
 from rollbook.server.api_interop import router as interop_router
-from rollbook.server.api_solo import router as solo_router
+from rollbook.server.api_models import Problem
 from rollbook.server.api_odds import router as odds_router
 from rollbook.server.api_saved import router as saved_router
+from rollbook.server.api_solo import router as solo_router
+from rollbook.server.api_v5 import router as v5_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.hub import Hub
 from rollbook.server.hygiene import InputGuard
-from rollbook.server import openapi as typed_schema
+from rollbook.server.problems import (
+    PROBLEM_MEDIA_TYPE,
+    ProblemError,
+    allowed_methods,
+    from_rule_error,
+    problem_body,
+)
 from rollbook.server.reread import ReadAgain
 from rollbook.server.seal import operator_secret
 from rollbook.settings import Settings, install, load
-from rollbook.server.problems import allowed_methods, PROBLEM_MEDIA_TYPE, ProblemError, from_rule_error, problem_body
 from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
 
@@ -73,9 +80,14 @@ retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
 WORKER_THREADS = 4
 
 
-def create_app(database_url: str | None = None, *, migrate: bool = True,
-               dice: Callable[[], DiceSource] | None = None, threads: int = WORKER_THREADS,
-               settings: Settings | None = None) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    migrate: bool = True,
+    dice: Callable[[], DiceSource] | None = None,
+    threads: int = WORKER_THREADS,
+    settings: Settings | None = None,
+) -> FastAPI:
     # the environment's settings, read once (SettingsError names a variable that does not parse)
     settings = settings or load()
     install(settings)
@@ -110,8 +122,13 @@ def create_app(database_url: str | None = None, *, migrate: bool = True,
         finally:
             close_app(_app)
 
-    app = FastAPI(title="rollbook", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
-                  generate_unique_id_function=typed_schema.operation_id)
+    app = FastAPI(
+        title="rollbook",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        generate_unique_id_function=typed_schema.operation_id,
+    )
     app.state.db = db
     app.state.settings = settings
     app.state.hub = hub
@@ -143,12 +160,29 @@ def close_app(app: FastAPI) -> None:
 # and once more to dispatch (a roll: ~680 of its ~4,900 Python calls). What an inclusion would add
 # is nothing here (no prefix, tags, dependencies or responses of its own), but the operation ids:
 # each router is made with ``openapi.operation_id``, the app's.
-API_ROUTERS = (router, authority_router, fair_router, odds_router, contests_router, v5_router, interop_router,
-               discord_router, solo_router, saved_router, problems_router)
+API_ROUTERS = (
+    router,
+    authority_router,
+    fair_router,
+    odds_router,
+    contests_router,
+    v5_router,
+    interop_router,
+    discord_router,
+    solo_router,
+    saved_router,
+    problems_router,
+)
 
 
-def _problem(request: Request, status: int, code: str, params: dict[str, Any] | None = None,
-             headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> JSONResponse:
+def _problem(
+    request: Request,
+    status: int,
+    code: str,
+    params: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> JSONResponse:
     lang = language(request)
     body = problem_body(status, code, lang, params, instance=request.url.path)
     body["detail"] = _in_the_games_words(request, body["detail"], lang)
@@ -171,7 +205,7 @@ def _in_the_games_words(request: Request, detail: str, lang: str) -> str:
     try:
         with request.app.state.db.read() as session:
             _language, system = chronicle_language(session, SimpleNamespace(chronicle_id=int(chronicle)))
-    except Exception:  # noqa: BLE001 - the refusal is answered in any case, in the Storyteller's words
+    except Exception:
         return detail
     return game_master_words(detail, lang) if system in GAME_MASTER_SYSTEMS else detail
 
@@ -195,8 +229,16 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
         found = list(error.errors())
-        summary = {"errors": [{"loc": [str(part) for part in item.get("loc", ())], "type": item.get("type", ""),
-                               "msg": item.get("msg", "")} for item in found]}
+        summary = {
+            "errors": [
+                {
+                    "loc": [str(part) for part in item.get("loc", ())],
+                    "type": item.get("type", ""),
+                    "msg": item.get("msg", ""),
+                }
+                for item in found
+            ]
+        }
         if found and found[0].get("type") == "json_invalid":
             return _problem(request, 400, "body_not_json", {"detail": found[0].get("msg", "")}, extra=summary)
         refused = rule_error([{**item, "loc": _field_loc(item.get("loc", ()))} for item in found])
@@ -207,12 +249,26 @@ def install_problem_handlers(app: FastAPI) -> None:
         if error.status_code == 404:
             return _problem(request, 404, "not_found", {"path": request.url.path}, error.headers)
         if error.status_code == 405:
-            allow = ", ".join(allowed_methods(request.app, request.url.path)) or (error.headers or {}).get("Allow", "")
-            return _problem(request, 405, "method_not_allowed", {"method": request.method},
-                            {**(error.headers or {}), "Allow": allow})
-        body = {"type": "about:blank", "title": str(error.detail), "status": error.status_code,
-                "detail": str(error.detail), "code": f"http_{error.status_code}"}
-        return JSONResponse(body, status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE, headers=error.headers)
+            allow = ", ".join(allowed_methods(request.app, request.url.path)) or (error.headers or {}).get(
+                "Allow", ""
+            )
+            return _problem(
+                request,
+                405,
+                "method_not_allowed",
+                {"method": request.method},
+                {**(error.headers or {}), "Allow": allow},
+            )
+        body = {
+            "type": "about:blank",
+            "title": str(error.detail),
+            "status": error.status_code,
+            "detail": str(error.detail),
+            "code": f"http_{error.status_code}",
+        }
+        return JSONResponse(
+            body, status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE, headers=error.headers
+        )
 
     @app.exception_handler(Exception)
     async def _internal_error(request: Request, error: Exception) -> JSONResponse:
@@ -226,15 +282,19 @@ def _add_problem_schema(app: FastAPI) -> None:
             return app.openapi_schema
         from fastapi.openapi.utils import get_openapi
 
-        schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        schema = get_openapi(
+            title=app.title, version=app.version, description=app.description, routes=app.routes
+        )
         components = schema.setdefault("components", {}).setdefault("schemas", {})
         components["Problem"] = Problem.model_json_schema()
         for path in schema.get("paths", {}).values():  # validation errors are problems too
             for operation in path.values():
                 responses = operation.get("responses", {})
                 if "422" in responses:
-                    responses["422"] = {"description": "Unprocessable Content",
-                                        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+                    responses["422"] = {
+                        "description": "Unprocessable Content",
+                        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                    }
         schema["components"]["schemas"].pop("HTTPValidationError", None)
         schema["components"]["schemas"].pop("ValidationError", None)
         typed_schema.install(schema)  # sheets, actions, changes, receipts: the play layer's own models
@@ -242,4 +302,3 @@ def _add_problem_schema(app: FastAPI) -> None:
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-

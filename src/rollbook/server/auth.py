@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -46,7 +46,7 @@ def digest(secret: str) -> str:
 
 def stamp(moment: datetime) -> str:
     """The ISO 8601 UTC form every timestamp of the database uses (``tx.now()``'s)."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def session_ttl() -> timedelta | None:
@@ -68,10 +68,17 @@ def token_from_headers(authorization: str | None, cookie: str | None = None) -> 
 def issue(session: Session, member: Member, kind: str, *, ttl: timedelta | None = None) -> dict:
     """A new token of ``kind`` for the member: ``{"token", "expires_at"}`` (the token shown once)."""
     token = new_token()
-    moment = datetime.now(timezone.utc)
+    moment = datetime.now(UTC)
     expires_at = stamp(moment + ttl) if ttl is not None else None
-    session.add(MemberToken(member_id=member.id, token_hash=digest(token), kind=kind, created_at=stamp(moment),
-                            expires_at=expires_at))
+    session.add(
+        MemberToken(
+            member_id=member.id,
+            token_hash=digest(token),
+            kind=kind,
+            created_at=stamp(moment),
+            expires_at=expires_at,
+        )
+    )
     session.flush()
     return {"token": token, "expires_at": expires_at}
 
@@ -98,7 +105,7 @@ def _still_open(row, hashed: str) -> bool:
     """A looked-up token row is the token presented (compared in constant time) and not expired."""
     if row is None or not hmac.compare_digest(row.token_hash, hashed):
         return False
-    return row.expires_at is None or row.expires_at > stamp(datetime.now(timezone.utc))
+    return row.expires_at is None or row.expires_at > stamp(datetime.now(UTC))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -118,10 +125,20 @@ class MemberRow:
 
 _MEMBERS = Member.__table__
 _TOKENS = MemberToken.__table__
-_MEMBER_OF_TOKEN = (select(_MEMBERS.c.id, _MEMBERS.c.chronicle_id, _MEMBERS.c.name, _MEMBERS.c.role,
-                           _MEMBERS.c.created_at, _MEMBERS.c.removed_at, _TOKENS.c.token_hash, _TOKENS.c.expires_at)
-                    .join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id)
-                    .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None)))
+_MEMBER_OF_TOKEN = (
+    select(
+        _MEMBERS.c.id,
+        _MEMBERS.c.chronicle_id,
+        _MEMBERS.c.name,
+        _MEMBERS.c.role,
+        _MEMBERS.c.created_at,
+        _MEMBERS.c.removed_at,
+        _TOKENS.c.token_hash,
+        _TOKENS.c.expires_at,
+    )
+    .join(_TOKENS, _TOKENS.c.member_id == _MEMBERS.c.id)
+    .where(_TOKENS.c.token_hash == bindparam("hashed"), _TOKENS.c.revoked_at.is_(None))
+)
 
 
 def authenticate(session: Session, token: str | None) -> MemberRow | None:
@@ -147,8 +164,9 @@ def _seal_key(key: str, context: bytes) -> bytes:
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=hashlib.sha256(context).digest(),
-                info=_SEAL_INFO).derive(key.encode("utf-8"))
+    return HKDF(
+        algorithm=hashes.SHA256(), length=32, salt=hashlib.sha256(context).digest(), info=_SEAL_INFO
+    ).derive(key.encode("utf-8"))
 
 
 def seal(secret: str, key: str, context: bytes = b"") -> str:

@@ -56,8 +56,10 @@ def _sqlite_path(url: str) -> Path | None:
 def _tool(name: str) -> str:
     found = shutil.which(name)
     if found is None:
-        raise BackupError(f"{name} is not installed (PostgreSQL's client tools, Debian: postgresql-client); "
-                          f"it is needed to back up or restore a PostgreSQL database")
+        raise BackupError(
+            f"{name} is not installed (PostgreSQL's client tools, Debian: postgresql-client); "
+            f"it is needed to back up or restore a PostgreSQL database"
+        )
     return found
 
 
@@ -65,7 +67,9 @@ def _run(command: list[str]) -> None:
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
-        raise BackupError(f"{Path(command[0]).name} failed: {lines[0] if lines else f'exit {done.returncode}'}")
+        raise BackupError(
+            f"{Path(command[0]).name} failed: {lines[0] if lines else f'exit {done.returncode}'}"
+        )
 
 
 def backup(url: str, file: Path) -> None:
@@ -81,8 +85,17 @@ def backup(url: str, file: Path) -> None:
                 source.backup(copy)  # pages=-1: the whole database from one read snapshot
                 copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
         else:
-            _run([_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(partial),
-                  "--dbname", _libpq_url(resolved)])
+            _run(
+                [
+                    _tool("pg_dump"),
+                    "--format=custom",
+                    "--no-owner",
+                    "--file",
+                    str(partial),
+                    "--dbname",
+                    _libpq_url(resolved),
+                ]
+            )
         partial.replace(file)
     except OSError as error:
         raise BackupError(f"cannot write {file}: {error.strerror}") from None
@@ -117,8 +130,19 @@ def restore(file: Path, url: str) -> list[ChainCheck]:
             raise BackupError(f"{file} is not an SQLite backup: {error}") from None
     else:
         # --clean: the migrated schema (no rows) is replaced by the dump's, in one transaction
-        _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction",
-              "--exit-on-error", "--dbname", _libpq_url(store.url), str(file)])
+        _run(
+            [
+                _tool("pg_restore"),
+                "--clean",
+                "--if-exists",
+                "--no-owner",
+                "--single-transaction",
+                "--exit-on-error",
+                "--dbname",
+                _libpq_url(store.url),
+                str(file),
+            ]
+        )
     return verify_chains(url)
 
 

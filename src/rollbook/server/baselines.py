@@ -41,7 +41,9 @@ class BaselineLedger:
     standing: dict = field(default_factory=dict)  # standing grant id -> {"character", "edges"} (in force)
     logged: bool = False  # a settings entry, or a receipt recording its table rules, was seen
     system: Any = None  # the game system, as the log's receipts name it
-    contests: dict = field(default_factory=dict)  # TR-3: declaration seq -> {"sides", "rolled": side -> result}
+    contests: dict = field(
+        default_factory=dict
+    )  # TR-3: declaration seq -> {"sides", "rolled": side -> result}
     extended: dict = field(default_factory=dict)  # TR-4: declaration seq -> {"declared", "results"}
 
     def check(self, entry: dict) -> list[str]:
@@ -52,8 +54,10 @@ class BaselineLedger:
         if kind == SETTINGS:
             return self._settings(entry, receipt)
         if kind == "standing_grant":
-            self.standing[receipt.get("standing")] = {"character": receipt.get("character"),
-                                                      "edges": receipt.get("edges") or {}}
+            self.standing[receipt.get("standing")] = {
+                "character": receipt.get("character"),
+                "edges": receipt.get("edges") or {},
+            }
         elif kind == "standing_end":
             self.standing.pop(receipt.get("standing"), None)
         elif kind == "scene_close":
@@ -86,7 +90,9 @@ class BaselineLedger:
         self.mode = receipt.get("mode")
         self.difficulty = receipt.get("difficulty")
         rules = receipt.get("table_rules")
-        self.table_rules = sorted(rules) if isinstance(rules, list) and all(isinstance(r, str) for r in rules) else rules
+        self.table_rules = (
+            sorted(rules) if isinstance(rules, list) and all(isinstance(r, str) for r in rules) else rules
+        )
         return problems
 
     def _roll(self, entry: dict, receipt: dict, kind: str) -> list[str]:
@@ -98,25 +104,37 @@ class BaselineLedger:
         if recorded is None and kind != "quick_roll":
             problems.append("a roll that does not record its table rules")
         elif recorded is not None and recorded != self.table_rules:
-            problems.append(f"resolved under table rules {_words(recorded)}, not those in force ({_words(self.table_rules)})")
+            problems.append(
+                f"resolved under table rules {_words(recorded)}, not those in force ({_words(self.table_rules)})"
+            )
         request = receipt.get("request")
         if isinstance(request, dict):
             if "table_rules" in request and request["table_rules"] != self.table_rules:
-                problems.append(f"its request's table rules {_words(request['table_rules'])} are not those in force "
-                                f"({_words(self.table_rules)})")
+                problems.append(
+                    f"its request's table rules {_words(request['table_rules'])} are not those in force "
+                    f"({_words(self.table_rules)})"
+                )
             if kind != "reroll" and "mode" in request and request["mode"] != self.mode:
                 problems.append(f"resolved in {request['mode']} mode while the chronicle is {self.mode}")
         stamp = receipt.get("authority")
-        if (kind == "roll" and isinstance(stamp, dict) and "grant" not in stamp
-                and (entry.get("actor") or {}).get("role") == "player"):
-            problems += self._expected(entry, stamp.get("baseline"), receipt.get("kind"), receipt.get("system"))
+        if (
+            kind == "roll"
+            and isinstance(stamp, dict)
+            and "grant" not in stamp
+            and (entry.get("actor") or {}).get("role") == "player"
+        ):
+            problems += self._expected(
+                entry, stamp.get("baseline"), receipt.get("kind"), receipt.get("system")
+            )
         return problems
 
     def _baseline(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
         if not self.logged:
             return []
         if kind is None:  # a grant: the kind of the action it composed
-            kind = (receipt.get("action") or {}).get("kind") if isinstance(receipt.get("action"), dict) else None
+            kind = (
+                (receipt.get("action") or {}).get("kind") if isinstance(receipt.get("action"), dict) else None
+            )
         return self._expected(entry, receipt.get("baseline"), kind, None)
 
     def _expected(self, entry: dict, base: Any, kind: Any, system: Any) -> list[str]:
@@ -131,8 +149,11 @@ class BaselineLedger:
             standing = self.difficulty
         if standing is not None and kind in DIFFICULTY_KINDS.get(system, ()):
             values["difficulty"] = standing
-        grants = sorted(((found["character"] is not None, grant_id), found) for grant_id, found in self.standing.items()
-                        if found["character"] in (None, character) and isinstance(grant_id, int))
+        grants = sorted(
+            ((found["character"] is not None, grant_id), found)
+            for grant_id, found in self.standing.items()
+            if found["character"] in (None, character) and isinstance(grant_id, int)
+        )
         for _, found in grants:
             values.update(found["edges"])
         if "difficulty" in values and kind not in DIFFICULTY_KINDS.get(system, ()):
@@ -142,8 +163,9 @@ class BaselineLedger:
         except (RuleError, KeyError, TypeError, AttributeError):
             return []
         wrong = sorted(name for name in set(base) | set(expected) if base.get(name) != expected.get(name))
-        return [f"baseline {name} is {base.get(name)!r}, the log says {expected.get(name)!r}" for name in wrong]
-
+        return [
+            f"baseline {name} is {base.get(name)!r}, the log says {expected.get(name)!r}" for name in wrong
+        ]
 
     # --- TR-3, TR-4: the rolls of a declared contest or extended action -------------------------
 
@@ -156,13 +178,19 @@ class BaselineLedger:
         if isinstance(note, dict):
             found = self.contests.get(note.get("of"))
             side = note.get("side")
-            if found is None or side not in ("attacker", "defender") or entry.get("refers_to") != note.get("of"):
+            if (
+                found is None
+                or side not in ("attacker", "defender")
+                or entry.get("refers_to") != note.get("of")
+            ):
                 return [f"a contest roll of an unknown contest (entry {note.get('of')})"]
             declared = found["declared"].get(side) or {}
             problems = []
             if side in found["rolled"]:
                 problems.append(f"the {side} of contest {note.get('of')} rolled twice")
-            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get("character"):
+            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get(
+                "character"
+            ):
                 problems.append(f"the {side}'s roll is not the one contest {note.get('of')} declared")
             found["rolled"][side] = receipt.get("result")
             found["seqs"][side] = entry.get("seq")
@@ -174,17 +202,22 @@ class BaselineLedger:
                 return [f"a roll of an unknown extended action (entry {note.get('of')})"]
             declared = found["declared"]
             problems = []
-            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get("character"):
+            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get(
+                "character"
+            ):
                 problems.append(f"the roll is not the one extended action {note.get('of')} declared")
             found["results"].append(receipt.get("result"))
             try:
-                state = rules_contests.extended(declared.get("game"), declared.get("target"), declared.get("max_rolls"),
-                                                found["results"])
+                state = rules_contests.extended(
+                    declared.get("game"), declared.get("target"), declared.get("max_rolls"), found["results"]
+                )
             except (RuleError, KeyError, TypeError, AttributeError):
                 return problems + [f"extended action {note.get('of')} cannot be followed to this roll"]
             expected = {"of": note.get("of"), "roll": len(found["results"]), **state.plain()}
             if note != expected:
-                problems.append(f"the running total of extended action {note.get('of')} is not what its rolls make")
+                problems.append(
+                    f"the running total of extended action {note.get('of')} is not what its rolls make"
+                )
             return problems
         return []
 
@@ -195,15 +228,31 @@ class BaselineLedger:
         if found is None or set(found["rolled"]) != {"attacker", "defender"}:
             return [f"a contest result before both sides of contest {receipt.get('contest')} rolled"]
         try:
-            outcome = rules_contests.contest(found["declared"].get("game"), found["rolled"]["attacker"],
-                                             found["rolled"]["defender"])
+            outcome = rules_contests.contest(
+                found["declared"].get("game"), found["rolled"]["attacker"], found["rolled"]["defender"]
+            )
         except (RuleError, KeyError, TypeError, AttributeError):
             return [f"contest {receipt.get('contest')} cannot be recomputed"]
-        expected = {"contest": receipt.get("contest"), "game": found["declared"].get("game"),
-                    "winner": outcome["winner"], "margin": outcome["margin"], "tie": outcome["tie"],
-                    **{side: {"character": found["declared"][side]["character"], "roll": found["seqs"][side],
-                              **outcome[side]} for side in ("attacker", "defender")}}
-        return [] if receipt == expected else [f"the result of contest {receipt.get('contest')} is not what its rolls make"]
+        expected = {
+            "contest": receipt.get("contest"),
+            "game": found["declared"].get("game"),
+            "winner": outcome["winner"],
+            "margin": outcome["margin"],
+            "tie": outcome["tie"],
+            **{
+                side: {
+                    "character": found["declared"][side]["character"],
+                    "roll": found["seqs"][side],
+                    **outcome[side],
+                }
+                for side in ("attacker", "defender")
+            },
+        }
+        return (
+            []
+            if receipt == expected
+            else [f"the result of contest {receipt.get('contest')} is not what its rolls make"]
+        )
 
 
 def _system_of(kind: str, base: dict) -> str | None:
@@ -211,8 +260,9 @@ def _system_of(kind: str, base: dict) -> str | None:
     exactly these edges."""
     for system in ("v20", "v5", "tiers", "rollunder"):
         try:
-            if (kind in authority.action_models(system) and set(authority.baseline(system, kind, {})) <= set(base)
-                    <= set(authority.edge_fields(system, kind))):
+            if kind in authority.action_models(system) and set(authority.baseline(system, kind, {})) <= set(
+                base
+            ) <= set(authority.edge_fields(system, kind)):
                 return system
         except (RuleError, KeyError, TypeError, AttributeError):
             continue

@@ -55,7 +55,9 @@ class Keeper:
         """In the loop: ``feed`` checks its tokens just after its session's expiry."""
         moment = datetime.strptime(feed.expires_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
         left = (moment - datetime.now(UTC)).total_seconds()
-        heapq.heappush(self._expiries, (time.monotonic() + max(0.0, left) + EXPIRY_SLACK, next(self._order), feed))
+        heapq.heappush(
+            self._expiries, (time.monotonic() + max(0.0, left) + EXPIRY_SLACK, next(self._order), feed)
+        )
         if self._wake is not None:
             self._wake.set()
 
@@ -137,7 +139,11 @@ class Keeper:
         if bound:
             for chronicle_id in bound:  # once per seq: an idle bound chronicle wakes no one
                 hub.tell([chronicle_id], heads.get(chronicle_id, 0))
-        touched = {feed.member.chronicle_id for hashed in revoked for feed in hub.by_token.get(hashed, ())
-                   if not feed.ended}
+        touched = {
+            feed.member.chronicle_id
+            for hashed in revoked
+            for feed in hub.by_token.get(hashed, ())
+            if not feed.ended
+        }
         if touched:
             hub.check_now(sorted(touched))

@@ -40,8 +40,24 @@ HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor",
 EXTRA_FIELDS = ("character", "refers_to", "effects")  # hashed too since 0003_security
 EXPORTED_FIELDS = frozenset((*HASHED_FIELDS, *EXTRA_FIELDS, "entry_hash", "redacted"))
 _LEGACY: Any = object()
-KINDS = ("roll", "reroll", "adjust", "reveal", "ask", "grant", "refusal", "withdrawal", "standing_grant",
-         "standing_end", "scene_open", "turn", "scene_close", "actions", "sheet_edit", "removal")
+KINDS = (
+    "roll",
+    "reroll",
+    "adjust",
+    "reveal",
+    "ask",
+    "grant",
+    "refusal",
+    "withdrawal",
+    "standing_grant",
+    "standing_end",
+    "scene_open",
+    "turn",
+    "scene_close",
+    "actions",
+    "sheet_edit",
+    "removal",
+)
 
 
 # One encoder for every hash: ``json.dumps`` with these options builds a new one per call.
@@ -60,9 +76,20 @@ def plain(value: Any) -> Any:
     return from_json(to_json(value))
 
 
-def entry_hash(*, chronicle: int, seq: int, prev_hash: str, created_at: str, kind: str, actor: Any,
-               visibility: str, receipt: Any, character: Any = _LEGACY, refers_to: Any = _LEGACY,
-               effects: Any = _LEGACY) -> str:
+def entry_hash(
+    *,
+    chronicle: int,
+    seq: int,
+    prev_hash: str,
+    created_at: str,
+    kind: str,
+    actor: Any,
+    visibility: str,
+    receipt: Any,
+    character: Any = _LEGACY,
+    refers_to: Any = _LEGACY,
+    effects: Any = _LEGACY,
+) -> str:
     """SHA-256 of the canonical JSON of the entry's fields: the eight, and ``character``,
     ``refers_to``, ``effects`` when given (every entry the server writes; without them: a legacy hash)."""
     body = {
@@ -146,7 +173,11 @@ def verify_entries(
             elif previous is None:
                 problems.append(f"{label}: entries 1 to {seq - 1} are missing")
             else:
-                gap = f"entry {expected_seq}" if seq == expected_seq + 1 else f"entries {expected_seq} to {seq - 1}"
+                gap = (
+                    f"entry {expected_seq}"
+                    if seq == expected_seq + 1
+                    else f"entries {expected_seq} to {seq - 1}"
+                )
                 problems.append(f"{label}: {gap} missing before it")
         expected_prev = GENESIS_HASH if previous is None and seq == 1 else (previous or {}).get("entry_hash")
         if expected_prev is not None and entry["prev_hash"] != expected_prev:
@@ -157,9 +188,12 @@ def verify_entries(
             problems.append(f"{label}: unexpected field(s) {', '.join(unknown)} (not covered by the hash)")
         if entry.get("redacted"):
             counts["redacted"] += 1
-            if entry.get("redacted") is not True or any(entry.get(name) not in (None, []) for name in (
-                    "actor", "receipt", *EXTRA_FIELDS)):
-                problems.append(f"{label}: a redacted entry that shows content (only its hashes are exported)")
+            if entry.get("redacted") is not True or any(
+                entry.get(name) not in (None, []) for name in ("actor", "receipt", *EXTRA_FIELDS)
+            ):
+                problems.append(
+                    f"{label}: a redacted entry that shows content (only its hashes are exported)"
+                )
         else:
             if hash_of(entry) != entry["entry_hash"]:
                 if legacy_hash_of(entry) == entry["entry_hash"]:

@@ -41,8 +41,12 @@ class CompulsionLedger:
                 if found.get("until") == "scene" and found.get("scene") == receipt.get("scene"):
                     del self.in_force[character]
             return []
-        if kind in ("roll", "reroll") and receipt.get("system") == "v5" and receipt.get("kind") in ("test", "power") \
-                and (receipt.get("request") or {}).get("kind") == "test":
+        if (
+            kind in ("roll", "reroll")
+            and receipt.get("system") == "v5"
+            and receipt.get("kind") in ("test", "power")
+            and (receipt.get("request") or {}).get("kind") == "test"
+        ):
             return self._roll(entry, receipt, kind)
         return []
 
@@ -54,17 +58,26 @@ class CompulsionLedger:
         if receipt.get("character") != character:
             problems.append("a compulsion entry for another character than its own")
         if character in self.in_force:
-            problems.append(f"a compulsion called while entry {self.in_force[character]['called']}'s is in force")
+            problems.append(
+                f"a compulsion called while entry {self.in_force[character]['called']}'s is in force"
+            )
         shape = rules.COMPULSIONS.get(receipt.get("compulsion"))
         if shape is None:
             problems.append(f"an unknown compulsion {receipt.get('compulsion')!r}")
-        elif (receipt.get("dice"), receipt.get("attributes"), receipt.get("unless_serving")) != \
-                (shape.dice, list(shape.attributes), shape.unless_serving):
+        elif (receipt.get("dice"), receipt.get("attributes"), receipt.get("unless_serving")) != (
+            shape.dice,
+            list(shape.attributes),
+            shape.unless_serving,
+        ):
             problems.append(f"compulsion {receipt.get('compulsion')} does not state its book penalty")
         if receipt.get("until") not in rules.UNTIL:
             problems.append("a compulsion without its duration")
-        self.in_force[character] = {"compulsion": receipt.get("compulsion"), "called": entry.get("seq"),
-                                    "until": receipt.get("until"), "scene": receipt.get("scene")}
+        self.in_force[character] = {
+            "compulsion": receipt.get("compulsion"),
+            "called": entry.get("seq"),
+            "until": receipt.get("until"),
+            "scene": receipt.get("scene"),
+        }
         return problems
 
     def _end(self, entry: dict, receipt: dict) -> list[str]:
@@ -87,12 +100,18 @@ class CompulsionLedger:
         stated = [m for m in modifiers if m.get("source") == "compulsion"]
         if kind == "roll":  # a reroll keeps its roll's pool: checked when the roll was
             found = self.in_force.get(entry.get("character"))
-            attributes = tuple(part.get("trait") for part in pool.get("parts") or []  # a power's: its pool's
-                               if isinstance(part, dict) and part.get("trait") in ATTRIBUTES)
+            attributes = tuple(
+                part.get("trait")
+                for part in pool.get("parts") or []  # a power's: its pool's
+                if isinstance(part, dict) and part.get("trait") in ATTRIBUTES
+            )
             expected = rules.modifier(found, "test", attributes, bool(action.get("serves_compulsion")))
             if stated != ([expected] if expected else []):
-                problems.append("the compulsion penalty in the pool is not the one in force"
-                                if expected else "a compulsion penalty in the pool with none in force")
+                problems.append(
+                    "the compulsion penalty in the pool is not the one in force"
+                    if expected
+                    else "a compulsion penalty in the pool with none in force"
+                )
         terms = [p.get("rating") for p in pool.get("parts") or [] if isinstance(p, dict)]
         terms += [m.get("dice") for m in modifiers] + [pool.get("wound_penalty", 0)]
         if all(isinstance(t, int) for t in terms) and pool.get("total") != max(1, sum(terms)):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import JSON, Connection, Integer, MetaData, Table, func, inspect, select, text
@@ -63,8 +63,12 @@ def open_store(url: str, *, must_exist: bool = False, migrate: bool = True) -> D
         parsed = make_url(resolved)
     except ArgumentError as error:
         raise CopyError(f"bad database URL {url!r}: {error}") from None
-    if must_exist and parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:") \
-            and not Path(parsed.database).expanduser().exists():
+    if (
+        must_exist
+        and parsed.get_backend_name() == "sqlite"
+        and parsed.database not in (None, "", ":memory:")
+        and not Path(parsed.database).expanduser().exists()
+    ):
         raise CopyError(f"no database file at {parsed.database}")
     try:
         database = Database(resolved)
@@ -99,13 +103,22 @@ def first_line(error: BaseException) -> str:
 def counts(connection: Connection) -> dict[str, int]:
     """The rows of each of the models' tables (0 for a table the store does not have yet)."""
     present = set(inspect(connection).get_table_names())
-    return {table.name: connection.execute(select(func.count()).select_from(table)).scalar_one()
-            if table.name in present else 0 for table in tables()}
+    return {
+        table.name: connection.execute(select(func.count()).select_from(table)).scalar_one()
+        if table.name in present
+        else 0
+        for table in tables()
+    }
 
 
-def copy_database(source_url: str, target_url: str, *, force: bool = False,
-                  progress: Progress | None = None, totals: Callable[[dict[str, int]], None] | None = None,
-                  ) -> CopyResult:
+def copy_database(
+    source_url: str,
+    target_url: str,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+    totals: Callable[[dict[str, int]], None] | None = None,
+) -> CopyResult:
     """Copy every row of ``source_url`` into ``target_url`` (see the module's docstring).
 
     ``totals(rows per table)`` hears what will be copied before the first row is; ``progress`` after
@@ -129,14 +142,24 @@ def same_store(one: str, other: str) -> bool:
         first, second = make_url(database_url(one)), make_url(database_url(other))
     except ArgumentError:
         return False
-    if first.get_backend_name() == second.get_backend_name() == "sqlite" and first.database and second.database:
+    if (
+        first.get_backend_name() == second.get_backend_name() == "sqlite"
+        and first.database
+        and second.database
+    ):
         return Path(first.database).expanduser().resolve() == Path(second.database).expanduser().resolve()
     return first.render_as_string(hide_password=False) == second.render_as_string(hide_password=False)
 
 
-def _copy(source: Database, target: Database, *, force: bool, progress: Progress | None,
-          totals: Callable[[dict[str, int]], None] | None) -> CopyResult:
-    moment = auth.stamp(datetime.now(timezone.utc))
+def _copy(
+    source: Database,
+    target: Database,
+    *,
+    force: bool,
+    progress: Progress | None,
+    totals: Callable[[dict[str, int]], None] | None,
+) -> CopyResult:
+    moment = auth.stamp(datetime.now(UTC))
     result = CopyResult()
     with source.read() as reading, target.transaction() as writing:
         read, write = reading.connection(), writing.connection()
@@ -146,8 +169,12 @@ def _copy(source: Database, target: Database, *, force: bool, progress: Progress
             raise CopyError(f"the target is not empty (rows: {listed}); --force empties it first")
         if present:
             empty(write)
-        wanted = {table.name: read.execute(select(func.count()).select_from(table).where(*window(table, moment)))
-                  .scalar_one() for table in tables()}
+        wanted = {
+            table.name: read.execute(
+                select(func.count()).select_from(table).where(*window(table, moment))
+            ).scalar_one()
+            for table in tables()
+        }
         if totals is not None:
             totals(wanted)
         for table in tables():
@@ -213,8 +240,10 @@ def empty(connection: Connection) -> None:
     sqlite = connection.dialect.name == "sqlite"
     for table in reversed(tables()):
         if sqlite:
-            triggers = connection.execute(text("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-                                               "AND tbl_name = :t"), {"t": table.name}).all()
+            triggers = connection.execute(
+                text("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
+                {"t": table.name},
+            ).all()
             for name, _sql in triggers:
                 connection.exec_driver_sql(f'DROP TRIGGER "{name}"')
             connection.execute(table.delete())
@@ -233,10 +262,13 @@ def reset_sequences(connection: Connection) -> None:
         keys = list(table.primary_key.columns)
         if len(keys) != 1 or not isinstance(keys[0].type, Integer):
             continue
-        sequence = connection.execute(text("SELECT pg_get_serial_sequence(:t, :c)"),
-                                      {"t": table.name, "c": keys[0].name}).scalar_one()
+        sequence = connection.execute(
+            text("SELECT pg_get_serial_sequence(:t, :c)"), {"t": table.name, "c": keys[0].name}
+        ).scalar_one()
         if sequence is None:
             continue
         largest = connection.execute(select(func.max(keys[0]))).scalar_one()
-        connection.execute(text("SELECT setval(CAST(:s AS regclass), :v, :called)"),
-                           {"s": sequence, "v": largest or 1, "called": largest is not None})
+        connection.execute(
+            text("SELECT setval(CAST(:s AS regclass), :v, :called)"),
+            {"s": sequence, "v": largest or 1, "called": largest is not None},
+        )

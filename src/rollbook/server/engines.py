@@ -49,7 +49,7 @@ def database_url(explicit: str | None = None) -> str:
     url = explicit or settings.current().database_url
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            url = "postgresql+psycopg://" + url[len(prefix):]
+            url = "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -112,8 +112,13 @@ def _sqlite_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False}, pool_size=POOL_SIZE,
-                           max_overflow=0, **JSON_CODEC)
+    engine = create_engine(
+        url,
+        connect_args={"timeout": 60, "check_same_thread": False},
+        pool_size=POOL_SIZE,
+        max_overflow=0,
+        **JSON_CODEC,
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:
@@ -146,5 +151,7 @@ def lane_file(engine: Engine) -> Path | None:
 
 def sqlite_busy(orig: BaseException | None) -> bool:
     """A driver error that is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another writer holds the lock)."""
-    return isinstance(orig, sqlite3.OperationalError) and (
-        getattr(orig, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return isinstance(orig, sqlite3.OperationalError) and (getattr(orig, "sqlite_errorcode", 0) & 0xFF) in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )

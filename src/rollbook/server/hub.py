@@ -64,7 +64,9 @@ from rollbook.server.usecases import feeds as feed_reads
 
 logger = logging.getLogger("rollbook.server.events")
 
-READER_THREADS = 2  # the hub's reads: a chronicle's new entries, tokens, the catch-up (two overlap a round trip)
+READER_THREADS = (
+    2  # the hub's reads: a chronicle's new entries, tokens, the catch-up (two overlap a round trip)
+)
 
 
 @dataclass(eq=False)
@@ -102,10 +104,10 @@ class Hub:
         self.watched: frozenset[int] = frozenset()  # chronicles with a feed open here (any thread reads it)
         self.listened: frozenset[int] = frozenset()  # the chronicles whose channel LISTEN is in effect on
         self.notifications = 0  # how many NOTIFYs this process heard (tests read it)
-        self.reads = 0          # log reads made for the channels (one per chronicle per wake)
+        self.reads = 0  # log reads made for the channels (one per chronicle per wake)
         self.backlog_reads = 0  # log reads a feed made for itself, at connection (what it missed)
-        self.catch_ups = 0      # per-process catch-up reads
-        self.coalesced = 0      # wakes for a seq already read, that made no read
+        self.catch_ups = 0  # per-process catch-up reads
+        self.coalesced = 0  # wakes for a seq already read, that made no read
         self.failure: BaseException | None = None  # a defect the listener met: no feed is served
         self.presence = Presence(self)  # who has a feed open here, written for every process (issue 34)
         # The Discord channel poster (``discord.poster``), woken like a feed for the chronicles bound
@@ -284,7 +286,7 @@ class Hub:
             except asyncio.CancelledError:
                 answer.cancel()
                 raise
-            except Exception as error:  # noqa: BLE001 - each waiting join fails with it, as its own read would
+            except Exception as error:
                 answer.set_exception(error)
                 continue
             self.token_reads += 1
@@ -362,9 +364,12 @@ class Hub:
                     continue  # every seq it was woken for was read already (e.g. the commit's second NOTIFY)
                 found.unread = False
                 while found.feeds:
-                    hashes = sorted({hashed for feed in found.feeds if not feed.ended for hashed in feed.hashes})
-                    rows, revealed, states = await self.read(feed_reads.new_entries_for, found.chronicle_id,
-                                                             found.delivered, BATCH, hashes)
+                    hashes = sorted(
+                        {hashed for feed in found.feeds if not feed.ended for hashed in feed.hashes}
+                    )
+                    rows, revealed, states = await self.read(
+                        feed_reads.new_entries_for, found.chronicle_id, found.delivered, BATCH, hashes
+                    )
                     self.reads += 1
                     if not rows:
                         break
@@ -376,8 +381,9 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Exception:
-            logger.exception("rollbook: reading chronicle %s's new entries for its live feeds failed",
-                             found.chronicle_id)
+            logger.exception(
+                "rollbook: reading chronicle %s's new entries for its live feeds failed", found.chronicle_id
+            )
             for feed in list(found.feeds):
                 feed.end(ERROR)
             found.ready.set()

@@ -197,11 +197,22 @@ def replaying(body: bytes, receive):
 
 async def _answer(scope, headers: dict[str, str], send, refused: Refused) -> None:
     query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
-    lang = pick_language(query.get("lang") if not bad_text(query.get("lang", "")) else None,
-                         headers.get("accept-language"))
-    body = problem_body(refused.status, refused.code, lang, refused.params, instance=_printable(scope.get("path", "")))
+    lang = pick_language(
+        query.get("lang") if not bad_text(query.get("lang", "")) else None, headers.get("accept-language")
+    )
+    body = problem_body(
+        refused.status, refused.code, lang, refused.params, instance=_printable(scope.get("path", ""))
+    )
     payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
-    await send({"type": "http.response.start", "status": refused.status,
-                "headers": [(b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(payload)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": refused.status,
+            "headers": [
+                (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+                (b"content-length", str(len(payload)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": payload})

@@ -141,7 +141,7 @@ class _FileLock:
         def block() -> None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
-            except BaseException as error:  # noqa: BLE001 - handed to the waiting writer below
+            except BaseException as error:
                 outcome["error"] = error
                 os.close(fd)
                 ended.set()

@@ -78,7 +78,9 @@ class AuthorityLedger:
     standing: dict[int, dict] = field(default_factory=dict)  # by the standing grant's id
     removed: set = field(default_factory=set)  # members removed so far (``member_removed``)
 
-    sheets: dict[tuple, Any] = field(default_factory=dict)  # (character, resource, weapon) -> last after-value
+    sheets: dict[tuple, Any] = field(
+        default_factory=dict
+    )  # (character, resource, weapon) -> last after-value
     last_seq: int | None = None
 
     def check(self, entry: dict) -> list[str]:
@@ -102,8 +104,11 @@ class AuthorityLedger:
         if kind in DECISIONS:
             return self._decision(entry, receipt, kind)
         if kind == "standing_grant":
-            self.standing[receipt.get("standing")] = {"edges": receipt.get("edges") or {}, "ended": None,
-                                                      "character": receipt.get("character")}
+            self.standing[receipt.get("standing")] = {
+                "edges": receipt.get("edges") or {},
+                "ended": None,
+                "character": receipt.get("character"),
+            }
             return []
         if kind == "standing_end":
             return self._end(entry, [receipt.get("standing")])
@@ -132,8 +137,10 @@ class AuthorityLedger:
                 continue
             key = (character, effect.get("resource"), effect.get("weapon"))
             if key in self.sheets and self.sheets[key] != effect.get("before"):
-                problems.append(f"{effect.get('resource')} was {self.sheets[key]!r} after the character's last "
-                                f"change, but this entry says it was {effect.get('before')!r} before")
+                problems.append(
+                    f"{effect.get('resource')} was {self.sheets[key]!r} after the character's last "
+                    f"change, but this entry says it was {effect.get('before')!r} before"
+                )
             self.sheets[key] = effect.get("after")
         return problems
 
@@ -144,13 +151,21 @@ class AuthorityLedger:
         problems = []
         if actor.get("role") != "player":
             problems.append("an ask made by someone other than a player")
-        if receipt.get("character") != entry.get("character") or actor.get("character") != entry.get("character"):
+        if receipt.get("character") != entry.get("character") or actor.get("character") != entry.get(
+            "character"
+        ):
             problems.append("an ask for another character than its entry names")
         if not receipt.get("asked"):
             problems.append("an ask that asks nothing")
         problems += _asked_pool(receipt)
-        self.asks[entry["seq"]] = _Ask(entry["seq"], receipt.get("character"), actor.get("member"), receipt.get("kind"),
-                                       receipt.get("player"), receipt.get("asked"))
+        self.asks[entry["seq"]] = _Ask(
+            entry["seq"],
+            receipt.get("character"),
+            actor.get("member"),
+            receipt.get("kind"),
+            receipt.get("player"),
+            receipt.get("asked"),
+        )
         return problems
 
     def _decision(self, entry: dict, receipt: dict, kind: str) -> list[str]:
@@ -162,7 +177,8 @@ class AuthorityLedger:
         if kind == "withdrawal":
             cause = receipt.get("cause")
             for_them = actor.get("role") == "storyteller" and (
-                cause == "owner_changed" or (cause == "member_removed" and ask.member in self.removed))
+                cause == "owner_changed" or (cause == "member_removed" and ask.member in self.removed)
+            )
             if actor.get("member") != ask.member and not for_them:
                 problems.append(f"ask {ask.seq} withdrawn by someone other than who asked")
         elif actor.get("role") != "storyteller":
@@ -174,8 +190,14 @@ class AuthorityLedger:
         if kind == "grant":
             if receipt.get("decision") == "as_asked" and receipt.get("granted") != ask.asked:
                 problems.append(f"ask {ask.seq} granted 'as asked' with other edges")
-            self.grants[entry["seq"]] = _Grant(entry["seq"], ask, receipt.get("granted"), receipt.get("action"),
-                                               receipt.get("hidden"), receipt.get("baseline"))
+            self.grants[entry["seq"]] = _Grant(
+                entry["seq"],
+                ask,
+                receipt.get("granted"),
+                receipt.get("action"),
+                receipt.get("hidden"),
+                receipt.get("baseline"),
+            )
         return problems
 
     def _end(self, entry: dict, ids: list) -> list[str]:
@@ -233,14 +255,14 @@ class AuthorityLedger:
         if bool(grant.hidden) != hidden:
             problems.append(f"the roll's visibility is not what grant {grant.seq} granted")
         try:
-            composed, composed_hidden = authority.compose(system, grant.ask.player, grant.baseline or {},
-                                                          grant.granted or {})
+            composed, composed_hidden = authority.compose(
+                system, grant.ask.player, grant.baseline or {}, grant.granted or {}
+            )
         except (RuleError, KeyError, TypeError, AttributeError):
             return problems + [f"grant {grant.seq} cannot be recomposed from its ask"]
         if composed != grant.action or composed_hidden != bool(grant.hidden):
             problems.append(f"grant {grant.seq} does not compose to the action it names")
         return problems
-
 
     def _read_from_sheet(self, character: Any, receipt: dict) -> list[str]:
         """The sheet's values a request read (V20 current Willpower, V5 Hunger) are what the
@@ -256,35 +278,55 @@ class AuthorityLedger:
         for resource, value, words in read:
             key = (character, resource, None)
             if key in self.sheets and self.sheets[key] != value:
-                problems.append(f"the request read a {words} of {value!r} but the character's last change left "
-                                f"{self.sheets[key]!r}")
+                problems.append(
+                    f"the request read a {words} of {value!r} but the character's last change left "
+                    f"{self.sheets[key]!r}"
+                )
         return problems
 
 
 def _modifier_dice(pool: dict) -> int:
     """The dice a pool adds for its action's ``modifier`` (the edge, A-1), not for a specialty or a cost."""
-    return sum(m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier")
+    return sum(
+        m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier"
+    )
 
 
 def _asked_pool(receipt: dict) -> list[str]:
     """The pool an ask shows adds the dice asked (or the baseline's): an ask rewritten with its grant
     and roll, its pool left as asked, is caught (issue 31 point 13, A-1)."""
     pool, asked, base = receipt.get("pool"), receipt.get("asked"), receipt.get("baseline")
-    if not isinstance(pool, dict) or not isinstance(pool.get("modifiers"), list) or not pool.get("parts") \
-            or not isinstance(asked, dict):
+    if (
+        not isinstance(pool, dict)
+        or not isinstance(pool.get("modifiers"), list)
+        or not pool.get("parts")
+        or not isinstance(asked, dict)
+    ):
         return []
     modifier = asked.get("modifier", base.get("modifier") if isinstance(base, dict) else None)
     if not isinstance(modifier, int):
         return []
     added = _modifier_dice(pool)
-    return [] if added == modifier else [f"the ask's pool adds {added} dice but it asks a modifier of {modifier}"]
+    return (
+        []
+        if added == modifier
+        else [f"the ask's pool adds {added} dice but it asks a modifier of {modifier}"]
+    )
 
 
 # --- the request a roll's action builds, and the effects its receipt implies ------------------------
 
 # Fields the action hands to the rules request unchanged, per system (``play.<system>.prepare``).
 REQUEST_FROM_ACTION = {
-    "v20": ("difficulty", "required", "willpower", "auto_successes", "knowledge_allowed", "damage", "damage_type"),
+    "v20": (
+        "difficulty",
+        "required",
+        "willpower",
+        "auto_successes",
+        "knowledge_allowed",
+        "damage",
+        "damage_type",
+    ),
     "v5": ("difficulty",),
     "tiers": ("bullets", "attack_tier"),
     "rollunder": ("action", "malus", "disadvantage", "task", "dice", "threshold"),
@@ -297,21 +339,40 @@ def request_problems(receipt: dict) -> list[str]:
     if not isinstance(action, dict) or not isinstance(request, dict):
         return []
     system = receipt.get("system")
-    problems = [f"the request's {name} is {request[name]!r} but its action says {action[name]!r}"
-                for name in REQUEST_FROM_ACTION.get(system, ()) if name in action and name in request
-                and action[name] is not None and request[name] != action[name]]
-    if system == "v20" and "specialty" in action and "specialty" in request \
-            and bool(request["specialty"]) != (action["specialty"] is not None):
+    problems = [
+        f"the request's {name} is {request[name]!r} but its action says {action[name]!r}"
+        for name in REQUEST_FROM_ACTION.get(system, ())
+        if name in action and name in request and action[name] is not None and request[name] != action[name]
+    ]
+    if (
+        system == "v20"
+        and "specialty" in action
+        and "specialty" in request
+        and bool(request["specialty"]) != (action["specialty"] is not None)
+    ):
         problems.append("the request's specialty is not the action's")
     pool = receipt.get("pool")
-    if isinstance(pool, dict) and "total" in pool and isinstance(request.get("pool"), int) \
-            and receipt.get("kind") not in ("soak",) and system in ("v20", "v5") and request["pool"] != pool["total"]:
-        problems.append(f"the request's pool is {request['pool']} but the pool built from the sheet is {pool['total']}")
+    if (
+        isinstance(pool, dict)
+        and "total" in pool
+        and isinstance(request.get("pool"), int)
+        and receipt.get("kind") not in ("soak",)
+        and system in ("v20", "v5")
+        and request["pool"] != pool["total"]
+    ):
+        problems.append(
+            f"the request's pool is {request['pool']} but the pool built from the sheet is {pool['total']}"
+        )
     # The dice the action adds (an edge, A-1) are the pool's "modifier" dice (V20-1, V5 pools): a grant
     # rewritten together with its roll's action, the pool left as rolled, is caught (issue 31 point 13).
     modifier = action.get("modifier")
-    if system in ("v20", "v5") and isinstance(modifier, int) and isinstance(pool, dict) \
-            and isinstance(pool.get("modifiers"), list) and pool.get("parts"):  # a pool the action built
+    if (
+        system in ("v20", "v5")
+        and isinstance(modifier, int)
+        and isinstance(pool, dict)
+        and isinstance(pool.get("modifiers"), list)
+        and pool.get("parts")
+    ):  # a pool the action built
         added = _modifier_dice(pool)
         if added != modifier:
             problems.append(f"the pool adds {added} dice but its action's modifier is {modifier}")
@@ -337,31 +398,44 @@ def effect_problems(entry: dict, receipt: dict) -> list[str]:
         spent = by_resource.get("willpower", [])
         if request.get("willpower"):  # V20-9: one point of Willpower, from what the sheet held
             held = request.get("willpower_current")
-            if len(spent) != 1 or spent[0].get("before") != held or not isinstance(held, int) \
-                    or spent[0].get("after") != held - 1:
+            if (
+                len(spent) != 1
+                or spent[0].get("before") != held
+                or not isinstance(held, int)
+                or spent[0].get("after") != held - 1
+            ):
                 problems.append("the Willpower spent is not the receipt's (one point of what the sheet held)")
         elif spent:
             problems.append("Willpower spent by a roll that spent none")
     if system == "v5" and isinstance(request.get("hunger"), int):
         before = request["hunger"]  # a power's Rouse checks each start from the Hunger the last one left
         for effect in by_resource.get("hunger", []):
-            if effect.get("before") != before or not isinstance(effect.get("after"), int) \
-                    or not 0 <= effect["after"] - effect["before"] <= 2:
+            if (
+                effect.get("before") != before
+                or not isinstance(effect.get("after"), int)
+                or not 0 <= effect["after"] - effect["before"] <= 2
+            ):
                 problems.append("the Hunger changed is not the receipt's (from the Hunger the roll read)")
             before = effect.get("after")
     if system == "tiers" and entry.get("kind") == "roll":
         bullets = request.get("bullets")
         loaded = by_resource.get("ammunition.loaded", [])
         if isinstance(bullets, int) and bullets > 0:
-            if len(loaded) != 1 or loaded[0].get("before") != request.get("magazine") \
-                    or loaded[0].get("after") != (request.get("magazine") or 0) - bullets:
+            if (
+                len(loaded) != 1
+                or loaded[0].get("before") != request.get("magazine")
+                or loaded[0].get("after") != (request.get("magazine") or 0) - bullets
+            ):
                 problems.append("the ammunition spent is not the receipt's bullets")
         elif loaded:
             problems.append("ammunition spent by a roll that fired none")
         cast = receipt.get("cast")
         essence = by_resource.get("essence", [])
         if isinstance(cast, dict) and cast.get("essence_before") != cast.get("essence_after"):
-            if len(essence) != 1 or essence[0].get("before") != cast.get("essence_before") \
-                    or essence[0].get("after") != cast.get("essence_after"):
+            if (
+                len(essence) != 1
+                or essence[0].get("before") != cast.get("essence_before")
+                or essence[0].get("after") != cast.get("essence_after")
+            ):
                 problems.append("the Essence spent is not the spell's")
     return problems

@@ -39,7 +39,9 @@ from urllib.parse import urlsplit
 logger = logging.getLogger("rollbook.server.events")
 
 RECONNECT_SECONDS = 1.0
-CONNECT_SECONDS = 5  # libpq's connect_timeout: a connection that hangs is retried, and close is never held long
+CONNECT_SECONDS = (
+    5  # libpq's connect_timeout: a connection that hangs is retried, and close is never held long
+)
 CLOSE_SECONDS = 10.0  # how long close waits for the thread (a statement, or a connection attempt, at most)
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
 BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
@@ -79,8 +81,9 @@ class Listener:
             woken, self._wake = socket.socketpair()  # its own too: an older run never takes its wake-ups
             for end in (woken, self._wake):
                 end.setblocking(False)
-            self._thread = threading.Thread(target=self._run, args=(stop, woken), name=thread_name(self.url),
-                                            daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, args=(stop, woken), name=thread_name(self.url), daemon=True
+            )
             self._thread.start()
 
     @property
@@ -111,7 +114,9 @@ class Listener:
             while not stop.is_set():
                 try:
                     self.attempts += 1
-                    with psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_SECONDS) as connection:
+                    with psycopg.connect(
+                        self.url, autocommit=True, connect_timeout=CONNECT_SECONDS
+                    ) as connection:
                         self.hear(connection)
                 except psycopg.OperationalError as error:  # the connection was lost or refused: again
                     if stop.is_set():  # closed meanwhile (its database may be gone already): nothing to say
@@ -151,7 +156,9 @@ class Listener:
             waiting.register(woken, selectors.EVENT_READ)
             self._hear(connection, stop, woken, waiting)
 
-    def _hear(self, connection, stop: threading.Event, woken: socket.socket, waiting: selectors.BaseSelector) -> None:
+    def _hear(
+        self, connection, stop: threading.Event, woken: socket.socket, waiting: selectors.BaseSelector
+    ) -> None:
         hub = self.hub
         bindings = False  # whether this connection LISTENs on BINDINGS (while the hub has a follower)
         while not stop.is_set():

@@ -103,7 +103,9 @@ class LogEntry(Base):
     receipt: Mapped[dict[str, Any]] = mapped_column(Json)
     # Not hashed: indexes for the server's own look-ups, derivable from the hashed part.
     character_id: Mapped[int | None] = mapped_column(ForeignKey("characters.id"), nullable=True)
-    refers_to: Mapped[int | None] = mapped_column(Integer, nullable=True)  # seq of the entry followed up / revealed
+    refers_to: Mapped[int | None] = mapped_column(
+        Integer, nullable=True
+    )  # seq of the entry followed up / revealed
     effects: Mapped[list[Any] | None] = mapped_column(Json, nullable=True)
 
 
@@ -127,6 +129,7 @@ class IdempotencyRecord(Base):
 # The log is the record (every ask, grant, refusal, standing grant, scene and turn is an entry);
 # these rows are the server's current state of them, written in the same transaction as the entry.
 
+
 class Scene(Base):
     """A scene of a chronicle (A-3): at most one open at a time; ``turn`` 0 until the Storyteller
     starts the turns, then 1, 2, …; ``turn_seq`` is the log entry that began the running turn."""
@@ -134,8 +137,13 @@ class Scene(Base):
     __tablename__ = "scenes"
     __table_args__ = (
         UniqueConstraint("chronicle_id", "number", name="uq_scenes_chronicle_number"),
-        Index("uq_scenes_one_open", "chronicle_id", unique=True, sqlite_where=text("closed_seq IS NULL"),
-              postgresql_where=text("closed_seq IS NULL")),
+        Index(
+            "uq_scenes_one_open",
+            "chronicle_id",
+            unique=True,
+            sqlite_where=text("closed_seq IS NULL"),
+            postgresql_where=text("closed_seq IS NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -204,6 +212,7 @@ class StandingGrant(Base):
 # The log is the record (``seed_commit``, ``seed_reveal``, ``client_seed`` entries and each roll's
 # ``"fair"``); these rows hold what the server needs to roll: the sealed seed and the last nonce.
 
+
 class FairSeed(Base):
     """A chronicle's server seed (F-1): at most one in use (not revealed) per chronicle and stream
     (F-7: ``public`` for visible rolls, ``hidden`` for hidden rolls and their follow-ups); ``sealed``
@@ -213,8 +222,14 @@ class FairSeed(Base):
     __tablename__ = "fair_seeds"
     __table_args__ = (
         UniqueConstraint("commitment", name="uq_fair_seeds_commitment"),
-        Index("uq_fair_seeds_one_in_use", "chronicle_id", "stream", unique=True,
-              sqlite_where=text("revealed_seq IS NULL"), postgresql_where=text("revealed_seq IS NULL")),
+        Index(
+            "uq_fair_seeds_one_in_use",
+            "chronicle_id",
+            "stream",
+            unique=True,
+            sqlite_where=text("revealed_seq IS NULL"),
+            postgresql_where=text("revealed_seq IS NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -244,13 +259,16 @@ class ClientSeed(Base):
 # --- Discord (issue 36; rollbook.discord.store) --------------------------------------------------
 # Discord ids are snowflakes: kept as the decimal strings Discord sends (they pass 2**53).
 
+
 class DiscordLink(Base):
     """A Discord user acting as a member in one channel of one guild (``/link``): ``token_sealed``
     is a session of that member sealed under the operator's secret; every interaction opens it with
     ``auth.authenticate``, so a member removed, or a key rotated, ends the link at once."""
 
     __tablename__ = "discord_links"
-    __table_args__ = (UniqueConstraint("guild_id", "channel_id", "discord_user_id", name="uq_discord_links_where_who"),)
+    __table_args__ = (
+        UniqueConstraint("guild_id", "channel_id", "discord_user_id", name="uq_discord_links_where_who"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[str] = mapped_column(String(32))
@@ -291,13 +309,16 @@ class DiscordAnswered(Base):
 
 # --- saved rolls (issue 34, "Saved rolls"; usecases.saved_rolls) -----------------------------------
 
+
 class SavedRoll(Base):
     """A roll a member named for one character ("Shoot with the Glock", "Rouse"), repeated in one tap:
     its ``action`` as the member sent it (an edge in it is asked again at each repeat, A-1) and whether
     it is hidden. A member's own: no one else lists, repeats or deletes it."""
 
     __tablename__ = "saved_rolls"
-    __table_args__ = (UniqueConstraint("member_id", "character_id", "name", name="uq_saved_rolls_member_character_name"),)
+    __table_args__ = (
+        UniqueConstraint("member_id", "character_id", "name", name="uq_saved_rolls_member_character_name"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)
@@ -310,6 +331,7 @@ class SavedRoll(Base):
 
 
 # --- presence (issue 34, "Presence and notifications"; server.presence) ----------------------------
+
 
 class Presence(Base):
     """A member with a live feed of their chronicle open in one server process: written by that

@@ -68,6 +68,7 @@ EffectJSON = Annotated[dict[str, Any], described_as({"anyOf": [ref("ResourceChan
 
 # --- answers ------------------------------------------------------------------------------------
 
+
 class _Doc(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -146,41 +147,60 @@ class _Entry(_Doc):
     refers_to: int | None = Field(description="The entry this one follows up, reveals or decides.")
     effects: list[EffectJSON]
     revealed_by: int | None = Field(None, description="A hidden roll: the entry that revealed it.")
-    redacted: bool | None = Field(None, description="True when a player reads a hidden roll not yet revealed.")
+    redacted: bool | None = Field(
+        None, description="True when a player reads a hidden roll not yet revealed."
+    )
 
 
 ROLL_ENTRY_KINDS = ("roll", "reroll")
-RollReceiptJSON = Annotated[dict[str, Any], described_as(
-    {"anyOf": [ref(f"{play_schema.title(system)}RollReceipt") for system in play_schema.TITLES]})]
-ChangeReceiptJSON = Annotated[dict[str, Any], described_as(
-    {"anyOf": [ref(f"{play_schema.title(system)}ChangeReceipt") for system in play_schema.TITLES]})]
+RollReceiptJSON = Annotated[
+    dict[str, Any],
+    described_as(
+        {"anyOf": [ref(f"{play_schema.title(system)}RollReceipt") for system in play_schema.TITLES]}
+    ),
+]
+ChangeReceiptJSON = Annotated[
+    dict[str, Any],
+    described_as(
+        {"anyOf": [ref(f"{play_schema.title(system)}ChangeReceipt") for system in play_schema.TITLES]}
+    ),
+]
 
 
 class RollEntry(_Entry):
-    __doc__ = ("A roll, or a follow-up of one (a V5 Willpower reroll: the roll's receipt again, with its "
-               "reroll): the receipt of the chronicle's system, by kind." + _ENTRY_COMMON)
+    __doc__ = (
+        "A roll, or a follow-up of one (a V5 Willpower reroll: the roll's receipt again, with its "
+        "reroll): the receipt of the chronicle's system, by kind." + _ENTRY_COMMON
+    )
 
     kind: Literal[ROLL_ENTRY_KINDS]  # type: ignore[valid-type]
     receipt: RollReceiptJSON | None
 
 
 class AdjustEntry(_Entry):
-    __doc__ = "A change without dice (spend, restore, award, reload …): its receipt, by system and kind." + _ENTRY_COMMON
+    __doc__ = (
+        "A change without dice (spend, restore, award, reload …): its receipt, by system and kind."
+        + _ENTRY_COMMON
+    )
 
     kind: Literal["adjust"]
     receipt: ChangeReceiptJSON | None
 
 
 class OtherEntry(_Entry):
-    __doc__ = ("Any other entry of the log (an ask, a grant, a reveal, a scene, a turn, a standing grant, "
-               "a member …): its ``receipt`` is a plain object." + _ENTRY_COMMON)
+    __doc__ = (
+        "Any other entry of the log (an ask, a grant, a reveal, a scene, a turn, a standing grant, "
+        "a member …): its ``receipt`` is a plain object." + _ENTRY_COMMON
+    )
 
     kind: Annotated[str, WithJsonSchema({"type": "string", "not": {"enum": [*ROLL_ENTRY_KINDS, "adjust"]}})]
     receipt: dict[str, Any] | None
 
 
-LOG_ENTRY = {"anyOf": [ref("RollEntry"), ref("AdjustEntry"), ref("OtherEntry")],
-             "description": "One entry of the chronicle's log, by kind."}
+LOG_ENTRY = {
+    "anyOf": [ref("RollEntry"), ref("AdjustEntry"), ref("OtherEntry")],
+    "description": "One entry of the chronicle's log, by kind.",
+}
 LogEntryJSON = Annotated[dict[str, Any], described_as(LOG_ENTRY)]
 
 
@@ -219,18 +239,33 @@ class CharacterList(_Doc):
 
 # What the server adds to the play layer's receipts when it logs them.
 SERVER_RECEIPT_FIELDS: dict[str, dict[str, Any]] = {
-    "authority": {"type": "object", "description": "SPEC A-2: the grant, or the baseline and standing grants, "
-                                                    "the roll was made under."},
-    "turn": {"type": "object", "description": "SPEC A-3: the scene and turn the roll or change was made in, "
-                                               "with the turn's warnings."},
-    "fair": {"type": "object", "description": "SPEC F-6: the provably fair dice the roll drew: algorithm "
-                                               "(hmac-sha256-v1), the seed's commitment, the client seed, the nonce "
-                                               "(a follow-up's own record is in its last ``rerolls`` element).",
-             "required": ["algorithm", "commitment", "client_seed", "nonce"],
-             "properties": {"algorithm": {"type": "string"}, "commitment": {"type": "string"},
-                            "client_seed": {"type": "string"}, "nonce": {"type": "integer"}}},
-    "exchange": {"type": "object", "description": "The combat chain (V20-17, T-4, T-5): the attacker, the target "
-                                                   "and where the exchange stands."},
+    "authority": {
+        "type": "object",
+        "description": "SPEC A-2: the grant, or the baseline and standing grants, the roll was made under.",
+    },
+    "turn": {
+        "type": "object",
+        "description": "SPEC A-3: the scene and turn the roll or change was made in, "
+        "with the turn's warnings.",
+    },
+    "fair": {
+        "type": "object",
+        "description": "SPEC F-6: the provably fair dice the roll drew: algorithm "
+        "(hmac-sha256-v1), the seed's commitment, the client seed, the nonce "
+        "(a follow-up's own record is in its last ``rerolls`` element).",
+        "required": ["algorithm", "commitment", "client_seed", "nonce"],
+        "properties": {
+            "algorithm": {"type": "string"},
+            "commitment": {"type": "string"},
+            "client_seed": {"type": "string"},
+            "nonce": {"type": "integer"},
+        },
+    },
+    "exchange": {
+        "type": "object",
+        "description": "The combat chain (V20-17, T-4, T-5): the attacker, the target "
+        "and where the exchange stands.",
+    },
 }
 
 # OpenAPI links: what an answer leads to (a client, and schemathesis' stateful tests, follow them).
@@ -238,39 +273,78 @@ _CHARACTER = {"chronicle_id": "$response.body#/chronicle", "character_id": "$res
 _ENTRY = {"chronicle_id": "$response.body#/entry/chronicle", "seq": "$response.body#/entry/seq"}
 LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
     ("create_chronicle", "201"): {
-        "AddCharacter": {"operationId": "add_character", "parameters": {"chronicle_id": "$response.body#/chronicle/id"},
-                         "description": "Add a character to the new chronicle (with its token)."},
+        "AddCharacter": {
+            "operationId": "add_character",
+            "parameters": {"chronicle_id": "$response.body#/chronicle/id"},
+            "description": "Add a character to the new chronicle (with its token).",
+        },
     },
     ("add_character", "201"): {
         "Roll": {"operationId": "roll", "parameters": _CHARACTER, "description": "Roll for the character."},
-        "Adjust": {"operationId": "adjust", "parameters": _CHARACTER, "description": "A change on its sheet."},
-        "EditCharacter": {"operationId": "edit_character", "parameters": _CHARACTER, "description": "Edit its sheet."},
+        "Adjust": {
+            "operationId": "adjust",
+            "parameters": _CHARACTER,
+            "description": "A change on its sheet.",
+        },
+        "EditCharacter": {
+            "operationId": "edit_character",
+            "parameters": _CHARACTER,
+            "description": "Edit its sheet.",
+        },
     },
     ("roll", "201"): {
-        "Reroll": {"operationId": "reroll", "parameters": _ENTRY, "description": "Follow the roll up (V5-8)."},
-        "LogEntry": {"operationId": "log_entry", "parameters": _ENTRY, "description": "The roll's log entry."},
+        "Reroll": {
+            "operationId": "reroll",
+            "parameters": _ENTRY,
+            "description": "Follow the roll up (V5-8).",
+        },
+        "LogEntry": {
+            "operationId": "log_entry",
+            "parameters": _ENTRY,
+            "description": "The roll's log entry.",
+        },
     },
 }
 
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
-    ChronicleView, MemberView, Created, Joined, Actor, CharacterView, RollEntry, AdjustEntry, OtherEntry, RollAnswer,
-    AskAnswer, LogPage, RevealAnswer, CharacterList,
+    ChronicleView,
+    MemberView,
+    Created,
+    Joined,
+    Actor,
+    CharacterView,
+    RollEntry,
+    AdjustEntry,
+    OtherEntry,
+    RollAnswer,
+    AskAnswer,
+    LogPage,
+    RevealAnswer,
+    CharacterList,
 )
 
 
 # --- examples of each system's common rolls, shown by /docs (``openapi_examples`` of the bodies) -----
 
+
 def _examples(group: str, wrap: str) -> dict[str, dict[str, Any]]:
-    return {key: {"summary": example.summary, "value": {wrap: example.value}}
-            for given in EXAMPLES.values() for key, example in getattr(given, group).items()}
+    return {
+        key: {"summary": example.summary, "value": {wrap: example.value}}
+        for given in EXAMPLES.values()
+        for key, example in getattr(given, group).items()
+    }
 
 
 ROLL_EXAMPLES = _examples("actions", "action")
 FOLLOWUP_EXAMPLES = _examples("followups", "action")
 CHANGE_EXAMPLES = _examples("changes", "change")
-CHARACTER_EXAMPLES = {f"{system}_sheet": {"summary": given.sheet.summary,
-                                          "value": {"name": given.sheet.value["name"], "sheet": given.sheet.value}}
-                      for system, given in EXAMPLES.items()}
+CHARACTER_EXAMPLES = {
+    f"{system}_sheet": {
+        "summary": given.sheet.summary,
+        "value": {"name": given.sheet.value["name"], "sheet": given.sheet.value},
+    }
+    for system, given in EXAMPLES.items()
+}
 
 
 def _schema_examples(components: dict[str, dict]) -> None:
@@ -296,14 +370,24 @@ def _edges(components: dict[str, dict]) -> None:
             for name in play_authority.edge_fields(system, kind):
                 if name != play_authority.HIDDEN and name not in properties:
                     properties[name] = {k: v for k, v in action["properties"][name].items() if k != "default"}
-        properties[play_authority.HIDDEN] = {"type": "boolean", "title": "Hidden", "description": "A hidden roll."}
+        properties[play_authority.HIDDEN] = {
+            "type": "boolean",
+            "title": "Hidden",
+            "description": "A hidden roll.",
+        }
         components[f"{t}Edges"] = {
-            "type": "object", "title": f"{t}Edges", "properties": properties, "additionalProperties": False,
+            "type": "object",
+            "title": f"{t}Edges",
+            "properties": properties,
+            "additionalProperties": False,
             "description": f"SPEC A-1: what the Storyteller sets on a {t} roll; each value is checked by the "
-                           "field of the roll's own action (an edge the action lacks is refused: not_an_edge)."}
+            "field of the roll's own action (an edge the action lacks is refused: not_an_edge).",
+        }
         names.append(f"{t}Edges")
-    components["Edges"] = {"anyOf": [{"$ref": REF.format(model=name)} for name in names],
-                           "description": "The edges of the chronicle's system (SPEC A-1)."}
+    components["Edges"] = {
+        "anyOf": [{"$ref": REF.format(model=name)} for name in names],
+        "description": "The edges of the chronicle's system (SPEC A-1).",
+    }
 
 
 def json_response(name: str, description: str) -> dict[str, Any]:
@@ -343,12 +427,17 @@ def plain_text(value: Any) -> Any:
         return [plain_text(inner) for inner in value]
     if not isinstance(value, dict):
         return value
-    out = {key: (inner if key in ("example", "examples", "default", "const", "enum") else plain_text(inner))
-           for key, inner in value.items()}
+    out = {
+        key: (inner if key in ("example", "examples", "default", "const", "enum") else plain_text(inner))
+        for key, inner in value.items()
+    }
     if out.get("type") == "string" and not {"pattern", "enum", "const", "format"} & out.keys():
         out["pattern"] = TEXT_PATTERN
-    if out.get("type") == "object" and isinstance(out.get("additionalProperties"), dict) \
-            and "propertyNames" not in out:
+    if (
+        out.get("type") == "object"
+        and isinstance(out.get("additionalProperties"), dict)
+        and "propertyNames" not in out
+    ):
         out["propertyNames"] = {"pattern": TEXT_PATTERN}
     return out
 
@@ -375,17 +464,20 @@ def install(document: dict[str, Any]) -> dict[str, Any]:
                 parameter["schema"] = plain_text(parameter.get("schema", {}))
                 if parameter.get("in") == "header" and parameter.get("name") == "Idempotency-Key":
                     _ascii_key(parameter)
-            if "application/json" in (operation.get("requestBody") or {}).get("content", {}) \
-                    or any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+            if "application/json" in (operation.get("requestBody") or {}).get("content", {}) or any(
+                p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])
+            ):
                 operation.setdefault("responses", {}).setdefault("400", BAD_REQUEST)
     return document
 
 
 # Every JSON operation may answer 400 (issue 31 point 17): a body that is not JSON (body_not_json,
 # ``server/hygiene.py``) or an Idempotency-Key outside its rule (idempotency_key_invalid).
-BAD_REQUEST = {"description": "Bad Request: the body is not JSON (`body_not_json`) or the Idempotency-Key is "
-                              "not 1 to 255 printable ASCII characters (`idempotency_key_invalid`).",
-               "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+BAD_REQUEST = {
+    "description": "Bad Request: the body is not JSON (`body_not_json`) or the Idempotency-Key is "
+    "not 1 to 255 printable ASCII characters (`idempotency_key_invalid`).",
+    "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+}
 
 
 def _ascii_key(parameter: dict[str, Any]) -> None:

@@ -80,7 +80,9 @@ class Presence:
                 await asyncio.to_thread(tx.run, db, lambda session: self._apply(session, changes, refresh))
                 self.writes += 1
             except Exception:
-                logger.exception("rollbook: writing who is at the table failed (the next heartbeat tries again)")
+                logger.exception(
+                    "rollbook: writing who is at the table failed (the next heartbeat tries again)"
+                )
                 for key, present in changes.items():
                     self.changes.setdefault(key, present)  # unless a newer change came meanwhile
                 return

@@ -13,7 +13,6 @@ msgid), used here with ``action`` naming what was refused.
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from rollbook.i18n import N_, normalize, translate
@@ -23,7 +22,9 @@ from rollbook.rules.base import RuleError
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 SERVER_MESSAGES: dict[str, str] = {
-    "unauthorized": N_("A bearer token is needed: send it as 'Authorization: Bearer TOKEN' (or the rollbook_token cookie)."),
+    "unauthorized": N_(
+        "A bearer token is needed: send it as 'Authorization: Bearer TOKEN' (or the rollbook_token cookie)."
+    ),
     "token_invalid": N_("This token does not open any chronicle."),
     "wrong_chronicle": N_("Your token belongs to another chronicle."),
     "not_your_character": N_("You act only for your own characters."),
@@ -35,13 +36,19 @@ SERVER_MESSAGES: dict[str, str] = {
     "member_not_found": N_("No member {member} in this chronicle."),
     "entry_not_found": N_("No log entry {seq} in this chronicle."),
     "invitation_invalid": N_("This invitation code opens no chronicle."),
-    "faces_not_allowed": N_("An online roll never takes faces from the client: the server rolls the dice ({field})."),
+    "faces_not_allowed": N_(
+        "An online roll never takes faces from the client: the server rolls the dice ({field})."
+    ),
     "not_hidden": N_("Entry {seq} is not a hidden roll."),
     "already_revealed": N_("Entry {seq} was already revealed by entry {by}."),
     "not_a_roll": N_("Entry {seq} is not a roll."),
     "roll_finished": N_("Entry {seq} was followed up by entry {by}: follow up the latest receipt."),
-    "version_conflict": N_("The sheet changed meanwhile (version {current}, not {given}): reload it and try again."),
-    "edit_conflict": N_("{field} was changed meanwhile by someone else: reload the sheet to see it, then change it again."),
+    "version_conflict": N_(
+        "The sheet changed meanwhile (version {current}, not {given}): reload it and try again."
+    ),
+    "edit_conflict": N_(
+        "{field} was changed meanwhile by someone else: reload the sheet to see it, then change it again."
+    ),
     "sheet_changed": N_("The sheet changed meanwhile: try again."),
     "busy": N_("The chronicle is busy: try again."),
     "idempotency_key_reused": N_("This Idempotency-Key was already used with another request."),
@@ -175,8 +182,9 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def problem_body(status: int, code: str, lang: str, params: dict[str, Any] | None = None,
-                 instance: str | None = None) -> dict[str, Any]:
+def problem_body(
+    status: int, code: str, lang: str, params: dict[str, Any] | None = None, instance: str | None = None
+) -> dict[str, Any]:
     params = _clean(params or {})
     instance = _clean(instance)
     body: dict[str, Any] = {

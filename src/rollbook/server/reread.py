@@ -45,6 +45,9 @@ class ReadAgain:
         except Exception as error:
             if started or not lost_connection(error):
                 raise
-            log.warning("rollbook: %s %s met an ended database connection: read again",
-                        scope["method"], scope.get("path"))
+            log.warning(
+                "rollbook: %s %s met an ended database connection: read again",
+                scope["method"],
+                scope.get("path"),
+            )
             await self.app(scope, replaying(b"", receive), send)  # a read's body is empty

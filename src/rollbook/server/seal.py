@@ -99,7 +99,9 @@ _NONCE_BYTES = 12
 
 def _scrypt_key(secret: str) -> bytes:
     """The v2 key of a secret, derived (slow on purpose: call ``_v2_key``, which keeps it)."""
-    return Scrypt(salt=SCRYPT_SALT, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P).derive(secret.encode("utf-8"))
+    return Scrypt(salt=SCRYPT_SALT, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P).derive(
+        secret.encode("utf-8")
+    )
 
 
 KEPT_KEYS = 4  # derived keys kept: a few secrets at most (the key file replaced is another secret)
@@ -124,7 +126,9 @@ def _v2_key(secret: str) -> bytes:
             key = _scrypt_key(secret)
             derivations += 1
             while len(_v2_keys) >= KEPT_KEYS:
-                del _v2_keys[next(iter(_v2_keys))]  # the oldest secret's key (it derives again if it comes back)
+                del _v2_keys[
+                    next(iter(_v2_keys))
+                ]  # the oldest secret's key (it derives again if it comes back)
             _v2_keys[secret] = key
     return key
 
@@ -160,6 +164,7 @@ def unseal(stored: str, chronicle_id: int, commitment: str, secret: str | None =
     raw = base64.b64decode(body)
     try:
         return AESGCM(derive(secret or operator_secret())).decrypt(
-            raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _context(chronicle_id, commitment))
+            raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _context(chronicle_id, commitment)
+        )
     except InvalidTag:
         raise SecretKeyError("the operator's secret does not open this chronicle's server seed") from None

@@ -21,10 +21,10 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from rollbook.settings import ServeSettings, SettingsError, load
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.seal import operator_secret
+from rollbook.settings import ServeSettings, SettingsError, load
 
 SETTINGS_VARIABLE = "ROLLBOOK_SERVE_SETTINGS"  # parent to workers only: settings.ServeSettings
 GRACEFUL_SHUTDOWN_SECONDS = 3  # live feeds stream until their client leaves: this long to end on SIGTERM
@@ -61,19 +61,31 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
 
 def run(target: FastAPI | str, *, host: str, port: int, log_level: str, workers: int = 1) -> None:
     """Serve ``app_for``'s answer until SIGINT or SIGTERM."""
-    options = {"host": host, "port": port, "log_level": log_level, "http": NoDelayH11Protocol,
-               "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS}
+    options = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "http": NoDelayH11Protocol,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+    }
     if workers == 1:
         uvicorn.run(target, **options)
     else:
-        uvicorn.run(target, factory=True, workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
-                    **options)
+        uvicorn.run(
+            target,
+            factory=True,
+            workers=workers,
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+            **options,
+        )
 
 
 def worker_app() -> FastAPI:
     """The app of one of the worker processes (uvicorn calls it in each)."""
     given = load()
     if given.serve_settings is None:
-        raise SettingsError(f"{SETTINGS_VARIABLE} is not set: the parent `rollbook serve --workers N` sets it")
+        raise SettingsError(
+            f"{SETTINGS_VARIABLE} is not set: the parent `rollbook serve --workers N` sets it"
+        )
     serve = given.serve_settings
     return create_app(serve.url, migrate=False, threads=serve.threads)

@@ -27,8 +27,15 @@ def _entries_after(db, member: Member, after: int) -> list[dict]:
         return log_cases.entries_after(session, member, after, BATCH)
 
 
-def entry_feed(hub: Hub, db, member: Member, after: int, *, tokens: Iterable[str | None] = (),
-               idle_timeout: float | None = None) -> AsyncIterator[Entry | End]:
+def entry_feed(
+    hub: Hub,
+    db,
+    member: Member,
+    after: int,
+    *,
+    tokens: Iterable[str | None] = (),
+    idle_timeout: float | None = None,
+) -> AsyncIterator[Entry | End]:
     """``Entry`` for each entry after ``after``, as this member may see it, then each new one as it
     is committed (from the feed's queue in ``hub``); ``End`` last if the member's token stops
     opening the chronicle (nothing more once the hub has ended the feed: what was queued before its
@@ -96,5 +103,6 @@ async def _with_retry(events: AsyncIterator[ServerSentEvent]) -> AsyncIterator[S
 
 def event_stream(events: AsyncIterator[ServerSentEvent]) -> EventSourceResponse:
     """``text/event-stream``: the reconnection delay, then ``events``; a keep-alive comment every 15 s."""
-    return EventSourceResponse(_with_retry(events), sep="\n", ping=KEEP_ALIVE_SECONDS,
-                               headers={"Cache-Control": "no-cache"})
+    return EventSourceResponse(
+        _with_retry(events), sep="\n", ping=KEEP_ALIVE_SECONDS, headers={"Cache-Control": "no-cache"}
+    )

@@ -19,11 +19,12 @@ from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 from rollbook.server.tx import StaleSheet, now
 
-
 _CHARACTERS = Character.__table__
-_SAVE_SHEET = (update(_CHARACTERS)
-               .where(_CHARACTERS.c.id == bindparam("character"), _CHARACTERS.c.version == bindparam("seen"))
-               .values(sheet=bindparam("new_sheet"), version=bindparam("new_version"), updated_at=bindparam("stamp")))
+_SAVE_SHEET = (
+    update(_CHARACTERS)
+    .where(_CHARACTERS.c.id == bindparam("character"), _CHARACTERS.c.version == bindparam("seen"))
+    .values(sheet=bindparam("new_sheet"), version=bindparam("new_version"), updated_at=bindparam("stamp"))
+)
 
 
 def save_sheet(session: Session, character: Character, sheet: dict) -> None:
@@ -31,9 +32,16 @@ def save_sheet(session: Session, character: Character, sheet: dict) -> None:
     character (the session's own object) holds the stored values after it."""
     sheet = plain(sheet)
     stamp = now()
-    changed = session.execute(_SAVE_SHEET, {
-        "character": character.id, "seen": character.version, "new_sheet": sheet,
-        "new_version": character.version + 1, "stamp": stamp}).rowcount
+    changed = session.execute(
+        _SAVE_SHEET,
+        {
+            "character": character.id,
+            "seen": character.version,
+            "new_sheet": sheet,
+            "new_version": character.version + 1,
+            "stamp": stamp,
+        },
+    ).rowcount
     if changed != 1:
         raise StaleSheet(character.id)
     set_committed_value(character, "sheet", sheet)
@@ -49,8 +57,12 @@ def sheet_changed(character: Character, sheet: dict) -> bool:
 
 
 _LOG = LogEntry.__table__
-_LAST_ENTRY = (select(_LOG.c.seq, _LOG.c.entry_hash).where(_LOG.c.chronicle_id == bindparam("chronicle"))
-               .order_by(_LOG.c.seq.desc()).limit(1))
+_LAST_ENTRY = (
+    select(_LOG.c.seq, _LOG.c.entry_hash)
+    .where(_LOG.c.chronicle_id == bindparam("chronicle"))
+    .order_by(_LOG.c.seq.desc())
+    .limit(1)
+)
 _INSERT_ENTRY = _LOG.insert().returning(_LOG.c.id)
 
 
@@ -79,12 +91,23 @@ class AppendedEntry:
 def log_head(session: Session, chronicle_id: int) -> dict:
     """``{"seq", "entry_hash"}`` of the chronicle's last entry (seq 0 and the genesis hash when empty)."""
     last = session.execute(_LAST_ENTRY, {"chronicle": chronicle_id}).first()
-    return {"seq": last.seq, "entry_hash": last.entry_hash} if last else {"seq": 0, "entry_hash": GENESIS_HASH}
+    return (
+        {"seq": last.seq, "entry_hash": last.entry_hash} if last else {"seq": 0, "entry_hash": GENESIS_HASH}
+    )
 
 
-def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: dict, visibility: str,
-                 receipt: dict, character_id: int | None = None, refers_to: int | None = None,
-                 effects: list | None = None) -> AppendedEntry:
+def append_entry(
+    session: Session,
+    chronicle: Chronicle,
+    *,
+    kind: str,
+    actor: dict,
+    visibility: str,
+    receipt: dict,
+    character_id: int | None = None,
+    refers_to: int | None = None,
+    effects: list | None = None,
+) -> AppendedEntry:
     """Append one entry to a chronicle's log. The caller holds the chronicle's lock."""
     head = log_head(session, chronicle.id)
     seq = head["seq"] + 1
@@ -93,13 +116,32 @@ def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: di
     actor = plain(actor)
     receipt = plain(receipt)
     effects = plain(list(effects or []))
-    digest = entry_hash(chronicle=chronicle.id, seq=seq, prev_hash=prev_hash, created_at=created_at, kind=kind,
-                        actor=actor, visibility=visibility, receipt=receipt, character=character_id,
-                        refers_to=refers_to, effects=effects)  # every exported field (chain.py)
+    digest = entry_hash(
+        chronicle=chronicle.id,
+        seq=seq,
+        prev_hash=prev_hash,
+        created_at=created_at,
+        kind=kind,
+        actor=actor,
+        visibility=visibility,
+        receipt=receipt,
+        character=character_id,
+        refers_to=refers_to,
+        effects=effects,
+    )  # every exported field (chain.py)
     values = dict(
-        chronicle_id=chronicle.id, seq=seq, prev_hash=prev_hash, entry_hash=digest, created_at=created_at,
-        kind=kind, actor=actor, visibility=visibility, receipt=receipt, character_id=character_id,
-        refers_to=refers_to, effects=effects,
+        chronicle_id=chronicle.id,
+        seq=seq,
+        prev_hash=prev_hash,
+        entry_hash=digest,
+        created_at=created_at,
+        kind=kind,
+        actor=actor,
+        visibility=visibility,
+        receipt=receipt,
+        character_id=character_id,
+        refers_to=refers_to,
+        effects=effects,
     )
     # An append-only row: one INSERT … RETURNING id, without the unit of work (whose flush costs a
     # large share of a roll's CPU for a row nothing changes later). What the ORM holds pending goes first.
@@ -112,5 +154,9 @@ def append_entry(session: Session, chronicle: Chronicle, *, kind: str, actor: di
 
 def actor_of(member: Member, character: Character | None = None) -> dict:
     """Who acted, as the log records it."""
-    return {"member": member.id, "name": member.name, "role": member.role,
-            "character": character.id if character is not None else None}
+    return {
+        "member": member.id,
+        "name": member.name,
+        "role": member.role,
+        "character": character.id if character is not None else None,
+    }

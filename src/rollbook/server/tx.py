@@ -34,7 +34,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, delete, select, update
@@ -59,8 +59,14 @@ ATTEMPTS = 6
 RETRY_SQLSTATES = ("40001", "40P01", "55P03")  # serialization failure, deadlock, lock not available
 UNIQUE_VIOLATION = "23505"
 # The unique constraints that settle a race (the loser retries and finds the winner's row).
-RACE_CONSTRAINTS = frozenset({"uq_idempotency_keys_scope_key", "uq_log_entries_chronicle_seq", "uq_grants_ask_id",
-                              "uq_member_tokens_token_hash"})
+RACE_CONSTRAINTS = frozenset(
+    {
+        "uq_idempotency_keys_scope_key",
+        "uq_log_entries_chronicle_seq",
+        "uq_grants_ask_id",
+        "uq_member_tokens_token_hash",
+    }
+)
 RECORD_TTL = timedelta(days=1)
 PENDING = 0  # a claimed record's status until the work's response is stored (never committed so)
 SECRET_FIELDS = ("token", "invitation")
@@ -69,7 +75,7 @@ SWEEP_ONE_IN = 64
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class StaleSheet(Exception):
@@ -92,6 +98,7 @@ def lost_connection(error: BaseException) -> bool:
 
 def _before_commit(work: Callable[[Session], T]) -> Callable[[Session], T]:
     """``work``, with a lost connection during it raised as ``ConnectionLost``."""
+
     def guarded(session: Session) -> T:
         try:
             return work(session)
@@ -138,7 +145,7 @@ def run(db, work: Callable[[Session], T], *, attempts: int = ATTEMPTS) -> T:
     for attempt in range(attempts):
         try:
             return db.run_write(work)
-        except Exception as error:  # noqa: BLE001 - filtered just below
+        except Exception as error:
             _lost_race(error, attempt, attempts)
             time.sleep(_backoff(attempt))
     raise ProblemError(409, "busy")  # pragma: no cover
@@ -149,8 +156,11 @@ def _lost_race(error: Exception, attempt: int, attempts: int) -> None:
     attempt) otherwise. Must be called from an ``except`` block."""
     if not retryable(error):
         if isinstance(error, IntegrityError):
-            log.error("rollbook: integrity error (not a race): sqlstate=%s constraint=%s",
-                      _sqlstate(error), _constraint(error))
+            log.error(
+                "rollbook: integrity error (not a race): sqlstate=%s constraint=%s",
+                _sqlstate(error),
+                _constraint(error),
+            )
         raise error
     if attempt == attempts - 1:
         if isinstance(error, ConnectionLost):  # the database stays out of reach: its error (500)
@@ -177,8 +187,15 @@ def check_key(key: str | None, *, min_length: int = 1) -> None:
 Scope = str | Callable[[Session], str]
 
 
-def idempotent(db, *, scope: Scope, key: str | None, request_fingerprint: str,
-               work: Callable[[Session], tuple[int, dict]], min_key_length: int = 1) -> tuple[int, dict, bool]:
+def idempotent(
+    db,
+    *,
+    scope: Scope,
+    key: str | None,
+    request_fingerprint: str,
+    work: Callable[[Session], tuple[int, dict]],
+    min_key_length: int = 1,
+) -> tuple[int, dict, bool]:
     """Exactly-once execution of a state-changing request: ``(status, body, replayed)``.
 
     With a key, the key is claimed before the work, in the same transaction, and the response is
@@ -195,7 +212,7 @@ def idempotent(db, *, scope: Scope, key: str | None, request_fingerprint: str,
     if _sweep_due(key, result):
         try:
             sweep(db)
-        except Exception:  # noqa: BLE001 - a sweep is housekeeping: the next one will do
+        except Exception:
             log.warning("rollbook: sweeping expired idempotency records failed", exc_info=True)
     return result
 
@@ -210,18 +227,25 @@ def _sweep_due(key: str | None, result: tuple[int, dict, bool]) -> bool:
     return key is not None and not result[2] and next(_stored) % SWEEP_ONE_IN == 0
 
 
-def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callable[[Session], tuple[int, dict]],
-          min_key_length: int) -> Callable[[Session], tuple[int, dict, bool]]:
+def _once(
+    scope: Scope,
+    key: str | None,
+    request_fingerprint: str,
+    work: Callable[[Session], tuple[int, dict]],
+    min_key_length: int,
+) -> Callable[[Session], tuple[int, dict, bool]]:
     """The transaction's work: without a key ``work`` alone; with one, claim the key first (or find
     the stored response), then ``work``, then store its response. A ``scope`` found in the
     transaction is found first, then the key is checked."""
     if callable(scope):
+
         def scoped(session: Session) -> tuple[int, dict, bool]:
             return _once(scope(session), key, request_fingerprint, work, min_key_length)(session)
 
         return scoped
     check_key(key, min_length=min_key_length)
     if key is None:
+
         def alone(session: Session) -> tuple[int, dict, bool]:
             status, body = work(session)
             return status, body, False
@@ -231,12 +255,14 @@ def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callabl
     context = f"{scope}\n{key_hash}\n{request_fingerprint}".encode()
 
     def attempt(session: Session) -> tuple[int, dict, bool]:
-        stamp = datetime.now(timezone.utc)
-        claimed = _claim(session, scope, key_hash, request_fingerprint, auth.stamp(stamp),
-                         auth.stamp(stamp + RECORD_TTL))
+        stamp = datetime.now(UTC)
+        claimed = _claim(
+            session, scope, key_hash, request_fingerprint, auth.stamp(stamp), auth.stamp(stamp + RECORD_TTL)
+        )
         if claimed is None:
             stored = session.scalars(
-                select(IdempotencyRecord).where(IdempotencyRecord.scope == scope, IdempotencyRecord.key_hash == key_hash)
+                select(IdempotencyRecord)
+                .where(IdempotencyRecord.scope == scope, IdempotencyRecord.key_hash == key_hash)
                 .execution_options(populate_existing=True)
             ).one()
             if not hmac.compare_digest(stored.fingerprint, request_fingerprint):
@@ -245,9 +271,14 @@ def _once(scope: Scope, key: str | None, request_fingerprint: str, work: Callabl
                 raise ProblemError(409, "busy")
             return stored.status, _open(json.loads(stored.body), key, context), True
         status, body = work(session)
-        session.execute(_STORE_RESPONSE, {
-            "claimed": claimed, "answer_status": status,
-            "answer_body": json.dumps(_close(body, key, context), ensure_ascii=False)})
+        session.execute(
+            _STORE_RESPONSE,
+            {
+                "claimed": claimed,
+                "answer_status": status,
+                "answer_body": json.dumps(_close(body, key, context), ensure_ascii=False),
+            },
+        )
         return status, body, False
 
     return attempt
@@ -257,29 +288,52 @@ _KEYS = IdempotencyRecord.__table__
 
 
 def _claim_statement(insert):
-    statement = insert(_KEYS).values(scope=bindparam("scope"), key_hash=bindparam("key_hash"),
-                                     fingerprint=bindparam("fingerprint"), status=PENDING, body="",
-                                     created_at=bindparam("stamp"), expires_at=bindparam("expires_at"))
+    statement = insert(_KEYS).values(
+        scope=bindparam("scope"),
+        key_hash=bindparam("key_hash"),
+        fingerprint=bindparam("fingerprint"),
+        status=PENDING,
+        body="",
+        created_at=bindparam("stamp"),
+        expires_at=bindparam("expires_at"),
+    )
     return statement.on_conflict_do_update(
         index_elements=[_KEYS.c.scope, _KEYS.c.key_hash],
-        set_={"fingerprint": statement.excluded.fingerprint, "status": PENDING, "body": "",
-              "created_at": statement.excluded.created_at, "expires_at": statement.excluded.expires_at},
+        set_={
+            "fingerprint": statement.excluded.fingerprint,
+            "status": PENDING,
+            "body": "",
+            "created_at": statement.excluded.created_at,
+            "expires_at": statement.excluded.expires_at,
+        },
         where=_KEYS.c.expires_at <= bindparam("stamp"),
     ).returning(_KEYS.c.id)
 
 
 _CLAIMS = {"postgresql": _claim_statement(pg_insert), "sqlite": _claim_statement(sqlite_insert)}
-_STORE_RESPONSE = (update(_KEYS).where(_KEYS.c.id == bindparam("claimed"))
-                   .values(status=bindparam("answer_status"), body=bindparam("answer_body")))
+_STORE_RESPONSE = (
+    update(_KEYS)
+    .where(_KEYS.c.id == bindparam("claimed"))
+    .values(status=bindparam("answer_status"), body=bindparam("answer_body"))
+)
 
 
-def _claim(session: Session, scope: str, key_hash: str, request_fingerprint: str, stamp: str,
-           expires_at: str) -> int | None:
+def _claim(
+    session: Session, scope: str, key_hash: str, request_fingerprint: str, stamp: str, expires_at: str
+) -> int | None:
     """Insert the key's record (pending); an expired record with the key is taken over. The id, or
     None when a live record holds the key (PostgreSQL waits here for a concurrent claim to end)."""
     claim = _CLAIMS[session.get_bind().dialect.name]
-    return session.execute(claim, {"scope": scope, "key_hash": key_hash, "fingerprint": request_fingerprint,
-                                   "stamp": stamp, "expires_at": expires_at}).scalar()
+    return session.execute(
+        claim,
+        {
+            "scope": scope,
+            "key_hash": key_hash,
+            "fingerprint": request_fingerprint,
+            "stamp": stamp,
+            "expires_at": expires_at,
+        },
+    ).scalar()
 
 
 def sweep(db, *, at: str | None = None) -> int:
@@ -290,7 +344,8 @@ def sweep(db, *, at: str | None = None) -> int:
 def _sweep_work(moment: str) -> Callable[[Session], int]:
     def work(session: Session) -> int:
         return session.execute(
-            delete(IdempotencyRecord).where(IdempotencyRecord.expires_at <= moment)
+            delete(IdempotencyRecord)
+            .where(IdempotencyRecord.expires_at <= moment)
             .execution_options(synchronize_session=False)
         ).rowcount
 

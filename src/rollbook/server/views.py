@@ -21,17 +21,43 @@ from sqlalchemy.orm import Session
 from rollbook.server.access import STORYTELLER, may_open
 from rollbook.server.models import Character, Chronicle, LogEntry, Member
 
-
 # Each view's keys, in order, and the row attribute each one reads.
-CHRONICLE_FIELDS = {name: name for name in ("id", "name", "system", "mode", "language", "difficulty", "table_rules",
-                                             "created_at")}
-MEMBER_FIELDS = {"id": "id", "chronicle": "chronicle_id", "name": "name", "role": "role", "created_at": "created_at"}
-CHARACTER_FIELDS = {"id": "id", "chronicle": "chronicle_id", "owner": "owner_id", "name": "name", "sheet": "sheet",
-                    "version": "version", "difficulty": "difficulty", "created_at": "created_at",
-                    "updated_at": "updated_at"}
-ENTRY_FIELDS = {"chronicle": "chronicle_id", "seq": "seq", "prev_hash": "prev_hash", "entry_hash": "entry_hash",
-                "created_at": "created_at", "kind": "kind", "actor": "actor", "visibility": "visibility",
-                "receipt": "receipt", "character": "character_id", "refers_to": "refers_to", "effects": "effects"}
+CHRONICLE_FIELDS = {
+    name: name
+    for name in ("id", "name", "system", "mode", "language", "difficulty", "table_rules", "created_at")
+}
+MEMBER_FIELDS = {
+    "id": "id",
+    "chronicle": "chronicle_id",
+    "name": "name",
+    "role": "role",
+    "created_at": "created_at",
+}
+CHARACTER_FIELDS = {
+    "id": "id",
+    "chronicle": "chronicle_id",
+    "owner": "owner_id",
+    "name": "name",
+    "sheet": "sheet",
+    "version": "version",
+    "difficulty": "difficulty",
+    "created_at": "created_at",
+    "updated_at": "updated_at",
+}
+ENTRY_FIELDS = {
+    "chronicle": "chronicle_id",
+    "seq": "seq",
+    "prev_hash": "prev_hash",
+    "entry_hash": "entry_hash",
+    "created_at": "created_at",
+    "kind": "kind",
+    "actor": "actor",
+    "visibility": "visibility",
+    "receipt": "receipt",
+    "character": "character_id",
+    "refers_to": "refers_to",
+    "effects": "effects",
+}
 
 
 def _row(row, fields: dict[str, str]) -> dict:
@@ -56,8 +82,11 @@ def roster_view(character: Character, member: Member) -> dict:
     opens = may_open(member, character)
     view = character_view(character)
     # a homebrew trait's name as typed (the sheet's ``names``): every member reads it in the receipts
-    view.update(sheet=character.sheet if opens else None, may_open=opens,
-                trait_names=dict((character.sheet or {}).get("names") or {}))
+    view.update(
+        sheet=character.sheet if opens else None,
+        may_open=opens,
+        trait_names=dict((character.sheet or {}).get("names") or {}),
+    )
     return view
 
 
@@ -108,9 +137,9 @@ def follow_ups(session: Session, chronicle_id: int, kind: str, seqs: list[int]) 
     if not seqs:
         return {}
     rows = session.execute(
-        select(LogEntry.refers_to, func.min(LogEntry.seq)).where(
-            LogEntry.chronicle_id == chronicle_id, LogEntry.kind == kind, LogEntry.refers_to.in_(seqs)
-        ).group_by(LogEntry.refers_to)
+        select(LogEntry.refers_to, func.min(LogEntry.seq))
+        .where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == kind, LogEntry.refers_to.in_(seqs))
+        .group_by(LogEntry.refers_to)
     )
     return {refers: by for refers, by in rows}
 

@@ -97,7 +97,7 @@ class BatchWriter:
                 _run_works(session, batch)
                 touched = set(session.info.get("chronicles", ()))
                 revoked = set(session.info.get("revoked", ()))
-        except BaseException as error:  # noqa: BLE001 - the work (alone), BEGIN or COMMIT failed: nothing was kept
+        except BaseException as error:
             _fail_all(batch, error)
             touched, revoked = set(), set()
         self.batches += 1
@@ -126,7 +126,7 @@ def _run_works(session: Session, batch: list[_Write]) -> None:
         try:
             with session.begin_nested():
                 item.result = item.work(session)
-        except BaseException as error:  # noqa: BLE001 - handed to its caller
+        except BaseException as error:
             item.error = error
             session.info["chronicles"], session.info["revoked"] = before, revoked_before
             if not session.in_transaction() or not session.get_transaction().is_active:

@@ -19,8 +19,15 @@ SYSTEM = "v20"
 MODE = "strict"  # a solo chronicle plays Strict (V20-5): the scenario's difficulties as written
 
 
-def roll_action(sheet: dict, traits: list[str], difficulty: int, *, specialty: str | None = None,
-                modifier: int = 0, willpower: bool = False) -> dict:
+def roll_action(
+    sheet: dict,
+    traits: list[str],
+    difficulty: int,
+    *,
+    specialty: str | None = None,
+    modifier: int = 0,
+    willpower: bool = False,
+) -> dict:
     """The play action of a roll named by ``traits`` for ``sheet`` (refusals as ``RuleError``)."""
     first = traits[0]
     if first == "willpower" and len(traits) == 1:
@@ -29,12 +36,19 @@ def roll_action(sheet: dict, traits: list[str], difficulty: int, *, specialty: s
         return {"kind": "virtue", "virtue": first, "difficulty": difficulty, "modifier": modifier}
     if first not in ATTRIBUTES:
         raise RuleError("unknown_trait", field="traits", trait=first)
-    action: dict = {"kind": "test", "attribute": first, "difficulty": difficulty, "modifier": modifier,
-                    "willpower": willpower}
+    action: dict = {
+        "kind": "test",
+        "attribute": first,
+        "difficulty": difficulty,
+        "modifier": modifier,
+        "willpower": willpower,
+    }
     if len(traits) == 2:
         second = traits[1]
-        rated = any(second in (sheet.get(group) or {}) or second in standard
-                    for group, (_, standard) in ABILITY_GROUPS.items())
+        rated = any(
+            second in (sheet.get(group) or {}) or second in standard
+            for group, (_, standard) in ABILITY_GROUPS.items()
+        )
         if rated or second not in (sheet.get("disciplines") or {}):
             action["ability"] = second  # an unknown one: play refuses it (unknown_trait)
         else:
@@ -47,8 +61,14 @@ def roll_action(sheet: dict, traits: list[str], difficulty: int, *, specialty: s
 def attack_action(attack: Attack, *, willpower: bool = False, required: int = 1) -> dict:
     """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's.
     ``required``: 1, plus the successes of a dodge against it (``solo.fight``'s Reading)."""
-    return {"kind": "test", "attribute": attack.traits[0], "ability": attack.traits[1],
-            "difficulty": attack.difficulty, "willpower": willpower, "required": required}
+    return {
+        "kind": "test",
+        "attribute": attack.traits[0],
+        "ability": attack.traits[1],
+        "difficulty": attack.difficulty,
+        "willpower": willpower,
+        "required": required,
+    }
 
 
 def preview(sheet: dict, action: dict) -> dict:
@@ -63,7 +83,9 @@ def weapon_of(sheet: dict, attack: Attack) -> dict | None:
     ability = attack.traits[1]
     allowed = play.system_module(SYSTEM).COMBAT_ABILITIES.get(ability)
     if allowed is None:
-        raise RuleError("not_an_attack", ability=ability, abilities=sorted(play.system_module(SYSTEM).COMBAT_ABILITIES))
+        raise RuleError(
+            "not_an_attack", ability=ability, abilities=sorted(play.system_module(SYSTEM).COMBAT_ABILITIES)
+        )
     if attack.weapon is None:
         if "unarmed" not in allowed:
             raise RuleError("weapon_not_the_attacks", weapon="unarmed", ability=ability)

@@ -69,7 +69,9 @@ def _languages(scenario: Scenario, source: Source) -> list:
             if lang in listed and lang not in text:
                 faults.append(source.fault("missing_language", path, language=lang))
             elif lang not in listed and lang in text:
-                faults.append(source.fault("extra_language", path, language=lang, languages=scenario.languages))
+                faults.append(
+                    source.fault("extra_language", path, language=lang, languages=scenario.languages)
+                )
     return faults
 
 
@@ -92,7 +94,9 @@ def _graph(scenario: Scenario, source: Source) -> list:
         for _, goto in passage.links():
             if goto in before:
                 before[goto].append(passage_id)
-    out = _reach([p for p, passage in passages.items() if passage.ending is not None], lambda p: before[p], passages)
+    out = _reach(
+        [p for p, passage in passages.items() if passage.ending is not None], lambda p: before[p], passages
+    )
     for passage_id, passage in passages.items():
         if passage_id in out or passage_id not in reached:
             continue
@@ -145,7 +149,9 @@ def _rolls(scenario: Scenario, source: Source, player: dict | None, npcs: dict[s
             actions.preview(sheet, actions.attack_action(chosen))
             actions.weapon_of(sheet, chosen)
         except RuleError as refused:
-            faults.append(_refused(source, f"{path}.{'weapon' if 'weapon' in refused.code else 'traits'}", refused))
+            faults.append(
+                _refused(source, f"{path}.{'weapon' if 'weapon' in refused.code else 'traits'}", refused)
+            )
 
     for npc_id, npc in scenario.npcs.items():
         attack(npcs.get(npc_id), f"npcs.{npc_id}.attack", npc.attack)
@@ -153,8 +159,14 @@ def _rolls(scenario: Scenario, source: Source, player: dict | None, npcs: dict[s
         base = f"passages.{passage_id}"
         if passage.check is not None:
             check = passage.check
-            roll(player, f"{base}.check", check.traits, check.difficulty, specialty=check.specialty,
-                 modifier=check.modifier)
+            roll(
+                player,
+                f"{base}.check",
+                check.traits,
+                check.difficulty,
+                specialty=check.specialty,
+                modifier=check.modifier,
+            )
         if passage.extended is not None:
             roll(player, f"{base}.extended", passage.extended.traits, passage.extended.difficulty)
         if passage.fight is not None:
@@ -168,13 +180,20 @@ def _rolls(scenario: Scenario, source: Source, player: dict | None, npcs: dict[s
 
 def _flags(scenario: Scenario, source: Source) -> list:
     passages = scenario.passages.items()
-    set_somewhere = {p.sets_flag for _, p in passages} | {c.sets_flag for _, p in passages for c in p.choices or ()}
+    set_somewhere = {p.sets_flag for _, p in passages} | {
+        c.sets_flag for _, p in passages for c in p.choices or ()
+    }
     faults = []
     for passage_id, passage in passages:
         for index, choice in enumerate(passage.choices or ()):
             if choice.requires_flag is not None and choice.requires_flag not in set_somewhere:
-                faults.append(source.fault("flag_never_set", f"passages.{passage_id}.choices.{index}.requires_flag",
-                                           flag=choice.requires_flag))
+                faults.append(
+                    source.fault(
+                        "flag_never_set",
+                        f"passages.{passage_id}.choices.{index}.requires_flag",
+                        flag=choice.requires_flag,
+                    )
+                )
     return faults
 
 

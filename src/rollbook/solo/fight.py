@@ -33,7 +33,7 @@ from rollbook.play.v20_sheet import HEALTH_TRACK
 from rollbook.rules.base import RuleError
 from rollbook.solo import actions
 from rollbook.solo.format import Fight
-from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Done, Roll, Scene
+from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Roll, Scene
 
 DODGE = {"kind": "test", "attribute": "dexterity", "ability": "athletics", "difficulty": 6}
 
@@ -71,8 +71,14 @@ def options(fight: Fight, sheets: dict) -> list[dict]:
         except RuleError:
             continue  # a weapon the character does not carry (their own sheet)
         for npc in standing(fight, sheets):
-            base = {"kind": "attack", "attack": index, "target": npc, "traits": list(attack.traits),
-                    "difficulty": attack.difficulty, "weapon": attack.weapon}
+            base = {
+                "kind": "attack",
+                "attack": index,
+                "target": npc,
+                "traits": list(attack.traits),
+                "difficulty": attack.difficulty,
+                "weapon": attack.weapon,
+            }
             found.append({"id": f"attack:{index}:{npc}", **base, "willpower": False})
             if willpower:
                 found.append({"id": f"attack_wp:{index}:{npc}", **base, "willpower": True})
@@ -109,8 +115,12 @@ def turn(passage_id: str, fight: Fight, npc_attacks: dict, option: dict, sheets:
     dodged = 0
     if option["kind"] == "attack":
         attack = fight.attacks[option["attack"]]
-        done = yield from _exchange(PLAYER, option["target"], actions.attack_action(attack, willpower=option["willpower"]),
-                                    attack.weapon)
+        done = yield from _exchange(
+            PLAYER,
+            option["target"],
+            actions.attack_action(attack, willpower=option["willpower"]),
+            attack.weapon,
+        )
         sheets = done.sheets or sheets
         if not standing(fight, sheets):
             yield Scene("close")
@@ -121,7 +131,9 @@ def turn(passage_id: str, fight: Fight, npc_attacks: dict, option: dict, sheets:
         sheets = done.sheets or sheets
         dodged = max(0, (done.receipt.get("result") or {}).get("successes", 0))
     elif option["kind"] == "heal":
-        done = yield Adjust(PLAYER, {"kind": "spend_blood", "amount": option["amount"], "heal": option["damage_type"]})
+        done = yield Adjust(
+            PLAYER, {"kind": "spend_blood", "amount": option["amount"], "heal": option["damage_type"]}
+        )
         sheets = done.sheets or sheets
     for npc in standing(fight, sheets):
         attack = npc_attacks[npc]

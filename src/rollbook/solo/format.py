@@ -172,7 +172,9 @@ class Passage(Base):
     def _one_body(self) -> Passage:
         given = [name for name in BODIES if getattr(self, name) is not None]
         if len(given) != 1:
-            raise ValueError(f"a passage has exactly one of {', '.join(BODIES)}; found {', '.join(given) or 'none'}")
+            raise ValueError(
+                f"a passage has exactly one of {', '.join(BODIES)}; found {', '.join(given) or 'none'}"
+            )
         return self
 
     @property
@@ -185,9 +187,15 @@ class Passage(Base):
             return [(f"choices.{i}.goto", choice.goto) for i, choice in enumerate(self.choices)]
         if self.check is not None:
             outcomes = self.check.outcomes
-            return [(f"check.outcomes.{name}", getattr(outcomes, name)) for name in Outcomes.model_fields
-                    if getattr(outcomes, name) is not None]
-        for name, fields in (("extended", ("success", "failure", "botch")), ("fight", ("win", "lose", "flee"))):
+            return [
+                (f"check.outcomes.{name}", getattr(outcomes, name))
+                for name in Outcomes.model_fields
+                if getattr(outcomes, name) is not None
+            ]
+        for name, fields in (
+            ("extended", ("success", "failure", "botch")),
+            ("fight", ("win", "lose", "flee")),
+        ):
             body = getattr(self, name)
             if body is not None:
                 return [(f"{name}.{field}", getattr(body, field)) for field in fields if getattr(body, field)]
@@ -217,5 +225,20 @@ def schema() -> dict:
     return Scenario.model_json_schema()
 
 
-__all__ = ["BODIES", "ENDING_KINDS", "LANGUAGES", "UNARMED", "Attack", "Check", "Choice", "Ending", "Extended",
-           "Fight", "Npc", "Outcomes", "Passage", "Scenario", "schema"]
+__all__ = [
+    "BODIES",
+    "ENDING_KINDS",
+    "LANGUAGES",
+    "UNARMED",
+    "Attack",
+    "Check",
+    "Choice",
+    "Ending",
+    "Extended",
+    "Fight",
+    "Npc",
+    "Outcomes",
+    "Passage",
+    "Scenario",
+    "schema",
+]

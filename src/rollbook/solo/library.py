@@ -13,5 +13,8 @@ def shipped() -> dict[str, bytes]:
     folder = files("rollbook.solo").joinpath(FOLDER)
     if not folder.is_dir():
         return {}
-    return {entry.name[: -len(".yaml")]: entry.read_bytes() for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-            if entry.name.endswith(".yaml")}
+    return {
+        entry.name[: -len(".yaml")]: entry.read_bytes()
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".yaml")
+    }

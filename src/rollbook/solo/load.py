@@ -100,8 +100,11 @@ def read(text: str | bytes) -> Source:
         raise Unreadable("scenario_not_yaml", line=0, detail="utf-8") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        raise Unreadable("scenario_not_yaml", line=mark.line + 1 if mark else 0,
-                         detail=str(getattr(error, "problem", "") or error)) from None
+        raise Unreadable(
+            "scenario_not_yaml",
+            line=mark.line + 1 if mark else 0,
+            detail=str(getattr(error, "problem", "") or error),
+        ) from None
     if not isinstance(data, dict):
         raise Unreadable("scenario_not_a_mapping")
     lines: dict[str, int] = {}

@@ -28,7 +28,15 @@ from rollbook.rules.contests import extended as extended_state
 from rollbook.solo import actions, fight
 from rollbook.solo.format import Passage, Scenario
 from rollbook.solo.steps import (
-    PLAYER, SOLO_CHOICE, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll,
+    PLAYER,
+    SOLO_CHOICE,
+    SOLO_PASSAGE,
+    SOLO_START,
+    Adjust,
+    Arrive,
+    Choose,
+    Done,
+    Roll,
 )
 
 
@@ -61,16 +69,23 @@ def replay(entries: Iterable[dict]) -> State:
     for entry in entries:
         kind, receipt = entry.get("kind"), entry.get("receipt") or {}
         if kind == SOLO_START:
-            values.update(scenario=receipt.get("scenario"), digest=receipt.get("digest"),
-                          player=receipt.get("player"), npcs=dict(receipt.get("npcs") or {}))
+            values.update(
+                scenario=receipt.get("scenario"),
+                digest=receipt.get("digest"),
+                player=receipt.get("player"),
+                npcs=dict(receipt.get("npcs") or {}),
+            )
         elif kind == SOLO_PASSAGE:
             flags.update(receipt.get("flags") or ())
             values.update(passage=receipt.get("passage"), ending=receipt.get("ending"), turns=0)
             results = []
         elif kind == SOLO_CHOICE:
             values.update(turns=values.get("turns", 0) + 1, last_choice=entry.get("seq"))
-        elif kind == "roll" and (receipt.get("solo") or {}).get("role") == "extended" \
-                and receipt["solo"].get("passage") == values.get("passage"):
+        elif (
+            kind == "roll"
+            and (receipt.get("solo") or {}).get("role") == "extended"
+            and receipt["solo"].get("passage") == values.get("passage")
+        ):
             results.append(receipt.get("result") or {})
     return State(**{**state.__dict__, **values, "flags": frozenset(flags), "extended": tuple(results)})
 
@@ -80,8 +95,14 @@ def passage_of(scenario: Scenario, state: State) -> Passage | None:
 
 
 def _roll_action(sheet: dict, body, willpower: bool) -> dict:
-    return actions.roll_action(sheet, body.traits, body.difficulty, specialty=getattr(body, "specialty", None),
-                               modifier=getattr(body, "modifier", 0), willpower=willpower)
+    return actions.roll_action(
+        sheet,
+        body.traits,
+        body.difficulty,
+        specialty=getattr(body, "specialty", None),
+        modifier=getattr(body, "modifier", 0),
+        willpower=willpower,
+    )
 
 
 def _rollable(sheet: dict, body) -> dict | None:
@@ -112,8 +133,15 @@ def options(scenario: Scenario, state: State, sheets: dict) -> list[dict]:
                 continue
             if choice.willpower_cost > willpower:
                 continue
-            found.append({"id": f"choice:{index}", "kind": "choice", "index": index, "goto": choice.goto,
-                          "willpower_cost": choice.willpower_cost})
+            found.append(
+                {
+                    "id": f"choice:{index}",
+                    "kind": "choice",
+                    "index": index,
+                    "goto": choice.goto,
+                    "willpower_cost": choice.willpower_cost,
+                }
+            )
         return found
     if passage.fight is not None:
         return fight.options(passage.fight, sheets)
@@ -123,22 +151,30 @@ def options(scenario: Scenario, state: State, sheets: dict) -> list[dict]:
     preview = _rollable(player, body)
     if preview is None:
         return [{"id": "forgo", "kind": "forgo"}]
-    base = {"kind": "check" if passage.check is not None else "extended", "traits": list(body.traits),
-            "difficulty": body.difficulty, "request": preview["request"], "pool": preview["pool"]}
+    base = {
+        "kind": "check" if passage.check is not None else "extended",
+        "traits": list(body.traits),
+        "difficulty": body.difficulty,
+        "request": preview["request"],
+        "pool": preview["pool"],
+    }
     found = [{"id": "roll", **base, "willpower": False}]
     if body.willpower_allowed and willpower and preview["kind"] == "test":
         found.append({"id": "roll_wp", **base, "willpower": True})
     return found
 
 
-def arrive(scenario: Scenario, to: str, came_from: str | None, flags: tuple = (), sheets: dict | None = None
-           ) -> Generator:
+def arrive(
+    scenario: Scenario, to: str, came_from: str | None, flags: tuple = (), sheets: dict | None = None
+) -> Generator:
     """A passage reached: its ``solo_passage`` (the flags set on the way and by it), then, for a fight,
     its scene (``fight.entered``)."""
     passage = scenario.passages[to]
     set_now = tuple(flag for flag in (*flags, passage.sets_flag) if flag)
     if passage.blood_gain:  # the character fed: the scenario, as Storyteller, restores the blood
-        yield Adjust(PLAYER, {"kind": "restore", "resource": "blood", "amount": passage.blood_gain}, by="storyteller")
+        yield Adjust(
+            PLAYER, {"kind": "restore", "resource": "blood", "amount": passage.blood_gain}, by="storyteller"
+        )
     done = yield Arrive(to, came_from, set_now, passage.ending.kind if passage.ending else None)
     if passage.fight is not None:
         yield from _then(scenario, to, fight.entered(to, passage.fight, done.sheets or sheets or {}), sheets)
@@ -153,7 +189,9 @@ def _then(scenario: Scenario, here: str, steps: Generator, sheets: dict | None) 
         except StopIteration:
             return done
         if isinstance(step, Arrive):
-            yield from arrive(scenario, step.passage, here, step.flags, (done.sheets if done else None) or sheets)
+            yield from arrive(
+                scenario, step.passage, here, step.flags, (done.sheets if done else None) or sheets
+            )
             return done
         done = yield step
         sheets = done.sheets or sheets if done is not None else sheets
@@ -175,18 +213,24 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict) -> Gener
     passage = scenario.passages[state.passage]
     here = state.passage
     if passage.fight is not None:
-        yield from _then(scenario, here, fight.turn(here, passage.fight, npc_attacks(scenario), option, sheets), sheets)
+        yield from _then(
+            scenario, here, fight.turn(here, passage.fight, npc_attacks(scenario), option, sheets), sheets
+        )
         return
     yield Choose(here, option_id)
     if passage.choices is not None:
         choice = passage.choices[option["index"]]
         if choice.willpower_cost:
             yield Adjust(PLAYER, {"kind": "spend_willpower", "amount": choice.willpower_cost})
-        yield from arrive(scenario, choice.goto, here, (choice.sets_flag,) if choice.sets_flag else (), sheets)
+        yield from arrive(
+            scenario, choice.goto, here, (choice.sets_flag,) if choice.sets_flag else (), sheets
+        )
         return
     check = passage.check
     if option_id == "forgo":
-        yield from arrive(scenario, check.outcomes.failure if check else passage.extended.failure, here, (), sheets)
+        yield from arrive(
+            scenario, check.outcomes.failure if check else passage.extended.failure, here, (), sheets
+        )
         return
     role = "check" if check is not None else "extended"
     action = _roll_action(sheets[PLAYER], check or passage.extended, option["willpower"])
@@ -213,9 +257,26 @@ def extended_progress(scenario: Scenario, state: State) -> dict | None:
         return None
     body = passage.extended
     progress = extended_state("v20", body.target, body.max_rolls, list(state.extended))
-    return {"total": progress.total, "target": body.target, "rolls": progress.rolls, "max_rolls": body.max_rolls,
-            "status": progress.status}
+    return {
+        "total": progress.total,
+        "target": body.target,
+        "rolls": progress.rolls,
+        "max_rolls": body.max_rolls,
+        "status": progress.status,
+    }
 
 
-__all__ = ["SOLO_CHOICE", "SOLO_PASSAGE", "SOLO_START", "State", "act", "arrive", "begin", "extended_progress",
-           "npc_attacks", "options", "passage_of", "replay"]
+__all__ = [
+    "SOLO_CHOICE",
+    "SOLO_PASSAGE",
+    "SOLO_START",
+    "State",
+    "act",
+    "arrive",
+    "begin",
+    "extended_progress",
+    "npc_attacks",
+    "options",
+    "passage_of",
+    "replay",
+]

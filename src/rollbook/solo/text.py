@@ -34,11 +34,13 @@ def heal_label(amount: int, damage_type: str, lang: str) -> str:
     then bashing: ``solo.fight.heal_of``)."""
     forms = translations(normalize(lang))
     if damage_type == "lethal":
-        text = forms.ngettext("Spend {n} blood to heal {n} lethal level", "Spend {n} blood to heal {n} lethal levels",
-                              amount)
+        text = forms.ngettext(
+            "Spend {n} blood to heal {n} lethal level", "Spend {n} blood to heal {n} lethal levels", amount
+        )
     else:
-        text = forms.ngettext("Spend {n} blood to heal {n} bashing level", "Spend {n} blood to heal {n} bashing levels",
-                              amount)
+        text = forms.ngettext(
+            "Spend {n} blood to heal {n} bashing level", "Spend {n} blood to heal {n} bashing levels", amount
+        )
     return text.format(n=amount)
 
 
@@ -56,8 +58,11 @@ def pick(text: dict, lang: str, scenario: Scenario) -> str:
 def paragraphs(text: str) -> list[str]:
     """A passage's text as paragraphs: a blank line parts them; the lines of one are joined (a YAML block
     keeps the author's line breaks, a terminal or a phone wraps anew)."""
-    return [" ".join(line.strip() for line in block.splitlines() if line.strip())
-            for block in text.strip().split("\n\n") if block.strip()]
+    return [
+        " ".join(line.strip() for line in block.splitlines() if line.strip())
+        for block in text.strip().split("\n\n")
+        if block.strip()
+    ]
 
 
 def trait_label(name: str, lang: str) -> str:

@@ -18,18 +18,47 @@ from fastapi.staticfiles import StaticFiles
 from rollbook.web import live
 from rollbook.web.errors import install_page_handlers
 from rollbook.web.guard import OriginGuard
-from rollbook.web.routes import authority, characters, chronicle, contests, exchange, export, fair, home, interop, rolls
-from rollbook.web.routes import v5table
-from rollbook.web.routes import presence, saved, stats  # issue 34: presence, saved rolls, dice statistics
-from rollbook.web.routes import solo  # issue 37: playing alone
+from rollbook.web.routes import (  # issue 34: presence, saved rolls, dice statistics
+    authority,
+    characters,
+    chronicle,
+    contests,
+    exchange,
+    export,
+    fair,
+    home,
+    interop,
+    presence,
+    rolls,
+    saved,
+    solo,  # issue 37: playing alone
+    stats,
+    v5table,
+)
 from rollbook.web.templating import STATIC
 
 __all__ = ["mount"]
 
 
 def mount(app: FastAPI) -> None:
-    for area in (home, chronicle, characters, rolls, exchange, authority, fair, interop, contests, export, v5table, stats, saved,
-                 presence, solo, live):
+    for area in (
+        home,
+        chronicle,
+        characters,
+        rolls,
+        exchange,
+        authority,
+        fair,
+        interop,
+        contests,
+        export,
+        v5table,
+        stats,
+        saved,
+        presence,
+        solo,
+        live,
+    ):
         app.include_router(area.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)

@@ -22,8 +22,18 @@ from rollbook.web.preview import OddsView, odds_view, plural
 from rollbook.web.titles import roll_title
 
 GAME_MASTER_SYSTEMS = GAME_MASTERS
-AUTHORITY_KINDS = ("ask", "grant", "refusal", "withdrawal", "standing_grant", "standing_end", "scene_open", "turn",
-                   "scene_close", "actions")
+AUTHORITY_KINDS = (
+    "ask",
+    "grant",
+    "refusal",
+    "withdrawal",
+    "standing_grant",
+    "standing_end",
+    "scene_open",
+    "turn",
+    "scene_close",
+    "actions",
+)
 QUEUE_KINDS = ("ask", "grant", "refusal", "withdrawal")
 SCENE_KINDS = ("scene_open", "turn", "scene_close", "standing_grant", "standing_end")
 YES = ("on", "true", "yes", "1", "oui", "sí", "si")
@@ -52,21 +62,28 @@ def ask_button(system: str, lang: str) -> str:
 
 # --- edges in words -------------------------------------------------------------------------
 
+
 def edge_words(system: str, edges: dict, lang: str) -> list[str]:
     """Each edge as a few words: "+2 dice", "difficulty 7", "advantage", "a hidden roll"."""
     words = []
     forms_of = plural(lang)
     for name, value in edges.items():
         if name == "modifier" and isinstance(value, int):
-            text = forms_of.ngettext("{n} die", "{n} dice", abs(value)).format(n=f"{value:+d}".replace("-", "−"))
+            text = forms_of.ngettext("{n} die", "{n} dice", abs(value)).format(
+                n=f"{value:+d}".replace("-", "−")
+            )
         elif name == "difficulty":
             text = translate(N_("difficulty {d}"), lang, d=value)
         elif name == "required" and isinstance(value, int):
             text = forms_of.ngettext("{n} success required", "{n} successes required", value).format(n=value)
         elif name == "auto_successes" and isinstance(value, int):
-            text = forms_of.ngettext("{n} automatic success", "{n} automatic successes", value).format(n=value)
+            text = forms_of.ngettext("{n} automatic success", "{n} automatic successes", value).format(
+                n=value
+            )
         elif name == "knowledge_allowed":
-            text = translate(N_("an untrained Knowledge allowed") if value else N_("no untrained Knowledge"), lang)
+            text = translate(
+                N_("an untrained Knowledge allowed") if value else N_("no untrained Knowledge"), lang
+            )
         elif name == "advantage":
             text = translate(N_("advantage") if value else N_("no advantage"), lang)
         elif name == "disadvantage":
@@ -76,8 +93,10 @@ def edge_words(system: str, edges: dict, lang: str) -> list[str]:
         elif name == "malus":
             text = translate(N_("malus −{n}"), lang, n=value)
         elif name == "task":
-            text = {"absurd": translate(N_("an absurd task"), lang), "trivial": translate(N_("a trivial task"), lang)
-                    }.get(value, translate(N_("a normal task"), lang))
+            text = {
+                "absurd": translate(N_("an absurd task"), lang),
+                "trivial": translate(N_("a trivial task"), lang),
+            }.get(value, translate(N_("a normal task"), lang))
         elif name == "dice":
             text = translate(N_("dice {dice}"), lang, dice=value)
         elif name == "threshold":
@@ -100,6 +119,7 @@ def action_title(system: str, action: dict, lang: str, names: dict | None = None
 
 
 # --- the Storyteller's queue --------------------------------------------------------------------
+
 
 @dataclass
 class AskView:
@@ -138,8 +158,11 @@ def change_fields(system: str, kind: str, asked: dict, sheet: dict, lang: str) -
     names = [name for name in asked if name != edges_of.HIDDEN]
     fields = [f for f in forms.fields_for(system, schema, sheet, lang, asked) if f.name in names]
     if edges_of.HIDDEN in asked:
-        fields.append(forms.FieldView(edges_of.HIDDEN, translate(N_("Hidden roll"), lang), "checkbox",
-                                      bool(asked[edges_of.HIDDEN])))
+        fields.append(
+            forms.FieldView(
+                edges_of.HIDDEN, translate(N_("Hidden roll"), lang), "checkbox", bool(asked[edges_of.HIDDEN])
+            )
+        )
     return fields
 
 
@@ -147,8 +170,10 @@ def granted_edges(system: str, kind: str, asked: dict, form: dict) -> dict:
     """The edges of a grant-changed form: the asked edges' fields, typed by the action's schema."""
     schema = forms.schema_for(system, "actions", kind)
     names = [name for name in asked if name != edges_of.HIDDEN]
-    subset = {"properties": {name: spec for name, spec in schema.get("properties", {}).items() if name in names},
-              "$defs": schema.get("$defs", {})}
+    subset = {
+        "properties": {name: spec for name, spec in schema.get("properties", {}).items() if name in names},
+        "$defs": schema.get("$defs", {}),
+    }
     parsed = forms.parse_form(subset, form, kind)
     parsed.pop("kind", None)
     if edges_of.HIDDEN in asked and ticked(form.get(edges_of.HIDDEN)):
@@ -156,16 +181,30 @@ def granted_edges(system: str, kind: str, asked: dict, form: dict) -> dict:
     return parsed
 
 
-def ask_views(system: str, asks: list[dict], sheets: dict[int, dict], names: dict[int, str], mode: str,
-              lang: str, *, members: dict[int, str] | None = None) -> list[AskView]:
+def ask_views(
+    system: str,
+    asks: list[dict],
+    sheets: dict[int, dict],
+    names: dict[int, str],
+    mode: str,
+    lang: str,
+    *,
+    members: dict[int, str] | None = None,
+) -> list[AskView]:
     """The asks waiting, oldest first, with what they ask in words and the odds as asked."""
     views = []
     for ask in sorted(asks, key=lambda a: a["id"]):
         sheet = sheets.get(ask["character"]) or {}
-        view = AskView(id=ask["id"], seq=ask["seq"], character=names.get(ask["character"], ""),
-                       character_id=ask["character"], title=action_title(system, ask["player"], lang, sheet.get("names")),
-                       asked=edges_text(system, ask["asked"], lang), who=(members or {}).get(ask["member"], ""),
-                       status=ask["status"])
+        view = AskView(
+            id=ask["id"],
+            seq=ask["seq"],
+            character=names.get(ask["character"], ""),
+            character_id=ask["character"],
+            title=action_title(system, ask["player"], lang, sheet.get("names")),
+            asked=edges_text(system, ask["asked"], lang),
+            who=(members or {}).get(ask["member"], ""),
+            status=ask["status"],
+        )
         if ask.get("action"):
             view.odds, view.pool = odds_of(system, sheet, ask["action"], mode, lang)
         if ask.get("at_baseline"):
@@ -177,37 +216,68 @@ def ask_views(system: str, asks: list[dict], sheets: dict[int, dict], names: dic
 
 # --- the log's authority entries as cards ----------------------------------------------------------
 
-def describe_entry(system: str, kind: str, receipt: dict, lang: str, characters: dict[int, str],
-                   names: dict | None = None) -> tuple[str, str]:
+
+def describe_entry(
+    system: str, kind: str, receipt: dict, lang: str, characters: dict[int, str], names: dict | None = None
+) -> tuple[str, str]:
     """(title, line) of an ask, decision, standing grant, scene or turn entry; ``names``: the homebrew
     traits of the entry's character, as typed."""
     gm = storyteller_word(system, lang)
     if kind == "ask":
-        return (translate(N_("Asks the {gm}: {title}"), lang, gm=gm,
-                          title=action_title(system, receipt.get("player") or {}, lang, names)),
-                edges_text(system, receipt.get("asked") or {}, lang))
+        return (
+            translate(
+                N_("Asks the {gm}: {title}"),
+                lang,
+                gm=gm,
+                title=action_title(system, receipt.get("player") or {}, lang, names),
+            ),
+            edges_text(system, receipt.get("asked") or {}, lang),
+        )
     if kind == "grant":
         asked = receipt.get("asked") or {}
         granted = receipt.get("granted") or {}
         if receipt.get("decision") == "as_asked":
-            return (translate(N_("Granted by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
-                    edges_text(system, granted, lang))
-        return (translate(N_("Granted, changed, by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
-                translate(N_("{granted} (asked: {asked})"), lang, granted=edges_text(system, granted, lang),
-                          asked=edges_text(system, asked, lang)))
+            return (
+                translate(N_("Granted by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
+                edges_text(system, granted, lang),
+            )
+        return (
+            translate(
+                N_("Granted, changed, by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")
+            ),
+            translate(
+                N_("{granted} (asked: {asked})"),
+                lang,
+                granted=edges_text(system, granted, lang),
+                asked=edges_text(system, asked, lang),
+            ),
+        )
     if kind == "refusal":
         reason = receipt.get("reason") or ""
-        return (translate(N_("Refused by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
-                edges_text(system, receipt.get("asked") or {}, lang) + (f" — {reason}" if reason else ""))
+        return (
+            translate(N_("Refused by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
+            edges_text(system, receipt.get("asked") or {}, lang) + (f" — {reason}" if reason else ""),
+        )
     if kind == "withdrawal":
-        return (translate(N_("Ask #{seq} withdrawn"), lang, seq=receipt.get("ask_seq")),
-                edges_text(system, receipt.get("asked") or {}, lang))
+        return (
+            translate(N_("Ask #{seq} withdrawn"), lang, seq=receipt.get("ask_seq")),
+            edges_text(system, receipt.get("asked") or {}, lang),
+        )
     if kind == "standing_grant":
-        who = characters.get(receipt.get("character"), "") if receipt.get("character") else translate(
-            N_("every character"), lang)
-        scope = translate(N_("for this scene"), lang) if receipt.get("scene") else translate(N_("until ended"), lang)
-        return (translate(N_("Standing grant for {who}"), lang, who=who),
-                f"{edges_text(system, receipt.get('edges') or {}, lang)} · {scope}")
+        who = (
+            characters.get(receipt.get("character"), "")
+            if receipt.get("character")
+            else translate(N_("every character"), lang)
+        )
+        scope = (
+            translate(N_("for this scene"), lang)
+            if receipt.get("scene")
+            else translate(N_("until ended"), lang)
+        )
+        return (
+            translate(N_("Standing grant for {who}"), lang, who=who),
+            f"{edges_text(system, receipt.get('edges') or {}, lang)} · {scope}",
+        )
     if kind == "standing_end":
         return translate(N_("Standing grant #{id} ended"), lang, id=receipt.get("standing")), ""
     if kind == "scene_open":
@@ -217,16 +287,22 @@ def describe_entry(system: str, kind: str, receipt: dict, lang: str, characters:
         cleared = receipt.get("new_turn") or []
         line = ""
         if cleared:
-            line = translate(N_("A new turn: {names} may act again."), lang,
-                             names=", ".join(characters.get(c.get("character"), "") for c in cleared))
+            line = translate(
+                N_("A new turn: {names} may act again."),
+                lang,
+                names=", ".join(characters.get(c.get("character"), "") for c in cleared),
+            )
         return translate(N_("Scene {n}, turn {t}"), lang, n=receipt.get("scene"), t=receipt.get("turn")), line
     if kind == "scene_close":
         return translate(N_("Scene {n} closes"), lang, n=receipt.get("scene")), plural(lang).ngettext(
-            "{n} turn", "{n} turns", receipt.get("turns") or 0).format(n=receipt.get("turns") or 0)
+            "{n} turn", "{n} turns", receipt.get("turns") or 0
+        ).format(n=receipt.get("turns") or 0)
     if kind == "actions":
         count = receipt.get("actions") or 1
-        return (translate(N_("Multiple actions this turn"), lang),
-                plural(lang).ngettext("{n} action", "{n} actions", count).format(n=count))
+        return (
+            translate(N_("Multiple actions this turn"), lang),
+            plural(lang).ngettext("{n} action", "{n} actions", count).format(n=count),
+        )
     return kind, ""
 
 
@@ -237,9 +313,17 @@ def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
     notes = []
     stamp = receipt.get("authority") or {}
     if isinstance(stamp, dict) and stamp.get("grant"):
-        notes.append(translate(N_("Granted by the {gm} in #{seq}."), lang, gm=storyteller_word(system, lang),
-                               seq=stamp["grant"]))
-        granted = odds_view({"system": system, "kind": receipt.get("kind"), "request": receipt.get("request")}, lang)
+        notes.append(
+            translate(
+                N_("Granted by the {gm} in #{seq}."),
+                lang,
+                gm=storyteller_word(system, lang),
+                seq=stamp["grant"],
+            )
+        )
+        granted = odds_view(
+            {"system": system, "kind": receipt.get("kind"), "request": receipt.get("request")}, lang
+        )
         if granted is not None:  # the odds of the roll as granted (the ask showed them as asked)
             notes.append(translate(N_("As granted: {odds}"), lang, odds=granted.headline))
     turn = receipt.get("turn") or {}
@@ -250,6 +334,7 @@ def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
 
 
 # --- the sheet's per-turn limits --------------------------------------------------------------------
+
 
 def sheet_limits(system: str, sheet: dict, lang: str) -> list[str]:
     """What the sheet states about per-turn limits (A-3: V20-18 blood per turn, V20-9's table limit)."""
@@ -262,31 +347,58 @@ def sheet_limits(system: str, sheet: dict, lang: str) -> list[str]:
     if "willpower_successes_per_turn" in limits:
         lines.append(translate(N_("Willpower: one automatic success per turn (the table's limit)"), lang))
     for excess in limits.get("above_generation", ()):  # V20-19: taken in Casual, and said
-        lines.append(translate(N_("{trait} {rating} is above the maximum of Generation {generation} ({maximum}): "
-                                  "a Casual chronicle allows it"), lang, trait=labels.trait(excess["trait"], lang),
-                               rating=excess["rating"], generation=excess["generation"] or "—",
-                               maximum=excess["maximum"]))
+        lines.append(
+            translate(
+                N_(
+                    "{trait} {rating} is above the maximum of Generation {generation} ({maximum}): "
+                    "a Casual chronicle allows it"
+                ),
+                lang,
+                trait=labels.trait(excess["trait"], lang),
+                rating=excess["rating"],
+                generation=excess["generation"] or "—",
+                maximum=excess["maximum"],
+            )
+        )
     return lines
 
 
 def offer_words(offer: dict, lang: str) -> str:
     """A-4: "Action 2 of 3: difficulty 7, 2 dice"."""
     dice = plural(lang).ngettext("{n} die", "{n} dice", offer["dice"]).format(n=offer["dice"])
-    text = translate(N_("Action {i} of {n}: difficulty {d}, {dice}"), lang, i=offer["action"], n=offer["of"],
-                     d=offer["difficulty"], dice=dice)
+    text = translate(
+        N_("Action {i} of {n}: difficulty {d}, {dice}"),
+        lang,
+        i=offer["action"],
+        n=offer["of"],
+        d=offer["difficulty"],
+        dice=dice,
+    )
     if offer.get("required", 1) > 1:
-        text += ", " + plural(lang).ngettext("{n} success required", "{n} successes required",
-                                             offer["required"]).format(n=offer["required"])
+        text += ", " + plural(lang).ngettext(
+            "{n} success required", "{n} successes required", offer["required"]
+        ).format(n=offer["required"])
     return text
 
 
-def standing_rows(system: str, standing: list[dict], names: dict[int, str], lang: str) -> list[dict[str, Any]]:
+def standing_rows(
+    system: str, standing: list[dict], names: dict[int, str], lang: str
+) -> list[dict[str, Any]]:
     rows = []
     for grant in standing:
-        who = (names.get(grant["character"]) or grant.get("character_name") or "" if grant.get("character")
-               else translate(N_("every character"), lang))  # a removed character by its name (issue 34 point 9)
-        rows.append({"id": grant["id"], "who": who, "edges": edges_text(system, grant["edges"], lang),
-                     "scene": grant.get("scene") is not None})
+        who = (
+            names.get(grant["character"]) or grant.get("character_name") or ""
+            if grant.get("character")
+            else translate(N_("every character"), lang)
+        )  # a removed character by its name (issue 34 point 9)
+        rows.append(
+            {
+                "id": grant["id"],
+                "who": who,
+                "edges": edges_text(system, grant["edges"], lang),
+                "scene": grant.get("scene") is not None,
+            }
+        )
     return rows
 
 
@@ -296,6 +408,7 @@ def standing_choices(system: str, lang: str) -> list[forms.Option]:
 
 
 # --- the panels of a page ---------------------------------------------------------------------------
+
 
 @dataclass
 class Panel:
@@ -325,24 +438,38 @@ def panel(db, member, lang: str, chronicle: dict, characters: list, members: lis
     sheets = {c.id: c.sheet for c in characters if c.sheet is not None}
     people = {m["id"]: m["name"] for m in members}
     storyteller = member.role == "storyteller"
-    return Panel(system=system, gm=storyteller_word(system, lang), scene=state["scene"],
-                 asks=ask_views(system, state["asks"], sheets, names, chronicle["mode"], lang, members=people),
-                 standing=standing_rows(system, state["standing"], names, lang),
-                 standing_choices=standing_choices(system, lang) if storyteller else [],
-                 characters=[forms.Option(str(c.id), c.name) for c in characters], storyteller=storyteller)
+    return Panel(
+        system=system,
+        gm=storyteller_word(system, lang),
+        scene=state["scene"],
+        asks=ask_views(system, state["asks"], sheets, names, chronicle["mode"], lang, members=people),
+        standing=standing_rows(system, state["standing"], names, lang),
+        standing_choices=standing_choices(system, lang) if storyteller else [],
+        characters=[forms.Option(str(c.id), c.name) for c in characters],
+        storyteller=storyteller,
+    )
 
 
 # --- the roll form -------------------------------------------------------------------------------------
 
+
 def roll_button(system: str, lang: str, *, asking: bool, role: str) -> str:
-    """"Roll", or "Ask the Storyteller" when the form asks for more than what stands (A-1)."""
+    """ "Roll", or "Ask the Storyteller" when the form asks for more than what stands (A-1)."""
     if asking and role != "storyteller":
         return ask_button(system, lang)
     return translate(N_("Roll"), lang)
 
 
-def start_from_baseline(system: str, kind: str, fields: list[forms.FieldView], baseline: dict, role: str, lang: str,
-                        *, posted: bool) -> None:
+def start_from_baseline(
+    system: str,
+    kind: str,
+    fields: list[forms.FieldView],
+    baseline: dict,
+    role: str,
+    lang: str,
+    *,
+    posted: bool,
+) -> None:
     """A-1: the roll form's edges start from what applies without asking (defaults, standing
     difficulty, standing grants), not from the last roll (whose granted edges would ask again); a
     player's edge fields say that another value asks the Storyteller. Fields as posted are kept."""
@@ -366,7 +493,12 @@ def offer_action(offers: list[dict], choice: Any, action: dict) -> dict:
     offer = next((o for o in offers if o["action"] == number), None)
     if offer is None:
         return action
-    return {**action, "difficulty": offer["difficulty"], "required": offer["required"], "modifier": offer["modifier"]}
+    return {
+        **action,
+        "difficulty": offer["difficulty"],
+        "required": offer["required"],
+        "modifier": offer["modifier"],
+    }
 
 
 def offers_for(db, member, character_id: int, action: dict) -> list[dict]:

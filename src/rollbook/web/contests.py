@@ -57,8 +57,11 @@ def rule_words(rules, lang: str) -> str:
 
 def roll_words(action: dict, lang: str) -> str:
     """A declared roll: "Dexterity + Firearms, difficulty 7"."""
-    traits = [labels.trait(str(action[name]), lang) for name in ("attribute", "ability", "skill", "discipline")
-              if action.get(name)]
+    traits = [
+        labels.trait(str(action[name]), lang)
+        for name in ("attribute", "ability", "skill", "discipline")
+        if action.get(name)
+    ]
     text = " + ".join(traits) or labels.kind("", str(action.get("kind", "")), lang)
     if action.get("difficulty") is not None:
         text += " · " + translate(N_("difficulty {d}"), lang, d=action["difficulty"])
@@ -70,26 +73,49 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
     if kind == "settings":
         if "character" in receipt:
             value = receipt.get("difficulty")
-            return (translate(N_("Standing difficulty of {name}"), lang, name=receipt.get("name", f"#{receipt['character']}")),
-                    str(value) if value is not None else translate(N_("none"), lang))
-        parts = [translate(N_("mode: {mode}"), lang, mode=labels.choice(str(receipt.get("mode")), lang, "mode")),
-                 translate(N_("standing difficulty: {d}"), lang,
-                           d=receipt.get("difficulty") if receipt.get("difficulty") is not None
-                           else translate(N_("none"), lang)),
-                 translate(N_("table rules: {rules}"), lang, rules=rule_words(receipt.get("table_rules") or [], lang))]
+            return (
+                translate(
+                    N_("Standing difficulty of {name}"),
+                    lang,
+                    name=receipt.get("name", f"#{receipt['character']}"),
+                ),
+                str(value) if value is not None else translate(N_("none"), lang),
+            )
+        parts = [
+            translate(N_("mode: {mode}"), lang, mode=labels.choice(str(receipt.get("mode")), lang, "mode")),
+            translate(
+                N_("standing difficulty: {d}"),
+                lang,
+                d=receipt.get("difficulty")
+                if receipt.get("difficulty") is not None
+                else translate(N_("none"), lang),
+            ),
+            translate(
+                N_("table rules: {rules}"), lang, rules=rule_words(receipt.get("table_rules") or [], lang)
+            ),
+        ]
         return translate(N_("The Storyteller's settings"), lang), " · ".join(parts)
     if kind == "contest":
         a, d = receipt.get("attacker") or {}, receipt.get("defender") or {}
-        title = translate(N_("Contest: {attacker} against {defender}"), lang, attacker=a.get("name", ""),
-                          defender=d.get("name", ""))
-        line = " — ".join(f"{side.get('name', '')}: {roll_words(side.get('action') or {}, lang)}" for side in (a, d))
+        title = translate(
+            N_("Contest: {attacker} against {defender}"),
+            lang,
+            attacker=a.get("name", ""),
+            defender=d.get("name", ""),
+        )
+        line = " — ".join(
+            f"{side.get('name', '')}: {roll_words(side.get('action') or {}, lang)}" for side in (a, d)
+        )
         return title, line
     if kind == "contest_result":
         return contest_result_words(receipt, lang)
     if kind == "extended":
         title = translate(N_("Extended action: {name}"), lang, name=receipt.get("name", ""))
-        line = roll_words(receipt.get("action") or {}, lang) + " · " + translate(
-            N_("{n} successes to gather"), lang, n=receipt.get("target"))
+        line = (
+            roll_words(receipt.get("action") or {}, lang)
+            + " · "
+            + translate(N_("{n} successes to gather"), lang, n=receipt.get("target"))
+        )
         if receipt.get("max_rolls"):
             line += " · " + translate(N_("at most {n} rolls"), lang, n=receipt["max_rolls"])
         return title, line
@@ -115,7 +141,9 @@ def contest_result_words(receipt: dict, lang: str, names: dict | None = None) ->
         title = translate(N_("Contest tied: {name} holds (nothing changes)"), lang, name=sides["defender"][0])
     else:
         winner = sides[receipt.get("winner", "defender")][0]
-        title = translate(N_("{name} wins the contest by {margin}"), lang, name=winner, margin=receipt.get("margin", 0))
+        title = translate(
+            N_("{name} wins the contest by {margin}"), lang, name=winner, margin=receipt.get("margin", 0)
+        )
     return title, " — ".join(text for _, text in sides.values())
 
 
@@ -124,36 +152,66 @@ def roll_note(receipt: dict, lang: str) -> list[str]:
     notes = []
     contest = receipt.get("contest")
     if isinstance(contest, dict):
-        template = (N_("Contest #{seq}: the attacker's roll") if contest.get("side") == "attacker"
-                    else N_("Contest #{seq}: the defender's roll"))
+        template = (
+            N_("Contest #{seq}: the attacker's roll")
+            if contest.get("side") == "attacker"
+            else N_("Contest #{seq}: the defender's roll")
+        )
         notes.append(translate(template, lang, seq=contest.get("of")))
     extended = receipt.get("extended")
     if isinstance(extended, dict):
-        text = translate(N_("Extended action #{seq}, roll {n}: {total} of {target} successes"), lang,
-                         seq=extended.get("of"), n=extended.get("roll"), total=extended.get("total"),
-                         target=extended.get("target"))
+        text = translate(
+            N_("Extended action #{seq}, roll {n}: {total} of {target} successes"),
+            lang,
+            seq=extended.get("of"),
+            n=extended.get("roll"),
+            total=extended.get("total"),
+            target=extended.get("target"),
+        )
         if extended.get("rolls_left") is not None:
             text += " · " + translate(N_("rolls left: {n}"), lang, n=extended["rolls_left"])
         text += " · " + translate(STATUS.get(extended.get("status"), N_("going on")), lang)
         if extended.get("complications"):
-            text += " · " + translate(N_("complications (Messy Criticals): {n}"), lang, n=extended["complications"])
+            text += " · " + translate(
+                N_("complications (Messy Criticals): {n}"), lang, n=extended["complications"]
+            )
         notes.append(text)
     return notes
 
 
-def buttons(kind: str, seq: int, receipt: dict, chronicle_id: int, *, storyteller: bool, member_id: int,
-            owners: dict, lang: str) -> list[Button]:
+def buttons(
+    kind: str,
+    seq: int,
+    receipt: dict,
+    chronicle_id: int,
+    *,
+    storyteller: bool,
+    member_id: int,
+    owners: dict,
+    lang: str,
+) -> list[Button]:
     """The rolls this viewer may make from a declaration's card: each side they may act for."""
+
     def may_act(character) -> bool:
         return storyteller or (owners.get(character) is not None and owners.get(character) == member_id)
 
     if kind == "contest":
-        return [Button(f"/chronicles/{chronicle_id}/contests/{seq}/roll",
-                       translate(N_("Roll for {name}"), lang, name=(receipt.get(side) or {}).get("name", "")), side)
-                for side in ("attacker", "defender") if may_act((receipt.get(side) or {}).get("character"))]
+        return [
+            Button(
+                f"/chronicles/{chronicle_id}/contests/{seq}/roll",
+                translate(N_("Roll for {name}"), lang, name=(receipt.get(side) or {}).get("name", "")),
+                side,
+            )
+            for side in ("attacker", "defender")
+            if may_act((receipt.get(side) or {}).get("character"))
+        ]
     if kind == "extended" and may_act(receipt.get("character")):
-        return [Button(f"/chronicles/{chronicle_id}/extended/{seq}/roll",
-                       translate(N_("Next roll for {name}"), lang, name=receipt.get("name", "")))]
+        return [
+            Button(
+                f"/chronicles/{chronicle_id}/extended/{seq}/roll",
+                translate(N_("Next roll for {name}"), lang, name=receipt.get("name", "")),
+            )
+        ]
     return []
 
 
@@ -162,11 +220,25 @@ def panel(chronicle: dict, characters: list, storyteller: bool, lang: str) -> Pa
     system = chronicle["system"]
     in_force = set(chronicle.get("table_rules") or [])
     return Panel(
-        storyteller=storyteller, system=system, usable=system in ("v20", "v5"),
+        storyteller=storyteller,
+        system=system,
+        usable=system in ("v20", "v5"),
         ability_field="skill" if system == "v5" else "ability",
         characters=[Option(str(c.id), c.name) for c in characters],
-        rules=[Option(rule, translate(RULE_NAMES[rule], lang), rule in in_force) for rule in rules_for(system)])
+        rules=[
+            Option(rule, translate(RULE_NAMES[rule], lang), rule in in_force) for rule in rules_for(system)
+        ],
+    )
 
 
-__all__ = ["Button", "KINDS", "Panel", "buttons", "contest_result_words", "describe_entry", "panel", "roll_note",
-           "roll_words"]
+__all__ = [
+    "Button",
+    "KINDS",
+    "Panel",
+    "buttons",
+    "contest_result_words",
+    "describe_entry",
+    "panel",
+    "roll_note",
+    "roll_words",
+]

@@ -48,8 +48,9 @@ def reader(request: Request, chronicle_id: int) -> Member:
             member = authenticate(session, token)
             if member is not None and member.chronicle_id == chronicle_id:
                 request.state.rollbook_member = member
-                (request.state.rollbook_chronicle_language,
-                 request.state.rollbook_system) = chronicles.chronicle_language(session, member)
+                (request.state.rollbook_chronicle_language, request.state.rollbook_system) = (
+                    chronicles.chronicle_language(session, member)
+                )
                 return member
     member = visitor(request)
     if member is None:
@@ -57,8 +58,9 @@ def reader(request: Request, chronicle_id: int) -> Member:
     if member.chronicle_id != chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
     with database(request).read() as session:
-        (request.state.rollbook_chronicle_language,
-         request.state.rollbook_system) = chronicles.chronicle_language(session, member)
+        (request.state.rollbook_chronicle_language, request.state.rollbook_system) = (
+            chronicles.chronicle_language(session, member)
+        )
     return member
 
 

@@ -33,8 +33,10 @@ TRAIT_NAMED = ("specialty_rating_too_low",)
 FOLLOW_CODES = ("follows_not_for_kind", "follows_wrong_kind", "follows_required", "follows_conflict")
 # refusals naming a kind of roll by its code ("Un jet de type skill demande Balles tirées."): the page says
 # the kind as its tab does, in quotes (issue 34 point 12: no raw code)
-KIND_SENTENCES = {"field_required": N_("“{kind}” needs {field}."),
-                  "field_not_for_kind": N_("{field} does not apply to “{kind}”.")}
+KIND_SENTENCES = {
+    "field_required": N_("“{kind}” needs {field}."),
+    "field_not_for_kind": N_("{field} does not apply to “{kind}”."),
+}
 
 
 class PageRoute(APIRoute):
@@ -73,10 +75,14 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
     if problem.code in KIND_SENTENCES and isinstance(params.get("kind"), str):
         system = getattr(request.state, "rollbook_system", "") if request is not None else ""
         kind = exchange.roll_kind(system or "", params["kind"], lang)
-        return problem.status, translate(KIND_SENTENCES[problem.code], lang, kind=kind, field=params.get("field", ""))
+        return problem.status, translate(
+            KIND_SENTENCES[problem.code], lang, kind=kind, field=params.get("field", "")
+        )
     body = problem_body(problem.status, problem.code, lang, params)
     if problem.code in TRAIT_NAMED and isinstance(params.get("trait"), str):  # which trait (issue 34 point 4)
-        return problem.status, translate(N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"])
+        return problem.status, translate(
+            N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"]
+        )
     return problem.status, body["detail"]
 
 
@@ -95,14 +101,19 @@ FIELD_OF_CODE = {"bullets_exceed_magazine": "bullets", "magazine_empty": "weapon
 def error_field(error: Exception) -> str:
     try:
         problem = problem_of(error)
-    except Exception:  # noqa: BLE001 — not a refusal: no field
+    except Exception:
         return ""
     value = (problem.params or {}).get("field")
     return value if isinstance(value, str) and value else FIELD_OF_CODE.get(problem.code, "")
 
 
-def alert_response(request: Request, error: Exception, lang: str, form_id: str,
-                   full_page: Callable[[dict[str, str]], Response]) -> Response:
+def alert_response(
+    request: Request,
+    error: Exception,
+    lang: str,
+    form_id: str,
+    full_page: Callable[[dict[str, str]], Response],
+) -> Response:
     """A refusal: into the form's ``role="alert"`` element (htmx), or the whole page again with the
     message in place and the form as it was posted. The message names its field (``data-field``):
     ``table.js`` moves it next to that field, marks the field invalid, and focuses it."""
@@ -110,8 +121,14 @@ def alert_response(request: Request, error: Exception, lang: str, form_id: str,
     message = FieldMessage(text)
     message.field = error_field(error)
     if is_htmx(request):
-        return fragment(request, "_alert.html", lang, status=status, message=message,
-                        headers={"HX-Retarget": f"#{form_id}-alert", "HX-Reswap": "innerHTML"})
+        return fragment(
+            request,
+            "_alert.html",
+            lang,
+            status=status,
+            message=message,
+            headers={"HX-Retarget": f"#{form_id}-alert", "HX-Reswap": "innerHTML"},
+        )
     response = full_page({form_id: message})
     response.status_code = status
     return response
@@ -122,7 +139,9 @@ def on_refusal(request: Request, render: Refusal) -> None:
     request.state.rollbook_refusal = render
 
 
-def alert_into(request: Request, form_id: str, lang: str, full_page: Callable[[dict[str, str]], Response]) -> None:
+def alert_into(
+    request: Request, form_id: str, lang: str, full_page: Callable[[dict[str, str]], Response]
+) -> None:
     """The usual refusal of a change: ``alert_response`` into the form ``form_id``, with
     ``full_page(errors)`` as the page without JavaScript."""
     on_refusal(request, lambda error: alert_response(request, error, lang, form_id, full_page))

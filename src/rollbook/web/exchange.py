@@ -6,9 +6,10 @@ player rolls damage, the defender's player — or the Storyteller for an NPC —
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from rollbook import play
 from rollbook.i18n import N_, translate
@@ -109,13 +110,22 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
         allowed = _attack_weapons(system, kind, receipt)
         if allowed is not None and not allowed:
             continue  # issue 34 point 5: "Roll damage" only after an attack (Brawl, Melee, Firearms…), not Stealth
-        offer = Offer(entry["seq"], kind, _label(system, mode, kind, takes, receipt, character, lang),
-                      step["character"], choices)
+        offer = Offer(
+            entry["seq"],
+            kind,
+            _label(system, mode, kind, takes, receipt, character, lang),
+            step["character"],
+            choices,
+        )
         if system == "v20" and kind == "damage" and character is not None and character.sheet:
             # the attack's weapons only, the first of them chosen (a knife after a Melee attack, not "unarmed")
-            offer.weapons = ([("", translate(N_("unarmed"), lang))] if "unarmed" in (allowed or ()) else []) + [
-                (w["name"], w["name"]) for w in character.sheet.get("weapons") or []
-                if allowed is None or w.get("kind", "hand_to_hand") in allowed]
+            offer.weapons = (
+                [("", translate(N_("unarmed"), lang))] if "unarmed" in (allowed or ()) else []
+            ) + [
+                (w["name"], w["name"])
+                for w in character.sheet.get("weapons") or []
+                if allowed is None or w.get("kind", "hand_to_hand") in allowed
+            ]
             declared = (receipt.get("action") or {}).get("weapon")
             if declared:  # V20-17: the attack was made with this weapon: its damage roll is that weapon's
                 offer.weapons = [(declared, declared)]
@@ -145,13 +155,18 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
         levels, damage_type = takes["levels"], takes.get("damage_type") or "bashing"
         if character is not None and character.sheet:  # the defender's own soak (a bullet bashes a vampire)
             try:
-                shown = play.preview(system, character.sheet, {"kind": "soak"}, mode=mode, role="storyteller",
-                                     follows=receipt)["request"]
+                shown = play.preview(
+                    system, character.sheet, {"kind": "soak"}, mode=mode, role="storyteller", follows=receipt
+                )["request"]
                 levels, damage_type = shown["damage"], shown["damage_type"]
             except play.RuleError:
                 pass
-        return translate(N_("Soak {levels} {damage_type}"), lang, levels=levels,
-                         damage_type=labels.choice(damage_type, lang, "damage_type"))
+        return translate(
+            N_("Soak {levels} {damage_type}"),
+            lang,
+            levels=levels,
+            damage_type=labels.choice(damage_type, lang, "damage_type"),
+        )
     if system == "v20" and kind == "damage":
         return translate(N_("Roll damage"), lang)
     if system == "tiers" and kind == "dodge":
@@ -163,13 +178,27 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
 
 # --- the exchange odds before the attack, and what was expected beside what happened (issue 33) ------
 
-OUTCOME_WORDS = {"botch": N_("Botch"), "miss": N_("Miss"), "dodged": N_("Dodged"), "soaked": N_("Hit, all soaked"),
-                 "wounded": N_("Hit, wounded")}
+OUTCOME_WORDS = {
+    "botch": N_("Botch"),
+    "miss": N_("Miss"),
+    "dodged": N_("Dodged"),
+    "soaked": N_("Hit, all soaked"),
+    "wounded": N_("Hit, wounded"),
+}
 OUTCOME_TONES = {"botch": "botch", "miss": "bad", "dodged": "neutral", "soaked": "neutral", "wounded": "good"}
-WOUND_WORDS = {"unhurt": N_("Unhurt"), "bruised": N_("Bruised"), "hurt": N_("Hurt"), "injured": N_("Injured"),
-               "wounded": N_("Wounded"), "mauled": N_("Mauled"), "crippled": N_("Crippled"),
-               "incapacitated": N_("Incapacitated"), "torpor": N_("Torpor"), "final_death": N_("Final Death"),
-               "dead": N_("Dead")}
+WOUND_WORDS = {
+    "unhurt": N_("Unhurt"),
+    "bruised": N_("Bruised"),
+    "hurt": N_("Hurt"),
+    "injured": N_("Injured"),
+    "wounded": N_("Wounded"),
+    "mauled": N_("Mauled"),
+    "crippled": N_("Crippled"),
+    "incapacitated": N_("Incapacitated"),
+    "torpor": N_("Torpor"),
+    "final_death": N_("Final Death"),
+    "dead": N_("Dead"),
+}
 
 
 @dataclass
@@ -203,31 +232,64 @@ def exchange_odds_view(answer: dict, target: str, lang: str) -> ExchangeOddsView
     outcomes = odds["outcomes"]
     hit = Fraction(outcomes["soaked"]) + Fraction(outcomes["wounded"])
     view = ExchangeOddsView(headline="")
-    view.outcomes = [_row(code, translate(OUTCOME_WORDS[code], lang), p, OUTCOME_TONES[code], lang)
-                     for code, p in outcomes.items() if Fraction(p)]
+    view.outcomes = [
+        _row(code, translate(OUTCOME_WORDS[code], lang), p, OUTCOME_TONES[code], lang)
+        for code, p in outcomes.items()
+        if Fraction(p)
+    ]
     if answer["system"] == "v20":
         down = Fraction(odds["down"])
-        view.headline = translate(N_("Against {name}: hits {hit}, out of the fight {down}"), lang, name=target,
-                                  hit=percent(hit, lang), down=percent(down, lang))
-        view.after = [_row(code, translate(WOUND_WORDS.get(code, code), lang), p, "neutral", lang)
-                      for code, p in odds["wounds"].items()]
-        view.notes.append(translate(N_("Health levels expected: {n}"), lang,
-                                    n=f"{float(Fraction(odds['expected_levels'])):.2f}"))
+        view.headline = translate(
+            N_("Against {name}: hits {hit}, out of the fight {down}"),
+            lang,
+            name=target,
+            hit=percent(hit, lang),
+            down=percent(down, lang),
+        )
+        view.after = [
+            _row(code, translate(WOUND_WORDS.get(code, code), lang), p, "neutral", lang)
+            for code, p in odds["wounds"].items()
+        ]
+        view.notes.append(
+            translate(
+                N_("Health levels expected: {n}"), lang, n=f"{float(Fraction(odds['expected_levels'])):.2f}"
+            )
+        )
         defender = odds.get("defender")
         if defender is not None:
-            view.notes.append(translate(N_("{name} soaks {n} dice against {damage_type}."), lang, name=target,
-                                        n=defender["soak_pool"],
-                                        damage_type=labels.choice(odds["damage_type"], lang, "damage_type")))
+            view.notes.append(
+                translate(
+                    N_("{name} soaks {n} dice against {damage_type}."),
+                    lang,
+                    name=target,
+                    n=defender["soak_pool"],
+                    damage_type=labels.choice(odds["damage_type"], lang, "damage_type"),
+                )
+            )
     else:
         full = Fraction(odds["full"])
-        view.headline = translate(N_("Against {name}: hits {hit}, the wound track full {full}"), lang, name=target,
-                                  hit=percent(hit, lang), full=percent(full, lang))
-        view.after = [_row(level, translate(N_("Wound level {n}"), lang, n=level), p, "neutral", lang)
-                      for level, p in odds["track"].items()]
+        view.headline = translate(
+            N_("Against {name}: hits {hit}, the wound track full {full}"),
+            lang,
+            name=target,
+            hit=percent(hit, lang),
+            full=percent(full, lang),
+        )
+        view.after = [
+            _row(level, translate(N_("Wound level {n}"), lang, n=level), p, "neutral", lang)
+            for level, p in odds["track"].items()
+        ]
         defender = odds.get("defender")
         if defender is not None:
-            view.notes.append(translate(N_("{name} soaks at Endurance {endurance} + armour {armor}."), lang,
-                                        name=target, endurance=defender["endurance"], armor=defender["armor"]))
+            view.notes.append(
+                translate(
+                    N_("{name} soaks at Endurance {endurance} + armour {armor}."),
+                    lang,
+                    name=target,
+                    endurance=defender["endurance"],
+                    armor=defender["armor"],
+                )
+            )
     if not answer["defender_numbers"]:
         view.notes.append(translate(N_("Built from both sheets; the defender's ratings stay hidden."), lang))
     return view
@@ -268,18 +330,30 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
                 view.expected.append(translate(N_("hit {p}"), lang, p=percent(hit, lang)))
             else:
                 weapon = damage["pool"]["weapon"]
-                strength = next((p["rating"] for p in damage["pool"]["parts"] if p.get("trait") == "strength"), 0)
+                strength = next(
+                    (p["rating"] for p in damage["pool"]["parts"] if p.get("trait") == "strength"), 0
+                )
                 shown = soak["request"]
                 result = exchange_v20.exchange_odds(
-                    request, exchange_v20.Weapon(weapon["damage"], weapon["damage_type"],
-                                                 firearm=weapon["kind"] == "firearm", strength=strength,
-                                                 aimed_at_head=bool(damage["action"].get("aimed_at_head"))),
-                    exchange_v20.Defender(stamina=shown["stamina"], fortitude=shown["fortitude"],
-                                          vampire=shown["vampire"]))
-                view.expected += [translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
-                                  translate(N_("wounded {p}"), lang,
-                                            p=percent(result.outcomes.probability("wounded"), lang)),
-                                  translate(N_("{n} levels on average"), lang, n=f"{float(result.expected_levels):.2f}")]
+                    request,
+                    exchange_v20.Weapon(
+                        weapon["damage"],
+                        weapon["damage_type"],
+                        firearm=weapon["kind"] == "firearm",
+                        strength=strength,
+                        aimed_at_head=bool(damage["action"].get("aimed_at_head")),
+                    ),
+                    exchange_v20.Defender(
+                        stamina=shown["stamina"], fortitude=shown["fortitude"], vampire=shown["vampire"]
+                    ),
+                )
+                view.expected += [
+                    translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
+                    translate(
+                        N_("wounded {p}"), lang, p=percent(result.outcomes.probability("wounded"), lang)
+                    ),
+                    translate(N_("{n} levels on average"), lang, n=f"{float(result.expected_levels):.2f}"),
+                ]
             view.happened = _v20_happened(attack, damage, soak, lang)
         elif system == "tiers" and attack.get("kind") == "skill":
             shot = request_from_plain(TiersRequest, attack["request"])
@@ -290,11 +364,19 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
             else:
                 shown = soak["request"]
                 skill = dodge["request"]["skill"] if dodge is not None else None
-                result = odds_once(exchange_tiers.exchange_odds, shot, exchange_tiers.TiersDefender(
-                    endurance=shown["endurance"], armor=shown["armor"], length=100, dodge=skill))
-                view.expected += [translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
-                                  translate(N_("wounded {p}"), lang,
-                                            p=percent(result.outcomes.probability("wounded"), lang))]
+                result = odds_once(
+                    exchange_tiers.exchange_odds,
+                    shot,
+                    exchange_tiers.TiersDefender(
+                        endurance=shown["endurance"], armor=shown["armor"], length=100, dodge=skill
+                    ),
+                )
+                view.expected += [
+                    translate(N_("hit {p}"), lang, p=percent(result.hit, lang)),
+                    translate(
+                        N_("wounded {p}"), lang, p=percent(result.outcomes.probability("wounded"), lang)
+                    ),
+                ]
             view.happened = _tiers_happened(attack, dodge, soak, lang)
         else:
             return None

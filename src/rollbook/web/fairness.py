@@ -59,30 +59,60 @@ def badge(entry: dict, revealed: dict[str, bytes], lang: str) -> FairBadge | Non
     for draw in draws:
         seed = revealed.get(draw.record.get("commitment"))
         if seed is not None:
-            data.append({"seed": seed.hex(), "commitment": draw.record.get("commitment"), "chronicle": chronicle,
-                         "clientSeed": draw.record.get("client_seed"), "nonce": draw.record.get("nonce"),
-                         "stream": draw.record.get("stream", fair.PUBLIC),  # F-7
-                         "sizes": list(draw.sizes), "faces": list(draw.faces)})
+            data.append(
+                {
+                    "seed": seed.hex(),
+                    "commitment": draw.record.get("commitment"),
+                    "chronicle": chronicle,
+                    "clientSeed": draw.record.get("client_seed"),
+                    "nonce": draw.record.get("nonce"),
+                    "stream": draw.record.get("stream", fair.PUBLIC),  # F-7
+                    "sizes": list(draw.sizes),
+                    "faces": list(draw.faces),
+                }
+            )
     if status == fair.PENDING:
-        text = translate(N_("Fair dice: pending — seed {commitment}… not revealed yet"), lang, commitment=short(commitment))
+        text = translate(
+            N_("Fair dice: pending — seed {commitment}… not revealed yet"), lang, commitment=short(commitment)
+        )
     elif status == fair.VERIFIED:
-        text = translate(N_("Fair dice: verified — seed {commitment}… revealed"), lang, commitment=short(commitment))
+        text = translate(
+            N_("Fair dice: verified — seed {commitment}… revealed"), lang, commitment=short(commitment)
+        )
     else:
-        text = translate(N_("Fair dice: mismatch — these faces are not those of seed {commitment}…"), lang,
-                         commitment=short(commitment))
+        text = translate(
+            N_("Fair dice: mismatch — these faces are not those of seed {commitment}…"),
+            lang,
+            commitment=short(commitment),
+        )
     return FairBadge(status, commitment, text, json.dumps(data, ensure_ascii=False) if data else "")
 
 
-def describe_entry(kind: str, receipt: dict, lang: str, members: dict[int, str] | None = None) -> tuple[str, str]:
+def describe_entry(
+    kind: str, receipt: dict, lang: str, members: dict[int, str] | None = None
+) -> tuple[str, str]:
     """(title, line) of a seed commitment, a seed revealed, a client seed set."""
     if kind == fair.SEED_COMMIT:
-        return (translate(N_("New server seed committed"), lang),
-                translate(N_("Commitment (SHA-256 of the seed): {commitment}"), lang,
-                          commitment=receipt.get("commitment", "")))
+        return (
+            translate(N_("New server seed committed"), lang),
+            translate(
+                N_("Commitment (SHA-256 of the seed): {commitment}"),
+                lang,
+                commitment=receipt.get("commitment", ""),
+            ),
+        )
     if kind == fair.SEED_REVEAL:
-        return (translate(N_("Server seed revealed"), lang),
-                translate(N_("Seed {seed} (commitment {commitment}…): every roll made under it can now be checked"),
-                          lang, seed=receipt.get("seed", ""), commitment=short(receipt.get("commitment"))))
+        return (
+            translate(N_("Server seed revealed"), lang),
+            translate(
+                N_("Seed {seed} (commitment {commitment}…): every roll made under it can now be checked"),
+                lang,
+                seed=receipt.get("seed", ""),
+                commitment=short(receipt.get("commitment")),
+            ),
+        )
     value = receipt.get("client_seed", "")
-    return (translate(N_("Client seed set"), lang),
-            json.dumps(value, ensure_ascii=False) if value else translate(N_("(empty: the default)"), lang))
+    return (
+        translate(N_("Client seed set"), lang),
+        json.dumps(value, ensure_ascii=False) if value else translate(N_("(empty: the default)"), lang),
+    )

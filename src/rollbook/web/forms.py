@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from rollbook.rules.base import RuleError
@@ -31,8 +31,18 @@ class Option:
 
 # What belongs to one roll only: the next form starts without it (the traits and the difficulty
 # carry over from the last roll, a specialty, a Willpower point, advantage or cards played do not).
-ONE_OFF = {"specialty", "willpower", "advantage", "disadvantage", "cards", "blood_surge", "auto_successes",
-           "knowledge_allowed", "bullets", "aimed_at_head"}
+ONE_OFF = {
+    "specialty",
+    "willpower",
+    "advantage",
+    "disadvantage",
+    "cards",
+    "blood_surge",
+    "auto_successes",
+    "knowledge_allowed",
+    "bullets",
+    "aimed_at_head",
+}
 
 # Fields of a roll of which only one may be chosen (the rules refuse two: one_trait_only/required).
 EXCLUSIVE = {
@@ -95,7 +105,7 @@ class FieldView:
         return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def describe(system: str) -> dict:
     from rollbook.play import describe_actions
 
@@ -132,7 +142,9 @@ def nothing_to_change(change: str | None, sheet: dict, lang: str) -> str:
 
     if change == "remove_card" and not (sheet.get("cards") or []):
         return translate(N_("No cards to remove."), lang)
-    if change == "reload" and not any(isinstance(w, dict) and w.get("capacity") for w in sheet.get("weapons") or []):
+    if change == "reload" and not any(
+        isinstance(w, dict) and w.get("capacity") for w in sheet.get("weapons") or []
+    ):
         return translate(N_("No firearm to reload."), lang)
     return ""
 
@@ -158,8 +170,12 @@ def plain_type(spec: dict) -> tuple[dict, bool]:
 
 # --- the sheet's traits, for selects ---------------------------------------------------------
 
+
 def _rated(names_and_ratings, lang: str, group: str | None = None, names: dict | None = None) -> list[Option]:
-    return [Option(name, f"{labels.trait(name, lang, names)} ({value})", group) for name, value in names_and_ratings]
+    return [
+        Option(name, f"{labels.trait(name, lang, names)} ({value})", group)
+        for name, value in names_and_ratings
+    ]
 
 
 def _ability_groups(system: str) -> list[tuple[str, str]]:
@@ -177,8 +193,9 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
     if name in ("attribute", "second_attribute") and "enum" in spec:
         return [Option(v, f"{labels.trait(v, lang, names)} ({attributes.get(v, '?')})") for v in spec["enum"]]
     if name == "attribute" and isinstance(attributes, dict):  # free attributes (roll-under): the sheet's own
-        return _rated(sorted(attributes.items(), key=lambda item: labels.trait(item[0], lang, names)), lang,
-                      names=names)
+        return _rated(
+            sorted(attributes.items(), key=lambda item: labels.trait(item[0], lang, names)), lang, names=names
+        )
     if name == "virtue" and "enum" in spec:
         virtues = sheet.get("virtues") or {}
         return [Option(v, f"{labels.trait(v, lang, names)} ({virtues.get(v, '?')})") for v in spec["enum"]]
@@ -191,17 +208,26 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         return options
     if name == "discipline":
         ratings = sheet.get("disciplines") or {}
-        return _rated(sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang,
-                      names=names)
+        return _rated(
+            sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang, names=names
+        )
     if name == "power" and system == "v5":  # issue 32: the sheet's listed powers, each by its Discipline
-        return [Option(str(p["power"]), f"{labels.power(system, str(p['discipline']), str(p['power']), lang)} "
-                                        f"({labels.trait(str(p['discipline']), lang, names)} {p.get('level')})")
-                for p in sheet.get("powers") or [] if isinstance(p, dict) and p.get("power")]
+        return [
+            Option(
+                str(p["power"]),
+                f"{labels.power(system, str(p['discipline']), str(p['power']), lang)} "
+                f"({labels.trait(str(p['discipline']), lang, names)} {p.get('level')})",
+            )
+            for p in sheet.get("powers") or []
+            if isinstance(p, dict) and p.get("power")
+        ]
     if name == "specialty":
         options = []
         for trait, specialties in sorted((sheet.get("specialties") or {}).items()):
             for specialty in specialties:
-                options.append(Option(specialty, f"{specialty} ({labels.trait(trait, lang, names)})", trait=trait))
+                options.append(
+                    Option(specialty, f"{specialty} ({labels.trait(trait, lang, names)})", trait=trait)
+                )
         return options
     if name in ("weapon", "second_weapon"):
         options = []
@@ -214,17 +240,24 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
             options.append(Option(weapon["name"], text))
         return options
     if name == "location":
-        return [Option(k, f"{labels.trait(k, lang, names)} ({v})") for k, v in (sheet.get("armor") or {}).items()]
+        return [
+            Option(k, f"{labels.trait(k, lang, names)} ({v})") for k, v in (sheet.get("armor") or {}).items()
+        ]
     if name in ("card", "cards"):
         cards = sheet.get("cards") or []
         if isinstance(cards, list) and (cards or name == "cards"):
-            return [Option(c["name"] if isinstance(c, dict) else str(c), card_label(c, lang) if isinstance(c, dict)
-                           else str(c)) for c in cards]
+            return [
+                Option(
+                    c["name"] if isinstance(c, dict) else str(c),
+                    card_label(c, lang) if isinstance(c, dict) else str(c),
+                )
+                for c in cards
+            ]
     return None
 
 
 def card_label(card: dict, lang: str) -> str:
-    """"Agile (advantage)", "Strong (+2)", "Lucky (extra effect)" — a roll-under card as held."""
+    """ "Agile (advantage)", "Strong (+2)", "Lucky (extra effect)" — a roll-under card as held."""
     from rollbook.i18n import N_, translate
 
     effect = card.get("effect")
@@ -250,8 +283,14 @@ def trait_suggestions(sheet: dict) -> list[str]:
     return names
 
 
-def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mapping[str, Any] | None = None,
-               skip: tuple[str, ...] = ()) -> list[FieldView]:
+def fields_for(
+    system: str,
+    schema: dict,
+    sheet: dict,
+    lang: str,
+    values: Mapping[str, Any] | None = None,
+    skip: tuple[str, ...] = (),
+) -> list[FieldView]:
     """The form fields of one action or change, pre-filled with ``values`` (the last submission)."""
     values = values or {}
     out: list[FieldView] = []
@@ -262,8 +301,9 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
         label = labels.field(name.rsplit(".", 1)[-1], lang, raw.get("title"))
         head, _, sub = name.partition(".")
         nested = values.get(head) if sub else None
-        value = values.get(name, nested.get(sub, raw.get("default")) if isinstance(nested, dict)
-                           else raw.get("default"))
+        value = values.get(
+            name, nested.get(sub, raw.get("default")) if isinstance(nested, dict) else raw.get("default")
+        )
         required = {name} if is_required else set()
         options = trait_options(system, name, sheet, spec, lang)
         if system == "v20" and name == "weapon" and not options:
@@ -273,32 +313,56 @@ def fields_for(system: str, schema: dict, sheet: dict, lang: str, values: Mappin
             chosen = value if isinstance(value, list) else [value] if value else []
             view = FieldView(name, label, "checks", [str(v) for v in chosen], options)
         elif options is not None:
-            view = FieldView(name, label, "select", value, options, required=name in required,
-                             allow_empty=nullable or name not in required)
+            view = FieldView(
+                name,
+                label,
+                "select",
+                value,
+                options,
+                required=name in required,
+                allow_empty=nullable or name not in required,
+            )
         elif "enum" in spec:
-            view = FieldView(name, label, "select",
-                             value, [Option(v, labels.choice(v, lang, name)) for v in spec["enum"]],
-                             required=name in required, allow_empty=nullable)
+            view = FieldView(
+                name,
+                label,
+                "select",
+                value,
+                [Option(v, labels.choice(v, lang, name)) for v in spec["enum"]],
+                required=name in required,
+                allow_empty=nullable,
+            )
         elif kind == "boolean":
             view = FieldView(name, label, "checkbox", truthy(value), send_off=raw.get("default") is True)
         elif kind == "integer":
-            view = FieldView(name, label, "number", value, minimum=spec.get("minimum"), maximum=spec.get("maximum"),
-                             required=name in required and not nullable)
+            view = FieldView(
+                name,
+                label,
+                "number",
+                value,
+                minimum=spec.get("minimum"),
+                maximum=spec.get("maximum"),
+                required=name in required and not nullable,
+            )
             if system == "v20" and name == "difficulty":  # V20-15: the source names each difficulty
                 from rollbook.render.v20 import DIFFICULTY_NAMES, difficulty_name
 
                 view.help = " · ".join(f"{d} {difficulty_name(d, lang)}" for d in DIFFICULTY_NAMES)
         elif kind == "string" and name == "trait":
-            view = FieldView(name, label, "datalist", value,
-                             [Option(t, labels.trait(t, lang, sheet.get("names"))) for t in trait_suggestions(sheet)],
-                             required=name in required)
+            view = FieldView(
+                name,
+                label,
+                "datalist",
+                value,
+                [Option(t, labels.trait(t, lang, sheet.get("names"))) for t in trait_suggestions(sheet)],
+                required=name in required,
+            )
         elif kind == "string":
             widget = "textarea" if spec.get("maxLength", 0) > 1000 else "text"
             view = FieldView(name, label, widget, value or "", required=name in required)
         elif kind == "array":
             text = ", ".join(map(str, value)) if isinstance(value, list) else (value or "")
-            view = FieldView(name, label, "text", text,
-                             required=name in required)
+            view = FieldView(name, label, "text", text, required=name in required)
         else:
             continue
         view.once = name in ONE_OFF
@@ -330,6 +394,7 @@ def _flat_properties(schema: dict):
 
 
 # --- posted form -> action ---------------------------------------------------------------------
+
 
 def parse_form(schema: dict, form: Mapping[str, Any], kind: str) -> dict:
     """Posted fields -> a plain action dict, typed by the schema. Empty fields are left out (the
@@ -385,8 +450,14 @@ def parse_form(schema: dict, form: Mapping[str, Any], kind: str) -> dict:
     return action
 
 
-def int_field(form: Mapping[str, Any], name: str, default: int | None = None, *, low: int | None = None,
-              high: int | None = None) -> int | None:
+def int_field(
+    form: Mapping[str, Any],
+    name: str,
+    default: int | None = None,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+) -> int | None:
     value = form.get(name)
     if value is None or str(value).strip() == "":
         return default

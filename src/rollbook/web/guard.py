@@ -61,7 +61,11 @@ def origin_of(scope, headers: dict[str, str] | None = None) -> str:
     """This server's origin as the client sees it: ``scheme://host[:port]``, default port dropped."""
     headers = headers if headers is not None else _headers(scope)
     scheme = scheme_of(scope, headers)
-    host = _first(headers["x-forwarded-host"]) if trust_proxy() and headers.get("x-forwarded-host") else headers.get("host", "")
+    host = (
+        _first(headers["x-forwarded-host"])
+        if trust_proxy() and headers.get("x-forwarded-host")
+        else headers.get("host", "")
+    )
     if not host and scope.get("server"):
         name, port = scope["server"]
         host = f"{name}:{port}"
@@ -129,7 +133,15 @@ async def _refuse(scope, headers: dict[str, str], send) -> None:
     lang = pick_language(query.get("lang"), headers.get("accept-language"))
     body = problem_body(403, "origin_refused", lang, {}, instance=scope.get("path", ""))
     payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
-    await send({"type": "http.response.start", "status": 403,
-                "headers": [(b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(payload)).encode()),
-                            (b"vary", b"Origin")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 403,
+            "headers": [
+                (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+                (b"content-length", str(len(payload)).encode()),
+                (b"vary", b"Origin"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": payload})

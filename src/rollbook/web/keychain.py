@@ -50,8 +50,15 @@ def token_for(request: Request, chronicle_id: int) -> str | None:
 def _write(request: Request, response: Response, keys: dict[int, str]) -> Response:
     if keys:
         value = "~".join(f"{cid}.{token}" for cid, token in list(keys.items())[-MAX_ENTRIES:])
-        response.set_cookie(KEYS_COOKIE, value, max_age=YEAR, httponly=True, samesite="lax", path="/",
-                            secure=cookie_secure(request))
+        response.set_cookie(
+            KEYS_COOKIE,
+            value,
+            max_age=YEAR,
+            httponly=True,
+            samesite="lax",
+            path="/",
+            secure=cookie_secure(request),
+        )
     else:
         response.delete_cookie(KEYS_COOKIE, path="/")
     return response
@@ -62,8 +69,15 @@ def add(request: Request, response: Response, chronicle_id: int, token: str) -> 
     keys.pop(chronicle_id, None)
     keys[chronicle_id] = token
     # the single cookie follows the chronicle opened last (the JSON API reads it as a bearer token)
-    response.set_cookie(COOKIE_NAME, token, max_age=YEAR, httponly=True, samesite="lax", path="/",
-                        secure=cookie_secure(request))
+    response.set_cookie(
+        COOKIE_NAME,
+        token,
+        max_age=YEAR,
+        httponly=True,
+        samesite="lax",
+        path="/",
+        secure=cookie_secure(request),
+    )
     return _write(request, response, keys)
 
 
@@ -87,8 +101,15 @@ def session_for(session, key: str) -> tuple[Member, str]:
 
 def show_new_key(request: Request, response: Response, chronicle_id: int, key: str) -> Response:
     """The member's key, shown on that chronicle's pages until they say they saved it."""
-    response.set_cookie(NEW_KEY_COOKIE, key, max_age=YEAR, httponly=True, samesite="lax",
-                        path=f"/chronicles/{chronicle_id}", secure=cookie_secure(request))
+    response.set_cookie(
+        NEW_KEY_COOKIE,
+        key,
+        max_age=YEAR,
+        httponly=True,
+        samesite="lax",
+        path=f"/chronicles/{chronicle_id}",
+        secure=cookie_secure(request),
+    )
     return response
 
 

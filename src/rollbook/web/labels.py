@@ -314,11 +314,39 @@ FLAGS = {
 
 # Disciplines each game knows (offered as suggestions; a homebrew name is still accepted).
 DISCIPLINES = {
-    "v20": ("animalism", "auspex", "celerity", "chimerstry", "dementation", "dominate", "fortitude", "necromancy",
-            "obfuscate", "obtenebration", "potence", "presence", "protean", "quietus", "serpentis", "thaumaturgy",
-            "vicissitude"),
-    "v5": ("animalism", "auspex", "blood_sorcery", "celerity", "dominate", "fortitude", "obfuscate", "oblivion",
-           "potence", "presence", "protean", "thin_blood_alchemy"),
+    "v20": (
+        "animalism",
+        "auspex",
+        "celerity",
+        "chimerstry",
+        "dementation",
+        "dominate",
+        "fortitude",
+        "necromancy",
+        "obfuscate",
+        "obtenebration",
+        "potence",
+        "presence",
+        "protean",
+        "quietus",
+        "serpentis",
+        "thaumaturgy",
+        "vicissitude",
+    ),
+    "v5": (
+        "animalism",
+        "auspex",
+        "blood_sorcery",
+        "celerity",
+        "dominate",
+        "fortitude",
+        "obfuscate",
+        "oblivion",
+        "potence",
+        "presence",
+        "protean",
+        "thin_blood_alchemy",
+    ),
 }
 
 
@@ -365,7 +393,10 @@ def resource(path: str, lang: str, names: Mapping[str, str] | None = None) -> st
     if path in RESOURCES:
         return translate(RESOURCES[path], lang)
     head, _, rest = path.partition(".")
-    if head in ("attributes", "skills", "talents", "knowledges", "disciplines", "virtues", "specialties") and rest:
+    if (
+        head in ("attributes", "skills", "talents", "knowledges", "disciplines", "virtues", "specialties")
+        and rest
+    ):
         return trait(rest, lang, names)
     return trait(path.replace(".", "_"), lang, names)
 
@@ -407,6 +438,7 @@ def action(name: str, lang: str, system: str = "") -> str:
 
 
 # --- discipline powers (play.powers_data: English names, msgids of the ``powers`` catalogue) ---------
+
 
 def power(system: str, discipline: str, power_id: str, lang: str) -> str:
     """A known power in the reader's language ("sense_the_unseen" -> "Percevoir l'invisible")."""

@@ -48,29 +48,54 @@ def card_html(request: Request, db, member: Member, lang: str, entry: dict, char
 
 def _render(request: Request, member: Member, lang: str, item: dict) -> str:
     game_master = (item["chronicle"] or {}).get("system") in GAME_MASTER_SYSTEMS  # "MJ" (issue 34 point 12)
-    return render("_live.html", lang, game_master, request=request, htmx=True, item=item, me=member_view(member),
-                  chronicle=item["chronicle"])
+    return render(
+        "_live.html",
+        lang,
+        game_master,
+        request=request,
+        htmx=True,
+        item=item,
+        me=member_view(member),
+        chronicle=item["chronicle"],
+    )
 
 
 def redraws_more(entry: dict) -> bool:
     """Whether the entry's live card redraws more than itself (``table.live_item`` draws those)."""
     kind = entry["kind"]
     root = exchange.root_of(entry)
-    return ((entry.get("refers_to") and kind in ("reveal", "reroll")) or (root is not None and root != entry["seq"])
-            or kind == SEED_REVEAL or kind in authority.QUEUE_KINDS or kind in authority.SCENE_KINDS)
+    return (
+        (entry.get("refers_to") and kind in ("reveal", "reroll"))
+        or (root is not None and root != entry["seq"])
+        or kind == SEED_REVEAL
+        or kind in authority.QUEUE_KINDS
+        or kind in authority.SCENE_KINDS
+    )
 
 
-def shared_item(context: feed_reads.TableContext, member: Member, lang: str, entry: dict,
-                character_id: int | None) -> dict[str, Any]:
+def shared_item(
+    context: feed_reads.TableContext, member: Member, lang: str, entry: dict, character_id: int | None
+) -> dict[str, Any]:
     """``table.live_item`` of an entry that redraws only its own card, drawn from the batch's one read."""
-    characters = [table.CharacterRow(view["id"], view["name"], view["owner"], view["difficulty"], view["version"],
-                                     view["sheet"], view["may_open"], view.get("trait_names") or {})
-                  for view in (roster_view(row, member) for row in context.characters)]
+    characters = [
+        table.CharacterRow(
+            view["id"],
+            view["name"],
+            view["owner"],
+            view["difficulty"],
+            view["version"],
+            view["sheet"],
+            view["may_open"],
+            view.get("trait_names") or {},
+        )
+        for view in (roster_view(row, member) for row in context.characters)
+    ]
     chronicle = context.chronicle
     viewer = table.viewer_of(member, chronicle, lang)
     item: dict[str, Any] = {"chronicle": chronicle, "queue": False, "scene": False}
-    item["card"] = table.cards_for([entry], viewer, characters, context.followed, chronicle["system"],
-                                   revealed=context.revealed_seeds)[0]
+    item["card"] = table.cards_for(
+        [entry], viewer, characters, context.followed, chronicle["system"], revealed=context.revealed_seeds
+    )[0]
     if character_id is not None and entry.get("character") == character_id:
         row = next((c for c in characters if c.id == character_id), None)
         if row is not None and row.sheet is not None:
@@ -79,8 +104,14 @@ def shared_item(context: feed_reads.TableContext, member: Member, lang: str, ent
     return item
 
 
-def shared_html(request: Request, context: feed_reads.TableContext, member: Member, lang: str, entry: dict,
-                character_id: int | None) -> str:
+def shared_html(
+    request: Request,
+    context: feed_reads.TableContext,
+    member: Member,
+    lang: str,
+    entry: dict,
+    character_id: int | None,
+) -> str:
     return _render(request, member, lang, shared_item(context, member, lang, entry, character_id))
 
 
@@ -101,8 +132,14 @@ def ended_html(request: Request, lang: str, reason: str) -> str:
     return render("_feed_ended.html", lang, request=request, htmx=True, reason=reason)
 
 
-async def html_events(request: Request, db, member: Member, lang: str, feed: AsyncIterator[Entry | End],
-                      character_id: int | None) -> AsyncIterator[ServerSentEvent]:
+async def html_events(
+    request: Request,
+    db,
+    member: Member,
+    lang: str,
+    feed: AsyncIterator[Entry | End],
+    character_id: int | None,
+) -> AsyncIterator[ServerSentEvent]:
     async for item in feed:
         if isinstance(item, End):
             if item.reason == ERROR:  # the server's fault, not the member's: the page reconnects
@@ -112,17 +149,25 @@ async def html_events(request: Request, db, member: Member, lang: str, feed: Asy
             return
         if item.batch is not None and not redraws_more(item.view):
             context = await context_of(db, item.batch)
-            html = await run_in_threadpool(shared_html, request, context, member, lang, item.view, character_id)
+            html = await run_in_threadpool(
+                shared_html, request, context, member, lang, item.view, character_id
+            )
         else:
             html = await run_in_threadpool(card_html, request, db, member, lang, item.view, character_id)
         yield ServerSentEvent(html, event="entry", id=str(item.seq), sep="\n")
 
 
 @router.get("/chronicles/{chronicle_id}/live", response_class=EventSourceResponse)
-async def live(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int,
-               after: Annotated[int, Query(ge=0)] = 0,
-               character: Annotated[int | None, Query(ge=1)] = None,
-               last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None) -> EventSourceResponse:
+async def live(
+    request: Request,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    chronicle_id: int,
+    after: Annotated[int, Query(ge=0)] = 0,
+    character: Annotated[int | None, Query(ge=1)] = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+) -> EventSourceResponse:
     """One ``entry`` event per log entry after ``after`` (or after ``Last-Event-ID``, whichever is
     later); ``character``: the sheet page's character, whose resources the events redraw; a last
     ``ended`` event (a banner) when the member's token stops opening the chronicle."""

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import Request
+
 from rollbook.server import tx
 from rollbook.server.models import Member
 
@@ -26,8 +27,9 @@ def new_key() -> str:
     return secrets.token_urlsafe(18)
 
 
-def once(request: Request, db, member: Member | None, form: Mapping[str, Any],
-         work: Callable[[Any], dict]) -> dict:
+def once(
+    request: Request, db, member: Member | None, form: Mapping[str, Any], work: Callable[[Any], dict]
+) -> dict:
     """``work`` run once per form key (or every time when the form carries none): its result, or
     the first result again for a retry."""
     key = str(form.get(FIELD) or "").strip() or None
@@ -36,6 +38,7 @@ def once(request: Request, db, member: Member | None, form: Mapping[str, Any],
     fields = {name: value for name, value in form.items() if name != FIELD}
     fingerprint = tx.fingerprint("POST", request.url.path, fields)
     scope = f"page:member:{member.id}" if member is not None else "page:anonymous"
-    _status, body, _replayed = tx.idempotent(db, scope=scope, key=key, request_fingerprint=fingerprint,
-                                             work=lambda session: (200, work(session)))
+    _status, body, _replayed = tx.idempotent(
+        db, scope=scope, key=key, request_fingerprint=fingerprint, work=lambda session: (200, work(session))
+    )
     return body

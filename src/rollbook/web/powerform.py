@@ -25,6 +25,7 @@ class PowerRow:
     """One power as a row: ``s.powers.<n>.discipline`` (hidden in a Discipline's group, typed in a new
     row), ``s.powers.<n>.name`` (a name of the list in the reader's language, or homebrew as typed),
     ``s.powers.<n>.level`` (a homebrew power's level; a known power's is the list's)."""
+
     index: int
     discipline: str = ""
     name: str = ""
@@ -37,6 +38,7 @@ class PowerRow:
 class PowerGroup:
     """A Discipline the sheet rates, its powers, an empty row to add one, and the game's powers of
     that Discipline up to its rating (a datalist, in the reader's language)."""
+
     discipline: str
     label: str
     rating: int
@@ -53,6 +55,7 @@ def power_label(system: str, power: dict, lang: str) -> str:
 
 class PowerSection(Protocol):
     """What ``fill_power_section`` fills: a sheet form's section (``sheetform.Section``)."""
+
     hint: str
     powers: list[PowerGroup]
     power_rows: list[PowerRow]
@@ -69,37 +72,65 @@ def fill_power_section(section: PowerSection, system: str, sheet: dict, lang: st
     names = sheet.get("names") or {}
     index = 0
     disciplines = sheet.get("disciplines") or {}
-    for discipline, rating in sorted(disciplines.items(), key=lambda item: labels.trait(item[0], lang, names)):
+    for discipline, rating in sorted(
+        disciplines.items(), key=lambda item: labels.trait(item[0], lang, names)
+    ):
         group = PowerGroup(discipline, labels.trait(discipline, lang, names), int(rating or 0))
         for power in held:
             if power.get("discipline") == discipline:
-                group.rows.append(PowerRow(index, discipline, power_label(system, power, lang), power.get("level"),
-                                           known=bool(power.get("power"))))
+                group.rows.append(
+                    PowerRow(
+                        index,
+                        discipline,
+                        power_label(system, power, lang),
+                        power.get("level"),
+                        known=bool(power.get("power")),
+                    )
+                )
                 index += 1
         group.rows.append(PowerRow(index, discipline))
         index += 1
-        group.options = [Option(labels.power(system, discipline, power_id, lang), str(level))
-                         for level, power_id, _ in powers.powers_of(system, discipline, int(rating or 0))]
+        group.options = [
+            Option(labels.power(system, discipline, power_id, lang), str(level))
+            for level, power_id, _ in powers.powers_of(system, discipline, int(rating or 0))
+        ]
         section.powers.append(group)
     for power in held:  # a power whose Discipline is gone: kept in a row, so the refusal can be read
         if power.get("discipline") not in disciplines:
-            section.power_rows.append(PowerRow(index, str(power.get("discipline")), power_label(system, power, lang),
-                                               power.get("level"), known=bool(power.get("power")),
-                                               discipline_text=labels.trait(str(power.get("discipline")), lang, names)))
+            section.power_rows.append(
+                PowerRow(
+                    index,
+                    str(power.get("discipline")),
+                    power_label(system, power, lang),
+                    power.get("level"),
+                    known=bool(power.get("power")),
+                    discipline_text=labels.trait(str(power.get("discipline")), lang, names),
+                )
+            )
             index += 1
     for _ in range(NEW_ROWS):
         section.power_rows.append(PowerRow(index))
         index += 1
-    section.suggestions = [Option(labels.trait(d, lang), labels.trait(d, lang), trait=d)
-                           for d in sorted(labels.DISCIPLINES.get(system, ()), key=lambda d: labels.trait(d, lang))]
+    section.suggestions = [
+        Option(labels.trait(d, lang), labels.trait(d, lang), trait=d)
+        for d in sorted(labels.DISCIPLINES.get(system, ()), key=lambda d: labels.trait(d, lang))
+    ]
     # a new row's power: the game's powers of the Discipline typed in it (table.js switches the list)
-    section.power_lists = [(discipline, [Option(labels.power(system, discipline, power_id, lang), str(level))
-                                         for level, power_id, _ in powers.powers_of(system, discipline)])
-                           for discipline in powers.disciplines_with_powers(system)]
+    section.power_lists = [
+        (
+            discipline,
+            [
+                Option(labels.power(system, discipline, power_id, lang), str(level))
+                for level, power_id, _ in powers.powers_of(system, discipline)
+            ],
+        )
+        for discipline in powers.disciplines_with_powers(system)
+    ]
 
 
-def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool,
-                     discipline_id: Callable[[str], str] | None = None) -> list[dict]:
+def powers_from_form(
+    system: str, form: Mapping[str, Any], lenient: bool, discipline_id: Callable[[str], str] | None = None
+) -> list[dict]:
     """The rows ``s.powers.<n>.*`` -> the sheet's ``powers``: a name of the game's list (typed in
     English, French or Spanish) is that power, by id, at its level; another is homebrew, kept as typed
     at the level given (1 if none); a row without a name is dropped. A new row's Discipline is typed
@@ -113,7 +144,9 @@ def powers_from_form(system: str, form: Mapping[str, Any], lenient: bool,
         if not name:
             continue
         typed = str(form.get(prefix + "discipline") or "").strip()
-        discipline = (discipline_id or typednames.trait_from_text)(typed) if typed else _discipline_of(system, name)
+        discipline = (
+            (discipline_id or typednames.trait_from_text)(typed) if typed else _discipline_of(system, name)
+        )
         if not discipline:
             if lenient:
                 continue

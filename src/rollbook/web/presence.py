@@ -24,9 +24,12 @@ class People:
 
 def version_of(state, online) -> str:
     """A short digest of what the panel shows: members, characters, who is online."""
-    shown = [[(m["id"], m["name"], m["role"]) for m in state.members],
-             [(c.id, c.name, c.owner, c.may_open) for c in state.characters],
-             sorted(online), sorted(state.compulsions) if getattr(state, "compulsions", None) else []]
+    shown = [
+        [(m["id"], m["name"], m["role"]) for m in state.members],
+        [(c.id, c.name, c.owner, c.may_open) for c in state.characters],
+        sorted(online),
+        sorted(state.compulsions) if getattr(state, "compulsions", None) else [],
+    ]
     return hashlib.sha256(json.dumps(shown, default=str).encode()).hexdigest()[:16]
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rollbook.fair import SEED_COMMIT
 from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
-from rollbook.fair import SEED_COMMIT
 from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5table
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.sheetview import power_words
@@ -51,9 +51,13 @@ class Card:
     time: str
     actor: str = ""
     actor_role: str = ""
-    by: str = ""  # issue 34 point 9: who heads the card when it is not the character (the Storyteller's decisions)
+    by: str = (
+        ""  # issue 34 point 9: who heads the card when it is not the character (the Storyteller's decisions)
+    )
     character: str = ""
-    player: str = ""  # issue 34 point 9: who played the character then, when it is no longer theirs (removed, given)
+    player: str = (
+        ""  # issue 34 point 9: who played the character then, when it is no longer theirs (removed, given)
+    )
     character_id: int | None = None
     hidden: bool = False
     redacted: bool = False
@@ -78,12 +82,14 @@ class Card:
     fair: fairness.FairBadge | None = None  # F-6: the roll's fairness state (set by table.cards_for)
     # the combat chain (V20-17, T-4, T-5; web.exchange): the later steps of this card's exchange, the
     # next steps this viewer may take, the seq of the exchange's first step, the attack's target
-    steps: list["Card"] = field(default_factory=list)
+    steps: list[Card] = field(default_factory=list)
     offers: list = field(default_factory=list)
     root: int | None = None
     target: str = ""
     expected: object | None = None  # issue 33: web.exchange.ExpectedView, the odds beside what happened
-    buttons: list = field(default_factory=list)  # TR-3, TR-4: a side's roll, an extended action's next (web.contests)
+    buttons: list = field(
+        default_factory=list
+    )  # TR-3, TR-4: a side's roll, an extended action's next (web.contests)
 
     @property
     def dom_id(self) -> str:
@@ -103,8 +109,13 @@ def effect_text(effect: dict, lang: str) -> str:
     before, after = effect.get("before"), effect.get("after")
     if effect.get("weapon"):
         name = f"{name} ({effect['weapon']})"
-    text = translate(N_("{name}: {before} → {after}"), lang, name=name, before=_value(before, lang),
-                     after=_value(after, lang))
+    text = translate(
+        N_("{name}: {before} → {after}"),
+        lang,
+        name=name,
+        before=_value(before, lang),
+        after=_value(after, lang),
+    )
     if effect.get("cost"):
         text += " (" + translate(N_("{n} XP"), lang, n=effect["cost"]) + ")"
     return text
@@ -123,9 +134,13 @@ def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
     parts = []
     result = receipt.get("result") or {}
     if system == "v20" and "difficulty" in result and receipt.get("kind") != "soak":
-        parts.append(translate(N_("difficulty {d}"), lang, d=result.get("requested_difficulty", result["difficulty"])))
+        parts.append(
+            translate(N_("difficulty {d}"), lang, d=result.get("requested_difficulty", result["difficulty"]))
+        )
     elif system == "v5" and receipt.get("kind") not in ("rouse",):
-        parts.append(translate(N_("difficulty {d}"), lang, d=result.get("difficulty", action.get("difficulty", 1))))
+        parts.append(
+            translate(N_("difficulty {d}"), lang, d=result.get("difficulty", action.get("difficulty", 1)))
+        )
     if action.get("specialty"):
         parts.append(translate(N_("specialty: {name}"), lang, name=action["specialty"]))
     if action.get("willpower") is True:
@@ -133,7 +148,9 @@ def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
     if action.get("blood_surge"):
         parts.append(translate(N_("Blood Surge"), lang))
     if action.get("bullets"):
-        parts.append(plural(lang).ngettext("{n} bullet", "{n} bullets", action["bullets"]).format(n=action["bullets"]))
+        parts.append(
+            plural(lang).ngettext("{n} bullet", "{n} bullets", action["bullets"]).format(n=action["bullets"])
+        )
     if action.get("advantage"):
         parts.append(translate(N_("advantage"), lang))
     if action.get("disadvantage"):
@@ -155,22 +172,44 @@ def _change_value(key: str, value, lang: str) -> str:
 STORYTELLER_HEADED = ("grant", "refusal", "standing_grant", "standing_end", "sheet_edit")
 
 
-def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: dict[int, int],
-         willpower: dict[int, int] | None = None, owners: dict[int, int | None] | None = None,
-         goal: str = "win", chronicle_system: str = "", trait_names: dict[int, dict] | None = None) -> Card:
+def card(
+    entry: dict,
+    viewer: Viewer,
+    *,
+    characters: dict[int, str],
+    followed: dict[int, int],
+    willpower: dict[int, int] | None = None,
+    owners: dict[int, int | None] | None = None,
+    goal: str = "win",
+    chronicle_system: str = "",
+    trait_names: dict[int, dict] | None = None,
+) -> Card:
     """One log entry (``views.entry_view``) as this viewer may see it."""
     lang = viewer.lang
     actor = entry.get("actor") or {}
-    c = Card(seq=entry["seq"], kind=entry["kind"], created_at=entry["created_at"], time=_time(entry["created_at"]),
-             actor=actor.get("name", ""), actor_role=actor.get("role", ""),
-             character_id=entry.get("character"), hidden=entry.get("visibility") == "hidden",
-             redacted=bool(entry.get("redacted")), revealed_by=entry.get("revealed_by"),
-             refers_to=entry.get("refers_to"), followed_by=followed.get(entry["seq"]))
+    c = Card(
+        seq=entry["seq"],
+        kind=entry["kind"],
+        created_at=entry["created_at"],
+        time=_time(entry["created_at"]),
+        actor=actor.get("name", ""),
+        actor_role=actor.get("role", ""),
+        character_id=entry.get("character"),
+        hidden=entry.get("visibility") == "hidden",
+        redacted=bool(entry.get("redacted")),
+        revealed_by=entry.get("revealed_by"),
+        refers_to=entry.get("refers_to"),
+        followed_by=followed.get(entry["seq"]),
+    )
     if c.character_id is not None:
         c.character = characters.get(c.character_id, "")
         # issue 34 point 9: a removed player's receipts name him, not only the character another member plays now
-        if actor.get("role") == "player" and owners and c.character_id in owners \
-                and owners[c.character_id] != actor.get("member"):
+        if (
+            actor.get("role") == "player"
+            and owners
+            and c.character_id in owners
+            and owners[c.character_id] != actor.get("member")
+        ):
             c.player = actor.get("name", "")
     # issue 34 point 9: the Storyteller's decisions and edits are headed with the Storyteller's name, not the
     # character's; a seed commit is the table's dice (F-1), not the first player whose roll drew it
@@ -178,7 +217,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.by = c.actor
     elif entry["kind"] == SEED_COMMIT:
         c.by = translate(N_("Storyteller"), lang)
-        if chronicle_system in GAME_MASTER_SYSTEMS:  # the seeds' "MJ" in Tiers and roll-under (issue 34 point 12)
+        if (
+            chronicle_system in GAME_MASTER_SYSTEMS
+        ):  # the seeds' "MJ" in Tiers and roll-under (issue 34 point 12)
             c.by = game_master_words(c.by, lang)
     if c.redacted:  # its kind is all a player reads of it (issue 31)
         c.title = translate(REDACTED_TITLES.get(entry["kind"], REDACTED_TITLES["roll"]), lang)
@@ -187,13 +228,19 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     system = receipt.get("system", "")
     c.system = system
     c.effects = [effect_text(e, lang) for e in entry.get("effects") or []]
-    if entry["kind"] in fairness.FAIR_KINDS:  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
+    if (
+        entry["kind"] in fairness.FAIR_KINDS
+    ):  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
         c.title, c.change = fairness.describe_entry(entry["kind"], receipt, lang)
         return c
-    if entry["kind"] in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
+    if (
+        entry["kind"] in authority.AUTHORITY_KINDS
+    ):  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
         c.system = chronicle_system
         names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
-        c.title, c.change = authority.describe_entry(chronicle_system, entry["kind"], receipt, lang, characters, names)
+        c.title, c.change = authority.describe_entry(
+            chronicle_system, entry["kind"], receipt, lang, characters, names
+        )
         return c
     if entry["kind"] in solo_cards.KINDS:  # a solo chronicle's story (issue 37)
         c.title, c.change = solo_cards.describe_entry(entry["kind"], receipt, lang)
@@ -207,8 +254,16 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
             c.title, c.change = contests.contest_result_words(receipt, lang, characters)
         else:
             c.title, c.change = contests.describe_entry(entry["kind"], receipt, lang)
-        c.buttons = contests.buttons(entry["kind"], c.seq, receipt, viewer.chronicle_id, storyteller=viewer.storyteller,
-                                     member_id=viewer.member_id, owners=owners or {}, lang=lang)
+        c.buttons = contests.buttons(
+            entry["kind"],
+            c.seq,
+            receipt,
+            viewer.chronicle_id,
+            storyteller=viewer.storyteller,
+            member_id=viewer.member_id,
+            owners=owners or {},
+            lang=lang,
+        )
         return c
     if entry["kind"] in v5table.KINDS:  # a V5 compulsion called or ended (seed 001)
         c.system = chronicle_system
@@ -233,11 +288,13 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.title = translate(N_("Sheet edited"), lang)
         c.effects = []
         names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
-        c.change = " · ".join(f"{_edited_field(ch.get('field', ''), lang, names)}: "
-                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang, names)} → "
-                              f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang, names)}"
-                              for ch in receipt.get("changes") or []
-                              if not str(ch.get("field", "")).startswith("names."))  # shown by the trait itself
+        c.change = " · ".join(
+            f"{_edited_field(ch.get('field', ''), lang, names)}: "
+            f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang, names)} → "
+            f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang, names)}"
+            for ch in receipt.get("changes") or []
+            if not str(ch.get("field", "")).startswith("names.")
+        )  # shown by the trait itself
         return c
     if entry["kind"] == "removal":
         c.title = translate(N_("Character removed: {name}"), lang, name=receipt.get("name", ""))
@@ -245,8 +302,11 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if entry["kind"] == "adjust":
         change = receipt.get("change") or {}
         c.title = labels.kind(system, change.get("kind", receipt.get("kind", "")), lang)
-        details = [f"{labels.field(k, lang)}: {_change_value(k, v, lang)}"
-                   for k, v in change.items() if k != "kind" and v is not None]
+        details = [
+            f"{labels.field(k, lang)}: {_change_value(k, v, lang)}"
+            for k, v in change.items()
+            if k != "kind" and v is not None
+        ]
         c.change = " · ".join(details)
         return c
     # a roll or a reroll: the rules receipt rendered with rollbook.render.view
@@ -254,7 +314,9 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
     if isinstance(result, dict) and result.get("system"):
         c.receipt = receipt_view(result, lang)
     action = receipt.get("action") or {}
-    names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None  # homebrew, as typed
+    names = (
+        (trait_names or {}).get(c.character_id) if c.character_id is not None else None
+    )  # homebrew, as typed
     c.title = roll_title(system, receipt, lang, names)
     c.root = exchange.root_of(entry)
     target = (receipt.get("exchange") or {}).get("target")
@@ -264,14 +326,28 @@ def card(entry: dict, viewer: Viewer, *, characters: dict[int, str], followed: d
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
     c.settings = _settings(system, action, receipt, lang)
-    c.notes = authority.roll_notes(system, receipt, lang) + contests.roll_note(receipt, lang) \
+    c.notes = (
+        authority.roll_notes(system, receipt, lang)
+        + contests.roll_note(receipt, lang)
         + v5table.roll_notes(receipt, lang)
-    if c.followed_by is None:  # seed 001, V5-10: the latest receipt of a roll may call for a compulsion or frenzy
-        c.buttons = v5table.roll_buttons(receipt, c.seq, c.character_id, viewer.chronicle_id,
-                                         storyteller=viewer.storyteller, lang=lang, effects=entry.get("effects") or [])
+    )
+    if (
+        c.followed_by is None
+    ):  # seed 001, V5-10: the latest receipt of a roll may call for a compulsion or frenzy
+        c.buttons = v5table.roll_buttons(
+            receipt,
+            c.seq,
+            c.character_id,
+            viewer.chronicle_id,
+            storyteller=viewer.storyteller,
+            lang=lang,
+            effects=entry.get("effects") or [],
+        )
     rouse = receipt.get("rouse")
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
-        c.extra.append((translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang)))
+        c.extra.append(
+            (translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang))
+        )
     # V5-8: the Willpower reroll, offered to whoever may act for the character
     if system == "v5" and receipt.get("kind") == "test" and isinstance(result, dict):
         c.normal = list(result.get("normal", []))
@@ -303,7 +379,9 @@ def quick_words(quick: dict, lang: str) -> str:
         return translate(N_("pool of {n}, difficulty {d}"), lang, n=pool, d=quick.get("difficulty", 6))
     if system == "tiers":
         return translate(N_("skill {s}, bonus {b}"), lang, s=quick.get("skill", 0), b=quick.get("bonus", 0))
-    return translate(N_("“{action}” against {level}"), lang, action=quick.get("action", ""), level=quick.get("level", 10))
+    return translate(
+        N_("“{action}” against {level}"), lang, action=quick.get("action", ""), level=quick.get("level", 10)
+    )
 
 
 def _edited_field(path: str, lang: str, names: dict | None = None) -> str:
@@ -315,8 +393,15 @@ def _edited_field(path: str, lang: str, names: dict | None = None) -> str:
 def _edited(system: str, path: str, value, lang: str, names: dict | None = None) -> str:
     """A value of a sheet edit in words; the powers as "Auspex 1: Sens accrus", a homebrew one as typed."""
     if path == "powers" and isinstance(value, list):
-        return ", ".join(f"{labels.trait(str(p.get('discipline')), lang, names)} {p.get('level')}: "
-                         f"{power_words(system, p, lang)}" for p in value if isinstance(p, dict)) or "—"
+        return (
+            ", ".join(
+                f"{labels.trait(str(p.get('discipline')), lang, names)} {p.get('level')}: "
+                f"{power_words(system, p, lang)}"
+                for p in value
+                if isinstance(p, dict)
+            )
+            or "—"
+        )
     return _edited_value(value, lang, names)
 
 
@@ -334,7 +419,12 @@ def _edited_value(value, lang: str, names: dict | None = None) -> str:
     if isinstance(value, list):
         return ", ".join(_edited_value(v, lang, names) for v in value) or "—"
     if isinstance(value, dict):  # a weapon's fields by their labels ("Capacité du chargeur 6"), else traits
-        return ", ".join(f"{_edited_key(k, lang, names)} {_edited_value(v, lang, names)}" for k, v in value.items()) or "—"
+        return (
+            ", ".join(
+                f"{_edited_key(k, lang, names)} {_edited_value(v, lang, names)}" for k, v in value.items()
+            )
+            or "—"
+        )
     if value == "":
         return "—"
     return str(value)

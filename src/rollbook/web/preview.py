@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-
 from rollbook import play
 from rollbook.i18n import N_, normalize, percent_text, translate, translations
 from rollbook.odds import fraction_text, odds_for
@@ -22,23 +21,41 @@ from rollbook.play.common import request_from_plain
 from rollbook.render.base import numbered_dice
 from rollbook.rules.rollunder import RollUnderRequest
 from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v20 import V20Request
 from rollbook.rules.v5 import V5Request
+from rollbook.rules.v20 import V20Request
 from rollbook.web import labels
 
 REQUEST_TYPES = {"v20": V20Request, "v5": V5Request, "tiers": TiersRequest, "rollunder": RollUnderRequest}
 
 OUTCOME_LABELS = {
     "v20": {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")},
-    "v5": {"critical": N_("Critical"), "messy_critical": N_("Messy Critical"), "success": N_("Success"),
-           "failure": N_("Failure"), "total_failure": N_("Total Failure"), "bestial_failure": N_("Bestial Failure")},
+    "v5": {
+        "critical": N_("Critical"),
+        "messy_critical": N_("Messy Critical"),
+        "success": N_("Success"),
+        "failure": N_("Failure"),
+        "total_failure": N_("Total Failure"),
+        "bestial_failure": N_("Bestial Failure"),
+    },
     "tiers": {"success": N_("Success"), "failure": N_("Failure")},
-    "rollunder": {"critical_success": N_("Critical success"), "success": N_("Success"), "failure": N_("Failure"),
-                  "critical_failure": N_("Critical failure")},
+    "rollunder": {
+        "critical_success": N_("Critical success"),
+        "success": N_("Success"),
+        "failure": N_("Failure"),
+        "critical_failure": N_("Critical failure"),
+    },
 }
-TONES = {"success": "good", "failure": "bad", "botch": "botch", "critical": "critical",
-         "messy_critical": "messy", "total_failure": "bad", "bestial_failure": "bestial",
-         "critical_success": "critical", "critical_failure": "botch"}
+TONES = {
+    "success": "good",
+    "failure": "bad",
+    "botch": "botch",
+    "critical": "critical",
+    "messy_critical": "messy",
+    "total_failure": "bad",
+    "bestial_failure": "bestial",
+    "critical_success": "critical",
+    "critical_failure": "botch",
+}
 MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the pool (20 dice: ~0.2 s cold)
 
 
@@ -70,8 +87,16 @@ def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
     for code, text in outcomes.items():
         p = Fraction(text)
         label = translate(OUTCOME_LABELS.get(system, {}).get(code, code), lang)
-        rows.append(OddsRow(code, label, fraction_text(p), percent(p, lang), TONES.get(code, "neutral"),
-                            round(float(p) * 100, 2)))
+        rows.append(
+            OddsRow(
+                code,
+                label,
+                fraction_text(p),
+                percent(p, lang),
+                TONES.get(code, "neutral"),
+                round(float(p) * 100, 2),
+            )
+        )
     return rows
 
 
@@ -105,11 +130,14 @@ def _other(system: str, request, lang: str) -> OddsView:
     view = OddsView(rows=_rows(system, odds["outcomes"], lang))
     if system == "tiers":
         label = {"dodge": N_("Chance to dodge: {p}"), "soak": N_("Chance to take no damage: {p}")}.get(
-            request.kind, N_("Chance of success: {p}"))
+            request.kind, N_("Chance of success: {p}")
+        )
         view.headline = translate(label, lang, p=percent(Fraction(odds["outcomes"]["success"]), lang))
         critical = Fraction(odds["critical"])
         if critical:
-            view.notes.append(translate(N_("Critical (a 1, roll again): {p}"), lang, p=percent(critical, lang)))
+            view.notes.append(
+                translate(N_("Critical (a 1, roll again): {p}"), lang, p=percent(critical, lang))
+            )
         return view
     # Roll-under: criticals included (``"success"``); V20: the outcome ``success``.
     success = odds["success"] if system == "rollunder" else odds["outcomes"]["success"]
@@ -121,24 +149,38 @@ def _v5(request, lang: str) -> OddsView:
     if request.kind == "rouse":
         odds = odds_for("v5", request)
         view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
-        if request.hunger >= 5:  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test (issue 34 point 15)
-            view.headline = translate(N_("Hunger 5: chance of a hunger frenzy test: {p}"), lang,
-                                      p=percent(Fraction(odds["hunger_frenzy_risk"]), lang))
+        if (
+            request.hunger >= 5
+        ):  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test (issue 34 point 15)
+            view.headline = translate(
+                N_("Hunger 5: chance of a hunger frenzy test: {p}"),
+                lang,
+                p=percent(Fraction(odds["hunger_frenzy_risk"]), lang),
+            )
             return view
-        view.headline = translate(N_("Chance that Hunger rises: {p}"), lang,
-                                  p=percent(Fraction(odds["hunger_gain"].get("1", "0")), lang))
+        view.headline = translate(
+            N_("Chance that Hunger rises: {p}"),
+            lang,
+            p=percent(Fraction(odds["hunger_gain"].get("1", "0")), lang),
+        )
         return view
     odds = odds_for("v5", request, goal="win")
     view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
     view.headline = translate(N_("Chance to win: {p}"), lang, p=percent(Fraction(odds["goal"]), lang))
     if request.kind == "test" and request.pool <= MAX_OPTIMAL_POOL:
         best = odds_for("v5", request, reroll="optimal", goal="win")
-        view.notes.append(translate(N_("With the best Willpower reroll afterwards: {p}"), lang,
-                                    p=percent(Fraction(best["goal"]), lang)))
+        view.notes.append(
+            translate(
+                N_("With the best Willpower reroll afterwards: {p}"),
+                lang,
+                p=percent(Fraction(best["goal"]), lang),
+            )
+        )
     return view
 
 
 # --- V5 Willpower reroll advice (V5-8) ---------------------------------------------------------
+
 
 @dataclass
 class AdviceView:
@@ -161,11 +203,16 @@ def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> Advi
         return None
     best = choices[0]
     by_faces = {tuple(sorted(a.faces)): a for a in choices}
-    keep = by_faces.get((), None)
-    view = AdviceView(goal=goal, best_dice=list(best.dice), best_faces=list(best.faces),
-                      best=percent(best.probability, lang), best_fraction=fraction_text(best.probability),
-                      keep=percent(keep.probability, lang) if keep else "",
-                      best_text=numbered_dice(best.dice, [result["normal"][i] for i in best.dice]))
+    keep = by_faces.get(())
+    view = AdviceView(
+        goal=goal,
+        best_dice=list(best.dice),
+        best_faces=list(best.faces),
+        best=percent(best.probability, lang),
+        best_fraction=fraction_text(best.probability),
+        keep=percent(keep.probability, lang) if keep else "",
+        best_text=numbered_dice(best.dice, [result["normal"][i] for i in best.dice]),
+    )
     picked = [i for i in chosen if 0 <= i < len(result["normal"])]
     if picked:
         faces = tuple(sorted(result["normal"][i] for i in picked))
@@ -194,12 +241,20 @@ def describe_pool(pool: dict, lang: str, system: str = "v5", names: dict | None 
     "Firearms 60 + Pistol 5 = 65" (Tiers: the effective skill); "Climb 12 + bonus 2 = target 14"."""
     if not pool:
         return ""
-    terms = [f"{labels.trait(p['trait'].rsplit('.', 1)[-1], lang, names)} {p['rating']}"
-             for p in pool.get("parts", [])]
+    terms = [
+        f"{labels.trait(p['trait'].rsplit('.', 1)[-1], lang, names)} {p['rating']}"
+        for p in pool.get("parts", [])
+    ]
     for modifier in pool.get("modifiers", []):
         source = modifier.get("source", "")
-        name = modifier.get("weapon") or modifier.get("card") or translate(labels.SOURCES.get(source, source), lang)
-        amount = next((modifier[k] for k in ("dice", "value", "bonus") if isinstance(modifier.get(k), int)), None)
+        name = (
+            modifier.get("weapon")
+            or modifier.get("card")
+            or translate(labels.SOURCES.get(source, source), lang)
+        )
+        amount = next(
+            (modifier[k] for k in ("dice", "value", "bonus") if isinstance(modifier.get(k), int)), None
+        )
         terms.append(f"{name} {amount:+d}" if amount is not None else name)
     if pool.get("wound_penalty"):  # V5: Impaired (a full Health or Willpower track); V20: wounds
         label = N_("impaired {n}") if system == "v5" else N_("wounds {n}")
@@ -223,20 +278,31 @@ def describe_pool(pool: dict, lang: str, system: str = "v5", names: dict | None 
         text = translate(N_("{dice} against {n}"), lang, dice=pool["dice"], n=total)
     if pool.get("bullets"):
         text += " · " + plural(lang).ngettext("× {n} bullet", "× {n} bullets", pool["bullets"]).format(
-            n=pool["bullets"])
+            n=pool["bullets"]
+        )
     if pool.get("hunger_dice"):
-        text += " · " + plural(lang).ngettext("{n} of them a Hunger die", "{n} of them Hunger dice",
-                                              pool["hunger_dice"]).format(n=pool["hunger_dice"])
+        text += " · " + plural(lang).ngettext(
+            "{n} of them a Hunger die", "{n} of them Hunger dice", pool["hunger_dice"]
+        ).format(n=pool["hunger_dice"])
     return text
 
 
-def preview(system: str, sheet: dict, action: dict, *, mode: str, role: str, lang: str,
-            table_rules: tuple[str, ...] | list[str] = (), compulsion: dict | None = None,
-            ) -> tuple[OddsView | None, str]:
+def preview(
+    system: str,
+    sheet: dict,
+    action: dict,
+    *,
+    mode: str,
+    role: str,
+    lang: str,
+    table_rules: tuple[str, ...] | list[str] = (),
+    compulsion: dict | None = None,
+) -> tuple[OddsView | None, str]:
     """(odds, pool in words) for an action, under the chronicle's table rules (TR-1) and the V5
     compulsion in force (seed 001); refusals propagate as RuleError."""
-    built = play.preview(system, sheet, action, mode=mode, role=role, table_rules=table_rules,
-                         compulsion=compulsion)
+    built = play.preview(
+        system, sheet, action, mode=mode, role=role, table_rules=table_rules, compulsion=compulsion
+    )
     view = odds_view(built, lang)
     if view is not None and system == "v5" and _willpower_left(sheet) <= 0:  # V5-8: no reroll to offer
         reroll_note = translate(N_("With the best Willpower reroll afterwards: {p}"), lang, p="")

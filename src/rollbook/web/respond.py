@@ -67,8 +67,16 @@ def _game_master(request: Request, lang: str, context: dict[str, Any]) -> bool:
 def page(request: Request, template: str, lang: str, *, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("member", getattr(request.state, "rollbook_member", None))
     game_master = _game_master(request, lang, context)
-    body = render(template, lang, game_master, request=request, path=request.url.path,
-                  lang_links=_lang_links(request), htmx=is_htmx(request), **context)
+    body = render(
+        template,
+        lang,
+        game_master,
+        request=request,
+        path=request.url.path,
+        lang_links=_lang_links(request),
+        htmx=is_htmx(request),
+        **context,
+    )
     response = HTMLResponse(body, status_code=status)
     asked = request.query_params.get("lang")
     if asked and asked.lower()[:2] in LANGUAGES:
@@ -76,8 +84,15 @@ def page(request: Request, template: str, lang: str, *, status: int = 200, **con
     return response
 
 
-def fragment(request: Request, template: str, lang: str, *, status: int = 200,
-             headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
+def fragment(
+    request: Request,
+    template: str,
+    lang: str,
+    *,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+    **context: Any,
+) -> HTMLResponse:
     body = render(template, lang, _game_master(request, lang, context), request=request, htmx=True, **context)
     return HTMLResponse(body, status_code=status, headers=headers)
 
@@ -90,6 +105,13 @@ def with_invitation(request: Request, response: Response, invitation: str, chron
     """The invitation code, shown to the Storyteller on that chronicle's pages only."""
     from rollbook.web.guard import cookie_secure
 
-    response.set_cookie(INVITATION_COOKIE, invitation, max_age=YEAR, httponly=True, samesite="lax",
-                        path=f"/chronicles/{chronicle_id}", secure=cookie_secure(request))
+    response.set_cookie(
+        INVITATION_COOKIE,
+        invitation,
+        max_age=YEAR,
+        httponly=True,
+        samesite="lax",
+        path=f"/chronicles/{chronicle_id}",
+        secure=cookie_secure(request),
+    )
     return response

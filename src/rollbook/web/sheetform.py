@@ -89,6 +89,7 @@ class SheetField:
 @dataclass
 class Row:
     """One item of a list of objects (a weapon, a card) as a row of labelled inputs."""
+
     legend: str
     fields: list[SheetField] = field(default_factory=list)
     new: bool = False
@@ -106,7 +107,9 @@ class Section:
     suggestions: list[Option] = field(default_factory=list)  # known names for a new row (a datalist)
     powers: list[PowerGroup] = field(default_factory=list)  # the Discipline powers (their own widget)
     power_rows: list[PowerRow] = field(default_factory=list)  # new powers of any Discipline (a new one too)
-    power_lists: list[tuple[str, list[Option]]] = field(default_factory=list)  # every listed Discipline's powers
+    power_lists: list[tuple[str, list[Option]]] = field(
+        default_factory=list
+    )  # every listed Discipline's powers
 
 
 def schema_of(system: str) -> dict:
@@ -159,8 +162,9 @@ def _scalar(name: str, key: str, spec: dict, value: Any, lang: str) -> SheetFiel
     return SheetField(name, label, widget, value if value is not None else "")
 
 
-def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
-             creating: bool = False) -> list[Section]:
+def sections(
+    system: str, sheet: dict, lang: str, editable: set[str] | None, *, creating: bool = False
+) -> list[Section]:
     """The editor's sections. ``creating``: the values the rules derive (Willpower and Health boxes,
     blood, Hunger…: nullable in the schema) start empty, so the rules fill them from the ratings."""
     schema = schema_of(system)
@@ -201,31 +205,52 @@ def sections(system: str, sheet: dict, lang: str, editable: set[str] | None, *,
             out.append(section)
         elif kind == "map_int":
             section = Section(key, title, open=False)
-            for name, rating in sorted((value or {}).items(), key=lambda item: labels.trait(item[0], lang, names)):
-                section.fields.append(SheetField(f"s.{key}.{name}", labels.trait(name, lang, names), "number",
-                                                 rating, 0))
+            for name, rating in sorted(
+                (value or {}).items(), key=lambda item: labels.trait(item[0], lang, names)
+            ):
+                section.fields.append(
+                    SheetField(f"s.{key}.{name}", labels.trait(name, lang, names), "number", rating, 0)
+                )
             section.new_rows = [(f"new.{key}.name.{n}", f"new.{key}.value.{n}") for n in range(NEW_ROWS)]
             section.suggestions = suggestions(system, key, value or {}, lang)
             out.append(section)
         elif kind == "map_list":
-            lines = "\n".join(f"{labels.trait(trait, lang, names)}: {', '.join(held)}"
-                              for trait, held in sorted((value or {}).items()))
+            lines = "\n".join(
+                f"{labels.trait(trait, lang, names)}: {', '.join(held)}"
+                for trait, held in sorted((value or {}).items())
+            )
             section = Section(key, title, open=False)
-            section.fields.append(SheetField(f"s.{key}", title, "textarea", lines,
-                                             help=translate(N_("One line per trait: trait: first, second"), lang),
-                                             placeholder=f"{labels.trait('firearms', lang)}: "
-                                                         f"{translate(N_('Pistols'), lang)}"))
+            section.fields.append(
+                SheetField(
+                    f"s.{key}",
+                    title,
+                    "textarea",
+                    lines,
+                    help=translate(N_("One line per trait: trait: first, second"), lang),
+                    placeholder=f"{labels.trait('firearms', lang)}: {translate(N_('Pistols'), lang)}",
+                )
+            )
             out.append(section)
         elif kind == "list_str":
-            other.fields.append(SheetField(f"s.{key}", title, "text",
-                                           ", ".join(labels.trait(v, lang, names) for v in value or []),
-                                           help=translate(N_("Names separated by commas, in any of the table's "
-                                                             "languages"), lang)))
+            other.fields.append(
+                SheetField(
+                    f"s.{key}",
+                    title,
+                    "text",
+                    ", ".join(labels.trait(v, lang, names) for v in value or []),
+                    help=translate(N_("Names separated by commas, in any of the table's languages"), lang),
+                )
+            )
         elif kind == "list_obj":
-            section = Section(key, title, open=False,
-                              rows=object_rows(schema, key, spec, value if isinstance(value, list) else [], lang),
-                              hint=translate(N_("Leave a name empty to remove that row; fill in the last row to "
-                                                "add one."), lang))
+            section = Section(
+                key,
+                title,
+                open=False,
+                rows=object_rows(schema, key, spec, value if isinstance(value, list) else [], lang),
+                hint=translate(
+                    N_("Leave a name empty to remove that row; fill in the last row to add one."), lang
+                ),
+            )
             out.append(section)
     if "powers" in schema["properties"] and (editable is None or "powers" in editable):
         section = Section("powers", translate(SECTION_TITLES["powers"], lang), open=False)
@@ -275,7 +300,12 @@ def object_rows(schema: dict, key: str, spec: dict, items: list, lang: str) -> l
                 f.widget = "text"
             if f.widget == "checkbox":
                 f.send_off = True
-            if f.widget == "number" and f.value is None and "default" in sub_spec and sub_spec["default"] is not None:
+            if (
+                f.widget == "number"
+                and f.value is None
+                and "default" in sub_spec
+                and sub_spec["default"] is not None
+            ):
                 f.placeholder = str(sub_spec["default"])
             row.fields.append(f)
         rows.append(row)

@@ -14,8 +14,8 @@ from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import chronicles, rolls
 from rollbook.server.usecases import authority as authority_cases
+from rollbook.server.usecases import chronicles, rolls
 from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5table
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
@@ -40,38 +40,81 @@ def sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
     return merge(sheet, patch)
 
 
-def new_character_page(request: Request, db, member: Member, lang: str, *, errors=None, values=None,
-                       status: int = 200) -> HTMLResponse:
+def new_character_page(
+    request: Request, db, member: Member, lang: str, *, errors=None, values=None, status: int = 200
+) -> HTMLResponse:
     state = table.load(db, member, lang, feed=False)
     system = state.chronicle["system"]
     sheet = play.new_sheet(system, {"name": "—"})
     sheet["name"] = ""
     if values:
         sheet = sheet_from_values(system, sheet, values)
-    sections = sheetform.sections(system, sheet, lang, sheetform.editable_keys(system, member.role, True),
-                                  creating=not values)
-    return page(request, "character_new.html", lang, status=status, t=state, me=state.me, sections=sections,
-                errors=errors or {}, values=values or {}, system_name=labels.system_name(system, lang))
+    sections = sheetform.sections(
+        system, sheet, lang, sheetform.editable_keys(system, member.role, True), creating=not values
+    )
+    return page(
+        request,
+        "character_new.html",
+        lang,
+        status=status,
+        t=state,
+        me=state.me,
+        sections=sections,
+        errors=errors or {},
+        values=values or {},
+        system_name=labels.system_name(system, lang),
+    )
 
 
-def sheet_page(request: Request, db, member: Member, lang: str, character_id: int, *, errors=None, values=None,
-               kind: str | None = None, change: str | None = None, status: int = 200) -> HTMLResponse:
+def sheet_page(
+    request: Request,
+    db,
+    member: Member,
+    lang: str,
+    character_id: int,
+    *,
+    errors=None,
+    values=None,
+    kind: str | None = None,
+    change: str | None = None,
+    status: int = 200,
+) -> HTMLResponse:
     state = table.load(db, member, lang)
     character = character_or_404(state, character_id)
-    return page(request, "sheet.html", lang, status=status,
-                **sheet_context(db, state, character, member, lang, errors=errors, values=values, kind=kind,
-                                change=change))
+    return page(
+        request,
+        "sheet.html",
+        lang,
+        status=status,
+        **sheet_context(
+            db, state, character, member, lang, errors=errors, values=values, kind=kind, change=change
+        ),
+    )
 
 
-def posted_form(request: Request, db, member: Member, lang: str, character_id: int, form: dict, into: str,
-                part: str = "actions") -> tuple[str, dict]:
+def posted_form(
+    request: Request,
+    db,
+    member: Member,
+    lang: str,
+    character_id: int,
+    form: dict,
+    into: str,
+    part: str = "actions",
+) -> tuple[str, dict]:
     """The sheet's roll form (``part`` "actions") or change form ("changes") as posted -> (its kind,
     the action or change the server expects), the form's refusal drawn into ``into`` (the sheet page
     again with what was typed, without JavaScript)."""
     field = "kind" if part == "actions" else "change"
     kind = str(form.get(field, ""))
-    alert_into(request, into, lang, lambda errors: sheet_page(request, db, member, lang, character_id,
-                                                              errors=errors, values=form, **{field: kind}))
+    alert_into(
+        request,
+        into,
+        lang,
+        lambda errors: sheet_page(
+            request, db, member, lang, character_id, errors=errors, values=form, **{field: kind}
+        ),
+    )
     with db.read() as session:
         system = chronicles.chronicle_info(session, member)["system"]
     return kind, forms.parse_form(forms.schema_for(system, part, kind), form, kind)
@@ -82,8 +125,18 @@ def hidden_asked(form: dict) -> bool:
     return str(form.get("hidden", "")).lower() in ("on", "true", "1")
 
 
-def sheet_context(db, state: table.Table, character: table.CharacterRow, member: Member, lang: str,
-                  *, errors=None, values=None, kind: str | None = None, change: str | None = None) -> dict[str, Any]:
+def sheet_context(
+    db,
+    state: table.Table,
+    character: table.CharacterRow,
+    member: Member,
+    lang: str,
+    *,
+    errors=None,
+    values=None,
+    kind: str | None = None,
+    change: str | None = None,
+) -> dict[str, Any]:
     system = state.chronicle["system"]
     sheet = character.sheet or {}
     kinds = forms.action_kinds(system, member.role)
@@ -108,39 +161,75 @@ def sheet_context(db, state: table.Table, character: table.CharacterRow, member:
     with db.read() as session:  # A-1: what applies without asking; A-4: the actions declared this turn
         baseline = authority_cases.baseline_of(session, member, character.id, kind)
         declared = authority_cases.declared_for(session, member, character.id)
-    fields = roll_fields(system, kind, sheet, lang, values if values.get("kind") == kind else
-                         (forms.carry_over(last) if last and last.get("kind") == kind else None), standing,
-                         member.role)
-    authority.start_from_baseline(system, kind, fields, baseline, member.role, lang,
-                                  posted=values.get("kind") == kind)
+    fields = roll_fields(
+        system,
+        kind,
+        sheet,
+        lang,
+        values
+        if values.get("kind") == kind
+        else (forms.carry_over(last) if last and last.get("kind") == kind else None),
+        standing,
+        member.role,
+    )
+    authority.start_from_baseline(
+        system, kind, fields, baseline, member.role, lang, posted=values.get("kind") == kind
+    )
     p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
-    compulsion = v5table.sheet_panel(state.chronicle, character.id, sheet,  # seed 001: in force, called, ended
-                                     state.compulsions.get(character.id), member.role == STORYTELLER, lang,
-                                     scene_open=p.scene is not None)
+    compulsion = v5table.sheet_panel(
+        state.chronicle,
+        character.id,
+        sheet,  # seed 001: in force, called, ended
+        state.compulsions.get(character.id),
+        member.role == STORYTELLER,
+        lang,
+        scene_open=p.scene is not None,
+    )
     return dict(
-        t=state, me=state.me, character=character, sheet=sheet, system=system, compulsion=compulsion,
+        t=state,
+        me=state.me,
+        character=character,
+        sheet=sheet,
+        system=system,
+        compulsion=compulsion,
         system_name=labels.system_name(system, lang),
-        identity=identity(sheet, lang), groups=rating_groups(system, sheet, lang),
+        identity=identity(sheet, lang),
+        groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),
-        kinds=[(k, exchange.roll_kind(system, k, lang)) for k in kinds], kind=kind,
+        kinds=[(k, exchange.roll_kind(system, k, lang)) for k in kinds],
+        kind=kind,
         target_choices=exchange.target_choices(system, kind, character.id, state.characters),
         target=values.get("target") if values.get("kind") == kind else None,
         roll_fields=fields,
         p=p,
-        limits=authority.sheet_limits(system, sheet, lang), declared=declared,
+        limits=authority.sheet_limits(system, sheet, lang),
+        declared=declared,
         roll_label=authority.roll_button(system, lang, asking=False, role=member.role),
-        changes=[(k, labels.kind(system, k, lang)) for k in changes], change=change,
-        change_fields=forms.fields_for(system, forms.schema_for(system, "changes", change), sheet, lang,
-                                       values if values.get("change") == change else None) if change else [],
+        changes=[(k, labels.kind(system, k, lang)) for k in changes],
+        change=change,
+        change_fields=forms.fields_for(
+            system,
+            forms.schema_for(system, "changes", change),
+            sheet,
+            lang,
+            values if values.get("change") == change else None,
+        )
+        if change
+        else [],
         change_nothing=forms.nothing_to_change(change, sheet, lang),
         edit_sections=sheetform.sections(system, edit_values, lang, editable),
-        errors=errors or {}, values=values, standing=standing,
-        odds=None, odds_error="", pool_text="",
+        errors=errors or {},
+        values=values,
+        standing=standing,
+        odds=None,
+        odds_error="",
+        pool_text="",
     )
 
 
-def roll_fields(system: str, kind: str, sheet: dict, lang: str, values: dict | None, standing: int | None,
-                role: str) -> list[forms.FieldView]:
+def roll_fields(
+    system: str, kind: str, sheet: dict, lang: str, values: dict | None, standing: int | None, role: str
+) -> list[forms.FieldView]:
     fields = forms.fields_for(system, forms.schema_for(system, "actions", kind), sheet, lang, values)
     for f in fields:
         if f.name == "difficulty" and standing is not None and role == STORYTELLER:

@@ -19,8 +19,9 @@ from rollbook.web.sheetform import DERIVED, NEW_ROWS, OWN_WIDGET, items_of, kind
 _SKIP = object()
 
 
-def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None, *,
-                    lenient: bool = False) -> dict:
+def patch_from_form(
+    system: str, form: Mapping[str, Any], sheet: dict, editable: set[str] | None, *, lenient: bool = False
+) -> dict:
     """The posted form -> a patch for ``characters.edit_character`` (``null`` removes an entry).
 
     Trait names may be typed in English, French or Spanish (stored by their id). Entries of a mapping
@@ -64,7 +65,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
             if name not in form:
                 continue
             text = str(form.get(name))
-            value = number(key, text, nullable or "default" in raw) if plain.get("type") == "integer" else text
+            value = (
+                number(key, text, nullable or "default" in raw) if plain.get("type") == "integer" else text
+            )
             if value is not _SKIP:
                 patch[key] = value
         elif kind == "object":
@@ -87,7 +90,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 patch[key] = sub_patch
         elif kind == "map_int":
             entries: dict[str, Any] = {}
-            posted = [n[len(name) + 1:] for n in form if isinstance(n, str) and n.startswith(name + ".")]
+            posted = [n[len(name) + 1 :] for n in form if isinstance(n, str) and n.startswith(name + ".")]
             for trait in dict.fromkeys([*(sheet.get(key) or {}), *posted]):
                 sub_name = f"s.{key}.{trait}"
                 if sub_name in form and typednames.trait_from_text(trait) == trait:
@@ -98,7 +101,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 new_name = str(form.get(f"new.{key}.name.{n}") or "").strip()
                 if not new_name:
                     continue
-                value = number(f"{key}.{trait_id(new_name)}", str(form.get(f"new.{key}.value.{n}") or "1"), False)
+                value = number(
+                    f"{key}.{trait_id(new_name)}", str(form.get(f"new.{key}.value.{n}") or "1"), False
+                )
                 if value is not _SKIP and trait_id(new_name):
                     entries[trait_id(new_name)] = value
             if entries:
@@ -114,7 +119,7 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
                 names = [part.strip() for part in rest.split(",") if part.strip()]
                 if trait_id(trait, False):
                     parsed.setdefault(trait_id(trait, False), []).extend(names)
-            for trait in (sheet.get(key) or {}):
+            for trait in sheet.get(key) or {}:
                 if trait not in parsed:
                     parsed[trait] = None  # removed
             patch[key] = {k: v for k, v in parsed.items() if v or v is None} or {}
@@ -124,7 +129,9 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
         elif kind == "list_str":
             if name not in form:
                 continue
-            patch[key] = [trait_id(part, False) for part in str(form.get(name)).split(",") if trait_id(part, False)]
+            patch[key] = [
+                trait_id(part, False) for part in str(form.get(name)).split(",") if trait_id(part, False)
+            ]
         elif kind == "list_obj":
             if f"{name}.0.name" not in form:
                 continue
@@ -133,7 +140,11 @@ def patch_from_form(system: str, form: Mapping[str, Any], sheet: dict, editable:
             except RuleError:
                 if not lenient:
                     raise
-    if "powers" in schema["properties"] and (editable is None or "powers" in editable) and "s.powers.0.name" in form:
+    if (
+        "powers" in schema["properties"]
+        and (editable is None or "powers" in editable)
+        and "s.powers.0.name" in form
+    ):
         patch["powers"] = powers_from_form(system, form, lenient, trait_id)
     if editable is None or "names" in editable:
         names = {**_stale_names(sheet, patch, held_names), **typed_names}
@@ -165,7 +176,6 @@ def _stale_names(sheet: dict, patch: dict, held_names: dict) -> dict[str, None]:
     edited.pop("names", None)
     walk(edited)
     return {trait: None for trait in held_names if trait not in mentioned}
-
 
 
 def without_nulls(value: Any) -> Any:
@@ -202,7 +212,9 @@ def _rows_from_form(schema: dict, key: str, spec: dict, form: Mapping[str, Any])
                 text = "" if raw is None else str(raw).strip()
                 if text == "":
                     continue
-                item[sub] = parse_int(f"{key}.{n}.{sub}", text, False) if plain.get("type") == "integer" else text
+                item[sub] = (
+                    parse_int(f"{key}.{n}.{sub}", text, False) if plain.get("type") == "integer" else text
+                )
             items.append(item)
         n += 1
     return items

@@ -28,14 +28,33 @@ class RatingGroup:
 
 
 RATING_GROUPS = {
-    "v5": (("attributes", N_("Attributes"), 5), ("skills", N_("Skills"), 5), ("disciplines", N_("Disciplines"), 5)),
-    "v20": (("attributes", N_("Attributes"), 5), ("talents", N_("Talents"), 5), ("skills", N_("Skills"), 5),
-            ("knowledges", N_("Knowledges"), 5), ("disciplines", N_("Disciplines"), 5),
-            ("virtues", N_("Virtues"), 5)),
+    "v5": (
+        ("attributes", N_("Attributes"), 5),
+        ("skills", N_("Skills"), 5),
+        ("disciplines", N_("Disciplines"), 5),
+    ),
+    "v20": (
+        ("attributes", N_("Attributes"), 5),
+        ("talents", N_("Talents"), 5),
+        ("skills", N_("Skills"), 5),
+        ("knowledges", N_("Knowledges"), 5),
+        ("disciplines", N_("Disciplines"), 5),
+        ("virtues", N_("Virtues"), 5),
+    ),
     "tiers": (("skills", N_("Skills"), 100), ("armor", N_("Armour"), 100)),
     "rollunder": (("attributes", N_("Attributes"), 20), ("skills", N_("Skills"), 20)),
 }
-IDENTITY_FIELDS = ("player", "concept", "clan", "sire", "predator", "nature", "demeanor", "ambition", "desire")
+IDENTITY_FIELDS = (
+    "player",
+    "concept",
+    "clan",
+    "sire",
+    "predator",
+    "nature",
+    "demeanor",
+    "ambition",
+    "desire",
+)
 
 
 def identity(sheet: dict, lang: str) -> list[tuple[str, str]]:
@@ -67,7 +86,10 @@ def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
             items.sort(key=lambda item: labels.trait(item[0], lang, names))
         elif key == "attributes":
             items.sort(key=lambda item: attribute_order.index(item[0]))
-        ratings = [Rating(k, labels.trait(k, lang, names), int(v), max(top, int(v)), dots=top <= 10) for k, v in items]
+        ratings = [
+            Rating(k, labels.trait(k, lang, names), int(v), max(top, int(v)), dots=top <= 10)
+            for k, v in items
+        ]
         if key == "disciplines":
             for r in ratings:
                 r.powers = powers_of(system, sheet, r.key, lang)
@@ -91,8 +113,11 @@ def power_words(system: str, power: dict, lang: str) -> str:
 
 def specialties(sheet: dict, lang: str) -> list[tuple[str, str]]:
     typed = sheet.get("names") or {}
-    return [(labels.trait(trait, lang, typed), ", ".join(names))
-            for trait, names in (sheet.get("specialties") or {}).items() if names]
+    return [
+        (labels.trait(trait, lang, typed), ", ".join(names))
+        for trait, names in (sheet.get("specialties") or {}).items()
+        if names
+    ]
 
 
 def v5_track(track: dict) -> list[str]:
@@ -104,15 +129,23 @@ def v5_track(track: dict) -> list[str]:
 
 
 V20_HEALTH = (
-    (N_("Bruised"), 0), (N_("Hurt"), -1), (N_("Injured"), -1), (N_("Wounded"), -2), (N_("Mauled"), -2),
-    (N_("Crippled"), -5), (N_("Incapacitated"), None),
+    (N_("Bruised"), 0),
+    (N_("Hurt"), -1),
+    (N_("Injured"), -1),
+    (N_("Wounded"), -2),
+    (N_("Mauled"), -2),
+    (N_("Crippled"), -5),
+    (N_("Incapacitated"), None),
 )
 
 
 def v20_health(health: dict, lang: str) -> list[tuple[str, str, str]]:
     """The seven health levels, most severe damage first: (label, penalty, mark)."""
-    marks = (["aggravated"] * health.get("aggravated", 0) + ["lethal"] * health.get("lethal", 0)
-             + ["bashing"] * health.get("bashing", 0))
+    marks = (
+        ["aggravated"] * health.get("aggravated", 0)
+        + ["lethal"] * health.get("lethal", 0)
+        + ["bashing"] * health.get("bashing", 0)
+    )
     out = []
     for index, (label, penalty) in enumerate(V20_HEALTH):
         text = "" if penalty is None or penalty == 0 else str(penalty).replace("-", "−")

@@ -12,7 +12,16 @@ from typing import Any
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
-from rollbook.server.usecases import chronicles, compulsions as compulsions_cases, fairness as fairness_cases, log
+from rollbook.server.usecases import (
+    chronicles,
+    log,
+)
+from rollbook.server.usecases import (
+    compulsions as compulsions_cases,
+)
+from rollbook.server.usecases import (
+    fairness as fairness_cases,
+)
 from rollbook.server.views import member_view
 from rollbook.web import authority, exchange, fairness, v5table
 from rollbook.web.present import Card, Viewer, card
@@ -56,8 +65,16 @@ class Table:
 
 
 def _row(view: dict) -> CharacterRow:
-    return CharacterRow(view["id"], view["name"], view["owner"], view["difficulty"], view["version"], view["sheet"],
-                        view["may_open"], view.get("trait_names") or {})
+    return CharacterRow(
+        view["id"],
+        view["name"],
+        view["owner"],
+        view["difficulty"],
+        view["version"],
+        view["sheet"],
+        view["may_open"],
+        view.get("trait_names") or {},
+    )
 
 
 def _characters(session, member: Member) -> list[CharacterRow]:
@@ -76,8 +93,13 @@ def last_action(db, member: Member, character_id: int, kind: str | None = None) 
 
 
 def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
-    return Viewer(member_id=member.id, role=member.role, chronicle_id=member.chronicle_id,
-                  mode=chronicle["mode"], lang=lang)
+    return Viewer(
+        member_id=member.id,
+        role=member.role,
+        chronicle_id=member.chronicle_id,
+        mode=chronicle["mode"],
+        lang=lang,
+    )
 
 
 def revealed_seeds(session, member: Member) -> dict[str, bytes]:
@@ -92,9 +114,15 @@ def fair_state(db, member: Member) -> dict:
         return fairness_cases.fair_state(session, member)
 
 
-def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow],
-              followed: dict[int, int], system: str, goal: str = "win",
-              revealed: dict[str, bytes] | None = None) -> list[Card]:
+def cards_for(
+    entries: list[dict],
+    viewer: Viewer,
+    characters: list[CharacterRow],
+    followed: dict[int, int],
+    system: str,
+    goal: str = "win",
+    revealed: dict[str, bytes] | None = None,
+) -> list[Card]:
     """The entries (oldest first) as cards; the steps of an exchange go inside its first step's card
     (when it is among them), which offers the next step (``web.exchange``). ``revealed``: the seeds
     revealed so far (``revealed_seeds``), for each roll's fairness state (F-6)."""
@@ -104,8 +132,17 @@ def cards_for(entries: list[dict], viewer: Viewer, characters: list[CharacterRow
     trait_names = {c.id: c.trait_names for c in characters if c.trait_names}
     cards, by_seq, last = [], {}, {}
     for entry in entries:
-        made = card(entry, viewer, characters=names, followed=followed, willpower=willpower, owners=owners, goal=goal,
-                    chronicle_system=system, trait_names=trait_names)
+        made = card(
+            entry,
+            viewer,
+            characters=names,
+            followed=followed,
+            willpower=willpower,
+            owners=owners,
+            goal=goal,
+            chronicle_system=system,
+            trait_names=trait_names,
+        )
         made.fair = fairness.badge(entry, revealed or {}, viewer.lang)
         by_seq[made.seq] = made
         if made.root is not None and made.root != made.seq and made.root in by_seq:
@@ -129,14 +166,23 @@ def exchange_card(db, member: Member, lang: str, root: int) -> tuple[dict, Card 
     with db.read() as session:
         chronicle = chronicles.chronicle_info(session, member)
         characters = _characters(session, member)
-        entries = [e for e in log.entries_after(session, member, root - 1, EXCHANGE_READ)
-                   if e["seq"] == root or exchange.root_of(e) == root]
+        entries = [
+            e
+            for e in log.entries_after(session, member, root - 1, EXCHANGE_READ)
+            if e["seq"] == root or exchange.root_of(e) == root
+        ]
         followed = followed_up(session, member, [e["seq"] for e in entries])
         revealed = revealed_seeds(session, member)
     if not entries or entries[0]["seq"] != root or entries[0].get("redacted"):
         return chronicle, None
-    made = cards_for(entries, viewer_of(member, chronicle, lang), characters, followed, chronicle["system"],
-                     revealed=revealed)
+    made = cards_for(
+        entries,
+        viewer_of(member, chronicle, lang),
+        characters,
+        followed,
+        chronicle["system"],
+        revealed=revealed,
+    )
     return chronicle, made[0]
 
 
@@ -145,33 +191,58 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
         chronicle = chronicles.chronicle_info(session, member)
         members = chronicles.list_members(session, member)
         characters = _characters(session, member)
-        table = Table(chronicle=chronicle, me=member_view(member), members=members, characters=characters,
-                      head=chronicle["log_head"]["seq"])
+        table = Table(
+            chronicle=chronicle,
+            me=member_view(member),
+            members=members,
+            characters=characters,
+            head=chronicle["log_head"]["seq"],
+        )
         if chronicle["system"] == "v5":  # seed 001: a compulsion in force shows beside its character
-            table.compulsions = {character: v5table.badge(found, lang) for character, found
-                                 in compulsions_cases.all_in_force(session, member.chronicle_id).items()}
+            table.compulsions = {
+                character: v5table.badge(found, lang)
+                for character, found in compulsions_cases.all_in_force(session, member.chronicle_id).items()
+            }
         if feed:
             entries = log.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
             followed = followed_up(session, member, [e["seq"] for e in entries])
             viewer = viewer_of(member, chronicle, lang)
-            table.cards = list(reversed(cards_for(entries, viewer, characters, followed, chronicle["system"],
-                                                  revealed=revealed_seeds(session, member))))
+            table.cards = list(
+                reversed(
+                    cards_for(
+                        entries,
+                        viewer,
+                        characters,
+                        followed,
+                        chronicle["system"],
+                        revealed=revealed_seeds(session, member),
+                    )
+                )
+            )
     return table
 
 
-def revealed_rolls(db, member: Member, reveal: dict, viewer: Viewer, characters: list[CharacterRow],
-                   system: str) -> list[Card]:
+def revealed_rolls(
+    db, member: Member, reveal: dict, viewer: Viewer, characters: list[CharacterRow], system: str
+) -> list[Card]:
     """The cards of the feed's rolls made under the seed a ``seed_reveal`` entry reveals, drawn again
     with their new fairness state (the live feed replaces them out of band)."""
     commitment = (reveal.get("receipt") or {}).get("commitment")
     with db.read() as session:
-        entries = [e for e in log.entries_after(session, member, max(0, reveal["seq"] - FEED_SIZE), FEED_SIZE)
-                   if e["seq"] < reveal["seq"] and not e.get("redacted")
-                   and ((e.get("receipt") or {}).get("fair") or {}).get("commitment") == commitment]
+        entries = [
+            e
+            for e in log.entries_after(session, member, max(0, reveal["seq"] - FEED_SIZE), FEED_SIZE)
+            if e["seq"] < reveal["seq"]
+            and not e.get("redacted")
+            and ((e.get("receipt") or {}).get("fair") or {}).get("commitment") == commitment
+        ]
         followed = followed_up(session, member, [e["seq"] for e in entries])
         revealed = revealed_seeds(session, member)
-    return [card for card in cards_for(entries, viewer, characters, followed, system, revealed=revealed)
-            if card.root is None or card.root == card.seq]
+    return [
+        card
+        for card in cards_for(entries, viewer, characters, followed, system, revealed=revealed)
+        if card.root is None or card.root == card.seq
+    ]
 
 
 def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
@@ -217,7 +288,9 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
         if whole is not None:
             item["exchange"] = whole
     item["card"] = cards_for([entry], viewer, characters, followed, system, revealed=revealed)[0]
-    if entry["kind"] == fairness.SEED_REVEAL:  # F-5: the rolls under the seed just revealed, verified in place
+    if (
+        entry["kind"] == fairness.SEED_REVEAL
+    ):  # F-5: the rolls under the seed just revealed, verified in place
         item["refreshed"] = revealed_rolls(db, member, entry, viewer, characters, system)
     # A-1, A-3: an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
     # bar and the standing grants (out of band, for everyone on the page).

@@ -8,13 +8,20 @@ included. A separate environment per language keeps requests in different langua
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from rollbook.i18n import LANGUAGES, GameMasterTranslations, game_master_words, normalize, translate, translations
+from rollbook.i18n import (
+    LANGUAGES,
+    GameMasterTranslations,
+    game_master_words,
+    normalize,
+    translate,
+    translations,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -28,7 +35,7 @@ def _static_version() -> str:
     return format(newest // 1_000_000, "x")
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment(lang: str, game_master: bool = False) -> Environment:
     """``game_master``: the pages of a Tiers or roll-under chronicle, whose texts say the seeds' "MJ" / "DJ"
     where the catalogues say the Storyteller (``rollbook.i18n.game_master_words``, issue 34 point 12)."""
@@ -48,7 +55,8 @@ def environment(lang: str, game_master: bool = False) -> Environment:
         lang=lang,
         languages=LANGUAGES,
         language_names=LANGUAGE_NAMES,
-        tr=(lambda text, **params: game_master_words(translate(text, lang, **params), lang)) if game_master
+        tr=(lambda text, **params: game_master_words(translate(text, lang, **params), lang))
+        if game_master
         else (lambda text, **params: translate(text, lang, **params)),
         static_version=_static_version(),
     )

@@ -11,8 +11,13 @@ def roll_title(system: str, receipt: dict, lang: str, names: dict | None = None)
     action = receipt.get("action") or {}
     kind = receipt.get("kind") or action.get("kind", "")
     if kind == "test":
-        traits = [action.get("attribute"), action.get("skill") or action.get("ability") or action.get("discipline")
-                  or action.get("second_attribute")]
+        traits = [
+            action.get("attribute"),
+            action.get("skill")
+            or action.get("ability")
+            or action.get("discipline")
+            or action.get("second_attribute"),
+        ]
         return " + ".join(labels.trait(n, lang, names) for n in traits if n)
     if kind == "skill" and action.get("skill"):
         return labels.trait(action["skill"], lang, names)

@@ -28,7 +28,9 @@ def sort_key(text: str) -> str:
 def _singular(folded: str) -> str:
     """A folded name with each word's plural ending dropped ("sciences" -> "science", "ciencias" ->
     "ciencia", "armes a feu" -> "arme a feu"): players say a trait in the singular or the plural."""
-    return " ".join(word[:-1] if len(word) > 3 and word.endswith(("s", "x")) else word for word in folded.split())
+    return " ".join(
+        word[:-1] if len(word) > 3 and word.endswith(("s", "x")) else word for word in folded.split()
+    )
 
 
 _BY_NAME: dict[str, str] = {}

@@ -72,7 +72,7 @@ def name(compulsion: str, lang: str) -> str:
 
 
 def effect_words(compulsion: str, lang: str) -> str:
-    """"−3 dice to Manipulation and Intelligence pools", "−2 dice to every roll", "−2 dice to actions
+    """ "−3 dice to Manipulation and Intelligence pools", "−2 dice to every roll", "−2 dice to actions
     that do not serve it"."""
     shape = rules.COMPULSIONS.get(compulsion)
     if shape is None:
@@ -91,9 +91,14 @@ def badge(found: dict | None, lang: str) -> Badge | None:
     if not found:
         return None
     compulsion = str(found.get("compulsion"))
-    return Badge(name=name(compulsion, lang), effect=effect_words(compulsion, lang),
-                 until=translate(UNTIL.get(found.get("until"), UNTIL["ended"]), lang), called=found.get("called"),
-                 character=found.get("character"), compulsion=compulsion)
+    return Badge(
+        name=name(compulsion, lang),
+        effect=effect_words(compulsion, lang),
+        until=translate(UNTIL.get(found.get("until"), UNTIL["ended"]), lang),
+        called=found.get("called"),
+        character=found.get("character"),
+        compulsion=compulsion,
+    )
 
 
 def describe_entry(kind: str, receipt: dict, lang: str, characters: dict) -> tuple[str, str]:
@@ -101,17 +106,35 @@ def describe_entry(kind: str, receipt: dict, lang: str, characters: dict) -> tup
     who = characters.get(receipt.get("character"), f"#{receipt.get('character')}")
     compulsion = str(receipt.get("compulsion"))
     if kind == "compulsion":
-        title = translate(N_("Compulsion for {name}: {compulsion}"), lang, name=who, compulsion=name(compulsion, lang))
-        line = effect_words(compulsion, lang) + " · " + translate(UNTIL.get(receipt.get("until"), UNTIL["ended"]), lang)
+        title = translate(
+            N_("Compulsion for {name}: {compulsion}"), lang, name=who, compulsion=name(compulsion, lang)
+        )
+        line = (
+            effect_words(compulsion, lang)
+            + " · "
+            + translate(UNTIL.get(receipt.get("until"), UNTIL["ended"]), lang)
+        )
         if receipt.get("roll"):
             line += " · " + translate(N_("after roll #{seq}"), lang, seq=receipt["roll"])
         return title, line
-    return (translate(N_("Compulsion of {name} ended: {compulsion}"), lang, name=who,
-                      compulsion=name(compulsion, lang)), "")
+    return (
+        translate(
+            N_("Compulsion of {name} ended: {compulsion}"), lang, name=who, compulsion=name(compulsion, lang)
+        ),
+        "",
+    )
 
 
-def roll_buttons(receipt: dict, seq: int, character: int | None, chronicle_id: int, *, storyteller: bool,
-                 lang: str, effects: list | tuple = ()) -> list[Button]:
+def roll_buttons(
+    receipt: dict,
+    seq: int,
+    character: int | None,
+    chronicle_id: int,
+    *,
+    storyteller: bool,
+    lang: str,
+    effects: list | tuple = (),
+) -> list[Button]:
     """Seed 001: on a V5 roll's card whose outcome is a messy critical or a bestial failure, the
     Storyteller's one tap to call the character's compulsion; V5-10: on a failed Rouse at Hunger 5
     (its effects offer the test), the one tap to call the hunger frenzy test."""
@@ -120,12 +143,22 @@ def roll_buttons(receipt: dict, seq: int, character: int | None, chronicle_id: i
         return []
     buttons = []
     if result.get("outcome") in BEAST_OUTCOMES:
-        buttons.append(Button(f"/chronicles/{chronicle_id}/characters/{character}/compulsion/call?roll={seq}",
-                              translate(N_("Call the compulsion"), lang)))
-    if any(isinstance(e, dict) and e.get("flag") == "hunger_frenzy_risk" and e.get("offers") for e in effects):
+        buttons.append(
+            Button(
+                f"/chronicles/{chronicle_id}/characters/{character}/compulsion/call?roll={seq}",
+                translate(N_("Call the compulsion"), lang),
+            )
+        )
+    if any(
+        isinstance(e, dict) and e.get("flag") == "hunger_frenzy_risk" and e.get("offers") for e in effects
+    ):
         # V5-10: a failed Rouse at Hunger 5 offers the hunger frenzy test, the Storyteller's to call
-        buttons.append(Button(f"/chronicles/{chronicle_id}/characters/{character}/hunger-frenzy?roll={seq}",
-                              translate(N_("Call the hunger frenzy test"), lang)))
+        buttons.append(
+            Button(
+                f"/chronicles/{chronicle_id}/characters/{character}/hunger-frenzy?roll={seq}",
+                translate(N_("Call the hunger frenzy test"), lang),
+            )
+        )
     return buttons
 
 
@@ -138,18 +171,35 @@ def roll_notes(receipt: dict, lang: str) -> list[str]:
     power = receipt.get("power")
     if isinstance(power, dict):  # issue 32: the Rouse checks a power paid, with their dice
         faces = [str(max(r.get("faces") or [0])) for r in receipt.get("rouses") or []]
-        notes.append(translate(N_("Rouse checks paid for the power: {n} (dice: {faces})"), lang,
-                               n=power.get("rouse_checks", 0), faces=", ".join(faces) or "—"))
+        notes.append(
+            translate(
+                N_("Rouse checks paid for the power: {n} (dice: {faces})"),
+                lang,
+                n=power.get("rouse_checks", 0),
+                faces=", ".join(faces) or "—",
+            )
+        )
     return notes
 
 
-def sheet_panel(chronicle: dict, character_id: int, sheet: dict, current: Badge | None, storyteller: bool,
-                lang: str, *, scene_open: bool) -> SheetPanel | None:
+def sheet_panel(
+    chronicle: dict,
+    character_id: int,
+    sheet: dict,
+    current: Badge | None,
+    storyteller: bool,
+    lang: str,
+    *,
+    scene_open: bool,
+) -> SheetPanel | None:
     """The sheet's compulsion panel (V5 vampires, thin-bloods included; nothing for ghouls and mortals)."""
     if chronicle.get("system") != "v5" or sheet.get("creature") in rules.NO_BEAST:
         return None
-    panel = SheetPanel(storyteller=storyteller, badge=current,
-                       action=f"/chronicles/{chronicle['id']}/characters/{character_id}/compulsion")
+    panel = SheetPanel(
+        storyteller=storyteller,
+        badge=current,
+        action=f"/chronicles/{chronicle['id']}/characters/{character_id}/compulsion",
+    )
     if panel.badge is None and not storyteller:
         return None
     if storyteller and panel.badge is None:
@@ -159,13 +209,29 @@ def sheet_panel(chronicle: dict, character_id: int, sheet: dict, current: Badge 
             own = None
         ordered = ([own] if own else []) + [c for c in rules.GENERAL if c != own]
         ordered += sorted((c for c in rules.COMPULSIONS if c not in ordered), key=lambda c: name(c, lang))
-        panel.choices = [Option(c, f"{name(c, lang)} ({effect_words(c, lang)})", c == (own or "hunger"))
-                         for c in ordered]
+        panel.choices = [
+            Option(c, f"{name(c, lang)} ({effect_words(c, lang)})", c == (own or "hunger")) for c in ordered
+        ]
         # "until the end of the scene" needs a scene open (A-3)
-        panel.until = [Option(u, translate(UNTIL[u], lang), u == ("scene" if scene_open else "ended"))
-                       for u in rules.UNTIL if scene_open or u != "scene"]
+        panel.until = [
+            Option(u, translate(UNTIL[u], lang), u == ("scene" if scene_open else "ended"))
+            for u in rules.UNTIL
+            if scene_open or u != "scene"
+        ]
     return panel
 
 
-__all__ = ["BEAST_OUTCOMES", "Badge", "KINDS", "NAMES", "SheetPanel", "badge", "describe_entry", "effect_words",
-           "name", "roll_buttons", "roll_notes", "sheet_panel"]
+__all__ = [
+    "BEAST_OUTCOMES",
+    "Badge",
+    "KINDS",
+    "NAMES",
+    "SheetPanel",
+    "badge",
+    "describe_entry",
+    "effect_words",
+    "name",
+    "roll_buttons",
+    "roll_notes",
+    "sheet_panel",
+]

@@ -4,7 +4,7 @@ the group, the options they share and the output helpers)."""
 
 from __future__ import annotations
 
-from rollbook.cli.odds import v20, v5, tiers, rollunder, exchange  # noqa: F401, I001 - each registers its sub-command, in this order
+from rollbook.cli.odds import exchange, rollunder, tiers, v5, v20  # noqa: F401 - each registers its sub-command, in this order
 from rollbook.cli.odds.common import SYSTEMS, odds_app
 
 __all__ = ["SYSTEMS", "odds_app"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -46,24 +46,39 @@ class OddsCommand(TyperCommand):
             raise
 
 
-odds_app = typer.Typer(name="odds", cls=OddsGroup, no_args_is_help=True, add_completion=False,
-                       help="Exact odds of a roll: outcomes, distributions, rerolls, advice and charts. "
-                            "A whole exchange before the attack: `rollbook odds v20 exchange --help`, "
-                            "`rollbook odds tiers exchange --help`.")
+odds_app = typer.Typer(
+    name="odds",
+    cls=OddsGroup,
+    no_args_is_help=True,
+    add_completion=False,
+    help="Exact odds of a roll: outcomes, distributions, rerolls, advice and charts. "
+    "A whole exchange before the attack: `rollbook odds v20 exchange --help`, "
+    "`rollbook odds tiers exchange --help`.",
+)
 app.add_typer(odds_app, name="odds")
 
 # The options every system takes.
-ChartOption = Annotated[Optional[Path], typer.Option(
-    "--chart", help="Also draw a chart to FILE.svg or FILE.png (needs matplotlib: the charts extra of rollbook).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the odds as JSON (exact fractions and floats).")]
+ChartOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--chart",
+        help="Also draw a chart to FILE.svg or FILE.png (needs matplotlib: the charts extra of rollbook).",
+    ),
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print the odds as JSON (exact fractions and floats).")
+]
 
 
 def given_options(values: dict[str, Any]) -> dict[str, Any]:
     """The options the user gave (neither left at None nor a flag left off), without --chart and --json;
     a --chart that is not .svg or .png is refused first."""
     check_chart(values.get("chart"))
-    return {name: value for name, value in values.items()
-            if name not in ("chart", "as_json") and value is not None and value is not False}
+    return {
+        name: value
+        for name, value in values.items()
+        if name not in ("chart", "as_json") and value is not None and value is not False
+    }
 
 
 def check_chart(chart: Path | None) -> None:
@@ -90,8 +105,9 @@ def emit(data: dict[str, Any], as_json: bool, render) -> None:
         render(Console())
 
 
-def outcome_table(title: str, outcomes: Distribution, labels: dict[str, str] | None = None,
-                   column: str = "Outcome") -> Table:
+def outcome_table(
+    title: str, outcomes: Distribution, labels: dict[str, str] | None = None, column: str = "Outcome"
+) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column(column)
     table.add_column("Probability", justify="right")
@@ -101,8 +117,13 @@ def outcome_table(title: str, outcomes: Distribution, labels: dict[str, str] | N
     return table
 
 
-def distribution_table(title: str, column: str, dist: Distribution, at_least: bool = True,
-                        tail: tuple[int, Fraction] | None = None) -> Table:
+def distribution_table(
+    title: str,
+    column: str,
+    dist: Distribution,
+    at_least: bool = True,
+    tail: tuple[int, Fraction] | None = None,
+) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column(column, justify="right")
     table.add_column("Exactly", justify="right")
@@ -148,7 +169,9 @@ def draw(drawer, path: Path, *args: Any, **kwargs: Any) -> None:
     try:
         import matplotlib  # noqa: F401 - a third-party extra, not this package's code
     except ImportError:
-        fail("--chart needs matplotlib, which rollbook installs only with its charts extra: pip install 'rollbook[charts]'")
+        fail(
+            "--chart needs matplotlib, which rollbook installs only with its charts extra: pip install 'rollbook[charts]'"
+        )
     try:
         drawer(path, *args, **kwargs)
     except OSError as problem:

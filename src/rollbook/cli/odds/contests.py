@@ -50,12 +50,21 @@ def contest(system: str, attacker: Any, defender: Any, as_json: bool) -> None:
     data = contest_odds(system, attacker, defender)
 
     def render(console: Console) -> None:
-        header(console, f"{system.upper()} contest: attacker pool {attacker.pool} against defender pool "
-                        f"{defender.pool} (a tie is the defender's)")
-        rows = [("attacker wins", data["outcomes"]["attacker"]), ("defender wins", data["outcomes"]["defender"]),
-                ("tie", data["tie"])]
+        header(
+            console,
+            f"{system.upper()} contest: attacker pool {attacker.pool} against defender pool "
+            f"{defender.pool} (a tie is the defender's)",
+        )
+        rows = [
+            ("attacker wins", data["outcomes"]["attacker"]),
+            ("defender wins", data["outcomes"]["defender"]),
+            ("tie", data["tie"]),
+        ]
         if "botch" in data:
-            rows += [("attacker botches", data["botch"]["attacker"]), ("defender botches", data["botch"]["defender"])]
+            rows += [
+                ("attacker botches", data["botch"]["attacker"]),
+                ("defender botches", data["botch"]["defender"]),
+            ]
         console.print(_table("Outcomes", "Outcome", rows))
         console.print(_table("Margin (attacker − defender)", "Margin", list(data["margins"].items())))
 
@@ -72,11 +81,16 @@ def extended(system: str, request: Any, target: int | None, max_rolls: int | Non
 
     def render(console: Console) -> None:
         most = f", at most {max_rolls} rolls" if max_rolls is not None else ""
-        header(console, f"{system.upper()} extended action: pool {request.pool}, target {target} successes{most}")
+        header(
+            console, f"{system.upper()} extended action: pool {request.pool}, target {target} successes{most}"
+        )
         console.print(_table("Reached within k rolls", "k", list(data["within"].items())))
         expected = data["expected_rolls"]
-        console.print(f"Expected rolls: {float(Fraction(expected)):.3f} ({expected})" if expected is not None
-                      else "Expected rolls: the action may never end")
+        console.print(
+            f"Expected rolls: {float(Fraction(expected)):.3f} ({expected})"
+            if expected is not None
+            else "Expected rolls: the action may never end"
+        )
         if "ever" in data:
             console.print(f"Ever reached: {percent(Fraction(data['ever']))} ({data['ever']})")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -30,32 +30,52 @@ from rollbook.cli.odds.common import (
 )
 from rollbook.odds._exact import fraction_text
 
-OUTCOME_WORDS = {"botch": "botch", "miss": "miss", "dodged": "dodged", "soaked": "hit, all soaked",
-                 "wounded": "hit, wounded"}
+OUTCOME_WORDS = {
+    "botch": "botch",
+    "miss": "miss",
+    "dodged": "dodged",
+    "soaked": "hit, all soaked",
+    "wounded": "hit, wounded",
+}
 
 
 @odds_app.command("v20-exchange", cls=OddsCommand, hidden=True)
 def odds_v20_exchange(
     pool: int = typer.Option(..., "--pool", help="The attack's pool (V20-1)."),
-    difficulty: Optional[int] = typer.Option(None, "--difficulty", help="The attack's difficulty (default 6)."),
-    required: Optional[int] = typer.Option(None, "--required", help="Successes required (default 1)."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="strict or casual."),
-    specialty_rating: Optional[int] = typer.Option(None, "--specialty-rating", help="4 or more; implies a specialty."),
+    difficulty: int | None = typer.Option(None, "--difficulty", help="The attack's difficulty (default 6)."),
+    required: int | None = typer.Option(None, "--required", help="Successes required (default 1)."),
+    mode: str | None = typer.Option(None, "--mode", help="strict or casual."),
+    specialty_rating: int | None = typer.Option(
+        None, "--specialty-rating", help="4 or more; implies a specialty."
+    ),
     willpower: bool = typer.Option(False, "--willpower", help="The attacker spends Willpower (V20-9)."),
-    table_rule: Optional[list[str]] = typer.Option(None, "--table-rule", help="A table rule in force (TR-2), repeatable."),
-    weapon_damage: int = typer.Option(0, "--weapon-damage", help="Hand-to-hand: the bonus added to Strength; "
-                                                                    "firearm: its rating (V20-17)."),
+    table_rule: list[str] | None = typer.Option(
+        None, "--table-rule", help="A table rule in force (TR-2), repeatable."
+    ),
+    weapon_damage: int = typer.Option(
+        0, "--weapon-damage", help="Hand-to-hand: the bonus added to Strength; firearm: its rating (V20-17)."
+    ),
     strength: int = typer.Option(0, "--strength", help="The attacker's Strength (hand-to-hand)."),
     damage_type: str = typer.Option("lethal", "--damage-type", help="bashing, lethal or aggravated."),
     firearm: bool = typer.Option(False, "--firearm", help="A firearm: its rating is the whole base pool."),
-    aimed_at_head: bool = typer.Option(False, "--aimed-at-head", help="A bullet aimed at the head (lethal to a vampire)."),
+    aimed_at_head: bool = typer.Option(
+        False, "--aimed-at-head", help="A bullet aimed at the head (lethal to a vampire)."
+    ),
     stamina: int = typer.Option(..., "--stamina", help="The defender's Stamina."),
     fortitude: int = typer.Option(0, "--fortitude", help="The defender's Fortitude."),
     mortal: bool = typer.Option(False, "--mortal", help="The defender is a mortal (soaks bashing only)."),
-    armour: Optional[list[str]] = typer.Option(None, "--armour", help="Armour dice against a type: lethal=2 (repeatable)."),
-    health: Optional[str] = typer.Option(None, "--health", help="Levels already marked: bashing,lethal,aggravated."),
-    dodge_pool: Optional[int] = typer.Option(None, "--dodge-pool", help="The defender dodges with this pool (Book)."),
-    dodge_difficulty: Optional[int] = typer.Option(None, "--dodge-difficulty", help="The dodge's difficulty (default 6)."),
+    armour: list[str] | None = typer.Option(
+        None, "--armour", help="Armour dice against a type: lethal=2 (repeatable)."
+    ),
+    health: str | None = typer.Option(
+        None, "--health", help="Levels already marked: bashing,lethal,aggravated."
+    ),
+    dodge_pool: int | None = typer.Option(
+        None, "--dodge-pool", help="The defender dodges with this pool (Book)."
+    ),
+    dodge_difficulty: int | None = typer.Option(
+        None, "--dodge-difficulty", help="The dodge's difficulty (default 6)."
+    ),
     chart: ChartOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -85,36 +105,64 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     if given.get("table_rule"):
         options["table_rules"] = tuple(given["table_rule"])
     attack = V20Request(pool=given["pool"], **options)
-    weapon = Weapon(given.get("weapon_damage", 0), given.get("damage_type", "lethal"),
-                    firearm=given.get("firearm", False), strength=given.get("strength", 0),
-                    aimed_at_head=given.get("aimed_at_head", False))
+    weapon = Weapon(
+        given.get("weapon_damage", 0),
+        given.get("damage_type", "lethal"),
+        firearm=given.get("firearm", False),
+        strength=given.get("strength", 0),
+        aimed_at_head=given.get("aimed_at_head", False),
+    )
     track = ints(given.get("health", ""), "--health") or (0, 0, 0)
     if len(track) != 3:
         fail("--health takes three numbers: bashing,lethal,aggravated")
     dodge = None
     if "dodge_pool" in given:
-        dodge = V20Request(pool=given["dodge_pool"], difficulty=given.get("dodge_difficulty", 6),
-                           table_rules=options.get("table_rules", ()))
+        dodge = V20Request(
+            pool=given["dodge_pool"],
+            difficulty=given.get("dodge_difficulty", 6),
+            table_rules=options.get("table_rules", ()),
+        )
     elif "dodge_difficulty" in given:
         fail("--dodge-difficulty needs --dodge-pool")
-    defender = Defender(stamina=given["stamina"], fortitude=given.get("fortitude", 0), vampire=not given.get("mortal"),
-                        armour=_armour(given.get("armour") or []), health=track, dodge=dodge)
+    defender = Defender(
+        stamina=given["stamina"],
+        fortitude=given.get("fortitude", 0),
+        vampire=not given.get("mortal"),
+        armour=_armour(given.get("armour") or []),
+        health=track,
+        dodge=dodge,
+    )
     result = exchange_odds(attack, weapon, defender)
     if chart is not None:
         from rollbook.odds.chart import exchange_chart
 
-        draw(exchange_chart, chart, result, f"V20 exchange: {attack.pool} dice against {defender_words(result)}")
+        draw(
+            exchange_chart,
+            chart,
+            result,
+            f"V20 exchange: {attack.pool} dice against {defender_words(result)}",
+        )
         chart_done(chart, as_json)
 
     def render(console: Console) -> None:
-        header(console, f"V20 exchange odds: {attack.pool} dice at difficulty {attack.difficulty}"
-                        + (", Willpower" if attack.willpower else "") + f"; {weapon_words(weapon)}; "
-                        + defender_words(result))
+        header(
+            console,
+            f"V20 exchange odds: {attack.pool} dice at difficulty {attack.difficulty}"
+            + (", Willpower" if attack.willpower else "")
+            + f"; {weapon_words(weapon)}; "
+            + defender_words(result),
+        )
         console.print(outcome_table("The attack", result.outcomes, OUTCOME_WORDS))
-        console.print(distribution_table(f"Health levels marked ({result.damage_type})", "Levels", result.levels))
-        console.print(outcome_table("The defender after the exchange", result.wounds.nonzero(), column="Wound level"))
-        console.print(f"Out of the fight (incapacitated or worse): {percent(result.down)} "
-                      f"({fraction_text(result.down)}); levels expected: {float(result.expected_levels):.2f}")
+        console.print(
+            distribution_table(f"Health levels marked ({result.damage_type})", "Levels", result.levels)
+        )
+        console.print(
+            outcome_table("The defender after the exchange", result.wounds.nonzero(), column="Wound level")
+        )
+        console.print(
+            f"Out of the fight (incapacitated or worse): {percent(result.down)} "
+            f"({fraction_text(result.down)}); levels expected: {float(result.expected_levels):.2f}"
+        )
 
     emit(result.to_json(), as_json, render)
 
@@ -140,12 +188,12 @@ def defender_words(result) -> str:
 def odds_tiers_exchange(
     skill: int = typer.Option(..., "--skill", help="The shooter's skill (T-1)."),
     bonus: int = typer.Option(0, "--bonus", help="The weapon's bonus (T-7)."),
-    bullets: Optional[int] = typer.Option(None, "--bullets", help="Bullets fired (T-3: multiplies the tier)."),
+    bullets: int | None = typer.Option(None, "--bullets", help="Bullets fired (T-3: multiplies the tier)."),
     endurance: int = typer.Option(..., "--endurance", help="The defender's Endurance (T-5)."),
     armor: int = typer.Option(0, "--armor", help="The armour of the body location hit (T-5)."),
     wounds: int = typer.Option(0, "--wounds", help="Wound levels already taken."),
     length: int = typer.Option(6, "--length", help="Wound levels on the track (default 6)."),
-    dodge: Optional[int] = typer.Option(None, "--dodge", help="The defender dodges with this skill (T-4)."),
+    dodge: int | None = typer.Option(None, "--dodge", help="The defender dodges with this skill (T-4)."),
     chart: ChartOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -158,13 +206,23 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     from rollbook.odds.exchange_tiers import TiersDefender, exchange_odds
     from rollbook.rules.tiers import TiersRequest
 
-    shot = TiersRequest(kind="skill", skill=given["skill"], bonus=given.get("bonus", 0), bullets=given.get("bullets"))
-    defender = TiersDefender(endurance=given["endurance"], armor=given.get("armor", 0), level=given.get("wounds", 0),
-                             length=given.get("length", 6), dodge=given.get("dodge"))
+    shot = TiersRequest(
+        kind="skill", skill=given["skill"], bonus=given.get("bonus", 0), bullets=given.get("bullets")
+    )
+    defender = TiersDefender(
+        endurance=given["endurance"],
+        armor=given.get("armor", 0),
+        level=given.get("wounds", 0),
+        length=given.get("length", 6),
+        dodge=given.get("dodge"),
+    )
     result = exchange_odds(shot, defender)
-    title = (f"Tiers exchange: skill {shot.skill} + {shot.bonus}" + (f", {shot.bullets} bullets" if shot.bullets else "")
-             + f" against Endurance {defender.endurance} + armour {defender.armor}"
-             + (f", dodging at {defender.dodge}" if defender.dodge is not None else ""))
+    title = (
+        f"Tiers exchange: skill {shot.skill} + {shot.bonus}"
+        + (f", {shot.bullets} bullets" if shot.bullets else "")
+        + f" against Endurance {defender.endurance} + armour {defender.armor}"
+        + (f", dodging at {defender.dodge}" if defender.dodge is not None else "")
+    )
     if chart is not None:
         from rollbook.odds.chart import exchange_chart
 
@@ -172,12 +230,18 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         chart_done(chart, as_json)
 
     def render(console: Console) -> None:
-        header(console, title.replace("Tiers exchange", "Tiers exchange odds")
-               + f"; wound track {defender.level}/{defender.length}")
+        header(
+            console,
+            title.replace("Tiers exchange", "Tiers exchange odds")
+            + f"; wound track {defender.level}/{defender.length}",
+        )
         console.print(outcome_table("The shot", result.outcomes, OUTCOME_WORDS))
         room = max(defender.length - defender.level, 1)
-        console.print(distribution_table("Damage (wound levels, T-5)", "Damage", result.damage,
-                                         tail=(room - 1, result.fills)))
+        console.print(
+            distribution_table(
+                "Damage (wound levels, T-5)", "Damage", result.damage, tail=(room - 1, result.fills)
+            )
+        )
         console.print(distribution_table("Wound level after the exchange", "Level", result.track))
         full = result.track.probability(defender.length)
         console.print(f"The track full after it: {percent(full)} ({fraction_text(Fraction(full))})")

@@ -3,28 +3,39 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
 
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
-                                      distribution_table, draw, emit, given_options, header, odds_app,
-                                      outcome_table, percent)
+from rollbook.cli.odds.common import (
+    ChartOption,
+    JsonOption,
+    OddsCommand,
+    chart_done,
+    distribution_table,
+    draw,
+    emit,
+    given_options,
+    header,
+    odds_app,
+    outcome_table,
+    percent,
+)
 from rollbook.odds._exact import fraction_text
 
 
 @odds_app.command("rollunder", cls=OddsCommand)
 def odds_rollunder(
-    kind: Optional[str] = typer.Option(None, "--kind", help="check or opposed (opposed when --dice is given)."),
-    level: Optional[int] = typer.Option(None, "--level", help="Check: the level."),
-    bonus: Optional[int] = typer.Option(None, "--bonus", help="Check: bonus to the level."),
-    malus: Optional[int] = typer.Option(None, "--malus", help="Check: malus."),
+    kind: str | None = typer.Option(None, "--kind", help="check or opposed (opposed when --dice is given)."),
+    level: int | None = typer.Option(None, "--level", help="Check: the level."),
+    bonus: int | None = typer.Option(None, "--bonus", help="Check: bonus to the level."),
+    malus: int | None = typer.Option(None, "--malus", help="Check: malus."),
     advantage: bool = typer.Option(False, "--advantage", help="Check: keep the lower of 2d20."),
     disadvantage: bool = typer.Option(False, "--disadvantage", help="Check: keep the higher of 2d20."),
-    dice: Optional[str] = typer.Option(None, "--dice", help="Opposed: dice such as 3d6 or 2d8+1d4."),
-    threshold: Optional[int] = typer.Option(None, "--threshold", help="Opposed: total at or under succeeds."),
-    task: Optional[str] = typer.Option(None, "--task", help="normal, absurd or trivial."),
+    dice: str | None = typer.Option(None, "--dice", help="Opposed: dice such as 3d6 or 2d8+1d4."),
+    threshold: int | None = typer.Option(None, "--threshold", help="Opposed: total at or under succeeds."),
+    task: str | None = typer.Option(None, "--task", help="normal, absurd or trivial."),
     chart: ChartOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -38,8 +49,11 @@ def _rollunder(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
     from rollbook.rules.rollunder import RollUnderRequest
 
     kind = given.get("kind", "opposed" if "dice" in given else "check")
-    fields = {k: given[k] for k in ("level", "bonus", "malus", "advantage", "disadvantage", "dice", "threshold", "task")
-              if k in given}
+    fields = {
+        k: given[k]
+        for k in ("level", "bonus", "malus", "advantage", "disadvantage", "dice", "threshold", "task")
+        if k in given
+    }
     request = RollUnderRequest(action=ODDS_ACTION, kind=kind, **fields)
     result = rollunder_odds(request)
     if chart is not None:
@@ -63,7 +77,9 @@ def _rollunder(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
             head += f", {request.task} task (no dice)"
         header(console, "Roll-under odds: " + head)
         console.print(outcome_table("Outcomes", result.outcomes))
-        console.print(f"Success, criticals included: {percent(result.success)} ({fraction_text(result.success)})")
+        console.print(
+            f"Success, criticals included: {percent(result.success)} ({fraction_text(result.success)})"
+        )
         if len(result.values):
             name = "Total" if request.kind == "opposed" else "Kept d20"
             console.print(distribution_table(name, name, result.values))

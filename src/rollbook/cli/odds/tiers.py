@@ -3,25 +3,36 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
 
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
-                                      distribution_table, draw, emit, given_options, header, odds_app,
-                                      outcome_table, percent)
+from rollbook.cli.odds.common import (
+    ChartOption,
+    JsonOption,
+    OddsCommand,
+    chart_done,
+    distribution_table,
+    draw,
+    emit,
+    given_options,
+    header,
+    odds_app,
+    outcome_table,
+    percent,
+)
 
 
 @odds_app.command("tiers", cls=OddsCommand)
 def odds_tiers(
-    kind: Optional[str] = typer.Option(None, "--kind", help="skill, dodge or soak."),
-    skill: Optional[int] = typer.Option(None, "--skill", help="The skill."),
-    bonus: Optional[int] = typer.Option(None, "--bonus", help="Weapon bonus."),
-    bullets: Optional[int] = typer.Option(None, "--bullets", help="Bullets fired (multiplies the tier)."),
-    attack_tier: Optional[int] = typer.Option(None, "--attack-tier", help="Dodge and soak: the attack's tier."),
-    endurance: Optional[int] = typer.Option(None, "--endurance", help="Soak: Endurance."),
-    armor: Optional[int] = typer.Option(None, "--armor", help="Soak: armour of the location hit."),
+    kind: str | None = typer.Option(None, "--kind", help="skill, dodge or soak."),
+    skill: int | None = typer.Option(None, "--skill", help="The skill."),
+    bonus: int | None = typer.Option(None, "--bonus", help="Weapon bonus."),
+    bullets: int | None = typer.Option(None, "--bullets", help="Bullets fired (multiplies the tier)."),
+    attack_tier: int | None = typer.Option(None, "--attack-tier", help="Dodge and soak: the attack's tier."),
+    endurance: int | None = typer.Option(None, "--endurance", help="Soak: Endurance."),
+    armor: int | None = typer.Option(None, "--armor", help="Soak: armour of the location hit."),
     chart: ChartOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -34,8 +45,11 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     from rollbook.odds.tiers import tiers_odds
     from rollbook.rules.tiers import TiersRequest
 
-    fields = {k: given[k] for k in ("kind", "skill", "bonus", "bullets", "attack_tier", "endurance", "armor")
-              if k in given}
+    fields = {
+        k: given[k]
+        for k in ("kind", "skill", "bonus", "bullets", "attack_tier", "endurance", "armor")
+        if k in given
+    }
     request = TiersRequest(**fields)
     result = tiers_odds(request)
     if chart is not None:
@@ -46,8 +60,10 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
 
     def render(console: Console) -> None:
         if request.kind == "soak":
-            head = (f"soak {request.endurance} Endurance + {request.armor} armour "
-                    f"against an attack of tier {request.attack_tier}")
+            head = (
+                f"soak {request.endurance} Endurance + {request.armor} armour "
+                f"against an attack of tier {request.attack_tier}"
+            )
         else:
             head = f"{request.kind} roll, skill {request.skill} + bonus {request.bonus}"
             if request.bullets:
@@ -55,8 +71,11 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             if request.kind == "dodge":
                 head += f" against an attack of tier {request.attack_tier}"
         header(console, "Tiers odds: " + head)
-        labels = {"success": "dodged", "failure": "hit"} if request.kind == "dodge" else (
-            {"success": "no damage", "failure": "damage"} if request.kind == "soak" else None)
+        labels = (
+            {"success": "dodged", "failure": "hit"}
+            if request.kind == "dodge"
+            else ({"success": "no damage", "failure": "damage"} if request.kind == "soak" else None)
+        )
         console.print(outcome_table("Outcomes", result.outcomes, labels))
         console.print(f"Critical (first die a 1): {percent(result.critical)}")
         name = "Soak tier" if request.kind == "soak" else "Tier"

@@ -4,44 +4,74 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from rollbook.cli.base import fail
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
-                                      distribution_table, draw, emit, given_options, header, ints, odds_app,
-                                      outcome_table)
+from rollbook.cli.odds.common import (
+    ChartOption,
+    JsonOption,
+    OddsCommand,
+    chart_done,
+    distribution_table,
+    draw,
+    emit,
+    given_options,
+    header,
+    ints,
+    odds_app,
+    outcome_table,
+)
 from rollbook.odds._exact import fraction_text
 
 
 @odds_app.command("v20", cls=OddsCommand)
 def odds_v20(
-    what: Optional[str] = typer.Argument(None, help="contest or extended (SPEC TR-3, TR-4); omitted: one roll."),
-    pool: Optional[int] = typer.Option(None, "--pool", help="Dice, 0–50."),
-    difficulty: Optional[int] = typer.Option(None, "--difficulty", help="2–10 (default 6)."),
-    required: Optional[int] = typer.Option(None, "--required", help="Successes required (default 1)."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="strict or casual."),
-    untrained: Optional[str] = typer.Option(None, "--untrained", help="talent, skill or knowledge."),
-    knowledge_allowed: bool = typer.Option(False, "--knowledge-allowed", help="The Storyteller allows an untrained Knowledge."),
-    specialty_rating: Optional[int] = typer.Option(None, "--specialty-rating", help="4 or 5; implies a specialty."),
+    what: str | None = typer.Argument(None, help="contest or extended (SPEC TR-3, TR-4); omitted: one roll."),
+    pool: int | None = typer.Option(None, "--pool", help="Dice, 0–50."),
+    difficulty: int | None = typer.Option(None, "--difficulty", help="2–10 (default 6)."),
+    required: int | None = typer.Option(None, "--required", help="Successes required (default 1)."),
+    mode: str | None = typer.Option(None, "--mode", help="strict or casual."),
+    untrained: str | None = typer.Option(None, "--untrained", help="talent, skill or knowledge."),
+    knowledge_allowed: bool = typer.Option(
+        False, "--knowledge-allowed", help="The Storyteller allows an untrained Knowledge."
+    ),
+    specialty_rating: int | None = typer.Option(
+        None, "--specialty-rating", help="4 or 5; implies a specialty."
+    ),
     willpower: bool = typer.Option(False, "--willpower", help="Spend Willpower (one automatic success)."),
-    auto_successes: Optional[int] = typer.Option(None, "--auto-successes", help="Automatic successes from powers."),
-    table_rule: Optional[list[str]] = typer.Option(
-        None, "--table-rule", help="A table rule in force (TR-2), repeatable: v20.specialty_reroll_tens, "
-        "v20.ones_do_not_cancel, v20.willpower_once_per_turn."),
+    auto_successes: int | None = typer.Option(
+        None, "--auto-successes", help="Automatic successes from powers."
+    ),
+    table_rule: list[str] | None = typer.Option(
+        None,
+        "--table-rule",
+        help="A table rule in force (TR-2), repeatable: v20.specialty_reroll_tens, "
+        "v20.ones_do_not_cancel, v20.willpower_once_per_turn.",
+    ),
     source_table: bool = typer.Option(False, "--source-table", help="The source's table (SPEC V20-15)."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="With --source-table: the difficulties' names in en, fr "
-                                                            "or es (default: from the environment's locale)."),
-    against_pool: Optional[int] = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
-    against_difficulty: Optional[int] = typer.Option(None, "--against-difficulty", help="contest: the defender's difficulty (default 6)."),
-    against_specialty_rating: Optional[int] = typer.Option(None, "--against-specialty-rating", help="contest: the defender's specialty."),
-    target: Optional[int] = typer.Option(None, "--target", help="extended: successes to gather (TR-4)."),
-    max_rolls: Optional[int] = typer.Option(None, "--max-rolls", help="extended: the most rolls allowed."),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help="With --source-table: the difficulties' names in en, fr "
+        "or es (default: from the environment's locale).",
+    ),
+    against_pool: int | None = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
+    against_difficulty: int | None = typer.Option(
+        None, "--against-difficulty", help="contest: the defender's difficulty (default 6)."
+    ),
+    against_specialty_rating: int | None = typer.Option(
+        None, "--against-specialty-rating", help="contest: the defender's specialty."
+    ),
+    target: int | None = typer.Option(None, "--target", help="extended: successes to gather (TR-4)."),
+    max_rolls: int | None = typer.Option(None, "--max-rolls", help="extended: the most rolls allowed."),
     chart: ChartOption = None,
-    chart_pools: Optional[str] = typer.Option(None, "--chart-pools", help="Pools to draw (default 1,2,3,4,5,6,8,10)."),
+    chart_pools: str | None = typer.Option(
+        None, "--chart-pools", help="Pools to draw (default 1,2,3,4,5,6,8,10)."
+    ),
     as_json: JsonOption = False,
 ) -> None:
     """V20: success, failure and botch, total successes, degrees of success."""
@@ -62,14 +92,22 @@ def _v20_contests(what: str | None, given: dict[str, Any], as_json: bool) -> Non
 
     def request(pool: int, difficulty: int | None, rating: int | None, **more: Any) -> V20Request:
         specialty = {"specialty": True, "specialty_rating": rating} if rating is not None else {}
-        return V20Request(pool=pool, difficulty=difficulty or 6, table_rules=rules, **shared, **specialty, **more)
+        return V20Request(
+            pool=pool, difficulty=difficulty or 6, table_rules=rules, **shared, **specialty, **more
+        )
 
-    attacker = request(given["pool"], given.get("difficulty"), given.get("specialty_rating"),
-                       **{k: given[k] for k in ("required", "willpower", "auto_successes") if k in given})
+    attacker = request(
+        given["pool"],
+        given.get("difficulty"),
+        given.get("specialty_rating"),
+        **{k: given[k] for k in ("required", "willpower", "auto_successes") if k in given},
+    )
     if what == "contest":
         if "against_pool" not in given:
             fail("a contest needs --against-pool (the defender's dice)")
-        defender = request(given["against_pool"], given.get("against_difficulty"), given.get("against_specialty_rating"))
+        defender = request(
+            given["against_pool"], given.get("against_difficulty"), given.get("against_specialty_rating")
+        )
         return contests.contest("v20", attacker, defender, as_json)
     return contests.extended("v20", attacker, given.get("target"), given.get("max_rolls"), as_json)
 
@@ -89,29 +127,47 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         data = {
             "system": "v20",
             "lang": lang,
-            "source_table": [{"difficulty": r.difficulty, "name": difficulty_name(r.difficulty, lang),
-                              "success": r.success_text, "botch": r.botch_text,
-                              "success_range": [fraction_text(r.success_low), fraction_text(r.success_high)],
-                              "botch_range": [fraction_text(r.botch_low), fraction_text(r.botch_high)]} for r in rows],
+            "source_table": [
+                {
+                    "difficulty": r.difficulty,
+                    "name": difficulty_name(r.difficulty, lang),
+                    "success": r.success_text,
+                    "botch": r.botch_text,
+                    "success_range": [fraction_text(r.success_low), fraction_text(r.success_high)],
+                    "botch_range": [fraction_text(r.botch_low), fraction_text(r.botch_high)],
+                }
+                for r in rows
+            ],
         }
 
         def render(console: Console) -> None:
-            header(console, "V20 odds: the source's table (SPEC V20-15): pools of 3–5 dice, one success required")
+            header(
+                console, "V20 odds: the source's table (SPEC V20-15): pools of 3–5 dice, one success required"
+            )
             table = Table(title_justify="left")
             table.add_column("difficulty", justify="right")
             table.add_column("name")
             table.add_column("success (3–5 dice)", justify="right")
             table.add_column("botch (3–5 dice)", justify="right")
             for r in rows:
-                table.add_row(str(r.difficulty), difficulty_name(r.difficulty, lang), r.success_text, r.botch_text)
+                table.add_row(
+                    str(r.difficulty), difficulty_name(r.difficulty, lang), r.success_text, r.botch_text
+                )
             console.print(table)
 
         emit(data, as_json, render)
         return
 
     options: dict[str, Any] = {}
-    for name in ("required", "mode", "untrained", "knowledge_allowed", "specialty_rating", "willpower",
-                 "auto_successes"):
+    for name in (
+        "required",
+        "mode",
+        "untrained",
+        "knowledge_allowed",
+        "specialty_rating",
+        "willpower",
+        "auto_successes",
+    ):
         if name in given:
             options[name] = given[name]
     if "specialty_rating" in options:
@@ -120,7 +176,11 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         options["table_rules"] = tuple(given["table_rule"])  # TR-1: the odds under the table rules
     difficulty = given.get("difficulty", 6)
     if chart is not None:
-        pools = ints(given["chart_pools"], "--chart-pools") if "chart_pools" in given else (1, 2, 3, 4, 5, 6, 8, 10)
+        pools = (
+            ints(given["chart_pools"], "--chart-pools")
+            if "chart_pools" in given
+            else (1, 2, 3, 4, 5, 6, 8, 10)
+        )
         for p in pools:
             V20Request(pool=p, difficulty=difficulty, **options)  # refuse bad pools/options before drawing
         from rollbook.odds.chart import v20_chart

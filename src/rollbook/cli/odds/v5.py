@@ -3,39 +3,65 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from rollbook.cli.base import fail
-from rollbook.cli.odds.common import (ChartOption, JsonOption, OddsCommand, chart_done,
-                                      distribution_table, draw, emit, given_options, header, ints, odds_app,
-                                      outcome_table, percent)
+from rollbook.cli.odds.common import (
+    ChartOption,
+    JsonOption,
+    OddsCommand,
+    chart_done,
+    distribution_table,
+    draw,
+    emit,
+    given_options,
+    header,
+    ints,
+    odds_app,
+    outcome_table,
+    percent,
+)
 from rollbook.odds._exact import fraction_text
 
 
 @odds_app.command("v5", cls=OddsCommand)
 def odds_v5(
-    what: Optional[str] = typer.Argument(None, help="contest or extended (SPEC TR-3, TR-4); omitted: one roll."),
-    pool: Optional[int] = typer.Option(None, "--pool", help="Dice, 1–30."),
-    hunger: Optional[str] = typer.Option(None, "--hunger", help="Hunger 0–5; with --advise, the Hunger dice's faces (e.g. 1,6,4)."),
-    difficulty: Optional[int] = typer.Option(None, "--difficulty", help="Successes needed (default 1)."),
-    reroll: Optional[str] = typer.Option(None, "--reroll", help="none, failures, crits, avoid-messy, risky or optimal."),
-    goal: Optional[str] = typer.Option(None, "--goal", help="win, clean or crit (for optimal and --advise; default win)."),
-    kind: Optional[str] = typer.Option(None, "--kind", help="test, rouse, remorse, frenzy or willpower."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="strict or casual."),
-    creature: Optional[str] = typer.Option(None, "--creature", help="vampire, thin_blood, ghoul or mortal."),
-    advise: bool = typer.Option(False, "--advise", help="Rank every Willpower reroll of the faces on the table."),
-    normal: Optional[str] = typer.Option(None, "--normal", help="With --advise: the normal dice's faces, e.g. 8,2,10."),
-    blood_potency_reroll: bool = typer.Option(False, "--blood-potency-reroll", help="Rouse: reroll, keep the better."),
-    humanity: Optional[int] = typer.Option(None, "--humanity", help="Remorse: Humanity."),
-    stains: Optional[int] = typer.Option(None, "--stains", help="Remorse: stains."),
-    against_pool: Optional[int] = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
-    against_hunger: Optional[int] = typer.Option(None, "--against-hunger", help="contest: the defender's Hunger."),
-    target: Optional[int] = typer.Option(None, "--target", help="extended: successes to gather (TR-4)."),
-    max_rolls: Optional[int] = typer.Option(None, "--max-rolls", help="extended: the most rolls allowed."),
+    what: str | None = typer.Argument(None, help="contest or extended (SPEC TR-3, TR-4); omitted: one roll."),
+    pool: int | None = typer.Option(None, "--pool", help="Dice, 1–30."),
+    hunger: str | None = typer.Option(
+        None, "--hunger", help="Hunger 0–5; with --advise, the Hunger dice's faces (e.g. 1,6,4)."
+    ),
+    difficulty: int | None = typer.Option(None, "--difficulty", help="Successes needed (default 1)."),
+    reroll: str | None = typer.Option(
+        None, "--reroll", help="none, failures, crits, avoid-messy, risky or optimal."
+    ),
+    goal: str | None = typer.Option(
+        None, "--goal", help="win, clean or crit (for optimal and --advise; default win)."
+    ),
+    kind: str | None = typer.Option(None, "--kind", help="test, rouse, remorse, frenzy or willpower."),
+    mode: str | None = typer.Option(None, "--mode", help="strict or casual."),
+    creature: str | None = typer.Option(None, "--creature", help="vampire, thin_blood, ghoul or mortal."),
+    advise: bool = typer.Option(
+        False, "--advise", help="Rank every Willpower reroll of the faces on the table."
+    ),
+    normal: str | None = typer.Option(
+        None, "--normal", help="With --advise: the normal dice's faces, e.g. 8,2,10."
+    ),
+    blood_potency_reroll: bool = typer.Option(
+        False, "--blood-potency-reroll", help="Rouse: reroll, keep the better."
+    ),
+    humanity: int | None = typer.Option(None, "--humanity", help="Remorse: Humanity."),
+    stains: int | None = typer.Option(None, "--stains", help="Remorse: stains."),
+    against_pool: int | None = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
+    against_hunger: int | None = typer.Option(
+        None, "--against-hunger", help="contest: the defender's Hunger."
+    ),
+    target: int | None = typer.Option(None, "--target", help="extended: successes to gather (TR-4)."),
+    max_rolls: int | None = typer.Option(None, "--max-rolls", help="extended: the most rolls allowed."),
     chart: ChartOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -98,8 +124,9 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
                 fail(f"--{name.replace('_', '-')} does not apply to a Rouse check")
         if chart is not None:
             fail("--chart draws V5 tests (outcomes by Hunger), not Rouse checks")
-        result = odds5.rouse_odds(hunger_level, given.get("blood_potency_reroll", False),
-                                  given.get("creature", "vampire"))
+        result = odds5.rouse_odds(
+            hunger_level, given.get("blood_potency_reroll", False), given.get("creature", "vampire")
+        )
 
         def render(console: Console) -> None:
             bp = ", Blood Potency reroll (keep the better)" if result.request.blood_potency_reroll else ""
@@ -107,8 +134,10 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             console.print(outcome_table("Outcomes", result.outcomes))
             console.print(outcome_table("Hunger gained", result.hunger_gain, column="Hunger"))
             if result.hunger_frenzy_risk:
-                console.print(f"At Hunger 5 a failed Rouse means feeding or risking hunger frenzy: "
-                              f"{percent(result.hunger_frenzy_risk)}")
+                console.print(
+                    f"At Hunger 5 a failed Rouse means feeding or risking hunger frenzy: "
+                    f"{percent(result.hunger_frenzy_risk)}"
+                )
 
         emit(result.to_json(), as_json, render)
         return
@@ -118,7 +147,9 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     if kind == "remorse":
         for name in ("pool", "hunger", "reroll"):
             if name in given:
-                fail(f"--{name} does not apply to a Remorse roll (its dice come from --humanity and --stains)")
+                fail(
+                    f"--{name} does not apply to a Remorse roll (its dice come from --humanity and --stains)"
+                )
         if "humanity" not in given:
             fail("a Remorse roll needs --humanity (and --stains)")
         result = odds5.remorse_odds(given["humanity"], given.get("stains", 0))
@@ -129,12 +160,26 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         if "pool" not in given:
             fail("v5 odds need --pool")
         options = {k: given[k] for k in ("mode", "creature") if k in given}
-        request = V5Request(pool=given["pool"], hunger=hunger_level, difficulty=given.get("difficulty", 1),
-                            kind=kind, **options)
+        request = V5Request(
+            pool=given["pool"],
+            hunger=hunger_level,
+            difficulty=given.get("difficulty", 1),
+            kind=kind,
+            **options,
+        )
         if chart is not None:
             from rollbook.odds.chart import v5_chart
 
-            draw(v5_chart, chart, request.pool, request.difficulty, reroll=reroll, goal=goal, kind=kind, **options)
+            draw(
+                v5_chart,
+                chart,
+                request.pool,
+                request.difficulty,
+                reroll=reroll,
+                goal=goal,
+                kind=kind,
+                **options,
+            )
         result = odds5.v5_odds(request, reroll, goal)
         if chart is not None:
             chart_done(chart, as_json)
@@ -148,11 +193,16 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             parts.append(f"{request.kind} roll, no Hunger dice")
         parts.append(f"difficulty {request.difficulty}")
         if result.reroll != "none":
-            parts.append(f"Willpower reroll: {result.reroll}" + (f" for {result.goal}" if result.reroll == "optimal" else ""))
+            parts.append(
+                f"Willpower reroll: {result.reroll}"
+                + (f" for {result.goal}" if result.reroll == "optimal" else "")
+            )
         header(console, "V5 odds: " + ", ".join(parts))
         console.print(outcome_table("Outcomes", result.outcomes))
         if result.goal is not None:
-            console.print(f"Goal {result.goal}: {percent(result.goal_probability)} ({fraction_text(result.goal_probability)})")
+            console.print(
+                f"Goal {result.goal}: {percent(result.goal_probability)} ({fraction_text(result.goal_probability)})"
+            )
         if "humanity_loss" in (result.extras or {}):
             console.print(outcome_table("Humanity lost", result.extras["humanity_loss"], column="Humanity"))
         console.print(distribution_table("Margin (successes − difficulty)", "Margin", result.margins))
@@ -189,8 +239,11 @@ def _v5_advise(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
     }
 
     def render(console: Console) -> None:
-        header(console, f"V5 reroll advice: normal {','.join(map(str, normal)) or '–'}, "
-                         f"Hunger {','.join(map(str, hunger)) or '–'}, difficulty {difficulty}, goal {goal}")
+        header(
+            console,
+            f"V5 reroll advice: normal {','.join(map(str, normal)) or '–'}, "
+            f"Hunger {','.join(map(str, hunger)) or '–'}, difficulty {difficulty}, goal {goal}",
+        )
         table = Table(title="Every distinct Willpower reroll, best first", title_justify="left")
         table.add_column("#", justify="right")
         table.add_column("Reroll (faces)")
@@ -199,8 +252,13 @@ def _v5_advise(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
         table.add_column("Exact", justify="right", style="dim")
         for rank, a in enumerate(advice, 1):
             faces = ", ".join(map(str, a.faces)) if a.faces else "nothing (keep the roll)"
-            table.add_row(str(rank), faces, ", ".join(map(str, a.dice)) or "–", percent(a.probability),
-                          fraction_text(a.probability))
+            table.add_row(
+                str(rank),
+                faces,
+                ", ".join(map(str, a.dice)) or "–",
+                percent(a.probability),
+                fraction_text(a.probability),
+            )
         console.print(table)
         console.print(outcome_table("Outcome after the best choice", best.outcomes))
 

@@ -23,11 +23,16 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.play import authority, turns
+from rollbook.rules.base import RuleError
 from rollbook.server.access import (
-    STORYTELLER, find_character, find_chronicle, lock_chronicle, may_act_for, require_storyteller,
+    STORYTELLER,
+    find_character,
+    find_chronicle,
+    lock_chronicle,
+    may_act_for,
+    require_storyteller,
 )
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
-from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
@@ -35,8 +40,8 @@ from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
 from rollbook.server.usecases.scenes import current_scene, declared_actions, open_scene_of, running_turn
 from rollbook.server.views import character_view, entry_view
 
-
 # --- standing values: the baseline of a roll -------------------------------------------------
+
 
 def active_standing(session: Session, chronicle_id: int, character_id: int | None = None) -> list[Row]:
     """The standing grants in force, oldest first: the group's and (with ``character_id``) the
@@ -49,13 +54,20 @@ def active_standing(session: Session, chronicle_id: int, character_id: int | Non
 # The grants in force as plain rows (Core: read here, never changed through them; ending one is
 # ``end_standing``'s or ``close_scene``'s own look-up).
 _GRANTS = StandingGrant.__table__
-_STANDING_ALL = (select(_GRANTS)
-                 .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None))
-                 .order_by(_GRANTS.c.id))
-_STANDING_FOR = (select(_GRANTS)
-                 .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None),
-                        or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")))
-                 .order_by(_GRANTS.c.id))
+_STANDING_ALL = (
+    select(_GRANTS)
+    .where(_GRANTS.c.chronicle_id == bindparam("chronicle"), _GRANTS.c.ended_seq.is_(None))
+    .order_by(_GRANTS.c.id)
+)
+_STANDING_FOR = (
+    select(_GRANTS)
+    .where(
+        _GRANTS.c.chronicle_id == bindparam("chronicle"),
+        _GRANTS.c.ended_seq.is_(None),
+        or_(_GRANTS.c.character_id.is_(None), _GRANTS.c.character_id == bindparam("character")),
+    )
+    .order_by(_GRANTS.c.id)
+)
 
 
 def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
@@ -80,7 +92,9 @@ def _standing_for_kind(system: str, kind: str, values: dict) -> dict:
     return values
 
 
-def baseline_for(session: Session, chronicle: Chronicle, character: Character, kind: str) -> tuple[dict, list[int]]:
+def baseline_for(
+    session: Session, chronicle: Chronicle, character: Character, kind: str
+) -> tuple[dict, list[int]]:
     """The baseline of a roll of ``kind`` for this character (``play.authority.baseline`` over the
     standing values) and the standing grant ids it used."""
     values, used = standing_values(session, chronicle, character)
@@ -99,6 +113,7 @@ def quick_baseline(session: Session, chronicle: Chronicle, kind: str) -> dict:
 
 
 # --- a roll request, cut along A-1 --------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -126,8 +141,15 @@ def _action_kind(system: str, action) -> str | None:
     return kind
 
 
-def plan_roll(session: Session, chronicle: Chronicle, character: Character, member: Member, action: dict, *,
-              hidden: bool = False) -> Plan:
+def plan_roll(
+    session: Session,
+    chronicle: Chronicle,
+    character: Character,
+    member: Member,
+    action: dict,
+    *,
+    hidden: bool = False,
+) -> Plan:
     """A-1: the request against the baseline. The Storyteller's edges apply as given (what they do
     not name comes from the baseline); a player's edges are ``asked``."""
     kind = _action_kind(chronicle.system, action)
@@ -135,7 +157,11 @@ def plan_roll(session: Session, chronicle: Chronicle, character: Character, memb
     cut = authority.split(chronicle.system, action, base, hidden=hidden)
     if member.role == STORYTELLER:
         return Plan(cut, base, standing, cut.action, cut.hidden, {}, {})
-    stamp = {"baseline": base, "standing": standing, **cards_stamp(chronicle.system, character.sheet, cut.action)}
+    stamp = {
+        "baseline": base,
+        "standing": standing,
+        **cards_stamp(chronicle.system, character.sheet, cut.action),
+    }
     return Plan(cut, base, standing, cut.action, cut.hidden, cut.asked, stamp)
 
 
@@ -156,53 +182,119 @@ def refuse_unasked(plan: Plan) -> None:
 
 # --- asks ---------------------------------------------------------------------------------------
 
+
 def ask_view(ask: Ask, grant: Grant | None = None, character: Character | None = None) -> dict:
-    status = "pending" if grant is None else ("refused" if grant.decision == "refused" else
-                                              "withdrawn" if grant.decision == "withdrawn" else "granted")
+    status = (
+        "pending"
+        if grant is None
+        else (
+            "refused"
+            if grant.decision == "refused"
+            else "withdrawn"
+            if grant.decision == "withdrawn"
+            else "granted"
+        )
+    )
     view = {
-        "id": ask.id, "chronicle": ask.chronicle_id, "character": ask.character_id, "member": ask.member_id,
-        "kind": ask.kind, "player": ask.player, "asked": ask.asked, "seq": ask.seq, "created_at": ask.created_at,
-        "status": status, "decision": None,
+        "id": ask.id,
+        "chronicle": ask.chronicle_id,
+        "character": ask.character_id,
+        "member": ask.member_id,
+        "kind": ask.kind,
+        "player": ask.player,
+        "asked": ask.asked,
+        "seq": ask.seq,
+        "created_at": ask.created_at,
+        "status": status,
+        "decision": None,
     }
     if character is not None:
         view["character_name"] = character.name
     if grant is not None:
-        view["decision"] = {"decision": grant.decision, "edges": grant.edges, "seq": grant.seq,
-                            "roll_seq": grant.roll_seq, "by": grant.member_id, "created_at": grant.created_at}
+        view["decision"] = {
+            "decision": grant.decision,
+            "edges": grant.edges,
+            "seq": grant.seq,
+            "roll_seq": grant.roll_seq,
+            "by": grant.member_id,
+            "created_at": grant.created_at,
+        }
     return view
 
 
-def make_ask(session: Session, chronicle: Chronicle, character: Character, member: Member, plan: Plan, *,
-             follows: int | None = None, followed: dict | None = None, target: int | None = None) -> dict:
+def make_ask(
+    session: Session,
+    chronicle: Chronicle,
+    character: Character,
+    member: Member,
+    plan: Plan,
+    *,
+    follows: int | None = None,
+    followed: dict | None = None,
+    target: int | None = None,
+) -> dict:
     """A-1: the player's request waits for the Storyteller. Every refusal the roll would meet if it
     were granted as asked is made now (``play.preview`` under the Storyteller's authority), so the
     Storyteller only sees rolls that can be made. The ask is a log entry (A-2). A step of the combat
     chain keeps the seq it ``follows`` (and an attack its ``target``) in the ask's entry: the grant
     rolls it as that step (``usecases.exchange``)."""
-    preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), plan.action, mode=chronicle.mode,
-                           role=STORYTELLER, follows=followed, table_rules=chronicle.table_rules or ())
+    preview = play.preview(
+        chronicle.system,
+        copy.deepcopy(character.sheet),
+        plan.action,
+        mode=chronicle.mode,
+        role=STORYTELLER,
+        follows=followed,
+        table_rules=chronicle.table_rules or (),
+    )
     chain = {key: value for key, value in (("follows", follows), ("target", target)) if value is not None}
-    ask = Ask(chronicle_id=chronicle.id, character_id=character.id, member_id=member.id, kind=plan.split.kind,
-              player=plan.split.player, asked=plan.asked, seq=0, created_at=now())
+    ask = Ask(
+        chronicle_id=chronicle.id,
+        character_id=character.id,
+        member_id=member.id,
+        kind=plan.split.kind,
+        player=plan.split.player,
+        asked=plan.asked,
+        seq=0,
+        created_at=now(),
+    )
     session.add(ask)
     session.flush()
     # F-7, issue 31: a hidden ask is hidden too (what it would roll is the hidden roll's secret); its
     # public part says only that an ask was made, and the player who asked reads it (views.private_reader)
-    entry = append_entry(session, chronicle, kind="ask", actor=actor_of(member, character),
-                         visibility="hidden" if plan.hidden else "public",
-                         receipt={"ask": ask.id, "character": character.id, "kind": plan.split.kind,
-                                  "player": plan.split.player, "asked": plan.asked, "baseline": plan.baseline,
-                                  "standing": plan.standing, "pool": preview["pool"], **chain},
-                         character_id=character.id)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="ask",
+        actor=actor_of(member, character),
+        visibility="hidden" if plan.hidden else "public",
+        receipt={
+            "ask": ask.id,
+            "character": character.id,
+            "kind": plan.split.kind,
+            "player": plan.split.player,
+            "asked": plan.asked,
+            "baseline": plan.baseline,
+            "standing": plan.standing,
+            "pool": preview["pool"],
+            **chain,
+        },
+        character_id=character.id,
+    )
     ask.seq = entry.seq
     session.flush()
-    return {"ask": ask_view(ask, None, character), "entry": entry_view(entry, member),
-            "character": character_view(character)}
+    return {
+        "ask": ask_view(ask, None, character),
+        "entry": entry_view(entry, member),
+        "character": character_view(character),
+    }
 
 
 def find_ask(session: Session, member: Member, ask_id: int) -> tuple[Ask, Grant | None]:
     """An ask of the member's chronicle with its decision; a player reaches only their own asks."""
-    ask = session.scalars(select(Ask).where(Ask.id == ask_id, Ask.chronicle_id == member.chronicle_id)).first()
+    ask = session.scalars(
+        select(Ask).where(Ask.id == ask_id, Ask.chronicle_id == member.chronicle_id)
+    ).first()
     if ask is None or (member.role != STORYTELLER and ask.member_id != member.id):
         raise ProblemError(404, "ask_not_found", ask=ask_id)
     grant = session.scalars(select(Grant).where(Grant.ask_id == ask.id)).first()
@@ -212,7 +304,9 @@ def find_ask(session: Session, member: Member, ask_id: int) -> tuple[Ask, Grant 
 def _for_reader(view: dict, ask: Ask, grant: Grant | None, member: Member) -> dict:
     """F-7: what the Storyteller granted for a hidden roll (another difficulty, …) is the hidden roll's
     secret: the player who asked reads that it was granted, not the edges."""
-    hidden = bool((ask.asked or {}).get("hidden")) or bool(((grant.edges if grant else None) or {}).get("hidden"))
+    hidden = bool((ask.asked or {}).get("hidden")) or bool(
+        ((grant.edges if grant else None) or {}).get("hidden")
+    )
     if grant is not None and hidden and member.role != STORYTELLER and isinstance(view.get("decision"), dict):
         view["decision"] = {**view["decision"], "edges": None}
     return view
@@ -225,9 +319,12 @@ def get_ask(session: Session, member: Member, ask_id: int) -> dict:
 
 def list_asks(session: Session, member: Member, *, status: str | None = None, limit: int = 100) -> list[dict]:
     """The chronicle's asks, newest first (a player's own only); ``status="pending"``: the queue."""
-    query = (select(Ask, Grant, Character).outerjoin(Grant, Grant.ask_id == Ask.id)
-             .join(Character, Character.id == Ask.character_id)
-             .where(Ask.chronicle_id == member.chronicle_id))
+    query = (
+        select(Ask, Grant, Character)
+        .outerjoin(Grant, Grant.ask_id == Ask.id)
+        .join(Character, Character.id == Ask.character_id)
+        .where(Ask.chronicle_id == member.chronicle_id)
+    )
     if member.role != STORYTELLER:
         query = query.where(Ask.member_id == member.id)
     if status == "pending":
@@ -235,15 +332,25 @@ def list_asks(session: Session, member: Member, *, status: str | None = None, li
     elif status is not None:
         raise ProblemError(422, "bad_choice", field="status", value=status, choices=["pending"])
     rows = session.execute(query.order_by(Ask.id.desc()).limit(limit)).all()
-    return [_for_reader(ask_view(ask, grant, character), ask, grant, member) for ask, grant, character in rows]
+    return [
+        _for_reader(ask_view(ask, grant, character), ask, grant, member) for ask, grant, character in rows
+    ]
 
 
 # --- standing grants ----------------------------------------------------------------------------
 
+
 def standing_view(grant: StandingGrant) -> dict:
-    return {"id": grant.id, "chronicle": grant.chronicle_id, "character": grant.character_id,
-            "scene": grant.scene_id, "edges": grant.edges, "seq": grant.seq, "ended_seq": grant.ended_seq,
-            "created_at": grant.created_at}
+    return {
+        "id": grant.id,
+        "chronicle": grant.chronicle_id,
+        "character": grant.character_id,
+        "scene": grant.scene_id,
+        "edges": grant.edges,
+        "seq": grant.seq,
+        "ended_seq": grant.ended_seq,
+        "created_at": grant.created_at,
+    }
 
 
 def list_standing(session: Session, member: Member) -> list[dict]:
@@ -251,13 +358,18 @@ def list_standing(session: Session, member: Member) -> list[dict]:
     grants = list(active_standing(session, member.chronicle_id))
     # a removed character's grant keeps the character's name (issue 34 point 9): the roster no longer lists it
     ids = {grant.character_id for grant in grants if grant.character_id is not None}
-    rows = session.execute(select(Character.id, Character.name).where(Character.id.in_(ids))).all() if ids else []
+    rows = (
+        session.execute(select(Character.id, Character.name).where(Character.id.in_(ids))).all()
+        if ids
+        else []
+    )
     names = {row[0]: row[1] for row in rows}
     return [{**standing_view(grant), "character_name": names.get(grant.character_id)} for grant in grants]
 
 
-def set_standing(session: Session, member: Member, *, edges: dict, character_id: int | None = None,
-                 scene: bool = False) -> dict:
+def set_standing(
+    session: Session, member: Member, *, edges: dict, character_id: int | None = None, scene: bool = False
+) -> dict:
     """A-1: the Storyteller grants edges ahead, for one character or every character (``None``),
     until ended or (``scene``) until the open scene closes. A log entry (A-2)."""
     require_storyteller(member, "standing_grant")
@@ -269,16 +381,31 @@ def set_standing(session: Session, member: Member, *, edges: dict, character_id:
     scene_row = open_scene_of(session, chronicle.id) if scene else None
     if scene and scene_row is None:
         raise ProblemError(409, "no_open_scene")
-    grant = StandingGrant(chronicle_id=chronicle.id, character_id=character_id,
-                          scene_id=scene_row.id if scene_row is not None else None, edges=checked, seq=0,
-                          ended_seq=None, created_at=now())
+    grant = StandingGrant(
+        chronicle_id=chronicle.id,
+        character_id=character_id,
+        scene_id=scene_row.id if scene_row is not None else None,
+        edges=checked,
+        seq=0,
+        ended_seq=None,
+        created_at=now(),
+    )
     session.add(grant)
     session.flush()
-    entry = append_entry(session, chronicle, kind="standing_grant", actor=actor_of(member, character),
-                         visibility="public",
-                         receipt={"standing": grant.id, "character": character_id, "edges": checked,
-                                  "scene": scene_row.number if scene_row is not None else None},
-                         character_id=character_id)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="standing_grant",
+        actor=actor_of(member, character),
+        visibility="public",
+        receipt={
+            "standing": grant.id,
+            "character": character_id,
+            "edges": checked,
+            "scene": scene_row.number if scene_row is not None else None,
+        },
+        character_id=character_id,
+    )
     grant.seq = entry.seq
     session.flush()
     return {"standing": standing_view(grant), "entry": entry_view(entry, member)}
@@ -288,21 +415,31 @@ def end_standing(session: Session, member: Member, standing_id: int) -> dict:
     """The Storyteller ends a standing grant (a log entry, A-2)."""
     require_storyteller(member, "standing_end")
     chronicle = lock_chronicle(session, member.chronicle_id)
-    grant = session.scalars(select(StandingGrant).where(StandingGrant.id == standing_id,
-                                                        StandingGrant.chronicle_id == chronicle.id)).first()
+    grant = session.scalars(
+        select(StandingGrant).where(
+            StandingGrant.id == standing_id, StandingGrant.chronicle_id == chronicle.id
+        )
+    ).first()
     if grant is None:
         raise ProblemError(404, "standing_not_found", standing=standing_id)
     if grant.ended_seq is not None:
         raise ProblemError(409, "standing_ended", standing=standing_id, seq=grant.ended_seq)
-    entry = append_entry(session, chronicle, kind="standing_end", actor=actor_of(member), visibility="public",
-                         receipt={"standing": grant.id, "character": grant.character_id},
-                         character_id=grant.character_id)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="standing_end",
+        actor=actor_of(member),
+        visibility="public",
+        receipt={"standing": grant.id, "character": grant.character_id},
+        character_id=grant.character_id,
+    )
     grant.ended_seq = entry.seq
     session.flush()
     return {"standing": standing_view(grant), "entry": entry_view(entry, member)}
 
 
 # --- multiple actions (A-4) ---------------------------------------------------------------------
+
 
 def multiple_action_offers(session: Session, member: Member, character_id: int, action: dict) -> dict:
     """A-4, V20-13: for a character the Storyteller declared several actions for in the running
@@ -313,22 +450,34 @@ def multiple_action_offers(session: Session, member: Member, character_id: int, 
     may_act_for(member, character)
     chronicle = find_chronicle(session, member)
     declared = declared_actions(session, running_turn(session, chronicle.id), character.id)
-    kind = _action_kind(chronicle.system, action)  # a roll the rules accept, offers or not (issue 31 point 17)
+    kind = _action_kind(
+        chronicle.system, action
+    )  # a roll the rules accept, offers or not (issue 31 point 17)
     base, _ = baseline_for(session, chronicle, character, kind)
     cut = authority.split(chronicle.system, action, base)
     if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):
         return {"actions": declared, "offers": []}
     at_baseline, _ = authority.compose(chronicle.system, cut.player, base, {})
-    preview = play.preview(chronicle.system, copy.deepcopy(character.sheet), at_baseline, mode=chronicle.mode,
-                           role=STORYTELLER)
-    offers = turns.multiple_actions(chronicle.system, kind, preview["pool"], difficulty=base["difficulty"],
-                                    required=base["required"], actions=declared)
+    preview = play.preview(
+        chronicle.system, copy.deepcopy(character.sheet), at_baseline, mode=chronicle.mode, role=STORYTELLER
+    )
+    offers = turns.multiple_actions(
+        chronicle.system,
+        kind,
+        preview["pool"],
+        difficulty=base["difficulty"],
+        required=base["required"],
+        actions=declared,
+    )
     return {"actions": declared, "offers": offers}
 
 
 # --- reads for the web table ----------------------------------------------------------------------
 
-def roll_plan(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False) -> dict:
+
+def roll_plan(
+    session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False
+) -> dict:
     """What a roll request would do, changing nothing (the roll form's odds and its button): the
     edges it asks (empty: it is rolled at once), the action as asked, the action at the baseline
     (what applies without asking), the baseline itself."""
@@ -337,8 +486,14 @@ def roll_plan(session: Session, member: Member, character_id: int, action: dict,
     chronicle = find_chronicle(session, member)
     plan = plan_roll(session, chronicle, character, member, action, hidden=hidden)
     at_baseline, _ = authority.compose(chronicle.system, plan.split.player, plan.baseline, {})
-    return {"asked": plan.asked, "action": plan.action, "hidden": plan.hidden, "at_baseline": at_baseline,
-            "baseline": plan.baseline, "standing": plan.standing}
+    return {
+        "asked": plan.asked,
+        "action": plan.action,
+        "hidden": plan.hidden,
+        "at_baseline": at_baseline,
+        "baseline": plan.baseline,
+        "standing": plan.standing,
+    }
 
 
 def baseline_of(session: Session, member: Member, character_id: int, kind: str) -> dict:
@@ -363,8 +518,11 @@ def table_state(session: Session, member: Member) -> dict:
             ask["at_baseline"], _ = authority.compose(chronicle.system, ask["player"], base, {})
         except RuleError:  # a standing value changed since: the Storyteller still sees the ask
             ask["action"] = ask["at_baseline"] = None
-    return {"scene": current_scene(session, member)["scene"], "asks": asks,
-            "standing": list_standing(session, member)}
+    return {
+        "scene": current_scene(session, member)["scene"],
+        "asks": asks,
+        "standing": list_standing(session, member),
+    }
 
 
 def declared_for(session: Session, member: Member, character_id: int) -> int | None:

@@ -8,20 +8,33 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
-from rollbook.server.access import (
-    REMOVED_KIND, STORYTELLER, find_character, find_member, lock_character, lock_chronicle,
-    may_act_for, present, require_storyteller,
-)
 from rollbook.play.common import changed_paths, merge
+from rollbook.server.access import (
+    REMOVED_KIND,
+    STORYTELLER,
+    find_character,
+    find_member,
+    lock_character,
+    lock_chronicle,
+    may_act_for,
+    present,
+    require_storyteller,
+)
 from rollbook.server.chain import plain
 from rollbook.server.models import Character, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.tx import now
-from rollbook.server.usecases.checks import (
-    UNSET, check_character_count, check_difficulty, check_name, check_sheet_size, performed_parts, reject_faces,
-)
 from rollbook.server.usecases import compulsions, scenes
+from rollbook.server.usecases.checks import (
+    UNSET,
+    check_character_count,
+    check_difficulty,
+    check_name,
+    check_sheet_size,
+    performed_parts,
+    reject_faces,
+)
 from rollbook.server.usecases.chronicles import log_settings
 from rollbook.server.views import character_view, entry_view, roster_view
 
@@ -34,13 +47,26 @@ def _held(session: Session, chronicle_id: int, owner: int | None, member: Member
         mine = or_(Character.owner_id.is_(None), Character.owner_id == member.id)
     else:
         mine = Character.owner_id == owner
-    held = session.scalar(select(func.count()).select_from(Character).where(
-        Character.chronicle_id == chronicle_id, Character.removed_at.is_(None), mine)) or 0
+    held = (
+        session.scalar(
+            select(func.count())
+            .select_from(Character)
+            .where(Character.chronicle_id == chronicle_id, Character.removed_at.is_(None), mine)
+        )
+        or 0
+    )
     return held, storytellers
 
 
-def add_character(session: Session, member: Member, *, name: str, sheet: dict, owner: int | None = UNSET,
-                  difficulty: int | None = None) -> dict:
+def add_character(
+    session: Session,
+    member: Member,
+    *,
+    name: str,
+    sheet: dict,
+    owner: int | None = UNSET,
+    difficulty: int | None = None,
+) -> dict:
     """A player adds a character for themselves; the Storyteller for anyone (``owner``) or an NPC
     (``owner=None``). The sheet is validated by the game logic."""
     check_name(name)
@@ -57,13 +83,25 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
         find_member(session, chronicle.id, owner)
     check_difficulty(chronicle.system, difficulty)
     sheet = {"name": name, **copy.deepcopy(sheet)}  # the sheet's own name defaults to the character's
-    validated = play.new_sheet(chronicle.system, sheet, role=member.role,  # a player's holds no card (issue 31 point 9)
-                               mode=chronicle.mode)  # V20-19: Strict refuses a trait above the Generation's maximum
+    validated = play.new_sheet(
+        chronicle.system,
+        sheet,
+        role=member.role,  # a player's holds no card (issue 31 point 9)
+        mode=chronicle.mode,
+    )  # V20-19: Strict refuses a trait above the Generation's maximum
     check_sheet_size(validated)  # issue 31 point 16: bounded sheets, bounded characters per member
     check_character_count(*_held(session, chronicle.id, owner, member))
     stamp = now()
-    character = Character(chronicle_id=chronicle.id, owner_id=owner, name=name, sheet=plain(validated), version=1,
-                          difficulty=difficulty, created_at=stamp, updated_at=stamp)
+    character = Character(
+        chronicle_id=chronicle.id,
+        owner_id=owner,
+        name=name,
+        sheet=plain(validated),
+        version=1,
+        difficulty=difficulty,
+        created_at=stamp,
+        updated_at=stamp,
+    )
     session.add(character)
     session.flush()
     if difficulty is not None:  # A-5: a character's standing difficulty is said in the log
@@ -73,8 +111,11 @@ def add_character(session: Session, member: Member, *, name: str, sheet: dict, o
 
 def list_characters(session: Session, member: Member) -> list[dict]:
     """The Storyteller sees every character; a player sees their own."""
-    query = select(Character).where(Character.chronicle_id == member.chronicle_id,
-                                    present()).order_by(Character.id)
+    query = (
+        select(Character)
+        .where(Character.chronicle_id == member.chronicle_id, present())
+        .order_by(Character.id)
+    )
     if member.role != STORYTELLER:
         query = query.where(Character.owner_id == member.id)
     return [character_view(row) for row in session.scalars(query)]
@@ -83,8 +124,11 @@ def list_characters(session: Session, member: Member) -> list[dict]:
 def roster(session: Session, member: Member) -> list[dict]:
     """Every character of the chronicle as the table shows it (``views.roster_view``): names for
     all, sheets only for those the member may open."""
-    query = select(Character).where(Character.chronicle_id == member.chronicle_id,
-                                    present()).order_by(Character.id)
+    query = (
+        select(Character)
+        .where(Character.chronicle_id == member.chronicle_id, present())
+        .order_by(Character.id)
+    )
     return [roster_view(row, member) for row in session.scalars(query)]
 
 
@@ -94,9 +138,18 @@ def get_character(session: Session, member: Member, character_id: int) -> dict:
     return character_view(character)
 
 
-def edit_character(session: Session, member: Member, character_id: int, *, patch: dict | None = None,
-                   name: str = UNSET, difficulty: int | None = UNSET, owner: int | None = UNSET,
-                   version: int | None = None, base: dict | None = None) -> dict:
+def edit_character(
+    session: Session,
+    member: Member,
+    character_id: int,
+    *,
+    patch: dict | None = None,
+    name: str = UNSET,
+    difficulty: int | None = UNSET,
+    owner: int | None = UNSET,
+    version: int | None = None,
+    base: dict | None = None,
+) -> dict:
     """Edit a sheet (the game logic decides what each role may change), rename, or — Storyteller
     only — set the character's standing difficulty or owner. ``version``: refuse if the sheet moved.
 
@@ -111,15 +164,24 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
     if base is None and version is not None and version != character.version:
         raise ProblemError(409, "version_conflict", current=character.version, given=version)
     if member.role != STORYTELLER and (difficulty is not UNSET or owner is not UNSET):
-        raise ProblemError(403, "storyteller_only", action="difficulty" if difficulty is not UNSET else "owner",
-                           role=member.role)
+        raise ProblemError(
+            403,
+            "storyteller_only",
+            action="difficulty" if difficulty is not UNSET else "owner",
+            role=member.role,
+        )
     before = copy.deepcopy(character.sheet)
     old_name = character.name
     if patch and base is not None:
         patch = _merged_patch(base, patch, character.sheet)
     if patch:
-        edited = play.edit_sheet(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(patch),
-                                 role=member.role, mode=chronicle.mode)  # V20-19
+        edited = play.edit_sheet(
+            chronicle.system,
+            copy.deepcopy(character.sheet),
+            copy.deepcopy(patch),
+            role=member.role,
+            mode=chronicle.mode,
+        )  # V20-19
         if sheet_changed(character, edited):
             check_sheet_size(edited)
             save_sheet(session, character, edited)
@@ -137,25 +199,40 @@ def edit_character(session: Session, member: Member, character_id: int, *, patch
             # the former owner's pending asks on it are withdrawn (issue 31 point 7)
             from rollbook.server.usecases.grants import withdraw_pending
 
-            withdraw_pending(session, chronicle, member, character.owner_id, "owner_changed", character_id=character.id)
+            withdraw_pending(
+                session, chronicle, member, character.owner_id, "owner_changed", character_id=character.id
+            )
         character.owner_id = owner
     if name is not UNSET or difficulty is not UNSET or owner is not UNSET:
         if not patch:  # a change outside the sheet still moves the version
             save_sheet(session, character, character.sheet)
         session.flush()
-    changes = [{"field": path, "before": _at(before, path), "after": _at(character.sheet, path)}
-               for path in changed_paths(before, character.sheet) if path != "name"]
+    changes = [
+        {"field": path, "before": _at(before, path), "after": _at(character.sheet, path)}
+        for path in changed_paths(before, character.sheet)
+        if path != "name"
+    ]
     if character.name != old_name:
         changes.insert(0, {"field": "name", "before": old_name, "after": character.name})
     if character.difficulty != old_difficulty:  # A-5: the character's standing difficulty, in the log
         log_settings(session, chronicle, member, ["difficulty"], character)
     if changes:
-        effects = [{"resource": c["field"], "before": c["before"], "after": c["after"]} for c in changes
-                   if _number(c["before"]) and _number(c["after"])]
+        effects = [
+            {"resource": c["field"], "before": c["before"], "after": c["after"]}
+            for c in changes
+            if _number(c["before"]) and _number(c["after"])
+        ]
         # issue 31: a sheet's values are its owner's and the Storyteller's (views.private_reader)
-        append_entry(session, chronicle, kind="sheet_edit", actor=actor_of(member, character), visibility="hidden",
-                     receipt={"character": character.id, "owner": character.owner_id, "changes": changes},
-                     character_id=character.id, effects=effects)
+        append_entry(
+            session,
+            chronicle,
+            kind="sheet_edit",
+            actor=actor_of(member, character),
+            visibility="hidden",
+            receipt={"character": character.id, "owner": character.owner_id, "changes": changes},
+            character_id=character.id,
+            effects=effects,
+        )
     return character_view(character)
 
 
@@ -166,10 +243,21 @@ def remove_character(session: Session, storyteller: Member, character_id: int) -
     require_storyteller(storyteller, "remove_character")
     chronicle, character = lock_character(session, storyteller, character_id)
     # issue 31: its last sheet is its owner's and the Storyteller's (views.private_reader)
-    entry = append_entry(session, chronicle, kind=REMOVED_KIND, actor=actor_of(storyteller), visibility="hidden",
-                         receipt={"character": character.id, "name": character.name, "owner": character.owner_id,
-                                  "version": character.version, "sheet": character.sheet},
-                         character_id=character.id)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=REMOVED_KIND,
+        actor=actor_of(storyteller),
+        visibility="hidden",
+        receipt={
+            "character": character.id,
+            "name": character.name,
+            "owner": character.owner_id,
+            "version": character.version,
+            "sheet": character.sheet,
+        },
+        character_id=character.id,
+    )
     character.removed_at = entry.created_at  # in the removal's transaction: every look-up filters on it
     return {"entry": entry_view(entry, storyteller), "removed": character.id}
 
@@ -217,18 +305,35 @@ def adjust(session: Session, member: Member, character_id: int, change: dict) ->
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
     scenes.check_change(session, chronicle, change, member.role)  # T-3: a running turn is the Storyteller's
-    performed = play.adjust(chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role)
+    performed = play.adjust(
+        chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role
+    )
     sheet, receipt, effects = performed_parts(performed)
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)  # A-3, V20-18: blood per turn
     if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
-    payload = receipt if isinstance(receipt, dict) and isinstance(receipt.get("system"), str) else {
-        "change": change, "effects": effects, **({"result": receipt} if receipt else {})}
+    payload = (
+        receipt
+        if isinstance(receipt, dict) and isinstance(receipt.get("system"), str)
+        else {"change": change, "effects": effects, **({"result": receipt} if receipt else {})}
+    )
     if turn is not None:
         payload = {**payload, "turn": turn}
-    entry = append_entry(session, chronicle, kind="adjust", actor=actor_of(member, character), visibility="public",
-                         receipt=payload, character_id=character.id, effects=effects)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="adjust",
+        actor=actor_of(member, character),
+        visibility="public",
+        receipt=payload,
+        character_id=character.id,
+        effects=effects,
+    )
     if change.get("kind") == "feed":  # issue 32: slaking Hunger ends the Hunger compulsion (Book)
         compulsions.end_on_feeding(session, member, chronicle, character, effects)
-    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects,
-            "warnings": (turn or {}).get("warnings", [])}
+    return {
+        "entry": entry_view(entry, member),
+        "character": character_view(character),
+        "effects": effects,
+        "warnings": (turn or {}).get("warnings", []),
+    }

@@ -12,15 +12,22 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.rules.base import RuleError
+from rollbook.rules.table import check_table_rules
 from rollbook.server import auth
 from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle, require_storyteller
 from rollbook.server.models import Chronicle, Member
 from rollbook.server.problems import ProblemError
-from rollbook.rules.base import RuleError
-from rollbook.rules.table import check_table_rules
 from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.tx import now
-from rollbook.server.usecases.checks import LANGUAGES, MODES, UNSET, check_choice, check_difficulty, check_name
+from rollbook.server.usecases.checks import (
+    LANGUAGES,
+    MODES,
+    UNSET,
+    check_choice,
+    check_difficulty,
+    check_name,
+)
 from rollbook.server.views import chronicle_view, member_view
 
 
@@ -35,19 +42,31 @@ DEFAULT_SETTINGS = {"mode": "strict", "difficulty": None, "table_rules": []}  # 
 
 def settings_of(chronicle: Chronicle) -> dict:
     """The chronicle's settings a receipt's baseline depends on (A-5)."""
-    return {"mode": chronicle.mode, "difficulty": chronicle.difficulty, "table_rules": list(chronicle.table_rules or [])}
+    return {
+        "mode": chronicle.mode,
+        "difficulty": chronicle.difficulty,
+        "table_rules": list(chronicle.table_rules or []),
+    }
 
 
-def log_settings(session: Session, chronicle: Chronicle, storyteller: Member, changed: list[str],
-                 character: object = None) -> None:
+def log_settings(
+    session: Session, chronicle: Chronicle, storyteller: Member, changed: list[str], character: object = None
+) -> None:
     """A-5: the Storyteller's ``settings`` entry — the chronicle's settings in force after the change
     (or, with ``character``, that character's standing difficulty) and what changed."""
     if character is None:
         receipt = {**settings_of(chronicle), "changed": changed}
     else:
         receipt = {"character": character.id, "difficulty": character.difficulty, "changed": changed}
-    append_entry(session, chronicle, kind=SETTINGS, actor=actor_of(storyteller), visibility="public",
-                 receipt=receipt, character_id=None if character is None else character.id)
+    append_entry(
+        session,
+        chronicle,
+        kind=SETTINGS,
+        actor=actor_of(storyteller),
+        visibility="public",
+        receipt=receipt,
+        character_id=None if character is None else character.id,
+    )
 
 
 def checked_table_rules(system: str, table_rules: object) -> list[str]:
@@ -58,9 +77,17 @@ def checked_table_rules(system: str, table_rules: object) -> list[str]:
         raise ProblemError(422, refused.code, **refused.params) from None
 
 
-def create_chronicle(session: Session, *, name: str, system: str, mode: str = "strict", language: str = "en",
-                     storyteller: str = "Storyteller", difficulty: int | None = None,
-                     table_rules: list[str] | tuple[str, ...] = ()) -> dict:
+def create_chronicle(
+    session: Session,
+    *,
+    name: str,
+    system: str,
+    mode: str = "strict",
+    language: str = "en",
+    storyteller: str = "Storyteller",
+    difficulty: int | None = None,
+    table_rules: list[str] | tuple[str, ...] = (),
+) -> dict:
     """A new chronicle; its creator is the Storyteller. Returns the token and the invitation code
     (shown once: only their hashes are stored). Settings other than the defaults are logged (A-5)."""
     check_name(name)
@@ -72,8 +99,16 @@ def create_chronicle(session: Session, *, name: str, system: str, mode: str = "s
     rules = checked_table_rules(system, table_rules)
     invitation = auth.new_invitation()
     stamp = now()
-    chronicle = Chronicle(name=name, system=system, mode=mode, language=language, difficulty=difficulty,
-                          table_rules=rules, invitation_hash=auth.digest(invitation), created_at=stamp)
+    chronicle = Chronicle(
+        name=name,
+        system=system,
+        mode=mode,
+        language=language,
+        difficulty=difficulty,
+        table_rules=rules,
+        invitation_hash=auth.digest(invitation),
+        created_at=stamp,
+    )
     session.add(chronicle)
     session.flush()
     member = Member(chronicle_id=chronicle.id, name=storyteller, role=STORYTELLER, created_at=stamp)
@@ -83,14 +118,20 @@ def create_chronicle(session: Session, *, name: str, system: str, mode: str = "s
     if changed:  # A-5: the log starts from the defaults; anything else is said in it
         log_settings(session, chronicle, member, changed)
     token = auth.issue(session, member, auth.KEY)["token"]
-    return {"chronicle": chronicle_view(chronicle), "member": member_view(member), "token": token,
-            "invitation": invitation}
+    return {
+        "chronicle": chronicle_view(chronicle),
+        "member": member_view(member),
+        "token": token,
+        "invitation": invitation,
+    }
 
 
 def join(session: Session, *, invitation: str, name: str) -> dict:
     """A player joins with the invitation code and gets their own token."""
     check_name(name)
-    chronicle = session.scalars(select(Chronicle).where(Chronicle.invitation_hash == auth.digest(invitation))).first()
+    chronicle = session.scalars(
+        select(Chronicle).where(Chronicle.invitation_hash == auth.digest(invitation))
+    ).first()
     if chronicle is None:
         raise ProblemError(404, "invitation_invalid")
     name = free_name(session, lock_chronicle(session, chronicle.id).id, name)
@@ -104,10 +145,13 @@ def join(session: Session, *, invitation: str, name: str) -> dict:
 def free_name(session: Session, chronicle_id: int, name: str) -> str:
     """A name no one at the table has yet: a second "Julien" joins as "Julien (2)" (names compared
     without case and extra spaces). The caller holds the chronicle's lock."""
+
     def folded(text: str) -> str:
         return " ".join(text.split()).casefold()
 
-    taken = {folded(n) for n in session.scalars(select(Member.name).where(Member.chronicle_id == chronicle_id))}
+    taken = {
+        folded(n) for n in session.scalars(select(Member.name).where(Member.chronicle_id == chronicle_id))
+    }
     if folded(name) not in taken:
         return name
     plain_name = " ".join(name.split())
@@ -142,13 +186,22 @@ def chronicle_info(session: Session, member: Member, chronicle_id: int | None = 
 def chronicle_language(session: Session, member: Member) -> tuple[str, str]:
     """The language of the member's chronicle (the pages' default language) and its system (whose
     words the pages use: a Storyteller or a game master, issue 34 point 12): two columns."""
-    language, system = session.execute(select(Chronicle.language, Chronicle.system)
-                                       .where(Chronicle.id == member.chronicle_id)).one()
+    language, system = session.execute(
+        select(Chronicle.language, Chronicle.system).where(Chronicle.id == member.chronicle_id)
+    ).one()
     return language, system
 
 
-def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mode: str = UNSET,
-                     language: str = UNSET, difficulty: int | None = UNSET, table_rules: list[str] = UNSET) -> dict:
+def update_chronicle(
+    session: Session,
+    member: Member,
+    *,
+    name: str = UNSET,
+    mode: str = UNSET,
+    language: str = UNSET,
+    difficulty: int | None = UNSET,
+    table_rules: list[str] = UNSET,
+) -> dict:
     """The Storyteller renames the chronicle, switches mode or language, sets the standing difficulty
     (``None`` clears it) or the table rules in force (TR-1). A change of mode, standing difficulty or
     table rules is a ``settings`` entry of the log, in the same transaction (A-5)."""
@@ -177,6 +230,9 @@ def update_chronicle(session: Session, member: Member, *, name: str = UNSET, mod
 
 
 def list_members(session: Session, member: Member) -> list[dict]:
-    rows = session.scalars(select(Member).where(Member.chronicle_id == member.chronicle_id,
-                                                Member.removed_at.is_(None)).order_by(Member.id))
+    rows = session.scalars(
+        select(Member)
+        .where(Member.chronicle_id == member.chronicle_id, Member.removed_at.is_(None))
+        .order_by(Member.id)
+    )
     return [member_view(row) for row in rows]

@@ -18,7 +18,13 @@ from sqlalchemy.orm import Session
 
 from rollbook.play import v5_compulsions as rules
 from rollbook.rules.base import RuleError
-from rollbook.server.access import find_character, find_entry, lock_character, lock_chronicle, require_storyteller
+from rollbook.server.access import (
+    find_character,
+    find_entry,
+    lock_character,
+    lock_chronicle,
+    require_storyteller,
+)
 from rollbook.server.models import LogEntry, Member
 from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.store import actor_of, append_entry
@@ -35,9 +41,15 @@ def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | N
     the call's receipt and its seq), or None: the latest call not ended, and, for a scene-long one,
     its scene still open."""
     latest = session.scalars(
-        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.character_id == character_id,
-                               LogEntry.kind.in_((CALL, END)))
-        .order_by(LogEntry.seq.desc()).limit(1)).first()
+        select(LogEntry)
+        .where(
+            LogEntry.chronicle_id == chronicle_id,
+            LogEntry.character_id == character_id,
+            LogEntry.kind.in_((CALL, END)),
+        )
+        .order_by(LogEntry.seq.desc())
+        .limit(1)
+    ).first()
     if latest is None or latest.kind != CALL:
         return None
     called = dict(latest.receipt or {})
@@ -51,8 +63,11 @@ def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | N
 def all_in_force(session: Session, chronicle_id: int) -> dict[int, dict]:
     """Every character's compulsion in force (character id -> as ``in_force``): what the table shows."""
     latest: dict[int, LogEntry] = {}
-    for entry in session.scalars(select(LogEntry).where(LogEntry.chronicle_id == chronicle_id,
-                                                        LogEntry.kind.in_((CALL, END))).order_by(LogEntry.seq)):
+    for entry in session.scalars(
+        select(LogEntry)
+        .where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind.in_((CALL, END)))
+        .order_by(LogEntry.seq)
+    ):
         if entry.character_id is not None:
             latest[entry.character_id] = entry
     calls = {character: entry for character, entry in latest.items() if entry.kind == CALL}
@@ -83,8 +98,15 @@ def current(session: Session, member: Member, character_id: int) -> dict:
     return {"character": character.id, "compulsion": in_force(session, member.chronicle_id, character.id)}
 
 
-def call(session: Session, storyteller: Member, character_id: int, *, compulsion: str | None = None,
-         until: str | None = None, roll: int | None = None) -> dict:
+def call(
+    session: Session,
+    storyteller: Member,
+    character_id: int,
+    *,
+    compulsion: str | None = None,
+    until: str | None = None,
+    roll: int | None = None,
+) -> dict:
     """The Storyteller calls a compulsion for a V5 character: ``compulsion`` (default: the clan's),
     ``until`` ("scene": the open scene's end, the default when a scene is open; else "ended"),
     ``roll``: the messy critical or bestial failure of that character it follows (optional; the
@@ -95,8 +117,11 @@ def call(session: Session, storyteller: Member, character_id: int, *, compulsion
         raise ProblemError(422, "compulsion_not_for_system", system=chronicle.system)
     _, character = lock_character(session, storyteller, character_id)
     try:
-        chosen = rules.choose(str(character.sheet.get("clan") or ""), str(character.sheet.get("creature") or "vampire"),
-                              compulsion)
+        chosen = rules.choose(
+            str(character.sheet.get("clan") or ""),
+            str(character.sheet.get("creature") or "vampire"),
+            compulsion,
+        )
         scene = open_scene_of(session, chronicle.id)
         until = rules.check_until(until or ("scene" if scene is not None else "ended"))
     except RuleError as refused:
@@ -109,11 +134,26 @@ def call(session: Session, storyteller: Member, character_id: int, *, compulsion
     if found is not None:
         raise ProblemError(409, "compulsion_in_force", seq=found["called"], compulsion=found["compulsion"])
     shape = rules.COMPULSIONS[chosen]
-    receipt = {"character": character.id, "compulsion": chosen, "until": until,
-               "scene": scene.number if until == "scene" else None, "roll": roll,
-               "dice": shape.dice, "attributes": list(shape.attributes), "unless_serving": shape.unless_serving}
-    entry = append_entry(session, chronicle, kind=CALL, actor=actor_of(storyteller, character), visibility="public",
-                         receipt=receipt, character_id=character.id, refers_to=roll)
+    receipt = {
+        "character": character.id,
+        "compulsion": chosen,
+        "until": until,
+        "scene": scene.number if until == "scene" else None,
+        "roll": roll,
+        "dice": shape.dice,
+        "attributes": list(shape.attributes),
+        "unless_serving": shape.unless_serving,
+    }
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=CALL,
+        actor=actor_of(storyteller, character),
+        visibility="public",
+        receipt=receipt,
+        character_id=character.id,
+        refers_to=roll,
+    )
     return {"compulsion": {**receipt, "called": entry.seq}, "entry": entry_view(entry, storyteller)}
 
 
@@ -124,10 +164,16 @@ def end(session: Session, storyteller: Member, character_id: int) -> dict:
     found = in_force(session, chronicle.id, character.id)
     if found is None:
         raise ProblemError(409, "no_compulsion", character=character.id)
-    entry = append_entry(session, chronicle, kind=END, actor=actor_of(storyteller, character), visibility="public",
-                         receipt={"character": character.id, "compulsion": found["compulsion"],
-                                  "called": found["called"]},
-                         character_id=character.id, refers_to=found["called"])
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=END,
+        actor=actor_of(storyteller, character),
+        visibility="public",
+        receipt={"character": character.id, "compulsion": found["compulsion"], "called": found["called"]},
+        character_id=character.id,
+        refers_to=found["called"],
+    )
     return {"ended": found, "entry": entry_view(entry, storyteller)}
 
 
@@ -135,15 +181,32 @@ def end_on_feeding(session: Session, storyteller: Member, chronicle, character, 
     """Book (V5 core p. 208): the Hunger compulsion ends when the vampire slakes at least one Hunger;
     called by the feeding change (``usecases.characters.adjust``) in its transaction: the
     ``compulsion_end`` entry says why (``"reason": "slaked"``), or None when nothing ended."""
-    slaked = any(isinstance(e, dict) and e.get("resource") == "hunger" and isinstance(e.get("before"), int)
-                 and isinstance(e.get("after"), int) and e["after"] < e["before"] for e in effects)
+    slaked = any(
+        isinstance(e, dict)
+        and e.get("resource") == "hunger"
+        and isinstance(e.get("before"), int)
+        and isinstance(e.get("after"), int)
+        and e["after"] < e["before"]
+        for e in effects
+    )
     found = in_force(session, chronicle.id, character.id) if slaked else None
     if found is None or found.get("compulsion") != "hunger":
         return None
-    entry = append_entry(session, chronicle, kind=END, actor=actor_of(storyteller, character), visibility="public",
-                         receipt={"character": character.id, "compulsion": "hunger", "called": found["called"],
-                                  "reason": "slaked"},
-                         character_id=character.id, refers_to=found["called"])
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=END,
+        actor=actor_of(storyteller, character),
+        visibility="public",
+        receipt={
+            "character": character.id,
+            "compulsion": "hunger",
+            "called": found["called"],
+            "reason": "slaked",
+        },
+        character_id=character.id,
+        refers_to=found["called"],
+    )
     return entry_view(entry, storyteller)
 
 
@@ -151,7 +214,10 @@ def _beast_result(session: Session, member: Member, character_id: int, seq: int)
     """The roll a compulsion follows: a messy critical or a bestial failure of this character."""
     entry = find_entry(session, member, seq)
     result = (entry.receipt or {}).get("result") if isinstance(entry.receipt, dict) else None
-    if entry.kind not in ("roll", "reroll") or entry.character_id != character_id or not isinstance(result, dict) \
-            or result.get("outcome") not in BEAST_OUTCOMES:
+    if (
+        entry.kind not in ("roll", "reroll")
+        or entry.character_id != character_id
+        or not isinstance(result, dict)
+        or result.get("outcome") not in BEAST_OUTCOMES
+    ):
         raise ProblemError(409, "not_a_beast_result", seq=seq)
-

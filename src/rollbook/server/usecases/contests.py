@@ -31,7 +31,12 @@ from rollbook.play.common import dump, parse_kind
 from rollbook.rules import contests
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
-    STORYTELLER, find_character, find_entry, lock_character, lock_chronicle, may_act_for,
+    STORYTELLER,
+    find_character,
+    find_entry,
+    lock_character,
+    lock_chronicle,
+    may_act_for,
     require_storyteller,
 )
 from rollbook.server.models import Chronicle, LogEntry, Member
@@ -56,8 +61,9 @@ def _system(chronicle: Chronicle) -> str:
     return chronicle.system
 
 
-def _declared_action(session: Session, member: Member, chronicle: Chronicle, character_id: object,
-                     action: object) -> tuple[object, dict]:
+def _declared_action(
+    session: Session, member: Member, chronicle: Chronicle, character_id: object, action: object
+) -> tuple[object, dict]:
     """A character of the chronicle and a roll it can make (every refusal of the roll made now)."""
     if isinstance(character_id, bool) or not isinstance(character_id, int):
         raise ProblemError(422, "not_an_integer", field="character", value=str(character_id))
@@ -67,14 +73,25 @@ def _declared_action(session: Session, member: Member, chronicle: Chronicle, cha
         raise ProblemError(422, "not_an_object", field="action")
     kinds = DIFFICULTY_KINDS[chronicle.system]
     if action.get("kind") not in kinds:
-        raise ProblemError(422, "bad_choice", field="action.kind", value=str(action.get("kind")), choices=list(kinds))
-    play.preview(chronicle.system, copy.deepcopy(character.sheet), action, mode=chronicle.mode,
-                 role=STORYTELLER, table_rules=chronicle.table_rules or ())
+        raise ProblemError(
+            422, "bad_choice", field="action.kind", value=str(action.get("kind")), choices=list(kinds)
+        )
+    play.preview(
+        chronicle.system,
+        copy.deepcopy(character.sheet),
+        action,
+        mode=chronicle.mode,
+        role=STORYTELLER,
+        table_rules=chronicle.table_rules or (),
+    )
     # the action as the roll's receipt will hold it (validated, defaults filled): what verify compares
-    return character, dump(parse_kind(play.system_module(chronicle.system).ACTIONS, copy.deepcopy(action), "action"))
+    return character, dump(
+        parse_kind(play.system_module(chronicle.system).ACTIONS, copy.deepcopy(action), "action")
+    )
 
 
 # --- TR-3: contests ---------------------------------------------------------------------------------
+
 
 def declare_contest(session: Session, member: Member, *, attacker: dict, defender: dict) -> dict:
     """TR-3: the Storyteller declares a contest: ``{"character": id, "action": {...}}`` for each side."""
@@ -85,19 +102,35 @@ def declare_contest(session: Session, member: Member, *, attacker: dict, defende
     for name, part in (("attacker", attacker), ("defender", defender)):
         if not isinstance(part, dict):
             raise ProblemError(422, "not_an_object", field=name)
-        character, action = _declared_action(session, member, chronicle, part.get("character"), part.get("action"))
+        character, action = _declared_action(
+            session, member, chronicle, part.get("character"), part.get("action")
+        )
         sides[name] = {"character": character.id, "name": character.name, "action": action}
     if sides["attacker"]["character"] == sides["defender"]["character"]:
         raise ProblemError(422, "contest_same_character", character=sides["attacker"]["character"])
-    entry = append_entry(session, chronicle, kind=CONTEST, actor=actor_of(member), visibility="public",
-                         receipt={"game": system, **sides})  # no "system": not a rules receipt
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=CONTEST,
+        actor=actor_of(member),
+        visibility="public",
+        receipt={"game": system, **sides},
+    )  # no "system": not a rules receipt
     return {"contest": _contest_view(session, entry), "entry": entry_view(entry, member)}
 
 
 def _parts(session: Session, chronicle_id: int, seq: int) -> list[LogEntry]:
-    return list(session.scalars(select(LogEntry).where(
-        LogEntry.chronicle_id == chronicle_id, LogEntry.refers_to == seq,
-        LogEntry.kind.in_(("roll", CONTEST_RESULT))).order_by(LogEntry.seq)))
+    return list(
+        session.scalars(
+            select(LogEntry)
+            .where(
+                LogEntry.chronicle_id == chronicle_id,
+                LogEntry.refers_to == seq,
+                LogEntry.kind.in_(("roll", CONTEST_RESULT)),
+            )
+            .order_by(LogEntry.seq)
+        )
+    )
 
 
 def _declaration(session: Session, member: Member, seq: int, kind: str) -> LogEntry:
@@ -110,15 +143,21 @@ def _declaration(session: Session, member: Member, seq: int, kind: str) -> LogEn
 def _contest_view(session: Session, declaration: LogEntry) -> dict:
     """A contest as it stands: each side's declared roll, its roll's seq and result, and the result."""
     receipt = declaration.receipt
-    view = {"seq": declaration.seq, "system": receipt["game"], "result": None,
-            "sides": {name: {**receipt[name], "seq": None, "outcome": None} for name in SIDES}}
+    view = {
+        "seq": declaration.seq,
+        "system": receipt["game"],
+        "result": None,
+        "sides": {name: {**receipt[name], "seq": None, "outcome": None} for name in SIDES},
+    }
     for part in _parts(session, declaration.chronicle_id, declaration.seq):
         if part.kind == CONTEST_RESULT:
             view["result"] = {**part.receipt, "seq": part.seq}
             continue
         side = (part.receipt.get("contest") or {}).get("side")
         if side in SIDES:
-            view["sides"][side].update(seq=part.seq, outcome=contests.side(receipt["game"], part.receipt["result"]))
+            view["sides"][side].update(
+                seq=part.seq, outcome=contests.side(receipt["game"], part.receipt["result"])
+            )
     return view
 
 
@@ -126,8 +165,9 @@ def get_contest(session: Session, member: Member, seq: int) -> dict:
     return _contest_view(session, _declaration(session, member, seq, CONTEST))
 
 
-def roll_contest_side(session: Session, member: Member, seq: int, side: str, *,
-                      source: DiceSource | None = None) -> dict:
+def roll_contest_side(
+    session: Session, member: Member, seq: int, side: str, *, source: DiceSource | None = None
+) -> dict:
     """TR-3: one side rolls its part, as declared, by whoever may act for its character; the second
     side's roll brings the ``contest_result`` entry (both rolls, the winner, the margin)."""
     if side not in SIDES:
@@ -140,31 +180,69 @@ def roll_contest_side(session: Session, member: Member, seq: int, side: str, *,
     part = declaration.receipt[side]
     _, character = lock_character(session, member, part["character"])
     may_act_for(member, character)
-    rolled = perform_roll(session, chronicle, character, member, copy.deepcopy(part["action"]), hidden=False,
-                          role=STORYTELLER, stamp={}, source=source,
-                          part_of=(seq, "contest", {"of": seq, "side": side}))
+    rolled = perform_roll(
+        session,
+        chronicle,
+        character,
+        member,
+        copy.deepcopy(part["action"]),
+        hidden=False,
+        role=STORYTELLER,
+        stamp={},
+        source=source,
+        part_of=(seq, "contest", {"of": seq, "side": side}),
+    )
     other = "defender" if side == "attacker" else "attacker"
     answer = {**rolled, "contest": None}
     if before["sides"][other]["seq"] is not None:
-        first = session.scalars(select(LogEntry).where(LogEntry.chronicle_id == chronicle.id,
-                                                       LogEntry.seq == before["sides"][other]["seq"])).one()
+        first = session.scalars(
+            select(LogEntry).where(
+                LogEntry.chronicle_id == chronicle.id, LogEntry.seq == before["sides"][other]["seq"]
+            )
+        ).one()
         results = {side: rolled["entry"]["receipt"]["result"], other: first.receipt["result"]}
         outcome = contests.contest(chronicle.system, results["attacker"], results["defender"])
         seqs = {side: rolled["entry"]["seq"], other: first.seq}
-        receipt = {"contest": seq, "game": chronicle.system, "winner": outcome["winner"],
-                   "margin": outcome["margin"], "tie": outcome["tie"],
-                   **{name: {"character": declaration.receipt[name]["character"], "roll": seqs[name],
-                             **outcome[name]} for name in SIDES}}
-        append_entry(session, chronicle, kind=CONTEST_RESULT, actor=actor_of(member), visibility="public",
-                     receipt=receipt, refers_to=seq)
+        receipt = {
+            "contest": seq,
+            "game": chronicle.system,
+            "winner": outcome["winner"],
+            "margin": outcome["margin"],
+            "tie": outcome["tie"],
+            **{
+                name: {
+                    "character": declaration.receipt[name]["character"],
+                    "roll": seqs[name],
+                    **outcome[name],
+                }
+                for name in SIDES
+            },
+        }
+        append_entry(
+            session,
+            chronicle,
+            kind=CONTEST_RESULT,
+            actor=actor_of(member),
+            visibility="public",
+            receipt=receipt,
+            refers_to=seq,
+        )
     answer["contest"] = _contest_view(session, declaration)
     return answer
 
 
 # --- TR-4: extended actions ------------------------------------------------------------------------
 
-def declare_extended(session: Session, member: Member, *, character_id: int, action: dict, target: int,
-                     max_rolls: int | None = None) -> dict:
+
+def declare_extended(
+    session: Session,
+    member: Member,
+    *,
+    character_id: int,
+    action: dict,
+    target: int,
+    max_rolls: int | None = None,
+) -> dict:
     """TR-4: the Storyteller declares an extended action: the roll, the successes to gather, the
     most rolls (optional)."""
     require_storyteller(member, "extended")
@@ -175,22 +253,43 @@ def declare_extended(session: Session, member: Member, *, character_id: int, act
     except RuleError as refused:
         raise ProblemError(422, refused.code, **refused.params) from None
     character, action = _declared_action(session, member, chronicle, character_id, action)
-    entry = append_entry(session, chronicle, kind=EXTENDED, actor=actor_of(member), visibility="public",
-                         receipt={"game": system, "character": character.id, "name": character.name,
-                                  "action": action, "target": target, "max_rolls": max_rolls},
-                         character_id=character.id)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=EXTENDED,
+        actor=actor_of(member),
+        visibility="public",
+        receipt={
+            "game": system,
+            "character": character.id,
+            "name": character.name,
+            "action": action,
+            "target": target,
+            "max_rolls": max_rolls,
+        },
+        character_id=character.id,
+    )
     return {"extended": _extended_view(session, entry), "entry": entry_view(entry, member)}
 
 
 def _extended_view(session: Session, declaration: LogEntry) -> dict:
     """An extended action as it stands: its rolls, the running total, the rolls left, the status."""
     receipt = declaration.receipt
-    rolls = [part for part in _parts(session, declaration.chronicle_id, declaration.seq) if part.kind == "roll"]
-    state = contests.extended(receipt["game"], receipt["target"], receipt["max_rolls"],
-                              [part.receipt["result"] for part in rolls])
-    return {"seq": declaration.seq, "system": receipt["game"], "character": receipt["character"],
-            "name": receipt["name"], "action": receipt["action"], **state.plain(),
-            "roll_seqs": [part.seq for part in rolls]}
+    rolls = [
+        part for part in _parts(session, declaration.chronicle_id, declaration.seq) if part.kind == "roll"
+    ]
+    state = contests.extended(
+        receipt["game"], receipt["target"], receipt["max_rolls"], [part.receipt["result"] for part in rolls]
+    )
+    return {
+        "seq": declaration.seq,
+        "system": receipt["game"],
+        "character": receipt["character"],
+        "name": receipt["name"],
+        "action": receipt["action"],
+        **state.plain(),
+        "roll_seqs": [part.seq for part in rolls],
+    }
 
 
 def get_extended(session: Session, member: Member, seq: int) -> dict:
@@ -206,17 +305,47 @@ def roll_extended(session: Session, member: Member, seq: int, *, source: DiceSou
         raise ProblemError(409, "extended_over", state=before["status"])
     _, character = lock_character(session, member, declaration.receipt["character"])
     may_act_for(member, character)
-    state = contests.Extended(before["target"], before["max_rolls"], before["total"], before["rolls"],
-                              before["status"], before["complications"], before["lost"])
+    state = contests.Extended(
+        before["target"],
+        before["max_rolls"],
+        before["total"],
+        before["rolls"],
+        before["status"],
+        before["complications"],
+        before["lost"],
+    )
 
     def note(receipt: dict) -> dict:  # the running total and rolls left after this roll, in its receipt
-        return {"of": seq, "roll": before["rolls"] + 1,
-                **contests.extended_step(chronicle.system, state, receipt["result"]).plain()}
+        return {
+            "of": seq,
+            "roll": before["rolls"] + 1,
+            **contests.extended_step(chronicle.system, state, receipt["result"]).plain(),
+        }
 
-    rolled = perform_roll(session, chronicle, character, member, copy.deepcopy(declaration.receipt["action"]),
-                          hidden=False, role=STORYTELLER, stamp={}, source=source, part_of=(seq, "extended", note))
+    rolled = perform_roll(
+        session,
+        chronicle,
+        character,
+        member,
+        copy.deepcopy(declaration.receipt["action"]),
+        hidden=False,
+        role=STORYTELLER,
+        stamp={},
+        source=source,
+        part_of=(seq, "extended", note),
+    )
     return {**rolled, "extended": _extended_view(session, declaration)}
 
 
-__all__ = ["CONTEST", "CONTEST_RESULT", "EXTENDED", "KINDS", "declare_contest", "declare_extended", "get_contest",
-           "get_extended", "roll_contest_side", "roll_extended"]
+__all__ = [
+    "CONTEST",
+    "CONTEST_RESULT",
+    "EXTENDED",
+    "KINDS",
+    "declare_contest",
+    "declare_extended",
+    "get_contest",
+    "get_extended",
+    "roll_contest_side",
+    "roll_extended",
+]

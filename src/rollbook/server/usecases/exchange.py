@@ -67,8 +67,9 @@ def _exchange_of(entry: LogEntry) -> dict:
     return exchange
 
 
-def check_target(session: Session, member: Member, character: Character, kind: str, system: str,
-                 target: int | None) -> None:
+def check_target(
+    session: Session, member: Member, character: Character, kind: str, system: str, target: int | None
+) -> None:
     """An attack's target: a character of this chronicle, not the attacker; only on a roll a step may follow."""
     if target is None:
         return
@@ -90,15 +91,21 @@ def _scene_closed(session: Session, entry: LogEntry) -> int | None:
     """The number of the scene the entry was rolled in, when that scene is closed now (A-3: an
     exchange does not outlive its scene); None when it was rolled outside a scene or the scene runs."""
     scene = session.scalars(
-        select(Scene).where(Scene.chronicle_id == entry.chronicle_id, Scene.opened_seq < entry.seq,
-                            or_(Scene.closed_seq.is_(None), Scene.closed_seq > entry.seq))
-        .order_by(Scene.opened_seq.desc()).limit(1)
+        select(Scene)
+        .where(
+            Scene.chronicle_id == entry.chronicle_id,
+            Scene.opened_seq < entry.seq,
+            or_(Scene.closed_seq.is_(None), Scene.closed_seq > entry.seq),
+        )
+        .order_by(Scene.opened_seq.desc())
+        .limit(1)
     ).first()
     return scene.number if scene is not None and scene.closed_seq is not None else None
 
 
-def followed(session: Session, member: Member, character: Character, kind: str, seq: int,
-             target: int | None = None) -> Followed:
+def followed(
+    session: Session, member: Member, character: Character, kind: str, seq: int, target: int | None = None
+) -> Followed:
     """The entry ``seq`` a roll of ``kind`` for ``character`` follows, with every refusal the server
     makes (the play layer makes the rules' own: the order of the steps, a missed attack)."""
     entry = find_entry(session, member, seq)
@@ -156,8 +163,15 @@ def next_steps(system: str, entry: dict) -> list[dict]:
             character = exchange.get("target")
         else:
             character = entry.get("character")
-        out.append({"kind": kind, "side": "defender" if defence else "attacker", "character": character,
-                    "takes": takes, "follows": entry.get("seq")})
+        out.append(
+            {
+                "kind": kind,
+                "side": "defender" if defence else "attacker",
+                "character": character,
+                "takes": takes,
+                "follows": entry.get("seq"),
+            }
+        )
     return out
 
 
@@ -166,7 +180,9 @@ def _takes(system: str, kind: str, receipt: dict) -> dict | None:
     result = receipt.get("result") or {}
     if system == "v20" and kind == "damage":
         try:
-            play.system_module("v20").attack_ability_of(receipt)  # V20-17: only an attack is followed by damage
+            play.system_module("v20").attack_ability_of(
+                receipt
+            )  # V20-17: only an attack is followed by damage
         except play.RuleError:
             return None
         return {"successes": result["successes"]} if result.get("successes", 0) >= 1 else None

@@ -62,8 +62,10 @@ def stream_of(hidden: bool) -> str:
 
 def _in_use(session: Session, chronicle_id: int, stream: str = PUBLIC) -> FairSeed | None:
     return session.scalars(
-        select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream,
-                               FairSeed.revealed_seq.is_(None))
+        select(FairSeed)
+        .where(
+            FairSeed.chronicle_id == chronicle_id, FairSeed.stream == stream, FairSeed.revealed_seq.is_(None)
+        )
         .with_for_update()
     ).first()
 
@@ -73,20 +75,37 @@ def commit_seed(session: Session, chronicle: Chronicle, actor: dict, stream: str
     any roll uses it)."""
     seed = dice.new_seed()
     commitment = commitment_of(seed)
-    entry = append_entry(session, chronicle, kind=SEED_COMMIT, actor=actor, visibility="public",
-                         receipt={"algorithm": FAIR_ALGORITHM, "commitment": commitment, "stream": stream})
-    row = FairSeed(chronicle_id=chronicle.id, commitment=commitment, stream=stream,
-                   sealed=seal.seal(seed, chronicle.id, commitment),
-                   nonce=0, committed_seq=entry.seq, revealed_seq=None, created_at=now())
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=SEED_COMMIT,
+        actor=actor,
+        visibility="public",
+        receipt={"algorithm": FAIR_ALGORITHM, "commitment": commitment, "stream": stream},
+    )
+    row = FairSeed(
+        chronicle_id=chronicle.id,
+        commitment=commitment,
+        stream=stream,
+        sealed=seal.seal(seed, chronicle.id, commitment),
+        nonce=0,
+        committed_seq=entry.seq,
+        revealed_seq=None,
+        created_at=now(),
+    )
     session.add(row)
     session.flush()
     return row
 
 
-def seed_in_use(session: Session, chronicle: Chronicle, actor: dict | None = None, stream: str = PUBLIC) -> FairSeed:
+def seed_in_use(
+    session: Session, chronicle: Chronicle, actor: dict | None = None, stream: str = PUBLIC
+) -> FairSeed:
     """The chronicle's seed in use in ``stream``; committed now (by ``actor``, default the server) if
     it has none."""
-    return _in_use(session, chronicle.id, stream) or commit_seed(session, chronicle, actor or SERVER_ACTOR, stream)
+    return _in_use(session, chronicle.id, stream) or commit_seed(
+        session, chronicle, actor or SERVER_ACTOR, stream
+    )
 
 
 _CLIENT_SEED = select(ClientSeed.client_seed).where(ClientSeed.member_id == bindparam("member"))
@@ -102,14 +121,24 @@ _SEEDS = FairSeed.__table__
 _CLIENT_SEEDS = ClientSeed.__table__
 # The next nonce under the seed in use and the member's client seed, in one statement (the seed row
 # locked by the UPDATE itself).
-_NEXT_NONCE = (_SEEDS.update()
-               .where(_SEEDS.c.chronicle_id == bindparam("chronicle"), _SEEDS.c.stream == bindparam("seed_stream"),
-                      _SEEDS.c.revealed_seq.is_(None))
-               .values(nonce=_SEEDS.c.nonce + 1)
-               .returning(_SEEDS.c.nonce, _SEEDS.c.sealed, _SEEDS.c.commitment,
-                          select(_CLIENT_SEEDS.c.client_seed)
-                          .where(_CLIENT_SEEDS.c.member_id == bindparam("member"))
-                          .scalar_subquery().label("client_seed")))
+_NEXT_NONCE = (
+    _SEEDS.update()
+    .where(
+        _SEEDS.c.chronicle_id == bindparam("chronicle"),
+        _SEEDS.c.stream == bindparam("seed_stream"),
+        _SEEDS.c.revealed_seq.is_(None),
+    )
+    .values(nonce=_SEEDS.c.nonce + 1)
+    .returning(
+        _SEEDS.c.nonce,
+        _SEEDS.c.sealed,
+        _SEEDS.c.commitment,
+        select(_CLIENT_SEEDS.c.client_seed)
+        .where(_CLIENT_SEEDS.c.member_id == bindparam("member"))
+        .scalar_subquery()
+        .label("client_seed"),
+    )
+)
 
 
 def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: str = PUBLIC) -> StreamDice:
@@ -124,8 +153,9 @@ def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: st
         session.flush()
         nonce, sealed, commitment = row.nonce, row.sealed, row.commitment
     else:
-        next_ = session.execute(_NEXT_NONCE, {"chronicle": chronicle.id, "member": member.id,
-                                              "seed_stream": stream}).first()
+        next_ = session.execute(
+            _NEXT_NONCE, {"chronicle": chronicle.id, "member": member.id, "seed_stream": stream}
+        ).first()
         if next_ is None:  # the stream's first roll: commit a seed (F-1), then take its first nonce
             row = commit_seed(session, chronicle, actor_of(member), stream)
             row.nonce += 1
@@ -140,8 +170,9 @@ def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: st
     return StreamDice(seed, chronicle.id, client_seed, nonce, stream)
 
 
-def dice_for(session: Session, chronicle: Chronicle, member: Member,
-             source: DiceSource | None, *, hidden: bool = False) -> tuple[DiceSource, FairDice | None]:
+def dice_for(
+    session: Session, chronicle: Chronicle, member: Member, source: DiceSource | None, *, hidden: bool = False
+) -> tuple[DiceSource, FairDice | None]:
     """The source of one roll: ``FairDice`` (returned twice: the caller stores its ``record()``) for
     the server's own dice (``None`` or ``SecureDice``), from the hidden stream for a hidden roll or a
     follow-up of one (F-7); a test's chosen source as given, with no fairness record
@@ -158,12 +189,25 @@ def set_client_seed(session: Session, member: Member, client_seed: str) -> dict:
     if "\x00" in client_seed:  # text a database stores as it is (PostgreSQL refuses NUL)
         raise RuleError("client_seed_not_text")
     chronicle = lock_chronicle(session, member.chronicle_id)
-    entry = append_entry(session, chronicle, kind=CLIENT_SEED, actor=actor_of(member), visibility="public",
-                         receipt={"member": member.id, "client_seed": client_seed})
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=CLIENT_SEED,
+        actor=actor_of(member),
+        visibility="public",
+        receipt={"member": member.id, "client_seed": client_seed},
+    )
     row = session.get(ClientSeed, member.id)
     if row is None:
-        session.add(ClientSeed(member_id=member.id, chronicle_id=chronicle.id, client_seed=client_seed,
-                               seq=entry.seq, updated_at=now()))
+        session.add(
+            ClientSeed(
+                member_id=member.id,
+                chronicle_id=chronicle.id,
+                client_seed=client_seed,
+                seq=entry.seq,
+                updated_at=now(),
+            )
+        )
     else:
         row.client_seed, row.seq, row.updated_at = client_seed, entry.seq, now()
     session.flush()
@@ -174,20 +218,44 @@ def _reveal(session: Session, chronicle: Chronicle, actor: dict, row: FairSeed) 
     """F-5, F-8: the ``seed_reveal`` entry of ``row``: the seed, its stream, how many rolls and
     follow-ups used it and the last nonce (a verifier reports a roll missing when an export holds fewer)."""
     seed = seal.unseal(row.sealed, chronicle.id, row.commitment)
-    entry = append_entry(session, chronicle, kind=SEED_REVEAL, actor=actor, visibility="public",
-                         receipt={"algorithm": FAIR_ALGORITHM, "commitment": row.commitment, "seed": seed.hex(),
-                                  "stream": row.stream, "rolls": row.nonce, "last_nonce": row.nonce})
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=SEED_REVEAL,
+        actor=actor,
+        visibility="public",
+        receipt={
+            "algorithm": FAIR_ALGORITHM,
+            "commitment": row.commitment,
+            "seed": seed.hex(),
+            "stream": row.stream,
+            "rolls": row.nonce,
+            "last_nonce": row.nonce,
+        },
+    )
     row.revealed_seq = entry.seq
     session.flush()
-    return {"commitment": row.commitment, "seed": seed.hex(), "stream": row.stream, "rolls": row.nonce,
-            "last_nonce": row.nonce, "committed_seq": row.committed_seq, "revealed_seq": entry.seq}
+    return {
+        "commitment": row.commitment,
+        "seed": seed.hex(),
+        "stream": row.stream,
+        "rolls": row.nonce,
+        "last_nonce": row.nonce,
+        "committed_seq": row.committed_seq,
+        "revealed_seq": entry.seq,
+    }
 
 
 def _hidden_rolls(session: Session, chronicle_id: int, row: FairSeed) -> list[LogEntry]:
     """The hidden entries whose dice (or whose follow-up's new dice) came from the hidden seed ``row``."""
     entries = session.scalars(
-        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.visibility == "hidden",
-                               LogEntry.seq > row.committed_seq, LogEntry.kind.in_(ROLL_ENTRY_KINDS))
+        select(LogEntry)
+        .where(
+            LogEntry.chronicle_id == chronicle_id,
+            LogEntry.visibility == "hidden",
+            LogEntry.seq > row.committed_seq,
+            LogEntry.kind.in_(ROLL_ENTRY_KINDS),
+        )
         .order_by(LogEntry.seq)
     ).all()
     return [entry for entry in entries if row.commitment in _commitments_of(entry.receipt)]
@@ -196,12 +264,21 @@ def _hidden_rolls(session: Session, chronicle_id: int, row: FairSeed) -> list[Lo
 def _commitments_of(receipt) -> set[str]:
     if not isinstance(receipt, dict):
         return set()
-    records = [receipt.get("fair")] + [r.get("fair") for r in receipt.get("rerolls") or [] if isinstance(r, dict)]
+    records = [receipt.get("fair")] + [
+        r.get("fair") for r in receipt.get("rerolls") or [] if isinstance(r, dict)
+    ]
     return {record.get("commitment") for record in records if isinstance(record, dict)}
 
 
-def rotate_seed(session: Session, chronicle: Chronicle, actor: dict, *, only_if_used: bool = False,
-                reveal_hidden: bool = False, revealer: Member | None = None) -> dict | None:
+def rotate_seed(
+    session: Session,
+    chronicle: Chronicle,
+    actor: dict,
+    *,
+    only_if_used: bool = False,
+    reveal_hidden: bool = False,
+    revealer: Member | None = None,
+) -> dict | None:
     """F-5: reveal the public seed in use and commit the next, in the caller's transaction. With
     ``only_if_used`` (a scene closing) nothing happens to a stream unless a roll used its seed.
 
@@ -223,13 +300,24 @@ def rotate_seed(session: Session, chronicle: Chronicle, actor: dict, *, only_if_
         if not waiting:
             hidden_revealed = _reveal(session, chronicle, actor, hidden_row)
     if only_if_used and (row is None or row.nonce == 0):
-        return None if hidden_revealed is None else {"revealed": None, "hidden_revealed": hidden_revealed,
-                                                     "commitment": row.commitment if row else None,
-                                                     "committed_seq": row.committed_seq if row else None}
+        return (
+            None
+            if hidden_revealed is None
+            else {
+                "revealed": None,
+                "hidden_revealed": hidden_revealed,
+                "commitment": row.commitment if row else None,
+                "committed_seq": row.committed_seq if row else None,
+            }
+        )
     revealed = _reveal(session, chronicle, actor, row) if row is not None else None
     new = commit_seed(session, chronicle, actor, PUBLIC)
-    return {"revealed": revealed, "hidden_revealed": hidden_revealed, "commitment": new.commitment,
-            "committed_seq": new.committed_seq}
+    return {
+        "revealed": revealed,
+        "hidden_revealed": hidden_revealed,
+        "commitment": new.commitment,
+        "committed_seq": new.committed_seq,
+    }
 
 
 def rotate(session: Session, member: Member, *, reveal_hidden: bool = False) -> dict:
@@ -253,28 +341,42 @@ def fair_state(session: Session, member: Member) -> dict:
     nonces it served, the hidden stream's commitment (F-7; how many hidden rolls it served only to the
     Storyteller), the member's own client seed and every revealed seed."""
     row = session.scalars(
-        select(FairSeed).where(FairSeed.chronicle_id == member.chronicle_id, FairSeed.stream == PUBLIC,
-                               FairSeed.revealed_seq.is_(None))
+        select(FairSeed).where(
+            FairSeed.chronicle_id == member.chronicle_id,
+            FairSeed.stream == PUBLIC,
+            FairSeed.revealed_seq.is_(None),
+        )
     ).first()
     hidden = session.scalars(
-        select(FairSeed).where(FairSeed.chronicle_id == member.chronicle_id, FairSeed.stream == HIDDEN,
-                               FairSeed.revealed_seq.is_(None))
+        select(FairSeed).where(
+            FairSeed.chronicle_id == member.chronicle_id,
+            FairSeed.stream == HIDDEN,
+            FairSeed.revealed_seq.is_(None),
+        )
     ).first()
     revealed = session.execute(
-        select(LogEntry.seq, LogEntry.receipt).where(LogEntry.chronicle_id == member.chronicle_id,
-                                                     LogEntry.kind == SEED_REVEAL).order_by(LogEntry.seq)
+        select(LogEntry.seq, LogEntry.receipt)
+        .where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.kind == SEED_REVEAL)
+        .order_by(LogEntry.seq)
     ).all()
     return {
-        "algorithm": FAIR_ALGORITHM, "chronicle": member.chronicle_id,
+        "algorithm": FAIR_ALGORITHM,
+        "chronicle": member.chronicle_id,
         "commitment": row.commitment if row is not None else None,
         "committed_seq": row.committed_seq if row is not None else None,
         "rolls": row.nonce if row is not None else 0,
         "client_seed": client_seed_of(session, member.id),
         # F-7: the hidden stream's commitment is public (its rolls' nonces are not: a player sees no count)
         "hidden_commitment": hidden.commitment if hidden is not None else None,
-        "revealed": [{"commitment": receipt["commitment"], "seed": receipt["seed"], "seq": seq,
-                      "stream": receipt.get("stream", PUBLIC)}
-                     for seq, receipt in revealed],
+        "revealed": [
+            {
+                "commitment": receipt["commitment"],
+                "seed": receipt["seed"],
+                "seq": seq,
+                "stream": receipt.get("stream", PUBLIC),
+            }
+            for seq, receipt in revealed
+        ],
         "may_rotate": member.role == STORYTELLER,
         **({"hidden_rolls": hidden.nonce if hidden is not None else 0} if member.role == STORYTELLER else {}),
     }

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
-from sqlalchemy import Connection
+from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import present
@@ -19,9 +18,9 @@ from rollbook.server.store import log_head
 from rollbook.server.usecases.fairness import revealed_seeds
 from rollbook.server.views import chronicle_view, rerolled_by, revealed_by
 
-REVOKED = "revoked"   # signed out, or the key was rotated
-REMOVED = "removed"   # the Storyteller removed the member
-EXPIRED = "expired"   # the session's time is up
+REVOKED = "revoked"  # signed out, or the key was rotated
+REMOVED = "removed"  # the Storyteller removed the member
+EXPIRED = "expired"  # the session's time is up
 
 
 _LOG = LogEntry.__table__
@@ -30,22 +29,32 @@ _ENTRY_COLUMNS = [column for column in _LOG.c if column.key != "id"]  # named as
 
 def head(connection: Connection, chronicle_id: int) -> int:
     """The seq of the chronicle's last entry (0 when empty)."""
-    return connection.execute(select(func.max(_LOG.c.seq)).where(_LOG.c.chronicle_id == chronicle_id)).scalar() or 0
+    return (
+        connection.execute(select(func.max(_LOG.c.seq)).where(_LOG.c.chronicle_id == chronicle_id)).scalar()
+        or 0
+    )
 
 
-def new_entries(connection: Connection, chronicle_id: int, after: int, limit: int) -> tuple[list, dict[int, int]]:
+def new_entries(
+    connection: Connection, chronicle_id: int, after: int, limit: int
+) -> tuple[list, dict[int, int]]:
     """Up to ``limit`` entries with seq > ``after``, oldest first, as stored (rows with the
     attributes of ``LogEntry``), and which of their hidden ones were revealed (seq -> the reveal's
     seq): every member's view is made from these. One statement, a second only when one of them
     is hidden."""
-    rows = connection.execute(select(*_ENTRY_COLUMNS).where(_LOG.c.chronicle_id == chronicle_id, _LOG.c.seq > after)
-                              .order_by(_LOG.c.seq).limit(limit)).all()
+    rows = connection.execute(
+        select(*_ENTRY_COLUMNS)
+        .where(_LOG.c.chronicle_id == chronicle_id, _LOG.c.seq > after)
+        .order_by(_LOG.c.seq)
+        .limit(limit)
+    ).all()
     hidden = [row.seq for row in rows if row.visibility == "hidden"]
     return rows, revealed_by(connection, chronicle_id, hidden) if hidden else {}
 
 
-def new_entries_for(connection: Connection, chronicle_id: int, after: int, limit: int,
-                    hashes: list[str]) -> tuple[list, dict[int, int], dict]:
+def new_entries_for(
+    connection: Connection, chronicle_id: int, after: int, limit: int, hashes: list[str]
+) -> tuple[list, dict[int, int], dict]:
     """``new_entries``, and when there is any, the state of the feeds' tokens (``token_states`` of
     ``hashes``) read in the same snapshot: an entry is given only to the feeds whose token still
     opened the chronicle where it was read, so nothing committed with or after a revocation reaches
@@ -79,10 +88,16 @@ def token_states(session: Session | Connection, hashes: list[str]) -> dict[str, 
     found: dict[str, TokenState] = {}
     for start in range(0, len(wanted), 500):  # bound the statement's parameters (many feeds joining at once)
         rows = session.execute(
-            select(MemberToken.token_hash, MemberToken.member_id, MemberToken.revoked_at, MemberToken.expires_at,
-                   Member.removed_at)
+            select(
+                MemberToken.token_hash,
+                MemberToken.member_id,
+                MemberToken.revoked_at,
+                MemberToken.expires_at,
+                Member.removed_at,
+            )
             .join(Member, Member.id == MemberToken.member_id)
-            .where(MemberToken.token_hash.in_(wanted[start:start + 500])))
+            .where(MemberToken.token_hash.in_(wanted[start : start + 500]))
+        )
         found.update((row.token_hash, TokenState(*row)) for row in rows)
     return found
 
@@ -90,11 +105,15 @@ def token_states(session: Session | Connection, hashes: list[str]) -> dict[str, 
 def heads(session: Session | Connection, chronicle_ids: list[int]) -> dict[int, int]:
     """The last seq of each chronicle (an index look-up each: the cost of the per-process catch-up
     grows with the chronicles watched, never with their logs or their feeds)."""
-    last = (select(func.max(LogEntry.seq)).where(LogEntry.chronicle_id == Chronicle.id)
-            .correlate(Chronicle).scalar_subquery())
+    last = (
+        select(func.max(LogEntry.seq))
+        .where(LogEntry.chronicle_id == Chronicle.id)
+        .correlate(Chronicle)
+        .scalar_subquery()
+    )
     found: dict[int, int] = {}
     for start in range(0, len(chronicle_ids), 500):  # bound the statement's parameters
-        chunk = chronicle_ids[start:start + 500]
+        chunk = chronicle_ids[start : start + 500]
         for chronicle_id, seq in session.execute(select(Chronicle.id, last).where(Chronicle.id.in_(chunk))):
             found[chronicle_id] = seq or 0
     return found
@@ -121,7 +140,11 @@ class TableContext:
 def table_context(session: Session, chronicle_id: int, seqs: list[int]) -> TableContext:
     chronicle = chronicle_view(session.get(Chronicle, chronicle_id))
     chronicle["log_head"] = log_head(session, chronicle_id)
-    characters = list(session.scalars(select(Character).where(Character.chronicle_id == chronicle_id, present())
-                                      .order_by(Character.id)))
-    return TableContext(chronicle, characters, rerolled_by(session, chronicle_id, seqs),
-                        revealed_seeds(session, chronicle_id))
+    characters = list(
+        session.scalars(
+            select(Character).where(Character.chronicle_id == chronicle_id, present()).order_by(Character.id)
+        )
+    )
+    return TableContext(
+        chronicle, characters, rerolled_by(session, chronicle_id, seqs), revealed_seeds(session, chronicle_id)
+    )

@@ -13,8 +13,9 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases.rolls import perform_roll
 
 
-def hunger_frenzy(session: Session, storyteller: Member, character_id: int, roll: int, *,
-                  source: DiceSource | None = None) -> dict:
+def hunger_frenzy(
+    session: Session, storyteller: Member, character_id: int, roll: int, *, source: DiceSource | None = None
+) -> dict:
     """V5-10, V5-14: the Storyteller calls the hunger frenzy test a failed Rouse at Hunger 5 offered
     (entry ``roll``: its effects flag ``hunger_frenzy_risk`` and name the test, Book difficulty 4). The
     test is an ordinary frenzy roll of the character (``rolls.perform_roll``), logged as a roll that
@@ -23,15 +24,36 @@ def hunger_frenzy(session: Session, storyteller: Member, character_id: int, roll
     require_storyteller(storyteller, "hunger_frenzy")
     chronicle, character = lock_character(session, storyteller, character_id)
     entry = find_entry(session, storyteller, roll)
-    offered = next((effect.get("offers") for effect in entry.effects or []
-                    if isinstance(effect, dict) and effect.get("flag") == "hunger_frenzy_risk"), None)
+    offered = next(
+        (
+            effect.get("offers")
+            for effect in entry.effects or []
+            if isinstance(effect, dict) and effect.get("flag") == "hunger_frenzy_risk"
+        ),
+        None,
+    )
     if entry.character_id != character.id or not isinstance(offered, dict):
         raise ProblemError(409, "no_frenzy_offered", seq=roll)
-    called = session.scalars(select(LogEntry.seq).where(
-        LogEntry.chronicle_id == chronicle.id, LogEntry.refers_to == roll, LogEntry.kind == "roll",
-        LogEntry.character_id == character.id)).first()
+    called = session.scalars(
+        select(LogEntry.seq).where(
+            LogEntry.chronicle_id == chronicle.id,
+            LogEntry.refers_to == roll,
+            LogEntry.kind == "roll",
+            LogEntry.character_id == character.id,
+        )
+    ).first()
     if called is not None:
         raise ProblemError(409, "frenzy_already_called", seq=roll, by=called)
     action = {"kind": "frenzy", "difficulty": offered.get("difficulty")}
-    return perform_roll(session, chronicle, character, storyteller, action, hidden=False, role=storyteller.role,
-                        stamp={}, source=source, part_of=(roll, "frenzy_test", {"after": roll, "reason": "hunger"}))
+    return perform_roll(
+        session,
+        chronicle,
+        character,
+        storyteller,
+        action,
+        hidden=False,
+        role=storyteller.role,
+        stamp={},
+        source=source,
+        part_of=(roll, "frenzy_test", {"after": roll, "reason": "hunger"}),
+    )

@@ -20,7 +20,13 @@ from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
 from rollbook.play import authority
-from rollbook.server.access import STORYTELLER, find_entry, lock_character, lock_chronicle, require_storyteller
+from rollbook.server.access import (
+    STORYTELLER,
+    find_entry,
+    lock_character,
+    lock_chronicle,
+    require_storyteller,
+)
 from rollbook.server.models import Ask, Character, Chronicle, Grant, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
@@ -45,27 +51,62 @@ def _hidden_ask(session: Session, member: Member, ask: Ask) -> bool:
     return find_entry(session, member, ask.seq).visibility == "hidden"
 
 
-def _decide(session: Session, chronicle: Chronicle, ask: Ask, member: Member, decision: str, edges: dict,
-            receipt: dict, kind: str, character: Character | None = None, *,
-            hidden: bool = False) -> tuple[Grant, object]:
+def _decide(
+    session: Session,
+    chronicle: Chronicle,
+    ask: Ask,
+    member: Member,
+    decision: str,
+    edges: dict,
+    receipt: dict,
+    kind: str,
+    character: Character | None = None,
+    *,
+    hidden: bool = False,
+) -> tuple[Grant, object]:
     """The decision's row and entry; ``hidden`` (a hidden ask, or a grant of a hidden roll: F-7) makes
     the entry hidden too, so its public part says only that an ask was decided."""
-    grant = Grant(chronicle_id=chronicle.id, ask_id=ask.id, member_id=member.id, decision=decision, edges=edges,
-                  seq=0, roll_seq=None, created_at=now())
+    grant = Grant(
+        chronicle_id=chronicle.id,
+        ask_id=ask.id,
+        member_id=member.id,
+        decision=decision,
+        edges=edges,
+        seq=0,
+        roll_seq=None,
+        created_at=now(),
+    )
     session.add(grant)
     session.flush()  # UNIQUE (ask_id): a concurrent decision fails here and its transaction is retried
-    entry = append_entry(session, chronicle, kind=kind, actor=actor_of(member, character),
-                         visibility="hidden" if hidden else "public",
-                         receipt={"ask": ask.id, "ask_seq": ask.seq, "character": ask.character_id,
-                                  "decision": decision, **receipt},
-                         character_id=ask.character_id, refers_to=ask.seq)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=kind,
+        actor=actor_of(member, character),
+        visibility="hidden" if hidden else "public",
+        receipt={
+            "ask": ask.id,
+            "ask_seq": ask.seq,
+            "character": ask.character_id,
+            "decision": decision,
+            **receipt,
+        },
+        character_id=ask.character_id,
+        refers_to=ask.seq,
+    )
     grant.seq = entry.seq
     session.flush()
     return grant, entry
 
 
-def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None = None,
-          source: DiceSource | None = None) -> dict:
+def grant(
+    session: Session,
+    member: Member,
+    ask_id: int,
+    *,
+    edges: dict | None = None,
+    source: DiceSource | None = None,
+) -> dict:
     """The Storyteller grants an ask, as asked (``edges`` None) or changed (``edges``: exactly the
     edges granted, e.g. fewer dice or another difficulty); the server makes the roll in this
     transaction, for the player who asked, and its receipt names the grant (A-2)."""
@@ -79,18 +120,44 @@ def grant(session: Session, member: Member, ask_id: int, *, edges: dict | None =
     decision = "as_asked" if granted == ask.asked else "changed"
     base, standing = baseline_for(session, chronicle, character, ask.kind)
     action, hidden = authority.compose(chronicle.system, ask.player, base, granted)
-    grant_row, grant_entry = _decide(session, chronicle, ask, member, decision, granted,
-                                     {"asked": ask.asked, "granted": granted, "baseline": base, "action": action,
-                                      "hidden": hidden},
-                                     "grant", character, hidden=hidden)
-    if not hidden and _hidden_ask(session, member, ask):  # a hidden ask granted as a visible roll: shown with it
+    grant_row, grant_entry = _decide(
+        session,
+        chronicle,
+        ask,
+        member,
+        decision,
+        granted,
+        {"asked": ask.asked, "granted": granted, "baseline": base, "action": action, "hidden": hidden},
+        "grant",
+        character,
+        hidden=hidden,
+    )
+    if not hidden and _hidden_ask(
+        session, member, ask
+    ):  # a hidden ask granted as a visible roll: shown with it
         reveal_entry(session, chronicle, member, find_entry(session, member, ask.seq))
-    asked_entry = find_entry(session, member, ask.seq).receipt or {}  # a step of the combat chain: what it follows
-    rolled = perform_roll(session, chronicle, character, asker, action, hidden=hidden, role=STORYTELLER,
-                          stamp={"grant": grant_entry.seq, "ask": ask.seq, "standing": standing,
-                                 **cards_stamp(chronicle.system, character.sheet, action)},
-                          source=source, viewer=member, follows=asked_entry.get("follows"),
-                          target=asked_entry.get("target"))
+    asked_entry = (
+        find_entry(session, member, ask.seq).receipt or {}
+    )  # a step of the combat chain: what it follows
+    rolled = perform_roll(
+        session,
+        chronicle,
+        character,
+        asker,
+        action,
+        hidden=hidden,
+        role=STORYTELLER,
+        stamp={
+            "grant": grant_entry.seq,
+            "ask": ask.seq,
+            "standing": standing,
+            **cards_stamp(chronicle.system, character.sheet, action),
+        },
+        source=source,
+        viewer=member,
+        follows=asked_entry.get("follows"),
+        target=asked_entry.get("target"),
+    )
     grant_row.roll_seq = rolled["entry"]["seq"]
     session.flush()
     return {"ask": ask_view(ask, grant_row, character), "grant": entry_view(grant_entry, member), **rolled}
@@ -103,9 +170,18 @@ def refuse(session: Session, member: Member, ask_id: int, *, reason: str = "") -
         raise ProblemError(422, "too_long", field="reason", most=REASON_MAX)
     chronicle, ask = _pending(session, member, ask_id)
     character = session.get(Character, ask.character_id)
-    grant_row, entry = _decide(session, chronicle, ask, member, "refused", {}, {"asked": ask.asked,
-                                                                                "reason": reason},
-                               "refusal", character, hidden=_hidden_ask(session, member, ask))
+    grant_row, entry = _decide(
+        session,
+        chronicle,
+        ask,
+        member,
+        "refused",
+        {},
+        {"asked": ask.asked, "reason": reason},
+        "refusal",
+        character,
+        hidden=_hidden_ask(session, member, ask),
+    )
     return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
 
 
@@ -115,28 +191,57 @@ def withdraw(session: Session, member: Member, ask_id: int) -> dict:
     if ask.member_id != member.id:
         raise ProblemError(403, "not_your_ask", ask=ask.id)
     character = session.get(Character, ask.character_id)
-    grant_row, entry = _decide(session, chronicle, ask, member, "withdrawn", {}, {"asked": ask.asked},
-                               "withdrawal", character, hidden=_hidden_ask(session, member, ask))
+    grant_row, entry = _decide(
+        session,
+        chronicle,
+        ask,
+        member,
+        "withdrawn",
+        {},
+        {"asked": ask.asked},
+        "withdrawal",
+        character,
+        hidden=_hidden_ask(session, member, ask),
+    )
     return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
 
 
 WITHDRAWAL_CAUSES = ("member_removed", "owner_changed")
 
 
-def withdraw_pending(session: Session, chronicle: Chronicle, storyteller: Member, member_id: int, cause: str,
-                     *, character_id: int | None = None) -> list[int]:
+def withdraw_pending(
+    session: Session,
+    chronicle: Chronicle,
+    storyteller: Member,
+    member_id: int,
+    cause: str,
+    *,
+    character_id: int | None = None,
+) -> list[int]:
     """Withdraw every pending ask of ``member_id`` (on ``character_id`` only, when given): the member
     was removed, or the character changed hands (``cause``, one of ``WITHDRAWAL_CAUSES``). Each is a
     ``withdrawal`` entry by the Storyteller who made the change. The caller holds the chronicle's lock.
     Answers the withdrawn asks' ids."""
-    query = (select(Ask).outerjoin(Grant, Grant.ask_id == Ask.id)
-             .where(Ask.chronicle_id == chronicle.id, Ask.member_id == member_id, Grant.id.is_(None)))
+    query = (
+        select(Ask)
+        .outerjoin(Grant, Grant.ask_id == Ask.id)
+        .where(Ask.chronicle_id == chronicle.id, Ask.member_id == member_id, Grant.id.is_(None))
+    )
     if character_id is not None:
         query = query.where(Ask.character_id == character_id)
     withdrawn = []
     for ask in session.scalars(query.order_by(Ask.id)).all():
         character = session.get(Character, ask.character_id)
-        _decide(session, chronicle, ask, storyteller, "withdrawn", {}, {"asked": ask.asked, "cause": cause},
-                "withdrawal", character)
+        _decide(
+            session,
+            chronicle,
+            ask,
+            storyteller,
+            "withdrawn",
+            {},
+            {"asked": ask.asked, "cause": cause},
+            "withdrawal",
+            character,
+        )
         withdrawn.append(ask.id)
     return withdrawn

@@ -28,13 +28,23 @@ IMPORT_KIND = "sheet_import"
 EXPORT_KIND = "sheet_export"
 
 
-def import_character(session: Session, member: Member, *, source: Any, format: str | None = None,
-                     system: str | None = None, name: str | None = None, owner: int | None = UNSET) -> dict:
+def import_character(
+    session: Session,
+    member: Member,
+    *,
+    source: Any,
+    format: str | None = None,
+    system: str | None = None,
+    name: str | None = None,
+    owner: int | None = UNSET,
+) -> dict:
     """A new character from another tool's file: ``{"character", "sheet", "report", "entry"}``.
     ``system``: a hint the chronicle's system must match; ``name``: instead of the file's."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     if system is not None and system != chronicle.system:
-        raise RuleError("import_wrong_system", format=format or "-", system=system, chronicle=chronicle.system)
+        raise RuleError(
+            "import_wrong_system", format=format or "-", system=system, chronicle=chronicle.system
+        )
     imported = interop.import_sheet(source, format=format, system=chronicle.system)
     sheet = dict(imported.sheet)
     if name is not None:
@@ -42,14 +52,28 @@ def import_character(session: Session, member: Member, *, source: Any, format: s
     view = characters.add_character(session, member, name=sheet["name"], sheet=sheet, owner=owner)
     character = find_character(session, member, view["id"])
     report = imported.report
-    entry = append_entry(session, chronicle, kind=IMPORT_KIND, actor=actor_of(member, character), visibility="public",
-                         receipt={"character": character.id, "owner": character.owner_id,
-                                  "origin": {"format": imported.format},
-                                  "counts": report.counts(),
-                                  # names of homebrew traits may stay public (issue 31); never a rating
-                                  "homebrew": sorted({h.name for h in report.homebrew})},
-                         character_id=character.id)
-    return {"character": view, "sheet": view["sheet"], "report": report.plain(), "entry": entry_view(entry, member)}
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=IMPORT_KIND,
+        actor=actor_of(member, character),
+        visibility="public",
+        receipt={
+            "character": character.id,
+            "owner": character.owner_id,
+            "origin": {"format": imported.format},
+            "counts": report.counts(),
+            # names of homebrew traits may stay public (issue 31); never a rating
+            "homebrew": sorted({h.name for h in report.homebrew}),
+        },
+        character_id=character.id,
+    )
+    return {
+        "character": view,
+        "sheet": view["sheet"],
+        "report": report.plain(),
+        "entry": entry_view(entry, member),
+    }
 
 
 def export_character(session: Session, member: Member, character_id: int, format: str | None = None) -> dict:
@@ -63,8 +87,18 @@ def export_character(session: Session, member: Member, character_id: int, format
     character = find_character(session, member, character_id)
     may_act_for(member, character)
     exported = interop.export_sheet(chronicle.system, character.sheet, format)
-    append_entry(session, chronicle, kind=EXPORT_KIND, actor=actor_of(member, character), visibility="public",
-                 receipt={"character": character.id, "owner": character.owner_id, "format": format,
-                          "version": character.version},
-                 character_id=character.id)
+    append_entry(
+        session,
+        chronicle,
+        kind=EXPORT_KIND,
+        actor=actor_of(member, character),
+        visibility="public",
+        receipt={
+            "character": character.id,
+            "owner": character.owner_id,
+            "format": format,
+            "version": character.version,
+        },
+        character_id=character.id,
+    )
     return exported

@@ -17,11 +17,17 @@ from rollbook.server.views import entry_view, rerolled_by, revealed_by
 
 def entries_after(session: Session, member: Member, after: int = 0, limit: int = 100) -> list[dict]:
     """Up to ``limit`` entries with seq > ``after``, oldest first, as this member may see them."""
-    rows = list(session.scalars(
-        select(LogEntry).where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.seq > after)
-        .order_by(LogEntry.seq).limit(limit)
-    ))
-    revealed = revealed_by(session, member.chronicle_id, [row.seq for row in rows if row.visibility == "hidden"])
+    rows = list(
+        session.scalars(
+            select(LogEntry)
+            .where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.seq > after)
+            .order_by(LogEntry.seq)
+            .limit(limit)
+        )
+    )
+    revealed = revealed_by(
+        session, member.chronicle_id, [row.seq for row in rows if row.visibility == "hidden"]
+    )
     return [entry_view(row, member, revealed) for row in rows]
 
 
@@ -30,8 +36,11 @@ def log_page(session: Session, member: Member, *, after: int = 0, limit: int = 1
     entries = entries_after(session, member, after, limit + 1)
     more = len(entries) > limit
     entries = entries[:limit]
-    return {"entries": entries, "next": entries[-1]["seq"] if more else None,
-            "head": log_head(session, member.chronicle_id)}
+    return {
+        "entries": entries,
+        "next": entries[-1]["seq"] if more else None,
+        "head": log_head(session, member.chronicle_id),
+    }
 
 
 def log_entry(session: Session, member: Member, seq: int) -> dict:
@@ -48,10 +57,14 @@ def last_action(session: Session, member: Member, character_id: int, kind: str |
     """The action of this member's latest roll for the character (of that ``kind``, if given): the
     web's roll form starts from it, so the form survives a reload (the state lives in the log)."""
     rows = session.execute(
-        select(LogEntry.actor, LogEntry.receipt).where(
-            LogEntry.chronicle_id == member.chronicle_id, LogEntry.character_id == character_id,
-            LogEntry.kind == "roll")
-        .order_by(LogEntry.seq.desc()).limit(25)
+        select(LogEntry.actor, LogEntry.receipt)
+        .where(
+            LogEntry.chronicle_id == member.chronicle_id,
+            LogEntry.character_id == character_id,
+            LogEntry.kind == "roll",
+        )
+        .order_by(LogEntry.seq.desc())
+        .limit(25)
     ).all()
     for actor, receipt in rows:
         if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
@@ -85,9 +98,18 @@ def reveal_entry(session: Session, chronicle: Chronicle, member: Member, target:
     authority = (target.receipt or {}).get("authority") if isinstance(target.receipt, dict) else None
     if isinstance(authority, dict):
         decided = [seq for seq in (authority.get("ask"), authority.get("grant")) if isinstance(seq, int)]
-        hidden = session.scalars(select(LogEntry).where(
-            LogEntry.chronicle_id == chronicle.id, LogEntry.seq.in_(decided), LogEntry.visibility == "hidden",
-            LogEntry.kind.in_(("ask", "grant")))).all() if decided else []
+        hidden = (
+            session.scalars(
+                select(LogEntry).where(
+                    LogEntry.chronicle_id == chronicle.id,
+                    LogEntry.seq.in_(decided),
+                    LogEntry.visibility == "hidden",
+                    LogEntry.kind.in_(("ask", "grant")),
+                )
+            ).all()
+            if decided
+            else []
+        )
         already = revealed_by(session, chronicle.id, [row.seq for row in hidden])
         for row in sorted(hidden, key=lambda r: r.seq):
             if row.seq not in already:
@@ -96,9 +118,16 @@ def reveal_entry(session: Session, chronicle: Chronicle, member: Member, target:
 
 
 def _reveal_one(session: Session, chronicle: Chronicle, member: Member, target: LogEntry) -> LogEntry:
-    return append_entry(session, chronicle, kind="reveal", actor=actor_of(member), visibility="public",
-                        receipt={"reveals": target.seq, "entry_hash": target.entry_hash},
-                        character_id=target.character_id, refers_to=target.seq)
+    return append_entry(
+        session,
+        chronicle,
+        kind="reveal",
+        actor=actor_of(member),
+        visibility="public",
+        receipt={"reveals": target.seq, "entry_hash": target.entry_hash},
+        character_id=target.character_id,
+        refers_to=target.seq,
+    )
 
 
 def export_lines(session: Session, member: Member, batch: int = 500) -> Iterator[str]:

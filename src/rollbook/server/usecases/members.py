@@ -27,7 +27,9 @@ _UNSET = object()
 def open_session(session: Session, member: Member, *, ttl: timedelta | None | object = _UNSET) -> dict:
     """A new session token for the member: ``{"token", "expires_at"}`` (``expires_at`` null: it lasts
     until closed). ``ttl`` defaults to the server's setting (``auth.session_ttl()``)."""
-    lock_chronicle(session, member.chronicle_id)  # one order of locks; a removal waits for it, or it for the removal
+    lock_chronicle(
+        session, member.chronicle_id
+    )  # one order of locks; a removal waits for it, or it for the removal
     _require_present(session, member)
     return auth.issue(session, member, auth.SESSION, ttl=auth.session_ttl() if ttl is _UNSET else ttl)
 
@@ -73,21 +75,41 @@ def remove_member(session: Session, storyteller: Member, member_id: int) -> dict
     chronicle.invitation_hash = auth.digest(invitation)
     _revoke_all(session, target.id, stamp)
     _revoked(session, chronicle.id)
-    released = session.execute(
-        update(Character).where(Character.chronicle_id == chronicle.id, Character.owner_id == target.id)
-        .values(owner_id=None, version=Character.version + 1, updated_at=stamp)
-        .returning(Character.id).execution_options(synchronize_session=False)
-    ).scalars().all()
-    entry = append_entry(session, chronicle, kind="member_removed", actor=actor_of(storyteller), visibility="public",
-                         receipt={"member": target.id, "name": target.name, "role": target.role,
-                                  "characters": sorted(released)})
+    released = (
+        session.execute(
+            update(Character)
+            .where(Character.chronicle_id == chronicle.id, Character.owner_id == target.id)
+            .values(owner_id=None, version=Character.version + 1, updated_at=stamp)
+            .returning(Character.id)
+            .execution_options(synchronize_session=False)
+        )
+        .scalars()
+        .all()
+    )
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="member_removed",
+        actor=actor_of(storyteller),
+        visibility="public",
+        receipt={
+            "member": target.id,
+            "name": target.name,
+            "role": target.role,
+            "characters": sorted(released),
+        },
+    )
     # their pending asks go with them, each withdrawal logged after the removal (issue 31 point 7)
     from rollbook.server.usecases.grants import withdraw_pending
 
     withdraw_pending(session, chronicle, storyteller, target.id, "member_removed")
     session.flush()
-    return {"member": {**member_view(target), "removed_at": stamp}, "characters": sorted(released),
-            "entry": {"seq": entry.seq, "entry_hash": entry.entry_hash}, "invitation": invitation}
+    return {
+        "member": {**member_view(target), "removed_at": stamp},
+        "characters": sorted(released),
+        "entry": {"seq": entry.seq, "entry_hash": entry.entry_hash},
+        "invitation": invitation,
+    }
 
 
 def invitation_current(session: Session, member: Member, invitation: str | None) -> bool:
@@ -95,7 +117,9 @@ def invitation_current(session: Session, member: Member, invitation: str | None)
     while it still opens the chronicle: a removal or a new code replaced it otherwise)."""
     if not invitation:
         return False
-    hashed = session.scalars(select(Chronicle.invitation_hash).where(Chronicle.id == member.chronicle_id)).first()
+    hashed = session.scalars(
+        select(Chronicle.invitation_hash).where(Chronicle.id == member.chronicle_id)
+    ).first()
     return hashed is not None and hashed == auth.digest(invitation)
 
 
@@ -115,6 +139,8 @@ def _revoked(session: Session, chronicle_id: int) -> None:
 
 def _revoke_all(session: Session, member_id: int, stamp: str | None = None) -> None:
     session.execute(
-        update(MemberToken).where(MemberToken.member_id == member_id, MemberToken.revoked_at.is_(None))
-        .values(revoked_at=stamp or now()).execution_options(synchronize_session=False)
+        update(MemberToken)
+        .where(MemberToken.member_id == member_id, MemberToken.revoked_at.is_(None))
+        .values(revoked_at=stamp or now())
+        .execution_options(synchronize_session=False)
     )

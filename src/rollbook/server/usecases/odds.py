@@ -58,9 +58,18 @@ def default_action(system: str, sheet: dict, weapon: str | None) -> dict:
     return action
 
 
-def exchange_odds(session: Session, member: Member, *, attacker: int, target: int, action: dict | None = None,
-                  weapon: str | None = None, aimed_at_head: bool = False, dodge: bool = False,
-                  location: str | None = None) -> dict:
+def exchange_odds(
+    session: Session,
+    member: Member,
+    *,
+    attacker: int,
+    target: int,
+    action: dict | None = None,
+    weapon: str | None = None,
+    aimed_at_head: bool = False,
+    dodge: bool = False,
+    location: str | None = None,
+) -> dict:
     """``{"system", "attacker", "target", "defender_numbers", "odds"}``: the exact odds of the exchange
     (the odds contract's ``outcomes`` inside ``odds``)."""
     chronicle = find_chronicle(session, member)
@@ -79,8 +88,14 @@ def exchange_odds(session: Session, member: Member, *, attacker: int, target: in
         raise ProblemError(422, "exchange_needs_an_attack", kind=str(kind))
     plan = roll_plan(session, member, attacker, action)  # the standing difficulty and grants (A-1)
     rules_in_force = tuple(chronicle.table_rules or ())  # TR-1: the odds under the table rules in force
-    built = play.preview(chronicle.system, sheet, plan["action"], mode=chronicle.mode, role=STORYTELLER,
-                         table_rules=rules_in_force)
+    built = play.preview(
+        chronicle.system,
+        sheet,
+        plan["action"],
+        mode=chronicle.mode,
+        role=STORYTELLER,
+        table_rules=rules_in_force,
+    )
     if chronicle.system == "v20":
         _check_v20_attack(sheet, plan["action"], weapon)
         result = _v20(chronicle.mode, sheet, defence, built, weapon, aimed_at_head, dodge, rules_in_force)
@@ -89,8 +104,13 @@ def exchange_odds(session: Session, member: Member, *, attacker: int, target: in
             raise ProblemError(422, "follows_conflict", field="weapon")
         result = _tiers(chronicle.mode, defence, built, dodge, location)
     shown = member.role == STORYTELLER or may_open(member, defender)
-    return {"system": chronicle.system, "attacker": attacker, "target": target, "defender_numbers": shown,
-            "odds": result.to_json(defender_numbers=shown)}
+    return {
+        "system": chronicle.system,
+        "attacker": attacker,
+        "target": target,
+        "defender_numbers": shown,
+        "odds": result.to_json(defender_numbers=shown),
+    }
 
 
 def _check_v20_attack(sheet: dict, action: dict, weapon_name: str | None) -> None:
@@ -109,8 +129,16 @@ def _check_v20_attack(sheet: dict, action: dict, weapon_name: str | None) -> Non
         raise play.RuleError("weapon_not_the_attacks", weapon=weapon_name or "unarmed", ability=ability)
 
 
-def _v20(mode: str, sheet: dict, defence: dict, built: dict, weapon_name: str | None, aimed: bool,
-         dodge: bool, table_rules: tuple[str, ...]) -> exchange_v20.V20Exchange:
+def _v20(
+    mode: str,
+    sheet: dict,
+    defence: dict,
+    built: dict,
+    weapon_name: str | None,
+    aimed: bool,
+    dodge: bool,
+    table_rules: tuple[str, ...],
+) -> exchange_v20.V20Exchange:
     attack = request_from_plain(V20Request, built["request"])
     strength = (sheet.get("attributes") or {}).get("strength", 1)
     if weapon_name is None:  # Book: a punch is Strength, bashing
@@ -120,23 +148,35 @@ def _v20(mode: str, sheet: dict, defence: dict, built: dict, weapon_name: str | 
         if found is None:
             raise ProblemError(422, "unknown_weapon", field="weapon", weapon=weapon_name)
         firearm = found.get("kind") == "firearm"
-        weapon = exchange_v20.Weapon(found.get("damage", 0), found.get("damage_type", "lethal"), firearm=firearm,
-                                     strength=0 if firearm else strength, aimed_at_head=aimed)
+        weapon = exchange_v20.Weapon(
+            found.get("damage", 0),
+            found.get("damage_type", "lethal"),
+            firearm=firearm,
+            strength=0 if firearm else strength,
+            aimed_at_head=aimed,
+        )
     health = defence.get("health") or {}
     dodging = None
     if dodge:
-        dodging = request_from_plain(V20Request, play.preview("v20", defence, V20_DODGE, mode=mode, role=STORYTELLER,
-                                                              table_rules=table_rules)["request"])
+        dodging = request_from_plain(
+            V20Request,
+            play.preview("v20", defence, V20_DODGE, mode=mode, role=STORYTELLER, table_rules=table_rules)[
+                "request"
+            ],
+        )
     defender = exchange_v20.Defender(
         stamina=(defence.get("attributes") or {}).get("stamina", 1),
         fortitude=(defence.get("disciplines") or {}).get("fortitude", 0),
         vampire=defence.get("creature", "vampire") == "vampire",
         health=(health.get("bashing", 0), health.get("lethal", 0), health.get("aggravated", 0)),
-        dodge=dodging)
+        dodge=dodging,
+    )
     return exchange_v20.exchange_odds(attack, weapon, defender)
 
 
-def _tiers(mode: str, defence: dict, built: dict, dodge: bool, location: str | None) -> exchange_tiers.TiersExchange:
+def _tiers(
+    mode: str, defence: dict, built: dict, dodge: bool, location: str | None
+) -> exchange_tiers.TiersExchange:
     shot = request_from_plain(TiersRequest, built["request"])
     armour = defence.get("armor") or {}
     location = location or "torso"
@@ -144,9 +184,13 @@ def _tiers(mode: str, defence: dict, built: dict, dodge: bool, location: str | N
         raise ProblemError(422, "unknown_location", field="location", location=location)
     wounds = defence.get("wounds") or {}
     skill = (defence.get("skills") or {}).get("dodge", 0) if dodge else None
-    defender = exchange_tiers.TiersDefender(endurance=defence.get("endurance", 0), armor=armour[location],
-                                            level=wounds.get("level", 0), length=wounds.get("length", 6),
-                                            dodge=skill)
+    defender = exchange_tiers.TiersDefender(
+        endurance=defence.get("endurance", 0),
+        armor=armour[location],
+        level=wounds.get("level", 0),
+        length=wounds.get("length", 6),
+        dodge=skill,
+    )
     return exchange_tiers.exchange_odds(shot, defender)
 
 

@@ -21,10 +21,17 @@ from rollbook.server.models import Member, Presence
 FRESH = timedelta(seconds=30)  # three heartbeats (server.presence.HEARTBEAT)
 
 _ROWS = Presence.__table__
-_FORGET = _ROWS.delete().where(_ROWS.c.chronicle_id == bindparam("chronicle"),
-                               _ROWS.c.member_id == bindparam("member"), _ROWS.c.process == bindparam("here"))
-_INSERT = _ROWS.insert().values(chronicle_id=bindparam("chronicle"), member_id=bindparam("member"),
-                                process=bindparam("here"), seen_at=bindparam("moment"))
+_FORGET = _ROWS.delete().where(
+    _ROWS.c.chronicle_id == bindparam("chronicle"),
+    _ROWS.c.member_id == bindparam("member"),
+    _ROWS.c.process == bindparam("here"),
+)
+_INSERT = _ROWS.insert().values(
+    chronicle_id=bindparam("chronicle"),
+    member_id=bindparam("member"),
+    process=bindparam("here"),
+    seen_at=bindparam("moment"),
+)
 _REFRESH = _ROWS.update().where(_ROWS.c.process == bindparam("here")).values(seen_at=bindparam("moment"))
 
 
@@ -39,15 +46,25 @@ def mark(session: Session, process: str, present: list[tuple[int, int]]) -> None
         return
     unmark(session, process, present)
     moment = _stamp(datetime.now(UTC))
-    session.execute(_INSERT, [{"chronicle": chronicle_id, "member": member_id, "here": process, "moment": moment}
-                              for chronicle_id, member_id in present])
+    session.execute(
+        _INSERT,
+        [
+            {"chronicle": chronicle_id, "member": member_id, "here": process, "moment": moment}
+            for chronicle_id, member_id in present
+        ],
+    )
 
 
 def unmark(session: Session, process: str, gone: list[tuple[int, int]]) -> None:
     """These (chronicle, member) pairs have no feed open in ``process`` any more."""
     if gone:
-        session.execute(_FORGET, [{"chronicle": chronicle_id, "member": member_id, "here": process}
-                                  for chronicle_id, member_id in gone])
+        session.execute(
+            _FORGET,
+            [
+                {"chronicle": chronicle_id, "member": member_id, "here": process}
+                for chronicle_id, member_id in gone
+            ],
+        )
 
 
 def refresh(session: Session, process: str) -> int:
@@ -58,5 +75,10 @@ def refresh(session: Session, process: str) -> int:
 def online(session: Session, member: Member) -> set[int]:
     """The members of ``member``'s chronicle with a live feed open on some process (a fresh row)."""
     cutoff = _stamp(datetime.now(UTC) - FRESH)
-    return set(session.scalars(select(Presence.member_id).where(Presence.chronicle_id == member.chronicle_id,
-                                                                Presence.seen_at >= cutoff)))
+    return set(
+        session.scalars(
+            select(Presence.member_id).where(
+                Presence.chronicle_id == member.chronicle_id, Presence.seen_at >= cutoff
+            )
+        )
+    )

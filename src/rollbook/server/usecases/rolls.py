@@ -12,7 +12,11 @@ from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.play import quick
 from rollbook.server.access import (
-    STORYTELLER, find_entry, lock_character, lock_chronicle, may_act_for,
+    STORYTELLER,
+    find_entry,
+    lock_character,
+    lock_chronicle,
+    may_act_for,
 )
 from rollbook.server.models import Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
@@ -29,9 +33,18 @@ def standing_difficulty(chronicle_difficulty: int | None, character_difficulty: 
     return character_difficulty if character_difficulty is not None else chronicle_difficulty
 
 
-def roll(session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False,
-         ask: bool = False, source: DiceSource | None = None, follows: int | None = None,
-         target: int | None = None) -> dict:
+def roll(
+    session: Session,
+    member: Member,
+    character_id: int,
+    action: dict,
+    *,
+    hidden: bool = False,
+    ask: bool = False,
+    source: DiceSource | None = None,
+    follows: int | None = None,
+    target: int | None = None,
+) -> dict:
     """A roll named by traits: the server builds it from the stored sheet, rolls ``source``
     (default ``SecureDice()``), stores the new sheet and appends the receipt, all in the caller's
     one transaction. A-1: what the rules leave to the Storyteller (difficulty, extra dice, …,
@@ -50,15 +63,40 @@ def roll(session: Session, member: Member, character_id: int, action: dict, *, h
     if plan.asked:
         if not ask:
             authority.refuse_unasked(plan)
-        return authority.make_ask(session, chronicle, character, member, plan,
-                                  follows=step.seq if step else None, followed=step.receipt if step else None,
-                                  target=target)
-    return perform_roll(session, chronicle, character, member, plan.action, hidden=plan.hidden, role=member.role,
-                        stamp=plan.stamp, source=source, follows=follows, target=target)
+        return authority.make_ask(
+            session,
+            chronicle,
+            character,
+            member,
+            plan,
+            follows=step.seq if step else None,
+            followed=step.receipt if step else None,
+            target=target,
+        )
+    return perform_roll(
+        session,
+        chronicle,
+        character,
+        member,
+        plan.action,
+        hidden=plan.hidden,
+        role=member.role,
+        stamp=plan.stamp,
+        source=source,
+        follows=follows,
+        target=target,
+    )
 
 
-def _step(session: Session, member: Member, character: Character, system: str, action: dict,
-          follows: int | None, target: int | None) -> exchange.Followed | None:
+def _step(
+    session: Session,
+    member: Member,
+    character: Character,
+    system: str,
+    action: dict,
+    follows: int | None,
+    target: int | None,
+) -> exchange.Followed | None:
     kind = str(action.get("kind"))
     if follows is None:
         exchange.check_target(session, member, character, kind, system, target)
@@ -66,10 +104,22 @@ def _step(session: Session, member: Member, character: Character, system: str, a
     return exchange.followed(session, member, character, kind, follows, target)
 
 
-def perform_roll(session: Session, chronicle: Chronicle, character: Character, actor: Member, action: dict, *,
-                 hidden: bool, role: str, stamp: dict, source: DiceSource | None = None,
-                 viewer: Member | None = None, follows: int | None = None, target: int | None = None,
-                 part_of: tuple[int, str, object] | None = None) -> dict:
+def perform_roll(
+    session: Session,
+    chronicle: Chronicle,
+    character: Character,
+    actor: Member,
+    action: dict,
+    *,
+    hidden: bool,
+    role: str,
+    stamp: dict,
+    source: DiceSource | None = None,
+    viewer: Member | None = None,
+    follows: int | None = None,
+    target: int | None = None,
+    part_of: tuple[int, str, object] | None = None,
+) -> dict:
     """Roll ``action`` (already decided: planned or granted) for ``character`` under ``role``'s
     authority, check the per-turn limits (A-3), store the sheet and log the receipt. ``stamp``
     (A-2: the grant, or the baseline and standing grants a player's roll used) goes into the
@@ -83,11 +133,18 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
     hidden = hidden or (step is not None and step.hidden)
     # F-3: the actor's client seed, the next nonce; F-7: a hidden roll's from the hidden stream
     dice, fair = fairness.dice_for(session, chronicle, actor, source, hidden=hidden)
-    performed = play.perform(chronicle.system, character.sheet, action, mode=chronicle.mode,
-                             role=role, source=dice, follows=step.receipt if step else None,
-                             table_rules=chronicle.table_rules or (),  # TR-1: the set in force, in the receipt
-                             # seed 001: the compulsion in force costs the test its dice
-                             compulsion=compulsions.for_roll(session, chronicle.id, chronicle.system, character.id))
+    performed = play.perform(
+        chronicle.system,
+        character.sheet,
+        action,
+        mode=chronicle.mode,
+        role=role,
+        source=dice,
+        follows=step.receipt if step else None,
+        table_rules=chronicle.table_rules or (),  # TR-1: the set in force, in the receipt
+        # seed 001: the compulsion in force costs the test its dice
+        compulsion=compulsions.for_roll(session, chronicle.id, chronicle.system, character.id),
+    )
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
     if fair is not None:
@@ -107,15 +164,29 @@ def perform_roll(session: Session, chronicle: Chronicle, character: Character, a
         receipt[key] = note(receipt) if callable(note) else note
     if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
-    entry = append_entry(session, chronicle, kind="roll", actor=actor_of(actor, character),
-                         visibility="hidden" if hidden else "public", receipt=receipt,
-                         character_id=character.id, effects=effects, refers_to=refers_to)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="roll",
+        actor=actor_of(actor, character),
+        visibility="hidden" if hidden else "public",
+        receipt=receipt,
+        character_id=character.id,
+        effects=effects,
+        refers_to=refers_to,
+    )
     viewer = viewer or actor
-    return {"entry": entry_view(entry, viewer), "character": character_view(character), "effects": effects,
-            "warnings": (turn or {}).get("warnings", [])}
+    return {
+        "entry": entry_view(entry, viewer),
+        "character": character_view(character),
+        "effects": effects,
+        "warnings": (turn or {}).get("warnings", []),
+    }
 
 
-def reroll(session: Session, member: Member, seq: int, action: dict, *, source: DiceSource | None = None) -> dict:
+def reroll(
+    session: Session, member: Member, seq: int, action: dict, *, source: DiceSource | None = None
+) -> dict:
     """A follow-up on a stored receipt (V5 Willpower reroll, V5-8): the latest receipt of a roll only;
     the game logic refuses what its rules refuse (a card played after the roll, R-6). The new dice
     come from ``source`` (default ``SecureDice()``)."""
@@ -134,22 +205,43 @@ def reroll(session: Session, member: Member, seq: int, action: dict, *, source: 
     # F-3: a follow-up takes its own nonce; F-7: a hidden roll's from the hidden stream
     dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=original.visibility == "hidden")
     performed = play.perform_followup(
-        chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(original.receipt), copy.deepcopy(action),
-        mode=chronicle.mode, role=member.role, source=dice)
+        chronicle.system,
+        copy.deepcopy(character.sheet),
+        copy.deepcopy(original.receipt),
+        copy.deepcopy(action),
+        mode=chronicle.mode,
+        role=member.role,
+        source=dice,
+    )
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
     if fair is not None and receipt.get("rerolls"):
-        receipt["rerolls"] = [*receipt["rerolls"][:-1], {**receipt["rerolls"][-1], "fair": fair.record()}]  # F-6
+        receipt["rerolls"] = [
+            *receipt["rerolls"][:-1],
+            {**receipt["rerolls"][-1], "fair": fair.record()},
+        ]  # F-6
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
     if turn is not None:
         receipt["turn"] = turn
     if sheet_changed(character, sheet):
         save_sheet(session, character, sheet)
-    entry = append_entry(session, chronicle, kind="reroll", actor=actor_of(member, character),
-                         visibility=original.visibility, receipt=receipt, character_id=character.id,
-                         refers_to=seq, effects=effects)
-    return {"entry": entry_view(entry, member), "character": character_view(character), "effects": effects,
-            "warnings": (turn or {}).get("warnings", [])}
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="reroll",
+        actor=actor_of(member, character),
+        visibility=original.visibility,
+        receipt=receipt,
+        character_id=character.id,
+        refers_to=seq,
+        effects=effects,
+    )
+    return {
+        "entry": entry_view(entry, member),
+        "character": character_view(character),
+        "effects": effects,
+        "warnings": (turn or {}).get("warnings", []),
+    }
 
 
 # --- quick rolls: dice without a sheet (issue 13) -------------------------------------------------
@@ -167,8 +259,11 @@ def quick_rolls_allowed(session: Session, chronicle_id: int) -> bool:
     from rollbook.server.models import LogEntry
 
     latest = session.scalars(
-        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == QUICK_SETTING)
-        .order_by(LogEntry.seq.desc()).limit(1)).first()
+        select(LogEntry)
+        .where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == QUICK_SETTING)
+        .order_by(LogEntry.seq.desc())
+        .limit(1)
+    ).first()
     return True if latest is None else bool((latest.receipt or {}).get("allowed"))
 
 
@@ -178,13 +273,20 @@ def set_quick_rolls(session: Session, storyteller: Member, allowed: bool) -> dic
 
     require_storyteller(storyteller, "quick_rolls")
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
-    entry = append_entry(session, chronicle, kind=QUICK_SETTING, actor=actor_of(storyteller), visibility="public",
-                         receipt={"allowed": bool(allowed)})
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=QUICK_SETTING,
+        actor=actor_of(storyteller),
+        visibility="public",
+        receipt={"allowed": bool(allowed)},
+    )
     return {"entry": entry_view(entry, storyteller), "allowed": bool(allowed)}
 
 
-def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool = False,
-               source: DiceSource | None = None) -> dict:
+def quick_roll(
+    session: Session, member: Member, values: dict, *, hidden: bool = False, source: DiceSource | None = None
+) -> dict:
     """Dice rolled without a sheet ("6 dice, Hunger 2"): the game's own rules request made from
     ``values`` (``QUICK_FIELDS``), rolled by the server (the chronicle's fair dice when set, F-3) and
     logged as a ``quick_roll`` entry whose receipt says it used no sheet (``"sheet": null``; the rules
@@ -212,16 +314,29 @@ def quick_roll(session: Session, member: Member, values: dict, *, hidden: bool =
         if moved:
             raise ProblemError(403, "grant_required", edges=sorted(moved))
     request = quick.quick_request(system, chronicle.mode, dict(values))
-    if chronicle.table_rules and hasattr(request, "table_rules"):  # TR-1: a quick roll is resolved under them too
+    if chronicle.table_rules and hasattr(
+        request, "table_rules"
+    ):  # TR-1: a quick roll is resolved under them too
         from dataclasses import replace
 
         request = replace(request, table_rules=tuple(chronicle.table_rules))
     dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=hidden)
     faces, result = roll_dice(get_system(system), request, dice)
-    receipt: dict = {"quick": {"system": system, **{k: values[k] for k in allowed if k in values}},
-                     "sheet": None, "request": to_plain(request), "faces": list(faces), "result": to_plain(result)}
+    receipt: dict = {
+        "quick": {"system": system, **{k: values[k] for k in allowed if k in values}},
+        "sheet": None,
+        "request": to_plain(request),
+        "faces": list(faces),
+        "result": to_plain(result),
+    }
     if fair is not None:
         receipt["fair"] = fair.record()
-    entry = append_entry(session, chronicle, kind=QUICK_KIND, actor=actor_of(member),
-                         visibility="hidden" if hidden else "public", receipt=receipt)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind=QUICK_KIND,
+        actor=actor_of(member),
+        visibility="hidden" if hidden else "public",
+        receipt=receipt,
+    )
     return {"entry": entry_view(entry, member), "effects": [], "warnings": []}

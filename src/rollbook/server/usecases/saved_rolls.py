@@ -29,15 +29,25 @@ MOST = 50  # saved rolls per member and chronicle
 
 
 def _view(row: SavedRoll, character_name: str) -> dict:
-    return {"id": row.id, "character": row.character_id, "character_name": character_name, "name": row.name,
-            "action": row.action, "hidden": bool(row.hidden), "created_at": row.created_at}
+    return {
+        "id": row.id,
+        "character": row.character_id,
+        "character_name": character_name,
+        "name": row.name,
+        "action": row.action,
+        "hidden": bool(row.hidden),
+        "created_at": row.created_at,
+    }
 
 
 def list_saved(session: Session, member: Member, character_id: int | None = None) -> list[dict]:
     """The member's saved rolls (of one character, or all), of characters still at the table and theirs
     to roll, by character then name."""
-    query = (select(SavedRoll, Character).join(Character, Character.id == SavedRoll.character_id)
-             .where(SavedRoll.member_id == member.id, SavedRoll.chronicle_id == member.chronicle_id, present()))
+    query = (
+        select(SavedRoll, Character)
+        .join(Character, Character.id == SavedRoll.character_id)
+        .where(SavedRoll.member_id == member.id, SavedRoll.chronicle_id == member.chronicle_id, present())
+    )
     if character_id is not None:
         query = query.where(SavedRoll.character_id == character_id)
     out = []
@@ -47,8 +57,9 @@ def list_saved(session: Session, member: Member, character_id: int | None = None
     return out
 
 
-def save(session: Session, member: Member, character_id: int, name: object, action: object, *,
-         hidden: bool = False) -> dict:
+def save(
+    session: Session, member: Member, character_id: int, name: object, action: object, *, hidden: bool = False
+) -> dict:
     """Save a named roll of a character the member may roll for. Every refusal the roll would meet,
     asked or not, is made now (as an ask's: ``play.preview`` under the Storyteller's authority)."""
     if isinstance(character_id, bool) or not isinstance(character_id, int):
@@ -61,18 +72,37 @@ def save(session: Session, member: Member, character_id: int, name: object, acti
     character = find_character(session, member, character_id)
     may_act_for(member, character)
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=bool(hidden))
-    play.preview(chronicle.system, copy.deepcopy(character.sheet), plan.action, mode=chronicle.mode,
-                 role=STORYTELLER, table_rules=chronicle.table_rules or ())
-    held = session.scalar(select(func.count()).select_from(SavedRoll).where(
-        SavedRoll.member_id == member.id, SavedRoll.chronicle_id == member.chronicle_id))
+    play.preview(
+        chronicle.system,
+        copy.deepcopy(character.sheet),
+        plan.action,
+        mode=chronicle.mode,
+        role=STORYTELLER,
+        table_rules=chronicle.table_rules or (),
+    )
+    held = session.scalar(
+        select(func.count())
+        .select_from(SavedRoll)
+        .where(SavedRoll.member_id == member.id, SavedRoll.chronicle_id == member.chronicle_id)
+    )
     if held >= MOST:
         raise ProblemError(409, "too_many_saved_rolls", most=MOST)
-    taken = session.scalar(select(SavedRoll.id).where(SavedRoll.member_id == member.id,
-                                                      SavedRoll.character_id == character.id, SavedRoll.name == name))
+    taken = session.scalar(
+        select(SavedRoll.id).where(
+            SavedRoll.member_id == member.id, SavedRoll.character_id == character.id, SavedRoll.name == name
+        )
+    )
     if taken is not None:
         raise ProblemError(409, "saved_roll_exists", name=name)
-    row = SavedRoll(chronicle_id=chronicle.id, member_id=member.id, character_id=character.id, name=name,
-                    action=copy.deepcopy(action), hidden=1 if hidden else 0, created_at=now())
+    row = SavedRoll(
+        chronicle_id=chronicle.id,
+        member_id=member.id,
+        character_id=character.id,
+        name=name,
+        action=copy.deepcopy(action),
+        hidden=1 if hidden else 0,
+        created_at=now(),
+    )
     session.add(row)
     try:
         session.flush()
@@ -82,8 +112,13 @@ def save(session: Session, member: Member, character_id: int, name: object, acti
 
 
 def _own(session: Session, member: Member, saved_id: int) -> SavedRoll:
-    row = session.scalars(select(SavedRoll).where(SavedRoll.id == saved_id, SavedRoll.member_id == member.id,
-                                                  SavedRoll.chronicle_id == member.chronicle_id)).first()
+    row = session.scalars(
+        select(SavedRoll).where(
+            SavedRoll.id == saved_id,
+            SavedRoll.member_id == member.id,
+            SavedRoll.chronicle_id == member.chronicle_id,
+        )
+    ).first()
     if row is None:
         raise ProblemError(404, "saved_roll_not_found", saved=saved_id)
     return row
@@ -99,5 +134,12 @@ def delete_saved(session: Session, member: Member, saved_id: int) -> dict:
 def repeat(session: Session, member: Member, saved_id: int, *, source: DiceSource | None = None) -> dict:
     """Roll a saved roll again: an ordinary roll (``rolls.roll``): a player's edges make an ask."""
     row = _own(session, member, saved_id)
-    return rolls.roll(session, member, row.character_id, copy.deepcopy(row.action), hidden=bool(row.hidden),
-                      ask=member.role != STORYTELLER, source=source)
+    return rolls.roll(
+        session,
+        member,
+        row.character_id,
+        copy.deepcopy(row.action),
+        hidden=bool(row.hidden),
+        ask=member.role != STORYTELLER,
+        source=source,
+    )

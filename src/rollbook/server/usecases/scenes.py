@@ -32,9 +32,17 @@ USAGE_KINDS = ("roll", "reroll", "adjust")  # entries whose effects count toward
 def scene_view(scene: Scene | None) -> dict | None:
     if scene is None:
         return None
-    return {"id": scene.id, "number": scene.number, "name": scene.name, "turn": scene.turn,
-            "running": scene.turn >= 1 and scene.closed_seq is None, "turn_seq": scene.turn_seq,
-            "opened_seq": scene.opened_seq, "closed_seq": scene.closed_seq, "created_at": scene.created_at}
+    return {
+        "id": scene.id,
+        "number": scene.number,
+        "name": scene.name,
+        "turn": scene.turn,
+        "running": scene.turn >= 1 and scene.closed_seq is None,
+        "turn_seq": scene.turn_seq,
+        "opened_seq": scene.opened_seq,
+        "closed_seq": scene.closed_seq,
+        "created_at": scene.created_at,
+    }
 
 
 _OPEN_SCENE = select(Scene).where(Scene.chronicle_id == bindparam("chronicle"), Scene.closed_seq.is_(None))
@@ -64,11 +72,27 @@ def open_scene(session: Session, member: Member, *, name: str = "") -> dict:
         check_name(name)
     if open_scene_of(session, chronicle.id) is not None:
         raise ProblemError(409, "scene_already_open")
-    number = (session.scalar(select(func.max(Scene.number)).where(Scene.chronicle_id == chronicle.id)) or 0) + 1
-    entry = append_entry(session, chronicle, kind="scene_open", actor=actor_of(member), visibility="public",
-                         receipt={"scene": number, "name": name})
-    scene = Scene(chronicle_id=chronicle.id, number=number, name=name, turn=0, turn_seq=None, opened_seq=entry.seq,
-                  closed_seq=None, created_at=now())
+    number = (
+        session.scalar(select(func.max(Scene.number)).where(Scene.chronicle_id == chronicle.id)) or 0
+    ) + 1
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="scene_open",
+        actor=actor_of(member),
+        visibility="public",
+        receipt={"scene": number, "name": name},
+    )
+    scene = Scene(
+        chronicle_id=chronicle.id,
+        number=number,
+        name=name,
+        turn=0,
+        turn_seq=None,
+        opened_seq=entry.seq,
+        closed_seq=None,
+        created_at=now(),
+    )
     session.add(scene)
     session.flush()
     return {"scene": scene_view(scene), "entry": entry_view(entry, member)}
@@ -90,8 +114,11 @@ def advance_turn(session: Session, member: Member) -> dict:
     chronicle, scene = _locked_open_scene(session, member)
     cleared = []
     characters = session.scalars(
-        select(Character).where(Character.chronicle_id == chronicle.id, present()).order_by(Character.id)
-        .with_for_update().execution_options(populate_existing=True)
+        select(Character)
+        .where(Character.chronicle_id == chronicle.id, present())
+        .order_by(Character.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
     ).all()
     for character in characters:
         change = turns.new_turn_change(chronicle.system, character.sheet)
@@ -99,11 +126,22 @@ def advance_turn(session: Session, member: Member) -> dict:
             continue
         performed = play.adjust(chronicle.system, copy.deepcopy(character.sheet), change, role=STORYTELLER)
         save_sheet(session, character, performed.sheet)
-        cleared.append({"character": character.id, "change": change,
-                        "effects": [plain(effect) for effect in performed.effects]})
+        cleared.append(
+            {
+                "character": character.id,
+                "change": change,
+                "effects": [plain(effect) for effect in performed.effects],
+            }
+        )
     turn = scene.turn + 1
-    entry = append_entry(session, chronicle, kind="turn", actor=actor_of(member), visibility="public",
-                         receipt={"scene": scene.number, "turn": turn, "new_turn": cleared})
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="turn",
+        actor=actor_of(member),
+        visibility="public",
+        receipt={"scene": scene.number, "turn": turn, "new_turn": cleared},
+    )
     scene.turn = turn
     scene.turn_seq = entry.seq
     session.flush()
@@ -117,12 +155,22 @@ def close_scene(session: Session, member: Member) -> dict:
     require_storyteller(member, "close_scene")
     chronicle, scene = _locked_open_scene(session, member)
     standing = session.scalars(
-        select(StandingGrant).where(StandingGrant.scene_id == scene.id, StandingGrant.ended_seq.is_(None))
+        select(StandingGrant)
+        .where(StandingGrant.scene_id == scene.id, StandingGrant.ended_seq.is_(None))
         .order_by(StandingGrant.id)
     ).all()
-    entry = append_entry(session, chronicle, kind="scene_close", actor=actor_of(member), visibility="public",
-                         receipt={"scene": scene.number, "turns": scene.turn,
-                                  "standing_ended": [grant.id for grant in standing]})
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="scene_close",
+        actor=actor_of(member),
+        visibility="public",
+        receipt={
+            "scene": scene.number,
+            "turns": scene.turn,
+            "standing_ended": [grant.id for grant in standing],
+        },
+    )
     for grant in standing:
         grant.ended_seq = entry.seq
     scene.closed_seq = entry.seq
@@ -134,27 +182,34 @@ def close_scene(session: Session, member: Member) -> dict:
 
 # --- per-turn limits (A-3) --------------------------------------------------------------------
 
+
 def turn_usage(session: Session, scene: Scene, character_id: int) -> turns.TurnUsage:
     """What a character used in the running turn: every roll and change logged since it began."""
     rows = session.execute(
-        select(LogEntry.receipt, LogEntry.effects).where(
-            LogEntry.chronicle_id == scene.chronicle_id, LogEntry.character_id == character_id,
-            LogEntry.seq > scene.turn_seq, LogEntry.kind.in_(USAGE_KINDS))
+        select(LogEntry.receipt, LogEntry.effects)
+        .where(
+            LogEntry.chronicle_id == scene.chronicle_id,
+            LogEntry.character_id == character_id,
+            LogEntry.seq > scene.turn_seq,
+            LogEntry.kind.in_(USAGE_KINDS),
+        )
         .order_by(LogEntry.seq)
     ).all()
     return turns.usage_of((receipt, effects or []) for receipt, effects in rows)
 
 
-def check_turn(session: Session, chronicle: Chronicle, character: Character, receipt: dict | None,
-               effects: list) -> dict | None:
+def check_turn(
+    session: Session, chronicle: Chronicle, character: Character, receipt: dict | None, effects: list
+) -> dict | None:
     """The per-turn limits on a roll or change about to be logged (the caller holds the chronicle's
     lock, so spends in one turn are counted one after the other, A-3): a refusal (``RuleError``)
     for V20-18 blood, else the receipt's ``turn`` stamp (scene, turn, warnings such as V20-9's) when
     a turn runs, else None."""
     scene = running_turn(session, chronicle.id)
     usage = turn_usage(session, scene, character.id) if scene is not None else turns.TurnUsage()
-    warnings = turns.check_turn(chronicle.system, character.sheet, receipt, effects, usage,
-                                running=scene is not None)
+    warnings = turns.check_turn(
+        chronicle.system, character.sheet, receipt, effects, usage, running=scene is not None
+    )
     if scene is None:
         return None
     return {"scene": scene.number, "turn": scene.turn, "warnings": warnings}
@@ -162,20 +217,28 @@ def check_turn(session: Session, chronicle: Chronicle, character: Character, rec
 
 def check_change(session: Session, chronicle: Chronicle, change: dict, role: str) -> None:
     """T-3, A-3: a player's own ``new_turn`` is refused while a turn runs."""
-    turns.check_change(chronicle.system, change, role, running=running_turn(session, chronicle.id) is not None)
+    turns.check_change(
+        chronicle.system, change, role, running=running_turn(session, chronicle.id) is not None
+    )
 
 
 # --- multiple actions (A-4) -------------------------------------------------------------------
+
 
 def declared_actions(session: Session, scene: Scene | None, character_id: int) -> int | None:
     """How many actions the Storyteller declared for the character in the running turn, if any."""
     if scene is None or scene.turn < 1:
         return None
     receipt = session.scalars(
-        select(LogEntry.receipt).where(
-            LogEntry.chronicle_id == scene.chronicle_id, LogEntry.character_id == character_id,
-            LogEntry.kind == "actions", LogEntry.seq > scene.turn_seq)
-        .order_by(LogEntry.seq.desc()).limit(1)
+        select(LogEntry.receipt)
+        .where(
+            LogEntry.chronicle_id == scene.chronicle_id,
+            LogEntry.character_id == character_id,
+            LogEntry.kind == "actions",
+            LogEntry.seq > scene.turn_seq,
+        )
+        .order_by(LogEntry.seq.desc())
+        .limit(1)
     ).first()
     return receipt["actions"] if receipt else None
 
@@ -187,10 +250,17 @@ def declare_actions(session: Session, member: Member, character_id: int, actions
     if scene.turn < 1:
         raise ProblemError(409, "no_running_turn")
     if not 1 <= actions <= turns.MAX_DECLARED_ACTIONS:
-        raise ProblemError(422, "out_of_range", field="actions", value=actions, low=1, high=turns.MAX_DECLARED_ACTIONS)
+        raise ProblemError(
+            422, "out_of_range", field="actions", value=actions, low=1, high=turns.MAX_DECLARED_ACTIONS
+        )
     character = find_character(session, member, character_id)
-    entry = append_entry(session, chronicle, kind="actions", actor=actor_of(member, character), visibility="public",
-                         receipt={"scene": scene.number, "turn": scene.turn, "character": character.id,
-                                  "actions": actions},
-                         character_id=character.id)
+    entry = append_entry(
+        session,
+        chronicle,
+        kind="actions",
+        actor=actor_of(member, character),
+        visibility="public",
+        receipt={"scene": scene.number, "turn": scene.turn, "character": character.id, "actions": actions},
+        character_id=character.id,
+    )
     return {"actions": actions, "scene": scene_view(scene), "entry": entry_view(entry, member)}

@@ -41,7 +41,17 @@ from rollbook.solo.format import Scenario
 from rollbook.solo.library import shipped
 from rollbook.solo.steps import PLAYER as WHO_PLAYER
 from rollbook.solo.steps import (
-    SOLO_CHOICE, SOLO_KINDS, SOLO_PASSAGE, SOLO_START, Adjust, Arrive, Choose, Done, Roll, Scene, drive,
+    SOLO_CHOICE,
+    SOLO_KINDS,
+    SOLO_PASSAGE,
+    SOLO_START,
+    Adjust,
+    Arrive,
+    Choose,
+    Done,
+    Roll,
+    Scene,
+    drive,
 )
 from rollbook.solo.text import heal_label, label, pick, traits_label
 
@@ -77,10 +87,16 @@ def scenario_list(lang: str) -> list[dict]:
         scenario, faults = _checked(raw)
         if scenario is None or faults:
             continue
-        found.append({"id": scenario.id, "title": pick(scenario.title, lang, scenario),
-                      "summary": pick(scenario.summary, lang, scenario) if scenario.summary else "",
-                      "languages": list(scenario.languages), "digest": _digest(raw),
-                      "pregenerated": scenario.pregenerated})
+        found.append(
+            {
+                "id": scenario.id,
+                "title": pick(scenario.title, lang, scenario),
+                "summary": pick(scenario.summary, lang, scenario) if scenario.summary else "",
+                "languages": list(scenario.languages),
+                "digest": _digest(raw),
+                "pregenerated": scenario.pregenerated,
+            }
+        )
     return found
 
 
@@ -98,16 +114,26 @@ def _scenario(scenario_id: str | None, raw: bytes | None = None) -> tuple[Scenar
 
 # --- start -----------------------------------------------------------------------------------
 
-def start(session: Session, *, scenario: str | None = None, language: str = "en", player: str = "Player",
-          sheet: dict | None = None, client_seed: str | None = None, source: DiceSource | None = None,
-          raw: bytes | None = None) -> dict:
+
+def start(
+    session: Session,
+    *,
+    scenario: str | None = None,
+    language: str = "en",
+    player: str = "Player",
+    sheet: dict | None = None,
+    client_seed: str | None = None,
+    source: DiceSource | None = None,
+    raw: bytes | None = None,
+) -> dict:
     """A new solo chronicle of a shipped scenario (or of the file ``raw``: the terminal's); the answer
     holds the player's token (shown once) and the first state."""
     chosen, digest = _scenario(scenario, raw)
     language = normalize(language)
     title = pick(chosen.title, language, chosen)
-    made = chronicles.create_chronicle(session, name=title[:200], system=SYSTEM, mode="strict", language=language,
-                                       storyteller=title[:200])
+    made = chronicles.create_chronicle(
+        session, name=title[:200], system=SYSTEM, mode="strict", language=language, storyteller=title[:200]
+    )
     storyteller = session.get(Member, made["member"]["id"])
     joined = chronicles.join(session, invitation=made["invitation"], name=player)
     member = session.get(Member, joined["member"]["id"])
@@ -119,31 +145,56 @@ def start(session: Session, *, scenario: str | None = None, language: str = "en"
     npcs = {}
     for npc_id in chosen.npcs:
         npc = npc_sheet(chosen, npc_id)
-        npcs[npc_id] = characters.add_character(session, storyteller, name=npc["name"], sheet=npc, owner=None)["id"]
+        npcs[npc_id] = characters.add_character(
+            session, storyteller, name=npc["name"], sheet=npc, owner=None
+        )["id"]
     chronicle = lock_chronicle(session, made["chronicle"]["id"])
-    append_entry(session, chronicle, kind=SOLO_START, actor=actor_of(storyteller), visibility="public",
-                 receipt={"scenario": chosen.id, "digest": digest, "player": hero["id"], "npcs": npcs})
+    append_entry(
+        session,
+        chronicle,
+        kind=SOLO_START,
+        actor=actor_of(storyteller),
+        visibility="public",
+        receipt={"scenario": chosen.id, "digest": digest, "player": hero["id"], "npcs": npcs},
+    )
     table = _Table(session, chronicle, chosen, storyteller, member, source)
     table.drive(story.begin(chosen, table.sheets()))
-    return {"chronicle": made["chronicle"], "member": joined["member"], "token": joined["token"],
-            "state": state(session, member, language, raw=raw)}
+    return {
+        "chronicle": made["chronicle"],
+        "member": joined["member"],
+        "token": joined["token"],
+        "state": state(session, member, language, raw=raw),
+    }
 
 
 # --- the table a solo chronicle is -----------------------------------------------------------
 
+
 def _entries(session: Session, chronicle_id: int) -> list[dict]:
     """What the state is replayed from (S-5): the solo entries and the rolls of checks and extended actions."""
-    rows = session.scalars(select(LogEntry).where(
-        LogEntry.chronicle_id == chronicle_id,
-        or_(LogEntry.kind.in_(SOLO_KINDS), LogEntry.kind == "roll")).order_by(LogEntry.seq))
+    rows = session.scalars(
+        select(LogEntry)
+        .where(
+            LogEntry.chronicle_id == chronicle_id, or_(LogEntry.kind.in_(SOLO_KINDS), LogEntry.kind == "roll")
+        )
+        .order_by(LogEntry.seq)
+    )
     return [entry_export(row) for row in rows]
 
 
 class _Table:
     """One solo chronicle while the engine acts on it: the members, the characters, the scenario."""
 
-    def __init__(self, session: Session, chronicle: Chronicle, scenario: Scenario, storyteller: Member,
-                 player: Member, source: DiceSource | None, replayed: story.State | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        chronicle: Chronicle,
+        scenario: Scenario,
+        storyteller: Member,
+        player: Member,
+        source: DiceSource | None,
+        replayed: story.State | None = None,
+    ) -> None:
         self.session, self.chronicle, self.scenario = session, chronicle, scenario
         self.storyteller, self.player, self.source = storyteller, player, source
         self.state = replayed or story.replay(_entries(session, chronicle.id))
@@ -166,16 +217,33 @@ class _Table:
     def perform(self, step) -> Done:
         session, chronicle = self.session, self.chronicle
         if isinstance(step, Choose):
-            entry = append_entry(session, chronicle, kind=SOLO_CHOICE, actor=actor_of(self.player),
-                                 visibility="public", receipt={"passage": step.passage, "option": step.option})
+            entry = append_entry(
+                session,
+                chronicle,
+                kind=SOLO_CHOICE,
+                actor=actor_of(self.player),
+                visibility="public",
+                receipt={"passage": step.passage, "option": step.option},
+            )
             self.last_choice = entry.seq
             return Done(entry.seq, entry.receipt, self.sheets())
         if isinstance(step, Roll):
             target = self.characters[step.target].id if step.target else None
             part_of = (self.last_choice, "solo", step.tag) if step.tag else None
-            made = rolls.perform_roll(session, chronicle, self.characters[step.who], self.storyteller, step.action,
-                                      hidden=False, role=STORYTELLER, stamp={"scenario": self.scenario.id},
-                                      source=self.source, follows=step.follows, target=target, part_of=part_of)
+            made = rolls.perform_roll(
+                session,
+                chronicle,
+                self.characters[step.who],
+                self.storyteller,
+                step.action,
+                hidden=False,
+                role=STORYTELLER,
+                stamp={"scenario": self.scenario.id},
+                source=self.source,
+                follows=step.follows,
+                target=target,
+                part_of=part_of,
+            )
             return self._done(made["entry"])
         if isinstance(step, Adjust):
             by = self.storyteller if step.by == "storyteller" else self.player
@@ -184,9 +252,19 @@ class _Table:
         if isinstance(step, Scene):
             return self._scene(step)
         assert isinstance(step, Arrive)
-        entry = append_entry(session, chronicle, kind=SOLO_PASSAGE, actor=actor_of(self.storyteller),
-                             visibility="public", receipt={"passage": step.passage, "from": step.came_from,
-                                                           "flags": list(step.flags), "ending": step.ending})
+        entry = append_entry(
+            session,
+            chronicle,
+            kind=SOLO_PASSAGE,
+            actor=actor_of(self.storyteller),
+            visibility="public",
+            receipt={
+                "passage": step.passage,
+                "from": step.came_from,
+                "flags": list(step.flags),
+                "ending": step.ending,
+            },
+        )
         self.passage = step.passage
         return Done(entry.seq, entry.receipt, self.sheets())
 
@@ -203,7 +281,9 @@ class _Table:
         return self._done(made.get("entry"))
 
 
-def _solo_of(session: Session, member: Member, chronicle_id: int | None = None, raw: bytes | None = None) -> _Table:
+def _solo_of(
+    session: Session, member: Member, chronicle_id: int | None = None, raw: bytes | None = None
+) -> _Table:
     chronicle = find_chronicle(session, member, chronicle_id)
     replayed = story.replay(_entries(session, chronicle.id))
     if replayed.scenario is None:
@@ -214,17 +294,36 @@ def _solo_of(session: Session, member: Member, chronicle_id: int | None = None, 
     if _digest(raw) != replayed.digest:  # S-5: the story resumed is the story begun
         raise ProblemError(409, "scenario_changed", scenario=replayed.scenario)
     scenario = _usable(raw)
-    storyteller = session.scalars(select(Member).where(Member.chronicle_id == chronicle.id,
-                                                       Member.role == STORYTELLER).order_by(Member.id)).first()
-    player = member if member.role == PLAYER else session.scalars(
-        select(Member).where(Member.chronicle_id == chronicle.id, Member.role == PLAYER).order_by(Member.id)).first()
+    storyteller = session.scalars(
+        select(Member)
+        .where(Member.chronicle_id == chronicle.id, Member.role == STORYTELLER)
+        .order_by(Member.id)
+    ).first()
+    player = (
+        member
+        if member.role == PLAYER
+        else session.scalars(
+            select(Member)
+            .where(Member.chronicle_id == chronicle.id, Member.role == PLAYER)
+            .order_by(Member.id)
+        ).first()
+    )
     return _Table(session, chronicle, scenario, storyteller, player, None, replayed)
 
 
 # --- act ---------------------------------------------------------------------------------------
 
-def act(session: Session, member: Member, option: str, *, lang: str = "en", chronicle_id: int | None = None,
-        source: DiceSource | None = None, raw: bytes | None = None) -> dict:
+
+def act(
+    session: Session,
+    member: Member,
+    option: str,
+    *,
+    lang: str = "en",
+    chronicle_id: int | None = None,
+    source: DiceSource | None = None,
+    raw: bytes | None = None,
+) -> dict:
     """One choice of the player (``option``: an id ``state`` offered), performed in the caller's transaction."""
     if member.role != PLAYER:
         raise ProblemError(403, "solo_player_only")
@@ -241,6 +340,7 @@ def act(session: Session, member: Member, option: str, *, lang: str = "en", chro
 
 
 # --- state -------------------------------------------------------------------------------------
+
 
 def _odds(request: dict | None) -> dict | None:
     """The exact odds of a V20 roll before it is made (``rollbook.odds``): success, failure, botch."""
@@ -274,8 +374,12 @@ def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, pass
             text = f"{text} {label('option.willpower_cost', lang, cost=choice.willpower_cost)}"
         view["label"] = text
     elif kind in ("check", "extended"):
-        view["label"] = label("option.roll_willpower" if option["willpower"] else "option.roll", lang,
-                              traits=traits, difficulty=option["difficulty"])
+        view["label"] = label(
+            "option.roll_willpower" if option["willpower"] else "option.roll",
+            lang,
+            traits=traits,
+            difficulty=option["difficulty"],
+        )
         request = dict(option["request"])
         if option["willpower"]:
             request["willpower"] = True
@@ -286,10 +390,17 @@ def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, pass
         target = pick(scenario.npcs[option["target"]].name, lang, scenario)
         if option.get("weapon"):
             traits = f"{traits} ({option['weapon']})"
-        view["label"] = label("option.attack_willpower" if option["willpower"] else "option.attack", lang,
-                              target=target, traits=traits, difficulty=option["difficulty"])
+        view["label"] = label(
+            "option.attack_willpower" if option["willpower"] else "option.attack",
+            lang,
+            target=target,
+            traits=traits,
+            difficulty=option["difficulty"],
+        )
         attack = passage.fight.attacks[option["attack"]]
-        view["odds"] = _preview_odds(sheets[WHO_PLAYER], actions.attack_action(attack, willpower=option["willpower"]))
+        view["odds"] = _preview_odds(
+            sheets[WHO_PLAYER], actions.attack_action(attack, willpower=option["willpower"])
+        )
     elif kind == "dodge":
         view["label"] = label("option.dodge", lang)
         view["odds"] = _preview_odds(sheets[WHO_PLAYER], dict(fight.DODGE))
@@ -306,40 +417,74 @@ def _track(sheet: dict) -> dict:
     health = sheet.get("health") or {}
     damage = sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated"))
     level = rules_v20.health_level(damage)
-    return {"health": {t: health.get(t, 0) for t in ("bashing", "lethal", "aggravated")}, "damage": damage,
-            "level": level, "wound_penalty": rules_v20.wound_penalty(damage), "down": fight.down(sheet),
-            "blood": sheet.get("blood"), "willpower": sheet.get("willpower")}
+    return {
+        "health": {t: health.get(t, 0) for t in ("bashing", "lethal", "aggravated")},
+        "damage": damage,
+        "level": level,
+        "wound_penalty": rules_v20.wound_penalty(damage),
+        "down": fight.down(sheet),
+        "blood": sheet.get("blood"),
+        "willpower": sheet.get("willpower"),
+    }
 
 
-def state(session: Session, member: Member, lang: str = "en", chronicle_id: int | None = None,
-          raw: bytes | None = None) -> dict:
+def state(
+    session: Session,
+    member: Member,
+    lang: str = "en",
+    chronicle_id: int | None = None,
+    raw: bytes | None = None,
+) -> dict:
     """The solo chronicle as the player sees it now, in ``lang`` (S-5: replayed from the log)."""
     lang = normalize(lang)
     table = _solo_of(session, member, chronicle_id, raw)
     scenario, now = table.scenario, table.state
     sheets = table.sheets()
     passage = story.passage_of(scenario, now)
-    choices = [_option_view(option, scenario, sheets, lang, passage)
-               for option in story.options(scenario, now, sheets)]
+    choices = [
+        _option_view(option, scenario, sheets, lang, passage)
+        for option in story.options(scenario, now, sheets)
+    ]
     npcs = []
     if passage is not None and passage.fight is not None:
         for npc_id in passage.fight.npcs:
-            npcs.append({"id": npc_id, "name": pick(scenario.npcs[npc_id].name, lang, scenario),
-                         "character": table.characters[npc_id].id, **_track(sheets[npc_id])})
+            npcs.append(
+                {
+                    "id": npc_id,
+                    "name": pick(scenario.npcs[npc_id].name, lang, scenario),
+                    "character": table.characters[npc_id].id,
+                    **_track(sheets[npc_id]),
+                }
+            )
     scene = scenes.open_scene_of(session, table.chronicle.id)
     recent = entries_after(session, member, after=(now.last_choice or 1) - 1, limit=RECENT)
     return {
-        "chronicle": table.chronicle.id, "scenario": {"id": scenario.id, "title": pick(scenario.title, lang, scenario),
-                                                      "languages": list(scenario.languages)},
+        "chronicle": table.chronicle.id,
+        "scenario": {
+            "id": scenario.id,
+            "title": pick(scenario.title, lang, scenario),
+            "languages": list(scenario.languages),
+        },
         "language": lang,
-        "passage": {"id": now.passage, "text": pick(passage.text, lang, scenario) if passage else "",
-                    "kind": passage.body if passage else None},
-        "flags": sorted(now.flags), "ending": now.ending, "finished": now.finished,
+        "passage": {
+            "id": now.passage,
+            "text": pick(passage.text, lang, scenario) if passage else "",
+            "kind": passage.body if passage else None,
+        },
+        "flags": sorted(now.flags),
+        "ending": now.ending,
+        "finished": now.finished,
         "choices": choices,
-        "character": character_view(table.characters[WHO_PLAYER]), "track": _track(sheets[WHO_PLAYER]),
-        "npcs": npcs, "turn": scene.turn if scene is not None else None,
-        "cast": {str(character.id): character.name if who == WHO_PLAYER else pick(scenario.npcs[who].name, lang, scenario)
-                 for who, character in table.characters.items()},
+        "character": character_view(table.characters[WHO_PLAYER]),
+        "track": _track(sheets[WHO_PLAYER]),
+        "npcs": npcs,
+        "turn": scene.turn if scene is not None else None,
+        "cast": {
+            str(character.id): character.name
+            if who == WHO_PLAYER
+            else pick(scenario.npcs[who].name, lang, scenario)
+            for who, character in table.characters.items()
+        },
         "extended": story.extended_progress(scenario, now),
         "recent": recent,
     }
@@ -350,8 +495,13 @@ def solo_chronicles(session: Session, chronicle_ids: list[int]) -> set[int]:
     page that lists a browser's chronicles (the home page links a solo one to its solo table)."""
     if not chronicle_ids:
         return set()
-    return set(session.scalars(select(LogEntry.chronicle_id).where(
-        LogEntry.kind == SOLO_START, LogEntry.chronicle_id.in_(chronicle_ids))))
+    return set(
+        session.scalars(
+            select(LogEntry.chronicle_id).where(
+                LogEntry.kind == SOLO_START, LogEntry.chronicle_id.in_(chronicle_ids)
+            )
+        )
+    )
 
 
 def resumable(session: Session, raw: bytes) -> Member | None:
@@ -364,6 +514,9 @@ def resumable(session: Session, raw: bytes) -> Member | None:
             continue
         if story.replay(_entries(session, entry.chronicle_id)).finished:
             continue
-        return session.scalars(select(Member).where(Member.chronicle_id == entry.chronicle_id,
-                                                    Member.role == PLAYER).order_by(Member.id)).first()
+        return session.scalars(
+            select(Member)
+            .where(Member.chronicle_id == entry.chronicle_id, Member.role == PLAYER)
+            .order_by(Member.id)
+        ).first()
     return None

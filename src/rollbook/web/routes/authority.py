@@ -28,12 +28,13 @@ from rollbook.web.sheetpage import sheet_page
 router = page_router()
 
 
-
 def _panel(db, member: Member, lang: str, state: table.Table) -> authority.Panel:
     return authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
 
 
-def _after_decision(request: Request, db, member: Member, lang: str, chronicle_id: int, entries: list[dict]) -> Response:
+def _after_decision(
+    request: Request, db, member: Member, lang: str, chronicle_id: int, entries: list[dict]
+) -> Response:
     """The decision's entries as cards on top of the feed, and the queue again (out of band)."""
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{entries[-1]['seq']}")
@@ -42,17 +43,43 @@ def _after_decision(request: Request, db, member: Member, lang: str, chronicle_i
         followed = log.followed_up(session, member, [e["seq"] for e in entries])
         revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
-    cards = list(reversed(table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"],
-                                          revealed=revealed)))
-    return fragment(request, "_after_decision.html", lang, cards=cards, p=_panel(db, member, lang, state),
-                    chronicle=state.chronicle, me=state.me, errors={})
+    cards = list(
+        reversed(
+            table.cards_for(
+                entries, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
+            )
+        )
+    )
+    return fragment(
+        request,
+        "_after_decision.html",
+        lang,
+        cards=cards,
+        p=_panel(db, member, lang, state),
+        chronicle=state.chronicle,
+        me=state.me,
+        errors={},
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant")
-def grant(request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang, form: Posted,
-          dice: Dice) -> Response:
+def grant(
+    request: Request,
+    chronicle_id: int,
+    ask_id: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
     """Grant an ask as asked, or (``changed``) with the edges of the form."""
-    alert_into(request, f"ask-{ask_id}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request,
+        f"ask-{ask_id}",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
+    )
     edges = None
     if authority.ticked(form.get("changed")):
         with db.read() as session:
@@ -64,22 +91,36 @@ def grant(request: Request, chronicle_id: int, ask_id: int, db: Db, member: Read
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/refuse")
-def refuse(request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang,
-           form: Posted) -> Response:
-    alert_into(request, f"ask-{ask_id}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def refuse(
+    request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        f"ask-{ask_id}",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
+    )
     reason = str(form.get("reason", "")).strip()
     result = tx.run(db, lambda s: grants.refuse(s, member, ask_id, reason=reason))
     return _after_decision(request, db, member, lang, chronicle_id, [result["entry"]])
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/withdraw")
-def withdraw(request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    alert_into(request, f"ask-{ask_id}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def withdraw(
+    request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang
+) -> Response:
+    alert_into(
+        request,
+        f"ask-{ask_id}",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
+    )
     result = tx.run(db, lambda s: grants.withdraw(s, member, ask_id))
     return _after_decision(request, db, member, lang, chronicle_id, [result["entry"]])
 
 
 # --- scenes and turns ---------------------------------------------------------------------------
+
 
 def _scene_answer(request: Request, db, member: Member, lang: str, chronicle_id: int) -> Response:
     if not is_htmx(request):
@@ -90,15 +131,21 @@ def _scene_answer(request: Request, db, member: Member, lang: str, chronicle_id:
 
 
 def _scene_change(request: Request, chronicle_id: int, db, member: Member, lang: str, work) -> Response:
-    alert_into(request, "scene", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, "scene", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     tx.run(db, work)
     return _scene_answer(request, db, member, lang, chronicle_id)
 
 
 @router.post("/chronicles/{chronicle_id}/scenes")
-def open_scene(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+def open_scene(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
     name = str(form.get("name", "")).strip()
-    return _scene_change(request, chronicle_id, db, member, lang, lambda s: scenes.open_scene(s, member, name=name))
+    return _scene_change(
+        request, chronicle_id, db, member, lang, lambda s: scenes.open_scene(s, member, name=name)
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns")
@@ -112,6 +159,7 @@ def close_scene(request: Request, chronicle_id: int, db: Db, member: Reader, lan
 
 
 # --- standing grants ------------------------------------------------------------------------------
+
 
 def standing_value(text: str) -> Any:
     """A standing grant's value as typed: a whole number, yes / no, or a word (a task, dice)."""
@@ -128,15 +176,28 @@ def standing_value(text: str) -> Any:
 
 
 @router.post("/chronicles/{chronicle_id}/standing")
-def set_standing(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "standing", lang,
-               lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form))
+def set_standing(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        "standing",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
+    )
     character = forms.int_field(form, "character")
     edges = {str(form.get("edge", "")): standing_value(str(form.get("value", "")))}
     scene = authority.ticked(form.get("scene"))
     try:
-        tx.run(db, lambda s: authority_cases.set_standing(s, member, edges=edges, character_id=character, scene=scene))
-    except RuleError as error:  # issue 34 point 4: a plain sentence, not the schema's "Input should be a valid integer"
+        tx.run(
+            db,
+            lambda s: authority_cases.set_standing(
+                s, member, edges=edges, character_id=character, scene=scene
+            ),
+        )
+    except (
+        RuleError
+    ) as error:  # issue 34 point 4: a plain sentence, not the schema's "Input should be a valid integer"
         if error.code != "wrong_type":
             raise
         edge, value = next(iter(edges.items()))
@@ -147,20 +208,29 @@ def set_standing(request: Request, chronicle_id: int, db: Db, member: Reader, la
 
 
 @router.post("/chronicles/{chronicle_id}/standing/{standing_id}/end")
-def end_standing(request: Request, chronicle_id: int, standing_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    alert_into(request, "standing", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def end_standing(
+    request: Request, chronicle_id: int, standing_id: int, db: Db, member: Reader, lang: Lang
+) -> Response:
+    alert_into(
+        request, "standing", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     tx.run(db, lambda s: authority_cases.end_standing(s, member, standing_id))
     return see_other(f"/chronicles/{chronicle_id}#standing")
 
 
 # --- multiple actions (A-4) -------------------------------------------------------------------------
 
+
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/actions")
-def declare_actions(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-                    form: Posted) -> Response:
-    alert_into(request, "actions", lang,
-               lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors))
+def declare_actions(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        "actions",
+        lang,
+        lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors),
+    )
     count = forms.int_field(form, "actions", 1, low=1, high=10)
     tx.run(db, lambda s: scenes.declare_actions(s, member, character_id, count))
     return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#roll-title")
-

@@ -9,8 +9,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook import play
-from rollbook.play import authority as edges_of
 from rollbook.i18n import N_, translate
+from rollbook.play import authority as edges_of
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.usecases import authority as authority_cases
@@ -32,9 +32,15 @@ def new_character(request: Request, db: Db, member: Reader, lang: Lang) -> Respo
 
 
 @router.post("/chronicles/{chronicle_id}/characters")
-def add_character(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "character", lang,
-               lambda errors: new_character_page(request, db, member, lang, errors=errors, values=form))
+def add_character(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        "character",
+        lang,
+        lambda errors: new_character_page(request, db, member, lang, errors=errors, values=form),
+    )
     with db.read() as session:
         system = chronicles.chronicle_info(session, member)["system"]
     blank = play.new_sheet(system, {"name": "—"})
@@ -56,8 +62,17 @@ def character_sheet(request: Request, character_id: int, db: Db, member: Reader,
     return sheet_page(request, db, member, lang, character_id, kind=kind, change=change)
 
 
-def _sheet_form(request: Request, db, member, lang: str, chronicle_id: int, character_id: int, choice: str,
-                template: str, anchor: str) -> Response:
+def _sheet_form(
+    request: Request,
+    db,
+    member,
+    lang: str,
+    chronicle_id: int,
+    character_id: int,
+    choice: str,
+    template: str,
+    anchor: str,
+) -> Response:
     """The roll or change form for the ``kind`` or ``change`` asked (``choice``): the fragment htmx
     swaps in when a tab is picked, or without htmx the sheet with that tab chosen."""
     state = table.load(db, member, lang, feed=False)
@@ -70,14 +85,21 @@ def _sheet_form(request: Request, db, member, lang: str, chronicle_id: int, char
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form", response_class=HTMLResponse)
-def roll_form(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+def roll_form(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang
+) -> Response:
     """The roll form for one kind of roll (htmx swaps it in when a tab is picked)."""
-    return _sheet_form(request, db, member, lang, chronicle_id, character_id, "kind", "_roll_form.html", "roll")
+    return _sheet_form(
+        request, db, member, lang, chronicle_id, character_id, "kind", "_roll_form.html", "roll"
+    )
 
 
-@router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form/redrawn", response_class=HTMLResponse)
-def roll_form_redrawn(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-                      values: Asked) -> Response:
+@router.get(
+    "/chronicles/{chronicle_id}/characters/{character_id}/roll-form/redrawn", response_class=HTMLResponse
+)
+def roll_form_redrawn(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked
+) -> Response:
     """Issue 34 point 1 (A-1): the open roll form redrawn when a standing grant starts or ends — what the
     player chose is kept, every edge starts from the new baseline (what now applies without asking)."""
     state = table.load(db, member, lang, feed=False)
@@ -92,10 +114,12 @@ def roll_form_redrawn(request: Request, chronicle_id: int, character_id: int, db
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/change-form", response_class=HTMLResponse)
-def change_form(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader,
-                lang: Lang) -> Response:
-    return _sheet_form(request, db, member, lang, chronicle_id, character_id, "change", "_change_form.html",
-                       "changes")
+def change_form(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang
+) -> Response:
+    return _sheet_form(
+        request, db, member, lang, chronicle_id, character_id, "change", "_change_form.html", "changes"
+    )
 
 
 def _odds_refusal(request: Request, lang: str):
@@ -104,9 +128,12 @@ def _odds_refusal(request: Request, lang: str):
             # a field not filled in yet is not an error: say what the odds wait for
             name = str((getattr(error, "params", None) or {}).get("field", "")).rsplit(".", 1)[-1]
             prompt = translate(N_("Fill in “{field}” to see the odds."), lang, field=labels.field(name, lang))
-            return fragment(request, "_odds.html", lang, odds=None, odds_error="", pool_text="", odds_prompt=prompt)
+            return fragment(
+                request, "_odds.html", lang, odds=None, odds_error="", pool_text="", odds_prompt=prompt
+            )
         _status, text = error_detail(error, lang, request)
         return fragment(request, "_odds.html", lang, odds=None, odds_error=text, pool_text="")
+
     return render
 
 
@@ -130,26 +157,65 @@ def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang
     badge = state.compulsions.get(character_id)  # seed 001: the odds under the compulsion in force
     compulsion = badge.in_force() if badge is not None else None
     if asking:  # the odds as asked (if the Storyteller grants it) and as things stand
-        view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=STORYTELLER,
-                                  lang=lang, table_rules=rules, compulsion=compulsion)
-        baseline_view, _ = preview(system, character.sheet or {}, plan["at_baseline"], mode=mode, role=member.role,
-                                   lang=lang, table_rules=rules, compulsion=compulsion)
+        view, pool_text = preview(
+            system,
+            character.sheet or {},
+            plan["action"],
+            mode=mode,
+            role=STORYTELLER,
+            lang=lang,
+            table_rules=rules,
+            compulsion=compulsion,
+        )
+        baseline_view, _ = preview(
+            system,
+            character.sheet or {},
+            plan["at_baseline"],
+            mode=mode,
+            role=member.role,
+            lang=lang,
+            table_rules=rules,
+            compulsion=compulsion,
+        )
     else:
-        view, pool_text = preview(system, character.sheet or {}, plan["action"], mode=mode, role=member.role,
-                                  lang=lang, table_rules=rules, compulsion=compulsion)
+        view, pool_text = preview(
+            system,
+            character.sheet or {},
+            plan["action"],
+            mode=mode,
+            role=member.role,
+            lang=lang,
+            table_rules=rules,
+            compulsion=compulsion,
+        )
         baseline_view = None
-    return fragment(request, "_odds.html", lang, odds=view, odds_error="", pool_text=pool_text,
-                    baseline_odds=baseline_view, asking=asking and member.role != STORYTELLER,
-                    asked_text=authority.edges_text(system, plan["asked"], lang), offers=offers,
-                    offer=str(values.get("offer", "")), gm=authority.storyteller_word(system, lang),
-                    button_label=authority.roll_button(system, lang, asking=asking, role=member.role))
+    return fragment(
+        request,
+        "_odds.html",
+        lang,
+        odds=view,
+        odds_error="",
+        pool_text=pool_text,
+        baseline_odds=baseline_view,
+        asking=asking and member.role != STORYTELLER,
+        asked_text=authority.edges_text(system, plan["asked"], lang),
+        offers=offers,
+        offer=str(values.get("offer", "")),
+        gm=authority.storyteller_word(system, lang),
+        button_label=authority.roll_button(system, lang, asking=asking, role=member.role),
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/sheet")
-def edit_sheet(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-               form: Posted) -> Response:
-    alert_into(request, "sheet", lang,
-               lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors, values=form))
+def edit_sheet(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        "sheet",
+        lang,
+        lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors, values=form),
+    )
     state = table.load(db, member, lang, feed=False)
     character = character_or_404(state, character_id)
     system = state.chronicle["system"]
@@ -180,10 +246,15 @@ def _base(form) -> dict | None:
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/remove")
-def remove_character(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-                     form: Posted) -> Response:
+def remove_character(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
     """The Storyteller removes a character from the table (logged; its rolls stay in the log)."""
-    alert_into(request, "remove", lang, lambda errors: sheet_page(request, db, member, lang, character_id,
-                                                                  errors=errors))
+    alert_into(
+        request,
+        "remove",
+        lang,
+        lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors),
+    )
     once(request, db, member, form, lambda s: characters.remove_character(s, member, character_id))
     return see_other(f"/chronicles/{chronicle_id}")

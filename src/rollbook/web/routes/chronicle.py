@@ -7,14 +7,14 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.i18n import N_, translate
 from rollbook.play.quick import is_quick_edge
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
-from rollbook.i18n import N_, translate
 from rollbook.server.usecases import chronicles
-from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.server.usecases import members as member_cases
+from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.web import authority, contests, forms, keychain, labels, presence, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
@@ -24,17 +24,29 @@ from rollbook.web.respond import INVITATION_COOKIE, fragment, is_htmx, page, see
 router = page_router()
 
 
-def chronicle_page(request: Request, db, member: Member, lang: str, *, errors=None, values=None,
-                   status: int = 200) -> HTMLResponse:
+def chronicle_page(
+    request: Request, db, member: Member, lang: str, *, errors=None, values=None, status: int = 200
+) -> HTMLResponse:
     state = table.load(db, member, lang)
-    return page(request, "chronicle.html", lang, status=status, t=state, me=state.me, errors=errors or {},
-                people=presence.people(db, member, state),  # issue 34 point 8: who is online
-                values=values or {}, invitation=shown_invitation(request, db, member), new_key=keychain.new_key(request),
-                base_url=str(request.base_url).rstrip("/"), quick=quick_form(db, member, lang, state.chronicle),
-                system_name=labels.system_name(state.chronicle["system"], lang),
-                p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
-                fs=table.fair_state(db, member),
-                cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang))
+    return page(
+        request,
+        "chronicle.html",
+        lang,
+        status=status,
+        t=state,
+        me=state.me,
+        errors=errors or {},
+        people=presence.people(db, member, state),  # issue 34 point 8: who is online
+        values=values or {},
+        invitation=shown_invitation(request, db, member),
+        new_key=keychain.new_key(request),
+        base_url=str(request.base_url).rstrip("/"),
+        quick=quick_form(db, member, lang, state.chronicle),
+        system_name=labels.system_name(state.chronicle["system"], lang),
+        p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+        fs=table.fair_state(db, member),
+        cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
+    )
 
 
 def shown_invitation(request: Request, db, member: Member) -> str | None:
@@ -53,10 +65,15 @@ def chronicle(request: Request, chronicle_id: int, db: Db, member: Reader, lang:
 
 
 @router.post("/chronicles/{chronicle_id}/settings")
-def chronicle_settings(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang,
-                       form: Posted) -> Response:
-    alert_into(request, "settings", lang,
-               lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form))
+def chronicle_settings(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        "settings",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
+    )
     changes: dict[str, Any] = {"difficulty": forms.int_field(form, "difficulty")}
     if form.get("mode"):
         changes["mode"] = str(form["mode"])
@@ -71,8 +88,9 @@ def chronicle_settings(request: Request, chronicle_id: int, db: Db, member: Read
 @router.post("/chronicles/{chronicle_id}/invitation")
 def new_invitation(request: Request, chronicle_id: int, db: Db, member: Reader) -> Response:
     created = tx.run(db, lambda s: chronicles.new_invitation(s, member))
-    return with_invitation(request, see_other(f"/chronicles/{chronicle_id}#invitation"), created["invitation"],
-                           chronicle_id)
+    return with_invitation(
+        request, see_other(f"/chronicles/{chronicle_id}#invitation"), created["invitation"], chronicle_id
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/key-saved")
@@ -84,6 +102,7 @@ def key_saved(chronicle_id: int, member: Reader) -> Response:
 @router.post("/chronicles/{chronicle_id}/key")
 def new_key(request: Request, chronicle_id: int, db: Db, member: Reader) -> Response:
     """A new access key (every older key and session is revoked, this browser's session renewed)."""
+
     def work(s):
         key = member_cases.rotate_key(s, member)["token"]
         return {"key": key, "session": keychain.session_for(s, key)[1]}
@@ -95,21 +114,43 @@ def new_key(request: Request, chronicle_id: int, db: Db, member: Reader) -> Resp
 
 
 @router.post("/chronicles/{chronicle_id}/members/{member_id}/remove")
-def remove_member(request: Request, chronicle_id: int, member_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+def remove_member(
+    request: Request, chronicle_id: int, member_id: int, db: Db, member: Reader, lang: Lang
+) -> Response:
     """The Storyteller removes a member: their keys and sessions revoked, logged; the invitation
     replaced, the new one shown on this page (issue 31 point 4)."""
-    alert_into(request, "people", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, "people", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     removed = tx.run(db, lambda s: member_cases.remove_member(s, member, member_id))
-    return with_invitation(request, see_other(f"/chronicles/{chronicle_id}#invitation"), removed["invitation"],
-                           chronicle_id)
+    return with_invitation(
+        request, see_other(f"/chronicles/{chronicle_id}#invitation"), removed["invitation"], chronicle_id
+    )
 
 
 # --- quick rolls: dice without a sheet ---------------------------------------------------------------
 
-QUICK_LABELS = {"pool": N_("Dice"), "hunger": N_("Hunger"), "difficulty": N_("Difficulty"), "skill": N_("Skill"),
-                "bonus": N_("Bonus"), "malus": N_("Malus"), "level": N_("Level"), "action": N_("Declared action"),
-                "advantage": N_("Advantage"), "disadvantage": N_("Disadvantage")}
-QUICK_DEFAULTS = {"pool": 6, "hunger": 0, "difficulty": None, "skill": 50, "bonus": 0, "malus": 0, "level": 10}
+QUICK_LABELS = {
+    "pool": N_("Dice"),
+    "hunger": N_("Hunger"),
+    "difficulty": N_("Difficulty"),
+    "skill": N_("Skill"),
+    "bonus": N_("Bonus"),
+    "malus": N_("Malus"),
+    "level": N_("Level"),
+    "action": N_("Declared action"),
+    "advantage": N_("Advantage"),
+    "disadvantage": N_("Disadvantage"),
+}
+QUICK_DEFAULTS = {
+    "pool": 6,
+    "hunger": 0,
+    "difficulty": None,
+    "skill": 50,
+    "bonus": 0,
+    "malus": 0,
+    "level": 10,
+}
 
 
 def quick_form(db, member: Member, lang: str, chronicle: dict) -> dict:
@@ -121,21 +162,29 @@ def quick_form(db, member: Member, lang: str, chronicle: dict) -> dict:
     for name in rolls_cases.QUICK_FIELDS.get(system, ()):
         if member.role != STORYTELLER and is_quick_edge(system, name):
             continue  # A-1: the Storyteller's (the standing values apply to a player's quick roll)
-        widget = "checkbox" if name in ("advantage", "disadvantage") else "text" if name == "action" else "number"
+        widget = (
+            "checkbox" if name in ("advantage", "disadvantage") else "text" if name == "action" else "number"
+        )
         default = QUICK_DEFAULTS.get(name)
         if system == "v20" and name == "difficulty":
             default = chronicle.get("difficulty") or 6
-        fields.append({"name": name, "label": translate(QUICK_LABELS[name], lang), "widget": widget,
-                       "value": default})
+        fields.append(
+            {"name": name, "label": translate(QUICK_LABELS[name], lang), "widget": widget, "value": default}
+        )
     return {"fields": fields, "allowed": allowed, "usable": allowed or member.role == STORYTELLER}
 
 
 @router.post("/chronicles/{chronicle_id}/quick")
-def quick_roll(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted,
-               dice: Dice) -> Response:
+def quick_roll(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice
+) -> Response:
     """A quick roll (no sheet), through the one roll path's ``quick_roll``."""
-    alert_into(request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors,
-                                                                     values=form))
+    alert_into(
+        request,
+        "quick",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
+    )
     system = str(table.load(db, member, lang, feed=False).chronicle["system"])
     values: dict[str, Any] = {}
     for name in rolls_cases.QUICK_FIELDS.get(system, ()):
@@ -149,20 +198,36 @@ def quick_roll(request: Request, chronicle_id: int, db: Db, member: Reader, lang
             if number is not None:
                 values[name] = number
     hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
-    result = once(request, db, member, form, lambda s: rolls_cases.quick_roll(s, member, values, hidden=hidden,
-                                                                               source=dice))
+    result = once(
+        request,
+        db,
+        member,
+        form,
+        lambda s: rolls_cases.quick_roll(s, member, values, hidden=hidden, source=dice),
+    )
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
     state = table.load(db, member, lang, feed=False)
-    card = table.cards_for([result["entry"]], table.viewer_of(member, state.chronicle, lang), state.characters, {},
-                           state.chronicle["system"])[0]
-    return fragment(request, "_after_quick.html", lang, card=card, chronicle=state.chronicle, me=state.me, errors={})
+    card = table.cards_for(
+        [result["entry"]],
+        table.viewer_of(member, state.chronicle, lang),
+        state.characters,
+        {},
+        state.chronicle["system"],
+    )[0]
+    return fragment(
+        request, "_after_quick.html", lang, card=card, chronicle=state.chronicle, me=state.me, errors={}
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/quick-setting")
-def quick_setting(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+def quick_setting(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
     """The Storyteller allows or forbids the players' quick rolls."""
-    alert_into(request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     allowed = str(form.get("allowed", "")).lower() in ("on", "true", "1")
     tx.run(db, lambda s: rolls_cases.set_quick_rolls(s, member, allowed))
     return see_other(f"/chronicles/{chronicle_id}#quick-title")

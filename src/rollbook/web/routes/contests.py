@@ -56,47 +56,90 @@ def _ticked(form: Any, name: str) -> list[str]:
 
 
 @router.post("/chronicles/{chronicle_id}/table-rules")
-def set_table_rules(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "table-rules", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def set_table_rules(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request, "table-rules", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     rules = _ticked(form, "table_rules")
     once(request, db, member, form, lambda s: chronicles.update_chronicle(s, member, table_rules=rules))
     return see_other(f"/chronicles/{chronicle_id}#contests")
 
 
 @router.post("/chronicles/{chronicle_id}/contests")
-def declare_contest(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def declare_contest(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     system = _system(db, member)
-    sides = {side: {"character": _number(form, f"{side}_character"), "action": _action(system, form, f"{side}_")}
-             for side in ("attacker", "defender")}
+    sides = {
+        side: {"character": _number(form, f"{side}_character"), "action": _action(system, form, f"{side}_")}
+        for side in ("attacker", "defender")
+    }
     result = once(request, db, member, form, lambda s: contests.declare_contest(s, member, **sides))
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['contest']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/contests/{seq}/roll")
-def roll_side(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
-              dice: Dice) -> Response:
-    alert_into(request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def roll_side(
+    request: Request,
+    chronicle_id: int,
+    seq: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
+    alert_into(
+        request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     side = str(form.get("side", ""))
-    result = once(request, db, member, form, lambda s: contests.roll_contest_side(s, member, seq, side, source=dice))
+    result = once(
+        request, db, member, form, lambda s: contests.roll_contest_side(s, member, seq, side, source=dice)
+    )
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/extended")
-def declare_extended(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def declare_extended(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     system = _system(db, member)
     character, target = _number(form, "character"), _number(form, "target")
     max_rolls = _number(form, "max_rolls", optional=True)
     action = _action(system, form)
-    result = once(request, db, member, form, lambda s: contests.declare_extended(
-        s, member, character_id=character, action=action, target=target, max_rolls=max_rolls))
+    result = once(
+        request,
+        db,
+        member,
+        form,
+        lambda s: contests.declare_extended(
+            s, member, character_id=character, action=action, target=target, max_rolls=max_rolls
+        ),
+    )
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['extended']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/extended/{seq}/roll")
-def roll_extended(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
-                  dice: Dice) -> Response:
-    alert_into(request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+def roll_extended(
+    request: Request,
+    chronicle_id: int,
+    seq: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
+    alert_into(
+        request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     result = once(request, db, member, form, lambda s: contests.roll_extended(s, member, seq, source=dice))
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")

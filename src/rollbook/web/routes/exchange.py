@@ -36,17 +36,32 @@ def step_action(form: dict) -> dict:
 
 
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/follow")
-def follow(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
-           dice: Dice) -> Response:
+def follow(
+    request: Request,
+    chronicle_id: int,
+    seq: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
     action = step_action(form)
     form_id = f"follow-{seq}-{action['kind']}"
-    alert_into(request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     character_id = forms.int_field(form, "character")
     if character_id is None:
         raise ProblemError(422, "missing_field", field="character")
     ask = member.role != STORYTELLER  # A-1: a player's step that asks an edge goes to the Storyteller
-    result = once(request, db, member, form,  # a retried submission rolls once (rollbook.web.once)
-                  lambda s: rolls.roll(s, member, character_id, action, follows=seq, ask=ask, source=dice))
+    result = once(
+        request,
+        db,
+        member,
+        form,  # a retried submission rolls once (rollbook.web.once)
+        lambda s: rolls.roll(s, member, character_id, action, follows=seq, ask=ask, source=dice),
+    )
     root = exchange.root_of(result["entry"]) or result["entry"]["seq"]
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{root}")
@@ -55,13 +70,19 @@ def follow(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/exchange-odds", response_class=HTMLResponse)
-def exchange_odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked) -> Response:
+def exchange_odds(
+    request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked
+) -> Response:
     """The odds of the whole exchange before the attack (issue 33), when the roll form names a target:
     htmx asks on every change of the form, as for the roll's own odds. The roll form's fields make the
     attack; ``exchange_weapon`` (V20: the weapon of the damage roll), ``exchange_location`` (Tiers: the
     body location hit) and ``exchange_dodge`` say the rest."""
-    on_refusal(request, lambda error: fragment(request, "_exchange_odds.html", lang, view=None,
-                                               message=error_detail(error, lang, request)[1]))
+    on_refusal(
+        request,
+        lambda error: fragment(
+            request, "_exchange_odds.html", lang, view=None, message=error_detail(error, lang, request)[1]
+        ),
+    )
     target = forms.int_field(values, "target")
     kind = str(values.get("kind", ""))
     with db.read() as session:
@@ -73,9 +94,17 @@ def exchange_odds(request: Request, character_id: int, db: Db, member: Reader, l
     location = str(values.get("exchange_location", "")).strip() or None
     dodge = forms.truthy(values.get("exchange_dodge", ""))
     with db.read() as session:
-        answer = odds_cases.exchange_odds(session, member, attacker=character_id, target=target, action=action,
-                                          weapon=weapon if system == "v20" else None, dodge=dodge,
-                                          location=location)
+        answer = odds_cases.exchange_odds(
+            session,
+            member,
+            attacker=character_id,
+            target=target,
+            action=action,
+            weapon=weapon if system == "v20" else None,
+            dodge=dodge,
+            location=location,
+        )
         name = next((c["name"] for c in characters.roster(session, member) if c["id"] == target), "")
-    return fragment(request, "_exchange_odds.html", lang, view=exchange.exchange_odds_view(answer, name, lang),
-                    message="")
+    return fragment(
+        request, "_exchange_odds.html", lang, view=exchange.exchange_odds_view(answer, name, lang), message=""
+    )

@@ -11,9 +11,9 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.server.usecases import log
 from rollbook.web import labels, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
-from rollbook.web.sheetview import identity, rating_groups, specialties
 from rollbook.web.respond import page
 from rollbook.web.sheetpage import character_or_404
+from rollbook.web.sheetview import identity, rating_groups, specialties
 
 router = page_router()
 
@@ -23,17 +23,33 @@ def export_log(db: Db, member: Reader, chronicle_id: int) -> Response:
     """The whole log as JSON Lines (for ``rollbook log verify`` and ``rollbook fair stats``)."""
     with db.read() as session:
         text = "".join(log.export_lines(session, member))
-    return Response(text.encode("utf-8"), media_type="application/jsonl",
-                    headers={"Content-Disposition": f'attachment; filename="chronicle-{chronicle_id}.jsonl"'})
+    return Response(
+        text.encode("utf-8"),
+        media_type="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="chronicle-{chronicle_id}.jsonl"'},
+    )
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/print", response_class=HTMLResponse)
-def print_sheet(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int) -> Response:
+def print_sheet(
+    request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int
+) -> Response:
     """A character's sheet on one printable page: identity, resources, traits, specialties, notes."""
     state = table.load(db, member, lang, feed=False)
     character = character_or_404(state, character_id)
     system = state.chronicle["system"]
     sheet = character.sheet or {}
-    return page(request, "sheet_print.html", lang, t=state, me=state.me, character=character, sheet=sheet,
-                system=system, system_name=labels.system_name(system, lang), identity=identity(sheet, lang),
-                groups=rating_groups(system, sheet, lang), specialties=specialties(sheet, lang))
+    return page(
+        request,
+        "sheet_print.html",
+        lang,
+        t=state,
+        me=state.me,
+        character=character,
+        sheet=sheet,
+        system=system,
+        system_name=labels.system_name(system, lang),
+        identity=identity(sheet, lang),
+        groups=rating_groups(system, sheet, lang),
+        specialties=specialties(sheet, lang),
+    )

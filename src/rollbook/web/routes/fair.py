@@ -17,9 +17,15 @@ router = page_router()
 
 
 @router.post("/chronicles/{chronicle_id}/client-seed")
-def set_client_seed(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "client-seed", lang,
-               lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form))
+def set_client_seed(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    alert_into(
+        request,
+        "client-seed",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
+    )
     value = str(form.get("client_seed", ""))
     tx.run(db, lambda s: fairness.set_client_seed(s, member, value))
     return see_other(f"/chronicles/{chronicle_id}#fair")
@@ -27,7 +33,11 @@ def set_client_seed(request: Request, chronicle_id: int, db: Db, member: Reader,
 
 @router.post("/chronicles/{chronicle_id}/fair/rotate")
 def rotate(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    alert_into(request, "rotate-seed", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
-    reveal_hidden = str(form.get("reveal_hidden", "")) == "1"  # F-7: the hidden rolls and their seed with them
+    alert_into(
+        request, "rotate-seed", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
+    reveal_hidden = (
+        str(form.get("reveal_hidden", "")) == "1"
+    )  # F-7: the hidden rolls and their seed with them
     tx.run(db, lambda s: fairness.rotate(s, member, reveal_hidden=reveal_hidden))
     return see_other(f"/chronicles/{chronicle_id}#fair")

@@ -10,8 +10,7 @@ from rollbook.server import auth, tx
 from rollbook.server.auth import COOKIE_NAME
 from rollbook.server.deps import database
 from rollbook.server.usecases import chronicles, solo
-from rollbook.web import forms, labels
-from rollbook.web import keychain
+from rollbook.web import forms, keychain, labels
 from rollbook.web.deps import Db, Posted, VisitorLang, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import INVITATION_COOKIE, LANG_COOKIE, page, see_other, with_invitation
@@ -21,18 +20,37 @@ router = page_router()
 SYSTEM_ORDER = ("v5", "v20", "tiers", "rollunder")
 
 
-def home_page(request: Request, lang: str, *, held=None, errors=None, values=None, status: int = 200,
-              invitation: str = "") -> HTMLResponse:
-    systems = sorted(chronicles.system_ids(),
-                     key=lambda s: SYSTEM_ORDER.index(s) if s in SYSTEM_ORDER else len(SYSTEM_ORDER))
+def home_page(
+    request: Request,
+    lang: str,
+    *,
+    held=None,
+    errors=None,
+    values=None,
+    status: int = 200,
+    invitation: str = "",
+) -> HTMLResponse:
+    systems = sorted(
+        chronicles.system_ids(),
+        key=lambda s: SYSTEM_ORDER.index(s) if s in SYSTEM_ORDER else len(SYSTEM_ORDER),
+    )
     held = held or []
     alone: set[int] = set()
     if held:  # a solo chronicle's link opens its solo table, at the passage reached (S-5)
         with database(request).read() as session:
             alone = solo.solo_chronicles(session, [member.chronicle_id for member, _ in held])
-    return page(request, "home.html", lang, status=status, held=held, alone=alone,
-                systems=[(s, labels.system_name(s, lang)) for s in systems], errors=errors or {},
-                values=values or {}, invitation_link=invitation)
+    return page(
+        request,
+        "home.html",
+        lang,
+        status=status,
+        held=held,
+        alone=alone,
+        systems=[(s, labels.system_name(s, lang)) for s in systems],
+        errors=errors or {},
+        values=values or {},
+        invitation_link=invitation,
+    )
 
 
 def _refusals_on_home(request: Request, form_id: str, lang: str, form: dict | None = None) -> None:
@@ -57,8 +75,13 @@ def join_link(request: Request, db: Db, lang: VisitorLang) -> Response:
 def invitation_link(request: Request, invitation: str, db: Db, lang: VisitorLang) -> Response:
     """An older invitation link (the code in the path, so in an access log's line): still answered so
     links sent before ``/join#CODE`` keep working; no page makes one any more."""
-    return home_page(request, lang, held=keychain.members(db, request), values={"invitation": invitation},
-                     invitation=invitation)
+    return home_page(
+        request,
+        lang,
+        held=keychain.members(db, request),
+        values={"invitation": invitation},
+        invitation=invitation,
+    )
 
 
 def _with_session(session, token: str) -> dict:
@@ -73,9 +96,14 @@ def create_chronicle(request: Request, db: Db, form: Posted, lang: VisitorLang) 
 
     def work(s):
         created = chronicles.create_chronicle(
-            s, name=str(form.get("name", "")).strip() or "—", system=str(form.get("system", "")),
-            mode=str(form.get("mode", "strict")), language=str(form.get("language", lang)),
-            storyteller=str(form.get("storyteller", "")).strip() or "Storyteller", difficulty=difficulty)
+            s,
+            name=str(form.get("name", "")).strip() or "—",
+            system=str(form.get("system", "")),
+            mode=str(form.get("mode", "strict")),
+            language=str(form.get("language", lang)),
+            storyteller=str(form.get("storyteller", "")).strip() or "Storyteller",
+            difficulty=difficulty,
+        )
         return {**created, **_with_session(s, created["token"])}
 
     created = tx.run(db, work)
@@ -109,8 +137,9 @@ def signin(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Respons
     _refusals_on_home(request, "signin", lang)
     token = str(form.get("token", "")).strip()
     opened = tx.run(db, lambda s: _with_session(s, token))
-    return keychain.add(request, see_other(f"/chronicles/{opened['chronicle_id']}"), opened["chronicle_id"],
-                        opened["session"])
+    return keychain.add(
+        request, see_other(f"/chronicles/{opened['chronicle_id']}"), opened["chronicle_id"], opened["session"]
+    )
 
 
 @router.post("/signout")

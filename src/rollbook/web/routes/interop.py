@@ -29,20 +29,43 @@ router = page_router()
 MAX_FILE = 1024 * 1024  # as the server's InputGuard: the whole request is at most 1 MiB
 
 
-def _import_page(request: Request, db, member, lang: str, *, result: dict | None = None,
-                 error: Exception | None = None, pasted: str = "", status: int = 200) -> HTMLResponse:
+def _import_page(
+    request: Request,
+    db,
+    member,
+    lang: str,
+    *,
+    result: dict | None = None,
+    error: Exception | None = None,
+    pasted: str = "",
+    status: int = 200,
+) -> HTMLResponse:
     state = table.load(db, member, lang, feed=False)
     problems, message = [], ""
     if error is not None:
         status, message = error_detail(error, lang)
         if isinstance(error, RuleError) and error.code == "import_refused":
-            problems = [render_interop.Line(p["source"], render_interop.problem(p, lang))
-                        for p in error.params.get("problems", [])]
+            problems = [
+                render_interop.Line(p["source"], render_interop.problem(p, lang))
+                for p in error.params.get("problems", [])
+            ]
     report = result["report"] if result else None
-    return page(request, "import.html", lang, status=status, t=state, me=state.me, result=result, problems=problems,
-                message=message, pasted=pasted, report_lines=render_interop.lines(report, lang) if report else None,
-                titles=render_interop.TITLES, format_names=render_interop.FORMAT_NAMES,
-                system_name=labels.system_name(state.chronicle["system"], lang))
+    return page(
+        request,
+        "import.html",
+        lang,
+        status=status,
+        t=state,
+        me=state.me,
+        result=result,
+        problems=problems,
+        message=message,
+        pasted=pasted,
+        report_lines=render_interop.lines(report, lang) if report else None,
+        titles=render_interop.TITLES,
+        format_names=render_interop.FORMAT_NAMES,
+        system_name=labels.system_name(state.chronicle["system"], lang),
+    )
 
 
 @router.get("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
@@ -85,12 +108,23 @@ def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Pos
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/export")
 def export_character(request: Request, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    on_refusal(request, lambda error: page(request, "error.html", lang, status=error_detail(error, lang)[0],
-                                           message=error_detail(error, lang)[1]))
+    on_refusal(
+        request,
+        lambda error: page(
+            request,
+            "error.html",
+            lang,
+            status=error_detail(error, lang)[0],
+            message=error_detail(error, lang)[1],
+        ),
+    )
     fmt = request.query_params.get("format", "")
     if fmt not in EXPORTS:
         raise RuleError("bad_choice", field="format", value=fmt, choices=list(EXPORTS))
     exported = tx.run(db, lambda s: interop.export_character(s, member, character_id, fmt))
     body = json.dumps(exported, ensure_ascii=False, indent=1)
-    return Response(body, media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="character-{character_id}-{fmt}.json"'})
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="character-{character_id}-{fmt}.json"'},
+    )

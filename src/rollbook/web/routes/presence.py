@@ -20,5 +20,15 @@ def people(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: i
     found = presence.people(db, member, state)
     if v and v == found.version:
         return Response(status_code=204)
-    return fragment(request, "_people.html", lang, t=state, chronicle=state.chronicle, me=state.me, errors={},
-                    online=found.online, people_version=found.version, people_poll=found.poll)
+    return fragment(
+        request,
+        "_people.html",
+        lang,
+        t=state,
+        chronicle=state.chronicle,
+        me=state.me,
+        errors={},
+        online=found.online,
+        people_version=found.version,
+        people_poll=found.poll,
+    )

@@ -14,10 +14,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
+from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, log, rolls
-from rollbook.server.access import STORYTELLER
 from rollbook.web import authority, exchange, forms, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
@@ -36,26 +36,57 @@ def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict
         followed = log.followed_up(session, member, seqs)
         revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
-    return table.cards_for(entries, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed)
+    return table.cards_for(
+        entries, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
+    )
 
 
-def _after_change(request: Request, db, member: Member, lang: str, chronicle_id: int, character_id: int,
-                  result: dict, form_id: str, change: str | None = None, kind: str | None = None) -> Response:
+def _after_change(
+    request: Request,
+    db,
+    member: Member,
+    lang: str,
+    chronicle_id: int,
+    character_id: int,
+    result: dict,
+    form_id: str,
+    change: str | None = None,
+    kind: str | None = None,
+) -> Response:
     """After a roll or an adjustment: the new card on top of the feed and the sheet's resources
     out of band (htmx), or back to the sheet (no JavaScript)."""
     if not is_htmx(request):
-        return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#entry-{result['entry']['seq']}")
+        return see_other(
+            f"/chronicles/{chronicle_id}/characters/{character_id}#entry-{result['entry']['seq']}"
+        )
     state = table.load(db, member, lang, feed=False)
     character = character_or_404(state, character_id)
     card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
     context = sheet_context(db, state, character, member, lang, change=change, kind=kind)
-    return fragment(request, "_after_change.html", lang, card=card, form_id=form_id, chronicle=state.chronicle,
-                    asked="ask" in result, **{k: v for k, v in context.items() if k not in ("errors",)}, errors={})
+    return fragment(
+        request,
+        "_after_change.html",
+        lang,
+        card=card,
+        form_id=form_id,
+        chronicle=state.chronicle,
+        asked="ask" in result,
+        **{k: v for k, v in context.items() if k not in ("errors",)},
+        errors={},
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
-def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted,
-         dice: Dice) -> Response:
+def roll(
+    request: Request,
+    chronicle_id: int,
+    character_id: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
     kind, action = posted_form(request, db, member, lang, character_id, form, "roll")
     action = authority.with_offer(db, member, character_id, action, form.get("offer"))  # A-4
     hidden = hidden_asked(form)
@@ -63,15 +94,22 @@ def roll(request: Request, chronicle_id: int, character_id: int, db: Db, member:
     # form's button says so); the Storyteller's own edges apply directly.
     ask = member.role != STORYTELLER
     target = forms.int_field(form, "target")  # an attack's target: the defender's button (V20-17, T-4)
-    result = once(request, db, member, form,
-                  lambda s: rolls.roll(s, member, character_id, action, hidden=hidden, ask=ask, source=dice,
-                                       target=target))
+    result = once(
+        request,
+        db,
+        member,
+        form,
+        lambda s: rolls.roll(
+            s, member, character_id, action, hidden=hidden, ask=ask, source=dice, target=target
+        ),
+    )
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll", kind=kind)
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments")
-def adjust(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-           form: Posted) -> Response:
+def adjust(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
     change, data = posted_form(request, db, member, lang, character_id, form, "change", "changes")
     result = once(request, db, member, form, lambda s: characters.adjust(s, member, character_id, data))
     return _after_change(request, db, member, lang, chronicle_id, character_id, result, "change", change)
@@ -93,29 +131,56 @@ def _dice_of(form: dict[str, Any]) -> list[int]:
 
 
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/reroll")
-def reroll(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang, form: Posted,
-           dice: Dice) -> Response:
+def reroll(
+    request: Request,
+    chronicle_id: int,
+    seq: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
     form_id = f"reroll-{seq}"
-    alert_into(request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     chosen = _dice_of(form)
-    result = tx.run(db, lambda s: rolls.reroll(s, member, seq, {"kind": "reroll", "dice": chosen}, source=dice))
+    result = tx.run(
+        db, lambda s: rolls.reroll(s, member, seq, {"kind": "reroll", "dice": chosen}, source=dice)
+    )
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
     state = table.load(db, member, lang, feed=False)
     with db.read() as session:
         earlier = log.log_entry(session, member, seq)
-    card, original = _cards(db, member, state, lang, [result["entry"], earlier], [seq, result["entry"]["seq"]])
+    card, original = _cards(
+        db, member, state, lang, [result["entry"], earlier], [seq, result["entry"]["seq"]]
+    )
     character = state.character(result["entry"]["character"]) if result["entry"].get("character") else None
-    return fragment(request, "_after_reroll.html", lang, card=card, original=original, form_id=form_id,
-                    chronicle=state.chronicle, me=state.me, character=character,
-                    sheet=(character.sheet if character else None) or {}, system=state.chronicle["system"])
+    return fragment(
+        request,
+        "_after_reroll.html",
+        lang,
+        card=card,
+        original=original,
+        form_id=form_id,
+        chronicle=state.chronicle,
+        me=state.me,
+        character=character,
+        sheet=(character.sheet if character else None) or {},
+        system=state.chronicle["system"],
+    )
 
 
 @router.get("/chronicles/{chronicle_id}/entries/{seq}/advice", response_class=HTMLResponse)
 def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
     """The odds engine's advice for a V5 Willpower reroll: the best dice, and the chance of the
     dice ticked so far."""
-    on_refusal(request, lambda error: fragment(request, "_alert.html", lang, message=error_detail(error, lang, request)[1]))
+    on_refusal(
+        request,
+        lambda error: fragment(request, "_alert.html", lang, message=error_detail(error, lang, request)[1]),
+    )
     goal = request.query_params.get("goal", "win")
     goal = goal if goal in GOALS else "win"
     chosen = _dice_of({"dice": request.query_params.getlist("dice")})
@@ -130,14 +195,24 @@ def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Re
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/reveal")
 def reveal(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
     form_id = f"reveal-{seq}"
-    alert_into(request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     result = tx.run(db, lambda s: log.reveal(s, member, seq))
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{seq}")
     state = table.load(db, member, lang, feed=False)
     card, revealed = _cards(db, member, state, lang, [result["entry"], result["revealed"]], [seq])
-    return fragment(request, "_after_reveal.html", lang, card=card, revealed=revealed, form_id=form_id,
-                    chronicle=state.chronicle, me=state.me)
+    return fragment(
+        request,
+        "_after_reveal.html",
+        lang,
+        card=card,
+        revealed=revealed,
+        form_id=form_id,
+        chronicle=state.chronicle,
+        me=state.me,
+    )
 
 
 @router.get("/chronicles/{chronicle_id}/entries/{seq}", response_class=HTMLResponse)
@@ -151,4 +226,3 @@ def entry_page(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -
         card = table.exchange_card(db, member, lang, seq)[1]
     card = card or _cards(db, member, state, lang, [entry], [seq])[0]
     return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
-

@@ -20,22 +20,42 @@ from rollbook.web.sheetpage import character_or_404, hidden_asked, posted_form
 router = page_router()
 
 
-def _panel(request: Request, db, member, lang: str, chronicle_id: int, character_id: int, *, saved_name: str = "",
-           message: str = "") -> HTMLResponse:
+def _panel(
+    request: Request,
+    db,
+    member,
+    lang: str,
+    chronicle_id: int,
+    character_id: int,
+    *,
+    saved_name: str = "",
+    message: str = "",
+) -> HTMLResponse:
     with db.read() as session:
         found = saved_rolls.list_saved(session, member, character_id)
-    return fragment(request, "_saved_rolls.html", lang, saved=found, cid=chronicle_id, character_id=character_id,
-                    saved_name=saved_name, message=message)
+    return fragment(
+        request,
+        "_saved_rolls.html",
+        lang,
+        saved=found,
+        cid=chronicle_id,
+        character_id=character_id,
+        saved_name=saved_name,
+        message=message,
+    )
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/saved", response_class=HTMLResponse)
-def saved_panel(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int) -> Response:
+def saved_panel(
+    request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int
+) -> Response:
     return _panel(request, db, member, lang, chronicle_id, character_id)
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/saved")
-def save(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, chronicle_id: int,
-         character_id: int) -> Response:
+def save(
+    request: Request, db: Db, member: Reader, lang: Lang, form: Posted, chronicle_id: int, character_id: int
+) -> Response:
     """Save the roll form as it stands under a name (the form's fields come with ``hx-include``)."""
     _, action = posted_form(request, db, member, lang, character_id, form, "save-roll")
     hidden = hidden_asked(form)
@@ -47,11 +67,18 @@ def save(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, chr
 
 
 @router.post("/chronicles/{chronicle_id}/saved/{saved_id}/roll")
-def repeat(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice, chronicle_id: int,
-           saved_id: int) -> Response:
+def repeat(
+    request: Request,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+    chronicle_id: int,
+    saved_id: int,
+) -> Response:
     """One tap: the saved roll rolled again (or asked again); its card on top of the feed."""
-    alert_into(request, f"saved-{saved_id}", lang,
-               lambda errors: see_other(f"/chronicles/{chronicle_id}"))
+    alert_into(request, f"saved-{saved_id}", lang, lambda errors: see_other(f"/chronicles/{chronicle_id}"))
     result = once(request, db, member, form, lambda s: saved_rolls.repeat(s, member, saved_id, source=dice))
     entry = result["entry"]  # the roll's, or the ask's (A-1: an edge in a saved roll is asked)
     if not is_htmx(request):
@@ -61,18 +88,35 @@ def repeat(request: Request, db: Db, member: Reader, lang: Lang, form: Posted, d
         followed = log.followed_up(session, member, [entry["seq"]])
         revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
-    card = table.cards_for([entry], viewer, state.characters, followed, state.chronicle["system"],
-                           revealed=revealed)[0]
+    card = table.cards_for(
+        [entry], viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
+    )[0]
     character = character_or_404(state, entry["character"]) if entry.get("character") else None
-    p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members) if "ask" in result else None
-    return fragment(request, "_after_saved.html", lang, card=card, saved_id=saved_id, chronicle=state.chronicle,
-                    me=state.me, character=character, sheet=character.sheet if character else None,
-                    system=state.chronicle["system"], p=p, errors={})
+    p = (
+        authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
+        if "ask" in result
+        else None
+    )
+    return fragment(
+        request,
+        "_after_saved.html",
+        lang,
+        card=card,
+        saved_id=saved_id,
+        chronicle=state.chronicle,
+        me=state.me,
+        character=character,
+        sheet=character.sheet if character else None,
+        system=state.chronicle["system"],
+        p=p,
+        errors={},
+    )
 
 
 @router.post("/chronicles/{chronicle_id}/saved/{saved_id}/delete")
-def delete(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, saved_id: int,
-           form: Posted) -> Response:
+def delete(
+    request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, saved_id: int, form: Posted
+) -> Response:
     alert_into(request, f"saved-{saved_id}", lang, lambda errors: see_other(f"/chronicles/{chronicle_id}"))
     character_id = forms.int_field(form, "character", 0, low=0, high=2**31 - 1)  # whose panel to draw again
     tx.run(db, lambda s: saved_rolls.delete_saved(s, member, saved_id))

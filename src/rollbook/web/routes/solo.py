@@ -28,14 +28,18 @@ from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, VisitorLang, page_
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
 from rollbook.web.present import Card
-from rollbook.web.sheetview import v20_health
 from rollbook.web.preview import percent
 from rollbook.web.respond import page, see_other
 from rollbook.web.routes.interop import posted_source  # the import form's reading: a file, else pasted JSON
+from rollbook.web.sheetview import v20_health
 
 router = page_router()
 
-RECEIPT_KINDS = ("roll", "reroll", "adjust")  # what the dice and the player's spends did; not the story's own entries
+RECEIPT_KINDS = (
+    "roll",
+    "reroll",
+    "adjust",
+)  # what the dice and the player's spends did; not the story's own entries
 HEALTHY = N_("Healthy")  # the track with no damage marked
 
 
@@ -105,9 +109,17 @@ def health_words(health: dict, lang: str) -> tuple[list[str], str, str]:
 def status_of(sheet: dict, name: str, lang: str) -> Status:
     marks, level, wound = health_words(sheet.get("health") or {}, lang)
     blood, willpower = sheet.get("blood") or {}, sheet.get("willpower") or {}
-    return Status(name=name, health_marks=marks, level=level, wound=wound, blood=blood.get("current") or 0,
-                  blood_max=blood.get("max") or 0, per_turn=blood.get("per_turn") or 0,
-                  willpower=willpower.get("current") or 0, willpower_max=willpower.get("permanent") or 0)
+    return Status(
+        name=name,
+        health_marks=marks,
+        level=level,
+        wound=wound,
+        blood=blood.get("current") or 0,
+        blood_max=blood.get("max") or 0,
+        per_turn=blood.get("per_turn") or 0,
+        willpower=willpower.get("current") or 0,
+        willpower_max=willpower.get("permanent") or 0,
+    )
 
 
 def paragraphs(words: str) -> list[str]:
@@ -115,12 +127,16 @@ def paragraphs(words: str) -> list[str]:
 
 
 def odds_words(odds: dict | None, lang: str) -> str:
-    """"Chance of success: 74.0 % (botch: 6.1 %)" from the state's exact odds (``rollbook.odds``)."""
+    """ "Chance of success: 74.0 % (botch: 6.1 %)" from the state's exact odds (``rollbook.odds``)."""
     floats = (odds or {}).get("floats") or {}
     if "success" not in floats:
         return ""
-    return solo_text.label("state.odds", lang, success=percent(floats["success"], lang),
-                           botch=percent(floats.get("botch", 0.0), lang))
+    return solo_text.label(
+        "state.odds",
+        lang,
+        success=percent(floats["success"], lang),
+        botch=percent(floats.get("botch", 0.0), lang),
+    )
 
 
 def option_label(option: dict, lang: str, foes: dict[str, str]) -> str:
@@ -131,8 +147,13 @@ def option_label(option: dict, lang: str, foes: dict[str, str]) -> str:
     if kind in ("check", "extended"):
         return solo_text.label("option.roll", lang, traits=traits, difficulty=option["difficulty"])
     if kind == "attack":  # the weapon is the ability's (Melee: the sheet's weapon); the receipt names it
-        return solo_text.label("option.attack", lang, target=foes.get(option["target"], option["target"]),
-                               traits=traits, difficulty=option["difficulty"])
+        return solo_text.label(
+            "option.attack",
+            lang,
+            target=foes.get(option["target"], option["target"]),
+            traits=traits,
+            difficulty=option["difficulty"],
+        )
     if kind == "heal":
         return solo_text.heal_label(option["amount"], option["damage_type"], lang)
     return str(option.get("label") or option["id"])
@@ -146,8 +167,13 @@ def success_words(odds: dict | None, lang: str) -> str:
 
 def _twin(option: dict) -> tuple:
     """What an option and its Willpower twin share (everything but the id and the Willpower point)."""
-    return tuple(sorted((key, str(value)) for key, value in option.items()
-                        if key not in ("id", "willpower", "label", "odds")))
+    return tuple(
+        sorted(
+            (key, str(value))
+            for key, value in option.items()
+            if key not in ("id", "willpower", "label", "odds")
+        )
+    )
 
 
 def options_of(choices: list[dict], lang: str, foes: dict[str, str]) -> list[Option]:
@@ -159,9 +185,15 @@ def options_of(choices: list[dict], lang: str, foes: dict[str, str]) -> list[Opt
             continue
         twin = with_willpower.get(_twin(choice))
         value = choice["id"] if twin is None else f"{choice['id']}|{twin['id']}"
-        out.append(Option(value=value, kind=choice["kind"], label=option_label(choice, lang, foes),
-                          odds=odds_words(choice.get("odds"), lang),
-                          odds_willpower=success_words(twin.get("odds"), lang) if twin else ""))
+        out.append(
+            Option(
+                value=value,
+                kind=choice["kind"],
+                label=option_label(choice, lang, foes),
+                odds=odds_words(choice.get("odds"), lang),
+                odds_willpower=success_words(twin.get("odds"), lang) if twin else "",
+            )
+        )
     rolls = [o for o in out if o.kind in ("check", "extended", "attack")]
     if rolls or out:
         (rolls or out)[0].primary = True
@@ -184,7 +216,9 @@ def receipts(db, member: Member, lang: str, entries: list[dict]) -> tuple[dict, 
         followed = table.followed_up(session, member, [e["seq"] for e in shown])
         revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
-    cards = table.cards_for(shown, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed)
+    cards = table.cards_for(
+        shown, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
+    )
     return state.chronicle, list(reversed(cards))
 
 
@@ -192,10 +226,16 @@ def view_of(db, member: Member, lang: str, state: dict) -> SoloView:
     character = state["character"]
     passage = state["passage"]
     chronicle, cards = receipts(db, member, lang, state.get("recent") or [])
-    view = SoloView(chronicle_id=state["chronicle"], chronicle=chronicle, title=state["scenario"]["title"],
-                    passage_id=passage["id"], kind=passage.get("kind") or "", paragraphs=paragraphs(passage["text"]),
-                    status=status_of(character.get("sheet") or {}, character["name"], lang),
-                    cards=cards)
+    view = SoloView(
+        chronicle_id=state["chronicle"],
+        chronicle=chronicle,
+        title=state["scenario"]["title"],
+        passage_id=passage["id"],
+        kind=passage.get("kind") or "",
+        paragraphs=paragraphs(passage["text"]),
+        status=status_of(character.get("sheet") or {}, character["name"], lang),
+        cards=cards,
+    )
     foes = {npc["id"]: npc["name"] for npc in state.get("npcs") or ()}
     view.options = options_of(state.get("choices") or [], lang, foes)
     view.willpower = any(o.odds_willpower or "|" in o.value for o in view.options)
@@ -207,21 +247,34 @@ def view_of(db, member: Member, lang: str, state: dict) -> SoloView:
         view.fight = {"turn": state.get("turn") or 1, "foes": foes}
     progress = state.get("extended")
     if progress:
-        view.extended = {"total": progress.get("total", 0), "target": progress["target"],
-                         "roll": progress.get("rolls", 0), "max_rolls": progress["max_rolls"]}
+        view.extended = {
+            "total": progress.get("total", 0),
+            "target": progress["target"],
+            "roll": progress.get("rolls", 0),
+            "max_rolls": progress["max_rolls"],
+        }
     if state.get("ending"):
         view.ending = {"kind": state["ending"], "label": solo_text.label(f"ending.{state['ending']}", lang)}
     return view
 
 
-def table_page(request: Request, db, member: Member, lang: str, *, errors=None, status: int = 200) -> HTMLResponse:
+def table_page(
+    request: Request, db, member: Member, lang: str, *, errors=None, status: int = 200
+) -> HTMLResponse:
     with db.read() as session:
         state = solo.state(session, member, lang)
-    return page(request, "solo_table.html", lang, status=status, v=view_of(db, member, lang, state),
-                errors=errors or {})
+    return page(
+        request,
+        "solo_table.html",
+        lang,
+        status=status,
+        v=view_of(db, member, lang, state),
+        errors=errors or {},
+    )
 
 
 # --- the shelf: the scenarios, and the stories this browser has begun ------------------------------
+
 
 def in_progress(db, request: Request) -> list[tuple[Member, dict]]:
     """The solo chronicles among those this browser holds (``keychain``): a solo chronicle's log begins
@@ -245,21 +298,39 @@ def shelf(lang: str) -> list[Shelved]:
     out = []
     for found in solo.scenario_list(lang):
         sheet = found.get("pregenerated") or {}
-        words = translate("{clan}, generation {generation}", lang, clan=sheet.get("clan") or "—",
-                          generation=sheet.get("generation") or 13)
-        out.append(Shelved(id=found["id"], title=found["title"], summary=found.get("summary") or "",
-                           character=str(sheet.get("name") or ""), character_words=words))
+        words = translate(
+            "{clan}, generation {generation}",
+            lang,
+            clan=sheet.get("clan") or "—",
+            generation=sheet.get("generation") or 13,
+        )
+        out.append(
+            Shelved(
+                id=found["id"],
+                title=found["title"],
+                summary=found.get("summary") or "",
+                character=str(sheet.get("name") or ""),
+                character_words=words,
+            )
+        )
     return out
 
 
 def shelf_page(request: Request, db, lang: str, *, errors=None, status: int = 200) -> HTMLResponse:
-    return page(request, "solo_home.html", lang, status=status, shelf=shelf(lang), errors=errors or {},
-                going=in_progress(db, request))
+    return page(
+        request,
+        "solo_home.html",
+        lang,
+        status=status,
+        shelf=shelf(lang),
+        errors=errors or {},
+        going=in_progress(db, request),
+    )
 
 
 @router.get("/solo", response_class=HTMLResponse)
 def solo_home(request: Request, db: Db, lang: VisitorLang) -> Response:
-    """"Play alone": the scenarios that ship, and the stories this browser has begun."""
+    """ "Play alone": the scenarios that ship, and the stories this browser has begun."""
     return shelf_page(request, db, lang)
 
 
@@ -283,12 +354,20 @@ def start(request: Request, db: Db, form: Posted, lang: VisitorLang, dice: Dice)
     browser keeps its session (the keychain, as for any chronicle) and the key is shown once on the
     chronicle's page."""
     scenario = str(form.get("scenario", ""))
-    alert_into(request, f"start-{scenario}", lang, lambda errors: shelf_page(request, db, lang, errors=errors))
+    alert_into(
+        request, f"start-{scenario}", lang, lambda errors: shelf_page(request, db, lang, errors=errors)
+    )
     sheet = own_sheet(form)
 
     def work(session):
-        started = solo.start(session, scenario=scenario, language=lang, player=translate("Player", lang),
-                             sheet=sheet, source=dice)
+        started = solo.start(
+            session,
+            scenario=scenario,
+            language=lang,
+            player=translate("Player", lang),
+            sheet=sheet,
+            source=dice,
+        )
         member, opened = keychain.session_for(session, started["token"])
         return {"chronicle_id": member.chronicle_id, "key": started["token"], "session": opened}
 
@@ -301,6 +380,7 @@ def start(request: Request, db: Db, form: Posted, lang: VisitorLang, dice: Dice)
 
 # --- the table ---------------------------------------------------------------------------------
 
+
 @router.get("/solo/{chronicle_id}", response_class=HTMLResponse)
 def solo_table(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
     """The solo table at the passage reached (S-5: the state is replayed from the log)."""
@@ -308,7 +388,9 @@ def solo_table(request: Request, chronicle_id: int, db: Db, member: Reader, lang
 
 
 @router.post("/solo/{chronicle_id}/act")
-def act(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice) -> Response:
+def act(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice
+) -> Response:
     """The option pressed, performed by the engine in one transaction; then the table again (303)."""
     alert_into(request, "act", lang, lambda errors: table_page(request, db, member, lang, errors=errors))
     option = chosen(form)

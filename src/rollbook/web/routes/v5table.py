@@ -27,10 +27,16 @@ def _back(request: Request, db, member, lang: str, chronicle_id: int, character_
     """Where the answer goes: the sheet when pressed there, else the table; a refusal shows there."""
     on_sheet = str(form.get("back", "")) == "sheet"
     if on_sheet:
-        alert_into(request, "compulsion", lang,
-                   lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors))
+        alert_into(
+            request,
+            "compulsion",
+            lang,
+            lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors),
+        )
         return f"/chronicles/{chronicle_id}/characters/{character_id}#compulsion"
-    alert_into(request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     return f"/chronicles/{chronicle_id}"
 
 
@@ -45,33 +51,51 @@ def _roll(request: Request, form: Any) -> int | None:
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion/call")
-def call_compulsion(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-                    form: Posted) -> Response:
+def call_compulsion(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
     back = _back(request, db, member, lang, chronicle_id, character_id, form)
     chosen = str(form.get("compulsion") or "").strip() or None
     until = str(form.get("until") or "").strip() or None
     roll = _roll(request, form)
-    result = once(request, db, member, form, lambda s: compulsions.call(
-        s, member, character_id, compulsion=chosen, until=until, roll=roll))
+    result = once(
+        request,
+        db,
+        member,
+        form,
+        lambda s: compulsions.call(s, member, character_id, compulsion=chosen, until=until, roll=roll),
+    )
     return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion/end")
-def end_compulsion(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-                   form: Posted) -> Response:
+def end_compulsion(
+    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
     back = _back(request, db, member, lang, chronicle_id, character_id, form)
     result = once(request, db, member, form, lambda s: compulsions.end(s, member, character_id))
     return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/hunger-frenzy")
-def call_hunger_frenzy(request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang,
-                       form: Posted, dice: Dice) -> Response:
+def call_hunger_frenzy(
+    request: Request,
+    chronicle_id: int,
+    character_id: int,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    form: Posted,
+    dice: Dice,
+) -> Response:
     """V5-10: the Storyteller's one tap on a failed Rouse at Hunger 5: the hunger frenzy test it offered."""
-    alert_into(request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors))
+    alert_into(
+        request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
     roll = _roll(request, form)
     if roll is None:
         raise ProblemError(422, "missing_field", field="roll")
-    result = once(request, db, member, form, lambda s: frenzy.hunger_frenzy(s, member, character_id, roll,
-                                                                                 source=dice))
+    result = once(
+        request, db, member, form, lambda s: frenzy.hunger_frenzy(s, member, character_id, roll, source=dice)
+    )
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
