@@ -14,7 +14,7 @@ Pure: imports only the standard library and the rules core.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rollbook.rules.base import RuleError
@@ -37,7 +37,7 @@ def plain_value(value: Any) -> Any:
     return repr(value)
 
 
-def rule_error(errors: list[Mapping[str, Any]], what: str = "request") -> RuleError:
+def rule_error(errors: Sequence[Mapping[str, Any]], what: str = "request") -> RuleError:
     """The first problem Pydantic found, as a stable code with the field's dotted path."""
     if not errors:
         return RuleError("invalid_request", detail=what)

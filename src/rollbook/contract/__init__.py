@@ -8,7 +8,7 @@ and the receipt into plain JSON. Nothing here draws dice.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -30,7 +30,7 @@ def _adapter(system: str) -> ModuleType:
     return adapter
 
 
-def resolve_request(data: Any) -> dict:
+def resolve_request(data: Any) -> dict[str, Any]:
     """A parsed request object -> receipt dict; raises RuleError for every refusal."""
     if not isinstance(data, dict):
         raise RuleError("not_an_object")
@@ -53,7 +53,7 @@ def resolve_request(data: Any) -> dict:
     return receipt
 
 
-def resolve_text(text: str, lang: str = "en") -> tuple[dict, bool]:
+def resolve_text(text: str, lang: str = "en") -> tuple[dict[str, Any], bool]:
     """One line of text -> (output object, ok)."""
     try:
         data = json.loads(text)
@@ -72,14 +72,14 @@ def resolve_text(text: str, lang: str = "en") -> tuple[dict, bool]:
         return out, False
 
 
-def resolve_lines(lines: Iterable[str], lang: str = "en") -> Iterator[tuple[dict, bool]]:
+def resolve_lines(lines: Iterable[str], lang: str = "en") -> Iterator[tuple[dict[str, Any], bool]]:
     """Every non-blank line, in order; a bad line yields its error and the rest continue."""
     for text in lines:
         if text.strip():
             yield resolve_text(text, lang)
 
 
-def error_object(error: RuleError, lang: str) -> dict:
+def error_object(error: RuleError, lang: str) -> dict[str, Any]:
     return {
         "error": {
             "code": error.code,
@@ -89,7 +89,7 @@ def error_object(error: RuleError, lang: str) -> dict:
     }
 
 
-def _json_params(params: dict) -> dict:
+def _json_params(params: Mapping[str, Any]) -> dict[str, Any]:
     safe = {}
     for key, value in params.items():
         if key in ("code", "message"):

@@ -18,17 +18,19 @@ from rollbook.rules.base import RuleError
 KEYS = ("contest", "extended")
 
 
-def is_contest_line(data: dict) -> bool:
+def is_contest_line(data: dict[str, Any]) -> bool:
     return any(key in data for key in KEYS)
 
 
-def _object(value: Any, field: str) -> dict:
+def _object(value: Any, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RuleError("wrong_type", field=field, detail="an object")
     return value
 
 
-def _roll(system: str, value: Any, field: str, resolve_one: Callable[[Any], dict]) -> dict:
+def _roll(
+    system: str, value: Any, field: str, resolve_one: Callable[[Any], dict[str, Any]]
+) -> dict[str, Any]:
     line = _object(value, field)
     for key in ("system", *KEYS):
         if key in line:
@@ -36,7 +38,7 @@ def _roll(system: str, value: Any, field: str, resolve_one: Callable[[Any], dict
     return resolve_one({**line, "system": system})
 
 
-def resolve(data: dict, resolve_one: Callable[[Any], dict]) -> dict:
+def resolve(data: dict[str, Any], resolve_one: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
     """TR-3: ``{"kind": "contest", "attacker_roll", "defender_roll", "attacker", "defender", "winner",
     "margin", "tie"}``; TR-4: ``{"kind": "extended", "results": [receipts], "target", "total", "rolls",
     "rolls_left", "status", …}``."""

@@ -6,11 +6,11 @@ table's fields and recorded on the receipt.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from rollbook.contract.base import LineBase
 from rollbook.rules import rollunder
-from rollbook.rules.base import to_plain
+from rollbook.rules.base import to_plain_object
 
 
 class Line(LineBase):
@@ -33,5 +33,5 @@ def request_of(line: Line) -> rollunder.RollUnderRequest:
     return rollunder.RollUnderRequest(**line.request_fields("faces"))
 
 
-def resolve(line: Line) -> dict:
-    return to_plain(rollunder.resolve(request_of(line), tuple(line.faces)))
+def resolve(line: Line) -> dict[str, Any]:
+    return to_plain_object(rollunder.resolve(request_of(line), tuple(line.faces)))

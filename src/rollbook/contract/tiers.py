@@ -6,11 +6,11 @@ is a 1 another face is required, and faces after a face that is not a 1 are an e
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from rollbook.contract.base import LineBase
 from rollbook.rules import tiers
-from rollbook.rules.base import to_plain
+from rollbook.rules.base import to_plain_object
 
 
 class Line(LineBase):
@@ -29,5 +29,5 @@ def request_of(line: Line) -> tiers.TiersRequest:
     return tiers.TiersRequest(**line.request_fields("faces"))
 
 
-def resolve(line: Line) -> dict:
-    return to_plain(tiers.resolve(request_of(line), tuple(line.faces)))
+def resolve(line: Line) -> dict[str, Any]:
+    return to_plain_object(tiers.resolve(request_of(line), tuple(line.faces)))

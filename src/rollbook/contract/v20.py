@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from rollbook.contract.base import LineBase
 from rollbook.rules import v20
-from rollbook.rules.base import to_plain
+from rollbook.rules.base import to_plain_object
 
 
 class Line(LineBase):
@@ -32,5 +32,5 @@ def request_of(line: Line) -> v20.V20Request:
     return v20.V20Request(pool=pool, **line.request_fields("faces", "pool"))
 
 
-def resolve(line: Line) -> dict:
-    return to_plain(v20.resolve(request_of(line), tuple(line.faces)))
+def resolve(line: Line) -> dict[str, Any]:
+    return to_plain_object(v20.resolve(request_of(line), tuple(line.faces)))

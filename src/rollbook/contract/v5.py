@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from rollbook.contract.base import LineBase
 from rollbook.rules import v5
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import RuleError, to_plain_object
 
 
 class RerollLine(BaseModel):
@@ -50,11 +50,11 @@ def request_of(line: Line) -> v5.V5Request:
     )
 
 
-def resolve(line: Line) -> dict:
+def resolve(line: Line) -> dict[str, Any]:
     request = request_of(line)
     if line.kind == "rouse" and line.rerolls:
         raise RuleError("reroll_not_allowed", kind="rouse")
     receipt = v5.resolve(request, tuple(line.normal) + tuple(line.hunger))
     for entry in line.rerolls:  # V5-8, applied in order
         receipt = v5.reroll(request, receipt, tuple(entry.dice), tuple(entry.faces))
-    return to_plain(receipt)
+    return to_plain_object(receipt)

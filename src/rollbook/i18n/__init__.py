@@ -11,7 +11,7 @@ code the rules emit has its msgid in ``rollbook.i18n.messages``.
 from __future__ import annotations
 
 import gettext
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("en", "fr", "es")

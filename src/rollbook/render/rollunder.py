@@ -27,10 +27,10 @@ def _success_mark(ok: bool) -> str:
 def dice_views(receipt: dict) -> tuple[DieView, ...]:
     faces = receipt["faces"]
     if receipt["kind"] == "opposed":
-        views = []
+        views: list[DieView] = []
         ok = receipt["success"]
-        for index, (face, sides) in enumerate(zip(faces, receipt["sizes"])):
-            marks = [_success_mark(ok)]
+        for index, (face, sides) in enumerate(zip(faces, receipt["sizes"], strict=False)):
+            marks: list[str] = [_success_mark(ok)]
             if face == 1:
                 marks.append("one")
             if face == sides:
@@ -44,7 +44,7 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
     order = [kept_index] + [i for i in range(len(faces)) if i != kept_index]  # the kept die first
     for index in order:
         face = faces[index]
-        marks: list[str] = []
+        marks = []
         if face == 1:
             marks.append("one")
         if face == 20:
@@ -55,13 +55,13 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
                     face=face,
                     sides=20,
                     group="normal",
-                    marks=tuple([_success_mark(receipt["success"]), "kept", *marks]),
+                    marks=(_success_mark(receipt["success"]), "kept", *marks),
                     index=index,
                 )
             )
         else:
             views.append(
-                DieView(face=face, sides=20, group="dropped", marks=tuple(["dropped", *marks]), index=index)
+                DieView(face=face, sides=20, group="dropped", marks=("dropped", *marks), index=index)
             )
     return tuple(views)
 

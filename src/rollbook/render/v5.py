@@ -155,7 +155,8 @@ def view(receipt: dict, lang: str) -> ReceiptView:
                 "dice {dice}",
                 lang,
                 dice=numbered_dice(
-                    entry["dice"], [f"{old} → {new}" for old, new in zip(entry["old"], entry["new"])]
+                    entry["dice"],
+                    [f"{old} → {new}" for old, new in zip(entry["old"], entry["new"], strict=False)],
                 ),
             ),
         )

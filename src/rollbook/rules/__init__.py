@@ -11,15 +11,23 @@ Requests and receipts are small frozen dataclasses; receipts carry codes and num
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
+from typing import Any, Protocol
 
 from rollbook.rules.base import Faces, RuleError
+
+
+class RulesModule(Protocol):
+    """What a system module provides. Each module takes its own request type, hence ``Any``."""
+
+    def needed(self, request: Any, faces: Faces, /) -> tuple[int, ...]: ...
+
+    def resolve(self, request: Any, faces: Faces, /) -> object: ...
 
 
 @dataclass(frozen=True)
 class GameSystem:
     id: str
-    module: ModuleType
+    module: RulesModule
 
     def needed(self, request: object, faces: Faces) -> tuple[int, ...]:
         return self.module.needed(request, faces)
@@ -31,7 +39,7 @@ class GameSystem:
 _REGISTRY: dict[str, GameSystem] = {}
 
 
-def register(system_id: str, module: ModuleType) -> GameSystem:
+def register(system_id: str, module: RulesModule) -> GameSystem:
     system = GameSystem(system_id, module)
     _REGISTRY[system_id] = system
     return system

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 Faces = tuple[int, ...]
 
@@ -36,12 +38,20 @@ def check_faces(faces: Iterable[int], sides: int, *, field: str = "faces") -> Fa
     return checked
 
 
-def check_range(field: str, value: int, low: int | None, high: int | None) -> int:
+def check_range(field: str, value: object, low: int | None, high: int | None) -> int:
     """An integer field within [low, high] (either bound may be open)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError("not_an_integer", field=field, value=value)
     if (low is not None and value < low) or (high is not None and value > high):
         raise RuleError("out_of_range", field=field, value=value, low=low, high=high)
+    return value
+
+
+def present(value: T | None, field: str) -> T:
+    """A field the request's own checks already required, narrowed from ``None`` for the type
+    checker (the raise is unreachable for a request that was built)."""
+    if value is None:
+        raise RuleError("field_required", field=field)
     return value
 
 
@@ -64,6 +74,14 @@ def to_plain(value: Any) -> Any:
     return {name: to_plain(getattr(value, name)) for name in names}
 
 
+def to_plain_object(value: object) -> dict[str, Any]:
+    """A receipt (frozen dataclass or mapping) as a JSON object (``to_plain``'s values)."""
+    plain = to_plain(value)
+    if not isinstance(plain, dict):
+        raise TypeError(f"not a receipt: {type(value).__name__}")
+    return plain
+
+
 def _field_names(cls: type) -> tuple[str, ...] | None:
     """A dataclass's field names, the system id first (a receipt says what it is first); None for
     any other class."""
@@ -76,4 +94,13 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-__all__ = ["Faces", "RuleError", "check_faces", "check_range", "check_count", "to_plain"]
+__all__ = [
+    "Faces",
+    "RuleError",
+    "check_faces",
+    "check_range",
+    "check_count",
+    "present",
+    "to_plain",
+    "to_plain_object",
+]

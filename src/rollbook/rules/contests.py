@@ -26,7 +26,7 @@ def check_system(system: str) -> None:
         raise RuleError("contest_not_for_system", system=system, systems=list(SYSTEMS))
 
 
-def side(system: str, result: Mapping[str, Any]) -> dict:
+def side(system: str, result: Mapping[str, Any]) -> dict[str, Any]:
     """One side's part of a contest, read off its rules receipt: successes and what the dice said."""
     successes = result.get("successes")
     if isinstance(successes, bool) or not isinstance(successes, int):
@@ -40,7 +40,7 @@ def side(system: str, result: Mapping[str, Any]) -> dict:
     }
 
 
-def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict:
+def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict[str, Any]:
     """TR-3: ``{"attacker": side, "defender": side, "winner", "margin", "tie"}``."""
     check_system(system)
     a, d = side(system, attacker), side(system, defender)
@@ -80,7 +80,7 @@ class Extended:
             return None
         return 0 if self.status != "going" else self.max_rolls - self.rolls
 
-    def plain(self) -> dict:
+    def plain(self) -> dict[str, Any]:
         return {
             "target": self.target,
             "max_rolls": self.max_rolls,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypedDict
 
-from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range
+from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range, present
 
 SIDES = 20  # R-1
 CRITICAL_SUCCESS_FACE = 1  # R-2
@@ -167,8 +167,8 @@ class RollUnderRequest:
     def target(self) -> int:
         """R-1, R-4: the level this roll is checked against (the threshold for an opposed roll)."""
         if self.kind == "opposed":
-            return self.threshold  # type: ignore[return-value]
-        return self.level + self.bonus - self.malus  # type: ignore[operator]  # R-4: for this roll only
+            return present(self.threshold, "threshold")
+        return present(self.level, "level") + self.bonus - self.malus  # R-4: for this roll only
 
     @property
     def keep(self) -> Literal["single", "lower", "higher"]:
@@ -234,7 +234,7 @@ def dice_needed(request: RollUnderRequest) -> tuple[int, ...]:
     if not request.rolled:
         return ()  # R-8
     if request.kind == "opposed":
-        return parse_dice(request.dice).sizes  # R-7
+        return parse_dice(present(request.dice, "dice")).sizes  # R-7
     return (SIDES,) * (1 if request.keep == "single" else 2)  # R-1, R-3
 
 
@@ -271,22 +271,38 @@ def resolve(request: RollUnderRequest, faces: Faces) -> RollUnderReceipt:
     return _receipt(request, faces, outcome, kept=kept, dropped=tuple(dropped), total=None)
 
 
-def _resolve_opposed(request: RollUnderRequest, faces: Faces) -> OpposedReceipt:
+def _resolve_opposed(request: RollUnderRequest, faces: Faces) -> RollUnderReceipt:
     sizes = dice_needed(request)
     check_count("faces", faces, len(sizes))
-    for index, (face, sides) in enumerate(zip(faces, sizes)):  # each face within its own die (R-7)
+    for index, (face, sides) in enumerate(
+        zip(faces, sizes, strict=True)
+    ):  # each face within its own die (R-7)
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
             raise RuleError("face_out_of_range", field="faces", index=index, face=face, sides=sides)
-    total = sum(faces) + parse_dice(request.dice).modifier  # R-7: "2d6+2" adds 2 to the dice
+    total = sum(faces) + parse_dice(present(request.dice, "dice")).modifier  # R-7: "2d6+2" adds 2 to the dice
     if all(face == 1 for face in faces):
         outcome: Outcome = "critical_success"  # R-7 Reading: every die shows 1
-    elif all(face == sides for face, sides in zip(faces, sizes)):
+    elif all(face == sides for face, sides in zip(faces, sizes, strict=True)):
         outcome = "critical_failure"  # R-7 Reading: every die shows its highest face
-    elif total <= request.threshold:
+    elif total <= request.target:
         outcome = "success"  # R-7: total at or under the threshold
     else:
         outcome = "failure"
     return _receipt(request, faces, outcome, kept=None, dropped=(), total=total)
+
+
+class _ReceiptFields(TypedDict):
+    """What a check and an opposed roll both put on their receipt."""
+
+    action: str
+    task: Task
+    rolled: bool
+    target: int
+    faces: Faces
+    outcome: Outcome
+    success: bool
+    cards: tuple[str, ...]
+    time_spent: bool
 
 
 def _receipt(
@@ -299,7 +315,7 @@ def _receipt(
     total: int | None,
 ) -> RollUnderReceipt:
     success = outcome in ("critical_success", "success")
-    common = dict(
+    common = _ReceiptFields(
         action=request.action,
         task=request.task,
         rolled=request.rolled,
@@ -311,20 +327,21 @@ def _receipt(
         time_spent=request.task == "absurd",
     )  # R-8
     if request.kind == "opposed":
-        expression = parse_dice(request.dice)
+        expression = parse_dice(present(request.dice, "dice"))
         return OpposedReceipt(
             kind="opposed",
             dice=str(expression),
             sizes=expression.sizes,
-            threshold=request.threshold,
+            threshold=request.target,
             total=total,
             all_ones=bool(faces) and all(face == 1 for face in faces),
-            all_max=bool(faces) and all(face == sides for face, sides in zip(faces, expression.sizes)),
+            all_max=bool(faces)
+            and all(face == sides for face, sides in zip(faces, expression.sizes, strict=True)),
             **common,
         )
     return CheckReceipt(
         kind="check",
-        level=request.level,
+        level=present(request.level, "level"),
         bonus=request.bonus,
         malus=request.malus,
         advantage=request.advantage,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from rollbook.rules.base import Faces, RuleError, check_faces, check_range
+from rollbook.rules.base import Faces, RuleError, check_faces, check_range, present
 
 SIDES = 10  # T-1: every skill roll is 1d10
 CRITICAL_FACE = 1  # T-2
@@ -75,8 +75,8 @@ class TiersRequest:
     def effective(self) -> int:
         """T-1/T-7: skill + weapon bonus; T-5: for a soak, Endurance + armour."""
         if self.kind == "soak":
-            return self.endurance + self.armor  # type: ignore[operator]
-        return self.skill + self.bonus  # type: ignore[operator]
+            return present(self.endurance, "endurance") + present(self.armor, "armor")
+        return present(self.skill, "skill") + self.bonus
 
 
 def _require(kind: str, **values: object) -> None:
@@ -207,12 +207,12 @@ def resolve(request: TiersRequest, faces: Faces, *, critical_success: bool = Tru
     common = {field.name: getattr(chain, field.name) for field in fields(ChainFields)}
     if request.kind == "soak":
         soak_tier = chain.chained_tier  # T-5: soak_tier = value − 1d10, criticals as T-2
-        attack = request.attack_tier
+        attack = present(request.attack_tier, "attack_tier")
         damage = 0 if soak_tier > attack else attack - soak_tier  # T-5
         return SoakReceipt(
             kind="soak",
-            endurance=request.endurance,
-            armor=request.armor,
+            endurance=present(request.endurance, "endurance"),
+            armor=present(request.armor, "armor"),
             soak_value=chain.effective,
             soak_tier=soak_tier,
             attack_tier=attack,
@@ -223,14 +223,15 @@ def resolve(request: TiersRequest, faces: Faces, *, critical_success: bool = Tru
         )
     if request.kind == "dodge":
         tier = chain.chained_tier
-        dodged = tier > request.attack_tier  # T-4: strictly greater
+        attack = present(request.attack_tier, "attack_tier")
+        dodged = tier > attack  # T-4: strictly greater
         return DodgeReceipt(
             kind="dodge",
-            skill=request.skill,
+            skill=present(request.skill, "skill"),
             bonus=request.bonus,
             effective_skill=chain.effective,
             tier=tier,
-            attack_tier=request.attack_tier,
+            attack_tier=attack,
             dodged=dodged,
             success=dodged,
             outcome=_outcome(dodged),
@@ -241,7 +242,7 @@ def resolve(request: TiersRequest, faces: Faces, *, critical_success: bool = Tru
     success = tier >= 0  # T-1 (bullets ≥ 1 never change the sign)
     return SkillReceipt(
         kind="skill",
-        skill=request.skill,
+        skill=present(request.skill, "skill"),
         bonus=request.bonus,
         effective_skill=chain.effective,
         tier_before_bullets=chain.chained_tier,

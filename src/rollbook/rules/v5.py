@@ -7,6 +7,7 @@ follow-up on a receipt (``reroll``), recorded as history.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -252,7 +253,7 @@ def reroll(
     check_count("reroll.faces", new_faces, len(dice))
     normal = list(receipt.normal)
     old = tuple(normal[i] for i in dice)
-    for index, face in zip(dice, new_faces):
+    for index, face in zip(dice, new_faces, strict=True):
         normal[index] = face
     history = receipt.rerolls + (Reroll(dice=dice, old=old, new=new_faces),)
     return _receipt(request, receipt.original_normal, receipt.hunger, tuple(normal), history)
@@ -264,7 +265,7 @@ def reroll(
 # groups, so a picker that, say, took a 5 but left a 2 standing would make its odds silently wrong.
 
 
-def _normal_by_face(normal: Faces, keep) -> list[int]:
+def _normal_by_face(normal: Faces, keep: Callable[[int], bool]) -> list[int]:
     return sorted((i for i, face in enumerate(normal) if keep(face)), key=lambda i: (normal[i], i))
 
 
