@@ -19,7 +19,7 @@ from rollbook.dice import DiceSource
 from rollbook.discord import store
 from rollbook.discord.embeds import discord_language
 from rollbook.server import tx
-from rollbook.server.models import Member
+from rollbook.server.auth import MemberRow
 from rollbook.server.problems import ProblemError, detail
 
 # interaction types
@@ -153,7 +153,7 @@ def refusal(inv: Invocation, code: str, params: dict | None = None) -> Answer:
     return message(detail(code, inv.locale, params), ephemeral=True)
 
 
-def need_member(member: Member | None) -> Member:
+def need_member(member: MemberRow | None) -> MemberRow:
     if member is None:
         raise ProblemError(403, NOT_LINKED)
     return member
@@ -187,7 +187,7 @@ def shown_seqs(result: dict) -> list[int]:
     return seqs
 
 
-def linked(session: Session, inv: Invocation) -> Member | None:
+def linked(session: Session, inv: Invocation) -> MemberRow | None:
     """The member the user acts as here: this channel's link, else, in a thread, its channel's (a
     scene played in a thread is played at the channel's table)."""
     member = store.linked_member(session, inv.guild_id, inv.channel_id, inv.user_id)
@@ -199,7 +199,7 @@ def linked(session: Session, inv: Invocation) -> Member | None:
 def write(
     context: Context,
     inv: Invocation,
-    work: Callable[[Session, Member | None], dict],
+    work: Callable[[Session, MemberRow | None], dict],
     *,
     shown: Callable[[dict], list[int]] = shown_seqs,
 ) -> Written:
@@ -219,6 +219,6 @@ def write(
     return Written(body, replayed)
 
 
-def read(context: Context, inv: Invocation, work: Callable[[Session, Member | None], Any]) -> Any:
+def read(context: Context, inv: Invocation, work: Callable[[Session, MemberRow | None], Any]) -> Any:
     with context.db.read() as session:
         return work(session, linked(session, inv))

@@ -35,7 +35,7 @@ from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.server import auth
 from rollbook.server.access import find_chronicle
-from rollbook.server.models import Member
+from rollbook.server.models import Caller, Member
 from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
 from rollbook.server.views import chronicle_view, member_view
@@ -139,7 +139,7 @@ def _chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
 # --- rolls ---------------------------------------------------------------------------------------
 
 
-def pick_character(session, member: Member, given) -> dict:
+def pick_character(session, member: Caller, given) -> dict:
     """The character a command acts for: the one named (an id), else the member's only one."""
     mine = characters.list_characters(session, member)
     if given not in (None, ""):
@@ -157,7 +157,7 @@ def pick_character(session, member: Member, given) -> dict:
     return owned[0]
 
 
-def _target(session, member: Member, given) -> int | None:
+def _target(session, member: Caller, given) -> int | None:
     """An attack's target: a character of the table, named by id (autocomplete) or by name."""
     if given in (None, ""):
         return None

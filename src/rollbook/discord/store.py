@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth, seal
 from rollbook.server.access import require_storyteller
-from rollbook.server.models import DiscordAnswered, DiscordChannel, DiscordLink, Member
+from rollbook.server.models import Caller, DiscordAnswered, DiscordChannel, DiscordLink, Member
 from rollbook.server.store import log_head
 from rollbook.server.tx import now
 from rollbook.server.usecases import members as member_cases
@@ -65,7 +65,7 @@ def _link_row(session: Session, guild_id: str, channel_id: str, user_id: str) ->
     ).first()
 
 
-def link(session: Session, guild_id: str, channel_id: str, user_id: str, member: Member) -> None:
+def link(session: Session, guild_id: str, channel_id: str, user_id: str, member: Caller) -> None:
     """Make ``user_id`` act as ``member`` in this channel (an earlier link there is closed first)."""
     unlink(session, guild_id, channel_id, user_id)
     token = member_cases.open_session(session, member, ttl=None)["token"]
@@ -94,7 +94,7 @@ def _token(row: DiscordLink, chronicle_id: int) -> str | None:
         return None
 
 
-def linked_member(session: Session, guild_id: str, channel_id: str, user_id: str) -> Member | None:
+def linked_member(session: Session, guild_id: str, channel_id: str, user_id: str) -> auth.MemberRow | None:
     """The member this Discord user acts as here, checked now (``auth.authenticate``); None when
     unlinked, or when the member was removed or their session revoked."""
     row = _link_row(session, guild_id, channel_id, user_id)
@@ -122,7 +122,7 @@ def unlink(session: Session, guild_id: str, channel_id: str, user_id: str) -> bo
 # --- channels ------------------------------------------------------------------------------------
 
 
-def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: Member) -> Channel:
+def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: Caller) -> Channel:
     """The Storyteller binds the channel to their chronicle; posting starts after the log's head
     (no history is posted). Binding it again moves it (its webhook and answered marks are kept)."""
     require_storyteller(storyteller, "discord_bind")

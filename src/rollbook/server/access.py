@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
 
 STORYTELLER = "storyteller"
@@ -56,7 +56,7 @@ def lock_chronicle(session: Session, chronicle_id: int) -> Chronicle:
     return chronicle
 
 
-def lock_character(session: Session, member: Member, character_id: int) -> tuple[Chronicle, Character]:
+def lock_character(session: Session, member: Caller, character_id: int) -> tuple[Chronicle, Character]:
     """A character of the member's chronicle and that chronicle, both locked in one statement (the
     chronicle first: one lock order). A caller that locked the chronicle already (to read something
     before it knows the character) takes it again at no cost: the lock is its own."""
@@ -68,7 +68,7 @@ def lock_character(session: Session, member: Member, character_id: int) -> tuple
     return found.Chronicle, found.Character
 
 
-def find_chronicle(session: Session, member: Member, chronicle_id: int | None = None) -> Chronicle:
+def find_chronicle(session: Session, member: Caller, chronicle_id: int | None = None) -> Chronicle:
     """The member's chronicle (read, not locked); another chronicle's id is refused."""
     if chronicle_id is not None and chronicle_id != member.chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
@@ -78,7 +78,7 @@ def find_chronicle(session: Session, member: Member, chronicle_id: int | None = 
     return chronicle
 
 
-def find_character(session: Session, member: Member, character_id: int) -> Character:
+def find_character(session: Session, member: Caller, character_id: int) -> Character:
     """A character of the member's chronicle (read, not locked)."""
     character = session.scalars(
         select(Character).where(
@@ -101,7 +101,7 @@ def missing_character(session: Session, chronicle_id: int, character_id: int) ->
     return ProblemError(404, "character_not_found", character=character_id)
 
 
-def find_entry(session: Session, member: Member, seq: int) -> LogEntry:
+def find_entry(session: Session, member: Caller, seq: int) -> LogEntry:
     """A log entry of the member's chronicle (whether they may read it is ``views.entry_view``'s call)."""
     entry = session.scalars(
         select(LogEntry).where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.seq == seq)
@@ -122,16 +122,16 @@ def find_member(session: Session, chronicle_id: int, member_id: int) -> Member:
     return found
 
 
-def require_storyteller(member: Member, action: str) -> None:
+def require_storyteller(member: Caller, action: str) -> None:
     if member.role != STORYTELLER:
         raise ProblemError(403, "storyteller_only", action=action, role=member.role)
 
 
-def may_open(member: Member, character: Character) -> bool:
+def may_open(member: Caller, character: Character) -> bool:
     """V: a player opens (and acts for) only their own characters; the Storyteller any."""
     return member.role == STORYTELLER or character.owner_id == member.id
 
 
-def may_act_for(member: Member, character: Character) -> None:
+def may_act_for(member: Caller, character: Character) -> None:
     if not may_open(member, character):
         raise ProblemError(403, "not_your_character")

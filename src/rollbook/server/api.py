@@ -164,7 +164,7 @@ def _same_chronicle(member: MemberRow, chronicle_id: int) -> None:
 
 
 def _signed_read(
-    db: Database, auth: Caller, chronicle_id: int, read: Callable[[Session, MemberRow], dict]
+    db: Database, auth: Caller, chronicle_id: int, read: Callable[[Session, MemberRow], dict | list]
 ) -> JSONResponse:
     """A member's read of their own chronicle: the token checked and ``read(session, member)`` run in
     one read transaction (one pooled connection: on PostgreSQL one ping, not two), answered as it is:

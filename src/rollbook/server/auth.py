@@ -25,7 +25,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook import settings
-from rollbook.server.models import Member, MemberToken
+from rollbook.server.models import Caller, Member, MemberToken
 
 COOKIE_NAME = "rollbook_token"
 KEY = "key"
@@ -65,7 +65,7 @@ def token_from_headers(authorization: str | None, cookie: str | None = None) -> 
     return None
 
 
-def issue(session: Session, member: Member, kind: str, *, ttl: timedelta | None = None) -> dict:
+def issue(session: Session, member: Caller, kind: str, *, ttl: timedelta | None = None) -> dict:
     """A new token of ``kind`` for the member: ``{"token", "expires_at"}`` (the token shown once)."""
     token = new_token()
     moment = datetime.now(UTC)
@@ -89,7 +89,7 @@ def live_token(session: Session, token: str | None) -> MemberToken | None:
     if hashed is None:
         return None
     row = session.scalars(select(MemberToken).where(MemberToken.token_hash == hashed)).first()
-    if not _still_open(row, hashed) or row.revoked_at is not None:
+    if row is None or not _still_open(row, hashed) or row.revoked_at is not None:
         return None
     return row
 
@@ -150,7 +150,7 @@ def authenticate(session: Session, token: str | None) -> MemberRow | None:
     if hashed is None:
         return None
     row = session.execute(_MEMBER_OF_TOKEN, {"hashed": hashed}).first()
-    if not _still_open(row, hashed) or row.removed_at is not None:
+    if row is None or not _still_open(row, hashed) or row.removed_at is not None:
         return None
     return MemberRow(row.id, row.chronicle_id, row.name, row.role, row.created_at, row.removed_at)
 

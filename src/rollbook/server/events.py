@@ -13,7 +13,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.views import entry_view
 
 BATCH = 200  # entries read at a time
@@ -52,7 +52,7 @@ class Batch:
         self._views: dict[str, list[Entry]] = {}
         self.shared: dict[str, object] = {}  # what an adapter derives once for every feed (web.live)
 
-    def entries(self, member: Member) -> list[Entry]:
+    def entries(self, member: Caller) -> list[Entry]:
         made = self._views.get(member.role)
         if made is None:
             made = []
@@ -68,7 +68,7 @@ class Feed:
     """One open feed: its member, the digests of the tokens it was opened with, its queue (of
     ``Batch``, then maybe one ``End``)."""
 
-    member: Member
+    member: Caller
     hashes: tuple[str, ...]
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
     expires_at: str | None = None

@@ -58,7 +58,7 @@ from rollbook.server import auth
 from rollbook.server.catchup import Keeper
 from rollbook.server.events import BATCH, ERROR, Batch, Feed
 from rollbook.server.listen import Listener
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.presence import Presence
 from rollbook.server.usecases import feeds as feed_reads
 
@@ -225,7 +225,7 @@ class Hub:
 
     # --- feeds joining and leaving (in the loop) -----------------------------------------------
 
-    async def join(self, member: Member, tokens: Iterable[str | None]) -> Feed:
+    async def join(self, member: Caller, tokens: Iterable[str | None]) -> Feed:
         """A new feed of ``member``'s chronicle, its queue subscribed now; ``tokens``: the token(s)
         the request presented (the one that opened ``member`` among them)."""
         if self.failure is not None:

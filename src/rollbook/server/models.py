@@ -6,7 +6,7 @@ Timestamps are ISO 8601 UTC strings (``2025-01-31T20:15:03.123456Z``): the log h
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import JSON, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, text
 from sqlalchemy.dialects.postgresql import JSONB
@@ -51,6 +51,26 @@ class Member(Base):
     role: Mapped[str] = mapped_column(String(16))  # storyteller | player
     created_at: Mapped[str] = mapped_column(String(32))
     removed_at: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the Storyteller removed them
+
+
+class Caller(Protocol):
+    """The member a use case acts for or reads as: the attributes it reads (a ``Member``'s columns).
+    A signed request hands the use cases the frozen ``auth.MemberRow`` its token check read; solo
+    play, a backup's replay and the Discord bot hand them an ORM ``Member``. Read-only: a change to
+    a member is a use case's own UPDATE of its row, never of this object."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def chronicle_id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def role(self) -> str: ...  # storyteller | player
+    @property
+    def created_at(self) -> str: ...
+    @property
+    def removed_at(self) -> str | None: ...
 
 
 class MemberToken(Base):

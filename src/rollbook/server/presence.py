@@ -20,7 +20,7 @@ import secrets
 import socket
 
 from rollbook.server import tx
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import presence as presence_cases
 
 logger = logging.getLogger("rollbook.server.presence")
@@ -41,7 +41,7 @@ class Presence:
         self._beat: asyncio.Task | None = None
         self.writes = 0  # transactions written (tests read it)
 
-    def arrive(self, member: Member) -> None:
+    def arrive(self, member: Caller) -> None:
         key = (member.chronicle_id, member.id)
         count = self.counts.get(key, 0)
         self.counts[key] = count + 1
@@ -50,7 +50,7 @@ class Presence:
         if self._beat is None or self._beat.done():
             self._beat = asyncio.get_running_loop().create_task(self._heartbeat())
 
-    def depart(self, member: Member) -> None:
+    def depart(self, member: Caller) -> None:
         key = (member.chronicle_id, member.id)
         count = self.counts.get(key, 0) - 1
         if count > 0:

@@ -15,14 +15,14 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.server.events import BATCH, End, Entry, dumps
 from rollbook.server.hub import Hub
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import log as log_cases
 
 RETRY_MS = 1000  # the browser's reconnection delay
 KEEP_ALIVE_SECONDS = 15
 
 
-def _entries_after(db, member: Member, after: int) -> list[dict]:
+def _entries_after(db, member: Caller, after: int) -> list[dict]:
     with db.read() as session:
         return log_cases.entries_after(session, member, after, BATCH)
 
@@ -30,7 +30,7 @@ def _entries_after(db, member: Member, after: int) -> list[dict]:
 def entry_feed(
     hub: Hub,
     db,
-    member: Member,
+    member: Caller,
     after: int,
     *,
     tokens: Iterable[str | None] = (),
@@ -48,7 +48,7 @@ def entry_feed(
     return _feed(hub, db, member, after, tuple(tokens), idle_timeout)
 
 
-async def _feed(hub: Hub, db, member: Member, after: int, tokens: tuple, idle_timeout: float | None):
+async def _feed(hub: Hub, db, member: Caller, after: int, tokens: tuple, idle_timeout: float | None):
     feed = await hub.join(member, tokens)
     hub.presence.arrive(member)  # issue 34: online while a feed is open
     last = after

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
-from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry
 from rollbook.server.tx import StaleSheet, now
 
 _CHARACTERS = Character.__table__
@@ -152,7 +152,7 @@ def append_entry(
     return entry
 
 
-def actor_of(member: Member, character: Character | None = None) -> dict:
+def actor_of(member: Caller, character: Character | None = None) -> dict:
     """Who acted, as the log records it."""
     return {
         "member": member.id,

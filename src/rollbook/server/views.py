@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import STORYTELLER, may_open
-from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry
 
 # Each view's keys, in order, and the row attribute each one reads.
 CHRONICLE_FIELDS = {
@@ -68,7 +68,7 @@ def chronicle_view(chronicle: Chronicle) -> dict:
     return _row(chronicle, CHRONICLE_FIELDS)
 
 
-def member_view(member: Member) -> dict:
+def member_view(member: Caller) -> dict:
     return _row(member, MEMBER_FIELDS)
 
 
@@ -76,7 +76,7 @@ def character_view(character: Character) -> dict:
     return _row(character, CHARACTER_FIELDS)
 
 
-def roster_view(character: Character, member: Member) -> dict:
+def roster_view(character: Character, member: Caller) -> dict:
     """A character as one line of the table: every member sees its name and owner; its sheet
     (``None`` otherwise) only the Storyteller and its owner (``may_open``)."""
     opens = may_open(member, character)
@@ -112,7 +112,7 @@ def private_reader(entry: LogEntry) -> int | None:
     return None
 
 
-def may_read(entry: LogEntry, member: Member, by: int | None) -> bool:
+def may_read(entry: LogEntry, member: Caller, by: int | None) -> bool:
     """Whether ``member`` reads this entry in full (``by``: the seq of the entry that revealed it)."""
     if entry.visibility != "hidden" or member.role == STORYTELLER or by is not None:
         return True
@@ -120,7 +120,7 @@ def may_read(entry: LogEntry, member: Member, by: int | None) -> bool:
     return reader is not None and reader == member.id
 
 
-def entry_view(entry: LogEntry, member: Member, revealed_by: dict[int, int] | None = None) -> dict:
+def entry_view(entry: LogEntry, member: Caller, revealed_by: dict[int, int] | None = None) -> dict:
     """An entry as this member may see it: a player sees a hidden entry redacted until revealed
     (unless they are its private reader, ``private_reader``)."""
     view = entry_export(entry)

@@ -32,7 +32,7 @@ from rollbook.server.access import (
     may_act_for,
     require_storyteller,
 )
-from rollbook.server.models import Ask, Character, Chronicle, Grant, Member, StandingGrant
+from rollbook.server.models import Ask, Caller, Character, Chronicle, Grant, StandingGrant
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
@@ -145,7 +145,7 @@ def plan_roll(
     session: Session,
     chronicle: Chronicle,
     character: Character,
-    member: Member,
+    member: Caller,
     action: dict,
     *,
     hidden: bool = False,
@@ -226,7 +226,7 @@ def make_ask(
     session: Session,
     chronicle: Chronicle,
     character: Character,
-    member: Member,
+    member: Caller,
     plan: Plan,
     *,
     follows: int | None = None,
@@ -290,7 +290,7 @@ def make_ask(
     }
 
 
-def find_ask(session: Session, member: Member, ask_id: int) -> tuple[Ask, Grant | None]:
+def find_ask(session: Session, member: Caller, ask_id: int) -> tuple[Ask, Grant | None]:
     """An ask of the member's chronicle with its decision; a player reaches only their own asks."""
     ask = session.scalars(
         select(Ask).where(Ask.id == ask_id, Ask.chronicle_id == member.chronicle_id)
@@ -301,7 +301,7 @@ def find_ask(session: Session, member: Member, ask_id: int) -> tuple[Ask, Grant 
     return ask, grant
 
 
-def _for_reader(view: dict, ask: Ask, grant: Grant | None, member: Member) -> dict:
+def _for_reader(view: dict, ask: Ask, grant: Grant | None, member: Caller) -> dict:
     """F-7: what the Storyteller granted for a hidden roll (another difficulty, …) is the hidden roll's
     secret: the player who asked reads that it was granted, not the edges."""
     hidden = bool((ask.asked or {}).get("hidden")) or bool(
@@ -312,12 +312,12 @@ def _for_reader(view: dict, ask: Ask, grant: Grant | None, member: Member) -> di
     return view
 
 
-def get_ask(session: Session, member: Member, ask_id: int) -> dict:
+def get_ask(session: Session, member: Caller, ask_id: int) -> dict:
     ask, grant = find_ask(session, member, ask_id)
     return _for_reader(ask_view(ask, grant, session.get(Character, ask.character_id)), ask, grant, member)
 
 
-def list_asks(session: Session, member: Member, *, status: str | None = None, limit: int = 100) -> list[dict]:
+def list_asks(session: Session, member: Caller, *, status: str | None = None, limit: int = 100) -> list[dict]:
     """The chronicle's asks, newest first (a player's own only); ``status="pending"``: the queue."""
     query = (
         select(Ask, Grant, Character)
@@ -353,7 +353,7 @@ def standing_view(grant: StandingGrant) -> dict:
     }
 
 
-def list_standing(session: Session, member: Member) -> list[dict]:
+def list_standing(session: Session, member: Caller) -> list[dict]:
     """The standing grants in force (every member sees them: they are said at the table)."""
     grants = list(active_standing(session, member.chronicle_id))
     # a removed character's grant keeps the character's name (issue 34 point 9): the roster no longer lists it
@@ -368,7 +368,7 @@ def list_standing(session: Session, member: Member) -> list[dict]:
 
 
 def set_standing(
-    session: Session, member: Member, *, edges: dict, character_id: int | None = None, scene: bool = False
+    session: Session, member: Caller, *, edges: dict, character_id: int | None = None, scene: bool = False
 ) -> dict:
     """A-1: the Storyteller grants edges ahead, for one character or every character (``None``),
     until ended or (``scene``) until the open scene closes. A log entry (A-2)."""
@@ -411,7 +411,7 @@ def set_standing(
     return {"standing": standing_view(grant), "entry": entry_view(entry, member)}
 
 
-def end_standing(session: Session, member: Member, standing_id: int) -> dict:
+def end_standing(session: Session, member: Caller, standing_id: int) -> dict:
     """The Storyteller ends a standing grant (a log entry, A-2)."""
     require_storyteller(member, "standing_end")
     chronicle = lock_chronicle(session, member.chronicle_id)
@@ -441,7 +441,7 @@ def end_standing(session: Session, member: Member, standing_id: int) -> dict:
 # --- multiple actions (A-4) ---------------------------------------------------------------------
 
 
-def multiple_action_offers(session: Session, member: Member, character_id: int, action: dict) -> dict:
+def multiple_action_offers(session: Session, member: Caller, character_id: int, action: dict) -> dict:
     """A-4, V20-13: for a character the Storyteller declared several actions for in the running
     turn, each action's raised difficulty and share of the split pool, from the roll at its baseline
     (no offers when fewer than two actions are declared, or for rolls the helper does not cover).
@@ -476,7 +476,7 @@ def multiple_action_offers(session: Session, member: Member, character_id: int, 
 
 
 def roll_plan(
-    session: Session, member: Member, character_id: int, action: dict, *, hidden: bool = False
+    session: Session, member: Caller, character_id: int, action: dict, *, hidden: bool = False
 ) -> dict:
     """What a roll request would do, changing nothing (the roll form's odds and its button): the
     edges it asks (empty: it is rolled at once), the action as asked, the action at the baseline
@@ -496,7 +496,7 @@ def roll_plan(
     }
 
 
-def baseline_of(session: Session, member: Member, character_id: int, kind: str) -> dict:
+def baseline_of(session: Session, member: Caller, character_id: int, kind: str) -> dict:
     """The baseline edges of a character's rolls of ``kind`` (the roll form starts from them)."""
     character = find_character(session, member, character_id)
     chronicle = find_chronicle(session, member)
@@ -505,7 +505,7 @@ def baseline_of(session: Session, member: Member, character_id: int, kind: str) 
     return baseline_for(session, chronicle, character, kind)[0]
 
 
-def table_state(session: Session, member: Member) -> dict:
+def table_state(session: Session, member: Caller) -> dict:
     """The authority's part of the table for the web page: the open scene, the asks waiting (the
     Storyteller's queue; a player's own), the standing grants in force."""
     chronicle = find_chronicle(session, member)
@@ -525,7 +525,7 @@ def table_state(session: Session, member: Member) -> dict:
     }
 
 
-def declared_for(session: Session, member: Member, character_id: int) -> int | None:
+def declared_for(session: Session, member: Caller, character_id: int) -> int | None:
     """A-4: the actions the Storyteller declared for the character in the running turn, if any."""
     character = find_character(session, member, character_id)
     return declared_actions(session, running_turn(session, member.chronicle_id), character.id)

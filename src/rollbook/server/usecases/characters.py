@@ -21,7 +21,7 @@ from rollbook.server.access import (
     require_storyteller,
 )
 from rollbook.server.chain import plain
-from rollbook.server.models import Character, Member
+from rollbook.server.models import Caller, Character
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.tx import now
@@ -39,7 +39,7 @@ from rollbook.server.usecases.chronicles import log_settings
 from rollbook.server.views import character_view, entry_view, roster_view
 
 
-def _held(session: Session, chronicle_id: int, owner: int | None, member: Member) -> tuple[int, bool]:
+def _held(session: Session, chronicle_id: int, owner: int | None, member: Caller) -> tuple[int, bool]:
     """The live characters a new one counts against, and whether they are the Storyteller's (theirs
     and the NPCs) rather than a player's own."""
     storytellers = owner is None or (member.role == STORYTELLER and owner == member.id)
@@ -60,7 +60,7 @@ def _held(session: Session, chronicle_id: int, owner: int | None, member: Member
 
 def add_character(
     session: Session,
-    member: Member,
+    member: Caller,
     *,
     name: str,
     sheet: dict,
@@ -109,7 +109,7 @@ def add_character(
     return character_view(character)
 
 
-def list_characters(session: Session, member: Member) -> list[dict]:
+def list_characters(session: Session, member: Caller) -> list[dict]:
     """The Storyteller sees every character; a player sees their own."""
     query = (
         select(Character)
@@ -121,7 +121,7 @@ def list_characters(session: Session, member: Member) -> list[dict]:
     return [character_view(row) for row in session.scalars(query)]
 
 
-def roster(session: Session, member: Member) -> list[dict]:
+def roster(session: Session, member: Caller) -> list[dict]:
     """Every character of the chronicle as the table shows it (``views.roster_view``): names for
     all, sheets only for those the member may open."""
     query = (
@@ -132,7 +132,7 @@ def roster(session: Session, member: Member) -> list[dict]:
     return [roster_view(row, member) for row in session.scalars(query)]
 
 
-def get_character(session: Session, member: Member, character_id: int) -> dict:
+def get_character(session: Session, member: Caller, character_id: int) -> dict:
     character = find_character(session, member, character_id)
     may_act_for(member, character)
     return character_view(character)
@@ -140,7 +140,7 @@ def get_character(session: Session, member: Member, character_id: int) -> dict:
 
 def edit_character(
     session: Session,
-    member: Member,
+    member: Caller,
     character_id: int,
     *,
     patch: dict | None = None,
@@ -236,7 +236,7 @@ def edit_character(
     return character_view(character)
 
 
-def remove_character(session: Session, storyteller: Member, character_id: int) -> dict:
+def remove_character(session: Session, storyteller: Caller, character_id: int) -> dict:
     """The Storyteller removes a character from the table (a double, a mistake, a dead NPC): a
     ``removal`` entry of the log (who, which, its last sheet), hidden from every player but its owner;
     it is no longer listed or found, and its rolls stay in the log."""
@@ -298,7 +298,7 @@ def _put(patch: dict, path: str, value) -> None:
     patch[parts[-1]] = value
 
 
-def adjust(session: Session, member: Member, character_id: int, change: dict) -> dict:
+def adjust(session: Session, member: Caller, character_id: int, change: dict) -> dict:
     """Resources and experience: the Storyteller restores, grants and awards; a player spends
     experience, reloads, … (the game logic decides what each role may do). Logged publicly."""
     reject_faces(change, "change")

@@ -16,7 +16,7 @@ from rollbook.rules.base import RuleError
 from rollbook.rules.table import check_table_rules
 from rollbook.server import auth
 from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle, require_storyteller
-from rollbook.server.models import Chronicle, Member
+from rollbook.server.models import Caller, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.tx import now
@@ -50,7 +50,7 @@ def settings_of(chronicle: Chronicle) -> dict:
 
 
 def log_settings(
-    session: Session, chronicle: Chronicle, storyteller: Member, changed: list[str], character: object = None
+    session: Session, chronicle: Chronicle, storyteller: Caller, changed: list[str], character: object = None
 ) -> None:
     """A-5: the Storyteller's ``settings`` entry — the chronicle's settings in force after the change
     (or, with ``character``, that character's standing difficulty) and what changed."""
@@ -161,7 +161,7 @@ def free_name(session: Session, chronicle_id: int, name: str) -> str:
     return f"{plain_name} ({n})"
 
 
-def new_invitation(session: Session, member: Member) -> dict:
+def new_invitation(session: Session, member: Caller) -> dict:
     """The Storyteller replaces the invitation code (the old one stops working)."""
     require_storyteller(member, "new_invitation")
     chronicle = lock_chronicle(session, member.chronicle_id)
@@ -171,11 +171,11 @@ def new_invitation(session: Session, member: Member) -> dict:
     return {"chronicle": chronicle_view(chronicle), "invitation": invitation}
 
 
-def whoami(session: Session, member: Member) -> dict:
+def whoami(session: Session, member: Caller) -> dict:
     return {"member": member_view(member), "chronicle": chronicle_view(find_chronicle(session, member))}
 
 
-def chronicle_info(session: Session, member: Member, chronicle_id: int | None = None) -> dict:
+def chronicle_info(session: Session, member: Caller, chronicle_id: int | None = None) -> dict:
     """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
     chronicle = find_chronicle(session, member, chronicle_id)
     view = chronicle_view(chronicle)
@@ -183,7 +183,7 @@ def chronicle_info(session: Session, member: Member, chronicle_id: int | None = 
     return view
 
 
-def chronicle_language(session: Session, member: Member) -> tuple[str, str]:
+def chronicle_language(session: Session, member: Caller) -> tuple[str, str]:
     """The language of the member's chronicle (the pages' default language) and its system (whose
     words the pages use: a Storyteller or a game master, issue 34 point 12): two columns."""
     language, system = session.execute(
@@ -194,7 +194,7 @@ def chronicle_language(session: Session, member: Member) -> tuple[str, str]:
 
 def update_chronicle(
     session: Session,
-    member: Member,
+    member: Caller,
     *,
     name: str = UNSET,
     mode: str = UNSET,
@@ -229,7 +229,7 @@ def update_chronicle(
     return chronicle_view(chronicle)
 
 
-def list_members(session: Session, member: Member) -> list[dict]:
+def list_members(session: Session, member: Caller) -> list[dict]:
     rows = session.scalars(
         select(Member)
         .where(Member.chronicle_id == member.chronicle_id, Member.removed_at.is_(None))

@@ -25,7 +25,7 @@ from rollbook.server.access import (
     lock_chronicle,
     require_storyteller,
 )
-from rollbook.server.models import LogEntry, Member
+from rollbook.server.models import Caller, LogEntry
 from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases.scenes import open_scene_of
@@ -91,7 +91,7 @@ def for_roll(session: Session, chronicle_id: int, system: str, character_id: int
     return None if found is None else {"compulsion": found["compulsion"], "called": found["called"]}
 
 
-def current(session: Session, member: Member, character_id: int) -> dict:
+def current(session: Session, member: Caller, character_id: int) -> dict:
     """The compulsion in force for a character, as every member of the table sees it (the calls are
     public entries), or None."""
     character = find_character(session, member, character_id)
@@ -100,7 +100,7 @@ def current(session: Session, member: Member, character_id: int) -> dict:
 
 def call(
     session: Session,
-    storyteller: Member,
+    storyteller: Caller,
     character_id: int,
     *,
     compulsion: str | None = None,
@@ -157,7 +157,7 @@ def call(
     return {"compulsion": {**receipt, "called": entry.seq}, "entry": entry_view(entry, storyteller)}
 
 
-def end(session: Session, storyteller: Member, character_id: int) -> dict:
+def end(session: Session, storyteller: Caller, character_id: int) -> dict:
     """The Storyteller ends the compulsion in force for a character (409 ``no_compulsion`` when none)."""
     require_storyteller(storyteller, "compulsion")
     chronicle, character = lock_character(session, storyteller, character_id)
@@ -177,7 +177,7 @@ def end(session: Session, storyteller: Member, character_id: int) -> dict:
     return {"ended": found, "entry": entry_view(entry, storyteller)}
 
 
-def end_on_feeding(session: Session, storyteller: Member, chronicle, character, effects: list) -> dict | None:
+def end_on_feeding(session: Session, storyteller: Caller, chronicle, character, effects: list) -> dict | None:
     """Book (V5 core p. 208): the Hunger compulsion ends when the vampire slakes at least one Hunger;
     called by the feeding change (``usecases.characters.adjust``) in its transaction: the
     ``compulsion_end`` entry says why (``"reason": "slaked"``), or None when nothing ended."""
@@ -210,7 +210,7 @@ def end_on_feeding(session: Session, storyteller: Member, chronicle, character, 
     return entry_view(entry, storyteller)
 
 
-def _beast_result(session: Session, member: Member, character_id: int, seq: int) -> None:
+def _beast_result(session: Session, member: Caller, character_id: int, seq: int) -> None:
     """The roll a compulsion follows: a messy critical or a bestial failure of this character."""
     entry = find_entry(session, member, seq)
     result = (entry.receipt or {}).get("result") if isinstance(entry.receipt, dict) else None

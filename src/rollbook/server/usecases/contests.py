@@ -39,7 +39,7 @@ from rollbook.server.access import (
     may_act_for,
     require_storyteller,
 )
-from rollbook.server.models import Chronicle, LogEntry, Member
+from rollbook.server.models import Caller, Chronicle, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
@@ -62,7 +62,7 @@ def _system(chronicle: Chronicle) -> str:
 
 
 def _declared_action(
-    session: Session, member: Member, chronicle: Chronicle, character_id: object, action: object
+    session: Session, member: Caller, chronicle: Chronicle, character_id: object, action: object
 ) -> tuple[object, dict]:
     """A character of the chronicle and a roll it can make (every refusal of the roll made now)."""
     if isinstance(character_id, bool) or not isinstance(character_id, int):
@@ -93,7 +93,7 @@ def _declared_action(
 # --- TR-3: contests ---------------------------------------------------------------------------------
 
 
-def declare_contest(session: Session, member: Member, *, attacker: dict, defender: dict) -> dict:
+def declare_contest(session: Session, member: Caller, *, attacker: dict, defender: dict) -> dict:
     """TR-3: the Storyteller declares a contest: ``{"character": id, "action": {...}}`` for each side."""
     require_storyteller(member, "contest")
     chronicle = lock_chronicle(session, member.chronicle_id)
@@ -133,7 +133,7 @@ def _parts(session: Session, chronicle_id: int, seq: int) -> list[LogEntry]:
     )
 
 
-def _declaration(session: Session, member: Member, seq: int, kind: str) -> LogEntry:
+def _declaration(session: Session, member: Caller, seq: int, kind: str) -> LogEntry:
     entry = find_entry(session, member, seq)
     if entry.kind != kind:
         raise ProblemError(404, f"{kind}_not_found", seq=seq)
@@ -161,12 +161,12 @@ def _contest_view(session: Session, declaration: LogEntry) -> dict:
     return view
 
 
-def get_contest(session: Session, member: Member, seq: int) -> dict:
+def get_contest(session: Session, member: Caller, seq: int) -> dict:
     return _contest_view(session, _declaration(session, member, seq, CONTEST))
 
 
 def roll_contest_side(
-    session: Session, member: Member, seq: int, side: str, *, source: DiceSource | None = None
+    session: Session, member: Caller, seq: int, side: str, *, source: DiceSource | None = None
 ) -> dict:
     """TR-3: one side rolls its part, as declared, by whoever may act for its character; the second
     side's roll brings the ``contest_result`` entry (both rolls, the winner, the margin)."""
@@ -236,7 +236,7 @@ def roll_contest_side(
 
 def declare_extended(
     session: Session,
-    member: Member,
+    member: Caller,
     *,
     character_id: int,
     action: dict,
@@ -292,11 +292,11 @@ def _extended_view(session: Session, declaration: LogEntry) -> dict:
     }
 
 
-def get_extended(session: Session, member: Member, seq: int) -> dict:
+def get_extended(session: Session, member: Caller, seq: int) -> dict:
     return _extended_view(session, _declaration(session, member, seq, EXTENDED))
 
 
-def roll_extended(session: Session, member: Member, seq: int, *, source: DiceSource | None = None) -> dict:
+def roll_extended(session: Session, member: Caller, seq: int, *, source: DiceSource | None = None) -> dict:
     """TR-4: the next roll of an extended action (refused once it is over)."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     declaration = _declaration(session, member, seq, EXTENDED)

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.server.access import STORYTELLER, find_entry
-from rollbook.server.models import Character, LogEntry, Member, Scene
+from rollbook.server.models import Caller, Character, LogEntry, Scene
 from rollbook.server.problems import ProblemError
 from rollbook.server.views import follow_ups, rerolled_by, revealed_by
 
@@ -68,7 +68,7 @@ def _exchange_of(entry: LogEntry) -> dict:
 
 
 def check_target(
-    session: Session, member: Member, character: Character, kind: str, system: str, target: int | None
+    session: Session, member: Caller, character: Character, kind: str, system: str, target: int | None
 ) -> None:
     """An attack's target: a character of this chronicle, not the attacker; only on a roll a step may follow."""
     if target is None:
@@ -78,7 +78,7 @@ def check_target(
     _check_aimed_at(session, member, character, target)
 
 
-def _check_aimed_at(session: Session, member: Member, attacker: Character, target: int) -> None:
+def _check_aimed_at(session: Session, member: Caller, attacker: Character, target: int) -> None:
     """A target is a character of the attacker's chronicle, still at the table, other than the attacker."""
     found = session.get(Character, target)
     if found is None or found.chronicle_id != member.chronicle_id or found.removed_at is not None:
@@ -104,7 +104,7 @@ def _scene_closed(session: Session, entry: LogEntry) -> int | None:
 
 
 def followed(
-    session: Session, member: Member, character: Character, kind: str, seq: int, target: int | None = None
+    session: Session, member: Caller, character: Character, kind: str, seq: int, target: int | None = None
 ) -> Followed:
     """The entry ``seq`` a roll of ``kind`` for ``character`` follows, with every refusal the server
     makes (the play layer makes the rules' own: the order of the steps, a missed attack)."""

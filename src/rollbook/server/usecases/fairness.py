@@ -34,7 +34,7 @@ from rollbook.fair import CLIENT_SEED, HIDDEN, PUBLIC, SEED_COMMIT, SEED_REVEAL,
 from rollbook.rules.base import RuleError
 from rollbook.server import seal
 from rollbook.server.access import STORYTELLER, lock_chronicle, require_storyteller
-from rollbook.server.models import Chronicle, ClientSeed, FairSeed, LogEntry, Member
+from rollbook.server.models import Caller, Chronicle, ClientSeed, FairSeed, LogEntry
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.usecases.log import ROLL_ENTRY_KINDS, reveal_entry
@@ -141,7 +141,7 @@ _NEXT_NONCE = (
 )
 
 
-def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: str = PUBLIC) -> StreamDice:
+def fair_dice(session: Session, chronicle: Chronicle, member: Caller, stream: str = PUBLIC) -> StreamDice:
     """F-3, F-4: the dice of one roll or follow-up by ``member``: the next nonce under the seed in use
     in ``stream`` (F-7)."""
     client_seed = None
@@ -171,7 +171,7 @@ def fair_dice(session: Session, chronicle: Chronicle, member: Member, stream: st
 
 
 def dice_for(
-    session: Session, chronicle: Chronicle, member: Member, source: DiceSource | None, *, hidden: bool = False
+    session: Session, chronicle: Chronicle, member: Caller, source: DiceSource | None, *, hidden: bool = False
 ) -> tuple[DiceSource, FairDice | None]:
     """The source of one roll: ``FairDice`` (returned twice: the caller stores its ``record()``) for
     the server's own dice (``None`` or ``SecureDice``), from the hidden stream for a hidden roll or a
@@ -183,7 +183,7 @@ def dice_for(
     return source, None
 
 
-def set_client_seed(session: Session, member: Member, client_seed: str) -> dict:
+def set_client_seed(session: Session, member: Caller, client_seed: str) -> dict:
     """F-2: the member's client seed for their later rolls (at most 64 characters), logged."""
     client_seed = check_client_seed(client_seed)
     if "\x00" in client_seed:  # text a database stores as it is (PostgreSQL refuses NUL)
@@ -277,7 +277,7 @@ def rotate_seed(
     *,
     only_if_used: bool = False,
     reveal_hidden: bool = False,
-    revealer: Member | None = None,
+    revealer: Caller | None = None,
 ) -> dict | None:
     """F-5: reveal the public seed in use and commit the next, in the caller's transaction. With
     ``only_if_used`` (a scene closing) nothing happens to a stream unless a roll used its seed.
@@ -320,7 +320,7 @@ def rotate_seed(
     }
 
 
-def rotate(session: Session, member: Member, *, reveal_hidden: bool = False) -> dict:
+def rotate(session: Session, member: Caller, *, reveal_hidden: bool = False) -> dict:
     """The Storyteller's rotation (F-5): the public seed in use revealed, the next one committed; the
     hidden seed too when all its rolls are revealed, or (``reveal_hidden``) with all of them (F-7)."""
     require_storyteller(member, "rotate_seed")
@@ -336,7 +336,7 @@ def revealed_seeds(session: Session, chronicle_id: int) -> dict[str, bytes]:
     return {receipt["commitment"]: bytes.fromhex(receipt["seed"]) for receipt in rows}
 
 
-def fair_state(session: Session, member: Member) -> dict:
+def fair_state(session: Session, member: Caller) -> dict:
     """What a member may know: the algorithm, the public commitment in use (never its seed), the
     nonces it served, the hidden stream's commitment (F-7; how many hidden rolls it served only to the
     Storyteller), the member's own client seed and every revealed seed."""

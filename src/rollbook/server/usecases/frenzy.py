@@ -8,13 +8,13 @@ from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
 from rollbook.server.access import find_entry, lock_character, require_storyteller
-from rollbook.server.models import LogEntry, Member
+from rollbook.server.models import Caller, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases.rolls import perform_roll
 
 
 def hunger_frenzy(
-    session: Session, storyteller: Member, character_id: int, roll: int, *, source: DiceSource | None = None
+    session: Session, storyteller: Caller, character_id: int, roll: int, *, source: DiceSource | None = None
 ) -> dict:
     """V5-10, V5-14: the Storyteller calls the hunger frenzy test a failed Rouse at Hunger 5 offered
     (entry ``roll``: its effects flag ``hunger_frenzy_risk`` and name the test, Book difficulty 4). The

@@ -27,7 +27,7 @@ from rollbook.server.access import (
     lock_chronicle,
     require_storyteller,
 )
-from rollbook.server.models import Ask, Character, Chronicle, Grant, Member
+from rollbook.server.models import Ask, Caller, Character, Chronicle, Grant, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
@@ -39,7 +39,7 @@ from rollbook.server.views import entry_view
 REASON_MAX = 500
 
 
-def _pending(session: Session, member: Member, ask_id: int) -> tuple[Chronicle, Ask]:
+def _pending(session: Session, member: Caller, ask_id: int) -> tuple[Chronicle, Ask]:
     chronicle = lock_chronicle(session, member.chronicle_id)
     ask, decided = find_ask(session, member, ask_id)
     if decided is not None:
@@ -47,7 +47,7 @@ def _pending(session: Session, member: Member, ask_id: int) -> tuple[Chronicle, 
     return chronicle, ask
 
 
-def _hidden_ask(session: Session, member: Member, ask: Ask) -> bool:
+def _hidden_ask(session: Session, member: Caller, ask: Ask) -> bool:
     return find_entry(session, member, ask.seq).visibility == "hidden"
 
 
@@ -55,7 +55,7 @@ def _decide(
     session: Session,
     chronicle: Chronicle,
     ask: Ask,
-    member: Member,
+    member: Caller,
     decision: str,
     edges: dict,
     receipt: dict,
@@ -101,7 +101,7 @@ def _decide(
 
 def grant(
     session: Session,
-    member: Member,
+    member: Caller,
     ask_id: int,
     *,
     edges: dict | None = None,
@@ -163,7 +163,7 @@ def grant(
     return {"ask": ask_view(ask, grant_row, character), "grant": entry_view(grant_entry, member), **rolled}
 
 
-def refuse(session: Session, member: Member, ask_id: int, *, reason: str = "") -> dict:
+def refuse(session: Session, member: Caller, ask_id: int, *, reason: str = "") -> dict:
     """The Storyteller refuses an ask: nothing is rolled (a log entry, A-2)."""
     require_storyteller(member, "refuse")
     if not isinstance(reason, str) or len(reason) > REASON_MAX:
@@ -185,7 +185,7 @@ def refuse(session: Session, member: Member, ask_id: int, *, reason: str = "") -
     return {"ask": ask_view(ask, grant_row, character), "entry": entry_view(entry, member)}
 
 
-def withdraw(session: Session, member: Member, ask_id: int) -> dict:
+def withdraw(session: Session, member: Caller, ask_id: int) -> dict:
     """The player who asked takes the ask back while it waits (a log entry)."""
     chronicle, ask = _pending(session, member, ask_id)
     if ask.member_id != member.id:
@@ -212,7 +212,7 @@ WITHDRAWAL_CAUSES = ("member_removed", "owner_changed")
 def withdraw_pending(
     session: Session,
     chronicle: Chronicle,
-    storyteller: Member,
+    storyteller: Caller,
     member_id: int,
     cause: str,
     *,

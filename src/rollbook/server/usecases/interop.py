@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from rollbook import interop
 from rollbook.rules.base import RuleError
 from rollbook.server.access import find_character, lock_chronicle, may_act_for
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases import characters
 from rollbook.server.usecases.checks import UNSET
@@ -30,7 +30,7 @@ EXPORT_KIND = "sheet_export"
 
 def import_character(
     session: Session,
-    member: Member,
+    member: Caller,
     *,
     source: Any,
     format: str | None = None,
@@ -76,7 +76,7 @@ def import_character(
     }
 
 
-def export_character(session: Session, member: Member, character_id: int, format: str | None = None) -> dict:
+def export_character(session: Session, member: Caller, character_id: int, format: str | None = None) -> dict:
     """A character's sheet as ``format``'s JSON (the owner's or the Storyteller's; None: the format of
     the chronicle's system); logged."""
     chronicle = lock_chronicle(session, member.chronicle_id)

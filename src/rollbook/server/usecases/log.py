@@ -9,13 +9,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import find_entry, lock_chronicle, require_storyteller
-from rollbook.server.models import Chronicle, LogEntry, Member
+from rollbook.server.models import Caller, Chronicle, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.views import entry_view, rerolled_by, revealed_by
 
 
-def entries_after(session: Session, member: Member, after: int = 0, limit: int = 100) -> list[dict]:
+def entries_after(session: Session, member: Caller, after: int = 0, limit: int = 100) -> list[dict]:
     """Up to ``limit`` entries with seq > ``after``, oldest first, as this member may see them."""
     rows = list(
         session.scalars(
@@ -31,7 +31,7 @@ def entries_after(session: Session, member: Member, after: int = 0, limit: int =
     return [entry_view(row, member, revealed) for row in rows]
 
 
-def log_page(session: Session, member: Member, *, after: int = 0, limit: int = 100) -> dict:
+def log_page(session: Session, member: Caller, *, after: int = 0, limit: int = 100) -> dict:
     """Entries with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page (None at the end)."""
     entries = entries_after(session, member, after, limit + 1)
     more = len(entries) > limit
@@ -43,17 +43,17 @@ def log_page(session: Session, member: Member, *, after: int = 0, limit: int = 1
     }
 
 
-def log_entry(session: Session, member: Member, seq: int) -> dict:
+def log_entry(session: Session, member: Caller, seq: int) -> dict:
     entry = find_entry(session, member, seq)
     return entry_view(entry, member, revealed_by(session, member.chronicle_id, [seq]))
 
 
-def followed_up(session: Session, member: Member, seqs: list[int]) -> dict[int, int]:
+def followed_up(session: Session, member: Caller, seqs: list[int]) -> dict[int, int]:
     """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
     return rerolled_by(session, member.chronicle_id, seqs)
 
 
-def last_action(session: Session, member: Member, character_id: int, kind: str | None = None) -> dict | None:
+def last_action(session: Session, member: Caller, character_id: int, kind: str | None = None) -> dict | None:
     """The action of this member's latest roll for the character (of that ``kind``, if given): the
     web's roll form starts from it, so the form survives a reload (the state lives in the log)."""
     rows = session.execute(
@@ -77,7 +77,7 @@ def last_action(session: Session, member: Member, character_id: int, kind: str |
 ROLL_ENTRY_KINDS = ("roll", "reroll", "quick_roll")  # entries whose receipts carry dice (and a "fair" record)
 
 
-def reveal(session: Session, member: Member, seq: int) -> dict:
+def reveal(session: Session, member: Caller, seq: int) -> dict:
     """The Storyteller reveals a hidden roll: a new public entry referencing it (never an update)."""
     require_storyteller(member, "reveal")
     chronicle = lock_chronicle(session, member.chronicle_id)
@@ -91,7 +91,7 @@ def reveal(session: Session, member: Member, seq: int) -> dict:
     return {"entry": entry_view(entry, member), "revealed": entry_view(target, member, {seq: entry.seq})}
 
 
-def reveal_entry(session: Session, chronicle: Chronicle, member: Member, target: LogEntry) -> LogEntry:
+def reveal_entry(session: Session, chronicle: Chronicle, member: Caller, target: LogEntry) -> LogEntry:
     """Reveal one hidden entry (the caller checked it is hidden and not revealed yet): a public
     ``reveal`` entry referencing it. A roll made under a grant brings its hidden ask and grant with it
     (they were hidden because the roll was: A-2 is then checked on a player's export too)."""
@@ -117,7 +117,7 @@ def reveal_entry(session: Session, chronicle: Chronicle, member: Member, target:
     return _reveal_one(session, chronicle, member, target)
 
 
-def _reveal_one(session: Session, chronicle: Chronicle, member: Member, target: LogEntry) -> LogEntry:
+def _reveal_one(session: Session, chronicle: Chronicle, member: Caller, target: LogEntry) -> LogEntry:
     return append_entry(
         session,
         chronicle,
@@ -130,7 +130,7 @@ def _reveal_one(session: Session, chronicle: Chronicle, member: Member, target: 
     )
 
 
-def export_lines(session: Session, member: Member, batch: int = 500) -> Iterator[str]:
+def export_lines(session: Session, member: Caller, batch: int = 500) -> Iterator[str]:
     """The whole log as JSON Lines (what ``rollbook log verify`` reads), in seq order."""
     after = 0
     while True:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.access import STORYTELLER, find_member, lock_chronicle, require_storyteller
-from rollbook.server.models import Character, Chronicle, Member, MemberToken
+from rollbook.server.models import Caller, Character, Chronicle, Member, MemberToken
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
@@ -24,7 +24,7 @@ from rollbook.server.views import member_view
 _UNSET = object()
 
 
-def open_session(session: Session, member: Member, *, ttl: timedelta | None | object = _UNSET) -> dict:
+def open_session(session: Session, member: Caller, *, ttl: timedelta | None | object = _UNSET) -> dict:
     """A new session token for the member: ``{"token", "expires_at"}`` (``expires_at`` null: it lasts
     until closed). ``ttl`` defaults to the server's setting (``auth.session_ttl()``)."""
     lock_chronicle(
@@ -43,11 +43,11 @@ def close_session(session: Session, token: str) -> dict:
         raise ProblemError(409, "not_a_session")
     row.revoked_at = now()
     session.flush()
-    _revoked(session, session.get(Member, row.member_id).chronicle_id)
+    _revoked(session, session.get_one(Member, row.member_id).chronicle_id)
     return {"closed": True}
 
 
-def rotate_key(session: Session, member: Member) -> dict:
+def rotate_key(session: Session, member: Caller) -> dict:
     """A new key for the member; every older key and every session of theirs is revoked."""
     lock_chronicle(session, member.chronicle_id)
     _require_present(session, member)
@@ -57,7 +57,7 @@ def rotate_key(session: Session, member: Member) -> dict:
     return {"member": member_view(member), "token": issued["token"]}
 
 
-def remove_member(session: Session, storyteller: Member, member_id: int) -> dict:
+def remove_member(session: Session, storyteller: Caller, member_id: int) -> dict:
     """The Storyteller removes a member: every token of theirs is revoked, their characters become
     the Storyteller's to give (no owner), and the log records it (``member_removed``). The invitation
     is replaced (issue 31 point 4: the removed player cannot rejoin with the code they joined by); the
@@ -112,7 +112,7 @@ def remove_member(session: Session, storyteller: Member, member_id: int) -> dict
     }
 
 
-def invitation_current(session: Session, member: Member, invitation: str | None) -> bool:
+def invitation_current(session: Session, member: Caller, invitation: str | None) -> bool:
     """Whether ``invitation`` is the chronicle's invitation in force (a page shows a code it holds only
     while it still opens the chronicle: a removal or a new code replaced it otherwise)."""
     if not invitation:
@@ -123,7 +123,7 @@ def invitation_current(session: Session, member: Member, invitation: str | None)
     return hashed is not None and hashed == auth.digest(invitation)
 
 
-def _require_present(session: Session, member: Member) -> None:
+def _require_present(session: Session, member: Caller) -> None:
     current = session.get(Member, member.id)
     if current is None or current.removed_at is not None:
         raise ProblemError(401, "token_invalid")

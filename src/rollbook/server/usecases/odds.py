@@ -34,7 +34,7 @@ from rollbook.server.access import (
     may_act_for,
     may_open,
 )
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases.authority import roll_plan
 
@@ -60,7 +60,7 @@ def default_action(system: str, sheet: dict, weapon: str | None) -> dict:
 
 def exchange_odds(
     session: Session,
-    member: Member,
+    member: Caller,
     *,
     attacker: int,
     target: int,

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from rollbook.server.models import Member, Presence
+from rollbook.server.models import Caller, Presence
 
 FRESH = timedelta(seconds=30)  # three heartbeats (server.presence.HEARTBEAT)
 
@@ -72,7 +72,7 @@ def refresh(session: Session, process: str) -> int:
     return session.execute(_REFRESH, {"here": process, "moment": _stamp(datetime.now(UTC))}).rowcount
 
 
-def online(session: Session, member: Member) -> set[int]:
+def online(session: Session, member: Caller) -> set[int]:
     """The members of ``member``'s chronicle with a live feed open on some process (a fresh row)."""
     cutoff = _stamp(datetime.now(UTC) - FRESH)
     return set(

@@ -18,7 +18,7 @@ from rollbook.server.access import (
     lock_chronicle,
     may_act_for,
 )
-from rollbook.server.models import Character, Chronicle, Member
+from rollbook.server.models import Caller, Character, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.usecases import authority, compulsions, exchange, fairness, scenes
@@ -35,7 +35,7 @@ def standing_difficulty(chronicle_difficulty: int | None, character_difficulty: 
 
 def roll(
     session: Session,
-    member: Member,
+    member: Caller,
     character_id: int,
     action: dict,
     *,
@@ -90,7 +90,7 @@ def roll(
 
 def _step(
     session: Session,
-    member: Member,
+    member: Caller,
     character: Character,
     system: str,
     action: dict,
@@ -108,14 +108,14 @@ def perform_roll(
     session: Session,
     chronicle: Chronicle,
     character: Character,
-    actor: Member,
+    actor: Caller,
     action: dict,
     *,
     hidden: bool,
     role: str,
     stamp: dict,
     source: DiceSource | None = None,
-    viewer: Member | None = None,
+    viewer: Caller | None = None,
     follows: int | None = None,
     target: int | None = None,
     part_of: tuple[int, str, object] | None = None,
@@ -185,7 +185,7 @@ def perform_roll(
 
 
 def reroll(
-    session: Session, member: Member, seq: int, action: dict, *, source: DiceSource | None = None
+    session: Session, member: Caller, seq: int, action: dict, *, source: DiceSource | None = None
 ) -> dict:
     """A follow-up on a stored receipt (V5 Willpower reroll, V5-8): the latest receipt of a roll only;
     the game logic refuses what its rules refuse (a card played after the roll, R-6). The new dice
@@ -267,7 +267,7 @@ def quick_rolls_allowed(session: Session, chronicle_id: int) -> bool:
     return True if latest is None else bool((latest.receipt or {}).get("allowed"))
 
 
-def set_quick_rolls(session: Session, storyteller: Member, allowed: bool) -> dict:
+def set_quick_rolls(session: Session, storyteller: Caller, allowed: bool) -> dict:
     """The Storyteller allows or forbids the players' quick rolls (logged)."""
     from rollbook.server.access import require_storyteller
 
@@ -285,7 +285,7 @@ def set_quick_rolls(session: Session, storyteller: Member, allowed: bool) -> dic
 
 
 def quick_roll(
-    session: Session, member: Member, values: dict, *, hidden: bool = False, source: DiceSource | None = None
+    session: Session, member: Caller, values: dict, *, hidden: bool = False, source: DiceSource | None = None
 ) -> dict:
     """Dice rolled without a sheet ("6 dice, Hunger 2"): the game's own rules request made from
     ``values`` (``QUICK_FIELDS``), rolled by the server (the chronicle's fair dice when set, F-3) and

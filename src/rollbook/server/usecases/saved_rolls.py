@@ -18,7 +18,7 @@ from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, may_act_for, may_open, present
-from rollbook.server.models import Character, Member, SavedRoll
+from rollbook.server.models import Caller, Character, SavedRoll
 from rollbook.server.problems import ProblemError
 from rollbook.server.tx import now
 from rollbook.server.usecases import authority, rolls
@@ -40,7 +40,7 @@ def _view(row: SavedRoll, character_name: str) -> dict:
     }
 
 
-def list_saved(session: Session, member: Member, character_id: int | None = None) -> list[dict]:
+def list_saved(session: Session, member: Caller, character_id: int | None = None) -> list[dict]:
     """The member's saved rolls (of one character, or all), of characters still at the table and theirs
     to roll, by character then name."""
     query = (
@@ -58,7 +58,7 @@ def list_saved(session: Session, member: Member, character_id: int | None = None
 
 
 def save(
-    session: Session, member: Member, character_id: int, name: object, action: object, *, hidden: bool = False
+    session: Session, member: Caller, character_id: int, name: object, action: object, *, hidden: bool = False
 ) -> dict:
     """Save a named roll of a character the member may roll for. Every refusal the roll would meet,
     asked or not, is made now (as an ask's: ``play.preview`` under the Storyteller's authority)."""
@@ -111,7 +111,7 @@ def save(
     return _view(row, character.name)
 
 
-def _own(session: Session, member: Member, saved_id: int) -> SavedRoll:
+def _own(session: Session, member: Caller, saved_id: int) -> SavedRoll:
     row = session.scalars(
         select(SavedRoll).where(
             SavedRoll.id == saved_id,
@@ -124,14 +124,14 @@ def _own(session: Session, member: Member, saved_id: int) -> SavedRoll:
     return row
 
 
-def delete_saved(session: Session, member: Member, saved_id: int) -> dict:
+def delete_saved(session: Session, member: Caller, saved_id: int) -> dict:
     """Forget one of the member's saved rolls."""
     row = _own(session, member, saved_id)
     session.execute(delete(SavedRoll).where(SavedRoll.id == row.id))
     return {"deleted": saved_id}
 
 
-def repeat(session: Session, member: Member, saved_id: int, *, source: DiceSource | None = None) -> dict:
+def repeat(session: Session, member: Caller, saved_id: int, *, source: DiceSource | None = None) -> dict:
     """Roll a saved roll again: an ordinary roll (``rolls.roll``): a player's edges make an ask."""
     row = _own(session, member, saved_id)
     return rolls.roll(

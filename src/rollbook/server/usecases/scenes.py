@@ -18,7 +18,7 @@ from rollbook import play
 from rollbook.play import turns
 from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, present, require_storyteller
 from rollbook.server.chain import plain
-from rollbook.server.models import Character, Chronicle, LogEntry, Member, Scene, StandingGrant
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry, Scene, StandingGrant
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet
 from rollbook.server.tx import now
@@ -59,12 +59,12 @@ def running_turn(session: Session, chronicle_id: int) -> Scene | None:
     return scene if scene is not None and scene.turn >= 1 else None
 
 
-def current_scene(session: Session, member: Member) -> dict:
+def current_scene(session: Session, member: Caller) -> dict:
     """The open scene (or None) and what a member needs for the scene bar."""
     return {"scene": scene_view(open_scene_of(session, member.chronicle_id))}
 
 
-def open_scene(session: Session, member: Member, *, name: str = "") -> dict:
+def open_scene(session: Session, member: Caller, *, name: str = "") -> dict:
     """The Storyteller opens a scene (A-3); refused while another is open."""
     require_storyteller(member, "open_scene")
     chronicle = lock_chronicle(session, member.chronicle_id)
@@ -98,7 +98,7 @@ def open_scene(session: Session, member: Member, *, name: str = "") -> dict:
     return {"scene": scene_view(scene), "entry": entry_view(entry, member)}
 
 
-def _locked_open_scene(session: Session, member: Member) -> tuple[Chronicle, Scene]:
+def _locked_open_scene(session: Session, member: Caller) -> tuple[Chronicle, Scene]:
     chronicle = lock_chronicle(session, member.chronicle_id)
     scene = open_scene_of(session, chronicle.id)
     if scene is None:
@@ -106,7 +106,7 @@ def _locked_open_scene(session: Session, member: Member) -> tuple[Chronicle, Sce
     return chronicle, scene
 
 
-def advance_turn(session: Session, member: Member) -> dict:
+def advance_turn(session: Session, member: Caller) -> dict:
     """The Storyteller starts the next turn of the open scene (A-3): turn 1 first. T-3: a Tiers
     character whose turn a reload spent acts again (the sheet's ``turn_spent`` is cleared, each
     clearing listed in the turn's entry)."""
@@ -148,7 +148,7 @@ def advance_turn(session: Session, member: Member) -> dict:
     return {"scene": scene_view(scene), "entry": entry_view(entry, member)}
 
 
-def close_scene(session: Session, member: Member) -> dict:
+def close_scene(session: Session, member: Caller) -> dict:
     """The Storyteller closes the open scene (A-3); its scene-long standing grants end with it, and the
     server seed its rolls used is revealed and the next one committed (F-5; ``"rotation"``, None when
     no roll used the seed in use)."""
@@ -243,7 +243,7 @@ def declared_actions(session: Session, scene: Scene | None, character_id: int) -
     return receipt["actions"] if receipt else None
 
 
-def declare_actions(session: Session, member: Member, character_id: int, actions: int) -> dict:
+def declare_actions(session: Session, member: Caller, character_id: int, actions: int) -> dict:
     """A-4: the Storyteller declares how many actions a character takes this turn (1 clears it)."""
     require_storyteller(member, "declare_actions")
     chronicle, scene = _locked_open_scene(session, member)

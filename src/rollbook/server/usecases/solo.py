@@ -29,7 +29,7 @@ from rollbook.odds import odds_for
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError
 from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle
-from rollbook.server.models import Character, Chronicle, LogEntry, Member
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
@@ -134,9 +134,9 @@ def start(
     made = chronicles.create_chronicle(
         session, name=title[:200], system=SYSTEM, mode="strict", language=language, storyteller=title[:200]
     )
-    storyteller = session.get(Member, made["member"]["id"])
+    storyteller = session.get_one(Member, made["member"]["id"])
     joined = chronicles.join(session, invitation=made["invitation"], name=player)
-    member = session.get(Member, joined["member"]["id"])
+    member = session.get_one(Member, joined["member"]["id"])
     if client_seed is not None:  # F-2: the player's seed, under which the scenario's rolls draw
         fairness.set_client_seed(session, storyteller, client_seed)
     own = dict(sheet if sheet is not None else chosen.pregenerated)
@@ -190,8 +190,8 @@ class _Table:
         session: Session,
         chronicle: Chronicle,
         scenario: Scenario,
-        storyteller: Member,
-        player: Member,
+        storyteller: Caller,
+        player: Caller,
         source: DiceSource | None,
         replayed: story.State | None = None,
     ) -> None:
@@ -282,7 +282,7 @@ class _Table:
 
 
 def _solo_of(
-    session: Session, member: Member, chronicle_id: int | None = None, raw: bytes | None = None
+    session: Session, member: Caller, chronicle_id: int | None = None, raw: bytes | None = None
 ) -> _Table:
     chronicle = find_chronicle(session, member, chronicle_id)
     replayed = story.replay(_entries(session, chronicle.id))
@@ -294,19 +294,22 @@ def _solo_of(
     if _digest(raw) != replayed.digest:  # S-5: the story resumed is the story begun
         raise ProblemError(409, "scenario_changed", scenario=replayed.scenario)
     scenario = _usable(raw)
+    # a solo chronicle has its Storyteller and its player from its start (``begin``): the first of each
     storyteller = session.scalars(
         select(Member)
         .where(Member.chronicle_id == chronicle.id, Member.role == STORYTELLER)
         .order_by(Member.id)
-    ).first()
-    player = (
+        .limit(1)
+    ).one()
+    player: Caller = (
         member
         if member.role == PLAYER
         else session.scalars(
             select(Member)
             .where(Member.chronicle_id == chronicle.id, Member.role == PLAYER)
             .order_by(Member.id)
-        ).first()
+            .limit(1)
+        ).one()
     )
     return _Table(session, chronicle, scenario, storyteller, player, None, replayed)
 
@@ -316,7 +319,7 @@ def _solo_of(
 
 def act(
     session: Session,
-    member: Member,
+    member: Caller,
     option: str,
     *,
     lang: str = "en",
@@ -430,7 +433,7 @@ def _track(sheet: dict) -> dict:
 
 def state(
     session: Session,
-    member: Member,
+    member: Caller,
     lang: str = "en",
     chronicle_id: int | None = None,
     raw: bytes | None = None,
