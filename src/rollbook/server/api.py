@@ -69,7 +69,7 @@ IdempotencyKey = Annotated[
     ),
 ]
 
-PROBLEM = {
+PROBLEM: dict[str, Any] = {
     "model": None,
     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
 }
@@ -222,7 +222,13 @@ def _given(model: BaseModel) -> dict[str, Any]:
     return {name: getattr(model, name) for name in model.model_fields_set}
 
 
-ERRORS = {401: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM, 422: PROBLEM}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: PROBLEM,
+    403: PROBLEM,
+    404: PROBLEM,
+    409: PROBLEM,
+    422: PROBLEM,
+}
 
 
 # --- about the server -------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import STORYTELLER, may_open
-from rollbook.server.models import Caller, Character, Chronicle, LogEntry
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry, LoggedEntry
 
 # Each view's keys, in order, and the row attribute each one reads.
 CHRONICLE_FIELDS = {
@@ -90,7 +90,7 @@ def roster_view(character: Character, member: Caller) -> dict:
     return view
 
 
-def entry_export(entry: LogEntry) -> dict:
+def entry_export(entry: LoggedEntry) -> dict:
     """The full entry, as exported and as ``rollbook log verify`` reads it."""
     view = _row(entry, ENTRY_FIELDS)
     view["effects"] = entry.effects or []
@@ -100,7 +100,7 @@ def entry_export(entry: LogEntry) -> dict:
 SHEET_KINDS = ("sheet_edit", "removal")  # entries that show a sheet's values: hidden, for its owner
 
 
-def private_reader(entry: LogEntry) -> int | None:
+def private_reader(entry: LoggedEntry) -> int | None:
     """The one player besides the Storyteller who reads this hidden entry: who made a hidden ask, the
     owner of the character whose sheet a ``sheet_edit`` or ``removal`` shows; None for any other."""
     if entry.kind == "ask":
@@ -112,7 +112,7 @@ def private_reader(entry: LogEntry) -> int | None:
     return None
 
 
-def may_read(entry: LogEntry, member: Caller, by: int | None) -> bool:
+def may_read(entry: LoggedEntry, member: Caller, by: int | None) -> bool:
     """Whether ``member`` reads this entry in full (``by``: the seq of the entry that revealed it)."""
     if entry.visibility != "hidden" or member.role == STORYTELLER or by is not None:
         return True
@@ -120,7 +120,7 @@ def may_read(entry: LogEntry, member: Caller, by: int | None) -> bool:
     return reader is not None and reader == member.id
 
 
-def entry_view(entry: LogEntry, member: Caller, revealed_by: dict[int, int] | None = None) -> dict:
+def entry_view(entry: LoggedEntry, member: Caller, revealed_by: dict[int, int] | None = None) -> dict:
     """An entry as this member may see it: a player sees a hidden entry redacted until revealed
     (unless they are its private reader, ``private_reader``)."""
     view = entry_export(entry)

@@ -39,7 +39,7 @@ from rollbook.server.access import (
     may_act_for,
     require_storyteller,
 )
-from rollbook.server.models import Caller, Chronicle, LogEntry
+from rollbook.server.models import Caller, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
@@ -140,7 +140,7 @@ def _declaration(session: Session, member: Caller, seq: int, kind: str) -> LogEn
     return entry
 
 
-def _contest_view(session: Session, declaration: LogEntry) -> dict:
+def _contest_view(session: Session, declaration: LoggedEntry) -> dict:
     """A contest as it stands: each side's declared roll, its roll's seq and result, and the result."""
     receipt = declaration.receipt
     view = {
@@ -272,7 +272,7 @@ def declare_extended(
     return {"extended": _extended_view(session, entry), "entry": entry_view(entry, member)}
 
 
-def _extended_view(session: Session, declaration: LogEntry) -> dict:
+def _extended_view(session: Session, declaration: LoggedEntry) -> dict:
     """An extended action as it stands: its rolls, the running total, the rolls left, the status."""
     receipt = declaration.receipt
     rolls = [

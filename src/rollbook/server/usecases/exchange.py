@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.server.access import STORYTELLER, find_entry
-from rollbook.server.models import Caller, Character, LogEntry, Scene
+from rollbook.server.models import Caller, Character, LoggedEntry, Scene
 from rollbook.server.problems import ProblemError
 from rollbook.server.views import follow_ups, rerolled_by, revealed_by
 
@@ -58,7 +58,7 @@ class Followed:
     exchange: dict
 
 
-def _exchange_of(entry: LogEntry) -> dict:
+def _exchange_of(entry: LoggedEntry) -> dict:
     stored = (entry.receipt or {}).get("exchange")
     exchange = dict(stored) if isinstance(stored, dict) else {"attacker": entry.character_id, "target": None}
     if exchange.get("opened") is None:
@@ -87,7 +87,7 @@ def _check_aimed_at(session: Session, member: Caller, attacker: Character, targe
         raise ProblemError(422, "target_is_attacker", character=attacker.name)
 
 
-def _scene_closed(session: Session, entry: LogEntry) -> int | None:
+def _scene_closed(session: Session, entry: LoggedEntry) -> int | None:
     """The number of the scene the entry was rolled in, when that scene is closed now (A-3: an
     exchange does not outlive its scene); None when it was rolled outside a scene or the scene runs."""
     scene = session.scalars(

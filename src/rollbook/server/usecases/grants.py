@@ -29,7 +29,7 @@ from rollbook.server.access import (
 )
 from rollbook.server.models import Ask, Caller, Character, Chronicle, Grant, Member
 from rollbook.server.problems import ProblemError
-from rollbook.server.store import actor_of, append_entry
+from rollbook.server.store import AppendedEntry, actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.usecases.authority import ask_view, baseline_for, cards_stamp, find_ask
 from rollbook.server.usecases.log import reveal_entry
@@ -63,7 +63,7 @@ def _decide(
     character: Character | None = None,
     *,
     hidden: bool = False,
-) -> tuple[Grant, object]:
+) -> tuple[Grant, AppendedEntry]:
     """The decision's row and entry; ``hidden`` (a hidden ask, or a grant of a hidden roll: F-7) makes
     the entry hidden too, so its public part says only that an ask was decided."""
     grant = Grant(

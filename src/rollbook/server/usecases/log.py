@@ -9,9 +9,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import find_entry, lock_chronicle, require_storyteller
-from rollbook.server.models import Caller, Chronicle, LogEntry
+from rollbook.server.models import Caller, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
-from rollbook.server.store import actor_of, append_entry, log_head
+from rollbook.server.store import AppendedEntry, actor_of, append_entry, log_head
 from rollbook.server.views import entry_view, rerolled_by, revealed_by
 
 
@@ -91,7 +91,9 @@ def reveal(session: Session, member: Caller, seq: int) -> dict:
     return {"entry": entry_view(entry, member), "revealed": entry_view(target, member, {seq: entry.seq})}
 
 
-def reveal_entry(session: Session, chronicle: Chronicle, member: Caller, target: LogEntry) -> LogEntry:
+def reveal_entry(
+    session: Session, chronicle: Chronicle, member: Caller, target: LoggedEntry
+) -> AppendedEntry:
     """Reveal one hidden entry (the caller checked it is hidden and not revealed yet): a public
     ``reveal`` entry referencing it. A roll made under a grant brings its hidden ask and grant with it
     (they were hidden because the roll was: A-2 is then checked on a player's export too)."""
@@ -117,7 +119,7 @@ def reveal_entry(session: Session, chronicle: Chronicle, member: Caller, target:
     return _reveal_one(session, chronicle, member, target)
 
 
-def _reveal_one(session: Session, chronicle: Chronicle, member: Caller, target: LogEntry) -> LogEntry:
+def _reveal_one(session: Session, chronicle: Chronicle, member: Caller, target: LoggedEntry) -> AppendedEntry:
     return append_entry(
         session,
         chronicle,

@@ -34,7 +34,7 @@ def open_session(session: Session, member: Caller, *, ttl: timedelta | None | ob
     return auth.issue(session, member, auth.SESSION, ttl=auth.session_ttl() if ttl is _UNSET else ttl)
 
 
-def close_session(session: Session, token: str) -> dict:
+def close_session(session: Session, token: str | None) -> dict:
     """Revoke a session token (signing out). A key is not a session: rotate it instead."""
     row = auth.live_token(session, token)
     if row is None:
