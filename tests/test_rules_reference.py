@@ -29,6 +29,7 @@ leaves it out.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import defaultdict
@@ -39,6 +40,12 @@ from pathlib import Path
 import pytest
 
 from rollbook.contract import resolve_text
+from rollbook.fair.seeds import faces_for
+from rollbook.odds.v20 import source_table
+from rollbook.play.v5_sheet import ROUSE_REROLL_LEVEL, SURGE_DICE
+from rollbook.play.v20_sheet import TRAIT_MAX_BY_GENERATION
+from rollbook.render.v20 import difficulty_name
+from rollbook.rules.v20 import BLOOD_BY_GENERATION, HEALTH_LEVELS
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "docs" / "rules.md"
@@ -207,8 +214,14 @@ def test_every_rule_id_cited_in_src_and_tests_has_an_entry(scanner: Scanner, ent
     assert not problems, "\n".join(problems)
 
 
-def test_every_rule_id_cited_in_the_docs_has_an_entry(scanner: Scanner, entries: dict[str, int]) -> None:
-    paths = [REPO / "README.md", *files_under(REPO / "docs", suffixes=(".md",))]
+def test_every_rule_id_cited_in_the_docs_and_the_bench_has_an_entry(
+    scanner: Scanner, entries: dict[str, int]
+) -> None:
+    paths = [
+        REPO / "README.md",
+        *files_under(REPO / "docs", suffixes=(".md",)),
+        *files_under(REPO / "bench", suffixes=(".md", ".py")),
+    ]
     problems = unresolved(scan_files(scanner, paths), entries)
     assert not problems, "\n".join(problems)
 
@@ -364,3 +377,78 @@ def test_the_example_check_fails_on_a_wrong_number() -> None:
     assert ok and contains({"outcome": "botch", "ones": 1}, answer)
     assert not contains({"outcome": "failure"}, answer)
     assert not contains({"auto_sources": {"willpower": 1}}, answer)
+
+
+# --- the tables are the code's ---------------------------------------------------------------------
+
+
+def entry_tables(reference: str, rule: str) -> list[list[list[str]]]:
+    """The Markdown tables of one entry (from its anchor to the next), each a list of rows of cells,
+    the header first and the ``|---|`` line left out."""
+    text = reference.split(f'<a id="{rule}"></a>', 1)[1].split("<a id=", 1)[0]
+    tables: list[list[list[str]]] = []
+    previous_was_row = False
+    for line in text.splitlines():
+        line = line.strip()
+        is_row = line.startswith("|") and line.endswith("|")
+        if is_row and not set(line) <= set("|-"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            if not previous_was_row:
+                tables.append([])
+            tables[-1].append(cells)
+        previous_was_row = is_row
+    return tables
+
+
+def number(cell: str) -> int:
+    return int(cell.replace("−", "-"))
+
+
+def test_V20_15_the_source_table_and_its_names_are_the_engines(reference: str) -> None:
+    (table,) = entry_tables(reference, "V20-15")
+    rows = [(number(row[0]), row[1], row[2], row[3]) for row in table[1:]]
+    names = [
+        " / ".join(difficulty_name(row.difficulty, lang) for lang in ("fr", "es", "en"))
+        for row in source_table()
+    ]
+    assert rows == [
+        (row.difficulty, name, row.success_text, row.botch_text)
+        for row, name in zip(source_table(), names, strict=True)
+    ]
+
+
+def test_V20_16_blood_and_health_tables_are_the_rules(reference: str) -> None:
+    blood, health = entry_tables(reference, "V20-16")
+    generations, pools, per_turn = blood
+    assert {
+        number(g): (number(m), number(t))
+        for g, m, t in zip(generations[1:], pools[1:], per_turn[1:], strict=True)
+    } == BLOOD_BY_GENERATION
+    levels, penalties = health
+    assert [
+        (level.lower(), None if penalty == "cannot act" else number(penalty))
+        for level, penalty in zip(levels[1:], penalties[1:], strict=True)
+    ] == list(HEALTH_LEVELS)
+
+
+def test_V20_19_trait_maxima_are_the_sheets(reference: str) -> None:
+    ((generations, maxima),) = entry_tables(reference, "V20-19")
+    table = dict(zip(generations[1:], (number(m) for m in maxima[1:]), strict=True))
+    assert table.pop("8 and above") == 5
+    assert {number(g): m for g, m in table.items()} == TRAIT_MAX_BY_GENERATION
+
+
+def test_V5_10_V5_11_blood_potency_tables_are_the_sheets(reference: str) -> None:
+    ((potency, rouse),) = entry_tables(reference, "V5-10")
+    ((surge_potency, surge),) = entry_tables(reference, "V5-11")
+    assert [number(p) for p in potency[1:]] == [number(p) for p in surge_potency[1:]] == list(range(11))
+    assert [0 if level == "–" else number(level) for level in rouse[1:]] == list(ROUSE_REROLL_LEVEL)
+    assert [number(dice) for dice in surge[1:]] == list(SURGE_DICE)
+
+
+def test_F_4_the_known_answer_is_the_engines(reference: str) -> None:
+    seed = bytes(range(32))
+    faces = ", ".join(str(face) for face in faces_for(seed, 1, "alice", 1, [10] * 5))
+    entry = " ".join(reference.split('<a id="F-4"></a>', 1)[1].split("<a id=", 1)[0].split())
+    assert f"commitment `{hashlib.sha256(seed).hexdigest()}`" in entry
+    assert f'chronicle 1, client seed `"alice"`, nonce 1: five d10 are {faces}.' in entry
