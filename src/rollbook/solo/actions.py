@@ -14,20 +14,21 @@ from rollbook import play
 from rollbook.play.v20_sheet import ABILITY_GROUPS, ATTRIBUTES, VIRTUES
 from rollbook.rules.base import RuleError
 from rollbook.solo.format import Attack
+from rollbook.solo.steps import JsonObject
 
 SYSTEM = "v20"
 MODE = "strict"  # a solo chronicle plays Strict (V20-5): the scenario's difficulties as written
 
 
 def roll_action(
-    sheet: dict,
+    sheet: JsonObject,
     traits: list[str],
     difficulty: int,
     *,
     specialty: str | None = None,
     modifier: int = 0,
     willpower: bool = False,
-) -> dict:
+) -> JsonObject:
     """The play action of a roll named by ``traits`` for ``sheet`` (refusals as ``RuleError``)."""
     first = traits[0]
     if first == "willpower" and len(traits) == 1:
@@ -36,7 +37,7 @@ def roll_action(
         return {"kind": "virtue", "virtue": first, "difficulty": difficulty, "modifier": modifier}
     if first not in ATTRIBUTES:
         raise RuleError("unknown_trait", field="traits", trait=first)
-    action: dict = {
+    action: JsonObject = {
         "kind": "test",
         "attribute": first,
         "difficulty": difficulty,
@@ -58,7 +59,7 @@ def roll_action(
     return action
 
 
-def attack_action(attack: Attack, *, willpower: bool = False, required: int = 1) -> dict:
+def attack_action(attack: Attack, *, willpower: bool = False, required: int = 1) -> JsonObject:
     """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's.
     ``required``: 1, plus the successes of a dodge against it (``solo.fight``'s Reading)."""
     return {
@@ -71,13 +72,13 @@ def attack_action(attack: Attack, *, willpower: bool = False, required: int = 1)
     }
 
 
-def preview(sheet: dict, action: dict) -> dict:
+def preview(sheet: JsonObject, action: JsonObject) -> JsonObject:
     """The roll the action would make on ``sheet``, no die drawn (``play.preview``, the Storyteller's
     authority: the scenario's); every refusal ``perform`` would make is raised here."""
     return play.preview(SYSTEM, sheet, action, mode=MODE, role="storyteller")
 
 
-def weapon_of(sheet: dict, attack: Attack) -> dict | None:
+def weapon_of(sheet: JsonObject, attack: Attack) -> JsonObject | None:
     """The sheet's weapon an attack names (None: unarmed); refused when the sheet lacks it or the
     weapon is not the attack ability's (V20-17: ``play.v20.COMBAT_ABILITIES``)."""
     ability = attack.traits[1]
@@ -90,7 +91,8 @@ def weapon_of(sheet: dict, attack: Attack) -> dict | None:
         if "unarmed" not in allowed:
             raise RuleError("weapon_not_the_attacks", weapon="unarmed", ability=ability)
         return None
-    for weapon in sheet.get("weapons") or []:
+    weapons: list[JsonObject] = sheet.get("weapons") or []
+    for weapon in weapons:
         if weapon.get("name") == attack.weapon:
             if weapon.get("kind", "hand_to_hand") not in allowed:
                 raise RuleError("weapon_not_the_attacks", weapon=attack.weapon, ability=ability)

@@ -23,19 +23,21 @@ Pure: play, rules and the scenario's own modules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rollbook import play
 from rollbook.rules.base import RuleError
 from rollbook.solo import actions
-from rollbook.solo.format import LANGUAGES, Passage, Scenario
-from rollbook.solo.load import FormatInvalid, Source, Unreadable, parse, read
+from rollbook.solo.format import LANGUAGES, Attack, Passage, Scenario, SheetData, Text
+from rollbook.solo.load import Fault, FormatInvalid, Source, Unreadable, parse, read
+from rollbook.solo.steps import JsonObject
 
 
 @dataclass(frozen=True)
 class Report:
     scenario: Scenario | None
-    faults: tuple
+    faults: tuple[Fault, ...]
 
 
 def check_text(text: str | bytes) -> Report:
@@ -48,7 +50,7 @@ def check_text(text: str | bytes) -> Report:
     return Report(scenario, (*source.duplicates, *check(scenario, source)))
 
 
-def _texts(scenario: Scenario):
+def _texts(scenario: Scenario) -> Iterator[tuple[str, Text]]:
     """Every text of the scenario with its place."""
     yield "title", scenario.title
     if scenario.summary is not None:
@@ -61,7 +63,7 @@ def _texts(scenario: Scenario):
             yield f"passages.{passage_id}.choices.{index}.text", choice.text
 
 
-def _languages(scenario: Scenario, source: Source) -> list:
+def _languages(scenario: Scenario, source: Source) -> list[Fault]:
     listed = set(scenario.languages)
     faults = []
     for path, text in _texts(scenario):
@@ -75,7 +77,7 @@ def _languages(scenario: Scenario, source: Source) -> list:
     return faults
 
 
-def _graph(scenario: Scenario, source: Source) -> list:
+def _graph(scenario: Scenario, source: Source) -> list[Fault]:
     faults = []
     passages = scenario.passages
     if scenario.start not in passages:
@@ -85,9 +87,11 @@ def _graph(scenario: Scenario, source: Source) -> list:
             if goto not in passages:
                 faults.append(source.fault("dangling_link", f"passages.{passage_id}.{place}", goto=goto))
     reached = _reach([scenario.start], lambda p: [g for _, g in passages[p].links()], passages)
-    for passage_id in passages:
-        if passage_id not in reached:
-            faults.append(source.fault("unreachable_passage", f"passages.{passage_id}", passage=passage_id))
+    faults.extend(
+        source.fault("unreachable_passage", f"passages.{passage_id}", passage=passage_id)
+        for passage_id in passages
+        if passage_id not in reached
+    )
     # A way out: a path to an ending (walk the links backwards from every ending).
     before: dict[str, list[str]] = {p: [] for p in passages}
     for passage_id, passage in passages.items():
@@ -105,7 +109,7 @@ def _graph(scenario: Scenario, source: Source) -> list:
     return faults
 
 
-def _reach(starts: list[str], nexts, passages: dict) -> set[str]:
+def _reach(starts: list[str], nexts: Callable[[str], list[str]], passages: dict[str, Passage]) -> set[str]:
     seen: set[str] = set()
     todo = [p for p in starts if p in passages]
     while todo:
@@ -117,12 +121,12 @@ def _reach(starts: list[str], nexts, passages: dict) -> set[str]:
     return seen
 
 
-def _refused(source: Source, path: str, refused: RuleError) -> object:
+def _refused(source: Source, path: str, refused: RuleError) -> Fault:
     return source.fault(refused.code, path, **refused.params)
 
 
-def _sheet(source: Source, path: str, data: dict) -> dict | None:
-    """A sheet validated as any sheet the chronicle takes in (``play.new_sheet``, Strict: V20-19)."""
+def _sheet(source: Source, path: str, data: SheetData) -> JsonObject | Fault:
+    """A sheet validated as any sheet the chronicle takes in (``play.new_sheet``, Strict: V20-19), or its fault."""
     try:
         return play.new_sheet(actions.SYSTEM, data, role="storyteller", mode=actions.MODE)
     except RuleError as refused:
@@ -130,19 +134,29 @@ def _sheet(source: Source, path: str, data: dict) -> dict | None:
         return _refused(source, f"{path}.{field}" if isinstance(field, str) and field else path, refused)
 
 
-def _rolls(scenario: Scenario, source: Source, player: dict | None, npcs: dict[str, dict]) -> list:
-    faults = []
+def _rolls(
+    scenario: Scenario, source: Source, player: JsonObject | None, npcs: dict[str, JsonObject]
+) -> list[Fault]:
+    faults: list[Fault] = []
 
-    def roll(sheet: dict | None, path: str, traits: list[str], difficulty: int, **edges) -> None:
+    def roll(
+        sheet: JsonObject | None,
+        path: str,
+        traits: list[str],
+        difficulty: int,
+        specialty: str | None = None,
+        modifier: int = 0,
+    ) -> None:
         if sheet is None:
             return  # the sheet's own fault is reported
         try:
-            actions.preview(sheet, actions.roll_action(sheet, traits, difficulty, **edges))
+            action = actions.roll_action(sheet, traits, difficulty, specialty=specialty, modifier=modifier)
+            actions.preview(sheet, action)
         except RuleError as refused:
             where = "specialty" if refused.code in ("unknown_specialty", "specialty_untrained") else "traits"
             faults.append(_refused(source, f"{path}.{where}", refused))
 
-    def attack(sheet: dict | None, path: str, chosen) -> None:
+    def attack(sheet: JsonObject | None, path: str, chosen: Attack) -> None:
         if sheet is None:
             return
         try:
@@ -178,7 +192,7 @@ def _rolls(scenario: Scenario, source: Source, player: dict | None, npcs: dict[s
     return faults
 
 
-def _flags(scenario: Scenario, source: Source) -> list:
+def _flags(scenario: Scenario, source: Source) -> list[Fault]:
     passages = scenario.passages.items()
     set_somewhere = {p.sets_flag for _, p in passages} | {
         c.sets_flag for _, p in passages for c in p.choices or ()
@@ -197,11 +211,11 @@ def _flags(scenario: Scenario, source: Source) -> list:
     return faults
 
 
-def check(scenario: Scenario, source: Source) -> list:
+def check(scenario: Scenario, source: Source) -> list[Fault]:
     """The faults of a scenario the schema took (S-4), in the order of the file's lines."""
     player = _sheet(source, "pregenerated", scenario.pregenerated)
     faults = [] if isinstance(player, dict) else [player]
-    npcs: dict[str, dict] = {}
+    npcs: dict[str, JsonObject] = {}
     for npc_id in scenario.npcs:
         sheet = _sheet(source, f"npcs.{npc_id}.sheet", npc_sheet(scenario, npc_id))
         if isinstance(sheet, dict):
@@ -215,7 +229,7 @@ def check(scenario: Scenario, source: Source) -> list:
     return sorted(faults, key=lambda fault: (fault.line or 0, fault.path))
 
 
-def npc_sheet(scenario: Scenario, npc_id: str) -> dict:
+def npc_sheet(scenario: Scenario, npc_id: str) -> SheetData:
     """An NPC's sheet as the chronicle stores it (named in the scenario's first language when its sheet has no name)."""
     npc = scenario.npcs[npc_id]
     return {"name": npc.name.get(scenario.languages[0], npc_id), **npc.sheet}

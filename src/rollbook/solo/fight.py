@@ -32,23 +32,24 @@ from collections.abc import Generator
 from rollbook.play.v20_sheet import HEALTH_TRACK
 from rollbook.rules.base import RuleError
 from rollbook.solo import actions
-from rollbook.solo.format import Fight
-from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Roll, Scene
+from rollbook.solo.format import Attack, Fight
+from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Done, JsonObject, Roll, Scene, Step, Steps
 
 DODGE = {"kind": "test", "attribute": "dexterity", "ability": "athletics", "difficulty": 6}
 
 
-def down(sheet: dict) -> bool:
+def down(sheet: JsonObject) -> bool:
     """Out of the fight: a full health track (Incapacitated or worse, V20-16)."""
     health = sheet.get("health") or {}
-    return sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated")) >= HEALTH_TRACK
+    damage: int = sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated"))
+    return damage >= HEALTH_TRACK
 
 
-def standing(fight: Fight, sheets: dict) -> list[str]:
+def standing(fight: Fight, sheets: dict[str, JsonObject]) -> list[str]:
     return [npc for npc in fight.npcs if npc in sheets and not down(sheets[npc])]
 
 
-def heal_of(sheet: dict) -> tuple[int, str] | None:
+def heal_of(sheet: JsonObject) -> tuple[int, str] | None:
     """How much blood one spend heals now, and which damage (lethal first): None when nothing can be."""
     blood = sheet.get("blood") or {}
     if sheet.get("creature", "vampire") != "vampire" or not blood.get("current"):
@@ -60,11 +61,11 @@ def heal_of(sheet: dict) -> tuple[int, str] | None:
     return None
 
 
-def options(fight: Fight, sheets: dict) -> list[dict]:
+def options(fight: Fight, sheets: dict[str, JsonObject]) -> list[JsonObject]:
     """The player's choices this turn: ``{"id", "kind", ...}`` (the words are ``solo.text``'s)."""
     player = sheets[PLAYER]
     willpower = (player.get("willpower") or {}).get("current") or 0
-    found: list[dict] = []
+    found: list[JsonObject] = []
     for index, attack in enumerate(fight.attacks):
         try:
             actions.weapon_of(player, attack)
@@ -91,7 +92,9 @@ def options(fight: Fight, sheets: dict) -> list[dict]:
     return found
 
 
-def _exchange(attacker: str, target: str, action: dict, weapon: str | None) -> Generator:
+def _exchange(
+    attacker: str, target: str, action: JsonObject, weapon: str | None
+) -> Generator[Step, Done, Done]:
     """One attack of the chain (V20-17): the attack, its damage when it hits, the target's soak when the
     damage did any level. Returns the last Done (its sheets are the fight's as it is now)."""
     done = yield Roll(attacker, action, target=target)
@@ -104,11 +107,18 @@ def _exchange(attacker: str, target: str, action: dict, weapon: str | None) -> G
     return (yield Roll(target, {"kind": "soak"}, follows=done.seq))
 
 
-def turn(passage_id: str, fight: Fight, npc_attacks: dict, option: dict, sheets: dict) -> Generator:
+def turn(
+    passage_id: str,
+    fight: Fight,
+    npc_attacks: dict[str, Attack],
+    option: JsonObject,
+    sheets: dict[str, JsonObject],
+) -> Steps:
     """One turn of the fight for the chosen ``option`` (one of ``options``); ``npc_attacks``: each NPC's
     ``format.Attack`` and its weapon name. Ends with ``Arrive`` when the fight ends."""
     yield Choose(passage_id, option["id"])
     if option["kind"] == "flee":
+        assert fight.flee is not None  # ``options`` offers fleeing only when the scenario does
         yield Scene("close")
         yield Arrive(fight.flee, passage_id)
         return
@@ -147,7 +157,7 @@ def turn(passage_id: str, fight: Fight, npc_attacks: dict, option: dict, sheets:
     yield Scene("turn")
 
 
-def entered(passage_id: str, fight: Fight, sheets: dict) -> Generator:
+def entered(passage_id: str, fight: Fight, sheets: dict[str, JsonObject]) -> Steps:
     """A fight begins: its scene and first turn (A-3); already decided when a side is down."""
     if down(sheets[PLAYER]):
         yield Arrive(fight.lose, passage_id)

@@ -48,7 +48,7 @@ Pure: Pydantic only. The sheets are validated by ``rollbook.play`` in ``solo.che
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -63,6 +63,13 @@ TraitId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_len
 Words = Annotated[str, StringConstraints(min_length=1, max_length=20000)]
 # One text in each language the file has (S-1): which languages a text lacks is solo.check's (S-4).
 Text = dict[Language, Words]
+# A sheet as the file writes it: any YAML mapping, keys included (``dict[str, ...]`` would refuse a
+# number as a key here); ``play.new_sheet`` validates it as any sheet (``solo.check``, S-4).
+SheetData = dict[Any, Any]
+
+
+def is_language(lang: str) -> TypeGuard[Language]:
+    return lang in LANGUAGES
 
 
 class Base(BaseModel):
@@ -96,7 +103,7 @@ class Outcomes(Base):
         found = [(n, getattr(self, f"success_{n}")) for n in (5, 4, 3, 2)]
         return [(n, goto) for n, goto in found if goto is not None] + [(1, self.success)]
 
-    def for_result(self, outcome: str, successes: int) -> str:
+    def for_result(self, outcome: str | None, successes: int) -> str:
         if outcome == "botch":
             return self.botch
         if outcome != "success":
@@ -204,7 +211,7 @@ class Passage(Base):
 
 class Npc(Base):
     name: Text
-    sheet: dict
+    sheet: SheetData
     attack: Attack = UNARMED
 
 
@@ -215,12 +222,12 @@ class Scenario(Base):
     summary: Text | None = None
     languages: Annotated[list[Language], Field(min_length=1, max_length=3)]
     start: Id
-    pregenerated: dict
+    pregenerated: SheetData
     npcs: dict[Id, Npc] = Field(default_factory=dict)
     passages: Annotated[dict[Id, Passage], Field(min_length=1)]
 
 
-def schema() -> dict:
+def schema() -> dict[str, Any]:
     """The published JSON Schema of a scenario (``rollbook scenario schema``, S-1)."""
     return Scenario.model_json_schema()
 

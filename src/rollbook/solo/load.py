@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 import yaml
 from pydantic import ValidationError
@@ -28,6 +28,13 @@ class Unreadable(RuleError):
     """The file is no scenario at all (not YAML, not a mapping, too big)."""
 
 
+class FaultJson(TypedDict):
+    code: str
+    path: str
+    params: dict[str, object]
+    line: int | None
+
+
 @dataclass(frozen=True)
 class Fault:
     """One problem of a scenario (S-4): a code and its params (translated by the ``solo`` domain,
@@ -35,10 +42,10 @@ class Fault:
 
     code: str
     path: str
-    params: dict = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
     line: int | None = None
 
-    def plain(self) -> dict:
+    def plain(self) -> FaultJson:
         return {"code": self.code, "path": self.path, "params": dict(self.params), "line": self.line}
 
 
@@ -50,7 +57,7 @@ class FormatInvalid(Exception):
 
 @dataclass(frozen=True)
 class Source:
-    data: Any
+    data: dict[object, object]  # the file's top mapping, as YAML has it
     lines: dict[str, int]
     duplicates: tuple[Fault, ...] = ()
     digest: str = ""
@@ -63,7 +70,7 @@ class Source:
             path = path.rpartition(".")[0]
         return None
 
-    def fault(self, code: str, path: str, **params: Any) -> Fault:
+    def fault(self, code: str, path: str, **params: object) -> Fault:
         return Fault(code, path, params, self.line(path))
 
 
@@ -105,7 +112,7 @@ def read(text: str | bytes) -> Source:
             line=mark.line + 1 if mark else 0,
             detail=str(getattr(error, "problem", "") or error),
         ) from None
-    if not isinstance(data, dict):
+    if node is None or not isinstance(data, dict):  # no node: no document, data None
         raise Unreadable("scenario_not_a_mapping")
     lines: dict[str, int] = {}
     duplicates: list[Fault] = []
@@ -117,7 +124,7 @@ def read(text: str | bytes) -> Source:
 _ERROR_CODES = {"extra_forbidden": "unknown_key", "missing": "missing_key"}
 
 
-def _place(loc: tuple) -> str:
+def _place(loc: tuple[int | str, ...]) -> str:
     # a validator's own error (a passage with two bodies) has no field: it is the object's
     return ".".join(str(part) for part in loc if not (isinstance(part, str) and part.startswith("function-")))
 

@@ -23,13 +23,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 SOLO_START = "solo_start"
 SOLO_CHOICE = "solo_choice"
 SOLO_PASSAGE = "solo_passage"
 SOLO_KINDS = (SOLO_START, SOLO_CHOICE, SOLO_PASSAGE)
 PLAYER = "player"
+
+# A sheet, a play action, a receipt, a log entry: a plain JSON object as the play layer and the
+# chronicle make it (validated there, stored as ``dict[str, Any]`` by the server's models); the engine
+# reads a few of its keys.
+JsonObject = dict[str, Any]
+
+
+class SoloTag(TypedDict):
+    """The ``solo`` note of a check's or an extended action's roll."""
+
+    passage: str
+    role: Literal["check", "extended"]
 
 
 @dataclass(frozen=True)
@@ -47,10 +59,10 @@ class Roll:
     ``tag``: the ``solo`` note of a check's or an extended action's roll (the entry refers to the choice)."""
 
     who: str
-    action: dict
+    action: JsonObject
     follows: int | None = None
     target: str | None = None
-    tag: dict | None = None
+    tag: SoloTag | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +71,7 @@ class Adjust:
     storyteller, what only the Storyteller may change (blood the story gives when the character feeds)."""
 
     who: str
-    change: dict
+    change: JsonObject
     by: str = "player"
 
 
@@ -86,17 +98,22 @@ class Done:
     """What the shell sends back: the new entry's seq and receipt, and every sheet after it."""
 
     seq: int | None
-    receipt: dict = field(default_factory=dict)
-    sheets: dict = field(default_factory=dict)
+    receipt: JsonObject = field(default_factory=dict)
+    sheets: dict[str, JsonObject] = field(default_factory=dict)  # who -> sheet
 
 
-def drive(steps: Generator[Any, Done | None, Any], perform: Callable[[Any], Done]) -> None:
+Step = Choose | Roll | Adjust | Scene | Arrive
+# The engine: a generator of steps, each answered with its ``Done``.
+Steps = Generator[Step, Done, None]
+
+
+def drive(steps: Generator[Step, Done, object], perform: Callable[[Step], Done]) -> None:
     """The engine's generator run to its end: each step it yields performed by the shell's ``perform``,
     whose ``Done`` is sent back (the server's chronicle and the tests' stand-in drive it alike)."""
     done = None
     while True:
         try:
-            step = steps.send(done)
+            step = next(steps) if done is None else steps.send(done)
         except StopIteration:
             return
         done = perform(step)

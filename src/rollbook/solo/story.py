@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
+from typing import Literal, TypedDict
 
 from rollbook.rules.base import RuleError
 from rollbook.rules.contests import extended as extended_state
 from rollbook.solo import actions, fight
-from rollbook.solo.format import Passage, Scenario
+from rollbook.solo.format import Attack, Check, Extended, Passage, Scenario
 from rollbook.solo.steps import (
     PLAYER,
     SOLO_CHOICE,
@@ -36,7 +37,10 @@ from rollbook.solo.steps import (
     Arrive,
     Choose,
     Done,
+    JsonObject,
     Roll,
+    Step,
+    Steps,
 )
 
 
@@ -47,11 +51,11 @@ class State:
     scenario: str | None = None
     digest: str | None = None
     player: int | None = None  # the player's character id
-    npcs: dict = field(default_factory=dict)  # npc id -> character id
+    npcs: dict[str, int] = field(default_factory=dict)  # npc id -> character id
     passage: str | None = None
-    flags: frozenset = frozenset()
+    flags: frozenset[str] = frozenset()
     ending: str | None = None
-    extended: tuple = ()  # the rules results of the current extended action's rolls
+    extended: tuple[JsonObject, ...] = ()  # the rules results of the current extended action's rolls
     turns: int = 0  # choices made in the current passage (a fight's turns)
     last_choice: int | None = None  # the seq of the latest solo_choice
 
@@ -60,12 +64,12 @@ class State:
         return self.ending is not None
 
 
-def replay(entries: Iterable[dict]) -> State:
+def replay(entries: Iterable[JsonObject]) -> State:
     """The state after ``entries`` (log entries as plain dicts, in log order)."""
     state = State()
-    values: dict = {}
+    values: JsonObject = {}  # State's fields, as the receipts hold them
     flags: set[str] = set()
-    results: list = []
+    results: list[JsonObject] = []
     for entry in entries:
         kind, receipt = entry.get("kind"), entry.get("receipt") or {}
         if kind == SOLO_START:
@@ -94,7 +98,7 @@ def passage_of(scenario: Scenario, state: State) -> Passage | None:
     return scenario.passages.get(state.passage) if state.passage else None
 
 
-def _roll_action(sheet: dict, body, willpower: bool) -> dict:
+def _roll_action(sheet: JsonObject, body: Check | Extended, willpower: bool) -> JsonObject:
     return actions.roll_action(
         sheet,
         body.traits,
@@ -105,7 +109,7 @@ def _roll_action(sheet: dict, body, willpower: bool) -> dict:
     )
 
 
-def _rollable(sheet: dict, body) -> dict | None:
+def _rollable(sheet: JsonObject, body: Check | Extended) -> JsonObject | None:
     """The roll a check or extended action makes on this sheet (its ``play.preview``), None when refused."""
     try:
         return actions.preview(sheet, _roll_action(sheet, body, False))
@@ -113,11 +117,11 @@ def _rollable(sheet: dict, body) -> dict | None:
         return None
 
 
-def npc_attacks(scenario: Scenario) -> dict:
+def npc_attacks(scenario: Scenario) -> dict[str, Attack]:
     return {npc_id: npc.attack for npc_id, npc in scenario.npcs.items()}
 
 
-def options(scenario: Scenario, state: State, sheets: dict) -> list[dict]:
+def options(scenario: Scenario, state: State, sheets: dict[str, JsonObject]) -> list[JsonObject]:
     """What the player may choose now (none once the story has ended)."""
     passage = passage_of(scenario, state)
     if passage is None or state.finished:
@@ -125,7 +129,7 @@ def options(scenario: Scenario, state: State, sheets: dict) -> list[dict]:
     player = sheets[PLAYER]
     willpower = (player.get("willpower") or {}).get("current") or 0
     if passage.choices is not None:
-        found = []
+        found: list[JsonObject] = []
         for index, choice in enumerate(passage.choices):
             if choice.requires_flag is not None and choice.requires_flag not in state.flags:
                 continue
@@ -165,8 +169,12 @@ def options(scenario: Scenario, state: State, sheets: dict) -> list[dict]:
 
 
 def arrive(
-    scenario: Scenario, to: str, came_from: str | None, flags: tuple = (), sheets: dict | None = None
-) -> Generator:
+    scenario: Scenario,
+    to: str,
+    came_from: str | None,
+    flags: tuple[str, ...] = (),
+    sheets: dict[str, JsonObject] | None = None,
+) -> Steps:
     """A passage reached: its ``solo_passage`` (the flags set on the way and by it), then, for a fight,
     its scene (``fight.entered``)."""
     passage = scenario.passages[to]
@@ -180,12 +188,14 @@ def arrive(
         yield from _then(scenario, to, fight.entered(to, passage.fight, done.sheets or sheets or {}), sheets)
 
 
-def _then(scenario: Scenario, here: str, steps: Generator, sheets: dict | None) -> Generator:
+def _then(
+    scenario: Scenario, here: str, steps: Steps, sheets: dict[str, JsonObject] | None
+) -> Generator[Step, Done, Done | None]:
     """Run ``steps``; an ``Arrive`` among them is a passage reached like any (``arrive``)."""
     done = None
     while True:
         try:
-            step = steps.send(done)
+            step = next(steps) if done is None else steps.send(done)
         except StopIteration:
             return done
         if isinstance(step, Arrive):
@@ -197,12 +207,12 @@ def _then(scenario: Scenario, here: str, steps: Generator, sheets: dict | None) 
         sheets = done.sheets or sheets if done is not None else sheets
 
 
-def begin(scenario: Scenario, sheets: dict) -> Generator:
+def begin(scenario: Scenario, sheets: dict[str, JsonObject]) -> Steps:
     """A new solo chronicle: the start passage reached."""
     yield from arrive(scenario, scenario.start, None, (), sheets)
 
 
-def act(scenario: Scenario, state: State, option_id: str, sheets: dict) -> Generator:
+def act(scenario: Scenario, state: State, option_id: str, sheets: dict[str, JsonObject]) -> Steps:
     """The steps of one choice (refused with ``solo_choice_unknown`` unless ``options`` offers it now)."""
     if state.finished:
         raise RuleError("solo_finished")
@@ -210,8 +220,9 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict) -> Gener
     option = offered.get(option_id)
     if option is None:
         raise RuleError("solo_choice_unknown", choice=option_id)
-    passage = scenario.passages[state.passage]
     here = state.passage
+    assert here is not None  # ``options`` offers nothing before the story begins
+    passage = scenario.passages[here]
     if passage.fight is not None:
         yield from _then(
             scenario, here, fight.turn(here, passage.fight, npc_attacks(scenario), option, sheets), sheets
@@ -226,21 +237,21 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict) -> Gener
             scenario, choice.goto, here, (choice.sets_flag,) if choice.sets_flag else (), sheets
         )
         return
-    check = passage.check
+    body = passage.check or passage.extended
+    assert body is not None  # ``options`` offers a roll here only for a check or an extended action
     if option_id == "forgo":
-        yield from arrive(
-            scenario, check.outcomes.failure if check else passage.extended.failure, here, (), sheets
-        )
+        failure = body.outcomes.failure if isinstance(body, Check) else body.failure
+        yield from arrive(scenario, failure, here, (), sheets)
         return
-    role = "check" if check is not None else "extended"
-    action = _roll_action(sheets[PLAYER], check or passage.extended, option["willpower"])
-    done: Done = yield Roll(PLAYER, action, tag={"passage": here, "role": role})
+    role: Literal["check", "extended"] = "check" if isinstance(body, Check) else "extended"
+    action = _roll_action(sheets[PLAYER], body, option["willpower"])
+    done = yield Roll(PLAYER, action, tag={"passage": here, "role": role})
     result = done.receipt.get("result") or {}
-    if check is not None:  # S-2: each result leads to its passage, success by degree
-        goto = check.outcomes.for_result(result.get("outcome"), result.get("successes", 0))
+    if isinstance(body, Check):  # S-2: each result leads to its passage, success by degree
+        goto = body.outcomes.for_result(result.get("outcome"), result.get("successes", 0))
         yield from arrive(scenario, goto, here, (), done.sheets or sheets)
         return
-    body = passage.extended  # TR-4: the successes add up
+    # TR-4: the successes add up
     progress = extended_state("v20", body.target, body.max_rolls, [*state.extended, result])
     if progress.status == "reached":
         yield from arrive(scenario, body.success, here, (), done.sheets or sheets)
@@ -250,7 +261,15 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict) -> Gener
         yield from arrive(scenario, body.failure, here, (), done.sheets or sheets)
 
 
-def extended_progress(scenario: Scenario, state: State) -> dict | None:
+class ExtendedProgress(TypedDict):
+    total: int
+    target: int
+    rolls: int
+    max_rolls: int
+    status: str
+
+
+def extended_progress(scenario: Scenario, state: State) -> ExtendedProgress | None:
     """The extended action's progress so far (``rules.contests.Extended`` as plain JSON), if one runs."""
     passage = passage_of(scenario, state)
     if passage is None or passage.extended is None:

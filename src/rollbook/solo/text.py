@@ -7,7 +7,7 @@ from __future__ import annotations
 from rollbook.i18n import N_, normalize, translate, translations
 from rollbook.i18n.messages import error_message
 from rollbook.i18n.messages_solo import SOLO_LABELS
-from rollbook.solo.format import Scenario
+from rollbook.solo.format import Scenario, Text, is_language
 from rollbook.solo.load import Fault
 
 FAULT_LINE = N_("{place}, line {line}: {message}")
@@ -23,7 +23,7 @@ def clean_line(scenario_id: str, lang: str) -> str:
     return translate(CLEAN, lang, scenario=scenario_id)
 
 
-def label(key: str, lang: str, **params) -> str:
+def label(key: str, lang: str, **params: object) -> str:
     """One of ``SOLO_LABELS`` in ``lang``."""
     return translate(SOLO_LABELS[key], lang, **params)
 
@@ -44,10 +44,10 @@ def heal_label(amount: int, damage_type: str, lang: str) -> str:
     return text.format(n=amount)
 
 
-def pick(text: dict, lang: str, scenario: Scenario) -> str:
+def pick(text: Text, lang: str, scenario: Scenario) -> str:
     """A scenario's text in ``lang``, else in the scenario's first language (a scenario may ship in fewer
     languages than the reader's: S-1 "one or more of fr/es/en")."""
-    if lang in text:
+    if is_language(lang) and lang in text:
         return text[lang]
     for other in scenario.languages:
         if other in text:
