@@ -52,7 +52,7 @@ def test_the_check_sees_every_way_in(tmp_path):
     sample.write_text(
         "from .test_api import problem\nimport tests.server.test_api\n"
         "from tests.web import test_pages\n"
-        "def f():\n    from tests.server.test_gamenight import as_member\n"
+        "def f():\n    from tests.server.test_sheet_edits import as_member\n"
         "PATH = 'test_render_receipts.py'\n"
         "from .helpers import problem\nfrom tests.server.conftest import Table\n"
         "from rollbook.render.v20 import test_view\n"
@@ -61,7 +61,7 @@ def test_the_check_sees_every_way_in(tmp_path):
         ".test_api",
         "test_render_receipts.py",
         "tests.server.test_api",
-        "tests.server.test_gamenight",
+        "tests.server.test_sheet_edits",
         "tests.web.test_pages",
     ]
 

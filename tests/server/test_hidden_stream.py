@@ -43,7 +43,7 @@ def seed_in_use(app, chronicle_id: int, stream: str) -> bytes | None:
 
 
 @pytest.fixture()
-def night(client, make_table):
+def hidden_session(client, make_table):
     """A V5 evening: two players with client seeds, visible rolls around the Storyteller's hidden
     rolls (one of an NPC), a player's hidden ask granted, a scene closed, a rotation."""
     table = make_table("v5")
@@ -104,17 +104,17 @@ def night(client, make_table):
     }
 
 
-def test_hidden_roll_recomputed_after_reveal_issue31_1(night):
+def test_hidden_roll_recomputed_after_reveal_issue31_1(hidden_session):
     """F-7: from every seed revealed after the scene's close and the rotation, for every nonce and
     every client seed a player knows, no hidden roll's faces come out (today they all do: the hidden
     roll's nonce is the gap between the visible ones)."""
-    table, bob = night["table"], night["bob"]
+    table, bob = hidden_session["table"], hidden_session["bob"]
     exported = entries_of(table.export(bob))
     revealed = [bytes.fromhex(e["receipt"]["seed"]) for e in exported if e["kind"] == "seed_reveal"]
     assert len(revealed) >= 2  # the scene's close and the rotation both revealed a seed
     clients = {""} | {e["receipt"]["client_seed"] for e in exported if e["kind"] == "client_seed"}
-    assert len(night["hidden"]) == 4
-    for entry in night["hidden"]:
+    assert len(hidden_session["hidden"]) == 4
+    for entry in hidden_session["hidden"]:
         secret = tuple(entry["receipt"]["faces"])
         assert len(secret) >= 9  # nine dice or more: no chance match in the ~500 tries below
         for seed in revealed:
@@ -130,18 +130,18 @@ def test_hidden_roll_recomputed_after_reveal_issue31_1(night):
         if e["kind"] == "roll" and not e.get("redacted"):
             public.setdefault(e["receipt"]["fair"]["commitment"], []).append(e["receipt"]["fair"]["nonce"])
     assert all(sorted(nonces) == list(range(1, len(nonces) + 1)) for nonces in public.values()), public
-    assert sum(map(len, public.values())) == len(night["visible"])
+    assert sum(map(len, public.values())) == len(hidden_session["visible"])
 
 
-def test_hidden_seed_stays_sealed_until_its_rolls_are_revealed(night, app):
+def test_hidden_seed_stays_sealed_until_its_rolls_are_revealed(hidden_session, app):
     """F-7: neither the scene's close nor a plain rotation reveals the hidden seed while a hidden roll
     under it is hidden; it is never in an answer, an export or a page meanwhile."""
-    table = night["table"]
-    assert night["closed"]["rotation"]["hidden_revealed"] is None
-    assert night["rotated"]["hidden_revealed"] is None
+    table = hidden_session["table"]
+    assert hidden_session["closed"]["rotation"]["hidden_revealed"] is None
+    assert hidden_session["rotated"]["hidden_revealed"] is None
     secret = seed_in_use(app, table.id, "hidden")
     assert secret is not None
-    for headers in (table.st, night["alice"], night["bob"]):
+    for headers in (table.st, hidden_session["alice"], hidden_session["bob"]):
         texts = [
             table.export(headers),
             json.dumps(table.log(headers)),
@@ -149,19 +149,19 @@ def test_hidden_seed_stays_sealed_until_its_rolls_are_revealed(night, app):
             table.client.get(f"/chronicles/{table.id}", headers=headers).text,
         ]
         assert all(secret.hex() not in text for text in texts)
-    state = table.client.get(f"{table.base}/fair", headers=night["bob"]).json()
+    state = table.client.get(f"{table.base}/fair", headers=hidden_session["bob"]).json()
     assert all(r["stream"] == "public" for r in state["revealed"])
 
 
-def test_storyteller_reveals_the_hidden_rolls_with_their_seed_issue31_1(night, tmp_path):
+def test_storyteller_reveals_the_hidden_rolls_with_their_seed_issue31_1(hidden_session, tmp_path):
     """F-7: ``reveal_hidden`` reveals every hidden roll still hidden and the hidden seed in one
     transaction; then a player's export verifies every hidden roll's faces, clean (F-8 counts too)."""
-    table, bob = night["table"], night["bob"]
+    table, bob = hidden_session["table"], hidden_session["bob"]
     answer = call(table.client, "POST", f"{table.base}/fair/rotate?reveal_hidden=true", table.st, 201)
     hidden = answer["hidden_revealed"]
     assert hidden["stream"] == "hidden" and hidden["rolls"] == hidden["last_nonce"] == 4
     log = {e["seq"]: e for e in table.log(bob, limit=500)["entries"]}
-    for entry in night["hidden"]:
+    for entry in hidden_session["hidden"]:
         shown = log[entry["seq"]]
         assert not shown.get("redacted") and shown["revealed_by"] is not None
         seed = bytes.fromhex(hidden["seed"])
@@ -170,8 +170,8 @@ def test_storyteller_reveals_the_hidden_rolls_with_their_seed_issue31_1(night, t
             seed, table.id, fair["client_seed"], fair["nonce"], [10] * len(shown["receipt"]["faces"])
         ) == tuple(shown["receipt"]["faces"])
     # the granted hidden roll's ask and grant come with it: A-2 checks out on a player's export
-    assert not log[night["ask"]["entry"]["seq"]].get("redacted")
-    assert not log[night["grant"]["grant"]["seq"]].get("redacted")
+    assert not log[hidden_session["ask"]["entry"]["seq"]].get("redacted")
+    assert not log[hidden_session["grant"]["grant"]["seq"]].get("redacted")
     exported = entries_of(table.export(bob))
     checked = verify(tmp_path, exported)
     assert checked.returncode == 0, checked.stdout
@@ -203,12 +203,12 @@ def test_hidden_seed_revealed_at_the_rotation_once_each_roll_was(client, make_ta
     assert "fair dice: 2 verified, 0 pending" in checked.stderr
 
 
-def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31_1(night, tmp_path):
+def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31_1(hidden_session, tmp_path):
     """Issue 31 point 1: another player (and the public part of the export) reads of a hidden ask only
     its kind: no traits, difficulty or pool; the player who asked reads their ask; the Storyteller
     reads everything; both exports verify."""
-    table, alice, bob = night["table"], night["alice"], night["bob"]
-    ask_seq, grant_seq = night["ask"]["entry"]["seq"], night["grant"]["grant"]["seq"]
+    table, alice, bob = hidden_session["table"], hidden_session["alice"], hidden_session["bob"]
+    ask_seq, grant_seq = hidden_session["ask"]["entry"]["seq"], hidden_session["grant"]["grant"]["seq"]
     for headers in (bob,):
         text = table.export(headers)
         seen = {e["seq"]: e for e in entries_of(text)}
@@ -221,7 +221,7 @@ def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31
         assert "A hidden ask" in page
     own = {e["seq"]: e for e in table.log(alice, limit=500)["entries"]}
     assert own[ask_seq]["receipt"]["asked"] and own[grant_seq]["redacted"]
-    mine = table.client.get(f"{table.base}/asks/{night['ask']['ask']['id']}", headers=alice).json()["ask"]
+    mine = table.client.get(f"{table.base}/asks/{hidden_session['ask']['ask']['id']}", headers=alice).json()["ask"]
     assert mine["status"] == "granted" and mine["decision"]["edges"] is None  # what was granted stays hidden
     storyteller = {e["seq"]: e for e in table.log(table.st, limit=500)["entries"]}
     assert storyteller[grant_seq]["receipt"]["action"]["difficulty"] == 4
@@ -230,10 +230,10 @@ def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31
         assert checked.returncode == 0, checked.stdout
 
 
-def test_the_storytellers_page_reveals_the_hidden_rolls_with_their_seed(night):
+def test_the_storytellers_page_reveals_the_hidden_rolls_with_their_seed(hidden_session):
     """F-7 on the web table: the Storyteller's fair-dice panel offers to reveal the hidden rolls with
     their seed (a player's does not); the form does it."""
-    table, bob = night["table"], night["bob"]
+    table, bob = hidden_session["table"], hidden_session["bob"]
     page = table.client.get(f"/chronicles/{table.id}", headers=table.st).text
     assert 'name="reveal_hidden"' in page and "Reveal the hidden rolls and their seed" in page
     assert 'name="reveal_hidden"' not in table.client.get(f"/chronicles/{table.id}", headers=bob).text
@@ -245,5 +245,5 @@ def test_the_storytellers_page_reveals_the_hidden_rolls_with_their_seed(night):
     )
     assert posted.status_code == 303, posted.text
     log = {e["seq"]: e for e in table.log(bob, limit=500)["entries"]}
-    assert all(not log[entry["seq"]].get("redacted") for entry in night["hidden"])
+    assert all(not log[entry["seq"]].get("redacted") for entry in hidden_session["hidden"])
     assert any(e["kind"] == "seed_reveal" and e["receipt"]["stream"] == "hidden" for e in log.values())

@@ -168,7 +168,7 @@ def test_the_form_reads_names_in_any_language_and_homebrew_as_typed():
 
 @pytest.mark.parametrize("system", ["v20", "v5"])
 def test_every_listed_power_on_a_sheet_page_reads_in_french_and_spanish(app, system):
-    """The untranslated-text check (test_gamenight_words) on sheet pages holding every power of the list:
+    """The untranslated-text check (test_translated_pages) on sheet pages holding every power of the list:
     no English name and no raw id, in fr and es, on the sheet and in the editor."""
     from rollbook.play import powers
 

@@ -2,7 +2,7 @@
 scenarios, a solo chronicle started with the pregenerated character, the solo table (the passage,
 the options with their odds, health, blood and Willpower), a fight played to an ending with dice
 chosen roll by roll, resuming at the passage reached (S-5). No English on a French or Spanish solo
-page: ``test_gamenight_words`` (issue 13 point 7's check) plays them too."""
+page: ``test_translated_pages`` (issue 13 point 7's check) plays them too."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from rollbook.i18n.messages_saved import SAVED_MESSAGES
 from rollbook.i18n.messages_security import SECURITY_MESSAGES
 from rollbook.i18n.messages_solo import SOLO_MESSAGES
 from rollbook.i18n.messages_tiers import TIERS_MESSAGES
-from rollbook.i18n.messages_v5table import V5TABLE_MESSAGES
+from rollbook.i18n.messages_v5 import V5_MESSAGES
 
 ENGINE_MESSAGES: dict[str, str] = {
     # rules.base
@@ -81,7 +81,7 @@ AREA_MESSAGES: tuple[dict[str, str], ...] = (
     INTEROP_MESSAGES,
     EXCHANGE_ODDS_MESSAGES,
     SOLO_MESSAGES,
-    V5TABLE_MESSAGES,
+    V5_MESSAGES,
     DISCORD_MESSAGES,
     SAVED_MESSAGES,
 )

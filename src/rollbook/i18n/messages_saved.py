@@ -1,5 +1,5 @@
 """English msgids of the saved rolls' refusals (issue 34, "Saved rolls"). Translated by the
-``gamenight2.po`` catalogues (fr, es)."""
+``table_tools.po`` catalogues (fr, es)."""
 
 from __future__ import annotations
 

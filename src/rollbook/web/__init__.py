@@ -33,7 +33,7 @@ from rollbook.web.routes import (  # issue 34: presence, saved rolls, dice stati
     saved,
     solo,  # issue 37: playing alone
     stats,
-    v5table,
+    v5,
 )
 from rollbook.web.templating import STATIC
 
@@ -52,7 +52,7 @@ def mount(app: FastAPI) -> None:
         interop,
         contests,
         export,
-        v5table,
+        v5,
         stats,
         saved,
         presence,

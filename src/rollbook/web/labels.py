@@ -133,8 +133,8 @@ FIELDS = {
     "auto_successes": N_("Automatic successes from powers"),
     "knowledge_allowed": N_("The Storyteller allows an untrained Knowledge"),
     "blood_surge": N_("Blood Surge"),
-    "serves_compulsion": N_("The action serves the compulsion"),  # seed 001 (catalogue: v5table)
-    "slake": N_("Hunger slaked"),  # issue 32: feeding (catalogue: v5table)
+    "serves_compulsion": N_("The action serves the compulsion"),  # seed 001 (catalogue: v5)
+    "slake": N_("Hunger slaked"),  # issue 32: feeding (catalogue: v5)
     "power": N_("Power"),
     "kill": N_("The vessel is drained to death"),
     "halve": N_("Halve superficial Health damage (a vampire)"),
@@ -190,7 +190,7 @@ KINDS = {
     "rouse": N_("Rouse check"),
     "willpower": N_("Willpower roll"),
     "remorse": N_("Remorse roll"),
-    "power": N_("Use a power"),  # issue 32: a listed Discipline power, rolled and paid (catalogue: v5table)
+    "power": N_("Use a power"),  # issue 32: a listed Discipline power, rolled and paid (catalogue: v5)
     "frenzy": N_("Resist frenzy"),
     "virtue": N_("Virtue roll"),
     "soak": N_("Soak roll"),
@@ -206,7 +206,7 @@ KINDS = {
     "restore": N_("Restore"),
     "hunger": N_("Change Hunger"),
     "stains": N_("Add stains"),
-    "feed": N_("Feed"),  # issue 32 (catalogue: v5table)
+    "feed": N_("Feed"),  # issue 32 (catalogue: v5)
     "award_experience": N_("Award experience"),
     "spend_experience": N_("Spend experience"),
     "reload": N_("Reload"),
@@ -266,7 +266,7 @@ SOURCES = {
     "card": N_("card"),
     "specialty": N_("specialty"),
     "blood_surge": N_("Blood Surge"),
-    "compulsion": N_("compulsion"),  # seed 001 (catalogue: v5table)
+    "compulsion": N_("compulsion"),  # seed 001 (catalogue: v5)
     "modifier": N_("modifier"),
     "attack_successes": N_("attack successes beyond the first"),  # V20-17
 }
@@ -300,7 +300,7 @@ RESOURCES = {
 
 FLAGS = {
     "hunger_frenzy_risk": N_("Hunger 5: feed or risk hunger frenzy"),
-    "halved": N_("Superficial damage halved (a vampire)"),  # issue 32 (catalogue: v5table)
+    "halved": N_("Superficial damage halved (a vampire)"),  # issue 32 (catalogue: v5)
     "impaired": N_("Impaired: the track is full"),
     "track_full": N_("The track is full of aggravated damage"),
     "track_overflow": N_("Damage beyond the track"),

@@ -10,7 +10,7 @@ from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
-from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5table
+from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.sheetview import power_words
 from rollbook.web.titles import roll_title
@@ -265,9 +265,9 @@ def card(
             lang=lang,
         )
         return c
-    if entry["kind"] in v5table.KINDS:  # a V5 compulsion called or ended (seed 001)
+    if entry["kind"] in v5.KINDS:  # a V5 compulsion called or ended (seed 001)
         c.system = chronicle_system
-        c.title, c.change = v5table.describe_entry(entry["kind"], receipt, lang, characters)
+        c.title, c.change = v5.describe_entry(entry["kind"], receipt, lang, characters)
         return c
     if entry["kind"] == "member_removed":
         c.title = translate(MEMBER_REMOVED, lang, name=receipt.get("name", ""))
@@ -329,12 +329,12 @@ def card(
     c.notes = (
         authority.roll_notes(system, receipt, lang)
         + contests.roll_note(receipt, lang)
-        + v5table.roll_notes(receipt, lang)
+        + v5.roll_notes(receipt, lang)
     )
     if (
         c.followed_by is None
     ):  # seed 001, V5-10: the latest receipt of a roll may call for a compulsion or frenzy
-        c.buttons = v5table.roll_buttons(
+        c.buttons = v5.roll_buttons(
             receipt,
             c.seq,
             c.character_id,

@@ -16,7 +16,7 @@ from rollbook.server.models import Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import chronicles, rolls
-from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5table
+from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
 from rollbook.web.sheetview import identity, rating_groups, specialties
@@ -176,7 +176,7 @@ def sheet_context(
         system, kind, fields, baseline, member.role, lang, posted=values.get("kind") == kind
     )
     p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
-    compulsion = v5table.sheet_panel(
+    compulsion = v5.sheet_panel(
         state.chronicle,
         character.id,
         sheet,  # seed 001: in force, called, ended

@@ -23,7 +23,7 @@ from rollbook.server.usecases import (
     fairness as fairness_cases,
 )
 from rollbook.server.views import member_view
-from rollbook.web import authority, exchange, fairness, v5table
+from rollbook.web import authority, exchange, fairness, v5
 from rollbook.web.present import Card, Viewer, card
 from rollbook.web.sheetview import willpower_current
 
@@ -51,7 +51,7 @@ class Table:
     characters: list[CharacterRow]
     cards: list[Card] = field(default_factory=list)  # newest first
     head: int = 0
-    compulsions: dict = field(default_factory=dict)  # character id -> web.v5table.Badge (V5, seed 001)
+    compulsions: dict = field(default_factory=dict)  # character id -> web.v5.Badge (V5, seed 001)
 
     def character(self, character_id: int) -> CharacterRow | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -200,7 +200,7 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
         )
         if chronicle["system"] == "v5":  # seed 001: a compulsion in force shows beside its character
             table.compulsions = {
-                character: v5table.badge(found, lang)
+                character: v5.badge(found, lang)
                 for character, found in compulsions_cases.all_in_force(session, member.chronicle_id).items()
             }
         if feed:

@@ -1,14 +1,14 @@
 """English msgids for the error codes of V5 at the table (issue 32): compulsions (seed 001, V5-14),
 the hunger frenzy offered after a Rouse at Hunger 5 (V5-10), feeding, Remorse, damage and powers.
 
-Translations: ``locale/<lang>/LC_MESSAGES/v5table.po``.
+Translations: ``locale/<lang>/LC_MESSAGES/v5.po``.
 """
 
 from __future__ import annotations
 
 from rollbook.i18n import N_
 
-V5TABLE_MESSAGES: dict[str, str] = {
+V5_MESSAGES: dict[str, str] = {
     # compulsions (seed 001)
     "no_compulsion_for_creature": N_("A {creature} has no Beast, hence no compulsion."),
     "no_clan_compulsion": N_("The clan {clan} has no compulsion of its own: name one ({choices})."),
