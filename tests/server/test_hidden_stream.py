@@ -221,7 +221,9 @@ def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31
         assert "A hidden ask" in page
     own = {e["seq"]: e for e in table.log(alice, limit=500)["entries"]}
     assert own[ask_seq]["receipt"]["asked"] and own[grant_seq]["redacted"]
-    mine = table.client.get(f"{table.base}/asks/{hidden_session['ask']['ask']['id']}", headers=alice).json()["ask"]
+    mine = table.client.get(f"{table.base}/asks/{hidden_session['ask']['ask']['id']}", headers=alice).json()[
+        "ask"
+    ]
     assert mine["status"] == "granted" and mine["decision"]["edges"] is None  # what was granted stays hidden
     storyteller = {e["seq"]: e for e in table.log(table.st, limit=500)["entries"]}
     assert storyteller[grant_seq]["receipt"]["action"]["difficulty"] == 4
