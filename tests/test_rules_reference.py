@@ -22,6 +22,7 @@ How a citation is found, and the false positives left out on purpose:
   ``…_s4``, ``…_f7``, ``…_tr4``. The first word is left out (``r20``, ``s3``, ``F401`` — a ruff
   code in a ``noqa`` comment — are names, not citations); ``V20``/``V5`` glued to a number would be
   the system's name, so only the prefixes that end in a letter are read glued.
+- Ids are written in capitals in prose; a lower-case ``v20-7`` is not read as a citation.
 
 This file holds unknown ids on purpose (the checker's own checks below), so the scan of ``tests/``
 leaves it out.
@@ -274,6 +275,16 @@ def test_every_entry_is_a_rule_id_numbered_from_one_without_a_gap(entries: dict[
     assert set(numbers) == {"V20", "V5", "T", "R", "A", "F", "TR", "S"}
     for prefix, seen in numbers.items():
         assert seen == list(range(1, len(seen) + 1)), f"{prefix}: {seen}"
+
+
+def test_every_entry_says_what_the_engine_does(reference: str, entries: dict[str, int]) -> None:
+    """An entry is more than its heading: at least a sentence of plain words."""
+    for rule in entries:
+        body = reference.split(f'<a id="{rule}"></a>', 1)[1].split("<a id=", 1)[0]
+        prose = [
+            line for line in body.splitlines() if line and not line.startswith(("###", "{", "→", "```", "|"))
+        ]
+        assert len(" ".join(prose).split()) >= 12, rule
 
 
 def test_each_system_section_holds_only_its_own_ids(reference: str) -> None:
