@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth, seal
 from rollbook.server.access import require_storyteller
+from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, DiscordAnswered, DiscordChannel, DiscordLink, Member
 from rollbook.server.store import log_head
 from rollbook.server.tx import now
@@ -205,12 +206,14 @@ def answered(session: Session, channel_row_id: int, after: int, upto: int) -> se
 
 def advance(session: Session, channel_row_id: int, seq: int) -> bool:
     """``last_posted = seq`` only when it was below (never moved back): whether this call moved it."""
-    moved = session.execute(
-        update(DiscordChannel)
-        .where(DiscordChannel.id == channel_row_id, DiscordChannel.last_posted < seq)
-        .values(last_posted=seq, updated_at=now())
-        .execution_options(synchronize_session=False)
-    ).rowcount
+    moved = changed_rows(
+        session.execute(
+            update(DiscordChannel)
+            .where(DiscordChannel.id == channel_row_id, DiscordChannel.last_posted < seq)
+            .values(last_posted=seq, updated_at=now())
+            .execution_options(synchronize_session=False)
+        )
+    )
     return moved == 1
 
 

@@ -113,13 +113,16 @@ def entry_hash(
 def hash_of(entry: dict) -> str:
     """The hash of an entry (an export line): of all eleven fields when it has them."""
     if all(name in entry for name in EXTRA_FIELDS):
-        return entry_hash(**{name: entry.get(name) for name in (*HASHED_FIELDS, *EXTRA_FIELDS)})
+        # an export line's JSON values, hashed as they are (a malformed line's hash does not match)
+        fields: dict[str, Any] = {name: entry.get(name) for name in (*HASHED_FIELDS, *EXTRA_FIELDS)}
+        return entry_hash(**fields)
     return legacy_hash_of(entry)
 
 
 def legacy_hash_of(entry: dict) -> str:
     """The hash over the eight fields only (entries written before 0003_security)."""
-    return entry_hash(**{name: entry.get(name) for name in HASHED_FIELDS})
+    fields: dict[str, Any] = {name: entry.get(name) for name in HASHED_FIELDS}  # as in ``hash_of``
+    return entry_hash(**fields)
 
 
 QUICK_ROLL = "quick_roll"  # dice without a sheet: the rules receipt under "result" (rollbook.play.quick)

@@ -61,7 +61,8 @@ class CompulsionLedger:
             problems.append(
                 f"a compulsion called while entry {self.in_force[character]['called']}'s is in force"
             )
-        shape = rules.COMPULSIONS.get(receipt.get("compulsion"))
+        called = receipt.get("compulsion")
+        shape = rules.COMPULSIONS.get(called) if isinstance(called, str) else None
         if shape is None:
             problems.append(f"an unknown compulsion {receipt.get('compulsion')!r}")
         elif (receipt.get("dice"), receipt.get("attributes"), receipt.get("unless_serving")) != (
@@ -101,9 +102,11 @@ class CompulsionLedger:
         if kind == "roll":  # a reroll keeps its roll's pool: checked when the roll was
             found = self.in_force.get(entry.get("character"))
             attributes = tuple(
-                part.get("trait")
+                trait
                 for part in pool.get("parts") or []  # a power's: its pool's
-                if isinstance(part, dict) and part.get("trait") in ATTRIBUTES
+                if isinstance(part, dict)
+                and isinstance(trait := part.get("trait"), str)
+                and trait in ATTRIBUTES
             )
             expected = rules.modifier(found, "test", attributes, bool(action.get("serves_compulsion")))
             if stated != ([expected] if expected else []):
@@ -114,7 +117,8 @@ class CompulsionLedger:
                 )
         terms = [p.get("rating") for p in pool.get("parts") or [] if isinstance(p, dict)]
         terms += [m.get("dice") for m in modifiers] + [pool.get("wound_penalty", 0)]
-        if all(isinstance(t, int) for t in terms) and pool.get("total") != max(1, sum(terms)):
+        counted = [t for t in terms if isinstance(t, int)]
+        if len(counted) == len(terms) and pool.get("total") != max(1, sum(counted)):
             problems.append("the pool's total is not the sum of its terms")
         return problems
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import CursorResult, Engine, Result
 from sqlalchemy.orm import Session, sessionmaker
 
 from rollbook.server.engines import READ_ONLY, database_url, is_sqlite, lane_file, make_engine
@@ -99,3 +99,12 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def changed_rows(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE (without RETURNING) run by ``Session.execute`` changed. The
+    session answers a ``CursorResult`` for one; its signature says ``Result``, the one type it can
+    promise for every statement."""
+    if not isinstance(result, CursorResult):
+        raise TypeError(f"not the result of an UPDATE or DELETE: {type(result).__name__}")
+    return result.rowcount

@@ -73,9 +73,10 @@ def _taken_once(record: Any, taken_by: str, seq: int, what: str) -> list[str]:
 
 @dataclass
 class AuthorityLedger:
-    asks: dict[int, _Ask] = field(default_factory=dict)  # by the ask's seq
-    grants: dict[int, _Grant] = field(default_factory=dict)  # by the grant's seq
-    standing: dict[int, dict] = field(default_factory=dict)  # by the standing grant's id
+    # keyed by what the entries name (a seq, an id): looked up with whatever a later receipt names
+    asks: dict[object, _Ask] = field(default_factory=dict)  # by the ask's seq
+    grants: dict[object, _Grant] = field(default_factory=dict)  # by the grant's seq
+    standing: dict[object, dict] = field(default_factory=dict)  # by the standing grant's id
     removed: set = field(default_factory=set)  # members removed so far (``member_removed``)
 
     sheets: dict[tuple, Any] = field(
@@ -224,6 +225,8 @@ class AuthorityLedger:
         base = stamp.get("baseline")
         if not isinstance(base, dict):
             return ["a player's roll without its baseline"]
+        if not isinstance(system, str):  # no system's actions to read it by
+            return ["a player's roll whose action cannot be read"]
         try:
             extra = authority.asked_edges(system, receipt.get("action") or {}, base, hidden=hidden)
         except (RuleError, KeyError, TypeError):
@@ -268,7 +271,8 @@ class AuthorityLedger:
         """The sheet's values a request read (V20 current Willpower, V5 Hunger) are what the
         character's previous effect on them left (issue 31 point 10: the request rebuilt from the
         sheet's stored values)."""
-        request = receipt.get("request") if isinstance(receipt.get("request"), dict) else {}
+        stored = receipt.get("request")
+        request: dict = stored if isinstance(stored, dict) else {}
         read = []
         if receipt.get("system") == "v20" and request.get("willpower"):
             read.append(("willpower", request.get("willpower_current"), "current Willpower"))
@@ -341,7 +345,7 @@ def request_problems(receipt: dict) -> list[str]:
     system = receipt.get("system")
     problems = [
         f"the request's {name} is {request[name]!r} but its action says {action[name]!r}"
-        for name in REQUEST_FROM_ACTION.get(system, ())
+        for name in (REQUEST_FROM_ACTION.get(system, ()) if isinstance(system, str) else ())
         if name in action and name in request and action[name] is not None and request[name] != action[name]
     ]
     if (
@@ -389,7 +393,8 @@ def effect_problems(entry: dict, receipt: dict) -> list[str]:
     problems = []
     if "effects" in receipt and receipt.get("effects") != entry.get("effects"):
         problems.append("the entry's effects are not its receipt's")
-    request = receipt.get("request") if isinstance(receipt.get("request"), dict) else {}
+    stored = receipt.get("request")
+    request: dict = stored if isinstance(stored, dict) else {}
     by_resource: dict[Any, list[dict]] = {}
     for effect in effects:
         by_resource.setdefault(effect.get("resource"), []).append(effect)

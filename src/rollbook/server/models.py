@@ -6,9 +6,9 @@ Timestamps are ISO 8601 UTC strings (``2025-01-31T20:15:03.123456Z``): the log h
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint, text
+from sqlalchemy import JSON, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -25,6 +25,8 @@ Json = JSON().with_variant(JSONB(), "postgresql")
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+    if TYPE_CHECKING:  # every model here is declared with its own table (SQLAlchemy types it FromClause)
+        __table__: ClassVar[Table]
 
 
 class Chronicle(Base):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
+from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry
 from rollbook.server.tx import StaleSheet, now
 
@@ -32,16 +33,18 @@ def save_sheet(session: Session, character: Character, sheet: dict) -> None:
     character (the session's own object) holds the stored values after it."""
     sheet = plain(sheet)
     stamp = now()
-    changed = session.execute(
-        _SAVE_SHEET,
-        {
-            "character": character.id,
-            "seen": character.version,
-            "new_sheet": sheet,
-            "new_version": character.version + 1,
-            "stamp": stamp,
-        },
-    ).rowcount
+    changed = changed_rows(
+        session.execute(
+            _SAVE_SHEET,
+            {
+                "character": character.id,
+                "seen": character.version,
+                "new_sheet": sheet,
+                "new_version": character.version + 1,
+                "stamp": stamp,
+            },
+        )
+    )
     if changed != 1:
         raise StaleSheet(character.id)
     set_committed_value(character, "sheet", sheet)

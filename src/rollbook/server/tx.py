@@ -45,6 +45,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.server import auth
 from rollbook.server.chain import canonical
+from rollbook.server.db import changed_rows
 from rollbook.server.engines import sqlite_busy
 from rollbook.server.lane import LaneTimeout
 from rollbook.server.models import IdempotencyRecord
@@ -343,11 +344,13 @@ def sweep(db, *, at: str | None = None) -> int:
 
 def _sweep_work(moment: str) -> Callable[[Session], int]:
     def work(session: Session) -> int:
-        return session.execute(
-            delete(IdempotencyRecord)
-            .where(IdempotencyRecord.expires_at <= moment)
-            .execution_options(synchronize_session=False)
-        ).rowcount
+        return changed_rows(
+            session.execute(
+                delete(IdempotencyRecord)
+                .where(IdempotencyRecord.expires_at <= moment)
+                .execution_options(synchronize_session=False)
+            )
+        )
 
     return work
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, Presence
 
 FRESH = timedelta(seconds=30)  # three heartbeats (server.presence.HEARTBEAT)
@@ -69,7 +70,7 @@ def unmark(session: Session, process: str, gone: list[tuple[int, int]]) -> None:
 
 def refresh(session: Session, process: str) -> int:
     """The heartbeat: every row of ``process`` is fresh again, now (one statement); how many."""
-    return session.execute(_REFRESH, {"here": process, "moment": _stamp(datetime.now(UTC))}).rowcount
+    return changed_rows(session.execute(_REFRESH, {"here": process, "moment": _stamp(datetime.now(UTC))}))
 
 
 def online(session: Session, member: Caller) -> set[int]:
