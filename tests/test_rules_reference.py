@@ -46,6 +46,7 @@ from rollbook.odds.v20 import source_table
 from rollbook.play.v5_sheet import ROUSE_REROLL_LEVEL, SURGE_DICE
 from rollbook.play.v20_sheet import TRAIT_MAX_BY_GENERATION
 from rollbook.render.v20 import difficulty_name
+from rollbook.rules.table import TABLE_RULES
 from rollbook.rules.v20 import BLOOD_BY_GENERATION, HEALTH_LEVELS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -463,3 +464,13 @@ def test_F_4_the_known_answer_is_the_engines(reference: str) -> None:
     entry = " ".join(reference.split('<a id="F-4"></a>', 1)[1].split("<a id=", 1)[0].split())
     assert f"commitment `{hashlib.sha256(seed).hexdigest()}`" in entry
     assert f'chronicle 1, client seed `"alice"`, nonce 1: five d10 are {faces}.' in entry
+
+
+def test_TR_2_the_table_rules_listed_are_the_engines_each_with_the_rule_it_replaces(reference: str) -> None:
+    entry = reference.split('<a id="TR-2"></a>', 1)[1].split("<a id=", 1)[0]
+    listed = {}
+    for bullet in re.findall(r"^- `([a-z0-9_.]+)` (.*)$", entry, flags=re.MULTILINE):
+        first_link = INDEX_LINK.search(bullet[1])
+        assert first_link, bullet
+        listed[bullet[0]] = first_link["fragment"]
+    assert listed == {rule.id: rule.replaces for rule in TABLE_RULES.values()}
