@@ -451,7 +451,10 @@ def main(argv: list[str] | None = None) -> int:
     load.stop_on_sigterm()
     console = Console(stderr=args.json)
     console.width = max(console.width, 150)
-    log = lambda message: console.print(message, style="dim")
+
+    def log(message):
+        return console.print(message, style="dim")
+
     report: dict[str, Any] = {
         "tool": "bench/crash.py",
         "machine": load.machine(),

@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args(argv)
     os.environ.setdefault("ROLLBOOK_SECRET_KEY_FILE", str(Path(tempfile.mkdtemp()) / "operator.key"))
-    print(f"load average {open('/proc/loadavg').read().split()[0]}")
+    print(f"load average {Path('/proc/loadavg').read_text().split()[0]}")
     for name in args.stores.split(","):
         with store(name) as url:
             result = asyncio.run(

@@ -1382,7 +1382,10 @@ def main(argv: list[str] | None = None) -> int:
     stop_on_sigterm()
     console = Console(stderr=args.json)
     console.width = max(console.width, 150)  # the tables are wide; piped output keeps every column
-    log = lambda message: console.print(message, style="dim")
+
+    def log(message):
+        return console.print(message, style="dim")
+
     report: dict[str, Any] = {
         "tool": "bench/load.py",
         "machine": machine(),

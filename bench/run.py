@@ -120,7 +120,9 @@ def icepool_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
     table = {}
     for difficulty in difficulties:
         die = icepool.d10.map(
-            lambda face: "one" if face == 1 else "success" if face >= difficulty else "failure"
+            lambda face, difficulty=difficulty: (
+                "one" if face == 1 else "success" if face >= difficulty else "failure"
+            )
         )
         for pool in pools:
             counts = evaluator(die.pool(pool))
@@ -209,7 +211,7 @@ def dyce_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
 
     table = {}
     for difficulty in difficulties:
-        die = H(10).apply(lambda face: int(face >= difficulty) + _B * int(face == 1))
+        die = H(10).apply(lambda face, difficulty=difficulty: int(face >= difficulty) + _B * int(face == 1))
         for pool in pools:
             total = pool @ die
             table[(pool, difficulty)] = (total.apply(outcome), total.apply(net))
@@ -315,7 +317,7 @@ def run_tables(repeat: int, small: bool = False):
         times, exact = {}, {}
         for library, compute, to_fractions in libraries:
             before = rollbook_cold if library == "rollbook" else None
-            seconds, result = best_time(lambda: compute(*args), repeat, before)
+            seconds, result = best_time(lambda compute=compute, args=args: compute(*args), repeat, before)
             times[library] = seconds
             exact[library] = to_fractions(result)
         reference = exact["rollbook"]

@@ -460,7 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     stop_on_sigterm()
     fds = raise_fd_limit()
-    log = lambda message: print(message, file=sys.stderr, flush=True)
+
+    def log(message):
+        return print(message, file=sys.stderr, flush=True)
+
     report: dict[str, Any] = {
         "tool": "bench/tables.py",
         "machine": machine(),

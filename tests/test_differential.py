@@ -68,7 +68,7 @@ def compare(line: str, expected: dict | str, got: object) -> str | None:
 def report(rows: list[tuple[int, str, object, object, str]], total: int) -> str:
     lines = [f"{len(rows)} of {total} lines disagree with the reference:"]
     for number, line, expected, got, why in rows[:MAX_SHOWN]:
-        shown_expected = {k: v for k, v in expected.items()} if isinstance(expected, dict) else expected
+        shown_expected = dict(expected.items()) if isinstance(expected, dict) else expected
         lines.append(
             f"  line {number}: {why}\n    request:  {line}\n    expected: {shown_expected}\n    got:      {got}"
         )

@@ -187,7 +187,10 @@ def play() -> list[Sample]:
                 )
                 answer = discord.ok(payload)
                 if answer["type"] == 5:  # deferred: what the original message was edited into
-                    data = wait_until(lambda: standin.originals.get(payload["token"]), what=f"/{name} edited")
+                    data = wait_until(
+                        lambda payload=payload: standin.originals.get(payload["token"]),
+                        what=f"/{name} edited",
+                    )
                 else:
                     data = answer.get("data") or {}
                 samples.append(Sample(name, _typed(name, given), caption, data))

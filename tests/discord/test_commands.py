@@ -19,8 +19,7 @@ def named_things(command: dict):
     yield command
     for option in command.get("options") or []:
         yield from named_things(option)
-    for choice in command.get("choices") or []:
-        yield choice
+    yield from command.get("choices") or []
 
 
 def test_the_name_rule_itself():
@@ -56,7 +55,7 @@ def test_each_command_is_within_discords_size_limits(command):
     # Discord counts the names, descriptions and choices of a command: at most 4,000 per locale
     for locale in (None, *LOCALES):
 
-        def text(item):
+        def text(item, locale=locale):
             if locale is None:
                 return item["name"] + item.get("description", "")
             return (item.get("name_localizations") or {}).get(locale, item["name"]) + (

@@ -86,7 +86,8 @@ def test_every_bound_channel_gets_the_entry(app, client, make_table, discord_api
     made = rolled(table, table.st, character["id"], 2)
     for channel in channels:
         wait_until(
-            lambda: posted_seqs(discord_api.posted(channel.channel_id)) == made, what="both channels posted"
+            lambda channel=channel: posted_seqs(discord_api.posted(channel.channel_id)) == made,
+            what="both channels posted",
         )
 
 

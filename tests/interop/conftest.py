@@ -11,6 +11,10 @@ import pytest
 
 from rollbook.interop import export_sheet, import_sheet
 
+# The server's fixtures (both stores: SQLite and PostgreSQL), shared from tests/server/conftest.py.
+from tests.server.conftest import app, backend, client, database_url, make_table, pg_url  # noqa: F401
+from tests.web.conftest import artifacts, dice, live_server, new_context, scripted_dice  # noqa: F401
+
 FILES = Path(__file__).parent / "files"
 
 
@@ -25,11 +29,6 @@ def schema(name: str) -> dict:
 @pytest.fixture
 def fixture_file():
     return load
-
-
-# The server's fixtures (both stores: SQLite and PostgreSQL), shared from tests/server/conftest.py.
-from tests.server.conftest import app, backend, client, database_url, make_table, pg_url  # noqa: F401
-from tests.web.conftest import artifacts, dice, live_server, new_context, scripted_dice  # noqa: F401
 
 
 def exported_and_back(system: str, sheet, fmt: str, validator):

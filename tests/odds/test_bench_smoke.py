@@ -23,7 +23,7 @@ def test_V20_15_and_V5_small_tables_agree_with_icepool_and_dyce():
     bench = load_bench()
     rows = bench.run_tables(repeat=1, small=True)
     assert [name for name, *_ in rows] == ["V20", "V5"]
-    for name, cells, times, bad in rows:
+    for name, cells, _times, bad in rows:
         assert cells > 0
         assert bad == {"icepool": [], "dyce": []}, name
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 
@@ -306,7 +307,7 @@ def test_no_example_changes_the_sheet_it_is_given():
         before = copy.deepcopy(sheet)
         for role in ("player", "storyteller"):
             for example in examples.actions.values():
-                try:
+                with contextlib.suppress(RuleError):
                     play.perform(
                         system,
                         sheet,
@@ -315,13 +316,9 @@ def test_no_example_changes_the_sheet_it_is_given():
                         role=role,
                         source=GivenFaces([1, 5, 10] * 20),
                     )
-                except RuleError:
-                    pass
             for example in examples.changes.values():
-                try:
+                with contextlib.suppress(RuleError):
                     play.adjust(system, sheet, example.value, role=role)
-                except RuleError:
-                    pass
         assert sheet == before, system
     refused_sheet = {**play.new_sheet("v20", {"name": "Ann"}), "skills": {1: 2}}  # 1 is not "1"
     with pytest.raises(RuleError):

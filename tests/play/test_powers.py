@@ -47,7 +47,7 @@ def test_every_known_discipline_has_its_powers(system):
 
 
 def test_powers_typed_in_any_language_fold_to_their_id_per_discipline():
-    for system, discipline, level, power_id, name in EVERY_POWER:
+    for system, discipline, _level, power_id, name in EVERY_POWER:
         for lang in ("en", "fr", "es"):
             assert typednames.power_from_text(system, discipline, translate(name, lang)) == power_id, (
                 lang,

@@ -80,7 +80,7 @@ def test_the_schemas_are_the_models_own(system):
     """One definition: each component is the JSON schema Pydantic makes of the play model itself
     (same fields, ranges, enums, defaults and description), not a copy kept by hand."""
     for group in (schema.actions(system), schema.followups(system), schema.changes(system)):
-        for kind, model in group.items():
+        for model in group.values():
             own = model.model_json_schema(ref_template="#/components/schemas/{model}")
             component = COMPONENTS[schema.component_name(f"{model.__module__}.{model.__qualname__}")]
             assert component.get("description") == own.get("description")

@@ -55,7 +55,7 @@ def _d10s(rng: random.Random, n: int, weight_ends: float = 0.3) -> list[int]:
 def _corrupt(rng: random.Random, obj: dict, int_fields: list[str], bool_fields: list[str]) -> dict:
     """Return a copy of a request with one field given a wrong JSON type."""
     bad = dict(obj)
-    choices = [f for f in int_fields + bool_fields]
+    choices = list(int_fields + bool_fields)
     field = rng.choice(choices)
     bad[field] = rng.choice(NOT_INTS if field in int_fields else NOT_BOOLS)
     if (

@@ -91,7 +91,7 @@ def play_everything(client, dice: Dice, system: str) -> Chronicles:
     missing = sorted(set(module.ACTIONS) - {kind for s, kind in SAMPLES if s == system})
     assert not missing, f"add samples for {system} {missing} in tests/play/render_samples.py"
     for kind in module.ACTIONS:
-        for action, role, chain in SAMPLES[(system, kind)]:
+        for action, _role, chain in SAMPLES[(system, kind)]:
             for _ in range(SEEDS):
                 t, player = group.current
                 mine = players_own(t, player, sheet(system))

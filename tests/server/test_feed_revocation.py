@@ -254,7 +254,7 @@ def test_feed_outlives_revocation_in_another_process_issue31_3(pg_url):
             with EventReader(
                 two.url, f"{table['base']}/events", headers, {"after": _head(http, table)}
             ) as feed:
-                assert until(lambda: table["id"] in second.state.hub.listened)
+                assert until(lambda table=table: table["id"] in second.state.hub.listened)
                 heard = second.state.hub.notifications
                 _revoke(http, table, how, headers)
                 right_after = _roll(http, table)  # through the first process, right after

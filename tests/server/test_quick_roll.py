@@ -88,7 +88,7 @@ def test_log_verify_rechecks_quick_rolls_and_catches_a_tampered_one(
     table = make_table(system)
     player = table.join("Julien")
     made = [
-        as_member(app, who, lambda s, m: rolls.quick_roll(s, m, cases[system]))["entry"]
+        as_member(app, who, lambda s, m, cases=cases: rolls.quick_roll(s, m, cases[system]))["entry"]
         for who, cases in ((player, PLAYER_CASES), (table.st, CASES), (player, PLAYER_CASES))
     ]
     assert all(e["receipt"]["request"] for e in made)
@@ -151,7 +151,9 @@ def test_A_1_a_players_quick_roll_carries_no_edge_of_the_storytellers(app, clien
     if system in ("v20", "v5"):
         assert client.patch(table.base, headers=table.st, json={"difficulty": 8}).status_code == 200
         for sent in (PLAYER_CASES[system], {**PLAYER_CASES[system], "difficulty": 8}):
-            receipt = as_member(app, player, lambda s, m: rolls.quick_roll(s, m, sent))["entry"]["receipt"]
+            receipt = as_member(app, player, lambda s, m, sent=sent: rolls.quick_roll(s, m, sent))["entry"][
+                "receipt"
+            ]
             assert receipt["quick"]["difficulty"] == 8 and receipt["request"]["difficulty"] == 8
 
 

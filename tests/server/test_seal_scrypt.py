@@ -11,6 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlalchemy import select
 
@@ -52,7 +53,7 @@ def test_a_new_seal_is_v2_under_the_documented_scrypt_key():
     assert AESGCM(key).decrypt(raw[:12], raw[12:], b"rollbook-seed:7:c0ffee") == SEED
     # not the old derivation's key
     old = hashlib.sha256(b"rollbook server seed seal\0" + OLD_SECRET.encode()).digest()
-    with pytest.raises(Exception):
+    with pytest.raises(InvalidTag):
         AESGCM(old).decrypt(raw[:12], raw[12:], b"rollbook-seed:7:c0ffee")
     with pytest.raises(seal.SecretKeyError, match="unknown sealed seed format"):
         seal.unseal("aes256gcm-v9:" + stored.split(":", 1)[1], 7, "c0ffee", secret=OLD_SECRET)

@@ -87,13 +87,13 @@ def test_every_kind_of_every_system_is_described_once_from_the_play_models(docum
 def test_the_document_is_valid_and_every_reference_resolves(document):
     text = json.dumps(document)
     assert "x-rollbook-ref" not in text
-    for name, described in document["components"]["schemas"].items():
+    for described in document["components"]["schemas"].values():
         Draft202012Validator.check_schema(described)
     registry = Registry().with_resource(
         "urn:api", Resource.from_contents(document, default_specification=DRAFT202012)
     )
     resolver = registry.resolver()
-    for target in set(part.split('"')[0] for part in text.split(f'"$ref": "{REF}')[1:]):
+    for target in {part.split('"')[0] for part in text.split(f'"$ref": "{REF}')[1:]}:
         resolver.lookup(f"urn:api#/components/schemas/{target}")
 
 
@@ -175,7 +175,7 @@ def test_the_answers_of_every_system_fit_the_document(document, make_table, syst
         answer = _answer(document, table.roll(table.st, cid, example.value), "RollAnswer")
         first = first or answer["entry"]["seq"]
         assert answer["entry"]["receipt"]["kind"] == example.value["kind"], key
-    for key, example in given.followups.items():
+    for example in given.followups.values():
         _answer(
             document,
             table.client.post(
@@ -183,7 +183,7 @@ def test_the_answers_of_every_system_fit_the_document(document, make_table, syst
             ),
             "RollAnswer",
         )
-    for key, example in given.changes.items():
+    for example in given.changes.values():
         _answer(
             document,
             table.client.post(

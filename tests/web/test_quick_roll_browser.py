@@ -32,7 +32,7 @@ CASES = {
 def test_quick_roll_without_a_sheet(new_context, dice, lang):
     (width, height), system, values, title, forbidden = CASES[lang]
     storyteller = new_context(locale=lang).new_page()
-    chronicle = create(storyteller, lang, system, f"Rapide {lang}")
+    create(storyteller, lang, system, f"Rapide {lang}")
     link = storyteller.locator("#invitation-link").inner_text().strip()
     player = new_context(width=width, height=height, locale=lang).new_page()
     player.goto(link)

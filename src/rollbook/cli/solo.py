@@ -202,7 +202,9 @@ def solo_command(
                 option = current["choices"][answer]["id"]
                 current = tx.run(
                     database,
-                    lambda session: solo.act(session, member, option, lang=lang, source=source, raw=raw),
+                    lambda session, option=option: solo.act(
+                        session, member, option, lang=lang, source=source, raw=raw
+                    ),
                 )
         except ProblemError as refused:  # a RuleError is cli.main's: one line, exit 2
             fail(detail(refused.code, lang, refused.params))

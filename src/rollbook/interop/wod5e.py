@@ -287,7 +287,7 @@ def _items(reader: Reader, items: list, root: str) -> None:
             reader.drop(where, "merits")
         else:
             reader.drop(where, "item_type")
-    for index, item, where in powers:
+    for _index, item, where in powers:
         data = reader.obj(item.get("system"), at(where, "system")) or {}
         key = data.get("discipline")
         discipline = V5_DISCIPLINES.get(squashed(key)) if isinstance(key, str) else None

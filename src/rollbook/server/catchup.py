@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import logging
@@ -107,10 +108,8 @@ class Keeper:
             if self._expiries:
                 until = min(until, self._expiries[0][0])
             self._wake.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(0.0, until - time.monotonic()))
-            except TimeoutError:
-                pass
 
     async def catch_up(self, since: str, only: Iterable[int] | None = None) -> None:
         """One read: the heads of the chronicles watched (or ``only`` those) and the tokens revoked

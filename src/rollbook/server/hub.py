@@ -47,6 +47,7 @@ is that nothing of the hub runs once it returns (its database may then be droppe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Iterable
@@ -447,10 +448,8 @@ class Hub:
                 for feed in list(found.feeds):
                     feed.end(ERROR)
 
-        try:
+        with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(end_all)
-        except RuntimeError:
-            pass
 
     def start_listener(self) -> None:
         """In the app's lifespan (in the loop): the loop the hub schedules on, the listener's thread

@@ -436,11 +436,14 @@ def effect_problems(entry: dict, receipt: dict) -> list[str]:
             problems.append("ammunition spent by a roll that fired none")
         cast = receipt.get("cast")
         essence = by_resource.get("essence", [])
-        if isinstance(cast, dict) and cast.get("essence_before") != cast.get("essence_after"):
-            if (
+        if (
+            isinstance(cast, dict)
+            and cast.get("essence_before") != cast.get("essence_after")
+            and (
                 len(essence) != 1
                 or essence[0].get("before") != cast.get("essence_before")
                 or essence[0].get("after") != cast.get("essence_after")
-            ):
-                problems.append("the Essence spent is not the spell's")
+            )
+        ):
+            problems.append("the Essence spent is not the spell's")
     return problems

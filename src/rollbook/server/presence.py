@@ -77,7 +77,11 @@ class Presence:
             changes, refresh = self.changes, self._refresh
             self.changes, self._refresh = {}, False
             try:
-                await asyncio.to_thread(tx.run, db, lambda session: self._apply(session, changes, refresh))
+                await asyncio.to_thread(
+                    tx.run,
+                    db,
+                    lambda session, changes=changes, refresh=refresh: self._apply(session, changes, refresh),
+                )
                 self.writes += 1
             except Exception:
                 logger.exception(

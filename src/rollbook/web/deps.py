@@ -78,7 +78,7 @@ async def visitor_lang(request: Request) -> str:  # async: reads the request onl
 
 def _multi(items) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key in items.keys():
+    for key in items:
         values = items.getlist(key)
         out[key] = values if len(values) > 1 else values[0]
     return out

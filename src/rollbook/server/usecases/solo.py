@@ -83,7 +83,7 @@ def _digest(raw: bytes) -> str:
 def scenario_list(lang: str) -> list[dict]:
     """The shipped scenarios that pass the check: id, title and summary in ``lang``, languages."""
     found = []
-    for scenario_id, raw in shipped().items():
+    for raw in shipped().values():
         scenario, faults = _checked(raw)
         if scenario is None or faults:
             continue
