@@ -44,7 +44,7 @@ before it. The roll that follows names the receipt it follows; nothing of that r
 from __future__ import annotations
 
 import copy
-from types import ModuleType
+from collections.abc import Mapping, Set
 from typing import Any
 
 from rollbook.dice import DiceSource
@@ -52,6 +52,8 @@ from rollbook.dice import roll as roll_dice
 from rollbook.play import authority
 from rollbook.play.common import (
     STORYTELLER,
+    JsonObject,
+    Model,
     Performed,
     changed_paths,
     check_mode,
@@ -62,18 +64,18 @@ from rollbook.play.common import (
     parse_kind,
     storyteller_only,
 )
-from rollbook.play.systems import SYSTEM_IDS, system_module
+from rollbook.play.systems import SYSTEM_IDS, SystemModule, system_module
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.table import check_table_rules
 
 
-def _load_sheet(module: ModuleType, sheet: Any) -> Any:
+def _load_sheet(module: SystemModule, sheet: Any) -> Any:
     # No copy first: strict validation builds the model's own containers (sheets hold no ``Any``),
     # and never changes the dict it reads.
     return parse(module.Sheet, sheet, "sheet")
 
 
-def _check_mode(module: ModuleType, loaded: Any, mode: str | None) -> None:
+def _check_mode(module: SystemModule, loaded: Any, mode: str | None) -> None:
     """The checks a chronicle's mode makes of a sheet it takes in (V20-19: Strict refuses a trait above
     its Generation's maximum; Casual takes it, and the sheet says so: ``turns.sheet_limits``)."""
     if mode is not None and hasattr(module, "check_mode"):
@@ -81,7 +83,9 @@ def _check_mode(module: ModuleType, loaded: Any, mode: str | None) -> None:
         module.check_mode(loaded, mode)
 
 
-def new_sheet(system: str, data: dict, *, role: str | None = None, mode: str | None = None) -> dict:
+def new_sheet(
+    system: str, data: JsonObject, *, role: str | None = None, mode: str | None = None
+) -> JsonObject:
     """Validate a new sheet, fill its defaults, return it as plain JSON. ``role``: who makes it; a
     player's sheet may not hold what only the Storyteller gives (``STORYTELLER_SHEET_FIELDS``: the
     roll-under cards, R-6, issue 31 point 9). ``mode``: the chronicle's, when it takes the sheet in
@@ -99,7 +103,9 @@ def new_sheet(system: str, data: dict, *, role: str | None = None, mode: str | N
     return made
 
 
-def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str, mode: str | None = None) -> dict:
+def edit_sheet(
+    system: str, sheet: JsonObject, patch: JsonObject, *, role: str, mode: str | None = None
+) -> JsonObject:
     """Merge a patch (objects merge, ``null`` removes a key) and revalidate. A player may change only
     the descriptive fields (``PLAYER_FIELDS``); the Storyteller may change anything."""
     module, loaded = _loaded(system, sheet, role=role)
@@ -116,7 +122,7 @@ def edit_sheet(system: str, sheet: dict, patch: dict, *, role: str, mode: str | 
     return edited
 
 
-def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> tuple[ModuleType, Any]:
+def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> tuple[SystemModule, Any]:
     """The checks every call makes first: the role (and the mode), the system's module, the sheet validated."""
     check_role(role)
     if mode is not None:
@@ -125,7 +131,9 @@ def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> t
     return module, _load_sheet(module, sheet)
 
 
-def _kind(models: dict, storyteller_kinds: frozenset[str], data: Any, what: str, role: str) -> Any:
+def _kind(
+    models: Mapping[str, type[Model]], storyteller_kinds: Set[str], data: Any, what: str, role: str
+) -> Any:
     """An action or change validated by its kind's model; Storyteller-only kinds refused to a player."""
     validated = parse_kind(models, data, what)  # no copy first: the model builds its own containers
     if validated.kind in storyteller_kinds:
@@ -133,7 +141,7 @@ def _kind(models: dict, storyteller_kinds: frozenset[str], data: Any, what: str,
     return validated
 
 
-def _stored(system: str, receipt: Any, field: str) -> dict:
+def _stored(system: str, receipt: Any, field: str) -> JsonObject:
     """A stored receipt of this system (the one a follow-up is made on, or a chained roll follows)."""
     if not isinstance(receipt, dict):
         raise RuleError("not_an_object", field=field)
@@ -142,35 +150,35 @@ def _stored(system: str, receipt: Any, field: str) -> dict:
     return copy.deepcopy(receipt)
 
 
-def _followed(module: ModuleType, system: str, kind: str, follows: Any) -> dict | None:
+def _followed(module: SystemModule, system: str, kind: str, follows: Any) -> JsonObject | None:
     """The receipt an action follows (the combat chain, see the module docstring), checked before any die."""
     if follows is None:
         return None
     allowed = module.CHAINS.get(kind, ())
     if not allowed:
         raise RuleError("follows_not_for_kind", kind=kind)
-    follows = _stored(system, follows, "follows")
-    if follows.get("kind") not in allowed:
+    followed = _stored(system, follows, "follows")
+    if followed.get("kind") not in allowed:
         raise RuleError(
-            "follows_wrong_kind", kind=kind, follows=str(follows.get("kind")), allowed=list(allowed)
+            "follows_wrong_kind", kind=kind, follows=str(followed.get("kind")), allowed=list(allowed)
         )
-    problems = verify_receipt(follows)
+    problems = verify_receipt(followed)
     if problems:
         raise RuleError("receipt_inconsistent", problems=problems)
-    return follows
+    return followed
 
 
 def _prepare(
     system: str,
-    sheet: dict,
-    action: dict,
+    sheet: JsonObject,
+    action: JsonObject,
     *,
     mode: str,
     role: str,
-    follows: dict | None,
+    follows: JsonObject | None,
     table_rules: Any = (),
-    compulsion: dict | None = None,
-) -> tuple[ModuleType, Any, Any, Any]:
+    compulsion: JsonObject | None = None,
+) -> tuple[SystemModule, Any, Any, Any]:
     """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
     Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals).
     ``table_rules`` (TR-1): the chronicle's set in force, for the modules whose rules read it;
@@ -179,7 +187,7 @@ def _prepare(
     validated = _kind(module.ACTIONS, module.STORYTELLER_ACTIONS, action, "action", role)
     prior = _followed(module, system, validated.kind, follows)
     rules_in_force = check_table_rules(system, table_rules) if table_rules else ()
-    extra: dict = {}
+    extra: JsonObject = {}
     if getattr(module, "READS_TABLE_RULES", False):
         extra["table_rules"] = rules_in_force
     if compulsion is not None:
@@ -192,15 +200,15 @@ def _prepare(
 
 def perform(
     system: str,
-    sheet: dict,
-    action: dict,
+    sheet: JsonObject,
+    action: JsonObject,
     *,
     mode: str,
     role: str,
     source: DiceSource,
-    follows: dict | None = None,
+    follows: JsonObject | None = None,
     table_rules: Any = (),
-    compulsion: dict | None = None,
+    compulsion: JsonObject | None = None,
 ) -> Performed:
     """A roll named by traits: validate, build the pool from the sheet (and from the receipt it
     ``follows``, in a combat chain), refuse before drawing, draw, resolve, and apply every
@@ -226,15 +234,15 @@ def perform(
 
 def preview(
     system: str,
-    sheet: dict,
-    action: dict,
+    sheet: JsonObject,
+    action: JsonObject,
     *,
     mode: str,
     role: str,
-    follows: dict | None = None,
+    follows: JsonObject | None = None,
     table_rules: Any = (),
-    compulsion: dict | None = None,
-) -> dict:
+    compulsion: JsonObject | None = None,
+) -> JsonObject:
     """The roll ``perform`` would make, without drawing a die: ``{"system", "kind", "request",
     "pool"}``, the same values ``perform`` puts in its receipt under those keys (both use the system
     module's ``prepare``). Every refusal ``perform`` makes before drawing is raised here too."""
@@ -257,7 +265,14 @@ def preview(
 
 
 def perform_followup(
-    system: str, sheet: dict, receipt: dict, action: dict, *, mode: str, role: str, source: DiceSource
+    system: str,
+    sheet: JsonObject,
+    receipt: JsonObject,
+    action: JsonObject,
+    *,
+    mode: str,
+    role: str,
+    source: DiceSource,
 ) -> Performed:
     """A follow-up on a stored receipt: V5 ``{"kind": "reroll", "dice": [...]}`` (V5-8);
     roll-under ``{"kind": "card", "card": name}`` is always refused (R-6)."""
@@ -266,14 +281,14 @@ def perform_followup(
     return module.followup(loaded, stored, copy.deepcopy(action), mode=mode, role=role, source=source)
 
 
-def adjust(system: str, sheet: dict, change: dict, *, role: str) -> Performed:
+def adjust(system: str, sheet: JsonObject, change: JsonObject, *, role: str) -> Performed:
     """A change without dice: spend, restore, grant, award, reload, damage, experience."""
     module, loaded = _loaded(system, sheet, role=role)
     validated = _kind(module.CHANGES, module.STORYTELLER_CHANGES, change, "change", role)
     return module.adjust(loaded, validated, role=role)
 
 
-def verify_receipt(receipt: dict) -> list[str]:
+def verify_receipt(receipt: JsonObject) -> list[str]:
     """Recompute the rules receipt from the stored request and faces (and rerolls); the problems
     found, as short codes (an empty list means the receipt is consistent)."""
     if not isinstance(receipt, dict):
@@ -294,7 +309,7 @@ def verify_receipt(receipt: dict) -> list[str]:
         return ["malformed"]
 
 
-def describe_actions(system: str) -> dict:
+def describe_actions(system: str) -> JsonObject:
     """JSON schemas for forms: the sheet, every action, follow-up and change of a system, which
     kinds only the Storyteller may use, which sheet fields a player may edit, and which fields of
     each action are the Storyteller's to grant (``edges``, SPEC A-1)."""

@@ -30,11 +30,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
 
-from rollbook.play.common import dump, parse_kind, validation_error
+from rollbook.play.common import JsonObject, Model, dump, kind_of, parse_kind, validation_error
 from rollbook.play.systems import system_module
 from rollbook.rules.base import RuleError
 
@@ -118,7 +119,7 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
-def action_models(system: str) -> Mapping[str, Any]:
+def action_models(system: str) -> Mapping[str, type[Model]]:
     """kind -> Pydantic model of the system's actions (the play layer's own ``ACTIONS``)."""
     return system_module(system).ACTIONS
 
@@ -174,24 +175,22 @@ def unclassified(system: str) -> list[str]:
 _REQUIRED = object()  # an edge without a default (V5 frenzy difficulty, R-7 dice and threshold)
 
 
-def _default(field_info) -> Any:
+def _default(field_info: FieldInfo) -> Any:
     if field_info.is_required():
         return _REQUIRED
     if field_info.default_factory is not None:
-        return field_info.default_factory()
+        return field_info.get_default(call_default_factory=True)  # the factory's value
     return copy.deepcopy(field_info.default)
 
 
-def _adapter(system: str, kind: str, field: str) -> TypeAdapter:
+def _adapter(system: str, kind: str, field: str) -> TypeAdapter[Any]:
     if field == HIDDEN:
         return TypeAdapter(bool)
-    info = action_models(system)[kind].model_fields[field]
-    if not info.metadata:
-        return TypeAdapter(info.annotation)
-    return TypeAdapter(Annotated[info.annotation, *info.metadata])
+    # the field's annotation with its constraints (``Annotated[annotation, *metadata]`` when it has any)
+    return TypeAdapter(action_models(system)[kind].model_fields[field].rebuild_annotation())
 
 
-def check_edges(system: str, kind: str | None, edges: Any) -> dict:
+def check_edges(system: str, kind: str | None, edges: Any) -> JsonObject:
     """Edge values given by the Storyteller (a grant changed, a standing grant): each name an edge
     of ``kind`` (of any action of the system when ``kind`` is None), each value of its field's type
     and range. Returns a plain copy."""
@@ -223,12 +222,12 @@ def check_edges(system: str, kind: str | None, edges: Any) -> dict:
     return out
 
 
-def baseline(system: str, kind: str, standing: Mapping[str, Any] | None = None) -> dict:
+def baseline(system: str, kind: str, standing: Mapping[str, Any] | None = None) -> JsonObject:
     """A-1: the value of each edge of ``kind`` when nobody asks for anything: the model's default,
     overlaid by the Storyteller's ``standing`` values (only those that are edges of ``kind``).
     An edge with no default and no standing value is absent (it must be asked for or granted)."""
     standing = standing or {}
-    out: dict = {}
+    out: JsonObject = {}
     for name, default in _defaults_of(system, kind):
         if name in standing:
             out[name] = copy.deepcopy(standing[name])
@@ -258,13 +257,13 @@ class Split:
 
     system: str
     kind: str
-    player: dict
-    asked: dict
-    action: dict
+    player: JsonObject
+    asked: JsonObject
+    action: JsonObject
     hidden: bool
 
 
-def _validated(system: str, action: dict) -> dict:
+def _validated(system: str, action: JsonObject) -> JsonObject:
     return dump(parse_kind(action_models(system), action, "action"))  # the model's own containers: no copy
 
 
@@ -283,9 +282,7 @@ def split(
     if not isinstance(action, dict):
         raise RuleError("not_an_object", field="action")
     models = action_models(system)
-    kind = action.get("kind")
-    if not isinstance(kind, str) or kind not in models:
-        parse_kind(models, action, "action")  # the same refusal the play layer gives
+    kind = kind_of(models, action, "action")  # the same refusal the play layer gives
     base = dict(baseline(system, kind, standing) if base is None else base)
     edges = set(edge_fields(system, kind))
     full = _validated(system, {**{k: v for k, v in base.items() if k != HIDDEN}, **action})
@@ -310,7 +307,7 @@ def split(
 
 def compose(
     system: str, player: Mapping[str, Any], base: Mapping[str, Any], granted: Mapping[str, Any]
-) -> tuple[dict, bool]:
+) -> tuple[JsonObject, bool]:
     """The action rolled under a grant (A-1): the player's part, the baseline, then the granted
     edges; validated, plain. Returns (action, hidden)."""
     kind = player.get("kind")
@@ -318,7 +315,10 @@ def compose(
     for name in granted:
         if name in player:  # cannot happen with a split's player part; kept as a guard on stored data
             raise RuleError(
-                "not_an_edge", field=f"edges.{name}", system=system, edges=edge_fields(system, kind)
+                "not_an_edge",
+                field=f"edges.{name}",
+                system=system,
+                edges=all_edge_fields(system) if kind is None else edge_fields(system, kind),
             )
     merged = {
         **{k: v for k, v in base.items() if k != HIDDEN},
@@ -331,10 +331,10 @@ def compose(
 
 def asked_edges(
     system: str, action: Mapping[str, Any], base: Mapping[str, Any], *, hidden: bool = False
-) -> dict:
+) -> JsonObject:
     """The edges a (validated, plain) action carries beyond the baseline: what ``rollbook log
     verify`` expects to be empty for a player's roll made without a grant."""
-    kind = action.get("kind")
+    kind: str = action["kind"]
     out = {
         name: action[name]
         for name in edge_fields(system, kind)
@@ -345,7 +345,7 @@ def asked_edges(
     return out
 
 
-def describe(system: str) -> dict:
+def describe(system: str) -> JsonObject:
     """For forms and the API: kind -> its edges (with their baseline defaults)."""
     return {
         kind: {"edges": edge_fields(system, kind), "defaults": baseline(system, kind)}

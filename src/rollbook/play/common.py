@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypeVar, get_args
 
 from pydantic import (
     AfterValidator,
@@ -22,10 +22,16 @@ from pydantic import (
     model_validator,
 )
 
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import Faces, RuleError, to_plain
+
+# A plain JSON object as the play layer reads and writes it (a sheet, an action, a receipt, a pool):
+# string keys, JSON values (whose shape each system's models and receipts define).
+JsonObject = dict[str, Any]
 
 ROLES = ("storyteller", "player")
 MODES = ("strict", "casual")
+Mode = Literal["strict", "casual"]  # a chronicle's mode, one of ``MODES``
+_T = TypeVar("_T")
 STORYTELLER = "storyteller"
 
 
@@ -33,9 +39,18 @@ STORYTELLER = "storyteller"
 class Performed:
     """What ``perform`` / ``perform_followup`` / ``adjust`` hand back to the server."""
 
-    sheet: dict  # the new sheet (plain JSON)
-    receipt: dict | None  # what goes into the log
-    effects: tuple[dict, ...]  # e.g. {"resource": "willpower", "before": 3, "after": 2}
+    sheet: JsonObject  # the new sheet (plain JSON)
+    receipt: JsonObject | None  # what goes into the log
+    effects: tuple[JsonObject, ...]  # e.g. {"resource": "willpower", "before": 3, "after": 2}
+
+
+class DiceSystem(Protocol):
+    """What ``dice.roll`` draws with: the sides of the dice a request still needs after ``faces``
+    (empty when it needs none), then the result of the request on every face drawn."""
+
+    def needed(self, request: Any, faces: Faces, /) -> Any: ...
+
+    def resolve(self, request: Any, faces: Faces, /) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -46,9 +61,9 @@ class Prepared:
     ``needed``/``resolve`` pair for ``dice.roll``); and what the apply step needs besides."""
 
     request: Any
-    pool: dict
-    system: Any
-    context: dict = field(default_factory=dict)
+    pool: JsonObject
+    system: DiceSystem
+    context: JsonObject = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -81,7 +96,7 @@ class Model(BaseModel):
 
 def by_kind(*models: type[Model]) -> dict[str, type[Model]]:
     """An ``ACTIONS`` / ``CHANGES`` / ``FOLLOWUPS`` table: each model under the one value of its ``kind``."""
-    return {model.model_fields["kind"].annotation.__args__[0]: model for model in models}
+    return {get_args(model.model_fields["kind"].annotation)[0]: model for model in models}
 
 
 def _not_blank(value: str) -> str:
@@ -201,7 +216,8 @@ def validation_error(invalid: ValidationError, what: str = "request") -> RuleErr
     to the object validated: a sheet, an action, a change): ``rollbook.validation.rule_error``."""
     from rollbook.validation import rule_error
 
-    return rule_error(invalid.errors(include_url=False), what)
+    errors: list[Mapping[str, Any]] = list(invalid.errors(include_url=False))
+    return rule_error(errors, what)
 
 
 def _jsonable(value: Any) -> Any:
@@ -221,8 +237,8 @@ def parse(model: type[Model], data: Any, what: str = "request") -> Any:
         raise validation_error(invalid, what) from None
 
 
-def parse_kind(models: Mapping[str, type[Model]], data: Any, what: str) -> Any:
-    """An action or change: ``kind`` picks the model, the model validates the rest."""
+def kind_of(models: Mapping[str, type[Model]], data: Any, what: str) -> str:
+    """The ``kind`` of an action or change, one of ``models``; refused as ``parse_kind`` refuses it."""
     if not isinstance(data, dict):
         raise RuleError("not_an_object", field=what)
     if "kind" not in data:
@@ -230,23 +246,35 @@ def parse_kind(models: Mapping[str, type[Model]], data: Any, what: str) -> Any:
     kind = data["kind"]
     if not isinstance(kind, str) or kind not in models:
         raise RuleError("bad_choice", field="kind", value=_jsonable(kind), choices=sorted(models))
-    return parse(models[kind], data, what)
+    return kind
 
 
-def dump(model: BaseModel) -> dict:
+def parse_kind(models: Mapping[str, type[Model]], data: Any, what: str) -> Any:
+    """An action or change: ``kind`` picks the model, the model validates the rest."""
+    return parse(models[kind_of(models, data, what)], data, what)
+
+
+def dump(model: BaseModel) -> JsonObject:
     return model.model_dump(mode="json")
 
 
 def check_role(role: Any) -> str:
     if role not in ROLES:
         raise RuleError("bad_choice", field="role", value=_jsonable(role), choices=list(ROLES))
-    return role
+    return str(role)
 
 
-def check_mode(mode: Any) -> str:
+def check_mode(mode: Any) -> Mode:
     if mode not in MODES:
         raise RuleError("bad_choice", field="mode", value=_jsonable(mode), choices=list(MODES))
-    return mode
+    return "strict" if mode == "strict" else "casual"
+
+
+def filled(value: _T | None) -> _T:
+    """A sheet's value with a derived default (e.g. current Willpower: the permanent rating), which
+    the sheet's validator fills: ``None`` only in the data before it is loaded."""
+    assert value is not None, "filled by the sheet's validator"
+    return value
 
 
 def storyteller_only(role: str, what: str) -> None:
@@ -258,7 +286,7 @@ def storyteller_only(role: str, what: str) -> None:
 # --- editing: merge a patch, then find what changed ----------------------------------------------
 
 
-def merge(base: dict, patch: dict) -> dict:
+def merge(base: JsonObject, patch: JsonObject) -> JsonObject:
     """A deep merge on copies: objects merge key by key, anything else replaces; ``null`` removes
     the key (a field with a default goes back to it, a name in a mapping of traits goes away)."""
     out = copy.deepcopy(base)
@@ -293,7 +321,7 @@ class Effects:
     """The consequences of one call, in order: resource changes and flags (codes and numbers)."""
 
     def __init__(self) -> None:
-        self.items: list[dict] = []
+        self.items: list[JsonObject] = []
 
     def change(self, resource: str, before: Any, after: Any, **extra: Any) -> None:
         if before != after:
@@ -302,7 +330,7 @@ class Effects:
     def flag(self, code: str, **extra: Any) -> None:
         self.items.append({"flag": code, **extra})
 
-    def plain(self) -> list[dict]:
+    def plain(self) -> list[JsonObject]:
         return copy.deepcopy(self.items)
 
 
@@ -317,13 +345,13 @@ def roll_receipt(
     system: str,
     kind: str,
     action: BaseModel,
-    pool: dict,
+    pool: JsonObject,
     request: Any,
     faces: Iterable[int],
     result: Any,
     effects: Effects,
     **extra: Any,
-) -> dict:
+) -> JsonObject:
     """The log entry of a roll: everything ``verify_receipt`` needs, codes and numbers only."""
     receipt = {
         "system": system,
@@ -341,7 +369,7 @@ def roll_receipt(
     return receipt
 
 
-def change_receipt(system: str, change: BaseModel, effects: Effects, **extra: Any) -> dict:
+def change_receipt(system: str, change: BaseModel, effects: Effects, **extra: Any) -> JsonObject:
     """The log entry of a non-roll change (no dice, nothing to recompute)."""
     data = dump(change)
     return {"system": system, "kind": data["kind"], "change": data, **extra, "effects": effects.plain()}
@@ -352,7 +380,7 @@ def revalidate(sheet: Model) -> Any:
     return type(sheet).model_validate(dump(sheet), strict=True)
 
 
-def performed(new: Model, receipt: dict | None, effects: Effects, *, loaded: Model) -> Performed:
+def performed(new: Model, receipt: JsonObject | None, effects: Effects, *, loaded: Model) -> Performed:
     """What a roll, follow-up or change hands back: the new sheet revalidated, its receipt, its effects.
     A sheet equal to ``loaded``, the sheet it was made from (validated when it was loaded), is not
     validated again: a roll that changes nothing on the sheet no longer pays a second validation
@@ -364,7 +392,7 @@ def performed(new: Model, receipt: dict | None, effects: Effects, *, loaded: Mod
 # --- the combat chain (see ``rollbook.play``'s docstring) ----------------------------------------
 
 
-def check_chained(action: BaseModel, follows: dict | None, fields: Iterable[str]) -> None:
+def check_chained(action: BaseModel, follows: JsonObject | None, fields: Iterable[str]) -> None:
     """Fields an action takes from the receipt it follows: typed in when it follows none
     (``missing_field``), never typed in as well when it follows one (``follows_conflict``)."""
     for name in fields:
@@ -375,7 +403,7 @@ def check_chained(action: BaseModel, follows: dict | None, fields: Iterable[str]
             raise RuleError("follows_conflict", field=name, follows=str(follows.get("kind")))
 
 
-def follows_note(follows: dict | None) -> dict:
+def follows_note(follows: JsonObject | None) -> JsonObject:
     """What a chained roll's receipt says of the receipt it follows (``roll_receipt`` extra)."""
     return {} if follows is None else {"follows": to_plain(Follows(follows["system"], follows["kind"]))}
 
@@ -383,7 +411,7 @@ def follows_note(follows: dict | None) -> dict:
 class Shim:
     """A tiny system object for ``dice.roll``: any ``needed``/``resolve`` pair (e.g. V20 soak)."""
 
-    def __init__(self, needed: Callable[[Any, tuple], tuple], resolve: Callable[[Any, tuple], Any]) -> None:
+    def __init__(self, needed: Callable[[Any, Faces], Any], resolve: Callable[[Any, Faces], Any]) -> None:
         self.needed = needed
         self.resolve = resolve
 
@@ -399,18 +427,18 @@ def request_from_plain(cls: type, data: Any) -> Any:
         raise RuleError("bad_request", field="request") from None
 
 
-def replay(request_cls: type, resolve: Callable[[Any, tuple], Any], receipt: dict) -> tuple[Any, Any]:
+def replay(request_cls: type, resolve: Callable[[Any, Faces], Any], receipt: JsonObject) -> tuple[Any, Any]:
     """A stored roll again: its request rebuilt from the receipt, resolved on the receipt's faces."""
     request = request_from_plain(request_cls, receipt.get("request"))
     return request, resolve(request, tuple(receipt.get("faces", ())))
 
 
-def legacy(receipt: dict, field: str) -> bool:
+def legacy(receipt: JsonObject, field: str) -> bool:
     """A receipt resolved before ``field`` joined its result: no ``rules_version`` and no such field."""
     return receipt.get("rules_version") is None and field not in (receipt.get("result") or {})
 
 
-def verified(receipt: dict, result: Any, total: int | None) -> list[str]:
+def verified(receipt: JsonObject, result: Any, total: int | None) -> list[str]:
     """Problems between a stored roll and its recomputed ``result``: every differing result field, and
     the pool's total unless ``total`` is None."""
     problems = compare(receipt.get("result"), to_plain(result), "result")
@@ -430,6 +458,10 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
 __all__ = [
     "ROLES",
     "MODES",
+    "Mode",
+    "filled",
+    "JsonObject",
+    "DiceSystem",
     "by_kind",
     "Performed",
     "Prepared",
@@ -453,6 +485,7 @@ __all__ = [
     "validation_error",
     "parse",
     "parse_kind",
+    "kind_of",
     "dump",
     "check_role",
     "check_mode",

@@ -3,17 +3,70 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any
+from collections.abc import Mapping, Set
+from typing import Any, Protocol
 
+from rollbook.dice import DiceSource
 from rollbook.play import rollunder, tiers, v5, v20
-from rollbook.rules.base import RuleError
+from rollbook.play.common import JsonObject, Model, Performed, Prepared, Recorded
+from rollbook.rules.base import Faces, RuleError
+
+
+class SystemModule(Protocol):
+    """What the package (``rollbook.play``), ``authority`` and ``schema`` use of a system's play module
+    (see the package docstring). ``sheet`` is the module's own ``Sheet`` as loaded by the package
+    (``parse(module.Sheet, ...)``) and ``action`` / ``change`` the model its kind picked in ``ACTIONS`` /
+    ``CHANGES``, and ``result`` what the rules system of ``prepared.system`` resolved: each module
+    narrows them to its own classes, hence ``Any`` in these signatures.
+    Optional members, read with ``getattr`` / ``hasattr``: ``check_mode(sheet, mode)`` (V20-19),
+    ``READS_TABLE_RULES`` and ``READS_COMPULSION`` (extra keyword arguments of ``prepare``),
+    ``STORYTELLER_SHEET_FIELDS`` and ``STORYTELLER_VALUES``."""
+
+    @property
+    def Sheet(self) -> type[Model]: ...
+    @property
+    def ACTIONS(self) -> Mapping[str, type[Model]]: ...
+    @property
+    def FOLLOWUPS(self) -> Mapping[str, type[Model]]: ...
+    @property
+    def CHANGES(self) -> Mapping[str, type[Model]]: ...
+    @property
+    def CHAINS(self) -> Mapping[str, tuple[str, ...]]: ...
+    @property
+    def STORYTELLER_ACTIONS(self) -> Set[str]: ...
+    @property
+    def STORYTELLER_CHANGES(self) -> Set[str]: ...
+    @property
+    def PLAYER_FIELDS(self) -> Set[str]: ...
+    @property
+    def TABLES(self) -> Mapping[str, Any]: ...
+    @property
+    def ROLL_RECORDS(self) -> Mapping[str, Recorded]: ...
+    @property
+    def CHANGE_RECORDS(self) -> Mapping[str, Recorded]: ...
+
+    def prepare(
+        self, sheet: Any, action: Any, *, mode: str, role: str, follows: JsonObject | None = None
+    ) -> Prepared: ...
+
+    def apply(
+        self, sheet: Any, action: Any, prepared: Prepared, faces: Faces, result: Any, *, source: DiceSource
+    ) -> Performed: ...
+
+    def followup(
+        self, sheet: Any, receipt: JsonObject, action: JsonObject, *, mode: str, role: str, source: DiceSource
+    ) -> Performed: ...
+
+    def adjust(self, sheet: Any, change: Any, *, role: str) -> Performed: ...
+
+    def verify(self, receipt: JsonObject) -> list[str]: ...
+
 
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")
-_MODULES: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
+_MODULES: dict[str, SystemModule] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
 
 
-def system_module(system: Any) -> ModuleType:
+def system_module(system: Any) -> SystemModule:
     """The play module of a system id; ``unknown_system`` for anything else."""
     if not isinstance(system, str) or system not in _MODULES:
         raise RuleError(
@@ -22,3 +75,6 @@ def system_module(system: Any) -> ModuleType:
             known=list(SYSTEM_IDS),
         )
     return _MODULES[system]
+
+
+__all__ = ["SYSTEM_IDS", "SystemModule", "system_module"]

@@ -13,7 +13,7 @@ Book choices, kept simple and documented here:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -21,7 +21,9 @@ from rollbook import dice
 from rollbook.play.common import (
     Effects,
     Follows,
+    JsonObject,
     Label,
+    Mode,
     Model,
     Performed,
     Prepared,
@@ -30,6 +32,7 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     check_chained,
+    filled,
     follows_note,
     legacy,
     performed,
@@ -62,7 +65,7 @@ from rollbook.play.v20_sheet import (
 )
 from rollbook.rules import get_system
 from rollbook.rules import v20 as rules
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "ACTIONS",
@@ -145,6 +148,7 @@ class SoakAction(Model):
 
 
 ACTIONS = by_kind(TestAction, WillpowerRollAction, VirtueRollAction, DamageAction, SoakAction)
+Action = TestAction | WillpowerRollAction | VirtueRollAction | DamageAction | SoakAction  # one of ``ACTIONS``
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (V20-17): attack (a test) -> damage -> soak -> health track.
@@ -166,7 +170,7 @@ def _wound(sheet: Sheet) -> int:
     return penalty
 
 
-def _pool(parts: list[dict], modifiers: list[dict], wound: int) -> dict:
+def _pool(parts: list[JsonObject], modifiers: list[JsonObject], wound: int) -> JsonObject:
     raw = sum(p["rating"] for p in parts) + sum(m["dice"] for m in modifiers) + wound
     return {"parts": parts, "modifiers": modifiers, "wound_penalty": wound, "total": max(0, raw)}  # V20-1
 
@@ -176,11 +180,11 @@ READS_TABLE_RULES = True  # TR-1: ``prepare`` puts the chronicle's table rules i
 
 def prepare(
     sheet: Sheet,
-    action: Model,
+    action: Action,
     *,
-    mode: str,
+    mode: Mode,
     role: str,
-    follows: dict | None = None,
+    follows: JsonObject | None = None,
     table_rules: tuple[str, ...] = (),
 ) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn.
@@ -191,7 +195,7 @@ def prepare(
         return _prepare_damage(sheet, action, follows)
     modifiers = [{"source": "modifier", "dice": action.modifier}] if action.modifier else []
     wound = _wound(sheet)
-    untrained = None
+    untrained: rules.Untrained | None = None
     specialty_rating = None
     willpower = False
     auto = 0
@@ -202,7 +206,7 @@ def prepare(
             raise RuleError("one_trait_only", fields=["ability", "discipline"])
         if action.ability is not None:
             group, value = ability_of(sheet, action.ability)
-            part = {"trait": action.ability, "rating": value, "group": group}
+            part: JsonObject = {"trait": action.ability, "rating": value, "group": group}
             if value == 0:  # V20-3: a Talent rolls the Attribute alone; a Skill or Knowledge adds +1
                 untrained = ABILITY_GROUPS[group][0]
                 part["untrained"] = untrained
@@ -266,17 +270,24 @@ def prepare(
 
 
 def apply(
-    sheet: Sheet, action: Model, prepared: Prepared, faces: tuple, result: object, *, source: dice.DiceSource
+    sheet: Sheet,
+    action: Action,
+    prepared: Prepared,
+    faces: Faces,
+    result: rules.V20Receipt | rules.DamageReceipt | rules.SoakReceipt,
+    *,
+    source: dice.DiceSource,
 ) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy()  # shallow: what changes is replaced below, never changed in place
     if isinstance(action, SoakAction):  # V20-17: the levels left after soak, marked in the soak's transaction
+        assert isinstance(result, rules.SoakReceipt)  # what SOAK_SYSTEM resolves
         new.health = take_damage(sheet.health, result.damage_taken, prepared.request.damage_type, effects)
     elif isinstance(action, DamageAction):
         pass  # V20-17: a damage roll changes nothing on the attacker's sheet; the defender's soak marks it
     elif prepared.request.willpower:  # V20-9: the spend lowers current Willpower in the same transaction
-        new.willpower = sheet.willpower.model_copy(update={"current": sheet.willpower.current - 1})
+        new.willpower = sheet.willpower.model_copy(update={"current": filled(sheet.willpower.current) - 1})
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
     receipt = roll_receipt(
         SYSTEM,
@@ -306,25 +317,27 @@ COMBAT_ABILITIES: dict[str, tuple[str, ...]] = {
 }
 
 
-def attack_ability_of(follows: dict) -> str:
+def attack_ability_of(follows: JsonObject) -> str:
     """The combat Ability of the attack a damage roll follows; a test of any other trait is no attack."""
     action = follows.get("action") or {}
     ability = action.get("ability")
     if follows.get("kind") != "test" or ability not in COMBAT_ABILITIES:
         raise RuleError("not_an_attack", ability=str(ability), abilities=sorted(COMBAT_ABILITIES))
-    return ability
+    combat_ability: str = ability  # a key of COMBAT_ABILITIES
+    return combat_ability
 
 
-def attack_successes_of(follows: dict) -> int:
+def attack_successes_of(follows: JsonObject) -> int:
     """V20-17: a damage roll follows a successful attack; its successes beyond the first add dice."""
     attack_ability_of(follows)
     result = follows["result"]
     if result.get("outcome") != "success":
         raise RuleError("attack_missed")
-    return result["successes"]
+    successes: int = result["successes"]  # the followed receipt is verified first (play._followed)
+    return successes
 
 
-def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) -> Prepared:
+def _prepare_damage(sheet: Sheet, action: DamageAction, follows: JsonObject | None) -> Prepared:
     """V20-17 Book: Strength + the weapon's bonus (hand-to-hand) or the weapon's rating (firearms), plus
     one die per attack success beyond the first (from the attack's receipt); difficulty 6, no botch.
     Reading: wound penalties do not reduce a damage pool (as soak, V20-16)."""
@@ -348,7 +361,7 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: dict | None) ->
         raise RuleError("weapon_not_the_attacks", weapon=weapon.name, ability=ability)
     firearm = weapon.kind == "firearm"
     base, extra = rules.damage_pool(strength, weapon.damage, firearm, successes)
-    parts = [] if firearm else [{"trait": "strength", "rating": strength}]
+    parts: list[JsonObject] = [] if firearm else [{"trait": "strength", "rating": strength}]
     parts.append({"trait": "weapon", "weapon": weapon.name, "rating": weapon.damage})
     modifiers = [{"source": "attack_successes", "dice": extra, "successes": successes}] if extra else []
     request = rules.DamageRequest(pool=base + extra, damage_type=weapon.damage_type)
@@ -388,7 +401,7 @@ def _weapon(sheet: Sheet, name: str) -> Weapon:
     raise RuleError("unknown_weapon", field="weapon", weapon=name)
 
 
-def _damage_from(sheet: Sheet, follows: dict) -> tuple[int, str, dict]:
+def _damage_from(sheet: Sheet, follows: JsonObject) -> tuple[int, DamageType, JsonObject]:
     """The levels and damage type a soak takes from the damage receipt it follows (V20-17), with the
     Book's rule for bullets against vampires (``rules.v20.damage_type_against``)."""
     result, weapon = follows["result"], follows["pool"]["weapon"]
@@ -401,13 +414,16 @@ def _damage_from(sheet: Sheet, follows: dict) -> tuple[int, str, dict]:
     taken = {"levels": result["levels"], "damage_type": result["damage_type"], "weapon": weapon["name"]}
     if damage_type != result["damage_type"]:
         taken["soaked_as"] = damage_type
-    return result["levels"], damage_type, taken
+    levels: int = result["levels"]
+    return levels, damage_type, taken
 
 
-def _prepare_soak(sheet: Sheet, action: SoakAction, follows: dict | None) -> Prepared:
+def _prepare_soak(sheet: Sheet, action: SoakAction, follows: JsonObject | None) -> Prepared:
     check_chained(action, follows, ("damage", "damage_type"))
-    if follows is None:
-        levels, damage_type, taken = action.damage, action.damage_type, None
+    damage_type: DamageType
+    taken: JsonObject | None
+    if follows is None:  # check_chained: both typed in
+        levels, damage_type, taken = filled(action.damage), filled(action.damage_type), None
     else:
         levels, damage_type, taken = _damage_from(sheet, follows)
     stamina = sheet.attributes.stamina
@@ -419,21 +435,26 @@ def _prepare_soak(sheet: Sheet, action: SoakAction, follows: dict | None) -> Pre
         fortitude=fortitude,
         vampire=sheet.creature == "vampire",
     )
-    parts = []
+    parts: list[JsonObject] = []
     if sheet.creature == "vampire":
         if damage_type != "aggravated":
             parts.append({"trait": "stamina", "rating": stamina})
         parts.append({"trait": "fortitude", "rating": fortitude})
     elif damage_type == "bashing":
         parts.append({"trait": "stamina", "rating": stamina})
-    pool = {"parts": parts, "modifiers": [], "wound_penalty": 0, "total": rules.soak_pool(request)}
+    pool: JsonObject = {
+        "parts": parts,
+        "modifiers": [],
+        "wound_penalty": 0,
+        "total": rules.soak_pool(request),
+    }
     if taken is not None:
         pool["damage_from"] = taken
     return Prepared(request, pool, SOAK_SYSTEM, {"follows": follows})
 
 
 def followup(
-    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+    sheet: Sheet, receipt: JsonObject, action: JsonObject, *, mode: Mode, role: str, source: dice.DiceSource
 ) -> Performed:
     raise RuleError("no_followup", system=SYSTEM)
 
@@ -441,10 +462,15 @@ def followup(
 # --- verification ----------------------------------------------------------------------------
 
 # TR-1, TR-2: receipt fields added with the table rules, and their value on a roll made under none.
-_TABLE_RULE_FIELDS = {"table_rules": [], "reroll_limit": None, "rerolled": 0, "reroll_capped": 0}
+_TABLE_RULE_FIELDS: dict[str, Any] = {
+    "table_rules": [],
+    "reroll_limit": None,
+    "rerolled": 0,
+    "reroll_capped": 0,
+}
 
 
-def _as_stored(receipt: dict, result: object) -> object:
+def _as_stored(receipt: JsonObject, result: object) -> object:
     """A receipt stored before the table rules existed has none of their fields: the recomputed
     result is compared without them when they say what such a roll says (no table rule applied)."""
     stored = receipt.get("result")
@@ -457,7 +483,7 @@ def _as_stored(receipt: dict, result: object) -> object:
     return plain
 
 
-def verify(receipt: dict) -> list[str]:
+def verify(receipt: JsonObject) -> list[str]:
     kind = receipt.get("kind")
     if kind == "soak":
         request, result = replay(rules.SoakRequest, rules.resolve_soak, receipt)

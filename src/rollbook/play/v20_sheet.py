@@ -83,7 +83,7 @@ KNOWLEDGES = (
     "technology",
 )
 VIRTUES = ("conscience", "self_control", "courage")
-ABILITY_GROUPS = {
+ABILITY_GROUPS: dict[str, tuple[rules.Untrained, tuple[str, ...]]] = {
     "talents": ("talent", TALENTS),
     "skills": ("skill", SKILLS),
     "knowledges": ("knowledge", KNOWLEDGES),

@@ -24,7 +24,9 @@ from rollbook.play import v5_compulsions as compulsions
 from rollbook.play import v5_powers as powers
 from rollbook.play.common import (
     Effects,
+    JsonObject,
     Label,
+    Mode,
     Model,
     Performed,
     Prepared,
@@ -33,6 +35,7 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     compare,
+    filled,
     parse_kind,
     performed,
     rating,
@@ -58,7 +61,7 @@ from rollbook.play.v5_sheet import (
 )
 from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "ACTIONS",
@@ -147,6 +150,8 @@ class RerollFollowup(Model):
 
 
 FOLLOWUPS = by_kind(RerollFollowup)
+# one of ``ACTIONS``
+Action = TestAction | RouseAction | WillpowerRollAction | RemorseAction | FrenzyAction | powers.PowerAction
 
 
 @dataclass(frozen=True)
@@ -177,11 +182,11 @@ ROLL_RECORDS: dict[str, Recorded] = {
 }
 
 
-def _empty_pool() -> dict:
+def _empty_pool() -> JsonObject:
     return {"parts": [], "modifiers": [], "wound_penalty": 0, "total": 1, "hunger_dice": 0}
 
 
-def _pool(parts: list[dict], modifiers: list[dict], wound: int) -> dict:
+def _pool(parts: list[JsonObject], modifiers: list[JsonObject], wound: int) -> JsonObject:
     raw = sum(p["rating"] for p in parts) + sum(m["dice"] for m in modifiers) + wound
     return {"parts": parts, "modifiers": modifiers, "wound_penalty": wound, "total": max(1, raw)}
 
@@ -194,12 +199,12 @@ def _impairment(sheet: Sheet, attribute: str) -> int:
 
 def prepare(
     sheet: Sheet,
-    action: Model,
+    action: Action,
     *,
-    mode: str,
+    mode: Mode,
     role: str,
-    follows: dict | None = None,
-    compulsion: dict | None = None,
+    follows: JsonObject | None = None,
+    compulsion: JsonObject | None = None,
 ) -> Prepared:
     """Build the roll from the sheet (pool, Hunger dice, rules request) and make every refusal;
     no die drawn. A Blood Surge's Rouse request is built here too (``context["rouse"]``).
@@ -211,26 +216,28 @@ def prepare(
         # V5-2, V5-12, V5-13: Hunger from the sheet (before this roll's own Rouse), replaced by the rules.
         request = rules.V5Request(
             pool=pool["total"],
-            hunger=sheet.hunger,
+            hunger=filled(sheet.hunger),
             difficulty=action.difficulty,
             kind="test",
             mode=mode,
             creature=sheet.creature,
         )
         pool["hunger_dice"] = request.hunger_dice
-        context = {}
+        context: JsonObject = {}
         if action.blood_surge:  # V5-11: surging costs a Rouse check, made after the test's Hunger was read
-            context["rouse"] = rules.rouse_request(sheet.hunger, creature=sheet.creature)
+            context["rouse"] = rules.rouse_request(filled(sheet.hunger), creature=sheet.creature)
         return Prepared(request, pool, system, context)
     if isinstance(action, powers.PowerAction):
         return _prepare_power(sheet, action, mode, compulsion)
     if isinstance(action, RouseAction):
         reroll = (
             action.discipline_level is not None
-            and action.discipline_level <= ROUSE_REROLL_LEVEL[sheet.blood_potency]
+            and action.discipline_level <= ROUSE_REROLL_LEVEL[filled(sheet.blood_potency)]
         )  # V5-10 Book
         # The rules refuse a ghoul's or a mortal's Rouse (V5-12), for the CLI and the contract alike.
-        request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
+        request = rules.rouse_request(
+            filled(sheet.hunger), blood_potency_reroll=reroll, creature=sheet.creature
+        )
         if action.mend and sheet.health.superficial == 0:
             raise RuleError("nothing_to_heal", damage_type="superficial")
         return Prepared(request, _empty_pool(), system)
@@ -242,7 +249,7 @@ def prepare(
         pool = _pool([{"trait": "willpower", "rating": current}], modifiers, 0)
         request = rules.V5Request(
             pool=pool["total"],
-            hunger=sheet.hunger,
+            hunger=filled(sheet.hunger),
             difficulty=action.difficulty,
             kind="willpower",
             mode=mode,
@@ -262,7 +269,12 @@ def prepare(
             "hunger_dice": 0,
         }
         request = rules.V5Request(
-            pool=count, hunger=sheet.hunger, difficulty=1, kind="remorse", mode=mode, creature=sheet.creature
+            pool=count,
+            hunger=filled(sheet.hunger),
+            difficulty=1,
+            kind="remorse",
+            mode=mode,
+            creature=sheet.creature,
         )
         return Prepared(request, pool, system)
     assert isinstance(action, FrenzyAction)
@@ -279,7 +291,7 @@ def prepare(
     }
     request = rules.V5Request(
         pool=count,
-        hunger=sheet.hunger,
+        hunger=filled(sheet.hunger),
         difficulty=action.difficulty,
         kind="frenzy",
         mode=mode,
@@ -290,9 +302,9 @@ def prepare(
 
 def apply(
     sheet: Sheet,
-    action: Model,
+    action: Action,
     prepared: Prepared,
-    faces: tuple,
+    faces: Faces,
     result: rules.V5Receipt,
     *,
     source: dice.DiceSource,
@@ -300,17 +312,18 @@ def apply(
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    extra: dict = {}
+    extra: JsonObject = {}
     if isinstance(action, TestAction):
         rouse_request = prepared.context.get("rouse")
         if rouse_request is not None:  # V5-11: the test's dice are drawn first, then the Rouse die
             rouse_faces, rouse_result = dice.roll(prepared.system, rouse_request, source)
+            assert isinstance(rouse_result, rules.V5Receipt)  # what the V5 system resolves
             _apply_rouse(new, rouse_result, effects)
             extra["rouse"] = to_plain(RouseRecord(rouse_request, tuple(rouse_faces), rouse_result))
     elif isinstance(action, RouseAction):
         _apply_rouse(new, result, effects)
         if action.mend:
-            healed = min(sheet.health.superficial, MEND_AMOUNT[sheet.blood_potency])
+            healed = min(sheet.health.superficial, MEND_AMOUNT[filled(sheet.blood_potency)])
             new.health = new.health.model_copy(update={"superficial": sheet.health.superficial - healed})
             effects.change("health.superficial", sheet.health.superficial, new.health.superficial)
     elif isinstance(action, powers.PowerAction):
@@ -329,7 +342,7 @@ def apply(
     return performed(new, receipt, effects, loaded=sheet)
 
 
-def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None) -> dict:
+def _test_pool(sheet: Sheet, action: TestAction, compulsion: JsonObject | None = None) -> JsonObject:
     parts = [{"trait": action.attribute, "rating": getattr(sheet.attributes, action.attribute)}]
     chosen = [
         name for name in ("skill", "discipline", "second_attribute") if getattr(action, name) is not None
@@ -360,7 +373,7 @@ def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None)
         modifiers.append(
             {
                 "source": "blood_surge",
-                "dice": SURGE_DICE[sheet.blood_potency],
+                "dice": SURGE_DICE[filled(sheet.blood_potency)],
                 "blood_potency": sheet.blood_potency,
             }
         )  # V5-11: normal dice in the pool
@@ -373,14 +386,16 @@ def _test_pool(sheet: Sheet, action: TestAction, compulsion: dict | None = None)
     return _pool(parts, modifiers, _impairment(sheet, action.attribute))
 
 
-def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsion: dict | None) -> Prepared:
+def _prepare_power(
+    sheet: Sheet, action: powers.PowerAction, mode: Mode, compulsion: JsonObject | None
+) -> Prepared:
     """A listed power (``play.v5_powers``): its pool as a test, or, when it rolls nothing, its first Rouse
     check as the roll; the Rouse checks it costs are drawn after the test's dice (``_apply_power``)."""
     system = get_system(SYSTEM)
     level, rouse, pool_of = powers.look_up(sheet, action)
-    reroll = level <= ROUSE_REROLL_LEVEL[sheet.blood_potency]  # V5-10 Book: Blood Potency's reroll
+    reroll = level <= ROUSE_REROLL_LEVEL[filled(sheet.blood_potency)]  # V5-10 Book: Blood Potency's reroll
     if rouse:
-        rules.rouse_request(sheet.hunger, creature=sheet.creature)  # V5-12: refused before any die
+        rules.rouse_request(filled(sheet.hunger), creature=sheet.creature)  # V5-12: refused before any die
     context = {
         "power": {
             "discipline": action.discipline,
@@ -391,7 +406,9 @@ def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsi
         }
     }
     if pool_of is None:
-        request = rules.rouse_request(sheet.hunger, blood_potency_reroll=reroll, creature=sheet.creature)
+        request = rules.rouse_request(
+            filled(sheet.hunger), blood_potency_reroll=reroll, creature=sheet.creature
+        )
         return Prepared(request, _empty_pool(), system, context)
     attribute, trait = pool_of
     parts = [{"trait": attribute, "rating": getattr(sheet.attributes, attribute)}]
@@ -409,7 +426,7 @@ def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsi
     pool = _pool(parts, modifiers, _impairment(sheet, attribute))
     request = rules.V5Request(
         pool=pool["total"],
-        hunger=sheet.hunger,
+        hunger=filled(sheet.hunger),
         difficulty=action.difficulty,
         kind="test",
         mode=mode,
@@ -421,7 +438,7 @@ def _prepare_power(sheet: Sheet, action: powers.PowerAction, mode: str, compulsi
 
 def _apply_power(
     new: Sheet, prepared: Prepared, result: rules.V5Receipt, effects: Effects, source: dice.DiceSource
-) -> dict:
+) -> JsonObject:
     """The power's Rouse checks, one after the other on the Hunger each left (V5-10), after its test."""
     info = prepared.context["power"]
     paid = 0
@@ -431,18 +448,19 @@ def _apply_power(
     rouses = []
     for _ in range(info["rouse_checks"] - paid):
         request = rules.rouse_request(
-            new.hunger, blood_potency_reroll=info["blood_potency_reroll"], creature=new.creature
+            filled(new.hunger), blood_potency_reroll=info["blood_potency_reroll"], creature=new.creature
         )
         faces, rolled = dice.roll(prepared.system, request, source)
+        assert isinstance(rolled, rules.V5Receipt)  # what the V5 system resolves
         _apply_rouse(new, rolled, effects)
         rouses.append(to_plain(RouseRecord(request, tuple(faces), rolled)))
-    return {"power": dict(info), **({"rouses": rouses} if rouses else {})}
+    return {"power": JsonObject(info), **({"rouses": rouses} if rouses else {})}
 
 
 def _apply_rouse(new: Sheet, result: rules.V5Receipt, effects: Effects) -> None:
     """V5-10: a failed Rouse raises Hunger by 1; at Hunger 5 it is flagged instead, with the frenzy
     test it offers (the dice never make it: the Storyteller calls it, V5-14)."""
-    before = new.hunger
+    before = filled(new.hunger)
     new.hunger = before + result.hunger_gain
     effects.change("hunger", before, new.hunger)
     if result.hunger_frenzy_risk:
@@ -456,7 +474,7 @@ def _apply_rouse(new: Sheet, result: rules.V5Receipt, effects: Effects) -> None:
 # --- follow-up: the Willpower reroll (V5-8) ----------------------------------------------------
 
 
-def _replay(receipt: dict) -> tuple[rules.V5Request, rules.V5Receipt]:
+def _replay(receipt: JsonObject) -> tuple[rules.V5Request, rules.V5Receipt]:
     request, result = replay(rules.V5Request, rules.resolve, receipt)
     for entry in receipt.get("rerolls", []):
         result = rules.reroll(request, result, tuple(entry["dice"]), tuple(entry["faces"]))
@@ -464,7 +482,7 @@ def _replay(receipt: dict) -> tuple[rules.V5Request, rules.V5Receipt]:
 
 
 def followup(
-    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+    sheet: Sheet, receipt: JsonObject, action: JsonObject, *, mode: Mode, role: str, source: dice.DiceSource
 ) -> Performed:
     validated = parse_kind(FOLLOWUPS, action, "action")
     problems = verify(receipt)
@@ -493,7 +511,7 @@ def followup(
 # --- verification ----------------------------------------------------------------------------
 
 
-def verify(receipt: dict) -> list[str]:
+def verify(receipt: JsonObject) -> list[str]:
     request, result = _replay(receipt)
     problems = verified(receipt, result, None if request.kind == "rouse" else request.pool)
     if request.kind != "rouse" and (receipt.get("pool") or {}).get("hunger_dice") != request.hunger_dice:
@@ -510,9 +528,10 @@ def verify(receipt: dict) -> list[str]:
     return problems
 
 
-def _power_problems(receipt: dict, request: rules.V5Request) -> list[str]:
-    note = receipt.get("power") if isinstance(receipt.get("power"), dict) else {}
-    known = powers.POWER_ROLLS.get(note.get("discipline"), {}).get(note.get("power"))
+def _power_problems(receipt: JsonObject, request: rules.V5Request) -> list[str]:
+    stored_note = receipt.get("power")
+    note: JsonObject = stored_note if isinstance(stored_note, dict) else {}
+    known = powers.POWER_ROLLS.get(note.get("discipline", ""), {}).get(note.get("power", ""))
     rouses = receipt.get("rouses") or []
     problems = []
     paid = len(rouses) + (1 if request.kind == "rouse" else 0)

@@ -20,9 +20,12 @@ from __future__ import annotations
 from typing import Literal
 
 from rollbook.play.common import Label, Model, TraitName, rating
+from rollbook.play.v5_sheet import Sheet
 from rollbook.rules.base import RuleError
 
-POWER_ROLLS: dict[str, dict[str, tuple[int, tuple[str, ...] | None, str | None]]] = {
+# (Rouse checks, None, None) for a power that rolls nothing; (Rouse checks, Attributes offered, trait) otherwise
+PowerRoll = tuple[int, None, None] | tuple[int, tuple[str, ...], str]
+POWER_ROLLS: dict[str, dict[str, PowerRoll]] = {
     "animalism": {
         "bond_famulus": (3, ("charisma",), "animal_ken"),
         "sense_the_beast": (0, ("resolve",), "animalism"),
@@ -147,7 +150,7 @@ class PowerAction(Model):
     serves_compulsion: bool = False  # A-1, seed 001: as a test's
 
 
-def look_up(sheet, action: PowerAction) -> tuple[int, int, tuple[str, str] | None]:
+def look_up(sheet: Sheet, action: PowerAction) -> tuple[int, int, tuple[str, str] | None]:
     """(level, Rouse checks, (attribute, trait) or None) of the power the action uses; refusals first:
     not on the sheet, not in the book's table, nothing to roll or pay, an Attribute the book does not
     offer."""
@@ -160,7 +163,7 @@ def look_up(sheet, action: PowerAction) -> tuple[int, int, tuple[str, str] | Non
     if known is None:
         raise RuleError("power_cost_unknown", trait=action.discipline, power=action.power)
     rouse, attributes, trait = known
-    if attributes is None:
+    if attributes is None or trait is None:  # both None: a power that rolls nothing
         if rouse == 0:
             raise RuleError("power_without_roll", trait=action.discipline, power=action.power)
         if action.attribute is not None:

@@ -393,7 +393,7 @@ def resolve_damage(request: DamageRequest, faces: Faces) -> DamageReceipt:
 
 def damage_type_against(
     damage_type: DamageType, *, firearm: bool, vampire: bool, aimed_at_head: bool = False
-) -> str:
+) -> DamageType:
     """Book (V20 p. 281, Ranged Weapons Chart notes; docs/book-sources.md): bullets are lethal to mortals
     but only bashing to a vampire, unless the shot was aimed at the head."""
     if firearm and vampire and damage_type == "lethal" and not aimed_at_head:

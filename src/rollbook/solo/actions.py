@@ -11,6 +11,7 @@ the refusals and the receipt are the play layer's own; nothing here counts a die
 from __future__ import annotations
 
 from rollbook import play
+from rollbook.play.v20 import COMBAT_ABILITIES
 from rollbook.play.v20_sheet import ABILITY_GROUPS, ATTRIBUTES, VIRTUES
 from rollbook.rules.base import RuleError
 from rollbook.solo.format import Attack
@@ -82,11 +83,9 @@ def weapon_of(sheet: JsonObject, attack: Attack) -> JsonObject | None:
     """The sheet's weapon an attack names (None: unarmed); refused when the sheet lacks it or the
     weapon is not the attack ability's (V20-17: ``play.v20.COMBAT_ABILITIES``)."""
     ability = attack.traits[1]
-    allowed = play.system_module(SYSTEM).COMBAT_ABILITIES.get(ability)
+    allowed = COMBAT_ABILITIES.get(ability)
     if allowed is None:
-        raise RuleError(
-            "not_an_attack", ability=ability, abilities=sorted(play.system_module(SYSTEM).COMBAT_ABILITIES)
-        )
+        raise RuleError("not_an_attack", ability=ability, abilities=sorted(COMBAT_ABILITIES))
     if attack.weapon is None:
         if "unarmed" not in allowed:
             raise RuleError("weapon_not_the_attacks", weapon="unarmed", ability=ability)

@@ -28,6 +28,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.play import tiers as play_tiers
+from rollbook.play import v20 as play_v20
 from rollbook.server.access import STORYTELLER, find_entry
 from rollbook.server.models import Caller, Character, LoggedEntry, Scene
 from rollbook.server.problems import ProblemError
@@ -180,9 +182,7 @@ def _takes(system: str, kind: str, receipt: dict) -> dict | None:
     result = receipt.get("result") or {}
     if system == "v20" and kind == "damage":
         try:
-            play.system_module("v20").attack_ability_of(
-                receipt
-            )  # V20-17: only an attack is followed by damage
+            play_v20.attack_ability_of(receipt)  # V20-17: only an attack is followed by damage
         except play.RuleError:
             return None
         return {"successes": result["successes"]} if result.get("successes", 0) >= 1 else None
@@ -192,7 +192,7 @@ def _takes(system: str, kind: str, receipt: dict) -> dict | None:
         return {"levels": result["levels"], "damage_type": result.get("damage_type")}
     if system == "tiers":
         try:
-            tier = play.system_module("tiers").attack_tier_of(receipt)
+            tier = play_tiers.attack_tier_of(receipt)
         except play.RuleError:
             return None
         return {"attack_tier": tier}

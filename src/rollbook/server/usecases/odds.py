@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.odds import exchange_tiers, exchange_v20
+from rollbook.play import v20 as play_v20
 from rollbook.play.common import request_from_plain
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v20 import V20Request
@@ -116,8 +117,7 @@ def exchange_odds(
 def _check_v20_attack(sheet: dict, action: dict, weapon_name: str | None) -> None:
     """What the chain itself refuses before its damage roll (``play.v20``): a test of a combat Ability,
     with a weapon of that Ability (a punch is Brawl or Melee, a rifle is Firearms)."""
-    module = play.system_module("v20")
-    ability = module.attack_ability_of({"kind": "test", "action": action})
+    ability = play_v20.attack_ability_of({"kind": "test", "action": action})
     if weapon_name is None:
         used = "unarmed"
     else:
@@ -125,7 +125,7 @@ def _check_v20_attack(sheet: dict, action: dict, weapon_name: str | None) -> Non
         if found is None:
             raise ProblemError(422, "unknown_weapon", field="weapon", weapon=weapon_name)
         used = found.get("kind", "hand_to_hand")
-    if used not in module.COMBAT_ABILITIES[ability]:
+    if used not in play_v20.COMBAT_ABILITIES[ability]:
         raise play.RuleError("weapon_not_the_attacks", weapon=weapon_name or "unarmed", ability=ability)
 
 
