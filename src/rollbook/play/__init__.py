@@ -194,7 +194,8 @@ def _prepare(
         if not getattr(module, "READS_COMPULSION", False):
             raise RuleError("compulsion_not_for_system", system=system)
         extra["compulsion"] = compulsion
-    prepared = module.prepare(loaded, validated, mode=mode, role=role, follows=prior, **extra)
+    # check_mode: the mode ``_loaded`` checked, as its literal type
+    prepared = module.prepare(loaded, validated, mode=check_mode(mode), role=role, follows=prior, **extra)
     return module, loaded, validated, prepared
 
 
@@ -278,7 +279,9 @@ def perform_followup(
     roll-under ``{"kind": "card", "card": name}`` is always refused (R-6)."""
     module, loaded = _loaded(system, sheet, role=role, mode=mode)
     stored = _stored(system, receipt, "receipt")
-    return module.followup(loaded, stored, copy.deepcopy(action), mode=mode, role=role, source=source)
+    return module.followup(
+        loaded, stored, copy.deepcopy(action), mode=check_mode(mode), role=role, source=source
+    )
 
 
 def adjust(system: str, sheet: JsonObject, change: JsonObject, *, role: str) -> Performed:

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from rollbook.dice import DiceSource
 from rollbook.play import rollunder, tiers, v5, v20
-from rollbook.play.common import JsonObject, Model, Performed, Prepared, Recorded
+from rollbook.play.common import JsonObject, Mode, Model, Performed, Prepared, Recorded
 from rollbook.rules.base import Faces, RuleError
 
 
@@ -46,7 +46,7 @@ class SystemModule(Protocol):
     def CHANGE_RECORDS(self) -> Mapping[str, Recorded]: ...
 
     def prepare(
-        self, sheet: Any, action: Any, *, mode: str, role: str, follows: JsonObject | None = None
+        self, sheet: Any, action: Any, *, mode: Mode, role: str, follows: JsonObject | None = None
     ) -> Prepared: ...
 
     def apply(
@@ -54,7 +54,14 @@ class SystemModule(Protocol):
     ) -> Performed: ...
 
     def followup(
-        self, sheet: Any, receipt: JsonObject, action: JsonObject, *, mode: str, role: str, source: DiceSource
+        self,
+        sheet: Any,
+        receipt: JsonObject,
+        action: JsonObject,
+        *,
+        mode: Mode,
+        role: str,
+        source: DiceSource,
     ) -> Performed: ...
 
     def adjust(self, sheet: Any, change: Any, *, role: str) -> Performed: ...
