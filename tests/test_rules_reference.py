@@ -283,7 +283,9 @@ def test_every_entry_says_what_the_engine_does(reference: str, entries: dict[str
     for rule in entries:
         body = reference.split(f'<a id="{rule}"></a>', 1)[1].split("<a id=", 1)[0]
         prose = [
-            line for line in body.splitlines() if line and not line.startswith(("###", "{", "→", "```", "|"))
+            line
+            for line in body.splitlines()
+            if line and not line.startswith(("###", "{", "→", "```", "|", "*In the code:*"))
         ]
         assert len(" ".join(prose).split()) >= 12, rule
 
@@ -315,6 +317,26 @@ def test_every_link_of_the_reference_leads_somewhere(reference: str, entries: di
         assert link["fragment"] in anchors, link[0]
     for link in FILE_LINK.finditer(reference):
         assert (REFERENCE.parent / link["target"]).exists(), link[0]
+
+
+def test_each_file_an_entry_points_to_cites_its_rule(
+    reference: str, entries: dict[str, int], scanner: Scanner
+) -> None:
+    """An entry's "In the code" line names modules that cite the entry's id (so a module renamed, or a
+    rule moved elsewhere, shows here)."""
+    pointed = 0
+    for rule in entries:
+        body = reference.split(f'<a id="{rule}"></a>', 1)[1].split("<a id=", 1)[0]
+        for line in body.splitlines():
+            if line.startswith("*In the code:*"):
+                for link in FILE_LINK.finditer(line):
+                    path = (REFERENCE.parent / link["target"]).resolve()
+                    cited = {
+                        found for _, found in scanner.scan(path.read_text(encoding="utf-8"), path.name).ids
+                    }
+                    assert rule in cited, f"{rule}: {link['target']} does not cite it"
+                    pointed += 1
+    assert pointed > 100
 
 
 def test_architecture_links_the_reference() -> None:
