@@ -128,7 +128,7 @@ def test_a_key_given_twice_is_a_fault():
 def test_not_yaml_is_unreadable():
     with pytest.raises(Unreadable) as refused:
         check_text("a: [\n")
-    assert refused.value.code == "scenario_not_yaml" and refused.value.params["line"] == 2
+    assert refused.value.code == "yaml_unclosed" and refused.value.params["line"] == 2
     with pytest.raises(Unreadable):
         check_text("- a list\n")
 
@@ -159,3 +159,83 @@ def test_the_cli_check_and_schema(tmp_path, monkeypatch, capsys):
     )
     schema = json.loads(run("scenario", "schema").stdout)
     assert "passages" in schema["properties"]
+
+
+def test_S_9_a_passage_whose_every_choice_the_flags_can_hide_is_refused():
+    """Only ``requires_flag: lied`` and ``unless_flag: lied`` … with the flag ``fought`` read too: once
+    a playthrough has set neither way out, the player would see ``Your choice [1-0]`` for ever."""
+
+    def hidden(d):
+        d["passages"]["alley"]["choices"][0]["sets_flag"] = "lied"
+        d["passages"]["lie"] = {
+            "text": {"fr": "a", "es": "b", "en": "c"},
+            "choices": [
+                {"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "home", "requires_flag": "fought"},
+                {"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "gutter", "unless_flag": "lied"},
+            ],
+        }
+        d["passages"]["brawl"]["sets_flag"] = "fought"
+
+    found = check_text(mutated(hidden)).faults
+    assert [(f.code, f.path, f.params) for f in found] == [
+        ("no_choice_left", "passages.lie.choices", {"passage": "lie", "flags": ["lied"]})
+    ]
+    assert "lied" in fault_line(found[0], "fr") and "Volonté" in fault_line(found[0], "fr")
+
+
+def test_S_9_a_choice_that_costs_willpower_is_not_counted_on():
+    def costly(d):
+        for choice in d["passages"]["alley"]["choices"]:
+            choice["willpower_cost"] = 1
+
+    assert faults(mutated(costly)) == [("no_choice_left", "passages.alley.choices")]
+    # one free choice besides is enough
+    assert faults(mutated(lambda d: d["passages"]["alley"]["choices"][0].update(willpower_cost=1))) == []
+
+
+def test_S_9_flags_that_always_leave_a_choice_pass():
+    def guarded(d):
+        d["passages"]["alley"]["choices"][0].update(unless_flag="seen")
+        d["passages"]["alley"]["choices"][1].update(requires_flag="seen")
+        d["passages"]["alley"]["sets_flag"] = "seen"  # set on arrival: the second is always there
+
+    assert faults(mutated(guarded)) == []
+
+
+@pytest.mark.parametrize("result", ["lose", "win", "flee"])
+def test_S_9_a_fight_that_leads_back_into_itself_is_refused(result):
+    assert ("fight_loop", f"passages.brawl.fight.{result}") in faults(
+        mutated(lambda d: d["passages"]["brawl"]["fight"].update({result: "brawl"}))
+    )
+
+
+def test_S_9_two_fights_that_lose_into_each_other_are_refused_a_passage_between_is_not():
+    def pair(d):
+        d["passages"]["brawl"]["fight"]["lose"] = "brawl2"
+        d["passages"]["brawl2"] = {
+            "text": {"fr": "a", "es": "b", "en": "c"},
+            "fight": {"npcs": ["thug"], "win": "home", "lose": "brawl"},
+        }
+
+    assert [f for f in faults(mutated(pair)) if f[0] == "fight_loop"] == [
+        ("fight_loop", "passages.brawl.fight.lose"),
+        ("fight_loop", "passages.brawl2.fight.lose"),
+    ]
+
+    def between(d):
+        pair(d)
+        d["passages"]["brawl2"]["fight"]["lose"] = "gutter"
+        d["passages"]["gutter"] = {
+            "text": {"fr": "a", "es": "b", "en": "c"},
+            "choices": [
+                {"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "brawl"},
+                {"text": {"fr": "a", "es": "b", "en": "c"}, "goto": "home"},
+            ],
+        }
+
+    assert faults(mutated(between)) == []
+
+
+def test_a_wrong_start_is_its_one_fault():
+    text = mutated(lambda d: d.update(start="nowhere"))
+    assert faults(text) == [("dangling_link", "start")]

@@ -9,13 +9,46 @@ from rollbook.i18n import N_
 SOLO_MESSAGES: dict[str, str] = {
     # reading a file
     "scenario_too_big": N_("A scenario file holds at most {most} bytes."),
-    "scenario_not_yaml": N_("The scenario is not YAML (line {line}): {detail}."),
     "scenario_not_a_mapping": N_("A scenario is a YAML mapping (id, system, title, passages, …)."),
     "scenario_invalid": N_("The scenario has {count} fault(s); the first: {first}"),
+    # S-9: a hostile or broken file refused promptly, in the reader's language
+    "scenario_not_utf8": N_("A scenario file is UTF-8 text."),
+    "scenario_too_deep": N_("Line {line}: values are nested more than {most} deep."),
+    "scenario_too_many_values": N_(
+        "The scenario holds more than {most} values once its aliases are expanded."
+    ),
+    "scenario_yaml_tag": N_("Line {line}: the tag {tag} is not plain YAML (a scenario takes no tags)."),
+    "yaml_indentation": N_(
+        "The scenario is not YAML (line {line}): this line is not indented like its block."
+    ),
+    "yaml_colon": N_(
+        "The scenario is not YAML (line {line}): a colon inside a value (quote the value) or a wrong indentation."
+    ),
+    "yaml_tab": N_("The scenario is not YAML (line {line}): a tab; YAML is indented with spaces."),
+    "yaml_colon_missing": N_("The scenario is not YAML (line {line}): a key without its colon."),
+    "yaml_alias_undefined": N_("The scenario is not YAML (line {line}): an alias to no anchor."),
+    "yaml_anchor_twice": N_("The scenario is not YAML (line {line}): an anchor given twice."),
+    "yaml_escape": N_("The scenario is not YAML (line {line}): an unknown escape in a quoted text."),
+    "yaml_unclosed": N_("The scenario is not YAML (line {line}): a bracket, brace or quote left open."),
+    "yaml_syntax": N_("The scenario is not YAML (line {line})."),
     # the faults (S-4)
     "unknown_key": N_("Unknown key {key}."),
     "missing_key": N_("A required key is missing here."),
-    "bad_value": N_("This value does not fit the format: {detail}."),
+    "bad_value": N_("This value does not fit the format ({type})."),
+    "value_pattern": N_("{value} does not fit the pattern {pattern}."),
+    "value_not_one_of": N_("{value} is not one of {expected}."),
+    "expected_mapping": N_("A mapping (key: value) is expected here."),
+    "expected_list": N_("A list is expected here."),
+    "expected_text": N_("A text is expected here."),
+    "expected_whole_number": N_("A whole number is expected here."),
+    "expected_yes_no": N_("true or false is expected here."),
+    "too_few_items": N_("At least {least} item(s) here."),
+    "too_many_items": N_("At most {most} items here."),
+    "text_empty": N_("The text is empty."),
+    "text_too_long": N_("At most {most} characters here."),
+    "passage_body": N_(
+        "A passage has exactly one of choices, check, extended, fight, ending; it has: {found}."
+    ),
     "duplicate_key": N_("The key {key} is given twice (the second would silently replace the first)."),
     "dangling_link": N_("No passage is named {goto}."),
     "unknown_npc": N_("No NPC is named {npc}."),
@@ -25,6 +58,15 @@ SOLO_MESSAGES: dict[str, str] = {
     "missing_language": N_("The text has no {language} version."),
     "extra_language": N_("The text has a {language} version, but the scenario's languages are {languages}."),
     "flag_never_set": N_("The flag {flag} is required here but nothing sets it."),
+    "no_choice_left": N_(
+        "With the flags {flags} set, every choice of the passage {passage} is hidden by its flags or costs "
+        "Willpower: the player could choose nothing (give it a choice free of both)."
+    ),
+    "fight_loop": N_(
+        "The fight {passage} leads back into itself through {goto} with no passage between (a fight "
+        "entered already decided is decided again, for ever)."
+    ),
+    "scenario_too_complex": N_("More than {most} playthroughs to explore: the checker stops there."),
     # playing
     "scenario_unknown": N_("No scenario is named {scenario}."),
     "scenario_changed": N_(

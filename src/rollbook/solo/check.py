@@ -16,14 +16,22 @@ with its line:
   ``unknown_weapon``, a sheet's own refusals): the pregenerated character and each NPC are validated by
   ``play.new_sheet`` as any sheet; each check's and attack's roll by ``play.preview`` on the sheet
   that rolls it (the pregenerated character's for the player's);
-- ``flag_never_set``: a choice requires a flag nothing sets.
+- ``flag_never_set``: a choice requires a flag nothing sets;
+- S-9, beyond S-4: ``no_choice_left``: some playthrough reaches a passage with the flags it has set so
+  far such that every choice is hidden by its flags or costs Willpower (which the player may have spent:
+  a choice that costs some is never counted on), so the player could choose nothing; ``fight_loop``: a
+  fight's ``win``, ``lose`` or ``flee`` leads, through fights only, back into the same fight (a fight
+  entered with the player already down is lost at once: the engine would go round for ever);
+  ``scenario_too_complex`` when the playthroughs to explore pass ``MAX_STATES``.
+
+A wrong ``start`` is its one fault: the passages it leaves unreachable are not listed one by one.
 
 Pure: play, rules and the scenario's own modules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from rollbook import play
@@ -80,12 +88,12 @@ def _languages(scenario: Scenario, source: Source) -> list[Fault]:
 def _graph(scenario: Scenario, source: Source) -> list[Fault]:
     faults = []
     passages = scenario.passages
-    if scenario.start not in passages:
-        faults.append(source.fault("dangling_link", "start", goto=scenario.start))
     for passage_id, passage in passages.items():
         for place, goto in passage.links():
             if goto not in passages:
                 faults.append(source.fault("dangling_link", f"passages.{passage_id}.{place}", goto=goto))
+    if scenario.start not in passages:  # its one fault: every passage would be "unreachable" besides
+        return [source.fault("dangling_link", "start", goto=scenario.start), *faults]
     reached = _reach([scenario.start], lambda p: [g for _, g in passages[p].links()], passages)
     faults.extend(
         source.fault("unreachable_passage", f"passages.{passage_id}", passage=passage_id)
@@ -109,7 +117,85 @@ def _graph(scenario: Scenario, source: Source) -> list[Fault]:
     return faults
 
 
-def _reach(starts: list[str], nexts: Callable[[str], list[str]], passages: dict[str, Passage]) -> set[str]:
+MAX_STATES = 50_000  # (passage, flags set) pairs explored by ``_stuck`` before giving up (S-9)
+
+
+def _stuck(scenario: Scenario, source: Source) -> list[Fault]:
+    """S-9: every (passage, flags set so far) a playthrough can reach, explored from the start; a passage
+    of choices where, in one of them, no choice is both shown (its flags) and free (no Willpower cost)
+    is a fault, with the flags of the first such state found. Only the flags some choice reads count."""
+    passages = scenario.passages
+    read = {
+        flag
+        for p in passages.values()
+        for c in p.choices or ()
+        for flag in (c.requires_flag, c.unless_flag)
+        if flag is not None
+    }
+
+    def with_flags(flags: frozenset[str], *names: str | None) -> frozenset[str]:
+        kept = {name for name in names if name is not None and name in read}
+        return flags | kept if kept - flags else flags
+
+    first = (scenario.start, with_flags(frozenset(), passages[scenario.start].sets_flag))
+    seen = {first}
+    todo = [first]
+    found: dict[str, Fault] = {}
+    while todo:
+        if len(seen) > MAX_STATES:
+            return [*found.values(), source.fault("scenario_too_complex", "passages", most=MAX_STATES)]
+        passage_id, flags = todo.pop()
+        passage = passages[passage_id]
+        if passage.choices is not None:
+            shown = [
+                choice
+                for choice in passage.choices
+                if (choice.requires_flag is None or choice.requires_flag in flags)
+                and (choice.unless_flag is None or choice.unless_flag not in flags)
+            ]
+            if passage_id not in found and not any(choice.willpower_cost == 0 for choice in shown):
+                found[passage_id] = source.fault(
+                    "no_choice_left",
+                    f"passages.{passage_id}.choices",
+                    passage=passage_id,
+                    flags=sorted(flags) or ["—"],
+                )
+            ways = [(choice.goto, choice.sets_flag) for choice in shown]
+        else:
+            ways = [(goto, None) for _, goto in passage.links()]
+        for goto, flag in ways:
+            if goto in passages:
+                state = (goto, with_flags(flags, flag, passages[goto].sets_flag))
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+    return list(found.values())
+
+
+def _fight_loops(scenario: Scenario, source: Source) -> list[Fault]:
+    """S-9: a fight whose result leads back into the same fight through fights only, no other passage
+    between (the engine decides a fight entered with a side already down at once: it would loop)."""
+    passages = scenario.passages
+    fights = {pid: p.fight for pid, p in passages.items() if p.fight is not None}
+
+    def into(fight_id: str) -> list[str]:
+        fight = fights[fight_id]
+        return [goto for goto in (fight.win, fight.lose, fight.flee) if goto in fights]
+
+    faults = []
+    for fight_id, fight in fights.items():
+        for name in ("win", "lose", "flee"):
+            goto = getattr(fight, name)
+            if goto in fights and fight_id in _reach([goto], into, fights):
+                faults.append(
+                    source.fault(
+                        "fight_loop", f"passages.{fight_id}.fight.{name}", passage=fight_id, goto=goto
+                    )
+                )
+    return faults
+
+
+def _reach(starts: list[str], nexts: Callable[[str], list[str]], passages: Mapping[str, object]) -> set[str]:
     seen: set[str] = set()
     todo = [p for p in starts if p in passages]
     while todo:
@@ -222,7 +308,11 @@ def check(scenario: Scenario, source: Source) -> list[Fault]:
             npcs[npc_id] = sheet
         else:
             faults.append(sheet)
-    faults += _graph(scenario, source)
+    graph = _graph(scenario, source)
+    faults += graph
+    faults += _fight_loops(scenario, source)
+    if not any(fault.path == "start" for fault in graph):
+        faults += _stuck(scenario, source)
     faults += _languages(scenario, source)
     faults += _rolls(scenario, source, player if isinstance(player, dict) else None, npcs)
     faults += _flags(scenario, source)

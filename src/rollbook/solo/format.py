@@ -51,6 +51,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic_core import PydanticCustomError
 
 LANGUAGES = ("fr", "es", "en")
 ENDING_KINDS = ("good", "bitter", "dark")
@@ -178,9 +179,11 @@ class Passage(Base):
     @model_validator(mode="after")
     def _one_body(self) -> Passage:
         given = [name for name in BODIES if getattr(self, name) is not None]
-        if len(given) != 1:
-            raise ValueError(
-                f"a passage has exactly one of {', '.join(BODIES)}; found {', '.join(given) or 'none'}"
+        if len(given) != 1:  # its own error type: the checker says it in every language (``passage_body``)
+            raise PydanticCustomError(
+                "passage_body",
+                "a passage has exactly one of choices, check, extended, fight, ending; found {found}",
+                {"found": given},
             )
         return self
 
