@@ -1,5 +1,5 @@
-"""docs/ARCHITECTURE.md lists every module that exists and names nothing that does not (issue 30
-point 6): its "Every module" section against the files under src/rollbook, and every ``*.py`` the
+"""docs/ARCHITECTURE.md lists every module that exists and names nothing that does not:
+its "Every module" section against the files under src/rollbook, and every ``*.py`` the
 document names anywhere against the repository."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No import cycles among the ``rollbook.*`` modules (issue 30 point 6).
+"""No import cycles among the ``rollbook.*`` modules.
 
 Every ``import`` of a module counts, at the top or deferred inside a function or under
 ``if TYPE_CHECKING:``: a deferred import hides a cycle from Python, not from the design (two modules

@@ -1,4 +1,4 @@
-"""No name starting with ``_`` is imported from a dependency or read off one (issue 30): a private
+"""No name starting with ``_`` is imported from a dependency or read off one: a private
 name is not part of a library's promise, and a pin to the one release that has it follows.
 
 Every module of ``src/`` is read with ``ast``. A dependency is a top-level package that is neither

@@ -1,4 +1,4 @@
-"""Tests that stand alone (issue 30 point 7): no test module imports another test module, at the top
+"""Tests that stand alone: no test module imports another test module, at the top
 or inside a function, by name or by path; what tests share lives in a ``conftest.py`` or a helpers
 module (``tests/server/helpers.py``, ``tests/web/flows.py``, …)."""
 

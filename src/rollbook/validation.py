@@ -81,8 +81,8 @@ def rule_error(errors: Sequence[Mapping[str, Any]], what: str = "request") -> Ru
             return RuleError(error.code, field=field, **error.params)
         where = dotted(first.get("loc", ()))
         if where and isinstance(error.params.get("field"), str) and "." not in error.params["field"]:
-            # a check of one item of a list ("loaded" of a weapon) names the item's path: "weapons.0.loaded" (issue 34
-            # point 4: the form puts the message at that row)
+            # a check of one item of a list ("loaded" of a weapon) names the item's path: "weapons.0.loaded"
+            # (the form puts the message at that row)
             return RuleError(error.code, **{**error.params, "field": f"{where}.{error.params['field']}"})
         return error
     return RuleError("wrong_type", field=field, detail=first.get("msg", ""))

@@ -104,7 +104,7 @@ def test_load_refuses_bad_options():
 
 
 # Each cut-off request retried 4 times at once with its key: one answer for all, on both stores (the
-# key is claimed before the work, issue 10 item 1).
+# key is claimed before the work).
 @pytest.mark.parametrize(
     "store, copies", [("sqlite", "4"), pytest.param("postgresql", "4", marks=pytest.mark.postgres)]
 )

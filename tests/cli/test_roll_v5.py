@@ -79,7 +79,7 @@ def test_the_advice_is_the_odds_engines():
 
 
 def test_V5_8_roll_v5_mode_casual_rerolls_again_and_strict_refuses_a_second():
-    """Issue 32: ``rollbook roll v5`` has ``--mode``; a casual roll takes repeated Willpower rerolls (V5-8)."""
+    """``rollbook roll v5`` has ``--mode``; a casual roll takes repeated Willpower rerolls (V5-8)."""
     done = run(
         "roll",
         "v5",

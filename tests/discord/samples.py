@@ -1,4 +1,4 @@
-"""Samples of what every command answers on Discord, for docs/discord.md §9 (issue 36): each command
+"""Samples of what every command answers on Discord, for docs/discord.md §9: each command
 sent, signed as Discord signs it, to a real app on a temporary SQLite store whose Discord REST calls
 go to the stand-in (``standin.py``); a roll made on the web table, as the channel poster posts it.
 

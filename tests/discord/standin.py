@@ -1,4 +1,4 @@
-"""A local stand-in of Discord's REST API (issue 36): a real HTTP server on 127.0.0.1, on a free port,
+"""A local stand-in of Discord's REST API: a real HTTP server on 127.0.0.1, on a free port,
 serving the few endpoints rollbook calls, recording every request, and misbehaving on demand.
 
 Endpoints (under ``/api/v10``, the stand-in's ``base``):

@@ -1,4 +1,4 @@
-"""Issue 36, in Chromium: a roll made through ``POST /discord/interactions`` (a signed
+"""In Chromium: a roll made through ``POST /discord/interactions`` (a signed
 APPLICATION_COMMAND, as Discord sends it) appears on the web table's live feed, open in the
 Storyteller's browser, without a reload."""
 

@@ -1,4 +1,4 @@
-"""The application commands (issue 36): names as Discord's rule wants them (lowercase, 1-32
+"""The application commands: names as Discord's rule wants them (lowercase, 1-32
 characters of ``^[-_\\p{L}\\p{N}]{1,32}$``) in every locale, descriptions of 1-100 characters in
 fr, es-ES and en-US, within Discord's size limits, and each command handled by the endpoint."""
 

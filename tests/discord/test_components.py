@@ -1,6 +1,6 @@
 """The components under a V5 test (V5-8), built from a real receipt of chosen faces: the
 "Reroll with Willpower" button names the dice the odds engine advises, numbered from 1 with their
-faces, and the select offers every normal die so numbered (issue 36). Pure: no store."""
+faces, and the select offers every normal die so numbered. Pure: no store."""
 
 from __future__ import annotations
 

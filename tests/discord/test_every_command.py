@@ -1,4 +1,4 @@
-"""A generated test (issue 36): every command of ``command_definitions()`` in every locale (fr,
+"""A generated test: every command of ``command_definitions()`` in every locale (fr,
 es-ES, en-US), sent signed to the endpoint by the Discord user it is meant for, answers within
 Discord's limits; a deferred one (``/odds``) edits its original message on the REST stand-in, and
 that body is within the limits too. Then every entry those commands logged renders within the

@@ -1,4 +1,4 @@
-"""POST /discord/interactions (issue 36), on both stores: the Ed25519 signature checked before
+"""POST /discord/interactions, on both stores: the Ed25519 signature checked before
 anything is parsed (401 and nothing written otherwise), PING, linking, a channel bound by the
 Storyteller, rolls through the use cases (logged, verified in the export), the interaction id as
 the Idempotency-Key, the Storyteller's buttons refused to a player."""

@@ -1,4 +1,4 @@
-"""Discord at the table (issue 36), on both stores: a roll made on Discord reaches the web table's
+"""Discord at the table, on both stores: a roll made on Discord reaches the web table's
 live feed (another app process's), a Storyteller's hidden roll is shown to them alone, autocomplete
 reads the linked character's sheet, and the exchange's next step is a button under the attack."""
 

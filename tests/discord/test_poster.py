@@ -1,4 +1,4 @@
-"""The channel poster (issue 36, ``rollbook.discord.poster``) on both stores, against the stand-in of
+"""The channel poster (``rollbook.discord.poster``) on both stores, against the stand-in of
 Discord's REST API: every public entry made elsewhere (here: the JSON API) is posted to each channel
 bound to its chronicle, in seq order, after its commit; hidden entries never; an entry an
 interaction already showed there not twice; a 429 waits its ``retry_after``; a channel webhook that
@@ -200,7 +200,7 @@ def test_two_app_processes_on_one_store_post_each_entry_once(
 
 
 def test_an_idle_bound_channel_costs_the_poster_nothing_issue30_9(app, client, make_table, discord_api):
-    """Issue 30 point 9: the poster read every binding's cursor and head every 1–2 s, rolls or not.
+    """The poster read every binding's cursor and head every 1–2 s, rolls or not.
     It rides the live feeds' wake now (``Hub.follow``): while nothing is rolled the hub's catch-ups
     go on (one read per process, the bound chronicles' heads among them) and the poster makes no
     read at all; a roll wakes it once."""

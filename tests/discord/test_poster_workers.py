@@ -1,6 +1,6 @@
 """Two real app processes (``rollbook serve --workers 2``) on one store, both with the Discord channel
 poster running, the rolls spread over both: every public entry reaches the bound channel exactly once
-and in order (issue 36: on PostgreSQL one process at a time drains a channel, under its advisory
+and in order (on PostgreSQL one process at a time drains a channel, under its advisory
 lock; on SQLite the one process holding ``<database>.discord``'s lock posts). Both stores."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``rollbook discord register [--guild ID]`` (issue 36): the application's commands overwritten in
+"""``rollbook discord register [--guild ID]``: the application's commands overwritten in
 bulk with exactly ``command_definitions()``, against the stand-in of Discord's REST API; a missing
 setting, a bad id or Discord's refusal is one line and exit status 2."""
 

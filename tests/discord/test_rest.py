@@ -1,4 +1,4 @@
-"""``DiscordRest`` against the stand-in of Discord's REST API (issue 36, tests/discord/standin.py):
+"""``DiscordRest`` against the stand-in of Discord's REST API (tests/discord/standin.py):
 deferred answers edited, follow-ups, commands overwritten in bulk, channel webhooks made and
 executed; 429 honoured (its ``retry_after``, body or header, route or global), 5xx and refused
 connections retried within the call's budget, then ``DiscordUnavailable``; a 4xx refused at once."""

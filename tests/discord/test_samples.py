@@ -1,4 +1,4 @@
-"""docs/discord.md shows every command (issue 36): §9 has a sample of each command of
+"""docs/discord.md shows every command: §9 has a sample of each command of
 ``command_definitions()`` (written by ``scripts/discord-samples`` from ``tests/discord/samples.py``),
 and the samples are made again here: every command answers something a Discord client shows."""
 

@@ -1,4 +1,4 @@
-"""Dice statistics (issue 34, "Dice statistics"): the chi-square survival function, the counts of each
+"""Dice statistics: the chi-square survival function, the counts of each
 face per die size and per member from an export (each die once; hidden rolls a player's export does
 not show are not counted), and `rollbook fair stats EXPORT` (real subprocesses)."""
 

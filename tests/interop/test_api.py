@@ -1,4 +1,4 @@
-"""Issue 35 through the API, on SQLite and PostgreSQL: each fixture imported (201: the character,
+"""Through the API, on SQLite and PostgreSQL: each fixture imported (201: the character,
 the rollbook sheet, the report), hostile files refused with a clear problem and nothing written,
 exports logged, the log entries carrying no rating."""
 
@@ -62,7 +62,7 @@ def test_report_field_by_field_and_homebrew_as_typed(make_table):
 
 
 def test_the_log_entry_carries_no_rating(make_table):
-    """Issue 31: other players see no rating in the public entry."""
+    """Other players see no rating in the public entry."""
     table = make_table("v20")
     player = table.join("Chloé")
     body = table.client.post(

@@ -1,4 +1,4 @@
-"""Issue 35 in a browser: on a 390×844 phone in French, each fixture file uploaded through the
+"""In a browser: on a 390×844 phone in French, each fixture file uploaded through the
 chronicle's "Import a sheet", its report shown field by field; a hostile file refused with its
 problems named, nothing written; the sheet page's export link gives a file that imports back."""
 

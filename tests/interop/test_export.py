@@ -1,4 +1,4 @@
-"""Issue 35: a rollbook sheet exported to WoD5e (V5) or Foundry WoD20 (V20) loads in the target's
+"""A rollbook sheet exported to WoD5e (V5) or Foundry WoD20 (V20) loads in the target's
 data model shape (a JSON Schema written from those data models) and imports back as the same sheet."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile files (issue 35): any value anywhere in a fixture replaced by any JSON value is imported
+"""Hostile files: any value anywhere in a fixture replaced by any JSON value is imported
 or refused with a ``RuleError`` (a clear problem), never another exception; a refusal names every
 problem with a JSON path of the file."""
 

@@ -1,4 +1,4 @@
-"""Issue 35: each format's fixture imported, its report checked field by field; hostile files
+"""Each format's fixture imported, its report checked field by field; hostile files
 refused with every problem named at its place; the package stays pure."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 35 through the pages without a browser (TestClient): "Import a sheet" with a file or pasted
+"""Through the pages without a browser (TestClient): "Import a sheet" with a file or pasted
 JSON, the report shown in the reader's language, refusals with every problem named and nothing
 written, the sheet page's export link."""
 

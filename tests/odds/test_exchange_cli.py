@@ -1,4 +1,4 @@
-"""`rollbook odds v20 exchange …` and `rollbook odds tiers exchange …` as a user meets them (issue 33): JSON
+"""`rollbook odds v20 exchange …` and `rollbook odds tiers exchange …` as a user meets them: JSON
 under the odds contract, the tables, a chart, one-line refusals."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Larger pools (issue 33): the exact exchange odds against simulated exchanges (bench/exchange.py, numpy),
+"""Larger pools: the exact exchange odds against simulated exchanges (bench/exchange.py, numpy),
 within 4 standard errors. The suite runs 10**5 exchanges per case (the error bound scales with it);
 ``python bench/run.py --exchange`` runs 10**6 beside the exact odds."""
 

@@ -276,7 +276,7 @@ def test_TR_2_specialty_reroll_tens_vs_counting_twice_big_pool():
     ],
 )
 def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(monkeypatch, capsys, lang, names):
-    """Issue 32: `rollbook odds v20 --source-table --lang fr|es|en` (today: --lang does not apply to v20);
+    """`rollbook odds v20 --source-table --lang fr|es|en` (today: --lang does not apply to v20);
     run in this process as a user runs it (tests/odds/cli.py)."""
     import json
 

@@ -88,7 +88,7 @@ SAMPLES = {
     ("v5", "frenzy"): [({"kind": "frenzy", "difficulty": 3}, "player", None)],
     ("v5", "power"): [
         ({"kind": "power", "discipline": "dominate", "power": "mesmerize", "difficulty": 2}, "player", None)
-    ],  # issue 32: the power's pool and its Rouse check
+    ],  # the power's pool and its Rouse check
     ("tiers", "skill"): [
         ({"kind": "skill", "skill": "firearms", "weapon": "pistol", "bullets": 2}, "player", None),
         ({"kind": "skill", "skill": "climbing"}, "player", None),

@@ -50,7 +50,7 @@ def _every_kind():
 
 @pytest.mark.parametrize("system, kind", _every_kind())
 def test_A1_the_edges_and_the_baseline_of_every_kind_are_its_models_own(system, kind):
-    """Issue 15: the edges and defaults are worked out once per kind (``_edges_of``, ``_defaults_of``);
+    """The edges and defaults are worked out once per kind (``_edges_of``, ``_defaults_of``);
     they stay what the model says, field by field, whatever a caller does to the list it was handed."""
     model = authority.action_models(system)[kind]
     edges = [name for name in model.model_fields if authority.is_edge(system, kind, name)] + [HIDDEN]

@@ -275,7 +275,7 @@ def test_refusals_are_rule_errors_with_codes():
 
 
 def test_performed_validates_a_changed_sheet_and_hands_back_an_unchanged_one_as_loaded(monkeypatch):
-    """Issue 15: a roll that changes nothing on the sheet is not validated a second time; a changed
+    """A roll that changes nothing on the sheet is not validated a second time; a changed
     sheet still is, and a change that breaks a check of the sheet is still refused."""
     from rollbook.play import common, system_module
 
@@ -355,7 +355,7 @@ def _emptied(value) -> None:
 
 
 def test_validation_shares_no_container_with_the_dict_it_reads():
-    """Issue 15: an action or change is validated without a copy first (``play._kind``,
+    """An action or change is validated without a copy first (``play._kind``,
     ``play.authority.split``): strict validation builds the model's own containers, so emptying every
     list and dict of the data afterwards leaves the model as it was — every example of every system."""
     from rollbook.play import common, system_module

@@ -1,4 +1,4 @@
-"""Issue 32's seed details in the V20 sheet: V20-19 trait maxima by Generation (refused in Strict,
+"""Seed details in the V20 sheet: V20-19 trait maxima by Generation (refused in Strict,
 taken with a warning in Casual) and V20-7's reading (a specialty accepted at 4 or more, and said so)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Discipline powers from the games' lists (issue 13): the data is complete and translated, and a sheet
+"""Discipline powers from the games' lists: the data is complete and translated, and a sheet
 keeps known powers by id and homebrew ones as typed, refusing what the lists or the ratings rule out."""
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ def test_T_3_an_empty_magazine_must_be_reloaded_which_takes_the_turn():
         {"kind": "reload", "weapon": "pistol"},
         role="player",
     )
-    # T-3 Reading (issue 32): a dodge is an action the character chooses: refused; a soak is not an action
+    # T-3 Reading: a dodge is an action the character chooses: refused; a soak is not an action
     refused(
         "turn_spent",
         perform,
@@ -222,7 +222,7 @@ def test_T_3_reload_takes_from_spare_rounds_only():
 
 
 def test_T_3_a_magazine_that_is_not_empty_cannot_be_changed():
-    """T-3 Reading (issue 32): "an empty magazine is changed" — a magazine holding rounds is not."""
+    """T-3 Reading: "an empty magazine is changed" — a magazine holding rounds is not."""
     s = sheet(weapons=[{"name": "pistol", "capacity": 6, "loaded": 1, "spare": 3}])
     refused("magazine_not_empty", adjust, "tiers", s, {"kind": "reload", "weapon": "pistol"}, role="player")
 

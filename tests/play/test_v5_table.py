@@ -1,4 +1,4 @@
-"""V5 at the table without dice (issue 32): feeding slakes Hunger (Book), V5 damage on the Health and
+"""V5 at the table without dice: feeding slakes Hunger (Book), V5 damage on the Health and
 Willpower tracks (halved superficial Health damage for vampires, overflow, impairment: Book), Remorse
 with stains (V5-15) applied once. Fixed values; sources in docs/book-sources.md."""
 

@@ -358,7 +358,7 @@ def test_R7_property_parse_and_resolve_agree(parts, data, threshold):
         assert r.success == (sum(faces) <= threshold)
 
 
-# --- "any type and any number of dice" (issue 32): d20, 2d6+2, 3d6-1, d100 -----------------
+# --- "any type and any number of dice": d20, 2d6+2, 3d6-1, d100 -----------------
 
 
 @pytest.mark.parametrize(

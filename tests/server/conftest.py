@@ -270,7 +270,7 @@ class ThreadedServer:
     """uvicorn serving an app in a thread of this process, on a free localhost port. Leaving it
     stops the server and closes the app (``close_app``). A feed still open held uvicorn's graceful
     shutdown for ever, so the lifespan's end (which closes the app) never came, and the app's
-    live-feed listener outlived the test and its database (issue 30 point 3): open connections now
+    live-feed listener outlived the test and its database: open connections now
     get ``grace`` seconds, then are cancelled and the lifespan ends; if even that hangs the exit is
     forced (which skips the lifespan's end), and the app is closed here all the same."""
 

@@ -1,4 +1,4 @@
-"""What a forger holding a whole export does (issue 31): edit entries, then recompute the hash chain
+"""What a forger holding a whole export does: edit entries, then recompute the hash chain
 from the first one changed, with every field hashed; and ``rollbook log verify`` on the result with
 no ``--head``. A helpers module (no tests here)."""
 
@@ -44,7 +44,7 @@ def verify(tmp_path: Path, entries: list[dict], name: str = "log.jsonl", *option
     return log_verify(path, *options)
 
 
-# --- issue 31 point 13: a grant rewritten to "as asked" with its roll (V20 exports) -----------------
+# --- a grant rewritten to "as asked" with its roll (V20 exports) -----------------
 
 
 def find(entries: list[dict], kind: str, n: int = 0) -> dict:

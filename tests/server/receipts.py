@@ -1,4 +1,4 @@
-"""Every receipt played through the API (issue 11): the chronicles of one system, each action kind of
+"""Every receipt played through the API: the chronicles of one system, each action kind of
 it rolled from the play layer's samples (``tests/play/render_samples.py``), the combat chains, the
 changes, a reroll, hidden rolls and a reveal, asks granted and refused. Shared by the server's and
 the web's rendering tests."""

@@ -1,4 +1,4 @@
-"""What the API answers matches what its OpenAPI says (issue 31 point 17), on both stores."""
+"""What the API answers matches what its OpenAPI says, on both stores."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 34 (a gap of point 5): a V20 attack is declared with a weapon (V20-17), on SQLite and PostgreSQL.
+"""A V20 attack is declared with a weapon (V20-17), on SQLite and PostgreSQL.
 A test of Melee or Firearms may name one of the sheet's weapons of that Ability; its damage roll is
 then that weapon's (named or not), another weapon is refused; a weapon named on a test that is no
 attack, or a weapon of another Ability, is refused at the weapon field."""
@@ -48,7 +48,7 @@ def test_issue34_a_v20_attack_declared_with_a_weapon_deals_its_damage(make_table
         "weapon": "Sable",
         "ability": "melee",
     }
-    # an attack declared with none keeps the choice of its Ability's weapons (V20-17, issue 31 point 8)
+    # an attack declared with none keeps the choice of its Ability's weapons (V20-17)
     attack = _attack(table, nia)
     sable = table.roll(table.st, nia, {"kind": "damage", "weapon": "Sable"}, follows=attack["seq"])
     assert sable.status_code == 201, sable.text

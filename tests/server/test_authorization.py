@@ -59,12 +59,12 @@ ALLOWED: dict[str, set[str]] = {
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/adjustments": OWNER,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/actions": ST,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/offers": OWNER,
-    # issue 34 (saved rolls): each member's own list; a saved roll is its maker's alone (the player's here)
+    # saved rolls: each member's own list; a saved roll is its maker's alone (the player's here)
     "GET /api/chronicles/{chronicle_id}/saved-rolls": TABLE,
     "POST /api/chronicles/{chronicle_id}/saved-rolls": OWNER,
     "DELETE /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}": {"player"},
     "POST /api/chronicles/{chronicle_id}/saved-rolls/{saved_id}/rolls": {"player"},
-    # issue 32 (V5 at the table): a V20 table here, so past the door means the rules' 409/422
+    # V5 at the table: a V20 table here, so past the door means the rules' 409/422
     "GET /api/chronicles/{chronicle_id}/characters/{character_id}/compulsion": TABLE,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/compulsion": ST,
     "DELETE /api/chronicles/{chronicle_id}/characters/{character_id}/compulsion": ST,

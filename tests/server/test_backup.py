@@ -1,4 +1,4 @@
-"""``rollbook db backup`` / ``rollbook db restore`` (issue 38), on SQLite and PostgreSQL: a backup
+"""``rollbook db backup`` / ``rollbook db restore``, on SQLite and PostgreSQL: a backup
 taken while 8 clients roll against a real server, restored into an empty store, every chain verified
 and every roll acknowledged before the backup began present, as acknowledged; a non-empty target
 refused; no pg_dump on PATH: a clear line and exit 2."""

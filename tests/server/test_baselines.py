@@ -1,4 +1,4 @@
-"""A-5 (issue 31 point 11) and TR-1: the settings a receipt's baseline depends on change only through a
+"""A-5 and TR-1: the settings a receipt's baseline depends on change only through a
 Storyteller's ``settings`` entry, and ``rollbook log verify`` reads the baseline in force from the
 log — with no ``--head`` — on SQLite and PostgreSQL."""
 

@@ -129,7 +129,7 @@ _values = st.recursive(
 @settings(max_examples=300)
 @given(_values)
 def test_plain_is_what_the_json_round_trip_gives(value):
-    """``plain`` (pydantic-core, issue 15) gives what ``json.loads(json.dumps(...))`` gave: tuples as
+    """``plain`` (pydantic-core) gives what ``json.loads(json.dumps(...))`` gave: tuples as
     lists, keys as strings, every number as it was; the stored and hashed forms are built from it."""
     expected = json.loads(json.dumps(value, ensure_ascii=False))
     assert plain(value) == expected

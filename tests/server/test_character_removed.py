@@ -1,4 +1,4 @@
-"""A removed character (issue 13 follow-up) on SQLite and PostgreSQL: ``characters.removed_at`` is
+"""A removed character on SQLite and PostgreSQL: ``characters.removed_at`` is
 set in the transaction of its ``removal`` entry and every look-up filters on it (it cannot be rolled
 for, edited, targeted or seen in a list; its removal and its rolls stay in the log); migration
 0005_character_removed marks the characters a log already removed."""
@@ -54,7 +54,7 @@ def test_a_removed_character_is_not_found_listed_edited_or_rolled_for(app, make_
 
 
 def test_a_removed_character_is_named_in_the_refusal_an_unknown_id_is_not(app, make_table):
-    """Issue 34 point 12: "No existe el personaje 2" named an id; a removed character's 404 names it
+    """A refusal read "No existe el personaje 2", naming an id; a removed character's 404 names it
     (code ``character_removed``), an id that never was one says so without echoing the number."""
     table = make_table("v5")
     player = table.join("Bruno")

@@ -198,7 +198,7 @@ def test_V5_10_a_failed_rouse_at_hunger_5_offers_the_hunger_frenzy_test_the_stor
 
 
 def test_V5_feeding_damage_and_remorse_with_stains_through_the_log(api, dice):
-    """Issue 32: feeding slakes Hunger (the Storyteller's change, logged), a vampire's superficial Health
+    """Feeding slakes Hunger (the Storyteller's change, logged), a vampire's superficial Health
     damage halved, Remorse with stains applied once; the export verifies."""
     t = new_table(api)
     ann = t.join("Ann")
@@ -238,7 +238,7 @@ def test_V5_feeding_damage_and_remorse_with_stains_through_the_log(api, dice):
 
 
 def test_a_discipline_power_rolled_and_paid_in_one_step_through_the_log(api, dice):
-    """Issue 32: a listed power rolls its own pool and pays its Rouse checks in one roll entry; a Gangrel
+    """A listed power rolls its own pool and pays its Rouse checks in one roll entry; a Gangrel
     under Feral Impulses pays the penalty on a Manipulation power too; the export verifies (the Hunger
     chain across the Rouse checks included)."""
     t = new_table(api)

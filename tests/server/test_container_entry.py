@@ -1,4 +1,4 @@
-"""The container (issue 38), as far as it runs without a container engine: ``scripts/serve-container``
+"""The container, as far as it runs without a container engine: ``scripts/serve-container``
 run for real from a fresh virtual environment against PostgreSQL (health, a roll, a clean stop), its
 refusals, and ``compose.yaml`` validated against the Compose Specification's JSON Schema.
 

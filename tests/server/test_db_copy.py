@@ -1,4 +1,4 @@
-"""``rollbook db copy`` (issue 38): a store copied into another, SQLite -> PostgreSQL and back, on
+"""``rollbook db copy``: a store copied into another, SQLite -> PostgreSQL and back, on
 chronicles holding every entry kind (asks granted and refused, a standing grant, scenes and turns,
 an exchange, fair seeds before and after a reveal, hidden rolls, client seeds): the target's exports
 byte-identical to the source's, verified clean, and the copied server taking the next roll with the

@@ -1,4 +1,4 @@
-"""Every receipt renders on every page (issue 11), on both stores: every action kind of every system
+"""Every receipt renders on every page, on both stores: every action kind of every system
 (enumerated from the play layer's own registry, ``ACTIONS``: a new kind without a sample fails here),
 each rolled a few times for its outcomes, the combat chains (V20-17, T-4, T-5) through ``follows``, the
 V5 Willpower reroll, every change example, asks (granted, refused), hidden rolls (redacted for the

@@ -220,7 +220,7 @@ def test_T_4_T_5_firearms_dodge_soak_advances_the_wounds(exchange_client, dice):
         409,
         "step_taken",
     )
-    # where the hit lands is the game master's, not the defender's (issue 31 point 8): Bob asks
+    # where the hit lands is the game master's, not the defender's: Bob asks
     refused(
         t.roll(bob, rook["id"], {"kind": "soak", "location": "torso"}, follows=dodge["seq"]),
         403,
@@ -264,7 +264,7 @@ def test_a_players_step_with_an_edge_is_asked_and_granted_as_that_step(exchange_
     )  # under the hash
 
 
-# --- issue 31 point 8: the exchange carries only granted edges ------------------------------------
+# --- the exchange carries only granted edges ------------------------------------
 
 PERCEPTION = {"kind": "test", "attribute": "wits", "ability": "alertness"}
 

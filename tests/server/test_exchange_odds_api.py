@@ -1,4 +1,4 @@
-"""The exchange odds on the API (issue 33): ``GET``/``POST /api/chronicles/{c}/odds/exchange`` for a pair of
+"""The exchange odds on the API: ``GET``/``POST /api/chronicles/{c}/odds/exchange`` for a pair of
 characters and a weapon, built from both sheets; the Storyteller sees the defender's numbers, a player
 only the probabilities of outcomes. SQLite and PostgreSQL."""
 

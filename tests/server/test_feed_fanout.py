@@ -1,4 +1,4 @@
-"""Issue 30 point 9: every open feed polled the log on its own timer (every 0.5 s on SQLite: 250
+"""Every open feed polled the log on its own timer (every 0.5 s on SQLite: 250
 idle feeds burnt 58% of a core) and read the log on its own on every wake. Now a process reads a
 chronicle's new entries once per wake for all its feeds (``hub.Hub``): 2,000 feeds open and
 idle read nothing, and one roll is one read of the log in the process, not one per feed."""
@@ -164,7 +164,7 @@ def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url
 
 
 def test_idle_feeds_issue_no_statement_of_their_own_and_the_listener_sleeps_issue30(database_url):
-    """Issue 30: idle feeds cost nothing but their keep-alive, on either store. While twelve feeds
+    """Idle feeds cost nothing but their keep-alive, on either store. While twelve feeds
     of three chronicles wait, the process's only statements are its catch-up's (two a round: the
     heads, the tokens revoked lately) and at most one presence heartbeat, whatever the number of
     feeds; on PostgreSQL the listener thread does not wake at all (it used to poll every 0.2 s). A

@@ -1,11 +1,11 @@
-"""Issue 31 point 3: an open live feed outlived its member's token. The API and the pages answered
+"""An open live feed outlived its member's token. The API and the pages answered
 401 at once after a sign-out, a key rotation, a removal by the Storyteller or a session's expiry,
 but ``/api/chronicles/{id}/events`` and the page's ``/chronicles/{id}/live`` went on streaming
 every new entry: the feed checked the member only when it connected. Now the revocation puts the
 end in that member's queues (``hub.Hub``), in every app process; the page's feed says plainly why
 in the reader's language.
 
-Issue 30 point 1: in the process that commits it, the revocation ends the feed at once (the hub is
+In the process that commits it, the revocation ends the feed at once (the hub is
 called after the commit, ``Database.after_revoke``), not at the next catch-up; and whichever process
 revoked it, nothing committed with or after the revocation reaches the revoked feed (the tokens are
 read in the snapshot the entries are read in)."""

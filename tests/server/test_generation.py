@@ -1,4 +1,4 @@
-"""V20-19 through the API (issue 32), on SQLite and PostgreSQL: a Strict chronicle refuses a sheet with
+"""V20-19 through the API, on SQLite and PostgreSQL: a Strict chronicle refuses a sheet with
 a trait above its Generation's maximum, a new one or an edit; a Casual chronicle takes it."""
 
 from __future__ import annotations

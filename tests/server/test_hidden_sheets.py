@@ -1,4 +1,4 @@
-"""Sheets stay private (issue 31 point 2), on SQLite and PostgreSQL: a Storyteller's edit of an NPC,
+"""Sheets stay private, on SQLite and PostgreSQL: a Storyteller's edit of an NPC,
 an edit of another player's character and a character's removal show their values (before/after, the
 last sheet) to the Storyteller and to the character's owner only; every other player reads that a
 sheet changed or a character was removed, nothing more, in the log, the export and the page. Both

@@ -1,4 +1,4 @@
-"""Hidden rolls keep their secret through a reveal (SPEC F-7, issue 31 point 1), on SQLite and
+"""Hidden rolls keep their secret through a reveal (SPEC F-7), on SQLite and
 PostgreSQL, tried as an adversarial player would: after the scene closes and the seed rotates, a
 player recomputes faces from EVERY revealed seed, for every nonce and every client seed they know,
 and finds no hidden roll's faces; the public stream's nonces show no gap where a hidden roll was; a
@@ -204,7 +204,7 @@ def test_hidden_seed_revealed_at_the_rotation_once_each_roll_was(client, make_ta
 
 
 def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31_1(hidden_session, tmp_path):
-    """Issue 31 point 1: another player (and the public part of the export) reads of a hidden ask only
+    """Another player (and the public part of the export) reads of a hidden ask only
     its kind: no traits, difficulty or pool; the player who asked reads their ask; the Storyteller
     reads everything; both exports verify."""
     table, alice, bob = hidden_session["table"], hidden_session["alice"], hidden_session["bob"]

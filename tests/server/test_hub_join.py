@@ -1,4 +1,4 @@
-"""Issue 30: feeds opening together (a server restarted, its readers reconnecting) have their tokens
+"""Feeds opening together (a server restarted, its readers reconnecting) have their tokens
 read together. Each join read its own tokens, a transaction of its own queued on the hub's two
 reader threads: on PostgreSQL, three round trips a feed, a queue still draining seconds after a
 thousand feeds had opened. Now the feeds that join while a read of tokens is under way are read by

@@ -1,4 +1,4 @@
-"""Issue 30 point 2: ``close_app`` is not the end of an app object. uvicorn may serve the same app
+"""``close_app`` is not the end of an app object. uvicorn may serve the same app
 again (a lifespan run anew: a test's session app served by a ``ThreadedServer``, then by another);
 the hub closed by the first lifespan's end starts again with the next, binding the new server's
 loop, its catch-up and, on PostgreSQL, its listener: a feed of the second server hears a roll as
@@ -55,7 +55,7 @@ def test_an_app_served_again_after_close_app_serves_its_feeds_again_issue30_2(da
 
 @pytest.mark.postgres
 def test_a_server_left_with_a_feed_open_still_closes_its_app_issue30_3(pg_url):
-    """Issue 30 point 3: a test's server left while a feed was still open waited for it (uvicorn's
+    """A test's server left while a feed was still open waited for it (uvicorn's
     graceful shutdown) for ever, past the 10 s the test gave it; the lifespan's end, which closes the
     app, never came, and the app's listener outlived the test and reconnected to its dropped
     database. Leaving a ``ThreadedServer`` now cuts what is still open after its grace, ends the

@@ -1,4 +1,4 @@
-"""Issue 30 point 1: whichever process revokes a token, and however late that process's word of it
+"""Whichever process revokes a token, and however late that process's word of it
 comes, an entry committed after the revocation never reaches the revoked feed. The hub here stands
 for another process: it has no listener and its catch-up is an hour apart, so nothing tells it of
 the revocation; its read of the chronicle's new entries is held until the revocation and a roll

@@ -127,7 +127,7 @@ def test_concurrent_requests_with_one_key_happen_once(app, client, make_table):
     assert table.sheet(table.st, character["id"])["sheet"]["willpower"]["current"] == 2
 
 
-# --- claimed first: one answer for every retry (issue 10) ---------------------------------------
+# --- claimed first: one answer for every retry ---------------------------------------
 
 
 def _race(app, count: int, send) -> list:

@@ -1,4 +1,4 @@
-"""Names, bodies and what one member stores (issue 31 point 16), on both stores."""
+"""Names, bodies and what one member stores, on both stores."""
 
 from __future__ import annotations
 

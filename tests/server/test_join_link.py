@@ -1,4 +1,4 @@
-"""An invitation link keeps its code out of every access log line (issue 31 point 15), on both stores."""
+"""An invitation link keeps its code out of every access log line, on both stores."""
 
 from __future__ import annotations
 

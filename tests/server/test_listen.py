@@ -1,7 +1,7 @@
 """PostgreSQL's live feed across app processes: a process hears the log's NOTIFY of the chronicles it
 has a live feed open for, and no other (``server.listen``, migration 0006's channel per chronicle),
 and a roll committed before its LISTEN took effect still reaches the feed at once. The listener
-retries a lost connection only: a defect is logged and surfaces (issue 30 point 5). SQLite has no
+retries a lost connection only: a defect is logged and surfaces. SQLite has no
 listener (its chronicles are woken in the process, and by the per-process catch-up every 0.5 s)."""
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ def test_a_lost_listener_connection_is_retried(pg_url, monkeypatch):
 
 
 def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_nothing_issue30(pg_url):
-    """Issue 30 point 9: the hub woke on every NOTIFY, so a commit of two entries (a chronicle's
+    """The hub woke on every NOTIFY, so a commit of two entries (a chronicle's
     first roll and its server seed's commitment, SPEC F-1: two NOTIFYs) could read the log twice.
     Wakes are coalesced by the NOTIFY's seq: one that names a seq the process already read makes
     no read. Here: the first roll (two entries), a stale NOTIFY (a seq long read), a second roll:
@@ -318,7 +318,7 @@ def test_a_closed_app_leaves_no_listener_reconnecting_to_its_dropped_database_is
     reconnected every second, logging, to the end of the run. ``close_app`` (the lifespan's end,
     and the session fixtures' teardown) ends it and waits for it, before the database is dropped:
     no listener thread of the app is alive once it returns, and dropping the database then says
-    nothing (issue 30 point 3)."""
+    nothing."""
     before = _listeners()  # other apps' (the session's), if any
     with fresh_pg_database() as url:
         app = create_app(url)

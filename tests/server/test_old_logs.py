@@ -1,4 +1,4 @@
-"""Old logs verify after an upgrade (issue 31 point 14): a database made by the first released server
+"""Old logs verify after an upgrade: a database made by the first released server
 (commit a644e05, built by ``tests/fixtures/make_a644e05_db.py``), upgraded with today's ``rollbook db
 upgrade``, exports logs that ``rollbook log verify`` finds clean: each receipt is resolved by its own
 version of the rules (``rules_version``; older receipts by the readings of their day)."""

@@ -1,4 +1,4 @@
-"""Presence (issue 34, "Presence and notifications") on SQLite and PostgreSQL: each server process
+"""Presence on SQLite and PostgreSQL: each server process
 writes its own rows (``server.presence``); a member is online while any process's row is fresh, so two
 processes' feeds merge, one closing leaves the other's, and a process that died ages out."""
 
@@ -70,7 +70,7 @@ def test_presence_merges_processes_and_ages_out(make_table, client):
 
 
 def test_heartbeat_is_one_statement_per_process(make_table, client):
-    """Issue 30 point 9: a process's heartbeat refreshes all of its rows in one statement, however
+    """A process's heartbeat refreshes all of its rows in one statement, however
     many members it serves; another process's rows are not its to refresh (they age out)."""
     db = client.app.state.db
     tables = [make_table("v20") for _ in range(3)]
@@ -112,7 +112,7 @@ def test_heartbeat_is_one_statement_per_process(make_table, client):
 
 
 def test_feeds_opening_together_are_written_together(make_table, client, monkeypatch):
-    """Issue 30 point 9: the hub's presence writes what many feeds' openings and closings changed in
+    """The hub's presence writes what many feeds' openings and closings changed in
     one transaction, in order; the heartbeat is one more; a failed write's changes are kept and
     written by the next write."""
     db = client.app.state.db

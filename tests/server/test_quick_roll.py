@@ -1,4 +1,4 @@
-"""Quick rolls without a sheet (issue 13 point 9), on SQLite and PostgreSQL: each game's own request
+"""Quick rolls without a sheet, on SQLite and PostgreSQL: each game's own request
 ("6 dice, Hunger 2", "5 dice, difficulty 7", a Tiers skill, a roll-under action), the receipt says it
 used no sheet and nothing is spent; the Storyteller allows or forbids the players' quick rolls."""
 

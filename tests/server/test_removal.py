@@ -1,4 +1,4 @@
-"""What a removal takes away (issue 31 points 4 and 7), on both stores."""
+"""What a removal takes away, on both stores."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 34 point 9 (a removed character's standing grant), on SQLite and PostgreSQL: the standing grants
+"""(a removed character's standing grant), on SQLite and PostgreSQL: the standing grants
 in force name each grant's character by the one read ``list_standing`` makes, the removed character's
 too — the API's list and the chronicle page's panel say "Zed: +1 die", not ": +1 die"."""
 

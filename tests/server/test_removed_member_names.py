@@ -1,4 +1,4 @@
-"""Issue 34 point 9, on SQLite and PostgreSQL: "after a member was removed, his old receipts show
+"""On SQLite and PostgreSQL: "after a member was removed, his old receipts show
 another member's name". A player rolls, is removed, another player joins and is given his character;
 the old receipts still name the removed player — in the API log, in the export and on the web page's
 feed (the log keeps the actor's name as it was, ``store.actor_of``; a card of a character the actor no

@@ -1,4 +1,4 @@
-"""The roll's path (issue 30 point 9, docs/ARCHITECTURE.md "The path of a roll"): the statements one
+"""The roll's path (docs/ARCHITECTURE.md "The path of a roll"): the statements one
 roll sends, the entry ``store.append_entry`` answers, the API's routes as the app's own."""
 
 from __future__ import annotations

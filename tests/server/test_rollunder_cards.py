@@ -1,4 +1,4 @@
-"""Roll-under cards come only from the Storyteller (R-6, issue 31 point 9), on both stores."""
+"""Roll-under cards come only from the Storyteller (R-6), on both stores."""
 
 from __future__ import annotations
 

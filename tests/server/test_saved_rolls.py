@@ -1,4 +1,4 @@
-"""Saved rolls (issue 34, "Saved rolls") through the API, on SQLite and PostgreSQL: a member saves a
+"""Saved rolls through the API, on SQLite and PostgreSQL: a member saves a
 named roll of a character and repeats it; it is validated like any roll when saved (4xx with a code);
 a repeat is an ordinary roll, and a player's edge in it is still asked (SPEC A-1); member-scoped (no
 one else lists, repeats or deletes it); the migration makes the table."""

@@ -1,4 +1,4 @@
-"""Schemathesis over every JSON operation of /openapi.json, on SQLite and PostgreSQL (issue 31):
+"""Schemathesis over every JSON operation of /openapi.json, on SQLite and PostgreSQL:
 its three generation phases (the document's examples, the coverage phase's boundary and
 out-of-schema values, and fuzzing, positive and negative), sent as a player and as the Storyteller
 with their real tokens, aimed at the real chronicle, characters, log entries and asks.

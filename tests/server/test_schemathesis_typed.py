@@ -1,4 +1,4 @@
-"""Schemathesis over the typed API (issue 16), on SQLite and PostgreSQL: the roll, reroll, adjustment
+"""Schemathesis over the typed API, on SQLite and PostgreSQL: the roll, reroll, adjustment
 and sheet paths fed with bodies generated from the document's own schemas of actions, follow-ups,
 changes and sheets, and the stateful chain create chronicle -> add character -> roll (OpenAPI links).
 

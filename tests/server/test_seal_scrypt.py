@@ -1,4 +1,4 @@
-"""The server seeds' key is stretched from the operator's secret with scrypt (issue 31 point 18), with
+"""The server seeds' key is stretched from the operator's secret with scrypt, with
 the documented fixed salt and parameters; a seed sealed before (SHA-256 of the secret, format v1)
 still opens, and the Storyteller's rotation seals its successor under the new key (SPEC F-1, F-5)."""
 
@@ -79,7 +79,7 @@ def test_a_replaced_key_file_seals_under_its_own_key(tmp_path):
 
 
 def test_first_rolls_together_derive_the_key_once():
-    """Issue 30 point 9: scrypt is slow on purpose; the first rolls of several chronicles arriving
+    """Scrypt is slow on purpose; the first rolls of several chronicles arriving
     together (a server just started) derive the key once, not once per thread."""
     secret = f"a secret nobody used yet {secrets.token_hex(8)}"
     derived = seal.derivations
@@ -96,7 +96,7 @@ def test_first_rolls_together_derive_the_key_once():
 
 
 def test_a_kept_key_is_read_without_waiting_for_a_derivation():
-    """Issue 30 point 4 (small mends): a roll whose key is kept does not take the derivation's lock,
+    """A roll whose key is kept does not take the derivation's lock,
     so it never waits behind another secret's derivation (the lock held here stands for one)."""
     secret = f"a secret used already {secrets.token_hex(8)}"
     stored = seal.seal(SEED, 3, "ab", secret=secret)

@@ -1,4 +1,4 @@
-"""Issue 13 point 5 on the server (SQLite and PostgreSQL): sheet edits that merge on the current
+"""On the server (SQLite and PostgreSQL): sheet edits that merge on the current
 sheet unless the same field changed meanwhile, every edit a log entry (who, which field, from what to
 what), the Storyteller removing a character (logged; no longer listed or found), a second member
 joining under a name already at the table suffixed."""

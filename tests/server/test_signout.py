@@ -1,4 +1,4 @@
-"""Signing out of the browser clears every cookie the server set (issue 31 point 5), on both stores."""
+"""Signing out of the browser clears every cookie the server set, on both stores."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The solo chronicle through the API (SPEC S-1 … S-5, issue 37), on SQLite and PostgreSQL: a scenario
+"""The solo chronicle through the API (SPEC S-1 … S-5), on SQLite and PostgreSQL: a scenario
 started, played with fixed dice to each of the sample's endings, resumed, and its export verified as
 `rollbook log verify` does (fair dice included)."""
 
@@ -179,7 +179,7 @@ def test_a_fight_with_fair_dice_verifies_fair_dice_included_s3_s5(client):
     assert all(r["receipt"]["fair"]["client_seed"] == "my own seed" for r in rolls)
 
 
-# --- every ending of the sample, with fixed dice (S-6, issue 37) ---------------------------------
+# --- every ending of the sample, with fixed dice (S-6) ---------------------------------
 
 
 def fight_until_over(client, made, headers, state: dict, option_prefix: str, pushes=()) -> dict:

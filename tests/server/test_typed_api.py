@@ -1,4 +1,4 @@
-"""The typed API (issue 16): ``/openapi.json`` describes every sheet, action, follow-up and change of
+"""The typed API: ``/openapi.json`` describes every sheet, action, follow-up and change of
 every system, and the receipts and log entries the server answers, from the play layer's own models
 (one definition); the server's real answers fit what it describes; the refusals keep their codes."""
 

@@ -1,5 +1,5 @@
 """``rollbook log verify`` catches an edit inside the log with no ``--head``, even when the forger
-recomputed the whole hash chain (issue 31 points 10, 12 and 13), on exports of SQLite and PostgreSQL
+recomputed the whole hash chain, on exports of SQLite and PostgreSQL
 chronicles: a request changed with its result recomputed while its action says otherwise; the last
 rolls under a seed dropped before its reveal (F-8); an effect edited or removed."""
 
@@ -152,7 +152,7 @@ def test_a_request_reading_another_willpower_than_the_sheet_held_is_caught_issue
     ), answer.stdout
 
 
-# --- issue 31 point 13: a grant rewritten to "as asked" together with its roll ---------------------
+# --- a grant rewritten to "as asked" together with its roll ---------------------
 
 ASKED = {"difficulty": 4, "modifier": 2}
 GRANTED = {"difficulty": 7, "modifier": 1}  # the Storyteller changed both edges (A-1)

@@ -1,4 +1,4 @@
-"""Errors are never swallowed (issue 30 point 5): a database error while a chronicle page reads who
+"""Errors are never swallowed: a database error while a chronicle page reads who
 the visitor is (``web.deps.visitor``: a bearer token or the older single cookie) is a 5xx with a log
 line, as on ``/api/me`` — not an anonymous visitor told to sign in (401). SQLite and PostgreSQL."""
 

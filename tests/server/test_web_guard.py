@@ -108,7 +108,7 @@ def test_cookies_are_secure_over_https_and_the_proxy_is_believed_only_when_confi
 @pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer", "Bearer   ", "Token abc"])
 def test_cross_site_post_with_basic_header_issue31_6(client, signed_in, authorization):
     """A header that holds no bearer token does not skip the guard, and the cookie behind it is never
-    read: a cross-site POST with the victim's cookie is refused (issue 31 point 6)."""
+    read: a cross-site POST with the victim's cookie is refused."""
     headers = {"Origin": "https://evil.example", "Authorization": authorization}
     before = signed_in.log()
     response = _invite(client, signed_in, **headers)

@@ -1,4 +1,4 @@
-"""`rollbook solo FILE` (issue 37): the terminal plays a scenario to an ending with fixed dice, resumes
+"""`rollbook solo FILE`: the terminal plays a scenario to an ending with fixed dice, resumes
 a story left midway (S-5), and the store's export verifies; bad input is one line, exit 2."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sample scenario (SPEC S-6, issue 37): "The Drowned Men's Lantern", shipped with rollbook.
+"""The sample scenario (SPEC S-6): "The Drowned Men's Lantern", shipped with rollbook.
 
 What S-6 asks of it, pinned here on the file itself: fr/es/en throughout, a social check with a
 botch path, a Willpower choice, a fight (with soak and blood: the engine's, S-3), an extended action

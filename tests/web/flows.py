@@ -22,7 +22,7 @@ def create_chronicle(
 ) -> str:
     """The Storyteller creates a chronicle from the home page; returns its invitation code."""
     page.goto("/")
-    # by id, not by label: the home page speaks the browser's language (issue 34 point 7)
+    # by id, not by label: the home page speaks the browser's language
     page.locator("#create-name").fill(name)
     page.locator("#create-storyteller").fill(storyteller)
     page.locator("#create-system").select_option(system)

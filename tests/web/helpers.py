@@ -134,7 +134,7 @@ ROLLUNDER_SHEET = {
 
 
 def give_agile(storyteller: TestClient, sheet: str) -> None:
-    """The Storyteller gives the card (R-6: a player's own sheet holds none, issue 31 point 9)."""
+    """The Storyteller gives the card (R-6: a player's own sheet holds none)."""
     given = storyteller.post(
         f"{sheet}/adjustments",
         data={

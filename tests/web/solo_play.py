@@ -1,4 +1,4 @@
-"""Helpers of the solo-chronicle tests (issue 37): dice chosen roll by roll, and the sample's way to
+"""Helpers of the solo-chronicle tests: dice chosen roll by roll, and the sample's way to
 its fight (a non-test module: the page test and the browser test share it)."""
 
 from __future__ import annotations

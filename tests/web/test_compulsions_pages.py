@@ -112,7 +112,7 @@ def test_seed_001_a_refused_call_shows_on_the_sheet(given_client):
 
 
 def test_V5_10_a_rouse_at_hunger_5_shows_the_frenzy_risk_and_offers_the_test(given_client, given_dice):
-    """Issue 34 point 15: the odds of a Rouse at Hunger 5 show the hunger frenzy risk, not "Hunger rises:
+    """The odds of a Rouse at Hunger 5 show the hunger frenzy risk, not "Hunger rises:
     0 %"; the failed Rouse's card offers the Storyteller the test (one tap), which is rolled and noted."""
     created = given_client.post(
         "/api/chronicles", json={"name": "Chicago", "system": "v5", "language": "fr"}
@@ -146,7 +146,7 @@ def test_V5_10_a_rouse_at_hunger_5_shows_the_frenzy_risk_and_offers_the_test(giv
 
 
 def test_a_power_used_from_the_sheet_rolls_its_pool_and_pays_its_rouse(given_client, given_dice):
-    """Issue 32: the sheet's "Use a power" tab offers the sheet's listed powers; the odds show the power's
+    """The sheet's "Use a power" tab offers the sheet's listed powers; the odds show the power's
     pool; the roll's card shows its Rouse check paid."""
     created = given_client.post(
         "/api/chronicles", json={"name": "Chicago", "system": "v5", "language": "fr"}

@@ -1,4 +1,4 @@
-"""Issue 34 point 6 (the second game night) in Chromium, three people at the table: when a player's
+"""In Chromium, three people at the table: when a player's
 link drops, the LIVE badge says so, pressing Roll says nothing was sent (no silent nothing); when the
 link comes back the badge is live again, the receipts missed meanwhile arrive, and pressing Roll again
 rolls once (the form's Idempotency-Key)."""

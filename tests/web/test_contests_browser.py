@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 def test_TR_3_TR_4_contest_and_extended_action_in_french_on_a_phone(
     new_context, live_server, dice, artifacts
 ):
-    storyteller = new_context(locale="fr").new_page()  # issue 34 point 7: the browser's language wins
+    storyteller = new_context(locale="fr").new_page()  # the browser's language wins
     phone = new_context(width=390, height=844, locale="fr").new_page()
     invitation = create_chronicle(storyteller, name="Chicago", system="v20", storyteller="Ana", language="fr")
     join(phone, invitation=invitation, name="Alice")

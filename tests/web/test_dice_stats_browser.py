@@ -1,4 +1,4 @@
-"""Issue 34, "Dice statistics", in Chromium: the fair-dice panel shows, per die size, how often each face
+"""Dice statistics, in Chromium: the fair-dice panel shows, per die size, how often each face
 came up in this chronicle and per member, the count fair dice give, a chi-square p-value and a plain
 reading; only the faces a member may see count (the Storyteller's hidden roll is left out of the
 player's counts, not of the Storyteller's). A French phone reads it in French."""

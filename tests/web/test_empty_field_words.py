@@ -1,4 +1,4 @@
-"""Issue 34 point 17: "Dés ne peut pas être vide." — the empty-field message agrees with any field name
+"""A refusal read "Dés ne peut pas être vide.": the empty-field message agrees with any field name
 (a plural one too) in fr and es."""
 
 from __future__ import annotations

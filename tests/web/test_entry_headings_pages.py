@@ -1,4 +1,4 @@
-"""Issue 34 point 9: names on entries — a grant or a refusal is headed with the Storyteller's name (not
+"""Names on entries — a grant or a refusal is headed with the Storyteller's name (not
 the character's), and a seed commit with the Storyteller's dice (F-1), not the first player who rolled."""
 
 from __future__ import annotations

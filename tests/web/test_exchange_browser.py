@@ -113,9 +113,7 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
     expect(dodge).to_be_visible(timeout=LIVE)
     dice.queue(1, 3)  # 4 − 1, critical +1 = tier 4: not strictly greater, the hit stands
     dodge.click()
-    soak = storyteller.get_by_role(
-        "button", name="Encaissement (palier d’attaque 4)"
-    )  # the seed's word (issue 34 point 12)
+    soak = storyteller.get_by_role("button", name="Encaissement (palier d’attaque 4)")  # the seed's word
     expect(soak).to_be_visible()
     card = storyteller.locator("#feed > li.card", has=storyteller.locator(".steps")).first
     card.get_by_label("Localisation").select_option("torso")

@@ -1,4 +1,4 @@
-"""Issue 34 point 5 in Chromium, on a Spanish desktop (V20-17): "Roll damage" is offered after an attack
+"""In Chromium, on a Spanish desktop (V20-17): "Roll damage" is offered after an attack
 only (a Melee test, not a Stealth one), its weapon list holds the attack's weapons with the first
 chosen (the knife, not "unarmed"), and after the exchange the sheet reopens on the roll tab, not on
 the last follow-up's (Damage, Soak)."""

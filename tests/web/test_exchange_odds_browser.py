@@ -1,4 +1,4 @@
-"""The exchange odds in Chromium (issue 33): choosing a target on the attack form shows the odds of the whole
+"""The exchange odds in Chromium: choosing a target on the attack form shows the odds of the whole
 exchange before the roll (htmx), and they follow the form (a dodge ticked)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A Tiers exchange card's expected odds (issue 33) are worked out once per distinct exchange in a process
+"""A Tiers exchange card's expected odds are worked out once per distinct exchange in a process
 (``web.exchange.odds_once``), not on every render: every page of every member in every language shows
 the same cards, and each Tiers exchange is some 25 ms of exact arithmetic. The numbers shown are the
 odds of that exchange; another exchange gets its own."""

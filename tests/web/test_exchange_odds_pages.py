@@ -1,4 +1,4 @@
-"""The exchange odds on the web table (issue 33): the attack form shows the odds of the whole exchange when
+"""The exchange odds on the web table: the attack form shows the odds of the whole exchange when
 a target is chosen (htmx, before the roll), the Storyteller with the defender's numbers, a player without
 an NPC's; the exchange's card shows what was expected beside what happened. en/fr/es."""
 

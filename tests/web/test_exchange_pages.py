@@ -154,7 +154,7 @@ def test_T_4_T_5_the_storyteller_dodges_and_soaks_for_an_npc(given_client, given
     assert dodge.status_code == 200, dodge.text
     assert buttons(given_client.get(f"{page}?lang=fr", headers=heads["st"]).text) == [
         "Encaissement (palier d’attaque 4)"
-    ]  # the seed's word (issue 34 point 12)
+    ]  # the seed's word
     given_dice.faces += [4]
     soak = given_client.post(
         f"{page}/entries/{seq + 1}/follow",

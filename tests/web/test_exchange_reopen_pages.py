@@ -1,4 +1,4 @@
-"""Issue 34 point 5: after an exchange (an attack, then its damage step) the sheet reopens on the roll
+"""After an exchange (an attack, then its damage step) the sheet reopens on the roll
 tab, not on the last follow-up's tab."""
 
 from __future__ import annotations

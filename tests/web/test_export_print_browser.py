@@ -1,4 +1,4 @@
-"""Issue 34 point 11 and "Export and print" (the second game night) in Chromium: the log exported
+"""Export and print, in Chromium: the log exported
 from the page is byte for byte the API's export; a sheet prints on a page of its own (print CSS: no
 header, no buttons); a refusal from the Storyteller's queue carries a reason the player reads live; the
 invitation link has a copy button; on a 390×844 French phone the scene-name placeholder is read whole."""

@@ -1,4 +1,4 @@
-"""The live feed shows the log in order (issue 13 follow-up), in Chromium: the Storyteller's first
+"""The live feed shows the log in order, in Chromium: the Storyteller's first
 roll commits the chronicle's fair seed in the same transaction, so the seed's commitment (seq N-1)
 comes over the live feed after the roll's own answer (seq N) is on the page; each card goes to its
 place by its seq, newest on top, whatever order they arrive in."""

@@ -1,4 +1,4 @@
-"""Issue 34 point 4 on a French phone and a Spanish desktop: a refused standing grant comes back with
+"""On a French phone and a Spanish desktop: a refused standing grant comes back with
 "For" and "What" as chosen and a plain sentence in the page's language, not the schema's "Input should
 be a valid integer"; a list row's error on the new-character form sits at its row and names it."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 and issue 10 point 5 through the pages, without a browser: each form's own idempotency
+"""Through the pages, without a browser: each form's own idempotency
 key (a retried roll rolls once, a second submit of a new character makes one character)."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_an_invitation_link_joins_with_a_name(app):
             1
         )
     with TestClient(app) as player:
-        page = player.get(link.split("#")[0]).text  # the code rides in the fragment (issue 31 point 15)
+        page = player.get(link.split("#")[0]).text  # the code rides in the fragment
         code = link.split("#", 1)[1]
         assert 'id="join-invitation"' in page and "autofocus" in page
         joined = player.post("/join", data={"invitation": code, "name": "Julien"}, follow_redirects=False)
@@ -175,7 +175,7 @@ def test_v5_at_no_willpower_is_impaired_and_offers_no_reroll(table):
     ],
 )
 def test_refusals_name_things_in_words(lang, expected):
-    """Issue 13 point 7: no "(reveal)", "skill, attribute", "effect advantage" or "1 puntos" in a refusal."""
+    """No "(reveal)", "skill, attribute", "effect advantage" or "1 puntos" in a refusal."""
     from rollbook.rules.base import RuleError
     from rollbook.server.problems import ProblemError
     from rollbook.web.errors import error_detail

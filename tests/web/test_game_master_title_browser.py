@@ -1,4 +1,4 @@
-"""Issue 34 point 12: Tiers and roll-under say the seeds' "MJ" (maître de jeu; es "DJ"), never "Conteur" or
+"""Tiers and roll-under say the seeds' "MJ" (maître de jeu; es "DJ"), never "Conteur" or
 "Narrador" — in the feed's headings, the pages' sentences, refusals on the page and the API's errors —
 while V20 and V5 keep "Conteur". A 390×844 phone in French, the API in Spanish."""
 

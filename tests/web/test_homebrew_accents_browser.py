@@ -1,4 +1,4 @@
-"""Issue 34 point 3: a homebrew trait typed with accents and capitals keeps them — on a V20 and a Tiers
+"""A homebrew trait typed with accents and capitals keeps them — on a V20 and a Tiers
 sheet made in the form (the sheet, its editor, and the API's ``names``), and in the Storyteller's queue
 when a player asks for a roll-under check of one ("Agilité", not "Agilite"), live and after a reload."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: a homebrew trait is shown as typed. Its id stays the folded canonical one everywhere (rolls,
+"""A homebrew trait is shown as typed. Its id stays the folded canonical one everywhere (rolls,
 forms, the API: "Escalade" is ``escalade``, "Nécromancie des Égouts" ``necromancie_des_egouts``); the
 name as typed is kept beside it in the sheet's ``names`` and shown wherever the trait is (the sheet page,
 the editor, the roll form's options, the odds line, the receipts, the log of edits), in every language;

@@ -1,4 +1,4 @@
-"""Issue 34 point 15 in Chromium on a French phone (V5-10): a Rouse at Hunger 5 says the hunger-frenzy
+"""In Chromium on a French phone (V5-10): a Rouse at Hunger 5 says the hunger-frenzy
 risk, not "chance that Hunger rises: 0.0 %"; a failed one offers the Storyteller a one-tap hunger
 frenzy test on its receipt, which rolls it."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 point 1 and issue 10 point 5 in a browser (a 390×844 phone in French, a desktop in
+"""In a browser (a 390×844 phone in French, a desktop in
 Spanish): a Storyteller with two chronicles in one browser keeps both (listed on the home page);
 signing out of one asks first, closes its session and leaves the other open; an invitation link joins
 with a name and one tap; the Storyteller removes a member, whose browser is then shut out."""

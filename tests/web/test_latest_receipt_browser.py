@@ -1,4 +1,4 @@
-"""Issue 13 point 9 (the phone) in a browser: on a 390×844 phone in French, a player on their sheet
+"""In a browser: on a 390×844 phone in French, a player on their sheet
 sees the Storyteller's new rolls arrive in the latest-receipt bar at the bottom, with a count of the new
 ones, cleared when the feed is reached; on a Spanish desktop the bar stays out of the way."""
 

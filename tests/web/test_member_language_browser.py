@@ -1,4 +1,4 @@
-"""Issue 34 point 7 in Chromium, three people at one English chronicle: the Storyteller on an English
+"""In Chromium, three people at one English chronicle: the Storyteller on an English
 desktop, a player on a French phone (390×844) and one on a Spanish desktop. Each sees the table in
 their browser's language from the moment they join — not the chronicle's English until they tap FR —
 and a language a member chooses wins on their own screen, kept over a reload, without changing the

@@ -1,4 +1,4 @@
-"""Issue 34 point 7: a member's chosen language (``?lang=``, kept in a cookie) or, without one, the
+"""A member's chosen language (``?lang=``, kept in a cookie) or, without one, the
 browser's ``Accept-Language`` wins on their own screen over the chronicle's language; the chronicle's
 language is only the fallback of a browser that names none of en, fr, es."""
 

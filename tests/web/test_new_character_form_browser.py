@@ -1,4 +1,4 @@
-"""Issue 13, points 2 and 3 in a browser (a 390×844 phone in French, a desktop in Spanish): a refused
+"""In a browser (a 390×844 phone in French, a desktop in Spanish): a refused
 new-character form keeps everything typed (rows added under "New" included), its error sits next to
 the field, focused and in view; trait names typed in the table's language are the traits they name
 (stored by id, shown translated); the game's disciplines are offered."""
@@ -19,7 +19,7 @@ CASES = {
         "Furtivité: Égouts",
         "Furtivité",
         "Il manque le champ « Nom »",
-    ),  # issue 34 point 12
+    ),  # the seeds' own words
     "es": ((1280, 900), "Presencia", "presence", "Sigilo: Cloacas", "Sigilo", "Falta el campo"),
 }
 

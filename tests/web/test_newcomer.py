@@ -157,5 +157,5 @@ def test_untranslated_and_mistranslated_words(app):
     spanish = text_of(ru_st.get(f"{ru_sheet}?lang=es").text)
     assert "Grant card" not in spanish and "Dar una carta" in spanish
     opposed = text_of(ru_st.get(f"{ru_sheet}/roll-form?kind=opposed&lang=fr", headers=HTMX).text)
-    # the seed's own words (issue 34 point 12): "il fixe le palier à ne pas dépasser"
+    # the seed's own words: "il fixe le palier à ne pas dépasser"
     assert "Palier à ne pas dépasser" in opposed and "Seuil" not in opposed

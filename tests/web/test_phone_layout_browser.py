@@ -1,4 +1,4 @@
-"""Issue 34 point 10 (the second game night) on a 390×844 phone in French: the receipts come before the
+"""On a 390×844 phone in French: the receipts come before the
 fair-dice, export and key panels; a quick roll's receipt lands on the screen; the ×2 of a specialty's
 dice is not hidden by the next row of dice; the hidden-roll box keeps its full size. The phone's
 chronicle page is the docs' screenshot."""

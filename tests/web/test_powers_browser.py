@@ -1,4 +1,4 @@
-"""Issue 13 in a browser, a 390×844 phone in French and a desktop in Spanish: Discipline powers from the
+"""In a browser, a 390×844 phone in French and a desktop in Spanish: Discipline powers from the
 game's list, offered per Discipline up to its rating in the table's language, a homebrew power kept as
 typed; the sheet page lists each Discipline with its powers, and the phone's page stays 390 px wide."""
 

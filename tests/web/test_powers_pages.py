@@ -1,4 +1,4 @@
-"""Issue 13: Discipline powers from the games' lists through the pages (no browser): the forms offer the
+"""Discipline powers from the games' lists through the pages (no browser): the forms offer the
 powers of the Disciplines the character has, up to their rating, in the table's language; a name typed
 in French, Spanish or English is the power it names (stored by id, shown translated); a homebrew power
 is kept and shown as typed; the sheet page lists each Discipline with its powers; an edit of the powers

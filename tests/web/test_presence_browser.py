@@ -1,4 +1,4 @@
-"""Issue 34 point 8 and "Presence and notifications" (the second game night) in Chromium, three at the
+"""Presence and notifications, in Chromium, three at the
 table: the Storyteller's "At the table" shows a player who joins, without a reload, and who is online (a
 live feed open, written per server process: ``server.presence``) and who left; the Storyteller's tab
 title counts the asks waiting, and a soft sound (off by default, a tick-box) marks a new one; a player

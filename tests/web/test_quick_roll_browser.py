@@ -1,4 +1,4 @@
-"""Issue 13 point 9 (quick roll) in a browser: on a 390×844 phone in French a player rolls "6 dice,
+"""In a browser: on a 390×844 phone in French a player rolls "6 dice,
 Hunger 2" from the chronicle page without a sheet (V5), on a Spanish desktop "5 dice, difficulty 7"
 (V20); the receipt says it used no sheet and reaches the Storyteller live; the Storyteller forbids
 quick rolls and the player's form is gone."""

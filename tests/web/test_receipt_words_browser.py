@@ -1,4 +1,4 @@
-"""Issue 13 point 7 in a browser: on a 390×844 phone in French, a V5 character at 0 Willpower sees its
+"""In a browser: on a 390×844 phone in French, a V5 character at 0 Willpower sees its
 Mental roll "affaibli" (not wounds) and no Willpower reroll offered; on a Spanish desktop a Tiers
 reload's receipt names the rounds in Spanish, with the weapon as typed."""
 

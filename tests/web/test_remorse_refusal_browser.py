@@ -1,4 +1,4 @@
-"""Issue 34 point 17 on a 390×844 phone in French: a refused roll whose refusal the odds box already
+"""On a 390×844 phone in French: a refused roll whose refusal the odds box already
 says (a Remorse roll without stains) shows it once, not in two alerts at once."""
 
 from __future__ import annotations

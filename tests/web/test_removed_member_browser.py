@@ -1,4 +1,4 @@
-"""Issue 34 point 9 in Chromium, three people at a V20 table (the Storyteller on an English desktop, a player
+"""In Chromium, three people at a V20 table (the Storyteller on an English desktop, a player
 on a French phone, one who joins later on a Spanish desktop): after a member was removed, his old
 receipts still name him — not only the character the Storyteller then gave to another member — on
 every screen, while the new player's own rolls of it are hers; the Storyteller's standing grant is

@@ -1,4 +1,4 @@
-"""Issue 13 points 6 and 8 and issue 10 point 5 in a browser (a 390×844 phone in French, a desktop in
+"""In a browser (a 390×844 phone in French, a desktop in
 Spanish): a retried roll form rolls once; the specialty list follows the trait chosen and a roll's
 one-off choices are cleared after it; fields of which one only may be chosen look and act so; picking
 a kind of roll with the keyboard keeps focus in the form; each die is named once; a 200-letter word

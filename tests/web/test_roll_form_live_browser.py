@@ -1,4 +1,4 @@
-"""Issue 34 (the second game night), points 1, 2 and 13, live in Chromium (SPEC A-1): a standing grant
+"""Live in Chromium (SPEC A-1): a standing grant
 reaches a player's open roll form without a reload (no ``htmx:oobErrorNoTarget #standing``), and once an
 ask is sent the roll form is a plain roll again (the hidden-roll box unticked, every edge from what
 stands), so the player's next roll carries nothing they did not set again."""

@@ -1,4 +1,4 @@
-"""Issue 34 point 4 on the sheet page's editor and on the roll form, on a French phone and a Spanish
+"""On the sheet page's editor and on the roll form, on a French phone and a Spanish
 desktop: a refusal about one row of a list (a specialty, a weapon) or one field of a roll (the bullets
 of a Tiers shot) sits at that row or field, its folded section opens, the message names the trait and
 names the field in the page's language."""
@@ -93,7 +93,7 @@ def test_issue34_point4_the_sheet_editors_weapon_error_sits_at_its_row_in_the_pa
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_issue34_point4_a_tiers_shots_bullets_error_sits_at_the_bullets(new_context, lang):
-    """The roll form of a Tiers chronicle (whose refusals say MJ, issue 34 point 12) still marks the field
+    """The roll form of a Tiers chronicle (whose refusals say MJ) still marks the field
     a refusal is about: more bullets than the magazine holds (T-3) marks the bullets."""
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "tiers", f"Balles {lang}")
@@ -114,7 +114,7 @@ def test_issue34_point4_a_tiers_shots_bullets_error_sits_at_the_bullets(new_cont
     _fill(page, "#roll [name='bullets']", "5")
     page.locator("#roll-submit").click()
     said = {"fr": "Impossible de tirer 5 balles", "es": "No se pueden disparar 5 balas"}[lang]
-    # said once (the odds box says it already, issue 34 point 17), in sight, and the bullets are marked by it
+    # said once (the odds box says it already), in sight, and the bullets are marked by it
     message = page.get_by_text(said)
     expect(message).to_have_count(1)
     expect(message).to_be_in_viewport()

@@ -1,4 +1,4 @@
-"""Issue 34, "Saved rolls", in Chromium, three at the table: a player on a 390×844 French phone saves the
+"""Saved rolls, in Chromium, three at the table: a player on a 390×844 French phone saves the
 roll form under a name ("Tirer au Glock") and rolls it again in one tap; the receipt lands on the phone's
 screen and reaches the Storyteller and the other player live; a saved roll with an edge is still asked
 (it waits in the Storyteller's queue, SPEC A-1); a nameless save is refused in place, in French."""

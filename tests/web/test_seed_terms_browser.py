@@ -1,4 +1,4 @@
-"""Issue 34 point 12 in Chromium: the seeds' own terms on the pages where they appear, those the other
+"""In Chromium: the seeds' own terms on the pages where they appear, those the other
 browser tests do not pin — on a French phone the V20/V5 mode **Décontracté** (not "Détendu") and V5's
 **Sursaut de Sang** (not "Afflux de Sang") on the roll form and its receipt; on a Spanish desktop the
 **modo Casual** (not "Relajado") and V20's **Habilidad sin entrenamiento** (not "Técnica sin

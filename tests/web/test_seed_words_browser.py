@@ -1,4 +1,4 @@
-"""Issue 34 point 12 in a browser: the seeds' terms on the pages where they appear (a 390×844 phone in
+"""In a browser: the seeds' terms on the pages where they appear (a 390×844 phone in
 French), the words players tripped over (a weapon row's "Kind", "True → False", "nivel(es)"), and one
 Spanish register — tú — on a Spanish desktop."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 points 4 and 5 in a browser (a 390×844 phone in French, a desktop in Spanish): the sheet
+"""In a browser (a 390×844 phone in French, a desktop in Spanish): the sheet
 editor saved after a stain was added on the same page merges (no "changed meanwhile"), the edit is a
 card of the feed (which field, from what to what); the Storyteller removes a character twice made
 (asked first; a card says so; no longer listed); a second "Julien" joins as "Julien (2)"."""

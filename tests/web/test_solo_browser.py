@@ -1,4 +1,4 @@
-"""Playing alone in Chromium (issue 37, SPEC S-2, S-3, S-5, S-6): a phone (390 × 844) in Spanish and a
+"""Playing alone in Chromium (SPEC S-2, S-3, S-5, S-6): a phone (390 × 844) in Spanish and a
 desktop in French each play the sample scenario through a fight to an ending, with the dice chosen
 roll by roll (``solo_play.RollByRoll`` in place of the live server's scripted faces).
 

@@ -1,8 +1,8 @@
-"""Playing alone on the pages (issue 37, SPEC S-1 … S-6): "Play alone" on the home page, the shelf of
+"""Playing alone on the pages (SPEC S-1 … S-6): "Play alone" on the home page, the shelf of
 scenarios, a solo chronicle started with the pregenerated character, the solo table (the passage,
 the options with their odds, health, blood and Willpower), a fight played to an ending with dice
 chosen roll by roll, resuming at the passage reached (S-5). No English on a French or Spanish solo
-page: ``test_translated_pages`` (issue 13 point 7's check) plays them too."""
+page: ``test_translated_pages`` (no English, no raw code) plays them too."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from rollbook.server.app import create_app
 from .helpers import text_of
 from .solo_play import ALL, HIT, MISS, SAMPLE, TO_THE_FIGHT, RollByRoll, form_key, press, start, table
 
-SHEETS = Path(__file__).parents[1] / "interop" / "files"  # other tools' character files (issue 35)
+SHEETS = Path(__file__).parents[1] / "interop" / "files"  # other tools' character files
 TITLES = {
     "en": "The Drowned Men's Lantern",
     "fr": "La Lanterne des Noyés",

@@ -1,4 +1,4 @@
-"""Issue 34 point 17 on a Spanish desktop: the roll form's specialty list holds only the specialties of
+"""On a Spanish desktop: the roll form's specialty list holds only the specialties of
 the traits chosen ("Amenazas (Intimidación)" is not offered while Brawl is chosen) — taken out of the
 list, not merely hidden (some browsers show hidden options)."""
 

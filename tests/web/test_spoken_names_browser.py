@@ -1,4 +1,4 @@
-"""Issue 34 point 14: names typed as players say them — singular or plural, accents or not, any case, in
+"""Names typed as players say them — singular or plural, accents or not, any case, in
 fr/es/en — name the same trait ("Sciences: Chimie" is a specialty of Science); "Alchimie du Sang-Clair" is
 Thin-Blood Alchemy, whose one French name is the seeds' "sang clair"; the Clan Disciplines field asks
 for names, not "trait ids". On a 390×844 phone in French and a desktop in Spanish."""

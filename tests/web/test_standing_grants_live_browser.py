@@ -1,11 +1,11 @@
-"""Issue 34 points 1, 2 and 13 live, three people at a V5 table (the second evening: the Storyteller on an
+"""Live, three people at a V5 table (the second evening: the Storyteller on an
 English desktop, a player on a Spanish phone, one on a French desktop), SPEC A-1:
 
-- point 1: a standing grant for every character reaches both players' open roll forms without a reload;
-- point 13: after an ask is sent the form returns to a plain roll (every edge from what stands), and
+- a standing grant for every character reaches both players' open roll forms without a reload;
+- after an ask is sent the form returns to a plain roll (every edge from what stands), and
   after the Storyteller refuses it the form does not come back holding the asked modifier and the ask
   button;
-- point 2: after a granted hidden-roll ask the hidden box is unticked: the next roll is a plain roll.
+- after a granted hidden-roll ask the hidden box is unticked: the next roll is a plain roll.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_issue34_points1_2_13_three_people_live_at_a_v5_table(new_context, dice)
         page.evaluate("window.__noReload = 'still here'")
     storyteller.reload()
 
-    # point 1: +1 die for every character, on both open forms, live
+    # +1 die for every character, on both open forms, live
     storyteller.locator("#standing summary").click()
     storyteller.locator("#standing-character").select_option("")
     storyteller.locator("#standing-edge").select_option("modifier")
@@ -58,7 +58,7 @@ def test_issue34_points1_2_13_three_people_live_at_a_v5_table(new_context, dice)
     for page, label in plain.items():
         expect(page.locator("#roll-submit")).to_have_text(label)
 
-    # point 13: Lucía asks for +3 dice; her form is a plain roll again once the ask is sent
+    # Lucía asks for +3 dice; her form is a plain roll again once the ask is sent
     lucia.locator("#roll [name=modifier]").fill("3")
     expect(lucia.locator("#roll-submit")).to_have_text("Pedir al Narrador")  # the ask button
     lucia.locator("#roll-submit").click()
@@ -75,7 +75,7 @@ def test_issue34_points1_2_13_three_people_live_at_a_v5_table(new_context, dice)
     expect(lucia.locator("#roll-submit")).to_have_text("Tirada")
     assert lucia.evaluate("window.__noReload") == "still here"
 
-    # point 2: Julien asks for a hidden roll; granted, his box is unticked and his next roll is plain
+    # Julien asks for a hidden roll; granted, his box is unticked and his next roll is plain
     julien.locator("#roll-hidden").check()
     expect(julien.locator("#roll-submit")).to_have_text("Demander au Conteur")  # the form redrawn as an ask
     julien.locator("#roll-submit").click()

@@ -79,7 +79,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     player.get_by_label("Difficulty", exact=True).fill("0")
     expect(player.locator("#odds [role=alert]")).to_contain_text("Difficulty must be at least 1, not 0.")
     player.get_by_role("button", name="Roll", exact=True).click()
-    # said once (issue 34 point 17): the odds box already says it, the roll's alert stays empty
+    # said once: the odds box already says it, the roll's alert stays empty
     expect(
         player.locator("[role=alert]:visible", has_text="Difficulty must be at least 1, not 0.")
     ).to_have_count(1)
@@ -131,7 +131,7 @@ def test_v5_table_live_receipts_reroll_language_and_errors(new_context, dice, ar
     form.get_by_role("button", name="Reroll with Willpower").click()
     expect(bestial.locator(f"#reroll-{seq_bestial}-alert")).to_contain_text(
         "Die 4 is a Hunger die: Hunger dice can never be rerolled."
-    )  # numbered from 1 (issue 34 point 16)
+    )  # numbered from 1
     form.evaluate("f => f.querySelector('#forged').remove()")
 
     # Pick the 4 and the 2 (keyboard: Space on the focused die), reroll them into 8 and 9.

@@ -1,4 +1,4 @@
-"""Issue 13 point 7: no English and no raw code on a French or Spanish page. Every receipt kind of
+"""No English and no raw code on a French or Spanish page. Every receipt kind of
 every system is played (the receipts test's ``play_everything``: every action kind, chains, rerolls,
 changes, asks, hidden and revealed rolls), then every page — home, chronicle, sheet (each kind of
 roll and of change), new character, each entry — is rendered in fr and es for the Storyteller and a
@@ -11,7 +11,7 @@ player, and its visible text (and the labels a screen reader or a dialog shows) 
   translates (``labels.readable`` falling through, marked while the test runs; a homebrew trait
   shown as typed is not an id).
 
-The solo pages (issue 37) are played to an ending and searched the same way
+The solo pages are played to an ending and searched the same way
 (``test_no_english_and_no_raw_code_on_the_solo_pages``).
 
 ``test_the_checker_finds_english_and_codes`` proves the search fails on a deliberately English
@@ -126,7 +126,7 @@ def _pages(client, t, player):
                 role = "storyteller" if who == "storyteller" else "player"
                 for kind in forms.action_kinds(t.system, role):
                     yield who, lang, client.get(f"{sheet}?kind={kind}&lang={lang}", headers=headers)
-                    # the partials htmx swaps in (issue 34: every page and partial): the tab, its odds
+                    # the partials htmx swaps in (every page and partial): the tab, its odds
                     yield (
                         who,
                         lang,
@@ -180,7 +180,7 @@ def test_no_english_and_no_raw_code_in_fr_and_es(everything, english, marked_ids
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_english_and_no_raw_code_on_the_solo_pages(tmp_path, english, lang):
-    """The solo pages (issue 37) under the same check: the home page's "Play alone", the shelf, the
+    """The solo pages under the same check: the home page's "Play alone", the shelf, the
     solo table at a check (its odds, the Willpower box), in a fight (each turn's options and receipts)
     and at an ending, and the solo chronicle's own page (the story's entries as cards)."""
     dice = RollByRoll()

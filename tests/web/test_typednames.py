@@ -1,5 +1,5 @@
 """A homebrew trait typed on the sheet form becomes the same id as the same name in an imported sheet
-(issue 35's ``interop.names.slug``): one rule, so a trait typed on the page and one imported meet."""
+(``interop.names.slug``, as sheet import uses it): one rule, so a trait typed on the page and one imported meet."""
 
 from __future__ import annotations
 

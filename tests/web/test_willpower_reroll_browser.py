@@ -1,4 +1,4 @@
-"""Issue 34 point 16 on a 390×844 phone in French: a V5 Willpower reroll numbers the normal dice one
+"""On a 390×844 phone in French: a V5 Willpower reroll numbers the normal dice one
 way — from 1, each face beside — on the dice to tick, in the advice, in a refusal and in the receipt."""
 
 from __future__ import annotations

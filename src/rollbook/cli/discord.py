@@ -1,5 +1,5 @@
 """`rollbook discord register [--guild ID]`: the application's commands (``discord.commands``),
-overwritten in bulk with the bot token (issue 36, docs/discord.md)."""
+overwritten in bulk with the bot token (docs/discord.md)."""
 
 from __future__ import annotations
 

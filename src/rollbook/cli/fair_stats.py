@@ -1,4 +1,4 @@
-"""`rollbook fair stats EXPORT`: dice statistics from a chronicle's JSON Lines export (issue 34, "Dice
+"""`rollbook fair stats EXPORT`: dice statistics from a chronicle's JSON Lines export ("Dice
 statistics"): per die size, for the table and each member, how often each face came up, the count
 fair dice give, Pearson's chi-square and its p-value, and a plain reading — what the web table's
 fair-dice panel shows (``rollbook.fair.stats``, ``rollbook.render.fair_stats``)."""

@@ -81,7 +81,7 @@ def verify(
 def _head_problems(entries: list, head: str) -> list[str]:
     """A head a member noted (``log_head``: SEQ:ENTRY_HASH), the only anchor from outside the file: the
     log holds entry SEQ with that hash (it may have grown since), else its tail was cut or it was
-    rewritten at or before SEQ, even with its whole chain recomputed (issue 31 point 13)."""
+    rewritten at or before SEQ, even with its whole chain recomputed."""
     seq_text, _, digest = head.partition(":")
     if not seq_text.isdigit() or not digest:
         fail("--head takes SEQ:ENTRY_HASH")

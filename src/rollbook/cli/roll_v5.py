@@ -4,7 +4,8 @@ After a test the player may reroll up to three **normal** dice with Willpower (H
 V5-8, V5-2): on a terminal the receipt is shown with the odds engine's advice (``odds.v5.advise``:
 the best dice to reroll for the goal, and the chance with and without it) and the prompt asks which
 dice; a script passes ``--reroll 1,2,3`` (the normal dice numbered from 1, as the receipt, the web
-table and the advice number them: issue 34 point 16) or nothing. The rerolled receipt keeps the original faces and the reroll (``rules.v5.reroll``).
+table and the advice number them) or nothing. The rerolled receipt keeps the original faces and the
+reroll (``rules.v5.reroll``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def reroll_dice(text: str | None) -> tuple[int, ...]:
 
 
 def _percent(chance: Fraction, lang: str) -> str:
-    return percent_text(chance, lang)  # "0,0 %" in fr and es, as the web writes it (issue 34 point 17)
+    return percent_text(chance, lang)  # "0,0 %" in fr and es, as the web writes it
 
 
 def advice_lines(receipt: v5.V5Receipt, goal: str, lang: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""`rollbook sheet import FILE` and `rollbook sheet export FILE` (issue 35): another tool's character
+"""`rollbook sheet import FILE` and `rollbook sheet export FILE`: another tool's character
 file read into a rollbook sheet, with the report of every field; a rollbook sheet written as a
 WoD5e or Foundry WoD20 actor."""
 

@@ -1,4 +1,4 @@
-"""`rollbook solo FILE`: a solo chronicle in the terminal (SPEC S-1 … S-5, issue 37). The passage, the
+"""`rollbook solo FILE`: a solo chronicle in the terminal (SPEC S-1 … S-5). The passage, the
 health track, blood and Willpower, each receipt as a panel, the choices with the odds of each roll;
 the player types a choice's number. The chronicle is an ordinary one of the local store (the server's
 SQLite file by default), played through the same use cases as the API (``server.usecases.solo``), so

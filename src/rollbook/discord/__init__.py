@@ -1,11 +1,11 @@
-"""Discord: the same chronicle as one more face of the server (issue 36), not a second engine.
+"""Discord: the same chronicle as one more face of the server, not a second engine.
 
 Everything here calls the server's use cases (``server/usecases``) inside the server's transaction
 runner (``server/tx``): a roll made on Discord is the same log entry, the same live feed, the same
 export as one made on the web page. No gateway process: Discord calls ``POST /discord/interactions``
 (HTTP interactions), and the channel poster posts through channel webhooks.
 
-INTERFACE CONTRACT between the two halves of issue 36 (``discord`` and ``discord-rest``). Names,
+INTERFACE CONTRACT between the two halves of this package (``discord`` and ``discord-rest``). Names,
 signatures and table columns below are binding; change them only together.
 
 Modules of the ``discord`` half

@@ -1,4 +1,4 @@
-"""The application commands, as Discord's bulk overwrite takes them (issue 36):
+"""The application commands, as Discord's bulk overwrite takes them:
 ``command_definitions() -> list[dict]`` (``rollbook discord register`` uploads exactly this list).
 
 Each name, option name and choice has its French and Spanish form (``name_localizations`` for

@@ -1,4 +1,4 @@
-"""One verified Discord interaction in, one interaction response out (issue 36).
+"""One verified Discord interaction in, one interaction response out.
 
 ``handle(context, payload)`` dispatches on the interaction's type: PING (→ PONG), an application
 command and its autocomplete (``discord.handlers``), a message component or a modal submit

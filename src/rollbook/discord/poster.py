@@ -1,4 +1,4 @@
-"""The channel poster (issue 36): every public entry of a chronicle, wherever it was made (the web
+"""The channel poster: every public entry of a chronicle, wherever it was made (the web
 table, the API, the CLI, another app process), posted to each Discord channel bound to it, through
 the channel's webhook, after its commit, in seq order, never blocking nor failing the roll.
 

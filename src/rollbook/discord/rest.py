@@ -1,4 +1,4 @@
-"""Discord's REST API, the few calls rollbook makes (issue 36): ``DiscordRest``, an httpx client.
+"""Discord's REST API, the few calls rollbook makes: ``DiscordRest``, an httpx client.
 
 - ``edit_original`` (``PATCH /webhooks/{application}/{token}/messages/@original``): a deferred
   interaction's answer; ``followup`` (``POST /webhooks/{application}/{token}``): one more message;

@@ -1,4 +1,4 @@
-"""Discord's request signature: Ed25519 over ``X-Signature-Timestamp`` + the raw body (issue 36).
+"""Discord's request signature: Ed25519 over ``X-Signature-Timestamp`` + the raw body.
 
 Discord signs every interaction it sends with the application's key and sends invalid signatures on
 purpose to check the endpoint refuses them (an endpoint that accepts one is dropped). ``verify`` is

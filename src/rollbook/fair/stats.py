@@ -1,4 +1,4 @@
-"""Dice statistics anyone can read (issue 34, "Dice statistics"): from a chronicle's log (an export's
+"""Dice statistics anyone can read: from a chronicle's log (an export's
 entries, or the entries a member may see), how often each face came up, per die size, for the whole
 table and per member, the count a fair die would give, and Pearson's chi-square test of that fit.
 

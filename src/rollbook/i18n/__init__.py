@@ -66,7 +66,7 @@ def translate(text: str, lang: str, **params) -> str:
     return translated.format(**params) if params else translated
 
 
-# Issue 34 point 12: the Tiers and roll-under seeds name the table's authority "le MJ" (maître de jeu; es "el
+# The Tiers and roll-under seeds name the table's authority "le MJ" (maître de jeu; es "el
 # DJ", director de juego), V20 and V5 "le Conteur" / "el Narrador". The catalogues say Storyteller; a game of the
 # first kind reads each translated text through ``game_master_words`` (the articles agree: le/du/au MJ, el/del/al DJ).
 GAME_MASTER_SYSTEMS = ("tiers", "rollunder")
@@ -108,7 +108,7 @@ class GameMasterTranslations(gettext.NullTranslations):
 
 def percent_text(p, lang: str) -> str:
     """A chance as people read it in their language, through Babel ("0,0 %" in fr and es, "0.0%" in en),
-    one more digit below 1 % ("0,25 %", not "0,2 %"): the web's odds and the CLI's alike (issue 34 point 17)."""
+    one more digit below 1 % ("0,25 %", not "0,2 %"): the web's odds and the CLI's alike."""
     from babel.numbers import format_decimal
 
     lang = normalize(lang)

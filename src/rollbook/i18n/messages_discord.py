@@ -1,4 +1,4 @@
-"""English msgids of the Discord interactions' refusals (issue 36). Translated by the
+"""English msgids of the Discord interactions' refusals. Translated by the
 ``discord.po`` catalogues (fr, es), with the Discord modules' own labels."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""English msgids for the codes of sheet import and export (issue 35, ``rollbook.interop``).
+"""English msgids for the codes of sheet import and export (``rollbook.interop``).
 Translated by the ``interop.po`` catalogues."""
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ PLAY_EFFECT_FLAGS: dict[str, str] = {
     "health_overflow": N_("{levels} levels of damage found no room on the health track."),
     "incapacitated": N_("Incapacitated."),
     "hunger_frenzy_risk": N_("Hunger is 5 and the Rouse failed: feed or risk hunger frenzy."),
-    "halved": N_("{superficial} superficial damage halved to {marked} (a vampire)."),  # issue 32 (v5)
+    "halved": N_("{superficial} superficial damage halved to {marked} (a vampire)."),  # catalogue: v5
     "impaired": N_("The {track} track is full: Impaired."),
     "track_full": N_("The {track} track is full of aggravated damage."),
     "track_overflow": N_("{levels} levels of {track} damage found no room."),

@@ -1,5 +1,5 @@
 """English msgids for the error codes of the table rules, contested and extended rolls (SPEC TR-1 …
-TR-5) and the rules readings of issue 32 (V20-7, V20-19).
+TR-5) and the rules readings of V20-7 and V20-19.
 
 Translations: ``locale/<lang>/LC_MESSAGES/rules.po``.
 """

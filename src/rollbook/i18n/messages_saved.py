@@ -1,4 +1,4 @@
-"""English msgids of the saved rolls' refusals (issue 34, "Saved rolls"). Translated by the
+"""English msgids of the saved rolls' refusals. Translated by the
 ``table_tools.po`` catalogues (fr, es)."""
 
 from __future__ import annotations

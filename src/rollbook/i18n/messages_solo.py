@@ -1,4 +1,4 @@
-"""English msgids of the solo chronicle (issue 37, ``rollbook.solo``): the faults ``rollbook scenario
+"""English msgids of the solo chronicle (``rollbook.solo``): the faults ``rollbook scenario
 check`` finds (S-4), the refusals of play, and the words the terminal and the API show. Translated by
 the ``solo.po`` catalogues."""
 

@@ -1,4 +1,4 @@
-"""English msgids for the error codes of V5 at the table (issue 32): compulsions (seed 001, V5-14),
+"""English msgids for the error codes of V5 at the table: compulsions (seed 001, V5-14),
 the hunger frenzy offered after a Rouse at Hunger 5 (V5-10), feeding, Remorse, damage and powers.
 
 Translations: ``locale/<lang>/LC_MESSAGES/v5.po``.
@@ -21,7 +21,7 @@ V5_MESSAGES: dict[str, str] = {
     "hunger_slaked": N_(
         "Hunger {hunger} cannot be slaked further (below {floor} only by draining the vessel to death)."
     ),
-    # Discipline powers (issue 32)
+    # Discipline powers
     "power_not_on_sheet": N_("The sheet lists no power {power} of {trait}."),
     "power_cost_unknown": N_(
         "The book's cost and pool of {power} ({trait}) are not known here: roll it as a test and a Rouse check."

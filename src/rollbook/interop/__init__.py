@@ -1,4 +1,4 @@
-"""Bring your character (issue 35): sheets of the tools players already use, read into rollbook
+"""Bring your character: sheets of the tools players already use, read into rollbook
 sheets with a report of what became of every field, and rollbook sheets written back out.
 
 Pure: no web, storage or CLI library (a test checks it). One module per format, each with

@@ -1,4 +1,4 @@
-"""An imported sheet validated like any other (issue 35): the play layer's sheet model is the judge;
+"""An imported sheet validated like any other: the play layer's sheet model is the judge;
 before it, the checks it makes one at a time are made here over the whole draft, so that a file
 with several problems names them all, each at its place in the source.
 

@@ -1,4 +1,4 @@
-"""What an import did with each field of the source file (issue 35): the ``Report`` and the
+"""What an import did with each field of the source file: the ``Report`` and the
 ``Reader`` that builds it while a format module reads the file.
 
 Every field of the source ends in one of four lists, each entry naming its place in the source as a

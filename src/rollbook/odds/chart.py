@@ -213,7 +213,7 @@ def rollunder_chart(path: str | Path, request) -> Path:
 
 def exchange_chart(path: str | Path, result, title: str) -> Path:
     """A whole exchange (``odds.exchange_v20`` or ``odds.exchange_tiers``): the outcome of the attack
-    on the left, the defender's wound level after it on the right (issue 33)."""
+    on the left, the defender's wound level after it on the right."""
     path = _check_path(path)
     plt = _pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2), gridspec_kw={"width_ratios": [2, 3]})

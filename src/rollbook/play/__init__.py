@@ -88,7 +88,7 @@ def new_sheet(
 ) -> JsonObject:
     """Validate a new sheet, fill its defaults, return it as plain JSON. ``role``: who makes it; a
     player's sheet may not hold what only the Storyteller gives (``STORYTELLER_SHEET_FIELDS``: the
-    roll-under cards, R-6, issue 31 point 9). ``mode``: the chronicle's, when it takes the sheet in
+    roll-under cards, R-6). ``mode``: the chronicle's, when it takes the sheet in
     (V20-19)."""
     module = system_module(system)
     if not isinstance(data, dict):

@@ -53,7 +53,7 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "willpower": frozenset({"difficulty", "required", "modifier"}),
         "virtue": frozenset({"difficulty", "required", "modifier"}),
         # V20-17: the weapon's pool and the attack's extra successes, difficulty 6; a modifier of the
-        # damage (a shot aimed at the head) is the Storyteller's (issue 31 point 8).
+        # damage (a shot aimed at the head) is the Storyteller's.
         "damage": frozenset({"aimed_at_head"}),
         # V20-16: difficulty 6, the pool from the sheet. Damage typed in (a soak that follows no damage
         # roll) is the Storyteller's to set; after a damage roll it comes from that receipt.
@@ -62,7 +62,7 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
     "v5": {
         # V5-1 difficulty; extra or fewer dice; seed 001: whether the action serves the compulsion in force
         "test": frozenset({"difficulty", "modifier", "serves_compulsion"}),
-        "power": frozenset({"difficulty", "modifier", "serves_compulsion"}),  # issue 32: as a test's
+        "power": frozenset({"difficulty", "modifier", "serves_compulsion"}),  # as a test's
         "rouse": frozenset(),
         "willpower": frozenset({"difficulty", "modifier"}),
         "remorse": frozenset(),
@@ -72,7 +72,7 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         # T-1..T-7: the skill, the weapons and the bullets are the sheet's and the player's; the
         # source leaves no bonus or malus to the game master. An attack's tier typed in (a dodge or
         # soak that follows no attack) and the location a hit lands on are the game master's: never
-        # the defender's (issue 31 point 8); after an attack the tier comes from its receipt.
+        # the defender's; after an attack the tier comes from its receipt.
         "skill": frozenset(),
         "dodge": frozenset({"attack_tier"}),
         "soak": frozenset({"attack_tier", "location"}),

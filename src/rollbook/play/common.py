@@ -110,7 +110,7 @@ TraitName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_l
 # A name typed by people (a character, a specialty, a weapon, a card): 1–100 characters, not blank.
 Label = Annotated[str, StringConstraints(min_length=1, max_length=100), AfterValidator(_not_blank)]
 Short = Annotated[str, StringConstraints(max_length=200)]
-# A character's name on its sheet: as long as the API's ``CharacterCreate.name`` (issue 31 point 16)
+# A character's name on its sheet: as long as the API's ``CharacterCreate.name``
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_not_blank)]
 Text = Annotated[str, StringConstraints(max_length=20000)]
 
@@ -335,7 +335,7 @@ class Effects:
 
 
 # The version of the rules (readings and receipt shapes) that resolves a roll, carried by its receipt
-# (``rules_version``) so a verifier resolves each receipt by its own version (issue 31 point 14). A
+# (``rules_version``) so a verifier resolves each receipt by its own version. A
 # receipt without one was resolved before versions were recorded: each system's ``verify`` reads it by
 # the shape it has (``play.tiers.verify``, ``play.v20.verify`` name the SPEC change of each old reading).
 RULES_VERSION = 1
@@ -383,8 +383,8 @@ def revalidate(sheet: Model) -> Any:
 def performed(new: Model, receipt: JsonObject | None, effects: Effects, *, loaded: Model) -> Performed:
     """What a roll, follow-up or change hands back: the new sheet revalidated, its receipt, its effects.
     A sheet equal to ``loaded``, the sheet it was made from (validated when it was loaded), is not
-    validated again: a roll that changes nothing on the sheet no longer pays a second validation
-    (issue 15); validation gives back what it is given once a sheet is valid (tests/play)."""
+    validated again: a roll that changes nothing on the sheet no longer pays a second validation;
+    validation gives back what it is given once a sheet is valid (tests/play)."""
     checked = new if new == loaded else revalidate(new)
     return Performed(dump(checked), receipt, tuple(effects.plain()))
 

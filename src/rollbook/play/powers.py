@@ -1,4 +1,4 @@
-"""Discipline powers on a V20 or V5 sheet (issue 13): a power of the game's list (``powers_data``), by
+"""Discipline powers on a V20 or V5 sheet: a power of the game's list (``powers_data``), by
 id, or a homebrew power kept as typed.
 
 A sheet's ``powers`` is a list of ``Power``: the Discipline it belongs to (an id, as the sheet's
@@ -76,7 +76,7 @@ def powers_of(system: str, discipline: str, up_to: int | None = None) -> list[tu
 
 def check_powers(system: str, powers: Iterable[Power], disciplines: Mapping[str, int]) -> None:
     """Every power sits on a Discipline the sheet rates at its level or more; a known power is in the
-    game's list at that level; none twice (SPEC: issue 13, powers from known lists)."""
+    game's list at that level; none twice (powers from known lists: docs/rules.md)."""
     table = known(system)
     seen: set[tuple[str, str]] = set()
     for index, power in enumerate(powers):

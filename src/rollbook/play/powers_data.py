@@ -1,4 +1,4 @@
-"""The discipline powers each game publishes, as data (SPEC issue 13: powers from known lists).
+"""The discipline powers each game publishes, as data (powers from known lists: docs/rules.md).
 
 ``POWERS[system][discipline]`` lists ``(level, id, English name)``: V20 one power per dot of each core
 Discipline's primary path (V20 core book, Disciplines chapter; Thaumaturgy: the Path of Blood,

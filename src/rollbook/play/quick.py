@@ -1,4 +1,4 @@
-"""Quick rolls: dice without a sheet ("6 dice, Hunger 2"), in each game's own terms (issue 13).
+"""Quick rolls: dice without a sheet ("6 dice, Hunger 2"), in each game's own terms.
 
 Pure: the rules request a quick roll's values make (``quick_request``), and the check of a logged
 ``quick_roll`` receipt (``verify_quick``): its request rebuilt from the values it names, its result

@@ -45,7 +45,7 @@ LEVEL_MIN, LEVEL_MAX = 1, 20
 PLAYER_FIELDS = frozenset({"name", "player", "concept", "notes"})
 
 # What only the Storyteller puts on a sheet: cards are granted (``grant_card``), never written on a
-# player's own new sheet (R-6, issue 31 point 9; a player's edit changes ``PLAYER_FIELDS`` only).
+# player's own new sheet (R-6; a player's edit changes ``PLAYER_FIELDS`` only).
 STORYTELLER_SHEET_FIELDS = frozenset({"cards"})
 
 TABLES = {"level_range": [LEVEL_MIN, LEVEL_MAX], "card_effects": ["advantage", "bonus", "extra"]}
@@ -308,7 +308,7 @@ def verify(receipt: dict) -> list[str]:
 
 def played_cards(sheet: dict, names: Any) -> list[dict]:
     """The cards an action plays, with their effects as the sheet holds them (for the receipt's
-    authority stamp: what the roll's level and dice owe to a card, issue 31 point 9)."""
+    authority stamp: what the roll's level and dice owe to a card)."""
     held = {card.get("name"): card for card in (sheet or {}).get("cards") or [] if isinstance(card, dict)}
     out = []
     for name in names or []:

@@ -308,7 +308,7 @@ DAMAGE_SYSTEM = Shim(rules.damage_needed, rules.resolve_damage)
 
 
 # V20-17: an attack is a test of a combat Ability; the weapon a damage roll may name follows from it
-# (issue 31 point 8: a perception roll is no attack, and a punch is not a rifle shot).
+# (a perception roll is no attack, and a punch is not a rifle shot).
 COMBAT_ABILITIES: dict[str, tuple[str, ...]] = {
     "brawl": ("unarmed",),  # Book: Dexterity + Brawl, a punch, a kick, a bite: Strength, bashing
     "melee": ("unarmed", "hand_to_hand"),  # Book: Dexterity + Melee, a hand-to-hand weapon

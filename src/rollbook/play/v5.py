@@ -172,7 +172,7 @@ ROLL_RECORDS: dict[str, Recorded] = {
     "willpower": Recorded(rules.V5Request, rules.V5Receipt),
     "remorse": Recorded(rules.V5Request, rules.V5Receipt),
     "frenzy": Recorded(rules.V5Request, rules.V5Receipt),
-    # issue 32: a power's pool (a test, or its first Rouse when it rolls nothing) and the Rouse checks it paid
+    # a power's pool (a test, or its first Rouse when it rolls nothing) and the Rouse checks it paid
     "power": Recorded(
         rules.V5Request,
         rules.V5Receipt,
@@ -516,7 +516,7 @@ def verify(receipt: JsonObject) -> list[str]:
     problems = verified(receipt, result, None if request.kind == "rouse" else request.pool)
     if request.kind != "rouse" and (receipt.get("pool") or {}).get("hunger_dice") != request.hunger_dice:
         problems.append("pool_mismatch:hunger_dice")  # V5-13: the server's extraction
-    if "power" in receipt:  # issue 32: the Rouse checks the book gives the power, each recomputed
+    if "power" in receipt:  # the Rouse checks the book gives the power, each recomputed
         problems += _power_problems(receipt, request)
     if "rouse" in receipt:
         rouse = receipt["rouse"]

@@ -5,7 +5,7 @@
   Raising Stamina adds one Health box, Composure or Resolve one Willpower box.
 - Stains beyond the empty Humanity boxes (Book) each deal one aggravated Willpower damage.
 - Feeding (Book, docs/book-sources.md): slakes Hunger level by level, never below 1 unless the vessel is
-  drained to death; the Storyteller's change, logged as every change (issue 32).
+  drained to death; the Storyteller's change, logged as every change.
 - Damage (Book): a vampire's superficial Health damage is halved, rounded up (``halve``); superficial
   damage on a full track turns a box aggravated, a full track impairs (``v5_sheet.damage_track``).
 """

@@ -1,4 +1,4 @@
-"""V5 Discipline powers rolled and paid in one step (issue 32): using a listed power of the sheet
+"""V5 Discipline powers rolled and paid in one step: using a listed power of the sheet
 rolls its own dice pool and pays its Rouse checks, as the book gives each power.
 
 Book (V5 core, Disciplines chapter pp. 244-288; values and sources in docs/book-sources.md, "V5 —

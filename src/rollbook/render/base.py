@@ -37,7 +37,7 @@ class ReceiptView:
 
 
 def numbered_dice(indices, faces) -> str:
-    """Dice named the one way players count them (issue 34 point 16): 1-based numbers among the normal
+    """Dice named the one way players count them: 1-based numbers among the normal
     dice, each with its face beside it — ``(0, 2)`` of faces ``(4, 7, 2)`` -> "1 (4), 3 (2)". ``faces``:
     the face of each numbered die, in the order of ``indices``, or a pair "old → new" for a reroll."""
     return ", ".join(f"{index + 1} ({face})" for index, face in zip(indices, faces, strict=False))

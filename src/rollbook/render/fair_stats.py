@@ -1,4 +1,4 @@
-"""Dice statistics in words (issue 34, "Dice statistics"): ``rollbook.fair.stats`` read for people,
+"""Dice statistics in words: ``rollbook.fair.stats`` read for people,
 shared by the fair-dice panel of the web table and ``rollbook fair stats``: per die size the counts
 of each face, the count fair dice give, Pearson's chi-square and its p-value, and a plain reading
 in the reader's language."""

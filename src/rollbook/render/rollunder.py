@@ -121,7 +121,7 @@ def view(receipt: dict, lang: str) -> ReceiptView:
             )
             lines.append(Line(t("Critical failure", lang), "", note))
     if receipt["cards"]:
-        count = len(receipt["cards"])  # issue 34 point 12: "Carte Coup de pouce jouée", not "Cartes … jouées"
+        count = len(receipt["cards"])  # "Carte Coup de pouce jouée", not "Cartes … jouées"
         lines.append(
             Line(
                 t("Card", lang) if count == 1 else t("Cards", lang),

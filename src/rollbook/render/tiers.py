@@ -51,9 +51,7 @@ def _outcome_label(receipt: dict, lang: str) -> str:
         return t("Dodged", lang) if receipt["dodged"] else t("Hit: make a soak roll", lang)
     if receipt["damage"] == 0:
         return t("No damage", lang)
-    return tn(
-        "{n} wound level", "{n} wound levels", receipt["damage"], lang
-    )  # issue 34 point 12: not "nivel(es)"
+    return tn("{n} wound level", "{n} wound levels", receipt["damage"], lang)  # not "nivel(es)"
 
 
 def _tone(receipt: dict) -> str:

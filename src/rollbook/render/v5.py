@@ -109,7 +109,7 @@ def view(receipt: dict, lang: str) -> ReceiptView:
         )
     count = sum(1 for f in receipt["normal"] + receipt["hunger"] if f >= 6)
     lines = [
-        # each count agrees with its own number: "3 dados: 1 normal, 2 de Hambre" (issue 34 point 17)
+        # each count agrees with its own number: "3 dados: 1 normal, 2 de Hambre"
         Line(
             t("Pool", lang),
             tn(

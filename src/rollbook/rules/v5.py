@@ -247,7 +247,7 @@ def reroll(
                 "reroll_bad_index", index=index, number=index + 1 if isinstance(index, int) else index
             )
         if index >= len(receipt.normal):  # past the normal dice lie the Hunger dice (V5-8)
-            # index: the position the API sends (0-based); number: the die as people count them (issue 34 point 16)
+            # index: the position the API sends (0-based); number: the die as people count them
             raise RuleError("reroll_hunger_die", index=index, number=index + 1)
     new_faces = check_faces(new_faces, SIDES, field="reroll.faces")
     check_count("reroll.faces", new_faces, len(dice))

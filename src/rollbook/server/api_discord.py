@@ -1,4 +1,4 @@
-"""Discord's HTTP interactions endpoint (issue 36): ``POST /discord/interactions``.
+"""Discord's HTTP interactions endpoint: ``POST /discord/interactions``.
 
 The signature (``X-Signature-Ed25519`` over ``X-Signature-Timestamp`` + the raw body, the
 application's public key ``DISCORD_PUBLIC_KEY``) is checked on the raw bytes before anything is

@@ -1,4 +1,4 @@
-"""The JSON API of sheet import and export (issue 35): another tool's file as a new character of the
+"""The JSON API of sheet import and export: another tool's file as a new character of the
 chronicle, a character as another tool's file. Thin, like ``server/api.py`` (whose helpers it
 shares); the writes are ``api._signed_write``'s, as the character-creation route's."""
 

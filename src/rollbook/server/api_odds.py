@@ -1,4 +1,4 @@
-"""The JSON API of the exchange odds (issue 33): the exact odds of a whole exchange between two characters
+"""The JSON API of the exchange odds: the exact odds of a whole exchange between two characters
 of the chronicle, before the attack is rolled (``usecases.odds``). Thin, like ``server/api.py`` (whose
 helpers it shares): one read transaction, nothing written.
 

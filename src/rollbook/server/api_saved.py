@@ -1,4 +1,4 @@
-"""The JSON API of saved rolls (issue 34, "Saved rolls"): a member's named rolls of their characters,
+"""The JSON API of saved rolls: a member's named rolls of their characters,
 listed, saved, deleted and repeated (``usecases.saved_rolls``). Member-scoped: a member only ever sees
 and touches their own. Thin, like ``server/api.py`` (whose helpers it shares)."""
 

@@ -1,4 +1,4 @@
-"""The JSON API of the solo chronicle (SPEC S-1 … S-5, issue 37): the scenarios, a new solo chronicle,
+"""The JSON API of the solo chronicle (SPEC S-1 … S-5): the scenarios, a new solo chronicle,
 its state in the reader's language, the player's choice. Thin, like ``server/api.py`` (whose helpers it
 shares); the use cases are ``server.usecases.solo``'s."""
 

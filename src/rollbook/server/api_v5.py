@@ -1,4 +1,4 @@
-"""The JSON API of V5 at the table (issue 32): compulsions (seed 001, V5-14) called and ended by the
+"""The JSON API of V5 at the table: compulsions (seed 001, V5-14) called and ended by the
 Storyteller, and the hunger frenzy test a failed Rouse at Hunger 5 offers (V5-10). Thin, like ``server/api.py`` (whose helpers it shares): parse, authenticate, call a use
 case in a transaction, answer."""
 

@@ -106,8 +106,8 @@ def create_app(
         listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
     hub = Hub(db, listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
     db.after_commit.append(hub.wake)
-    db.after_revoke.append(hub.revoked)  # a revocation committed here ends its feeds at once (issue 30)
-    # issue 36: public entries posted to the Discord channels bound to their chronicle, off the
+    db.after_revoke.append(hub.revoked)  # a revocation committed here ends its feeds at once
+    # public entries posted to the Discord channels bound to their chronicle, off the
     # request's thread (``discord.poster``); channels are bound through the application only
     poster = Poster(db, lambda: client_for(app.state), hub=hub)  # woken by the hub, like the feeds
 
@@ -192,8 +192,8 @@ def _problem(
 
 
 def _in_the_games_words(request: Request, detail: str, lang: str) -> str:
-    """A refusal that names the Storyteller says "MJ" / "DJ" / "GM" in a Tiers or roll-under chronicle
-    (issue 34 point 12). Only such a refusal reads the chronicle's system (the path's chronicle, one
+    """A refusal that names the Storyteller says "MJ" / "DJ" / "GM" in a Tiers or roll-under chronicle,
+    as the seeds do. Only such a refusal reads the chronicle's system (the path's chronicle, one
     column; it names nothing the refusal does not): a roll never pays for it."""
     chronicle = request.path_params.get("chronicle_id")
     if not str(chronicle or "").isdigit() or game_master_words(detail, lang) == detail:

@@ -10,7 +10,7 @@
 - ``request_token(request)``: ``Authorization: Bearer TOKEN``, else the ``rollbook_token`` cookie;
   exactly one means: a request with an ``Authorization`` header is authenticated by it alone, and one
   that holds no bearer token (``Basic …``, a bare ``Bearer``) presents no token, never the cookie
-  (issue 31 point 6: the cross-site guard checks every request without a bearer token).
+  (the cross-site guard checks every request without a bearer token).
 - ``optional_member(request)`` / ``current_member(request)``: the member the token opens (a frozen
   ``auth.MemberRow``), read in a read transaction of its own (it outlives it: read its attributes,
   pass it to the use cases); the latter raises a 401 problem when there is none (``required_token``: when no token is

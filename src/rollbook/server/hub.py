@@ -110,7 +110,7 @@ class Hub:
         self.catch_ups = 0  # per-process catch-up reads
         self.coalesced = 0  # wakes for a seq already read, that made no read
         self.failure: BaseException | None = None  # a defect the listener met: no feed is served
-        self.presence = Presence(self)  # who has a feed open here, written for every process (issue 34)
+        self.presence = Presence(self)  # who has a feed open here, written for every process
         # The Discord channel poster (``discord.poster``), woken like a feed for the chronicles bound
         # to a channel (``followed``): ``follower.wake(chronicle_ids)``, thread-safe, never blocking;
         # ``follower.bound(connection)``, the chronicles bound now, read in the catch-up's transaction.
@@ -263,7 +263,7 @@ class Hub:
         """The states of a joining feed's tokens. Feeds that join while a read of tokens is under way
         are read together by the next one, one statement for all of them: a thousand feeds opening
         at once (a server restarted, its readers reconnecting) make a few reads, not a thousand
-        transactions queued on the hub's two reader threads (issue 30: on PostgreSQL that queue,
+        transactions queued on the hub's two reader threads (on PostgreSQL that queue,
         three round trips a feed, was still draining seconds after the feeds had opened)."""
         if not hashes:
             return {}

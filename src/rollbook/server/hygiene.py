@@ -7,7 +7,7 @@ Before any route sees a request:
 - a JSON body nests at most ``MAX_DEPTH`` arrays/objects (counted on the raw bytes, before the
   parser could recurse): else ``422 json_too_deep``;
 - a JSON body is JSON: UTF-8, parsable, no integer past Python's 4,300 digits: else ``400
-  body_not_json`` (issue 31 point 16: one answer whatever the route);
+  body_not_json`` (one answer whatever the route);
 - no text (JSON string or key, form field, query parameter) holds a control character other than tab,
   line feed and carriage return, nor a lone surrogate: else ``422 text_not_allowed`` naming the field.
   Such text would be stored on SQLite and refused by PostgreSQL (a NUL), or could not be encoded at all
@@ -97,8 +97,8 @@ def check_body(content_type: str, raw: bytes) -> None:
         except UnicodeDecodeError:
             raise Refused(400, "body_not_json", detail="not UTF-8") from None
         except (ValueError, RecursionError) as error:
-            # not JSON, or an integer past Python's 4,300 digits: one answer, before any route (issue 31
-            # point 16); the parser's words name a position, never the body's text
+            # not JSON, or an integer past Python's 4,300 digits: one answer, before any route;
+            # the parser's words name a position, never the body's text
             detail = "an integer of too many digits" if "digits" in str(error) else _json_error(error)
             raise Refused(400, "body_not_json", detail=detail) from None
         for field, text in strings_of(parsed):
@@ -151,7 +151,7 @@ class InputGuard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         try:
             check_query(scope.get("query_string", b""))
-            if bad_text(headers.get("last-event-id", "")):  # issue 31 point 17: echoed nowhere, refused
+            if bad_text(headers.get("last-event-id", "")):  # echoed nowhere, refused
                 raise Refused(422, "text_not_allowed", field="Last-Event-ID")
             length = headers.get("content-length", "")
             if length.strip().isdigit() and int(length) > self.max_body:

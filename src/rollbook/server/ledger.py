@@ -7,7 +7,7 @@ called on every readable entry, in log order, and returns the problems it finds:
 - an ask is a player's, for the character it names, and asks something;
 - each ask is decided at most once (grant, refusal or withdrawal), by the Storyteller (a
   withdrawal by the player who asked, or by the Storyteller when the asker was removed — after that
-  removal's entry — or the character changed hands: issue 31 point 7), and the decision repeats what
+  removal's entry — or the character changed hands), and the decision repeats what
   was asked; a grant "as asked" granted exactly that;
 - a roll that names a grant (``receipt["authority"]["grant"]``) follows that grant, uses it once,
   is for the ask's character, rolls exactly the action the grant composed (the player's part, the
@@ -16,7 +16,7 @@ called on every readable entry, in log order, and returns the problems it finds:
   grants it names were in force and set those values.
 
 Rolls logged before the authority rules (no ``authority`` stamp) are not checked for A-2. Every roll
-is checked without a head (issue 31 points 10 and 13), so that a forger who recomputed the hash chain
+is checked without a head, so that a forger who recomputed the hash chain
 still has to keep these consistent:
 
 - the rules request is the one its action builds (``REQUEST_FROM_ACTION``: each field the action
@@ -119,7 +119,7 @@ class AuthorityLedger:
             return self._roll(entry, receipt)
         return []
 
-    # --- a roll's request and effects, from its action and the sheet (issue 31 points 10, 13) ---
+    # --- a roll's request and effects, from its action and the sheet ---
 
     def _sheet(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
         character = entry.get("character")
@@ -269,7 +269,7 @@ class AuthorityLedger:
 
     def _read_from_sheet(self, character: Any, receipt: dict) -> list[str]:
         """The sheet's values a request read (V20 current Willpower, V5 Hunger) are what the
-        character's previous effect on them left (issue 31 point 10: the request rebuilt from the
+        character's previous effect on them left (the request rebuilt from the
         sheet's stored values)."""
         stored = receipt.get("request")
         request: dict = stored if isinstance(stored, dict) else {}
@@ -298,7 +298,7 @@ def _modifier_dice(pool: dict) -> int:
 
 def _asked_pool(receipt: dict) -> list[str]:
     """The pool an ask shows adds the dice asked (or the baseline's): an ask rewritten with its grant
-    and roll, its pool left as asked, is caught (issue 31 point 13, A-1)."""
+    and roll, its pool left as asked, is caught (A-1)."""
     pool, asked, base = receipt.get("pool"), receipt.get("asked"), receipt.get("baseline")
     if (
         not isinstance(pool, dict)
@@ -338,7 +338,7 @@ REQUEST_FROM_ACTION = {
 
 
 def request_problems(receipt: dict) -> list[str]:
-    """Issue 31 point 10: the request the receipt's action builds, field by field, against the stored one."""
+    """The request the receipt's action builds, field by field, against the stored one."""
     action, request = receipt.get("action"), receipt.get("request")
     if not isinstance(action, dict) or not isinstance(request, dict):
         return []
@@ -368,7 +368,7 @@ def request_problems(receipt: dict) -> list[str]:
             f"the request's pool is {request['pool']} but the pool built from the sheet is {pool['total']}"
         )
     # The dice the action adds (an edge, A-1) are the pool's "modifier" dice (V20-1, V5 pools): a grant
-    # rewritten together with its roll's action, the pool left as rolled, is caught (issue 31 point 13).
+    # rewritten together with its roll's action, the pool left as rolled, is caught.
     modifier = action.get("modifier")
     if (
         system in ("v20", "v5")
@@ -388,7 +388,7 @@ def _effects(entry: dict, receipt: dict) -> list[dict]:
 
 
 def effect_problems(entry: dict, receipt: dict) -> list[str]:
-    """Issue 31 point 13: the effects recomputed from the receipt and the sheet's before-values."""
+    """The effects recomputed from the receipt and the sheet's before-values."""
     effects = _effects(entry, receipt)
     problems = []
     if "effects" in receipt and receipt.get("effects") != entry.get("effects"):

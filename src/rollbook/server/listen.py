@@ -13,7 +13,7 @@ any process is followed at once (``Hub.bindings_changed``), not at the next catc
 
 Idle, the thread sleeps in one ``select`` on the connection's socket and a wake-up socket of its
 own, without a timeout: it wakes for a notification, a feed opened or closed here
-(``watch_changed``), the connection's end or ``close``, and for nothing else (issue 30: an idle
+(``watch_changed``), the connection's end or ``close``, and for nothing else (an idle
 feed costs nothing but its keep-alive; it used to poll every 0.2 s, and psycopg's own wait every
 0.1 s, whatever was open).
 

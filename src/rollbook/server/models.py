@@ -311,7 +311,7 @@ class ClientSeed(Base):
     updated_at: Mapped[str] = mapped_column(String(32))
 
 
-# --- Discord (issue 36; rollbook.discord.store) --------------------------------------------------
+# --- Discord (rollbook.discord.store) --------------------------------------------------
 # Discord ids are snowflakes: kept as the decimal strings Discord sends (they pass 2**53).
 
 
@@ -362,7 +362,7 @@ class DiscordAnswered(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
-# --- saved rolls (issue 34, "Saved rolls"; usecases.saved_rolls) -----------------------------------
+# --- saved rolls (usecases.saved_rolls) -----------------------------------
 
 
 class SavedRoll(Base):
@@ -385,7 +385,7 @@ class SavedRoll(Base):
     created_at: Mapped[str] = mapped_column(String(32))
 
 
-# --- presence (issue 34, "Presence and notifications"; server.presence) ----------------------------
+# --- presence (server.presence) ----------------------------
 
 
 class Presence(Base):

@@ -471,7 +471,7 @@ def install(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-# Every JSON operation may answer 400 (issue 31 point 17): a body that is not JSON (body_not_json,
+# Every JSON operation may answer 400: a body that is not JSON (body_not_json,
 # ``server/hygiene.py``) or an Idempotency-Key outside its rule (idempotency_key_invalid).
 BAD_REQUEST = {
     "description": "Bad Request: the body is not JSON (`body_not_json`) or the Idempotency-Key is "

@@ -1,4 +1,4 @@
-"""Presence per server process (issue 34, "Presence and notifications"): the hub's feeds say who is
+"""Presence per server process: the hub's feeds say who is
 at the table here; this writes it where every process reads it (``usecases.presence``), so presence
 stays honest with several processes (``rollbook serve --workers N``, PostgreSQL or SQLite).
 
@@ -7,7 +7,7 @@ it; a heartbeat every ``HEARTBEAT`` seconds refreshes all of this process's rows
 while it serves any feed. What a feed's opening or closing changes is written by one writer task,
 in order (a departure never lands before its arrival): the changes made while a write runs are
 written together by the next one, in one transaction, so a thousand feeds opening at once cost a few
-writes, not a thousand (issue 30 point 9). A failed write is logged and its changes are kept for the
+writes, not a thousand. A failed write is logged and its changes are kept for the
 next write or heartbeat (presence is a courtesy: a feed never waits for it or fails with it).
 """
 

@@ -92,7 +92,7 @@ CONFLICT_RULE_CODES = frozenset(
         "blood_exhausted",
         "not_enough_blood",
         "hunger_full",
-        "hunger_slaked",  # V5 feeding (issue 32)
+        "hunger_slaked",  # V5 feeding
         "not_enough_willpower",
         "nothing_to_heal",
         "trait_at_maximum",
@@ -141,7 +141,7 @@ def known_code(code: str) -> bool:
 
 def allowed_methods(app: Any, path: str) -> list[str]:
     """Every method some route of ``app`` answers at ``path`` (a 405's ``Allow``: Starlette's names only
-    the first route that matched the path, issue 31 point 17). Each method is asked of the routes as a
+    the first route that matched the path). Each method is asked of the routes as a
     request would be (included routers and mounts answer for their own routes)."""
     from starlette.routing import Match
 
@@ -166,7 +166,7 @@ def detail(code: str, lang: str, params: dict[str, Any]) -> str:
 
 
 # What a problem's text never holds (its schema's pattern): a control character but tab, LF, CR
-# (issue 31 point 17: a path or a parameter echoed back, such as /problems/a%01b, had them).
+# (a path or a parameter echoed back, such as /problems/a%01b, had them).
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 

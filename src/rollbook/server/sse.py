@@ -50,7 +50,7 @@ def entry_feed(
 
 async def _feed(hub: Hub, db, member: Caller, after: int, tokens: tuple, idle_timeout: float | None):
     feed = await hub.join(member, tokens)
-    hub.presence.arrive(member)  # issue 34: online while a feed is open
+    hub.presence.arrive(member)  # online while a feed is open
     last = after
     try:
         while last < feed.start and not feed.ended:  # what it missed: its own read, once, at connection

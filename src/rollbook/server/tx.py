@@ -224,7 +224,7 @@ _stored = itertools.count(1)  # the keyed responses this process stored
 def _sweep_due(key: str | None, result: tuple[int, dict, bool]) -> bool:
     """Every ``SWEEP_ONE_IN``-th stored response sweeps. Counted, not drawn: a draw from the system's
     randomness is a system call on every write, where the worker thread gives up the GIL and, the
-    server busy, waits to get it back (issue 30 point 9: 13% of a roll's samples under load)."""
+    server busy, waits to get it back (13% of a roll's samples under load)."""
     return key is not None and not result[2] and next(_stored) % SWEEP_ONE_IN == 0
 
 

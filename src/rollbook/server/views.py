@@ -5,7 +5,7 @@ render them; ``rollbook log export`` writes ``entry_export`` lines.
 A player sees a hidden entry redacted (its hashes only) until the Storyteller reveals it; a
 player sees the names of every character but the sheets of their own only.
 
-Hidden entries besides hidden rolls (issue 31): a hidden ask and its decision (the public part says
+Hidden entries besides hidden rolls: a hidden ask and its decision (the public part says
 only that a hidden ask was made and decided: its kind, never its traits, difficulty or pool; F-7), a
 ``sheet_edit`` (before/after values of a sheet) and a ``removal`` (the removed character's last
 sheet). Each is readable by the Storyteller and by its one *private reader*: the player who made the

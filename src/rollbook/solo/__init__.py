@@ -1,4 +1,4 @@
-"""The solo chronicle (SPEC S-1 … S-6, issue 37): a chronicle whose Storyteller is a scenario.
+"""The solo chronicle (SPEC S-1 … S-6): a chronicle whose Storyteller is a scenario.
 
 ``format`` the scenario's models (the contract: its docstring and docs/solo.md), ``check`` the
 faults found before play (S-4), ``story`` the state derived from the log and the next request for

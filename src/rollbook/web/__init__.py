@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from rollbook.web import live
 from rollbook.web.errors import install_page_handlers
 from rollbook.web.guard import OriginGuard
-from rollbook.web.routes import (  # issue 34: presence, saved rolls, dice statistics
+from rollbook.web.routes import (  # presence, saved rolls, dice statistics
     authority,
     characters,
     chronicle,
@@ -31,7 +31,7 @@ from rollbook.web.routes import (  # issue 34: presence, saved rolls, dice stati
     presence,
     rolls,
     saved,
-    solo,  # issue 37: playing alone
+    solo,  # playing alone
     stats,
     v5,
 )

@@ -114,7 +114,7 @@ def edges_text(system: str, edges: dict, lang: str) -> str:
 
 
 def action_title(system: str, action: dict, lang: str, names: dict | None = None) -> str:
-    """An asked roll in a few words; ``names``: the sheet's homebrew traits as typed (issue 34 point 3)."""
+    """An asked roll in a few words; ``names``: the sheet's homebrew traits as typed."""
     return roll_title(system, {"kind": action.get("kind"), "action": action}, lang, names)
 
 
@@ -390,7 +390,7 @@ def standing_rows(
             names.get(grant["character"]) or grant.get("character_name") or ""
             if grant.get("character")
             else translate(N_("every character"), lang)
-        )  # a removed character by its name (issue 34 point 9)
+        )  # a removed character by its name
         rows.append(
             {
                 "id": grant["id"],

@@ -30,7 +30,7 @@ def page_router() -> APIRouter:
 
 def visitor(request: Request) -> Member | None:
     """The member the request's token opens, or None (no token, or one that opens nothing). A
-    database error is not "no member": it propagates, a 500 with a log line (issue 30 point 5)."""
+    database error is not "no member": it propagates, a 500 with a log line."""
     return optional_member(request)
 
 
@@ -38,7 +38,7 @@ def reader(request: Request, chronicle_id: int) -> Member:
     """The member this browser is in the chronicle of the path: the keychain's token for that
     chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie. The
     chronicle's language is read in the same read transaction, for ``reader_lang``. A request with an
-    ``Authorization`` header is read by that header alone, never by a cookie (issue 31 point 6)."""
+    ``Authorization`` header is read by that header alone, never by a cookie."""
     from rollbook.server.auth import authenticate
     from rollbook.web import keychain
 

@@ -32,7 +32,7 @@ TRAIT_NAMED = ("specialty_rating_too_low",)
 # the refusals of an exchange's step, which name kinds of roll (follows_*: rolls only, so V20's "Damage roll")
 FOLLOW_CODES = ("follows_not_for_kind", "follows_wrong_kind", "follows_required", "follows_conflict")
 # refusals naming a kind of roll by its code ("Un jet de type skill demande Balles tirées."): the page says
-# the kind as its tab does, in quotes (issue 34 point 12: no raw code)
+# the kind as its tab does, in quotes (no raw code)
 KIND_SENTENCES = {
     "field_required": N_("“{kind}” needs {field}."),
     "field_not_for_kind": N_("{field} does not apply to “{kind}”."),
@@ -64,7 +64,7 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
         params["trait"] = labels.trait(params["trait"].rsplit(".", 1)[-1], lang)
     if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
         params["effect"] = labels.choice(params["effect"], lang, "effect")
-    if problem.code in FOLLOW_CODES:  # issue 34 point 5: "Tirada de daño", not the code "damage"
+    if problem.code in FOLLOW_CODES:  # "Tirada de daño", not the code "damage"
         for key in ("kind", "follows", "allowed"):
             if isinstance(params.get(key), str):
                 params[key] = exchange.roll_kind("v20", params[key], lang)
@@ -79,7 +79,7 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
             KIND_SENTENCES[problem.code], lang, kind=kind, field=params.get("field", "")
         )
     body = problem_body(problem.status, problem.code, lang, params)
-    if problem.code in TRAIT_NAMED and isinstance(params.get("trait"), str):  # which trait (issue 34 point 4)
+    if problem.code in TRAIT_NAMED and isinstance(params.get("trait"), str):  # which trait
         return problem.status, translate(
             N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"]
         )
@@ -93,7 +93,7 @@ class FieldMessage(str):
     field: str = ""
 
 
-# refusals whose code alone says which field of the roll form they are about (issue 34 point 4): the
+# refusals whose code alone says which field of the roll form they are about: the
 # bullets declared, the gun whose magazine is empty (T-3)
 FIELD_OF_CODE = {"bullets_exceed_magazine": "bullets", "magazine_empty": "weapon"}
 

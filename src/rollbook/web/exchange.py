@@ -17,7 +17,7 @@ from rollbook.server.usecases.exchange import chained_kinds, next_steps
 from rollbook.web import labels
 
 # Every page, and every member's redraw of the live feed, shows the same exchange cards, and a Tiers
-# card's expected odds (issue 33) are a pure function of numbers its receipts froze: each distinct
+# card's expected odds are a pure function of numbers its receipts froze: each distinct
 # exchange is worked out once per process (some 25 ms of exact Fraction arithmetic), not on every
 # render of every card. Bounded; nothing to invalidate: the key is the odds function and all its
 # arguments (frozen, hashable requests), and a stored receipt never changes. A V20 exchange (under a
@@ -109,7 +109,7 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
             continue
         allowed = _attack_weapons(system, kind, receipt)
         if allowed is not None and not allowed:
-            continue  # issue 34 point 5: "Roll damage" only after an attack (Brawl, Melee, Firearms…), not Stealth
+            continue  # "Roll damage" only after an attack (Brawl, Melee, Firearms…), not Stealth
         offer = Offer(
             entry["seq"],
             kind,
@@ -176,7 +176,7 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
     return roll_kind(system, kind, lang)
 
 
-# --- the exchange odds before the attack, and what was expected beside what happened (issue 33) ------
+# --- the exchange odds before the attack, and what was expected beside what happened ------
 
 OUTCOME_WORDS = {
     "botch": N_("Botch"),

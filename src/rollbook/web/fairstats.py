@@ -1,4 +1,4 @@
-"""Dice statistics on the fair-dice panel (issue 34, "Dice statistics"): the log as this member may see
+"""Dice statistics on the fair-dice panel: the log as this member may see
 it (the export's own use case, ``usecases.log.export_lines``: hidden rolls a player may not read are
 not counted), tallied by ``rollbook.fair.stats`` and put in words by ``rollbook.render.fair_stats``:
 the same numbers ``rollbook fair stats`` prints from that member's export."""

@@ -211,7 +211,7 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         return _rated(
             sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang, names=names
         )
-    if name == "power" and system == "v5":  # issue 32: the sheet's listed powers, each by its Discipline
+    if name == "power" and system == "v5":  # the sheet's listed powers, each by its Discipline
         return [
             Option(
                 str(p["power"]),

@@ -14,7 +14,7 @@ whichever path it targets:
 The refusal is ``403 origin_refused``, ``application/problem+json``. A request with a bearer token
 (``Authorization: Bearer TOKEN``, a token present) is never a forgery (a page cannot make a browser add
 one). Any other ``Authorization`` header (``Basic …``, a bare ``Bearer``) is no bearer token: the request
-is checked like any other (issue 31 point 6). A request is authenticated by exactly one means
+is checked like any other. A request is authenticated by exactly one means
 (``rollbook.server.deps.request_token``): its bearer token when it has an ``Authorization`` header,
 never the cookie behind a header that holds none, so a cookie-borne request always passed this check.
 
@@ -95,7 +95,7 @@ def cookie_secure(request) -> bool:
 
 def has_bearer(authorization: str | None) -> bool:
     """Whether the header holds a bearer token (``Bearer`` and a token), the one thing a page cannot
-    make a browser send; ``Basic …`` or a bare ``Bearer`` is not one (issue 31 point 6)."""
+    make a browser send; ``Basic …`` or a bare ``Bearer`` is not one."""
     return bool(authorization) and token_from_headers(authorization, None) is not None
 
 

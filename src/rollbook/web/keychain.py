@@ -2,9 +2,9 @@
 
 The ``rollbook_keys`` cookie (HttpOnly, SameSite=Lax) holds ``<chronicle id>.<session token>`` for
 each chronicle, ``~``-separated. A chronicle's pages read the token of *that* chronicle, so creating
-or joining another never signs you out of one (issue 13 point 1). Tokens are sessions
+or joining another never signs you out of one. Tokens are sessions
 (``usecases.members.open_session``) opened with the member's key: signing out of a chronicle closes
-its session on the server (it stops working everywhere, issue 10 point 5) and the key stays valid
+its session on the server (it stops working everywhere) and the key stays valid
 for coming back. The key itself is shown once, when it is made (``rollbook_new_key``, a cookie for
 that chronicle's pages only, until "I saved it"), and a new one can be made at any time.
 

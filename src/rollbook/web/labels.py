@@ -134,7 +134,7 @@ FIELDS = {
     "knowledge_allowed": N_("The Storyteller allows an untrained Knowledge"),
     "blood_surge": N_("Blood Surge"),
     "serves_compulsion": N_("The action serves the compulsion"),  # seed 001 (catalogue: v5)
-    "slake": N_("Hunger slaked"),  # issue 32: feeding (catalogue: v5)
+    "slake": N_("Hunger slaked"),  # feeding (catalogue: v5)
     "power": N_("Power"),
     "kill": N_("The vessel is drained to death"),
     "halve": N_("Halve superficial Health damage (a vampire)"),
@@ -176,7 +176,7 @@ FIELDS = {
     "clan_disciplines": N_("Clan Disciplines"),
     "attack": N_("Attack"),
     "defense": N_("Defense"),
-    # the fields of a list's rows (a weapon), named in the form and in the log of edits (issue 34 point 12)
+    # the fields of a list's rows (a weapon), named in the form and in the log of edits
     "kind": N_("Kind"),
     "capacity": N_("Magazine capacity"),
     "loaded": N_("Rounds loaded"),
@@ -190,7 +190,7 @@ KINDS = {
     "rouse": N_("Rouse check"),
     "willpower": N_("Willpower roll"),
     "remorse": N_("Remorse roll"),
-    "power": N_("Use a power"),  # issue 32: a listed Discipline power, rolled and paid (catalogue: v5)
+    "power": N_("Use a power"),  # a listed Discipline power, rolled and paid (catalogue: v5)
     "frenzy": N_("Resist frenzy"),
     "virtue": N_("Virtue roll"),
     "soak": N_("Soak roll"),
@@ -206,13 +206,13 @@ KINDS = {
     "restore": N_("Restore"),
     "hunger": N_("Change Hunger"),
     "stains": N_("Add stains"),
-    "feed": N_("Feed"),  # issue 32 (catalogue: v5)
+    "feed": N_("Feed"),  # catalogue: v5
     "award_experience": N_("Award experience"),
     "spend_experience": N_("Spend experience"),
     "reload": N_("Reload"),
     "new_turn": N_("New turn"),
     "reroll": N_("Willpower reroll"),
-    "tiers:soak": N_("Soak"),  # Tiers: the seed's "Encaissement", not V20's "absorption" (issue 34 point 12)
+    "tiers:soak": N_("Soak"),  # Tiers: the seed's "Encaissement", not V20's "absorption"
     "reveal": N_("Reveal"),
     "grant_card": N_("Grant a card"),
     "remove_card": N_("Remove a card"),
@@ -300,7 +300,7 @@ RESOURCES = {
 
 FLAGS = {
     "hunger_frenzy_risk": N_("Hunger 5: feed or risk hunger frenzy"),
-    "halved": N_("Superficial damage halved (a vampire)"),  # issue 32 (catalogue: v5)
+    "halved": N_("Superficial damage halved (a vampire)"),  # catalogue: v5
     "impaired": N_("Impaired: the track is full"),
     "track_full": N_("The track is full of aggravated damage"),
     "track_overflow": N_("Damage beyond the track"),

@@ -47,7 +47,7 @@ def card_html(request: Request, db, member: Member, lang: str, entry: dict, char
 
 
 def _render(request: Request, member: Member, lang: str, item: dict) -> str:
-    game_master = (item["chronicle"] or {}).get("system") in GAME_MASTER_SYSTEMS  # "MJ" (issue 34 point 12)
+    game_master = (item["chronicle"] or {}).get("system") in GAME_MASTER_SYSTEMS  # "MJ"
     return render(
         "_live.html",
         lang,

@@ -1,4 +1,4 @@
-"""Each rendered form carries its own idempotency key (issue 10 point 5, issue 13 point 5).
+"""Each rendered form carries its own idempotency key.
 
 A form holds ``<input type="hidden" name="idempotency_key">`` drawn when the form is drawn
 (``form_key()`` in the templates); the page routes run their change through ``once``, which is the

@@ -1,4 +1,4 @@
-"""The Discipline powers of a sheet as a form (issue 13): one group per Discipline the sheet rates,
+"""The Discipline powers of a sheet as a form: one group per Discipline the sheet rates,
 with the game's powers of it up to its rating (in the reader's language), rows for a power of a
 Discipline added in the same form, and the rows back to the sheet's ``powers``: a name of the game's
 list typed in English, French or Spanish is that power (by id, at its level); another is homebrew, kept

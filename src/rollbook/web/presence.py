@@ -1,4 +1,4 @@
-"""Who is at the table (issue 34 point 8, "Presence and notifications"): the chronicle page's "At the
+"""Who is at the table: the chronicle page's "At the
 table" panel with who is online (``usecases.presence``: a live feed open on any server process), and a
 version of what it shows, so that its poll redraws it only when a member joined, left, came online or
 went away (``web.routes.presence``: 204 otherwise)."""

@@ -16,9 +16,9 @@ from rollbook.web.sheetview import power_words
 from rollbook.web.titles import roll_title
 
 STORYTELLER = "storyteller"
-# What a player reads of a hidden entry they may not open: its kind in words (issue 31)
+# What a player reads of a hidden entry they may not open: its kind in words
 REDACTED_TITLES = {
-    # issue 34 point 9: a redacted roll names no one (it may be the reader's own, granted hidden)
+    # a redacted roll names no one (it may be the reader's own, granted hidden)
     "roll": N_("A hidden roll"),
     "ask": N_("A hidden ask"),
     "grant": N_("A hidden ask granted"),
@@ -51,13 +51,9 @@ class Card:
     time: str
     actor: str = ""
     actor_role: str = ""
-    by: str = (
-        ""  # issue 34 point 9: who heads the card when it is not the character (the Storyteller's decisions)
-    )
+    by: str = ""  # who heads the card when it is not the character (the Storyteller's decisions)
     character: str = ""
-    player: str = (
-        ""  # issue 34 point 9: who played the character then, when it is no longer theirs (removed, given)
-    )
+    player: str = ""  # who played the character then, when it is no longer theirs (removed, given)
     character_id: int | None = None
     hidden: bool = False
     redacted: bool = False
@@ -86,7 +82,7 @@ class Card:
     offers: list = field(default_factory=list)
     root: int | None = None
     target: str = ""
-    expected: object | None = None  # issue 33: web.exchange.ExpectedView, the odds beside what happened
+    expected: object | None = None  # web.exchange.ExpectedView, the odds beside what happened
     buttons: list = field(
         default_factory=list
     )  # TR-3, TR-4: a side's roll, an extended action's next (web.contests)
@@ -123,7 +119,7 @@ def effect_text(effect: dict, lang: str) -> str:
 
 def _value(value, lang: str = "en") -> str:
     """A value in an effect or a change: nothing (a card played, a field left out) is a dash; a yes or no
-    in words ("Tour utilisé : oui → non", not "True → False": issue 34 point 12)."""
+    in words ("Tour utilisé : oui → non", not "True → False")."""
     if isinstance(value, bool):
         return translate(N_("yes") if value else N_("no"), lang)
     return "—" if value is None else str(value)
@@ -203,7 +199,7 @@ def card(
     )
     if c.character_id is not None:
         c.character = characters.get(c.character_id, "")
-        # issue 34 point 9: a removed player's receipts name him, not only the character another member plays now
+        # a removed player's receipts name him, not only the character another member plays now
         if (
             actor.get("role") == "player"
             and owners
@@ -211,17 +207,15 @@ def card(
             and owners[c.character_id] != actor.get("member")
         ):
             c.player = actor.get("name", "")
-    # issue 34 point 9: the Storyteller's decisions and edits are headed with the Storyteller's name, not the
+    # the Storyteller's decisions and edits are headed with the Storyteller's name, not the
     # character's; a seed commit is the table's dice (F-1), not the first player whose roll drew it
     if entry["kind"] in STORYTELLER_HEADED and c.actor_role == "storyteller":
         c.by = c.actor
     elif entry["kind"] == SEED_COMMIT:
         c.by = translate(N_("Storyteller"), lang)
-        if (
-            chronicle_system in GAME_MASTER_SYSTEMS
-        ):  # the seeds' "MJ" in Tiers and roll-under (issue 34 point 12)
+        if chronicle_system in GAME_MASTER_SYSTEMS:  # the seeds' "MJ" in Tiers and roll-under
             c.by = game_master_words(c.by, lang)
-    if c.redacted:  # its kind is all a player reads of it (issue 31)
+    if c.redacted:  # its kind is all a player reads of it
         c.title = translate(REDACTED_TITLES.get(entry["kind"], REDACTED_TITLES["roll"]), lang)
         return c
     receipt = entry.get("receipt") or {}
@@ -242,10 +236,10 @@ def card(
             chronicle_system, entry["kind"], receipt, lang, characters, names
         )
         return c
-    if entry["kind"] in solo_cards.KINDS:  # a solo chronicle's story (issue 37)
+    if entry["kind"] in solo_cards.KINDS:  # a solo chronicle's story
         c.title, c.change = solo_cards.describe_entry(entry["kind"], receipt, lang)
         return c
-    if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported (issue 35)
+    if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported
         c.title, c.change = render_interop.describe_entry(entry["kind"], receipt, lang)
         return c
     if entry["kind"] in contests.KINDS:  # settings (A-5), contests (TR-3), extended actions (TR-4)

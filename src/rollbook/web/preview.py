@@ -60,7 +60,7 @@ MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the po
 
 
 def percent(p: Fraction | float, lang: str) -> str:
-    return percent_text(p, lang)  # one formatting for the web and the CLI (issue 34 point 17)
+    return percent_text(p, lang)  # one formatting for the web and the CLI
 
 
 @dataclass
@@ -149,9 +149,7 @@ def _v5(request, lang: str) -> OddsView:
     if request.kind == "rouse":
         odds = odds_for("v5", request)
         view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
-        if (
-            request.hunger >= 5
-        ):  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test (issue 34 point 15)
+        if request.hunger >= 5:  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test
             view.headline = translate(
                 N_("Hunger 5: chance of a hunger frenzy test: {p}"),
                 lang,
@@ -192,7 +190,7 @@ class AdviceView:
     keep: str  # percent with no reroll
     chosen: str | None = None  # percent for the chosen dice
     chosen_dice: list[int] = field(default_factory=list)
-    best_text: str = ""  # the best dice numbered from 1, faces beside: "1 (2), 3 (4)" (issue 34 point 16)
+    best_text: str = ""  # the best dice numbered from 1, faces beside: "1 (2), 3 (4)"
 
 
 def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> AdviceView | None:

@@ -24,7 +24,7 @@ YEAR = 365 * 24 * 3600
 def lang_of(request: Request, chronicle_language: str | None = None) -> str:
     """``?lang=``, then the ``rollbook_lang`` cookie (the reader's own choice), then ``Accept-Language``
     when it names one of en, fr, es (the reader's browser), then the chronicle's language, then en.
-    Issue 34 point 7: the reader's language wins on their own screen over the chronicle's."""
+    The reader's language wins on their own screen over the chronicle's."""
     asked = request.query_params.get("lang")
     if asked and asked.lower()[:2] in LANGUAGES:
         return normalize(asked)
@@ -49,7 +49,7 @@ def _lang_links(request: Request) -> dict[str, str]:
 
 
 def _game_master(request: Request, lang: str, context: dict[str, Any]) -> bool:
-    """A page of a Tiers or roll-under chronicle says "MJ" / "DJ" (issue 34 point 12): its templates' texts,
+    """A page of a Tiers or roll-under chronicle says "MJ" / "DJ": its templates' texts,
     and the refusal's sentence the page shows (``message``, ``odds_error``)."""
     if getattr(request.state, "rollbook_system", None) not in GAME_MASTER_SYSTEMS:
         return False
@@ -57,7 +57,7 @@ def _game_master(request: Request, lang: str, context: dict[str, Any]) -> bool:
         said = context.get(key)
         if isinstance(said, str):
             words = game_master_words(said, lang)
-            if getattr(said, "field", ""):  # a refusal that names its field keeps it (issue 34 point 4)
+            if getattr(said, "field", ""):  # a refusal that names its field keeps it
                 words = type(said)(words)
                 words.field = said.field
             context[key] = words

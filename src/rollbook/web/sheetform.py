@@ -139,7 +139,7 @@ def kind_of(spec: dict) -> str:
 
 def editable_keys(system: str, role: str, creating: bool) -> set[str] | None:
     """None: everything. Otherwise the top-level keys this role may change (a player's new sheet:
-    everything but what only the Storyteller gives, such as roll-under cards, issue 31 point 9)."""
+    everything but what only the Storyteller gives, such as roll-under cards)."""
     if role == "storyteller":
         return None
     if creating:

@@ -142,7 +142,7 @@ def sheet_context(
     kinds = forms.action_kinds(system, member.role)
     last = table.last_action(db, member, character.id) if not values else None
     if kind not in kinds and last and last.get("kind") in play.system_module(system).CHAINS:
-        # issue 34 point 5: after an exchange the sheet reopens on the roll tab, not on its last step's (Damage,
+        # after an exchange the sheet reopens on the roll tab, not on its last step's (Damage,
         # Soak): a step is taken from the card of the roll it follows
         kind = kinds[0]
         last = table.last_action(db, member, character.id, kind=kind)

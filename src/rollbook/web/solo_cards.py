@@ -1,4 +1,4 @@
-"""The solo chronicle's own log entries as the table's cards (issue 37): a solo chronicle is an
+"""The solo chronicle's own log entries as the table's cards: a solo chronicle is an
 ordinary chronicle, so its page's feed shows them beside the receipts. The entries are the engine's
 (``solo.steps``: ``solo_start``, ``solo_choice``, ``solo_passage``); the story itself is read on
 ``/solo/{id}`` (``routes.solo``), so a card only says what happened, in the reader's language."""

@@ -154,7 +154,7 @@ def cards_for(
         entry = last.get(top.seq)
         if entry is not None and entry.get("kind") in exchange.ROLL_ENTRY_KINDS:
             top.offers = exchange.offers(system, viewer.mode, entry, viewer, characters)
-        if top.root == top.seq:  # issue 33: what the exchange's odds were, beside what happened
+        if top.root == top.seq:  # what the exchange's odds were, beside what happened
             chain = [e for e in entries if e["seq"] == top.seq or exchange.root_of(e) == top.seq]
             top.expected = exchange.expected_view(system, chain, viewer.lang)
     return cards
@@ -296,7 +296,7 @@ def live_item(db, member: Member, lang: str, entry: dict, character_id: int | No
     # bar and the standing grants (out of band, for everyone on the page).
     item["queue"] = entry["kind"] in authority.QUEUE_KINDS
     item["scene"] = entry["kind"] in authority.SCENE_KINDS
-    # issue 34 point 1: a sheet's page has no standing-grants panel; a standing grant that
+    # a sheet's page has no standing-grants panel; a standing grant that
     # starts or ends redraws its roll form instead, whose edges start from the new baseline.
     item["on_sheet"] = character_id is not None
     item["character_id"] = character_id

@@ -38,7 +38,7 @@ def _static_version() -> str:
 @cache
 def environment(lang: str, game_master: bool = False) -> Environment:
     """``game_master``: the pages of a Tiers or roll-under chronicle, whose texts say the seeds' "MJ" / "DJ"
-    where the catalogues say the Storyteller (``rollbook.i18n.game_master_words``, issue 34 point 12)."""
+    where the catalogues say the Storyteller (``rollbook.i18n.game_master_words``)."""
     lang = normalize(lang)
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),

@@ -53,7 +53,7 @@ def trait_from_text(text: str) -> str:
     ("Furtivité", "Presencia", "Animal Ken", "animal_ken", "Sciences") -> its canonical id ("stealth", "presence", "animal_ken"); a name the catalogues do
     not know (homebrew) -> an id made from it, accents folded ("Égouts" -> "egouts")."""
     folded = _folded(text)
-    # the name as written, else as said in the singular or the plural (issue 34 point 14: "Sciences" is Science)
+    # the name as written, else as said in the singular or the plural ("Sciences" is Science)
     known = _names().get(folded) or _BY_SINGULAR.get(_singular(folded))
     if known:
         return known

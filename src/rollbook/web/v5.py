@@ -1,4 +1,4 @@
-"""V5 at the table on the pages (issue 32): compulsions (seed 001, V5-14) — the cards of their log
+"""V5 at the table on the pages: compulsions (seed 001, V5-14) — the cards of their log
 entries in words, the badge of a compulsion in force (on the table's list of characters and on the
 sheet), the Storyteller's "call the compulsion" button on a messy critical's or bestial failure's card,
 and the sheet's panel to call or end one. Words in the ``v5`` catalogue."""
@@ -169,7 +169,7 @@ def roll_notes(receipt: dict, lang: str) -> list[str]:
     if isinstance(note, dict):
         notes.append(translate(N_("Hunger frenzy test after the Rouse #{seq}"), lang, seq=note.get("after")))
     power = receipt.get("power")
-    if isinstance(power, dict):  # issue 32: the Rouse checks a power paid, with their dice
+    if isinstance(power, dict):  # the Rouse checks a power paid, with their dice
         faces = [str(max(r.get("faces") or [0])) for r in receipt.get("rouses") or []]
         notes.append(
             translate(

@@ -1,5 +1,5 @@
 """`rollbook odds v20 exchange …` and `rollbook odds tiers exchange …`: the exact odds of a whole exchange
-before the attack is rolled (issue 33; ``odds.exchange_v20``, ``odds.exchange_tiers``): a Rich table,
+before the attack is rolled (``odds.exchange_v20``, ``odds.exchange_tiers``): a Rich table,
 JSON with ``--json``, a chart with ``--chart``. Registered as the hidden commands ``v20-exchange`` and
 ``tiers-exchange``; ``OddsGroup`` routes `SYSTEM exchange` to them."""
 

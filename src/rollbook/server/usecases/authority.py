@@ -167,7 +167,7 @@ def plan_roll(
 
 def cards_stamp(system: str, sheet: dict, action: dict) -> dict:
     """``{"cards": [...]}``: the cards a roll plays and their effects, for its authority stamp (a card
-    is the Storyteller's gift, R-6: what it adds shows beside the baseline, issue 31 point 9); empty
+    is the Storyteller's gift, R-6: what it adds shows beside the baseline); empty
     when it plays none."""
     played = getattr(play.system_module(system), "played_cards", None)
     if played is None or not isinstance(action, dict) or not action.get("cards"):
@@ -260,7 +260,7 @@ def make_ask(
     )
     session.add(ask)
     session.flush()
-    # F-7, issue 31: a hidden ask is hidden too (what it would roll is the hidden roll's secret); its
+    # F-7: a hidden ask is hidden too (what it would roll is the hidden roll's secret); its
     # public part says only that an ask was made, and the player who asked reads it (views.private_reader)
     entry = append_entry(
         session,
@@ -356,7 +356,7 @@ def standing_view(grant: StandingGrant) -> dict:
 def list_standing(session: Session, member: Caller) -> list[dict]:
     """The standing grants in force (every member sees them: they are said at the table)."""
     grants = list(active_standing(session, member.chronicle_id))
-    # a removed character's grant keeps the character's name (issue 34 point 9): the roster no longer lists it
+    # a removed character's grant keeps the character's name: the roster no longer lists it
     ids = {grant.character_id for grant in grants if grant.character_id is not None}
     rows = (
         session.execute(select(Character.id, Character.name).where(Character.id.in_(ids))).all()
@@ -450,9 +450,7 @@ def multiple_action_offers(session: Session, member: Caller, character_id: int, 
     may_act_for(member, character)
     chronicle = find_chronicle(session, member)
     declared = declared_actions(session, running_turn(session, chronicle.id), character.id)
-    kind = _action_kind(
-        chronicle.system, action
-    )  # a roll the rules accept, offers or not (issue 31 point 17)
+    kind = _action_kind(chronicle.system, action)  # a roll the rules accept, offers or not
     base, _ = baseline_for(session, chronicle, character, kind)
     cut = authority.split(chronicle.system, action, base)
     if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):

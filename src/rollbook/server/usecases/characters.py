@@ -86,10 +86,10 @@ def add_character(
     validated = play.new_sheet(
         chronicle.system,
         sheet,
-        role=member.role,  # a player's holds no card (issue 31 point 9)
+        role=member.role,  # a player's holds no card
         mode=chronicle.mode,
     )  # V20-19: Strict refuses a trait above the Generation's maximum
-    check_sheet_size(validated)  # issue 31 point 16: bounded sheets, bounded characters per member
+    check_sheet_size(validated)  # bounded sheets, bounded characters per member
     check_character_count(*_held(session, chronicle.id, owner, member))
     stamp = now()
     character = Character(
@@ -158,7 +158,7 @@ def edit_character(
     stays spent — unless the same field changed meanwhile to something else (409
     ``edit_conflict`` naming it). Every edit is a ``sheet_edit`` entry of the log: who changed which
     field from what to what (numbers also as effects), hidden from every player but the character's
-    owner (issue 31: a player sees ratings of their own characters only)."""
+    owner (a player sees ratings of their own characters only)."""
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
     if base is None and version is not None and version != character.version:
@@ -196,7 +196,7 @@ def edit_character(
         if owner is not None:
             find_member(session, chronicle.id, owner)
         if owner != character.owner_id and character.owner_id is not None:
-            # the former owner's pending asks on it are withdrawn (issue 31 point 7)
+            # the former owner's pending asks on it are withdrawn
             from rollbook.server.usecases.grants import withdraw_pending
 
             withdraw_pending(
@@ -222,7 +222,7 @@ def edit_character(
             for c in changes
             if _number(c["before"]) and _number(c["after"])
         ]
-        # issue 31: a sheet's values are its owner's and the Storyteller's (views.private_reader)
+        # a sheet's values are its owner's and the Storyteller's (views.private_reader)
         append_entry(
             session,
             chronicle,
@@ -242,7 +242,7 @@ def remove_character(session: Session, storyteller: Caller, character_id: int) -
     it is no longer listed or found, and its rolls stay in the log."""
     require_storyteller(storyteller, "remove_character")
     chronicle, character = lock_character(session, storyteller, character_id)
-    # issue 31: its last sheet is its owner's and the Storyteller's (views.private_reader)
+    # its last sheet is its owner's and the Storyteller's (views.private_reader)
     entry = append_entry(
         session,
         chronicle,
@@ -329,7 +329,7 @@ def adjust(session: Session, member: Caller, character_id: int, change: dict) ->
         character_id=character.id,
         effects=effects,
     )
-    if change.get("kind") == "feed":  # issue 32: slaking Hunger ends the Hunger compulsion (Book)
+    if change.get("kind") == "feed":  # slaking Hunger ends the Hunger compulsion (Book)
         compulsions.end_on_feeding(session, member, chronicle, character, effects)
     return {
         "entry": entry_view(entry, member),

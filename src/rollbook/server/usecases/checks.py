@@ -31,7 +31,7 @@ def check_choice(field: str, value: str, choices) -> None:
         raise RuleError("bad_choice", field=field, value=value, choices=list(choices))
 
 
-# Characters a name may not hold (issue 31 point 16): zero-width ones (a name that looks like another's)
+# Characters a name may not hold: zero-width ones (a name that looks like another's)
 # and the bidirectional controls (a right-to-left override turns the text around it on every page).
 INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
@@ -69,7 +69,7 @@ def performed_parts(performed) -> tuple[dict, dict | None, list]:
     return performed.sheet, performed.receipt, [plain(effect) for effect in (performed.effects or ())]
 
 
-# Bounds on what one member stores (issue 31 point 16; docs/server.md): a sheet's size as stored
+# Bounds on what one member stores (docs/server.md): a sheet's size as stored
 # (compact JSON, UTF-8) and the characters a member holds in a chronicle (a player's own; the
 # Storyteller's own and the NPCs).
 MAX_SHEET_BYTES = 100_000

@@ -185,7 +185,7 @@ def chronicle_info(session: Session, member: Caller, chronicle_id: int | None = 
 
 def chronicle_language(session: Session, member: Caller) -> tuple[str, str]:
     """The language of the member's chronicle (the pages' default language) and its system (whose
-    words the pages use: a Storyteller or a game master, issue 34 point 12): two columns."""
+    words the pages use: a Storyteller or a game master): two columns."""
     language, system = session.execute(
         select(Chronicle.language, Chronicle.system).where(Chronicle.id == member.chronicle_id)
     ).one()

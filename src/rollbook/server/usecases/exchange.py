@@ -141,7 +141,7 @@ def followed(
         if defence or exchange.get("target") not in (None, target):
             raise ProblemError(422, "target_not_for_kind", kind=kind)
         attacker = session.get(Character, exchange.get("attacker")) or character
-        _check_aimed_at(session, member, attacker, target)  # issue 31 point 8: as an attack's target
+        _check_aimed_at(session, member, attacker, target)  # as an attack's target
         exchange["target"] = target
     return Followed(seq, dict(entry.receipt), hidden, exchange)
 

@@ -58,7 +58,7 @@ def new_entries_for(
     """``new_entries``, and when there is any, the state of the feeds' tokens (``token_states`` of
     ``hashes``) read in the same snapshot: an entry is given only to the feeds whose token still
     opened the chronicle where it was read, so nothing committed with or after a revocation reaches
-    the revoked feed, whichever process revoked it and however late its wake comes (issue 30)."""
+    the revoked feed, whichever process revoked it and however late its wake comes."""
     rows, revealed = new_entries(connection, chronicle_id, after, limit)
     return rows, revealed, token_states(connection, hashes) if rows else {}
 

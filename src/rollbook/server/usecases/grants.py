@@ -7,7 +7,7 @@ with the action the grant composed (``play.authority.compose``), its receipt nam
 a second grant of the same ask, even a concurrent one, is refused (409 ``ask_decided``) and makes
 no second roll.
 
-An ask does not outlive its asker (issue 31 point 7): removing a member, or giving a character to
+An ask does not outlive its asker: removing a member, or giving a character to
 someone else, withdraws that member's pending asks (``withdraw_pending``: one ``withdrawal`` entry each,
 made by the Storyteller, its ``cause`` named), and a grant of an ask whose asker is gone or no longer
 holds the character is refused (409 ``asker_gone``).

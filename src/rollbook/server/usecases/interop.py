@@ -1,11 +1,11 @@
-"""Bring your character (issue 35): a sheet of another tool imported as a chronicle's new character,
+"""Bring your character: a sheet of another tool imported as a chronicle's new character,
 a character exported to another tool; both logged like sheet edits.
 
 The import goes through ``characters.add_character`` (the same checks and write as any new
 character) after ``rollbook.interop`` has read and validated the file; any refusal is raised before
 anything is written, so the transaction writes nothing. The log entries name the imported sheet's
 origin (its format) and how many fields were mapped, kept as homebrew or dropped; they carry no
-rating of the sheet (issue 31: a player sees the ratings of their own characters only), so the
+rating of the sheet (a player sees the ratings of their own characters only), so the
 public entry gives nothing away that the character's sheet keeps for its owner and the Storyteller.
 """
 
@@ -63,7 +63,7 @@ def import_character(
             "owner": character.owner_id,
             "origin": {"format": imported.format},
             "counts": report.counts(),
-            # names of homebrew traits may stay public (issue 31); never a rating
+            # names of homebrew traits may stay public; never a rating
             "homebrew": sorted({h.name for h in report.homebrew}),
         },
         character_id=character.id,

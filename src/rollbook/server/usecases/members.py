@@ -60,7 +60,7 @@ def rotate_key(session: Session, member: Caller) -> dict:
 def remove_member(session: Session, storyteller: Caller, member_id: int) -> dict:
     """The Storyteller removes a member: every token of theirs is revoked, their characters become
     the Storyteller's to give (no owner), and the log records it (``member_removed``). The invitation
-    is replaced (issue 31 point 4: the removed player cannot rejoin with the code they joined by); the
+    is replaced (the removed player cannot rejoin with the code they joined by); the
     answer holds the new one (``invitation``, shown once, sealed in a stored idempotent answer)."""
     require_storyteller(storyteller, "remove_member")
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
@@ -99,7 +99,7 @@ def remove_member(session: Session, storyteller: Caller, member_id: int) -> dict
             "characters": sorted(released),
         },
     )
-    # their pending asks go with them, each withdrawal logged after the removal (issue 31 point 7)
+    # their pending asks go with them, each withdrawal logged after the removal
     from rollbook.server.usecases.grants import withdraw_pending
 
     withdraw_pending(session, chronicle, storyteller, target.id, "member_removed")
@@ -132,7 +132,7 @@ def _require_present(session: Session, member: Caller) -> None:
 def _revoked(session: Session, chronicle_id: int) -> None:
     """Tokens of this chronicle's members were revoked in this transaction: once it commits, the
     process's hub ends the live feeds opened with them at once (``Database.after_revoke``), not at its
-    next catch-up (issue 30 point 1). Other processes hear it by NOTIFY (PostgreSQL, migration 0009)
+    next catch-up. Other processes hear it by NOTIFY (PostgreSQL, migration 0009)
     or their catch-up (SQLite)."""
     session.info.setdefault("revoked", set()).add(chronicle_id)
 

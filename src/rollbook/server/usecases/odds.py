@@ -1,5 +1,5 @@
 """The exact odds of a whole exchange between two characters of a chronicle, before the attack is rolled
-(issue 33; ``odds.exchange_v20``, ``odds.exchange_tiers``), built from both sheets as the rolls would be:
+(``odds.exchange_v20``, ``odds.exchange_tiers``), built from both sheets as the rolls would be:
 
 - the attack is the roll the attacker's form describes (an action, as ``rolls.roll`` takes it), planned
   as the server would plan it (``authority.roll_plan``: the standing difficulty and grants; the caller

@@ -1,11 +1,11 @@
-"""Presence (issue 34, "Presence and notifications"): which members of a chronicle have a live feed
+"""Presence: which members of a chronicle have a live feed
 open, on every server process. Each process keeps one row per member it serves a feed to
 (``server.presence`` writes them: when the member's first feed opens there, gone when their last
 feed there closes, and all of its rows refreshed by one heartbeat statement); a member is online
 while one of those rows is fresh, so a process that died without a word stops counting after
 ``FRESH``.
 
-Each function is one statement whatever the number of members (issue 30 point 9: an idle feed costs
+Each function is one statement whatever the number of members (an idle feed costs
 nothing per member; the heartbeat is one UPDATE per process).
 """
 

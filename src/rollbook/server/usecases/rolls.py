@@ -244,7 +244,7 @@ def reroll(
     }
 
 
-# --- quick rolls: dice without a sheet (issue 13) -------------------------------------------------
+# --- quick rolls: dice without a sheet -------------------------------------------------
 
 QUICK_KIND = "quick_roll"
 QUICK_SETTING = "quick_setting"

@@ -1,4 +1,4 @@
-"""Saved rolls (issue 34, "Saved rolls"): a member names a roll of a character ("Shoot with the Glock",
+"""Saved rolls: a member names a roll of a character ("Shoot with the Glock",
 "Rouse") and repeats it in one tap. A saved roll is the member's own (listed, repeated and deleted by
 them only) and holds the action as they sent it: it is validated like any roll when it is saved (the
 same planner and refusals as a roll or an ask, ``authority.plan_roll`` then ``play.preview``, no die

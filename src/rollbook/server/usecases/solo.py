@@ -1,4 +1,4 @@
-"""The solo chronicle on the server (SPEC S-1 … S-5, issue 37): a chronicle whose Storyteller is a scenario.
+"""The solo chronicle on the server (SPEC S-1 … S-5): a chronicle whose Storyteller is a scenario.
 
 - ``start``: a new chronicle (Strict, V20) with two members: the scenario's Storyteller (its key is
   never handed out: the engine acts as it) and the player (their key is the answer's ``token``);

@@ -195,9 +195,7 @@ def set_standing(
                 s, member, edges=edges, character_id=character, scene=scene
             ),
         )
-    except (
-        RuleError
-    ) as error:  # issue 34 point 4: a plain sentence, not the schema's "Input should be a valid integer"
+    except RuleError as error:  # a plain sentence, not the schema's "Input should be a valid integer"
         if error.code != "wrong_type":
             raise
         edge, value = next(iter(edges.items()))

@@ -100,7 +100,7 @@ def roll_form(
 def roll_form_redrawn(
     request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked
 ) -> Response:
-    """Issue 34 point 1 (A-1): the open roll form redrawn when a standing grant starts or ends — what the
+    """A-1: the open roll form redrawn when a standing grant starts or ends — what the
     player chose is kept, every edge starts from the new baseline (what now applies without asking)."""
     state = table.load(db, member, lang, feed=False)
     character = character_or_404(state, character_id)

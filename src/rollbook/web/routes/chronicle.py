@@ -36,7 +36,7 @@ def chronicle_page(
         t=state,
         me=state.me,
         errors=errors or {},
-        people=presence.people(db, member, state),  # issue 34 point 8: who is online
+        people=presence.people(db, member, state),  # who is online
         values=values or {},
         invitation=shown_invitation(request, db, member),
         new_key=keychain.new_key(request),
@@ -51,7 +51,7 @@ def chronicle_page(
 
 def shown_invitation(request: Request, db, member: Member) -> str | None:
     """The invitation this browser holds for the Storyteller, while it is still the one in force (a
-    removal replaces it, issue 31 point 4: a stale code is not shown as if it worked)."""
+    removal replaces it: a stale code is not shown as if it worked)."""
     held = request.cookies.get(INVITATION_COOKIE)
     if member.role != STORYTELLER or not held:
         return None
@@ -118,7 +118,7 @@ def remove_member(
     request: Request, chronicle_id: int, member_id: int, db: Db, member: Reader, lang: Lang
 ) -> Response:
     """The Storyteller removes a member: their keys and sessions revoked, logged; the invitation
-    replaced, the new one shown on this page (issue 31 point 4)."""
+    replaced, the new one shown on this page."""
     alert_into(
         request, "people", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
     )

@@ -73,7 +73,7 @@ def follow(
 def exchange_odds(
     request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked
 ) -> Response:
-    """The odds of the whole exchange before the attack (issue 33), when the roll form names a target:
+    """The odds of the whole exchange before the attack, when the roll form names a target:
     htmx asks on every change of the form, as for the roll's own odds. The roll form's fields make the
     attack; ``exchange_weapon`` (V20: the weapon of the damage roll), ``exchange_location`` (Tiers: the
     body location hit) and ``exchange_dodge`` say the rest."""

@@ -1,4 +1,4 @@
-"""Export and print from the page (issue 34, point 11 and "Export and print"): the chronicle's log as
+"""Export and print from the page: the chronicle's log as
 JSON Lines, byte for byte what the API's ``GET /api/chronicles/{c}/log/export`` answers (the same use
 case, ``usecases.log.export_lines``, as this member may see it), and a character's printable sheet
 (``sheet_print.html``, its print CSS in ``static/table-live.css``)."""

@@ -66,7 +66,7 @@ def home(request: Request, db: Db, lang: VisitorLang) -> Response:
 @router.get("/join", response_class=HTMLResponse)
 def join_link(request: Request, db: Db, lang: VisitorLang) -> Response:
     """An invitation link, ``/join#CODE``: the code rides in the fragment, which the browser never
-    sends, so no access log records it (issue 31 point 15); the page's script fills the join form
+    sends, so no access log records it; the page's script fills the join form
     from it (``static/table.js``), then a name and one tap."""
     return home_page(request, lang, held=keychain.members(db, request), invitation="#")
 
@@ -145,7 +145,7 @@ def signin(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Respons
 @router.post("/signout")
 def signout(request: Request, db: Db) -> Response:
     """Leave this browser: every session it holds is closed on the server and every cookie the server
-    set is cleared (issue 31 point 5): the single token, the keychain, and each chronicle's shown key
+    set is cleared: the single token, the keychain, and each chronicle's shown key
     and invitation (path-scoped cookies this request does not carry, so each chronicle's path is named).
     No ``Clear-Site-Data``: it would clear the cookies of every site under the same registrable domain."""
     held = keychain.read(request)

@@ -1,4 +1,4 @@
-"""Bring your character on the pages (issue 35): the chronicle's "Import a sheet" form (a JSON file
+"""Bring your character on the pages: the chronicle's "Import a sheet" form (a JSON file
 or the JSON pasted; a plain multipart form, fit for a phone), the report after the import, and a
 character's export for Foundry from its sheet page. Plain route functions over
 ``server.usecases.interop``."""

@@ -1,4 +1,4 @@
-"""The "At the table" panel on its own (issue 34 point 8): ``GET /chronicles/{id}/people?v=VERSION``,
+"""The "At the table" panel on its own: ``GET /chronicles/{id}/people?v=VERSION``,
 polled by the chronicle page; 204 (nothing swapped) while what it shows is still ``VERSION``, else the
 panel drawn again: a player who joined, who is online (``web.presence``)."""
 

@@ -1,4 +1,4 @@
-"""Saved rolls on the sheet page (issue 34, "Saved rolls"): the member's named rolls of the character
+"""Saved rolls on the sheet page: the member's named rolls of the character
 (drawn into ``#saved-rolls`` when the page loads), one tap to roll one again, a name to save the roll
 form as it stands, and a delete. Plain routes over ``server.usecases.saved_rolls``: a repeat is an
 ordinary roll (an edge in it is asked), through the pages' exactly-once path (``web.once``)."""

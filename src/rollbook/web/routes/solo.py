@@ -1,4 +1,4 @@
-"""Playing alone on the web (issue 37, SPEC S-1 … S-6): "Play alone" on the home page, a scenario
+"""Playing alone on the web (SPEC S-1 … S-6): "Play alone" on the home page, a scenario
 chosen, its pregenerated character taken, and the solo table, made for a phone.
 
 Every step is the solo use cases' (``server.usecases.solo``): the pages start a solo chronicle, read

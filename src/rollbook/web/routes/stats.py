@@ -1,4 +1,4 @@
-"""The fair-dice panel's statistics (issue 34, "Dice statistics"): ``GET /chronicles/{id}/fair/stats``,
+"""The fair-dice panel's statistics: ``GET /chronicles/{id}/fair/stats``,
 a fragment drawn when the panel's "Dice statistics" is opened (``web.fairstats``)."""
 
 from __future__ import annotations

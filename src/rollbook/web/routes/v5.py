@@ -1,4 +1,4 @@
-"""V5 at the table on the pages (issue 32): the Storyteller calls a character's compulsion (from a
+"""V5 at the table on the pages: the Storyteller calls a character's compulsion (from a
 messy critical's or bestial failure's card, one tap, or from the sheet's panel, choosing which and
 until when) and ends it (seed 001, ``server.usecases.compulsions``); the hunger frenzy test a failed
 Rouse at Hunger 5 offers, one tap on its card (V5-10). Each answers a 303 back to where

@@ -1,4 +1,4 @@
-/* rollbook — the second game night (issue 34): the connection's state, the Storyteller's pending asks
+/* rollbook — the live table: the connection's state, the Storyteller's pending asks
    in the tab's title (and a soft sound, off by default), a notice when it is the reader's step, the
    invitation link's copy button and the phone's quick roll kept in sight. Every word shown comes from
    the page (#night-words, translated by the server). */
@@ -11,7 +11,7 @@
     return (box && box.getAttribute("data-" + name)) || "";
   }
 
-  // --- point 6: a lost connection is visible ------------------------------------------------------
+  // --- a lost connection is visible ------------------------------------------------------
   // The LIVE badge says "live" only while the feed is open; "reconnecting" after an error (the
   // browser retries by itself, and the feed resumes after the last receipt on the page), "offline"
   // while the browser knows it has no network.
@@ -74,7 +74,7 @@
   });
 })();
 
-/* point 11: the invitation link's copy button; the printable sheet's print button. */
+/* the invitation link's copy button; the printable sheet's print button. */
 (function () {
   "use strict";
   document.addEventListener("click", function (event) {
@@ -106,7 +106,7 @@
   }
 })();
 
-/* point 8, "Presence and notifications": the Storyteller's tab title counts the asks waiting, and a soft
+/* "Presence and notifications": the Storyteller's tab title counts the asks waiting, and a soft
    sound (off by default, a tick-box kept in this browser) marks a new one; a reader is told when a step
    of an exchange is theirs to take, and a player when a new turn starts. */
 (function () {
@@ -200,7 +200,7 @@
   window.addEventListener("focus", function () { document.title = document.title.replace(/^▶ /, ""); });
 })();
 
-/* point 10: a quick roll's receipt lands where it can be seen (a phone's screen is short). */
+/* a quick roll's receipt lands where it can be seen (a phone's screen is short). */
 (function () {
   "use strict";
   document.addEventListener("htmx:afterSettle", function (event) {

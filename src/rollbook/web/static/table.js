@@ -211,7 +211,7 @@
       var el = form.querySelector('[name="' + name + '"]');
       if (el && el.value) chosen[el.value] = true;
     });
-    // Issue 34 point 17: the list holds only the chosen traits' specialties. Hidden options still show in
+    // The list holds only the chosen traits' specialties. Hidden options still show in
     // some browsers (iOS Safari), so the options of other traits are taken out, and put back when chosen.
     Array.prototype.slice.call(form.querySelectorAll("select[data-follows-trait]")).forEach(function (select) {
       if (!select._allOptions) select._allOptions = Array.prototype.slice.call(select.options);
@@ -329,7 +329,7 @@
         function (box) { return box.value.trim() !== ""; });
       if (named[Number(power[1])]) return named[Number(power[1])];
     }
-    // a row of a list, or a line of the specialties (issue 34 point 4): "specialties.brawl" is the
+    // a row of a list, or a line of the specialties: "specialties.brawl" is the
     // specialties' box, "weapons.1.loaded" the second weapon's rounds — the longest name the form has
     var parts = path.split("."), names = [path];
     for (var n = parts.length; n > 0; n--) names.push("s." + parts.slice(0, n).join("."));
@@ -350,7 +350,7 @@
         el.removeAttribute("aria-invalid");
       });
     }
-    // Issue 34 point 17: a refusal the odds box already says (a Remorse roll without stains) is said once
+    // A refusal the odds box already says (a Remorse roll without stains) is said once
     // (the odds box keeps it: it is redrawn with the form, the roll's alert is not)
     var odds = alert.id === "roll-alert" && document.querySelector("#odds [role=alert]");
     var control = controlFor(form, message.getAttribute("data-field"));
@@ -382,7 +382,7 @@
     var target = event.detail && event.detail.target;
     if (target && target.classList && target.classList.contains("alert")) placeError(target);
     // the odds box may say the roll's refusal after the roll's own alert did (its redraw waits for typing
-    // to pause): said once all the same (issue 34 point 17)
+    // to pause): said once all the same
     var shown = target && target.id === "odds" && document.querySelector("#roll-alert p");
     if (shown && shown.textContent.trim()) placeError(shown.parentElement);
   });
@@ -403,7 +403,7 @@
   });
 
   // An invitation link carries its code in the fragment (/join#CODE), which no request and so no
-  // access log holds (issue 31 point 15): the join form takes it from there, then the address bar
+  // access log holds: the join form takes it from there, then the address bar
   // forgets it.
   function invitationFromLink() {
     var field = document.getElementById("join-invitation");

@@ -1,4 +1,4 @@
-"""A revoked token ends the live feeds opened with it, in every app process (issue 31 point 3).
+"""A revoked token ends the live feeds opened with it, in every app process.
 
 - ``ix_member_tokens_revoked_at``: the per-process catch-up of the live feeds reads the tokens
   revoked since its last look (``usecases.feeds.revoked_since``), a short range of this index

@@ -1,4 +1,4 @@
-"""Discord (issue 36): links of Discord users to members, channels bound to chronicles, and the
+"""Discord: links of Discord users to members, channels bound to chronicles, and the
 entries an interaction already showed in a channel (``rollbook.discord.store``).
 
 Revision ID: 0011_discord

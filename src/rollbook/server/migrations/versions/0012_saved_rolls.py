@@ -1,4 +1,4 @@
-"""Saved rolls (issue 34): a member's named roll of a character, repeated in one tap
+"""Saved rolls: a member's named roll of a character, repeated in one tap
 (``usecases.saved_rolls``).
 
 Revision ID: 0012_saved_rolls

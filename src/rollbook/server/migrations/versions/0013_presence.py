@@ -1,4 +1,4 @@
-"""Presence (issue 34): who has a live feed of their chronicle open, one row per member and server
+"""Presence: who has a live feed of their chronicle open, one row per member and server
 process, refreshed by a heartbeat (``server.presence``).
 
 Revision ID: 0013_presence
