@@ -48,6 +48,8 @@ from rollbook.play.v20_sheet import TRAIT_MAX_BY_GENERATION
 from rollbook.render.v20 import difficulty_name
 from rollbook.rules.table import TABLE_RULES
 from rollbook.rules.v20 import BLOOD_BY_GENERATION, HEALTH_LEVELS
+from rollbook.solo.check import MAX_STATES
+from rollbook.solo.load import MAX_BYTES, MAX_DEPTH, MAX_NODES
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "docs" / "rules.md"
@@ -500,3 +502,10 @@ def test_TR_2_the_table_rules_listed_are_the_engines_each_with_the_rule_it_repla
         assert first_link, bullet
         listed[bullet[0]] = first_link["fragment"]
     assert listed == {rule.id: rule.replaces for rule in TABLE_RULES.values()}
+
+
+def test_S_9_the_bounds_named_are_the_loaders(reference: str) -> None:
+    entry = " ".join(reference.split('<a id="S-9"></a>', 1)[1].split("<a id=", 1)[0].split())
+    assert f"the bounds are {MAX_BYTES // 1024} KB per file, values nested at most {MAX_DEPTH} deep" in entry
+    assert f"at most {MAX_NODES:,} values once every alias is expanded" in entry
+    assert f"pass {MAX_STATES:,} states to explore" in entry
