@@ -25,6 +25,7 @@ from rollbook.play.common import (
     by_kind,
     change_receipt,
     check_raise,
+    filled,
     pay_experience,
     performed,
     rating,
@@ -72,6 +73,9 @@ class Restore(Model):
 
 
 CHANGES = by_kind(SpendWillpower, SpendBlood, TakeDamage, Restore, AwardExperience, SpendExperience)
+Change = (
+    SpendWillpower | SpendBlood | TakeDamage | Restore | AwardExperience | SpendExperience
+)  # one of CHANGES
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
 CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
 
@@ -95,7 +99,7 @@ def xp_cost(sheet: Sheet, trait: str) -> tuple[str, int, int, int]:
     if trait == "humanity":
         return "humanity", sheet.humanity, 2 * sheet.humanity, 10
     if trait == "willpower":
-        return "willpower", sheet.willpower.permanent, sheet.willpower.permanent, 10
+        return "willpower", filled(sheet.willpower.permanent), filled(sheet.willpower.permanent), 10
     current = sheet.disciplines.get(trait, 0)
     if current == 0:
         cost = 10
@@ -108,13 +112,13 @@ def xp_cost(sheet: Sheet, trait: str) -> tuple[str, int, int, int]:
     return "disciplines", current, cost, top
 
 
-def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
+def adjust(sheet: Sheet, change: Change, *, role: str) -> Performed:
     if change.kind in STORYTELLER_CHANGES:
         storyteller_only(role, change.kind)
     effects = Effects()
     new = sheet.model_copy(deep=True)
     if isinstance(change, SpendWillpower):
-        current = sheet.willpower.current
+        current = filled(sheet.willpower.current)
         if current <= 0:
             raise RuleError("willpower_exhausted")
         if change.amount > current:
@@ -125,27 +129,29 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
         blood = sheet.blood
         if sheet.creature != "vampire":
             raise RuleError("no_blood_pool", creature=sheet.creature)
-        if change.amount > blood.per_turn:  # V20-16: blood per turn by Generation
-            raise RuleError("blood_per_turn_exceeded", amount=change.amount, per_turn=blood.per_turn)
-        if change.amount > blood.current:
-            raise RuleError("not_enough_blood", amount=change.amount, current=blood.current)
+        if change.amount > filled(blood.per_turn):  # V20-16: blood per turn by Generation
+            raise RuleError("blood_per_turn_exceeded", amount=change.amount, per_turn=filled(blood.per_turn))
+        if change.amount > filled(blood.current):
+            raise RuleError("not_enough_blood", amount=change.amount, current=filled(blood.current))
         if change.heal is not None:
             if getattr(sheet.health, change.heal) < change.amount:
                 raise RuleError(
                     "nothing_to_heal", damage_type=change.heal, levels=getattr(sheet.health, change.heal)
                 )
             new.health = heal(sheet.health, change.amount, change.heal, effects)
-        new.blood.current = blood.current - change.amount
-        effects.change("blood", blood.current, new.blood.current)
+        new.blood.current = filled(blood.current) - change.amount
+        effects.change("blood", filled(blood.current), new.blood.current)
     elif isinstance(change, TakeDamage):
         new.health = take_damage(sheet.health, change.levels, change.damage_type, effects)
     elif isinstance(change, Restore):
         if change.resource == "willpower":
-            new.willpower.current = min(sheet.willpower.permanent, sheet.willpower.current + change.amount)
-            effects.change("willpower", sheet.willpower.current, new.willpower.current)
+            new.willpower.current = min(
+                filled(sheet.willpower.permanent), filled(sheet.willpower.current) + change.amount
+            )
+            effects.change("willpower", filled(sheet.willpower.current), new.willpower.current)
         elif change.resource == "blood":
-            new.blood.current = min(sheet.blood.max, sheet.blood.current + change.amount)
-            effects.change("blood", sheet.blood.current, new.blood.current)
+            new.blood.current = min(filled(sheet.blood.max), filled(sheet.blood.current) + change.amount)
+            effects.change("blood", filled(sheet.blood.current), new.blood.current)
         else:
             if change.damage_type is None:
                 raise RuleError("missing_field", field="damage_type")
@@ -165,8 +171,8 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             new.humanity = current + 1
         elif where == "willpower":
             new.willpower.permanent = current + 1
-            new.willpower.current = sheet.willpower.current + 1
-            effects.change("willpower", sheet.willpower.current, new.willpower.current)
+            new.willpower.current = filled(sheet.willpower.current) + 1
+            effects.change("willpower", filled(sheet.willpower.current), new.willpower.current)
         else:
             getattr(new, where)[change.trait] = current + 1
         resource = {"humanity": "humanity", "willpower": "willpower.permanent"}.get(

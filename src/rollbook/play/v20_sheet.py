@@ -21,6 +21,7 @@ from rollbook.play.common import (
     Effects,
     Experience,
     Identity,
+    JsonObject,
     Label,
     Model,
     Short,
@@ -302,9 +303,10 @@ class Sheet(Identity):
 def trait_rating(sheet: Sheet, trait: str) -> int | None:
     """The rating of an Attribute or Ability (the traits a specialty may sit on)."""
     if trait in ATTRIBUTES:
-        return getattr(sheet.attributes, trait)
+        attribute: int = getattr(sheet.attributes, trait)
+        return attribute
     for group in ABILITY_GROUPS:
-        ratings = getattr(sheet, group)
+        ratings: dict[str, int] = getattr(sheet, group)
         if trait in ratings:
             return ratings[trait]
     return None
@@ -312,7 +314,7 @@ def trait_rating(sheet: Sheet, trait: str) -> int | None:
 
 def ability_of(sheet: Sheet, name: str) -> tuple[str, int]:
     for group in ABILITY_GROUPS:
-        ratings = getattr(sheet, group)
+        ratings: dict[str, int] = getattr(sheet, group)
         if name in ratings:
             return group, ratings[name]
     raise RuleError("unknown_trait", field="ability", trait=name)
@@ -324,7 +326,7 @@ def trait_maximum(sheet: Sheet) -> int:
     return TRAIT_MAX_BY_GENERATION.get(sheet.generation, 5)
 
 
-def above_generation(sheet: Sheet) -> list[dict]:
+def above_generation(sheet: Sheet) -> list[JsonObject]:
     """V20-19: every Attribute, Ability and Discipline rated above the Generation's maximum, as
     ``{"field", "trait", "rating", "maximum", "generation"}`` (refused in Strict, warned in Casual)."""
     top = trait_maximum(sheet)

@@ -27,6 +27,7 @@ from rollbook.play.common import (
     by_kind,
     change_receipt,
     check_raise,
+    filled,
     pay_experience,
     performed,
     rating,
@@ -90,6 +91,17 @@ class SpendExperience(common.SpendExperience):
 CHANGES = by_kind(
     SpendWillpower, TakeDamage, Restore, ChangeHunger, Feed, AddStains, AwardExperience, SpendExperience
 )
+# one of ``CHANGES``
+Change = (
+    SpendWillpower
+    | TakeDamage
+    | Restore
+    | ChangeHunger
+    | Feed
+    | AddStains
+    | AwardExperience
+    | SpendExperience
+)
 STORYTELLER_CHANGES = frozenset({"restore", "hunger", "feed", "stains", "award_experience"})
 SLAKE_FLOOR = 1  # Book: Hunger falls below 1 only when the vessel is drained to death
 CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
@@ -110,7 +122,7 @@ def xp_cost(sheet: Sheet, trait: str, specialty: str | None) -> tuple[str, int, 
     if trait == "blood_potency":
         if sheet.creature != "vampire":
             raise RuleError("no_blood_potency_for_creature", creature=sheet.creature)
-        return "blood_potency", sheet.blood_potency, 10 * (sheet.blood_potency + 1), 10
+        return "blood_potency", filled(sheet.blood_potency), 10 * (filled(sheet.blood_potency) + 1), 10
     current = sheet.disciplines.get(trait, 0)
     if sheet.clan.strip().lower() == "caitiff":  # Book: a Caitiff's Disciplines cost new level × 6
         per_dot = 6
@@ -119,7 +131,7 @@ def xp_cost(sheet: Sheet, trait: str, specialty: str | None) -> tuple[str, int, 
     return "disciplines", current, per_dot * (current + 1), 5
 
 
-def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
+def adjust(sheet: Sheet, change: Change, *, role: str) -> Performed:
     effects = Effects()
     new = sheet.model_copy(deep=True)
     if isinstance(change, SpendWillpower):
@@ -150,16 +162,16 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
     elif isinstance(change, ChangeHunger):
         if not hungry(sheet):
             raise RuleError("no_hunger_for_creature", creature=sheet.creature)
-        new.hunger = min(rules.MAX_HUNGER, max(0, sheet.hunger + change.amount))
-        effects.change("hunger", sheet.hunger, new.hunger)
+        new.hunger = min(rules.MAX_HUNGER, max(0, filled(sheet.hunger) + change.amount))
+        effects.change("hunger", filled(sheet.hunger), new.hunger)
     elif isinstance(change, Feed):
         if not hungry(sheet):
             raise RuleError("no_hunger_for_creature", creature=sheet.creature)
         floor = 0 if change.kill else SLAKE_FLOOR
-        if sheet.hunger <= floor:
-            raise RuleError("hunger_slaked", hunger=sheet.hunger, floor=floor)
-        new.hunger = max(floor, sheet.hunger - change.slake)
-        effects.change("hunger", sheet.hunger, new.hunger)
+        if filled(sheet.hunger) <= floor:
+            raise RuleError("hunger_slaked", hunger=filled(sheet.hunger), floor=floor)
+        new.hunger = max(floor, filled(sheet.hunger) - change.slake)
+        effects.change("hunger", filled(sheet.hunger), new.hunger)
     elif isinstance(change, AddStains):
         room = 10 - sheet.humanity - sheet.stains
         marked = min(room, change.amount)
@@ -181,6 +193,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             check_raise(change.trait, current, top)
         new.experience = pay_experience(sheet.experience, cost, current + 1)
         if where == "specialties":
+            assert change.specialty is not None  # xp_cost: "specialties" only for a specialty
             new.specialties.setdefault(change.trait, []).append(change.specialty)
             effects.change(
                 f"specialties.{change.trait}",

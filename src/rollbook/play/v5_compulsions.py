@@ -34,6 +34,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from rollbook.play.common import JsonObject
 from rollbook.rules.base import RuleError
 
 UNTIL = ("scene", "ended")  # until the end of the scene, or until the Storyteller ends it
@@ -159,7 +160,9 @@ def penalty(compulsion: str, kind: str, attributes: tuple[str, ...], serves: boo
     return found.dice
 
 
-def modifier(in_force: dict | None, kind: str, attributes: tuple[str, ...], serves: bool) -> dict | None:
+def modifier(
+    in_force: JsonObject | None, kind: str, attributes: tuple[str, ...], serves: bool
+) -> JsonObject | None:
     """The pool's modifier line for the compulsion in force (``{"compulsion": id, "called": seq}``),
     or None when it costs this roll nothing."""
     if not in_force:

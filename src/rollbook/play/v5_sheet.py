@@ -25,6 +25,7 @@ from rollbook.play.common import (
     Text,
     TraitName,
     check_within,
+    filled,
     rating,
 )
 from rollbook.play.powers import Power, check_powers
@@ -121,11 +122,11 @@ class Track(Model):
 
     @property
     def current(self) -> int:
-        return self.max - self.superficial - self.aggravated
+        return filled(self.max) - self.superficial - self.aggravated
 
     @property
     def full(self) -> bool:
-        return self.superficial + self.aggravated >= self.max
+        return self.superficial + self.aggravated >= filled(self.max)
 
 
 class Sheet(Identity):
@@ -213,9 +214,10 @@ def hungry(sheet: Sheet) -> bool:
 
 
 def damage_track(track: Track, name: str, superficial: int, aggravated: int, effects: Effects) -> Track:
+    boxes = filled(track.max)
     sup, agg, overflow = track.superficial, track.aggravated, 0
     for kind in ["aggravated"] * aggravated + ["superficial"] * superficial:
-        if sup + agg < track.max:
+        if sup + agg < boxes:
             if kind == "aggravated":
                 agg += 1
             else:
@@ -230,7 +232,7 @@ def damage_track(track: Track, name: str, superficial: int, aggravated: int, eff
     after = Track(max=track.max, superficial=sup, aggravated=agg)
     if after.full and not track.full:
         effects.flag("impaired", track=name)
-    if agg >= track.max and track.aggravated < track.max:
+    if agg >= boxes and track.aggravated < boxes:
         effects.flag("track_full", track=name, aggravated=True)
     if overflow:
         effects.flag("track_overflow", track=name, levels=overflow)
