@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
+from rollbook.rules import RulesSystem
 from rollbook.rules.base import Faces, RuleError
 
 
@@ -231,7 +232,7 @@ class GivenFaces:
         return len(self._faces) - self._position
 
 
-def roll(system, request, source: DiceSource) -> tuple[Faces, object]:
+def roll(system: RulesSystem, request: object, source: DiceSource) -> tuple[Faces, object]:
     """Draw exactly the dice a request needs (asking the rules after each draw), then resolve."""
     faces: Faces = ()
     while sides := system.needed(request, faces):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
@@ -53,7 +53,7 @@ class _Draw:
     reroll: int | None
     member: int | None
     chronicle: Any
-    receipt: Mapping
+    receipt: Mapping[str, Any]
     drawn: ReceiptDraw
     problems: list[FairProblem]
 
@@ -63,7 +63,8 @@ class _LogCheck:
         self.seeds: dict[str, _Seed] = {}
         self.active: dict[str, str] = {}  # F-7: the seed in use, by stream
         self.client_seeds: dict[Any, tuple[str, int]] = {}
-        self.used: dict[tuple[str, int], tuple[int, tuple]] = {}
+        # (commitment, nonce) -> (seq, what was drawn: algorithm, client seed, sizes, faces)
+        self.used: dict[tuple[str, int], tuple[int, tuple[object, ...]]] = {}
         self.last_nonce: dict[str, int] = {}
         self.draws: list[_Draw] = []
         self.problems: list[FairProblem] = []
@@ -174,7 +175,7 @@ class _LogCheck:
 
     # roll entries
 
-    def roll(self, entry: Mapping, receipt: Mapping) -> None:
+    def roll(self, entry: Mapping[str, Any], receipt: Mapping[str, Any]) -> None:
         seq = entry["seq"]
         try:
             drawn = receipt_draws(receipt)
@@ -203,7 +204,9 @@ class _LogCheck:
                 continue
             self.one_draw(entry, receipt, draw, member, new)
 
-    def one_draw(self, entry: Mapping, receipt: Mapping, draw: ReceiptDraw, member: Any, new: bool) -> None:
+    def one_draw(
+        self, entry: Mapping[str, Any], receipt: Mapping[str, Any], draw: ReceiptDraw, member: Any, new: bool
+    ) -> None:
         seq = entry["seq"]
         problems: list[FairProblem] = []
 
@@ -289,7 +292,12 @@ class _LogCheck:
         self.finish(entry, receipt, draw, member, problems)
 
     def finish(
-        self, entry: Mapping, receipt: Mapping, draw: ReceiptDraw, member: Any, problems: list[FairProblem]
+        self,
+        entry: Mapping[str, Any],
+        receipt: Mapping[str, Any],
+        draw: ReceiptDraw,
+        member: Any,
+        problems: list[FairProblem],
     ) -> None:
         self.draws.append(
             _Draw(
@@ -400,8 +408,8 @@ class _LogCheck:
         recomputed and no head to compare with)."""
         by_seed = self.used_by_seed()
         for known in self.seeds.values():
-            if known.counted is None or self.may_hide(known):
-                continue
+            if known.counted is None or known.revealed_at is None or self.may_hide(known):
+                continue  # (a seed's count comes with its reveal)
             rolls, last = known.counted
             nonces = {nonce for nonce, _ in by_seed.get(known.commitment, [])}
             found_last = max(nonces, default=0)
@@ -435,15 +443,20 @@ class _LogCheck:
                 )
 
 
-def _counted(receipt: Mapping) -> tuple[int, int] | None | bool:
+def _counted(receipt: Mapping[str, Any]) -> tuple[int, int] | None | Literal[False]:
     """F-8: (rolls, last_nonce) of a reveal entry; None for a reveal written before F-8 (neither field),
     False when malformed."""
     if "rolls" not in receipt and "last_nonce" not in receipt:
         return None
-    values = receipt.get("rolls"), receipt.get("last_nonce")
-    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= LARGEST_ID for v in values):
+    rolls, last_nonce = receipt.get("rolls"), receipt.get("last_nonce")
+    if not _is_count(rolls) or not _is_count(last_nonce):
         return False
-    return values[0], values[1]
+    return rolls, last_nonce
+
+
+def _is_count(value: object) -> TypeGuard[int]:
+    """An integer 0 … LARGEST_ID (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, int) and 0 <= value <= LARGEST_ID
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -485,6 +498,8 @@ def check_log(entries: Iterable[Any]) -> FairReport:
             check.set_client_seed(entry["seq"], receipt)
         elif kind == QUICK_ROLL:  # dice without a sheet: the same draw, its rules receipt rebuilt
             try:
+                if not isinstance(receipt, Mapping):
+                    raise RuleError("not_an_object", field="quick")  # as rules_receipt refuses it
                 view = quick.rules_receipt(receipt)
             except RuleError:
                 check.problems.append(FairProblem(entry["seq"], "fair_cannot_replay"))

@@ -11,7 +11,7 @@ from rollbook import dice
 from rollbook.dice import FairDice
 from rollbook.fair.seeds import MOST_DICE, REROLL, ROLL
 from rollbook.play.common import Shim, request_from_plain
-from rollbook.rules import get_system, rollunder, tiers, v5, v20
+from rollbook.rules import RulesSystem, get_system, rollunder, tiers, v5, v20
 from rollbook.rules.base import RuleError
 
 # --- the dice a receipt drew ---------------------------------------------------------------------
@@ -28,7 +28,7 @@ class ReceiptDraw:
     sizes: tuple[int, ...]  # the die sizes the rules ask for, given the stored faces (what a browser needs)
 
 
-def receipt_draws(receipt: Mapping) -> list[ReceiptDraw]:
+def receipt_draws(receipt: Mapping[str, Any]) -> list[ReceiptDraw]:
     """The draws a rules receipt records, in order: the roll's (``faces`` then ``rouse.faces``), then
     each follow-up in ``rerolls``. Raises ``RuleError("fair_cannot_replay")`` on a receipt whose dice
     cannot be rebuilt."""
@@ -47,7 +47,7 @@ def receipt_draws(receipt: Mapping) -> list[ReceiptDraw]:
     return draws
 
 
-def recompute(receipt: Mapping, draw: ReceiptDraw, seed: bytes, chronicle: int) -> tuple[int, ...]:
+def recompute(receipt: Mapping[str, Any], draw: ReceiptDraw, seed: bytes, chronicle: int) -> tuple[int, ...]:
     """The faces a draw should have under a revealed seed: the rules' dice requests replayed on
     ``FairDice`` (the roll's dice, then a Rouse die; a follow-up's d10s)."""
     record = draw.record
@@ -76,8 +76,8 @@ class _CountingSource:
 
 @dataclass(frozen=True)
 class _Step:
-    system: Any
-    request: Any
+    system: RulesSystem
+    request: object
     faces: tuple[int, ...]
 
 
@@ -89,10 +89,12 @@ class _RollPlan:
     steps: tuple[_Step, ...]
 
     @classmethod
-    def of(cls, receipt: Mapping) -> _RollPlan:
+    def of(cls, receipt: Mapping[str, Any]) -> _RollPlan:
         try:
             system_id = receipt.get("system")
-            requests = {
+            system: RulesSystem
+            request_cls: type[object]
+            requests: dict[str, type[object]] = {
                 "v20": v20.V20Request,
                 "v5": v5.V5Request,
                 "tiers": tiers.TiersRequest,

@@ -5,6 +5,7 @@ sentences are ``rollbook.i18n.messages_fair``'s, put together by ``rollbook.fair
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rollbook.fair.seeds import MISMATCH, PENDING, PUBLIC, VERIFIED
 
@@ -15,7 +16,7 @@ class FairProblem:
 
     seq: int
     code: str
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     reroll: int | None = None  # set when the problem is a follow-up's (index in receipt["rerolls"])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from rollbook.dice import SEED_BYTES, FairDice, commitment_of
 from rollbook.rules.base import RuleError
@@ -42,7 +42,7 @@ def parse_seed(text: str) -> bytes:
     return bytes.fromhex(cleaned)
 
 
-def is_commitment(text: Any) -> bool:
+def is_commitment(text: object) -> TypeGuard[str]:
     """F-1: a commitment is 64 lowercase hexadecimal digits."""
     return isinstance(text, str) and _HEX64.fullmatch(text) is not None
 

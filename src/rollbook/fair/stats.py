@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from rollbook.fair.replay import receipt_draws
 from rollbook.fair.seeds import REROLL
@@ -118,7 +119,7 @@ class Tally:
         return [face_stats(sides, counts) for sides, counts in sorted(self.members.get(member, {}).items())]
 
 
-def _rules_receipt(entry: Mapping) -> Mapping | None:
+def _rules_receipt(entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
     receipt = entry.get("receipt")
     if not isinstance(receipt, Mapping):
         return None
@@ -129,7 +130,7 @@ def _rules_receipt(entry: Mapping) -> Mapping | None:
     return None
 
 
-def tally(entries: Iterable[Mapping | None]) -> Tally:
+def tally(entries: Iterable[Mapping[str, Any] | None]) -> Tally:
     """Every die drawn in these log entries (oldest first, as exported), counted once."""
     out = Tally()
     for entry in entries:
@@ -143,8 +144,9 @@ def tally(entries: Iterable[Mapping | None]) -> Tally:
         except RuleError:
             out.unreadable += 1
             continue
-        actor = entry.get("actor")
-        member = actor.get("member") if isinstance(actor, Mapping) else None
+        found_actor = entry.get("actor")
+        actor: Mapping[str, Any] = found_actor if isinstance(found_actor, Mapping) else {}
+        member = actor.get("member")
         if not isinstance(member, int) or isinstance(member, bool):
             member = None
         elif isinstance(actor.get("name"), str):

@@ -4,6 +4,7 @@ cards show beside a roll. The log-wide checks are ``rollbook.fair.check``'s."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rollbook.dice import FAIR_ALGORITHM
 from rollbook.fair.replay import receipt_draws, recompute
@@ -11,7 +12,7 @@ from rollbook.fair.seeds import MISMATCH, PENDING, VERIFIED, seed_matches
 from rollbook.rules.base import RuleError
 
 
-def fair_status(receipt: Mapping, chronicle: int, revealed: Mapping[str, bytes]) -> str | None:
+def fair_status(receipt: Mapping[str, Any], chronicle: int, revealed: Mapping[str, bytes]) -> str | None:
     """One receipt's state for the table (F-6), given the seeds revealed so far (by commitment):
     MISMATCH when a draw under a revealed seed does not recompute to its stored faces, else PENDING
     while a draw's seed is unrevealed, else VERIFIED; None for a receipt with no fairness record (the
@@ -26,7 +27,10 @@ def fair_status(receipt: Mapping, chronicle: int, revealed: Mapping[str, bytes])
     for draw in draws:
         record = draw.record
         commitment = record.get("commitment") if isinstance(record, Mapping) else None
-        seed = revealed.get(commitment) if isinstance(commitment, str) else None
+        if not isinstance(commitment, str):
+            status = PENDING
+            continue
+        seed = revealed.get(commitment)
         if seed is None:
             status = PENDING
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import struct
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, KeysView, Mapping
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb, factorial
@@ -53,7 +53,7 @@ class Distribution(Generic[K]):
     def __len__(self) -> int:
         return len(self.weights)
 
-    def keys(self):
+    def keys(self) -> KeysView[K]:
         return self.weights.keys()
 
     def items(self) -> list[tuple[K, Fraction]]:
@@ -111,11 +111,7 @@ def compositions(n: int, parts: int) -> tuple[tuple[int, ...], ...]:
     """Every way to put n identical dice into ``parts`` ordered categories (counts summing to n)."""
     if parts == 1:
         return ((n,),)
-    out = []
-    for first in range(n, -1, -1):
-        for rest in compositions(n - first, parts - 1):
-            out.append((first, *rest))
-    return tuple(out)
+    return tuple((first, *rest) for first in range(n, -1, -1) for rest in compositions(n - first, parts - 1))
 
 
 def multinomial(counts: tuple[int, ...]) -> int:
@@ -133,7 +129,7 @@ def category_classes(n: int, sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, .
     out = []
     for counts in compositions(n, len(sizes)):
         weight = multinomial(counts)
-        for size, count in zip(sizes, counts):
+        for size, count in zip(sizes, counts, strict=False):
             if count:
                 weight *= size**count
         if weight:
@@ -213,7 +209,9 @@ def unpack_fast(value: int, slots: int, width: int) -> list[int]:
         words = memoryview(raw).cast("Q")
         if width == 8:
             return words.tolist()
-        return [low | high << 64 for low, high in zip(words[::2].tolist(), words[1::2].tolist())]
+        return [
+            low | high << 64 for low, high in zip(words[::2].tolist(), words[1::2].tolist(), strict=False)
+        ]
     from_bytes = int.from_bytes
     return [from_bytes(raw[i : i + width], "little") for i in range(0, slots * width, width)]
 

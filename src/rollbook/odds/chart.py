@@ -9,9 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rollbook.rules.base import RuleError
+from rollbook.rules.base import RuleError, present
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from rollbook.odds.exchange_tiers import TiersExchange
+    from rollbook.odds.exchange_v20 import V20Exchange
+    from rollbook.rules.rollunder import RollUnderRequest
+    from rollbook.rules.tiers import TiersRequest
 
 FORMATS = (".svg", ".png")
 
@@ -39,14 +47,14 @@ LABELS = {
 }
 
 
-def _pyplot():
+def _set_up_pyplot() -> None:
+    """The Agg backend and the pictures' settings, before ``matplotlib.pyplot`` is used."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     plt.rcParams.update({"svg.hashsalt": "rollbook", "svg.fonttype": "none", "font.size": 10})
-    return plt
 
 
 def _check_path(path: str | Path) -> Path:
@@ -56,7 +64,7 @@ def _check_path(path: str | Path) -> Path:
     return path
 
 
-def _save(fig, path: Path) -> Path:
+def _save(fig: Figure, path: Path) -> Path:
     metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": "rollbook"}
     fig.savefig(path, bbox_inches="tight", dpi=144, metadata=metadata)
     import matplotlib.pyplot as plt
@@ -76,7 +84,9 @@ def v20_chart(
 
     path = _check_path(path)
     pools, difficulties = tuple(pools), tuple(difficulties)
-    plt = _pyplot()
+    _set_up_pyplot()
+    import matplotlib.pyplot as plt
+
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 7), sharex=True, height_ratios=(3, 2))
     cmap = plt.get_cmap("viridis")
     for index, pool in enumerate(pools):
@@ -119,7 +129,9 @@ def v5_chart(
     path = _check_path(path)
     hungers = tuple(hungers)
     results = [odds(pool, h, difficulty, reroll=reroll, goal=goal, **options) for h in hungers]
-    plt = _pyplot()
+    _set_up_pyplot()
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     bottoms = [0.0] * len(hungers)
     order = ("critical", "messy_critical", "success", "failure", "total_failure", "bestial_failure")
@@ -127,10 +139,10 @@ def v5_chart(
     for outcome in order:
         values = [100 * float(r.probability(outcome)) for r in results]
         ax.bar(hungers, values, bottom=bottoms, color=COLOURS[outcome], label=LABELS[outcome], width=0.7)
-        for x, (b, v) in enumerate(zip(bottoms, values)):
+        for x, (b, v) in enumerate(zip(bottoms, values, strict=False)):
             if v >= 6:
                 ax.text(hungers[x], b + v / 2, f"{v:.0f}%", ha="center", va="center", fontsize=8)
-        bottoms = [b + v for b, v in zip(bottoms, values)]
+        bottoms = [b + v for b, v in zip(bottoms, values, strict=False)]
     ax.set_xticks(hungers)
     ax.set_xlabel("Hunger")
     ax.set_ylabel("%")
@@ -143,13 +155,15 @@ def v5_chart(
     return _save(fig, path)
 
 
-def tiers_chart(path: str | Path, request) -> Path:
+def tiers_chart(path: str | Path, request: TiersRequest) -> Path:
     """Tiers: the distribution of the tier (or damage, for a soak), successes in colour."""
     from rollbook.odds.tiers import tiers_odds
 
     path = _check_path(path)
     result = tiers_odds(request)
-    plt = _pyplot()
+    _set_up_pyplot()
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     if result.damage is not None:
         items = result.damage.nonzero().floats()
@@ -161,7 +175,8 @@ def tiers_chart(path: str | Path, request) -> Path:
     else:
         items = result.tiers.nonzero().floats()
         if request.kind == "dodge":
-            colours = [COLOURS["success"] if t > request.attack_tier else COLOURS["failure"] for t in items]
+            attack = present(request.attack_tier, "attack_tier")
+            colours = [COLOURS["success"] if t > attack else COLOURS["failure"] for t in items]
             ax.set_title(
                 f"Tiers dodge: skill {request.skill}+{request.bonus} against tier {request.attack_tier}"
             )
@@ -176,19 +191,21 @@ def tiers_chart(path: str | Path, request) -> Path:
     return _save(fig, path)
 
 
-def rollunder_chart(path: str | Path, request) -> Path:
+def rollunder_chart(path: str | Path, request: RollUnderRequest) -> Path:
     """Roll-under: success by level with and without advantage, or an opposed roll's totals."""
     from rollbook.odds.rollunder import rollunder_odds
 
     path = _check_path(path)
-    plt = _pyplot()
+    _set_up_pyplot()
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     if request.kind == "opposed":
         result = rollunder_odds(request)
         items = result.values.nonzero().floats()
-        colours = [COLOURS["success"] if t <= request.threshold else COLOURS["failure"] for t in items]
+        colours = [COLOURS["success"] if t <= request.target else COLOURS["failure"] for t in items]
         ax.bar(list(items), [100 * v for v in items.values()], color=colours)
-        ax.axvline(request.threshold + 0.5, color="black", lw=1)
+        ax.axvline(request.target + 0.5, color="black", lw=1)  # the threshold (R-7)
         ax.set_xlabel("total")
         ax.set_ylabel("%")
         ax.set_title(f"Opposed roll {request.dice}: total at or under {request.threshold}")
@@ -211,11 +228,13 @@ def rollunder_chart(path: str | Path, request) -> Path:
     return _save(fig, path)
 
 
-def exchange_chart(path: str | Path, result, title: str) -> Path:
+def exchange_chart(path: str | Path, result: V20Exchange | TiersExchange, title: str) -> Path:
     """A whole exchange (``odds.exchange_v20`` or ``odds.exchange_tiers``): the outcome of the attack
     on the left, the defender's wound level after it on the right."""
     path = _check_path(path)
-    plt = _pyplot()
+    _set_up_pyplot()
+    import matplotlib.pyplot as plt
+
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2), gridspec_kw={"width_ratios": [2, 3]})
     outcomes = result.outcomes.floats()
     tones = {

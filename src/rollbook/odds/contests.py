@@ -88,7 +88,7 @@ def shape_of(system: str, request: Any) -> RollShape:
 # --- TR-3 -----------------------------------------------------------------------------------------
 
 
-def contest_odds(system: str, attacker: Any, defender: Any) -> dict:
+def contest_odds(system: str, attacker: Any, defender: Any) -> dict[str, Any]:
     """TR-5 for TR-3: the attacker wins with more successes; a tie is the defender's."""
     a, d = shape_of(system, attacker), shape_of(system, defender)
     margins: dict[int, Fraction] = {}
@@ -97,7 +97,7 @@ def contest_odds(system: str, attacker: Any, defender: Any) -> dict:
             margins[sa - sd] = margins.get(sa - sd, Fraction(0)) + pa * pd
     win = sum((p for m, p in margins.items() if m > 0), Fraction(0))
     tie = margins.get(0, Fraction(0))
-    answer = {
+    answer: dict[str, Any] = {
         "system": system,
         "kind": "contest",
         "outcomes": {"attacker": fraction_text(win), "defender": fraction_text(1 - win)},
@@ -117,7 +117,7 @@ def contest_odds(system: str, attacker: Any, defender: Any) -> dict:
 
 def extended_odds(
     system: str, request: Any, target: int, max_rolls: int | None = None, horizon: int = DEFAULT_HORIZON
-) -> dict:
+) -> dict[str, Any]:
     """TR-5 for TR-4: P(the total reaches ``target`` within k rolls), k = 1 … ``max_rolls`` (or
     ``horizon``), the expected number of rolls, and P(ever reached)."""
     check_extended(target, max_rolls)
@@ -139,7 +139,7 @@ def extended_odds(
                     after[new] = after.get(new, Fraction(0)) + p * q
         going = after
         within.append(reached)
-    answer = {
+    answer: dict[str, Any] = {
         "system": system,
         "kind": "extended",
         "target": target,

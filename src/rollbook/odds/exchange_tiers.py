@@ -188,18 +188,18 @@ def exchange_odds(shot: rules.TiersRequest, defender: TiersDefender) -> TiersExc
         "soaked": by_damage[0],
         "wounded": not_dodged - by_damage[0],
     }
-    damage = {0: 1 - not_dodged + by_damage[0], **{d: by_damage[d] for d in range(1, room)}}
+    damage_p = {0: 1 - not_dodged + by_damage[0], **{d: by_damage[d] for d in range(1, room)}}
     track: dict[int, Fraction] = {}
-    for value, p in [*damage.items(), (room, fills)]:
+    for value, p in [*damage_p.items(), (room, fills)]:
         after, _ = rules.apply_damage(rules.WoundTrack(length=defender.length, level=defender.level), value)
         track[after.level] = track.get(after.level, Fraction(0)) + p  # T-5, the track stops at its end
-    if fills < 0 or any(p < 0 for p in damage.values()):
+    if fills < 0 or any(p < 0 for p in damage_p.values()):
         raise AssertionError("negative probability")
     return TiersExchange(
         shot=shot,
         defender=defender,
         outcomes=distribution_of(outcomes),
-        damage=distribution_of(damage),
+        damage=distribution_of(damage_p),
         fills=fills,
         track=distribution_of(dict(sorted(track.items()))),
     )

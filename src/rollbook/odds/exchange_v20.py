@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from rollbook.odds._exact import Distribution, fraction_text, poly_mul
-from rollbook.odds.v20 import v20_odds
+from rollbook.odds.v20 import V20Odds, v20_odds
 from rollbook.play.common import Effects, parse
 from rollbook.play.v20_sheet import HEALTH_TRACK, Health, take_damage
 from rollbook.rules import v20 as rules
@@ -65,7 +65,9 @@ class Weapon:
     def __post_init__(self) -> None:
         check_range("damage", self.damage, 1 if self.firearm else 0, MAX_EXCHANGE_POOL)
         check_range("strength", self.strength, 0, MAX_EXCHANGE_POOL)
-        rules.DamageRequest(pool=0, damage_type=self.damage_type)  # the rules' own check of the type
+        rules.DamageRequest(
+            pool=0, damage_type=rules.check_damage_type(self.damage_type)
+        )  # the rules' own check
 
     def pool(self, net_successes: int) -> int:
         """V20-17: the damage pool after an attack that kept ``net_successes`` (≥ 1)."""
@@ -107,13 +109,16 @@ class Defender:
 
     def track(self) -> Health:
         bashing, lethal, aggravated = self.health
-        return parse(Health, {"bashing": bashing, "lethal": lethal, "aggravated": aggravated}, "health")
+        track: Health = parse(
+            Health, {"bashing": bashing, "lethal": lethal, "aggravated": aggravated}, "health"
+        )
+        return track
 
     def soak_pool(self, damage_type: str) -> int:
         """V20-16: the soak dice against a damage type, armour included."""
         request = rules.SoakRequest(
             damage=0,
-            damage_type=damage_type,
+            damage_type=rules.check_damage_type(damage_type),
             stamina=self.stamina,
             fortitude=self.fortitude,
             vampire=self.vampire,
@@ -211,7 +216,7 @@ def _power(base: tuple[int, ...], exponent: int) -> tuple[int, ...]:
     return out
 
 
-def _roll_odds(request: rules.V20Request):
+def _roll_odds(request: rules.V20Request) -> V20Odds:
     check_range("pool", request.pool, 0, MAX_EXCHANGE_POOL)
     return v20_odds(request)  # the request's own table rules (TR-1)
 
@@ -274,7 +279,7 @@ def exchange_odds(
 
     # Step 4: the soak, over denominator · 10 ** soak pool.
     marked = rules.damage_type_against(
-        weapon.damage_type,
+        rules.check_damage_type(weapon.damage_type),
         firearm=weapon.firearm,
         vampire=defender.vampire,
         aimed_at_head=weapon.aimed_at_head,
@@ -324,7 +329,7 @@ def exchange_odds(
         key = (after.bashing, after.lethal, after.aggravated)
         track[key] = track.get(key, 0) + w
         wounds[_wound_level(after.damage, effects, marked, defender.vampire)] += w
-    by_type = {}
+    by_type: dict[str, Distribution[int]] = {}
     for index, name in enumerate(rules.DAMAGE_TYPES):
         counts: dict[int, int] = {}
         for key, w in track.items():

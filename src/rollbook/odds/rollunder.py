@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
@@ -19,8 +20,15 @@ from math import prod
 from typing import Any
 
 from rollbook.odds._exact import Distribution, fraction_text, poly_mul, poly_pow
-from rollbook.rules.base import RuleError, to_plain
-from rollbook.rules.rollunder import OUTCOMES, RollUnderRequest, dice_needed, parse_dice, resolve
+from rollbook.rules.base import RuleError, present, to_plain
+from rollbook.rules.rollunder import (
+    OUTCOMES,
+    RollUnderReceipt,
+    RollUnderRequest,
+    dice_needed,
+    parse_dice,
+    resolve,
+)
 
 ODDS_ACTION = "odds"  # R-5 wants a declared action; the odds of a roll describe no particular one
 MAX_TOTALS = 20_000  # totals classified one by one through the resolver
@@ -55,15 +63,22 @@ class RollUnderOdds:
         }
 
 
-def _value(receipt) -> int | None:
+def _value(receipt: RollUnderReceipt) -> int | None:
     return receipt.total if receipt.kind == "opposed" else receipt.kept
+
+
+def _kept(receipt: RollUnderReceipt) -> int:
+    """The die a rolled check keeps (R-1, R-3)."""
+    if receipt.kind != "check" or receipt.kept is None:
+        raise TypeError("not a rolled check")
+    return receipt.kept
 
 
 def rollunder_odds(request: RollUnderRequest) -> RollUnderOdds:
     """The exact odds of a roll-under request (check or opposed; any task)."""
     if not request.rolled:  # R-8: no dice, one receipt
         receipt = resolve(request, ())
-        outcomes = {o: int(o == receipt.outcome) for o in OUTCOMES}
+        outcomes: dict[str, int] = {o: int(o == receipt.outcome) for o in OUTCOMES}
         return RollUnderOdds(request, Distribution(outcomes, 1), Distribution({}, 1), Fraction(0))
     if request.kind == "opposed":
         return _opposed(request)
@@ -74,8 +89,9 @@ def rollunder_odds(request: RollUnderRequest) -> RollUnderOdds:
     for faces in product(*(range(1, s + 1) for s in sizes)):  # every face tuple, each equally likely
         receipt = resolve(request, faces)
         outcomes[receipt.outcome] += 1
-        values[receipt.kept] = values.get(receipt.kept, 0) + 1
-        under += receipt.kept <= receipt.target
+        kept = _kept(receipt)
+        values[kept] = values.get(kept, 0) + 1
+        under += kept <= receipt.target
     denominator = prod(sizes)
     return RollUnderOdds(
         request,
@@ -86,7 +102,7 @@ def rollunder_odds(request: RollUnderRequest) -> RollUnderOdds:
 
 
 def _opposed(request: RollUnderRequest) -> RollUnderOdds:
-    expression = parse_dice(request.dice)
+    expression = parse_dice(present(request.dice, "dice"))
     low, high = expression.minimum, expression.maximum
     if high - low + 1 > MAX_TOTALS:
         raise RuleError("out_of_range", field="totals", value=high - low + 1, low=1, high=MAX_TOTALS)
@@ -94,7 +110,7 @@ def _opposed(request: RollUnderRequest) -> RollUnderOdds:
     for term in expression.terms:
         totals = poly_mul(totals, poly_pow((0,) + (1,) * term.sides, term.count))
     sizes = expression.sizes
-    outcomes = dict.fromkeys(OUTCOMES, 0)
+    outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     values: dict[int, int] = {}
     under = 0
     shift = expression.modifier  # R-7: a number added to (or taken from) the dice's total
@@ -103,10 +119,10 @@ def _opposed(request: RollUnderRequest) -> RollUnderOdds:
         if not ways:
             continue
         receipt = resolve(request, _faces_for(total - shift, sizes))
-        assert receipt.total == total
+        assert receipt.kind == "opposed" and receipt.total == total
         outcomes[receipt.outcome] += ways
         values[total] = ways
-        under += ways if total <= request.threshold else 0
+        under += ways if total <= request.target else 0
     denominator = prod(sizes)
     return RollUnderOdds(
         request,
@@ -163,7 +179,7 @@ def opposed_odds(dice: str, threshold: int, **options: Any) -> RollUnderOdds:
     )
 
 
-def success_by_level(levels, **options: Any) -> dict[int, Fraction]:
+def success_by_level(levels: Iterable[int], **options: Any) -> dict[int, Fraction]:
     """P(success, criticals included) of a check for each level (for charts)."""
     base = RollUnderRequest(action=ODDS_ACTION, kind="check", level=0, **options)
     return {level: rollunder_odds(replace(base, level=level)).success for level in levels}

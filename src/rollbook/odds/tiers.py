@@ -16,20 +16,21 @@ probability of every tier above it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from rollbook.odds._exact import Distribution, fraction_text
+from rollbook.odds._exact import Distribution, K, fraction_text
 from rollbook.rules.base import RuleError, to_plain
-from rollbook.rules.tiers import OUTCOMES, SIDES, TiersRequest, needed, resolve
+from rollbook.rules.tiers import OUTCOMES, SIDES, TiersReceipt, TiersRequest, needed, resolve
 
 MAX_DEPTH = 10_000  # the walk settles long before this for any legal request
 SHOWN_CRITICAL_STEPS = 2  # tiers of the geometric tail listed explicitly past the settled depth
 
 
-def distribution_of(fractions: dict[Any, Fraction]) -> Distribution:
+def distribution_of(fractions: Mapping[K, Fraction]) -> Distribution[K]:
     """Fractions as integer weights over their least common denominator."""
     denominator = 1
     for value in fractions.values():
@@ -54,7 +55,7 @@ class TiersOdds:
         return self.outcomes.probability("success")
 
     def to_json(self) -> dict[str, Any]:
-        data = {
+        data: dict[str, Any] = {
             "system": "tiers",
             "kind": self.request.kind,
             "request": to_plain(self.request),
@@ -73,13 +74,13 @@ class TiersOdds:
         return data
 
 
-def _tier(receipt) -> int:
+def _tier(receipt: TiersReceipt) -> int:
     return receipt.soak_tier if receipt.kind == "soak" else receipt.tier
 
 
-def _verdict(receipt) -> tuple:
+def _verdict(receipt: TiersReceipt) -> tuple[str, int | None]:
     """What the odds report of a finished chain besides its tier."""
-    return (receipt.outcome, getattr(receipt, "damage", None))
+    return (receipt.outcome, receipt.damage if receipt.kind == "soak" else None)
 
 
 def tiers_odds(request: TiersRequest) -> TiersOdds:
@@ -89,7 +90,7 @@ def tiers_odds(request: TiersRequest) -> TiersOdds:
     damage: dict[int, Fraction] = {}
     critical = Fraction(0)
 
-    def add(receipt, mass: Fraction) -> None:
+    def add(receipt: TiersReceipt, mass: Fraction) -> None:
         tiers[_tier(receipt)] = tiers.get(_tier(receipt), Fraction(0)) + mass
         outcomes[receipt.outcome] += mass
         if receipt.kind == "soak":

@@ -19,7 +19,7 @@ brute-force enumeration of faces through ``rules.v20.resolve``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -38,6 +38,8 @@ from rollbook.odds._exact import (
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.v20 import (
     DEGREES,
+    Outcome,
+    V20Receipt,
     V20Request,
     degree_of,
     needed,
@@ -47,7 +49,7 @@ from rollbook.rules.v20 import (
     total_of,
 )
 
-OUTCOMES = ("success", "failure", "botch")
+OUTCOMES: tuple[Outcome, ...] = ("success", "failure", "botch")
 MAX_ODDS_POOL = 50  # the issue's range: pools 0–50
 
 # SPEC V20-15: the source's table (pools 3–5, difficulties 3–9, one success required).
@@ -97,6 +99,13 @@ class V20Odds:
 # --- step 1: one die, read off the resolver -------------------------------------------------------
 
 
+# ``(units, ones, weight)`` for each category of one die (``die_categories``)
+DieCategories = tuple[tuple[int, int, int], ...]
+# ``(by_net, cancelled, empty)``: the codes of the diagonal shape (``_Classifier.diagonal``); a code is
+# None where the checked range holds no such cell
+DiagonalShape = tuple[list[int], int | None, int | None]
+
+
 def _die_probe(request: V20Request) -> V20Request:
     """The same request for one die, stripped of what does not depend on the dice."""
     return replace(request, pool=1, required=1, willpower=False, willpower_current=None, auto_successes=0)
@@ -127,7 +136,7 @@ def die_categories(probe: V20Request) -> tuple[tuple[int, int, int], ...]:
 
 
 @lru_cache(maxsize=1024)
-def _zero_dice(request: V20Request):
+def _zero_dice(request: V20Request) -> V20Receipt:
     """The request resolved with no dice: applied difficulty, required (V20-4) and auto successes.
     Called with the request's pool already set to 0, so every pool shares one entry."""
     return resolve(request, ())
@@ -173,7 +182,7 @@ def _units_poly(pairs: Iterable[tuple[int, int]]) -> tuple[int, ...]:
     return tuple(coefficients.get(u, 0) for u in range(max(coefficients) + 1))
 
 
-def _general_rows(die, n):
+def _general_rows(die: DieCategories, n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     cells: dict[tuple[int, int], int] = {(0, 0): 1}
     for _ in range(n):
         nxt: dict[tuple[int, int], int] = {}
@@ -204,7 +213,7 @@ class _Classifier:
         self.required = required
         self.cancel = cancel
         self.rows: dict[int, list[int]] = {}
-        self.shapes: dict[tuple[int, int], tuple[list[int], int, int] | None] = {}
+        self.shapes: dict[tuple[int, int], DiagonalShape | None] = {}
         self.meanings: dict[int, tuple[int, int, int | None]] = {}
 
     def meaning(self, code: int) -> tuple[int, int, int | None]:
@@ -226,7 +235,7 @@ class _Classifier:
             row.append(total * _N_OUT + OUTCOMES.index(outcome))
         return row
 
-    def diagonal(self, max_rolled: int, max_ones: int) -> tuple[list[int], int, int] | None:
+    def diagonal(self, max_rolled: int, max_ones: int) -> DiagonalShape | None:
         """The shape that lets whole diagonals be summed at once, *checked cell by cell* on the
         codes above for every rolled ≤ max_rolled and ones ≤ max_ones:
 
@@ -242,11 +251,11 @@ class _Classifier:
         by_net = rows[0][:]
         cancelled = rows[2][1] if max_ones >= 2 and max_rolled >= 1 else None
         empty = rows[1][0] if max_ones >= 1 else None
-        shape: tuple[list[int], int, int] | None = (by_net, cancelled, empty)
+        shape: DiagonalShape | None = (by_net, cancelled, empty)
         for ones, row in enumerate(rows):
             for rolled, code in enumerate(row):
                 if rolled >= ones:
-                    expected = by_net[rolled - ones]
+                    expected: int | None = by_net[rolled - ones]
                 elif rolled >= 1:
                     expected = cancelled
                 else:
@@ -264,7 +273,8 @@ _N_OUT = len(OUTCOMES)
 
 
 _ALL_BUT_POOL = attrgetter(*(f.name for f in fields(V20Request) if f.name != "pool"))
-_PER_REQUEST: dict[tuple, tuple] = {}
+# the request's fields but its pool -> (the request resolved with no dice, its one die's categories)
+_PER_REQUEST: dict[tuple[object, ...], tuple[V20Receipt, DieCategories]] = {}
 
 
 def clear_caches() -> None:
@@ -304,7 +314,7 @@ def v20_odds(request: V20Request) -> V20Odds:
         if fast is not None:
             return fast
         for ones, multiplier, poly in pool_rows(die, n):  # cell by cell
-            for code, weight in zip(classifier.row(ones, len(poly)), poly):
+            for code, weight in zip(classifier.row(ones, len(poly)), poly, strict=False):
                 joint[code] = joint.get(code, 0) + multiplier * weight
     return _assemble(request, base.difficulty, required, auto, classifier, joint, denominator)
 
@@ -336,7 +346,9 @@ def _diagonals(base: tuple[int, ...], n: int, width: int) -> tuple[int, list[int
     return packed, unpack_fast(packed, n * (len(base) - 1) + 1, width)
 
 
-def _by_diagonals(request, base_receipt, classifier: _Classifier, die, n: int) -> V20Odds | None:
+def _by_diagonals(
+    request: V20Request, base_receipt: V20Receipt, classifier: _Classifier, die: DieCategories, n: int
+) -> V20Odds | None:
     """The odds by whole diagonals rolled − ones = k, when the codes have the checked shape."""
     found = _diagonal_base(die)
     if found is None:
@@ -351,9 +363,14 @@ def _by_diagonals(request, base_receipt, classifier: _Classifier, die, n: int) -
     diagonals = _diagonals(base, n, fast_width(denominator))[1]  # index n + k: cells with rolled − ones = k
     no_success = (one_at_zero + other_at_zero) ** n - other_at_zero**n  # rolled 0, ones ≥ 1
     below = sum(diagonals[:n])  # every cell with rolled < ones
-    joint: dict = {}
-    for code, weight in (*zip(by_net, diagonals[n:]), (empty, no_success), (cancelled, below - no_success)):
+    joint: dict[int, int] = {}
+    for code, weight in (
+        *zip(by_net, diagonals[n:], strict=False),
+        (empty, no_success),
+        (cancelled, below - no_success),
+    ):
         if weight:
+            assert code is not None  # a shape leaves a code out only where no cell lies
             joint[code] = joint.get(code, 0) + weight
     return _assemble(
         request,
@@ -366,7 +383,15 @@ def _by_diagonals(request, base_receipt, classifier: _Classifier, die, n: int) -
     )
 
 
-def _assemble(request, difficulty, required, auto, classifier, joint, denominator) -> V20Odds:
+def _assemble(
+    request: V20Request,
+    difficulty: int,
+    required: int,
+    auto: int,
+    classifier: _Classifier,
+    joint: Mapping[int, int],
+    denominator: int,
+) -> V20Odds:
     outcomes = [0] * _N_OUT
     totals: dict[int, int] = {}
     degrees = [0] * len(DEGREES)
@@ -382,9 +407,9 @@ def _assemble(request, difficulty, required, auto, classifier, joint, denominato
         difficulty=difficulty,
         required=required,
         auto_successes=auto,
-        outcomes=Distribution(dict(zip(OUTCOMES, outcomes)), denominator),
+        outcomes=Distribution(dict(zip(OUTCOMES, outcomes, strict=False)), denominator),
         successes=Distribution({t: totals[t] for t in sorted(totals)}, denominator),
-        degrees=Distribution(dict(zip(DEGREES, degrees)), denominator),
+        degrees=Distribution(dict(zip(DEGREES, degrees, strict=False)), denominator),
     )
 
 

@@ -28,6 +28,7 @@ before 10s. ``advise`` lists every distinct choice of dice for given faces, best
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -45,7 +46,7 @@ from rollbook.odds.v5_rerolls import (
     optimal_odds,
     optimal_policy,
 )
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import Faces, RuleError, to_plain
 from rollbook.rules.v5 import (
     SIDES,
     V5Request,
@@ -131,7 +132,7 @@ def rouse_odds(hunger: int = 0, blood_potency_reroll: bool = False, creature: st
     )
 
 
-def _all_faces(dice: int):
+def _all_faces(dice: int) -> Iterator[Faces]:
     if dice == 0:
         yield ()
         return

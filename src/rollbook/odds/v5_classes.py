@@ -3,7 +3,7 @@ the choices and goals, and the result type ``V5Odds`` (see ``rollbook.odds.v5``)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -71,11 +71,11 @@ HUNGER_CATEGORY_FACES = _group_faces(
 )
 
 
-def _sizes(categories) -> tuple[int, ...]:
+def _sizes(categories: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(len(faces) for faces in categories)
 
 
-def _reps(categories) -> tuple[int, ...]:
+def _reps(categories: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(faces[0] for faces in categories)
 
 
@@ -93,7 +93,7 @@ assert all(
 
 def _faces_of(counts: tuple[int, ...], reps: tuple[int, ...]) -> Faces:
     out: list[int] = []
-    for rep, count in zip(reps, counts):
+    for rep, count in zip(reps, counts, strict=False):
         out.extend((rep,) * count)
     return tuple(out)
 
@@ -105,7 +105,7 @@ def _classified(normal: tuple[int, ...], hunger: tuple[int, ...], difficulty: in
     return _OUT_INDEX[result[7]], result[0]
 
 
-class _Shifted(Mapping):
+class _Shifted(Mapping[int, int]):
     """A list of weights by K seen as a mapping K - offset -> weight (margins without copying)."""
 
     __slots__ = ("weights", "offset")
@@ -119,13 +119,9 @@ class _Shifted(Mapping):
             raise KeyError(key)
         return self.weights[index]
 
-    def get(self, key, default=None):
-        try:
-            return self[key]
-        except KeyError:
-            return default
+    # ``get`` is Mapping's: ``self[key]``, or the default on KeyError
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(range(-self.offset, len(self.weights) - self.offset))
 
     def __len__(self) -> int:
@@ -153,8 +149,7 @@ class V5Odds:
         successes = self.successes
         weights = successes.weights
         if isinstance(weights, _Shifted):
-            weights = weights.weights
-            return Distribution(_Shifted(weights, self.request.difficulty), successes.denominator)
+            return Distribution(_Shifted(weights.weights, self.request.difficulty), successes.denominator)
         return Distribution(
             {k - self.request.difficulty: w for k, w in weights.items()}, successes.denominator
         )
@@ -179,10 +174,17 @@ class V5Odds:
         if self.goal is not None:
             data["goal_name"] = self.goal
             data["goal"] = _text(self.goal_probability)
-            data["goal_float"] = float(self.goal_probability)
+            data["goal_float"] = float(_present_probability(self.goal_probability))
         for name, value in (self.extras or {}).items():
             data[name] = value.texts() if isinstance(value, Distribution) else _text(value)
         return data
+
+
+def _present_probability(value: Fraction | None) -> Fraction:
+    """A goal's probability, which comes with its goal."""
+    if value is None:
+        raise TypeError("a goal without its probability")
+    return value
 
 
 def _text(value: Fraction | None) -> str | None:

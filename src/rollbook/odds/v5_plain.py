@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 from itertools import groupby, pairwise
 from typing import Any, NamedTuple
@@ -106,7 +106,7 @@ def _outcomes(group: int, difficulty: int, length: int) -> list[int]:
     return found
 
 
-def _lanes(most: int, lanes: int):
+def _lanes(most: int, lanes: int) -> Iterator[tuple[int, int, int]]:
     """(flag group, first slot, length) of each lane of a ``roll_keys`` layout for pools up to
     ``most``: without a pair K ≤ pool, with a pair K ≤ 2 · pool."""
     for pair in (0, _PAIR):
@@ -189,10 +189,15 @@ def _hunger_groups(hunger: int, width: int) -> tuple[tuple[int, int, int, int], 
     neither, no_ten, no_one, every = (_powers(faces, hunger, width) for faces in _HUNGER_VARIANTS)
     return (
         neither,
-        tuple(a - b for a, b in zip(no_ten, neither)),
-        tuple(a - b for a, b in zip(no_one, neither)),
-        tuple(a - b - c + d for a, b, c, d in zip(every, no_one, no_ten, neither)),
+        _minus(no_ten, neither),
+        _minus(no_one, neither),
+        _minus(_minus(every, no_one), _minus(no_ten, neither)),  # every − no_one − no_ten + neither
     )
+
+
+def _minus(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Packed forms taken one from the other, form by form."""
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
 
 
 @cache
@@ -308,7 +313,7 @@ def _changes(most: int, lanes: int, before: int, after: int) -> tuple[tuple[int,
     changes = []
     for group, base, reach in _lanes(most, lanes):
         was, now = _outcomes(group, before, reach), _outcomes(group, after, reach)
-        changes += [(base + k, a, b) for k, a, b in zip(range(reach), was, now) if a != b]
+        changes += [(base + k, a, b) for k, a, b in zip(range(reach), was, now, strict=False) if a != b]
     return tuple(changes)
 
 
@@ -331,7 +336,9 @@ def plain_odds(request: V5Request) -> V5Odds:
     weights = _outcome_weights(keys, request.difficulty)
     if sum(weights) != keys.denominator:  # every class of dice was classified
         raise AssertionError(f"V5 odds lost weight at {request}")
-    return V5Odds(request, Distribution(dict(zip(OUTCOMES, weights)), keys.denominator), keys.distribution)
+    return V5Odds(
+        request, Distribution(dict(zip(OUTCOMES, weights, strict=False)), keys.denominator), keys.distribution
+    )
 
 
 def v5_table(
@@ -347,7 +354,9 @@ def v5_table(
     if not pools:
         return table
     most = min(max(pools), MAX_ODDS_POOL)  # a larger pool is refused when its turn comes
-    chains: dict[int, tuple] = {}  # lanes -> (the first difficulty's plan, changes to each next one)
+    chains: dict[
+        int, tuple[Plan, tuple[tuple[tuple[int, int, int], ...], ...]]
+    ] = {}  # lanes -> (the first difficulty's plan, changes to each next one)
     critical, messy, success, failure, total_failure, bestial = OUTCOMES
     for pool in pools:
         for hunger in hungers:
@@ -373,7 +382,7 @@ def v5_table(
                 weights[outcome] += sum(slots[low:high])
             if sum(weights) != denominator:  # every class of dice was classified
                 raise AssertionError(f"V5 odds lost weight at {first}")
-            for request, changes in zip(requests, chain[1]):
+            for request, changes in zip(requests, chain[1], strict=False):
                 for slot, before, after in changes:  # the total stays: check the keys no roll has
                     weight = slots[slot]
                     weights[before] -= weight

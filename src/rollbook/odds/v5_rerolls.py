@@ -41,7 +41,7 @@ from rollbook.rules.v5 import MAX_REROLL_DICE, OUTCOMES, REROLL_CHOICES, SIDES, 
 # --- Willpower rerolls (V5-8) ----------------------------------------------------------------------
 
 
-def _hunger_classes(request: V5Request):
+def _hunger_classes(request: V5Request) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Hunger dice by face category (what a picker sees); ``_face_to_hunger_counts`` scores them."""
     return category_classes(request.hunger_dice, FACE_SIZES)
 
@@ -53,20 +53,24 @@ def _reroll_expansion(r: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     return tuple((counts, weight * scale) for counts, weight in category_classes(r, NORMAL_SIZES))
 
 
-def _expand(groups: dict[tuple, int], difficulty: int, pool: int) -> tuple[Distribution, Distribution]:
+# (kept normal scoring counts, dice rerolled, Hunger scoring counts) -> weight
+RerollGroups = dict[tuple[tuple[int, ...], int, tuple[int, ...]], int]
+
+
+def _expand(groups: RerollGroups, difficulty: int, pool: int) -> tuple[Distribution[str], Distribution[int]]:
     """Kept normal counts + r rerolled dice + Hunger counts -> outcomes and successes over 10**(pool+3)."""
     outcomes = [0] * len(OUTCOMES)
     by_successes: dict[int, int] = {}
     for (kept, r, hunger), weight in groups.items():
         for fresh, fresh_weight in _reroll_expansion(r):
-            final = tuple(a + b for a, b in zip(kept, fresh))
+            final = tuple(a + b for a, b in zip(kept, fresh, strict=False))
             index, successes = _classified(final, hunger, difficulty)
             w = weight * fresh_weight
             outcomes[index] += w
             by_successes[successes] = by_successes.get(successes, 0) + w
     denominator = SIDES**pool * REROLL_SCALE
     return (
-        Distribution(dict(zip(OUTCOMES, outcomes)), denominator),
+        Distribution(dict(zip(OUTCOMES, outcomes, strict=False)), denominator),
         Distribution({k: by_successes[k] for k in sorted(by_successes)}, denominator),
     )
 
@@ -83,7 +87,7 @@ def named_reroll_odds(request: V5Request, choice: str) -> V5Odds:
     if choice not in REROLL_CHOICES:
         raise RuleError("bad_choice", field="reroll", value=choice, choices=list(CHOICES))
     picker = REROLL_CHOICES[choice]
-    groups: dict[tuple, int] = {}
+    groups: RerollGroups = {}
     for hunger, hunger_weight in _hunger_classes(request):
         hunger_faces = _faces_of(hunger, FACE_REPS)
         hunger_scoring = _face_to_hunger_counts(hunger)
@@ -108,7 +112,7 @@ def _face_to_hunger_counts(face_counts: tuple[int, ...]) -> tuple[int, ...]:
     """Hunger face-category counts as Hunger scoring-category counts."""
     out = [0] * len(HUNGER_SIZES)
     index = {face: i for i, faces in enumerate(HUNGER_CATEGORY_FACES) for face in faces}
-    for rep, count in zip(FACE_REPS, face_counts):
+    for rep, count in zip(FACE_REPS, face_counts, strict=False):
         out[index[rep]] += count
     return tuple(out)
 
@@ -157,10 +161,10 @@ _HUNGER_FLAGS = tuple((_hunger_ten(rep), _hunger_one(rep)) for rep in HUNGER_REP
 @cache
 def _hunger_state(hunger: tuple[int, ...]) -> tuple[int, int, bool, bool]:
     """(plain successes, 10s, any Hunger 10, any Hunger 1) of Hunger scoring counts."""
-    plain = sum(c * sc[0] for c, sc in zip(hunger, _HUNGER_SCORE))
-    tens = sum(c * sc[1] for c, sc in zip(hunger, _HUNGER_SCORE))
-    ten = any(c and fl[0] for c, fl in zip(hunger, _HUNGER_FLAGS))
-    one = any(c and fl[1] for c, fl in zip(hunger, _HUNGER_FLAGS))
+    plain = sum(c * sc[0] for c, sc in zip(hunger, _HUNGER_SCORE, strict=False))
+    tens = sum(c * sc[1] for c, sc in zip(hunger, _HUNGER_SCORE, strict=False))
+    ten = any(c and fl[0] for c, fl in zip(hunger, _HUNGER_FLAGS, strict=False))
+    one = any(c and fl[1] for c, fl in zip(hunger, _HUNGER_FLAGS, strict=False))
     return plain, tens, ten, one
 
 
@@ -170,8 +174,11 @@ class _Search:
     def __init__(self, difficulty: int, goal: str) -> None:
         self.difficulty = difficulty
         self.mask = _goal_mask(goal)
-        self.values: dict[tuple, int] = {}  # (r, plain, tens, ten, one) -> goal weight over 10**r
-        self.best: dict[tuple, tuple[tuple[int, ...], int]] = {}
+        self.values: dict[
+            tuple[int, int, int, bool, bool], int
+        ] = {}  # (r, plain, tens, ten, one) -> goal weight over 10**r
+        # (plain, tens, ten, one, available) -> (counts to reroll, goal weight over 10**3)
+        self.best: dict[tuple[int, int, bool, bool, tuple[int, ...]], tuple[tuple[int, ...], int]] = {}
 
     def value(self, r: int, plain: int, tens: int, ten: bool, one: bool) -> int:
         key = (r, plain, tens, ten, one)
@@ -187,7 +194,7 @@ class _Search:
         else:  # one more fresh die, then r - 1 (V5-8: the rerolled dice are fresh normal dice)
             found = sum(
                 size * self.value(r - 1, plain + dp, tens + dt, ten, one)
-                for size, (dp, dt) in zip(NORMAL_SIZES, _NORMAL_SCORE)
+                for size, (dp, dt) in zip(NORMAL_SIZES, _NORMAL_SCORE, strict=False)
             )
         self.values[key] = found
         return found
@@ -201,17 +208,20 @@ class _Search:
         found = self.best.get(key)
         if found is not None:
             return found
-        best, best_k = -1, None
+        best = -1
+        best_k: tuple[int, ...] | None = None
         for r in range(MAX_REROLL_DICE + 1):
             scale = SIDES ** (MAX_REROLL_DICE - r)
             for k in _k_vectors(len(available), r):
-                if any(a > b for a, b in zip(k, available)):
+                if any(a > b for a, b in zip(k, available, strict=False)):
                     continue
-                dp = sum(c * sc[0] for c, sc in zip(k, _NORMAL_SCORE))
-                dt = sum(c * sc[1] for c, sc in zip(k, _NORMAL_SCORE))
+                dp = sum(c * sc[0] for c, sc in zip(k, _NORMAL_SCORE, strict=False))
+                dt = sum(c * sc[1] for c, sc in zip(k, _NORMAL_SCORE, strict=False))
                 value = self.value(r, plain - dp, tens - dt, ten, one) * scale
                 if value > best:
                     best, best_k = value, k
+        if best_k is None:  # r = 0 (keep the roll) is always weighed
+            raise AssertionError(f"no reroll weighed for {key}")
         found = (best_k, best)
         self.best[key] = found
         return found
@@ -227,7 +237,7 @@ def optimal_policy(request: V5Request, goal: str) -> list[PolicyEntry]:
     _check_reroll(request)
     _goal_mask(goal)  # refuses an unknown goal
     search = _search(request.difficulty, goal)
-    entries = []
+    entries: list[PolicyEntry] = []
     append = entries.append
     (fp, ft), (sp, st), (tp, tt) = _NORMAL_SCORE
     for hunger_face_counts, hunger_weight in _hunger_classes(request):
@@ -253,7 +263,7 @@ assert len(NORMAL_SIZES) == 3, "the optimal search unpacks three normal scoring 
 
 def optimal_odds(request: V5Request, goal: str) -> V5Odds:
     """The odds when, for every first roll, the reroll (possibly none) best for the goal is taken."""
-    groups: dict[tuple, int] = {}
+    groups: RerollGroups = {}
     goal_weight = 0
     for entry in optimal_policy(request, goal):
         key = (entry.kept, sum(entry.rerolled), entry.hunger)
@@ -313,16 +323,16 @@ def advise(
             kept = _counts(tuple(f for i, f in enumerate(normal) if i not in dice), NORMAL_CATEGORY_FACES)
             weights = [0] * len(OUTCOMES)
             for fresh, fresh_weight in category_classes(r, NORMAL_SIZES):
-                final = tuple(a + b for a, b in zip(kept, fresh))
+                final = tuple(a + b for a, b in zip(kept, fresh, strict=False))
                 weights[_classified(final, hunger_counts, difficulty)[0]] += fresh_weight
-            outcomes = Distribution(dict(zip(OUTCOMES, weights)), SIDES**r)
-            hit = sum(w for w, m in zip(weights, mask) if m)
+            outcomes: Distribution[str] = Distribution(dict(zip(OUTCOMES, weights, strict=False)), SIDES**r)
+            hit = sum(w for w, m in zip(weights, mask, strict=False) if m)
             advice.append(Advice(dice, tuple(normal[i] for i in dice), Fraction(hit, SIDES**r), outcomes))
     advice.sort(key=lambda a: (-a.probability, len(a.dice), sorted(a.faces)))
     return advice
 
 
-def _counts(faces: Faces, categories) -> tuple[int, ...]:
+def _counts(faces: Faces, categories: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     index = {face: i for i, fs in enumerate(categories) for face in fs}
     out = [0] * len(categories)
     for face in faces:

@@ -16,8 +16,9 @@ from typing import Any, Protocol
 from rollbook.rules.base import Faces, RuleError
 
 
-class RulesModule(Protocol):
-    """What a system module provides. Each module takes its own request type, hence ``Any``."""
+class RulesSystem(Protocol):
+    """What a system module (or any needed/resolve pair, such as a V20 soak) provides; each takes its
+    own request type, hence ``Any``."""
 
     def needed(self, request: Any, faces: Faces, /) -> tuple[int, ...]: ...
 
@@ -27,7 +28,7 @@ class RulesModule(Protocol):
 @dataclass(frozen=True)
 class GameSystem:
     id: str
-    module: RulesModule
+    module: RulesSystem
 
     def needed(self, request: object, faces: Faces) -> tuple[int, ...]:
         return self.module.needed(request, faces)
@@ -39,7 +40,7 @@ class GameSystem:
 _REGISTRY: dict[str, GameSystem] = {}
 
 
-def register(system_id: str, module: RulesModule) -> GameSystem:
+def register(system_id: str, module: RulesSystem) -> GameSystem:
     system = GameSystem(system_id, module)
     _REGISTRY[system_id] = system
     return system

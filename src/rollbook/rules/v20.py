@@ -296,7 +296,8 @@ HEALTH_LEVELS: tuple[tuple[str, int | None], ...] = (
     ("crippled", -5),
     ("incapacitated", None),
 )
-DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+DamageType = Literal["bashing", "lethal", "aggravated"]
+DAMAGE_TYPES: tuple[DamageType, ...] = ("bashing", "lethal", "aggravated")
 
 
 def _health_row(damage: int) -> tuple[str, int | None] | None:
@@ -320,7 +321,6 @@ def wound_penalty(damage: int) -> int | None:
     return 0 if row is None else row[1]
 
 
-DamageType = Literal["bashing", "lethal", "aggravated"]
 SOAK_DIFFICULTY = 6  # V20-16 Book
 DAMAGE_DIFFICULTY = 6  # V20-17 Book
 
@@ -331,9 +331,12 @@ def levels_of(faces: Faces) -> int:
     return sum(1 for face in faces if face >= SOAK_DIFFICULTY)
 
 
-def _check_damage_type(value: str) -> None:
-    if value not in DAMAGE_TYPES:
-        raise RuleError("bad_choice", field="damage_type", value=value, choices=list(DAMAGE_TYPES))
+def check_damage_type(value: object) -> DamageType:
+    """A damage type (V20-16, V20-17): one of ``DAMAGE_TYPES``, or a RuleError."""
+    for damage_type in DAMAGE_TYPES:
+        if value == damage_type:
+            return damage_type
+    raise RuleError("bad_choice", field="damage_type", value=value, choices=list(DAMAGE_TYPES))
 
 
 # --- V20-17 (Book): the damage roll -----------------------------------------------------------
@@ -348,7 +351,7 @@ class DamageRequest:
 
     def __post_init__(self) -> None:
         check_range("pool", self.pool, 0, MAX_POOL)
-        _check_damage_type(self.damage_type)
+        check_damage_type(self.damage_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +419,7 @@ class SoakRequest:
         check_range("damage", self.damage, 0, None)
         check_range("stamina", self.stamina, 0, 10)
         check_range("fortitude", self.fortitude, 0, 10)
-        _check_damage_type(self.damage_type)
+        check_damage_type(self.damage_type)
 
 
 @dataclass(frozen=True, slots=True)
