@@ -9,6 +9,8 @@ from pathlib import Path
 
 import typer
 
+from rollbook import __version__
+
 app = typer.Typer(
     name="rollbook",
     help="Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts.",
@@ -18,8 +20,22 @@ app = typer.Typer(
 )
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        print(f"rollbook {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print rollbook's version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
     """Dice and rules engine for V20, V5, Tiers and roll-under d20, with checkable receipts."""
 
 

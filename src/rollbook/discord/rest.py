@@ -35,12 +35,12 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import httpx
 
+from rollbook import __version__
 from rollbook.settings import DEFAULT_DISCORD_API_BASE, Settings, current
 
 logger = logging.getLogger("rollbook.discord")
@@ -117,12 +117,8 @@ class DiscordNotConfigured(DiscordError):
 
 
 def _user_agent() -> str:
-    try:
-        release = version("rollbook")
-    except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
-        release = "0"
     # Discord asks for this shape (DiscordBot (url, version)); another may be refused by its edge
-    return f"DiscordBot (https://github.com/rollbook/rollbook, {release})"
+    return f"DiscordBot (https://github.com/rollbook/rollbook, {__version__})"
 
 
 USER_AGENT = _user_agent()

@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from rollbook import __version__
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.discord.poster import Poster
 from rollbook.discord.rest import client_for
@@ -124,7 +125,7 @@ def create_app(
 
     app = FastAPI(
         title="rollbook",
-        version="0.1.0",
+        version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
         generate_unique_id_function=typed_schema.operation_id,
