@@ -387,9 +387,13 @@
     if (shown && shown.textContent.trim()) placeError(shown.parentElement);
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     shapeRollForm(document.getElementById("roll"), null);
     if (!pendingTab) return;
+    // Only the tab's own answer: a live-feed card or the odds box may settle first, while the old tabs
+    // are still in place (focusing one of those would be lost when the tab's answer replaces them).
+    var path = event.detail && event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    if (path !== pendingTab) return;
     var again = document.querySelector('.tabs a[hx-get="' + pendingTab + '"]');
     pendingTab = null;
     if (again) again.focus();
