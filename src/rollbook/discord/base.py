@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from rollbook.dice import DiceSource
 from rollbook.discord import store
 from rollbook.discord.embeds import discord_language
+from rollbook.discord.rest import DiscordRest
 from rollbook.server import tx
 from rollbook.server.auth import MemberRow
 from rollbook.server.problems import ProblemError, detail
@@ -39,8 +40,8 @@ class Context:
 
     db: Any
     dice: Callable[[], DiceSource]
+    rest: Callable[[], DiscordRest]
     application_id: str | None = None
-    rest: Callable[[], Any] | None = None
     base_url: str = ""
 
 

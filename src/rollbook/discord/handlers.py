@@ -403,7 +403,7 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
     """Characters the user acts for, and the traits of the chosen (or only) character's sheet."""
     options = inv.options()
     focused = options.get("_focused")
-    typed = str(options.get(focused) or "").casefold()
+    typed = str(options.get(focused) or "").casefold() if isinstance(focused, str) else ""
 
     def work(session, member):
         if member is None:

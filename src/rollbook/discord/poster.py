@@ -86,7 +86,7 @@ def public_reader() -> Member:
 def messages(embeds: list[dict]) -> list[dict]:
     """The embeds of one entry as messages within Discord's limits of a message (``embeds.LIMITS``:
     10 embeds, 6,000 characters in all), in order; mentions never ping anyone."""
-    bodies: list[dict] = []
+    bodies: list[list[dict]] = []
     current: list[dict] = []
     total = 0
     for embed in embeds:
@@ -236,6 +236,7 @@ class Poster:
                 if row.id in self._running or self._held.get(row.id, 0.0) > now or self._stop.is_set():
                     continue
                 self._running.add(row.id)
+            assert self._pool is not None  # made by ``start``, before the thread that looks
             future = self._pool.submit(self._drain, row.id, row.chronicle_id)
             self._futures.add(future)
             future.add_done_callback(self._futures.discard)

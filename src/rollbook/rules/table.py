@@ -43,7 +43,7 @@ def rules_for(system: str) -> list[str]:
     return sorted(rule.id for rule in TABLE_RULES.values() if rule.system == system)
 
 
-def check_table_rules(system: str, ids: Iterable[object]) -> tuple[str, ...]:
+def check_table_rules(system: str, ids: object) -> tuple[str, ...]:
     """TR-1: the canonical set (sorted, each id once) of ``ids`` for ``system``; an unknown id, or a
     rule of another system, is refused (``unknown_table_rule``)."""
     if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):

@@ -15,7 +15,7 @@ and the same use cases as the JSON API).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -181,7 +181,7 @@ def _problem(
     status: int,
     code: str,
     params: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> JSONResponse:
     lang = language(request)
@@ -196,8 +196,8 @@ def _in_the_games_words(request: Request, detail: str, lang: str) -> str:
     """A refusal that names the Storyteller says "MJ" / "DJ" / "GM" in a Tiers or roll-under chronicle,
     as the seeds do. Only such a refusal reads the chronicle's system (the path's chronicle, one
     column; it names nothing the refusal does not): a roll never pays for it."""
-    chronicle = request.path_params.get("chronicle_id")
-    if not str(chronicle or "").isdigit() or game_master_words(detail, lang) == detail:
+    chronicle = str(request.path_params.get("chronicle_id") or "")
+    if not chronicle.isdigit() or game_master_words(detail, lang) == detail:
         return detail
     from types import SimpleNamespace
 

@@ -36,7 +36,8 @@ ROLLS = ("roll", "reroll", "quick_roll")
 class BaselineLedger:
     mode: Any = "strict"
     difficulty: Any = None
-    table_rules: list = field(default_factory=list)
+    # the rule ids in force (sorted), or what a malformed settings entry recorded (matched by no roll)
+    table_rules: object = field(default_factory=list)
     characters: dict = field(default_factory=dict)  # character id -> standing difficulty
     standing: dict = field(default_factory=dict)  # standing grant id -> {"character", "edges"} (in force)
     logged: bool = False  # a settings entry, or a receipt recording its table rules, was seen

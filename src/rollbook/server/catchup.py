@@ -49,12 +49,12 @@ class Keeper:
     def ensure(self) -> None:
         """In the loop: the keeper runs (it stops by itself once no feed is open)."""
         if self._task is None or self._task.done():
-            self._wake = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._keep())
+            self._wake = wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._keep(wake))
 
-    def expire_at(self, feed: Feed) -> None:
-        """In the loop: ``feed`` checks its tokens just after its session's expiry."""
-        moment = datetime.strptime(feed.expires_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    def expire_at(self, feed: Feed, expires_at: str) -> None:
+        """In the loop: ``feed`` checks its tokens just after its session's expiry (``expires_at``)."""
+        moment = datetime.strptime(expires_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
         left = (moment - datetime.now(UTC)).total_seconds()
         heapq.heappush(
             self._expiries, (time.monotonic() + max(0.0, left) + EXPIRY_SLACK, next(self._order), feed)
@@ -85,8 +85,9 @@ class Keeper:
         if not task.cancelled() and task.exception() is not None:
             logger.error("rollbook: the live feeds' catch-up read failed", exc_info=task.exception())
 
-    async def _keep(self) -> None:
-        """While a feed is open here: the catch-up every ``poll_interval``, the expiries on time."""
+    async def _keep(self, wake: asyncio.Event) -> None:
+        """While a feed is open here: the catch-up every ``poll_interval``, the expiries on time;
+        ``wake`` (``ensure``'s) wakes it early."""
         hub = self.hub
         since = _since()
         next_catch_up = time.monotonic() + hub.poll_interval
@@ -107,9 +108,9 @@ class Keeper:
             until = next_catch_up
             if self._expiries:
                 until = min(until, self._expiries[0][0])
-            self._wake.clear()
+            wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, until - time.monotonic()))
+                await asyncio.wait_for(wake.wait(), max(0.0, until - time.monotonic()))
 
     async def catch_up(self, since: str, only: Iterable[int] | None = None) -> None:
         """One read: the heads of the chronicles watched (or ``only`` those) and the tokens revoked

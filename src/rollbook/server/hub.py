@@ -256,7 +256,7 @@ class Hub:
         if reason is not None:
             feed.end(reason)
         elif feed.expires_at is not None:
-            self.keeper.expire_at(feed)
+            self.keeper.expire_at(feed, feed.expires_at)
         return feed
 
     async def _joined_tokens(self, hashes: tuple[str, ...]) -> dict:

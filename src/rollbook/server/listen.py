@@ -133,7 +133,7 @@ class Listener:
             if self._stop is stop:  # a newer run's channels are its own
                 hub.listened = frozenset()
             with self._lock:
-                if self._stop is stop:
+                if self._stop is stop and self._wake is not None:
                     self._wake.close()
                     self._wake = None
             woken.close()

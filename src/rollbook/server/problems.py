@@ -147,7 +147,13 @@ def allowed_methods(app: Any, path: str) -> list[str]:
 
     allowed = []
     for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
-        scope = {"type": "http", "path": path, "method": method, "root_path": "", "headers": []}
+        scope: dict[str, Any] = {
+            "type": "http",
+            "path": path,
+            "method": method,
+            "root_path": "",
+            "headers": [],
+        }
         if any(route.matches(scope)[0] == Match.FULL for route in getattr(app, "routes", ())):
             allowed.append(method)
     return allowed

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import TypedDict
 
 import uvicorn
 from fastapi import FastAPI
@@ -37,7 +38,7 @@ WORKER_HEALTHCHECK_SECONDS = 60
 class NoDelayH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, with ``TCP_NODELAY`` on the connection's socket."""
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         connection = transport.get_extra_info("socket")
         if connection is not None and connection.family in (socket.AF_INET, socket.AF_INET6):
             connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -59,9 +60,19 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
     return f"{__name__}:worker_app"
 
 
+class _Options(TypedDict):
+    """What ``uvicorn.run`` is given for one process and for several."""
+
+    host: str
+    port: int
+    log_level: str
+    http: type[NoDelayH11Protocol]
+    timeout_graceful_shutdown: int
+
+
 def run(target: FastAPI | str, *, host: str, port: int, log_level: str, workers: int = 1) -> None:
     """Serve ``app_for``'s answer until SIGINT or SIGTERM."""
-    options = {
+    options: _Options = {
         "host": host,
         "port": port,
         "log_level": log_level,

@@ -164,7 +164,7 @@ def _lost_race(error: Exception, attempt: int, attempts: int) -> None:
             )
         raise error
     if attempt == attempts - 1:
-        if isinstance(error, ConnectionLost):  # the database stays out of reach: its error (500)
+        if isinstance(error, ConnectionLost) and error.__cause__ is not None:  # out of reach: its error (500)
             raise error.__cause__ from None
         raise ProblemError(409, "busy") from error
 

@@ -15,7 +15,7 @@ of their own characters only.
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import STORYTELLER, may_open
@@ -132,7 +132,9 @@ def entry_view(entry: LoggedEntry, member: Caller, revealed_by: dict[int, int] |
     return view
 
 
-def follow_ups(session: Session, chronicle_id: int, kind: str, seqs: list[int]) -> dict[int, int]:
+def follow_ups(
+    session: Session | Connection, chronicle_id: int, kind: str, seqs: list[int]
+) -> dict[int, int]:
     """seq -> the first entry of ``kind`` ("reveal", "reroll") that refers to it."""
     if not seqs:
         return {}
@@ -141,10 +143,10 @@ def follow_ups(session: Session, chronicle_id: int, kind: str, seqs: list[int]) 
         .where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == kind, LogEntry.refers_to.in_(seqs))
         .group_by(LogEntry.refers_to)
     )
-    return {refers: by for refers, by in rows}  # noqa: C416 - a Result has keys(): dict() would read it as a mapping
+    return {refers: by for refers, by in rows if refers is not None}  # IN (seqs): never NULL
 
 
-def revealed_by(session: Session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
+def revealed_by(session: Session | Connection, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
     """seq of a hidden roll -> seq of the entry that revealed it."""
     return follow_ups(session, chronicle_id, "reveal", seqs)
 

@@ -129,7 +129,8 @@ def _run_works(session: Session, batch: list[_Write]) -> None:
         except BaseException as error:
             item.error = error
             session.info["chronicles"], session.info["revoked"] = before, revoked_before
-            if not session.in_transaction() or not session.get_transaction().is_active:
+            transaction = session.get_transaction()  # None once no transaction is open
+            if transaction is None or not transaction.is_active:
                 raise BatchLost() from error
         finally:
             session.expunge_all()  # each write starts with no ORM objects, as alone

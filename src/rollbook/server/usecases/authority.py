@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Row, bindparam, or_, select
 from sqlalchemy.orm import Session
@@ -129,7 +130,7 @@ class Plan:
     stamp: dict
 
 
-def _action_kind(system: str, action) -> str | None:
+def _action_kind(system: str, action: object) -> str:
     """The action's kind, once its shape is one the play layer takes: no faces, an object, a kind of
     roll the system knows (else the play layer's own refusal: bad_choice / missing_field)."""
     reject_faces(action)
@@ -137,7 +138,8 @@ def _action_kind(system: str, action) -> str | None:
         raise ProblemError(422, "not_an_object", field="action")
     kind = action.get("kind")
     if not isinstance(kind, str) or kind not in authority.action_models(system):
-        authority.split(system, action)
+        authority.split(system, action)  # refuses it (``parse_kind``)
+        raise AssertionError("unreachable: the play layer refuses an action of no known kind")
     return kind
 
 
@@ -146,7 +148,7 @@ def plan_roll(
     chronicle: Chronicle,
     character: Character,
     member: Caller,
-    action: dict,
+    action: object,  # as requested: ``_action_kind`` refuses what is not an action
     *,
     hidden: bool = False,
 ) -> Plan:
@@ -340,7 +342,7 @@ def list_asks(session: Session, member: Caller, *, status: str | None = None, li
 # --- standing grants ----------------------------------------------------------------------------
 
 
-def standing_view(grant: StandingGrant) -> dict:
+def standing_view(grant: StandingGrant | Row[Any]) -> dict:  # the ORM row, or ``active_standing``'s
     return {
         "id": grant.id,
         "chronicle": grant.chronicle_id,
@@ -509,7 +511,7 @@ def table_state(session: Session, member: Caller) -> dict:
     chronicle = find_chronicle(session, member)
     asks = list_asks(session, member, status="pending")
     for ask in asks:  # what each would roll: as asked, and at the baseline (the odds on the queue)
-        character = session.get(Character, ask["character"])
+        character = session.get_one(Character, ask["character"])
         base, _ = baseline_for(session, chronicle, character, ask["kind"])
         try:
             ask["action"], _ = authority.compose(chronicle.system, ask["player"], base, ask["asked"])

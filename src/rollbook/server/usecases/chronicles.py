@@ -16,7 +16,7 @@ from rollbook.rules.base import RuleError
 from rollbook.rules.table import check_table_rules
 from rollbook.server import auth
 from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle, require_storyteller
-from rollbook.server.models import Caller, Chronicle, Member
+from rollbook.server.models import Caller, Character, Chronicle, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.tx import now
@@ -37,7 +37,11 @@ def system_ids() -> list[str]:
 
 
 SETTINGS = "settings"  # A-5: the log entry that changes a baseline's settings
-DEFAULT_SETTINGS = {"mode": "strict", "difficulty": None, "table_rules": []}  # what a log starts from
+DEFAULT_SETTINGS: dict[str, object] = {
+    "mode": "strict",
+    "difficulty": None,
+    "table_rules": [],
+}  # what a log starts from
 
 
 def settings_of(chronicle: Chronicle) -> dict:
@@ -50,7 +54,11 @@ def settings_of(chronicle: Chronicle) -> dict:
 
 
 def log_settings(
-    session: Session, chronicle: Chronicle, storyteller: Caller, changed: list[str], character: object = None
+    session: Session,
+    chronicle: Chronicle,
+    storyteller: Caller,
+    changed: list[str],
+    character: Character | None = None,
 ) -> None:
     """A-5: the Storyteller's ``settings`` entry — the chronicle's settings in force after the change
     (or, with ``character``, that character's standing difficulty) and what changed."""

@@ -138,7 +138,7 @@ def call(
         "character": character.id,
         "compulsion": chosen,
         "until": until,
-        "scene": scene.number if until == "scene" else None,
+        "scene": scene.number if until == "scene" and scene is not None else None,  # none: refused above
         "roll": roll,
         "dice": shape.dice,
         "attributes": list(shape.attributes),

@@ -39,7 +39,7 @@ from rollbook.server.access import (
     may_act_for,
     require_storyteller,
 )
-from rollbook.server.models import Caller, Chronicle, LogEntry, LoggedEntry
+from rollbook.server.models import Caller, Character, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
@@ -63,7 +63,7 @@ def _system(chronicle: Chronicle) -> str:
 
 def _declared_action(
     session: Session, member: Caller, chronicle: Chronicle, character_id: object, action: object
-) -> tuple[object, dict]:
+) -> tuple[Character, dict]:
     """A character of the chronicle and a roll it can make (every refusal of the roll made now)."""
     if isinstance(character_id, bool) or not isinstance(character_id, int):
         raise ProblemError(422, "not_an_integer", field="character", value=str(character_id))

@@ -25,6 +25,8 @@ The log entries are exactly those ``rollbook.fair`` documents and ``rollbook.fai
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
@@ -267,9 +269,33 @@ def _commitments_of(receipt) -> set[str]:
     records = [receipt.get("fair")] + [
         r.get("fair") for r in receipt.get("rerolls") or [] if isinstance(r, dict)
     ]
-    return {record.get("commitment") for record in records if isinstance(record, dict)}
+    return {
+        commitment
+        for record in records
+        if isinstance(record, dict) and isinstance(commitment := record.get("commitment"), str)
+    }
 
 
+@overload
+def rotate_seed(
+    session: Session,
+    chronicle: Chronicle,
+    actor: dict,
+    *,
+    only_if_used: Literal[False] = False,
+    reveal_hidden: bool = False,
+    revealer: Caller | None = None,
+) -> dict: ...
+@overload
+def rotate_seed(
+    session: Session,
+    chronicle: Chronicle,
+    actor: dict,
+    *,
+    only_if_used: bool,
+    reveal_hidden: bool = False,
+    revealer: Caller | None = None,
+) -> dict | None: ...
 def rotate_seed(
     session: Session,
     chronicle: Chronicle,

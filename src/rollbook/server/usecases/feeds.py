@@ -7,9 +7,11 @@ member view is derived from them in memory (``views.entry_view``), never read ag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Row, func, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import present
@@ -37,7 +39,7 @@ def head(connection: Connection, chronicle_id: int) -> int:
 
 def new_entries(
     connection: Connection, chronicle_id: int, after: int, limit: int
-) -> tuple[list, dict[int, int]]:
+) -> tuple[Sequence[Row[Any]], dict[int, int]]:
     """Up to ``limit`` entries with seq > ``after``, oldest first, as stored (rows with the
     attributes of ``LogEntry``), and which of their hidden ones were revealed (seq -> the reveal's
     seq): every member's view is made from these. One statement, a second only when one of them
@@ -54,7 +56,7 @@ def new_entries(
 
 def new_entries_for(
     connection: Connection, chronicle_id: int, after: int, limit: int, hashes: list[str]
-) -> tuple[list, dict[int, int], dict]:
+) -> tuple[Sequence[Row[Any]], dict[int, int], dict[str, TokenState]]:
     """``new_entries``, and when there is any, the state of the feeds' tokens (``token_states`` of
     ``hashes``) read in the same snapshot: an entry is given only to the feeds whose token still
     opened the chronicle where it was read, so nothing committed with or after a revocation reaches
@@ -138,7 +140,7 @@ class TableContext:
 
 
 def table_context(session: Session, chronicle_id: int, seqs: list[int]) -> TableContext:
-    chronicle = chronicle_view(session.get(Chronicle, chronicle_id))
+    chronicle = chronicle_view(session.get_one(Chronicle, chronicle_id))
     chronicle["log_head"] = log_head(session, chronicle_id)
     characters = list(
         session.scalars(

@@ -9,6 +9,8 @@ when the server sets one). Every function takes the caller's ``Session`` and nev
 from __future__ import annotations
 
 from datetime import timedelta
+from enum import Enum, auto
+from typing import Literal
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -21,17 +23,25 @@ from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.views import member_view
 
-_UNSET = object()
+
+class _Default(Enum):
+    """``open_session``'s ``ttl`` when none is given (``None`` is a ttl: a session that lasts)."""
+
+    SERVERS = auto()  # the server's setting
 
 
-def open_session(session: Session, member: Caller, *, ttl: timedelta | None | object = _UNSET) -> dict:
+def open_session(
+    session: Session, member: Caller, *, ttl: timedelta | None | Literal[_Default.SERVERS] = _Default.SERVERS
+) -> dict:
     """A new session token for the member: ``{"token", "expires_at"}`` (``expires_at`` null: it lasts
     until closed). ``ttl`` defaults to the server's setting (``auth.session_ttl()``)."""
     lock_chronicle(
         session, member.chronicle_id
     )  # one order of locks; a removal waits for it, or it for the removal
     _require_present(session, member)
-    return auth.issue(session, member, auth.SESSION, ttl=auth.session_ttl() if ttl is _UNSET else ttl)
+    return auth.issue(
+        session, member, auth.SESSION, ttl=auth.session_ttl() if ttl is _Default.SERVERS else ttl
+    )
 
 
 def close_session(session: Session, token: str | None) -> dict:

@@ -97,6 +97,7 @@ def exchange_odds(
         role=STORYTELLER,
         table_rules=rules_in_force,
     )
+    result: exchange_v20.V20Exchange | exchange_tiers.TiersExchange
     if chronicle.system == "v20":
         _check_v20_attack(sheet, plan["action"], weapon)
         result = _v20(chronicle.mode, sheet, defence, built, weapon, aimed_at_head, dodge, rules_in_force)

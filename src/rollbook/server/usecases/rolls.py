@@ -118,7 +118,7 @@ def perform_roll(
     viewer: Caller | None = None,
     follows: int | None = None,
     target: int | None = None,
-    part_of: tuple[int, str, object] | None = None,
+    part_of: tuple[int | None, str, object] | None = None,  # (None: refers to no entry)
 ) -> dict:
     """Roll ``action`` (already decided: planned or granted) for ``character`` under ``role``'s
     authority, check the per-turn limits (A-3), store the sheet and log the receipt. ``stamp``

@@ -65,6 +65,7 @@ def save(
     if isinstance(character_id, bool) or not isinstance(character_id, int):
         raise ProblemError(422, "not_an_integer", field="character", value=str(character_id))
     check_name(name)
+    assert isinstance(name, str)  # check_name refused anything else
     name = name.strip()
     if len(name) > NAME_MAX:
         raise RuleError("too_long", field="name", most=NAME_MAX)
@@ -80,11 +81,11 @@ def save(
         role=STORYTELLER,
         table_rules=chronicle.table_rules or (),
     )
-    held = session.scalar(
+    held = session.execute(
         select(func.count())
         .select_from(SavedRoll)
         .where(SavedRoll.member_id == member.id, SavedRoll.chronicle_id == member.chronicle_id)
-    )
+    ).scalar_one()
     if held >= MOST:
         raise ProblemError(409, "too_many_saved_rolls", most=MOST)
     taken = session.scalar(

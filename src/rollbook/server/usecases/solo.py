@@ -198,8 +198,8 @@ class _Table:
         self.session, self.chronicle, self.scenario = session, chronicle, scenario
         self.storyteller, self.player, self.source = storyteller, player, source
         self.state = replayed or story.replay(_entries(session, chronicle.id))
-        self.characters = {WHO_PLAYER: session.get(Character, self.state.player)}
-        self.characters.update({npc: session.get(Character, cid) for npc, cid in self.state.npcs.items()})
+        self.characters = {WHO_PLAYER: session.get_one(Character, self.state.player)}  # made at the start
+        self.characters.update({npc: session.get_one(Character, cid) for npc, cid in self.state.npcs.items()})
         self.last_choice = self.state.last_choice
         self.passage = self.state.passage
 
