@@ -271,9 +271,10 @@ def check_mode(mode: Any) -> Mode:
 
 
 def filled(value: _T | None) -> _T:
-    """A sheet's value with a derived default (e.g. current Willpower: the permanent rating), which
-    the sheet's validator fills: ``None`` only in the data before it is loaded."""
-    assert value is not None, "filled by the sheet's validator"
+    """A sheet's value known to be there: a derived default (e.g. current Willpower: the permanent
+    rating), which the sheet's validator fills (``None`` only in the data before it is loaded), or a
+    value a check made before guarantees (a firearm's magazine)."""
+    assert value is not None, "filled by the sheet's validator or guaranteed by a check before"
     return value
 
 

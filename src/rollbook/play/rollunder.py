@@ -17,7 +17,9 @@ from rollbook import dice
 from rollbook.play.common import (
     Effects,
     Identity,
+    JsonObject,
     Label,
+    Mode,
     Model,
     Performed,
     Prepared,
@@ -37,7 +39,7 @@ from rollbook.play.common import (
 )
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
-from rollbook.rules.base import RuleError
+from rollbook.rules.base import Faces, RuleError
 
 SYSTEM = "rollunder"
 LEVEL_MIN, LEVEL_MAX = 1, 20
@@ -145,9 +147,12 @@ class CardFollowup(Model):
 
 
 FOLLOWUPS = by_kind(CardFollowup)
+Action = CheckAction | OpposedAction  # one of ``ACTIONS``
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
+def prepare(
+    sheet: Sheet, action: Action, *, mode: Mode, role: str, follows: JsonObject | None = None
+) -> Prepared:
     """Build the roll from the sheet (target, cards played, rules request) and make every refusal;
     no die drawn."""
     if not action.action.strip():
@@ -162,7 +167,7 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             threshold=action.threshold,
             task=action.task,
         )
-        pool = {
+        pool: JsonObject = {
             "parts": [],
             "modifiers": [],
             "wound_penalty": 0,
@@ -183,18 +188,18 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
         raise RuleError("duplicate_name", field="cards")
     held = {card.name: card for card in sheet.cards}
     bonus, advantage = action.bonus, action.advantage
-    modifiers = []
+    modifiers: list[JsonObject] = []
     if action.bonus:
         modifiers.append({"source": "bonus", "value": action.bonus})
     if action.malus:
         modifiers.append({"source": "malus", "value": -action.malus})
-    played = []
+    played: list[Card] = []
     for name in action.cards:  # R-6: played before the roll
         card = held.get(name)
         if card is None:
             raise RuleError("unknown_card", field="cards", card=name)
         played.append(card)
-        entry = {"source": "card", "card": card.name, "effect": card.effect}
+        entry: JsonObject = {"source": "card", "card": card.name, "effect": card.effect}
         if card.effect == "bonus":
             bonus += card.bonus
             entry["value"] = card.bonus
@@ -223,9 +228,9 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
 
 def apply(
     sheet: Sheet,
-    action: Model,
+    action: Action,
     prepared: Prepared,
-    faces: tuple,
+    faces: Faces,
     result: rules.RollUnderReceipt,
     *,
     source: dice.DiceSource,
@@ -247,7 +252,7 @@ def apply(
 
 
 def followup(
-    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+    sheet: Sheet, receipt: JsonObject, action: JsonObject, *, mode: Mode, role: str, source: dice.DiceSource
 ) -> Performed:
     if isinstance(action, dict) and action.get("kind") == "card":
         card = action.get("card")
@@ -278,9 +283,10 @@ class RemoveCard(Model):
 CHANGES = by_kind(GrantCard, RemoveCard)
 STORYTELLER_CHANGES = frozenset({"grant_card", "remove_card"})
 CHANGE_RECORDS: dict[str, Recorded] = {}  # a change records its effects only
+Change = GrantCard | RemoveCard  # one of ``CHANGES``
 
 
-def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
+def adjust(sheet: Sheet, change: Change, *, role: str) -> Performed:
     effects = Effects()
     new = sheet.model_copy(deep=True)
     if isinstance(change, GrantCard):
@@ -301,21 +307,21 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
 # --- verification ----------------------------------------------------------------------------
 
 
-def verify(receipt: dict) -> list[str]:
+def verify(receipt: JsonObject) -> list[str]:
     request, result = replay(rules.RollUnderRequest, rules.resolve, receipt)
     return verified(receipt, result, request.target)
 
 
-def played_cards(sheet: dict, names: Any) -> list[dict]:
+def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject]:
     """The cards an action plays, with their effects as the sheet holds them (for the receipt's
     authority stamp: what the roll's level and dice owe to a card)."""
     held = {card.get("name"): card for card in (sheet or {}).get("cards") or [] if isinstance(card, dict)}
-    out = []
+    out: list[JsonObject] = []
     for name in names or []:
         card = held.get(name)
         if card is None:
             continue
-        played = {
+        played: JsonObject = {
             "card": name,
             "effect": card.get("effect"),
             "consumable": bool(card.get("consumable", True)),

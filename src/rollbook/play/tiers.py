@@ -27,7 +27,9 @@ from rollbook import dice
 from rollbook.play.common import (
     Effects,
     Follows,
+    JsonObject,
     Label,
+    Mode,
     Model,
     Performed,
     Prepared,
@@ -36,6 +38,7 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     check_chained,
+    filled,
     follows_note,
     legacy,
     performed,
@@ -47,7 +50,7 @@ from rollbook.play.tiers_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHA
 from rollbook.play.tiers_sheet import PLAYER_FIELDS, SYSTEM, TABLES, EssencePool, Sheet, weapon_named, wound
 from rollbook.rules import get_system
 from rollbook.rules import tiers as rules
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "ACTIONS",
@@ -108,6 +111,7 @@ class SpellAction(Model):
 
 
 ACTIONS = by_kind(SkillAction, DodgeAction, SoakAction, SpellAction)
+Action = SkillAction | DodgeAction | SoakAction | SpellAction  # one of ``ACTIONS``
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
@@ -121,17 +125,19 @@ ROLL_RECORDS: dict[str, Recorded] = {
 }
 
 
-def attack_tier_of(follows: dict) -> int:
+def attack_tier_of(follows: JsonObject) -> int:
     """The tier of the attack a dodge or soak follows: a hit skill roll's tier (T-1, T-3: after
     bullets), or the attack tier of a dodge that failed (T-4: a dodged attack deals no damage)."""
     result = follows["result"]
     if follows["kind"] == "dodge":
         if result["dodged"]:
             raise RuleError("attack_dodged")  # T-4
-        return result["attack_tier"]
+        dodged_tier: int = result["attack_tier"]
+        return dodged_tier
     if not result["success"]:
         raise RuleError("attack_missed")  # T-1: a negative tier is a failure
-    return result["tier"]
+    tier: int = result["tier"]
+    return tier
 
 
 def _skill(sheet: Sheet, name: str) -> int:
@@ -140,7 +146,9 @@ def _skill(sheet: Sheet, name: str) -> int:
     return sheet.skills[name]
 
 
-def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict | None = None) -> Prepared:
+def prepare(
+    sheet: Sheet, action: Action, *, mode: Mode, role: str, follows: JsonObject | None = None
+) -> Prepared:
     """Build the roll from the sheet (pool and rules request) and make every refusal; no die drawn."""
     system = get_system(SYSTEM)
     # T-3 Reading: "no other action" covers every roll the character chooses to make that turn — skill
@@ -168,7 +176,7 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
                 raise RuleError("field_required", field="bullets", kind="skill")
             index, gun = used[0][1]
             magazine_after, _ = rules.fire(
-                rules.Magazine(capacity=gun.capacity, loaded=gun.loaded), action.bullets
+                rules.Magazine(capacity=filled(gun.capacity), loaded=filled(gun.loaded)), action.bullets
             )
             fired = (index, gun, magazine_after)
         request = rules.TiersRequest(
@@ -178,7 +186,7 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             bullets=action.bullets,
             magazine=fired[1].loaded if fired is not None else None,
         )
-        pool = {
+        pool: JsonObject = {
             "parts": [{"trait": action.skill, "rating": value}],
             "modifiers": modifiers,
             "bonus": bonus,
@@ -213,7 +221,7 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
             pool["attack_tier"] = attack_tier  # taken from the receipt it follows
         return Prepared(request, pool, system, {"follows": follows})
     assert isinstance(action, SpellAction)
-    essence = rules.Essence(current=sheet.essence.current, maximum=sheet.essence.max)
+    essence = rules.Essence(current=filled(sheet.essence.current), maximum=filled(sheet.essence.max))
     rules.cast(essence)  # T-6: refused at 0 Essence, before any die
     value = sheet.skills["arcanes"]
     request = rules.TiersRequest(kind="skill", skill=value)
@@ -229,9 +237,9 @@ def prepare(sheet: Sheet, action: Model, *, mode: str, role: str, follows: dict 
 
 def apply(
     sheet: Sheet,
-    action: Model,
+    action: Action,
     prepared: Prepared,
-    faces: tuple,
+    faces: Faces,
     result: rules.TiersReceipt,
     *,
     source: dice.DiceSource,
@@ -239,7 +247,7 @@ def apply(
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    extra: dict = follows_note(prepared.context.get("follows"))
+    extra: JsonObject = follows_note(prepared.context.get("follows"))
     if isinstance(action, SkillAction):
         if prepared.context["fired"] is not None:  # T-3: the declared bullets leave the magazine
             index, gun, magazine_after = prepared.context["fired"]
@@ -248,6 +256,7 @@ def apply(
             if magazine_after.loaded == 0:
                 effects.flag("magazine_empty", weapon=gun.name)
     elif isinstance(action, SoakAction):
+        assert isinstance(result, rules.SoakReceipt)  # what a soak request resolves to
         new.wounds = wound(sheet.wounds, result.damage, effects)  # T-5
     elif isinstance(action, SpellAction):
         essence = prepared.context["essence"]
@@ -262,7 +271,7 @@ def apply(
 
 
 def followup(
-    sheet: Sheet, receipt: dict, action: dict, *, mode: str, role: str, source: dice.DiceSource
+    sheet: Sheet, receipt: JsonObject, action: JsonObject, *, mode: Mode, role: str, source: dice.DiceSource
 ) -> Performed:
     raise RuleError("no_followup", system=SYSTEM)
 
@@ -270,7 +279,7 @@ def followup(
 # --- verification ----------------------------------------------------------------------------
 
 
-def verify(receipt: dict) -> list[str]:
+def verify(receipt: JsonObject) -> list[str]:
     request, result = replay(rules.TiersRequest, rules.resolve, receipt)
     if legacy(receipt, "critical_lift"):
         # Resolved before the T-2 Reading "a 1 is a critical success, tier 0 at least" (SPEC T-2,

@@ -8,6 +8,7 @@ from typing import Literal
 from rollbook.play import common
 from rollbook.play.common import (
     Effects,
+    JsonObject,
     Label,
     Model,
     Performed,
@@ -15,6 +16,7 @@ from rollbook.play.common import (
     by_kind,
     change_receipt,
     check_raise,
+    filled,
     performed,
     rating,
 )
@@ -63,6 +65,7 @@ class SpendExperience(common.SpendExperience):
 
 
 CHANGES = by_kind(Reload, NewTurn, TakeDamage, Restore, AwardExperience, SpendExperience)
+Change = Reload | NewTurn | TakeDamage | Restore | AwardExperience | SpendExperience  # one of ``CHANGES``
 STORYTELLER_CHANGES = frozenset({"restore", "award_experience"})
 CHANGE_RECORDS: dict[str, Recorded] = {  # T-8: experience changes record the rules' receipt
     "award_experience": Recorded(always={"xp": rules.XpReceipt}),
@@ -70,10 +73,10 @@ CHANGE_RECORDS: dict[str, Recorded] = {  # T-8: experience changes record the ru
 }
 
 
-def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
+def adjust(sheet: Sheet, change: Change, *, role: str) -> Performed:
     effects = Effects()
     new = sheet.model_copy(deep=True)
-    extra: dict = {}
+    extra: JsonObject = {}
     if isinstance(change, Reload):
         index, gun = weapon_named(sheet, change.weapon, "weapon")
         if not gun.firearm:
@@ -84,10 +87,11 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             raise RuleError("magazine_not_empty", weapon=gun.name, loaded=gun.loaded)
         if gun.spare == 0:
             raise RuleError("no_spare_ammunition", weapon=gun.name)
-        magazine = rules.Magazine(capacity=gun.capacity, loaded=gun.loaded, turn_spent=sheet.turn_spent)
+        capacity, in_magazine = filled(gun.capacity), filled(gun.loaded)  # a firearm's (checked above)
+        magazine = rules.Magazine(capacity=capacity, loaded=in_magazine, turn_spent=sheet.turn_spent)
         rules.reload(magazine)  # T-3: refused when the turn is already spent
-        rounds = gun.loaded + gun.spare
-        loaded = min(gun.capacity, rounds)
+        rounds = in_magazine + gun.spare
+        loaded = min(capacity, rounds)
         new.weapons[index] = gun.model_copy(update={"loaded": loaded, "spare": rounds - loaded})
         new.turn_spent = True  # T-3: the rest of the turn
         effects.change("ammunition.loaded", gun.loaded, loaded, weapon=gun.name)
@@ -108,7 +112,7 @@ def adjust(sheet: Sheet, change: Model, *, role: str) -> Performed:
             new.weapons[index] = gun.model_copy(update={"spare": gun.spare + change.amount})
             effects.change("ammunition.spare", gun.spare, gun.spare + change.amount, weapon=gun.name)
         elif change.resource == "essence":
-            after = min(sheet.essence.max, sheet.essence.current + change.amount)
+            after = min(filled(sheet.essence.max), filled(sheet.essence.current) + change.amount)
             new.essence = EssencePool(current=after, max=sheet.essence.max)
             effects.change("essence", sheet.essence.current, after)
         else:

@@ -9,8 +9,9 @@ played after the roll is refused (R-6).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range, present
 
@@ -353,6 +354,7 @@ def _receipt(
     )
 
 
-def play_card_after(receipt: RollUnderReceipt, card: str) -> RollUnderReceipt:
-    """R-6: a card or ability is played before the roll; once the roll is made it is refused."""
+def play_card_after(receipt: RollUnderReceipt | Mapping[str, Any], card: str) -> RollUnderReceipt:
+    """R-6: a card or ability is played before the roll; once the roll is made (``receipt``, as resolved
+    or as stored) it is refused."""
     raise RuleError("card_after_roll", card=card)
