@@ -74,6 +74,13 @@ SOLO_MESSAGES: dict[str, str] = {
     ),
     "not_a_solo_chronicle": N_("This chronicle is not a solo chronicle."),
     "solo_finished": N_("The story has ended."),
+    "solo_fight_turn": N_(
+        "A fight is running: each turn is one of the fight's choices (attack, dodge, spend blood, flee), "
+        "not a roll or a change made apart."
+    ),
+    "solo_passage_moved": N_(
+        "The story has moved on since this page was shown (now at {passage}): choose again."
+    ),
     "solo_choice_unknown": N_("{choice} is not one of the choices offered now."),
     "solo_player_only": N_("Only the player of the solo chronicle may choose."),
 }

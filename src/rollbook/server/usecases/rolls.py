@@ -21,7 +21,7 @@ from rollbook.server.access import (
 from rollbook.server.models import Caller, Character, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
-from rollbook.server.usecases import authority, compulsions, exchange, fairness, scenes
+from rollbook.server.usecases import authority, compulsions, exchange, fairness, scenes, solo_guard
 from rollbook.server.usecases.checks import performed_parts, reject_faces
 from rollbook.server.views import character_view, entry_view, rerolled_by
 
@@ -58,6 +58,7 @@ def roll(
     character an attack is aimed at."""
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
+    solo_guard.check_player_move(session, chronicle.id, member)  # S-7, S-8
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=hidden)  # reads it only
     step = _step(session, member, character, chronicle.system, plan.action, follows, target)
     if plan.asked:

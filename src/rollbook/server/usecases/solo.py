@@ -32,7 +32,7 @@ from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chr
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
-from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
+from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes, solo_guard
 from rollbook.server.usecases.log import entries_after
 from rollbook.server.views import character_view, entry_export
 from rollbook.solo import actions, fight, story
@@ -207,7 +207,8 @@ class _Table:
         return {who: character.sheet for who, character in self.characters.items()}
 
     def drive(self, steps) -> None:
-        drive(steps, self.perform)
+        with solo_guard.engine_acting(self.session, self.chronicle.id):  # its steps pass the guard (S-8)
+            drive(steps, self.perform)
 
     def _done(self, entry: dict | None) -> Done:
         if entry is None:
@@ -266,6 +267,15 @@ class _Table:
             },
         )
         self.passage = step.passage
+        if step.ending is not None:  # S-7: an ending reveals the seeds its rolls used (F-5, F-7, F-8)
+            fairness.rotate_seed(
+                session,
+                chronicle,
+                actor_of(self.storyteller),
+                only_if_used=True,
+                reveal_hidden=True,
+                revealer=self.storyteller,
+            )
         return Done(entry.seq, entry.receipt, self.sheets())
 
     def _scene(self, step: Scene) -> Done:
