@@ -68,7 +68,9 @@ SAMPLES = {
             "player",
             [({"kind": "test", "attribute": "dexterity", "ability": "melee"}, [6, 2, 3, 4, 5])],
         ),
+        ({"kind": "damage"}, "player", V20_HIT + [({"kind": "dodge"}, [6, 2, 2])]),  # V20-20: after a dodge
     ],
+    ("v20", "dodge"): [({"kind": "dodge"}, "player", V20_HIT)],  # V20-20
     ("v20", "soak"): [
         ({"kind": "soak", "damage": 3, "damage_type": "lethal"}, "player", None),
         ({"kind": "soak", "damage": 2, "damage_type": "aggravated"}, "player", None),

@@ -119,7 +119,11 @@ def test_V20_17_preview_shows_the_pool_the_chain_will_roll():
         role="player",
         follows=attack.receipt,
     )
-    assert shown["pool"]["total"] == 3 + 2 + 2 and shown["request"] == {"pool": 7, "damage_type": "bashing"}
+    assert shown["pool"]["total"] == 3 + 2 + 2 and shown["request"] == {
+        "pool": 7,
+        "damage_type": "bashing",
+        "potence": 0,
+    }
 
 
 def test_V20_17_chain_refusals_come_before_any_die():
@@ -180,6 +184,144 @@ def test_V20_17_chain_refusals_come_before_any_die():
 def test_V20_16_a_typed_soak_still_works_without_a_chain():
     done = act("v20", v20_sheet(), {"kind": "soak", "damage": 2, "damage_type": "aggravated"}, [7])
     assert done.receipt["result"]["damage_taken"] == 1 and "follows" not in done.receipt
+
+
+# --- V20 (V20-20): attack -> dodge -> damage with the successes left --------------------------------
+
+
+def test_V20_20_dodge_follows_the_attack_and_the_damage_takes_the_successes_left():
+    attack = v20_attack([6, 8, 9, 2, 3])  # 3 successes with the knife's Melee
+    attack = act(
+        "v20",
+        v20_sheet(),
+        {"kind": "test", "attribute": "dexterity", "ability": "melee", "weapon": "knife"},
+        [6, 8, 9, 2, 3],
+    )
+    defender = v20_sheet(name="Ghoul hunter", talents={"athletics": 2})
+    # Dexterity 3 + Athletics 2 (V20 core folds Dodge into Athletics) at difficulty 6: 2 successes.
+    dodge = act("v20", defender, {"kind": "dodge"}, [6, 7, 2, 3, 4], follows=attack.receipt)
+    assert dodge.receipt["follows"] == {"system": "v20", "kind": "test"}
+    assert [p["trait"] for p in dodge.receipt["pool"]["parts"]] == ["dexterity", "athletics"]
+    assert dodge.receipt["request"]["difficulty"] == 6 and dodge.receipt["result"]["successes"] == 2
+    assert dodge.receipt["attack"] == {"ability": "melee", "weapon": "knife", "successes": 3, "left": 1}
+    # The damage follows the dodge: Strength 3 + knife 1 + (1 − 1) dice, the attack's weapon.
+    damage = act("v20", v20_sheet(), {"kind": "damage"}, [6, 6, 2, 2], follows=dodge.receipt)
+    assert damage.receipt["follows"] == {"system": "v20", "kind": "dodge"}
+    assert damage.receipt["pool"]["total"] == 4 and damage.receipt["pool"]["weapon"]["name"] == "knife"
+    soak = act("v20", defender, {"kind": "soak"}, [2, 2, 2], follows=damage.receipt)
+    assert soak.sheet["health"]["lethal"] == 2
+
+
+def test_V20_20_a_dodge_that_takes_every_success_leaves_no_damage_roll():
+    attack = v20_attack([6, 8, 2, 3, 4])  # 2 successes
+    dodge = act("v20", v20_sheet(), {"kind": "dodge"}, [6, 9, 10], follows=attack.receipt)  # 3 successes
+    assert dodge.receipt["attack"]["left"] == 0
+    refused(
+        "attack_dodged",
+        perform,
+        "v20",
+        v20_sheet(),
+        {"kind": "damage"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+        follows=dodge.receipt,
+    )
+
+
+def test_V20_20_the_dodge_rolls_the_sheets_dodge_and_halves_in_casual():
+    attack = v20_attack([6, 8, 9, 2, 3])
+    classic = v20_sheet(talents={"dodge": 2, "athletics": 4})
+    dodge = act("v20", classic, {"kind": "dodge", "difficulty": 8}, [8, 7, 2, 3, 4], follows=attack.receipt)
+    assert [p["trait"] for p in dodge.receipt["pool"]["parts"]] == ["dexterity", "dodge"]
+    assert dodge.receipt["result"]["successes"] == 1 and dodge.receipt["attack"]["left"] == 2
+    casual = checked_roll(
+        "v20",
+        classic,
+        {"kind": "dodge", "difficulty": 8},
+        [4, 5, 2, 2, 2],
+        mode="casual",
+        follows=attack.receipt,
+    )
+    assert casual.receipt["result"]["difficulty"] == 4 and casual.receipt["result"]["successes"] == 2
+
+
+def test_V20_20_dodge_refusals_come_before_any_die():
+    attack = v20_attack([6, 8, 9, 2, 3])
+    missed = v20_attack([2, 3, 4, 5, 5])
+    look = act("v20", v20_sheet(), {"kind": "test", "attribute": "wits"}, [2])
+    for code, follows in (
+        ("follows_required", None),
+        ("attack_missed", missed.receipt),
+        ("not_an_attack", look.receipt),
+    ):
+        refused(
+            code,
+            perform,
+            "v20",
+            v20_sheet(),
+            {"kind": "dodge"},
+            mode="strict",
+            role="player",
+            source=NoDice(),
+            follows=follows,
+        )
+    dodge = act("v20", v20_sheet(), {"kind": "dodge"}, [2, 2, 2], follows=attack.receipt)
+    refused(
+        "follows_wrong_kind",
+        perform,
+        "v20",
+        v20_sheet(),
+        {"kind": "soak"},
+        mode="strict",
+        role="player",
+        source=NoDice(),
+        follows=dodge.receipt,
+    )
+
+
+# --- V20 (V20-21): Potence on Brawl and Melee damage, Fortitude on soak --------------------------------
+
+
+def test_V20_21_potence_adds_automatic_levels_to_brawl_and_melee_damage_recorded_apart():
+    strong = v20_sheet(disciplines={"potence": 2}, talents={"brawl": 2})
+    attack = act(
+        "v20", strong, {"kind": "test", "attribute": "dexterity", "ability": "brawl"}, [6, 2, 2, 2, 2]
+    )
+    damage = act("v20", strong, {"kind": "damage"}, [1, 2, 3], follows=attack.receipt)
+    result = damage.receipt["result"]
+    assert damage.receipt["request"]["potence"] == 2
+    assert (result["levels"], result["auto_successes"], result["auto_sources"]) == (2, 2, {"potence": 2})
+    assert result["outcome"] == "damage" and result["ones"] == 1  # still no botch
+    melee = act(
+        "v20", strong, {"kind": "test", "attribute": "dexterity", "ability": "melee"}, [6, 2, 2, 2, 2]
+    )
+    knife = act("v20", strong, {"kind": "damage", "weapon": "knife"}, [6, 2, 2, 2], follows=melee.receipt)
+    assert knife.receipt["result"]["levels"] == 1 + 2
+    shot = act(
+        "v20", strong, {"kind": "test", "attribute": "dexterity", "ability": "firearms"}, [6, 2, 2, 2, 2, 2]
+    )
+    pistol = act("v20", strong, {"kind": "damage", "weapon": "pistol"}, [2, 2, 2, 2], follows=shot.receipt)
+    assert pistol.receipt["result"]["levels"] == 0 and pistol.receipt["request"]["potence"] == 0  # no firearm
+
+
+def test_V20_21_fortitude_adds_to_the_soak_pool():
+    attack = v20_attack([6, 8, 9, 2, 3])
+    damage = act("v20", v20_sheet(), {"kind": "damage", "weapon": "knife"}, [6] * 6, follows=attack.receipt)
+    tough = v20_sheet(disciplines={"fortitude": 3})
+    soak = act("v20", tough, {"kind": "soak"}, [6, 6, 6, 6, 2], follows=damage.receipt)
+    assert soak.receipt["result"]["soak_pool"] == 2 + 3 and soak.receipt["result"]["soaked"] == 4
+    assert {"trait": "fortitude", "rating": 3} in soak.receipt["pool"]["parts"]
+
+
+def test_V20_21_a_damage_receipt_from_before_potence_still_verifies():
+    from rollbook.play import verify_receipt
+
+    attack = v20_attack([6, 8, 9, 2, 3])
+    damage = act("v20", v20_sheet(), {"kind": "damage", "weapon": "knife"}, [6] * 6, follows=attack.receipt)
+    old = copy.deepcopy(damage.receipt)
+    del old["request"]["potence"], old["result"]["auto_successes"], old["result"]["auto_sources"]
+    assert verify_receipt(old) == []
 
 
 # --- Tiers (T-3, T-4, T-5): attack -> dodge -> soak -> wounds ------------------------------------

@@ -395,3 +395,61 @@ def test_tiers_defender_chooses_where_the_hit_lands_issue31_8(exchange_client, d
     dice.push(4)
     soaked = ok(t.roll(t.st, rook["id"], {"kind": "soak", "location": "torso"}, follows=shot["seq"]))["entry"]
     assert soaked["receipt"]["pool"]["parts"][1] == {"trait": "armor.torso", "rating": 2}
+
+
+def test_V20_20_the_defender_dodges_and_the_damage_follows_the_dodge(exchange_client, dice):
+    t = table(exchange_client, "v20")
+    alice, bob = t.join("Alice"), t.join("Bob")
+    nia = t.character(alice, {**V20_ATTACKER, "disciplines": {"potence": 1}})
+    bran = t.character(bob, {**V20_DEFENDER, "attributes": {"stamina": 2, "dexterity": 2}})
+    dice.push(6, 8, 9, 2, 3)  # 3 successes
+    attack = ok(t.roll(alice, nia["id"], {**MELEE, "weapon": "knife"}, target=bran["id"]))["entry"]
+    steps = {s["kind"]: s for s in next_steps_of(t, attack["seq"])}
+    assert steps["dodge"]["character"] == bran["id"] and steps["dodge"]["side"] == "defender"
+    assert steps["damage"]["character"] == nia["id"]
+    refused(t.roll(alice, nia["id"], {"kind": "dodge"}, follows=attack["seq"]), 403, "not_the_defender")
+    dice.push(7, 3)  # Dexterity 2, no Athletics: one success
+    dodge = ok(t.roll(bob, bran["id"], {"kind": "dodge"}, follows=attack["seq"]))["entry"]
+    assert dodge["refers_to"] == attack["seq"]
+    assert dodge["receipt"]["attack"] == {"ability": "melee", "weapon": "knife", "successes": 3, "left": 2}
+    assert dodge["receipt"]["exchange"]["target"] == bran["id"]
+    # the damage is the attacker's, after the dodge, with the successes left (V20-20)
+    assert next_steps_of(t, dodge["seq"]) == [
+        {
+            "kind": "damage",
+            "side": "attacker",
+            "character": nia["id"],
+            "takes": {"successes": 2},
+            "follows": dodge["seq"],
+        }
+    ]
+    refused(t.roll(bob, bran["id"], {"kind": "damage"}, follows=dodge["seq"]), 403, "not_your_step")
+    refused(t.roll(bob, bran["id"], {"kind": "dodge"}, follows=attack["seq"]), 409, "step_taken")
+    dice.push(6, 2, 2, 2, 2)  # Strength 3 + knife 1 + (2 − 1): 5 dice, one level + Potence 1 (V20-21)
+    damage = ok(t.roll(alice, nia["id"], {"kind": "damage"}, follows=dodge["seq"]))["entry"]
+    assert damage["refers_to"] == dodge["seq"] and damage["receipt"]["pool"]["total"] == 5
+    assert damage["receipt"]["result"]["levels"] == 2
+    assert damage["receipt"]["result"]["auto_sources"] == {"potence": 1}
+    dice.push(2, 2, 2)
+    soaked = ok(t.roll(bob, bran["id"], {"kind": "soak"}, follows=damage["seq"]))
+    assert soaked["character"]["sheet"]["health"]["lethal"] == 2
+    for entry in (dodge, damage, soaked["entry"]):
+        assert verify_receipt(entry["receipt"]) == []
+
+
+def test_V20_20_a_dodge_that_takes_every_success_ends_the_exchange(exchange_client, dice):
+    t = table(exchange_client, "v20")
+    alice, bob = t.join("Alice"), t.join("Bob")
+    nia = t.character(alice, V20_ATTACKER)
+    bran = t.character(bob, {**V20_DEFENDER, "attributes": {"stamina": 2, "dexterity": 3}})
+    dice.push(6, 2, 2, 2, 2)  # one success
+    attack = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
+    dice.push(6, 6, 1)
+    dodge = ok(t.roll(bob, bran["id"], {"kind": "dodge"}, follows=attack["seq"]))["entry"]
+    assert dodge["receipt"]["attack"]["left"] == 0
+    assert next_steps_of(t, dodge["seq"]) == []
+    refused(t.roll(alice, nia["id"], {"kind": "damage"}, follows=dodge["seq"]), 422, "attack_dodged")
+    # a missed attack offers no dodge
+    dice.push(2, 2, 2, 2, 2)
+    missed = ok(t.roll(alice, nia["id"], MELEE, target=bran["id"]))["entry"]
+    assert next_steps_of(t, missed["seq"]) == []

@@ -55,6 +55,8 @@ EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         # V20-17: the weapon's pool and the attack's extra successes, difficulty 6; a modifier of the
         # damage (a shot aimed at the head) is the Storyteller's.
         "damage": frozenset({"aimed_at_head"}),
+        # V20-20: a dodge's difficulty (cover, terrain) and the multiple-action penalty (V20-13).
+        "dodge": frozenset({"difficulty", "modifier"}),
         # V20-16: difficulty 6, the pool from the sheet. Damage typed in (a soak that follows no damage
         # roll) is the Storyteller's to set; after a damage roll it comes from that receipt.
         "soak": frozenset({"damage", "damage_type"}),
@@ -94,6 +96,7 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
         "willpower": frozenset({"kind"}),
         "virtue": frozenset({"kind", "virtue"}),
         "damage": frozenset({"kind", "weapon"}),  # the sheet's weapon, of the kind the attack's Ability uses
+        "dodge": frozenset({"kind", "specialty", "willpower"}),  # V20-20: the defender's own test
         "soak": frozenset({"kind"}),
     },
     "v5": {

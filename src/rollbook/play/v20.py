@@ -9,10 +9,17 @@ Book choices, kept simple and documented here:
   Fortitude and aggravated with Fortitude; mortals soak bashing with Stamina only.
 - The combat chain (V20-17): a ``damage`` roll follows the attack's receipt, a ``soak`` follows the
   damage receipt and marks the levels left on the defender's health track (``rollbook.play``).
+- The dodge (V20-20): a ``dodge`` follows a successful attack's receipt and takes one of its successes
+  per success of its own; the damage roll then follows the dodge with the successes left (none: the
+  attack missed, no damage roll). Reading: the pool is Dexterity + the sheet's Dodge when it holds that
+  Ability (the classic Talent), else Dexterity + Athletics (V20 core folds Dodge into Athletics).
+- Potence and Fortitude (V20-21): a Brawl or Melee attack's damage roll adds the attacker's Potence as
+  automatic successes (levels, recorded apart); Fortitude adds to soak (as V20-16 already had it).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import Field
@@ -137,6 +144,17 @@ class DamageAction(Model):
     aimed_at_head: bool = False  # Book: a bullet aimed at the head stays lethal against a vampire
 
 
+class DodgeAction(Model):
+    """The defender's dodge (V20-20): Dexterity + Dodge (``dodge_ability``), an ordinary V20 test that
+    follows the attack's receipt; each success takes one of the attack's successes away."""
+
+    kind: Literal["dodge"]
+    specialty: Label | None = None  # V20-7, on Dexterity or the Ability rolled
+    difficulty: int = rating(2, 10, rules.DEFAULT_DIFFICULTY)  # V20-20: 6 unless cover or terrain
+    modifier: int = rating(-20, 20, 0)  # V20-13: the Storyteller's multiple-action penalty, as dice
+    willpower: bool = False  # V20-9
+
+
 class SoakAction(Model):
     """A soak roll at difficulty 6 (V20-16); the damage left is marked on the health track. Following a
     damage roll (the combat chain), its levels and damage type come from that receipt; otherwise
@@ -147,17 +165,35 @@ class SoakAction(Model):
     damage_type: DamageType | None = None
 
 
-ACTIONS = by_kind(TestAction, WillpowerRollAction, VirtueRollAction, DamageAction, SoakAction)
-Action = TestAction | WillpowerRollAction | VirtueRollAction | DamageAction | SoakAction  # one of ``ACTIONS``
+ACTIONS = by_kind(TestAction, WillpowerRollAction, VirtueRollAction, DodgeAction, DamageAction, SoakAction)
+Action = (
+    TestAction | WillpowerRollAction | VirtueRollAction | DodgeAction | DamageAction | SoakAction
+)  # one of ``ACTIONS``
 FOLLOWUPS: dict[str, type[Model]] = {}
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
-# The combat chain (V20-17): attack (a test) -> damage -> soak -> health track.
-CHAINS: dict[str, tuple[str, ...]] = {"damage": ("test",), "soak": ("damage",)}
+# The combat chain (V20-17, V20-20): attack (a test) -> (dodge) -> damage -> soak -> health track.
+CHAINS: dict[str, tuple[str, ...]] = {"dodge": ("test",), "damage": ("test", "dodge"), "soak": ("damage",)}
+
+
+@dataclass(frozen=True)
+class DodgedAttack:
+    """What a dodge's receipt records of the attack it follows (V20-20): the attack's combat Ability and
+    weapon (its damage roll's), its successes, and those the dodge left it."""
+
+    ability: str
+    weapon: str | None
+    successes: int
+    left: int
+
+
 # What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
 ROLL_RECORDS: dict[str, Recorded] = {
     "test": Recorded(rules.V20Request, rules.V20Receipt),
     "willpower": Recorded(rules.V20Request, rules.V20Receipt),
     "virtue": Recorded(rules.V20Request, rules.V20Receipt),
+    "dodge": Recorded(
+        rules.V20Request, rules.V20Receipt, always={"follows": Follows, "attack": DodgedAttack}
+    ),
     "damage": Recorded(rules.DamageRequest, rules.DamageReceipt, always={"follows": Follows}),  # V20-17
     "soak": Recorded(rules.SoakRequest, rules.SoakReceipt, sometimes={"follows": Follows}),  # V20-16, V20-17
 }
@@ -193,6 +229,8 @@ def prepare(
         return _prepare_soak(sheet, action, follows)
     if isinstance(action, DamageAction):
         return _prepare_damage(sheet, action, follows)
+    if isinstance(action, DodgeAction):
+        return _prepare_dodge(sheet, action, mode=mode, follows=follows, table_rules=table_rules)
     modifiers = [{"source": "modifier", "dice": action.modifier}] if action.modifier else []
     wound = _wound(sheet)
     untrained: rules.Untrained | None = None
@@ -284,9 +322,10 @@ def apply(
     if isinstance(action, SoakAction):  # V20-17: the levels left after soak, marked in the soak's transaction
         assert isinstance(result, rules.SoakReceipt)  # what SOAK_SYSTEM resolves
         new.health = take_damage(sheet.health, result.damage_taken, prepared.request.damage_type, effects)
-    elif isinstance(action, DamageAction):
-        pass  # V20-17: a damage roll changes nothing on the attacker's sheet; the defender's soak marks it
-    elif prepared.request.willpower:  # V20-9: the spend lowers current Willpower in the same transaction
+    # V20-17: a damage roll changes nothing on the attacker's sheet; the defender's soak marks it
+    if (
+        isinstance(action, (TestAction, DodgeAction)) and prepared.request.willpower
+    ):  # V20-9: the spend lowers current Willpower in the same transaction
         new.willpower = sheet.willpower.model_copy(update={"current": filled(sheet.willpower.current) - 1})
         effects.change("willpower", sheet.willpower.current, new.willpower.current)
     receipt = roll_receipt(
@@ -299,6 +338,7 @@ def apply(
         result,
         effects,
         **follows_note(prepared.context.get("follows")),
+        **_dodge_note(action, prepared, result),
     )
     return performed(new, receipt, effects, loaded=sheet)
 
@@ -318,23 +358,100 @@ COMBAT_ABILITIES: dict[str, tuple[str, ...]] = {
 
 
 def attack_ability_of(follows: JsonObject) -> str:
-    """The combat Ability of the attack a damage roll follows; a test of any other trait is no attack."""
+    """The combat Ability of the attack a damage roll or a dodge follows (a dodge's: the attack it
+    dodged, V20-20); a test of any other trait is no attack."""
+    if follows.get("kind") == "dodge":
+        return str((follows.get("attack") or {}).get("ability"))
     action = follows.get("action") or {}
     ability = action.get("ability")
     if follows.get("kind") != "test" or ability not in COMBAT_ABILITIES:
         raise RuleError("not_an_attack", ability=str(ability), abilities=sorted(COMBAT_ABILITIES))
-    combat_ability: str = ability  # a key of COMBAT_ABILITIES
-    return combat_ability
+    return str(ability)
 
 
 def attack_successes_of(follows: JsonObject) -> int:
-    """V20-17: a damage roll follows a successful attack; its successes beyond the first add dice."""
+    """V20-17: a damage roll follows a successful attack; its successes beyond the first add dice.
+    V20-20: after a dodge, the successes the dodge left (none: the attack missed)."""
     attack_ability_of(follows)
+    if follows.get("kind") == "dodge":
+        left = int(follows["attack"]["left"])
+        if left < 1:
+            raise RuleError("attack_dodged")
+        return left
     result = follows["result"]
     if result.get("outcome") != "success":
         raise RuleError("attack_missed")
-    successes: int = result["successes"]  # the followed receipt is verified first (play._followed)
-    return successes
+    return int(result["successes"])
+
+
+def attack_weapon_of(follows: JsonObject) -> str | None:
+    """The weapon the attack a damage roll follows was declared with (through a dodge, V20-20)."""
+    if follows.get("kind") == "dodge":
+        weapon = (follows.get("attack") or {}).get("weapon")
+    else:
+        weapon = (follows.get("action") or {}).get("weapon")
+    return None if weapon is None else str(weapon)
+
+
+def dodge_ability(sheet: Sheet) -> str:
+    """V20-20 (Reading): the Ability a dodge rolls with Dexterity: the sheet's Dodge when it holds one
+    (the classic Talent, a homebrew trait here), else Athletics (V20 core folds Dodge into it)."""
+    try:
+        ability_of(sheet, "dodge")
+    except RuleError:
+        return "athletics"
+    return "dodge"
+
+
+def dodge_test(sheet: Sheet, action: DodgeAction) -> TestAction:
+    """The dodge as the ordinary test it is (V20-20: V20-1 … V20-12), for the sheet's pool."""
+    return TestAction(
+        kind="test",
+        attribute="dexterity",
+        ability=dodge_ability(sheet),
+        specialty=action.specialty,
+        difficulty=action.difficulty,
+        modifier=action.modifier,
+        willpower=action.willpower,
+    )
+
+
+def _prepare_dodge(
+    sheet: Sheet,
+    action: DodgeAction,
+    *,
+    mode: str,
+    follows: JsonObject | None,
+    table_rules: tuple[str, ...],
+) -> Prepared:
+    """V20-20: the dodge follows a successful attack (its receipt); the pool and refusals are the
+    test's (wound penalties included: a dodge is an action); the Storyteller's multiple-action
+    penalty comes as the modifier (V20-13)."""
+    if follows is None:
+        raise RuleError("follows_required", kind="dodge", follows="test")
+    successes = attack_successes_of(follows)
+    test = prepare(sheet, dodge_test(sheet, action), mode=mode, role="player", table_rules=table_rules)
+    attack = DodgedAttack(
+        ability=attack_ability_of(follows),
+        weapon=attack_weapon_of(follows),
+        successes=successes,
+        left=successes,
+    )
+    return Prepared(test.request, test.pool, test.system, {"follows": follows, "attack": attack})
+
+
+def _dodge_note(action: Model, prepared: Prepared, result: object) -> JsonObject:
+    """V20-20: a dodge's receipt records the attack it dodged and the successes left to it (each dodge
+    success takes one; never below zero)."""
+    if not isinstance(action, DodgeAction):
+        return {}
+    assert isinstance(result, rules.V20Receipt)
+    attack: DodgedAttack = prepared.context["attack"]
+    left = max(0, attack.successes - result.successes)
+    return {"attack": to_plain(DodgedAttack(attack.ability, attack.weapon, attack.successes, left))}
+
+
+POTENCE_ABILITIES = frozenset({"brawl", "melee"})  # V20-21: the attacks whose damage Potence adds to
 
 
 def _prepare_damage(sheet: Sheet, action: DamageAction, follows: JsonObject | None) -> Prepared:
@@ -346,7 +463,7 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: JsonObject | No
     successes = attack_successes_of(follows)
     ability = attack_ability_of(follows)
     strength = sheet.attributes.strength
-    declared = (follows.get("action") or {}).get("weapon")  # the weapon the attack was made with
+    declared = attack_weapon_of(follows)  # the weapon the attack was made with
     if declared is not None:
         if action.weapon not in (None, declared):
             raise RuleError("weapon_not_the_attacks", field="weapon", weapon=action.weapon, ability=ability)
@@ -364,7 +481,9 @@ def _prepare_damage(sheet: Sheet, action: DamageAction, follows: JsonObject | No
     parts: list[JsonObject] = [] if firearm else [{"trait": "strength", "rating": strength}]
     parts.append({"trait": "weapon", "weapon": weapon.name, "rating": weapon.damage})
     modifiers = [{"source": "attack_successes", "dice": extra, "successes": successes}] if extra else []
-    request = rules.DamageRequest(pool=base + extra, damage_type=weapon.damage_type)
+    # V20-21: Potence adds its rating as automatic successes to a Brawl or Melee attack's damage
+    potence = sheet.disciplines.get("potence", 0) if ability in POTENCE_ABILITIES else 0
+    request = rules.DamageRequest(pool=base + extra, damage_type=weapon.damage_type, potence=potence)
     pool = {
         "parts": parts,
         "modifiers": modifiers,
@@ -470,14 +589,18 @@ _TABLE_RULE_FIELDS: dict[str, Any] = {
 }
 
 
-def _as_stored(receipt: JsonObject, result: object) -> object:
+# V20-21: damage receipt fields added with Potence, and their value on a roll without it.
+_POTENCE_FIELDS: dict[str, Any] = {"auto_successes": 0, "auto_sources": {}}
+
+
+def _as_stored(receipt: JsonObject, result: object, added: dict[str, Any] = _TABLE_RULE_FIELDS) -> object:
     """A receipt stored before the table rules existed has none of their fields: the recomputed
     result is compared without them when they say what such a roll says (no table rule applied)."""
     stored = receipt.get("result")
     plain = to_plain(result)
     if not isinstance(stored, dict):
         return plain
-    for name, empty in _TABLE_RULE_FIELDS.items():
+    for name, empty in added.items():
         if name not in stored and plain.get(name) == empty:
             del plain[name]
     return plain
@@ -496,6 +619,7 @@ def verify(receipt: JsonObject) -> list[str]:
     elif kind == "damage":
         request, result = replay(rules.DamageRequest, rules.resolve_damage, receipt)
         expected_total = request.pool
+        result = _as_stored(receipt, result, _POTENCE_FIELDS)
     else:
         request, result = replay(rules.V20Request, rules.resolve, receipt)
         expected_total = request.pool

@@ -344,13 +344,16 @@ def check_damage_type(value: object) -> DamageType:
 
 @dataclass(frozen=True, slots=True)
 class DamageRequest:
-    """V20-17: the pool (weapon + one die per attack success beyond the first) is built by the caller."""
+    """V20-17: the pool (weapon + one die per attack success beyond the first) is built by the caller.
+    V20-21: ``potence`` (a Brawl or Melee attack's) adds as many automatic successes, recorded apart."""
 
     pool: int
     damage_type: DamageType
+    potence: int = 0
 
     def __post_init__(self) -> None:
         check_range("pool", self.pool, 0, MAX_POOL)
+        check_range("potence", self.potence, 0, 10)
         check_damage_type(self.damage_type)
 
 
@@ -360,11 +363,13 @@ class DamageReceipt:
     damage_type: str
     faces: Faces
     ones: int  # shown, never cancelling (V20-17)
-    levels: int  # each success is one level of the weapon's damage type (V20-17)
+    levels: int  # each success is one level of the weapon's damage type (V20-17), Potence's included
     outcome: Literal["damage", "no_damage"]
     difficulty: int = DAMAGE_DIFFICULTY
     system: str = "v20"
     kind: str = "damage"
+    auto_successes: int = 0  # V20-21: Potence's levels, never rolled (recorded apart from the faces')
+    auto_sources: dict[str, int] = field(default_factory=dict)
 
 
 def damage_pool(strength: int, weapon_damage: int, firearm: bool, attack_successes: int) -> tuple[int, int]:
@@ -380,10 +385,11 @@ def damage_needed(request: DamageRequest, faces: Faces) -> tuple[int, ...]:
 
 
 def resolve_damage(request: DamageRequest, faces: Faces) -> DamageReceipt:
-    """V20-17 Book: difficulty 6; each success is one level; no botch; 1s cancel nothing."""
+    """V20-17 Book: difficulty 6; each success is one level; no botch; 1s cancel nothing. V20-21:
+    Potence's automatic successes are levels too, and still no botch."""
     faces = check_faces(faces, SIDES)
     check_count("faces", faces, request.pool)
-    levels = levels_of(faces)
+    levels = levels_of(faces) + request.potence
     return DamageReceipt(
         pool=request.pool,
         damage_type=request.damage_type,
@@ -391,6 +397,8 @@ def resolve_damage(request: DamageRequest, faces: Faces) -> DamageReceipt:
         ones=sum(1 for face in faces if face == 1),
         levels=levels,
         outcome="damage" if levels else "no_damage",
+        auto_successes=request.potence,
+        auto_sources={"potence": request.potence} if request.potence else {},
     )
 
 

@@ -6,7 +6,7 @@ roll following the one before it (``refers_to``), the receipt followed handed to
   the exchange carries it (``receipt["exchange"]``: ``attacker``, ``target``, ``opened``: the seq of
   the first step).
 - Whose step it is: the attacker's side (V20 damage) is rolled for the character that rolled the step
-  it follows; the defender's side (dodge, soak) for the exchange's target (or, when the attack named
+  it follows, or for the exchange's attacker when it follows a dodge (V20-20); the defender's side (dodge, soak) for the exchange's target (or, when the attack named
   none, for any other character), and a soak after a dodge for the one who dodged. Who may act for
   that character is ``access.may_act_for``'s rule (the owner, or the Storyteller — an NPC's
   defence is the Storyteller's).
@@ -135,6 +135,9 @@ def followed(
         if defender is None and character.id == exchange.get("attacker"):
             raise ProblemError(403, "not_the_defender", seq=seq, character=character.name)
         exchange["target"] = character.id
+    elif not defence and followed_kind in DEFENCE_KINDS:  # V20-20: the damage after a dodge
+        if character.id != exchange.get("attacker"):
+            raise ProblemError(403, "not_your_step", seq=seq, character=character.name)
     elif character.id != entry.character_id:
         raise ProblemError(403, "not_your_step", seq=seq, character=character.name)
     if target is not None:
@@ -163,6 +166,8 @@ def next_steps(system: str, entry: dict) -> list[dict]:
         defence = kind in DEFENCE_KINDS
         if defence and receipt.get("kind") not in DEFENCE_KINDS:
             character = exchange.get("target")
+        elif not defence and receipt.get("kind") in DEFENCE_KINDS:  # V20-20: the attacker's damage
+            character = exchange.get("attacker")
         else:
             character = entry.get("character")
         out.append(
@@ -180,12 +185,13 @@ def next_steps(system: str, entry: dict) -> list[dict]:
 def _takes(system: str, kind: str, receipt: dict) -> dict | None:
     """The numbers a step takes from the receipt it follows; None when the rules refuse the step."""
     result = receipt.get("result") or {}
-    if system == "v20" and kind == "damage":
-        try:
-            play_v20.attack_ability_of(receipt)  # V20-17: only an attack is followed by damage
+    if system == "v20" and kind in ("damage", "dodge"):
+        try:  # V20-17: only an attack that hit is followed by damage or a dodge; V20-20: after a
+            # dodge, by damage with the successes it left
+            successes = play_v20.attack_successes_of(receipt)
         except play.RuleError:
             return None
-        return {"successes": result["successes"]} if result.get("successes", 0) >= 1 else None
+        return {"successes": successes}
     if system == "v20" and kind == "soak":
         if not result.get("levels"):
             return None  # V20-17: no level to soak
