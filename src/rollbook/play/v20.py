@@ -420,7 +420,7 @@ def _prepare_dodge(
     sheet: Sheet,
     action: DodgeAction,
     *,
-    mode: str,
+    mode: Mode,
     follows: JsonObject | None,
     table_rules: tuple[str, ...],
 ) -> Prepared:
