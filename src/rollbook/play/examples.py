@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rollbook.play.common import JsonObject
+
 
 @dataclass(frozen=True)
 class Example:
     summary: str
-    value: dict
+    value: JsonObject
 
 
 @dataclass(frozen=True)

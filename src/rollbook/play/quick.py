@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rollbook.play.authority import EDGE_FIELDS
-from rollbook.play.common import changed_paths, request_from_plain
+from rollbook.play.common import JsonObject, Mode, changed_paths, request_from_plain
 from rollbook.rules import get_system, rollunder, tiers, v5, v20
 from rollbook.rules.base import RuleError, to_plain
 
@@ -38,7 +38,7 @@ REQUESTS = {
 }
 
 
-def quick_request(system: str, mode: str, values: Mapping) -> Any:
+def quick_request(system: str, mode: str, values: Mapping[str, Any]) -> Any:
     """The rules request of a quick roll in ``system`` from its values (``QUICK_FIELDS``)."""
 
     def number(name: str, default: int) -> int:
@@ -50,15 +50,17 @@ def quick_request(system: str, mode: str, values: Mapping) -> Any:
         except (TypeError, ValueError):
             raise RuleError("not_an_integer", field=name, value=str(value)) from None
 
+    # The V20 and V5 requests refuse any other mode themselves (bad_choice), in their own order of checks.
+    requested_mode = cast(Mode, mode)
     if system == "v20":
-        return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=mode)
+        return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=requested_mode)
     if system == "v5":
         return v5.V5Request(
             pool=number("pool", 1),
             hunger=number("hunger", 0),
             difficulty=number("difficulty", 1),
             kind="test",
-            mode=mode,
+            mode=requested_mode,
         )
     if system == "tiers":
         return tiers.TiersRequest(kind="skill", skill=number("skill", 0), bonus=number("bonus", 0))
@@ -85,7 +87,9 @@ def is_quick_edge(system: str, name: str) -> bool:
     return name in EDGE_FIELDS[system][QUICK_KINDS[system]]
 
 
-def asked_edges(system: str, mode: str, values: Mapping, base: Mapping) -> tuple[dict, list[str]]:
+def asked_edges(
+    system: str, mode: str, values: Mapping[str, Any], base: Mapping[str, Any]
+) -> tuple[JsonObject, list[str]]:
     """A-1 for a player's quick roll: ``values`` with each edge the player left out taken from
     ``base`` (the baseline: the standing difficulty, …), and the edges the player moved off it (what
     only the Storyteller may set). An edge is moved when it changes the rules request, so "7" and 7,
@@ -114,7 +118,7 @@ def is_quick_receipt(receipt: Any) -> bool:
     return isinstance(receipt, Mapping) and isinstance(receipt.get("quick"), Mapping)
 
 
-def rules_receipt(receipt: Mapping) -> dict:
+def rules_receipt(receipt: Mapping[str, Any]) -> JsonObject:
     """A quick roll's receipt as a rules receipt (``system``, ``request``, ``faces``, ``result`` and its
     ``fair`` record): what the fair dice checker replays. Raises ``RuleError`` when it cannot be read."""
     if not is_quick_receipt(receipt):
@@ -125,7 +129,8 @@ def rules_receipt(receipt: Mapping) -> dict:
         raise RuleError("unknown_system", system=str(system))
     request = receipt.get("request")
     if request is None:  # written before quick receipts kept their request: rebuilt from what was asked
-        result = receipt.get("result") if isinstance(receipt.get("result"), Mapping) else {}
+        stored = receipt.get("result")
+        result: Mapping[str, Any] = stored if isinstance(stored, Mapping) else {}
         mode = result.get("mode", "strict") if system in ("v20", "v5") else "strict"
         request = to_plain(quick_request(system, mode, quick))
     view = {
@@ -149,7 +154,7 @@ def verify_quick(receipt: Any) -> list[str]:
         view = rules_receipt(receipt)
         system = view["system"]
         request = request_from_plain(REQUESTS[system], view["request"])
-        problems = []
+        problems: list[str] = []
         asked = {k: receipt["quick"][k] for k in QUICK_FIELDS[system] if k in receipt["quick"]}
         expected = quick_request(system, getattr(request, "mode", "strict"), asked)
         if getattr(request, "table_rules", ()):  # TR-1: the set in force (rollbook log verify checks it, A-5)

@@ -26,9 +26,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
-from pydantic.json_schema import CoreModeRef, CoreRef, DefsRef, GenerateJsonSchema
+from pydantic.json_schema import (
+    CoreModeRef,
+    CoreRef,
+    DefsRef,
+    GenerateJsonSchema,
+    JsonDict,
+    JsonSchemaMode,
+    JsonSchemaValue,
+)
 
-from rollbook.play.common import Model, Recorded
+from rollbook.play.common import JsonObject, Model, Recorded
 from rollbook.play.systems import SYSTEM_IDS, system_module
 
 TITLES = {"v20": "V20", "v5": "V5", "tiers": "Tiers", "rollunder": "RollUnder"}
@@ -90,6 +98,10 @@ class Flag(_Open):
 Effect = ResourceChange | Flag
 
 
+def _drop_default(schema: JsonDict) -> None:
+    schema.pop("default", None)
+
+
 class RerollRecord(BaseModel):
     """A follow-up on the roll (V5-8): the indices of the normal dice rerolled and their new faces;
     online, the follow-up's own fairness record (SPEC F-6: its nonce)."""
@@ -100,13 +112,9 @@ class RerollRecord(BaseModel):
     faces: list[int]
     fair: dict[str, Any] | None = Field(
         None,
-        json_schema_extra=lambda schema: schema.pop("default", None),
+        json_schema_extra=_drop_default,
         description="Online: algorithm, commitment, client_seed, nonce (F-6).",
     )
-
-
-def _drop_default(schema: dict) -> None:
-    schema.pop("default", None)
 
 
 def _record_fields(record: Recorded) -> dict[str, Any]:
@@ -266,7 +274,7 @@ class _Named(GenerateJsonSchema):
 
 def definitions(
     inputs: list[tuple[Any, Literal["validation"], Any]], ref_template: str
-) -> tuple[dict[tuple[Any, str], dict], dict[str, dict]]:
+) -> tuple[dict[tuple[Any, JsonSchemaMode], JsonSchemaValue], dict[DefsRef, JsonSchemaValue]]:
     """Pydantic's ``generate_definitions`` of ``inputs`` (key, mode, core schema), every model's
     definition under its ``component_name``: the references to each input, and the definitions."""
     generator = _Named(ref_template=ref_template)
@@ -280,13 +288,13 @@ def definitions(
 # --- assembly -----------------------------------------------------------------------------------
 
 
-def _ref(name: str, ref_template: str) -> dict:
+def _ref(name: str, ref_template: str) -> JsonObject:
     return {"$ref": ref_template.format(model=name)}
 
 
 def _one_of(
     names: Mapping[str, str], ref_template: str, description: str, discriminator: str = "kind"
-) -> dict:
+) -> JsonObject:
     """A union discriminated on ``discriminator``: value -> component name."""
     return {
         "oneOf": [_ref(name, ref_template) for name in names.values()],
@@ -298,11 +306,11 @@ def _one_of(
     }
 
 
-def _any_of(names: Iterable[str], ref_template: str, description: str) -> dict:
+def _any_of(names: Iterable[str], ref_template: str, description: str) -> JsonObject:
     return {"anyOf": [_ref(name, ref_template) for name in names], "description": description}
 
 
-def _new_sheet(sheet_schema: dict, system: str) -> dict:
+def _new_sheet(sheet_schema: JsonObject, system: str) -> JsonObject:
     """The sheet a new character is created with: the name may be left out (it defaults to the
     character's)."""
     schema = copy.deepcopy(sheet_schema)
@@ -317,7 +325,7 @@ def _new_sheet(sheet_schema: dict, system: str) -> dict:
     return schema
 
 
-def _patch(schema: Any, defs: dict[str, dict], patches: dict[str, dict], ref_prefix: str) -> Any:
+def _patch(schema: Any, defs: dict[str, JsonObject], patches: dict[str, JsonObject], ref_prefix: str) -> Any:
     """The merge-patch form of a JSON schema: objects partial (nothing required) and every member
     nullable (null removes it); arrays and scalars replace as they are. ``patches`` collects the
     patch forms of the referenced components (``<Name>Patch``)."""
@@ -354,12 +362,12 @@ def _patch(schema: Any, defs: dict[str, dict], patches: dict[str, dict], ref_pre
     return out
 
 
-def _nullable(schema: dict) -> dict:
+def _nullable(schema: JsonObject) -> JsonObject:
     if "anyOf" in schema:
         if {"type": "null"} in schema["anyOf"]:
             return schema
         return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
-    keep = {k: schema[k] for k in ("description", "title") if k in schema}
+    keep: JsonObject = {k: schema[k] for k in ("description", "title") if k in schema}
     inner = {k: v for k, v in schema.items() if k not in keep and k != "default"}
     return {"anyOf": [inner, {"type": "null"}], **keep}
 
@@ -388,7 +396,7 @@ def _keys_by_name(schema: Any) -> Any:
     return schema
 
 
-def _components(ref_template: str) -> dict[str, dict]:
+def _components(ref_template: str) -> dict[str, JsonObject]:
     inputs: list[tuple[tuple[str, str], Literal["validation"], Any]] = []
 
     def add(key: tuple[str, str], model: Any) -> None:
@@ -412,9 +420,10 @@ def _components(ref_template: str) -> dict[str, dict]:
     prefix = ref_template.split("{model}")[0]
 
     def name_of(key: tuple[str, str]) -> str:
-        return refs[(key, "validation")]["$ref"].removeprefix(prefix)
+        ref: str = refs[(key, "validation")]["$ref"]
+        return ref.removeprefix(prefix)
 
-    components: dict[str, dict] = {
+    components: dict[str, JsonObject] = {
         name: _keys_by_name({**schema, "title": name}) for name, schema in defs.items()
     }
     unions: dict[str, list[str]] = {
@@ -426,7 +435,7 @@ def _components(ref_template: str) -> dict[str, dict]:
         "SheetPatch": [],
         "Receipt": [],
     }
-    patches: dict[str, dict] = {}
+    patches: dict[str, JsonObject] = {}
     for system in SYSTEM_IDS:
         t = title(system)
         sheet_name = name_of((system, "sheet"))
@@ -483,7 +492,7 @@ def _components(ref_template: str) -> dict[str, dict]:
     return components
 
 
-def components(ref_template: str = REF_TEMPLATE) -> dict[str, dict]:
+def components(ref_template: str = REF_TEMPLATE) -> dict[str, JsonObject]:
     """Every schema the API refers to for sheets, actions, follow-ups, changes and receipts, by
     component name (a fresh copy: the caller may change it)."""
     return copy.deepcopy(_components(ref_template))

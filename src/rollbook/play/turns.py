@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rollbook.play.common import STORYTELLER
+from rollbook.play.common import STORYTELLER, JsonObject
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError, check_range
 from rollbook.rules.table import WILLPOWER_ONCE_PER_TURN
@@ -89,14 +89,14 @@ def check_turn(
     usage: TurnUsage,
     *,
     running: bool,
-) -> list[dict]:
+) -> list[JsonObject]:
     """The per-turn limits on what was just done (a roll or change, given by its receipt and
     effects, not yet stored): a refusal (``RuleError``) when it breaks a limit that binds, else the
     warnings to show (codes and numbers). ``usage``: what the character used earlier in the running
     turn (ignored when no turn runs: then each action is bounded alone, A-3)."""
     if not running:
         usage = TurnUsage()
-    warnings: list[dict] = []
+    warnings: list[JsonObject] = []
     if system == "v20":
         spent = blood_spent(effects)
         per_turn = (sheet_before.get("blood") or {}).get("per_turn")
@@ -135,18 +135,18 @@ def check_change(system: str, change: Any, role: str, *, running: bool) -> None:
         raise RuleError("turn_runs", action="new_turn")
 
 
-def new_turn_change(system: str, sheet: Mapping[str, Any]) -> dict | None:
+def new_turn_change(system: str, sheet: Mapping[str, Any]) -> JsonObject | None:
     """T-3: the change a new turn makes to a sheet (a Tiers turn spent on a reload is over), or None."""
     if system == "tiers" and sheet.get("turn_spent"):
         return {"kind": "new_turn"}
     return None
 
 
-def sheet_limits(system: str, sheet: Mapping[str, Any]) -> dict:
+def sheet_limits(system: str, sheet: Mapping[str, Any]) -> JsonObject:
     """What the sheet states about per-turn limits (A-3): V20 blood per turn by Generation (V20-18)
     and one Willpower success per turn (V20-9, the table's limit); Tiers' spent turn (T-3)."""
     if system == "v20":
-        limits = {"willpower_successes_per_turn": WILLPOWER_SUCCESSES_PER_TURN}
+        limits: JsonObject = {"willpower_successes_per_turn": WILLPOWER_SUCCESSES_PER_TURN}
         per_turn = (sheet.get("blood") or {}).get("per_turn")
         if sheet.get("creature", "vampire") == "vampire" and isinstance(per_turn, int):
             limits["blood_per_turn"] = per_turn
@@ -159,7 +159,7 @@ def sheet_limits(system: str, sheet: Mapping[str, Any]) -> dict:
     return {}
 
 
-def _above_generation(sheet: Mapping[str, Any]) -> list[dict]:
+def _above_generation(sheet: Mapping[str, Any]) -> list[JsonObject]:
     from rollbook.play.v20_sheet import Sheet, above_generation  # the sheet's own reading (V20-19)
 
     try:
@@ -175,7 +175,7 @@ MULTIPLE_ACTION_KINDS = {"v20": ("test", "willpower", "virtue")}
 
 def multiple_actions(
     system: str, kind: str, pool: Mapping[str, Any], *, difficulty: int, required: int, actions: int
-) -> list[dict]:
+) -> list[JsonObject]:
     """A-4, V20-13: the offers for a character who declared ``actions`` actions this turn, one per
     action: the difficulty raised by one for each action after the first (past 10, more successes
     required, V20-4) and the dice split between the actions (as even as possible, the larger shares
