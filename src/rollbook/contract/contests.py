@@ -1,4 +1,4 @@
-"""Contested and extended rolls in the resolve contract (SPEC TR-3, TR-4; a contract extension, README):
+"""Contested and extended rolls in the resolve contract (SPEC TR-3, TR-4; a contract extension, docs/resolve.md):
 a line with ``contest`` or ``extended`` holds the rolls that make it, each an ordinary line of its
 system without ``system``; the answer holds each roll's receipt and what the rules make of them
 (``rules.contests``). Nothing here draws dice.
