@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def import_command(
     _show(imported.plain(), language)
 
 
-def _show(imported: dict, lang: str) -> None:
+def _show(imported: Mapping[str, Any], lang: str) -> None:
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table

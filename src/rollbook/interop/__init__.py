@@ -21,8 +21,7 @@ mapping was read from: docs/import.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
+from typing import Protocol, TypedDict
 
 from rollbook import play
 from rollbook.interop import progeny, v5bot, wod5e, wod20
@@ -31,30 +30,61 @@ from rollbook.interop.report import (
     Dropped,
     Homebrew,
     ImportRefused,
+    JsonObject,
     Mapped,
     Problem,
     Reader,
     Report,
+    ReportJson,
+    Sheet,
     type_name,
 )
 from rollbook.rules.base import RuleError
 
+
+class Format(Protocol):
+    """A format module: ``progeny``, ``wod5e``, ``v5bot``, ``wod20``."""
+
+    FORMAT: str
+    SYSTEM: str
+
+    def detect(self, data: object) -> bool: ...
+
+    def read(self, data: JsonObject, reader: Reader) -> str | None:
+        """Reads the file into ``reader.draft``; returns the creature (None: the file says none it can be)."""
+        ...
+
+
+class Exporter(Format, Protocol):
+    """A format rollbook also writes (the two Foundry actors)."""
+
+    def export(self, sheet: Sheet) -> JsonObject: ...
+
+
 # Detection order: the most specific shape first (a WoD5e actor also has ``system.attributes``).
-MODULES: dict[str, ModuleType] = {"wod5e": wod5e, "wod20": wod20, "progeny": progeny, "v5bot": v5bot}
+MODULES: dict[str, Format] = {"wod5e": wod5e, "wod20": wod20, "progeny": progeny, "v5bot": v5bot}
 FORMATS = tuple(MODULES)
 EXPORTS = {"wod5e": "v5", "wod20": "v20"}
+EXPORTERS: dict[str, Exporter] = {"wod5e": wod5e, "wod20": wod20}
 MAX_DEPTH = 32  # as the server's InputGuard (server/hygiene.py)
 MAX_NODES = 50_000
+
+
+class ImportedJson(TypedDict):
+    format: str
+    system: str
+    sheet: Sheet
+    report: ReportJson
 
 
 @dataclass(frozen=True)
 class Imported:
     format: str
     system: str
-    sheet: dict
+    sheet: Sheet
     report: Report
 
-    def plain(self) -> dict:
+    def plain(self) -> ImportedJson:
         return {
             "format": self.format,
             "system": self.system,
@@ -63,10 +93,10 @@ class Imported:
         }
 
 
-def _measure(data: Any) -> None:
+def _measure(data: object) -> None:
     """Refuse a file nested deeper than ``MAX_DEPTH`` or with more than ``MAX_NODES`` values, before
     reading any field (an iterative walk: no recursion for a hostile depth to exhaust)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+    stack: list[tuple[object, int]] = [(data, 1)]
     nodes = 0
     while stack:
         value, depth = stack.pop()
@@ -80,7 +110,7 @@ def _measure(data: Any) -> None:
             stack.extend((child, depth + 1) for child in children)
 
 
-def detect(data: Any) -> str | None:
+def detect(data: object) -> str | None:
     """The format of a parsed JSON file, or None."""
     for name, module in MODULES.items():
         if module.detect(data):
@@ -92,7 +122,7 @@ def system_of(format: str) -> str:
     return MODULES[format].SYSTEM
 
 
-def import_sheet(data: Any, *, format: str | None = None, system: str | None = None) -> Imported:
+def import_sheet(data: object, *, format: str | None = None, system: str | None = None) -> Imported:
     """Read a file of one of ``FORMATS`` (detected when ``format`` is None) into a rollbook sheet of
     ``system`` (the chronicle's: a file of another game is refused), validated as any sheet is."""
     if not isinstance(data, dict):
@@ -117,7 +147,7 @@ def import_sheet(data: Any, *, format: str | None = None, system: str | None = N
     return Imported(found, module.SYSTEM, sheet, report)
 
 
-def export_sheet(system: str, sheet: dict, format: str) -> dict:
+def export_sheet(system: str, sheet: Sheet, format: str) -> JsonObject:
     """A stored rollbook sheet of ``system`` as the actor JSON of ``format`` (``wod5e`` for V5,
     ``wod20`` for V20)."""
     if format not in EXPORTS:
@@ -125,7 +155,7 @@ def export_sheet(system: str, sheet: dict, format: str) -> dict:
     if EXPORTS[format] != system:
         raise RuleError("export_wrong_system", format=format, system=EXPORTS[format], chronicle=system)
     checked = play.new_sheet(system, sheet)  # every default filled in, as stored
-    return MODULES[format].export(checked)
+    return EXPORTERS[format].export(checked)
 
 
 __all__ = [

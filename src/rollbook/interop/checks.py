@@ -11,14 +11,14 @@ with several problems names them all, each at its place in the source.
 from __future__ import annotations
 
 from rollbook import play
-from rollbook.interop.report import Reader
+from rollbook.interop.report import Reader, Sheet
 from rollbook.play import v5_sheet, v20_sheet
 from rollbook.play.powers import Power, check_powers
 from rollbook.rules.base import RuleError
 
 
-def _power_problems(reader: Reader, system: str, powers: list, disciplines: dict) -> None:
-    seen: list = []
+def _power_problems(reader: Reader, system: str, powers: list[object], disciplines: dict[str, int]) -> None:
+    seen: list[Power] = []
     for index, raw in enumerate(powers):
         where = reader.source_of(f"powers.{index}")
         try:
@@ -33,7 +33,7 @@ def _power_problems(reader: Reader, system: str, powers: list, disciplines: dict
         seen.append(power)
 
 
-def _plain_params(params: dict) -> dict:
+def _plain_params(params: dict[str, object]) -> dict[str, object]:
     return {
         k: v for k, v in params.items() if k != "field" and isinstance(v, (str, int, float, bool, type(None)))
     }
@@ -81,7 +81,7 @@ def v20_checks(reader: Reader) -> None:
 CHECKS = {"v5": v5_checks, "v20": v20_checks}
 
 
-def validated(reader: Reader) -> dict | None:
+def validated(reader: Reader) -> Sheet | None:
     """The draft as a rollbook sheet (every default filled in), or None with the problems noted."""
     CHECKS[reader.system](reader)
     if reader.problems:

@@ -4,10 +4,8 @@ homebrew), and the top-level keys of a Foundry actor (WoD20 and WoD5e) a sheet h
 
 from __future__ import annotations
 
-from typing import Any
-
 from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
-from rollbook.interop.report import Reader, at
+from rollbook.interop.report import JsonObject, Reader, at
 from rollbook.play import v5_sheet
 from rollbook.play.powers import disciplines_with_powers
 
@@ -20,7 +18,9 @@ V5_DISCIPLINES = by_squash(
 TRAIT_HIGH = 5
 
 
-def trait_id(reader: Reader, name: Any, source: str, known: dict[str, str]) -> tuple[str | None, str | None]:
+def trait_id(
+    reader: Reader, name: object, source: str, known: dict[str, str]
+) -> tuple[str | None, str | None]:
     """(id, homebrew name or None) of a trait named in the source; a problem when nothing can be made of it."""
     if not isinstance(name, str):
         reader.problem(source, "import_wrong_type", expected="text", given=type(name).__name__)
@@ -38,8 +38,8 @@ def trait_id(reader: Reader, name: Any, source: str, known: dict[str, str]) -> t
 def rated(
     reader: Reader,
     group: str,
-    name: Any,
-    value: Any,
+    name: object,
+    value: object,
     source_name: str,
     source_value: str,
     known: dict[str, str],
@@ -60,7 +60,7 @@ def rated(
     return identifier
 
 
-def specialty(reader: Reader, trait: str, name: Any, source: str) -> None:
+def specialty(reader: Reader, trait: str, name: object, source: str) -> None:
     text = reader.text(name, source, 100)
     if text is None or not text.strip():
         reader.drop(source, "empty_name", name)
@@ -77,10 +77,10 @@ def power(
     reader: Reader,
     system: str,
     discipline: str,
-    name: Any,
+    name: object,
     level: int | None,
     source: str,
-    power_id: Any = None,
+    power_id: object = None,
 ) -> None:
     """A Discipline power: a known one (its id given, or its English name at its level) or a homebrew
     one kept as typed. ``level`` None: the level of the known power of that name (else dropped)."""
@@ -105,7 +105,7 @@ def power(
         )
 
 
-def drop_foundry_top(reader: Reader, data: dict, root: str, state: tuple[str, ...]) -> None:
+def drop_foundry_top(reader: Reader, data: JsonObject, root: str, state: tuple[str, ...]) -> None:
     """Report as dropped a Foundry actor's own bookkeeping (``state``) and any top-level key other
     than those a reader takes (name, type, system, items, flags)."""
     for key in state:
@@ -115,7 +115,7 @@ def drop_foundry_top(reader: Reader, data: dict, root: str, state: tuple[str, ..
             reader.drop(at(root, key), "unknown_field", data[key])
 
 
-def typed_names(reader: Reader, value: Any, where: str) -> None:
+def typed_names(reader: Reader, value: object, where: str) -> None:
     """``flags.rollbook.names`` of a Foundry actor: each trait's name as typed (a text), kept."""
     for trait, name in (reader.obj(value, where) or {}).items():
         if isinstance(name, str):

@@ -16,8 +16,6 @@ specialty on a skill at 0 is dropped, and the report says so.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rollbook.interop.common import (
     V5_ATTRIBUTES,
     V5_DISCIPLINES,
@@ -28,7 +26,7 @@ from rollbook.interop.common import (
     trait_id,
 )
 from rollbook.interop.names import squashed
-from rollbook.interop.report import Reader, at
+from rollbook.interop.report import JsonObject, Reader, at
 
 FORMAT = "progeny"
 SYSTEM = "v5"
@@ -76,7 +74,7 @@ DROPPED = {
 }
 
 
-def detect(data: Any) -> bool:
+def detect(data: object) -> bool:
     return (
         isinstance(data, dict)
         and "bloodPotency" in data
@@ -85,7 +83,7 @@ def detect(data: Any) -> bool:
     )
 
 
-def read(data: dict, reader: Reader) -> str:
+def read(data: JsonObject, reader: Reader) -> str:
     """Reads the file into ``reader.draft``; returns the creature."""
     root = "$"
     creature = "vampire"
@@ -96,17 +94,17 @@ def read(data: dict, reader: Reader) -> str:
             creature = "thin_blood"
     reader.draft["creature"] = creature
     for key, target in TEXTS.items():
-        value = reader.text(data.get(key), at(root, key), 100 if key == "name" else 200)
-        if value:
-            reader.put(target, value, at(root, key))
+        text = reader.text(data.get(key), at(root, key), 100 if key == "name" else 200)
+        if text:
+            reader.put(target, text, at(root, key))
     notes = reader.text(data.get("notes"), at(root, "notes"), 20000)
     if notes:
         reader.put("notes", notes, at(root, "notes"))
     for key, (target, low, high) in NUMBERS.items():
         if key in data:
-            value = reader.integer(data[key], at(root, key), low, high)
-            if value is not None and not (key == "experience" and value == 0):
-                reader.put(target, value, at(root, key))
+            number = reader.integer(data[key], at(root, key), low, high)
+            if number is not None and not (key == "experience" and number == 0):
+                reader.put(target, number, at(root, key))
     ephemeral = reader.obj(data.get("ephemeral"), at(root, "ephemeral")) or {}
     for key, value in ephemeral.items():
         where = at(at(root, "ephemeral"), key)
@@ -146,11 +144,11 @@ def read(data: dict, reader: Reader) -> str:
         _specialty(reader, item, at(at(where, "pickedSpecialties"), index))
     reader.drop(at(where, "pickedDiscipline"), "creation_choice", predator.get("pickedDiscipline"))
     reader.drop(at(where, "pickedMeritsAndFlaws"), "merits", predator.get("pickedMeritsAndFlaws"))
-    for index, name in enumerate(
+    for index, given in enumerate(
         reader.array(data.get("availableDisciplineNames"), at(root, "availableDisciplineNames")) or []
     ):
         source = at(at(root, "availableDisciplineNames"), index)
-        identifier, _ = trait_id(reader, name, source, V5_DISCIPLINES)
+        identifier, _ = trait_id(reader, given, source, V5_DISCIPLINES)
         if identifier and identifier not in reader.draft.get("clan_disciplines", []):
             reader.append("clan_disciplines", identifier, source)
     _disciplines(
@@ -180,8 +178,8 @@ def read(data: dict, reader: Reader) -> str:
     return creature
 
 
-def _specialty(reader: Reader, item: Any, where: str) -> None:
-    item = reader.obj(item, where)
+def _specialty(reader: Reader, value: object, where: str) -> None:
+    item = reader.obj(value, where)
     if item is None:
         return
     skill, homebrew = trait_id(reader, item.get("skill"), at(where, "skill"), V5_SKILLS)
@@ -198,11 +196,11 @@ def _specialty(reader: Reader, item: Any, where: str) -> None:
     specialty(reader, skill, item.get("name"), at(where, "name"))
 
 
-def _disciplines(reader: Reader, powers: list, root: str) -> None:
+def _disciplines(reader: Reader, powers: list[object], root: str) -> None:
     """Progeny lists powers; each Discipline's rating is its count of powers, at least its highest level."""
     counted: dict[str, list[int]] = {}
     first_source: dict[str, str] = {}
-    readable: list[tuple[str, Any, int, str]] = []
+    readable: list[tuple[str, object, int, str]] = []
     for index, item in enumerate(powers):
         where = at(root, index)
         item = reader.obj(item, where)
@@ -226,8 +224,8 @@ def _disciplines(reader: Reader, powers: list, root: str) -> None:
         if rating > 5:
             reader.problem(first_source[discipline], "import_out_of_range", value=rating, low=0, high=5)
             continue
-        homebrew = discipline not in V5_DISCIPLINES.values()
-        name = reader.draft.get("names", {}).get(discipline, discipline) if homebrew else None
+        unknown = discipline not in V5_DISCIPLINES.values()
+        name = reader.draft.get("names", {}).get(discipline, discipline) if unknown else None
         reader.put(f"disciplines.{discipline}", rating, first_source[discipline], name=name)
     for discipline, name, level, where in readable:
         if discipline in reader.draft.get("disciplines", {}):

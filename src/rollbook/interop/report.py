@@ -18,11 +18,20 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from rollbook.rules.base import RuleError
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+# A source file is any JSON: each value is read as ``object`` and narrowed where it is read (a file may
+# put any JSON value anywhere); an object of it is a ``JsonObject``.
+JsonObject = dict[str, object]
+# A rollbook sheet as plain JSON (the draft a format module builds, then the stored sheet): its schema is
+# the play layer's sheet model, which validates it (``checks.validated``).
+Sheet = dict[str, Any]
+
+_Kind = TypeVar("_Kind")
 
 
 def at(base: str, key: str | int) -> str:
@@ -53,13 +62,54 @@ class Dropped:
     reason: str  # a code: ``no_such_field``, ``foundry_state``, ``merits`` …
 
 
+class MappedJson(TypedDict):
+    source: str
+    target: str
+
+
+class HomebrewJson(TypedDict):
+    source: str
+    target: str
+    name: str
+
+
+class DroppedJson(TypedDict):
+    source: str
+    reason: str
+
+
+class ProblemJson(TypedDict):
+    source: str
+    code: str
+    params: dict[str, object]
+
+
+class ReportJson(TypedDict):
+    """``Report.plain()``: the report as the API and the CLI give it."""
+
+    format: str
+    system: str
+    creature: str | None
+    mapped: list[MappedJson]
+    homebrew: list[HomebrewJson]
+    dropped: list[DroppedJson]
+    problems: list[ProblemJson]
+
+
+class Counts(TypedDict):
+    mapped: int
+    homebrew: int
+    dropped: int
+    problems: int
+
+
 @dataclass(frozen=True)
 class Problem:
     source: str
     code: str
-    params: tuple[tuple[str, Any], ...] = ()
+    params: tuple[tuple[str, object], ...] = ()
 
-    def plain(self) -> dict:
+    def plain(self) -> ProblemJson:
         return {"source": self.source, "code": self.code, "params": dict(self.params)}
 
 
@@ -73,7 +123,7 @@ class Report:
     dropped: tuple[Dropped, ...] = ()
     problems: tuple[Problem, ...] = ()
 
-    def plain(self) -> dict:
+    def plain(self) -> ReportJson:
         return {
             "format": self.format,
             "system": self.system,
@@ -84,7 +134,7 @@ class Report:
             "problems": [p.plain() for p in self.problems],
         }
 
-    def counts(self) -> dict:
+    def counts(self) -> Counts:
         return {
             "mapped": len(self.mapped),
             "homebrew": len(self.homebrew),
@@ -109,7 +159,7 @@ class ImportRefused(RuleError):
         self.report = report
 
 
-def empty(value: Any) -> bool:
+def empty(value: object) -> bool:
     return value is None or value is False or value == "" or value == [] or value == {}
 
 
@@ -119,7 +169,7 @@ class Reader:
 
     format: str
     system: str
-    draft: dict = field(default_factory=dict)
+    draft: Sheet = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # sheet path -> source path
     mapped: list[Mapped] = field(default_factory=list)
     homebrew: list[Homebrew] = field(default_factory=list)
@@ -127,15 +177,15 @@ class Reader:
     problems: list[Problem] = field(default_factory=list)
 
     # --- the report --------------------------------------------------------------------------
-    def problem(self, source: str, code: str, **params: Any) -> None:
+    def problem(self, source: str, code: str, **params: object) -> None:
         self.problems.append(Problem(source, code, tuple(sorted(params.items()))))
 
-    def drop(self, source: str, reason: str, value: Any = True) -> None:
+    def drop(self, source: str, reason: str, value: object = True) -> None:
         """A field rollbook does not keep, and why (an empty one holds nothing: not listed)."""
         if not empty(value):
             self.dropped.append(Dropped(source, reason))
 
-    def put(self, target: str, value: Any, source: str, *, name: str | None = None) -> None:
+    def put(self, target: str, value: object, source: str, *, name: str | None = None) -> None:
         """``value`` at ``target`` (a dotted path) of the draft; ``name``: a homebrew trait's name as typed."""
         parts = target.split(".")
         node = self.draft
@@ -145,7 +195,7 @@ class Reader:
         self.origin[target] = source
         self._noted(target, source, name)
 
-    def append(self, target: str, value: Any, source: str, *, name: str | None = None) -> str:
+    def append(self, target: str, value: object, source: str, *, name: str | None = None) -> str:
         """``value`` appended to the list at ``target``; returns the item's path (``powers.2``)."""
         parts = target.split(".")
         node = self.draft
@@ -187,7 +237,7 @@ class Reader:
         return "$"
 
     # --- typed reads: a wrong value is a problem, and None ------------------------------------
-    def integer(self, value: Any, source: str, low: int, high: int, *, digits: bool = False) -> int | None:
+    def integer(self, value: object, source: str, low: int, high: int, *, digits: bool = False) -> int | None:
         if digits and isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value.strip())
         if isinstance(value, float) and value.is_integer():
@@ -200,7 +250,7 @@ class Reader:
             return None
         return value
 
-    def text(self, value: Any, source: str, most: int = 200) -> str | None:
+    def text(self, value: object, source: str, most: int = 200) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str):
@@ -211,13 +261,13 @@ class Reader:
             return None
         return value
 
-    def obj(self, value: Any, source: str) -> dict | None:
+    def obj(self, value: object, source: str) -> JsonObject | None:
         return self._of_type(value, source, dict, "object")
 
-    def array(self, value: Any, source: str) -> list | None:
+    def array(self, value: object, source: str) -> list[object] | None:
         return self._of_type(value, source, list, "list")
 
-    def _of_type(self, value: Any, source: str, kind: type, expected: str) -> Any:
+    def _of_type(self, value: object, source: str, kind: type[_Kind], expected: str) -> _Kind | None:
         """``value`` if it is a ``kind``; None if absent, or (and a problem) if of another type."""
         if value is None:
             return None
@@ -227,18 +277,20 @@ class Reader:
         return value
 
 
-def entries(reader: Reader, container: dict, base: str, name: str) -> Iterator[tuple[str, str, dict]]:
+def entries(
+    reader: Reader, container: JsonObject, base: str, name: str
+) -> Iterator[tuple[str, str, JsonObject]]:
     """``(key, where, entry)`` for each entry of the object ``container[name]`` that is itself an
     object (what is not is reported by ``Reader.obj``)."""
     where = at(base, name)
-    for key, entry in (reader.obj(container.get(name), where) or {}).items():
+    for key, raw in (reader.obj(container.get(name), where) or {}).items():
         here = at(where, key)
-        entry = reader.obj(entry, here)
+        entry = reader.obj(raw, here)
         if entry is not None:
             yield key, here, entry
 
 
-def sub(value: Any, *keys: str) -> Any:
+def sub(value: object, *keys: str) -> object:
     """``value[k1][k2]…`` where each step is an object holding the key; None anywhere else (a file
     may put any JSON value anywhere)."""
     for key in keys:
@@ -248,12 +300,12 @@ def sub(value: Any, *keys: str) -> Any:
     return value
 
 
-def text_key(value: Any) -> str | None:
+def text_key(value: object) -> str | None:
     """A value usable as a key of the tables: text only."""
     return value if isinstance(value, str) else None
 
 
-def type_name(value: Any) -> str:
+def type_name(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

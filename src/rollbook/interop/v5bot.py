@@ -16,11 +16,9 @@ list's); any other is dropped, and the report says so.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty
 from rollbook.interop.names import squashed
-from rollbook.interop.report import Reader, at
+from rollbook.interop.report import JsonObject, Reader, at
 
 FORMAT = "v5bot"
 SYSTEM = "v5"
@@ -47,11 +45,11 @@ DROPPED = {
 }
 
 
-def detect(data: Any) -> bool:
+def detect(data: object) -> bool:
     return isinstance(data, dict) and "splat" in data and isinstance(data.get("traits"), list)
 
 
-def _track(reader: Reader, track: str, value: Any, where: str) -> None:
+def _track(reader: Reader, track: str, value: object, where: str) -> None:
     if isinstance(value, str):  # the stored document: one character per box
         if not value or set(value) - set("./x"):
             reader.problem(where, "import_bad_track", track=track)
@@ -69,7 +67,7 @@ def _track(reader: Reader, track: str, value: Any, where: str) -> None:
         reader.put(f"{track}.max", number, where)
 
 
-def read(data: dict, reader: Reader) -> str | None:
+def read(data: JsonObject, reader: Reader) -> str | None:
     root = "$"
     splat = data.get("splat")
     creature = SPLATS.get(splat) if isinstance(splat, str) else None
@@ -97,22 +95,23 @@ def read(data: dict, reader: Reader) -> str | None:
     if creature not in ("vampire", "thin_blood") and "hunger" not in data:
         reader.draft["hunger"] = 0
     experience = reader.obj(data.get("experience"), at(root, "experience")) or {}
-    for keys, target in ((("lifetime", "total"), "experience.total"), (("unspent", "current"), None)):
+    for keys, into in ((("lifetime", "total"), "experience.total"), (("unspent", "current"), None)):
         for key in keys:
             if key in experience:
                 value = reader.integer(experience[key], at(at(root, "experience"), key), 0, 100000)
-                if value is not None and target:
-                    reader.put(target, value, at(at(root, "experience"), key))
+                if value is not None and into:
+                    reader.put(into, value, at(at(root, "experience"), key))
                 elif value is not None:
                     total = reader.draft.get("experience", {}).get("total", value)
                     if total - value > 0:
                         reader.put("experience.spent", total - value, at(at(root, "experience"), key))
     reader.drop(at(at(root, "experience"), "log"), "source_bookkeeping", experience.get("log"))
     traits = data["traits"]
-    later: list[tuple[str, list, str]] = []
-    for index, trait in enumerate(traits):
+    assert isinstance(traits, list)  # ``detect`` saw to it
+    later: list[tuple[str, list[object], str]] = []
+    for index, raw in enumerate(traits):
         where = at(at(root, "traits"), index)
-        trait = reader.obj(trait, where)
+        trait = reader.obj(raw, where)
         if trait is None:
             continue
         kind = trait.get("type")
@@ -121,11 +120,8 @@ def read(data: dict, reader: Reader) -> str | None:
             reader.array(trait.get("subtraits", trait.get("raw_subtraits")), at(where, "subtraits")) or []
         )
         if kind == "attribute":
-            identifier = (
-                V5_ATTRIBUTES.get(squashed(trait.get("name", "")))
-                if isinstance(trait.get("name"), str)
-                else None
-            )
+            trait_name = trait.get("name")
+            identifier = V5_ATTRIBUTES.get(squashed(trait_name)) if isinstance(trait_name, str) else None
             if identifier is None:
                 reader.problem(name_at, "import_unknown_attribute", name=str(trait.get("name")))
                 continue

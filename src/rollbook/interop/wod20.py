@@ -23,11 +23,9 @@ clan's Disciplines, weapons, the names of homebrew traits) rides in ``flags.roll
 
 from __future__ import annotations
 
-from typing import Any
-
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
 from rollbook.interop.names import by_squash, power_name, slug, squashed, typed
-from rollbook.interop.report import Reader, at, entries, sub, text_key
+from rollbook.interop.report import JsonObject, Reader, Sheet, at, entries, sub, text_key
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
 
@@ -72,7 +70,7 @@ SYSTEM_STATE = (
 )
 
 
-def detect(data: Any) -> bool:
+def detect(data: object) -> bool:
     return (
         isinstance(data, dict)
         and isinstance(data.get("system"), dict)
@@ -80,7 +78,7 @@ def detect(data: Any) -> bool:
     )
 
 
-def read(data: dict, reader: Reader) -> str | None:
+def read(data: JsonObject, reader: Reader) -> str | None:
     root = "$"
     kind = text_key(data.get("type"))
     if kind not in ACTOR_TYPES:
@@ -89,6 +87,7 @@ def read(data: dict, reader: Reader) -> str | None:
     creature = ACTOR_TYPES[kind]
     reader.draft["creature"] = creature
     system, base = data["system"], at(root, "system")
+    assert isinstance(system, dict)  # ``detect`` saw to it
     name = reader.text(data.get("name"), at(root, "name"), 100)
     if name:
         reader.put("name", name, at(root, "name"))
@@ -101,9 +100,9 @@ def read(data: dict, reader: Reader) -> str | None:
         reader.put("notes", notes, at(base, "notes"))
     if "generation" in system:
         if creature == "vampire":
-            value = reader.integer(system["generation"], at(base, "generation"), 4, 15, digits=True)
-            if value is not None:
-                reader.put("generation", value, at(base, "generation"))
+            generation = reader.integer(system["generation"], at(base, "generation"), 4, 15, digits=True)
+            if generation is not None:
+                reader.put("generation", generation, at(base, "generation"))
         else:
             reader.drop(at(base, "generation"), "not_for_creature")
     _attributes(reader, system, base)
@@ -119,9 +118,9 @@ def read(data: dict, reader: Reader) -> str | None:
     for key in ("bashing", "lethal", "aggravated"):
         if key in damage:
             where = at(at(at(base, "health"), "damage"), key)
-            value = reader.integer(damage[key], where, 0, 7)
-            if value:
-                reader.put(f"health.{key}", value, where)
+            levels = reader.integer(damage[key], where, 0, 7)
+            if levels:
+                reader.put(f"health.{key}", levels, where)
     _items(reader, reader.array(data.get("items"), at(root, "items")) or [], at(root, "items"))
     _flags(reader, data, root)
     drop_foundry_top(reader, data, root, FOUNDRY_STATE)
@@ -133,7 +132,7 @@ def read(data: dict, reader: Reader) -> str | None:
     return creature
 
 
-def _specialties(reader: Reader, trait: str, text: Any, where: str) -> None:
+def _specialties(reader: Reader, trait: str, text: object, where: str) -> None:
     if text in (None, ""):
         return
     if not isinstance(text, str):
@@ -144,7 +143,7 @@ def _specialties(reader: Reader, trait: str, text: Any, where: str) -> None:
             specialty(reader, trait, name, where)
 
 
-def _attributes(reader: Reader, system: dict, base: str) -> None:
+def _attributes(reader: Reader, system: JsonObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "attributes"):
         identifier = ATTRIBUTES.get(squashed(key))
         if identifier is None:
@@ -161,9 +160,9 @@ def _ability(
     group: str,
     identifier: str,
     homebrew: str | None,
-    value: Any,
+    value: object,
     where_value: str,
-    speciality: Any,
+    speciality: object,
     where_speciality: str,
 ) -> None:
     rating = reader.integer(value, where_value, 0, 10)
@@ -179,9 +178,10 @@ def _ability(
     _specialties(reader, identifier, speciality, where_speciality)
 
 
-def _abilities(reader: Reader, system: dict, base: str) -> None:
+def _abilities(reader: Reader, system: JsonObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "abilities"):
-        group = GROUP_OF.get(text_key(entry.get("type")))
+        kind = text_key(entry.get("type"))
+        group = GROUP_OF.get(kind) if kind is not None else None
         if group is None:
             reader.problem(
                 at(here, "type"), "import_bad_choice", given=str(entry.get("type")), expected=list(GROUP_OF)
@@ -206,12 +206,12 @@ def _abilities(reader: Reader, system: dict, base: str) -> None:
         )
 
 
-def _advantages(reader: Reader, system: dict, base: str, creature: str) -> None:
+def _advantages(reader: Reader, system: JsonObject, base: str, creature: str) -> None:
     where = at(base, "advantages")
     advantages = reader.obj(system.get("advantages"), where) or {}
-    for key, entry in advantages.items():
+    for key, raw in advantages.items():
         here = at(where, key)
-        entry = reader.obj(entry, here)
+        entry = reader.obj(raw, here)
         if entry is None:
             continue
         if key == "willpower":
@@ -244,7 +244,7 @@ def _advantages(reader: Reader, system: dict, base: str, creature: str) -> None:
             reader.drop(here, "not_a_v20_trait")  # rage, gnosis, faith …: other games of the system
 
 
-def _discipline_id(reader: Reader, item: dict, where: str) -> tuple[str | None, str | None]:
+def _discipline_id(reader: Reader, item: JsonObject, where: str) -> tuple[str | None, str | None]:
     given = sub(item, "flags", "rollbook", "id")
     name = reader.text(item.get("name"), at(where, "name"), 100)
     if isinstance(given, str) and given:
@@ -257,14 +257,14 @@ def _discipline_id(reader: Reader, item: dict, where: str) -> tuple[str | None, 
     return (found, None) if found else (slug(name), typed(name))
 
 
-def _items(reader: Reader, items: list, root: str) -> None:
+def _items(reader: Reader, items: list[object], root: str) -> None:
     parents: dict[str, str] = {}
-    powers: list[tuple[dict, str]] = []
+    powers: list[tuple[JsonObject, JsonObject, str]] = []  # item, its system, its place
     total = spent = 0
     experience_at: list[str] = []
-    for index, item in enumerate(items):
+    for index, raw in enumerate(items):
         where = at(root, index)
-        item = reader.obj(item, where)
+        item = reader.obj(raw, where)
         if item is None:
             continue
         data = reader.obj(item.get("system"), at(where, "system")) or {}
@@ -273,19 +273,20 @@ def _items(reader: Reader, items: list, root: str) -> None:
             identifier, homebrew = _discipline_id(reader, item, where)
             if identifier is None:
                 continue
-            value = reader.integer(data.get("value", 0), at(at(where, "system"), "value"), 0, 10)
-            if value is None:
+            rating = reader.integer(data.get("value", 0), at(at(where, "system"), "value"), 0, 10)
+            if rating is None:
                 continue
             if identifier in reader.draft.get("disciplines", {}):
                 reader.problem(at(where, "name"), "import_duplicate_trait", trait=identifier)
                 continue
-            reader.put(f"disciplines.{identifier}", value, at(at(where, "system"), "value"), name=homebrew)
+            reader.put(f"disciplines.{identifier}", rating, at(at(where, "system"), "value"), name=homebrew)
             if homebrew is not None and homebrew != identifier:
                 reader.draft.setdefault("names", {})[identifier] = homebrew
-            if isinstance(item.get("_id"), str):
-                parents[item["_id"]] = identifier
+            item_id = item.get("_id")
+            if isinstance(item_id, str):
+                parents[item_id] = identifier
         elif kind == "Power" and subtype == "wod.types.disciplinepower":
-            powers.append((item, where))
+            powers.append((item, data, where))
         elif kind == "Trait" and isinstance(subtype, str) and subtype.endswith("secondability"):
             group = GROUP_OF.get(subtype.removeprefix("wod.types.").removesuffix("secondability"))
             name = reader.text(item.get("name"), at(where, "name"), 100)
@@ -320,9 +321,9 @@ def _items(reader: Reader, items: list, root: str) -> None:
         reader.put("experience.total", total, experience_at[0])
     if spent:
         reader.put("experience.spent", spent, experience_at[-1])
-    for item, where in powers:
-        data = item.get("system") or {}
-        discipline = parents.get(text_key(data.get("parentid")))
+    for item, data, where in powers:
+        parent = text_key(data.get("parentid"))
+        discipline = parents.get(parent) if parent is not None else None
         if discipline is None:
             reader.problem(
                 at(at(where, "system"), "parentid"),
@@ -344,7 +345,7 @@ def _items(reader: Reader, items: list, root: str) -> None:
         )
 
 
-def _flags(reader: Reader, data: dict, root: str) -> None:
+def _flags(reader: Reader, data: JsonObject, root: str) -> None:
     flags = reader.obj(data.get("flags"), at(root, "flags")) or {}
     where = at(at(root, "flags"), "rollbook")
     for key, value in (reader.obj(flags.get("rollbook"), where) or {}).items():
@@ -372,12 +373,12 @@ def _title(identifier: str) -> str:
     return identifier.replace("_", " ").title()
 
 
-def export(sheet: dict) -> dict:
+def export(sheet: Sheet) -> JsonObject:
     """A rollbook V20 sheet (as stored) -> a Foundry WoD20 actor (``type`` Vampire or Mortal)."""
     names = sheet["names"]
     specialties = {trait: ", ".join(items) for trait, items in sheet["specialties"].items()}
-    abilities: dict[str, dict] = {}
-    items: list[dict] = []
+    abilities: dict[str, JsonObject] = {}
+    items: list[JsonObject] = []
     for group, (kind, standard) in v20_sheet.ABILITY_GROUPS.items():
         for identifier, value in sheet[group].items():
             if identifier in standard:
@@ -423,7 +424,7 @@ def export(sheet: dict) -> dict:
         )
     for index, entry in enumerate(sheet["powers"]):
         known = entry.get("power")
-        item = {
+        item: JsonObject = {
             "_id": f"rollbookpowr{index:04d}",
             "name": power_name("v20", entry["discipline"], known) if known else entry["name"],
             "type": "Power",
@@ -449,7 +450,7 @@ def export(sheet: dict) -> dict:
                     "system": {"amount": amount, "isspent": spent},
                 }
             )
-    flags: dict[str, Any] = {}
+    flags: JsonObject = {}
     if sheet["clan_disciplines"]:
         flags["clan_disciplines"] = list(sheet["clan_disciplines"])
     if names:
@@ -457,7 +458,7 @@ def export(sheet: dict) -> dict:
     if sheet["weapons"]:
         flags["weapons"] = [dict(weapon) for weapon in sheet["weapons"]]
     vampire = sheet["creature"] == "vampire"
-    system: dict[str, Any] = {
+    system: JsonObject = {
         "player": sheet["player"],
         "concept": sheet["concept"],
         "nature": sheet["nature"],

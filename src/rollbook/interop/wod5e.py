@@ -20,7 +20,7 @@ other packages, so an export imported back is the same sheet.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from rollbook.interop.common import (
     V5_ATTRIBUTES,
@@ -33,7 +33,7 @@ from rollbook.interop.common import (
     typed_names,
 )
 from rollbook.interop.names import power_name, squashed
-from rollbook.interop.report import Reader, at, entries, sub
+from rollbook.interop.report import JsonObject, Reader, Sheet, at, entries, sub
 from rollbook.play import v5_sheet
 
 FORMAT = "wod5e"
@@ -90,7 +90,7 @@ OTHER_SPLATS = (
 )
 
 
-def detect(data: Any) -> bool:
+def detect(data: object) -> bool:
     return (
         isinstance(data, dict)
         and isinstance(data.get("system"), dict)
@@ -100,7 +100,7 @@ def detect(data: Any) -> bool:
     )
 
 
-def read(data: dict, reader: Reader) -> str | None:
+def read(data: JsonObject, reader: Reader) -> str | None:
     root = "$"
     kind = data.get("type")
     if kind not in ACTOR_TYPES:
@@ -108,6 +108,7 @@ def read(data: dict, reader: Reader) -> str | None:
         return None
     creature = ACTOR_TYPES[kind]
     system = data["system"]
+    assert isinstance(system, dict)  # ``detect`` saw to it
     base = at(root, "system")
     flags = reader.obj(data.get("flags"), at(root, "flags")) or {}
     ours = reader.obj(flags.get("rollbook"), at(at(root, "flags"), "rollbook")) or {}
@@ -184,7 +185,7 @@ def read(data: dict, reader: Reader) -> str | None:
     return creature
 
 
-def _attributes(reader: Reader, system: dict, base: str) -> None:
+def _attributes(reader: Reader, system: JsonObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "attributes"):
         identifier = V5_ATTRIBUTES.get(squashed(key))
         if identifier is None:
@@ -195,7 +196,7 @@ def _attributes(reader: Reader, system: dict, base: str) -> None:
             reader.put(f"attributes.{identifier}", value, at(here, "value"))
 
 
-def _skills(reader: Reader, system: dict, base: str) -> None:
+def _skills(reader: Reader, system: JsonObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "skills"):
         skill = rated(reader, "skills", key, entry.get("value", 0), here, at(here, "value"), V5_SKILLS)
         for index, bonus in enumerate(reader.array(entry.get("bonuses"), at(here, "bonuses")) or []):
@@ -221,7 +222,7 @@ def _skills(reader: Reader, system: dict, base: str) -> None:
         reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
 
 
-def _tracks(reader: Reader, system: dict, base: str) -> None:
+def _tracks(reader: Reader, system: JsonObject, base: str) -> None:
     hunger = reader.obj(system.get("hunger"), at(base, "hunger")) or {}
     if "value" in hunger:
         value = reader.integer(hunger["value"], at(at(base, "hunger"), "value"), 0, 5)
@@ -234,16 +235,16 @@ def _tracks(reader: Reader, system: dict, base: str) -> None:
             if value is not None:
                 reader.put(target, value, at(at(base, "humanity"), key))
     blood = reader.obj(system.get("blood"), at(base, "blood")) or {}
-    for key, value in blood.items():
+    for key, raw in blood.items():
         where = at(at(base, "blood"), key)
         if key == "potency":
-            number = reader.integer(value, where, 0, 10)
+            number = reader.integer(raw, where, 0, 10)
             if number is not None:
                 reader.put("blood_potency", number, where)
         elif key == "generation":
-            reader.drop(where, "no_generation_in_v5", value)
+            reader.drop(where, "no_generation_in_v5", raw)
         else:
-            reader.drop(where, "no_such_field", value)
+            reader.drop(where, "no_such_field", raw)
     for track in ("health", "willpower"):
         entry = reader.obj(system.get(track), at(base, track)) or {}
         for key in ("max", "superficial", "aggravated"):
@@ -265,8 +266,8 @@ def _tracks(reader: Reader, system: dict, base: str) -> None:
             reader.put("experience.total", value, at(where, "value"))
 
 
-def _items(reader: Reader, items: list, root: str) -> None:
-    powers: list[tuple[int, dict, str]] = []
+def _items(reader: Reader, items: list[object], root: str) -> None:
+    powers: list[tuple[JsonObject, str]] = []
     for index, item in enumerate(items):
         where = at(root, index)
         item = reader.obj(item, where)
@@ -282,12 +283,12 @@ def _items(reader: Reader, items: list, root: str) -> None:
             if name:
                 reader.put("predator", name, at(where, "name"))
         elif kind == "power":
-            powers.append((index, item, where))
+            powers.append((item, where))
         elif kind == "feature":
             reader.drop(where, "merits")
         else:
             reader.drop(where, "item_type")
-    for _index, item, where in powers:
+    for item, where in powers:
         data = reader.obj(item.get("system"), at(where, "system")) or {}
         key = data.get("discipline")
         discipline = V5_DISCIPLINES.get(squashed(key)) if isinstance(key, str) else None
@@ -316,10 +317,19 @@ def _items(reader: Reader, items: list, root: str) -> None:
 # --- export -------------------------------------------------------------------------------------
 
 
-def _power_item(index: int, entry: dict, names: dict) -> dict:
+class StoredPower(TypedDict, total=False):
+    """A power of a stored sheet (``play.powers.Power``): a known one's id, or a homebrew one's name."""
+
+    discipline: str
+    level: int
+    power: str
+    name: str
+
+
+def _power_item(index: int, entry: StoredPower, names: dict[str, str]) -> JsonObject:
     discipline = entry["discipline"]
     known = entry.get("power")
-    item = {
+    item: JsonObject = {
         "_id": f"rollbookpower{index:03d}",
         "name": power_name("v5", discipline, known) if known else entry["name"],
         "type": "power",
@@ -338,10 +348,10 @@ def _power_item(index: int, entry: dict, names: dict) -> dict:
     return item
 
 
-def export(sheet: dict) -> dict:
+def export(sheet: Sheet) -> JsonObject:
     """A rollbook V5 sheet (as stored) -> a WoD5e actor (``type`` vampire, ghoul or mortal)."""
     creature = sheet["creature"]
-    skills = {}
+    skills: dict[str, JsonObject] = {}
     for skill, value in sheet["skills"].items():
         key = SKILL_KEYS.get(skill, skill)
         skills[key] = {
@@ -370,7 +380,7 @@ def export(sheet: dict) -> dict:
         }
         for d, value in sheet["disciplines"].items()
     }
-    items: list[dict] = []
+    items: list[JsonObject] = []
     if sheet["clan"]:
         items.append(
             {
@@ -399,7 +409,7 @@ def export(sheet: dict) -> dict:
         }
         for name in ("health", "willpower")
     }
-    flags: dict[str, Any] = {}
+    flags: JsonObject = {}
     if sheet["player"]:
         flags["player"] = sheet["player"]
     if creature == "thin_blood":
