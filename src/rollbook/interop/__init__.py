@@ -28,9 +28,9 @@ from rollbook.interop import progeny, v5bot, wod5e, wod20
 from rollbook.interop.checks import validated
 from rollbook.interop.report import (
     Dropped,
+    FileObject,
     Homebrew,
     ImportRefused,
-    JsonObject,
     Mapped,
     Problem,
     Reader,
@@ -50,7 +50,7 @@ class Format(Protocol):
 
     def detect(self, data: object) -> bool: ...
 
-    def read(self, data: JsonObject, reader: Reader) -> str | None:
+    def read(self, data: FileObject, reader: Reader) -> str | None:
         """Reads the file into ``reader.draft``; returns the creature (None: the file says none it can be)."""
         ...
 
@@ -58,7 +58,7 @@ class Format(Protocol):
 class Exporter(Format, Protocol):
     """A format rollbook also writes (the two Foundry actors)."""
 
-    def export(self, sheet: Sheet) -> JsonObject: ...
+    def export(self, sheet: Sheet) -> FileObject: ...
 
 
 # Detection order: the most specific shape first (a WoD5e actor also has ``system.attributes``).
@@ -147,7 +147,7 @@ def import_sheet(data: object, *, format: str | None = None, system: str | None 
     return Imported(found, module.SYSTEM, sheet, report)
 
 
-def export_sheet(system: str, sheet: Sheet, format: str) -> JsonObject:
+def export_sheet(system: str, sheet: Sheet, format: str) -> FileObject:
     """A stored rollbook sheet of ``system`` as the actor JSON of ``format`` (``wod5e`` for V5,
     ``wod20`` for V20)."""
     if format not in EXPORTS:

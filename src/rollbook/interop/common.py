@@ -5,7 +5,7 @@ homebrew), and the top-level keys of a Foundry actor (WoD20 and WoD5e) a sheet h
 from __future__ import annotations
 
 from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
-from rollbook.interop.report import JsonObject, Reader, at
+from rollbook.interop.report import FileObject, Reader, at
 from rollbook.play import v5_sheet
 from rollbook.play.powers import disciplines_with_powers
 
@@ -105,7 +105,7 @@ def power(
         )
 
 
-def drop_foundry_top(reader: Reader, data: JsonObject, root: str, state: tuple[str, ...]) -> None:
+def drop_foundry_top(reader: Reader, data: FileObject, root: str, state: tuple[str, ...]) -> None:
     """Report as dropped a Foundry actor's own bookkeeping (``state``) and any top-level key other
     than those a reader takes (name, type, system, items, flags)."""
     for key in state:

@@ -26,7 +26,7 @@ from rollbook.interop.common import (
     trait_id,
 )
 from rollbook.interop.names import squashed
-from rollbook.interop.report import JsonObject, Reader, at
+from rollbook.interop.report import FileObject, Reader, at
 
 FORMAT = "progeny"
 SYSTEM = "v5"
@@ -83,7 +83,7 @@ def detect(data: object) -> bool:
     )
 
 
-def read(data: JsonObject, reader: Reader) -> str:
+def read(data: FileObject, reader: Reader) -> str:
     """Reads the file into ``reader.draft``; returns the creature."""
     root = "$"
     creature = "vampire"

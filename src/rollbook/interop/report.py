@@ -18,18 +18,19 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, TypeVar
+from typing import TypedDict, TypeVar
 
+from rollbook.play.common import JsonObject
 from rollbook.rules.base import RuleError
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-# A source file is any JSON: each value is read as ``object`` and narrowed where it is read (a file may
-# put any JSON value anywhere); an object of it is a ``JsonObject``.
-JsonObject = dict[str, object]
+# A character file is any JSON: each value is read as ``object`` and narrowed where it is read (a file
+# may put any JSON value anywhere); an object of it, read or written by an export, is a ``FileObject``.
+FileObject = dict[str, object]
 # A rollbook sheet as plain JSON (the draft a format module builds, then the stored sheet): its schema is
 # the play layer's sheet model, which validates it (``checks.validated``).
-Sheet = dict[str, Any]
+Sheet = JsonObject
 
 _Kind = TypeVar("_Kind")
 
@@ -261,7 +262,7 @@ class Reader:
             return None
         return value
 
-    def obj(self, value: object, source: str) -> JsonObject | None:
+    def obj(self, value: object, source: str) -> FileObject | None:
         return self._of_type(value, source, dict, "object")
 
     def array(self, value: object, source: str) -> list[object] | None:
@@ -278,8 +279,8 @@ class Reader:
 
 
 def entries(
-    reader: Reader, container: JsonObject, base: str, name: str
-) -> Iterator[tuple[str, str, JsonObject]]:
+    reader: Reader, container: FileObject, base: str, name: str
+) -> Iterator[tuple[str, str, FileObject]]:
     """``(key, where, entry)`` for each entry of the object ``container[name]`` that is itself an
     object (what is not is reported by ``Reader.obj``)."""
     where = at(base, name)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty
 from rollbook.interop.names import squashed
-from rollbook.interop.report import JsonObject, Reader, at
+from rollbook.interop.report import FileObject, Reader, at
 
 FORMAT = "v5bot"
 SYSTEM = "v5"
@@ -67,7 +67,7 @@ def _track(reader: Reader, track: str, value: object, where: str) -> None:
         reader.put(f"{track}.max", number, where)
 
 
-def read(data: JsonObject, reader: Reader) -> str | None:
+def read(data: FileObject, reader: Reader) -> str | None:
     root = "$"
     splat = data.get("splat")
     creature = SPLATS.get(splat) if isinstance(splat, str) else None

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
 from rollbook.interop.names import by_squash, power_name, slug, squashed, typed
-from rollbook.interop.report import JsonObject, Reader, Sheet, at, entries, sub, text_key
+from rollbook.interop.report import FileObject, Reader, Sheet, at, entries, sub, text_key
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
 
@@ -78,7 +78,7 @@ def detect(data: object) -> bool:
     )
 
 
-def read(data: JsonObject, reader: Reader) -> str | None:
+def read(data: FileObject, reader: Reader) -> str | None:
     root = "$"
     kind = text_key(data.get("type"))
     if kind not in ACTOR_TYPES:
@@ -143,7 +143,7 @@ def _specialties(reader: Reader, trait: str, text: object, where: str) -> None:
             specialty(reader, trait, name, where)
 
 
-def _attributes(reader: Reader, system: JsonObject, base: str) -> None:
+def _attributes(reader: Reader, system: FileObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "attributes"):
         identifier = ATTRIBUTES.get(squashed(key))
         if identifier is None:
@@ -178,7 +178,7 @@ def _ability(
     _specialties(reader, identifier, speciality, where_speciality)
 
 
-def _abilities(reader: Reader, system: JsonObject, base: str) -> None:
+def _abilities(reader: Reader, system: FileObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "abilities"):
         kind = text_key(entry.get("type"))
         group = GROUP_OF.get(kind) if kind is not None else None
@@ -206,7 +206,7 @@ def _abilities(reader: Reader, system: JsonObject, base: str) -> None:
         )
 
 
-def _advantages(reader: Reader, system: JsonObject, base: str, creature: str) -> None:
+def _advantages(reader: Reader, system: FileObject, base: str, creature: str) -> None:
     where = at(base, "advantages")
     advantages = reader.obj(system.get("advantages"), where) or {}
     for key, raw in advantages.items():
@@ -244,7 +244,7 @@ def _advantages(reader: Reader, system: JsonObject, base: str, creature: str) ->
             reader.drop(here, "not_a_v20_trait")  # rage, gnosis, faith …: other games of the system
 
 
-def _discipline_id(reader: Reader, item: JsonObject, where: str) -> tuple[str | None, str | None]:
+def _discipline_id(reader: Reader, item: FileObject, where: str) -> tuple[str | None, str | None]:
     given = sub(item, "flags", "rollbook", "id")
     name = reader.text(item.get("name"), at(where, "name"), 100)
     if isinstance(given, str) and given:
@@ -259,7 +259,7 @@ def _discipline_id(reader: Reader, item: JsonObject, where: str) -> tuple[str | 
 
 def _items(reader: Reader, items: list[object], root: str) -> None:
     parents: dict[str, str] = {}
-    powers: list[tuple[JsonObject, JsonObject, str]] = []  # item, its system, its place
+    powers: list[tuple[FileObject, FileObject, str]] = []  # item, its system, its place
     total = spent = 0
     experience_at: list[str] = []
     for index, raw in enumerate(items):
@@ -345,7 +345,7 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
         )
 
 
-def _flags(reader: Reader, data: JsonObject, root: str) -> None:
+def _flags(reader: Reader, data: FileObject, root: str) -> None:
     flags = reader.obj(data.get("flags"), at(root, "flags")) or {}
     where = at(at(root, "flags"), "rollbook")
     for key, value in (reader.obj(flags.get("rollbook"), where) or {}).items():
@@ -373,12 +373,12 @@ def _title(identifier: str) -> str:
     return identifier.replace("_", " ").title()
 
 
-def export(sheet: Sheet) -> JsonObject:
+def export(sheet: Sheet) -> FileObject:
     """A rollbook V20 sheet (as stored) -> a Foundry WoD20 actor (``type`` Vampire or Mortal)."""
     names = sheet["names"]
     specialties = {trait: ", ".join(items) for trait, items in sheet["specialties"].items()}
-    abilities: dict[str, JsonObject] = {}
-    items: list[JsonObject] = []
+    abilities: dict[str, FileObject] = {}
+    items: list[FileObject] = []
     for group, (kind, standard) in v20_sheet.ABILITY_GROUPS.items():
         for identifier, value in sheet[group].items():
             if identifier in standard:
@@ -424,7 +424,7 @@ def export(sheet: Sheet) -> JsonObject:
         )
     for index, entry in enumerate(sheet["powers"]):
         known = entry.get("power")
-        item: JsonObject = {
+        item: FileObject = {
             "_id": f"rollbookpowr{index:04d}",
             "name": power_name("v20", entry["discipline"], known) if known else entry["name"],
             "type": "Power",
@@ -450,7 +450,7 @@ def export(sheet: Sheet) -> JsonObject:
                     "system": {"amount": amount, "isspent": spent},
                 }
             )
-    flags: JsonObject = {}
+    flags: FileObject = {}
     if sheet["clan_disciplines"]:
         flags["clan_disciplines"] = list(sheet["clan_disciplines"])
     if names:
@@ -458,7 +458,7 @@ def export(sheet: Sheet) -> JsonObject:
     if sheet["weapons"]:
         flags["weapons"] = [dict(weapon) for weapon in sheet["weapons"]]
     vampire = sheet["creature"] == "vampire"
-    system: JsonObject = {
+    system: FileObject = {
         "player": sheet["player"],
         "concept": sheet["concept"],
         "nature": sheet["nature"],

@@ -33,7 +33,7 @@ from rollbook.interop.common import (
     typed_names,
 )
 from rollbook.interop.names import power_name, squashed
-from rollbook.interop.report import JsonObject, Reader, Sheet, at, entries, sub
+from rollbook.interop.report import FileObject, Reader, Sheet, at, entries, sub
 from rollbook.play import v5_sheet
 
 FORMAT = "wod5e"
@@ -100,7 +100,7 @@ def detect(data: object) -> bool:
     )
 
 
-def read(data: JsonObject, reader: Reader) -> str | None:
+def read(data: FileObject, reader: Reader) -> str | None:
     root = "$"
     kind = data.get("type")
     if kind not in ACTOR_TYPES:
@@ -185,7 +185,7 @@ def read(data: JsonObject, reader: Reader) -> str | None:
     return creature
 
 
-def _attributes(reader: Reader, system: JsonObject, base: str) -> None:
+def _attributes(reader: Reader, system: FileObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "attributes"):
         identifier = V5_ATTRIBUTES.get(squashed(key))
         if identifier is None:
@@ -196,7 +196,7 @@ def _attributes(reader: Reader, system: JsonObject, base: str) -> None:
             reader.put(f"attributes.{identifier}", value, at(here, "value"))
 
 
-def _skills(reader: Reader, system: JsonObject, base: str) -> None:
+def _skills(reader: Reader, system: FileObject, base: str) -> None:
     for key, here, entry in entries(reader, system, base, "skills"):
         skill = rated(reader, "skills", key, entry.get("value", 0), here, at(here, "value"), V5_SKILLS)
         for index, bonus in enumerate(reader.array(entry.get("bonuses"), at(here, "bonuses")) or []):
@@ -222,7 +222,7 @@ def _skills(reader: Reader, system: JsonObject, base: str) -> None:
         reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
 
 
-def _tracks(reader: Reader, system: JsonObject, base: str) -> None:
+def _tracks(reader: Reader, system: FileObject, base: str) -> None:
     hunger = reader.obj(system.get("hunger"), at(base, "hunger")) or {}
     if "value" in hunger:
         value = reader.integer(hunger["value"], at(at(base, "hunger"), "value"), 0, 5)
@@ -267,7 +267,7 @@ def _tracks(reader: Reader, system: JsonObject, base: str) -> None:
 
 
 def _items(reader: Reader, items: list[object], root: str) -> None:
-    powers: list[tuple[JsonObject, str]] = []
+    powers: list[tuple[FileObject, str]] = []
     for index, item in enumerate(items):
         where = at(root, index)
         item = reader.obj(item, where)
@@ -326,10 +326,10 @@ class StoredPower(TypedDict, total=False):
     name: str
 
 
-def _power_item(index: int, entry: StoredPower, names: dict[str, str]) -> JsonObject:
+def _power_item(index: int, entry: StoredPower, names: dict[str, str]) -> FileObject:
     discipline = entry["discipline"]
     known = entry.get("power")
-    item: JsonObject = {
+    item: FileObject = {
         "_id": f"rollbookpower{index:03d}",
         "name": power_name("v5", discipline, known) if known else entry["name"],
         "type": "power",
@@ -348,10 +348,10 @@ def _power_item(index: int, entry: StoredPower, names: dict[str, str]) -> JsonOb
     return item
 
 
-def export(sheet: Sheet) -> JsonObject:
+def export(sheet: Sheet) -> FileObject:
     """A rollbook V5 sheet (as stored) -> a WoD5e actor (``type`` vampire, ghoul or mortal)."""
     creature = sheet["creature"]
-    skills: dict[str, JsonObject] = {}
+    skills: dict[str, FileObject] = {}
     for skill, value in sheet["skills"].items():
         key = SKILL_KEYS.get(skill, skill)
         skills[key] = {
@@ -380,7 +380,7 @@ def export(sheet: Sheet) -> JsonObject:
         }
         for d, value in sheet["disciplines"].items()
     }
-    items: list[JsonObject] = []
+    items: list[FileObject] = []
     if sheet["clan"]:
         items.append(
             {
@@ -409,7 +409,7 @@ def export(sheet: Sheet) -> JsonObject:
         }
         for name in ("health", "willpower")
     }
-    flags: JsonObject = {}
+    flags: FileObject = {}
     if sheet["player"]:
         flags["player"] = sheet["player"]
     if creature == "thin_blood":

@@ -23,18 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
+
+# A sheet, a play action, a receipt, a log entry: the play layer's plain JSON object
+from rollbook.play.common import JsonObject as JsonObject
 
 SOLO_START = "solo_start"
 SOLO_CHOICE = "solo_choice"
 SOLO_PASSAGE = "solo_passage"
 SOLO_KINDS = (SOLO_START, SOLO_CHOICE, SOLO_PASSAGE)
 PLAYER = "player"
-
-# A sheet, a play action, a receipt, a log entry: a plain JSON object as the play layer and the
-# chronicle make it (validated there, stored as ``dict[str, Any]`` by the server's models); the engine
-# reads a few of its keys.
-JsonObject = dict[str, Any]
 
 
 class SoloTag(TypedDict):
