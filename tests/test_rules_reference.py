@@ -46,6 +46,7 @@ from rollbook.odds.v20 import source_table
 from rollbook.play.v5_sheet import ROUSE_REROLL_LEVEL, SURGE_DICE
 from rollbook.play.v20_sheet import TRAIT_MAX_BY_GENERATION
 from rollbook.render.v20 import difficulty_name
+from rollbook.rules import v20 as rules_v20
 from rollbook.rules.table import TABLE_RULES
 from rollbook.rules.v20 import BLOOD_BY_GENERATION, HEALTH_LEVELS
 from rollbook.solo.check import MAX_STATES
@@ -509,3 +510,25 @@ def test_S_9_the_bounds_named_are_the_loaders(reference: str) -> None:
     assert f"the bounds are {MAX_BYTES // 1024} KB per file, values nested at most {MAX_DEPTH} deep" in entry
     assert f"at most {MAX_NODES:,} values once every alias is expanded" in entry
     assert f"pass {MAX_STATES:,} states to explore" in entry
+
+
+def test_V20_16_V20_17_V20_21_the_combat_examples_are_the_rules() -> None:
+    """The numbers of the reference's prose examples of the combat chain, as the rules compute them."""
+    # V20-17: a knife (Strength + 1), Strength 3, after an attack with 3 successes: 4 + 2 = 6 dice
+    assert rules_v20.damage_pool(strength=3, weapon_damage=1, firearm=False, attack_successes=3) == (4, 2)
+    # V20-20: 3 attack successes, 2 dodged: 1 left, no extra damage die
+    assert rules_v20.damage_pool(strength=3, weapon_damage=1, firearm=False, attack_successes=3 - 2) == (4, 0)
+    # V20-21: Potence 2 on 7, 3, 1, 2, 5, 4: one rolled success + 2 = 3 levels
+    damage = rules_v20.resolve_damage(
+        rules_v20.DamageRequest(pool=6, damage_type="lethal", potence=2), (7, 3, 1, 2, 5, 4)
+    )
+    assert damage.levels == 3
+    # V20-16: Stamina 2 + Fortitude 1 soak 3 lethal levels with 8, 1, 6: 1 level left (Bruised)
+    lethal = rules_v20.SoakRequest(damage=3, damage_type="lethal", stamina=2, fortitude=1)
+    soak = rules_v20.resolve_soak(lethal, (8, 1, 6))
+    assert (soak.soak_pool, soak.soaked, soak.damage_taken) == (3, 2, 1)
+    assert HEALTH_LEVELS[soak.damage_taken - 1][0] == "bruised"
+    aggravated = rules_v20.SoakRequest(damage=3, damage_type="aggravated", stamina=2, fortitude=1)
+    assert rules_v20.soak_pool(aggravated) == 1
+    mortal = rules_v20.SoakRequest(damage=3, damage_type="aggravated", stamina=2, vampire=False)
+    assert rules_v20.soak_pool(mortal) == 0
