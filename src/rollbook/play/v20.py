@@ -52,13 +52,13 @@ from rollbook.play.common import (
 from rollbook.play.v20_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v20_sheet import (
     ABILITY_GROUPS,
-    ATTRIBUTES,
     PLAYER_FIELDS,
     SYSTEM,
     TABLES,
-    VIRTUES,
+    Attribute,
     DamageType,
     Sheet,
+    Virtue,
     Weapon,
     ability_of,
     take_damage,
@@ -95,7 +95,7 @@ __all__ = [
 
 # --- actions (rolls) ------------------------------------------------------------------------------
 
-AttributeName = Literal[ATTRIBUTES]  # type: ignore[valid-type]
+AttributeName = Attribute
 
 
 class TestAction(Model):
@@ -128,7 +128,7 @@ class VirtueRollAction(Model):
     """A roll of a Virtue (Conscience, Self-Control, Courage)."""
 
     kind: Literal["virtue"]
-    virtue: Literal[VIRTUES]  # type: ignore[valid-type]
+    virtue: Virtue
     difficulty: int = rating(2, 10, rules.DEFAULT_DIFFICULTY)
     required: int = rating(1, 20, 1)
     modifier: int = rating(-20, 20, 0)

@@ -13,7 +13,7 @@ Book choices, kept simple and documented here:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -36,7 +36,7 @@ from rollbook.rules.base import RuleError
 
 SYSTEM = "v20"
 
-ATTRIBUTES = (
+Attribute = Literal[
     "strength",
     "dexterity",
     "stamina",
@@ -46,7 +46,8 @@ ATTRIBUTES = (
     "perception",
     "intelligence",
     "wits",
-)
+]
+ATTRIBUTES: tuple[Attribute, ...] = get_args(Attribute)
 TALENTS = (
     "alertness",
     "athletics",
@@ -83,7 +84,8 @@ KNOWLEDGES = (
     "science",
     "technology",
 )
-VIRTUES = ("conscience", "self_control", "courage")
+Virtue = Literal["conscience", "self_control", "courage"]
+VIRTUES: tuple[Virtue, ...] = get_args(Virtue)
 ABILITY_GROUPS: dict[str, tuple[rules.Untrained, tuple[str, ...]]] = {
     "talents": ("talent", TALENTS),
     "skills": ("skill", SKILLS),
@@ -330,8 +332,10 @@ def above_generation(sheet: Sheet) -> list[JsonObject]:
     """V20-19: every Attribute, Ability and Discipline rated above the Generation's maximum, as
     ``{"field", "trait", "rating", "maximum", "generation"}`` (refused in Strict, warned in Casual)."""
     top = trait_maximum(sheet)
-    found = []
-    groups = [("attributes", {name: getattr(sheet.attributes, name) for name in ATTRIBUTES})]
+    found: list[JsonObject] = []
+    groups: list[tuple[str, dict[str, int]]] = [
+        ("attributes", {name: getattr(sheet.attributes, name) for name in ATTRIBUTES})
+    ]
     groups += [(group, getattr(sheet, group)) for group in ABILITY_GROUPS]
     groups.append(("disciplines", sheet.disciplines))
     for group, ratings in groups:

@@ -46,7 +46,6 @@ from rollbook.play.common import (
 )
 from rollbook.play.v5_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v5_sheet import (
-    ATTRIBUTES,
     IMPAIRED_PENALTY,
     MEND_AMOUNT,
     PHYSICAL,
@@ -55,6 +54,7 @@ from rollbook.play.v5_sheet import (
     SURGE_DICE,
     SYSTEM,
     TABLES,
+    Attribute,
     Sheet,
     damage_track,
     hungry,
@@ -87,7 +87,7 @@ __all__ = [
 
 # --- actions ------------------------------------------------------------------------------------
 
-AttributeName = Literal[ATTRIBUTES]  # type: ignore[valid-type]
+AttributeName = Attribute
 
 
 class TestAction(Model):

@@ -11,7 +11,7 @@ Book tables and readings used here:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -34,10 +34,21 @@ from rollbook.rules.base import RuleError
 
 SYSTEM = "v5"
 
-PHYSICAL = ("strength", "dexterity", "stamina")
-SOCIAL = ("charisma", "manipulation", "composure")
-MENTAL = ("intelligence", "wits", "resolve")
-ATTRIBUTES = PHYSICAL + SOCIAL + MENTAL
+Attribute = Literal[
+    "strength",
+    "dexterity",
+    "stamina",
+    "charisma",
+    "manipulation",
+    "composure",
+    "intelligence",
+    "wits",
+    "resolve",
+]
+ATTRIBUTES: tuple[Attribute, ...] = get_args(Attribute)
+PHYSICAL: tuple[Attribute, ...] = ("strength", "dexterity", "stamina")
+SOCIAL: tuple[Attribute, ...] = ("charisma", "manipulation", "composure")
+MENTAL: tuple[Attribute, ...] = ("intelligence", "wits", "resolve")
 SKILLS = (
     "athletics",
     "brawl",
@@ -137,7 +148,7 @@ class Sheet(Identity):
     ambition: Short = ""
     desire: Short = ""
     notes: Text = ""
-    creature: Literal[CREATURES] = "vampire"  # type: ignore[valid-type]  # V5-12
+    creature: rules.Creature = "vampire"  # V5-12: one of CREATURES
     attributes: Attributes = Field(default_factory=Attributes)
     skills: dict[TraitName, int] = Field(default_factory=dict)  # 0–5
     specialties: dict[TraitName, list[Label]] = Field(default_factory=dict)  # skill -> names
