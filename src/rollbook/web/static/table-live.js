@@ -1,11 +1,11 @@
 /* rollbook — the live table: the connection's state, the Storyteller's pending asks
    in the tab's title (and a soft sound, off by default), a notice when it is the reader's step, the
    invitation link's copy button and the phone's quick roll kept in sight. Every word shown comes from
-   the page (#night-words, translated by the server). */
+   the page (#live-words, translated by the server). */
 (function () {
   "use strict";
 
-  function words() { return document.getElementById("night-words"); }
+  function words() { return document.getElementById("live-words"); }
   function word(name) {
     var box = words();
     return (box && box.getAttribute("data-" + name)) || "";
@@ -55,7 +55,7 @@
     var form = elt && (elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form"));
     var message = navigator.onLine === false ? word("send-offline") : word("send-lost");
     var alert = form && form.id && document.getElementById(form.id + "-alert");
-    if (!alert) alert = document.getElementById("night-toast");
+    if (!alert) alert = document.getElementById("live-toast");
     if (!alert) return;
     alert.innerHTML = "";
     var p = document.createElement("p");
@@ -111,7 +111,7 @@
    of an exchange is theirs to take, and a player when a new turn starts. */
 (function () {
   "use strict";
-  function words() { return document.getElementById("night-words"); }
+  function words() { return document.getElementById("live-words"); }
   function word(name) { var box = words(); return (box && box.getAttribute("data-" + name)) || ""; }
   function role() { return word("role"); }
 
@@ -150,7 +150,7 @@
 
   var offers = null, lastTurn = null;
   function notice(text) {
-    var box = document.getElementById("night-notice");
+    var box = document.getElementById("live-notice");
     if (!box || !text) return;
     box.textContent = text;
     box.hidden = false;
@@ -178,7 +178,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     drawTitle();
     watchSteps(false);
-    var box = document.getElementById("night-sound");
+    var box = document.getElementById("ask-sound");
     if (box) {
       box.checked = soundOn();
       box.addEventListener("change", function () {
@@ -192,7 +192,7 @@
   document.addEventListener("htmx:sseMessage", function () { drawTitle(); watchSteps(true); });
   document.addEventListener("htmx:afterSettle", function () { drawTitle(); watchSteps(false); });
   document.addEventListener("click", function (event) {
-    var box = event.target.closest && event.target.closest("#night-notice");
+    var box = event.target.closest && event.target.closest("#live-notice");
     if (!box) return;
     box.hidden = true;
     document.title = document.title.replace(/^▶ /, "");
