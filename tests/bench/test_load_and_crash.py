@@ -76,7 +76,7 @@ def test_load_measures_the_bare_endpoint_and_the_durable_roll_in_one_run(load_re
     assert run["server_errors"] == 0 and run["server_tracebacks"] == 0 and run["problems"] == []
 
 
-def test_load_says_whether_issue_15s_goals_are_met(load_report):
+def test_load_says_whether_goals_are_met(load_report):
     load = load_module("load")
     assert load.goals(0.5, 49.9) == {"ratio": True, "p99": True}
     assert load.goals(0.499, 50.0) == {"ratio": False, "p99": False}

@@ -103,7 +103,7 @@ def test_V5_8_roll_v5_mode_casual_rerolls_again_and_strict_refuses_a_second():
     assert run("roll", "v5", "--pool", "3", "--mode", "loose").returncode == 2
 
 
-def test_issue34_point16_dice_numbered_from_one_everywhere_with_their_faces():
+def test_dice_numbered_from_one_everywhere_with_their_faces():
     """The prompt, its advice and the receipt number the normal dice one way: from 1, each face beside."""
     receipt = v5.resolve(v5.V5Request(pool=4, hunger=1, difficulty=2), (2, 3, 10, 5))
     lines = advice_lines(receipt, "win", "fr")
@@ -124,7 +124,7 @@ def test_issue34_point16_dice_numbered_from_one_everywhere_with_their_faces():
     assert history == ["dice 1 (2 → 7), 3 (10 → 4)"]
 
 
-def test_issue34_point17_cli_numbers_and_plurals_in_the_readers_language():
+def test_cli_numbers_and_plurals_in_the_readers_language():
     """The CLI formats its chances with Babel as the web does ("0,0 %" in fr and es), and each count of a
     V5 pool agrees with its own number ("3 dados: 1 normal", not "1 normales")."""
     from rollbook.render import view

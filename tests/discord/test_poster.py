@@ -199,7 +199,7 @@ def test_two_app_processes_on_one_store_post_each_entry_once(
         assert len(discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")) == 1
 
 
-def test_an_idle_bound_channel_costs_the_poster_nothing_issue30_9(app, client, make_table, discord_api):
+def test_an_idle_bound_channel_costs_the_poster_nothing(app, client, make_table, discord_api):
     """The poster read every binding's cursor and head every 1–2 s, rolls or not.
     It rides the live feeds' wake now (``Hub.follow``): while nothing is rolled the hub's catch-ups
     go on (one read per process, the bound chronicles' heads among them) and the poster makes no

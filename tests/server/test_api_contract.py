@@ -9,7 +9,7 @@ import pytest
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def test_openapi_omits_the_400_and_the_idempotency_keys_rule_issue31_17(client):
+def test_openapi_omits_the_400_and_the_idempotency_keys_rule(client):
     document = client.get("/openapi.json").json()
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
@@ -21,7 +21,7 @@ def test_openapi_omits_the_400_and_the_idempotency_keys_rule_issue31_17(client):
                     assert text["pattern"] == "^[ -~]{1,255}$", f"{method.upper()} {path}"
 
 
-def test_a_405_allow_lists_one_method_issue31_17(client, make_table):
+def test_a_405_allow_lists_one_method(client, make_table):
     table = make_table("v20")
     answer = client.put(f"{table.base}/characters", headers=table.st)
     assert answer.status_code == 405
@@ -29,7 +29,7 @@ def test_a_405_allow_lists_one_method_issue31_17(client, make_table):
 
 
 @pytest.mark.parametrize("path", ["/problems/a%01b", "/api/problems/x%7Fy", "/problems/%1B%5B31m"])
-def test_problem_page_echoes_a_control_character_issue31_17(client, path):
+def test_problem_page_echoes_a_control_character(client, path):
     answer = client.get(path)
     assert answer.status_code == 404
     body = answer.json()
@@ -47,7 +47,7 @@ def test_problem_page_echoes_a_control_character_issue31_17(client, path):
         ("a string", None),
     ],
 )
-def test_offers_accepts_invalid_actions_issue31_17(client, make_table, action, code):
+def test_offers_accepts_invalid_actions(client, make_table, action, code):
     table = make_table("v20")
     character = table.character(table.st, {"name": "L"})
     answer = client.post(
@@ -65,7 +65,7 @@ def test_offers_accepts_invalid_actions_issue31_17(client, make_table, action, c
 
 
 @pytest.mark.parametrize("value", ["1\x01", "\x7f", "2\x1b[0m"])
-def test_last_event_id_accepts_control_characters_issue31_17(client, make_table, value):
+def test_last_event_id_accepts_control_characters(client, make_table, value):
     table = make_table("v20")
     answer = client.get(
         f"{table.base}/events", params={"idle_timeout": 0.1}, headers={**table.st, "Last-Event-ID": value}

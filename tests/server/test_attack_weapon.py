@@ -31,7 +31,7 @@ def _attack(table, character: int, **action) -> dict:
     raise AssertionError("no successful attack in 20 rolls at difficulty 2")
 
 
-def test_issue34_a_v20_attack_declared_with_a_weapon_deals_its_damage(make_table):
+def test_a_v20_attack_declared_with_a_weapon_deals_its_damage(make_table):
     table = make_table("v20")
     nia = table.character(table.st, NIA)["id"]
     attack = _attack(table, nia, weapon="Navaja")
@@ -54,7 +54,7 @@ def test_issue34_a_v20_attack_declared_with_a_weapon_deals_its_damage(make_table
     assert sable.status_code == 201, sable.text
 
 
-def test_issue34_a_weapon_declared_off_its_ability_is_refused(make_table):
+def test_a_weapon_declared_off_its_ability_is_refused(make_table):
     table = make_table("v20")
     nia = table.character(table.st, NIA)["id"]
     glock_melee = table.roll(table.st, nia, {**ATTACK, "weapon": "Glock"})

@@ -269,7 +269,7 @@ def test_a_players_step_with_an_edge_is_asked_and_granted_as_that_step(exchange_
 PERCEPTION = {"kind": "test", "attribute": "wits", "ability": "alertness"}
 
 
-def test_perception_roll_followed_by_rifle_damage_issue31_8(exchange_client, dice):
+def test_perception_roll_followed_by_rifle_damage(exchange_client, dice):
     """V20-17: damage follows an attack (a test of a combat Ability), with a weapon that attack uses."""
     t = table(exchange_client, "v20")
     alice, bob = t.join("Alice"), t.join("Bob")
@@ -319,7 +319,7 @@ def next_steps_of(t, seq: int) -> list[dict]:
     return next_steps(t.system, entry)
 
 
-def test_a_step_follows_an_attack_of_a_closed_scene_issue31_8(exchange_client, dice):
+def test_a_step_follows_an_attack_of_a_closed_scene(exchange_client, dice):
     t = table(exchange_client, "v20")
     alice, bob = t.join("Alice"), t.join("Bob")
     nia = t.character(alice, V20_ATTACKER)
@@ -342,7 +342,7 @@ def test_a_step_follows_an_attack_of_a_closed_scene_issue31_8(exchange_client, d
 
 
 @pytest.mark.parametrize("target", ["missing", "other_chronicle", "attacker"])
-def test_follow_up_target_outside_the_chronicle_issue31_8(exchange_client, dice, target):
+def test_follow_up_target_outside_the_chronicle(exchange_client, dice, target):
     """A follow-up's target is checked as an attack's: a character of this chronicle, not the attacker."""
     t = table(exchange_client, "v20")
     alice = t.join("Alice")
@@ -369,7 +369,7 @@ def test_follow_up_target_outside_the_chronicle_issue31_8(exchange_client, dice,
         ("tiers", {"kind": "soak", "attack_tier": 0, "location": "torso"}),
     ],
 )
-def test_standalone_defence_with_typed_damage_issue31_8(exchange_client, dice, system, action):
+def test_standalone_defence_with_typed_damage(exchange_client, dice, system, action):
     """A soak or dodge that follows no roll takes its damage numbers from the Storyteller only (A-1)."""
     t = table(exchange_client, system)
     bob = t.join("Bob")
@@ -379,7 +379,7 @@ def test_standalone_defence_with_typed_damage_issue31_8(exchange_client, dice, s
     assert set(asked["ask"]["asked"]) == set(action) - {"kind"}
 
 
-def test_tiers_defender_chooses_where_the_hit_lands_issue31_8(exchange_client, dice):
+def test_tiers_defender_chooses_where_the_hit_lands(exchange_client, dice):
     """T-5: the location hit is the game master's (or the attacker's), never the defender's own pick."""
     t = table(exchange_client, "tiers")
     alice, bob = t.join("Alice"), t.join("Bob")

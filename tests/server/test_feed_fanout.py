@@ -163,7 +163,7 @@ def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url
             assert not any(feeds.seen[i] for i in range(FEEDS) if i not in set(mine))
 
 
-def test_idle_feeds_issue_no_statement_of_their_own_and_the_listener_sleeps_issue30(database_url):
+def test_idle_feeds_issue_no_statement_of_their_own_and_the_listener_sleeps(database_url):
     """Idle feeds cost nothing but their keep-alive, on either store. While twelve feeds
     of three chronicles wait, the process's only statements are its catch-up's (two a round: the
     heads, the tokens revoked lately) and at most one presence heartbeat, whatever the number of

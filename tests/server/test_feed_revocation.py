@@ -144,7 +144,7 @@ def _two_feeds(server, how: str) -> Iterator[tuple[httpx.Client, dict, dict, Eve
 
 
 @pytest.mark.parametrize("how", sorted(REASONS))
-def test_revocation_ends_the_feed_at_once_and_nothing_after_it_reaches_it_issue30_1(quiet_server, how):
+def test_revocation_ends_the_feed_at_once_and_nothing_after_it_reaches_it(quiet_server, how):
     """A player's feed open while the Storyteller rolls without pause: the revocation ends it in this
     process without a catch-up (an hour apart here), and no roll sent after the revocation's answer
     (the roller's, and one sent right after) is ever in it, nor the removal's own entry."""
@@ -169,7 +169,7 @@ def test_revocation_ends_the_feed_at_once_and_nothing_after_it_reaches_it_issue3
 
 
 @pytest.mark.parametrize("how", sorted(REASONS))
-def test_feed_outlives_revocation_issue31_3(quiet_server, how):
+def test_feed_outlives_revocation(quiet_server, how):
     with _two_feeds(quiet_server, how) as (http, table, headers, feed, storyteller):
         assert (
             http.post(
@@ -195,7 +195,7 @@ def test_feed_outlives_revocation_issue31_3(quiet_server, how):
         assert http.get(f"{table['base']}/events", headers=headers).status_code == 401
 
 
-def test_feed_outlives_session_expiry_issue31_3(quiet_server):
+def test_feed_outlives_session_expiry(quiet_server):
     """The session's expiry ends its feed on the hub's expiry timer (no catch-up runs here, and
     nothing else wakes the feed), not before the session's time."""
     server = quiet_server
@@ -220,7 +220,7 @@ def test_feed_outlives_session_expiry_issue31_3(quiet_server):
         assert feed.named("end")[-1]["data"] == {"reason": "expired"}
 
 
-def test_page_feed_of_a_removed_player_says_so_in_their_language_issue31_3(quiet_server):
+def test_page_feed_of_a_removed_player_says_so_in_their_language(quiet_server):
     """The page's feed ends with an ``ended`` event: a banner saying the Storyteller removed the
     reader (not "your token belongs to another chronicle"), in French for a French reader."""
     server = quiet_server
@@ -236,7 +236,7 @@ def test_page_feed_of_a_removed_player_says_so_in_their_language_issue31_3(quiet
 
 
 @pytest.mark.postgres
-def test_feed_outlives_revocation_in_another_process_issue31_3(pg_url):
+def test_feed_outlives_revocation_in_another_process(pg_url):
     """Two app processes on one PostgreSQL (two servers, each its own hub and listener): the feed
     is open on the second, the Storyteller removes the player through the first; the second hears
     it on the chronicle's channel (migration 0009) and ends the feed: its catch-up is an hour apart,

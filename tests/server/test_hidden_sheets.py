@@ -26,7 +26,7 @@ def by_kind(entries: list[dict], kind: str) -> list[dict]:
     return [e for e in entries if e["kind"] == kind]
 
 
-def test_sheet_edits_and_removals_are_read_by_owner_and_storyteller_only_issue31_2(app, make_table, tmp_path):
+def test_sheet_edits_and_removals_are_read_by_owner_and_storyteller_only(app, make_table, tmp_path):
     table = make_table("v5")
     alice, bob = table.join("Alice"), table.join("Bob")
     prince = table.character(table.st, NPC)

@@ -104,7 +104,7 @@ def hidden_session(client, make_table):
     }
 
 
-def test_hidden_roll_recomputed_after_reveal_issue31_1(hidden_session):
+def test_hidden_roll_recomputed_after_reveal(hidden_session):
     """F-7: from every seed revealed after the scene's close and the rotation, for every nonce and
     every client seed a player knows, no hidden roll's faces come out (today they all do: the hidden
     roll's nonce is the gap between the visible ones)."""
@@ -153,7 +153,7 @@ def test_hidden_seed_stays_sealed_until_its_rolls_are_revealed(hidden_session, a
     assert all(r["stream"] == "public" for r in state["revealed"])
 
 
-def test_storyteller_reveals_the_hidden_rolls_with_their_seed_issue31_1(hidden_session, tmp_path):
+def test_storyteller_reveals_the_hidden_rolls_with_their_seed(hidden_session, tmp_path):
     """F-7: ``reveal_hidden`` reveals every hidden roll still hidden and the hidden seed in one
     transaction; then a player's export verifies every hidden roll's faces, clean (F-8 counts too)."""
     table, bob = hidden_session["table"], hidden_session["bob"]
@@ -203,7 +203,7 @@ def test_hidden_seed_revealed_at_the_rotation_once_each_roll_was(client, make_ta
     assert "fair dice: 2 verified, 0 pending" in checked.stderr
 
 
-def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted_issue31_1(hidden_session, tmp_path):
+def test_hidden_ask_public_entries_say_only_that_it_was_made_and_granted(hidden_session, tmp_path):
     """Another player (and the public part of the export) reads of a hidden ask only
     its kind: no traits, difficulty or pool; the player who asked reads their ask; the Storyteller
     reads everything; both exports verify."""

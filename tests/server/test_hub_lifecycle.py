@@ -46,7 +46,7 @@ def _served_once(app, backend: str) -> None:
         assert not hub.listener.alive  # the lifespan's end (close_app) stopped it
 
 
-def test_an_app_served_again_after_close_app_serves_its_feeds_again_issue30_2(database_url, backend):
+def test_an_app_served_again_after_close_app_serves_its_feeds_again(database_url, backend):
     app = create_app(database_url)
     app.state.hub.poll_interval = 3600.0  # no catch-up during the test: the feed hears the roll's wake
     _served_once(app, backend)
@@ -54,7 +54,7 @@ def test_an_app_served_again_after_close_app_serves_its_feeds_again_issue30_2(da
 
 
 @pytest.mark.postgres
-def test_a_server_left_with_a_feed_open_still_closes_its_app_issue30_3(pg_url):
+def test_a_server_left_with_a_feed_open_still_closes_its_app(pg_url):
     """A test's server left while a feed was still open waited for it (uvicorn's
     graceful shutdown) for ever, past the 10 s the test gave it; the lifespan's end, which closes the
     app, never came, and the app's listener outlived the test and reconnected to its dropped

@@ -11,7 +11,7 @@ def _create(client, table, headers, name: str, sheet: dict | None = None):
     return client.post(f"{table.base}/characters", headers=headers, json={"name": name, "sheet": sheet or {}})
 
 
-def test_character_name_of_101_characters_refused_issue31_16(client, make_table):
+def test_character_name_of_101_characters_refused(client, make_table):
     table = make_table("v20")
     for length in (101, 200):
         made = _create(client, table, table.st, "N" * length)
@@ -29,7 +29,7 @@ def test_character_name_of_101_characters_refused_issue31_16(client, make_table)
         b'{"name": "X", "sheet": {"notes": "a"}, "owner": ' + b"7" * 5000 + b"}",
     ],
 )
-def test_invalid_utf8_or_huge_integer_answers_http_400_issue31_16(client, make_table, body):
+def test_invalid_utf8_or_huge_integer_answers_http_400(client, make_table, body):
     table = make_table("v20")
     answer = client.post(
         f"{table.base}/characters", headers={**table.st, "Content-Type": "application/json"}, content=body
@@ -39,7 +39,7 @@ def test_invalid_utf8_or_huge_integer_answers_http_400_issue31_16(client, make_t
 
 
 @pytest.mark.parametrize("mark", ["\u200b", "\u200d", "\u202e", "\u2066", "\ufeff", "\u061c"])
-def test_zero_width_and_rtl_override_accepted_in_names_issue31_16(client, make_table, mark):
+def test_zero_width_and_rtl_override_accepted_in_names(client, make_table, mark):
     table = make_table("v20")
     for answer in (
         _create(client, table, table.st, f"Lu{mark}cita"),
@@ -51,7 +51,7 @@ def test_zero_width_and_rtl_override_accepted_in_names_issue31_16(client, make_t
     assert client.get(f"{table.base}/characters", headers=table.st).json()["characters"] == []
 
 
-def test_no_bound_on_a_sheets_size_issue31_16(client, make_table):
+def test_no_bound_on_a_sheets_size(client, make_table):
     table = make_table("rollunder")
     cards = [{"name": f"Card {i}", "effect": "extra", "text": "t" * 15_000} for i in range(8)]
     answer = _create(client, table, table.st, "Big", {"cards": cards})
@@ -65,7 +65,7 @@ def test_no_bound_on_a_sheets_size_issue31_16(client, make_table):
     assert grown.status_code == 422 and grown.json()["code"] == "sheet_too_large", grown.text
 
 
-def test_no_bound_on_characters_per_member_issue31_16(client, make_table, monkeypatch):
+def test_no_bound_on_characters_per_member(client, make_table, monkeypatch):
     monkeypatch.setattr(checks, "MAX_CHARACTERS_PER_PLAYER", 3)
     table = make_table("v20")
     player = table.join("Ann")

@@ -22,7 +22,7 @@ class Lines(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-def test_invitation_code_in_access_log_issue31_15(app):
+def test_invitation_code_in_access_log(app):
     import uvicorn
 
     port = free_port()

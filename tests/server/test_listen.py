@@ -192,9 +192,7 @@ def test_migration_0006_moves_the_notify_to_a_channel_per_chronicle_and_back(fre
         engine.dispose()
 
 
-def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30_5(
-    pg_url, monkeypatch, caplog
-):
+def test_listener_defect_is_logged_and_surfaces_not_retried_every_second(pg_url, monkeypatch, caplog):
     """A programming error in the listener was caught like a lost connection and retried every
     second, forever, feeds silently polling. Now only a lost connection is retried: a defect is
     logged with its traceback, the process's open feeds end, a new feed answers 500, and the
@@ -224,9 +222,7 @@ def test_listener_defect_is_logged_and_surfaces_not_retried_every_second_issue30
             assert http.get(f"{base}/events", headers=headers).status_code == 500
 
 
-def test_a_database_error_in_the_listener_is_logged_and_surfaces_not_retried_issue30_5(
-    pg_url, monkeypatch, caplog
-):
+def test_a_database_error_in_the_listener_is_logged_and_surfaces_not_retried(pg_url, monkeypatch, caplog):
     """A database error that is not a lost connection (here a LISTEN PostgreSQL refuses: a
     malformed channel name, ``psycopg.ProgrammingError``) is a defect like any other: logged with
     its traceback, the feeds end, the listener does not reconnect and try it again every second."""
@@ -273,7 +269,7 @@ def test_a_lost_listener_connection_is_retried(pg_url, monkeypatch):
     assert refused and hub.listener.attempts >= 2 and hub.failure is None
 
 
-def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_nothing_issue30(pg_url):
+def test_one_commit_is_read_once_whatever_its_notifies_and_a_stale_notify_reads_nothing(pg_url):
     """The hub woke on every NOTIFY, so a commit of two entries (a chronicle's
     first roll and its server seed's commitment, SPEC F-1: two NOTIFYs) could read the log twice.
     Wakes are coalesced by the NOTIFY's seq: one that names a seq the process already read makes
@@ -312,7 +308,7 @@ def _listeners() -> set[threading.Thread]:
     return {thread for thread in threading.enumerate() if thread.name.startswith("rollbook-listen")}
 
 
-def test_a_closed_app_leaves_no_listener_reconnecting_to_its_dropped_database_issue30(pg_url, caplog):
+def test_a_closed_app_leaves_no_listener_reconnecting_to_its_dropped_database(pg_url, caplog):
     """A feed opened on an app whose lifespan never ran (a test's ``TestClient`` used without
     ``with``) starts its listener; nothing stopped it, and once the test's database was dropped it
     reconnected every second, logging, to the end of the run. ``close_app`` (the lifespan's end,
@@ -332,7 +328,7 @@ def test_a_closed_app_leaves_no_listener_reconnecting_to_its_dropped_database_is
     assert not [r for r in caplog.records if "LISTEN connection lost" in r.getMessage()]
 
 
-def test_a_listener_told_to_stop_says_nothing_of_its_lost_connection_issue30_3(pg_url, caplog):
+def test_a_listener_told_to_stop_says_nothing_of_its_lost_connection(pg_url, caplog):
     """A listener whose connection is lost after it was told to stop (its app closed, then its
     database dropped before the thread had ended) ends without a warning: the loss is expected."""
     import psycopg

@@ -27,7 +27,7 @@ def _upgraded(tmp_path: Path) -> str:
     return url
 
 
-def test_a644e05_log_fails_verify_after_upgrade_issue31_14(tmp_path):
+def test_a644e05_log_fails_verify_after_upgrade(tmp_path):
     url = _upgraded(tmp_path)
     for chronicle in (1, 2):
         out = tmp_path / f"log{chronicle}.jsonl"

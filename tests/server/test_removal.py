@@ -11,7 +11,7 @@ def _member_id(client, headers) -> int:
     return client.get("/api/me", headers=headers).json()["member"]["id"]
 
 
-def test_removed_player_rejoins_with_same_invitation_issue31_4(client, make_table):
+def test_removed_player_rejoins_with_same_invitation(client, make_table):
     table = make_table("v20")
     ann = table.join("Ann")
     ann_id = _member_id(client, ann)
@@ -31,7 +31,7 @@ def _shown(client, chronicle: str) -> str | None:
     return found.group(1) if found else None
 
 
-def test_the_storytellers_page_shows_the_invitation_a_removal_made_issue31_4(app):
+def test_the_storytellers_page_shows_the_invitation_a_removal_made(app):
     from fastapi.testclient import TestClient
 
     with TestClient(app) as storyteller, TestClient(app) as player:
@@ -86,7 +86,7 @@ def _verified(table) -> list[str]:
     return problems
 
 
-def test_ask_granted_after_its_player_was_removed_issue31_7(client, make_table):
+def test_ask_granted_after_its_player_was_removed(client, make_table):
     table = make_table("v20")
     ann = table.join("Ann")
     character = table.character(ann, V20_SHEET)
@@ -107,7 +107,7 @@ def test_ask_granted_after_its_player_was_removed_issue31_7(client, make_table):
     assert _verified(table) == []
 
 
-def test_ask_granted_after_the_character_changed_hands_issue31_7(client, make_table):
+def test_ask_granted_after_the_character_changed_hands(client, make_table):
     table = make_table("v20")
     ann, bob = table.join("Ann"), table.join("Bob")
     character = table.character(ann, V20_SHEET)

@@ -16,7 +16,7 @@ def _standing_panel(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", panel))
 
 
-def test_issue34_point9_a_removed_characters_standing_grant_keeps_its_name(app):
+def test_a_removed_characters_standing_grant_keeps_its_name(app):
     with TestClient(app) as storyteller:
         chronicle = storyteller.post(
             "/chronicles",

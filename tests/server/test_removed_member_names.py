@@ -31,7 +31,7 @@ def _member_id(client, headers) -> int:
     return client.get("/api/me", headers=headers).json()["member"]["id"]
 
 
-def test_issue34_point9_a_removed_players_receipts_keep_his_name(app, client, make_table):
+def test_a_removed_players_receipts_keep_his_name(app, client, make_table):
     table = make_table("v20")
     bruno = table.join("Bruno")
     bruno_id = _member_id(client, bruno)
@@ -82,7 +82,7 @@ def test_issue34_point9_a_removed_players_receipts_keep_his_name(app, client, ma
         assert single.status_code == 200 and "Bruno" in _who(single.text, his_roll)
 
 
-def test_issue34_point9_a_removed_players_character_unclaimed_still_names_him(app, client, make_table):
+def test_a_removed_players_character_unclaimed_still_names_him(app, client, make_table):
     """Before the Storyteller gives the character to anyone, the cards of its removed player's rolls
     name him too (the character has no player now)."""
     table = make_table("v20")

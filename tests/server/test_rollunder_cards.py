@@ -10,7 +10,7 @@ GIFT = {"name": "Rope", "effect": "bonus", "bonus": 20, "consumable": False}
 
 
 @pytest.mark.parametrize("cards", [[GIFT], [{"name": "Luck", "effect": "advantage"}]])
-def test_player_sheet_with_its_own_cards_issue31_9(client, make_table, cards):
+def test_player_sheet_with_its_own_cards(client, make_table, cards):
     table = make_table("rollunder")
     player = table.join("Ann")
     made = client.post(
@@ -46,7 +46,7 @@ def test_player_sheet_with_its_own_cards_issue31_9(client, make_table, cards):
     )
 
 
-def test_a_cards_effect_is_missing_from_the_authority_stamp_issue31_9(client, make_table):
+def test_a_cards_effect_is_missing_from_the_authority_stamp(client, make_table):
     table = make_table("rollunder")
     player = table.join("Ann")
     mine = table.character(player, SHEET)

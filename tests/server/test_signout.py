@@ -26,7 +26,7 @@ def _cleared(response) -> dict[str, set[str]]:
     return out
 
 
-def test_signout_leaves_the_new_key_cookie_issue31_5(client):
+def test_signout_leaves_the_new_key_cookie(client):
     made = client.post(
         "/chronicles?lang=fr",
         data={"name": "Lyon", "system": "v20", "storyteller": "Ana"},

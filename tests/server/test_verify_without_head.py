@@ -46,7 +46,7 @@ def rolls(entries: list[dict]) -> list[dict]:
     return [e for e in entries if e["kind"] == "roll"]
 
 
-def test_request_changed_with_result_recomputed_is_caught_without_head_issue31_10(make_table, tmp_path):
+def test_request_changed_with_result_recomputed_is_caught_without_head(make_table, tmp_path):
     table = make_table("v20")
     player = table.join("Ana")
     lucita = table.character(player, V20_SHEET)
@@ -64,9 +64,7 @@ def test_request_changed_with_result_recomputed_is_caught_without_head_issue31_1
     assert f"entry {roll['seq']}: the request's difficulty is 3 but its action says 6" in answer.stdout
 
 
-def test_last_rolls_dropped_before_the_reveal_are_missing_without_head_issue31_12(
-    make_table, client, tmp_path
-):
+def test_last_rolls_dropped_before_the_reveal_are_missing_without_head(make_table, client, tmp_path):
     """F-8: the reveal counts the rolls under its seed; an export holding fewer lacks one."""
     table = make_table("v20")
     player = table.join("Ana")
@@ -87,7 +85,7 @@ def test_last_rolls_dropped_before_the_reveal_are_missing_without_head_issue31_1
     assert rotated.json()["revealed"]["last_nonce"] == 3
 
 
-def test_effects_edited_or_removed_are_caught_without_head_issue31_13(make_table, tmp_path):
+def test_effects_edited_or_removed_are_caught_without_head(make_table, tmp_path):
     """Effects recomputed from the receipt and the sheet's before-values: a Willpower spend (V20-9)
     whose effect is edited, or removed (from the entry and its receipt), fails."""
     table = make_table("v20")
@@ -130,7 +128,7 @@ def test_effects_edited_or_removed_are_caught_without_head_issue31_13(make_table
     )
 
 
-def test_a_request_reading_another_willpower_than_the_sheet_held_is_caught_issue31_10(make_table, tmp_path):
+def test_a_request_reading_another_willpower_than_the_sheet_held_is_caught(make_table, tmp_path):
     """The request rebuilt from the sheet's stored values: a Willpower spend whose request (and
     effect) claim the sheet held more than the character's previous spend left."""
     table = make_table("v20")
@@ -279,7 +277,7 @@ PARTIAL = {
 
 
 @pytest.mark.parametrize("name", list(PARTIAL))
-def test_every_partial_rewrite_of_a_grant_its_roll_and_effects_is_caught_without_head_issue31_13(
+def test_every_partial_rewrite_of_a_grant_its_roll_and_effects_is_caught_without_head(
     make_table, client, tmp_path, name
 ):
     """A-1/A-2, V20-9: the ask records what was asked, the grant what was granted and the action it
@@ -298,7 +296,7 @@ def test_every_partial_rewrite_of_a_grant_its_roll_and_effects_is_caught_without
     )
 
 
-def test_a_consistent_rewrite_needs_the_head_issue31_13(make_table, client, tmp_path):
+def test_a_consistent_rewrite_needs_the_head(make_table, client, tmp_path):
     """The limit, stated in docs/server.md ("What verify cannot see without a head"): a forger who
     rewrites the grant to "as asked" AND its roll's action, request, pool, faces (drawn from the
     revealed seed, F-4) and result, and a last Willpower spend out of its roll with its effects (no

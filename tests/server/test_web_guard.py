@@ -106,7 +106,7 @@ def test_cookies_are_secure_over_https_and_the_proxy_is_believed_only_when_confi
 
 
 @pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer", "Bearer   ", "Token abc"])
-def test_cross_site_post_with_basic_header_issue31_6(client, signed_in, authorization):
+def test_cross_site_post_with_basic_header(client, signed_in, authorization):
     """A header that holds no bearer token does not skip the guard, and the cookie behind it is never
     read: a cross-site POST with the victim's cookie is refused."""
     headers = {"Origin": "https://evil.example", "Authorization": authorization}
@@ -119,9 +119,7 @@ def test_cross_site_post_with_basic_header_issue31_6(client, signed_in, authoriz
 
 
 @pytest.mark.parametrize("authorization", ["Basic dXNlcjpwYXNz", "Bearer"])
-def test_a_header_without_a_bearer_token_never_falls_back_to_the_cookie_issue31_6(
-    client, signed_in, authorization
-):
+def test_a_header_without_a_bearer_token_never_falls_back_to_the_cookie(client, signed_in, authorization):
     """Exactly one means: same-origin, the cookie behind a non-bearer header opens nothing."""
     response = _invite(client, signed_in, Authorization=authorization, Origin="http://testserver")
     assert response.status_code == 401

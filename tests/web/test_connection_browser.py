@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 LIVE = 5_000  # ms
 
 
-def test_issue34_point6_a_lost_connection_is_visible_and_a_retry_rolls_once(new_context, live_server, dice):
+def test_a_lost_connection_is_visible_and_a_retry_rolls_once(new_context, live_server, dice):
     storyteller = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Offline by Night", system="v20", storyteller="Ana")
     player = new_context(width=390, height=844).new_page()

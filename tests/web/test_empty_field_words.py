@@ -7,12 +7,12 @@ from rollbook.i18n import translate
 from rollbook.i18n.messages_play import PLAY_ERROR_MESSAGES as MESSAGES
 
 
-def test_issue34_point17_the_empty_field_message_agrees_with_a_plural_field():
+def test_the_empty_field_message_agrees_with_a_plural_field():
     assert translate(MESSAGES["blank_text"], "fr", field="Dés") == "Le champ « Dés » ne peut pas être vide."
     assert translate(MESSAGES["blank_text"], "es", field="Dados") == "El campo «Dados» no puede estar vacío."
 
 
-def test_issue34_point17_one_more_digit_below_one_percent_on_the_web():
+def test_one_more_digit_below_one_percent_on_the_web():
     from fractions import Fraction
 
     from rollbook.web.preview import percent
@@ -25,7 +25,7 @@ def test_issue34_point17_one_more_digit_below_one_percent_on_the_web():
     assert percent(Fraction(901, 1000), "en") == "90.1%"
 
 
-def test_issue34_point12_seed_terms_casual_on_the_home_page(app):
+def test_seed_terms_casual_on_the_home_page(app):
     from fastapi.testclient import TestClient
 
     with TestClient(app) as client:
@@ -34,20 +34,20 @@ def test_issue34_point12_seed_terms_casual_on_the_home_page(app):
         assert "Détendu" not in client.get("/", params={"lang": "fr"}).text
 
 
-def test_issue34_point12_seed_term_blood_surge_in_french():
+def test_seed_term_blood_surge_in_french():
     from rollbook.i18n import translate
 
     assert translate("Blood Surge", "fr") == "Sursaut de Sang"
     assert translate("Rouse check for the Blood Surge", "fr") == "Test de Rouse pour le Sursaut de Sang"
 
 
-def test_issue34_point12_seed_term_untrained_skill_in_spanish():
+def test_seed_term_untrained_skill_in_spanish():
     from rollbook.i18n import translate
 
     assert translate("untrained Skill", "es") == "Habilidad sin entrenamiento"
 
 
-def test_issue34_point12_spanish_speaks_one_register_tu():
+def test_spanish_speaks_one_register_tu():
     """Every Spanish text says tú, never usted: no formal imperative, no "usted" (a removed member's "Su clave"
     is theirs: third person is not a register)."""
     import re

@@ -23,7 +23,7 @@ def _heads(html: str) -> dict[str, list[str]]:
     return heads
 
 
-def test_issue34_point9_decisions_headed_with_the_storyteller_seed_commits_with_the_table(app):
+def test_decisions_headed_with_the_storyteller_seed_commits_with_the_table(app):
     storyteller = TestClient(app)
     chronicle = storyteller.post(
         "/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"}, follow_redirects=False
@@ -58,7 +58,7 @@ def test_issue34_point9_decisions_headed_with_the_storyteller_seed_commits_with_
         assert all("Bruno" not in head for head in heads["seed_commit"]) and heads["seed_commit"], heads
 
 
-def test_issue34_point9_a_players_own_hidden_roll_is_not_the_storytellers(app):
+def test_a_players_own_hidden_roll_is_not_the_storytellers(app):
     storyteller = TestClient(app)
     chronicle = storyteller.post(
         "/chronicles", data={"name": "Lyon", "system": "v20", "storyteller": "Ana"}, follow_redirects=False

@@ -15,9 +15,7 @@ pytestmark = pytest.mark.browser
 DESKTOP_ES = {"width": 1280, "height": 900, "locale": "es-ES"}
 
 
-def test_issue34_point5_damage_after_an_attack_only_with_its_weapon_and_the_roll_tab_after(
-    new_context, live_server, dice
-):
+def test_damage_after_an_attack_only_with_its_weapon_and_the_roll_tab_after(new_context, live_server, dice):
     page = new_context(**DESKTOP_ES).new_page()
     create_chronicle(page, name="Madrid", system="v20", storyteller="Ana", language="es")
     nia = api_character(
@@ -68,7 +66,7 @@ def test_issue34_point5_damage_after_an_attack_only_with_its_weapon_and_the_roll
     expect(page.locator("#roll input[name=kind]")).to_have_value("test")
 
 
-def test_issue34_a_v20_attack_is_declared_with_a_weapon_of_the_sheet(new_context, live_server, dice):
+def test_a_v20_attack_is_declared_with_a_weapon_of_the_sheet(new_context, live_server, dice):
     """V20-17: the test form offers the sheet's weapons when it has some (none when it has none); an attack
     declared with the knife offers its damage roll with the knife alone."""
     page = new_context(**DESKTOP_ES).new_page()

@@ -27,7 +27,7 @@ def exchange_table(client, sheet: dict) -> tuple[dict, str, int, int]:
     return head, f"/chronicles/{created['chronicle']['id']}", alice, bob
 
 
-def test_issue34_point5_the_sheet_reopens_on_the_roll_tab_after_an_exchange(given_client, given_dice):
+def test_the_sheet_reopens_on_the_roll_tab_after_an_exchange(given_client, given_dice):
     head, page, alice, bob = exchange_table(given_client, ALICE)
     given_dice.faces += [6, 8, 9, 2, 3]
     attack = given_client.post(
@@ -54,7 +54,7 @@ def test_issue34_point5_the_sheet_reopens_on_the_roll_tab_after_an_exchange(give
     assert 'name="kind" value="test"' in sheet
 
 
-def test_issue34_point5_a_step_refused_names_kinds_of_roll_in_words(given_client, given_dice):
+def test_a_step_refused_names_kinds_of_roll_in_words(given_client, given_dice):
     created = given_client.post(
         "/api/chronicles", json={"name": "Exchange", "system": "v20", "language": "es"}
     ).json()
@@ -78,7 +78,7 @@ def test_issue34_point5_a_step_refused_names_kinds_of_roll_in_words(given_client
     assert not re.search(r"\b(soak|willpower|test|damage)\b", text), text
 
 
-def test_issue34_point5_roll_damage_only_after_an_attack_with_its_weapon_chosen(given_client, given_dice):
+def test_roll_damage_only_after_an_attack_with_its_weapon_chosen(given_client, given_dice):
     sheet = {
         **ALICE,
         "skills": {"melee": 2, "stealth": 2, "firearms": 1},
@@ -112,7 +112,7 @@ def test_issue34_point5_roll_damage_only_after_an_attack_with_its_weapon_chosen(
     )  # the Melee attack's weapons, the knife chosen
 
 
-def test_issue31_point8_a_players_soak_naming_a_location_asks_the_game_master(given_client, given_dice):
+def test_a_players_soak_naming_a_location_asks_the_game_master(given_client, given_dice):
     """A Tiers hit's location is the game master's (A-1, T-5): a player's soak that names one from the
     card's step form is sent as an ask (then granted: the soak rolls at that location), never a 403."""
     created = given_client.post("/api/chronicles", json={"name": "Paliers", "system": "tiers"}).json()

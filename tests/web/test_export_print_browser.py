@@ -35,7 +35,7 @@ def table(module_context):
     return storyteller, player, other, sheet
 
 
-def test_issue34_point11_export_the_log_and_print_a_sheet(table, live_server, dice):
+def test_export_the_log_and_print_a_sheet(table, live_server, dice):
     storyteller, player, _, sheet = table
     player.goto(sheet)
     dice.queue(8, 7, 3, 2, 1)
@@ -80,7 +80,7 @@ def test_issue34_point11_export_the_log_and_print_a_sheet(table, live_server, di
     expect(player.locator("#print-hint")).to_be_visible()
 
 
-def test_issue34_point11_a_refusal_carries_a_reason_and_the_link_copies(table, dice):
+def test_a_refusal_carries_a_reason_and_the_link_copies(table, dice):
     storyteller, player, other, sheet = table
     player.emulate_media(media="screen")
     player.goto(sheet)
@@ -110,7 +110,7 @@ def test_issue34_point11_a_refusal_carries_a_reason_and_the_link_copies(table, d
     assert storyteller.evaluate("navigator.clipboard.readText()") == link
 
 
-def test_issue34_point11_the_scene_name_placeholder_is_not_cut_on_a_french_phone(new_context):
+def test_the_scene_name_placeholder_is_not_cut_on_a_french_phone(new_context):
     storyteller = new_context(width=390, height=844, locale="fr-FR").new_page()
     create_chronicle(storyteller, name="Nuit de papier", system="v20", storyteller="Ana", language="fr")
     field = storyteller.locator("#scene-name")

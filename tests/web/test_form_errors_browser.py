@@ -19,7 +19,7 @@ PLACES = {
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context, lang):
+def test_a_refused_standing_grant_keeps_for_and_what(new_context, lang):
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "v20", f"Concesiones {lang}")
     made = page.request.post(
@@ -48,7 +48,7 @@ def test_issue34_point4_a_refused_standing_grant_keeps_for_and_what(new_context,
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_issue34_point4_a_list_rows_error_sits_at_its_row_and_names_it(new_context, lang):
+def test_a_list_rows_error_sits_at_its_row_and_names_it(new_context, lang):
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "v20", f"Filas {lang}")
     page.goto(f"{chronicle}/characters/new")
@@ -67,7 +67,7 @@ def test_issue34_point4_a_list_rows_error_sits_at_its_row_and_names_it(new_conte
     assert box.evaluate("b => b.closest('.field').nextElementSibling.id") == "character-alert"
 
 
-def test_issue34_point4_a_weapon_rows_error_in_spanish_names_the_field_in_spanish(new_context):
+def test_a_weapon_rows_error_in_spanish_names_the_field_in_spanish(new_context):
     page = new_context(width=1280, height=900, locale="es-ES").new_page()
     chronicle = create(page, "es", "tiers", "Armas")
     page.goto(f"{chronicle}/characters/new")

@@ -21,9 +21,7 @@ PHONE_FR = {"width": 390, "height": 844, "locale": "fr-FR"}
     ("system", "word", "other"),
     [("tiers", "MJ", "Conteur"), ("rollunder", "MJ", "Conteur"), ("v20", "Conteur", "MJ")],
 )
-def test_issue34_point12_the_game_master_is_the_mj_in_tiers_and_roll_under(
-    new_context, live_server, system, word, other
-):
+def test_the_game_master_is_the_mj_in_tiers_and_roll_under(new_context, live_server, system, word, other):
     storyteller = new_context(**PHONE_FR).new_page()
     chronicle = create(storyteller, "fr", system, f"Table {system}")
     invitation = storyteller.locator("#invitation-code").inner_text().strip()

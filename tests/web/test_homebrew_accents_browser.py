@@ -33,9 +33,7 @@ def _typed(page, group: str, name: str, value: str) -> None:
         ("tiers", "skills", "Brujería Ígnea", "40"),
     ],
 )
-def test_issue34_point3_typed_names_keep_accents_and_capitals(
-    new_context, live_server, system, group, name, value
-):
+def test_typed_names_keep_accents_and_capitals(new_context, live_server, system, group, name, value):
     page = new_context(**(PHONE if system == "v20" else DESKTOP_ES)).new_page()
     lang = "fr" if system == "v20" else "es"
     chronicle = create(page, lang, system, f"Noms {system}")
@@ -53,7 +51,7 @@ def test_issue34_point3_typed_names_keep_accents_and_capitals(
     assert name in api["sheet"]["names"].values(), (folded, api["sheet"]["names"])
 
 
-def test_issue34_point3_the_storytellers_ask_header_keeps_the_typed_name(new_context):
+def test_the_storytellers_ask_header_keeps_the_typed_name(new_context):
     storyteller = new_context(**PHONE).new_page()
     chronicle = create(storyteller, "fr", "rollunder", "Agilités")
     invitation = storyteller.locator("#invitation-code").inner_text().strip()

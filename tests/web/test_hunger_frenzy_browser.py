@@ -12,9 +12,7 @@ from .flows import api_character, chronicle_id, create_v5
 pytestmark = pytest.mark.browser
 
 
-def test_issue34_point15_a_rouse_at_hunger_5_says_the_frenzy_risk_and_offers_the_test(
-    new_context, live_server, dice
-):
+def test_a_rouse_at_hunger_5_says_the_frenzy_risk_and_offers_the_test(new_context, live_server, dice):
     page = new_context(width=390, height=844, locale="fr-FR").new_page()
     create_v5(page, "fr", "Faim")
     rook = api_character(

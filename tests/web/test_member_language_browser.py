@@ -18,7 +18,7 @@ def _lang(page: Page) -> str:
     return page.evaluate("document.documentElement.lang")
 
 
-def test_issue34_point7_each_member_sees_the_table_in_their_own_language(new_context):
+def test_each_member_sees_the_table_in_their_own_language(new_context):
     storyteller = new_context(locale="en-US").new_page()
     phone = new_context(width=390, height=844, locale="fr-FR").new_page()
     desktop = new_context(width=1280, height=900, locale="es-ES").new_page()

@@ -34,20 +34,20 @@ def _player(app, invitation: str, accept: str | None) -> TestClient:
     return player
 
 
-def test_issue34_point7_the_browser_language_wins_over_the_chronicles(app):
+def test_the_browser_language_wins_over_the_chronicles(app):
     storyteller, chronicle, invitation = _chronicle(app, "en")
     french_phone = _player(app, invitation, "fr-FR,fr;q=0.9,en;q=0.5")
     assert _lang(french_phone.get(chronicle).text) == "fr"
     assert _lang(storyteller.get(chronicle).text) == "en"  # no Accept-Language: the chronicle's language
 
 
-def test_issue34_point7_a_chronicle_without_a_language_does_not_beat_accept_language(app):
+def test_a_chronicle_without_a_language_does_not_beat_accept_language(app):
     _storyteller, chronicle, invitation = _chronicle(app, None)
     spanish = _player(app, invitation, "es-ES,es;q=0.9")
     assert _lang(spanish.get(chronicle).text) == "es"
 
 
-def test_issue34_point7_the_members_chosen_language_wins_over_browser_and_chronicle(app):
+def test_the_members_chosen_language_wins_over_browser_and_chronicle(app):
     _storyteller, chronicle, invitation = _chronicle(app, "fr")
     player = _player(app, invitation, "es-ES,es;q=0.9")
     assert _lang(player.get(chronicle).text) == "es"  # the browser's, not the chronicle's French
@@ -55,7 +55,7 @@ def test_issue34_point7_the_members_chosen_language_wins_over_browser_and_chroni
     assert _lang(player.get(chronicle).text) == "en"  # the choice is kept (cookie) on their own screen
 
 
-def test_issue34_point7_a_browser_naming_no_known_language_gets_the_chronicles(app):
+def test_a_browser_naming_no_known_language_gets_the_chronicles(app):
     _storyteller, chronicle, invitation = _chronicle(app, "fr")
     player = _player(app, invitation, "de-DE,de;q=0.9")
     assert _lang(player.get(chronicle).text) == "fr"

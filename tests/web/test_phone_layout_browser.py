@@ -19,7 +19,7 @@ def _top(page, selector: str) -> float:
     return page.locator(selector).bounding_box()["y"]
 
 
-def test_issue34_point10_the_phone_table(new_context, live_server, dice, artifacts):
+def test_the_phone_table(new_context, live_server, dice, artifacts):
     storyteller = new_context().new_page()
     invitation = create_chronicle(
         storyteller, name="Nuit de Paris", system="v20", storyteller="Ana", language="fr"

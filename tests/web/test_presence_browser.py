@@ -42,7 +42,7 @@ def _ask(live_server: str, page, character: int, modifier: int) -> None:
     assert answer.status_code == 202, answer.text
 
 
-def test_issue34_point8_presence_title_sound_and_notices(new_context, live_server, dice, artifacts):
+def test_presence_title_sound_and_notices(new_context, live_server, dice, artifacts):
     # The Storyteller's page keeps Playwright's clock: the panel's poll (every POLL_SECONDS) is fired
     # when the test looks (by_its_poll), not waited out; it is still that poll, not a reload, that draws.
     at_the_table = new_context()

@@ -11,7 +11,7 @@ from .flows import create_v5
 pytestmark = pytest.mark.browser
 
 
-def test_issue34_point17_the_remorse_refusal_is_shown_once(new_context):
+def test_the_remorse_refusal_is_shown_once(new_context):
     page = new_context(width=390, height=844, locale="fr-FR").new_page()
     chronicle = create_v5(page, "fr", "Remords")
     made = page.request.post(

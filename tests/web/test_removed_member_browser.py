@@ -24,9 +24,7 @@ def _roll(page, sheet: str) -> None:
     page.locator("#roll-submit").click()
 
 
-def test_issue34_point9_a_removed_players_receipts_keep_his_name_on_every_screen(
-    new_context, live_server, dice
-):
+def test_a_removed_players_receipts_keep_his_name_on_every_screen(new_context, live_server, dice):
     storyteller = new_context(locale="en-US").new_page()
     bruno = new_context(width=390, height=844, locale="fr-FR").new_page()
     invitation = create_chronicle(storyteller, name="Lyon", system="v20", storyteller="Ana", language="en")

@@ -32,7 +32,7 @@ def _table(new_context):
     return storyteller, player
 
 
-def test_issue34_point1_A1_a_standing_grant_reaches_the_open_roll_form_live(new_context, dice):
+def test_A1_a_standing_grant_reaches_the_open_roll_form_live(new_context, dice):
     storyteller, player = _table(new_context)
     player.evaluate("window.__noReload = 'still here'")
     storyteller.locator("#standing summary").click()
@@ -61,7 +61,7 @@ def test_issue34_point1_A1_a_standing_grant_reaches_the_open_roll_form_live(new_
     expect(player.locator("#feed > li.kind-ask")).to_have_count(0)
 
 
-def test_issue34_points2_13_A1_after_an_ask_the_roll_form_is_a_plain_roll(new_context, dice):
+def test_A1_after_an_ask_the_roll_form_is_a_plain_roll(new_context, dice):
     storyteller, player = _table(new_context)
     player.get_by_label("Dice modifier", exact=True).fill("2")
     player.locator("#roll-hidden").check()

@@ -49,7 +49,7 @@ def _at_its_row(control, alert_id: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_issue34_point4_the_sheet_editors_specialty_error_names_its_trait_at_its_row(new_context, lang):
+def test_the_sheet_editors_specialty_error_names_its_trait_at_its_row(new_context, lang):
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "v20", f"Editor {lang}")
     sheet = _sheet(page, chronicle, {"s.name": "Zed", "s.attributes.dexterity": "2", "s.talents.brawl": "2"})
@@ -67,7 +67,7 @@ def test_issue34_point4_the_sheet_editors_specialty_error_names_its_trait_at_its
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_issue34_point4_the_sheet_editors_weapon_error_sits_at_its_row_in_the_pages_words(new_context, lang):
+def test_the_sheet_editors_weapon_error_sits_at_its_row_in_the_pages_words(new_context, lang):
     page = new_context(**PLACES[lang]).new_page()
     chronicle = create(page, lang, "v20", f"Armes {lang}")
     sheet = _sheet(page, chronicle, {"s.name": "Zed", "s.attributes.dexterity": "2"})
@@ -92,7 +92,7 @@ def test_issue34_point4_the_sheet_editors_weapon_error_sits_at_its_row_in_the_pa
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_issue34_point4_a_tiers_shots_bullets_error_sits_at_the_bullets(new_context, lang):
+def test_a_tiers_shots_bullets_error_sits_at_the_bullets(new_context, lang):
     """The roll form of a Tiers chronicle (whose refusals say MJ) still marks the field
     a refusal is about: more bullets than the magazine holds (T-3) marks the bullets."""
     page = new_context(**PLACES[lang]).new_page()
@@ -132,7 +132,7 @@ def test_issue34_point4_a_tiers_shots_bullets_error_sits_at_the_bullets(new_cont
     )
 
 
-def test_issue34_point12_a_shot_without_bullets_names_the_kind_of_roll_in_words(new_context):
+def test_a_shot_without_bullets_names_the_kind_of_roll_in_words(new_context):
     """Not "Un jet de type skill demande Balles tirées." (a raw code): the kind as the tab says it, and the
     refusal marks the bullets."""
     page = new_context(**PLACES["fr"]).new_page()

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 LIVE = 5_000
 
 
-def test_issue34_saved_rolls_one_tap_on_a_french_phone(new_context, live_server, dice, artifacts):
+def test_saved_rolls_one_tap_on_a_french_phone(new_context, live_server, dice, artifacts):
     storyteller = new_context().new_page()
     invitation = create_chronicle(storyteller, name="Saved by Night", system="v20", storyteller="Ana")
     player = new_context(width=390, height=844, locale="fr-FR").new_page()

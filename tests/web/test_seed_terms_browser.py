@@ -17,7 +17,7 @@ PHONE_FR = {"width": 390, "height": 844, "locale": "fr-FR"}
 DESKTOP_ES = {"width": 1280, "height": 900, "locale": "es-ES"}
 
 
-def test_issue34_point12_decontracte_and_sursaut_de_sang_on_a_french_phone(new_context, dice):
+def test_decontracte_and_sursaut_de_sang_on_a_french_phone(new_context, dice):
     page = new_context(**PHONE_FR).new_page()
     page.goto("/")
     mode = page.locator("#create-mode option[value=casual]")
@@ -37,7 +37,7 @@ def test_issue34_point12_decontracte_and_sursaut_de_sang_on_a_french_phone(new_c
     expect(page.locator("main")).not_to_contain_text("Détendu")
 
 
-def test_issue34_point12_modo_casual_and_habilidad_sin_entrenamiento_on_a_spanish_desktop(new_context, dice):
+def test_modo_casual_and_habilidad_sin_entrenamiento_on_a_spanish_desktop(new_context, dice):
     page = new_context(**DESKTOP_ES).new_page()
     page.goto("/")
     expect(page.locator("#create-mode option[value=casual]")).to_contain_text("modo Casual")
@@ -52,7 +52,7 @@ def test_issue34_point12_modo_casual_and_habilidad_sin_entrenamiento_on_a_spanis
     expect(page.locator("main")).not_to_contain_text("Relajado")
 
 
-def test_issue34_point12_cards_played_in_french_not_coup_de_pouce(new_context, dice):
+def test_cards_played_in_french_not_coup_de_pouce(new_context, dice):
     """Roll-under's cards (R-6) are "Cartes" on a French phone — the roll form's choice and the receipt —
     not "Coup de pouce jouées"."""
     page = new_context(**PHONE_FR).new_page()

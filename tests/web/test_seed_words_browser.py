@@ -23,7 +23,7 @@ def _character(page, chronicle: str, form: dict) -> str:
     return made.headers["location"]
 
 
-def test_issue34_point12_seed_terms_on_a_french_phone(new_context, dice):
+def test_seed_terms_on_a_french_phone(new_context, dice):
     page = new_context(**PHONE_FR).new_page()
     # V20 (seeds 000): "l'Attribut et la Compétence"
     v20 = create(page, "fr", "v20", "Termes V20")
@@ -74,7 +74,7 @@ def test_issue34_point12_seed_terms_on_a_french_phone(new_context, dice):
     expect(page.locator("#roll [name=task] option[value=trivial]")).to_have_text("dérisoire")
 
 
-def test_issue34_point12_words_on_a_tiers_feed_in_spanish(new_context, dice):
+def test_words_on_a_tiers_feed_in_spanish(new_context, dice):
     page = new_context(**DESKTOP_ES).new_page()
     tiers = create(page, "es", "tiers", "Palabras")
     sheet = _character(

@@ -12,7 +12,7 @@ from .flows import choose_traits, create_v5, new_character
 pytestmark = pytest.mark.browser
 
 
-def test_issue34_point17_the_specialty_list_follows_the_chosen_trait(new_context):
+def test_the_specialty_list_follows_the_chosen_trait(new_context):
     page = new_context(width=1280, height=900, locale="es-ES").new_page()
     chronicle = create_v5(page, "es", "Especialidades")
     page.goto(

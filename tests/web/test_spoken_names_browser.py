@@ -32,7 +32,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("lang", CASES)
-def test_issue34_point14_names_typed_as_players_say_them(new_context, live_server, lang):
+def test_names_typed_as_players_say_them(new_context, live_server, lang):
     viewport, specialty, discipline, shown, shown_discipline = CASES[lang]
     page = new_context(**viewport).new_page()
     chronicle = create_v5(page, lang, f"Noms {lang}")
@@ -63,7 +63,7 @@ def test_issue34_point14_names_typed_as_players_say_them(new_context, live_serve
         expect(page.locator("main")).not_to_contain_text("clairsemé")
 
 
-def test_issue34_point14_clan_disciplines_asks_for_names_not_ids(new_context):
+def test_clan_disciplines_asks_for_names_not_ids(new_context):
     page = new_context(width=390, height=844, locale="fr-FR").new_page()
     chronicle = create(page, "fr", "v20", "Clans")
     page.goto(f"{chronicle}/characters/new")

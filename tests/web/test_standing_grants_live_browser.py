@@ -29,7 +29,7 @@ def _ready(page: Page, sheet: str) -> None:
     expect(page.locator("#odds")).to_contain_text("3")
 
 
-def test_issue34_points1_2_13_three_people_live_at_a_v5_table(new_context, dice):
+def test_three_people_live_at_a_v5_table(new_context, dice):
     storyteller = new_context(locale="en-US").new_page()
     lucia = new_context(width=390, height=844, locale="es-ES").new_page()
     julien = new_context(width=1280, height=900, locale="fr-FR").new_page()

@@ -13,7 +13,7 @@ from .flows import choose_traits, create_v5, v5_character
 pytestmark = pytest.mark.browser
 
 
-def test_issue34_point16_reroll_dice_numbered_from_one_with_their_faces(new_context, dice):
+def test_reroll_dice_numbered_from_one_with_their_faces(new_context, dice):
     page = new_context(width=390, height=844, locale="fr-FR").new_page()
     chronicle = create_v5(page, "fr", "Relances")
     page.goto(v5_character(page, chronicle, "Mara"))
