@@ -12,6 +12,7 @@ with one line naming the variable (``SettingsError``), not the first request tha
 ``ROLLBOOK_TRUST_PROXY``         honour ``X-Forwarded-Proto``/``-Host`` (behind a TLS proxy)
 ``ROLLBOOK_SERVE_SETTINGS``      ``rollbook serve --workers N`` to its workers only: ``{"url", "threads"}``
 ``ROLLBOOK_LANG``                the CLI's language, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``
+``ROLLBOOK_SOLO_SCENARIOS``      a folder of the host's own solo scenarios (``*.yaml``; SPEC S-10, docs/solo.md)
 ``DISCORD_APPLICATION_ID``,      the Discord application's id, public key and bot token
 ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_BOT_TOKEN``
@@ -67,6 +68,7 @@ class Settings(BaseSettings):
     trust_proxy: bool = False
     serve_settings: ServeSettings | None = None
     lang: str | None = None
+    solo_scenarios: str | None = None  # S-10: the host's scenario folder, checked at start
     lc_all: str | None = Field(default=None, validation_alias="LC_ALL")
     lc_messages: str | None = Field(default=None, validation_alias="LC_MESSAGES")
     system_lang: str | None = Field(default=None, validation_alias="LANG")

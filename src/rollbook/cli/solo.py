@@ -8,6 +8,7 @@ leaving (Ctrl-D, ``q``) and running the command again resumes where the story wa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -17,6 +18,11 @@ from rich.table import Table
 
 from rollbook.cli.base import app, fail
 from rollbook.cli.scenario import language, read_file
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from rollbook.server.models import Member
 
 DICE_VARIABLE = "ROLLBOOK_SOLO_DICE"
 
@@ -131,7 +137,7 @@ def show(console: Console, state: dict, lang: str) -> None:
     console.print(table)
 
 
-def _player(database, raw: bytes, new: bool, lang: str, source) -> tuple[object, dict | None]:
+def _player(database, raw: bytes, new: bool, lang: str, source) -> tuple[Member, dict | None]:
     """The player of the chronicle to play (resumed, or a new one), and the first state when new."""
     from rollbook.server import tx
     from rollbook.server.models import Member
@@ -144,7 +150,10 @@ def _player(database, raw: bytes, new: bool, lang: str, source) -> tuple[object,
                 return found, None
     made = tx.run(database, lambda session: solo.start(session, raw=raw, language=lang, source=source))
     with database.read() as session:
-        return session.get(Member, made["member"]["id"]), made["state"]
+        member = session.get(Member, made["member"]["id"])
+    if member is None:  # just made in the committed transaction above
+        fail("the solo chronicle just begun is not in the store")
+    return member, made["state"]
 
 
 @app.command("solo")
@@ -199,13 +208,12 @@ def solo_command(
                 answer = _ask(console, lang, len(current["choices"]))
                 if answer is None:
                     return
-                option = current["choices"][answer]["id"]
-                current = tx.run(
-                    database,
-                    lambda session, option=option: solo.act(
-                        session, member, option, lang=lang, source=source, raw=raw
-                    ),
-                )
+                option: str = current["choices"][answer]["id"]
+
+                def choose(session: Session, option: str = option) -> dict:
+                    return solo.act(session, member, option, lang=lang, source=source, raw=raw)
+
+                current = tx.run(database, choose)
         except ProblemError as refused:  # a RuleError is cli.main's: one line, exit 2
             fail(detail(refused.code, lang, refused.params))
     finally:

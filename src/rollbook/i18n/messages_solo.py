@@ -69,6 +69,9 @@ SOLO_MESSAGES: dict[str, str] = {
     "scenario_too_complex": N_("More than {most} playthroughs to explore: the checker stops there."),
     # playing
     "scenario_unknown": N_("No scenario is named {scenario}."),
+    "scenario_id_not_file": N_(
+        "A host's scenario file is named after its id, and no shipped scenario has it ({scenario})."
+    ),
     "scenario_changed": N_(
         "The scenario {scenario} changed since this chronicle began; it cannot be resumed."
     ),
@@ -98,6 +101,7 @@ SOLO_LABELS: dict[str, str] = {
     ),
     "option.dodge": N_("Dodge: Dexterity + Athletics (difficulty 6)"),
     "option.flee": N_("Flee"),
+    "option.forgo": N_("Give up this roll (it counts as a failure)"),
     "option.willpower_cost": N_("(costs {cost} Willpower)"),
     "state.health": N_("Health"),
     "state.blood": N_("Blood"),

@@ -53,6 +53,11 @@ class SoloAct(Strict):
     option: Annotated[
         str, Field(min_length=1, max_length=120, description="The id of one of the state's choices.")
     ]
+    passage: Annotated[str, Field(min_length=1, max_length=60)] | None = Field(
+        None,
+        description="The passage the choice was shown at (the state's passage.id): "
+        "409 solo_passage_moved when the story has moved on since.",
+    )
 
 
 @router.get("/solo/scenarios", tags=["solo"])
@@ -119,6 +124,14 @@ def act(
         body=body.model_dump(mode="json"),
         work=lambda s, member: (
             200,
-            solo.act(s, member, body.option, lang=chosen, chronicle_id=chronicle_id, source=source),
+            solo.act(
+                s,
+                member,
+                body.option,
+                lang=chosen,
+                chronicle_id=chronicle_id,
+                source=source,
+                passage=body.passage,
+            ),
         ),
     )

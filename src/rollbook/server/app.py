@@ -56,6 +56,7 @@ from rollbook.server.problems import (
 )
 from rollbook.server.reread import ReadAgain
 from rollbook.server.seal import operator_secret
+from rollbook.server.usecases import solo as solo_usecases
 from rollbook.settings import Settings, install, load
 from rollbook.validation import rule_error
 from rollbook.web import mount as mount_web
@@ -98,6 +99,10 @@ def create_app(
         dice = SecureDice
     elif not callable(dice):
         raise TypeError("dice must be a zero-argument factory returning a DiceSource")
+    for refused in solo_usecases.hosted_refusals(
+        settings.language
+    ):  # S-10: the host's scenarios, checked now
+        log.warning("solo scenario refused: %s", refused)
     operator_secret()  # F-1: the key the server seeds are sealed under (its key file is created now if missing)
     db = Database(database_url)
     if migrate:

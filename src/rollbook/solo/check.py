@@ -65,6 +65,8 @@ def _texts(scenario: Scenario) -> Iterator[tuple[str, Text]]:
         yield "summary", scenario.summary
     for npc_id, npc in scenario.npcs.items():
         yield f"npcs.{npc_id}.name", npc.name
+        if npc.shown_as is not None:
+            yield f"npcs.{npc_id}.shown_as", npc.shown_as
     for passage_id, passage in scenario.passages.items():
         yield f"passages.{passage_id}.text", passage.text
         for index, choice in enumerate(passage.choices or ()):
@@ -294,6 +296,11 @@ def _flags(scenario: Scenario, source: Source) -> list[Fault]:
                         flag=choice.requires_flag,
                     )
                 )
+    faults.extend(
+        source.fault("flag_never_set", f"npcs.{npc_id}.revealed_by", flag=npc.revealed_by)
+        for npc_id, npc in scenario.npcs.items()
+        if npc.revealed_by is not None and npc.revealed_by not in set_somewhere
+    )
     return faults
 
 
@@ -320,8 +327,12 @@ def check(scenario: Scenario, source: Source) -> list[Fault]:
 
 
 def npc_sheet(scenario: Scenario, npc_id: str) -> SheetData:
-    """An NPC's sheet as the chronicle stores it (named in the scenario's first language when its sheet has no name)."""
+    """An NPC's sheet as the chronicle stores it (named in the scenario's first language when its sheet has no
+    name). S-10: an NPC ``shown_as`` another name bears that name, its sheet's own name too, so the chronicle
+    spoils nothing the story hides (``usecases.solo`` renames it when the story reveals it)."""
     npc = scenario.npcs[npc_id]
+    if npc.shown_as is not None:
+        return {**npc.sheet, "name": npc.shown_as.get(scenario.languages[0], npc_id)}
     return {"name": npc.name.get(scenario.languages[0], npc_id), **npc.sheet}
 
 

@@ -9,8 +9,9 @@ THE CONTRACT (docs/solo.md "Format" says the same with an example). A scenario i
 - ``start``: the id of the first passage.
 - ``pregenerated``: a V20 character sheet, the same JSON the API's character creation takes
   (``POST /api/chronicles/{id}/characters``'s ``sheet``; ``name`` required here).
-- ``npcs``: ``{npc id: {name: text, sheet: <a V20 sheet>, attack: <attack>}}``; an NPC's ``attack``
-  defaults to Dexterity + Brawl, unarmed, difficulty 6.
+- ``npcs``: ``{npc id: {name: text, shown_as?: text, revealed_by?: flag, sheet: <a V20 sheet>,
+  attack: <attack>}}``; an NPC's ``attack`` defaults to Dexterity + Brawl, unarmed, difficulty 6;
+  ``shown_as`` is the name the player sees until the flag ``revealed_by`` is set (S-10).
 - ``passages``: ``{passage id: passage}``.
 
 *Text* is a mapping ``{fr: "...", es: "...", en: "..."}`` (YAML's ``|`` keeps paragraphs).
@@ -214,6 +215,10 @@ class Passage(Base):
 
 class Npc(Base):
     name: Text
+    # S-10: the name the player sees until the story reveals the true one (``revealed_by``: the flag that
+    # reveals it; without one, the true name is never shown); the chronicle's character bears it too
+    shown_as: Text | None = None
+    revealed_by: Flag | None = None
     sheet: SheetData
     attack: Attack = UNARMED
 

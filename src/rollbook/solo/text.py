@@ -4,6 +4,8 @@ terminal and the API (the web pages may use them too). The msgids are ``i18n.mes
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rollbook.i18n import N_, normalize, translate, translations
 from rollbook.i18n.messages import error_message
 from rollbook.i18n.messages_solo import SOLO_LABELS
@@ -53,6 +55,13 @@ def pick(text: Text, lang: str, scenario: Scenario) -> str:
         if other in text:
             return text[other]
     return next(iter(text.values()), "")
+
+
+def npc_name(scenario: Scenario, npc_id: str, flags: Collection[str], lang: str) -> str:
+    """The name of an NPC the player sees now (S-10): its ``shown_as`` until the flag ``revealed_by`` is set."""
+    npc = scenario.npcs[npc_id]
+    hidden = npc.shown_as is not None and (npc.revealed_by is None or npc.revealed_by not in flags)
+    return pick(npc.shown_as if hidden and npc.shown_as is not None else npc.name, lang, scenario)
 
 
 def paragraphs(text: str) -> list[str]:

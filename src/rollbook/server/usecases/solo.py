@@ -23,8 +23,10 @@ from functools import lru_cache
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from rollbook import settings
 from rollbook.dice import DiceSource
 from rollbook.i18n import normalize
+from rollbook.i18n.messages import error_message
 from rollbook.odds import odds_for
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError
@@ -38,7 +40,8 @@ from rollbook.server.views import character_view, entry_export
 from rollbook.solo import actions, fight, story
 from rollbook.solo.check import check_text, npc_sheet
 from rollbook.solo.format import Scenario
-from rollbook.solo.library import shipped
+from rollbook.solo.library import hosted, shipped
+from rollbook.solo.load import Fault
 from rollbook.solo.steps import PLAYER as WHO_PLAYER
 from rollbook.solo.steps import (
     SOLO_CHOICE,
@@ -53,16 +56,20 @@ from rollbook.solo.steps import (
     Scene,
     drive,
 )
-from rollbook.solo.text import heal_label, label, pick, traits_label
+from rollbook.solo.text import fault_line, heal_label, label, npc_name, pick, traits_label
 
 SYSTEM = "v20"
 RECENT = 60  # entries since the last choice shown with the state (a fight turn is about a dozen)
 
 
 @lru_cache(maxsize=16)
-def _checked(raw: bytes) -> tuple[Scenario | None, tuple]:
-    """A scenario file read and checked (S-4), once per content (the shell's cache; the pure check is not)."""
-    report = check_text(raw)
+def _checked(raw: bytes) -> tuple[Scenario | None, tuple[Fault, ...]]:
+    """A scenario file read and checked (S-4, S-9), once per content (the shell's cache; the pure check is
+    not); a file that is no scenario at all is its one fault."""
+    try:
+        report = check_text(raw)
+    except RuleError as unreadable:
+        return None, (Fault(unreadable.code, "", dict(unreadable.params)),)
     return report.scenario, report.faults
 
 
@@ -74,6 +81,37 @@ def _usable(raw: bytes) -> Scenario:
     return scenario
 
 
+def library() -> dict[str, bytes]:
+    """The scenarios on offer, by id: the shipped ones, then the host's folder's (S-10: ``ROLLBOOK_SOLO_SCENARIOS``;
+    a host file named as a shipped one is not taken). Only those that pass the check are played (S-4, S-9)."""
+    found = dict(shipped())
+    for name, raw in hosted(settings.current().solo_scenarios).items():
+        found.setdefault(name, raw)
+    return found
+
+
+def hosted_refusals(lang: str = "en") -> list[str]:
+    """S-10: the host's scenarios refused, one line each (the file, then the checker's message): a file that
+    is no scenario, has faults (its first, and how many), is not named after its ``id``, or takes a shipped
+    one's name. Logged when the server starts (``server.app``)."""
+    folder = settings.current().solo_scenarios
+    lines = []
+    taken = shipped()
+    for name, raw in hosted(folder).items():
+        where = f"{folder}/{name}.yaml"
+        try:
+            report = check_text(raw)
+        except RuleError as unreadable:
+            lines.append(f"{where}: {error_message(unreadable.code, lang, unreadable.params)}")
+            continue
+        if report.faults:
+            more = f" (+{len(report.faults) - 1})" if len(report.faults) > 1 else ""
+            lines.append(f"{where}: {fault_line(report.faults[0], lang)}{more}")
+        elif name in taken or (report.scenario is not None and report.scenario.id != name):
+            lines.append(f"{where}: {error_message('scenario_id_not_file', lang, {'scenario': name})}")
+    return lines
+
+
 def _digest(raw: bytes) -> str:
     from hashlib import sha256
 
@@ -83,7 +121,7 @@ def _digest(raw: bytes) -> str:
 def scenario_list(lang: str) -> list[dict]:
     """The shipped scenarios that pass the check: id, title and summary in ``lang``, languages."""
     found = []
-    for raw in shipped().values():
+    for raw in library().values():
         scenario, faults = _checked(raw)
         if scenario is None or faults:
             continue
@@ -103,7 +141,7 @@ def scenario_list(lang: str) -> list[dict]:
 def _scenario(scenario_id: str | None, raw: bytes | None = None) -> tuple[Scenario, str]:
     """A shipped scenario by id, or the one ``raw`` holds (``rollbook solo FILE``), checked (S-4)."""
     if raw is None:
-        raw = shipped().get(scenario_id or "")
+        raw = library().get(scenario_id or "")
         if raw is None:
             raise ProblemError(404, "scenario_unknown", scenario=scenario_id)
     scenario = _usable(raw)
@@ -267,6 +305,7 @@ class _Table:
             },
         )
         self.passage = step.passage
+        self._reveal_names(step.flags)
         if step.ending is not None:  # S-7: an ending reveals the seeds its rolls used (F-5, F-7, F-8)
             fairness.rotate_seed(
                 session,
@@ -277,6 +316,15 @@ class _Table:
                 revealer=self.storyteller,
             )
         return Done(entry.seq, entry.receipt, self.sheets())
+
+    def _reveal_names(self, flags: tuple[str, ...]) -> None:
+        """S-10: an NPC whose ``revealed_by`` flag the story sets now takes its true name in the chronicle."""
+        for npc_id, npc in self.scenario.npcs.items():
+            if npc.shown_as is not None and npc.revealed_by is not None and npc.revealed_by in flags:
+                true_name = npc.name.get(self.scenario.languages[0], npc_id)
+                characters.edit_character(
+                    self.session, self.storyteller, self.characters[npc_id].id, name=true_name
+                )
 
     def _scene(self, step: Scene) -> Done:
         if step.op == "open":  # A-3: the fight's scene and its first turn
@@ -298,7 +346,7 @@ def _solo_of(
     replayed = story.replay(_entries(session, chronicle.id))
     if replayed.scenario is None:
         raise ProblemError(409, "not_a_solo_chronicle")
-    raw = raw if raw is not None else shipped().get(replayed.scenario)
+    raw = raw if raw is not None else library().get(replayed.scenario)
     if raw is None:
         raise ProblemError(404, "scenario_unknown", scenario=replayed.scenario)
     if _digest(raw) != replayed.digest:  # S-5: the story resumed is the story begun
@@ -336,13 +384,17 @@ def act(
     chronicle_id: int | None = None,
     source: DiceSource | None = None,
     raw: bytes | None = None,
+    passage: str | None = None,
 ) -> dict:
-    """One choice of the player (``option``: an id ``state`` offered), performed in the caller's transaction."""
+    """One choice of the player (``option``: an id ``state`` offered), performed in the caller's transaction.
+    ``passage``: the passage the player saw (a page's form): refused when the story has moved on since."""
     if member.role != PLAYER:
         raise ProblemError(403, "solo_player_only")
     lock_chronicle(session, member.chronicle_id)  # one act at a time: the replay below is the truth
     table = _solo_of(session, member, chronicle_id, raw)
     table.source = source
+    if passage is not None and passage != table.state.passage and not table.state.finished:
+        raise ProblemError(409, "solo_passage_moved", passage=table.state.passage or "")
     try:
         steps = story.act(table.scenario, table.state, option, table.sheets())
         table.drive(steps)
@@ -376,7 +428,9 @@ def _preview_odds(sheet: dict, action: dict) -> dict | None:
         return None
 
 
-def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, passage) -> dict:
+def _option_view(
+    option: dict, scenario: Scenario, sheets: dict, lang: str, passage, flags: frozenset[str] = frozenset()
+) -> dict:
     kind = option["kind"]
     view = {**option}
     traits = traits_label(list(option.get("traits") or ()), lang)
@@ -400,7 +454,7 @@ def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, pass
         view["odds"] = _odds(request)
         view.pop("request", None)
     elif kind == "attack":
-        target = pick(scenario.npcs[option["target"]].name, lang, scenario)
+        target = npc_name(scenario, option["target"], flags, lang)  # S-10: as the story shows it now
         if option.get("weapon"):
             traits = f"{traits} ({option['weapon']})"
         view["label"] = label(
@@ -421,6 +475,8 @@ def _option_view(option: dict, scenario: Scenario, sheets: dict, lang: str, pass
         view["label"] = heal_label(option["amount"], option["damage_type"], lang)
     elif kind == "flee":
         view["label"] = label("option.flee", lang)
+    elif kind == "forgo":  # a check the sheet cannot make: its failure, said on the button
+        view["label"] = label("option.forgo", lang)
     else:
         view["label"] = option["id"]
     return view
@@ -455,7 +511,7 @@ def state(
     sheets = table.sheets()
     passage = story.passage_of(scenario, now)
     choices = [
-        _option_view(option, scenario, sheets, lang, passage)
+        _option_view(option, scenario, sheets, lang, passage, now.flags)
         for option in story.options(scenario, now, sheets)
     ]
     npcs = []
@@ -464,7 +520,7 @@ def state(
             npcs.append(
                 {
                     "id": npc_id,
-                    "name": pick(scenario.npcs[npc_id].name, lang, scenario),
+                    "name": npc_name(scenario, npc_id, now.flags, lang),
                     "character": table.characters[npc_id].id,
                     **_track(sheets[npc_id]),
                 }
@@ -495,7 +551,7 @@ def state(
         "cast": {
             str(character.id): character.name
             if who == WHO_PLAYER
-            else pick(scenario.npcs[who].name, lang, scenario)
+            else npc_name(scenario, who, now.flags, lang)
             for who, character in table.characters.items()
         },
         "extended": story.extended_progress(scenario, now),

@@ -240,11 +240,11 @@ def view_of(db, member: Member, lang: str, state: dict) -> SoloView:
     view.options = options_of(state.get("choices") or [], lang, foes)
     view.willpower = any(o.odds_willpower or "|" in o.value for o in view.options)
     if state.get("npcs"):
-        foes = []
+        standing: list[Foe] = []
         for npc in state["npcs"]:
             marks, level, _wound = health_words(npc.get("health") or {}, lang)
-            foes.append(Foe(name=npc["name"], marks=marks, level=level, down=bool(npc.get("down"))))
-        view.fight = {"turn": state.get("turn") or 1, "foes": foes}
+            standing.append(Foe(name=npc["name"], marks=marks, level=level, down=bool(npc.get("down"))))
+        view.fight = {"turn": state.get("turn") or 1, "foes": standing}
     progress = state.get("extended")
     if progress:
         view.extended = {
@@ -394,5 +394,10 @@ def act(
     """The option pressed, performed by the engine in one transaction; then the table again (303)."""
     alert_into(request, "act", lang, lambda errors: table_page(request, db, member, lang, errors=errors))
     option = chosen(form)
-    once(request, db, member, form, lambda session: solo.act(session, member, option, lang=lang, source=dice))
+    shown = str(form.get("passage") or "") or None  # the passage the page showed: a stale page is refused
+
+    def work(session):
+        return solo.act(session, member, option, lang=lang, source=dice, passage=shown)
+
+    once(request, db, member, form, work)
     return see_other(f"/solo/{chronicle_id}#passage-title")
