@@ -42,7 +42,7 @@ from rollbook.server.access import (
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
-from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
+from rollbook.server.usecases.checks import CONTEST_KINDS, reject_faces
 from rollbook.server.usecases.rolls import perform_roll
 from rollbook.server.views import entry_view
 
@@ -71,7 +71,7 @@ def _declared_action(
     reject_faces(action)
     if not isinstance(action, dict):
         raise ProblemError(422, "not_an_object", field="action")
-    kinds = DIFFICULTY_KINDS[chronicle.system]
+    kinds = CONTEST_KINDS[chronicle.system]
     if action.get("kind") not in kinds:
         raise ProblemError(
             422, "bad_choice", field="action.kind", value=str(action.get("kind")), choices=list(kinds)
