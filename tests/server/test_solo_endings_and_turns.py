@@ -152,3 +152,22 @@ def test_S_8_a_change_through_the_tables_routes_during_a_fight_turn_is_refused(f
     healed_in_turn = act(fixed, made, headers, "heal")  # the engine's change passes: it is the turn's action
     spent = [e for e in healed_in_turn["recent"] if e["kind"] == "adjust"]
     assert spent and spent[0]["receipt"]["change"]["kind"] == "spend_blood", healed_in_turn["recent"]
+
+
+def test_S_7_the_second_sample_played_with_fair_dice_to_any_ending_verifies_with_nothing_pending(client):
+    """The night clerk with the server's fair dice: the lobby's check, then the way out of whatever
+    follows (down the service stairs; out of the fight): every ending seals its seeds."""
+    made = client.post("/api/solo", json={"scenario": "night-clerk"}).json()
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    state = made["state"]
+    for _ in range(12):
+        if state["finished"]:
+            break
+        ids = [c["id"] for c in state["choices"]]
+        option = (
+            "flee" if "flee" in ids else ("roll" if "roll" in ids else ids[-1] if len(ids) > 2 else ids[0])
+        )
+        state = act(client, made, headers, option)
+    assert state["finished"], state["passage"]
+    _entries, counts = export_checked(client, made, headers)
+    assert counts.get("pending", 0) == 0 and counts.get("verified", 0) >= 1, counts

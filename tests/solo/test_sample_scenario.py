@@ -49,3 +49,33 @@ def test_the_sample_has_what_s6_asks():
     assert "fight" in bodies and "extended" in bodies  # a fight, a chase
     assert bodies.count("ending") >= 3
     assert {p.ending.kind for p in passages.values() if p.ending} == {"good", "bitter", "dark"}
+
+
+CLERK = SAMPLE.parent / "night-clerk.yaml"
+
+
+def test_the_second_sample_is_clean_and_shows_s7_to_s10():
+    """The author's guide's example (docs/solo.md): checked clean; endings reached after a check without a
+    fight (S-7); a fight (S-8) whose results lead to endings (S-9); choices that one flag shows and hides,
+    beside one that needs none (S-9); an NPC shown under another name until a flag reveals it (S-10)."""
+    from rollbook.solo.check import check_text
+    from rollbook.solo.text import npc_name
+
+    report = check_text(CLERK.read_bytes())
+    assert report.faults == () and report.scenario is not None
+    scenario = report.scenario
+    passages = scenario.passages
+    ask = passages["ask"].check
+    assert (
+        ask is not None and passages[ask.outcomes.success].ending and passages[ask.outcomes.failure].choices
+    )
+    fight = passages["stairs_fight"].fight
+    assert fight is not None and all(passages[goto].ending for goto in (fight.win, fight.lose, fight.flee))
+    stairs = passages["stairs"].choices or []
+    assert {c.requires_flag for c in stairs} >= {"read_register"} and {c.unless_flag for c in stairs} >= {
+        "read_register"
+    }
+    assert any(c.requires_flag is None and c.unless_flag is None and not c.willpower_cost for c in stairs)
+    assert npc_name(scenario, "clerk", frozenset(), "fr") == "Le veilleur de nuit"
+    assert npc_name(scenario, "clerk", frozenset({"read_register"}), "es") == "Odile Brand"
+    assert set(scenario.languages) == {"fr", "es", "en"}
