@@ -18,6 +18,11 @@ AUTHORITY_ERROR_MESSAGES: dict[str, str] = {
         "of this Generation."
     ),
     "turn_runs": N_("A turn is running: only the Storyteller moves to the next turn ({action})."),
+    # TR-2 v20.willpower_once_per_turn: V20-9's limit enforced by the table
+    "willpower_per_turn": N_(
+        "This table allows {limit} Willpower success per turn: this one would be number {count}, "
+        "so it is refused until the next turn."
+    ),
     "no_multiple_actions": N_(
         "Multiple actions are offered for V20 tests, willpower and virtue rolls, not {system} {kind}."
     ),
