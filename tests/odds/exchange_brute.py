@@ -154,10 +154,12 @@ def _given(system, sheet, action, faces, follows=None):
     )
 
 
-def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict) -> dict:
-    """Every face of the attack, the damage roll and the soak through ``play.perform`` (the soak's
-    ``sheet`` carries the track): outcomes, levels marked, wound level, track."""
+def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict, dodge: dict | None = None) -> dict:
+    """Every face of the attack, the defender's ``dodge`` when given (V20-20), the damage roll and the
+    soak through ``play.perform`` (the soak's ``sheet`` carries the track): outcomes, levels marked,
+    wound level, track."""
     from rollbook.play import preview
+    from rollbook.play.v20 import attack_successes_of
 
     attack_pool = preview("v20", attacker, attack, mode="strict", role="storyteller")["pool"]["total"]
     vampire = defender.get("creature", "vampire") == "vampire"
@@ -165,6 +167,7 @@ def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict) -> dic
     tally = Tally()
     damage_memo: dict[int, list] = {}
     soak_memo: dict[tuple, list] = {}
+    dodge_memo: dict[int, list] = {}
     total_weight = 10**attack_pool
     for faces, weight in multisets(attack_pool):
         done = _given("v20", attacker, attack, faces)
@@ -179,20 +182,45 @@ def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict) -> dic
                 p,
             )
             continue
-        successes = result["successes"]
-        if successes not in damage_memo:
-            damage_memo[successes] = _damage_rolls(attacker, weapon, done.receipt)
-        for damage_receipt, q in damage_memo[successes]:
-            levels = damage_receipt["result"]["levels"]
-            if levels == 0:
-                tally.add("soaked", 0, health0, v20.health_level(sum(health0)) or "unhurt", p * q)
-                continue
-            key = (levels, damage_receipt["result"]["damage_type"])
-            if key not in soak_memo:
-                soak_memo[key] = _v20_soaks(defender, damage_receipt, vampire)
-            for (taken, track, level), r in soak_memo[key]:
-                tally.add("wounded" if taken else "soaked", taken, track, level, p * q * r)
+        followed = [(done.receipt, p)]
+        if dodge is not None:  # V20-20: the dodge follows the attack; the damage follows the dodge
+            followed = []
+            if result["successes"] not in dodge_memo:
+                dodge_memo[result["successes"]] = _v20_dodges(defender, dodge, done.receipt)
+            for dodge_receipt, q in dodge_memo[result["successes"]]:
+                if dodge_receipt["attack"]["left"] == 0:
+                    tally.add("dodged", 0, health0, v20.health_level(sum(health0)) or "unhurt", p * q)
+                else:
+                    followed.append((dodge_receipt, p * q))
+        for receipt, p_followed in followed:
+            successes = attack_successes_of(receipt)
+            if successes not in damage_memo:
+                damage_memo[successes] = _damage_rolls(attacker, weapon, receipt)
+            for damage_receipt, q in damage_memo[successes]:
+                levels = damage_receipt["result"]["levels"]
+                if levels == 0:
+                    tally.add(
+                        "soaked", 0, health0, v20.health_level(sum(health0)) or "unhurt", p_followed * q
+                    )
+                    continue
+                key = (levels, damage_receipt["result"]["damage_type"])
+                if key not in soak_memo:
+                    soak_memo[key] = _v20_soaks(defender, damage_receipt, vampire)
+                for (taken, track, level), r in soak_memo[key]:
+                    tally.add("wounded" if taken else "soaked", taken, track, level, p_followed * q * r)
     return tally.plain()
+
+
+def _v20_dodges(defender, dodge, attack_receipt) -> list:
+    from rollbook.play import preview
+
+    pool = preview("v20", defender, dodge, mode="strict", role="storyteller", follows=attack_receipt)["pool"][
+        "total"
+    ]
+    return [
+        (_given("v20", defender, dodge, faces, attack_receipt).receipt, Fraction(w, 10**pool))
+        for faces, w in multisets(pool)
+    ]
 
 
 def _damage_rolls(attacker, weapon, attack_receipt) -> list:
@@ -201,10 +229,13 @@ def _damage_rolls(attacker, weapon, attack_receipt) -> list:
     pool = preview("v20", attacker, weapon, mode="strict", role="storyteller", follows=attack_receipt)[
         "pool"
     ]["total"]
-    return [
-        (_given("v20", attacker, weapon, faces, attack_receipt).receipt, Fraction(w, 10**pool))
-        for faces, w in multisets(pool)
-    ]
+    by_levels: dict[int, tuple[dict, Fraction]] = {}  # one receipt per number of levels: the soak's
+    for faces, w in multisets(pool):
+        receipt = _given("v20", attacker, weapon, faces, attack_receipt).receipt
+        levels = receipt["result"]["levels"]
+        _, q = by_levels.get(levels, (receipt, Fraction(0)))
+        by_levels[levels] = (receipt, q + Fraction(w, 10**pool))
+    return list(by_levels.values())
 
 
 def _v20_soaks(defender, damage_receipt, vampire) -> list:

@@ -157,3 +157,138 @@ def test_exchange_chart(monkeypatch, capsys, tmp_path):
 def test_exchange_refusals_are_one_line_and_status_2(monkeypatch, capsys, args, message):
     code, out, err = run(monkeypatch, capsys, *args)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_V20_20_exchange_cli_casual_halves_the_dodge_and_the_track_is_json(monkeypatch, capsys):
+    code, out, err = run(
+        monkeypatch,
+        capsys,
+        "v20",
+        "exchange",
+        "--pool",
+        "4",
+        "--mode",
+        "casual",
+        "--strength",
+        "2",
+        "--weapon-damage",
+        "1",
+        "--stamina",
+        "2",
+        "--dodge-pool",
+        "3",
+        "--dodge-difficulty",
+        "8",
+        "--json",
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    # V20-20: the dodge halves in Casual like any test (V20-5): 8 → 4, as the chain's dodge does
+    assert data["defender"]["dodge"]["mode"] == "casual"
+    expected = exchange_odds(
+        V20Request(pool=4, mode="casual"),
+        Weapon(1, strength=2),
+        Defender(stamina=2, dodge=V20Request(pool=3, difficulty=8, mode="casual")),
+    )
+    assert data["outcomes"] == expected.outcomes.texts()
+    strict = exchange_odds(
+        V20Request(pool=4, mode="casual"),
+        Weapon(1, strength=2),
+        Defender(stamina=2, dodge=V20Request(pool=3, difficulty=8)),
+    )
+    assert data["outcomes"] != strict.outcomes.texts()
+    # the track after the exchange: one object per track, its levels by type and its probability
+    rows = data["track"]
+    assert isinstance(rows, list) and rows
+    assert {tuple(row) for row in rows} == {("bashing", "lethal", "aggravated", "probability", "float")}
+    assert {(r["bashing"], r["lethal"], r["aggravated"]): r["probability"] for r in rows} == {
+        key: text
+        for key, text in zip(expected.track.nonzero().fractions(), expected.track.nonzero().texts().values())
+    }
+    assert sum(Fraction(r["probability"]) for r in rows) == 1
+
+
+def test_V20_21_exchange_cli_potence(monkeypatch, capsys):
+    code, out, err = run(
+        monkeypatch,
+        capsys,
+        "v20",
+        "exchange",
+        "--pool",
+        "3",
+        "--strength",
+        "2",
+        "--potence",
+        "2",
+        "--stamina",
+        "2",
+        "--json",
+    )
+    assert code == 0, err
+    expected = exchange_odds(V20Request(pool=3), Weapon(0, strength=2, potence=2), Defender(stamina=2))
+    assert (
+        json.loads(out)["outcomes"] == expected.outcomes.texts() and json.loads(out)["weapon"]["potence"] == 2
+    )
+    code, _, err = run(
+        monkeypatch,
+        capsys,
+        "v20",
+        "exchange",
+        "--pool",
+        "3",
+        "--firearm",
+        "--weapon-damage",
+        "4",
+        "--potence",
+        "1",
+        "--stamina",
+        "2",
+    )
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("what", ["contest", "extended"])
+def test_V20_3_V20_4_contest_and_extended_cli_honour_the_untrained_difficulty(monkeypatch, capsys, what):
+    from rollbook.odds.contests import contest_odds, extended_odds
+
+    more = ["--against-pool", "3"] if what == "contest" else ["--target", "2", "--max-rolls", "3"]
+    code, out, err = run(
+        monkeypatch,
+        capsys,
+        "v20",
+        what,
+        "--pool",
+        "4",
+        "--difficulty",
+        "6",
+        "--untrained",
+        "skill",
+        *more,
+        "--json",
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    attacker = V20Request(pool=4, untrained="skill")  # evaluated difficulty 7
+    if what == "contest":
+        expected = contest_odds("v20", attacker, V20Request(pool=3))
+        trained = contest_odds("v20", V20Request(pool=4), V20Request(pool=3))
+    else:
+        expected = extended_odds("v20", attacker, 2, 3)
+        trained = extended_odds("v20", V20Request(pool=4), 2, 3)
+    assert data == json.loads(json.dumps(expected)) != json.loads(json.dumps(trained))
+    # an untrained Knowledge needs the Storyteller's leave (V20-3 Book)
+    code, _, err = run(monkeypatch, capsys, "v20", what, "--pool", "4", "--untrained", "knowledge", *more)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    code, _, err = run(
+        monkeypatch,
+        capsys,
+        "v20",
+        what,
+        "--pool",
+        "4",
+        "--untrained",
+        "knowledge",
+        "--knowledge-allowed",
+        *more,
+    )
+    assert code == 0, err

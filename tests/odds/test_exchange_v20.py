@@ -214,6 +214,56 @@ def test_V20_17_odds_equal_every_face_through_the_exchange_chain(
     )
 
 
+@pytest.mark.parametrize("dodge_ability", ["athletics", "dodge"])
+def test_V20_20_the_dodges_odds_equal_every_face_through_the_chain(dodge_ability):
+    """Attack → dodge → damage → soak, every face through play.perform(..., follows=receipt), equals
+    the odds engine given the dodge the chain rolls (the same request, from the defender's sheet)."""
+    from rollbook.play import preview
+
+    attacker = sheet(attributes={"strength": 1, "dexterity": 2}, skills={"melee": 1})
+    attack = {"kind": "test", "attribute": "dexterity", "ability": "melee"}
+    defender = sheet(
+        name="Ghoul", disciplines={}, attributes={"stamina": 1, "dexterity": 1}, talents={dodge_ability: 1}
+    )
+    dodge = {"kind": "dodge", "difficulty": 7}
+    request = V20Request(**preview("v20", attacker, attack, mode="strict", role="storyteller")["request"])
+    first = _given_attack(attacker, attack)
+    dodging = V20Request(
+        **preview("v20", defender, dodge, mode="strict", role="storyteller", follows=first)["request"]
+    )
+    assert dodging.pool == 2 and dodging.difficulty == 7
+    odds = exchange_odds(request, Weapon(1, "lethal", strength=1), Defender(stamina=1, dodge=dodging))
+    assert odds.outcomes.probability("dodged") > 0
+    assert engine(odds) == brute.v20_chain(
+        attacker, attack, {"kind": "damage", "weapon": "knife"}, defender, dodge
+    )
+
+
+def test_V20_21_potence_on_brawl_damage_equals_every_face_through_the_chain():
+    """Potence's automatic levels on a Brawl attack's damage (V20-21), through the chain and the odds."""
+    from rollbook.play import preview
+
+    attacker = sheet(attributes={"strength": 1, "dexterity": 2}, disciplines={"potence": 1})
+    attack = {"kind": "test", "attribute": "dexterity", "ability": "brawl"}
+    defender = sheet(name="Ghoul", disciplines={"fortitude": 1}, attributes={"stamina": 1})
+    request = V20Request(**preview("v20", attacker, attack, mode="strict", role="storyteller")["request"])
+    odds = exchange_odds(
+        request, Weapon(0, "bashing", strength=1, potence=1), Defender(stamina=1, fortitude=1)
+    )
+    assert engine(odds) == brute.v20_chain(attacker, attack, {"kind": "damage"}, defender)
+
+
+def _given_attack(attacker: dict, attack: dict) -> dict:
+    """A hit of the attack (its faces all 10s), for the dodge's preview to follow."""
+    from rollbook.dice import GivenFaces
+    from rollbook.play import perform, preview
+
+    pool = preview("v20", attacker, attack, mode="strict", role="storyteller")["pool"]["total"]
+    return perform(
+        "v20", attacker, attack, mode="strict", role="storyteller", source=GivenFaces([10] * pool)
+    ).receipt
+
+
 # --- pinned numbers -------------------------------------------------------------------------------
 
 

@@ -199,3 +199,61 @@ def test_T_3_T_5_tiers_exchange_from_both_sheets(client, make_table):
         params={"attacker": shooter["id"], "target": target["id"], "weapon": "pistol", "location": "tail"},
     )
     assert response.status_code == 422 and response.json()["code"] == "unknown_location"
+
+
+def _chains_dodge(attacker: dict, defender: dict, mode: str) -> dict:
+    """The request of the dodge the chain rolls (V20-20) for ``defender`` after a hit of ``attacker``."""
+    from rollbook.dice import GivenFaces
+    from rollbook.play import perform, preview
+
+    attack = {"kind": "test", "attribute": "dexterity", "ability": "melee", "weapon": "knife"}
+    hit = perform("v20", attacker, attack, mode=mode, role="storyteller", source=GivenFaces([10] * 5))
+    return preview("v20", defender, {"kind": "dodge"}, mode=mode, role="storyteller", follows=hit.receipt)[
+        "request"
+    ]
+
+
+def test_V20_20_the_api_dodge_is_the_chains_in_either_mode_and_the_track_is_json(client, make_table):
+    for mode in ("strict", "casual"):
+        t = make_table("v20", mode=mode)
+        alice = t.join("Alice")
+        nia = t.character(alice, ATTACKER)
+        ghoul = t.character(t.st, GHOUL)
+        response = client.get(
+            f"{t.base}/odds/exchange",
+            headers=t.st,
+            params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife", "dodge": "true"},
+        )
+        assert response.status_code == 200, response.text
+        odds = response.json()["odds"]
+        dodge = _chains_dodge(nia["sheet"], ghoul["sheet"], mode)
+        assert odds["defender"]["dodge"] == dodge and dodge["mode"] == mode
+        rows = odds["track"]
+        assert all(set(row) == {"bashing", "lethal", "aggravated", "probability", "float"} for row in rows)
+        assert sum(Fraction(row["probability"]) for row in rows) == 1
+
+
+def test_V20_21_the_api_odds_add_potence_to_a_brawl_or_melee_attack(client, make_table):
+    t = make_table("v20")
+    alice = t.join("Alice")
+    nia = t.character(alice, {**ATTACKER, "disciplines": {"potence": 2}})
+    ghoul = t.character(t.st, GHOUL)
+    response = client.get(
+        f"{t.base}/odds/exchange",
+        headers=t.st,
+        params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "knife"},
+    )
+    assert response.status_code == 200, response.text
+    expected = exchange_odds(
+        V20Request(pool=5),
+        Weapon(1, "lethal", strength=3, potence=2),
+        Defender(stamina=3, fortitude=1, health=(1, 0, 0)),
+    )
+    assert response.json()["odds"]["outcomes"] == expected.outcomes.texts()
+    assert response.json()["odds"]["weapon"]["potence"] == 2
+    response = client.get(
+        f"{t.base}/odds/exchange",
+        headers=t.st,
+        params={"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol"},
+    )
+    assert response.json()["odds"]["weapon"]["potence"] == 0  # a firearm: no Potence

@@ -60,11 +60,13 @@ class Weapon:
     damage_type: str = "lethal"
     firearm: bool = False
     strength: int = 0  # the attacker's Strength (hand-to-hand only)
+    potence: int = 0  # V20-21: the attacker's Potence on a Brawl or Melee attack, automatic levels
     aimed_at_head: bool = False  # Book: a bullet aimed at the head stays lethal against a vampire
 
     def __post_init__(self) -> None:
         check_range("damage", self.damage, 1 if self.firearm else 0, MAX_EXCHANGE_POOL)
         check_range("strength", self.strength, 0, MAX_EXCHANGE_POOL)
+        check_range("potence", self.potence, 0, 10)
         rules.DamageRequest(
             pool=0, damage_type=rules.check_damage_type(self.damage_type)
         )  # the rules' own check
@@ -156,6 +158,20 @@ class V20Exchange:
     def expected_levels(self) -> Fraction:
         return sum((level * p for level, p in self.levels.fractions().items()), Fraction(0))
 
+    def track_json(self) -> list[dict[str, Any]]:
+        """The health track after the exchange as JSON: one object per track reached, its levels of each
+        damage type with the probability (``p/q``) and its float, most likely first."""
+        fractions = self.track.nonzero().fractions()
+        rows = [
+            {
+                **dict(zip(rules.DAMAGE_TYPES, key, strict=True)),
+                "probability": fraction_text(p),
+                "float": float(p),
+            }
+            for key, p in fractions.items()
+        ]
+        return sorted(rows, key=lambda row: -row["float"])
+
     def to_json(self, *, defender_numbers: bool = True) -> dict[str, Any]:
         """The odds contract's shape (``outcomes`` as ``p/q`` summing to 1, floats beside). Without
         ``defender_numbers`` only probabilities of outcomes: nothing of the defender's ratings (their
@@ -189,7 +205,7 @@ class V20Exchange:
                 "dodge": to_plain(self.defender.dodge),
             }
             data["rolled"] = self.rolled.nonzero().texts()
-            data["track"] = {"/".join(map(str, key)): p for key, p in self.track.nonzero().texts().items()}
+            data["track"] = self.track_json()
             data["by_type"] = {name: dist.nonzero().texts() for name, dist in self.by_type.items()}
         return data
 
@@ -273,7 +289,9 @@ def exchange_odds(
             for k in (k for k, p in pools.items() if p == pool):
                 for levels, c in enumerate(power):
                     if c:
-                        rolled_hit[levels] = rolled_hit.get(levels, 0) + net[k] * c * scale
+                        # V20-21: Potence's automatic successes are levels beside the faces'
+                        total = levels + weapon.potence
+                        rolled_hit[total] = rolled_hit.get(total, 0) + net[k] * c * scale
     denominator *= rules.SIDES**largest
     no_roll = (botch + miss + dodged) * rules.SIDES**largest
 

@@ -56,6 +56,9 @@ def odds_v20_exchange(
         0, "--weapon-damage", help="Hand-to-hand: the bonus added to Strength; firearm: its rating (V20-17)."
     ),
     strength: int = typer.Option(0, "--strength", help="The attacker's Strength (hand-to-hand)."),
+    potence: int = typer.Option(
+        0, "--potence", help="The attacker's Potence: automatic damage successes (Brawl, Melee; V20-21)."
+    ),
     damage_type: str = typer.Option("lethal", "--damage-type", help="bashing, lethal or aggravated."),
     firearm: bool = typer.Option(False, "--firearm", help="A firearm: its rating is the whole base pool."),
     aimed_at_head: bool = typer.Option(
@@ -111,7 +114,10 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         firearm=given.get("firearm", False),
         strength=given.get("strength", 0),
         aimed_at_head=given.get("aimed_at_head", False),
+        potence=given.get("potence", 0),
     )
+    if weapon.potence and weapon.firearm:
+        fail("--potence adds to a Brawl or Melee attack's damage, not a firearm's (V20-21)")
     track = ints(given.get("health", ""), "--health") or (0, 0, 0)
     if len(track) != 3:
         fail("--health takes three numbers: bashing,lethal,aggravated")
@@ -120,6 +126,7 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         dodge = V20Request(
             pool=given["dodge_pool"],
             difficulty=given.get("dodge_difficulty", 6),
+            mode=options.get("mode", "strict"),  # V20-20: a dodge halves in Casual like any test (V20-5)
             table_rules=options.get("table_rules", ()),
         )
     elif "dodge_difficulty" in given:
@@ -170,7 +177,8 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
 def weapon_words(weapon) -> str:
     if weapon.firearm:
         return f"firearm {weapon.damage} ({weapon.damage_type})"
-    return f"Strength {weapon.strength} + {weapon.damage} ({weapon.damage_type})"
+    potence = f", Potence {weapon.potence}" if weapon.potence else ""
+    return f"Strength {weapon.strength} + {weapon.damage} ({weapon.damage_type}){potence}"
 
 
 def defender_words(result) -> str:

@@ -100,7 +100,12 @@ def _v20_contests(what: str | None, given: dict[str, Any], as_json: bool) -> Non
         given["pool"],
         given.get("difficulty"),
         given.get("specialty_rating"),
-        **{k: given[k] for k in ("required", "willpower", "auto_successes") if k in given},
+        # V20-3, V20-4: the untrained +1 (and an untrained Knowledge's leave) reach the --pool side
+        **{
+            k: given[k]
+            for k in ("required", "willpower", "auto_successes", "untrained", "knowledge_allowed")
+            if k in given
+        },
     )
     if what == "contest":
         if "against_pool" not in given:

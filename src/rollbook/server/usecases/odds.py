@@ -6,8 +6,10 @@
   must be able to act for the attacker) and built by ``play.preview`` — wound penalties and the
   chronicle's table rules in force (TR-1) included;
 - V20 (V20-16, V20-17): the weapon from the attacker's sheet (none: a punch), Strength for a
-  hand-to-hand weapon, the defender's Stamina, Fortitude, creature and health track; their dodge, when
-  asked, is Dexterity + Athletics at difficulty 6 (Book), built by ``play.preview`` on their sheet;
+  hand-to-hand weapon, the attacker's Potence on a Brawl or Melee attack (V20-21), the defender's
+  Stamina, Fortitude, creature and health track; their dodge, when asked, is the chain's (V20-20,
+  ``play.v20.dodge_test``: Dexterity + Dodge, or Athletics, at difficulty 6), built by ``play.preview``
+  on their sheet, in the chronicle's mode;
 - Tiers (T-3 … T-5): the shot's skill, weapon bonus and bullets from the action; the defender's
   Endurance, the armour of the location hit, the wound track, and their dodge skill when asked.
 
@@ -25,7 +27,7 @@ from sqlalchemy.orm import Session
 from rollbook import play
 from rollbook.odds import exchange_tiers, exchange_v20
 from rollbook.play import v20 as play_v20
-from rollbook.play.common import request_from_plain
+from rollbook.play.common import parse, request_from_plain
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v20 import V20Request
 from rollbook.server.access import (
@@ -39,7 +41,6 @@ from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases.authority import roll_plan
 
-V20_DODGE = {"kind": "test", "attribute": "dexterity", "ability": "athletics"}  # Book: V20 dodge
 SYSTEMS = ("v20", "tiers")
 ATTACK_KINDS = {"v20": "test", "tiers": "skill"}  # the rolls an exchange opens with (CHAINS)
 
@@ -100,7 +101,17 @@ def exchange_odds(
     result: exchange_v20.V20Exchange | exchange_tiers.TiersExchange
     if chronicle.system == "v20":
         _check_v20_attack(sheet, plan["action"], weapon)
-        result = _v20(chronicle.mode, sheet, defence, built, weapon, aimed_at_head, dodge, rules_in_force)
+        result = _v20(
+            chronicle.mode,
+            sheet,
+            defence,
+            built,
+            plan["action"],
+            weapon,
+            aimed_at_head,
+            dodge,
+            rules_in_force,
+        )
     else:
         if weapon is not None and plan["action"].get("weapon") not in (None, weapon):
             raise ProblemError(422, "follows_conflict", field="weapon")
@@ -135,6 +146,7 @@ def _v20(
     sheet: dict,
     defence: dict,
     built: dict,
+    action: dict,
     weapon_name: str | None,
     aimed: bool,
     dodge: bool,
@@ -142,8 +154,11 @@ def _v20(
 ) -> exchange_v20.V20Exchange:
     attack = request_from_plain(V20Request, built["request"])
     strength = (sheet.get("attributes") or {}).get("strength", 1)
+    potence = 0  # V20-21: a Brawl or Melee attack's damage adds the attacker's Potence
+    if action.get("ability") in play_v20.POTENCE_ABILITIES:
+        potence = (sheet.get("disciplines") or {}).get("potence", 0)
     if weapon_name is None:  # Book: a punch is Strength, bashing
-        weapon = exchange_v20.Weapon(0, "bashing", strength=strength)
+        weapon = exchange_v20.Weapon(0, "bashing", strength=strength, potence=potence)
     else:
         found = next((w for w in sheet.get("weapons") or [] if w.get("name") == weapon_name), None)
         if found is None:
@@ -155,15 +170,24 @@ def _v20(
             firearm=firearm,
             strength=0 if firearm else strength,
             aimed_at_head=aimed,
+            potence=0 if firearm else potence,
         )
     health = defence.get("health") or {}
     dodging = None
-    if dodge:
+    if dodge:  # V20-20: the chain's dodge, as the test it is
+        test = play_v20.dodge_test(
+            parse(play_v20.Sheet, defence, "sheet"), play_v20.DodgeAction(kind="dodge")
+        )
         dodging = request_from_plain(
             V20Request,
-            play.preview("v20", defence, V20_DODGE, mode=mode, role=STORYTELLER, table_rules=table_rules)[
-                "request"
-            ],
+            play.preview(
+                "v20",
+                defence,
+                test.model_dump(exclude_none=True),
+                mode=mode,
+                role=STORYTELLER,
+                table_rules=table_rules,
+            )["request"],
         )
     defender = exchange_v20.Defender(
         stamina=(defence.get("attributes") or {}).get("stamina", 1),
