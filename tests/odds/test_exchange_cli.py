@@ -201,10 +201,10 @@ def test_V20_20_exchange_cli_casual_halves_the_dodge_and_the_track_is_json(monke
     rows = data["track"]
     assert isinstance(rows, list) and rows
     assert {tuple(row) for row in rows} == {("bashing", "lethal", "aggravated", "probability", "float")}
-    assert {(r["bashing"], r["lethal"], r["aggravated"]): r["probability"] for r in rows} == {
-        key: text
-        for key, text in zip(expected.track.nonzero().fractions(), expected.track.nonzero().texts().values())
-    }
+    expected_track = expected.track.nonzero()
+    assert {(r["bashing"], r["lethal"], r["aggravated"]): r["probability"] for r in rows} == dict(
+        zip(expected_track.fractions(), expected_track.texts().values(), strict=True)
+    )
     assert sum(Fraction(r["probability"]) for r in rows) == 1
 
 
