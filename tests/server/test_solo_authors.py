@@ -82,6 +82,11 @@ def test_S_10_an_author_plays_their_own_file_and_the_npc_name_is_hidden_until_re
     state = fight.json()
     assert state["passage"]["kind"] == "fight" and state["npcs"][0]["name"] == "Le voyou"  # met_thug set
     assert "Le voyou" in state["cast"].values() and "Une silhouette" not in state["cast"].values()
+    log = client.get(f"/api/chronicles/{chronicle}/log", headers=headers).json()["entries"]
+    scene = next(e for e in log if e["kind"] == "scene_open")
+    assert "Le voyou" in str(scene["receipt"]) and "Une silhouette" not in str(
+        scene["receipt"]
+    )  # named after the true name
 
 
 @pytest.mark.parametrize(

@@ -322,8 +322,12 @@ class _Table:
         for npc_id, npc in self.scenario.npcs.items():
             if npc.shown_as is not None and npc.revealed_by is not None and npc.revealed_by in flags:
                 true_name = npc.name.get(self.scenario.languages[0], npc_id)
-                characters.edit_character(
-                    self.session, self.storyteller, self.characters[npc_id].id, name=true_name
+                characters.edit_character(  # the sheet's name too: a later fight's scene is named after it
+                    self.session,
+                    self.storyteller,
+                    self.characters[npc_id].id,
+                    patch={"name": true_name},
+                    name=true_name,
                 )
 
     def _scene(self, step: Scene) -> Done:
