@@ -13,9 +13,11 @@ from __future__ import annotations
 import unicodedata
 
 from rollbook.i18n import N_, translate
+from rollbook.server.usecases.checks import NAME_MAX
 
 SUB_COMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
 GUILD = 0  # the interaction context: a server's channel
+MANAGE_WEBHOOKS = str(1 << 29)  # Discord's permission bit, as a command's default_member_permissions
 LOCALES = {"fr": "fr", "es-ES": "es"}  # Discord's locale -> rollbook's language
 SYSTEMS = ("v5", "v20", "tiers", "rollunder")
 
@@ -25,6 +27,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "unlink": ("délier", "desvincular"),
     "chronicle": ("chronique", "crónica"),
     "bind": ("associer", "asociar"),
+    "unbind": ("dissocier", "desasociar"),
     "roll": ("jet", "tirada"),
     "ask": ("demander", "pedir"),
     "rouse": ("réveil", "despertar"),
@@ -62,6 +65,7 @@ DESCRIPTIONS = {
     "unlink": N_("Stop acting as your member in this channel"),
     "chronicle": N_("The chronicle of this channel"),
     "bind": N_("Storyteller: make this channel your chronicle's table"),
+    "unbind": N_("Storyteller: this channel is no longer your chronicle's table"),
     "roll": N_("Roll traits of your character's sheet, or a pool of dice"),
     "ask": N_("Ask the Storyteller for a roll with an edge (another difficulty, more dice…)"),
     "rouse": N_("A Rouse check for your character"),
@@ -125,12 +129,14 @@ def _option(
     low: int | None = None,
     high: int | None = None,
     choices: list[dict] | None = None,
+    longest: int | None = None,
 ) -> dict:
     given = {
         "autocomplete": autocomplete or None,
         "min_value": low,
         "max_value": high,
         "choices": choices or None,
+        "max_length": longest,
     }
     return {
         **_named(key),
@@ -191,7 +197,18 @@ def command_definitions() -> list[dict]:
     return [
         _command("link", [_option("code", STRING, required=True)]),
         _command("unlink"),
-        _command("chronicle", [{**_named("bind"), "type": SUB_COMMAND, "options": []}]),
+        {
+            **_command(
+                "chronicle",
+                [
+                    {**_named("bind"), "type": SUB_COMMAND, "options": []},
+                    {**_named("unbind"), "type": SUB_COMMAND, "options": []},
+                ],
+            ),
+            # a server's administrators (and whom they allow) see it by default: binding makes a
+            # webhook in the channel, as managing webhooks does
+            "default_member_permissions": MANAGE_WEBHOOKS,
+        },
         _command(
             "roll",
             [
@@ -224,7 +241,7 @@ def command_definitions() -> list[dict]:
         _command("frenzy", [_character(), _difficulty()]),
         _command("odds", [_character(), *_traits(), _difficulty(), *_raw_pool()]),
         _command("sheet", [_character()]),
-        _command("scene", [_option("action", STRING, choices=_scene_actions()), _option("name", STRING)]),
+        _command("scene", [_option("action", STRING, choices=_scene_actions()), _option("name", STRING, longest=NAME_MAX)]),
         _command("turn"),
         _command("verify"),
     ]

@@ -50,6 +50,8 @@ JOINED_KEY = N_("You joined the chronicle. Your key for the web table (keep it s
 UNLINKED = N_("Unlinked: this channel no longer acts for you.")
 NOT_LINKED_HERE = N_("You had no link in this channel.")
 BOUND = N_("This channel is now the table of “{chronicle}”: its public rolls are posted here.")
+UNBOUND = N_("This channel is no longer your chronicle's table: nothing more is posted here.")
+NOT_BOUND = N_("This channel is not a chronicle's table.")
 ROLES = {"storyteller": N_("Storyteller"), "player": N_("Player")}
 FAIR_STATUS = N_(
     "Provably fair dice: commitment {commitment}, {rolls} rolls under it, {revealed} seeds revealed."
@@ -127,12 +129,18 @@ def _unlink(context: Context, inv: Invocation, options: dict) -> Answer:
 
 
 def _chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
+    unbind = options.get("_subcommand") == "unbind"
+
     def work(session, member):
         member = need_member(member)
+        if unbind:
+            return {"unbound": store.unbind_channel(session, inv.channel_id, member)}
         store.bind_channel(session, inv.guild_id, inv.channel_id, member)
         return {"chronicle": chronicle_view(find_chronicle(session, member))}
 
     result = write(context, inv, work).result
+    if unbind:
+        return message(translate(UNBOUND if result["unbound"] else NOT_BOUND, inv.locale), ephemeral=True)
     return message(translate(BOUND, inv.locale, chronicle=result["chronicle"]["name"]), ephemeral=True)
 
 

@@ -19,6 +19,7 @@ from rollbook.server import auth, seal
 from rollbook.server.access import require_storyteller
 from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, DiscordAnswered, DiscordChannel, DiscordLink, Member
+from rollbook.server.problems import ProblemError
 from rollbook.server.store import log_head
 from rollbook.server.tx import now
 from rollbook.server.usecases import members as member_cases
@@ -125,10 +126,14 @@ def unlink(session: Session, guild_id: str, channel_id: str, user_id: str) -> bo
 
 def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: Caller) -> Channel:
     """The Storyteller binds the channel to their chronicle; posting starts after the log's head
-    (no history is posted). Binding it again moves it (its webhook and answered marks are kept)."""
+    (no history is posted). A channel bound to a chronicle stays its table until that chronicle's
+    Storyteller unbinds it (``unbind_channel``): anyone else's bind is refused, or whoever can make
+    a chronicle could take the table's channel and post through its webhook."""
     require_storyteller(storyteller, "discord_bind")
     head = log_head(session, storyteller.chronicle_id)["seq"]
     row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id)).first()
+    if row is not None and row.chronicle_id != storyteller.chronicle_id:
+        raise ProblemError(403, "discord_channel_taken")
     stamp = now()
     if row is None:
         row = DiscordChannel(
@@ -157,6 +162,25 @@ def bind_channel(session: Session, guild_id: str, channel_id: str, storyteller: 
             text("SELECT pg_notify('rollbook_discord', :chronicle)"), {"chronicle": str(row.chronicle_id)}
         )
     return _channel(row)
+
+
+def unbind_channel(session: Session, channel_id: str, storyteller: Caller) -> bool:
+    """The bound chronicle's Storyteller ends the channel's binding (its webhook and answered marks
+    go with it): whether it was bound. Anyone else is refused, as ``bind_channel`` refuses them."""
+    require_storyteller(storyteller, "discord_unbind")
+    row = session.scalars(select(DiscordChannel).where(DiscordChannel.channel_id == channel_id)).first()
+    if row is None:
+        return False
+    if row.chronicle_id != storyteller.chronicle_id:
+        raise ProblemError(403, "discord_channel_taken")
+    session.execute(delete(DiscordAnswered).where(DiscordAnswered.channel_row == row.id))
+    session.delete(row)
+    session.flush()
+    if session.get_bind().dialect.name == "postgresql":  # every process's poster lets it go
+        session.execute(
+            text("SELECT pg_notify('rollbook_discord', :chronicle)"), {"chronicle": str(storyteller.chronicle_id)}
+        )
+    return True
 
 
 def channel_of(session: Session, channel_id: str) -> Channel | None:

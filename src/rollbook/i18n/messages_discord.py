@@ -11,6 +11,9 @@ DISCORD_MESSAGES: dict[str, str] = {
         "Link your Discord account here first: /link with an invitation code or your member key."
     ),
     "discord_unknown_command": N_("Unknown command {command}."),
+    "discord_channel_taken": N_(
+        "This channel is another chronicle's table: only that chronicle's Storyteller may unbind it."
+    ),
     "discord_unknown_interaction": N_("This button or form is not known here ({type})."),
     "discord_name_a_character": N_("Name a character: you have several, or none."),
     "discord_grant_required": N_("Only the Storyteller sets {edges}: ask them with /ask."),

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
+from rollbook.server.usecases.checks import NAME_MAX
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON, operation_id
 from rollbook.server.usecases import authority, grants, scenes
@@ -47,7 +48,7 @@ class StandingRequest(Strict):
 
 
 class SceneRequest(Strict):
-    name: Annotated[str, Field(max_length=200)] = ""
+    name: Annotated[str, Field(max_length=NAME_MAX)] = ""
 
 
 class ActionsRequest(Strict):

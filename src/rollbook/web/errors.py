@@ -160,9 +160,12 @@ def is_page(request: Request) -> bool:
 
 async def _page_refusal(request: Request, error: Exception) -> Response:
     render = getattr(request.state, "rollbook_refusal", None)
-    if render is not None:
-        return await run_in_threadpool(render, error)
     lang = getattr(request.state, "rollbook_lang", None) or lang_of(request)
+    if render is not None:
+        try:
+            return await run_in_threadpool(render, error)
+        except (ProblemError, RuleError):  # the form's page cannot be drawn for this reader (another's
+            pass  # character, another chronicle's, a missing one): the refusal is the error page
     return refused_page(request, error, lang)
 
 

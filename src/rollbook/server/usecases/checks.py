@@ -39,9 +39,16 @@ def check_choice(field: str, value: str, choices) -> None:
 INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
+# The one limit of a name (a chronicle's, a member's, a character's, a scene's), whichever face
+# sends it: the API's models take it (``api_models.Name``), the pages and Discord meet it here.
+NAME_MAX = 200
+
+
 def check_name(name: Any, field: str = "name") -> None:
     if not isinstance(name, str) or not name.strip():
         raise RuleError("blank_text", field=field)
+    if len(name) > NAME_MAX:
+        raise RuleError("too_long", field=field, most=NAME_MAX)
     if INVISIBLE.search(name):
         raise RuleError("text_not_allowed", field=field)
 
