@@ -30,9 +30,7 @@ def _character_id(sheet_url: str) -> int:
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
-def test_a_form_on_a_character_the_reader_cannot_open_is_refused_not_a_server_error(
-    database_url, app, form
-):
+def test_a_form_on_a_character_the_reader_cannot_open_is_refused_not_a_server_error(database_url, app, form):
     storyteller, bruno, chronicle, bruno_sheet = chronicle_with_player(app, "v20", {"s.attributes.wits": "2"})
     carla = TestClient(app)
     joined = carla.post(

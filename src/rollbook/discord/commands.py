@@ -241,7 +241,10 @@ def command_definitions() -> list[dict]:
         _command("frenzy", [_character(), _difficulty()]),
         _command("odds", [_character(), *_traits(), _difficulty(), *_raw_pool()]),
         _command("sheet", [_character()]),
-        _command("scene", [_option("action", STRING, choices=_scene_actions()), _option("name", STRING, longest=NAME_MAX)]),
+        _command(
+            "scene",
+            [_option("action", STRING, choices=_scene_actions()), _option("name", STRING, longest=NAME_MAX)],
+        ),
         _command("turn"),
         _command("verify"),
     ]

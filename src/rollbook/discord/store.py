@@ -178,7 +178,8 @@ def unbind_channel(session: Session, channel_id: str, storyteller: Caller) -> bo
     session.flush()
     if session.get_bind().dialect.name == "postgresql":  # every process's poster lets it go
         session.execute(
-            text("SELECT pg_notify('rollbook_discord', :chronicle)"), {"chronicle": str(storyteller.chronicle_id)}
+            text("SELECT pg_notify('rollbook_discord', :chronicle)"),
+            {"chronicle": str(storyteller.chronicle_id)},
         )
     return True
 

@@ -17,10 +17,10 @@ from pydantic import Field
 
 from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
 from rollbook.server.api_models import Strict
-from rollbook.server.usecases.checks import NAME_MAX
 from rollbook.server.deps import dice_source
 from rollbook.server.openapi import ActionJSON, EdgesJSON, operation_id
 from rollbook.server.usecases import authority, grants, scenes
+from rollbook.server.usecases.checks import NAME_MAX
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rollbook.server.usecases.checks import NAME_MAX
 from rollbook.server.openapi import ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON
+from rollbook.server.usecases.checks import NAME_MAX
 
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
 SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
