@@ -15,10 +15,12 @@ import hmac
 import json
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from rollbook.rules import RulesSystem
 from rollbook.rules.base import Faces, RuleError
+
+Receipt = TypeVar("Receipt")  # what the system resolves a request to
 
 
 class DiceSource(Protocol):
@@ -232,7 +234,7 @@ class GivenFaces:
         return len(self._faces) - self._position
 
 
-def roll(system: RulesSystem, request: object, source: DiceSource) -> tuple[Faces, object]:
+def roll(system: RulesSystem[Receipt], request: object, source: DiceSource) -> tuple[Faces, Receipt]:
     """Draw exactly the dice a request needs (asking the rules after each draw), then resolve."""
     faces: Faces = ()
     while sides := system.needed(request, faces):

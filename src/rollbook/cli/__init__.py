@@ -60,10 +60,10 @@ def main() -> None:
         print("rollbook: aborted", file=sys.stderr)
         sys.exit(130)
     except typer.TyperException as usage:  # Typer's own usage errors (it no longer rides on click)
-        if type(usage).__name__ == "NoArgsIsHelpError":
-            usage.show()
+        if type(usage).__name__ == "NoArgsIsHelpError":  # its message is the help text
+            typer.echo(usage.format_message(), err=True)
             sys.exit(0)
-        message = usage.format_message() if hasattr(usage, "format_message") else str(usage)
+        message = usage.format_message()
         print(f"rollbook: {message}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:

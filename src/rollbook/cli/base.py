@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -43,7 +44,7 @@ class UsageFailure(Exception):
     """A one-line refusal the CLI prints before exiting with status 2."""
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     raise UsageFailure(message)
 
 

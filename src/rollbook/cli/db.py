@@ -97,7 +97,7 @@ def copy(
     both migrated first, the target written in one transaction (all or nothing). The server using the
     target needs the source's operator's secret (the fair seeds stay sealed under it)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
     from sqlalchemy.exc import DBAPIError
 
     from rollbook.cli.base import fail
@@ -112,7 +112,7 @@ def copy(
         console=console,
         disable=not console.is_terminal,
     )
-    tasks: dict[str, int] = {}
+    tasks: dict[str, TaskID] = {}
 
     def totals(rows: dict[str, int]) -> None:
         for name, n in rows.items():

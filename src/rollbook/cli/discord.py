@@ -38,7 +38,8 @@ def register(
         fail(f"set {' and '.join(missing)} first (docs/discord.md)")
     if guild is not None and not (guild.isdigit() and len(guild) <= 20):
         fail(f"--guild: not a Discord server id (its digits, from 'Copy Server ID'): {guild[:40]!r}")
-    if not (settings.discord_application_id.isdigit() and len(settings.discord_application_id) <= 20):
+    application_id = settings.discord_application_id or ""  # set: checked just above
+    if not (application_id.isdigit() and len(application_id) <= 20):
         fail("DISCORD_APPLICATION_ID: not a Discord application id (its digits, from the developer portal)")
     commands = command_definitions()
     with DiscordRest.from_settings(settings) as rest:

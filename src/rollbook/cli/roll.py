@@ -14,7 +14,7 @@ from rollbook.dice import roll as draw_and_resolve
 from rollbook.i18n import normalize
 from rollbook.render.rich import receipt_panel
 from rollbook.rules import get_system, v20
-from rollbook.rules.base import to_plain
+from rollbook.rules.base import check_choice, to_plain
 
 roll_app = typer.Typer(help="Roll real dice (secure source) and print the receipt.", no_args_is_help=True)
 app.add_typer(roll_app, name="roll")
@@ -70,8 +70,8 @@ def roll_v20(
         pool=pool,
         difficulty=difficulty,
         required=required,
-        mode=mode,
-        untrained=untrained,
+        mode=check_choice("mode", mode, v20.MODES),
+        untrained=None if untrained is None else check_choice("untrained", untrained, v20.UNTRAINED),
         knowledge_allowed=knowledge_allowed,
         specialty=specialty_rating is not None,
         specialty_rating=specialty_rating,

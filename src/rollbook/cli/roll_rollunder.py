@@ -6,6 +6,7 @@ import typer
 
 from rollbook.cli.roll import JsonOption, LangOption, roll_app, secure_roll, show
 from rollbook.rules import rollunder
+from rollbook.rules.base import check_choice
 
 
 @roll_app.command("rollunder")
@@ -29,13 +30,13 @@ def roll_rollunder(
     """A roll-under d20: describe the action, then roll at or under the level (R-1 … R-8)."""
     request = rollunder.RollUnderRequest(
         action=action,
-        kind=kind,
+        kind=check_choice("kind", kind, rollunder.KINDS),
         level=level,
         bonus=bonus,
         malus=malus,
         advantage=advantage,
         disadvantage=disadvantage,
-        task=task,
+        task=check_choice("task", task, rollunder.TASKS),
         dice=dice,
         threshold=threshold,
         cards=tuple(card or ()),

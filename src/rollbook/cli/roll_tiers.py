@@ -6,7 +6,7 @@ import typer
 
 from rollbook.cli.roll import JsonOption, LangOption, roll_app, secure_roll, show
 from rollbook.rules import tiers
-from rollbook.rules.base import RuleError
+from rollbook.rules.base import RuleError, check_choice
 
 
 @roll_app.command("tiers")
@@ -42,7 +42,7 @@ def roll_tiers(
     elif two_weapons:
         raise RuleError("two_weapons_needs_two", given=0)
     request = tiers.TiersRequest(
-        kind=kind,
+        kind=check_choice("kind", kind, tiers.KINDS),
         skill=skill,
         bonus=bonus,
         bullets=bullets,

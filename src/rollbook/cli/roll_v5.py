@@ -21,8 +21,8 @@ from rollbook.dice import roll as draw_and_resolve
 from rollbook.i18n import N_, percent_text, translate
 from rollbook.odds.v5 import advise
 from rollbook.render.base import numbered_dice
-from rollbook.rules import get_system, v5
-from rollbook.rules.base import RuleError, to_plain
+from rollbook.rules import v5
+from rollbook.rules.base import RuleError, check_choice, to_plain
 
 GOALS = {"win": N_("a win"), "clean": N_("a win without a Messy Critical"), "crit": N_("a critical")}
 
@@ -125,19 +125,22 @@ def roll_v5(
     after a test, the Willpower reroll (V5-8)."""
     if goal not in GOALS:
         raise RuleError("bad_choice", field="goal", value=goal, choices=list(GOALS))
-    if mode not in ("strict", "casual"):
-        raise RuleError("bad_choice", field="mode", value=mode, choices=["strict", "casual"])
+    checked_mode = check_choice("mode", mode, v5.MODES)
     if kind == "rouse":
-        request = v5.rouse_request(hunger, blood_potency_reroll=blood_potency_reroll, creature=creature)
+        request = v5.rouse_request(
+            hunger,
+            blood_potency_reroll=blood_potency_reroll,
+            creature=check_choice("creature", creature, v5.CREATURES),
+        )
     else:
         request = v5.V5Request(
             pool=pool,
             hunger=hunger,
             difficulty=difficulty,
-            kind=kind,
-            creature=creature,
+            kind=check_choice("kind", kind, v5.KINDS),
+            creature=check_choice("creature", creature, v5.CREATURES),
             blood_potency_reroll=blood_potency_reroll,
-            mode=mode,
+            mode=checked_mode,
         )
     rerolls = [reroll_dice(text) for text in reroll or []]
     rerolls = [dice for dice in rerolls if dice]
@@ -145,7 +148,7 @@ def roll_v5(
         raise RuleError("reroll_not_allowed", kind=kind)  # V5-8: tests only
     if len(rerolls) > 1 and mode == "strict":
         raise RuleError("reroll_limit_strict")  # V5-8: one reroll per roll in Strict; Casual again and again
-    _, receipt = draw_and_resolve(get_system("v5"), request, SecureDice())
+    _, receipt = draw_and_resolve(v5, request, SecureDice())  # the V5 rules module: a V5Receipt
     lang_ = language(lang)
     if interactive is None:
         interactive = sys.stdin.isatty() and sys.stdout.isatty() and not as_json

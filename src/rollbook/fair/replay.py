@@ -76,7 +76,7 @@ class _CountingSource:
 
 @dataclass(frozen=True)
 class _Step:
-    system: RulesSystem
+    system: RulesSystem[object]
     request: object
     faces: tuple[int, ...]
 
@@ -92,7 +92,7 @@ class _RollPlan:
     def of(cls, receipt: Mapping[str, Any]) -> _RollPlan:
         try:
             system_id = receipt.get("system")
-            system: RulesSystem
+            system: RulesSystem[object]
             request_cls: type[object]
             requests: dict[str, type[object]] = {
                 "v20": v20.V20Request,

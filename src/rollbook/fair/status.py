@@ -12,7 +12,9 @@ from rollbook.fair.seeds import MISMATCH, PENDING, VERIFIED, seed_matches
 from rollbook.rules.base import RuleError
 
 
-def fair_status(receipt: Mapping[str, Any], chronicle: int, revealed: Mapping[str, bytes]) -> str | None:
+def fair_status(
+    receipt: Mapping[str, Any], chronicle: int | None, revealed: Mapping[str, bytes]
+) -> str | None:
     """One receipt's state for the table (F-6), given the seeds revealed so far (by commitment):
     MISMATCH when a draw under a revealed seed does not recompute to its stored faces, else PENDING
     while a draw's seed is unrevealed, else VERIFIED; None for a receipt with no fairness record (the
@@ -38,6 +40,7 @@ def fair_status(receipt: Mapping[str, Any], chronicle: int, revealed: Mapping[st
             if (
                 record.get("algorithm") != FAIR_ALGORITHM
                 or not seed_matches(seed, commitment)
+                or chronicle is None  # no chronicle: the dice cannot be recomputed (FairDice refuses it)
                 or recompute(receipt, draw, seed, chronicle) != draw.faces
             ):
                 return MISMATCH

@@ -11,24 +11,26 @@ Requests and receipts are small frozen dataclasses; receipts carry codes and num
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rollbook.rules.base import Faces, RuleError
 
+Receipt_co = TypeVar("Receipt_co", covariant=True)
 
-class RulesSystem(Protocol):
+
+class RulesSystem(Protocol[Receipt_co]):
     """What a system module (or any needed/resolve pair, such as a V20 soak) provides; each takes its
     own request type, hence ``Any``."""
 
     def needed(self, request: Any, faces: Faces, /) -> tuple[int, ...]: ...
 
-    def resolve(self, request: Any, faces: Faces, /) -> object: ...
+    def resolve(self, request: Any, faces: Faces, /) -> Receipt_co: ...
 
 
 @dataclass(frozen=True)
 class GameSystem:
     id: str
-    module: RulesSystem
+    module: RulesSystem[object]
 
     def needed(self, request: object, faces: Faces) -> tuple[int, ...]:
         return self.module.needed(request, faces)
@@ -40,7 +42,7 @@ class GameSystem:
 _REGISTRY: dict[str, GameSystem] = {}
 
 
-def register(system_id: str, module: RulesSystem) -> GameSystem:
+def register(system_id: str, module: RulesSystem[object]) -> GameSystem:
     system = GameSystem(system_id, module)
     _REGISTRY[system_id] = system
     return system

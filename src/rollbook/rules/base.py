@@ -47,6 +47,14 @@ def check_range(field: str, value: object, low: int | None, high: int | None) ->
     return value
 
 
+def check_choice(field: str, value: object, choices: tuple[T, ...]) -> T:
+    """``value`` as one of ``choices``, or the refusal the requests make of any other (``bad_choice``)."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise RuleError("bad_choice", field=field, value=value, choices=list(choices))
+
+
 def present(value: T | None, field: str) -> T:
     """A field the request's own checks already required, narrowed from ``None`` for the type
     checker (the raise is unreachable for a request that was built)."""
@@ -99,6 +107,7 @@ __all__ = [
     "RuleError",
     "check_faces",
     "check_range",
+    "check_choice",
     "check_count",
     "present",
     "to_plain",

@@ -26,6 +26,8 @@ REROLL_LIMIT = 10
 
 Mode = Literal["strict", "casual"]
 Untrained = Literal["talent", "skill", "knowledge"]
+MODES: tuple[Mode, ...] = ("strict", "casual")  # V20-5
+UNTRAINED: tuple[Untrained, ...] = ("talent", "skill", "knowledge")  # V20-3
 Outcome = Literal["success", "failure", "botch"]
 Degree = Literal["marginal", "moderate", "complete", "exceptional", "phenomenal"]
 

@@ -27,6 +27,7 @@ Creature = Literal["vampire", "thin_blood", "ghoul", "mortal"]
 Mode = Literal["strict", "casual"]
 Outcome = Literal["critical", "messy_critical", "success", "failure", "total_failure", "bestial_failure"]
 
+MODES: tuple[Mode, ...] = ("strict", "casual")
 KINDS: tuple[Kind, ...] = ("test", "rouse", "willpower", "remorse", "frenzy")
 CREATURES: tuple[Creature, ...] = ("vampire", "thin_blood", "ghoul", "mortal")
 OUTCOMES: tuple[Outcome, ...] = (

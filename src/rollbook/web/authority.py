@@ -264,11 +264,8 @@ def describe_entry(
             edges_text(system, receipt.get("asked") or {}, lang),
         )
     if kind == "standing_grant":
-        who = (
-            characters.get(receipt.get("character"), "")
-            if receipt.get("character")
-            else translate(N_("every character"), lang)
-        )
+        character = receipt.get("character")
+        who = characters.get(character, "") if character else translate(N_("every character"), lang)
         scope = (
             translate(N_("for this scene"), lang)
             if receipt.get("scene")

@@ -18,7 +18,7 @@ RULE_NAMES = {
     "v20.ones_do_not_cancel": N_("1s cancel no success (V20-8 off)"),
     "v20.willpower_once_per_turn": N_("one Willpower success per turn, enforced (V20-9)"),
 }
-STATUS = {
+STATUS: dict[object, str] = {  # looked up with what a receipt holds
     "going": N_("going on"),
     "reached": N_("target reached"),
     "botched": N_("botch: every success gathered is lost"),

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Request
 from rollbook.dice import DiceSource
 from rollbook.server.db import Database
 from rollbook.server.deps import database, database_dependency, dice_dependency, optional_member
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
 from rollbook.web.errors import PageRoute
@@ -28,13 +28,13 @@ def page_router() -> APIRouter:
     return APIRouter(route_class=PageRoute, include_in_schema=False)
 
 
-def visitor(request: Request) -> Member | None:
+def visitor(request: Request) -> Caller | None:
     """The member the request's token opens, or None (no token, or one that opens nothing). A
     database error is not "no member": it propagates, a 500 with a log line."""
     return optional_member(request)
 
 
-def reader(request: Request, chronicle_id: int) -> Member:
+def reader(request: Request, chronicle_id: int) -> Caller:
     """The member this browser is in the chronicle of the path: the keychain's token for that
     chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie. The
     chronicle's language is read in the same read transaction, for ``reader_lang``. A request with an
@@ -52,19 +52,19 @@ def reader(request: Request, chronicle_id: int) -> Member:
                     chronicles.chronicle_language(session, member)
                 )
                 return member
-    member = visitor(request)
-    if member is None:
+    caller = visitor(request)
+    if caller is None:
         raise ProblemError(401, "unauthorized")
-    if member.chronicle_id != chronicle_id:
+    if caller.chronicle_id != chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
     with database(request).read() as session:
         (request.state.rollbook_chronicle_language, request.state.rollbook_system) = (
-            chronicles.chronicle_language(session, member)
+            chronicles.chronicle_language(session, caller)
         )
-    return member
+    return caller
 
 
-async def reader_lang(request: Request, member: Annotated[Member, Depends(reader)]) -> str:
+async def reader_lang(request: Request, member: Annotated[Caller, Depends(reader)]) -> str:
     """The reader's language on a chronicle's pages (the chronicle's own language, which ``reader``
     read, as a default). ``async``: it reads nothing more, so it takes no thread-pool hop."""
     lang = lang_of(request, request.state.rollbook_chronicle_language)
@@ -96,8 +96,8 @@ async def asked_query(request: Request) -> dict[str, Any]:
 
 Db = Annotated[Database, Depends(database_dependency)]
 Dice = Annotated[DiceSource, Depends(dice_dependency)]
-Visitor = Annotated[Member | None, Depends(visitor)]
-Reader = Annotated[Member, Depends(reader)]
+Visitor = Annotated[Caller | None, Depends(visitor)]
+Reader = Annotated[Caller, Depends(reader)]
 Lang = Annotated[str, Depends(reader_lang)]
 VisitorLang = Annotated[str, Depends(visitor_lang)]
 Posted = Annotated[dict[str, Any], Depends(posted_form)]

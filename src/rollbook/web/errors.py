@@ -24,7 +24,7 @@ from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError, from_rule_error, problem_body
 from rollbook.web import exchange, labels
-from rollbook.web.respond import fragment, is_htmx, lang_of, page
+from rollbook.web.respond import FieldMessage, fragment, is_htmx, lang_of, page
 
 Refusal = Callable[[Exception], Response]
 # refusals whose sentence does not say which trait it is about ("this trait is rated 2"): the form names it
@@ -84,13 +84,6 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
             N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"]
         )
     return problem.status, body["detail"]
-
-
-class FieldMessage(str):
-    """A refusal's sentence that knows the field it is about (``field``: the problem's path, e.g.
-    ``name``, ``disciplines.obfuscate``): the page puts it next to that field and focuses it."""
-
-    field: str = ""
 
 
 # refusals whose code alone says which field of the roll form they are about: the

@@ -315,9 +315,10 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
     from rollbook.rules.v20 import V20Request
     from rollbook.web.preview import percent
 
-    receipts = [e.get("receipt") for e in chain]
-    if not receipts or any(not isinstance(r, dict) or e.get("redacted") for r, e in zip(receipts, chain)):
+    found = [e.get("receipt") for e in chain]
+    if not found or any(not isinstance(r, dict) or e.get("redacted") for r, e in zip(found, chain)):
         return None
+    receipts = [r for r in found if isinstance(r, dict)]  # every one, as just checked
     steps = {r.get("kind"): r for r in receipts[1:]}
     attack = receipts[0]
     view = ExpectedView()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rollbook.fair.stats import tally
 from rollbook.render.fair_stats import StatsRow, rows
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import log
 
 
@@ -21,7 +21,7 @@ class Group:
     table: bool  # the whole table's (else one member's)
 
 
-def groups(db, member: Member, lang: str) -> tuple[list[Group], int]:
+def groups(db, member: Caller, lang: str) -> tuple[list[Group], int]:
     """The whole table's die sizes, then each member's; and how many rolls were counted."""
     with db.read() as session:
         entries = [json.loads(line) for line in log.export_lines(session, member)]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from functools import cache
-from typing import Any
+from typing import Any, overload
 
 from rollbook.rules.base import RuleError
 from rollbook.web import labels
@@ -448,6 +448,23 @@ def parse_form(schema: dict, form: Mapping[str, Any], kind: str) -> dict:
         else:
             action[name] = text
     return action
+
+
+@overload
+def int_field(
+    form: Mapping[str, Any], name: str, default: int, *, low: int | None = None, high: int | None = None
+) -> int: ...
+
+
+@overload
+def int_field(
+    form: Mapping[str, Any],
+    name: str,
+    default: None = None,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+) -> int | None: ...
 
 
 def int_field(

@@ -19,7 +19,7 @@ from fastapi.responses import Response
 
 from rollbook.server import auth
 from rollbook.server.auth import COOKIE_NAME
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import members as member_cases
 from rollbook.web.guard import cookie_secure
 
@@ -89,7 +89,7 @@ def drop(request: Request, response: Response, chronicle_id: int) -> Response:
     return _write(request, response, keys)
 
 
-def session_for(session, key: str) -> tuple[Member, str]:
+def session_for(session, key: str) -> tuple[Caller, str]:
     """A new session opened with a key (or a session token: the same member): (member, token)."""
     member = auth.authenticate(session, key)
     if member is None:
@@ -129,15 +129,16 @@ def close(session, token: str) -> None:
         member_cases.close_session(session, token)
 
 
-def members(db, request: Request) -> list[tuple[Member, dict]]:
+def members(db, request: Request) -> list[tuple[Caller, dict]]:
     """Every chronicle this browser holds a live token for: (member, chronicle view), newest first."""
     from rollbook.server.usecases import chronicles
 
     held = read(request)
     tokens = list(held.items())
-    if legacy(request) and legacy(request) not in held.values():
-        tokens.append((0, legacy(request)))
-    out = []
+    old_token = legacy(request)
+    if old_token and old_token not in held.values():
+        tokens.append((0, old_token))
+    out: list[tuple[Caller, dict]] = []
     with db.read() as session:
         for _cid, token in reversed(tokens):
             member = auth.authenticate(session, token)

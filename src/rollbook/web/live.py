@@ -28,7 +28,7 @@ from rollbook.fair import SEED_REVEAL
 from rollbook.i18n import GAME_MASTER_SYSTEMS
 from rollbook.server.deps import request_token
 from rollbook.server.events import ERROR, Batch, End, Entry
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.sse import entry_feed, event_stream
 from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.views import member_view, roster_view
@@ -41,12 +41,12 @@ router = page_router()
 ENDED_EVENT = "ended"  # _feed.html closes the feed on it (sse-close) and shows its banner (sse-swap)
 
 
-def card_html(request: Request, db, member: Member, lang: str, entry: dict, character_id: int | None) -> str:
+def card_html(request: Request, db, member: Caller, lang: str, entry: dict, character_id: int | None) -> str:
     item = table.live_item(db, member, lang, entry, character_id)
     return _render(request, member, lang, item)
 
 
-def _render(request: Request, member: Member, lang: str, item: dict) -> str:
+def _render(request: Request, member: Caller, lang: str, item: dict) -> str:
     game_master = (item["chronicle"] or {}).get("system") in GAME_MASTER_SYSTEMS  # "MJ"
     return render(
         "_live.html",
@@ -74,7 +74,7 @@ def redraws_more(entry: dict) -> bool:
 
 
 def shared_item(
-    context: feed_reads.TableContext, member: Member, lang: str, entry: dict, character_id: int | None
+    context: feed_reads.TableContext, member: Caller, lang: str, entry: dict, character_id: int | None
 ) -> dict[str, Any]:
     """``table.live_item`` of an entry that redraws only its own card, drawn from the batch's one read."""
     characters = [
@@ -107,7 +107,7 @@ def shared_item(
 def shared_html(
     request: Request,
     context: feed_reads.TableContext,
-    member: Member,
+    member: Caller,
     lang: str,
     entry: dict,
     character_id: int | None,
@@ -123,7 +123,7 @@ def _context(db, batch: Batch) -> feed_reads.TableContext:
 async def context_of(db, batch: Batch) -> feed_reads.TableContext:
     """The batch's table context, read by the first web feed that needs it; the others wait for it."""
     pending = batch.shared.get("web")
-    if pending is None:
+    if not isinstance(pending, asyncio.Future):  # (None: no feed has asked yet)
         pending = batch.shared["web"] = asyncio.ensure_future(run_in_threadpool(_context, db, batch))
     return await asyncio.shield(pending)
 
@@ -135,7 +135,7 @@ def ended_html(request: Request, lang: str, reason: str) -> str:
 async def html_events(
     request: Request,
     db,
-    member: Member,
+    member: Caller,
     lang: str,
     feed: AsyncIterator[Entry | End],
     character_id: int | None,

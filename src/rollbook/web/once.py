@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import Request
 
 from rollbook.server import tx
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 
 FIELD = "idempotency_key"
 
@@ -28,7 +28,7 @@ def new_key() -> str:
 
 
 def once(
-    request: Request, db, member: Member | None, form: Mapping[str, Any], work: Callable[[Any], dict]
+    request: Request, db, member: Caller | None, form: Mapping[str, Any], work: Callable[[Any], dict]
 ) -> dict:
     """``work`` run once per form key (or every time when the form carries none): its result, or
     the first result again for a retry."""

@@ -9,7 +9,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import presence as presence_cases
 
 POLL_SECONDS = 3
@@ -33,7 +33,7 @@ def version_of(state, online) -> str:
     return hashlib.sha256(json.dumps(shown, default=str).encode()).hexdigest()[:16]
 
 
-def people(db, member: Member, state) -> People:
+def people(db, member: Caller, state) -> People:
     """The panel's online members and version, for ``state`` (a ``web.table.Table``)."""
     with db.read() as session:
         online = frozenset(presence_cases.online(session, member))

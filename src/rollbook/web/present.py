@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rollbook.fair import SEED_COMMIT
@@ -174,7 +175,7 @@ def card(
     *,
     characters: dict[int, str],
     followed: dict[int, int],
-    willpower: dict[int, int] | None = None,
+    willpower: Mapping[int, int | None] | None = None,
     owners: dict[int, int | None] | None = None,
     goal: str = "win",
     chronicle_system: str = "",
@@ -352,7 +353,7 @@ def card(
         strict_done = mode == "strict" and bool(result.get("rerolls"))  # V5-8: Strict allows one reroll
         if may_act and c.followed_by is None and not strict_done and c.normal:
             c.can_reroll = True
-            current = (willpower or {}).get(c.character_id)
+            current = (willpower or {}).get(c.character_id) if c.character_id is not None else None
             if current is not None and current <= 0:
                 c.reroll_blocked = translate(N_("No Willpower left to spend."), lang)
             c.advice = reroll_advice(result, goal, [], lang)

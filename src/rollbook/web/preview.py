@@ -100,7 +100,7 @@ def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
     return rows
 
 
-def _rules_request(system: str, kind: str, plain: dict):
+def _rules_request(system: str, kind: object, plain: dict):
     """The rules request object back from its plain dict; None for a roll the engine has no odds
     for (a V20 soak)."""
     request_type = REQUEST_TYPES.get(system)
@@ -113,6 +113,8 @@ def odds_view(built: dict, lang: str) -> OddsView | None:
     """The exact odds of the roll ``play.preview`` built (or a receipt: the same keys); None when
     the engine has none for it."""
     system = built.get("system")
+    if not isinstance(system, str):  # no system: no request type, no odds
+        return None
     try:
         request = _rules_request(system, built.get("kind"), built.get("request") or {})
         if request is None:

@@ -21,6 +21,13 @@ INVITATION_COOKIE = "rollbook_invitation"
 YEAR = 365 * 24 * 3600
 
 
+class FieldMessage(str):
+    """A refusal's sentence that knows the field it is about (``field``: the problem's path, e.g.
+    ``name``, ``disciplines.obfuscate``): the page puts it next to that field and focuses it."""
+
+    field: str = ""
+
+
 def lang_of(request: Request, chronicle_language: str | None = None) -> str:
     """``?lang=``, then the ``rollbook_lang`` cookie (the reader's own choice), then ``Accept-Language``
     when it names one of en, fr, es (the reader's browser), then the chronicle's language, then en.
@@ -35,7 +42,7 @@ def lang_of(request: Request, chronicle_language: str | None = None) -> str:
     if header and any(part.strip().lower()[:2] in LANGUAGES for part in header.split(",")):
         return pick_language(None, header)
     if chronicle_language in LANGUAGES:
-        return chronicle_language  # type: ignore[return-value]
+        return chronicle_language
     return "en"
 
 
@@ -57,9 +64,10 @@ def _game_master(request: Request, lang: str, context: dict[str, Any]) -> bool:
         said = context.get(key)
         if isinstance(said, str):
             words = game_master_words(said, lang)
-            if getattr(said, "field", ""):  # a refusal that names its field keeps it
-                words = type(said)(words)
-                words.field = said.field
+            if isinstance(said, FieldMessage) and said.field:  # a refusal that names its field keeps it
+                kept = type(said)(words)
+                kept.field = said.field
+                words = kept
             context[key] = words
     return True
 

@@ -143,7 +143,7 @@ def editable_keys(system: str, role: str, creating: bool) -> set[str] | None:
     if role == "storyteller":
         return None
     if creating:
-        withheld = getattr(system_module(system), "STORYTELLER_SHEET_FIELDS", frozenset())
+        withheld: frozenset[str] = getattr(system_module(system), "STORYTELLER_SHEET_FIELDS", frozenset())
         return set(schema_of(system)["properties"]) - withheld if withheld else None
     return set(describe(system)["player_fields"])
 

@@ -12,7 +12,7 @@ from rollbook import play
 from rollbook.play.common import merge
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import chronicles, rolls
@@ -41,7 +41,7 @@ def sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
 
 
 def new_character_page(
-    request: Request, db, member: Member, lang: str, *, errors=None, values=None, status: int = 200
+    request: Request, db, member: Caller, lang: str, *, errors=None, values=None, status: int = 200
 ) -> HTMLResponse:
     state = table.load(db, member, lang, feed=False)
     system = state.chronicle["system"]
@@ -69,7 +69,7 @@ def new_character_page(
 def sheet_page(
     request: Request,
     db,
-    member: Member,
+    member: Caller,
     lang: str,
     character_id: int,
     *,
@@ -95,7 +95,7 @@ def sheet_page(
 def posted_form(
     request: Request,
     db,
-    member: Member,
+    member: Caller,
     lang: str,
     character_id: int,
     form: dict,
@@ -107,14 +107,13 @@ def posted_form(
     again with what was typed, without JavaScript)."""
     field = "kind" if part == "actions" else "change"
     kind = str(form.get(field, ""))
-    alert_into(
-        request,
-        into,
-        lang,
-        lambda errors: sheet_page(
-            request, db, member, lang, character_id, errors=errors, values=form, **{field: kind}
-        ),
-    )
+
+    def again(errors: dict[str, str]) -> HTMLResponse:
+        if part == "actions":
+            return sheet_page(request, db, member, lang, character_id, errors=errors, values=form, kind=kind)
+        return sheet_page(request, db, member, lang, character_id, errors=errors, values=form, change=kind)
+
+    alert_into(request, into, lang, again)
     with db.read() as session:
         system = chronicles.chronicle_info(session, member)["system"]
     return kind, forms.parse_form(forms.schema_for(system, part, kind), form, kind)
@@ -129,7 +128,7 @@ def sheet_context(
     db,
     state: table.Table,
     character: table.CharacterRow,
-    member: Member,
+    member: Caller,
     lang: str,
     *,
     errors=None,

@@ -147,9 +147,9 @@ def patch_from_form(
     ):
         patch["powers"] = powers_from_form(system, form, lenient, trait_id)
     if editable is None or "names" in editable:
-        names = {**_stale_names(sheet, patch, held_names), **typed_names}
-        if names:
-            patch["names"] = names
+        all_names = {**_stale_names(sheet, patch, held_names), **typed_names}
+        if all_names:
+            patch["names"] = all_names
     return patch
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
 from rollbook.server.usecases import (
@@ -77,22 +77,22 @@ def _row(view: dict) -> CharacterRow:
     )
 
 
-def _characters(session, member: Member) -> list[CharacterRow]:
+def _characters(session, member: Caller) -> list[CharacterRow]:
     return [_row(view) for view in characters_cases.roster(session, member)]
 
 
-def followed_up(session, member: Member, seqs: list[int]) -> dict[int, int]:
+def followed_up(session, member: Caller, seqs: list[int]) -> dict[int, int]:
     """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
     return log.followed_up(session, member, seqs)
 
 
-def last_action(db, member: Member, character_id: int, kind: str | None = None) -> dict | None:
+def last_action(db, member: Caller, character_id: int, kind: str | None = None) -> dict | None:
     """The action of this member's latest roll for the character (``log.last_action``)."""
     with db.read() as session:
         return log.last_action(session, member, character_id, kind)
 
 
-def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
+def viewer_of(member: Caller, chronicle: dict, lang: str) -> Viewer:
     return Viewer(
         member_id=member.id,
         role=member.role,
@@ -102,12 +102,12 @@ def viewer_of(member: Member, chronicle: dict, lang: str) -> Viewer:
     )
 
 
-def revealed_seeds(session, member: Member) -> dict[str, bytes]:
+def revealed_seeds(session, member: Caller) -> dict[str, bytes]:
     """The chronicle's revealed server seeds, by commitment (F-5): what a card's fairness state needs."""
     return fairness_cases.revealed_seeds(session, member.chronicle_id)
 
 
-def fair_state(db, member: Member) -> dict:
+def fair_state(db, member: Caller) -> dict:
     """The chronicle page's fair-dice panel: the commitment in use, the member's client seed, the
     revealed seeds (``usecases.fairness.fair_state``; never the seed in use)."""
     with db.read() as session:
@@ -151,16 +151,16 @@ def cards_for(
             cards.append(made)
         last[made.root if made.root in by_seq else made.seq] = entry
     for top in cards:
-        entry = last.get(top.seq)
-        if entry is not None and entry.get("kind") in exchange.ROLL_ENTRY_KINDS:
-            top.offers = exchange.offers(system, viewer.mode, entry, viewer, characters)
+        last_entry = last.get(top.seq)
+        if last_entry is not None and last_entry.get("kind") in exchange.ROLL_ENTRY_KINDS:
+            top.offers = exchange.offers(system, viewer.mode, last_entry, viewer, characters)
         if top.root == top.seq:  # what the exchange's odds were, beside what happened
             chain = [e for e in entries if e["seq"] == top.seq or exchange.root_of(e) == top.seq]
             top.expected = exchange.expected_view(system, chain, viewer.lang)
     return cards
 
 
-def exchange_card(db, member: Member, lang: str, root: int) -> tuple[dict, Card | None]:
+def exchange_card(db, member: Caller, lang: str, root: int) -> tuple[dict, Card | None]:
     """The whole card of the exchange whose first step is entry ``root`` (None when this viewer does
     not see that entry), and the chronicle."""
     with db.read() as session:
@@ -186,7 +186,7 @@ def exchange_card(db, member: Member, lang: str, root: int) -> tuple[dict, Card 
     return chronicle, made[0]
 
 
-def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
+def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
     with db.read() as session:
         chronicle = chronicles.chronicle_info(session, member)
         members = chronicles.list_members(session, member)
@@ -223,7 +223,7 @@ def load(db, member: Member, lang: str, *, feed: bool = True) -> Table:
 
 
 def revealed_rolls(
-    db, member: Member, reveal: dict, viewer: Viewer, characters: list[CharacterRow], system: str
+    db, member: Caller, reveal: dict, viewer: Viewer, characters: list[CharacterRow], system: str
 ) -> list[Card]:
     """The cards of the feed's rolls made under the seed a ``seed_reveal`` entry reveals, drawn again
     with their new fairness state (the live feed replaces them out of band)."""
@@ -260,7 +260,7 @@ def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
     return out
 
 
-def live_item(db, member: Member, lang: str, entry: dict, character_id: int | None = None) -> dict[str, Any]:
+def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | None = None) -> dict[str, Any]:
     """What a live card needs for one new entry (the server-sent events): the card, the card it
     follows up or reveals (to replace it), and — on a sheet's page — the sheet's new resources and
     the roll form's tick-boxes of things held."""

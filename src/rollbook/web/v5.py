@@ -36,7 +36,10 @@ NAMES = {
     "affective_empathy": N_("Affective Empathy"),
     "covetousness": N_("Covetousness"),
 }
-UNTIL = {"scene": N_("until the end of the scene"), "ended": N_("until the Storyteller ends it")}
+UNTIL: dict[object, str] = {  # looked up with what a receipt holds
+    "scene": N_("until the end of the scene"),
+    "ended": N_("until the Storyteller ends it"),
+}
 
 
 @dataclass
@@ -46,8 +49,8 @@ class Badge:
     name: str
     effect: str
     until: str
-    called: int
-    character: int
+    called: int | None
+    character: int | None
     compulsion: str = ""
 
     def in_force(self) -> dict:
@@ -138,7 +141,8 @@ def roll_buttons(
     """Seed 001: on a V5 roll's card whose outcome is a messy critical or a bestial failure, the
     Storyteller's one tap to call the character's compulsion; V5-10: on a failed Rouse at Hunger 5
     (its effects offer the test), the one tap to call the hunger frenzy test."""
-    result = receipt.get("result") if isinstance(receipt.get("result"), dict) else {}
+    found = receipt.get("result")
+    result = found if isinstance(found, dict) else {}
     if not storyteller or character is None or receipt.get("system") != "v5":
         return []
     buttons = []

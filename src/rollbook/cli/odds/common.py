@@ -41,8 +41,9 @@ class OddsCommand(TyperCommand):
         try:
             return super().parse_args(ctx, args)
         except typer.TyperException as usage:
-            if type(usage).__name__ == "NoSuchOption":
-                fail(f"{usage.option_name} does not apply to {self.name.replace('-', ' ')}")
+            option = getattr(usage, "option_name", None)  # Typer's NoSuchOption names the option
+            if type(usage).__name__ == "NoSuchOption" and isinstance(option, str):
+                fail(f"{option} does not apply to {(self.name or '').replace('-', ' ')}")
             raise
 
 

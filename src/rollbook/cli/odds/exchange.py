@@ -102,7 +102,9 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
     from rollbook.rules.v20 import V20Request
 
-    options = {name: given[name] for name in ("difficulty", "required", "mode", "willpower") if name in given}
+    options: dict[str, Any] = {
+        name: given[name] for name in ("difficulty", "required", "mode", "willpower") if name in given
+    }
     if "specialty_rating" in given:
         options.update(specialty=True, specialty_rating=given["specialty_rating"])
     if given.get("table_rule"):

@@ -91,9 +91,14 @@ def _v20_contests(what: str | None, given: dict[str, Any], as_json: bool) -> Non
     shared = {name: given[name] for name in ("mode",) if name in given}
 
     def request(pool: int, difficulty: int | None, rating: int | None, **more: Any) -> V20Request:
-        specialty = {"specialty": True, "specialty_rating": rating} if rating is not None else {}
         return V20Request(
-            pool=pool, difficulty=difficulty or 6, table_rules=rules, **shared, **specialty, **more
+            pool=pool,
+            difficulty=difficulty or 6,
+            table_rules=rules,
+            specialty=rating is not None,
+            specialty_rating=rating,
+            **shared,
+            **more,
         )
 
     attacker = request(
@@ -145,7 +150,7 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             ],
         }
 
-        def render(console: Console) -> None:
+        def render_source(console: Console) -> None:
             header(
                 console, "V20 odds: the source's table (SPEC V20-15): pools of 3–5 dice, one success required"
             )
@@ -160,7 +165,7 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
                 )
             console.print(table)
 
-        emit(data, as_json, render)
+        emit(data, as_json, render_source)
         return
 
     options: dict[str, Any] = {}

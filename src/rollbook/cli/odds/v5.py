@@ -124,22 +124,22 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
                 fail(f"--{name.replace('_', '-')} does not apply to a Rouse check")
         if chart is not None:
             fail("--chart draws V5 tests (outcomes by Hunger), not Rouse checks")
-        result = odds5.rouse_odds(
+        rouse = odds5.rouse_odds(
             hunger_level, given.get("blood_potency_reroll", False), given.get("creature", "vampire")
         )
 
-        def render(console: Console) -> None:
-            bp = ", Blood Potency reroll (keep the better)" if result.request.blood_potency_reroll else ""
+        def render_rouse(console: Console) -> None:
+            bp = ", Blood Potency reroll (keep the better)" if rouse.request.blood_potency_reroll else ""
             header(console, f"V5 odds: Rouse check at Hunger {hunger_level}{bp}")
-            console.print(outcome_table("Outcomes", result.outcomes))
-            console.print(outcome_table("Hunger gained", result.hunger_gain, column="Hunger"))
-            if result.hunger_frenzy_risk:
+            console.print(outcome_table("Outcomes", rouse.outcomes))
+            console.print(outcome_table("Hunger gained", rouse.hunger_gain, column="Hunger"))
+            if rouse.hunger_frenzy_risk:
                 console.print(
                     f"At Hunger 5 a failed Rouse means feeding or risking hunger frenzy: "
-                    f"{percent(result.hunger_frenzy_risk)}"
+                    f"{percent(rouse.hunger_frenzy_risk)}"
                 )
 
-        emit(result.to_json(), as_json, render)
+        emit(rouse.to_json(), as_json, render_rouse)
         return
     if "blood_potency_reroll" in given:
         fail("--blood-potency-reroll goes with --kind rouse")
@@ -199,12 +199,13 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             )
         header(console, "V5 odds: " + ", ".join(parts))
         console.print(outcome_table("Outcomes", result.outcomes))
-        if result.goal is not None:
+        if result.goal is not None and result.goal_probability is not None:  # set together
             console.print(
                 f"Goal {result.goal}: {percent(result.goal_probability)} ({fraction_text(result.goal_probability)})"
             )
-        if "humanity_loss" in (result.extras or {}):
-            console.print(outcome_table("Humanity lost", result.extras["humanity_loss"], column="Humanity"))
+        extras = result.extras or {}
+        if "humanity_loss" in extras:
+            console.print(outcome_table("Humanity lost", extras["humanity_loss"], column="Humanity"))
         console.print(distribution_table("Margin (successes − difficulty)", "Margin", result.margins))
 
     emit(result.to_json(), as_json, render)

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import grants, log, scenes
 from rollbook.web import authority, forms, table
@@ -28,12 +28,12 @@ from rollbook.web.sheetpage import sheet_page
 router = page_router()
 
 
-def _panel(db, member: Member, lang: str, state: table.Table) -> authority.Panel:
+def _panel(db, member: Caller, lang: str, state: table.Table) -> authority.Panel:
     return authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
 
 
 def _after_decision(
-    request: Request, db, member: Member, lang: str, chronicle_id: int, entries: list[dict]
+    request: Request, db, member: Caller, lang: str, chronicle_id: int, entries: list[dict]
 ) -> Response:
     """The decision's entries as cards on top of the feed, and the queue again (out of band)."""
     if not is_htmx(request):
@@ -122,7 +122,7 @@ def withdraw(
 # --- scenes and turns ---------------------------------------------------------------------------
 
 
-def _scene_answer(request: Request, db, member: Member, lang: str, chronicle_id: int) -> Response:
+def _scene_answer(request: Request, db, member: Caller, lang: str, chronicle_id: int) -> Response:
     if not is_htmx(request):
         return see_other(request.headers.get("referer") or f"/chronicles/{chronicle_id}")
     state = table.load(db, member, lang, feed=False)
@@ -130,7 +130,7 @@ def _scene_answer(request: Request, db, member: Member, lang: str, chronicle_id:
     return fragment(request, "_scene_bar.html", lang, p=p, chronicle=state.chronicle, errors={}, oob=False)
 
 
-def _scene_change(request: Request, chronicle_id: int, db, member: Member, lang: str, work) -> Response:
+def _scene_change(request: Request, chronicle_id: int, db, member: Caller, lang: str, work) -> Response:
     alert_into(
         request, "scene", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
     )

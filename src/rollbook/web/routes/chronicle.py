@@ -11,7 +11,7 @@ from rollbook.i18n import N_, translate
 from rollbook.play.quick import is_quick_edge
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import members as member_cases
 from rollbook.server.usecases import rolls as rolls_cases
@@ -25,7 +25,7 @@ router = page_router()
 
 
 def chronicle_page(
-    request: Request, db, member: Member, lang: str, *, errors=None, values=None, status: int = 200
+    request: Request, db, member: Caller, lang: str, *, errors=None, values=None, status: int = 200
 ) -> HTMLResponse:
     state = table.load(db, member, lang)
     return page(
@@ -49,7 +49,7 @@ def chronicle_page(
     )
 
 
-def shown_invitation(request: Request, db, member: Member) -> str | None:
+def shown_invitation(request: Request, db, member: Caller) -> str | None:
     """The invitation this browser holds for the Storyteller, while it is still the one in force (a
     removal replaces it: a stale code is not shown as if it worked)."""
     held = request.cookies.get(INVITATION_COOKIE)
@@ -153,7 +153,7 @@ QUICK_DEFAULTS = {
 }
 
 
-def quick_form(db, member: Member, lang: str, chronicle: dict) -> dict:
+def quick_form(db, member: Caller, lang: str, chronicle: dict) -> dict:
     """The quick roll's fields in the game's terms, and whether this member may use it."""
     system = chronicle["system"]
     with db.read() as session:

@@ -5,7 +5,7 @@ chronicle page with the form's alert)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from fastapi import Request
 from fastapi.responses import Response
@@ -19,6 +19,14 @@ from rollbook.web.respond import see_other
 from rollbook.web.routes.chronicle import chronicle_page
 
 router = page_router()
+
+
+@overload
+def _number(form: Any, name: str, *, optional: Literal[False] = False) -> int: ...
+
+
+@overload
+def _number(form: Any, name: str, *, optional: bool) -> int | None: ...
 
 
 def _number(form: Any, name: str, *, optional: bool = False) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.orm import Session
 
 from rollbook.rules.base import RuleError
 from rollbook.server import auth, tx
@@ -149,7 +150,8 @@ def signout(request: Request, db: Db) -> Response:
     and invitation (path-scoped cookies this request does not carry, so each chronicle's path is named).
     No ``Clear-Site-Data``: it would clear the cookies of every site under the same registrable domain."""
     held = keychain.read(request)
-    tokens = [*held.values(), *([keychain.legacy(request)] if keychain.legacy(request) else [])]
+    old_token = keychain.legacy(request)
+    tokens = [*held.values(), *([old_token] if old_token else [])]
 
     def work(s):
         chronicle_ids = set(held)
@@ -176,7 +178,12 @@ def signout_of(request: Request, chronicle_id: int, db: Db) -> Response:
     """Sign out of one chronicle: its session closed on the server; the others stay open."""
     token = keychain.token_for(request, chronicle_id)
     if token is not None:
-        tx.run(db, lambda s: keychain.close(s, token) or {})
+
+        def close(s: Session) -> dict[str, object]:
+            keychain.close(s, token)
+            return {}
+
+        tx.run(db, close)
     response = keychain.drop(request, see_other("/"), chronicle_id)
     keychain.key_saved(response, chronicle_id)
     return response

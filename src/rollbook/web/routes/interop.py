@@ -94,7 +94,8 @@ def posted_source(form: dict[str, Any]) -> tuple[Any, str]:
 
 @router.post("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
 def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
-    pasted = form.get("pasted") if isinstance(form.get("pasted"), str) else ""
+    given = form.get("pasted")
+    pasted = given if isinstance(given, str) else ""
     on_refusal(request, lambda error: _import_page(request, db, member, lang, error=error, pasted=pasted))
     source, text = posted_source(form)
     fields: dict[str, Any] = {"source": source}

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, log, rolls
 from rollbook.web import authority, exchange, forms, table
@@ -31,7 +31,7 @@ from rollbook.web.sheetpage import character_or_404, hidden_asked, posted_form, 
 router = page_router()
 
 
-def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict], seqs: list[int]) -> list:
+def _cards(db, member: Caller, state: table.Table, lang: str, entries: list[dict], seqs: list[int]) -> list:
     with db.read() as session:
         followed = log.followed_up(session, member, seqs)
         revealed = table.revealed_seeds(session, member)
@@ -44,7 +44,7 @@ def _cards(db, member: Member, state: table.Table, lang: str, entries: list[dict
 def _after_change(
     request: Request,
     db,
-    member: Member,
+    member: Caller,
     lang: str,
     chronicle_id: int,
     character_id: int,

@@ -20,7 +20,7 @@ from rollbook import interop
 from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
-from rollbook.server.models import Member
+from rollbook.server.models import Caller
 from rollbook.server.usecases import solo
 from rollbook.solo import text as solo_text
 from rollbook.web import keychain, labels, table
@@ -207,7 +207,7 @@ def chosen(form: dict) -> str:
     return twin if ticked and twin else plain
 
 
-def receipts(db, member: Member, lang: str, entries: list[dict]) -> tuple[dict, list[Card]]:
+def receipts(db, member: Caller, lang: str, entries: list[dict]) -> tuple[dict, list[Card]]:
     """The chronicle, and the receipts among ``entries`` (the state's, since the last choice) as the
     table's cards, newest first: an exchange's steps inside its first step's card."""
     shown = [e for e in entries if e.get("kind") in RECEIPT_KINDS]
@@ -222,7 +222,7 @@ def receipts(db, member: Member, lang: str, entries: list[dict]) -> tuple[dict, 
     return state.chronicle, list(reversed(cards))
 
 
-def view_of(db, member: Member, lang: str, state: dict) -> SoloView:
+def view_of(db, member: Caller, lang: str, state: dict) -> SoloView:
     character = state["character"]
     passage = state["passage"]
     chronicle, cards = receipts(db, member, lang, state.get("recent") or [])
@@ -259,7 +259,7 @@ def view_of(db, member: Member, lang: str, state: dict) -> SoloView:
 
 
 def table_page(
-    request: Request, db, member: Member, lang: str, *, errors=None, status: int = 200
+    request: Request, db, member: Caller, lang: str, *, errors=None, status: int = 200
 ) -> HTMLResponse:
     with db.read() as session:
         state = solo.state(session, member, lang)
@@ -276,7 +276,7 @@ def table_page(
 # --- the shelf: the scenarios, and the stories this browser has begun ------------------------------
 
 
-def in_progress(db, request: Request) -> list[tuple[Member, dict]]:
+def in_progress(db, request: Request) -> list[tuple[Caller, dict]]:
     """The solo chronicles among those this browser holds (``keychain``): a solo chronicle's log begins
     with its ``solo_start`` entry (``server.usecases.solo``)."""
     held = keychain.members(db, request)
