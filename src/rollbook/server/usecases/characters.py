@@ -161,7 +161,7 @@ def edit_character(
     owner (a player sees ratings of their own characters only)."""
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
-    solo_guard.check_player_move(session, chronicle.id, member)  # S-7, S-8
+    solo_guard.check_player_move(session, chronicle, member)  # S-7, S-8
     if base is None and version is not None and version != character.version:
         raise ProblemError(409, "version_conflict", current=character.version, given=version)
     if member.role != STORYTELLER and (difficulty is not UNSET or owner is not UNSET):
@@ -305,7 +305,7 @@ def adjust(session: Session, member: Caller, character_id: int, change: dict) ->
     reject_faces(change, "change")
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
-    solo_guard.check_player_move(session, chronicle.id, member)  # S-7, S-8
+    solo_guard.check_player_move(session, chronicle, member)  # S-7, S-8
     scenes.check_change(session, chronicle, change, member.role)  # T-3: a running turn is the Storyteller's
     performed = play.adjust(
         chronicle.system, copy.deepcopy(character.sheet), copy.deepcopy(change), role=member.role

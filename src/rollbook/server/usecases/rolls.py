@@ -58,7 +58,7 @@ def roll(
     character an attack is aimed at."""
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
-    solo_guard.check_player_move(session, chronicle.id, member)  # S-7, S-8
+    solo_guard.check_player_move(session, chronicle, member)  # S-7, S-8
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=hidden)  # reads it only
     step = _step(session, member, character, chronicle.system, plan.action, follows, target)
     if plan.asked:

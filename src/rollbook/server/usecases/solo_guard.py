@@ -5,9 +5,9 @@ and once the story has ended (S-7: nothing more is rolled or chosen). The engine
 performs them inside ``engine_acting`` (``usecases.solo``).
 
 Apart from ``usecases.solo`` so the table's use cases (``characters``, ``rolls``) can call it without
-importing the solo shell. One indexed read per call: a solo chronicle's ``solo_start`` is among its
-first ``SOLO_START_WITHIN`` entries (the chronicle, its two members, the player's seed), so only those
-are looked at; the state is replayed (S-5) only in a solo chronicle."""
+importing the solo shell. One indexed read per chronicle and process (``is_solo``): a solo chronicle's
+``solo_start`` is among its first ``SOLO_START_WITHIN`` entries (the chronicle, its two members, the
+player's seed), so only those are looked at; the state is replayed (S-5) only in a solo chronicle."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import STORYTELLER
-from rollbook.server.models import Caller, LogEntry
+from rollbook.server.models import Caller, Chronicle, LogEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import scenes
 from rollbook.server.views import entry_export
@@ -39,17 +39,31 @@ def engine_acting(session: Session, chronicle_id: int) -> Iterator[None]:
         session.info.pop(_ACTING, None)
 
 
-def is_solo(session: Session, chronicle_id: int) -> bool:
-    return (
-        session.scalars(
-            select(LogEntry.seq).where(
-                LogEntry.chronicle_id == chronicle_id,
-                LogEntry.seq <= SOLO_START_WITHIN,
-                LogEntry.kind == SOLO_START,
-            )
-        ).first()
-        is not None
-    )
+# Whether a chronicle is a solo one never changes (its ``solo_start`` is written in the transaction that
+# creates it), so the answer is kept per process, keyed by the chronicle's id and creation time (an id
+# a deleted chronicle freed names another chronicle): the table's rolls read it once, not every time.
+_KNOWN: dict[tuple[int, str], bool] = {}
+_KNOWN_MOST = 10_000
+
+
+def is_solo(session: Session, chronicle: Chronicle) -> bool:
+    key = (chronicle.id, chronicle.created_at)
+    known = _KNOWN.get(key)
+    if known is None:
+        known = (
+            session.scalars(
+                select(LogEntry.seq).where(
+                    LogEntry.chronicle_id == chronicle.id,
+                    LogEntry.seq <= SOLO_START_WITHIN,
+                    LogEntry.kind == SOLO_START,
+                )
+            ).first()
+            is not None
+        )
+        if len(_KNOWN) >= _KNOWN_MOST:
+            _KNOWN.clear()
+        _KNOWN[key] = known
+    return known
 
 
 def solo_state(session: Session, chronicle_id: int) -> story.State:
@@ -62,16 +76,16 @@ def solo_state(session: Session, chronicle_id: int) -> story.State:
     return story.replay(entry_export(row) for row in rows)
 
 
-def check_player_move(session: Session, chronicle_id: int, member: Caller) -> None:
+def check_player_move(session: Session, chronicle: Chronicle, member: Caller) -> None:
     """Refuse a player's roll or change through the table's routes in a solo chronicle after its ending
     (S-7: 409 ``solo_finished``) or while a fight runs (S-8: 409 ``solo_fight_turn``; a solo chronicle's
     scene is open exactly while a fight runs, ``solo.fight``)."""
-    if member.role == STORYTELLER or session.info.get(_ACTING) == chronicle_id:
+    if member.role == STORYTELLER or session.info.get(_ACTING) == chronicle.id:
         return
-    if not is_solo(session, chronicle_id):
+    if chronicle.system != "v20" or not is_solo(session, chronicle):  # a solo chronicle is V20's
         return
-    state = solo_state(session, chronicle_id)
+    state = solo_state(session, chronicle.id)
     if state.finished:
         raise ProblemError(409, "solo_finished")
-    if scenes.open_scene_of(session, chronicle_id) is not None:
+    if scenes.open_scene_of(session, chronicle.id) is not None:
         raise ProblemError(409, "solo_fight_turn", passage=state.passage or "")
