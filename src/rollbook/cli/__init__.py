@@ -37,9 +37,35 @@ def _language(argv: list[str]) -> str:
     return settings.current().language
 
 
+def failure_line(error: BaseException) -> str:
+    """One line naming what failed and what to do, for an error no command turned into a refusal."""
+    from rollbook.server.failures import classify, first_line
+    from rollbook.server.seal import SecretKeyError
+
+    if isinstance(error, SecretKeyError):
+        return str(error)
+    if isinstance(error, PermissionError):
+        return f"permission denied: {error.filename or error}: run as a user who may read and write it"
+    if isinstance(error, OSError) and not hasattr(error, "orig"):
+        return f"{first_line(error)}: check the path and the disk"
+    _status, code = classify(error)
+    if code == "storage_full":
+        return f"the disk is full ({first_line(error)}): free some space and try again"
+    if code == "database_unavailable":
+        return (
+            f"the database cannot be reached ({first_line(error)}): check that it runs and that "
+            "--database-url or ROLLBOOK_DATABASE_URL names it"
+        )
+    return f"unexpected error: {first_line(error)} (run again with --debug for the traceback)"
+
+
 def main() -> None:
-    """Entry point: bad input is one line on stderr and exit status 2, never a traceback."""
+    """Entry point: bad input is one line on stderr and exit status 2, never a traceback; any other
+    failure is one line and exit status 1 (its traceback with ``--debug``, anywhere on the line)."""
     _load_commands()
+    debug = "--debug" in sys.argv[1:]
+    if debug:
+        sys.argv[1:] = [argument for argument in sys.argv[1:] if argument != "--debug"]
     try:
         settings.install(settings.load())  # read once: a setting that does not parse stops here
         result = app(standalone_mode=False)
@@ -68,3 +94,8 @@ def main() -> None:
         sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as error:
+        if debug:
+            raise
+        print(f"rollbook: {failure_line(error)}", file=sys.stderr)
+        sys.exit(1)

@@ -179,27 +179,40 @@ def verify(database_url: str | None = DatabaseOption) -> None:
     from rollbook.cli.base import fail
     from rollbook.server.backup import verify_chains
     from rollbook.server.copy import CopyError, open_store
+    from rollbook.server.secret_check import secret_verdict
 
     try:
-        open_store(database_url or _default_url(), must_exist=True, migrate=False).dispose()
+        store = open_store(database_url or _default_url(), must_exist=True, migrate=False)
+        try:
+            verdict = secret_verdict(store)  # F-1: the seeds in use open under this machine's secret
+        finally:
+            store.dispose()
         checks = verify_chains(database_url or _default_url(), migrate=False)  # reads, changes nothing
     except CopyError as error:
         fail(str(error))
-    _report(checks, "verified")
+    _report(checks, "verified", secret=verdict)
 
 
-def _report(checks, done: str) -> None:
+def _report(checks, done: str, secret=None) -> None:
     for check in checks:
         verdict = "clean" if check.clean else f"{len(check.problems)} problem(s)"
         typer.echo(f"chronicle {check.chronicle}: {check.entries} entries, {verdict}")
         for problem in check.problems:
             typer.echo(f"  {problem}")
     bad = [check for check in checks if not check.clean]
+    secret_line = ""
+    if secret is not None:
+        secret_line = f"; the operator's secret {secret.summary()}"
+        if secret.fails:
+            secret_line += (
+                " (the server will not roll those chronicles: restore the key they were sealed under, "
+                "the key file or ROLLBOOK_SECRET_KEY of the machine the database came from)"
+            )
     typer.echo(
         f"rollbook: {done}; {len(checks)} chronicle(s), "
-        f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}"
+        f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}{secret_line}"
     )
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(1 if bad or (secret is not None and secret.fails) else 0)
 
 
 def _default_url() -> str:

@@ -118,6 +118,11 @@ def roll_v5(
         "--interactive/--no-interactive",
         help="Ask for the Willpower reroll (default: when on a terminal).",
     ),
+    show_advice: bool = typer.Option(
+        False,
+        "--advise",
+        help="Without asking: show the roll and the odds engine's reroll advice (dice numbered from 1).",
+    ),
     lang: str | None = LangOption,
     as_json: bool = JsonOption,
 ) -> None:
@@ -165,6 +170,12 @@ def roll_v5(
         if not dice:
             return
         rerolls = [dice]
+    shown = receipt
+    if show_advice and not rerolls and not interactive and not as_json and isinstance(shown, v5.V5Receipt):
+        show(to_plain(shown), lang, False)
+        for line in advice_lines(shown, goal, lang_) if kind == "test" and shown.normal else ():
+            typer.echo(line)
+        return
     for dice in rerolls:  # V5-8: each a Willpower reroll of normal dice (Casual: again)
         receipt = v5.reroll(request, receipt, dice, SecureDice().draw(len(dice), v5.SIDES))
     show(to_plain(receipt), lang, as_json)

@@ -40,7 +40,6 @@ from rollbook.server.deps import (
     request_token,
     required_token,
 )
-from rollbook.server.migrate import current_revision
 from rollbook.server.openapi import (
     CHANGE_EXAMPLES,
     CHARACTER_EXAMPLES,
@@ -234,14 +233,23 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 # --- about the server -------------------------------------------------------------------------
 
 
-@router.get("/health", tags=["server"])
-def health(db: Db) -> dict:
-    """The server is up and its database answers."""
-    return {
-        "status": "ok",
+@router.get("/health", tags=["server"], responses={503: {"description": "A check failed: see `failed`."}})
+def health(db: Db) -> JSONResponse:
+    """The server is up, and says which of its checks fail (503 then): ``store`` (a read and a tiny
+    write), ``disk`` (the SQLite file's free space), ``secret`` (the operator's secret opens the
+    server seeds in use)."""
+    from rollbook.server.health import checks
+
+    found = checks(db)
+    failed = [name for name, check in found.items() if not check["ok"]]
+    body = {
+        "status": "ok" if not failed else "failing",
         "database": "sqlite" if db.sqlite else "postgresql",
-        "revision": current_revision(db.engine),
+        "revision": found["store"].get("revision"),
+        "checks": found,
+        "failed": failed,
     }
+    return JSONResponse(body, status_code=503 if failed else 200)
 
 
 @router.get("/systems", tags=["server"])

@@ -45,6 +45,7 @@ from rollbook.server.api_solo import router as solo_router
 from rollbook.server.api_v5 import router as v5_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
+from rollbook.server.failures import Answered
 from rollbook.server.hub import Hub
 from rollbook.server.hygiene import InputGuard
 from rollbook.server.problems import (
@@ -55,7 +56,7 @@ from rollbook.server.problems import (
     problem_body,
 )
 from rollbook.server.reread import ReadAgain
-from rollbook.server.seal import operator_secret
+from rollbook.server.secret_check import secret_at_start
 from rollbook.server.usecases import solo as solo_usecases
 from rollbook.settings import Settings, install, load
 from rollbook.validation import rule_error
@@ -103,10 +104,14 @@ def create_app(
         settings.language
     ):  # S-10: the host's scenarios, checked now
         log.warning("solo scenario refused: %s", refused)
-    operator_secret()  # F-1: the key the server seeds are sealed under (its key file is created now if missing)
     db = Database(database_url)
     if migrate:
         db.upgrade()
+    try:  # F-1: the key the server seeds are sealed under opens them (a key file is made only for a store without seeds)
+        secret_at_start(db)
+    except BaseException:
+        db.dispose()
+        raise
     listen_url = None
     if not db.sqlite:
         listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -147,6 +152,7 @@ def create_app(
     mount_web(app)
     app.add_middleware(ReadAgain)  # a GET whose database connection had ended, read once more
     app.add_middleware(InputGuard)  # input hygiene, in front of the API and the pages alike
+    app.add_middleware(Answered)  # a failure no handler answered: a problem, the connection kept
     return app
 
 
@@ -275,11 +281,6 @@ def install_problem_handlers(app: FastAPI) -> None:
         return JSONResponse(
             body, status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE, headers=error.headers
         )
-
-    @app.exception_handler(Exception)
-    async def _internal_error(request: Request, error: Exception) -> JSONResponse:
-        log.exception("rollbook: unhandled error on %s %s", request.method, request.url.path)
-        return _problem(request, 500, "internal_error")
 
 
 def _add_problem_schema(app: FastAPI) -> None:

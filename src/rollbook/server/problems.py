@@ -57,6 +57,12 @@ SERVER_MESSAGES: dict[str, str] = {
     "validation_failed": N_("Invalid request: {detail}."),
     "body_not_json": N_("The request body is not valid JSON: {detail}."),
     "internal_error": N_("Something went wrong on the server."),
+    "database_unavailable": N_("The database cannot be reached just now: try again in a few seconds."),
+    "storage_full": N_("The server's disk is full: nothing was written; try again once space is freed."),
+    "secret_does_not_open": N_(
+        "The server's secret does not open this chronicle's seed: the host must restore the key it was "
+        "sealed under, or the Storyteller commits a new seed. Try again later."
+    ),
 }
 
 TITLES: dict[int, str] = {
@@ -70,6 +76,8 @@ TITLES: dict[int, str] = {
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
     500: "Internal Server Error",
+    503: "Service Unavailable",
+    507: "Insufficient Storage",
 }
 
 # Rules refusals that depend on the sheet's current state (a resource spent, a roll finished):

@@ -41,8 +41,9 @@ def secret_file(given: settings.Settings | None = None) -> Path:
     return Path((given or settings.current()).secret_key_file).expanduser()
 
 
-def operator_secret(given: settings.Settings | None = None) -> str:
-    """The operator's secret: ``ROLLBOOK_SECRET_KEY``, else the key file (created 0600 when missing)."""
+def operator_secret(given: settings.Settings | None = None, *, create: bool = True) -> str:
+    """The operator's secret: ``ROLLBOOK_SECRET_KEY``, else the key file (created 0600 when missing,
+    unless ``create`` is false: then a missing file is a ``SecretKeyError``)."""
     given = given or settings.current()
     if given.secret_key is not None:  # at least SHORTEST_SECRET characters: Settings checked it
         return given.secret_key.get_secret_value()
@@ -50,6 +51,8 @@ def operator_secret(given: settings.Settings | None = None) -> str:
     try:
         text = _read_key_file(path)  # every roll of a fair chronicle comes here: one stat, not two
     except FileNotFoundError:
+        if not create:
+            raise SecretKeyError(f"the key file {path} is missing") from None
         _create_key_file(path)
         text = _read_key_file(path)
     if len(text) < SHORTEST_SECRET:
@@ -163,7 +166,8 @@ def unseal(stored: str, chronicle_id: int, commitment: str, secret: str | None =
         raise SecretKeyError(f"unknown sealed seed format {kind!r}")
     raw = base64.b64decode(body)
     try:
-        return AESGCM(derive(secret or operator_secret())).decrypt(
+        # a seed is opened, never a key file made for it (a new key opens none of the seeds in use)
+        return AESGCM(derive(secret or operator_secret(create=False))).decrypt(
             raw[:_NONCE_BYTES], raw[_NONCE_BYTES:], _context(chronicle_id, commitment)
         )
     except InvalidTag:

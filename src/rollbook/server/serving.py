@@ -24,7 +24,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
-from rollbook.server.seal import operator_secret
+from rollbook.server.secret_check import secret_at_start
 from rollbook.settings import ServeSettings, SettingsError, load
 
 SETTINGS_VARIABLE = "ROLLBOOK_SERVE_SETTINGS"  # parent to workers only: settings.ServeSettings
@@ -50,10 +50,10 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
     calls (the migrations applied and the operator's key file made here first, once)."""
     if workers == 1:
         return create_app(url, threads=threads)
-    operator_secret()  # F-1: made here, not raced for by the workers
     database = Database(url)
     try:
         database.upgrade()
+        secret_at_start(database)  # F-1: checked (and a key file made) here, not raced for by the workers
     finally:
         database.dispose()
     os.environ[SETTINGS_VARIABLE] = ServeSettings(url=url, threads=threads).model_dump_json()

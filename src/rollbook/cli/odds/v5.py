@@ -236,7 +236,8 @@ def _v5_advise(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
         "outcomes": best.outcomes.texts(),
         "floats": best.outcomes.float_texts(),
         "best": best.to_json(),
-        "advice": [a.to_json() for a in advice],
+        # each choice's dice also by number, from 1, as ``roll v5 --reroll`` and the receipts count them
+        "advice": [{**a.to_json(), "numbers": [index + 1 for index in a.dice]} for a in advice],
     }
 
     def render(console: Console) -> None:
@@ -248,7 +249,7 @@ def _v5_advise(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
         table = Table(title="Every distinct Willpower reroll, best first", title_justify="left")
         table.add_column("#", justify="right")
         table.add_column("Reroll (faces)")
-        table.add_column("Dice (index)")
+        table.add_column("Dice (number)")
         table.add_column(f"P({goal})", justify="right")
         table.add_column("Exact", justify="right", style="dim")
         for rank, a in enumerate(advice, 1):
@@ -256,7 +257,8 @@ def _v5_advise(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
             table.add_row(
                 str(rank),
                 faces,
-                ", ".join(map(str, a.dice)) or "–",
+                ", ".join(str(index + 1) for index in a.dice)
+                or "–",  # numbered from 1, as --reroll takes them
                 percent(a.probability),
                 fraction_text(a.probability),
             )

@@ -18,6 +18,7 @@ from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.web import authority, contests, forms, keychain, labels, presence, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
+from rollbook.web.guard import origin_of
 from rollbook.web.once import once
 from rollbook.web.respond import INVITATION_COOKIE, fragment, is_htmx, page, see_other, with_invitation
 
@@ -40,7 +41,7 @@ def chronicle_page(
         values=values or {},
         invitation=shown_invitation(request, db, member),
         new_key=keychain.new_key(request),
-        base_url=str(request.base_url).rstrip("/"),
+        base_url=origin_of(request.scope),  # the proxy's scheme and host with ROLLBOOK_TRUST_PROXY
         quick=quick_form(db, member, lang, state.chronicle),
         system_name=labels.system_name(state.chronicle["system"], lang),
         p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
