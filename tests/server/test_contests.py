@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rollbook.play import verify_receipt
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
@@ -165,3 +167,29 @@ def test_TR_3_TR_4_verify_recomputes_contests_and_extended_actions(client, make_
     roll = next(e for e in forged if (e["receipt"] or {}).get("extended"))
     roll["receipt"]["extended"]["total"] += 5
     assert any("running total" in p for p in problems(rechained(forged)))
+
+
+@pytest.mark.parametrize(
+    ("action", "code", "field"),
+    [
+        ({"kind": "rouse"}, "contest_side_not_a_test", "defender.action.kind"),
+        ({**V5_TEST, "difficulty": 3}, "contest_side_difficulty", "defender.action.difficulty"),
+    ],
+)
+def test_TR_3_a_v5_contest_side_is_a_test_without_difficulty(client, make_table, action, code, field):
+    table = make_table("v5")
+    sasha = table.character(table.st, V5_SHEET)["id"]
+    rook = table.character(table.st, {**V5_SHEET, "name": "Rook"})["id"]
+    refused = client.post(
+        f"{table.base}/contests",
+        headers=table.st,
+        params={"lang": "fr"},
+        json={
+            "attacker": {"character": sasha, "action": V5_TEST},
+            "defender": {"character": rook, "action": action},
+        },
+    )
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["code"] == code and refused.json()["params"]["field"] == field
+    assert "opposition V5" in refused.json()["detail"]
+    assert [e["kind"] for e in table.log()["entries"]].count("contest") == 0

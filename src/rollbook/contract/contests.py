@@ -57,6 +57,11 @@ def resolve(data: dict[str, Any], resolve_one: Callable[[Any], dict[str, Any]]) 
         for side in ("attacker", "defender"):
             if side not in spec:
                 raise RuleError("missing_field", field=f"contest.{side}")
+        for side in ("attacker", "defender"):
+            line = _object(spec[side], f"contest.{side}")
+            contests.check_contest_side(
+                system, line.get("kind", "test"), "difficulty" in line, f"contest.{side}"
+            )
         attacker = _roll(system, spec["attacker"], "contest.attacker", resolve_one)
         defender = _roll(system, spec["defender"], "contest.defender", resolve_one)
         return {
@@ -76,8 +81,12 @@ def resolve(data: dict[str, Any], resolve_one: Callable[[Any], dict[str, Any]]) 
             raise RuleError("not_an_integer", field=f"extended.{name}", value=value)
     if target is None:
         raise RuleError("missing_field", field="extended.target")
-    if not isinstance(rolls, list) or not rolls:
+    if rolls is None:
         raise RuleError("missing_field", field="extended.rolls")
+    if not isinstance(rolls, list):
+        raise RuleError("wrong_type", field="extended.rolls", detail="a list")
+    if not rolls:  # TR-4: the line answers what its rolls make; none make nothing to answer
+        raise RuleError("extended_without_rolls", field="extended.rolls")
     results = [
         _roll(system, roll, f"extended.rolls.{index}", resolve_one) for index, roll in enumerate(rolls)
     ]

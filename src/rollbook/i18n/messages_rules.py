@@ -20,6 +20,14 @@ RULES_MESSAGES: dict[str, str] = {
     "contest_side_rolled": N_("The {side} has already rolled (entry {seq})."),
     "contest_not_found": N_("No contest at entry {seq}."),
     "extended_not_found": N_("No extended action at entry {seq}."),
+    "contest_side_not_a_test": N_(
+        "{field}: a side of a V5 contest is a test or a Willpower roll, never a Rouse check, a Remorse "
+        "roll or a frenzy roll."
+    ),
+    "contest_side_difficulty": N_(
+        "{field}: a side of a V5 contest has no difficulty, only its successes count against the other side's."
+    ),
+    "extended_without_rolls": N_("{field} is empty: an extended action's line needs at least one roll."),
     # T-3 Reading
     "magazine_not_empty": N_(
         "The magazine of {weapon} still holds {loaded} rounds: a magazine is changed only when empty."

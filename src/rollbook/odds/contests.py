@@ -119,7 +119,8 @@ def extended_odds(
     system: str, request: Any, target: int, max_rolls: int | None = None, horizon: int = DEFAULT_HORIZON
 ) -> dict[str, Any]:
     """TR-5 for TR-4: P(the total reaches ``target`` within k rolls), k = 1 … ``max_rolls`` (or
-    ``horizon``), the expected number of rolls, and P(ever reached)."""
+    ``horizon``, then named in the answer as ``horizon``: ``outcomes`` is within that many rolls), the
+    expected number of rolls, and P(ever reached)."""
     check_extended(target, max_rolls)
     shape = shape_of(system, request)
     rolls = max_rolls if max_rolls is not None else horizon
@@ -150,7 +151,8 @@ def extended_odds(
     }
     if max_rolls is not None:
         answer["expected_rolls"] = fraction_text(expected)
-    else:
+    else:  # TR-5: with no maximum, ``outcomes`` and ``within`` stop at the horizon: the answer says so
+        answer["horizon"] = rolls
         ever, rolls_expected = _unbounded(shape, target)
         answer["ever"] = fraction_text(ever)
         answer["expected_rolls"] = None if rolls_expected is None else fraction_text(rolls_expected)

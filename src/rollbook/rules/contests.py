@@ -19,11 +19,26 @@ from rollbook.rules.base import RuleError, check_range
 SYSTEMS = ("v20", "v5")
 MAX_TARGET = 100
 MAX_ROLLS = 50
+# TR-3: each V5 side is a test without difficulty (a Willpower roll is a test without Hunger, V5-9)
+V5_CONTEST_KINDS = ("test", "willpower")
 
 
 def check_system(system: str) -> None:
     if system not in SYSTEMS:
         raise RuleError("contest_not_for_system", system=system, systems=list(SYSTEMS))
+
+
+def check_contest_side(system: str, kind: object, has_difficulty: bool, field: str) -> None:
+    """TR-3: a V5 side is a test (never a Rouse check, a Remorse or a frenzy roll) and carries no
+    difficulty (only the successes count). V20 sides roll against their own difficulty."""
+    if system != "v5":
+        return
+    if kind not in V5_CONTEST_KINDS:
+        raise RuleError(
+            "contest_side_not_a_test", field=f"{field}.kind", kind=kind, kinds=list(V5_CONTEST_KINDS)
+        )
+    if has_difficulty:
+        raise RuleError("contest_side_difficulty", field=f"{field}.difficulty")
 
 
 def side(system: str, result: Mapping[str, Any]) -> dict[str, Any]:
@@ -137,6 +152,8 @@ __all__ = [
     "MAX_ROLLS",
     "MAX_TARGET",
     "SYSTEMS",
+    "V5_CONTEST_KINDS",
+    "check_contest_side",
     "check_extended",
     "check_system",
     "contest",

@@ -85,6 +85,8 @@ def extended(system: str, request: Any, target: int | None, max_rolls: int | Non
             console, f"{system.upper()} extended action: pool {request.pool}, target {target} successes{most}"
         )
         console.print(_table("Reached within k rolls", "k", list(data["within"].items())))
+        if "horizon" in data:  # no maximum: the table stops at the horizon, and says so
+            console.print(f"No maximum: the table stops at {data['horizon']} rolls.")
         expected = data["expected_rolls"]
         console.print(
             f"Expected rolls: {float(Fraction(expected)):.3f} ({expected})"

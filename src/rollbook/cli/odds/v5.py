@@ -85,6 +85,9 @@ def _v5_contests(what: str | None, given: dict[str, Any], as_json: bool) -> None
         fail(f"--hunger takes the Hunger level 0–5, not {given['hunger']!r}")
     attacker = V5Request(pool=given["pool"], hunger=hunger, difficulty=given.get("difficulty", 1))
     if what == "contest":
+        for name in ("difficulty", "kind"):  # TR-3: each side a V5 test without difficulty
+            if name in given:
+                fail(f"--{name} does not go with a V5 contest: each side is a test without difficulty (TR-3)")
         if "against_pool" not in given:
             fail("a contest needs --against-pool (the defender's dice)")
         defender = V5Request(pool=given["against_pool"], hunger=given.get("against_hunger", 0))

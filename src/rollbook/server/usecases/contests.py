@@ -102,6 +102,14 @@ def declare_contest(session: Session, member: Caller, *, attacker: dict, defende
     for name, part in (("attacker", attacker), ("defender", defender)):
         if not isinstance(part, dict):
             raise ProblemError(422, "not_an_object", field=name)
+        action = part.get("action")
+        if isinstance(action, dict):
+            try:
+                contests.check_contest_side(
+                    system, action.get("kind"), action.get("difficulty") is not None, f"{name}.action"
+                )
+            except RuleError as refused:
+                raise ProblemError(422, refused.code, **refused.params) from None
         character, action = _declared_action(
             session, member, chronicle, part.get("character"), part.get("action")
         )
