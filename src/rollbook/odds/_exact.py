@@ -85,7 +85,7 @@ class Distribution(Generic[K]):
             return NotImplemented
         return self.nonzero().fractions() == other.nonzero().fractions()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by value: unhashable, as Python asks of __eq__
 
     def __repr__(self) -> str:
         return f"Distribution({self.texts()})"

@@ -46,8 +46,9 @@ from rollbook.odds.v5_rerolls import (
     optimal_odds,
     optimal_policy,
 )
-from rollbook.rules.base import Faces, RuleError, to_plain
+from rollbook.rules.base import Faces, RuleError, check_choice, to_plain
 from rollbook.rules.v5 import (
+    CREATURES,
     SIDES,
     V5Request,
     frenzy_pool,
@@ -113,7 +114,7 @@ class RouseOdds:
 
 def rouse_odds(hunger: int = 0, blood_potency_reroll: bool = False, creature: str = "vampire") -> RouseOdds:
     """V5-10: every face (or pair of faces, for Blood Potency's reroll) through the resolver."""
-    request = rouse_request(hunger, blood_potency_reroll, creature)  # type: ignore[arg-type]
+    request = rouse_request(hunger, blood_potency_reroll, check_choice("creature", creature, CREATURES))
     dice = 2 if blood_potency_reroll else 1
     outcomes: Counter[str] = Counter({"success": 0, "failure": 0})
     gains: Counter[int] = Counter({0: 0, 1: 0})

@@ -50,6 +50,7 @@ def environment(lang: str, game_master: bool = False) -> Environment:
     # newstyle: _("... %(x)s", x=...) and _("...") autoescape-safe; we use str.format-style
     # placeholders elsewhere, so the templates call ``tr`` for "{name}" templates.
     catalogues = GameMasterTranslations(lang) if game_master else translations(lang)
+    # (attr-defined: the jinja2.ext.i18n extension adds this method to the Environment at run time)
     env.install_gettext_translations(catalogues, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         lang=lang,
