@@ -68,6 +68,12 @@ Text = dict[Language, Words]
 # A sheet as the file writes it: any YAML mapping, keys included (``dict[str, ...]`` would refuse a
 # number as a key here); ``play.new_sheet`` validates it as any sheet (``solo.check``, S-4).
 SheetData = dict[Any, Any]
+# where an author reads the sheet's keys (the JSON Schema shows it beside ``pregenerated`` and ``sheet``)
+SHEET_HELP = (
+    "A V20 character sheet (name, creature, generation, attributes, talents, skills, knowledges, "
+    "disciplines, specialties, virtues, humanity, willpower, blood, health, weapons): docs/solo.md, "
+    '"Character sheets (V20)"; validated by `rollbook scenario check` as the server validates any sheet.'
+)
 
 
 def is_language(lang: str) -> TypeGuard[Language]:
@@ -219,7 +225,7 @@ class Npc(Base):
     # reveals it; without one, the true name is never shown); the chronicle's character bears it too
     shown_as: Text | None = None
     revealed_by: Flag | None = None
-    sheet: SheetData
+    sheet: SheetData = Field(description=SHEET_HELP)
     attack: Attack = UNARMED
 
 
@@ -230,7 +236,7 @@ class Scenario(Base):
     summary: Text | None = None
     languages: Annotated[list[Language], Field(min_length=1, max_length=3)]
     start: Id
-    pregenerated: SheetData
+    pregenerated: SheetData = Field(description=SHEET_HELP)
     npcs: dict[Id, Npc] = Field(default_factory=dict)
     passages: Annotated[dict[Id, Passage], Field(min_length=1)]
 
