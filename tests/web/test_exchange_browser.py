@@ -130,3 +130,84 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
     expect(card.locator(".step").last).to_contain_text("0 → 3")
     expect(alice.locator("#feed .step")).to_have_count(2, timeout=LIVE)
     screenshot_card(card, artifacts / "exchange-tiers.png")
+
+
+def test_V20_20_the_defender_dodges_in_the_exchange_and_its_odds_are_the_chains(
+    new_context, live_server, dice, artifacts
+):
+    from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
+    from rollbook.rules.v20 import V20Request
+    from rollbook.web.preview import percent
+
+    storyteller = new_context().new_page()
+    alice = new_context().new_page()
+    bob = new_context().new_page()
+    invitation = create_chronicle(storyteller, name="Dodge by Night", system="v20", storyteller="Ana")
+    join(alice, invitation=invitation, name="Alice")
+    join(bob, invitation=invitation, name="Bob")
+    nia = api_character(
+        live_server,
+        alice,
+        {
+            "name": "Nia",
+            "attributes": {"strength": 3, "dexterity": 3},
+            "skills": {"melee": 2},
+            "weapons": [{"name": "Knife", "damage": 1, "damage_type": "lethal"}],
+        },
+    )
+    api_character(
+        live_server,
+        bob,
+        {
+            "name": "Bran",
+            "attributes": {"stamina": 2, "dexterity": 2},
+            "talents": {"athletics": 1},
+            "disciplines": {"fortitude": 1},
+        },
+    )
+    bob.reload()
+    # The odds of the chain: Dexterity 3 + Melee 2 against Bran's dodge, Dexterity 2 + Athletics 1 (V20-20)
+    chain = exchange_odds(
+        V20Request(pool=5),
+        Weapon(1, "lethal", strength=3),
+        Defender(stamina=2, fortitude=1, dodge=V20Request(pool=3)),
+    )
+    hit = percent(chain.hit, "en")
+
+    alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test&lang=en")
+    alice.get_by_label("Attribute", exact=True).select_option("dexterity")
+    alice.get_by_label("Ability").select_option("melee")
+    alice.get_by_label("Weapon").select_option("Knife")
+    alice.get_by_label("Target", exact=True).select_option(label="Bran")
+    alice.get_by_label("The target dodges").check()
+    odds = alice.locator("#exchange-odds")
+    expect(odds).to_contain_text(f"Against Bran: hits {hit}")  # the form's odds are the chain's
+    dice.queue(6, 8, 9, 2, 3)  # 3 successes
+    alice.get_by_role("button", name="Roll", exact=True).click()
+    attack = alice.locator("#feed > li").first
+    expect(attack).to_contain_text("Attack on Bran")
+
+    # The defender's player dodges, offered live; the attacker is not offered the dodge
+    dodge = bob.get_by_role("button", name="Dodge (3 attack successes)")
+    expect(dodge).to_be_visible(timeout=LIVE)
+    expect(alice.get_by_role("button", name="Dodge (3 attack successes)")).to_have_count(0)
+    dice.queue(7, 3, 2)  # one success: two attack successes left
+    dodge.click()
+    card = bob.locator("#feed > li.card", has=bob.locator(".steps")).first
+    expect(card.locator(".step")).to_have_count(1)
+    expect(card.locator(".step").first).to_contain_text("left after the dodge: 2")
+
+    # The damage follows the dodge: the attacker's, with the successes left (3 + 1 + 1 dice)
+    roll_damage = alice.get_by_role("button", name="Roll damage")
+    expect(roll_damage).to_be_visible(timeout=LIVE)
+    dice.queue(6, 7, 2, 2, 2)  # 2 lethal levels
+    roll_damage.click()
+    soak = bob.get_by_role("button", name="Soak 2 lethal")
+    expect(soak).to_be_visible(timeout=LIVE)
+    dice.queue(2, 2, 2)
+    soak.click()
+    expect(card.locator(".step")).to_have_count(3)
+    # the card's odds before the attack, from its own receipts (the dodge rolled): the chain's
+    expect(card.locator(".exchange-expected")).to_contain_text(f"hit {hit}")
+    expect(card.locator(".exchange-expected")).to_contain_text("wounded, 2 levels marked")
+    screenshot_card(card, artifacts / "exchange-v20-dodge.png")

@@ -126,7 +126,9 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
                 for w in character.sheet.get("weapons") or []
                 if allowed is None or w.get("kind", "hand_to_hand") in allowed
             ]
-            declared = (receipt.get("action") or {}).get("weapon")
+            from rollbook.play.v20 import attack_weapon_of
+
+            declared = attack_weapon_of(receipt)  # through a dodge too (V20-20)
             if declared:  # V20-17: the attack was made with this weapon: its damage roll is that weapon's
                 offer.weapons = [(declared, declared)]
         if system == "tiers" and kind == "soak":
@@ -169,11 +171,34 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
         )
     if system == "v20" and kind == "damage":
         return translate(N_("Roll damage"), lang)
+    if system == "v20" and kind == "dodge":  # V20-20: each dodge success takes one of these away
+        return translate(N_("Dodge ({successes} attack successes)"), lang, successes=takes["successes"])
     if system == "tiers" and kind == "dodge":
         return translate(N_("Dodge (attack tier {tier})"), lang, tier=takes["attack_tier"])
     if system == "tiers" and kind == "soak":
         return translate(N_("Soak (attack tier {tier})"), lang, tier=takes["attack_tier"])
     return roll_kind(system, kind, lang)
+
+
+def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
+    """A V20 step's numbers beside its dice: the attack successes a dodge left (V20-20), the damage
+    levels Potence added without dice (V20-21)."""
+    if system != "v20":
+        return []
+    attack = receipt.get("attack")
+    if receipt.get("kind") == "dodge" and isinstance(attack, dict):
+        return [
+            translate(
+                N_("Attack successes: {successes}, left after the dodge: {left}"),
+                lang,
+                successes=attack.get("successes"),
+                left=attack.get("left"),
+            )
+        ]
+    potence = ((receipt.get("result") or {}).get("auto_sources") or {}).get("potence")
+    if receipt.get("kind") == "damage" and potence:
+        return [translate(N_("Potence: {n} automatic levels"), lang, n=potence)]
+    return []
 
 
 # --- the exchange odds before the attack, and what was expected beside what happened ------
@@ -325,7 +350,7 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
     try:
         if system == "v20" and attack.get("kind") == "test":
             request = request_from_plain(V20Request, attack["request"])
-            damage, soak = steps.get("damage"), steps.get("soak")
+            dodge, damage, soak = steps.get("dodge"), steps.get("damage"), steps.get("soak")
             if damage is None or soak is None:
                 hit = v20_odds(request).success
                 view.expected.append(translate(N_("hit {p}"), lang, p=percent(hit, lang)))
@@ -343,9 +368,14 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
                         firearm=weapon["kind"] == "firearm",
                         strength=strength,
                         aimed_at_head=bool(damage["action"].get("aimed_at_head")),
+                        potence=damage["request"].get("potence", 0),  # V20-21
                     ),
                     exchange_v20.Defender(
-                        stamina=shown["stamina"], fortitude=shown["fortitude"], vampire=shown["vampire"]
+                        stamina=shown["stamina"],
+                        fortitude=shown["fortitude"],
+                        vampire=shown["vampire"],
+                        # V20-20: the dodge the defender rolled, as the odds roll it
+                        dodge=None if dodge is None else request_from_plain(V20Request, dodge["request"]),
                     ),
                 )
                 view.expected += [
@@ -355,7 +385,7 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
                     ),
                     translate(N_("{n} levels on average"), lang, n=f"{float(result.expected_levels):.2f}"),
                 ]
-            view.happened = _v20_happened(attack, damage, soak, lang)
+            view.happened = _v20_happened(attack, dodge, damage, soak, lang)
         elif system == "tiers" and attack.get("kind") == "skill":
             shot = request_from_plain(TiersRequest, attack["request"])
             dodge, soak = steps.get("dodge"), steps.get("soak")
@@ -393,12 +423,14 @@ def _soaked_words(taken: int, lang: str) -> str:
     return translate(OUTCOME_WORDS["soaked"], lang)
 
 
-def _v20_happened(attack: dict, damage: dict | None, soak: dict | None, lang: str) -> str:
+def _v20_happened(attack: dict, dodge: dict | None, damage: dict | None, soak: dict | None, lang: str) -> str:
     outcome = attack["result"]["outcome"]
     if outcome == "botch":
         return translate(OUTCOME_WORDS["botch"], lang)
     if outcome != "success":
         return translate(OUTCOME_WORDS["miss"], lang)
+    if dodge is not None and not dodge["attack"]["left"]:  # V20-20: no success left, no damage roll
+        return translate(OUTCOME_WORDS["dodged"], lang)
     if soak is not None:
         return _soaked_words(soak["result"]["damage_taken"], lang)
     if damage is not None and not damage["result"]["levels"]:

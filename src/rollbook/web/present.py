@@ -325,6 +325,7 @@ def card(
         authority.roll_notes(system, receipt, lang)
         + contests.roll_note(receipt, lang)
         + v5.roll_notes(receipt, lang)
+        + exchange.roll_notes(system, receipt, lang)
     )
     if (
         c.followed_by is None
