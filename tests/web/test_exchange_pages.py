@@ -66,7 +66,16 @@ def test_V20_17_the_exchange_card_offers_each_step_to_its_taker(given_client, gi
     assert attack.status_code == 200, attack.text
     assert "Attack on Bran" in text(attack.text)
     assert buttons(given_client.get(page, headers=heads["alice"]).text) == ["Roll damage"]
-    assert buttons(given_client.get(page, headers=heads["bob"]).text) == []
+    # V20-20: the defender may dodge, before the damage is rolled (en/fr/es)
+    assert buttons(given_client.get(f"{page}?lang=fr", headers=heads["bob"]).text) == [
+        "Esquiver (3 succès de l’attaque)"
+    ]
+    assert buttons(given_client.get(f"{page}?lang=es", headers=heads["bob"]).text) == [
+        "Esquivar (3 éxitos del ataque)"
+    ]
+    assert buttons(given_client.get(f"{page}?lang=en", headers=heads["bob"]).text) == [
+        "Dodge (3 attack successes)"
+    ]
     seq = int(
         re.search(
             r'action="/chronicles/\d+/entries/(\d+)/follow"',
