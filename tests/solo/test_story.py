@@ -308,3 +308,17 @@ def test_the_replay_reads_only_the_current_extended_actions_rolls_s5():
     replayed = story.replay(chronicle.entries)
     assert replayed.extended[0]["successes"] == 5 and replayed.passage == "lie"
     assert story.replay(chronicle.entries[:-1]).extended == ()  # before the roll: nothing added up
+
+
+def test_V20_21_potence_reaches_a_solo_fights_damage_roll():
+    data = tiny_data()
+    data["pregenerated"]["disciplines"] = {"potence": 2}
+    chronicle = Chronicle(scenario_of(data), ScriptDice())
+    chronicle.act("choice:1")
+    chronicle.dice.default = 10
+    first = len(chronicle.entries)
+    chronicle.act("attack:0:thug")  # a Brawl attack: its damage adds Potence's automatic levels
+    damage = next(e for e in chronicle.entries[first:] if e["receipt"].get("kind") == "damage")
+    assert damage["receipt"]["request"]["potence"] == 2
+    assert damage["receipt"]["result"]["auto_sources"] == {"potence": 2}
+    assert damage["receipt"]["result"]["levels"] == damage["receipt"]["pool"]["total"] + 2
