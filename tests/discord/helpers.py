@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from rollbook.dice import GivenFaces
 from rollbook.discord import store
 from rollbook.server import auth, tx
+from tests.discord.signing import command, option
 
 _snowflakes = itertools.count(500_000_000_000_000_001)
 GUILD = "440000000000000004"
+ST, ANNA, BRUNO = "5100000000000000001", "5100000000000000002", "5100000000000000003"
+_channels = iter(range(5200000000000000001, 5200000000000000999))
 
 
 def snowflake() -> str:
@@ -56,3 +62,40 @@ def public_seqs(table, after: int = 0) -> list[int]:
 def webhook_of(discord, channel: store.Channel) -> str:
     """The id of the stand-in's webhook of ``channel`` (the last one made)."""
     return [made["id"] for made in discord.webhooks.values() if made["channel_id"] == channel.channel_id][-1]
+
+
+def seated(make_table, discord, system: str, *players: str, **fields):
+    """A chronicle (made with ``fields``) at a channel of its own: the Storyteller linked by key, the
+    channel bound, each player joined through Discord (their web key back)."""
+    channel = str(next(_channels))
+    table = make_table(system, **fields)
+    key = table.st["Authorization"].split()[1]
+    discord.ok(command("link", [option("code", key)], user_id=ST, channel=channel))
+    discord.ok(
+        command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST, channel=channel)
+    )
+    keys = []
+    for user in players:
+        joined = discord.ok(
+            command(
+                "link",
+                [option("code", table.invitation)],
+                user_id=user,
+                name=f"U{user[-2:]}",
+                channel=channel,
+            )
+        )
+        keys.append({"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]})
+    return table, channel, keys
+
+
+@contextmanager
+def faces(app, *given: int) -> Iterator[GivenFaces]:
+    """The app's dice are ``given`` (one queue for every roll) until the block ends."""
+    source = GivenFaces(given)
+    previous = app.state.dice
+    app.state.dice = lambda: source
+    try:
+        yield source
+    finally:
+        app.state.dice = previous

@@ -9,41 +9,13 @@ import pytest
 from rollbook.discord.rest import DiscordRest
 from rollbook.server.app import create_app
 from tests.conftest import wait_until
-from tests.discord.helpers import posted_seqs
+from tests.discord.helpers import ANNA, BRUNO, ST, posted_seqs, seated
 from tests.discord.signing import APPLICATION, autocomplete, command, component, option
 from tests.server.conftest import BACKENDS, V5_SHEET, ThreadedServer
 from tests.server.feed_helpers import EventReader
 from tests.server.helpers import V20_ATTACKER, V20_DEFENDER
 
 pytestmark = pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-
-ST, ANNA, BRUNO = "5100000000000000001", "5100000000000000002", "5100000000000000003"
-_channels = iter(range(5200000000000000001, 5200000000000000999))
-
-
-def seated(make_table, discord, system: str, *players: str):
-    """A chronicle at a channel of its own: the Storyteller linked by key, the channel bound, each
-    player joined through Discord (their web key back)."""
-    channel = str(next(_channels))
-    table = make_table(system)
-    key = table.st["Authorization"].split()[1]
-    discord.ok(command("link", [option("code", key)], user_id=ST, channel=channel))
-    discord.ok(
-        command("chronicle", [{"name": "bind", "type": 1, "options": []}], user_id=ST, channel=channel)
-    )
-    keys = []
-    for user in players:
-        joined = discord.ok(
-            command(
-                "link",
-                [option("code", table.invitation)],
-                user_id=user,
-                name=f"U{user[-2:]}",
-                channel=channel,
-            )
-        )
-        keys.append({"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]})
-    return table, channel, keys
 
 
 def test_a_roll_made_on_discord_reaches_the_web_tables_live_feed(database_url, make_table, discord):

@@ -178,7 +178,10 @@ def pressed(context: Context, inv: Invocation) -> Answer:
     what, numbers = (parts[1], parts[2:]) if len(parts) >= 2 and parts[0] == "rb" else ("", [])
     source = context.dice()
     if what in ("rr", "rs"):
-        seq, *dice = _numbers(numbers)
+        # ``rb:rr:<seq>:<die>.<die>…``: the advised dice (0-based) joined with "."
+        seq, *dice = _numbers(numbers[:1] + [d for part in numbers[1:] for d in part.split(".") if d]) or [
+            _numbers(["x"])
+        ]
         if what == "rs":
             dice = _numbers(list(inv.data.get("values") or []))
         return act(
