@@ -36,7 +36,12 @@ def test_V5_8_the_advised_reroll_button_rerolls_exactly_the_dice_it_names(
     table.character(anna, dict(V5_SHEET))  # Dexterity 3 + Firearms 3, Hunger 1: five normal dice
     with faces(app, *normal, 6, *[10] * len(advised)):
         answer = discord.ok(
-            command("roll", [option("trait", "dexterity"), option("trait2", "firearms")], user_id=ANNA, channel=channel)
+            command(
+                "roll",
+                [option("trait", "dexterity"), option("trait2", "firearms")],
+                user_id=ANNA,
+                channel=channel,
+            )
         )
         [reroll] = [c for c in _buttons(answer) if c.startswith("rb:rr:")]
         seq = answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#")

@@ -179,9 +179,8 @@ def pressed(context: Context, inv: Invocation) -> Answer:
     source = context.dice()
     if what in ("rr", "rs"):
         # ``rb:rr:<seq>:<die>.<die>…``: the advised dice (0-based) joined with "."
-        seq, *dice = _numbers(numbers[:1] + [d for part in numbers[1:] for d in part.split(".") if d]) or [
-            _numbers(["x"])
-        ]
+        named = numbers[:1] + [die for part in numbers[1:] for die in part.split(".") if die]
+        seq, *dice = _numbers(named or ["?"])
         if what == "rs":
             dice = _numbers(list(inv.data.get("values") or []))
         return act(
