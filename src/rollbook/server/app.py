@@ -47,6 +47,7 @@ from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.failures import Answered
 from rollbook.server.hub import Hub
+from rollbook.server.headers import SecurityHeaders
 from rollbook.server.hygiene import InputGuard
 from rollbook.server.problems import (
     PROBLEM_MEDIA_TYPE,
@@ -153,6 +154,7 @@ def create_app(
     app.add_middleware(ReadAgain)  # a GET whose database connection had ended, read once more
     app.add_middleware(InputGuard)  # input hygiene, in front of the API and the pages alike
     app.add_middleware(Answered)  # a failure no handler answered: a problem, the connection kept
+    app.add_middleware(SecurityHeaders)  # outermost: every answer has them, a refusal's too
     return app
 
 
