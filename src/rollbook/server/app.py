@@ -46,8 +46,8 @@ from rollbook.server.api_v5 import router as v5_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.failures import Answered
-from rollbook.server.hub import Hub
 from rollbook.server.headers import SecurityHeaders
+from rollbook.server.hub import Hub
 from rollbook.server.hygiene import InputGuard
 from rollbook.server.problems import (
     PROBLEM_MEDIA_TYPE,
