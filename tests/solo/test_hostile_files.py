@@ -132,3 +132,23 @@ def test_S_9_the_cli_refuses_a_hostile_file_in_one_line_exit_2(tmp_path, monkeyp
             assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     done = run_here(monkeypatch, capsys, "scenario", "check", str(deep), env=env)
     assert {"en": "nested more than", "fr": "imbriquées", "es": "anidados"}[lang] in done.stderr
+
+
+def test_S_9_the_terminal_refuses_a_story_that_would_strand_the_player(tmp_path, monkeypatch, capsys):
+    """Every choice hidden by a flag (``Your choice [1-0]`` for ever), a fight that loses into itself (a
+    RecursionError): ``rollbook solo`` lists the checker's faults and exits 2 before play."""
+    stranded = tmp_path / "stranded.yaml"
+    stranded.write_text(
+        TINY.replace("        goto: lie\n", "        goto: lie\n        requires_flag: fought\n")
+        .replace("        goto: brawl\n", "        goto: brawl\n        unless_flag: lied\n")
+        .replace("  alley:\n", "  alley:\n    sets_flag: lied\n", 1)
+        .replace("  brawl:\n", "  brawl:\n    sets_flag: fought\n", 1),
+        encoding="utf-8",
+    )
+    looping = tmp_path / "looping.yaml"
+    looping.write_text(TINY.replace("lose: gutter", "lose: brawl"), encoding="utf-8")
+    env = {"ROLLBOOK_DATABASE_URL": f"sqlite:///{tmp_path / 'solo.sqlite3'}"}
+    done = run_here(monkeypatch, capsys, "solo", str(stranded), stdin="1\n", env=env)
+    assert done.returncode == 2 and "every choice of the passage alley" in done.stderr, done.stderr
+    done = run_here(monkeypatch, capsys, "solo", str(looping), stdin="2\n", env=env)
+    assert done.returncode == 2 and "leads back into itself" in done.stderr and "Traceback" not in done.stderr

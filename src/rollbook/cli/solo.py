@@ -205,6 +205,8 @@ def solo_command(
                 show(console, current, lang)
                 if current["finished"]:
                     return
+                if not current["choices"]:  # S-9 refuses such a file; never ask "[1-0]" for ever
+                    fail(detail("solo_no_choice", lang, {"passage": current["passage"]["id"]}))
                 answer = _ask(console, lang, len(current["choices"]))
                 if answer is None:
                     return

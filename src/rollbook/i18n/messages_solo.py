@@ -77,6 +77,9 @@ SOLO_MESSAGES: dict[str, str] = {
     ),
     "not_a_solo_chronicle": N_("This chronicle is not a solo chronicle."),
     "solo_finished": N_("The story has ended."),
+    "solo_no_choice": N_(
+        "No choice can be made at {passage}: the scenario needs a fix (rollbook scenario check)."
+    ),
     "solo_fight_turn": N_(
         "A fight is running: each turn is one of the fight's choices (attack, dodge, spend blood, flee), "
         "not a roll or a change made apart."
