@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord.helpers import ANNA, faces, seated
+from tests.conftest import wait_until
+from tests.discord.helpers import ANNA, ST, faces, posted_seqs, seated
 from tests.discord.signing import command, component, option
 from tests.server.conftest import BACKENDS, V5_SHEET
 
@@ -52,3 +53,53 @@ def test_V5_8_the_advised_reroll_button_rerolls_exactly_the_dice_it_names(
     assert last["kind"] == "reroll" or last["receipt"].get("rerolls"), last
     rerolls = last["receipt"]["rerolls"]
     assert rerolls[-1]["dice"] == advised and rerolls[-1]["faces"] == [10] * len(advised)
+
+
+def _seq_of(answer: dict) -> int:
+    return int(answer["data"]["embeds"][0]["footer"]["text"].split()[0].lstrip("#"))
+
+
+def test_a_scene_opened_and_closed_from_discord_is_posted_once(make_table, discord, discord_api, client):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    sasha = table.character(anna, dict(V5_SHEET))
+    after = table.log()["head"]["seq"]
+    opened = discord.ok(
+        command("scene", [option("action", "open"), option("name", "Elysium")], user_id=ST, channel=channel)
+    )
+    closed = discord.ok(command("scene", [option("action", "close")], user_id=ST, channel=channel))
+    assert opened["type"] == 4 and "flags" not in opened["data"]  # the answer is the channel's message
+    assert closed["type"] == 4 and "flags" not in closed["data"]
+    scene_seqs = [e["seq"] for e in table.log()["entries"] if e["seq"] > after and "scene" in e["kind"]]
+    assert len(scene_seqs) == 2, table.log()["entries"]
+    # a roll made on the web afterwards: once it is posted, the poster has passed the scene's entries
+    on_web = table.roll(anna, sasha["id"], {"kind": "test", "attribute": "wits", "skill": "firearms"})
+    web_seq = on_web.json()["entry"]["seq"]
+    wait_until(lambda: web_seq in posted_seqs(discord_api.posted(channel)), 15, what="the web roll posted")
+    posted = posted_seqs(discord_api.posted(channel))
+    assert [seq for seq in posted if seq in scene_seqs] == [] and posted.count(web_seq) == 1
+
+
+def test_a_revealed_hidden_roll_reaches_the_channel_in_full(make_table, discord, discord_api, client):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    sasha = table.character(anna, dict(V5_SHEET))
+    hidden = discord.ok(
+        command(
+            "roll",
+            [option("character", str(sasha["id"])), option("trait", "wits"), option("hidden", True, 5)],
+            user_id=ST,
+            channel=channel,
+        )
+    )
+    hidden_seq = _seq_of(hidden)
+    revealed = client.post(f"{table.base}/log/{hidden_seq}/reveal", headers=table.st)
+    assert revealed.status_code == 201, revealed.text
+    reveal_seq = revealed.json()["entry"]["seq"]
+    wait_until(lambda: reveal_seq in posted_seqs(discord_api.posted(channel)), 15, what="the reveal posted")
+    [message] = [m for m in discord_api.posted(channel) if posted_seqs([m]) == [reveal_seq]]
+    footers = [embed["footer"]["text"] for embed in message["embeds"]]
+    assert len(footers) == 2 and footers[1].startswith(f"#{hidden_seq} "), footers
+    shown = message["embeds"][1]
+    assert shown["description"].startswith("**") and any(ch.isdigit() for ch in shown["description"]), shown
+    assert hidden_seq not in posted_seqs(
+        discord_api.posted(channel)
+    )  # the hidden roll was never posted alone

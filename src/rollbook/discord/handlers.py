@@ -24,6 +24,7 @@ from rollbook.discord.base import (
     need_member,
     read,
     refusal,
+    shown_seqs,
     write,
 )
 from rollbook.discord.embeds import dice_text, fit, resource_fields
@@ -367,7 +368,8 @@ def _scene(context: Context, inv: Invocation, options: dict) -> Answer:
             return {"closed": scenes.close_scene(session, member)}
         return {"opened": scenes.open_scene(session, member, name=str(options.get("name") or ""))}
 
-    result = write(context, inv, work).result
+    # the scene's entry is shown here by this answer: the poster does not post it again
+    result = write(context, inv, work, shown=lambda out: shown_seqs(next(iter(out.values())))).result
     if "closed" in result:
         return message(translate(SCENE_CLOSED, inv.locale))
     scene = result["opened"].get("scene") or {}

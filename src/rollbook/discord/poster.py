@@ -46,19 +46,21 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import Row, select, text
+from sqlalchemy.orm import Session
 
 from rollbook.discord import store
 from rollbook.discord.embeds import LIMITS, entry_embeds, size
 from rollbook.discord.rest import DiscordNotConfigured, DiscordRefused, DiscordRest, DiscordUnavailable
 from rollbook.server import tx
 from rollbook.server.access import PLAYER
-from rollbook.server.models import DiscordChannel, Member
+from rollbook.server.models import DiscordChannel, LogEntry, Member
 from rollbook.server.usecases import feeds
 from rollbook.server.views import entry_view
 
@@ -323,6 +325,7 @@ class Poster:
                 if not rows:
                     return None
                 shown = store.answered(session, row_id, channel.last_posted, rows[-1].seq)
+                revealed = revealed_entries(session, chronicle_id, rows)
                 url = store.webhook_url(session, row_id)
                 # what every web viewer's card is drawn from: the chronicle and its characters' names
                 table = feeds.table_context(session, chronicle_id, [])
@@ -337,7 +340,10 @@ class Poster:
                     handled = row.seq  # never posted: passed over with the next post's cursor
                     continue
                 try:
-                    bodies = messages(entry_embeds(view, language, characters=names, system=system))
+                    embeds = entry_embeds(view, language, characters=names, system=system)
+                    if row.seq in revealed:  # the roll it reveals, now read in full, under it
+                        embeds += entry_embeds(revealed[row.seq], language, characters=names, system=system)
+                    bodies = messages(embeds)
                 except Exception:
                     logger.exception(
                         "rollbook: entry %s of chronicle %s could not be rendered for Discord: passed over",
@@ -391,6 +397,19 @@ class Poster:
         url = rest.create_channel_webhook(channel.channel_id, WEBHOOK_NAME, budget=0)
         tx.run(self.db, lambda session: store.set_webhook(session, channel.id, url))
         return url
+
+
+def revealed_entries(session: Session, chronicle_id: int, rows: Sequence[Row[Any]]) -> dict[int, dict]:
+    """The seq of each ``reveal`` among ``rows`` -> the entry it reveals, as a member of the table reads
+    it now (in full: ``views.entry_view`` with its reveal), as the web's live feed redraws it."""
+    reveals = {row.refers_to: row.seq for row in rows if row.kind == "reveal" and row.refers_to is not None}
+    if not reveals:
+        return {}
+    found = session.scalars(
+        select(LogEntry).where(LogEntry.chronicle_id == chronicle_id, LogEntry.seq.in_(sorted(reveals)))
+    )
+    reader = public_reader()
+    return {reveals[entry.seq]: entry_view(entry, reader, {entry.seq: reveals[entry.seq]}) for entry in found}
 
 
 def _lock_file(db) -> Path | None:
