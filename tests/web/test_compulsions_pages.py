@@ -166,7 +166,7 @@ def test_a_power_used_from_the_sheet_rolls_its_pool_and_pays_its_rouse(given_cli
         },
     ).json()["id"]
     form = given_client.get(f"/chronicles/{cid}/characters/{rook}?kind=power", headers=st).text
-    assert '<option value="mesmerize">Hypnose (Domination 2)</option>' in form
+    assert '<option value="mesmerize" data-trait="dominate">Hypnose (Domination 2)</option>' in form
     odds = text_of(
         given_client.get(
             f"/chronicles/{cid}/characters/{rook}/odds",

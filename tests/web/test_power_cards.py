@@ -5,6 +5,8 @@ the power and the Discipline in the reader's language, never by id."""
 
 from __future__ import annotations
 
+import re
+
 from .helpers import api_table, card, text_of
 
 NADIA = {
@@ -58,3 +60,54 @@ def test_V5_8_a_powers_card_offers_the_willpower_reroll_and_makes_it(given_clien
     entries = given_client.get(f"/api/chronicles/{cid}/log", headers=alice).json()["entries"]
     (reroll,) = [e for e in entries if e["kind"] == "reroll"]
     assert reroll["receipt"]["kind"] == "power" and reroll["receipt"]["result"]["successes"] == 3
+
+
+def _roll_form(html: str) -> str:
+    found = re.search(r'<form id="roll".*?</form>', html, re.S)
+    assert found, "no roll form"
+    return found.group(0)
+
+
+def test_A1_the_power_tab_opens_on_a_coherent_choice(given_client):
+    cid, _st, alice, nadia = _nadia(given_client)
+    form = _roll_form(
+        given_client.get(f"/chronicles/{cid}/characters/{nadia}?kind=power", headers=alice).text
+    )
+    disciplines = re.findall(
+        r'<option value="(\w+)"', form.split('name="discipline"', 1)[1].split("</select>")[0]
+    )
+    power_select = form.split('name="power"', 1)[1].split("</select>")[0]
+    powers = re.findall(r'<option value="(\w+)" data-trait="(\w+)"', power_select)
+    # the Disciplines that have a listed power (Celerity has none), in the powers' order: the first
+    # Discipline and the first power go together; the power list follows the Discipline chosen
+    assert disciplines == ["auspex", "potence"]
+    assert powers == [("sense_the_unseen", "auspex"), ("lethal_body", "potence")]
+    assert re.search(r'<select id="roll-power" name="power"[^>]* data-follows-trait', form)
+
+
+def test_A1_choosing_a_power_sets_its_discipline_without_javascript(given_client, given_dice):
+    cid, _st, alice, nadia = _nadia(given_client)
+    given_dice.faces = [2, 3, 7, 4, 5]
+    posted = given_client.post(
+        f"/chronicles/{cid}/characters/{nadia}/rolls",
+        headers=alice,
+        data={**SENSE, "discipline": "potence"},  # the Discipline left on another one
+        follow_redirects=False,
+    )
+    assert posted.status_code == 303, posted.text
+    entries = given_client.get(f"/api/chronicles/{cid}/log", headers=alice).json()["entries"]
+    (rolled,) = [e for e in entries if e["kind"] == "roll"]
+    assert rolled["receipt"]["action"]["discipline"] == "auspex"
+
+
+def test_V5_a_power_refused_names_the_power_and_the_discipline_in_french(given_client):
+    cid, _st, alice, nadia = _nadia(given_client)
+    refused = given_client.post(
+        f"/chronicles/{cid}/characters/{nadia}/rolls",
+        headers={**alice, "HX-Request": "true"},
+        data={"kind": "power", "discipline": "auspex", "power": "premonition", "attribute": "resolve"},
+    )
+    assert refused.status_code == 422, refused.text
+    words = text_of(refused.text)
+    assert "Prémonition d'Auspex" in words, words
+    assert "premonition" not in words and "de Auspex" not in words

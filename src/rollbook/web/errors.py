@@ -60,6 +60,8 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
         params["field"] = labels.field_param(params["field"], lang)
     if problem.code == "storyteller_only" and isinstance(params.get("action"), str):  # "(reveal)" in words
         params["action"] = labels.action(params["action"], lang)
+    if isinstance(params.get("power"), str):  # "Corps létal", not the id "lethal_body"
+        params["power"] = _power_words(request, params.get("trait"), params["power"], lang)
     if isinstance(params.get("trait"), str):  # "Presencia", not the id "presence"
         params["trait"] = labels.trait(params["trait"].rsplit(".", 1)[-1], lang)
     if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
@@ -83,7 +85,32 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
         return problem.status, translate(
             N_("{trait}: {message}"), lang, trait=params["trait"], message=body["detail"]
         )
-    return problem.status, body["detail"]
+    return problem.status, _elided(body["detail"], [params.get("trait"), params.get("power")], lang)
+
+
+def _power_words(request: Request | None, discipline: object, power_id: str, lang: str) -> str:
+    """A power of the game's list in the reader's language, found under its own Discipline when the
+    refusal pairs it with another one; a homebrew power as it was typed."""
+    from rollbook.play.powers import known
+
+    system = str(getattr(request.state, "rollbook_system", "") or "v5") if request is not None else "v5"
+    lists = known(system)
+    owner = discipline if isinstance(discipline, str) and power_id in lists.get(discipline, {}) else None
+    owner = owner or next((name for name, listed in lists.items() if power_id in listed), None)
+    return labels.power(system, owner, power_id, lang) if owner else power_id
+
+
+_VOWELS = tuple("AÀÂEÉÈÊËIÎÏOÔUÙÛYaàâeéèêëiîïoôuùûy")
+
+
+def _elided(text: str, words: list[object], lang: str) -> str:
+    """French elides "de" before a name that starts with a vowel: "d'Auspex", never "de Auspex"."""
+    if lang != "fr":
+        return text
+    for word in words:
+        if isinstance(word, str) and word.startswith(_VOWELS):
+            text = text.replace(f"de {word}", f"d'{word}")
+    return text
 
 
 # refusals whose code alone says which field of the roll form they are about: the

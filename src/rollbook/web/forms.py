@@ -211,15 +211,17 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         return _rated(
             sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang, names=names
         )
-    if name == "power" and system == "v5":  # the sheet's listed powers, each by its Discipline
+    if name == "power" and system == "v5":  # the sheet's listed powers, each tied to its Discipline
+        listed = [p for p in sheet.get("powers") or [] if isinstance(p, dict) and p.get("power")]
+        listed.sort(key=lambda p: (labels.trait(str(p["discipline"]), lang, names), p.get("level") or 0))
         return [
             Option(
                 str(p["power"]),
                 f"{labels.power(system, str(p['discipline']), str(p['power']), lang)} "
                 f"({labels.trait(str(p['discipline']), lang, names)} {p.get('level')})",
+                trait=str(p["discipline"]),  # the list follows the Discipline chosen (table.js)
             )
-            for p in sheet.get("powers") or []
-            if isinstance(p, dict) and p.get("power")
+            for p in listed
         ]
     if name == "specialty":
         options = []
@@ -281,6 +283,18 @@ def trait_suggestions(sheet: dict) -> list[str]:
         if key in sheet:
             names.append(key)
     return names
+
+
+def _power_choice_coherent(fields: list[FieldView]) -> None:
+    """A V5 power's form opens on a coherent choice: its Disciplines are those with a listed power,
+    in the order of the powers' list, so the first Discipline and the first power go together."""
+    by_name = {view.name: view for view in fields}
+    power, discipline = by_name.get("power"), by_name.get("discipline")
+    if power is None or discipline is None or not power.options:
+        return
+    order = list(dict.fromkeys(option.trait for option in power.options))
+    kept = {option.value: option for option in discipline.options}
+    discipline.options = [kept[name] for name in order if name in kept]
 
 
 def fields_for(
@@ -367,6 +381,7 @@ def fields_for(
             continue
         view.once = name in ONE_OFF
         out.append(view)
+    _power_choice_coherent(out)
     return out
 
 

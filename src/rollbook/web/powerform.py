@@ -170,3 +170,17 @@ def powers_from_form(
 def _discipline_of(system: str, name: str) -> str:
     found = [d for d in powers.disciplines_with_powers(system) if typednames.power_from_text(system, d, name)]
     return found[0] if len(found) == 1 else ""
+
+
+def with_its_discipline(sheet: Mapping[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """A power's roll from the form: choosing a power sets its Discipline (the sheet lists each power
+    under one Discipline), so a form sent without JavaScript never pairs a power with another one's
+    Discipline. A power the sheet lists under no Discipline, or under several, is left as posted."""
+    held = [
+        str(p.get("discipline"))
+        for p in sheet.get("powers") or []
+        if isinstance(p, dict) and p.get("power") == action.get("power")
+    ]
+    if len(set(held)) != 1:
+        return action
+    return {**action, "discipline": held[0]}

@@ -18,7 +18,7 @@ from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, log, rolls
-from rollbook.web import authority, exchange, forms, table
+from rollbook.web import authority, exchange, forms, powerform, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
@@ -88,6 +88,10 @@ def roll(
     dice: Dice,
 ) -> Response:
     kind, action = posted_form(request, db, member, lang, character_id, form, "roll")
+    if kind == "power":  # choosing a power sets its Discipline
+        with db.read() as session:
+            sheet = characters.get_character(session, member, character_id).get("sheet") or {}
+        action = powerform.with_its_discipline(sheet, action)
     action = authority.with_offer(db, member, character_id, action, form.get("offer"))
     hidden = hidden_asked(form)
     # a player's roll that asks for more than what stands is sent to the Storyteller (the
