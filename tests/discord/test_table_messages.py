@@ -103,3 +103,29 @@ def test_a_revealed_hidden_roll_reaches_the_channel_in_full(make_table, discord,
     assert hidden_seq not in posted_seqs(
         discord_api.posted(channel)
     )  # the hidden roll was never posted alone
+
+
+def test_an_unlinked_or_removed_user_rolls_nothing_publicly_at_a_bound_table(
+    make_table, discord, discord_api, client
+):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    before = len(table.log()["entries"])
+    stranger = discord.ok(
+        command("roll", [option("pool", 3, 4)], user_id="5100000000000000077", channel=channel)
+    )
+    assert stranger["data"]["flags"] == 64 and "embeds" not in stranger["data"], stranger
+    # Anna removed from the chronicle: her link ends with her membership
+    members = client.get(f"{table.base}/members", headers=table.st).json()
+    [anna_member] = [
+        m for m in (members.get("members") if isinstance(members, dict) else members) if m["name"] == "U02"
+    ]
+    removed = client.delete(f"{table.base}/members/{anna_member['id']}", headers=table.st)
+    assert removed.status_code in (200, 204), removed.text
+    gone = discord.ok(command("roll", [option("pool", 3, 4)], user_id=ANNA, channel=channel))
+    assert gone["data"]["flags"] == 64 and "embeds" not in gone["data"], gone
+    assert [e["kind"] for e in table.log()["entries"][before:]] == ["member_removed"]
+    # elsewhere (no chronicle's table), the same dice are rolled for the user, logged nowhere
+    elsewhere = discord.ok(
+        command("roll", [option("pool", 3, 4)], user_id="5100000000000000077", channel="5300000000000000001")
+    )
+    assert elsewhere["data"].get("embeds") and "flags" not in elsewhere["data"]

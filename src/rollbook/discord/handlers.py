@@ -218,7 +218,9 @@ def _roll(
 
     def work(session, member):
         if member is None:
-            if kind or ask:  # a sheet's roll needs the sheet's member
+            if kind or ask or bound_here(session, inv):
+                # a sheet's roll needs the sheet's member; at a chronicle's table, dice logged nowhere
+                # would pass for the table's (a removed or unlinked user): link first
                 need_member(member)
             return {"unlinked": True}
         chronicle = find_chronicle(session, member)
@@ -250,6 +252,15 @@ def _roll(
     if result.get("unlinked"):
         return _unlinked_roll(context, inv, options)
     return components.answer_of(inv, result)
+
+
+def bound_here(session, inv: Invocation) -> bool:
+    """Whether this channel (or a thread's channel) is a chronicle's table."""
+    return any(
+        store.channel_of(session, channel) is not None
+        for channel in (inv.channel_id, inv.parent_id)
+        if channel
+    )
 
 
 def _unlinked_roll(context: Context, inv: Invocation, options: dict) -> Answer:
