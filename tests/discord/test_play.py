@@ -114,9 +114,12 @@ def test_the_exchange_goes_on_with_buttons_each_pressed_by_whoever_may(make_tabl
             if c["custom_id"].startswith("rb:st:")
         ]
         if steps:
-            attack = steps[0]
+            attack = next(s for s in steps if s.split(":")[3] == "damage")
+            # V20-20: the defender's dodge is offered beside the attacker's damage
+            seq = attack.split(":")[2]
+            assert [s for s in steps if s.split(":")[3] == "dodge"] == [f"rb:st:{seq}:dodge:{bran['id']}"]
             break
-    assert attack is not None and attack.split(":")[3] == "damage" and attack.endswith(f":{nia['id']}")
+    assert attack is not None and attack.endswith(f":{nia['id']}")
     # the defender may not take the attacker's step: refused to them, ephemerally
     refused = discord.ok(component(attack, user_id=BRUNO, channel=channel))
     assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
