@@ -181,7 +181,9 @@ def test_V20_20_the_defender_dodges_in_the_exchange_and_its_odds_are_the_chains(
     alice.get_by_label("Target", exact=True).select_option(label="Bran")
     alice.get_by_label("The target dodges").check()
     odds = alice.locator("#exchange-odds")
-    expect(odds).to_contain_text(f"Against Bran: hits {hit}")  # the form's odds are the chain's
+    # Bran is Bob's: his ratings are not Alice's to see, nor odds built from them (they give them back)
+    expect(odds).to_contain_text("Bran's ratings, which are hidden from you")
+    expect(odds).not_to_contain_text(f"hits {hit}")
     dice.queue(6, 8, 9, 2, 3)  # 3 successes
     alice.get_by_role("button", name="Roll", exact=True).click()
     attack = alice.locator("#feed > li").first

@@ -1,5 +1,6 @@
 """The exchange odds in Chromium: choosing a target on the attack form shows the odds of the whole
-exchange before the roll (htmx), and they follow the form (a dodge ticked)."""
+exchange before the roll (htmx), and they follow the form (a dodge ticked); a player attacking an NPC
+is told the odds need ratings hidden from them."""
 
 from __future__ import annotations
 
@@ -33,16 +34,20 @@ def test_choosing_a_target_shows_the_odds_of_the_whole_exchange(new_context, liv
         storyteller,
         {"name": "Ghoul", "attributes": {"stamina": 3, "dexterity": 2}, "talents": {"athletics": 2}},
     )
-    alice.goto(f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test&lang=en")
-    alice.get_by_label("Attribute", exact=True).select_option("dexterity")
-    alice.get_by_label("Ability").select_option("melee")
-    odds = alice.locator("#exchange-odds")
-    expect(odds).not_to_contain_text("Against")
-    alice.get_by_label("Target", exact=True).select_option(label="Ghoul")
+    sheet = f"/chronicles/{chronicle_id(alice)}/characters/{nia}?kind=test&lang=en"
+    for page in (alice, storyteller):
+        page.goto(sheet)
+        page.get_by_label("Attribute", exact=True).select_option("dexterity")
+        page.get_by_label("Ability").select_option("melee")
+        expect(page.locator("#exchange-odds")).not_to_contain_text("Against")
+        page.get_by_label("Target", exact=True).select_option(label="Ghoul")
+    # a player: no odds built from the NPC's ratings (they would give them back)
+    expect(alice.locator("#exchange-odds")).to_contain_text("Ghoul's ratings, which are hidden from you")
+    expect(alice.locator("#exchange-odds [data-outcome]")).to_have_count(0)
+    odds = storyteller.locator("#exchange-odds")
     expect(odds).to_contain_text("Against Ghoul: hits 84.4%")
-    expect(odds).to_contain_text("ratings stay hidden")  # a player: the NPC's numbers are not shown
     before = odds.locator("[data-outcome=dodged]").count()
-    alice.get_by_label("The target dodges").check()
+    storyteller.get_by_label("The target dodges").check()
     expect(odds.locator("[data-outcome=dodged]")).to_have_count(1)
     assert before == 0
     assert re.search(r"hits \d+\.\d%", odds.inner_text())

@@ -1,6 +1,6 @@
 """The exchange odds on the web table: the attack form shows the odds of the whole exchange when
-a target is chosen (htmx, before the roll), the Storyteller with the defender's numbers, a player without
-an NPC's; the exchange's card shows what was expected beside what happened. en/fr/es."""
+a target is chosen (htmx, before the roll), the Storyteller with the defender's numbers; a player who
+may not open the defender's sheet gets none (odds built from its ratings would give them back); the exchange's card shows what was expected beside what happened. en/fr/es."""
 
 from __future__ import annotations
 
@@ -54,31 +54,37 @@ def test_the_attack_form_shows_the_exchange_odds_when_a_target_is_chosen(given_c
     expected = exchange_odds(
         V20Request(pool=5), Weapon(1, "lethal", strength=3), Defender(stamina=3, fortitude=1)
     )
-    shown = given_client.get(
+    hidden = given_client.get(
         f"{page}/characters/{nia}/exchange-odds", headers={**alice, **HTMX}, params=query
     )
+    assert hidden.status_code == 200, hidden.text
+    words = text(hidden.text)  # a player: no odds built from the NPC's ratings (they would give them back)
+    assert "Ghoul's ratings, which are hidden from you" in words
+    assert "Against Ghoul" not in words and expected.outcomes.texts()["wounded"] not in words
+    shown = given_client.get(f"{page}/characters/{nia}/exchange-odds", headers={**st, **HTMX}, params=query)
     assert shown.status_code == 200, shown.text
-    words = text(shown.text)
-    assert f"Against Ghoul: hits {percent(expected.hit, 'en')}" in words
-    assert expected.outcomes.texts()["wounded"] in words  # the exact fraction, beside its bar
-    assert "Hit, wounded" in words and "Bruised" in words
-    assert "soaks" not in words and "ratings stay hidden" in words  # a player: never the NPC's ratings
-    storyteller = text(
-        given_client.get(f"{page}/characters/{nia}/exchange-odds", headers={**st, **HTMX}, params=query).text
-    )
+    storyteller = text(shown.text)
+    assert f"Against Ghoul: hits {percent(expected.hit, 'en')}" in storyteller
+    assert expected.outcomes.texts()["wounded"] in storyteller  # the exact fraction, beside its bar
+    assert "Hit, wounded" in storyteller and "Bruised" in storyteller
     assert "Ghoul soaks 4 dice against lethal." in storyteller
     french = text(
         given_client.get(
             f"{page}/characters/{nia}/exchange-odds",
-            headers={**alice, **HTMX},
+            headers={**st, **HTMX},
             params={**query, "lang": "fr"},
         ).text
     )
     assert "Contre Ghoul : touche" in french and "Touché, blessé" in french
+    assert "qui vous sont cachées" in text(
+        given_client.get(
+            f"{page}/characters/{nia}/exchange-odds", headers={**alice, **HTMX}, params={**query, "lang": "fr"}
+        ).text
+    )
     spanish = text(
         given_client.get(
             f"{page}/characters/{nia}/exchange-odds",
-            headers={**alice, **HTMX},
+            headers={**st, **HTMX},
             params={**query, "lang": "es"},
         ).text
     )

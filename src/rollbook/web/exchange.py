@@ -236,6 +236,12 @@ class ExchangeOddsView:
     notes: list[str] = field(default_factory=list)
 
 
+# a player who may not open the defender's sheet: no odds of the exchange (they would give its ratings back)
+ODDS_NEED_HIDDEN_RATINGS = N_(
+    "The exchange's odds need {name}'s ratings, which are hidden from you: the attack's own odds are above."
+)
+
+
 def _row(code: str, label: str, p, tone: str, lang: str):
     from fractions import Fraction
 

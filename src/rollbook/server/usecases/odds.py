@@ -13,9 +13,9 @@
 - Tiers (T-3 … T-5): the shot's skill, weapon bonus and bullets from the action; the defender's
   Endurance, the armour of the location hit, the wound track, and their dodge skill when asked.
 
-Who sees what: the Storyteller, and a player who may open the defender's sheet, get the defender's
-numbers with the odds; any other player only the probabilities of outcomes (``to_json(defender_numbers
-=False)``), never an NPC's ratings. Reads only: nothing is written.
+Who sees what: the Storyteller, and a player who may open the defender's sheet, get the odds with
+the defender's numbers; any other player no odds (``"odds": null``): exact odds built from ratings
+they may not see give those ratings back. Reads only: nothing is written.
 """
 
 from __future__ import annotations
@@ -122,7 +122,9 @@ def exchange_odds(
         "attacker": attacker,
         "target": target,
         "defender_numbers": shown,
-        "odds": result.to_json(defender_numbers=shown),
+        # odds built from ratings the caller may not see would give them back (a soak pool is found
+        # by matching the fractions against `rollbook odds`): none for who may not open the defender
+        "odds": result.to_json() if shown else None,
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.i18n import translate
 from rollbook.server.access import STORYTELLER
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, chronicles, rolls
@@ -105,6 +106,9 @@ def exchange_odds(
             location=location,
         )
         name = next((c["name"] for c in characters.roster(session, member) if c["id"] == target), "")
+    if answer["odds"] is None:  # the defender's ratings are not this reader's to see
+        message = translate(exchange.ODDS_NEED_HIDDEN_RATINGS, lang, name=name)
+        return fragment(request, "_exchange_odds.html", lang, view=None, message=message)
     return fragment(
         request, "_exchange_odds.html", lang, view=exchange.exchange_odds_view(answer, name, lang), message=""
     )
