@@ -78,7 +78,9 @@ def test_the_attack_form_shows_the_exchange_odds_when_a_target_is_chosen(given_c
     assert "Contre Ghoul : touche" in french and "Touché, blessé" in french
     assert "qui vous sont cachées" in text(
         given_client.get(
-            f"{page}/characters/{nia}/exchange-odds", headers={**alice, **HTMX}, params={**query, "lang": "fr"}
+            f"{page}/characters/{nia}/exchange-odds",
+            headers={**alice, **HTMX},
+            params={**query, "lang": "fr"},
         ).text
     )
     spanish = text(
