@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from rollbook.web.preview import preview
 from tests.conftest import wait_until
 from tests.discord.helpers import ANNA, ST, faces, posted_seqs, seated
 from tests.discord.signing import command, component, option
@@ -129,3 +130,54 @@ def test_an_unlinked_or_removed_user_rolls_nothing_publicly_at_a_bound_table(
         command("roll", [option("pool", 3, 4)], user_id="5100000000000000077", channel="5300000000000000001")
     )
     assert elsewhere["data"].get("embeds") and "flags" not in elsewhere["data"]
+
+
+@pytest.mark.parametrize(
+    "system, sheet, traits, standing",
+    [
+        ("v5", V5_SHEET, ("dexterity", "firearms"), 4),
+        (
+            "v20",
+            {"name": "Lucita", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}},
+            ("dexterity", "firearms"),
+            8,
+        ),
+    ],
+    ids=["v5", "v20"],
+)
+def test_A_1_odds_are_those_of_the_request_the_roll_makes_under_the_standing_difficulty(
+    make_table, discord, discord_api, system, sheet, traits, standing
+):
+    table, channel, (anna,) = seated(make_table, discord, system, ANNA, difficulty=standing)
+    table.character(anna, dict(sheet))
+    named = [option("trait", traits[0]), option("trait2", traits[1])]
+    asked = command("odds", named, user_id=ANNA, channel=channel)
+    assert discord.ok(asked) == {"type": 5}
+    shown = discord_api.originals[asked["token"]]["embeds"][0]["description"]
+    rolled = discord.ok(command("roll", named, user_id=ANNA, channel=channel))
+    receipt = table.log()["entries"][-1]["receipt"]
+    assert _seq_of(rolled) == table.log()["entries"][-1]["seq"]
+    assert receipt["action"]["difficulty"] == standing  # the roll honours the standing difficulty
+    expected, _pool = preview(
+        system,
+        dict(sheet),
+        receipt["action"],
+        mode=table.created["chronicle"]["mode"],
+        role="player",
+        lang="en",
+    )
+    assert expected is not None
+    assert shown.splitlines()[: 1 + len(expected.rows)] == [
+        expected.headline,
+        *[f"{row.label}: **{row.percent}** ({row.fraction})" for row in expected.rows],
+    ]
+    # and not the odds at the rules' default difficulty
+    default, _ = preview(
+        system,
+        dict(sheet),
+        {k: v for k, v in receipt["action"].items() if k != "difficulty"},
+        mode=table.created["chronicle"]["mode"],
+        role="player",
+        lang="en",
+    )
+    assert default is not None and default.headline != expected.headline or default.rows != expected.rows

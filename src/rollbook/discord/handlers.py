@@ -35,10 +35,10 @@ from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.server import auth
-from rollbook.server.access import find_chronicle
+from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.models import Caller, Member
 from rollbook.server.problems import ProblemError, from_rule_error
-from rollbook.server.usecases import characters, chronicles, fairness, rolls, scenes
+from rollbook.server.usecases import authority, characters, chronicles, compulsions, fairness, rolls, scenes
 from rollbook.server.views import chronicle_view, member_view
 from rollbook.web import labels
 from rollbook.web.preview import odds_view, preview
@@ -233,12 +233,7 @@ def _roll(
                     session, member, _quick_values(chronicle.system, options), hidden=hidden, source=source
                 ),
             )
-        character = pick_character(session, member, options.get("character"))
-        action = (
-            {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}}
-            if kind
-            else test_action(chronicle.system, character["sheet"], options)
-        )
+        character, action = roll_request(session, member, chronicle.system, options, kind)
         target = _target(session, member, options.get("target"))
         return components.acted(
             session,
@@ -252,6 +247,20 @@ def _roll(
     if result.get("unlinked"):
         return _unlinked_roll(context, inv, options)
     return components.answer_of(inv, result)
+
+
+def roll_request(
+    session, member: Caller, system: str, options: dict, kind: str | None = None
+) -> tuple[dict, dict]:
+    """The character and the action a sheet's roll names (``/roll``, ``/ask``, ``/rouse``…); ``/odds``
+    reads the odds of the very request ``rolls.roll`` plans from this action."""
+    character = pick_character(session, member, options.get("character"))
+    action = (
+        {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}}
+        if kind
+        else test_action(system, character["sheet"], options)
+    )
+    return character, action
 
 
 def bound_here(session, inv: Invocation) -> bool:
@@ -303,16 +312,31 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
                     {"system": system, "kind": TEST_KINDS[system], "request": to_plain(request)}, inv.locale
                 )
             chronicle = find_chronicle(session, member)
-            character = pick_character(session, member, options.get("character"))
-            action = test_action(chronicle.system, character["sheet"], options)
+            if not (options.get("trait") or options.get("trait2")):  # the quick roll's own request
+                _values, request = rolls.quick_roll_request(
+                    session, chronicle, member, _quick_values(chronicle.system, options)
+                )
+                return odds_view(
+                    {
+                        "system": chronicle.system,
+                        "kind": TEST_KINDS[chronicle.system],
+                        "request": to_plain(request),
+                    },
+                    inv.locale,
+                )
+            character, action = roll_request(session, member, chronicle.system, options)
+            # A-1: the request the roll would make (the standing difficulty and grants), under the table
+            # rules (TR-1) and the compulsion in force, as ``rolls.roll`` makes it; an ask's as asked
+            plan = authority.roll_plan(session, member, character["id"], action)
             shown, _pool = preview(
                 chronicle.system,
                 character["sheet"],
-                action,
+                plan["action"],
                 mode=chronicle.mode,
-                role=member.role,
+                role=STORYTELLER if plan["asked"] else member.role,
                 lang=inv.locale,
                 table_rules=chronicle.table_rules or (),
+                compulsion=compulsions.for_roll(session, chronicle.id, chronicle.system, character["id"]),
             )
             return shown
 

@@ -5,6 +5,7 @@ the V5 Willpower reroll, and the Storyteller's standing difficulty (the baseline
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -285,6 +286,33 @@ def set_quick_rolls(session: Session, storyteller: Caller, allowed: bool) -> dic
     return {"entry": entry_view(entry, storyteller), "allowed": bool(allowed)}
 
 
+def quick_roll_request(
+    session: Session, chronicle: Chronicle, member: Caller, values: dict
+) -> tuple[dict, Any]:
+    """The values and the rules request a quick roll of ``values`` makes (its odds are this request's):
+    A-1's baseline (the standing difficulty and the group's standing grants) for a player's, the table
+    rules in force (TR-1)."""
+    system = chronicle.system
+    reject_faces(values)
+    allowed = QUICK_FIELDS.get(system, ())
+    extra = sorted(set(values) - set(allowed))
+    if extra:
+        raise ProblemError(422, "field_not_for_system", field=extra[0], system=system)
+    if member.role != STORYTELLER:  # A-1: the edges are the Storyteller's, with or without a sheet
+        base = authority.quick_baseline(session, chronicle, quick.QUICK_KINDS[system])
+        values, moved = quick.asked_edges(system, chronicle.mode, values, base)
+        if moved:
+            raise ProblemError(403, "grant_required", edges=sorted(moved))
+    request = quick.quick_request(system, chronicle.mode, dict(values))
+    if chronicle.table_rules and hasattr(
+        request, "table_rules"
+    ):  # TR-1: a quick roll is resolved under them too
+        from dataclasses import replace
+
+        request = replace(request, table_rules=tuple(chronicle.table_rules))
+    return values, request
+
+
 def quick_roll(
     session: Session, member: Caller, values: dict, *, hidden: bool = False, source: DiceSource | None = None
 ) -> dict:
@@ -304,23 +332,8 @@ def quick_roll(
         if hidden:
             raise ProblemError(403, "storyteller_only", action="hidden", role=member.role)
     system = chronicle.system
-    reject_faces(values)
     allowed = QUICK_FIELDS.get(system, ())
-    extra = sorted(set(values) - set(allowed))
-    if extra:
-        raise ProblemError(422, "field_not_for_system", field=extra[0], system=system)
-    if member.role != STORYTELLER:  # A-1: the edges are the Storyteller's, with or without a sheet
-        base = authority.quick_baseline(session, chronicle, quick.QUICK_KINDS[system])
-        values, moved = quick.asked_edges(system, chronicle.mode, values, base)
-        if moved:
-            raise ProblemError(403, "grant_required", edges=sorted(moved))
-    request = quick.quick_request(system, chronicle.mode, dict(values))
-    if chronicle.table_rules and hasattr(
-        request, "table_rules"
-    ):  # TR-1: a quick roll is resolved under them too
-        from dataclasses import replace
-
-        request = replace(request, table_rules=tuple(chronicle.table_rules))
+    values, request = quick_roll_request(session, chronicle, member, values)
     dice, fair = fairness.dice_for(session, chronicle, member, source, hidden=hidden)
     faces, result = roll_dice(get_system(system), request, dice)
     receipt: dict = {
