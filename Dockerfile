@@ -10,7 +10,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     ROLLBOOK_SECRET_KEY_FILE=/run/secrets/rollbook_secret ROLLBOOK_WORKERS=2 ROLLBOOK_PORT=8000
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
-    && useradd --system --uid 10001 --home-dir /srv/rollbook --create-home rollbook
+    && useradd --system --uid 10001 --home-dir /srv/rollbook --create-home rollbook \
+    && mkdir /data && chown rollbook /data   # a single-container SQLite store: docker run -v rollbook-data:/data
 COPY --chmod=0755 scripts/serve-container /usr/local/bin/serve-container
 USER rollbook
 WORKDIR /srv/rollbook

@@ -197,15 +197,17 @@ def test_serve_container_from_a_fresh_venv_serves_postgresql_and_rolls(fresh_ven
         ({}, "no operator's secret at"),
         ({"ROLLBOOK_SECRET_KEY": "a secret in the environment"}, "comes from a file"),
         ({"secret": True}, "ROLLBOOK_DATABASE_URL is not set"),
+        ({"secret": "  too short \n"}, "is shorter than 16 characters"),
     ],
 )
 def test_serve_container_refuses_without_its_secret_file_or_database(tmp_path, setup, says):
     extra = {key: value for key, value in setup.items() if key.startswith("ROLLBOOK_")}
     secret = tmp_path / "secret"
     if setup.get("secret"):
-        secret.write_text(secrets.token_hex(32), encoding="ascii")
+        given = setup["secret"]
+        secret.write_text(given if isinstance(given, str) else secrets.token_hex(32), encoding="ascii")
     env = container_env(tmp_path, ROLLBOOK_SECRET_KEY_FILE=str(secret), **extra)
-    if "secret" in setup:
+    if setup.get("secret") is True:
         env.pop("ROLLBOOK_DATABASE_URL", None)
     else:
         env["ROLLBOOK_DATABASE_URL"] = f"sqlite:///{tmp_path / 'x.sqlite3'}"

@@ -74,10 +74,14 @@ def status(database_url: str | None = DatabaseOption) -> None:
 def sweep(database_url: str | None = DatabaseOption) -> None:
     """Delete the stored idempotent responses that expired (a day after their request; the server
     also sweeps now and then as it goes)."""
+    from rollbook.cli.base import fail
     from rollbook.server import tx
-    from rollbook.server.db import Database
+    from rollbook.server.copy import CopyError, open_store
 
-    database = Database(database_url)
+    try:  # a mistyped SQLite path is refused, not created
+        database = open_store(database_url or _default_url(), must_exist=True, migrate=False)
+    except CopyError as error:
+        fail(str(error))
     try:
         removed = tx.sweep(database)
     finally:

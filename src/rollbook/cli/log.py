@@ -113,11 +113,15 @@ def export(
 
     Players export through the server instead (GET /api/chronicles/{id}/log/export)."""
     from rollbook.server.access import STORYTELLER
-    from rollbook.server.db import Database
+    from rollbook.server.copy import CopyError, open_store
+    from rollbook.server.engines import database_url as resolve_url
     from rollbook.server.models import Chronicle, Member
     from rollbook.server.usecases.log import export_lines
 
-    database = Database(database_url)
+    try:  # a read: a mistyped SQLite path is refused, not created
+        database = open_store(resolve_url(database_url), must_exist=True, migrate=False)
+    except CopyError as error:
+        fail(str(error))
     try:
         with database.read() as session:
             if session.get(Chronicle, chronicle) is None:

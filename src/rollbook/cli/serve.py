@@ -42,8 +42,11 @@ def serve(
     url = resolve_url(database_url)
     target = serving.app_for(url, threads=threads or WORKER_THREADS, workers=workers)
     processes = f", {workers} processes" if workers > 1 else ""
-    typer.echo(f"rollbook: serving on http://{host}:{port} (database {_shown(url)}{processes})", err=True)
-    serving.run(target, host=host, port=port, log_level=log_level, workers=workers)
+
+    def announce() -> None:  # once the port is bound: the address it prints answers
+        typer.echo(f"rollbook: serving on http://{host}:{port} (database {_shown(url)}{processes})", err=True)
+
+    serving.run(target, host=host, port=port, log_level=log_level, workers=workers, announce=announce)
 
 
 def _shown(url: str) -> str:

@@ -11,6 +11,7 @@ The operator's secret is not in a backup (it never is in the database): keep it 
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -79,6 +80,9 @@ def backup(url: str, file: Path) -> None:
     store.dispose()
     partial = file.with_name(file.name + ".partial")
     try:
+        # 0600 from its first byte: a backup holds every chronicle (and the sealed seeds)
+        partial.unlink(missing_ok=True)
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         path = _sqlite_path(resolved)
         if path is not None:
             with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(partial)) as copy:
@@ -96,6 +100,7 @@ def backup(url: str, file: Path) -> None:
                     _libpq_url(resolved),
                 ]
             )
+        os.chmod(partial, 0o600)  # pg_dump may have made the file again
         partial.replace(file)
     except OSError as error:
         raise BackupError(f"cannot write {file}: {error.strerror}") from None

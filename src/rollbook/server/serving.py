@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from typing import TypedDict
 
 import uvicorn
@@ -25,7 +26,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.secret_check import secret_at_start
-from rollbook.settings import ServeSettings, SettingsError, load
+from rollbook.settings import ServeSettings, SettingsError, current, load
 
 SETTINGS_VARIABLE = "ROLLBOOK_SERVE_SETTINGS"  # parent to workers only: settings.ServeSettings
 GRACEFUL_SHUTDOWN_SECONDS = 3  # live feeds stream until their client leaves: this long to end on SIGTERM
@@ -68,20 +69,50 @@ class _Options(TypedDict):
     log_level: str
     http: type[NoDelayH11Protocol]
     timeout_graceful_shutdown: int
+    proxy_headers: bool
+    forwarded_allow_ips: str | None
 
 
-def run(target: FastAPI | str, *, host: str, port: int, log_level: str, workers: int = 1) -> None:
-    """Serve ``app_for``'s answer until SIGINT or SIGTERM."""
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, calling ``announce`` once its socket is bound and it serves."""
+
+    def __init__(self, config: uvicorn.Config, announce: Callable[[], None] | None) -> None:
+        super().__init__(config)
+        self.announce = announce
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.announce is not None:
+            self.announce()
+
+
+def run(
+    target: FastAPI | str,
+    *,
+    host: str,
+    port: int,
+    log_level: str,
+    workers: int = 1,
+    announce: Callable[[], None] | None = None,
+) -> None:
+    """Serve ``app_for``'s answer until SIGINT or SIGTERM; ``announce()`` once the port is bound (with
+    several workers, before they start: the parent binds the socket first). Behind a trusted proxy
+    (``ROLLBOOK_TRUST_PROXY``) uvicorn takes the client's scheme and address from the proxy's
+    ``X-Forwarded-Proto``/``-For`` whatever the proxy's address (a container network's, not 127.0.0.1)."""
     options: _Options = {
         "host": host,
         "port": port,
         "log_level": log_level,
         "http": NoDelayH11Protocol,
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
+        "proxy_headers": True,
+        "forwarded_allow_ips": "*" if current().trust_proxy else None,
     }
     if workers == 1:
-        uvicorn.run(target, **options)
+        AnnouncingServer(uvicorn.Config(target, **options), announce).run()
     else:
+        if announce is not None:
+            announce()
         uvicorn.run(
             target,
             factory=True,

@@ -238,8 +238,8 @@ def _v5_advise(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
         "request": {"normal": list(normal), "hunger": list(hunger), "difficulty": difficulty, "goal": goal},
         "outcomes": best.outcomes.texts(),
         "floats": best.outcomes.float_texts(),
-        "best": best.to_json(),
         # each choice's dice also by number, from 1, as ``roll v5 --reroll`` and the receipts count them
+        "best": {**best.to_json(), "numbers": [index + 1 for index in best.dice]},
         "advice": [{**a.to_json(), "numbers": [index + 1 for index in a.dice]} for a in advice],
     }
 
