@@ -10,7 +10,7 @@ import pytest
 from rollbook.web.preview import preview
 from tests.conftest import wait_until
 from tests.discord.helpers import ANNA, ST, faces, posted_seqs, seated
-from tests.discord.signing import command, component, option
+from tests.discord.signing import autocomplete, command, component, option
 from tests.server.conftest import BACKENDS, V5_SHEET
 
 pytestmark = pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -181,3 +181,42 @@ def test_A_1_odds_are_those_of_the_request_the_roll_makes_under_the_standing_dif
         lang="en",
     )
     assert default is not None and default.headline != expected.headline or default.rows != expected.rows
+
+
+def test_V5_specialty_is_matched_without_case_or_accents_and_offered_by_autocomplete(make_table, discord):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    table.character(anna, {**V5_SHEET, "specialties": {"firearms": ["Tir précis"]}})
+    offered = discord.ok(
+        autocomplete(
+            "roll",
+            [
+                option("trait", "dexterity"),
+                option("trait2", "firearms"),
+                option("specialty", "TIR PREC", focused=True),
+            ],
+            user_id=ANNA,
+            channel=channel,
+        )
+    )
+    assert offered == {
+        "type": 8,
+        "data": {"choices": [{"name": "Tir précis (Firearms)", "value": "Tir précis"}]},
+    }
+    fr = discord.ok(
+        autocomplete(
+            "roll", [option("specialty", "", focused=True)], user_id=ANNA, channel=channel, locale="fr"
+        )
+    )
+    assert fr["data"]["choices"] == [{"name": "Tir précis (Armes à feu)", "value": "Tir précis"}]
+    rolled = discord.ok(
+        command(
+            "roll",
+            [option("trait", "dexterity"), option("trait2", "firearms"), option("specialty", "TIR PRECIS")],
+            user_id=ANNA,
+            channel=channel,
+        )
+    )
+    assert rolled["type"] == 4 and rolled["data"].get("embeds"), rolled
+    receipt = table.log()["entries"][-1]["receipt"]
+    assert receipt["action"]["specialty"] == "Tir précis"
+    assert len(receipt["faces"]) == 3 + 3 + 1  # Dexterity 3 + Firearms 3 + the specialty's die

@@ -11,6 +11,7 @@ or, for a user with no link at all, dice rolled and shown but logged nowhere (no
 from __future__ import annotations
 
 import logging
+import unicodedata
 
 from rollbook.dice import roll as roll_dice
 from rollbook.discord import components, store
@@ -203,7 +204,35 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
     for name in ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets"):
         if options.get(name) not in (None, ""):
             action[name] = options[name]
+    if isinstance(action.get("specialty"), str):  # as the sheet spells it, whatever the case or accents
+        named = [trait for key, trait in action.items() if key != "kind" and isinstance(trait, str)]
+        found = [
+            specialty
+            for trait, specialty in sheet_specialties(sheet, named)
+            if folded(specialty) == folded(action["specialty"])
+        ]
+        if found:
+            action["specialty"] = found[0]
     return action
+
+
+def folded(text: str) -> str:
+    """``text`` compared without case or accents ("ÉTIQUETTE" is "etiquette")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).strip()
+
+
+def sheet_specialties(sheet: dict, traits: list[str] | None = None) -> list[tuple[str, str]]:
+    """(trait, specialty) of the sheet's specialties (V5, V20), of ``traits`` only when named."""
+    held = sheet.get("specialties") if isinstance(sheet, dict) else None
+    if not isinstance(held, dict):
+        return []
+    return [
+        (str(trait), str(name))
+        for trait, names in held.items()
+        if (not traits or trait in traits) and isinstance(names, list)
+        for name in names
+    ]
 
 
 def _quick_values(system: str, options: dict) -> dict:
@@ -448,7 +477,7 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
     """Characters the user acts for, and the traits of the chosen (or only) character's sheet."""
     options = inv.options()
     focused = options.get("_focused")
-    typed = str(options.get(focused) or "").casefold() if isinstance(focused, str) else ""
+    typed = folded(str(options.get(focused) or "")) if isinstance(focused, str) else ""
 
     def work(session, member):
         if member is None:
@@ -474,6 +503,12 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             return []
         sheet = character["sheet"] or {}
         names = sheet.get("names") or {}
+        if focused == "specialty":  # of the traits chosen, else of every trait
+            chosen = [str(options[key]) for key in ("trait", "trait2") if options.get(key)]
+            return [
+                (f"{specialty} ({labels.trait(trait, inv.locale, names)})", specialty)
+                for trait, specialty in sheet_specialties(sheet, chosen)
+            ]
         return [
             (f"{labels.trait(trait, inv.locale, names)} {rating}", trait)
             for section, _field in TRAIT_FIELDS.get(chronicle.system, ())
@@ -484,7 +519,7 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
     choices = [
         {"name": name[:100], "value": value[:100]}
         for name, value in found
-        if typed in name.casefold() or typed in value.casefold()
+        if typed in folded(name) or typed in folded(value)
     ][:25]
     return Answer({"type": CHOICES, "data": {"choices": choices}})
 
