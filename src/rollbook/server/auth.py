@@ -155,6 +155,22 @@ def authenticate(session: Session, token: str | None) -> MemberRow | None:
     return MemberRow(row.id, row.chronicle_id, row.name, row.role, row.created_at, row.removed_at)
 
 
+def removed_from(session: Session, token: str | None) -> int | None:
+    """The chronicle whose Storyteller removed the member this token was given to (its pages say so
+    to that reader, instead of asking for a token), or None."""
+    hashed = _looked_up_by(token)
+    if hashed is None:
+        return None
+    row = session.execute(
+        select(MemberToken.token_hash, Member.chronicle_id, Member.removed_at)
+        .join(Member, Member.id == MemberToken.member_id)
+        .where(MemberToken.token_hash == hashed)
+    ).first()
+    if row is None or row.removed_at is None or not hmac.compare_digest(row.token_hash, hashed):
+        return None
+    return int(row.chronicle_id)
+
+
 # --- sealing a secret inside a stored idempotent response --------------------------------------
 
 _SEAL_INFO = b"rollbook idempotent response v1"

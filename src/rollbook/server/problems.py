@@ -27,6 +27,7 @@ SERVER_MESSAGES: dict[str, str] = {
     ),
     "token_invalid": N_("This token does not open any chronicle."),
     "wrong_chronicle": N_("Your token belongs to another chronicle."),
+    "member_removed": N_("The Storyteller removed you from this chronicle."),
     "not_your_character": N_("You act only for your own characters."),
     "not_found": N_("Nothing here: {path}."),
     "method_not_allowed": N_("{method} is not allowed here."),

@@ -151,6 +151,35 @@ def revealed_by(session: Session | Connection, chronicle_id: int, seqs: list[int
     return follow_ups(session, chronicle_id, "reveal", seqs)
 
 
+class FollowUps(dict[int, int]):
+    """seq of a roll -> seq of the reroll that followed it up; ``taken``: the steps a card offered that
+    are taken, as (seq, step): a Rouse's hunger frenzy test called (V5-10), an extended action over
+    (TR-4), both with the step ""; a contest's side rolled (TR-3), the step the side."""
+
+    taken: frozenset[tuple[int, str]] = frozenset()
+
+
+def steps_taken(session: Session, chronicle_id: int, seqs: list[int]) -> frozenset[tuple[int, str]]:
+    """(seq, step) of the steps the entries ``seqs`` offered that a later roll took (``FollowUps``)."""
+    if not seqs:
+        return frozenset()
+    rows = session.execute(
+        select(LogEntry.refers_to, LogEntry.receipt)
+        .where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == "roll", LogEntry.refers_to.in_(seqs))
+        .order_by(LogEntry.seq)
+    )
+    taken = set()
+    for refers, receipt in rows:
+        if refers is None or not isinstance(receipt, dict):
+            continue
+        extended, contest = receipt.get("extended"), receipt.get("contest")
+        if isinstance(receipt.get("frenzy_test"), dict) or isinstance(extended, dict) and extended.get("status") != "going":  # V5-10: once per Rouse
+            taken.add((refers, ""))
+        elif isinstance(contest, dict) and contest.get("side"):  # TR-3: one roll per side
+            taken.add((refers, str(contest["side"])))
+    return frozenset(taken)
+
+
 def rerolled_by(session: Session, chronicle_id: int, seqs: list[int]) -> dict[int, int]:
     """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
     return follow_ups(session, chronicle_id, "reroll", seqs)

@@ -189,8 +189,10 @@ def buttons(
     member_id: int,
     owners: dict,
     lang: str,
+    taken: frozenset[tuple[int, str]] = frozenset(),
 ) -> list[Button]:
-    """The rolls this viewer may make from a declaration's card: each side they may act for."""
+    """The rolls this viewer may make from a declaration's card: each side they may act for that has
+    not rolled (TR-3), the next roll while the extended action goes on (TR-4; ``taken``: it is over)."""
 
     def may_act(character) -> bool:
         return storyteller or (owners.get(character) is not None and owners.get(character) == member_id)
@@ -203,9 +205,9 @@ def buttons(
                 side,
             )
             for side in ("attacker", "defender")
-            if may_act((receipt.get(side) or {}).get("character"))
+            if may_act((receipt.get(side) or {}).get("character")) and (seq, side) not in taken
         ]
-    if kind == "extended" and may_act(receipt.get("character")):
+    if kind == "extended" and may_act(receipt.get("character")) and (seq, "") not in taken:
         return [
             Button(
                 f"/chronicles/{chronicle_id}/extended/{seq}/roll",

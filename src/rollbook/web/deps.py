@@ -16,7 +16,13 @@ from fastapi import APIRouter, Depends, Request
 
 from rollbook.dice import DiceSource
 from rollbook.server.db import Database
-from rollbook.server.deps import database, database_dependency, dice_dependency, optional_member
+from rollbook.server.deps import (
+    database,
+    database_dependency,
+    dice_dependency,
+    optional_member,
+    request_token,
+)
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
@@ -54,6 +60,7 @@ def reader(request: Request, chronicle_id: int) -> Caller:
                 return member
     caller = visitor(request)
     if caller is None:
+        _refuse_removed(request, chronicle_id, token)
         raise ProblemError(401, "unauthorized")
     if caller.chronicle_id != chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
@@ -62,6 +69,19 @@ def reader(request: Request, chronicle_id: int) -> Caller:
             chronicles.chronicle_language(session, caller)
         )
     return caller
+
+
+def _refuse_removed(request: Request, chronicle_id: int, token: str | None) -> None:
+    """A member the Storyteller removed reads that, in words, on the chronicle's pages (403
+    ``member_removed``), not a request for a token."""
+    from rollbook.server.auth import removed_from
+
+    tokens = [t for t in (token, request_token(request)) if t]
+    if not tokens:
+        return
+    with database(request).read() as session:
+        if any(removed_from(session, t) == chronicle_id for t in tokens):
+            raise ProblemError(403, "member_removed")
 
 
 async def reader_lang(request: Request, member: Annotated[Caller, Depends(reader)]) -> str:

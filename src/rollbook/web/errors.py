@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from rollbook.i18n import N_, translate
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError, from_rule_error, problem_body
-from rollbook.web import exchange, labels
+from rollbook.web import contests, exchange, labels
 from rollbook.web.respond import FieldMessage, fragment, is_htmx, lang_of, page
 
 Refusal = Callable[[Exception], Response]
@@ -66,6 +66,8 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
         params["trait"] = labels.trait(params["trait"].rsplit(".", 1)[-1], lang)
     if isinstance(params.get("effect"), str):  # a card's effect ("advantage"), in words
         params["effect"] = labels.choice(params["effect"], lang, "effect")
+    if problem.code == "extended_over" and isinstance(params.get("state"), str):  # TR-4: "target reached"
+        params["state"] = translate(contests.STATUS.get(params["state"], params["state"]), lang)
     if problem.code in FOLLOW_CODES:  # "Tirada de daño", not the code "damage"
         for key in ("kind", "follows", "allowed"):
             if isinstance(params.get(key), str):

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Header, Query, Request
+from fastapi.responses import HTMLResponse, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -34,6 +35,7 @@ from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.views import member_view, roster_view
 from rollbook.web import authority, exchange, keychain, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
+from rollbook.web.respond import is_htmx, see_other
 from rollbook.web.templating import render
 
 router = page_router()
@@ -44,6 +46,15 @@ ENDED_EVENT = "ended"  # _feed.html closes the feed on it (sse-close) and shows 
 def card_html(request: Request, db, member: Caller, lang: str, entry: dict, character_id: int | None) -> str:
     item = table.live_item(db, member, lang, entry, character_id)
     return _render(request, member, lang, item)
+
+
+def step_taken(request: Request, db, member: Caller, lang: str, chronicle_id: int, entry: dict) -> Response:
+    """After a step a card offered (a side's roll, an extended action's next, a hunger frenzy test):
+    with htmx, the new card on top of the feed and the card whose step it took redrawn, as the live
+    feed draws them; without JavaScript, a 303 to the new card."""
+    if not is_htmx(request):
+        return see_other(f"/chronicles/{chronicle_id}#entry-{entry['seq']}")
+    return HTMLResponse(card_html(request, db, member, lang, entry, None))
 
 
 def _render(request: Request, member: Caller, lang: str, item: dict) -> str:
@@ -66,6 +77,7 @@ def redraws_more(entry: dict) -> bool:
     root = exchange.root_of(entry)
     return (
         (entry.get("refers_to") and kind in ("reveal", "reroll"))
+        or table.takes_step(entry)
         or (root is not None and root != entry["seq"])
         or kind == SEED_REVEAL
         or kind in authority.QUEUE_KINDS

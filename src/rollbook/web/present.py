@@ -11,6 +11,7 @@ from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
+from rollbook.server.views import FollowUps
 from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5
 from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.web.sheetview import power_words
@@ -181,8 +182,11 @@ def card(
     chronicle_system: str = "",
     trait_names: dict[int, dict] | None = None,
 ) -> Card:
-    """One log entry (``views.entry_view``) as this viewer may see it."""
+    """One log entry (``views.entry_view``) as this viewer may see it; a step its card offered that
+    is taken (``followed.taken``: a hunger frenzy test called, an extended action over, a contest's
+    side rolled) is no longer offered."""
     lang = viewer.lang
+    taken = followed.taken if isinstance(followed, FollowUps) else frozenset()
     actor = entry.get("actor") or {}
     c = Card(
         seq=entry["seq"],
@@ -258,6 +262,7 @@ def card(
             member_id=viewer.member_id,
             owners=owners or {},
             lang=lang,
+            taken=taken,
         )
         return c
     if entry["kind"] in v5.KINDS:  # a V5 compulsion called or ended (seed 001)
@@ -338,6 +343,7 @@ def card(
             storyteller=viewer.storyteller,
             lang=lang,
             effects=entry.get("effects") or [],
+            frenzy_called=(c.seq, "") in taken,
         )
     rouse = receipt.get("rouse")
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):

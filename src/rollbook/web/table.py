@@ -260,6 +260,20 @@ def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
     return out
 
 
+STEP_NOTES = ("frenzy_test", "extended", "contest")  # a roll's note of the card whose step it takes
+
+
+def takes_step(entry: dict) -> bool:
+    """A roll that takes a step another entry's card offered (a hunger frenzy test, V5-10; an extended
+    action's roll, TR-4; a contest's side, TR-3): that card is redrawn with what it still offers."""
+    receipt = entry.get("receipt") or {}
+    return (
+        entry["kind"] == "roll"
+        and bool(entry.get("refers_to"))
+        and any(isinstance(receipt.get(note), dict) for note in STEP_NOTES)
+    )
+
+
 def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | None = None) -> dict[str, Any]:
     """What a live card needs for one new entry (the server-sent events): the card, the card it
     follows up or reveals (to replace it), and — on a sheet's page — the sheet's new resources and
@@ -271,7 +285,7 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
         followed = followed_up(session, member, [entry["seq"]] + ([refers] if refers else []))
         revealed = revealed_seeds(session, member)
         earlier = None
-        if refers and entry["kind"] in ("reveal", "reroll"):
+        if refers and (entry["kind"] in ("reveal", "reroll") or takes_step(entry)):
             try:
                 earlier = log.log_entry(session, member, refers)
             except ProblemError:  # an entry this viewer may not see

@@ -137,10 +137,11 @@ def roll_buttons(
     storyteller: bool,
     lang: str,
     effects: list | tuple = (),
+    frenzy_called: bool = False,
 ) -> list[Button]:
     """Seed 001: on a V5 roll's card whose outcome is a messy critical or a bestial failure, the
     Storyteller's one tap to call the character's compulsion; V5-10: on a failed Rouse at Hunger 5
-    (its effects offer the test), the one tap to call the hunger frenzy test."""
+    (its effects offer the test), the one tap to call the hunger frenzy test, until it is called."""
     found = receipt.get("result")
     result = found if isinstance(found, dict) else {}
     if not storyteller or character is None or receipt.get("system") != "v5":
@@ -153,7 +154,7 @@ def roll_buttons(
                 translate(N_("Call the compulsion"), lang),
             )
         )
-    if any(
+    if not frenzy_called and any(
         isinstance(e, dict) and e.get("flag") == "hunger_frenzy_risk" and e.get("offers") for e in effects
     ):
         # V5-10: a failed Rouse at Hunger 5 offers the hunger frenzy test, the Storyteller's to call

@@ -12,7 +12,7 @@ from rollbook.server.access import find_entry, lock_chronicle, require_storytell
 from rollbook.server.models import Caller, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import AppendedEntry, actor_of, append_entry, log_head
-from rollbook.server.views import entry_view, rerolled_by, revealed_by
+from rollbook.server.views import FollowUps, entry_view, rerolled_by, revealed_by, steps_taken
 
 
 def entries_after(session: Session, member: Caller, after: int = 0, limit: int = 100) -> list[dict]:
@@ -48,9 +48,12 @@ def log_entry(session: Session, member: Caller, seq: int) -> dict:
     return entry_view(entry, member, revealed_by(session, member.chronicle_id, [seq]))
 
 
-def followed_up(session: Session, member: Caller, seqs: list[int]) -> dict[int, int]:
-    """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt)."""
-    return rerolled_by(session, member.chronicle_id, seqs)
+def followed_up(session: Session, member: Caller, seqs: list[int]) -> FollowUps:
+    """seq of a roll -> seq of the reroll that followed it up (V5-8: follow the latest receipt), and
+    the steps their cards offered that are taken (``views.FollowUps``)."""
+    followed = FollowUps(rerolled_by(session, member.chronicle_id, seqs))
+    followed.taken = steps_taken(session, member.chronicle_id, seqs)
+    return followed
 
 
 def last_action(session: Session, member: Caller, character_id: int, kind: str | None = None) -> dict | None:

@@ -14,6 +14,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles, contests
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
+from rollbook.web.live import step_taken
 from rollbook.web.once import once
 from rollbook.web.respond import see_other
 from rollbook.web.routes.chronicle import chronicle_page
@@ -103,13 +104,13 @@ def roll_side(
     dice: Dice,
 ) -> Response:
     alert_into(
-        request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+        request, f"step-{seq}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
     )
     side = str(form.get("side", ""))
     result = once(
         request, db, member, form, lambda s: contests.roll_contest_side(s, member, seq, side, source=dice)
     )
-    return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
+    return step_taken(request, db, member, lang, chronicle_id, result["entry"])
 
 
 @router.post("/chronicles/{chronicle_id}/extended")
@@ -147,7 +148,7 @@ def roll_extended(
     dice: Dice,
 ) -> Response:
     alert_into(
-        request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+        request, f"step-{seq}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
     )
     result = once(request, db, member, form, lambda s: contests.roll_extended(s, member, seq, source=dice))
-    return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
+    return step_taken(request, db, member, lang, chronicle_id, result["entry"])

@@ -15,6 +15,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import compulsions, frenzy
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
+from rollbook.web.live import step_taken
 from rollbook.web.once import once
 from rollbook.web.respond import see_other
 from rollbook.web.routes.chronicle import chronicle_page
@@ -88,14 +89,18 @@ def call_hunger_frenzy(
     form: Posted,
     dice: Dice,
 ) -> Response:
-    """V5-10: the Storyteller's one tap on a failed Rouse at Hunger 5: the hunger frenzy test it offered."""
-    alert_into(
-        request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
+    """V5-10: the Storyteller's one tap on a failed Rouse at Hunger 5: the hunger frenzy test it offered
+    (with htmx: the test's card, and the Rouse's redrawn without the tap; a refusal on the Rouse's card)."""
     roll = _roll(request, form)
+    alert_into(
+        request,
+        f"step-{roll}" if roll is not None else "compulsion",
+        lang,
+        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
+    )
     if roll is None:
         raise ProblemError(422, "missing_field", field="roll")
     result = once(
         request, db, member, form, lambda s: frenzy.hunger_frenzy(s, member, character_id, roll, source=dice)
     )
-    return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
+    return step_taken(request, db, member, lang, chronicle_id, result["entry"])
