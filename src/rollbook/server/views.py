@@ -173,7 +173,11 @@ def steps_taken(session: Session, chronicle_id: int, seqs: list[int]) -> frozens
         if refers is None or not isinstance(receipt, dict):
             continue
         extended, contest = receipt.get("extended"), receipt.get("contest")
-        if isinstance(receipt.get("frenzy_test"), dict) or isinstance(extended, dict) and extended.get("status") != "going":  # V5-10: once per Rouse
+        if (
+            isinstance(receipt.get("frenzy_test"), dict)
+            or isinstance(extended, dict)
+            and extended.get("status") != "going"
+        ):  # V5-10: once per Rouse
             taken.add((refers, ""))
         elif isinstance(contest, dict) and contest.get("side"):  # TR-3: one roll per side
             taken.add((refers, str(contest["side"])))
