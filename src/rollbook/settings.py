@@ -13,6 +13,8 @@ with one line naming the variable (``SettingsError``), not the first request tha
 ``ROLLBOOK_SERVE_SETTINGS``      ``rollbook serve --workers N`` to its workers only: ``{"url", "threads"}``
 ``ROLLBOOK_LANG``                the CLI's language, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``
 ``ROLLBOOK_SOLO_SCENARIOS``      a folder of the host's own solo scenarios (``*.yaml``; SPEC S-10, docs/solo.md)
+``ROLLBOOK_FEEDS_PER_MEMBER``    live feeds one member holds open in a process (default 16: the oldest closes)
+``ROLLBOOK_FEEDS_PER_PROCESS``   live feeds a process holds open (default 2000: beyond, 429 ``too_many_feeds``)
 ``DISCORD_APPLICATION_ID``,      the Discord application's id, public key and bot token
 ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_BOT_TOKEN``
@@ -69,6 +71,9 @@ class Settings(BaseSettings):
     serve_settings: ServeSettings | None = None
     lang: str | None = None
     solo_scenarios: str | None = None  # S-10: the host's scenario folder, checked at start
+    # the live feeds a process holds open: a member's (their oldest closed beyond it) and all (429 beyond)
+    feeds_per_member: int = Field(default=16, ge=1)
+    feeds_per_process: int = Field(default=2000, ge=1)
     lc_all: str | None = Field(default=None, validation_alias="LC_ALL")
     lc_messages: str | None = Field(default=None, validation_alias="LC_MESSAGES")
     system_lang: str | None = Field(default=None, validation_alias="LANG")

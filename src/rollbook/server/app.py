@@ -117,6 +117,8 @@ def create_app(
     if not db.sqlite:
         listen_url = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
     hub = Hub(db, listen_url=listen_url, poll_interval=0.5 if db.sqlite else 5.0)
+    hub.feeds_per_member, hub.feeds_per_process = settings.feeds_per_member, settings.feeds_per_process
+    descriptor_limit(settings.feeds_per_process)
     db.after_commit.append(hub.wake)
     db.after_revoke.append(hub.revoked)  # a revocation committed here ends its feeds at once
     # public entries posted to the Discord channels bound to their chronicle, off the
@@ -156,6 +158,32 @@ def create_app(
     app.add_middleware(Answered)  # a failure no handler answered: a problem, the connection kept
     app.add_middleware(SecurityHeaders)  # outermost: every answer has them, a refusal's too
     return app
+
+
+def descriptor_limit(feeds: int) -> int | None:
+    """Raise the process's soft limit of open files toward its hard limit (each live feed is a
+    connection: ``feeds`` of them and room for the rest), and log what it has: the soft limit now,
+    or None where the platform has none (``resource`` is POSIX's)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = feeds + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as error:
+            log.warning("rollbook: could not raise the open-file limit from %s: %s", soft, error)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        log.warning(
+            "rollbook: %s open files allowed, fewer than %s live feeds need: raise `ulimit -n`", soft, wanted
+        )
+    else:
+        log.info("rollbook: %s open files allowed (%s live feeds at most)", soft, feeds)
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def close_app(app: FastAPI) -> None:

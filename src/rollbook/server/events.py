@@ -18,6 +18,7 @@ from rollbook.server.views import entry_view
 
 BATCH = 200  # entries read at a time
 ERROR = "error"  # why a feed ended when the hub itself failed
+SUPERSEDED = "superseded"  # its member opened more feeds than a member may hold: their oldest ends
 
 
 def dumps(view: dict) -> str:

@@ -57,10 +57,11 @@ from datetime import UTC, datetime
 
 from rollbook.server import auth
 from rollbook.server.catchup import Keeper
-from rollbook.server.events import BATCH, ERROR, Batch, Feed
+from rollbook.server.events import BATCH, ERROR, SUPERSEDED, Batch, Feed
 from rollbook.server.listen import Listener
 from rollbook.server.models import Caller
 from rollbook.server.presence import Presence
+from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import feeds as feed_reads
 
 logger = logging.getLogger("rollbook.server.events")
@@ -98,6 +99,12 @@ class Hub:
         self.poll_interval = poll_interval  # the per-process catch-up
         self.channels: dict[int, Channel] = {}
         self.by_token: dict[str, set[Feed]] = {}
+        # the bounds of the live feeds (``settings.feeds_per_member``, ``feeds_per_process``; create_app
+        # sets them): each feed is a connection, and a process out of file descriptors serves no one
+        self.feeds_per_member = 16
+        self.feeds_per_process = 2000
+        self.open_feeds = 0
+        self.by_member: dict[tuple[int, int], list[Feed]] = {}  # (chronicle, member) -> feeds, oldest first
         self._loop: asyncio.AbstractEventLoop | None = None
         self.keeper = Keeper(self)
         self.listener = Listener(self, listen_url) if listen_url else None
@@ -242,6 +249,12 @@ class Hub:
             self._watch()
             found.task = asyncio.get_running_loop().create_task(self._read_for(found))
         found.feeds.add(feed)
+        self.open_feeds += 1
+        held = self.by_member.setdefault((chronicle_id, member.id), [])
+        held.append(feed)
+        while len(held) > self.feeds_per_member:  # the member's oldest feed ends: it holds too many
+            oldest = held.pop(0)
+            oldest.end(SUPERSEDED)
         for hashed in hashes:
             self.by_token.setdefault(hashed, set()).add(feed)
         self.keeper.ensure()
@@ -293,9 +306,22 @@ class Hub:
             self.token_reads += 1
             answer.set_result(states)
 
+    def admit(self) -> None:
+        """Refuse a new feed when the process holds ``feeds_per_process`` (429 ``too_many_feeds``):
+        each is a connection, and a process out of file descriptors serves no one."""
+        if self.open_feeds >= self.feeds_per_process:
+            raise ProblemError(429, "too_many_feeds", most=self.feeds_per_process)
+
     def leave(self, feed: Feed) -> None:
         chronicle_id = feed.member.chronicle_id
+        held = self.by_member.get((chronicle_id, feed.member.id))
+        if held is not None and feed in held:
+            held.remove(feed)
+        if held is not None and not held:
+            del self.by_member[(chronicle_id, feed.member.id)]
         found = self.channels.get(chronicle_id)
+        if found is not None and feed in found.feeds:
+            self.open_feeds -= 1
         if found is not None:
             found.feeds.discard(feed)
             if not found.feeds:

@@ -76,6 +76,7 @@ TITLES: dict[int, str] = {
     413: "Content Too Large",
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
+    429: "Too Many Requests",
     500: "Internal Server Error",
     503: "Service Unavailable",
     507: "Insufficient Storage",

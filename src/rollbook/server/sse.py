@@ -43,6 +43,7 @@ def entry_feed(
     Called before the response starts: a hub whose listener failed refuses here (a 500)."""
     if hub.failure is not None:
         raise RuntimeError("the live feed's listener failed; restart the server") from hub.failure
+    hub.admit()  # 429 beyond the process's bound, before the response starts
     if hub.db is None:
         hub.db = db
     return _feed(hub, db, member, after, tuple(tokens), idle_timeout)
