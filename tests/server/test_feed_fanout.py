@@ -14,12 +14,14 @@ import httpx
 import pytest
 
 from rollbook.server.app import create_app
+from rollbook.settings import load
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer
 from .feed_helpers import EventReader, until
 
 FEEDS = 2000
 CHRONICLES = 10
+BOUNDS = {"feeds_per_member": FEEDS, "feeds_per_process": FEEDS}
 
 
 class Feeds:
@@ -101,7 +103,8 @@ def many_fds():
 
 
 def test_idle_feeds_read_nothing_and_a_roll_is_one_read_per_process(database_url, many_fds):
-    app = create_app(database_url)
+    # a hundred feeds a member: past the default bound of a member's feeds, raised here (test_feed_bounds)
+    app = create_app(database_url, settings=load().model_copy(update=BOUNDS))
     hub = app.state.hub
     hub.poll_interval = 0.25  # the per-process catch-up, often: it must not read the log
     with ThreadedServer(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
