@@ -130,3 +130,33 @@ def test_removed_member_reads_that_the_storyteller_removed_them_in_their_languag
         assert words in said and "Bearer" not in said, said
     # a stranger's page still asks for a token; a token of another chronicle still says so
     assert api.get(f"/chronicles/{t.id}").status_code == 401
+
+
+def test_TR_3_a_sides_roll_goes_once_rolled_and_a_stale_press_names_the_side(api, dice):
+    t = new_table(api, "v20", "fr")
+    ann = t.join("Ann")
+    nia = t.character(ann, {"name": "Nia", "attributes": {"dexterity": 3}, "skills": {"firearms": 2}})
+    bran = t.character(t.st, {"name": "Bran", "attributes": {"wits": 2}, "talents": {"alertness": 2}})
+    side = {"kind": "test", "attribute": "dexterity", "ability": "firearms", "difficulty": 6}
+    declared = api.post(
+        f"{t.base}/contests",
+        headers=t.st,
+        json={
+            "attacker": {"character": nia["id"], "action": side},
+            "defender": {
+                "character": bran["id"],
+                "action": {**side, "attribute": "wits", "ability": "alertness"},
+            },
+        },
+    )
+    assert declared.status_code == 201, declared.text
+    seq = declared.json()["contest"]["seq"]
+    roll = f"/chronicles/{t.id}/contests/{seq}/roll"
+    dice.push(8, 9, 7, 2, 3)
+    assert api.post(roll, headers={**t.st, **HTMX}, data={"side": "attacker"}).status_code == 200
+    drawn = text_of(card_of(api.get(f"/chronicles/{t.id}", headers=t.st).text, seq))
+    assert "Lancer pour Nia" not in drawn and "Lancer pour Bran" in drawn
+    stale = api.post(roll, headers={**t.st, **HTMX}, data={"side": "attacker"})
+    assert stale.status_code == 409 and stale.headers["HX-Retarget"] == f"#step-{seq}-alert"
+    said = text_of(stale.text)
+    assert "(attaquant) a déjà lancé" in said and "attacker" not in said, said

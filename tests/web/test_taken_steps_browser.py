@@ -93,3 +93,23 @@ def test_TR_4_next_roll_goes_live_and_a_stale_press_says_why_in_place(new_contex
     expect(alert).to_have_text("Cette action prolongée est terminée (objectif atteint).")
     assert stale_page.url == url  # no navigation to the form's address
     expect(stale_page.locator("body")).not_to_contain_text("reached")
+
+
+def test_a_removed_player_who_reloads_reads_that_the_storyteller_removed_him(new_context, live_server):
+    storyteller = new_context(locale="en-US").new_page()
+    bruno = new_context(width=390, height=844, locale="fr-FR").new_page()
+    invitation = create_chronicle(storyteller, name="Lille", system="v20", language="en")
+    join(bruno, invitation=invitation, name="Bruno")
+    bruno.goto(storyteller.url)
+    me = httpx.get(
+        f"{live_server}/api/me", headers={"Authorization": f"Bearer {token_of(bruno)}"}, timeout=30
+    ).json()["member"]["id"]
+    removed = httpx.delete(
+        f"{live_server}/api/chronicles/{chronicle_id(storyteller)}/members/{me}",
+        headers={"Authorization": f"Bearer {token_of(storyteller)}"},
+        timeout=30,
+    )
+    assert removed.status_code == 200, removed.text
+    bruno.reload()
+    expect(bruno.locator("main")).to_contain_text("Le Conteur vous a retiré de cette chronique.")
+    expect(bruno.locator("body")).not_to_contain_text("Bearer")

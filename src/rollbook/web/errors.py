@@ -39,6 +39,10 @@ KIND_SENTENCES = {
 }
 
 
+# a contest's sides as the contest form's legends name them (TR-3)
+CONTEST_SIDES = {"attacker": N_("Attacker"), "defender": N_("Defender")}
+
+
 class PageRoute(APIRoute):
     """A route of the web pages: its refusals are HTML (``install_page_handlers``)."""
 
@@ -68,6 +72,8 @@ def error_detail(error: Exception, lang: str, request: Request | None = None) ->
         params["effect"] = labels.choice(params["effect"], lang, "effect")
     if problem.code == "extended_over" and isinstance(params.get("state"), str):  # TR-4: "target reached"
         params["state"] = translate(contests.STATUS.get(params["state"], params["state"]), lang)
+    if problem.code == "contest_side_rolled" and params.get("side") in CONTEST_SIDES:  # TR-3: "the attacker"
+        params["side"] = translate(CONTEST_SIDES[params["side"]], lang).lower()
     if problem.code in FOLLOW_CODES:  # "Tirada de daño", not the code "damage"
         for key in ("kind", "follows", "allowed"):
             if isinstance(params.get(key), str):
