@@ -148,3 +148,29 @@ def test_a_file_that_is_not_a_backup_is_refused(tmp_path):
     answer = run_cli("db", "restore", str(junk), "--database-url", f"sqlite:///{tmp_path / 'fresh.sqlite3'}")
     assert answer.returncode == 2 and "Traceback" not in answer.stderr
     assert answer.stderr.strip().count("\n") == 0
+
+
+def test_a_backup_with_a_planted_trigger_is_refused(tmp_path):
+    """A doctored SQLite backup (a trigger rollbook does not make: here one that would keep a removed
+    member's key working) is refused whole, and the target stays empty; the same backup as rollbook
+    made it restores."""
+    import sqlite3
+
+    source = tmp_path / "source.sqlite3"
+    made = create_app(f"sqlite:///{source}")
+    made.state.db.dispose()
+    backup = tmp_path / "backup.sqlite3"
+    run_cli("db", "backup", str(backup), "--database-url", f"sqlite:///{source}")
+    clean = tmp_path / "clean.sqlite3"
+    assert run_cli("db", "restore", str(backup), "--database-url", f"sqlite:///{clean}").returncode == 0
+    with sqlite3.connect(backup) as doctored:
+        doctored.execute(
+            "CREATE TRIGGER keep_keys BEFORE UPDATE ON member_tokens BEGIN SELECT RAISE(IGNORE); END"
+        )
+    target = tmp_path / "target.sqlite3"
+    refused = run_cli("db", "restore", str(backup), "--database-url", f"sqlite:///{target}")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "trigger keep_keys" in refused.stderr and "Traceback" not in refused.stderr
+    with sqlite3.connect(target) as restored:
+        names = [row[0] for row in restored.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
+    assert "keep_keys" not in names

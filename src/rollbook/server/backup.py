@@ -129,6 +129,7 @@ def restore(file: Path, url: str) -> list[ChainCheck]:
             with closing(sqlite3.connect(f"file:{file}?immutable=1", uri=True)) as source:
                 if source.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                     raise BackupError(f"{file} is not a sound SQLite database")
+                _same_schema(source, file)
                 with closing(sqlite3.connect(path)) as target:
                     source.backup(target)
         except sqlite3.DatabaseError as error:
@@ -149,6 +150,46 @@ def restore(file: Path, url: str) -> list[ChainCheck]:
             ]
         )
     return verify_chains(url)
+
+
+def _sqlite_schema(connection: sqlite3.Connection) -> set[tuple[str, str, str]]:
+    """Every table, index, trigger and view of an SQLite file (type, name, SQL); SQLite's own left out."""
+    rows = connection.execute(
+        "SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    )
+    return {(str(kind), str(name), " ".join(str(sql).split())) for kind, name, sql in rows}
+
+
+def _same_schema(source: sqlite3.Connection, file: Path) -> None:
+    """A backup restores only the schema rollbook makes: the one its migrations give at the backup's
+    revision, object for object. Anything else (a planted trigger that lets a removed member's key
+    keep working, a view, a table) refuses the whole backup: a restore copies the file as it is."""
+    import tempfile
+
+    from rollbook.server.db import Database
+    from rollbook.server.migrate import upgrade
+
+    try:
+        revision = source.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.DatabaseError:
+        revision = None
+    if revision is None:
+        raise BackupError(f"{file} is not a rollbook backup (no schema revision)")
+    with tempfile.TemporaryDirectory() as folder:
+        reference = Path(folder) / "reference.sqlite3"
+        made = Database(f"sqlite:///{reference}")
+        try:
+            upgrade(made.engine, str(revision[0]))
+        finally:
+            made.dispose()
+        with closing(sqlite3.connect(reference)) as connection:
+            expected = _sqlite_schema(connection)
+    found = _sqlite_schema(source)
+    if found != expected:
+        differs = sorted({f"{kind} {name}" for kind, name, _sql in found ^ expected})
+        raise BackupError(
+            f"{file} holds a schema rollbook does not make ({', '.join(differs)}): not restored"
+        )
 
 
 def verify_chains(url: str, *, migrate: bool = True) -> list[ChainCheck]:
