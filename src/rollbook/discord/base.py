@@ -22,6 +22,7 @@ from rollbook.discord.rest import DiscordRest
 from rollbook.server import tx
 from rollbook.server.auth import MemberRow
 from rollbook.server.problems import ProblemError, detail
+from rollbook.web import labels
 
 # interaction types
 PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -148,10 +149,17 @@ IN_DISCORDS_WORDS = {"grant_required": "discord_grant_required"}
 
 def refusal(inv: Invocation, code: str, params: dict | None = None) -> Answer:
     params = dict(params or {})
+    lang = inv.locale
     if code in IN_DISCORDS_WORDS:
         code = IN_DISCORDS_WORDS[code]
-        params = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in params.items()}
-    return message(detail(code, inv.locale, params), ephemeral=True)
+    if isinstance(params.get("edges"), list):  # "la difficulté", not the field's id
+        params["edges"] = ", ".join(labels.field_param(str(edge), lang) for edge in params["edges"])
+    if isinstance(params.get("field"), str) and params["field"]:
+        params["field"] = labels.field_param(params["field"], lang)
+    if code == "storyteller_only" and isinstance(params.get("action"), str):  # "(accorder)", in words
+        params["action"] = labels.action(params["action"], lang)
+    params = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in params.items()}
+    return message(detail(code, lang, params), ephemeral=True)
 
 
 def need_member(member: MemberRow | None) -> MemberRow:

@@ -36,6 +36,12 @@ COLOURS = {
 }
 ELLIPSIS = "…"
 HIDDEN = N_("Hidden")
+GROUPS = {  # the dice's groups, as the web card names them
+    "normal": N_("Dice"),
+    "hunger": N_("Hunger dice"),
+    "dropped": N_("Dropped"),
+    "reroll": N_("Rerolls"),
+}
 EFFECTS = N_("Effects")
 
 
@@ -60,14 +66,16 @@ def _die(die: DieView, numbered: bool) -> str:
     return face
 
 
-def dice_text(view: ReceiptView, numbered: bool = False) -> str:
-    """The dice by group; ``numbered``: the normal dice numbered from 1 (``1:7 2:**10**``), as the
-    V5 reroll select names them."""
+def dice_text(view: ReceiptView, numbered: bool = False, lang: str = "en") -> str:
+    """The dice by group, each group named in ``lang`` ("Dés de Soif: 3"); ``numbered``: the normal
+    dice numbered from 1 (``1:7 2:**10**``), as the V5 reroll select names them."""
     groups: dict[str, list[str]] = {}
     for die in view.dice:
         groups.setdefault(die.group, []).append(_die(die, numbered and die.group == "normal"))
     return "\n".join(
-        f"{group}: {' '.join(faces)}" if len(groups) > 1 else " ".join(faces)
+        f"{translate(GROUPS.get(group, group), lang)}: {' '.join(faces)}"
+        if len(groups) > 1
+        else " ".join(faces)
         for group, faces in groups.items()
     )
 
@@ -146,7 +154,7 @@ def card_embed(c: Card, lang: str) -> dict:
     receipt = c.receipt
     if receipt is not None:
         lines.append(f"**{receipt.outcome_label}**")
-        dice = dice_text(receipt, numbered=bool(c.normal))
+        dice = dice_text(receipt, numbered=bool(c.normal), lang=lang)
         if dice:
             lines.append(dice)
     for text in (c.pool, c.settings, c.change, *c.notes):
@@ -162,7 +170,7 @@ def card_embed(c: Card, lang: str) -> dict:
             {"name": line.label, "value": f"{line.value} {line.note}".strip()} for line in receipt.history
         ]
     for label, extra in c.extra:
-        fields.append({"name": label, "value": f"**{extra.outcome_label}** {dice_text(extra)}"})
+        fields.append({"name": label, "value": f"**{extra.outcome_label}** {dice_text(extra, lang=lang)}"})
     if c.effects:
         fields.append({"name": translate(EFFECTS, lang), "value": "\n".join(c.effects)})
     who = c.by or c.character or c.actor

@@ -314,7 +314,7 @@ def _unlinked_roll(context: Context, inv: Invocation, options: dict) -> Answer:
     embed = fit(
         {
             "title": shown.title,
-            "description": f"**{shown.outcome_label}**\n{dice_text(shown)}",
+            "description": f"**{shown.outcome_label}**\n{dice_text(shown, lang=inv.locale)}",
             "fields": [{"name": line.label, "value": line.value, "inline": True} for line in shown.lines],
             "footer": {"text": translate(UNLOGGED, inv.locale)},
         }
