@@ -170,7 +170,7 @@ def test_rotating_the_members_key_ends_the_link_and_an_edge_points_to_ask(client
     assert (
         edge["data"]["flags"] == 64
         and "/ask" in edge["data"]["content"]
-        and "difficulty" in edge["data"]["content"]
+        and "Difficulty" in edge["data"]["content"]  # the field in words
     )
     rotated = client.post(f"{table.base}/members/me/key", headers=player)
     assert rotated.status_code == 201, rotated.text
