@@ -11,7 +11,7 @@ import pytest
 
 from tests.discord.helpers import ANNA, ST, faces, seated
 from tests.discord.signing import command, component, option
-from tests.server.conftest import BACKENDS, V5_SHEET
+from tests.server.conftest import BACKENDS, V5_SHEET, V20_SHEET
 
 pytestmark = pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 
@@ -41,7 +41,7 @@ def _english(text: str) -> list[str]:
 
 @pytest.mark.parametrize("locale", ["fr", "es-ES"])
 def test_V5_the_common_actions_read_in_french_and_spanish_without_an_english_word(
-    app, make_table, discord, locale
+    app, make_table, discord, discord_api, locale
 ):
     table, channel, (anna,) = seated(make_table, discord, "v5", ANNA, difficulty=6)
     table.character(anna, {**V5_SHEET, "hunger": 2})
@@ -66,6 +66,35 @@ def test_V5_the_common_actions_read_in_french_and_spanish_without_an_english_wor
     seen["grant refused"] = discord.ok(component(grant, user_id=ANNA, channel=channel, locale=locale))
     with faces(app, 6, 6, 6, 6, 6, 6):
         seen["granted"] = discord.ok(component(grant, user_id=ST, channel=channel, locale=locale))
-    seen["odds"] = {"data": {}}
+    odds = command("odds", named, user_id=ANNA, channel=channel, locale=locale)
+    discord.ok(odds)
+    seen["odds"] = {"data": discord_api.originals[odds["token"]]}
+    seen["sheet"] = discord.ok(command("sheet", [], user_id=ANNA, channel=channel, locale=locale))
+    seen["scene"] = discord.ok(
+        command("scene", [option("action", "open")], user_id=ST, channel=channel, locale=locale)
+    )
+    seen["rouse"] = discord.ok(command("rouse", [], user_id=ANNA, channel=channel, locale=locale))
+    found = {what: _english(_texts(answer)) for what, answer in seen.items()}
+    assert all(not words for words in found.values()), (found, json.dumps(seen, ensure_ascii=False)[:3000])
+
+
+@pytest.mark.parametrize("locale", ["fr", "es-ES"])
+def test_V20_the_common_actions_read_in_french_and_spanish_without_an_english_word(
+    make_table, discord, discord_api, locale
+):
+    table, channel, (anna,) = seated(make_table, discord, "v20", ANNA, difficulty=7)
+    table.character(anna, dict(V20_SHEET))
+    named = [option("trait", "dexterity"), option("trait2", "firearms")]
+    seen = {"roll": discord.ok(command("roll", named, user_id=ANNA, channel=channel, locale=locale))}
+    seen["edge refused"] = discord.ok(
+        command("roll", [*named, option("difficulty", 4, 4)], user_id=ANNA, channel=channel, locale=locale)
+    )
+    seen["ask"] = discord.ok(
+        command("ask", [*named, option("difficulty", 4, 4)], user_id=ANNA, channel=channel, locale=locale)
+    )
+    odds = command("odds", named, user_id=ANNA, channel=channel, locale=locale)
+    discord.ok(odds)
+    seen["odds"] = {"data": discord_api.originals[odds["token"]]}
+    seen["sheet"] = discord.ok(command("sheet", [], user_id=ANNA, channel=channel, locale=locale))
     found = {what: _english(_texts(answer)) for what, answer in seen.items()}
     assert all(not words for words in found.values()), (found, json.dumps(seen, ensure_ascii=False)[:3000])
