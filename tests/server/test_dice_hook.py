@@ -88,6 +88,8 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
         serving, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object()
     )
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    # one process serves through serving.AnnouncingServer (uvicorn.Server): nothing is served here either
+    monkeypatch.setattr(serving.AnnouncingServer, "run", lambda self, *args, **kwargs: None)
     url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
     serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=1)
     assert made == [((url,), {"threads": server_app.WORKER_THREADS})]  # no dice= among them

@@ -68,6 +68,8 @@ def test_rollbook_serve_passes_its_threads(monkeypatch, tmp_path):
     made = []
     monkeypatch.setattr(serving, "create_app", lambda *args, **kwargs: made.append(kwargs) or object())
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    # one process serves through serving.AnnouncingServer (uvicorn.Server): nothing is served here either
+    monkeypatch.setattr(serving.AnnouncingServer, "run", lambda self, *args, **kwargs: None)
     serve(
         host="127.0.0.1",
         port=8000,

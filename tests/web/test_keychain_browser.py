@@ -50,7 +50,7 @@ def test_two_chronicles_one_browser_and_an_invitation_link(new_context, artifact
     page.locator("form.remove-member button").click()
     expect(page.locator(".people")).not_to_contain_text("Julien")
     assert asked and "Julien" in asked[0]
-    assert player.request.get(first, max_redirects=0).status == 401
+    assert player.request.get(first, max_redirects=0).status == 403  # "the Storyteller removed you"
 
     # signing out of one chronicle asks, closes its session, leaves the other open
     page.goto("/")

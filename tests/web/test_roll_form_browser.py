@@ -104,7 +104,8 @@ def test_a_click_survives_the_odds_redrawn_between_mousedown_and_mouseup(new_con
     with page.expect_response(lambda r: "/odds" in r.url):
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
-    page.wait_for_function("window.__oddsSettled")  # the redraw has been swapped in (a condition, not a time)
+    # the redraw has been swapped in (a condition, not a time)
+    page.wait_for_function("() => window.__oddsSettled")
     assert handle.evaluate("b => b.isConnected")
     dice.queue(8, 8, 3, 2, 6, 4)
     page.mouse.up()
