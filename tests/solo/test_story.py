@@ -219,24 +219,39 @@ def test_wound_penalties_reduce_the_next_pool_v20_16():
     chronicle.act("attack:0:thug")
     damage = sum(chronicle.sheets[PLAYER]["health"].values())
     assert damage == 2
-    chronicle.dice.push(1)
+    chronicle.dice.push(10, 1)  # the thug hits again; the player's dodge (V20-20) follows it
     chronicle.act("dodge")
-    dodge = [
-        entry for entry in chronicle.rolls() if entry["receipt"]["action"].get("ability") == "athletics"
-    ][-1]
+    dodge = [entry for entry in chronicle.rolls() if entry["receipt"]["kind"] == "dodge"][-1]
     assert dodge["receipt"]["pool"]["wound_penalty"] == -1  # Hurt at 2 levels (V20-16)
 
 
-def test_a_dodge_raises_what_each_npc_attack_needs():
+def test_V20_20_a_solo_dodge_follows_each_attack_and_takes_its_successes():
     chronicle = tiny()
     chronicle.act("choice:1")
-    chronicle.dice.push(10, 10)  # the dodge: 5 successes (Dexterity 3 + Athletics 2); the thug's 4 dice
+    chronicle.dice.push(10, 10)  # the thug's 4 dice: 4 successes; the dodge's 5 dice: 5 successes
+    first = len(chronicle.entries)
     chronicle.act("dodge")
-    attack = [entry for entry in chronicle.rolls() if entry["character"] == chronicle.ids["thug"]][-1]
-    assert (
-        attack["receipt"]["request"]["required"] == 6 and attack["receipt"]["result"]["outcome"] == "failure"
-    )
+    rolls = [entry for entry in chronicle.entries[first:] if entry["kind"] == "roll"]
+    attack, dodge = rolls  # no damage follows: every success was dodged
+    assert attack["character"] == chronicle.ids["thug"] and attack["receipt"]["result"]["successes"] == 4
+    assert dodge["character"] == chronicle.ids[PLAYER] and dodge["refers_to"] == attack["seq"]
+    assert dodge["receipt"]["kind"] == "dodge" and dodge["receipt"]["attack"]["left"] == 0
     assert chronicle.entries[-1]["kind"] == "turn" and chronicle.state.turns == 1
+    assert sum(chronicle.sheets[PLAYER]["health"].values()) == 0
+
+
+def test_V20_20_a_solo_dodge_that_leaves_successes_is_followed_by_damage_with_those_left():
+    chronicle = tiny()
+    chronicle.act("choice:1")
+    chronicle.dice.push(10, 1, 6, 1)  # the thug's 4 successes; the dodge botches (none taken); damage; soak
+    first = len(chronicle.entries)
+    chronicle.act("dodge")
+    rolls = [entry for entry in chronicle.entries[first:] if entry["kind"] == "roll"]
+    assert [entry["receipt"]["kind"] for entry in rolls] == ["test", "dodge", "damage", "soak"]
+    attack, dodge, damage, _soak = rolls
+    assert dodge["receipt"]["attack"]["left"] == 4 and damage["refers_to"] == dodge["seq"]
+    extra = [m for m in damage["receipt"]["pool"]["modifiers"] if m["source"] == "attack_successes"]
+    assert extra == [{"source": "attack_successes", "dice": 3, "successes": 4}]  # V20-17: beyond the first
 
 
 def test_healing_with_blood_is_offered_when_hurt_v20_16():

@@ -60,16 +60,15 @@ def roll_action(
     return action
 
 
-def attack_action(attack: Attack, *, willpower: bool = False, required: int = 1) -> JsonObject:
-    """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's.
-    ``required``: 1, plus the successes of a dodge against it (``solo.fight``'s Reading)."""
+def attack_action(attack: Attack, *, willpower: bool = False) -> JsonObject:
+    """An attack (V20-17): a test of the attribute and the combat ability; the weapon is the damage's
+    (a dodge follows the attack in the chain, V20-20: ``solo.fight``)."""
     return {
         "kind": "test",
         "attribute": attack.traits[0],
         "ability": attack.traits[1],
         "difficulty": attack.difficulty,
         "willpower": willpower,
-        "required": required,
     }
 
 

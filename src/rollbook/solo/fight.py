@@ -4,9 +4,10 @@ an ordinary step of the combat chain (V20-16, V20-17, V20-18): attack → damage
 One choice is one turn:
 
 1. the player's action: an attack on a standing NPC (``attack:<i>:<npc>``, ``attack_wp:…`` spending a
-   Willpower point for a success, V20-9), a dodge (``dodge``), healing with blood (``heal``), or
+   Willpower point for a success, V20-9), a dodge of this turn's attacks (``dodge``, V20-20),
+   healing with blood (``heal``), or
    fleeing (``flee``, when the scenario offers it: the fight ends there);
-2. an attack that hits is followed by its damage roll (the weapon's pool plus the attack's successes
+2. an attack that hits is followed by the player's dodge when the player dodges (V20-20), then by its damage roll (the weapon's pool plus the attack's successes
    beyond the first, V20-17) and the NPC's soak (V20-16), which marks the levels left on its track;
 3. every NPC still standing attacks the player's character the same way, the player's soak marking
    the player's track; wound penalties (V20-16) are the play layer's, from each sheet as it is now;
@@ -16,11 +17,12 @@ The fight ends when every NPC is down (``win``) or the player's character is (``
 full health track (Incapacitated, or worse).
 
 Readings (documented here, the Book being a table's):
-- *Dodge*: Dexterity + Athletics at difficulty 6 (V20 folds Dodge into Athletics); each of its
-  successes takes one success from every NPC attack this turn (Book: "each success subtracts one
-  from the attack"), applied as the attack's required successes (``required`` = 1 + the dodge's
-  successes), so an attack left with none misses on its own receipt. The damage dice of an attack
-  that still hits count its successes beyond the first as the chain computes them (V20-17).
+- *Dodge* (V20-20): the player's action for the turn, declared before the NPCs attack; each NPC
+  attack that hits is followed by the player's dodge roll in the chain (``play.v20``'s ``dodge``:
+  Dexterity + Dodge, or Athletics where the sheet has no Dodge, difficulty 6), each of its successes
+  taking one of that attack's; an attack left with none is not followed by damage, one left with
+  successes goes on to damage with the successes left (V20-17). The scenario, the Storyteller here,
+  sets no multiple-action penalty (V20-13) on the dodges of one turn.
 - *Healing*: one spend of blood heals as many levels as it spends (lethal first, then bashing), at
   most the blood per turn of the Generation (V20-18) and the blood in the pool.
 """
@@ -35,6 +37,8 @@ from rollbook.solo import actions
 from rollbook.solo.format import Attack, Fight
 from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Done, JsonObject, Roll, Scene, Step, Steps
 
+# The roll a dodge makes (V20-20; a scenario's sheets hold no Dodge, so Athletics), previewed for the
+# option's odds before the attacks it will follow.
 DODGE = {"kind": "test", "attribute": "dexterity", "ability": "athletics", "difficulty": 6}
 
 
@@ -93,13 +97,18 @@ def options(fight: Fight, sheets: dict[str, JsonObject]) -> list[JsonObject]:
 
 
 def _exchange(
-    attacker: str, target: str, action: JsonObject, weapon: str | None
+    attacker: str, target: str, action: JsonObject, weapon: str | None, *, dodged: bool = False
 ) -> Generator[Step, Done, Done]:
-    """One attack of the chain (V20-17): the attack, its damage when it hits, the target's soak when the
-    damage did any level. Returns the last Done (its sheets are the fight's as it is now)."""
+    """One attack of the chain (V20-17): the attack, the target's dodge when it hits and the target
+    dodges (V20-20), its damage when successes are left, the target's soak when the damage did any
+    level. Returns the last Done (its sheets are the fight's as it is now)."""
     done = yield Roll(attacker, action, target=target)
     if (done.receipt.get("result") or {}).get("outcome") != "success":
         return done
+    if dodged:
+        done = yield Roll(target, {"kind": "dodge"}, follows=done.seq)
+        if not (done.receipt.get("attack") or {}).get("left"):
+            return done  # every success dodged: no damage follows (V20-20)
     damage = {"kind": "damage"} if weapon is None else {"kind": "damage", "weapon": weapon}
     done = yield Roll(attacker, damage, follows=done.seq)
     if not (done.receipt.get("result") or {}).get("levels"):
@@ -122,7 +131,6 @@ def turn(
         yield Scene("close")
         yield Arrive(fight.flee, passage_id)
         return
-    dodged = 0
     if option["kind"] == "attack":
         attack = fight.attacks[option["attack"]]
         done = yield from _exchange(
@@ -136,10 +144,6 @@ def turn(
             yield Scene("close")
             yield Arrive(fight.win, passage_id)
             return
-    elif option["kind"] == "dodge":
-        done = yield Roll(PLAYER, dict(DODGE))
-        sheets = done.sheets or sheets
-        dodged = max(0, (done.receipt.get("result") or {}).get("successes", 0))
     elif option["kind"] == "heal":
         done = yield Adjust(
             PLAYER, {"kind": "spend_blood", "amount": option["amount"], "heal": option["damage_type"]}
@@ -147,8 +151,8 @@ def turn(
         sheets = done.sheets or sheets
     for npc in standing(fight, sheets):
         attack = npc_attacks[npc]
-        action = actions.attack_action(attack, required=1 + dodged)
-        done = yield from _exchange(npc, PLAYER, action, attack.weapon)
+        action = actions.attack_action(attack)
+        done = yield from _exchange(npc, PLAYER, action, attack.weapon, dodged=option["kind"] == "dodge")
         sheets = done.sheets or sheets
         if down(sheets[PLAYER]):
             yield Scene("close")
