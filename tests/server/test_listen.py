@@ -340,7 +340,7 @@ def test_a_listener_told_to_stop_says_nothing_of_its_lost_connection(pg_url, cap
             raise psycopg.OperationalError("terminating connection due to administrator command")
 
     url = make_url(pg_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    lost = ClosedThenLost(SimpleNamespace(listened=frozenset(), fail=None), url)
+    lost = ClosedThenLost(SimpleNamespace(listened=frozenset(), fail=None, failure=None), url)
     lost.ensure()
     assert until(lambda: lost.attempts == 1 and not lost.alive)
     said = [

@@ -77,6 +77,10 @@ class Listener:
         with self._lock:
             if self._thread is not None and self._thread.is_alive() and not self._stop.is_set():
                 return
+            # A defect ends the live feeds for good (``Hub.fail``, set by the failing run before it
+            # ends): a caller that saw no failure just before must not start another run now.
+            if self.hub.failure is not None:
+                return
             self._stop = stop = threading.Event()  # a run of its own: an older run's close stays closed
             woken, self._wake = socket.socketpair()  # its own too: an older run never takes its wake-ups
             for end in (woken, self._wake):
