@@ -116,7 +116,16 @@
     var detail = event.detail || {};
     var target = detail.target;
     var fragment = detail.fragment;
-    if (target && fragment && target.matches && target.matches("#feed > li")) { keepChoices(target, fragment); return; }
+    if (target && fragment && target.matches && target.matches("#feed > li")) {
+      // A redraw of a card rendered before the one on the page (our own answer to a step, slow to come
+      // back, after a later step arrived live) would take the later step away: it is dropped.
+      var fresh = fragment.firstElementChild || (fragment.querySelector && fragment.querySelector("li"));
+      var shown = parseInt(target.getAttribute("data-upto"), 10);
+      var incoming = fresh ? parseInt(fresh.getAttribute("data-upto"), 10) : NaN;
+      if (!isNaN(shown) && !isNaN(incoming) && incoming < shown) { detail.shouldSwap = false; return; }
+      keepChoices(target, fragment);
+      return;
+    }
     if (!target || !fragment || !target.matches || !target.matches("fieldset.checks")) return;
     var was = {};
     Array.prototype.slice.call(target.querySelectorAll("input[type=checkbox]")).forEach(function (box) {
