@@ -13,7 +13,7 @@ from .flows import add_character, create_chronicle, join, screenshot_card, settl
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-LIVE = 3_000  # ms: an entry must reach every open page well within this
+LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
 
 
 def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, artifacts):

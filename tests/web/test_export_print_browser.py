@@ -13,7 +13,7 @@ from .flows import add_character, chronicle_id, create_chronicle, feed_open, joi
 
 pytestmark = pytest.mark.browser
 
-LIVE = 5_000
+LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
 
 
 @pytest.fixture(scope="module")

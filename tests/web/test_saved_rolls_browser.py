@@ -12,7 +12,7 @@ from .flows import api_character, chronicle_id, create_chronicle, feed_open, joi
 
 pytestmark = pytest.mark.browser
 
-LIVE = 5_000
+LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
 
 
 def test_saved_rolls_one_tap_on_a_french_phone(new_context, live_server, dice, artifacts):
