@@ -23,7 +23,7 @@ from sqlalchemy import Row, bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
-from rollbook.play import authority, turns
+from rollbook.play import authority, catalogue, turns
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
     STORYTELLER,
@@ -156,15 +156,18 @@ def plan_roll(
     not name comes from the baseline); a player's edges are ``asked``."""
     kind = _action_kind(chronicle.system, action)
     base, standing = baseline_for(session, chronicle, character, kind)
-    cut = authority.split(chronicle.system, action, base, hidden=hidden)
+    # the catalogue's one check of every action (A-1): what it asks beyond the baseline
+    decision = catalogue.decide(chronicle.system, action, base, role=member.role, hidden=hidden)
+    cut = decision.split
+    assert cut is not None  # a roll's decision carries its split
     if member.role == STORYTELLER:
-        return Plan(cut, base, standing, cut.action, cut.hidden, {}, {})
+        return Plan(cut, base, standing, decision.action, decision.hidden, {}, {})
     stamp = {
         "baseline": base,
         "standing": standing,
-        **cards_stamp(chronicle.system, character.sheet, cut.action),
+        **cards_stamp(chronicle.system, character.sheet, decision.action),
     }
-    return Plan(cut, base, standing, cut.action, cut.hidden, cut.asked, stamp)
+    return Plan(cut, base, standing, decision.action, decision.hidden, decision.asked, stamp)
 
 
 def cards_stamp(system: str, sheet: dict, action: dict) -> dict:

@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from rollbook.play import catalogue
 from rollbook.rules.base import RuleError, check_range
 from rollbook.server.chain import plain
 from rollbook.server.problems import ProblemError
@@ -15,8 +16,8 @@ LANGUAGES = ("en", "fr", "es")
 DIFFICULTY_SYSTEMS = {"v20": (2, 10), "v5": (1, 30)}  # systems whose rolls take a standing difficulty
 # the kinds of roll the standing difficulty applies to; a V5 power's roll is a test (V5-1)
 DIFFICULTY_KINDS = {"v20": ("test", "willpower", "virtue"), "v5": ("test", "power", "willpower", "frenzy")}
-# TR-3, TR-4: the kinds of roll a contest's side or an extended action's roll may be
-CONTEST_KINDS = {"v20": ("test", "willpower", "virtue"), "v5": ("test", "willpower", "frenzy")}
+# TR-3, TR-4: the kinds of roll a contest's side or an extended action's roll may be (the catalogue's)
+CONTEST_KINDS = catalogue.CONTEST_KINDS
 
 
 class _Unset:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.dice import DiceSource
-from rollbook.play import quick
+from rollbook.play import catalogue, quick
 from rollbook.server.access import (
     STORYTELLER,
     find_entry,
@@ -300,9 +300,10 @@ def quick_roll_request(
         raise ProblemError(422, "field_not_for_system", field=extra[0], system=system)
     if member.role != STORYTELLER:  # the edges are the Storyteller's, with or without a sheet
         base = authority.quick_baseline(session, chronicle, quick.QUICK_KINDS[system])
-        values, moved = quick.asked_edges(system, chronicle.mode, values, base)
-        if moved:
-            raise ProblemError(403, "grant_required", edges=sorted(moved))
+        decision = catalogue.decide(system, values, base, role=member.role, way="quick", mode=chronicle.mode)
+        values = decision.action
+        if decision.asked:
+            raise ProblemError(403, "grant_required", edges=sorted(decision.asked))
     request = quick.quick_request(system, chronicle.mode, dict(values))
     if chronicle.table_rules and hasattr(
         request, "table_rules"
