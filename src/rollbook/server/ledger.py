@@ -26,7 +26,10 @@ still has to keep these consistent:
 - the effects are recomputed from the receipt and the sheet's before-values: the entry's effects are
   the receipt's, each effect the receipt implies is there with its arithmetic (V20 Willpower spent,
   Tiers ammunition and Essence, V5 Hunger read), and each resource's before-value is the after-value
-  of the character's previous effect on it (an effect edited or removed breaks that chain).
+  of the character's previous effect on it (an effect edited or removed breaks that chain);
+- a ``sheet_edit`` records every field it changes, before and after: a resource it sets goes on from
+  its after-value (its before-value checked against the chain), one it touches otherwise restarts,
+  and every other resource of the character is carried through it (a ``removal`` ends them all).
 """
 
 from __future__ import annotations
@@ -123,10 +126,12 @@ class AuthorityLedger:
 
     def _sheet(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
         character = entry.get("character")
-        if kind in ("sheet_edit", "removal"):  # the sheet changed outside the rolls: its chains restart
+        if kind == "removal":  # the character left the table: its chains end
             for key in [key for key in self.sheets if key[0] == character]:
                 del self.sheets[key]
             return []
+        if kind == "sheet_edit":
+            return self._edited(character, receipt.get("changes"))
         problems: list[str] = []
         if kind in ("roll", "reroll") and isinstance(receipt.get("system"), str):
             problems += request_problems(receipt)
@@ -143,6 +148,34 @@ class AuthorityLedger:
                     f"change, but this entry says it was {effect.get('before')!r} before"
                 )
             self.sheets[key] = effect.get("after")
+        return problems
+
+    def _edited(self, character: Any, changes: Any) -> list[str]:
+        """A sheet edit records every field it changes, before and after (``changes``): each
+        resource it set follows on from its after-value (its before-value checked against the chain),
+        each it touched otherwise restarts, every other resource is carried through."""
+        fields = [c for c in changes if isinstance(c, dict)] if isinstance(changes, list) else None
+        problems: list[str] = []
+        for key in [key for key in self.sheets if key[0] == character]:
+            _, resource, weapon = key
+            if fields is None:
+                del self.sheets[key]
+                continue
+            path, home = resource_path(resource, weapon)
+            touched = [c for c in fields if str(c.get("field")).split(".")[0] == home]
+            if not touched:
+                continue  # not changed by this edit: the chain goes on
+            exact = [c for c in touched if c.get("field") == path]
+            if path is None or len(exact) != 1 or not _count(exact[0].get("after")):
+                del self.sheets[key]  # changed in a way the chain cannot follow: it restarts
+                continue
+            before = exact[0].get("before")
+            if _count(before) and before != self.sheets[key]:
+                problems.append(
+                    f"{resource} was {self.sheets[key]!r} after the character's last change, but this "
+                    f"sheet edit says it was {before!r} before"
+                )
+            self.sheets[key] = exact[0]["after"]
         return problems
 
     # --- entries ------------------------------------------------------------------------------
@@ -287,6 +320,32 @@ class AuthorityLedger:
                     f"{self.sheets[key]!r}"
                 )
         return problems
+
+
+# The sheet field each resource named by an effect is (the systems' sheets: V20 ``willpower.current``
+# and ``blood.current``, Tiers ``essence.current`` and ``wounds.level``; any other resource is its own
+# dotted path), and the top-level field it lives under (a weapon's ammunition under ``weapons``).
+_RESOURCE_FIELDS = {
+    "willpower": "willpower.current",
+    "blood": "blood.current",
+    "essence": "essence.current",
+    "wounds": "wounds.level",
+    "experience": None,  # computed from the sheet's experience fields: any change to them restarts it
+}
+
+
+def resource_path(resource: Any, weapon: Any) -> tuple[str | None, str]:
+    """(the field a sheet edit names for this resource, or None when none names it alone; the
+    top-level field of the sheet it lives under)."""
+    name = str(resource)
+    if weapon is not None or name.startswith("ammunition."):
+        return None, "weapons"
+    home = name.split(".")[0]
+    return _RESOURCE_FIELDS.get(name, name), home
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _modifier_dice(pool: dict) -> int:

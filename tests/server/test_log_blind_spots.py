@@ -1,0 +1,105 @@
+"""The log's blind spots closed, on exports of SQLite and PostgreSQL chronicles: a ``sheet_edit``
+no longer restarts the verifier's chain of every resource of its character (the fields it changes
+are in it, before and after; every other resource is carried through it), so an effect edited before
+a player's notes edit fails ``rollbook log verify`` without ``--head``."""
+
+from __future__ import annotations
+
+import copy
+
+from rollbook.play.common import replay
+from rollbook.rules import v20 as rules_v20
+from rollbook.rules.base import to_plain
+
+from .conftest import V20_SHEET, V20_TEST
+from .forging import entries_of, rechained, verify
+
+SPEND = {**V20_TEST, "willpower": True}  # V20-9: one point of Willpower
+
+
+def _spend(table, headers, character_id: int) -> None:
+    answer = table.roll(headers, character_id, SPEND)
+    assert answer.status_code == 201, answer.text
+
+
+def _edit(table, headers, character_id: int, patch: dict) -> None:
+    answer = table.client.patch(
+        f"{table.base}/characters/{character_id}", headers=headers, json={"patch": patch}
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def _read_more_willpower(roll: dict, held: int) -> None:
+    """The forger's rewrite: the roll read (and spent from) ``held`` Willpower, its result recomputed."""
+    receipt = roll["receipt"]
+    receipt["request"]["willpower_current"] = held
+    roll["effects"] = receipt["effects"] = [{"resource": "willpower", "before": held, "after": held - 1}]
+    receipt["result"] = to_plain(replay(rules_v20.V20Request, rules_v20.resolve, receipt)[1])
+
+
+def _clean(tmp_path, export: str) -> list[dict]:
+    entries = entries_of(export)
+    result = verify(tmp_path, entries)
+    assert result.returncode == 0, result.stdout
+    return entries
+
+
+def _forged(tmp_path, entries: list[dict]):
+    result = verify(tmp_path, rechained(entries), "forged.jsonl")
+    assert "hash mismatch" not in result.stdout and "prev_hash" not in result.stdout, result.stdout
+    return result
+
+
+def test_an_effect_edited_before_a_notes_edit_is_caught_without_head(make_table, tmp_path):
+    table = make_table("v20")
+    player = table.join("Ana")
+    lucita = table.character(player, V20_SHEET)
+    _spend(table, player, lucita["id"])
+    _edit(table, player, lucita["id"], {"concept": "Sniper"})  # the player's own notes
+    _spend(table, player, lucita["id"])
+    for headers in (table.st, player):  # the Storyteller's export and the owner's
+        entries = _clean(tmp_path, table.export(headers))
+        edit = next(e for e in entries if e["kind"] == "sheet_edit")
+        assert edit["receipt"]["changes"] == [{"field": "concept", "before": "", "after": "Sniper"}]
+        first, second = (e for e in entries if e["kind"] == "roll")
+        assert first["seq"] < edit["seq"] < second["seq"]
+        _read_more_willpower(first, 4)  # the sheet "held" 4, not 3: consistent in itself
+        answer = _forged(tmp_path, entries)
+        assert answer.returncode == 1, answer.stdout
+        assert (
+            f"entry {second['seq']}: willpower was 3 after the character's last change, but this entry "
+            "says it was 2 before" in answer.stdout
+        ), answer.stdout
+
+
+def test_a_willpower_edit_carries_the_chain_on_and_its_before_value_is_checked(make_table, tmp_path):
+    """The Storyteller sets current Willpower back to 3: the next spend follows on from the edit's
+    after-value (a clean log verifies), and an effect edited before it no longer matches the edit's
+    before-value."""
+    table = make_table("v20")
+    player = table.join("Ana")
+    lucita = table.character(player, V20_SHEET)
+    _spend(table, player, lucita["id"])
+    _edit(table, table.st, lucita["id"], {"willpower": {"current": 3}})
+    _spend(table, player, lucita["id"])
+    entries = _clean(tmp_path, table.export())
+    edit = next(e for e in entries if e["kind"] == "sheet_edit")
+    assert edit["receipt"]["changes"] == [{"field": "willpower.current", "before": 2, "after": 3}]
+    first, second = (e for e in entries if e["kind"] == "roll")
+    assert second["effects"] == [{"resource": "willpower", "before": 3, "after": 2}]
+
+    forged = copy.deepcopy(entries)
+    _read_more_willpower(next(e for e in forged if e["seq"] == first["seq"]), 4)
+    answer = _forged(tmp_path, forged)
+    assert answer.returncode == 1, answer.stdout
+    assert (
+        f"entry {edit['seq']}: willpower was 3 after the character's last change, but this sheet edit "
+        "says it was 2 before" in answer.stdout
+    ), answer.stdout
+
+    # the spend after the edit rewritten to read the Willpower left before it: caught too
+    forged = copy.deepcopy(entries)
+    _read_more_willpower(next(e for e in forged if e["seq"] == second["seq"]), 2)
+    answer = _forged(tmp_path, forged)
+    assert answer.returncode == 1
+    assert f"entry {second['seq']}: willpower was 3 after the character's last change" in answer.stdout
