@@ -7,7 +7,7 @@ from __future__ import annotations
 from rollbook import play
 from rollbook.dice import GivenFaces
 from rollbook.discord.components import entry_message
-from rollbook.web.preview import reroll_advice
+from rollbook.present.preview import reroll_advice
 from tests.discord.limits import problems
 
 SHEET = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rollbook.web.preview import preview
+from rollbook.present.preview import preview
 from tests.conftest import wait_until
 from tests.discord.helpers import ANNA, ST, faces, posted_seqs, seated
 from tests.discord.signing import autocomplete, command, component, option

@@ -12,7 +12,7 @@ from rollbook.play import powers
 from rollbook.play.powers_data import POWERS
 from rollbook.play.v5_sheet import Sheet as V5Sheet
 from rollbook.play.v20_sheet import Sheet as V20Sheet
-from rollbook.web import labels, typednames
+from rollbook.present import labels, typednames
 from tests.catalogues import translated_msgids
 
 EVERY_POWER = [

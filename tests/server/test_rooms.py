@@ -48,16 +48,37 @@ def test_use_cases_load_no_web_framework_even_indirectly():
     assert loaded == "[]"
 
 
-@pytest.mark.parametrize("path", sorted((SOURCE / "web").glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    sorted([*(SOURCE / "web").glob("*.py"), *(SOURCE / "present").glob("*.py")]),
+    ids=lambda p: str(p.relative_to(SOURCE)),
+)
 def test_web_pages_never_query_the_models(path):
-    """The pages call the use cases; they hold no SQL of their own."""
+    """The pages and their presentation call the use cases; they hold no SQL of their own."""
     for name in imported_names(path):
-        assert name.split(".")[0] != "sqlalchemy", f"web/{path.name} imports {name}"
+        assert name.split(".")[0] != "sqlalchemy", f"{path.relative_to(SOURCE)} imports {name}"
+
+
+@pytest.mark.parametrize("path", sorted((SOURCE / "present").glob("*.py")), ids=lambda p: p.name)
+def test_presentation_sits_below_the_faces(path):
+    """``present/`` is what the web pages and Discord both show: it imports neither face, nor the
+    HTTP shell (docs/ARCHITECTURE.md, layer 4)."""
+    for name in imported_names(path):
+        assert name.split(".")[0] not in HTTP_PACKAGES, f"present/{path.name} imports {name}"
+        assert not name.startswith(("rollbook.web", "rollbook.discord")), (
+            f"present/{path.name} imports {name}"
+        )
 
 
 @pytest.mark.parametrize(
     "path",
-    sorted([*(SOURCE / "server").rglob("*.py"), *(SOURCE / "web").glob("*.py")]),
+    sorted(
+        [
+            *(SOURCE / "server").rglob("*.py"),
+            *(SOURCE / "web").glob("*.py"),
+            *(SOURCE / "present").glob("*.py"),
+        ]
+    ),
     ids=lambda p: str(p.relative_to(SOURCE)),
 )
 def test_no_if_installed_fallbacks(path):

@@ -1,5 +1,5 @@
 """Table rules, contests and extended actions on the pages without a browser (SPEC TR-1, TR-3, TR-4,
-A-5; ``web.contests``), a French table: the Storyteller's settings card in words, the table rules
+A-5; ``present.contests``), a French table: the Storyteller's settings card in words, the table rules
 ticked on the page, a contest declared and each side's roll offered only to whoever may act for it,
 the result card with both sides and the margin, an extended action's running total and rolls left."""
 

@@ -15,7 +15,7 @@ def test_the_empty_field_message_agrees_with_a_plural_field():
 def test_one_more_digit_below_one_percent_on_the_web():
     from fractions import Fraction
 
-    from rollbook.web.preview import percent
+    from rollbook.present.preview import percent
 
     assert percent(Fraction(1, 400), "fr") == "0,25\u202f%"
     assert percent(Fraction(1, 400), "es") == "0,25\u202f%"

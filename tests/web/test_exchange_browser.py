@@ -136,8 +136,8 @@ def test_V20_20_the_defender_dodges_in_the_exchange_and_its_odds_are_the_chains(
     new_context, live_server, dice, artifacts
 ):
     from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
+    from rollbook.present.preview import percent
     from rollbook.rules.v20 import V20Request
-    from rollbook.web.preview import percent
 
     storyteller = new_context().new_page()
     alice = new_context().new_page()

@@ -1,5 +1,5 @@
 """A Tiers exchange card's expected odds are worked out once per distinct exchange in a process
-(``web.exchange.odds_once``), not on every render: every page of every member in every language shows
+(``present.exchange.odds_once``), not on every render: every page of every member in every language shows
 the same cards, and each Tiers exchange is some 25 ms of exact arithmetic. The numbers shown are the
 odds of that exchange; another exchange gets its own."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from rollbook.odds import exchange_tiers
+from rollbook.present.exchange import ODDS_KEPT, odds_once
+from rollbook.present.preview import percent
 from rollbook.rules.tiers import TiersRequest
-from rollbook.web.exchange import ODDS_KEPT, odds_once
-from rollbook.web.preview import percent
 
 from .helpers import bearer
 from .helpers import text_of as text

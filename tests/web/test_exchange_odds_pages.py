@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
+from rollbook.present.preview import percent
 from rollbook.rules.v20 import V20Request
-from rollbook.web.preview import percent
 
 from .helpers import bearer
 from .helpers import text_of as text

@@ -1,4 +1,4 @@
-"""The combat chain on the web table without a browser (SPEC V20-17, T-4, T-5; ``web.exchange``): the
+"""The combat chain on the web table without a browser (SPEC V20-17, T-4, T-5; ``present.exchange``): the
 attack names its target from the roll form, the exchange shows as one card with its steps, and the
 next step is offered as a button to the right person only, in their language."""
 

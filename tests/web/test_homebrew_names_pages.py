@@ -11,7 +11,8 @@ import html
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.web import labels, sheetpatch
+from rollbook.present import labels
+from rollbook.web import sheetpatch
 
 HTMX = {"HX-Request": "true"}
 

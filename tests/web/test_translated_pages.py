@@ -23,8 +23,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rollbook.play import SYSTEM_IDS
+from rollbook.present import labels
 from rollbook.server.app import create_app
-from rollbook.web import labels
 
 from .helpers import MARK, english_parts, problems
 from .solo_play import ALL, HIT, MISS, RollByRoll, press
@@ -110,7 +110,7 @@ def marked_ids(monkeypatch):
 
 
 def _pages(client, t, player):
-    from rollbook.web import forms
+    from rollbook.present import forms
 
     web = f"/chronicles/{t.id}"
     listed = client.get(f"{t.base}/characters", headers=t.st).json()

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rollbook.interop import names
-from rollbook.web import typednames
+from rollbook.present import typednames
 
 TRAIT_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 

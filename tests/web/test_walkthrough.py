@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.present.preview import describe_pool
 from rollbook.web import sheetpatch
-from rollbook.web.preview import describe_pool
 
 from .helpers import ROLLUNDER_SHEET, chronicle_with_player, give_agile, text_of
 

@@ -19,10 +19,10 @@ from rollbook.dice import DiceSource
 from rollbook.discord import store
 from rollbook.discord.embeds import discord_language
 from rollbook.discord.rest import DiscordRest
+from rollbook.present import labels
 from rollbook.server import tx
 from rollbook.server.auth import MemberRow
 from rollbook.server.problems import ProblemError, detail
-from rollbook.web import labels
 
 # interaction types
 PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5

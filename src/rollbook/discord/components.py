@@ -1,7 +1,7 @@
 """The buttons, selects and modals under a Discord message, and what pressing them does.
 
 - under a V5 test (V5-8): "Reroll with Willpower" with the dice the odds engine advises
-  (``web.preview.reroll_advice``, as the web card shows it) and a select of the normal dice to
+  (``present.preview.reroll_advice``, as the web card shows it) and a select of the normal dice to
   reroll, numbered from 1 with their faces (``rr``/``rs``: ``rolls.reroll``);
 - under an ask (A-1): "Grant", "Grant changed" (a modal of the edges asked) and "Refuse"
   (``grants.grant``/``grants.refuse``): the use cases refuse anyone but the Storyteller, so a
@@ -28,11 +28,11 @@ from rollbook.discord.base import (
 )
 from rollbook.discord.embeds import card_embed, card_for, fit_all
 from rollbook.i18n import N_, translate
+from rollbook.present import labels
+from rollbook.present.present import Viewer
 from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority, exchange, grants, rolls
-from rollbook.web import labels
-from rollbook.web.present import Viewer
 
 REROLL = N_("Reroll with Willpower: {dice}")
 REROLL_PICK = N_("Or pick the normal dice to reroll")

@@ -1,5 +1,5 @@
 """Log entries as Discord embeds, rendered by the same presentation the web table uses
-(``web.present.card`` over ``rollbook.render``), in the reader's language, always within Discord's
+(``present.present.card`` over ``rollbook.render``), in the reader's language, always within Discord's
 limits (``LIMITS``; ``fit`` trims what is over, never refuses).
 
 ``entry_embeds(entry, locale)`` is the poster's (a public entry, as anyone at the table reads it);
@@ -10,8 +10,8 @@ reads their own entry: a Storyteller's hidden roll in full, a player's V5 test w
 from __future__ import annotations
 
 from rollbook.i18n import N_, normalize, translate, translations
+from rollbook.present.present import Card, Viewer, card
 from rollbook.render import DieView, ReceiptView
-from rollbook.web.present import Card, Viewer, card
 
 # Discord's documented limits of a message's embeds
 LIMITS = {
@@ -149,7 +149,7 @@ def fit_all(embeds: list[dict]) -> list[dict]:
 
 
 def card_embed(c: Card, lang: str) -> dict:
-    """One card (``web.present.card``) as one embed."""
+    """One card (``present.present.card``) as one embed."""
     lines = []
     receipt = c.receipt
     if receipt is not None:

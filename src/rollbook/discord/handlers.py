@@ -32,6 +32,9 @@ from rollbook.discord.embeds import dice_text, fit, resource_fields
 from rollbook.discord.rest import DiscordError
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
+from rollbook.present import labels
+from rollbook.present.preview import odds_view, preview
+from rollbook.present.sheetview import rating_groups
 from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
@@ -41,9 +44,6 @@ from rollbook.server.models import Caller, Member
 from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.usecases import authority, characters, chronicles, compulsions, fairness, rolls, scenes
 from rollbook.server.views import chronicle_view, member_view
-from rollbook.web import labels
-from rollbook.web.preview import odds_view, preview
-from rollbook.web.sheetview import rating_groups
 
 log = logging.getLogger("rollbook.discord")
 

@@ -1,4 +1,4 @@
-"""English msgids of the exchange odds (``server.usecases.odds``, ``web.exchange``'s odds before
+"""English msgids of the exchange odds (``server.usecases.odds``, ``present.exchange``'s odds before
 the attack). Translated by the ``exchange_odds.po`` catalogues (fr, es)."""
 
 from __future__ import annotations

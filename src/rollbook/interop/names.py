@@ -1,5 +1,5 @@
 """Trait names between the formats and rollbook's ids: accents folded, an unknown name made an id
-as the web's forms make one (``web.typednames.trait_from_text``: "Égouts" -> ``egouts``), the name kept
+as the web's forms make one (``present.typednames.trait_from_text``: "Égouts" -> ``egouts``), the name kept
 as typed beside it (the sheet's ``names``), known Discipline powers found by their English name."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Necromancy: the Sepulchre Path); V5 the powers of each level (V5 core book, Disc
 from Cults of the Blood Gods / the Players Guide). ``RATED_ONLY[system]``: Disciplines the game rates
 without named powers (V20 Celerity, Fortitude, Potence add dice or actions per dot).
 
-The English names are msgids of the ``powers`` catalogue (fr, es); ``rollbook.web.labels`` translates
+The English names are msgids of the ``powers`` catalogue (fr, es); ``rollbook.present.labels`` translates
 them. An id is the English name folded (``heightened_senses``); ids are unique within a Discipline.
 """
 

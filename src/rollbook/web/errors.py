@@ -21,9 +21,9 @@ from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 
 from rollbook.i18n import N_, translate
+from rollbook.present import contests, exchange, labels
 from rollbook.rules.base import RuleError
 from rollbook.server.problems import ProblemError, from_rule_error, problem_body
-from rollbook.web import contests, exchange, labels
 from rollbook.web.respond import FieldMessage, fragment, is_htmx, lang_of, page
 
 Refusal = Callable[[Exception], Response]

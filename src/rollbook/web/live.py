@@ -27,13 +27,14 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.fair import SEED_REVEAL
 from rollbook.i18n import GAME_MASTER_SYSTEMS
+from rollbook.present import authority, exchange
 from rollbook.server.deps import request_token
 from rollbook.server.events import ERROR, Batch, End, Entry
 from rollbook.server.models import Caller
 from rollbook.server.sse import entry_feed, event_stream
 from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.views import member_view, roster_view
-from rollbook.web import authority, exchange, keychain, table
+from rollbook.web import keychain, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
 from rollbook.web.respond import is_htmx, see_other
 from rollbook.web.templating import render

@@ -12,9 +12,9 @@ from typing import Any, Protocol
 
 from rollbook.i18n import N_, translate
 from rollbook.play import powers
+from rollbook.present import labels, typednames
+from rollbook.present.forms import Option, parse_int
 from rollbook.rules.base import RuleError
-from rollbook.web import labels, typednames
-from rollbook.web.forms import Option, parse_int
 
 NEW_ROWS = 2  # empty power rows for a Discipline added in the same form
 HINT = N_("Pick a power of the list or type a homebrew one; empty a name to remove it.")

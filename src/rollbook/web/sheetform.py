@@ -18,8 +18,8 @@ from typing import Any
 
 from rollbook.i18n import N_, translate
 from rollbook.play.systems import system_module
-from rollbook.web import labels, typednames
-from rollbook.web.forms import Option, describe, plain_type
+from rollbook.present import labels, typednames
+from rollbook.present.forms import Option, describe, plain_type
 from rollbook.web.powerform import PowerGroup, PowerRow, fill_power_section
 
 DERIVED = {"system", "blood.max", "blood.per_turn", "essence.max"}

@@ -10,16 +10,17 @@ from fastapi.responses import HTMLResponse
 
 from rollbook import play
 from rollbook.play.common import merge
+from rollbook.present import authority, exchange, forms, labels, v5
+from rollbook.present.sheetview import identity, rating_groups, specialties
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import chronicles, rolls
-from rollbook.web import authority, exchange, forms, labels, sheetform, sheetpatch, table, v5
+from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
-from rollbook.web.sheetview import identity, rating_groups, specialties
 
 
 def character_or_404(state: table.Table, character_id: int) -> table.CharacterRow:

@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rollbook.play.common import merge
+from rollbook.present import labels, typednames
+from rollbook.present.forms import parse_int, plain_type, truthy
 from rollbook.rules.base import RuleError
-from rollbook.web import labels, typednames
-from rollbook.web.forms import parse_int, plain_type, truthy
 from rollbook.web.powerform import powers_from_form
 from rollbook.web.sheetform import DERIVED, NEW_ROWS, OWN_WIDGET, items_of, kind_of, resolved, schema_of
 

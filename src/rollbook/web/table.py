@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rollbook.present import authority, exchange, fairness, v5
+from rollbook.present.present import Card, Viewer, card
+from rollbook.present.sheetview import willpower_current
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
@@ -23,9 +26,6 @@ from rollbook.server.usecases import (
     fairness as fairness_cases,
 )
 from rollbook.server.views import member_view
-from rollbook.web import authority, exchange, fairness, v5
-from rollbook.web.present import Card, Viewer, card
-from rollbook.web.sheetview import willpower_current
 
 FEED_SIZE = 60
 EXCHANGE_READ = 200  # the entries read after an exchange's first step to find its later steps
@@ -51,7 +51,7 @@ class Table:
     characters: list[CharacterRow]
     cards: list[Card] = field(default_factory=list)  # newest first
     head: int = 0
-    compulsions: dict = field(default_factory=dict)  # character id -> web.v5.Badge (V5, seed 001)
+    compulsions: dict = field(default_factory=dict)  # character id -> present.v5.Badge (V5, seed 001)
 
     def character(self, character_id: int) -> CharacterRow | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -124,7 +124,7 @@ def cards_for(
     revealed: dict[str, bytes] | None = None,
 ) -> list[Card]:
     """The entries (oldest first) as cards; the steps of an exchange go inside its first step's card
-    (when it is among them), which offers the next step (``web.exchange``). ``revealed``: the seeds
+    (when it is among them), which offers the next step (``present.exchange``). ``revealed``: the seeds
     revealed so far (``revealed_seeds``), for each roll's fairness state (F-6)."""
     names = {c.id: c.name for c in characters}
     owners = {c.id: c.owner for c in characters}
@@ -249,7 +249,7 @@ def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
     """The roll form's tick-boxes of things the sheet holds (roll-under cards), one per field name, as
     a fresh form draws them: the live feed redraws them out of band when the sheet changes (a card
     granted, removed or used up), so an open form offers what is held now."""
-    from rollbook.web import forms
+    from rollbook.present import forms
 
     out, seen = [], set()
     for kind in forms.action_kinds(system, role):

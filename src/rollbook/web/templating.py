@@ -61,14 +61,14 @@ def environment(lang: str, game_master: bool = False) -> Environment:
         else (lambda text, **params: translate(text, lang, **params)),
         static_version=_static_version(),
     )
-    from rollbook.web.sheetview import v5_track, v20_health
+    from rollbook.present.sheetview import v5_track, v20_health
 
     env.globals["v5_track"] = v5_track
     env.globals["v20_health"] = lambda health: v20_health(health or {}, lang)
-    from rollbook.web.forms import card_label
+    from rollbook.present.forms import card_label
 
     env.globals["card_label"] = lambda card: card_label(card or {}, lang)
-    from rollbook.web.authority import offer_words
+    from rollbook.present.authority import offer_words
 
     env.globals["offer_words"] = lambda offer: offer_words(offer, lang)
     from rollbook.web.once import new_key

@@ -13,12 +13,13 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 
+from rollbook.present import authority, forms
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.models import Caller
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import grants, log, scenes
-from rollbook.web import authority, forms, table
+from rollbook.web import table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import fragment, is_htmx, see_other

@@ -11,15 +11,16 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook import play
 from rollbook.i18n import N_, translate
 from rollbook.play import authority as edges_of
+from rollbook.present import authority, forms, labels
+from rollbook.present.preview import preview
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles
-from rollbook.web import authority, forms, labels, sheetform, sheetpatch, table
+from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
-from rollbook.web.preview import preview
 from rollbook.web.respond import fragment, is_htmx, see_other
 from rollbook.web.sheetpage import character_or_404, new_character_page, sheet_context, sheet_page
 

@@ -9,13 +9,14 @@ from fastapi.responses import HTMLResponse, Response
 
 from rollbook.i18n import N_, translate
 from rollbook.play.quick import is_quick_edge
+from rollbook.present import authority, contests, forms, labels
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import members as member_cases
 from rollbook.server.usecases import rolls as rolls_cases
-from rollbook.web import authority, contests, forms, keychain, labels, presence, table
+from rollbook.web import keychain, presence, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.guard import origin_of

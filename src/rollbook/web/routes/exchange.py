@@ -1,5 +1,5 @@
 """The combat chain on the pages (SPEC V20-17, T-4, T-5): the next step of an exchange, posted from
-its button on the exchange's card (``web.exchange``), rolled through the one roll path
+its button on the exchange's card (``present.exchange``), rolled through the one roll path
 (``usecases.rolls.roll`` with ``follows``). With htmx the answer is the exchange's card, redrawn in
 place with the new step; without JavaScript a 303 back to the chronicle."""
 
@@ -9,11 +9,12 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook.i18n import translate
+from rollbook.present import exchange, forms
 from rollbook.server.access import STORYTELLER
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, chronicles, rolls
 from rollbook.server.usecases import odds as odds_cases
-from rollbook.web import exchange, forms, table
+from rollbook.web import table
 from rollbook.web.deps import Asked, Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once

@@ -8,12 +8,13 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.present import labels
+from rollbook.present.sheetview import identity, rating_groups, specialties
 from rollbook.server.usecases import log
-from rollbook.web import labels, table
+from rollbook.web import table
 from rollbook.web.deps import Db, Lang, Reader, page_router
 from rollbook.web.respond import page
 from rollbook.web.sheetpage import character_or_404
-from rollbook.web.sheetview import identity, rating_groups, specialties
 
 router = page_router()
 

@@ -6,12 +6,13 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
+from rollbook.present import forms, labels
 from rollbook.rules.base import RuleError
 from rollbook.server import auth, tx
 from rollbook.server.auth import COOKIE_NAME
 from rollbook.server.deps import database
 from rollbook.server.usecases import chronicles, solo
-from rollbook.web import forms, keychain, labels
+from rollbook.web import keychain
 from rollbook.web.deps import Db, Posted, VisitorLang, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import INVITATION_COOKIE, LANG_COOKIE, page, see_other, with_invitation

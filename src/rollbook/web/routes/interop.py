@@ -13,12 +13,13 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
 from rollbook.interop import EXPORTS
+from rollbook.present import labels
 from rollbook.render import interop as render_interop
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.usecases import interop
-from rollbook.web import labels, table
+from rollbook.web import table
 from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import error_detail, on_refusal
 from rollbook.web.once import once

@@ -12,18 +12,19 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.present import authority, exchange, forms
+from rollbook.present.present import GOALS
+from rollbook.present.preview import reroll_advice
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, log, rolls
-from rollbook.web import authority, exchange, forms, powerform, table
+from rollbook.web import powerform, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
-from rollbook.web.present import GOALS
-from rollbook.web.preview import reroll_advice
 from rollbook.web.respond import fragment, is_htmx, page, see_other
 from rollbook.web.routes.chronicle import chronicle_page
 from rollbook.web.sheetpage import character_or_404, hidden_asked, posted_form, sheet_context

@@ -8,9 +8,10 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.present import authority, forms
 from rollbook.server import tx
 from rollbook.server.usecases import log, saved_rolls
-from rollbook.web import authority, forms, table
+from rollbook.web import table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once

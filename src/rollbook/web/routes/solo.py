@@ -18,20 +18,21 @@ from fastapi.responses import HTMLResponse, Response
 
 from rollbook import interop
 from rollbook.i18n import N_, translate
+from rollbook.present import labels
+from rollbook.present.present import Card
+from rollbook.present.preview import percent
+from rollbook.present.sheetview import v20_health
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.models import Caller
 from rollbook.server.usecases import solo
 from rollbook.solo import text as solo_text
-from rollbook.web import keychain, labels, table
+from rollbook.web import keychain, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, VisitorLang, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
-from rollbook.web.present import Card
-from rollbook.web.preview import percent
 from rollbook.web.respond import page, see_other
 from rollbook.web.routes.interop import posted_source  # the import form's reading: a file, else pasted JSON
-from rollbook.web.sheetview import v20_health
 
 router = page_router()
 

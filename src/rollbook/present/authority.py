@@ -15,11 +15,11 @@ from rollbook import play
 from rollbook.i18n import GAME_MASTER_SYSTEMS as GAME_MASTERS
 from rollbook.i18n import N_, translate
 from rollbook.play import authority as edges_of
+from rollbook.present import forms, labels
+from rollbook.present.preview import OddsView, odds_view, plural
+from rollbook.present.titles import roll_title
 from rollbook.rules.base import RuleError
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.web import forms, labels
-from rollbook.web.preview import OddsView, odds_view, plural
-from rollbook.web.titles import roll_title
 
 GAME_MASTER_SYSTEMS = GAME_MASTERS
 AUTHORITY_KINDS = (
@@ -143,7 +143,7 @@ class AskView:
 
 def odds_of(system: str, sheet: dict, action: dict, mode: str, lang: str) -> tuple[OddsView | None, str]:
     """The exact odds of an action on a sheet (as the Storyteller would roll it), and its pool in words."""
-    from rollbook.web.preview import describe_pool
+    from rollbook.present.preview import describe_pool
 
     try:
         built = play.preview(system, sheet, action, mode=mode, role="storyteller")

@@ -15,8 +15,8 @@ from dataclasses import field as dc_field
 from functools import cache
 from typing import Any, overload
 
+from rollbook.present import labels
 from rollbook.rules.base import RuleError
-from rollbook.web import labels
 
 HIDDEN_FIELDS = {"kind"}
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from rollbook import play
 from rollbook.i18n import N_, translate
+from rollbook.present import labels
 from rollbook.server.usecases.exchange import chained_kinds, next_steps
-from rollbook.web import labels
 
 # Every page, and every member's redraw of the live feed, shows the same exchange cards, and a Tiers
 # card's expected odds are a pure function of numbers its receipts froze: each distinct
@@ -246,7 +246,7 @@ def _row(code: str, label: str, p, tone: str, lang: str):
     from fractions import Fraction
 
     from rollbook.odds import fraction_text
-    from rollbook.web.preview import OddsRow, percent
+    from rollbook.present.preview import OddsRow, percent
 
     p = Fraction(p)
     return OddsRow(code, label, fraction_text(p), percent(p, lang), tone, round(float(p) * 100, 2))
@@ -257,7 +257,7 @@ def exchange_odds_view(answer: dict, target: str, lang: str) -> ExchangeOddsView
     state after it, and — for who may see them — the defender's numbers the odds were built from."""
     from fractions import Fraction
 
-    from rollbook.web.preview import percent
+    from rollbook.present.preview import percent
 
     odds = answer["odds"]
     outcomes = odds["outcomes"]
@@ -342,9 +342,9 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
     from rollbook.odds import exchange_tiers, exchange_v20
     from rollbook.odds.v20 import v20_odds
     from rollbook.play.common import request_from_plain
+    from rollbook.present.preview import percent
     from rollbook.rules.tiers import TiersRequest
     from rollbook.rules.v20 import V20Request
-    from rollbook.web.preview import percent
 
     found = [e.get("receipt") for e in chain]
     if not found or any(not isinstance(r, dict) or e.get("redacted") for r, e in zip(found, chain)):

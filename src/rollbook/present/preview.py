@@ -18,12 +18,12 @@ from rollbook.i18n import N_, normalize, percent_text, translate, translations
 from rollbook.odds import fraction_text, odds_for
 from rollbook.odds.v5 import advise
 from rollbook.play.common import request_from_plain
+from rollbook.present import labels
 from rollbook.render.base import numbered_dice
 from rollbook.rules.rollunder import RollUnderRequest
 from rollbook.rules.tiers import TiersRequest
 from rollbook.rules.v5 import V5Request
 from rollbook.rules.v20 import V20Request
-from rollbook.web import labels
 
 REQUEST_TYPES = {"v20": V20Request, "v5": V5Request, "tiers": TiersRequest, "rollunder": RollUnderRequest}
 

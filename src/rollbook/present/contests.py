@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rollbook.i18n import N_, translate
+from rollbook.present import labels
 from rollbook.rules.table import rules_for
-from rollbook.web import labels
 
 KINDS = ("settings", "contest", "contest_result", "extended")
 

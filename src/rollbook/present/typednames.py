@@ -10,7 +10,7 @@ import unicodedata
 from rollbook.i18n import translate
 from rollbook.interop import names
 from rollbook.play import powers
-from rollbook.web.labels import TRAITS
+from rollbook.present.labels import TRAITS
 
 LANGS = ("en", "fr", "es")
 

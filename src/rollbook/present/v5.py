@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from rollbook.i18n import N_, translate
 from rollbook.play import v5_compulsions as rules
+from rollbook.present import labels
+from rollbook.present.contests import Button, Option
 from rollbook.rules.base import RuleError
-from rollbook.web import labels
-from rollbook.web.contests import Button, Option
 
 KINDS = ("compulsion", "compulsion_end")
 BEAST_OUTCOMES = ("messy_critical", "bestial_failure")

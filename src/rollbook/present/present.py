@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from rollbook.fair import SEED_COMMIT
 from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
+from rollbook.present import authority, contests, exchange, fairness, labels, solo_cards, v5
+from rollbook.present.preview import AdviceView, describe_pool, plural, reroll_advice
+from rollbook.present.sheetview import power_words
+from rollbook.present.titles import roll_title
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.server.views import FollowUps
-from rollbook.web import authority, contests, exchange, fairness, labels, solo_cards, v5
-from rollbook.web.preview import AdviceView, describe_pool, plural, reroll_advice
-from rollbook.web.sheetview import power_words
-from rollbook.web.titles import roll_title
 
 STORYTELLER = "storyteller"
 # What a player reads of a hidden entry they may not open: its kind in words
@@ -78,16 +78,16 @@ class Card:
     system: str = ""
     notes: list[str] = field(default_factory=list)  # the grant a roll used, per-turn warnings
     fair: fairness.FairBadge | None = None  # F-6: the roll's fairness state (set by table.cards_for)
-    # the combat chain (V20-17, T-4, T-5; web.exchange): the later steps of this card's exchange, the
+    # the combat chain (V20-17, T-4, T-5; present.exchange): the later steps of this card's exchange, the
     # next steps this viewer may take, the seq of the exchange's first step, the attack's target
     steps: list[Card] = field(default_factory=list)
     offers: list = field(default_factory=list)
     root: int | None = None
     target: str = ""
-    expected: object | None = None  # web.exchange.ExpectedView, the odds beside what happened
+    expected: object | None = None  # present.exchange.ExpectedView, the odds beside what happened
     buttons: list = field(
         default_factory=list
-    )  # TR-3, TR-4: a side's roll, an extended action's next (web.contests)
+    )  # TR-3, TR-4: a side's roll, an extended action's next (present.contests)
 
     @property
     def dom_id(self) -> str:

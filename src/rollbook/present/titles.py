@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rollbook.web import exchange, labels
+from rollbook.present import exchange, labels
 
 
 def roll_title(system: str, receipt: dict, lang: str, names: dict | None = None) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rollbook.i18n import N_, translate
-from rollbook.web import labels, typednames
+from rollbook.present import labels, typednames
 
 
 @dataclass
