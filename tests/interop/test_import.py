@@ -240,15 +240,14 @@ def test_sheet_validation_names_the_source_field():
     ]
 
 
-def test_specialty_on_an_untrained_skill_is_refused_at_its_place():
+def test_specialty_on_an_untrained_skill_is_dropped_at_its_place():
+    """Progeny writes its free specialties on skills at 0 into every export: dropped and said."""
     data = load("v5bot_vampire.json")
     data["traits"][11]["rating"] = 0  # Occult 0 …
     data["traits"][11]["subtraits"] = ["Grimoires"]  # … with a specialty
-    with pytest.raises(ImportRefused) as refused:
-        import_sheet(data)
-    assert [(p.source, p.code) for p in refused.value.report.problems] == [
-        ("$.traits[11].subtraits[0]", "specialty_untrained")
-    ]
+    imported = import_sheet(data)
+    assert dropped(imported)["$.traits[11].subtraits[0]"] == "specialty_untrained"
+    assert "occult" not in imported.sheet["specialties"]
 
 
 def test_progenys_free_specialties_on_skills_at_0_are_dropped_and_said():

@@ -33,4 +33,5 @@ INTEROP_MESSAGES: dict[str, str] = {
     ),
     "import_missing_name": N_("The character has no name."),
     "import_bad_power": N_("This Discipline power cannot be read."),
+    "import_pick_character": N_("The file holds {count} characters ({names}): choose one (0 to {most})."),
 }

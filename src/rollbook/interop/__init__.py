@@ -20,7 +20,7 @@ mapping was read from: docs/import.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, TypedDict
 
 from rollbook import play
@@ -122,9 +122,21 @@ def system_of(format: str) -> str:
     return MODULES[format].SYSTEM
 
 
-def import_sheet(data: object, *, format: str | None = None, system: str | None = None) -> Imported:
+def import_sheet(
+    data: object,
+    *,
+    format: str | None = None,
+    system: str | None = None,
+    lang: str = "en",
+    pick: int | None = None,
+) -> Imported:
     """Read a file of one of ``FORMATS`` (detected when ``format`` is None) into a rollbook sheet of
-    ``system`` (the chronicle's: a file of another game is refused), validated as any sheet is."""
+    ``system`` (the chronicle's: a file of another game is refused), validated as any sheet is.
+    ``lang``: the reader's language, for the names a file gives as translation keys (WoD20's clans).
+    A file holding a list of characters (the V5 Discord bot's export, ``scripts/guild-export.py``) is
+    refused as ``import_pick_character`` naming them, unless ``pick`` (an index) chooses one."""
+    if isinstance(data, list) and data and all(isinstance(entry, dict) for entry in data):
+        return _one_of(data, format=format, system=system, lang=lang, pick=pick)
     if not isinstance(data, dict):
         raise RuleError("import_unknown_format", expected=list(FORMATS), given=type_name(data))
     _measure(data)
@@ -136,7 +148,7 @@ def import_sheet(data: object, *, format: str | None = None, system: str | None 
     module = MODULES[found]
     if system is not None and system != module.SYSTEM:
         raise RuleError("import_wrong_system", format=found, system=module.SYSTEM, chronicle=system)
-    reader = Reader(found, module.SYSTEM)
+    reader = Reader(found, module.SYSTEM, lang)
     creature = module.read(data, reader)
     if not reader.draft.get("name") and not reader.problems:
         reader.problem("$.name", "import_missing_name")
@@ -145,6 +157,38 @@ def import_sheet(data: object, *, format: str | None = None, system: str | None 
     if sheet is None:
         raise ImportRefused(report)
     return Imported(found, module.SYSTEM, sheet, report)
+
+
+def _one_of(
+    data: list[object], *, format: str | None, system: str | None, lang: str, pick: int | None
+) -> Imported:
+    """One character of a file holding several (the V5 Discord bot's export is a list of its stored
+    characters): refused naming them (``import_pick_character``) until ``pick`` chooses one; the
+    report's places then start at that character (``$[1].traits[0]``)."""
+    _measure(data)
+    names = [str(entry.get("name", "")) if isinstance(entry, dict) else "" for entry in data]
+    if pick is None:
+        raise RuleError("import_pick_character", count=len(data), names=names, most=len(data) - 1)
+    if isinstance(pick, bool) or not isinstance(pick, int) or not 0 <= pick < len(data):
+        raise RuleError("out_of_range", field="pick", value=str(pick), low=0, high=len(data) - 1)
+    try:
+        imported = import_sheet(data[pick], format=format, system=system, lang=lang)
+    except ImportRefused as refused:
+        raise ImportRefused(_rooted(refused.report, f"$[{pick}]")) from None
+    return Imported(imported.format, imported.system, imported.sheet, _rooted(imported.report, f"$[{pick}]"))
+
+
+def _rooted(report: Report, root: str) -> Report:
+    def moved(source: str) -> str:
+        return root + source.removeprefix("$")
+
+    return replace(
+        report,
+        mapped=tuple(replace(m, source=moved(m.source)) for m in report.mapped),
+        homebrew=tuple(replace(h, source=moved(h.source)) for h in report.homebrew),
+        dropped=tuple(replace(d, source=moved(d.source)) for d in report.dropped),
+        problems=tuple(replace(p, source=moved(p.source)) for p in report.problems),
+    )
 
 
 def export_sheet(system: str, sheet: Sheet, format: str) -> FileObject:

@@ -34,9 +34,14 @@ def _power_problems(reader: Reader, system: str, powers: list[object], disciplin
 
 
 def _plain_params(params: dict[str, object]) -> dict[str, object]:
-    return {
-        k: v for k, v in params.items() if k != "field" and isinstance(v, (str, int, float, bool, type(None)))
+    """A refusal's numbers, plain JSON; ``field`` (the messages name it: "{field} must be between …")
+    as the rollbook sheet's field."""
+    plain: dict[str, object] = {
+        k: v for k, v in params.items() if isinstance(v, (str, int, float, bool, type(None)))
     }
+    if isinstance(plain.get("field"), str):
+        plain["field"] = str(plain["field"]).removeprefix("sheet.")
+    return plain
 
 
 def v5_checks(reader: Reader) -> None:

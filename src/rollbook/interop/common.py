@@ -65,6 +65,12 @@ def specialty(reader: Reader, trait: str, name: object, source: str) -> None:
     if text is None or not text.strip():
         reader.drop(source, "empty_name", name)
         return
+    if reader.system == "v5" and reader.draft.get("skills", {}).get(trait) == 0:
+        # Progeny gives its free specialties (Academics, Craft, Performance, Science, the predator
+        # type's) whatever the skill's dots, and writes them so into its WoD5e and Inconnu exports:
+        # a rollbook V5 sheet keeps a specialty on a skill rated 1 or more (play.v5_sheet).
+        reader.drop(source, "specialty_untrained", name)
+        return
     current = reader.draft.setdefault("specialties", {}).get(trait, [])
     if text in current:
         reader.drop(source, "duplicate", name)
@@ -103,6 +109,16 @@ def power(
             source,
             name=typed(text),
         )
+
+
+def no_hunger(reader: Reader, creature: str) -> None:
+    """A ghoul or a mortal has no Hunger (V5-12), yet WoD5e and the V5 Discord bot store one on every
+    character (WoD5e's ``hunger.value`` starts at 1 on every actor type; the bot's ``hunger`` defaults
+    to 1): the value read is reported dropped, not refused."""
+    if creature not in v5_sheet.HUNGRY:
+        if "hunger" in reader.draft:
+            reader.unmap("hunger", "not_for_creature")
+        reader.draft["hunger"] = 0
 
 
 def drop_foundry_top(reader: Reader, data: FileObject, root: str, state: tuple[str, ...]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from html import unescape
+from html.parser import HTMLParser
 
 from rollbook.play.powers import known
 
@@ -58,3 +60,40 @@ def known_power(system: str, discipline: str, name: str, level: int | None = Non
 def power_name(system: str, discipline: str, power_id: str) -> str:
     """A known power's English name (as the source formats write it)."""
     return known(system).get(discipline, {}).get(power_id, (0, power_id))[1]
+
+
+class _Text(HTMLParser):
+    """The text of an HTML fragment: paragraphs, line breaks and list items as lines."""
+
+    BLOCKS = frozenset(
+        {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "blockquote"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+        if tag == "li":
+            self.parts.append("- ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_text(value: str) -> str:
+    """Foundry's HTML fields (``HTMLField``: notes, biography) as plain text: tags gone, entities
+    decoded, one line per paragraph or list item. Text without a tag is returned as it is."""
+    if "<" not in value:
+        return value
+    parser = _Text()
+    parser.feed(value)
+    parser.close()
+    lines = [" ".join(line.split()) for line in "".join(parser.parts).split("\n")]
+    return unescape("\n".join(line for line in lines if line))

@@ -103,7 +103,7 @@ def read(data: FileObject, reader: Reader) -> str:
     for key, (target, low, high) in NUMBERS.items():
         if key in data:
             number = reader.integer(data[key], at(root, key), low, high)
-            if number is not None and not (key == "experience" and number == 0):
+            if number is not None:
                 reader.put(target, number, at(root, key))
     ephemeral = reader.obj(data.get("ephemeral"), at(root, "ephemeral")) or {}
     for key, value in ephemeral.items():
@@ -111,7 +111,7 @@ def read(data: FileObject, reader: Reader) -> str:
         if key in EPHEMERAL:
             target, low, high = EPHEMERAL[key]
             number = reader.integer(value, where, low, high)
-            if number is not None and number:
+            if number is not None:  # Hunger 0 too: Progeny's own test character is at Hunger 0
                 reader.put(target, number, where)
         else:
             reader.drop(where, "no_such_field", value)

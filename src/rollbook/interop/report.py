@@ -170,6 +170,7 @@ class Reader:
 
     format: str
     system: str
+    lang: str = "en"  # the reader's language: names a file gives as translation keys
     draft: Sheet = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # sheet path -> source path
     mapped: list[Mapped] = field(default_factory=list)
@@ -209,6 +210,19 @@ class Reader:
         self.origin.setdefault(target, source)
         self._noted(where, source, name)
         return where
+
+    def unmap(self, target: str, reason: str) -> None:
+        """Take ``target`` back out of the draft (a value read before the creature was known to have
+        no such trait): its source fields are reported dropped for ``reason`` instead."""
+        parts = target.split(".")
+        node = self.draft
+        for part in parts[:-1]:
+            node = node.get(part, {})
+        node.pop(parts[-1], None)
+        self.origin.pop(target, None)
+        for entry in [m for m in self.mapped if m.target == target]:
+            self.mapped.remove(entry)
+            self.dropped.append(Dropped(entry.source, reason))
 
     def _noted(self, target: str, source: str, name: str | None) -> None:
         if name is None:

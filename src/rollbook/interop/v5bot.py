@@ -16,8 +16,16 @@ list's); any other is dropped, and the report says so.
 
 from __future__ import annotations
 
-from rollbook.interop.common import V5_ATTRIBUTES, V5_DISCIPLINES, V5_SKILLS, power, rated, specialty
-from rollbook.interop.names import squashed
+from rollbook.interop.common import (
+    V5_ATTRIBUTES,
+    V5_DISCIPLINES,
+    V5_SKILLS,
+    no_hunger,
+    power,
+    rated,
+    specialty,
+)
+from rollbook.interop.names import known_power, squashed
 from rollbook.interop.report import FileObject, Reader, at
 
 FORMAT = "v5bot"
@@ -47,6 +55,12 @@ DROPPED = {
 
 def detect(data: object) -> bool:
     return isinstance(data, dict) and "splat" in data and isinstance(data.get("traits"), list)
+
+
+def spaced(name: object) -> object:
+    """The bot's trait names have no blank (``Black_Market``, Progeny's export of "Black Market";
+    ``src/constants.py``: ``AnimalKen``): an underscore is a blank."""
+    return " ".join(name.replace("_", " ").split()) if isinstance(name, str) else name
 
 
 def _track(reader: Reader, track: str, value: object, where: str) -> None:
@@ -92,8 +106,6 @@ def read(data: FileObject, reader: Reader) -> str | None:
             value = reader.integer(data[key], at(root, key), 0, high)
             if value is not None:
                 reader.put(target, value, at(root, key))
-    if creature not in ("vampire", "thin_blood") and "hunger" not in data:
-        reader.draft["hunger"] = 0
     experience = reader.obj(data.get("experience"), at(root, "experience")) or {}
     for keys, into in ((("lifetime", "total"), "experience.total"), (("unspent", "current"), None)):
         for key in keys:
@@ -130,16 +142,22 @@ def read(data: FileObject, reader: Reader) -> str | None:
                 reader.put(f"attributes.{identifier}", value, rating_at)
         elif kind in ("skill", "custom"):
             skill = rated(
-                reader, "skills", trait.get("name"), trait.get("rating"), name_at, rating_at, V5_SKILLS
+                reader,
+                "skills",
+                spaced(trait.get("name")),
+                trait.get("rating"),
+                name_at,
+                rating_at,
+                V5_SKILLS,
             )
             if skill is not None:
                 for sub, text in enumerate(subtraits):
-                    specialty(reader, skill, text, at(at(where, "subtraits"), sub))
+                    specialty(reader, skill, spaced(text), at(at(where, "subtraits"), sub))
         elif kind == "discipline":
             discipline = rated(
                 reader,
                 "disciplines",
-                trait.get("name"),
+                spaced(trait.get("name")),
                 trait.get("rating"),
                 name_at,
                 rating_at,
@@ -157,8 +175,17 @@ def read(data: FileObject, reader: Reader) -> str | None:
                 expected=["attribute", "skill", "discipline", "custom", "inherent"],
             )
     for discipline, subtraits, where in later:
+        rating = reader.draft.get("disciplines", {}).get(discipline, 0)
         for sub, text in enumerate(subtraits):
-            power(reader, "v5", discipline, text, None, at(at(where, "subtraits"), sub))
+            here = at(at(where, "subtraits"), sub)
+            found = known_power("v5", discipline, text) if isinstance(text, str) else None
+            if found is not None and found[1] > rating:
+                # the bot gives no level: a power known above the Discipline's rating (Progeny's test
+                # character has Prowess, Potence 2, at Potence 1) cannot be placed
+                reader.drop(here, "power_above_rating")
+                continue
+            power(reader, "v5", discipline, spaced(text), None, here)
+    no_hunger(reader, creature)
     for key, reason in DROPPED.items():
         if key in data:
             reader.drop(at(root, key), reason, data[key])

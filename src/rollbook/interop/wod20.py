@@ -24,7 +24,7 @@ clan's Disciplines, weapons, the names of homebrew traits) rides in ``flags.roll
 from __future__ import annotations
 
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
-from rollbook.interop.names import by_squash, power_name, slug, squashed, typed
+from rollbook.interop.names import by_squash, html_text, power_name, slug, squashed, typed
 from rollbook.interop.report import FileObject, Reader, Sheet, at, entries, sub, text_key
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
@@ -42,7 +42,30 @@ ATTRIBUTES = by_squash(v20_sheet.ATTRIBUTES)
 VIRTUES = {"conscience": "conscience", "selfcontrol": "self_control", "courage": "courage"}
 DISCIPLINES = by_squash((*disciplines_with_powers("v20"), *rated_only("v20")))
 HUMANITY = "wod.advantages.path.humanity"
-TEXTS = ("player", "concept", "nature", "demeanor", "clan", "sire")
+TEXTS = ("player", "concept", "nature", "demeanor", "sire")
+LANGS = ("en", "fr", "es")
+# The clan select stores a translation key (assets/data/sheet/bio.js ``databio.clan``; its names in
+# lang/en.json, fr.json, es.json), or "custom" with the name typed in ``custom.clan``.
+CLANS = {
+    "wod.bio.vampire.caitiff": ("Caitiff", "Caitiff", "Caitiff"),
+    "wod.bio.vampire.assamite": ("Assamite", "Assamite", "Assamita"),
+    "wod.bio.vampire.brujah": ("Brujah", "Brujah", "Brujah"),
+    "wod.bio.vampire.set": ("Followers of Set", "Disciples de Seth", "Seguidores de Set"),
+    "wod.bio.vampire.gangrel": ("Gangrel", "Gangrel", "Gangrel"),
+    "wod.bio.vampire.giovanni": ("Giovanni", "Giovanni", "Giovanni"),
+    "wod.bio.vampire.lasombra": ("Lasombra", "Lasombra", "Lasombra"),
+    "wod.bio.vampire.malkavian": ("Malkavian", "Malkavian", "Malkavian"),
+    "wod.bio.vampire.nosferatu": ("Nosferatu", "Nosferatu", "Nosferatu"),
+    "wod.bio.vampire.ravnos": ("Ravnos", "Ravnos", "Ravnos"),
+    "wod.bio.vampire.toreador": ("Toreador", "Toreador", "Toreador"),
+    "wod.bio.vampire.tremere": ("Tremere", "Tremere", "Tremere"),
+    "wod.bio.vampire.tzimisce": ("Tzimisce", "Tzimisce", "Tzimisce"),
+    "wod.bio.vampire.ventrue": ("Ventrue", "Ventrue", "Ventrue"),
+}
+# Experience items (module/scripts/create-helpers.js, item-helpers.js, handlebars.js
+# getTotalExperience): earned, the ``expgained`` ones; spent, the ``expspent`` ones marked ``isspent``
+# (one not marked is a purchase planned). An item of before 7.x has no ``type``: its ``isspent`` says.
+EXP_GAINED, EXP_SPENT = "wod.types.expgained", "wod.types.expspent"
 FOUNDRY_STATE = (
     "_id",
     "img",
@@ -96,8 +119,9 @@ def read(data: FileObject, reader: Reader) -> str | None:
         if value:
             reader.put(key, value, at(base, key))
     notes = reader.text(system.get("notes"), at(base, "notes"), 20000)
-    if notes:
-        reader.put("notes", notes, at(base, "notes"))
+    if notes and html_text(notes):
+        reader.put("notes", html_text(notes), at(base, "notes"))
+    _clan(reader, system, base)
     if "generation" in system:
         if creature == "vampire":
             generation = reader.integer(system["generation"], at(base, "generation"), 4, 15, digits=True)
@@ -127,9 +151,39 @@ def read(data: FileObject, reader: Reader) -> str | None:
     for key, value in system.items():
         if key in SYSTEM_STATE:
             reader.drop(at(base, key), "foundry_state", value)
-        elif key not in (*TEXTS, "notes", "generation", "attributes", "abilities", "advantages", "health"):
+        elif key not in (
+            *TEXTS,
+            "clan",
+            "custom",
+            "notes",
+            "generation",
+            "attributes",
+            "abilities",
+            "advantages",
+            "health",
+        ):
             reader.drop(at(base, key), "no_such_field", value)
     return creature
+
+
+def _clan(reader: Reader, system: FileObject, base: str) -> None:
+    """``clan``: a translation key of the select, its name in the reader's language (``reader.lang``);
+    "custom": the name in ``custom.clan``; anything else (a sheet of before 7.x): the name as typed."""
+    custom = reader.obj(system.get("custom"), at(base, "custom")) or {}
+    value = reader.text(system.get("clan"), at(base, "clan"))
+    if value in CLANS:
+        reader.put(
+            "clan", CLANS[value][LANGS.index(reader.lang) if reader.lang in LANGS else 0], at(base, "clan")
+        )
+    elif value == "custom":
+        typed_clan = reader.text(custom.get("clan"), at(at(base, "custom"), "clan"))
+        if typed_clan:
+            reader.put("clan", typed_clan, at(at(base, "custom"), "clan"))
+    elif value:
+        reader.put("clan", value, at(base, "clan"))
+    for key, text in custom.items():
+        if not (key == "clan" and value == "custom"):
+            reader.drop(at(at(base, "custom"), key), "no_such_field", text)
 
 
 def _specialties(reader: Reader, trait: str, text: object, where: str) -> None:
@@ -261,7 +315,8 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
     parents: dict[str, str] = {}
     powers: list[tuple[FileObject, FileObject, str]] = []  # item, its system, its place
     total = spent = 0
-    experience_at: list[str] = []
+    earned_at: list[str] = []
+    spent_at: list[str] = []
     for index, raw in enumerate(items):
         where = at(root, index)
         item = reader.obj(raw, where)
@@ -306,21 +361,36 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
                 at(at(where, "system"), "speciality"),
             )
         elif kind == "Experience":
-            amount = reader.integer(data.get("amount", 0), at(at(where, "system"), "amount"), 0, 100000)
-            if amount is not None:
-                if data.get("isspent"):
-                    spent += amount
-                else:
-                    total += amount
-                experience_at.append(at(at(where, "system"), "amount"))
+            amount = reader.integer(
+                data.get("amount", 0), at(at(where, "system"), "amount"), 0, 100000, digits=True
+            )
+            if amount is None:
+                continue
+            spent_flag = data.get("isspent")
+            if subtype == EXP_GAINED or (subtype is None and not spent_flag):
+                total += amount
+                earned_at.append(at(at(where, "system"), "amount"))
+            elif subtype == EXP_SPENT and not spent_flag:
+                reader.drop(where, "experience_planned", amount)
+                continue
+            elif subtype in (EXP_SPENT, None):
+                spent += amount
+                spent_at.append(at(at(where, "system"), "amount"))
+            else:
+                reader.drop(where, "item_type")
+                continue
+            for key in data:
+                if key not in ("amount", "type", "isspent"):
+                    reader.drop(at(at(where, "system"), key), "foundry_state", data[key])
+            reader.drop(at(where, "name"), "experience_log", item.get("name"))
         elif kind == "Power" and subtype == "wod.types.ritual":
             reader.drop(where, "rituals")
         else:
             reader.drop(where, "item_type")
-    if total:
-        reader.put("experience.total", total, experience_at[0])
-    if spent:
-        reader.put("experience.spent", spent, experience_at[-1])
+    for source in earned_at:
+        reader.put("experience.total", total, source)
+    for source in spent_at:
+        reader.put("experience.spent", spent, source)
     for item, data, where in powers:
         parent = text_key(data.get("parentid"))
         discipline = parents.get(parent) if parent is not None else None
@@ -356,6 +426,10 @@ def _flags(reader: Reader, data: FileObject, root: str) -> None:
                     reader.append("clan_disciplines", item, at(here, index))
         elif key == "names":
             typed_names(reader, value, here)
+        elif key == "clan":  # the clan as rollbook's sheet names it (a key of the select is a language's)
+            text = reader.text(value, here)
+            if text:
+                reader.put("clan", text, here)
         elif key == "weapons":
             for index, weapon in enumerate(reader.array(value, here) or []):
                 reader.append("weapons", weapon, at(here, index))
@@ -371,6 +445,16 @@ def _flags(reader: Reader, data: FileObject, root: str) -> None:
 
 def _title(identifier: str) -> str:
     return identifier.replace("_", " ").title()
+
+
+def _clan_fields(clan: str) -> FileObject:
+    """The clan as the select lists it: its translation key, or "custom" and the name typed."""
+    if not clan:
+        return {"clan": "", "custom": {"clan": "", "sect": ""}}
+    key = next((k for k, names in CLANS.items() if clan in names), None)
+    if key is not None:
+        return {"clan": key, "custom": {"clan": "", "sect": ""}}
+    return {"clan": "custom", "custom": {"clan": clan, "sect": ""}}
 
 
 def export(sheet: Sheet) -> FileObject:
@@ -440,14 +524,18 @@ def export(sheet: Sheet) -> FileObject:
             item["flags"] = {"rollbook": {"power": known}}
         items.append(item)
     experience = sheet["experience"]
-    for index, (amount, spent) in enumerate(((experience["total"], False), (experience["spent"], True))):
+    for index, (amount, exp_type) in enumerate(
+        ((experience["total"], EXP_GAINED), (experience["spent"], EXP_SPENT))
+    ):
         if amount:
             items.append(
                 {
                     "_id": f"rollbookexpr{index:04d}",
                     "name": "rollbook",
                     "type": "Experience",
-                    "system": {"amount": amount, "isspent": spent},
+                    # as the sheet's own buttons make them (create-helpers.js), ``isspent`` at the
+                    # template's true: counted by item-helpers.js either way
+                    "system": {"amount": amount, "type": exp_type, "isspent": True},
                 }
             )
     flags: FileObject = {}
@@ -455,6 +543,9 @@ def export(sheet: Sheet) -> FileObject:
         flags["clan_disciplines"] = list(sheet["clan_disciplines"])
     if names:
         flags["names"] = dict(names)
+    if sheet["clan"] and _clan_fields(sheet["clan"])["clan"] not in ("custom", ""):
+        if CLANS[str(_clan_fields(sheet["clan"])["clan"])][0] != sheet["clan"]:
+            flags["clan"] = sheet["clan"]
     if sheet["weapons"]:
         flags["weapons"] = [dict(weapon) for weapon in sheet["weapons"]]
     vampire = sheet["creature"] == "vampire"
@@ -464,7 +555,7 @@ def export(sheet: Sheet) -> FileObject:
         "nature": sheet["nature"],
         "demeanor": sheet["demeanor"],
         "notes": sheet["notes"],
-        "clan": sheet["clan"],
+        **_clan_fields(sheet["clan"]),
         "sire": sheet["sire"],
         "attributes": {
             key: {

@@ -27,14 +27,14 @@ from rollbook.interop.common import (
     V5_DISCIPLINES,
     V5_SKILLS,
     drop_foundry_top,
+    no_hunger,
     power,
     rated,
     specialty,
     typed_names,
 )
-from rollbook.interop.names import power_name, squashed
-from rollbook.interop.report import FileObject, Reader, Sheet, at, entries, sub
-from rollbook.play import v5_sheet
+from rollbook.interop.names import html_text, power_name, squashed
+from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entries, sub
 
 FORMAT = "wod5e"
 SYSTEM = "v5"
@@ -63,9 +63,11 @@ SYSTEM_DROPPED = (
     "equipment",
     "privatenotes",
     "description",
-    "experiences",
     "spcType",
 )
+# The texts of an item (system/item/data-models/base-item-model.js and the vtm models): the book has
+# them; a power's cost and dice pool follow from its name.
+ITEM_TEXTS = ("description", "bane", "cost", "dicepool", "bonuses", "macroid", "dataItemId", "source")
 # Every WoD5e actor carries the werewolf's and the hunter's fields too (fields/werewolf-fields.js,
 # fields/hunter-fields.js): not a V5 vampire's, ghoul's or mortal's.
 OTHER_SPLATS = (
@@ -127,8 +129,8 @@ def read(data: FileObject, reader: Reader) -> str | None:
         else:
             reader.drop(where, "no_such_field", value)
     notes = reader.text(system.get("notes"), at(base, "notes"), 20000)
-    if notes:
-        reader.put("notes", notes, at(base, "notes"))
+    if notes and html_text(notes):  # an HTMLField: its text
+        reader.put("notes", html_text(notes), at(base, "notes"))
     _attributes(reader, system, base)
     _skills(reader, system, base)
     _tracks(reader, system, base)
@@ -158,8 +160,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
     if creature == "vampire" and squashed(reader.draft.get("clan", "")) == "thinblood":
         creature = "thin_blood"
     reader.draft["creature"] = creature
-    if creature not in v5_sheet.HUNGRY and reader.draft.get("hunger") is None:
-        reader.draft["hunger"] = 0
+    no_hunger(reader, creature)
     drop_foundry_top(reader, data, root, FOUNDRY_STATE)
     for key, value in system.items():
         if key in SYSTEM_STATE:
@@ -180,6 +181,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
             "health",
             "willpower",
             "exp",
+            "experiences",
         ):
             reader.drop(at(base, key), "unknown_field", value)
     return creature
@@ -253,17 +255,47 @@ def _tracks(reader: Reader, system: FileObject, base: str) -> None:
                 value = reader.integer(entry[key], where, 1 if key == "max" else 0, 20)
                 if value is not None:
                     reader.put(f"{track}.{key}", value, where)
+    _experience(reader, system, base)
+
+
+def _experience(reader: Reader, system: FileObject, base: str) -> None:
+    """WoD5e 5.3 derives the points from ``exp`` and the log ``experiences`` (system/actor/scripts/
+    experience.js, getDerivedExperience): earned = ``exp.max`` + every entry of 0 or more; left =
+    ``exp.value`` + every entry (a spend is negative). Spent = earned − left."""
     exp = reader.obj(system.get("exp"), at(base, "exp")) or {}
     where = at(base, "exp")
     value = reader.integer(exp.get("value", 0), at(where, "value"), 0, 100000)
     total = reader.integer(exp.get("max", 0), at(where, "max"), 0, 100000)
-    if value is not None and total is not None:
-        if total:  # max: every point earned; value: those left to spend
-            reader.put("experience.total", total, at(where, "max"))
-            if total - value:
-                reader.put("experience.spent", total - value, at(where, "value"))
-        elif value:
-            reader.put("experience.total", value, at(where, "value"))
+    if value is None or total is None:
+        return
+    earned_at = [at(where, "max")] if total else []
+    spent_at = [at(where, "value")] if value else []
+    log = at(base, "experiences")
+    for index, raw in enumerate(reader.array(system.get("experiences"), log) or []):
+        here = at(log, index)
+        entry = reader.obj(raw, here)
+        if entry is None:
+            continue
+        amount = reader.integer(entry.get("value"), at(here, "value"), -100000, 100000, digits=True)
+        if amount is None:
+            continue
+        if amount >= 0:
+            total += amount
+            earned_at.append(at(here, "value"))
+        else:
+            spent_at.append(at(here, "value"))
+        value += amount
+        for key in entry:
+            if key != "value":
+                reader.drop(at(here, key), "experience_log", entry[key])
+    if total < value:  # points left typed above the points earned: all of them earned
+        earned_at += [s for s in spent_at if s.endswith("exp.value")]
+        total = value
+    for source in earned_at:
+        reader.put("experience.total", total, source)
+    if total - max(value, 0):
+        for source in spent_at or earned_at:
+            reader.put("experience.spent", total - max(value, 0), source)
 
 
 def _items(reader: Reader, items: list[object], root: str) -> None:
@@ -274,6 +306,8 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
         if item is None:
             continue
         kind = item.get("type")
+        if kind in ("clan", "predatorType"):
+            _item_texts(reader, item, where)
         if kind == "clan":
             name = reader.text(item.get("name"), at(where, "name"))
             if name:
@@ -297,12 +331,30 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
         if key in ("rituals", "ceremonies"):
             reader.drop(where, "rituals")
             continue
-        if discipline is None or discipline not in reader.draft.get("disciplines", {}):
+        _item_texts(reader, item, where)
+        level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 5)
+        if discipline is None:
             reader.problem(at(at(where, "system"), "discipline"), "power_discipline_missing", trait=str(key))
             continue
-        level = reader.integer(data.get("level"), at(at(where, "system"), "level"), 1, 5)
         if level is None:
             continue
+        if discipline not in reader.draft.get("disciplines", {}):
+            # a power of a Discipline the actor rates nowhere (Progeny's export leaves ``alchemy`` out of
+            # ``system.disciplines``): the Discipline rated by its powers, one dot each, at least the
+            # highest power's level (as Progeny rates it)
+            levels = [
+                other_level
+                for other, _ in powers
+                if sub(other, "system", "discipline") == key
+                for other_level in [sub(other, "system", "level")]
+                if isinstance(other_level, int) and 1 <= other_level <= 5
+            ]
+            reader.put(
+                f"disciplines.{discipline}",
+                min(5, max(len(levels), max(levels, default=level))),
+                at(at(where, "system"), "discipline"),
+            )
+        before = len(reader.draft.get("powers", []))
         power(
             reader,
             "v5",
@@ -312,6 +364,29 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             at(where, "name"),
             sub(item, "flags", "rollbook", "power"),
         )
+        if len(reader.draft.get("powers", [])) > before:  # its Discipline and level: the power's
+            for key in ("discipline", "level"):
+                reader.mapped.append(Mapped(at(at(where, "system"), key), f"powers.{before}"))
+
+
+def _item_texts(reader: Reader, item: FileObject, where: str) -> None:
+    """An item's own texts and bookkeeping: each named dropped."""
+    data = item.get("system")
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ITEM_TEXTS:
+                reader.drop(at(at(where, "system"), key), "item_text", value)
+            elif key not in ("discipline", "level"):
+                reader.drop(at(at(where, "system"), key), "foundry_state", value)
+    for key, value in item.items():
+        if key in ("_id", "img", "effects", "folder", "sort", "ownership", "_stats"):
+            reader.drop(at(where, key), "foundry_state", value)
+        elif key == "flags":
+            for flag, content in value.items() if isinstance(value, dict) else ():
+                if flag != "rollbook":
+                    reader.drop(at(at(where, "flags"), flag), "foundry_state", content)
+        elif key not in ("name", "type", "system"):
+            reader.drop(at(where, key), "unknown_field", value)
 
 
 # --- export -------------------------------------------------------------------------------------

@@ -37,6 +37,12 @@ REASONS = {
     "derived": N_("derived from other traits"),
     "path_not_humanity": N_("a Path other than Humanity: its rating is kept as Humanity, its name is not"),
     "not_for_creature": N_("does not apply to this creature"),
+    "item_text": N_("an item's own text or dice (the book has it)"),
+    "experience_log": N_(
+        "a line of the experience log: its points are counted, its label and date are not kept"
+    ),
+    "experience_planned": N_("experience planned, not spent yet"),
+    "power_above_rating": N_("a known power above its Discipline's rating, and the file gives no level"),
     "specialty_untrained": N_(
         "a specialty on a skill without dots (rollbook keeps specialties on skills rated 1 or more)"
     ),

@@ -1,0 +1,217 @@
+"""The files the players' tools write, read as they come (tests/interop/fixtures/: each written by the
+tool's own code or assembled from its own data model, the upstream file and commit named in the
+script beside it: progeny_exports.ts, foundry_actors.mjs, inconnu_export.py; docs/import.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rollbook.i18n.messages import error_message
+from rollbook.interop import ImportRefused, export_sheet, import_sheet
+from rollbook.interop.report import at
+from rollbook.rules.base import RuleError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def real(name: str):
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def by_source(imported, kind: str) -> dict[str, str]:
+    plain = imported.report.plain()
+    key = {"mapped": "target", "dropped": "reason", "homebrew": "target"}[kind]
+    return {entry["source"]: entry[key] for entry in plain[kind]}
+
+
+# (file, pick, format, creature)
+REAL = [
+    ("progeny_test_vampire.json", None, "progeny", "vampire"),
+    ("progeny_test_thinblood.json", None, "progeny", "thin_blood"),
+    ("progeny_test_vampire.wod5e.json", None, "wod5e", "vampire"),
+    ("progeny_test_thinblood.wod5e.json", None, "wod5e", "thin_blood"),
+    ("progeny_test_vampire.inconnu.json", None, "v5bot", "vampire"),
+    ("progeny_test_thinblood.inconnu.json", None, "v5bot", "thin_blood"),
+    ("inconnu_guild_export.json", 0, "v5bot", "vampire"),
+    ("inconnu_guild_export.json", 1, "v5bot", "ghoul"),
+    ("inconnu_guild_export.json", 2, "v5bot", "thin_blood"),
+    ("wod5e53_vampire.json", None, "wod5e", "vampire"),
+    ("wod5e53_ghoul.json", None, "wod5e", "ghoul"),
+    ("wod5e53_mortal.json", None, "wod5e", "mortal"),
+    ("wod5e53_thinblood.json", None, "wod5e", "thin_blood"),
+    ("wod20_72_vampire.json", None, "wod20", "vampire"),
+    ("wod20_72_mortal.json", None, "wod20", "mortal"),
+]
+
+
+@pytest.mark.parametrize(("name", "pick", "fmt", "creature"), REAL)
+def test_every_real_file_imports(name, pick, fmt, creature):
+    imported = import_sheet(real(name), pick=pick)
+    assert (imported.format, imported.sheet["creature"]) == (fmt, creature)
+    assert imported.report.problems == ()
+    for target in by_source(imported, "mapped").values():  # every target is a place of the sheet
+        node = imported.sheet
+        for part in target.split("."):
+            node = node[int(part)] if isinstance(node, list) else node[part]
+
+
+@pytest.mark.parametrize(
+    ("name", "pick", "source"),
+    [
+        ("wod5e53_ghoul.json", None, "$.system.hunger.value"),
+        ("wod5e53_mortal.json", None, "$.system.hunger.value"),
+        ("inconnu_guild_export.json", 1, "$[1].hunger"),
+    ],
+)
+def test_ghouls_and_mortals_keep_no_hunger_and_say_so(name, pick, source):
+    """V5-12: WoD5e creates every actor with hunger.value 1, the bot every character with hunger 1."""
+    imported = import_sheet(real(name), pick=pick)
+    assert imported.sheet["hunger"] == 0
+    assert by_source(imported, "dropped")[source] == "not_for_creature"
+    assert source not in by_source(imported, "mapped")
+
+
+def test_wod5e_experience_log():
+    """5.3's getDerivedExperience: earned = exp.max + entries >= 0; left = exp.value + every entry."""
+    vampire = import_sheet(real("wod5e53_vampire.json"))
+    assert vampire.sheet["experience"] == {"total": 15, "spent": 10}
+    mapped, dropped = by_source(vampire, "mapped"), by_source(vampire, "dropped")
+    assert mapped["$.system.experiences[0].value"] == "experience.total"
+    assert mapped["$.system.experiences[2].value"] == "experience.spent"
+    assert dropped["$.system.experiences[2].name"] == "experience_log"
+    assert "$.system.experiences" not in dropped
+    thin = import_sheet(real("wod5e53_thinblood.json"))  # exp typed before 5.3, and a log entry
+    assert thin.sheet["experience"] == {"total": 5, "spent": 0}
+
+
+def test_wod5e_html_notes_and_item_texts():
+    imported = import_sheet(real("wod5e53_vampire.json"))
+    assert imported.sheet["notes"] == "Vit à Montmartre.\n- Dette envers le Prince"
+    dropped = by_source(imported, "dropped")
+    assert dropped["$.items[0].system.bane"] == dropped["$.items[0].system.description"] == "item_text"
+    assert dropped["$.items[4].system.dicepool"] == "item_text"
+    assert dropped["$.items[2].system.cost"] == "item_text"
+
+
+def test_progenys_own_exports_of_its_test_character():
+    """Progeny's free specialty (Sandman's Medicine "Anesthetics", Medicine 0) is in its WoD5e and
+    Inconnu exports too: dropped and said, as from its own JSON."""
+    wod5e = import_sheet(real("progeny_test_vampire.wod5e.json"))
+    assert by_source(wod5e, "dropped")["$.system.skills.medicine.bonuses[0].source"] == "specialty_untrained"
+    assert wod5e.sheet["specialties"] == {"intimidation": ["Direct Specialty"]}
+    bot = import_sheet(real("progeny_test_vampire.inconnu.json"))
+    dropped = by_source(bot, "dropped")
+    assert "specialty_untrained" in [dropped[s] for s in dropped if "subtraits" in s]
+    assert bot.sheet["specialties"] == {"intimidation": ["Direct Specialty"]}  # underscores: blanks
+    # Progeny's test character has Prowess (Potence 2 in the book) at Potence 1: the bot's file gives
+    # no level to place it
+    assert "power_above_rating" in dropped.values()
+    # its thin-blood's WoD5e export leaves alchemy out of system.disciplines: rated by its power
+    thin = import_sheet(real("progeny_test_thinblood.wod5e.json"))
+    assert thin.sheet["disciplines"] == {"thin_blood_alchemy": 1}
+    assert thin.sheet["powers"][0]["power"] == "far_reach"
+
+
+def test_progeny_hunger_0_is_hunger_0():
+    imported = import_sheet(real("progeny_test_vampire.json"))
+    assert imported.sheet["hunger"] == 0
+    assert by_source(imported, "mapped")["$.ephemeral.hunger"] == "hunger"
+
+
+def test_inconnu_guild_export_offers_its_characters():
+    data = real("inconnu_guild_export.json")
+    with pytest.raises(RuleError) as refused:
+        import_sheet(data)
+    assert refused.value.code == "import_pick_character"
+    assert refused.value.params["names"] == ["Test Vampire", "Renfield", "Test Thinblood"]
+    assert "{" not in error_message("import_pick_character", "fr", refused.value.params)
+    vampire = import_sheet(data, pick=0)
+    assert vampire.sheet["health"] == {"max": 5, "superficial": 1, "aggravated": 0}
+    assert vampire.sheet["experience"] == {"total": 9, "spent": 5} and vampire.sheet["hunger"] == 3
+    ghoul = import_sheet(data, pick=1)
+    assert ghoul.sheet["names"] == {"black_market": "Black Market"}  # the bot's underscore: a blank
+    assert ghoul.sheet["powers"] == [
+        {"discipline": "potence", "level": 1, "power": "lethal_body", "name": None}
+    ]
+    assert ghoul.sheet["specialties"] == {"brawl": ["Grappling"]}
+    with pytest.raises(RuleError) as refused:
+        import_sheet(data, pick=3)
+    assert refused.value.code == "out_of_range"
+
+
+def test_wod20_experience_by_type_and_clan_by_key():
+    vampire = import_sheet(real("wod20_72_vampire.json"))
+    # earned: the "expgained" items (their isspent left true); spent: "expspent" marked isspent;
+    # a purchase planned (isspent false) is not spent yet
+    assert vampire.sheet["experience"] == {"total": 15, "spent": 7}
+    assert by_source(vampire, "dropped")["$.items[7]"] == "experience_planned"
+    assert vampire.sheet["clan"] == "Tremere"
+    assert import_sheet(real("wod20_72_vampire.json"), lang="fr").sheet["clan"] == "Tremere"
+    data = real("wod20_72_vampire.json")
+    data["system"]["clan"] = "wod.bio.vampire.set"
+    assert import_sheet(data, lang="fr").sheet["clan"] == "Disciples de Seth"
+    assert import_sheet(data).sheet["clan"] == "Followers of Set"
+    data["system"]["clan"], data["system"]["custom"]["clan"] = "custom", "Salubri"
+    assert import_sheet(data).sheet["clan"] == "Salubri"
+    assert vampire.sheet["notes"] == "Chantry de Vienne"
+    mortal = import_sheet(real("wod20_72_mortal.json"))
+    assert mortal.sheet["experience"] == {"total": 6, "spent": 0}
+
+
+def test_wod20_export_is_what_foundry_reads():
+    """Experience items with system.type (item-helpers.js sums by it); a clan the select lists."""
+    sheet = import_sheet(real("wod20_72_vampire.json")).sheet
+    actor = export_sheet("v20", sheet, "wod20")
+    experience = [i["system"] for i in actor["items"] if i["type"] == "Experience"]
+    earned = sum(s["amount"] for s in experience if s["type"] == "wod.types.expgained")
+    spent = sum(s["amount"] for s in experience if s["type"] == "wod.types.expspent" and s["isspent"])
+    assert (earned, spent) == (15, 7)
+    assert actor["system"]["clan"] == "wod.bio.vampire.tremere"
+    assert import_sheet(actor).sheet == sheet
+    sheet["clan"] = "Salubri"
+    actor = export_sheet("v20", sheet, "wod20")
+    assert (actor["system"]["clan"], actor["system"]["custom"]["clan"]) == ("custom", "Salubri")
+    assert import_sheet(actor).sheet == sheet
+    sheet["clan"] = "Disciples de Seth"
+    actor = export_sheet("v20", sheet, "wod20")
+    assert actor["system"]["clan"] == "wod.bio.vampire.set" and import_sheet(actor).sheet == sheet
+
+
+@pytest.mark.parametrize(
+    ("name", "pick"),
+    [
+        ("wod5e53_ghoul.json", None),
+        ("inconnu_guild_export.json", 1),
+        ("progeny_test_vampire.inconnu.json", None),
+        ("progeny_test_thinblood.wod5e.json", None),
+    ],
+)
+def test_round_trip_through_wod5e(name, pick):
+    sheet = import_sheet(real(name), pick=pick).sheet
+    assert import_sheet(export_sheet("v5", sheet, "wod5e")).sheet == sheet
+
+
+def test_refusal_messages_fill_every_placeholder():
+    """A sheet-level refusal (the experience spent above the earned) names its field."""
+    data = real("wod20_72_mortal.json")
+    data["items"][0]["system"]["type"] = "wod.types.expspent"  # 6 spent, nothing earned
+    with pytest.raises(ImportRefused) as refused:
+        import_sheet(data)
+    for problem in refused.value.report.problems:
+        for lang in ("en", "fr", "es"):
+            text = error_message(problem.code, lang, dict(problem.params))
+            assert "{" not in text, text
+
+
+def leaves(value: object, path: str):
+    if isinstance(value, dict) and value:
+        for key, child in value.items():
+            yield from leaves(child, at(path, key))
+    elif isinstance(value, list) and value:
+        for index, child in enumerate(value):
+            yield from leaves(child, at(path, index))
+    else:
+        yield path, value
