@@ -110,6 +110,34 @@ PLAYS = [
         "en-US",
         "The chronicle's fairness status and where to verify its log.",
     ),
+    (
+        "contest",
+        lambda keys: [
+            option("attacker", "Sasha"),
+            option("trait", "dexterity"),
+            option("trait2", "firearms"),
+            option("defender", "Guard"),
+            option("defender_trait", "wits"),
+        ],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller declares a contest (TR-3): each side's roll is a button under it, its player "
+        "(an NPC's: the Storyteller) mentioned; the second roll brings the result.",
+    ),
+    (
+        "extended",
+        lambda keys: [
+            option("character", "Sasha"),
+            option("trait", "wits"),
+            option("trait2", "awareness"),
+            option("successes", 6, 4),
+            option("rolls", 4, 4),
+        ],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller declares an extended action (TR-4): its next roll is a button under it, and "
+        "under each of its rolls until it is over.",
+    ),
     ("unlink", lambda keys: [], NEWCOMER, "en-US", "The newcomer ends their link in this channel."),
 ]
 
@@ -174,6 +202,12 @@ def play() -> list[Sample]:
                 json={"name": "Sasha", "sheet": SHEET},
             )
             character = made.json()["id"]
+            npc = client.post(
+                f"/api/chronicles/{chronicle}/characters",
+                headers={"Authorization": f"Bearer {st_key}"},
+                json={"name": "Guard", "sheet": {"name": "Guard", "attributes": {"wits": 3}}},
+            )
+            assert npc.status_code == 201, npc.text
             keys = {"invitation": created["invitation"], "character": character}
             for name, options, user, locale, caption in PLAYS:
                 given = options(keys)

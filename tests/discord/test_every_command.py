@@ -37,8 +37,20 @@ ARGUMENTS = {
     "scene": lambda t: [option("action", "open"), option("name", "Le port " * 20)],
     "turn": lambda t: [],
     "verify": lambda t: [],
+    "contest": lambda t: [
+        option("attacker", "Sasha"),
+        option("trait", "dexterity"),
+        option("defender", str(t["npc"])),
+        option("defender_trait", "wits"),
+    ],
+    "extended": lambda t: [
+        option("character", "Sasha"),
+        option("trait", "wits"),
+        option("trait2", "firearms"),
+        option("successes", 5, 4),
+    ],
 }
-BY_STORYTELLER = {"chronicle", "scene", "turn"}
+BY_STORYTELLER = {"chronicle", "scene", "turn", "contest", "extended"}
 BY_NEWCOMER = {"link", "unlink"}
 _tables: dict[str, dict] = {}
 
@@ -68,7 +80,13 @@ def table_for(database_url, make_table, discord, channel: str) -> dict:
                 "willpower": {"max": 4, "superficial": 0, "aggravated": 0},
             },
         )
-        _tables[database_url] = {"table": table, "invitation": table.invitation, "channel": channel}
+        npc = table.character(table.st, {"name": "Guard", "attributes": {"wits": 2}})
+        _tables[database_url] = {
+            "table": table,
+            "invitation": table.invitation,
+            "channel": channel,
+            "npc": npc["id"],
+        }
     return _tables[database_url]
 
 

@@ -131,7 +131,12 @@ def message(
     components: list[dict] | None = None,
     ephemeral: bool = False,
     kind: int = MESSAGE,
+    mentions: list[str] | None = None,
 ) -> Answer:
+    """A message; ``mentions``: the Discord users it pings (their ``<@id>`` leads its content), the
+    only ones it may ping."""
+    if mentions:
+        content = " ".join(f"<@{user}>" for user in mentions) + (" " + content if content else "")
     data: dict[str, Any] = {"content": content[:2000]}
     if embeds is not None:
         data["embeds"] = embeds
@@ -139,7 +144,8 @@ def message(
         data["components"] = components
     if ephemeral:
         data["flags"] = EPHEMERAL
-    data["allowed_mentions"] = {"parse": []}  # a name typed at the table pings no one
+    # a name typed at the table pings no one; the users a step is offered to, only them
+    data["allowed_mentions"] = {"parse": [], "users": list(mentions or [])[:100]}
     return Answer({"type": kind, "data": data})
 
 
@@ -194,6 +200,13 @@ def shown_seqs(result: dict) -> list[int]:
         ):
             seqs.append(entry["seq"])
     return seqs
+
+
+def acting_for(session: Session, inv: Invocation, chronicle_id: int, characters) -> list[str]:
+    """The Discord users linked at this table who act for ``characters`` (to be mentioned)."""
+    return store.users_acting_for(
+        session, inv.guild_id, [inv.channel_id, inv.parent_id], chronicle_id, characters
+    )
 
 
 def linked(session: Session, inv: Invocation) -> MemberRow | None:

@@ -57,6 +57,15 @@ NAMES: dict[str, tuple[str, str]] = {
     "weapon": ("arme", "arma"),
     "bullets": ("balles", "balas"),
     "open": ("ouvrir", "abrir"),
+    "contest": ("opposition", "enfrentamiento"),
+    "extended": ("prolongée", "prolongada"),
+    "attacker": ("attaquant", "atacante"),
+    "defender": ("défenseur", "defensor"),
+    "defender_trait": ("défenseur_trait", "defensor_rasgo"),
+    "defender_trait2": ("défenseur_trait2", "defensor_rasgo2"),
+    "defender_difficulty": ("défenseur_difficulté", "defensor_dificultad"),
+    "successes": ("réussites", "éxitos"),
+    "rolls": ("jets", "tiradas"),
     "close": ("clore", "cerrar"),
 }
 
@@ -96,6 +105,15 @@ DESCRIPTIONS = {
     "bullets": N_("Bullets fired (Tiers)"),
     "open": N_("Open a scene"),
     "close": N_("Close the scene"),
+    "contest": N_("Storyteller: a contest, each side's roll offered to that side"),
+    "extended": N_("Storyteller: an extended action, its rolls offered until it is over"),
+    "attacker": N_("The side that acts"),
+    "defender": N_("The side that resists"),
+    "defender_trait": N_("A trait of the resisting side's sheet"),
+    "defender_trait2": N_("A second trait of the resisting side's sheet"),
+    "defender_difficulty": N_("The resisting side's difficulty (V20)"),
+    "successes": N_("The successes to gather"),
+    "rolls": N_("The most rolls (none: no limit)"),
 }
 SYSTEM_NAMES = {"v5": "V5", "v20": "V20", "tiers": "Tiers", "rollunder": "Roll-under"}
 
@@ -247,4 +265,28 @@ def command_definitions() -> list[dict]:
         ),
         _command("turn"),
         _command("verify"),
+        _command(
+            "contest",
+            [
+                _option("attacker", STRING, required=True, autocomplete=True),
+                _option("trait", STRING, required=True, autocomplete=True),
+                _option("defender", STRING, required=True, autocomplete=True),
+                _option("defender_trait", STRING, required=True, autocomplete=True),
+                _option("trait2", STRING, autocomplete=True),
+                _difficulty(),
+                _option("defender_trait2", STRING, autocomplete=True),
+                _option("defender_difficulty", INTEGER, low=1, high=10),
+            ],
+        ),
+        _command(
+            "extended",
+            [
+                _option("character", STRING, required=True, autocomplete=True),
+                _option("trait", STRING, required=True, autocomplete=True),
+                _option("successes", INTEGER, required=True, low=1, high=100),
+                _option("trait2", STRING, autocomplete=True),
+                _difficulty(),
+                _option("rolls", INTEGER, low=1, high=100),
+            ],
+        ),
     ]

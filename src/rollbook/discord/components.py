@@ -7,7 +7,11 @@
   (``grants.grant``/``grants.refuse``): the use cases refuse anyone but the Storyteller, so a
   player's press is answered with that refusal, ephemerally, and nothing is written;
 - under an attack (V20-17, T-4, T-5): the next step of the exchange for the defender
-  (``exchange.next_steps``; ``rolls.roll`` with ``follows``).
+  (``exchange.next_steps``; ``rolls.roll`` with ``follows``);
+- under a contest (TR-3): each side's roll, for whoever acts for that side
+  (``contests.roll_contest_side``: ``cs``); under an extended action and each of its rolls while it
+  goes on (TR-4): its next roll (``contests.roll_extended``: ``ex``). The buttons and their words are
+  the web card's (``web.contests.buttons``), offered to every side: the use case checks who presses.
 
 A ``custom_id`` is ``rb:<what>:<numbers…>``; it names entries and asks, never a member: who pressed
 is always the interaction's linked member, checked in the write's transaction.
@@ -29,10 +33,11 @@ from rollbook.discord.base import (
 from rollbook.discord.embeds import card_embed, card_for, fit_all
 from rollbook.i18n import N_, translate
 from rollbook.present import labels
+from rollbook.present.contests import buttons as contest_buttons
 from rollbook.present.present import Viewer
 from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import authority, exchange, grants, rolls
+from rollbook.server.usecases import authority, contests, exchange, grants, rolls
 
 REROLL = N_("Reroll with Willpower: {dice}")
 REROLL_PICK = N_("Or pick the normal dice to reroll")
@@ -101,7 +106,42 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
                 ],
             }
         )
+    rows += _declared_rows(lang, entry, shown.character)
     return card_embed(shown, lang), rows
+
+
+SIDES = {"attacker": "a", "defender": "d"}
+SIDE_NAMES = {code: side for side, code in SIDES.items()}
+
+
+def _declared_rows(lang: str, entry: dict, character: str) -> list[dict]:
+    """TR-3, TR-4: under a contest, each side's roll; under an extended action and each of its rolls
+    while it goes on, the next roll. Offered to all (the use case refuses whoever may not act)."""
+    receipt = entry.get("receipt") or {}
+    kind, seq = entry.get("kind"), entry.get("seq")
+    step = receipt.get("extended") if entry.get("kind") == "roll" else None
+    if isinstance(step, dict):  # an extended action's roll: its next while it goes on
+        if step.get("status") != "going" or not isinstance(step.get("of"), int):
+            return []
+        kind, seq, receipt = "extended", step["of"], {"character": entry.get("character"), "name": character}
+    if kind not in ("contest", "extended") or not isinstance(seq, int):
+        return []
+    offered = contest_buttons(str(kind), seq, receipt, 0, storyteller=True, member_id=0, owners={}, lang=lang)
+    if not offered:
+        return []
+    return [
+        {
+            "type": ROW,
+            "components": [
+                _button(
+                    button.label,
+                    f"rb:cs:{seq}:{SIDES[button.side]}" if button.side else f"rb:ex:{seq}",
+                    PRIMARY,
+                )
+                for button in offered
+            ],
+        }
+    ]
 
 
 def _reroll_rows(lang: str, shown) -> list[dict]:
@@ -150,7 +190,13 @@ def _numbers(parts: list[str]) -> list[int]:
 def answer_of(inv: Invocation, result: dict) -> Answer:
     entry = result["entry"]
     embed, rows = entry_message(inv.locale, entry, result["viewer"], result["system"], result)
-    return message(embeds=fit_all([embed]), components=rows, ephemeral=entry.get("visibility") == "hidden")
+    hidden = entry.get("visibility") == "hidden"
+    return message(
+        embeds=fit_all([embed]),
+        components=rows,
+        ephemeral=hidden,
+        mentions=None if hidden else result.get("mention"),
+    )
 
 
 def viewer_of(member) -> dict:
@@ -209,6 +255,19 @@ def pressed(context: Context, inv: Invocation) -> Answer:
             lambda session, member: rolls.roll(
                 session, member, character_id, {"kind": kind}, follows=seq, source=source
             ),
+        )
+    if what == "cs" and len(numbers) == 2 and numbers[1] in SIDE_NAMES:
+        (seq,) = _numbers(numbers[:1])
+        side = SIDE_NAMES[numbers[1]]
+        return act(
+            context,
+            inv,
+            lambda session, member: contests.roll_contest_side(session, member, seq, side, source=source),
+        )
+    if what == "ex":
+        (seq,) = _numbers(numbers)
+        return act(
+            context, inv, lambda session, member: contests.roll_extended(session, member, seq, source=source)
         )
     raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
 

@@ -1,6 +1,7 @@
 """The slash commands (``discord.commands`` defines them) and their autocomplete, each over the
 server's use cases: ``/link``, ``/unlink``, ``/chronicle bind``, ``/roll``, ``/ask``, ``/rouse``,
-``/remorse``, ``/frenzy``, ``/odds``, ``/sheet``, ``/scene``, ``/turn``, ``/verify``.
+``/remorse``, ``/frenzy``, ``/odds``, ``/sheet``, ``/scene``, ``/turn``, ``/verify``, ``/contest``,
+``/extended``.
 
 A linked user acts as their member, with that member's role (the use cases refuse what the role may
 not do). ``/roll`` names traits of the linked character's stored sheet (the server builds the pool,
@@ -21,6 +22,7 @@ from rollbook.discord.base import (
     Answer,
     Context,
     Invocation,
+    acting_for,
     message,
     need_member,
     read,
@@ -42,7 +44,16 @@ from rollbook.server import auth
 from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.models import Caller, Member
 from rollbook.server.problems import ProblemError, from_rule_error
-from rollbook.server.usecases import authority, characters, chronicles, compulsions, fairness, rolls, scenes
+from rollbook.server.usecases import (
+    authority,
+    characters,
+    chronicles,
+    compulsions,
+    contests,
+    fairness,
+    rolls,
+    scenes,
+)
 from rollbook.server.views import chronicle_view, member_view
 
 log = logging.getLogger("rollbook.discord")
@@ -326,6 +337,58 @@ def _kind(kind: str):
     return lambda context, inv, options: _roll(context, inv, options, kind=kind)
 
 
+# --- contests and extended actions (TR-3, TR-4) ------------------------------------------------------
+
+
+def _side(session, member: Caller, system: str, options: dict, name: str, prefix: str) -> dict:
+    """One side of a declaration: the character named by ``name`` and its roll, named by traits."""
+    character = pick_character(session, member, options.get(name))
+    picked = {key: options.get(prefix + key) for key in ("trait", "trait2", "difficulty")}
+    return {"character": character["id"], "action": test_action(system, character["sheet"], picked)}
+
+
+def _contest(context: Context, inv: Invocation, options: dict) -> Answer:
+    """TR-3: the Storyteller declares a contest; each side's roll is a button under it, its player
+    (an NPC's: the Storyteller) mentioned."""
+
+    def work(session, member):
+        member = need_member(member)
+        system = find_chronicle(session, member).system
+        sides = {
+            "attacker": _side(session, member, system, options, "attacker", ""),
+            "defender": _side(session, member, system, options, "defender", "defender_"),
+        }
+        out = components.acted(session, member, contests.declare_contest(session, member, **sides))
+        out["mention"] = acting_for(
+            session, inv, member.chronicle_id, [s["character"] for s in sides.values()]
+        )
+        return out
+
+    return components.answer_of(inv, write(context, inv, work).result)
+
+
+def _extended(context: Context, inv: Invocation, options: dict) -> Answer:
+    """TR-4: the Storyteller declares an extended action; its next roll is a button under it and
+    under each of its rolls until it is over, its player mentioned."""
+
+    def work(session, member):
+        member = need_member(member)
+        side = _side(session, member, find_chronicle(session, member).system, options, "character", "")
+        declared = contests.declare_extended(
+            session,
+            member,
+            character_id=side["character"],
+            action=side["action"],
+            target=int(options.get("successes") or 0),
+            max_rolls=options.get("rolls"),
+        )
+        out = components.acted(session, member, declared)
+        out["mention"] = acting_for(session, inv, member.chronicle_id, [side["character"]])
+        return out
+
+    return components.answer_of(inv, write(context, inv, work).result)
+
+
 # --- reading -------------------------------------------------------------------------------------
 
 
@@ -482,7 +545,7 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
     def work(session, member):
         if member is None:
             return []
-        if focused == "character":
+        if focused in ("character", "attacker", "defender"):
             return [(c["name"], str(c["id"])) for c in characters.list_characters(session, member)]
         if focused == "target":
             return [(c["name"], str(c["id"])) for c in characters.roster(session, member)]
@@ -497,8 +560,15 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
                 if isinstance(w, dict) and w.get("name")
             ]
         chronicle = find_chronicle(session, member)
+        whose = (  # a contest's traits are its sides', an extended action's its character's
+            "defender"
+            if str(focused).startswith("defender_")
+            else "attacker"
+            if inv.data.get("name") == "contest"
+            else "character"
+        )
         try:
-            character = pick_character(session, member, options.get("character"))
+            character = pick_character(session, member, options.get(whose))
         except ProblemError:
             return []
         sheet = character["sheet"] or {}
@@ -538,6 +608,8 @@ COMMANDS = {
     "scene": _scene,
     "turn": _turn,
     "verify": _verify,
+    "contest": _contest,
+    "extended": _extended,
 }
 
 __all__ = ["COMMANDS", "autocomplete", "command"]

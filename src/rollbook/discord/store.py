@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from rollbook.server import auth, seal
 from rollbook.server.access import require_storyteller
 from rollbook.server.db import changed_rows
-from rollbook.server.models import Caller, DiscordAnswered, DiscordChannel, DiscordLink, Member
+from rollbook.server.models import Caller, Character, DiscordAnswered, DiscordChannel, DiscordLink, Member
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import log_head
 from rollbook.server.tx import now
@@ -119,6 +119,58 @@ def unlink(session: Session, guild_id: str, channel_id: str, user_id: str) -> bo
     session.delete(row)
     session.flush()
     return True
+
+
+def users_acting_for(
+    session: Session,
+    guild_id: str,
+    channel_ids: Iterable[str],
+    chronicle_id: int,
+    character_ids: Iterable[int],
+) -> list[str]:
+    """The Discord users linked in these channels (a thread's and its channel's) who act for these
+    characters, in their order: each one's player, an NPC's Storyteller (``access.may_act_for``'s
+    rule), their link checked now (``linked_member``): whom a step is offered to, mentioned."""
+    channels = [c for c in channel_ids if c]
+    storytellers = None
+    found: list[str] = []
+    for character_id in character_ids:
+        if character_id is None:
+            continue
+        owner = session.scalars(
+            select(Character.owner_id).where(
+                Character.chronicle_id == chronicle_id, Character.id == int(character_id)
+            )
+        ).first()
+        if owner is None:  # an NPC (or no such character): the Storyteller acts for it
+            if storytellers is None:
+                storytellers = list(
+                    session.scalars(
+                        select(Member.id).where(
+                            Member.chronicle_id == chronicle_id,
+                            Member.role == "storyteller",
+                            Member.removed_at.is_(None),
+                        )
+                    )
+                )
+            members = storytellers
+        else:
+            members = [owner]
+        rows = session.scalars(
+            select(DiscordLink)
+            .where(
+                DiscordLink.guild_id == guild_id,
+                DiscordLink.channel_id.in_(channels),
+                DiscordLink.member_id.in_(members),
+            )
+            .order_by(DiscordLink.id)
+        )
+        for row in rows:
+            if row.discord_user_id in found:
+                continue
+            if linked_member(session, row.guild_id, row.channel_id, row.discord_user_id) is not None:
+                found.append(row.discord_user_id)
+    return found
 
 
 # --- channels ------------------------------------------------------------------------------------
