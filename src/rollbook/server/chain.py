@@ -1,7 +1,8 @@
 """The receipt log's hash chain: canonical form, entry hash, and the verifier.
 
-Pure (standard library and pydantic-core, ``rollbook.play.quick`` for quick rolls + ``rollbook.play.verify_receipt`` passed in): ``rollbook log verify``
-checks an exported JSON Lines file with it, without a server or a database.
+Pure (standard library and pydantic-core, ``rollbook.play.quick`` for quick rolls + ``rollbook.play.verify_receipt`` passed in,
+``rollbook.entries`` for the kinds and their receipts): ``rollbook log verify`` checks an exported JSON Lines
+file with it, without a server or a database.
 
 Each entry is hashed over the canonical JSON (sorted keys, compact separators, non-ASCII kept,
 UTF-8) of exactly these fields::
@@ -33,6 +34,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
+from rollbook.entries import RECEIPTS, ValidationError, receipt_of
 from rollbook.play.quick import verify_quick
 
 GENESIS_HASH = "0" * 64
@@ -40,24 +42,6 @@ HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor",
 EXTRA_FIELDS = ("character", "refers_to", "effects")  # hashed too since 0003_security
 EXPORTED_FIELDS = frozenset((*HASHED_FIELDS, *EXTRA_FIELDS, "entry_hash", "redacted"))
 _LEGACY: Any = object()
-KINDS = (
-    "roll",
-    "reroll",
-    "adjust",
-    "reveal",
-    "ask",
-    "grant",
-    "refusal",
-    "withdrawal",
-    "standing_grant",
-    "standing_end",
-    "scene_open",
-    "turn",
-    "scene_close",
-    "actions",
-    "sheet_edit",
-    "removal",
-)
 
 
 # One encoder for every hash: ``json.dumps`` with these options builds a new one per call.
@@ -204,6 +188,7 @@ def verify_entries(
                 else:
                     problems.append(f"{label}: hash mismatch")
             receipt = entry["receipt"]
+            problems.extend(f"{label}: {problem}" for problem in kind_problems(entry["kind"], receipt))
             if verify_receipt is not None and (is_rules_receipt(receipt) or entry["kind"] == QUICK_ROLL):
                 counts["receipts"] += 1
                 try:
@@ -215,6 +200,19 @@ def verify_entries(
                 problems.extend(f"{label}: {problem}" for problem in ledger.check(entry))
         previous = entry
     return problems, counts
+
+
+def kind_problems(kind: Any, receipt: Any) -> list[str]:
+    """An entry's kind is one of the log's (``rollbook.entries.KINDS``) and its receipt is of that kind."""
+    if not isinstance(kind, str) or kind not in RECEIPTS:
+        return [f"unknown kind {kind!r}"]
+    try:
+        receipt_of(kind, receipt)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "receipt"
+        return [f"not a {kind} receipt ({where}: {first['msg']})"]
+    return []
 
 
 def describe(problem: str) -> str:

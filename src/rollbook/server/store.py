@@ -15,6 +15,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from rollbook.entries import RECEIPTS, Receipt
 from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
 from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry
@@ -106,18 +107,23 @@ def append_entry(
     kind: str,
     actor: dict,
     visibility: str,
-    receipt: dict,
+    receipt: Receipt,
     character_id: int | None = None,
     refers_to: int | None = None,
     effects: list | None = None,
 ) -> AppendedEntry:
-    """Append one entry to a chronicle's log. The caller holds the chronicle's lock."""
+    """Append one entry to a chronicle's log: ``receipt`` the model of its ``kind`` (``rollbook.entries``),
+    stored as its ``dump()``. The caller holds the chronicle's lock."""
+    if type(receipt) is not RECEIPTS[kind]:
+        raise TypeError(
+            f"a {kind} entry's receipt is a {RECEIPTS[kind].__name__}, not {type(receipt).__name__}"
+        )
     head = log_head(session, chronicle.id)
     seq = head["seq"] + 1
     prev_hash = head["entry_hash"]
     created_at = now()
     actor = plain(actor)
-    receipt = plain(receipt)
+    stored = plain(receipt.dump())
     effects = plain(list(effects or []))
     digest = entry_hash(
         chronicle=chronicle.id,
@@ -127,7 +133,7 @@ def append_entry(
         kind=kind,
         actor=actor,
         visibility=visibility,
-        receipt=receipt,
+        receipt=stored,
         character=character_id,
         refers_to=refers_to,
         effects=effects,
@@ -141,7 +147,7 @@ def append_entry(
         kind=kind,
         actor=actor,
         visibility=visibility,
-        receipt=receipt,
+        receipt=stored,
         character_id=character_id,
         refers_to=refers_to,
         effects=effects,

@@ -23,6 +23,7 @@ from sqlalchemy import Row, bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.entries import AskReceipt, StandingEndReceipt, StandingGrantReceipt
 from rollbook.play import authority, catalogue, turns
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
@@ -273,17 +274,17 @@ def make_ask(
         kind="ask",
         actor=actor_of(member, character),
         visibility="hidden" if plan.hidden else "public",
-        receipt={
-            "ask": ask.id,
-            "character": character.id,
-            "kind": plan.split.kind,
-            "player": plan.split.player,
-            "asked": plan.asked,
-            "baseline": plan.baseline,
-            "standing": plan.standing,
-            "pool": preview["pool"],
+        receipt=AskReceipt(
+            ask=ask.id,
+            character=character.id,
+            kind=plan.split.kind,
+            player=plan.split.player,
+            asked=plan.asked,
+            baseline=plan.baseline,
+            standing=plan.standing,
+            pool=preview["pool"],
             **chain,
-        },
+        ),
         character_id=character.id,
     )
     ask.seq = entry.seq
@@ -403,12 +404,12 @@ def set_standing(
         kind="standing_grant",
         actor=actor_of(member, character),
         visibility="public",
-        receipt={
-            "standing": grant.id,
-            "character": character_id,
-            "edges": checked,
-            "scene": scene_row.number if scene_row is not None else None,
-        },
+        receipt=StandingGrantReceipt(
+            standing=grant.id,
+            character=character_id,
+            edges=checked,
+            scene=scene_row.number if scene_row is not None else None,
+        ),
         character_id=character_id,
     )
     grant.seq = entry.seq
@@ -435,7 +436,7 @@ def end_standing(session: Session, member: Caller, standing_id: int) -> dict:
         kind="standing_end",
         actor=actor_of(member),
         visibility="public",
-        receipt={"standing": grant.id, "character": grant.character_id},
+        receipt=StandingEndReceipt(standing=grant.id, character=grant.character_id),
         character_id=grant.character_id,
     )
     grant.ended_seq = entry.seq

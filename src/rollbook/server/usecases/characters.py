@@ -8,6 +8,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.entries import AdjustReceipt, RemovalReceipt, SheetEditReceipt
 from rollbook.play.common import changed_paths, merge
 from rollbook.server.access import (
     REMOVED_KIND,
@@ -230,7 +231,7 @@ def edit_character(
             kind="sheet_edit",
             actor=actor_of(member, character),
             visibility="hidden",
-            receipt={"character": character.id, "owner": character.owner_id, "changes": changes},
+            receipt=SheetEditReceipt(character=character.id, owner=character.owner_id, changes=changes),
             character_id=character.id,
             effects=effects,
         )
@@ -250,13 +251,13 @@ def remove_character(session: Session, storyteller: Caller, character_id: int) -
         kind=REMOVED_KIND,
         actor=actor_of(storyteller),
         visibility="hidden",
-        receipt={
-            "character": character.id,
-            "name": character.name,
-            "owner": character.owner_id,
-            "version": character.version,
-            "sheet": character.sheet,
-        },
+        receipt=RemovalReceipt(
+            character=character.id,
+            name=character.name,
+            owner=character.owner_id,
+            version=character.version,
+            sheet=character.sheet,
+        ),
         character_id=character.id,
     )
     character.removed_at = entry.created_at  # in the removal's transaction: every look-up filters on it
@@ -327,7 +328,7 @@ def adjust(session: Session, member: Caller, character_id: int, change: dict) ->
         kind="adjust",
         actor=actor_of(member, character),
         visibility="public",
-        receipt=payload,
+        receipt=AdjustReceipt.model_validate(payload),
         character_id=character.id,
         effects=effects,
     )

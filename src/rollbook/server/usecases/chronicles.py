@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.entries import SettingsReceipt
 from rollbook.rules.base import RuleError
 from rollbook.rules.table import check_table_rules
 from rollbook.server import auth
@@ -63,9 +64,9 @@ def log_settings(
     """A-5: the Storyteller's ``settings`` entry — the chronicle's settings in force after the change
     (or, with ``character``, that character's standing difficulty) and what changed."""
     if character is None:
-        receipt = {**settings_of(chronicle), "changed": changed}
+        receipt = SettingsReceipt(**settings_of(chronicle), changed=changed)
     else:
-        receipt = {"character": character.id, "difficulty": character.difficulty, "changed": changed}
+        receipt = SettingsReceipt(character=character.id, difficulty=character.difficulty, changed=changed)
     append_entry(
         session,
         chronicle,

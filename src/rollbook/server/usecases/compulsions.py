@@ -16,6 +16,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt
 from rollbook.play import v5_compulsions as rules
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
@@ -134,16 +135,16 @@ def call(
     if found is not None:
         raise ProblemError(409, "compulsion_in_force", seq=found["called"], compulsion=found["compulsion"])
     shape = rules.COMPULSIONS[chosen]
-    receipt = {
-        "character": character.id,
-        "compulsion": chosen,
-        "until": until,
-        "scene": scene.number if until == "scene" and scene is not None else None,  # none: refused above
-        "roll": roll,
-        "dice": shape.dice,
-        "attributes": list(shape.attributes),
-        "unless_serving": shape.unless_serving,
-    }
+    receipt = CompulsionReceipt(
+        character=character.id,
+        compulsion=chosen,
+        until=until,
+        scene=scene.number if until == "scene" and scene is not None else None,  # none: refused above
+        roll=roll,
+        dice=shape.dice,
+        attributes=list(shape.attributes),
+        unless_serving=shape.unless_serving,
+    )
     entry = append_entry(
         session,
         chronicle,
@@ -154,7 +155,7 @@ def call(
         character_id=character.id,
         refers_to=roll,
     )
-    return {"compulsion": {**receipt, "called": entry.seq}, "entry": entry_view(entry, storyteller)}
+    return {"compulsion": {**receipt.dump(), "called": entry.seq}, "entry": entry_view(entry, storyteller)}
 
 
 def end(session: Session, storyteller: Caller, character_id: int) -> dict:
@@ -170,7 +171,9 @@ def end(session: Session, storyteller: Caller, character_id: int) -> dict:
         kind=END,
         actor=actor_of(storyteller, character),
         visibility="public",
-        receipt={"character": character.id, "compulsion": found["compulsion"], "called": found["called"]},
+        receipt=CompulsionEndReceipt(
+            character=character.id, compulsion=found["compulsion"], called=found["called"]
+        ),
         character_id=character.id,
         refers_to=found["called"],
     )
@@ -198,12 +201,9 @@ def end_on_feeding(session: Session, storyteller: Caller, chronicle, character, 
         kind=END,
         actor=actor_of(storyteller, character),
         visibility="public",
-        receipt={
-            "character": character.id,
-            "compulsion": "hunger",
-            "called": found["called"],
-            "reason": "slaked",
-        },
+        receipt=CompulsionEndReceipt(
+            character=character.id, compulsion="hunger", called=found["called"], reason="slaked"
+        ),
         character_id=character.id,
         refers_to=found["called"],
     )

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.dice import DiceSource
+from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt
 from rollbook.play.common import dump, parse_kind
 from rollbook.rules import contests
 from rollbook.rules.base import RuleError
@@ -122,7 +123,7 @@ def declare_contest(session: Session, member: Caller, *, attacker: dict, defende
         kind=CONTEST,
         actor=actor_of(member),
         visibility="public",
-        receipt={"game": system, **sides},
+        receipt=ContestReceipt(game=system, **sides),
     )  # no "system": not a rules receipt
     return {"contest": _contest_view(session, entry), "entry": entry_view(entry, member)}
 
@@ -211,12 +212,12 @@ def roll_contest_side(
         results = {side: rolled["entry"]["receipt"]["result"], other: first.receipt["result"]}
         outcome = contests.contest(chronicle.system, results["attacker"], results["defender"])
         seqs = {side: rolled["entry"]["seq"], other: first.seq}
-        receipt = {
-            "contest": seq,
-            "game": chronicle.system,
-            "winner": outcome["winner"],
-            "margin": outcome["margin"],
-            "tie": outcome["tie"],
+        receipt = ContestResultReceipt(
+            contest=seq,
+            game=chronicle.system,
+            winner=outcome["winner"],
+            margin=outcome["margin"],
+            tie=outcome["tie"],
             **{
                 name: {
                     "character": declaration.receipt[name]["character"],
@@ -225,7 +226,7 @@ def roll_contest_side(
                 }
                 for name in SIDES
             },
-        }
+        )
         append_entry(
             session,
             chronicle,
@@ -267,14 +268,14 @@ def declare_extended(
         kind=EXTENDED,
         actor=actor_of(member),
         visibility="public",
-        receipt={
-            "game": system,
-            "character": character.id,
-            "name": character.name,
-            "action": action,
-            "target": target,
-            "max_rolls": max_rolls,
-        },
+        receipt=ExtendedReceipt(
+            game=system,
+            character=character.id,
+            name=character.name,
+            action=action,
+            target=target,
+            max_rolls=max_rolls,
+        ),
         character_id=character.id,
     )
     return {"extended": _extended_view(session, entry), "entry": entry_view(entry, member)}

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import dice
 from rollbook.dice import FAIR_ALGORITHM, DiceSource, FairDice, SecureDice, commitment_of
+from rollbook.entries import ClientSeedReceipt, SeedCommitReceipt, SeedRevealReceipt
 from rollbook.fair import CLIENT_SEED, HIDDEN, PUBLIC, SEED_COMMIT, SEED_REVEAL, check_client_seed
 from rollbook.rules.base import RuleError
 from rollbook.server import seal
@@ -83,7 +84,7 @@ def commit_seed(session: Session, chronicle: Chronicle, actor: dict, stream: str
         kind=SEED_COMMIT,
         actor=actor,
         visibility="public",
-        receipt={"algorithm": FAIR_ALGORITHM, "commitment": commitment, "stream": stream},
+        receipt=SeedCommitReceipt(algorithm=FAIR_ALGORITHM, commitment=commitment, stream=stream),
     )
     row = FairSeed(
         chronicle_id=chronicle.id,
@@ -197,7 +198,7 @@ def set_client_seed(session: Session, member: Caller, client_seed: str) -> dict:
         kind=CLIENT_SEED,
         actor=actor_of(member),
         visibility="public",
-        receipt={"member": member.id, "client_seed": client_seed},
+        receipt=ClientSeedReceipt(member=member.id, client_seed=client_seed),
     )
     row = session.get(ClientSeed, member.id)
     if row is None:
@@ -226,14 +227,14 @@ def _reveal(session: Session, chronicle: Chronicle, actor: dict, row: FairSeed) 
         kind=SEED_REVEAL,
         actor=actor,
         visibility="public",
-        receipt={
-            "algorithm": FAIR_ALGORITHM,
-            "commitment": row.commitment,
-            "seed": seed.hex(),
-            "stream": row.stream,
-            "rolls": row.nonce,
-            "last_nonce": row.nonce,
-        },
+        receipt=SeedRevealReceipt(
+            algorithm=FAIR_ALGORITHM,
+            commitment=row.commitment,
+            seed=seed.hex(),
+            stream=row.stream,
+            rolls=row.nonce,
+            last_nonce=row.nonce,
+        ),
     )
     row.revealed_seq = entry.seq
     session.flush()

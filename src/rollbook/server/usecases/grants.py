@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
+from rollbook.entries import RECEIPTS
 from rollbook.play import authority
 from rollbook.server.access import (
     STORYTELLER,
@@ -84,13 +85,15 @@ def _decide(
         kind=kind,
         actor=actor_of(member, character),
         visibility="hidden" if hidden else "public",
-        receipt={
-            "ask": ask.id,
-            "ask_seq": ask.seq,
-            "character": ask.character_id,
-            "decision": decision,
-            **receipt,
-        },
+        receipt=RECEIPTS[kind].model_validate(
+            {
+                "ask": ask.id,
+                "ask_seq": ask.seq,
+                "character": ask.character_id,
+                "decision": decision,
+                **receipt,
+            }
+        ),
         character_id=ask.character_id,
         refers_to=ask.seq,
     )

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from rollbook import interop
+from rollbook.entries import SheetExportReceipt, SheetImportReceipt
 from rollbook.rules.base import RuleError
 from rollbook.server.access import find_character, lock_chronicle, may_act_for
 from rollbook.server.models import Caller
@@ -58,14 +59,14 @@ def import_character(
         kind=IMPORT_KIND,
         actor=actor_of(member, character),
         visibility="public",
-        receipt={
-            "character": character.id,
-            "owner": character.owner_id,
-            "origin": {"format": imported.format},
-            "counts": report.counts(),
+        receipt=SheetImportReceipt(
+            character=character.id,
+            owner=character.owner_id,
+            origin={"format": imported.format},
+            counts=dict(report.counts()),
             # names of homebrew traits may stay public; never a rating
-            "homebrew": sorted({h.name for h in report.homebrew}),
-        },
+            homebrew=sorted({h.name for h in report.homebrew}),
+        ),
         character_id=character.id,
     )
     return {
@@ -93,12 +94,9 @@ def export_character(session: Session, member: Caller, character_id: int, format
         kind=EXPORT_KIND,
         actor=actor_of(member, character),
         visibility="public",
-        receipt={
-            "character": character.id,
-            "owner": character.owner_id,
-            "format": format,
-            "version": character.version,
-        },
+        receipt=SheetExportReceipt(
+            character=character.id, owner=character.owner_id, format=format, version=character.version
+        ),
         character_id=character.id,
     )
     return exported

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from rollbook.entries import RevealReceipt
 from rollbook.server.access import find_entry, lock_chronicle, require_storyteller
 from rollbook.server.models import Caller, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
@@ -129,7 +130,7 @@ def _reveal_one(session: Session, chronicle: Chronicle, member: Caller, target: 
         kind="reveal",
         actor=actor_of(member),
         visibility="public",
-        receipt={"reveals": target.seq, "entry_hash": target.entry_hash},
+        receipt=RevealReceipt(reveals=target.seq, entry_hash=target.entry_hash),
         character_id=target.character_id,
         refers_to=target.seq,
     )

@@ -15,6 +15,7 @@ from typing import Literal
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from rollbook.entries import MemberRemovedReceipt
 from rollbook.server import auth
 from rollbook.server.access import STORYTELLER, find_member, lock_chronicle, require_storyteller
 from rollbook.server.models import Caller, Character, Chronicle, Member, MemberToken
@@ -102,12 +103,9 @@ def remove_member(session: Session, storyteller: Caller, member_id: int) -> dict
         kind="member_removed",
         actor=actor_of(storyteller),
         visibility="public",
-        receipt={
-            "member": target.id,
-            "name": target.name,
-            "role": target.role,
-            "characters": sorted(released),
-        },
+        receipt=MemberRemovedReceipt(
+            member=target.id, name=target.name, role=target.role, characters=sorted(released)
+        ),
     )
     # their pending asks go with them, each withdrawal logged after the removal
     from rollbook.server.usecases.grants import withdraw_pending

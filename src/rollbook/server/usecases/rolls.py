@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.dice import DiceSource
+from rollbook.entries import QuickRollReceipt, QuickSettingReceipt, RollReceipt
 from rollbook.play import catalogue, quick
 from rollbook.server.access import (
     STORYTELLER,
@@ -172,7 +173,7 @@ def perform_roll(
         kind="roll",
         actor=actor_of(actor, character),
         visibility="hidden" if hidden else "public",
-        receipt=receipt,
+        receipt=RollReceipt.model_validate(receipt),
         character_id=character.id,
         effects=effects,
         refers_to=refers_to,
@@ -233,7 +234,7 @@ def reroll(
         kind="reroll",
         actor=actor_of(member, character),
         visibility=original.visibility,
-        receipt=receipt,
+        receipt=RollReceipt.model_validate(receipt),
         character_id=character.id,
         refers_to=seq,
         effects=effects,
@@ -281,7 +282,7 @@ def set_quick_rolls(session: Session, storyteller: Caller, allowed: bool) -> dic
         kind=QUICK_SETTING,
         actor=actor_of(storyteller),
         visibility="public",
-        receipt={"allowed": bool(allowed)},
+        receipt=QuickSettingReceipt(allowed=bool(allowed)),
     )
     return {"entry": entry_view(entry, storyteller), "allowed": bool(allowed)}
 
@@ -352,6 +353,6 @@ def quick_roll(
         kind=QUICK_KIND,
         actor=actor_of(member),
         visibility="hidden" if hidden else "public",
-        receipt=receipt,
+        receipt=QuickRollReceipt.model_validate(receipt),
     )
     return {"entry": entry_view(entry, member), "effects": [], "warnings": []}

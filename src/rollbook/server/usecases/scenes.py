@@ -15,6 +15,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.entries import ActionsReceipt, SceneCloseReceipt, SceneOpenReceipt, TurnReceipt
 from rollbook.play import turns
 from rollbook.server.access import STORYTELLER, find_character, lock_chronicle, present, require_storyteller
 from rollbook.server.chain import plain
@@ -81,7 +82,7 @@ def open_scene(session: Session, member: Caller, *, name: str = "") -> dict:
         kind="scene_open",
         actor=actor_of(member),
         visibility="public",
-        receipt={"scene": number, "name": name},
+        receipt=SceneOpenReceipt(scene=number, name=name),
     )
     scene = Scene(
         chronicle_id=chronicle.id,
@@ -140,7 +141,7 @@ def advance_turn(session: Session, member: Caller) -> dict:
         kind="turn",
         actor=actor_of(member),
         visibility="public",
-        receipt={"scene": scene.number, "turn": turn, "new_turn": cleared},
+        receipt=TurnReceipt(scene=scene.number, turn=turn, new_turn=cleared),
     )
     scene.turn = turn
     scene.turn_seq = entry.seq
@@ -165,11 +166,9 @@ def close_scene(session: Session, member: Caller) -> dict:
         kind="scene_close",
         actor=actor_of(member),
         visibility="public",
-        receipt={
-            "scene": scene.number,
-            "turns": scene.turn,
-            "standing_ended": [grant.id for grant in standing],
-        },
+        receipt=SceneCloseReceipt(
+            scene=scene.number, turns=scene.turn, standing_ended=[grant.id for grant in standing]
+        ),
     )
     for grant in standing:
         grant.ended_seq = entry.seq
@@ -260,7 +259,7 @@ def declare_actions(session: Session, member: Caller, character_id: int, actions
         kind="actions",
         actor=actor_of(member, character),
         visibility="public",
-        receipt={"scene": scene.number, "turn": scene.turn, "character": character.id, "actions": actions},
+        receipt=ActionsReceipt(scene=scene.number, turn=scene.turn, character=character.id, actions=actions),
         character_id=character.id,
     )
     return {"actions": actions, "scene": scene_view(scene), "entry": entry_view(entry, member)}

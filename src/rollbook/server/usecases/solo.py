@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import settings
 from rollbook.dice import DiceSource
+from rollbook.entries import SoloChoiceReceipt, SoloPassageReceipt, SoloStartReceipt
 from rollbook.i18n import normalize
 from rollbook.i18n.messages import error_message
 from rollbook.odds import odds_for
@@ -193,7 +194,7 @@ def start(
         kind=SOLO_START,
         actor=actor_of(storyteller),
         visibility="public",
-        receipt={"scenario": chosen.id, "digest": digest, "player": hero["id"], "npcs": npcs},
+        receipt=SoloStartReceipt(scenario=chosen.id, digest=digest, player=hero["id"], npcs=npcs),
     )
     table = _Table(session, chronicle, chosen, storyteller, member, source)
     table.drive(story.begin(chosen, table.sheets()))
@@ -262,7 +263,7 @@ class _Table:
                 kind=SOLO_CHOICE,
                 actor=actor_of(self.player),
                 visibility="public",
-                receipt={"passage": step.passage, "option": step.option},
+                receipt=SoloChoiceReceipt(passage=step.passage, option=step.option),
             )
             self.last_choice = entry.seq
             return Done(entry.seq, entry.receipt, self.sheets())
@@ -297,12 +298,9 @@ class _Table:
             kind=SOLO_PASSAGE,
             actor=actor_of(self.storyteller),
             visibility="public",
-            receipt={
-                "passage": step.passage,
-                "from": step.came_from,
-                "flags": list(step.flags),
-                "ending": step.ending,
-            },
+            receipt=SoloPassageReceipt(
+                passage=step.passage, came_from=step.came_from, flags=list(step.flags), ending=step.ending
+            ),
         )
         self.passage = step.passage
         self._reveal_names(step.flags)

@@ -1,0 +1,455 @@
+"""The log's entry kinds: one tagged union, each kind's receipt a frozen Pydantic model.
+
+Pure (the standard library and Pydantic): the writers (``server/usecases``) build these models and
+store their ``dump()``; the readers (``rollbook log verify``, the exports, the presenters, the API's
+schemas) parse a stored receipt back with ``receipt_of`` and read its fields by name. ``KINDS`` and
+``RECEIPTS`` are derived from ``Entry``, the union discriminated on the entry's ``kind``.
+
+What is stored does not change (docs/server.md, "The log"): an entry's hash covers the stored JSON
+(``server/chain.py``), so a model never adds, drops or converts a value:
+
+- ``strict``: a value of another JSON type is refused, never coerced (``1`` is no ``true``);
+- ``extra="allow"``: a field this module does not name (an older or a newer writer's) is kept;
+- ``dump()`` writes exactly the fields given (``exclude_unset``): a field a writer did not set, or
+  an old entry did not hold, stays absent, and ``dump(receipt_of(kind, stored)) == stored``
+  (``tests/test_entries.py`` checks it over old logs and over every kind the server writes).
+
+A roll's receipt (``roll``, ``reroll``) is the rules engine's, by system and kind (the play layer's
+own models describe it: ``play.schema``); here it names the fields the log adds to it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+
+__all__ = [
+    "KINDS",
+    "RECEIPTS",
+    "Entry",
+    "Receipt",
+    "ValidationError",
+    "dump",
+    "entry_of",
+    "receipt_of",
+]
+
+
+class Receipt(BaseModel):
+    """What every kind's receipt shares: frozen, strict, and open to fields it does not name."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="allow", populate_by_name=True)
+
+    def dump(self) -> dict[str, Any]:
+        """The receipt as stored: the fields given, by their JSON names, nothing added."""
+        return self.model_dump(by_alias=True, exclude_unset=True)
+
+
+def dump(receipt: Receipt) -> dict[str, Any]:
+    return receipt.dump()
+
+
+Json = Any  # a JSON value kept as it is (a sheet, an action, a rules request or result …)
+Obj = dict[str, Any]
+
+
+# --- rolls and changes --------------------------------------------------------------------------
+
+
+class RollReceipt(Receipt):
+    """``roll`` and ``reroll``: the rules receipt of the chronicle's system (``system``, ``kind``,
+    ``request``, ``faces``, ``result`` …) and what the server adds: the grant or baseline it was
+    made under (A-2), the turn (A-3), the fair dice (F-6), the combat chain (V20-17, T-4, T-5), the
+    contest or extended action it is a side or a step of (TR-3, TR-4), the scenario's tag (S-3)."""
+
+    system: str
+    kind: str | None = None
+    request: Obj | None = None
+    faces: list[Json] | None = None
+    result: Json = None
+    action: Obj | None = None
+    authority: Obj | None = None
+    turn: Obj | None = None
+    fair: Obj | None = None
+    exchange: Obj | None = None
+    rerolls: list[Obj] | None = None
+    contest: Obj | None = None
+    extended: Obj | None = None
+    solo: Json = None
+
+
+class QuickRollReceipt(Receipt):
+    """``quick_roll``: dice without a sheet (``play.quick``): the values asked, the rules request,
+    faces and result; ``fair`` (F-6) when the dice were fair."""
+
+    quick: Obj
+    sheet: None
+    request: Obj
+    faces: list[Json]
+    result: Json
+    fair: Obj | None = None
+
+
+class AdjustReceipt(Receipt):
+    """``adjust``: a change without dice: the rules receipt of a change that rolls (``system`` …), or
+    the change asked, its effects and its result; ``turn`` (A-3)."""
+
+    system: str | None = None
+    change: Obj | None = None
+    effects: list[Json] | None = None
+    result: Json = None
+    turn: Obj | None = None
+
+
+class RevealReceipt(Receipt):
+    """``reveal``: the hidden entry shown to every member, by seq and hash."""
+
+    reveals: int
+    entry_hash: str
+
+
+# --- asks and grants (A-1, A-2) -------------------------------------------------------------------
+
+
+class AskReceipt(Receipt):
+    """``ask``: a player's roll that sets an edge, waiting for the Storyteller (A-1)."""
+
+    ask: int
+    character: int
+    kind: str
+    player: Obj
+    asked: Obj
+    baseline: Obj | None = None
+    standing: Json = None
+    pool: Json = None
+    follows: int | None = None
+    target: int | None = None
+
+
+class _Decision(Receipt):
+    ask: int
+    ask_seq: int
+    character: int | None
+    decision: str
+    asked: Obj
+
+
+class GrantReceipt(_Decision):
+    """``grant``: the ask granted, as asked or changed; the action the roll makes (A-2)."""
+
+    granted: Obj
+    baseline: Obj | None = None
+    action: Obj | None = None
+    hidden: bool | None = None
+
+
+class RefusalReceipt(_Decision):
+    """``refusal``: the ask refused, nothing rolled."""
+
+    reason: str | None = None
+
+
+class WithdrawalReceipt(_Decision):
+    """``withdrawal``: the ask taken back, by its asker or (``cause``) with its asker or character."""
+
+    cause: str | None = None
+
+
+class StandingGrantReceipt(Receipt):
+    """``standing_grant``: edges granted to every roll of one character or all (A-2), for a scene."""
+
+    standing: int
+    character: int | None
+    edges: Obj
+    scene: int | None = None
+
+
+class StandingEndReceipt(Receipt):
+    """``standing_end``: a standing grant ended."""
+
+    standing: int
+    character: int | None
+
+
+class SettingsReceipt(Receipt):
+    """``settings``: the Storyteller's baseline in force after a change (A-5, TR-1): the chronicle's
+    mode, difficulty and table rules, or (``character``) one character's standing difficulty."""
+
+    mode: str | None = None
+    difficulty: int | None = None
+    table_rules: list[str] | None = None
+    character: int | None = None
+    changed: list[str] | None = None
+
+
+# --- scenes and turns (A-3, A-4) ------------------------------------------------------------------
+
+
+class SceneOpenReceipt(Receipt):
+    scene: int
+    name: str | None = None
+
+
+class TurnReceipt(Receipt):
+    """``turn``: a new turn; ``new_turn`` the per-turn resources cleared (each character's change)."""
+
+    scene: int
+    turn: int
+    new_turn: list[Obj] | None = None
+
+
+class SceneCloseReceipt(Receipt):
+    scene: int
+    turns: int | None = None
+    standing_ended: list[int] | None = None
+
+
+class ActionsReceipt(Receipt):
+    """``actions``: how many actions a character takes this turn (A-4)."""
+
+    scene: int
+    turn: int
+    character: int
+    actions: int
+
+
+# --- characters and members -----------------------------------------------------------------------
+
+
+class SheetEditReceipt(Receipt):
+    """``sheet_edit`` (hidden: its owner's and the Storyteller's): each field's before and after."""
+
+    character: int
+    owner: int | None = None
+    changes: list[Obj]
+
+
+class RemovalReceipt(Receipt):
+    """``removal`` (hidden: its owner's and the Storyteller's): the character and its last sheet."""
+
+    character: int
+    name: str | None = None
+    owner: int | None = None
+    version: int | None = None
+    sheet: Obj | None = None
+
+
+class MemberRemovedReceipt(Receipt):
+    member: int
+    name: str | None = None
+    role: str | None = None
+    characters: list[int] | None = None
+
+
+class SheetImportReceipt(Receipt):
+    """``sheet_import``: another tool's sheet read: its format, the counts, homebrew names (no rating)."""
+
+    character: int
+    owner: int | None = None
+    origin: Obj | None = None
+    counts: Obj | None = None
+    homebrew: list[str] | None = None
+
+
+class SheetExportReceipt(Receipt):
+    character: int
+    owner: int | None = None
+    format: str
+    version: int | None = None
+
+
+class QuickSettingReceipt(Receipt):
+    """``quick_setting``: the Storyteller allows or forbids the players' quick rolls."""
+
+    allowed: bool
+
+
+class CompulsionReceipt(Receipt):
+    """``compulsion``: the Storyteller calls a compulsion on a character (V5)."""
+
+    character: int
+    compulsion: str
+    until: str | None = None
+    scene: int | None = None
+    roll: int | None = None
+    dice: Json = None
+    attributes: list[str] | None = None
+    unless_serving: Json = None
+
+
+class CompulsionEndReceipt(Receipt):
+    character: int
+    compulsion: str
+    called: int
+    reason: str | None = None
+
+
+# --- provably fair dice (F-1 … F-8) ---------------------------------------------------------------
+
+
+class SeedCommitReceipt(Receipt):
+    algorithm: str
+    commitment: str
+    stream: str | None = None
+
+
+class ClientSeedReceipt(Receipt):
+    member: int
+    client_seed: str
+
+
+class SeedRevealReceipt(Receipt):
+    """``seed_reveal``: the seed behind a commitment, and how many rolls drew from it (F-8)."""
+
+    algorithm: str
+    commitment: str
+    seed: str
+    stream: str | None = None
+    rolls: int | None = None
+    last_nonce: int | None = None
+
+
+# --- contests and extended actions (TR-3, TR-4) ---------------------------------------------------
+
+
+class ContestReceipt(Receipt):
+    """``contest``: its two sides, each a character and its action (no ``system``: not a rules receipt)."""
+
+    game: str
+    attacker: Obj
+    defender: Obj
+
+
+class ContestResultReceipt(Receipt):
+    contest: int
+    game: str
+    winner: str | None
+    margin: Json = None
+    tie: bool | None = None
+    attacker: Obj
+    defender: Obj
+
+
+class ExtendedReceipt(Receipt):
+    game: str
+    character: int
+    name: str | None = None
+    action: Obj
+    target: int
+    max_rolls: int | None = None
+
+
+# --- the solo chronicle (S-1 … S-7) ---------------------------------------------------------------
+
+
+class SoloStartReceipt(Receipt):
+    scenario: str
+    digest: str | None = None
+    player: int
+    npcs: dict[str, int] | None = None
+
+
+class SoloChoiceReceipt(Receipt):
+    passage: str
+    option: Json
+
+
+class SoloPassageReceipt(Receipt):
+    passage: str
+    came_from: str | None = Field(None, alias="from")
+    flags: list[str] | None = None
+    ending: Json = None
+
+
+# --- the union --------------------------------------------------------------------------------------
+
+_BY_KIND: dict[str, type[Receipt]] = {
+    "roll": RollReceipt,
+    "reroll": RollReceipt,
+    "quick_roll": QuickRollReceipt,
+    "adjust": AdjustReceipt,
+    "reveal": RevealReceipt,
+    "ask": AskReceipt,
+    "grant": GrantReceipt,
+    "refusal": RefusalReceipt,
+    "withdrawal": WithdrawalReceipt,
+    "standing_grant": StandingGrantReceipt,
+    "standing_end": StandingEndReceipt,
+    "settings": SettingsReceipt,
+    "scene_open": SceneOpenReceipt,
+    "turn": TurnReceipt,
+    "scene_close": SceneCloseReceipt,
+    "actions": ActionsReceipt,
+    "sheet_edit": SheetEditReceipt,
+    "removal": RemovalReceipt,
+    "member_removed": MemberRemovedReceipt,
+    "sheet_import": SheetImportReceipt,
+    "sheet_export": SheetExportReceipt,
+    "quick_setting": QuickSettingReceipt,
+    "compulsion": CompulsionReceipt,
+    "compulsion_end": CompulsionEndReceipt,
+    "seed_commit": SeedCommitReceipt,
+    "client_seed": ClientSeedReceipt,
+    "seed_reveal": SeedRevealReceipt,
+    "contest": ContestReceipt,
+    "contest_result": ContestResultReceipt,
+    "extended": ExtendedReceipt,
+    "solo_start": SoloStartReceipt,
+    "solo_choice": SoloChoiceReceipt,
+    "solo_passage": SoloPassageReceipt,
+}
+
+
+class EntryBase(BaseModel):
+    """An entry of the log as exported and as the API answers it (``views.entry_view``); ``receipt``
+    null and ``redacted`` true when a player reads a hidden entry not revealed to them."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    chronicle: int
+    seq: int
+    prev_hash: str
+    entry_hash: str
+    created_at: str
+    actor: Obj | None
+    visibility: Literal["public", "hidden"]
+    character: int | None = None
+    refers_to: int | None = None
+    effects: list[Json] = []
+    revealed_by: int | None = None
+    redacted: bool | None = None
+
+
+def _entry_model(kind: str, receipt: type[Receipt]) -> type[EntryBase]:
+    name = "".join(part.title() for part in kind.split("_")) + "Entry"
+    fields: dict[str, Any] = {"kind": (Literal[kind], ...), "receipt": (receipt | None, ...)}
+    model: type[EntryBase] = create_model(name, __base__=EntryBase, **fields)
+    model.__doc__ = f"The ``{kind}`` entry: {(receipt.__doc__ or '').strip().split(chr(10))[0]}"
+    return model
+
+
+_ENTRY_MODELS = tuple(_entry_model(kind, receipt) for kind, receipt in _BY_KIND.items())
+Entry = Annotated[Union[_ENTRY_MODELS], Field(discriminator="kind")]  # type: ignore[valid-type]  # noqa: UP007
+ENTRY: TypeAdapter[Any] = TypeAdapter(Entry)
+
+# Derived from the union: each member's ``kind`` and its receipt's model.
+RECEIPTS: dict[str, type[Receipt]] = {
+    get_args(model.model_fields["kind"].annotation)[0]: next(
+        arg for arg in get_args(model.model_fields["receipt"].annotation) if arg is not type(None)
+    )
+    for model in get_args(get_args(Entry)[0])
+}
+KINDS: tuple[str, ...] = tuple(RECEIPTS)
+
+
+def receipt_of(kind: str, receipt: Any) -> Receipt:
+    """A stored receipt of ``kind`` as its model (``KeyError``: no such kind; ``ValidationError``: a
+    receipt that is not of its kind)."""
+    return RECEIPTS[kind].model_validate(receipt)
+
+
+def entry_of(line: Any) -> EntryBase:
+    """An export line (or the API's entry) as its kind's model (``ValidationError`` otherwise)."""
+    entry: EntryBase = ENTRY.validate_python(line)
+    return entry
