@@ -174,7 +174,7 @@ async def measure(
     inline: bool = False,
     key: bool = False,
 ) -> dict:
-    from rollbook.server.app import create_app
+    from rollbook.app.app import create_app
 
     app = create_app(url)
     # the server's lifespan, as uvicorn runs it (the worker threads' limit, the live feed's listener)

@@ -286,7 +286,7 @@ class Server:
             "-m",
             "uvicorn",
             "--factory",
-            "rollbook.server.app:create_app",
+            "rollbook.app.app:create_app",
             "--host",
             LOOPBACK,
             "--port",
@@ -904,7 +904,7 @@ def stack_samples(paths: list[str]) -> Iterator[tuple[list[str], int]]:
 
 # The frames every sample of the server's main thread is in (the command line, uvicorn's start):
 # nothing to learn from their share.
-_ENTRY_FRAMES = ("(rollbook/__main__.py)", "(rollbook/cli/", "(rollbook/server/serving.py)")
+_ENTRY_FRAMES = ("(rollbook/__main__.py)", "(rollbook/cli/", "(rollbook/app/serving.py)")
 
 
 def profile_summary(paths: list[str], top: int = 16) -> dict[str, Any]:

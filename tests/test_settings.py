@@ -21,7 +21,7 @@ def test_a_session_hours_that_does_not_parse_is_refused_at_load(monkeypatch):
 
 
 def test_create_app_refuses_a_bad_setting_before_anything_starts(monkeypatch, tmp_path):
-    from rollbook.server.app import create_app
+    from rollbook.app.app import create_app
 
     monkeypatch.setenv("ROLLBOOK_SESSION_HOURS", "abc")
     with pytest.raises(SettingsError, match="ROLLBOOK_SESSION_HOURS"):

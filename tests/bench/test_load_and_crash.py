@@ -263,11 +263,11 @@ def test_load_profile_summary_counts_shares_of_samples(tmp_path):
     load = load_module("load")
     stacks = tmp_path / "server.txt"
     stacks.write_text(
-        "<module> (rollbook/__main__.py);run (rollbook/server/serving.py);roll (rollbook/server/usecases/rolls.py);"
+        "<module> (rollbook/__main__.py);run (rollbook/app/serving.py);roll (rollbook/server/usecases/rolls.py);"
         "execute (sqlite3.py) 6\n"
-        "<module> (rollbook/__main__.py);run (rollbook/server/serving.py);roll (rollbook/server/usecases/rolls.py);"
+        "<module> (rollbook/__main__.py);run (rollbook/app/serving.py);roll (rollbook/server/usecases/rolls.py);"
         "canonical (rollbook/server/chain.py) 3\n"
-        "<module> (rollbook/__main__.py);run (rollbook/server/serving.py);send (h11/_connection.py) 1\n"
+        "<module> (rollbook/__main__.py);run (rollbook/app/serving.py);send (h11/_connection.py) 1\n"
         "not a stack line\n",
         encoding="utf-8",
     )

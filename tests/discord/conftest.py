@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from rollbook.server.app import close_app, create_app
+from rollbook.app.app import close_app, create_app
 from rollbook.settings import load
 from tests.discord.signing import APPLICATION, Discord, Key
 from tests.discord.standin import BOT_TOKEN, StandIn

@@ -17,8 +17,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
+from rollbook.app.app import create_app
 from rollbook.discord.commands import command_definitions
-from rollbook.server.app import create_app
 from rollbook.settings import load
 from tests.conftest import wait_until
 from tests.discord.signing import APPLICATION, Discord, Key, command, option

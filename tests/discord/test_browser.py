@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 from tests.discord.conftest import discord_settings
 from tests.discord.signing import command, option
 from tests.server.conftest import V5_SHEET, ThreadedServer

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from rollbook.app.app import create_app
 from rollbook.discord.rest import DiscordRest
-from rollbook.server.app import create_app
 from tests.conftest import wait_until
 from tests.discord.helpers import ANNA, BRUNO, ST, posted_seqs, seated
 from tests.discord.signing import APPLICATION, autocomplete, command, component, option

@@ -11,9 +11,9 @@ import time
 
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.discord import store
 from rollbook.server import tx
-from rollbook.server.app import create_app
 from tests.conftest import wait_until
 from tests.discord.helpers import bind, cursor, posted_seqs, public_seqs, webhook_of
 from tests.server.conftest import V20_SHEET, V20_TEST

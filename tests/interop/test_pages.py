@@ -10,7 +10,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 from tests.interop.conftest import FILES, load
 
 

@@ -24,8 +24,8 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from rollbook.app.app import close_app, create_app  # noqa: E402
 from rollbook.server import listen  # noqa: E402
-from rollbook.server.app import close_app, create_app  # noqa: E402
 from tests.conftest import wait_until  # noqa: E402
 
 PG_ADMIN_URL = os.environ.get("ROLLBOOK_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")

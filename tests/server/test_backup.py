@@ -17,7 +17,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 from rollbook.server.copy import open_store
 from rollbook.server.models import LogEntry
 

@@ -10,7 +10,7 @@ from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 from rollbook.server.migrate import alembic_config, upgrade
 from rollbook.server.models import Character, LogEntry
 from rollbook.server.problems import ProblemError

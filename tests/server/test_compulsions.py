@@ -11,8 +11,8 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.play import verify_receipt
-from rollbook.server.app import create_app
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
 

@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from rollbook.app.app import create_app
 from rollbook.server.access import STORYTELLER
-from rollbook.server.app import create_app
 from rollbook.server.copy import CopyError, copy_database, counts, json_columns, open_store, tables
 from rollbook.server.models import Chronicle, IdempotencyRecord, Member
 from rollbook.server.usecases.log import export_lines

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.dice import GivenFaces, SecureDice
 from rollbook.play import verify_receipt
-from rollbook.server.app import create_app
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST, Table
 
@@ -79,9 +79,9 @@ def test_rolls_and_rerolls_draw_from_the_apps_dice_factory(database_url):
 def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
     import uvicorn
 
+    from rollbook.app import app as server_app
+    from rollbook.app import serving
     from rollbook.cli.serve import serve
-    from rollbook.server import app as server_app
-    from rollbook.server import serving
 
     made = []
     monkeypatch.setattr(

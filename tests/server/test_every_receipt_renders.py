@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.play import SYSTEM_IDS, system_module
-from rollbook.server.app import create_app
 
 from .receipts import Chronicles, Dice, ok, play_everything
 

@@ -11,7 +11,7 @@ import resource
 import httpx
 import pytest
 
-from rollbook.server.app import create_app, descriptor_limit
+from rollbook.app.app import create_app, descriptor_limit
 from rollbook.settings import load
 from tests.conftest import wait_until
 from tests.server.conftest import BACKENDS, ThreadedServer

@@ -13,7 +13,7 @@ import threading
 import httpx
 import pytest
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 from rollbook.settings import load
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer

@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from rollbook import settings as rollbook_settings
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer
 from .feed_helpers import EventReader, until

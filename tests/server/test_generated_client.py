@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from rollbook import play
+from rollbook.app.app import create_app
 from rollbook.play import examples, schema
-from rollbook.server.app import create_app
 
 from .conftest import ThreadedServer
 

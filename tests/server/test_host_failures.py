@@ -22,8 +22,8 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
+from rollbook.app.app import create_app
 from rollbook.server import failures
-from rollbook.server.app import create_app
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, free_port, wait_until
 from .conftest import Table as ChronicleTable

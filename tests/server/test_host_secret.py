@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rollbook import settings as settings_module
-from rollbook.server.app import close_app, create_app
+from rollbook.app.app import close_app, create_app
 from rollbook.server.seal import SecretKeyError
 from rollbook.settings import Settings
 

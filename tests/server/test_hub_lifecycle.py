@@ -12,7 +12,7 @@ import threading
 import httpx
 import pytest
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, bearer
 from .feed_helpers import EventReader, until

@@ -18,8 +18,8 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 
+from rollbook.app.app import close_app, create_app
 from rollbook.server import listen
-from rollbook.server.app import close_app, create_app
 from rollbook.server.migrate import alembic_config, upgrade
 
 from .conftest import V20_SHEET, V20_TEST, ThreadedServer, _admin, fresh_pg_database

@@ -16,7 +16,7 @@ def test_importing_the_server_leaves_the_engine_s_error_table_alone():
     code = (
         "from rollbook.i18n.messages import ERROR_MESSAGES\n"
         "before = dict(ERROR_MESSAGES)\n"
-        "import rollbook.server.app\n"
+        "import rollbook.app.app\n"
         "print(before == ERROR_MESSAGES)"
     )
     assert (

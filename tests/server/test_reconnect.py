@@ -24,9 +24,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Column, String, Table, bindparam, event, func, select
 from sqlalchemy.exc import DBAPIError
 
+from rollbook.app.app import create_app
 from rollbook.dice import GivenFaces
 from rollbook.server import engines, tx
-from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.reread import ReadAgain
 

@@ -11,9 +11,9 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select
 
+from rollbook.app.app import API_ROUTERS, close_app, create_app
 from rollbook.server import tx
 from rollbook.server.access import lock_character, lock_chronicle
-from rollbook.server.app import API_ROUTERS, close_app, create_app
 from rollbook.server.auth import MemberRow, authenticate
 from rollbook.server.models import LogEntry
 from rollbook.server.store import AppendedEntry, actor_of, append_entry

@@ -30,7 +30,7 @@ from schemathesis.generation.hypothesis.builder import HypothesisTestConfig, Hyp
 from schemathesis.generation.meta import TestPhase
 from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .conftest import V20_SHEET, V20_TEST
 

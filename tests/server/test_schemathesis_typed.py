@@ -31,10 +31,10 @@ from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from rollbook import play
+from rollbook.app.app import create_app
 from rollbook.play import examples
 from rollbook.play.common import parse_kind
 from rollbook.rules.base import RuleError
-from rollbook.server.app import create_app
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)

@@ -59,7 +59,7 @@ def test_the_protocol_sets_tcp_nodelay_on_the_connection(monkeypatch):
 
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    from rollbook.server.serving import NoDelayH11Protocol
+    from rollbook.app.serving import NoDelayH11Protocol
 
     monkeypatch.setattr(H11Protocol, "connection_made", lambda self, transport: None)
     with socket.create_server(("127.0.0.1", 0)) as listener:

@@ -10,9 +10,9 @@ import secrets
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.fair import check_log
 from rollbook.play import verify_receipt
-from rollbook.server.app import create_app
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
 from tests.solo.dice import ScriptDice

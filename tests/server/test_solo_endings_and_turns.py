@@ -11,10 +11,10 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.fair import check_log
 from rollbook.play import verify_receipt
 from rollbook.server import tx
-from rollbook.server.app import create_app
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.db import Database

@@ -12,7 +12,7 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import close_app, create_app
+from rollbook.app.app import close_app, create_app
 
 from .conftest import Table
 from .receipts import Dice

@@ -12,8 +12,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from rollbook import play
+from rollbook.app import openapi
 from rollbook.play import examples, schema
-from rollbook.server import openapi
 
 from .conftest import V20_SHEET
 
@@ -285,7 +285,7 @@ def test_the_edges_a_grant_sets_are_described_per_system(document):
 
 def test_the_document_lists_the_paths_in_the_order_the_api_declares_them(client, document):
     """The schema (``/openapi.json``, the docs) lists every path in the order the API declares them."""
-    from rollbook.server.api import router
+    from rollbook.app.api import router
 
     declared = list(dict.fromkeys(route.path for route in router.routes))
     assert [path for path in document["paths"] if path in declared] == declared

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .conftest import BACKENDS, bearer, fresh_pg_database, postgres_problem
 

@@ -12,7 +12,7 @@ import anyio.to_thread
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import WORKER_THREADS, create_app
+from rollbook.app.app import WORKER_THREADS, create_app
 
 from .conftest import run_cli
 
@@ -62,8 +62,8 @@ def test_no_threads_is_refused(tmp_path):
 def test_rollbook_serve_passes_its_threads(monkeypatch, tmp_path):
     import uvicorn
 
+    from rollbook.app import serving
     from rollbook.cli.serve import serve
-    from rollbook.server import serving
 
     made = []
     monkeypatch.setattr(serving, "create_app", lambda *args, **kwargs: made.append(kwargs) or object())

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.dice import SecureDice
-from rollbook.server.app import create_app
 from rollbook.server.db import Database
 from tests.conftest import wait_until
 
@@ -88,7 +88,7 @@ def live_server(tmp_path_factory, scripted_dice):
     ``scripted_dice``."""
     import uvicorn
 
-    from rollbook.server.app import create_app
+    from rollbook.app.app import create_app
 
     folder = tmp_path_factory.mktemp("web-db")
     # Queued faces when a test queued some; else the server's own dice: provably fair (F-1 … F-6).

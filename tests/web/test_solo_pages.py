@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .helpers import text_of
 from .solo_play import ALL, HIT, MISS, SAMPLE, TO_THE_FIGHT, RollByRoll, form_key, press, start, table

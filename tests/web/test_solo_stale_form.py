@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .helpers import text_of
 from .solo_play import RollByRoll, form_key, start, table

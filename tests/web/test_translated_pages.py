@@ -22,9 +22,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.play import SYSTEM_IDS
 from rollbook.present import labels
-from rollbook.server.app import create_app
 
 from .helpers import MARK, english_parts, problems
 from .solo_play import ALL, HIT, MISS, RollByRoll, press

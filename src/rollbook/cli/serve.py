@@ -23,7 +23,7 @@ def serve(
         "--threads",
         min=1,
         help="Worker threads per process for the requests' database work; default 4 "
-        "(rollbook.server.app.WORKER_THREADS: a few overlap the waits, more only contend for the GIL).",
+        "(rollbook.app.app.WORKER_THREADS: a few overlap the waits, more only contend for the GIL).",
     ),
     workers: int = typer.Option(
         1,
@@ -35,8 +35,8 @@ def serve(
 ) -> None:
     """Run the chronicle server. Migrations are applied on start; several processes may share one
     PostgreSQL database."""
-    from rollbook.server import serving
-    from rollbook.server.app import WORKER_THREADS
+    from rollbook.app import serving
+    from rollbook.app.app import WORKER_THREADS
     from rollbook.server.engines import database_url as resolve_url
 
     url = resolve_url(database_url)

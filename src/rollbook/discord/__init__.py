@@ -68,7 +68,7 @@ Modules of the ``discord`` half
     - ``mark_answered(session, chronicle_id, channel_id: str, seqs)`` — the interaction side, with
       ``link``/``unlink``/``linked_member`` (a thread falls back on its channel's link: ``base.linked``),
       ``bind_channel`` and ``channel_of``.
-``server/api_discord.py``
+``app/api_discord.py``
     ``POST /discord/interactions``: the signature is checked on the raw body before anything is
     parsed (401 ``discord_signature_invalid``, nothing written); the interaction's ``id`` is the
     ``Idempotency-Key`` (``tx.idempotent``, scope ``discord``) of whatever it writes.

@@ -4,7 +4,7 @@ Discord signs every interaction it sends with the application's key and sends in
 purpose to check the endpoint refuses them (an endpoint that accepts one is dropped). ``verify`` is
 called on the raw bytes, before anything is parsed. A timestamp older (or newer) than ``MAX_AGE``
 is refused too: a captured request replayed later does not act again (the interaction id is also
-the write's Idempotency-Key, ``server/api_discord.py``).
+the write's Idempotency-Key, ``app/api_discord.py``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
-"""The chronicle server: FastAPI + SQLAlchemy 2 + Alembic.
+"""The chronicle server: storage and use cases (SQLAlchemy 2 + Alembic); the HTTP shell that serves
+them is ``rollbook.app``.
 
-- ``app.create_app(database_url=None)``: the ASGI app (JSON API under ``/api``, OpenAPI at
-  ``/openapi.json``); mounts the web pages (``rollbook.web.mount``).
 - ``usecases``: plain functions taking a ``Session``, grouped by area (the JSON API and the web
   pages both call them); ``tx`` transactions, retries and idempotency; ``access`` look-ups and
   locks; ``views`` what each role may see; ``store`` the sheet and log writes.

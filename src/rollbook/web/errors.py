@@ -1,4 +1,4 @@
-"""Refusals on the pages, rendered as HTML by exception handlers (as ``server/app.py`` installs the
+"""Refusals on the pages, rendered as HTML by exception handlers (as ``app/app.py`` installs the
 API's problem+json handlers): a route raises ``ProblemError`` or ``RuleError`` and never catches it.
 
 - A page route (``PageRoute``) that changes something first says where its refusal goes:

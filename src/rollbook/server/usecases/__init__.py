@@ -1,6 +1,6 @@
 """The use cases of the chronicle server, grouped by area. Each is a plain function taking a
 SQLAlchemy ``Session`` (and, for a member, the ``Member`` their token opened) and returning plain
-JSON (``rollbook.server.views``). The JSON API (``server/api.py``) and the web pages
+JSON (``rollbook.server.views``). The JSON API (``app/api.py``) and the web pages
 (``rollbook.web``) both call these, and neither queries the models itself.
 
 No use case commits: the caller owns the transaction (``tx.run`` / ``tx.idempotent`` to change,

@@ -94,7 +94,7 @@ def library() -> dict[str, bytes]:
 def hosted_refusals(lang: str = "en") -> list[str]:
     """S-10: the host's scenarios refused, one line each (the file, then the checker's message): a file that
     is no scenario, has faults (its first, and how many), is not named after its ``id``, or takes a shipped
-    one's name. Logged when the server starts (``server.app``)."""
+    one's name. Logged when the server starts (``app.app``)."""
     folder = settings.current().solo_scenarios
     lines = []
     taken = shipped()

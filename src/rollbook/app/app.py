@@ -26,23 +26,23 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rollbook import __version__
+from rollbook.app import openapi as typed_schema
+from rollbook.app.api import problems_router, router
+from rollbook.app.api_authority import router as authority_router
+from rollbook.app.api_contests import router as contests_router
+from rollbook.app.api_discord import router as discord_router
+from rollbook.app.api_fair import router as fair_router
+from rollbook.app.api_interop import router as interop_router
+from rollbook.app.api_models import Problem
+from rollbook.app.api_odds import router as odds_router
+from rollbook.app.api_saved import router as saved_router
+from rollbook.app.api_solo import router as solo_router
+from rollbook.app.api_v5 import router as v5_router
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.discord.poster import Poster
 from rollbook.discord.rest import client_for
 from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words
 from rollbook.rules.base import RuleError
-from rollbook.server import openapi as typed_schema
-from rollbook.server.api import problems_router, router
-from rollbook.server.api_authority import router as authority_router
-from rollbook.server.api_contests import router as contests_router
-from rollbook.server.api_discord import router as discord_router
-from rollbook.server.api_fair import router as fair_router
-from rollbook.server.api_interop import router as interop_router
-from rollbook.server.api_models import Problem
-from rollbook.server.api_odds import router as odds_router
-from rollbook.server.api_saved import router as saved_router
-from rollbook.server.api_solo import router as solo_router
-from rollbook.server.api_v5 import router as v5_router
 from rollbook.server.db import Database
 from rollbook.server.deps import language
 from rollbook.server.failures import Answered

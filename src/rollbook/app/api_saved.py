@@ -1,6 +1,6 @@
 """The JSON API of saved rolls: a member's named rolls of their characters,
 listed, saved, deleted and repeated (``usecases.saved_rolls``). Member-scoped: a member only ever sees
-and touches their own. Thin, like ``server/api.py`` (whose helpers it shares)."""
+and touches their own. Thin, like ``app/api.py`` (whose helpers it shares)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import (
+from rollbook.app.api import (
     ERRORS,
     Auth,
     Db,
@@ -20,9 +20,9 @@ from rollbook.server.api import (
     _signed_read,
     _signed_write,
 )
-from rollbook.server.api_models import Strict
+from rollbook.app.api_models import Strict
+from rollbook.app.openapi import ActionJSON, operation_id
 from rollbook.server.deps import dice_source
-from rollbook.server.openapi import ActionJSON, operation_id
 from rollbook.server.usecases import saved_rolls
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

@@ -1,5 +1,5 @@
 """The JSON API of the table's authority (SPEC A-1 … A-4): asks and grants, standing grants,
-scenes and turns, multiple actions. Thin, like ``server/api.py`` (whose helpers it shares): parse,
+scenes and turns, multiple actions. Thin, like ``app/api.py`` (whose helpers it shares): parse,
 authenticate, call a use case in a transaction, answer.
 
 A player's roll that carries an edge is sent to ``POST …/characters/{id}/rolls`` with
@@ -15,10 +15,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
-from rollbook.server.api_models import Strict
+from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.app.api_models import Strict
+from rollbook.app.openapi import ActionJSON, EdgesJSON, operation_id
 from rollbook.server.deps import dice_source
-from rollbook.server.openapi import ActionJSON, EdgesJSON, operation_id
 from rollbook.server.usecases import authority, grants, scenes
 from rollbook.server.usecases.checks import NAME_MAX
 

@@ -1,5 +1,5 @@
 """The JSON API of the solo chronicle (SPEC S-1 … S-5): the scenarios, a new solo chronicle,
-its state in the reader's language, the player's choice. Thin, like ``server/api.py`` (whose helpers it
+its state in the reader's language, the player's choice. Thin, like ``app/api.py`` (whose helpers it
 shares); the use cases are ``server.usecases.solo``'s."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import (
+from rollbook.app.api import (
     ANONYMOUS,
     ERRORS,
     PROBLEM,
@@ -22,9 +22,9 @@ from rollbook.server.api import (
     _signed_read,
     _signed_write,
 )
-from rollbook.server.api_models import Name, Strict
+from rollbook.app.api_models import Name, Strict
+from rollbook.app.openapi import NewSheetJSON, operation_id
 from rollbook.server.deps import dice_source, language
-from rollbook.server.openapi import NewSheetJSON, operation_id
 from rollbook.server.usecases import solo
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

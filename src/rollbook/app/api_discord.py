@@ -17,10 +17,10 @@ import anyio.to_thread
 from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.responses import JSONResponse
 
+from rollbook.app.openapi import operation_id
 from rollbook.discord.interactions import Context, handle
 from rollbook.discord.rest import client_for
 from rollbook.discord.signature import verify
-from rollbook.server.openapi import operation_id
 from rollbook.server.problems import ProblemError
 
 router = APIRouter(generate_unique_id_function=operation_id)

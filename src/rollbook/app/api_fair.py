@@ -1,5 +1,5 @@
 """The JSON API of provably fair dice (SPEC F-1 … F-6): the chronicle's fairness state, a member's
-client seed, the Storyteller's rotation. Thin, like ``server/api.py`` (whose helpers it shares).
+client seed, the Storyteller's rotation. Thin, like ``app/api.py`` (whose helpers it shares).
 
 The seed in use is never in an answer: only its commitment; a seed appears once it is revealed.
 """
@@ -12,9 +12,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
-from rollbook.server.api_models import Strict
-from rollbook.server.openapi import operation_id
+from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.app.api_models import Strict
+from rollbook.app.openapi import operation_id
 from rollbook.server.usecases import fairness
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

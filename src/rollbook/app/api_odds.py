@@ -1,5 +1,5 @@
 """The JSON API of the exchange odds: the exact odds of a whole exchange between two characters
-of the chronicle, before the attack is rolled (``usecases.odds``). Thin, like ``server/api.py`` (whose
+of the chronicle, before the attack is rolled (``usecases.odds``). Thin, like ``app/api.py`` (whose
 helpers it shares): one read transaction, nothing written.
 
 ``GET /api/chronicles/{c}/odds/exchange?attacker=1&target=2&weapon=knife&dodge=true`` (the attack named
@@ -14,9 +14,9 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from rollbook.server.api import ERRORS, Auth, Db, Id, _signed_read
-from rollbook.server.api_models import Strict
-from rollbook.server.openapi import operation_id
+from rollbook.app.api import ERRORS, Auth, Db, Id, _signed_read
+from rollbook.app.api_models import Strict
+from rollbook.app.openapi import operation_id
 from rollbook.server.usecases import odds
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

@@ -1,5 +1,5 @@
 """The JSON API of the table rules (SPEC TR-1, A-5) and of contested and extended rolls (TR-3, TR-4).
-Thin, like ``server/api.py`` (whose helpers it shares): parse, authenticate, call a use case in a
+Thin, like ``app/api.py`` (whose helpers it shares): parse, authenticate, call a use case in a
 transaction, answer."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.app.api_models import Strict
+from rollbook.app.openapi import ActionJSON, operation_id
 from rollbook.rules.table import TABLE_RULES
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
-from rollbook.server.api_models import Strict
 from rollbook.server.deps import dice_source
-from rollbook.server.openapi import ActionJSON, operation_id
 from rollbook.server.usecases import chronicles, contests
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

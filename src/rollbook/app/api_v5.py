@@ -1,5 +1,5 @@
 """The JSON API of V5 at the table: compulsions (seed 001, V5-14) called and ended by the
-Storyteller, and the hunger frenzy test a failed Rouse at Hunger 5 offers (V5-10). Thin, like ``server/api.py`` (whose helpers it shares): parse, authenticate, call a use
+Storyteller, and the hunger frenzy test a failed Rouse at Hunger 5 offers (V5-10). Thin, like ``app/api.py`` (whose helpers it shares): parse, authenticate, call a use
 case in a transaction, answer."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
+from rollbook.app.api_models import Strict
+from rollbook.app.openapi import operation_id
 from rollbook.play.v5_compulsions import COMPULSIONS
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _signed_read, _signed_write
-from rollbook.server.api_models import Strict
 from rollbook.server.deps import dice_source
-from rollbook.server.openapi import operation_id
 from rollbook.server.usecases import compulsions, frenzy
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

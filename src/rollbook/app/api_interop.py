@@ -1,5 +1,5 @@
 """The JSON API of sheet import and export: another tool's file as a new character of the
-chronicle, a character as another tool's file. Thin, like ``server/api.py`` (whose helpers it
+chronicle, a character as another tool's file. Thin, like ``app/api.py`` (whose helpers it
 shares); the writes are ``api._signed_write``'s, as the character-creation route's."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
+from rollbook.app.api_models import Name, Strict
+from rollbook.app.openapi import operation_id
 from rollbook.interop import FORMATS
-from rollbook.server.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
-from rollbook.server.api_models import Name, Strict
-from rollbook.server.openapi import operation_id
 from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)

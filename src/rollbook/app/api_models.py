@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rollbook.server.openapi import ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON
+from rollbook.app.openapi import ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON
 from rollbook.server.usecases.checks import NAME_MAX
 
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]

@@ -23,7 +23,7 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 from rollbook.server.db import Database
 from rollbook.server.secret_check import secret_at_start
 from rollbook.settings import ServeSettings, SettingsError, current, load

@@ -18,8 +18,7 @@ from pydantic_core import to_json
 from sqlalchemy.orm import Session
 from sse_starlette import EventSourceResponse
 
-from rollbook.server import tx
-from rollbook.server.api_models import (
+from rollbook.app.api_models import (
     AdjustRequest,
     CharacterCreate,
     CharacterUpdate,
@@ -29,6 +28,16 @@ from rollbook.server.api_models import (
     JoinRequest,
     RollRequest,
 )
+from rollbook.app.openapi import (
+    CHANGE_EXAMPLES,
+    CHARACTER_EXAMPLES,
+    FOLLOWUP_EXAMPLES,
+    LOG_ENTRY,
+    ROLL_EXAMPLES,
+    json_response,
+    operation_id,
+)
+from rollbook.server import tx
 from rollbook.server.auth import MemberRow
 from rollbook.server.db import Database
 from rollbook.server.deps import (
@@ -39,15 +48,6 @@ from rollbook.server.deps import (
     member_in,
     request_token,
     required_token,
-)
-from rollbook.server.openapi import (
-    CHANGE_EXAMPLES,
-    CHARACTER_EXAMPLES,
-    FOLLOWUP_EXAMPLES,
-    LOG_ENTRY,
-    ROLL_EXAMPLES,
-    json_response,
-    operation_id,
 )
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
 from rollbook.server.sse import entry_feed, event_stream, json_events
