@@ -1,4 +1,4 @@
-"""No import cycles among the ``rollbook.*`` modules.
+"""No import cycles among the ``rollbook.*`` modules, nor among its top-level packages.
 
 Every ``import`` of a module counts, at the top or deferred inside a function or under
 ``if TYPE_CHECKING:``: a deferred import hides a cycle from Python, not from the design (two modules
@@ -95,6 +95,32 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def package_of(module: str) -> str:
+    """``rollbook.server.usecases.rolls`` -> ``rollbook.server``; a top-level module (``rollbook.dice``)
+    and the package itself (``rollbook``) are rooms of their own."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The top-level rooms of rollbook and the rooms each imports (docs/ARCHITECTURE.md's layers):
+    an edge from a room to another is any import of one of its modules, at the top or deferred."""
+    packages: dict[str, set[str]] = {}
+    for module, edges in graph.items():
+        mine = package_of(module)
+        packages.setdefault(mine, set()).update(package_of(edge) for edge in edges)
+    for package, edges in packages.items():
+        edges.discard(package)
+    return packages
+
+
+def test_no_import_cycles_among_rollbook_packages():
+    """No two rooms import each other, even through modules that do not (``server -> web -> server``
+    was no module cycle): a room below never reaches a room above it."""
+    packages = package_graph(import_graph())
+    assert {"rollbook.server", "rollbook.web", "rollbook.discord", "rollbook.present"} <= set(packages)
+    assert cycles(packages) == []
+
+
 def test_no_import_cycles_among_rollbook_modules():
     graph = import_graph()
     assert len(graph) > 50  # the walk found the package
@@ -121,3 +147,21 @@ def test_the_checker_finds_a_cycle_hidden_in_a_function(tmp_path):
         ["rollbook.pkg", "rollbook.pkg.part"],
         ["rollbook.web.a", "rollbook.web.b"],
     ]
+
+
+def test_the_package_checker_finds_a_cycle_no_module_makes(tmp_path):
+    """Two packages that import each other through different modules, one import deferred in a
+    function: no module cycle, a package cycle (the way ``server.app`` imported ``web`` whose
+    ``routes`` imported ``server.tx``)."""
+    root = tmp_path / "src" / "rollbook"
+    for package in ("low", "high"):
+        (root / package).mkdir(parents=True)
+        (root / package / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "low" / "shell.py").write_text("def f():\n    from rollbook.high import page\n")
+    (root / "low" / "tx.py").write_text("")
+    (root / "high" / "page.py").write_text("from rollbook.low import tx\n")
+    (root / "alone.py").write_text("from rollbook.low import tx\n")
+    graph = import_graph(root)
+    assert cycles(graph) == []
+    assert cycles(package_graph(graph)) == [["rollbook.high", "rollbook.low"]]
