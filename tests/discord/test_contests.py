@@ -10,7 +10,7 @@ import pytest
 from tests.discord.helpers import ANNA, BRUNO, ST, faces, seated
 from tests.discord.signing import command, component, option
 from tests.server.conftest import BACKENDS, V5_SHEET
-from tests.server.helpers import V20_ATTACKER
+from tests.server.helpers import V20_ATTACKER, V20_DEFENDER
 
 pytestmark = pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 
@@ -100,3 +100,43 @@ def test_an_extended_actions_next_roll_is_offered_until_it_is_over(database_url,
     over = discord.ok(component(f"rb:ex:{seq}", user_id=ANNA, channel=channel))
     assert over["data"]["flags"] == 64 and "embeds" not in over["data"]
     assert sasha["id"] == rolls[0]["character"]
+
+
+def test_an_npc_attack_offers_the_defence_to_the_defenders_player_mentioned(
+    database_url, app, make_table, discord
+):
+    """V20-17, V20-20: the Storyteller's NPC attacks a player's character; the dodge (and, after the
+    damage, the soak) is offered to that player, mentioned, with the attacker, the weapon and the
+    attack's successes (then the damage's levels)."""
+    table, channel, (anna,) = seated(make_table, discord, "v20", ANNA)
+    bran = table.character(anna, dict(V20_DEFENDER))
+    table.character(table.st, dict(V20_ATTACKER))
+    with faces(app, 8, 8, 8, 2, 3, *[8] * 20):  # Dexterity 3 + Melee 2: three successes
+        attack = discord.ok(
+            command(
+                "roll",
+                [
+                    option("character", "Nia"),
+                    option("trait", "dexterity"),
+                    option("trait2", "melee"),
+                    option("target", str(bran["id"])),
+                    option("weapon", "knife"),
+                ],
+                user_id=ST,
+                channel=channel,
+                locale="fr",
+            )
+        )
+        data = attack["data"]
+        assert data["content"] == f"<@{ANNA}> Nia attaque Bran avec knife (réussites : 3)"
+        assert data["allowed_mentions"] == {"parse": [], "users": [ANNA]}
+        steps = {c.split(":")[3]: c for c in custom_ids(attack) if c.startswith("rb:st:")}
+        assert steps["dodge"].endswith(f":{bran['id']}")
+        damage = discord.ok(component(steps["damage"], user_id=ST, channel=channel))
+    assert damage["data"]["content"].startswith(f"<@{ANNA}> Nia attacks Bran with knife (")
+    assert "levels of lethal damage" in damage["data"]["content"]
+    soak = [c for c in custom_ids(damage) if c.startswith("rb:st:") and ":soak:" in c]
+    assert soak and soak[0].endswith(f":{bran['id']}")
+    soaked = discord.ok(component(soak[0], user_id=ANNA, channel=channel))
+    assert soaked["type"] == 4 and table.log()["entries"][-1]["receipt"]["kind"] == "soak"
+    assert not soaked["data"]["content"]  # nothing more is offered to anyone

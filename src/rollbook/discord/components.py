@@ -19,23 +19,27 @@ is always the interaction's linked member, checked in the write's transaction.
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from rollbook.discord.base import (
     MESSAGE,
     MODAL,
     Answer,
     Context,
     Invocation,
+    acting_for,
     message,
     need_member,
     read,
     write,
 )
 from rollbook.discord.embeds import card_embed, card_for, fit_all
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, translate, translations
 from rollbook.present import labels
 from rollbook.present.contests import buttons as contest_buttons
 from rollbook.present.present import Viewer
 from rollbook.server.access import STORYTELLER, find_chronicle
+from rollbook.server.models import Character
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority, contests, exchange, grants, rolls
 
@@ -46,6 +50,15 @@ GRANT = N_("Grant")
 GRANT_CHANGED = N_("Grant changed")
 REFUSE = N_("Refuse")
 CHANGED_TITLE = N_("Grant with changes")
+ATTACKS = N_("{attacker} attacks {defender}")
+ATTACKS_WITH = N_("{attacker} attacks {defender} with {weapon}")
+SUCCESSES = N_("successes: {n}")
+TIER = N_("attack tier {n}")
+DAMAGE = {  # the sheet's words for damage levels (``embeds.resource_fields``)
+    "bashing": ("{n} level of bashing damage", "{n} levels of bashing damage"),
+    "lethal": ("{n} level of lethal damage", "{n} levels of lethal damage"),
+    "aggravated": ("{n} level of aggravated damage", "{n} levels of aggravated damage"),
+}
 MOST_REROLLED = 3  # V5-8: up to three normal dice
 BUTTON, SELECT, TEXT_INPUT, ROW = 2, 3, 4, 1
 PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
@@ -191,7 +204,9 @@ def answer_of(inv: Invocation, result: dict) -> Answer:
     entry = result["entry"]
     embed, rows = entry_message(inv.locale, entry, result["viewer"], result["system"], result)
     hidden = entry.get("visibility") == "hidden"
+    attack = result.get("attack")
     return message(
+        attack_words(inv.locale, attack) if isinstance(attack, dict) and not hidden else "",
         embeds=fit_all([embed]),
         components=rows,
         ephemeral=hidden,
@@ -203,9 +218,78 @@ def viewer_of(member) -> dict:
     return {"id": member.id, "role": member.role, "chronicle": member.chronicle_id}
 
 
-def acted(session, member, out: dict) -> dict:
-    """A use case's answer, with who reads it and the chronicle's system (for the answer's embed)."""
-    return {**out, "viewer": viewer_of(member), "system": find_chronicle(session, member).system}
+def acted(session, member, out: dict, inv: Invocation | None = None) -> dict:
+    """A use case's answer, with who reads it and the chronicle's system (for the answer's embed);
+    with ``inv``, a public attack's defence offered to the defender (``attack_offer``)."""
+    done = {**out, "viewer": viewer_of(member), "system": find_chronicle(session, member).system}
+    if inv is not None:
+        done.update(attack_offer(session, inv, member.chronicle_id, done["system"], done.get("entry")))
+    return done
+
+
+def attack_offer(session, inv: Invocation, chronicle_id: int, system: str, entry) -> dict:
+    """V20-17, V20-20, T-4, T-5: when the defender's step (dodge, soak) may follow a public roll, the
+    Discord users who act for the defender (its player; an NPC's Storyteller), to be mentioned, and
+    what the attack was: the attacker, the weapon, its successes (or damage, or tier)."""
+    if not isinstance(entry, dict) or entry.get("visibility") != "public":
+        return {}
+    steps = [
+        s
+        for s in exchange.next_steps(system, entry)
+        if s["side"] == "defender" and s.get("character") is not None
+    ]
+    if not steps:
+        return {}
+    receipt = entry.get("receipt") or {}
+    attacker = (receipt.get("exchange") or {}).get("attacker") or entry.get("character")
+    defender = steps[0]["character"]
+    names = dict(
+        session.execute(
+            select(Character.id, Character.name).where(
+                Character.chronicle_id == chronicle_id, Character.id.in_([attacker, defender])
+            )
+        ).all()
+    )
+    # the attack's weapon: as declared, through a dodge, or in a damage roll's pool (V20-17)
+    parts = (receipt.get("pool") or {}).get("parts") if isinstance(receipt.get("pool"), dict) else None
+    weapon = (
+        (receipt.get("action") or {}).get("weapon")
+        or (receipt.get("attack") or {}).get("weapon")
+        or next((p.get("weapon") for p in parts or [] if isinstance(p, dict) and p.get("weapon")), None)
+    )
+    if weapon == "unarmed":  # V20-17's punch: no weapon to name
+        weapon = None
+    return {
+        "mention": acting_for(session, inv, chronicle_id, [defender]),
+        "attack": {
+            "attacker": names.get(attacker, ""),
+            "defender": names.get(defender, ""),
+            "weapon": str(weapon) if weapon else "",
+            "takes": dict(steps[0].get("takes") or {}),
+        },
+    }
+
+
+def attack_words(lang: str, attack: dict) -> str:
+    """The attack a defence answers, in words: "Nia attacks Bran with knife (successes: 3)"."""
+    names = {"attacker": attack.get("attacker", ""), "defender": attack.get("defender", "")}
+    head = (
+        translate(ATTACKS_WITH, lang, weapon=attack["weapon"], **names)
+        if attack.get("weapon")
+        else translate(ATTACKS, lang, **names)
+    )
+    takes = attack.get("takes") or {}
+    words = translations(lang)
+    details = []
+    if takes.get("levels"):
+        kind = takes.get("damage_type") or "lethal"
+        template = DAMAGE.get(kind, DAMAGE["lethal"])
+        details.append(words.ngettext(template[0], template[1], takes["levels"]).format(n=takes["levels"]))
+    elif takes.get("successes") is not None:
+        details.append(translate(SUCCESSES, lang, n=takes["successes"]))
+    elif takes.get("attack_tier") is not None:
+        details.append(translate(TIER, lang, n=takes["attack_tier"]))
+    return head + (f" ({', '.join(details)})" if details else "")
 
 
 def act(context: Context, inv: Invocation, use_case) -> Answer:
@@ -214,7 +298,7 @@ def act(context: Context, inv: Invocation, use_case) -> Answer:
 
     def work(session, member):
         member = need_member(member)
-        return acted(session, member, use_case(session, member))
+        return acted(session, member, use_case(session, member), inv)
 
     return answer_of(inv, write(context, inv, work).result)
 

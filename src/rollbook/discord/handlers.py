@@ -272,6 +272,7 @@ def _roll(
                 rolls.quick_roll(
                     session, member, _quick_values(chronicle.system, options), hidden=hidden, source=source
                 ),
+                inv,
             )
         character, action = roll_request(session, member, chronicle.system, options, kind)
         target = _target(session, member, options.get("target"))
@@ -281,6 +282,7 @@ def _roll(
             rolls.roll(
                 session, member, character["id"], action, hidden=hidden, ask=ask, source=source, target=target
             ),
+            inv,
         )
 
     result = write(context, inv, work).result
