@@ -11,7 +11,7 @@ import pytest
 
 from rollbook.i18n.messages import error_message
 from rollbook.interop import ImportRefused, export_sheet, import_sheet
-from rollbook.interop.report import at
+from rollbook.interop.report import at, empty
 from rollbook.rules.base import RuleError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -180,6 +180,27 @@ def test_wod20_export_is_what_foundry_reads():
     assert actor["system"]["clan"] == "wod.bio.vampire.set" and import_sheet(actor).sheet == sheet
 
 
+def test_wod20_primary_path_is_its_discipline_both_ways():
+    """Thaumaturgy's Path of Blood (a ``disciplinepath`` item under the Discipline, its powers under
+    the path): the powers rollbook knows are the primary path's (play/powers_data.py)."""
+    imported = import_sheet(real("wod20_72_vampire.json"))
+    assert imported.sheet["disciplines"] == {"thaumaturgy": 2, "auspex": 1}
+    assert imported.sheet["powers"][0] == {
+        "discipline": "thaumaturgy",
+        "level": 1,
+        "power": "a_taste_for_blood",
+        "name": None,
+    }
+    assert by_source(imported, "mapped")["$.items[1].system.value"] == "disciplines.thaumaturgy"
+    actor = export_sheet("v20", imported.sheet, "wod20")
+    items = {item["_id"]: item for item in actor["items"]}
+    path = next(i for i in actor["items"] if i["system"]["type"] == "wod.types.disciplinepath")
+    assert path["name"] == "Path of Blood" and items[path["system"]["parentid"]]["name"] == "Thaumaturgy"
+    taste = next(i for i in actor["items"] if i["name"] == "A Taste for Blood")
+    assert taste["system"]["parentid"] == path["_id"]
+    assert import_sheet(actor).sheet == imported.sheet
+
+
 @pytest.mark.parametrize(
     ("name", "pick"),
     [
@@ -215,3 +236,24 @@ def leaves(value: object, path: str):
             yield from leaves(child, at(path, index))
     else:
         yield path, value
+
+
+@pytest.mark.parametrize(("name", "pick", "fmt", "creature"), REAL)
+def test_every_leaf_of_a_real_file_is_in_the_report(name, pick, fmt, creature):
+    """Each value of the file is mapped, kept as homebrew or dropped with its reason, itself or as a
+    part of an object the report names; an empty value (null, "", [], {}, false) holds nothing."""
+    data = real(name)
+    imported = import_sheet(data, pick=pick)
+    root, node = ("$", data) if pick is None else (f"$[{pick}]", data[pick])
+    report = imported.report
+    sources = {entry.source for entry in (*report.mapped, *report.homebrew, *report.dropped)}
+    missing = []
+    for path, value in leaves(node, root):
+        if empty(value):
+            continue
+        place = path
+        while place not in sources and place != root:
+            place = place[: max(place.rfind("."), place.rfind("["))]
+        if place == root:
+            missing.append((path, value))
+    assert missing == []

@@ -192,8 +192,9 @@ def _specialty(reader: Reader, value: object, where: str) -> None:
         # Progeny gives the free specialties (Academics, Craft, Performance, Science, the predator type's)
         # whatever the skill's dots: a rollbook sheet keeps a specialty on a skill rated 1 or more.
         reader.drop(at(where, "name"), "specialty_untrained", item.get("name"))
-        return
-    specialty(reader, skill, item.get("name"), at(where, "name"))
+    else:
+        specialty(reader, skill, item.get("name"), at(where, "name"))
+    reader.along(at(where, "name"), at(where, "skill"))
 
 
 def _disciplines(reader: Reader, powers: list[object], root: str) -> None:
@@ -230,3 +231,5 @@ def _disciplines(reader: Reader, powers: list[object], root: str) -> None:
     for discipline, name, level, where in readable:
         if discipline in reader.draft.get("disciplines", {}):
             power(reader, "v5", discipline, name, level, where)
+            item = where.removesuffix(".name")
+            reader.along(where, at(item, "discipline"), at(item, "level"))

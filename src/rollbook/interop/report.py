@@ -211,6 +211,22 @@ class Reader:
         self._noted(where, source, name)
         return where
 
+    def along(self, anchor: str, *sources: str) -> None:
+        """Fields read together with ``anchor`` (a trait's name and type beside its rating): each
+        reported as the anchor is, mapped to its target or dropped for its reason."""
+        targets = [m.target for m in self.mapped if m.source == anchor]
+        targets += [h.target for h in self.homebrew if h.source == anchor]
+        for target in targets:
+            self.mapped.extend(Mapped(source, target) for source in sources)
+        for d in [d for d in self.dropped if d.source == anchor]:
+            self.dropped.extend(Dropped(source, d.reason) for source in sources)
+
+    def rest(self, where: str, entry: FileObject, read: tuple[str, ...], reason: str) -> None:
+        """Every key of ``entry`` (at ``where``) but those ``read``: dropped for ``reason``."""
+        for key, value in entry.items():
+            if key not in read:
+                self.drop(at(where, key), reason, value)
+
     def unmap(self, target: str, reason: str) -> None:
         """Take ``target`` back out of the draft (a value read before the creature was known to have
         no such trait): its source fields are reported dropped for ``reason`` instead."""

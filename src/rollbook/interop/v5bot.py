@@ -26,7 +26,7 @@ from rollbook.interop.common import (
     specialty,
 )
 from rollbook.interop.names import known_power, squashed
-from rollbook.interop.report import FileObject, Reader, at
+from rollbook.interop.report import FileObject, Mapped, Reader, at
 
 FORMAT = "v5bot"
 SYSTEM = "v5"
@@ -89,6 +89,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
         reader.problem(at(root, "splat"), "import_bad_choice", given=str(splat), expected=list(SPLATS)[:4])
         return None
     reader.draft["creature"] = creature
+    reader.mapped.append(Mapped(at(root, "splat"), "creature"))
     name = reader.text(data.get("name"), at(root, "name"), 100)
     if name:
         reader.put("name", name, at(root, "name"))
@@ -115,8 +116,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
                     reader.put(into, value, at(at(root, "experience"), key))
                 elif value is not None:
                     total = reader.draft.get("experience", {}).get("total", value)
-                    if total - value > 0:
-                        reader.put("experience.spent", total - value, at(at(root, "experience"), key))
+                    reader.put("experience.spent", max(total - value, 0), at(at(root, "experience"), key))
     reader.drop(at(at(root, "experience"), "log"), "source_bookkeeping", experience.get("log"))
     traits = data["traits"]
     assert isinstance(traits, list)  # ``detect`` saw to it
@@ -167,6 +167,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
                 later.append((discipline, subtraits, where))
         elif kind == "inherent":
             reader.drop(where, "derived")
+            continue
         else:
             reader.problem(
                 at(where, "type"),
@@ -174,6 +175,9 @@ def read(data: FileObject, reader: Reader) -> str | None:
                 given=str(kind),
                 expected=["attribute", "skill", "discipline", "custom", "inherent"],
             )
+            continue
+        reader.along(rating_at, name_at, at(where, "type"))  # a trait's name and type: its rating's
+        reader.rest(where, trait, ("name", "rating", "type", "subtraits", "raw_subtraits"), "unknown_field")
     for discipline, subtraits, where in later:
         rating = reader.draft.get("disciplines", {}).get(discipline, 0)
         for sub, text in enumerate(subtraits):

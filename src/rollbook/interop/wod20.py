@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
 from rollbook.interop.names import by_squash, html_text, power_name, slug, squashed, typed
-from rollbook.interop.report import FileObject, Reader, Sheet, at, entries, sub, text_key
+from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entries, sub, text_key
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
 
@@ -66,6 +66,10 @@ CLANS = {
 # getTotalExperience): earned, the ``expgained`` ones; spent, the ``expspent`` ones marked ``isspent``
 # (one not marked is a purchase planned). An item of before 7.x has no ``type``: its ``isspent`` says.
 EXP_GAINED, EXP_SPENT = "wod.types.expgained", "wod.types.expspent"
+# A Discipline's primary path (play/powers_data.py: the powers rollbook knows are those of the primary
+# path): on the sheet, a ``wod.types.disciplinepath`` item under its Discipline (``system.parentid``),
+# the powers under the path (module/actor/template/vampire-actor-sheet.js).
+PRIMARY_PATHS = {"thaumaturgy": "Path of Blood", "necromancy": "Sepulchre Path"}
 FOUNDRY_STATE = (
     "_id",
     "img",
@@ -109,6 +113,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
         return None
     creature = ACTOR_TYPES[kind]
     reader.draft["creature"] = creature
+    reader.mapped.append(Mapped(at(root, "type"), "creature"))
     system, base = data["system"], at(root, "system")
     assert isinstance(system, dict)  # ``detect`` saw to it
     name = reader.text(data.get("name"), at(root, "name"), 100)
@@ -132,19 +137,17 @@ def read(data: FileObject, reader: Reader) -> str | None:
     _attributes(reader, system, base)
     _abilities(reader, system, base)
     _advantages(reader, system, base, creature)
-    damage = (
-        reader.obj(
-            (reader.obj(system.get("health"), at(base, "health")) or {}).get("damage"),
-            at(at(base, "health"), "damage"),
-        )
-        or {}
-    )
+    health = reader.obj(system.get("health"), at(base, "health")) or {}
+    damage = reader.obj(health.get("damage"), at(at(base, "health"), "damage")) or {}
     for key in ("bashing", "lethal", "aggravated"):
         if key in damage:
             where = at(at(at(base, "health"), "damage"), key)
             levels = reader.integer(damage[key], where, 0, 7)
-            if levels:
+            if levels is not None:
                 reader.put(f"health.{key}", levels, where)
+    # the wound level and penalty, and each health level's box: derived from the damage
+    reader.rest(at(at(base, "health"), "damage"), damage, ("bashing", "lethal", "aggravated"), "derived")
+    reader.rest(at(base, "health"), health, ("damage",), "derived")
     _items(reader, reader.array(data.get("items"), at(root, "items")) or [], at(root, "items"))
     _flags(reader, data, root)
     drop_foundry_top(reader, data, root, FOUNDRY_STATE)
@@ -207,6 +210,7 @@ def _attributes(reader: Reader, system: FileObject, base: str) -> None:
         if value is not None:
             reader.put(f"attributes.{identifier}", value, at(here, "value"))
             _specialties(reader, identifier, entry.get("speciality"), at(here, "speciality"))
+        reader.rest(here, entry, ("value", "speciality"), "foundry_state")  # its max, total, label …
 
 
 def _ability(
@@ -245,7 +249,8 @@ def _abilities(reader: Reader, system: FileObject, base: str) -> None:
         homebrew = None
         if identifier is None:
             if not entry.get("value"):
-                continue  # another game's ability, untrained
+                reader.drop(here, "not_a_v20_trait")  # another game's ability, untrained
+                continue
             label = entry.get("altlabel") or key
             identifier, homebrew = slug(str(label)), typed(str(label))
         _ability(
@@ -258,6 +263,8 @@ def _abilities(reader: Reader, system: FileObject, base: str) -> None:
             entry.get("speciality"),
             at(here, "speciality"),
         )
+        reader.along(at(here, "value"), at(here, "type"), at(here, "altlabel"))
+        reader.rest(here, entry, ("value", "speciality", "type", "altlabel"), "foundry_state")
 
 
 def _advantages(reader: Reader, system: FileObject, base: str, creature: str) -> None:
@@ -274,6 +281,7 @@ def _advantages(reader: Reader, system: FileObject, base: str, creature: str) ->
                     value = reader.integer(entry[part], at(here, part), 0, 10)
                     if value is not None:
                         reader.put(target, value, at(here, part))
+            reader.rest(here, entry, ("permanent", "temporary"), "foundry_state")
         elif key == "virtues":
             for virtue, target in VIRTUES.items():
                 item = reader.obj(entry.get(virtue), at(here, virtue)) or {}
@@ -281,6 +289,8 @@ def _advantages(reader: Reader, system: FileObject, base: str, creature: str) ->
                     value = reader.integer(item["permanent"], at(at(here, virtue), "permanent"), 0, 5)
                     if value is not None:
                         reader.put(f"virtues.{target}", value, at(at(here, virtue), "permanent"))
+                reader.rest(at(here, virtue), item, ("permanent",), "foundry_state")
+            reader.rest(here, entry, tuple(VIRTUES), "not_a_v20_trait")
         elif key == "path":
             if "permanent" in entry:
                 value = reader.integer(entry["permanent"], at(here, "permanent"), 0, 10)
@@ -288,13 +298,20 @@ def _advantages(reader: Reader, system: FileObject, base: str, creature: str) ->
                     reader.put("humanity", value, at(here, "permanent"))
             if entry.get("label", HUMANITY) != HUMANITY:
                 reader.drop(at(here, "label"), "path_not_humanity")
+                reader.drop(at(here, "custom"), "path_not_humanity", entry.get("custom"))
+            else:
+                reader.along(at(here, "permanent"), at(here, "label"))
+            reader.rest(here, entry, ("permanent", "label", "custom"), "foundry_state")
         elif key == "bloodpool":
             if creature == "vampire" and "temporary" in entry:
                 value = reader.integer(entry["temporary"], at(here, "temporary"), 0, 50)
                 if value is not None:
                     reader.put("blood.current", value, at(here, "temporary"))
-            reader.drop(at(here, "max"), "derived")
-        elif any(isinstance(entry.get(part), int) and entry.get(part) for part in ("permanent", "temporary")):
+            if creature == "vampire":
+                reader.rest(here, entry, ("temporary",), "derived")  # max, per turn: by Generation
+            else:
+                reader.drop(here, "not_for_creature")
+        else:
             reader.drop(here, "not_a_v20_trait")  # rage, gnosis, faith …: other games of the system
 
 
@@ -317,6 +334,13 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
     total = spent = 0
     earned_at: list[str] = []
     spent_at: list[str] = []
+    named = {
+        raw["_id"]: raw.get("name")
+        for raw in items
+        if isinstance(raw, dict) and isinstance(raw.get("_id"), str)
+    }
+    primary: list[tuple[FileObject, str, str, str]] = []
+    experience: list[tuple[FileObject, str]] = []  # a primary path: item, its id, parent id, place
     for index, raw in enumerate(items):
         where = at(root, index)
         item = reader.obj(raw, where)
@@ -324,7 +348,18 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             continue
         data = reader.obj(item.get("system"), at(where, "system")) or {}
         kind, subtype = item.get("type"), data.get("type")
-        if kind == "Power" and subtype in ("wod.types.discipline", "wod.types.disciplinepath"):
+        parent_name = named.get(text_key(data.get("parentid")) or "")
+        path_of = DISCIPLINES.get(squashed(parent_name)) if isinstance(parent_name, str) else None
+        if (
+            kind == "Power"
+            and subtype == "wod.types.disciplinepath"
+            and isinstance(item.get("name"), str)
+            and isinstance(item.get("_id"), str)
+            and path_of in PRIMARY_PATHS
+            and squashed(str(item["name"])) == squashed(PRIMARY_PATHS[str(path_of)])
+        ):
+            primary.append((item, str(item["_id"]), str(data["parentid"]), where))
+        elif kind == "Power" and subtype in ("wod.types.discipline", "wod.types.disciplinepath"):
             identifier, homebrew = _discipline_id(reader, item, where)
             if identifier is None:
                 continue
@@ -340,6 +375,8 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             item_id = item.get("_id")
             if isinstance(item_id, str):
                 parents[item_id] = identifier
+            reader.along(at(at(where, "system"), "value"), at(where, "name"))
+            _item_rest(reader, item, where, ("value",), at(at(where, "system"), "value"))
         elif kind == "Power" and subtype == "wod.types.disciplinepower":
             powers.append((item, data, where))
         elif kind == "Trait" and isinstance(subtype, str) and subtype.endswith("secondability"):
@@ -360,6 +397,7 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
                 data.get("speciality"),
                 at(at(where, "system"), "speciality"),
             )
+            _item_rest(reader, item, where, ("value", "speciality"), at(at(where, "system"), "value"))
         elif kind == "Experience":
             amount = reader.integer(
                 data.get("amount", 0), at(at(where, "system"), "amount"), 0, 100000, digits=True
@@ -379,10 +417,8 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             else:
                 reader.drop(where, "item_type")
                 continue
-            for key in data:
-                if key not in ("amount", "type", "isspent"):
-                    reader.drop(at(at(where, "system"), key), "foundry_state", data[key])
             reader.drop(at(where, "name"), "experience_log", item.get("name"))
+            experience.append((item, where))
         elif kind == "Power" and subtype == "wod.types.ritual":
             reader.drop(where, "rituals")
         else:
@@ -391,6 +427,19 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
         reader.put("experience.total", total, source)
     for source in spent_at:
         reader.put("experience.spent", spent, source)
+    for item, where in experience:
+        reader.along(at(at(where, "system"), "amount"), at(at(where, "system"), "isspent"))
+        _item_rest(reader, item, where, ("amount", "isspent"), at(at(where, "system"), "amount"))
+    for item, path_id, parent_id, where in primary:  # the Discipline's own path: its rating, its powers
+        if parent_id in parents:
+            parents[path_id] = parents[parent_id]
+            reader.mapped.append(
+                Mapped(at(at(where, "system"), "value"), f"disciplines.{parents[parent_id]}")
+            )
+            reader.along(
+                at(at(where, "system"), "value"), at(where, "name"), at(at(where, "system"), "parentid")
+            )
+            _item_rest(reader, item, where, ("value", "parentid"), at(at(where, "system"), "value"))
     for item, data, where in powers:
         parent = text_key(data.get("parentid"))
         discipline = parents.get(parent) if parent is not None else None
@@ -413,6 +462,32 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             at(where, "name"),
             sub(item, "flags", "rollbook", "power"),
         )
+        reader.along(at(where, "name"), at(at(where, "system"), "level"), at(at(where, "system"), "parentid"))
+        _item_rest(reader, item, where, ("level", "parentid"), at(where, "name"))
+
+
+ITEM_STATE = ("_id", "img", "effects", "folder", "sort", "ownership", "_stats")
+ITEM_TEXTS = ("description", "details", "reference", "worldanvil", "bonuslist", "property")
+
+
+def _item_rest(reader: Reader, item: FileObject, where: str, read: tuple[str, ...], anchor: str) -> None:
+    """A kept item's other fields: its ``type`` and ``system.type`` said with ``anchor`` (the field
+    read), its texts and bookkeeping dropped."""
+    reader.along(anchor, at(where, "type"), at(at(where, "system"), "type"))
+    for key, value in item.items():
+        if key in ITEM_STATE:
+            reader.drop(at(where, key), "foundry_state", value)
+        elif key == "flags" and isinstance(value, dict):
+            reader.rest(at(where, key), value, ("rollbook",), "foundry_state")
+        elif key not in ("name", "type", "system", "flags"):
+            reader.drop(at(where, key), "unknown_field", value)
+    data = item.get("system")
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ITEM_TEXTS:
+                reader.drop(at(at(where, "system"), key), "item_text", value)
+            elif key not in (*read, "type"):
+                reader.drop(at(at(where, "system"), key), "foundry_state", value)
 
 
 def _flags(reader: Reader, data: FileObject, root: str) -> None:
@@ -506,6 +581,24 @@ def export(sheet: Sheet) -> FileObject:
                 "system": {"type": "wod.types.discipline", "value": value, "max": 5, "level": "0"},
             }
         )
+    for identifier, path in PRIMARY_PATHS.items():
+        if any(p["discipline"] == identifier for p in sheet["powers"]):
+            path_id = f"rollbookpath{len(disciplines):04d}"
+            items.append(
+                {
+                    "_id": path_id,
+                    "name": path,
+                    "type": "Power",
+                    "system": {
+                        "type": "wod.types.disciplinepath",
+                        "value": sheet["disciplines"][identifier],
+                        "max": 5,
+                        "level": "0",
+                        "parentid": disciplines[identifier],
+                    },
+                }
+            )
+            disciplines[identifier] = path_id  # the powers hang under the path
     for index, entry in enumerate(sheet["powers"]):
         known = entry.get("power")
         item: FileObject = {

@@ -109,6 +109,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
         reader.problem(at(root, "type"), "import_actor_type", given=str(kind), expected=list(ACTOR_TYPES))
         return None
     creature = ACTOR_TYPES[kind]
+    reader.mapped.append(Mapped(at(root, "type"), "creature"))
     system = data["system"]
     assert isinstance(system, dict)  # ``detect`` saw to it
     base = at(root, "system")
@@ -196,6 +197,7 @@ def _attributes(reader: Reader, system: FileObject, base: str) -> None:
         value = reader.integer(entry.get("value"), at(here, "value"), 1, 5)
         if value is not None:
             reader.put(f"attributes.{identifier}", value, at(here, "value"))
+        reader.rest(here, entry, ("value",), "foundry_state")
 
 
 def _skills(reader: Reader, system: FileObject, base: str) -> None:
@@ -210,18 +212,25 @@ def _skills(reader: Reader, system: FileObject, base: str) -> None:
             # "ALWAYS true for specialties") and the migration of old specialty items (activeWhen "never")
             if bonus.get("displayWhenInactive") is True or sub(bonus, "activeWhen", "check") == "never":
                 specialty(reader, skill, bonus.get("source"), at(bwhere, "source"))
+                # the bonus's other fields (its +1, its path, when it shows) make it the specialty
+                reader.along(at(bwhere, "source"), *(at(bwhere, k) for k in bonus if k != "source"))
             else:
                 reader.drop(bwhere, "bonus_not_specialty")
         reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
+        reader.rest(here, entry, ("value", "bonuses", "description"), "foundry_state")
     for key, here, entry in entries(reader, system, base, "disciplines"):
         if key in ("rituals", "ceremonies"):
             reader.drop(at(here, "value"), "rituals", entry.get("value"))
             continue
         value = entry.get("value", 0)
-        if value == 0:
-            continue  # every Discipline of the list is on every actor, at 0
-        rated(reader, "disciplines", key, value, here, at(here, "value"), V5_DISCIPLINES)
+        if value == 0:  # every Discipline of the list is on every actor, at 0
+            reader.drop(at(here, "value"), "not_rated", value)
+        else:
+            rated(reader, "disciplines", key, value, here, at(here, "value"), V5_DISCIPLINES)
         reader.drop(at(here, "description"), "no_such_field", entry.get("description"))
+        # the names of its powers, also the ``power`` items the actor carries
+        reader.drop(at(here, "powers"), "derived", entry.get("powers"))
+        reader.rest(here, entry, ("value", "description", "powers"), "foundry_state")
 
 
 def _tracks(reader: Reader, system: FileObject, base: str) -> None:
@@ -230,6 +239,7 @@ def _tracks(reader: Reader, system: FileObject, base: str) -> None:
         value = reader.integer(hunger["value"], at(at(base, "hunger"), "value"), 0, 5)
         if value is not None:
             reader.put("hunger", value, at(at(base, "hunger"), "value"))
+    reader.rest(at(base, "hunger"), hunger, ("value",), "derived")  # max: 5 for everyone
     humanity = reader.obj(system.get("humanity"), at(base, "humanity")) or {}
     for key, target in (("value", "humanity"), ("stains", "stains")):
         if key in humanity:
@@ -255,6 +265,7 @@ def _tracks(reader: Reader, system: FileObject, base: str) -> None:
                 value = reader.integer(entry[key], where, 1 if key == "max" else 0, 20)
                 if value is not None:
                     reader.put(f"{track}.{key}", value, where)
+        reader.rest(at(base, track), entry, ("max", "superficial", "aggravated"), "derived")
     _experience(reader, system, base)
 
 
@@ -268,8 +279,8 @@ def _experience(reader: Reader, system: FileObject, base: str) -> None:
     total = reader.integer(exp.get("max", 0), at(where, "max"), 0, 100000)
     if value is None or total is None:
         return
-    earned_at = [at(where, "max")] if total else []
-    spent_at = [at(where, "value")] if value else []
+    earned_at = [at(where, "max")]
+    spent_at = [at(where, "value")]
     log = at(base, "experiences")
     for index, raw in enumerate(reader.array(system.get("experiences"), log) or []):
         here = at(log, index)
@@ -288,14 +299,12 @@ def _experience(reader: Reader, system: FileObject, base: str) -> None:
         for key in entry:
             if key != "value":
                 reader.drop(at(here, key), "experience_log", entry[key])
-    if total < value:  # points left typed above the points earned: all of them earned
-        earned_at += [s for s in spent_at if s.endswith("exp.value")]
-        total = value
+    total = max(total, value)  # points left typed above the points earned (before 5.3): all earned
     for source in earned_at:
         reader.put("experience.total", total, source)
-    if total - max(value, 0):
-        for source in spent_at or earned_at:
-            reader.put("experience.spent", total - max(value, 0), source)
+    for source in spent_at:
+        reader.put("experience.spent", total - max(value, 0), source)
+    reader.rest(where, exp, ("value", "max"), "unknown_field")
 
 
 def _items(reader: Reader, items: list[object], root: str) -> None:
@@ -312,10 +321,12 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             name = reader.text(item.get("name"), at(where, "name"))
             if name:
                 reader.put("clan", name, at(where, "name"))
+                reader.along(at(where, "name"), at(where, "type"))
         elif kind == "predatorType":
             name = reader.text(item.get("name"), at(where, "name"))
             if name:
                 reader.put("predator", name, at(where, "name"))
+                reader.along(at(where, "name"), at(where, "type"))
         elif kind == "power":
             powers.append((item, where))
         elif kind == "feature":
@@ -354,7 +365,6 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
                 min(5, max(len(levels), max(levels, default=level))),
                 at(at(where, "system"), "discipline"),
             )
-        before = len(reader.draft.get("powers", []))
         power(
             reader,
             "v5",
@@ -364,9 +374,9 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             at(where, "name"),
             sub(item, "flags", "rollbook", "power"),
         )
-        if len(reader.draft.get("powers", [])) > before:  # its Discipline and level: the power's
-            for key in ("discipline", "level"):
-                reader.mapped.append(Mapped(at(at(where, "system"), key), f"powers.{before}"))
+        # its type, Discipline and level: the power's
+        reader.along(at(where, "name"), at(where, "type"), at(at(where, "system"), "discipline"))
+        reader.along(at(where, "name"), at(at(where, "system"), "level"))
 
 
 def _item_texts(reader: Reader, item: FileObject, where: str) -> None:

@@ -37,6 +37,7 @@ REASONS = {
     "derived": N_("derived from other traits"),
     "path_not_humanity": N_("a Path other than Humanity: its rating is kept as Humanity, its name is not"),
     "not_for_creature": N_("does not apply to this creature"),
+    "not_rated": N_("rated 0: nothing to keep"),
     "item_text": N_("an item's own text or dice (the book has it)"),
     "experience_log": N_(
         "a line of the experience log: its points are counted, its label and date are not kept"
