@@ -20,7 +20,7 @@ own models describe it: ``play.schema``); here it names the fields the log adds 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, Self, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
@@ -31,6 +31,7 @@ __all__ = [
     "Receipt",
     "ValidationError",
     "dump",
+    "entry_name",
     "entry_of",
     "receipt_of",
 ]
@@ -44,6 +45,11 @@ class Receipt(BaseModel):
     def dump(self) -> dict[str, Any]:
         """The receipt as stored: the fields given, by their JSON names, nothing added."""
         return self.model_dump(by_alias=True, exclude_unset=True)
+
+    @classmethod
+    def of(cls, receipt: Any) -> Self:
+        """A stored receipt read as this model (``ValidationError`` when it is not one)."""
+        return cls.model_validate(receipt)
 
 
 def dump(receipt: Receipt) -> dict[str, Any]:
@@ -61,7 +67,8 @@ class RollReceipt(Receipt):
     """``roll`` and ``reroll``: the rules receipt of the chronicle's system (``system``, ``kind``,
     ``request``, ``faces``, ``result`` …) and what the server adds: the grant or baseline it was
     made under (A-2), the turn (A-3), the fair dice (F-6), the combat chain (V20-17, T-4, T-5), the
-    contest or extended action it is a side or a step of (TR-3, TR-4), the scenario's tag (S-3)."""
+    contest or extended action it is a side or a step of (TR-3, TR-4), the hunger frenzy test a Rouse
+    offers (V5-10), the scenario's tag (S-3)."""
 
     system: str
     kind: str | None = None
@@ -76,6 +83,7 @@ class RollReceipt(Receipt):
     rerolls: list[Obj] | None = None
     contest: Obj | None = None
     extended: Obj | None = None
+    frenzy_test: Obj | None = None
     solo: Json = None
 
 
@@ -313,25 +321,44 @@ class SeedRevealReceipt(Receipt):
 # --- contests and extended actions (TR-3, TR-4) ---------------------------------------------------
 
 
+class DeclaredSide(Receipt):
+    """One side of a contest as declared: its character (and name) and the roll it makes."""
+
+    character: int
+    name: str | None = None
+    action: Obj
+
+
 class ContestReceipt(Receipt):
     """``contest``: its two sides, each a character and its action (no ``system``: not a rules receipt)."""
 
     game: str
-    attacker: Obj
-    defender: Obj
+    attacker: DeclaredSide
+    defender: DeclaredSide
+
+
+class SideOutcome(Receipt):
+    """One side in a contest's result: its character, its roll's seq, and what the side scored (TR-3)."""
+
+    character: int
+    roll: int
 
 
 class ContestResultReceipt(Receipt):
+    """``contest_result``: both sides' rolls, the winner, the margin (TR-3)."""
+
     contest: int
     game: str
     winner: str | None
     margin: Json = None
     tie: bool | None = None
-    attacker: Obj
-    defender: Obj
+    attacker: SideOutcome
+    defender: SideOutcome
 
 
 class ExtendedReceipt(Receipt):
+    """``extended``: a character's roll repeated until ``target`` successes, in at most ``max_rolls`` (TR-4)."""
+
     game: str
     character: int
     name: str | None = None
@@ -421,8 +448,13 @@ class EntryBase(BaseModel):
     redacted: bool | None = None
 
 
+def entry_name(kind: str) -> str:
+    """The name of a kind's entry model: ``seed_reveal`` -> ``SeedRevealEntry``."""
+    return "".join(part.title() for part in kind.split("_")) + "Entry"
+
+
 def _entry_model(kind: str, receipt: type[Receipt]) -> type[EntryBase]:
-    name = "".join(part.title() for part in kind.split("_")) + "Entry"
+    name = entry_name(kind)
     fields: dict[str, Any] = {"kind": (Literal[kind], ...), "receipt": (receipt | None, ...)}
     model: type[EntryBase] = create_model(name, __base__=EntryBase, **fields)
     model.__doc__ = f"The ``{kind}`` entry: {(receipt.__doc__ or '').strip().split(chr(10))[0]}"

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
+from rollbook import entries
 from rollbook.play import authority as play_authority
 from rollbook.play import schema as play_schema
 from rollbook.play.examples import EXAMPLES
@@ -187,18 +188,21 @@ class AdjustEntry(_Entry):
     receipt: ChangeReceiptJSON | None
 
 
-class OtherEntry(_Entry):
-    __doc__ = (
-        "Any other entry of the log (an ask, a grant, a reveal, a scene, a turn, a standing grant, "
-        "a member …): its ``receipt`` is a plain object." + _ENTRY_COMMON
-    )
+def _kind_entry(kind: str) -> type[_Entry]:
+    """The entry of one kind of the log (``rollbook.entries``), its receipt that kind's model."""
+    receipt = entries.RECEIPTS[kind]
+    fields: dict[str, Any] = {"kind": (Literal[kind], ...), "receipt": (receipt | None, ...)}
+    model: type[_Entry] = create_model(entries.entry_name(kind), __base__=_Entry, **fields)
+    model.__doc__ = (receipt.__doc__ or f"A ``{kind}`` entry.").strip() + _ENTRY_COMMON
+    return model
 
-    kind: Annotated[str, WithJsonSchema({"type": "string", "not": {"enum": [*ROLL_ENTRY_KINDS, "adjust"]}})]
-    receipt: dict[str, Any] | None
+
+# Every other kind of the log, each with its receipt's model (the rolls' and changes' are the play layer's).
+KIND_ENTRIES = tuple(_kind_entry(kind) for kind in entries.KINDS if kind not in (*ROLL_ENTRY_KINDS, "adjust"))
 
 
 LOG_ENTRY = {
-    "anyOf": [ref("RollEntry"), ref("AdjustEntry"), ref("OtherEntry")],
+    "anyOf": [ref("RollEntry"), ref("AdjustEntry"), *(ref(model.__name__) for model in KIND_ENTRIES)],
     "description": "One entry of the chronicle's log, by kind.",
 }
 LogEntryJSON = Annotated[dict[str, Any], described_as(LOG_ENTRY)]
@@ -315,7 +319,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     CharacterView,
     RollEntry,
     AdjustEntry,
-    OtherEntry,
+    *KIND_ENTRIES,
     RollAnswer,
     AskAnswer,
     LogPage,

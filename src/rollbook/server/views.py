@@ -18,6 +18,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session
 
+from rollbook.entries import RemovalReceipt, RollReceipt, SheetEditReceipt, receipt_of
 from rollbook.server.access import STORYTELLER, may_open
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry, LoggedEntry
 
@@ -107,8 +108,8 @@ def private_reader(entry: LoggedEntry) -> int | None:
         actor = entry.actor if isinstance(entry.actor, dict) else {}
         return actor.get("member")
     if entry.kind in SHEET_KINDS:
-        receipt = entry.receipt if isinstance(entry.receipt, dict) else {}
-        return receipt.get("owner")
+        shown = receipt_of(entry.kind, entry.receipt)
+        return shown.owner if isinstance(shown, SheetEditReceipt | RemovalReceipt) else None
     return None
 
 
@@ -169,12 +170,13 @@ def steps_taken(session: Session, chronicle_id: int, seqs: list[int]) -> frozens
         .order_by(LogEntry.seq)
     )
     taken = set()
-    for refers, receipt in rows:
-        if refers is None or not isinstance(receipt, dict):
+    for refers, stored in rows:
+        if refers is None or not isinstance(stored, dict):
             continue
-        extended, contest = receipt.get("extended"), receipt.get("contest")
+        roll = RollReceipt.of(stored)
+        extended, contest = roll.extended, roll.contest
         if (
-            isinstance(receipt.get("frenzy_test"), dict)
+            isinstance(roll.frenzy_test, dict)
             or isinstance(extended, dict)
             and extended.get("status") != "going"
         ):  # V5-10: once per Rouse

@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt
+from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt, RollReceipt
 from rollbook.play import v5_compulsions as rules
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
@@ -213,7 +213,7 @@ def end_on_feeding(session: Session, storyteller: Caller, chronicle, character, 
 def _beast_result(session: Session, member: Caller, character_id: int, seq: int) -> None:
     """The roll a compulsion follows: a messy critical or a bestial failure of this character."""
     entry = find_entry(session, member, seq)
-    result = (entry.receipt or {}).get("result") if isinstance(entry.receipt, dict) else None
+    result = RollReceipt.of(entry.receipt).result if entry.kind in ("roll", "reroll") else None
     if (
         entry.kind not in ("roll", "reroll")
         or entry.character_id != character_id

@@ -21,13 +21,14 @@ authority, as declared, under the chronicle's table rules (TR-1).
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.dice import DiceSource
-from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt
+from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt, RollReceipt
 from rollbook.play.common import dump, parse_kind
 from rollbook.rules import contests
 from rollbook.rules.base import RuleError
@@ -123,7 +124,7 @@ def declare_contest(session: Session, member: Caller, *, attacker: dict, defende
         kind=CONTEST,
         actor=actor_of(member),
         visibility="public",
-        receipt=ContestReceipt(game=system, **sides),
+        receipt=ContestReceipt.of({"game": system, **sides}),
     )  # no "system": not a rules receipt
     return {"contest": _contest_view(session, entry), "entry": entry_view(entry, member)}
 
@@ -151,22 +152,22 @@ def _declaration(session: Session, member: Caller, seq: int, kind: str) -> LogEn
 
 def _contest_view(session: Session, declaration: LoggedEntry) -> dict:
     """A contest as it stands: each side's declared roll, its roll's seq and result, and the result."""
-    receipt = declaration.receipt
-    view = {
+    receipt = ContestReceipt.of(declaration.receipt)
+    sides = {"attacker": receipt.attacker, "defender": receipt.defender}
+    view: dict[str, Any] = {
         "seq": declaration.seq,
-        "system": receipt["game"],
+        "system": receipt.game,
         "result": None,
-        "sides": {name: {**receipt[name], "seq": None, "outcome": None} for name in SIDES},
+        "sides": {name: {**sides[name].dump(), "seq": None, "outcome": None} for name in SIDES},
     }
     for part in _parts(session, declaration.chronicle_id, declaration.seq):
         if part.kind == CONTEST_RESULT:
-            view["result"] = {**part.receipt, "seq": part.seq}
+            view["result"] = {**ContestResultReceipt.of(part.receipt).dump(), "seq": part.seq}
             continue
-        side = (part.receipt.get("contest") or {}).get("side")
+        rolled = RollReceipt.of(part.receipt)
+        side = (rolled.contest or {}).get("side")
         if side in SIDES:
-            view["sides"][side].update(
-                seq=part.seq, outcome=contests.side(receipt["game"], part.receipt["result"])
-            )
+            view["sides"][side].update(seq=part.seq, outcome=contests.side(receipt.game, rolled.result))
     return view
 
 
@@ -186,15 +187,16 @@ def roll_contest_side(
     before = _contest_view(session, declaration)
     if before["sides"][side]["seq"] is not None:
         raise ProblemError(409, "contest_side_rolled", side=side, seq=before["sides"][side]["seq"])
-    part = declaration.receipt[side]
-    _, character = lock_character(session, member, part["character"])
+    declared = ContestReceipt.of(declaration.receipt)
+    part = declared.attacker if side == "attacker" else declared.defender
+    _, character = lock_character(session, member, part.character)
     may_act_for(member, character)
     rolled = perform_roll(
         session,
         chronicle,
         character,
         member,
-        copy.deepcopy(part["action"]),
+        copy.deepcopy(part.action),
         hidden=False,
         role=STORYTELLER,
         stamp={},
@@ -209,23 +211,30 @@ def roll_contest_side(
                 LogEntry.chronicle_id == chronicle.id, LogEntry.seq == before["sides"][other]["seq"]
             )
         ).one()
-        results = {side: rolled["entry"]["receipt"]["result"], other: first.receipt["result"]}
+        results = {
+            side: RollReceipt.of(rolled["entry"]["receipt"]).result,
+            other: RollReceipt.of(first.receipt).result,
+        }
         outcome = contests.contest(chronicle.system, results["attacker"], results["defender"])
         seqs = {side: rolled["entry"]["seq"], other: first.seq}
-        receipt = ContestResultReceipt(
-            contest=seq,
-            game=chronicle.system,
-            winner=outcome["winner"],
-            margin=outcome["margin"],
-            tie=outcome["tie"],
-            **{
-                name: {
-                    "character": declaration.receipt[name]["character"],
-                    "roll": seqs[name],
-                    **outcome[name],
-                }
-                for name in SIDES
-            },
+        receipt = ContestResultReceipt.of(
+            {
+                "contest": seq,
+                "game": chronicle.system,
+                "winner": outcome["winner"],
+                "margin": outcome["margin"],
+                "tie": outcome["tie"],
+                **{
+                    name: {
+                        "character": (
+                            declared.attacker if name == "attacker" else declared.defender
+                        ).character,
+                        "roll": seqs[name],
+                        **outcome[name],
+                    }
+                    for name in SIDES
+                },
+            }
         )
         append_entry(
             session,
@@ -283,19 +292,22 @@ def declare_extended(
 
 def _extended_view(session: Session, declaration: LoggedEntry) -> dict:
     """An extended action as it stands: its rolls, the running total, the rolls left, the status."""
-    receipt = declaration.receipt
+    receipt = ExtendedReceipt.of(declaration.receipt)
     rolls = [
         part for part in _parts(session, declaration.chronicle_id, declaration.seq) if part.kind == "roll"
     ]
     state = contests.extended(
-        receipt["game"], receipt["target"], receipt["max_rolls"], [part.receipt["result"] for part in rolls]
+        receipt.game,
+        receipt.target,
+        receipt.max_rolls,
+        [RollReceipt.of(part.receipt).result for part in rolls],
     )
     return {
         "seq": declaration.seq,
-        "system": receipt["game"],
-        "character": receipt["character"],
-        "name": receipt["name"],
-        "action": receipt["action"],
+        "system": receipt.game,
+        "character": receipt.character,
+        "name": receipt.name,
+        "action": receipt.action,
         **state.plain(),
         "roll_seqs": [part.seq for part in rolls],
     }
@@ -312,7 +324,8 @@ def roll_extended(session: Session, member: Caller, seq: int, *, source: DiceSou
     before = _extended_view(session, declaration)
     if before["status"] != "going":
         raise ProblemError(409, "extended_over", state=before["status"])
-    _, character = lock_character(session, member, declaration.receipt["character"])
+    declared = ExtendedReceipt.of(declaration.receipt)
+    _, character = lock_character(session, member, declared.character)
     may_act_for(member, character)
     state = contests.Extended(
         before["target"],
@@ -328,7 +341,7 @@ def roll_extended(session: Session, member: Caller, seq: int, *, source: DiceSou
         return {
             "of": seq,
             "roll": before["rolls"] + 1,
-            **contests.extended_step(chronicle.system, state, receipt["result"]).plain(),
+            **contests.extended_step(chronicle.system, state, RollReceipt.of(receipt).result).plain(),
         }
 
     rolled = perform_roll(
@@ -336,7 +349,7 @@ def roll_extended(session: Session, member: Caller, seq: int, *, source: DiceSou
         chronicle,
         character,
         member,
-        copy.deepcopy(declaration.receipt["action"]),
+        copy.deepcopy(declared.action),
         hidden=False,
         role=STORYTELLER,
         stamp={},

@@ -360,7 +360,8 @@ def revealed_seeds(session: Session, chronicle_id: int) -> dict[str, bytes]:
     rows = session.scalars(
         select(LogEntry.receipt).where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == SEED_REVEAL)
     ).all()
-    return {receipt["commitment"]: bytes.fromhex(receipt["seed"]) for receipt in rows}
+    reveals = [SeedRevealReceipt.of(receipt) for receipt in rows]
+    return {reveal.commitment: bytes.fromhex(reveal.seed) for reveal in reveals}
 
 
 def fair_state(session: Session, member: Caller) -> dict:
@@ -397,12 +398,12 @@ def fair_state(session: Session, member: Caller) -> dict:
         "hidden_commitment": hidden.commitment if hidden is not None else None,
         "revealed": [
             {
-                "commitment": receipt["commitment"],
-                "seed": receipt["seed"],
+                "commitment": reveal.commitment,
+                "seed": reveal.seed,
                 "seq": seq,
-                "stream": receipt.get("stream", PUBLIC),
+                "stream": reveal.stream if "stream" in reveal.model_fields_set else PUBLIC,
             }
-            for seq, receipt in revealed
+            for seq, reveal in ((seq, SeedRevealReceipt.of(receipt)) for seq, receipt in revealed)
         ],
         "may_rotate": member.role == STORYTELLER,
         **({"hidden_rolls": hidden.nonce if hidden is not None else 0} if member.role == STORYTELLER else {}),

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rollbook.dice import DiceSource
-from rollbook.entries import RECEIPTS
+from rollbook.entries import RECEIPTS, AskReceipt
 from rollbook.play import authority
 from rollbook.server.access import (
     STORYTELLER,
@@ -139,9 +139,7 @@ def grant(
         session, member, ask
     ):  # a hidden ask granted as a visible roll: shown with it
         reveal_entry(session, chronicle, member, find_entry(session, member, ask.seq))
-    asked_entry = (
-        find_entry(session, member, ask.seq).receipt or {}
-    )  # a step of the combat chain: what it follows
+    asked = AskReceipt.of(find_entry(session, member, ask.seq).receipt)  # a step of the combat chain
     rolled = perform_roll(
         session,
         chronicle,
@@ -158,8 +156,8 @@ def grant(
         },
         source=source,
         viewer=member,
-        follows=asked_entry.get("follows"),
-        target=asked_entry.get("target"),
+        follows=asked.follows,
+        target=asked.target,
     )
     grant_row.roll_seq = rolled["entry"]["seq"]
     session.flush()

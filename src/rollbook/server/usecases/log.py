@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rollbook.entries import RevealReceipt
+from rollbook.entries import RevealReceipt, RollReceipt, receipt_of
 from rollbook.server.access import find_entry, lock_chronicle, require_storyteller
 from rollbook.server.models import Caller, Chronicle, LogEntry, LoggedEntry
 from rollbook.server.problems import ProblemError
@@ -72,7 +72,7 @@ def last_action(session: Session, member: Caller, character_id: int, kind: str |
     ).all()
     for actor, receipt in rows:
         if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
-            action = receipt.get("action")
+            action = RollReceipt.of(receipt).action
             if isinstance(action, dict) and action.get("kind") and kind in (None, action.get("kind")):
                 return action
     return None
@@ -101,7 +101,8 @@ def reveal_entry(
     """Reveal one hidden entry (the caller checked it is hidden and not revealed yet): a public
     ``reveal`` entry referencing it. A roll made under a grant brings its hidden ask and grant with it
     (they were hidden because the roll was: A-2 is then checked on a player's export too)."""
-    authority = (target.receipt or {}).get("authority") if isinstance(target.receipt, dict) else None
+    read = receipt_of(target.kind, target.receipt)
+    authority = read.authority if isinstance(read, RollReceipt) else None
     if isinstance(authority, dict):
         decided = [seq for seq in (authority.get("ask"), authority.get("grant")) if isinstance(seq, int)]
         hidden = (

@@ -267,7 +267,7 @@ def quick_rolls_allowed(session: Session, chronicle_id: int) -> bool:
         .order_by(LogEntry.seq.desc())
         .limit(1)
     ).first()
-    return True if latest is None else bool((latest.receipt or {}).get("allowed"))
+    return True if latest is None else QuickSettingReceipt.of(latest.receipt).allowed
 
 
 def set_quick_rolls(session: Session, storyteller: Caller, allowed: bool) -> dict:

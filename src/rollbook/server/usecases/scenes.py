@@ -239,7 +239,7 @@ def declared_actions(session: Session, scene: Scene | None, character_id: int) -
         .order_by(LogEntry.seq.desc())
         .limit(1)
     ).first()
-    return receipt["actions"] if receipt else None
+    return ActionsReceipt.of(receipt).actions if receipt else None
 
 
 def declare_actions(session: Session, member: Caller, character_id: int, actions: int) -> dict:

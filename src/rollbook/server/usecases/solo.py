@@ -581,7 +581,7 @@ def resumable(session: Session, raw: bytes) -> Member | None:
     digest = _digest(raw)
     starts = session.scalars(select(LogEntry).where(LogEntry.kind == SOLO_START).order_by(LogEntry.id.desc()))
     for entry in starts:
-        if (entry.receipt or {}).get("digest") != digest:
+        if SoloStartReceipt.of(entry.receipt).digest != digest:
             continue
         if story.replay(_entries(session, entry.chronicle_id)).finished:
             continue
