@@ -22,6 +22,7 @@ KEYWORDS = {
     "_": None,
     "t": (1,),
     "tn": (1, 2),
+    "translate_n": (1, 2),
     "translate": (1,),
     "gettext": None,
     "ngettext": (1, 2),

@@ -77,5 +77,5 @@ def test_a_players_own_hidden_roll_is_not_the_storytellers(app):
         page = player.get(chronicle, params={"lang": lang}).text
         roll = next(chunk for chunk in page.split('<li id="entry-')[1:] if "kind-roll" in chunk.split(">")[0])
         assert words in roll
-        title = roll.split("</h3>")[0] if "</h3>" in roll else roll.split("badge-hidden")[0]
+        title = roll.split("</h3>")[0] if "</h3>" in roll else roll.split('<p class="muted">')[0]
         assert "Storyteller" not in title and "Conteur" not in title and "Narrador" not in title

@@ -117,7 +117,7 @@ def test_the_editor_keeps_merges_and_logs_powers(app):
         )
         assert edited.status_code == 303, edited.text
         log = html.unescape(storyteller.get(chronicle).text)
-        assert "Pouvoirs" in log and "Occultation 1: Manteau d'ombres" in log
+        assert "Pouvoirs" in log and "Occultation 1\u202f: Manteau d'ombres" in log
         assert "Occultation 2: Passe-muraille des Égouts" in log
 
 

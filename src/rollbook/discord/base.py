@@ -23,6 +23,7 @@ from rollbook.present import labels
 from rollbook.server import tx
 from rollbook.server.auth import MemberRow
 from rollbook.server.problems import ProblemError, detail
+from rollbook.server.usecases import presence
 
 # interaction types
 PING, COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -233,6 +234,7 @@ def write(
         result = work(session, member)
         if member is not None:  # shown in this channel (a thread's messages are not its channel's)
             store.mark_answered(session, member.chronicle_id, inv.channel_id, shown(result))
+            presence.seen_on_discord(session, member.chronicle_id, member.id)  # "At the table" shows them
         return 200, result
 
     _, body, replayed = tx.idempotent(

@@ -9,7 +9,7 @@ reads their own entry: a Storyteller's hidden roll in full, a player's V5 test w
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, normalize, translate, translations
+from rollbook.i18n import N_, labelled, normalize, translate, translations
 from rollbook.present.present import Card, Viewer, card
 from rollbook.render import DieView, ReceiptView
 
@@ -73,7 +73,7 @@ def dice_text(view: ReceiptView, numbered: bool = False, lang: str = "en") -> st
     for die in view.dice:
         groups.setdefault(die.group, []).append(_die(die, numbered and die.group == "normal"))
     return "\n".join(
-        f"{translate(GROUPS.get(group, group), lang)}: {' '.join(faces)}"
+        labelled(translate(GROUPS.get(group, group), lang), " ".join(faces), lang)
         if len(groups) > 1
         else " ".join(faces)
         for group, faces in groups.items()
@@ -175,7 +175,7 @@ def card_embed(c: Card, lang: str) -> dict:
         fields.append({"name": translate(EFFECTS, lang), "value": "\n".join(c.effects)})
     who = c.by or c.character or c.actor
     footer = f"#{c.seq} · {c.time} UTC"
-    if c.hidden:
+    if c.hidden and not c.redacted:  # a redacted card's title says it is hidden
         footer += " · " + translate(HIDDEN, lang)
     embed = {
         "title": c.title or c.kind,

@@ -11,6 +11,9 @@ code the rules emit has its msgid in ``rollbook.i18n.messages``.
 from __future__ import annotations
 
 import gettext
+import re
+from collections.abc import Mapping
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -62,8 +65,62 @@ def normalize(lang: str | None) -> str:
 
 
 def translate(text: str, lang: str, **params) -> str:
-    translated = translations(normalize(lang)).gettext(text)
-    return translated.format(**params) if params else translated
+    lang = normalize(lang)
+    translated = translations(lang).gettext(text)
+    if not params:
+        return translated
+    return elided(translated, params, lang).format(**params)
+
+
+def translate_n(singular: str, plural: str, n: int, lang: str, **params) -> str:
+    """A counted text in the form the CLDR's plural rule of ``lang`` picks for ``n`` ("1 dé", "2 dés";
+    French says "0 dé" too), ``{n}`` and ``params`` filled in."""
+    lang = normalize(lang)
+    values = {"n": n, **params}
+    return elided(translations(lang).ngettext(singular, plural, n), values, lang).format(**values)
+
+
+# French elides "de", "que", "le", "la", "jusque" before a vowel: "le jet d'Inès", not "de Inès". A
+# catalogue's text cannot know the name a placeholder will hold, so the elision is made when the value
+# is known. An initial h is left alone (aspirated or not, the spelling does not say).
+_VOWELS = frozenset("AEIOUÀÂÄÆÉÈÊËÎÏÔÖŒÙÛÜaeiouàâäæéèêëîïôöœùûü")
+_ELIDABLE = re.compile(r"(?<![\w’'-])(de|De|que|Que|le|Le|la|La|jusque|Jusque) (\{(\w+)\}|%\((\w+)\)s)")
+_ELIDED = {"de": "d'", "que": "qu'", "le": "l'", "la": "l'", "jusque": "jusqu'"}  # as web.errors writes it
+
+
+def elided(template: str, params: Mapping[str, object], lang: str) -> str:
+    """``template`` (a translated text, ``{name}`` or ``%(name)s`` placeholders) with French elision
+    before each placeholder whose value starts with a vowel; other languages unchanged."""
+    if normalize(lang) != "fr" or " " not in template:
+        return template
+
+    def elide(match: re.Match) -> str:
+        word, placeholder = match.group(1), match.group(2)
+        value = str(params.get(match.group(3) or match.group(4), ""))
+        if value[:1] not in _VOWELS:
+            return match.group(0)
+        short = _ELIDED[word.lower()]
+        return (short.capitalize() if word[0].isupper() else short) + placeholder
+
+    return _ELIDABLE.sub(elide, template)
+
+
+def colon(lang: str) -> str:
+    """What separates a label from its value: French puts a narrow no-break space before the colon
+    (the CLDR's French percent sign takes the same space: ``percent_text``)."""
+    return "\u202f: " if normalize(lang) == "fr" else ": "
+
+
+def labelled(label: str, value: object, lang: str) -> str:
+    """ "Repris : 67" in French, "Mapped: 67" in English."""
+    return f"{label}{colon(lang)}{value}"
+
+
+def number_text(value: float | Fraction, lang: str, digits: int = 1) -> str:
+    """A decimal number with the locale's decimal sign, through Babel ("1,40" in fr and es)."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(round(float(value), digits), format="#,##0." + "0" * digits, locale=normalize(lang))
 
 
 # The Tiers and roll-under seeds name the table's authority "le MJ" (maître de jeu; es "el

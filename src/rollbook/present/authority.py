@@ -13,7 +13,7 @@ from typing import Any
 
 from rollbook import play
 from rollbook.i18n import GAME_MASTER_SYSTEMS as GAME_MASTERS
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, labelled, translate
 from rollbook.play import authority as edges_of
 from rollbook.present import forms, labels
 from rollbook.present.preview import OddsView, odds_view, plural
@@ -104,7 +104,7 @@ def edge_words(system: str, edges: dict, lang: str) -> list[str]:
         elif name == "hidden":
             text = translate(N_("a hidden roll") if value else N_("an open roll"), lang)
         else:
-            text = f"{labels.field(name, lang)}: {value}"
+            text = labelled(labels.field(name, lang), value, lang)
         words.append(text)
     return words
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.present import labels
 from rollbook.rules.table import rules_for
 
@@ -104,7 +104,8 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
             defender=d.get("name", ""),
         )
         line = " — ".join(
-            f"{side.get('name', '')}: {roll_words(side.get('action') or {}, lang)}" for side in (a, d)
+            labelled(side.get("name", ""), roll_words(side.get("action") or {}, lang), lang)
+            for side in (a, d)
         )
         return title, line
     if kind == "contest_result":
@@ -129,7 +130,9 @@ def contest_result_words(receipt: dict, lang: str, names: dict | None = None) ->
     for side in ("attacker", "defender"):
         part = receipt.get(side) or {}
         name = names.get(part.get("character"), f"#{part.get('character')}")
-        text = translate(N_("{name}: {n} successes"), lang, name=name, n=part.get("successes", 0))
+        text = translate_n(
+            "{name}: {n} success", "{name}: {n} successes", part.get("successes", 0), lang, name=name
+        )
         if part.get("botch"):
             text += " (" + translate(N_("botch"), lang) + ")"
         if part.get("messy"):
@@ -160,15 +163,17 @@ def roll_note(receipt: dict, lang: str) -> list[str]:
         notes.append(translate(template, lang, seq=contest.get("of")))
     extended = receipt.get("extended")
     if isinstance(extended, dict):
-        text = translate(
-            N_("Extended action #{seq}, roll {n}: {total} of {target} successes"),
+        text = translate_n(
+            "Extended action #{seq}, roll {roll}: {n} of {target} success",
+            "Extended action #{seq}, roll {roll}: {n} of {target} successes",
+            extended.get("total") or 0,
             lang,
             seq=extended.get("of"),
-            n=extended.get("roll"),
-            total=extended.get("total"),
+            roll=extended.get("roll"),
             target=extended.get("target"),
         )
-        if extended.get("rolls_left") is not None:
+        # TR-4: rolls left are counted while the action goes on; once over, its end says why
+        if extended.get("rolls_left") is not None and extended.get("status", "going") == "going":
             text += " · " + translate(N_("rolls left: {n}"), lang, n=extended["rolls_left"])
         text += " · " + translate(STATUS.get(extended.get("status"), N_("going on")), lang)
         if extended.get("complications"):

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from rollbook import play
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, number_text, translate, translations
 from rollbook.present import labels
 from rollbook.server.usecases.exchange import chained_kinds, next_steps
 
@@ -172,7 +172,12 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
     if system == "v20" and kind == "damage":
         return translate(N_("Roll damage"), lang)
     if system == "v20" and kind == "dodge":  # V20-20: each dodge success takes one of these away
-        return translate(N_("Dodge ({successes} attack successes)"), lang, successes=takes["successes"])
+        n = takes["successes"]
+        return (
+            translations(lang)
+            .ngettext("Dodge ({n} attack success)", "Dodge ({n} attack successes)", n)
+            .format(n=n)
+        )
     if system == "tiers" and kind == "dodge":
         return translate(N_("Dodge (attack tier {tier})"), lang, tier=takes["attack_tier"])
     if system == "tiers" and kind == "soak":
@@ -283,7 +288,9 @@ def exchange_odds_view(answer: dict, target: str, lang: str) -> ExchangeOddsView
         ]
         view.notes.append(
             translate(
-                N_("Health levels expected: {n}"), lang, n=f"{float(Fraction(odds['expected_levels'])):.2f}"
+                N_("Health levels expected: {n}"),
+                lang,
+                n=number_text(Fraction(odds["expected_levels"]), lang, 2),
             )
         )
         defender = odds.get("defender")
@@ -389,7 +396,9 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
                     translate(
                         N_("wounded {p}"), lang, p=percent(result.outcomes.probability("wounded"), lang)
                     ),
-                    translate(N_("{n} levels on average"), lang, n=f"{float(result.expected_levels):.2f}"),
+                    translate(
+                        N_("{n} levels on average"), lang, n=number_text(result.expected_levels, lang, 2)
+                    ),
                 ]
             view.happened = _v20_happened(attack, dodge, damage, soak, lang)
         elif system == "tiers" and attack.get("kind") == "skill":

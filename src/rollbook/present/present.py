@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rollbook.fair import SEED_COMMIT
-from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, translate
+from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, labelled, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.present import authority, contests, exchange, fairness, labels, solo_cards, v5
 from rollbook.present.preview import AdviceView, describe_pool, plural, reroll_advice
@@ -56,6 +56,9 @@ class Card:
     by: str = ""  # who heads the card when it is not the character (the Storyteller's decisions)
     character: str = ""
     player: str = ""  # who played the character then, when it is no longer theirs (removed, given)
+    # the Storyteller acted for a player's character: "(by the Storyteller)", not "(Storyteller)" as if
+    # the character were the Storyteller's
+    for_player: bool = False
     character_id: int | None = None
     hidden: bool = False
     redacted: bool = False
@@ -212,6 +215,8 @@ def card(
             and owners[c.character_id] != actor.get("member")
         ):
             c.player = actor.get("name", "")
+        owner = (owners or {}).get(c.character_id)
+        c.for_player = actor.get("role") == STORYTELLER and owner is not None and owner != actor.get("member")
     # the Storyteller's decisions and edits are headed with the Storyteller's name, not the
     # character's; a seed commit is the table's dice (F-1), not the first player whose roll drew it
     if entry["kind"] in STORYTELLER_HEADED and c.actor_role == "storyteller":
@@ -289,9 +294,12 @@ def card(
         c.effects = []
         names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
         c.change = " · ".join(
-            f"{_edited_field(ch.get('field', ''), lang, names)}: "
-            f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang, names)} → "
-            f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang, names)}"
+            labelled(
+                _edited_field(ch.get("field", ""), lang, names),
+                f"{_edited(chronicle_system, ch.get('field', ''), ch.get('before'), lang, names)} → "
+                f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang, names)}",
+                lang,
+            )
             for ch in receipt.get("changes") or []
             if not str(ch.get("field", "")).startswith("names.")
         )  # shown by the trait itself
@@ -303,7 +311,7 @@ def card(
         change = receipt.get("change") or {}
         c.title = labels.kind(system, change.get("kind", receipt.get("kind", "")), lang)
         details = [
-            f"{labels.field(k, lang)}: {_change_value(k, v, lang)}"
+            labelled(labels.field(k, lang), _change_value(k, v, lang), lang)
             for k, v in change.items()
             if k != "kind" and v is not None
         ]
@@ -399,8 +407,11 @@ def _edited(system: str, path: str, value, lang: str, names: dict | None = None)
     if path == "powers" and isinstance(value, list):
         return (
             ", ".join(
-                f"{labels.trait(str(p.get('discipline')), lang, names)} {p.get('level')}: "
-                f"{power_words(system, p, lang)}"
+                labelled(
+                    f"{labels.trait(str(p.get('discipline')), lang, names)} {p.get('level')}",
+                    power_words(system, p, lang),
+                    lang,
+                )
                 for p in value
                 if isinstance(p, dict)
             )

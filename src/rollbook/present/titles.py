@@ -23,4 +23,11 @@ def roll_title(system: str, receipt: dict, lang: str, names: dict | None = None)
         return labels.trait(action["skill"], lang, names)
     if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
         return labels.trait(action.get("skill") or action["attribute"], lang, names)
+    if kind == "power":  # a power's roll is titled with the power: "Heightened Senses (Auspex)"
+        noted = receipt.get("power")
+        used: dict = noted if isinstance(noted, dict) else action
+        discipline, power = str(used.get("discipline") or ""), str(used.get("power") or "")
+        if power:
+            named = labels.power(system, discipline, power, lang)
+            return f"{named} ({labels.trait(discipline, lang, names)})" if discipline else named
     return exchange.roll_kind(system, kind, lang)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, labelled, translate
 from rollbook.i18n.messages import error_message
 
 FORMAT_NAMES = {
@@ -88,7 +88,8 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
     origin = str((receipt.get("origin") or {}).get("format", ""))
     counts = receipt.get("counts") or {}
     line = " · ".join(
-        f"{translate(TITLES[key], lang)}: {counts.get(key, 0)}" for key in ("mapped", "homebrew", "dropped")
+        labelled(translate(TITLES[key], lang), counts.get(key, 0), lang)
+        for key in ("mapped", "homebrew", "dropped")
     )
     return translate(N_("Sheet imported from {format}"), lang, format=FORMAT_NAMES.get(origin, origin)), line
 

@@ -101,7 +101,14 @@ def _rolled_note(receipt: dict, lang: str) -> str:
         )
     if receipt["specialty"]:
         return t("each specialty 10 counts two ({n})", lang, n=receipt["specialty_tens"])
-    return t("dice at or above {d}", lang, d=receipt["difficulty"])
+    # the note agrees with the count beside it: "1 dé à 9 ou plus", "2 dés à 9 ou plus"
+    return tn(
+        "die at or above {d}",
+        "dice at or above {d}",
+        receipt["rolled_successes"],
+        lang,
+        d=receipt["difficulty"],
+    )
 
 
 def test_view(receipt: dict, lang: str) -> ReceiptView:

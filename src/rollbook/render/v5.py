@@ -140,7 +140,7 @@ def view(receipt: dict, lang: str) -> ReceiptView:
                 pairs=receipt["critical_pairs"],
             ),
         ),
-        Line(t("Margin", lang), f"{receipt['margin']:+d}", t("successes − difficulty", lang)),
+        Line(t("Margin", lang), f"{receipt['margin']:+d}", t("= successes − difficulty", lang)),
     ]
     if receipt["messy"]:
         lines.append(Line(t("Messy Critical", lang), "", t("a Hunger 10 is part of the critical", lang)))
@@ -151,8 +151,10 @@ def view(receipt: dict, lang: str) -> ReceiptView:
     history = tuple(
         Line(
             t("Willpower reroll {n}", lang, n=n),
-            t(
+            tn(
+                "die {dice}",
                 "dice {dice}",
+                len(entry["dice"]),
                 lang,
                 dice=numbered_dice(
                     entry["dice"],

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, labelled, translate
 from rollbook.play.systems import system_module
 from rollbook.present import labels, typednames
 from rollbook.present.forms import Option, describe, plain_type
@@ -216,7 +216,7 @@ def sections(
             out.append(section)
         elif kind == "map_list":
             lines = "\n".join(
-                f"{labels.trait(trait, lang, names)}: {', '.join(held)}"
+                labelled(labels.trait(trait, lang, names), ", ".join(held), lang)
                 for trait, held in sorted((value or {}).items())
             )
             section = Section(key, title, open=False)
@@ -227,7 +227,9 @@ def sections(
                     "textarea",
                     lines,
                     help=translate(N_("One line per trait: trait: first, second"), lang),
-                    placeholder=f"{labels.trait('firearms', lang)}: {translate(N_('Pistols'), lang)}",
+                    placeholder=labelled(
+                        labels.trait("firearms", lang), translate(N_("Pistols"), lang), lang
+                    ),
                 )
             )
             out.append(section)

@@ -12,11 +12,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from rollbook.i18n import (
     LANGUAGES,
     GameMasterTranslations,
+    colon,
+    elided,
     game_master_words,
     normalize,
     translate,
@@ -52,6 +56,8 @@ def environment(lang: str, game_master: bool = False) -> Environment:
     catalogues = GameMasterTranslations(lang) if game_master else translations(lang)
     # (attr-defined: the jinja2.ext.i18n extension adds this method to the Environment at run time)
     env.install_gettext_translations(catalogues, newstyle=True)  # type: ignore[attr-defined]
+    if lang == "fr":  # the French elision once the placeholders' values are known ("d’Inès")
+        env.globals.update(gettext=_elided_gettext(catalogues), ngettext=_elided_ngettext(catalogues))
     env.globals.update(
         lang=lang,
         languages=LANGUAGES,
@@ -60,6 +66,8 @@ def environment(lang: str, game_master: bool = False) -> Environment:
         if game_master
         else (lambda text, **params: translate(text, lang, **params)),
         static_version=_static_version(),
+        colon=colon(lang),
+        colon_mark=colon(lang).rstrip(" "),
     )
     from rollbook.present.sheetview import v5_track, v20_health
 
@@ -77,6 +85,31 @@ def environment(lang: str, game_master: bool = False) -> Environment:
     env.filters["dice_groups"] = dice_groups
     env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else n
     return env
+
+
+def _elided_gettext(catalogues):
+    """jinja2.ext.i18n's new-style ``gettext``, the French elision made before the values go in."""
+
+    @pass_context
+    def gettext(__context: Context, __string: str, **variables: Any) -> str:
+        rv = elided(str(__context.call(catalogues.gettext, __string)), variables, "fr")
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    return gettext
+
+
+def _elided_ngettext(catalogues):
+    @pass_context
+    def ngettext(__context: Context, __singular: str, __plural: str, __num: int, **variables: Any) -> str:
+        variables.setdefault("num", __num)
+        rv = elided(str(__context.call(catalogues.ngettext, __singular, __plural, __num)), variables, "fr")
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    return ngettext
 
 
 def dice_groups(dice) -> list[tuple[str, list]]:

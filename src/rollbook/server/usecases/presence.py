@@ -13,13 +13,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, Presence
 
 FRESH = timedelta(seconds=30)  # three heartbeats (server.presence.HEARTBEAT)
+# A member who plays on Discord has no feed open: each of their interactions marks them "at the table"
+# under this process name, fresh for a while (a player between two rolls is still at the table)
+DISCORD = "discord"
+DISCORD_FRESH = timedelta(minutes=20)
 
 _ROWS = Presence.__table__
 _FORGET = _ROWS.delete().where(
@@ -73,13 +77,23 @@ def refresh(session: Session, process: str) -> int:
     return changed_rows(session.execute(_REFRESH, {"here": process, "moment": _stamp(datetime.now(UTC))}))
 
 
+def seen_on_discord(session: Session, chronicle_id: int, member_id: int) -> None:
+    """The member acted on Discord now: at the table for ``DISCORD_FRESH``."""
+    mark(session, DISCORD, [(chronicle_id, member_id)])
+
+
 def online(session: Session, member: Caller) -> set[int]:
-    """The members of ``member``'s chronicle with a live feed open on some process (a fresh row)."""
-    cutoff = _stamp(datetime.now(UTC) - FRESH)
+    """The members of ``member``'s chronicle with a live feed open on some process (a fresh row), or who
+    acted on Discord lately."""
+    now = datetime.now(UTC)
     return set(
         session.scalars(
             select(Presence.member_id).where(
-                Presence.chronicle_id == member.chronicle_id, Presence.seen_at >= cutoff
+                Presence.chronicle_id == member.chronicle_id,
+                or_(
+                    and_(Presence.process != DISCORD, Presence.seen_at >= _stamp(now - FRESH)),
+                    and_(Presence.process == DISCORD, Presence.seen_at >= _stamp(now - DISCORD_FRESH)),
+                ),
             )
         )
     )
