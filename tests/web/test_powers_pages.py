@@ -118,7 +118,7 @@ def test_the_editor_keeps_merges_and_logs_powers(app):
         assert edited.status_code == 303, edited.text
         log = html.unescape(storyteller.get(chronicle).text)
         assert "Pouvoirs" in log and "Occultation 1\u202f: Manteau d'ombres" in log
-        assert "Occultation 2: Passe-muraille des Égouts" in log
+        assert "Occultation 2\u202f: Passe-muraille des Égouts" in log
 
 
 def test_a_power_refused_by_the_rules_says_why_in_the_tables_language(app):

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from rollbook.discord.embeds import entry_embeds, resource_fields
 from rollbook.play import SYSTEM_IDS
-from rollbook.server.app import create_app
+from rollbook.app.app import create_app
 
 from .helpers import visible_text
 from .words import plural_words, word_problems
@@ -74,7 +74,7 @@ def everything(tmp_path_factory):
 
 
 def _pages(client, t, player):
-    from rollbook.web import forms
+    from rollbook.present import forms
 
     web = f"/chronicles/{t.id}"
     listed = client.get(f"{t.base}/characters", headers=t.st).json()
