@@ -31,6 +31,8 @@ ONE = [
     ("wod5e53_thinblood.json", "v5"),
     ("wod20_72_vampire.json", "v20"),
     ("wod20_72_mortal.json", "v20"),
+    ("wod20_72_pc_vampire.json", "v20"),
+    ("wod20_72_pc_mortal.json", "v20"),
 ]
 
 

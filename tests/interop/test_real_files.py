@@ -44,6 +44,8 @@ REAL = [
     ("wod5e53_thinblood.json", None, "wod5e", "thin_blood"),
     ("wod20_72_vampire.json", None, "wod20", "vampire"),
     ("wod20_72_mortal.json", None, "wod20", "mortal"),
+    ("wod20_72_pc_vampire.json", None, "wod20", "vampire"),
+    ("wod20_72_pc_mortal.json", None, "wod20", "mortal"),
 ]
 
 
@@ -159,6 +161,31 @@ def test_wod20_experience_by_type_and_clan_by_key():
     assert vampire.sheet["notes"] == "Chantry de Vienne"
     mortal = import_sheet(real("wod20_72_mortal.json"))
     assert mortal.sheet["experience"] == {"total": 6, "spent": 0}
+
+
+def test_wod20_pc_actors():
+    """The 7.x PC actor (its README's choice for V20): abilities and advantages as items a Splat
+    brought, the splat's bio fields in bio.splatfields."""
+    vampire = import_sheet(real("wod20_72_pc_vampire.json"))
+    sheet, mapped = vampire.sheet, by_source(vampire, "mapped")
+    assert (sheet["clan"], sheet["sire"], sheet["generation"]) == ("Tzimisce", "Vykos", 9)
+    assert mapped["$.system.bio.splatfields.generation.value"] == "generation"
+    assert sheet["knowledges"]["medicine"] == 4 and sheet["specialties"] == {"medicine": ["Chirurgie"]}
+    assert sheet["virtues"] == {"conscience": 2, "self_control": 3, "courage": 4}
+    assert sheet["humanity"] == 5 and sheet["willpower"] == {"permanent": 6, "current": 5}
+    assert sheet["blood"]["current"] == 12 and sheet["health"]["bashing"] == 2
+    assert sheet["powers"] == [
+        {"discipline": "vicissitude", "level": 1, "power": "malleable_visage", "name": None}
+    ]
+    assert sheet["experience"] == {"total": 20, "spent": 12} and sheet["notes"] == "Hôpital Lariboisière"
+    assert by_source(vampire, "dropped")["$.system.bio.splatfields.sect.value"] == "no_such_field"
+    mortal = import_sheet(real("wod20_72_pc_mortal.json"))
+    assert mortal.sheet["creature"] == "mortal" and mortal.sheet["skills"]["drive"] == 3
+    other = real("wod20_72_pc_mortal.json")
+    other["system"]["settings"]["splat"] = "werewolf"
+    with pytest.raises(ImportRefused) as refused:
+        import_sheet(other)
+    assert refused.value.report.problems[0].source == "$.system.settings.splat"
 
 
 def test_wod20_export_is_what_foundry_reads():

@@ -101,13 +101,19 @@ def detect(data: object) -> bool:
     return (
         isinstance(data, dict)
         and isinstance(data.get("system"), dict)
-        and ("abilities" in data["system"] or "advantages" in data["system"])
+        and (
+            "abilities" in data["system"]
+            or "advantages" in data["system"]
+            or (data.get("type") == "PC" and isinstance(data["system"].get("bio"), dict))
+        )
     )
 
 
 def read(data: FileObject, reader: Reader) -> str | None:
     root = "$"
     kind = text_key(data.get("type"))
+    if kind == "PC":
+        return _read_pc(data, reader)
     if kind not in ACTOR_TYPES:
         reader.problem(at(root, "type"), "import_actor_type", given=str(kind), expected=list(ACTOR_TYPES))
         return None
@@ -137,17 +143,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
     _attributes(reader, system, base)
     _abilities(reader, system, base)
     _advantages(reader, system, base, creature)
-    health = reader.obj(system.get("health"), at(base, "health")) or {}
-    damage = reader.obj(health.get("damage"), at(at(base, "health"), "damage")) or {}
-    for key in ("bashing", "lethal", "aggravated"):
-        if key in damage:
-            where = at(at(at(base, "health"), "damage"), key)
-            levels = reader.integer(damage[key], where, 0, 7)
-            if levels is not None:
-                reader.put(f"health.{key}", levels, where)
-    # the wound level and penalty, and each health level's box: derived from the damage
-    reader.rest(at(at(base, "health"), "damage"), damage, ("bashing", "lethal", "aggravated"), "derived")
-    reader.rest(at(base, "health"), health, ("damage",), "derived")
+    _health(reader, system, base)
     _items(reader, reader.array(data.get("items"), at(root, "items")) or [], at(root, "items"))
     _flags(reader, data, root)
     drop_foundry_top(reader, data, root, FOUNDRY_STATE)
@@ -167,6 +163,175 @@ def read(data: FileObject, reader: Reader) -> str | None:
         ):
             reader.drop(at(base, key), "no_such_field", value)
     return creature
+
+
+# The 7.x ``PC`` actor (module/actor/datamodel/pc-actor-datamodel.js): what the legacy actors keep in
+# ``system``, it keeps in items a Splat brought (module/scripts/drop-helpers.js DropSplatToActor):
+# ``Ability`` items (``system.id``, ``system.type`` ``wod.abilities.talent|skill|knowledge``),
+# ``Advantage`` items (``system.id`` ``willpower``, ``bloodpool``, ``path``, and the ``virtue`` group
+# ``conscience``, ``selfcontrol``, ``courage``); its splat in ``settings.splat``; the bio in ``bio``
+# with the splat's fields in ``bio.splatfields.<key>.value`` (clan, sire, generation …).
+PC_SPLATS = {"vampire": "vampire", "mortal": "mortal"}
+PC_BIO = ("nature", "demeanor", "concept")
+PC_ABILITY_GROUPS = {f"wod.abilities.{kind}": group for kind, group in GROUP_OF.items()}
+
+
+def _read_pc(data: FileObject, reader: Reader) -> str | None:
+    root, base = "$", at("$", "system")
+    system = data["system"]
+    assert isinstance(system, dict)  # ``detect`` saw to it
+    settings = reader.obj(system.get("settings"), at(base, "settings")) or {}
+    splat = text_key(settings.get("splat"))
+    if splat not in PC_SPLATS:
+        reader.problem(
+            at(at(base, "settings"), "splat"),
+            "import_actor_type",
+            given=f"PC ({splat or '-'})",
+            expected=[*ACTOR_TYPES, *(f"PC ({s})" for s in PC_SPLATS)],
+        )
+        return None
+    creature = PC_SPLATS[splat]
+    reader.draft["creature"] = creature
+    reader.mapped.append(Mapped(at(at(base, "settings"), "splat"), "creature"))
+    reader.along(at(at(base, "settings"), "splat"), at(root, "type"))
+    name = reader.text(data.get("name"), at(root, "name"), 100)
+    if name:
+        reader.put("name", name, at(root, "name"))
+    bio_at = at(base, "bio")
+    bio = reader.obj(system.get("bio"), bio_at) or {}
+    for key, value in bio.items():
+        where = at(bio_at, key)
+        if key in PC_BIO:
+            text = reader.text(value, where)
+            if text:
+                reader.put(key, text, where)
+        elif key == "notes":
+            notes = reader.text(value, where, 20000)
+            if notes and html_text(notes):
+                reader.put("notes", html_text(notes), where)
+        elif key == "name":
+            reader.drop(where, "derived", value)  # the actor's name again
+        elif key == "splatfields":
+            _splatfields(reader, value, where, creature)
+        else:
+            reader.drop(where, "no_such_field", value)
+    _attributes(reader, system, base)
+    _health(reader, system, base)
+    _items(reader, reader.array(data.get("items"), at(root, "items")) or [], at(root, "items"), creature)
+    _flags(reader, data, root)
+    drop_foundry_top(reader, data, root, FOUNDRY_STATE)
+    for key, value in system.items():
+        if key not in ("bio", "attributes", "health"):
+            reader.drop(at(base, key), "foundry_state", value)
+    return creature
+
+
+def _splatfields(reader: Reader, value: object, where: str, creature: str) -> None:
+    """``bio.splatfields``: each field's ``value`` (its label, type and list: the sheet's layout)."""
+    for key, here, entry in entries(
+        reader, {"splatfields": value}, where.removesuffix(".splatfields"), "splatfields"
+    ):
+        field = entry.get("value")
+        if key == "clan":
+            text = reader.text(field, at(here, "value"))
+            if text in CLANS:  # a key, as the legacy select stores it
+                reader.put(
+                    "clan",
+                    CLANS[text][LANGS.index(reader.lang) if reader.lang in LANGS else 0],
+                    at(here, "value"),
+                )
+            elif text:
+                reader.put("clan", text, at(here, "value"))
+        elif key == "sire":
+            text = reader.text(field, at(here, "value"))
+            if text:
+                reader.put("sire", text, at(here, "value"))
+        elif key == "generation" and creature == "vampire":
+            generation = reader.integer(field, at(here, "value"), 4, 15, digits=True)
+            if generation is not None:
+                reader.put("generation", generation, at(here, "value"))
+            reader.drop(at(here, "mod"), "derived", entry.get("mod"))  # a temporary change
+        else:
+            reader.drop(at(here, "value"), "no_such_field", field)
+        reader.rest(here, entry, ("value", "mod"), "foundry_state")
+
+
+def _pc_ability(reader: Reader, item: FileObject, data: FileObject, where: str) -> None:
+    group = PC_ABILITY_GROUPS.get(str(data.get("type")))
+    key = text_key(data.get("id")) or text_key(item.get("name")) or ""
+    identifier = STANDARD[group].get(squashed(key)) if group else None
+    homebrew = None
+    value_at = at(at(where, "system"), "value")
+    if identifier is None:
+        name = text_key(item.get("name"))
+        if group is None or not data.get("value") or not name:
+            reader.drop(where, "not_a_v20_trait")  # another game's ability, untrained
+            return
+        identifier, homebrew = slug(name), typed(name)
+    _ability(
+        reader,
+        str(group),
+        identifier,
+        homebrew,
+        data.get("value", 0),
+        value_at,
+        data.get("speciality"),
+        at(at(where, "system"), "speciality"),
+    )
+    reader.along(value_at, at(where, "name"), at(at(where, "system"), "id"), at(at(where, "system"), "label"))
+    _item_rest(reader, item, where, ("value", "speciality", "id", "label"), value_at)
+
+
+def _pc_advantage(reader: Reader, item: FileObject, data: FileObject, where: str, creature: str) -> None:
+    key, here = data.get("id"), at(where, "system")
+    read: tuple[str, ...] = ()
+    if key == "willpower":
+        read = ("permanent", "temporary")
+        for part, target in (("permanent", "willpower.permanent"), ("temporary", "willpower.current")):
+            value = reader.integer(data.get(part, 0), at(here, part), 0, 10)
+            if value is not None:
+                reader.put(target, value, at(here, part))
+    elif key in VIRTUES and data.get("group") == "virtue":
+        read = ("permanent",)
+        value = reader.integer(data.get("permanent", 0), at(here, "permanent"), 0, 5)
+        if value is not None:
+            reader.put(f"virtues.{VIRTUES[str(key)]}", value, at(here, "permanent"))
+    elif key == "path":
+        read = ("permanent",)
+        value = reader.integer(data.get("permanent", 0), at(here, "permanent"), 0, 10)
+        if value is not None:
+            reader.put("humanity", value, at(here, "permanent"))
+        if data.get("label", HUMANITY) != HUMANITY:
+            reader.drop(at(here, "label"), "path_not_humanity")
+            read += ("label",)
+    elif key == "bloodpool" and creature == "vampire":
+        read = ("temporary",)
+        value = reader.integer(data.get("temporary", 0), at(here, "temporary"), 0, 50)
+        if value is not None:
+            reader.put("blood.current", value, at(here, "temporary"))
+        reader.drop(at(here, "max"), "derived", data.get("max"))
+        reader.drop(at(here, "perturn"), "derived", data.get("perturn"))
+        read += ("max", "perturn")
+    else:
+        reader.drop(where, "not_a_v20_trait")  # rage, faith …: other games of the system
+        return
+    anchor = at(here, read[0])
+    reader.along(anchor, at(where, "name"), at(here, "id"), at(here, "group"), at(here, "label"))
+    _item_rest(reader, item, where, (*read, "id", "group", "label"), anchor)
+
+
+def _health(reader: Reader, system: FileObject, base: str) -> None:
+    health = reader.obj(system.get("health"), at(base, "health")) or {}
+    damage = reader.obj(health.get("damage"), at(at(base, "health"), "damage")) or {}
+    for key in ("bashing", "lethal", "aggravated"):
+        if key in damage:
+            where = at(at(at(base, "health"), "damage"), key)
+            levels = reader.integer(damage[key], where, 0, 7)
+            if levels is not None:
+                reader.put(f"health.{key}", levels, where)
+    # the wound level and penalty, and each health level's box: derived from the damage
+    reader.rest(at(at(base, "health"), "damage"), damage, ("bashing", "lethal", "aggravated"), "derived")
+    reader.rest(at(base, "health"), health, ("damage",), "derived")
 
 
 def _clan(reader: Reader, system: FileObject, base: str) -> None:
@@ -328,7 +493,7 @@ def _discipline_id(reader: Reader, item: FileObject, where: str) -> tuple[str | 
     return (found, None) if found else (slug(name), typed(name))
 
 
-def _items(reader: Reader, items: list[object], root: str) -> None:
+def _items(reader: Reader, items: list[object], root: str, creature: str = "vampire") -> None:
     parents: dict[str, str] = {}
     powers: list[tuple[FileObject, FileObject, str]] = []  # item, its system, its place
     total = spent = 0
@@ -421,6 +586,10 @@ def _items(reader: Reader, items: list[object], root: str) -> None:
             experience.append((item, where))
         elif kind == "Power" and subtype == "wod.types.ritual":
             reader.drop(where, "rituals")
+        elif kind == "Ability":
+            _pc_ability(reader, item, data, where)
+        elif kind == "Advantage":
+            _pc_advantage(reader, item, data, where, creature)
         else:
             reader.drop(where, "item_type")
     for source in earned_at:
