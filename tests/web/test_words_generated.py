@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from rollbook.app.app import create_app
 from rollbook.discord.embeds import entry_embeds, resource_fields
 from rollbook.play import SYSTEM_IDS
-from rollbook.app.app import create_app
 
 from .helpers import visible_text
 from .words import plural_words, word_problems
