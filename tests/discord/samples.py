@@ -111,6 +111,15 @@ PLAYS = [
         "The chronicle's fairness status and where to verify its log.",
     ),
     (
+        "queue",
+        lambda keys: [],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller's queue, to them alone: every pending ask, hidden ones included, oldest first, "
+        "with its buttons. A hidden ask is also told to the Storyteller alone, once, at their next "
+        "interaction in the channel; an ask made on the web is posted with the same buttons.",
+    ),
+    (
         "contest",
         lambda keys: [
             option("attacker", "Sasha"),

@@ -287,6 +287,7 @@ class StandIn:
             "channel_id": channel_id,
             "content": body.get("content", ""),
             "embeds": body.get("embeds", []),
+            "components": body.get("components", []),
             **more,
         }
 

@@ -37,6 +37,7 @@ ARGUMENTS = {
     "scene": lambda t: [option("action", "open"), option("name", "Le port " * 20)],
     "turn": lambda t: [],
     "verify": lambda t: [],
+    "queue": lambda t: [],
     "contest": lambda t: [
         option("attacker", "Sasha"),
         option("trait", "dexterity"),
@@ -50,7 +51,7 @@ ARGUMENTS = {
         option("successes", 5, 4),
     ],
 }
-BY_STORYTELLER = {"chronicle", "scene", "turn", "contest", "extended"}
+BY_STORYTELLER = {"chronicle", "scene", "turn", "queue", "contest", "extended"}
 BY_NEWCOMER = {"link", "unlink"}
 _tables: dict[str, dict] = {}
 

@@ -60,8 +60,8 @@ def test_public_entries_are_posted_in_order_and_hidden_ones_never(app, client, m
     assert all(message["webhook_id"] for message in posted)
     webhook_made = discord_api.requests(rf"POST /channels/{channel.channel_id}/webhooks")
     assert len(webhook_made) == 1  # made once, on the first post, then kept (sealed) in the store
-    sent = discord_api.requests(r"POST /webhooks/\d+/hook-token")
-    assert all(
+    sent = discord_api.requests(rf"POST /webhooks/{webhook_of(discord_api, channel)}/hook-token")
+    assert sent and all(
         seen.query == {"wait": ["true"]} and seen.body["allowed_mentions"] == {"parse": []} for seen in sent
     )
 

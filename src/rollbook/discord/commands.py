@@ -57,6 +57,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "weapon": ("arme", "arma"),
     "bullets": ("balles", "balas"),
     "open": ("ouvrir", "abrir"),
+    "queue": ("file", "cola"),
     "contest": ("opposition", "enfrentamiento"),
     "extended": ("prolongée", "prolongada"),
     "attacker": ("attaquant", "atacante"),
@@ -105,6 +106,7 @@ DESCRIPTIONS = {
     "bullets": N_("Bullets fired (Tiers)"),
     "open": N_("Open a scene"),
     "close": N_("Close the scene"),
+    "queue": N_("Storyteller: the asks waiting for you, hidden ones included, to grant or refuse"),
     "contest": N_("Storyteller: a contest, each side's roll offered to that side"),
     "extended": N_("Storyteller: an extended action, its rolls offered until it is over"),
     "attacker": N_("The side that acts"),
@@ -265,6 +267,7 @@ def command_definitions() -> list[dict]:
         ),
         _command("turn"),
         _command("verify"),
+        _command("queue"),
         _command(
             "contest",
             [

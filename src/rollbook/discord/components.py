@@ -92,16 +92,7 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
         rows += _reroll_rows(lang, shown)
     ask = result.get("ask")
     if isinstance(ask, dict) and ask.get("status") == "pending":
-        rows.append(
-            {
-                "type": ROW,
-                "components": [
-                    _button(translate(GRANT, lang), f"rb:g:{ask['id']}", SUCCESS),
-                    _button(translate(GRANT_CHANGED, lang), f"rb:gc:{ask['id']}", PRIMARY),
-                    _button(translate(REFUSE, lang), f"rb:rf:{ask['id']}", DANGER),
-                ],
-            }
-        )
+        rows.append(ask_row(lang, int(ask["id"])))
     # the exchange's next steps (the defender's dodge or soak, V20's damage): whoever presses is
     # checked by the use case (``not_your_step``), as on the web table
     steps = [s for s in exchange.next_steps(system, entry) if s.get("character")]
@@ -121,6 +112,18 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
         )
     rows += _declared_rows(lang, entry, shown.character)
     return card_embed(shown, lang), rows
+
+
+def ask_row(lang: str, ask_id: int) -> dict:
+    """A-1: the Storyteller's answers to an ask (anyone else's press is refused by the use case)."""
+    return {
+        "type": ROW,
+        "components": [
+            _button(translate(GRANT, lang), f"rb:g:{ask_id}", SUCCESS),
+            _button(translate(GRANT_CHANGED, lang), f"rb:gc:{ask_id}", PRIMARY),
+            _button(translate(REFUSE, lang), f"rb:rf:{ask_id}", DANGER),
+        ],
+    }
 
 
 SIDES = {"attacker": "a", "defender": "d"}

@@ -1,7 +1,7 @@
 """The slash commands (``discord.commands`` defines them) and their autocomplete, each over the
 server's use cases: ``/link``, ``/unlink``, ``/chronicle bind``, ``/roll``, ``/ask``, ``/rouse``,
-``/remorse``, ``/frenzy``, ``/odds``, ``/sheet``, ``/scene``, ``/turn``, ``/verify``, ``/contest``,
-``/extended``.
+``/remorse``, ``/frenzy``, ``/odds``, ``/sheet``, ``/scene``, ``/turn``, ``/verify``, ``/queue``,
+``/contest``, ``/extended``.
 
 A linked user acts as their member, with that member's role (the use cases refuse what the role may
 not do). ``/roll`` names traits of the linked character's stored sheet (the server builds the pool,
@@ -19,10 +19,12 @@ from rollbook.discord import components, store
 from rollbook.discord.base import (
     CHOICES,
     DEFERRED,
+    EPHEMERAL,
     Answer,
     Context,
     Invocation,
     acting_for,
+    linked,
     message,
     need_member,
     read,
@@ -30,7 +32,7 @@ from rollbook.discord.base import (
     shown_seqs,
     write,
 )
-from rollbook.discord.embeds import dice_text, fit, resource_fields
+from rollbook.discord.embeds import dice_text, fit, fit_all, resource_fields
 from rollbook.discord.rest import DiscordError
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
@@ -40,8 +42,8 @@ from rollbook.present.sheetview import rating_groups
 from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
-from rollbook.server import auth
-from rollbook.server.access import STORYTELLER, find_chronicle
+from rollbook.server import auth, tx
+from rollbook.server.access import STORYTELLER, find_chronicle, find_entry
 from rollbook.server.models import Caller, Member
 from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.usecases import (
@@ -54,7 +56,7 @@ from rollbook.server.usecases import (
     rolls,
     scenes,
 )
-from rollbook.server.views import chronicle_view, member_view
+from rollbook.server.views import chronicle_view, entry_view, member_view
 
 log = logging.getLogger("rollbook.discord")
 
@@ -75,6 +77,10 @@ SCENE_OPENED = N_("Scene opened: {name}")
 SCENE_CLOSED = N_("Scene closed.")
 TURN_STARTED = N_("Turn {turn} begins.")
 ODDS = N_("Exact odds")
+QUEUE = N_("Asks waiting: {count} (the oldest {shown} here).")
+QUEUE_EMPTY = N_("No ask is waiting.")
+HIDDEN_ASKS = N_("Hidden asks for you alone: {n}.")
+QUEUE_SHOWN = 5  # a message's rows of buttons
 UNLOGGED = N_("Rolled here only, logged nowhere: link a chronicle to keep your rolls.")
 
 # the sheet's sections whose traits a roll names, and the action field each fills (per system)
@@ -473,6 +479,70 @@ def deferred(context: Context, inv: Invocation, compute) -> Answer:
     return Answer({"type": DEFERRED}, later=later)
 
 
+def _queue(context: Context, inv: Invocation, options: dict) -> Answer:
+    """A-1: the Storyteller's queue, to them alone: the pending asks, hidden ones included, oldest
+    first, each with its Grant / Grant changed / Refuse buttons (a message holds five rows of
+    buttons: the first ``QUEUE_SHOWN``, and how many wait). A player reads their own asks, no buttons."""
+
+    def work(session, member):
+        member = need_member(member)
+        pending = list(reversed(authority.list_asks(session, member, status="pending")))
+        shown = [
+            (ask, entry_view(find_entry(session, member, ask["seq"]), member))
+            for ask in pending[:QUEUE_SHOWN]
+        ]
+        return member, find_chronicle(session, member).system, shown, len(pending)
+
+    member, system, shown, count = read(context, inv, work)
+    if not count:
+        return message(translate(QUEUE_EMPTY, inv.locale), ephemeral=True)
+    return message(**queue_message(inv, member, system, shown, count), ephemeral=True)
+
+
+def queue_message(inv: Invocation, member, system: str, shown: list, count: int) -> dict:
+    """The asks ``shown`` (each with its entry) as embeds, the Storyteller's buttons under them."""
+    viewer = components.viewer_of(member)
+    embeds, rows = [], []
+    for ask, entry in shown:
+        character = {"id": ask["character"], "name": ask.get("character_name", ""), "owner": ask["member"]}
+        embed, _rows = components.entry_message(inv.locale, entry, viewer, system, {"character": character})
+        embeds.append(embed)
+        if member.role == STORYTELLER:
+            rows.append(components.ask_row(inv.locale, ask["id"]))
+    text = translate(QUEUE, inv.locale, shown=len(shown), count=count)
+    return {"content": text, "embeds": fit_all(embeds), "components": rows}
+
+
+def hidden_asks_news(context: Context, inv: Invocation) -> dict | None:
+    """A-1, F-7: the hidden asks made since the Storyteller last heard of them in this bound channel,
+    as an ephemeral message for them (sent as a follow-up of their next interaction here); None when
+    there is none, or the user is not this table's Storyteller."""
+
+    def work(session):
+        member = linked(session, inv)
+        if member is None or member.role != STORYTELLER:
+            return None
+        channel = store.channel_of(session, inv.channel_id)
+        if channel is None or channel.chronicle_id != member.chronicle_id:
+            return None
+        pending = list(reversed(authority.list_asks(session, member, status="pending")))
+        entries = {ask["seq"]: entry_view(find_entry(session, member, ask["seq"]), member) for ask in pending}
+        hidden = [ask for ask in pending if entries[ask["seq"]].get("visibility") == "hidden"]
+        fresh = set(store.unshown(session, channel.id, [ask["seq"] for ask in hidden]))
+        if not fresh:
+            return None
+        shown = [(ask, entries[ask["seq"]]) for ask in hidden if ask["seq"] in fresh][:QUEUE_SHOWN]
+        return member, find_chronicle(session, member).system, shown, len(pending)
+
+    found = tx.run(context.db, work)
+    if found is None:
+        return None
+    member, system, shown, count = found
+    body = queue_message(inv, member, system, shown, count)
+    body["content"] = translate(HIDDEN_ASKS, inv.locale, n=len(shown)) + "\n" + body["content"]
+    return {**body, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}
+
+
 def _sheet(context: Context, inv: Invocation, options: dict) -> Answer:
     def work(session, member):
         member = need_member(member)
@@ -610,6 +680,7 @@ COMMANDS = {
     "scene": _scene,
     "turn": _turn,
     "verify": _verify,
+    "queue": _queue,
     "contest": _contest,
     "extended": _extended,
 }

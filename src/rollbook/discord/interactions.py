@@ -36,6 +36,24 @@ FAILED = N_("Something went wrong on the server; nothing was changed.")
 __all__ = ["Answer", "Context", "handle"]
 
 
+def with_news(context: Context, inv: Invocation, answer: Answer) -> Answer:
+    """``answer``, then, after it (and after a deferred answer's own work), the hidden asks the
+    Storyteller has not heard of here, as an ephemeral follow-up (``handlers.hidden_asks_news``)."""
+    first = answer.later
+
+    def later() -> None:
+        if first is not None:
+            first()
+        try:
+            news = handlers.hidden_asks_news(context, inv)
+            if news is not None:
+                context.rest().followup(context.application_id or inv.application_id, inv.token, news)
+        except Exception:  # the answer is given; this news waits for /queue
+            log.exception("rollbook: the hidden asks could not be told to the Storyteller (%s)", inv.id)
+
+    return Answer(answer.body, later)
+
+
 def handle(context: Context, payload: dict) -> Answer:
     """The response to one verified interaction."""
     inv = Invocation.of(payload)
@@ -43,13 +61,14 @@ def handle(context: Context, payload: dict) -> Answer:
         return Answer({"type": PONG})
     try:
         if inv.type == COMMAND:
-            return handlers.command(context, inv)
+            answer = handlers.command(context, inv)
+            return answer if inv.data.get("name") == "queue" else with_news(context, inv, answer)
         if inv.type == AUTOCOMPLETE:
             return handlers.autocomplete(context, inv)
         if inv.type == COMPONENT:
-            return components.pressed(context, inv)
+            return with_news(context, inv, components.pressed(context, inv))
         if inv.type == MODAL_SUBMIT:
-            return components.submitted(context, inv)
+            return with_news(context, inv, components.submitted(context, inv))
     except ProblemError as error:
         return refusal(inv, error.code, error.params)
     except RuleError as error:

@@ -55,7 +55,7 @@ from typing import Any
 from sqlalchemy import Row, select, text
 from sqlalchemy.orm import Session
 
-from rollbook.discord import store
+from rollbook.discord import components, store
 from rollbook.discord.embeds import LIMITS, entry_embeds, size
 from rollbook.discord.rest import DiscordNotConfigured, DiscordRefused, DiscordRest, DiscordUnavailable
 from rollbook.server import tx
@@ -101,6 +101,17 @@ def messages(embeds: list[dict]) -> list[dict]:
     if current:
         bodies.append(current)
     return [{"embeds": chunk, "allowed_mentions": {"parse": []}} for chunk in bodies]
+
+
+def asked_body(body: dict, language: str, ask_id: int, tellers: list[str]) -> dict:
+    """A-1: an ask's message with the Storyteller's buttons (Grant, Grant changed, Refuse: anyone
+    else's press is refused), the Storyteller's linked users mentioned (only they are pinged)."""
+    return {
+        **body,
+        "content": " ".join(f"<@{user}>" for user in tellers),
+        "components": [components.ask_row(language, ask_id)],
+        "allowed_mentions": {"parse": [], "users": tellers},
+    }
 
 
 class Poster:
@@ -329,6 +340,17 @@ class Poster:
                 url = store.webhook_url(session, row_id)
                 # what every web viewer's card is drawn from: the chronicle and its characters' names
                 table = feeds.table_context(session, chronicle_id, [])
+                # A-1: an ask is posted for the Storyteller, mentioned, with its buttons
+                tellers = (
+                    store.users_of(
+                        session,
+                        channel.guild_id,
+                        [channel.channel_id],
+                        store.storytellers(session, chronicle_id),
+                    )
+                    if any(row.kind == "ask" for row in rows)
+                    else []
+                )
             names = {character.id: character.name for character in table.characters}
             language, system = table.chronicle["language"], table.chronicle["system"]
             handled = advanced = channel.last_posted
@@ -344,6 +366,8 @@ class Poster:
                     if row.seq in revealed:  # the roll it reveals, now read in full, under it
                         embeds += entry_embeds(revealed[row.seq], language, characters=names, system=system)
                     bodies = messages(embeds)
+                    if view["kind"] == "ask" and isinstance((view.get("receipt") or {}).get("ask"), int):
+                        bodies[0] = asked_body(bodies[0], language, view["receipt"]["ask"], tellers)
                 except Exception:
                     logger.exception(
                         "rollbook: entry %s of chronicle %s could not be rendered for Discord: passed over",

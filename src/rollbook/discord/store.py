@@ -132,7 +132,7 @@ def users_acting_for(
     characters, in their order: each one's player, an NPC's Storyteller (``access.may_act_for``'s
     rule), their link checked now (``linked_member``): whom a step is offered to, mentioned."""
     channels = [c for c in channel_ids if c]
-    storytellers = None
+    tellers: list[int] | None = None
     found: list[str] = []
     for character_id in character_ids:
         if character_id is None:
@@ -143,34 +143,50 @@ def users_acting_for(
             )
         ).first()
         if owner is None:  # an NPC (or no such character): the Storyteller acts for it
-            if storytellers is None:
-                storytellers = list(
-                    session.scalars(
-                        select(Member.id).where(
-                            Member.chronicle_id == chronicle_id,
-                            Member.role == "storyteller",
-                            Member.removed_at.is_(None),
-                        )
-                    )
-                )
-            members = storytellers
+            if tellers is None:
+                tellers = storytellers(session, chronicle_id)
+            members = tellers
         else:
             members = [owner]
-        rows = session.scalars(
-            select(DiscordLink)
-            .where(
-                DiscordLink.guild_id == guild_id,
-                DiscordLink.channel_id.in_(channels),
-                DiscordLink.member_id.in_(members),
-            )
-            .order_by(DiscordLink.id)
-        )
-        for row in rows:
-            if row.discord_user_id in found:
-                continue
-            if linked_member(session, row.guild_id, row.channel_id, row.discord_user_id) is not None:
-                found.append(row.discord_user_id)
+        for user in users_of(session, guild_id, channels, members):
+            if user not in found:
+                found.append(user)
     return found
+
+
+def users_of(
+    session: Session, guild_id: str, channel_ids: Iterable[str], members: Iterable[int]
+) -> list[str]:
+    """The Discord users linked in these channels as one of ``members``, their link checked now."""
+    rows = session.scalars(
+        select(DiscordLink)
+        .where(
+            DiscordLink.guild_id == guild_id,
+            DiscordLink.channel_id.in_([c for c in channel_ids if c]),
+            DiscordLink.member_id.in_(sorted(set(members))),
+        )
+        .order_by(DiscordLink.id)
+    )
+    found: list[str] = []
+    for row in rows:
+        if row.discord_user_id not in found and (
+            linked_member(session, row.guild_id, row.channel_id, row.discord_user_id) is not None
+        ):
+            found.append(row.discord_user_id)
+    return found
+
+
+def storytellers(session: Session, chronicle_id: int) -> list[int]:
+    """The chronicle's Storyteller members (not removed)."""
+    return list(
+        session.scalars(
+            select(Member.id).where(
+                Member.chronicle_id == chronicle_id,
+                Member.role == "storyteller",
+                Member.removed_at.is_(None),
+            )
+        )
+    )
 
 
 # --- channels ------------------------------------------------------------------------------------
@@ -308,3 +324,24 @@ def mark_answered(session: Session, chronicle_id: int, channel_id: str, seqs: It
         if seq > row.last_posted:
             session.add(DiscordAnswered(channel_row=row.id, seq=seq))
     session.flush()
+
+
+def unshown(session: Session, channel_row_id: int, seqs: Iterable[int]) -> list[int]:
+    """Of ``seqs``, those no interaction has shown in the channel yet (``discord_answered``), marked
+    shown now: a hidden ask the Storyteller is told of once (the poster never posts a hidden entry,
+    so these rows only say it was shown)."""
+    wanted = sorted(set(seqs))
+    if not wanted:
+        return []
+    seen = set(
+        session.scalars(
+            select(DiscordAnswered.seq).where(
+                DiscordAnswered.channel_row == channel_row_id, DiscordAnswered.seq.in_(wanted)
+            )
+        )
+    )
+    fresh = [seq for seq in wanted if seq not in seen]
+    for seq in fresh:
+        session.add(DiscordAnswered(channel_row=channel_row_id, seq=seq))
+    session.flush()
+    return fresh
