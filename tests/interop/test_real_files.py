@@ -284,3 +284,52 @@ def test_every_leaf_of_a_real_file_is_in_the_report(name, pick, fmt, creature):
         if place == root:
             missing.append((path, value))
     assert missing == []
+
+
+def shape_mismatches(written: object, real_value: object, path: str, free: tuple[str, ...]) -> list[str]:
+    """Where ``written`` has a field the tool's own actor (``real_value``, every field at its
+    data model's initial value) lacks, or a value of another JSON type. ``free``: objects whose keys
+    are the actor's own (skills, Disciplines) and so are compared entry by entry with any entry."""
+    if isinstance(real_value, dict) and isinstance(written, dict):
+        problems = []
+        for key, value in written.items():
+            here = at(path, key)
+            if path.endswith(free) and real_value:
+                problems += shape_mismatches(value, next(iter(real_value.values())), here, free)
+            elif key not in real_value:
+                problems.append(f"{here}: not a field of the actor")
+            else:
+                problems += shape_mismatches(value, real_value[key], here, free)
+        return problems
+    if real_value is None or (isinstance(real_value, list) and not real_value):
+        return []  # a field whose initial value says nothing of its type
+    if type(written) is not type(real_value) and not (
+        isinstance(written, (int, float)) and isinstance(real_value, (int, float))
+    ):
+        return [f"{path}: {type(written).__name__}, the actor's {type(real_value).__name__}"]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("name", "pick", "system", "fmt", "model", "free"),
+    [
+        ("wod5e53_vampire.json", None, "v5", "wod5e", "wod5e53_vampire.json", (".skills", ".disciplines")),
+        ("wod5e53_ghoul.json", None, "v5", "wod5e", "wod5e53_vampire.json", (".skills", ".disciplines")),
+        ("inconnu_guild_export.json", 2, "v5", "wod5e", "wod5e53_vampire.json", (".skills", ".disciplines")),
+        ("wod20_72_vampire.json", None, "v20", "wod20", "wod20_72_vampire.json", (".abilities",)),
+        ("wod20_72_pc_vampire.json", None, "v20", "wod20", "wod20_72_vampire.json", (".abilities",)),
+    ],
+)
+def test_exports_have_the_fields_and_types_of_the_tools_own_actors(name, pick, system, fmt, model, free):
+    """What rollbook writes is made of the fields, with their JSON types, of an actor the system's
+    own data model makes (the fixtures built from WoD5e's WoDActorModel and WoD20's template.json);
+    each item as the system's own item of that type."""
+    actor = export_sheet(system, import_sheet(real(name), pick=pick).sheet, fmt)
+    own = real(model)
+    problems = shape_mismatches(actor["system"], own["system"], "$.system", free)
+    kinds = {(i["type"], (i["system"].get("type") if fmt == "wod20" else None)): i for i in own["items"]}
+    for index, item in enumerate(actor["items"]):
+        key = (item["type"], item["system"].get("type") if fmt == "wod20" else None)
+        if key in kinds:
+            problems += shape_mismatches(item["system"], kinds[key]["system"], f"$.items[{index}].system", ())
+    assert problems == []
