@@ -342,6 +342,10 @@ class SideOutcome(Receipt):
 
     character: int
     roll: int
+    successes: int
+    botch: bool | None = None  # V20
+    messy: bool | None = None  # V5
+    bestial: bool | None = None  # V5
 
 
 class ContestResultReceipt(Receipt):

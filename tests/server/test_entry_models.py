@@ -110,6 +110,7 @@ def _every_kind(client, make_table, app) -> list[str]:
     as_member(app, t.st, lambda s, m: characters.remove_character(s, m, foe["id"]))  # removal (the pages')
     ok(client.delete(f"{base}/members/{me}", headers=t.st), 200)  # member_removed
     lines.append(t.export())
+    _pages_render(client, t.id, t.st, t.log(t.st, limit=200)["entries"])
 
     solo = ok(client.post("/api/solo", json={"scenario": "drowned-lantern"}))
     headers = {"Authorization": f"Bearer {solo['token']}"}
@@ -122,6 +123,16 @@ def _every_kind(client, make_table, app) -> list[str]:
     )
     lines.append(client.get(f"/api/chronicles/{solo['chronicle']['id']}/log/export", headers=headers).text)
     return lines
+
+
+def _pages_render(client, chronicle: int, headers: dict, logged: list[dict]) -> None:
+    """The chronicle's page and each entry's page render every kind's card (the presenters read the
+    receipts through the models)."""
+    page = client.get(f"/chronicles/{chronicle}", headers=headers)
+    assert page.status_code == 200, page.text[-2000:]
+    for entry in logged:
+        page = client.get(f"/chronicles/{chronicle}/entries/{entry['seq']}", headers=headers)
+        assert page.status_code == 200, (entry["kind"], page.text[-2000:])
 
 
 def test_every_kind_the_server_writes_parses_and_dumps_to_its_stored_bytes(client, make_table, app):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.present import labels
 from rollbook.rules.table import rules_for
@@ -96,29 +97,25 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
         ]
         return translate(N_("The Storyteller's settings"), lang), " · ".join(parts)
     if kind == "contest":
-        a, d = receipt.get("attacker") or {}, receipt.get("defender") or {}
+        declared = ContestReceipt.of(receipt)
+        a, d = declared.attacker, declared.defender
         title = translate(
-            N_("Contest: {attacker} against {defender}"),
-            lang,
-            attacker=a.get("name", ""),
-            defender=d.get("name", ""),
+            N_("Contest: {attacker} against {defender}"), lang, attacker=a.name or "", defender=d.name or ""
         )
-        line = " — ".join(
-            labelled(side.get("name", ""), roll_words(side.get("action") or {}, lang), lang)
-            for side in (a, d)
-        )
+        line = " — ".join(labelled(side.name or "", roll_words(side.action, lang), lang) for side in (a, d))
         return title, line
     if kind == "contest_result":
         return contest_result_words(receipt, lang)
     if kind == "extended":
-        title = translate(N_("Extended action: {name}"), lang, name=receipt.get("name", ""))
+        extended = ExtendedReceipt.of(receipt)
+        title = translate(N_("Extended action: {name}"), lang, name=extended.name or "")
         line = (
-            roll_words(receipt.get("action") or {}, lang)
+            roll_words(extended.action, lang)
             + " · "
-            + translate(N_("{n} successes to gather"), lang, n=receipt.get("target"))
+            + translate(N_("{n} successes to gather"), lang, n=extended.target)
         )
-        if receipt.get("max_rolls"):
-            line += " · " + translate(N_("at most {n} rolls"), lang, n=receipt["max_rolls"])
+        if extended.max_rolls:
+            line += " · " + translate(N_("at most {n} rolls"), lang, n=extended.max_rolls)
         return title, line
     return "", ""
 
@@ -126,26 +123,24 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
 def contest_result_words(receipt: dict, lang: str, names: dict | None = None) -> tuple[str, str]:
     """TR-3: both sides and the margin; a tie is the defender's."""
     names = names or {}
+    result = ContestResultReceipt.of(receipt)
     sides = {}
-    for side in ("attacker", "defender"):
-        part = receipt.get(side) or {}
-        name = names.get(part.get("character"), f"#{part.get('character')}")
-        text = translate_n(
-            "{name}: {n} success", "{name}: {n} successes", part.get("successes", 0), lang, name=name
-        )
-        if part.get("botch"):
+    for side, part in (("attacker", result.attacker), ("defender", result.defender)):
+        name = names.get(part.character, f"#{part.character}")
+        text = translate_n("{name}: {n} success", "{name}: {n} successes", part.successes, lang, name=name)
+        if part.botch:
             text += " (" + translate(N_("botch"), lang) + ")"
-        if part.get("messy"):
+        if part.messy:
             text += " (" + translate(N_("Messy Critical"), lang) + ")"
-        if part.get("bestial"):
+        if part.bestial:
             text += " (" + translate(N_("Bestial Failure"), lang) + ")"
         sides[side] = (name, text)
-    if receipt.get("tie"):
+    if result.tie:
         title = translate(N_("Contest tied: {name} holds (nothing changes)"), lang, name=sides["defender"][0])
     else:
-        winner = sides[receipt.get("winner", "defender")][0]
+        winner = sides[result.winner or "defender"][0]
         title = translate(
-            N_("{name} wins the contest by {margin}"), lang, name=winner, margin=receipt.get("margin", 0)
+            N_("{name} wins the contest by {margin}"), lang, name=winner, margin=result.margin or 0
         )
     return title, " — ".join(text for _, text in sides.values())
 
@@ -203,22 +198,25 @@ def buttons(
         return storyteller or (owners.get(character) is not None and owners.get(character) == member_id)
 
     if kind == "contest":
+        declared = ContestReceipt.of(receipt)
         return [
             Button(
                 f"/chronicles/{chronicle_id}/contests/{seq}/roll",
-                translate(N_("Roll for {name}"), lang, name=(receipt.get(side) or {}).get("name", "")),
+                translate(N_("Roll for {name}"), lang, name=part.name or ""),
                 side,
             )
-            for side in ("attacker", "defender")
-            if may_act((receipt.get(side) or {}).get("character")) and (seq, side) not in taken
+            for side, part in (("attacker", declared.attacker), ("defender", declared.defender))
+            if may_act(part.character) and (seq, side) not in taken
         ]
-    if kind == "extended" and may_act(receipt.get("character")) and (seq, "") not in taken:
-        return [
-            Button(
-                f"/chronicles/{chronicle_id}/extended/{seq}/roll",
-                translate(N_("Next roll for {name}"), lang, name=receipt.get("name", "")),
-            )
-        ]
+    if kind == "extended":
+        extended = ExtendedReceipt.of(receipt)
+        if may_act(extended.character) and (seq, "") not in taken:
+            return [
+                Button(
+                    f"/chronicles/{chronicle_id}/extended/{seq}/roll",
+                    translate(N_("Next roll for {name}"), lang, name=extended.name or ""),
+                )
+            ]
     return []
 
 

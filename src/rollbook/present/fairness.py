@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 
 from rollbook import fair
+from rollbook.entries import ClientSeedReceipt, SeedCommitReceipt, SeedRevealReceipt
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
@@ -98,20 +99,21 @@ def describe_entry(
             translate(
                 N_("Commitment (SHA-256 of the seed): {commitment}"),
                 lang,
-                commitment=receipt.get("commitment", ""),
+                commitment=SeedCommitReceipt.of(receipt).commitment,
             ),
         )
     if kind == fair.SEED_REVEAL:
+        revealed = SeedRevealReceipt.of(receipt)
         return (
             translate(N_("Server seed revealed"), lang),
             translate(
                 N_("Seed {seed} (commitment {commitment}…): every roll made under it can now be checked"),
                 lang,
-                seed=receipt.get("seed", ""),
-                commitment=short(receipt.get("commitment")),
+                seed=revealed.seed,
+                commitment=short(revealed.commitment),
             ),
         )
-    value = receipt.get("client_seed", "")
+    value = ClientSeedReceipt.of(receipt).client_seed
     return (
         translate(N_("Client seed set"), lang),
         json.dumps(value, ensure_ascii=False) if value else translate(N_("(empty: the default)"), lang),

@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rollbook.entries import (
+    MemberRemovedReceipt,
+    QuickRollReceipt,
+    RemovalReceipt,
+    RevealReceipt,
+    SheetEditReceipt,
+)
 from rollbook.fair import SEED_COMMIT
 from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, labelled, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
@@ -275,16 +282,17 @@ def card(
         c.title, c.change = v5.describe_entry(entry["kind"], receipt, lang, characters)
         return c
     if entry["kind"] == "member_removed":
-        c.title = translate(MEMBER_REMOVED, lang, name=receipt.get("name", ""))
+        c.title = translate(MEMBER_REMOVED, lang, name=MemberRemovedReceipt.of(receipt).name or "")
         return c
     if entry["kind"] == "reveal":
-        c.title = translate(N_("Revealed roll #{seq}"), lang, seq=receipt.get("reveals", c.refers_to))
+        c.title = translate(N_("Revealed roll #{seq}"), lang, seq=RevealReceipt.of(receipt).reveals)
         return c
     if entry["kind"] == "quick_roll":  # dice without a sheet: what was asked, and the rules receipt
-        quick = receipt.get("quick") or {}
+        quick_roll = QuickRollReceipt.of(receipt)
+        quick = quick_roll.quick
         c.system = quick.get("system", chronicle_system)
         c.title = translate(N_("Quick roll, no sheet: {what}"), lang, what=quick_words(quick, lang))
-        result = receipt.get("result")
+        result = quick_roll.result
         if isinstance(result, dict) and result.get("system"):
             c.receipt = receipt_view(result, lang)
         c.can_reveal = viewer.storyteller and c.hidden and c.revealed_by is None
@@ -300,12 +308,12 @@ def card(
                 f"{_edited(chronicle_system, ch.get('field', ''), ch.get('after'), lang, names)}",
                 lang,
             )
-            for ch in receipt.get("changes") or []
+            for ch in SheetEditReceipt.of(receipt).changes
             if not str(ch.get("field", "")).startswith("names.")
         )  # shown by the trait itself
         return c
     if entry["kind"] == "removal":
-        c.title = translate(N_("Character removed: {name}"), lang, name=receipt.get("name", ""))
+        c.title = translate(N_("Character removed: {name}"), lang, name=RemovalReceipt.of(receipt).name or "")
         return c
     if entry["kind"] == "adjust":
         change = receipt.get("change") or {}

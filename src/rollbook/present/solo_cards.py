@@ -5,6 +5,7 @@ ordinary chronicle, so its page's feed shows them beside the receipts. The entri
 
 from __future__ import annotations
 
+from rollbook.entries import SoloPassageReceipt
 from rollbook.i18n import N_, translate
 from rollbook.solo import text as solo_text
 
@@ -22,7 +23,7 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
         return translate(BEGINS, lang), ""
     if kind == "solo_choice":
         return translate(CHOOSES, lang), ""
-    ending = receipt.get("ending")
+    ending = SoloPassageReceipt.of(receipt).ending
     if ending in ("good", "bitter", "dark"):
         return translate(ENDS, lang), solo_text.label(f"ending.{ending}", lang)
     return translate(GOES_ON, lang), ""

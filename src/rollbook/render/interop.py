@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rollbook.entries import SheetExportReceipt, SheetImportReceipt
 from rollbook.i18n import N_, labelled, translate
 from rollbook.i18n.messages import error_message
 
@@ -83,10 +84,11 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
     """(title, line) of a ``sheet_import`` or ``sheet_export`` entry: its origin or target, the
     report's counts; never a rating (there is none in the entry)."""
     if kind == "sheet_export":
-        target = str(receipt.get("format", ""))
+        target = SheetExportReceipt.of(receipt).format
         return translate(N_("Sheet exported for {format}"), lang, format=FORMAT_NAMES.get(target, target)), ""
-    origin = str((receipt.get("origin") or {}).get("format", ""))
-    counts = receipt.get("counts") or {}
+    imported = SheetImportReceipt.of(receipt)
+    origin = str((imported.origin or {}).get("format", ""))
+    counts = imported.counts or {}
     line = " · ".join(
         labelled(translate(TITLES[key], lang), counts.get(key, 0), lang)
         for key in ("mapped", "homebrew", "dropped")
