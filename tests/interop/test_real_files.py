@@ -318,6 +318,9 @@ def shape_mismatches(written: object, real_value: object, path: str, free: tuple
         ("inconnu_guild_export.json", 2, "v5", "wod5e", "wod5e53_vampire.json", (".skills", ".disciplines")),
         ("wod20_72_vampire.json", None, "v20", "wod20", "wod20_72_vampire.json", (".abilities",)),
         ("wod20_72_pc_vampire.json", None, "v20", "wod20", "wod20_72_vampire.json", (".abilities",)),
+        ("wod20_72_mortal.json", None, "v20", "wod20", "wod20_72_mortal.json", (".abilities",)),
+        ("wod20_72_pc_mortal.json", None, "v20", "wod20", "wod20_72_mortal.json", (".abilities",)),
+        ("wod5e53_mortal.json", None, "v5", "wod5e", "wod5e53_mortal.json", (".skills", ".disciplines")),
     ],
 )
 def test_exports_have_the_fields_and_types_of_the_tools_own_actors(name, pick, system, fmt, model, free):

@@ -670,10 +670,10 @@ def _flags(reader: Reader, data: FileObject, root: str) -> None:
                     reader.append("clan_disciplines", item, at(here, index))
         elif key == "names":
             typed_names(reader, value, here)
-        elif key == "clan":  # the clan as rollbook's sheet names it (a key of the select is a language's)
-            text = reader.text(value, here)
+        elif key in ("clan", "sire"):  # as rollbook's sheet names it (a key of the select is a
+            text = reader.text(value, here)  # language's); a mortal's, whose actor has no such field
             if text:
-                reader.put("clan", text, here)
+                reader.put(key, text, here)
         elif key == "weapons":
             for index, weapon in enumerate(reader.array(value, here) or []):
                 reader.append("weapons", weapon, at(here, index))
@@ -805,9 +805,13 @@ def export(sheet: Sheet) -> FileObject:
         flags["clan_disciplines"] = list(sheet["clan_disciplines"])
     if names:
         flags["names"] = dict(names)
-    if sheet["clan"] and _clan_fields(sheet["clan"])["clan"] not in ("custom", ""):
-        if CLANS[str(_clan_fields(sheet["clan"])["clan"])][0] != sheet["clan"]:
-            flags["clan"] = sheet["clan"]
+    key = _clan_fields(sheet["clan"])["clan"]
+    if sheet["clan"] and (
+        sheet["creature"] != "vampire" or (key != "custom" and CLANS[str(key)][0] != sheet["clan"])
+    ):
+        flags["clan"] = sheet["clan"]
+    if sheet["sire"] and sheet["creature"] != "vampire":
+        flags["sire"] = sheet["sire"]
     if sheet["weapons"]:
         flags["weapons"] = [dict(weapon) for weapon in sheet["weapons"]]
     vampire = sheet["creature"] == "vampire"
@@ -817,8 +821,6 @@ def export(sheet: Sheet) -> FileObject:
         "nature": sheet["nature"],
         "demeanor": sheet["demeanor"],
         "notes": sheet["notes"],
-        **_clan_fields(sheet["clan"]),
-        "sire": sheet["sire"],
         "attributes": {
             key: {
                 "value": value,
@@ -875,8 +877,8 @@ def export(sheet: Sheet) -> FileObject:
             }
         },
     }
-    if vampire:
-        system["generation"] = sheet["generation"]
+    if vampire:  # the vampire template's fields (template.json); a mortal's ride in the flags
+        system.update(_clan_fields(sheet["clan"]), sire=sheet["sire"], generation=sheet["generation"])
     return {
         "name": sheet["name"],
         "type": "Vampire" if vampire else "Mortal",
