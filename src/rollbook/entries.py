@@ -199,12 +199,20 @@ class SceneOpenReceipt(Receipt):
     name: str | None = None
 
 
+class Cleared(Receipt):
+    """A character's per-turn resources cleared when a turn begins: the change and its effects (A-3)."""
+
+    character: int
+    change: Obj | None = None
+    effects: list[Json] | None = None
+
+
 class TurnReceipt(Receipt):
     """``turn``: a new turn; ``new_turn`` the per-turn resources cleared (each character's change)."""
 
     scene: int
     turn: int
-    new_turn: list[Obj] | None = None
+    new_turn: list[Cleared] | None = None
 
 
 class SceneCloseReceipt(Receipt):

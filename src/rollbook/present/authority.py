@@ -12,6 +12,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook import play
+from rollbook.entries import (
+    RECEIPTS,
+    ActionsReceipt,
+    AskReceipt,
+    GrantReceipt,
+    RefusalReceipt,
+    SceneCloseReceipt,
+    SceneOpenReceipt,
+    StandingEndReceipt,
+    StandingGrantReceipt,
+    TurnReceipt,
+    WithdrawalReceipt,
+    receipt_of,
+)
 from rollbook.i18n import GAME_MASTER_SYSTEMS as GAME_MASTERS
 from rollbook.i18n import N_, labelled, translate
 from rollbook.play import authority as edges_of
@@ -223,79 +237,74 @@ def describe_entry(
     """(title, line) of an ask, decision, standing grant, scene or turn entry; ``names``: the homebrew
     traits of the entry's character, as typed."""
     gm = storyteller_word(system, lang)
-    if kind == "ask":
+    if kind not in RECEIPTS:
+        return kind, ""
+    read = receipt_of(kind, receipt)
+    if isinstance(read, AskReceipt):
         return (
             translate(
                 N_("Asks the {gm}: {title}"),
                 lang,
                 gm=gm,
-                title=action_title(system, receipt.get("player") or {}, lang, names),
+                title=action_title(system, read.player, lang, names),
             ),
-            edges_text(system, receipt.get("asked") or {}, lang),
+            edges_text(system, read.asked, lang),
         )
-    if kind == "grant":
-        asked = receipt.get("asked") or {}
-        granted = receipt.get("granted") or {}
-        if receipt.get("decision") == "as_asked":
+    if isinstance(read, GrantReceipt):
+        if read.decision == "as_asked":
             return (
-                translate(N_("Granted by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
-                edges_text(system, granted, lang),
+                translate(N_("Granted by the {gm} (ask #{seq})"), lang, gm=gm, seq=read.ask_seq),
+                edges_text(system, read.granted, lang),
             )
         return (
-            translate(
-                N_("Granted, changed, by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")
-            ),
+            translate(N_("Granted, changed, by the {gm} (ask #{seq})"), lang, gm=gm, seq=read.ask_seq),
             translate(
                 N_("{granted} (asked: {asked})"),
                 lang,
-                granted=edges_text(system, granted, lang),
-                asked=edges_text(system, asked, lang),
+                granted=edges_text(system, read.granted, lang),
+                asked=edges_text(system, read.asked, lang),
             ),
         )
-    if kind == "refusal":
-        reason = receipt.get("reason") or ""
+    if isinstance(read, RefusalReceipt):
+        reason = read.reason or ""
         return (
-            translate(N_("Refused by the {gm} (ask #{seq})"), lang, gm=gm, seq=receipt.get("ask_seq")),
-            edges_text(system, receipt.get("asked") or {}, lang) + (f" — {reason}" if reason else ""),
+            translate(N_("Refused by the {gm} (ask #{seq})"), lang, gm=gm, seq=read.ask_seq),
+            edges_text(system, read.asked, lang) + (f" — {reason}" if reason else ""),
         )
-    if kind == "withdrawal":
+    if isinstance(read, WithdrawalReceipt):
         return (
-            translate(N_("Ask #{seq} withdrawn"), lang, seq=receipt.get("ask_seq")),
-            edges_text(system, receipt.get("asked") or {}, lang),
+            translate(N_("Ask #{seq} withdrawn"), lang, seq=read.ask_seq),
+            edges_text(system, read.asked, lang),
         )
-    if kind == "standing_grant":
-        character = receipt.get("character")
+    if isinstance(read, StandingGrantReceipt):
+        character = read.character
         who = characters.get(character, "") if character else translate(N_("every character"), lang)
-        scope = (
-            translate(N_("for this scene"), lang)
-            if receipt.get("scene")
-            else translate(N_("until ended"), lang)
-        )
+        scope = translate(N_("for this scene"), lang) if read.scene else translate(N_("until ended"), lang)
         return (
             translate(N_("Standing grant for {who}"), lang, who=who),
-            f"{edges_text(system, receipt.get('edges') or {}, lang)} · {scope}",
+            f"{edges_text(system, read.edges, lang)} · {scope}",
         )
-    if kind == "standing_end":
-        return translate(N_("Standing grant #{id} ended"), lang, id=receipt.get("standing")), ""
-    if kind == "scene_open":
-        name = receipt.get("name") or ""
-        return translate(N_("Scene {n} opens"), lang, n=receipt.get("scene")), name
-    if kind == "turn":
-        cleared = receipt.get("new_turn") or []
+    if isinstance(read, StandingEndReceipt):
+        return translate(N_("Standing grant #{id} ended"), lang, id=read.standing), ""
+    if isinstance(read, SceneOpenReceipt):
+        return translate(N_("Scene {n} opens"), lang, n=read.scene), read.name or ""
+    if isinstance(read, TurnReceipt):
+        cleared = read.new_turn or []
         line = ""
         if cleared:
             line = translate(
                 N_("A new turn: {names} may act again."),
                 lang,
-                names=", ".join(characters.get(c.get("character"), "") for c in cleared),
+                names=", ".join(characters.get(c.character, "") for c in cleared),
             )
-        return translate(N_("Scene {n}, turn {t}"), lang, n=receipt.get("scene"), t=receipt.get("turn")), line
-    if kind == "scene_close":
-        return translate(N_("Scene {n} closes"), lang, n=receipt.get("scene")), plural(lang).ngettext(
-            "{n} turn", "{n} turns", receipt.get("turns") or 0
-        ).format(n=receipt.get("turns") or 0)
-    if kind == "actions":
-        count = receipt.get("actions") or 1
+        return translate(N_("Scene {n}, turn {t}"), lang, n=read.scene, t=read.turn), line
+    if isinstance(read, SceneCloseReceipt):
+        turns = read.turns or 0
+        return translate(N_("Scene {n} closes"), lang, n=read.scene), plural(lang).ngettext(
+            "{n} turn", "{n} turns", turns
+        ).format(n=turns)
+    if isinstance(read, ActionsReceipt):
+        count = read.actions or 1
         return (
             translate(N_("Multiple actions this turn"), lang),
             plural(lang).ngettext("{n} action", "{n} actions", count).format(n=count),

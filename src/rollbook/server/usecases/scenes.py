@@ -141,7 +141,7 @@ def advance_turn(session: Session, member: Caller) -> dict:
         kind="turn",
         actor=actor_of(member),
         visibility="public",
-        receipt=TurnReceipt(scene=scene.number, turn=turn, new_turn=cleared),
+        receipt=TurnReceipt.of({"scene": scene.number, "turn": turn, "new_turn": cleared}),
     )
     scene.turn = turn
     scene.turn_seq = entry.seq
