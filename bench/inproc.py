@@ -16,9 +16,11 @@ requests each. ``calls`` is the number of Python function calls per request coun
 per request (BEGIN included, COMMIT not: the driver's). ``--key``: each roll carries a new
 ``Idempotency-Key``, as ``bench/tables.py``'s do (two statements more: the key's claim and its answer).
 
-Three requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
+Four requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
 character: the token checked, one read transaction, the character's JSON: what every authenticated
-request pays before its own work) and ``roll`` (the durable roll of ``bench/load.py``).
+request pays before its own work), ``roll`` (the durable roll of ``bench/load.py``) and ``web``
+(the same roll posted from the sheet page's form, as a browser's htmx posts it: the keychain's
+cookie, its form key, the new card and the sheet's resources in answer). ``tx`` is the transactions per request (reads and writes).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from urllib.parse import urlencode
 
 import anyio
 
@@ -75,15 +78,36 @@ class Caller:
         self.app = app
 
     async def __call__(
-        self, method: str, path: str, body: dict | None = None, token: str | None = None, key: bool = False
+        self,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        token: str | None = None,
+        key: bool = False,
+        form: bool = False,
     ):
-        raw = b"" if body is None else json.dumps(body).encode()
         headers = [(b"host", b"bench"), (b"user-agent", b"inproc")]
+        if form:  # the sheet page's form as htmx posts it, with the key each drawn form carries
+            assert body is not None
+            raw = urlencode({**body, "idempotency_key": secrets.token_urlsafe(18)}).encode()
+            headers += [
+                (b"content-type", b"application/x-www-form-urlencoded"),
+                (b"content-length", str(len(raw)).encode()),
+                (b"hx-request", b"true"),
+            ]
+        else:
+            raw = b"" if body is None else json.dumps(body).encode()
         if key:  # a new Idempotency-Key, as bench/tables.py's and load.py's rolls carry
             headers.append((b"idempotency-key", secrets.token_urlsafe(16).encode()))
-        if body is not None:
+        if body is not None and not form:
             headers += [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
-        if token:
+        if token and form:  # a browser's session: the keychain's cookie for this chronicle, its own origin
+            chronicle = path.split("/")[2]
+            headers += [
+                (b"cookie", f"rollbook_keys={chronicle}.{token}".encode()),
+                (b"origin", b"http://bench"),
+            ]
+        elif token:
             headers.append((b"authorization", f"Bearer {token}".encode()))
         scope = {
             "type": "http",
@@ -190,40 +214,47 @@ async def _measure(
     call = Caller(app)
     path, token = await set_up(call)
     kinds = {
-        "bare": ("GET", "/api/systems", None, None, 200, False),
-        "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False),
-        "roll": ("POST", path, {"action": V20_TEST}, token, 201, key),
+        "bare": ("GET", "/api/systems", None, None, 200, False, False),
+        "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False, False),
+        "roll": ("POST", path, {"action": V20_TEST}, token, 201, key, False),
+        "web": ("POST", path.removeprefix("/api"), V20_TEST, token, 200, False, True),
     }
     statements = [0]
+    transactions = [0]
 
     def count(*_args) -> None:
         statements[0] += 1
 
+    def count_transaction(*_args) -> None:
+        transactions[0] += 1
+
     event.listen(app.state.db.engine, "before_cursor_execute", count)
+    event.listen(app.state.db.engine, "begin", count_transaction)
     out: dict = {}
-    for kind, (method, target, body, tok, expected, keyed) in kinds.items():
+    for kind, (method, target, body, tok, expected, keyed, form) in kinds.items():
         for _ in range(20):  # warm-up
-            status, raw = await call(method, target, body, tok, keyed)
+            status, raw = await call(method, target, body, tok, keyed, form)
             assert status == expected, (status, raw[:300])
         best = float("inf")
         with inline_threadpool() if inline else nullcontext():
             for _ in range(repeat):
                 started = time.process_time()
                 for _ in range(requests):
-                    await call(method, target, body, tok, keyed)
+                    await call(method, target, body, tok, keyed, form)
                 best = min(best, (time.process_time() - started) / requests)
         profiler = cProfile.Profile(time.process_time)
-        statements[0] = 0
+        statements[0] = transactions[0] = 0
         with inline_threadpool():  # cProfile sees the calling thread only: run sync endpoints inline
             profiler.enable()
             for _ in range(50):
-                await call(method, target, body, tok, keyed)
+                await call(method, target, body, tok, keyed, form)
             profiler.disable()
         stats = pstats.Stats(profiler)
         out[kind] = {
             "cpu_ms": best * 1000,
             "calls": round(stats.total_calls / 50),
             "statements": statements[0] / 50,
+            "transactions": transactions[0] / 50,
         }
         if profile == kind:
             text = io.StringIO()
@@ -237,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--profile", choices=("bare", "read", "roll"))
+    parser.add_argument("--profile", choices=("bare", "read", "roll", "web"))
     parser.add_argument(
         "--inline",
         action="store_true",
@@ -260,15 +291,18 @@ def main(argv: list[str] | None = None) -> int:
                     url, args.requests, args.repeat, args.profile, args.sort, args.top, args.inline, args.key
                 )
             )
-        bare, read, roll = result["bare"], result["read"], result["roll"]
+        bare, read, roll, web = result["bare"], result["read"], result["roll"], result["web"]
         print(
             f"{name:10}{' inline' if args.inline else ''}{' keyed' if args.key else ''} "
             f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
             f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls, {read['statements']:g} SQL)   "
-            f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL)   "
+            f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL, "
+            f"{roll['transactions']:g} tx)   "
+            f"web roll {web['cpu_ms']:.3f} ms ({web['calls']} calls, {web['statements']:g} SQL, "
+            f"{web['transactions']:g} tx)   "
             f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}"
         )
-        for kind in ("bare", "read", "roll"):
+        for kind in ("bare", "read", "roll", "web"):
             if "profile" in result[kind]:
                 print(result[kind]["profile"])
     return 0
