@@ -94,11 +94,32 @@ class Database:
             with session.begin():
                 yield session
 
+    @contextmanager
+    def one_read(self) -> Iterator[Database]:
+        """This database seen through one read transaction: every ``read()`` made through what this
+        yields, inside the block, is that transaction (one snapshot, one ``BEGIN``), so a page drawn
+        from several reads is drawn from one. Writes go through as ever."""
+        with self.read() as session:
+            yield OneRead(self, session)
+
     def upgrade(self) -> None:
         upgrade(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+class OneRead(Database):
+    """``Database.one_read``'s view: the same engine, writer and hooks; ``read()`` is its one
+    transaction."""
+
+    def __init__(self, db: Database, session: Session) -> None:
+        self.__dict__.update(db.__dict__)
+        self._session = session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        yield self._session
 
 
 def changed_rows(result: Result[Any]) -> int:

@@ -17,7 +17,7 @@ from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.server.usecases import chronicles, rolls
+from rollbook.server.usecases import rolls
 from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
@@ -80,17 +80,18 @@ def sheet_page(
     change: str | None = None,
     status: int = 200,
 ) -> HTMLResponse:
-    state = table.load(db, member, lang)
-    character = character_or_404(state, character_id)
-    return page(
-        request,
-        "sheet.html",
-        lang,
-        status=status,
-        **sheet_context(
-            db, state, character, member, lang, errors=errors, values=values, kind=kind, change=change
-        ),
-    )
+    with db.one_read() as db:  # the page drawn from one read transaction
+        state = table.load(db, member, lang)
+        character = character_or_404(state, character_id)
+        return page(
+            request,
+            "sheet.html",
+            lang,
+            status=status,
+            **sheet_context(
+                db, state, character, member, lang, errors=errors, values=values, kind=kind, change=change
+            ),
+        )
 
 
 def posted_form(
@@ -115,8 +116,7 @@ def posted_form(
         return sheet_page(request, db, member, lang, character_id, errors=errors, values=form, change=kind)
 
     alert_into(request, into, lang, again)
-    with db.read() as session:
-        system = chronicles.chronicle_info(session, member)["system"]
+    system = request.state.rollbook_system  # read with the member (``web.deps.reader``)
     return kind, forms.parse_form(forms.schema_for(system, part, kind), form, kind)
 
 

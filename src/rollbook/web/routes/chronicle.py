@@ -29,26 +29,27 @@ router = page_router()
 def chronicle_page(
     request: Request, db, member: Caller, lang: str, *, errors=None, values=None, status: int = 200
 ) -> HTMLResponse:
-    state = table.load(db, member, lang)
-    return page(
-        request,
-        "chronicle.html",
-        lang,
-        status=status,
-        t=state,
-        me=state.me,
-        errors=errors or {},
-        people=presence.people(db, member, state),  # who is online
-        values=values or {},
-        invitation=shown_invitation(request, db, member),
-        new_key=keychain.new_key(request),
-        base_url=origin_of(request.scope),  # the proxy's scheme and host with ROLLBOOK_TRUST_PROXY
-        quick=quick_form(db, member, lang, state.chronicle),
-        system_name=labels.system_name(state.chronicle["system"], lang),
-        p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
-        fs=table.fair_state(db, member),
-        cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
-    )
+    with db.one_read() as db:  # the page drawn from one read transaction
+        state = table.load(db, member, lang)
+        return page(
+            request,
+            "chronicle.html",
+            lang,
+            status=status,
+            t=state,
+            me=state.me,
+            errors=errors or {},
+            people=presence.people(db, member, state),  # who is online
+            values=values or {},
+            invitation=shown_invitation(request, db, member),
+            new_key=keychain.new_key(request),
+            base_url=origin_of(request.scope),  # the proxy's scheme and host with ROLLBOOK_TRUST_PROXY
+            quick=quick_form(db, member, lang, state.chronicle),
+            system_name=labels.system_name(state.chronicle["system"], lang),
+            p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+            fs=table.fair_state(db, member),
+            cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
+        )
 
 
 def shown_invitation(request: Request, db, member: Caller) -> str | None:

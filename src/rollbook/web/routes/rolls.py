@@ -60,21 +60,22 @@ def _after_change(
         return see_other(
             f"/chronicles/{chronicle_id}/characters/{character_id}#entry-{result['entry']['seq']}"
         )
-    state = table.load(db, member, lang, feed=False)
-    character = character_or_404(state, character_id)
-    card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
-    context = sheet_context(db, state, character, member, lang, change=change, kind=kind)
-    return fragment(
-        request,
-        "_after_change.html",
-        lang,
-        card=card,
-        form_id=form_id,
-        chronicle=state.chronicle,
-        asked="ask" in result,
-        **{k: v for k, v in context.items() if k not in ("errors",)},
-        errors={},
-    )
+    with db.one_read() as db:  # the answer drawn from one read transaction
+        state = table.load(db, member, lang, feed=False)
+        character = character_or_404(state, character_id)
+        card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
+        context = sheet_context(db, state, character, member, lang, change=change, kind=kind)
+        return fragment(
+            request,
+            "_after_change.html",
+            lang,
+            card=card,
+            form_id=form_id,
+            chronicle=state.chronicle,
+            asked="ask" in result,
+            **{k: v for k, v in context.items() if k not in ("errors",)},
+            errors={},
+        )
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
