@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt
+from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt, SettingsReceipt
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.present import labels
 from rollbook.rules.table import rules_for
@@ -72,28 +72,21 @@ def roll_words(action: dict, lang: str) -> str:
 def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
     """(title, line) of a settings, contest, contest result or extended action entry."""
     if kind == "settings":
-        if "character" in receipt:
-            value = receipt.get("difficulty")
+        settings = SettingsReceipt.of(receipt)
+        if "character" in settings.model_fields_set:  # one character's standing difficulty (A-5)
+            value = settings.difficulty
             return (
-                translate(
-                    N_("Standing difficulty of {name}"),
-                    lang,
-                    name=receipt.get("name", f"#{receipt['character']}"),
-                ),
+                translate(N_("Standing difficulty of {name}"), lang, name=f"#{settings.character}"),
                 str(value) if value is not None else translate(N_("none"), lang),
             )
         parts = [
-            translate(N_("mode: {mode}"), lang, mode=labels.choice(str(receipt.get("mode")), lang, "mode")),
+            translate(N_("mode: {mode}"), lang, mode=labels.choice(str(settings.mode), lang, "mode")),
             translate(
                 N_("standing difficulty: {d}"),
                 lang,
-                d=receipt.get("difficulty")
-                if receipt.get("difficulty") is not None
-                else translate(N_("none"), lang),
+                d=settings.difficulty if settings.difficulty is not None else translate(N_("none"), lang),
             ),
-            translate(
-                N_("table rules: {rules}"), lang, rules=rule_words(receipt.get("table_rules") or [], lang)
-            ),
+            translate(N_("table rules: {rules}"), lang, rules=rule_words(settings.table_rules or [], lang)),
         ]
         return translate(N_("The Storyteller's settings"), lang), " · ".join(parts)
     if kind == "contest":

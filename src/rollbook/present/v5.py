@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt
 from rollbook.i18n import N_, translate
 from rollbook.play import v5_compulsions as rules
 from rollbook.present import labels
@@ -106,20 +107,26 @@ def badge(found: dict | None, lang: str) -> Badge | None:
 
 def describe_entry(kind: str, receipt: dict, lang: str, characters: dict) -> tuple[str, str]:
     """(title, line) of a compulsion called or ended."""
-    who = characters.get(receipt.get("character"), f"#{receipt.get('character')}")
-    compulsion = str(receipt.get("compulsion"))
     if kind == "compulsion":
+        called = CompulsionReceipt.of(receipt)
+        who = characters.get(called.character, f"#{called.character}")
         title = translate(
-            N_("Compulsion for {name}: {compulsion}"), lang, name=who, compulsion=name(compulsion, lang)
+            N_("Compulsion for {name}: {compulsion}"),
+            lang,
+            name=who,
+            compulsion=name(called.compulsion, lang),
         )
         line = (
-            effect_words(compulsion, lang)
+            effect_words(called.compulsion, lang)
             + " · "
-            + translate(UNTIL.get(receipt.get("until"), UNTIL["ended"]), lang)
+            + translate(UNTIL.get(called.until, UNTIL["ended"]), lang)
         )
-        if receipt.get("roll"):
-            line += " · " + translate(N_("after roll #{seq}"), lang, seq=receipt["roll"])
+        if called.roll:
+            line += " · " + translate(N_("after roll #{seq}"), lang, seq=called.roll)
         return title, line
+    ended = CompulsionEndReceipt.of(receipt)
+    who = characters.get(ended.character, f"#{ended.character}")
+    compulsion = ended.compulsion
     return (
         translate(
             N_("Compulsion of {name} ended: {compulsion}"), lang, name=who, compulsion=name(compulsion, lang)
