@@ -12,6 +12,7 @@ from __future__ import annotations
 from rollbook.i18n import N_, labelled, normalize, translate, translations
 from rollbook.present.present import Card, Viewer, card
 from rollbook.render import DieView, ReceiptView
+from rollbook.rules.v20 import wound_penalty
 
 # Discord's documented limits of a message's embeds
 LIMITS = {
@@ -243,6 +244,14 @@ def resource_fields(system: str, sheet: dict, locale: str | None) -> list[dict]:
             field("Willpower", left(sheet.get("willpower") or {})),
             field("Health", left(sheet.get("health") or {})),
         ]
+        if sheet.get("creature", "vampire") in ("vampire", "thin_blood"):
+            out.append(field("Blood Potency", str(int(sheet.get("blood_potency") or 0))))
+        experience = sheet.get("experience") or {}
+        if experience.get("total"):
+            total = int(experience["total"])
+            available = total - int(experience.get("spent") or 0)
+            earned = words.gettext("available of %(t)s earned") % {"t": total}
+            out.append(field("Experience", f"{available} {earned}"))
         if sheet.get("humanity") is not None:
             stains = int(sheet.get("stains") or 0)
             out.append(
@@ -279,6 +288,12 @@ def resource_fields(system: str, sheet: dict, locale: str | None) -> list[dict]:
         ]
         counts = [health.get(kind) or 0 for kind in ("bashing", "lethal", "aggravated")]
         taken = [text.format(n=n) for text, n in zip(damage, counts, strict=True) if n]
-        out.append(field("Health", ", ".join(taken) if taken else translate("Unhurt", lang)))
+        health_text = ", ".join(taken) if taken else translate("Unhurt", lang)
+        penalty = wound_penalty(sum(counts))  # V20-16: the dice every pool loses
+        if penalty is None:
+            health_text += " · " + translate("Incapacitated", lang)
+        elif penalty:
+            health_text += " · " + translate("wound penalty {n}", lang, n=str(penalty).replace("-", "−"))
+        out.append(field("Health", health_text))
         return out
     return []

@@ -32,13 +32,13 @@ from rollbook.discord.base import (
     shown_seqs,
     write,
 )
-from rollbook.discord.embeds import dice_text, fit, fit_all, resource_fields
+from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, resource_fields
 from rollbook.discord.rest import DiscordError
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, labelled, translate
 from rollbook.play import quick
 from rollbook.present import labels
 from rollbook.present.preview import odds_view, preview
-from rollbook.present.sheetview import rating_groups
+from rollbook.present.sheetview import rating_groups, specialties
 from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
@@ -551,10 +551,28 @@ def _sheet(context: Context, inv: Invocation, options: dict) -> Answer:
 
     system, character = read(context, inv, work)
     sheet = character["sheet"] or {}
+    lang = discord_language(inv.locale)
+    groups = rating_groups(system, sheet, inv.locale)
     fields = resource_fields(system, sheet, inv.locale) + [
         {"name": group.title, "value": ", ".join(f"{r.label} {r.value}" for r in group.ratings)}
-        for group in rating_groups(system, sheet, inv.locale)
+        for group in groups
     ]
+    held = [
+        labelled(f"{r.label} {r.value}", ", ".join(r.powers), lang)
+        for group in groups
+        for r in group.ratings
+        if group.key == "disciplines" and r.powers
+    ]
+    if held:  # V5-10: the powers a roll may use, by Discipline
+        fields.append({"name": translate("Powers", lang), "value": "\n".join(held)})
+    shown = specialties(sheet, lang)
+    if shown:
+        fields.append(
+            {
+                "name": translate("Specialties", lang),
+                "value": "\n".join(labelled(t, n, lang) for t, n in shown),
+            }
+        )
     return message(embeds=[fit({"title": character["name"], "fields": fields})], ephemeral=True)
 
 
@@ -601,7 +619,8 @@ def _verify(context: Context, inv: Invocation, options: dict) -> Answer:
         )
     else:
         text = translate(FAIR_NONE, inv.locale)
-    url = f"{context.base_url.rstrip('/')}/api/chronicles/{state['chronicle']}/log/export"
+    # the page's export, which a browser opens with the member's key (the API's answers 401 without a token)
+    url = f"{context.base_url.rstrip('/')}/chronicles/{state['chronicle']}/log.jsonl"
     return message(text + "\n" + translate(EXPORT, inv.locale, url=url), ephemeral=True)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rollbook.i18n import N_, translate
+from rollbook.play.v5_sheet import ATTRIBUTES as V5_ATTRIBUTES
+from rollbook.play.v20_sheet import ATTRIBUTES as V20_ATTRIBUTES
 from rollbook.present import labels, typednames
 
 
@@ -70,10 +72,14 @@ def identity(sheet: dict, lang: str) -> list[tuple[str, str]]:
     return out
 
 
+BOOK_ATTRIBUTES = {"v5": V5_ATTRIBUTES, "v20": V20_ATTRIBUTES}
+
+
 def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
     groups = []
     names = sheet.get("names") or {}  # homebrew traits, as typed
-    attribute_order = list((sheet.get("attributes") or {}).keys())
+    # the book's order of the attributes (a store may give a sheet's keys back in another: JSONB)
+    attribute_order = list(BOOK_ATTRIBUTES.get(system, ())) + list((sheet.get("attributes") or {}).keys())
     for key, title, top in RATING_GROUPS.get(system, ()):
         values = sheet.get(key)
         if not isinstance(values, dict) or not values:
