@@ -5,7 +5,7 @@ store their ``dump()``; the readers (``rollbook log verify``, the exports, the p
 schemas) parse a stored receipt back with ``receipt_of`` and read its fields by name. ``KINDS`` and
 ``RECEIPTS`` are derived from ``Entry``, the union discriminated on the entry's ``kind``.
 
-What is stored does not change (docs/server.md, "The log"): an entry's hash covers the stored JSON
+What is stored does not change (docs/server.md, "The receipt log"): an entry's hash covers the stored JSON
 (``server/chain.py``), so a model never adds, drops or converts a value:
 
 - ``strict``: a value of another JSON type is refused, never coerced (``1`` is no ``true``);

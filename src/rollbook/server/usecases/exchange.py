@@ -23,11 +23,13 @@ numbers the step takes from the receipt (levels and damage type, attack tier).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.entries import RollReceipt
 from rollbook.play import tiers as play_tiers
 from rollbook.play import v20 as play_v20
 from rollbook.server.access import STORYTELLER, find_entry
@@ -61,7 +63,7 @@ class Followed:
 
 
 def _exchange_of(entry: LoggedEntry) -> dict:
-    stored = (entry.receipt or {}).get("exchange")
+    stored = RollReceipt.of(entry.receipt).exchange
     exchange = dict(stored) if isinstance(stored, dict) else {"attacker": entry.character_id, "target": None}
     if exchange.get("opened") is None:
         exchange["opened"] = entry.seq
@@ -126,7 +128,7 @@ def followed(
     if closed is not None:
         raise ProblemError(409, "exchange_scene_closed", seq=seq, scene=closed)
     exchange = _exchange_of(entry)
-    followed_kind = entry.receipt.get("kind")
+    followed_kind = RollReceipt.of(entry.receipt).kind
     defence = kind in DEFENCE_KINDS
     if defence and followed_kind not in DEFENCE_KINDS:
         defender = exchange.get("target")
@@ -157,16 +159,17 @@ def next_steps(system: str, entry: dict) -> list[dict]:
     receipt = entry.get("receipt")
     if entry.get("kind") not in ROLL_KINDS or not isinstance(receipt, dict) or entry.get("redacted"):
         return []
-    exchange = receipt.get("exchange") or {"attacker": entry.get("character"), "target": None}
+    roll = RollReceipt.of(receipt)
+    exchange = roll.exchange or {"attacker": entry.get("character"), "target": None}
     out = []
-    for kind in step_kinds(system, str(receipt.get("kind"))):
-        takes = _takes(system, kind, receipt)
+    for kind in step_kinds(system, str(roll.kind)):
+        takes = _takes(system, kind, receipt, roll.result)
         if takes is None:
             continue
         defence = kind in DEFENCE_KINDS
-        if defence and receipt.get("kind") not in DEFENCE_KINDS:
+        if defence and roll.kind not in DEFENCE_KINDS:
             character = exchange.get("target")
-        elif not defence and receipt.get("kind") in DEFENCE_KINDS:  # V20-20: the attacker's damage
+        elif not defence and roll.kind in DEFENCE_KINDS:  # V20-20: the attacker's damage
             character = exchange.get("attacker")
         else:
             character = entry.get("character")
@@ -182,9 +185,10 @@ def next_steps(system: str, entry: dict) -> list[dict]:
     return out
 
 
-def _takes(system: str, kind: str, receipt: dict) -> dict | None:
-    """The numbers a step takes from the receipt it follows; None when the rules refuse the step."""
-    result = receipt.get("result") or {}
+def _takes(system: str, kind: str, receipt: dict, result: Any) -> dict | None:
+    """The numbers a step takes from the receipt it follows (``result``: its rules result); None when
+    the rules refuse the step."""
+    result = result or {}
     if system == "v20" and kind in ("damage", "dodge"):
         try:  # V20-17: only an attack that hit is followed by damage or a dodge; V20-20: after a
             # dodge, by damage with the successes it left
