@@ -76,6 +76,7 @@ class RollReceipt(Receipt):
     faces: list[Json] | None = None
     result: Json = None
     action: Obj | None = None
+    pool: Obj | None = None
     authority: Obj | None = None
     turn: Obj | None = None
     fair: Obj | None = None

@@ -1,7 +1,7 @@
 """V5 compulsions in the log (seed 001, SPEC V5-14, A-1): what ``rollbook log verify`` checks of
 them, with no ``--head``, like ``server.baselines`` (``verify_ledger`` runs it with the others).
 
-Pure (standard library, ``rollbook.play.v5_compulsions``). Following the log in order:
+Pure (standard library, ``rollbook.play.v5_compulsions``, the receipts' models of ``rollbook.entries``). Following the log in order:
 
 - a ``compulsion`` entry is the Storyteller's, for a character without one in force, and states
   the penalty its compulsion has (dice, Attributes, whether serving the compulsion lifts it);
@@ -16,6 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rollbook.entries import (
+    CompulsionEndReceipt,
+    CompulsionReceipt,
+    RollReceipt,
+    SceneCloseReceipt,
+    ValidationError,
+    receipt_of,
+)
 from rollbook.play import v5_compulsions as rules
 from rollbook.play.v5_sheet import ATTRIBUTES
 
@@ -29,71 +37,73 @@ class CompulsionLedger:
 
     def check(self, entry: dict) -> list[str]:
         kind = entry.get("kind")
-        receipt = entry.get("receipt")
-        if not isinstance(receipt, dict):
+        if kind not in (CALL, END, "scene_close", "roll", "reroll"):
             return []
-        if kind == CALL:
-            return self._call(entry, receipt)
-        if kind == END:
-            return self._end(entry, receipt)
-        if kind == "scene_close":
+        try:
+            read = receipt_of(kind, entry.get("receipt"))
+        except ValidationError:  # not a receipt of its kind: the chain's check says so (chain.kind_problems)
+            return []
+        if isinstance(read, CompulsionReceipt):
+            return self._call(entry, read)
+        if isinstance(read, CompulsionEndReceipt):
+            return self._end(entry, read)
+        if isinstance(read, SceneCloseReceipt):
             for character, found in list(self.in_force.items()):
-                if found.get("until") == "scene" and found.get("scene") == receipt.get("scene"):
+                if found.get("until") == "scene" and found.get("scene") == read.scene:
                     del self.in_force[character]
             return []
         if (
-            kind in ("roll", "reroll")
-            and receipt.get("system") == "v5"
-            and receipt.get("kind") in ("test", "power")
-            and (receipt.get("request") or {}).get("kind") == "test"
+            isinstance(read, RollReceipt)
+            and read.system == "v5"
+            and read.kind in ("test", "power")
+            and (read.request or {}).get("kind") == "test"
         ):
-            return self._roll(entry, receipt, kind)
+            return self._roll(entry, read, str(kind))
         return []
 
-    def _call(self, entry: dict, receipt: dict) -> list[str]:
+    def _call(self, entry: dict, receipt: CompulsionReceipt) -> list[str]:
         problems = []
         if (entry.get("actor") or {}).get("role") != "storyteller":
             problems.append("a compulsion called by someone other than the Storyteller")
         character = entry.get("character")
-        if receipt.get("character") != character:
+        if receipt.character != character:
             problems.append("a compulsion entry for another character than its own")
         if character in self.in_force:
             problems.append(
                 f"a compulsion called while entry {self.in_force[character]['called']}'s is in force"
             )
-        called = receipt.get("compulsion")
-        shape = rules.COMPULSIONS.get(called) if isinstance(called, str) else None
+        shape = rules.COMPULSIONS.get(receipt.compulsion)
         if shape is None:
-            problems.append(f"an unknown compulsion {receipt.get('compulsion')!r}")
-        elif (receipt.get("dice"), receipt.get("attributes"), receipt.get("unless_serving")) != (
+            problems.append(f"an unknown compulsion {receipt.compulsion!r}")
+        elif (receipt.dice, receipt.attributes, receipt.unless_serving) != (
             shape.dice,
             list(shape.attributes),
             shape.unless_serving,
         ):
-            problems.append(f"compulsion {receipt.get('compulsion')} does not state its book penalty")
-        if receipt.get("until") not in rules.UNTIL:
+            problems.append(f"compulsion {receipt.compulsion} does not state its book penalty")
+        if receipt.until not in rules.UNTIL:
             problems.append("a compulsion without its duration")
         self.in_force[character] = {
-            "compulsion": receipt.get("compulsion"),
+            "compulsion": receipt.compulsion,
             "called": entry.get("seq"),
-            "until": receipt.get("until"),
-            "scene": receipt.get("scene"),
+            "until": receipt.until,
+            "scene": receipt.scene,
         }
         return problems
 
-    def _end(self, entry: dict, receipt: dict) -> list[str]:
+    def _end(self, entry: dict, receipt: CompulsionEndReceipt) -> list[str]:
         character = entry.get("character")
         found = self.in_force.pop(character, None)
         problems = []
         if (entry.get("actor") or {}).get("role") != "storyteller":
             problems.append("a compulsion ended by someone other than the Storyteller")
-        if found is None or found["called"] != receipt.get("called"):
-            problems.append(f"ends compulsion {receipt.get('called')}, not the one in force")
+        if found is None or found["called"] != receipt.called:
+            problems.append(f"ends compulsion {receipt.called}, not the one in force")
         return problems
 
-    def _roll(self, entry: dict, receipt: dict, kind: str) -> list[str]:
-        pool = receipt.get("pool")
-        action = receipt.get("action")
+    def _roll(self, entry: dict, receipt: RollReceipt, kind: str) -> list[str]:
+        pool = receipt.pool
+        action = receipt.action
         if not isinstance(pool, dict) or not isinstance(action, dict):
             return []
         problems = []
