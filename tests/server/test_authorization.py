@@ -92,6 +92,7 @@ ALLOWED: dict[str, set[str]] = {
     "POST /api/chronicles/{chronicle_id}/fair/rotate": ST,
     "GET /api/chronicles/{chronicle_id}/odds/exchange": OWNER,  # attacker = target: 422 past the door
     "POST /api/chronicles/{chronicle_id}/odds/exchange": OWNER,
+    "POST /api/chronicles/{chronicle_id}/characters/{character_id}/odds": OWNER,
     "GET /api/solo/scenarios": EVERYONE,
     "POST /api/solo": EVERYONE,
     "GET /api/chronicles/{chronicle_id}/solo": TABLE,  # past the door: 409, not a solo chronicle
@@ -113,6 +114,7 @@ BODIES: dict[str, object] = {
     },
     "PATCH /api/chronicles/{chronicle_id}/characters/{character_id}": {"name": "Renamed"},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/rolls": {"action": V20_TEST},
+    "POST /api/chronicles/{chronicle_id}/characters/{character_id}/odds": {"action": V20_TEST},
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/adjustments": {
         "change": {"kind": "spend_willpower"}
     },

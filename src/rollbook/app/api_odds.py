@@ -1,9 +1,11 @@
-"""The JSON API of the exchange odds: the exact odds of a whole exchange between two characters
-of the chronicle, before the attack is rolled (``usecases.odds``). Thin, like ``app/api.py`` (whose
+"""The JSON API of the odds: the exact odds of a whole exchange between two characters of the
+chronicle, before the attack is rolled (``usecases.odds``), and of one roll (``usecases.rolls.roll_odds``:
+the request the roll would make). Thin, like ``app/api.py`` (whose
 helpers it shares): one read transaction, nothing written.
 
 ``GET /api/chronicles/{c}/odds/exchange?attacker=1&target=2&weapon=knife&dodge=true`` (the attack named
-by query parameters) or ``POST`` the same as JSON with the attack's whole ``action``.
+by query parameters) or ``POST`` the same as JSON with the attack's whole ``action``;
+``POST /api/chronicles/{c}/characters/{id}/odds`` with a roll's ``action``.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from pydantic import Field
 
 from rollbook.app.api import ERRORS, Auth, Db, Id, _signed_read
 from rollbook.app.api_models import Strict
-from rollbook.app.openapi import operation_id
-from rollbook.server.usecases import odds
+from rollbook.app.openapi import ActionJSON, operation_id
+from rollbook.server.usecases import odds, rolls
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
@@ -105,3 +107,30 @@ def exchange_odds(
 def exchange_odds_for(db: Db, auth: Auth, chronicle_id: Id, body: ExchangeOddsRequest) -> JSONResponse:
     """The same, the attack's whole ``action`` in a JSON body (nothing is written: any retry is safe)."""
     return _read(db, auth, chronicle_id, body)
+
+
+class RollOddsRequest(Strict):
+    action: ActionJSON = Field(description="The roll, as ``POST …/rolls`` takes it (named by traits).")
+    hidden: bool = Field(False, description="As the roll would ask (A-1: the Storyteller's call).")
+
+
+@router.post(
+    "/chronicles/{chronicle_id}/characters/{character_id}/odds",
+    response_model=dict,
+    tags=["odds"],
+    responses=ERRORS,
+)
+def roll_odds(db: Db, auth: Auth, chronicle_id: Id, character_id: Id, body: RollOddsRequest) -> JSONResponse:
+    """The exact odds of the roll ``POST …/rolls`` would make of this action (A-1: the standing
+    difficulty and grants; TR-1: the table rules; the wound penalties and the compulsion in force):
+    ``odds`` (the odds contract, ``p/q``; null for a roll without odds, a V20 soak), ``asked`` (the
+    edges it would ask for: the odds are then those of the roll as asked), ``action``, ``request``
+    and ``pool``. Nothing is written."""
+    return _signed_read(
+        db,
+        auth,
+        chronicle_id,
+        lambda session, member: rolls.roll_odds(
+            session, member, character_id, body.action, hidden=body.hidden
+        ),
+    )

@@ -50,7 +50,6 @@ from rollbook.server.usecases import (
     authority,
     characters,
     chronicles,
-    compulsions,
     contests,
     fairness,
     rolls,
@@ -427,17 +426,8 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
             character, action = roll_request(session, member, chronicle.system, options)
             # the request the roll would make (the standing difficulty and grants), under the table
             # rules (TR-1) and the compulsion in force, as ``rolls.roll`` makes it; an ask's as asked
-            plan = authority.roll_plan(session, member, character["id"], action)
-            shown, _pool = preview(
-                chronicle.system,
-                character["sheet"],
-                plan["action"],
-                mode=chronicle.mode,
-                role=STORYTELLER if plan["asked"] else member.role,
-                lang=inv.locale,
-                table_rules=chronicle.table_rules or (),
-                compulsion=compulsions.for_roll(session, chronicle.id, chronicle.system, character["id"]),
-            )
+            made = rolls.odds_request(session, member, character["id"], action)
+            shown, _pool = preview(**made.preview(), lang=inv.locale)
             return shown
 
         shown = read(context, inv, work)

@@ -5,6 +5,7 @@ the V5 Willpower reroll, and the Storyteller's standing difficulty (the baseline
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -12,9 +13,13 @@ from sqlalchemy.orm import Session
 from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.entries import QuickRollReceipt, QuickSettingReceipt, RollReceipt
+from rollbook.odds import odds_for
 from rollbook.play import catalogue, quick
+from rollbook.play.common import request_from_plain
 from rollbook.server.access import (
     STORYTELLER,
+    find_character,
+    find_chronicle,
     find_entry,
     lock_character,
     lock_chronicle,
@@ -356,3 +361,81 @@ def quick_roll(
         receipt=QuickRollReceipt.model_validate(receipt),
     )
     return {"entry": entry_view(entry, member), "effects": [], "warnings": []}
+
+
+# --- odds: the request the roll would make ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsRequest:
+    """What the roll of ``action`` would be, built as ``roll`` builds it (A-1: planned against the
+    baseline, the standing difficulty and grants; TR-1: the table rules in force; seed 001: the
+    compulsion in force): every face's odds of a roll are this request's (``preview_of``), so the
+    odds shown are the odds of the roll made. An action that asks is previewed as asked, under the
+    Storyteller's authority (the roll is made so when granted); ``at_baseline``: what applies without
+    the ask, under the member's."""
+
+    system: str
+    sheet: dict
+    mode: str
+    role: str
+    action: dict
+    at_baseline: dict
+    asked: dict
+    table_rules: tuple[str, ...]
+    compulsion: dict | None
+
+    def preview(self, *, baseline: bool = False) -> dict:
+        """``play.preview``'s keywords (``present.preview.preview`` takes the same, and ``lang``)."""
+        return {
+            "system": self.system,
+            "sheet": copy.deepcopy(self.sheet),
+            "action": self.at_baseline if baseline else self.action,
+            "mode": self.mode,
+            "role": STORYTELLER if self.asked and not baseline else self.role,
+            "table_rules": self.table_rules,
+            "compulsion": self.compulsion,
+        }
+
+
+def odds_request(
+    session: Session, member: Caller, character_id: int, action: dict, *, hidden: bool = False
+) -> OddsRequest:
+    """The roll ``roll`` would make of ``action`` for the character (reads only)."""
+    plan = authority.roll_plan(session, member, character_id, action, hidden=hidden)
+    chronicle = find_chronicle(session, member)
+    character = find_character(session, member, character_id)
+    return OddsRequest(
+        system=chronicle.system,
+        sheet=character.sheet or {},
+        mode=chronicle.mode,
+        role=member.role,
+        action=plan["action"],
+        at_baseline=plan["at_baseline"],
+        asked=plan["asked"],
+        table_rules=tuple(chronicle.table_rules or ()),
+        compulsion=compulsions.for_roll(session, chronicle.id, chronicle.system, character.id),
+    )
+
+
+def roll_odds(
+    session: Session, member: Caller, character_id: int, action: dict, *, hidden: bool = False
+) -> dict:
+    """The exact odds of the roll ``action`` would make (the odds contract: ``outcomes`` as ``p/q``),
+    with the edges it asks, the action as it would be rolled, its rules request and pool. ``odds`` is
+    None for a roll the engine gives no odds of (the catalogue's ``odds``: a V20 soak)."""
+    made = odds_request(session, member, character_id, action, hidden=hidden)
+    built = play.preview(**made.preview())
+    kind = str(built.get("kind") or made.action.get("kind"))
+    odds = None
+    if catalogue.find(made.system, str(made.action.get("kind")), "roll").odds == "preview":
+        request = request_from_plain(quick.REQUESTS[made.system], built["request"])
+        odds = odds_for(made.system, request)
+    return {
+        "asked": made.asked,
+        "action": made.action,
+        "kind": kind,
+        "request": built["request"],
+        "pool": built.get("pool"),
+        "odds": odds,
+    }

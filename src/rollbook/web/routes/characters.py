@@ -16,7 +16,7 @@ from rollbook.present.preview import preview
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.server.usecases import characters, chronicles
+from rollbook.server.usecases import characters, chronicles, rolls
 from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
@@ -143,53 +143,19 @@ def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang
     """The exact odds of the roll the form describes (htmx asks on every change, before rolling)."""
     on_refusal(request, _odds_refusal(request, lang))
     state = table.load(db, member, lang, feed=False)
-    character = character_or_404(state, character_id)
+    character_or_404(state, character_id)
     system = state.chronicle["system"]
     kind = str(values.get("kind", ""))
     action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
     offers = authority.offers_for(db, member, character_id, action)  # A-4
     action = authority.offer_action(offers, values.get("offer"), action)
     hidden = authority.ticked(values.get("hidden"))
-    with db.read() as session:  # A-1: what the roll asks for beyond what stands
-        plan = authority_cases.roll_plan(session, member, character_id, action, hidden=hidden)
-    asking = bool(plan["asked"])
-    mode = state.chronicle["mode"]
-    rules = state.chronicle.get("table_rules") or ()  # TR-1: the odds under the table rules in force
-    badge = state.compulsions.get(character_id)  # seed 001: the odds under the compulsion in force
-    compulsion = badge.in_force() if badge is not None else None
-    if asking:  # the odds as asked (if the Storyteller grants it) and as things stand
-        view, pool_text = preview(
-            system,
-            character.sheet or {},
-            plan["action"],
-            mode=mode,
-            role=STORYTELLER,
-            lang=lang,
-            table_rules=rules,
-            compulsion=compulsion,
-        )
-        baseline_view, _ = preview(
-            system,
-            character.sheet or {},
-            plan["at_baseline"],
-            mode=mode,
-            role=member.role,
-            lang=lang,
-            table_rules=rules,
-            compulsion=compulsion,
-        )
-    else:
-        view, pool_text = preview(
-            system,
-            character.sheet or {},
-            plan["action"],
-            mode=mode,
-            role=member.role,
-            lang=lang,
-            table_rules=rules,
-            compulsion=compulsion,
-        )
-        baseline_view = None
+    with db.read() as session:  # A-1, TR-1, seed 001: the request the roll would make (rolls.odds_request)
+        made = rolls.odds_request(session, member, character_id, action, hidden=hidden)
+    asking = bool(made.asked)
+    # the odds as asked (if the Storyteller grants it) and, when it asks, as things stand
+    view, pool_text = preview(**made.preview(), lang=lang)
+    baseline_view = preview(**made.preview(baseline=True), lang=lang)[0] if asking else None
     return fragment(
         request,
         "_odds.html",
@@ -199,7 +165,7 @@ def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang
         pool_text=pool_text,
         baseline_odds=baseline_view,
         asking=asking and member.role != STORYTELLER,
-        asked_text=authority.edges_text(system, plan["asked"], lang),
+        asked_text=authority.edges_text(system, made.asked, lang),
         offers=offers,
         offer=str(values.get("offer", "")),
         gm=authority.storyteller_word(system, lang),
