@@ -456,7 +456,20 @@ def compare(stored: Any, recomputed: Any, label: str) -> list[str]:
     return problems
 
 
+def quick_number(values: Mapping[str, Any], name: str, default: int) -> int:
+    """A quick roll's number (``rollbook.play.quick``): ``values[name]`` (``default`` when absent) as an
+    integer; ``not_an_integer`` for a boolean or what is no number."""
+    value = values.get(name, default)
+    if isinstance(value, bool):
+        raise RuleError("not_an_integer", field=name, value=str(value))
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise RuleError("not_an_integer", field=name, value=str(value)) from None
+
+
 __all__ = [
+    "quick_number",
     "ROLES",
     "MODES",
     "Mode",

@@ -15,71 +15,29 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from rollbook.play.authority import EDGE_FIELDS
-from rollbook.play.common import JsonObject, Mode, changed_paths, request_from_plain
-from rollbook.rules import get_system, rollunder, tiers, v5, v20
+from rollbook.play.common import JsonObject, changed_paths, request_from_plain
+from rollbook.play.systems import SYSTEM_IDS, system_module
+from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
 
-# What a quick roll takes in each game: V20 "N dice, difficulty D", V5 "N dice, Hunger H" (difficulty
-# optional), Tiers a skill and a bonus, roll-under a declared action against a level.
-QUICK_FIELDS = {
-    "v20": ("pool", "difficulty"),
-    "v5": ("pool", "hunger", "difficulty"),
-    "tiers": ("skill", "bonus"),
-    "rollunder": ("action", "level", "bonus", "malus", "advantage", "disadvantage"),
-}
-REQUESTS = {
-    "v20": v20.V20Request,
-    "v5": v5.V5Request,
-    "tiers": tiers.TiersRequest,
-    "rollunder": rollunder.RollUnderRequest,
-}
+# What a quick roll takes in each game (each system's ``QUICK`` module): V20 "N dice, difficulty D",
+# V5 "N dice, Hunger H" (difficulty optional), Tiers a skill and a bonus, roll-under a declared
+# action against a level.
+QUICK_FIELDS = {system: system_module(system).QUICK.FIELDS for system in SYSTEM_IDS}
+REQUESTS = {system: system_module(system).QUICK.REQUEST for system in SYSTEM_IDS}
 
 
 def quick_request(system: str, mode: str, values: Mapping[str, Any]) -> Any:
     """The rules request of a quick roll in ``system`` from its values (``QUICK_FIELDS``)."""
-
-    def number(name: str, default: int) -> int:
-        value = values.get(name, default)
-        if isinstance(value, bool):
-            raise RuleError("not_an_integer", field=name, value=str(value))
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise RuleError("not_an_integer", field=name, value=str(value)) from None
-
-    # The V20 and V5 requests refuse any other mode themselves (bad_choice), in their own order of checks.
-    requested_mode = cast(Mode, mode)
-    if system == "v20":
-        return v20.V20Request(pool=number("pool", 1), difficulty=number("difficulty", 6), mode=requested_mode)
-    if system == "v5":
-        return v5.V5Request(
-            pool=number("pool", 1),
-            hunger=number("hunger", 0),
-            difficulty=number("difficulty", 1),
-            kind="test",
-            mode=requested_mode,
-        )
-    if system == "tiers":
-        return tiers.TiersRequest(kind="skill", skill=number("skill", 0), bonus=number("bonus", 0))
-    if system == "rollunder":
-        return rollunder.RollUnderRequest(
-            action=str(values.get("action", "")),
-            kind="check",
-            level=number("level", 10),
-            bonus=number("bonus", 0),
-            malus=number("malus", 0),
-            advantage=values.get("advantage") is True,
-            disadvantage=values.get("disadvantage") is True,
-        )
-    raise RuleError("unknown_system", system=str(system))
+    return system_module(system).QUICK.request(mode, values)
 
 
 # A-1: the action kind whose edges a quick roll's values are (the Storyteller's difficulty, bonus and
 # malus, advantage and disadvantage are as much theirs without a sheet as with one).
-QUICK_KINDS = {"v20": "test", "v5": "test", "tiers": "skill", "rollunder": "check"}
+QUICK_KINDS = {system: system_module(system).QUICK.KIND for system in SYSTEM_IDS}
 
 
 def is_quick_edge(system: str, name: str) -> bool:
@@ -131,7 +89,7 @@ def rules_receipt(receipt: Mapping[str, Any]) -> JsonObject:
     if request is None:  # written before quick receipts kept their request: rebuilt from what was asked
         stored = receipt.get("result")
         result: Mapping[str, Any] = stored if isinstance(stored, Mapping) else {}
-        mode = result.get("mode", "strict") if system in ("v20", "v5") else "strict"
+        mode = result.get("mode", "strict")  # a game without modes ignores it
         request = to_plain(quick_request(system, mode, quick))
     view = {
         "system": system,

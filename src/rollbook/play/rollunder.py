@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from rollbook import dice
+from rollbook.play import rollunder_quick
 from rollbook.play.common import (
     Effects,
     Identity,
@@ -40,6 +41,8 @@ from rollbook.play.common import (
 from rollbook.rules import get_system
 from rollbook.rules import rollunder as rules
 from rollbook.rules.base import Faces, RuleError
+
+QUICK = rollunder_quick  # the quick roll's values and request
 
 SYSTEM = "rollunder"
 LEVEL_MIN, LEVEL_MAX = 1, 20

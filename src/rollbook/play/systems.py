@@ -12,6 +12,20 @@ from rollbook.play.common import JsonObject, Mode, Model, Performed, Prepared, R
 from rollbook.rules.base import Faces, RuleError
 
 
+class QuickModule(Protocol):
+    """A system's quick roll (``<system>_quick.py``, ``rollbook.play.quick``): the values it takes, the
+    action kind whose edges they are (A-1), the rules request type, and the request they make."""
+
+    @property
+    def FIELDS(self) -> tuple[str, ...]: ...
+    @property
+    def KIND(self) -> str: ...
+    @property
+    def REQUEST(self) -> type: ...
+
+    def request(self, mode: str, values: Mapping[str, Any]) -> Any: ...
+
+
 class SystemModule(Protocol):
     """What the package (``rollbook.play``), ``authority`` and ``schema`` use of a system's play module
     (see the package docstring). ``sheet`` is the module's own ``Sheet`` as loaded by the package
@@ -42,6 +56,8 @@ class SystemModule(Protocol):
     def TABLES(self) -> Mapping[str, Any]: ...
     @property
     def ROLL_RECORDS(self) -> Mapping[str, Recorded]: ...
+    @property
+    def QUICK(self) -> QuickModule: ...
     @property
     def CHANGE_RECORDS(self) -> Mapping[str, Recorded]: ...
 
@@ -84,4 +100,4 @@ def system_module(system: Any) -> SystemModule:
     return _MODULES[system]
 
 
-__all__ = ["SYSTEM_IDS", "SystemModule", "system_module"]
+__all__ = ["SYSTEM_IDS", "QuickModule", "SystemModule", "system_module"]

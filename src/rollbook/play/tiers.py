@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import Field
 
 from rollbook import dice
+from rollbook.play import tiers_quick as QUICK  # the quick roll's values and request
 from rollbook.play.common import (
     Effects,
     Follows,
@@ -54,6 +55,7 @@ from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "ACTIONS",
+    "QUICK",
     "CHAINS",
     "CHANGE_RECORDS",
     "CHANGES",

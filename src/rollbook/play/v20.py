@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from rollbook import dice
+from rollbook.play import v20_quick as QUICK  # the quick roll's values and request
 from rollbook.play.common import (
     Effects,
     Follows,
@@ -76,6 +77,7 @@ from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "ACTIONS",
+    "QUICK",
     "CHAINS",
     "CHANGE_RECORDS",
     "CHANGES",

@@ -22,6 +22,7 @@ from pydantic import Field
 from rollbook import dice
 from rollbook.play import v5_compulsions as compulsions
 from rollbook.play import v5_powers as powers
+from rollbook.play import v5_quick as QUICK  # the quick roll's values and request
 from rollbook.play.common import (
     Effects,
     JsonObject,
@@ -65,6 +66,7 @@ from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "ACTIONS",
+    "QUICK",
     "CHAINS",
     "CHANGE_RECORDS",
     "CHANGES",

@@ -1,0 +1,75 @@
+"""A system is registered once: every branch on a system id (``system == "v5"``, ``chronicle.system in
+("v20", "v5")``, ``result["system"] != "tiers"``…) outside the systems' own modules (a module named
+for its system: ``play/v5.py``, ``rules/tiers.py``, ``cli/roll_v5.py``, ``odds/v5_plain.py``) and the
+registries (``play/systems.py``, ``rules/__init__.py``) is counted. The count may only go down (a
+ratchet): what a face or a use case needs of a system belongs in its module, behind the
+``SystemModule`` interface (``rollbook.play.systems``), never in one more ``if``."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from rollbook.play.systems import SYSTEM_IDS
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
+OWN = re.compile(r"^(?:.*_)?(" + "|".join(SYSTEM_IDS) + r")(?:_.*)?$")
+REGISTRIES = {"play/systems.py", "rules/__init__.py"}
+
+# The branches left (91 when counted first). Lower it when you remove some; never raise it.
+ALLOWED = 86
+
+
+def _ids(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in SYSTEM_IDS
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(
+            isinstance(e, ast.Constant) and e.value in SYSTEM_IDS for e in node.elts
+        )
+    return False
+
+
+def _names_a_system(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and "system" in sub.id.lower():
+            return True
+        if isinstance(sub, ast.Attribute) and "system" in sub.attr.lower():
+            return True
+        if isinstance(sub, ast.Constant) and sub.value == "system":
+            return True
+    return False
+
+
+def branches(root: Path = PACKAGE) -> dict[str, int]:
+    """Module (relative path) -> its comparisons of a system with system ids."""
+    found: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name in REGISTRIES or OWN.match(path.stem):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+                continue
+            if not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+                continue
+            left, right = node.left, node.comparators[0]
+            if (_ids(right) and _names_a_system(left)) or (_ids(left) and _names_a_system(right)):
+                found[name] = found.get(name, 0) + 1
+    return found
+
+
+def test_no_new_branch_on_a_system_id_outside_the_systems_and_the_registry():
+    found = branches()
+    total = sum(found.values())
+    listing = ", ".join(f"{name} {count}" for name, count in sorted(found.items()))
+    assert total <= ALLOWED, f"{total} branches on a system id (at most {ALLOWED}): {listing}"
+
+
+def test_the_count_sees_a_branch(tmp_path):
+    (tmp_path / "face.py").write_text('def f(system):\n    return 1 if system == "v5" else 2\n')
+    (tmp_path / "other.py").write_text('def g(chronicle):\n    return chronicle.system in ("v20", "v5")\n')
+    (tmp_path / "v5.py").write_text('def h(system):\n    return system == "v5"\n')  # its own module
+    (tmp_path / "kinds.py").write_text('def k(kind):\n    return kind == "test"\n')
+    assert branches(tmp_path) == {"face.py": 1, "other.py": 1}
