@@ -34,6 +34,7 @@ class SystemModule(Protocol):
     narrows them to its own classes, hence ``Any`` in these signatures.
     Optional members, read with ``getattr`` / ``hasattr``: ``check_mode(sheet, mode)`` (V20-19),
     ``READS_TABLE_RULES`` and ``READS_COMPULSION`` (extra keyword arguments of ``prepare``),
+    ``step_takes(kind, receipt, result)`` (what a step of the combat chain takes from the one it follows),
     ``STORYTELLER_SHEET_FIELDS`` and ``STORYTELLER_VALUES``."""
 
     @property
@@ -100,4 +101,9 @@ def system_module(system: Any) -> SystemModule:
     return _MODULES[system]
 
 
-__all__ = ["SYSTEM_IDS", "QuickModule", "SystemModule", "system_module"]
+def reads_compulsion(system: str) -> bool:
+    """Whether the system's rolls take a compulsion in force (V5's, seed 001: ``READS_COMPULSION``)."""
+    return bool(getattr(system_module(system), "READS_COMPULSION", False))
+
+
+__all__ = ["SYSTEM_IDS", "QuickModule", "SystemModule", "reads_compulsion", "system_module"]

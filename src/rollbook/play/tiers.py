@@ -19,7 +19,8 @@ Readings kept here:
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -54,6 +55,7 @@ from rollbook.rules import tiers as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "step_takes",
     "ACTIONS",
     "QUICK",
     "CHAINS",
@@ -125,6 +127,15 @@ ROLL_RECORDS: dict[str, Recorded] = {
     "soak": Recorded(rules.TiersRequest, rules.SoakReceipt, sometimes={"follows": Follows}),  # T-5
     "spell": Recorded(rules.TiersRequest, rules.SkillReceipt, always={"cast": rules.CastReceipt}),  # T-6
 }
+
+
+def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:
+    """The numbers a dodge or soak takes from the receipt it follows (T-4, T-5: the attack's tier);
+    None when the rules refuse the step. ``result``: the receipt's rules result (unused here)."""
+    try:
+        return {"attack_tier": attack_tier_of(receipt)}
+    except RuleError:
+        return None
 
 
 def attack_tier_of(follows: JsonObject) -> int:

@@ -19,6 +19,7 @@ Book choices, kept simple and documented here:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -76,6 +77,7 @@ from rollbook.rules import v20 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "step_takes",
     "ACTIONS",
     "QUICK",
     "CHAINS",
@@ -357,6 +359,23 @@ COMBAT_ABILITIES: dict[str, tuple[str, ...]] = {
     "firearms": ("firearm",),  # Book: Dexterity + Firearms
     "archery": ("hand_to_hand",),  # V20 Dark Ages' bows and crossbows: the sheet's hand-to-hand weapons
 }
+
+
+def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:
+    """The numbers a step of the combat chain takes from the receipt it follows (``result``: its rules
+    result; the web's and Discord's next-step buttons); None when the rules refuse the step: V20-17,
+    only an attack that hit is followed by damage or a dodge, V20-20 after a dodge damage with the
+    successes it left; a soak takes the damage's levels and type (none to soak: refused)."""
+    if kind in ("damage", "dodge"):
+        try:
+            return {"successes": attack_successes_of(receipt)}
+        except RuleError:
+            return None
+    if kind == "soak":
+        if not result.get("levels"):
+            return None  # V20-17: no level to soak
+        return {"levels": result["levels"], "damage_type": result.get("damage_type")}
+    return {}
 
 
 def attack_ability_of(follows: JsonObject) -> str:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt, RollReceipt
 from rollbook.play import v5_compulsions as rules
+from rollbook.play.systems import reads_compulsion
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
     find_character,
@@ -86,7 +87,7 @@ def all_in_force(session: Session, chronicle_id: int) -> dict[int, dict]:
 
 def for_roll(session: Session, chronicle_id: int, system: str, character_id: int) -> dict | None:
     """What ``play.perform`` takes of the compulsion in force (V5 only): its id and the call's seq."""
-    if system != "v5":
+    if not reads_compulsion(system):
         return None
     found = in_force(session, chronicle_id, character_id)
     return None if found is None else {"compulsion": found["compulsion"], "called": found["called"]}
@@ -114,7 +115,7 @@ def call(
     entry refers to it)."""
     require_storyteller(storyteller, "compulsion")
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
-    if chronicle.system != "v5":
+    if not reads_compulsion(chronicle.system):
         raise ProblemError(422, "compulsion_not_for_system", system=chronicle.system)
     _, character = lock_character(session, storyteller, character_id)
     try:

@@ -30,8 +30,6 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.entries import RollReceipt
-from rollbook.play import tiers as play_tiers
-from rollbook.play import v20 as play_v20
 from rollbook.server.access import STORYTELLER, find_entry
 from rollbook.server.models import Caller, Character, LoggedEntry, Scene
 from rollbook.server.problems import ProblemError
@@ -186,24 +184,8 @@ def next_steps(system: str, entry: dict) -> list[dict]:
 
 
 def _takes(system: str, kind: str, receipt: dict, result: Any) -> dict | None:
-    """The numbers a step takes from the receipt it follows (``result``: its rules result); None when
-    the rules refuse the step."""
-    result = result or {}
-    if system == "v20" and kind in ("damage", "dodge"):
-        try:  # V20-17: only an attack that hit is followed by damage or a dodge; V20-20: after a
-            # dodge, by damage with the successes it left
-            successes = play_v20.attack_successes_of(receipt)
-        except play.RuleError:
-            return None
-        return {"successes": successes}
-    if system == "v20" and kind == "soak":
-        if not result.get("levels"):
-            return None  # V20-17: no level to soak
-        return {"levels": result["levels"], "damage_type": result.get("damage_type")}
-    if system == "tiers":
-        try:
-            tier = play_tiers.attack_tier_of(receipt)
-        except play.RuleError:
-            return None
-        return {"attack_tier": tier}
-    return {}
+    """The numbers a step takes from the receipt it follows (``result``: its rules result; the system
+    module's ``step_takes``: V20-17, V20-20, T-4, T-5); None when the rules refuse the step; nothing for
+    a system without a chain."""
+    takes = getattr(play.system_module(system), "step_takes", None)
+    return {} if takes is None else takes(kind, receipt, result or {})
