@@ -147,6 +147,19 @@ PLAYS = [
         "The Storyteller declares an extended action (TR-4): its next roll is a button under it, and "
         "under each of its rolls until it is over.",
     ),
+    (
+        "character",
+        lambda keys: [
+            {"name": "import", "type": 1, "options": [option("file", keys["attachment"]["id"], 11)]}
+        ],
+        NEWCOMER,
+        "en-US",
+        "The newcomer, told by `/link` that they have no character, imports a sheet of another tool "
+        "(here Progeny's JSON file, attached to the command): read from the URL Discord gives, by the "
+        "web's importers, with the same report, to them alone (deferred, then edited). "
+        "`/character new` opens a form instead: the name, then each section's traits typed as "
+        "“Dexterity 3, Wits 2”.",
+    ),
     ("unlink", lambda keys: [], NEWCOMER, "en-US", "The newcomer ends their link in this channel."),
 ]
 
@@ -217,7 +230,14 @@ def play() -> list[Sample]:
                 json={"name": "Guard", "sheet": {"name": "Guard", "attributes": {"wits": 3}}},
             )
             assert npc.status_code == 201, npc.text
-            keys = {"invitation": created["invitation"], "character": character}
+            progeny = (
+                Path(__file__).resolve().parents[1] / "interop" / "fixtures" / "progeny_test_vampire.json"
+            )
+            keys = {
+                "invitation": created["invitation"],
+                "character": character,
+                "attachment": standin.attach("sheet.json", progeny.read_bytes()),
+            }
             for name, options, user, locale, caption in PLAYS:
                 given = options(keys)
                 payload = command(
@@ -228,6 +248,9 @@ def play() -> list[Sample]:
                     channel=CHANNEL,
                     name={STORYTELLER: "Anna", PLAYER: "Bruno"}.get(user, "Chloé"),
                 )
+                if name == "character":  # the attached file, as Discord describes it
+                    attached = keys["attachment"]
+                    payload["data"]["resolved"] = {"attachments": {attached["id"]: attached}}
                 answer = discord.ok(payload)
                 if answer["type"] == 5:  # deferred: what the original message was edited into
                     data = wait_until(

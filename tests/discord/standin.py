@@ -60,6 +60,13 @@ class Plan:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class RawFile:
+    """A file's bytes, answered as they are (not as JSON)."""
+
+    content: bytes
+
+
 class StandIn:
     """The stand-in server (a context manager). ``base`` is what ``DISCORD_API_BASE`` points at."""
 
@@ -71,6 +78,7 @@ class StandIn:
         self.messages: dict[str, list[dict]] = {}  # channel id -> the messages posted there, in order
         self.originals: dict[str, dict] = {}  # interaction token -> its original message's body
         self.followups: dict[str, list[dict]] = {}  # interaction token -> its follow-ups
+        self.files: dict[str, bytes] = {}  # attachment path -> the file a user attached (``attach``)
         self._plans: list[Plan] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -203,6 +211,22 @@ class StandIn:
             ]:
                 del self.webhooks[webhook_id]
 
+    def attach(self, filename: str, content: bytes) -> dict:
+        """A file as a user attaches it to a command: served at its ``url`` (as Discord's file host
+        serves it), described as an interaction's ``resolved.attachments`` entry."""
+        with self._lock:
+            attachment_id = str(10**17 + next(self._ids))
+            path = f"/attachments/{attachment_id}/{filename}"
+            self.files[path] = content
+        return {
+            "id": attachment_id,
+            "filename": filename,
+            "size": len(content),
+            "content_type": "application/json",
+            "url": f"{self.base}{path}",
+            "proxy_url": f"{self.base}{path}",
+        }
+
     # --- what tests read ---------------------------------------------------------------------------
 
     def requests(self, pattern: str = "") -> list[Seen]:
@@ -219,6 +243,10 @@ class StandIn:
         planned = self._planned(f"{method} {path}")
         if planned is not None and planned.status:
             return planned.status, planned.body, planned.headers
+        if method == "GET" and path.startswith("/attachments/"):
+            with self._lock:
+                found = self.files.get(path)
+            return (200, RawFile(found), {}) if found is not None else (404, {"message": "Not Found"}, {})
         status, answer, headers = self._normal(method, path, query, headers, body)
         return status, answer, {**headers, **(planned.headers if planned is not None else {})}
 
@@ -314,7 +342,10 @@ def _handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
             status, answer, extra = standin.answer(self.command, path, query, headers, body)
             with standin._lock:
                 standin.seen.append(Seen(self.command, path, query, headers, body, status, arrived))
-            data = b"" if answer is None else json.dumps(answer).encode()
+            if isinstance(answer, RawFile):
+                data, answer = answer.content, None
+            else:
+                data = b"" if answer is None else json.dumps(answer).encode()
             self.send_response(status)
             for name, value in extra.items():
                 self.send_header(name, value)

@@ -15,7 +15,7 @@ import unicodedata
 from rollbook.i18n import N_, translate
 from rollbook.server.usecases.checks import NAME_MAX
 
-SUB_COMMAND, STRING, INTEGER, BOOLEAN = 1, 3, 4, 5
+SUB_COMMAND, STRING, INTEGER, BOOLEAN, ATTACHMENT = 1, 3, 4, 5, 11
 GUILD = 0  # the interaction context: a server's channel
 MANAGE_WEBHOOKS = str(1 << 29)  # Discord's permission bit, as a command's default_member_permissions
 LOCALES = {"fr": "fr", "es-ES": "es"}  # Discord's locale -> rollbook's language
@@ -58,6 +58,9 @@ NAMES: dict[str, tuple[str, str]] = {
     "bullets": ("balles", "balas"),
     "open": ("ouvrir", "abrir"),
     "queue": ("file", "cola"),
+    "import": ("importer", "importar"),
+    "new": ("nouveau", "nuevo"),
+    "file": ("fichier", "archivo"),
     "contest": ("opposition", "enfrentamiento"),
     "extended": ("prolongée", "prolongada"),
     "attacker": ("attaquant", "atacante"),
@@ -106,6 +109,9 @@ DESCRIPTIONS = {
     "bullets": N_("Bullets fired (Tiers)"),
     "open": N_("Open a scene"),
     "close": N_("Close the scene"),
+    "import": N_("A sheet of another tool (Progeny, Foundry, Inconnu), attached as its JSON file"),
+    "new": N_("A new character, its traits typed in a form"),
+    "file": N_("The sheet's JSON file"),
     "queue": N_("Storyteller: the asks waiting for you, hidden ones included, to grant or refuse"),
     "contest": N_("Storyteller: a contest, each side's roll offered to that side"),
     "extended": N_("Storyteller: an extended action, its rolls offered until it is over"),
@@ -117,6 +123,7 @@ DESCRIPTIONS = {
     "successes": N_("The successes to gather"),
     "rolls": N_("The most rolls (none: no limit)"),
 }
+CHARACTER_COMMAND = N_("Your character: a new one, or one imported from another tool")
 SYSTEM_NAMES = {"v5": "V5", "v20": "V20", "tiers": "Tiers", "rollunder": "Roll-under"}
 
 
@@ -268,6 +275,23 @@ def command_definitions() -> list[dict]:
         _command("turn"),
         _command("verify"),
         _command("queue"),
+        {
+            **_command(
+                "character",
+                [
+                    {
+                        **_named("import"),
+                        "type": SUB_COMMAND,
+                        "options": [_option("file", ATTACHMENT, required=True)],
+                    },
+                    {**_named("new"), "type": SUB_COMMAND, "options": []},
+                ],
+            ),
+            "description": CHARACTER_COMMAND,
+            "description_localizations": {
+                locale: translate(CHARACTER_COMMAND, lang) for locale, lang in LOCALES.items()
+            },
+        },
         _command(
             "contest",
             [

@@ -34,7 +34,7 @@ from rollbook.discord.base import (
     write,
 )
 from rollbook.discord.embeds import card_embed, card_for, fit_all
-from rollbook.i18n import N_, translate, translations
+from rollbook.i18n import N_, translate, translate_n
 from rollbook.present import labels
 from rollbook.present.contests import buttons as contest_buttons
 from rollbook.present.present import Viewer
@@ -282,12 +282,11 @@ def attack_words(lang: str, attack: dict) -> str:
         else translate(ATTACKS, lang, **names)
     )
     takes = attack.get("takes") or {}
-    words = translations(lang)
     details = []
     if takes.get("levels"):
         kind = takes.get("damage_type") or "lethal"
         template = DAMAGE.get(kind, DAMAGE["lethal"])
-        details.append(words.ngettext(template[0], template[1], takes["levels"]).format(n=takes["levels"]))
+        details.append(translate_n(template[0], template[1], int(takes["levels"]), lang))
     elif takes.get("successes") is not None:
         details.append(translate(SUCCESSES, lang, n=takes["successes"]))
     elif takes.get("attack_tier") is not None:
@@ -408,6 +407,39 @@ def _edge_value(text: str):
         return int(text)
     except ValueError:
         return text
+
+
+def text_input(
+    key: str,
+    label: str,
+    *,
+    required: bool = False,
+    paragraph: bool = False,
+    placeholder: str = "",
+    longest: int = 4000,
+) -> dict:
+    """One field of a modal, in its own row."""
+    field = {
+        "type": TEXT_INPUT,
+        "custom_id": key[:100],
+        "style": 2 if paragraph else 1,
+        "label": label[:45],
+        "required": required,
+        "max_length": longest,
+    }
+    if placeholder:
+        field["placeholder"] = placeholder[:100]
+    return {"type": ROW, "components": [field]}
+
+
+def modal_fields(inv: Invocation) -> dict[str, str]:
+    """A submitted modal's fields by their ``custom_id``."""
+    return {
+        item["custom_id"]: str(item.get("value", ""))
+        for row in inv.data.get("components") or []
+        for item in row.get("components") or []
+        if item.get("custom_id")
+    }
 
 
 def submitted(context: Context, inv: Invocation) -> Answer:

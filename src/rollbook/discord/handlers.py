@@ -11,7 +11,9 @@ or, for a user with no link at all, dice rolled and shown but logged nowhere (no
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import unicodedata
 
 from rollbook.dice import roll as roll_dice
@@ -20,6 +22,7 @@ from rollbook.discord.base import (
     CHOICES,
     DEFERRED,
     EPHEMERAL,
+    MODAL,
     Answer,
     Context,
     Invocation,
@@ -33,12 +36,13 @@ from rollbook.discord.base import (
     write,
 )
 from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, resource_fields
-from rollbook.discord.rest import DiscordError
+from rollbook.discord.rest import AttachmentRefused, DiscordError
 from rollbook.i18n import N_, labelled, translate
 from rollbook.play import quick
 from rollbook.present import labels
 from rollbook.present.preview import odds_view, preview
-from rollbook.present.sheetview import rating_groups, specialties
+from rollbook.present.sheetview import RATING_GROUPS, rating_groups, specialties
+from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
@@ -52,6 +56,7 @@ from rollbook.server.usecases import (
     chronicles,
     contests,
     fairness,
+    interop,
     rolls,
     scenes,
 )
@@ -119,9 +124,16 @@ def _link(context: Context, inv: Invocation, options: dict) -> Answer:
             joined = chronicles.join(session, invitation=code, name=name)
             member = session.get(Member, joined["member"]["id"])
         store.link(session, inv.guild_id, inv.channel_id, inv.user_id, member)
-        answer = {"member": member_view(member), "chronicle": chronicle_view(find_chronicle(session, member))}
+        answer: dict = {
+            "member": member_view(member),
+            "chronicle": chronicle_view(find_chronicle(session, member)),
+        }
         if joined is not None:
             answer["token"] = joined["token"]  # sealed in the stored answer (tx.SECRET_FIELDS)
+        # a player with no character yet is told how to get one (a Storyteller plays NPCs)
+        answer["characterless"] = member.role != STORYTELLER and not characters.list_characters(
+            session, member
+        )
         return answer
 
     result = write(context, inv, work).result
@@ -134,6 +146,8 @@ def _link(context: Context, inv: Invocation, options: dict) -> Answer:
     )
     if result.get("token"):
         text += "\n" + translate(JOINED_KEY, inv.locale, key=result["token"])
+    if result.get("characterless"):
+        text += "\n" + translate(NO_CHARACTER, inv.locale)
     return message(text, ephemeral=True)
 
 
@@ -446,8 +460,9 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
     return deferred(context, inv, compute)
 
 
-def deferred(context: Context, inv: Invocation, compute) -> Answer:
-    """Answer "thinking…" now (type 5) and edit the original message with ``compute()`` after."""
+def deferred(context: Context, inv: Invocation, compute, *, ephemeral: bool = False) -> Answer:
+    """Answer "thinking…" now (type 5; ``ephemeral``: seen by the user alone) and edit the original
+    message with ``compute()`` after."""
 
     def later() -> None:
         try:
@@ -466,7 +481,7 @@ def deferred(context: Context, inv: Invocation, compute) -> Answer:
                 error.status,
             )
 
-    return Answer({"type": DEFERRED}, later=later)
+    return Answer({"type": DEFERRED, **({"data": {"flags": EPHEMERAL}} if ephemeral else {})}, later=later)
 
 
 def _queue(context: Context, inv: Invocation, options: dict) -> Answer:
@@ -531,6 +546,146 @@ def hidden_asks_news(context: Context, inv: Invocation) -> dict | None:
     body = queue_message(inv, member, system, shown, count)
     body["content"] = translate(HIDDEN_ASKS, inv.locale, n=len(shown)) + "\n" + body["content"]
     return {**body, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}
+
+
+# --- a sheet from Discord -------------------------------------------------------------------------
+
+IMPORT_MOST = 1024 * 1024  # as the web's import form (the server's 1 MiB request bound)
+IMPORTED = N_("{name} is yours now: /roll names their traits, /sheet shows them.")
+NEW_TITLE = N_("A new character")
+NEW_HINT = N_("Traits and their ratings, as “Dexterity 3, Wits 2”")
+NO_CHARACTER = N_("You have no character here yet: /character new, or /character import with a sheet file.")
+# the sheet's sections a new character's form asks (a modal holds five fields: the name and these)
+NEW_SECTIONS = {
+    "v5": ("attributes", "skills", "disciplines"),
+    "v20": ("attributes", "talents", "skills", "knowledges"),
+    "tiers": ("skills",),
+    "rollunder": ("attributes", "skills"),
+}
+
+
+def _character(context: Context, inv: Invocation, options: dict) -> Answer:
+    if options.get("_subcommand") == "new":
+        return _new_character_form(context, inv)
+    return _import(context, inv, options)
+
+
+def _import(context: Context, inv: Invocation, options: dict) -> Answer:
+    """A sheet of another tool, attached to the command: read from the URL Discord gives (its own
+    file hosts only), imported by the web's importers (``usecases.interop``), answered with the same
+    report, to the importer alone; the public ``sheet_import`` entry is posted to the channel."""
+    attachment = ((inv.data.get("resolved") or {}).get("attachments") or {}).get(str(options.get("file")))
+    if not isinstance(attachment, dict) or not attachment.get("url"):
+        raise ProblemError(422, "missing_field", field="file")
+    if int(attachment.get("size") or 0) > IMPORT_MOST:
+        raise ProblemError(413, "import_too_big", most=IMPORT_MOST)
+
+    def compute() -> dict:
+        try:
+            raw = context.rest().fetch_attachment(str(attachment["url"]), IMPORT_MOST)
+        except AttachmentRefused as refused:
+            raise ProblemError(422, refused.code, most=IMPORT_MOST) from None
+        try:
+            source = json.loads(raw.decode("utf-8-sig", errors="replace"))
+        except ValueError:
+            raise ProblemError(422, "import_not_json") from None
+
+        def work(session, member):
+            return interop.import_character(session, need_member(member), source=source)
+
+        result = write(context, inv, work, shown=lambda out: []).result
+        return {**import_report(inv.locale, result), "flags": EPHEMERAL}
+
+    return deferred(context, inv, compute, ephemeral=True)
+
+
+def import_report(lang: str, result: dict) -> dict:
+    """An import's answer: the ``sheet_import`` entry's card and the report's lists, as the web shows them."""
+    entry = result["entry"]
+    title, line = render_interop.describe_entry(entry["kind"], entry.get("receipt") or {}, lang)
+    fields = [
+        {
+            "name": translate(render_interop.TITLES[key], lang),
+            "value": "\n".join(f"{item.source} → {item.text}" for item in items) or "—",
+        }
+        for key, items in render_interop.lines(result["report"], lang).items()
+        if items
+    ]
+    name = result["character"]["name"]
+    return {
+        "content": translate(IMPORTED, lang, name=name),
+        "embeds": fit_all(
+            [{"title": title, "description": line, "fields": fields, "author": {"name": name}}]
+        ),
+    }
+
+
+def _new_character_form(context: Context, inv: Invocation) -> Answer:
+    """A new character through a modal: its name, and the traits of the sheet's sections."""
+
+    def work(session, member):
+        return find_chronicle(session, need_member(member)).system
+
+    system = read(context, inv, work)
+    lang = inv.locale
+    inputs = [components.text_input("name", translate("Name", lang), required=True, longest=200)]
+    titles = {key: title for key, title, _most in RATING_GROUPS.get(system, ())}
+    inputs += [
+        components.text_input(
+            section,
+            translate(titles.get(section, section), lang),
+            placeholder=translate(NEW_HINT, lang),
+            paragraph=True,
+        )
+        for section in NEW_SECTIONS.get(system, ())
+    ]
+    return Answer(
+        {
+            "type": MODAL,
+            "data": {"custom_id": "rb:cn", "title": translate(NEW_TITLE, lang)[:45], "components": inputs},
+        }
+    )
+
+
+def new_character(context: Context, inv: Invocation, fields: dict[str, str]) -> Answer:
+    """The modal's answer: the sheet (each "Trait rating" matched to the section's traits in the
+    reader's words or by id) made by ``characters.add_character``, the game's checks included."""
+
+    def work(session, member):
+        member = need_member(member)
+        system = find_chronicle(session, member).system
+        name = fields.get("name", "").strip()
+        sheet: dict = {"name": name}
+        for section in NEW_SECTIONS.get(system, ()):
+            typed = fields.get(section, "")
+            if typed.strip():
+                sheet[section] = typed_ratings(system, section, typed, inv.locale)
+        return characters.add_character(session, member, name=name, sheet=sheet)
+
+    made = write(context, inv, work).result
+    return message(translate(IMPORTED, inv.locale, name=made["name"]), ephemeral=True)
+
+
+def typed_ratings(system: str, section: str, typed: str, lang: str) -> dict[str, int]:
+    """ "Dextérité 3, Astuce 2" -> {"dexterity": 3, "wits": 2}: a trait named in the reader's words, in
+    English or by its id; a name the game does not know is kept as typed (the game's checks decide)."""
+    known = {folded(labels.trait(trait, "en")): trait for trait in labels.TRAITS}
+    known |= {folded(labels.trait(trait, lang)): trait for trait in labels.TRAITS}
+    out: dict[str, int] = {}
+    for part in re.split(r"[,;\n]+", typed):
+        found = re.fullmatch(r"\s*(.+?)\s*[:=]?\s*(\d+)\s*", part)
+        if not part.strip():
+            continue
+        if found is None:
+            raise ProblemError(422, "discord_bad_rating", typed=part.strip()[:100])
+        name, rating = found.group(1), int(found.group(2))
+        trait = (
+            known.get(folded(name))
+            or known.get(folded(name.replace("_", " ")))
+            or folded(name).replace(" ", "_")
+        )
+        out[trait] = rating
+    return out
 
 
 def _sheet(context: Context, inv: Invocation, options: dict) -> Answer:
@@ -690,6 +845,7 @@ COMMANDS = {
     "turn": _turn,
     "verify": _verify,
     "queue": _queue,
+    "character": _character,
     "contest": _contest,
     "extended": _extended,
 }

@@ -67,6 +67,8 @@ def handle(context: Context, payload: dict) -> Answer:
             return handlers.autocomplete(context, inv)
         if inv.type == COMPONENT:
             return with_news(context, inv, components.pressed(context, inv))
+        if inv.type == MODAL_SUBMIT and inv.data.get("custom_id") == "rb:cn":  # a new character's form
+            return handlers.new_character(context, inv, components.modal_fields(inv))
         if inv.type == MODAL_SUBMIT:
             return with_news(context, inv, components.submitted(context, inv))
     except ProblemError as error:

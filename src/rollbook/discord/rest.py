@@ -153,6 +153,18 @@ def _json(response: httpx.Response) -> Any:
         return None
 
 
+class AttachmentRefused(Exception):
+    """An attached file that is not read (``DiscordRest.fetch_attachment``): its problem code."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+# Discord's file hosts: an attachment's ``url`` (and ``proxy_url``)
+ATTACHMENT_HOSTS = frozenset({"cdn.discordapp.com", "media.discordapp.net"})
+
+
 class DiscordRest:
     """The calls rollbook makes to Discord's REST API (the module's docstring). Thread-safe: one
     client is shared by the interactions endpoint's background work and the channel poster."""
@@ -266,6 +278,32 @@ class DiscordRest:
             budget=budget,
             bucket=f"webhook {found.group(1)}",
         )
+
+    def fetch_attachment(self, url: str, most: int) -> bytes:
+        """A file a user attached to a command (``/character import``), read from the URL Discord gave,
+        at most ``most`` bytes. Only Discord's own file hosts (``ATTACHMENT_HOSTS``, over HTTPS) or
+        this client's API host are fetched: an interaction names the URL, and it never sends the
+        server elsewhere. ``AttachmentRefused`` (its ``code``) for another host, a file too big or
+        one that cannot be read."""
+        parts = urlsplit(url)
+        ours = urlsplit(self.base)
+        allowed = (parts.scheme == "https" and parts.hostname in ATTACHMENT_HOSTS) or (
+            parts.scheme == ours.scheme and parts.netloc == ours.netloc
+        )
+        if not allowed:
+            raise AttachmentRefused("import_attachment_host")
+        try:
+            with self._http.stream("GET", url, headers={"User-Agent": _user_agent()}) as response:
+                if response.status_code != 200:
+                    raise AttachmentRefused("import_attachment_unread")
+                raw = b""
+                for chunk in response.iter_bytes():
+                    raw += chunk
+                    if len(raw) > most:
+                        raise AttachmentRefused("import_too_big")
+                return raw
+        except httpx.HTTPError:
+            raise AttachmentRefused("import_attachment_unread") from None
 
     # --- one call, its waits and retries ---------------------------------------------------------
 

@@ -18,4 +18,7 @@ DISCORD_MESSAGES: dict[str, str] = {
     "discord_name_a_character": N_("Name a character: you have several, or none."),
     "discord_grant_required": N_("Only the Storyteller sets {edges}: ask them with /ask."),
     "discord_unknown_trait": N_("{trait} is not a trait of this character's sheet."),
+    "discord_bad_rating": N_("“{typed}” is not a trait and its rating, as “Dexterity 3”."),
+    "import_attachment_host": N_("Only a file attached in Discord is read."),
+    "import_attachment_unread": N_("The attached file could not be read from Discord; try again."),
 }
