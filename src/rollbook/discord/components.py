@@ -139,7 +139,15 @@ def _declared_rows(lang: str, entry: dict, character: str) -> list[dict]:
     if isinstance(step, dict):  # an extended action's roll: its next while it goes on
         if step.get("status") != "going" or not isinstance(step.get("of"), int):
             return []
-        kind, seq, receipt = "extended", step["of"], {"character": entry.get("character"), "name": character}
+        kind, seq = "extended", step["of"]
+        receipt = {  # the declaration as the roll carries it (``contests.roll_extended``'s note)
+            "game": receipt.get("system", ""),
+            "character": entry.get("character"),
+            "name": character,
+            "action": receipt.get("action") or {},
+            "target": step.get("target") or 1,
+            "max_rolls": None,
+        }
     if kind not in ("contest", "extended") or not isinstance(seq, int):
         return []
     offered = contest_buttons(str(kind), seq, receipt, 0, storyteller=True, member_id=0, owners={}, lang=lang)
