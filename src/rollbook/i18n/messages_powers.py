@@ -14,4 +14,7 @@ POWERS_MESSAGES: dict[str, str] = {
         "A level {level} power of {trait} needs {trait} {level} (the sheet has {rating})."
     ),
     "unknown_power": N_("{power} is not a level {level} power of {trait}."),
+    "powers_beyond_dots": N_(
+        "{trait} {rating} holds {rating} powers at most (one a dot): ask the Storyteller for another dot."
+    ),
 }

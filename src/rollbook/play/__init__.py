@@ -116,10 +116,45 @@ def edit_sheet(
     _check_mode(module, parsed, mode)
     edited = dump(parsed)
     if role != STORYTELLER:
+        adds: frozenset[str] = getattr(module, "PLAYER_ADDS", frozenset())
         for path in changed_paths(current, edited):
-            if path.split(".")[0] not in module.PLAYER_FIELDS:
+            top = path.split(".")[0]
+            if top in adds and _only_added(current.get(top), edited.get(top)):
+                continue
+            if top not in module.PLAYER_FIELDS:
                 raise RuleError("forbidden_edit", field=path)
+        if "powers" in adds:
+            _powers_within_dots(current, edited)
     return edited
+
+
+def _only_added(before: Any, after: Any) -> bool:
+    """``after`` keeps every item of the list ``before`` as it was (items added, none changed or gone)."""
+    if not isinstance(after, list):
+        return False
+    left = list(after)
+    for item in before if isinstance(before, list) else ():
+        if item not in left:
+            return False
+        left.remove(item)
+    return True
+
+
+def _powers_within_dots(before: JsonObject, after: JsonObject) -> None:
+    """A power a player adds takes one dot of its Discipline (Book: one power per dot): a Discipline
+    holds no more powers than its rating; its level is checked with the sheet (``power_above_rating``)."""
+    ratings = after.get("disciplines") or {}
+    counted: dict[str, int] = {}
+    for power in after.get("powers") or []:
+        counted[power["discipline"]] = counted.get(power["discipline"], 0) + 1
+    old: dict[str, int] = {}
+    for power in before.get("powers") or []:
+        old[power["discipline"]] = old.get(power["discipline"], 0) + 1
+    for discipline, count in sorted(counted.items()):
+        if count > old.get(discipline, 0) and count > int(ratings.get(discipline) or 0):
+            raise RuleError(
+                "powers_beyond_dots", field="powers", trait=discipline, rating=ratings.get(discipline, 0)
+            )
 
 
 def _loaded(system: str, sheet: Any, *, role: str, mode: str | None = None) -> tuple[SystemModule, Any]:

@@ -54,6 +54,7 @@ from rollbook.play.common import (
 from rollbook.play.v20_changes import CHANGE_RECORDS, CHANGES, STORYTELLER_CHANGES, adjust
 from rollbook.play.v20_sheet import (
     ABILITY_GROUPS,
+    PLAYER_ADDS,
     PLAYER_FIELDS,
     SYSTEM,
     TABLES,
@@ -85,6 +86,7 @@ __all__ = [
     "CHANGES",
     "ROLL_RECORDS",
     "FOLLOWUPS",
+    "PLAYER_ADDS",
     "PLAYER_FIELDS",
     "STORYTELLER_ACTIONS",
     "STORYTELLER_CHANGES",

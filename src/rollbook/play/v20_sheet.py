@@ -100,6 +100,9 @@ TRAIT_MAX_BY_GENERATION = {3: 10, 4: 9, 5: 8, 6: 7, 7: 6}
 DamageType = Literal["bashing", "lethal", "aggravated"]
 
 PLAYER_FIELDS = frozenset({"name", "player", "concept", "nature", "demeanor", "notes"})
+# What a player may add to (never change or remove): a power of a Discipline the sheet rates, within its
+# dots (``play.edit_sheet``); the ratings stay the Storyteller's
+PLAYER_ADDS = frozenset({"powers"})
 
 # Book tables shown to forms (describe_actions); plain JSON.
 TABLES = {

@@ -89,6 +89,9 @@ MEND_AMOUNT = (1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5)
 IMPAIRED_PENALTY = -2
 
 PLAYER_FIELDS = frozenset({"name", "player", "concept", "ambition", "desire", "notes"})
+# What a player may add to (never change or remove): a power of a Discipline the sheet rates, within its
+# dots (``play.edit_sheet``); the ratings stay the Storyteller's
+PLAYER_ADDS = frozenset({"powers"})
 
 TABLES = {
     "blood_surge_dice": list(SURGE_DICE),  # index = Blood Potency

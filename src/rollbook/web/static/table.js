@@ -257,9 +257,69 @@
     if (known) Array.prototype.slice.call(known.options).forEach(function (option) {
       if (folded(option.value) === folded(el.value)) id = option.getAttribute("data-id") || "";
     });
-    if (id && document.getElementById("powers-any-" + id)) name.setAttribute("list", "powers-any-" + id);
+    if (id && document.getElementById("powers-any-" + id)) name.setAttribute("list", upTo(el.form, id, el.value));
     else name.removeAttribute("list");
   });
+
+  // The rating the same form gives a Discipline: its own box (the editor) or a new trait row whose name
+  // is the Discipline's (the new-character form); null when the form rates it nowhere.
+  function ratingIn(form, id, typed) {
+    if (!form) return null;
+    var own = form.querySelector('[name="s.disciplines.' + id + '"]');
+    if (own && own.value !== "") return Number(own.value);
+    var found = null;
+    Array.prototype.forEach.call(form.querySelectorAll('input[name^="new.disciplines.name."]'), function (box) {
+      var value = form.querySelector('[name="new.disciplines.value.' + box.name.split(".").pop() + '"]');
+      if (value && value.value !== "" && folded(box.value) === folded(typed)) found = Number(value.value);
+    });
+    return found;
+  }
+  // The game's powers of a Discipline up to the rating the form gives it (a power above it is refused):
+  // a datalist of its own, remade from the whole list each time the rating is read.
+  function upTo(form, id, typed) {
+    var all = document.getElementById("powers-any-" + id);
+    var rating = ratingIn(form, id, typed);
+    if (rating === null) return all.id;
+    var listId = all.id + "-upto";
+    var list = document.getElementById(listId);
+    if (!list) { list = document.createElement("datalist"); list.id = listId; all.parentNode.appendChild(list); }
+    list.textContent = "";
+    Array.prototype.forEach.call(all.options, function (option) {
+      if (Number(option.textContent) <= rating) list.appendChild(option.cloneNode(true));
+    });
+    return listId;
+  }
+
+  // "Add another power": a new row like the last one, numbered after every power row of the form.
+  document.addEventListener("click", function (event) {
+    var button = event.target && event.target.closest && event.target.closest("[data-add-power-row]");
+    if (!button) return;
+    var rows = button.parentNode.querySelectorAll(".power-row");
+    var last = rows[rows.length - 1];
+    if (!last || !button.form) return;
+    var next = 0;
+    Array.prototype.forEach.call(button.form.querySelectorAll('input[name^="s.powers."][name$=".name"]'), function (box) {
+      next = Math.max(next, Number(box.name.split(".")[2]) + 1);
+    });
+    var row = last.cloneNode(true);
+    Array.prototype.forEach.call(row.querySelectorAll("[name], [id], [for], [data-power-name]"), function (el) {
+      ["name", "id", "for", "data-power-name"].forEach(function (attr) {
+        var value = el.getAttribute(attr);
+        if (value) el.setAttribute(attr, value.replace(/(powers[.-])\d+/, "$1" + next));
+      });
+      if (el.tagName === "INPUT") { el.value = ""; if (el.name && /\.name$/.test(el.name)) el.removeAttribute("list"); }
+    });
+    last.parentNode.appendChild(row);
+    var first = row.querySelector("input");
+    if (first) first.focus();
+  });
+  function showAddPower(root) {  // without scripts the form keeps its two empty rows
+    Array.prototype.forEach.call((root || document).querySelectorAll("[data-add-power-row]"), function (button) {
+      button.hidden = false;
+    });
+  }
+  showAddPower(document);
+  document.addEventListener("htmx:load", function (event) { showAddPower(event.detail && event.detail.elt); });
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail && event.detail.elt;
