@@ -24,6 +24,7 @@ from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict
 
+from rollbook.entries import RollReceipt, SoloPassageReceipt, SoloStartReceipt
 from rollbook.rules.base import RuleError
 from rollbook.rules.contests import extended as extended_state
 from rollbook.solo import actions, fight
@@ -71,26 +72,24 @@ def replay(entries: Iterable[JsonObject]) -> State:
     flags: set[str] = set()
     results: list[JsonObject] = []
     for entry in entries:
-        kind, receipt = entry.get("kind"), entry.get("receipt") or {}
+        kind = entry.get("kind")
         if kind == SOLO_START:
+            start = SoloStartReceipt.of(entry.get("receipt"))
             values.update(
-                scenario=receipt.get("scenario"),
-                digest=receipt.get("digest"),
-                player=receipt.get("player"),
-                npcs=dict(receipt.get("npcs") or {}),
+                scenario=start.scenario, digest=start.digest, player=start.player, npcs=dict(start.npcs or {})
             )
         elif kind == SOLO_PASSAGE:
-            flags.update(receipt.get("flags") or ())
-            values.update(passage=receipt.get("passage"), ending=receipt.get("ending"), turns=0)
+            passage = SoloPassageReceipt.of(entry.get("receipt"))
+            flags.update(passage.flags or ())
+            values.update(passage=passage.passage, ending=passage.ending, turns=0)
             results = []
         elif kind == SOLO_CHOICE:
             values.update(turns=values.get("turns", 0) + 1, last_choice=entry.get("seq"))
-        elif (
-            kind == "roll"
-            and (receipt.get("solo") or {}).get("role") == "extended"
-            and receipt["solo"].get("passage") == values.get("passage")
-        ):
-            results.append(receipt.get("result") or {})
+        elif kind == "roll":
+            roll = RollReceipt.of(entry.get("receipt"))
+            tag = roll.solo if isinstance(roll.solo, dict) else {}
+            if tag.get("role") == "extended" and tag.get("passage") == values.get("passage"):
+                results.append(roll.result or {})
     return State(**{**state.__dict__, **values, "flags": frozenset(flags), "extended": tuple(results)})
 
 
