@@ -243,7 +243,7 @@ def test_sheet_shows_the_tracks_a_player_checks_between_rolls(make_table, discor
     assert answer["data"]["flags"] == 64
     names = [f["name"] for f in answer["data"]["embeds"][0]["fields"]]
     expected = (
-        ["Soif", "Volonté", "Santé", "Humanité"]
+        ["Soif", "Volonté", "Santé", "Puissance du Sang", "Humanité"]
         if system == "v5"
         else ["Volonté", "Réserve de sang", "Santé"]
     )
