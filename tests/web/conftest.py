@@ -130,6 +130,34 @@ def _contexts(browser, live_server):
         context.close()
 
 
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_server(request, tmp_path_factory, scripted_dice):
+    """``live_server`` on each store: a temporary SQLite file, then a fresh PostgreSQL database
+    (dropped afterwards; skipped, with the reason, when no PostgreSQL server answers), for the browser
+    tests of behaviour that goes through storage (the live feed: SQLite's poll, PostgreSQL's NOTIFY)."""
+    from tests.server.conftest import ThreadedServer, fresh_pg_database, postgres_problem
+
+    def dice():
+        return scripted_dice if scripted_dice.faces else SecureDice()
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('web-store') / 'table.sqlite3'}"
+        with ThreadedServer(create_app(url, dice=dice), grace=1) as server:
+            yield server.url
+        return
+    problem = postgres_problem()
+    if problem:
+        pytest.skip(problem)
+    with fresh_pg_database() as url, ThreadedServer(create_app(url, dice=dice), grace=1) as server:
+        yield server.url
+
+
+@pytest.fixture
+def store_context(browser, store_server):
+    """``new_context`` on ``store_server``'s store."""
+    yield from _contexts(browser, store_server)
+
+
 @pytest.fixture
 def new_context(browser, live_server):
     """Open browser contexts (one per person at the table); all closed at the end of the test."""

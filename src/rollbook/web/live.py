@@ -34,7 +34,7 @@ from rollbook.server.models import Caller
 from rollbook.server.sse import entry_feed, event_stream
 from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.views import member_view, roster_view
-from rollbook.web import keychain, table
+from rollbook.web import keychain, redraws, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
 from rollbook.web.respond import is_htmx, see_other
 from rollbook.web.templating import render
@@ -105,7 +105,12 @@ def shared_item(
     ]
     chronicle = context.chronicle
     viewer = table.viewer_of(member, chronicle, lang)
-    item: dict[str, Any] = {"chronicle": chronicle, "queue": False, "scene": False}
+    item: dict[str, Any] = {
+        "chronicle": chronicle,
+        "queue": False,
+        "scene": False,
+        "redraws": redraws.for_entry(entry, member.chronicle_id, character_id),
+    }
     item["card"] = table.cards_for(
         [entry], viewer, characters, context.followed, chronicle["system"], revealed=context.revealed_seeds
     )[0]

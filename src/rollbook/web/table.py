@@ -26,6 +26,7 @@ from rollbook.server.usecases import (
     fairness as fairness_cases,
 )
 from rollbook.server.views import member_view
+from rollbook.web import redraws
 
 FEED_SIZE = 60
 EXCHANGE_READ = 200  # the entries read after an exchange's first step to find its later steps
@@ -79,6 +80,11 @@ def _row(view: dict) -> CharacterRow:
 
 def _characters(session, member: Caller) -> list[CharacterRow]:
     return [_row(view) for view in characters_cases.roster(session, member)]
+
+
+def roster_rows(session, member: Caller) -> list[CharacterRow]:
+    """The chronicle's characters as this member sees them, in a read the caller holds."""
+    return _characters(session, member)
 
 
 def followed_up(session, member: Caller, seqs: list[int]) -> dict[int, int]:
@@ -313,8 +319,7 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
     # A-1: a sheet's page has no standing-grants panel; a standing grant that
     # starts or ends redraws its roll form instead, whose edges start from the new baseline.
     item["on_sheet"] = character_id is not None
-    item["character_id"] = character_id
-    item["refresh_form"] = character_id is not None and entry["kind"] in ("standing_grant", "standing_end")
+    item["redraws"] = redraws.for_entry(entry, member.chronicle_id, character_id)
     if item["queue"] or item["scene"]:
         with db.read() as session:
             members = chronicles.list_members(session, member)

@@ -15,9 +15,10 @@ from rollbook.present import authority, forms, labels
 from rollbook.present.preview import preview
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
+from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles, rolls
-from rollbook.web import sheetform, sheetpatch, table
+from rollbook.web import redraws, sheetform, sheetpatch, table
 from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
@@ -112,6 +113,22 @@ def roll_form_redrawn(
     kept.update({name: value for name, value in baseline.items() if edges_of.is_edge(system, kind, name)})
     context = sheet_context(db, state, character, member, lang, values=kept, kind=kind)
     return fragment(request, "_roll_form.html", lang, **context)
+
+
+@router.get("/chronicles/{chronicle_id}/characters/{character_id}/parts/{part}", response_class=HTMLResponse)
+def sheet_part(
+    request: Request, character_id: int, part: str, db: Db, member: Reader, lang: Lang
+) -> Response:
+    """One part of the sheet page drawn again, which a live entry redraws (``web.redraws``): the
+    tags, the compulsion, the traits, the limits per turn, the Storyteller's actions this turn."""
+    template = redraws.SHEET_PARTS.get(part)
+    if template is None:
+        raise ProblemError(404, "not_found", path=request.url.path)
+    with db.one_read() as db:  # the part drawn from one read transaction
+        state = table.load(db, member, lang, feed=False)
+        character = character_or_404(state, character_id)
+        context = sheet_context(db, state, character, member, lang)
+        return fragment(request, template, lang, chronicle=state.chronicle, **context)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/change-form", response_class=HTMLResponse)

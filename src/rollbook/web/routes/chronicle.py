@@ -13,10 +13,11 @@ from rollbook.present import authority, contests, forms, labels
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
+from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import members as member_cases
 from rollbook.server.usecases import rolls as rolls_cases
-from rollbook.web import keychain, presence, table
+from rollbook.web import keychain, presence, redraws, table
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.guard import origin_of
@@ -30,26 +31,46 @@ def chronicle_page(
     request: Request, db, member: Caller, lang: str, *, errors=None, values=None, status: int = 200
 ) -> HTMLResponse:
     with db.one_read() as db:  # the page drawn from one read transaction
-        state = table.load(db, member, lang)
         return page(
             request,
             "chronicle.html",
             lang,
             status=status,
-            t=state,
-            me=state.me,
-            errors=errors or {},
-            people=presence.people(db, member, state),  # who is online
-            values=values or {},
-            invitation=shown_invitation(request, db, member),
-            new_key=keychain.new_key(request),
-            base_url=origin_of(request.scope),  # the proxy's scheme and host with ROLLBOOK_TRUST_PROXY
-            quick=quick_form(db, member, lang, state.chronicle),
-            system_name=labels.system_name(state.chronicle["system"], lang),
-            p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
-            fs=table.fair_state(db, member),
-            cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
+            **chronicle_context(request, db, member, lang, errors=errors, values=values),
         )
+
+
+def chronicle_context(
+    request: Request, db, member: Caller, lang: str, *, errors=None, values=None, feed: bool = True
+) -> dict[str, Any]:
+    """What the chronicle page draws, for this member in their language."""
+    state = table.load(db, member, lang, feed=feed)
+    return dict(
+        t=state,
+        me=state.me,
+        errors=errors or {},
+        people=presence.people(db, member, state),  # who is online
+        values=values or {},
+        invitation=shown_invitation(request, db, member),
+        new_key=keychain.new_key(request),
+        base_url=origin_of(request.scope),  # the proxy's scheme and host with ROLLBOOK_TRUST_PROXY
+        quick=quick_form(db, member, lang, state.chronicle),
+        system_name=labels.system_name(state.chronicle["system"], lang),
+        p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+        fs=table.fair_state(db, member),
+        cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
+    )
+
+
+@router.get("/chronicles/{chronicle_id}/parts/{part}", response_class=HTMLResponse)
+def chronicle_part(request: Request, part: str, db: Db, member: Reader, lang: Lang) -> Response:
+    """One part of the chronicle page drawn again, which a live entry redraws (``web.redraws``)."""
+    template = redraws.CHRONICLE_PARTS.get(part)
+    if template is None:
+        raise ProblemError(404, "not_found", path=request.url.path)
+    with db.one_read() as db:  # the part drawn from one read transaction
+        context = chronicle_context(request, db, member, lang, feed=False)
+        return fragment(request, template, lang, chronicle=context["t"].chronicle, **context)
 
 
 def shown_invitation(request: Request, db, member: Caller) -> str | None:
@@ -231,6 +252,9 @@ def quick_setting(
     alert_into(
         request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
     )
-    allowed = str(form.get("allowed", "")).lower() in ("on", "true", "1")
+    given = form.get("allowed", "")
+    if isinstance(given, list):  # the hidden "off" and the ticked box's "on": the box says
+        given = given[-1]
+    allowed = str(given).lower() in ("on", "true", "1")
     tx.run(db, lambda s: rolls_cases.set_quick_rolls(s, member, allowed))
     return see_other(f"/chronicles/{chronicle_id}#quick-title")

@@ -74,6 +74,15 @@
   });
 })();
 
+/* a part of the page a live entry redraws (web.redraws) asked for itself once: its trigger goes. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.classList && elt.classList.contains("redraw")) elt.remove();
+  });
+})();
+
 /* the invitation link's copy button; the printable sheet's print button. */
 (function () {
   "use strict";
