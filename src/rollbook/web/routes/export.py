@@ -1,17 +1,20 @@
 """Export and print from the page: the chronicle's log as
 JSON Lines, byte for byte what the API's ``GET /api/chronicles/{c}/log/export`` answers (the same use
-case, ``usecases.log.export_lines``, as this member may see it), and a character's printable sheet
-(``sheet_print.html``, its print CSS in ``static/table-live.css``)."""
+case, ``usecases.log.export_lines``, as this member may see it), a character's printable sheet
+(``sheet_print.html``) and a night's log by scene (``night.html``, ``web.night``); the print CSS is
+``static/print.css``."""
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook.present import labels
 from rollbook.present.sheetview import identity, rating_groups, specialties
 from rollbook.server.usecases import log
-from rollbook.web import table
+from rollbook.web import night, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
 from rollbook.web.respond import page
 from rollbook.web.sheetpage import character_or_404
@@ -53,4 +56,27 @@ def print_sheet(
         identity=identity(sheet, lang),
         groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),
+    )
+
+
+@router.get("/chronicles/{chronicle_id}/night", response_class=HTMLResponse)
+def night_log(
+    request: Request,
+    db: Db,
+    member: Reader,
+    lang: Lang,
+    chronicle_id: int,
+    first: Annotated[int | None, Query(alias="from", ge=1, le=2**31 - 1)] = None,
+) -> Response:
+    """A night's log by scene, to read and print (``from``: the seq of the night's first entry; the
+    last night without it): one line per entry, no button, the other nights linked."""
+    found = night.read(db, member, lang, first)
+    return page(
+        request,
+        "night.html",
+        lang,
+        t=found,
+        chronicle=found.chronicle,
+        me=member,
+        system_name=labels.system_name(found.chronicle["system"], lang),
     )
