@@ -13,7 +13,7 @@ from rollbook.play import authority
 from rollbook.play.common import replay
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import to_plain
-from rollbook.server.chain import GENESIS_HASH, hash_of
+from rollbook.server.chain import GENESIS_HASH, committed_hash_of
 
 from .helpers import log_verify
 
@@ -23,15 +23,17 @@ def entries_of(export: str) -> list[dict]:
 
 
 def rechained(entries: list[dict]) -> list[dict]:
-    """The chain recomputed over every entry (a redacted one keeps its stored hash: it cannot be
-    recomputed, and the forger holds the Storyteller's export anyway)."""
-    previous = GENESIS_HASH
+    """The chain recomputed over every entry, as the server hashes them (``committed_hash``: a
+    redacted one from the content hash it shows; one redacted without it keeps its stored hash)."""
+    previous, visibility = GENESIS_HASH, None
     for index, entry in enumerate(entries):
         entry["seq"] = index + 1
         entry["prev_hash"] = previous
         if not entry.get("redacted"):
-            entry["entry_hash"] = hash_of(entry)
-        previous = entry["entry_hash"]
+            entry["entry_hash"] = committed_hash_of(entry, visibility)
+        elif "content_hash" in entry:
+            entry["entry_hash"] = committed_hash_of(entry, visibility, entry["content_hash"])
+        previous, visibility = entry["entry_hash"], entry.get("visibility")
     return entries
 
 

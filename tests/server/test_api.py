@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select, text
 
 from rollbook.play import verify_receipt
-from rollbook.server.chain import GENESIS_HASH, hash_of, read_jsonl, verify_entries
+from rollbook.server.chain import GENESIS_HASH, committed_hash_of, read_jsonl, verify_entries
 from rollbook.server.models import Member, MemberToken
 from tests.conftest import wait_until
 
@@ -183,7 +183,7 @@ def test_a_roll_is_made_by_the_server_from_the_sheet(client, make_table, app):
     assert commit["seq"] == 1 and commit["prev_hash"] == GENESIS_HASH and commit["kind"] == "seed_commit"
     assert entry["seq"] == 2 and entry["prev_hash"] == commit["entry_hash"] and entry["kind"] == "roll"
     assert entry["receipt"]["fair"]["commitment"] == commit["receipt"]["commitment"]
-    assert entry["entry_hash"] == hash_of(entry)
+    assert entry["entry_hash"] == committed_hash_of(entry, commit["visibility"])
     receipt = entry["receipt"]
     assert receipt["pool"]["total"] == 5 and len(receipt["faces"]) == 5
     assert verify_receipt(receipt) == []

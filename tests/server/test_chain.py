@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rollbook.server.chain import GENESIS_HASH, canonical, entry_hash, hash_of, plain, verify_entries
 
 
-def _chain(n: int, chronicle: int = 7) -> list[dict]:
+def _chain(n: int, chronicle: int = 7, visibility: dict[int, str] | None = None) -> list[dict]:
     entries, prev = [], GENESIS_HASH
     for seq in range(1, n + 1):
         entry = {
@@ -21,7 +21,7 @@ def _chain(n: int, chronicle: int = 7) -> list[dict]:
             "created_at": f"2025-01-01T00:00:0{seq}.000000Z",
             "kind": "adjust",
             "actor": {"member": 1, "name": "Éloïse", "role": "storyteller", "character": 2},
-            "visibility": "public",
+            "visibility": (visibility or {}).get(seq, "public"),
             "receipt": {"change": {"kind": "award_experience", "amount": seq}},
         }
         entry["entry_hash"] = hash_of(entry)
@@ -94,10 +94,13 @@ def test_reordered_entries_and_other_chronicles_are_caught():
 
 
 def test_redacted_entries_keep_their_links_checked():
-    entries = _chain(3)
+    entries = _chain(3, visibility={2: "hidden"})
     entries[1].update(actor=None, receipt=None, redacted=True)
     problems, counts = verify_entries(enumerate(entries, 1))
     assert problems == [] and counts["redacted"] == 1
+    entries[1]["visibility"] = "public"  # a redaction of what it says was public
+    problems, _ = verify_entries(enumerate(entries, 1))
+    assert problems == ["entry 2: a redacted entry that is not hidden"]
 
 
 def test_receipts_are_recomputed_by_the_given_checker():

@@ -103,3 +103,83 @@ def test_a_willpower_edit_carries_the_chain_on_and_its_before_value_is_checked(m
     answer = _forged(tmp_path, forged)
     assert answer.returncode == 1
     assert f"entry {second['seq']}: willpower was 3 after the character's last change" in answer.stdout
+
+
+# --- a redaction commits to the hidden entry's content and kind ------------------------------------
+
+
+def _forged_redaction(entry: dict) -> None:
+    """What a forger does to a public entry of a player's export: pose it as a hidden one, redacted
+    (its hashes kept: the chain and any noted head still match)."""
+    entry.update(
+        actor=None,
+        receipt=None,
+        character=None,
+        refers_to=None,
+        effects=[],
+        visibility="hidden",
+        redacted=True,
+    )
+    entry.pop("content_hash", None)
+
+
+def _willpower_spent_and_a_hidden_roll(table, client, tmp_path):
+    """Ana rolls and spends a point of Willpower outside a roll (a public entry without dice), the Storyteller
+    makes a hidden roll (redacted for players), Ana rolls: the export Bea (another player) reads, and
+    its head."""
+    ana, bea = table.join("Ana"), table.join("Bea")
+    lucita = table.character(ana, V20_SHEET)
+    assert table.roll(ana, lucita["id"], V20_TEST).status_code == 201
+    spent = client.post(
+        f"{table.base}/characters/{lucita['id']}/adjustments",
+        headers=ana,
+        json={"change": {"kind": "spend_willpower", "amount": 1}},
+    )
+    assert spent.status_code == 201, spent.text
+    assert table.roll(table.st, lucita["id"], V20_TEST, hidden=True).status_code == 201
+    assert table.roll(ana, lucita["id"], V20_TEST).status_code == 201
+    entries = entries_of(table.export(bea))
+    head = f"{entries[-1]['seq']}:{entries[-1]['entry_hash']}"
+    answer = verify(tmp_path, entries, "log.jsonl", "--head", head)
+    assert answer.returncode == 0, answer.stdout
+    return entries, head
+
+
+def test_a_public_entry_cannot_pose_as_a_redaction_even_with_the_head(make_table, client, tmp_path):
+    table = make_table("v20")
+    entries, head = _willpower_spent_and_a_hidden_roll(table, client, tmp_path)
+    hidden = next(e for e in entries if e.get("redacted"))
+    assert hidden["kind"] == "roll" and hidden["content_hash"]  # the genuine redaction commits to its content
+    spend = next(e for e in entries if e["kind"] == "adjust")
+    assert spend["visibility"] == "public" and spend["effects"][0]["resource"] == "willpower"
+    after = next(e for e in entries if e["seq"] == spend["seq"] + 1)
+
+    forged = copy.deepcopy(entries)
+    _forged_redaction(next(e for e in forged if e["seq"] == spend["seq"]))
+    answer = verify(tmp_path, forged, "forged.jsonl", "--head", head)
+    assert answer.returncode == 1, answer.stdout
+    assert f"entry {spend['seq']}: a redaction without its content hash" in answer.stdout, answer.stdout
+    assert (
+        f"entry {spend['seq']}: exported as hidden, but entry {after['seq']} records it public"
+        in answer.stdout
+    ), answer.stdout
+
+    # a content hash made up for it does not give the entry's hash either
+    forged = copy.deepcopy(entries)
+    posed = next(e for e in forged if e["seq"] == spend["seq"])
+    _forged_redaction(posed)
+    posed["content_hash"] = hidden["content_hash"]
+    answer = verify(tmp_path, forged, "forged.jsonl", "--head", head)
+    assert answer.returncode == 1 and f"entry {spend['seq']}: hash mismatch" in answer.stdout, answer.stdout
+
+
+def test_a_genuine_redaction_is_checked_and_its_kind_is_committed(make_table, client, tmp_path):
+    """A hidden roll exported redacted: its hash is recomputed from what the line shows (its kind
+    among it), so a redaction relabelled as another kind, or moved, fails."""
+    table = make_table("v20")
+    entries, head = _willpower_spent_and_a_hidden_roll(table, client, tmp_path)
+    hidden = next(e for e in entries if e.get("redacted"))
+    relabelled = copy.deepcopy(entries)
+    next(e for e in relabelled if e["seq"] == hidden["seq"])["kind"] = "sheet_edit"
+    answer = verify(tmp_path, relabelled, "forged.jsonl")
+    assert answer.returncode == 1 and f"entry {hidden['seq']}: hash mismatch" in answer.stdout, answer.stdout

@@ -10,7 +10,14 @@ import json
 import pytest
 
 from rollbook.play import verify_receipt
-from rollbook.server.chain import entry_hash, hash_of, legacy_hash_of, read_jsonl, verify_entries
+from rollbook.server.chain import (
+    committed_hash_of,
+    entry_hash,
+    hash_of,
+    legacy_hash_of,
+    read_jsonl,
+    verify_entries,
+)
 from rollbook.server.ledger import AuthorityLedger
 
 from .conftest import V20_SHEET, V20_TEST
@@ -135,8 +142,13 @@ def test_a_rehashed_tamper_in_the_middle_breaks_the_chain(exported):
 
 
 def test_every_field_written_is_hashed(exported):
-    entry = exported[_nth(exported, 1)]
-    assert entry["entry_hash"] == hash_of(entry) != legacy_hash_of(entry)
+    index = _nth(exported, 1)
+    entry, before = exported[index], exported[index - 1]
+    # hashed over its header and the hash of its content (every other exported field)
+    assert entry["entry_hash"] == committed_hash_of(entry, before["visibility"])
+    assert entry["entry_hash"] not in (hash_of(entry), legacy_hash_of(entry))
+    for name, value in (("effects", []), ("actor", None), ("character", None), ("refers_to", 1)):
+        assert committed_hash_of({**entry, name: value}, before["visibility"]) != entry["entry_hash"]
     with pytest.raises(TypeError):
         entry_hash(
             **{

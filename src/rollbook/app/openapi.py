@@ -151,6 +151,11 @@ class _Entry(_Doc):
     redacted: bool | None = Field(
         None, description="True when a player reads a hidden roll not yet revealed."
     )
+    content_hash: str | None = Field(
+        None,
+        description="A redacted entry: the hash of what it hides, which its entry_hash covers with its "
+        "kind and visibility (absent for entries written before redactions were checkable).",
+    )
 
 
 ROLL_ENTRY_KINDS = ("roll", "reroll")

@@ -18,6 +18,17 @@ eight fields only: ``legacy``) still verify; their ``character``, ``refers_to`` 
 not covered, and the verifier counts them. A forger cannot pass a newer entry off as a legacy one:
 its stored ``entry_hash`` is the hash of all eleven fields, which the eight alone do not give.
 
+Entries written since redactions became checkable are hashed in two steps (``committed_hash``), so
+that a redacted line can be checked too and a public entry cannot pose as a hidden one::
+
+    content_hash = SHA-256 of {"actor", "receipt", "character", "refers_to", "effects"}
+    entry_hash   = SHA-256 of {"chronicle", "seq", "prev_hash", "created_at", "kind", "visibility",
+                               "content_hash", "prev_visibility"}
+
+(the same canonical JSON; ``prev_visibility``: the visibility of the entry before it, null for seq 1).
+A redacted line carries its ``content_hash``: its kind and visibility are covered by its hash, and
+the next entry's hash says whether it was hidden. Older entries keep the hash they were written with.
+
 ``prev_hash`` of the first entry (seq 1) is 64 zeros; every later entry's ``prev_hash`` is the
 ``entry_hash`` of the entry before it. An export line carries these fields and ``entry_hash``, and
 nothing else (any other field is a problem). A hidden entry exported for a player is *redacted*
@@ -40,7 +51,9 @@ from rollbook.play.quick import verify_quick
 GENESIS_HASH = "0" * 64
 HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
 EXTRA_FIELDS = ("character", "refers_to", "effects")  # hashed too since 0003_security
-EXPORTED_FIELDS = frozenset((*HASHED_FIELDS, *EXTRA_FIELDS, "entry_hash", "redacted"))
+CONTENT_FIELDS = ("actor", "receipt", "character", "refers_to", "effects")  # what a redaction hides
+EXPORTED_FIELDS = frozenset((*HASHED_FIELDS, *EXTRA_FIELDS, "entry_hash", "redacted", "content_hash"))
+VISIBILITIES = ("public", "hidden")
 _LEGACY: Any = object()
 
 
@@ -109,6 +122,82 @@ def legacy_hash_of(entry: dict) -> str:
     return entry_hash(**fields)
 
 
+def content_hash(entry: Any) -> str:
+    """SHA-256 of the canonical JSON of what a redaction hides (``CONTENT_FIELDS``), read from a
+    dict or from an object's attributes (a stored entry: ``character_id``)."""
+    if isinstance(entry, dict):
+        content = {name: entry.get(name) for name in CONTENT_FIELDS}
+    else:
+        content = {
+            "actor": entry.actor,
+            "receipt": entry.receipt,
+            "character": entry.character_id,
+            "refers_to": entry.refers_to,
+            "effects": entry.effects or [],
+        }
+    return hashlib.sha256(canonical(content)).hexdigest()
+
+
+def committed_hash(
+    *,
+    chronicle: Any,
+    seq: Any,
+    prev_hash: Any,
+    created_at: Any,
+    kind: Any,
+    visibility: Any,
+    content_hash: Any,
+    prev_visibility: Any,
+) -> str:
+    """The entry hash of the entries written since redactions became checkable (module docstring)."""
+    header = {
+        "chronicle": chronicle,
+        "seq": seq,
+        "prev_hash": prev_hash,
+        "created_at": created_at,
+        "kind": kind,
+        "visibility": visibility,
+        "content_hash": content_hash,
+        "prev_visibility": prev_visibility,
+    }
+    return hashlib.sha256(canonical(header)).hexdigest()
+
+
+def committed_hash_of(entry: dict, prev_visibility: Any, content: Any = None) -> str:
+    """``committed_hash`` of an export line (``content``: its content hash, computed from the line
+    unless given, as for a redacted line)."""
+    return committed_hash(
+        chronicle=entry.get("chronicle"),
+        seq=entry.get("seq"),
+        prev_hash=entry.get("prev_hash"),
+        created_at=entry.get("created_at"),
+        kind=entry.get("kind"),
+        visibility=entry.get("visibility"),
+        content_hash=content_hash(entry) if content is None else content,
+        prev_visibility=prev_visibility,
+    )
+
+
+def redaction_of(entry: Any) -> str | None:
+    """The content hash a redacted view of a stored entry carries: None for an entry hashed before
+    redactions became checkable (its hash is not ``committed_hash``, whatever came before it)."""
+    content = content_hash(entry)
+    for prev_visibility in (*VISIBILITIES, None):
+        digest = committed_hash(
+            chronicle=entry.chronicle_id,
+            seq=entry.seq,
+            prev_hash=entry.prev_hash,
+            created_at=entry.created_at,
+            kind=entry.kind,
+            visibility=entry.visibility,
+            content_hash=content,
+            prev_visibility=prev_visibility,
+        )
+        if digest == entry.entry_hash:
+            return content
+    return None
+
+
 QUICK_ROLL = "quick_roll"  # dice without a sheet: the rules receipt under "result" (rollbook.play.quick)
 
 
@@ -133,6 +222,7 @@ def verify_entries(
     counts = {"entries": 0, "redacted": 0, "receipts": 0, "legacy": 0}
     previous: dict | None = None
     chronicle = None
+    committed_since: int | None = None  # the first entry hashed with its content hash (``committed_hash``)
     for line_number, entry in entries:
         if not isinstance(entry, dict):
             problems.append(f"line {line_number}: not a JSON object")
@@ -173,7 +263,13 @@ def verify_entries(
         unknown = sorted(str(name) for name in entry if name not in EXPORTED_FIELDS)
         if unknown:
             problems.append(f"{label}: unexpected field(s) {', '.join(unknown)} (not covered by the hash)")
-        if entry.get("redacted"):
+        redacted = bool(entry.get("redacted"))
+        committed = _committed(entry, previous, redacted)
+        if committed is True:
+            committed_since = seq if committed_since is None else committed_since
+        elif isinstance(committed, str):
+            problems.append(committed)
+        if redacted:
             counts["redacted"] += 1
             if entry.get("redacted") is not True or any(
                 entry.get(name) not in (None, []) for name in ("actor", "receipt", *EXTRA_FIELDS)
@@ -181,8 +277,17 @@ def verify_entries(
                 problems.append(
                     f"{label}: a redacted entry that shows content (only its hashes are exported)"
                 )
+            if entry.get("visibility") != "hidden":
+                problems.append(f"{label}: a redacted entry that is not hidden")
+            if committed is None and "content_hash" in entry:
+                problems.append(f"{label}: hash mismatch")
+            elif committed is None and committed_since is not None:
+                problems.append(
+                    f"{label}: a redaction without its content hash, after entry {committed_since} "
+                    "(hashed with its own)"
+                )
         else:
-            if hash_of(entry) != entry["entry_hash"]:
+            if committed is None and hash_of(entry) != entry["entry_hash"]:
                 if legacy_hash_of(entry) == entry["entry_hash"]:
                     counts["legacy"] += 1
                 else:
@@ -213,6 +318,32 @@ def kind_problems(kind: Any, receipt: Any) -> list[str]:
         where = ".".join(str(part) for part in first["loc"]) or "receipt"
         return [f"not a {kind} receipt ({where}: {first['msg']})"]
     return []
+
+
+def _committed(entry: dict, previous: dict | None, redacted: bool) -> bool | str | None:
+    """Whether the line's hash is its ``committed_hash``: True; a problem when it is only with the
+    entry before it of the other visibility (that entry posed as what it is not); None otherwise."""
+    if redacted and not isinstance(entry.get("content_hash"), str):
+        return None
+    content = entry["content_hash"] if redacted else content_hash(entry)
+    seq = entry.get("seq")
+    if previous is None or previous.get("seq") != (seq - 1 if isinstance(seq, int) else None):
+        told: tuple = (None,) if seq == 1 else (*VISIBILITIES, None)  # an entry before it is missing
+    else:
+        told = (previous.get("visibility"),)
+    if any(committed_hash_of(entry, visibility, content) == entry["entry_hash"] for visibility in told):
+        return True
+    if previous is not None and previous.get("seq") == (seq - 1 if isinstance(seq, int) else None):
+        for visibility in VISIBILITIES:
+            if (
+                visibility not in told
+                and committed_hash_of(entry, visibility, content) == entry["entry_hash"]
+            ):
+                return (
+                    f"entry {previous['seq']}: exported as {previous.get('visibility')}, but entry {seq} "
+                    f"records it {visibility}"
+                )
+    return None
 
 
 def describe(problem: str) -> str:

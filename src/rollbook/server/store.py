@@ -10,13 +10,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from rollbook.entries import RECEIPTS, Receipt
-from rollbook.server.chain import GENESIS_HASH, entry_hash, plain
+from rollbook.server.chain import GENESIS_HASH, committed_hash, content_hash, plain
 from rollbook.server.db import changed_rows
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry
 from rollbook.server.tx import StaleSheet, now
@@ -62,7 +63,7 @@ def sheet_changed(character: Character, sheet: dict) -> bool:
 
 _LOG = LogEntry.__table__
 _LAST_ENTRY = (
-    select(_LOG.c.seq, _LOG.c.entry_hash)
+    select(_LOG.c.seq, _LOG.c.entry_hash, _LOG.c.visibility)
     .where(_LOG.c.chronicle_id == bindparam("chronicle"))
     .order_by(_LOG.c.seq.desc())
     .limit(1)
@@ -118,27 +119,33 @@ def append_entry(
         raise TypeError(
             f"a {kind} entry's receipt is a {RECEIPTS[kind].__name__}, not {type(receipt).__name__}"
         )
-    head = log_head(session, chronicle.id)
-    seq = head["seq"] + 1
-    prev_hash = head["entry_hash"]
+    last = session.execute(_LAST_ENTRY, {"chronicle": chronicle.id}).first()
+    seq: int = last.seq + 1 if last else 1
+    prev_hash: str = last.entry_hash if last else GENESIS_HASH
     created_at = now()
     actor = plain(actor)
     stored = plain(receipt.dump())
     effects = plain(list(effects or []))
-    digest = entry_hash(
+    content = content_hash(
+        {
+            "actor": actor,
+            "receipt": stored,
+            "character": character_id,
+            "refers_to": refers_to,
+            "effects": effects,
+        }
+    )
+    digest = committed_hash(
         chronicle=chronicle.id,
         seq=seq,
         prev_hash=prev_hash,
         created_at=created_at,
         kind=kind,
-        actor=actor,
         visibility=visibility,
-        receipt=stored,
-        character=character_id,
-        refers_to=refers_to,
-        effects=effects,
-    )  # every exported field (chain.py)
-    values = dict(
+        content_hash=content,
+        prev_visibility=last.visibility if last else None,
+    )  # every exported field, a redaction checkable (chain.py)
+    values: dict[str, Any] = dict(
         chronicle_id=chronicle.id,
         seq=seq,
         prev_hash=prev_hash,

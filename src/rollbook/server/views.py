@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from rollbook.entries import RemovalReceipt, RollReceipt, SheetEditReceipt, receipt_of
 from rollbook.server.access import STORYTELLER, may_open
+from rollbook.server.chain import redaction_of
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry, LoggedEntry
 
 # Each view's keys, in order, and the row attribute each one reads.
@@ -130,6 +131,9 @@ def entry_view(entry: LoggedEntry, member: Caller, revealed_by: dict[int, int] |
         view["revealed_by"] = by
         if not may_read(entry, member, by):
             view.update(actor=None, receipt=None, character=None, refers_to=None, effects=[], redacted=True)
+            content = redaction_of(entry)  # what the redaction commits to (chain.py); none before it did
+            if content is not None:
+                view["content_hash"] = content
     return view
 
 
