@@ -52,6 +52,7 @@ GENESIS_HASH = "0" * 64
 HASHED_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "actor", "visibility", "receipt")
 EXTRA_FIELDS = ("character", "refers_to", "effects")  # hashed too since 0003_security
 CONTENT_FIELDS = ("actor", "receipt", "character", "refers_to", "effects")  # what a redaction hides
+HEADER_FIELDS = ("chronicle", "seq", "prev_hash", "created_at", "kind", "visibility")  # what it shows
 EXPORTED_FIELDS = frozenset((*HASHED_FIELDS, *EXTRA_FIELDS, "entry_hash", "redacted", "content_hash"))
 VISIBILITIES = ("public", "hidden")
 _LEGACY: Any = object()
@@ -166,13 +167,9 @@ def committed_hash(
 def committed_hash_of(entry: dict, prev_visibility: Any, content: Any = None) -> str:
     """``committed_hash`` of an export line (``content``: its content hash, computed from the line
     unless given, as for a redacted line)."""
+    header = {name: entry.get(name) for name in HEADER_FIELDS}
     return committed_hash(
-        chronicle=entry.get("chronicle"),
-        seq=entry.get("seq"),
-        prev_hash=entry.get("prev_hash"),
-        created_at=entry.get("created_at"),
-        kind=entry.get("kind"),
-        visibility=entry.get("visibility"),
+        **header,
         content_hash=content_hash(entry) if content is None else content,
         prev_visibility=prev_visibility,
     )
@@ -238,10 +235,11 @@ def verify_entries(
             problems.append(f"{label}: missing field(s) {', '.join(missing)}")
             previous = entry
             continue
+        header = {name: entry[name] for name in HEADER_FIELDS}  # present: checked just above
         if chronicle is None:
-            chronicle = entry["chronicle"]
-        elif entry["chronicle"] != chronicle:
-            problems.append(f"{label}: belongs to chronicle {entry['chronicle']}, not {chronicle}")
+            chronicle = header["chronicle"]
+        elif header["chronicle"] != chronicle:
+            problems.append(f"{label}: belongs to chronicle {header['chronicle']}, not {chronicle}")
 
         expected_seq = 1 if previous is None else previous.get("seq", 0) + 1
         if seq != expected_seq:
@@ -257,7 +255,7 @@ def verify_entries(
                 )
                 problems.append(f"{label}: {gap} missing before it")
         expected_prev = GENESIS_HASH if previous is None and seq == 1 else (previous or {}).get("entry_hash")
-        if expected_prev is not None and entry["prev_hash"] != expected_prev:
+        if expected_prev is not None and header["prev_hash"] != expected_prev:
             problems.append(f"{label}: prev_hash does not match the entry before it")
 
         unknown = sorted(str(name) for name in entry if name not in EXPORTED_FIELDS)
@@ -277,7 +275,7 @@ def verify_entries(
                 problems.append(
                     f"{label}: a redacted entry that shows content (only its hashes are exported)"
                 )
-            if entry.get("visibility") != "hidden":
+            if header["visibility"] != "hidden":
                 problems.append(f"{label}: a redacted entry that is not hidden")
             if committed is None and "content_hash" in entry:
                 problems.append(f"{label}: hash mismatch")
@@ -293,11 +291,11 @@ def verify_entries(
                 else:
                     problems.append(f"{label}: hash mismatch")
             receipt = entry["receipt"]
-            problems.extend(f"{label}: {problem}" for problem in kind_problems(entry["kind"], receipt))
-            if verify_receipt is not None and (is_rules_receipt(receipt) or entry["kind"] == QUICK_ROLL):
+            problems.extend(f"{label}: {problem}" for problem in kind_problems(header["kind"], receipt))
+            if verify_receipt is not None and (is_rules_receipt(receipt) or header["kind"] == QUICK_ROLL):
                 counts["receipts"] += 1
                 try:
-                    found = verify_quick(receipt) if entry["kind"] == QUICK_ROLL else verify_receipt(receipt)
+                    found = verify_quick(receipt) if header["kind"] == QUICK_ROLL else verify_receipt(receipt)
                 except Exception as error:  # a receipt the checker cannot even read is a problem too
                     found = [f"receipt cannot be checked ({type(error).__name__}: {error})"]
                 problems.extend(f"{label}: {describe(problem)}" for problem in found)
@@ -323,21 +321,23 @@ def kind_problems(kind: Any, receipt: Any) -> list[str]:
 def _committed(entry: dict, previous: dict | None, redacted: bool) -> bool | str | None:
     """Whether the line's hash is its ``committed_hash``: True; a problem when it is only with the
     entry before it of the other visibility (that entry posed as what it is not); None otherwise."""
-    if redacted and not isinstance(entry.get("content_hash"), str):
+    stated = {name: entry.get(name) for name in ("seq", "entry_hash", "content_hash")}
+    seq = stated["seq"]
+    if redacted and not isinstance(stated["content_hash"], str):
         return None
-    content = entry["content_hash"] if redacted else content_hash(entry)
-    seq = entry.get("seq")
-    if previous is None or previous.get("seq") != (seq - 1 if isinstance(seq, int) else None):
+    content = stated["content_hash"] if redacted else content_hash(entry)
+    follows = previous is not None and isinstance(seq, int) and previous.get("seq") == seq - 1
+    if previous is None or not follows:
         told: tuple = (None,) if seq == 1 else (*VISIBILITIES, None)  # an entry before it is missing
     else:
         told = (previous.get("visibility"),)
-    if any(committed_hash_of(entry, visibility, content) == entry["entry_hash"] for visibility in told):
+    if any(committed_hash_of(entry, visibility, content) == stated["entry_hash"] for visibility in told):
         return True
-    if previous is not None and previous.get("seq") == (seq - 1 if isinstance(seq, int) else None):
+    if previous is not None and follows:
         for visibility in VISIBILITIES:
             if (
                 visibility not in told
-                and committed_hash_of(entry, visibility, content) == entry["entry_hash"]
+                and committed_hash_of(entry, visibility, content) == stated["entry_hash"]
             ):
                 return (
                     f"entry {previous['seq']}: exported as {previous.get('visibility')}, but entry {seq} "
