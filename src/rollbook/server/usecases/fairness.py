@@ -264,6 +264,20 @@ def _hidden_rolls(session: Session, chronicle_id: int, row: FairSeed) -> list[Lo
     return [entry for entry in entries if row.commitment in _commitments_of(entry.receipt)]
 
 
+def _shown(under: list[LogEntry], revealed: dict[int, int]) -> set[int]:
+    """The seqs of ``under`` that are revealed: by their own reveal, or by a reveal of a later
+    follow-up of theirs (a reroll's receipt carries the first faces and every reroll: revealing the
+    latest receipt shows them all, docs/server.md §7)."""
+    follows = {e.seq: e.refers_to for e in under if e.kind == "reroll" and isinstance(e.refers_to, int)}
+    shown = set(revealed)
+    for seq in revealed:
+        earlier = follows.get(seq)
+        while earlier is not None and earlier not in shown:
+            shown.add(earlier)
+            earlier = follows.get(earlier)
+    return shown
+
+
 def _commitments_of(receipt) -> set[str]:
     if not isinstance(receipt, dict):
         return set()
@@ -318,7 +332,7 @@ def rotate_seed(
     hidden_revealed = None
     if hidden_row is not None and hidden_row.nonce > 0:
         under = _hidden_rolls(session, chronicle.id, hidden_row)
-        shown = revealed_by(session, chronicle.id, [entry.seq for entry in under])
+        shown = _shown(under, revealed_by(session, chronicle.id, [entry.seq for entry in under]))
         waiting = [entry for entry in under if entry.seq not in shown]
         if waiting and reveal_hidden and revealer is not None:
             for entry in waiting:
