@@ -13,6 +13,10 @@ from rollbook import settings as rollbook_settings
 
 # The operator's secret the test servers seal their seeds under (F-1); child processes inherit it.
 os.environ.setdefault("ROLLBOOK_SECRET_KEY", "rollbook test secret, not for production")
+# Every test's client is one address ("testclient", 127.0.0.1) that joins and signs in far more than a
+# table would: the sign-in budgets raised (tests/server/test_signin_budget.py sets its own).
+os.environ.setdefault("ROLLBOOK_SIGNINS_PER_ADDRESS", "1000000")
+os.environ.setdefault("ROLLBOOK_SIGNINS_PER_CODE", "1000000")
 
 settings.register_profile("rollbook", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("rollbook")

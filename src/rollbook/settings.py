@@ -15,6 +15,8 @@ with one line naming the variable (``SettingsError``), not the first request tha
 ``ROLLBOOK_SOLO_SCENARIOS``      a folder of the host's own solo scenarios (``*.yaml``; SPEC S-10, docs/solo.md)
 ``ROLLBOOK_FEEDS_PER_MEMBER``    live feeds one member holds open in a process (default 16: the oldest closes)
 ``ROLLBOOK_FEEDS_PER_PROCESS``   live feeds a process holds open (default 2000: beyond, 429 ``too_many_feeds``)
+``ROLLBOOK_SIGNINS_PER_ADDRESS`` sign-ins and joins one address may try a minute (default 30: beyond, 429)
+``ROLLBOOK_SIGNINS_PER_CODE``    sign-ins and joins one key or invitation code may take a minute (default 10)
 ``DISCORD_APPLICATION_ID``,      the Discord application's id, public key and bot token
 ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_BOT_TOKEN``
@@ -74,6 +76,9 @@ class Settings(BaseSettings):
     # the live feeds a process holds open: a member's (their oldest closed beyond it) and all (429 beyond)
     feeds_per_member: int = Field(default=16, ge=1)
     feeds_per_process: int = Field(default=2000, ge=1)
+    # sign-in and join attempts a minute, per address and per code (server/ratelimit.py; 429 beyond)
+    signins_per_address: int = Field(default=30, ge=1)
+    signins_per_code: int = Field(default=10, ge=1)
     lc_all: str | None = Field(default=None, validation_alias="LC_ALL")
     lc_messages: str | None = Field(default=None, validation_alias="LC_MESSAGES")
     system_lang: str | None = Field(default=None, validation_alias="LANG")

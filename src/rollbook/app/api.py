@@ -50,6 +50,7 @@ from rollbook.server.deps import (
     required_token,
 )
 from rollbook.server.problems import PROBLEM_MEDIA_TYPE, ProblemError, detail, known_code
+from rollbook.server.ratelimit import spend_signin
 from rollbook.server.sse import entry_feed, event_stream, json_events
 from rollbook.server.usecases import characters, chronicles, log, rolls
 from rollbook.server.usecases import members as member_cases
@@ -291,7 +292,9 @@ def create_chronicle(request: Request, db: Db, body: ChronicleCreate, idempotenc
     responses={404: PROBLEM, 422: PROBLEM, 201: json_response("Joined", "The chronicle and your token.")},
 )
 def join(request: Request, db: Db, body: JoinRequest, idempotency_key: IdempotencyKey = None):
-    """Join a chronicle as a player with its invitation code; the answer holds your bearer token."""
+    """Join a chronicle as a player with its invitation code; the answer holds your bearer token.
+    429 ``too_many_signins`` beyond the address's or the code's budget (``server/ratelimit.py``)."""
+    spend_signin(request, body.invitation)
     return _mutate(
         request,
         db,
@@ -374,7 +377,9 @@ def open_session(
     request: Request, db: Db, auth: Auth, idempotency_key: IdempotencyKey = None
 ) -> JSONResponse:
     """A new session token for you (``expires_at`` null: until closed). Close it with ``DELETE
-    /api/session``; rotating your key closes every session."""
+    /api/session``; rotating your key closes every session. 429 ``too_many_signins`` beyond the
+    address's or the key's budget (``server/ratelimit.py``)."""
+    spend_signin(request, request_token(request) or "")
     return _signed_write(
         request,
         db,

@@ -56,6 +56,7 @@ from rollbook.server.problems import (
     from_rule_error,
     problem_body,
 )
+from rollbook.server.ratelimit import Signins
 from rollbook.server.reread import ReadAgain
 from rollbook.server.secret_check import secret_at_start
 from rollbook.server.usecases import solo as solo_usecases
@@ -148,6 +149,7 @@ def create_app(
     app.state.hub = hub
     app.state.discord_poster = poster
     app.state.dice = dice
+    app.state.signins = Signins(settings.signins_per_address, settings.signins_per_code)  # 429 beyond
     for api_router in API_ROUTERS:
         app.router.routes.extend(api_router.routes)
     install_problem_handlers(app)

@@ -20,6 +20,7 @@ SECURITY_MESSAGES: dict[str, str] = {
     "too_many_characters": N_("A member holds at most {most} characters in a chronicle."),
     "sheet_too_large": N_("A sheet takes at most {most} bytes; this one takes {given}."),
     "too_many_feeds": N_("This server holds {most} live feeds already: try again in a while."),
+    "too_many_signins": N_("Too many attempts to sign in or join: try again in {seconds} seconds."),
     "origin_refused": N_("This form was sent from another site: refused. Reload the page and send it again."),
 }
 

@@ -11,6 +11,7 @@ from rollbook.rules.base import RuleError
 from rollbook.server import auth, tx
 from rollbook.server.auth import COOKIE_NAME
 from rollbook.server.deps import database
+from rollbook.server.ratelimit import spend_signin
 from rollbook.server.usecases import chronicles, solo
 from rollbook.web import keychain
 from rollbook.web.deps import Db, Posted, VisitorLang, page_router
@@ -119,6 +120,7 @@ def create_chronicle(request: Request, db: Db, form: Posted, lang: VisitorLang) 
 @router.post("/join")
 def join(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
     _refusals_on_home(request, "join", lang, form)
+    spend_signin(request, str(form.get("invitation", "")).strip())  # 429 beyond the budgets
     name = str(form.get("name", "")).strip()
     if not name:
         raise RuleError("missing_field", field="name")
@@ -138,6 +140,7 @@ def join(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
 def signin(request: Request, db: Db, form: Posted, lang: VisitorLang) -> Response:
     _refusals_on_home(request, "signin", lang)
     token = str(form.get("token", "")).strip()
+    spend_signin(request, token)  # 429 beyond the budgets
     opened = tx.run(db, lambda s: _with_session(s, token))
     return keychain.add(
         request, see_other(f"/chronicles/{opened['chronicle_id']}"), opened["chronicle_id"], opened["session"]
