@@ -327,6 +327,18 @@ class SeedRevealReceipt(Receipt):
     last_nonce: int | None = None
 
 
+class SeedAbandonReceipt(Receipt):
+    """``seed_abandon``: a server seed the operator's secret no longer opens, given up unrevealed: the
+    rolls under it stay pending for good (F-1; how many drew from it, F-8)."""
+
+    algorithm: str
+    commitment: str
+    stream: str
+    rolls: int
+    last_nonce: int
+    cause: Literal["unreadable"]
+
+
 # --- contests and extended actions (TR-3, TR-4) ---------------------------------------------------
 
 
@@ -432,6 +444,7 @@ _BY_KIND: dict[str, type[Receipt]] = {
     "seed_commit": SeedCommitReceipt,
     "client_seed": ClientSeedReceipt,
     "seed_reveal": SeedRevealReceipt,
+    "seed_abandon": SeedAbandonReceipt,
     "contest": ContestReceipt,
     "contest_result": ContestResultReceipt,
     "extended": ExtendedReceipt,
@@ -459,6 +472,8 @@ class EntryBase(BaseModel):
     effects: list[Json] = []
     revealed_by: int | None = None
     redacted: bool | None = None
+    # a redacted entry: the hash of what it hides, which its entry_hash covers (server/chain.py)
+    content_hash: str | None = None
 
 
 def entry_name(kind: str) -> str:

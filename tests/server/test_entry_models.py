@@ -6,15 +6,19 @@ receipt (``server/chain.py``) is the same before and after; an export parses who
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from rollbook import entries
+from rollbook.server import seal
 from rollbook.server.chain import canonical, committed_hash_of, read_jsonl
+from rollbook.server.models import FairSeed
 from rollbook.server.usecases import characters, rolls
 
 from .conftest import V5_SHEET, V5_TEST
@@ -41,7 +45,7 @@ def test_an_old_databases_receipts_dump_to_their_stored_bytes(tmp_path):
 
 
 def test_the_kinds_come_from_the_union_and_each_names_its_receipt():
-    assert len(entries.KINDS) == len(set(entries.KINDS)) == 33
+    assert len(entries.KINDS) == len(set(entries.KINDS)) == 34
     assert set(entries.RECEIPTS) == set(entries.KINDS)
     schema = entries.ENTRY.json_schema()
     assert set(schema["discriminator"]["mapping"]) == set(entries.KINDS)
@@ -56,6 +60,18 @@ def test_a_receipt_of_another_kind_or_type_is_refused_never_coerced():
         entries.receipt_of("nonsense", {})
     kept = {"passage": "a", "from": "b", "later_field": [1, 2]}  # a field it does not name is kept
     assert entries.receipt_of("solo_passage", kept).dump() == kept
+
+
+def _sealed_elsewhere(session, chronicle: int) -> None:
+    """The public seed in use as if the key file had been replaced (F-1): sealed under another secret."""
+    row = session.scalars(
+        select(FairSeed).where(
+            FairSeed.chronicle_id == chronicle, FairSeed.stream == "public", FairSeed.revealed_seq.is_(None)
+        )
+    ).one()
+    row.sealed = seal.seal(
+        secrets.token_bytes(32), chronicle, row.commitment, secret="another operator's secret"
+    )
 
 
 def _every_kind(client, make_table, app) -> list[str]:
@@ -102,6 +118,8 @@ def _every_kind(client, make_table, app) -> list[str]:
     )
     ok(client.patch(f"{base}/characters/{mine['id']}", headers=t.st, json={"patch": {"hunger": 2}}), 200)
     ok(client.post(f"{base}/scene/close", headers=t.st), 200)  # scene_close, seed_reveal, seed_commit
+    as_member(app, t.st, lambda s, m: _sealed_elsewhere(s, t.id))
+    ok(client.post(f"{base}/fair/abandon", headers=t.st))  # seed_abandon (and a seed_commit)
     as_member(app, t.st, lambda s, m: rolls.set_quick_rolls(s, m, True))
     as_member(app, player, lambda s, m: rolls.quick_roll(s, m, {"pool": 3}))
     ok(client.get(f"{base}/characters/{mine['id']}/export", headers=player), 200)  # sheet_export

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from rollbook.server.app import close_app, create_app
+from rollbook.app.app import close_app, create_app
 from rollbook.server.ratelimit import WINDOW, Signins
 from rollbook.settings import Settings
 

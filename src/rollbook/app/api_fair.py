@@ -85,3 +85,22 @@ def rotate(
         body={"reveal_hidden": True} if reveal_hidden else None,
         work=lambda s, member: (201, fairness.rotate(s, member, reveal_hidden=reveal_hidden)),
     )
+
+
+@router.post("/chronicles/{chronicle_id}/fair/abandon", status_code=201, tags=["fair"], responses=ERRORS)
+def abandon(
+    request: Request, db: Db, auth: Auth, chronicle_id: Id, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
+    """Storyteller: give up the seeds in use that the operator's secret no longer opens (a lost or
+    replaced key file): a ``seed_abandon`` entry each, whose rolls stay pending for good, and a new
+    public seed committed (F-1). ``abandoned`` lists them; 409 ``seed_readable`` when the secret opens
+    every seed in use (reveal them with ``…/fair/rotate`` instead)."""
+    return _signed_write(
+        request,
+        db,
+        auth,
+        chronicle_id,
+        idempotency_key,
+        body=None,
+        work=lambda s, member: (201, fairness.abandon(s, member)),
+    )

@@ -82,6 +82,7 @@ from rollbook.fair.seeds import (
     PUBLIC,
     REROLL,
     ROLL,
+    SEED_ABANDON,
     SEED_COMMIT,
     SEED_REVEAL,
     STREAMS,
@@ -98,6 +99,7 @@ from rollbook.fair.text import describe, parse_dice_list
 __all__ = [
     "CLIENT_SEED_MAX",
     "SEED_COMMIT",
+    "SEED_ABANDON",
     "SEED_REVEAL",
     "CLIENT_SEED",
     "ROLL",

@@ -20,6 +20,7 @@ from rollbook.fair.seeds import (
     PENDING,
     PUBLIC,
     REROLL,
+    SEED_ABANDON,
     SEED_COMMIT,
     SEED_REVEAL,
     STREAMS,
@@ -41,6 +42,7 @@ class _Seed:
     stream: str = PUBLIC
     legacy: bool = False  # committed before F-7 (no "stream"): hidden rolls drew from it too
     revealed_at: int | None = None
+    abandoned_at: int | None = None  # given up unrevealed (``seed_abandon``): its rolls stay pending
     seed: bytes | None = None
     bad_reveal: bool = False
     counted: tuple[int, int] | None = None  # F-8: (rolls, last_nonce) as its reveal records them
@@ -161,6 +163,18 @@ class _LogCheck:
         if self.active.get(known.stream) == commitment:
             del self.active[known.stream]
 
+    def abandon(self, seq: int, receipt: Any) -> None:
+        """A seed the server could no longer open, ended unrevealed: no roll may use it after this
+        entry, and a new one may be committed in its stream; its rolls stay pending."""
+        commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
+        known = self.seeds.get(commitment) if isinstance(commitment, str) else None
+        if known is None or known.revealed_at is not None or known.abandoned_at is not None:
+            self.problems.append(FairProblem(seq, "seed_abandon_not_in_use", {"commitment": str(commitment)}))
+            return
+        known.abandoned_at = seq
+        if self.active.get(known.stream) == commitment:
+            del self.active[known.stream]
+
     def set_client_seed(self, seq: int, receipt: Any) -> None:
         member = receipt.get("member") if isinstance(receipt, Mapping) else None
         value = receipt.get("client_seed") if isinstance(receipt, Mapping) else None
@@ -258,6 +272,8 @@ class _LogCheck:
             problem("fair_uncommitted", commitment=commitment)
         elif known.revealed_at is not None:
             problem("fair_used_after_reveal", commitment=commitment, revealed=known.revealed_at)
+        elif known.abandoned_at is not None:
+            problem("fair_used_after_abandon", commitment=commitment, abandoned=known.abandoned_at)
         elif commitment != self.active.get(known.stream):
             problem("fair_not_current", commitment=commitment, current=self.active.get(known.stream))
         if known is not None and stream != known.stream:
@@ -489,20 +505,22 @@ def check_log(entries: Iterable[Any]) -> FairReport:
         if entry.get("redacted"):
             check.redacted += 1
             continue
-        kind, receipt = entry.get("kind"), entry.get("receipt")
+        seq, kind, receipt = entry["seq"], entry.get("kind"), entry.get("receipt")
         if kind == SEED_COMMIT:
-            check.commit(entry["seq"], receipt)
+            check.commit(seq, receipt)
         elif kind == SEED_REVEAL:
-            check.reveal(entry["seq"], receipt)
+            check.reveal(seq, receipt)
+        elif kind == SEED_ABANDON:
+            check.abandon(seq, receipt)
         elif kind == CLIENT_SEED:
-            check.set_client_seed(entry["seq"], receipt)
+            check.set_client_seed(seq, receipt)
         elif kind == QUICK_ROLL:  # dice without a sheet: the same draw, its rules receipt rebuilt
             try:
                 if not isinstance(receipt, Mapping):
                     raise RuleError("not_an_object", field="quick")  # as rules_receipt refuses it
                 view = quick.rules_receipt(receipt)
             except RuleError:
-                check.problems.append(FairProblem(entry["seq"], "fair_cannot_replay"))
+                check.problems.append(FairProblem(seq, "fair_cannot_replay"))
             else:
                 check.roll(entry, view)
         elif isinstance(receipt, Mapping) and isinstance(receipt.get("system"), str) and "request" in receipt:

@@ -12,6 +12,7 @@ from rollbook.rules.base import RuleError
 
 CLIENT_SEED_MAX = 64  # F-2
 SEED_COMMIT, SEED_REVEAL, CLIENT_SEED = "seed_commit", "seed_reveal", "client_seed"
+SEED_ABANDON = "seed_abandon"  # F-1: a seed the server can no longer open, given up unrevealed
 ROLL, REROLL = "roll", "reroll"
 # F-7: visible rolls draw from the public stream, hidden rolls (and their follow-ups) from the hidden one;
 # an entry written before F-7 names no stream and is the public stream's

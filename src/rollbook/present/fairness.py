@@ -10,12 +10,12 @@ import json
 from dataclasses import dataclass
 
 from rollbook import fair
-from rollbook.entries import ClientSeedReceipt, SeedCommitReceipt, SeedRevealReceipt
+from rollbook.entries import ClientSeedReceipt, SeedAbandonReceipt, SeedCommitReceipt, SeedRevealReceipt
 from rollbook.i18n import N_, translate
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
 
-FAIR_KINDS = (fair.SEED_COMMIT, fair.SEED_REVEAL, fair.CLIENT_SEED)
+FAIR_KINDS = (fair.SEED_COMMIT, fair.SEED_REVEAL, fair.SEED_ABANDON, fair.CLIENT_SEED)
 SEED_REVEAL = fair.SEED_REVEAL
 SHORT = 12  # hex digits of a commitment shown on a card
 
@@ -111,6 +111,20 @@ def describe_entry(
                 lang,
                 seed=revealed.seed,
                 commitment=short(revealed.commitment),
+            ),
+        )
+    if kind == fair.SEED_ABANDON:  # F-1: the server's secret no longer opened it
+        abandoned = SeedAbandonReceipt.of(receipt)
+        return (
+            translate(N_("Server seed given up, unreadable"), lang),
+            translate(
+                N_(
+                    "The server's secret no longer opens seed {commitment}…: the {rolls} roll(s) made "
+                    "under it can never be checked"
+                ),
+                lang,
+                commitment=short(abandoned.commitment),
+                rolls=abandoned.rolls,
             ),
         )
     value = ClientSeedReceipt.of(receipt).client_seed

@@ -420,6 +420,7 @@ ACTIONS = {
     "standing_end": N_("end a standing grant"),
     "update_chronicle": N_("change the chronicle's settings"),
     "rotate_seed": N_("change the server seed"),
+    "abandon_seed": N_("give up an unreadable server seed"),
     "quick_rolls": N_("allow or forbid quick rolls"),
     "quick_roll": N_("a quick roll, now that the Storyteller forbids them"),
     "remove_character": N_("remove a character"),

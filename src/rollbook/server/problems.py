@@ -42,6 +42,9 @@ SERVER_MESSAGES: dict[str, str] = {
     ),
     "not_hidden": N_("Entry {seq} is not a hidden roll."),
     "already_revealed": N_("Entry {seq} was already revealed by entry {by}."),
+    "seed_readable": N_(
+        "The server's secret opens every seed in use: nothing to give up (reveal a seed by rotating it)."
+    ),
     "not_a_roll": N_("Entry {seq} is not a roll."),
     "roll_finished": N_("Entry {seq} was followed up by entry {by}: follow up the latest receipt."),
     "version_conflict": N_(

@@ -32,12 +32,21 @@ from sqlalchemy.orm import Session
 
 from rollbook import dice
 from rollbook.dice import FAIR_ALGORITHM, DiceSource, FairDice, SecureDice, commitment_of
-from rollbook.entries import ClientSeedReceipt, SeedCommitReceipt, SeedRevealReceipt
-from rollbook.fair import CLIENT_SEED, HIDDEN, PUBLIC, SEED_COMMIT, SEED_REVEAL, check_client_seed
+from rollbook.entries import ClientSeedReceipt, SeedAbandonReceipt, SeedCommitReceipt, SeedRevealReceipt
+from rollbook.fair import (
+    CLIENT_SEED,
+    HIDDEN,
+    PUBLIC,
+    SEED_ABANDON,
+    SEED_COMMIT,
+    SEED_REVEAL,
+    check_client_seed,
+)
 from rollbook.rules.base import RuleError
 from rollbook.server import seal
 from rollbook.server.access import STORYTELLER, lock_chronicle, require_storyteller
 from rollbook.server.models import Caller, Chronicle, ClientSeed, FairSeed, LogEntry
+from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.usecases.log import ROLL_ENTRY_KINDS, reveal_entry
@@ -369,6 +378,65 @@ def rotate(session: Session, member: Caller, *, reveal_hidden: bool = False) -> 
     return rotate_seed(session, chronicle, actor_of(member), reveal_hidden=reveal_hidden, revealer=member)
 
 
+def unreadable_streams(session: Session, chronicle_id: int) -> list[str]:
+    """The streams whose seed in use the operator's secret does not open (F-1: it was sealed under
+    another secret, or the key file went missing)."""
+    rows = session.scalars(
+        select(FairSeed).where(FairSeed.chronicle_id == chronicle_id, FairSeed.revealed_seq.is_(None))
+    ).all()
+    unreadable = []
+    for row in rows:
+        try:
+            seal.unseal(row.sealed, chronicle_id, row.commitment)
+        except seal.SecretKeyError:
+            unreadable.append(row.stream)
+    return sorted(unreadable)
+
+
+def abandon(session: Session, member: Caller) -> dict:
+    """The Storyteller gives up the chronicle's seeds in use that the operator's secret no longer
+    opens: a public ``seed_abandon`` entry each (its commitment, stream and how many rolls drew from
+    it, F-8; those rolls stay pending for good, as the entry says), then a new public seed committed
+    under the secret the server holds now (F-1; a new hidden seed comes with the next hidden roll).
+    A seed the secret opens is never abandoned (409 ``seed_readable``: rotate it, F-5)."""
+    require_storyteller(member, "abandon_seed")
+    chronicle = lock_chronicle(session, member.chronicle_id)
+    gone = []
+    for stream in (PUBLIC, HIDDEN):
+        row = _in_use(session, chronicle.id, stream)
+        if row is None:
+            continue
+        try:
+            seal.unseal(row.sealed, chronicle.id, row.commitment)
+            continue
+        except seal.SecretKeyError:
+            pass
+        entry = append_entry(
+            session,
+            chronicle,
+            kind=SEED_ABANDON,
+            actor=actor_of(member),
+            visibility="public",
+            receipt=SeedAbandonReceipt(
+                algorithm=FAIR_ALGORITHM,
+                commitment=row.commitment,
+                stream=row.stream,
+                rolls=row.nonce,
+                last_nonce=row.nonce,
+                cause="unreadable",
+            ),
+        )
+        row.revealed_seq = entry.seq  # no longer in use: never opened, never revealed
+        session.flush()
+        gone.append(
+            {"commitment": row.commitment, "stream": row.stream, "rolls": row.nonce, "seq": entry.seq}
+        )
+    if not gone:
+        raise ProblemError(409, "seed_readable")
+    new = _in_use(session, chronicle.id, PUBLIC) or commit_seed(session, chronicle, actor_of(member), PUBLIC)
+    return {"abandoned": gone, "commitment": new.commitment, "committed_seq": new.committed_seq}
+
+
 def revealed_seeds(session: Session, chronicle_id: int) -> dict[str, bytes]:
     """The seeds revealed in the chronicle's log, by commitment (read from the public entries)."""
     rows = session.scalars(
@@ -420,5 +488,13 @@ def fair_state(session: Session, member: Caller) -> dict:
             for seq, reveal in ((seq, SeedRevealReceipt.of(receipt)) for seq, receipt in revealed)
         ],
         "may_rotate": member.role == STORYTELLER,
-        **({"hidden_rolls": hidden.nonce if hidden is not None else 0} if member.role == STORYTELLER else {}),
+        **(
+            {
+                "hidden_rolls": hidden.nonce if hidden is not None else 0,
+                # F-1: seeds in use the secret no longer opens (the Storyteller may abandon them)
+                "unreadable": unreadable_streams(session, member.chronicle_id),
+            }
+            if member.role == STORYTELLER
+            else {}
+        ),
     }

@@ -41,3 +41,15 @@ def rotate(request: Request, chronicle_id: int, db: Db, member: Reader, lang: La
     )  # F-7: the hidden rolls and their seed with them
     tx.run(db, lambda s: fairness.rotate(s, member, reveal_hidden=reveal_hidden))
     return see_other(f"/chronicles/{chronicle_id}#fair")
+
+
+@router.post("/chronicles/{chronicle_id}/fair/abandon")
+def abandon(
+    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+) -> Response:
+    """F-1: the seeds in use the server's secret no longer opens, given up (their rolls stay pending)."""
+    alert_into(
+        request, "abandon-seed", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    )
+    tx.run(db, lambda s: fairness.abandon(s, member))
+    return see_other(f"/chronicles/{chronicle_id}#fair")
