@@ -8,7 +8,7 @@ import sys
 import typer
 
 from rollbook import settings
-from rollbook.cli.base import UsageFailure, app, fail
+from rollbook.cli.base import UsageFailure, app, fail, named_metavars
 from rollbook.i18n import normalize
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
@@ -68,7 +68,7 @@ def main() -> None:
         sys.argv[1:] = [argument for argument in sys.argv[1:] if argument != "--debug"]
     try:
         settings.install(settings.load())  # read once: a setting that does not parse stops here
-        result = app(standalone_mode=False)
+        result = named_metavars(typer.main.get_command(app))(standalone_mode=False)
         if isinstance(result, int) and not isinstance(result, bool):
             sys.exit(result)
     except RuleError as refused:

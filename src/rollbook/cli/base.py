@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 
@@ -60,3 +60,21 @@ def read_text_argument(file: Path) -> str:
     except UnicodeDecodeError:
         fail(f"{file} is not UTF-8 text")
     raise AssertionError("fail() exits")
+
+
+def named_metavars(command: Any) -> Any:
+    """Every option of ``command`` and its subcommands that takes a value shows its name as what it
+    takes (``--port PORT``), never a type tag (``<int>``, ``<bool>``); a choice keeps its choices."""
+    for param in getattr(command, "params", ()):
+        if (
+            getattr(param, "param_type_name", "") == "option"
+            and not getattr(param, "is_flag", False)
+            and not getattr(param, "count", False)
+            and param.metavar is None
+            and not hasattr(param.type, "choices")
+            and param.name
+        ):
+            param.metavar = param.name.upper()
+    for sub in getattr(command, "commands", {}).values():
+        named_metavars(sub)
+    return command
