@@ -23,7 +23,7 @@ On the chronicle page:
 - the standing difficulty, mode or language (``settings``): the header's tags and the quick roll;
 - the players' quick rolls allowed or forbidden: the quick roll;
 - a compulsion called or ended, a character or a member removed, a sheet imported: "At the table";
-- a new seed committed or revealed (F-1, F-5): the fair-dice panel.
+- a new seed committed, revealed or given up (F-1, F-5): the fair-dice panel.
 
 (The resources of a sheet, the queue of asks, the scene bar and the standing grants come out of band
 with the card itself: ``table.live_item``.)
@@ -41,7 +41,7 @@ COMPULSION = ("compulsion", "compulsion_end")
 SHEET_EDIT = "sheet_edit"
 ACTIONS = "actions"
 AT_THE_TABLE = (*COMPULSION, "removal", "member_removed", "sheet_import")
-SEEDS = ("seed_commit", "seed_reveal")
+SEEDS = ("seed_commit", "seed_reveal", "seed_abandon")
 
 SHEET_PARTS = {  # a sheet page's part -> its template (web.routes.characters.sheet_part)
     "sheet-tags": "_sheet_tags.html",
