@@ -304,8 +304,15 @@ class Server:
 
     def start(self) -> None:
         self.port = free_port()
-        # the bench measures how many feeds a process holds: no bound of the live feeds stops it first
-        env = {**os.environ, "ROLLBOOK_DATABASE_URL": self.store.url, "ROLLBOOK_FEEDS_PER_PROCESS": "1000000"}
+        # the bench measures how many feeds a process holds: no bound of the live feeds stops it first,
+        # nor the sign-in budgets its one address spends joining every table's players
+        env = {
+            **os.environ,
+            "ROLLBOOK_DATABASE_URL": self.store.url,
+            "ROLLBOOK_FEEDS_PER_PROCESS": "1000000",
+            "ROLLBOOK_SIGNINS_PER_ADDRESS": "1000000",
+            "ROLLBOOK_SIGNINS_PER_CODE": "1000000",
+        }
         log = self.log_path.open("a", encoding="utf-8")
         log.write(f"--- start {self.starts + 1}: {self.shown_command()}\n")
         log.flush()
