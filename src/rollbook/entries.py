@@ -105,6 +105,7 @@ class AdjustReceipt(Receipt):
     the change asked, its effects and its result; ``turn`` (A-3)."""
 
     system: str | None = None
+    kind: str | None = None
     change: Obj | None = None
     effects: list[Json] | None = None
     result: Json = None

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rollbook.entries import (
+    AdjustReceipt,
     MemberRemovedReceipt,
     QuickRollReceipt,
     RemovalReceipt,
@@ -316,8 +317,9 @@ def card(
         c.title = translate(N_("Character removed: {name}"), lang, name=RemovalReceipt.of(receipt).name or "")
         return c
     if entry["kind"] == "adjust":
-        change = receipt.get("change") or {}
-        c.title = labels.kind(system, change.get("kind", receipt.get("kind", "")), lang)
+        adjusted = AdjustReceipt.of(receipt)
+        change = adjusted.change or {}
+        c.title = labels.kind(system, change.get("kind", adjusted.kind or ""), lang)
         details = [
             labelled(labels.field(k, lang), _change_value(k, v, lang), lang)
             for k, v in change.items()
