@@ -468,8 +468,15 @@ def quick_number(values: Mapping[str, Any], name: str, default: int) -> int:
         raise RuleError("not_an_integer", field=name, value=str(value)) from None
 
 
+def table_rules_of(receipt: Any) -> tuple[str, ...]:
+    """The table rules a receipt records (TR-1), or none."""
+    rules = receipt.get("table_rules") if isinstance(receipt, dict) else None
+    return tuple(rule for rule in rules if isinstance(rule, str)) if isinstance(rules, list) else ()
+
+
 __all__ = [
     "quick_number",
+    "table_rules_of",
     "ROLES",
     "MODES",
     "Mode",

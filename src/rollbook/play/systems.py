@@ -34,7 +34,7 @@ class SystemModule(Protocol):
     narrows them to its own classes, hence ``Any`` in these signatures.
     Optional members, read with ``getattr`` / ``hasattr``: ``check_mode(sheet, mode)`` (V20-19),
     ``READS_TABLE_RULES`` and ``READS_COMPULSION`` (extra keyword arguments of ``prepare``),
-    ``step_takes(kind, receipt, result)`` (what a step of the combat chain takes from the one it follows),
+    ``step_takes(kind, receipt, result)``, ``TURNS`` (its per-turn limits: ``play.turns``) (what a step of the combat chain takes from the one it follows),
     ``STORYTELLER_SHEET_FIELDS`` and ``STORYTELLER_VALUES``."""
 
     @property

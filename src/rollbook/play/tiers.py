@@ -26,6 +26,7 @@ from pydantic import Field
 
 from rollbook import dice
 from rollbook.play import tiers_quick as QUICK  # the quick roll's values and request
+from rollbook.play import tiers_turns as TURNS  # its per-turn limits
 from rollbook.play.common import (
     Effects,
     Follows,
@@ -56,6 +57,7 @@ from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "step_takes",
+    "TURNS",
     "ACTIONS",
     "QUICK",
     "CHAINS",

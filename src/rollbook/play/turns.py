@@ -25,13 +25,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rollbook.play.common import STORYTELLER, JsonObject
+from rollbook.play.common import JsonObject, table_rules_of
+from rollbook.play.v20_turns import WILLPOWER_SUCCESSES_PER_TURN, blood_spent
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError, check_range
-from rollbook.rules.table import WILLPOWER_ONCE_PER_TURN
 
-WILLPOWER_SUCCESSES_PER_TURN = 1  # V20-9: the table's limit, stated on the sheet, never enforced
 MAX_DECLARED_ACTIONS = 10
+
+
+def _turns_of(system: Any) -> Any:
+    """The system's turn rules (its module's ``TURNS``: ``v20_turns``, ``tiers_turns``), or None."""
+    from rollbook.play.systems import system_module  # the registry imports the systems, which import this
+
+    try:
+        return getattr(system_module(system), "TURNS", None)
+    except RuleError:  # no system (a quick roll's receipt): no turn rules
+        return None
 
 
 @dataclass(frozen=True)
@@ -48,29 +57,11 @@ class TurnUsage:
         )
 
 
-def blood_spent(effects: Iterable[Any]) -> int:
-    """Blood that left the pool in one roll or change (its ``blood`` effects that went down)."""
-    total = 0
-    for effect in effects or ():
-        if isinstance(effect, dict) and effect.get("resource") == "blood":
-            before, after = effect.get("before"), effect.get("after")
-            if isinstance(before, int) and isinstance(after, int) and after < before:
-                total += before - after
-    return total
-
-
 def willpower_successes(receipt: Any) -> int:
-    """1 when a V20 roll took its Willpower success (V20-9), else 0."""
-    if not isinstance(receipt, dict) or receipt.get("system") != "v20":
-        return 0
-    request = receipt.get("request")
-    return 1 if isinstance(request, dict) and request.get("willpower") is True else 0
-
-
-def table_rules_of(receipt: Any) -> tuple[str, ...]:
-    """The table rules a receipt records (TR-1), or none."""
-    rules = receipt.get("table_rules") if isinstance(receipt, dict) else None
-    return tuple(rule for rule in rules if isinstance(rule, str)) if isinstance(rules, list) else ()
+    """1 when a roll took its Willpower success (V20-9: the system's turn rules say), else 0."""
+    turns = _turns_of(receipt.get("system") if isinstance(receipt, dict) else None)
+    counted = getattr(turns, "willpower_successes", None)
+    return 0 if counted is None else int(counted(receipt))
 
 
 def usage_of(entries: Iterable[tuple[Any, Iterable[Any]]]) -> TurnUsage:
@@ -96,76 +87,29 @@ def check_turn(
     turn (ignored when no turn runs: then each action is bounded alone, A-3)."""
     if not running:
         usage = TurnUsage()
-    warnings: list[JsonObject] = []
-    if system == "v20":
-        spent = blood_spent(effects)
-        per_turn = (sheet_before.get("blood") or {}).get("per_turn")
-        if spent and isinstance(per_turn, int) and usage.blood + spent > per_turn:  # V20-18
-            if usage.blood == 0:
-                raise RuleError("blood_per_turn_exceeded", amount=spent, per_turn=per_turn)
-            raise RuleError("turn_blood_exceeded", amount=spent, spent=usage.blood, per_turn=per_turn)
-        taken = willpower_successes(receipt)
-        if running and taken and usage.willpower_successes + taken > WILLPOWER_SUCCESSES_PER_TURN:  # V20-9
-            if WILLPOWER_ONCE_PER_TURN in table_rules_of(receipt):  # TR-2: the limit enforced
-                raise RuleError(
-                    "willpower_per_turn",
-                    count=usage.willpower_successes + taken,
-                    limit=WILLPOWER_SUCCESSES_PER_TURN,
-                )
-            warnings.append(
-                {
-                    "code": "willpower_per_turn",
-                    "count": usage.willpower_successes + taken,
-                    "limit": WILLPOWER_SUCCESSES_PER_TURN,
-                }
-            )
-    return warnings
+    check = getattr(_turns_of(system), "check_turn", None)
+    return [] if check is None else check(sheet_before, receipt, effects, usage, running=running)
 
 
 def check_change(system: str, change: Any, role: str, *, running: bool) -> None:
     """T-3 and A-3: while a turn runs, turns move only when the Storyteller advances them; a player's
     own ``new_turn`` change (which would clear a spent turn) is refused."""
-    if (
-        system == "tiers"
-        and running
-        and role != STORYTELLER
-        and isinstance(change, dict)
-        and change.get("kind") == "new_turn"
-    ):
-        raise RuleError("turn_runs", action="new_turn")
+    check = getattr(_turns_of(system), "check_change", None)
+    if check is not None:
+        check(change, role, running=running)
 
 
 def new_turn_change(system: str, sheet: Mapping[str, Any]) -> JsonObject | None:
     """T-3: the change a new turn makes to a sheet (a Tiers turn spent on a reload is over), or None."""
-    if system == "tiers" and sheet.get("turn_spent"):
-        return {"kind": "new_turn"}
-    return None
+    change = getattr(_turns_of(system), "new_turn_change", None)
+    return None if change is None else change(sheet)
 
 
 def sheet_limits(system: str, sheet: Mapping[str, Any]) -> JsonObject:
     """What the sheet states about per-turn limits (A-3): V20 blood per turn by Generation (V20-18)
     and one Willpower success per turn (V20-9, the table's limit); Tiers' spent turn (T-3)."""
-    if system == "v20":
-        limits: JsonObject = {"willpower_successes_per_turn": WILLPOWER_SUCCESSES_PER_TURN}
-        per_turn = (sheet.get("blood") or {}).get("per_turn")
-        if sheet.get("creature", "vampire") == "vampire" and isinstance(per_turn, int):
-            limits["blood_per_turn"] = per_turn
-        excess = _above_generation(sheet)
-        if excess:  # V20-19: a Casual chronicle takes the sheet, and the sheet says so
-            limits["above_generation"] = excess
-        return limits
-    if system == "tiers":
-        return {"turn_spent": bool(sheet.get("turn_spent"))}
-    return {}
-
-
-def _above_generation(sheet: Mapping[str, Any]) -> list[JsonObject]:
-    from rollbook.play.v20_sheet import Sheet, above_generation  # the sheet's own reading (V20-19)
-
-    try:
-        return above_generation(Sheet.model_validate(dict(sheet), strict=False))
-    except (RuleError, ValueError):
-        return []
+    limits = getattr(_turns_of(system), "sheet_limits", None)
+    return {} if limits is None else limits(sheet)
 
 
 # --- A-4: multiple actions (V20-13) ---------------------------------------------------------

@@ -27,6 +27,7 @@ from pydantic import Field
 
 from rollbook import dice
 from rollbook.play import v20_quick as QUICK  # the quick roll's values and request
+from rollbook.play import v20_turns as TURNS  # its per-turn limits
 from rollbook.play.common import (
     Effects,
     Follows,
@@ -79,6 +80,7 @@ from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
     "step_takes",
+    "TURNS",
     "ACTIONS",
     "QUICK",
     "CHAINS",
