@@ -82,3 +82,14 @@ def test_french_elides_de_before_a_vowel_in_catalogue_texts_and_templates():
         translate_n("{name}: {n} success", "{name}: {n} successes", 1, "fr", name="Nia") == "Nia : 1 réussite"
     )
     assert labelled("Repris", 67, "fr") == "Repris\u202f: 67" and labelled("Mapped", 67, "en") == "Mapped: 67"
+
+
+def test_V20_4_a_required_success_over_10_agrees_with_its_count():
+    from rollbook.render import view
+    from rollbook.rules.base import to_plain
+    from rollbook.rules.v20 import V20Request, resolve
+
+    receipt = to_plain(resolve(V20Request(pool=3, difficulty=10, untrained="skill"), (10, 10, 3)))
+    notes = " ".join(line.note for line in view(receipt, "fr").lines)
+    assert "au-delà de 10 : +1 réussite requise" in notes and "(s)" not in notes, notes
+    assert "+1 éxito requerido" in " ".join(line.note for line in view(receipt, "es").lines)

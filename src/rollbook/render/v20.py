@@ -127,7 +127,8 @@ def test_view(receipt: dict, lang: str) -> ReceiptView:
             )
         )
     if receipt["evaluated_difficulty"] != receipt["requested_difficulty"] + receipt["untrained_penalty"]:
-        notes.append(t("over 10: +{n} required", lang, n=receipt["required"] - receipt["requested_required"]))
+        more = receipt["required"] - receipt["requested_required"]
+        notes.append(tn("over 10: +{n} success required", "over 10: +{n} successes required", more, lang))
     if receipt["mode"] == "casual":
         notes.append(t("Casual halves {d} once, rounding down", lang, d=receipt["evaluated_difficulty"]))
     auto_note = ", ".join(
