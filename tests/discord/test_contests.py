@@ -140,3 +140,34 @@ def test_an_npc_attack_offers_the_defence_to_the_defenders_player_mentioned(
     soaked = discord.ok(component(soak[0], user_id=ANNA, channel=channel))
     assert soaked["type"] == 4 and table.log()["entries"][-1]["receipt"]["kind"] == "soak"
     assert not soaked["data"]["content"]  # nothing more is offered to anyone
+
+
+@pytest.mark.parametrize(
+    "system, sheet, spend",
+    [
+        ("v20", dict(V20_ATTACKER, willpower={"permanent": 5, "current": 5}), "willpower"),
+        ("v5", dict(V5_SHEET, blood_potency=2), "blood_surge"),
+    ],
+    ids=["v20-willpower", "v5-blood-surge"],
+)
+def test_a_roll_spends_willpower_or_surges_from_discord(
+    database_url, make_table, discord, system, sheet, spend
+):
+    """V20-9: a Willpower point for an automatic success; V5-11: a Blood Surge and its Rouse check."""
+    table, channel, (anna,) = seated(make_table, discord, system, ANNA)
+    table.character(anna, sheet)
+    answer = discord.ok(
+        command(
+            "roll",
+            [option("trait", "dexterity"), option("trait2", "firearms"), option(spend, True, 5)],
+            user_id=ANNA,
+            channel=channel,
+        )
+    )
+    assert answer["type"] == 4 and answer["data"].get("embeds"), answer
+    rolled = [e for e in table.log()["entries"] if e["kind"] == "roll"][-1]
+    assert rolled["receipt"]["action"][spend] is True
+    if spend == "willpower":
+        assert {"resource": "willpower", "before": 5, "after": 4} in rolled["effects"]
+    else:  # Dexterity 3 + Firearms 3, and Blood Potency 2's surge: two dice more
+        assert rolled["receipt"]["request"]["pool"] == 8
