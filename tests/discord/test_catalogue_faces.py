@@ -139,3 +139,35 @@ def test_every_action_a_player_makes_is_covered_with_each_of_its_edges():
     for action in catalogue.ACTIONS:
         if action.way in ("roll", "quick") and not action.storyteller_only:
             assert {(action.id, edge) for edge in action.edges} <= covered
+
+
+DECLARED = [a for a in catalogue.ACTIONS if a.way in ("contest_side", "extended_step")]
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+@pytest.mark.parametrize("action", DECLARED, ids=lambda action: action.id)
+def test_TR3_TR4_A1_a_declared_rolls_action_is_the_storytellers_a_player_declaring_one_is_refused(
+    action, make_table
+):
+    """A contest's side or an extended action's roll carries no edge of the player's (the catalogue
+    declares none): its whole action, edges included, is the Storyteller's declaration."""
+    assert action.player == frozenset() and action.edges == ()
+    system = action.system
+    table = make_table(system, **({"difficulty": STANDING[system]} if system in STANDING else {}))
+    player = table.join("Anna")
+    character = table.character(player, dict(catalogue.EXAMPLE_SHEETS[system]))["id"]
+    request = {**catalogue.find(system, action.kind).example, "difficulty": 2}  # an edge set too
+    before = table.log()["head"]["seq"]
+    if action.way == "contest_side":
+        side = {"character": character, "action": request}
+        made = table.client.post(
+            f"{table.base}/contests", headers=player, json={"attacker": side, "defender": side}
+        )
+    else:
+        made = table.client.post(
+            f"{table.base}/extended",
+            headers=player,
+            json={"character": character, "action": request, "target": 3},
+        )
+    assert made.status_code == 403, made.text
+    assert table.log()["head"]["seq"] == before
