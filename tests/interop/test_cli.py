@@ -36,7 +36,8 @@ def test_import_json_is_the_api_answer_shape():
     done = run("sheet", "import", str(FILES / "wod20_vampire.json"), "--system", "v20", "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert answer["format"] == "wod20" and answer["sheet"]["generation"] == 10
+    assert set(answer) == {"sheet", "report"}  # the API's, but the CLI stores nothing: no character, entry
+    assert answer["report"]["format"] == "wod20" and answer["sheet"]["generation"] == 10
     assert {"source": "$.system.advantages.path.permanent", "target": "humanity"} in answer["report"][
         "mapped"
     ]

@@ -14,6 +14,7 @@ from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _sign
 from rollbook.app.api_models import Name, Strict
 from rollbook.app.openapi import operation_id
 from rollbook.interop import FORMATS
+from rollbook.server.deps import language
 from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
@@ -33,6 +34,11 @@ class ImportRequest(Strict):
     name: Name | None = Field(None, description="The character's name, instead of the file's.")
     owner: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = Field(
         None, description="Storyteller only: the member who plays it (omitted or null: an NPC)."
+    )
+    pick: Annotated[int, Field(ge=0, le=2**31 - 1)] | None = Field(
+        None,
+        description="A file holding several characters (the V5 Discord bot's guild export): which one, "
+        "from 0 (left out: refused as import_pick_character, naming them).",
     )
 
 
@@ -58,8 +64,10 @@ def import_character(
 ) -> JSONResponse:
     """A new character from another tool's file: answers the character, the rollbook sheet and the report
     (each source field mapped, kept as homebrew, or dropped and why). A file with problems is refused
-    (422 ``import_refused``, every problem at its JSON path) and nothing is written."""
-    fields = _given(body)
+    (422 ``import_refused``, every problem at its JSON path) and nothing is written. Names the file
+    gives as translation keys (WoD20's clans) are read in the reader's language (``?lang=``, then
+    ``Accept-Language``)."""
+    fields = _given(body) | {"lang": language(request)}
     return _signed_write(
         request,
         db,

@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -24,19 +24,23 @@ MAX_FILE = 5 * 1024 * 1024
 
 
 def _read(file: Path) -> Any:
+    from rollbook.interop import MAX_DEPTH
+    from rollbook.rules.base import RuleError
+    from rollbook.server.hygiene import json_depth
+
     try:
         raw = sys.stdin.buffer.read(MAX_FILE + 1) if str(file) == "-" else file.open("rb").read(MAX_FILE + 1)
     except OSError as error:
         fail(f"cannot read {file}: {error.strerror}")
     if len(raw) > MAX_FILE:
         fail(f"{file} is larger than {MAX_FILE // (1024 * 1024)} MiB")
+    if json_depth(raw) > MAX_DEPTH:  # before the parser could recurse, as the API and the page
+        raise RuleError("import_too_deep", most=MAX_DEPTH)
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         fail(f"{file} is not UTF-8 text")
     except (ValueError, RecursionError):
-        from rollbook.rules.base import RuleError
-
         raise RuleError("import_not_json") from None
 
 
@@ -47,31 +51,72 @@ def import_command(
     format: str | None = typer.Option(
         None, "--format", help="progeny, wod5e, v5bot or wod20 (default: detected)."
     ),
-    as_json: bool = typer.Option(False, "--json", help="The sheet and the report as one JSON object."),
+    pick: int | None = typer.Option(
+        None,
+        "--pick",
+        min=0,
+        help="A file of several characters (the V5 Discord bot's guild export): which one, from 0.",
+    ),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="The sheet and the report as one JSON object (the API's sheet and report); a refusal as a "
+        "JSON problem (code, message, params) on standard output, exit status 2.",
+    ),
     lang: str | None = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
 ) -> None:
     """Read another tool's character file into a rollbook sheet and print it with the report: each
     field mapped (to which trait), kept as homebrew (its name as typed), or dropped and why. A file
-    with problems prints every problem, each at its place in the file, and exits 2."""
+    with problems prints every problem, each at its place in the file, and exits 2. Names the file
+    gives as translation keys (WoD20's clans) are read in ``--lang``'s language."""
     from rollbook import settings
+    from rollbook.cli.base import UsageFailure
     from rollbook.i18n import normalize
     from rollbook.interop import ImportRefused, import_sheet
     from rollbook.render.interop import problem
+    from rollbook.rules.base import RuleError
 
-    if system not in ("v5", "v20"):
-        fail(f"--system takes v5 or v20, not {system}")
     language = normalize(lang) if lang else settings.current().language
-    data = _read(file)
     try:
-        imported = import_sheet(data, format=format, system=system)
+        if system not in ("v5", "v20"):
+            fail(f"--system takes v5 or v20, not {system}")
+        data = _read(file)
+        imported = import_sheet(data, format=format, system=system, lang=language, pick=pick)
     except ImportRefused as refused:
+        if as_json:
+            _refuse_as_json(refused, language)
         for entry in refused.params["problems"]:
             print(f"{entry['source']}: {problem(entry, language)}", file=sys.stderr)
         raise
+    except (RuleError, UsageFailure) as refused:
+        if as_json:
+            _refuse_as_json(refused, language)
+        raise
     if as_json:
-        typer.echo(json.dumps(imported.plain(), ensure_ascii=False, indent=1))
+        # the API's answer but its "character" and "entry": the CLI writes no chronicle
+        answer = {"sheet": imported.sheet, "report": imported.report.plain()}
+        typer.echo(json.dumps(answer, ensure_ascii=False, indent=1))
         return
     _show(imported.plain(), language)
+
+
+def _refuse_as_json(refused: Exception, lang: str) -> NoReturn:
+    """A refusal as a JSON problem on standard output (as the API's: ``code``, ``message``,
+    ``params``; each problem of a refused file with its sentence), its line on standard error, exit 2."""
+    from rollbook.i18n.messages import error_message
+    from rollbook.render.interop import problem
+    from rollbook.rules.base import RuleError
+
+    if isinstance(refused, RuleError):
+        code, params = refused.code, dict(refused.params)
+        message = error_message(code, lang, params)
+        if isinstance(params.get("problems"), list):
+            params["problems"] = [{**entry, "message": problem(entry, lang)} for entry in params["problems"]]
+    else:  # the command line itself (an option, an unreadable file): in English, as its line
+        code, params, message = "bad_input", {}, str(refused)
+    typer.echo(json.dumps({"code": code, "message": message, "params": params}, ensure_ascii=False, indent=1))
+    print(f"rollbook: {message}", file=sys.stderr)
+    raise typer.Exit(2)
 
 
 def _show(imported: Mapping[str, Any], lang: str) -> None:

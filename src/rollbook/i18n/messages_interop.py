@@ -19,6 +19,7 @@ INTEROP_MESSAGES: dict[str, str] = {
     "import_too_deep": N_("The file is nested more than {most} levels deep."),
     "import_too_big": N_("The file holds more than {most} values."),
     "import_not_json": N_("The file is not JSON."),
+    "import_file_too_large": N_("The file is larger than {limit} MiB."),
     "import_wrong_type": N_("Expected {expected} here, found {given}."),
     "import_out_of_range": N_("{value} is outside {low}–{high}."),
     "import_text_too_long": N_("At most {most} characters here; {given} were given."),

@@ -104,6 +104,7 @@ TRAITS = {
 FIELDS = {
     "hidden": N_("Hidden roll"),
     "name": N_("Name"),
+    "pick": N_("The character of the file"),  # import: one of a file holding several (docs/import.md)
     "player": N_("Player"),
     "concept": N_("Concept"),
     "clan": N_("Clan"),

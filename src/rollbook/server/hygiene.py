@@ -14,7 +14,11 @@ Before any route sees a request:
   (a lone surrogate): one answer on both stores, before anything is written.
 
 Every refusal is ``application/problem+json``, in the reader's language. Nothing here knows the
-routes: the rules checked are the same for every text field.
+routes: the rules checked are the same for every text field. One exception to the answer, not to the
+rule: a page's form (``multipart/form-data`` or urlencoded, outside ``/api``) over ``MAX_BODY`` reaches
+its route with an empty form and ``request.state.rollbook_body_too_large`` set to the limit, so the
+page answers in words (an upload too large on "Import a sheet": that page, its message translated)
+instead of a problem document a browser would show raw.
 """
 
 from __future__ import annotations
@@ -172,12 +176,37 @@ class InputGuard:
             raw = b"".join(chunks)
             check_body(headers.get("content-type", ""), raw)
         except Refused as refused:
+            if refused.code == "body_too_large" and _page_form(scope, headers):
+                await self.app(_emptied(scope, self.max_body), replaying(b"", receive), send)
+                return
             await _answer(scope, headers, send, refused)
             return
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         await self.app(scope, replaying(raw, receive), send)
+
+
+def _page_form(scope, headers: dict[str, str]) -> bool:
+    """A form a page posts (not the JSON API): its route answers a body too large in words."""
+    kind = headers.get("content-type", "").split(";")[0].strip().lower()
+    path = scope.get("path", "")
+    return kind in ("multipart/form-data", "application/x-www-form-urlencoded") and not (
+        path == "/api" or path.startswith("/api/")
+    )
+
+
+def _emptied(scope, limit: int):
+    """The request as its route sees it when its body was too large: an empty urlencoded form, and
+    ``state["rollbook_body_too_large"]`` the limit (``web/deps.py`` refuses it in words)."""
+    kept = [
+        (name, value)
+        for name, value in scope.get("headers", [])
+        if name.lower() not in (b"content-type", b"content-length", b"transfer-encoding")
+    ]
+    headers = [*kept, (b"content-type", b"application/x-www-form-urlencoded"), (b"content-length", b"0")]
+    state = {**scope.get("state", {}), "rollbook_body_too_large": limit}
+    return {**scope, "headers": headers, "state": state}
 
 
 def replaying(body: bytes, receive):

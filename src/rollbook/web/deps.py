@@ -5,7 +5,8 @@
   error is a 500, never ``None``);
 - ``Reader``: the signed-in member of the chronicle in the path (401 / 403 otherwise);
 - ``Lang``: the reader's language on that chronicle's pages; ``VisitorLang`` anywhere else;
-- ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike.
+- ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike;
+  ``PostedUpload``: a form with a file, whose route answers a body too large itself.
 """
 
 from __future__ import annotations
@@ -104,8 +105,23 @@ def _multi(items) -> dict[str, Any]:
     return out
 
 
+def body_too_large(request: Request) -> int | None:
+    """The limit a posted form went over (``server/hygiene.py`` handed the route an empty form), else None."""
+    return getattr(request.state, "rollbook_body_too_large", None)
+
+
 async def posted_form(request: Request) -> dict[str, Any]:
-    """The posted form; repeated names (checkboxes) become lists."""
+    """The posted form; repeated names (checkboxes) become lists. A form over the server's limit is
+    refused in words on the error page (413 ``body_too_large``)."""
+    limit = body_too_large(request)
+    if limit is not None:
+        raise ProblemError(413, "body_too_large", limit=limit)
+    return _multi(await request.form())
+
+
+async def posted_upload(request: Request) -> dict[str, Any]:
+    """A form with a file: as ``posted_form``, but a form over the server's limit arrives empty and
+    the route says so on its own page (``body_too_large(request)``)."""
     return _multi(await request.form())
 
 
@@ -121,4 +137,5 @@ Reader = Annotated[Caller, Depends(reader)]
 Lang = Annotated[str, Depends(reader_lang)]
 VisitorLang = Annotated[str, Depends(visitor_lang)]
 Posted = Annotated[dict[str, Any], Depends(posted_form)]
+PostedUpload = Annotated[dict[str, Any], Depends(posted_upload)]
 Asked = Annotated[dict[str, Any], Depends(asked_query)]

@@ -38,15 +38,19 @@ def import_character(
     system: str | None = None,
     name: str | None = None,
     owner: int | None = UNSET,
+    pick: int | None = None,
+    lang: str = "en",
 ) -> dict:
     """A new character from another tool's file: ``{"character", "sheet", "report", "entry"}``.
-    ``system``: a hint the chronicle's system must match; ``name``: instead of the file's."""
+    ``system``: a hint the chronicle's system must match; ``name``: instead of the file's; ``pick``:
+    which character of a file holding several (the V5 Discord bot's guild export); ``lang``: the
+    reader's language, for the names a file gives as translation keys (WoD20's clans)."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     if system is not None and system != chronicle.system:
         raise RuleError(
             "import_wrong_system", format=format or "-", system=system, chronicle=chronicle.system
         )
-    imported = interop.import_sheet(source, format=format, system=chronicle.system)
+    imported = interop.import_sheet(source, format=format, system=chronicle.system, lang=lang, pick=pick)
     sheet = dict(imported.sheet)
     if name is not None:
         sheet["name"] = name

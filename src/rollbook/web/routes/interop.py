@@ -12,15 +12,17 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
-from rollbook.interop import EXPORTS
+from rollbook.interop import EXPORTS, MAX_DEPTH
 from rollbook.present import labels
 from rollbook.render import interop as render_interop
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
+from rollbook.server.hygiene import json_depth
+from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import interop
 from rollbook.web import table
-from rollbook.web.deps import Db, Lang, Posted, Reader, page_router
+from rollbook.web.deps import Db, Lang, PostedUpload, Reader, body_too_large, page_router
 from rollbook.web.errors import error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import page
@@ -42,9 +44,11 @@ def _import_page(
     status: int = 200,
 ) -> HTMLResponse:
     state = table.load(db, member, lang, feed=False)
-    problems, message = [], ""
+    problems, message, choices = [], "", []
     if error is not None:
         status, message = error_detail(error, lang)
+        if isinstance(error, RuleError) and error.code == "import_pick_character":
+            choices = list(enumerate(error.params.get("names", [])))
         if isinstance(error, RuleError) and error.code == "import_refused":
             problems = [
                 render_interop.Line(p["source"], render_interop.problem(p, lang))
@@ -62,6 +66,7 @@ def _import_page(
         problems=problems,
         message=message,
         pasted=pasted,
+        choices=choices,
         report_lines=render_interop.lines(report, lang) if report else None,
         titles=render_interop.TITLES,
         format_names=render_interop.FORMAT_NAMES,
@@ -74,32 +79,60 @@ def import_form(request: Request, db: Db, member: Reader, lang: Lang) -> Respons
     return _import_page(request, db, member, lang)
 
 
-def posted_source(form: dict[str, Any]) -> tuple[Any, str]:
-    """The posted file's JSON, else the pasted text's: (parsed, the text to show again)."""
+def posted_source(form: dict[str, Any], shown: dict[str, str] | None = None) -> tuple[Any, str]:
+    """The posted file's JSON, else the pasted text's: (parsed, the text to show again). A text nested
+    deeper than ``interop.MAX_DEPTH`` is refused before parsing (``import_too_deep``: the parser
+    would recurse), as the API's body is (``server/hygiene.py``). ``shown`` receives the text read,
+    for the page to offer it again (a file holding several characters: choose one, import again)."""
     upload = form.get("file")
     text = ""
     if isinstance(upload, UploadFile) and upload.filename:
         raw = upload.file.read(MAX_FILE + 1)
         if len(raw) > MAX_FILE:
-            raise RuleError("import_too_big", most=MAX_FILE)
+            raise ProblemError(413, "import_file_too_large", limit=MAX_FILE // (1024 * 1024))
         text = raw.decode("utf-8-sig", errors="replace")
     elif isinstance(form.get("pasted"), str):
         text = form["pasted"].strip()
     if not text:
         raise RuleError("missing_field", field="file")
+    if shown is not None:
+        shown["text"] = text
+    if json_depth(text.encode("utf-8", errors="replace")) > MAX_DEPTH:
+        raise RuleError("import_too_deep", most=MAX_DEPTH)
     try:
         return json.loads(text), text if len(text) <= 20000 else ""
-    except ValueError:
+    except (ValueError, RecursionError):
         raise RuleError("import_not_json") from None
 
 
+def posted_pick(form: dict[str, Any]) -> int | None:
+    """The character chosen in a file holding several (``pick``: its index), None when not asked."""
+    given = str(form.get("pick", "")).strip()
+    if not given:
+        return None
+    if not given.isdigit() or len(given) > 9:
+        raise RuleError("out_of_range", field="pick", value=given[:20], low=0, high=999999999)
+    return int(given)
+
+
 @router.post("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
-def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Posted) -> Response:
+def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: PostedUpload) -> Response:
     given = form.get("pasted")
     pasted = given if isinstance(given, str) else ""
-    on_refusal(request, lambda error: _import_page(request, db, member, lang, error=error, pasted=pasted))
-    source, text = posted_source(form)
-    fields: dict[str, Any] = {"source": source}
+    shown = {"text": pasted}
+
+    def refused(error: Exception) -> Response:  # a file of several characters: its text kept to choose
+        picking = isinstance(error, RuleError) and error.code == "import_pick_character"
+        return _import_page(
+            request, db, member, lang, error=error, pasted=shown["text"] if picking else pasted
+        )
+
+    on_refusal(request, refused)
+    too_large = body_too_large(request)
+    if too_large is not None:  # the server's InputGuard kept the body from every route (server/hygiene.py)
+        raise ProblemError(413, "import_file_too_large", limit=too_large // (1024 * 1024))
+    source, text = posted_source(form, shown)
+    fields: dict[str, Any] = {"source": source, "lang": lang, "pick": posted_pick(form)}
     if member.role == STORYTELLER:
         owner = str(form.get("owner", "")).strip()
         fields["owner"] = int(owner) if owner.isdigit() else None
