@@ -250,3 +250,22 @@ def test_a_refused_file_with_json_lists_each_problem_with_its_sentence():
         "source": "$.system.attributes.strength.value",
         "message": "99 est hors de 1–5.",
     }.items() <= problem["params"]["problems"][0].items()
+
+
+def test_the_browser_uploading_50_mb_reads_the_import_page_in_words(new_context, tmp_path):
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b'{"name": "' + b"x" * (50 * 1024 * 1024) + b'"}')
+    page = new_context(width=390, height=844, locale="es").new_page()
+    page.goto("/?lang=es")
+    page.locator("#create-name").fill("Enorme")
+    page.locator("#create-storyteller").fill("Ana")
+    page.locator("#create-system").select_option("v5")
+    page.locator("#create-language").select_option("es")
+    page.locator("form#create, #create form").locator("button[type=submit]").click()
+    expect(page.get_by_role("heading", level=1, name="Enorme")).to_be_visible()
+    page.goto(page.url + "/import")
+    page.locator("#import-file").set_input_files(str(huge))
+    page.locator("#import button[type=submit]").click()
+    limit = hygiene.MAX_BODY // (1024 * 1024)
+    expect(page.locator("#import-alert")).to_contain_text(f"El archivo supera {limit} MiB.")
+    expect(page.locator("#import-file")).to_be_visible()  # the form again, to choose another file
