@@ -53,7 +53,7 @@ def test_a_refused_file_names_every_problem_and_exits_2():
     assert "$.attributes.strength: 99 est hors de 1–5." in lines
     assert "$.skills.brawl: Attendu ici : integer ; trouvé : text." in lines
     assert lines[-1].startswith(
-        "rollbook: Le fichier progeny ne peut pas être importé tel quel : 2 problème(s)"
+        "rollbook: Le fichier progeny ne peut pas être importé tel quel (problèmes : 2 ; le premier"
     )
     for args, stdin, expected in (
         (("--system", "v5"), "[1", "rollbook: Le fichier n’est pas du JSON."),

@@ -7,7 +7,7 @@ from rollbook.i18n import N_
 
 INTEROP_MESSAGES: dict[str, str] = {
     "import_refused": N_(
-        "The {format} file cannot be imported as it is: {count} problem(s), the first at {field}."
+        "The {format} file cannot be imported as it is (problems: {count}; the first at {field})."
     ),
     "import_unknown_format": N_("This file is not one of the formats rollbook reads ({expected})."),
     "import_wrong_system": N_(

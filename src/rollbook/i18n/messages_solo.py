@@ -10,7 +10,7 @@ SOLO_MESSAGES: dict[str, str] = {
     # reading a file
     "scenario_too_big": N_("A scenario file holds at most {most} bytes."),
     "scenario_not_a_mapping": N_("A scenario is a YAML mapping (id, system, title, passages, …)."),
-    "scenario_invalid": N_("The scenario has {count} fault(s); the first: {first}"),
+    "scenario_invalid": N_("Faults in the scenario: {count}; the first: {first}"),
     # S-9: a hostile or broken file refused promptly, in the reader's language
     "scenario_not_utf8": N_("A scenario file is UTF-8 text."),
     "scenario_too_deep": N_("Line {line}: values are nested more than {most} deep."),
@@ -42,7 +42,7 @@ SOLO_MESSAGES: dict[str, str] = {
     "expected_text": N_("A text is expected here."),
     "expected_whole_number": N_("A whole number is expected here."),
     "expected_yes_no": N_("true or false is expected here."),
-    "too_few_items": N_("At least {least} item(s) here."),
+    "too_few_items": N_("Items here: {least} at least."),
     "too_many_items": N_("At most {most} items here."),
     "text_empty": N_("The text is empty."),
     "text_too_long": N_("At most {most} characters here."),
