@@ -171,3 +171,12 @@ def test_TR3_TR4_A1_a_declared_rolls_action_is_the_storytellers_a_player_declari
         )
     assert made.status_code == 403, made.text
     assert table.log()["head"]["seq"] == before
+
+
+def test_every_actions_use_case_is_a_function_of_the_use_cases():
+    import importlib
+
+    for action in catalogue.ACTIONS:
+        module, function = action.usecase.split(".")
+        found = getattr(importlib.import_module(f"rollbook.server.usecases.{module}"), function, None)
+        assert callable(found), action.id
