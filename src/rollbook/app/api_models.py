@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rollbook.app.openapi import ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON
+from rollbook.app.openapi import ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON, SystemId
 from rollbook.server.usecases.checks import NAME_MAX
 
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
@@ -20,7 +20,7 @@ class Strict(BaseModel):
 
 class ChronicleCreate(Strict):
     name: Name
-    system: Literal["v20", "v5", "tiers", "rollunder"]
+    system: SystemId
     mode: Literal["strict", "casual"] = "strict"
     language: Literal["en", "fr", "es"] = "en"
     storyteller: Name = Field("Storyteller", description="The Storyteller's name.")

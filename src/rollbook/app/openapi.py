@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 from rollbook import entries
 from rollbook.play import authority as play_authority
 from rollbook.play import schema as play_schema
+from rollbook.play import systems as play_systems
 from rollbook.play.examples import EXAMPLES
 
 
@@ -64,6 +65,15 @@ ChangeJSON = Annotated[dict[str, Any], described_as(ref("Change"))]
 NewSheetJSON = Annotated[dict[str, Any], described_as(ref("NewSheet"))]
 SheetPatchJSON = Annotated[dict[str, Any], described_as(ref("SheetPatch"))]
 SheetJSON = Annotated[dict[str, Any], described_as(ref("Sheet"))]
+
+
+def _system_choices(schema: dict[str, Any]) -> None:
+    schema["enum"] = list(play_systems.system_ids())  # the registry when the document is drawn
+
+
+# A system id: one of the registry's (``play.systems``), the shipped ones and any registered; the use
+# case refuses any other (``bad_choice``).
+SystemId = Annotated[str, Field(json_schema_extra=_system_choices)]
 EffectJSON = Annotated[dict[str, Any], described_as({"anyOf": [ref("ResourceChange"), ref("Flag")]})]
 
 
@@ -77,7 +87,7 @@ class _Doc(BaseModel):
 class ChronicleView(_Doc):
     id: int
     name: str
-    system: Literal["v20", "v5", "tiers", "rollunder"]
+    system: SystemId
     mode: Literal["strict", "casual"]
     language: str
     difficulty: int | None

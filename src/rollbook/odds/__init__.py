@@ -20,13 +20,28 @@ the function above and answers the JSON-ready dict ``rollbook odds --json`` prin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from rollbook.odds._exact import Distribution, fraction_text
 from rollbook.rules.base import RuleError, check_range
 
-SYSTEMS = ("v20", "v5", "tiers", "rollunder")
+SYSTEMS = ("v20", "v5", "tiers", "rollunder")  # the shipped systems'
+_ADDED: dict[str, Callable[[Any], dict[str, Any]]] = {}
+
+
+def register(system: str, odds: Callable[[Any], dict[str, Any]]) -> None:
+    """The odds of a system defined outside the package: ``odds(request)`` -> the odds contract's dict
+    (the extension point ``odds_for`` reads; a shipped system cannot be replaced)."""
+    if system in SYSTEMS:
+        raise ValueError(f"{system} is a shipped system")
+    _ADDED[system] = odds
+
+
+def unregister(system: str) -> None:
+    """Remove what ``register`` added."""
+    _ADDED.pop(system, None)
 
 
 def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
@@ -42,6 +57,8 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     An unknown system is a ``RuleError("unknown_system")``; a request of another system's type,
     or V5 options given to another system, a ``TypeError``.
     """
+    if system in _ADDED and reroll == "none" and goal is None:
+        return _ADDED[system](request)
     if system not in SYSTEMS:
         raise RuleError(
             "unknown_system", system=system if isinstance(system, str) else repr(system), known=list(SYSTEMS)
@@ -104,4 +121,4 @@ def clear_caches() -> None:
         cached.cache_clear()
 
 
-__all__ = ["SYSTEMS", "Distribution", "clear_caches", "fraction_text", "odds_for"]
+__all__ = ["SYSTEMS", "Distribution", "clear_caches", "fraction_text", "odds_for", "register", "unregister"]

@@ -64,7 +64,7 @@ from rollbook.play.common import (
     parse_kind,
     storyteller_only,
 )
-from rollbook.play.systems import SYSTEM_IDS, SystemModule, system_module
+from rollbook.play.systems import SYSTEM_IDS, SystemModule, system_ids, system_module
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.table import check_table_rules
 
@@ -332,7 +332,7 @@ def verify_receipt(receipt: JsonObject) -> list[str]:
     if not isinstance(receipt, dict):
         return ["not_an_object"]
     system = receipt.get("system")
-    if system not in SYSTEM_IDS:
+    if system not in system_ids():
         return ["unknown_system"]
     if "request" not in receipt:
         if "change" in receipt:  # a change without dice: nothing to recompute
@@ -370,6 +370,7 @@ def describe_actions(system: str) -> JsonObject:
 
 __all__ = [
     "SYSTEM_IDS",
+    "system_ids",
     "Performed",
     "RuleError",
     "new_sheet",

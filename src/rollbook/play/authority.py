@@ -122,6 +122,26 @@ PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
+def _fields(
+    table: dict[str, dict[str, frozenset[str]]], system: str, name: str
+) -> Mapping[str, frozenset[str]]:
+    """One of the tables above for a system, or the system module's own (``EDGE_FIELDS`` /
+    ``ACTION_PLAYER_FIELDS``) for a system registered from outside (``systems.register``)."""
+    if system in table:
+        return table[system]
+    return getattr(system_module(system), name, {})
+
+
+def player_fields(system: str, kind: str) -> frozenset[str]:
+    """The player's fields of one action kind (A-1)."""
+    return _fields(PLAYER_FIELDS, system, "ACTION_PLAYER_FIELDS").get(kind, frozenset())
+
+
+def listed_edges(system: str, kind: str) -> frozenset[str]:
+    """The fields of one action kind listed as the Storyteller's (A-1; ``hidden`` aside)."""
+    return _fields(EDGE_FIELDS, system, "EDGE_FIELDS").get(kind, frozenset())
+
+
 def action_models(system: str) -> Mapping[str, type[Model]]:
     """kind -> Pydantic model of the system's actions (the play layer's own ``ACTIONS``)."""
     return system_module(system).ACTIONS
@@ -131,7 +151,7 @@ def is_edge(system: str, kind: str, field: str) -> bool:
     """A-1: is this field of this action the Storyteller's? Unclassified fields are (fail closed)."""
     if field == HIDDEN:
         return True
-    return field not in PLAYER_FIELDS.get(system, {}).get(kind, frozenset())
+    return field not in player_fields(system, kind)
 
 
 def edge_fields(system: str, kind: str) -> list[str]:
@@ -159,13 +179,13 @@ def unclassified(system: str) -> list[str]:
     every listed field the models do not have (both must be empty: the test of A-1's coverage)."""
     problems = []
     models = action_models(system)
-    if set(models) != set(EDGE_FIELDS[system]) or set(models) != set(PLAYER_FIELDS[system]):
-        problems.append(
-            f"kinds:{sorted(set(models) ^ set(EDGE_FIELDS[system]) | set(models) ^ set(PLAYER_FIELDS[system]))}"
-        )
+    edge_table = _fields(EDGE_FIELDS, system, "EDGE_FIELDS")
+    player_table = _fields(PLAYER_FIELDS, system, "ACTION_PLAYER_FIELDS")
+    if set(models) != set(edge_table) or set(models) != set(player_table):
+        problems.append(f"kinds:{sorted(set(models) ^ set(edge_table) | set(models) ^ set(player_table))}")
     for kind, model in models.items():
-        edges = EDGE_FIELDS[system].get(kind, frozenset())
-        players = PLAYER_FIELDS[system].get(kind, frozenset())
+        edges = edge_table.get(kind, frozenset())
+        players = player_table.get(kind, frozenset())
         fields = set(model.model_fields)
         problems += [f"{kind}.{name}:both" for name in sorted(edges & players)]
         problems += [f"{kind}.{name}:unclassified" for name in sorted(fields - edges - players)]

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from rollbook.play import authority, quick
 from rollbook.play.common import JsonObject, Model
-from rollbook.play.systems import SYSTEM_IDS, system_module
+from rollbook.play.systems import SYSTEM_IDS, system_ids, system_module
 from rollbook.rules.base import RuleError
 
 Way = Literal["roll", "quick", "followup", "contest_side", "extended_step"]
@@ -158,11 +158,11 @@ def _rolls(system: str) -> list[Action]:
                 kind=kind,
                 way="roll",
                 model=model,
-                player=authority.PLAYER_FIELDS[system][kind],
+                player=authority.player_fields(system, kind),
                 edges=tuple(authority.edge_fields(system, kind)),
                 usecase="rolls.roll",
                 odds="none" if (system, kind) in NO_ODDS else "preview",
-                example=EXAMPLES[system][kind],
+                example=EXAMPLES.get(system, getattr(module, "EXAMPLES", {})).get(kind, {}),
                 follows=tuple(module.CHAINS.get(kind, ())),
                 storyteller_only=kind in module.STORYTELLER_ACTIONS,
             )
@@ -188,13 +188,14 @@ def _followups(system: str) -> list[Action]:
 
 
 def _quick(system: str) -> Action:
-    edges = tuple(name for name in quick.QUICK_FIELDS[system] if quick.is_quick_edge(system, name))
+    values = system_module(system).QUICK
+    edges = tuple(name for name in values.FIELDS if quick.is_quick_edge(system, name))
     return Action(
         system=system,
-        kind=quick.QUICK_KINDS[system],
+        kind=values.KIND,
         way="quick",
         model=None,
-        player=frozenset(name for name in quick.QUICK_FIELDS[system] if name not in edges),
+        player=frozenset(name for name in values.FIELDS if name not in edges),
         edges=(*edges, authority.HIDDEN),
         usecase="rolls.quick_roll",
         odds="quick",
@@ -224,9 +225,9 @@ def _declared(system: str) -> list[Action]:
     return out
 
 
-def _build() -> tuple[Action, ...]:
+def _build(systems: tuple[str, ...]) -> tuple[Action, ...]:
     out: list[Action] = []
-    for system in SYSTEM_IDS:
+    for system in systems:
         out += _rolls(system)
         out.append(_quick(system))
         out += _followups(system)
@@ -234,29 +235,39 @@ def _build() -> tuple[Action, ...]:
     return tuple(out)
 
 
-ACTIONS: tuple[Action, ...] = _build()
+ACTIONS: tuple[Action, ...] = _build(SYSTEM_IDS)  # the shipped systems'
 _BY_ID = {action.id: action for action in ACTIONS}
+
+
+def _all() -> tuple[Action, ...]:
+    """``ACTIONS``, then those of each system registered from outside (``systems.register``), built
+    from its module when asked."""
+    added = tuple(system for system in system_ids() if system not in SYSTEM_IDS)
+    return ACTIONS + _build(added) if added else ACTIONS
 
 
 def find(system: str, kind: str, way: Way = "roll") -> Action:
     """The catalogue's action; ``bad_choice`` (the play layer's own refusal) for a kind the system
     does not have."""
     found = _BY_ID.get(f"{system}.{way}.{kind}")
+    if found is None and system not in SYSTEM_IDS:
+        found = next((a for a in of(system, way) if a.kind == kind), None)
     if found is None:
         system_module(system)  # unknown_system first
-        choices = sorted(a.kind for a in ACTIONS if a.system == system and a.way == way)
+        choices = sorted(a.kind for a in of(system, way))
         raise RuleError("bad_choice", field="kind", value=kind, choices=choices)
     return found
 
 
 def of(system: str, way: Way | None = None) -> tuple[Action, ...]:
     """The system's actions (of one way when given), in the catalogue's order."""
-    return tuple(a for a in ACTIONS if a.system == system and (way is None or a.way == way))
+    actions = ACTIONS if system in SYSTEM_IDS else _all()
+    return tuple(a for a in actions if a.system == system and (way is None or a.way == way))
 
 
 def of_way(way: Way) -> tuple[Action, ...]:
     """Every system's actions made that way."""
-    return tuple(a for a in ACTIONS if a.way == way)
+    return tuple(a for a in _all() if a.way == way)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rollbook.play.authority import EDGE_FIELDS
+from rollbook.play import authority
 from rollbook.play.common import JsonObject, changed_paths, request_from_plain
 from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.rules import get_system
@@ -42,7 +42,7 @@ QUICK_KINDS = {system: system_module(system).QUICK.KIND for system in SYSTEM_IDS
 
 def is_quick_edge(system: str, name: str) -> bool:
     """A-1: is this quick roll value the Storyteller's (as the same field of ``QUICK_KINDS``' action)?"""
-    return name in EDGE_FIELDS[system][QUICK_KINDS[system]]
+    return name in authority.listed_edges(system, system_module(system).QUICK.KIND)
 
 
 def asked_edges(
@@ -52,7 +52,7 @@ def asked_edges(
     ``base`` (the baseline: the standing difficulty, …), and the edges the player moved off it (what
     only the Storyteller may set). An edge is moved when it changes the rules request, so "7" and 7,
     or a default sent explicitly, are not."""
-    edges = [name for name in QUICK_FIELDS[system] if is_quick_edge(system, name)]
+    edges = [name for name in system_module(system).QUICK.FIELDS if is_quick_edge(system, name)]
     player = {k: v for k, v in values.items() if k not in edges}
     plain = quick_request(system, mode, player)
     filled = {

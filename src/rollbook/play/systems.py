@@ -34,8 +34,11 @@ class SystemModule(Protocol):
     narrows them to its own classes, hence ``Any`` in these signatures.
     Optional members, read with ``getattr`` / ``hasattr``: ``check_mode(sheet, mode)`` (V20-19),
     ``READS_TABLE_RULES`` and ``READS_COMPULSION`` (extra keyword arguments of ``prepare``),
-    ``step_takes(kind, receipt, result)``, ``TURNS`` (its per-turn limits: ``play.turns``) (what a step of the combat chain takes from the one it follows),
-    ``STORYTELLER_SHEET_FIELDS`` and ``STORYTELLER_VALUES``."""
+    ``step_takes(kind, receipt, result)`` (what a step of the combat chain takes from the one it follows),
+    ``TURNS`` (its per-turn limits: ``play.turns``), ``STORYTELLER_SHEET_FIELDS`` and
+    ``STORYTELLER_VALUES``; a system registered from outside (``register``) names its actions' fields
+    (A-1) in ``ACTION_PLAYER_FIELDS`` and ``EDGE_FIELDS`` (kind -> field names), which ``authority``
+    reads for a system its own tables do not list."""
 
     @property
     def Sheet(self) -> type[Model]: ...
@@ -86,8 +89,27 @@ class SystemModule(Protocol):
     def verify(self, receipt: JsonObject) -> list[str]: ...
 
 
-SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")
+SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")  # the systems the package ships
 _MODULES: dict[str, SystemModule] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
+
+
+def register(system_id: str, module: SystemModule) -> None:
+    """Add a system's play module (its rules module is ``rollbook.rules.register``'s): the extension
+    point of a system defined outside the package; a shipped system cannot be replaced."""
+    if system_id in SYSTEM_IDS:
+        raise ValueError(f"{system_id} is a shipped system")
+    _MODULES[system_id] = module
+
+
+def unregister(system_id: str) -> None:
+    """Remove a system ``register`` added (a shipped system stays)."""
+    if system_id not in SYSTEM_IDS:
+        _MODULES.pop(system_id, None)
+
+
+def system_ids() -> tuple[str, ...]:
+    """Every system id in the registry: the shipped ones, then those registered, in order."""
+    return tuple(_MODULES)
 
 
 def system_module(system: Any) -> SystemModule:
@@ -96,7 +118,7 @@ def system_module(system: Any) -> SystemModule:
         raise RuleError(
             "unknown_system",
             system=system if isinstance(system, str) else repr(system),
-            known=list(SYSTEM_IDS),
+            known=list(_MODULES),
         )
     return _MODULES[system]
 
@@ -106,4 +128,13 @@ def reads_compulsion(system: str) -> bool:
     return bool(getattr(system_module(system), "READS_COMPULSION", False))
 
 
-__all__ = ["SYSTEM_IDS", "QuickModule", "SystemModule", "reads_compulsion", "system_module"]
+__all__ = [
+    "SYSTEM_IDS",
+    "QuickModule",
+    "SystemModule",
+    "reads_compulsion",
+    "register",
+    "system_ids",
+    "system_module",
+    "unregister",
+]

@@ -48,6 +48,12 @@ def register(system_id: str, module: RulesSystem[object]) -> GameSystem:
     return system
 
 
+def unregister(system_id: str) -> None:
+    """Remove a system ``register`` added from outside the package (a shipped system stays)."""
+    if system_id not in _BUILTIN:
+        _REGISTRY.pop(system_id, None)
+
+
 def get_system(system_id: str) -> GameSystem:
     _load_builtin()
     try:
@@ -61,8 +67,11 @@ def system_ids() -> list[str]:
     return sorted(_REGISTRY)
 
 
+_BUILTIN = ("v20", "v5", "tiers", "rollunder")
+
+
 def _load_builtin() -> None:
-    if _REGISTRY:
+    if all(system_id in _REGISTRY for system_id in _BUILTIN):
         return
     from rollbook.rules import rollunder, tiers, v5, v20
 
@@ -72,4 +81,4 @@ def _load_builtin() -> None:
     register("rollunder", rollunder)
 
 
-__all__ = ["GameSystem", "RuleError", "get_system", "register", "system_ids"]
+__all__ = ["GameSystem", "RuleError", "get_system", "register", "system_ids", "unregister"]

@@ -34,7 +34,7 @@ from rollbook.server.views import chronicle_view, member_view
 
 def system_ids() -> list[str]:
     """The game systems a chronicle can use."""
-    return sorted(play.SYSTEM_IDS)
+    return sorted(play.system_ids())
 
 
 SETTINGS = "settings"  # A-5: the log entry that changes a baseline's settings

@@ -429,7 +429,7 @@ def roll_odds(
     kind = str(built.get("kind") or made.action.get("kind"))
     odds = None
     if catalogue.find(made.system, str(made.action.get("kind")), "roll").odds == "preview":
-        request = request_from_plain(quick.REQUESTS[made.system], built["request"])
+        request = request_from_plain(play.system_module(made.system).QUICK.REQUEST, built["request"])
         odds = odds_for(made.system, request)
     return {
         "asked": made.asked,

@@ -1,0 +1,72 @@
+"""A fifth, toy system (a plain d6 pool, ``tests/toy_system``) registered from outside the package:
+created, rolled, asked, granted, shown, verified and given odds through the JSON API (A-1, A-2),
+with no file of ``src/`` naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbook.play import verify_receipt
+from rollbook.server.chain import read_jsonl, verify_entries
+from rollbook.server.ledger import AuthorityLedger
+from tests.toy_system import registered
+
+from .conftest import Table
+
+
+@pytest.fixture()
+def toy():
+    with registered() as system:
+        yield system
+
+
+def toy_table(client, system: str) -> Table:
+    response = client.post("/api/chronicles", json={"name": "Toy table", "system": system})
+    assert response.status_code == 201, response.text
+    return Table(client, response.json())
+
+
+def test_the_api_lists_a_registered_system_and_only_while_it_is(client, toy):
+    assert toy in client.get("/api/systems").json()["systems"]
+
+
+def test_a_toy_pool_is_rolled_asked_granted_shown_verified_and_given_odds(client, toy):
+    table = toy_table(client, toy)
+    assert table.system == toy
+    player = table.join("Pat")
+    character = table.character(player, {"system": toy, "name": "Ann", "traits": {"might": 3}})
+
+    # The odds of the roll the player would make: 3d6, at least one 5 or 6 = 1 - (2/3)^3.
+    odds = client.post(
+        f"{table.base}/characters/{character['id']}/odds",
+        headers=player,
+        json={"action": {"kind": "pool", "trait": "might"}},
+    )
+    assert odds.status_code == 200, odds.text
+    assert odds.json()["request"] == {"pool": 3}
+    assert odds.json()["odds"]["outcomes"]["success"] == "19/27"
+
+    # The player's own roll: the sheet's pool, each 5-6 a success.
+    rolled = table.roll(player, character["id"], {"kind": "pool", "trait": "might"})
+    assert rolled.status_code == 201, rolled.text
+    receipt = rolled.json()["entry"]["receipt"]
+    assert receipt["system"] == toy and len(receipt["faces"]) == 3
+    assert receipt["result"]["successes"] == sum(face >= 5 for face in receipt["faces"])
+    assert verify_receipt(receipt) == []
+
+    # An edge (extra dice) is asked, then granted: the server rolls what was granted (A-1, A-2).
+    refused = table.roll(player, character["id"], {"kind": "pool", "trait": "might", "extra": 2})
+    assert refused.status_code == 403, refused.text
+    asked = table.roll(player, character["id"], {"kind": "pool", "trait": "might", "extra": 2}, ask=True)
+    assert asked.status_code == 202, asked.text
+    ask_id = asked.json()["ask"]["id"]
+    granted = client.post(f"{table.base}/asks/{ask_id}/grant", headers=table.st, json={})
+    assert granted.status_code == 201, granted.text
+    grant_receipt = granted.json()["entry"]["receipt"]
+    assert len(grant_receipt["faces"]) == 5 and grant_receipt["request"] == {"pool": 5}
+
+    # Shown: the log as the player reads it; verified: the export checks out, grants included.
+    seen = table.log(player)["entries"]
+    assert [entry["kind"] for entry in seen][-3:] == ["ask", "grant", "roll"]
+    problems, _ = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt, AuthorityLedger())
+    assert problems == []

@@ -1,0 +1,197 @@
+"""A fifth, toy game system defined outside the package: a plain d6 pool, each 5 or 6 a success.
+
+It proves the registry's extension point (``rollbook.rules.register``, ``rollbook.play.systems.register``):
+the system is one module registered from here, with no branch on its id in ``src/``. Its rules, its
+sheet, its one action (a pool of one trait plus the Storyteller's extra dice) and one change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from rollbook import dice
+from rollbook.play.common import (
+    Effects,
+    Identity,
+    JsonObject,
+    Mode,
+    Model,
+    Performed,
+    Prepared,
+    Recorded,
+    TraitName,
+    by_kind,
+    change_receipt,
+    parse_kind,
+    performed,
+    quick_number,
+    rating,
+    replay,
+    roll_receipt,
+    verified,
+)
+from rollbook.rules import get_system
+from rollbook.rules.base import Faces, RuleError, check_faces
+
+SYSTEM = "toy"
+SIDES = 6
+SUCCESS_AT = 5  # a 5 or a 6 is a success
+MAX_POOL = 30
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToyRequest:
+    pool: int
+
+
+@dataclass(frozen=True)
+class ToyReceipt:
+    pool: int
+    successes: int
+    outcome: str  # "success" or "failure"
+
+
+def needed(request: ToyRequest, faces: Faces, /) -> tuple[int, ...]:
+    return (SIDES,) * max(0, request.pool - len(faces))
+
+
+def resolve(request: ToyRequest, faces: Faces, /) -> ToyReceipt:
+    if not 1 <= request.pool <= MAX_POOL:
+        raise RuleError("out_of_range", field="pool", value=request.pool, low=1, high=MAX_POOL)
+    check_faces(faces, SIDES)
+    if len(faces) != request.pool:
+        raise RuleError("face_count", expected=request.pool, given=len(faces))
+    successes = sum(1 for face in faces if face >= SUCCESS_AT)
+    return ToyReceipt(request.pool, successes, "success" if successes else "failure")
+
+
+class _Rules:
+    needed = staticmethod(needed)
+    resolve = staticmethod(resolve)
+
+
+RULES = _Rules()
+
+
+# --- the play module --------------------------------------------------------------------------
+
+
+class Sheet(Identity):
+    system: Literal["toy"] = "toy"
+    traits: dict[TraitName, int] = Field(default_factory=dict)  # 1-10 dice each
+
+
+class PoolAction(Model):
+    kind: Literal["pool"]
+    trait: TraitName
+    extra: int = rating(0, 10, 0)  # extra dice: the Storyteller's (an edge, A-1)
+
+
+class GiveTrait(Model):
+    kind: Literal["give_trait"]
+    trait: TraitName
+    dice: int = rating(1, 10)
+
+
+ACTIONS = by_kind(PoolAction)
+FOLLOWUPS: dict[str, type[Model]] = {}
+CHANGES = by_kind(GiveTrait)
+CHAINS: dict[str, tuple[str, ...]] = {}
+STORYTELLER_ACTIONS: frozenset[str] = frozenset()
+STORYTELLER_CHANGES = frozenset({"give_trait"})
+PLAYER_FIELDS = frozenset({"name", "player", "concept"})
+TABLES: dict[str, Any] = {"success_at": SUCCESS_AT}
+ROLL_RECORDS = {"pool": Recorded(ToyRequest, ToyReceipt)}
+CHANGE_RECORDS: dict[str, Recorded] = {}
+# A-1: the action's fields, the player's and the Storyteller's (read by ``play.authority``).
+ACTION_PLAYER_FIELDS = {"pool": frozenset({"kind", "trait"})}
+EDGE_FIELDS = {"pool": frozenset({"extra"})}
+
+
+class _Quick:
+    FIELDS = ("pool",)
+    KIND = "pool"
+    REQUEST = ToyRequest
+
+    @staticmethod
+    def request(mode: str, values: Mapping[str, Any]) -> ToyRequest:
+        return ToyRequest(pool=quick_number(values, "pool", 3))
+
+
+QUICK = _Quick()
+
+
+def prepare(
+    sheet: Sheet, action: PoolAction, *, mode: Mode, role: str, follows: JsonObject | None = None
+) -> Prepared:
+    if action.trait not in sheet.traits:
+        raise RuleError("unknown_trait", field="trait", trait=action.trait)
+    rated = sheet.traits[action.trait]
+    request = ToyRequest(pool=rated + action.extra)
+    pool: JsonObject = {
+        "parts": [{"trait": action.trait, "rating": rated, "group": "traits"}],
+        "modifiers": [{"source": "extra", "value": action.extra}] if action.extra else [],
+        "wound_penalty": 0,
+        "total": request.pool,
+    }
+    return Prepared(request, pool, get_system(SYSTEM), {})
+
+
+def apply(
+    sheet: Sheet,
+    action: PoolAction,
+    prepared: Prepared,
+    faces: Faces,
+    result: ToyReceipt,
+    *,
+    source: dice.DiceSource,
+) -> Performed:
+    effects = Effects()
+    receipt = roll_receipt(
+        SYSTEM, action.kind, action, prepared.pool, prepared.request, faces, result, effects
+    )
+    return performed(sheet.model_copy(deep=True), receipt, effects, loaded=sheet)
+
+
+def followup(
+    sheet: Sheet, receipt: JsonObject, action: JsonObject, *, mode: Mode, role: str, source: dice.DiceSource
+) -> Performed:
+    parse_kind(FOLLOWUPS, action, "action")  # the toy has no follow-up: always refused
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def adjust(sheet: Sheet, change: GiveTrait, *, role: str) -> Performed:
+    effects = Effects()
+    new = sheet.model_copy(deep=True)
+    new.traits = {**sheet.traits, change.trait: change.dice}
+    effects.change(f"traits.{change.trait}", sheet.traits.get(change.trait), change.dice)
+    return performed(new, change_receipt(SYSTEM, change, effects), effects, loaded=sheet)
+
+
+def verify(receipt: JsonObject) -> list[str]:
+    request, result = replay(ToyRequest, resolve, receipt)
+    return verified(receipt, result, request.pool)
+
+
+# --- the odds ---------------------------------------------------------------------------------
+
+
+def odds(request: ToyRequest) -> dict[str, Any]:
+    """The odds contract's dict: the chance of at least one success, 1 - (4/6)^pool, exactly."""
+    from fractions import Fraction
+
+    failure = Fraction(SIDES - (SIDES - SUCCESS_AT + 1), SIDES) ** request.pool
+    outcomes = {"success": 1 - failure, "failure": failure}
+    return {
+        "system": SYSTEM,
+        "request": {"pool": request.pool},
+        "outcomes": {code: f"{p.numerator}/{p.denominator}" for code, p in outcomes.items()},
+        "floats": {code: float(p) for code, p in outcomes.items()},
+    }
