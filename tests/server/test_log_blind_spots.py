@@ -183,3 +183,27 @@ def test_a_genuine_redaction_is_checked_and_its_kind_is_committed(make_table, cl
     next(e for e in relabelled if e["seq"] == hidden["seq"])["kind"] = "sheet_edit"
     answer = verify(tmp_path, relabelled, "forged.jsonl")
     assert answer.returncode == 1 and f"entry {hidden['seq']}: hash mismatch" in answer.stdout, answer.stdout
+
+
+# --- each card its own chain (R-6) ----------------------------------------------------------------
+
+
+def test_two_cards_granted_in_a_row_verify(make_table, client, tmp_path):
+    """Each card a roll-under sheet holds is its own resource in the verifier's chain: granting two
+    (each from none to held) and playing a consumable one is a clean log (it failed while every card
+    shared one chain)."""
+    table = make_table("rollunder")
+    ana = table.join("Ana")
+    ayla = table.character(ana, {"name": "Ayla", "skills": {"climb": 12}})
+    for card in ({"name": "Rope", "effect": "bonus", "bonus": 2}, {"name": "Luck", "effect": "advantage"}):
+        given = client.post(
+            f"{table.base}/characters/{ayla['id']}/adjustments",
+            headers=table.st,
+            json={"change": {"kind": "grant_card", "card": card}},
+        )
+        assert given.status_code == 201, given.text
+    check = {"kind": "check", "action": "Climb the wall", "skill": "climb", "cards": ["Rope"]}
+    assert table.roll(ana, ayla["id"], check).status_code == 201
+    entries = _clean(tmp_path, table.export())
+    grants = [e for e in entries if e["kind"] == "adjust"]
+    assert [e["effects"][0]["after"] for e in grants] == ["Rope", "Luck"]

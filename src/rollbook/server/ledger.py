@@ -84,7 +84,7 @@ class AuthorityLedger:
 
     sheets: dict[tuple, Any] = field(
         default_factory=dict
-    )  # (character, resource, weapon) -> last after-value
+    )  # (character, resource, weapon or card) -> last after-value
     last_seq: int | None = None
 
     def check(self, entry: dict) -> list[str]:
@@ -141,7 +141,8 @@ class AuthorityLedger:
         for effect in entry.get("effects") or []:
             if not isinstance(effect, dict) or "resource" not in effect:
                 continue
-            key = (character, effect.get("resource"), effect.get("weapon"))
+            # the item it names: a weapon's ammunition (Tiers), a card (roll-under R-6), each its own chain
+            key = (character, effect.get("resource"), effect.get("weapon", effect.get("card")))
             if key in self.sheets and self.sheets[key] != effect.get("before"):
                 problems.append(
                     f"{effect.get('resource')} was {self.sheets[key]!r} after the character's last "
@@ -157,11 +158,11 @@ class AuthorityLedger:
         fields = [c for c in changes if isinstance(c, dict)] if isinstance(changes, list) else None
         problems: list[str] = []
         for key in [key for key in self.sheets if key[0] == character]:
-            _, resource, weapon = key
+            _, resource, item = key
             if fields is None:
                 del self.sheets[key]
                 continue
-            path, home = resource_path(resource, weapon)
+            path, home = resource_path(resource, item)
             touched = [c for c in fields if str(c.get("field")).split(".")[0] == home]
             if not touched:
                 continue  # not changed by this edit: the chain goes on
@@ -334,14 +335,19 @@ _RESOURCE_FIELDS = {
 }
 
 
-def resource_path(resource: Any, weapon: Any) -> tuple[str | None, str]:
-    """(the field a sheet edit names for this resource, or None when none names it alone; the
-    top-level field of the sheet it lives under)."""
+def home_of(name: str) -> str:
+    return name.split(".")[0]
+
+
+def resource_path(resource: Any, item: Any) -> tuple[str | None, str]:
+    """(the field a sheet edit names for this resource of ``item`` (a weapon, a card, or None), or
+    None when none names it alone; the top-level field of the sheet it lives under)."""
     name = str(resource)
-    if weapon is not None or name.startswith("ammunition."):
+    if name.startswith("ammunition."):
         return None, "weapons"
-    home = name.split(".")[0]
-    return _RESOURCE_FIELDS.get(name, name), home
+    if item is not None:  # an item of a list (a card): a sheet edit of the list restarts it
+        return None, home_of(name)
+    return _RESOURCE_FIELDS.get(name, name), home_of(name)
 
 
 def _count(value: Any) -> bool:
