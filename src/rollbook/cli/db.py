@@ -210,7 +210,8 @@ def _report(checks, done: str, secret=None) -> None:
         if secret.fails:
             secret_line += (
                 " (the server will not roll those chronicles: restore the key they were sealed under, "
-                "the key file or ROLLBOOK_SECRET_KEY of the machine the database came from)"
+                "the key file or ROLLBOOK_SECRET_KEY of the machine the database came from; if it is lost "
+                "for good, each Storyteller gives the unreadable seed up from the fairness panel)"
             )
     typer.echo(
         f"rollbook: {done}; {len(checks)} chronicle(s), "
