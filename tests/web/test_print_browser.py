@@ -2,7 +2,8 @@
 browser prints by default), each PDF page drawn to an image by Chromium's own viewer, and read there.
 
 - the printable sheet: every text is ink on white (contrast 7:1 or more, the pills too); Strength 4 is
-  four filled dots of five, Humanity 7 seven filled boxes of ten, Hunger 2 two filled dice;
+  four filled dots of five, Humanity 7 seven filled boxes of ten, Hunger 2 two filled dice; the sheet's
+  own page printed as it is: ink on white too, no control, Humanity 7 still seven;
 - the night's log, on SQLite and PostgreSQL: one section per scene (its name), what came outside a
   scene apart, a line per entry with its outcome and dice, no control on paper, a handful of entries
   on one page (not a screen of dark cards each), ink on white.
@@ -94,6 +95,22 @@ def test_a_printed_sheet_is_ink_on_white_with_its_dots_filled(new_context, live_
     assert [filled(paper, r) for r in humanity] == [True] * 7 + [False] * 3
     hunger = _rects(player, ".hunger .hdie")
     assert [filled(paper, r) for r in hunger] == [True] * 2 + [False] * 3
+
+    # the sheet's own page printed as it is (Ctrl+P on the sheet): ink on white, no form, the same marks
+    player.emulate_media(media="screen")
+    player.goto(f"/chronicles/{chronicle_id(player)}/characters/{raven}")
+    expect(player.locator("#roll")).to_be_attached()
+    _print_layout(player)
+    assert player.locator("form:visible, button:visible, a.button:visible, #feed:visible").count() == 0
+    expect(player.locator("#feed-on-paper")).to_contain_text(f"/chronicles/{chronicle_id(player)}/night")
+    pdf = artifacts / "print-sheet-page.pdf"
+    pdf_of(player, pdf)
+    paper = draw(player.context.new_page(), pdf, 1)
+    _small(paper, artifacts / "print-sheet-page.png")
+    for selector in ("h1", "#sheet-tags .tag", ".res dt"):
+        assert _readable(paper, player, selector) >= PAPER_INK, selector
+    humanity = _rects(player, ".res-row:has(dt:text-is('Humanity')) .box")
+    assert [filled(paper, r) for r in humanity] == [True] * 7 + [False] * 3
 
 
 def _api(server: str, page: Page, method: str, path: str, body: dict | None = None) -> dict:
