@@ -83,11 +83,12 @@ def autocomplete(command_name: str, options: list[dict], **who) -> dict:
     return interaction(4, {"id": snowflake(), "name": command_name, "type": 1, "options": options}, **who)
 
 
-def component(custom_id: str, values: list[str] | None = None, **who) -> dict:
+def component(custom_id: str, values: list[str] | None = None, *, on: dict | None = None, **who) -> dict:
+    """A press of ``custom_id``; ``on``: the message it is under, as Discord sends it (else a bare one)."""
     data = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
     if values is not None:
         data["values"] = values
-    return interaction(3, data, message={"id": snowflake(), "content": ""}, **who)
+    return interaction(3, data, message=on or {"id": snowflake(), "content": ""}, **who)
 
 
 def modal(custom_id: str, fields: dict[str, str], **who) -> dict:

@@ -78,6 +78,7 @@ class StandIn:
         self.messages: dict[str, list[dict]] = {}  # channel id -> the messages posted there, in order
         self.originals: dict[str, dict] = {}  # interaction token -> its original message's body
         self.followups: dict[str, list[dict]] = {}  # interaction token -> its follow-ups
+        self.edits: dict[str, list[dict]] = {}  # message id -> the edits of that message, in order
         self.files: dict[str, bytes] = {}  # attachment path -> the file a user attached (``attach``)
         self._plans: list[Plan] = []
         self._ids = itertools.count(1)
@@ -285,6 +286,18 @@ class StandIn:
             with self._lock:
                 self.webhooks[webhook_id] = made
             return 200, {**made, "url": f"{self.base}/webhooks/{webhook_id}/{made['token']}"}, {}
+        if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
+            if method != "PATCH":
+                return 405, {"message": "405: Method Not Allowed", "code": 0}, {}
+            if not bot:
+                return 401, {"message": "401: Unauthorized", "code": 0}, {}
+            return 200, self._edited(match.group(2), body), {}
+        if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/(\d+)", path):
+            with self._lock:
+                made = self.webhooks.get(match.group(1))
+            if method != "PATCH" or made is None or made["token"] != match.group(2):
+                return 404, {"message": "Unknown Webhook", "code": 10015}, {}
+            return 200, self._edited(match.group(3), body), {}
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/@original", path):
             if method != "PATCH" or match.group(1) != self.application_id:
                 return 404, {"message": "Unknown Webhook", "code": 10015}, {}
@@ -307,6 +320,18 @@ class StandIn:
                 self.messages.setdefault(made["channel_id"], []).append(message)
             return (200, message, {}) if query.get("wait") == ["true"] else (204, None, {})
         return 404, {"message": "404: Not Found", "code": 0}, {}
+
+    def _edited(self, message_id: str, body: Any) -> dict:
+        """A message edited (its components: the step done): recorded, and a posted one changed."""
+        with self._lock:
+            self.edits.setdefault(message_id, []).append(body)
+            for posted in self.messages.values():
+                for message in posted:
+                    if message["id"] == message_id and isinstance(body, dict):
+                        message.update(
+                            {k: v for k, v in body.items() if k in ("content", "embeds", "components")}
+                        )
+        return {"id": message_id, **(body if isinstance(body, dict) else {})}
 
     def _message(self, channel_id: str | None, body: Any, **more: Any) -> dict:
         body = body if isinstance(body, dict) else {}

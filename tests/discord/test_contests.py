@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.discord.helpers import ANNA, BRUNO, ST, faces, seated
-from tests.discord.signing import command, component, option
+from tests.discord.signing import command, component, option, snowflake
 from tests.server.conftest import BACKENDS, V5_SHEET
 from tests.server.helpers import V20_ATTACKER, V20_DEFENDER
 
@@ -23,7 +23,9 @@ def labels(answer: dict) -> list[str]:
     return [c["label"] for row in answer["data"].get("components", []) for c in row["components"]]
 
 
-def test_a_contest_offers_each_side_its_roll_and_logs_the_result(database_url, make_table, discord):
+def test_a_contest_offers_each_side_its_roll_and_logs_the_result(
+    database_url, make_table, discord, discord_api
+):
     table, channel, (anna, _bruno) = seated(make_table, discord, "v20", ANNA, BRUNO)
     nia = table.character(anna, dict(V20_ATTACKER))
     table.character(table.st, {"name": "Guard", "attributes": {"wits": 2}, "talents": {"alertness": 2}})
@@ -54,10 +56,16 @@ def test_a_contest_offers_each_side_its_roll_and_logs_the_result(database_url, m
     assert data["allowed_mentions"] == {"parse": [], "users": [ANNA, ST]}
     assert table.log()["entries"][-1]["receipt"]["attacker"]["action"]["ability"] == "melee"
 
-    refused = discord.ok(component(f"rb:cs:{seq}:a", user_id=BRUNO, channel=channel))
+    shown = {**data, "id": snowflake()}  # the answer, as Discord sends it back with a press
+    refused = discord.ok(component(f"rb:cs:{seq}:a", user_id=BRUNO, channel=channel, on=shown))
     assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
-    rolled = discord.ok(component(f"rb:cs:{seq}:a", user_id=ANNA, channel=channel))
+    assert shown["id"] not in discord_api.edits  # refused: the message is left as it was
+    rolled = discord.ok(component(f"rb:cs:{seq}:a", user_id=ANNA, channel=channel, on=shown))
     assert rolled["type"] == 4 and rolled["data"]["embeds"], rolled
+    # the message stays true: the side that rolled has no button any more (the bot's own message)
+    [edit] = discord_api.edits[shown["id"]]
+    assert [c["custom_id"] for row in edit["components"] for c in row["components"]] == [f"rb:cs:{seq}:d"]
+    assert discord_api.requests(f"PATCH /channels/{channel}/messages/{shown['id']}")
     again = discord.ok(component(f"rb:cs:{seq}:a", user_id=ANNA, channel=channel))
     assert again["data"]["flags"] == 64  # that side has rolled
     assert "embeds" not in discord.ok(component(f"rb:cs:{seq}:d", user_id=ANNA, channel=channel))["data"]

@@ -71,7 +71,10 @@ def test_asks_reach_the_storyteller_with_their_buttons_on_discord(
 
     granted = discord.ok(component(f"rb:g:{hidden_ask}", user_id=ST, channel=channel))
     assert granted["data"]["flags"] == 64 and granted["data"]["embeds"]  # a hidden roll, to the Storyteller
-    refused = discord.ok(component(f"rb:rf:{web_ask}", user_id=ST, channel=channel))
+    refused = discord.ok(component(f"rb:rf:{web_ask}", user_id=ST, channel=channel, on=posted[0]))
     assert refused["data"]["embeds"], refused
+    # the posted ask, edited through the channel's webhook: decided, it offers nothing more
+    [after] = [m for m in discord_api.posted(channel) if m["id"] == posted[0]["id"]]
+    assert after["components"] == [] and discord_api.edits[posted[0]["id"]] == [{"components": []}]
     empty = discord.ok(command("queue", [], user_id=ST, channel=channel))["data"]
     assert empty["content"] == "No ask is waiting." and empty["flags"] == 64

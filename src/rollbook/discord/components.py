@@ -19,9 +19,14 @@ is always the interaction's linked member, checked in the write's transaction.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from sqlalchemy import select
 
+from rollbook.discord import store
 from rollbook.discord.base import (
+    EPHEMERAL,
     MESSAGE,
     MODAL,
     Answer,
@@ -42,6 +47,8 @@ from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.models import Character
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority, contests, exchange, grants, rolls
+
+log = logging.getLogger("rollbook.discord")
 
 REROLL = N_("Reroll with Willpower: {dice}")
 REROLL_PICK = N_("Or pick the normal dice to reroll")
@@ -304,13 +311,66 @@ def attack_words(lang: str, attack: dict) -> str:
 
 def act(context: Context, inv: Invocation, use_case) -> Answer:
     """A press or a modal of a linked member: ``use_case(session, member)`` written (once per
-    interaction), answered with the entry it made."""
+    interaction), answered with the entry it made; then the message pressed keeps only the steps
+    still to take (``settle``)."""
 
     def work(session, member):
         member = need_member(member)
         return acted(session, member, use_case(session, member), inv)
 
-    return answer_of(inv, write(context, inv, work).result)
+    answer = answer_of(inv, write(context, inv, work).result)
+    return Answer(answer.body, later=lambda: settle(context, inv))
+
+
+def _taken(custom_id: str) -> Callable[[str], bool]:
+    """Which of a message's components the step pressed (``custom_id``) settles: a reroll settles
+    both ways of rerolling that roll, a step of the exchange every step of that roll (one follows
+    it), an ask's answer (or its modal) the ask's three buttons, a side's or an extended roll the
+    button pressed."""
+    parts = custom_id.split(":")
+    what, seq = (parts[1], parts[2]) if len(parts) >= 3 else ("", "")
+    if what in ("rr", "rs"):
+        return lambda other: (
+            other.startswith((f"rb:rr:{seq}:", f"rb:rs:{seq}")) and other.split(":")[2] == seq
+        )
+    if what == "st":
+        return lambda other: other.startswith(f"rb:st:{seq}:")
+    if what in ("g", "rf", "gm"):
+        return lambda other: other in (f"rb:g:{seq}", f"rb:gc:{seq}", f"rb:rf:{seq}")
+    return lambda other: other == custom_id
+
+
+def remaining(components: list[dict], custom_id: str) -> list[dict]:
+    """A message's action rows without what the press settled (empty rows dropped)."""
+    taken = _taken(custom_id)
+    rows = []
+    for row in components or []:
+        kept = [c for c in row.get("components") or [] if not taken(str(c.get("custom_id", "")))]
+        if kept:
+            rows.append({**row, "components": kept})
+    return rows
+
+
+def settle(context: Context, inv: Invocation) -> None:
+    """Messages that stay true: the message whose button (or modal) was used is edited, the step
+    done removed from it (a channel webhook's post through that webhook, an answer of the app as
+    the bot's message); an ephemeral one is the user's alone and is left. A failure is logged."""
+    pressed = inv.message or {}
+    custom_id = str(inv.data.get("custom_id", ""))
+    if not pressed.get("id") or int(pressed.get("flags") or 0) & EPHEMERAL:
+        return
+    rows = remaining(pressed.get("components") or [], custom_id)
+    if rows == (pressed.get("components") or []):
+        return
+    try:
+        url = None
+        if pressed.get("webhook_id") and pressed.get("webhook_id") != inv.application_id:
+            with context.db.read() as session:
+                channel = store.channel_of(session, inv.channel_id)
+                url = store.webhook_url(session, channel.id) if channel is not None else None
+        context.rest().edit_message(inv.channel_id, str(pressed["id"]), {"components": rows}, webhook_url=url)
+    except Exception as error:  # the step is taken; only the old message still shows its button
+        log.warning("rollbook: the pressed Discord message could not be edited (%s)", type(error).__name__)
 
 
 def pressed(context: Context, inv: Invocation) -> Answer:

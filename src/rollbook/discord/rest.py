@@ -261,6 +261,32 @@ class DiscordRest:
             )
         return f"{self.base}/webhooks/{_snowflake(made['id'], 'webhook')}/{_segment(made['token'], 'token')}"
 
+    def edit_message(
+        self, channel_id: str, message_id: str, body: dict, *, webhook_url: str | None = None
+    ) -> dict:
+        """A message of the channel edited (its components, once its step is done): through the
+        channel webhook that posted it (``webhook_url``), else as the bot's own message (an
+        interaction's answer) with ``Authorization: Bot <token>``."""
+        message = _snowflake(message_id, "message")
+        if webhook_url is not None:
+            found = WEBHOOK_PATH.search(urlsplit(webhook_url).path)
+            if found is None:
+                raise ValueError("not a Discord webhook URL")
+            return self._call(
+                "PATCH",
+                f"/webhooks/{found.group(1)}/{found.group(2)}/messages/{message}",
+                "PATCH /webhooks/{webhook}/{token}/messages/{message}",
+                body,
+                bucket=f"webhook {found.group(1)}",
+            )
+        return self._call(
+            "PATCH",
+            f"/channels/{_snowflake(channel_id, 'channel')}/messages/{message}",
+            "PATCH /channels/{channel}/messages/{message}",
+            body,
+            bot=True,
+        )
+
     def execute_webhook(self, url: str, body: dict, *, budget: float | None = None) -> dict:
         """A message posted through a channel webhook, answered once it exists (``?wait=true``). The
         URL is read for its webhook's id and token only and sent to this client's base: a stored URL
