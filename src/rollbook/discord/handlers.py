@@ -606,7 +606,12 @@ def import_report(lang: str, result: dict) -> dict:
     fields = [
         {
             "name": translate(render_interop.TITLES[key], lang),
-            "value": "\n".join(f"{item.source} → {item.text}" for item in items) or "—",
+            # a mapped field named as the sheet's form names it, in the reader's words
+            "value": "\n".join(
+                f"{item.source} → {labels.field_param(item.text, lang) if key == 'mapped' else item.text}"
+                for item in items
+            )
+            or "—",
         }
         for key, items in render_interop.lines(result["report"], lang).items()
         if items
