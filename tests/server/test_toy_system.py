@@ -4,8 +4,11 @@ with no file of ``src/`` naming it."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
+from rollbook.cli import main
 from rollbook.play import verify_receipt
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
@@ -30,7 +33,9 @@ def test_the_api_lists_a_registered_system_and_only_while_it_is(client, toy):
     assert toy in client.get("/api/systems").json()["systems"]
 
 
-def test_a_toy_pool_is_rolled_asked_granted_shown_verified_and_given_odds(client, toy):
+def test_a_toy_pool_is_rolled_asked_granted_shown_verified_and_given_odds(
+    client, toy, tmp_path, monkeypatch, capsys
+):
     table = toy_table(client, toy)
     assert table.system == toy
     player = table.join("Pat")
@@ -70,3 +75,11 @@ def test_a_toy_pool_is_rolled_asked_granted_shown_verified_and_given_odds(client
     assert [entry["kind"] for entry in seen][-3:] == ["ask", "grant", "roll"]
     problems, _ = verify_entries(read_jsonl(table.export().splitlines()), verify_receipt, AuthorityLedger())
     assert problems == []
+
+    # The CLI, in this process (where the toy is registered): ``rollbook log verify`` of the export.
+    exported = tmp_path / "toy.jsonl"
+    exported.write_text(table.export())
+    monkeypatch.setattr(sys, "argv", ["rollbook", "log", "verify", str(exported)])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code in (0, None), capsys.readouterr()

@@ -11,6 +11,7 @@ from rollbook import dice
 from rollbook.dice import FairDice
 from rollbook.fair.seeds import MOST_DICE, REROLL, ROLL
 from rollbook.play.common import Shim, request_from_plain
+from rollbook.play.systems import system_ids, system_module
 from rollbook.rules import RulesSystem, get_system, rollunder, tiers, v5, v20
 from rollbook.rules.base import RuleError
 
@@ -106,6 +107,8 @@ class _RollPlan:
                 system, request_cls = Shim(v20.damage_needed, v20.resolve_damage), v20.DamageRequest
             elif isinstance(system_id, str) and system_id in requests:
                 system, request_cls = get_system(system_id), requests[system_id]
+            elif isinstance(system_id, str) and system_id in system_ids():  # registered from outside
+                system, request_cls = get_system(system_id), system_module(system_id).QUICK.REQUEST
             else:
                 raise RuleError("fair_cannot_replay")
             steps = [

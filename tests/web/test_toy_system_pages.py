@@ -1,0 +1,49 @@
+"""A fifth, toy system (``tests/toy_system``) registered from outside the package, on the web pages
+(no browser): a chronicle of it is made from the home page's form, a character from the sheet form,
+the player's roll form rolls the toy's pool and a roll that asks for more becomes an ask (A-1)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.toy_system import registered
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture()
+def toy():
+    with registered() as system:
+        yield system
+
+
+def test_a_toy_table_on_the_web_pages(app, toy):
+    with TestClient(app) as storyteller, TestClient(app) as player:
+        created = storyteller.post(
+            "/chronicles", data={"name": "Toys", "system": toy, "storyteller": "Ana"}, follow_redirects=False
+        )
+        assert created.status_code == 303, created.text
+        chronicle = created.headers["location"]
+        invitation = storyteller.cookies.get("rollbook_invitation")
+        joined = player.post(
+            "/join", data={"invitation": invitation, "name": "Bruno"}, follow_redirects=False
+        )
+        assert joined.status_code == 303
+        added = player.post(
+            f"{chronicle}/characters", data={"s.name": "Ann", "s.traits.might": "3"}, follow_redirects=False
+        )
+        assert added.status_code == 303, added.text
+        sheet = added.headers["location"]
+        page = player.get(sheet)
+        assert page.status_code == 200 and "might" in page.text
+
+        rolled = player.post(f"{sheet}/rolls", data={"kind": "pool", "trait": "might"}, headers=HTMX)
+        assert rolled.status_code == 200 and 'class="card kind-roll"' in rolled.text
+        asked = player.post(
+            f"{sheet}/rolls", data={"kind": "pool", "trait": "might", "extra": "2"}, headers=HTMX
+        )
+        assert asked.status_code == 200 and 'class="card kind-ask"' in asked.text
+
+        queue = storyteller.get(chronicle)
+        assert queue.status_code == 200 and 'class="card kind-ask"' in queue.text  # the Storyteller's queue
