@@ -10,6 +10,7 @@ markers; ``tests/discord/test_samples.py`` checks that the doc shows every comma
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from rollbook.app.app import create_app
 from rollbook.discord.commands import command_definitions
 from rollbook.settings import load
 from tests.conftest import wait_until
-from tests.discord.signing import APPLICATION, Discord, Key, command, option
+from tests.discord.signing import APPLICATION, Discord, Key, command, component, option
 from tests.discord.standin import BOT_TOKEN, StandIn
 from tests.server.conftest import V5_TEST
 
@@ -164,6 +165,44 @@ PLAYS = [
 ]
 
 
+# the buttons (and select) pressed under the commands' answers: (the command whose answer holds it, who
+# presses, its custom_id (a regular expression), what the sample shows)
+PRESSES = [
+    (
+        "roll",
+        PLAYER,
+        "rb:rs:",
+        "The player rerolls normal dice with Willpower (V5-8), picked from the select under their test "
+        "(the advised dice are a button beside it when the odds engine advises a reroll).",
+    ),
+    (
+        "ask",
+        STORYTELLER,
+        "rb:g:",
+        "The Storyteller grants the ask as asked (Grant changed opens a form of the edges asked; "
+        "Refuse logs the refusal). Anyone else's press is refused to them alone.",
+    ),
+    (
+        "contest",
+        PLAYER,
+        r"rb:cs:\d+:a",
+        "The attacker's player rolls their side of the contest; the button leaves the contest's message.",
+    ),
+    (
+        "contest",
+        STORYTELLER,
+        r"rb:cs:\d+:d",
+        "The Storyteller rolls the NPC's side; the contest's result follows in the channel.",
+    ),
+    (
+        "extended",
+        PLAYER,
+        "rb:ex:",
+        "The player makes the extended action's next roll; the next is offered under it until it is over.",
+    ),
+]
+
+
 @dataclass(frozen=True)
 class Sample:
     name: str  # the command (or "poster")
@@ -260,6 +299,29 @@ def play() -> list[Sample]:
                 else:
                     data = answer.get("data") or {}
                 samples.append(Sample(name, _typed(name, given), caption, data))
+            for command_name, user, wanted, caption in PRESSES:
+                shown = next(sample.answer for sample in samples if sample.name == command_name)
+                found = [
+                    part
+                    for row in shown.get("components") or []
+                    for part in row.get("components") or []
+                    if re.match(wanted, str(part.get("custom_id", "")))
+                ]
+                if not found:  # the dice offered nothing to press (a reroll not advised)
+                    continue
+                part = found[0]
+                values = [part["options"][0]["value"]] if part.get("type") == 3 else None
+                payload = component(
+                    part["custom_id"],
+                    values,
+                    on={**shown, "id": "1000000000000000001"},
+                    user_id=user,
+                    channel=CHANNEL,
+                    name={STORYTELLER: "Anna", PLAYER: "Bruno"}[user],
+                )
+                answer = discord.ok(payload)
+                label = part.get("label") or part.get("placeholder", "")
+                samples.append(Sample("button", f"[ {label} ]", caption, answer.get("data") or {}))
             rolled = client.post(
                 f"/api/chronicles/{chronicle}/characters/{character}/rolls",
                 headers=player,
@@ -329,11 +391,18 @@ def markdown(samples: list[Sample]) -> str:
     described = {item["name"]: item["description"] for item in command_definitions()}
     out = [BEGIN, ""]
     for sample in samples:
-        title = "The channel poster" if sample.name == "poster" else f"`/{sample.name}`"
+        title = (
+            "The channel poster"
+            if sample.name == "poster"
+            else f"The button `{sample.typed}`"
+            if sample.name == "button"
+            else f"`/{sample.name}`"
+        )
         heading = f"### {title}"
         if sample.name in described and f"### {title}" not in "\n".join(out):
             heading += f": {described[sample.name]}"
-        out += [heading, "", f"{sample.caption} `{sample.typed}`", "", *render(sample.answer), ""]
+        typed = "" if sample.name == "button" else f" `{sample.typed}`"
+        out += [heading, "", f"{sample.caption}{typed}", "", *render(sample.answer), ""]
     out.append(END)
     return "\n".join(out)
 

@@ -23,7 +23,8 @@ def test_the_document_shows_a_sample_of_every_command():
 def test_every_command_answers_something_shown():
     samples = play()
     assert {sample.name for sample in samples} == {item["name"] for item in command_definitions()} | {
-        "poster"
+        "poster",
+        "button",
     }
     for sample in samples:
         assert sample.answer.get("content") or sample.answer.get("embeds"), sample
