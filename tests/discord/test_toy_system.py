@@ -1,7 +1,6 @@
 """A fifth, toy system (``tests/toy_system``) registered from outside the package, on Discord's
 endpoint: a chronicle of it is bound to a channel, a player's ``/roll`` of the sheet's trait rolls the
-toy's pool, and its receipt checks out. Not yet: Discord's handlers name the four systems (xfail, strict:
-it fails the day it passes)."""
+toy's pool, and its receipt checks out."""
 
 from __future__ import annotations
 
@@ -19,11 +18,6 @@ def toy():
         yield system
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Discord's /roll builds its action from its own tables of the four systems "
-    "(discord/handlers.py TEST_KINDS, TRAIT_FIELDS; discord/commands.py SYSTEMS): docs/ARCHITECTURE.md",
-)
 def test_a_toy_roll_on_discord(make_table, discord, toy):
     table, channel, (anna,) = seated(make_table, discord, toy, ANNA)
     table.character(anna, {"system": toy, "name": "Ann", "traits": {"might": 3}})
@@ -33,3 +27,5 @@ def test_a_toy_roll_on_discord(make_table, discord, toy):
     receipt = rolls[-1]["receipt"]
     assert receipt["system"] == toy and len(receipt["faces"]) == 3
     assert verify_receipt(receipt) == []
+    embed = answer["data"]["embeds"][0]
+    assert embed["footer"]["text"].startswith(f"#{rolls[-1]['seq']}")  # the roll's card, public

@@ -113,6 +113,7 @@ CHANGE_RECORDS: dict[str, Recorded] = {}
 # the action's fields, the player's and the Storyteller's (read by ``play.authority``).
 ACTION_PLAYER_FIELDS = {"pool": frozenset({"kind", "trait"})}
 EDGE_FIELDS = {"pool": frozenset({"extra"})}
+TRAIT_FIELDS = (("traits", "trait"),)  # a sheet's section and the action field its trait fills
 
 
 class _Quick:

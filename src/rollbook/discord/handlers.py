@@ -39,6 +39,7 @@ from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, r
 from rollbook.discord.rest import AttachmentRefused, DiscordError
 from rollbook.i18n import N_, labelled, translate
 from rollbook.play import quick
+from rollbook.play.systems import system_module
 from rollbook.present import labels
 from rollbook.present.preview import odds_view, preview
 from rollbook.present.sheetview import RATING_GROUPS, rating_groups, specialties
@@ -100,6 +101,19 @@ TRAIT_FIELDS = {
     "rollunder": (("attributes", "attribute"), ("skills", "skill")),
 }
 TEST_KINDS = {"v20": "test", "v5": "test", "tiers": "skill", "rollunder": "check"}
+
+
+def _trait_fields(system: str) -> tuple[tuple[str, str], ...]:
+    """A sheet's sections and the action field a trait of each fills; a system registered from
+    outside (``play.systems.register``) names them in its module's ``TRAIT_FIELDS``."""
+    if system in TRAIT_FIELDS:
+        return TRAIT_FIELDS[system]
+    return tuple(getattr(system_module(system), "TRAIT_FIELDS", ()))
+
+
+def test_kind(system: str) -> str:
+    """The kind of a plain test (``/roll``): a registered system's quick roll's kind (A-1)."""
+    return TEST_KINDS.get(system) or system_module(system).QUICK.KIND
 
 
 def command(context: Context, inv: Invocation) -> Answer:
@@ -208,7 +222,7 @@ def _target(session, member: Caller, given) -> int | None:
 
 
 def trait_field(system: str, sheet: dict, trait: str) -> str | None:
-    for section, field_name in TRAIT_FIELDS.get(system, ()):
+    for section, field_name in _trait_fields(system):
         if trait in (sheet.get(section) or {}):
             return field_name
     return None
@@ -216,7 +230,7 @@ def trait_field(system: str, sheet: dict, trait: str) -> str | None:
 
 def test_action(system: str, sheet: dict, options: dict) -> dict:
     """A test named by traits (``trait``, ``trait2``) and the options that go with it."""
-    action: dict = {"kind": TEST_KINDS[system]}
+    action: dict = {"kind": test_kind(system)}
     for name in ("trait", "trait2"):
         trait = options.get(name)
         if not trait:
@@ -422,7 +436,7 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
                 system = str(options.get("system") or "v5")
                 request = quick.quick_request(system, "casual", _quick_values(system, options))
                 return odds_view(
-                    {"system": system, "kind": TEST_KINDS[system], "request": to_plain(request)}, inv.locale
+                    {"system": system, "kind": test_kind(system), "request": to_plain(request)}, inv.locale
                 )
             chronicle = find_chronicle(session, member)
             if not (options.get("trait") or options.get("trait2")):  # the quick roll's own request

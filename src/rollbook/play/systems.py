@@ -38,7 +38,8 @@ class SystemModule(Protocol):
     ``TURNS`` (its per-turn limits: ``play.turns``), ``STORYTELLER_SHEET_FIELDS`` and
     ``STORYTELLER_VALUES``; a system registered from outside (``register``) names its actions' fields
     (A-1) in ``ACTION_PLAYER_FIELDS`` and ``EDGE_FIELDS`` (kind -> field names), which ``authority``
-    reads for a system its own tables do not list."""
+    reads for a system its own tables do not list, and ``TRAIT_FIELDS`` (a sheet's section -> the
+    action field its trait fills: Discord's ``/roll``)."""
 
     @property
     def Sheet(self) -> type[Model]: ...
