@@ -54,8 +54,10 @@ class ToyRequest:
 @dataclass(frozen=True)
 class ToyReceipt:
     pool: int
+    faces: tuple[int, ...]
     successes: int
     outcome: str  # "success" or "failure"
+    system: str = SYSTEM
 
 
 def needed(request: ToyRequest, faces: Faces, /) -> tuple[int, ...]:
@@ -69,7 +71,7 @@ def resolve(request: ToyRequest, faces: Faces, /) -> ToyReceipt:
     if len(faces) != request.pool:
         raise RuleError("face_count", expected=request.pool, given=len(faces))
     successes = sum(1 for face in faces if face >= SUCCESS_AT)
-    return ToyReceipt(request.pool, successes, "success" if successes else "failure")
+    return ToyReceipt(request.pool, tuple(faces), successes, "success" if successes else "failure")
 
 
 class _Rules:
@@ -196,3 +198,26 @@ def odds(request: ToyRequest) -> dict[str, Any]:
         "outcomes": {code: f"{p.numerator}/{p.denominator}" for code, p in outcomes.items()},
         "floats": {code: float(p) for code, p in outcomes.items()},
     }
+
+
+# --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------
+
+
+def view(receipt: JsonObject, lang: str) -> Any:
+    """The rules receipt as the faces show it: each die (a 5 or 6 marked a success), the outcome."""
+    from rollbook.render.base import DieView, Line, ReceiptView
+
+    result = receipt
+    dice = tuple(
+        DieView(face, SIDES, marks=("success",) if face >= SUCCESS_AT else ()) for face in receipt["faces"]
+    )
+    return ReceiptView(
+        system=SYSTEM,
+        system_name="Toy",
+        title=f"Pool {result['pool']}",
+        outcome=result["outcome"],
+        outcome_label=f"{result['successes']} successes",
+        tone="good" if result["successes"] else "bad",
+        dice=dice,
+        lines=(Line("successes", str(result["successes"])),),
+    )

@@ -45,6 +45,7 @@ OUTCOME_LABELS = {
         "critical_failure": N_("Critical failure"),
     },
 }
+COMMON_OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # a system registered from outside
 TONES = {
     "success": "good",
     "failure": "bad",
@@ -86,7 +87,7 @@ def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
     rows = []
     for code, text in outcomes.items():
         p = Fraction(text)
-        label = translate(OUTCOME_LABELS.get(system, {}).get(code, code), lang)
+        label = translate(OUTCOME_LABELS.get(system, COMMON_OUTCOMES).get(code, code), lang)
         rows.append(
             OddsRow(
                 code,
@@ -104,6 +105,8 @@ def _rules_request(system: str, kind: object, plain: dict):
     """The rules request object back from its plain dict; None for a roll the engine has no odds
     for (a V20 soak)."""
     request_type = REQUEST_TYPES.get(system)
+    if request_type is None and system in play.system_ids():  # registered from outside: its quick request
+        request_type = play.system_module(system).QUICK.REQUEST
     if request_type is None or (system == "v20" and kind == "soak"):
         return None
     return request_from_plain(request_type, plain)

@@ -21,8 +21,24 @@ VIEWS: dict[str, Callable[[dict, str], ReceiptView]] = {
 }
 
 
+SHIPPED = tuple(VIEWS)
+
+
+def register(system: str, made: Callable[[dict, str], ReceiptView]) -> None:
+    """The receipt view of a system defined outside the package (``rollbook.play.systems.register``)."""
+    if system in SHIPPED:
+        raise ValueError(f"{system} is a shipped system")
+    VIEWS[system] = made
+
+
+def unregister(system: str) -> None:
+    """Remove what ``register`` added."""
+    if system not in SHIPPED:
+        VIEWS.pop(system, None)
+
+
 def view(receipt: dict, lang: str) -> ReceiptView:
     return VIEWS[receipt["system"]](receipt, lang)
 
 
-__all__ = ["DieView", "Line", "ReceiptView", "VIEWS", "t", "tn", "view"]
+__all__ = ["DieView", "Line", "ReceiptView", "VIEWS", "register", "t", "tn", "unregister", "view"]
