@@ -9,10 +9,11 @@ import sys
 import pytest
 
 from rollbook.cli import main
-from rollbook.play import verify_receipt
+from rollbook.play import systems, verify_receipt
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
 from tests.toy_system import registered
+from tests.toy_system import toy as toy_module
 
 from .conftest import Table
 
@@ -29,8 +30,14 @@ def toy_table(client, system: str) -> Table:
     return Table(client, response.json())
 
 
-def test_the_api_lists_a_registered_system_and_only_while_it_is(client, toy):
-    assert toy in client.get("/api/systems").json()["systems"]
+def test_the_api_lists_a_registered_system_and_only_while_it_is(client):
+    with registered() as toy:
+        assert toy in client.get("/api/systems").json()["systems"]
+    assert toy not in client.get("/api/systems").json()["systems"]
+    refused = client.post("/api/chronicles", json={"name": "Gone", "system": toy})
+    assert refused.status_code == 422 and refused.json()["code"] == "bad_choice"
+    with pytest.raises(ValueError):
+        systems.register("v20", toy_module)  # a shipped system is never replaced
 
 
 def test_a_toy_pool_is_rolled_asked_granted_shown_verified_and_given_odds(
