@@ -29,3 +29,11 @@ def test_a_toy_roll_on_discord(make_table, discord, toy):
     assert verify_receipt(receipt) == []
     embed = answer["data"]["embeds"][0]
     assert embed["footer"]["text"].startswith(f"#{rolls[-1]['seq']}")  # the roll's card, public
+
+    # A-1 on Discord: a hidden roll is the Storyteller's edge; the player's is refused, nothing logged.
+    before = len(table.log()["entries"])
+    refused = discord.ok(
+        command("roll", [option("trait", "might"), option("hidden", True, 5)], user_id=ANNA, channel=channel)
+    )
+    assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
+    assert len(table.log()["entries"]) == before

@@ -1,8 +1,11 @@
 """A fifth, toy system (``tests/toy_system``) registered from outside the package, on the web pages
 (no browser): a chronicle of it is made from the home page's form, a character from the sheet form,
-the player's roll form rolls the toy's pool and a roll that asks for more becomes an ask (A-1)."""
+the player's roll form rolls the toy's pool, a roll that asks for more becomes an ask (A-1) and the
+Storyteller's queue grants it (A-2)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -50,3 +53,8 @@ def test_a_toy_table_on_the_web_pages(app, toy):
 
         queue = storyteller.get(chronicle)
         assert queue.status_code == 200 and 'class="card kind-ask"' in queue.text  # the Storyteller's queue
+        granted = storyteller.post(f"{chronicle}/asks/1/grant", headers=HTMX)  # as asked: 3 + 2 dice
+        assert granted.status_code == 200, granted.text
+        kinds = re.findall(r'<li id="entry-\d+" class="card kind-(\w+)', granted.text)
+        assert kinds[:2] == ["roll", "grant"]
+        assert "Granted by the Storyteller" in granted.text
