@@ -4,6 +4,8 @@ with no file of ``src/`` naming it."""
 
 from __future__ import annotations
 
+import io
+import json
 import sys
 
 import pytest
@@ -90,3 +92,20 @@ def test_a_toy_pool_is_rolled_asked_granted_shown_verified_and_given_odds(
     with pytest.raises(SystemExit) as ended:
         main()
     assert ended.value.code in (0, None), capsys.readouterr()
+
+
+def test_rollbook_resolve_takes_a_toy_line(toy, monkeypatch, capsys):
+    """The CLI's ``rollbook resolve`` (the resolve contract), in this process: the toy's line."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"system": "toy", "pool": 3, "faces": [6, 2, 5]}\n'))
+    monkeypatch.setattr(sys, "argv", ["rollbook", "resolve"])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    out = capsys.readouterr().out
+    assert ended.value.code in (0, None), out
+    assert json.loads(out) == {
+        "pool": 3,
+        "faces": [6, 2, 5],
+        "successes": 2,
+        "outcome": "success",
+        "system": "toy",
+    }

@@ -221,3 +221,24 @@ def view(receipt: JsonObject, lang: str) -> Any:
         dice=dice,
         lines=(Line("successes", str(result["successes"])),),
     )
+
+
+# --- the resolve contract's line (``rollbook resolve``) ------------------------------------------
+
+
+class _Contract:
+    from rollbook.contract.base import LineBase
+
+    class Line(LineBase):
+        system: Literal["toy"]
+        pool: int
+        faces: list[int] = []
+
+    @staticmethod
+    def resolve(line: Any) -> dict[str, Any]:
+        from rollbook.rules.base import to_plain_object
+
+        return to_plain_object(resolve(ToyRequest(pool=line.pool), tuple(line.faces)))
+
+
+CONTRACT = _Contract()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from types import ModuleType
 from typing import Any
 
 from pydantic import ValidationError
@@ -20,10 +19,25 @@ from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
 # system id -> adapter module (each defines ``Line`` and ``resolve(line) -> dict``)
-ADAPTERS: dict[str, ModuleType] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
+ADAPTERS: dict[str, Any] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
+SHIPPED = tuple(ADAPTERS)
 
 
-def _adapter(system: str) -> ModuleType:
+def register(system: str, adapter: Any) -> None:
+    """The line of a system defined outside the package: ``adapter.Line`` (a ``LineBase``) and
+    ``adapter.resolve(line) -> dict`` (a shipped system cannot be replaced)."""
+    if system in SHIPPED:
+        raise ValueError(f"{system} is a shipped system")
+    ADAPTERS[system] = adapter
+
+
+def unregister(system: str) -> None:
+    """Remove what ``register`` added."""
+    if system not in SHIPPED:
+        ADAPTERS.pop(system, None)
+
+
+def _adapter(system: str) -> Any:
     adapter = ADAPTERS.get(system)
     if adapter is None:
         raise RuleError("unknown_system", system=system, known=sorted(ADAPTERS))
