@@ -90,6 +90,7 @@ ALLOWED: dict[str, set[str]] = {
     "GET /api/chronicles/{chronicle_id}/fair": TABLE,
     "PUT /api/chronicles/{chronicle_id}/members/me/client-seed": TABLE,
     "POST /api/chronicles/{chronicle_id}/fair/rotate": ST,
+    "POST /api/chronicles/{chronicle_id}/fair/abandon": ST,  # F-1: 409 seed_readable past the door
     "GET /api/chronicles/{chronicle_id}/odds/exchange": OWNER,  # attacker = target: 422 past the door
     "POST /api/chronicles/{chronicle_id}/odds/exchange": OWNER,
     "POST /api/chronicles/{chronicle_id}/characters/{character_id}/odds": OWNER,

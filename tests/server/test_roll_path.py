@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event, select
 
 from rollbook.app.app import API_ROUTERS, close_app, create_app
+from rollbook.entries import AdjustReceipt
 from rollbook.server import tx
 from rollbook.server.access import lock_character, lock_chronicle
 from rollbook.server.auth import MemberRow, authenticate
@@ -89,7 +90,7 @@ def test_an_appended_entry_is_frozen_and_is_the_row_stored(quiet):
             kind="adjust",
             actor=actor_of(storyteller),
             visibility="public",
-            receipt={"note": "frozen"},
+            receipt=AdjustReceipt(change={"note": "frozen"}),
         )
 
     entry = tx.run(db, append)

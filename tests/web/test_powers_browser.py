@@ -69,9 +69,11 @@ def test_powers_from_the_list_and_homebrew_in_the_tables_language(new_context, l
     expect(page.get_by_text(title, exact=True).first).to_be_visible()
     page.locator("#sheet-powers-0-discipline").fill(discipline)
     # the Discipline typed in the row: its powers are offered, in the table's language
-    expect(page.locator("#sheet-powers-0-name")).to_have_attribute("list", f"powers-any-{discipline_id}")
-    offered = page.locator(f"#powers-any-{discipline_id} option").evaluate_all("os => os.map(o => o.value)")
-    assert power in offered and too_high in offered  # every level: the rating is not saved yet
+    # up to the rating typed in the same form (2): a power above it would be refused
+    listed = f"powers-any-{discipline_id}-upto"
+    expect(page.locator("#sheet-powers-0-name")).to_have_attribute("list", listed)
+    offered = page.locator(f"#{listed} option").evaluate_all("os => os.map(o => o.value)")
+    assert power in offered and too_high not in offered  # the rating typed bounds the list
     page.locator("#sheet-powers-0-name").fill(power.upper())  # case and accents do not matter
     page.locator("form#character button[type=submit]").click()
     expect(page.get_by_role("heading", level=1, name="Nadia")).to_be_visible()

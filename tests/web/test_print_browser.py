@@ -139,9 +139,11 @@ def test_a_night_prints_by_scene_in_a_few_lines(store_context, store_server, dic
         player.locator("#roll [name=attribute]").select_option("dexterity")
         player.locator("#roll [name=skill]").select_option("firearms")
         wait_for_odds(player, "6 dés")
+        rolled = player.locator("#feed > li.kind-roll")
+        before = rolled.count()
         dice.queue(*faces)
         player.locator("#roll-submit").click()
-        expect(player.locator("#feed > li.kind-roll").first).to_be_visible()
+        expect(rolled).to_have_count(before + 1)  # in the log before the Storyteller's next step
 
     roll((8, 3, 2, 2, 2, 2))  # before the first scene
     _api(store_server, storyteller, "POST", f"/chronicles/{cid}/scenes", {"name": "The docks"})
