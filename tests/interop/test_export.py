@@ -222,3 +222,21 @@ def test_export_refuses_the_other_game():
     with pytest.raises(RuleError) as refused:
         export_sheet("v5", import_sheet(load("wod5e_ghoul.json")).sheet, "wod20")
     assert refused.value.code == "export_wrong_system"
+
+
+def test_v20_two_primary_paths_export_each_under_its_own_discipline():
+    """Necromancy's and Thaumaturgy's primary paths on one sheet: each path item has its own id, so
+    each power comes back under its own Discipline."""
+    sheet = import_sheet(load("wod20_vampire.json")).sheet
+    sheet = {
+        **sheet,
+        "disciplines": {**sheet["disciplines"], "necromancy": 1, "thaumaturgy": 1},
+        "powers": [
+            {"discipline": "necromancy", "level": 1, "power": "witness_of_death", "name": None},
+            {"discipline": "thaumaturgy", "level": 1, "power": "a_taste_for_blood", "name": None},
+        ],
+    }
+    exported = export_sheet("v20", sheet, "wod20")
+    paths = [i["_id"] for i in exported["items"] if i["system"].get("type") == "wod.types.disciplinepath"]
+    assert len(paths) == len(set(paths)) == 2
+    assert import_sheet(exported).sheet == sheet

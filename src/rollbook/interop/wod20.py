@@ -750,9 +750,9 @@ def export(sheet: Sheet) -> FileObject:
                 "system": {"type": "wod.types.discipline", "value": value, "max": 5, "level": "0"},
             }
         )
-    for identifier, path in PRIMARY_PATHS.items():
+    for number, (identifier, path) in enumerate(PRIMARY_PATHS.items()):
         if any(p["discipline"] == identifier for p in sheet["powers"]):
-            path_id = f"rollbookpath{len(disciplines):04d}"
+            path_id = f"rollbookpath{number:04d}"  # one id per path: each path's powers hang under their own
             items.append(
                 {
                     "_id": path_id,
