@@ -307,3 +307,40 @@ def test_postgresql_a_lost_connection_replaces_the_pools_older_ones_so_the_retry
         tx.run(db, work)  # within PING_IDLE_AFTER: no ping; the first attempt meets a dead connection
         assert len(attempts) == 2
         assert _names(db, table) == ["kept"]
+
+
+def test_a_psycopg_error_on_an_ended_connection_is_a_disconnect_though_psycopg_has_not_marked_it():
+    """The server ends a backend just as a statement is sent: psycopg raises "connection socket
+    closed" (no SQLSTATE) before it marks the connection closed, so SQLAlchemy's dialect alone would
+    not see a disconnect; the read would answer 503 instead of being read again."""
+    assert engines.ended_connection(psycopg.OperationalError("connection socket closed"))
+    assert engines.ended_connection(psycopg.errors.AdminShutdown("terminating connection"))
+    assert engines.ended_connection(psycopg.errors.ConnectionFailure("connection failure"))
+    assert not engines.ended_connection(psycopg.errors.SerializationFailure("could not serialize"))
+    assert not engines.ended_connection(psycopg.errors.QueryCanceled("canceling statement"))
+    assert not engines.ended_connection(psycopg.errors.UniqueViolation("duplicate key"))
+    assert not engines.ended_connection(ValueError("not a database error"))
+
+
+@pytest.mark.postgres
+def test_postgresql_a_statement_failing_with_an_ended_connections_error_invalidates_it(pg_url, monkeypatch):
+    """Through SQLAlchemy: an error that says the connection ended, raised while psycopg still calls
+    the connection open, is a disconnect (``connection_invalidated``): ``tx.run`` and
+    ``reread.ReadAgain`` run the work again on a new connection."""
+    db = Database(pg_url)
+    try:
+        with db.engine.connect() as connection:
+            raw = connection.connection.dbapi_connection
+            cursor_class = raw.cursor_factory
+
+            class ClosingSocket(cursor_class):  # type: ignore[misc,valid-type]
+                def execute(self, *args, **kwargs):
+                    raise psycopg.OperationalError("connection socket closed")
+
+            monkeypatch.setattr(raw, "cursor_factory", ClosingSocket)
+            with pytest.raises(DBAPIError) as raised:
+                connection.execute(select(1))
+            assert raised.value.connection_invalidated
+            assert tx.lost_connection(raised.value)
+    finally:
+        db.dispose()

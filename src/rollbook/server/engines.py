@@ -8,7 +8,8 @@ connections are set up with.
   deferred ``BEGIN``; WAL mode lets it run beside the writer. Commits are durable
   (``synchronous=FULL``: the WAL is fsynced before a commit returns).
 - **PostgreSQL** (psycopg): a pooled connection is pinged before use only when it sat idle
-  ``PING_IDLE_AFTER`` seconds (``_ping_when_idle``).
+  ``PING_IDLE_AFTER`` seconds (``_ping_when_idle``); an error that says the connection ended is
+  a disconnect even when psycopg has not yet marked the connection closed (``ended_connection``).
 
 The JSON columns (sheets, receipts, …) are written and read through pydantic-core, as
 ``chain.plain`` does: the same JSON for every value ``json.dumps`` takes (non-ASCII kept as UTF-8).
@@ -21,6 +22,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+import psycopg
 from pydantic_core import from_json, to_json
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -75,7 +77,34 @@ def make_engine(url: str | None = None) -> Engine:
 def _postgresql_engine(url: str) -> Engine:
     engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=60, **JSON_CODEC)
     _ping_when_idle(engine)
+
+    @event.listens_for(engine, "handle_error")
+    def _disconnect_when_ended(context) -> None:
+        if not context.is_disconnect and ended_connection(context.original_exception):
+            context.is_disconnect = True  # SQLAlchemy then invalidates it and the pool's older ones
+
     return engine
+
+
+# SQLSTATEs that say the server ended the connection: class 08 (connection exception), and 57P01-03
+# (an administrator's or a crash's shutdown, a server not yet accepting connections).
+ENDED_SQLSTATES = ("08", "57P01", "57P02", "57P03")
+
+
+def ended_connection(error: BaseException) -> bool:
+    """Whether a psycopg error says its connection ended.
+
+    SQLAlchemy's psycopg dialect asks the connection (``closed``/``broken``), which psycopg may not
+    have marked yet when the socket was found closed under a statement ("connection socket closed",
+    "sending query failed: terminating connection …"): the read or write would then not be run
+    again, and the pool would try a ROLLBACK on the dead connection. A psycopg ``OperationalError``
+    with no SQLSTATE was raised by the client on its connection (the server sends a SQLSTATE with
+    every error it reports); one with an ended connection's SQLSTATE was reported by the server.
+    """
+    if not isinstance(error, psycopg.OperationalError):
+        return False
+    sqlstate = error.sqlstate
+    return sqlstate is None or sqlstate.startswith(ENDED_SQLSTATES)
 
 
 def _ping_when_idle(engine: Engine) -> None:
