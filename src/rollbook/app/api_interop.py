@@ -4,6 +4,7 @@ shares); the writes are ``api._signed_write``'s, as the character-creation route
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -13,13 +14,21 @@ from pydantic import Field
 from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
 from rollbook.app.api_models import Name, Strict
 from rollbook.app.openapi import operation_id
-from rollbook.interop import FORMATS
+from rollbook.interop import FORMATS, MAX_DEPTH
 from rollbook.server.deps import language
+from rollbook.server.hygiene import DepthBound
 from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 Format = Literal[FORMATS]  # type: ignore[valid-type]
+
+# The file is one level inside the body ({"source": file}): the server's InputGuard lets the body nest
+# that much more than the file's own bound and refuses a deeper one as the page and the CLI refuse the
+# file, import_too_deep at interop.MAX_DEPTH (server/hygiene.py).
+IMPORT_BODY = DepthBound(
+    re.compile(r"/api/chronicles/[^/]+/characters/import"), most=MAX_DEPTH, envelope=1, code="import_too_deep"
+)
 
 
 class ImportRequest(Strict):

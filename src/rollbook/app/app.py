@@ -32,6 +32,7 @@ from rollbook.app.api_authority import router as authority_router
 from rollbook.app.api_contests import router as contests_router
 from rollbook.app.api_discord import router as discord_router
 from rollbook.app.api_fair import router as fair_router
+from rollbook.app.api_interop import IMPORT_BODY
 from rollbook.app.api_interop import router as interop_router
 from rollbook.app.api_models import Problem
 from rollbook.app.api_odds import router as odds_router
@@ -156,7 +157,8 @@ def create_app(
     _add_problem_schema(app)
     mount_web(app)
     app.add_middleware(ReadAgain)  # a GET whose database connection had ended, read once more
-    app.add_middleware(InputGuard)  # input hygiene, in front of the API and the pages alike
+    # input hygiene, in front of the API and the pages alike; an imported file nests under its own bound
+    app.add_middleware(InputGuard, bounds=(IMPORT_BODY,))
     app.add_middleware(Answered)  # a failure no handler answered: a problem, the connection kept
     app.add_middleware(SecurityHeaders)  # outermost: every answer has them, a refusal's too
     return app

@@ -66,7 +66,7 @@ MODULES: dict[str, Format] = {"wod5e": wod5e, "wod20": wod20, "progeny": progeny
 FORMATS = tuple(MODULES)
 EXPORTS = {"wod5e": "v5", "wod20": "v20"}
 EXPORTERS: dict[str, Exporter] = {"wod5e": wod5e, "wod20": wod20}
-MAX_DEPTH = 32  # as the server's InputGuard (server/hygiene.py)
+MAX_DEPTH = 32  # every face: the API's body one level more (app/api_interop.py IMPORT_BODY)
 MAX_NODES = 50_000
 
 

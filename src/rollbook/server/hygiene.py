@@ -5,7 +5,10 @@ Before any route sees a request:
 - its body is at most ``MAX_BODY`` bytes (``Content-Length`` or counted as it streams): else
   ``413 body_too_large``;
 - a JSON body nests at most ``MAX_DEPTH`` arrays/objects (counted on the raw bytes, before the
-  parser could recurse): else ``422 json_too_deep``;
+  parser could recurse): else ``422 json_too_deep``. A route whose body carries a document of its own
+  bound (an imported character file in ``{"source": …}``) is given a ``DepthBound``: its body may nest
+  the document's bound and the envelope's levels, and deeper is refused with the document's own code
+  (``import_too_deep``), the answer the page and the CLI give for the same file;
 - a JSON body is JSON: UTF-8, parsable, no integer past Python's 4,300 digits: else ``400
   body_not_json`` (one answer whatever the route);
 - no text (JSON string or key, form field, query parameter) holds a control character other than tab,
@@ -25,7 +28,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 from urllib.parse import parse_qsl
@@ -50,6 +54,18 @@ class Refused(Exception):
     def __init__(self, status: int, code: str, **params: Any) -> None:
         super().__init__(code)
         self.status, self.code, self.params = status, code, params
+
+
+@dataclass(frozen=True)
+class DepthBound:
+    """The JSON bodies of the routes whose path matches ``path`` carry a document nested at most
+    ``most`` deep, ``envelope`` levels inside the body: a deeper body is refused as ``code`` with
+    ``most`` (the document's bound, as the route's other faces state it), never as json_too_deep."""
+
+    path: re.Pattern[str]
+    most: int
+    envelope: int
+    code: str
 
 
 def bad_text(value: str) -> bool:
@@ -87,12 +103,15 @@ def _printable(field: str) -> str:
     return FORBIDDEN.sub("\ufffd", field)[:200]
 
 
-def check_body(content_type: str, raw: bytes) -> None:
+def check_body(content_type: str, raw: bytes, bound: DepthBound | None = None) -> None:
     if not raw:
         return
     kind = content_type.split(";")[0].strip().lower()
     if kind == "application/json" or kind.endswith("+json"):
-        if json_depth(raw) > MAX_DEPTH:
+        depth = json_depth(raw)
+        if bound is not None and depth > max(MAX_DEPTH, bound.most + bound.envelope):
+            raise Refused(422, bound.code, most=bound.most)
+        if bound is None and depth > MAX_DEPTH:
             raise Refused(422, "json_too_deep", limit=MAX_DEPTH)
         if b"\\" not in raw and _clean_utf8(raw) and not _LONG_DIGITS.search(raw):
             return  # no escapes: every key and string is a piece of the raw text, which has no bad character
@@ -144,9 +163,13 @@ def _check_pairs(raw: bytes, encoding: str, where: str) -> None:
 class InputGuard:
     """The ASGI middleware: reads the body (bounded), checks it, then hands it on unchanged."""
 
-    def __init__(self, app, *, max_body: int = MAX_BODY) -> None:
+    def __init__(self, app, *, max_body: int = MAX_BODY, bounds: Sequence[DepthBound] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.bounds = tuple(bounds)
+
+    def bound(self, path: str) -> DepthBound | None:
+        return next((bound for bound in self.bounds if bound.path.fullmatch(path)), None)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -174,7 +197,7 @@ class InputGuard:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             raw = b"".join(chunks)
-            check_body(headers.get("content-type", ""), raw)
+            check_body(headers.get("content-type", ""), raw, self.bound(scope.get("path", "")))
         except Refused as refused:
             if refused.code == "body_too_large" and _page_form(scope, headers):
                 await self.app(_emptied(scope, self.max_body), replaying(b"", receive), send)
