@@ -60,15 +60,15 @@ def rated(
     return identifier
 
 
-def specialty(reader: Reader, trait: str, name: object, source: str) -> None:
+def specialty(reader: Reader, trait: str, name: object, source: str, *, on_rated_skill: bool = False) -> None:
+    """A specialty of ``trait`` (its name as typed). ``on_rated_skill``: the format's system keeps a
+    specialty only on a skill rated 1 or more (V5: ``play.v5_sheet``), so one on a skill the file rates
+    0 is dropped as ``specialty_untrained``, said in the report; the format module says so."""
     text = reader.text(name, source, 100)
     if text is None or not text.strip():
         reader.drop(source, "empty_name", name)
         return
-    if reader.system == "v5" and reader.draft.get("skills", {}).get(trait) == 0:
-        # Progeny gives its free specialties (Academics, Craft, Performance, Science, the predator
-        # type's) whatever the skill's dots, and writes them so into its WoD5e and Inconnu exports:
-        # a rollbook V5 sheet keeps a specialty on a skill rated 1 or more (play.v5_sheet).
+    if on_rated_skill and reader.draft.get("skills", {}).get(trait) == 0:
         reader.drop(source, "specialty_untrained", name)
         return
     current = reader.draft.setdefault("specialties", {}).get(trait, [])

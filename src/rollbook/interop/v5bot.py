@@ -152,7 +152,11 @@ def read(data: FileObject, reader: Reader) -> str | None:
             )
             if skill is not None:
                 for sub, text in enumerate(subtraits):
-                    specialty(reader, skill, spaced(text), at(at(where, "subtraits"), sub))
+                    # Progeny's Inconnu export writes its free specialties whatever the skill's dots:
+                    # V5 keeps a specialty on a rated skill
+                    specialty(
+                        reader, skill, spaced(text), at(at(where, "subtraits"), sub), on_rated_skill=True
+                    )
         elif kind == "discipline":
             discipline = rated(
                 reader,

@@ -211,7 +211,9 @@ def _skills(reader: Reader, system: FileObject, base: str) -> None:
             # a specialty: what the skill application writes (scripts/specialty-bonuses.js: displayWhenInactive,
             # "ALWAYS true for specialties") and the migration of old specialty items (activeWhen "never")
             if bonus.get("displayWhenInactive") is True or sub(bonus, "activeWhen", "check") == "never":
-                specialty(reader, skill, bonus.get("source"), at(bwhere, "source"))
+                # Progeny's WoD5e export writes its free specialties (Academics, Craft, Performance,
+                # Science, the predator type's) whatever the skill's dots: V5 keeps them on rated skills
+                specialty(reader, skill, bonus.get("source"), at(bwhere, "source"), on_rated_skill=True)
                 # the bonus's other fields (its +1, its path, when it shows) make it the specialty
                 reader.along(at(bwhere, "source"), *(at(bwhere, k) for k in bonus if k != "source"))
             else:
