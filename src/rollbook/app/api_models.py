@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rollbook.app.openapi import ActionJSON, ChangeJSON, FollowupJSON, NewSheetJSON, SheetPatchJSON, SystemId
+from rollbook.i18n import LanguageCode
 from rollbook.server.usecases.checks import NAME_MAX
 
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
@@ -22,7 +23,7 @@ class ChronicleCreate(Strict):
     name: Name
     system: SystemId
     mode: Literal["strict", "casual"] = "strict"
-    language: Literal["en", "fr", "es"] = "en"
+    language: LanguageCode = "en"
     storyteller: Name = Field("Storyteller", description="The Storyteller's name.")
     difficulty: SmallInt | None = Field(None, description="Standing difficulty of players' rolls (V20, V5).")
 
@@ -30,7 +31,7 @@ class ChronicleCreate(Strict):
 class ChronicleUpdate(Strict):
     name: Name | None = None
     mode: Literal["strict", "casual"] | None = None
-    language: Literal["en", "fr", "es"] | None = None
+    language: LanguageCode | None = None
     difficulty: SmallInt | None = Field(None, description="Standing difficulty; null clears it.")
 
 

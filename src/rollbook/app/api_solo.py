@@ -4,7 +4,7 @@ shares); the use cases are ``server.usecases.solo``'s."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
@@ -24,13 +24,14 @@ from rollbook.app.api import (
 )
 from rollbook.app.api_models import Name, Strict
 from rollbook.app.openapi import NewSheetJSON, operation_id
+from rollbook.i18n import LanguageCode
 from rollbook.server.deps import dice_source, language
 from rollbook.server.usecases import solo
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
 Lang = Annotated[
-    Literal["en", "fr", "es"] | None,
+    LanguageCode | None,
     Query(description="The language of the texts (default: Accept-Language)."),
 ]
 
@@ -39,7 +40,7 @@ class SoloStart(Strict):
     scenario: Annotated[
         str, Field(min_length=1, max_length=60, description="A scenario's id (GET /api/solo/scenarios).")
     ]
-    language: Literal["en", "fr", "es"] = "en"
+    language: LanguageCode = "en"
     player: Name = Field("Player", description="The player's name at the table.")
     sheet: NewSheetJSON | None = Field(
         None, description="The player's own V20 sheet; left out: the scenario's pregenerated character."

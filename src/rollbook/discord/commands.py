@@ -12,16 +12,35 @@ from __future__ import annotations
 
 import unicodedata
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, language, translate
 from rollbook.server.usecases.checks import NAME_MAX
 
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, ATTACHMENT = 1, 3, 4, 5, 11
 GUILD = 0  # the interaction context: a server's channel
 MANAGE_WEBHOOKS = str(1 << 29)  # Discord's permission bit, as a command's default_member_permissions
-LOCALES = {"fr": "fr", "es-ES": "es"}  # Discord's locale -> rollbook's language
+# Discord's locales (its API reference, "Locales"): a language's is its code, else its likely region's
+DISCORD_LOCALES = frozenset(
+    ("id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl")
+    + ("pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja")
+    + ("zh-TW", "ko")
+)
+
+
+def discord_locale(lang: str) -> str | None:
+    """A language's Discord locale: its code ("fr"), else its form in CLDR's likely region ("es-ES");
+    None when Discord has neither (its users read the English names)."""
+    return next((tag for tag in (lang, language(lang).regional_tag) if tag in DISCORD_LOCALES), None)
+
+
+# Discord's locale -> rollbook's language, each language but English (the default names, en-US's)
+LOCALES = {
+    locale: lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE and (locale := discord_locale(lang))
+}
 SYSTEMS = ("v5", "v20", "tiers", "rollunder")
 
-# Names are identifiers, not sentences: each with its French and Spanish form.
+# Names are identifiers, not sentences: each with its French and Spanish form (a language not here:
+# Discord shows its users the English names, the descriptions in their catalogues' words).
+NAMED = ("fr", "es")  # the languages of NAMES' forms, in order
 NAMES: dict[str, tuple[str, str]] = {
     "link": ("lier", "vincular"),
     "unlink": ("délier", "desvincular"),
@@ -140,12 +159,16 @@ def valid_name(name: str) -> bool:
     )
 
 
+def _localized_names(key: str) -> dict[str, str]:
+    """A name's forms by Discord locale, in each language that has one."""
+    return {locale: NAMES[key][NAMED.index(lang)] for locale, lang in LOCALES.items() if lang in NAMED}
+
+
 def _named(key: str) -> dict:
-    fr, es = NAMES[key]
     text = DESCRIPTIONS[key]
     return {
         "name": key,
-        "name_localizations": {"fr": fr, "es-ES": es},
+        "name_localizations": _localized_names(key),
         "description": text,
         "description_localizations": {locale: translate(text, lang) for locale, lang in LOCALES.items()},
     }
@@ -183,8 +206,7 @@ def _systems() -> list[dict]:
 
 def _scene_actions() -> list[dict]:
     return [
-        {"name": key, "value": key, "name_localizations": dict(zip(("fr", "es-ES"), NAMES[key], strict=True))}
-        for key in ("open", "close")
+        {"name": key, "value": key, "name_localizations": _localized_names(key)} for key in ("open", "close")
     ]
 
 

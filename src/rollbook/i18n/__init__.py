@@ -13,13 +13,89 @@ from __future__ import annotations
 import gettext
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-LANGUAGES = ("en", "fr", "es")
-DEFAULT_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).parent / "locale"
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """A language of the table: its code (its catalogues' folder under ``locale_dir``) and the one fact
+    of its typography CLDR does not give (``colon``); the rest is read from Babel's CLDR data."""
+
+    code: str
+    colon: str = ": "  # what separates a label from its value
+    locale_dir: Path = LOCALE_DIR  # where its catalogues are (another folder: a plug-in's or a test's)
+
+    @property
+    def name(self) -> str:
+        """Its name in itself, as a menu lists it ("Français", "Español", "English")."""
+        from babel import Locale  # Babel is read when a text is made, not when the CLI starts
+
+        name = Locale.parse(self.code).display_name or self.code
+        return name[:1].upper() + name[1:]
+
+    @property
+    def regional_tag(self) -> str:
+        """The language in its likely region, CLDR's likely subtags ("es" -> "es-ES", "en" -> "en-US")."""
+        from babel import Locale
+        from babel.core import get_global
+
+        likely = Locale.parse(get_global("likely_subtags").get(self.code, self.code))
+        return f"{self.code}-{likely.territory}" if likely.territory else self.code
+
+    @property
+    def percent_affixes(self) -> tuple[str, str]:
+        """What CLDR writes before and after a percentage's number ("", " %" in French; "%", "" in
+        Turkish), its no-break space the narrow one the catalogues put before ":" (CLDR's is U+00A0)."""
+        return _percent_affixes(self.code)
+
+
+@cache
+def _percent_affixes(code: str) -> tuple[str, str]:
+    from babel.numbers import format_decimal, format_percent
+
+    sample = format_percent(0, locale=code).replace("\xa0", "\u202f")
+    before, _zero, after = sample.partition(format_decimal(0, locale=code))
+    return before, after
+
+
+# Each language of the table, once: every other list of languages (the API's choices, the pages'
+# language menu, Discord's locales, the scenario format's texts) is read from this one. A language is
+# this line and its catalogues (``locale/<code>/LC_MESSAGES/*.po``, one per domain).
+REGISTERED: dict[str, Language] = {
+    language.code: language
+    for language in (
+        Language("en"),
+        Language("fr", colon="\u202f: "),  # French puts a narrow no-break space before ":"
+        Language("es"),
+    )
+}
+LANGUAGES: tuple[str, ...] = tuple(REGISTERED)
+DEFAULT_LANGUAGE = "en"  # English is the msgids themselves: it has no catalogue
+if TYPE_CHECKING:
+    LanguageCode = str
+else:  # the codes as a type: the API's models and the scenario format take one of them (its JSON enum)
+    LanguageCode = Literal[LANGUAGES]
+
+
+def register(language: Language) -> None:
+    """A language added at run time (a plug-in's, a test's), before the faces are imported: their
+    lists (the API's choices, Discord's locales, the pages' menu) are read from ``LANGUAGES`` then."""
+    global LANGUAGES, LanguageCode
+    REGISTERED[language.code] = language
+    LANGUAGES = tuple(REGISTERED)
+    LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
+    translations.cache_clear()
+
+
+def language(lang: str | None) -> Language:
+    """The registered language a code or locale names (``normalize``'s), English for any other."""
+    return REGISTERED[normalize(lang)]
 
 
 def N_(text: str) -> str:
@@ -35,7 +111,7 @@ REBUILD_HINT = "run `pip install -e .` (or `pybabel compile -d src/rollbook/i18n
 
 def domains(lang: str) -> list[str]:
     """The catalogue domains of one language: every ``*.po`` in its ``LC_MESSAGES`` folder."""
-    folder = LOCALE_DIR / normalize(lang) / "LC_MESSAGES"
+    folder = language(lang).locale_dir / normalize(lang) / "LC_MESSAGES"
     return sorted(po.stem for po in folder.glob("*.po"))
 
 
@@ -45,7 +121,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     lang = normalize(lang)
     merged: gettext.NullTranslations = gettext.NullTranslations()
     for domain in domains(lang):
-        mo_path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
+        mo_path = language(lang).locale_dir / lang / "LC_MESSAGES" / f"{domain}.mo"
         if not mo_path.is_file():
             raise CatalogueNotCompiled(
                 f"{mo_path.with_suffix('.po')} is not compiled; " + REBUILD_HINT.format(domain=domain)
@@ -108,7 +184,7 @@ def elided(template: str, params: Mapping[str, object], lang: str) -> str:
 def colon(lang: str) -> str:
     """What separates a label from its value: French puts a narrow no-break space before the colon
     (the CLDR's French percent sign takes the same space: ``percent_text``)."""
-    return "\u202f: " if normalize(lang) == "fr" else ": "
+    return language(lang).colon
 
 
 def labelled(label: str, value: object, lang: str) -> str:
@@ -127,18 +203,19 @@ def number_text(value: float | Fraction, lang: str, digits: int = 1) -> str:
 # DJ", director de juego), V20 and V5 "le Conteur" / "el Narrador". The catalogues say Storyteller; a game of the
 # first kind reads each translated text through ``game_master_words`` (the articles agree: le/du/au MJ, el/del/al DJ).
 GAME_MASTER_SYSTEMS = ("tiers", "rollunder")
-_GAME_MASTER = {
-    "en": (("Storyteller's", "GM's"), ("Storyteller", "GM")),
-    "fr": (("Conteuse", "MJ"), ("Conteur", "MJ")),
-    "es": (("Narradora", "DJ"), ("Narrador", "DJ")),
-}
+# The two titles as the catalogues translate them ("Conteur" / "MJ", "Narrador" / "DJ"); English is the
+# msgids themselves, its game master said short ("GM") as the French and Spanish catalogues say theirs.
+STORYTELLER, GAME_MASTER = N_("Storyteller"), N_("game master")
+ENGLISH_GAME_MASTER = "GM"
 
 
 def game_master_words(text: str, lang: str) -> str:
     """A translated text as a game of a game master says it ("Seul le Conteur…" -> "Seul le MJ…")."""
-    for word, replacement in _GAME_MASTER[normalize(lang)]:
-        text = text.replace(word, replacement)
-    return text
+    lang = normalize(lang)
+    if lang == DEFAULT_LANGUAGE:
+        return text.replace(STORYTELLER, ENGLISH_GAME_MASTER)
+    catalogues = translations(lang)
+    return text.replace(catalogues.gettext(STORYTELLER), catalogues.gettext(GAME_MASTER))
 
 
 class GameMasterTranslations(gettext.NullTranslations):
@@ -174,4 +251,5 @@ def percent_text(p, lang: str) -> str:
         text = format_decimal(round(value, 2), format="#,##0.0#", locale=lang)
     else:
         text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
-    return f"{text}\u202f%" if lang in ("fr", "es") else f"{text}%"
+    before, after = language(lang).percent_affixes
+    return f"{before}{text}{after}"

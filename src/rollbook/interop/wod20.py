@@ -43,25 +43,33 @@ VIRTUES = {"conscience": "conscience", "selfcontrol": "self_control", "courage":
 DISCIPLINES = by_squash((*disciplines_with_powers("v20"), *rated_only("v20")))
 HUMANITY = "wod.advantages.path.humanity"
 TEXTS = ("player", "concept", "nature", "demeanor", "sire")
-LANGS = ("en", "fr", "es")
 # The clan select stores a translation key (assets/data/sheet/bio.js ``databio.clan``; its names in
-# lang/en.json, fr.json, es.json), or "custom" with the name typed in ``custom.clan``.
+# lang/en.json, fr.json, es.json), or "custom" with the name typed in ``custom.clan``. A reader's
+# language WoD20 has no file for reads the English names.
 CLANS = {
-    "wod.bio.vampire.caitiff": ("Caitiff", "Caitiff", "Caitiff"),
-    "wod.bio.vampire.assamite": ("Assamite", "Assamite", "Assamita"),
-    "wod.bio.vampire.brujah": ("Brujah", "Brujah", "Brujah"),
-    "wod.bio.vampire.set": ("Followers of Set", "Disciples de Seth", "Seguidores de Set"),
-    "wod.bio.vampire.gangrel": ("Gangrel", "Gangrel", "Gangrel"),
-    "wod.bio.vampire.giovanni": ("Giovanni", "Giovanni", "Giovanni"),
-    "wod.bio.vampire.lasombra": ("Lasombra", "Lasombra", "Lasombra"),
-    "wod.bio.vampire.malkavian": ("Malkavian", "Malkavian", "Malkavian"),
-    "wod.bio.vampire.nosferatu": ("Nosferatu", "Nosferatu", "Nosferatu"),
-    "wod.bio.vampire.ravnos": ("Ravnos", "Ravnos", "Ravnos"),
-    "wod.bio.vampire.toreador": ("Toreador", "Toreador", "Toreador"),
-    "wod.bio.vampire.tremere": ("Tremere", "Tremere", "Tremere"),
-    "wod.bio.vampire.tzimisce": ("Tzimisce", "Tzimisce", "Tzimisce"),
-    "wod.bio.vampire.ventrue": ("Ventrue", "Ventrue", "Ventrue"),
+    "wod.bio.vampire.caitiff": {"en": "Caitiff", "fr": "Caitiff", "es": "Caitiff"},
+    "wod.bio.vampire.assamite": {"en": "Assamite", "fr": "Assamite", "es": "Assamita"},
+    "wod.bio.vampire.brujah": {"en": "Brujah", "fr": "Brujah", "es": "Brujah"},
+    "wod.bio.vampire.set": {"en": "Followers of Set", "fr": "Disciples de Seth", "es": "Seguidores de Set"},
+    "wod.bio.vampire.gangrel": {"en": "Gangrel", "fr": "Gangrel", "es": "Gangrel"},
+    "wod.bio.vampire.giovanni": {"en": "Giovanni", "fr": "Giovanni", "es": "Giovanni"},
+    "wod.bio.vampire.lasombra": {"en": "Lasombra", "fr": "Lasombra", "es": "Lasombra"},
+    "wod.bio.vampire.malkavian": {"en": "Malkavian", "fr": "Malkavian", "es": "Malkavian"},
+    "wod.bio.vampire.nosferatu": {"en": "Nosferatu", "fr": "Nosferatu", "es": "Nosferatu"},
+    "wod.bio.vampire.ravnos": {"en": "Ravnos", "fr": "Ravnos", "es": "Ravnos"},
+    "wod.bio.vampire.toreador": {"en": "Toreador", "fr": "Toreador", "es": "Toreador"},
+    "wod.bio.vampire.tremere": {"en": "Tremere", "fr": "Tremere", "es": "Tremere"},
+    "wod.bio.vampire.tzimisce": {"en": "Tzimisce", "fr": "Tzimisce", "es": "Tzimisce"},
+    "wod.bio.vampire.ventrue": {"en": "Ventrue", "fr": "Ventrue", "es": "Ventrue"},
 }
+
+
+def clan_name(key: str, lang: str) -> str:
+    """A clan's name in the reader's language, as WoD20's language files write it (English if none)."""
+    names = CLANS[key]
+    return names.get(lang, names["en"])
+
+
 # Experience items (module/scripts/create-helpers.js, item-helpers.js, handlebars.js
 # getTotalExperience): earned, the ``expgained`` ones; spent, the ``expspent`` ones marked ``isspent``
 # (one not marked is a purchase planned). An item of before 7.x has no ``type``: its ``isspent`` says.
@@ -237,7 +245,7 @@ def _splatfields(reader: Reader, value: object, where: str, creature: str) -> No
             if text in CLANS:  # a key, as the legacy select stores it
                 reader.put(
                     "clan",
-                    CLANS[text][LANGS.index(reader.lang) if reader.lang in LANGS else 0],
+                    clan_name(text, reader.lang),
                     at(here, "value"),
                 )
             elif text:
@@ -340,9 +348,7 @@ def _clan(reader: Reader, system: FileObject, base: str) -> None:
     custom = reader.obj(system.get("custom"), at(base, "custom")) or {}
     value = reader.text(system.get("clan"), at(base, "clan"))
     if value in CLANS:
-        reader.put(
-            "clan", CLANS[value][LANGS.index(reader.lang) if reader.lang in LANGS else 0], at(base, "clan")
-        )
+        reader.put("clan", clan_name(value, reader.lang), at(base, "clan"))
     elif value == "custom":
         typed_clan = reader.text(custom.get("clan"), at(at(base, "custom"), "clan"))
         if typed_clan:
@@ -695,7 +701,7 @@ def _clan_fields(clan: str) -> FileObject:
     """The clan as the select lists it: its translation key, or "custom" and the name typed."""
     if not clan:
         return {"clan": "", "custom": {"clan": "", "sect": ""}}
-    key = next((k for k, names in CLANS.items() if clan in names), None)
+    key = next((k for k, names in CLANS.items() if clan in names.values()), None)
     if key is not None:
         return {"clan": key, "custom": {"clan": "", "sect": ""}}
     return {"clan": "custom", "custom": {"clan": clan, "sect": ""}}
@@ -807,7 +813,7 @@ def export(sheet: Sheet) -> FileObject:
         flags["names"] = dict(names)
     key = _clan_fields(sheet["clan"])["clan"]
     if sheet["clan"] and (
-        sheet["creature"] != "vampire" or (key != "custom" and CLANS[str(key)][0] != sheet["clan"])
+        sheet["creature"] != "vampire" or (key != "custom" and CLANS[str(key)]["en"] != sheet["clan"])
     ):
         flags["clan"] = sheet["clan"]
     if sheet["sire"] and sheet["creature"] != "vampire":

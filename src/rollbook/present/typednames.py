@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from rollbook.i18n import translate
+from rollbook.i18n import LANGUAGES, translate
 from rollbook.interop import names
 from rollbook.play import powers
 from rollbook.present.labels import TRAITS
-
-LANGS = ("en", "fr", "es")
 
 
 def _folded(text: str) -> str:
@@ -41,7 +39,7 @@ def _names() -> dict[str, str]:
     if not _BY_NAME:
         for identifier, msgid in TRAITS.items():
             _BY_NAME.setdefault(_folded(identifier), identifier)
-            for lang in LANGS:
+            for lang in LANGUAGES:
                 _BY_NAME.setdefault(_folded(translate(msgid, lang)), identifier)
         for folded, identifier in _BY_NAME.items():
             _BY_SINGULAR.setdefault(_singular(folded), identifier)
@@ -76,6 +74,6 @@ def power_from_text(system: str, discipline: str, text: str) -> str | None:
     ``discipline`` -> its id; None when the list has no such power (a homebrew one)."""
     folded = _folded(text)
     for power_id, (_level, name) in powers.known(system).get(discipline, {}).items():
-        if folded == _folded(power_id) or any(folded == _folded(translate(name, lang)) for lang in LANGS):
+        if folded == _folded(power_id) or any(folded == _folded(translate(name, lang)) for lang in LANGUAGES):
             return power_id
     return None

@@ -18,7 +18,7 @@ from rollbook.fair.stats import (
     FaceStats,
     Tally,
 )
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, percent_text, translate
 
 READINGS = {
     TOO_FEW: N_("Too few dice to tell: the test says something from about {need} d{sides} on."),
@@ -36,12 +36,7 @@ TABLE = N_("Whole table")
 
 def percent(p: float, lang: str) -> str:
     """A probability as a percentage in the reader's number format (one more digit below 1 %)."""
-    value = p * 100
-    if 0 < value < 1:
-        text = format_decimal(round(value, 2), format="#,##0.0#", locale=lang)
-    else:
-        text = format_decimal(round(value, 1), format="#,##0.0", locale=lang)
-    return f"{text}\u202f%" if lang in ("fr", "es") else f"{text}%"
+    return percent_text(p, lang)
 
 
 def number(value: float, lang: str, digits: int = 1) -> str:

@@ -54,11 +54,12 @@ from typing import Annotated, Any, Literal, TypeGuard
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-LANGUAGES = ("fr", "es", "en")
+from rollbook.i18n import LANGUAGES, LanguageCode
+
 ENDING_KINDS = ("good", "bitter", "dark")
 BODIES = ("choices", "check", "extended", "fight", "ending")  # a passage has exactly one
 
-Language = Literal["fr", "es", "en"]
+Language = LanguageCode  # a text's language: one of the table's (``i18n.LANGUAGES``)
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=60)]
 Flag = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=60)]
 TraitId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
@@ -234,7 +235,7 @@ class Scenario(Base):
     system: Literal["v20"]
     title: Text
     summary: Text | None = None
-    languages: Annotated[list[Language], Field(min_length=1, max_length=3)]
+    languages: Annotated[list[Language], Field(min_length=1, max_length=len(LANGUAGES))]
     start: Id
     pregenerated: SheetData = Field(description=SHEET_HELP)
     npcs: dict[Id, Npc] = Field(default_factory=dict)

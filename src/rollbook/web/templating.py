@@ -22,6 +22,7 @@ from rollbook.i18n import (
     colon,
     elided,
     game_master_words,
+    language,
     normalize,
     translate,
     translations,
@@ -29,8 +30,6 @@ from rollbook.i18n import (
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
-
-LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español"}
 
 
 def _static_version() -> str:
@@ -61,7 +60,7 @@ def environment(lang: str, game_master: bool = False) -> Environment:
     env.globals.update(
         lang=lang,
         languages=LANGUAGES,
-        language_names=LANGUAGE_NAMES,
+        language_names={code: language(code).name for code in LANGUAGES},
         tr=(lambda text, **params: game_master_words(translate(text, lang, **params), lang))
         if game_master
         else (lambda text, **params: translate(text, lang, **params)),

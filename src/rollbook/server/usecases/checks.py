@@ -12,7 +12,6 @@ from rollbook.server.chain import plain
 from rollbook.server.problems import ProblemError
 
 MODES = ("strict", "casual")
-LANGUAGES = ("en", "fr", "es")
 DIFFICULTY_SYSTEMS = {"v20": (2, 10), "v5": (1, 30)}  # systems whose rolls take a standing difficulty
 # the kinds of roll the standing difficulty applies to; a V5 power's roll is a test (V5-1)
 DIFFICULTY_KINDS = {"v20": ("test", "willpower", "virtue"), "v5": ("test", "power", "willpower", "frenzy")}

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import play
 from rollbook.entries import SettingsReceipt
+from rollbook.i18n import LANGUAGES
 from rollbook.rules.base import RuleError
 from rollbook.rules.table import check_table_rules
 from rollbook.server import auth
@@ -22,7 +23,6 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, log_head
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import (
-    LANGUAGES,
     MODES,
     UNSET,
     check_choice,
