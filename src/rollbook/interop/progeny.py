@@ -68,9 +68,24 @@ DROPPED = {
     "chronicle": "no_such_field",
     "sect": "no_such_field",
     "clanBane": "no_such_field",
-    "homebrewClan": "no_such_field",
     "customDisciplines": "no_such_field",
     "notes": None,
+}
+
+
+# A homebrew clan (Progeny's ClanPicker leaves ``clan`` "" and keeps the clan in ``homebrewClan``;
+# its exporters name it ``homebrewClan.name``): its name is the clan; the rest, by what it holds.
+HOMEBREW_CLAN = {
+    "description": "item_text",
+    "summary": "item_text",
+    "bane": "item_text",
+    "compulsion": "item_text",
+    "logo": "source_bookkeeping",
+    "homebrewSource": "source_bookkeeping",
+    "nativeDisciplines": "creation_choice",  # availableDisciplineNames holds them
+    "nativeDisciplineRefs": "creation_choice",
+    "excludedPredatorTypes": "creation_choice",
+    "excludedMeritsAndFlaws": "creation_choice",
 }
 
 
@@ -92,6 +107,17 @@ def read(data: FileObject, reader: Reader) -> str:
         reader.put("clan", clan, at(root, "clan"))
         if squashed(clan) == "thinblood":
             creature = "thin_blood"
+    homebrew_clan = reader.obj(data.get("homebrewClan"), at(root, "homebrewClan")) or {}
+    where = at(root, "homebrewClan")
+    for key, value in homebrew_clan.items():
+        if key == "name":
+            name = reader.text(value, at(where, key))
+            if name and not clan:
+                reader.put("clan", name, at(where, key))
+            else:
+                reader.drop(at(where, key), "no_such_field", value)
+        else:
+            reader.drop(at(where, key), HOMEBREW_CLAN.get(key, "no_such_field"), value)
     reader.draft["creature"] = creature
     for key, target in TEXTS.items():
         text = reader.text(data.get(key), at(root, key), 100 if key == "name" else 200)
@@ -163,6 +189,7 @@ def read(data: FileObject, reader: Reader) -> str:
         | set(DROPPED)
         | {
             "clan",
+            "homebrewClan",
             "ephemeral",
             "attributes",
             "skills",
