@@ -107,7 +107,7 @@ def test_dice_numbered_from_one_everywhere_with_their_faces():
     """The prompt, its advice and the receipt number the normal dice one way: from 1, each face beside."""
     receipt = v5.resolve(v5.V5Request(pool=4, hunger=1, difficulty=2), (2, 3, 10, 5))
     lines = advice_lines(receipt, "win", "fr")
-    assert "Dés normaux : 1 (2), 2 (3), 3 (10)" in lines
+    assert "Dés normaux\u202f: 1 (2), 2 (3), 3 (10)" in lines
 
     with pytest.raises(RuleError) as refused:
         reroll_dice("0")
@@ -132,7 +132,7 @@ def test_cli_numbers_and_plurals_in_the_readers_language():
     receipt = v5.resolve(v5.V5Request(pool=3, hunger=2, difficulty=4), (4, 10, 3))
     for lang, pool in (
         ("es", "3 dados: 1 normal, 2 de Hambre"),
-        ("fr", "3 dés : 1 normal, 2 de Soif"),
+        ("fr", "3 dés\u202f: 1 normal, 2 de Soif"),
         ("en", "3 dice: 1 normal, 2 Hunger"),
     ):
         assert view(to_plain(receipt), lang).lines[0].value == pool

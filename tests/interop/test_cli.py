@@ -51,9 +51,9 @@ def test_a_refused_file_names_every_problem_and_exits_2():
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert "$.attributes.strength: 99 est hors de 1–5." in lines
-    assert "$.skills.brawl: Attendu ici : integer ; trouvé : text." in lines
+    assert "$.skills.brawl: Attendu ici\u202f: integer\u202f; trouvé\u202f: text." in lines
     assert lines[-1].startswith(
-        "rollbook: Le fichier progeny ne peut pas être importé tel quel (problèmes : 2 ; le premier"
+        "rollbook: Le fichier progeny ne peut pas être importé tel quel (problèmes\u202f: 2\u202f; le premier"
     )
     for args, stdin, expected in (
         (("--system", "v5"), "[1", "rollbook: Le fichier n’est pas du JSON."),

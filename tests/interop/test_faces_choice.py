@@ -121,7 +121,7 @@ def test_the_page_offers_the_characters_of_the_guild_export_and_imports_the_one_
         )
     assert answer.status_code == 422
     html = answer.text
-    assert "Quel personnage du fichier ?" in html
+    assert "Quel personnage du fichier\u202f?" in html
     offered = re.findall(r'<input type="radio" name="pick" value="(\d+)"[^>]*> ([^<\n]+)', html)
     assert offered == [(str(i), name) for i, name in enumerate(NAMES)]
     # the file's text is offered again in the pasted field: choose, import

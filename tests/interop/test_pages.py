@@ -101,7 +101,10 @@ def test_refusals_name_every_problem_and_write_nothing(pages):
     answer = client.post(f"{chronicle}/import", data={"pasted": json.dumps(hostile)})
     assert answer.status_code == 422
     assert "<code>$.system.attributes.strength.value</code> — 99 est hors de 1–5." in answer.text
-    assert "<code>$.system.skills.brawl.value</code> — Attendu ici : integer ; trouvé : text." in answer.text
+    assert (
+        "<code>$.system.skills.brawl.value</code> — Attendu ici\u202f: integer\u202f; trouvé\u202f: text."
+        in answer.text
+    )
     answer = client.post(f"{chronicle}/import", data={"pasted": "[1, 2"})
     assert answer.status_code == 422 and "Le fichier n’est pas du JSON." in answer.text
     answer = client.post(f"{chronicle}/import", data={"pasted": "[1, 2]"})

@@ -12,7 +12,7 @@ from .conftest import V20_SHEET, V20_TEST, Table
 
 WORDS = {
     "en": "This table allows 1 Willpower success per turn: this one would be number 2",
-    "fr": "Cette table permet 1 réussite de Volonté par tour : celle-ci serait la n° 2",
+    "fr": "Cette table permet 1 réussite de Volonté par tour\u202f: celle-ci serait la n° 2",
     "es": "Esta mesa permite 1 éxito de Voluntad por turno: este sería el número 2",
 }
 

@@ -92,19 +92,19 @@ def test_a_desktop_in_french_botches_fights_the_ambush_and_comes_back(new_contex
     desk.get_by_role("button", name="Jouer Nadia Ferrer").click()
     desk.get_by_role("button", name="Aller à la Lanterne et interroger Marguerite").click()
     desk.get_by_role("button", name="S'appuyer au comptoir et lui rappeler qui sont les amis d'Abel").click()
-    expect(desk.locator(".solo-odds")).to_contain_text(re.compile(r"Chance de réussite : \d+,\d\u202f%"))
+    expect(desk.locator(".solo-odds")).to_contain_text(re.compile(r"Chance de réussite\s: \d+,\d\u202f%"))
     rolls.queue((1,))  # no success and a 1: a botch (V20-3) — Marguerite sells her out
     option(desk, "roll").click()
     expect(desk.locator(".passage")).to_contain_text("Le sourire de Marguerite arrive un instant trop tard")
     desk.get_by_role("button", name="Y aller quand même, par la ruelle").click()
-    desk.get_by_role("button", name=re.compile("^Dépenser un point de Volonté : panser sa plaie")).click()
+    desk.get_by_role("button", name=re.compile(r"^Dépenser un point de Volonté\s: panser sa plaie")).click()
     expect(desk.locator(".solo-status")).to_contain_text("4/5")  # the Willpower the choice cost
 
     # Leave, come back: the table reopens at the passage reached (S-5)
     where = desk.url.split("#")[0]
     desk.goto("/")
     desk.goto("/solo")
-    desk.get_by_role("link", name=re.compile("^Reprendre : La Lanterne des Noyés")).click()
+    desk.get_by_role("link", name=re.compile(r"^Reprendre\s: La Lanterne des Noyés")).click()
     assert desk.url == where and passage(desk) == "alley_mercy"
 
     desk.get_by_role("button", name="Continuer jusqu'à la jetée 9").click()

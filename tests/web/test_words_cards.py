@@ -79,7 +79,8 @@ def test_french_elides_de_before_a_vowel_in_catalogue_texts_and_templates():
     )
     assert rendered == "Pouvoirs d'Auspex", rendered
     assert (
-        translate_n("{name}: {n} success", "{name}: {n} successes", 1, "fr", name="Nia") == "Nia : 1 réussite"
+        translate_n("{name}: {n} success", "{name}: {n} successes", 1, "fr", name="Nia")
+        == "Nia\u202f: 1 réussite"
     )
     assert labelled("Repris", 67, "fr") == "Repris\u202f: 67" and labelled("Mapped", 67, "en") == "Mapped: 67"
 
@@ -91,5 +92,5 @@ def test_V20_4_a_required_success_over_10_agrees_with_its_count():
 
     receipt = to_plain(resolve(V20Request(pool=3, difficulty=10, untrained="skill"), (10, 10, 3)))
     notes = " ".join(line.note for line in view(receipt, "fr").lines)
-    assert "au-delà de 10 : +1 réussite requise" in notes and "(s)" not in notes, notes
+    assert "au-delà de 10\u202f: +1 réussite requise" in notes and "(s)" not in notes, notes
     assert "+1 éxito requerido" in " ".join(line.note for line in view(receipt, "es").lines)
