@@ -15,9 +15,11 @@ from pydantic import Field
 
 from rollbook import dice
 from rollbook.play.common import (
+    Drawn,
     Effects,
     Identity,
     JsonObject,
+    Mismatch,
     Mode,
     Model,
     Performed,
@@ -26,6 +28,7 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     change_receipt,
+    drawn_once,
     parse_kind,
     performed,
     quick_number,
@@ -181,6 +184,30 @@ def adjust(sheet: Sheet, change: GiveTrait, *, role: str) -> Performed:
 def verify(receipt: JsonObject) -> list[str]:
     request, result = replay(ToyRequest, resolve, receipt)
     return verified(receipt, result, request.pool)
+
+
+# What ``rollbook log verify`` checks beyond the arithmetic: the request takes no action field
+# unchanged (its pool is the trait's plus the extra dice), no effect, no sheet value read.
+REQUEST_FROM_ACTION: tuple[str, ...] = ()
+
+
+def request_problems(receipt: JsonObject) -> list[Mismatch]:
+    return []
+
+
+def effect_problems(
+    entry_kind: str, receipt: JsonObject, effects: Mapping[str, list[JsonObject]]
+) -> list[Mismatch]:
+    return []
+
+
+def sheet_reads(request: JsonObject) -> tuple[tuple[str, Any], ...]:
+    return ()
+
+
+def drawn(receipt: JsonObject) -> tuple[Drawn, ...]:
+    """The dice it drew: its one pool's (``fair.replay``)."""
+    return drawn_once(RULES, ToyRequest, receipt)
 
 
 # --- the odds ---------------------------------------------------------------------------------

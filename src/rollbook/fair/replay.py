@@ -10,9 +10,9 @@ from typing import Any
 from rollbook import dice
 from rollbook.dice import FairDice
 from rollbook.fair.seeds import MOST_DICE, REROLL, ROLL
-from rollbook.play.common import Shim, request_from_plain
+from rollbook.play.common import request_from_plain
 from rollbook.play.systems import system_ids, system_module
-from rollbook.rules import RulesSystem, get_system, rollunder, tiers, v5, v20
+from rollbook.rules import RulesSystem
 from rollbook.rules.base import RuleError
 
 # --- the dice a receipt drew ---------------------------------------------------------------------
@@ -93,42 +93,18 @@ class _RollPlan:
     def of(cls, receipt: Mapping[str, Any]) -> _RollPlan:
         try:
             system_id = receipt.get("system")
-            system: RulesSystem[object]
-            request_cls: type[object]
-            requests: dict[str, type[object]] = {
-                "v20": v20.V20Request,
-                "v5": v5.V5Request,
-                "tiers": tiers.TiersRequest,
-                "rollunder": rollunder.RollUnderRequest,
-            }
-            if system_id == "v20" and receipt.get("kind") == "soak":  # V20-16: soak has its own pool
-                system, request_cls = Shim(v20.soak_needed, v20.resolve_soak), v20.SoakRequest
-            elif system_id == "v20" and receipt.get("kind") == "damage":  # V20-17: the damage roll's own pool
-                system, request_cls = Shim(v20.damage_needed, v20.resolve_damage), v20.DamageRequest
-            elif isinstance(system_id, str) and system_id in requests:
-                system, request_cls = get_system(system_id), requests[system_id]
-            elif isinstance(system_id, str) and system_id in system_ids():  # registered from outside
-                system, request_cls = get_system(system_id), system_module(system_id).QUICK.REQUEST
-            else:
+            if not isinstance(system_id, str) or system_id not in system_ids():
                 raise RuleError("fair_cannot_replay")
+            # each system's draws (``SystemModule.drawn``): a V20 soak's or damage roll's own pool
+            # (V20-16, V20-17), a V5 Blood Surge's Rouse die after the test's (V5-11)
             steps = [
                 _Step(
-                    system,
-                    request_from_plain(request_cls, receipt.get("request")),
-                    _faces(receipt.get("faces")),
+                    drawn.rules,
+                    request_from_plain(drawn.request, drawn.stored_request),
+                    _faces(drawn.stored_faces),
                 )
+                for drawn in system_module(system_id).drawn(dict(receipt))
             ]
-            if system_id == "v5" and "rouse" in receipt:  # V5-11: the Rouse die after the test's dice
-                rouse = receipt["rouse"]
-                if not isinstance(rouse, Mapping):
-                    raise RuleError("fair_cannot_replay")
-                steps.append(
-                    _Step(
-                        system,
-                        request_from_plain(v5.V5Request, rouse.get("request")),
-                        _faces(rouse.get("faces")),
-                    )
-                )
         except RuleError as refused:
             if refused.code == "fair_cannot_replay":
                 raise

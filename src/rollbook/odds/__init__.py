@@ -59,28 +59,40 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     """
     if system in _ADDED and reroll == "none" and goal is None:
         return _ADDED[system](request)
-    if system not in SYSTEMS:
+    if not isinstance(system, str) or system not in _SHIPPED:
         raise RuleError(
             "unknown_system", system=system if isinstance(system, str) else repr(system), known=list(SYSTEMS)
         )
-    if system == "v5":
-        return _v5(request, reroll, goal)
+    return _SHIPPED[system](request, reroll, goal)
+
+
+def _no_reroll(system: str, reroll: str, goal: str | None) -> None:
     if reroll != "none" or goal is not None:
         raise TypeError(f"reroll and goal are V5 options; {system} odds take none")
-    if system == "v20":
-        from rollbook.odds.v20 import v20_odds
-        from rollbook.rules.v20 import V20Request
 
-        return v20_odds(_expect(system, request, V20Request)).to_json()
-    if system == "tiers":
-        from rollbook.odds.tiers import tiers_odds
-        from rollbook.rules.tiers import TiersRequest
 
-        return tiers_odds(_expect(system, request, TiersRequest)).to_json()
+def _v20(request: Any, reroll: str, goal: str | None) -> dict[str, Any]:
+    from rollbook.odds.v20 import v20_odds
+    from rollbook.rules.v20 import V20Request
+
+    _no_reroll("v20", reroll, goal)
+    return v20_odds(_expect("v20", request, V20Request)).to_json()
+
+
+def _tiers(request: Any, reroll: str, goal: str | None) -> dict[str, Any]:
+    from rollbook.odds.tiers import tiers_odds
+    from rollbook.rules.tiers import TiersRequest
+
+    _no_reroll("tiers", reroll, goal)
+    return tiers_odds(_expect("tiers", request, TiersRequest)).to_json()
+
+
+def _rollunder(request: Any, reroll: str, goal: str | None) -> dict[str, Any]:
     from rollbook.odds.rollunder import rollunder_odds
     from rollbook.rules.rollunder import RollUnderRequest
 
-    return rollunder_odds(_expect(system, request, RollUnderRequest)).to_json()
+    _no_reroll("rollunder", reroll, goal)
+    return rollunder_odds(_expect("rollunder", request, RollUnderRequest)).to_json()
 
 
 def _expect(system: str, request: Any, kind: type) -> Any:
@@ -109,6 +121,15 @@ def _v5(request: Any, reroll: str, goal: str | None) -> dict[str, Any]:
     odds = v5.v5_odds(request, reroll, goal)  # the request's own difficulty, mode and creature
     remorse = v5.remorse_odds(10 - request.pool, 0)
     return replace(odds, extras={**(odds.extras or {}), **(remorse.extras or {})}).to_json()
+
+
+# The shipped systems' odds of a rules request (``odds_for``), each with V5's reroll and goal options.
+_SHIPPED: dict[str, Callable[[Any, str, str | None], dict[str, Any]]] = {
+    "v20": _v20,
+    "v5": _v5,
+    "tiers": _tiers,
+    "rollunder": _rollunder,
+}
 
 
 def clear_caches() -> None:

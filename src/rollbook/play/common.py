@@ -434,6 +434,60 @@ def replay(request_cls: type, resolve: Callable[[Any, Faces], Any], receipt: Jso
     return request, resolve(request, tuple(receipt.get("faces", ())))
 
 
+# --- what ``rollbook log verify`` checks of a roll beyond its arithmetic (A-2, F-3) ---------------
+# Each system module answers with codes and numbers (``Mismatch``); ``server.ledger`` words them.
+
+Mismatch = tuple[str, JsonObject]  # a code ``server.ledger`` words, and the numbers it shows
+
+
+def pool_mismatches(receipt: JsonObject, *, total: bool) -> list[Mismatch]:
+    """A pool the action built from the sheet (V20-1, V5 pools), against the rules request: the
+    request's pool is the pool's total (when ``total``), and the dice the pool adds for the action's
+    ``modifier`` (the edge, A-1) are that modifier, so a grant rewritten together with its roll's
+    action, the pool left as rolled, is caught."""
+    action, request, pool = receipt.get("action"), receipt.get("request"), receipt.get("pool")
+    if not isinstance(action, dict) or not isinstance(request, dict) or not isinstance(pool, dict):
+        return []
+    problems: list[Mismatch] = []
+    if (
+        total
+        and "total" in pool
+        and isinstance(request.get("pool"), int)
+        and request["pool"] != pool["total"]
+    ):
+        problems.append(("pool_total", {"request": request["pool"], "built": pool["total"]}))
+    modifier = action.get("modifier")
+    if isinstance(modifier, int) and isinstance(pool.get("modifiers"), list) and pool.get("parts"):
+        added = modifier_dice(pool)
+        if added != modifier:
+            problems.append(("modifier_dice", {"added": added, "modifier": modifier}))
+    return problems
+
+
+def modifier_dice(pool: JsonObject) -> int:
+    """The dice a pool adds for its action's ``modifier`` (the edge, A-1), not for a specialty or a cost."""
+    return sum(
+        m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier"
+    )
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One step of the dice a roll drew from its one source (F-3), as its receipt stores it: the rules
+    that asked for them (``needed``/``resolve``), the request's type, the stored request and faces
+    (plain and unchecked: ``fair.replay`` rebuilds and checks them)."""
+
+    rules: Any
+    request: type
+    stored_request: Any
+    stored_faces: Any
+
+
+def drawn_once(rules: Any, request: type, receipt: JsonObject) -> tuple[Drawn, ...]:
+    """The draws of a roll whose dice are its one request's (``faces``)."""
+    return (Drawn(rules, request, receipt.get("request"), receipt.get("faces")),)
+
+
 def legacy(receipt: JsonObject, field: str) -> bool:
     """A receipt resolved before ``field`` joined its result: no ``rules_version`` and no such field."""
     return receipt.get("rules_version") is None and field not in (receipt.get("result") or {})
@@ -475,6 +529,11 @@ def table_rules_of(receipt: Any) -> tuple[str, ...]:
 
 
 __all__ = [
+    "Drawn",
+    "Mismatch",
+    "drawn_once",
+    "modifier_dice",
+    "pool_mismatches",
     "quick_number",
     "table_rules_of",
     "ROLES",

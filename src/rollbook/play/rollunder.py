@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -16,10 +17,12 @@ from pydantic import Field, model_validator
 from rollbook import dice
 from rollbook.play import rollunder_quick
 from rollbook.play.common import (
+    Drawn,
     Effects,
     Identity,
     JsonObject,
     Label,
+    Mismatch,
     Mode,
     Model,
     Performed,
@@ -30,6 +33,7 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     change_receipt,
+    drawn_once,
     parse_kind,
     performed,
     rating,
@@ -333,3 +337,27 @@ def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject]:
             played["bonus"] = card.get("bonus", 0)
         out.append(played)
     return out
+
+
+# --- what ``rollbook log verify`` checks of a roll beyond its arithmetic (A-2; ``server.ledger``) ---
+
+# The action's fields ``prepare`` hands to the rules request unchanged.
+REQUEST_FROM_ACTION = ("action", "malus", "disadvantage", "task", "dice", "threshold")
+
+
+def request_problems(receipt: JsonObject) -> list[Mismatch]:
+    return []
+
+
+def effect_problems(
+    entry_kind: str, receipt: JsonObject, effects: Mapping[str, list[JsonObject]]
+) -> list[Mismatch]:
+    return []  # a card played is followed through its effects
+
+
+def sheet_reads(request: JsonObject) -> tuple[tuple[str, Any], ...]:
+    return ()
+
+
+def drawn(receipt: JsonObject) -> tuple[Drawn, ...]:
+    return drawn_once(get_system(SYSTEM), rules.RollUnderRequest, receipt)

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from rollbook.dice import DiceSource
 from rollbook.play import rollunder, tiers, v5, v20
-from rollbook.play.common import JsonObject, Mode, Model, Performed, Prepared, Recorded
+from rollbook.play.common import Drawn, JsonObject, Mismatch, Mode, Model, Performed, Prepared, Recorded
 from rollbook.rules.base import Faces, RuleError
 
 
@@ -88,6 +88,24 @@ class SystemModule(Protocol):
     def adjust(self, sheet: Any, change: Any, *, role: str) -> Performed: ...
 
     def verify(self, receipt: JsonObject) -> list[str]: ...
+
+    # What ``rollbook log verify`` checks of a roll beyond its arithmetic (``server.ledger``, A-2):
+    # the action's fields the rules request takes unchanged, the request against the action and the
+    # pool built from the sheet, the effects its receipt implies (the entry's kind, ``roll`` or
+    # ``reroll``; the effects by resource), the sheet's resources its request read (resource, value);
+    # and the dice it drew, step by step (``fair.replay``, F-3).
+    @property
+    def REQUEST_FROM_ACTION(self) -> tuple[str, ...]: ...
+
+    def request_problems(self, receipt: JsonObject) -> list[Mismatch]: ...
+
+    def effect_problems(
+        self, entry_kind: str, receipt: JsonObject, effects: Mapping[str, list[JsonObject]]
+    ) -> list[Mismatch]: ...
+
+    def sheet_reads(self, request: JsonObject) -> tuple[tuple[str, Any], ...]: ...
+
+    def drawn(self, receipt: JsonObject) -> tuple[Drawn, ...]: ...
 
 
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")  # the systems the package ships

@@ -28,10 +28,12 @@ from rollbook import dice
 from rollbook.play import tiers_quick as QUICK  # the quick roll's values and request
 from rollbook.play import tiers_turns as TURNS  # its per-turn limits (A-3)
 from rollbook.play.common import (
+    Drawn,
     Effects,
     Follows,
     JsonObject,
     Label,
+    Mismatch,
     Mode,
     Model,
     Performed,
@@ -41,6 +43,7 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     check_chained,
+    drawn_once,
     filled,
     follows_note,
     legacy,
@@ -56,6 +59,11 @@ from rollbook.rules import tiers as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "REQUEST_FROM_ACTION",
+    "drawn",
+    "effect_problems",
+    "request_problems",
+    "sheet_reads",
     "step_takes",
     "TURNS",
     "ACTIONS",
@@ -310,3 +318,56 @@ def verify(receipt: JsonObject) -> list[str]:
         if not isinstance(cast, dict) or cast.get("spell_success") != result.success or cast.get("cost") != 1:
             problems.append("cast_mismatch")
     return problems
+
+
+# --- what ``rollbook log verify`` checks of a roll beyond its arithmetic (A-2; ``server.ledger``) ---
+
+REQUEST_FROM_ACTION = ("bullets", "attack_tier")  # the action's fields the request takes unchanged
+
+
+def request_problems(receipt: JsonObject) -> list[Mismatch]:
+    return []  # the request's other fields are the sheet's (skill, bonus, magazine)
+
+
+def effect_problems(
+    entry_kind: str, receipt: JsonObject, effects: Mapping[str, list[JsonObject]]
+) -> list[Mismatch]:
+    """T-3: a roll fires the bullets its request declares, from the magazine it read; a spell spends
+    the Essence its cast states."""
+    if entry_kind != "roll":
+        return []
+    stored = receipt.get("request")
+    request: JsonObject = stored if isinstance(stored, dict) else {}
+    problems: list[Mismatch] = []
+    bullets = request.get("bullets")
+    loaded = effects.get("ammunition.loaded", [])
+    if isinstance(bullets, int) and bullets > 0:
+        if (
+            len(loaded) != 1
+            or loaded[0].get("before") != request.get("magazine")
+            or loaded[0].get("after") != (request.get("magazine") or 0) - bullets
+        ):
+            problems.append(("ammunition_spent", {}))
+    elif loaded:
+        problems.append(("ammunition_unfired", {}))
+    cast = receipt.get("cast")
+    essence = effects.get("essence", [])
+    if (
+        isinstance(cast, dict)
+        and cast.get("essence_before") != cast.get("essence_after")
+        and (
+            len(essence) != 1
+            or essence[0].get("before") != cast.get("essence_before")
+            or essence[0].get("after") != cast.get("essence_after")
+        )
+    ):
+        problems.append(("essence_spent", {}))
+    return problems
+
+
+def sheet_reads(request: JsonObject) -> tuple[tuple[str, Any], ...]:
+    return ()  # the ammunition and Essence are followed through their effects
+
+
+def drawn(receipt: JsonObject) -> tuple[Drawn, ...]:
+    return drawn_once(get_system(SYSTEM), rules.TiersRequest, receipt)

@@ -29,10 +29,12 @@ from rollbook import dice
 from rollbook.play import v20_quick as QUICK  # the quick roll's values and request
 from rollbook.play import v20_turns as TURNS  # its per-turn limits (A-3)
 from rollbook.play.common import (
+    Drawn,
     Effects,
     Follows,
     JsonObject,
     Label,
+    Mismatch,
     Mode,
     Model,
     Performed,
@@ -42,10 +44,12 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     check_chained,
+    drawn_once,
     filled,
     follows_note,
     legacy,
     performed,
+    pool_mismatches,
     rating,
     replay,
     roll_receipt,
@@ -79,6 +83,11 @@ from rollbook.rules import v20 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "REQUEST_FROM_ACTION",
+    "drawn",
+    "effect_problems",
+    "request_problems",
+    "sheet_reads",
     "step_takes",
     "TURNS",
     "ACTIONS",
@@ -664,3 +673,72 @@ def verify(receipt: JsonObject) -> list[str]:
             if max(0, raw) != pool.get("total"):
                 problems.append("pool_mismatch:parts")
     return problems
+
+
+# --- what ``rollbook log verify`` checks of a roll beyond its arithmetic (A-2; ``server.ledger``) ---
+
+# The action's fields ``prepare`` hands to the rules request unchanged.
+REQUEST_FROM_ACTION = (
+    "difficulty",
+    "required",
+    "willpower",
+    "auto_successes",
+    "knowledge_allowed",
+    "damage",
+    "damage_type",
+)
+
+
+def request_problems(receipt: JsonObject) -> list[Mismatch]:
+    """The request against the action (V20-7: a specialty asked is a specialty applied) and the pool
+    built from the sheet (V20-1; a soak's pool is its own, V20-16)."""
+    action, request = receipt.get("action"), receipt.get("request")
+    if not isinstance(action, dict) or not isinstance(request, dict):
+        return []
+    problems: list[Mismatch] = []
+    if (
+        "specialty" in action
+        and "specialty" in request
+        and bool(request["specialty"]) != (action["specialty"] is not None)
+    ):
+        problems.append(("specialty", {}))
+    return problems + pool_mismatches(receipt, total=receipt.get("kind") != "soak")
+
+
+def effect_problems(
+    entry_kind: str, receipt: JsonObject, effects: Mapping[str, list[JsonObject]]
+) -> list[Mismatch]:
+    """V20-9: a roll spends one point of Willpower, from what the sheet held, exactly when its request
+    says so (a soak and a damage roll spend none)."""
+    if entry_kind != "roll" or receipt.get("kind") in ("soak", "damage"):
+        return []
+    stored = receipt.get("request")
+    request: JsonObject = stored if isinstance(stored, dict) else {}
+    spent = effects.get("willpower", [])
+    if request.get("willpower"):
+        held = request.get("willpower_current")
+        if (
+            len(spent) != 1
+            or spent[0].get("before") != held
+            or not isinstance(held, int)
+            or spent[0].get("after") != held - 1
+        ):
+            return [("willpower_spent", {})]
+    elif spent:
+        return [("willpower_unspent", {})]
+    return []
+
+
+def sheet_reads(request: JsonObject) -> tuple[tuple[str, Any], ...]:
+    """The sheet's resources the request read (V20-9: the current Willpower it spends from)."""
+    return (("willpower", request.get("willpower_current")),) if request.get("willpower") else ()
+
+
+def drawn(receipt: JsonObject) -> tuple[Drawn, ...]:
+    """The dice the roll drew: a soak's (V20-16) and a damage roll's (V20-17) own pools, else the test's."""
+    kind = receipt.get("kind")
+    if kind == "soak":
+        return drawn_once(SOAK_SYSTEM, rules.SoakRequest, receipt)
+    if kind == "damage":
+        return drawn_once(DAMAGE_SYSTEM, rules.DamageRequest, receipt)
+    return drawn_once(get_system("v20"), rules.V20Request, receipt)

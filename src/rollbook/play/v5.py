@@ -14,6 +14,7 @@ Readings used here:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -24,9 +25,11 @@ from rollbook.play import v5_compulsions as compulsions
 from rollbook.play import v5_powers as powers
 from rollbook.play import v5_quick as QUICK  # the quick roll's values and request
 from rollbook.play.common import (
+    Drawn,
     Effects,
     JsonObject,
     Label,
+    Mismatch,
     Mode,
     Model,
     Performed,
@@ -36,9 +39,11 @@ from rollbook.play.common import (
     TraitName,
     by_kind,
     compare,
+    drawn_once,
     filled,
     parse_kind,
     performed,
+    pool_mismatches,
     rating,
     replay,
     request_from_plain,
@@ -66,6 +71,11 @@ from rollbook.rules import v5 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "REQUEST_FROM_ACTION",
+    "drawn",
+    "effect_problems",
+    "request_problems",
+    "sheet_reads",
     "ACTIONS",
     "QUICK",
     "CHAINS",
@@ -551,3 +561,51 @@ def _power_problems(receipt: JsonObject, request: rules.V5Request) -> list[str]:
             f"rouses.{index}",
         )
     return problems
+
+
+# --- what ``rollbook log verify`` checks of a roll beyond its arithmetic (A-2; ``server.ledger``) ---
+
+REQUEST_FROM_ACTION = ("difficulty",)  # the action's fields ``prepare`` hands to the request unchanged
+
+
+def request_problems(receipt: JsonObject) -> list[Mismatch]:
+    """The request against the pool built from the sheet (V5 pools: its total, the modifier's dice)."""
+    return pool_mismatches(receipt, total=True)
+
+
+def effect_problems(
+    entry_kind: str, receipt: JsonObject, effects: Mapping[str, list[JsonObject]]
+) -> list[Mismatch]:
+    """V5-10, V5-11: each Hunger change starts from the Hunger the roll read (a power's Rouse checks
+    each from what the last one left) and raises it by 0 to 2."""
+    stored = receipt.get("request")
+    request: JsonObject = stored if isinstance(stored, dict) else {}
+    if not isinstance(request.get("hunger"), int):
+        return []
+    problems: list[Mismatch] = []
+    before = request["hunger"]
+    for effect in effects.get("hunger", []):
+        if (
+            effect.get("before") != before
+            or not isinstance(effect.get("after"), int)
+            or not 0 <= effect["after"] - effect["before"] <= 2
+        ):
+            problems.append(("hunger", {}))
+        before = effect.get("after")
+    return problems
+
+
+def sheet_reads(request: JsonObject) -> tuple[tuple[str, Any], ...]:
+    """The sheet's resources the request read: its Hunger (V5-3)."""
+    return (("hunger", request.get("hunger")),) if "hunger" in request else ()
+
+
+def drawn(receipt: JsonObject) -> tuple[Drawn, ...]:
+    """The dice the roll drew: the test's, then (V5-11) the Rouse die of a Blood Surge."""
+    steps = drawn_once(get_system(SYSTEM), rules.V5Request, receipt)
+    if "rouse" not in receipt:
+        return steps
+    rouse = receipt["rouse"]
+    if not isinstance(rouse, Mapping):
+        return (*steps, Drawn(get_system(SYSTEM), rules.V5Request, None, None))
+    return (*steps, Drawn(get_system(SYSTEM), rules.V5Request, rouse.get("request"), rouse.get("faces")))

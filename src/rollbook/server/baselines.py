@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook.play import authority
+from rollbook.play.systems import system_ids
 from rollbook.rules.base import RuleError
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS
 
@@ -259,7 +260,7 @@ class BaselineLedger:
 def _system_of(kind: str, base: dict) -> str | None:
     """The game system of an ask or grant (their receipts do not name it): the one whose kind has
     exactly these edges."""
-    for system in ("v20", "v5", "tiers", "rollunder"):
+    for system in system_ids():
         try:
             if kind in authority.action_models(system) and set(authority.baseline(system, kind, {})) <= set(
                 base

@@ -1,7 +1,7 @@
 """The table's authority in the log (SPEC A-1, A-2): what ``rollbook log verify`` checks besides
 the hash chain and the receipts' arithmetic.
 
-Pure (standard library and ``rollbook.play.authority``): ``AuthorityLedger.check(entry)`` is
+Pure (standard library, ``rollbook.play.authority`` and the systems' play modules): ``AuthorityLedger.check(entry)`` is
 called on every readable entry, in log order, and returns the problems it finds:
 
 - an ask is a player's, for the character it names, and asks something;
@@ -19,7 +19,7 @@ Rolls logged before the authority rules (no ``authority`` stamp) are not checked
 is checked without a head, so that a forger who recomputed the hash chain
 still has to keep these consistent:
 
-- the rules request is the one its action builds (``REQUEST_FROM_ACTION``: each field the action
+- the rules request is the one its action builds (its system's ``REQUEST_FROM_ACTION``: each field the action
   hands to the request unchanged, the V20 specialty, the Willpower the sheet held), so a request
   changed with its result recomputed while the action still says otherwise is caught; the action
   itself is the grant's (A-2 above) or the baseline's;
@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook.play import authority
+from rollbook.play.common import Mismatch, modifier_dice
+from rollbook.play.systems import SystemModule, system_module
 from rollbook.rules.base import RuleError
 
 DECISIONS = {"grant": ("as_asked", "changed"), "refusal": ("refused",), "withdrawal": ("withdrawn",)}
@@ -302,25 +304,49 @@ class AuthorityLedger:
         return problems
 
     def _read_from_sheet(self, character: Any, receipt: dict) -> list[str]:
-        """The sheet's values a request read (V20 current Willpower, V5 Hunger) are what the
-        character's previous effect on them left (the request rebuilt from the
+        """The sheet's values a request read (its system's ``sheet_reads``: V20 current Willpower, V5
+        Hunger) are what the character's previous effect on them left (the request rebuilt from the
         sheet's stored values)."""
         stored = receipt.get("request")
         request: dict = stored if isinstance(stored, dict) else {}
-        read = []
-        if receipt.get("system") == "v20" and request.get("willpower"):
-            read.append(("willpower", request.get("willpower_current"), "current Willpower"))
-        if receipt.get("system") == "v5" and "hunger" in request:
-            read.append(("hunger", request.get("hunger"), "Hunger"))
+        module = _module(receipt.get("system"))
         problems = []
-        for resource, value, words in read:
+        for resource, value in module.sheet_reads(request) if module is not None else ():
             key = (character, resource, None)
             if key in self.sheets and self.sheets[key] != value:
                 problems.append(
-                    f"the request read a {words} of {value!r} but the character's last change left "
-                    f"{self.sheets[key]!r}"
+                    f"the request read a {_READ_WORDS.get(resource, resource)} of {value!r} but the "
+                    f"character's last change left {self.sheets[key]!r}"
                 )
         return problems
+
+
+def _module(system: Any) -> SystemModule | None:
+    """The play module of a receipt's system, None for a system no registry knows (nothing to check)."""
+    try:
+        return system_module(system)
+    except RuleError:
+        return None
+
+
+_READ_WORDS = {"willpower": "current Willpower", "hunger": "Hunger"}  # a resource a request read
+
+# What a system's checks find (``SystemModule.request_problems``, ``effect_problems``), in words.
+_MISMATCH_WORDS = {
+    "specialty": "the request's specialty is not the action's",
+    "pool_total": "the request's pool is {request} but the pool built from the sheet is {built}",
+    "modifier_dice": "the pool adds {added} dice but its action's modifier is {modifier}",
+    "willpower_spent": "the Willpower spent is not the receipt's (one point of what the sheet held)",
+    "willpower_unspent": "Willpower spent by a roll that spent none",
+    "hunger": "the Hunger changed is not the receipt's (from the Hunger the roll read)",
+    "ammunition_spent": "the ammunition spent is not the receipt's bullets",
+    "ammunition_unfired": "ammunition spent by a roll that fired none",
+    "essence_spent": "the Essence spent is not the spell's",
+}
+
+
+def _words(mismatches: list[Mismatch]) -> list[str]:
+    return [_MISMATCH_WORDS.get(code, code).format(**numbers) for code, numbers in mismatches]
 
 
 # The sheet field each resource named by an effect is (the systems' sheets: V20 ``willpower.current``
@@ -354,13 +380,6 @@ def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _modifier_dice(pool: dict) -> int:
-    """The dice a pool adds for its action's ``modifier`` (the edge, A-1), not for a specialty or a cost."""
-    return sum(
-        m.get("dice", 0) for m in pool["modifiers"] if isinstance(m, dict) and m.get("source") == "modifier"
-    )
-
-
 def _asked_pool(receipt: dict) -> list[str]:
     """The pool an ask shows adds the dice asked (or the baseline's): an ask rewritten with its grant
     and roll, its pool left as asked, is caught (A-1)."""
@@ -375,7 +394,7 @@ def _asked_pool(receipt: dict) -> list[str]:
     modifier = asked.get("modifier", base.get("modifier") if isinstance(base, dict) else None)
     if not isinstance(modifier, int):
         return []
-    added = _modifier_dice(pool)
+    added = modifier_dice(pool)
     return (
         []
         if added == modifier
@@ -385,130 +404,35 @@ def _asked_pool(receipt: dict) -> list[str]:
 
 # --- the request a roll's action builds, and the effects its receipt implies ------------------------
 
-# Fields the action hands to the rules request unchanged, per system (``play.<system>.prepare``).
-REQUEST_FROM_ACTION = {
-    "v20": (
-        "difficulty",
-        "required",
-        "willpower",
-        "auto_successes",
-        "knowledge_allowed",
-        "damage",
-        "damage_type",
-    ),
-    "v5": ("difficulty",),
-    "tiers": ("bullets", "attack_tier"),
-    "rollunder": ("action", "malus", "disadvantage", "task", "dice", "threshold"),
-}
-
 
 def request_problems(receipt: dict) -> list[str]:
-    """The request the receipt's action builds, field by field, against the stored one."""
+    """The request the receipt's action builds, field by field, against the stored one (the fields
+    its system's ``REQUEST_FROM_ACTION`` names), then its system's own checks (``request_problems``:
+    the V20 specialty; the pool a V20 or V5 action built, its total and its modifier's dice)."""
     action, request = receipt.get("action"), receipt.get("request")
-    if not isinstance(action, dict) or not isinstance(request, dict):
+    module = _module(receipt.get("system"))
+    if not isinstance(action, dict) or not isinstance(request, dict) or module is None:
         return []
-    system = receipt.get("system")
     problems = [
         f"the request's {name} is {request[name]!r} but its action says {action[name]!r}"
-        for name in (REQUEST_FROM_ACTION.get(system, ()) if isinstance(system, str) else ())
+        for name in module.REQUEST_FROM_ACTION
         if name in action and name in request and action[name] is not None and request[name] != action[name]
     ]
-    if (
-        system == "v20"
-        and "specialty" in action
-        and "specialty" in request
-        and bool(request["specialty"]) != (action["specialty"] is not None)
-    ):
-        problems.append("the request's specialty is not the action's")
-    pool = receipt.get("pool")
-    if (
-        isinstance(pool, dict)
-        and "total" in pool
-        and isinstance(request.get("pool"), int)
-        and receipt.get("kind") not in ("soak",)
-        and system in ("v20", "v5")
-        and request["pool"] != pool["total"]
-    ):
-        problems.append(
-            f"the request's pool is {request['pool']} but the pool built from the sheet is {pool['total']}"
-        )
-    # The dice the action adds (an edge, A-1) are the pool's "modifier" dice (V20-1, V5 pools): a grant
-    # rewritten together with its roll's action, the pool left as rolled, is caught.
-    modifier = action.get("modifier")
-    if (
-        system in ("v20", "v5")
-        and isinstance(modifier, int)
-        and isinstance(pool, dict)
-        and isinstance(pool.get("modifiers"), list)
-        and pool.get("parts")
-    ):  # a pool the action built
-        added = _modifier_dice(pool)
-        if added != modifier:
-            problems.append(f"the pool adds {added} dice but its action's modifier is {modifier}")
-    return problems
-
-
-def _effects(entry: dict, receipt: dict) -> list[dict]:
-    return [e for e in entry.get("effects") or [] if isinstance(e, dict)]
+    return problems + _words(module.request_problems(receipt))
 
 
 def effect_problems(entry: dict, receipt: dict) -> list[str]:
-    """The effects recomputed from the receipt and the sheet's before-values."""
-    effects = _effects(entry, receipt)
+    """The effects recomputed from the receipt and the sheet's before-values (its system's
+    ``effect_problems``: V20 Willpower spent, V5 Hunger, Tiers ammunition and Essence)."""
+    effects = [e for e in entry.get("effects") or [] if isinstance(e, dict)]
     problems = []
     if "effects" in receipt and receipt.get("effects") != entry.get("effects"):
         problems.append("the entry's effects are not its receipt's")
-    stored = receipt.get("request")
-    request: dict = stored if isinstance(stored, dict) else {}
     by_resource: dict[Any, list[dict]] = {}
     for effect in effects:
         by_resource.setdefault(effect.get("resource"), []).append(effect)
-    system = receipt.get("system")
-    if entry.get("kind") == "roll" and system == "v20" and receipt.get("kind") not in ("soak", "damage"):
-        spent = by_resource.get("willpower", [])
-        if request.get("willpower"):  # V20-9: one point of Willpower, from what the sheet held
-            held = request.get("willpower_current")
-            if (
-                len(spent) != 1
-                or spent[0].get("before") != held
-                or not isinstance(held, int)
-                or spent[0].get("after") != held - 1
-            ):
-                problems.append("the Willpower spent is not the receipt's (one point of what the sheet held)")
-        elif spent:
-            problems.append("Willpower spent by a roll that spent none")
-    if system == "v5" and isinstance(request.get("hunger"), int):
-        before = request["hunger"]  # a power's Rouse checks each start from the Hunger the last one left
-        for effect in by_resource.get("hunger", []):
-            if (
-                effect.get("before") != before
-                or not isinstance(effect.get("after"), int)
-                or not 0 <= effect["after"] - effect["before"] <= 2
-            ):
-                problems.append("the Hunger changed is not the receipt's (from the Hunger the roll read)")
-            before = effect.get("after")
-    if system == "tiers" and entry.get("kind") == "roll":
-        bullets = request.get("bullets")
-        loaded = by_resource.get("ammunition.loaded", [])
-        if isinstance(bullets, int) and bullets > 0:
-            if (
-                len(loaded) != 1
-                or loaded[0].get("before") != request.get("magazine")
-                or loaded[0].get("after") != (request.get("magazine") or 0) - bullets
-            ):
-                problems.append("the ammunition spent is not the receipt's bullets")
-        elif loaded:
-            problems.append("ammunition spent by a roll that fired none")
-        cast = receipt.get("cast")
-        essence = by_resource.get("essence", [])
-        if (
-            isinstance(cast, dict)
-            and cast.get("essence_before") != cast.get("essence_after")
-            and (
-                len(essence) != 1
-                or essence[0].get("before") != cast.get("essence_before")
-                or essence[0].get("after") != cast.get("essence_after")
-            )
-        ):
-            problems.append("the Essence spent is not the spell's")
+    module = _module(receipt.get("system"))
+    kind = entry.get("kind")
+    if module is not None and isinstance(kind, str):
+        problems += _words(module.effect_problems(kind, receipt, by_resource))
     return problems
