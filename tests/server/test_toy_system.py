@@ -14,6 +14,7 @@ from rollbook.cli import main
 from rollbook.play import systems, verify_receipt
 from rollbook.server.chain import read_jsonl, verify_entries
 from rollbook.server.ledger import AuthorityLedger
+from tests.in_process import run_here
 from tests.toy_system import registered
 from tests.toy_system import toy as toy_module
 
@@ -109,3 +110,40 @@ def test_rollbook_resolve_takes_a_toy_line(toy, monkeypatch, capsys):
         "outcome": "success",
         "system": "toy",
     }
+
+
+def test_rollbook_roll_and_odds_take_the_toy_from_the_registry(toy, monkeypatch, capsys):
+    """The CLI's ``rollbook roll`` and ``rollbook odds``, in this process: a system registered without
+    a command of its own takes its quick roll's values (``--pool``) and answers its rules and odds."""
+    rolled = run_here(monkeypatch, capsys, "roll", "toy", "--pool", "4", "--json")
+    assert rolled.returncode == 0, rolled.stderr
+    receipt = json.loads(rolled.stdout)
+    assert receipt["system"] == "toy" and receipt["pool"] == 4 and len(receipt["faces"]) == 4
+    assert receipt["successes"] == sum(1 for face in receipt["faces"] if face >= 5)
+    shown = run_here(monkeypatch, capsys, "roll", "toy", "--pool", "2")
+    assert shown.returncode == 0 and "Pool 2" in shown.stdout, shown.stdout + shown.stderr
+
+    odds = run_here(monkeypatch, capsys, "odds", "toy", "--pool", "3", "--json")
+    assert odds.returncode == 0, odds.stderr
+    assert json.loads(odds.stdout)["outcomes"] == {"success": "19/27", "failure": "8/27"}
+    table = run_here(monkeypatch, capsys, "odds", "toy", "--pool", "3")
+    assert table.returncode == 0 and "70.37%" in table.stdout and "19/27" in table.stdout, table.stdout
+
+    listed = run_here(monkeypatch, capsys, "odds", "--help")
+    assert "toy" in listed.stdout, listed.stdout
+    for command, pool in (
+        ("odds", "many"),
+        ("roll", "many"),
+        ("roll", "31"),
+    ):  # no number; past the rules' 30
+        refused = run_here(monkeypatch, capsys, command, "toy", "--pool", pool)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+
+
+def test_rollbook_roll_and_odds_refuse_the_toy_once_it_is_gone(monkeypatch, capsys):
+    """Outside the registry, ``toy`` is no system: a one-line refusal naming the systems known."""
+    for command in ("roll", "odds"):
+        refused = run_here(monkeypatch, capsys, command, "toy", "--pool", "3")
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    unknown = run_here(monkeypatch, capsys, "odds", "toy", "--pool", "3")
+    assert "v20" in unknown.stderr and "toy" in unknown.stderr.split("choose")[0], unknown.stderr

@@ -4,7 +4,9 @@ package)."""
 
 from __future__ import annotations
 
+import inspect
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -78,3 +80,44 @@ def named_metavars(command: Any) -> Any:
     for sub in getattr(command, "commands", {}).values():
         named_metavars(sub)
     return command
+
+
+def quick_command(
+    system_id: str, run: Callable[[str, dict[str, Any]], None], help_text: str, *, lang: bool = False
+) -> Any:
+    """A command of a system registered without one of its own (``rollbook.play.systems.register``):
+    an option per value its quick roll takes (``QUICK.FIELDS``, as ``rollbook.play.quick`` reads them),
+    ``--mode``, ``--json`` and, with ``lang``, ``--lang``; it calls ``run(system_id, values)`` with the
+    values given (``mode``, ``as_json``, ``lang`` among them)."""
+    from rollbook.play.systems import system_module
+
+    fields = system_module(system_id).QUICK.FIELDS
+    options: dict[str, tuple[Any, Any]] = {
+        field: (
+            str | None,
+            typer.Option(None, f"--{field.replace('_', '-')}", help=f"The roll's {field.replace('_', ' ')}."),
+        )
+        for field in fields
+    }
+    options["mode"] = (str, typer.Option("strict", "--mode", help="strict or casual."))
+    options["as_json"] = (bool, typer.Option(False, "--json", help="Print JSON."))
+    if lang:
+        options["lang"] = (
+            str | None,
+            typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale)."),
+        )
+
+    def command(**values: Any) -> None:
+        run(system_id, values)
+
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+            for name, (kind, option) in options.items()
+        ]
+    )
+    command.__annotations__ = {name: kind for name, (kind, _) in options.items()}
+    command.__doc__ = help_text
+    single = typer.Typer(add_completion=False)
+    single.command(system_id)(command)
+    return named_metavars(typer.main.get_command(single))

@@ -6,17 +6,46 @@ import json
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from rollbook import settings
-from rollbook.cli.base import app
+from rollbook.cli.base import app, quick_command
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.dice import roll as draw_and_resolve
 from rollbook.i18n import normalize
+from rollbook.play.common import MODES
+from rollbook.play.systems import system_ids, system_module
 from rollbook.render.rich import receipt_panel
 from rollbook.rules import get_system, v20
 from rollbook.rules.base import check_choice, to_plain
 
-roll_app = typer.Typer(help="Roll real dice (secure source) and print the receipt.", no_args_is_help=True)
+
+class RollGroup(TyperGroup):
+    """`rollbook roll SYSTEM`: a system of the registry (``rollbook.play.systems``) without a command of
+    its own rolls its quick roll's values (``cli.base.quick_command``)."""
+
+    def list_commands(self, ctx):
+        listed = list(super().list_commands(ctx))
+        return listed + [system for system in system_ids() if system not in listed]
+
+    def get_command(self, ctx, cmd_name):
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in system_ids():
+            return quick_command(cmd_name, _roll_registered, f"A {cmd_name} roll.", lang=True)
+        return found
+
+
+def _roll_registered(system_id: str, values: dict) -> None:
+    given = {name: value for name, value in values.items() if name not in ("mode", "as_json", "lang")}
+    request = system_module(system_id).QUICK.request(
+        check_choice("mode", values["mode"], MODES), {k: v for k, v in given.items() if v is not None}
+    )
+    show(secure_roll(system_id, request)[1], values["lang"], values["as_json"])
+
+
+roll_app = typer.Typer(
+    cls=RollGroup, help="Roll real dice (secure source) and print the receipt.", no_args_is_help=True
+)
 app.add_typer(roll_app, name="roll")
 
 LangOption = typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale).")

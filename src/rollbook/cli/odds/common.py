@@ -13,15 +13,20 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
-from rollbook.cli.base import app, fail
+from rollbook.cli.base import app, fail, quick_command
+from rollbook.odds import odds_for
 from rollbook.odds._exact import Distribution, fraction_text
+from rollbook.play.common import MODES
+from rollbook.play.systems import system_ids, system_module
+from rollbook.rules.base import check_choice
 
-SYSTEMS = ("v20", "v5", "tiers", "rollunder")
 CHART_FORMATS = (".svg", ".png")
 
 
 class OddsGroup(TyperGroup):
-    """`rollbook odds SYSTEM`: a system that is not one of the four is a one-line refusal.
+    """`rollbook odds SYSTEM`: a system no registry knows is a one-line refusal; one registered without
+    a command of its own (``rollbook.play.systems.register``) takes its quick roll's values
+    (``cli.base.quick_command``) and answers the odds registered (``rollbook.odds.register``).
     `rollbook odds SYSTEM exchange …` runs the system's exchange command (`cli/odds/exchange.py`,
     registered as `SYSTEM-exchange`, hidden from the list)."""
 
@@ -29,9 +34,39 @@ class OddsGroup(TyperGroup):
         if len(args) >= 2 and args[1] == "exchange" and f"{args[0]}-exchange" in self.commands:
             _, command, rest = super().resolve_command(ctx, [f"{args[0]}-exchange", *args[2:]])
             return f"{args[0]} exchange", command, rest  # the usage line says `odds v20 exchange`
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
-            fail(f"unknown system {args[0]!r}; choose one of {', '.join(SYSTEMS)}")
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            fail(f"unknown system {args[0]!r}; choose one of {', '.join(system_ids())}")
         return super().resolve_command(ctx, args)
+
+    def list_commands(self, ctx):
+        listed = list(super().list_commands(ctx))
+        return listed + [system for system in system_ids() if system not in listed]
+
+    def get_command(self, ctx, cmd_name):
+        found = super().get_command(ctx, cmd_name)
+        if found is None and cmd_name in system_ids():
+            return quick_command(cmd_name, _registered_odds, f"The odds of a {cmd_name} roll.")
+        return found
+
+
+def _registered_odds(system_id: str, values: dict[str, Any]) -> None:
+    """The odds registered for a system without a command of its own, of its quick roll's request."""
+    given = {name: value for name, value in values.items() if name not in ("mode", "as_json")}
+    request = system_module(system_id).QUICK.request(
+        check_choice("mode", values["mode"], MODES), {k: v for k, v in given.items() if v is not None}
+    )
+    data = odds_for(system_id, request)
+
+    def render(console: Console) -> None:
+        table = Table(title=f"{system_id}: {data['request']}", title_justify="left")
+        table.add_column("Outcome")
+        table.add_column("Probability", justify="right")
+        table.add_column("Exact", justify="right", style="dim")
+        for code, exact in data["outcomes"].items():
+            table.add_row(str(code).replace("_", " "), percent(Fraction(exact)), exact)
+        console.print(table)
+
+    emit(data, values["as_json"], render)
 
 
 class OddsCommand(TyperCommand):
