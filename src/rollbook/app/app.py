@@ -42,7 +42,7 @@ from rollbook.app.api_v5 import router as v5_router
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.discord.poster import Poster
 from rollbook.discord.rest import client_for
-from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words
+from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words, languages_text
 from rollbook.rules.base import RuleError
 from rollbook.server.db import Database
 from rollbook.server.deps import language
@@ -67,14 +67,14 @@ from rollbook.web import mount as mount_web
 
 log = logging.getLogger("rollbook.server")
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 The rollbook chronicle server: character sheets, rolls made by the server with a secure dice
 source, resources spent exactly once, and an append-only, hash-chained receipt log.
 
 Authenticate with `Authorization: Bearer TOKEN` (the token returned when you create or join a
 chronicle). Send an `Idempotency-Key` header with any state-changing request to make it safe to
 retry. Errors are `application/problem+json` with a stable `code`; `?lang=` or
-`Accept-Language` picks en, fr or es for their `detail`.
+`Accept-Language` picks {languages_text()} for their `detail`.
 """
 
 

@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 import typer
 
 from rollbook import __version__
+from rollbook.i18n import languages_text
 
 app = typer.Typer(
     name="rollbook",
@@ -104,7 +105,9 @@ def quick_command(
     if lang:
         options["lang"] = (
             str | None,
-            typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale)."),
+            typer.Option(
+                None, "--lang", help=f"{languages_text()} (default: from the environment's locale)."
+            ),
         )
 
     def command(**values: Any) -> None:

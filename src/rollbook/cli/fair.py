@@ -29,7 +29,7 @@ from rollbook.fair import (
     parse_dice_list,
     parse_seed,
 )
-from rollbook.i18n import normalize
+from rollbook.i18n import languages_text, normalize
 
 fair_app = typer.Typer(
     help="Provably fair dice: recompute a roll's faces, check a seed or a whole export.", no_args_is_help=True
@@ -126,7 +126,7 @@ def verify(
     ),
     every: bool = typer.Option(False, "--every", help="One line per roll, not only the problems."),
     lang: str | None = typer.Option(
-        None, "--lang", help="en, fr or es (default: from the environment's locale)."
+        None, "--lang", help=f"{languages_text()} (default: from the environment's locale)."
     ),
 ) -> None:
     """Check the fairness of a whole export (F-1 to F-8): each revealed seed against its commitment,

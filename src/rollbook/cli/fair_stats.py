@@ -16,7 +16,7 @@ from rollbook import settings
 from rollbook.cli.base import app, fail, read_text_argument  # noqa: F401 - the command registers on `rollbook fair`
 from rollbook.cli.fair import fair_app
 from rollbook.fair.stats import tally
-from rollbook.i18n import N_, normalize, translate
+from rollbook.i18n import N_, languages_text, normalize, translate
 from rollbook.render.fair_stats import rows
 
 HEADERS = (
@@ -51,7 +51,7 @@ def stats(
         ..., help="A JSON Lines export of a chronicle's log ('-' for standard input)."
     ),
     lang: str | None = typer.Option(
-        None, "--lang", help="en, fr or es (default: from the environment's locale)."
+        None, "--lang", help=f"{languages_text()} (default: from the environment's locale)."
     ),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per die size instead of the table."),
 ) -> None:

@@ -11,7 +11,7 @@ import typer
 from rollbook import settings
 from rollbook.cli.base import app, fail
 from rollbook.contract import resolve_lines
-from rollbook.i18n import normalize
+from rollbook.i18n import languages_text, normalize
 
 
 @app.command()
@@ -19,7 +19,7 @@ def resolve(
     file: Path | None = typer.Argument(
         None, help="JSON Lines file of requests; standard input when omitted or '-'."
     ),
-    lang: str | None = typer.Option(None, "--lang", help="Language of error messages: en, fr or es."),
+    lang: str | None = typer.Option(None, "--lang", help=f"Language of error messages: {languages_text()}."),
 ) -> None:
     """Resolve requests whose faces are given (physical dice, replay, tests). Never draws dice.
 

@@ -12,7 +12,7 @@ from rollbook import settings
 from rollbook.cli.base import app, quick_command
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.dice import roll as draw_and_resolve
-from rollbook.i18n import normalize
+from rollbook.i18n import languages_text, normalize
 from rollbook.play.common import MODES
 from rollbook.play.systems import system_ids, system_module
 from rollbook.render.rich import receipt_panel
@@ -48,7 +48,9 @@ roll_app = typer.Typer(
 )
 app.add_typer(roll_app, name="roll")
 
-LangOption = typer.Option(None, "--lang", help="en, fr or es (default: from the environment's locale).")
+LangOption = typer.Option(
+    None, "--lang", help=f"{languages_text()} (default: from the environment's locale)."
+)
 JsonOption = typer.Option(False, "--json", help="Print the raw receipt as JSON.")
 
 

@@ -9,13 +9,14 @@ from pathlib import Path
 import typer
 
 from rollbook.cli.base import app, fail
+from rollbook.i18n import languages_text
 
 scenario_app = typer.Typer(
     help="Solo scenarios: check a file before play, print the format's JSON Schema.", no_args_is_help=True
 )
 app.add_typer(scenario_app, name="scenario")
 
-LangOption = typer.Option(None, "--lang", help="en, fr or es (default: the environment's).")
+LangOption = typer.Option(None, "--lang", help=f"{languages_text()} (default: the environment's).")
 
 
 def read_file(file: Path) -> bytes:

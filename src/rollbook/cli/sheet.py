@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 import typer
 
 from rollbook.cli.base import app, fail
+from rollbook.i18n import languages_text
 
 sheet_app = typer.Typer(
     help="Character sheets of other tools, in and out (Progeny, WoD5e, the V5 Discord bot, WoD20).",
@@ -63,7 +64,7 @@ def import_command(
         help="The sheet and the report as one JSON object (the API's sheet and report); a refusal as a "
         "JSON problem (code, message, params) on standard output, exit status 2.",
     ),
-    lang: str | None = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
+    lang: str | None = typer.Option(None, "--lang", help=f"{languages_text()} (default: the environment's)."),
 ) -> None:
     """Read another tool's character file into a rollbook sheet and print it with the report: each
     field mapped (to which trait), kept as homebrew (its name as typed), or dropped and why. A file

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from rollbook.cli.base import app, fail
 from rollbook.cli.scenario import language, read_file
+from rollbook.i18n import languages_text
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -161,7 +162,7 @@ def solo_command(
     file: Path = typer.Argument(
         ..., help="The scenario's YAML file (rollbook/solo/scenarios/ has the sample)."
     ),
-    lang: str | None = typer.Option(None, "--lang", help="en, fr or es (default: the environment's)."),
+    lang: str | None = typer.Option(None, "--lang", help=f"{languages_text()} (default: the environment's)."),
     database_url: str | None = typer.Option(
         None, "--database-url", help="The store (default $ROLLBOOK_DATABASE_URL, as `rollbook serve`)."
     ),

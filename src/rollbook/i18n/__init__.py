@@ -93,6 +93,11 @@ def register(language: Language) -> None:
     translations.cache_clear()
 
 
+def languages_text() -> str:
+    """The languages as the CLI's help lists them ("en, fr or es")."""
+    return ", ".join(LANGUAGES[:-1]) + " or " + LANGUAGES[-1]
+
+
 def language(lang: str | None) -> Language:
     """The registered language a code or locale names (``normalize``'s), English for any other."""
     return REGISTERED[normalize(lang)]

@@ -25,6 +25,7 @@ from rollbook.cli.odds.common import (
     odds_app,
     outcome_table,
 )
+from rollbook.i18n import languages_text
 from rollbook.odds._exact import fraction_text
 
 
@@ -56,8 +57,8 @@ def odds_v20(
     lang: str | None = typer.Option(
         None,
         "--lang",
-        help="With --source-table: the difficulties' names in en, fr "
-        "or es (default: from the environment's locale).",
+        help=f"With --source-table: the difficulties' names in {languages_text()} (default: from the "
+        "environment's locale).",
     ),
     against_pool: int | None = typer.Option(None, "--against-pool", help="contest: the defender's dice."),
     against_difficulty: int | None = typer.Option(
