@@ -6,6 +6,7 @@ Discord's locales, the CLI's ``--lang``, the scenario format. Beside it, no file
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
@@ -88,19 +89,41 @@ def test_the_shipped_languages_take_no_fourth(client):
     assert made.status_code == 422
 
 
-# two language codes side by side in a tuple, list, set or dict's keys: a list of the languages
-LISTED = re.compile(r"""["'](?:en|fr|es)["']\s*,\s*["'](?:en|fr|es)["']""")
-# Discord's command names in French and Spanish: translations kept beside the commands, in the order
-# of their tuples (a language not there reads the English names)
-KNOWN = {"discord/commands.py": 1}
+CODES = {"en", "fr", "es"}
+QUOTED = re.compile(r"""["'](en|fr|es)["']""")
+# Discord's command names in French and Spanish: translations kept beside the commands, in the order of
+# their tuples (a language not there reads the English names); WoD20's clan names, by WoD20's own
+# language files (a reader's language it has no file for reads the English)
+KNOWN = {"discord/commands.py": 1, "interop/wod20.py": 14}
+
+
+def _listings(source: str) -> int:
+    """The tuples, lists, sets and dicts of a module holding two or more of the codes (items or keys)."""
+    count = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            items: list = list(node.keys)
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = list(node.elts)
+        else:
+            continue
+        named = {item.value for item in items if isinstance(item, ast.Constant) and item.value in CODES}
+        count += len(named) >= 2
+    return count
 
 
 def test_no_file_outside_i18n_lists_the_languages():
+    """Every list of the languages is read from ``i18n.LANGUAGES``: a module's literal naming two of
+    the codes together is another list to keep in step (in a template or a script: two on one line)."""
     found = {}
     for path in SRC.rglob("*"):
         if path.suffix not in (".py", ".html", ".js") or "i18n" in path.relative_to(SRC).parts:
             continue
-        hits = LISTED.findall(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            hits = _listings(text)
+        else:
+            hits = sum(len(set(QUOTED.findall(line))) >= 2 for line in text.splitlines())
         if hits:
-            found[path.relative_to(SRC).as_posix()] = len(hits)
+            found[path.relative_to(SRC).as_posix()] = hits
     assert found == KNOWN
