@@ -8,9 +8,12 @@ How a roll is counted here is read off the resolver itself, never restated:
 2. *The pool.* n dice fall into those categories multinomially; since a die is a 1 or not,
    the classes are "o ones, and a units polynomial for the other n − o dice":
    ``C(n, o) · P1^o · P0^(n−o)`` with integer coefficients over 10**n (memoised powers).
-3. *The verdict.* Every (rolled, ones) class is classified with ``rules.v20.outcome_of`` and
-   ``rules.v20.degree_of``; the required successes, applied difficulty and automatic successes
-   come from resolving the same request with no dice (V20-4, V20-5, V20-9).
+3. *The verdict.* Every (rolled, ones) class is classified with the request's own
+   ``rules.v20.Counting`` (``rules.v20.counting``: the table rules in force included, TR-1) and
+   ``rules.v20.degree_of``; the applied difficulty comes from resolving the same request with no
+   dice (V20-4, V20-5, V20-9).
+
+No table rule is named here: the resolver and its ``Counting`` honour them, and these odds read both.
 
 So a change to the rules changes these odds with it; ``tests/odds`` check them against
 brute-force enumeration of faces through ``rules.v20.resolve``.
@@ -38,15 +41,14 @@ from rollbook.odds._exact import (
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.v20 import (
     DEGREES,
+    Counting,
     Outcome,
     V20Receipt,
     V20Request,
+    counting,
     degree_of,
     needed,
-    ones_cancel,
-    outcome_of,
     resolve,
-    total_of,
 )
 
 OUTCOMES: tuple[Outcome, ...] = ("success", "failure", "botch")
@@ -203,15 +205,12 @@ def _general_rows(die: DieCategories, n: int) -> tuple[tuple[int, int, tuple[int
 
 
 class _Classifier:
-    """``outcome_of`` over (rolled, ones) for one (auto, required, whether 1s cancel), remembered
-    row by row."""
+    """A request's ``Counting`` over (rolled, ones), remembered row by row."""
 
-    __slots__ = ("auto", "required", "cancel", "rows", "shapes", "meanings")
+    __slots__ = ("counts", "rows", "shapes", "meanings")
 
-    def __init__(self, auto: int, required: int, cancel: bool = True) -> None:
-        self.auto = auto
-        self.required = required
-        self.cancel = cancel
+    def __init__(self, counts: Counting) -> None:
+        self.counts = counts
         self.rows: dict[int, list[int]] = {}
         self.shapes: dict[tuple[int, int], DiagonalShape | None] = {}
         self.meanings: dict[int, tuple[int, int, int | None]] = {}
@@ -230,8 +229,8 @@ class _Classifier:
         """For each rolled = 0..length-1: the class code ``total * 3 + outcome_index``."""
         row = self.rows.setdefault(ones, [])
         for rolled in range(len(row), length):
-            outcome = outcome_of(rolled, ones, self.auto, self.required, self.cancel)  # V20-11, V20-12
-            total = total_of(rolled, ones, self.auto, self.cancel)  # V20-8, V20-10 (the receipt's total)
+            outcome = self.counts.outcome(rolled, ones)  # V20-11, V20-12
+            total = self.counts.total(rolled, ones)  # V20-8, V20-10 (the receipt's total)
             row.append(total * _N_OUT + OUTCOMES.index(outcome))
         return row
 
@@ -285,8 +284,8 @@ def clear_caches() -> None:
 
 
 @lru_cache(maxsize=256)
-def _classifier(auto: int, required: int, cancel: bool = True) -> _Classifier:
-    return _Classifier(auto, required, cancel)
+def _classifier(counts: Counting) -> _Classifier:
+    return _Classifier(counts)
 
 
 def v20_odds(request: V20Request) -> V20Odds:
@@ -305,7 +304,7 @@ def v20_odds(request: V20Request) -> V20Odds:
     base, die = found
     auto, required, n = base.auto_successes, base.required, request.pool
     denominator = _die_total(die) ** n
-    classifier = _classifier(auto, required, ones_cancel(request))  # TR-2 v20.ones_do_not_cancel
+    classifier = _classifier(counting(request))  # the request's own count (TR-1: its table rules)
     joint: dict[int, int] = {}
     if n == 0:
         joint[base.successes * _N_OUT + OUTCOMES.index(base.outcome)] = 1

@@ -161,6 +161,33 @@ def outcome_of(rolled: int, ones: int, auto: int, required: int, cancel: bool = 
     return "success" if total_of(rolled, ones, auto, cancel) >= required else "failure"  # V20-12
 
 
+@dataclass(frozen=True, slots=True)
+class Counting:
+    """How one request turns the counts of its dice (rolled success units, 1s) into a total and an
+    outcome (V20-8, V20-10 … V20-12), the table rules in force included (TR-1): the resolver counts
+    with it and the odds engine classifies with it, so a table rule that changes the count changes
+    both here and nowhere else."""
+
+    auto: int  # V20-9: Willpower and powers
+    required: int  # after V20-4
+    cancel: bool = True  # V20-8 (off under TR-2 v20.ones_do_not_cancel)
+
+    def cancelled(self, rolled: int, ones: int) -> int:
+        return min(ones, rolled) if self.cancel else 0  # V20-8
+
+    def total(self, rolled: int, ones: int) -> int:
+        return total_of(rolled, ones, self.auto, self.cancel)  # V20-10
+
+    def outcome(self, rolled: int, ones: int) -> Outcome:
+        return outcome_of(rolled, ones, self.auto, self.required, self.cancel)  # V20-11, V20-12
+
+
+def counting(request: V20Request) -> Counting:
+    """The ``Counting`` of a request (its pool aside)."""
+    auto = (1 if request.willpower else 0) + request.auto_successes  # V20-9: at most one, never a die
+    return Counting(auto, evaluated_difficulty(request)[2], ones_cancel(request))
+
+
 def degree_of(outcome: Outcome, total: int) -> Degree | None:
     """V20-12 Book: the degree of a success by its net successes."""
     return DEGREES[min(total, 5) - 1] if outcome == "success" and total >= 1 else None
@@ -217,13 +244,13 @@ def resolve(request: V20Request, faces: Faces) -> V20Receipt:
     if request.specialty and not rerolling:  # V20-7 (TR-2 v20.specialty_reroll_tens replaces it)
         specialty_tens = sum(1 for face in faces if face == 10 and face >= difficulty)
     rolled = successful_dice + specialty_tens  # V20-7: a specialty 10 is two units
-    cancel = ones_cancel(request)
-    cancelled = min(ones, rolled) if cancel else 0  # V20-8 (off under TR-2 v20.ones_do_not_cancel)
+    counts = counting(request)
+    cancelled = counts.cancelled(rolled, ones)  # V20-8 (off under TR-2 v20.ones_do_not_cancel)
     willpower_success = 1 if request.willpower else 0  # V20-9: at most one, never a die
-    auto = willpower_success + request.auto_successes
-    total = total_of(rolled, ones, auto, cancel)  # V20-10
+    auto = counts.auto
+    total = counts.total(rolled, ones)  # V20-10
 
-    outcome = outcome_of(rolled, ones, auto, required, cancel)
+    outcome = counts.outcome(rolled, ones)
     degree = degree_of(outcome, total)
 
     sources = {}
