@@ -44,19 +44,21 @@ def _declared(
     )
 
 
+def _declared_ids(schema: dict[str, Any]) -> None:
+    """TR-2: the enum of every declared table rule (``rules.table``), read when the schema is built."""
+    schema["enum"] = sorted(TABLE_RULES)
+
+
 TableRuleId = Annotated[
     str,
-    Field(
-        max_length=64,
-        description="A table rule's id (SPEC TR-2).",
-        json_schema_extra={"enum": sorted(TABLE_RULES)},
-    ),
+    Field(max_length=64, description="A table rule's id (SPEC TR-2).", json_schema_extra=_declared_ids),
 ]
 
 
 class TableRulesRequest(Strict):
+    # TR-1: ``rules.table.check_table_rules`` refuses an id not declared for the chronicle's system
     table_rules: Annotated[list[TableRuleId], Field(max_length=len(TABLE_RULES))] = Field(
-        description='Every table rule in force from now on (TR-1), e.g. ["v20.ones_do_not_cancel"]; [] for none.'
+        description="Every table rule in force from now on (TR-1), each a declared id (the enum); [] for none."
     )
 
 

@@ -1,5 +1,6 @@
 """English msgids for the error codes of the table rules, contested and extended rolls (SPEC TR-1 …
-TR-5) and the rules readings of V20-7 and V20-19.
+TR-5) and the rules readings of V20-7 and V20-19; the words of each table rule, by its id (TR-2: the
+declarations in ``rules.table`` carry no sentence).
 
 Translations: ``locale/<lang>/LC_MESSAGES/rules.po``.
 """
@@ -40,4 +41,19 @@ RULES_MESSAGES: dict[str, str] = {
     "specialty_rating_too_low": N_(
         "A specialty needs a trait rated 4 or more; this trait is rated {rating}."
     ),
+}
+
+
+# TR-2: each table rule's name (the Storyteller's panel, the settings card), by the id it is declared
+# with in ``rules.table``. A rule without a name here is shown by its id.
+TABLE_RULE_NAMES: dict[str, str] = {
+    "v20.specialty_reroll_tens": N_("a specialty rerolls its 10s (V20-7 replaced)"),
+    "v20.ones_do_not_cancel": N_("1s cancel no success (V20-8 off)"),
+    "v20.willpower_once_per_turn": N_("one Willpower success per turn, enforced (V20-9)"),
+}
+
+# TR-1: what a receipt's view says, while a rule is in force, beside the number of the SPEC rule it
+# replaces (``rules.table.in_force_replacing``), instead of that rule's own words.
+TABLE_RULE_NOTES: dict[str, str] = {
+    "v20.ones_do_not_cancel": N_("table rule: 1s cancel no success"),
 }

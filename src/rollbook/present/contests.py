@@ -9,16 +9,12 @@ from dataclasses import dataclass, field
 
 from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt, SettingsReceipt
 from rollbook.i18n import N_, labelled, translate, translate_n
+from rollbook.i18n.messages_rules import TABLE_RULE_NAMES
 from rollbook.present import labels
-from rollbook.rules.table import rules_for
+from rollbook.rules.table import declared
 
 KINDS = ("settings", "contest", "contest_result", "extended")
 
-RULE_NAMES = {
-    "v20.specialty_reroll_tens": N_("a specialty rerolls its 10s (V20-7 replaced)"),
-    "v20.ones_do_not_cancel": N_("1s cancel no success (V20-8 off)"),
-    "v20.willpower_once_per_turn": N_("one Willpower success per turn, enforced (V20-9)"),
-}
 STATUS: dict[object, str] = {  # looked up with what a receipt holds
     "going": N_("going on"),
     "reached": N_("target reached"),
@@ -52,8 +48,14 @@ class Panel:
     usable: bool = False  # contests and extended actions exist for V20 and V5 only
 
 
+def rule_name(rule_id: str, lang: str) -> str:
+    """TR-2: a table rule in words, by its id (the id itself for a rule without words)."""
+    name = TABLE_RULE_NAMES.get(rule_id)
+    return translate(name, lang) if name else rule_id
+
+
 def rule_words(rules, lang: str) -> str:
-    return ", ".join(translate(RULE_NAMES.get(r, r), lang) for r in rules) or translate(N_("none"), lang)
+    return ", ".join(rule_name(r, lang) for r in rules) or translate(N_("none"), lang)
 
 
 def roll_words(action: dict, lang: str) -> str:
@@ -223,8 +225,8 @@ def panel(chronicle: dict, characters: list, storyteller: bool, lang: str) -> Pa
         usable=system in ("v20", "v5"),
         ability_field="skill" if system == "v5" else "ability",
         characters=[Option(str(c.id), c.name) for c in characters],
-        rules=[
-            Option(rule, translate(RULE_NAMES[rule], lang), rule in in_force) for rule in rules_for(system)
+        rules=[  # TR-2: every rule declared for the system
+            Option(rule.id, rule_name(rule.id, lang), rule.id in in_force) for rule in declared(system)
         ],
     )
 
@@ -239,4 +241,6 @@ __all__ = [
     "panel",
     "roll_note",
     "roll_words",
+    "rule_name",
+    "rule_words",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rollbook.i18n import translate, translations
+from rollbook.i18n.messages_rules import TABLE_RULE_NAMES, TABLE_RULE_NOTES
+from rollbook.rules.table import in_force_replacing
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +52,14 @@ def t(text: str, lang: str, **params) -> str:
 def tn(singular: str, plural: str, n: int, lang: str, **params) -> str:
     """A counted phrase in the reader's language, with its plural form chosen for ``n`` (gettext)."""
     return translations(lang).ngettext(singular, plural, n).format(n=n, **params)
+
+
+def table_rule_note(receipt: dict, spec_rule: str, lang: str) -> str | None:
+    """TR-1: the words a view says beside the number ``spec_rule`` counts when a table rule the receipt
+    was resolved under replaces it (read off the declarations, ``rules.table``); None when none does.
+    A rule without a note of its own is named (its name, or its id)."""
+    rule = in_force_replacing(receipt.get("table_rules"), spec_rule)
+    if rule is None:
+        return None
+    words = TABLE_RULE_NOTES.get(rule.id) or TABLE_RULE_NAMES.get(rule.id)
+    return t(words, lang) if words else rule.id

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rollbook.i18n import N_
-from rollbook.render.base import DieView, Line, ReceiptView, t, tn
+from rollbook.render.base import DieView, Line, ReceiptView, t, table_rule_note, tn
 
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")}
 # SPEC V20-15: the source names each difficulty (English from the book; fr and es in the catalogues)
@@ -155,9 +155,9 @@ def test_view(receipt: dict, lang: str) -> ReceiptView:
         Line(
             t("Ones", lang),
             str(receipt["ones"]),
-            t("table rule: 1s cancel no success", lang)
-            if "v20.ones_do_not_cancel" in (receipt.get("table_rules") or ())
-            else t("Rule of One: each 1 cancels one rolled success", lang),
+            # V20-8, or the table rule in force that replaces it (TR-1)
+            table_rule_note(receipt, "V20-8", lang)
+            or t("Rule of One: each 1 cancels one rolled success", lang),
         ),
         Line(t("Rolled successes", lang), str(receipt["rolled_successes"]), _rolled_note(receipt, lang)),
         Line(t("Cancelled", lang), str(receipt["cancelled"]), t("never below zero", lang)),

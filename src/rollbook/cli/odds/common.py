@@ -19,6 +19,7 @@ from rollbook.odds._exact import Distribution, fraction_text
 from rollbook.play.common import MODES
 from rollbook.play.systems import system_ids, system_module
 from rollbook.rules.base import check_choice
+from rollbook.rules.table import check_table_rules, declared
 
 CHART_FORMATS = (".svg", ".png")
 
@@ -104,6 +105,23 @@ ChartOption = Annotated[
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the odds as JSON (exact fractions and floats).")
 ]
+
+
+def table_rule_option(system: str, what: str = "") -> Any:
+    """TR-2: a system's ``--table-rule`` option (repeatable), its help naming every rule declared for
+    the system (``rules.table``) and the SPEC rule each replaces."""
+    known = ", ".join(f"{rule.id} (replaces {rule.replaces})" for rule in declared(system))
+    return typer.Option(
+        None,
+        "--table-rule",
+        help=f"A table rule in force (TR-2){what}, repeatable: {known or 'none declared'}.",
+    )
+
+
+def table_rules_given(system: str, given: dict[str, Any]) -> tuple[str, ...]:
+    """TR-1: the canonical set of the ``--table-rule`` options given; an id not declared for ``system``
+    is refused (``unknown_table_rule``: exit 2, one line)."""
+    return check_table_rules(system, given.get("table_rule") or ())
 
 
 def given_options(values: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from rollbook.cli.odds.common import (
     odds_app,
     outcome_table,
     percent,
+    table_rule_option,
+    table_rules_given,
 )
 from rollbook.odds._exact import fraction_text
 
@@ -49,9 +51,7 @@ def odds_v20_exchange(
         None, "--specialty-rating", help="4 or more; implies a specialty."
     ),
     willpower: bool = typer.Option(False, "--willpower", help="The attacker spends Willpower (V20-9)."),
-    table_rule: list[str] | None = typer.Option(
-        None, "--table-rule", help="A table rule in force (TR-2), repeatable."
-    ),
+    table_rule: list[str] | None = table_rule_option("v20", " for the attack and the dodge"),
     weapon_damage: int = typer.Option(
         0, "--weapon-damage", help="Hand-to-hand: the bonus added to Strength; firearm: its rating (V20-17)."
     ),
@@ -107,8 +107,8 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     }
     if "specialty_rating" in given:
         options.update(specialty=True, specialty_rating=given["specialty_rating"])
-    if given.get("table_rule"):
-        options["table_rules"] = tuple(given["table_rule"])
+    if rules := table_rules_given("v20", given):
+        options["table_rules"] = rules
     attack = V20Request(pool=given["pool"], **options)
     weapon = Weapon(
         given.get("weapon_damage", 0),

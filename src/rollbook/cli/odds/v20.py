@@ -24,6 +24,8 @@ from rollbook.cli.odds.common import (
     ints,
     odds_app,
     outcome_table,
+    table_rule_option,
+    table_rules_given,
 )
 from rollbook.i18n import languages_text
 from rollbook.odds._exact import fraction_text
@@ -47,12 +49,7 @@ def odds_v20(
     auto_successes: int | None = typer.Option(
         None, "--auto-successes", help="Automatic successes from powers."
     ),
-    table_rule: list[str] | None = typer.Option(
-        None,
-        "--table-rule",
-        help="A table rule in force (TR-2), repeatable: v20.specialty_reroll_tens, "
-        "v20.ones_do_not_cancel, v20.willpower_once_per_turn.",
-    ),
+    table_rule: list[str] | None = table_rule_option("v20"),
     source_table: bool = typer.Option(False, "--source-table", help="The source's table (SPEC V20-15)."),
     lang: str | None = typer.Option(
         None,
@@ -88,7 +85,7 @@ def _v20_contests(what: str | None, given: dict[str, Any], as_json: bool) -> Non
     from rollbook.rules.v20 import V20Request
 
     contests.check_what("v20", what, given)
-    rules = tuple(given.get("table_rule") or ())
+    rules = table_rules_given("v20", given)
     shared = {name: given[name] for name in ("mode",) if name in given}
 
     def request(pool: int, difficulty: int | None, rating: int | None, **more: Any) -> V20Request:
@@ -183,8 +180,8 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             options[name] = given[name]
     if "specialty_rating" in options:
         options["specialty"] = True  # V20-7: the rating implies a specialty
-    if given.get("table_rule"):
-        options["table_rules"] = tuple(given["table_rule"])  # TR-1: the odds under the table rules
+    if rules := table_rules_given("v20", given):
+        options["table_rules"] = rules  # TR-1: the odds under the table rules
     difficulty = given.get("difficulty", 6)
     if chart is not None:
         pools = (
