@@ -1,4 +1,5 @@
-"""A toy game system defined outside the package (``toy.py``) and registered from here."""
+"""A toy game system defined outside the package (``toy.py``) and registered from here; and the toy
+pool with a table rule of its own (``house.py``: its declaration and its deviation)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from contextlib import contextmanager
 
 from rollbook import contract, odds, render, rules
 from rollbook.play import systems
-from tests.toy_system import toy
+from rollbook.rules import table
+from tests.toy_system import house, toy
 
 
 @contextmanager
@@ -26,3 +28,22 @@ def registered() -> Iterator[str]:
         odds.unregister(toy.SYSTEM)
         systems.unregister(toy.SYSTEM)
         rules.unregister(toy.SYSTEM)
+
+
+@contextmanager
+def house_registered() -> Iterator[str]:
+    """The ``toy_house`` system and its table rule (TR-2, ``rules.table.register``) for the block's
+    length: the rule's id."""
+    rules.register(house.SYSTEM, house.RULES)
+    systems.register(house.SYSTEM, house)
+    odds.register(house.SYSTEM, house.odds)
+    render.register(house.SYSTEM, house.view)
+    table.register(house.RULE)
+    try:
+        yield house.RULE.id
+    finally:
+        table.unregister(house.RULE.id)
+        render.unregister(house.SYSTEM)
+        odds.unregister(house.SYSTEM)
+        systems.unregister(house.SYSTEM)
+        rules.unregister(house.SYSTEM)
