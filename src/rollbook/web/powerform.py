@@ -18,6 +18,8 @@ from rollbook.rules.base import RuleError
 
 NEW_ROWS = 2  # empty power rows for a Discipline added in the same form
 HINT = N_("Pick a power of the list or type a homebrew one; empty a name to remove it.")
+# A player adds a power within the dots and never changes one (play.PLAYER_ADDS, ``edit_sheet``).
+PLAYER_HINT = N_("Add a power of the list or a homebrew one, one a dot; the Storyteller changes the others.")
 
 
 @dataclass
@@ -32,6 +34,7 @@ class PowerRow:
     level: int | None = None
     known: bool = False
     discipline_text: str = ""  # a new row's Discipline as shown in its box
+    fixed: bool = False  # held on a player's sheet: shown, sent back as it is, not editable
 
 
 @dataclass
@@ -63,11 +66,14 @@ class PowerSection(Protocol):
     suggestions: list[Option]
 
 
-def fill_power_section(section: PowerSection, system: str, sheet: dict, lang: str) -> None:
+def fill_power_section(
+    section: PowerSection, system: str, sheet: dict, lang: str, *, adds_only: bool = False
+) -> None:
     """Fill a sheet form's "powers" section: one group per Discipline the sheet rates (its powers, one
     empty row, the game's powers up to its rating), then rows for a power of a Discipline added in the
-    same form, and every listed Discipline's powers for those rows."""
-    section.hint = translate(HINT, lang)
+    same form, and every listed Discipline's powers for those rows. ``adds_only`` (a player's own
+    sheet, ``play.PLAYER_ADDS``): the powers held are read-only rows, only the empty ones take a power."""
+    section.hint = translate(PLAYER_HINT if adds_only else HINT, lang)
     held = [p for p in sheet.get("powers") or [] if isinstance(p, dict)]
     names = sheet.get("names") or {}
     index = 0
@@ -85,6 +91,7 @@ def fill_power_section(section: PowerSection, system: str, sheet: dict, lang: st
                         power_label(system, power, lang),
                         power.get("level"),
                         known=bool(power.get("power")),
+                        fixed=adds_only,
                     )
                 )
                 index += 1
@@ -105,6 +112,7 @@ def fill_power_section(section: PowerSection, system: str, sheet: dict, lang: st
                     power.get("level"),
                     known=bool(power.get("power")),
                     discipline_text=labels.trait(str(power.get("discipline")), lang, names),
+                    fixed=adds_only,
                 )
             )
             index += 1

@@ -164,10 +164,17 @@ def _scalar(name: str, key: str, spec: dict, value: Any, lang: str) -> SheetFiel
 
 
 def sections(
-    system: str, sheet: dict, lang: str, editable: set[str] | None, *, creating: bool = False
+    system: str,
+    sheet: dict,
+    lang: str,
+    editable: set[str] | None,
+    *,
+    creating: bool = False,
+    adds_only: bool = False,
 ) -> list[Section]:
     """The editor's sections. ``creating``: the values the rules derive (Willpower and Health boxes,
-    blood, Hunger…: nullable in the schema) start empty, so the rules fill them from the ratings."""
+    blood, Hunger…: nullable in the schema) start empty, so the rules fill them from the ratings.
+    ``adds_only``: a player's own sheet, where the powers held are read-only (``play.PLAYER_ADDS``)."""
     schema = schema_of(system)
     names = sheet.get("names") or {}
     derived_hint = translate(N_("Empty: from the rules"), lang)
@@ -257,7 +264,7 @@ def sections(
             out.append(section)
     if "powers" in schema["properties"] and (editable is None or "powers" in editable):
         section = Section("powers", translate(SECTION_TITLES["powers"], lang), open=False)
-        fill_power_section(section, system, sheet, lang)
+        fill_power_section(section, system, sheet, lang, adds_only=adds_only)
         at = next((n + 1 for n, s in enumerate(out) if s.key == "disciplines"), len(out))
         out.insert(at, section)
     if other.fields:

@@ -217,7 +217,9 @@ def sheet_context(
         if change
         else [],
         change_nothing=forms.nothing_to_change(change, sheet, lang),
-        edit_sections=sheetform.sections(system, edit_values, lang, editable),
+        edit_sections=sheetform.sections(
+            system, edit_values, lang, editable, adds_only=member.role != STORYTELLER
+        ),
         errors=errors or {},
         values=values,
         standing=standing,
