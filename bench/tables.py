@@ -72,6 +72,7 @@ from load import (
     profile_summary,
     stop_on_sigterm,
 )
+from stalls import SLOW_MS, explain, explanation_lines
 
 REQUEST_TIMEOUT = 30.0
 PLAYERS = 4
@@ -118,6 +119,7 @@ class Table:
 @dataclass
 class Tally:
     rolls: list[float] = field(default_factory=list)  # seconds
+    spans: list[tuple[float, float]] = field(default_factory=list)  # each roll's start and answer
     errors: dict[str, int] = field(default_factory=dict)
     feeds_open: int = 0
     feeds_ended: int = 0  # a feed that ended (or failed) before the step was over
@@ -245,6 +247,7 @@ async def roller(
                     tally.error(f"roll {response.status} {(body or {}).get('code', '')}".strip())
                 else:
                     tally.rolls.append(answered - started)
+                    tally.spans.append((started, answered))
                     table.acknowledged[body["entry"]["seq"]] = answered
         except Exception as error:
             tally.error(f"roll {type(error).__name__}")
@@ -350,6 +353,8 @@ async def step(
         "idle_cpu_share": round(idle_share, 3),
         "idle_database_cpu_share": round(idle_db_share, 3),
         "client_cpu_share": round(client_cpu / rolled, 2) if rolled else None,
+        "load_average": [round(v, 2) for v in os.getloadavg()],
+        "slow_spans": [span for span in tally.spans if (span[1] - span[0]) * 1000 > SLOW_MS],
     }
     result["holds"] = bool(
         rolls
@@ -363,15 +368,51 @@ async def step(
     return result
 
 
+class WhyServer(Server):
+    """One app process started through ``bench/stalls.py serve``: the same app and uvicorn options,
+    with its recorders (gc, the loop's lag, commits and checkpoints, PostgreSQL's waits)."""
+
+    def __init__(self, store, processes: int, log_dir: Path, record: Path) -> None:
+        super().__init__(store, processes, log_dir)
+        self.record = record
+
+    def command(self) -> list[str]:
+        stalls = str(Path(__file__).resolve().with_name("stalls.py"))
+        return [
+            sys.executable,
+            stalls,
+            "serve",
+            "--port",
+            str(self.port),
+            "--database-url",
+            self.store.url,
+            "--record",
+            str(self.record),
+        ]
+
+
 def run_step(store_name: str, processes: int, count: int, args, directory: Path, log) -> dict[str, Any]:
     with open_store(store_name, directory) as store:
-        server = Server(store, processes, directory)
+        record = None
+        if args.why is not None:
+            if processes != 1:
+                raise SystemExit("--why records one app process: --processes 1")
+            args.why.mkdir(parents=True, exist_ok=True)
+            record = args.why.resolve() / f"{store_name}-{count}t-{secrets.token_hex(3)}.json"
+            server: Server = WhyServer(store, processes, directory, record)
+        else:
+            server = Server(store, processes, directory)
         profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=False)
         try:
             server.start()
             result = asyncio.run(step(server, store_name, store.database, count, args, log, profiler))
         finally:
             server.stop()
+        slow = result.pop("slow_spans")
+        if record is not None and record.exists():
+            record.with_suffix(".slow.json").write_text(json.dumps(slow), encoding="utf-8")
+            result["why"] = explain(json.loads(record.read_text(encoding="utf-8")), slow)
+            result["why"]["record"] = str(record)
         result["server_tracebacks"] = server.tracebacks()
         if result["server_tracebacks"]:
             result["holds"] = False
@@ -388,6 +429,8 @@ def search(store_name: str, processes: int, args, directory: Path, log) -> dict[
         result = run_step(store_name, processes, count, args, directory, log)
         steps.append(result)
         log("  " + line(result))
+        for why in explanation_lines(result["why"]) if "why" in result else ():
+            log("  " + why)
         if result["holds"]:
             best = count
         else:
@@ -421,7 +464,7 @@ def line(result: dict) -> str:
         + (f" + PostgreSQL {db} ms/roll" if db is not None else "")
         + f", idle {result['idle_cpu_share'] * 100:.1f}% of a core"
         + (f" + PostgreSQL {result['idle_database_cpu_share'] * 100:.1f}%" if db is not None else "")
-        + f", client {result['client_cpu_share']}"
+        + f", client {result['client_cpu_share']}, load {result['load_average'][0]}"
         + (" — holds" if result["holds"] else " — does not hold")
     )
 
@@ -445,6 +488,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--drain", type=float, default=10.0, help="seconds to wait for the last events")
     parser.add_argument("--gap", type=float, default=5.0, help="mean seconds between two rolls of a table")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy each app process while rolling")
+    parser.add_argument(
+        "--why",
+        type=Path,
+        default=None,
+        help="record gc, the loop's lag, commits/checkpoints and PostgreSQL's waits in the server "
+        "(bench/stalls.py; one process) into DIR, and say what overlapped each roll slower than 100 ms",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     args.stores = [s for s in args.stores.split(",") if s]

@@ -1,0 +1,400 @@
+"""What the server was doing while a request was slow: ``bench/tables.py --why DIR``.
+
+The server is started through this module (``python bench/stalls.py serve …``, one process) instead
+of ``rollbook serve``: the same app (``serving.app_for``) under the same uvicorn options
+(``serving.run``), with recorders around it, none of them in the product's code:
+
+- **gc**: every collection of the cyclic collector (``gc.callbacks``): when, how long, which
+  generation, how many objects it freed;
+- **loop lag**: a watchdog thread posts a probe to the event loop every 5 ms; a probe that waits
+  more than ``LAG_MS`` is a stall of the loop, and while it waits the loop thread's stack is sampled
+  (``sys._current_frames``, the interpreter's documented hook for debuggers) to say what held it;
+- **commits**: the time each commit took (SQLAlchemy's ``commit`` connection event to the
+  session's ``after_commit``) and, on SQLite, whether it ran a WAL checkpoint: the ``-shm`` file's
+  ``nBackfill`` (the frames copied back to the database, SQLite's documented WAL-index format,
+  https://sqlite.org/walformat.html) read before and after the commit;
+- **PostgreSQL waits**: ``pg_stat_activity`` sampled every 50 ms for the bench's database, the
+  active backends that wait (locks, I/O, the WAL);
+- **requests**: each HTTP request's time in the app (an ASGI wrapper).
+
+Everything is kept in memory and written as JSON to ``--record`` when the server stops (SIGTERM).
+``explain(record, slow)`` joins it to the client's slow rolls (start and end in
+``time.monotonic()``, the same clock in every process of the machine) and counts, per cause, the
+share of slow rolls it overlapped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import signal
+import struct
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+LAG_MS = 20.0  # a probe this late is a stall of the loop
+PROBE_EVERY = 0.005
+PG_SAMPLE_EVERY = 0.05
+SLOW_MS = 100.0  # a slow request
+GC_SIGNIFICANT_MS = 5.0
+COMMIT_SLOW_MS = 30.0
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.gc: list[dict] = []
+        self.lags: list[dict] = []
+        self.commits: list[dict] = []
+        self.pg_waits: list[dict] = []
+        self.requests: list[dict] = []
+        self._gc_started = 0.0
+        self._local = threading.local()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.loop_thread = 0
+        self.stopping = threading.Event()
+        self.shm: Path | None = None
+
+    # --- gc -------------------------------------------------------------------------------
+    def on_gc(self, phase: str, info: dict) -> None:
+        now = time.monotonic()
+        if phase == "start":
+            self._gc_started = now
+            self._local.gc_cpu = time.thread_time()  # the collection runs in the thread that set it off
+        else:
+            self.gc.append(
+                {
+                    "start": self._gc_started,
+                    "end": now,
+                    "generation": info["generation"],
+                    "collected": info["collected"],
+                    "cpu": time.thread_time() - getattr(self._local, "gc_cpu", time.thread_time()),
+                    "thread": threading.current_thread().name,
+                }
+            )
+
+    # --- the loop's lag ----------------------------------------------------------------------
+    def watch_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.loop_thread = threading.get_ident()
+        threading.Thread(target=self._watchdog, name="stalls-watchdog", daemon=True).start()
+
+    def _watchdog(self) -> None:
+        loop = self.loop
+        assert loop is not None
+        while not self.stopping.is_set():
+            landed = threading.Event()
+            posted = time.monotonic()
+            try:
+                loop.call_soon_threadsafe(landed.set)
+            except RuntimeError:
+                return
+            stacks: Counter[str] = Counter()
+            while not landed.wait(PROBE_EVERY):
+                if self.stopping.is_set():
+                    return
+                if (time.monotonic() - posted) * 1000 > LAG_MS:
+                    frame = sys._current_frames().get(self.loop_thread)
+                    if frame is not None:
+                        stacks[summarise(frame)] += 1
+            lag = time.monotonic() - posted
+            if lag * 1000 > LAG_MS:
+                self.lags.append({"start": posted, "end": posted + lag, "stacks": dict(stacks)})
+            time.sleep(PROBE_EVERY)
+
+    # --- commits -------------------------------------------------------------------------------
+    def watch_engine(self, engine) -> None:
+        from sqlalchemy import event
+        from sqlalchemy.orm import Session
+
+        database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+        if database:
+            self.shm = Path(database).with_name(Path(database).name + "-shm")
+
+        @event.listens_for(engine, "commit")
+        def _before_commit(_connection) -> None:
+            self._local.commit = (time.monotonic(), self._backfill())
+
+        @event.listens_for(Session, "after_commit")
+        def _after_commit(_session) -> None:
+            began = getattr(self._local, "commit", None)
+            if began is None:
+                return
+            self._local.commit = None
+            now = time.monotonic()
+            backfill = self._backfill()
+            moved = None if began[1] is None or backfill is None else backfill - began[1]
+            self.commits.append(
+                {
+                    "start": began[0],
+                    "end": now,
+                    "checkpoint_frames": moved if moved and moved > 0 else 0,
+                    "thread": threading.current_thread().name,
+                }
+            )
+
+    def _backfill(self) -> int | None:
+        """The WAL-index's nBackfill: the frames of the WAL copied back into the database so far
+        (offset 96 of the ``-shm`` file, native byte order)."""
+        if self.shm is None:
+            return None
+        try:
+            with self.shm.open("rb") as handle:
+                handle.seek(96)
+                return struct.unpack("=I", handle.read(4))[0]
+        except (OSError, struct.error):
+            return None
+
+    # --- PostgreSQL ---------------------------------------------------------------------------
+    def watch_postgresql(self, url: str) -> None:
+        threading.Thread(target=self._pg_sampler, args=(url,), name="stalls-pg", daemon=True).start()
+
+    def _pg_sampler(self, url: str) -> None:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        parsed = make_url(url)
+        conninfo = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+        with contextlib.suppress(Exception), psycopg.connect(conninfo, autocommit=True) as connection:
+            while not self.stopping.wait(PG_SAMPLE_EVERY):
+                now = time.monotonic()
+                rows = connection.execute(
+                    "SELECT wait_event_type, wait_event, left(query, 60) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' "
+                    "AND wait_event_type IS NOT NULL AND wait_event_type <> 'Client'"
+                ).fetchall()
+                for kind, name, query in rows:
+                    self.pg_waits.append({"at": now, "wait": f"{kind}:{name}", "query": query})
+
+    # --- requests -----------------------------------------------------------------------------
+    def wrap(self, app):
+        recorder = self
+
+        async def recorded(scope, receive, send):
+            if scope["type"] == "lifespan":
+                recorder.watch_loop(asyncio.get_running_loop())
+                return await app(scope, receive, send)
+            if scope["type"] != "http" or scope["path"].endswith("/events"):
+                return await app(scope, receive, send)
+            started = time.monotonic()
+            try:
+                return await app(scope, receive, send)
+            finally:
+                recorder.requests.append(
+                    {
+                        "start": started,
+                        "end": time.monotonic(),
+                        "method": scope["method"],
+                        "path": scope["path"],
+                    }
+                )
+
+        return recorded
+
+    def dump(self, path: Path) -> None:
+        self.stopping.set()
+        record = {
+            "gc": self.gc,
+            "gc_thresholds": gc.get_threshold(),
+            "gc_frozen": gc.get_freeze_count(),
+            "gc_tracked": len(gc.get_objects()),
+            "lags": self.lags,
+            "commits": self.commits,
+            "pg_waits": self.pg_waits,
+            "requests": self.requests,
+        }
+        path.write_text(json.dumps(record), encoding="utf-8")
+
+
+def summarise(frame) -> str:
+    """The loop thread's stack, innermost first, as the first few frames of rollbook's code and of
+    the libraries on its way (file stem:function)."""
+    names = []
+    while frame is not None and len(names) < 40:
+        code = frame.f_code
+        filename = code.co_filename
+        if "asyncio" not in filename or not names:
+            names.append(f"{Path(filename).stem}:{code.co_name}")
+        frame = frame.f_back
+    return " < ".join(names[:6])
+
+
+# --- the join: causes of the slow rolls --------------------------------------------------------
+
+
+def loop_category(stacks: dict[str, int]) -> str:
+    """What held the loop, from the sampled stacks: the most sampled."""
+    if not stacks:
+        return "no sample (a C call held the GIL)"
+    stack = max(stacks.items(), key=lambda item: item[1])[0]
+    for needle, what in (
+        ("events:entries", "fan-out: the entries' views and JSON"),
+        ("sse:", "fan-out: the feeds' events"),
+        ("sse_starlette", "fan-out: sse-starlette's send"),
+        ("hub:", "the hub"),
+        ("presence:", "presence"),
+        ("catchup:", "the catch-up"),
+        ("h11", "HTTP parsing (h11)"),
+        ("routing", "routing"),
+        ("selectors:select", "the selector (woken late)"),
+    ):
+        if needle in stack:
+            return what
+    return stack.split(" < ")[0]
+
+
+def intervals(record: dict) -> list[tuple[float, float, str]]:
+    """Every recorded stall as (start, end, cause)."""
+    found: list[tuple[float, float, str]] = []
+    for g in record["gc"]:
+        if (g["end"] - g["start"]) * 1000 >= GC_SIGNIFICANT_MS:
+            found.append(
+                (g["start"], g["end"], "gc, generation 2" if g["generation"] == 2 else "gc, generation 0/1")
+            )
+    for c in record["commits"]:
+        if c["checkpoint_frames"]:
+            found.append((c["start"], c["end"], "SQLite: WAL checkpoint in a commit"))
+        elif (c["end"] - c["start"]) * 1000 >= COMMIT_SLOW_MS:
+            found.append((c["start"], c["end"], "slow commit, no checkpoint"))
+    half = PG_SAMPLE_EVERY / 2
+    for wait in record["pg_waits"]:
+        kind = "PostgreSQL: lock wait" if wait["wait"].startswith("Lock") else f"PostgreSQL: {wait['wait']}"
+        found.append((wait["at"] - half, wait["at"] + half, kind))
+    for lag in record["lags"]:
+        if (lag["end"] - lag["start"]) * 1000 >= 2 * LAG_MS:
+            found.append((lag["start"], lag["end"], "event loop late: " + loop_category(lag["stacks"])))
+    return found
+
+
+NONE = "nothing recorded (waiting for CPU)"
+
+
+def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
+    """For each slow roll (the client's start and answer), how long each recorded stall overlapped
+    it. Its **main cause** is the one that overlapped it longest, if that covers at least a quarter
+    of the roll's time (else ``NONE``); **any**: every cause that overlapped it 10 ms or more."""
+    stalls = sorted(intervals(record))
+    main: Counter[str] = Counter()
+    anywhere: Counter[str] = Counter()
+    for start, end in slow:
+        overlap: Counter[str] = Counter()
+        for s0, s1, cause in stalls:
+            if s0 >= end:
+                break
+            if s1 > start:
+                overlap[cause] += min(s1, end) - max(s0, start)
+        if "gc, generation 2" in overlap:  # the loop cannot run while the collector does
+            gc_time = overlap["gc, generation 2"]
+            for cause in list(overlap):
+                if cause.startswith("event loop late"):
+                    overlap[cause] = max(0.0, overlap[cause] - gc_time)
+        anywhere.update(cause for cause, seconds in overlap.items() if seconds >= 0.010)
+        top = overlap.most_common(1)
+        if top and top[0][1] >= 0.25 * (end - start):
+            main[top[0][0]] += 1
+        else:
+            main[NONE] += 1
+    total = len(slow)
+    gc_all = record["gc"]
+    durations = sorted((g["end"] - g["start"]) * 1000 for g in gc_all if g["generation"] == 2)
+    cpu = sorted(g.get("cpu", 0.0) * 1000 for g in gc_all if g["generation"] == 2)
+    checkpoints = [c for c in record["commits"] if c["checkpoint_frames"]]
+    return {
+        "slow_rolls": total,
+        "main_cause": {cause: round(n / total, 3) for cause, n in main.most_common()} if total else {},
+        "any_overlap": {cause: round(n / total, 3) for cause, n in anywhere.most_common()} if total else {},
+        "gc_collections": {str(g): sum(1 for c in gc_all if c["generation"] == g) for g in (0, 1, 2)},
+        "gc2_ms_max": round(durations[-1], 1) if durations else None,
+        "gc2_ms_median": round(durations[len(durations) // 2], 1) if durations else None,
+        "gc2_cpu_ms_median": round(cpu[len(cpu) // 2], 1) if cpu else None,
+        "gc2_cpu_ms_max": round(cpu[-1], 1) if cpu else None,
+        "gc_thresholds": record.get("gc_thresholds"),
+        "gc_frozen": record.get("gc_frozen"),
+        "gc_tracked_at_end": record.get("gc_tracked"),
+        "checkpoints": len(checkpoints),
+        "checkpoint_commit_ms_max": round(
+            max(((c["end"] - c["start"]) * 1000 for c in checkpoints), default=0), 1
+        ),
+        "commit_ms_p50": _median_ms(record["commits"]),
+        "loop_lags_over_40ms": sum(
+            1 for lag in record["lags"] if (lag["end"] - lag["start"]) * 1000 >= 2 * LAG_MS
+        ),
+        "loop_lag_ms_max": round(
+            max(((lag["end"] - lag["start"]) * 1000 for lag in record["lags"]), default=0), 1
+        ),
+    }
+
+
+def _median_ms(events: list[dict]) -> float | None:
+    values = sorted((e["end"] - e["start"]) * 1000 for e in events)
+    return round(values[len(values) // 2], 2) if values else None
+
+
+def explanation_lines(why: dict) -> list[str]:
+    lines = [f"slow rolls (> {SLOW_MS:.0f} ms): {why['slow_rolls']}; main cause (share):"]
+    lines += [f"    {cause}: {share * 100:.0f}%" for cause, share in why["main_cause"].items()]
+    lines.append(
+        "  overlapped 10 ms or more by (share): "
+        + ", ".join(f"{cause} {share * 100:.0f}%" for cause, share in why["any_overlap"].items())
+    )
+    lines.append(
+        f"  gc collections by generation {why['gc_collections']}, generation 2 median/max "
+        f"{why['gc2_ms_median']}/{why['gc2_ms_max']} ms (CPU {why['gc2_cpu_ms_median']}/{why['gc2_cpu_ms_max']} ms), thresholds {why['gc_thresholds']}, "
+        f"frozen {why['gc_frozen']}, tracked at the end {why['gc_tracked_at_end']}; checkpoints in commits "
+        f"{why['checkpoints']} (max {why['checkpoint_commit_ms_max']} ms), commit p50 {why['commit_ms_p50']} ms; "
+        f"loop lags ≥ {2 * LAG_MS:.0f} ms {why['loop_lags_over_40ms']} (max {why['loop_lag_ms_max']} ms)"
+    )
+    return lines
+
+
+# --- the instrumented server ---------------------------------------------------------------------
+
+
+def serve(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench/stalls.py serve")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--record", type=Path, required=True)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args(argv)
+
+    from rollbook.app import serving
+    from rollbook.app.app import WORKER_THREADS
+    from rollbook.server.engines import database_url
+
+    recorder = Recorder()
+    gc.callbacks.append(recorder.on_gc)
+    url = database_url(args.database_url)
+    app = serving.app_for(url, threads=args.threads or WORKER_THREADS)
+    assert not isinstance(app, str)
+    recorder.watch_engine(app.state.db.engine)
+    if not app.state.db.sqlite:
+        recorder.watch_postgresql(url)
+
+    # uvicorn handles SIGTERM, shuts down, then raises the signal again to the handler it found: this
+    # one, which writes the record and exits
+    def stop(_signum, _frame) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        serving.run(recorder.wrap(app), host=args.host, port=args.port, log_level="warning")
+    finally:
+        recorder.dump(args.record)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":
+        os.environ.setdefault("PYTHONUNBUFFERED", "1")
+        sys.exit(serve(sys.argv[2:]))
+    print("usage: python bench/stalls.py serve --port N --database-url URL --record FILE", file=sys.stderr)
+    sys.exit(2)
