@@ -1,0 +1,64 @@
+"""The serving process settles the cyclic collector once start-up is done (``serving.settle_collector``):
+start-up's objects are frozen out of the generations a full collection walks, so a collection in
+service no longer stops every request for the whole app's objects (bench/README.md, "Stalls")."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+import uvicorn
+
+from rollbook.app import serving
+
+
+@pytest.fixture
+def unfrozen():
+    gc.unfreeze()
+    yield
+    gc.unfreeze()  # the test process keeps collecting everything, as before
+
+
+class Held:
+    """An object that lives through start-up."""
+
+
+def test_settling_freezes_what_start_up_made_and_collects_what_it_left(unfrozen):
+    held = Held()
+    garbage = Held()
+    garbage.cycle = garbage  # a cycle only a collection frees
+    gone = weakref.ref(garbage)
+    del garbage
+    frozen = serving.settle_collector()
+    assert frozen == gc.get_freeze_count() > 0
+    tracked = gc.get_objects()
+    assert not any(found is held for found in tracked)  # out of every generation: never walked again
+    assert gone() is None  # the cycle was collected first, not frozen with the rest
+    made_after = Held()
+    made_after.cycle = made_after
+    assert any(found is made_after for found in gc.get_objects())  # what service makes is still collected
+
+
+def test_the_served_process_settles_once_started(unfrozen, monkeypatch):
+    async def started(self, sockets=None):
+        self.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "startup", started)
+    announced = []
+    server = serving.AnnouncingServer(
+        uvicorn.Config(lambda *_: None), lambda: announced.append(gc.get_freeze_count())
+    )
+    assert gc.get_freeze_count() == 0
+    asyncio.run(server.startup())
+    assert announced and announced[0] > 0  # settled before it says it serves
+
+
+def test_a_server_that_did_not_start_does_not_settle(unfrozen, monkeypatch):
+    async def failed(self, sockets=None):
+        self.started = False
+
+    monkeypatch.setattr(uvicorn.Server, "startup", failed)
+    asyncio.run(serving.AnnouncingServer(uvicorn.Config(lambda *_: None), None).startup())
+    assert gc.get_freeze_count() == 0
