@@ -6,7 +6,11 @@ connections are set up with.
   database's write lock from its first statement: two spends of the last point cannot interleave.
   A read-only transaction (the ``rollbook_read`` execution option, ``Database.read()``) uses a plain
   deferred ``BEGIN``; WAL mode lets it run beside the writer. Commits are durable
-  (``synchronous=FULL``: the WAL is fsynced before a commit returns).
+  (``synchronous=FULL``: the WAL is fsynced before a commit returns). No commit checkpoints the WAL
+  (``wal_autocheckpoint=0``): by SQLite's default the commit that takes the WAL past 1,000 pages
+  copies them back into the database and fsyncs it before it returns, with the batch's writers
+  waiting on it; the engine's ``Checkpointer`` thread makes a passive checkpoint instead, in its own
+  time, about once a second while commits come.
 - **PostgreSQL** (psycopg): a pooled connection is pinged before use only when it sat idle
   ``PING_IDLE_AFTER`` seconds (``_ping_when_idle``); an error that says the connection ended is
   a disconnect even when psycopg has not yet marked the connection closed (``ended_connection``).
@@ -19,7 +23,9 @@ The stored text is not what is hashed: the chain hashes its own canonical form (
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
+import weakref
 from pathlib import Path
 
 import psycopg
@@ -40,6 +46,11 @@ POOL_SIZE = 40
 PING_IDLE_AFTER = 0.5
 IDLE_SINCE = "rollbook_idle_since"
 BUSY_TIMEOUT_MS = 60_000  # SQLite: how long a writer waits for another process's write lock
+# SQLite: the checkpointer's pace. A passive checkpoint copies what no reader still needs and never
+# waits for a lock; once a second keeps the WAL at about a second of commits (a few hundred pages at
+# a hundred rolls a second), as SQLite's 1,000-page autocheckpoint did, but off every commit's path.
+CHECKPOINT_EVERY = 1.0
+CHECKPOINTER_IDLE = 30.0  # seconds without a commit after which its thread ends (a commit starts it again)
 READ_ONLY = "rollbook_read"  # the execution option of read transactions (SQLite: a deferred BEGIN)
 
 
@@ -149,6 +160,8 @@ def _sqlite_engine(url: str) -> Engine:
         **JSON_CODEC,
     )
 
+    checkpointer = Checkpointer(parsed.database) if parsed.database and _on_disk(parsed.database) else None
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None  # pysqlite must not emit its own BEGIN: we do (below)
@@ -157,7 +170,20 @@ def _sqlite_engine(url: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA synchronous=FULL")  # a commit is fsynced before it returns
+        if checkpointer is not None:
+            cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's thread does it
         cursor.close()
+
+    if checkpointer is not None:
+        _CHECKPOINTERS[engine] = checkpointer
+
+        @event.listens_for(engine, "commit")
+        def _on_commit(_connection) -> None:
+            checkpointer.committed()
+
+        @event.listens_for(engine, "engine_disposed")
+        def _on_dispose(_engine) -> None:
+            checkpointer.stop()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:
@@ -167,6 +193,83 @@ def _sqlite_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # take the write lock now, not at the first write
 
     return engine
+
+
+_CHECKPOINTERS: weakref.WeakKeyDictionary[Engine, Checkpointer] = weakref.WeakKeyDictionary()
+
+
+def checkpointer_of(engine: Engine) -> Checkpointer | None:
+    """The checkpointer of a SQLite file's engine (None: PostgreSQL, or SQLite in memory)."""
+    return _CHECKPOINTERS.get(engine)
+
+
+def _on_disk(database: str | None) -> bool:
+    return bool(database) and database != ":memory:" and not str(database).startswith("file:")
+
+
+class Checkpointer:
+    """SQLite's WAL checkpoints for one database file, in a thread of their own: every
+    ``CHECKPOINT_EVERY`` seconds while commits come, a passive checkpoint (``PRAGMA
+    wal_checkpoint(PASSIVE)``) on its own connection. It never blocks a reader or a writer; what a
+    reader still needs is copied by a later one. The thread starts at a commit and ends after
+    ``CHECKPOINTER_IDLE`` seconds without one, or when the engine is disposed."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._guard = threading.Lock()
+        self._commits = 0
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.checkpoints = 0  # passive checkpoints made (tests read it)
+        self.last: tuple[int, int, int] | None = (
+            None  # the last one's (busy, WAL frames, frames checkpointed)
+        )
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def committed(self) -> None:
+        """A commit (about to be) made on the engine: a checkpoint is due within the interval."""
+        with self._guard:
+            self._commits += 1
+            if self._thread is None:
+                self._stopping.clear()
+                self._thread = threading.Thread(target=self._run, name="rollbook-checkpoint", daemon=True)
+                self._thread.start()
+
+    def checkpoint(self, connection: sqlite3.Connection) -> tuple[int, int, int]:
+        row = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        self.last = (int(row[0]), int(row[1]), int(row[2]))
+        self.checkpoints += 1
+        return self.last
+
+    def _run(self) -> None:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            quiet_since = time.monotonic()
+            while not self._stopping.wait(CHECKPOINT_EVERY):
+                with self._guard:
+                    commits, self._commits = self._commits, 0
+                    if not commits and time.monotonic() - quiet_since > CHECKPOINTER_IDLE:
+                        self._thread = None
+                        return
+                if commits:
+                    quiet_since = time.monotonic()
+                    try:
+                        self.checkpoint(connection)
+                    except sqlite3.Error:  # the file went away (a test's), or a lock: the next one tries
+                        pass
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        """The engine is disposed: the thread ends (waited for); a later commit starts it again."""
+        with self._guard:
+            thread, self._thread = self._thread, None
+            self._stopping.set()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=10)
 
 
 def lane_file(engine: Engine) -> Path | None:
