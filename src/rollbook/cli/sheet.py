@@ -73,14 +73,14 @@ def import_command(
     from rollbook import settings
     from rollbook.cli.base import UsageFailure
     from rollbook.i18n import normalize
-    from rollbook.interop import ImportRefused, import_sheet
+    from rollbook.interop import SYSTEMS, ImportRefused, import_sheet
     from rollbook.render.interop import problem
     from rollbook.rules.base import RuleError
 
     language = normalize(lang) if lang else settings.current().language
     try:
-        if system not in ("v5", "v20"):
-            fail(f"--system takes v5 or v20, not {system}")
+        if system not in SYSTEMS:
+            fail(f"--system takes {' or '.join(SYSTEMS)}, not {system}")
         data = _read(file)
         imported = import_sheet(data, format=format, system=system, lang=language, pick=pick)
     except ImportRefused as refused:
@@ -177,10 +177,10 @@ def export_command(
     format: str = typer.Option(..., "--format", help="wod5e (a V5 sheet) or wod20 (a V20 sheet)."),
 ) -> None:
     """Write a rollbook sheet as a WoD5e actor (V5) or a Foundry WoD20 actor (V20), to import in Foundry."""
-    from rollbook.interop import export_sheet
+    from rollbook.interop import EXPORTS, export_sheet
 
     data = _read(file)
     sheet = data.get("sheet", data) if isinstance(data, dict) else data  # a character as the API answers it
-    if not isinstance(sheet, dict) or sheet.get("system") not in ("v5", "v20"):
+    if not isinstance(sheet, dict) or sheet.get("system") not in EXPORTS.values():
         fail(f"{file} is not a rollbook V5 or V20 sheet")
     typer.echo(json.dumps(export_sheet(sheet["system"], sheet, format), ensure_ascii=False, indent=1))

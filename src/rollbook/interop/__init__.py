@@ -64,6 +64,7 @@ class Exporter(Format, Protocol):
 # Detection order: the most specific shape first (a WoD5e actor also has ``system.attributes``).
 MODULES: dict[str, Format] = {"wod5e": wod5e, "wod20": wod20, "progeny": progeny, "v5bot": v5bot}
 FORMATS = tuple(MODULES)
+SYSTEMS = tuple(dict.fromkeys(module.SYSTEM for module in MODULES.values()))  # the games a file can be of
 EXPORTS = {"wod5e": "v5", "wod20": "v20"}
 EXPORTERS: dict[str, Exporter] = {"wod5e": wod5e, "wod20": wod20}
 MAX_DEPTH = 32  # every face: the API's body one level more (app/api_interop.py IMPORT_BODY)
@@ -208,6 +209,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_NODES",
     "MODULES",
+    "SYSTEMS",
     "Dropped",
     "Homebrew",
     "ImportRefused",

@@ -223,10 +223,10 @@ def _prepare(
     prior = _followed(module, system, validated.kind, follows)
     rules_in_force = check_table_rules(system, table_rules) if table_rules else ()
     extra: JsonObject = {}
-    if getattr(module, "READS_TABLE_RULES", False):
+    if module.READS_TABLE_RULES:
         extra["table_rules"] = rules_in_force
     if compulsion is not None:
-        if not getattr(module, "READS_COMPULSION", False):
+        if not module.READS_COMPULSION:
             raise RuleError("compulsion_not_for_system", system=system)
         extra["compulsion"] = compulsion
     # check_mode: the mode ``_loaded`` checked, as its literal type

@@ -138,6 +138,8 @@ class OpposedAction(Model):
 ACTIONS = by_kind(CheckAction, OpposedAction)
 STORYTELLER_ACTIONS = frozenset({"opposed"})
 CHAINS: dict[str, tuple[str, ...]] = {}
+READS_TABLE_RULES = False  # no table rule changes a roll-under request (TR-1)
+READS_COMPULSION = False
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}
 # What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
 ROLL_RECORDS: dict[str, Recorded] = {

@@ -33,7 +33,6 @@ class SystemModule(Protocol):
     ``CHANGES``, and ``result`` what the rules system of ``prepared.system`` resolved: each module
     narrows them to its own classes, hence ``Any`` in these signatures.
     Optional members, read with ``getattr`` / ``hasattr``: ``check_mode(sheet, mode)`` (V20-19),
-    ``READS_TABLE_RULES`` and ``READS_COMPULSION`` (extra keyword arguments of ``prepare``),
     ``step_takes(kind, receipt, result)`` (what a step of the combat chain takes from the one it follows),
     ``TURNS`` (its per-turn limits: ``play.turns``), ``STORYTELLER_SHEET_FIELDS`` and
     ``STORYTELLER_VALUES``; a system registered from outside (``register``) names its actions' fields
@@ -63,6 +62,10 @@ class SystemModule(Protocol):
     def ROLL_RECORDS(self) -> Mapping[str, Recorded]: ...
     @property
     def QUICK(self) -> QuickModule: ...
+    @property
+    def READS_TABLE_RULES(self) -> bool: ...  # ``prepare`` takes ``table_rules`` (TR-1: V20)
+    @property
+    def READS_COMPULSION(self) -> bool: ...  # ``prepare`` takes ``compulsion`` (seed 001: V5)
     @property
     def CHANGE_RECORDS(self) -> Mapping[str, Recorded]: ...
 
@@ -144,7 +147,7 @@ def system_module(system: Any) -> SystemModule:
 
 def reads_compulsion(system: str) -> bool:
     """Whether the system's rolls take a compulsion in force (V5's, seed 001: ``READS_COMPULSION``)."""
-    return bool(getattr(system_module(system), "READS_COMPULSION", False))
+    return system_module(system).READS_COMPULSION
 
 
 __all__ = [

@@ -59,6 +59,8 @@ from rollbook.rules import tiers as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "READS_COMPULSION",
+    "READS_TABLE_RULES",
     "REQUEST_FROM_ACTION",
     "drawn",
     "effect_problems",
@@ -127,6 +129,8 @@ class SpellAction(Model):
 ACTIONS = by_kind(SkillAction, DodgeAction, SoakAction, SpellAction)
 Action = SkillAction | DodgeAction | SoakAction | SpellAction  # one of ``ACTIONS``
 FOLLOWUPS: dict[str, type[Model]] = {}
+READS_TABLE_RULES = False  # no table rule changes a Tiers roll's request (TR-1)
+READS_COMPULSION = False
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
 CHAINS: dict[str, tuple[str, ...]] = {"dodge": ("skill",), "soak": ("skill", "dodge")}

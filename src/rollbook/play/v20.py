@@ -83,6 +83,8 @@ from rollbook.rules import v20 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "READS_COMPULSION",
+    "READS_TABLE_RULES",
     "REQUEST_FROM_ACTION",
     "drawn",
     "effect_problems",
@@ -229,6 +231,7 @@ def _pool(parts: list[JsonObject], modifiers: list[JsonObject], wound: int) -> J
 
 
 READS_TABLE_RULES = True  # TR-1: ``prepare`` puts the chronicle's table rules in the rules request
+READS_COMPULSION = False  # a V5 compulsion (seed 001) is no V20 roll's
 
 
 def prepare(

@@ -71,6 +71,8 @@ from rollbook.rules import v5 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "READS_COMPULSION",
+    "READS_TABLE_RULES",
     "REQUEST_FROM_ACTION",
     "drawn",
     "effect_problems",
@@ -153,6 +155,7 @@ ACTIONS = by_kind(
 )
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 READS_COMPULSION = True  # play.perform hands ``prepare`` the compulsion in force (play.v5_compulsions)
+READS_TABLE_RULES = False  # no table rule changes a V5 roll's request (TR-1)
 CHAINS: dict[str, tuple[str, ...]] = {}
 
 

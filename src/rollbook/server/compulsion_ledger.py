@@ -25,6 +25,7 @@ from rollbook.entries import (
     receipt_of,
 )
 from rollbook.play import v5_compulsions as rules
+from rollbook.play.systems import reads_compulsion, system_ids
 from rollbook.play.v5_sheet import ATTRIBUTES
 
 CALL = "compulsion"
@@ -54,7 +55,8 @@ class CompulsionLedger:
             return []
         if (
             isinstance(read, RollReceipt)
-            and read.system == "v5"
+            and read.system in system_ids()
+            and reads_compulsion(read.system)  # V5's rolls (seed 001)
             and read.kind in ("test", "power")
             and (read.request or {}).get("kind") == "test"
         ):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rollbook.play.systems import reads_compulsion
 from rollbook.present import authority, exchange, fairness, v5
 from rollbook.present.present import Card, Viewer, card
 from rollbook.present.sheetview import willpower_current
@@ -204,7 +205,9 @@ def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
             characters=characters,
             head=chronicle["log_head"]["seq"],
         )
-        if chronicle["system"] == "v5":  # seed 001: a compulsion in force shows beside its character
+        if reads_compulsion(
+            chronicle["system"]
+        ):  # seed 001: a compulsion in force shows beside its character
             table.compulsions = {
                 character: v5.badge(found, lang)
                 for character, found in compulsions_cases.all_in_force(session, member.chronicle_id).items()

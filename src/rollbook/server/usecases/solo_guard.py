@@ -23,6 +23,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import scenes
 from rollbook.server.views import entry_export
 from rollbook.solo import story
+from rollbook.solo.actions import SYSTEM as SOLO_SYSTEM
 from rollbook.solo.steps import SOLO_KINDS, SOLO_START
 
 SOLO_START_WITHIN = 64
@@ -82,7 +83,7 @@ def check_player_move(session: Session, chronicle: Chronicle, member: Caller) ->
     scene is open exactly while a fight runs, ``solo.fight``)."""
     if member.role == STORYTELLER or session.info.get(_ACTING) == chronicle.id:
         return
-    if chronicle.system != "v20" or not is_solo(session, chronicle):  # a solo chronicle is V20's
+    if chronicle.system != SOLO_SYSTEM or not is_solo(session, chronicle):  # a solo chronicle is its game's
         return
     state = solo_state(session, chronicle.id)
     if state.finished:
