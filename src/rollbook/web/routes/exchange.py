@@ -102,7 +102,7 @@ def exchange_odds(
             attacker=character_id,
             target=target,
             action=action,
-            weapon=weapon if system == "v20" else None,
+            weapon=weapon if odds_cases.takes_weapon(system) else None,  # Tiers: the shot names it
             dodge=dodge,
             location=location,
         )
