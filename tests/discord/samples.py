@@ -33,16 +33,33 @@ STORYTELLER, PLAYER, NEWCOMER = "2900000000000000001", "2900000000000000002", "2
 SHEET = {
     "name": "Sasha",
     "clan": "brujah",
-    "attributes": {"dexterity": 3, "wits": 2, "composure": 2, "resolve": 2},
+    "attributes": {"dexterity": 3, "wits": 2, "composure": 2, "resolve": 2, "manipulation": 3},
     "skills": {"firearms": 3, "awareness": 2},
-    "hunger": 1,
+    "disciplines": {"dominate": 2},
+    "powers": [{"discipline": "dominate", "level": 2, "power": "mesmerize"}],
+    "hunger": 2,
     "humanity": 7,
     "stains": 2,
     "willpower": {"max": 4, "superficial": 0, "aggravated": 0},
 }
 
-# (command, its options, who sends it, the Discord client's locale, what the sample shows)
-PLAYS = [
+# the other games' tables, for the commands of their own rolls (a V20 Virtue, a Tiers spell)
+OTHER_SHEETS = {
+    "v20": {
+        "name": "Lucita",
+        "generation": 9,
+        "attributes": {"dexterity": 3, "wits": 2, "stamina": 2},
+        "virtues": {"conscience": 2, "self_control": 3, "courage": 3},
+        "willpower": {"permanent": 4, "current": 4},
+        "blood": {"current": 10},
+        "health": {"bashing": 1},
+    },
+    "tiers": {"name": "Ash", "skills": {"arcanes": 3, "firearms": 40}},
+}
+OTHER_CHANNELS = {"v20": "1200000000000000019", "tiers": "1200000000000000029"}
+
+# (command, its options, who sends it, the Discord client's locale, what the sample shows[, the game])
+PLAYS: list[tuple] = [
     (
         "link",
         lambda keys: [option("code", keys["invitation"])],
@@ -161,6 +178,66 @@ PLAYS = [
         "`/character new` opens a form instead: the name, then each section's traits typed as "
         "“Dexterity 3, Wits 2”.",
     ),
+    (
+        "power",
+        lambda keys: [option("power", "dominate/mesmerize")],
+        PLAYER,
+        "en-US",
+        "A Discipline power of the sheet (V5), picked from its autocomplete: its own pool rolled and "
+        "its Rouse checks paid in one step.",
+    ),
+    ("willpower", lambda keys: [], PLAYER, "en-US", "A Willpower roll (V5 here; V20 alike)."),
+    (
+        "spend",
+        lambda keys: [option("resource", "willpower")],
+        PLAYER,
+        "en-US",
+        "Willpower spent from the sheet, without a roll.",
+    ),
+    (
+        "feed",
+        lambda keys: [option("character", "Sasha"), option("amount", 1, 4)],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller says a character fed (V5: Hunger slaked; V20: blood regained); its player is "
+        "mentioned.",
+    ),
+    (
+        "compulsion",
+        lambda keys: [
+            {"name": "call", "type": 1, "options": [option("character", "Sasha"), option("until", "ended")]}
+        ],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller calls a compulsion (the clan's unless named) until they end it; "
+        "`/compulsion end` ends it. Under a messy critical or a bestial failure, "
+        "`[ Call the compulsion ]` does it in one press.",
+    ),
+    (
+        "virtue",
+        lambda keys: [option("virtue", "self_control")],
+        PLAYER,
+        "en-US",
+        "A Virtue roll (V20), at a V20 table.",
+        "v20",
+    ),
+    (
+        "spend",
+        lambda keys: [option("resource", "blood"), option("amount", 1, 4), option("heal", "bashing")],
+        PLAYER,
+        "en-US",
+        "Blood spent (V20-16), here to heal a level of bashing damage; more than the Generation's blood "
+        "per turn is refused (V20-18).",
+        "v20",
+    ),
+    (
+        "spell",
+        lambda keys: [option("spell", "Light")],
+        PLAYER,
+        "en-US",
+        "A spell cast (Tiers, T-6), one Essence.",
+        "tiers",
+    ),
     ("unlink", lambda keys: [], NEWCOMER, "en-US", "The newcomer ends their link in this channel."),
 ]
 
@@ -222,6 +299,26 @@ def _typed(name: str, options: list[dict]) -> str:
     return " ".join(words)
 
 
+def seat(client, discord, system: str, sheet: dict) -> None:
+    """Another game's chronicle at a channel of its own: its Storyteller linked, the player joined
+    with ``sheet``'s character."""
+    channel = OTHER_CHANNELS[system]
+    created = client.post("/api/chronicles", json={"name": sheet["name"], "system": system}).json()
+    discord.ok(command("link", [option("code", created["token"])], user_id=STORYTELLER, channel=channel))
+    joined = discord.ok(
+        command(
+            "link", [option("code", created["invitation"])], user_id=PLAYER, name="Bruno", channel=channel
+        )
+    )
+    player = {"Authorization": "Bearer " + joined["data"]["content"].split("||")[1]}
+    made = client.post(
+        f"/api/chronicles/{created['chronicle']['id']}/characters",
+        headers=player,
+        json={"name": sheet["name"], "sheet": sheet},
+    )
+    assert made.status_code == 201, made.text
+
+
 def play() -> list[Sample]:
     """Every command of ``PLAYS`` sent to a fresh app, then a roll made on the web table and posted."""
     samples: list[Sample] = []
@@ -277,14 +374,16 @@ def play() -> list[Sample]:
                 "character": character,
                 "attachment": standin.attach("sheet.json", progeny.read_bytes()),
             }
-            for name, options, user, locale, caption in PLAYS:
+            for system, sheet in OTHER_SHEETS.items():
+                seat(client, discord, system, sheet)
+            for name, options, user, locale, caption, *game in PLAYS:
                 given = options(keys)
                 payload = command(
                     name,
                     given,
                     user_id=user,
                     locale=locale,
-                    channel=CHANNEL,
+                    channel=OTHER_CHANNELS[game[0]] if game else CHANNEL,
                     name={STORYTELLER: "Anna", PLAYER: "Bruno"}.get(user, "Chloé"),
                 )
                 if name == "character":  # the attached file, as Discord describes it

@@ -71,7 +71,7 @@ def test_a_player_of_the_bound_chronicle_cannot_unbind_it(database_url, app, mak
 def test_the_chronicle_command_is_held_by_administrators_by_default(database_url):
     [chronicle] = [c for c in command_definitions() if c["name"] == "chronicle"]
     assert chronicle["default_member_permissions"] == MANAGE_WEBHOOKS == str(1 << 29)
-    assert [sub["name"] for sub in chronicle["options"]] == ["bind", "unbind"]
+    assert [sub["name"] for sub in chronicle["options"]] == ["bind", "unbind", "new"]
 
 
 def test_a_scene_name_longer_than_the_apis_limit_is_refused_on_discord_too(

@@ -51,8 +51,17 @@ ARGUMENTS = {
         option("trait2", "firearms"),
         option("successes", 5, 4),
     ],
+    "willpower": lambda t: [],
+    "virtue": lambda t: [option("virtue", "courage")],  # a V20 roll: refused at this V5 table, in words
+    "power": lambda t: [option("power", "dominate/mesmerize")],
+    "spell": lambda t: [option("spell", "Lumière")],  # a Tiers roll: refused here, in words
+    "spend": lambda t: [option("resource", "willpower")],
+    "feed": lambda t: [option("character", "Sasha"), option("amount", 1, 4)],
+    "compulsion": lambda t: [
+        {"name": "call", "type": 1, "options": [option("character", "Sasha"), option("until", "ended")]}
+    ],
 }
-BY_STORYTELLER = {"chronicle", "scene", "turn", "queue", "contest", "extended"}
+BY_STORYTELLER = {"chronicle", "scene", "turn", "queue", "contest", "extended", "feed", "compulsion"}
 BY_NEWCOMER = {"link", "unlink"}
 _tables: dict[str, dict] = {}
 
@@ -77,6 +86,9 @@ def table_for(database_url, make_table, discord, channel: str) -> dict:
             player,
             {
                 **V5_SHEET,
+                "attributes": {**V5_SHEET["attributes"], "manipulation": 2},
+                "disciplines": {"dominate": 2},
+                "powers": [{"discipline": "dominate", "level": 2, "power": "mesmerize"}],
                 "humanity": 7,
                 "stains": 2,
                 "willpower": {"max": 4, "superficial": 0, "aggravated": 0},

@@ -13,6 +13,11 @@ from __future__ import annotations
 import unicodedata
 
 from rollbook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, language, translate
+from rollbook.play import catalogue
+from rollbook.play.common import MODES
+from rollbook.play.systems import SYSTEM_IDS, system_module
+from rollbook.play.v5_compulsions import UNTIL as COMPULSION_UNTIL
+from rollbook.present import labels
 from rollbook.server.usecases.checks import NAME_MAX
 
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, ATTACHMENT = 1, 3, 4, 5, 11
@@ -36,7 +41,9 @@ def discord_locale(lang: str) -> str | None:
 LOCALES = {
     locale: lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE and (locale := discord_locale(lang))
 }
-SYSTEMS = ("v5", "v20", "tiers", "rollunder")
+SYSTEMS = SYSTEM_IDS  # the shipped systems (``play.systems``), a choice of ``/roll``'s and ``/odds``'
+# the kind of a plain test (``/roll`` with traits): the action a system's quick roll stands for (A-1)
+TEST_KINDS = {system: system_module(system).QUICK.KIND for system in SYSTEMS}
 
 # Names are identifiers, not sentences: each with its French and Spanish form (a language not here:
 # Discord shows its users the English names, the descriptions in their catalogues' words).
@@ -92,6 +99,24 @@ NAMES: dict[str, tuple[str, str]] = {
     "successes": ("réussites", "éxitos"),
     "rolls": ("jets", "tiradas"),
     "close": ("clore", "cerrar"),
+    "power": ("pouvoir", "poder"),
+    "virtue": ("vertu", "virtud"),
+    "spell": ("sort", "hechizo"),
+    "attribute": ("attribut", "atributo"),
+    "discipline_level": ("niveau_discipline", "nivel_disciplina"),
+    "mend": ("soigner", "curar"),
+    "spend": ("dépenser", "gastar"),
+    "resource": ("ressource", "recurso"),
+    "amount": ("quantité", "cantidad"),
+    "heal": ("guérir", "sanar"),
+    "feed": ("nourrir", "alimentar"),
+    "kill": ("tuer", "matar"),
+    "compulsion": ("compulsion", "compulsión"),
+    "call": ("appeler", "invocar"),
+    "end": ("finir", "terminar"),
+    "until": ("jusqu_à", "hasta"),
+    "language": ("langue", "idioma"),
+    "mode": ("mode", "modo"),
 }
 
 DESCRIPTIONS = {
@@ -145,6 +170,39 @@ DESCRIPTIONS = {
     "defender_difficulty": N_("The resisting side's difficulty (V20)"),
     "successes": N_("The successes to gather"),
     "rolls": N_("The most rolls (none: no limit)"),
+    "power": N_("V5: a Discipline power of your character's sheet, its Rouse checks paid"),
+    "virtue": N_("V20: a Virtue roll for your character"),
+    "spell": N_("Tiers: cast a spell, one Essence"),
+    "attribute": N_("The Attribute the power rolls with, where the book offers a choice"),
+    "discipline_level": N_("The Discipline's level the Rouse check is for (Blood Potency may reroll it)"),
+    "mend": N_("The Rouse check mends superficial Health damage"),
+    "spend": N_("Spend blood or Willpower from your character's sheet"),
+    "resource": N_("What is spent"),
+    "amount": N_("How much"),
+    "heal": N_("V20: the blood spent heals this damage, a level a point"),
+    "feed": N_("Storyteller: a character feeds (V5: Hunger slaked; V20: blood regained)"),
+    "kill": N_("V5: the vessel is drained to death (only a kill slakes the last Hunger)"),
+    "compulsion": N_("Storyteller: call a compulsion for a V5 character, or end it"),
+    "call": N_("Call a compulsion (the clan's unless named)"),
+    "end": N_("End the compulsion in force"),
+    "until": N_("Until the scene ends, or until you end it"),
+    "language": N_("The chronicle's language"),
+    "mode": N_("Strict (the rules as written) or casual"),
+}
+CHRONICLE_NAME = N_("The chronicle's name")
+COMPULSION_OPTION = N_("Which compulsion (the clan's by default)")
+# a compulsion's ``until`` (``play.v5_compulsions.UNTIL``), in words
+UNTIL_WORDS = {"scene": N_("Until the scene ends"), "ended": N_("Until the Storyteller ends it")}
+# an option named as a command is says what it holds
+OPTION_TEXTS = {
+    "power": N_("A power of the sheet (its Discipline and level)"),
+    "virtue": N_("Which Virtue"),
+    "spell": N_("The spell's name"),
+}
+# a command named as an option is (``willpower``) says what the command does
+COMMAND_DESCRIPTIONS = {
+    "willpower": N_("A Willpower roll for your character"),
+    "new": N_("A new chronicle: you are its Storyteller and this channel its table"),
 }
 CHARACTER_COMMAND = N_("Your character: a new one, or one imported from another tool")
 SYSTEM_NAMES = {"v5": "V5", "v20": "V20", "tiers": "Tiers", "rollunder": "Roll-under"}
@@ -164,8 +222,8 @@ def _localized_names(key: str) -> dict[str, str]:
     return {locale: NAMES[key][NAMED.index(lang)] for locale, lang in LOCALES.items() if lang in NAMED}
 
 
-def _named(key: str) -> dict:
-    text = DESCRIPTIONS[key]
+def _named(key: str, text: str | None = None) -> dict:
+    text = text or DESCRIPTIONS[key]
     return {
         "name": key,
         "name_localizations": _localized_names(key),
@@ -184,6 +242,7 @@ def _option(
     high: int | None = None,
     choices: list[dict] | None = None,
     longest: int | None = None,
+    text: str | None = None,
 ) -> dict:
     given = {
         "autocomplete": autocomplete or None,
@@ -193,7 +252,7 @@ def _option(
         "max_length": longest,
     }
     return {
-        **_named(key),
+        **_named(key, text),
         "type": kind,
         "required": required,
         **{name: value for name, value in given.items() if value is not None},
@@ -201,7 +260,90 @@ def _option(
 
 
 def _systems() -> list[dict]:
-    return [{"name": SYSTEM_NAMES[s], "value": s} for s in SYSTEMS]
+    return [{"name": SYSTEM_NAMES.get(s, s), "value": s} for s in SYSTEMS]
+
+
+def _choices(values, words) -> list[dict]:
+    """Choices named in each language by ``words(value, lang)`` (the game's own words)."""
+    return [
+        {
+            "name": words(value, "en")[:100],
+            "value": value,
+            "name_localizations": {locale: words(value, lang)[:100] for locale, lang in LOCALES.items()},
+        }
+        for value in values
+    ]
+
+
+# The options that name a field of a roll's request, for a command of its own kind (``kind_commands``);
+# ``discipline`` and ``power`` are the one ``power`` option (a power of the sheet: "auspex/premonition").
+FIELD_OPTIONS = {
+    "power": lambda: _option("power", STRING, required=True, autocomplete=True, text=OPTION_TEXTS["power"]),
+    "attribute": lambda: _option("attribute", STRING, autocomplete=True),
+    "virtue": lambda: _option(
+        "virtue",
+        STRING,
+        required=True,
+        choices=_choices(_virtues(), lambda v, lang: labels.trait(v, lang)),
+        text=OPTION_TEXTS["virtue"],
+    ),
+    "spell": lambda: _option("spell", STRING, longest=100, text=OPTION_TEXTS["spell"]),
+    "discipline_level": lambda: _option("discipline_level", INTEGER, low=1, high=10),
+    "mend": lambda: _option("mend", BOOLEAN),
+}
+JOINED = {"discipline": "power"}  # a field asked through another's option
+
+
+def _virtues() -> tuple[str, ...]:
+    from rollbook.play.v20_sheet import VIRTUES
+
+    return tuple(VIRTUES)
+
+
+def kind_commands() -> dict[str, tuple[str, ...]]:
+    """The roll kinds of the catalogue (``play.catalogue``) a player makes with a command of the kind's
+    name (``/power``, ``/willpower``, ``/virtue``, ``/rouse``…): every kind of the shipped systems made
+    on its own (not a plain test, which ``/roll`` names by traits; not a step of the combat chain, which
+    a button offers; not the Storyteller's), each with the options of its player's fields, in order."""
+    found: dict[str, list[str]] = {}
+    for action in catalogue.ACTIONS:
+        if action.way != "roll" or action.follows or action.storyteller_only:
+            continue
+        if action.kind == TEST_KINDS.get(action.system):
+            continue
+        fields = found.setdefault(action.kind, [])
+        model_fields = list(action.model.model_fields) if action.model is not None else []
+        for name in model_fields:
+            option_name = JOINED.get(name, name)
+            if name in action.player and option_name in FIELD_OPTIONS and option_name not in fields:
+                fields.append(option_name)
+        if "difficulty" in action.edges and "difficulty" not in fields:
+            fields.append("difficulty")
+    return {kind: tuple(fields) for kind, fields in found.items()}
+
+
+def _kind_command(kind: str, fields: tuple[str, ...]) -> dict:
+    options = [_character()] + [
+        _difficulty() if name == "difficulty" else FIELD_OPTIONS[name]() for name in fields
+    ]
+    options.sort(key=lambda option: not option.get("required"))  # Discord: required options first
+    command = _command(kind, [*options, _option("hidden", BOOLEAN)])
+    if kind in COMMAND_DESCRIPTIONS:
+        command.update(_named(kind, COMMAND_DESCRIPTIONS[kind]))
+    return command
+
+
+def spend_kinds() -> tuple[str, ...]:
+    """What a player spends from the sheet without a roll (``/spend``): each ``spend_<resource>`` change
+    of the shipped systems but experience (the sheet page's)."""
+    found: list[str] = []
+    for system in SYSTEMS:
+        changes = getattr(system_module(system), "CHANGES", {}) or {}
+        for kind in changes:
+            resource = kind.removeprefix("spend_")
+            if kind.startswith("spend_") and resource != "experience" and resource not in found:
+                found.append(resource)
+    return tuple(found)
 
 
 def _scene_actions() -> list[dict]:
@@ -256,6 +398,24 @@ def command_definitions() -> list[dict]:
                 [
                     {**_named("bind"), "type": SUB_COMMAND, "options": []},
                     {**_named("unbind"), "type": SUB_COMMAND, "options": []},
+                    {
+                        **_named("new", COMMAND_DESCRIPTIONS["new"]),
+                        "type": SUB_COMMAND,
+                        "options": [
+                            _option("name", STRING, required=True, longest=NAME_MAX, text=CHRONICLE_NAME),
+                            _option("system", STRING, required=True, choices=_systems()),
+                            _option(
+                                "language",
+                                STRING,
+                                choices=[{"name": language(lang).name, "value": lang} for lang in LANGUAGES],
+                            ),
+                            _option(
+                                "mode",
+                                STRING,
+                                choices=_choices(MODES, lambda m, lang: labels.choice(m, lang)),
+                            ),
+                        ],
+                    },
                 ],
             ),
             # a server's administrators (and whom they allow) see it by default: binding makes a
@@ -293,9 +453,58 @@ def command_definitions() -> list[dict]:
                 _option("blood_surge", BOOLEAN),
             ],
         ),
-        _command("rouse", [_character()]),
-        _command("remorse", [_character()]),
-        _command("frenzy", [_character(), _difficulty()]),
+        *[_kind_command(kind, fields) for kind, fields in kind_commands().items()],
+        _command(
+            "spend",
+            [
+                _option(
+                    "resource",
+                    STRING,
+                    required=True,
+                    choices=_choices(spend_kinds(), lambda r, lang: labels.resource(r, lang)),
+                ),
+                _option("amount", INTEGER, low=1, high=50),
+                _character(),
+                _option(
+                    "heal",
+                    STRING,
+                    choices=_choices(("bashing", "lethal"), lambda d, lang: labels.choice(d, lang)),
+                ),
+            ],
+        ),
+        _command(
+            "feed",
+            [
+                _option("character", STRING, required=True, autocomplete=True),
+                _option("amount", INTEGER, low=1, high=50),
+                _option("kill", BOOLEAN),
+            ],
+        ),
+        _command(
+            "compulsion",
+            [
+                {
+                    **_named("call"),
+                    "type": SUB_COMMAND,
+                    "options": [
+                        _option("character", STRING, required=True, autocomplete=True),
+                        _option("compulsion", STRING, autocomplete=True, text=COMPULSION_OPTION),
+                        _option(
+                            "until",
+                            STRING,
+                            choices=_choices(
+                                COMPULSION_UNTIL, lambda u, lang: translate(UNTIL_WORDS[u], lang)
+                            ),
+                        ),
+                    ],
+                },
+                {
+                    **_named("end"),
+                    "type": SUB_COMMAND,
+                    "options": [_option("character", STRING, required=True, autocomplete=True)],
+                },
+            ],
+        ),
         _command(
             "odds",
             [
@@ -305,6 +514,8 @@ def command_definitions() -> list[dict]:
                 *_raw_pool(),
                 _option("willpower", BOOLEAN),
                 _option("blood_surge", BOOLEAN),
+                _weapon(),
+                _option("bullets", INTEGER, low=1, high=100),
             ],
         ),
         _command("sheet", [_character()]),

@@ -10,7 +10,10 @@
   (``exchange.next_steps``; ``rolls.roll`` with ``follows``);
 - under a contest (TR-3): each side's roll, for whoever acts for that side
   (``contests.roll_contest_side``: ``cs``); under an extended action and each of its rolls while it
-  goes on (TR-4): its next roll (``contests.roll_extended``: ``ex``). The buttons and their words are
+  goes on (TR-4): its next roll (``contests.roll_extended``: ``ex``);
+- under a V5 messy critical or bestial failure, the Storyteller's call of the compulsion (``cc``:
+  ``compulsions.call``); under a failed Rouse at Hunger 5, the hunger frenzy test (``hf``:
+  ``frenzy.hunger_frenzy``), as the web card offers them (``present.v5.roll_buttons``). The buttons and their words are
   the web card's (``web.contests.buttons``), offered to every side: the use case checks who presses.
 
 A ``custom_id`` is ``rb:<what>:<numbers…>``; it names entries and asks, never a member: who pressed
@@ -22,6 +25,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from pydantic import ValidationError
 from sqlalchemy import select
 
 from rollbook.discord import store
@@ -39,14 +43,25 @@ from rollbook.discord.base import (
     write,
 )
 from rollbook.discord.embeds import card_embed, card_for, fit_all
+from rollbook.entries import Receipt, entry_of
 from rollbook.i18n import N_, translate, translate_n
 from rollbook.present import labels
+from rollbook.present import v5 as present_v5
 from rollbook.present.contests import buttons as contest_buttons
 from rollbook.present.present import Viewer
 from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.models import Character
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import authority, contests, exchange, grants, rolls
+from rollbook.server.usecases import (
+    authority,
+    characters,
+    compulsions,
+    contests,
+    exchange,
+    frenzy,
+    grants,
+    rolls,
+)
 
 log = logging.getLogger("rollbook.discord")
 
@@ -118,7 +133,43 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
             }
         )
     rows += _declared_rows(lang, entry, shown.character)
+    rows += _beast_rows(lang, entry)
     return card_embed(shown, lang), rows
+
+
+# the web card's one-tap calls (``present.v5.roll_buttons``), each as the button's custom_id: the
+# compulsion a messy critical or a bestial failure may bring (seed 001), the hunger frenzy test a
+# failed Rouse at Hunger 5 offers (V5-10)
+CALLS = {"/compulsion/call?": "cc", "/hunger-frenzy?": "hf"}
+
+
+def _beast_rows(lang: str, entry: dict) -> list[dict]:
+    """Seed 001, V5-10: under a V5 roll, the Storyteller's calls its card offers them (offered to all:
+    the use cases refuse anyone but the Storyteller), ``rb:cc:<seq>:<character>``/``rb:hf:…``."""
+    try:
+        made = entry_of(entry)
+    except ValidationError:  # not an entry of the log's models: nothing to call from it
+        return []
+    receipt = getattr(made, "receipt", None)  # each kind's model has its own receipt's
+    if getattr(made, "kind", None) != "roll" or made.character is None or not isinstance(receipt, Receipt):
+        return []
+    character, seq = made.character, made.seq
+    offered = present_v5.roll_buttons(
+        receipt.dump(),
+        seq,
+        character,
+        0,
+        storyteller=True,
+        lang=lang,
+        effects=made.effects,
+    )
+    buttons = [
+        _button(button.label, f"rb:{code}:{seq}:{character}", DANGER)
+        for button in offered
+        for path, code in CALLS.items()
+        if path in button.action
+    ]
+    return [{"type": ROW, "components": buttons}] if buttons else []
 
 
 def ask_row(lang: str, ask_id: int) -> dict:
@@ -417,6 +468,22 @@ def pressed(context: Context, inv: Invocation) -> Answer:
             context,
             inv,
             lambda session, member: contests.roll_contest_side(session, member, seq, side, source=source),
+        )
+    if what in ("cc", "hf") and len(numbers) == 2:
+        seq, character_id = _numbers(numbers)
+        if what == "cc":
+            return act(
+                context,
+                inv,
+                lambda session, member: {
+                    **compulsions.call(session, member, character_id, roll=seq),
+                    "character": characters.get_character(session, member, character_id),
+                },
+            )
+        return act(
+            context,
+            inv,
+            lambda session, member: frenzy.hunger_frenzy(session, member, character_id, seq, source=source),
         )
     if what == "ex":
         (seq,) = _numbers(numbers)

@@ -11,13 +11,14 @@ or, for a user with no link at all, dice rolled and shown but logged nowhere (no
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
 import unicodedata
 
 from rollbook.dice import roll as roll_dice
-from rollbook.discord import components, store
+from rollbook.discord import commands, components, store
 from rollbook.discord.base import (
     CHOICES,
     DEFERRED,
@@ -38,9 +39,10 @@ from rollbook.discord.base import (
 from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, resource_fields
 from rollbook.discord.rest import AttachmentRefused, DiscordError
 from rollbook.i18n import N_, labelled, translate
-from rollbook.play import quick
+from rollbook.play import quick, v5_compulsions, v5_powers
 from rollbook.play.systems import system_module
 from rollbook.present import labels
+from rollbook.present import v5 as present_v5
 from rollbook.present.preview import odds_view, preview
 from rollbook.present.sheetview import RATING_GROUPS, rating_groups, specialties
 from rollbook.render import interop as render_interop
@@ -55,6 +57,7 @@ from rollbook.server.usecases import (
     authority,
     characters,
     chronicles,
+    compulsions,
     contests,
     fairness,
     interop,
@@ -71,6 +74,10 @@ UNLINKED = N_("Unlinked: this channel no longer acts for you.")
 NOT_LINKED_HERE = N_("You had no link in this channel.")
 BOUND = N_("This channel is now the table of “{chronicle}”: its public rolls are posted here.")
 UNBOUND = N_("This channel is no longer your chronicle's table: nothing more is posted here.")
+CHRONICLE_MADE = N_(
+    "“{chronicle}” is made: you are its Storyteller and this channel its table. Players join with "
+    "/link and the invitation code ||{invitation}||. Your key for the web table (keep it secret): ||{key}||"
+)
 NOT_BOUND = N_("This channel is not a chronicle's table.")
 ROLES = {"storyteller": N_("Storyteller"), "player": N_("Player")}
 FAIR_STATUS = N_(
@@ -100,7 +107,7 @@ TRAIT_FIELDS = {
     "tiers": (("skills", "skill"),),
     "rollunder": (("attributes", "attribute"), ("skills", "skill")),
 }
-TEST_KINDS = {"v20": "test", "v5": "test", "tiers": "skill", "rollunder": "check"}
+TEST_KINDS = commands.TEST_KINDS
 
 
 def _trait_fields(system: str) -> tuple[tuple[str, str], ...]:
@@ -121,7 +128,31 @@ def command(context: Context, inv: Invocation) -> Answer:
     handler = COMMANDS.get(str(name))
     if handler is None:
         raise ProblemError(404, "discord_unknown_command", command=str(name))
-    return handler(context, inv, inv.options())
+    options = inv.options()
+    declared = declared_options(str(name), options.get("_subcommand"))
+    unknown = sorted(key for key in options if not key.startswith("_") and key not in declared)
+    if unknown:  # a crafted interaction: only what the command declares is read (A-1: no edge slips in)
+        raise ProblemError(422, "discord_unknown_option", option=unknown[0][:100], command=str(name))
+    return handler(context, inv, options)
+
+
+@functools.cache
+def _declared() -> dict[tuple[str, str | None], frozenset[str]]:
+    found: dict[tuple[str, str | None], frozenset[str]] = {}
+    for definition in commands.command_definitions():
+        options = definition.get("options") or []
+        found[(definition["name"], None)] = frozenset(o["name"] for o in options if o["type"] != 1)
+        for sub in options:
+            if sub["type"] == 1:
+                found[(definition["name"], sub["name"])] = frozenset(
+                    o["name"] for o in sub.get("options") or []
+                )
+    return found
+
+
+def declared_options(name: str, subcommand: str | None) -> frozenset[str]:
+    """The option names a command (or its subcommand) declares (``commands.command_definitions``)."""
+    return _declared().get((name, subcommand), frozenset())
 
 
 # --- linking -------------------------------------------------------------------------------------
@@ -175,6 +206,8 @@ def _unlink(context: Context, inv: Invocation, options: dict) -> Answer:
 
 
 def _chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
+    if options.get("_subcommand") == "new":
+        return _new_chronicle(context, inv, options)
     unbind = options.get("_subcommand") == "unbind"
 
     def work(session, member):
@@ -188,6 +221,37 @@ def _chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
     if unbind:
         return message(translate(UNBOUND if result["unbound"] else NOT_BOUND, inv.locale), ephemeral=True)
     return message(translate(BOUND, inv.locale, chronicle=result["chronicle"]["name"]), ephemeral=True)
+
+
+def _new_chronicle(context: Context, inv: Invocation, options: dict) -> Answer:
+    """A chronicle made from Discord (as the web's home page makes one): the user its Storyteller,
+    linked here, and this channel its table; the Storyteller's key and the players' invitation code
+    told to them alone (sealed in the stored answer)."""
+
+    def work(session, _member):
+        made = chronicles.create_chronicle(
+            session,
+            name=str(options.get("name") or "").strip(),
+            system=str(options.get("system") or ""),
+            mode=str(options.get("mode") or "strict"),
+            language=str(options.get("language") or discord_language(inv.locale)),
+            storyteller=inv.user_name or f"Discord {inv.user_id[-4:]}",
+        )
+        storyteller = auth.authenticate(session, made["token"])
+        assert storyteller is not None  # the key just issued
+        store.link(session, inv.guild_id, inv.channel_id, inv.user_id, storyteller)
+        store.bind_channel(session, inv.guild_id, inv.channel_id, storyteller)
+        return {"chronicle": made["chronicle"], "token": made["token"], "invitation": made["invitation"]}
+
+    result = write(context, inv, work).result
+    text = translate(
+        CHRONICLE_MADE,
+        inv.locale,
+        chronicle=result["chronicle"]["name"],
+        invitation=result["invitation"],
+        key=result["token"],
+    )
+    return message(text, ephemeral=True)
 
 
 # --- rolls ---------------------------------------------------------------------------------------
@@ -309,7 +373,7 @@ def _roll(
             )
         character, action = roll_request(session, member, chronicle.system, options, kind)
         target = _target(session, member, options.get("target"))
-        return components.acted(
+        out = components.acted(
             session,
             member,
             rolls.roll(
@@ -317,6 +381,10 @@ def _roll(
             ),
             inv,
         )
+        if kind and member.role == STORYTELLER and not out.get("mention"):
+            # the Storyteller's call of a player's character's roll (a frenzy test…): its player told
+            out["mention"] = players_of(session, inv, member, character["id"])
+        return out
 
     result = write(context, inv, work).result
     if result.get("unlinked"):
@@ -330,12 +398,29 @@ def roll_request(
     """The character and the action a sheet's roll names (``/roll``, ``/ask``, ``/rouse``…); ``/odds``
     reads the odds of the very request ``rolls.roll`` plans from this action."""
     character = pick_character(session, member, options.get("character"))
-    action = (
-        {"kind": kind, **{k: options[k] for k in ("difficulty",) if options.get(k) not in (None, "")}}
-        if kind
-        else test_action(system, character["sheet"], options)
-    )
+    action = kind_action(kind, options) if kind else test_action(system, character["sheet"], options)
     return character, action
+
+
+def kind_action(kind: str, options: dict) -> dict:
+    """The request of a roll of its own kind (``commands.kind_commands``): its options as the fields of
+    the kind's model; ``power`` names a power of the sheet as "discipline/power" (its autocomplete)."""
+    action: dict = {"kind": kind}
+    for name in (*commands.kind_commands().get(kind, ()), "difficulty"):
+        value = options.get(name)
+        if value in (None, ""):
+            continue
+        if name == "power":
+            discipline, _, power = str(value).partition(POWER_JOIN)
+            if not power:
+                raise ProblemError(422, "discord_unknown_power", power=str(value)[:100])
+            action["discipline"], action["power"] = discipline, power
+        else:
+            action[name] = value
+    return action
+
+
+POWER_JOIN = "/"  # a power's option value: "auspex/premonition"
 
 
 def bound_here(session, inv: Invocation) -> bool:
@@ -370,6 +455,86 @@ def _unlinked_roll(context: Context, inv: Invocation, options: dict) -> Answer:
 
 def _kind(kind: str):
     return lambda context, inv, options: _roll(context, inv, options, kind=kind)
+
+
+def players_of(session, inv: Invocation, member: Caller, character_id: int) -> list[str]:
+    """The Discord users who act for a character here, the one acting left out (told, not pinged)."""
+    return [
+        user for user in acting_for(session, inv, member.chronicle_id, [character_id]) if user != inv.user_id
+    ]
+
+
+# --- the sheet's resources: spending, feeding (V20-16, V20-18, V5 Book feeding) ----------------------
+
+
+def _changed(context: Context, inv: Invocation, options: dict, change_of) -> Answer:
+    """A change without dice on a character's sheet (``characters.adjust``: the game decides what each
+    role may change), answered with its public entry's card, the character's players mentioned."""
+
+    def work(session, member):
+        member = need_member(member)
+        system = find_chronicle(session, member).system
+        character = pick_character(session, member, options.get("character"))
+        done = characters.adjust(session, member, character["id"], change_of(system, options))
+        out = components.acted(session, member, {"entry": done["entry"], "character": done["character"]})
+        out["mention"] = players_of(session, inv, member, character["id"])
+        return out
+
+    return components.answer_of(inv, write(context, inv, work).result)
+
+
+def spend_change(system: str, options: dict) -> dict:
+    """``/spend``: ``spend_<resource>`` of ``amount`` (1 by default); V20 blood may ``heal`` (V20-16)."""
+    change: dict = {"kind": f"spend_{options.get('resource')}", "amount": int(options.get("amount") or 1)}
+    if options.get("heal"):
+        change["heal"] = options["heal"]
+    return change
+
+
+def feed_change(system: str, options: dict) -> dict:
+    """``/feed``, the Storyteller's: V5 slakes Hunger (the ``feed`` change, a kill slaking the last
+    level), V20 regains blood (``restore`` of blood); a game without either refuses."""
+    amount = int(options.get("amount") or 1)
+    changes = getattr(system_module(system), "CHANGES", {}) or {}
+    if "feed" in changes:
+        return {"kind": "feed", "slake": amount, "kill": bool(options.get("kill"))}
+    if "restore" in changes and "blood" in str(changes["restore"].model_fields["resource"].annotation):
+        return {"kind": "restore", "resource": "blood", "amount": amount}
+    raise ProblemError(422, "discord_no_feeding", system=system)
+
+
+def _spend(context: Context, inv: Invocation, options: dict) -> Answer:
+    return _changed(context, inv, options, spend_change)
+
+
+def _feed(context: Context, inv: Invocation, options: dict) -> Answer:
+    return _changed(context, inv, options, feed_change)
+
+
+# --- compulsions (seed 001, V5-14): the Storyteller's call and its end --------------------------------
+
+
+def _compulsion(context: Context, inv: Invocation, options: dict) -> Answer:
+    ending = options.get("_subcommand") == "end"
+
+    def work(session, member):
+        member = need_member(member)
+        character = pick_character(session, member, options.get("character"))
+        if ending:
+            done = compulsions.end(session, member, character["id"])
+        else:
+            done = compulsions.call(
+                session,
+                member,
+                character["id"],
+                compulsion=options.get("compulsion") or None,
+                until=options.get("until") or None,
+            )
+        out = components.acted(session, member, {"entry": done["entry"], "character": character})
+        out["mention"] = players_of(session, inv, member, character["id"])
+        return out
+
+    return components.answer_of(inv, write(context, inv, work).result)
 
 
 # --- contests and extended actions (TR-3, TR-4) ------------------------------------------------------
@@ -804,6 +969,8 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             return [(c["name"], str(c["id"])) for c in characters.list_characters(session, member)]
         if focused == "target":
             return [(c["name"], str(c["id"])) for c in characters.roster(session, member)]
+        if focused == "compulsion":  # seed 001: the Beast's and the clans' compulsions, in words
+            return [(present_v5.name(key, inv.locale), key) for key in v5_compulsions.COMPULSIONS]
         if focused == "weapon":
             try:
                 character = pick_character(session, member, options.get("character"))
@@ -828,6 +995,23 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             return []
         sheet = character["sheet"] or {}
         names = sheet.get("names") or {}
+        if focused == "power":  # V5: the listed powers of the sheet, "discipline/power"
+            return [
+                (
+                    f"{labels.power(chronicle.system, str(p['discipline']), str(p['power']), inv.locale)}"
+                    f" ({labels.trait(str(p['discipline']), inv.locale, names)} {p.get('level', '')})",
+                    f"{p['discipline']}{POWER_JOIN}{p['power']}",
+                )
+                for p in sheet.get("powers") or []
+                if isinstance(p, dict) and p.get("power") and p.get("discipline")
+            ]
+        if focused == "attribute":  # the chosen power's Attributes (the book's choice), else the sheet's
+            discipline, _, power = str(options.get("power") or "").partition(POWER_JOIN)
+            offered = (v5_powers.POWER_ROLLS.get(discipline, {}).get(power) or (0, None, None))[1]
+            return [
+                (labels.trait(attribute, inv.locale), attribute)
+                for attribute in offered or sorted(sheet.get("attributes") or {})
+            ]
         if focused == "specialty":  # of the traits chosen, else of every trait
             chosen = [str(options[key]) for key in ("trait", "trait2") if options.get(key)]
             return [
@@ -855,9 +1039,10 @@ COMMANDS = {
     "chronicle": _chronicle,
     "roll": _roll,
     "ask": lambda c, i, o: _roll(c, i, o, ask=True),
-    "rouse": _kind("rouse"),
-    "remorse": _kind("remorse"),
-    "frenzy": _kind("frenzy"),
+    **{kind: _kind(kind) for kind in commands.kind_commands()},
+    "spend": _spend,
+    "feed": _feed,
+    "compulsion": _compulsion,
     "odds": _odds,
     "sheet": _sheet,
     "scene": _scene,

@@ -19,6 +19,9 @@ DISCORD_MESSAGES: dict[str, str] = {
     "discord_grant_required": N_("Only the Storyteller sets {edges}: ask them with /ask."),
     "discord_unknown_trait": N_("{trait} is not a trait of this character's sheet."),
     "discord_bad_rating": N_("“{typed}” is not a trait and its rating, as “Dexterity 3”."),
+    "discord_unknown_option": N_("The command {command} has no option {option}."),
+    "discord_unknown_power": N_("{power} is not a power of this character's sheet: pick one of the list."),
+    "discord_no_feeding": N_("Feeding is not a rule of this game."),
     "import_attachment_host": N_("Only a file attached in Discord is read."),
     "import_attachment_unread": N_("The attached file could not be read from Discord; try again."),
 }
