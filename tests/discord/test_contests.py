@@ -136,7 +136,7 @@ def test_an_npc_attack_offers_the_defence_to_the_defenders_player_mentioned(
             )
         )
         data = attack["data"]
-        assert data["content"] == f"<@{ANNA}> Nia attaque Bran avec knife (réussites : 3)"
+        assert data["content"] == f"<@{ANNA}> Nia attaque Bran avec knife (réussites\u202f: 3)"
         assert data["allowed_mentions"] == {"parse": [], "users": [ANNA]}
         steps = {c.split(":")[3]: c for c in custom_ids(attack) if c.startswith("rb:st:")}
         assert steps["dodge"].endswith(f":{bran['id']}")

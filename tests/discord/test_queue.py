@@ -50,7 +50,7 @@ def test_asks_reach_the_storyteller_with_their_buttons_on_discord(
     told = command("verify", [], user_id=ST, channel=channel, locale="fr")
     discord.ok(told)
     [news] = discord_api.followups[told["token"]]
-    assert news["flags"] == 64 and news["content"].startswith("Demandes cachées, pour vous seul : 1.")
+    assert news["flags"] == 64 and news["content"].startswith("Demandes cachées, pour vous seul\u202f: 1.")
     assert custom_ids(news) == [f"rb:g:{hidden_ask}", f"rb:gc:{hidden_ask}", f"rb:rf:{hidden_ask}"]
     again = command("verify", [], user_id=ST, channel=channel)
     discord.ok(again)

@@ -19,10 +19,6 @@ GLUED = re.compile(r"(?<=[^\s\d/:\u202f])[:;!?](?=\s|$)")
 # what a translation quotes as code keeps its own spelling: 'Authorization: Bearer …', "ask": true,
 # and the YAML "clé: valeur" of the scenario errors (YAML wants no space before the colon)
 CODE = re.compile(r"'Authorization: [^']*'|\"\w+\":|\(clé: valeur\)")
-# The Discord domain's strings are the Discord face's own and are being changed there.
-DISCORD_PENDING = pytest.mark.xfail(
-    reason="discord.po: the Discord face's catalogue, its spacing fixed by its owner", strict=True
-)
 
 
 def spacing_faults(text: str) -> list[str]:
@@ -42,8 +38,7 @@ def test_the_spacing_check_finds_each_fault():
 
 def _french_catalogues():
     for path in catalogue_paths("fr"):
-        marks = [DISCORD_PENDING] if path.name == "discord.po" else []
-        yield pytest.param(path, id=path.stem, marks=marks)
+        yield pytest.param(path, id=path.stem)
 
 
 @pytest.mark.parametrize("path", list(_french_catalogues()))
