@@ -14,7 +14,9 @@ from pydantic import Field
 from rollbook.app.api import ERRORS, Auth, Db, Id, IdempotencyKey, _given, _signed_write
 from rollbook.app.api_models import Name, Strict
 from rollbook.app.openapi import operation_id
-from rollbook.interop import FORMATS, MAX_DEPTH
+from rollbook.interop import FORMATS, MAX_DEPTH, ImportRefused
+from rollbook.render import interop as render_interop
+from rollbook.rules.base import RuleError
 from rollbook.server.deps import language
 from rollbook.server.hygiene import DepthBound
 from rollbook.server.usecases import interop
@@ -73,10 +75,23 @@ def import_character(
 ) -> JSONResponse:
     """A new character from another tool's file: answers the character, the rollbook sheet and the report
     (each source field mapped, kept as homebrew, or dropped and why). A file with problems is refused
-    (422 ``import_refused``, every problem at its JSON path) and nothing is written. Names the file
+    (422 ``import_refused``, every problem at its JSON path with its code, params and message) and
+    nothing is written. Names the file
     gives as translation keys (WoD20's clans) are read in the reader's language (``?lang=``, then
     ``Accept-Language``)."""
-    fields = _given(body) | {"lang": language(request)}
+    lang = language(request)
+    fields = _given(body) | {"lang": lang}
+
+    def work(s, member) -> tuple[int, Any]:
+        try:
+            return 201, interop.import_character(s, member, **fields)
+        except ImportRefused as refused:  # each problem in words too, as the page and the CLI say it
+            problems = [
+                {**entry, "message": render_interop.problem(entry, lang)}
+                for entry in refused.params["problems"]
+            ]
+            raise RuleError(refused.code, **{**refused.params, "problems": problems}) from None
+
     return _signed_write(
         request,
         db,
@@ -84,7 +99,7 @@ def import_character(
         chronicle_id,
         idempotency_key,
         body=body.model_dump(mode="json", exclude_unset=True),
-        work=lambda s, member: (201, interop.import_character(s, member, **fields)),
+        work=work,
     )
 
 

@@ -20,6 +20,7 @@ from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.hygiene import json_depth
 from rollbook.server.problems import ProblemError
+from rollbook.server.problems import detail as problem_detail
 from rollbook.server.usecases import interop
 from rollbook.web import table
 from rollbook.web.deps import Db, Lang, PostedUpload, Reader, body_too_large, page_router
@@ -47,6 +48,9 @@ def _import_page(
     problems, message, choices = [], "", []
     if error is not None:
         status, message = error_detail(error, lang)
+        if isinstance(error, RuleError) and error.code.startswith("import_"):
+            # the API's and the CLI's sentence: its field is a place in the file ($.system…), no form's label
+            message = problem_detail(error.code, lang, error.params)
         if isinstance(error, RuleError) and error.code == "import_pick_character":
             choices = list(enumerate(error.params.get("names", [])))
         if isinstance(error, RuleError) and error.code == "import_refused":
