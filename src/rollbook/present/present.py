@@ -20,6 +20,7 @@ from rollbook.present import authority, contests, exchange, fairness, labels, so
 from rollbook.present.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.present.sheetview import power_words
 from rollbook.present.titles import roll_title
+from rollbook.present.words import words
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
@@ -142,14 +143,9 @@ def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
     """The options a roll was made with, in words (difficulty, specialty, Willpower, …)."""
     parts = []
     result = receipt.get("result") or {}
-    if system == "v20" and "difficulty" in result and receipt.get("kind") != "soak":
-        parts.append(
-            translate(N_("difficulty {d}"), lang, d=result.get("requested_difficulty", result["difficulty"]))
-        )
-    elif system == "v5" and receipt.get("kind") not in ("rouse",):
-        parts.append(
-            translate(N_("difficulty {d}"), lang, d=result.get("difficulty", action.get("difficulty", 1)))
-        )
+    difficulty = words(system).difficulty(action, receipt.get("kind"), result, lang)  # V20-2, V5-2
+    if difficulty is not None:
+        parts.append(difficulty)
     if action.get("specialty"):
         parts.append(translate(N_("specialty: {name}"), lang, name=action["specialty"]))
     if action.get("willpower") is True:
@@ -390,20 +386,7 @@ def card(
 
 def quick_words(quick: dict, lang: str) -> str:
     """A quick roll in the game's words: "6 dice, Hunger 2", "5 dice, difficulty 7", "skill 60 +5"."""
-    system = quick.get("system")
-    pool = quick.get("pool", 1)
-    if system == "v5":
-        text = translate(N_("pool of {n}, Hunger {h}"), lang, n=pool, h=quick.get("hunger", 0))
-        if quick.get("difficulty"):
-            text += " · " + translate(N_("difficulty {d}"), lang, d=quick["difficulty"])
-        return text
-    if system == "v20":
-        return translate(N_("pool of {n}, difficulty {d}"), lang, n=pool, d=quick.get("difficulty", 6))
-    if system == "tiers":
-        return translate(N_("skill {s}, bonus {b}"), lang, s=quick.get("skill", 0), b=quick.get("bonus", 0))
-    return translate(
-        N_("“{action}” against {level}"), lang, action=quick.get("action", ""), level=quick.get("level", 10)
-    )
+    return words(quick.get("system")).quick(quick, lang)
 
 
 def _edited_field(path: str, lang: str, names: dict | None = None) -> str:

@@ -19,6 +19,7 @@ from rollbook.odds import fraction_text, odds_for
 from rollbook.odds.v5 import advise
 from rollbook.play.common import request_from_plain
 from rollbook.present import labels
+from rollbook.present.words import words
 from rollbook.render.base import numbered_dice
 from rollbook.rules.rollunder import RollUnderRequest
 from rollbook.rules.tiers import TiersRequest
@@ -260,25 +261,9 @@ def describe_pool(pool: dict, lang: str, system: str = "v5", names: dict | None 
         )
         terms.append(f"{name} {amount:+d}" if amount is not None else name)
     if pool.get("wound_penalty"):  # V5: Impaired (a full Health or Willpower track); V20: wounds
-        label = N_("impaired {n}") if system == "v5" else N_("wounds {n}")
-        terms.append(translate(label, lang, n=f"{pool['wound_penalty']:+d}"))
+        terms.append(translate(words(system).WOUND_PENALTY, lang, n=f"{pool['wound_penalty']:+d}"))
     text = " + ".join(terms).replace("+ -", "− ").replace("+ +", "+ ")
-    total = pool.get("total")
-    if total is not None:
-        if system in ("v20", "v5"):  # 1 die, 5 dice (and 0/1 "dé" in French): the catalogue's plural forms
-            if text:
-                counted = plural(lang).ngettext("{terms} = {n} die", "{terms} = {n} dice", total)
-            else:
-                counted = plural(lang).ngettext("{n} die", "{n} dice", total)
-            text = counted.format(terms=text, n=total)
-        else:
-            if system == "tiers":
-                template = N_("{terms} = effective {n}") if text else N_("effective {n}")
-            else:
-                template = N_("{terms} = target {n}") if text else N_("target {n}")
-            text = translate(template, lang, terms=text, n=total)
-    if pool.get("dice") and system == "rollunder":
-        text = translate(N_("{dice} against {n}"), lang, dice=pool["dice"], n=total)
+    text = words(system).pool_total(text, pool.get("total"), pool, lang)
     if pool.get("bullets"):
         text += " · " + plural(lang).ngettext("× {n} bullet", "× {n} bullets", pool["bullets"]).format(
             n=pool["bullets"]

@@ -1,0 +1,37 @@
+"""What each system says in its own words beside a roll (``present.words_v20``, ``words_v5``,
+``words_tiers``, ``words_rollunder``): a quick roll, the difficulty among a roll's settings, a pool's
+wound penalty and total. ``words(system)`` picks them; a system registered from outside speaks
+roll-under's (a target number), until it brings its own."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from rollbook.present import words_rollunder, words_tiers, words_v5, words_v20
+
+
+class SystemWords(Protocol):
+    @property
+    def WOUND_PENALTY(self) -> str: ...  # the msgid of a pool's wound penalty, "{n}" its signed value
+
+    def quick(self, quick: dict, lang: str) -> str: ...  # a quick roll: "6 dice, Hunger 2"
+
+    # the difficulty among a roll's settings, from its action, its kind and its rules result
+    def difficulty(self, action: dict, kind: object, result: dict, lang: str) -> str | None: ...
+
+    def pool_total(self, text: str, total: int | None, pool: dict, lang: str) -> str: ...  # "… = 5 dice"
+
+
+WORDS: dict[str, SystemWords] = {
+    "v20": words_v20,
+    "v5": words_v5,
+    "tiers": words_tiers,
+    "rollunder": words_rollunder,
+}
+
+
+def words(system: object) -> SystemWords:
+    return WORDS.get(system, words_rollunder) if isinstance(system, str) else words_rollunder
+
+
+__all__ = ["WORDS", "SystemWords", "words"]

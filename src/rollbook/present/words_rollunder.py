@@ -1,0 +1,27 @@
+"""Roll-under d20 in its own words beside a roll (``present.words``): a quick roll's action against its
+level (R-1), and the target number a pool makes, or the dice rolled against it (R-4)."""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_, translate
+
+WOUND_PENALTY = N_("wounds {n}")
+
+
+def quick(quick: dict, lang: str) -> str:
+    return translate(
+        N_("“{action}” against {level}"), lang, action=quick.get("action", ""), level=quick.get("level", 10)
+    )
+
+
+def difficulty(action: dict, kind: object, result: dict, lang: str) -> str | None:
+    return None  # the target is the pool's (``pool_total``)
+
+
+def pool_total(text: str, total: int | None, pool: dict, lang: str) -> str:
+    if total is not None:
+        template = N_("{terms} = target {n}") if text else N_("target {n}")
+        text = translate(template, lang, terms=text, n=total)
+    if pool.get("dice"):
+        text = translate(N_("{dice} against {n}"), lang, dice=pool["dice"], n=total)
+    return text

@@ -1,0 +1,32 @@
+"""V20 in its own words beside a roll (``present.words``): a quick roll, the difficulty (V20-2, V20-15:
+the one asked), the wound penalty (V20-11) and a pool counted in dice."""
+
+from __future__ import annotations
+
+from rollbook.i18n import N_, normalize, translate, translations
+
+WOUND_PENALTY = N_("wounds {n}")
+
+
+def quick(quick: dict, lang: str) -> str:
+    return translate(
+        N_("pool of {n}, difficulty {d}"), lang, n=quick.get("pool", 1), d=quick.get("difficulty", 6)
+    )
+
+
+def difficulty(action: dict, kind: object, result: dict, lang: str) -> str | None:
+    if "difficulty" not in result or kind == "soak":  # V20-16: a soak has no difficulty
+        return None
+    return translate(N_("difficulty {d}"), lang, d=result.get("requested_difficulty", result["difficulty"]))
+
+
+def pool_total(text: str, total: int | None, pool: dict, lang: str) -> str:
+    """1 die, 5 dice (and 0/1 "dé" in French): the catalogue's plural forms."""
+    if total is None:
+        return text
+    catalogue = translations(normalize(lang))
+    if text:
+        return catalogue.ngettext("{terms} = {n} die", "{terms} = {n} dice", total).format(
+            terms=text, n=total
+        )
+    return catalogue.ngettext("{n} die", "{n} dice", total).format(terms=text, n=total)
