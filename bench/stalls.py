@@ -61,6 +61,7 @@ class Recorder:
         self.loop_thread = 0
         self.stopping = threading.Event()
         self.shm: Path | None = None
+        self.autocheckpoint: int | None = None  # SQLite's wal_autocheckpoint on the app's connections
 
     # --- gc -------------------------------------------------------------------------------
     def on_gc(self, phase: str, info: dict) -> None:
@@ -117,6 +118,8 @@ class Recorder:
         database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
         if database:
             self.shm = Path(database).with_name(Path(database).name + "-shm")
+            with engine.connect() as connection:
+                self.autocheckpoint = connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
 
         @event.listens_for(engine, "commit")
         def _before_commit(_connection) -> None:
@@ -205,6 +208,7 @@ class Recorder:
             "gc_thresholds": gc.get_threshold(),
             "gc_frozen": gc.get_freeze_count(),
             "gc_tracked": len(gc.get_objects()),
+            "wal_autocheckpoint": self.autocheckpoint,
             "lags": self.lags,
             "commits": self.commits,
             "pg_waits": self.pg_waits,
@@ -258,9 +262,14 @@ def intervals(record: dict) -> list[tuple[float, float, str]]:
             found.append(
                 (g["start"], g["end"], "gc, generation 2" if g["generation"] == 2 else "gc, generation 0/1")
             )
+    # with wal_autocheckpoint=0 no commit checkpoints: frames copied back during a commit were copied
+    # by the checkpointer's thread beside it (the disk shared), not by the commit
+    by_commit = record.get("wal_autocheckpoint") != 0
     for c in record["commits"]:
-        if c["checkpoint_frames"]:
+        if c["checkpoint_frames"] and by_commit:
             found.append((c["start"], c["end"], "SQLite: WAL checkpoint in a commit"))
+        elif c["checkpoint_frames"] and (c["end"] - c["start"]) * 1000 >= COMMIT_SLOW_MS:
+            found.append((c["start"], c["end"], "SQLite: slow commit beside the checkpointer's checkpoint"))
         elif (c["end"] - c["start"]) * 1000 >= COMMIT_SLOW_MS:
             found.append((c["start"], c["end"], "slow commit, no checkpoint"))
     half = PG_SAMPLE_EVERY / 2
@@ -306,6 +315,8 @@ def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
     durations = sorted((g["end"] - g["start"]) * 1000 for g in gc_all if g["generation"] == 2)
     cpu = sorted(g.get("cpu", 0.0) * 1000 for g in gc_all if g["generation"] == 2)
     checkpoints = [c for c in record["commits"] if c["checkpoint_frames"]]
+    if record.get("wal_autocheckpoint") == 0:
+        checkpoints = []  # none made by a commit (see intervals)
     return {
         "slow_rolls": total,
         "main_cause": {cause: round(n / total, 3) for cause, n in main.most_common()} if total else {},
@@ -392,9 +403,33 @@ def serve(argv: list[str]) -> int:
     return 0
 
 
+def explain_files(argv: list[str]) -> int:
+    """``python bench/stalls.py explain RECORD.json…``: the causes again, from a record and its slow
+    rolls (``RECORD.slow.json``, written beside it by ``tables.py --why``)."""
+    parser = argparse.ArgumentParser(prog="bench/stalls.py explain")
+    parser.add_argument("records", type=Path, nargs="+")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    for path in args.records:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        slow = [
+            tuple(span) for span in json.loads(path.with_suffix(".slow.json").read_text(encoding="utf-8"))
+        ]
+        why = explain(record, slow)  # type: ignore[arg-type]
+        print(
+            json.dumps({"record": str(path), **why})
+            if args.json
+            else "\n".join([str(path), *explanation_lines(why)])
+        )
+    return 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "serve":
         os.environ.setdefault("PYTHONUNBUFFERED", "1")
         sys.exit(serve(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "explain":
+        sys.exit(explain_files(sys.argv[2:]))
     print("usage: python bench/stalls.py serve --port N --database-url URL --record FILE", file=sys.stderr)
+    print("       python bench/stalls.py explain RECORD.json…", file=sys.stderr)
     sys.exit(2)

@@ -1,0 +1,98 @@
+"""bench/stalls.py (``tables.py --why``): what overlapped each slow roll is named by the longest
+recorded stall, and the instrumented server runs the same app and records what it did."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture(scope="module")
+def stalls():
+    pytest.importorskip("aiohttp")
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    import stalls
+
+    return stalls
+
+
+def record(**parts) -> dict:
+    empty = {"gc": [], "lags": [], "commits": [], "pg_waits": [], "requests": []}
+    return {**empty, **parts}
+
+
+def test_a_slow_roll_is_put_down_to_the_stall_that_covered_most_of_it(stalls):
+    made = record(
+        gc=[{"start": 1.0, "end": 1.3, "generation": 2, "collected": 5, "cpu": 0.25}],
+        commits=[{"start": 10.0, "end": 10.2, "checkpoint_frames": 900}],
+        lags=[{"start": 1.0, "end": 1.3, "stacks": {}}],  # the loop waits while the collector runs
+    )
+    why = stalls.explain(made, [(0.95, 1.4), (5.0, 5.2), (10.0, 10.25)])
+    assert why["slow_rolls"] == 3
+    assert why["main_cause"] == {
+        "gc, generation 2": pytest.approx(1 / 3, abs=0.001),
+        stalls.NONE: pytest.approx(1 / 3, abs=0.001),
+        "SQLite: WAL checkpoint in a commit": pytest.approx(1 / 3, abs=0.001),
+    }
+    assert why["gc2_cpu_ms_max"] == 250.0 and why["checkpoints"] == 1
+
+
+def test_with_the_autocheckpoint_off_a_commit_is_not_said_to_checkpoint(stalls):
+    made = record(commits=[{"start": 10.0, "end": 10.2, "checkpoint_frames": 900}], wal_autocheckpoint=0)
+    why = stalls.explain(made, [(10.0, 10.25)])
+    assert "SQLite: WAL checkpoint in a commit" not in why["main_cause"]
+    assert why["main_cause"] == {"SQLite: slow commit beside the checkpointer's checkpoint": 1.0}
+    assert why["checkpoints"] == 0
+
+
+def test_a_short_stall_under_a_long_roll_is_not_its_cause(stalls):
+    made = record(gc=[{"start": 1.0, "end": 1.01, "generation": 0, "collected": 0, "cpu": 0.01}])
+    why = stalls.explain(made, [(0.5, 1.5)])
+    assert why["main_cause"] == {stalls.NONE: 1.0}
+
+
+def test_tables_why_records_the_instrumented_server(tmp_path):
+    pytest.importorskip("aiohttp")
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "tables.py"),
+            "--stores",
+            "sqlite",
+            "--processes",
+            "1",
+            "--tables",
+            "4",
+            "--no-search",
+            "--duration",
+            "3",
+            "--idle",
+            "1",
+            "--drain",
+            "3",
+            "--gap",
+            "0.5",
+            "--why",
+            str(tmp_path / "why"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    step = json.loads(done.stdout)["runs"][0]["steps"][0]
+    assert step["rolls"] > 0 and step["missing"] == 0 and not step["errors"]
+    assert set(step["why"]) >= {"slow_rolls", "main_cause", "gc_collections", "commit_ms_p50"}
+    written = json.loads(Path(step["why"]["record"]).read_text(encoding="utf-8"))
+    assert written["wal_autocheckpoint"] == 0  # the app's own SQLite connections, as served
+    assert written["gc_frozen"] > 0  # served like `rollbook serve`: start-up's objects frozen
+    rolls = [r for r in written["requests"] if r["path"].endswith("/rolls")]
+    assert len(rolls) >= step["rolls"] and written["commits"] and written["gc"]
