@@ -44,7 +44,7 @@ def test_TR_1_a_table_rule_declared_outside_the_package_appears_on_every_face(
     ``src/``) is offered, set, rolled under, given odds, shown and verified like a shipped one; and
     gone from the faces once unregistered."""
     sheet = {"system": house.SYSTEM, "name": "Ann", "traits": {"might": 2}}
-    witness = Witness(sheet, {"kind": "pool", "trait": "might"}, faces=(4, 2))
+    witness = Witness(sheet, {"kind": "pool", "trait": "might"}, faces=(4, 2), cli=("--pool", "2"))
     with house_registered() as rule_id:
         assert rule_id in TABLE_RULES and rules_for(house.SYSTEM) == [rule_id]
         schema = given_client.get("/openapi.json").json()["components"]["schemas"]["TableRulesRequest"]

@@ -84,12 +84,18 @@ def named_metavars(command: Any) -> Any:
 
 
 def quick_command(
-    system_id: str, run: Callable[[str, dict[str, Any]], None], help_text: str, *, lang: bool = False
+    system_id: str,
+    run: Callable[[str, dict[str, Any]], None],
+    help_text: str,
+    *,
+    lang: bool = False,
+    more: dict[str, tuple[Any, Any]] | None = None,
 ) -> Any:
     """A command of a system registered without one of its own (``rollbook.play.systems.register``):
     an option per value its quick roll takes (``QUICK.FIELDS``, as ``rollbook.play.quick`` reads them),
-    ``--mode``, ``--json`` and, with ``lang``, ``--lang``; it calls ``run(system_id, values)`` with the
-    values given (``mode``, ``as_json``, ``lang`` among them)."""
+    ``--mode``, ``--json``, with ``lang``, ``--lang``, and the options ``more`` names (name -> (type,
+    option)); it calls ``run(system_id, values)`` with the values given (``mode``, ``as_json``,
+    ``lang`` among them)."""
     from rollbook.play.systems import system_module
 
     fields = system_module(system_id).QUICK.FIELDS
@@ -102,6 +108,7 @@ def quick_command(
     }
     options["mode"] = (str, typer.Option("strict", "--mode", help="strict or casual."))
     options["as_json"] = (bool, typer.Option(False, "--json", help="Print JSON."))
+    options.update(more or {})
     if lang:
         options["lang"] = (
             str | None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -46,16 +47,22 @@ class OddsGroup(TyperGroup):
     def get_command(self, ctx, cmd_name):
         found = super().get_command(ctx, cmd_name)
         if found is None and cmd_name in system_ids():
-            return quick_command(cmd_name, _registered_odds, f"The odds of a {cmd_name} roll.")
+            # TR-1: the odds under the table rules declared for it, when it has some (``rules.table``)
+            more = (
+                {"table_rule": (list[str] | None, table_rule_option(cmd_name))} if declared(cmd_name) else {}
+            )
+            return quick_command(cmd_name, _registered_odds, f"The odds of a {cmd_name} roll.", more=more)
         return found
 
 
 def _registered_odds(system_id: str, values: dict[str, Any]) -> None:
     """The odds registered for a system without a command of its own, of its quick roll's request."""
-    given = {name: value for name, value in values.items() if name not in ("mode", "as_json")}
+    given = {name: value for name, value in values.items() if name not in ("mode", "as_json", "table_rule")}
     request = system_module(system_id).QUICK.request(
         check_choice("mode", values["mode"], MODES), {k: v for k, v in given.items() if v is not None}
     )
+    if table_rules := table_rules_given(system_id, values):  # TR-1: its request carries the set in force
+        request = replace(request, table_rules=table_rules)
     data = odds_for(system_id, request)
 
     def render(console: Console) -> None:
