@@ -43,6 +43,7 @@ from tests.toy_system.toy import (  # noqa: F401 - the play module's members, sh
     EDGE_FIELDS,
     FOLLOWUPS,
     PLAYER_FIELDS,
+    READS_COMPULSION,
     REQUEST_FROM_ACTION,
     STORYTELLER_ACTIONS,
     STORYTELLER_CHANGES,
