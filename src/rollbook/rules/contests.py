@@ -12,15 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from rollbook.rules import contests_v5, contests_v20
 from rollbook.rules.base import RuleError, check_range
 
-SYSTEMS = ("v20", "v5")
+
+class ContestRules(Protocol):
+    """A system's part of contests and extended actions (``contests_v20``, ``contests_v5``)."""
+
+    def check_side(self, kind: object, has_difficulty: bool, field: str) -> None: ...
+
+    def side(self, result: Mapping[str, Any], successes: int) -> dict[str, Any]: ...
+
+    # TR-4: (the status it ends with, whether it loses the successes gathered), None: it goes on
+    def ends(self, part: Mapping[str, Any]) -> tuple[str, bool] | None: ...
+
+    def complications(self, part: Mapping[str, Any]) -> int: ...
+
+
+PARTS: dict[str, ContestRules] = {"v20": contests_v20, "v5": contests_v5}
+SYSTEMS = tuple(PARTS)
 MAX_TARGET = 100
 MAX_ROLLS = 50
-# TR-3: each V5 side is a test without difficulty (a Willpower roll is a test without Hunger, V5-9)
-V5_CONTEST_KINDS = ("test", "willpower")
+V5_CONTEST_KINDS = contests_v5.CONTEST_KINDS
 
 
 def check_system(system: str) -> None:
@@ -31,14 +46,9 @@ def check_system(system: str) -> None:
 def check_contest_side(system: str, kind: object, has_difficulty: bool, field: str) -> None:
     """TR-3: a V5 side is a test (never a Rouse check, a Remorse or a frenzy roll) and carries no
     difficulty (only the successes count). V20 sides roll against their own difficulty."""
-    if system != "v5":
-        return
-    if kind not in V5_CONTEST_KINDS:
-        raise RuleError(
-            "contest_side_not_a_test", field=f"{field}.kind", kind=kind, kinds=list(V5_CONTEST_KINDS)
-        )
-    if has_difficulty:
-        raise RuleError("contest_side_difficulty", field=f"{field}.difficulty")
+    part = PARTS.get(system)
+    if part is not None:
+        part.check_side(kind, has_difficulty, field)
 
 
 def side(system: str, result: Mapping[str, Any]) -> dict[str, Any]:
@@ -46,13 +56,7 @@ def side(system: str, result: Mapping[str, Any]) -> dict[str, Any]:
     successes = result.get("successes")
     if isinstance(successes, bool) or not isinstance(successes, int):
         raise RuleError("not_a_contest_roll")
-    if system == "v20":
-        return {"successes": successes, "botch": result.get("outcome") == "botch"}  # TR-3: a botch is said
-    return {
-        "successes": successes,
-        "messy": bool(result.get("messy")),
-        "bestial": bool(result.get("bestial")),
-    }
+    return PARTS.get(system, contests_v5).side(result, successes)
 
 
 def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,12 +125,20 @@ def extended_step(system: str, state: Extended, result: Mapping[str, Any]) -> Ex
         raise RuleError("extended_over", state=state.status)
     part = side(system, result)
     rolls = state.rolls + 1
-    if system == "v20" and part["botch"]:  # TR-4: a botch ends it and loses everything gathered
-        return Extended(state.target, state.max_rolls, 0, rolls, "botched", state.complications, state.total)
-    if system == "v5" and part["bestial"]:  # TR-4: a bestial failure ends it
-        return Extended(state.target, state.max_rolls, state.total, rolls, "bestial", state.complications)
+    ended = PARTS[system].ends(part)  # TR-4: a V20 botch, a V5 bestial failure
+    if ended is not None:
+        status, loses = ended
+        return Extended(
+            state.target,
+            state.max_rolls,
+            0 if loses else state.total,
+            rolls,
+            status,
+            state.complications,
+            state.total if loses else 0,
+        )
     total = state.total + max(0, part["successes"])
-    complications = state.complications + (1 if system == "v5" and part["messy"] else 0)
+    complications = state.complications + PARTS[system].complications(part)
     if total >= state.target:
         status = "reached"
     elif state.max_rolls is not None and rolls >= state.max_rolls:
@@ -148,9 +160,11 @@ def extended(
 
 
 __all__ = [
+    "ContestRules",
     "Extended",
     "MAX_ROLLS",
     "MAX_TARGET",
+    "PARTS",
     "SYSTEMS",
     "V5_CONTEST_KINDS",
     "check_contest_side",
