@@ -5,12 +5,14 @@ it and its view shows it, ``rollbook log verify`` recomputes it; on SQLite and P
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from fastapi.testclient import TestClient
 
 from rollbook.app.app import create_app
 from rollbook.rules.base import RuleError
-from rollbook.rules.table import TABLE_RULES, check_table_rules, rules_for
+from rollbook.rules.table import TABLE_RULES, check_table_rules, register, rules_for
 from tests.table_rule_faces import WITNESSES, QueuedDice, Witness, check_every_face
 from tests.toy_system import house, house_registered
 
@@ -54,3 +56,6 @@ def test_TR_1_a_table_rule_declared_outside_the_package_appears_on_every_face(
     with pytest.raises(RuleError) as refused:
         check_table_rules(house.SYSTEM, [rule_id])
     assert refused.value.code == "unknown_table_rule"
+    with pytest.raises(ValueError):
+        register(replace(TABLE_RULES["v20.ones_do_not_cancel"], replaces="V20-7"))  # a shipped rule stays
+    assert TABLE_RULES["v20.ones_do_not_cancel"].replaces == "V20-8"
