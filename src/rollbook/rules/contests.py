@@ -21,6 +21,11 @@ from rollbook.rules.base import RuleError, check_range
 class ContestRules(Protocol):
     """A system's part of contests and extended actions (``contests_v20``, ``contests_v5``)."""
 
+    @property
+    def ABILITY_FIELD(self) -> str: ...  # the action field a side's test names its trait in
+    @property
+    def SIDE_DIFFICULTY(self) -> bool: ...  # whether a side rolls against a difficulty of its own
+
     def check_side(self, kind: object, has_difficulty: bool, field: str) -> None: ...
 
     def side(self, result: Mapping[str, Any], successes: int) -> dict[str, Any]: ...

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+ABILITY_FIELD = "ability"  # the field a side's test names its trait in (an Attribute + an Ability)
+SIDE_DIFFICULTY = True  # TR-3: a side rolls against a difficulty of its own
+
 
 def check_side(kind: object, has_difficulty: bool, field: str) -> None:
     """TR-3: any V20 roll may be a side, against its own difficulty."""
@@ -24,4 +27,4 @@ def complications(part: Mapping[str, Any]) -> int:
     return 0
 
 
-__all__ = ["check_side", "complications", "ends", "side"]
+__all__ = ["ABILITY_FIELD", "SIDE_DIFFICULTY", "check_side", "complications", "ends", "side"]

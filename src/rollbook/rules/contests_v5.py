@@ -8,6 +8,8 @@ from typing import Any
 
 from rollbook.rules.base import RuleError
 
+ABILITY_FIELD = "skill"  # the field a side's test names its trait in (an Attribute + a Skill)
+SIDE_DIFFICULTY = False  # TR-3: only the successes count
 # TR-3: each V5 side is a test without difficulty (a Willpower roll is a test without Hunger, V5-9)
 CONTEST_KINDS = ("test", "willpower")
 
@@ -40,4 +42,4 @@ def complications(part: Mapping[str, Any]) -> int:
     return 1 if part["messy"] else 0  # TR-4: a messy critical adds its successes and is a complication
 
 
-__all__ = ["CONTEST_KINDS", "check_side", "complications", "ends", "side"]
+__all__ = ["ABILITY_FIELD", "SIDE_DIFFICULTY", "CONTEST_KINDS", "check_side", "complications", "ends", "side"]

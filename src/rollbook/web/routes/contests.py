@@ -10,6 +10,7 @@ from typing import Any, Literal, overload
 from fastapi import Request
 from fastapi.responses import Response
 
+from rollbook.rules import contests as rules_contests
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles, contests
 from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
@@ -44,9 +45,10 @@ def _action(system: str, form: Any, prefix: str = "") -> dict:
     """The declared roll from the form: a test of an Attribute and an Ability (V20) or Skill (V5)."""
     action: dict = {"kind": "test", "attribute": str(form.get(f"{prefix}attribute", "")).strip().lower()}
     ability = str(form.get(f"{prefix}ability", "")).strip().lower()
+    part = rules_contests.PARTS.get(system)
     if ability:
-        action["skill" if system == "v5" else "ability"] = ability
-    if system == "v20":
+        action[part.ABILITY_FIELD if part is not None else "ability"] = ability
+    if part is not None and part.SIDE_DIFFICULTY:  # TR-3: V20's sides; a V5 side has none
         action["difficulty"] = _number(form, f"{prefix}difficulty")
     return action
 
