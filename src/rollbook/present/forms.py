@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any, overload
 
 from rollbook.present import labels
+from rollbook.present.words import words
 from rollbook.rules.base import RuleError
 
 HIDDEN_FIELDS = {"kind"}
@@ -178,12 +179,6 @@ def _rated(names_and_ratings, lang: str, group: str | None = None, names: dict |
     ]
 
 
-def _ability_groups(system: str) -> list[tuple[str, str]]:
-    if system == "v20":
-        return [("talents", "Talents"), ("skills", "Skills"), ("knowledges", "Knowledges")]
-    return [("skills", "Skills")]
-
-
 def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) -> list[Option] | None:
     """Options for a field that names something on the sheet; None when the field is free."""
     from rollbook.i18n import translate
@@ -201,10 +196,10 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         return [Option(v, f"{labels.trait(v, lang, names)} ({virtues.get(v, '?')})") for v in spec["enum"]]
     if name in ("skill", "ability"):
         options: list[Option] = []
-        for group, title in _ability_groups(system):
+        for group, title in words(system).ABILITY_GROUPS:  # V20's three, titled; the others' skills
             ratings = sheet.get(group) or {}
             ordered = sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names))
-            options += _rated(ordered, lang, translate(title, lang) if system == "v20" else None, names)
+            options += _rated(ordered, lang, translate(title, lang) if title is not None else None, names)
         return options
     if name == "discipline":
         ratings = sheet.get("disciplines") or {}
@@ -320,7 +315,7 @@ def fields_for(
         )
         required = {name} if is_required else set()
         options = trait_options(system, name, sheet, spec, lang)
-        if system == "v20" and name == "weapon" and not options:
+        if name == "weapon" and not options and words(system).WEAPON_FROM_SHEET:
             continue  # V20-17: an attack is declared with one of the sheet's weapons; none, no choice to offer
         kind = spec.get("type")
         if options is not None and kind == "array":  # several of the sheet's things (cards played)
@@ -358,10 +353,8 @@ def fields_for(
                 maximum=spec.get("maximum"),
                 required=name in required and not nullable,
             )
-            if system == "v20" and name == "difficulty":  # V20-15: the source names each difficulty
-                from rollbook.render.v20 import DIFFICULTY_NAMES, difficulty_name
-
-                view.help = " · ".join(f"{d} {difficulty_name(d, lang)}" for d in DIFFICULTY_NAMES)
+            if name == "difficulty":  # V20-15: the source names each difficulty
+                view.help = words(system).difficulty_help(lang) or view.help
         elif kind == "string" and name == "trait":
             view = FieldView(
                 name,

@@ -10,6 +10,7 @@ from rollbook.i18n import N_, translate
 from rollbook.play.v5_sheet import ATTRIBUTES as V5_ATTRIBUTES
 from rollbook.play.v20_sheet import ATTRIBUTES as V20_ATTRIBUTES
 from rollbook.present import labels, typednames
+from rollbook.present.words import words
 
 
 @dataclass
@@ -160,11 +161,4 @@ def v20_health(health: dict, lang: str) -> list[tuple[str, str, str]]:
 
 
 def willpower_current(system: str, sheet: dict) -> int | None:
-    willpower = sheet.get("willpower")
-    if not isinstance(willpower, dict):
-        return None
-    if system == "v5":
-        return (willpower.get("max") or 0) - willpower.get("superficial", 0) - willpower.get("aggravated", 0)
-    if system == "v20":
-        return willpower.get("current")
-    return None
+    return words(system).willpower_current(sheet)  # V20's current; V5's boxes less its damage

@@ -1,6 +1,7 @@
 """What each system says in its own words beside a roll (``present.words_v20``, ``words_v5``,
 ``words_tiers``, ``words_rollunder``): a quick roll, the difficulty among a roll's settings, a pool's
-wound penalty and total. ``words(system)`` picks them; a system registered from outside speaks
+wound penalty and total; on its roll form, the sheet's sections of abilities, the difficulty's help
+and whether an attack's weapon is the sheet's; the Willpower a sheet has left. ``words(system)`` picks them; a system registered from outside speaks
 roll-under's (a target number), until it brings its own."""
 
 from __future__ import annotations
@@ -20,6 +21,17 @@ class SystemWords(Protocol):
     def difficulty(self, action: dict, kind: object, result: dict, lang: str) -> str | None: ...
 
     def pool_total(self, text: str, total: int | None, pool: dict, lang: str) -> str: ...  # "… = 5 dice"
+
+    # the sheet's sections an ability or skill field offers, each with its title's msgid (None: untitled)
+    @property
+    def ABILITY_GROUPS(self) -> tuple[tuple[str, str | None], ...]: ...
+
+    @property
+    def WEAPON_FROM_SHEET(self) -> bool: ...  # an attack names one of the sheet's weapons: none, no field
+
+    def difficulty_help(self, lang: str) -> str | None: ...  # the difficulty field's help (V20-15)
+
+    def willpower_current(self, sheet: dict) -> int | None: ...  # the Willpower the sheet has left
 
 
 WORDS: dict[str, SystemWords] = {

@@ -6,6 +6,8 @@ from __future__ import annotations
 from rollbook.i18n import N_, translate
 
 WOUND_PENALTY = N_("wounds {n}")
+ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
+WEAPON_FROM_SHEET = False
 
 
 def quick(quick: dict, lang: str) -> str:
@@ -25,3 +27,11 @@ def pool_total(text: str, total: int | None, pool: dict, lang: str) -> str:
     if pool.get("dice"):
         text = translate(N_("{dice} against {n}"), lang, dice=pool["dice"], n=total)
     return text
+
+
+def difficulty_help(lang: str) -> str | None:
+    return None
+
+
+def willpower_current(sheet: dict) -> int | None:
+    return None  # no Willpower on the sheet

@@ -6,6 +6,8 @@ from __future__ import annotations
 from rollbook.i18n import N_, translate
 
 WOUND_PENALTY = N_("wounds {n}")
+ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
+WEAPON_FROM_SHEET = False  # a shot may name a weapon or none
 
 
 def quick(quick: dict, lang: str) -> str:
@@ -21,3 +23,11 @@ def pool_total(text: str, total: int | None, pool: dict, lang: str) -> str:
         return text
     template = N_("{terms} = effective {n}") if text else N_("effective {n}")
     return translate(template, lang, terms=text, n=total)
+
+
+def difficulty_help(lang: str) -> str | None:
+    return None
+
+
+def willpower_current(sheet: dict) -> int | None:
+    return None  # no Willpower on the sheet

@@ -6,6 +6,12 @@ from __future__ import annotations
 from rollbook.i18n import N_, normalize, translate, translations
 
 WOUND_PENALTY = N_("wounds {n}")
+ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (
+    ("talents", N_("Talents")),
+    ("skills", N_("Skills")),
+    ("knowledges", N_("Knowledges")),
+)
+WEAPON_FROM_SHEET = True  # V20-17: an attack is declared with one of the sheet's weapons
 
 
 def quick(quick: dict, lang: str) -> str:
@@ -30,3 +36,15 @@ def pool_total(text: str, total: int | None, pool: dict, lang: str) -> str:
             terms=text, n=total
         )
     return catalogue.ngettext("{n} die", "{n} dice", total).format(terms=text, n=total)
+
+
+def difficulty_help(lang: str) -> str | None:
+    """V20-15: the source names each difficulty."""
+    from rollbook.render.v20 import DIFFICULTY_NAMES, difficulty_name
+
+    return " · ".join(f"{d} {difficulty_name(d, lang)}" for d in DIFFICULTY_NAMES)
+
+
+def willpower_current(sheet: dict) -> int | None:
+    willpower = sheet.get("willpower")
+    return willpower.get("current") if isinstance(willpower, dict) else None

@@ -6,6 +6,8 @@ from __future__ import annotations
 from rollbook.i18n import N_, normalize, translate, translations
 
 WOUND_PENALTY = N_("impaired {n}")  # a full Health or Willpower track
+ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
+WEAPON_FROM_SHEET = False
 
 
 def quick(quick: dict, lang: str) -> str:
@@ -31,3 +33,15 @@ def pool_total(text: str, total: int | None, pool: dict, lang: str) -> str:
             terms=text, n=total
         )
     return catalogue.ngettext("{n} die", "{n} dice", total).format(terms=text, n=total)
+
+
+def difficulty_help(lang: str) -> str | None:
+    return None
+
+
+def willpower_current(sheet: dict) -> int | None:
+    """V5-4: the track's boxes less its superficial and aggravated damage."""
+    willpower = sheet.get("willpower")
+    if not isinstance(willpower, dict):
+        return None
+    return (willpower.get("max") or 0) - willpower.get("superficial", 0) - willpower.get("aggravated", 0)
