@@ -13,7 +13,8 @@
   goes on (TR-4): its next roll (``contests.roll_extended``: ``ex``);
 - under a V5 messy critical or bestial failure, the Storyteller's call of the compulsion (``cc``:
   ``compulsions.call``); under a failed Rouse at Hunger 5, the hunger frenzy test (``hf``:
-  ``frenzy.hunger_frenzy``), as the web card offers them (``present.v5.roll_buttons``). The buttons and their words are
+  ``frenzy.hunger_frenzy``), as the web card offers them (``present.v5.roll_buttons``);
+- under the Storyteller's hidden roll, "Reveal" (``rv``: ``log.reveal``). The buttons and their words are
   the web card's (``web.contests.buttons``), offered to every side: the use case checks who presses.
 
 A ``custom_id`` is ``rb:<what>:<numbers…>``; it names entries and asks, never a member: who pressed
@@ -62,6 +63,7 @@ from rollbook.server.usecases import (
     grants,
     rolls,
 )
+from rollbook.server.usecases import log as entries_log
 
 log = logging.getLogger("rollbook.discord")
 
@@ -71,6 +73,7 @@ DIE = N_("Die {n}: {face}")
 GRANT = N_("Grant")
 GRANT_CHANGED = N_("Grant changed")
 REFUSE = N_("Refuse")
+REVEAL = N_("Reveal")
 CHANGED_TITLE = N_("Grant with changes")
 ATTACKS = N_("{attacker} attacks {defender}")
 ATTACKS_WITH = N_("{attacker} attacks {defender} with {weapon}")
@@ -134,6 +137,12 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
         )
     rows += _declared_rows(lang, entry, shown.character)
     rows += _beast_rows(lang, entry)
+    if shown.hidden and not shown.redacted and not shown.revealed_by and viewer["role"] == STORYTELLER:
+        # A-1, F-7: the Storyteller's hidden roll, revealed to the table in one press (the channel
+        # poster posts the reveal with the roll under it, as the web's live feed redraws it)
+        rows.append(
+            {"type": ROW, "components": [_button(translate(REVEAL, lang), f"rb:rv:{shown.seq}", SECONDARY)]}
+        )
     return card_embed(shown, lang), rows
 
 
@@ -485,12 +494,29 @@ def pressed(context: Context, inv: Invocation) -> Answer:
             inv,
             lambda session, member: frenzy.hunger_frenzy(session, member, character_id, seq, source=source),
         )
+    if what == "rv":
+        (seq,) = _numbers(numbers)
+        return _reveal(context, inv, seq)
     if what == "ex":
         (seq,) = _numbers(numbers)
         return act(
             context, inv, lambda session, member: contests.roll_extended(session, member, seq, source=source)
         )
     raise ProblemError(404, "discord_unknown_interaction", type=str(inv.data.get("custom_id", ""))[:100])
+
+
+def _reveal(context: Context, inv: Invocation, seq: int) -> Answer:
+    """The Storyteller reveals a hidden roll (``log.reveal``): told to them alone with the reveal's
+    card; the reveal is left to the channel poster, which posts it with the roll it reveals under it."""
+
+    def work(session, member):
+        member = need_member(member)
+        return acted(session, member, entries_log.reveal(session, member, seq))
+
+    result = write(context, inv, work, shown=lambda out: []).result
+    answer = answer_of(inv, result)
+    answer.body["data"]["flags"] = EPHEMERAL
+    return Answer(answer.body, later=lambda: settle(context, inv))
 
 
 def _changed_modal(context: Context, inv: Invocation, ask_id: int) -> Answer:

@@ -33,7 +33,6 @@ from rollbook.discord.base import (
     need_member,
     read,
     refusal,
-    shown_seqs,
     write,
 )
 from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, resource_fields
@@ -911,25 +910,39 @@ def _scene(context: Context, inv: Invocation, options: dict) -> Answer:
     def work(session, member):
         member = need_member(member)
         if action == "close":
-            return {"closed": scenes.close_scene(session, member)}
-        return {"opened": scenes.open_scene(session, member, name=str(options.get("name") or ""))}
+            return components.acted(session, member, {**scenes.close_scene(session, member), "closed": True})
+        opened = scenes.open_scene(session, member, name=str(options.get("name") or ""))
+        return components.acted(session, member, opened)
 
-    # the scene's entry is shown here by this answer: the poster does not post it again
-    result = write(context, inv, work, shown=lambda out: shown_seqs(next(iter(out.values())))).result
-    if "closed" in result:
-        return message(translate(SCENE_CLOSED, inv.locale))
-    scene = result["opened"].get("scene") or {}
-    return message(
-        translate(SCENE_OPENED, inv.locale, name=scene.get("name") or f"#{scene.get('number', '')}")
-    )
+    # the scene's entry is shown here by this answer (its card, as the web's): the poster does not post it
+    result = write(context, inv, work).result
+    if result.get("closed"):
+        return _with_card(inv, result, translate(SCENE_CLOSED, inv.locale))
+    scene = result.get("scene") or {}
+    text = translate(SCENE_OPENED, inv.locale, name=scene.get("name") or f"#{scene.get('number', '')}")
+    return _with_card(inv, result, text)
 
 
 def _turn(context: Context, inv: Invocation, options: dict) -> Answer:
     result = write(
-        context, inv, lambda session, member: scenes.advance_turn(session, need_member(member))
+        context,
+        inv,
+        lambda session, member: components.acted(
+            session, member, scenes.advance_turn(session, need_member(member))
+        ),
     ).result
     scene = result.get("scene") or {}
-    return message(translate(TURN_STARTED, inv.locale, turn=scene.get("turn", "")))
+    return _with_card(inv, result, translate(TURN_STARTED, inv.locale, turn=scene.get("turn", "")))
+
+
+def _with_card(inv: Invocation, result: dict, text: str) -> Answer:
+    """A scene's or a turn's words, and its entry's card (the one the web's feed shows) when it made one."""
+    if not isinstance(result.get("entry"), dict):
+        return message(text)
+    embed, _rows = components.entry_message(
+        inv.locale, result["entry"], result["viewer"], result["system"], {}
+    )
+    return message(text, embeds=fit_all([embed]))
 
 
 def _verify(context: Context, inv: Invocation, options: dict) -> Answer:
