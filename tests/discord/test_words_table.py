@@ -43,7 +43,32 @@ ENGLISH = (
     "yours",
     "name",
     "character",
+    "blood",
+    "spent",
+    "feed",
+    "reveal",
+    "virtue",
+    "power",
+    "call",
 )
+V5_VAMPIRE = {
+    "name": "Sasha",
+    "clan": "brujah",
+    "attributes": {"dexterity": 3, "wits": 2, "manipulation": 2, "resolve": 2, "composure": 2},
+    "skills": {"firearms": 3},
+    "disciplines": {"dominate": 2},
+    "powers": [{"discipline": "dominate", "level": 2, "power": "mesmerize"}],
+    "willpower": {"max": 4, "superficial": 0, "aggravated": 0},
+}
+V20_VAMPIRE = {
+    "name": "Lucita",
+    "generation": 8,
+    "attributes": {"dexterity": 3, "wits": 2, "stamina": 2},
+    "virtues": {"conscience": 2, "self_control": 3, "courage": 3},
+    "willpower": {"permanent": 4, "current": 4},
+    "blood": {"current": 8},
+    "health": {"bashing": 2},
+}
 PROGENY = Path(__file__).resolve().parents[1] / "interop" / "fixtures" / "progeny_test_vampire.json"
 
 
@@ -176,4 +201,69 @@ def test_V5_the_queue_an_extended_action_and_a_sheet_read_without_an_english_wor
     discord.ok(told)
     [seen["hidden ask told"]] = discord_api.followups[told["token"]]
     seen["queue"] = discord.ok(command("queue", [], user_id=ST, **who))["data"]
+    check(seen, locale[:2])
+
+
+@pytest.mark.parametrize("locale", ["fr", "es-ES"])
+def test_V5_a_power_spent_willpower_feeding_a_compulsion_and_a_reveal_read_without_an_english_word(
+    app, make_table, discord, locale
+):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    table.character(anna, dict(V5_VAMPIRE, hunger=5))
+    who = {"channel": channel, "locale": locale}
+    seen: dict[str, dict] = {}
+
+    def run(name: str, options: list, user: str) -> dict:
+        return discord.ok(command(name, options, user_id=user, **who))["data"]
+
+    with faces(app, 7, 7, 2, 9, 3, 2, 3, 4, 5, 2, 1, 2):
+        seen["power"] = run("power", [option("power", "dominate/mesmerize")], ANNA)
+        seen["bestial"] = run("roll", [option("trait", "dexterity"), option("trait2", "firearms")], ANNA)
+        seen["rouse"] = run("rouse", [], ANNA)
+    seen["willpower spent"] = run("spend", [option("resource", "willpower")], ANNA)
+    seen["fed"] = run("feed", [option("character", "Sasha"), option("amount", 1, 4)], ST)
+    for what in ("bestial", "rouse"):
+        for custom_id in ids(seen[what]):
+            if custom_id.startswith(("rb:cc:", "rb:hf:")):
+                with faces(app, *[8] * 10):
+                    seen[custom_id] = discord.ok(component(custom_id, user_id=ST, **who))["data"]
+    seen["ended"] = run(
+        "compulsion", [{"name": "end", "type": 1, "options": [option("character", "Sasha")]}], ST
+    )
+    hidden = run(
+        "roll", [option("character", "Sasha"), option("trait", "wits"), option("hidden", True, 5)], ST
+    )
+    seen["hidden"] = hidden
+    [reveal] = [c for c in ids(hidden) if c.startswith("rb:rv:")]
+    seen["revealed"] = discord.ok(component(reveal, user_id=ST, **who))["data"]
+    seen["refused option"] = run("rouse", [option("modifier", 2, 4)], ANNA)
+    made = command(
+        "chronicle",
+        [{"name": "new", "type": 1, "options": [option("name", "Nuits"), option("system", "v5")]}],
+        user_id="5100000000000000088",
+        channel=str(int(channel) + 500),
+        locale=locale,
+    )
+    seen["chronicle made"] = discord.ok(made)["data"]
+    assert {"rb:cc:", "rb:hf:"} <= {c[:6] for c in seen if c.startswith("rb:")}, list(seen)
+    check(seen, locale[:2])
+
+
+@pytest.mark.parametrize("locale", ["fr", "es-ES"])
+def test_V20_blood_spent_a_virtue_and_a_willpower_roll_read_without_an_english_word(
+    app, make_table, discord, locale
+):
+    table, channel, (anna,) = seated(make_table, discord, "v20", ANNA)
+    table.character(anna, dict(V20_VAMPIRE))
+    who = {"channel": channel, "locale": locale}
+    seen = {
+        "blood": discord.ok(
+            command("spend", [option("resource", "blood"), option("heal", "bashing")], user_id=ANNA, **who)
+        )["data"],
+        "virtue": discord.ok(command("virtue", [option("virtue", "self_control")], user_id=ANNA, **who))[
+            "data"
+        ],
+        "willpower": discord.ok(command("willpower", [], user_id=ANNA, **who))["data"],
+        "fed": discord.ok(command("feed", [option("character", "Lucita")], user_id=ST, **who))["data"],
+    }
     check(seen, locale[:2])

@@ -217,6 +217,11 @@ def valid_name(name: str) -> bool:
     )
 
 
+def name_in(key: str, lang: str) -> str:
+    """A command's or an option's name as a reader of ``lang`` types it (the English id otherwise)."""
+    return NAMES[key][NAMED.index(lang)] if key in NAMES and lang in NAMED else key
+
+
 def _localized_names(key: str) -> dict[str, str]:
     """A name's forms by Discord locale, in each language that has one."""
     return {locale: NAMES[key][NAMED.index(lang)] for locale, lang in LOCALES.items() if lang in NAMED}

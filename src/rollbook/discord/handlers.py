@@ -131,7 +131,12 @@ def command(context: Context, inv: Invocation) -> Answer:
     declared = declared_options(str(name), options.get("_subcommand"))
     unknown = sorted(key for key in options if not key.startswith("_") and key not in declared)
     if unknown:  # a crafted interaction: only what the command declares is read (A-1: no edge slips in)
-        raise ProblemError(422, "discord_unknown_option", option=unknown[0][:100], command=str(name))
+        raise ProblemError(
+            422,
+            "discord_unknown_option",
+            option=commands.name_in(unknown[0], inv.locale)[:100],
+            command="/" + commands.name_in(str(name), inv.locale),
+        )
     return handler(context, inv, options)
 
 
