@@ -19,7 +19,7 @@ from rollbook.odds import fraction_text, odds_for
 from rollbook.odds.v5 import advise
 from rollbook.play.common import request_from_plain
 from rollbook.present import labels
-from rollbook.present.words import words
+from rollbook.present.words import own_words, words
 from rollbook.render.base import numbered_dice
 from rollbook.rules.rollunder import RollUnderRequest
 from rollbook.rules.tiers import TiersRequest
@@ -58,7 +58,6 @@ TONES = {
     "critical_success": "critical",
     "critical_failure": "botch",
 }
-MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the pool (20 dice: ~0.2 s cold)
 
 
 def percent(p: Fraction | float, lang: str) -> str:
@@ -104,11 +103,11 @@ def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
 
 def _rules_request(system: str, kind: object, plain: dict):
     """The rules request object back from its plain dict; None for a roll the engine has no odds
-    for (a V20 soak)."""
+    for (a V20 soak: its system's ``NO_ODDS_KINDS``)."""
     request_type = REQUEST_TYPES.get(system)
     if request_type is None and system in play.system_ids():  # registered from outside: its quick request
         request_type = play.system_module(system).QUICK.REQUEST
-    if request_type is None or (system == "v20" and kind == "soak"):
+    if request_type is None or kind in words(system).NO_ODDS_KINDS:
         return None
     return request_from_plain(request_type, plain)
 
@@ -123,64 +122,16 @@ def odds_view(built: dict, lang: str) -> OddsView | None:
         request = _rules_request(system, built.get("kind"), built.get("request") or {})
         if request is None:
             return None
-        if system == "v5":
-            return _v5(request, lang)
-        return _other(system, request, lang)
+        own = own_words(system)
+        if own is None:  # registered from outside: the odds registered, the chance of "success"
+            odds = odds_for(system, request)
+            success = percent(Fraction(odds["outcomes"]["success"]), lang)
+            headline = translate(N_("Chance of success: {p}"), lang, p=success)
+            return OddsView(rows=_rows(system, odds["outcomes"], lang), headline=headline)
+        outcomes, headline, notes = own.odds_words(request, lang)
+        return OddsView(rows=_rows(system, outcomes, lang), headline=headline, notes=notes)
     except (AttributeError, TypeError, KeyError):  # a receipt without the keys a request needs
         return None
-
-
-def _other(system: str, request, lang: str) -> OddsView:
-    """V20, Tiers and roll-under: the outcomes and the chance of success."""
-    odds = odds_for(system, request)
-    view = OddsView(rows=_rows(system, odds["outcomes"], lang))
-    if system == "tiers":
-        label = {"dodge": N_("Chance to dodge: {p}"), "soak": N_("Chance to take no damage: {p}")}.get(
-            request.kind, N_("Chance of success: {p}")
-        )
-        view.headline = translate(label, lang, p=percent(Fraction(odds["outcomes"]["success"]), lang))
-        critical = Fraction(odds["critical"])
-        if critical:
-            view.notes.append(
-                translate(N_("Critical (a 1, roll again): {p}"), lang, p=percent(critical, lang))
-            )
-        return view
-    # Roll-under: criticals included (``"success"``); V20: the outcome ``success``.
-    success = odds["success"] if system == "rollunder" else odds["outcomes"]["success"]
-    view.headline = translate(N_("Chance of success: {p}"), lang, p=percent(Fraction(success), lang))
-    return view
-
-
-def _v5(request, lang: str) -> OddsView:
-    if request.kind == "rouse":
-        odds = odds_for("v5", request)
-        view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
-        if request.hunger >= 5:  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test
-            view.headline = translate(
-                N_("Hunger 5: chance of a hunger frenzy test: {p}"),
-                lang,
-                p=percent(Fraction(odds["hunger_frenzy_risk"]), lang),
-            )
-            return view
-        view.headline = translate(
-            N_("Chance that Hunger rises: {p}"),
-            lang,
-            p=percent(Fraction(odds["hunger_gain"].get("1", "0")), lang),
-        )
-        return view
-    odds = odds_for("v5", request, goal="win")
-    view = OddsView(rows=_rows("v5", odds["outcomes"], lang))
-    view.headline = translate(N_("Chance to win: {p}"), lang, p=percent(Fraction(odds["goal"]), lang))
-    if request.kind == "test" and request.pool <= MAX_OPTIMAL_POOL:
-        best = odds_for("v5", request, reroll="optimal", goal="win")
-        view.notes.append(
-            translate(
-                N_("With the best Willpower reroll afterwards: {p}"),
-                lang,
-                p=percent(Fraction(best["goal"]), lang),
-            )
-        )
-    return view
 
 
 # --- V5 Willpower reroll advice (V5-8) ---------------------------------------------------------
@@ -231,13 +182,6 @@ def plural(lang: str):
     """The catalogues of a language, for ``.ngettext(singular, plural, n)`` (msgid_plural entries of
     web.po; each language's Plural-Forms picks the form: fr says "1 dé" and "0 dé")."""
     return translations(normalize(lang))
-
-
-def _willpower_left(sheet: dict) -> int:
-    track = sheet.get("willpower") or {}
-    if not isinstance(track, dict) or not isinstance(track.get("max"), int):
-        return 1
-    return track["max"] - int(track.get("superficial") or 0) - int(track.get("aggravated") or 0)
 
 
 def describe_pool(pool: dict, lang: str, system: str = "v5", names: dict | None = None) -> str:
@@ -292,7 +236,7 @@ def preview(
         system, sheet, action, mode=mode, role=role, table_rules=table_rules, compulsion=compulsion
     )
     view = odds_view(built, lang)
-    if view is not None and system == "v5" and _willpower_left(sheet) <= 0:  # V5-8: no reroll to offer
+    if view is not None and not words(system).may_reroll(sheet):  # V5-8: no Willpower, no reroll to offer
         reroll_note = translate(N_("With the best Willpower reroll afterwards: {p}"), lang, p="")
         view.notes = [n for n in view.notes if not n.startswith(reroll_note.rstrip())]
         view.notes.append(translate(N_("No Willpower left to spend."), lang))

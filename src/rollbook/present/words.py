@@ -1,12 +1,13 @@
 """What each system says in its own words beside a roll (``present.words_v20``, ``words_v5``,
 ``words_tiers``, ``words_rollunder``): a quick roll, the difficulty among a roll's settings, a pool's
 wound penalty and total; on its roll form, the sheet's sections of abilities, the difficulty's help
-and whether an attack's weapon is the sheet's; the Willpower a sheet has left. ``words(system)`` picks them; a system registered from outside speaks
+and whether an attack's weapon is the sheet's; the Willpower a sheet has left; the odds box's
+outcomes, headline and notes. ``words(system)`` picks them; a system registered from outside speaks
 roll-under's (a target number), until it brings its own."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from rollbook.present import words_rollunder, words_tiers, words_v5, words_v20
 
@@ -33,6 +34,14 @@ class SystemWords(Protocol):
 
     def willpower_current(self, sheet: dict) -> int | None: ...  # the Willpower the sheet has left
 
+    @property
+    def NO_ODDS_KINDS(self) -> frozenset[str]: ...  # the roll kinds the odds box has no odds for
+
+    # the odds of a rules request as the odds box shows them: its outcomes ("p/q"), headline and notes
+    def odds_words(self, request: Any, lang: str) -> tuple[dict[str, str], str, list[str]]: ...
+
+    def may_reroll(self, sheet: dict) -> bool: ...  # whether a reroll the odds note offers is the sheet's
+
 
 WORDS: dict[str, SystemWords] = {
     "v20": words_v20,
@@ -42,8 +51,13 @@ WORDS: dict[str, SystemWords] = {
 }
 
 
+def own_words(system: object) -> SystemWords | None:
+    """The words of a shipped system; None for one registered from outside."""
+    return WORDS.get(system) if isinstance(system, str) else None
+
+
 def words(system: object) -> SystemWords:
     return WORDS.get(system, words_rollunder) if isinstance(system, str) else words_rollunder
 
 
-__all__ = ["WORDS", "SystemWords", "words"]
+__all__ = ["WORDS", "SystemWords", "own_words", "words"]

@@ -3,7 +3,9 @@ level (R-1), and the target number a pool makes, or the dice rolled against it (
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, translate
+from typing import Any
+
+from rollbook.i18n import N_, percent_text, translate
 
 WOUND_PENALTY = N_("wounds {n}")
 ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
@@ -35,3 +37,21 @@ def difficulty_help(lang: str) -> str | None:
 
 def willpower_current(sheet: dict) -> int | None:
     return None  # no Willpower on the sheet
+
+
+NO_ODDS_KINDS: frozenset[str] = frozenset()
+
+
+def odds_words(request: Any, lang: str) -> tuple[dict[str, str], str, list[str]]:
+    """R-1: the chance of success, criticals included (the odds' ``success``)."""
+    from fractions import Fraction
+
+    from rollbook.odds import odds_for
+
+    odds = odds_for("rollunder", request)
+    success = percent_text(Fraction(odds["success"]), lang)
+    return odds["outcomes"], translate(N_("Chance of success: {p}"), lang, p=success), []
+
+
+def may_reroll(sheet: dict) -> bool:
+    return True

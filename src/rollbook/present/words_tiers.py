@@ -3,7 +3,9 @@ effective skill a pool makes (T-1, T-7)."""
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, translate
+from typing import Any
+
+from rollbook.i18n import N_, percent_text, translate
 
 WOUND_PENALTY = N_("wounds {n}")
 ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
@@ -31,3 +33,30 @@ def difficulty_help(lang: str) -> str | None:
 
 def willpower_current(sheet: dict) -> int | None:
     return None  # no Willpower on the sheet
+
+
+NO_ODDS_KINDS: frozenset[str] = frozenset()
+
+
+def odds_words(request: Any, lang: str) -> tuple[dict[str, str], str, list[str]]:
+    """T-1, T-2: the chance of success (to dodge, to take no damage), and of a critical."""
+    from fractions import Fraction
+
+    from rollbook.odds import odds_for
+
+    odds = odds_for("tiers", request)
+    label = {"dodge": N_("Chance to dodge: {p}"), "soak": N_("Chance to take no damage: {p}")}.get(
+        request.kind, N_("Chance of success: {p}")
+    )
+    headline = translate(label, lang, p=percent_text(Fraction(odds["outcomes"]["success"]), lang))
+    critical = Fraction(odds["critical"])
+    notes = (
+        [translate(N_("Critical (a 1, roll again): {p}"), lang, p=percent_text(critical, lang))]
+        if critical
+        else []
+    )
+    return odds["outcomes"], headline, notes
+
+
+def may_reroll(sheet: dict) -> bool:
+    return True

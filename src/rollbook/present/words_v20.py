@@ -3,7 +3,9 @@ the one asked), the wound penalty (V20-11) and a pool counted in dice."""
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, normalize, translate, translations
+from typing import Any
+
+from rollbook.i18n import N_, normalize, percent_text, translate, translations
 
 WOUND_PENALTY = N_("wounds {n}")
 ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (
@@ -48,3 +50,20 @@ def difficulty_help(lang: str) -> str | None:
 def willpower_current(sheet: dict) -> int | None:
     willpower = sheet.get("willpower")
     return willpower.get("current") if isinstance(willpower, dict) else None
+
+
+NO_ODDS_KINDS = frozenset({"soak"})  # V20-16: a soak's odds are the exchange's (``present.exchange``)
+
+
+def odds_words(request: Any, lang: str) -> tuple[dict[str, str], str, list[str]]:
+    from fractions import Fraction
+
+    from rollbook.odds import odds_for
+
+    odds = odds_for("v20", request)
+    success = percent_text(Fraction(odds["outcomes"]["success"]), lang)
+    return odds["outcomes"], translate(N_("Chance of success: {p}"), lang, p=success), []
+
+
+def may_reroll(sheet: dict) -> bool:
+    return True

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from rollbook.i18n import N_, normalize, translate, translations
+from typing import Any
+
+from rollbook.i18n import N_, normalize, percent_text, translate, translations
 
 WOUND_PENALTY = N_("impaired {n}")  # a full Health or Willpower track
 ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
@@ -45,3 +47,48 @@ def willpower_current(sheet: dict) -> int | None:
     if not isinstance(willpower, dict):
         return None
     return (willpower.get("max") or 0) - willpower.get("superficial", 0) - willpower.get("aggravated", 0)
+
+
+NO_ODDS_KINDS: frozenset[str] = frozenset()
+MAX_OPTIMAL_POOL = 20  # the optimal-reroll table is exact but grows with the pool (20 dice: ~0.2 s cold)
+
+
+def odds_words(request: Any, lang: str) -> tuple[dict[str, str], str, list[str]]:
+    """A Rouse check (V5-10): the chance that Hunger rises, or at Hunger 5 of a hunger frenzy test;
+    any other roll: the chance to win, and with the best Willpower reroll afterwards (V5-8)."""
+    from fractions import Fraction
+
+    from rollbook.odds import odds_for
+
+    if request.kind == "rouse":
+        odds = odds_for("v5", request)
+        if request.hunger >= 5:  # V5-10: Hunger cannot rise; the risk is the hunger frenzy test
+            risk = percent_text(Fraction(odds["hunger_frenzy_risk"]), lang)
+            return (
+                odds["outcomes"],
+                translate(N_("Hunger 5: chance of a hunger frenzy test: {p}"), lang, p=risk),
+                [],
+            )
+        rises = percent_text(Fraction(odds["hunger_gain"].get("1", "0")), lang)
+        return odds["outcomes"], translate(N_("Chance that Hunger rises: {p}"), lang, p=rises), []
+    odds = odds_for("v5", request, goal="win")
+    headline = translate(N_("Chance to win: {p}"), lang, p=percent_text(Fraction(odds["goal"]), lang))
+    notes = []
+    if request.kind == "test" and request.pool <= MAX_OPTIMAL_POOL:
+        best = odds_for("v5", request, reroll="optimal", goal="win")
+        notes.append(
+            translate(
+                N_("With the best Willpower reroll afterwards: {p}"),
+                lang,
+                p=percent_text(Fraction(best["goal"]), lang),
+            )
+        )
+    return odds["outcomes"], headline, notes
+
+
+def may_reroll(sheet: dict) -> bool:
+    """V5-8: a Willpower reroll needs Willpower left (a sheet without its track is not refused here)."""
+    track = sheet.get("willpower") or {}
+    if not isinstance(track, dict) or not isinstance(track.get("max"), int):
+        return True
+    return track["max"] - int(track.get("superficial") or 0) - int(track.get("aggravated") or 0) > 0
