@@ -16,9 +16,11 @@ from rollbook.app import serving
 
 @pytest.fixture
 def unfrozen():
+    thresholds = gc.get_threshold()
     gc.unfreeze()
     yield
     gc.unfreeze()  # the test process keeps collecting everything, as before
+    gc.set_threshold(*thresholds)
 
 
 class Held:
@@ -39,6 +41,17 @@ def test_settling_freezes_what_start_up_made_and_collects_what_it_left(unfrozen)
     made_after = Held()
     made_after.cycle = made_after
     assert any(found is made_after for found in gc.get_objects())  # what service makes is still collected
+
+
+def test_settling_makes_young_collections_rarer_and_keeps_the_older_thresholds(unfrozen):
+    gc.set_threshold(700, 10, 10)
+    serving.settle_collector()
+    assert gc.get_threshold() == (serving.YOUNG_COLLECTION_EVERY, 10, 10)
+    assert serving.YOUNG_COLLECTION_EVERY > 700
+    before = gc.get_count()[0]
+    made = [Held() for _ in range(5000)]  # far more than CPython's 700: no young collection yet
+    assert gc.get_count()[0] >= before + 5000
+    del made
 
 
 def test_the_served_process_settles_once_started(unfrozen, monkeypatch):

@@ -10,8 +10,10 @@ more than the request's own work; bench/README.md has the measure).
 The cyclic garbage collector is settled once the app is made (``settle_collector``): what start-up
 made (the modules, the app, its routes and templates: some hundreds of thousands of objects that
 live as long as the process) is moved out of the collector's generations (``gc.freeze``), so a full
-collection no longer walks them all. Before, each full collection of a serving process took about
-0.4 s of CPU with the loop, every request and every feed stopped (bench/README.md, "Stalls").
+collection no longer walks them all, and young collections come every ``YOUNG_COLLECTION_EVERY``
+objects, so that fewer requests in flight are promoted and full collections become rare. Each full
+collection stops the loop, every request and every feed: 0.2–0.3 s of CPU with a thousand feeds
+open (bench/README.md, "Stalls at 300 tables").
 
 With several workers each process builds its own app from the settings the parent leaves in
 ``ROLLBOOK_SERVE_SETTINGS`` (``worker_app``, ``rollbook.settings``); the parent applies the migrations and makes the operator's
@@ -68,11 +70,24 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
     return f"{__name__}:worker_app"
 
 
+# A young collection once this many more container objects were made than freed (CPython's default:
+# 700). Each young collection promotes what is alive at that moment, and while serving that is mostly
+# requests in flight, which die soon after in an older generation; those promotions are what sets off
+# the full collections (a few hundred milliseconds of CPU with a thousand feeds open). At 700 a
+# 300-table run made ~180 young and one full collection in 20 s of rolls (0.77 s of CPU in all); at
+# 50,000, one young collection (48 ms) and no full one (bench/README.md, "Stalls at 300 tables").
+YOUNG_COLLECTION_EVERY = 50_000
+
+
 def settle_collector() -> int:
     """The objects alive now (start-up's) are never collected again: collect once, then freeze them
-    (``gc.freeze``: they leave the generations a collection walks). Returns how many are frozen."""
+    (``gc.freeze``: they leave the generations a collection walks); then the collector's thresholds
+    while serving (``YOUNG_COLLECTION_EVERY``; the older generations' stay CPython's, 10 and 10).
+    Returns how many objects are frozen."""
     gc.collect()
     gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, older, oldest)
     return gc.get_freeze_count()
 
 
