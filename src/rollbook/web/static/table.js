@@ -174,6 +174,37 @@
     pressTimer = window.setTimeout(releasePress, 2000);
   }, true);
   document.addEventListener("keyup", function (event) { if (event.key === " ") releasePress(); }, true);
+
+  // A press must not be lost when the page moves the button from under a still pointer: an answer that
+  // lands between the press and the release (the odds boxes above the Roll button growing with the
+  // last choice's odds, a card redrawn by a request's answer) pushes the button away or puts a new copy
+  // in its place, the release happens over something else, and the browser fires no click at all. A
+  // release where the press was is the pressed button's click (its new copy's, when it was redrawn).
+  var SUBMITS = "button[type=submit], input[type=submit]";
+  var pressedAt = null;
+  document.addEventListener("pointerdown", function (event) {
+    var button = event.button === 0 && event.target.closest && event.target.closest(SUBMITS);
+    var form = button && button.form;
+    pressedAt = form && form.id ? {
+      button: button, form: form.id, index: Array.prototype.indexOf.call(form.querySelectorAll(SUBMITS), button),
+      x: event.clientX, y: event.clientY
+    } : null;
+  }, true);
+  document.addEventListener("pointerup", function (event) {
+    var press = pressedAt;
+    pressedAt = null;
+    if (!press || event.button !== 0) return;
+    if (Math.abs(event.clientX - press.x) > 2 || Math.abs(event.clientY - press.y) > 2) return;  // moved off: no press
+    var over = event.target && event.target.closest ? event.target.closest("button, input[type=submit]") : null;
+    if (over === press.button) return;  // the browser clicks it itself
+    var button = press.button;
+    if (!button.isConnected) {
+      var form = document.getElementById(press.form);
+      button = form ? form.querySelectorAll(SUBMITS)[press.index] : null;
+    }
+    if (!button || button.disabled || (over && over !== button)) return;  // another button is not ours to press
+    button.click();
+  }, true);
   document.addEventListener("pointerup", releasePress, true);
   document.addEventListener("pointercancel", releasePress, true);
   window.addEventListener("blur", releasePress);
