@@ -10,7 +10,8 @@ def test_a_fault_is_one_translated_line_with_its_place():
     fault = Fault("dangling_link", "passages.alley.choices.0.goto", {"goto": "lye"}, 26)
     assert fault_line(fault, "en") == "passages.alley.choices.0.goto, line 26: No passage is named lye."
     assert (
-        fault_line(fault, "fr") == "passages.alley.choices.0.goto, ligne 26\u202f: Aucun passage ne s’appelle lye."
+        fault_line(fault, "fr")
+        == "passages.alley.choices.0.goto, ligne 26\u202f: Aucun passage ne s’appelle lye."
     )
     assert fault_line(Fault("unknown_trait", "npcs.x.sheet", {"trait": "charm"}), "es").endswith("charm.")
 
