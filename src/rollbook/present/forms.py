@@ -206,7 +206,7 @@ def trait_options(system: str, name: str, sheet: dict, spec: dict, lang: str) ->
         return _rated(
             sorted(ratings.items(), key=lambda item: labels.trait(item[0], lang, names)), lang, names=names
         )
-    if name == "power" and system == "v5":  # the sheet's listed powers, each tied to its Discipline
+    if name == "power" and words(system).POWERS_LISTED:  # the sheet's powers, each tied to its Discipline
         listed = [p for p in sheet.get("powers") or [] if isinstance(p, dict) and p.get("power")]
         listed.sort(key=lambda p: (labels.trait(str(p["discipline"]), lang, names), p.get("level") or 0))
         return [

@@ -366,7 +366,7 @@ def card(
         )
     # V5-8: the Willpower reroll, offered to whoever may act for the character
     # a power's roll is a test (a power that rolls nothing has only its Rouse check: no reroll)
-    rolled_test = system == "v5" and receipt.get("kind") in ("test", "power")
+    rolled_test = receipt.get("kind") in words(system).REROLL_KINDS
     if rolled_test and isinstance(result, dict) and result.get("kind", "test") == "test":
         c.normal = list(result.get("normal", []))
         c.hunger = list(result.get("hunger", []))

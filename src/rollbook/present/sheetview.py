@@ -89,7 +89,7 @@ def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
         if key not in ("attributes", "virtues"):
             # abilities: the rated ones first, then alphabetically in the reader's language
             items.sort(key=lambda item: (item[1] == 0, labels.trait(item[0], lang, names)))
-        elif key == "attributes" and system == "rollunder":  # the sheet's own attributes, by name
+        elif key == "attributes" and words(system).ATTRIBUTES_BY_NAME:  # the sheet's own, by name
             items.sort(key=lambda item: labels.trait(item[0], lang, names))
         elif key == "attributes":
             items.sort(key=lambda item: attribute_order.index(item[0]))

@@ -42,6 +42,15 @@ class SystemWords(Protocol):
 
     def may_reroll(self, sheet: dict) -> bool: ...  # whether a reroll the odds note offers is the sheet's
 
+    @property
+    def REROLL_KINDS(self) -> frozenset[str]: ...  # the rolls whose test a Willpower reroll may take (V5-8)
+
+    @property
+    def POWERS_LISTED(self) -> bool: ...  # a power field offers the sheet's powers, each its Discipline's
+
+    @property
+    def ATTRIBUTES_BY_NAME(self) -> bool: ...  # the sheet's attributes by name (no book order)
+
 
 WORDS: dict[str, SystemWords] = {
     "v20": words_v20,

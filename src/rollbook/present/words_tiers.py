@@ -60,3 +60,8 @@ def odds_words(request: Any, lang: str) -> tuple[dict[str, str], str, list[str]]
 
 def may_reroll(sheet: dict) -> bool:
     return True
+
+
+REROLL_KINDS: frozenset[str] = frozenset()
+POWERS_LISTED = False
+ATTRIBUTES_BY_NAME = False

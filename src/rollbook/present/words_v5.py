@@ -92,3 +92,8 @@ def may_reroll(sheet: dict) -> bool:
     if not isinstance(track, dict) or not isinstance(track.get("max"), int):
         return True
     return track["max"] - int(track.get("superficial") or 0) - int(track.get("aggravated") or 0) > 0
+
+
+REROLL_KINDS: frozenset[str] = frozenset({"test", "power"})  # V5-8: a power's roll is a test
+POWERS_LISTED = True
+ATTRIBUTES_BY_NAME = False

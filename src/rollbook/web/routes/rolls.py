@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.present import authority, exchange, forms
 from rollbook.present.present import GOALS
 from rollbook.present.preview import reroll_advice
+from rollbook.present.words import words
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
@@ -193,7 +194,7 @@ def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Re
     with db.read() as session:
         entry = log.log_entry(session, member, seq)
     result = (entry.get("receipt") or {}).get("result") or {}
-    if result.get("system") != "v5" or result.get("kind") != "test":
+    if result.get("kind") != "test" or not words(result.get("system")).REROLL_KINDS:  # V5-8: V5's tests
         raise ProblemError(409, "not_a_roll", seq=seq)
     return fragment(request, "_advice.html", lang, advice=reroll_advice(result, goal, chosen, lang), seq=seq)
 
