@@ -94,3 +94,35 @@ def test_a_roll_pressed_while_its_button_is_drawn_again_is_sent(new_context, liv
     dice.queue(6, 8, 9)
     page.mouse.up()
     expect(page.locator("#feed > li.kind-roll")).to_have_count(1)
+
+
+def test_a_roll_sent_while_the_odds_are_still_asked_is_not_dropped(new_context, live_server, dice):
+    """The odds boxes ask on their own elements (hx-sync on each, not on the form): a roll sent while
+    their request is in flight is sent, never dropped or queued behind them."""
+    page = new_context().new_page()
+    create_chronicle(page, name="Arles by Night", system="v20", storyteller="Ana")
+    nia = api_character(
+        live_server, page, {"name": "Nia", "attributes": {"dexterity": 3}, "skills": {"melee": 2}}
+    )
+    page.goto(f"/chronicles/{chronicle_id(page)}/characters/{nia}?kind=test")
+    page.locator("#roll [name=attribute]").select_option("dexterity")
+    expect(page.locator("#odds .headline")).to_be_visible()
+
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/*odds*", hold)
+    page.locator("#roll [name=ability]").select_option("melee")
+    wait_until(lambda: held or page.evaluate("0"), what="the odds asked of the last choice")
+    dice.queue(6, 8, 9, 2, 3)
+    page.locator("#roll-submit").click()
+    expect(page.locator("#feed > li.kind-roll")).to_have_count(1)  # while the odds still wait
+    page.unroute("**/*odds*")
+    for route in held:
+        try:
+            route.continue_()
+        except Error as error:  # a request the odds box replaced by a newer one (hx-sync) is gone
+            if "already handled" not in str(error):
+                raise
