@@ -214,6 +214,13 @@ PLAYS: list[tuple] = [
         "`[ Call the compulsion ]` does it in one press.",
     ),
     (
+        "roll",
+        lambda keys: [option("character", "Sasha"), option("trait", "wits"), option("hidden", True, 5)],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller's hidden roll, shown to them alone with its **Reveal** button.",
+    ),
+    (
         "virtue",
         lambda keys: [option("virtue", "self_control")],
         PLAYER,
@@ -270,6 +277,13 @@ PRESSES = [
         STORYTELLER,
         r"rb:cs:\d+:d",
         "The Storyteller rolls the NPC's side; the contest's result follows in the channel.",
+    ),
+    (
+        "roll",
+        STORYTELLER,
+        "rb:rv:",
+        "The Storyteller reveals their hidden roll: told to them alone; the channel poster posts the "
+        "reveal with the roll under it, as the web's live feed shows it.",
     ),
     (
         "extended",
@@ -399,7 +413,19 @@ def play() -> list[Sample]:
                     data = answer.get("data") or {}
                 samples.append(Sample(name, _typed(name, given), caption, data))
             for command_name, user, wanted, caption in PRESSES:
-                shown = next(sample.answer for sample in samples if sample.name == command_name)
+                shown = next(  # the first answer of that command offering it
+                    (
+                        sample.answer
+                        for sample in samples
+                        if sample.name == command_name
+                        and any(
+                            re.match(wanted, str(part.get("custom_id", "")))
+                            for row in sample.answer.get("components") or []
+                            for part in row.get("components") or []
+                        )
+                    ),
+                    {},
+                )
                 found = [
                     part
                     for row in shown.get("components") or []

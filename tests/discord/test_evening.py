@@ -152,7 +152,8 @@ def test_an_evening_played_on_discord_alone_verifies_clean_and_reads_as_the_web_
         done(run("rouse", [], ANNA))
         done(run("willpower", [], ANNA))
         done(run("spend", [option("resource", "willpower")], ANNA))
-        done(run("feed", [option("character", "Inès"), option("amount", 1, 4)], ST))
+        # a kill slakes even the last Hunger, whatever the dice left (Book)
+        done(run("feed", [option("character", "Inès"), option("amount", 1, 4), option("kill", True, 5)], ST))
         called = done(
             sub(
                 "compulsion",

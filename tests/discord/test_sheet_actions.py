@@ -315,3 +315,18 @@ def test_tiers_odds_name_the_weapon_and_the_bullets(app, make_table, discord, di
         and "Pistol"
         in edited["embeds"][0].get("footer", {}).get("text", "") + edited["embeds"][0]["description"]
     ), edited
+
+
+def test_V5_14_a_clanless_compulsion_refused_names_the_choices_in_the_readers_words(app, make_table, discord):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    table.character(anna, dict(V5_VAMPIRE, clan=""))
+    refused = discord.ok(
+        command(
+            "compulsion",
+            [{"name": "call", "type": 1, "options": [option("character", "Sasha")]}],
+            user_id=ST,
+            channel=channel,
+            locale="fr",
+        )
+    )["data"]
+    assert refused["flags"] == 64 and "(Soif, Domination, Nuire, Paranoïa)" in refused["content"], refused

@@ -159,6 +159,9 @@ def refusal(inv: Invocation, code: str, params: dict | None = None) -> Answer:
     lang = inv.locale
     if code in IN_DISCORDS_WORDS:
         code = IN_DISCORDS_WORDS[code]
+    if isinstance(params.get("choices"), list):  # "Soif, Domination", not the choices' ids
+        named = str(params.get("field") or "") or None
+        params["choices"] = [labels.choice(str(choice), lang, named) for choice in params["choices"]]
     if isinstance(params.get("edges"), list):  # "la difficulté", not the field's id
         params["edges"] = ", ".join(labels.field_param(str(edge), lang) for edge in params["edges"])
     if isinstance(params.get("field"), str) and params["field"]:
