@@ -73,3 +73,78 @@ def word_problems(text: str, lang: str) -> list[str]:
         for match in ELISION.finditer(text):
             found.append(f"no elision: {text[match.start() : match.end() + 12]!r}")
     return found
+
+
+def play_the_other_kinds(client, app, t, player: dict, first: dict) -> None:
+    """The log's kinds besides the rolls, changes, asks and reveals ``play_everything`` plays, on the
+    chronicle ``t`` (its player ``player``, ``first`` a roll of its system): the Storyteller's settings,
+    a scene with a turn and declared actions, a standing grant, a withdrawn ask, a compulsion (V5), a
+    client seed, a contest and an extended action, the fair seeds revealed and one abandoned, quick
+    rolls, a sheet exported and imported, a character and a member removed."""
+    import secrets
+
+    from sqlalchemy import select
+
+    from rollbook.server import seal
+    from rollbook.server.models import FairSeed
+    from rollbook.server.usecases import characters, rolls
+    from tests.server.helpers import as_member
+    from tests.server.receipts import ok, players_own, sheet
+
+    def sealed_elsewhere(session, _member) -> None:  # F-1: the key file replaced, the seed unreadable
+        row = session.scalars(
+            select(FairSeed).where(
+                FairSeed.chronicle_id == t.id, FairSeed.stream == "public", FairSeed.revealed_seq.is_(None)
+            )
+        ).one()
+        row.sealed = seal.seal(secrets.token_bytes(32), t.id, row.commitment, secret="another secret")
+
+    base = t.base
+    mine = players_own(t, player, sheet(t.system, "Inès"))
+    foe = t.character(t.st, sheet(t.system, "Ulrich"))
+    pools = t.system in ("v5", "v20")  # a standing difficulty, contests, extended actions (A-5, TR-3, TR-4)
+    if pools:
+        ok(client.patch(base, headers=t.st, json={"difficulty": 3}), 200)  # settings
+    ok(client.post(f"{base}/scenes", headers=t.st, json={"name": "Les quais"}))  # scene_open
+    ok(client.post(f"{base}/scene/turns", headers=t.st, json={}))  # turn
+    ok(client.post(f"{base}/characters/{mine['id']}/actions", headers=t.st, json={"actions": 2}))
+    if pools:
+        edges = {"edges": {"difficulty": 2}}
+        standing = ok(client.post(f"{base}/standing-grants", headers=t.st, json=edges))
+        ok(client.delete(f"{base}/standing-grants/{standing['standing']['id']}", headers=t.st), 200)
+    asked = ok(t.roll(player, mine["id"], first, hidden=True, ask=True), 202)
+    ok(client.post(f"{base}/asks/{asked['ask']['id']}/withdraw", headers=player), 200)  # withdrawal
+    if t.system == "v5":
+        called = {"compulsion": "hunger"}
+        ok(client.post(f"{base}/characters/{mine['id']}/compulsion", headers=t.st, json=called))
+        ok(client.delete(f"{base}/characters/{mine['id']}/compulsion", headers=t.st), 200)
+    ok(client.put(f"{base}/members/me/client-seed", headers=player, json={"client_seed": "à moi"}), 200)
+    if pools:
+        # a V5 side has no difficulty: its successes count against the other side's (TR-3)
+        side = {k: v for k, v in first.items() if not (t.system == "v5" and k == "difficulty")}
+        sides = {"attacker": {"character": mine["id"], "action": side}}
+        sides["defender"] = {"character": foe["id"], "action": side}
+        contest = ok(client.post(f"{base}/contests", headers=t.st, json=sides))
+        for side in ("attacker", "defender"):  # the second logs the contest_result
+            rolled = {"side": side}
+            ok(client.post(f"{base}/contests/{contest['entry']['seq']}/rolls", headers=t.st, json=rolled))
+        extended = {"character": mine["id"], "action": first, "target": 1, "max_rolls": 3}
+        begun = ok(client.post(f"{base}/extended", headers=t.st, json=extended))
+        for _ in range(3):  # rolled until it is over (reached, or out of rolls)
+            step = client.post(f"{base}/extended/{begun['entry']['seq']}/rolls", headers=t.st)
+            if step.status_code != 201:
+                break
+    ok(client.post(f"{base}/scene/close", headers=t.st), 200)  # scene_close, seed_reveal, seed_commit
+    if pools:  # the seed committed when the scene closed: given up unreadable
+        as_member(app, t.st, sealed_elsewhere)
+        ok(client.post(f"{base}/fair/abandon", headers=t.st))  # seed_abandon
+    as_member(app, t.st, lambda s, m: rolls.set_quick_rolls(s, m, True))  # quick_setting
+    if pools:
+        as_member(app, player, lambda s, m: rolls.quick_roll(s, m, {"pool": 3}))  # quick_roll
+    if pools:  # the V5 and V20 sheets' formats (docs/import.md)
+        exported = ok(client.get(f"{base}/characters/{mine['id']}/export", headers=player), 200)
+        ok(client.post(f"{base}/characters/import", headers=t.st, json={"source": exported}))
+    as_member(app, t.st, lambda s, m: characters.remove_character(s, m, foe["id"]))  # removal
+    gone = t.join("Théo")
+    me = client.get("/api/me", headers=gone).json()["member"]["id"]
+    ok(client.delete(f"{base}/members/{me}", headers=t.st), 200)  # member_removed

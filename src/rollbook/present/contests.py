@@ -107,7 +107,7 @@ def describe_entry(kind: str, receipt: dict, lang: str) -> tuple[str, str]:
         line = (
             roll_words(extended.action, lang)
             + " · "
-            + translate(N_("{n} successes to gather"), lang, n=extended.target)
+            + translate_n("{n} success to gather", "{n} successes to gather", extended.target, lang)
         )
         if extended.max_rolls:
             line += " · " + translate(N_("at most {n} rolls"), lang, n=extended.max_rolls)

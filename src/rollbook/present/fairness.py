@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rollbook import fair
 from rollbook.entries import ClientSeedReceipt, SeedAbandonReceipt, SeedCommitReceipt, SeedRevealReceipt
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, translate, translate_n
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
 
@@ -117,14 +117,14 @@ def describe_entry(
         abandoned = SeedAbandonReceipt.of(receipt)
         return (
             translate(N_("Server seed given up, unreadable"), lang),
-            translate(
-                N_(
-                    "The server's secret no longer opens seed {commitment}…: the {rolls} roll(s) made "
-                    "under it can never be checked"
-                ),
+            translate_n(
+                "The server's secret no longer opens seed {commitment}…: the {n} roll made under it "
+                "can never be checked",
+                "The server's secret no longer opens seed {commitment}…: the {n} rolls made under it "
+                "can never be checked",
+                abandoned.rolls,
                 lang,
                 commitment=short(abandoned.commitment),
-                rolls=abandoned.rolls,
             ),
         )
     value = ClientSeedReceipt.of(receipt).client_seed

@@ -9,6 +9,7 @@ from rollbook.entries import (
     AdjustReceipt,
     MemberRemovedReceipt,
     QuickRollReceipt,
+    QuickSettingReceipt,
     RemovalReceipt,
     RevealReceipt,
     SheetEditReceipt,
@@ -283,6 +284,15 @@ def card(
         return c
     if entry["kind"] == "reveal":
         c.title = translate(N_("Revealed roll #{seq}"), lang, seq=RevealReceipt.of(receipt).reveals)
+        return c
+    if entry["kind"] == "quick_setting":  # the Storyteller allows or forbids the players' quick rolls
+        allowed = QuickSettingReceipt.of(receipt).allowed
+        c.title = translate(
+            N_("Quick rolls allowed to the players")
+            if allowed
+            else N_("Quick rolls forbidden to the players"),
+            lang,
+        )
         return c
     if entry["kind"] == "quick_roll":  # dice without a sheet: what was asked, and the rules receipt
         quick_roll = QuickRollReceipt.of(receipt)
