@@ -18,7 +18,7 @@ OWN = re.compile(r"^(?:.*_)?(" + "|".join(SYSTEM_IDS) + r")(?:_.*)?$")
 REGISTRIES = {"play/systems.py", "rules/__init__.py"}
 
 # The branches left (91 when counted first). Lower it when you remove some; never raise it.
-ALLOWED = 8
+ALLOWED = 5
 
 
 def _ids(node: ast.AST) -> bool:

@@ -17,6 +17,7 @@ against brute force through ``rules.v5.resolve`` in ``tests/odds``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -80,9 +81,17 @@ def v5_shape(request: V5Request) -> RollShape:
     return RollShape(ends, kept, totals)
 
 
+# Each system's roll as a contest or an extended action sees it (``rules.contests.PARTS``' systems),
+# and the chance each side says more than its successes (TR-3: a V20 botch is said).
+SHAPES: dict[str, Callable[[Any], RollShape]] = {"v20": v20_shape, "v5": v5_shape}
+SIDE_ODDS: dict[str, Callable[[Any], dict[str, Fraction]]] = {
+    "v20": lambda request: {"botch": v20_odds(request).botch},
+}
+
+
 def shape_of(system: str, request: Any) -> RollShape:
     check_system(system)
-    return v20_shape(request) if system == "v20" else v5_shape(request)
+    return SHAPES[system](request)
 
 
 # --- TR-3 -----------------------------------------------------------------------------------------
@@ -104,11 +113,11 @@ def contest_odds(system: str, attacker: Any, defender: Any) -> dict[str, Any]:
         "tie": fraction_text(tie),
         "margins": {str(m): fraction_text(margins[m]) for m in sorted(margins) if margins[m]},
     }
-    if system == "v20":
-        answer["botch"] = {
-            "attacker": fraction_text(v20_odds(attacker).botch),
-            "defender": fraction_text(v20_odds(defender).botch),
-        }
+    said = SIDE_ODDS.get(system)
+    if said is not None:  # TR-3: a V20 botch on either side
+        sides = {"attacker": said(attacker), "defender": said(defender)}
+        for name in sides["attacker"]:
+            answer[name] = {side: fraction_text(odds[name]) for side, odds in sides.items()}
     return answer
 
 

@@ -51,6 +51,9 @@ class SystemWords(Protocol):
     @property
     def ATTRIBUTES_BY_NAME(self) -> bool: ...  # the sheet's attributes by name (no book order)
 
+    @property
+    def QUICK_STANDING_DIFFICULTY(self) -> bool: ...  # a quick roll's difficulty: the chronicle's (else 6)
+
 
 WORDS: dict[str, SystemWords] = {
     "v20": words_v20,

@@ -60,3 +60,4 @@ def may_reroll(sheet: dict) -> bool:
 REROLL_KINDS: frozenset[str] = frozenset()
 POWERS_LISTED = False
 ATTRIBUTES_BY_NAME = True  # the sheet's own attributes
+QUICK_STANDING_DIFFICULTY = False

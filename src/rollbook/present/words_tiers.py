@@ -65,3 +65,4 @@ def may_reroll(sheet: dict) -> bool:
 REROLL_KINDS: frozenset[str] = frozenset()
 POWERS_LISTED = False
 ATTRIBUTES_BY_NAME = False
+QUICK_STANDING_DIFFICULTY = False

@@ -72,3 +72,4 @@ def may_reroll(sheet: dict) -> bool:
 REROLL_KINDS: frozenset[str] = frozenset()
 POWERS_LISTED = False
 ATTRIBUTES_BY_NAME = False
+QUICK_STANDING_DIFFICULTY = True  # V20-2: the standing difficulty, else 6

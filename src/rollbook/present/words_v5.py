@@ -97,3 +97,4 @@ def may_reroll(sheet: dict) -> bool:
 REROLL_KINDS: frozenset[str] = frozenset({"test", "power"})  # V5-8: a power's roll is a test
 POWERS_LISTED = True
 ATTRIBUTES_BY_NAME = False
+QUICK_STANDING_DIFFICULTY = False

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from rollbook.i18n import N_, translate
 from rollbook.play.quick import is_quick_edge
 from rollbook.present import authority, contests, forms, labels
+from rollbook.present.words import words
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
@@ -190,7 +191,7 @@ def quick_form(db, member: Caller, lang: str, chronicle: dict) -> dict:
             "checkbox" if name in ("advantage", "disadvantage") else "text" if name == "action" else "number"
         )
         default = QUICK_DEFAULTS.get(name)
-        if system == "v20" and name == "difficulty":
+        if name == "difficulty" and words(system).QUICK_STANDING_DIFFICULTY:
             default = chronicle.get("difficulty") or 6
         fields.append(
             {"name": name, "label": translate(QUICK_LABELS[name], lang), "widget": widget, "value": default}
