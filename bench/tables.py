@@ -27,7 +27,9 @@ A step **holds** when roll p99 < 100 ms, delivery p99 < 250 ms, nothing is missi
 failed. With ``--search`` (the default) the steps of ``--tables`` are tried in order until one does
 not hold, then ``--refine`` bisection steps between the last that held and the first that did not:
 the largest N that holds is reported. ``--profile DIR`` records each app process with py-spy during
-the rolling window (collapsed stacks, and a summary of where the samples were).
+the rolling window (collapsed stacks, and a summary of where the samples were). ``--why DIR`` (one
+process) serves through ``bench/stalls.py`` and says what the server was doing during each roll
+slower than 100 ms: collections, the loop's stalls, commits and checkpoints, PostgreSQL's waits.
 
 The load generator is aiohttp, one process; its own CPU is reported (a saturated generator shows
 as delivery, not as the server). The file-descriptor limit is raised to the hard limit for the
