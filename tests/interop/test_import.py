@@ -100,12 +100,14 @@ def test_wod5e_vampire_report_field_by_field():
     # dropped, each with its reason
     d = dropped(imported)
     assert d["$.system.headers.generation"] == "no_generation_in_v5"
-    assert d["$.system.headers.touchstones"] == "no_such_field"
     assert d["$.system.skills.occult.bonuses[1]"] == "bonus_not_specialty"
     assert d["$.items[6]"] == "merits"
     assert d["$._id"] == "foundry_state" and d["$.flags.core"] == "foundry_state"
-    assert d["$.system.biography"] == "no_such_field"
     assert "$.system.headers.chronicle" in d  # "Paris by Night": not silently lost
+    # texts the sheet has no field for: kept in its notes, each under its label, HTML to text
+    assert h["$.system.headers.touchstones"] == ("notes", "Touchstones")
+    assert h["$.system.biography"] == ("notes", "Biography")
+    assert sheet["notes"] == "Arrivée en 1998.\n\nTouchstones: Sa sœur\n\nBiography: Née à Lyon."
 
 
 def test_wod5e_ghoul_has_no_hunger_and_keeps_its_discipline():
@@ -144,7 +146,9 @@ def test_progeny_report_field_by_field():
     assert m["$.maxHealth"] == "health.max" and sheet["health"]["max"] == 6
     assert m["$.willpower"] == "willpower.max" and m["$.bloodPotency"] == "blood_potency"
     assert d["$.merits"] == "merits" and d["$.flaws"] == "merits" and d["$.rituals"] == "rituals"
-    assert d["$.touchstones"] == "touchstones" and d["$.generation"] == "no_generation_in_v5"
+    assert d["$.generation"] == "no_generation_in_v5"
+    assert homebrew(imported)["$.touchstones"] == ("notes", "Touchstones")
+    assert sheet["notes"].endswith("Touchstones: Some dude")
     assert d["$.predatorType.pickedDiscipline"] == "creation_choice"
     assert d["$.disciplines[0].summary"] == "power_text"
 
@@ -158,7 +162,8 @@ def test_v5bot_report_field_by_field():
     assert [p["power"] for p in sheet["powers"]] == ["bond_famulus", "sense_the_beast", "corrosive_vitae"]
     assert d["$.traits[14].subtraits[0]"] == "power_without_level"  # "Unknown Trick": no level to give it
     assert h["$.traits[15].rating"] == ("skills.egouts", "Égouts") and sheet["names"] == {"egouts": "Égouts"}
-    assert d["$.convictions"] == "touchstones" and d["$.description"] == "no_such_field"
+    assert h["$.convictions"] == ("notes", "Convictions") and h["$.description"] == ("notes", "Description")
+    assert sheet["notes"] == "Convictions: Never harm a child\n\nDescription: Tall."
     assert sheet["health"]["max"] == 6 and sheet["willpower"]["max"] == 5 and sheet["blood_potency"] == 2
 
 
@@ -196,7 +201,8 @@ def test_wod20_vampire_report_field_by_field():
     assert h["$.items[8].system.value"] == ("skills.egouts", "Égouts")
     assert h["$.system.abilities.linguistics.value"] == ("knowledges.linguistique", "Linguistique")
     assert sheet["experience"] == {"total": 12, "spent": 10}
-    assert d["$.items[7]"] == "rituals" and d["$.system.sect"] == "no_such_field"
+    assert d["$.items[7]"] == "rituals" and h["$.system.sect"] == ("notes", "Sect")
+    assert sheet["notes"].endswith("Sect: Camarilla")
     assert d["$.system.attributes.composure"] == "not_a_v20_attribute"
 
 

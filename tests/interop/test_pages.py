@@ -121,7 +121,7 @@ def test_the_feed_shows_imports_and_exports_as_cards(pages):
     client.get(f"{sheet}/export", params={"format": "wod5e"})
     feed = client.get(chronicle).text
     assert "Feuille importée depuis Progeny" in feed and "Repris: " not in feed  # a French colon's space
-    assert re.search(r"Repris\u202f: \d+ · Gardé tel quel \(maison\)\u202f: 0 · Non gardé\u202f: \d+", feed)
+    assert re.search(r"Repris\u202f: \d+ · Gardé tel quel \(maison\)\u202f: 1 · Non gardé\u202f: \d+", feed)
     assert "Feuille exportée pour WoD5e (Foundry)" in feed
     assert "Project-Id-Version" not in feed  # no entry without its words
 

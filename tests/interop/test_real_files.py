@@ -91,11 +91,71 @@ def test_wod5e_experience_log():
 
 def test_wod5e_html_notes_and_item_texts():
     imported = import_sheet(real("wod5e53_vampire.json"))
-    assert imported.sheet["notes"] == "Vit à Montmartre.\n- Dette envers le Prince"
+    # the touchstones header (HTML) kept in the notes after the actor's own notes, as text
+    assert imported.sheet["notes"] == (
+        "Vit à Montmartre.\n- Dette envers le Prince\n\nTouchstones: Sa sœur Claire"
+    )
+    assert by_source(imported, "homebrew")["$.system.headers.touchstones"] == "notes"
     dropped = by_source(imported, "dropped")
     assert dropped["$.items[0].system.bane"] == dropped["$.items[0].system.description"] == "item_text"
     assert dropped["$.items[4].system.dicepool"] == "item_text"
     assert dropped["$.items[2].system.cost"] == "item_text"
+
+
+def test_texts_without_a_field_are_kept_in_the_notes_in_the_readers_language():
+    """WoD5e's ``bio`` texts and the touchstones, each a section of the notes under its label in the
+    import's language (French: a narrow no-break space before the colon); several paragraphs or
+    list items go under their label, one a line."""
+    data = real("wod5e53_vampire.json")
+    data["system"]["notes"] = ""
+    data["system"]["bio"] = {"age": {"trueage": "212", "apparent": ""}, "dateof": {"death": "1812"}}
+    data["system"]["bio"]["history"] = "<p>Née à Lyon.</p><p>Arrivée en 1998.</p>"
+    imported = import_sheet(data, lang="fr")
+    assert imported.sheet["notes"] == (
+        "Pierres de touche\u202f: Sa sœur Claire\n\nÂge réel\u202f: 212\n\nDate de mort\u202f: 1812"
+        "\n\nHistoire\u202f:\nNée à Lyon.\nArrivée en 1998."
+    )
+    homebrew = {h.source: (h.target, h.name) for h in imported.report.homebrew}
+    assert homebrew["$.system.bio.age.trueage"] == ("notes", "Âge réel")
+    assert homebrew["$.system.bio.history"] == ("notes", "Histoire")
+    assert "$.system.bio.age.apparent" not in homebrew  # empty: nothing to keep
+    sect = real("wod20_72_vampire.json")
+    assert import_sheet(sect, lang="es").sheet["notes"].endswith("Secta: Camarilla")
+
+
+def test_a_text_the_notes_have_no_room_for_is_dropped_and_said():
+    """The notes' bound (20,000 characters): a section that would pass it is reported dropped
+    (``notes_full``), never a refusal; a later one that fits is still kept."""
+    data = real("wod5e53_vampire.json")
+    data["system"]["notes"] = "x" * 19_950
+    data["system"]["biography"] = "y" * 100
+    data["system"]["bio"]["history"] = "short"
+    imported = import_sheet(data)
+    assert by_source(imported, "dropped")["$.system.biography"] == "notes_full"
+    assert len(imported.sheet["notes"]) <= 20_000
+    assert imported.sheet["notes"].endswith("History: short")
+    assert by_source(imported, "homebrew")["$.system.bio.history"] == "notes"
+
+
+def test_a_noted_field_of_another_type_is_dropped_not_refused():
+    data = real("wod5e53_vampire.json")
+    data["system"]["headers"]["touchstones"] = 3
+    data["system"]["biography"] = ["Née à Lyon."]
+    imported = import_sheet(data)
+    dropped = by_source(imported, "dropped")
+    assert dropped["$.system.headers.touchstones"] == "no_such_field"
+    assert imported.sheet["notes"].endswith("Biography: Née à Lyon.")
+    bot = real("inconnu_guild_export.json")
+    bot[0]["convictions"] = ["Never harm a child", {"odd": 1}]
+    assert by_source(import_sheet(bot, pick=0), "dropped")["$[0].convictions"] == "no_such_field"
+
+
+def test_inconnus_profile_and_convictions_are_kept_in_the_notes():
+    bot = import_sheet(real("inconnu_guild_export.json"), pick=0)
+    homebrew = by_source(bot, "homebrew")
+    assert homebrew["$[0].profile.biography"] == homebrew["$[0].profile.description"] == "notes"
+    assert bot.sheet["notes"].startswith("Convictions: Test conviction\n\nBiography:\nClan: Brujah\n")
+    assert bot.sheet["notes"].endswith("\n\nDescription: A test vampire character")
 
 
 def test_progenys_own_exports_of_its_test_character():
@@ -158,7 +218,7 @@ def test_wod20_experience_by_type_and_clan_by_key():
     assert import_sheet(data).sheet["clan"] == "Followers of Set"
     data["system"]["clan"], data["system"]["custom"]["clan"] = "custom", "Salubri"
     assert import_sheet(data).sheet["clan"] == "Salubri"
-    assert vampire.sheet["notes"] == "Chantry de Vienne"
+    assert vampire.sheet["notes"] == "Chantry de Vienne\n\nSect: Camarilla"  # the sect's key, named
     mortal = import_sheet(real("wod20_72_mortal.json"))
     assert mortal.sheet["experience"] == {"total": 6, "spent": 0}
 
@@ -177,8 +237,9 @@ def test_wod20_pc_actors():
     assert sheet["powers"] == [
         {"discipline": "vicissitude", "level": 1, "power": "malleable_visage", "name": None}
     ]
-    assert sheet["experience"] == {"total": 20, "spent": 12} and sheet["notes"] == "Hôpital Lariboisière"
-    assert by_source(vampire, "dropped")["$.system.bio.splatfields.sect.value"] == "no_such_field"
+    assert sheet["experience"] == {"total": 20, "spent": 12}
+    assert sheet["notes"] == "Hôpital Lariboisière\n\nSect: Sabbat"  # the sect kept in the notes
+    assert by_source(vampire, "homebrew")["$.system.bio.splatfields.sect.value"] == "notes"
     mortal = import_sheet(real("wod20_72_pc_mortal.json"))
     assert mortal.sheet["creature"] == "mortal" and mortal.sheet["skills"]["drive"] == 3
     other = real("wod20_72_pc_mortal.json")

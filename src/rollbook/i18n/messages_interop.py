@@ -36,3 +36,20 @@ INTEROP_MESSAGES: dict[str, str] = {
     "import_bad_power": N_("This Discipline power cannot be read."),
     "import_pick_character": N_("The file holds {count} characters ({names}): choose one (0 to {most})."),
 }
+
+# The labels of the texts an import keeps in the sheet's notes, one section each ("Touchstones: …"):
+# a place the file has and a rollbook sheet has not (``rollbook.interop.Reader.note``).
+NOTE_LABELS: dict[str, str] = {
+    "touchstones": N_("Touchstones"),
+    "convictions": N_("Convictions"),
+    "biography": N_("Biography"),
+    "description": N_("Description"),
+    "appearance": N_("Appearance"),
+    "equipment": N_("Equipment"),
+    "history": N_("History"),
+    "true_age": N_("True age"),
+    "apparent_age": N_("Apparent age"),
+    "birth": N_("Date of birth"),
+    "death": N_("Date of death"),
+    "sect": N_("Sect"),
+}

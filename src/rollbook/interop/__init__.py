@@ -21,9 +21,11 @@ mapping was read from: docs/import.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol, TypedDict
+from typing import Protocol, TypedDict, get_args
 
 from rollbook import play
+from rollbook.i18n import colon, labelled, translate
+from rollbook.i18n.messages_interop import NOTE_LABELS
 from rollbook.interop import progeny, v5bot, wod5e, wod20
 from rollbook.interop.checks import validated
 from rollbook.interop.report import (
@@ -39,6 +41,7 @@ from rollbook.interop.report import (
     Sheet,
     type_name,
 )
+from rollbook.play.common import Text
 from rollbook.rules.base import RuleError
 
 
@@ -151,6 +154,7 @@ def import_sheet(
         raise RuleError("import_wrong_system", format=found, system=module.SYSTEM, chronicle=system)
     reader = Reader(found, module.SYSTEM, lang)
     creature = module.read(data, reader)
+    _noted_in_notes(reader)
     if not reader.draft.get("name") and not reader.problems:
         reader.problem("$.name", "import_missing_name")
     sheet = validated(reader) if not reader.problems else None
@@ -158,6 +162,33 @@ def import_sheet(
     if sheet is None:
         raise ImportRefused(report)
     return Imported(found, module.SYSTEM, sheet, report)
+
+
+NOTES_MOST = get_args(Text)[1].max_length  # the notes field's bound (play.common.Text)
+
+
+def _noted_in_notes(reader: Reader) -> None:
+    """The texts a format module noted (``Reader.note``) appended to the sheet's notes, one section
+    each under its label in the reader's language ("Touchstones: …", "Pierres de touche : …"),
+    each reported kept as homebrew with target ``notes``. A section the notes' bound leaves no room
+    for is reported dropped (``notes_full``), never a refusal; the sections after it may still fit."""
+    notes = reader.draft.get("notes")
+    written = notes if isinstance(notes, str) else ""
+    for source, code, text in reader.noted:
+        label = translate(NOTE_LABELS[code], reader.lang)
+        if "\n" in text:  # a list, one item a line, or paragraphs: under their label
+            section = f"{label}{colon(reader.lang).rstrip()}\n{text}"
+        else:
+            section = labelled(label, text, reader.lang)
+        joined = f"{written}\n\n{section}" if written else section
+        if len(joined) > NOTES_MOST:
+            reader.dropped.append(Dropped(source, "notes_full"))
+            continue
+        written = joined
+        reader.homebrew.append(Homebrew(source, "notes", label))
+        reader.origin.setdefault("notes", source)
+    if written:
+        reader.draft["notes"] = written
 
 
 def _one_of(

@@ -56,7 +56,7 @@ EPHEMERAL = {
     "experienceSpent": ("experience.spent", 0, 100000),
 }
 DROPPED = {
-    "touchstones": "touchstones",
+    "touchstones": None,  # kept in the notes
     "merits": "merits",
     "flaws": "merits",
     "rituals": "rituals",
@@ -66,7 +66,7 @@ DROPPED = {
     "version": "source_bookkeeping",
     "characterVersion": "source_bookkeeping",
     "chronicle": "no_such_field",
-    "sect": "no_such_field",
+    "sect": None,  # kept in the notes
     "clanBane": "no_such_field",
     "customDisciplines": "no_such_field",
     "notes": None,
@@ -126,6 +126,8 @@ def read(data: FileObject, reader: Reader) -> str:
     notes = reader.text(data.get("notes"), at(root, "notes"), 20000)
     if notes:
         reader.put("notes", notes, at(root, "notes"))
+    _touchstones(reader, data.get("touchstones"), at(root, "touchstones"))
+    reader.note(at(root, "sect"), "sect", data.get("sect"))
     for key, (target, low, high) in NUMBERS.items():
         if key in data:
             number = reader.integer(data[key], at(root, key), low, high)
@@ -203,6 +205,31 @@ def read(data: FileObject, reader: Reader) -> str:
         if key not in known:
             reader.drop(at(root, key), "unknown_field", data[key])
     return creature
+
+
+def _touchstones(reader: Reader, value: object, where: str) -> None:
+    """``touchstones`` (``{name, description, conviction}`` each): one line each in the notes, as
+    "name (conviction) — description"; any other field of a touchstone dropped."""
+    if not isinstance(value, list):
+        reader.drop(where, "no_such_field", value)
+        return
+    lines = []
+    for index, item in enumerate(value):
+        here = at(where, index)
+        touchstone = item if isinstance(item, dict) else {}
+        parts = {key: touchstone.get(key) for key in ("name", "conviction", "description")}
+        if not isinstance(item, dict) or not all(
+            part is None or isinstance(part, str) for part in parts.values()
+        ):
+            reader.drop(here, "no_such_field", item)
+            continue
+        name, conviction, description = (str(part or "").strip() for part in parts.values())
+        line = f"{name} ({conviction})" if name and conviction else name or conviction
+        line = f"{line} — {description}" if line and description else line or description
+        if line:
+            lines.append(line)
+        reader.rest(here, touchstone, ("name", "conviction", "description"), "unknown_field")
+    reader.note(where, "touchstones", lines)
 
 
 def _specialty(reader: Reader, value: object, where: str) -> None:

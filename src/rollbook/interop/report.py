@@ -4,7 +4,9 @@
 Every field of the source ends in one of four lists, each entry naming its place in the source as a
 JSON path (``$.system.skills.animalken.value``, ``$.items[3].name``): ``mapped`` (to which field of
 the rollbook sheet), ``homebrew`` (a trait rollbook does not know, kept under an id made from its
-name, the name kept as typed: accents and capitals included), ``dropped`` (and why, as a code), and
+name, the name kept as typed: accents and capitals included; or a text the sheet has no field for,
+kept in the sheet's ``notes`` under a label in the reader's language, target ``notes`` and the label
+as its name), ``dropped`` (and why, as a code), and
 ``problems`` (why the file cannot be imported as it is, as a code and its numbers). A field whose
 value is empty (``null``, ``""``, ``[]``, ``{}``, ``false``) holds nothing and is not listed.
 
@@ -20,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
+from rollbook.interop.names import html_text
 from rollbook.play.common import JsonObject
 from rollbook.rules.base import RuleError
 
@@ -177,6 +180,8 @@ class Reader:
     homebrew: list[Homebrew] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # texts the sheet has no field for, each kept in the notes under a label: (source, label code, text)
+    noted: list[tuple[str, str, str]] = field(default_factory=list)
 
     # --- the report --------------------------------------------------------------------------
     def problem(self, source: str, code: str, **params: object) -> None:
@@ -186,6 +191,21 @@ class Reader:
         """A field rollbook does not keep, and why (an empty one holds nothing: not listed)."""
         if not empty(value):
             self.dropped.append(Dropped(source, reason))
+
+    def note(self, source: str, label: str, value: object, *, html: bool = False) -> None:
+        """A text (or a list of texts) the sheet has no field for, to be kept in its notes under
+        ``label`` (a code; ``rollbook.interop.import_sheet`` writes it in the reader's language and
+        reports it). ``html``: a Foundry ``HTMLField``, kept as its text. Anything but text is dropped
+        as ``no_such_field``; an empty value holds nothing and is not listed."""
+        items = value if isinstance(value, list) else [value]
+        texts = [html_text(item) if html else item for item in items if isinstance(item, str)]
+        texts = [text.strip() for text in texts if text.strip()]
+        if len(texts) != len([item for item in items if not empty(item)]):
+            self.drop(source, "no_such_field", value)
+        elif texts:
+            self.noted.append(
+                (source, label, texts[0] if len(texts) == 1 else "\n".join(f"- {t}" for t in texts))
+            )
 
     def put(self, target: str, value: object, source: str, *, name: str | None = None) -> None:
         """``value`` at ``target`` (a dotted path) of the draft; ``name``: a homebrew trait's name as typed."""

@@ -38,10 +38,6 @@ SPLATS = {
     "thin_blood": "thin_blood",
 }
 DROPPED = {
-    "convictions": "touchstones",
-    "biography": "no_such_field",
-    "description": "no_such_field",
-    "profile": "no_such_field",
     "header": "no_such_field",
     "macros": "no_such_field",
     "log": "source_bookkeeping",
@@ -194,11 +190,19 @@ def read(data: FileObject, reader: Reader) -> str | None:
                 continue
             power(reader, "v5", discipline, spaced(text), None, here)
     no_hunger(reader, creature)
+    reader.note(at(root, "convictions"), "convictions", data.get("convictions"))
+    for key in ("biography", "description"):
+        reader.note(at(root, key), key, data.get(key))
+    _profile(reader, data.get("profile"), at(root, "profile"))
     for key, reason in DROPPED.items():
         if key in data:
             reader.drop(at(root, key), reason, data[key])
     known = {
         *DROPPED,
+        "convictions",
+        "biography",
+        "description",
+        "profile",
         "name",
         "splat",
         "health",
@@ -215,3 +219,16 @@ def read(data: FileObject, reader: Reader) -> str | None:
         if key not in known:
             reader.drop(at(root, key), "unknown_field", data[key])
     return creature
+
+
+def _profile(reader: Reader, value: object, where: str) -> None:
+    """The stored document's ``profile`` (``src/models/vchar.py``: ``biography``, ``description``,
+    ``images``): its texts kept in the notes, its images (addresses on the bot's host) dropped."""
+    if not isinstance(value, dict):
+        reader.drop(where, "no_such_field", value)
+        return
+    for key, inner in value.items():
+        if key in ("biography", "description"):
+            reader.note(at(where, key), key, inner)
+        else:
+            reader.drop(at(where, key), "no_such_field", inner)

@@ -64,6 +64,16 @@ CLANS = {
 }
 
 
+# The sect select stores a translation key too (bio.js ``databio.sect``); a key not listed here is
+# kept as it is written.
+SECTS = {"wod.bio.vampire.camarilla": {"en": "Camarilla", "fr": "Camarilla", "es": "Camarilla"}}
+
+
+def sect_name(text: str, lang: str) -> str:
+    names = SECTS.get(text)
+    return names.get(lang, names["en"]) if names else text
+
+
 def clan_name(key: str, lang: str) -> str:
     """A clan's name in the reader's language, as WoD20's language files write it (English if none)."""
     names = CLANS[key]
@@ -141,6 +151,11 @@ def read(data: FileObject, reader: Reader) -> str | None:
     if notes and html_text(notes):
         reader.put("notes", html_text(notes), at(base, "notes"))
     _clan(reader, system, base)
+    sect = system.get("sect")
+    if sect == "custom":  # the name is typed in ``custom.sect``
+        reader.drop(at(base, "sect"), "foundry_state", sect)
+    else:
+        reader.note(at(base, "sect"), "sect", sect_name(sect, reader.lang) if isinstance(sect, str) else sect)
     if "generation" in system:
         if creature == "vampire":
             generation = reader.integer(system["generation"], at(base, "generation"), 4, 15, digits=True)
@@ -161,6 +176,7 @@ def read(data: FileObject, reader: Reader) -> str | None:
         elif key not in (
             *TEXTS,
             "clan",
+            "sect",
             "custom",
             "notes",
             "generation",
@@ -254,6 +270,10 @@ def _splatfields(reader: Reader, value: object, where: str, creature: str) -> No
             text = reader.text(field, at(here, "value"))
             if text:
                 reader.put("sire", text, at(here, "value"))
+        elif key == "sect":
+            reader.note(
+                at(here, "value"), "sect", sect_name(field, reader.lang) if isinstance(field, str) else field
+            )
         elif key == "generation" and creature == "vampire":
             generation = reader.integer(field, at(here, "value"), 4, 15, digits=True)
             if generation is not None:
@@ -356,7 +376,9 @@ def _clan(reader: Reader, system: FileObject, base: str) -> None:
     elif value:
         reader.put("clan", value, at(base, "clan"))
     for key, text in custom.items():
-        if not (key == "clan" and value == "custom"):
+        if key == "sect":
+            reader.note(at(at(base, "custom"), key), "sect", text)
+        elif not (key == "clan" and value == "custom"):
             reader.drop(at(at(base, "custom"), key), "no_such_field", text)
 
 

@@ -56,15 +56,22 @@ SYSTEM_STATE = (
     "headerbg",
     "background",
 )
-SYSTEM_DROPPED = (
-    "bio",
-    "biography",
-    "appearance",
-    "equipment",
-    "privatenotes",
-    "description",
-    "spcType",
-)
+SYSTEM_DROPPED = ("privatenotes", "spcType")  # the player's private notes stay private
+# The actor's texts a rollbook sheet has no field for (base-actor-model.js): kept in its notes, each
+# under its label. ``bio`` holds an object of texts (``age.trueage`` …), each its own section.
+SYSTEM_NOTED = {
+    "biography": "biography",
+    "appearance": "appearance",
+    "equipment": "equipment",
+    "description": "description",
+}
+BIO_NOTED = {
+    ("age", "trueage"): "true_age",
+    ("age", "apparent"): "apparent_age",
+    ("dateof", "birth"): "birth",
+    ("dateof", "death"): "death",
+    ("history",): "history",
+}
 # The texts of an item (system/item/data-models/base-item-model.js and the vtm models): the book has
 # them; a power's cost and dice pool follow from its name.
 ITEM_TEXTS = ("description", "bane", "cost", "dicepool", "bonuses", "macroid", "dataItemId", "source")
@@ -127,6 +134,8 @@ def read(data: FileObject, reader: Reader) -> str | None:
                 reader.put(HEADERS[key], text, where)
         elif key == "generation":
             reader.drop(where, "no_generation_in_v5", value)
+        elif key == "touchstones":
+            reader.note(where, "touchstones", value, html=True)
         else:
             reader.drop(where, "no_such_field", value)
     notes = reader.text(system.get("notes"), at(base, "notes"), 20000)
@@ -168,6 +177,10 @@ def read(data: FileObject, reader: Reader) -> str | None:
             reader.drop(at(base, key), "foundry_state", value)
         elif key in SYSTEM_DROPPED:
             reader.drop(at(base, key), "no_such_field", value)
+        elif key in SYSTEM_NOTED:
+            reader.note(at(base, key), SYSTEM_NOTED[key], value, html=True)
+        elif key == "bio":
+            _bio(reader, value, at(base, key))
         elif key in OTHER_SPLATS:
             reader.drop(at(base, key), "not_for_creature", value)
         elif key not in (
@@ -186,6 +199,17 @@ def read(data: FileObject, reader: Reader) -> str | None:
         ):
             reader.drop(at(base, key), "unknown_field", value)
     return creature
+
+
+def _bio(reader: Reader, value: object, where: str, path: tuple[str, ...] = ()) -> None:
+    """``system.bio``: each text of ``BIO_NOTED`` kept in the notes; any other leaf dropped."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _bio(reader, inner, at(where, key), (*path, key))
+    elif path in BIO_NOTED:
+        reader.note(where, BIO_NOTED[path], value, html=True)
+    else:
+        reader.drop(where, "no_such_field", value)
 
 
 def _attributes(reader: Reader, system: FileObject, base: str) -> None:

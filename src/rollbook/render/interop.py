@@ -45,6 +45,7 @@ REASONS = {
     ),
     "experience_planned": N_("experience planned, not spent yet"),
     "power_above_rating": N_("a known power above its Discipline's rating, and the file gives no level"),
+    "notes_full": N_("no room left in the sheet's notes"),
     "specialty_untrained": N_(
         "a specialty on a skill without dots (rollbook keeps specialties on skills rated 1 or more)"
     ),

@@ -68,8 +68,8 @@ def import_character(
             owner=character.owner_id,
             origin={"format": imported.format},
             counts=dict(report.counts()),
-            # names of homebrew traits may stay public; never a rating
-            homebrew=sorted({h.name for h in report.homebrew}),
+            # names of homebrew traits may stay public; never a rating, nor a text kept in the notes
+            homebrew=sorted({h.name for h in report.homebrew if h.target != "notes"}),
         ),
         character_id=character.id,
     )
