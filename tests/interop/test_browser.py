@@ -101,7 +101,9 @@ def test_hostile_file_refused_with_its_problems(new_context, tmp_path):
     page.locator("#import button[type=submit]").click()
     problems = page.locator("#import-problems")
     expect(problems).to_contain_text("$.system.attributes.strength.value — 99 est hors de 1–5.")
-    expect(problems).to_contain_text("$.system.skills.brawl.value — Attendu ici : integer ; trouvé : text.")
+    expect(problems).to_contain_text(
+        "$.system.skills.brawl.value — Attendu ici : un nombre entier ; trouvé : du texte."
+    )
     page.locator("#import-pasted").fill("[1, 2, 3]")
     page.locator("#import button[type=submit]").click()
     expect(page.locator("#import-alert")).to_contain_text("Ce fichier n’est dans aucun des formats")

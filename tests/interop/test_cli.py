@@ -51,7 +51,7 @@ def test_a_refused_file_names_every_problem_and_exits_2():
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert "$.attributes.strength: 99 est hors de 1–5." in lines
-    assert "$.skills.brawl: Attendu ici\u202f: integer\u202f; trouvé\u202f: text." in lines
+    assert "$.skills.brawl: Attendu ici\u202f: un nombre entier\u202f; trouvé\u202f: du texte." in lines
     assert lines[-1].startswith(
         "rollbook: Le fichier progeny ne peut pas être importé tel quel (problèmes\u202f: 2\u202f; le premier"
     )

@@ -102,7 +102,7 @@ def test_refusals_name_every_problem_and_write_nothing(pages):
     assert answer.status_code == 422
     assert "<code>$.system.attributes.strength.value</code> — 99 est hors de 1–5." in answer.text
     assert (
-        "<code>$.system.skills.brawl.value</code> — Attendu ici\u202f: integer\u202f; trouvé\u202f: text."
+        "<code>$.system.skills.brawl.value</code> — Attendu ici\u202f: un nombre entier\u202f; trouvé\u202f: du texte."
         in answer.text
     )
     answer = client.post(f"{chronicle}/import", data={"pasted": "[1, 2"})

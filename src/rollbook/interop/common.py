@@ -5,7 +5,7 @@ homebrew), and the top-level keys of a Foundry actor (WoD20 and WoD5e) a sheet h
 from __future__ import annotations
 
 from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
-from rollbook.interop.report import FileObject, Reader, at
+from rollbook.interop.report import FileObject, Reader, at, type_name
 from rollbook.play import v5_sheet
 from rollbook.play.powers import disciplines_with_powers
 
@@ -23,7 +23,7 @@ def trait_id(
 ) -> tuple[str | None, str | None]:
     """(id, homebrew name or None) of a trait named in the source; a problem when nothing can be made of it."""
     if not isinstance(name, str):
-        reader.problem(source, "import_wrong_type", expected="text", given=type(name).__name__)
+        reader.problem(source, "import_wrong_type", expected="text", given=type_name(name))
         return None, None
     found = known.get(squashed(name))
     if found:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
 from rollbook.interop.names import by_squash, html_text, power_name, slug, squashed, typed
-from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entries, sub, text_key
+from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entries, sub, text_key, type_name
 from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
 
@@ -386,7 +386,7 @@ def _specialties(reader: Reader, trait: str, text: object, where: str) -> None:
     if text in (None, ""):
         return
     if not isinstance(text, str):
-        reader.problem(where, "import_wrong_type", expected="text", given=type(text).__name__)
+        reader.problem(where, "import_wrong_type", expected="text", given=type_name(text))
         return
     for name in (part.strip() for part in text.split(",")):
         if name:

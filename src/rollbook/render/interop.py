@@ -62,8 +62,27 @@ def reason(code: str, lang: str) -> str:
     return translate(REASONS[code], lang) if code in REASONS else code
 
 
+# The JSON types an ``import_wrong_type`` problem names (``interop.report.type_name``), as words.
+TYPE_WORDS = {
+    "integer": N_("integer"),
+    "number": N_("number"),
+    "text": N_("text"),
+    "list": N_("list"),
+    "object": N_("object"),
+    "boolean": N_("boolean"),
+    "null": N_("null"),
+    "other": N_("other"),
+}
+
+
 def problem(entry: dict, lang: str) -> str:
-    return error_message(entry["code"], lang, dict(entry.get("params") or {}))
+    params = dict(entry.get("params") or {})
+    if entry["code"] == "import_wrong_type":  # the type words in the reader's language too
+        for key in ("expected", "given"):
+            word = params.get(key)
+            if isinstance(word, str) and word in TYPE_WORDS:
+                params[key] = translate(TYPE_WORDS[word], lang)
+    return error_message(entry["code"], lang, params)
 
 
 def lines(report: dict, lang: str) -> dict[str, list[Line]]:
