@@ -61,7 +61,8 @@ class ImportRequest(Strict):
         **ERRORS,
         201: {
             "description": "The new character, its rollbook sheet and the import's report "
-            "(mapped, homebrew, dropped: each at its JSON path)."
+            "(mapped, homebrew, dropped: each at its JSON path; homebrew: a trait kept under its name, or a "
+            "text the sheet has no field for kept in its notes, target ``notes``, its label as name)."
         },
     },
 )
