@@ -330,3 +330,23 @@ def test_V5_14_a_clanless_compulsion_refused_names_the_choices_in_the_readers_wo
         )
     )["data"]
     assert refused["flags"] == 64 and "(Soif, Domination, Nuire, Paranoïa)" in refused["content"], refused
+
+
+def test_V5_5_V5_6_a_bestial_failure_made_on_the_web_is_posted_with_the_storytellers_call(
+    app, make_table, discord, discord_api
+):
+    table, channel, (anna,) = seated(make_table, discord, "v5", ANNA)
+    sasha = table.character(anna, dict(V5_VAMPIRE))
+    with faces(app, 2, 3, 4, 5, 2, 1):  # a bestial failure (V5-6), rolled on the web table
+        rolled = table.roll(
+            anna, sasha["id"], {"kind": "test", "attribute": "dexterity", "skill": "firearms"}
+        )
+    seq = rolled.json()["entry"]["seq"]
+    posted = wait_until(
+        lambda: [m for m in discord_api.posted(channel) if f"#{seq} " in m["embeds"][0]["footer"]["text"]],
+        what="the web's roll posted",
+    )
+    call = f"rb:cc:{seq}:{sasha['id']}"
+    assert call in ids(posted[0])
+    assert discord.ok(component(call, user_id=ST, channel=channel))["data"]["embeds"]
+    assert last(table)["kind"] == "compulsion"

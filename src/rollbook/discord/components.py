@@ -136,7 +136,7 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
             }
         )
     rows += _declared_rows(lang, entry, shown.character)
-    rows += _beast_rows(lang, entry)
+    rows += beast_rows(lang, entry)
     if shown.hidden and not shown.redacted and not shown.revealed_by and viewer["role"] == STORYTELLER:
         # A-1, F-7: the Storyteller's hidden roll, revealed to the table in one press (the channel
         # poster posts the reveal with the roll under it, as the web's live feed redraws it)
@@ -152,7 +152,7 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
 CALLS = {"/compulsion/call?": "cc", "/hunger-frenzy?": "hf"}
 
 
-def _beast_rows(lang: str, entry: dict) -> list[dict]:
+def beast_rows(lang: str, entry: dict) -> list[dict]:
     """Seed 001, V5-10: under a V5 roll, the Storyteller's calls its card offers them (offered to all:
     the use cases refuse anyone but the Storyteller), ``rb:cc:<seq>:<character>``/``rb:hf:…``."""
     try:

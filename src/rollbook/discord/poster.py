@@ -368,6 +368,9 @@ class Poster:
                     bodies = messages(embeds)
                     if view["kind"] == "ask" and isinstance((view.get("receipt") or {}).get("ask"), int):
                         bodies[0] = asked_body(bodies[0], language, view["receipt"]["ask"], tellers)
+                    calls = components.beast_rows(language, view)  # seed 001, V5-10: the Storyteller's calls
+                    if calls:
+                        bodies[-1] = {**bodies[-1], "components": calls}
                 except Exception:
                     logger.exception(
                         "rollbook: entry %s of chronicle %s could not be rendered for Discord: passed over",
