@@ -55,7 +55,10 @@ def log_of(url: str, chronicle: int) -> dict[int, str]:
         store.dispose()
 
 
-def test_backup_while_8_clients_roll_restores_every_acknowledged_roll(database_url, tmp_path):
+def test_backup_while_8_clients_roll_restores_every_acknowledged_roll(fresh_url, tmp_path):
+    """On a store of its own: the session's store holds other tests' chronicles, some tampered
+    on purpose (tests/server/test_durability.py), which a restore rightly refuses to call verified."""
+    database_url = fresh_url
     backup = tmp_path / "rollbook.backup"
     acknowledged: list[tuple[float, int, str]] = []  # (when the answer came, seq, entry_hash)
     errors: list[str] = []
