@@ -76,13 +76,13 @@ TYPE_WORDS = {
 
 
 def problem(entry: dict, lang: str) -> str:
-    params = dict(entry.get("params") or {})
-    if entry["code"] == "import_wrong_type":  # the type words in the reader's language too
+    code, params = entry["code"], dict(entry.get("params") or {})
+    if code == "import_wrong_type":  # the type words in the reader's language too
         for key in ("expected", "given"):
             word = params.get(key)
             if isinstance(word, str) and word in TYPE_WORDS:
                 params[key] = translate(TYPE_WORDS[word], lang)
-    return error_message(entry["code"], lang, params)
+    return error_message(code, lang, params)
 
 
 def lines(report: dict, lang: str) -> dict[str, list[Line]]:
