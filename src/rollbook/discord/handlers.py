@@ -37,7 +37,7 @@ from rollbook.discord.base import (
 )
 from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, resource_fields
 from rollbook.discord.rest import AttachmentRefused, DiscordError
-from rollbook.i18n import N_, labelled, translate
+from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.play import quick, v5_compulsions, v5_powers
 from rollbook.play.systems import system_module
 from rollbook.present import labels
@@ -88,7 +88,6 @@ SCENE_OPENED = N_("Scene opened: {name}")
 SCENE_CLOSED = N_("Scene closed.")
 TURN_STARTED = N_("Turn {turn} begins.")
 ODDS = N_("Exact odds")
-QUEUE = N_("Asks waiting: {count} (the oldest {shown} here).")
 QUEUE_EMPTY = N_("No ask is waiting.")
 HIDDEN_ASKS = N_("Hidden asks for you alone: {n}.")
 QUEUE_SHOWN = 5  # a message's rows of buttons
@@ -697,8 +696,23 @@ def queue_message(inv: Invocation, member, system: str, shown: list, count: int)
         embeds.append(embed)
         if member.role == STORYTELLER:
             rows.append(components.ask_row(inv.locale, ask["id"]))
-    text = translate(QUEUE, inv.locale, shown=len(shown), count=count)
-    return {"content": text, "embeds": fit_all(embeds), "components": rows}
+    return {
+        "content": queue_text(inv.locale, len(shown), count),
+        "embeds": fit_all(embeds),
+        "components": rows,
+    }
+
+
+def queue_text(lang: str, shown: int, count: int) -> str:
+    """A-1: how many asks wait, and that the ``shown`` oldest of them are here, counted in the words
+    of ``lang`` ("la plus ancienne", not "les 1 plus anciennes")."""
+    return translate_n(
+        "Asks waiting: {count} (the oldest here).",
+        "Asks waiting: {count} (the oldest {n} here).",
+        shown,
+        lang,
+        count=count,
+    )
 
 
 def hidden_asks_news(context: Context, inv: Invocation) -> dict | None:

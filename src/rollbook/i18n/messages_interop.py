@@ -16,6 +16,7 @@ INTEROP_MESSAGES: dict[str, str] = {
     "export_wrong_system": N_(
         "The {format} format holds {system} characters; this chronicle plays {chronicle}."
     ),
+    "export_no_format": N_("No export format holds {system} characters; the formats are {formats}."),
     "import_too_deep": N_("The file is nested more than {most} levels deep."),
     "import_too_big": N_("The file holds more than {most} values."),
     "import_not_json": N_("The file is not JSON."),

@@ -14,7 +14,8 @@ formats also ``export(sheet) -> dict``:
 default filled in, and the ``Report``); every refusal a ``RuleError``: ``import_unknown_format``
 (naming the formats expected), ``import_wrong_system``, ``import_too_deep``, ``import_too_big``, or
 ``ImportRefused`` (``import_refused``) with every problem found, each at its place in the source.
-``export_sheet(system, sheet, format) -> dict``. Field by field, with the published data models each
+``export_sheet(system, sheet, format) -> dict``; ``export_format(system)``, the format a system's
+characters export to (``export_no_format`` when there is none). Field by field, with the published data models each
 mapping was read from: docs/import.md.
 """
 
@@ -223,6 +224,15 @@ def _rooted(report: Report, root: str) -> Report:
     )
 
 
+def export_format(system: str) -> str:
+    """The format ``system``'s characters export to when none is asked; a system no format holds
+    (Tiers) is refused naming the formats there are, not a format nobody asked for."""
+    for format, held in EXPORTS.items():
+        if held == system:
+            return format
+    raise RuleError("export_no_format", system=system, formats=", ".join(EXPORTS))
+
+
 def export_sheet(system: str, sheet: Sheet, format: str) -> FileObject:
     """A stored rollbook sheet of ``system`` as the actor JSON of ``format`` (``wod5e`` for V5,
     ``wod20`` for V20)."""
@@ -249,6 +259,7 @@ __all__ = [
     "Problem",
     "Report",
     "detect",
+    "export_format",
     "export_sheet",
     "import_sheet",
     "system_of",

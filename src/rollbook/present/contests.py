@@ -154,8 +154,8 @@ def roll_note(receipt: dict, lang: str) -> list[str]:
     extended = receipt.get("extended")
     if isinstance(extended, dict):
         text = translate_n(
-            "Extended action #{seq}, roll {roll}: {n} of {target} success",
-            "Extended action #{seq}, roll {roll}: {n} of {target} successes",
+            "Extended action #{seq}, roll {roll}: {n} success of {target}",
+            "Extended action #{seq}, roll {roll}: {n} successes of {target}",
             extended.get("total") or 0,
             lang,
             seq=extended.get("of"),

@@ -86,9 +86,7 @@ def export_character(session: Session, member: Caller, character_id: int, format
     the chronicle's system); logged."""
     chronicle = lock_chronicle(session, member.chronicle_id)
     if format is None:
-        format = next((name for name, system in interop.EXPORTS.items() if system == chronicle.system), None)
-        if format is None:
-            raise RuleError("export_wrong_system", format="-", system="v5, v20", chronicle=chronicle.system)
+        format = interop.export_format(chronicle.system)
     character = find_character(session, member, character_id)
     may_act_for(member, character)
     exported = interop.export_sheet(chronicle.system, character.sheet, format)
