@@ -55,8 +55,13 @@ OTHER_SHEETS = {
         "health": {"bashing": 1},
     },
     "tiers": {"name": "Ash", "skills": {"arcanes": 3, "firearms": 40}},
+    "rollunder": {"name": "Lock", "skills": {"lockpicking": 12}},
 }
-OTHER_CHANNELS = {"v20": "1200000000000000019", "tiers": "1200000000000000029"}
+OTHER_CHANNELS = {
+    "v20": "1200000000000000019",
+    "tiers": "1200000000000000029",
+    "rollunder": "1200000000000000039",
+}
 
 # (command, its options, who sends it, the Discord client's locale, what the sample shows[, the game])
 PLAYS: list[tuple] = [
@@ -244,6 +249,20 @@ PLAYS: list[tuple] = [
         "en-US",
         "A spell cast (Tiers, T-6), one Essence.",
         "tiers",
+    ),
+    (
+        "opposed",
+        lambda keys: [
+            option("action", "Arm wrestling"),
+            option("dice", "3d6"),
+            option("threshold", 10, 4),
+            option("character", "Lock"),
+        ],
+        STORYTELLER,
+        "en-US",
+        "The Storyteller's opposed roll (Roll-under, R-7): any dice against a threshold; a player is "
+        "refused, and dice the rules cannot read are told in one line.",
+        "rollunder",
     ),
     ("unlink", lambda keys: [], NEWCOMER, "en-US", "The newcomer ends their link in this channel."),
 ]

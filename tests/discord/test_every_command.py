@@ -55,13 +55,25 @@ ARGUMENTS = {
     "virtue": lambda t: [option("virtue", "courage")],  # a V20 roll: refused at this V5 table, in words
     "power": lambda t: [option("power", "dominate/mesmerize")],
     "spell": lambda t: [option("spell", "Lumière")],  # a Tiers roll: refused here, in words
+    # a Roll-under roll, the Storyteller's: refused at this V5 table, in words
+    "opposed": lambda t: [option("action", "Bras de fer"), option("dice", "3d6"), option("threshold", 10, 4)],
     "spend": lambda t: [option("resource", "willpower")],
     "feed": lambda t: [option("character", "Sasha"), option("amount", 1, 4)],
     "compulsion": lambda t: [
         {"name": "call", "type": 1, "options": [option("character", "Sasha"), option("until", "ended")]}
     ],
 }
-BY_STORYTELLER = {"chronicle", "scene", "turn", "queue", "contest", "extended", "feed", "compulsion"}
+BY_STORYTELLER = {
+    "chronicle",
+    "scene",
+    "turn",
+    "queue",
+    "contest",
+    "extended",
+    "feed",
+    "compulsion",
+    "opposed",
+}
 BY_NEWCOMER = {"link", "unlink"}
 _tables: dict[str, dict] = {}
 

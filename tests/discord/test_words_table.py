@@ -267,3 +267,25 @@ def test_V20_blood_spent_a_virtue_and_a_willpower_roll_read_without_an_english_w
         "fed": discord.ok(command("feed", [option("character", "Lucita")], user_id=ST, **who))["data"],
     }
     check(seen, locale[:2])
+
+
+@pytest.mark.parametrize("locale", ["fr", "es-ES"])
+def test_R7_the_storytellers_opposed_roll_and_its_refusals_read_without_an_english_word(
+    app, make_table, discord, locale
+):
+    table, channel, (anna,) = seated(make_table, discord, "rollunder", ANNA)
+    lock = table.character(anna, {"name": "Lock", "skills": {"lockpicking": 12}})["id"]
+    who = {"channel": channel, "locale": locale}
+
+    def opposed(dice: str, user: str) -> dict:
+        given = [option("action", "Bras de fer"), option("dice", dice), option("threshold", 10, 4)]
+        return discord.ok(command("opposed", [*given, option("character", str(lock))], user_id=user, **who))[
+            "data"
+        ]
+
+    with faces(app, 4, 3, 6):
+        seen = {"opposed": opposed("3d6", ST)}
+    seen["bad dice"] = opposed("3x6", ST)
+    seen["player refused"] = opposed("1d20", ANNA)
+    assert seen["opposed"].get("embeds") and seen["bad dice"]["flags"] == 64, seen
+    check(seen, locale[:2])

@@ -117,6 +117,10 @@ NAMES: dict[str, tuple[str, str]] = {
     "until": ("jusqu_à", "hasta"),
     "language": ("langue", "idioma"),
     "mode": ("mode", "modo"),
+    "opposed": ("opposé", "enfrentado"),
+    "dice": ("dés", "dados"),
+    "threshold": ("seuil", "umbral"),
+    "task": ("tâche", "tarea"),
 }
 
 DESCRIPTIONS = {
@@ -188,6 +192,10 @@ DESCRIPTIONS = {
     "until": N_("Until the scene ends, or until you end it"),
     "language": N_("The chronicle's language"),
     "mode": N_("Strict (the rules as written) or casual"),
+    "opposed": N_("Storyteller: an opposed roll of any dice against a threshold (Roll-under)"),
+    "dice": N_("The dice, as 3d6 or 2d8+1d4+2"),
+    "threshold": N_("A total at or under it succeeds"),
+    "task": N_("Normal, absurd or trivial"),
 }
 CHRONICLE_NAME = N_("The chronicle's name")
 COMPULSION_OPTION = N_("Which compulsion (the clan's by default)")
@@ -295,6 +303,15 @@ FIELD_OPTIONS = {
     "spell": lambda: _option("spell", STRING, longest=100, text=OPTION_TEXTS["spell"]),
     "discipline_level": lambda: _option("discipline_level", INTEGER, low=1, high=10),
     "mend": lambda: _option("mend", BOOLEAN),
+    # R-7: the Storyteller's opposed roll; the dice are the notation the API takes, parsed by the rules
+    "action": lambda: _option("action", STRING, required=True, longest=1000),
+    "dice": lambda: _option("dice", STRING, required=True, longest=200),
+    "threshold": lambda: _option("threshold", INTEGER, required=True, low=0, high=100_000),
+    "task": lambda: _option(
+        "task",
+        STRING,
+        choices=_choices(("normal", "absurd", "trivial"), lambda t, lang: labels.choice(t, lang)),
+    ),
 }
 JOINED = {"discipline": "power"}  # a field asked through another's option
 
@@ -309,18 +326,21 @@ def kind_commands() -> dict[str, tuple[str, ...]]:
     """The roll kinds of the catalogue (``play.catalogue``) a player makes with a command of the kind's
     name (``/power``, ``/willpower``, ``/virtue``, ``/rouse``…): every kind of the shipped systems made
     on its own (not a plain test, which ``/roll`` names by traits; not a step of the combat chain, which
-    a button offers; not the Storyteller's), each with the options of its player's fields, in order."""
+    a button offers), each with the options of its player's fields, in order. A Storyteller-only kind
+    (``/opposed``, R-7) has its edges' options too: the whole request is the Storyteller's, and A-1
+    (``rolls.roll``) refuses a player who sends it."""
     found: dict[str, list[str]] = {}
     for action in catalogue.ACTIONS:
-        if action.way != "roll" or action.follows or action.storyteller_only:
+        if action.way != "roll" or action.follows:
             continue
         if action.kind == TEST_KINDS.get(action.system):
             continue
         fields = found.setdefault(action.kind, [])
         model_fields = list(action.model.model_fields) if action.model is not None else []
+        asked = action.player | set(action.edges) if action.storyteller_only else action.player
         for name in model_fields:
             option_name = JOINED.get(name, name)
-            if name in action.player and option_name in FIELD_OPTIONS and option_name not in fields:
+            if name in asked and option_name in FIELD_OPTIONS and option_name not in fields:
                 fields.append(option_name)
         if "difficulty" in action.edges and "difficulty" not in fields:
             fields.append("difficulty")
