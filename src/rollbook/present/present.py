@@ -224,47 +224,43 @@ def card(
         c.for_player = actor.get("role") == STORYTELLER and owner is not None and owner != actor.get("member")
     # the Storyteller's decisions and edits are headed with the Storyteller's name, not the
     # character's; a seed commit is the table's dice (F-1), not the first player whose roll drew it
-    if entry["kind"] in STORYTELLER_HEADED and c.actor_role == "storyteller":
+    if c.kind in STORYTELLER_HEADED and c.actor_role == "storyteller":
         c.by = c.actor
-    elif entry["kind"] == SEED_COMMIT:
+    elif c.kind == SEED_COMMIT:
         c.by = translate(N_("Storyteller"), lang)
         if chronicle_system in GAME_MASTER_SYSTEMS:  # the seeds' "MJ" in Tiers and roll-under
             c.by = game_master_words(c.by, lang)
     if c.redacted:  # its kind is all a player reads of it
-        c.title = translate(REDACTED_TITLES.get(entry["kind"], REDACTED_TITLES["roll"]), lang)
+        c.title = translate(REDACTED_TITLES.get(c.kind, REDACTED_TITLES["roll"]), lang)
         return c
     receipt = entry.get("receipt") or {}
     system = receipt.get("system", "")
     c.system = system
     c.effects = [effect_text(e, lang) for e in entry.get("effects") or []]
-    if (
-        entry["kind"] in fairness.FAIR_KINDS
-    ):  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
-        c.title, c.change = fairness.describe_entry(entry["kind"], receipt, lang)
+    if c.kind in fairness.FAIR_KINDS:  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
+        c.title, c.change = fairness.describe_entry(c.kind, receipt, lang)
         return c
-    if (
-        entry["kind"] in authority.AUTHORITY_KINDS
-    ):  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
+    if c.kind in authority.AUTHORITY_KINDS:  # asks, decisions, standing grants, scenes, turns (A-1..A-4)
         c.system = chronicle_system
         names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
         c.title, c.change = authority.describe_entry(
-            chronicle_system, entry["kind"], receipt, lang, characters, names
+            chronicle_system, c.kind, receipt, lang, characters, names
         )
         return c
-    if entry["kind"] in solo_cards.KINDS:  # a solo chronicle's story
-        c.title, c.change = solo_cards.describe_entry(entry["kind"], receipt, lang)
+    if c.kind in solo_cards.KINDS:  # a solo chronicle's story
+        c.title, c.change = solo_cards.describe_entry(c.kind, receipt, lang)
         return c
-    if entry["kind"] in render_interop.INTEROP_KINDS:  # a sheet imported or exported
-        c.title, c.change = render_interop.describe_entry(entry["kind"], receipt, lang)
+    if c.kind in render_interop.INTEROP_KINDS:  # a sheet imported or exported
+        c.title, c.change = render_interop.describe_entry(c.kind, receipt, lang)
         return c
-    if entry["kind"] in contests.KINDS:  # settings (A-5), contests (TR-3), extended actions (TR-4)
+    if c.kind in contests.KINDS:  # settings (A-5), contests (TR-3), extended actions (TR-4)
         c.system = chronicle_system
-        if entry["kind"] == "contest_result":
+        if c.kind == "contest_result":
             c.title, c.change = contests.contest_result_words(receipt, lang, characters)
         else:
-            c.title, c.change = contests.describe_entry(entry["kind"], receipt, lang)
+            c.title, c.change = contests.describe_entry(c.kind, receipt, lang)
         c.buttons = contests.buttons(
-            entry["kind"],
+            c.kind,
             c.seq,
             receipt,
             viewer.chronicle_id,
@@ -275,17 +271,17 @@ def card(
             taken=taken,
         )
         return c
-    if entry["kind"] in v5.KINDS:  # a V5 compulsion called or ended (seed 001)
+    if c.kind in v5.KINDS:  # a V5 compulsion called or ended (seed 001)
         c.system = chronicle_system
-        c.title, c.change = v5.describe_entry(entry["kind"], receipt, lang, characters)
+        c.title, c.change = v5.describe_entry(c.kind, receipt, lang, characters)
         return c
-    if entry["kind"] == "member_removed":
+    if c.kind == "member_removed":
         c.title = translate(MEMBER_REMOVED, lang, name=MemberRemovedReceipt.of(receipt).name or "")
         return c
-    if entry["kind"] == "reveal":
+    if c.kind == "reveal":
         c.title = translate(N_("Revealed roll #{seq}"), lang, seq=RevealReceipt.of(receipt).reveals)
         return c
-    if entry["kind"] == "quick_setting":  # the Storyteller allows or forbids the players' quick rolls
+    if c.kind == "quick_setting":  # the Storyteller allows or forbids the players' quick rolls
         allowed = QuickSettingReceipt.of(receipt).allowed
         c.title = translate(
             N_("Quick rolls allowed to the players")
@@ -294,7 +290,7 @@ def card(
             lang,
         )
         return c
-    if entry["kind"] == "quick_roll":  # dice without a sheet: what was asked, and the rules receipt
+    if c.kind == "quick_roll":  # dice without a sheet: what was asked, and the rules receipt
         quick_roll = QuickRollReceipt.of(receipt)
         quick = quick_roll.quick
         c.system = quick.get("system", chronicle_system)
@@ -304,7 +300,7 @@ def card(
             c.receipt = receipt_view(result, lang)
         c.can_reveal = viewer.storyteller and c.hidden and c.revealed_by is None
         return c
-    if entry["kind"] == "sheet_edit":  # who changed which field from what to what
+    if c.kind == "sheet_edit":  # who changed which field from what to what
         c.title = translate(N_("Sheet edited"), lang)
         c.effects = []
         names = (trait_names or {}).get(c.character_id) if c.character_id is not None else None
@@ -319,10 +315,10 @@ def card(
             if not str(ch.get("field", "")).startswith("names.")
         )  # shown by the trait itself
         return c
-    if entry["kind"] == "removal":
+    if c.kind == "removal":
         c.title = translate(N_("Character removed: {name}"), lang, name=RemovalReceipt.of(receipt).name or "")
         return c
-    if entry["kind"] == "adjust":
+    if c.kind == "adjust":
         adjusted = AdjustReceipt.of(receipt)
         change = adjusted.change or {}
         c.title = labels.kind(system, change.get("kind", adjusted.kind or ""), lang)
@@ -346,7 +342,7 @@ def card(
     target = (receipt.get("exchange") or {}).get("target")
     if target is not None and c.root == c.seq:
         c.target = characters.get(target, "")
-    if entry["kind"] == "reroll":
+    if c.kind == "reroll":
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
     c.settings = _settings(system, action, receipt, lang)
