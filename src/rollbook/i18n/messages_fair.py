@@ -68,9 +68,9 @@ FAIR_MESSAGES: dict[str, str] = {
         "A {visibility} roll drew from the {stream} stream (seed {commitment}): hidden rolls draw from the hidden stream, visible ones from the public stream."
     ),
     "fair_rolls_missing": N_(
-        "Seed {commitment} served {rolls} roll(s), the last with nonce {last}, but the log holds {found}, the last with nonce {found_last}: a roll is missing."
+        "Seed {commitment} served the nonces up to {last} ({rolls} in all), but the log holds them up to {found_last} ({found} in all): a roll is missing."
     ),
     "fair_rolls_beyond_reveal": N_(
-        "Seed {commitment} served {rolls} roll(s), the last with nonce {last}, but the log holds {found}, the last with nonce {found_last}."
+        "Seed {commitment} served the nonces up to {last} ({rolls} in all), but the log holds them up to {found_last} ({found} in all)."
     ),
 }
