@@ -64,7 +64,11 @@ def test_the_pages_run_under_their_content_security_policy_with_no_violation(new
     wait_for_odds(player, "Chance to win")
     bars = player.locator("#odds .bars .bar > span")  # their lengths are classes, not style attributes
     expect(bars.first).to_be_attached()
-    assert max(bars.evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")) > 0
+    # drawn with a length once the page's stylesheet has laid them out (waited for, not read at once)
+    player.wait_for_function(
+        "() => [...document.querySelectorAll('#odds .bars .bar > span')]"
+        ".some(e => e.getBoundingClientRect().width > 0)"
+    )
 
     dice.clear()
     dice.queue(10, 7, 3, 2, 10)  # normal 10, 7, 3, 2; Hunger 10: a Messy Critical
