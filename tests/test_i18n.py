@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,35 @@ def test_every_error_code_has_a_message_with_its_placeholders_in_every_language(
             assert translated != msgid, (code, lang, "untranslated: gettext fell back to the English msgid")
             got = {name for _, name, _, _ in string.Formatter().parse(translated) if name}
             assert got == fields, (code, lang, translated)
+
+
+def plural_forms_counts(po_path: Path) -> tuple[int | None, list[tuple[str, int]]]:
+    """A catalogue as written: its header's ``nplurals`` (None without a Plural-Forms line) and each
+    plural entry's msgid with how many ``msgstr[i]`` forms it holds (read from the text: Babel's reader
+    drops the forms a wrong header does not count)."""
+    text = po_path.read_text(encoding="utf-8")
+    header = re.search(r'^"Plural-Forms: nplurals=(\d+);', text, re.MULTILINE)
+    entries = []
+    for block in re.split(r"\n\s*\n", text):
+        if "\nmsgid_plural " in "\n" + block:
+            msgid = re.search(r'^msgid "(.*)"', block, re.MULTILINE)
+            entries.append(
+                (msgid.group(1) if msgid else block[:60], len(re.findall(r"^msgstr\[\d+\]", block, re.M)))
+            )
+    return (int(header.group(1)) if header else None), entries
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_catalogue_counts_its_language_s_plural_forms(lang):
+    """gettext picks a plural entry's form by its catalogue's own Plural-Forms header: each catalogue says
+    Babel's (CLDR's) number of forms for its language, and each plural entry holds that many."""
+    from babel.messages.plurals import get_plural
+
+    wanted = get_plural(lang).num_plurals
+    wrong = []
+    for po_path in catalogue_paths(lang):
+        declared, entries = plural_forms_counts(po_path)
+        if declared != wanted:
+            wrong.append(f"{po_path.name}: nplurals={declared}")
+        wrong += [f"{po_path.name}: {msgid!r} has {n} forms" for msgid, n in entries if n != wanted]
+    assert not wrong, f"{lang} needs nplurals={wanted}: {wrong}"
