@@ -37,3 +37,13 @@ def test_a_toy_roll_on_discord(make_table, discord, toy):
     )
     assert refused["data"]["flags"] == 64 and "embeds" not in refused["data"]
     assert len(table.log()["entries"]) == before
+
+
+def test_the_toy_card_speaks_the_toys_words(make_table, discord, toy):
+    """The words the toy declares (``toy.WORDS``, registered with its play module) on its card: its
+    pool counted in dice, not roll-under's target (the words of a system that declares none)."""
+    table, channel, (anna,) = seated(make_table, discord, toy, ANNA)
+    table.character(anna, {"system": toy, "name": "Ann", "traits": {"might": 3}})
+    answer = discord.ok(command("roll", [option("trait", "might")], user_id=ANNA, channel=channel))
+    description = answer["data"]["embeds"][0]["description"]
+    assert "Might 3 = 3 dice" in description and "target" not in description

@@ -39,6 +39,7 @@ from rollbook.play.common import (
 )
 from rollbook.rules import get_system
 from rollbook.rules.base import Faces, RuleError, check_faces
+from tests.toy_system import words
 
 SYSTEM = "toy"
 SIDES = 6
@@ -121,6 +122,7 @@ CHANGE_RECORDS: dict[str, Recorded] = {}
 ACTION_PLAYER_FIELDS = {"pool": frozenset({"kind", "trait"})}
 EDGE_FIELDS = {"pool": frozenset({"extra"})}
 TRAIT_FIELDS = (("traits", "trait"),)  # a sheet's section and the action field its trait fills
+WORDS = words  # its words beside a roll (``rollbook.present.words``): a pool counted in dice
 
 
 class _Quick:

@@ -58,3 +58,21 @@ def test_a_toy_table_on_the_web_pages(app, toy):
         kinds = re.findall(r'<li id="entry-\d+" class="card kind-(\w+)', granted.text)
         assert kinds[:2] == ["roll", "grant"]
         assert "Granted by the Storyteller" in granted.text
+
+
+def test_the_toy_card_on_the_page_speaks_the_toys_words(app, toy):
+    """The words the toy declares (``toy.WORDS``) on its roll's card: a pool counted in dice."""
+    with TestClient(app) as storyteller:
+        created = storyteller.post(
+            "/chronicles", data={"name": "Toys", "system": toy, "storyteller": "Ana"}, follow_redirects=False
+        )
+        chronicle = created.headers["location"]
+        added = storyteller.post(
+            f"{chronicle}/characters", data={"s.name": "Ann", "s.traits.might": "3"}, follow_redirects=False
+        )
+        assert added.status_code == 303, added.text
+        rolled = storyteller.post(
+            f"{added.headers['location']}/rolls", data={"kind": "pool", "trait": "might"}, headers=HTMX
+        )
+        assert rolled.status_code == 200 and 'class="card kind-roll' in rolled.text
+        assert "Might 3 = 3 dice" in rolled.text and "= target" not in rolled.text

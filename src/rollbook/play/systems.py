@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Set
+from types import ModuleType
 from typing import Any, Protocol
 
 from rollbook.dice import DiceSource
@@ -145,6 +147,37 @@ def system_module(system: Any) -> SystemModule:
     return _MODULES[system]
 
 
+_OWN_MODULES: dict[str, ModuleType | None] = {}
+
+
+def own_module(system: object, room: str, name: str) -> ModuleType | None:
+    """A shipped system's module of a room, the one named for it: ``name`` with the system's id in
+    place of ``{}`` in the package ``room`` (``own_module("v5", "rollbook.present", "words_{}")`` is
+    ``rollbook.present.words_v5``); None when the system has none there, or is not shipped. The rooms'
+    registries (``present.words``, ``present.exchange``, ``odds``…) derive from ``SYSTEM_IDS`` with it,
+    so a system's part of a room is declared once, by its module."""
+    if not isinstance(system, str) or system not in SYSTEM_IDS:
+        return None
+    dotted = f"{room}.{name.format(system)}"
+    if dotted not in _OWN_MODULES:
+        try:
+            _OWN_MODULES[dotted] = importlib.import_module(dotted)
+        except ModuleNotFoundError as error:
+            if error.name != dotted:
+                raise  # the module is there and fails to import: loudly
+            _OWN_MODULES[dotted] = None
+    return _OWN_MODULES[dotted]
+
+
+def declared(system: object, member: str) -> Any:
+    """What a system registered from outside (``register``) declares in its play module as ``member``
+    (its words: ``WORDS``, its exchange: ``EXCHANGE``, its exclusive fields: ``EXCLUSIVE``…); None when
+    it declares none, or is shipped or unknown (a shipped system's parts are its modules: ``own_module``)."""
+    if not isinstance(system, str) or system in SYSTEM_IDS or system not in _MODULES:
+        return None
+    return getattr(_MODULES[system], member, None)
+
+
 def reads_compulsion(system: str) -> bool:
     """Whether the system's rolls take a compulsion in force (V5's, seed 001: ``READS_COMPULSION``)."""
     return system_module(system).READS_COMPULSION
@@ -154,6 +187,8 @@ __all__ = [
     "SYSTEM_IDS",
     "QuickModule",
     "SystemModule",
+    "declared",
+    "own_module",
     "reads_compulsion",
     "register",
     "system_ids",

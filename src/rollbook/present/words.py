@@ -1,15 +1,17 @@
 """What each system says in its own words beside a roll (``present.words_v20``, ``words_v5``,
-``words_tiers``, ``words_rollunder``): a quick roll, the difficulty among a roll's settings, a pool's
+``words_tiers``, ``words_rollunder``: each shipped system's module named for it, ``play.systems.own_module``;
+a system registered from outside declares its own as ``WORDS`` in its play module): a quick roll, the difficulty among a roll's settings, a pool's
 wound penalty and total; on its roll form, the sheet's sections of abilities, the difficulty's help
 and whether an attack's weapon is the sheet's; the Willpower a sheet has left; the odds box's
-outcomes, headline and notes. ``words(system)`` picks them; a system registered from outside speaks
-roll-under's (a target number), until it brings its own."""
+outcomes, headline and notes. ``words(system)`` picks them; a system registered from outside that
+declares none speaks roll-under's (a target number)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from rollbook.present import words_rollunder, words_tiers, words_v5, words_v20
+from rollbook.play import systems
+from rollbook.present import words_rollunder
 
 
 class SystemWords(Protocol):
@@ -55,21 +57,17 @@ class SystemWords(Protocol):
     def QUICK_STANDING_DIFFICULTY(self) -> bool: ...  # a quick roll's difficulty: the chronicle's (else 6)
 
 
-WORDS: dict[str, SystemWords] = {
-    "v20": words_v20,
-    "v5": words_v5,
-    "tiers": words_tiers,
-    "rollunder": words_rollunder,
-}
-
-
 def own_words(system: object) -> SystemWords | None:
-    """The words of a shipped system; None for one registered from outside."""
-    return WORDS.get(system) if isinstance(system, str) else None
+    """A system's own words: a shipped system's module (``words_<id>``), or the ``WORDS`` a system
+    registered from outside declares; None when it has none."""
+    found = systems.own_module(system, "rollbook.present", "words_{}") or systems.declared(system, "WORDS")
+    return cast("SystemWords | None", found)
 
 
 def words(system: object) -> SystemWords:
-    return WORDS.get(system, words_rollunder) if isinstance(system, str) else words_rollunder
+    """A system's own words; roll-under's (a target number) for one that has none."""
+    own = own_words(system)
+    return own if own is not None else words_rollunder
 
 
-__all__ = ["WORDS", "SystemWords", "own_words", "words"]
+__all__ = ["SystemWords", "own_words", "words"]
