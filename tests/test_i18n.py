@@ -12,7 +12,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 
-from rollbook.i18n import domains, normalize, translate, translations
+from rollbook.i18n import Counted, domains, normalize, translate, translations
 from rollbook.i18n.messages import ERROR_MESSAGES
 from tests.catalogues import catalogue_paths, read_catalogue, translated_msgids
 
@@ -20,6 +20,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
 TRANSLATED = ("fr", "es")
 KEYWORDS = {
     "N_": None,
+    "Nn_": (1, 2),
     "_": None,
     "t": (1,),
     "tn": (1, 2),
@@ -163,10 +164,83 @@ def test_every_error_code_has_a_message_with_its_placeholders_in_every_language(
     for code, msgid in ERROR_MESSAGES.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(msgid) if name}
         for lang in ("fr", "es"):
-            translated = translations(lang).gettext(msgid)
-            assert translated != msgid, (code, lang, "untranslated: gettext fell back to the English msgid")
-            got = {name for _, name, _, _ in string.Formatter().parse(translated) if name}
-            assert got == fields, (code, lang, translated)
+            if isinstance(msgid, Counted):  # every form the language's rule picks (1, 2, a million)
+                forms = [translations(lang).ngettext(msgid, msgid.plural, n) for n in (1, 2, 1_000_000)]
+            else:
+                forms = [translations(lang).gettext(msgid)]
+            for translated in forms:
+                assert translated not in (msgid, getattr(msgid, "plural", msgid)), (
+                    code,
+                    lang,
+                    "untranslated: gettext fell back to the English msgid",
+                )
+                got = {name for _, name, _, _ in string.Formatter().parse(translated) if name}
+                assert got == fields, (code, lang, translated)
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "lang", "said"),
+    [
+        (
+            "fair_nonce_missing",
+            {"commitment": "ab", "nonces": "3", "count": 1},
+            "en",
+            "nonce 3 never appears",
+        ),
+        (
+            "fair_nonce_missing",
+            {"commitment": "ab", "nonces": "3-4", "count": 2},
+            "en",
+            "nonces 3-4 never appear",
+        ),
+        (
+            "fair_nonce_missing",
+            {"commitment": "ab", "nonces": "3", "count": 1},
+            "fr",
+            "le nonce 3 n’apparaît",
+        ),
+        (
+            "fair_nonce_missing",
+            {"commitment": "ab", "nonces": "3-4", "count": 2},
+            "fr",
+            "les nonces 3-4 n’apparaissent",
+        ),
+        (
+            "fair_nonce_missing",
+            {"commitment": "ab", "nonces": "3", "count": 1},
+            "es",
+            "el nonce 3 no aparece",
+        ),
+        (
+            "fair_nonce_missing",
+            {"commitment": "ab", "nonces": "3, 5", "count": 2},
+            "es",
+            "los nonces 3, 5 no aparecen",
+        ),
+        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 1}, "en", "1 extra face was given"),
+        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 2}, "en", "2 extra faces were given"),
+        (
+            "extra_faces_after_chain",
+            {"position": 1, "face": 4, "extra": 1},
+            "fr",
+            "1 face en trop a été donnée",
+        ),
+        (
+            "extra_faces_after_chain",
+            {"position": 1, "face": 4, "extra": 2},
+            "fr",
+            "2 faces en trop ont été données",
+        ),
+        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 1}, "es", "se dio 1 cara de más"),
+        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 3}, "es", "se dieron 3 caras de más"),
+    ],
+)
+def test_a_counted_message_takes_its_language_s_form(code, params, lang, said):
+    """A count in a message is said in the form its number takes, never a hand-made "face(s)"."""
+    from rollbook.i18n.messages import error_message
+
+    text = error_message(code, lang, params)
+    assert said in text and "(s)" not in text, text
 
 
 def plural_forms_counts(po_path: Path) -> tuple[int | None, list[tuple[str, int]]]:

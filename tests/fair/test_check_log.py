@@ -20,6 +20,7 @@ from rollbook.fair import (
     parse_seed,
     receipt_draws,
 )
+from rollbook.fair.text import describe
 from rollbook.rules.base import RuleError
 from tests.fair.logs import STORYTELLER_MEMBER, ChronicleLog, a_whole_evening, seed_of
 
@@ -233,6 +234,8 @@ def test_a_removed_roll_leaves_a_nonce_missing():
     log.entries.remove(removed)
     report = check_log(log.entries)
     assert codes(report) == ["fair_nonce_missing"] and report.problems[0].params["nonces"] == "1"
+    assert report.problems[0].params["count"] == 1  # its message says "nonce", not "nonce(s)"
+    assert "nonce 1 never appears in the log" in describe(report.problems[0], "en")
 
 
 def test_a_reused_nonce_is_caught():

@@ -414,7 +414,9 @@ class _LogCheck:
                 at = known.revealed_at if known and known.revealed_at else max(seq for _, seq in used)
                 self.problems.append(
                     FairProblem(
-                        at, "fair_nonce_missing", {"commitment": commitment, "nonces": _ranges(missing)}
+                        at,
+                        "fair_nonce_missing",
+                        {"commitment": commitment, "nonces": _ranges(missing), "count": len(missing)},
                     )
                 )
 

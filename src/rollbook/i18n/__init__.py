@@ -107,6 +107,25 @@ def N_(text: str) -> str:
     return text
 
 
+class Counted(str):
+    """A msgid with a plural (a message table's value, still its singular text): ``error_message``
+    picks its form by the parameter ``by`` names through the catalogue's plural rule."""
+
+    plural: str
+    by: str
+
+    def __new__(cls, singular: str, plural: str, by: str) -> Counted:
+        made = super().__new__(cls, singular)
+        made.plural, made.by = plural, by
+        return made
+
+
+def Nn_(singular: str, plural: str, by: str) -> Counted:
+    """A counted message marked for the catalogues (``msgid`` and ``msgid_plural``), its number the
+    parameter ``by``: "1 extra face was given", "2 extra faces were given"."""
+    return Counted(singular, plural, by)
+
+
 class CatalogueNotCompiled(RuntimeError):
     """A ``.po`` catalogue has no compiled ``.mo`` beside it: the package was not built or installed."""
 

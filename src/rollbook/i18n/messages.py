@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rollbook.i18n import N_, translate
+from rollbook.i18n import N_, Counted, elided, translate, translations
 from rollbook.i18n.messages_authority import AUTHORITY_ERROR_MESSAGES
 from rollbook.i18n.messages_discord import DISCORD_MESSAGES
 from rollbook.i18n.messages_exchange import EXCHANGE_ERROR_MESSAGES
@@ -101,6 +101,13 @@ def error_message(code: str, lang: str, params: dict[str, Any]) -> str:
     if template is None:
         return code
     printable = {k: _printable(v) for k, v in params.items()}
+    if isinstance(template, Counted):  # its form by the count, the language's plural rule
+        n = params.get(template.by)
+        chosen = translations(lang).ngettext(template, template.plural, n if isinstance(n, int) else 2)
+        try:
+            return elided(chosen, printable, lang).format(**printable)
+        except (KeyError, IndexError):
+            return chosen
     try:
         return translate(template, lang, **printable)
     except (KeyError, IndexError):

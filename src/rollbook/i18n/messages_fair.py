@@ -4,7 +4,7 @@ client seed or dice list, and the findings of ``rollbook.fair.check_log``. Trans
 
 from __future__ import annotations
 
-from rollbook.i18n import N_
+from rollbook.i18n import N_, Nn_
 
 FAIR_MESSAGES: dict[str, str] = {
     "bad_seed": N_("A server seed is 32 bytes, not {length}."),
@@ -41,7 +41,11 @@ FAIR_MESSAGES: dict[str, str] = {
     "fair_not_current": N_("Seed {commitment} was used while seed {current} was the one in use."),
     "fair_nonce_reused": N_("Nonce {nonce} of seed {commitment} was already used in entry {first}."),
     "fair_nonce_order": N_("Nonce {nonce} comes after nonce {previous}: nonces only go up."),
-    "fair_nonce_missing": N_("Seed {commitment}: nonce(s) {nonces} never appear in the log."),
+    "fair_nonce_missing": Nn_(
+        "Seed {commitment}: nonce {nonces} never appears in the log.",
+        "Seed {commitment}: nonces {nonces} never appear in the log.",
+        "count",
+    ),
     "fair_quoted_draw_differs": N_(
         "The follow-up repeats nonce {nonce} of entry {first} with other dice or another client seed."
     ),

@@ -5,7 +5,7 @@ Translations: ``locale/<lang>/LC_MESSAGES/tiers.po``.
 
 from __future__ import annotations
 
-from rollbook.i18n import N_
+from rollbook.i18n import N_, Nn_
 
 TIERS_MESSAGES: dict[str, str] = {
     # shared by both systems
@@ -15,8 +15,10 @@ TIERS_MESSAGES: dict[str, str] = {
     "critical_reroll_missing": N_(
         "The die at position {position} follows a 1: a critical success needs its reroll face."
     ),
-    "extra_faces_after_chain": N_(
-        "The roll ends at position {position} (a {face}, not a 1); {extra} extra faces were given."
+    "extra_faces_after_chain": Nn_(
+        "The roll ends at position {position} (a {face}, not a 1); {extra} extra face was given.",
+        "The roll ends at position {position} (a {face}, not a 1); {extra} extra faces were given.",
+        "extra",
     ),
     "too_many_weapons": N_("At most {most} weapons; {given} were given."),
     "two_weapons_skill_required": N_("Two weapons' bonuses need the Two Weapons skill."),
