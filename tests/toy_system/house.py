@@ -40,6 +40,7 @@ from tests.toy_system.toy import (  # noqa: F401 - the play module's members, sh
     CHAINS,
     CHANGE_RECORDS,
     CHANGES,
+    DECLARED_FIELD,
     EDGE_FIELDS,
     FOLLOWUPS,
     PLAYER_FIELDS,
@@ -53,6 +54,7 @@ from tests.toy_system.toy import (  # noqa: F401 - the play module's members, sh
     effect_problems,
     followup,
     request_problems,
+    resources,
     sheet_reads,
 )
 

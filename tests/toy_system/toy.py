@@ -25,6 +25,7 @@ from rollbook.play.common import (
     Performed,
     Prepared,
     Recorded,
+    Resource,
     TraitName,
     by_kind,
     change_receipt,
@@ -112,6 +113,7 @@ CHANGES = by_kind(GiveTrait)
 CHAINS: dict[str, tuple[str, ...]] = {}
 READS_TABLE_RULES = False  # ``prepare`` takes no table rules
 READS_COMPULSION = False  # nor a compulsion
+DECLARED_FIELD = None  # a pool names its trait, no action declared in words
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 STORYTELLER_CHANGES = frozenset({"give_trait"})
 PLAYER_FIELDS = frozenset({"name", "player", "concept"})
@@ -152,6 +154,11 @@ def prepare(
         "total": request.pool,
     }
     return Prepared(request, pool, get_system(SYSTEM), {})
+
+
+def resources(sheet: JsonObject) -> tuple[Resource, ...]:
+    """No track beside the traits (Discord's ``/sheet`` shows those)."""
+    return ()
 
 
 def apply(

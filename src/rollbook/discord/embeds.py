@@ -10,9 +10,10 @@ reads their own entry: a Storyteller's hidden roll in full, a player's V5 test w
 from __future__ import annotations
 
 from rollbook.i18n import N_, labelled, normalize, translate, translations
+from rollbook.play.common import Resource
+from rollbook.play.systems import system_module
 from rollbook.present.present import Card, Viewer, card
 from rollbook.render import DieView, ReceiptView
-from rollbook.rules.v20 import wound_penalty
 
 # Discord's documented limits of a message's embeds
 LIMITS = {
@@ -222,78 +223,62 @@ def entry_embeds(
     return fit_all([card_embed(card_for(entry, viewer, characters=characters, system=system), lang)])
 
 
+RESOURCES = {  # a play module's resources (``resources(sheet)``) by their codes
+    "hunger": N_("Hunger"),
+    "willpower": N_("Willpower"),
+    "health": N_("Health"),
+    "blood_potency": N_("Blood Potency"),
+    "experience": N_("Experience"),
+    "humanity": N_("Humanity"),
+    "blood_pool": N_("Blood pool"),
+}
+
+
 def resource_fields(system: str, sheet: dict, locale: str | None) -> list[dict]:
     """The tracks a player checks between rolls (``/sheet``), as short inline fields in the reader's
-    language: V5 Hunger, Willpower, Health and Humanity; V20 Willpower, blood and the health track.
-    The web sheet draws the same values (``_resources.html``); other systems show their ratings only."""
+    language: those the system's play module reads off the sheet (``resources``: V5 Hunger, Willpower,
+    Health and Humanity; V20 Willpower, blood and the health track). The web sheet draws the same
+    values (``_resources.html``); other systems show their ratings only."""
     lang = discord_language(locale)
+    return [
+        {
+            "name": translate(RESOURCES[resource.name], lang),
+            "value": _resource_value(resource, lang),
+            "inline": True,
+        }
+        for resource in system_module(system).resources(sheet)
+    ]
+
+
+def _resource_value(resource: Resource, lang: str) -> str:
+    """A resource's numbers in the reader's words, as its shape reads them."""
     words = translations(lang)
-
-    def field(name: str, value: str) -> dict:
-        return {"name": translate(name, lang), "value": value, "inline": True}
-
-    def left(track: dict) -> str:
-        most = int(track.get("max") or 0)
-        return f"{most - int(track.get('superficial') or 0) - int(track.get('aggravated') or 0)}/{most}"
-
-    if system == "v5":
-        out = []
-        if sheet.get("creature", "vampire") in ("vampire", "thin_blood"):
-            out.append(field("Hunger", f"{int(sheet.get('hunger') or 0)}/5"))
-        out += [
-            field("Willpower", left(sheet.get("willpower") or {})),
-            field("Health", left(sheet.get("health") or {})),
-        ]
-        if sheet.get("creature", "vampire") in ("vampire", "thin_blood"):
-            out.append(field("Blood Potency", str(int(sheet.get("blood_potency") or 0))))
-        experience = sheet.get("experience") or {}
-        if experience.get("total"):
-            total = int(experience["total"])
-            available = total - int(experience.get("spent") or 0)
-            earned = words.gettext("available of %(t)s earned") % {"t": total}
-            out.append(field("Experience", f"{available} {earned}"))
-        if sheet.get("humanity") is not None:
-            stains = int(sheet.get("stains") or 0)
-            out.append(
-                field(
-                    "Humanity",
-                    f"{sheet['humanity']}" + (f" ({translate('Stains', lang)} {stains})" if stains else ""),
-                )
-            )
-        return out
-    if system == "v20":
-        willpower, blood, health = (
-            sheet.get("willpower") or {},
-            sheet.get("blood") or {},
-            sheet.get("health") or {},
-        )
-        out = [field("Willpower", f"{willpower.get('current', '?')}/{willpower.get('permanent', '?')}")]
-        if blood.get("max"):
-            per_turn = words.gettext("%(n)s per turn") % {"n": blood.get("per_turn") or 1}
-            out.append(
-                field("Blood pool", f"{blood.get('current', blood['max'])}/{blood['max']} · {per_turn}")
-            )
+    numbers = ["?" if n is None else str(n) for n in resource.numbers]
+    if resource.shape == "experience":
+        available, total = numbers
+        return f"{available} {words.gettext('available of %(t)s earned') % {'t': total}}"
+    if resource.shape == "humanity":
+        rating, stains = resource.numbers
+        return f"{rating}" + (f" ({translate('Stains', lang)} {stains})" if stains else "")
+    if resource.shape == "blood_pool":
+        current, most, per_turn = numbers
+        return f"{current}/{most} · {words.gettext('%(n)s per turn') % {'n': per_turn}}"
+    if resource.shape == "damage":
+        *counts, penalty = resource.numbers
         damage = [
-            words.ngettext(
-                "{n} level of bashing damage", "{n} levels of bashing damage", health.get("bashing") or 0
-            ),
-            words.ngettext(
-                "{n} level of lethal damage", "{n} levels of lethal damage", health.get("lethal") or 0
-            ),
+            words.ngettext("{n} level of bashing damage", "{n} levels of bashing damage", counts[0] or 0),
+            words.ngettext("{n} level of lethal damage", "{n} levels of lethal damage", counts[1] or 0),
             words.ngettext(
                 "{n} level of aggravated damage",
                 "{n} levels of aggravated damage",
-                health.get("aggravated") or 0,
+                counts[2] or 0,
             ),
         ]
-        counts = [health.get(kind) or 0 for kind in ("bashing", "lethal", "aggravated")]
         taken = [text.format(n=n) for text, n in zip(damage, counts, strict=True) if n]
         health_text = ", ".join(taken) if taken else translate("Unhurt", lang)
-        penalty = wound_penalty(sum(counts))  # V20-16: the dice every pool loses
-        if penalty is None:
+        if penalty is None:  # V20-16: the dice every pool loses
             health_text += " · " + translate("Incapacitated", lang)
         elif penalty:
             health_text += " · " + translate("wound penalty {n}", lang, n=str(penalty).replace("-", "−"))
-        out.append(field("Health", health_text))
-        return out
-    return []
+        return health_text
+    return "/".join(numbers)  # a ratio ("a/b") or a rating ("a")

@@ -306,10 +306,11 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
         if field_name is None or field_name in action:
             raise ProblemError(422, "discord_unknown_trait", trait=str(trait))
         action[field_name] = str(trait)
+    declared = system_module(system).DECLARED_FIELD
     if (
-        system == "rollunder"
+        declared is not None
     ):  # what the character does, as typed; else the trait's id (no English made up here)
-        action["action"] = str(
+        action[declared] = str(
             options.get("action") or action.get("skill") or action.get("attribute") or "check"
         )
     for name in ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets"):

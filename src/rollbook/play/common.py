@@ -81,6 +81,19 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class Resource:
+    """A track or rating a player checks between rolls (a play module's ``resources(sheet)``: Discord's
+    ``/sheet``), in codes and numbers: its name (``hunger``, ``willpower``…), how its numbers read
+    (``shape``: ``ratio`` "a/b", ``rating`` "a", ``experience`` (available, earned), ``humanity``
+    (rating, stains), ``blood_pool`` (current, max, per turn), ``damage`` (bashing, lethal, aggravated,
+    the wound penalty, None: incapacitated)) and the numbers (None: not on the sheet)."""
+
+    name: str
+    shape: str
+    numbers: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
 class Follows:
     """What a roll of the combat chain records of the receipt it follows (``follows_note``)."""
 
@@ -546,6 +559,7 @@ __all__ = [
     "Performed",
     "Prepared",
     "Recorded",
+    "Resource",
     "Follows",
     "Model",
     "TraitName",

@@ -28,6 +28,7 @@ from rollbook.play.common import (
     Performed,
     Prepared,
     Recorded,
+    Resource,
     Short,
     Text,
     TraitName,
@@ -140,6 +141,14 @@ STORYTELLER_ACTIONS = frozenset({"opposed"})
 CHAINS: dict[str, tuple[str, ...]] = {}
 READS_TABLE_RULES = False  # no table rule changes a roll-under request (TR-1)
 READS_COMPULSION = False
+DECLARED_FIELD = "action"  # R-5: a check's action, declared in words
+
+
+def resources(sheet: JsonObject) -> tuple[Resource, ...]:
+    """No track beside the levels a player checks between rolls (Discord's ``/sheet`` shows those)."""
+    return ()
+
+
 STORYTELLER_VALUES = {"check.task": ["absurd", "trivial"], "opposed.task": ["absurd", "trivial"]}  # R-8
 # What each kind of roll records under "request" and "result" (play.schema describes receipts from it).
 ROLL_RECORDS: dict[str, Recorded] = {

@@ -10,7 +10,17 @@ from typing import Any, Protocol
 
 from rollbook.dice import DiceSource
 from rollbook.play import rollunder, tiers, v5, v20
-from rollbook.play.common import Drawn, JsonObject, Mismatch, Mode, Model, Performed, Prepared, Recorded
+from rollbook.play.common import (
+    Drawn,
+    JsonObject,
+    Mismatch,
+    Mode,
+    Model,
+    Performed,
+    Prepared,
+    Recorded,
+    Resource,
+)
 from rollbook.rules.base import Faces, RuleError
 
 
@@ -70,6 +80,11 @@ class SystemModule(Protocol):
     def READS_COMPULSION(self) -> bool: ...  # ``prepare`` takes ``compulsion`` (seed 001: V5)
     @property
     def CHANGE_RECORDS(self) -> Mapping[str, Recorded]: ...
+    @property
+    def DECLARED_FIELD(self) -> str | None: ...  # a test's field for the action declared in words
+
+    # the tracks a player checks between rolls, in codes and numbers (Discord's ``/sheet``)
+    def resources(self, sheet: JsonObject) -> tuple[Resource, ...]: ...
 
     def prepare(
         self, sheet: Any, action: Any, *, mode: Mode, role: str, follows: JsonObject | None = None

@@ -39,6 +39,7 @@ from rollbook.play.common import (
     Performed,
     Prepared,
     Recorded,
+    Resource,
     Short,
     TraitName,
     by_kind,
@@ -59,6 +60,7 @@ from rollbook.rules import tiers as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "DECLARED_FIELD",
     "READS_COMPULSION",
     "READS_TABLE_RULES",
     "REQUEST_FROM_ACTION",
@@ -84,6 +86,7 @@ __all__ = [
     "apply",
     "followup",
     "prepare",
+    "resources",
     "verify",
     "attack_tier_of",
     "SYSTEM",
@@ -131,6 +134,14 @@ Action = SkillAction | DodgeAction | SoakAction | SpellAction  # one of ``ACTION
 FOLLOWUPS: dict[str, type[Model]] = {}
 READS_TABLE_RULES = False  # no table rule changes a Tiers roll's request (TR-1)
 READS_COMPULSION = False
+DECLARED_FIELD = None  # a roll names its skill, no action declared in words
+
+
+def resources(sheet: JsonObject) -> tuple[Resource, ...]:
+    """No track beside the ratings a player checks between rolls (Discord's ``/sheet`` shows those)."""
+    return ()
+
+
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 # The combat chain (T-4, T-5): attack (skill) -> dodge -> soak, or attack -> soak.
 CHAINS: dict[str, tuple[str, ...]] = {"dodge": ("skill",), "soak": ("skill", "dodge")}

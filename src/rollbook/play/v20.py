@@ -69,6 +69,7 @@ from rollbook.play.v20_sheet import (
     Virtue,
     Weapon,
     ability_of,
+    resources,
     take_damage,
     trait_rating,
 )
@@ -83,6 +84,7 @@ from rollbook.rules import v20 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "DECLARED_FIELD",
     "READS_COMPULSION",
     "READS_TABLE_RULES",
     "REQUEST_FROM_ACTION",
@@ -109,6 +111,7 @@ __all__ = [
     "apply",
     "followup",
     "prepare",
+    "resources",
     "verify",
 ]
 
@@ -232,6 +235,7 @@ def _pool(parts: list[JsonObject], modifiers: list[JsonObject], wound: int) -> J
 
 READS_TABLE_RULES = True  # TR-1: ``prepare`` puts the chronicle's table rules in the rules request
 READS_COMPULSION = False  # a V5 compulsion (seed 001) is no V20 roll's
+DECLARED_FIELD = None  # a test names traits, no action declared in words
 
 
 def prepare(

@@ -24,6 +24,7 @@ from rollbook.play.common import (
     JsonObject,
     Label,
     Model,
+    Resource,
     Short,
     Text,
     TraitName,
@@ -400,3 +401,24 @@ def heal(health: Health, levels: int, damage_type: str, effects: Effects) -> Hea
     after = max(0, before - levels)
     effects.change(f"health.{damage_type}", before, after)
     return health.model_copy(update={damage_type: after})
+
+
+# --- what a player checks between rolls ------------------------------------------------------
+
+
+def resources(sheet: JsonObject) -> tuple[Resource, ...]:
+    """The tracks a player checks between rolls (Discord's ``/sheet``), in codes and numbers:
+    Willpower (current of permanent), the blood pool and its per-turn limit (V20-18), the damage
+    levels taken and the wound penalty they make (V20-16; None: incapacitated)."""
+    willpower, blood, health = (
+        sheet.get("willpower") or {},
+        sheet.get("blood") or {},
+        sheet.get("health") or {},
+    )
+    out = [Resource("willpower", "ratio", (willpower.get("current"), willpower.get("permanent")))]
+    if blood.get("max"):
+        numbers = (blood.get("current", blood["max"]), blood["max"], blood.get("per_turn") or 1)
+        out.append(Resource("blood_pool", "blood_pool", numbers))
+    counts = [health.get(kind) or 0 for kind in ("bashing", "lethal", "aggravated")]
+    out.append(Resource("health", "damage", (*counts, rules.wound_penalty(sum(counts)))))
+    return tuple(out)

@@ -65,12 +65,14 @@ from rollbook.play.v5_sheet import (
     Sheet,
     damage_track,
     hungry,
+    resources,
 )
 from rollbook.rules import get_system
 from rollbook.rules import v5 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "DECLARED_FIELD",
     "READS_COMPULSION",
     "READS_TABLE_RULES",
     "REQUEST_FROM_ACTION",
@@ -97,6 +99,7 @@ __all__ = [
     "apply",
     "followup",
     "prepare",
+    "resources",
     "verify",
 ]
 
@@ -156,6 +159,7 @@ ACTIONS = by_kind(
 STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 READS_COMPULSION = True  # play.perform hands ``prepare`` the compulsion in force (play.v5_compulsions)
 READS_TABLE_RULES = False  # no table rule changes a V5 roll's request (TR-1)
+DECLARED_FIELD = None  # a test names traits, no action declared in words
 CHAINS: dict[str, tuple[str, ...]] = {}
 
 

@@ -19,8 +19,10 @@ from rollbook.play.common import (
     Effects,
     Experience,
     Identity,
+    JsonObject,
     Label,
     Model,
+    Resource,
     Short,
     Text,
     TraitName,
@@ -251,3 +253,34 @@ def damage_track(track: Track, name: str, superficial: int, aggravated: int, eff
     if overflow:
         effects.flag("track_overflow", track=name, levels=overflow)
     return after
+
+
+# --- what a player checks between rolls ------------------------------------------------------
+
+
+def resources(sheet: JsonObject) -> tuple[Resource, ...]:
+    """The tracks a player checks between rolls (Discord's ``/sheet``), in codes and numbers: a
+    vampire's Hunger (V5-12), the Willpower and Health left (V5-4), Blood Potency, the experience
+    available of what was earned, Humanity and its Stains."""
+
+    def left(track: JsonObject) -> tuple[int, int]:
+        most = int(track.get("max") or 0)
+        return most - int(track.get("superficial") or 0) - int(track.get("aggravated") or 0), most
+
+    hungry = sheet.get("creature", "vampire") in HUNGRY
+    out = []
+    if hungry:
+        out.append(Resource("hunger", "ratio", (int(sheet.get("hunger") or 0), rules.MAX_HUNGER)))
+    out += [
+        Resource("willpower", "ratio", left(sheet.get("willpower") or {})),
+        Resource("health", "ratio", left(sheet.get("health") or {})),
+    ]
+    if hungry:
+        out.append(Resource("blood_potency", "rating", (int(sheet.get("blood_potency") or 0),)))
+    experience = sheet.get("experience") or {}
+    if experience.get("total"):
+        total = int(experience["total"])
+        out.append(Resource("experience", "experience", (total - int(experience.get("spent") or 0), total)))
+    if sheet.get("humanity") is not None:
+        out.append(Resource("humanity", "humanity", (sheet["humanity"], int(sheet.get("stains") or 0))))
+    return tuple(out)

@@ -11,6 +11,7 @@ from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedRecei
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.i18n.messages_rules import TABLE_RULE_NAMES
 from rollbook.present import labels
+from rollbook.rules.contests import PARTS
 from rollbook.rules.table import declared
 
 KINDS = ("settings", "contest", "contest_result", "extended")
@@ -219,11 +220,12 @@ def panel(chronicle: dict, characters: list, storyteller: bool, lang: str) -> Pa
     """The Storyteller's panel: the table rules (TR-1) and the declarations (TR-3, TR-4)."""
     system = chronicle["system"]
     in_force = set(chronicle.get("table_rules") or [])
+    part = PARTS.get(system)  # the system's part of contests (TR-3, TR-4), if it has one
     return Panel(
         storyteller=storyteller,
         system=system,
-        usable=system in ("v20", "v5"),
-        ability_field="skill" if system == "v5" else "ability",
+        usable=part is not None,
+        ability_field=part.ABILITY_FIELD if part is not None else "ability",
         characters=[Option(str(c.id), c.name) for c in characters],
         rules=[  # TR-2: every rule declared for the system
             Option(rule.id, rule_name(rule.id, lang), rule.id in in_force) for rule in declared(system)
