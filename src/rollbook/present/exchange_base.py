@@ -81,6 +81,43 @@ def row(code: str, label: str, p, tone: str, lang: str):
     return OddsRow(code, label, fraction_text(p), percent(p, lang), tone, round(float(p) * 100, 2))
 
 
+@dataclass(frozen=True)
+class OddsWords:
+    """How a system words its exchange's odds (``odds_words``): ``headline``, a msgid of ``{name}``,
+    ``{hit}`` and ``{<worst>}``, the chance of the odds' outcome ``worst``; a row per state of the
+    defender's track after (the odds' key ``after``, each state named by ``label(code, lang)``); the
+    system's ``notes(odds, lang)``; and when the odds know the defender, ``soak``, a msgid of ``{name}``
+    and what ``soak_params(defender, odds, lang)`` gives."""
+
+    headline: str
+    worst: str
+    after: str
+    label: Callable[[str, str], str]
+    soak: str
+    soak_params: Callable[[dict, dict, str], dict]
+    notes: Callable[[dict, str], list[str]] = lambda odds, lang: []
+
+
+def odds_words(words: OddsWords, answer: dict, target: str, lang: str, view: ExchangeOddsView) -> None:
+    """The exchange's odds in words, as ``words`` says them (the chances read from the odds' fractions)."""
+    from fractions import Fraction
+
+    from rollbook.present.preview import percent
+
+    odds = answer["odds"]
+    outcomes = odds["outcomes"]
+    hit = Fraction(outcomes["soaked"]) + Fraction(outcomes["wounded"])
+    chances = {"hit": percent(hit, lang), words.worst: percent(Fraction(odds[words.worst]), lang)}
+    view.headline = translate(words.headline, lang, name=target, **chances)
+    view.after = [
+        row(code, words.label(code, lang), p, "neutral", lang) for code, p in odds[words.after].items()
+    ]
+    view.notes += words.notes(odds, lang)
+    defender = odds.get("defender")
+    if defender is not None:
+        view.notes.append(translate(words.soak, lang, name=target, **words.soak_params(defender, odds, lang)))
+
+
 def soaked_words(taken: int, lang: str) -> str:
     """After the soak: the levels marked, or all soaked."""
     if taken:

@@ -12,9 +12,10 @@ from rollbook.present.exchange_base import (
     OUTCOME_WORDS,
     ExchangeOddsView,
     ExpectedView,
+    OddsWords,
     Offer,
     odds_once,
-    row,
+    odds_words,
     soaked_words,
 )
 
@@ -48,38 +49,19 @@ def roll_notes(receipt: dict, lang: str) -> list[str]:
     return []
 
 
+# The exchange's odds in words: the wound track full, each wound level after, the soak.
+ODDS_WORDS = OddsWords(
+    headline=N_("Against {name}: hits {hit}, the wound track full {full}"),
+    worst="full",
+    after="track",
+    label=lambda level, lang: translate(N_("Wound level {n}"), lang, n=level),
+    soak=N_("{name} soaks at Endurance {endurance} + armour {armor}."),
+    soak_params=lambda defender, odds, lang: {"endurance": defender["endurance"], "armor": defender["armor"]},
+)
+
+
 def odds_view(answer: dict, target: str, lang: str, view: ExchangeOddsView) -> None:
-    """The exchange's odds in words: the wound track full, each wound level after, the soak."""
-    from fractions import Fraction
-
-    from rollbook.present.preview import percent
-
-    odds = answer["odds"]
-    outcomes = odds["outcomes"]
-    hit = Fraction(outcomes["soaked"]) + Fraction(outcomes["wounded"])
-    full = Fraction(odds["full"])
-    view.headline = translate(
-        N_("Against {name}: hits {hit}, the wound track full {full}"),
-        lang,
-        name=target,
-        hit=percent(hit, lang),
-        full=percent(full, lang),
-    )
-    view.after = [
-        row(level, translate(N_("Wound level {n}"), lang, n=level), p, "neutral", lang)
-        for level, p in odds["track"].items()
-    ]
-    defender = odds.get("defender")
-    if defender is not None:
-        view.notes.append(
-            translate(
-                N_("{name} soaks at Endurance {endurance} + armour {armor}."),
-                lang,
-                name=target,
-                endurance=defender["endurance"],
-                armor=defender["armor"],
-            )
-        )
+    odds_words(ODDS_WORDS, answer, target, lang, view)
 
 
 def expected(attack: dict, steps: dict, lang: str, view: ExpectedView) -> bool:

@@ -14,8 +14,9 @@ from rollbook.present.exchange_base import (
     OUTCOME_WORDS,
     ExchangeOddsView,
     ExpectedView,
+    OddsWords,
     Offer,
-    row,
+    odds_words,
     soaked_words,
 )
 
@@ -114,45 +115,30 @@ def roll_notes(receipt: dict, lang: str) -> list[str]:
     return []
 
 
-def odds_view(answer: dict, target: str, lang: str, view: ExchangeOddsView) -> None:
-    """The exchange's odds in words: who is out of the fight, the wound levels after, the soak."""
+def expected_levels(odds: dict, lang: str) -> list[str]:
     from fractions import Fraction
 
-    from rollbook.present.preview import percent
+    levels = number_text(Fraction(odds["expected_levels"]), lang, 2)
+    return [translate(N_("Health levels expected: {n}"), lang, n=levels)]
 
-    odds = answer["odds"]
-    outcomes = odds["outcomes"]
-    hit = Fraction(outcomes["soaked"]) + Fraction(outcomes["wounded"])
-    down = Fraction(odds["down"])
-    view.headline = translate(
-        N_("Against {name}: hits {hit}, out of the fight {down}"),
-        lang,
-        name=target,
-        hit=percent(hit, lang),
-        down=percent(down, lang),
-    )
-    view.after = [
-        row(code, translate(WOUND_WORDS.get(code, code), lang), p, "neutral", lang)
-        for code, p in odds["wounds"].items()
-    ]
-    view.notes.append(
-        translate(
-            N_("Health levels expected: {n}"),
-            lang,
-            n=number_text(Fraction(odds["expected_levels"]), lang, 2),
-        )
-    )
-    defender = odds.get("defender")
-    if defender is not None:
-        view.notes.append(
-            translate(
-                N_("{name} soaks {n} dice against {damage_type}."),
-                lang,
-                name=target,
-                n=defender["soak_pool"],
-                damage_type=labels.choice(odds["damage_type"], lang, "damage_type"),
-            )
-        )
+
+# The exchange's odds in words: who is out of the fight, the wound levels after, the soak.
+ODDS_WORDS = OddsWords(
+    headline=N_("Against {name}: hits {hit}, out of the fight {down}"),
+    worst="down",
+    after="wounds",
+    label=lambda code, lang: translate(WOUND_WORDS.get(code, code), lang),
+    soak=N_("{name} soaks {n} dice against {damage_type}."),
+    soak_params=lambda defender, odds, lang: {
+        "n": defender["soak_pool"],
+        "damage_type": labels.choice(odds["damage_type"], lang, "damage_type"),
+    },
+    notes=expected_levels,
+)
+
+
+def odds_view(answer: dict, target: str, lang: str, view: ExchangeOddsView) -> None:
+    odds_words(ODDS_WORDS, answer, target, lang, view)
 
 
 def expected(attack: dict, steps: dict, lang: str, view: ExpectedView) -> bool:
