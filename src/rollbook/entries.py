@@ -415,6 +415,199 @@ class SoloPassageReceipt(Receipt):
     ending: Json = None
 
 
+# --- the rules results a roll carries (``result``: ``rollbook.render``'s views read them) -----------
+# The rules engine's receipts (``rules.*``) as stored: lists for its tuples, read by name. A view
+# parses the result it shows with its system's models; a field it does not read is kept, unchecked.
+
+
+class RulesResult(Receipt):
+    """What every rules result names: the system that resolved it, and (most) its kind."""
+
+    system: str
+    kind: str | None = None
+
+
+class V20TestResult(RulesResult):
+    """A V20 test (V20-1 … V20-15): no ``kind``; every number V20-14 explains."""
+
+    pool: int
+    requested_difficulty: int
+    evaluated_difficulty: int
+    difficulty: int
+    mode: str
+    requested_required: int
+    required: int
+    untrained: str | None
+    untrained_penalty: int
+    specialty: bool
+    faces: list[int]
+    ones: int
+    specialty_tens: int
+    rolled_successes: int
+    cancelled: int
+    willpower_success: int
+    power_successes: int
+    auto_successes: int
+    successes: int
+    outcome: str
+    degree: str | None = None
+    table_rules: list[str] | None = None
+    reroll_limit: int | None = None
+    rerolled: int = 0
+
+
+class V20DamageResult(RulesResult):
+    """A V20 damage roll (V20-17)."""
+
+    pool: int
+    damage_type: str
+    faces: list[int]
+    levels: int
+    difficulty: int
+    outcome: str | None = None
+
+
+class V20SoakResult(RulesResult):
+    """A V20 soak roll (V20-16)."""
+
+    damage: int
+    damage_type: str
+    soak_pool: int
+    faces: list[int]
+    soaked: int
+    damage_taken: int
+    difficulty: int = 6
+    outcome: str | None = None
+
+
+class V5RerollStep(Receipt):
+    """A Willpower reroll of a V5 test (V5-8): the normal dice rerolled, their faces before and after."""
+
+    dice: list[int]
+    old: list[int]
+    new: list[int]
+
+
+class V5Result(RulesResult):
+    """A V5 roll (V5-1 … V5-12): a test, a Rouse check, a Willpower, Remorse or frenzy roll."""
+
+    kind: str
+    difficulty: int
+    pool: int
+    hunger_level: int
+    normal: list[int]
+    hunger: list[int]
+    rerolls: list[V5RerollStep]
+    critical_pairs: int
+    successes: int
+    margin: int
+    messy: bool
+    bestial: bool
+    outcome: str
+    rouse_faces: list[int] = []
+    hunger_gain: int = 0
+    hunger_frenzy_risk: bool = False
+
+
+class _TiersChain(RulesResult):
+    """What every Tiers roll shows of its chain of dice (T-1, T-2)."""
+
+    first_face: int
+    base_tier: int
+    critical: bool
+    rerolls: list[int]
+    critical_tiers: int
+    critical_lift: int = 0
+    success: bool
+    outcome: str
+
+
+class TiersSkillResult(_TiersChain):
+    kind: Literal["skill"]
+    skill: int
+    bonus: int
+    effective_skill: int
+    tier_before_bullets: int
+    bullets: int | None
+    multiplier: int
+    tier: int
+
+    @property
+    def effective(self) -> int:
+        return self.effective_skill
+
+
+class TiersDodgeResult(_TiersChain):
+    kind: Literal["dodge"]
+    skill: int
+    bonus: int
+    effective_skill: int
+    tier: int
+    attack_tier: int
+    dodged: bool
+
+    @property
+    def effective(self) -> int:
+        return self.effective_skill
+
+
+class TiersSoakResult(_TiersChain):
+    kind: Literal["soak"]
+    endurance: int
+    armor: int
+    soak_value: int
+    soak_tier: int
+    attack_tier: int
+    damage: int
+
+    @property
+    def effective(self) -> int:
+        return self.soak_value
+
+
+TiersResult = Annotated[TiersSkillResult | TiersDodgeResult | TiersSoakResult, Field(discriminator="kind")]
+TIERS_RESULT: TypeAdapter[TiersSkillResult | TiersDodgeResult | TiersSoakResult] = TypeAdapter(TiersResult)
+
+
+class _RollUnderResult(RulesResult):
+    action: str
+    task: str
+    rolled: bool
+    faces: list[int]
+    outcome: str
+    success: bool
+    cards: list[str]
+
+
+class RollUnderCheckResult(_RollUnderResult):
+    """A roll-under check (R-1 … R-6, R-8)."""
+
+    kind: Literal["check"]
+    level: int
+    bonus: int
+    malus: int
+    target: int
+    advantage: bool
+    disadvantage: bool
+    keep: str
+    kept: int | None
+    dropped: list[int]
+
+
+class RollUnderOpposedResult(_RollUnderResult):
+    """A roll-under opposed roll (R-7)."""
+
+    kind: Literal["opposed"]
+    dice: str
+    sizes: list[int]
+    threshold: int
+    total: int | None
+
+
+RollUnderResult = Annotated[RollUnderCheckResult | RollUnderOpposedResult, Field(discriminator="kind")]
+ROLLUNDER_RESULT: TypeAdapter[RollUnderCheckResult | RollUnderOpposedResult] = TypeAdapter(RollUnderResult)
+
+
 # --- the union --------------------------------------------------------------------------------------
 
 _BY_KIND: dict[str, type[Receipt]] = {
@@ -475,6 +668,9 @@ class EntryBase(BaseModel):
     redacted: bool | None = None
     # a redacted entry: the hash of what it hides, which its entry_hash covers (server/chain.py)
     content_hash: str | None = None
+    # each kind's model narrows these two: its ``kind`` (the union's tag) and its receipt's model
+    kind: str
+    receipt: Receipt | None
 
 
 def entry_name(kind: str) -> str:
