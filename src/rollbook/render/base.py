@@ -54,11 +54,11 @@ def tn(singular: str, plural: str, n: int, lang: str, **params) -> str:
     return translations(lang).ngettext(singular, plural, n).format(n=n, **params)
 
 
-def table_rule_note(receipt: dict, spec_rule: str, lang: str) -> str | None:
+def table_rule_note(table_rules: list[str] | None, spec_rule: str, lang: str) -> str | None:
     """TR-1: the words a view says beside the number ``spec_rule`` counts when a table rule the receipt
-    was resolved under replaces it (read off the declarations, ``rules.table``); None when none does.
+    was resolved under (``table_rules``) replaces it (read off the declarations, ``rules.table``); None when none does.
     A rule without a note of its own is named (its name, or its id)."""
-    rule = in_force_replacing(receipt.get("table_rules"), spec_rule)
+    rule = in_force_replacing(table_rules, spec_rule)
     if rule is None:
         return None
     words = TABLE_RULE_NOTES.get(rule.id) or TABLE_RULE_NAMES.get(rule.id)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rollbook.entries import RulesResult, V20DamageResult, V20SoakResult, V20TestResult
 from rollbook.i18n import N_
 from rollbook.render.base import DieView, Line, ReceiptView, t, table_rule_note, tn
 
@@ -45,12 +48,12 @@ UNTRAINED = {
 TONES = {"success": "good", "failure": "bad", "botch": "botch"}
 
 
-def dice_views(receipt: dict) -> tuple[DieView, ...]:
+def dice_views(receipt: V20TestResult) -> tuple[DieView, ...]:
     """Mark successes, ones, and which successes the ones cancelled (plain successes go first,
     so a specialty 10 keeps its double unit as long as it can: V20-7, V20-8)."""
-    difficulty = receipt["difficulty"]
-    faces = receipt["faces"]
-    to_cancel = receipt["cancelled"]
+    difficulty = receipt.difficulty
+    faces = receipt.faces
+    to_cancel = receipt.cancelled
     cancelled_at: set[int] = set()
     order = sorted(
         (i for i, f in enumerate(faces) if f >= difficulty), key=lambda i: (faces[i] == 10, faces[i], i)
@@ -59,14 +62,14 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
         if to_cancel <= 0:
             break
         cancelled_at.add(index)
-        to_cancel -= 2 if receipt["specialty"] and faces[index] == 10 else 1
-    ones_left = receipt["cancelled"]
+        to_cancel -= 2 if receipt.specialty and faces[index] == 10 else 1
+    ones_left = receipt.cancelled
     views = []
     for index, face in enumerate(faces):
         marks: list[str] = []
         if face >= difficulty:
             marks.append("success")
-            if receipt["specialty"] and face == 10:
+            if receipt.specialty and face == 10:
                 marks.append("specialty")
             if index in cancelled_at:
                 marks.append("cancelled")
@@ -81,102 +84,98 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
     return tuple(views)
 
 
-def view(receipt: dict, lang: str) -> ReceiptView:
+def view(receipt: dict[str, Any], lang: str) -> ReceiptView:
     """Every kind of V20 rules receipt: a test (no ``kind``), a damage roll (V20-17), a soak (V20-16)."""
-    kind = receipt.get("kind")
+    kind = RulesResult.of(receipt).kind
     if kind == "damage":
-        return damage_view(receipt, lang)
+        return damage_view(V20DamageResult.of(receipt), lang)
     if kind == "soak":
-        return soak_view(receipt, lang)
-    return test_view(receipt, lang)
+        return soak_view(V20SoakResult.of(receipt), lang)
+    return test_view(V20TestResult.of(receipt), lang)
 
 
-def _rolled_note(receipt: dict, lang: str) -> str:
-    if receipt.get("reroll_limit"):  # TR-2 v20.specialty_reroll_tens: the bound said (EXAMPLES item 10)
+def _rolled_note(receipt: V20TestResult, lang: str) -> str:
+    if receipt.reroll_limit:  # TR-2 v20.specialty_reroll_tens: the bound said (EXAMPLES item 10)
         return t(
             "table rule: each specialty 10 adds a die ({n} rerolled, at most {limit} in a chain)",
             lang,
-            n=receipt.get("rerolled", 0),
-            limit=receipt["reroll_limit"],
+            n=receipt.rerolled,
+            limit=receipt.reroll_limit,
         )
-    if receipt["specialty"]:
-        return t("each specialty 10 counts two ({n})", lang, n=receipt["specialty_tens"])
+    if receipt.specialty:
+        return t("each specialty 10 counts two ({n})", lang, n=receipt.specialty_tens)
     # the note agrees with the count beside it: "1 dé à 9 ou plus", "2 dés à 9 ou plus"
     return tn(
         "die at or above {d}",
         "dice at or above {d}",
-        receipt["rolled_successes"],
+        receipt.rolled_successes,
         lang,
-        d=receipt["difficulty"],
+        d=receipt.difficulty,
     )
 
 
-def test_view(receipt: dict, lang: str) -> ReceiptView:
-    outcome = receipt["outcome"]
+def test_view(receipt: V20TestResult, lang: str) -> ReceiptView:
+    outcome = receipt.outcome
     label = t(OUTCOMES[outcome], lang)
-    if receipt.get("degree"):
-        label = t("{outcome} ({degree})", lang, outcome=label, degree=t(DEGREES[receipt["degree"]], lang))
+    if receipt.degree:
+        label = t("{outcome} ({degree})", lang, outcome=label, degree=t(DEGREES[receipt.degree], lang))
     notes = []
-    if receipt["untrained_penalty"]:
+    if receipt.untrained_penalty:
         notes.append(
             t(
                 "{what} +{n}",
                 lang,
-                what=t(UNTRAINED[receipt["untrained"]], lang),
-                n=receipt["untrained_penalty"],
+                what=t(UNTRAINED[receipt.untrained or ""], lang),
+                n=receipt.untrained_penalty,
             )
         )
-    if receipt["evaluated_difficulty"] != receipt["requested_difficulty"] + receipt["untrained_penalty"]:
-        more = receipt["required"] - receipt["requested_required"]
+    if receipt.evaluated_difficulty != receipt.requested_difficulty + receipt.untrained_penalty:
+        more = receipt.required - receipt.requested_required
         notes.append(tn("over 10: +{n} success required", "over 10: +{n} successes required", more, lang))
-    if receipt["mode"] == "casual":
-        notes.append(t("Casual halves {d} once, rounding down", lang, d=receipt["evaluated_difficulty"]))
+    if receipt.mode == "casual":
+        notes.append(t("Casual halves {d} once, rounding down", lang, d=receipt.evaluated_difficulty))
     auto_note = ", ".join(
         t(name, lang) + f" {count}"
         for name, count in (
-            (N_("Willpower"), receipt["willpower_success"]),
-            (N_("powers"), receipt["power_successes"]),
+            (N_("Willpower"), receipt.willpower_success),
+            (N_("powers"), receipt.power_successes),
         )
         if count
     )
     lines = [
-        Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt["pool"], lang)),
+        Line(t("Pool", lang), tn("{n} die", "{n} dice", receipt.pool, lang)),
         Line(
             t("Difficulty", lang),
             t(
                 "requested {requested}, applied {applied}",
                 lang,
-                requested=difficulty_words(receipt["requested_difficulty"], lang),
-                applied=receipt["difficulty"],
+                requested=difficulty_words(receipt.requested_difficulty, lang),
+                applied=receipt.difficulty,
             ),
             "; ".join(notes),
         ),
-        Line(t("Successes required", lang), str(receipt["required"])),
+        Line(t("Successes required", lang), str(receipt.required)),
         Line(
             t("Ones", lang),
-            str(receipt["ones"]),
+            str(receipt.ones),
             # V20-8, or the table rule in force that replaces it (TR-1)
-            table_rule_note(receipt, "V20-8", lang)
+            table_rule_note(receipt.table_rules, "V20-8", lang)
             or t("Rule of One: each 1 cancels one rolled success", lang),
         ),
-        Line(t("Rolled successes", lang), str(receipt["rolled_successes"]), _rolled_note(receipt, lang)),
-        Line(t("Cancelled", lang), str(receipt["cancelled"]), t("never below zero", lang)),
-        Line(t("Automatic successes", lang), str(receipt["auto_successes"]), auto_note),
+        Line(t("Rolled successes", lang), str(receipt.rolled_successes), _rolled_note(receipt, lang)),
+        Line(t("Cancelled", lang), str(receipt.cancelled), t("never below zero", lang)),
+        Line(t("Automatic successes", lang), str(receipt.auto_successes), auto_note),
         Line(
             t("Total", lang),
-            str(receipt["successes"]),
-            f"{receipt['rolled_successes']} − {receipt['cancelled']} + {receipt['auto_successes']}",
+            str(receipt.successes),
+            f"{receipt.rolled_successes} − {receipt.cancelled} + {receipt.auto_successes}",
         ),
     ]
     if outcome == "botch":
         lines.append(
             Line(t("Botch", lang), "", t("no die succeeded, a 1 showed, and no automatic success", lang))
         )
-    elif (
-        receipt["rolled_successes"]
-        and receipt["rolled_successes"] == receipt["cancelled"]
-        and outcome == "failure"
-    ):
+    elif receipt.rolled_successes and receipt.rolled_successes == receipt.cancelled and outcome == "failure":
         lines.append(
             Line(t("Failure", lang), "", t("successes cancelled to zero are a failure, not a botch", lang))
         )
@@ -219,17 +218,17 @@ def _level_rule(lang: str) -> str:
     return t("each die at or above 6 is one level; no botch, and 1s cancel nothing", lang)
 
 
-def damage_view(receipt: dict, lang: str) -> ReceiptView:
-    levels, damage_type = receipt["levels"], receipt["damage_type"]
-    outcome = receipt.get("outcome") or ("damage" if levels else "no_damage")
+def damage_view(receipt: V20DamageResult, lang: str) -> ReceiptView:
+    levels, damage_type = receipt.levels, receipt.damage_type
+    outcome = receipt.outcome or ("damage" if levels else "no_damage")
     label = levels_text(levels, damage_type, lang) if levels else t("No damage", lang)
     lines = (
         Line(
             t("Pool", lang),
-            tn("{n} die", "{n} dice", receipt["pool"], lang),
+            tn("{n} die", "{n} dice", receipt.pool, lang),
             t("weapon, plus one die per attack success beyond the first", lang),
         ),
-        Line(t("Difficulty", lang), str(receipt["difficulty"]), _level_rule(lang)),
+        Line(t("Difficulty", lang), str(receipt.difficulty), _level_rule(lang)),
         Line(t("Damage", lang), levels_text(levels, damage_type, lang)),
     )
     return ReceiptView(
@@ -239,15 +238,15 @@ def damage_view(receipt: dict, lang: str) -> ReceiptView:
         outcome=outcome,
         outcome_label=label,
         tone="good" if levels else "neutral",
-        dice=level_dice(receipt["faces"], receipt["difficulty"]),
+        dice=level_dice(receipt.faces, receipt.difficulty),
         lines=lines,
     )
 
 
-def soak_view(receipt: dict, lang: str) -> ReceiptView:
-    damage, damage_type = receipt["damage"], receipt["damage_type"]
-    taken, soaked = receipt["damage_taken"], receipt["soaked"]
-    outcome = receipt.get("outcome") or ("damaged" if taken else "soaked")
+def soak_view(receipt: V20SoakResult, lang: str) -> ReceiptView:
+    damage, damage_type = receipt.damage, receipt.damage_type
+    taken, soaked = receipt.damage_taken, receipt.soaked
+    outcome = receipt.outcome or ("damaged" if taken else "soaked")
     if taken:
         label = t("{levels} to mark on the health track", lang, levels=levels_text(taken, damage_type, lang))
     else:
@@ -256,10 +255,10 @@ def soak_view(receipt: dict, lang: str) -> ReceiptView:
         Line(t("Damage", lang), levels_text(damage, damage_type, lang)),
         Line(
             t("Soak pool", lang),
-            tn("{n} die", "{n} dice", receipt["soak_pool"], lang),
+            tn("{n} die", "{n} dice", receipt.soak_pool, lang),
             t("Stamina + Fortitude; Fortitude alone against aggravated; mortals soak bashing only", lang),
         ),
-        Line(t("Difficulty", lang), str(receipt.get("difficulty", 6)), _level_rule(lang)),
+        Line(t("Difficulty", lang), str(receipt.difficulty), _level_rule(lang)),
         Line(t("Soaked", lang), str(soaked)),
         Line(t("Damage taken", lang), str(taken), f"{damage} − {soaked}"),
     )
@@ -270,6 +269,6 @@ def soak_view(receipt: dict, lang: str) -> ReceiptView:
         outcome=outcome,
         outcome_label=label,
         tone="bad" if taken else "good",
-        dice=level_dice(receipt["faces"], receipt.get("difficulty", 6)),
+        dice=level_dice(receipt.faces, receipt.difficulty),
         lines=lines,
     )
