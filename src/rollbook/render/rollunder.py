@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rollbook.entries import ROLLUNDER_RESULT, RollUnderCheckResult, RollUnderOpposedResult
 from rollbook.i18n import N_
 from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
@@ -24,12 +27,12 @@ def _success_mark(ok: bool) -> str:
     return "success" if ok else "failure"
 
 
-def dice_views(receipt: dict) -> tuple[DieView, ...]:
-    faces = receipt["faces"]
-    if receipt["kind"] == "opposed":
+def dice_views(receipt: RollUnderCheckResult | RollUnderOpposedResult) -> tuple[DieView, ...]:
+    faces = receipt.faces
+    if isinstance(receipt, RollUnderOpposedResult):
         views: list[DieView] = []
-        ok = receipt["success"]
-        for index, (face, sides) in enumerate(zip(faces, receipt["sizes"], strict=False)):
+        ok = receipt.success
+        for index, (face, sides) in enumerate(zip(faces, receipt.sizes, strict=False)):
             marks: list[str] = [_success_mark(ok)]
             if face == 1:
                 marks.append("one")
@@ -37,9 +40,9 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
                 marks.append("max")
             views.append(DieView(face=face, sides=sides, group="normal", marks=tuple(marks), index=index))
         return tuple(views)
-    if not faces:
+    if not faces or receipt.kept is None:
         return ()
-    kept_index = faces.index(receipt["kept"])
+    kept_index = faces.index(receipt.kept)
     views = []
     order = [kept_index] + [i for i in range(len(faces)) if i != kept_index]  # the kept die first
     for index in order:
@@ -55,7 +58,7 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
                     face=face,
                     sides=20,
                     group="normal",
-                    marks=(_success_mark(receipt["success"]), "kept", *marks),
+                    marks=(_success_mark(receipt.success), "kept", *marks),
                     index=index,
                 )
             )
@@ -66,50 +69,47 @@ def dice_views(receipt: dict) -> tuple[DieView, ...]:
     return tuple(views)
 
 
-def _task_line(receipt: dict, lang: str) -> Line | None:
-    if receipt["task"] == "absurd":
+def _task_line(receipt: RollUnderCheckResult | RollUnderOpposedResult, lang: str) -> Line | None:
+    if receipt.task == "absurd":
         return Line(
             t("Absurd task", lang), t("not rolled", lang), t("the attempt's time is spent and it fails", lang)
         )
-    if receipt["task"] == "trivial":
+    if receipt.task == "trivial":
         return Line(t("Trivial task", lang), t("not rolled", lang), t("no roll needed: it succeeds", lang))
     return None
 
 
-def view(receipt: dict, lang: str) -> ReceiptView:
-    kind = receipt["kind"]
-    outcome = receipt["outcome"]
-    lines = [Line(t("Declared action", lang), receipt["action"], t("described before the roll", lang))]
+def view(plain: dict[str, Any], lang: str) -> ReceiptView:
+    receipt = ROLLUNDER_RESULT.validate_python(plain)
+    kind = receipt.kind
+    outcome = receipt.outcome
+    lines = [Line(t("Declared action", lang), receipt.action, t("described before the roll", lang))]
     task = _task_line(receipt, lang)
     if task:
         lines.append(task)
-    if kind == "check":
+    if isinstance(receipt, RollUnderCheckResult):
         lines += [
-            Line(t("Level", lang), str(receipt["level"])),
-            Line(t("Bonus to the level", lang), f"+{receipt['bonus']}", t("for this roll only", lang)),
-            Line(t("Malus to the level", lang), f"−{receipt['malus']}", t("for this roll only", lang)),
-            Line(t("Target", lang), str(receipt["target"]), t("level + bonus − malus", lang)),
+            Line(t("Level", lang), str(receipt.level)),
+            Line(t("Bonus to the level", lang), f"+{receipt.bonus}", t("for this roll only", lang)),
+            Line(t("Malus to the level", lang), f"−{receipt.malus}", t("for this roll only", lang)),
+            Line(t("Target", lang), str(receipt.target), t("level + bonus − malus", lang)),
         ]
-        if receipt["rolled"]:
-            if receipt["advantage"] and receipt["disadvantage"]:
+        if receipt.rolled:
+            if receipt.advantage and receipt.disadvantage:
                 lines.append(
                     Line(t("Advantage and disadvantage", lang), "", t("they cancel out: one d20", lang))
                 )
-            lines.append(
-                Line(t("Kept die", lang), str(receipt["kept"]), t(KEEP_NOTES[receipt["keep"]], lang))
-            )
-            if receipt["dropped"]:
-                lines.append(Line(t("Dropped die", lang), ", ".join(map(str, receipt["dropped"]))))
+            lines.append(Line(t("Kept die", lang), str(receipt.kept), t(KEEP_NOTES[receipt.keep], lang)))
+            if receipt.dropped:
+                lines.append(Line(t("Dropped die", lang), ", ".join(map(str, receipt.dropped))))
     else:
-        lines.append(Line(t("Dice", lang), receipt["dice"]))
+        lines.append(Line(t("Dice", lang), receipt.dice))
         lines.append(
-            Line(t("Threshold", lang), str(receipt["threshold"]), t("the total must not exceed it", lang))
+            Line(t("Threshold", lang), str(receipt.threshold), t("the total must not exceed it", lang))
         )
-        if receipt["rolled"]:
-            lines.append(
-                Line(t("Total", lang), str(receipt["total"]), " + ".join(map(str, receipt["faces"])))
-            )
-    if receipt["rolled"]:
+        if receipt.rolled:
+            lines.append(Line(t("Total", lang), str(receipt.total), " + ".join(map(str, receipt.faces))))
+    if receipt.rolled:
         if outcome == "critical_success":
             note = t("every die shows 1", lang) if kind == "opposed" else t("a 1 is a critical success", lang)
             lines.append(Line(t("Critical success", lang), "", note))
@@ -120,12 +120,12 @@ def view(receipt: dict, lang: str) -> ReceiptView:
                 else t("a 20 is a critical failure", lang)
             )
             lines.append(Line(t("Critical failure", lang), "", note))
-    if receipt["cards"]:
-        count = len(receipt["cards"])  # "Carte Coup de pouce jouée", not "Cartes … jouées"
+    if receipt.cards:
+        count = len(receipt.cards)  # "Carte Coup de pouce jouée", not "Cartes … jouées"
         lines.append(
             Line(
                 t("Card", lang) if count == 1 else t("Cards", lang),
-                ", ".join(receipt["cards"]),
+                ", ".join(receipt.cards),
                 tn("played before the roll", "played before the roll", count, lang),
             )
         )
