@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rollbook.entries import RulesResult
 from rollbook.render import rollunder, tiers, v5, v20
 from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
@@ -38,7 +39,7 @@ def unregister(system: str) -> None:
 
 
 def view(receipt: dict, lang: str) -> ReceiptView:
-    return VIEWS[receipt["system"]](receipt, lang)
+    return VIEWS[RulesResult.of(receipt).system](receipt, lang)
 
 
 __all__ = ["DieView", "Line", "ReceiptView", "VIEWS", "register", "t", "tn", "unregister", "view"]

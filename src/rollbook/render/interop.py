@@ -75,8 +75,9 @@ TYPE_WORDS = {
 }
 
 
-def problem(entry: dict, lang: str) -> str:
-    code, params = entry["code"], dict(entry.get("params") or {})
+def problem(found: dict, lang: str) -> str:
+    """A problem of an import report (``interop.report``: another tool's file, no log entry), in words."""
+    code, params = found["code"], dict(found.get("params") or {})
     if code == "import_wrong_type":  # the type words in the reader's language too
         for key in ("expected", "given"):
             word = params.get(key)
