@@ -8,16 +8,19 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from rollbook import play
+from rollbook import interop, play
+from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
 from rollbook.present import authority, exchange, forms, labels, v5
 from rollbook.present.sheetview import identity, rating_groups, specialties
+from rollbook.render.interop import FORMAT_NAMES
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import rolls
+from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
 from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
@@ -125,6 +128,18 @@ def hidden_asked(form: dict) -> bool:
     return str(form.get("hidden", "")).lower() in ("on", "true", "1")
 
 
+def export_link(system: str, lang: str) -> tuple[str, str] | None:
+    """The format the system's characters export to (``interop.export_format``: the format whose
+    module holds the system) and the link's words; None when no format holds them (Tiers, roll-under)."""
+    try:
+        format = interop.export_format(system)
+    except RuleError:
+        return None
+    return format, translate(
+        N_("Export the sheet for {format}"), lang, format=FORMAT_NAMES.get(format, format)
+    )
+
+
 def sheet_context(
     db,
     state: table.Table,
@@ -193,6 +208,8 @@ def sheet_context(
         system=system,
         compulsion=compulsion,
         system_name=labels.system_name(system, lang),
+        export=export_link(system, lang),
+        standing_field=system in DIFFICULTY_SYSTEMS,  # the system's rolls take a standing difficulty
         identity=identity(sheet, lang),
         groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),
