@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 __all__ = [
     "KINDS",
     "RECEIPTS",
+    "Logged",
     "Entry",
     "Receipt",
     "ValidationError",
@@ -86,6 +87,8 @@ class RollReceipt(Receipt):
     extended: Obj | None = None
     frenzy_test: Obj | None = None
     solo: Json = None
+    attack: Obj | None = None  # a V20 dodge's: the attack it answers, its successes left (V20-20)
+    effects: list[Json] | None = None  # what the roll changed on the sheet (the entry's, repeated)
 
 
 class QuickRollReceipt(Receipt):
@@ -413,6 +416,38 @@ class SoloPassageReceipt(Receipt):
     came_from: str | None = Field(None, alias="from")
     flags: list[str] | None = None
     ending: Json = None
+
+
+# --- an entry as the readers walk the log ---------------------------------------------------------
+
+
+class Logged(BaseModel):
+    """An entry as the log's readers walk it (an export line, the API's entry, a row as a dict): its
+    header by name, any other field ignored, and its receipt as stored (``stored``), read as its
+    kind's model by ``read()``. ``Logged.of`` refuses (``ValidationError``) what is no entry: no
+    ``seq`` or ``kind``, or a header field of another JSON type."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="ignore", populate_by_name=True)
+
+    seq: int
+    kind: str
+    stored: Json = Field(None, alias="receipt")
+    chronicle: int | None = None
+    actor: Obj | None = None
+    character: int | None = None
+    refers_to: int | None = None
+    visibility: str | None = None
+    effects: list[Json] | None = None
+    redacted: bool | None = None
+
+    @classmethod
+    def of(cls, entry: Any) -> Logged:
+        return cls.model_validate(entry)
+
+    def read(self) -> Receipt | None:
+        """The receipt as its kind's model, None when there is none (redacted) (``KeyError``: no such
+        kind; ``ValidationError``: a receipt not of its kind)."""
+        return None if self.stored is None else receipt_of(self.kind, self.stored)
 
 
 # --- the rules results a roll carries (``result``: ``rollbook.render``'s views read them) -----------
