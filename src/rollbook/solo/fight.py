@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
+from rollbook.entries import RollReceipt, V20DamageResult, V20TestResult
 from rollbook.play.v20_sheet import HEALTH_TRACK
 from rollbook.rules.base import RuleError
 from rollbook.solo import actions
@@ -103,15 +104,15 @@ def _exchange(
     dodges (V20-20), its damage when successes are left, the target's soak when the damage did any
     level. Returns the last Done (its sheets are the fight's as it is now)."""
     done = yield Roll(attacker, action, target=target)
-    if (done.receipt.get("result") or {}).get("outcome") != "success":
+    if V20TestResult.of(RollReceipt.of(done.receipt).result).outcome != "success":
         return done
     if dodged:
         done = yield Roll(target, {"kind": "dodge"}, follows=done.seq)
-        if not (done.receipt.get("attack") or {}).get("left"):
+        if not (RollReceipt.of(done.receipt).attack or {}).get("left"):
             return done  # every success dodged: no damage follows (V20-20)
     damage = {"kind": "damage"} if weapon is None else {"kind": "damage", "weapon": weapon}
     done = yield Roll(attacker, damage, follows=done.seq)
-    if not (done.receipt.get("result") or {}).get("levels"):
+    if not V20DamageResult.of(RollReceipt.of(done.receipt).result).levels:
         return done
     return (yield Roll(target, {"kind": "soak"}, follows=done.seq))
 

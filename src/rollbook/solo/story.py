@@ -24,7 +24,7 @@ from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict
 
-from rollbook.entries import RollReceipt, SoloPassageReceipt, SoloStartReceipt
+from rollbook.entries import Logged, RollReceipt, SoloPassageReceipt, SoloStartReceipt, V20TestResult
 from rollbook.rules.base import RuleError
 from rollbook.rules.contests import extended as extended_state
 from rollbook.solo import actions, fight
@@ -71,22 +71,23 @@ def replay(entries: Iterable[JsonObject]) -> State:
     values: JsonObject = {}  # State's fields, as the receipts hold them
     flags: set[str] = set()
     results: list[JsonObject] = []
-    for entry in entries:
-        kind = entry.get("kind")
+    for line in entries:
+        entry = Logged.of(line)
+        kind = entry.kind
         if kind == SOLO_START:
-            start = SoloStartReceipt.of(entry.get("receipt"))
+            start = SoloStartReceipt.of(entry.stored)
             values.update(
                 scenario=start.scenario, digest=start.digest, player=start.player, npcs=dict(start.npcs or {})
             )
         elif kind == SOLO_PASSAGE:
-            passage = SoloPassageReceipt.of(entry.get("receipt"))
+            passage = SoloPassageReceipt.of(entry.stored)
             flags.update(passage.flags or ())
             values.update(passage=passage.passage, ending=passage.ending, turns=0)
             results = []
         elif kind == SOLO_CHOICE:
-            values.update(turns=values.get("turns", 0) + 1, last_choice=entry.get("seq"))
+            values.update(turns=values.get("turns", 0) + 1, last_choice=entry.seq)
         elif kind == "roll":
-            roll = RollReceipt.of(entry.get("receipt"))
+            roll = RollReceipt.of(entry.stored)
             tag = roll.solo if isinstance(roll.solo, dict) else {}
             if tag.get("role") == "extended" and tag.get("passage") == values.get("passage"):
                 results.append(roll.result or {})
@@ -245,9 +246,11 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict[str, Json
     role: Literal["check", "extended"] = "check" if isinstance(body, Check) else "extended"
     action = _roll_action(sheets[PLAYER], body, option["willpower"])
     done = yield Roll(PLAYER, action, tag={"passage": here, "role": role})
-    result = done.receipt.get("result") or {}
+    rolled = RollReceipt.of(done.receipt).result
+    result: JsonObject = rolled if isinstance(rolled, dict) else {}
     if isinstance(body, Check):  # S-2: each result leads to its passage, success by degree
-        goto = body.outcomes.for_result(result.get("outcome"), result.get("successes", 0))
+        test = V20TestResult.of(result)
+        goto = body.outcomes.for_result(test.outcome, test.successes)
         yield from arrive(scenario, goto, here, (), done.sheets or sheets)
         return
     # TR-4: the successes add up
