@@ -93,19 +93,21 @@ def _odds(option: dict, lang: str) -> str:
 
 def show(console: Console, state: dict, lang: str) -> None:
     """One screen of the story: the receipts since the last choice, the passage, the tracks, the choices."""
+    from rollbook.entries import Logged, RollReceipt
     from rollbook.render.rich import receipt_panel
     from rollbook.solo.text import label, paragraphs, traits_label
 
     names = {int(key): name for key, name in (state.get("cast") or {}).items()}
-    for entry in state.get("recent") or []:
-        receipt = entry.get("receipt") or {}
-        result = receipt.get("result")
-        if entry.get("kind") == "roll" and isinstance(result, dict) and result.get("system"):
+    for line in state.get("recent") or []:
+        entry = Logged.of(line)
+        roll = entry.read() if entry.kind == "roll" else None
+        result = roll.result if isinstance(roll, RollReceipt) else None
+        if isinstance(roll, RollReceipt) and isinstance(result, dict) and result.get("system"):
             traits = traits_label(
-                [str(part.get("trait")) for part in (receipt.get("pool") or {}).get("parts", [])], lang
+                [str(part.get("trait")) for part in (roll.pool or {}).get("parts", [])], lang
             )
-            who = names.get(entry.get("character"), "")
-            console.print(f"[dim]#{entry.get('seq')} {escape(who)} — {escape(traits)}[/dim]")
+            who = names.get(entry.character, "") if entry.character is not None else ""
+            console.print(f"[dim]#{entry.seq} {escape(who)} — {escape(traits)}[/dim]")
             console.print(receipt_panel(result, lang))
     title = state["scenario"]["title"]
     if state.get("turn"):

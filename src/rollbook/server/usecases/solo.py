@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from rollbook import settings
 from rollbook.dice import DiceSource
-from rollbook.entries import SoloChoiceReceipt, SoloPassageReceipt, SoloStartReceipt
+from rollbook.entries import Logged, SoloChoiceReceipt, SoloPassageReceipt, SoloStartReceipt
 from rollbook.i18n import normalize
 from rollbook.i18n.messages import error_message
 from rollbook.odds import odds_for
@@ -252,7 +252,8 @@ class _Table:
     def _done(self, entry: dict | None) -> Done:
         if entry is None:
             return Done(None, {}, self.sheets())
-        return Done(entry.get("seq"), entry.get("receipt") or {}, self.sheets())
+        made = Logged.of(entry)
+        return Done(made.seq, made.stored or {}, self.sheets())
 
     def perform(self, step) -> Done:
         session, chronicle = self.session, self.chronicle
