@@ -32,7 +32,15 @@ from sqlalchemy.orm import Session
 
 from rollbook import dice
 from rollbook.dice import FAIR_ALGORITHM, DiceSource, FairDice, SecureDice, commitment_of
-from rollbook.entries import ClientSeedReceipt, SeedAbandonReceipt, SeedCommitReceipt, SeedRevealReceipt
+from rollbook.entries import (
+    ClientSeedReceipt,
+    QuickRollReceipt,
+    RollReceipt,
+    SeedAbandonReceipt,
+    SeedCommitReceipt,
+    SeedRevealReceipt,
+    receipt_of,
+)
 from rollbook.fair import (
     CLIENT_SEED,
     HIDDEN,
@@ -270,7 +278,7 @@ def _hidden_rolls(session: Session, chronicle_id: int, row: FairSeed) -> list[Lo
         )
         .order_by(LogEntry.seq)
     ).all()
-    return [entry for entry in entries if row.commitment in _commitments_of(entry.receipt)]
+    return [entry for entry in entries if row.commitment in _commitments_of(entry.kind, entry.receipt)]
 
 
 def _shown(under: list[LogEntry], revealed: dict[int, int]) -> set[int]:
@@ -287,12 +295,13 @@ def _shown(under: list[LogEntry], revealed: dict[int, int]) -> set[int]:
     return shown
 
 
-def _commitments_of(receipt) -> set[str]:
-    if not isinstance(receipt, dict):
+def _commitments_of(kind: str, stored: object) -> set[str]:
+    """The seeds a roll entry's dice came from: its own draw's and each follow-up's (F-6 records)."""
+    read = receipt_of(kind, stored) if isinstance(stored, dict) else None
+    if not isinstance(read, RollReceipt | QuickRollReceipt):
         return set()
-    records = [receipt.get("fair")] + [
-        r.get("fair") for r in receipt.get("rerolls") or [] if isinstance(r, dict)
-    ]
+    rerolls = (read.rerolls if isinstance(read, RollReceipt) else None) or []
+    records = [read.fair] + [r.get("fair") for r in rerolls if isinstance(r, dict)]
     return {
         commitment
         for record in records
