@@ -12,7 +12,9 @@ PostgreSQL database (or, taking turns at its lane file, one SQLite file).
   READ on PostgreSQL).
 - ``after_commit``: hooks told, once a commit is durable, which chronicles' logs it grew
   (``committed(touched)``; the live feed listens there); ``after_revoke``: which chronicles it
-  revoked a member's token of (``session.info["revoked"]``: the hub ends those feeds at once).
+  revoked a member's token of (``session.info["revoked"]``: the hub ends those feeds at once);
+  ``notify`` (PostgreSQL), last: the other processes told (NOTIFY) which chronicles' logs grew, at
+  once on a pool connection (``listen.notify_now``: the CLI), or by the hub's listener thread.
 
 Engines: ``engines``; the writer lane: ``lane``; the batch writer: ``writer``; migrations: ``migrate``.
 """
@@ -28,6 +30,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from rollbook.server.engines import READ_ONLY, database_url, is_sqlite, lane_file, make_engine
 from rollbook.server.lane import WriterLane
+from rollbook.server.listen import notify_now
 from rollbook.server.migrate import upgrade
 from rollbook.server.writer import BatchWriter
 
@@ -46,6 +49,11 @@ class Database:
         self._reader = sessionmaker(self.engine.execution_options(**read_options), expire_on_commit=False)
         self.after_commit: list[Callable[[set[int]], None]] = []
         self.after_revoke: list[Callable[[set[int]], None]] = []
+        # PostgreSQL: the other processes told which chronicles' logs a commit grew (their NOTIFY;
+        # the log's trigger no longer notifies, migration 0014). A hub hands it to its listener.
+        self.notify: Callable[[set[int]], None] | None = None
+        if not self.sqlite:
+            self.notify = lambda touched: notify_now(self.engine, touched)
         self.lane = WriterLane(lock_path=lane_file(self.engine)) if self.sqlite else None
         self.batches = BatchWriter(self) if self.sqlite else None
 
@@ -80,13 +88,15 @@ class Database:
         """Every write's last step, once its commit is durable: the ``after_revoke`` hooks hear which
         chronicles a member's token was revoked in (first: a feed ends before it is given what came
         with or after its revocation), then the ``after_commit`` hooks which chronicles' logs grew
-        (none when empty)."""
+        (none when empty), then ``notify`` (the other processes)."""
         if revoked:
             for hook in list(self.after_revoke):
                 hook(revoked)
         if touched:
             for hook in list(self.after_commit):
                 hook(touched)
+            if self.notify is not None:
+                self.notify(touched)
 
     @contextmanager
     def read(self) -> Iterator[Session]:

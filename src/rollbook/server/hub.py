@@ -12,17 +12,21 @@ one subscription per chronicle and a queue per feed (encode/broadcaster's fan-ou
 
 What wakes a chronicle in a process:
 
-- a commit of this process that appended to its log (``Database.after_commit`` calls ``wake``);
-- on PostgreSQL, the log's insert trigger notifies on the chronicle's channel
-  (``pg_notify('rollbook_log_<chronicle>', '<seq>')``, migration 0006), whichever process made it;
-  a token revoked notifies ``revoked`` on the same channel (migration 0009). One listener thread per
+- a commit of this process that appended to its log (``Database.after_commit`` calls ``wake``), at
+  once, whether or not the process LISTENs on its channel;
+- on PostgreSQL, another process's commit: each process notifies the channels of the chronicles
+  its commits grew (``pg_notify('rollbook_log_<chronicle>', '<head seq>')``), after the commit,
+  from its listener's thread (``Database.notify`` is ``notify_committed``: ``listen``), or at once
+  when it has no listener running (the CLI: ``listen.notify_now``); a token revoked notifies
+  ``revoked`` on the same channel (migration 0009's trigger). One listener thread per
   process (``listen``), on its own connection, LISTENs on the channels of the chronicles it has a
   live feed open for, and only while it has one. Once a channel's ``LISTEN`` has taken effect the
   chronicle is read again: what was committed before it is read, what is committed after it is heard;
-- the per-process catch-up (``catchup.Keeper``), one read for all the chronicles with a feed open here.
+- the per-process catch-up (``catchup.Keeper``), one read for all the chronicles with a feed open
+  here: what a process that died between its commit and its NOTIFY never notified comes this way.
 
 A wake that names a seq (a NOTIFY's, the catch-up's head) that the process has read already makes
-no read: one commit of two entries notifies twice and is read once.
+no read: a NOTIFY of a head this process read on its own commit's wake reads nothing.
 
 A token revoked ends the feeds opened with it: the hub reads the state of the tokens of that
 chronicle's feeds (one read) and puts ``End`` in the queues of those whose token no longer opens
@@ -58,7 +62,7 @@ from datetime import UTC, datetime
 from rollbook.server import auth
 from rollbook.server.catchup import Keeper
 from rollbook.server.events import BATCH, ERROR, SUPERSEDED, Batch, Feed
-from rollbook.server.listen import Listener
+from rollbook.server.listen import Listener, notify_now
 from rollbook.server.models import Caller
 from rollbook.server.presence import Presence
 from rollbook.server.problems import ProblemError
@@ -108,6 +112,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.keeper = Keeper(self)
         self.listener = Listener(self, listen_url) if listen_url else None
+        if self.listener is not None and db is not None:
+            db.notify = self.notify_committed  # this process's commits notified by the listener's thread
         self._readers: ThreadPoolExecutor | None = None
         self.watched: frozenset[int] = frozenset()  # chronicles with a feed open here (any thread reads it)
         self.listened: frozenset[int] = frozenset()  # the chronicles whose channel LISTEN is in effect on
@@ -136,12 +142,19 @@ class Hub:
 
     def wake(self, chronicle_ids: Iterable[int]) -> None:
         """This process committed new entries to these chronicles' logs (``Database.after_commit``):
-        read them. A chronicle whose channel this process LISTENs on is left to its NOTIFY, which
-        comes all the same: one wake, one read per commit."""
-        listened = self.listened
-        mine = [cid for cid in chronicle_ids if cid not in listened]
+        read them. The NOTIFY this process sends for them (``notify_committed``) wakes nothing here
+        (``listen.Listener``): one wake, one read per commit."""
+        mine = list(chronicle_ids)
         self.tell(mine, None)
         self._schedule(mine, self.read_now)
+
+    def notify_committed(self, chronicle_ids: set[int]) -> None:
+        """PostgreSQL's ``Database.notify`` in a process with a hub: the other processes are told
+        which chronicles' logs grew by the listener's thread, off the committing thread and outside
+        its transaction (``listen``); at once, here, when no listener runs (the app closed, or
+        never served: a test's client)."""
+        if self.listener is None or not self.listener.notify(chronicle_ids):
+            notify_now(self.db.engine, chronicle_ids)
 
     def revoked(self, chronicle_ids: Iterable[int]) -> None:
         """A token of a member of these chronicles was revoked (by this process's commit:

@@ -2,9 +2,25 @@
 
 It LISTENs on the channels (``rollbook_log_<chronicle>``) of the chronicles the process has a live
 feed open for (``hub.Hub.watched``), and only while it has one; it UNLISTENs a chronicle whose
-last feed closed. The log's insert trigger notifies ``<seq>`` there (migration 0006), a revoked
-token ``revoked`` (migration 0009); each notification wakes that chronicle in the hub (one read of
-its new entries for all its feeds), or makes it check its feeds' tokens. Once a channel's LISTEN
+last feed closed. A process that committed entries notifies their chronicle's head seq there
+(``notify``, below), a revoked token's trigger ``revoked`` (migration 0009); each notification
+wakes that chronicle in the hub (one read of its new entries for all its feeds), or makes it check
+its feeds' tokens. The notifications this connection sent itself are counted and wake nothing:
+the hub was woken by the commit already (``Hub.wake``).
+
+The same thread NOTIFYs for its process's commits (migration 0014: the log's trigger no longer
+does). PostgreSQL serialises the commits of every transaction that notified, cluster-wide, on one
+lock held through the commit's WAL flush; in the roll's transaction that lock was the roll's longest
+wait under load (bench/README.md, "Notify after the commit"). Now ``Database.notify`` hands the
+chronicles a commit grew to ``Listener.notify`` (a set and, when it was empty, a byte on the
+wake-up socket: nothing waits), and the thread sends one statement for every commit made since its
+last (``NOTIFY_SQL``: each chronicle's head seq, read as it notifies), in a transaction of its own
+that writes no row and does not wait for its commit record's flush (``synchronous_commit`` off: a
+notification is never durable anyway). A process without a running listener (no hub: the CLI, a
+script; a hub whose app is closed or whose listener failed) notifies at once after its commit, on
+one of its pool's connections (``notify_now``). A process that dies between its commit and its
+NOTIFY leaves the other processes' feeds to their catch-up (``catchup``: every 5 s on PostgreSQL,
+the heads of the chronicles watched): nothing is missed, it comes later. Once a channel's LISTEN
 has taken effect the hub catches up on it (``Hub.listening``: one read for every chronicle taken up
 together, their heads and the tokens revoked lately): what was committed before is read, what is
 committed after is heard. While the hub has a follower (the Discord poster, ``Hub.follow``) it also
@@ -34,6 +50,7 @@ import logging
 import selectors
 import socket
 import threading
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 logger = logging.getLogger("rollbook.server.events")
@@ -46,6 +63,16 @@ CLOSE_SECONDS = 10.0  # how long close waits for the thread (a statement, or a c
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
 BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
 
+# What a process's commits notify: each chronicle's channel, its head seq as payload (read as it
+# notifies, after the commits: one NOTIFY for all the entries committed since the last, and a
+# process that has read that seq already makes no read of it, ``Hub.read_now``). One statement, in
+# a transaction of its own; %s / :chronicles, the chronicles' ids (an array of integers).
+NOTIFY_SQL = (
+    "SELECT pg_notify('rollbook_log_' || c::text, "
+    "(SELECT coalesce(max(seq), 0) FROM log_entries WHERE chronicle_id = c)::text) "
+    "FROM unnest({ids}) AS c"
+)
+
 
 def thread_name(url: str) -> str:
     """The listener thread's name: ``rollbook-listen <database>`` (a test tells whose listener is
@@ -55,8 +82,31 @@ def thread_name(url: str) -> str:
 
 
 def channel(chronicle_id: int) -> str:
-    """The log's NOTIFY channel of a chronicle (migration 0006's trigger)."""
+    """The log's NOTIFY channel of a chronicle (migration 0006's name)."""
     return f"rollbook_log_{int(chronicle_id)}"
+
+
+def notify_now(engine, chronicle_ids: Iterable[int]) -> None:
+    """Notify the other processes that these chronicles' logs grew, now, on a connection of
+    ``engine``'s pool (``Database.notify`` of a process without a running listener: the CLI). The
+    commit is durable already: a NOTIFY that fails is logged, not raised (the other processes'
+    catch-up reads the entries all the same)."""
+    from sqlalchemy import text
+
+    ids = sorted({int(chronicle_id) for chronicle_id in chronicle_ids})
+    if not ids:
+        return
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SET LOCAL synchronous_commit = off"))
+            connection.execute(
+                text(NOTIFY_SQL.format(ids="CAST(:chronicles AS integer[])")), {"chronicles": ids}
+            )
+            connection.commit()
+    except Exception:
+        logger.warning(
+            "rollbook: NOTIFY of chronicles %s failed; their feeds elsewhere catch up", ids, exc_info=True
+        )
 
 
 class Listener:
@@ -71,6 +121,9 @@ class Listener:
         self._wake: socket.socket | None = None  # the current run's: a byte wakes its select
         self.turns = 0  # times the thread woke and looked at what to LISTEN to (tests read it)
         self._local = threading.local()  # each run's thread: its own stop signal (``stopping``)
+        self._committed: set[int] = set()  # chronicles this process's commits grew, not notified yet
+        self.notified = 0  # NOTIFY statements the thread sent for this process's commits (tests read it)
+        self._own: int | None = None  # the backend of the current connection: what it notified itself
 
     def ensure(self) -> None:
         """The thread runs (started again after a ``close``: the app is served again, a feed opened)."""
@@ -97,6 +150,33 @@ class Listener:
     def watch_changed(self) -> None:
         self._poke()
         self.ensure()
+
+    def notify(self, chronicle_ids: Iterable[int]) -> bool:
+        """From a committing thread (``Database.notify``): the thread notifies for these chronicles
+        with the next commits', in its own transaction. False when no run is under way (never
+        started, closed, failed): the caller notifies itself (``notify_now``)."""
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive() or self._stop.is_set():
+                return False
+            first = not self._committed
+            self._committed.update(chronicle_ids)
+        if first:  # otherwise a wake-up is on its way already, for all of them
+            self._poke()
+        return True
+
+    def _send(self, connection) -> None:
+        """NOTIFY for the commits handed over since the last time (``notify``), one statement."""
+        with self._lock:
+            ids, self._committed = sorted(self._committed), set()
+        if not ids:
+            return
+        try:
+            connection.execute(NOTIFY_SQL.format(ids="%s::integer[]"), [ids])
+        except BaseException:
+            with self._lock:  # not sent: the next connection sends them (the catch-up reads them anyway)
+                self._committed.update(ids)
+            raise
+        self.notified += 1
 
     def _poke(self) -> None:
         wake = self._wake
@@ -155,10 +235,15 @@ class Listener:
         woken = self._local.woken
         # a selector, not select(): a process serving thousands of feeds may give a connection made
         # again (after a lost one) a descriptor past select's 1024
+        # its NOTIFYs' transactions write no row: their commit record need not be flushed (under the
+        # cluster's NOTIFY lock) before the next one may commit
+        connection.execute("SET synchronous_commit = off")
+        self._own = connection.info.backend_pid  # the notifications this connection sent itself
         with selectors.DefaultSelector() as waiting:
             waiting.register(connection.fileno(), selectors.EVENT_READ)
             waiting.register(woken, selectors.EVENT_READ)
             self._hear(connection, stop, woken, waiting)
+            self._send(connection)  # handed over before the stop: sent (after it, ``notify`` refuses)
 
     def _hear(
         self, connection, stop: threading.Event, woken: socket.socket, waiting: selectors.BaseSelector
@@ -182,6 +267,7 @@ class Listener:
             if taken_up:
                 # What was committed (or revoked) before LISTEN took effect was not heard: catch up.
                 hub.listening(taken_up)
+            self._send(connection)
             # what arrived already (with a statement's answer, or since the last look), not waiting
             for notification in connection.notifies(timeout=0):
                 self._deliver(notification)
@@ -199,6 +285,8 @@ class Listener:
     def _deliver(self, notification) -> None:
         hub = self.hub
         hub.notifications += 1
+        if notification.pid == self._own:
+            return  # this process's commit, which woke its hub already (``Hub.wake``)
         if notification.channel == BINDINGS:
             hub.bindings_changed()
             return
