@@ -124,6 +124,22 @@ CHANGE_RECORDS: dict[str, Recorded] = {}
 ACTION_PLAYER_FIELDS = {"pool": frozenset({"kind", "trait"})}
 EDGE_FIELDS = {"pool": frozenset({"extra"})}
 TRAIT_FIELDS = (("traits", "trait"),)  # a sheet's section and the action field its trait fills
+STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
+PLAYER_ADDS: frozenset[str] = frozenset()  # a player adds to nothing
+STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
+TURNS = None  # no per-turn limit
+EXAMPLES: dict[str, JsonObject] = {}  # no worked example of an action
+
+
+def check_mode(sheet: Sheet, mode: str) -> None:
+    """No check a chronicle's mode makes of a toy sheet."""
+
+
+def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:
+    """No combat chain: a step takes nothing."""
+    return {}
+
+
 WORDS = words  # its words beside a roll (``rollbook.present.words``): a pool counted in dice
 
 

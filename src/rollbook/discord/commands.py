@@ -363,7 +363,7 @@ def spend_kinds() -> tuple[str, ...]:
     of the shipped systems but experience (the sheet page's)."""
     found: list[str] = []
     for system in SYSTEMS:
-        changes = getattr(system_module(system), "CHANGES", {}) or {}
+        changes = system_module(system).CHANGES
         for kind in changes:
             resource = kind.removeprefix("spend_")
             if kind.startswith("spend_") and resource != "experience" and resource not in found:

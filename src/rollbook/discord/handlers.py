@@ -93,27 +93,12 @@ HIDDEN_ASKS = N_("Hidden asks for you alone: {n}.")
 QUEUE_SHOWN = 5  # a message's rows of buttons
 UNLOGGED = N_("Rolled here only, logged nowhere: link a chronicle to keep your rolls.")
 
-# the sheet's sections whose traits a roll names, and the action field each fills (per system)
-TRAIT_FIELDS = {
-    "v20": (
-        ("attributes", "attribute"),
-        ("talents", "ability"),
-        ("skills", "ability"),
-        ("knowledges", "ability"),
-    ),
-    "v5": (("attributes", "attribute"), ("skills", "skill"), ("disciplines", "discipline")),
-    "tiers": (("skills", "skill"),),
-    "rollunder": (("attributes", "attribute"), ("skills", "skill")),
-}
 TEST_KINDS = commands.TEST_KINDS
 
 
 def _trait_fields(system: str) -> tuple[tuple[str, str], ...]:
-    """A sheet's sections and the action field a trait of each fills; a system registered from
-    outside (``play.systems.register``) names them in its module's ``TRAIT_FIELDS``."""
-    if system in TRAIT_FIELDS:
-        return TRAIT_FIELDS[system]
-    return tuple(getattr(system_module(system), "TRAIT_FIELDS", ()))
+    """A sheet's sections and the action field a trait of each fills (its play module's ``TRAIT_FIELDS``)."""
+    return tuple(system_module(system).TRAIT_FIELDS)
 
 
 def test_kind(system: str) -> str:
@@ -499,7 +484,7 @@ def feed_change(system: str, options: dict) -> dict:
     """``/feed``, the Storyteller's: V5 slakes Hunger (the ``feed`` change, a kill slaking the last
     level), V20 regains blood (``restore`` of blood); a game without either refuses."""
     amount = int(options.get("amount") or 1)
-    changes = getattr(system_module(system), "CHANGES", {}) or {}
+    changes = system_module(system).CHANGES
     if "feed" in changes:
         return {"kind": "feed", "slake": amount, "kill": bool(options.get("kill"))}
     if "restore" in changes and "blood" in str(changes["restore"].model_fields["resource"].annotation):
@@ -1053,7 +1038,7 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             ]
         return [
             (f"{labels.trait(trait, inv.locale, names)} {rating}", trait)
-            for section, _field in TRAIT_FIELDS.get(chronicle.system, ())
+            for section, _field in _trait_fields(chronicle.system)
             for trait, rating in (sheet.get(section) or {}).items()
         ]
 

@@ -78,9 +78,8 @@ def _load_sheet(module: SystemModule, sheet: Any) -> Any:
 def _check_mode(module: SystemModule, loaded: Any, mode: str | None) -> None:
     """The checks a chronicle's mode makes of a sheet it takes in (V20-19: Strict refuses a trait above
     its Generation's maximum; Casual takes it, and the sheet says so: ``turns.sheet_limits``)."""
-    if mode is not None and hasattr(module, "check_mode"):
-        check_mode(mode)
-        module.check_mode(loaded, mode)
+    if mode is not None:
+        module.check_mode(loaded, check_mode(mode))
 
 
 def new_sheet(
@@ -97,7 +96,7 @@ def new_sheet(
     _check_mode(module, loaded, mode)
     made = dump(loaded)
     if role is not None and check_role(role) != STORYTELLER:
-        for name in sorted(getattr(module, "STORYTELLER_SHEET_FIELDS", ())):
+        for name in sorted(module.STORYTELLER_SHEET_FIELDS):
             if made.get(name):
                 raise RuleError("storyteller_only", action=f"sheet.{name}", role=role)
     return made
@@ -116,7 +115,7 @@ def edit_sheet(
     _check_mode(module, parsed, mode)
     edited = dump(parsed)
     if role != STORYTELLER:
-        adds: frozenset[str] = getattr(module, "PLAYER_ADDS", frozenset())
+        adds = module.PLAYER_ADDS
         for path in changed_paths(current, edited):
             top = path.split(".")[0]
             if top in adds and _only_added(current.get(top), edited.get(top)):
@@ -360,7 +359,7 @@ def describe_actions(system: str) -> JsonObject:
         "changes": {kind: model.model_json_schema() for kind, model in module.CHANGES.items()},
         "chains": {kind: list(kinds) for kind, kinds in module.CHAINS.items()},
         "storyteller_only": sorted(module.STORYTELLER_ACTIONS | module.STORYTELLER_CHANGES),
-        "storyteller_only_values": getattr(module, "STORYTELLER_VALUES", {}),
+        "storyteller_only_values": module.STORYTELLER_VALUES,
         "player_fields": sorted(module.PLAYER_FIELDS),
         "tables": module.TABLES,
         # A-1: the fields of each action that are the Storyteller's (a player asks for them)

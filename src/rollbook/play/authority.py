@@ -1,7 +1,8 @@
 """The table's authority (SPEC A-1, A-2): which parts of a roll are the Storyteller's to set.
 
 Pure game logic over plain JSON, like the rest of ``rollbook.play``. Every field of every action
-model of the four systems is classified here as either the **player's** (which traits, which
+model of every system is classified by the system's play module (``EDGE_FIELDS`` and
+``ACTION_PLAYER_FIELDS``: kind -> field names) as either the **player's** (which traits, which
 weapon, the declared action, spending their own Willpower) or an **edge** (what the rules leave to
 the Storyteller: difficulty, successes required, extra or fewer dice, automatic successes from
 powers, an untrained Knowledge's leave, advantage/disadvantage, bonus/malus, opposed rolls,
@@ -43,103 +44,15 @@ HIDDEN = "hidden"  # A-1: a hidden roll is the Storyteller's call in every syste
 PLAYER = "player"
 EDGE = "edge"
 
-# A-1, system by system and action kind: the fields that are the Storyteller's. Every other field of
-# an action model must be listed in PLAYER_FIELDS below (the test keeps the two lists exhaustive).
-EDGE_FIELDS: dict[str, dict[str, frozenset[str]]] = {
-    "v20": {
-        # V20-2 difficulty and successes required; extra or fewer dice; V20-9 successes from powers;
-        # V20-3 Book the leave to roll an untrained Knowledge.
-        "test": frozenset({"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed"}),
-        "willpower": frozenset({"difficulty", "required", "modifier"}),
-        "virtue": frozenset({"difficulty", "required", "modifier"}),
-        # V20-17: the weapon's pool and the attack's extra successes, difficulty 6; a modifier of the
-        # damage (a shot aimed at the head) is the Storyteller's.
-        "damage": frozenset({"aimed_at_head"}),
-        # V20-20: a dodge's difficulty (cover, terrain) and the multiple-action penalty (V20-13).
-        "dodge": frozenset({"difficulty", "modifier"}),
-        # V20-16: difficulty 6, the pool from the sheet. Damage typed in (a soak that follows no damage
-        # roll) is the Storyteller's to set; after a damage roll it comes from that receipt.
-        "soak": frozenset({"damage", "damage_type"}),
-    },
-    "v5": {
-        # V5-1 difficulty; extra or fewer dice; seed 001: whether the action serves the compulsion in force
-        "test": frozenset({"difficulty", "modifier", "serves_compulsion"}),
-        "power": frozenset({"difficulty", "modifier", "serves_compulsion"}),  # as a test's
-        "rouse": frozenset(),
-        "willpower": frozenset({"difficulty", "modifier"}),
-        "remorse": frozenset(),
-        "frenzy": frozenset({"difficulty"}),  # V5-14: the Storyteller's difficulty
-    },
-    "tiers": {
-        # T-1..T-7: the skill, the weapons and the bullets are the sheet's and the player's; the
-        # source leaves no bonus or malus to the game master. An attack's tier typed in (a dodge or
-        # soak that follows no attack) and the location a hit lands on are the game master's: never
-        # the defender's; after an attack the tier comes from its receipt.
-        "skill": frozenset(),
-        "dodge": frozenset({"attack_tier"}),
-        "soak": frozenset({"attack_tier", "location"}),
-        "spell": frozenset(),
-    },
-    "rollunder": {
-        # R-3 advantage/disadvantage, R-4 bonus/malus: « le MJ peut accorder un avantage ou un bonus »;
-        # R-8 absurd/trivial rulings.
-        "check": frozenset({"bonus", "malus", "advantage", "disadvantage", "task"}),
-        # R-7: an opposed roll is the game master's: its dice, its threshold and its ruling.
-        "opposed": frozenset({"dice", "threshold", "task"}),
-    },
-}
-
-PLAYER_FIELDS: dict[str, dict[str, frozenset[str]]] = {
-    "v20": {
-        # an attack's weapon is the player's (V20-17), as a damage roll's is
-        "test": frozenset({"kind", "attribute", "ability", "discipline", "specialty", "willpower", "weapon"}),
-        "willpower": frozenset({"kind"}),
-        "virtue": frozenset({"kind", "virtue"}),
-        "damage": frozenset({"kind", "weapon"}),  # the sheet's weapon, of the kind the attack's Ability uses
-        "dodge": frozenset({"kind", "specialty", "willpower"}),  # V20-20: the defender's own test
-        "soak": frozenset({"kind"}),
-    },
-    "v5": {
-        "test": frozenset(
-            {"kind", "attribute", "skill", "discipline", "second_attribute", "specialty", "blood_surge"}
-        ),
-        "rouse": frozenset({"kind", "discipline_level", "mend"}),
-        "power": frozenset({"kind", "discipline", "power", "attribute"}),
-        "willpower": frozenset({"kind"}),
-        "remorse": frozenset({"kind"}),
-        "frenzy": frozenset({"kind"}),
-    },
-    "tiers": {
-        "skill": frozenset({"kind", "skill", "weapon", "second_weapon", "bullets"}),
-        "dodge": frozenset({"kind"}),
-        "soak": frozenset({"kind"}),
-        "spell": frozenset({"kind", "spell"}),
-    },
-    "rollunder": {
-        "check": frozenset({"kind", "action", "skill", "attribute", "cards"}),  # R-5, R-6: the player's
-        "opposed": frozenset({"kind", "action"}),
-    },
-}
-
-
-def _fields(
-    table: dict[str, dict[str, frozenset[str]]], system: str, name: str
-) -> Mapping[str, frozenset[str]]:
-    """One of the tables above for a system, or the system module's own (``EDGE_FIELDS`` /
-    ``ACTION_PLAYER_FIELDS``) for a system registered from outside (``systems.register``)."""
-    if system in table:
-        return table[system]
-    return getattr(system_module(system), name, {})
-
 
 def player_fields(system: str, kind: str) -> frozenset[str]:
     """The player's fields of one action kind (A-1)."""
-    return _fields(PLAYER_FIELDS, system, "ACTION_PLAYER_FIELDS").get(kind, frozenset())
+    return system_module(system).ACTION_PLAYER_FIELDS.get(kind, frozenset())
 
 
 def listed_edges(system: str, kind: str) -> frozenset[str]:
     """The fields of one action kind listed as the Storyteller's (A-1; ``hidden`` aside)."""
-    return _fields(EDGE_FIELDS, system, "EDGE_FIELDS").get(kind, frozenset())
+    return system_module(system).EDGE_FIELDS.get(kind, frozenset())
 
 
 def action_models(system: str) -> Mapping[str, type[Model]]:
@@ -179,8 +92,8 @@ def unclassified(system: str) -> list[str]:
     every listed field the models do not have (both must be empty: the test of A-1's coverage)."""
     problems = []
     models = action_models(system)
-    edge_table = _fields(EDGE_FIELDS, system, "EDGE_FIELDS")
-    player_table = _fields(PLAYER_FIELDS, system, "ACTION_PLAYER_FIELDS")
+    edge_table = system_module(system).EDGE_FIELDS
+    player_table = system_module(system).ACTION_PLAYER_FIELDS
     if set(models) != set(edge_table) or set(models) != set(player_table):
         problems.append(f"kinds:{sorted(set(models) ^ set(edge_table) | set(models) ^ set(player_table))}")
     for kind, model in models.items():
@@ -378,8 +291,6 @@ def describe(system: str) -> JsonObject:
 
 __all__ = [
     "HIDDEN",
-    "EDGE_FIELDS",
-    "PLAYER_FIELDS",
     "Split",
     "is_edge",
     "edge_fields",

@@ -162,7 +162,7 @@ def _rolls(system: str) -> list[Action]:
                 edges=tuple(authority.edge_fields(system, kind)),
                 usecase="rolls.roll",
                 odds="none" if (system, kind) in NO_ODDS else "preview",
-                example=EXAMPLES.get(system, getattr(module, "EXAMPLES", {})).get(kind, {}),
+                example=EXAMPLES.get(system, module.EXAMPLES).get(kind, {}),
                 follows=tuple(module.CHAINS.get(kind, ())),
                 storyteller_only=kind in module.STORYTELLER_ACTIONS,
             )

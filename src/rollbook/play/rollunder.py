@@ -143,6 +143,34 @@ READS_TABLE_RULES = False  # no table rule changes a roll-under request (TR-1)
 READS_COMPULSION = False
 DECLARED_FIELD = "action"  # R-5: a check's action, declared in words
 
+# A-1, action kind by action kind (``play.authority``): the fields that are the Storyteller's (edges)
+# and the player's; the two lists cover every field of the action models (``tests/play/test_authority``).
+EDGE_FIELDS: dict[str, frozenset[str]] = {
+    # R-3 advantage/disadvantage, R-4 bonus/malus: « le MJ peut accorder un avantage ou un bonus »;
+    # R-8 absurd/trivial rulings.
+    "check": frozenset({"bonus", "malus", "advantage", "disadvantage", "task"}),
+    # R-7: an opposed roll is the game master's: its dice, its threshold and its ruling.
+    "opposed": frozenset({"dice", "threshold", "task"}),
+}
+ACTION_PLAYER_FIELDS: dict[str, frozenset[str]] = {
+    "check": frozenset({"kind", "action", "skill", "attribute", "cards"}),  # R-5, R-6: the player's
+    "opposed": frozenset({"kind", "action"}),
+}
+# a sheet's sections whose traits a roll names, and the action field each fills (Discord's ``/roll``)
+TRAIT_FIELDS: tuple[tuple[str, str], ...] = (("attributes", "attribute"), ("skills", "skill"))
+EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+PLAYER_ADDS: frozenset[str] = frozenset()  # a player adds to nothing (``PLAYER_FIELDS`` aside)
+TURNS = None  # no per-turn limit (A-3, ``play.turns``)
+
+
+def check_mode(sheet: Sheet, mode: str) -> None:
+    """No check a chronicle's mode makes of a roll-under sheet (V20-19 is V20's)."""
+
+
+def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:
+    """No combat chain: a step takes nothing."""
+    return {}
+
 
 def resources(sheet: JsonObject) -> tuple[Resource, ...]:
     """No track beside the levels a player checks between rolls (Discord's ``/sheet`` shows those)."""

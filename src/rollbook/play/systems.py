@@ -40,17 +40,12 @@ class QuickModule(Protocol):
 
 class SystemModule(Protocol):
     """What the package (``rollbook.play``), ``authority`` and ``schema`` use of a system's play module
-    (see the package docstring). ``sheet`` is the module's own ``Sheet`` as loaded by the package
+    (see the package docstring), and the faces of it: every module declares every member, an empty
+    one when it has nothing of it (``tests/play/test_system_module_members.py``), and no reader
+    supplies a default. ``sheet`` is the module's own ``Sheet`` as loaded by the package
     (``parse(module.Sheet, ...)``) and ``action`` / ``change`` the model its kind picked in ``ACTIONS`` /
     ``CHANGES``, and ``result`` what the rules system of ``prepared.system`` resolved: each module
-    narrows them to its own classes, hence ``Any`` in these signatures.
-    Optional members, read with ``getattr`` / ``hasattr``: ``check_mode(sheet, mode)`` (V20-19),
-    ``step_takes(kind, receipt, result)`` (what a step of the combat chain takes from the one it follows),
-    ``TURNS`` (its per-turn limits: ``play.turns``), ``STORYTELLER_SHEET_FIELDS`` and
-    ``STORYTELLER_VALUES``; a system registered from outside (``register``) names its actions' fields
-    (A-1) in ``ACTION_PLAYER_FIELDS`` and ``EDGE_FIELDS`` (kind -> field names), which ``authority``
-    reads for a system its own tables do not list, and ``TRAIT_FIELDS`` (a sheet's section -> the
-    action field its trait fills: Discord's ``/roll``)."""
+    narrows them to its own classes, hence ``Any`` in these signatures."""
 
     @property
     def Sheet(self) -> type[Model]: ...
@@ -83,8 +78,34 @@ class SystemModule(Protocol):
     @property
     def DECLARED_FIELD(self) -> str | None: ...  # a test's field for the action declared in words (R-5)
 
+    # A-1: kind -> the action's fields that are the Storyteller's (edges), and the player's (``authority``)
+    @property
+    def EDGE_FIELDS(self) -> Mapping[str, frozenset[str]]: ...
+    @property
+    def ACTION_PLAYER_FIELDS(self) -> Mapping[str, frozenset[str]]: ...
+    @property
+    def TRAIT_FIELDS(self) -> tuple[tuple[str, str], ...]: ...  # a sheet's section, the field its trait fills
+    @property
+    def STORYTELLER_SHEET_FIELDS(self) -> frozenset[str]: ...  # on a sheet, the Storyteller's alone (R-6)
+    @property
+    def PLAYER_ADDS(self) -> frozenset[str]: ...  # what a player may add to (a power within its dots)
+    @property
+    def STORYTELLER_VALUES(
+        self,
+    ) -> Mapping[str, list[str]]: ...  # "kind.field" -> the Storyteller's values (R-8)
+    @property
+    def TURNS(self) -> Any: ...  # its per-turn limits (A-3: ``play.turns``), None: none
+    @property
+    def EXAMPLES(self) -> Mapping[str, JsonObject]: ...  # kind -> a worked example (``play.catalogue``)
+
     # the tracks a player checks between rolls, in codes and numbers (Discord's ``/sheet``)
     def resources(self, sheet: JsonObject) -> tuple[Resource, ...]: ...
+
+    def check_mode(self, sheet: Any, mode: str) -> None: ...  # what a chronicle's mode checks (V20-19)
+
+    # what a step of the combat chain takes from the receipt it follows (its rules ``result``); None:
+    # the rules refuse the step
+    def step_takes(self, kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None: ...
 
     def prepare(
         self, sheet: Any, action: Any, *, mode: Mode, role: str, follows: JsonObject | None = None

@@ -90,6 +90,14 @@ __all__ = [
     "verify",
     "attack_tier_of",
     "SYSTEM",
+    "EDGE_FIELDS",
+    "ACTION_PLAYER_FIELDS",
+    "TRAIT_FIELDS",
+    "STORYTELLER_SHEET_FIELDS",
+    "STORYTELLER_VALUES",
+    "EXAMPLES",
+    "PLAYER_ADDS",
+    "check_mode",
 ]
 
 # --- actions ------------------------------------------------------------------------------------
@@ -135,6 +143,35 @@ FOLLOWUPS: dict[str, type[Model]] = {}
 READS_TABLE_RULES = False  # no table rule changes a Tiers roll's request (TR-1)
 READS_COMPULSION = False
 DECLARED_FIELD = None  # a roll names its skill, no action declared in words
+
+# A-1, action kind by action kind (``play.authority``): the fields that are the Storyteller's (edges)
+# and the player's; the two lists cover every field of the action models (``tests/play/test_authority``).
+EDGE_FIELDS: dict[str, frozenset[str]] = {
+    # T-1..T-7: the skill, the weapons and the bullets are the sheet's and the player's; the
+    # source leaves no bonus or malus to the game master. An attack's tier typed in (a dodge or
+    # soak that follows no attack) and the location a hit lands on are the game master's: never
+    # the defender's; after an attack the tier comes from its receipt.
+    "skill": frozenset(),
+    "dodge": frozenset({"attack_tier"}),
+    "soak": frozenset({"attack_tier", "location"}),
+    "spell": frozenset(),
+}
+ACTION_PLAYER_FIELDS: dict[str, frozenset[str]] = {
+    "skill": frozenset({"kind", "skill", "weapon", "second_weapon", "bullets"}),
+    "dodge": frozenset({"kind"}),
+    "soak": frozenset({"kind"}),
+    "spell": frozenset({"kind", "spell"}),
+}
+# a sheet's sections whose traits a roll names, and the action field each fills (Discord's ``/roll``)
+TRAIT_FIELDS: tuple[tuple[str, str], ...] = (("skills", "skill"),)
+EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
+STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
+PLAYER_ADDS: frozenset[str] = frozenset()  # a player adds to nothing (``PLAYER_FIELDS`` aside)
+
+
+def check_mode(sheet: Sheet, mode: str) -> None:
+    """No check a chronicle's mode makes of a Tiers sheet (V20-19 is V20's)."""
 
 
 def resources(sheet: JsonObject) -> tuple[Resource, ...]:

@@ -38,7 +38,7 @@ def _turns_of(system: Any) -> Any:
     from rollbook.play.systems import system_module  # the registry imports the systems, which import this
 
     try:
-        return getattr(system_module(system), "TURNS", None)
+        return system_module(system).TURNS
     except RuleError:  # no system (a quick roll's receipt): no turn rules
         return None
 

@@ -113,6 +113,13 @@ __all__ = [
     "prepare",
     "resources",
     "verify",
+    "EDGE_FIELDS",
+    "ACTION_PLAYER_FIELDS",
+    "TRAIT_FIELDS",
+    "STORYTELLER_SHEET_FIELDS",
+    "STORYTELLER_VALUES",
+    "EXAMPLES",
+    "check_mode",
 ]
 
 # --- actions (rolls) ------------------------------------------------------------------------------
@@ -236,6 +243,43 @@ def _pool(parts: list[JsonObject], modifiers: list[JsonObject], wound: int) -> J
 READS_TABLE_RULES = True  # TR-1: ``prepare`` puts the chronicle's table rules in the rules request
 READS_COMPULSION = False  # a V5 compulsion (seed 001) is no V20 roll's
 DECLARED_FIELD = None  # a test names traits, no action declared in words
+
+# A-1, action kind by action kind (``play.authority``): the fields that are the Storyteller's (edges)
+# and the player's; the two lists cover every field of the action models (``tests/play/test_authority``).
+EDGE_FIELDS: dict[str, frozenset[str]] = {
+    # V20-2 difficulty and successes required; extra or fewer dice; V20-9 successes from powers;
+    # V20-3 Book the leave to roll an untrained Knowledge.
+    "test": frozenset({"difficulty", "required", "modifier", "auto_successes", "knowledge_allowed"}),
+    "willpower": frozenset({"difficulty", "required", "modifier"}),
+    "virtue": frozenset({"difficulty", "required", "modifier"}),
+    # V20-17: the weapon's pool and the attack's extra successes, difficulty 6; a modifier of the
+    # damage (a shot aimed at the head) is the Storyteller's.
+    "damage": frozenset({"aimed_at_head"}),
+    # V20-20: a dodge's difficulty (cover, terrain) and the multiple-action penalty (V20-13).
+    "dodge": frozenset({"difficulty", "modifier"}),
+    # V20-16: difficulty 6, the pool from the sheet. Damage typed in (a soak that follows no damage
+    # roll) is the Storyteller's to set; after a damage roll it comes from that receipt.
+    "soak": frozenset({"damage", "damage_type"}),
+}
+ACTION_PLAYER_FIELDS: dict[str, frozenset[str]] = {
+    # an attack's weapon is the player's (V20-17), as a damage roll's is
+    "test": frozenset({"kind", "attribute", "ability", "discipline", "specialty", "willpower", "weapon"}),
+    "willpower": frozenset({"kind"}),
+    "virtue": frozenset({"kind", "virtue"}),
+    "damage": frozenset({"kind", "weapon"}),  # the sheet's weapon, of the kind the attack's Ability uses
+    "dodge": frozenset({"kind", "specialty", "willpower"}),  # V20-20: the defender's own test
+    "soak": frozenset({"kind"}),
+}
+# a sheet's sections whose traits a roll names, and the action field each fills (Discord's ``/roll``)
+TRAIT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("attributes", "attribute"),
+    ("talents", "ability"),
+    ("skills", "ability"),
+    ("knowledges", "ability"),
+)
+EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
+STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
 
 
 def prepare(

@@ -101,6 +101,15 @@ __all__ = [
     "prepare",
     "resources",
     "verify",
+    "EDGE_FIELDS",
+    "ACTION_PLAYER_FIELDS",
+    "TRAIT_FIELDS",
+    "STORYTELLER_SHEET_FIELDS",
+    "STORYTELLER_VALUES",
+    "EXAMPLES",
+    "TURNS",
+    "check_mode",
+    "step_takes",
 ]
 
 
@@ -160,6 +169,49 @@ STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 READS_COMPULSION = True  # play.perform hands ``prepare`` the compulsion in force (play.v5_compulsions)
 READS_TABLE_RULES = False  # no table rule changes a V5 roll's request (TR-1)
 DECLARED_FIELD = None  # a test names traits, no action declared in words
+
+# A-1, action kind by action kind (``play.authority``): the fields that are the Storyteller's (edges)
+# and the player's; the two lists cover every field of the action models (``tests/play/test_authority``).
+EDGE_FIELDS: dict[str, frozenset[str]] = {
+    # V5-1 difficulty; extra or fewer dice; seed 001: whether the action serves the compulsion in force
+    "test": frozenset({"difficulty", "modifier", "serves_compulsion"}),
+    "power": frozenset({"difficulty", "modifier", "serves_compulsion"}),  # as a test's
+    "rouse": frozenset(),
+    "willpower": frozenset({"difficulty", "modifier"}),
+    "remorse": frozenset(),
+    "frenzy": frozenset({"difficulty"}),  # V5-14: the Storyteller's difficulty
+}
+ACTION_PLAYER_FIELDS: dict[str, frozenset[str]] = {
+    "test": frozenset(
+        {"kind", "attribute", "skill", "discipline", "second_attribute", "specialty", "blood_surge"}
+    ),
+    "rouse": frozenset({"kind", "discipline_level", "mend"}),
+    "power": frozenset({"kind", "discipline", "power", "attribute"}),
+    "willpower": frozenset({"kind"}),
+    "remorse": frozenset({"kind"}),
+    "frenzy": frozenset({"kind"}),
+}
+# a sheet's sections whose traits a roll names, and the action field each fills (Discord's ``/roll``)
+TRAIT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("attributes", "attribute"),
+    ("skills", "skill"),
+    ("disciplines", "discipline"),
+)
+EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
+STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
+TURNS = None  # no per-turn limit (A-3, ``play.turns``)
+
+
+def check_mode(sheet: Sheet, mode: str) -> None:
+    """No check a chronicle's mode makes of a V5 sheet (V20-19 is V20's)."""
+
+
+def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:
+    """No combat chain (``CHAINS`` is empty): a step takes nothing."""
+    return {}
+
+
 CHAINS: dict[str, tuple[str, ...]] = {}
 
 

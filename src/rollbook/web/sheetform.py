@@ -143,10 +143,10 @@ def editable_keys(system: str, role: str, creating: bool) -> set[str] | None:
     if role == "storyteller":
         return None
     if creating:
-        withheld: frozenset[str] = getattr(system_module(system), "STORYTELLER_SHEET_FIELDS", frozenset())
+        withheld = system_module(system).STORYTELLER_SHEET_FIELDS
         return set(schema_of(system)["properties"]) - withheld if withheld else None
     # and what a player may add to: a power within the dots the Storyteller gave (play.edit_sheet)
-    return set(describe(system)["player_fields"]) | set(getattr(system_module(system), "PLAYER_ADDS", ()))
+    return set(describe(system)["player_fields"]) | set(system_module(system).PLAYER_ADDS)
 
 
 def _scalar(name: str, key: str, spec: dict, value: Any, lang: str) -> SheetField:

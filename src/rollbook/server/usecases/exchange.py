@@ -187,5 +187,4 @@ def _takes(system: str, kind: str, receipt: dict, result: Any) -> dict | None:
     """The numbers a step takes from the receipt it follows (``result``: its rules result; the system
     module's ``step_takes``: V20-17, V20-20, T-4, T-5); None when the rules refuse the step; nothing for
     a system without a chain."""
-    takes = getattr(play.system_module(system), "step_takes", None)
-    return {} if takes is None else takes(kind, receipt, result or {})
+    return play.system_module(system).step_takes(kind, receipt, result or {})
