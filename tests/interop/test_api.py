@@ -155,9 +155,10 @@ def test_export_and_back(make_table):
     kinds = [e["kind"] for e in table.log()["entries"]]
     assert kinds.count("sheet_export") == 1 and kinds.count("sheet_import") == 2
     wrong = table.client.get(
-        f"{table.base}/characters/{cid}/export", headers=table.st, params={"format": "wod20"}
+        f"{table.base}/characters/{cid}/export", headers=table.st, params={"format": "wod20", "lang": "es"}
     )
     assert wrong.status_code == 422 and wrong.json()["code"] == "export_wrong_system"
+    assert wrong.json()["detail"].endswith("esta crónica juega a Vampiro: la Mascarada 5.ª edición (V5).")
 
 
 def test_a_player_exports_only_their_own(make_table):

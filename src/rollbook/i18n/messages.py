@@ -90,8 +90,26 @@ ERROR_MESSAGES: dict[str, str] = {
 }
 
 
+# The shipped systems' names (``present.labels.system_name`` reads them too): a refusal naming a system
+# by its id (``SYSTEM_PARAMS``) says its name in the reader's language, never the id ("tiers").
+SYSTEM_NAMES = {
+    "v20": N_("Vampire: the Masquerade 20th (V20)"),
+    "v5": N_("Vampire: the Masquerade 5th (V5)"),
+    "tiers": N_("Tiers (paliers)"),
+    "rollunder": N_("Roll-under d20"),
+}
+SYSTEM_PARAMS = {
+    "import_wrong_system": ("system", "chronicle"),
+    "export_wrong_system": ("system", "chronicle"),
+    "export_no_format": ("system",),
+}
+
+
 def error_message(code: str, lang: str, params: dict[str, Any]) -> str:
     """One translated line for an error code and its parameters."""
+    named = [key for key in SYSTEM_PARAMS.get(code, ()) if params.get(key) in SYSTEM_NAMES]
+    if named:
+        params = {**params, **{key: translate(SYSTEM_NAMES[params[key]], lang) for key in named}}
     if code == "out_of_range":
         if params.get("high") is None:
             code = "out_of_range_min"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rollbook.i18n import N_, translate
+from rollbook.i18n.messages import SYSTEM_NAMES
 
 TRAITS = {
     # Attributes (V20 and V5)
@@ -252,12 +253,7 @@ CHOICES = {
     "extra": N_("extra effect"),
 }
 
-SYSTEMS = {
-    "v20": N_("Vampire: the Masquerade 20th (V20)"),
-    "v5": N_("Vampire: the Masquerade 5th (V5)"),
-    "tiers": N_("Tiers (paliers)"),
-    "rollunder": N_("Roll-under d20"),
-}
+SYSTEMS = SYSTEM_NAMES  # declared once, where a refusal naming a system reads them too
 
 # Pool modifiers named in receipts.
 SOURCES = {
