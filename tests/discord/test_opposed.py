@@ -59,6 +59,9 @@ def test_A1_R7_a_player_is_refused_the_storytellers_opposed_roll_on_discord(app,
     before = table.log()["head"]["seq"]
     refused = discord.ok(command("opposed", _opposed(character, "1d20", 10), user_id=ANNA, channel=channel))
     assert refused["data"]["flags"] == EPHEMERAL and "Storyteller" in refused["data"]["content"], refused
+    # no ask holds an opposed roll (/ask takes no dice nor threshold): the Storyteller runs /opposed
+    said = refused["data"]["content"]
+    assert "/ask" not in said and said.endswith("ask them to run /opposed."), said
     assert _rolls(table, before) == []
     request = {"kind": "opposed", "action": "Arm wrestling", "dice": "1d20", "threshold": 10}
     api = table.roll(anna, character, request)  # the JSON API refuses the same request the same way
@@ -78,3 +81,22 @@ def test_R7_dice_notation_the_rules_cannot_read_is_an_ephemeral_message_never_a_
     answer = discord.ok(command("opposed", _opposed(character, dice, 10), user_id=ST, channel=channel))
     assert answer["data"]["flags"] == EPHEMERAL and named in answer["data"]["content"], answer
     assert _rolls(table, before) == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("fr", "Seul le Conteur fait ce jet\u202f: demandez-lui de lancer /opposé."),
+        ("es-ES", "Solo el Narrador hace esta tirada: pídele que lance /enfrentado."),
+        ("en-US", "Only the Storyteller makes this roll: ask them to run /opposed."),
+    ],
+)
+def test_A1_R7_the_refusal_names_the_command_the_storyteller_runs_in_the_player_s_language(
+    make_table, discord, locale, said
+):
+    table, channel, (anna,) = seated(make_table, discord, "rollunder", ANNA)
+    character = table.character(anna, dict(catalogue.EXAMPLE_SHEETS["rollunder"]))["id"]
+    refused = discord.ok(
+        command("opposed", _opposed(character, "1d20", 10), user_id=ANNA, channel=channel, locale=locale)
+    )
+    assert refused["data"]["content"] == said, refused

@@ -150,6 +150,24 @@ def message(
     return Answer({"type": kind, "data": data})
 
 
+def storyteller_commands() -> set[str]:
+    """The commands of a roll only the Storyteller makes (``/opposed``, R-7): a player refused one is
+    told who runs it, not to ask (``/ask`` takes no such roll's options)."""
+    from rollbook.discord.commands import kind_commands
+    from rollbook.play import catalogue
+
+    return {a.kind for a in catalogue.ACTIONS if a.storyteller_only and a.way == "roll"} & set(
+        kind_commands()
+    )
+
+
+def command_name(command: str, lang: str) -> str:
+    """A command's name as a client in ``lang`` lists it ("opposé" in French)."""
+    from rollbook.discord.commands import NAMED, NAMES
+
+    return NAMES[command][NAMED.index(lang)] if command in NAMES and lang in NAMED else command
+
+
 # refusals said in Discord's words (a command to use, not an API field to send)
 IN_DISCORDS_WORDS = {"grant_required": "discord_grant_required"}
 
@@ -157,6 +175,9 @@ IN_DISCORDS_WORDS = {"grant_required": "discord_grant_required"}
 def refusal(inv: Invocation, code: str, params: dict | None = None) -> Answer:
     params = dict(params or {})
     lang = inv.locale
+    command = str(inv.data.get("name") or "")
+    if code == "grant_required" and command in storyteller_commands():  # /ask cannot hold it
+        code, params = "discord_storyteller_roll", {"command": command_name(command, lang)}
     if code in IN_DISCORDS_WORDS:
         code = IN_DISCORDS_WORDS[code]
     if isinstance(params.get("choices"), list):  # "Soif, Domination", not the choices' ids

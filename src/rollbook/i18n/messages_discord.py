@@ -17,6 +17,8 @@ DISCORD_MESSAGES: dict[str, str] = {
     "discord_unknown_interaction": N_("This button or form is not known here ({type})."),
     "discord_name_a_character": N_("Name a character: you have several, or none."),
     "discord_grant_required": N_("Only the Storyteller sets {edges}: ask them with /ask."),
+    # a roll only the Storyteller makes (R-7's opposed roll): no ask holds it, the Storyteller runs it
+    "discord_storyteller_roll": N_("Only the Storyteller makes this roll: ask them to run /{command}."),
     "discord_unknown_trait": N_("{trait} is not a trait of this character's sheet."),
     "discord_bad_rating": N_("“{typed}” is not a trait and its rating, as “Dexterity 3”."),
     "discord_unknown_option": N_("The command {command} has no option {option}."),
