@@ -79,9 +79,35 @@ def resolve(request: ToyRequest, faces: Faces, /) -> ToyReceipt:
     return ToyReceipt(request.pool, tuple(faces), successes, "success" if successes else "failure")
 
 
+class _Contests:
+    """The toy's part of contested and extended rolls (SPEC TR-3, TR-4; ``rules.contests``): a side is a
+    pool of its trait, its successes all it says; nothing ends an extended action early."""
+
+    ABILITY_FIELD = "trait"
+    SIDE_DIFFICULTY = False
+
+    @staticmethod
+    def check_side(kind: object, has_difficulty: bool, field: str) -> None:
+        if has_difficulty:
+            raise RuleError("field_not_for_kind", field=field, kind=kind)
+
+    @staticmethod
+    def side(result: Mapping[str, Any], successes: int) -> dict[str, Any]:
+        return {"successes": successes}
+
+    @staticmethod
+    def ends(part: Mapping[str, Any]) -> tuple[str, bool] | None:
+        return None
+
+    @staticmethod
+    def complications(part: Mapping[str, Any]) -> int:
+        return 0
+
+
 class _Rules:
     needed = staticmethod(needed)
     resolve = staticmethod(resolve)
+    CONTESTS = _Contests()  # declared here, read by ``rules.contests`` from the rules registry
 
 
 RULES = _Rules()
@@ -252,6 +278,24 @@ def odds(request: ToyRequest) -> dict[str, Any]:
         "outcomes": {code: f"{p.numerator}/{p.denominator}" for code, p in outcomes.items()},
         "floats": {code: float(p) for code, p in outcomes.items()},
     }
+
+
+def contest_shape(request: ToyRequest) -> Any:
+    """The pool as a contest or an extended action sees it (``odds.contests``): its successes, each die
+    a success with chance 1/3; nothing ends an extended action."""
+    from fractions import Fraction
+    from math import comb
+
+    from rollbook.odds._exact import RollShape
+
+    p = Fraction(SIDES - SUCCESS_AT + 1, SIDES)
+    successes = {
+        k: comb(request.pool, k) * p**k * (1 - p) ** (request.pool - k) for k in range(request.pool + 1)
+    }
+    return RollShape(Fraction(0), successes, dict(successes))
+
+
+CONTEST_SHAPE = contest_shape  # declared in the play module, read by ``odds.contests``
 
 
 # --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------

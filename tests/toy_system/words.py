@@ -20,6 +20,8 @@ REROLL_KINDS: frozenset[str] = frozenset()
 POWERS_LISTED = False
 ATTRIBUTES_BY_NAME = True
 QUICK_STANDING_DIFFICULTY = False
+EXCLUSIVE: dict[str, tuple[str, ...]] = {}  # one trait a pool
+ONE_OFF: frozenset[str] = frozenset()  # the trait and the extra dice carry over to the next roll
 
 
 def quick(quick: dict, lang: str) -> str:

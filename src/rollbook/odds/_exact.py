@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 import sys
 from collections.abc import Iterator, KeysView, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb, factorial
@@ -229,7 +230,18 @@ def plain(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class RollShape:
+    """One roll of a contest or an extended action: P(the roll ends an extended action: a V20 botch,
+    a V5 bestial failure), and the distribution of its successes when it does not end it."""
+
+    ends: Fraction
+    successes: dict[int, Fraction]  # over the rolls that do not end it; sums to 1 − ends
+    totals: dict[int, Fraction]  # every roll's successes (a V20 botch counts 0), for contests
+
+
 __all__ = [
+    "RollShape",
     "Distribution",
     "binomial_row",
     "category_classes",
@@ -246,3 +258,16 @@ __all__ = [
     "unpack_fast",
     "fast_width",
 ]
+
+
+def no_reroll(system: str, reroll: str, goal: str | None) -> None:
+    """A system without V5's Willpower reroll and goal (V5-8, V5-9) is given none (``odds_for``)."""
+    if reroll != "none" or goal is not None:
+        raise TypeError(f"reroll and goal are V5 options; {system} odds take none")
+
+
+def expect(system: str, request: Any, kind: type) -> Any:
+    """``request``, when it is of the system's own rules request type (``odds_for``)."""
+    if not isinstance(request, kind):
+        raise TypeError(f"{system} odds take a {kind.__name__}, not {type(request).__name__}")
+    return request

@@ -18,80 +18,48 @@ against brute force through ``rules.v5.resolve`` in ``tests/odds``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
-from rollbook.odds._exact import fraction_text
-from rollbook.odds.v20 import v20_odds
-from rollbook.rules.contests import check_extended, check_system
-from rollbook.rules.v5 import V5Request
-from rollbook.rules.v20 import V20Request
+from rollbook.odds._exact import RollShape, fraction_text
+from rollbook.odds.v5 import contest_shape as v5_shape
+from rollbook.odds.v20 import contest_shape as v20_shape
+from rollbook.play import systems
+from rollbook.rules.base import RuleError
+from rollbook.rules.contests import PARTS, check_extended, check_system
 
 DEFAULT_HORIZON = 10  # rolls shown for an extended action with no maximum
 
 
-@dataclass(frozen=True)
-class RollShape:
-    """One roll of a contest or an extended action: P(the roll ends an extended action: a V20 botch,
-    a V5 bestial failure), and the distribution of its successes when it does not end it."""
-
-    ends: Fraction
-    successes: dict[int, Fraction]  # over the rolls that do not end it; sums to 1 − ends
-    totals: dict[int, Fraction]  # every roll's successes (a V20 botch counts 0), for contests
-
-
-def v20_shape(request: V20Request) -> RollShape:
-    odds = v20_odds(request)
-    botch = odds.botch
-    totals = {t: p for t, p in odds.successes.fractions().items() if p}
-    kept = dict(totals)
-    if botch:  # V20-11: a botch has no rolled success and no automatic one: its total is 0
-        kept[0] = kept.get(0, Fraction(0)) - botch
-        if not kept[0]:
-            del kept[0]
-    return RollShape(botch, kept, totals)
+def _shape(system: str) -> Callable[[Any], RollShape] | None:
+    """A system's roll as a contest or an extended action sees it: its odds module's ``contest_shape``
+    (``odds.v20``, ``odds.v5``: each shipped system's module named for it), or the ``CONTEST_SHAPE`` a
+    system registered from outside declares in its play module."""
+    own = systems.own_module(system, "rollbook.odds", "{}")
+    found = (
+        getattr(own, "contest_shape", None) if own is not None else systems.declared(system, "CONTEST_SHAPE")
+    )
+    return cast("Callable[[Any], RollShape] | None", found)
 
 
-def v5_shape(request: V5Request) -> RollShape:
-    """V5-3, V5-6: the joint (successes, a Hunger 1 on a losing roll) by die classes."""
-    states: dict[tuple[int, int, bool], int] = {(0, 0, False): 1}
-    normal = ((0, 0, False, 5), (1, 0, False, 4), (1, 1, False, 1))  # faces 1–5, 6–9, 10
-    hunger = ((0, 0, True, 1), (0, 0, False, 4), (1, 0, False, 4), (1, 1, False, 1))  # 1, 2–5, 6–9, 10
-    for classes, count in ((normal, request.normal_dice), (hunger, request.hunger_dice)):
-        for _ in range(count):
-            after: dict[tuple[int, int, bool], int] = {}
-            for (s, t, one), weight in states.items():
-                for ds, dt, done, ways in classes:
-                    key = (s + ds, t + dt, one or done)
-                    after[key] = after.get(key, 0) + weight * ways
-            states = after
-    denominator = 10 ** (request.normal_dice + request.hunger_dice)
-    ends = Fraction(0)
-    kept: dict[int, Fraction] = {}
-    totals: dict[int, Fraction] = {}
-    for (s, t, one), weight in states.items():
-        successes = s + 2 * (t // 2)  # V5-3: each pair of 10s adds two
-        p = Fraction(weight, denominator)
-        totals[successes] = totals.get(successes, Fraction(0)) + p
-        if one and successes < request.difficulty:  # V5-6: a bestial failure
-            ends += p
-        else:
-            kept[successes] = kept.get(successes, Fraction(0)) + p
-    return RollShape(ends, kept, totals)
-
-
-# Each system's roll as a contest or an extended action sees it (``rules.contests.PARTS``' systems),
-# and the chance each side says more than its successes (TR-3: a V20 botch is said).
-SHAPES: dict[str, Callable[[Any], RollShape]] = {"v20": v20_shape, "v5": v5_shape}
-SIDE_ODDS: dict[str, Callable[[Any], dict[str, Fraction]]] = {
-    "v20": lambda request: {"botch": v20_odds(request).botch},
-}
+def _side_odds(system: str) -> Callable[[Any], dict[str, Fraction]] | None:
+    """The chance a side says more than its successes (TR-3: a V20 botch): the odds module's
+    ``contest_side_odds``, or the ``CONTEST_SIDE_ODDS`` a registered system declares; None: nothing."""
+    own = systems.own_module(system, "rollbook.odds", "{}")
+    found = (
+        getattr(own, "contest_side_odds", None)
+        if own is not None
+        else systems.declared(system, "CONTEST_SIDE_ODDS")
+    )
+    return cast("Callable[[Any], dict[str, Fraction]] | None", found)
 
 
 def shape_of(system: str, request: Any) -> RollShape:
     check_system(system)
-    return SHAPES[system](request)
+    shape = _shape(system)
+    if shape is None:
+        raise RuleError("contest_not_for_system", system=system, systems=[s for s in PARTS if _shape(s)])
+    return shape(request)
 
 
 # --- TR-3 -----------------------------------------------------------------------------------------
@@ -113,7 +81,7 @@ def contest_odds(system: str, attacker: Any, defender: Any) -> dict[str, Any]:
         "tie": fraction_text(tie),
         "margins": {str(m): fraction_text(margins[m]) for m in sorted(margins) if margins[m]},
     }
-    said = SIDE_ODDS.get(system)
+    said = _side_odds(system)
     if said is not None:  # TR-3: a V20 botch on either side
         sides = {"attacker": said(attacker), "defender": said(defender)}
         for name in sides["attacker"]:

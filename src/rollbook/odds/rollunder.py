@@ -19,7 +19,7 @@ from itertools import product
 from math import prod
 from typing import Any
 
-from rollbook.odds._exact import Distribution, fraction_text, poly_mul, poly_pow
+from rollbook.odds._exact import Distribution, expect, fraction_text, no_reroll, poly_mul, poly_pow
 from rollbook.rules.base import RuleError, present, to_plain
 from rollbook.rules.rollunder import (
     OUTCOMES,
@@ -185,4 +185,18 @@ def success_by_level(levels: Iterable[int], **options: Any) -> dict[int, Fractio
     return {level: rollunder_odds(replace(base, level=level)).success for level in levels}
 
 
-__all__ = ["ODDS_ACTION", "RollUnderOdds", "check_odds", "opposed_odds", "rollunder_odds", "success_by_level"]
+def request_odds(request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
+    """``odds_for``'s answer for a roll-under rules request (SPEC "The odds contract")."""
+    no_reroll("rollunder", reroll, goal)
+    return rollunder_odds(expect("rollunder", request, RollUnderRequest)).to_json()
+
+
+__all__ = [
+    "request_odds",
+    "ODDS_ACTION",
+    "RollUnderOdds",
+    "check_odds",
+    "opposed_odds",
+    "rollunder_odds",
+    "success_by_level",
+]

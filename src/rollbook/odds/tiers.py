@@ -22,7 +22,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from rollbook.odds._exact import Distribution, K, fraction_text
+from rollbook.odds._exact import Distribution, K, expect, fraction_text, no_reroll
 from rollbook.rules.base import RuleError, to_plain
 from rollbook.rules.tiers import OUTCOMES, SIDES, TiersReceipt, TiersRequest, needed, resolve
 
@@ -204,7 +204,14 @@ def success_by_skill(skills: range | tuple[int, ...], **options: Any) -> dict[in
     return {skill: tiers_odds(replace(base, skill=skill)).success for skill in skills}
 
 
+def request_odds(request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
+    """``odds_for``'s answer for a Tiers rules request (SPEC "The odds contract")."""
+    no_reroll("tiers", reroll, goal)
+    return tiers_odds(expect("tiers", request, TiersRequest)).to_json()
+
+
 __all__ = [
+    "request_odds",
     "TiersOdds",
     "distribution_of",
     "dodge_odds",

@@ -31,9 +31,12 @@ from typing import Any
 
 from rollbook.odds._exact import (
     Distribution,
+    RollShape,
     binomial_row,
+    expect,
     fast_width,
     fraction_text,
+    no_reroll,
     poly_mul,
     poly_pow,
     unpack_fast,
@@ -478,7 +481,34 @@ def source_table_markdown(rows: list[SourceRow] | None = None) -> str:
     return "\n".join(lines)
 
 
+def request_odds(request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
+    """``odds_for``'s answer for a V20 rules request (SPEC "The odds contract"): no Willpower reroll."""
+    no_reroll("v20", reroll, goal)
+    return v20_odds(expect("v20", request, V20Request)).to_json()
+
+
+def contest_shape(request: V20Request) -> RollShape:
+    """A V20 roll as a contest or an extended action sees it (TR-3, TR-4: ``odds.contests``)."""
+    odds = v20_odds(request)
+    botch = odds.botch
+    totals = {t: p for t, p in odds.successes.fractions().items() if p}
+    kept = dict(totals)
+    if botch:  # V20-11: a botch has no rolled success and no automatic one: its total is 0
+        kept[0] = kept.get(0, Fraction(0)) - botch
+        if not kept[0]:
+            del kept[0]
+    return RollShape(botch, kept, totals)
+
+
+def contest_side_odds(request: V20Request) -> dict[str, Fraction]:
+    """What a side of a contest says beyond its successes (TR-3): the chance of a botch."""
+    return {"botch": v20_odds(request).botch}
+
+
 __all__ = [
+    "contest_side_odds",
+    "contest_shape",
+    "request_odds",
     "OUTCOMES",
     "SourceRow",
     "V20Odds",

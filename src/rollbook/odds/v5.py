@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from rollbook.odds import v5_classes, v5_plain, v5_rerolls
-from rollbook.odds._exact import Distribution, category_classes
+from rollbook.odds._exact import Distribution, RollShape, category_classes, expect
 from rollbook.odds.v5_classes import CHOICES, FACE_REPS, FACE_SIZES, GOALS, V5Odds, _faces_of
 from rollbook.odds.v5_plain import plain_odds, roll_keys, v5_table
 from rollbook.odds.v5_rerolls import (
@@ -176,7 +176,62 @@ def clear_caches() -> None:
         module.clear_caches()
 
 
+def request_odds(request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
+    """``odds_for``'s answer for a V5 rules request (SPEC "The odds contract"): a test, Willpower or
+    frenzy roll's (``v5_odds``, with the Willpower reroll and goal), a Rouse check's (``rouse_odds``), a
+    Remorse roll's (adding ``humanity_loss`` from ``remorse_odds``)."""
+    from rollbook.rules.base import RuleError, check_range
+    from rollbook.rules.v5 import V5Request
+
+    expect("v5", request, V5Request)
+    if request.kind == "rouse":  # V5-10: one die (two with Blood Potency's reroll), no Willpower reroll
+        if reroll != "none":
+            raise RuleError("reroll_not_allowed", kind=request.kind)
+        if goal is not None:
+            raise RuleError("field_not_for_kind", field="goal", kind=request.kind)
+        rouse = rouse_odds(request.hunger, request.blood_potency_reroll, request.creature)
+        return replace(rouse, request=request).to_json()  # mode and difficulty play no part in a Rouse check
+    if request.kind != "remorse":
+        return v5_odds(request, reroll, goal).to_json()
+    # V5-15: one die per empty unstained Humanity box (a pool of 1–10), and the Humanity lost depends
+    # on the pool alone (any success keeps it): Humanity 10 − pool with no stains rolls the same dice.
+    check_range("pool", request.pool, 1, 10)
+    odds = v5_odds(request, reroll, goal)  # the request's own difficulty, mode and creature
+    remorse = remorse_odds(10 - request.pool, 0)
+    return replace(odds, extras={**(odds.extras or {}), **(remorse.extras or {})}).to_json()
+
+
+def contest_shape(request: V5Request) -> RollShape:
+    """A V5 roll as a contest or an extended action sees it (TR-3, TR-4: ``odds.contests``). V5-3, V5-6: the joint (successes, a Hunger 1 on a losing roll) by die classes."""
+    states: dict[tuple[int, int, bool], int] = {(0, 0, False): 1}
+    normal = ((0, 0, False, 5), (1, 0, False, 4), (1, 1, False, 1))  # faces 1–5, 6–9, 10
+    hunger = ((0, 0, True, 1), (0, 0, False, 4), (1, 0, False, 4), (1, 1, False, 1))  # 1, 2–5, 6–9, 10
+    for classes, count in ((normal, request.normal_dice), (hunger, request.hunger_dice)):
+        for _ in range(count):
+            after: dict[tuple[int, int, bool], int] = {}
+            for (s, t, one), weight in states.items():
+                for ds, dt, done, ways in classes:
+                    key = (s + ds, t + dt, one or done)
+                    after[key] = after.get(key, 0) + weight * ways
+            states = after
+    denominator = 10 ** (request.normal_dice + request.hunger_dice)
+    ends = Fraction(0)
+    kept: dict[int, Fraction] = {}
+    totals: dict[int, Fraction] = {}
+    for (s, t, one), weight in states.items():
+        successes = s + 2 * (t // 2)  # V5-3: each pair of 10s adds two
+        p = Fraction(weight, denominator)
+        totals[successes] = totals.get(successes, Fraction(0)) + p
+        if one and successes < request.difficulty:  # V5-6: a bestial failure
+            ends += p
+        else:
+            kept[successes] = kept.get(successes, Fraction(0)) + p
+    return RollShape(ends, kept, totals)
+
+
 __all__ = [
+    "contest_shape",
+    "request_odds",
     "Advice",
     "CHOICES",
     "GOALS",

@@ -3,14 +3,18 @@ shows as one card, the attack's, with its later steps (dodge, damage, soak, the 
 effects) inside it; the next step is offered as a button to whoever may take it (the attacker's
 player rolls damage, the defender's player — or the Storyteller for an NPC — sees "Soak 4 lethal").
 Each system's own words and numbers are its part (``ExchangeFace``: ``present.exchange_v20``,
-``present.exchange_tiers``), picked here by the chronicle's system.
+``present.exchange_tiers``, each shipped system's module named for it; a system registered from outside
+declares its own as ``EXCHANGE`` in its play module), picked here by the chronicle's system.
 """
 
 from __future__ import annotations
 
+from typing import cast
+
 from rollbook import play
 from rollbook.i18n import N_, translate
-from rollbook.present import exchange_tiers, exchange_v20, labels
+from rollbook.play import systems
+from rollbook.present import labels
 from rollbook.present.exchange_base import (
     ODDS_KEPT,
     OUTCOME_TONES,
@@ -24,15 +28,21 @@ from rollbook.present.exchange_base import (
 )
 from rollbook.server.usecases.exchange import chained_kinds, next_steps
 
-# The systems' parts of the chain's presentation, by system id (a system without one: its steps'
-# labels alone, no odds of the exchange).
-FACES: dict[str, ExchangeFace] = {"v20": exchange_v20, "tiers": exchange_tiers}
 ROLL_ENTRY_KINDS = ("roll", "reroll")
+
+
+def face_of(system: object) -> ExchangeFace | None:
+    """A system's part of the chain's presentation (None: its steps' labels alone, no odds of the
+    exchange): a shipped system's ``exchange_<id>``, or the ``EXCHANGE`` one registered declares."""
+    found = systems.own_module(system, "rollbook.present", "exchange_{}") or systems.declared(
+        system, "EXCHANGE"
+    )
+    return cast("ExchangeFace | None", found)
 
 
 def roll_kind(system: str, kind: str, lang: str) -> str:
     """A kind of roll in words (the sheet's tabs, a card's title)."""
-    face = FACES.get(system)
+    face = face_of(system)
     if face is not None and kind in face.ROLL_KIND_WORDS:
         return translate(face.ROLL_KIND_WORDS[kind], lang)
     return labels.kind(system, kind, lang)
@@ -94,7 +104,7 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
             step["character"],
             choices,
         )
-        face = FACES.get(system)
+        face = face_of(system)
         if face is not None:  # V20 damage: the attack's weapons (V20-17); Tiers soak: the locations (T-5)
             face.fill_offer(offer, kind, receipt, character, allowed, lang)
         out.append(offer)
@@ -104,12 +114,12 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
 def _attack_weapons(system: str, kind: str, receipt: dict) -> tuple[str, ...] | None:
     """The kinds of weapon a step may name (V20-17: a damage step, from the attack's Ability); () when
     the attack was none; None for any other step."""
-    face = FACES.get(system)
+    face = face_of(system)
     return None if face is None else face.attack_weapons(kind, receipt)
 
 
 def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, character, lang: str) -> str:
-    face = FACES.get(system)
+    face = face_of(system)
     label = None if face is None else face.step_label(mode, kind, takes, receipt, character, lang)
     return label if label is not None else roll_kind(system, kind, lang)
 
@@ -117,7 +127,7 @@ def _label(system: str, mode: str, kind: str, takes: dict, receipt: dict, charac
 def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
     """A step's numbers beside its dice (V20: the attack successes a dodge left, V20-20; the damage
     levels Potence added without dice, V20-21)."""
-    face = FACES.get(system)
+    face = face_of(system)
     return [] if face is None else face.roll_notes(receipt, lang)
 
 
@@ -142,7 +152,10 @@ def exchange_odds_view(answer: dict, target: str, lang: str) -> ExchangeOddsView
         for code, p in outcomes.items()
         if Fraction(p)
     ]
-    FACES[answer["system"]].odds_view(answer, target, lang, view)
+    face = face_of(answer["system"])
+    if face is None:
+        raise KeyError(answer["system"])  # no exchange odds are answered for a system without its part
+    face.odds_view(answer, target, lang, view)
     if not answer["defender_numbers"]:
         view.notes.append(translate(N_("Built from both sheets; the defender's ratings stay hidden."), lang))
     return view
@@ -158,7 +171,7 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
         return None
     receipts = [r for r in found if isinstance(r, dict)]  # every one, as just checked
     steps = {r.get("kind"): r for r in receipts[1:]}
-    face = FACES.get(system)
+    face = face_of(system)
     view = ExpectedView()
     try:
         if face is None or not face.expected(receipts[0], steps, lang, view):
@@ -169,7 +182,6 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
 
 
 __all__ = [
-    "FACES",
     "ODDS_KEPT",
     "ODDS_NEED_HIDDEN_RATINGS",
     "ROLL_ENTRY_KINDS",
@@ -179,6 +191,7 @@ __all__ = [
     "attack_kinds",
     "exchange_odds_view",
     "expected_view",
+    "face_of",
     "odds_once",
     "offers",
     "roll_kind",

@@ -15,8 +15,9 @@ from dataclasses import field as dc_field
 from functools import cache
 from typing import Any, overload
 
+from rollbook.play import systems
 from rollbook.present import labels
-from rollbook.present.words import words
+from rollbook.present.words import own_words, words
 from rollbook.rules.base import RuleError
 
 HIDDEN_FIELDS = {"kind"}
@@ -30,41 +31,37 @@ class Option:
     trait: str | None = None  # a specialty's trait: the list follows the trait chosen
 
 
-# What belongs to one roll only: the next form starts without it (the traits and the difficulty
-# carry over from the last roll, a specialty, a Willpower point, advantage or cards played do not).
-ONE_OFF = {
-    "specialty",
-    "willpower",
-    "advantage",
-    "disadvantage",
-    "cards",
-    "blood_surge",
-    "auto_successes",
-    "knowledge_allowed",
-    "bullets",
-    "aimed_at_head",
-}
+def one_off() -> frozenset[str]:
+    """What belongs to one roll only: the next form starts without it (the traits and the difficulty
+    carry over from the last roll, a specialty, a Willpower point, advantage or cards played do not):
+    each registered system's words say theirs (``ONE_OFF``)."""
+    found: set[str] = set()
+    for system in systems.system_ids():
+        own = own_words(system)
+        found |= own.ONE_OFF if own is not None else frozenset()
+    return frozenset(found)
 
-# Fields of a roll of which only one may be chosen (the rules refuse two: one_trait_only/required).
-EXCLUSIVE = {
-    ("v20", "test"): ("ability", "discipline"),
-    ("v5", "test"): ("skill", "discipline", "second_attribute"),
-    ("rollunder", "check"): ("skill", "attribute"),
-}
+
+def exclusive(system: str, kind: str) -> tuple[str, ...]:
+    """A roll's fields of which only one may be chosen (the rules refuse two: one_trait_only/required):
+    the system's words say which (``EXCLUSIVE``, by kind)."""
+    own = own_words(system)
+    return tuple(own.EXCLUSIVE.get(kind, ())) if own is not None else ()
 
 
 def carry_over(last: Mapping[str, Any] | None) -> dict | None:
     """The last roll's values the next form starts from: without what belonged to that roll only."""
     if last is None:
         return None
-    return {name: value for name, value in last.items() if name not in ONE_OFF}
+    once = one_off()
+    return {name: value for name, value in last.items() if name not in once}
 
 
 def mark_exclusive(system: str, kind: str, fields: list, lang: str) -> None:
     """Fields of which only one may be chosen are marked (and the first carries the hint naming them)."""
     from rollbook.i18n import N_, translate
 
-    names = EXCLUSIVE.get((system, kind))
+    names = exclusive(system, kind)
     if not names:
         return
     group = [f for f in fields if f.name in names]
@@ -91,8 +88,8 @@ class FieldView:
     help: str = ""
     readonly: bool = False
     send_off: bool = False  # a checkbox ticked by default: an untick is posted as "off"
-    once: bool = False  # belongs to one roll only: cleared after each roll (``ONE_OFF``)
-    exclusive: str = ""  # a group of fields of which one only may be chosen (``EXCLUSIVE``)
+    once: bool = False  # belongs to one roll only: cleared after each roll (``one_off``)
+    exclusive: str = ""  # a group of fields of which one only may be chosen (``exclusive``)
     exclusive_hint: str = ""
 
     @property
@@ -303,6 +300,7 @@ def fields_for(
     """The form fields of one action or change, pre-filled with ``values`` (the last submission)."""
     values = values or {}
     out: list[FieldView] = []
+    once = one_off()
     for name, raw, is_required in _flat_properties(schema):
         if name in HIDDEN_FIELDS or name in skip:
             continue
@@ -372,7 +370,7 @@ def fields_for(
             view = FieldView(name, label, "text", text, required=name in required)
         else:
             continue
-        view.once = name in ONE_OFF
+        view.once = name in once
         out.append(view)
     _power_choice_coherent(out)
     return out

@@ -8,6 +8,7 @@ declares none speaks roll-under's (a target number)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
 from rollbook.play import systems
@@ -55,6 +56,12 @@ class SystemWords(Protocol):
 
     @property
     def QUICK_STANDING_DIFFICULTY(self) -> bool: ...  # a quick roll's difficulty: the chronicle's (else 6)
+
+    @property
+    def EXCLUSIVE(self) -> Mapping[str, tuple[str, ...]]: ...  # by kind: the fields only one of may be chosen
+
+    @property
+    def ONE_OFF(self) -> frozenset[str]: ...  # the fields that belong to one roll only (not carried over)
 
 
 def own_words(system: object) -> SystemWords | None:

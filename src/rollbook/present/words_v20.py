@@ -73,3 +73,7 @@ REROLL_KINDS: frozenset[str] = frozenset()
 POWERS_LISTED = False
 ATTRIBUTES_BY_NAME = False
 QUICK_STANDING_DIFFICULTY = True  # V20-2: the standing difficulty, else 6
+# a roll's fields of which only one may be chosen, by kind (the rules refuse two: one_trait_only/required)
+EXCLUSIVE: dict[str, tuple[str, ...]] = {"test": ("ability", "discipline")}
+# the fields that belong to one roll only: the next form starts without them (``forms.carry_over``)
+ONE_OFF = frozenset({"specialty", "willpower", "auto_successes", "knowledge_allowed", "aimed_at_head"})

@@ -98,3 +98,7 @@ REROLL_KINDS: frozenset[str] = frozenset({"test", "power"})  # V5-8: a power's r
 POWERS_LISTED = True
 ATTRIBUTES_BY_NAME = False
 QUICK_STANDING_DIFFICULTY = False
+# a roll's fields of which only one may be chosen, by kind (the rules refuse two: one_trait_only/required)
+EXCLUSIVE: dict[str, tuple[str, ...]] = {"test": ("skill", "discipline", "second_attribute")}
+# the fields that belong to one roll only: the next form starts without them (``forms.carry_over``)
+ONE_OFF = frozenset({"specialty", "blood_surge"})

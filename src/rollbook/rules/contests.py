@@ -10,11 +10,11 @@ receipts of the rolls that make them (plain dicts, as logged). Codes and numbers
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rollbook.rules import contests_v5, contests_v20
+from rollbook.rules import contests_v5, get_system, system_ids
 from rollbook.rules.base import RuleError, check_range
 
 
@@ -36,16 +36,35 @@ class ContestRules(Protocol):
     def complications(self, part: Mapping[str, Any]) -> int: ...
 
 
-PARTS: dict[str, ContestRules] = {"v20": contests_v20, "v5": contests_v5}
-SYSTEMS = tuple(PARTS)
+class _Parts(Mapping[str, ContestRules]):
+    """Each system's part of contests, as its rules module declares it (``CONTESTS``: ``rules.v20``'s
+    ``contests_v20``, ``rules.v5``'s ``contests_v5``): a live view of the rules registry
+    (``rollbook.rules``), so a system registered from outside takes part by declaring its own."""
+
+    def __getitem__(self, system: str) -> ContestRules:
+        part = None
+        if isinstance(system, str) and system in system_ids():
+            part = getattr(get_system(system).module, "CONTESTS", None)
+        if part is None:
+            raise KeyError(system)
+        return part  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[str]:
+        return (system for system in system_ids() if getattr(get_system(system).module, "CONTESTS", None))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+PARTS: Mapping[str, ContestRules] = _Parts()
 MAX_TARGET = 100
 MAX_ROLLS = 50
 V5_CONTEST_KINDS = contests_v5.CONTEST_KINDS
 
 
 def check_system(system: str) -> None:
-    if system not in SYSTEMS:
-        raise RuleError("contest_not_for_system", system=system, systems=list(SYSTEMS))
+    if system not in PARTS:
+        raise RuleError("contest_not_for_system", system=system, systems=list(PARTS))
 
 
 def check_contest_side(system: str, kind: object, has_difficulty: bool, field: str) -> None:
@@ -170,7 +189,6 @@ __all__ = [
     "MAX_ROLLS",
     "MAX_TARGET",
     "PARTS",
-    "SYSTEMS",
     "V5_CONTEST_KINDS",
     "check_contest_side",
     "check_extended",

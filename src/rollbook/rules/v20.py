@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rollbook.rules import contests_v20
 from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range
 from rollbook.rules.table import ONES_DO_NOT_CANCEL, SPECIALTY_REROLL_TENS, check_table_rules
 
 SIDES = 10
+CONTESTS = contests_v20  # its part of contested and extended rolls (TR-3, TR-4: ``rules.contests``)
 DEFAULT_DIFFICULTY = 6  # V20-2
 MAX_POOL = 100
 # TR-2 ``v20.specialty_reroll_tens``: the chain of rerolls one die of the pool may start is bounded

@@ -11,9 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from rollbook.rules import contests_v5
 from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range
 
 SIDES = 10
+CONTESTS = contests_v5  # its part of contested and extended rolls (TR-3, TR-4: ``rules.contests``)
 SUCCESS_FACE = 6  # V5-1
 MAX_HUNGER = 5
 MAX_POOL = 100
