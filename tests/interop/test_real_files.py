@@ -123,6 +123,29 @@ def test_texts_without_a_field_are_kept_in_the_notes_in_the_readers_language():
     assert import_sheet(sect, lang="es").sheet["notes"].endswith("Secta: Camarilla")
 
 
+@pytest.mark.parametrize(
+    ("key", "lang", "named"),
+    [
+        ("sabbat", "en", "Sect: Sabbat"),
+        ("anarch", "en", "Sect: Anarch Movement"),
+        ("anarch", "fr", "Secte\u202f: Mouvement Anarch"),
+        ("anarch", "es", "Secta: Anarquistas"),
+        ("independent", "fr", "Secte\u202f: Indépendant"),
+        ("independent", "es", "Secta: Independentes"),  # WoD20's es.json spelling
+        ("blackhand", "en", "Sect: The True Black Hand"),
+        ("blackhand", "fr", "Secte\u202f: La Vraie Main Noire"),
+        ("inconnu", "es", "Secta: Inconnu"),
+    ],
+)
+def test_every_sect_of_wod20_s_select_is_named_in_the_notes(key, lang, named):
+    """WoD20's sect select (bio.js: camarilla, sabbat, anarch, independent, blackhand, inconnu) stores
+    a translation key: each is named as WoD20's language files name it, never kept as the key."""
+    actor = real("wod20_72_vampire.json")
+    actor["system"]["sect"] = f"wod.bio.vampire.{key}"
+    notes = import_sheet(actor, lang=lang).sheet["notes"]
+    assert notes.endswith(named) and "wod.bio" not in notes, notes
+
+
 def test_a_text_the_notes_have_no_room_for_is_dropped_and_said():
     """The notes' bound (20,000 characters): a section that would pass it is reported dropped
     (``notes_full``), never a refusal; a later one that fits is still kept."""

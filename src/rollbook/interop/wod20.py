@@ -64,9 +64,21 @@ CLANS = {
 }
 
 
-# The sect select stores a translation key too (bio.js ``databio.sect``); a key not listed here is
-# kept as it is written.
-SECTS = {"wod.bio.vampire.camarilla": {"en": "Camarilla", "fr": "Camarilla", "es": "Camarilla"}}
+# The sect select stores a translation key too (bio.js ``databio.sect``: its six sects), named as
+# WoD20's language files (lang/en.json, fr.json, es.json) write them; a key not listed here is kept as
+# it is written.
+SECTS = {
+    "wod.bio.vampire.camarilla": {"en": "Camarilla", "fr": "Camarilla", "es": "Camarilla"},
+    "wod.bio.vampire.sabbat": {"en": "Sabbat", "fr": "Sabbat", "es": "Sabbat"},
+    "wod.bio.vampire.anarch": {"en": "Anarch Movement", "fr": "Mouvement Anarch", "es": "Anarquistas"},
+    "wod.bio.vampire.independent": {"en": "Independent", "fr": "Indépendant", "es": "Independentes"},
+    "wod.bio.vampire.blackhand": {
+        "en": "The True Black Hand",
+        "fr": "La Vraie Main Noire",
+        "es": "Verdadera Mano Negra",
+    },
+    "wod.bio.vampire.inconnu": {"en": "Inconnu", "fr": "Inconnu", "es": "Inconnu"},
+}
 
 
 def sect_name(text: str, lang: str) -> str:
