@@ -19,7 +19,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 import pytest
 
 from rollbook.play import systems
-from rollbook.play.systems import SYSTEM_IDS, QuickModule, SystemModule, system_ids, system_module
+from rollbook.play.systems import SYSTEM_IDS, QuickModule, SystemModule, TurnRules, system_ids, system_module
 from tests.toy_system import house_registered, registered
 
 
@@ -101,6 +101,7 @@ def test_the_interface_declares_the_members_read_everywhere():
         "step_takes",
         "resources",
         "DECLARED_FIELD",
+        "played_cards",
     ):
         assert name in declared, name
 
@@ -127,8 +128,10 @@ def test_the_check_finds_a_missing_member_and_a_wrong_one():
     ]
 
 
-def test_a_quick_module_is_checked_as_its_protocol():
+def test_a_quick_module_and_the_turn_rules_are_checked_as_their_protocols():
     assert problems(system_module("tiers").QUICK, QuickModule) == []
+    assert problems(system_module("v20").TURNS, TurnRules) == []
+    assert problems(system_module("tiers").TURNS, TurnRules) == []
     assert problems(SimpleNamespace(FIELDS=("pool",), KIND="pool"), QuickModule) == [
         "REQUEST: missing",
         "request: missing",

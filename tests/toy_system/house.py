@@ -59,6 +59,7 @@ from tests.toy_system.toy import (  # noqa: F401 - the play module's members, sh
     check_mode,
     effect_problems,
     followup,
+    played_cards,
     request_problems,
     resources,
     sheet_reads,

@@ -161,6 +161,11 @@ def check_mode(sheet: Sheet, mode: str) -> None:
     """No check a chronicle's mode makes of a toy sheet."""
 
 
+def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject] | None:
+    """No card is played with a roll (R-6 is roll-under's): None."""
+    return None
+
+
 def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:
     """No combat chain: a step takes nothing."""
     return {}

@@ -358,7 +358,7 @@ def verify(receipt: JsonObject) -> list[str]:
     return verified(receipt, result, request.target)
 
 
-def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject]:
+def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject] | None:
     """The cards an action plays, with their effects as the sheet holds them (for the receipt's
     authority stamp: what the roll's level and dice owe to a card)."""
     held = {card.get("name"): card for card in (sheet or {}).get("cards") or [] if isinstance(card, dict)}

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Set
+from collections.abc import Iterable, Mapping, Set
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -36,6 +36,29 @@ class QuickModule(Protocol):
     def REQUEST(self) -> type: ...
 
     def request(self, mode: str, values: Mapping[str, Any]) -> Any: ...
+
+
+class TurnRules(Protocol):
+    """A system's per-turn limits (A-3: ``play.turns`` says how the server uses them; ``v20_turns``,
+    ``tiers_turns``): ``usage`` is ``play.turns.TurnUsage``, what the character used earlier in the turn."""
+
+    def willpower_successes(self, receipt: Any) -> int: ...  # 1 when a roll took its Willpower success
+
+    def check_turn(
+        self,
+        sheet_before: Mapping[str, Any],
+        receipt: Any,
+        effects: Iterable[Any],
+        usage: Any,
+        *,
+        running: bool,
+    ) -> list[JsonObject]: ...
+
+    def check_change(self, change: Any, role: str, *, running: bool) -> None: ...
+
+    def new_turn_change(self, sheet: Mapping[str, Any]) -> JsonObject | None: ...
+
+    def sheet_limits(self, sheet: Mapping[str, Any]) -> JsonObject: ...
 
 
 class SystemModule(Protocol):
@@ -94,14 +117,20 @@ class SystemModule(Protocol):
         self,
     ) -> Mapping[str, list[str]]: ...  # "kind.field" -> the Storyteller's values (R-8)
     @property
-    def TURNS(self) -> Any: ...  # its per-turn limits (A-3: ``play.turns``), None: none
+    def TURNS(self) -> TurnRules | None: ...  # its per-turn limits (A-3: ``play.turns``), None: none
     @property
     def EXAMPLES(self) -> Mapping[str, JsonObject]: ...  # kind -> a worked example (``play.catalogue``)
 
     # the tracks a player checks between rolls, in codes and numbers (Discord's ``/sheet``)
     def resources(self, sheet: JsonObject) -> tuple[Resource, ...]: ...
 
-    def check_mode(self, sheet: Any, mode: str) -> None: ...  # what a chronicle's mode checks (V20-19)
+    def check_mode(self, sheet: Any, mode: str) -> None: ...
+
+    # the cards a roll's action plays, with their effects as the sheet holds them (R-6: the authority
+    # stamp's); None: the system plays no card
+    def played_cards(
+        self, sheet: JsonObject, names: Any
+    ) -> list[JsonObject] | None: ...  # what a chronicle's mode checks (V20-19)
 
     # what a step of the combat chain takes from the receipt it follows (its rules ``result``); None:
     # the rules refuse the step
@@ -223,6 +252,7 @@ __all__ = [
     "SYSTEM_IDS",
     "QuickModule",
     "SystemModule",
+    "TurnRules",
     "declared",
     "own_module",
     "reads_compulsion",

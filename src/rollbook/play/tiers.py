@@ -60,6 +60,7 @@ from rollbook.rules import tiers as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "played_cards",
     "DECLARED_FIELD",
     "READS_COMPULSION",
     "READS_TABLE_RULES",
@@ -189,6 +190,11 @@ ROLL_RECORDS: dict[str, Recorded] = {
     "soak": Recorded(rules.TiersRequest, rules.SoakReceipt, sometimes={"follows": Follows}),  # T-5
     "spell": Recorded(rules.TiersRequest, rules.SkillReceipt, always={"cast": rules.CastReceipt}),  # T-6
 }
+
+
+def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject] | None:
+    """No card is played with a roll (R-6 is roll-under's): None."""
+    return None
 
 
 def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:

@@ -4,11 +4,23 @@ runs only the Storyteller's advance does, so a player's own ``new_turn`` change 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rollbook.play.common import STORYTELLER, JsonObject
 from rollbook.rules.base import RuleError
+
+
+def willpower_successes(receipt: Any) -> int:
+    """No Willpower success in Tiers: none counted."""
+    return 0
+
+
+def check_turn(
+    sheet_before: Mapping[str, Any], receipt: Any, effects: Iterable[Any], usage: Any, *, running: bool
+) -> list[JsonObject]:
+    """No limit on what a Tiers roll spends in a turn (T-3 is the magazine's: ``check_change``)."""
+    return []
 
 
 def check_change(change: Any, role: str, *, running: bool) -> None:
@@ -27,4 +39,4 @@ def sheet_limits(sheet: Mapping[str, Any]) -> JsonObject:
     return {"turn_spent": bool(sheet.get("turn_spent"))}
 
 
-__all__ = ["check_change", "new_turn_change", "sheet_limits"]
+__all__ = ["check_change", "check_turn", "new_turn_change", "sheet_limits", "willpower_successes"]

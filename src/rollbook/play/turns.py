@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rollbook.play.common import JsonObject, table_rules_of
+from rollbook.play.systems import TurnRules, system_module
 from rollbook.play.v20_turns import WILLPOWER_SUCCESSES_PER_TURN, blood_spent
 from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError, check_range
@@ -33,10 +34,8 @@ from rollbook.rules.base import RuleError, check_range
 MAX_DECLARED_ACTIONS = 10
 
 
-def _turns_of(system: Any) -> Any:
+def _turns_of(system: Any) -> TurnRules | None:
     """The system's turn rules (its module's ``TURNS``: ``v20_turns``, ``tiers_turns``), or None."""
-    from rollbook.play.systems import system_module  # the registry imports the systems, which import this
-
     try:
         return system_module(system).TURNS
     except RuleError:  # no system (a quick roll's receipt): no turn rules
@@ -60,8 +59,7 @@ class TurnUsage:
 def willpower_successes(receipt: Any) -> int:
     """1 when a roll took its Willpower success (V20-9: the system's turn rules say), else 0."""
     turns = _turns_of(receipt.get("system") if isinstance(receipt, dict) else None)
-    counted = getattr(turns, "willpower_successes", None)
-    return 0 if counted is None else int(counted(receipt))
+    return 0 if turns is None else int(turns.willpower_successes(receipt))
 
 
 def usage_of(entries: Iterable[tuple[Any, Iterable[Any]]]) -> TurnUsage:
@@ -87,29 +85,29 @@ def check_turn(
     turn (ignored when no turn runs: then each action is bounded alone, A-3)."""
     if not running:
         usage = TurnUsage()
-    check = getattr(_turns_of(system), "check_turn", None)
-    return [] if check is None else check(sheet_before, receipt, effects, usage, running=running)
+    turns = _turns_of(system)
+    return [] if turns is None else turns.check_turn(sheet_before, receipt, effects, usage, running=running)
 
 
 def check_change(system: str, change: Any, role: str, *, running: bool) -> None:
     """T-3 and A-3: while a turn runs, turns move only when the Storyteller advances them; a player's
     own ``new_turn`` change (which would clear a spent turn) is refused."""
-    check = getattr(_turns_of(system), "check_change", None)
-    if check is not None:
-        check(change, role, running=running)
+    turns = _turns_of(system)
+    if turns is not None:
+        turns.check_change(change, role, running=running)
 
 
 def new_turn_change(system: str, sheet: Mapping[str, Any]) -> JsonObject | None:
     """T-3: the change a new turn makes to a sheet (a Tiers turn spent on a reload is over), or None."""
-    change = getattr(_turns_of(system), "new_turn_change", None)
-    return None if change is None else change(sheet)
+    turns = _turns_of(system)
+    return None if turns is None else turns.new_turn_change(sheet)
 
 
 def sheet_limits(system: str, sheet: Mapping[str, Any]) -> JsonObject:
     """What the sheet states about per-turn limits (A-3): V20 blood per turn by Generation (V20-18)
     and one Willpower success per turn (V20-9, the table's limit); Tiers' spent turn (T-3)."""
-    limits = getattr(_turns_of(system), "sheet_limits", None)
-    return {} if limits is None else limits(sheet)
+    turns = _turns_of(system)
+    return {} if turns is None else turns.sheet_limits(sheet)
 
 
 # --- A-4: multiple actions (V20-13) ---------------------------------------------------------

@@ -84,6 +84,7 @@ from rollbook.rules import v20 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "played_cards",
     "DECLARED_FIELD",
     "READS_COMPULSION",
     "READS_TABLE_RULES",
@@ -423,6 +424,11 @@ COMBAT_ABILITIES: dict[str, tuple[str, ...]] = {
     "firearms": ("firearm",),  # Book: Dexterity + Firearms
     "archery": ("hand_to_hand",),  # V20 Dark Ages' bows and crossbows: the sheet's hand-to-hand weapons
 }
+
+
+def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject] | None:
+    """No card is played with a roll (R-6 is roll-under's): None."""
+    return None
 
 
 def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:

@@ -61,6 +61,15 @@ def check_turn(
     return warnings
 
 
+def check_change(change: Any, role: str, *, running: bool) -> None:
+    """No change of V20's is refused for the turn that runs."""
+
+
+def new_turn_change(sheet: Mapping[str, Any]) -> JsonObject | None:
+    """A new turn changes nothing on a V20 sheet (its usage is read from the log: ``play.turns``)."""
+    return None
+
+
 def sheet_limits(sheet: Mapping[str, Any]) -> JsonObject:
     """Blood per turn by Generation (V20-18) and one Willpower success per turn (V20-9, the table's
     limit); a Casual chronicle's traits above the Generation's maximum (V20-19)."""
@@ -83,4 +92,12 @@ def _above_generation(sheet: Mapping[str, Any]) -> list[JsonObject]:
         return []
 
 
-__all__ = ["WILLPOWER_SUCCESSES_PER_TURN", "blood_spent", "check_turn", "sheet_limits", "willpower_successes"]
+__all__ = [
+    "WILLPOWER_SUCCESSES_PER_TURN",
+    "blood_spent",
+    "check_change",
+    "check_turn",
+    "new_turn_change",
+    "sheet_limits",
+    "willpower_successes",
+]

@@ -72,6 +72,7 @@ from rollbook.rules import v5 as rules
 from rollbook.rules.base import Faces, RuleError, to_plain
 
 __all__ = [
+    "played_cards",
     "DECLARED_FIELD",
     "READS_COMPULSION",
     "READS_TABLE_RULES",
@@ -205,6 +206,11 @@ TURNS = None  # no per-turn limit (A-3, ``play.turns``)
 
 def check_mode(sheet: Sheet, mode: str) -> None:
     """No check a chronicle's mode makes of a V5 sheet (V20-19 is V20's)."""
+
+
+def played_cards(sheet: JsonObject, names: Any) -> list[JsonObject] | None:
+    """No card is played with a roll (R-6 is roll-under's): None."""
+    return None
 
 
 def step_takes(kind: str, receipt: JsonObject, result: Mapping[str, Any]) -> JsonObject | None:

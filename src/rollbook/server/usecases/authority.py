@@ -175,10 +175,11 @@ def cards_stamp(system: str, sheet: dict, action: dict) -> dict:
     """``{"cards": [...]}``: the cards a roll plays and their effects, for its authority stamp (a card
     is the Storyteller's gift, R-6: what it adds shows beside the baseline); empty
     when it plays none."""
-    played = getattr(play.system_module(system), "played_cards", None)
-    if played is None or not isinstance(action, dict) or not action.get("cards"):
+    module = play.system_module(system)
+    if not isinstance(action, dict) or not action.get("cards"):
         return {}
-    return {"cards": played(sheet, action["cards"])}
+    played = module.played_cards(sheet, action["cards"])
+    return {} if played is None else {"cards": played}
 
 
 def refuse_unasked(plan: Plan) -> None:
