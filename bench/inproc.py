@@ -21,6 +21,8 @@ character: the token checked, one read transaction, the character's JSON: what e
 request pays before its own work), ``roll`` (the durable roll of ``bench/load.py``) and ``web``
 (the same roll posted from the sheet page's form, as a browser's htmx posts it: the keychain's
 cookie, its form key, the new card and the sheet's resources in answer). ``tx`` is the transactions per request (reads and writes).
+The web roll's form carries a key: compare it with ``--key``'s roll, whose statements its one write
+sends, the answer's one read after it (``tests/server/test_page_roll_cost.py``).
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@
 - ``Visitor``: the member the cookie opens, or ``None`` (a broken cookie is no member; a database
   error is a 500, never ``None``);
 - ``Reader``: the signed-in member of the chronicle in the path (401 / 403 otherwise);
+- ``Signed``: the same member for a change, found in the change's own write transaction (``PageWrite``);
 - ``Lang``: the reader's language on that chronicle's pages; ``VisitorLang`` anywhere else;
 - ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike;
   ``PostedUpload``: a form with a file, whose route answers a body too large itself.
@@ -46,30 +47,109 @@ def reader(request: Request, chronicle_id: int) -> Caller:
     chronicle (``rollbook.web.keychain``), else a bearer token or the older single cookie. The
     chronicle's language is read in the same read transaction, for ``reader_lang``. A request with an
     ``Authorization`` header is read by that header alone, never by a cookie."""
-    from rollbook.server.auth import authenticate
-    from rollbook.web import keychain
-
-    token = None if "authorization" in request.headers else keychain.token_for(request, chronicle_id)
+    token = _keychain_token(request, chronicle_id)
     if token is not None:
         with database(request).read() as session:
-            member = authenticate(session, token)
-            if member is not None and member.chronicle_id == chronicle_id:
-                request.state.rollbook_member = member
-                (request.state.rollbook_chronicle_language, request.state.rollbook_system) = (
-                    chronicles.chronicle_language(session, member)
-                )
+            member = _keychain_member(session, request, chronicle_id, token)
+            if member is not None:
+                _knows(request, *chronicles.chronicle_language(session, member))
                 return member
+    caller = _other_ways(request, chronicle_id, token)
+    with database(request).read() as session:
+        _knows(request, *chronicles.chronicle_language(session, caller))
+    return caller
+
+
+def _keychain_token(request: Request, chronicle_id: int) -> str | None:
+    from rollbook.web import keychain
+
+    return None if "authorization" in request.headers else keychain.token_for(request, chronicle_id)
+
+
+def _keychain_member(session, request: Request, chronicle_id: int, token: str) -> Caller | None:
+    """The member the keychain's token opens in the chronicle of the path, read in the caller's
+    transaction, or None."""
+    from rollbook.server.auth import authenticate
+
+    member = authenticate(session, token)
+    if member is None or member.chronicle_id != chronicle_id:
+        return None
+    request.state.rollbook_member = member
+    return member
+
+
+def _other_ways(request: Request, chronicle_id: int, token: str | None) -> Caller:
+    """The reader found without the keychain (a bearer token, the older single cookie), in a read of
+    its own; the refusals (401, 403 ``wrong_chronicle``, ``member_removed``)."""
     caller = visitor(request)
     if caller is None:
         _refuse_removed(request, chronicle_id, token)
         raise ProblemError(401, "unauthorized")
     if caller.chronicle_id != chronicle_id:
         raise ProblemError(403, "wrong_chronicle")
-    with database(request).read() as session:
-        (request.state.rollbook_chronicle_language, request.state.rollbook_system) = (
-            chronicles.chronicle_language(session, caller)
-        )
     return caller
+
+
+def _knows(request: Request, language: str, system: str) -> None:
+    """The chronicle's language (the pages' default) and system (whose words its pages use)."""
+    request.state.rollbook_chronicle_language, request.state.rollbook_system = language, system
+
+
+class PageWrite:
+    """A page's change signed in its own write transaction, as the API's signed writes are
+    (``app.api._signed_write``): the reader (``reader``'s rules) is found first thing in the write
+    (``member_in``: the keychain's token; the other ways read on their own, as ``reader``'s do), not
+    in a read before it. The chronicle's language and system come from the rows the write reads
+    (``knows``) or the answer's read; ``lang()`` is the reader's language (read, on a refusal that
+    came before the write read the chronicle)."""
+
+    __slots__ = ("request", "chronicle_id", "found", "known")
+
+    def __init__(self, request: Request, chronicle_id: int) -> None:
+        self.request = request
+        self.chronicle_id = chronicle_id
+        self.found: Caller | None = None
+        self.known = False  # the chronicle's language (None: none set) and system
+
+    def member_in(self, session) -> Caller:
+        token = _keychain_token(self.request, self.chronicle_id)
+        member = None if token is None else _keychain_member(session, self.request, self.chronicle_id, token)
+        self.found = member if member is not None else _other_ways(self.request, self.chronicle_id, token)
+        return self.found
+
+    @property
+    def member(self) -> Caller:
+        """The member ``member_in`` found (a refusal before it: the refusal page's, ``errors``)."""
+        if self.found is None:
+            raise ProblemError(401, "unauthorized")
+        return self.found
+
+    def knows(self, chronicle: Any) -> None:
+        """The chronicle's language and system, from its row or its view (``chronicle_view``)."""
+        if isinstance(chronicle, dict):
+            _knows(self.request, chronicle["language"], chronicle["system"])
+        else:
+            _knows(self.request, chronicle.language, chronicle.system)
+        self.known = True
+
+    def lang(self, db: Database | None = None) -> str:
+        """The reader's language; the chronicle's read through ``db`` (the answer's one read) when no
+        row of the write said it (a replayed form, a refusal before the write read the chronicle)."""
+        if not self.known:
+            with (db or database(self.request)).read() as session:
+                _knows(self.request, *chronicles.chronicle_language(session, self.member))
+            self.known = True
+        lang = lang_of(self.request, self.request.state.rollbook_chronicle_language)
+        self.request.state.rollbook_lang = lang
+        return lang
+
+
+async def page_write(request: Request, chronicle_id: int) -> PageWrite:
+    """A page's change (``PageWrite``). ``async``: it reads nothing (the write finds the member); a
+    request with no token at all is refused here, before its form is read, as ``reader`` refuses it."""
+    if _keychain_token(request, chronicle_id) is None and request_token(request) is None:
+        raise ProblemError(401, "unauthorized")
+    return PageWrite(request, chronicle_id)
 
 
 def _refuse_removed(request: Request, chronicle_id: int, token: str | None) -> None:
@@ -134,6 +214,7 @@ Db = Annotated[Database, Depends(database_dependency)]
 Dice = Annotated[DiceSource, Depends(dice_dependency)]
 Visitor = Annotated[Caller | None, Depends(visitor)]
 Reader = Annotated[Caller, Depends(reader)]
+Signed = Annotated[PageWrite, Depends(page_write)]
 Lang = Annotated[str, Depends(reader_lang)]
 VisitorLang = Annotated[str, Depends(visitor_lang)]
 Posted = Annotated[dict[str, Any], Depends(posted_form)]

@@ -28,16 +28,28 @@ def new_key() -> str:
 
 
 def once(
-    request: Request, db, member: Caller | None, form: Mapping[str, Any], work: Callable[[Any], dict]
+    request: Request,
+    db,
+    member: Caller | Callable[[Any], Caller] | None,
+    form: Mapping[str, Any],
+    work: Callable[[Any], dict],
 ) -> dict:
     """``work`` run once per form key (or every time when the form carries none): its result, or
-    the first result again for a retry."""
+    the first result again for a retry. ``member`` may be found in the write itself, first thing
+    (``web.deps.PageWrite.member_in``), as the API's signed writes find theirs: the key's scope is
+    that member's."""
     key = str(form.get(FIELD) or "").strip() or None
-    if key is None:
+    if callable(member):
+        find = member
+        if key is None:
+            return tx.run(db, lambda session: (find(session), work(session))[1])
+        scope: tx.Scope = lambda session: f"page:member:{find(session).id}"  # noqa: E731
+    elif key is None:
         return tx.run(db, work)
+    else:
+        scope = f"page:member:{member.id}" if member is not None else "page:anonymous"
     fields = {name: value for name, value in form.items() if name != FIELD}
     fingerprint = tx.fingerprint("POST", request.url.path, fields)
-    scope = f"page:member:{member.id}" if member is not None else "page:anonymous"
     _status, body, _replayed = tx.idempotent(
         db, scope=scope, key=key, request_fingerprint=fingerprint, work=lambda session: (200, work(session))
     )

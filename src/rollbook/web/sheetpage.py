@@ -119,7 +119,13 @@ def posted_form(
         return sheet_page(request, db, member, lang, character_id, errors=errors, values=form, change=kind)
 
     alert_into(request, into, lang, again)
-    system = request.state.rollbook_system  # read with the member (``web.deps.reader``)
+    return parsed_form(request.state.rollbook_system, form, part)  # the system: read with the member
+
+
+def parsed_form(system: str, form: dict, part: str = "actions") -> tuple[str, dict]:
+    """The sheet's roll form (``part`` "actions") or change form ("changes") of ``system`` as posted
+    -> (its kind, the action or change the server expects)."""
+    kind = str(form.get("kind" if part == "actions" else "change", ""))
     return kind, forms.parse_form(forms.schema_for(system, part, kind), form, kind)
 
 

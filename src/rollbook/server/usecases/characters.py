@@ -29,12 +29,14 @@ from rollbook.server.tx import now
 from rollbook.server.usecases import compulsions, scenes, solo_guard
 from rollbook.server.usecases.checks import (
     UNSET,
+    Resolve,
     check_character_count,
     check_difficulty,
     check_name,
     check_sheet_size,
     performed_parts,
     reject_faces,
+    resolved,
 )
 from rollbook.server.usecases.chronicles import log_settings
 from rollbook.server.views import character_view, entry_view, roster_view
@@ -300,11 +302,16 @@ def _put(patch: dict, path: str, value) -> None:
     patch[parts[-1]] = value
 
 
-def adjust(session: Session, member: Caller, character_id: int, change: dict) -> dict:
+def adjust(session: Session, member: Caller, character_id: int, change: dict | Resolve) -> dict:
     """Resources and experience: the Storyteller restores, grants and awards; a player spends
-    experience, reloads, … (the game logic decides what each role may do). Logged publicly."""
-    reject_faces(change, "change")
+    experience, reloads, … (the game logic decides what each role may do). Logged publicly.
+    ``change`` may be a ``Resolve`` (a page's form), resolved against the character locked here."""
+    if not callable(change):
+        reject_faces(change, "change")
     chronicle, character = lock_character(session, member, character_id)
+    if callable(change):
+        change = resolved(change, chronicle, character)
+        reject_faces(change, "change")
     may_act_for(member, character)
     solo_guard.check_player_move(session, chronicle, member)  # S-7, S-8
     scenes.check_change(session, chronicle, change, member.role)  # T-3: a running turn is the Storyteller's

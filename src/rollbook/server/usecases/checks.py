@@ -4,14 +4,30 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rollbook.play import catalogue
 from rollbook.rules.base import RuleError, check_range
 from rollbook.server.chain import plain
 from rollbook.server.problems import ProblemError
 
+if TYPE_CHECKING:
+    from rollbook.server.models import Character, Chronicle
+
 MODES = ("strict", "casual")
+
+# A face's request that needs the rows the write reads first to be made (a page's posted form: its
+# fields are the chronicle's system's, a power's Discipline is the sheet's): the use case resolves it
+# against the chronicle and the character it locked, so the face reads nothing before the write.
+Resolve = Callable[["Chronicle", "Character | None"], dict]
+
+
+def resolved(given: dict | Resolve, chronicle: Chronicle, character: Character | None = None) -> dict:
+    """The request as given, or resolved against the rows the use case read (``Resolve``)."""
+    return given(chronicle, character) if callable(given) else given
+
+
 DIFFICULTY_SYSTEMS = {"v20": (2, 10), "v5": (1, 30)}  # systems whose rolls take a standing difficulty
 # A-1: the kinds of roll the standing difficulty applies to; a V5 power's roll is a test (V5-1)
 DIFFICULTY_KINDS = {"v20": ("test", "willpower", "virtue"), "v5": ("test", "power", "willpower", "frenzy")}

@@ -29,7 +29,7 @@ from rollbook.server.models import Caller, Character, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.usecases import authority, compulsions, exchange, fairness, scenes, solo_guard
-from rollbook.server.usecases.checks import performed_parts, reject_faces
+from rollbook.server.usecases.checks import Resolve, performed_parts, reject_faces, resolved
 from rollbook.server.views import character_view, entry_view, rerolled_by
 
 ROLL_KINDS = ("roll", "reroll")
@@ -44,7 +44,7 @@ def roll(
     session: Session,
     member: Caller,
     character_id: int,
-    action: dict,
+    action: dict | Resolve,
     *,
     hidden: bool = False,
     ask: bool = False,
@@ -62,8 +62,10 @@ def roll(
 
     The combat chain (``usecases.exchange``): ``follows`` is the seq of the entry this step follows
     (its receipt is handed to the play layer, the new entry ``refers_to`` it); ``target`` the
-    character an attack is aimed at."""
+    character an attack is aimed at. ``action`` may be a ``Resolve``: a face's form, resolved against
+    the chronicle and the character locked here (``checks.resolved``)."""
     chronicle, character = lock_character(session, member, character_id)
+    action = resolved(action, chronicle, character)  # a page's form, resolved against the rows locked
     may_act_for(member, character)
     solo_guard.check_player_move(session, chronicle, member)  # S-7, S-8
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=hidden)  # reads it only
@@ -321,18 +323,26 @@ def quick_roll_request(
 
 
 def quick_roll(
-    session: Session, member: Caller, values: dict, *, hidden: bool = False, source: DiceSource | None = None
+    session: Session,
+    member: Caller,
+    values: dict | Resolve,
+    *,
+    hidden: bool = False,
+    source: DiceSource | None = None,
 ) -> dict:
     """Dice rolled without a sheet ("6 dice, Hunger 2"): the game's own rules request made from
     ``values`` (``QUICK_FIELDS``), rolled by the server (the chronicle's fair dice when set, F-3) and
     logged as a ``quick_roll`` entry whose receipt says it used no sheet (``"sheet": null``; the rules
     receipt with its faces under ``result``). Nothing is spent. A player's quick roll needs the
-    Storyteller's leave (``set_quick_rolls``); a hidden one is the Storyteller's."""
+    Storyteller's leave (``set_quick_rolls``); a hidden one is the Storyteller's. ``values`` may be a
+    ``Resolve`` (a page's form: its fields are the chronicle's game's), resolved against the chronicle
+    locked here."""
     from rollbook.dice import roll as roll_dice
     from rollbook.rules import get_system
     from rollbook.rules.base import to_plain
 
     chronicle = lock_chronicle(session, member.chronicle_id)
+    values = resolved(values, chronicle)
     if member.role != STORYTELLER:
         if not quick_rolls_allowed(session, chronicle.id):
             raise ProblemError(403, "storyteller_only", action="quick_roll", role=member.role)

@@ -19,8 +19,8 @@ from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import members as member_cases
 from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.web import keychain, presence, redraws, table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
-from rollbook.web.errors import alert_into
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, Signed, page_router
+from rollbook.web.errors import alert_into, alert_response, on_refusal
 from rollbook.web.guard import origin_of
 from rollbook.web.once import once
 from rollbook.web.respond import INVITATION_COOKIE, fragment, is_htmx, page, see_other, with_invitation
@@ -199,18 +199,8 @@ def quick_form(db, member: Caller, lang: str, chronicle: dict) -> dict:
     return {"fields": fields, "allowed": allowed, "usable": allowed or member.role == STORYTELLER}
 
 
-@router.post("/chronicles/{chronicle_id}/quick")
-def quick_roll(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice
-) -> Response:
-    """A quick roll (no sheet), through the one roll path's ``quick_roll``."""
-    alert_into(
-        request,
-        "quick",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
-    )
-    system = str(table.load(db, member, lang, feed=False).chronicle["system"])
+def _quick_values(system: str, form: dict[str, Any]) -> dict[str, Any]:
+    """The quick roll's form as the game's ``QUICK_FIELDS``."""
     values: dict[str, Any] = {}
     for name in rolls_cases.QUICK_FIELDS.get(system, ()):
         if name in ("advantage", "disadvantage"):
@@ -222,20 +212,42 @@ def quick_roll(
             number = forms.int_field(form, name)
             if number is not None:
                 values[name] = number
+    return values
+
+
+@router.post("/chronicles/{chronicle_id}/quick")
+def quick_roll(
+    request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted, dice: Dice
+) -> Response:
+    """A quick roll (no sheet), through the one roll path's ``quick_roll``: the member found and the
+    form read as the chronicle's game's (``checks.Resolve``) in the roll's one write; the answer
+    drawn from one read."""
+
+    def again(errors: dict[str, str]) -> Response:
+        return chronicle_page(request, db, signed.member, signed.lang(), errors=errors, values=form)
+
+    on_refusal(request, lambda error: alert_response(request, error, signed.lang(), "quick", again))
     hidden = str(form.get("hidden", "")).lower() in ("on", "true", "1")
+
+    def values(chronicle, _character) -> dict[str, Any]:
+        signed.knows(chronicle)
+        return _quick_values(chronicle.system, form)
+
     result = once(
         request,
         db,
-        member,
+        signed.member_in,
         form,
-        lambda s: rolls_cases.quick_roll(s, member, values, hidden=hidden, source=dice),
+        lambda s: rolls_cases.quick_roll(s, signed.member, values, hidden=hidden, source=dice),
     )
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
-    state = table.load(db, member, lang, feed=False)
+    with db.one_read() as db:  # the answer drawn from one read transaction
+        lang = signed.lang(db)
+        state = table.load(db, signed.member, lang, feed=False)
     card = table.cards_for(
         [result["entry"]],
-        table.viewer_of(member, state.chronicle, lang),
+        table.viewer_of(signed.member, state.chronicle, lang),
         state.characters,
         {},
         state.chronicle["system"],

@@ -19,16 +19,18 @@ from rollbook.present.words import words
 from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
+from rollbook.server.db import OneRead
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, log, rolls
+from rollbook.server.usecases.checks import Resolve
 from rollbook.web import powerform, table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
-from rollbook.web.errors import alert_into, error_detail, on_refusal
+from rollbook.web.deps import Db, Dice, Lang, PageWrite, Posted, Reader, Signed, page_router
+from rollbook.web.errors import alert_response, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, page, see_other
 from rollbook.web.routes.chronicle import chronicle_page
-from rollbook.web.sheetpage import character_or_404, hidden_asked, posted_form, sheet_context
+from rollbook.web.sheetpage import character_or_404, hidden_asked, parsed_form, sheet_context, sheet_page
 
 router = page_router()
 
@@ -46,8 +48,7 @@ def _cards(db, member: Caller, state: table.Table, lang: str, entries: list[dict
 def _after_change(
     request: Request,
     db,
-    member: Caller,
-    lang: str,
+    signed: PageWrite,
     chronicle_id: int,
     character_id: int,
     result: dict,
@@ -61,7 +62,9 @@ def _after_change(
         return see_other(
             f"/chronicles/{chronicle_id}/characters/{character_id}#entry-{result['entry']['seq']}"
         )
+    member = signed.member
     with db.one_read() as db:  # the answer drawn from one read transaction
+        lang = signed.lang(db)
         state = table.load(db, member, lang, feed=False)
         character = character_or_404(state, character_id)
         card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
@@ -79,47 +82,103 @@ def _after_change(
         )
 
 
+def _sheet_refusal(
+    request: Request,
+    db,
+    signed: PageWrite,
+    character_id: int,
+    form: dict,
+    into: str,
+    *,
+    kind: str | None = None,
+    change: str | None = None,
+) -> None:
+    """A refusal of the sheet's roll or change form (``sheetpage.posted_form``'s): into the form with
+    htmx, else the sheet page again with what was typed, in the reader's language."""
+
+    def again(errors: dict[str, str]) -> Response:
+        lang = signed.lang()
+        return sheet_page(
+            request,
+            db,
+            signed.member,
+            lang,
+            character_id,
+            errors=errors,
+            values=form,
+            kind=kind,
+            change=change,
+        )
+
+    on_refusal(request, lambda error: alert_response(request, error, signed.lang(), into, again))
+
+
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/rolls")
 def roll(
     request: Request,
     chronicle_id: int,
     character_id: int,
     db: Db,
-    member: Reader,
-    lang: Lang,
+    signed: Signed,
     form: Posted,
     dice: Dice,
 ) -> Response:
-    kind, action = posted_form(request, db, member, lang, character_id, form, "roll")
-    if kind == "power":  # choosing a power sets its Discipline
-        with db.read() as session:
-            sheet = characters.get_character(session, member, character_id).get("sheet") or {}
-        action = powerform.with_its_discipline(sheet, action)
-    action = authority.with_offer(db, member, character_id, action, form.get("offer"))  # A-4
+    """The sheet's roll form: the member found, the form resolved (against the chronicle's system and
+    the character's sheet: ``checks.Resolve``) and the roll made in the roll's one write, as the API's
+    roll; its answer drawn from one read."""
+    kind = str(form.get("kind", ""))
+    _sheet_refusal(request, db, signed, character_id, form, "roll", kind=kind)
     hidden = hidden_asked(form)
+    target = forms.int_field(form, "target")  # an attack's target: the defender's button (V20-17, T-4)
+
+    def posted(session) -> Resolve:
+        def action(chronicle, character) -> dict:
+            signed.knows(chronicle)
+            made = parsed_form(chronicle.system, form)[1]
+            if kind == "power":  # choosing a power sets its Discipline
+                made = powerform.with_its_discipline((character.sheet if character else None) or {}, made)
+            return authority.with_offer(  # A-4, read in the write
+                OneRead(db, session), signed.member, character_id, made, form.get("offer")
+            )
+
+        return action
+
     # A-1: a player's roll that asks for more than what stands is sent to the Storyteller (the
     # form's button says so); the Storyteller's own edges apply directly.
-    ask = member.role != STORYTELLER
-    target = forms.int_field(form, "target")  # an attack's target: the defender's button (V20-17, T-4)
     result = once(
         request,
         db,
-        member,
+        signed.member_in,
         form,
         lambda s: rolls.roll(
-            s, member, character_id, action, hidden=hidden, ask=ask, source=dice, target=target
+            s,
+            signed.member,
+            character_id,
+            posted(s),
+            hidden=hidden,
+            ask=signed.member.role != STORYTELLER,
+            source=dice,
+            target=target,
         ),
     )
-    return _after_change(request, db, member, lang, chronicle_id, character_id, result, "roll", kind=kind)
+    return _after_change(request, db, signed, chronicle_id, character_id, result, "roll", kind=kind)
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/adjustments")
 def adjust(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
-    change, data = posted_form(request, db, member, lang, character_id, form, "change", "changes")
-    result = once(request, db, member, form, lambda s: characters.adjust(s, member, character_id, data))
-    return _after_change(request, db, member, lang, chronicle_id, character_id, result, "change", change)
+    change = str(form.get("change", ""))
+    _sheet_refusal(request, db, signed, character_id, form, "change", change=change)
+
+    def data(chronicle, _character) -> dict:
+        signed.knows(chronicle)
+        return parsed_form(chronicle.system, form, "changes")[1]
+
+    result = once(
+        request, db, signed.member_in, form, lambda s: characters.adjust(s, signed.member, character_id, data)
+    )
+    return _after_change(request, db, signed, chronicle_id, character_id, result, "change", change)
 
 
 def _dice_of(form: dict[str, Any]) -> list[int]:
@@ -137,33 +196,47 @@ def _dice_of(form: dict[str, Any]) -> list[int]:
     return out
 
 
+def _card_refusal(request: Request, db, signed: PageWrite, form_id: str) -> None:
+    """A refusal of a card's button: into its form with htmx, else the chronicle page again."""
+
+    def again(errors: dict[str, str]) -> Response:
+        return chronicle_page(request, db, signed.member, signed.lang(), errors=errors)
+
+    on_refusal(request, lambda error: alert_response(request, error, signed.lang(), form_id, again))
+
+
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/reroll")
 def reroll(
     request: Request,
     chronicle_id: int,
     seq: int,
     db: Db,
-    member: Reader,
-    lang: Lang,
+    signed: Signed,
     form: Posted,
     dice: Dice,
 ) -> Response:
+    """The V5 Willpower reroll from a card (V5-8): the member found in the reroll's one write, the
+    answer (the new card, the card it follows up) drawn from one read."""
     form_id = f"reroll-{seq}"
-    alert_into(
-        request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    chosen = _dice_of(form)
-    result = tx.run(
-        db, lambda s: rolls.reroll(s, member, seq, {"kind": "reroll", "dice": chosen}, source=dice)
-    )
+    _card_refusal(request, db, signed, form_id)
+
+    def work(session) -> dict:
+        member = signed.member_in(session)
+        chosen = _dice_of(form)
+        return rolls.reroll(session, member, seq, {"kind": "reroll", "dice": chosen}, source=dice)
+
+    result = tx.run(db, work)
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
-    state = table.load(db, member, lang, feed=False)
-    with db.read() as session:
-        earlier = log.log_entry(session, member, seq)
-    card, original = _cards(
-        db, member, state, lang, [result["entry"], earlier], [seq, result["entry"]["seq"]]
-    )
+    member = signed.member
+    with db.one_read() as db:  # the answer drawn from one read transaction
+        lang = signed.lang(db)
+        state = table.load(db, member, lang, feed=False)
+        with db.read() as session:
+            earlier = log.log_entry(session, member, seq)
+        card, original = _cards(
+            db, member, state, lang, [result["entry"], earlier], [seq, result["entry"]["seq"]]
+        )
     character = state.character(result["entry"]["character"]) if result["entry"].get("character") else None
     return fragment(
         request,
@@ -200,16 +273,19 @@ def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Re
 
 
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/reveal")
-def reveal(request: Request, chronicle_id: int, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
+def reveal(request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed) -> Response:
+    """The Storyteller reveals a hidden roll: the member found in the one write, the answer drawn from
+    one read."""
     form_id = f"reveal-{seq}"
-    alert_into(
-        request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    result = tx.run(db, lambda s: log.reveal(s, member, seq))
+    _card_refusal(request, db, signed, form_id)
+    result = tx.run(db, lambda s: log.reveal(s, signed.member_in(s), seq))
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{seq}")
-    state = table.load(db, member, lang, feed=False)
-    card, revealed = _cards(db, member, state, lang, [result["entry"], result["revealed"]], [seq])
+    member = signed.member
+    with db.one_read() as db:  # the answer drawn from one read transaction
+        lang = signed.lang(db)
+        state = table.load(db, member, lang, feed=False)
+        card, revealed = _cards(db, member, state, lang, [result["entry"], result["revealed"]], [seq])
     return fragment(
         request,
         "_after_reveal.html",
