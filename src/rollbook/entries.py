@@ -88,6 +88,7 @@ class RollReceipt(Receipt):
     frenzy_test: Obj | None = None
     solo: Json = None
     attack: Obj | None = None  # a V20 dodge's: the attack it answers, its successes left (V20-20)
+    table_rules: list[str] | None = None  # TR-1: the table rules it was resolved under
     effects: list[Json] | None = None  # what the roll changed on the sheet (the entry's, repeated)
 
 
@@ -101,6 +102,7 @@ class QuickRollReceipt(Receipt):
     faces: list[Json]
     result: Json
     fair: Obj | None = None
+    table_rules: list[str] | None = None  # TR-1
 
 
 class AdjustReceipt(Receipt):

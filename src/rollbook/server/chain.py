@@ -45,7 +45,7 @@ from typing import Any
 
 from pydantic_core import from_json, to_json
 
-from rollbook.entries import RECEIPTS, ValidationError, receipt_of
+from rollbook.entries import RECEIPTS, Logged, ValidationError, receipt_of
 from rollbook.play.quick import verify_quick
 
 GENESIS_HASH = "0" * 64
@@ -291,7 +291,10 @@ def verify_entries(
                 else:
                     problems.append(f"{label}: hash mismatch")
             receipt = entry["receipt"]
-            problems.extend(f"{label}: {problem}" for problem in kind_problems(header["kind"], receipt))
+            problems.extend(
+                f"{label}: {problem}"
+                for problem in header_problems(entry) + kind_problems(header["kind"], receipt)
+            )
             if verify_receipt is not None and (is_rules_receipt(receipt) or header["kind"] == QUICK_ROLL):
                 counts["receipts"] += 1
                 try:
@@ -303,6 +306,18 @@ def verify_entries(
                 problems.extend(f"{label}: {problem}" for problem in ledger.check(entry))
         previous = entry
     return problems, counts
+
+
+def header_problems(entry: dict) -> list[str]:
+    """The fields an entry's readers read (``rollbook.entries.Logged``: its actor, character, effects …)
+    are of their JSON types (the ledgers skip an entry that is not, so it is a problem here)."""
+    try:
+        Logged.of(entry)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "entry"
+        return [f"not a log entry ({where}: {first['msg']})"]
+    return []
 
 
 def kind_problems(kind: Any, receipt: Any) -> list[str]:
