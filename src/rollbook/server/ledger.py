@@ -37,12 +37,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rollbook.entries import (
+    AskReceipt,
+    GrantReceipt,
+    Logged,
+    MemberRemovedReceipt,
+    Receipt,
+    RefusalReceipt,
+    RollReceipt,
+    SceneCloseReceipt,
+    SheetEditReceipt,
+    StandingEndReceipt,
+    StandingGrantReceipt,
+    ValidationError,
+    WithdrawalReceipt,
+)
 from rollbook.play import authority
 from rollbook.play.common import Mismatch, modifier_dice
 from rollbook.play.systems import SystemModule, system_module
 from rollbook.rules.base import RuleError
 
 DECISIONS = {"grant": ("as_asked", "changed"), "refusal": ("refused",), "withdrawal": ("withdrawn",)}
+Decision = GrantReceipt | RefusalReceipt | WithdrawalReceipt
 
 
 @dataclass
@@ -89,58 +105,63 @@ class AuthorityLedger:
     )  # (character, resource, weapon or card) -> last after-value
     last_seq: int | None = None
 
-    def check(self, entry: dict) -> list[str]:
-        kind = entry.get("kind")
-        receipt = entry.get("receipt")
-        seq = entry.get("seq")
-        if self.last_seq is not None and isinstance(seq, int) and seq != self.last_seq + 1:
+    def check(self, line: dict) -> list[str]:
+        try:
+            entry = Logged.of(line)
+        except ValidationError:  # no entry of the log: the chain's checks say so
+            return []
+        if self.last_seq is not None and entry.seq != self.last_seq + 1:
             self.sheets.clear()  # an entry not shown (a player's export) may have moved any resource
-        self.last_seq = seq if isinstance(seq, int) else self.last_seq
-        if not isinstance(receipt, dict):
+        self.last_seq = entry.seq
+        try:
+            receipt = entry.read()
+        except (KeyError, ValidationError):  # not a receipt of its kind: chain.kind_problems says so
             return []
-        problems = self._sheet(entry, receipt, kind)
-        return problems + self._authority(entry, receipt, kind)
+        if receipt is None:
+            return []
+        problems = self._sheet(entry, receipt)
+        return problems + self._authority(entry, receipt)
 
-    def _authority(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
-        if kind == "ask":
+    def _authority(self, entry: Logged, receipt: Receipt) -> list[str]:
+        if isinstance(receipt, AskReceipt):
             return self._ask(entry, receipt)
-        if kind == "member_removed":
-            self.removed.add(receipt.get("member"))
+        if isinstance(receipt, MemberRemovedReceipt):
+            self.removed.add(receipt.member)
             return []
-        if kind in DECISIONS:
-            return self._decision(entry, receipt, kind)
-        if kind == "standing_grant":
-            self.standing[receipt.get("standing")] = {
-                "edges": receipt.get("edges") or {},
+        if isinstance(receipt, Decision):
+            return self._decision(entry, receipt, entry.kind)
+        if isinstance(receipt, StandingGrantReceipt):
+            self.standing[receipt.standing] = {
+                "edges": receipt.edges or {},
                 "ended": None,
-                "character": receipt.get("character"),
+                "character": receipt.character,
             }
             return []
-        if kind == "standing_end":
-            return self._end(entry, [receipt.get("standing")])
-        if kind == "scene_close":
-            return self._end(entry, receipt.get("standing_ended") or [])
-        if kind == "roll" and isinstance(receipt.get("authority"), dict):
-            return self._roll(entry, receipt)
+        if isinstance(receipt, StandingEndReceipt):
+            return self._end(entry, [receipt.standing])
+        if isinstance(receipt, SceneCloseReceipt):
+            return self._end(entry, receipt.standing_ended or [])
+        if entry.kind == "roll" and isinstance(receipt, RollReceipt) and isinstance(receipt.authority, dict):
+            return self._roll(entry, receipt, receipt.authority)
         return []
 
     # --- a roll's request and effects, from its action and the sheet ---
 
-    def _sheet(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
-        character = entry.get("character")
-        if kind == "removal":  # the character left the table: its chains end
+    def _sheet(self, entry: Logged, receipt: Receipt) -> list[str]:
+        character = entry.character
+        if entry.kind == "removal":  # the character left the table: its chains end
             for key in [key for key in self.sheets if key[0] == character]:
                 del self.sheets[key]
             return []
-        if kind == "sheet_edit":
-            return self._edited(character, receipt.get("changes"))
+        if isinstance(receipt, SheetEditReceipt):
+            return self._edited(character, receipt.changes)
         problems: list[str] = []
-        if kind in ("roll", "reroll") and isinstance(receipt.get("system"), str):
-            problems += request_problems(receipt)
+        if isinstance(receipt, RollReceipt):  # a roll or a reroll
+            problems += request_problems(receipt, entry.stored)
             problems += effect_problems(entry, receipt)
-        if kind == "roll":
+        if entry.kind == "roll" and isinstance(receipt, RollReceipt):
             problems += self._read_from_sheet(character, receipt)
-        for effect in entry.get("effects") or []:
+        for effect in entry.effects or []:
             if not isinstance(effect, dict) or "resource" not in effect:
                 continue
             # the item it names: a weapon's ammunition (Tiers), a card (roll-under R-6), each its own chain
@@ -183,36 +204,34 @@ class AuthorityLedger:
 
     # --- entries ------------------------------------------------------------------------------
 
-    def _ask(self, entry: dict, receipt: dict) -> list[str]:
-        actor = entry.get("actor") or {}
+    def _ask(self, entry: Logged, receipt: AskReceipt) -> list[str]:
+        actor = entry.actor or {}
         problems = []
         if actor.get("role") != "player":
             problems.append("an ask made by someone other than a player")
-        if receipt.get("character") != entry.get("character") or actor.get("character") != entry.get(
-            "character"
-        ):
+        if receipt.character != entry.character or actor.get("character") != entry.character:
             problems.append("an ask for another character than its entry names")
-        if not receipt.get("asked"):
+        if not receipt.asked:
             problems.append("an ask that asks nothing")
         problems += _asked_pool(receipt)
-        self.asks[entry["seq"]] = _Ask(
-            entry["seq"],
-            receipt.get("character"),
+        self.asks[entry.seq] = _Ask(
+            entry.seq,
+            receipt.character,
             actor.get("member"),
-            receipt.get("kind"),
-            receipt.get("player"),
-            receipt.get("asked"),
+            receipt.kind,
+            receipt.player,
+            receipt.asked,
         )
         return problems
 
-    def _decision(self, entry: dict, receipt: dict, kind: str) -> list[str]:
-        ask = self.asks.get(receipt.get("ask_seq"))
+    def _decision(self, entry: Logged, receipt: Decision, kind: str) -> list[str]:
+        ask = self.asks.get(receipt.ask_seq)
         if ask is None:
-            return [f"a {kind} of an unknown ask (entry {receipt.get('ask_seq')})"]
-        problems = _taken_once(ask, "decided_by", entry["seq"], f"ask {ask.seq} decided")
-        actor = entry.get("actor") or {}
-        if kind == "withdrawal":
-            cause = receipt.get("cause")
+            return [f"a {kind} of an unknown ask (entry {receipt.ask_seq})"]
+        problems = _taken_once(ask, "decided_by", entry.seq, f"ask {ask.seq} decided")
+        actor = entry.actor or {}
+        if isinstance(receipt, WithdrawalReceipt):
+            cause = receipt.cause
             for_them = actor.get("role") == "storyteller" and (
                 cause == "owner_changed" or (cause == "member_removed" and ask.member in self.removed)
             )
@@ -220,24 +239,24 @@ class AuthorityLedger:
                 problems.append(f"ask {ask.seq} withdrawn by someone other than who asked")
         elif actor.get("role") != "storyteller":
             problems.append(f"ask {ask.seq} decided by someone other than the Storyteller")
-        if receipt.get("decision") not in DECISIONS[kind]:
-            problems.append(f"a {kind} whose decision is {receipt.get('decision')!r}")
-        if receipt.get("asked") != ask.asked or receipt.get("character") != ask.character:
+        if receipt.decision not in DECISIONS[kind]:
+            problems.append(f"a {kind} whose decision is {receipt.decision!r}")
+        if receipt.asked != ask.asked or receipt.character != ask.character:
             problems.append(f"the decision on ask {ask.seq} does not repeat what was asked")
-        if kind == "grant":
-            if receipt.get("decision") == "as_asked" and receipt.get("granted") != ask.asked:
+        if isinstance(receipt, GrantReceipt):
+            if receipt.decision == "as_asked" and receipt.granted != ask.asked:
                 problems.append(f"ask {ask.seq} granted 'as asked' with other edges")
-            self.grants[entry["seq"]] = _Grant(
-                entry["seq"],
+            self.grants[entry.seq] = _Grant(
+                entry.seq,
                 ask,
-                receipt.get("granted"),
-                receipt.get("action"),
-                receipt.get("hidden"),
-                receipt.get("baseline"),
+                receipt.granted,
+                receipt.action,
+                receipt.hidden,
+                receipt.baseline,
             )
         return problems
 
-    def _end(self, entry: dict, ids: list) -> list[str]:
+    def _end(self, entry: Logged, ids: list) -> list[str]:
         problems = []
         for standing_id in ids:
             found = self.standing.get(standing_id)
@@ -246,25 +265,22 @@ class AuthorityLedger:
             elif found["ended"] is not None:
                 problems.append(f"ends standing grant {standing_id} again (ended by entry {found['ended']})")
             else:
-                found["ended"] = entry["seq"]
+                found["ended"] = entry.seq
         return problems
 
-    def _roll(self, entry: dict, receipt: dict) -> list[str]:
-        stamp = receipt["authority"]
-        system = receipt.get("system")
-        hidden = entry.get("visibility") == "hidden"
+    def _roll(self, entry: Logged, receipt: RollReceipt, stamp: dict) -> list[str]:
+        system = receipt.system
+        hidden = entry.visibility == "hidden"
         if "grant" in stamp:
             return self._granted_roll(entry, receipt, stamp, system, hidden)
-        if (entry.get("actor") or {}).get("role") != "player":
+        if (entry.actor or {}).get("role") != "player":
             return []
         problems = []
         base = stamp.get("baseline")
         if not isinstance(base, dict):
             return ["a player's roll without its baseline"]
-        if not isinstance(system, str):  # no system's actions to read it by
-            return ["a player's roll whose action cannot be read"]
         try:
-            extra = authority.asked_edges(system, receipt.get("action") or {}, base, hidden=hidden)
+            extra = authority.asked_edges(system, receipt.action or {}, base, hidden=hidden)
         except (RuleError, KeyError, TypeError):
             return ["a player's roll whose action cannot be read"]
         if extra:
@@ -282,14 +298,16 @@ class AuthorityLedger:
                 problems.append(f"baseline {name} is not what the standing grants set")
         return problems
 
-    def _granted_roll(self, entry: dict, receipt: dict, stamp: dict, system: Any, hidden: bool) -> list[str]:
+    def _granted_roll(
+        self, entry: Logged, receipt: RollReceipt, stamp: dict, system: str, hidden: bool
+    ) -> list[str]:
         grant = self.grants.get(stamp.get("grant"))
         if grant is None:
             return [f"a roll under an unknown grant (entry {stamp.get('grant')})"]
-        problems = _taken_once(grant, "used_by", entry["seq"], f"grant {grant.seq} used")
-        if entry.get("character") != grant.ask.character:
+        problems = _taken_once(grant, "used_by", entry.seq, f"grant {grant.seq} used")
+        if entry.character != grant.ask.character:
             problems.append(f"a roll under grant {grant.seq} for another character")
-        if receipt.get("action") != grant.action:
+        if receipt.action != grant.action:
             problems.append(f"the roll's action is not what grant {grant.seq} granted")
         if bool(grant.hidden) != hidden:
             problems.append(f"the roll's visibility is not what grant {grant.seq} granted")
@@ -303,13 +321,12 @@ class AuthorityLedger:
             problems.append(f"grant {grant.seq} does not compose to the action it names")
         return problems
 
-    def _read_from_sheet(self, character: Any, receipt: dict) -> list[str]:
+    def _read_from_sheet(self, character: Any, receipt: RollReceipt) -> list[str]:
         """The sheet's values a request read (its system's ``sheet_reads``: V20 current Willpower, V5
         Hunger) are what the character's previous effect on them left (the request rebuilt from the
         sheet's stored values)."""
-        stored = receipt.get("request")
-        request: dict = stored if isinstance(stored, dict) else {}
-        module = _module(receipt.get("system"))
+        request: dict = receipt.request or {}
+        module = _module(receipt.system)
         problems = []
         for resource, value in module.sheet_reads(request) if module is not None else ():
             key = (character, resource, None)
@@ -380,10 +397,10 @@ def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _asked_pool(receipt: dict) -> list[str]:
+def _asked_pool(receipt: AskReceipt) -> list[str]:
     """The pool an ask shows adds the dice asked (or the baseline's): an ask rewritten with its grant
     and roll, its pool left as asked, is caught (A-1)."""
-    pool, asked, base = receipt.get("pool"), receipt.get("asked"), receipt.get("baseline")
+    pool, asked, base = receipt.pool, receipt.asked, receipt.baseline
     if (
         not isinstance(pool, dict)
         or not isinstance(pool.get("modifiers"), list)
@@ -405,34 +422,35 @@ def _asked_pool(receipt: dict) -> list[str]:
 # --- the request a roll's action builds, and the effects its receipt implies ------------------------
 
 
-def request_problems(receipt: dict) -> list[str]:
+def request_problems(receipt: RollReceipt, stored: dict) -> list[str]:
     """The request the receipt's action builds, field by field, against the stored one (the fields
-    its system's ``REQUEST_FROM_ACTION`` names), then its system's own checks (``request_problems``:
-    the V20 specialty; the pool a V20 or V5 action built, its total and its modifier's dice)."""
-    action, request = receipt.get("action"), receipt.get("request")
-    module = _module(receipt.get("system"))
-    if not isinstance(action, dict) or not isinstance(request, dict) or module is None:
+    its system's ``REQUEST_FROM_ACTION`` names), then its system's own checks (``request_problems``,
+    on the receipt as stored: the V20 specialty; the pool a V20 or V5 action built, its total and its
+    modifier's dice)."""
+    action, request = receipt.action, receipt.request
+    module = _module(receipt.system)
+    if action is None or request is None or module is None:
         return []
     problems = [
         f"the request's {name} is {request[name]!r} but its action says {action[name]!r}"
         for name in module.REQUEST_FROM_ACTION
         if name in action and name in request and action[name] is not None and request[name] != action[name]
     ]
-    return problems + _words(module.request_problems(receipt))
+    return problems + _words(module.request_problems(stored))
 
 
-def effect_problems(entry: dict, receipt: dict) -> list[str]:
+def effect_problems(entry: Logged, receipt: RollReceipt) -> list[str]:
     """The effects recomputed from the receipt and the sheet's before-values (its system's
-    ``effect_problems``: V20 Willpower spent, V5 Hunger, Tiers ammunition and Essence)."""
-    effects = [e for e in entry.get("effects") or [] if isinstance(e, dict)]
+    ``effect_problems``, on the receipt as stored: V20 Willpower spent, V5 Hunger, Tiers ammunition
+    and Essence)."""
+    effects = [e for e in entry.effects or [] if isinstance(e, dict)]
     problems = []
-    if "effects" in receipt and receipt.get("effects") != entry.get("effects"):
+    if "effects" in receipt.model_fields_set and receipt.effects != entry.effects:
         problems.append("the entry's effects are not its receipt's")
     by_resource: dict[Any, list[dict]] = {}
     for effect in effects:
         by_resource.setdefault(effect.get("resource"), []).append(effect)
-    module = _module(receipt.get("system"))
-    kind = entry.get("kind")
-    if module is not None and isinstance(kind, str):
-        problems += _words(module.effect_problems(kind, receipt, by_resource))
+    module = _module(receipt.system)
+    if module is not None:
+        problems += _words(module.effect_problems(entry.kind, entry.stored, by_resource))
     return problems
