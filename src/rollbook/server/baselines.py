@@ -24,6 +24,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rollbook.entries import (
+    AskReceipt,
+    ContestReceipt,
+    ContestResultReceipt,
+    ExtendedReceipt,
+    GrantReceipt,
+    Logged,
+    QuickRollReceipt,
+    RollReceipt,
+    SceneCloseReceipt,
+    SettingsReceipt,
+    StandingEndReceipt,
+    StandingGrantReceipt,
+    ValidationError,
+)
 from rollbook.play import authority
 from rollbook.play.systems import system_ids
 from rollbook.rules.base import RuleError
@@ -31,6 +46,7 @@ from rollbook.server.usecases.checks import DIFFICULTY_KINDS
 
 SETTINGS = "settings"
 ROLLS = ("roll", "reroll", "quick_roll")
+Rolled = RollReceipt | QuickRollReceipt
 
 
 @dataclass
@@ -45,60 +61,61 @@ class BaselineLedger:
     system: Any = None  # the game system, as the log's receipts name it
     contests: dict = field(
         default_factory=dict
-    )  # TR-3: declaration seq -> {"sides", "rolled": side -> result}
+    )  # TR-3: declaration seq -> {"declared", "rolled": side -> result, "seqs": side -> seq}
     extended: dict = field(default_factory=dict)  # TR-4: declaration seq -> {"declared", "results"}
 
-    def check(self, entry: dict) -> list[str]:
-        kind = entry.get("kind")
-        receipt = entry.get("receipt")
-        if not isinstance(receipt, dict):
+    def check(self, line: dict) -> list[str]:
+        try:
+            entry = Logged.of(line)
+            receipt = entry.read()
+        except (KeyError, ValidationError):  # not an entry of its kind: the chain's checks say so
             return []
-        if kind == SETTINGS:
+        if isinstance(receipt, SettingsReceipt):
             return self._settings(entry, receipt)
-        if kind == "standing_grant":
-            self.standing[receipt.get("standing")] = {
-                "character": receipt.get("character"),
-                "edges": receipt.get("edges") or {},
-            }
-        elif kind == "standing_end":
-            self.standing.pop(receipt.get("standing"), None)
-        elif kind == "scene_close":
-            for ended in receipt.get("standing_ended") or []:
+        if isinstance(receipt, StandingGrantReceipt):
+            self.standing[receipt.standing] = {"character": receipt.character, "edges": receipt.edges or {}}
+        elif isinstance(receipt, StandingEndReceipt):
+            self.standing.pop(receipt.standing, None)
+        elif isinstance(receipt, SceneCloseReceipt):
+            for ended in receipt.standing_ended or []:
                 self.standing.pop(ended, None)
-        elif kind in ("ask", "grant"):
-            return self._baseline(entry, receipt, receipt.get("kind") if kind == "ask" else None)
-        elif kind == "contest":
-            self.contests[entry.get("seq")] = {"declared": receipt, "rolled": {}, "seqs": {}}
-        elif kind == "extended":
-            self.extended[entry.get("seq")] = {"declared": receipt, "results": []}
-        elif kind == "contest_result":
+        elif isinstance(receipt, AskReceipt):
+            return self._baseline(entry, receipt.baseline, receipt.kind)
+        elif isinstance(receipt, GrantReceipt):  # the kind of the action it composed
+            return self._baseline(entry, receipt.baseline, (receipt.action or {}).get("kind"))
+        elif isinstance(receipt, ContestReceipt):
+            self.contests[entry.seq] = {"declared": receipt, "rolled": {}, "seqs": {}}
+        elif isinstance(receipt, ExtendedReceipt):
+            self.extended[entry.seq] = {"declared": receipt, "results": []}
+        elif isinstance(receipt, ContestResultReceipt):
             return self._contest_result(entry, receipt)
-        elif kind in ROLLS:
-            if isinstance(receipt.get("system"), str):
-                self.system = receipt["system"]
-            return self._roll(entry, receipt, kind) + self._part_of(entry, receipt)
+        elif isinstance(receipt, Rolled):
+            if isinstance(receipt, RollReceipt):
+                self.system = receipt.system
+            return self._roll(entry, receipt) + (
+                self._part_of(entry, receipt) if isinstance(receipt, RollReceipt) else []
+            )
         return []
 
     # --- entries ------------------------------------------------------------------------------
 
-    def _settings(self, entry: dict, receipt: dict) -> list[str]:
+    def _settings(self, entry: Logged, receipt: SettingsReceipt) -> list[str]:
         self.logged = True
         problems = []
-        if (entry.get("actor") or {}).get("role") != "storyteller":
+        if (entry.actor or {}).get("role") != "storyteller":
             problems.append("a settings entry made by someone other than the Storyteller")
-        if "character" in receipt:
-            self.characters[receipt.get("character")] = receipt.get("difficulty")
+        if "character" in receipt.model_fields_set:
+            self.characters[receipt.character] = receipt.difficulty
             return problems
-        self.mode = receipt.get("mode")
-        self.difficulty = receipt.get("difficulty")
-        rules = receipt.get("table_rules")
-        self.table_rules = (
-            sorted(rules) if isinstance(rules, list) and all(isinstance(r, str) for r in rules) else rules
-        )
+        self.mode = receipt.mode
+        self.difficulty = receipt.difficulty
+        rules = receipt.table_rules
+        self.table_rules = sorted(rules) if rules is not None else rules
         return problems
 
-    def _roll(self, entry: dict, receipt: dict, kind: str) -> list[str]:
-        recorded = receipt.get("table_rules")
+    def _roll(self, entry: Logged, receipt: Rolled) -> list[str]:
+        kind = entry.kind
+        recorded = receipt.table_rules
         if recorded is None and not self.logged:
             return []  # a roll from before A-5: its chronicle's settings were never logged
         self.logged = True
@@ -109,8 +126,8 @@ class BaselineLedger:
             problems.append(
                 f"resolved under table rules {_words(recorded)}, not those in force ({_words(self.table_rules)})"
             )
-        request = receipt.get("request")
-        if isinstance(request, dict):
+        request = receipt.request
+        if request is not None:
             if "table_rules" in request and request["table_rules"] != self.table_rules:
                 problems.append(
                     f"its request's table rules {_words(request['table_rules'])} are not those in force "
@@ -118,32 +135,28 @@ class BaselineLedger:
                 )
             if kind != "reroll" and "mode" in request and request["mode"] != self.mode:
                 problems.append(f"resolved in {request['mode']} mode while the chronicle is {self.mode}")
-        stamp = receipt.get("authority")
+        stamp = receipt.authority if isinstance(receipt, RollReceipt) else None
         if (
-            kind == "roll"
+            isinstance(receipt, RollReceipt)
+            and kind == "roll"
             and isinstance(stamp, dict)
             and "grant" not in stamp
-            and (entry.get("actor") or {}).get("role") == "player"
+            and (entry.actor or {}).get("role") == "player"
         ):
-            problems += self._expected(
-                entry, stamp.get("baseline"), receipt.get("kind"), receipt.get("system")
-            )
+            problems += self._expected(entry, stamp.get("baseline"), receipt.kind, receipt.system)
         return problems
 
-    def _baseline(self, entry: dict, receipt: dict, kind: Any) -> list[str]:
+    def _baseline(self, entry: Logged, base: Any, kind: Any) -> list[str]:
+        """An ask's or a grant's recorded baseline, for the kind it rolls (A-5)."""
         if not self.logged:
             return []
-        if kind is None:  # a grant: the kind of the action it composed
-            kind = (
-                (receipt.get("action") or {}).get("kind") if isinstance(receipt.get("action"), dict) else None
-            )
-        return self._expected(entry, receipt.get("baseline"), kind, None)
+        return self._expected(entry, base, kind, None)
 
-    def _expected(self, entry: dict, base: Any, kind: Any, system: Any) -> list[str]:
+    def _expected(self, entry: Logged, base: Any, kind: Any, system: Any) -> list[str]:
         """A-5: the baseline recorded against the one the log gives for this character and kind."""
         if not isinstance(base, dict) or not isinstance(kind, str):
             return []
-        character = entry.get("character")
+        character = entry.character
         system = system or self.system or _system_of(kind, base)
         values: dict = {}
         standing = self.characters.get(character)
@@ -171,47 +184,40 @@ class BaselineLedger:
 
     # --- TR-3, TR-4: the rolls of a declared contest or extended action -------------------------
 
-    def _part_of(self, entry: dict, receipt: dict) -> list[str]:
+    def _part_of(self, entry: Logged, receipt: RollReceipt) -> list[str]:
         """A contest's side or an extended action's roll: the roll declared, for the character declared,
         once per side, and (extended) the running total its receipt states."""
         from rollbook.rules import contests as rules_contests
 
-        note = receipt.get("contest")
-        if isinstance(note, dict):
+        note = receipt.contest
+        if note is not None:
             found = self.contests.get(note.get("of"))
             side = note.get("side")
-            if (
-                found is None
-                or side not in ("attacker", "defender")
-                or entry.get("refers_to") != note.get("of")
-            ):
+            if found is None or side not in ("attacker", "defender") or entry.refers_to != note.get("of"):
                 return [f"a contest roll of an unknown contest (entry {note.get('of')})"]
-            declared = found["declared"].get(side) or {}
+            contest: ContestReceipt = found["declared"]
+            declared = contest.attacker if side == "attacker" else contest.defender
             problems = []
             if side in found["rolled"]:
                 problems.append(f"the {side} of contest {note.get('of')} rolled twice")
-            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get(
-                "character"
-            ):
+            if receipt.action != declared.action or entry.character != declared.character:
                 problems.append(f"the {side}'s roll is not the one contest {note.get('of')} declared")
-            found["rolled"][side] = receipt.get("result")
-            found["seqs"][side] = entry.get("seq")
+            found["rolled"][side] = receipt.result
+            found["seqs"][side] = entry.seq
             return problems
-        note = receipt.get("extended")
-        if isinstance(note, dict):
+        note = receipt.extended
+        if note is not None:
             found = self.extended.get(note.get("of"))
-            if found is None or entry.get("refers_to") != note.get("of"):
+            if found is None or entry.refers_to != note.get("of"):
                 return [f"a roll of an unknown extended action (entry {note.get('of')})"]
-            declared = found["declared"]
+            extended: ExtendedReceipt = found["declared"]
             problems = []
-            if receipt.get("action") != declared.get("action") or entry.get("character") != declared.get(
-                "character"
-            ):
+            if receipt.action != extended.action or entry.character != extended.character:
                 problems.append(f"the roll is not the one extended action {note.get('of')} declared")
-            found["results"].append(receipt.get("result"))
+            found["results"].append(receipt.result)
             try:
                 state = rules_contests.extended(
-                    declared.get("game"), declared.get("target"), declared.get("max_rolls"), found["results"]
+                    extended.game, extended.target, extended.max_rolls, found["results"]
                 )
             except (RuleError, KeyError, TypeError, AttributeError):
                 return problems + [f"extended action {note.get('of')} cannot be followed to this roll"]
@@ -223,37 +229,35 @@ class BaselineLedger:
             return problems
         return []
 
-    def _contest_result(self, entry: dict, receipt: dict) -> list[str]:
+    def _contest_result(self, entry: Logged, receipt: ContestResultReceipt) -> list[str]:
         from rollbook.rules import contests as rules_contests
 
-        found = self.contests.get(receipt.get("contest"))
+        found = self.contests.get(receipt.contest)
         if found is None or set(found["rolled"]) != {"attacker", "defender"}:
-            return [f"a contest result before both sides of contest {receipt.get('contest')} rolled"]
+            return [f"a contest result before both sides of contest {receipt.contest} rolled"]
+        declared: ContestReceipt = found["declared"]
         try:
             outcome = rules_contests.contest(
-                found["declared"].get("game"), found["rolled"]["attacker"], found["rolled"]["defender"]
+                declared.game, found["rolled"]["attacker"], found["rolled"]["defender"]
             )
         except (RuleError, KeyError, TypeError, AttributeError):
-            return [f"contest {receipt.get('contest')} cannot be recomputed"]
+            return [f"contest {receipt.contest} cannot be recomputed"]
+        sides = {"attacker": declared.attacker, "defender": declared.defender}
         expected = {
-            "contest": receipt.get("contest"),
-            "game": found["declared"].get("game"),
+            "contest": receipt.contest,
+            "game": declared.game,
             "winner": outcome["winner"],
             "margin": outcome["margin"],
             "tie": outcome["tie"],
             **{
-                side: {
-                    "character": found["declared"][side]["character"],
-                    "roll": found["seqs"][side],
-                    **outcome[side],
-                }
+                side: {"character": sides[side].character, "roll": found["seqs"][side], **outcome[side]}
                 for side in ("attacker", "defender")
             },
         }
         return (
             []
-            if receipt == expected
-            else [f"the result of contest {receipt.get('contest')} is not what its rolls make"]
+            if entry.stored == expected
+            else [f"the result of contest {receipt.contest} is not what its rolls make"]
         )
 
 
