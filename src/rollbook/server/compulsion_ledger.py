@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from rollbook.entries import (
     CompulsionEndReceipt,
     CompulsionReceipt,
+    Logged,
     RollReceipt,
     SceneCloseReceipt,
     ValidationError,
@@ -36,12 +37,16 @@ END = "compulsion_end"
 class CompulsionLedger:
     in_force: dict = field(default_factory=dict)  # character -> {"compulsion", "called", "until", "scene"}
 
-    def check(self, entry: dict) -> list[str]:
-        kind = entry.get("kind")
+    def check(self, line: dict) -> list[str]:
+        try:
+            entry = Logged.of(line)
+        except ValidationError:  # no entry of the log: the chain's check says so (chain.header_problems)
+            return []
+        kind = entry.kind
         if kind not in (CALL, END, "scene_close", "roll", "reroll"):
             return []
         try:
-            read = receipt_of(kind, entry.get("receipt"))
+            read = receipt_of(kind, entry.stored)
         except ValidationError:  # not a receipt of its kind: the chain's check says so (chain.kind_problems)
             return []
         if isinstance(read, CompulsionReceipt):
@@ -60,14 +65,14 @@ class CompulsionLedger:
             and read.kind in ("test", "power")
             and (read.request or {}).get("kind") == "test"
         ):
-            return self._roll(entry, read, str(kind))
+            return self._roll(entry, read, kind)
         return []
 
-    def _call(self, entry: dict, receipt: CompulsionReceipt) -> list[str]:
+    def _call(self, entry: Logged, receipt: CompulsionReceipt) -> list[str]:
         problems = []
-        if (entry.get("actor") or {}).get("role") != "storyteller":
+        if (entry.actor or {}).get("role") != "storyteller":
             problems.append("a compulsion called by someone other than the Storyteller")
-        character = entry.get("character")
+        character = entry.character
         if receipt.character != character:
             problems.append("a compulsion entry for another character than its own")
         if character in self.in_force:
@@ -87,23 +92,23 @@ class CompulsionLedger:
             problems.append("a compulsion without its duration")
         self.in_force[character] = {
             "compulsion": receipt.compulsion,
-            "called": entry.get("seq"),
+            "called": entry.seq,
             "until": receipt.until,
             "scene": receipt.scene,
         }
         return problems
 
-    def _end(self, entry: dict, receipt: CompulsionEndReceipt) -> list[str]:
-        character = entry.get("character")
+    def _end(self, entry: Logged, receipt: CompulsionEndReceipt) -> list[str]:
+        character = entry.character
         found = self.in_force.pop(character, None)
         problems = []
-        if (entry.get("actor") or {}).get("role") != "storyteller":
+        if (entry.actor or {}).get("role") != "storyteller":
             problems.append("a compulsion ended by someone other than the Storyteller")
         if found is None or found["called"] != receipt.called:
             problems.append(f"ends compulsion {receipt.called}, not the one in force")
         return problems
 
-    def _roll(self, entry: dict, receipt: RollReceipt, kind: str) -> list[str]:
+    def _roll(self, entry: Logged, receipt: RollReceipt, kind: str) -> list[str]:
         pool = receipt.pool
         action = receipt.action
         if not isinstance(pool, dict) or not isinstance(action, dict):
@@ -112,7 +117,7 @@ class CompulsionLedger:
         modifiers = [m for m in pool.get("modifiers") or [] if isinstance(m, dict)]
         stated = [m for m in modifiers if m.get("source") == "compulsion"]
         if kind == "roll":  # a reroll keeps its roll's pool: checked when the roll was
-            found = self.in_force.get(entry.get("character"))
+            found = self.in_force.get(entry.character)
             attributes = tuple(
                 trait
                 for part in pool.get("parts") or []  # a power's: its pool's
