@@ -38,12 +38,12 @@ def receipt_draws(receipt: Mapping[str, Any]) -> list[ReceiptDraw]:
     rerolls = receipt.get("rerolls") or []
     if not isinstance(rerolls, list):
         raise RuleError("fair_cannot_replay")
-    for index, entry in enumerate(rerolls):
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("dice"), list):
+    for index, step in enumerate(rerolls):  # a follow-up's record (V5-8), no log entry
+        if not isinstance(step, Mapping) or not isinstance(step.get("dice"), list):
             raise RuleError("fair_cannot_replay")
-        faces = _faces(entry.get("faces"))
+        faces = _faces(step.get("faces"))
         draws.append(
-            ReceiptDraw(REROLL, index, entry.get("fair"), faces, (_REROLL_SIDES,) * len(entry["dice"]))
+            ReceiptDraw(REROLL, index, step.get("fair"), faces, (_REROLL_SIDES,) * len(step["dice"]))
         )
     return draws
 
