@@ -21,6 +21,7 @@ POWERS_LISTED = False
 ATTRIBUTES_BY_NAME = True
 QUICK_STANDING_DIFFICULTY = False
 EXCLUSIVE: dict[str, tuple[str, ...]] = {}  # one trait a pool
+OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # the odds box's, and the card's
 ONE_OFF: frozenset[str] = frozenset()  # the trait and the extra dice carry over to the next roll
 
 

@@ -13,34 +13,44 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rollbook.contract import contests, rollunder, tiers, v5, v20
+from rollbook.contract import contests
 from rollbook.contract.base import LineBase  # noqa: F401 - re-exported: the base of every Line
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
-# system id -> adapter module (each defines ``Line`` and ``resolve(line) -> dict``)
-ADAPTERS: dict[str, Any] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
-SHIPPED = tuple(ADAPTERS)
+# system id -> the adapter of a system defined outside the package (``register``: ``Line`` and
+# ``resolve(line) -> dict``); a shipped system's is its module here, the one named for it
+# (``play.systems.own_module``)
+ADAPTERS: dict[str, Any] = {}
 
 
 def register(system: str, adapter: Any) -> None:
     """The line of a system defined outside the package: ``adapter.Line`` (a ``LineBase``) and
     ``adapter.resolve(line) -> dict`` (a shipped system cannot be replaced)."""
-    if system in SHIPPED:
+    from rollbook.play.systems import SYSTEM_IDS
+
+    if system in SYSTEM_IDS:
         raise ValueError(f"{system} is a shipped system")
     ADAPTERS[system] = adapter
 
 
 def unregister(system: str) -> None:
     """Remove what ``register`` added."""
-    if system not in SHIPPED:
-        ADAPTERS.pop(system, None)
+    ADAPTERS.pop(system, None)
+
+
+def _known() -> list[str]:
+    from rollbook.play.systems import SYSTEM_IDS
+
+    return sorted({*SYSTEM_IDS, *ADAPTERS})
 
 
 def _adapter(system: str) -> Any:
-    adapter = ADAPTERS.get(system)
+    from rollbook.play import systems
+
+    adapter = systems.own_module(system, "rollbook.contract", "{}") or ADAPTERS.get(system)
     if adapter is None:
-        raise RuleError("unknown_system", system=system, known=sorted(ADAPTERS))
+        raise RuleError("unknown_system", system=system, known=_known())
     return adapter
 
 
@@ -52,7 +62,7 @@ def resolve_request(data: Any) -> dict[str, Any]:
     if system is None:
         raise RuleError("missing_system")
     if not isinstance(system, str):
-        raise RuleError("unknown_system", system=system, known=sorted(ADAPTERS))
+        raise RuleError("unknown_system", system=system, known=_known())
     adapter = _adapter(system)
     if contests.is_contest_line(data):  # TR-3, TR-4: the rolls of a contest or an extended action
         receipt = contests.resolve(data, resolve_request)

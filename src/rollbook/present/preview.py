@@ -21,32 +21,8 @@ from rollbook.play.common import request_from_plain
 from rollbook.present import labels
 from rollbook.present.words import own_words, words
 from rollbook.render.base import numbered_dice
-from rollbook.rules.rollunder import RollUnderRequest
-from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v5 import V5Request
-from rollbook.rules.v20 import V20Request
 
-REQUEST_TYPES = {"v20": V20Request, "v5": V5Request, "tiers": TiersRequest, "rollunder": RollUnderRequest}
-
-OUTCOME_LABELS = {
-    "v20": {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")},
-    "v5": {
-        "critical": N_("Critical"),
-        "messy_critical": N_("Messy Critical"),
-        "success": N_("Success"),
-        "failure": N_("Failure"),
-        "total_failure": N_("Total Failure"),
-        "bestial_failure": N_("Bestial Failure"),
-    },
-    "tiers": {"success": N_("Success"), "failure": N_("Failure")},
-    "rollunder": {
-        "critical_success": N_("Critical success"),
-        "success": N_("Success"),
-        "failure": N_("Failure"),
-        "critical_failure": N_("Critical failure"),
-    },
-}
-COMMON_OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # a system registered from outside
+COMMON_OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # a system without words of its own
 TONES = {
     "success": "good",
     "failure": "bad",
@@ -84,10 +60,12 @@ class OddsView:
 
 def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
     """One row per outcome of the odds contract's ``{"code": "p/q"}``."""
+    own = own_words(system)
+    outcome_words = own.OUTCOMES if own is not None else COMMON_OUTCOMES  # each system's own words
     rows = []
     for code, text in outcomes.items():
         p = Fraction(text)
-        label = translate(OUTCOME_LABELS.get(system, COMMON_OUTCOMES).get(code, code), lang)
+        label = translate(outcome_words.get(code, code), lang)
         rows.append(
             OddsRow(
                 code,
@@ -104,8 +82,8 @@ def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
 def _rules_request(system: str, kind: object, plain: dict):
     """The rules request object back from its plain dict; None for a roll the engine has no odds
     for (a V20 soak: its system's ``NO_ODDS_KINDS``)."""
-    request_type = REQUEST_TYPES.get(system)
-    if request_type is None and system in play.system_ids():  # registered from outside: its quick request
+    request_type = None
+    if system in play.system_ids():  # the rules request its quick roll makes (each system's one type)
         request_type = play.system_module(system).QUICK.REQUEST
     if request_type is None or kind in words(system).NO_ODDS_KINDS:
         return None

@@ -61,6 +61,9 @@ class SystemWords(Protocol):
     def EXCLUSIVE(self) -> Mapping[str, tuple[str, ...]]: ...  # by kind: the fields only one of may be chosen
 
     @property
+    def OUTCOMES(self) -> Mapping[str, str]: ...  # the odds box's outcomes: code -> its msgid
+
+    @property
     def ONE_OFF(self) -> frozenset[str]: ...  # the fields that belong to one roll only (not carried over)
 
 

@@ -65,3 +65,10 @@ QUICK_STANDING_DIFFICULTY = False
 EXCLUSIVE: dict[str, tuple[str, ...]] = {"check": ("skill", "attribute")}
 # the fields that belong to one roll only: the next form starts without them (``forms.carry_over``)
 ONE_OFF = frozenset({"advantage", "disadvantage", "cards"})
+# the odds box's outcomes in words (``present.preview``)
+OUTCOMES = {
+    "critical_success": N_("Critical success"),
+    "success": N_("Success"),
+    "failure": N_("Failure"),
+    "critical_failure": N_("Critical failure"),
+}

@@ -70,3 +70,5 @@ QUICK_STANDING_DIFFICULTY = False
 EXCLUSIVE: dict[str, tuple[str, ...]] = {}
 # the fields that belong to one roll only: the next form starts without them (``forms.carry_over``)
 ONE_OFF = frozenset({"bullets"})
+# the odds box's outcomes in words (``present.preview``)
+OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}

@@ -77,3 +77,5 @@ QUICK_STANDING_DIFFICULTY = True  # V20-2: the standing difficulty, else 6
 EXCLUSIVE: dict[str, tuple[str, ...]] = {"test": ("ability", "discipline")}
 # the fields that belong to one roll only: the next form starts without them (``forms.carry_over``)
 ONE_OFF = frozenset({"specialty", "willpower", "auto_successes", "knowledge_allowed", "aimed_at_head"})
+# the odds box's outcomes in words (``present.preview``)
+OUTCOMES = {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")}

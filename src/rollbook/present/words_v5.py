@@ -102,3 +102,12 @@ QUICK_STANDING_DIFFICULTY = False
 EXCLUSIVE: dict[str, tuple[str, ...]] = {"test": ("skill", "discipline", "second_attribute")}
 # the fields that belong to one roll only: the next form starts without them (``forms.carry_over``)
 ONE_OFF = frozenset({"specialty", "blood_surge"})
+# the odds box's outcomes in words (``present.preview``)
+OUTCOMES = {
+    "critical": N_("Critical"),
+    "messy_critical": N_("Messy Critical"),
+    "success": N_("Success"),
+    "failure": N_("Failure"),
+    "total_failure": N_("Total Failure"),
+    "bestial_failure": N_("Bestial Failure"),
+}

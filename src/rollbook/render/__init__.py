@@ -10,36 +10,33 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rollbook.entries import RulesResult
-from rollbook.render import rollunder, tiers, v5, v20
+from rollbook.play import systems
 from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
-# system id -> that system's ``view(receipt, lang)``
-VIEWS: dict[str, Callable[[dict, str], ReceiptView]] = {
-    "v20": v20.view,
-    "v5": v5.view,
-    "tiers": tiers.view,
-    "rollunder": rollunder.view,
-}
-
-
-SHIPPED = tuple(VIEWS)
+# system id -> the ``view(receipt, lang)`` of a system defined outside the package (``register``); a
+# shipped system's is its module's here, the one named for it (``play.systems.own_module``)
+VIEWS: dict[str, Callable[[dict, str], ReceiptView]] = {}
 
 
 def register(system: str, made: Callable[[dict, str], ReceiptView]) -> None:
     """The receipt view of a system defined outside the package (``rollbook.play.systems.register``)."""
-    if system in SHIPPED:
+    if system in systems.SYSTEM_IDS:
         raise ValueError(f"{system} is a shipped system")
     VIEWS[system] = made
 
 
 def unregister(system: str) -> None:
     """Remove what ``register`` added."""
-    if system not in SHIPPED:
-        VIEWS.pop(system, None)
+    VIEWS.pop(system, None)
 
 
 def view(receipt: dict, lang: str) -> ReceiptView:
-    return VIEWS[RulesResult.of(receipt).system](receipt, lang)
+    """The receipt's view by its system's: a shipped system's module here (``render.v20``…), or the one
+    ``register`` added."""
+    system = RulesResult.of(receipt).system
+    own = systems.own_module(system, "rollbook.render", "{}")
+    made: Callable[[dict, str], ReceiptView] = own.view if own is not None else VIEWS[system]
+    return made(receipt, lang)
 
 
 __all__ = ["DieView", "Line", "ReceiptView", "VIEWS", "register", "t", "tn", "unregister", "view"]
