@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
+from rollbook.entries import SeedCommitReceipt, ValidationError
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
 from rollbook.fair.report import DrawCheck, FairProblem, FairReport, SeedState
 from rollbook.fair.seeds import (
@@ -75,12 +76,19 @@ class _LogCheck:
 
     # seed entries
 
-    def commit(self, seq: int, receipt: Any) -> None:
-        commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
-        stream = receipt.get("stream", PUBLIC) if isinstance(receipt, Mapping) else None
+    def commit(self, seq: int, stored: Any) -> None:
+        try:
+            receipt = SeedCommitReceipt.of(stored)
+        except ValidationError:  # a field of another JSON type, or none: no commitment of a seed
+            self.problems.append(FairProblem(seq, "seed_commit_malformed"))
+            return
+        commitment = receipt.commitment
+        named = "stream" in receipt.model_fields_set  # F-7; a seed committed before it names none
+        stream = receipt.stream if named else PUBLIC
         if (
             not is_commitment(commitment)
-            or receipt.get("algorithm") != FAIR_ALGORITHM
+            or receipt.algorithm != FAIR_ALGORITHM
+            or stream is None
             or stream not in STREAMS
         ):
             self.problems.append(FairProblem(seq, "seed_commit_malformed"))
@@ -95,12 +103,7 @@ class _LogCheck:
             )
             return
         active = self.active.get(stream)
-        if (
-            active is not None
-            and self.seeds[active].legacy
-            and "stream" in receipt
-            and HIDDEN not in self.active
-        ):
+        if active is not None and self.seeds[active].legacy and named and HIDDEN not in self.active:
             # F-7 reaching a chronicle made before it: the one seed in use, holding hidden rolls not
             # revealed yet, continues as the hidden stream's (migration 0010_legacy_hidden_seed)
             self.seeds[active].stream = HIDDEN
@@ -110,7 +113,7 @@ class _LogCheck:
             active is not None
         ):  # F-5, F-7: one seed in use at a time per stream, else the server could pick one
             self.problems.append(FairProblem(seq, "seed_commit_while_active", {"active": active}))
-        self.seeds[commitment] = _Seed(commitment, seq, stream, legacy="stream" not in receipt)
+        self.seeds[commitment] = _Seed(commitment, seq, stream, legacy=not named)
         self.active[stream] = commitment
 
     def reveal(self, seq: int, receipt: Any) -> None:
