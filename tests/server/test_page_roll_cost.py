@@ -2,8 +2,8 @@
 "present/"; ``bench/inproc.py``'s ``web``): the member is found, the form resolved and the roll made
 in the roll's one write, which sends the very statements of the API's roll of the same action with
 an Idempotency-Key (the form's key); the answer (the new card, the sheet's resources) is drawn from
-one read transaction. On both stores, for the sheet's test, power, Rouse and change forms and the
-chronicle's quick roll."""
+one read transaction. On both stores, for the sheet's test, power, Rouse and change forms, a card's
+Willpower reroll (the API's reroll's statements) and the chronicle's quick roll."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ V5_SHEET = {
     "disciplines": {"dominate": 2},
     "powers": [MESMERIZE],
     "hunger": 1,
+    "willpower": {"max": 6, "superficial": 0, "aggravated": 0},  # a Willpower reroll each, V5-8
 }
 # (system, sheet, the form's fields, the API's action or change, the API's path under the character)
 CASES = {
@@ -166,4 +167,32 @@ def test_a_quick_roll_from_the_chronicle_page_is_one_write_and_one_read(quiet):
     assert len(page) == 2, page
     write, read = page
     assert not _is_read(write), "\n".join(write)  # the roll logged
+    assert _is_read(read), "\n".join(read)
+
+
+def test_a_willpower_reroll_from_a_card_sends_the_api_rerolls_statements_and_one_read(quiet):
+    """V5-8: the card's reroll (no form key) against the API's reroll without an Idempotency-Key."""
+    app, client = quiet
+    chronicle, player, character = _table(client, "v5", V5_SHEET)
+    test = {"action": {"kind": "test", "attribute": "dexterity", "skill": "firearms"}}
+    seqs = [_api(client, f"{character}/rolls", test, player).json()["entry"]["seq"] for _ in range(4)]
+    chosen = {"action": {"kind": "reroll", "dice": [0, 1]}}
+
+    def api(seq: int):
+        answer = client.post(f"/api{chronicle}/log/{seq}/rerolls", json=chosen, headers=player)
+        assert answer.status_code == 201, answer.text
+
+    def page(seq: int):
+        answer = client.post(f"{chronicle}/entries/{seq}/reroll", data={"dice": ["0", "1"]}, headers=HTMX)
+        assert answer.status_code == 200, answer.text
+        assert 'id="entry-' in answer.text  # the new card came back
+
+    api(seqs[0])  # the first of each way: nothing measured
+    page(seqs[1])
+    by_api, _ = transactions(app, lambda: api(seqs[2]))
+    by_page, _ = transactions(app, lambda: page(seqs[3]))
+    assert len(by_api) == 1, by_api
+    assert len(by_page) == 2, by_page
+    write, read = by_page
+    assert write == by_api[0], "\n".join(write)
     assert _is_read(read), "\n".join(read)
