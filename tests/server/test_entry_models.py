@@ -194,3 +194,32 @@ def test_log_verify_reports_an_unknown_kind_and_a_receipt_not_of_its_kind():
     assert unknown == ["entry 1: unknown kind 'scene_opened'"]
     wrong, _ = verify_entries([(1, line("scene_open", {"scene": "1"}))])
     assert wrong == ["entry 1: not a scene_open receipt (scene: Input should be a valid integer)"]
+
+
+def test_log_verify_reports_an_entry_whose_header_is_of_another_type():
+    """The ledgers read an entry's header through ``entries.Logged`` and skip one they cannot read: the
+    chain's check says what is wrong with it, so a forged header is never passed over in silence."""
+    from rollbook.server.chain import GENESIS_HASH, entry_hash, verify_entries
+
+    fields = {
+        "chronicle": 1,
+        "seq": 1,
+        "prev_hash": GENESIS_HASH,
+        "created_at": "2026-12-06T20:00:00Z",
+        "kind": "scene_open",
+        "actor": None,
+        "visibility": "public",
+        "receipt": {"scene": 1},
+        "character": "3",  # a character is an id
+        "refers_to": None,
+        "effects": [],
+    }
+    problems, _ = verify_entries([(1, {**fields, "entry_hash": entry_hash(**fields)})])
+    assert problems == ["entry 1: not a log entry (character: Input should be a valid integer)"]
+    read = entries.Logged.of({**fields, "character": 3})
+    assert (read.seq, read.kind, read.character, read.read()) == (
+        1,
+        "scene_open",
+        3,
+        entries.receipt_of("scene_open", {"scene": 1}),
+    )
