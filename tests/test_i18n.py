@@ -179,67 +179,40 @@ def test_every_error_code_has_a_message_with_its_placeholders_in_every_language(
 
 
 @pytest.mark.parametrize(
-    ("code", "params", "lang", "said"),
+    ("lang", "nonces", "count", "said"),
     [
-        (
-            "fair_nonce_missing",
-            {"commitment": "ab", "nonces": "3", "count": 1},
-            "en",
-            "nonce 3 never appears",
-        ),
-        (
-            "fair_nonce_missing",
-            {"commitment": "ab", "nonces": "3-4", "count": 2},
-            "en",
-            "nonces 3-4 never appear",
-        ),
-        (
-            "fair_nonce_missing",
-            {"commitment": "ab", "nonces": "3", "count": 1},
-            "fr",
-            "le nonce 3 n’apparaît",
-        ),
-        (
-            "fair_nonce_missing",
-            {"commitment": "ab", "nonces": "3-4", "count": 2},
-            "fr",
-            "les nonces 3-4 n’apparaissent",
-        ),
-        (
-            "fair_nonce_missing",
-            {"commitment": "ab", "nonces": "3", "count": 1},
-            "es",
-            "el nonce 3 no aparece",
-        ),
-        (
-            "fair_nonce_missing",
-            {"commitment": "ab", "nonces": "3, 5", "count": 2},
-            "es",
-            "los nonces 3, 5 no aparecen",
-        ),
-        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 1}, "en", "1 extra face was given"),
-        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 2}, "en", "2 extra faces were given"),
-        (
-            "extra_faces_after_chain",
-            {"position": 1, "face": 4, "extra": 1},
-            "fr",
-            "1 face en trop a été donnée",
-        ),
-        (
-            "extra_faces_after_chain",
-            {"position": 1, "face": 4, "extra": 2},
-            "fr",
-            "2 faces en trop ont été données",
-        ),
-        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 1}, "es", "se dio 1 cara de más"),
-        ("extra_faces_after_chain", {"position": 1, "face": 4, "extra": 3}, "es", "se dieron 3 caras de más"),
+        ("en", "3", 1, "nonce 3 never appears"),
+        ("en", "3-4", 2, "nonces 3-4 never appear"),
+        ("fr", "3", 1, "le nonce 3 n’apparaît"),
+        ("fr", "3-4", 2, "les nonces 3-4 n’apparaissent"),
+        ("es", "3", 1, "el nonce 3 no aparece"),
+        ("es", "3, 5", 2, "los nonces 3, 5 no aparecen"),
     ],
 )
-def test_a_counted_message_takes_its_language_s_form(code, params, lang, said):
-    """A count in a message is said in the form its number takes, never a hand-made "face(s)"."""
+def test_missing_nonces_are_counted_in_their_language_s_form(lang, nonces, count, said):
+    """F-3: a missing nonce is "nonce", two are "nonces", never a hand-made "nonce(s)"."""
     from rollbook.i18n.messages import error_message
 
-    text = error_message(code, lang, params)
+    text = error_message("fair_nonce_missing", lang, {"commitment": "ab", "nonces": nonces, "count": count})
+    assert said in text and "(s)" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "extra", "said"),
+    [
+        ("en", 1, "1 extra face was given"),
+        ("en", 2, "2 extra faces were given"),
+        ("fr", 1, "1 face en trop a été donnée"),
+        ("fr", 2, "2 faces en trop ont été données"),
+        ("es", 1, "se dio 1 cara de más"),
+        ("es", 3, "se dieron 3 caras de más"),
+    ],
+)
+def test_extra_tiers_faces_are_counted_in_their_language_s_form(lang, extra, said):
+    """T-2: one face given past the chain's end is "face", more are "faces", never "face(s)"."""
+    from rollbook.i18n.messages import error_message
+
+    text = error_message("extra_faces_after_chain", lang, {"position": 1, "face": 4, "extra": extra})
     assert said in text and "(s)" not in text, text
 
 
