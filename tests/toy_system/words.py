@@ -22,7 +22,9 @@ ATTRIBUTES_BY_NAME = True
 QUICK_STANDING_DIFFICULTY = False
 EXCLUSIVE: dict[str, tuple[str, ...]] = {}  # one trait a pool
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # the odds box's, and the card's
-ONE_OFF: frozenset[str] = frozenset()  # the trait and the extra dice carry over to the next roll
+ONE_OFF: frozenset[str] = frozenset()
+RATING_GROUPS = (("traits", N_("Traits"), 10),)  # its sheet's one section: each trait's dice
+BOOK_ATTRIBUTES: tuple[str, ...] = ()  # the trait and the extra dice carry over to the next roll
 
 
 def quick(quick: dict, lang: str) -> str:

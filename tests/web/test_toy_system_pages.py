@@ -61,7 +61,8 @@ def test_a_toy_table_on_the_web_pages(app, toy):
 
 
 def test_the_toy_card_on_the_page_speaks_the_toys_words(app, toy):
-    """The words the toy declares (``toy.WORDS``) on its roll's card: a pool counted in dice."""
+    """The words the toy declares (``toy.WORDS``) on its sheet and its roll's card: its section of
+    traits, a pool counted in dice."""
     with TestClient(app) as storyteller:
         created = storyteller.post(
             "/chronicles", data={"name": "Toys", "system": toy, "storyteller": "Ana"}, follow_redirects=False
@@ -71,6 +72,8 @@ def test_the_toy_card_on_the_page_speaks_the_toys_words(app, toy):
             f"{chronicle}/characters", data={"s.name": "Ann", "s.traits.might": "3"}, follow_redirects=False
         )
         assert added.status_code == 303, added.text
+        page = storyteller.get(added.headers["location"])
+        assert "<h3>Traits</h3>" in page.text  # the sheet's section its words declare (``RATING_GROUPS``)
         rolled = storyteller.post(
             f"{added.headers['location']}/rolls", data={"kind": "pool", "trait": "might"}, headers=HTMX
         )

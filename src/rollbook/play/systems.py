@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Iterator, Mapping, Set
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -243,6 +243,31 @@ def declared(system: object, member: str) -> Any:
     return getattr(_MODULES[system], member, None)
 
 
+class Parts(Mapping[str, Any]):
+    """Each registered system's part of a room as a live mapping, system id -> its part: a shipped
+    system's module named for it (``own_module(system, room, name)``), what one registered from outside
+    declares as ``member`` (``declared``); a system without one is not in it. A registry of a room is
+    one of these, never a hand list of ids."""
+
+    def __init__(self, room: str, name: str, member: str) -> None:
+        self.room, self.name, self.member = room, name, member
+
+    def __getitem__(self, system: str) -> Any:
+        part = own_module(system, self.room, self.name) or declared(system, self.member)
+        if part is None:
+            raise KeyError(system)
+        return part
+
+    def __iter__(self) -> Iterator[str]:
+        return (system for system in system_ids() if system in self)
+
+    def __contains__(self, system: object) -> bool:
+        return (own_module(system, self.room, self.name) or declared(system, self.member)) is not None
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def reads_compulsion(system: str) -> bool:
     """Whether the system's rolls take a compulsion in force (V5's, seed 001: ``READS_COMPULSION``)."""
     return system_module(system).READS_COMPULSION
@@ -250,6 +275,7 @@ def reads_compulsion(system: str) -> bool:
 
 __all__ = [
     "SYSTEM_IDS",
+    "Parts",
     "QuickModule",
     "SystemModule",
     "TurnRules",

@@ -4,13 +4,13 @@ Willpower left. Drawn by the sheet page, the printable sheet, the solo table and
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rollbook.i18n import N_, translate
-from rollbook.play.v5_sheet import ATTRIBUTES as V5_ATTRIBUTES
-from rollbook.play.v20_sheet import ATTRIBUTES as V20_ATTRIBUTES
+from rollbook.play import systems
 from rollbook.present import labels, typednames
-from rollbook.present.words import words
+from rollbook.present.words import own_words, words
 
 
 @dataclass
@@ -30,23 +30,24 @@ class RatingGroup:
     ratings: list[Rating]
 
 
-RATING_GROUPS = {
-    "v5": (
-        ("attributes", N_("Attributes"), 5),
-        ("skills", N_("Skills"), 5),
-        ("disciplines", N_("Disciplines"), 5),
-    ),
-    "v20": (
-        ("attributes", N_("Attributes"), 5),
-        ("talents", N_("Talents"), 5),
-        ("skills", N_("Skills"), 5),
-        ("knowledges", N_("Knowledges"), 5),
-        ("disciplines", N_("Disciplines"), 5),
-        ("virtues", N_("Virtues"), 5),
-    ),
-    "tiers": (("skills", N_("Skills"), 100), ("armor", N_("Armour"), 100)),
-    "rollunder": (("attributes", N_("Attributes"), 20), ("skills", N_("Skills"), 20)),
-}
+class _RatingGroups(Mapping[str, tuple[tuple[str, str, int], ...]]):
+    """Each registered system's sections of ratings, by system id, as its words declare them
+    (``RATING_GROUPS``: its key, its title's msgid, the top rating); a system without words has none."""
+
+    def __getitem__(self, system: str) -> tuple[tuple[str, str, int], ...]:
+        own = own_words(system)
+        if own is None:
+            raise KeyError(system)
+        return own.RATING_GROUPS
+
+    def __iter__(self) -> Iterator[str]:
+        return (system for system in systems.system_ids() if own_words(system) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+RATING_GROUPS: Mapping[str, tuple[tuple[str, str, int], ...]] = _RatingGroups()
 IDENTITY_FIELDS = (
     "player",
     "concept",
@@ -73,15 +74,16 @@ def identity(sheet: dict, lang: str) -> list[tuple[str, str]]:
     return out
 
 
-BOOK_ATTRIBUTES = {"v5": V5_ATTRIBUTES, "v20": V20_ATTRIBUTES}
-
-
 def rating_groups(system: str, sheet: dict, lang: str) -> list[RatingGroup]:
     groups = []
     names = sheet.get("names") or {}  # homebrew traits, as typed
     # the book's order of the attributes (a store may give a sheet's keys back in another: JSONB)
-    attribute_order = list(BOOK_ATTRIBUTES.get(system, ())) + list((sheet.get("attributes") or {}).keys())
-    for key, title, top in RATING_GROUPS.get(system, ()):
+    own = own_words(system)  # the book's order of the attributes, in the system's words
+    attribute_order = list(own.BOOK_ATTRIBUTES if own is not None else ()) + list(
+        (sheet.get("attributes") or {}).keys()
+    )
+    sections = RATING_GROUPS.get(system, ())
+    for key, title, top in sections:
         values = sheet.get(key)
         if not isinstance(values, dict) or not values:
             continue

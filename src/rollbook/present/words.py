@@ -8,7 +8,7 @@ declares none speaks roll-under's (a target number)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from rollbook.play import systems
@@ -65,6 +65,12 @@ class SystemWords(Protocol):
 
     @property
     def ONE_OFF(self) -> frozenset[str]: ...  # the fields that belong to one roll only (not carried over)
+
+    @property
+    def RATING_GROUPS(self) -> tuple[tuple[str, str, int], ...]: ...  # the sheet's sections: key, title, top
+
+    @property
+    def BOOK_ATTRIBUTES(self) -> Sequence[str]: ...  # the book's order of the attributes (none: by name)
 
 
 def own_words(system: object) -> SystemWords | None:

@@ -72,3 +72,9 @@ OUTCOMES = {
     "failure": N_("Failure"),
     "critical_failure": N_("Critical failure"),
 }
+# the sheet's sections of ratings (``present.sheetview``): its key, its title's msgid, the top rating
+RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
+    ("attributes", N_("Attributes"), 20),
+    ("skills", N_("Skills"), 20),
+)
+BOOK_ATTRIBUTES: tuple[str, ...] = ()  # the sheet's own attributes

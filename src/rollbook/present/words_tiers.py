@@ -72,3 +72,9 @@ EXCLUSIVE: dict[str, tuple[str, ...]] = {}
 ONE_OFF = frozenset({"bullets"})
 # the odds box's outcomes in words (``present.preview``)
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}
+# the sheet's sections of ratings (``present.sheetview``): its key, its title's msgid, the top rating
+RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
+    ("skills", N_("Skills"), 100),
+    ("armor", N_("Armour"), 100),
+)
+BOOK_ATTRIBUTES: tuple[str, ...] = ()  # the sheet's own attributes

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rollbook.i18n import N_, normalize, percent_text, translate, translations
+from rollbook.play.v20_sheet import ATTRIBUTES
 
 WOUND_PENALTY = N_("wounds {n}")
 ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (
@@ -79,3 +80,13 @@ EXCLUSIVE: dict[str, tuple[str, ...]] = {"test": ("ability", "discipline")}
 ONE_OFF = frozenset({"specialty", "willpower", "auto_successes", "knowledge_allowed", "aimed_at_head"})
 # the odds box's outcomes in words (``present.preview``)
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure"), "botch": N_("Botch")}
+# the sheet's sections of ratings (``present.sheetview``): its key, its title's msgid, the top rating
+RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
+    ("attributes", N_("Attributes"), 5),
+    ("talents", N_("Talents"), 5),
+    ("skills", N_("Skills"), 5),
+    ("knowledges", N_("Knowledges"), 5),
+    ("disciplines", N_("Disciplines"), 5),
+    ("virtues", N_("Virtues"), 5),
+)
+BOOK_ATTRIBUTES = ATTRIBUTES  # the book's order of the attributes (V20)

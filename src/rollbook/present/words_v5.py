@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rollbook.i18n import N_, normalize, percent_text, translate, translations
+from rollbook.play.v5_sheet import ATTRIBUTES
 
 WOUND_PENALTY = N_("impaired {n}")  # a full Health or Willpower track
 ABILITY_GROUPS: tuple[tuple[str, str | None], ...] = (("skills", None),)
@@ -111,3 +112,10 @@ OUTCOMES = {
     "total_failure": N_("Total Failure"),
     "bestial_failure": N_("Bestial Failure"),
 }
+# the sheet's sections of ratings (``present.sheetview``): its key, its title's msgid, the top rating
+RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
+    ("attributes", N_("Attributes"), 5),
+    ("skills", N_("Skills"), 5),
+    ("disciplines", N_("Disciplines"), 5),
+)
+BOOK_ATTRIBUTES = ATTRIBUTES  # the book's order of the attributes (V5)

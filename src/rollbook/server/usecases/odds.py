@@ -20,11 +20,13 @@ they may not see give those ratings back. Reads only: nothing is written.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
 from rollbook import play
+from rollbook.play import systems
 from rollbook.server.access import (
     STORYTELLER,
     find_character,
@@ -34,12 +36,12 @@ from rollbook.server.access import (
 )
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import exchange_odds_tiers, exchange_odds_v20
 from rollbook.server.usecases.authority import roll_plan
 
 
 class ExchangeOdds(Protocol):
-    """A system's part of the exchange's odds (``exchange_odds_v20``, ``exchange_odds_tiers``)."""
+    """A system's part of the exchange's odds (``exchange_odds_v20``, ``exchange_odds_tiers``: each
+    shipped system's module named for it; one registered from outside declares ``EXCHANGE_ODDS``)."""
 
     @property
     def ATTACK_KIND(self) -> str: ...  # the roll an exchange opens with
@@ -63,9 +65,26 @@ class ExchangeOdds(Protocol):
     ) -> Any: ...
 
 
-# The systems whose exchanges have odds, and their parts.
-EXCHANGES: dict[str, ExchangeOdds] = {"v20": exchange_odds_v20, "tiers": exchange_odds_tiers}
-ATTACK_KINDS = {system: part.ATTACK_KIND for system, part in EXCHANGES.items()}  # (CHAINS)
+# The systems whose exchanges have odds, and their parts (derived from the registered systems).
+EXCHANGES: Mapping[str, ExchangeOdds] = systems.Parts(
+    "rollbook.server.usecases", "exchange_odds_{}", "EXCHANGE_ODDS"
+)
+
+
+class _AttackKinds(Mapping[str, str]):
+    """The roll each system's exchange opens with (CHAINS), by system: its part's ``ATTACK_KIND``."""
+
+    def __getitem__(self, system: str) -> str:
+        return EXCHANGES[system].ATTACK_KIND
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(EXCHANGES)
+
+    def __len__(self) -> int:
+        return len(EXCHANGES)
+
+
+ATTACK_KINDS: Mapping[str, str] = _AttackKinds()
 
 
 def takes_weapon(system: str) -> bool:
