@@ -191,7 +191,7 @@ def test_an_entry_deleted_behind_the_triggers_back_is_caught(app, make_table, tm
         "entry 3: prev_hash does not match the entry before it",
     ]
     # entry 2 was the first roll (entry 1: the seed's commitment, F-1): its nonce is missing (F-3)
-    assert len(lines) == 3 and lines[2].startswith("entry 4: Seed ") and "nonce(s) 1 never appear" in lines[2]
+    assert len(lines) == 3 and lines[2].startswith("entry 4: Seed ") and "nonce 1 never appears" in lines[2]
 
 
 def test_an_edited_export_file_is_caught(make_table, tmp_path):
