@@ -19,7 +19,7 @@ OWN = re.compile(r"^(?:.*_)?(" + "|".join(SYSTEM_IDS) + r")(?:_.*)?$")
 REGISTRIES = {"play/systems.py", "rules/__init__.py"}
 
 # The ids written out left (161 when counted first). Lower it when you remove some; never raise it.
-ALLOWED = 90
+ALLOWED = 84
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -24,7 +24,9 @@ EXCLUSIVE: dict[str, tuple[str, ...]] = {}  # one trait a pool
 OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # the odds box's, and the card's
 ONE_OFF: frozenset[str] = frozenset()
 RATING_GROUPS = (("traits", N_("Traits"), 10),)  # its sheet's one section: each trait's dice
-BOOK_ATTRIBUTES: tuple[str, ...] = ()  # the trait and the extra dice carry over to the next roll
+BOOK_ATTRIBUTES: tuple[str, ...] = ()
+DISCIPLINES: tuple[str, ...] = ()
+SHORT_NAME = "Toy"  # the trait and the extra dice carry over to the next roll
 
 
 def quick(quick: dict, lang: str) -> str:

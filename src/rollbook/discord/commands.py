@@ -18,6 +18,7 @@ from rollbook.play.common import MODES
 from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.v5_compulsions import UNTIL as COMPULSION_UNTIL
 from rollbook.present import labels
+from rollbook.present.words import own_words
 from rollbook.server.usecases.checks import NAME_MAX
 
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, ATTACHMENT = 1, 3, 4, 5, 11
@@ -213,7 +214,6 @@ COMMAND_DESCRIPTIONS = {
     "new": N_("A new chronicle: you are its Storyteller and this channel its table"),
 }
 CHARACTER_COMMAND = N_("Your character: a new one, or one imported from another tool")
-SYSTEM_NAMES = {"v5": "V5", "v20": "V20", "tiers": "Tiers", "rollunder": "Roll-under"}
 
 
 def valid_name(name: str) -> bool:
@@ -273,7 +273,13 @@ def _option(
 
 
 def _systems() -> list[dict]:
-    return [{"name": SYSTEM_NAMES.get(s, s), "value": s} for s in SYSTEMS]
+    return [{"name": _short_name(s), "value": s} for s in SYSTEMS]
+
+
+def _short_name(system: str) -> str:
+    """The game's name where room is short, as its words say it (``present.words``: ``SHORT_NAME``)."""
+    own = own_words(system)
+    return own.SHORT_NAME if own is not None else system
 
 
 def _choices(values, words) -> list[dict]:

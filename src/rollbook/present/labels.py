@@ -7,10 +7,12 @@ translate it with the reader's language. A name missing here falls back to its i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from rollbook.i18n import N_, translate
 from rollbook.i18n.messages import SYSTEM_NAMES
+from rollbook.play import systems
+from rollbook.present.words import own_words
 
 TRAITS = {
     # Attributes (V20 and V5)
@@ -309,42 +311,24 @@ FLAGS = {
 }
 
 
-# Disciplines each game knows (offered as suggestions; a homebrew name is still accepted).
-DISCIPLINES = {
-    "v20": (
-        "animalism",
-        "auspex",
-        "celerity",
-        "chimerstry",
-        "dementation",
-        "dominate",
-        "fortitude",
-        "necromancy",
-        "obfuscate",
-        "obtenebration",
-        "potence",
-        "presence",
-        "protean",
-        "quietus",
-        "serpentis",
-        "thaumaturgy",
-        "vicissitude",
-    ),
-    "v5": (
-        "animalism",
-        "auspex",
-        "blood_sorcery",
-        "celerity",
-        "dominate",
-        "fortitude",
-        "obfuscate",
-        "oblivion",
-        "potence",
-        "presence",
-        "protean",
-        "thin_blood_alchemy",
-    ),
-}
+class _Disciplines(Mapping[str, tuple[str, ...]]):
+    """The Disciplines each game knows (offered as suggestions; a homebrew name is still accepted), by
+    system id, as its words declare them (``present.words``: ``DISCIPLINES``); a game without any is not in it."""
+
+    def __getitem__(self, system: str) -> tuple[str, ...]:
+        own = own_words(system)
+        if own is None or not own.DISCIPLINES:
+            raise KeyError(system)
+        return tuple(own.DISCIPLINES)
+
+    def __iter__(self) -> Iterator[str]:
+        return (system for system in systems.system_ids() if system in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+DISCIPLINES: Mapping[str, tuple[str, ...]] = _Disciplines()
 
 
 def readable(identifier: str) -> str:

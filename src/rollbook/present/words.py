@@ -70,6 +70,12 @@ class SystemWords(Protocol):
     def RATING_GROUPS(self) -> tuple[tuple[str, str, int], ...]: ...  # the sheet's sections: key, title, top
 
     @property
+    def DISCIPLINES(self) -> Sequence[str]: ...  # the Disciplines the game knows (none: an empty one)
+
+    @property
+    def SHORT_NAME(self) -> str: ...  # the game's name where room is short (Discord's choices)
+
+    @property
     def BOOK_ATTRIBUTES(self) -> Sequence[str]: ...  # the book's order of the attributes (none: by name)
 
 

@@ -78,3 +78,6 @@ RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
     ("skills", N_("Skills"), 20),
 )
 BOOK_ATTRIBUTES: tuple[str, ...] = ()  # the sheet's own attributes
+# the Disciplines the game knows (a sheet's and a power form's suggestions: ``labels.DISCIPLINES``)
+DISCIPLINES: tuple[str, ...] = ()
+SHORT_NAME = "Roll-under"  # the game where room is short (Discord's choices)

@@ -90,3 +90,24 @@ RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
     ("virtues", N_("Virtues"), 5),
 )
 BOOK_ATTRIBUTES = ATTRIBUTES  # the book's order of the attributes (V20)
+# the Disciplines the game knows (a sheet's and a power form's suggestions: ``labels.DISCIPLINES``)
+DISCIPLINES: tuple[str, ...] = (
+    "animalism",
+    "auspex",
+    "celerity",
+    "chimerstry",
+    "dementation",
+    "dominate",
+    "fortitude",
+    "necromancy",
+    "obfuscate",
+    "obtenebration",
+    "potence",
+    "presence",
+    "protean",
+    "quietus",
+    "serpentis",
+    "thaumaturgy",
+    "vicissitude",
+)
+SHORT_NAME = "V20"  # the game where room is short (Discord's choices)

@@ -119,3 +119,19 @@ RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
     ("disciplines", N_("Disciplines"), 5),
 )
 BOOK_ATTRIBUTES = ATTRIBUTES  # the book's order of the attributes (V5)
+# the Disciplines the game knows (a sheet's and a power form's suggestions: ``labels.DISCIPLINES``)
+DISCIPLINES: tuple[str, ...] = (
+    "animalism",
+    "auspex",
+    "blood_sorcery",
+    "celerity",
+    "dominate",
+    "fortitude",
+    "obfuscate",
+    "oblivion",
+    "potence",
+    "presence",
+    "protean",
+    "thin_blood_alchemy",
+)
+SHORT_NAME = "V5"  # the game where room is short (Discord's choices)
