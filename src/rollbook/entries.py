@@ -90,6 +90,9 @@ class RollReceipt(Receipt):
     attack: Obj | None = None  # a V20 dodge's: the attack it answers, its successes left (V20-20)
     table_rules: list[str] | None = None  # TR-1: the table rules it was resolved under
     effects: list[Json] | None = None  # what the roll changed on the sheet (the entry's, repeated)
+    power: Json = None  # V5-9: the power rolled or used (its discipline, power, Rouse checks)
+    rouses: list[Json] | None = None  # V5-9: the Rouse checks a power paid, each a rules receipt
+    rouse: Json = None  # V5-5: the Rouse check of a Blood Surge, its rules receipt
 
 
 class QuickRollReceipt(Receipt):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt
+from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt, RollReceipt
 from rollbook.i18n import N_, translate
 from rollbook.play import v5_compulsions as rules
 from rollbook.present import labels
@@ -149,9 +149,9 @@ def roll_buttons(
     """Seed 001: on a V5 roll's card whose outcome is a messy critical or a bestial failure, the
     Storyteller's one tap to call the character's compulsion; V5-10: on a failed Rouse at Hunger 5
     (its effects offer the test), the one tap to call the hunger frenzy test, until it is called."""
-    found = receipt.get("result")
-    result = found if isinstance(found, dict) else {}
-    if not storyteller or character is None or receipt.get("system") != "v5":
+    roll = RollReceipt.of(receipt)
+    result = roll.result if isinstance(roll.result, dict) else {}
+    if not storyteller or character is None or roll.system != "v5":
         return []
     buttons = []
     if result.get("outcome") in BEAST_OUTCOMES:
@@ -177,12 +177,13 @@ def roll_buttons(
 def roll_notes(receipt: dict, lang: str) -> list[str]:
     """A hunger frenzy test called after a Rouse at Hunger 5 (V5-10), and a power's Rouse checks, in words."""
     notes = []
-    note = receipt.get("frenzy_test")
+    roll = RollReceipt.of(receipt)
+    note = roll.frenzy_test
     if isinstance(note, dict):
         notes.append(translate(N_("Hunger frenzy test after the Rouse #{seq}"), lang, seq=note.get("after")))
-    power = receipt.get("power")
+    power = roll.power
     if isinstance(power, dict):  # the Rouse checks a power paid, with their dice
-        faces = [str(max(r.get("faces") or [0])) for r in receipt.get("rouses") or []]
+        faces = [str(max(r.get("faces") or [0])) for r in roll.rouses or []]
         notes.append(
             translate(
                 N_("Rouse checks paid for the power: {n} (dice: {faces})"),
