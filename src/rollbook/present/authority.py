@@ -18,6 +18,7 @@ from rollbook.entries import (
     AskReceipt,
     GrantReceipt,
     RefusalReceipt,
+    RollReceipt,
     SceneCloseReceipt,
     SceneOpenReceipt,
     StandingEndReceipt,
@@ -129,7 +130,7 @@ def edges_text(system: str, edges: dict, lang: str) -> str:
 
 def action_title(system: str, action: dict, lang: str, names: dict | None = None) -> str:
     """An asked roll in a few words; ``names``: the sheet's homebrew traits as typed."""
-    return roll_title(system, {"kind": action.get("kind"), "action": action}, lang, names)
+    return roll_title(system, action.get("kind"), action, lang, names)
 
 
 # --- the Storyteller's queue --------------------------------------------------------------------
@@ -312,12 +313,12 @@ def describe_entry(
     return kind, ""
 
 
-def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
+def roll_notes(system: str, roll: RollReceipt, lang: str) -> list[str]:
     """Lines under a roll's card: the grant it used (A-2) and the per-turn warnings (V20-9)."""
     from rollbook.i18n.messages_authority import warning_text
 
     notes = []
-    stamp = receipt.get("authority") or {}
+    stamp = roll.authority or {}
     if isinstance(stamp, dict) and stamp.get("grant"):
         notes.append(
             translate(
@@ -327,12 +328,10 @@ def roll_notes(system: str, receipt: dict, lang: str) -> list[str]:
                 seq=stamp["grant"],
             )
         )
-        granted = odds_view(
-            {"system": system, "kind": receipt.get("kind"), "request": receipt.get("request")}, lang
-        )
+        granted = odds_view({"system": system, "kind": roll.kind, "request": roll.request}, lang)
         if granted is not None:  # the odds of the roll as granted (the ask showed them as asked)
             notes.append(translate(N_("As granted: {odds}"), lang, odds=granted.headline))
-    turn = receipt.get("turn") or {}
+    turn = roll.turn or {}
     if isinstance(turn, dict) and turn.get("turn"):
         notes.append(translate(N_("Scene {n}, turn {t}."), lang, n=turn.get("scene"), t=turn.get("turn")))
         notes += [warning_text(w, lang) for w in turn.get("warnings") or []]

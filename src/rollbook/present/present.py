@@ -12,6 +12,7 @@ from rollbook.entries import (
     QuickSettingReceipt,
     RemovalReceipt,
     RevealReceipt,
+    RollReceipt,
     SheetEditReceipt,
 )
 from rollbook.fair import SEED_COMMIT
@@ -140,11 +141,11 @@ def _value(value, lang: str = "en") -> str:
     return "—" if value is None else str(value)
 
 
-def _settings(system: str, action: dict, receipt: dict, lang: str) -> str:
+def _settings(system: str, action: dict, roll: RollReceipt, lang: str) -> str:
     """The options a roll was made with, in words (difficulty, specialty, Willpower, …)."""
     parts = []
-    result = receipt.get("result") or {}
-    difficulty = words(system).difficulty(action, receipt.get("kind"), result, lang)  # V20-2, V5-2
+    result = roll.result or {}
+    difficulty = words(system).difficulty(action, roll.kind, result, lang)  # V20-2, V5-2
     if difficulty is not None:
         parts.append(difficulty)
     if action.get("specialty"):
@@ -330,24 +331,25 @@ def card(
         c.change = " · ".join(details)
         return c
     # a roll or a reroll: the rules receipt rendered with rollbook.render.view
-    result = receipt.get("result")
+    roll = RollReceipt.of(receipt)
+    result = roll.result
     if isinstance(result, dict) and result.get("system"):
         c.receipt = receipt_view(result, lang)
-    action = receipt.get("action") or {}
+    action = roll.action or {}
     names = (
         (trait_names or {}).get(c.character_id) if c.character_id is not None else None
     )  # homebrew, as typed
-    c.title = roll_title(system, receipt, lang, names)
+    c.title = roll_title(system, roll.kind, action, lang, names, roll.power)
     c.root = exchange.root_of(entry)
-    target = (receipt.get("exchange") or {}).get("target")
+    target = (roll.exchange or {}).get("target")
     if target is not None and c.root == c.seq:
         c.target = characters.get(target, "")
     if c.kind == "reroll":
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
-    c.pool = describe_pool(receipt.get("pool") or {}, lang, system, names)
-    c.settings = _settings(system, action, receipt, lang)
+    c.pool = describe_pool(roll.pool or {}, lang, system, names)
+    c.settings = _settings(system, action, roll, lang)
     c.notes = (
-        authority.roll_notes(system, receipt, lang)
+        authority.roll_notes(system, roll, lang)
         + contests.roll_note(receipt, lang)
         + v5.roll_notes(receipt, lang)
         + exchange.roll_notes(system, receipt, lang)
@@ -365,20 +367,20 @@ def card(
             effects=entry.get("effects") or [],
             frenzy_called=(c.seq, "") in taken,
         )
-    rouse = receipt.get("rouse")
+    rouse = roll.rouse
     if isinstance(rouse, dict) and isinstance(rouse.get("result"), dict):
         c.extra.append(
             (translate(N_("Rouse check for the Blood Surge"), lang), receipt_view(rouse["result"], lang))
         )
     # V5-8: the Willpower reroll, offered to whoever may act for the character
     # a power's roll is a test (a power that rolls nothing has only its Rouse check: no reroll)
-    rolled_test = receipt.get("kind") in words(system).REROLL_KINDS
+    rolled_test = roll.kind in words(system).REROLL_KINDS
     if rolled_test and isinstance(result, dict) and result.get("kind", "test") == "test":
         c.normal = list(result.get("normal", []))
         c.hunger = list(result.get("hunger", []))
         owner = (owners or {}).get(c.character_id) if c.character_id is not None else None
         may_act = viewer.storyteller or (owner is not None and owner == viewer.member_id)
-        mode = result.get("mode") or (receipt.get("request") or {}).get("mode")
+        mode = result.get("mode") or (roll.request or {}).get("mode")
         strict_done = mode == "strict" and bool(result.get("rerolls"))  # V5-8: Strict allows one reroll
         if may_act and c.followed_by is None and not strict_done and c.normal:
             c.can_reroll = True

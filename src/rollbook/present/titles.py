@@ -5,11 +5,19 @@ from __future__ import annotations
 from rollbook.present import exchange, labels
 
 
-def roll_title(system: str, receipt: dict, lang: str, names: dict | None = None) -> str:
+def roll_title(
+    system: str,
+    kind: str | None,
+    action: dict | None,
+    lang: str,
+    names: dict | None = None,
+    power: object = None,
+) -> str:
     """A roll in a few words: the traits rolled (attribute + ability, the skill, the level checked),
-    else its kind; ``names``: the sheet's homebrew traits as typed."""
-    action = receipt.get("action") or {}
-    kind = receipt.get("kind") or action.get("kind", "")
+    else its kind (the receipt's, else its action's); ``names``: the sheet's homebrew traits as typed;
+    ``power``: the power a power's roll noted (V5-9), else its action names it."""
+    action = action or {}
+    kind = kind or action.get("kind", "")
     if kind == "test":
         traits = [
             action.get("attribute"),
@@ -24,8 +32,7 @@ def roll_title(system: str, receipt: dict, lang: str, names: dict | None = None)
     if kind == "check" and (action.get("skill") or action.get("attribute")):  # roll-under: the level rolled
         return labels.trait(action.get("skill") or action["attribute"], lang, names)
     if kind == "power":  # a power's roll is titled with the power: "Heightened Senses (Auspex)"
-        noted = receipt.get("power")
-        used: dict = noted if isinstance(noted, dict) else action
+        used: dict = power if isinstance(power, dict) else action
         discipline, power = str(used.get("discipline") or ""), str(used.get("power") or "")
         if power:
             named = labels.power(system, discipline, power, lang)
