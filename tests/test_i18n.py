@@ -246,3 +246,54 @@ def test_every_catalogue_counts_its_language_s_plural_forms(lang):
             wrong.append(f"{po_path.name}: nplurals={declared}")
         wrong += [f"{po_path.name}: {msgid!r} has {n} forms" for msgid, n in entries if n != wanted]
     assert not wrong, f"{lang} needs nplurals={wanted}: {wrong}"
+
+
+HAND_MADE_PLURAL = re.compile(r"[A-Za-z]\((?:s|es)\)")  # "problem(s)", "match(es)"; not "%(s)s"
+NOT_A_PLURAL = ("http(s)",)  # a scheme, not a count
+
+
+def hand_made_plurals(tree) -> list[tuple[int, str]]:
+    """Each string literal of a module (f-strings' literal parts included, docstrings left out: they
+    are read by developers, not said to a reader) that writes a plural by hand, with its line."""
+    import ast
+
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+            for allowed in NOT_A_PLURAL:
+                text = text.replace(allowed, "")
+            if HAND_MADE_PLURAL.search(text):
+                found.append((node.lineno, node.value))
+    return found
+
+
+def test_the_ratchet_finds_a_hand_made_plural_and_lets_placeholders_and_docstrings_be():
+    import ast
+
+    tree = ast.parse(
+        'def f(n):\n    """the token(s) given"""\n    return f"{n} problem(s)", "%(s)s", "an http(s) URL"\n'
+    )
+    assert hand_made_plurals(tree) == [(3, " problem(s)")]
+
+
+def test_no_string_literal_writes_a_hand_made_plural():
+    """Every count says its noun in the form it takes ("1 problem", "2 problems"): a text a reader sees
+    in their language through a catalogue plural entry (``Nn_``, ``ngettext``), an English-only operator
+    line through ``rollbook.i18n.counted``; never "problem(s)"."""
+    import ast
+
+    found = [
+        f"{path.relative_to(SOURCE)}:{line}: {text!r}"
+        for path in sorted(SOURCE.rglob("*.py"))
+        for line, text in hand_made_plurals(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not found, found

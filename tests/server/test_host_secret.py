@@ -65,19 +65,22 @@ def test_F_1_a_replaced_secret_refuses_the_start_and_db_verify_says_so(fresh_url
     _a_sealed_seed(fresh_url, key)
     other = tmp_path / "other.key"
     other.write_text("f" * 64 + "\n")
-    with pytest.raises(SecretKeyError, match="opens none of the 1 sealed seed"):
+    with pytest.raises(SecretKeyError, match="does not open the 1 sealed seed in use"):
         create_app(fresh_url, settings=_with_key_file(other))
     env = {k: v for k, v in os.environ.items() if k != "ROLLBOOK_SECRET_KEY"}
     wrong = run_cli(
         "db", "verify", "--database-url", fresh_url, env={**env, "ROLLBOOK_SECRET_KEY_FILE": str(other)}
     )
     assert wrong.returncode == 1, wrong.stderr
-    assert "opens 0 of 1 seed(s) in use" in wrong.stdout and "restore the key" in wrong.stdout
+    assert (
+        "opens 0 of 1 seed in use (not that of chronicle " in wrong.stdout
+        and "restore the key" in wrong.stdout
+    )
     right = run_cli(
         "db", "verify", "--database-url", fresh_url, env={**env, "ROLLBOOK_SECRET_KEY_FILE": str(key)}
     )
     assert right.returncode == 0, right.stdout + right.stderr
-    assert "opens the 1 seed(s) in use" in right.stdout
+    assert "opens the 1 seed in use" in right.stdout
     served = run_cli(
         "serve",
         "--database-url",
@@ -88,7 +91,7 @@ def test_F_1_a_replaced_secret_refuses_the_start_and_db_verify_says_so(fresh_url
     )
     assert served.returncode != 0
     lines = served.stderr.strip().splitlines()
-    assert len(lines) == 1 and "opens none of the 1 sealed seed(s)" in lines[0], served.stderr
+    assert len(lines) == 1 and "does not open the 1 sealed seed in use" in lines[0], served.stderr
 
 
 def test_F_1_health_reports_a_key_file_replaced_while_serving(fresh_url, tmp_path, keep_settings):

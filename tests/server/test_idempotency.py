@@ -285,8 +285,10 @@ def test_rollbook_db_sweep_deletes_the_expired_records(app, client, make_table, 
         session.execute(text("UPDATE idempotency_keys SET expires_at = '2000-01-01T00:00:00.000000Z'"))
     done = run_cli("db", "sweep", "--database-url", database_url)
     assert done.returncode == 0, done.stderr
-    assert "expired idempotency record(s) deleted" in done.stdout and not done.stdout.startswith(
-        "rollbook: 0 "
+    assert (
+        "expired idempotency record" in done.stdout
+        and "(s)" not in done.stdout
+        and not done.stdout.startswith("rollbook: 0 ")
     )
     with app.state.db.read() as session:
         assert session.execute(text("SELECT count(*) FROM idempotency_keys")).scalar() == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from rollbook.cli.base import app
+from rollbook.i18n import counted
 
 db_app = typer.Typer(help="The chronicle server's database (Alembic migrations).", no_args_is_help=True)
 app.add_typer(db_app, name="db")
@@ -86,7 +87,7 @@ def sweep(database_url: str | None = DatabaseOption) -> None:
         removed = tx.sweep(database)
     finally:
         database.dispose()
-    typer.echo(f"rollbook: {removed} expired idempotency record(s) deleted")
+    typer.echo(swept_line(removed))
 
 
 @db_app.command("copy")
@@ -197,12 +198,14 @@ def verify(database_url: str | None = DatabaseOption) -> None:
     _report(checks, "verified", secret=verdict)
 
 
-def _report(checks, done: str, secret=None) -> None:
+def report_lines(checks, done: str, secret=None) -> list[str]:
+    """What ``rollbook db verify`` (and a restore's check) prints: each chronicle's line and problems,
+    then the summary; English for the operator, each noun in the form its count takes."""
+    lines = []
     for check in checks:
-        verdict = "clean" if check.clean else f"{len(check.problems)} problem(s)"
-        typer.echo(f"chronicle {check.chronicle}: {check.entries} entries, {verdict}")
-        for problem in check.problems:
-            typer.echo(f"  {problem}")
+        verdict = "clean" if check.clean else counted(len(check.problems), "problem", "problems")
+        lines.append(f"chronicle {check.chronicle}: {counted(check.entries, 'entry', 'entries')}, {verdict}")
+        lines.extend(f"  {problem}" for problem in check.problems)
     bad = [check for check in checks if not check.clean]
     secret_line = ""
     if secret is not None:
@@ -213,10 +216,26 @@ def _report(checks, done: str, secret=None) -> None:
                 "the key file or ROLLBOOK_SECRET_KEY of the machine the database came from; if it is lost "
                 "for good, each Storyteller gives the unreadable seed up from the fairness panel)"
             )
-    typer.echo(
-        f"rollbook: {done}; {len(checks)} chronicle(s), "
-        f"{'every chain verifies' if not bad else f'{len(bad)} chain(s) do not verify'}{secret_line}"
+    chains = (
+        "every chain verifies" if not bad else counted(len(bad), "chain does", "chains do") + " not verify"
     )
+    lines.append(
+        f"rollbook: {done}; {counted(len(checks), 'chronicle', 'chronicles')}, {chains}{secret_line}"
+    )
+    return lines
+
+
+def swept_line(removed: int) -> str:
+    """``rollbook db sweep``'s line: "1 expired idempotency record deleted", "2 … records …"."""
+    return (
+        f"rollbook: {counted(removed, 'expired idempotency record', 'expired idempotency records')} deleted"
+    )
+
+
+def _report(checks, done: str, secret=None) -> None:
+    for line in report_lines(checks, done, secret):
+        typer.echo(line)
+    bad = [check for check in checks if not check.clean]
     raise typer.Exit(1 if bad or (secret is not None and secret.fails) else 0)
 
 

@@ -29,7 +29,7 @@ from rollbook.fair import (
     parse_dice_list,
     parse_seed,
 )
-from rollbook.i18n import languages_text, normalize
+from rollbook.i18n import counted, languages_text, normalize
 
 fair_app = typer.Typer(
     help="Provably fair dice: recompute a roll's faces, check a seed or a whole export.", no_args_is_help=True
@@ -155,8 +155,12 @@ def verify(
     for problem in report.problems:
         typer.echo(describe(problem, language))
     counts = report.counts()
-    verdict = "clean" if report.clean else f"{len(report.problems)} problem(s)"
-    hidden = f", {report.redacted} hidden entries not readable" if report.redacted else ""
+    verdict = "clean" if report.clean else counted(len(report.problems), "problem", "problems")
+    hidden = (
+        f", {counted(report.redacted, 'hidden entry', 'hidden entries')} not readable"
+        if report.redacted
+        else ""
+    )
     typer.echo(
         f"rollbook: {counts[VERIFIED]} verified, {counts[PENDING]} pending (seed not revealed yet), "
         f"{counts[MISMATCH]} mismatched, {counts['unproven']} without a fairness record{hidden}: {verdict}",

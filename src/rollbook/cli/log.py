@@ -34,6 +34,7 @@ def verify(
     Exit 0 when clean; 1 with one line per problem on standard output (e.g. "entry 3: hash mismatch").
     """
     from rollbook.fair import MISMATCH, PENDING, VERIFIED, check_log, describe
+    from rollbook.i18n import counted
     from rollbook.play import verify_receipt
     from rollbook.server.baselines import verify_ledger
     from rollbook.server.chain import read_jsonl, verify_entries
@@ -56,13 +57,17 @@ def verify(
     for problem in problems:
         typer.echo(problem)
     if not quiet:
-        hidden = f", {counts['redacted']} hidden entries not readable" if counts["redacted"] else ""
+        hidden = (
+            f", {counted(counts['redacted'], 'hidden entry', 'hidden entries')} not readable"
+            if counts["redacted"]
+            else ""
+        )
         if counts.get("legacy"):
             hidden += (
-                f", {counts['legacy']} entries from before 0003_security (their character, refers_to and "
+                f", {counted(counts['legacy'], 'entry', 'entries')} from before 0003_security (their character, refers_to and "
                 "effects not covered by the hash)"
             )
-        verdict = "clean" if not problems else f"{len(problems)} problem(s)"
+        verdict = "clean" if not problems else counted(len(problems), "problem", "problems")
         tally = fair.counts()
         mismatched = f", {tally[MISMATCH]} mismatched" if tally[MISMATCH] else ""
         dice = (
@@ -71,7 +76,8 @@ def verify(
             else ""
         )
         typer.echo(
-            f"rollbook: {counts['entries']} entries, {counts['receipts']} receipts recomputed{dice}{hidden}: "
+            f"rollbook: {counted(counts['entries'], 'entry', 'entries')}, "
+            f"{counted(counts['receipts'], 'receipt', 'receipts')} recomputed{dice}{hidden}: "
             f"{verdict}",
             err=True,
         )

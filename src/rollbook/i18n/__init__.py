@@ -107,6 +107,13 @@ def N_(text: str) -> str:
     return text
 
 
+def counted(n: int, singular: str, plural: str) -> str:
+    """A count and its noun in an English-only operator line (a log line, a CLI summary, a start-up
+    error): "1 problem", "2 problems", "0 problems". A text a reader sees in their language takes its
+    form from the catalogues instead (``Nn_``, ``ngettext``)."""
+    return f"{n} {singular if n == 1 else plural}"
+
+
 class Counted(str):
     """A msgid with a plural (a message table's value, still its singular text): ``error_message``
     picks its form by the parameter ``by`` names through the catalogue's plural rule."""

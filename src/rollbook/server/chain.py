@@ -232,7 +232,9 @@ def verify_entries(
         counts["entries"] += 1
         missing = [name for name in (*HASHED_FIELDS, "entry_hash") if name not in entry]
         if missing:
-            problems.append(f"{label}: missing field(s) {', '.join(missing)}")
+            problems.append(
+                f"{label}: missing {'field' if len(missing) == 1 else 'fields'} {', '.join(missing)}"
+            )
             previous = entry
             continue
         header = {name: entry[name] for name in HEADER_FIELDS}  # present: checked just above
@@ -260,7 +262,8 @@ def verify_entries(
 
         unknown = sorted(str(name) for name in entry if name not in EXPORTED_FIELDS)
         if unknown:
-            problems.append(f"{label}: unexpected field(s) {', '.join(unknown)} (not covered by the hash)")
+            fields = "field" if len(unknown) == 1 else "fields"
+            problems.append(f"{label}: unexpected {fields} {', '.join(unknown)} (not covered by the hash)")
         redacted = bool(entry.get("redacted"))
         committed = _committed(entry, previous, redacted)
         if committed is True:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 
 from rollbook import settings
+from rollbook.i18n import counted
 from rollbook.server.db import Database
 from rollbook.server.models import FairSeed
 from rollbook.server.seal import SecretKeyError, operator_secret, secret_file, unseal
@@ -50,14 +51,21 @@ class SecretVerdict:
         return self.tried > 0 and self.opened == 0
 
     def summary(self) -> str:
+        """One English line for the operator (a log line, ``rollbook db verify``), each noun in the
+        form its count takes: "opens the 1 seed in use", "opens 1 of 3 seeds in use (not those of
+        chronicle 2)"."""
+        seeds = counted(self.tried, "seed", "seeds")
         if self.missing:
-            return f"{self.missing} ({self.tried} seed(s) in use)" if self.tried else self.missing
+            return f"{self.missing} ({seeds} in use)" if self.tried else self.missing
         if self.tried == 0:
             return "no seed in use"
         if self.opens_all:
-            return f"opens the {self.tried} seed(s) in use"
-        chronicles = ", ".join(str(c) for c in sorted(set(self.unopened_chronicles))[:10])
-        return f"opens {self.opened} of {self.tried} seed(s) in use (not those of chronicle(s) {chronicles})"
+            return f"opens the {seeds} in use"
+        unopened = sorted(set(self.unopened_chronicles))
+        chronicles = ", ".join(str(c) for c in unopened[:10])
+        those = "that" if self.tried - self.opened == 1 else "those"
+        of = "chronicle" if len(unopened) == 1 else "chronicles"
+        return f"opens {self.opened} of {seeds} in use (not {those} of {of} {chronicles})"
 
 
 def _seeds_in_use(db: Database) -> list[tuple[int, str, str]]:
@@ -101,6 +109,32 @@ def _where(given: settings.Settings) -> str:
     return f"the key file {secret_file(given)}"
 
 
+def missing_key_text(key_file: str, count: int) -> str:
+    """The start's refusal when the key file is gone and ``count`` sealed seeds are in use (one
+    English line, its nouns and pronouns in the form the count takes)."""
+    if count == 1:
+        sealed, they, opens = "seed", "it was", "would not open it"
+    else:
+        sealed, they, opens = "seeds", "they were", "would open none of them"
+    return (
+        f"the key file {key_file} is missing and the database holds {count} sealed {sealed} in use: "
+        f"put back the key file {they} sealed under (or set ROLLBOOK_SECRET_KEY_FILE / "
+        f"ROLLBOOK_SECRET_KEY to it); a new key {opens}"
+    )
+
+
+def opens_none_text(where: str, tried: int) -> str:
+    """The start's refusal when the secret opens none of the ``tried`` sealed seeds in use."""
+    if tried == 1:
+        opens, they = "does not open the 1 sealed seed", "it was"
+    else:
+        opens, they = f"opens none of the {tried} sealed seeds", "they were"
+    return (
+        f"the operator's secret ({where}) {opens} in use: start with the secret {they} sealed under "
+        "(the key file or ROLLBOOK_SECRET_KEY of the machine the database came from)"
+    )
+
+
 def secret_at_start(db: Database) -> SecretVerdict:
     """The start's check: refuses (``SecretKeyError``, one line with the fix) a secret that opens none
     of the seeds in use, or a missing key file over a store that has seeds in use; else makes the key
@@ -109,19 +143,11 @@ def secret_at_start(db: Database) -> SecretVerdict:
     if given.secret_key is None and not secret_file(given).exists():
         count = seeds_in_use(db)
         if count:
-            raise SecretKeyError(
-                f"the key file {secret_file(given)} is missing and the database holds {count} sealed "
-                "seed(s) in use: put back the key file they were sealed under (or set "
-                "ROLLBOOK_SECRET_KEY_FILE / ROLLBOOK_SECRET_KEY to it); a new key would open none of them"
-            )
+            raise SecretKeyError(missing_key_text(str(secret_file(given)), count))
     secret = operator_secret(given)  # the first start of an empty store makes the key file here
     verdict = secret_verdict(db, secret)
     if verdict.opens_none:
-        raise SecretKeyError(
-            f"the operator's secret ({_where(given)}) opens none of the {verdict.tried} sealed seed(s) "
-            "in use: start with the secret they were sealed under (the key file or ROLLBOOK_SECRET_KEY "
-            "of the machine the database came from)"
-        )
+        raise SecretKeyError(opens_none_text(_where(given), verdict.tried))
     if not verdict.opens_all:
         log.warning("rollbook: the operator's secret %s", verdict.summary())
     return verdict
