@@ -10,7 +10,14 @@ import json
 from dataclasses import dataclass
 
 from rollbook import fair
-from rollbook.entries import ClientSeedReceipt, SeedAbandonReceipt, SeedCommitReceipt, SeedRevealReceipt
+from rollbook.entries import (
+    ClientSeedReceipt,
+    Logged,
+    SeedAbandonReceipt,
+    SeedCommitReceipt,
+    SeedRevealReceipt,
+    ValidationError,
+)
 from rollbook.i18n import N_, translate, translate_n
 from rollbook.play import quick
 from rollbook.rules.base import RuleError
@@ -39,15 +46,21 @@ def short(commitment: str | None) -> str:
 def badge(entry: dict, revealed: dict[str, bytes], lang: str) -> FairBadge | None:
     """The fairness state of a roll entry as this page shows it; None for an entry without dice of its
     own under a seed (a change, a roll with a test's chosen faces, a redacted entry)."""
-    receipt = entry.get("receipt")
-    if entry.get("redacted") or not isinstance(receipt, dict) or not isinstance(receipt.get("fair"), dict):
+    try:
+        logged = Logged.of(entry)
+        made = logged.read()
+    except (KeyError, ValidationError):  # no entry of the log's kinds: no dice of its own to show
         return None
-    if entry.get("kind") == "quick_roll":  # dice without a sheet: the rules receipt it stands for
+    stamp = getattr(made, "fair", None)  # F-6: the fair dice a roll (or a change that rolls) drew
+    receipt = logged.stored
+    if logged.redacted or not isinstance(receipt, dict) or not isinstance(stamp, dict):
+        return None
+    if logged.kind == "quick_roll":  # dice without a sheet: the rules receipt it stands for
         try:
             receipt = quick.rules_receipt(receipt)
         except RuleError:
             pass  # unreadable: fair_status calls it a mismatch
-    chronicle = entry.get("chronicle")
+    chronicle = logged.chronicle
     status = fair.fair_status(receipt, chronicle, revealed)
     if status is None:
         return None
@@ -55,7 +68,7 @@ def badge(entry: dict, revealed: dict[str, bytes], lang: str) -> FairBadge | Non
         draws = [d for d in fair.receipt_draws(receipt) if isinstance(d.record, dict)]
     except RuleError:
         draws = []
-    commitment = str(receipt["fair"].get("commitment", ""))
+    commitment = str(stamp.get("commitment", ""))
     data = []
     for draw in draws:
         seed = revealed.get(draw.record.get("commitment"))
