@@ -444,6 +444,8 @@ class Logged(BaseModel):
     visibility: str | None = None
     effects: list[Json] | None = None
     redacted: bool | None = None
+    created_at: str | None = None
+    revealed_by: int | None = None
 
     @classmethod
     def of(cls, entry: Any) -> Logged:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from rollbook.entries import (
     AdjustReceipt,
+    Logged,
     MemberRemovedReceipt,
     QuickRollReceipt,
     QuickSettingReceipt,
@@ -196,20 +197,22 @@ def card(
     side rolled) is no longer offered."""
     lang = viewer.lang
     taken = followed.taken if isinstance(followed, FollowUps) else frozenset()
-    actor = entry.get("actor") or {}
+    logged = Logged.of(entry)
+    actor = logged.actor or {}
+    created_at = logged.created_at or ""
     c = Card(
-        seq=entry["seq"],
-        kind=entry["kind"],
-        created_at=entry["created_at"],
-        time=_time(entry["created_at"]),
+        seq=logged.seq,
+        kind=logged.kind,
+        created_at=created_at,
+        time=_time(created_at),
         actor=actor.get("name", ""),
         actor_role=actor.get("role", ""),
-        character_id=entry.get("character"),
-        hidden=entry.get("visibility") == "hidden",
-        redacted=bool(entry.get("redacted")),
-        revealed_by=entry.get("revealed_by"),
-        refers_to=entry.get("refers_to"),
-        followed_by=followed.get(entry["seq"]),
+        character_id=logged.character,
+        hidden=logged.visibility == "hidden",
+        redacted=bool(logged.redacted),
+        revealed_by=logged.revealed_by,
+        refers_to=logged.refers_to,
+        followed_by=followed.get(logged.seq),
     )
     if c.character_id is not None:
         c.character = characters.get(c.character_id, "")
@@ -234,10 +237,10 @@ def card(
     if c.redacted:  # its kind is all a player reads of it
         c.title = translate(REDACTED_TITLES.get(c.kind, REDACTED_TITLES["roll"]), lang)
         return c
-    receipt = entry.get("receipt") or {}
+    receipt = logged.stored or {}
     system = receipt.get("system", "")
     c.system = system
-    c.effects = [effect_text(e, lang) for e in entry.get("effects") or []]
+    c.effects = [effect_text(e, lang) for e in logged.effects or []]
     if c.kind in fairness.FAIR_KINDS:  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
         c.title, c.change = fairness.describe_entry(c.kind, receipt, lang)
         return c
@@ -364,7 +367,7 @@ def card(
             viewer.chronicle_id,
             storyteller=viewer.storyteller,
             lang=lang,
-            effects=entry.get("effects") or [],
+            effects=logged.effects or [],
             frenzy_called=(c.seq, "") in taken,
         )
     rouse = roll.rouse
