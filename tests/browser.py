@@ -13,6 +13,11 @@ from collections.abc import Iterator
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
+# The longest a browser test waits for a condition (a page's answer, a live entry, a navigation), in
+# ms. A wait that passes costs no more than its condition takes; a bound is no speed assertion (speed
+# is measured in bench/, not asserted in tests): on a machine loaded to 20 on 2 cores, a POST that
+# navigates (a chronicle created) was seen to take more than 10 s.
+WAIT_MS = 30_000
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -55,9 +55,9 @@ def browser():
     """Chromium through Playwright, one per test process (tests/browser.py says why)."""
     from playwright.sync_api import expect
 
-    from tests.browser import launch_browser
+    from tests.browser import WAIT_MS, launch_browser
 
-    # An assertion on the page waits for its condition up to 10 s (Playwright's default is 5 s): a live
-    # entry or an answer on a loaded machine can take longer than 5 s, and a passing wait costs no more.
-    expect.set_options(timeout=10_000)
+    # An assertion on the page waits for its condition up to WAIT_MS (Playwright's default is 5 s): a
+    # live entry or an answer on a loaded machine can take longer, and a passing wait costs no more.
+    expect.set_options(timeout=WAIT_MS)
     yield from launch_browser()

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rollbook.app.app import create_app
+from tests.browser import WAIT_MS
 from tests.discord.conftest import discord_settings
 from tests.discord.signing import command, option
 from tests.server.conftest import V5_SHEET, ThreadedServer
@@ -48,7 +49,7 @@ def test_a_roll_made_on_discord_appears_on_the_web_tables_live_feed(browser, tmp
         context = browser.new_context(
             base_url=server.url, viewport={"width": 1280, "height": 900}, locale="en-US"
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         try:
             page = context.new_page()
             create(page, "en", "v5", "Discord night")

@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from rollbook.app.app import create_app
 from rollbook.dice import SecureDice
 from rollbook.server.db import Database
+from tests.browser import WAIT_MS
 from tests.conftest import wait_until
 
 from .helpers import GivenDice
@@ -121,7 +122,7 @@ def _contexts(browser, live_server):
             locale=locale,
             reduced_motion="reduce",
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import WAIT_MS
+
 from .flows import add_character, create_chronicle, join, screenshot_card, settled, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 
 
 def test_A1_ask_live_queue_grant_changed_roll_on_both_phones(new_context, dice, artifacts):

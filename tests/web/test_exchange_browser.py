@@ -9,11 +9,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import WAIT_MS
+
 from .flows import api_character, chronicle_id, create_chronicle, join, screenshot_card
 
 pytestmark = pytest.mark.browser
 
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 
 
 def test_V20_17_exchange_attack_damage_soak_moves_the_health_track(new_context, live_server, dice, artifacts):

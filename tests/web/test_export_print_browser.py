@@ -9,11 +9,13 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import WAIT_MS
+
 from .flows import add_character, chronicle_id, create_chronicle, feed_open, join, token_of, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 
 
 @pytest.fixture(scope="module")

@@ -52,7 +52,7 @@ def test_a_revealed_roll_is_verified_in_the_browser_and_an_edited_one_is_not(new
     storyteller.reload()
     storyteller.get_by_role("button", name="Reveal the seed and start a new one").click()
     expect(storyteller.locator("#feed")).to_contain_text("Server seed revealed")
-    expect(card.locator(".fair-state")).to_contain_text("Fair dice: verified", timeout=5_000)
+    expect(card.locator(".fair-state")).to_contain_text("Fair dice: verified")
     assert player.evaluate("window.__noReload") == "still here"
     button = card.locator("button.fair-verify")
     button.click()

@@ -58,5 +58,5 @@ def test_tiers_reload_in_spanish_on_a_desktop(new_context):
     card = page.locator(
         "#feed > li.card", has_text="Balas cargadas (Glock): 0 → 17"
     )  # T-3: only an empty one
-    expect(card).to_have_count(1, timeout=15_000)  # a loaded machine
+    expect(card).to_have_count(1)
     expect(card).not_to_contain_text("Ammunition")

@@ -8,12 +8,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import WAIT_MS
+
 from .flows import add_character, create_chronicle, join, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 CATCH_OOB = """window.__oob = [];
 document.addEventListener('htmx:oobErrorNoTarget', e => window.__oob.push(String(e.detail.content && e.detail.content.id)));"""
 

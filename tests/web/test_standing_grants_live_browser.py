@@ -15,11 +15,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser import WAIT_MS
+
 from .flows import create_chronicle, join, v5_character
 
 pytestmark = pytest.mark.browser
 
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 
 
 def _ready(page: Page, sheet: str) -> None:

@@ -14,11 +14,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import WAIT_MS
+
 from .flows import add_character, create_chronicle, join, screenshot_card, settled, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 
 
 def _mark_page(page) -> None:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import WAIT_MS
+
 from .flows import add_character, create_chronicle, join, wait_for_odds
 
 pytestmark = pytest.mark.browser
 
-LIVE = 10_000  # ms: the longest wait for a live entry to reach an open page (a loaded machine included)
+LIVE = WAIT_MS  # ms: the longest wait for a live entry to reach an open page
 
 
 def _watching(page) -> None:
