@@ -3,7 +3,9 @@
 for its system: ``play/v5.py``, ``rules/tiers.py``, ``cli/roll_v5.py``, ``odds/v5_plain.py``) and the
 registries (``play/systems.py``, ``rules/__init__.py``) is found, and there is none: what a face or
 a use case needs of a system belongs in its module, behind the ``SystemModule`` interface
-(``rollbook.play.systems``), never in an ``if``."""
+(``rollbook.play.systems``), never in an ``if``. The web's templates likewise: a template asks what
+the view passes (``standing_field``, ``t.importable``, ``cp.side_difficulty``…) or includes the
+template named for its system (``_resources_v5.html``), never ``{% if system == "v5" %}``."""
 
 from __future__ import annotations
 
@@ -16,6 +18,16 @@ from rollbook.play.systems import SYSTEM_IDS
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
 OWN = re.compile(r"^(?:.*_)?(" + "|".join(SYSTEM_IDS) + r")(?:_.*)?$")
 REGISTRIES = {"play/systems.py", "rules/__init__.py"}
+TEMPLATES = PACKAGE / "web" / "templates"
+_ID = r"[\"'](?:" + "|".join(re.escape(s) for s in SYSTEM_IDS) + r")[\"']"
+# ``system == "v5"``, ``cp.system != 'v20'``, ``chronicle.system in ("v20", "v5")``, ``"v5" == system``
+TEMPLATE_BRANCH = re.compile(
+    r"system\s*(?:==|!=|\bnot\s+in\b|\bin\b)\s*[(\[]?\s*"
+    + _ID
+    + r"|"
+    + _ID
+    + r"\s*(?:==|!=|\bnot\s+in\b|\bin\b)\s*[\w.]*system\b"
+)
 
 
 def _ids(node: ast.AST) -> bool:
@@ -81,3 +93,34 @@ def test_the_count_sees_a_branch(tmp_path):
     (tmp_path / "kinds.py").write_text('def k(kind):\n    return kind == "test"\n')
     assert branches(tmp_path) == {"face.py": 1, "other.py": 1}
     assert branch_lines(tmp_path) == ["face.py:2", "other.py:2"]
+
+
+def template_branch_lines(root: Path = TEMPLATES) -> list[str]:
+    """``template:line`` of each comparison of a system with system ids in a template."""
+    found: list[str] = []
+    for path in sorted(root.rglob("*.html")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found.extend(
+                f"{path.relative_to(root).as_posix()}:{number}" for _ in TEMPLATE_BRANCH.finditer(line)
+            )
+    return found
+
+
+def test_no_template_branches_on_a_system_id():
+    found = template_branch_lines()
+    assert found == [], (
+        f"{len(found)} template branches on a system id (pass the template what the system's module "
+        f"says, or include the template named for the system): {', '.join(found)}"
+    )
+
+
+def test_the_template_count_sees_a_branch(tmp_path):
+    (tmp_path / "a.html").write_text(
+        "{% if system == \"v5\" %}x{% endif %}\n{% if cp.system != 'v20' %}y{% endif %}\n"
+        '{% if chronicle.system in ("v20", "v5") %}z{% endif %}\n{% if "tiers" == t.system %}w{% endif %}\n'
+    )
+    (tmp_path / "b.html").write_text(
+        '{% for code, name in systems %}{% if values.get("system") == code %}s{% endif %}{% endfor %}\n'
+        '{% if kind == "v5" %}k{% endif %}{% include ["_resources_" ~ system ~ ".html", "o.html"] %}\n'
+    )
+    assert template_branch_lines(tmp_path) == ["a.html:1", "a.html:2", "a.html:3", "a.html:4"]

@@ -47,6 +47,7 @@ class Panel:
     rules: list[Option] = field(default_factory=list)
     ability_field: str = "ability"  # V20 names an Ability, V5 a Skill
     usable: bool = False  # contests and extended actions exist for V20 and V5 only
+    side_difficulty: bool = False  # TR-3: a side rolls against a difficulty of its own (the part's)
 
 
 def rule_name(rule_id: str, lang: str) -> str:
@@ -226,6 +227,7 @@ def panel(chronicle: dict, characters: list, storyteller: bool, lang: str) -> Pa
         system=system,
         usable=part is not None,
         ability_field=part.ABILITY_FIELD if part is not None else "ability",
+        side_difficulty=part is not None and part.SIDE_DIFFICULTY,
         characters=[Option(str(c.id), c.name) for c in characters],
         rules=[  # TR-2: every rule declared for the system
             Option(rule.id, rule_name(rule.id, lang), rule.id in in_force) for rule in declared(system)

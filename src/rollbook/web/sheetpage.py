@@ -13,6 +13,7 @@ from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
 from rollbook.present import authority, exchange, forms, labels, v5
 from rollbook.present.sheetview import identity, rating_groups, specialties
+from rollbook.present.words import words
 from rollbook.render.interop import FORMAT_NAMES
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
@@ -216,6 +217,7 @@ def sheet_context(
         system_name=labels.system_name(system, lang),
         export=export_link(system, lang),
         standing_field=system in DIFFICULTY_SYSTEMS,  # the system's rolls take a standing difficulty
+        weapon_from_sheet=words(system).WEAPON_FROM_SHEET,  # an exchange's damage roll names a weapon
         identity=identity(sheet, lang),
         groups=rating_groups(system, sheet, lang),
         specialties=specialties(sheet, lang),

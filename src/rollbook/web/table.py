@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rollbook import interop
 from rollbook.play.systems import reads_compulsion
 from rollbook.present import authority, exchange, fairness, v5
 from rollbook.present.present import Card, Viewer, card
@@ -26,6 +27,7 @@ from rollbook.server.usecases import (
 from rollbook.server.usecases import (
     fairness as fairness_cases,
 )
+from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
 from rollbook.server.views import member_view
 from rollbook.web import redraws
 
@@ -64,6 +66,16 @@ class Table:
     @property
     def npcs(self) -> list[CharacterRow]:
         return [c for c in self.characters if c.owner is None]
+
+    @property
+    def standing_field(self) -> bool:
+        """Whether the chronicle's rolls take a standing difficulty (its settings offer one)."""
+        return self.chronicle["system"] in DIFFICULTY_SYSTEMS
+
+    @property
+    def importable(self) -> bool:
+        """Whether a format holds the chronicle's system, so a sheet of it may be imported."""
+        return self.chronicle["system"] in interop.EXPORTS.values()
 
 
 def _row(view: dict) -> CharacterRow:
