@@ -75,9 +75,8 @@ def test_a_player_brings_their_own_character_from_foundry(solo):
         },
     )
     assert refused.status_code == 422 and 'id="start-drowned-lantern-alert"' in refused.text
-    assert "v20" in text_of(
-        re.search(r'id="start-drowned-lantern-alert".*?</div>', refused.text, re.S).group(0)
-    )
+    alert = text_of(re.search(r'id="start-drowned-lantern-alert".*?</div>', refused.text, re.S).group(0))
+    assert "Vampire: the Masquerade 20th (V20)" in alert  # the systems by their names, not their codes
 
 
 def test_a_check_shows_its_odds_and_the_willpower_box_spends_a_point_s2(solo):
