@@ -294,13 +294,13 @@ def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(monkeypatch, caps
 
 
 def test_V20_15_a_receipt_names_its_difficulty_and_says_its_table_rules():
-    from rollbook.render.v20 import test_view
+    from rollbook.render import view
     from rollbook.rules.base import to_plain
     from rollbook.rules.v20 import resolve
 
     receipt = to_plain(
         resolve(V20Request(pool=3, difficulty=7, table_rules=("v20.ones_do_not_cancel",)), (7, 1, 1))
     )
-    lines = test_view(receipt, "fr").lines
+    lines = view(receipt, "fr").lines
     assert any("7 (Exigeante)" in line.value for line in lines)
     assert any("les 1 n'annulent aucune réussite" in line.note for line in lines)
