@@ -19,7 +19,15 @@ from typing import Any, get_args, get_origin, get_type_hints
 import pytest
 
 from rollbook.play import systems
-from rollbook.play.systems import SYSTEM_IDS, QuickModule, SystemModule, TurnRules, system_ids, system_module
+from rollbook.play.systems import (
+    SYSTEM_IDS,
+    OutsideParts,
+    QuickModule,
+    SystemModule,
+    TurnRules,
+    system_ids,
+    system_module,
+)
 from tests.toy_system import house_registered, registered
 
 
@@ -136,3 +144,13 @@ def test_a_quick_module_and_the_turn_rules_are_checked_as_their_protocols():
         "REQUEST: missing",
         "request: missing",
     ]
+
+
+def test_a_system_registered_from_outside_declares_each_of_its_parts(with_the_toys):
+    """Its parts of the other rooms are attributes of its play module (``OutsideParts``), each declared,
+    None when it has none: read as attributes, never by name with a default; a shipped system has none."""
+    outside = [system for system in with_the_toys if system not in SYSTEM_IDS]
+    found = {system: problems(systems.declared(system), OutsideParts) for system in outside}
+    assert found == {system: [] for system in outside}
+    assert all(systems.declared(system) is None for system in SYSTEM_IDS)
+    assert problems(SimpleNamespace(WORDS=None), OutsideParts)[0] == "EXCHANGE: missing"

@@ -71,6 +71,8 @@ FOURS_SUCCEED = "toy_house.fours_succeed"
 # the declaration: its id, its system, the rule it replaces (the toy's "a 5 or a 6 is a success")
 RULE = TableRule(FOURS_SUCCEED, SYSTEM, "Toy-1")  # the toy has no SPEC id: its own numbering
 READS_TABLE_RULES = True  # TR-1: ``prepare`` takes the chronicle's set in force
+# its parts of the other rooms (``play.systems.OutsideParts``): none, roll-under's words, no contests
+WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ def resolve(request: HouseRequest, faces: Faces, /) -> HouseReceipt:
 class _Rules:
     needed = staticmethod(needed)
     resolve = staticmethod(resolve)
+    CONTESTS = None  # no contests of its own (``rollbook.rules.SystemRules``)
 
 
 RULES = _Rules()

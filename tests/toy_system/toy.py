@@ -301,6 +301,9 @@ def contest_shape(request: ToyRequest) -> Any:
 
 
 CONTEST_SHAPE = contest_shape  # declared in the play module, read by ``odds.contests``
+CONTEST_SIDE_ODDS = None  # a side says nothing beyond its successes (TR-3)
+EXCHANGE = None  # no combat chain (``play.systems.OutsideParts``)
+EXCHANGE_ODDS = None
 
 
 # --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------

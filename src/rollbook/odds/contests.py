@@ -35,22 +35,16 @@ def _shape(system: str) -> Callable[[Any], RollShape] | None:
     """A system's roll as a contest or an extended action sees it: its odds module's ``contest_shape``
     (``odds.v20``, ``odds.v5``: each shipped system's module named for it), or the ``CONTEST_SHAPE`` a
     system registered from outside declares in its play module."""
-    own = systems.own_module(system, "rollbook.odds", "{}")
-    found = (
-        getattr(own, "contest_shape", None) if own is not None else systems.declared(system, "CONTEST_SHAPE")
-    )
+    own, outside = systems.own_module(system, "rollbook.odds", "{}"), systems.declared(system)
+    found = getattr(own, "contest_shape", None) if outside is None else outside.CONTEST_SHAPE
     return cast("Callable[[Any], RollShape] | None", found)
 
 
 def _side_odds(system: str) -> Callable[[Any], dict[str, Fraction]] | None:
     """The chance a side says more than its successes (TR-3: a V20 botch): the odds module's
     ``contest_side_odds``, or the ``CONTEST_SIDE_ODDS`` a registered system declares; None: nothing."""
-    own = systems.own_module(system, "rollbook.odds", "{}")
-    found = (
-        getattr(own, "contest_side_odds", None)
-        if own is not None
-        else systems.declared(system, "CONTEST_SIDE_ODDS")
-    )
+    own, outside = systems.own_module(system, "rollbook.odds", "{}"), systems.declared(system)
+    found = getattr(own, "contest_side_odds", None) if outside is None else outside.CONTEST_SIDE_ODDS
     return cast("Callable[[Any], dict[str, Fraction]] | None", found)
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -178,22 +178,53 @@ class SystemModule(Protocol):
     def drawn(self, receipt: JsonObject) -> tuple[Drawn, ...]: ...
 
 
+class OutsideParts(Protocol):
+    """What a system registered from outside (``register``) declares of the other rooms on its play
+    module, read as these attributes (``Parts``, ``part``): every member declared, None when it has none
+    of it (``tests/play/test_system_module_members.py``). A shipped system's parts are its modules named
+    for it (``own_module``), never these. Each room narrows its part to its own interface, named here."""
+
+    @property
+    def WORDS(self) -> object | None: ...  # its words beside a roll (``present.words.SystemWords``)
+    @property
+    def EXCHANGE(self) -> object | None: ...  # its combat chain's face (``present.exchange.ExchangeFace``)
+    @property
+    def EXCHANGE_ODDS(
+        self,
+    ) -> object | None: ...  # its exchange's odds (``server.usecases.odds.ExchangeOdds``)
+    @property
+    def CONTEST_SHAPE(
+        self,
+    ) -> Callable[[Any], object] | None: ...  # its roll in a contest (``odds.contests``)
+    @property
+    def CONTEST_SIDE_ODDS(
+        self,
+    ) -> Callable[[Any], Mapping[str, object]] | None: ...  # a side beyond its successes, its chances (TR-3)
+
+
+class RegisteredModule(SystemModule, OutsideParts, Protocol):
+    """The play module of a system registered from outside: the interface, and its parts of the rooms."""
+
+
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")  # the systems the package ships
 _MODULES: dict[str, SystemModule] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
+_OUTSIDE: dict[str, OutsideParts] = {}  # the systems registered from outside, their parts of the rooms
 
 
-def register(system_id: str, module: SystemModule) -> None:
+def register(system_id: str, module: RegisteredModule) -> None:
     """Add a system's play module (its rules module is ``rollbook.rules.register``'s): the extension
     point of a system defined outside the package; a shipped system cannot be replaced."""
     if system_id in SYSTEM_IDS:
         raise ValueError(f"{system_id} is a shipped system")
     _MODULES[system_id] = module
+    _OUTSIDE[system_id] = module
 
 
 def unregister(system_id: str) -> None:
     """Remove a system ``register`` added (a shipped system stays)."""
     if system_id not in SYSTEM_IDS:
         _MODULES.pop(system_id, None)
+        _OUTSIDE.pop(system_id, None)
 
 
 def system_ids() -> tuple[str, ...]:
@@ -234,35 +265,48 @@ def own_module(system: object, room: str, name: str) -> ModuleType | None:
     return _OWN_MODULES[dotted]
 
 
-def declared(system: object, member: str) -> Any:
-    """What a system registered from outside (``register``) declares in its play module as ``member``
-    (its words: ``WORDS``, its exchange: ``EXCHANGE``, its exclusive fields: ``EXCLUSIVE``…); None when
-    it declares none, or is shipped or unknown (a shipped system's parts are its modules: ``own_module``)."""
-    if not isinstance(system, str) or system in SYSTEM_IDS or system not in _MODULES:
-        return None
-    return getattr(_MODULES[system], member, None)
+def declared(system: object) -> OutsideParts | None:
+    """The parts of the rooms a system registered from outside (``register``) declares on its play
+    module (``OutsideParts``: its words, ``WORDS``, its exchange, ``EXCHANGE``…, read as attributes);
+    None for a shipped system (its parts are its modules: ``own_module``) or an unknown one."""
+    return _OUTSIDE.get(system) if isinstance(system, str) else None
+
+
+Member = Callable[
+    [OutsideParts], object
+]  # which part a room reads of a registered system: ``lambda m: m.WORDS``
+
+
+def part(system: object, room: str, name: str, member: Member) -> Any:
+    """A system's part of a room, the one way to it: a shipped system's module named for it
+    (``own_module(system, room, name)``), or what one registered from outside declares (``member`` of
+    its ``OutsideParts``); None when it has none. Each room narrows it to its own interface."""
+    own = own_module(system, room, name)
+    if own is not None:
+        return own
+    outside = declared(system)
+    return member(outside) if outside is not None else None
 
 
 class Parts(Mapping[str, Any]):
-    """Each registered system's part of a room as a live mapping, system id -> its part: a shipped
-    system's module named for it (``own_module(system, room, name)``), what one registered from outside
-    declares as ``member`` (``declared``); a system without one is not in it. A registry of a room is
-    one of these, never a hand list of ids."""
+    """Each registered system's part of a room as a live mapping, system id -> its part (``part``): a
+    shipped system's module named for it, what one registered from outside declares (``member``); a
+    system without one is not in it. A registry of a room is one of these, never a hand list of ids."""
 
-    def __init__(self, room: str, name: str, member: str) -> None:
+    def __init__(self, room: str, name: str, member: Member) -> None:
         self.room, self.name, self.member = room, name, member
 
     def __getitem__(self, system: str) -> Any:
-        part = own_module(system, self.room, self.name) or declared(system, self.member)
-        if part is None:
+        found = part(system, self.room, self.name, self.member)
+        if found is None:
             raise KeyError(system)
-        return part
+        return found
 
     def __iter__(self) -> Iterator[str]:
         return (system for system in system_ids() if system in self)
 
     def __contains__(self, system: object) -> bool:
-        return (own_module(system, self.room, self.name) or declared(system, self.member)) is not None
+        return part(system, self.room, self.name, self.member) is not None
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -275,12 +319,16 @@ def reads_compulsion(system: str) -> bool:
 
 __all__ = [
     "SYSTEM_IDS",
+    "Member",
+    "OutsideParts",
     "Parts",
     "QuickModule",
+    "RegisteredModule",
     "SystemModule",
     "TurnRules",
     "declared",
     "own_module",
+    "part",
     "reads_compulsion",
     "register",
     "system_ids",

@@ -34,9 +34,7 @@ ROLL_ENTRY_KINDS = ("roll", "reroll")
 def face_of(system: object) -> ExchangeFace | None:
     """A system's part of the chain's presentation (None: its steps' labels alone, no odds of the
     exchange): a shipped system's ``exchange_<id>``, or the ``EXCHANGE`` one registered declares."""
-    found = systems.own_module(system, "rollbook.present", "exchange_{}") or systems.declared(
-        system, "EXCHANGE"
-    )
+    found = systems.part(system, "rollbook.present", "exchange_{}", lambda m: m.EXCHANGE)
     return cast("ExchangeFace | None", found)
 
 

@@ -82,8 +82,7 @@ class SystemWords(Protocol):
 def own_words(system: object) -> SystemWords | None:
     """A system's own words: a shipped system's module (``words_<id>``), or the ``WORDS`` a system
     registered from outside declares; None when it has none."""
-    found = systems.own_module(system, "rollbook.present", "words_{}") or systems.declared(system, "WORDS")
-    return cast("SystemWords | None", found)
+    return cast("SystemWords | None", systems.part(system, "rollbook.present", "words_{}", lambda m: m.WORDS))
 
 
 def words(system: object) -> SystemWords:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from rollbook.rules.base import Faces, RuleError
+from rollbook.rules.base import ContestRules, Faces, RuleError
 
 Receipt_co = TypeVar("Receipt_co", covariant=True)
 
@@ -27,10 +27,19 @@ class RulesSystem(Protocol[Receipt_co]):
     def resolve(self, request: Any, faces: Faces, /) -> Receipt_co: ...
 
 
+class SystemRules(RulesSystem[object], Protocol):
+    """A game system's rules module as the registry holds it: ``needed``/``resolve``, and its part of
+    contested and extended rolls (``CONTESTS``, TR-3/TR-4, read by ``rules.contests``; None: it has
+    none), declared by every system registered."""
+
+    @property
+    def CONTESTS(self) -> ContestRules | None: ...
+
+
 @dataclass(frozen=True)
 class GameSystem:
     id: str
-    module: RulesSystem[object]
+    module: SystemRules
 
     def needed(self, request: object, faces: Faces) -> tuple[int, ...]:
         return self.module.needed(request, faces)
@@ -42,7 +51,7 @@ class GameSystem:
 _REGISTRY: dict[str, GameSystem] = {}
 
 
-def register(system_id: str, module: RulesSystem[object]) -> GameSystem:
+def register(system_id: str, module: SystemRules) -> GameSystem:
     system = GameSystem(system_id, module)
     _REGISTRY[system_id] = system
     return system
@@ -81,4 +90,4 @@ def _load_builtin() -> None:
     register("rollunder", rollunder)
 
 
-__all__ = ["GameSystem", "RuleError", "get_system", "register", "system_ids", "unregister"]
+__all__ = ["GameSystem", "RuleError", "SystemRules", "get_system", "register", "system_ids", "unregister"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -102,7 +102,27 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
     return tuple(names)
 
 
+class ContestRules(Protocol):
+    """A system's part of contests and extended actions (TR-3, TR-4: ``rules.contests``; ``contests_v20``,
+    ``contests_v5``), declared as ``CONTESTS`` on its rules module (``rollbook.rules.SystemRules``)."""
+
+    @property
+    def ABILITY_FIELD(self) -> str: ...  # the action field a side's test names its trait in
+    @property
+    def SIDE_DIFFICULTY(self) -> bool: ...  # whether a side rolls against a difficulty of its own
+
+    def check_side(self, kind: object, has_difficulty: bool, field: str) -> None: ...
+
+    def side(self, result: Mapping[str, Any], successes: int) -> dict[str, Any]: ...
+
+    # TR-4: (the status it ends with, whether it loses the successes gathered), None: it goes on
+    def ends(self, part: Mapping[str, Any]) -> tuple[str, bool] | None: ...
+
+    def complications(self, part: Mapping[str, Any]) -> int: ...
+
+
 __all__ = [
+    "ContestRules",
     "Faces",
     "RuleError",
     "check_faces",

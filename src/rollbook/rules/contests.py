@@ -12,45 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from rollbook.rules import contests_v5, get_system, system_ids
-from rollbook.rules.base import RuleError, check_range
-
-
-class ContestRules(Protocol):
-    """A system's part of contests and extended actions (``contests_v20``, ``contests_v5``)."""
-
-    @property
-    def ABILITY_FIELD(self) -> str: ...  # the action field a side's test names its trait in
-    @property
-    def SIDE_DIFFICULTY(self) -> bool: ...  # whether a side rolls against a difficulty of its own
-
-    def check_side(self, kind: object, has_difficulty: bool, field: str) -> None: ...
-
-    def side(self, result: Mapping[str, Any], successes: int) -> dict[str, Any]: ...
-
-    # TR-4: (the status it ends with, whether it loses the successes gathered), None: it goes on
-    def ends(self, part: Mapping[str, Any]) -> tuple[str, bool] | None: ...
-
-    def complications(self, part: Mapping[str, Any]) -> int: ...
+from rollbook.rules.base import ContestRules, RuleError, check_range
 
 
 class _Parts(Mapping[str, ContestRules]):
     """Each system's part of contests, as its rules module declares it (``CONTESTS``: ``rules.v20``'s
-    ``contests_v20``, ``rules.v5``'s ``contests_v5``): a live view of the rules registry
-    (``rollbook.rules``), so a system registered from outside takes part by declaring its own."""
+    ``contests_v20``, ``rules.v5``'s ``contests_v5``; None for a system without contests): a live view
+    of the rules registry (``rollbook.rules``), so a system registered from outside takes part by
+    declaring its own."""
 
     def __getitem__(self, system: str) -> ContestRules:
-        part = None
-        if isinstance(system, str) and system in system_ids():
-            part = getattr(get_system(system).module, "CONTESTS", None)
+        part = get_system(system).module.CONTESTS if system in system_ids() else None
         if part is None:
             raise KeyError(system)
-        return part  # type: ignore[no-any-return]
+        return part
 
     def __iter__(self) -> Iterator[str]:
-        return (system for system in system_ids() if getattr(get_system(system).module, "CONTESTS", None))
+        return (system for system in system_ids() if get_system(system).module.CONTESTS is not None)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

@@ -16,6 +16,7 @@ from typing import Any, Literal, TypedDict
 from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range, present
 
 SIDES = 20
+CONTESTS = None  # no contested or extended rolls (TR-3, TR-4 name V20 and V5: ``rules.contests``)
 CRITICAL_SUCCESS_FACE = 1
 CRITICAL_FAILURE_FACE = 20
 MIN_COUNT, MAX_COUNT = 1, 100  # dice per term of an expression

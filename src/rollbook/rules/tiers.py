@@ -14,6 +14,7 @@ from typing import Literal
 from rollbook.rules.base import Faces, RuleError, check_faces, check_range, present
 
 SIDES = 10  # T-1: every skill roll is 1d10
+CONTESTS = None  # no contested or extended rolls (TR-3, TR-4 name V20 and V5: ``rules.contests``)
 CRITICAL_FACE = 1  # T-2
 MAX_SKILL = 100
 MAX_BULLETS = 1000

@@ -67,7 +67,7 @@ class ExchangeOdds(Protocol):
 
 # The systems whose exchanges have odds, and their parts (derived from the registered systems).
 EXCHANGES: Mapping[str, ExchangeOdds] = systems.Parts(
-    "rollbook.server.usecases", "exchange_odds_{}", "EXCHANGE_ODDS"
+    "rollbook.server.usecases", "exchange_odds_{}", lambda m: m.EXCHANGE_ODDS
 )
 
 
