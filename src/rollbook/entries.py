@@ -127,6 +127,16 @@ class RevealReceipt(Receipt):
     entry_hash: str
 
 
+class StepNotes(Receipt):
+    """A roll's notes of the step it takes, read alone (``RollReceipt``'s fields of these names, no
+    ``system`` needed): a contest's side (TR-3), an extended action's roll (TR-4), a hunger frenzy
+    test (V5-10)."""
+
+    contest: Obj | None = None
+    extended: Obj | None = None
+    frenzy_test: Obj | None = None
+
+
 # --- asks and grants (A-1, A-2) -------------------------------------------------------------------
 
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rollbook.entries import ContestReceipt, ContestResultReceipt, ExtendedReceipt, SettingsReceipt
+from rollbook.entries import (
+    ContestReceipt,
+    ContestResultReceipt,
+    ExtendedReceipt,
+    RollReceipt,
+    SettingsReceipt,
+    StepNotes,
+)
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.i18n.messages_rules import TABLE_RULE_NAMES
 from rollbook.present import labels
@@ -142,10 +149,12 @@ def contest_result_words(receipt: dict, lang: str, names: dict | None = None) ->
     return title, " — ".join(text for _, text in sides.values())
 
 
-def roll_note(receipt: dict, lang: str) -> list[str]:
-    """A roll that is a contest's side or an extended action's roll, in words."""
+def roll_note(receipt: RollReceipt | dict, lang: str) -> list[str]:
+    """A roll that is a contest's side or an extended action's roll, in words (``receipt``: the roll
+    as its model, or its stored notes)."""
     notes = []
-    contest = receipt.get("contest")
+    steps = receipt if isinstance(receipt, RollReceipt) else StepNotes.of(receipt)
+    contest = steps.contest
     if isinstance(contest, dict):
         template = (
             N_("Contest #{seq}: the attacker's roll")
@@ -153,7 +162,7 @@ def roll_note(receipt: dict, lang: str) -> list[str]:
             else N_("Contest #{seq}: the defender's roll")
         )
         notes.append(translate(template, lang, seq=contest.get("of")))
-    extended = receipt.get("extended")
+    extended = steps.extended
     if isinstance(extended, dict):
         text = translate_n(
             "Extended action #{seq}, roll {roll}: {n} success of {target}",

@@ -238,8 +238,6 @@ def card(
         c.title = translate(REDACTED_TITLES.get(c.kind, REDACTED_TITLES["roll"]), lang)
         return c
     receipt = logged.stored or {}
-    system = receipt.get("system", "")
-    c.system = system
     c.effects = [effect_text(e, lang) for e in logged.effects or []]
     if c.kind in fairness.FAIR_KINDS:  # a seed committed or revealed, a client seed set (F-1, F-2, F-5)
         c.title, c.change = fairness.describe_entry(c.kind, receipt, lang)
@@ -324,6 +322,7 @@ def card(
         return c
     if c.kind == "adjust":
         adjusted = AdjustReceipt.of(receipt)
+        c.system = system = adjusted.system or ""
         change = adjusted.change or {}
         c.title = labels.kind(system, change.get("kind", adjusted.kind or ""), lang)
         details = [
@@ -335,6 +334,7 @@ def card(
         return c
     # a roll or a reroll: the rules receipt rendered with rollbook.render.view
     roll = RollReceipt.of(receipt)
+    c.system = system = roll.system
     result = roll.result
     if isinstance(result, dict) and result.get("system"):
         c.receipt = receipt_view(result, lang)
@@ -353,7 +353,7 @@ def card(
     c.settings = _settings(system, action, roll, lang)
     c.notes = (
         authority.roll_notes(system, roll, lang)
-        + contests.roll_note(receipt, lang)
+        + contests.roll_note(roll, lang)
         + v5.roll_notes(receipt, lang)
         + exchange.roll_notes(system, receipt, lang)
     )

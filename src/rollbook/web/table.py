@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook import interop
+from rollbook.entries import Logged, RollReceipt, SeedRevealReceipt
 from rollbook.play.systems import reads_compulsion
 from rollbook.present import authority, exchange, fairness, v5
 from rollbook.present.present import Card, Viewer, card
@@ -149,7 +150,9 @@ def cards_for(
     owners = {c.id: c.owner for c in characters}
     willpower = {c.id: willpower_current(system, c.sheet) for c in characters if c.sheet is not None}
     trait_names = {c.id: c.trait_names for c in characters if c.trait_names}
-    cards, by_seq, last = [], {}, {}
+    cards: list[Card] = []
+    by_seq: dict[int, Card] = {}
+    last: dict[int, tuple[dict, Card]] = {}  # an exchange's (or a card's) last entry, and its card
     for entry in entries:
         made = card(
             entry,
@@ -168,11 +171,11 @@ def cards_for(
             by_seq[made.root].steps.append(made)
         else:
             cards.append(made)
-        last[made.root if made.root in by_seq else made.seq] = entry
+        last[made.root if made.root in by_seq else made.seq] = (entry, made)
     for top in cards:
-        last_entry = last.get(top.seq)
-        if last_entry is not None and last_entry.get("kind") in exchange.ROLL_ENTRY_KINDS:
-            top.offers = exchange.offers(system, viewer.mode, last_entry, viewer, characters)
+        latest, latest_card = last.get(top.seq, (None, None))
+        if latest is not None and latest_card is not None and latest_card.kind in exchange.ROLL_ENTRY_KINDS:
+            top.offers = exchange.offers(system, viewer.mode, latest, viewer, characters)
         if top.root == top.seq:  # what the exchange's odds were, beside what happened
             chain = [e for e in entries if e["seq"] == top.seq or exchange.root_of(e) == top.seq]
             top.expected = exchange.expected_view(system, chain, viewer.lang)
@@ -244,16 +247,17 @@ def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
 
 
 def revealed_rolls(
-    db, member: Caller, reveal: dict, viewer: Viewer, characters: list[CharacterRow], system: str
+    db, member: Caller, reveal: Logged, viewer: Viewer, characters: list[CharacterRow], system: str
 ) -> list[Card]:
     """The cards of the feed's rolls made under the seed a ``seed_reveal`` entry reveals, drawn again
     with their new fairness state (the live feed replaces them out of band)."""
-    commitment = (reveal.get("receipt") or {}).get("commitment")
+    revealed_seed = reveal.read()
+    commitment = revealed_seed.commitment if isinstance(revealed_seed, SeedRevealReceipt) else None
     with db.read() as session:
         entries = [
             e
-            for e in log.entries_after(session, member, max(0, reveal["seq"] - FEED_SIZE), FEED_SIZE)
-            if e["seq"] < reveal["seq"]
+            for e in log.entries_after(session, member, max(0, reveal.seq - FEED_SIZE), FEED_SIZE)
+            if e["seq"] < reveal.seq
             and not e.get("redacted")
             and ((e.get("receipt") or {}).get("fair") or {}).get("commitment") == commitment
         ]
@@ -281,17 +285,16 @@ def held_checks(system: str, sheet: dict, lang: str, role: str) -> list:
     return out
 
 
-STEP_NOTES = ("frenzy_test", "extended", "contest")  # a roll's note of the card whose step it takes
-
-
-def takes_step(entry: dict) -> bool:
+def takes_step(entry: Logged | dict) -> bool:
     """A roll that takes a step another entry's card offered (a hunger frenzy test, V5-10; an extended
-    action's roll, TR-4; a contest's side, TR-3): that card is redrawn with what it still offers."""
-    receipt = entry.get("receipt") or {}
-    return (
-        entry["kind"] == "roll"
-        and bool(entry.get("refers_to"))
-        and any(isinstance(receipt.get(note), dict) for note in STEP_NOTES)
+    action's roll, TR-4; a contest's side, TR-3): that card is redrawn with what it still offers.
+    ``entry``: read once (``Logged``) by a caller that reads it for more, or as the log gives it."""
+    logged = entry if isinstance(entry, Logged) else Logged.of(entry)
+    if logged.kind != "roll" or not logged.refers_to:
+        return False
+    roll = logged.read()
+    return isinstance(roll, RollReceipt) and any(
+        isinstance(note, dict) for note in (roll.frenzy_test, roll.extended, roll.contest)
     )
 
 
@@ -299,14 +302,15 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
     """What a live card needs for one new entry (the server-sent events): the card, the card it
     follows up or reveals (to replace it), and — on a sheet's page — the sheet's new resources and
     the roll form's tick-boxes of things held."""
+    logged = Logged.of(entry)
     with db.read() as session:
         chronicle = chronicles.chronicle_info(session, member)
         characters = _characters(session, member)
-        refers = entry.get("refers_to")
-        followed = followed_up(session, member, [entry["seq"]] + ([refers] if refers else []))
+        refers = logged.refers_to
+        followed = followed_up(session, member, [logged.seq] + ([refers] if refers else []))
         revealed = revealed_seeds(session, member)
         earlier = None
-        if refers and (entry["kind"] in ("reveal", "reroll") or takes_step(entry)):
+        if refers and (logged.kind in ("reveal", "reroll") or takes_step(logged)):
             try:
                 earlier = log.log_entry(session, member, refers)
             except ProblemError:  # an entry this viewer may not see
@@ -315,22 +319,20 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
     system = chronicle["system"]
     item: dict[str, Any] = {"chronicle": chronicle}
     if earlier is not None:
-        key = "revealed" if entry["kind"] == "reveal" else "original"
+        key = "revealed" if logged.kind == "reveal" else "original"
         item[key] = cards_for([earlier], viewer, characters, followed, system, revealed=revealed)[0]
     root = exchange.root_of(entry)
-    if root is not None and root != entry["seq"]:  # a step of an exchange: its whole card, redrawn in place
+    if root is not None and root != logged.seq:  # a step of an exchange: its whole card, redrawn in place
         _, whole = exchange_card(db, member, lang, root)
         if whole is not None:
             item["exchange"] = whole
     item["card"] = cards_for([entry], viewer, characters, followed, system, revealed=revealed)[0]
-    if (
-        entry["kind"] == fairness.SEED_REVEAL
-    ):  # F-5: the rolls under the seed just revealed, verified in place
-        item["refreshed"] = revealed_rolls(db, member, entry, viewer, characters, system)
+    if logged.kind == fairness.SEED_REVEAL:  # F-5: the rolls under the seed just revealed, verified in place
+        item["refreshed"] = revealed_rolls(db, member, logged, viewer, characters, system)
     # A-1, A-3: an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
     # bar and the standing grants (out of band, for everyone on the page).
-    item["queue"] = entry["kind"] in authority.QUEUE_KINDS
-    item["scene"] = entry["kind"] in authority.SCENE_KINDS
+    item["queue"] = logged.kind in authority.QUEUE_KINDS
+    item["scene"] = logged.kind in authority.SCENE_KINDS
     # A-1: a sheet's page has no standing-grants panel; a standing grant that
     # starts or ends redraws its roll form instead, whose edges start from the new baseline.
     item["on_sheet"] = character_id is not None
@@ -339,7 +341,7 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
         with db.read() as session:
             members = chronicles.list_members(session, member)
         item["panel"] = authority.panel(db, member, lang, chronicle, characters, members)
-    if character_id is not None and entry.get("character") == character_id:
+    if character_id is not None and logged.character == character_id:
         row = next((c for c in characters if c.id == character_id), None)
         if row is not None and row.sheet is not None:
             item["resources"] = row

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.entries import AdjustReceipt, Logged, QuickRollReceipt, RollReceipt
 from rollbook.present import authority, exchange, forms
 from rollbook.present.present import GOALS
 from rollbook.present.preview import reroll_advice
@@ -266,7 +267,9 @@ def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Re
     chosen = _dice_of({"dice": request.query_params.getlist("dice")})
     with db.read() as session:
         entry = log.log_entry(session, member, seq)
-    result = (entry.get("receipt") or {}).get("result") or {}
+    rolled = Logged.of(entry).read()  # a roll's, a quick roll's or a change's rules result
+    found = rolled.result if isinstance(rolled, RollReceipt | QuickRollReceipt | AdjustReceipt) else None
+    result = found if isinstance(found, dict) else {}
     if result.get("kind") != "test" or not words(result.get("system")).REROLL_KINDS:  # V5-8: V5's tests
         raise ProblemError(409, "not_a_roll", seq=seq)
     return fragment(request, "_advice.html", lang, advice=reroll_advice(result, goal, chosen, lang), seq=seq)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from rollbook.entries import Logged
 from rollbook.present import authority, forms
 from rollbook.server import tx
 from rollbook.server.usecases import log, saved_rolls
@@ -82,17 +83,18 @@ def repeat(
     alert_into(request, f"saved-{saved_id}", lang, lambda errors: see_other(f"/chronicles/{chronicle_id}"))
     result = once(request, db, member, form, lambda s: saved_rolls.repeat(s, member, saved_id, source=dice))
     entry = result["entry"]  # the roll's, or the ask's (A-1: an edge in a saved roll is asked)
+    logged = Logged.of(entry)
     if not is_htmx(request):
-        return see_other(f"/chronicles/{chronicle_id}#entry-{entry['seq']}")
+        return see_other(f"/chronicles/{chronicle_id}#entry-{logged.seq}")
     state = table.load(db, member, lang, feed=False)
     with db.read() as session:
-        followed = log.followed_up(session, member, [entry["seq"]])
+        followed = log.followed_up(session, member, [logged.seq])
         revealed = table.revealed_seeds(session, member)
     viewer = table.viewer_of(member, state.chronicle, lang)
     card = table.cards_for(
         [entry], viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
     )[0]
-    character = character_or_404(state, entry["character"]) if entry.get("character") else None
+    character = character_or_404(state, logged.character) if logged.character else None
     p = (
         authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
         if "ask" in result
