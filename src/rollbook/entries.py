@@ -472,6 +472,13 @@ class Logged(BaseModel):
 # parses the result it shows with its system's models; a field it does not read is kept, unchecked.
 
 
+class RulesReceipt(Receipt):
+    """A receipt of the rules engine, as a roll or a change stores it: it names its system (the log's
+    own payloads, a reveal's, a grant's …, name none)."""
+
+    system: str
+
+
 class RulesResult(Receipt):
     """What every rules result names: the system that resolved it, and (most) its kind."""
 
@@ -517,6 +524,7 @@ class V20DamageResult(RulesResult):
     levels: int
     difficulty: int
     outcome: str | None = None
+    auto_sources: dict[str, int] | None = None  # V20-21: Potence's levels, never rolled
 
 
 class V20SoakResult(RulesResult):

@@ -420,8 +420,8 @@ def _components() -> dict[str, dict]:
     for system in play_schema.TITLES:
         for union in (f"{play_schema.title(system)}RollReceipt", f"{play_schema.title(system)}ChangeReceipt"):
             for member in components[union]["oneOf"]:
-                receipt = components[member["$ref"].rsplit("/", 1)[1]]
-                receipt["properties"].update(SERVER_RECEIPT_FIELDS)
+                schema = components[member["$ref"].rsplit("/", 1)[1]]  # a receipt's JSON schema
+                schema["properties"].update(SERVER_RECEIPT_FIELDS)
     _schema_examples(components)
     _edges(components)
     from pydantic.json_schema import models_json_schema

@@ -86,8 +86,8 @@ def import_command(
     except ImportRefused as refused:
         if as_json:
             _refuse_as_json(refused, language)
-        for entry in refused.params["problems"]:
-            print(f"{entry['source']}: {problem(entry, language)}", file=sys.stderr)
+        for found in refused.params["problems"]:  # a problem of the file read, no log entry
+            print(f"{found['source']}: {problem(found, language)}", file=sys.stderr)
         raise
     except (RuleError, UsageFailure) as refused:
         if as_json:

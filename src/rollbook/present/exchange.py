@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import cast
 
 from rollbook import play
+from rollbook.entries import Logged
 from rollbook.i18n import N_, translate
 from rollbook.play import systems
 from rollbook.present import labels
@@ -26,7 +27,7 @@ from rollbook.present.exchange_base import (
     odds_once,
     row,
 )
-from rollbook.server.usecases.exchange import chained_kinds, next_steps
+from rollbook.server.usecases.exchange import chained_kinds, roll_of, steps_after
 
 ROLL_ENTRY_KINDS = ("roll", "reroll")
 
@@ -61,13 +62,11 @@ def target_choices(system: str, kind: str, attacker: int, characters: list) -> l
 
 def root_of(entry: dict) -> int | None:
     """The seq of the exchange's first step, for an entry of a chain (None: not part of one)."""
-    receipt = entry.get("receipt")
-    if not isinstance(receipt, dict) or entry.get("redacted"):
+    logged = Logged.of(entry)
+    roll = roll_of(logged)  # a roll's receipt carries its exchange (a reroll's, the roll's)
+    if roll is None or roll.exchange is None:
         return None
-    stored = receipt.get("exchange")
-    if isinstance(stored, dict):
-        return stored.get("opened") or entry["seq"]
-    return None
+    return roll.exchange.get("opened") or logged.seq
 
 
 def _may_act(viewer, character) -> bool:
@@ -77,16 +76,20 @@ def _may_act(viewer, character) -> bool:
 def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> list[Offer]:
     """The next steps of a chain after ``entry`` this viewer may take (``characters``: the table's
     rows, with the sheets the viewer may open)."""
+    logged = Logged.of(entry)
+    roll = roll_of(logged)
+    if roll is None:
+        return []
     rows = {c.id: c for c in characters}
     lang = viewer.lang
     out = []
-    receipt = entry.get("receipt") or {}
-    for step in next_steps(system, entry):
+    receipt = logged.stored  # the roll's, as stored: the system's part reads it (play.v20, play.tiers)
+    for step in steps_after(system, logged, roll):
         kind, takes = step["kind"], step["takes"]
         character = rows.get(step["character"]) if step["character"] is not None else None
         choices: list[tuple[int, str]] = []
         if step["character"] is None:  # no target named: the viewer's characters other than the attacker
-            attacker = (receipt.get("exchange") or {}).get("attacker", entry.get("character"))
+            attacker = (roll.exchange or {}).get("attacker", logged.character)
             choices = [(c.id, c.name) for c in characters if c.id != attacker and _may_act(viewer, c)]
             if not choices:
                 continue
@@ -96,7 +99,7 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
         if allowed is not None and not allowed:
             continue  # "Roll damage" only after an attack (Brawl, Melee, Firearms…), not Stealth
         offer = Offer(
-            entry["seq"],
+            logged.seq,
             kind,
             _label(system, mode, kind, takes, receipt, character, lang),
             step["character"],

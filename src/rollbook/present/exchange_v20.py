@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rollbook import play
+from rollbook.entries import RollReceipt, V20DamageResult
 from rollbook.i18n import N_, number_text, translate, translations
 from rollbook.play.v20_sheet import SYSTEM
 from rollbook.present import labels
@@ -99,8 +100,9 @@ def step_label(mode: str, kind: str, takes: dict, receipt: dict, character: Any,
 def roll_notes(receipt: dict, lang: str) -> list[str]:
     """A step's numbers beside its dice: the attack successes a dodge left (V20-20), the damage levels
     Potence added without dice (V20-21)."""
-    attack = receipt.get("attack")
-    if receipt.get("kind") == "dodge" and isinstance(attack, dict):
+    roll = RollReceipt.of(receipt)
+    attack = roll.attack
+    if roll.kind == "dodge" and attack is not None:
         return [
             translate(
                 N_("Attack successes: {successes}, left after the dodge: {left}"),
@@ -109,9 +111,10 @@ def roll_notes(receipt: dict, lang: str) -> list[str]:
                 left=attack.get("left"),
             )
         ]
-    potence = ((receipt.get("result") or {}).get("auto_sources") or {}).get("potence")
-    if receipt.get("kind") == "damage" and potence:
-        return [translate(N_("Potence: {n} automatic levels"), lang, n=potence)]
+    if roll.kind == "damage" and isinstance(roll.result, dict):
+        potence = (V20DamageResult.of(roll.result).auto_sources or {}).get("potence")
+        if potence:
+            return [translate(N_("Potence: {n} automatic levels"), lang, n=potence)]
     return []
 
 

@@ -41,11 +41,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic_core import from_json, to_json
 
-from rollbook.entries import RECEIPTS, Logged, ValidationError, receipt_of
+from rollbook.entries import RECEIPTS, Logged, RulesReceipt, ValidationError, receipt_of
 from rollbook.play.quick import verify_quick
 
 GENESIS_HASH = "0" * 64
@@ -198,9 +198,14 @@ def redaction_of(entry: Any) -> str | None:
 QUICK_ROLL = "quick_roll"  # dice without a sheet: the rules receipt under "result" (rollbook.play.quick)
 
 
-def is_rules_receipt(receipt: Any) -> bool:
-    """Receipts of the rules engine name their system; the log's own payloads (reveal, …) do not."""
-    return isinstance(receipt, dict) and isinstance(receipt.get("system"), str)
+def is_rules_receipt(receipt: Any) -> TypeGuard[dict[str, Any]]:
+    """Receipts of the rules engine name their system (``entries.RulesReceipt``); the log's own
+    payloads (reveal, …) do not."""
+    try:
+        RulesReceipt.of(receipt)
+    except ValidationError:
+        return False
+    return True
 
 
 def verify_entries(

@@ -21,7 +21,7 @@ from rollbook.server.access import (
     present,
     require_storyteller,
 )
-from rollbook.server.chain import plain
+from rollbook.server.chain import is_rules_receipt, plain
 from rollbook.server.models import Caller, Character
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
@@ -324,7 +324,7 @@ def adjust(session: Session, member: Caller, character_id: int, change: dict | R
         save_sheet(session, character, sheet)
     payload = (
         receipt
-        if isinstance(receipt, dict) and isinstance(receipt.get("system"), str)
+        if is_rules_receipt(receipt)  # a change that rolls: its rules receipt
         else {"change": change, "effects": effects, **({"result": receipt} if receipt else {})}
     )
     if turn is not None:

@@ -29,7 +29,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from rollbook import play
-from rollbook.entries import RollReceipt
+from rollbook.entries import Logged, RollReceipt
 from rollbook.server.access import STORYTELLER, find_entry
 from rollbook.server.models import Caller, Character, LoggedEntry, Scene
 from rollbook.server.problems import ProblemError
@@ -151,17 +151,27 @@ def followed(
 
 def next_steps(system: str, entry: dict) -> list[dict]:
     """What may follow a roll (an entry as ``views.entry_view`` gives it): ``{"kind", "side",
-    "character" (None: the defender is not named yet), "takes": {...}}`` for each step the rules
-    allow now (``play.preview`` refuses nothing of the followed receipt: an attack that missed, a
+    "character" (None: the defender is not named yet), "takes": {...}, "follows"}`` for each step the
+    rules allow now (``play.preview`` refuses nothing of the followed receipt: an attack that missed, a
     dodged attack offer nothing)."""
-    receipt = entry.get("receipt")
-    if entry.get("kind") not in ROLL_KINDS or not isinstance(receipt, dict) or entry.get("redacted"):
-        return []
-    roll = RollReceipt.of(receipt)
-    exchange = roll.exchange or {"attacker": entry.get("character"), "target": None}
+    logged = Logged.of(entry)
+    roll = roll_of(logged)
+    return [] if roll is None else steps_after(system, logged, roll)
+
+
+def roll_of(logged: Logged) -> RollReceipt | None:
+    """The roll an entry holds, which a step may follow (None: an entry of another kind, or redacted)."""
+    if logged.kind not in ROLL_KINDS or not isinstance(logged.stored, dict) or logged.redacted:
+        return None
+    return RollReceipt.of(logged.stored)
+
+
+def steps_after(system: str, logged: Logged, roll: RollReceipt) -> list[dict]:
+    """``next_steps`` of an entry already read: ``logged``, and ``roll``, its receipt (``roll_of``)."""
+    exchange = roll.exchange or {"attacker": logged.character, "target": None}
     out = []
     for kind in step_kinds(system, str(roll.kind)):
-        takes = _takes(system, kind, receipt, roll.result)
+        takes = _takes(system, kind, logged.stored, roll.result)
         if takes is None:
             continue
         defence = kind in DEFENCE_KINDS
@@ -170,14 +180,14 @@ def next_steps(system: str, entry: dict) -> list[dict]:
         elif not defence and roll.kind in DEFENCE_KINDS:  # V20-20: the attacker's damage
             character = exchange.get("attacker")
         else:
-            character = entry.get("character")
+            character = logged.character
         out.append(
             {
                 "kind": kind,
                 "side": "defender" if defence else "attacker",
                 "character": character,
                 "takes": takes,
-                "follows": entry.get("seq"),
+                "follows": logged.seq,
             }
         )
     return out

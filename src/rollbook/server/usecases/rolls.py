@@ -225,11 +225,9 @@ def reroll(
     )
     sheet, receipt, effects = performed_parts(performed)
     receipt = dict(receipt or {})
-    if fair is not None and receipt.get("rerolls"):
-        receipt["rerolls"] = [
-            *receipt["rerolls"][:-1],
-            {**receipt["rerolls"][-1], "fair": fair.record()},
-        ]  # F-6
+    rerolls = RollReceipt.of(receipt).rerolls if fair is not None else None
+    if fair is not None and rerolls:
+        receipt["rerolls"] = [*rerolls[:-1], {**rerolls[-1], "fair": fair.record()}]  # F-6
     turn = scenes.check_turn(session, chronicle, character, receipt, effects)
     if turn is not None:
         receipt["turn"] = turn
