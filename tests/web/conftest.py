@@ -112,7 +112,38 @@ def live_server(tmp_path_factory, scripted_dice):
     thread.join(timeout=5)
 
 
-def _contexts(browser, live_server):
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report kept on the test (``item.reports``): a browser test that failed says, at
+    its teardown, what every page it opened showed (``_contexts``)."""
+    report = yield
+    item.reports = {**getattr(item, "reports", {}), report.when: report}
+    return report
+
+
+def _pages_seen(contexts) -> str:
+    """What each open page showed when its test failed: its address, its alerts and notices, and the
+    feed's cards with their steps and offers (CI keeps only the output: no screenshot to look at)."""
+    lines = []
+    for number, context in enumerate(contexts, 1):
+        for page in context.pages:
+            try:
+                shown = page.evaluate(
+                    """() => [...document.querySelectorAll(
+                        '[role=alert], .alert, #live-notice, #live-toast, #feed > li, [data-live]')]
+                        .filter((e) => !e.hidden && e.textContent.trim())
+                        .map((e) => (e.id || e.className || e.tagName) + ': '
+                            + e.textContent.replace(/\\s+/g, ' ').trim().slice(0, 400)
+                            + (e.dataset.live ? ' [live=' + e.dataset.live + ']' : ''))"""
+                )
+            except Exception as error:  # a page closing or crashed: say so, and go on to the next
+                shown = [f"(not readable: {error})"]
+            lines.append(f"context {number}: {page.url}")
+            lines.extend(f"    {text}" for text in shown)
+    return "\n".join(lines)
+
+
+def _contexts(browser, live_server, request=None):
     contexts = []
 
     def make(*, width: int = 1280, height: int = 900, locale: str = "en-US"):
@@ -127,6 +158,9 @@ def _contexts(browser, live_server):
         return context
 
     yield make
+    reports = getattr(request.node, "reports", {}) if request is not None else {}
+    if any(report.failed for report in reports.values()):
+        print("What the test's pages showed when it failed:\n" + _pages_seen(contexts))
     for context in contexts:
         context.close()
 
@@ -154,15 +188,16 @@ def store_server(request, tmp_path_factory, scripted_dice):
 
 
 @pytest.fixture
-def store_context(browser, store_server):
+def store_context(browser, store_server, request):
     """``new_context`` on ``store_server``'s store."""
-    yield from _contexts(browser, store_server)
+    yield from _contexts(browser, store_server, request)
 
 
 @pytest.fixture
-def new_context(browser, live_server):
-    """Open browser contexts (one per person at the table); all closed at the end of the test."""
-    yield from _contexts(browser, live_server)
+def new_context(browser, live_server, request):
+    """Open browser contexts (one per person at the table); all closed at the end of the test (what
+    their pages showed is printed first when the test failed)."""
+    yield from _contexts(browser, live_server, request)
 
 
 @pytest.fixture(scope="module")

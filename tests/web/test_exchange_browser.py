@@ -206,6 +206,9 @@ def test_V20_20_the_defender_dodges_in_the_exchange_and_its_odds_are_the_chains(
     expect(roll_damage).to_be_visible(timeout=LIVE)
     dice.queue(6, 7, 2, 2, 2)  # 2 lethal levels
     roll_damage.click()
+    # the attacker's own card first (the answer to the press), then the defender's, live
+    attacks = alice.locator("#feed > li.card", has=alice.locator(".steps")).first
+    expect(attacks.locator(".step")).to_have_count(2)
     soak = bob.get_by_role("button", name="Soak 2 lethal")
     expect(soak).to_be_visible(timeout=LIVE)
     dice.queue(2, 2, 2)
