@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbook import interop
-from rollbook.entries import Logged, RollReceipt, SeedRevealReceipt
+from rollbook.entries import Logged, QuickRollReceipt, RollReceipt, SeedRevealReceipt
 from rollbook.play.systems import reads_compulsion
 from rollbook.present import authority, exchange, fairness, v5
 from rollbook.present.present import Card, Viewer, card
@@ -254,13 +254,15 @@ def revealed_rolls(
     revealed_seed = reveal.read()
     commitment = revealed_seed.commitment if isinstance(revealed_seed, SeedRevealReceipt) else None
     with db.read() as session:
-        entries = [
-            e
-            for e in log.entries_after(session, member, max(0, reveal.seq - FEED_SIZE), FEED_SIZE)
-            if e["seq"] < reveal.seq
-            and not e.get("redacted")
-            and ((e.get("receipt") or {}).get("fair") or {}).get("commitment") == commitment
-        ]
+        entries = []
+        for e in log.entries_after(session, member, max(0, reveal.seq - FEED_SIZE), FEED_SIZE):
+            logged = Logged.of(e)
+            if logged.seq >= reveal.seq or logged.redacted or logged.kind not in log.ROLL_ENTRY_KINDS:
+                continue  # F-6: only a roll's receipt carries a fair record
+            rolled = logged.read()
+            fair = rolled.fair if isinstance(rolled, RollReceipt | QuickRollReceipt) else None
+            if fair is not None and fair.get("commitment") == commitment:
+                entries.append(e)
         followed = followed_up(session, member, [e["seq"] for e in entries])
         revealed = revealed_seeds(session, member)
     return [
