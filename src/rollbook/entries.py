@@ -467,6 +467,26 @@ class Logged(BaseModel):
         return None if self.stored is None else receipt_of(self.kind, self.stored)
 
 
+class ExportLine(BaseModel):
+    """A line of an exported log as ``rollbook log verify`` reads it before it checks it
+    (``server/chain.py``): its place in the log (``seq``, an integer: else it is no entry), and what it
+    states of its chain as it states it, of whatever JSON type (the verifier checks them: a hash of
+    another type is a mismatch, a ``redacted`` other than ``true`` a problem), its receipt as stored.
+    Its header is ``Logged``'s (``Logged.of`` refuses a line whose header is of another type)."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="ignore")
+
+    seq: int
+    entry_hash: Json = None
+    content_hash: Json = None
+    redacted: Json = None
+    stored: Json = Field(None, alias="receipt")
+
+    @classmethod
+    def of(cls, line: Any) -> ExportLine:
+        return cls.model_validate(line)
+
+
 # --- the rules results a roll carries (``result``: ``rollbook.render``'s views read them) -----------
 # The rules engine's receipts (``rules.*``) as stored: lists for its tuples, read by name. A view
 # parses the result it shows with its system's models; a field it does not read is kept, unchecked.

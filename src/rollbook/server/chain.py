@@ -45,7 +45,7 @@ from typing import Any, TypeGuard
 
 from pydantic_core import from_json, to_json
 
-from rollbook.entries import RECEIPTS, Logged, RulesReceipt, ValidationError, receipt_of
+from rollbook.entries import RECEIPTS, ExportLine, Logged, RulesReceipt, ValidationError, receipt_of
 from rollbook.play.quick import verify_quick
 
 GENESIS_HASH = "0" * 64
@@ -229,10 +229,12 @@ def verify_entries(
         if not isinstance(entry, dict):
             problems.append(f"line {line_number}: not a JSON object")
             continue
-        seq = entry.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int):
+        try:
+            line = ExportLine.of(entry)
+        except ValidationError:  # no seq, or not an integer
             problems.append(f"line {line_number}: no entry number (seq)")
             continue
+        seq = line.seq
         label = f"entry {seq}"
         counts["entries"] += 1
         missing = [name for name in (*HASHED_FIELDS, "entry_hash") if name not in entry]
@@ -269,15 +271,15 @@ def verify_entries(
         if unknown:
             fields = "field" if len(unknown) == 1 else "fields"
             problems.append(f"{label}: unexpected {fields} {', '.join(unknown)} (not covered by the hash)")
-        redacted = bool(entry.get("redacted"))
-        committed = _committed(entry, previous, redacted)
+        redacted = bool(line.redacted)
+        committed = _committed(entry, line, previous, redacted)
         if committed is True:
             committed_since = seq if committed_since is None else committed_since
         elif isinstance(committed, str):
             problems.append(committed)
         if redacted:
             counts["redacted"] += 1
-            if entry.get("redacted") is not True or any(
+            if line.redacted is not True or any(
                 entry.get(name) not in (None, []) for name in ("actor", "receipt", *EXTRA_FIELDS)
             ):
                 problems.append(
@@ -293,12 +295,12 @@ def verify_entries(
                     "(hashed with its own)"
                 )
         else:
-            if committed is None and hash_of(entry) != entry["entry_hash"]:
-                if legacy_hash_of(entry) == entry["entry_hash"]:
+            if committed is None and hash_of(entry) != line.entry_hash:
+                if legacy_hash_of(entry) == line.entry_hash:
                     counts["legacy"] += 1
                 else:
                     problems.append(f"{label}: hash mismatch")
-            receipt = entry["receipt"]
+            receipt = line.stored
             problems.extend(
                 f"{label}: {problem}"
                 for problem in header_problems(entry) + kind_problems(header["kind"], receipt)
@@ -341,27 +343,23 @@ def kind_problems(kind: Any, receipt: Any) -> list[str]:
     return []
 
 
-def _committed(entry: dict, previous: dict | None, redacted: bool) -> bool | str | None:
+def _committed(entry: dict, line: ExportLine, previous: dict | None, redacted: bool) -> bool | str | None:
     """Whether the line's hash is its ``committed_hash``: True; a problem when it is only with the
     entry before it of the other visibility (that entry posed as what it is not); None otherwise."""
-    stated = {name: entry.get(name) for name in ("seq", "entry_hash", "content_hash")}
-    seq = stated["seq"]
-    if redacted and not isinstance(stated["content_hash"], str):
+    seq = line.seq
+    if redacted and not isinstance(line.content_hash, str):
         return None
-    content = stated["content_hash"] if redacted else content_hash(entry)
-    follows = previous is not None and isinstance(seq, int) and previous.get("seq") == seq - 1
+    content = line.content_hash if redacted else content_hash(entry)
+    follows = previous is not None and previous.get("seq") == seq - 1
     if previous is None or not follows:
         told: tuple = (None,) if seq == 1 else (*VISIBILITIES, None)  # an entry before it is missing
     else:
         told = (previous.get("visibility"),)
-    if any(committed_hash_of(entry, visibility, content) == stated["entry_hash"] for visibility in told):
+    if any(committed_hash_of(entry, visibility, content) == line.entry_hash for visibility in told):
         return True
     if previous is not None and follows:
         for visibility in VISIBILITIES:
-            if (
-                visibility not in told
-                and committed_hash_of(entry, visibility, content) == stated["entry_hash"]
-            ):
+            if visibility not in told and committed_hash_of(entry, visibility, content) == line.entry_hash:
                 return (
                     f"entry {previous['seq']}: exported as {previous.get('visibility')}, but entry {seq} "
                     f"records it {visibility}"
