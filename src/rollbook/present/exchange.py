@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import cast
 
 from rollbook import play
-from rollbook.entries import Logged
+from rollbook.entries import Logged, RollReceipt
 from rollbook.i18n import N_, translate
 from rollbook.play import systems
 from rollbook.present import labels
@@ -167,15 +167,20 @@ def expected_view(system: str, chain: list[dict], lang: str) -> ExpectedView | N
     they were rolled with gave before the attack, and what happened. The defender's numbers come from
     their own steps (the soak's pool, the dodge's skill), so nothing beyond the card is shown; a step
     not taken yet leaves out what depends on it. None for what is not an exchange."""
-    found = [e.get("receipt") for e in chain]
-    if not found or any(not isinstance(r, dict) or e.get("redacted") for r, e in zip(found, chain)):
+    rolls: list[tuple[dict, RollReceipt]] = []  # each step's receipt as stored, and as its model
+    for entry in chain:
+        logged = Logged.of(entry)
+        roll = roll_of(logged)
+        if roll is None:  # a redacted step (or no roll): no odds beside it
+            return None
+        rolls.append((logged.stored, roll))
+    if not rolls:
         return None
-    receipts = [r for r in found if isinstance(r, dict)]  # every one, as just checked
-    steps = {r.get("kind"): r for r in receipts[1:]}
+    steps = {roll.kind: stored for stored, roll in rolls[1:]}
     face = face_of(system)
     view = ExpectedView()
     try:
-        if face is None or not face.expected(receipts[0], steps, lang, view):
+        if face is None or not face.expected(rolls[0][0], steps, lang, view):
             return None
     except (KeyError, TypeError, ValueError, play.RuleError):  # a receipt without what the odds need
         return None
