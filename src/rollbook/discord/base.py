@@ -19,6 +19,7 @@ from rollbook.dice import DiceSource
 from rollbook.discord import store
 from rollbook.discord.embeds import discord_language
 from rollbook.discord.rest import DiscordRest
+from rollbook.entries import Logged, ValidationError
 from rollbook.present import labels
 from rollbook.server import tx
 from rollbook.server.auth import MemberRow
@@ -218,12 +219,14 @@ def shown_seqs(result: dict) -> list[int]:
     seqs = []
     for key in ("entry", "grant"):
         entry = result.get(key)
-        if (
-            isinstance(entry, dict)
-            and entry.get("visibility") == "public"
-            and isinstance(entry.get("seq"), int)
-        ):
-            seqs.append(entry["seq"])
+        if not isinstance(entry, dict):
+            continue
+        try:
+            logged = Logged.of(entry)
+        except ValidationError:  # no entry of the log (no seq): nothing shown
+            continue
+        if logged.visibility == "public":
+            seqs.append(logged.seq)
     return seqs
 
 

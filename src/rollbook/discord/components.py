@@ -44,7 +44,7 @@ from rollbook.discord.base import (
     write,
 )
 from rollbook.discord.embeds import card_embed, card_for, fit_all
-from rollbook.entries import Receipt, entry_of
+from rollbook.entries import Logged, Receipt, RollReceipt, entry_of
 from rollbook.i18n import N_, translate, translate_n
 from rollbook.present import labels
 from rollbook.present import v5 as present_v5
@@ -128,7 +128,7 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
                 "components": [
                     _button(
                         labels.kind(system, s["kind"], lang),
-                        f"rb:st:{entry['seq']}:{s['kind']}:{s['character']}",
+                        f"rb:st:{shown.seq}:{s['kind']}:{s['character']}",
                         SECONDARY,
                     )
                     for s in steps[:5]
@@ -200,24 +200,26 @@ SIDE_NAMES = {code: side for side, code in SIDES.items()}
 def _declared_rows(lang: str, entry: dict, character: str) -> list[dict]:
     """TR-3, TR-4: under a contest, each side's roll; under an extended action and each of its rolls
     while it goes on, the next roll. Offered to all (the use case refuses whoever may not act)."""
-    receipt = entry.get("receipt") or {}
-    kind, seq = entry.get("kind"), entry.get("seq")
-    step = receipt.get("extended") if entry.get("kind") == "roll" else None
-    if isinstance(step, dict):  # an extended action's roll: its next while it goes on
+    logged = Logged.of(entry)
+    kind, seq = logged.kind, logged.seq
+    declared = logged.stored or {}  # a contest's or an extended action's, read by ``contest_buttons``
+    roll = logged.read() if kind == "roll" else None
+    if isinstance(roll, RollReceipt) and roll.extended is not None:  # an extended action's roll: its next
+        step = roll.extended
         if step.get("status") != "going" or not isinstance(step.get("of"), int):
             return []
         kind, seq = "extended", step["of"]
-        receipt = {  # the declaration as the roll carries it (``contests.roll_extended``'s note)
-            "game": receipt.get("system", ""),
-            "character": entry.get("character"),
+        declared = {  # the declaration as the roll carries it (``contests.roll_extended``'s note)
+            "game": roll.system,
+            "character": logged.character,
             "name": character,
-            "action": receipt.get("action") or {},
+            "action": roll.action or {},
             "target": step.get("target") or 1,
             "max_rolls": None,
         }
-    if kind not in ("contest", "extended") or not isinstance(seq, int):
+    if kind not in ("contest", "extended"):
         return []
-    offered = contest_buttons(str(kind), seq, receipt, 0, storyteller=True, member_id=0, owners={}, lang=lang)
+    offered = contest_buttons(kind, seq, declared, 0, storyteller=True, member_id=0, owners={}, lang=lang)
     if not offered:
         return []
     return [
@@ -281,7 +283,7 @@ def _numbers(parts: list[str]) -> list[int]:
 def answer_of(inv: Invocation, result: dict) -> Answer:
     entry = result["entry"]
     embed, rows = entry_message(inv.locale, entry, result["viewer"], result["system"], result)
-    hidden = entry.get("visibility") == "hidden"
+    hidden = Logged.of(entry).visibility == "hidden"
     attack = result.get("attack")
     return message(
         attack_words(inv.locale, attack) if isinstance(attack, dict) and not hidden else "",
@@ -309,17 +311,25 @@ def attack_offer(session, inv: Invocation, chronicle_id: int, system: str, entry
     """V20-17, V20-20, T-4, T-5: when the defender's step (dodge, soak) may follow a public roll, the
     Discord users who act for the defender (its player; an NPC's Storyteller), to be mentioned, and
     what the attack was: the attacker, the weapon, its successes (or damage, or tier)."""
-    if not isinstance(entry, dict) or entry.get("visibility") != "public":
+    if not isinstance(entry, dict):
+        return {}
+    try:
+        logged = Logged.of(entry)
+    except ValidationError:  # no entry of the log: no roll to defend against
+        return {}
+    if logged.visibility != "public":
+        return {}
+    roll = exchange.roll_of(logged)  # a step follows a roll or a reroll only
+    if roll is None:
         return {}
     steps = [
         s
-        for s in exchange.next_steps(system, entry)
+        for s in exchange.steps_after(system, logged, roll)
         if s["side"] == "defender" and s.get("character") is not None
     ]
     if not steps:
         return {}
-    receipt = entry.get("receipt") or {}
-    attacker = (receipt.get("exchange") or {}).get("attacker") or entry.get("character")
+    attacker = (roll.exchange or {}).get("attacker") or logged.character
     defender = steps[0]["character"]
     names = dict(
         session.execute(
@@ -329,10 +339,10 @@ def attack_offer(session, inv: Invocation, chronicle_id: int, system: str, entry
         ).all()
     )
     # the attack's weapon: as declared, through a dodge, or in a damage roll's pool (V20-17)
-    parts = (receipt.get("pool") or {}).get("parts") if isinstance(receipt.get("pool"), dict) else None
+    parts = (roll.pool or {}).get("parts")
     weapon = (
-        (receipt.get("action") or {}).get("weapon")
-        or (receipt.get("attack") or {}).get("weapon")
+        (roll.action or {}).get("weapon")
+        or (roll.attack or {}).get("weapon")
         or next((p.get("weapon") for p in parts or [] if isinstance(p, dict) and p.get("weapon")), None)
     )
     if weapon == "unarmed":  # V20-17's punch: no weapon to name

@@ -9,6 +9,7 @@ reads their own entry: a Storyteller's hidden roll in full, a player's V5 test w
 
 from __future__ import annotations
 
+from rollbook.entries import AdjustReceipt, Logged, RollReceipt
 from rollbook.i18n import N_, labelled, normalize, translate, translations
 from rollbook.play.common import Resource
 from rollbook.play.systems import system_module
@@ -200,6 +201,8 @@ def card_for(
     willpower: dict[int, int] | None = None,
     system: str = "",
 ) -> Card:
+    # no chronicle's system given: the receipt's, when its kind names one (a rules receipt's)
+    made = None if system else Logged.of(entry).read()
     return card(
         entry,
         viewer,
@@ -207,7 +210,9 @@ def card_for(
         followed={},
         willpower=willpower,
         owners=owners,
-        chronicle_system=system or ((entry.get("receipt") or {}).get("system") or ""),
+        chronicle_system=system
+        or (made.system if isinstance(made, RollReceipt | AdjustReceipt) else None)
+        or "",
     )
 
 
@@ -218,7 +223,7 @@ def entry_embeds(
     reads it (a hidden entry redacted), in ``locale``."""
     lang = discord_language(locale)
     viewer = Viewer(
-        member_id=0, role="player", chronicle_id=int(entry.get("chronicle") or 0), mode="strict", lang=lang
+        member_id=0, role="player", chronicle_id=Logged.of(entry).chronicle or 0, mode="strict", lang=lang
     )
     return fit_all([card_embed(card_for(entry, viewer, characters=characters, system=system), lang)])
 

@@ -37,6 +37,7 @@ from rollbook.discord.base import (
 )
 from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, resource_fields
 from rollbook.discord.rest import AttachmentRefused, DiscordError
+from rollbook.entries import Logged
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.play import quick, v5_compulsions, v5_powers
 from rollbook.play.systems import system_module
@@ -715,7 +716,7 @@ def hidden_asks_news(context: Context, inv: Invocation) -> dict | None:
             return None
         pending = list(reversed(authority.list_asks(session, member, status="pending")))
         entries = {ask["seq"]: entry_view(find_entry(session, member, ask["seq"]), member) for ask in pending}
-        hidden = [ask for ask in pending if entries[ask["seq"]].get("visibility") == "hidden"]
+        hidden = [ask for ask in pending if Logged.of(entries[ask["seq"]]).visibility == "hidden"]
         fresh = set(store.unshown(session, channel.id, [ask["seq"] for ask in hidden]))
         if not fresh:
             return None
@@ -784,8 +785,8 @@ def _import(context: Context, inv: Invocation, options: dict) -> Answer:
 
 def import_report(lang: str, result: dict) -> dict:
     """An import's answer: the ``sheet_import`` entry's card and the report's lists, as the web shows them."""
-    entry = result["entry"]
-    title, line = render_interop.describe_entry(entry["kind"], entry.get("receipt") or {}, lang)
+    logged = Logged.of(result["entry"])
+    title, line = render_interop.describe_entry(logged.kind, logged.stored or {}, lang)
     fields = [
         {
             "name": translate(render_interop.TITLES[key], lang),

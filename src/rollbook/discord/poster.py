@@ -58,6 +58,7 @@ from sqlalchemy.orm import Session
 from rollbook.discord import components, store
 from rollbook.discord.embeds import LIMITS, entry_embeds, size
 from rollbook.discord.rest import DiscordNotConfigured, DiscordRefused, DiscordRest, DiscordUnavailable
+from rollbook.entries import AskReceipt, Logged
 from rollbook.server import tx
 from rollbook.server.access import PLAYER
 from rollbook.server.models import DiscordChannel, LogEntry, Member
@@ -362,12 +363,14 @@ class Poster:
                     handled = row.seq  # never posted: passed over with the next post's cursor
                     continue
                 try:
+                    logged = Logged.of(view)
                     embeds = entry_embeds(view, language, characters=names, system=system)
                     if row.seq in revealed:  # the roll it reveals, now read in full, under it
                         embeds += entry_embeds(revealed[row.seq], language, characters=names, system=system)
                     bodies = messages(embeds)
-                    if view["kind"] == "ask" and isinstance((view.get("receipt") or {}).get("ask"), int):
-                        bodies[0] = asked_body(bodies[0], language, view["receipt"]["ask"], tellers)
+                    asked = logged.read() if logged.kind == "ask" else None
+                    if isinstance(asked, AskReceipt):
+                        bodies[0] = asked_body(bodies[0], language, asked.ask, tellers)
                     calls = components.beast_rows(language, view)  # seed 001, V5-10: the Storyteller's calls
                     if calls:
                         bodies[-1] = {**bodies[-1], "components": calls}
