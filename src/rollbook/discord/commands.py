@@ -11,9 +11,10 @@ lowercase, letters, digits, ``-`` and ``_`` only); descriptions are 1-100 charac
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Collection
 
 from rollbook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, language, translate
-from rollbook.play import catalogue
+from rollbook.play import catalogue, quick, systems
 from rollbook.play.common import MODES
 from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.play.v5_compulsions import UNTIL as COMPULSION_UNTIL
@@ -231,7 +232,10 @@ def name_in(key: str, lang: str) -> str:
 
 
 def _localized_names(key: str) -> dict[str, str]:
-    """A name's forms by Discord locale, in each language that has one."""
+    """A name's forms by Discord locale, in each language that has one (a field's option derived from a
+    registered system's model has none: its id is its name in every language)."""
+    if key not in NAMES:
+        return {}
     return {locale: NAMES[key][NAMED.index(lang)] for locale, lang in LOCALES.items() if lang in NAMED}
 
 
@@ -272,8 +276,10 @@ def _option(
     }
 
 
-def _systems() -> list[dict]:
-    return [{"name": _short_name(s), "value": s} for s in SYSTEMS]
+def _systems(among: Collection[str] | None = None) -> list[dict]:
+    """The registered systems as choices (``play.systems.system_ids``: the shipped ones, then those
+    registered from outside), each by its short name; ``among``: those in it only."""
+    return [{"name": _short_name(s), "value": s} for s in systems.system_ids() if among is None or s in among]
 
 
 def _short_name(system: str) -> str:
@@ -407,11 +413,77 @@ def _raw_pool() -> list[dict]:
     return [
         _option("pool", INTEGER, low=0, high=30),
         _option("hunger", INTEGER, low=0, high=5),
-        _option("system", STRING, choices=_systems()),
+        _option("system", STRING, choices=_systems(quick.QUICK_FIELDS)),  # dice without a chronicle
         _option("skill", INTEGER, low=0, high=200),
         _option("bonus", INTEGER, low=-100, high=100),
         _option("level", INTEGER, low=1, high=30),
     ]
+
+
+def derived_fields(system: str) -> tuple[str, ...]:
+    """The fields of a plain test (its quick roll's kind) of a system registered from outside
+    (``play.systems.register``) that ``/roll`` and ``/ask`` take as options of their own, in its model's
+    order: its player's fields and its edges (A-1: ``ACTION_PLAYER_FIELDS``, ``EDGE_FIELDS``), but those
+    a trait of the sheet fills (``TRAIT_FIELDS``), the one declared in words (``DECLARED_FIELD``) and
+    those an option of the package names already. A player's edge among them is asked (``/ask``), as
+    on every face (A-1, ``rolls.roll``). A shipped system's test options are the package's own: none."""
+    if systems.declared(system) is None:
+        return ()
+    module = system_module(system)
+    kind = module.QUICK.KIND
+    model = module.ACTIONS.get(kind)
+    taken = module.ACTION_PLAYER_FIELDS.get(kind, frozenset()) | module.EDGE_FIELDS.get(kind, frozenset())
+    filled = {field for _section, field in module.TRAIT_FIELDS} | {"kind", module.DECLARED_FIELD}
+    fields = list(model.model_fields) if model is not None else []
+    return tuple(f for f in fields if f in taken and f not in filled and f not in ROLL_OPTIONS)
+
+
+def _field_option(system: str, name: str) -> dict:
+    """A test's field as an option, typed as its model's JSON schema says (the web's form reads the
+    same): a boolean a BOOLEAN, an integer an INTEGER within its bounds, values named (``enum``) a
+    STRING of them, anything else a STRING; described by the field's description, else its title."""
+    module = system_module(system)
+    spec = module.ACTIONS[module.QUICK.KIND].model_json_schema()["properties"][name]
+    text = str(spec.get("description") or spec.get("title") or name)[:100]
+    kind = spec.get("type")
+    if kind == "boolean":
+        return _option(name, BOOLEAN, text=text)
+    if kind == "integer":
+        return _option(name, INTEGER, low=spec.get("minimum"), high=spec.get("maximum"), text=text)
+    if "enum" in spec:
+        return _option(name, STRING, choices=[{"name": str(v), "value": v} for v in spec["enum"]], text=text)
+    return _option(name, STRING, text=text)
+
+
+def _derived_options() -> list[dict]:
+    """The options of the registered systems' test fields (``derived_fields``), each once."""
+    found: dict[str, dict] = {}
+    for system in systems.system_ids():
+        for name in derived_fields(system):
+            found.setdefault(name, _field_option(system, name))
+    return list(found.values())
+
+
+def _roll_options() -> list[dict]:
+    """``/roll``'s own options, the package's: traits of the sheet, the shipped systems' fields, a raw pool."""
+    return [
+        _character(),
+        *_traits(),
+        _difficulty(),
+        _option("specialty", STRING, autocomplete=True),
+        _option("hidden", BOOLEAN),
+        _target(),
+        _weapon(),
+        _option("bullets", INTEGER, low=1, high=100),
+        *_raw_pool(),
+        _option("action", STRING),
+        _option("willpower", BOOLEAN),
+        _option("blood_surge", BOOLEAN),
+    ]
+
+
+# the names of ``/roll``'s own options (``/ask``'s are among them): a derived field never takes one
+ROLL_OPTIONS = frozenset(option["name"] for option in _roll_options())
 
 
 def _command(key: str, options: list[dict] | None = None) -> dict:
@@ -453,23 +525,7 @@ def command_definitions() -> list[dict]:
             # webhook in the channel, as managing webhooks does
             "default_member_permissions": MANAGE_WEBHOOKS,
         },
-        _command(
-            "roll",
-            [
-                _character(),
-                *_traits(),
-                _difficulty(),
-                _option("specialty", STRING, autocomplete=True),
-                _option("hidden", BOOLEAN),
-                _target(),
-                _weapon(),
-                _option("bullets", INTEGER, low=1, high=100),
-                *_raw_pool(),
-                _option("action", STRING),
-                _option("willpower", BOOLEAN),
-                _option("blood_surge", BOOLEAN),
-            ],
-        ),
+        _command("roll", [*_roll_options(), *_derived_options()]),
         _command(
             "ask",
             [
@@ -482,6 +538,7 @@ def command_definitions() -> list[dict]:
                 _weapon(),
                 _option("willpower", BOOLEAN),
                 _option("blood_surge", BOOLEAN),
+                *_derived_options(),
             ],
         ),
         *[_kind_command(kind, fields) for kind, fields in kind_commands().items()],

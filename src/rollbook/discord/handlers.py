@@ -40,7 +40,7 @@ from rollbook.discord.rest import AttachmentRefused, DiscordError
 from rollbook.entries import Logged
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.play import quick, v5_compulsions, v5_powers
-from rollbook.play.systems import system_module
+from rollbook.play.systems import system_ids, system_module
 from rollbook.present import labels
 from rollbook.present import v5 as present_v5
 from rollbook.present.preview import odds_view, preview
@@ -126,7 +126,8 @@ def command(context: Context, inv: Invocation) -> Answer:
 
 
 @functools.cache
-def _declared() -> dict[tuple[str, str | None], frozenset[str]]:
+def _declared(registered: tuple[str, ...]) -> dict[tuple[str, str | None], frozenset[str]]:
+    """The options each command declares while the systems ``registered`` are (their fields derived)."""
     found: dict[tuple[str, str | None], frozenset[str]] = {}
     for definition in commands.command_definitions():
         options = definition.get("options") or []
@@ -141,7 +142,7 @@ def _declared() -> dict[tuple[str, str | None], frozenset[str]]:
 
 def declared_options(name: str, subcommand: str | None) -> frozenset[str]:
     """The option names a command (or its subcommand) declares (``commands.command_definitions``)."""
-    return _declared().get((name, subcommand), frozenset())
+    return _declared(system_ids()).get((name, subcommand), frozenset())
 
 
 # --- linking -------------------------------------------------------------------------------------
@@ -299,7 +300,8 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
         action[declared] = str(
             options.get("action") or action.get("skill") or action.get("attribute") or "check"
         )
-    for name in ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets"):
+    taken = ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets")
+    for name in (*taken, *commands.derived_fields(system)):  # a registered system's own fields too
         if options.get(name) not in (None, ""):
             action[name] = options[name]
     if isinstance(action.get("specialty"), str):  # as the sheet spells it, whatever the case or accents
