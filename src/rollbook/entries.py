@@ -358,6 +358,19 @@ class SeedAbandonReceipt(Receipt):
     cause: Literal["unreadable"]
 
 
+class DiceReceipt(Receipt):
+    """A rules receipt as the fair dice read it, whatever its entry's kind (a roll, a change that
+    rolls, the receipt a quick roll stands for: ``play.quick.rules_receipt``): its system, whether it
+    has a request, and the fairness records (F-6) of its own draw and of its follow-ups (V5-8), as
+    stored: ``rollbook.fair`` checks their shape itself (``fair_record_malformed``,
+    ``fair_cannot_replay``)."""
+
+    system: str
+    request: Json = None
+    fair: Json = None
+    rerolls: Json = None
+
+
 # --- contests and extended actions (TR-3, TR-4) ---------------------------------------------------
 
 

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
 from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
-from rollbook.entries import SeedCommitReceipt, ValidationError
+from rollbook.entries import (
+    ClientSeedReceipt,
+    DiceReceipt,
+    Logged,
+    SeedAbandonReceipt,
+    SeedCommitReceipt,
+    SeedRevealReceipt,
+    ValidationError,
+)
 from rollbook.fair.replay import ReceiptDraw, receipt_draws, recompute
 from rollbook.fair.report import DrawCheck, FairProblem, FairReport, SeedState
 from rollbook.fair.seeds import (
@@ -55,7 +63,7 @@ class _Draw:
     part: str
     reroll: int | None
     member: int | None
-    chronicle: Any
+    chronicle: int | None
     receipt: Mapping[str, Any]
     drawn: ReceiptDraw
     problems: list[FairProblem]
@@ -116,10 +124,14 @@ class _LogCheck:
         self.seeds[commitment] = _Seed(commitment, seq, stream, legacy=not named)
         self.active[stream] = commitment
 
-    def reveal(self, seq: int, receipt: Any) -> None:
-        commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
-        text = receipt.get("seed") if isinstance(receipt, Mapping) else None
-        if not is_commitment(commitment) or not (isinstance(text, str) and _HEX64.fullmatch(text)):
+    def reveal(self, seq: int, stored: Any) -> None:
+        try:
+            receipt = SeedRevealReceipt.of(stored)
+        except ValidationError:  # a field of another JSON type, or none: no seed revealed
+            self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
+            return
+        commitment, text = receipt.commitment, receipt.seed
+        if not is_commitment(commitment) or not _HEX64.fullmatch(text):
             self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
             return
         counted = _counted(receipt)
@@ -137,22 +149,20 @@ class _LogCheck:
                 )
             )
             return
-        if known.legacy and receipt.get("stream") in STREAMS and receipt["stream"] != known.stream:
+        # F-7: the stream it names (a reveal written before F-7 names none: its seed's)
+        stream = receipt.stream if "stream" in receipt.model_fields_set else known.stream
+        if known.legacy and stream is not None and stream in STREAMS and stream != known.stream:
             # a seed committed before F-7 names its stream first in its reveal (0010_legacy_hidden_seed)
             if self.active.get(known.stream) == commitment:
                 del self.active[known.stream]
-                self.active.setdefault(receipt["stream"], commitment)
-            known.stream = receipt["stream"]
-        if receipt.get("stream", known.stream) != known.stream:
+                self.active.setdefault(stream, commitment)
+            known.stream = stream
+        if stream != known.stream:
             self.problems.append(
                 FairProblem(
                     seq,
                     "seed_reveal_stream_differs",
-                    {
-                        "commitment": commitment,
-                        "stream": str(receipt.get("stream")),
-                        "committed": known.stream,
-                    },
+                    {"commitment": commitment, "stream": str(stream), "committed": known.stream},
                 )
             )
         known.revealed_at = seq
@@ -166,11 +176,14 @@ class _LogCheck:
         if self.active.get(known.stream) == commitment:
             del self.active[known.stream]
 
-    def abandon(self, seq: int, receipt: Any) -> None:
+    def abandon(self, seq: int, stored: Any) -> None:
         """A seed the server could no longer open, ended unrevealed: no roll may use it after this
         entry, and a new one may be committed in its stream; its rolls stay pending."""
-        commitment = receipt.get("commitment") if isinstance(receipt, Mapping) else None
-        known = self.seeds.get(commitment) if isinstance(commitment, str) else None
+        try:
+            commitment: str | None = SeedAbandonReceipt.of(stored).commitment
+        except ValidationError:  # no abandon of a seed: it ends none
+            commitment = None
+        known = self.seeds.get(commitment) if commitment is not None else None
         if known is None or known.revealed_at is not None or known.abandoned_at is not None:
             self.problems.append(FairProblem(seq, "seed_abandon_not_in_use", {"commitment": str(commitment)}))
             return
@@ -178,22 +191,19 @@ class _LogCheck:
         if self.active.get(known.stream) == commitment:
             del self.active[known.stream]
 
-    def set_client_seed(self, seq: int, receipt: Any) -> None:
-        member = receipt.get("member") if isinstance(receipt, Mapping) else None
-        value = receipt.get("client_seed") if isinstance(receipt, Mapping) else None
+    def set_client_seed(self, seq: int, stored: Any) -> None:
         try:
-            check_client_seed(value)
-        except RuleError:
-            value = None
-        if member is None or isinstance(member, bool) or value is None:
+            receipt = ClientSeedReceipt.of(stored)
+            check_client_seed(receipt.client_seed)
+        except (ValidationError, RuleError):  # no member, or no client seed (F-2: text, at most 64)
             self.problems.append(FairProblem(seq, "client_seed_entry_malformed", {"most": CLIENT_SEED_MAX}))
             return
-        self.client_seeds[member] = (value, seq)
+        self.client_seeds[receipt.member] = (receipt.client_seed, seq)
 
     # roll entries
 
-    def roll(self, entry: Mapping[str, Any], receipt: Mapping[str, Any]) -> None:
-        seq = entry["seq"]
+    def roll(self, entry: Logged, receipt: Mapping[str, Any]) -> None:
+        seq = entry.seq
         try:
             drawn = receipt_draws(receipt)
         except RuleError:
@@ -202,10 +212,9 @@ class _LogCheck:
             else:
                 self.unproven.append(seq)
             return
-        actor = entry.get("actor")
-        member = actor.get("member") if isinstance(actor, Mapping) else None
+        member = (entry.actor or {}).get("member")
         # A follow-up's receipt repeats the roll's earlier draws; only its last reroll is new (F-3).
-        new_from = len(drawn) - 1 if entry.get("kind") == REROLL else 0
+        new_from = len(drawn) - 1 if entry.kind == REROLL else 0
         for index, draw in enumerate(drawn):
             new = index >= new_from
             if draw.record is None:
@@ -222,9 +231,9 @@ class _LogCheck:
             self.one_draw(entry, receipt, draw, member, new)
 
     def one_draw(
-        self, entry: Mapping[str, Any], receipt: Mapping[str, Any], draw: ReceiptDraw, member: Any, new: bool
+        self, entry: Logged, receipt: Mapping[str, Any], draw: ReceiptDraw, member: Any, new: bool
     ) -> None:
-        seq = entry["seq"]
+        seq = entry.seq
         problems: list[FairProblem] = []
 
         def problem(code: str, **params: Any) -> None:
@@ -283,12 +292,12 @@ class _LogCheck:
             problem("fair_stream_differs", stream=str(stream), committed=known.stream, commitment=commitment)
         elif known is not None and not known.legacy:
             # F-7: a hidden roll from the public stream would be recomputed by anyone once it is revealed
-            hidden = entry.get("visibility") == "hidden"
+            hidden = entry.visibility == "hidden"
             if hidden != (known.stream == HIDDEN):
                 problem(
                     "fair_wrong_stream",
                     stream=known.stream,
-                    visibility=str(entry.get("visibility")),
+                    visibility=str(entry.visibility),
                     commitment=commitment,
                 )
         previous = self.last_nonce.get(commitment)
@@ -312,16 +321,14 @@ class _LogCheck:
 
     def finish(
         self,
-        entry: Mapping[str, Any],
+        entry: Logged,
         receipt: Mapping[str, Any],
         draw: ReceiptDraw,
         member: Any,
         problems: list[FairProblem],
     ) -> None:
         self.draws.append(
-            _Draw(
-                entry["seq"], draw.part, draw.reroll, member, entry.get("chronicle"), receipt, draw, problems
-            )
+            _Draw(entry.seq, draw.part, draw.reroll, member, entry.chronicle, receipt, draw, problems)
         )
 
     # the end: faces under the revealed seeds
@@ -352,11 +359,7 @@ class _LogCheck:
 
         if known is not None and known.seed is not None and well_formed:
             chronicle = pending.chronicle
-            if (
-                isinstance(chronicle, bool)
-                or not isinstance(chronicle, int)
-                or not 0 <= chronicle <= LARGEST_ID
-            ):
+            if chronicle is None or not 0 <= chronicle <= LARGEST_ID:
                 problem("fair_cannot_replay")
             else:
                 try:
@@ -464,12 +467,13 @@ class _LogCheck:
                 )
 
 
-def _counted(receipt: Mapping[str, Any]) -> tuple[int, int] | None | Literal[False]:
+def _counted(receipt: SeedRevealReceipt) -> tuple[int, int] | None | Literal[False]:
     """F-8: (rolls, last_nonce) of a reveal entry; None for a reveal written before F-8 (neither field),
     False when malformed."""
-    if "rolls" not in receipt and "last_nonce" not in receipt:
+    given = receipt.model_fields_set
+    if "rolls" not in given and "last_nonce" not in given:
         return None
-    rolls, last_nonce = receipt.get("rolls"), receipt.get("last_nonce")
+    rolls, last_nonce = receipt.rolls, receipt.last_nonce
     if not _is_count(rolls) or not _is_count(last_nonce):
         return False
     return rolls, last_nonce
@@ -497,37 +501,61 @@ def check_log(entries: Iterable[Any]) -> FairReport:
     roll from the hidden stream, a visible one from the public), nonces never reused and never
     skipped, as many rolls under each revealed seed as its reveal counts (F-8), each roll's client
     seed the member's own, and every face recomputed under revealed seeds (rolls under a seed not yet
-    revealed are PENDING, not VERIFIED). Entries that are not objects with
-    a ``seq`` are skipped: the hash chain's verifier reports them."""
+    revealed are PENDING, not VERIFIED). Entries that are not objects with a ``seq`` and a ``kind``
+    are skipped: the hash chain's verifier reports them."""
     check = _LogCheck()
-    for entry in entries:
-        if (
-            not isinstance(entry, Mapping)
-            or isinstance(entry.get("seq"), bool)
-            or not isinstance(entry.get("seq"), int)
-        ):
+    for line in entries:
+        entry = _header(line)
+        if entry is None:
             continue
-        if entry.get("redacted"):
+        if entry.redacted:
             check.redacted += 1
             continue
-        seq, kind, receipt = entry["seq"], entry.get("kind"), entry.get("receipt")
+        seq, kind, stored = entry.seq, entry.kind, entry.stored
         if kind == SEED_COMMIT:
-            check.commit(seq, receipt)
+            check.commit(seq, stored)
         elif kind == SEED_REVEAL:
-            check.reveal(seq, receipt)
+            check.reveal(seq, stored)
         elif kind == SEED_ABANDON:
-            check.abandon(seq, receipt)
+            check.abandon(seq, stored)
         elif kind == CLIENT_SEED:
-            check.set_client_seed(seq, receipt)
+            check.set_client_seed(seq, stored)
         elif kind == QUICK_ROLL:  # dice without a sheet: the same draw, its rules receipt rebuilt
             try:
-                if not isinstance(receipt, Mapping):
+                if not isinstance(stored, Mapping):
                     raise RuleError("not_an_object", field="quick")  # as rules_receipt refuses it
-                view = quick.rules_receipt(receipt)
+                view = quick.rules_receipt(stored)
             except RuleError:
                 check.problems.append(FairProblem(seq, "fair_cannot_replay"))
             else:
                 check.roll(entry, view)
-        elif isinstance(receipt, Mapping) and isinstance(receipt.get("system"), str) and "request" in receipt:
-            check.roll(entry, receipt)
+        elif _rolled(stored):
+            check.roll(entry, stored)
     return check.report()
+
+
+def _header(line: Any) -> Logged | None:
+    """An entry's header (``Logged``), a field of another JSON type read as absent: the hash chain's
+    verifier reports it (``not a log entry``), and the roll is still checked here (a chronicle that is
+    no id cannot replay its dice); None when there is no entry (no object, no ``seq`` or ``kind``)."""
+    try:
+        return Logged.of(line)
+    except ValidationError as refused:
+        if not isinstance(line, Mapping):
+            return None
+        wrong = {str(error["loc"][0]) for error in refused.errors() if error["loc"]}
+    if wrong & {"seq", "kind"}:
+        return None
+    try:
+        return Logged.of({field: value for field, value in line.items() if field not in wrong})
+    except ValidationError:
+        return None
+
+
+def _rolled(stored: Any) -> TypeGuard[Mapping[str, Any]]:
+    """Whether a receipt is a rules receipt: a system and the request it resolved (a roll, a change
+    that rolls, whatever its entry's kind)."""
+    try:
+        return "request" in DiceReceipt.of(stored).model_fields_set
+    except ValidationError:
+        return False

@@ -9,6 +9,7 @@ from typing import Any
 
 from rollbook import dice
 from rollbook.dice import FairDice
+from rollbook.entries import DiceReceipt, ValidationError
 from rollbook.fair.seeds import MOST_DICE, REROLL, ROLL
 from rollbook.play.common import request_from_plain
 from rollbook.play.systems import system_ids, system_module
@@ -33,9 +34,10 @@ def receipt_draws(receipt: Mapping[str, Any]) -> list[ReceiptDraw]:
     """The draws a rules receipt records, in order: the roll's (``faces`` then ``rouse.faces``), then
     each follow-up in ``rerolls``. Raises ``RuleError("fair_cannot_replay")`` on a receipt whose dice
     cannot be rebuilt."""
-    plan = _RollPlan.of(receipt)
-    draws = [ReceiptDraw(ROLL, None, receipt.get("fair"), plan.stored_faces(), plan.stored_sizes())]
-    rerolls = receipt.get("rerolls") or []
+    made = _dice_receipt(receipt)
+    plan = _RollPlan.of(made)
+    draws = [ReceiptDraw(ROLL, None, made.fair, plan.stored_faces(), plan.stored_sizes())]
+    rerolls = made.rerolls or []
     if not isinstance(rerolls, list):
         raise RuleError("fair_cannot_replay")
     for index, step in enumerate(rerolls):  # a follow-up's record (V5-8), no log entry
@@ -55,7 +57,16 @@ def recompute(receipt: Mapping[str, Any], draw: ReceiptDraw, seed: bytes, chroni
     source = FairDice(seed, chronicle, record["client_seed"], record["nonce"])
     if draw.part == REROLL:
         return source.draw(len(draw.sizes), _REROLL_SIDES)
-    return _RollPlan.of(receipt).replay(source)
+    return _RollPlan.of(_dice_receipt(receipt)).replay(source)
+
+
+def _dice_receipt(receipt: Mapping[str, Any]) -> DiceReceipt:
+    """The receipt read as the dice it drew: ``fair_cannot_replay`` when it is no object naming its
+    system."""
+    try:
+        return DiceReceipt.of(receipt)
+    except ValidationError:
+        raise RuleError("fair_cannot_replay") from None
 
 
 _REROLL_SIDES = 10  # V5-8: a Willpower reroll redraws d10s (V5 is the only system with follow-up dice)
@@ -90,10 +101,10 @@ class _RollPlan:
     steps: tuple[_Step, ...]
 
     @classmethod
-    def of(cls, receipt: Mapping[str, Any]) -> _RollPlan:
+    def of(cls, receipt: DiceReceipt) -> _RollPlan:
         try:
-            system_id = receipt.get("system")
-            if not isinstance(system_id, str) or system_id not in system_ids():
+            system_id = receipt.system
+            if system_id not in system_ids():
                 raise RuleError("fair_cannot_replay")
             # each system's draws (``SystemModule.drawn``): a V20 soak's or damage roll's own pool
             # (V20-16, V20-17), a V5 Blood Surge's Rouse die after the test's (V5-11)
@@ -103,7 +114,7 @@ class _RollPlan:
                     request_from_plain(drawn.request, drawn.stored_request),
                     _faces(drawn.stored_faces),
                 )
-                for drawn in system_module(system_id).drawn(dict(receipt))
+                for drawn in system_module(system_id).drawn(receipt.dump())
             ]
         except RuleError as refused:
             if refused.code == "fair_cannot_replay":

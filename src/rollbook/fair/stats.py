@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rollbook.entries import DiceReceipt, Logged, ValidationError
 from rollbook.fair.replay import receipt_draws
 from rollbook.fair.seeds import REROLL
 from rollbook.play import quick
@@ -119,22 +120,28 @@ class Tally:
         return [face_stats(sides, counts) for sides, counts in sorted(self.members.get(member, {}).items())]
 
 
-def _rules_receipt(entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    receipt = entry.get("receipt")
-    if not isinstance(receipt, Mapping):
+def _rules_receipt(entry: Logged) -> Mapping[str, Any] | None:
+    stored = entry.stored
+    if not isinstance(stored, Mapping):
         return None
-    if entry.get("kind") == QUICK_ROLL:
-        return quick.rules_receipt(receipt)
-    if isinstance(receipt.get("system"), str) and "request" in receipt:
-        return receipt
-    return None
+    if entry.kind == QUICK_ROLL:
+        return quick.rules_receipt(stored)
+    try:
+        made = DiceReceipt.of(stored)
+    except ValidationError:  # no rules receipt: no system it was rolled under
+        return None
+    return stored if "request" in made.model_fields_set else None
 
 
 def tally(entries: Iterable[Mapping[str, Any] | None]) -> Tally:
     """Every die drawn in these log entries (oldest first, as exported), counted once."""
     out = Tally()
-    for entry in entries:
-        if not isinstance(entry, Mapping) or entry.get("redacted"):
+    for line in entries:
+        try:
+            entry = Logged.of(line)
+        except ValidationError:  # no log entry (a header of another type): ``log verify`` says so
+            continue
+        if entry.redacted:
             continue
         try:
             receipt = _rules_receipt(entry)
@@ -144,16 +151,13 @@ def tally(entries: Iterable[Mapping[str, Any] | None]) -> Tally:
         except RuleError:
             out.unreadable += 1
             continue
-        found_actor = entry.get("actor")
-        actor: Mapping[str, Any] = found_actor if isinstance(found_actor, Mapping) else {}
+        actor = entry.actor or {}
         member = actor.get("member")
         if not isinstance(member, int) or isinstance(member, bool):
             member = None
         elif isinstance(actor.get("name"), str):
             out.names.setdefault(member, actor["name"])
-        new_from = (
-            len(draws) - 1 if entry.get("kind") == REROLL else 0
-        )  # a follow-up repeats its roll's draws
+        new_from = len(draws) - 1 if entry.kind == REROLL else 0  # a follow-up repeats its roll's draws
         for draw in draws[new_from:]:
             out.add(member, draw.sizes, draw.faces)
         out.rolls += 1
