@@ -64,9 +64,14 @@ def root_of(entry: dict) -> int | None:
     """The seq of the exchange's first step, for an entry of a chain (None: not part of one)."""
     logged = Logged.of(entry)
     roll = roll_of(logged)  # a roll's receipt carries its exchange (a reroll's, the roll's)
-    if roll is None or roll.exchange is None:
+    return None if roll is None else root_in(logged.seq, roll)
+
+
+def root_in(seq: int, roll: RollReceipt) -> int | None:
+    """``root_of`` a roll already read: the receipt ``roll`` of entry ``seq``, not redacted."""
+    if roll.exchange is None:
         return None
-    return roll.exchange.get("opened") or logged.seq
+    return roll.exchange.get("opened") or seq
 
 
 def _may_act(viewer, character) -> bool:
@@ -202,6 +207,7 @@ __all__ = [
     "offers",
     "roll_kind",
     "roll_notes",
+    "root_in",
     "root_of",
     "target_choices",
 ]

@@ -343,7 +343,7 @@ def card(
         (trait_names or {}).get(c.character_id) if c.character_id is not None else None
     )  # homebrew, as typed
     c.title = roll_title(system, roll.kind, action, lang, names, roll.power)
-    c.root = exchange.root_of(entry)
+    c.root = exchange.root_in(c.seq, roll)
     target = (roll.exchange or {}).get("target")
     if target is not None and c.root == c.seq:
         c.target = characters.get(target, "")
