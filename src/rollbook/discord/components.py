@@ -159,8 +159,8 @@ def beast_rows(lang: str, entry: dict) -> list[dict]:
         made = entry_of(entry)
     except ValidationError:  # not an entry of the log's models: nothing to call from it
         return []
-    receipt = getattr(made, "receipt", None)  # each kind's model has its own receipt's
-    if getattr(made, "kind", None) != "roll" or made.character is None or not isinstance(receipt, Receipt):
+    receipt = made.receipt  # each kind's model narrows it to its own receipt's
+    if made.kind != "roll" or made.character is None or not isinstance(receipt, Receipt):
         return []
     character, seq = made.character, made.seq
     offered = present_v5.roll_buttons(
