@@ -12,6 +12,7 @@ from rollbook.dice import FAIR_ALGORITHM, LARGEST_ID
 from rollbook.entries import (
     ClientSeedReceipt,
     DiceReceipt,
+    ExportLine,
     Logged,
     SeedAbandonReceipt,
     SeedCommitReceipt,
@@ -505,11 +506,15 @@ def check_log(entries: Iterable[Any]) -> FairReport:
     are skipped: the hash chain's verifier reports them."""
     check = _LogCheck()
     for line in entries:
+        try:
+            stated = ExportLine.of(line)
+        except ValidationError:  # no object with a seq
+            continue
+        if stated.redacted:  # as stated (the chain's verifier checks it is ``true``)
+            check.redacted += 1
+            continue
         entry = _header(line)
         if entry is None:
-            continue
-        if entry.redacted:
-            check.redacted += 1
             continue
         seq, kind, stored = entry.seq, entry.kind, entry.stored
         if kind == SEED_COMMIT:
