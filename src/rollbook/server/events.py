@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 
 from rollbook.server.models import Caller
-from rollbook.server.views import entry_view
+from rollbook.server.views import entry_view, may_read
 
 BATCH = 200  # entries read at a time
 ERROR = "error"  # why a feed ended when the hub itself failed
@@ -44,23 +44,36 @@ class End:
 
 
 class Batch:
-    """New entries of one chronicle, read once by the process and shared by its feeds: each role's
-    views are made once, when the first feed of that role takes them."""
+    """New entries of one chronicle, read once by the process and shared by its feeds: the views of
+    the entries are made once for the feeds that see them alike (``view_key``), when the first of
+    them takes them."""
 
     def __init__(self, rows: list, revealed: dict[int, int]) -> None:
         self.rows, self.revealed = rows, revealed
         self.last = rows[-1].seq
-        self._views: dict[str, list[Entry]] = {}
+        self._hidden = [row for row in rows if row.visibility == "hidden"]
+        self._views: dict[tuple, list[Entry]] = {}
         self.shared: dict[str, object] = {}  # what an adapter derives once for every feed (web.live)
 
+    def view_key(self, member: Caller) -> tuple:
+        """What of the member their views of these entries read (``views.entry_view``): the role,
+        and which hidden entries they read in full (``views.may_read``: the Storyteller all, a player
+        those revealed and those they are the private reader of: their own hidden ask, their
+        character's hidden sheet)."""
+        return (
+            member.role,
+            tuple(row.seq for row in self._hidden if may_read(row, member, self.revealed.get(row.seq))),
+        )
+
     def entries(self, member: Caller) -> list[Entry]:
-        made = self._views.get(member.role)
+        key = self.view_key(member)
+        made = self._views.get(key)
         if made is None:
             made = []
             for row in self.rows:
                 view = entry_view(row, member, self.revealed)
                 made.append(Entry(row.seq, view, dumps(view), self))
-            self._views[member.role] = made
+            self._views[key] = made
         return made
 
 
