@@ -27,12 +27,14 @@ from starlette.concurrency import run_in_threadpool
 
 from rollbook.fair import SEED_REVEAL
 from rollbook.i18n import GAME_MASTER_SYSTEMS
-from rollbook.present import authority, exchange
+from rollbook.present import authority, contests, exchange
+from rollbook.server.access import may_open
 from rollbook.server.deps import request_token
 from rollbook.server.events import ERROR, Batch, End, Entry
 from rollbook.server.models import Caller
 from rollbook.server.sse import entry_feed, event_stream
 from rollbook.server.usecases import feeds as feed_reads
+from rollbook.server.usecases.exchange import next_steps
 from rollbook.server.views import member_view, roster_view
 from rollbook.web import keychain, redraws, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
@@ -58,7 +60,7 @@ def step_taken(request: Request, db, member: Caller, lang: str, chronicle_id: in
     return HTMLResponse(card_html(request, db, member, lang, entry, None))
 
 
-def _render(request: Request, member: Caller, lang: str, item: dict) -> str:
+def _render(request: Request | None, member: Caller, lang: str, item: dict) -> str:
     game_master = (item["chronicle"] or {}).get("system") in GAME_MASTER_SYSTEMS  # "MJ"
     return render(
         "_live.html",
@@ -138,12 +140,121 @@ def _context(db, batch: Batch) -> feed_reads.TableContext:
         return feed_reads.table_context(session, batch.rows[0].chronicle_id, [row.seq for row in batch.rows])
 
 
-async def context_of(db, batch: Batch) -> feed_reads.TableContext:
-    """The batch's table context, read by the first web feed that needs it; the others wait for it."""
-    pending = batch.shared.get("web")
-    if not isinstance(pending, asyncio.Future):  # (None: no feed has asked yet)
-        pending = batch.shared["web"] = asyncio.ensure_future(run_in_threadpool(_context, db, batch))
-    return await asyncio.shield(pending)
+def reads_every_owner(system: str, entry: dict) -> bool:
+    """Whether the entry's card reads which of *all* the characters the viewer acts for, not only
+    the entry's own: a declaration's buttons (a contest's sides, TR-3; an extended action, TR-4) and
+    a roll's next steps (``exchange.offers``: a defence offered to the viewer's characters, V20-20).
+    Any other card reads the viewer's standing with the entry's character alone (V5-8's reroll, the
+    sheet's Willpower, a sheet page's resources: ``access.may_open``)."""
+    return entry["kind"] in contests.KINDS or bool(next_steps(system, entry))
+
+
+def seat(
+    context: feed_reads.TableContext,
+    batch: Batch,
+    member: Caller,
+    lang: str,
+    entry: Entry,
+    character_id: int | None,
+    every_owner: bool,
+) -> tuple:
+    """What of the viewer the entry's card reads (``shared_item``, ``_live.html``), so that two feeds
+    of one seat are given one card: the entry as they see it (``Batch.view_key``), the language, the
+    sheet's page, the role (the Storyteller acts for every character), and the characters they may
+    open and act for (``access.may_open``, the one place a card reads the member's id) among those the
+    card reads (``reads_every_owner``: every character, else the entry's own)."""
+    about = entry.view.get("character")
+    opens = frozenset(
+        row.id for row in context.characters if (every_owner or row.id == about) and may_open(member, row)
+    )
+    return (entry.seq, batch.view_key(member), lang, character_id, member.role, opens)
+
+
+class Sitting:
+    """The web feeds' cards of one batch (``Batch.shared``): the batch's table context read once,
+    each card drawn once per seat (``seat``), the cards the feeds ask for in one turn of the event
+    loop drawn together in one thread-pool call. A card that offers a step carries a form whose
+    idempotency key is the form's own (``web.once``): it is drawn for each feed, from its seat's one
+    item."""
+
+    def __init__(self, db, batch: Batch) -> None:
+        self.db, self.batch = db, batch
+        self.context: feed_reads.TableContext | None = None
+        self.every_owner: dict[tuple, bool] = {}  # (seq, view) -> reads_every_owner, once per batch
+        self.drawn: dict[tuple, str | dict[str, Any]] = {}  # seat -> its card, or its item (offers)
+        self.asked: list[tuple[asyncio.Future, Request | None, Caller, str, Entry, int | None]] = []
+        self.last: asyncio.Task | None = None  # the latest drawing: the next one starts after it
+        self.items = 0  # the cards drawn (``shared_item``), rendered, and the thread-pool calls made
+        self.renders = 0
+        self.calls = 0
+
+    async def card(
+        self, request: Request | None, member: Caller, lang: str, entry: Entry, character_id: int | None
+    ) -> str:
+        """The entry's card for this viewer, as ``shared_html`` draws it."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self.asked.append((future, request, member, lang, entry, character_id))
+        if len(self.asked) == 1:  # the first to ask this turn: draw once the others of the turn asked
+            loop.call_soon(self._start)
+        return await future
+
+    def _start(self) -> None:
+        asked, self.asked = self.asked, []
+        self.last = asyncio.ensure_future(self._draw_all(asked, self.last))
+
+    async def _draw_all(self, asked: list, previous: asyncio.Task | None) -> None:
+        try:
+            if previous is not None:  # one drawing at a time: each seat is drawn once
+                await asyncio.wait({previous})
+            cards = await run_in_threadpool(self._draw, [ask[1:] for ask in asked])
+        except BaseException as error:
+            for future, *_ in asked:  # each feed raises it (or is cancelled with the server)
+                if future.done():
+                    continue
+                if isinstance(error, Exception):
+                    future.set_exception(error)
+                else:
+                    future.cancel()
+            if not isinstance(error, Exception):
+                raise
+            return
+        for (future, *_), html in zip(asked, cards, strict=True):
+            if not future.done():  # (cancelled: its feed was closed meanwhile)
+                future.set_result(html)
+
+    def _draw(self, asked: list) -> list[str]:
+        self.calls += 1
+        if self.context is None:
+            self.context = _context(self.db, self.batch)
+        context = self.context
+        out = []
+        for request, member, lang, entry, character_id in asked:
+            viewed = (entry.seq, self.batch.view_key(member))
+            every = self.every_owner.get(viewed)
+            if every is None:
+                every = self.every_owner[viewed] = reads_every_owner(context.chronicle["system"], entry.view)
+            key = seat(context, self.batch, member, lang, entry, character_id, every)
+            drawn = self.drawn.get(key)
+            if drawn is None:
+                item = shared_item(context, member, lang, entry.view, character_id)
+                self.items += 1
+                drawn = item if item["card"].offers else self._render(request, member, lang, item)
+                self.drawn[key] = drawn
+            out.append(self._render(request, member, lang, drawn) if isinstance(drawn, dict) else drawn)
+        return out
+
+    def _render(self, request: Request | None, member: Caller, lang: str, item: dict[str, Any]) -> str:
+        self.renders += 1
+        return _render(request, member, lang, item)
+
+
+def sitting(db, batch: Batch) -> Sitting:
+    """The batch's ``Sitting``, made by the first web feed that takes the batch."""
+    found = batch.shared.get("web")
+    if not isinstance(found, Sitting):
+        found = batch.shared["web"] = Sitting(db, batch)
+    return found
 
 
 def ended_html(request: Request, lang: str, reason: str) -> str:
@@ -166,10 +277,7 @@ async def html_events(
             yield ServerSentEvent(html, event=ENDED_EVENT, sep="\n")
             return
         if item.batch is not None and not redraws_more(item.view):
-            context = await context_of(db, item.batch)
-            html = await run_in_threadpool(
-                shared_html, request, context, member, lang, item.view, character_id
-            )
+            html = await sitting(db, item.batch).card(request, member, lang, item, character_id)
         else:
             html = await run_in_threadpool(card_html, request, db, member, lang, item.view, character_id)
         yield ServerSentEvent(html, event="entry", id=str(item.seq), sep="\n")
