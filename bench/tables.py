@@ -188,9 +188,13 @@ async def feed(
     tally: Tally,
     opened: asyncio.Event,
     connect: asyncio.Semaphore,
+    web: bool = False,
 ) -> None:
-    """One member's live feed: every ``entry`` event's seq and when it arrived."""
+    """One member's live feed: every ``entry`` event's seq and when it arrived (``web``: the web
+    table's feed, ``/chronicles/{id}/live``, each event the card drawn for that member)."""
     url = f"{table.base}/events?after={table.start_seq}"
+    if web:
+        url = f"/chronicles/{table.chronicle}/live?after={table.start_seq}"
     try:
         async with connect:
             response = await session.get(
@@ -280,7 +284,11 @@ async def step(
                 table.seen.append(seen)
                 opened = asyncio.Event()
                 waits.append(opened)
-                feeds.append(asyncio.create_task(feed(session, table, member, seen, tally, opened, connect)))
+                feeds.append(
+                    asyncio.create_task(
+                        feed(session, table, member, seen, tally, opened, connect, args.feeds == "web")
+                    )
+                )
         await asyncio.wait_for(asyncio.gather(*(w.wait() for w in waits)), timeout=120)
         log(f"  {tally.feeds_open} feeds open; idle {args.idle:.0f} s")
         db_cpu = (lambda: postgres_backend_cpu(store_database)) if store_name == "postgresql" else dict
@@ -404,7 +412,7 @@ def run_step(store_name: str, processes: int, count: int, args, directory: Path,
             server: Server = WhyServer(store, processes, directory, record)
         else:
             server = Server(store, processes, directory)
-        profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=False)
+        profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=args.profile_gil)
         try:
             server.start()
             result = asyncio.run(step(server, store_name, store.database, count, args, log, profiler))
@@ -490,6 +498,17 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--drain", type=float, default=10.0, help="seconds to wait for the last events")
     parser.add_argument("--gap", type=float, default=5.0, help="mean seconds between two rolls of a table")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy each app process while rolling")
+    parser.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="only the samples of the thread holding the GIL (py-spy --gil): where the CPU goes",
+    )
+    parser.add_argument(
+        "--feeds",
+        choices=("api", "web"),
+        default="api",
+        help="the feeds opened: the API's JSON events (default) or the web table's cards (/live)",
+    )
     parser.add_argument(
         "--why",
         type=Path,
