@@ -5,10 +5,12 @@ changes elsewhere on the page out of band (htmx's SSE extension puts it on top o
 
 New entries reach a process's feeds in one read (``events.Batch``); what their cards are drawn from
 (the chronicle, its characters, follow-ups, revealed seeds: ``usecases.feeds.table_context``) is
-read once per batch too, for every web viewer of the chronicle, and each viewer's card is drawn
-from it in their language. An entry that redraws more than its own card (a reveal, a reroll, an
-exchange's step, a seed's reveal, the queue or the scene bar) is drawn with ``table.live_item``,
-which reads what that viewer sees.
+read once per batch too, for every web viewer of the chronicle (``Sitting``), and each card is
+drawn once per *seat*: the feeds whose viewers see the entry alike, in one language, on one page,
+in one role, acting for the same of the characters the card reads (``seat``), are given one card;
+the cards asked for in one turn of the event loop are drawn in one thread-pool call. An entry that
+redraws more than its own card (a reveal, a reroll, an exchange's step, a seed's reveal, the queue
+or the scene bar) is drawn with ``table.live_item``, which reads what that viewer sees.
 
 When the member's token stops opening the chronicle (signed out, key replaced, removed, expired),
 a last ``ended`` event carries a banner saying so, and the page closes the feed (``sse-close``).
