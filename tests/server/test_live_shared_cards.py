@@ -204,3 +204,33 @@ def test_feeds_asking_in_later_turns_reuse_what_was_drawn(app, make_table):
     first, second = in_a_loop(one_then_the_other())
     assert first == second == _alone(app, batch, dee, "en", None)
     assert sitting.calls == 2 and sitting.items == 1 and sitting.renders == 1
+
+
+def test_a_card_that_fails_ends_its_own_feed_alone(app, make_table, monkeypatch):
+    table, people, lucita, _ = _seated(make_table)
+    after = _head(table)
+    assert table.roll(people["ann"], lucita["id"], COURAGE).status_code == 201
+    batch = _batch(app, table, after)
+    st, ann = _member(app, people["st"]), _member(app, people["ann"])
+    drawn = live.shared_item
+
+    def failing(context, member, lang, entry, character_id):
+        if member.id == ann.id:
+            raise RuntimeError("a drawing that fails")
+        return drawn(context, member, lang, entry, character_id)
+
+    monkeypatch.setattr(live, "shared_item", failing)
+    sitting = live.Sitting(app.state.db, batch)
+
+    async def both():
+        import asyncio
+
+        return await asyncio.gather(
+            *(sitting.card(None, m, "en", batch.entries(m)[-1], None) for m in (ann, st)),
+            return_exceptions=True,
+        )
+
+    failed, card = in_a_loop(both())
+    assert isinstance(failed, RuntimeError) and sitting.calls == 1
+    monkeypatch.setattr(live, "shared_item", drawn)
+    assert card == _alone(app, batch, st, "en", None)

@@ -222,29 +222,46 @@ class Sitting:
                 raise
             return
         for (future, *_), html in zip(asked, cards, strict=True):
-            if not future.done():  # (cancelled: its feed was closed meanwhile)
+            if future.done():  # (cancelled: its feed was closed meanwhile)
+                continue
+            if isinstance(html, Exception):  # that feed's own card failed: that feed ends, as it did alone
+                future.set_exception(html)
+            else:
                 future.set_result(html)
 
-    def _draw(self, asked: list) -> list[str]:
+    def _draw(self, asked: list) -> list[str | Exception]:
         self.calls += 1
         if self.context is None:
             self.context = _context(self.db, self.batch)
-        context = self.context
-        out = []
-        for request, member, lang, entry, character_id in asked:
-            viewed = (entry.seq, self.batch.view_key(member))
-            every = self.every_owner.get(viewed)
-            if every is None:
-                every = self.every_owner[viewed] = reads_every_owner(context.chronicle["system"], entry.view)
-            key = seat(context, self.batch, member, lang, entry, character_id, every)
-            drawn = self.drawn.get(key)
-            if drawn is None:
-                item = shared_item(context, member, lang, entry.view, character_id)
-                self.items += 1
-                drawn = item if item["card"].offers else self._render(request, member, lang, item)
-                self.drawn[key] = drawn
-            out.append(self._render(request, member, lang, drawn) if isinstance(drawn, dict) else drawn)
+        out: list[str | Exception] = []
+        for ask in asked:
+            try:
+                out.append(self._draw_one(self.context, *ask))
+            except Exception as error:
+                out.append(error)
         return out
+
+    def _draw_one(
+        self,
+        context: feed_reads.TableContext,
+        request: Request | None,
+        member: Caller,
+        lang: str,
+        entry: Entry,
+        character_id: int | None,
+    ) -> str:
+        viewed = (entry.seq, self.batch.view_key(member))
+        every = self.every_owner.get(viewed)
+        if every is None:
+            every = self.every_owner[viewed] = reads_every_owner(context.chronicle["system"], entry.view)
+        key = seat(context, self.batch, member, lang, entry, character_id, every)
+        drawn = self.drawn.get(key)
+        if drawn is None:
+            item = shared_item(context, member, lang, entry.view, character_id)
+            self.items += 1
+            drawn = item if item["card"].offers else self._render(request, member, lang, item)
+            self.drawn[key] = drawn
+        return self._render(request, member, lang, drawn) if isinstance(drawn, dict) else drawn
 
     def _render(self, request: Request | None, member: Caller, lang: str, item: dict[str, Any]) -> str:
         self.renders += 1
