@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
+from rollbook.entries import Logged
 from rollbook.fair import SEED_REVEAL
 from rollbook.i18n import GAME_MASTER_SYSTEMS
 from rollbook.present import authority, contests, exchange
@@ -148,7 +149,7 @@ def reads_every_owner(system: str, entry: dict) -> bool:
     a roll's next steps (``exchange.offers``: a defence offered to the viewer's characters, V20-20).
     Any other card reads the viewer's standing with the entry's character alone (V5-8's reroll, the
     sheet's Willpower, a sheet page's resources: ``access.may_open``)."""
-    return entry["kind"] in contests.KINDS or bool(next_steps(system, entry))
+    return Logged.of(entry).kind in contests.KINDS or bool(next_steps(system, entry))
 
 
 def seat(
