@@ -153,6 +153,7 @@ def cards_for(
     cards: list[Card] = []
     by_seq: dict[int, Card] = {}
     last: dict[int, tuple[dict, Card]] = {}  # an exchange's (or a card's) last entry, and its card
+    drawn: list[tuple[dict, Card]] = []  # each entry with its card (whose root was read once)
     for entry in entries:
         made = card(
             entry,
@@ -166,6 +167,7 @@ def cards_for(
             trait_names=trait_names,
         )
         made.fair = fairness.badge(entry, revealed or {}, viewer.lang)
+        drawn.append((entry, made))
         by_seq[made.seq] = made
         if made.root is not None and made.root != made.seq and made.root in by_seq:
             by_seq[made.root].steps.append(made)
@@ -177,7 +179,7 @@ def cards_for(
         if latest is not None and latest_card is not None and latest_card.kind in exchange.ROLL_ENTRY_KINDS:
             top.offers = exchange.offers(system, viewer.mode, latest, viewer, characters)
         if top.root == top.seq:  # what the exchange's odds were, beside what happened
-            chain = [e for e in entries if e["seq"] == top.seq or exchange.root_of(e) == top.seq]
+            chain = [e for e, c in drawn if c.seq == top.seq or c.root == top.seq]
             top.expected = exchange.expected_view(system, chain, viewer.lang)
     return cards
 
