@@ -49,6 +49,12 @@ def test_the_toy_card_speaks_the_toys_words(make_table, discord, toy):
     answer = discord.ok(command("roll", [option("trait", "might")], user_id=ANNA, channel=channel))
     description = answer["data"]["embeds"][0]["description"]
     assert "Might 3 = 3 dice" in description and "target" not in description
+    # its card's title is its own word for a pool (its words' ``KINDS``), in the reader's language
+    assert answer["data"]["embeds"][0]["title"] == "Dice"
+    french = discord.ok(
+        command("roll", [option("trait", "might")], user_id=ANNA, channel=channel, locale="fr")
+    )
+    assert french["data"]["embeds"][0]["title"] == "Dés"
 
 
 def _options(definitions: list[dict], *path: str) -> dict[str, dict]:

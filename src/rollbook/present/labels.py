@@ -187,10 +187,9 @@ FIELDS = {
     "spare": N_("Spare rounds"),
 }
 
-# Kinds of rolls (actions) and of changes.
+# Kinds of rolls (actions) and of changes; a system's own words for one are its (``SystemWords.KINDS``).
 KINDS = {
     "test": N_("Test: Attribute + Ability"),
-    "v5:test": N_("Test: Attribute + Skill"),
     "rouse": N_("Rouse check"),
     "willpower": N_("Willpower roll"),
     "remorse": N_("Remorse roll"),
@@ -216,7 +215,6 @@ KINDS = {
     "reload": N_("Reload"),
     "new_turn": N_("New turn"),
     "reroll": N_("Willpower reroll"),
-    "tiers:soak": N_("Soak"),  # Tiers: the seed's "Encaissement", not V20's "absorption"
     "reveal": N_("Reveal"),
     "grant_card": N_("Grant a card"),
     "remove_card": N_("Remove a card"),
@@ -360,7 +358,11 @@ def field_param(path: str, lang: str) -> str:
 
 
 def kind(system: str, name: str, lang: str) -> str:
-    return translate(KINDS.get(f"{system}:{name}") or KINDS.get(name) or readable(name), lang)
+    """A kind of roll or change in words: the system's own (its words' ``KINDS``), else the package's."""
+    own = own_words(system)
+    return translate(
+        (own.KINDS.get(name) if own is not None else None) or KINDS.get(name) or readable(name), lang
+    )
 
 
 def choice(value: str, lang: str, field_name: str | None = None) -> str:

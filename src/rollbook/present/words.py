@@ -73,6 +73,11 @@ class SystemWords(Protocol):
     def DISCIPLINES(self) -> Sequence[str]: ...  # the Disciplines the game knows (none: an empty one)
 
     @property
+    def KINDS(
+        self,
+    ) -> Mapping[str, str]: ...  # its kinds of roll or change in its words (msgids): a card's title
+
+    @property
     def SHORT_NAME(self) -> str: ...  # the game's name where room is short (Discord's choices)
 
     @property

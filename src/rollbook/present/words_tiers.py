@@ -80,4 +80,5 @@ RATING_GROUPS: tuple[tuple[str, str, int], ...] = (
 BOOK_ATTRIBUTES: tuple[str, ...] = ()  # the sheet's own attributes
 # the Disciplines the game knows (a sheet's and a power form's suggestions: ``labels.DISCIPLINES``)
 DISCIPLINES: tuple[str, ...] = ()
+KINDS = {"soak": N_("Soak")}  # a card's title: the seed's "Encaissement", not V20's "absorption"
 SHORT_NAME = "Tiers"  # the game where room is short (Discord's choices)

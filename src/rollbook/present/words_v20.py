@@ -110,4 +110,5 @@ DISCIPLINES: tuple[str, ...] = (
     "thaumaturgy",
     "vicissitude",
 )
+KINDS: dict[str, str] = {}  # a card's title: the package's words (``labels.KINDS``)
 SHORT_NAME = "V20"  # the game where room is short (Discord's choices)

@@ -134,4 +134,5 @@ DISCIPLINES: tuple[str, ...] = (
     "protean",
     "thin_blood_alchemy",
 )
+KINDS = {"test": N_("Test: Attribute + Skill")}  # a card's title: a test names a Skill (``labels.kind``)
 SHORT_NAME = "V5"  # the game where room is short (Discord's choices)
