@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterable
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
+from rollbook.entries import Logged
 from rollbook.server.events import BATCH, End, Entry, dumps
 from rollbook.server.hub import Hub
 from rollbook.server.models import Caller
@@ -60,7 +61,7 @@ async def _feed(hub: Hub, db, member: Caller, after: int, tokens: tuple, idle_ti
             for entry in entries:
                 if feed.ended:  # revoked while it was read or sent (a yield lets the hub run)
                     break
-                last = entry["seq"]
+                last = Logged.of(entry).seq
                 yield Entry(last, entry, dumps(entry))
             if len(entries) < BATCH:
                 break

@@ -37,7 +37,7 @@ from rollbook.server.events import ERROR, Batch, End, Entry
 from rollbook.server.models import Caller
 from rollbook.server.sse import entry_feed, event_stream
 from rollbook.server.usecases import feeds as feed_reads
-from rollbook.server.usecases.exchange import next_steps
+from rollbook.server.usecases.exchange import next_steps, roll_of
 from rollbook.server.views import member_view, roster_view
 from rollbook.web import keychain, redraws, table
 from rollbook.web.deps import Db, Lang, Reader, page_router
@@ -59,7 +59,7 @@ def step_taken(request: Request, db, member: Caller, lang: str, chronicle_id: in
     with htmx, the new card on top of the feed and the card whose step it took redrawn, as the live
     feed draws them; without JavaScript, a 303 to the new card."""
     if not is_htmx(request):
-        return see_other(f"/chronicles/{chronicle_id}#entry-{entry['seq']}")
+        return see_other(f"/chronicles/{chronicle_id}#entry-{Logged.of(entry).seq}")
     return HTMLResponse(card_html(request, db, member, lang, entry, None))
 
 
@@ -79,12 +79,14 @@ def _render(request: Request | None, member: Caller, lang: str, item: dict) -> s
 
 def redraws_more(entry: dict) -> bool:
     """Whether the entry's live card redraws more than itself (``table.live_item`` draws those)."""
-    kind = entry["kind"]
-    root = exchange.root_of(entry)
-    return (
-        (entry.get("refers_to") and kind in ("reveal", "reroll"))
-        or table.takes_step(entry)
-        or (root is not None and root != entry["seq"])
+    logged = Logged.of(entry)
+    kind = logged.kind
+    roll = roll_of(logged)
+    root = None if roll is None else exchange.root_in(logged.seq, roll)
+    return bool(
+        (logged.refers_to and kind in ("reveal", "reroll"))
+        or table.takes_step(logged)
+        or (root is not None and root != logged.seq)
         or kind == SEED_REVEAL
         or kind in authority.QUEUE_KINDS
         or kind in authority.SCENE_KINDS
@@ -119,7 +121,7 @@ def shared_item(
     item["card"] = table.cards_for(
         [entry], viewer, characters, context.followed, chronicle["system"], revealed=context.revealed_seeds
     )[0]
-    if character_id is not None and entry.get("character") == character_id:
+    if character_id is not None and Logged.of(entry).character == character_id:
         row = next((c for c in characters if c.id == character_id), None)
         if row is not None and row.sheet is not None:
             item["resources"] = row
