@@ -146,8 +146,9 @@
   // A press on a button must find the same button when it is released: a live entry that arrives
   // between pointerdown and pointerup (or Space's keydown and keyup) may redraw the panel holding it (the asks queue, the scene bar,
   // an exchange card), and the browser then fires no click at all. Live entries wait for the release
-  // (at most two seconds), then arrive in their order.
+  // (at most two seconds, or the page's data-press-hold-ms), then arrive in their order.
   var pressing = false, heldMessages = [], pressTimer = null;
+  function pressHold() { return Number(document.documentElement.dataset.pressHoldMs) || 2000; }
   function releasePress() {
     if (!pressing) return;
     pressing = false;
@@ -165,13 +166,13 @@
     if (!control) return;
     pressing = true;
     window.clearTimeout(pressTimer);
-    pressTimer = window.setTimeout(releasePress, 2000);
+    pressTimer = window.setTimeout(releasePress, pressHold());
   }, true);
   document.addEventListener("keydown", function (event) {  // Space clicks a button on its keyup
     if (event.key !== " " || !event.target.closest || !event.target.closest("button, input[type=submit]")) return;
     pressing = true;
     window.clearTimeout(pressTimer);
-    pressTimer = window.setTimeout(releasePress, 2000);
+    pressTimer = window.setTimeout(releasePress, pressHold());
   }, true);
   document.addEventListener("keyup", function (event) { if (event.key === " ") releasePress(); }, true);
 
