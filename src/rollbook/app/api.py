@@ -100,7 +100,7 @@ class _SignedBearer(HTTPBearer):
     dependency (``Auth``): a sub-dependency for the scheme would give every signed request a second
     dependency to solve."""
 
-    async def __call__(self, request: Request) -> Caller:  # type: ignore[override]
+    async def __call__(self, request: Request) -> Caller:  # type: ignore[override]  # HTTPBearer answers credentials; this scheme answers the caller
         required_token(request)
         return Caller(request)
 

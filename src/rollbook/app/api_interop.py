@@ -23,7 +23,7 @@ from rollbook.server.usecases import interop
 
 router = APIRouter(prefix="/api", generate_unique_id_function=operation_id)
 
-Format = Literal[FORMATS]  # type: ignore[valid-type]
+Format = Literal[FORMATS]  # type: ignore[valid-type]  # a Literal built from the registered formats at import
 
 # The file is one level inside the body ({"source": file}): the server's InputGuard lets the body nest
 # that much more than the file's own bound and refuses a deeper one as the page and the CLI refuse the

@@ -189,7 +189,7 @@ class RollEntry(_Entry):
         "reroll): the receipt of the chronicle's system, by kind." + _ENTRY_COMMON
     )
 
-    kind: Literal[ROLL_ENTRY_KINDS]  # type: ignore[valid-type]
+    kind: Literal[ROLL_ENTRY_KINDS]  # type: ignore[valid-type]  # the roll kinds, read from the entry models
     receipt: RollReceiptJSON | None
 
 

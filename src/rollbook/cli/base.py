@@ -120,7 +120,7 @@ def quick_command(
     def command(**values: Any) -> None:
         run(system_id, values)
 
-    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # Typer reads the options from it
         [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
             for name, (kind, option) in options.items()

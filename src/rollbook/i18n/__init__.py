@@ -89,7 +89,7 @@ def register(language: Language) -> None:
     global LANGUAGES, LanguageCode
     REGISTERED[language.code] = language
     LANGUAGES = tuple(REGISTERED)
-    LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
+    LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]  # the registered languages, known at run time
     translations.cache_clear()
 
 

@@ -158,7 +158,7 @@ class _FileLock:
         ended.wait(timeout)
         with guard:
             if "error" in outcome:
-                raise outcome["error"]  # type: ignore[misc]
+                raise outcome["error"]  # type: ignore[misc]  # the dict holds an exception under "error" only
             if not outcome.get("granted"):
                 outcome["given_up"] = True
                 raise LaneTimeout(timeout)
