@@ -122,6 +122,10 @@ def test_rollbook_roll_and_odds_take_the_toy_from_the_registry(toy, monkeypatch,
     assert receipt["successes"] == sum(1 for face in receipt["faces"] if face >= 5)
     shown = run_here(monkeypatch, capsys, "roll", "toy", "--pool", "2")
     assert shown.returncode == 0 and "Pool 2" in shown.stdout, shown.stdout + shown.stderr
+    # its view speaks the reader's language through the shipped msgids, as the shipped systems' do
+    french = run_here(monkeypatch, capsys, "roll", "toy", "--pool", "2", "--lang", "fr")
+    assert french.returncode == 0 and "Réserve 2" in french.stdout, french.stdout + french.stderr
+    assert "Réussites" in french.stdout and "Pool" not in french.stdout, french.stdout
 
     odds = run_here(monkeypatch, capsys, "odds", "toy", "--pool", "3", "--json")
     assert odds.returncode == 0, odds.stderr

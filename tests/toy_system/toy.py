@@ -310,7 +310,9 @@ EXCHANGE_ODDS = None
 
 
 def view(receipt: JsonObject, lang: str) -> Any:
-    """The rules receipt as the faces show it: each die (a 5 or 6 marked a success), the outcome."""
+    """The rules receipt as the faces show it, in the reader's language (the shipped msgids): each die
+    (a 5 or 6 marked a success), the outcome, the successes counted."""
+    from rollbook.i18n import translate
     from rollbook.render.base import DieView, Line, ReceiptView
 
     result = receipt
@@ -320,12 +322,12 @@ def view(receipt: JsonObject, lang: str) -> Any:
     return ReceiptView(
         system=SYSTEM,
         system_name="Toy",
-        title=f"Pool {result['pool']}",
+        title=f"{translate('Pool', lang)} {result['pool']}",
         outcome=result["outcome"],
-        outcome_label=f"{result['successes']} successes",
+        outcome_label=translate(words.OUTCOMES[result["outcome"]], lang),
         tone="good" if result["successes"] else "bad",
         dice=dice,
-        lines=(Line("successes", str(result["successes"])),),
+        lines=(Line(translate("Successes", lang), str(result["successes"])),),
     )
 
 

@@ -45,7 +45,7 @@ def test_a_toy_table_on_the_web_pages(app, toy):
         assert "Chance of success: 70.4" in odds.text  # 1 - (2/3)^3 = 19/27, as POST …/odds answers
         rolled = player.post(f"{sheet}/rolls", data={"kind": "pool", "trait": "might"}, headers=HTMX)
         assert rolled.status_code == 200 and 'class="card kind-roll' in rolled.text
-        assert "successes" in rolled.text and "Fair dice: mismatch" not in rolled.text  # its own view
+        assert "Successes" in rolled.text and "Fair dice: mismatch" not in rolled.text  # its own view
         asked = player.post(
             f"{sheet}/rolls", data={"kind": "pool", "trait": "might", "extra": "2"}, headers=HTMX
         )
