@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from rollbook import dice
+from rollbook.i18n import N_
 from rollbook.play.common import (
     Drawn,
     Effects,
@@ -124,7 +125,9 @@ class Sheet(Identity):
 class PoolAction(Model):
     kind: Literal["pool"]
     trait: TraitName
-    extra: int = rating(0, 10, 0)  # extra dice: the Storyteller's (an edge, A-1)
+    # extra dice: the Storyteller's (an edge, A-1); its label on every face (the web form's, Discord's
+    # option) is its title, a msgid of the shipped catalogues, so it speaks each language they hold
+    extra: int = Field(0, ge=0, le=10, title=N_("Dice modifier"))
 
 
 class GiveTrait(Model):

@@ -10,8 +10,10 @@ lowercase, letters, digits, ``-`` and ``_`` only); descriptions are 1-100 charac
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from rollbook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, language, translate
 from rollbook.play import catalogue, quick, systems
@@ -233,7 +235,7 @@ def name_in(key: str, lang: str) -> str:
 
 def _localized_names(key: str) -> dict[str, str]:
     """A name's forms by Discord locale, in each language that has one (a field's option derived from a
-    registered system's model has none: its id is its name in every language)."""
+    registered system's model has its words' instead: ``_said``)."""
     if key not in NAMES:
         return {}
     return {locale: NAMES[key][NAMED.index(lang)] for locale, lang in LOCALES.items() if lang in NAMED}
@@ -260,6 +262,7 @@ def _option(
     choices: list[dict] | None = None,
     longest: int | None = None,
     text: str | None = None,
+    said: Callable[[str], str] | None = None,
 ) -> dict:
     given = {
         "autocomplete": autocomplete or None,
@@ -269,7 +272,7 @@ def _option(
         "max_length": longest,
     }
     return {
-        **_named(key, text),
+        **(_named(key, text) if said is None else _said(key, said)),
         "type": kind,
         "required": required,
         **{name: value for name, value in given.items() if value is not None},
@@ -422,11 +425,13 @@ def _raw_pool() -> list[dict]:
 
 def derived_fields(system: str) -> tuple[str, ...]:
     """The fields of a plain test (its quick roll's kind) of a system registered from outside
-    (``play.systems.register``) that ``/roll`` and ``/ask`` take as options of their own, in its model's
-    order: its player's fields and its edges (A-1: ``ACTION_PLAYER_FIELDS``, ``EDGE_FIELDS``), but those
-    a trait of the sheet fills (``TRAIT_FIELDS``), the one declared in words (``DECLARED_FIELD``) and
-    those an option of the package names already. A player's edge among them is asked (``/ask``), as
-    on every face (A-1, ``rolls.roll``). A shipped system's test options are the package's own: none."""
+    (``play.systems.register``) that ``/roll``, ``/ask`` and ``/odds`` take as options of their own, in
+    its model's order: its player's fields and its edges (A-1: ``ACTION_PLAYER_FIELDS``, ``EDGE_FIELDS``),
+    but those a trait of the sheet fills (``TRAIT_FIELDS``), the one declared in words
+    (``DECLARED_FIELD``) and those an option of the package names already. A player's edge among them
+    is asked (``/ask``), as on every face (A-1, ``rolls.roll``); ``/odds`` answers the odds of the
+    request the roll would make with it (an ask's as asked). A shipped system's test options are the
+    package's own: none."""
     if systems.declared(system) is None:
         return ()
     module = system_module(system)
@@ -435,37 +440,92 @@ def derived_fields(system: str) -> tuple[str, ...]:
     taken = module.ACTION_PLAYER_FIELDS.get(kind, frozenset()) | module.EDGE_FIELDS.get(kind, frozenset())
     filled = {field for _section, field in module.TRAIT_FIELDS} | {"kind", module.DECLARED_FIELD}
     fields = list(model.model_fields) if model is not None else []
-    return tuple(f for f in fields if f in taken and f not in filled and f not in ROLL_OPTIONS)
+    own = roll_option_names()
+    return tuple(f for f in fields if f in taken and f not in filled and f not in own)
+
+
+def _said(key: str, said: Callable[[str], str]) -> dict:
+    """A derived option's name and description in each language: ``said(lang)``, the words the web
+    form labels its field with; its name's forms made of them (``name_of``), its id where it has one of
+    its own (``NAMES``)."""
+    forms = _localized_names(key) or {
+        locale: form for locale, lang in LOCALES.items() if (form := name_of(said(lang))) is not None
+    }
+    return {
+        "name": key,
+        "name_localizations": forms,
+        "description": said(DEFAULT_LANGUAGE)[:100],
+        "description_localizations": {locale: said(lang)[:100] for locale, lang in LOCALES.items()},
+    }
+
+
+def name_of(words: str) -> str | None:
+    """Words as a name Discord takes (``valid_name``): lowercase, each run of spaces, apostrophes and
+    hyphens one ``_``, anything else but letters and digits left out; None when nothing valid is left."""
+    joined = re.sub(r"[\s'’\-]+", "_", unicodedata.normalize("NFC", words).lower())
+    kept = "".join(ch for ch in joined if ch == "_" or unicodedata.category(ch)[0] in "LN")
+    name = kept.strip("_")[:32].rstrip("_")
+    return name if valid_name(name) else None
 
 
 def _field_option(system: str, name: str) -> dict:
     """A test's field as an option, typed as its model's JSON schema says (the web's form reads the
     same): a boolean a BOOLEAN, an integer an INTEGER within its bounds, values named (``enum``) a
-    STRING of them, anything else a STRING; described by the field's description, else its title."""
+    STRING of them, anything else a STRING; named and described in each language by the words the web
+    form labels the field with (``labels.field``: the package's word for it, else its model's title, a
+    msgid of the catalogues where the system brings one), each value by the form's (``labels.choice``)."""
     module = system_module(system)
     spec = module.ACTIONS[module.QUICK.KIND].model_json_schema()["properties"][name]
-    text = str(spec.get("description") or spec.get("title") or name)[:100]
+    title = spec.get("title")
+
+    def said(lang: str) -> str:
+        return labels.field(name, lang, title)
+
     kind = spec.get("type")
     if kind == "boolean":
-        return _option(name, BOOLEAN, text=text)
+        return _option(name, BOOLEAN, said=said)
     if kind == "integer":
-        return _option(name, INTEGER, low=spec.get("minimum"), high=spec.get("maximum"), text=text)
+        return _option(name, INTEGER, low=spec.get("minimum"), high=spec.get("maximum"), said=said)
     if "enum" in spec:
-        return _option(name, STRING, choices=[{"name": str(v), "value": v} for v in spec["enum"]], text=text)
-    return _option(name, STRING, text=text)
+        named = _choices(spec["enum"], lambda value, lang: labels.choice(str(value), lang, name))
+        return _option(name, STRING, choices=named, said=said)
+    return _option(name, STRING, said=said)
 
 
-def _derived_options() -> list[dict]:
-    """The options of the registered systems' test fields (``derived_fields``), each once."""
+def _derived_options(own: list[dict]) -> list[dict]:
+    """The options of the registered systems' test fields (``derived_fields``), each once, after a
+    command's ``own``; a form of a derived name that another option of the command has in the same
+    locale is left out (Discord: one name an option in each locale), its id shown there instead."""
     found: dict[str, dict] = {}
     for system in systems.system_ids():
         for name in derived_fields(system):
             found.setdefault(name, _field_option(system, name))
+    taken = {locale: {_name_in(option, locale) for option in own} for locale in LOCALES}
+    for option in found.values():
+        forms = option["name_localizations"]
+        for locale in LOCALES:
+            if forms.get(locale) in taken[locale]:
+                del forms[locale]
+            taken[locale].add(_name_in(option, locale))
     return list(found.values())
 
 
-def _roll_options() -> list[dict]:
-    """``/roll``'s own options, the package's: traits of the sheet, the shipped systems' fields, a raw pool."""
+def _name_in(option: dict, locale: str) -> str:
+    return option["name_localizations"].get(locale, option["name"])
+
+
+def _with_derived(own: list[dict]) -> list[dict]:
+    return [*own, *_derived_options(own)]
+
+
+def _roll_options(*, ask: bool = False) -> list[dict]:
+    """``/roll``'s own options, the package's: traits of the sheet, the shipped systems' fields, a raw
+    pool; ``ask``: ``/ask``'s, the same less a shot's bullets, the raw pool and the declared action
+    (an ask names its traits: a roll of the sheet)."""
+
+    def rolled_only() -> list[dict]:
+        return [_option("bullets", INTEGER, low=1, high=100), *_raw_pool(), _option("action", STRING)]
+
     return [
         _character(),
         *_traits(),
@@ -474,16 +534,17 @@ def _roll_options() -> list[dict]:
         _option("hidden", BOOLEAN),
         _target(),
         _weapon(),
-        _option("bullets", INTEGER, low=1, high=100),
-        *_raw_pool(),
-        _option("action", STRING),
+        *([] if ask else rolled_only()),
         _option("willpower", BOOLEAN),
         _option("blood_surge", BOOLEAN),
     ]
 
 
-# the names of ``/roll``'s own options (``/ask``'s are among them): a derived field never takes one
-ROLL_OPTIONS = frozenset(option["name"] for option in _roll_options())
+@functools.cache
+def roll_option_names() -> frozenset[str]:
+    """The names of ``/roll``'s own options (``/ask``'s and ``/odds``' are among them): a derived field
+    never takes one. Built when first asked, not at import."""
+    return frozenset(option["name"] for option in _roll_options())
 
 
 def _command(key: str, options: list[dict] | None = None) -> dict:
@@ -525,22 +586,8 @@ def command_definitions() -> list[dict]:
             # webhook in the channel, as managing webhooks does
             "default_member_permissions": MANAGE_WEBHOOKS,
         },
-        _command("roll", [*_roll_options(), *_derived_options()]),
-        _command(
-            "ask",
-            [
-                _character(),
-                *_traits(),
-                _difficulty(),
-                _option("specialty", STRING, autocomplete=True),
-                _option("hidden", BOOLEAN),
-                _target(),
-                _weapon(),
-                _option("willpower", BOOLEAN),
-                _option("blood_surge", BOOLEAN),
-                *_derived_options(),
-            ],
-        ),
+        _command("roll", _with_derived(_roll_options())),
+        _command("ask", _with_derived(_roll_options(ask=True))),
         *[_kind_command(kind, fields) for kind, fields in kind_commands().items()],
         _command(
             "spend",
@@ -595,16 +642,18 @@ def command_definitions() -> list[dict]:
         ),
         _command(
             "odds",
-            [
-                _character(),
-                *_traits(),
-                _difficulty(),
-                *_raw_pool(),
-                _option("willpower", BOOLEAN),
-                _option("blood_surge", BOOLEAN),
-                _weapon(),
-                _option("bullets", INTEGER, low=1, high=100),
-            ],
+            _with_derived(
+                [
+                    _character(),
+                    *_traits(),
+                    _difficulty(),
+                    *_raw_pool(),
+                    _option("willpower", BOOLEAN),
+                    _option("blood_surge", BOOLEAN),
+                    _weapon(),
+                    _option("bullets", INTEGER, low=1, high=100),
+                ]
+            ),
         ),
         _command("sheet", [_character()]),
         _command(
