@@ -181,12 +181,16 @@ class _LogCheck:
         """A seed the server could no longer open, ended unrevealed: no roll may use it after this
         entry, and a new one may be committed in its stream; its rolls stay pending."""
         try:
-            commitment: str | None = SeedAbandonReceipt.of(stored).commitment
-        except ValidationError:  # no abandon of a seed: it ends none
-            commitment = None
-        known = self.seeds.get(commitment) if commitment is not None else None
+            commitment = SeedAbandonReceipt.of(stored).commitment
+        except ValidationError:  # a field missing or of another JSON type: it abandons no seed
+            self.problems.append(FairProblem(seq, "seed_abandon_malformed"))
+            return
+        if not is_commitment(commitment):  # F-1: a commitment is 64 lowercase hexadecimal digits
+            self.problems.append(FairProblem(seq, "seed_abandon_malformed"))
+            return
+        known = self.seeds.get(commitment)
         if known is None or known.revealed_at is not None or known.abandoned_at is not None:
-            self.problems.append(FairProblem(seq, "seed_abandon_not_in_use", {"commitment": str(commitment)}))
+            self.problems.append(FairProblem(seq, "seed_abandon_not_in_use", {"commitment": commitment}))
             return
         known.abandoned_at = seq
         if self.active.get(known.stream) == commitment:

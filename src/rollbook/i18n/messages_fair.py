@@ -29,6 +29,9 @@ FAIR_MESSAGES: dict[str, str] = {
     "seed_reveal_mismatch": N_("The revealed seed does not hash to its commitment {commitment}."),
     "seed_revealed_twice": N_("Seed {commitment} was already revealed in entry {first}."),
     "seed_abandon_not_in_use": N_("Seed {commitment} is abandoned but is not a seed in use."),
+    "seed_abandon_malformed": N_(
+        "The seed abandon entry is incomplete or malformed (its algorithm, commitment, stream, counts or cause)."
+    ),
     "fair_used_after_abandon": N_("Seed {commitment} was used after it was abandoned in entry {abandoned}."),
     "client_seed_entry_malformed": N_(
         "The client seed entry names no member, or its client seed is not text of at most {most} characters."
