@@ -17,9 +17,10 @@ against brute force through ``rules.v5.resolve`` in ``tests/odds``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from rollbook.odds._exact import RollShape, fraction_text
 from rollbook.odds.v5 import contest_shape as v5_shape
@@ -30,30 +31,58 @@ from rollbook.rules.contests import PARTS, check_extended, check_system
 
 DEFAULT_HORIZON = 10  # rolls shown for an extended action with no maximum
 
-
-def _shape(system: str) -> Callable[[Any], RollShape] | None:
-    """A system's roll as a contest or an extended action sees it: its odds module's ``contest_shape``
-    (``odds.v20``, ``odds.v5``: each shipped system's module named for it), or the ``CONTEST_SHAPE`` a
-    system registered from outside declares in its play module."""
-    own, outside = systems.own_module(system, "rollbook.odds", "{}"), systems.declared(system)
-    found = getattr(own, "contest_shape", None) if outside is None else outside.CONTEST_SHAPE
-    return cast("Callable[[Any], RollShape] | None", found)
+SideOdds = Callable[[Any], Mapping[str, Fraction]]
 
 
-def _side_odds(system: str) -> Callable[[Any], dict[str, Fraction]] | None:
-    """The chance a side says more than its successes (TR-3: a V20 botch): the odds module's
-    ``contest_side_odds``, or the ``CONTEST_SIDE_ODDS`` a registered system declares; None: nothing."""
-    own, outside = systems.own_module(system, "rollbook.odds", "{}"), systems.declared(system)
-    found = getattr(own, "contest_side_odds", None) if outside is None else outside.CONTEST_SIDE_ODDS
-    return cast("Callable[[Any], dict[str, Fraction]] | None", found)
+class ContestOdds(Protocol):
+    """A system's part of the contests' odds (TR-5), what ``play.systems.part`` finds, the one way to a
+    system's parts: a shipped system's odds module (``odds/<id>.py``), or what a system registered from
+    outside declares on its play module (``CONTEST_SHAPE``, ``CONTEST_SIDE_ODDS``: ``_declared``)."""
+
+    def contest_shape(self, request: Any) -> RollShape: ...  # its roll as a contest sees it (TR-3, TR-4)
+
+
+@dataclass(frozen=True)
+class _Declared:
+    """The contests' odds a system registered from outside declares, under a shipped module's names."""
+
+    contest_shape: Callable[[Any], RollShape]
+    contest_side_odds: SideOdds | None
+
+
+def _declared(module: systems.OutsideParts) -> _Declared | None:
+    """A registered system's part (``play.systems.OutsideParts``); None when it declares no shape."""
+    shape, said = module.CONTEST_SHAPE, module.CONTEST_SIDE_ODDS
+    if shape is None:
+        return None
+    return _Declared(cast("Callable[[Any], RollShape]", shape), cast("SideOdds | None", said))
+
+
+def _part(system: str) -> ContestOdds | None:
+    """The system's part of the contests' odds, through the one door of every system's parts. Read
+    only for a system with contests (``rules.contests.PARTS``, TR-3): a shipped system's odds module
+    holds more than its contests' (the Tiers' has none of them)."""
+    return cast("ContestOdds | None", systems.part(system, "rollbook.odds", "{}", _declared))
+
+
+def _side_odds(part: ContestOdds) -> SideOdds | None:
+    """The chance a side says more than its successes (TR-3: a V20 botch), None: nothing. A registered
+    system declares it (``CONTEST_SIDE_ODDS``, None for nothing); a shipped odds module that has none
+    (``odds/v5.py``) does not declare it as None yet: the one default read left here."""
+    return cast("SideOdds | None", getattr(part, "contest_side_odds", None))
+
+
+def _contest_part(system: str) -> ContestOdds:
+    check_system(system)
+    part = _part(system)
+    if part is None:
+        with_odds = [s for s in PARTS if _part(s) is not None]
+        raise RuleError("contest_not_for_system", system=system, systems=with_odds)
+    return part
 
 
 def shape_of(system: str, request: Any) -> RollShape:
-    check_system(system)
-    shape = _shape(system)
-    if shape is None:
-        raise RuleError("contest_not_for_system", system=system, systems=[s for s in PARTS if _shape(s)])
-    return shape(request)
+    return _contest_part(system).contest_shape(request)
 
 
 # --- TR-3 -----------------------------------------------------------------------------------------
@@ -61,7 +90,8 @@ def shape_of(system: str, request: Any) -> RollShape:
 
 def contest_odds(system: str, attacker: Any, defender: Any) -> dict[str, Any]:
     """TR-5 for TR-3: the attacker wins with more successes; a tie is the defender's."""
-    a, d = shape_of(system, attacker), shape_of(system, defender)
+    part = _contest_part(system)
+    a, d = part.contest_shape(attacker), part.contest_shape(defender)
     margins: dict[int, Fraction] = {}
     for sa, pa in a.totals.items():
         for sd, pd in d.totals.items():
@@ -75,7 +105,7 @@ def contest_odds(system: str, attacker: Any, defender: Any) -> dict[str, Any]:
         "tie": fraction_text(tie),
         "margins": {str(m): fraction_text(margins[m]) for m in sorted(margins) if margins[m]},
     }
-    said = _side_odds(system)
+    said = _side_odds(part)
     if said is not None:  # TR-3: a V20 botch on either side
         sides = {"attacker": said(attacker), "defender": said(defender)}
         for name in sides["attacker"]:
