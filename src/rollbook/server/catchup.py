@@ -8,7 +8,8 @@
   woken for that seq; a revoked token's feeds check their tokens.
 - Once LISTEN takes effect on chronicles (``Hub.listening``), one catch-up for those together:
   what was committed or revoked before it was not heard.
-- A session's expiry: its feeds check their tokens just after it (one timer for the process).
+- A session's expiry, known when its feed joined: the feed ends just after it (one timer for the
+  process; ``Hub.expired``: the clock, no read).
 """
 
 from __future__ import annotations
@@ -28,11 +29,14 @@ from rollbook.server.usecases import feeds as feed_reads
 
 logger = logging.getLogger("rollbook.server.events")
 
-REVOCATION_MARGIN = timedelta(seconds=10)  # a revocation committed late is still seen by the catch-up
+REVOCATION_MARGIN = timedelta(seconds=10)  # a revocation committed late is still seen (catch-up, wake)
 EXPIRY_SLACK = 0.05  # the expiry timer fires just after the token's time, never just before
 
 
-def _since() -> str:
+def revocations_since() -> str:
+    """Where a look for the tokens revoked lately starts (``usecases.feeds.revoked_since``): the
+    catch-up's, and each wake's (``hub.Hub``), ``REVOCATION_MARGIN`` back, so that a revocation
+    committed late (its time stamped in its transaction) is still seen."""
     return auth.stamp(datetime.now(UTC) - REVOCATION_MARGIN)
 
 
@@ -53,7 +57,7 @@ class Keeper:
             self._task = asyncio.get_running_loop().create_task(self._keep(wake))
 
     def expire_at(self, feed: Feed, expires_at: str) -> None:
-        """In the loop: ``feed`` checks its tokens just after its session's expiry (``expires_at``)."""
+        """In the loop: ``feed`` ends just after its session's expiry (``expires_at``)."""
         moment = datetime.strptime(expires_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
         left = (moment - datetime.now(UTC)).total_seconds()
         heapq.heappush(
@@ -70,12 +74,12 @@ class Keeper:
 
     def refresh(self) -> None:
         """In the loop: one catch-up now (the follower's chronicles read again: a channel was bound)."""
-        task = asyncio.get_running_loop().create_task(self.catch_up(_since()))
+        task = asyncio.get_running_loop().create_task(self.catch_up(revocations_since()))
         task.add_done_callback(self._log_failure)
 
     def listening(self, chronicle_ids: list[int]) -> None:
         """In the loop: LISTEN took effect on these chronicles' channels: one catch-up for them."""
-        task = asyncio.get_running_loop().create_task(self.catch_up(_since(), only=chronicle_ids))
+        task = asyncio.get_running_loop().create_task(self.catch_up(revocations_since(), only=chronicle_ids))
         task.add_done_callback(self._log_failure)
         if set(chronicle_ids) & (self.hub.followed - set(self.hub.channels)):
             self.refresh()  # the follower's chronicles too: their heads, read once LISTEN is in effect
@@ -89,16 +93,15 @@ class Keeper:
         """While a feed is open here: the catch-up every ``poll_interval``, the expiries on time;
         ``wake`` (``ensure``'s) wakes it early."""
         hub = self.hub
-        since = _since()
+        since = revocations_since()
         next_catch_up = time.monotonic() + hub.poll_interval
         while hub.channels or hub.follower is not None:
             now = time.monotonic()
             while self._expiries and self._expiries[0][0] <= now:
                 _, _, feed = heapq.heappop(self._expiries)
-                if feed.member.chronicle_id in hub.channels and not feed.ended:
-                    hub.check_now([feed.member.chronicle_id])  # its token's state says why
+                hub.expired(feed)  # its time, known since it joined: no read
             if now >= next_catch_up:
-                moment = _since()
+                moment = revocations_since()
                 try:
                     await self.catch_up(since)
                     since = moment

@@ -9,6 +9,8 @@ one subscription per chronicle and a queue per feed (encode/broadcaster's fan-ou
 - Each feed (``server.sse.entry_feed``) reads its own backlog once, at connection (what it missed
   before its channel's last delivered seq), then takes its entries from its queue, then ``End``
   when the member's token is revoked (sign-out, key rotation, removal) or expires.
+- A feed's tokens are read when it joins (the joining feeds together, ``_joined_tokens``), and
+  again only when a revocation is heard: a wake reads no feed's token.
 
 What wakes a chronicle in a process:
 
@@ -33,9 +35,12 @@ chronicle's feeds (one read) and puts ``End`` in the queues of those whose token
 the chronicle. A revocation committed in this process does so at once (``Database.after_revoke``
 calls ``revoked``); another process's is heard by NOTIFY (PostgreSQL) or read by the catch-up
 (SQLite). Whatever the wake's delay, a feed is never given an entry committed with or after its
-revocation: the states of the feeds' tokens are read in the same snapshot as the entries
-(``usecases.feeds.new_entries_for``), and a feed whose token no longer opened the chronicle there is
-ended instead. A session's expiry ends its feeds on one per-process timer (``catchup``).
+revocation: the entries are read with the digests of the tokens revoked lately, in the same
+snapshot (``usecases.feeds.new_entries_for``: one look-up in the revocations' index, whatever the
+number of feeds); a feed holding one of them has its tokens read again before it is given
+anything, and is ended instead when none opens the chronicle. A session's expiry is known when its
+feed joins: the feed ends on one per-process timer (``catchup``), and a batch read after that
+moment is not given to it (the clock, not a read).
 
 The listener retries a lost connection (``psycopg.OperationalError``) after a second; any other
 error is a defect: it is logged, every open feed ends and a new one is refused (500) until restart.
@@ -60,7 +65,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from rollbook.server import auth
-from rollbook.server.catchup import Keeper
+from rollbook.server.catchup import Keeper, revocations_since
 from rollbook.server.events import BATCH, ERROR, SUPERSEDED, Batch, Feed
 from rollbook.server.listen import Listener, notify_now
 from rollbook.server.models import Caller
@@ -237,7 +242,7 @@ class Hub:
             found.wake.set()
 
     def check_now(self, chronicle_ids: list[int]) -> None:
-        """Check the tokens of these chronicles' feeds (a revocation, an expiry), then read."""
+        """Check the tokens of these chronicles' feeds (a revocation was heard), then read."""
         for chronicle_id in chronicle_ids:
             found = self.channels.get(chronicle_id)
             if found is not None:
@@ -278,7 +283,7 @@ class Hub:
             self.leave(feed)
             raise
         feed.start = found.delivered
-        reason, feed.expires_at = self._verdict(feed, states)
+        reason, feed.expires_at = self._verdict(feed, states, _now())
         if reason is not None:
             feed.end(reason)
         elif feed.expires_at is not None:
@@ -404,18 +409,19 @@ class Hub:
                     continue  # every seq it was woken for was read already (e.g. the commit's second NOTIFY)
                 found.unread = False
                 while found.feeds:
-                    hashes = sorted(
-                        {hashed for feed in found.feeds if not feed.ended for hashed in feed.hashes}
-                    )
-                    rows, revealed, states = await self.read(
-                        feed_reads.new_entries_for, found.chronicle_id, found.delivered, BATCH, hashes
+                    rows, revealed, revoked = await self.read(
+                        feed_reads.new_entries_for,
+                        found.chronicle_id,
+                        found.delivered,
+                        BATCH,
+                        revocations_since(),
                     )
                     self.reads += 1
                     if not rows:
                         break
                     batch = Batch(rows, revealed)
                     found.delivered = batch.last
-                    await self._deliver(found, batch, set(hashes), states)
+                    await self._deliver(found, batch, revoked)
                     if len(rows) < BATCH:
                         break
         except asyncio.CancelledError:
@@ -428,40 +434,56 @@ class Hub:
                 feed.end(ERROR)
             found.ready.set()
 
-    async def _deliver(self, found: Channel, batch: Batch, checked: set[str], states: dict) -> None:
-        """``batch`` into the queue of every feed of ``found`` whose token still opened the chronicle
-        in the snapshot it was read in (``states``, of the ``checked`` tokens); a feed whose token did
-        not is ended instead. A feed that joined while it was read had its tokens read in no snapshot
-        of it: they are read now (a later snapshot: any revocation the entries saw is in it)."""
+    async def _deliver(self, found: Channel, batch: Batch, revoked: set[str]) -> None:
+        """``batch`` into the queue of every feed of ``found`` that still opens the chronicle. The
+        batch was read with the tokens revoked lately (``revoked``, the same snapshot): a feed
+        holding one of them has its tokens read now (a later snapshot: the revocation is in it)
+        and is ended if none opens the chronicle. A feed whose session expired (its time, known
+        since it joined, against the clock) is ended instead of given the batch."""
         feeds = [feed for feed in found.feeds if not feed.ended]
-        joined = sorted({hashed for feed in feeds for hashed in feed.hashes} - checked)
-        if joined:
-            states = {**states, **await self.read(feed_reads.token_states, joined)}
+        if revoked:  # a token revoked lately (none, most of the time): its feeds' tokens read again
+            await self._check([feed for feed in feeds if not revoked.isdisjoint(feed.hashes)])
+        moment = _now()
         for feed in feeds:
-            if feed.ended:  # ended while the joiners' tokens were read
+            if feed.ended:  # ended while its tokens were read
                 continue
-            reason, _ = self._verdict(feed, states)
-            if reason is not None:
-                feed.end(reason)
+            if feed.expires_at is not None and feed.expires_at <= moment:
+                feed.end(feed_reads.EXPIRED)
             else:
                 feed.queue.put_nowait(batch)
 
     async def _check_tokens(self, found: Channel) -> None:
-        feeds = [feed for feed in found.feeds if not feed.ended]
-        hashes = sorted({hashed for feed in feeds for hashed in feed.hashes})
-        states = await self.read(feed_reads.token_states, hashes)
+        await self._check([feed for feed in found.feeds if not feed.ended])
+
+    async def _check(self, feeds: list[Feed]) -> None:
+        """Read these feeds' tokens (one read) and end those none of whose tokens opens the chronicle."""
+        if not feeds:
+            return
+        states = await self.read(
+            feed_reads.token_states, sorted({hashed for feed in feeds for hashed in feed.hashes})
+        )
+        moment = _now()
         for feed in feeds:
-            reason, _ = self._verdict(feed, states)
+            reason, _ = self._verdict(feed, states, moment)
             if reason is not None:
                 feed.end(reason)
 
+    def expired(self, feed: Feed) -> None:
+        """In the loop (the keeper's timer): ``feed``'s session's time (known since it joined) is
+        up by the clock: it ends, with no read; not yet (the clock behind the timer): later."""
+        if feed.ended or feed.expires_at is None or feed.member.chronicle_id not in self.channels:
+            return
+        if feed.expires_at <= _now():
+            feed.end(feed_reads.EXPIRED)
+        else:
+            self.keeper.expire_at(feed, feed.expires_at)
+
     @staticmethod
-    def _verdict(feed: Feed, states: dict) -> tuple[str | None, str | None]:
-        """Why the feed's tokens no longer open its member's chronicle (None: one still does), and
-        when the one that does expires."""
+    def _verdict(feed: Feed, states: dict, moment: str) -> tuple[str | None, str | None]:
+        """Why the feed's tokens no longer open its member's chronicle at ``moment`` (None: one
+        still does), and when the one that does expires."""
         if not feed.hashes:  # opened without a token to follow (in-process callers): it never ends so
             return None, None
-        moment = _now()
         mine = [states[h] for h in feed.hashes if h in states and states[h].member_id == feed.member.id]
         live = [state for state in mine if state.ended(moment) is None]
         if live:

@@ -1,5 +1,7 @@
 """What a process's live feeds read (``hub.Hub``): a chronicle's new entries once for all its
-feeds, the tokens the feeds were opened with, and the one catch-up that covers every open feed.
+feeds (with the tokens revoked lately, in the same snapshot), the tokens the feeds were opened
+with (when a feed joins, and when a revocation is heard), and the one catch-up that covers every
+open feed.
 
 Each function takes the caller's read ``Session``. The entries are the stored rows; each feed's
 member view is derived from them in memory (``views.entry_view``), never read again per feed.
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, select
+from sqlalchemy import Connection, Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from rollbook.server.access import present
@@ -55,14 +57,16 @@ def new_entries(
 
 
 def new_entries_for(
-    connection: Connection, chronicle_id: int, after: int, limit: int, hashes: list[str]
-) -> tuple[Sequence[Row[Any]], dict[int, int], dict[str, TokenState]]:
-    """``new_entries``, and when there is any, the state of the feeds' tokens (``token_states`` of
-    ``hashes``) read in the same snapshot: an entry is given only to the feeds whose token still
-    opened the chronicle where it was read, so nothing committed with or after a revocation reaches
-    the revoked feed, whichever process revoked it and however late its wake comes."""
+    connection: Connection, chronicle_id: int, after: int, limit: int, since: str
+) -> tuple[Sequence[Row[Any]], dict[int, int], set[str]]:
+    """``new_entries``, and when there is any, the digests of the tokens revoked at or after
+    ``since`` (``revoked_since``) read in the same snapshot: an entry is given only to the feeds
+    none of whose tokens is among them (a feed whose token is, has its tokens read again before it
+    is given anything), so nothing committed with or after a revocation reaches the revoked feed,
+    whichever process revoked it and however late its word comes. The feeds' own tokens are not
+    read: the cost is one look-up in the revocations' index, whatever the number of feeds."""
     rows, revealed = new_entries(connection, chronicle_id, after, limit)
-    return rows, revealed, token_states(connection, hashes) if rows else {}
+    return rows, revealed, revoked_since(connection, since) if rows else set()
 
 
 @dataclass(frozen=True)
@@ -121,10 +125,14 @@ def heads(session: Session | Connection, chronicle_ids: list[int]) -> dict[int, 
     return found
 
 
+_TOKENS = MemberToken.__table__
+_REVOKED_SINCE = select(_TOKENS.c.token_hash).where(_TOKENS.c.revoked_at >= bindparam("moment"))
+
+
 def revoked_since(session: Session | Connection, moment: str) -> set[str]:
     """The digests of the tokens revoked at or after ``moment`` (signed out, rotated, removed):
-    ``ix_member_tokens_revoked_at`` makes it a short range of the index."""
-    return set(session.scalars(select(MemberToken.token_hash).where(MemberToken.revoked_at >= moment)))
+    ``ix_member_tokens_revoked_at`` makes it a short range of the index (none, most of the time)."""
+    return set(session.execute(_REVOKED_SINCE, {"moment": moment}).scalars())
 
 
 @dataclass(frozen=True)
