@@ -198,6 +198,7 @@ REVEAL_FORGERIES = {
     "a list for algorithm": lambda r: r.update(algorithm=[FAIR_ALGORITHM]),
     "a numeric stream": lambda r: r.update(stream=5),
     "a list for stream": lambda r: r.update(stream=["public"]),
+    "a null stream": lambda r: r.update(stream=None),
 }
 
 
@@ -211,6 +212,19 @@ def test_a_seed_reveal_without_a_text_algorithm_or_stream_is_malformed(change):
     assert codes_at(report, at) == ["seed_reveal_malformed"]
     assert all(state.revealed_at is None for state in report.seeds)
     assert report.counts()[VERIFIED] == 0
+
+
+@pytest.mark.parametrize("stream", ["hidden", "secret"])
+def test_a_seed_reveal_naming_another_stream_as_text_is_no_malformed_one(stream):
+    """What ``seed_reveal_malformed`` is not: a reveal that names, as text, a stream other than its
+    seed's (F-7) reveals it, and says so."""
+    entries = abandoned_evening().entries
+    at = seq_of(entries, "seed_reveal")
+    report = check_log(forged(entries, at, in_receipt(lambda r: r.update(stream=stream))))
+    problem = next(p for p in report.problems if p.seq == at)
+    assert problem.code == "seed_reveal_stream_differs"
+    assert (problem.params["stream"], problem.params["committed"]) == (stream, "public")
+    assert report.counts()[VERIFIED] == 1
 
 
 def test_a_seed_reveal_of_a_single_stream_export_without_algorithm_is_malformed():
@@ -249,10 +263,20 @@ def test_a_seed_abandon_missing_a_field_is_malformed(field):
         lambda r: r.update(commitment="ZZ"),
         lambda r: r.update(commitment=r["commitment"].upper()),
         lambda r: r.update(stream=None),
+        lambda r: r.update(stream="secret"),
         lambda r: r.update(rolls="1"),
         lambda r: r.update(cause="lost"),
     ],
-    ids=["null commitment", "numeric commitment", "short", "uppercase", "null stream", "text rolls", "cause"],
+    ids=[
+        "null commitment",
+        "numeric commitment",
+        "short",
+        "uppercase",
+        "null stream",
+        "no stream of F-7",
+        "text rolls",
+        "cause",
+    ],
 )
 def test_a_seed_abandon_with_a_field_of_another_shape_is_malformed(change):
     entries = abandoned_evening().entries

@@ -132,7 +132,8 @@ class _LogCheck:
             self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
             return
         commitment, text = receipt.commitment, receipt.seed
-        if not is_commitment(commitment) or not _HEX64.fullmatch(text):
+        unnamed = "stream" in receipt.model_fields_set and receipt.stream is None  # F-7: a stream is text
+        if not is_commitment(commitment) or not _HEX64.fullmatch(text) or unnamed:
             self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
             return
         counted = _counted(receipt)
@@ -181,11 +182,12 @@ class _LogCheck:
         """A seed the server could no longer open, ended unrevealed: no roll may use it after this
         entry, and a new one may be committed in its stream; its rolls stay pending."""
         try:
-            commitment = SeedAbandonReceipt.of(stored).commitment
+            receipt = SeedAbandonReceipt.of(stored)
         except ValidationError:  # a field missing or of another JSON type: it abandons no seed
             self.problems.append(FairProblem(seq, "seed_abandon_malformed"))
             return
-        if not is_commitment(commitment):  # F-1: a commitment is 64 lowercase hexadecimal digits
+        commitment = receipt.commitment
+        if not is_commitment(commitment) or receipt.stream not in STREAMS:  # F-1, F-7
             self.problems.append(FairProblem(seq, "seed_abandon_malformed"))
             return
         known = self.seeds.get(commitment)
