@@ -41,6 +41,9 @@ class ContestOdds(Protocol):
 
     def contest_shape(self, request: Any) -> RollShape: ...  # its roll as a contest sees it (TR-3, TR-4)
 
+    @property
+    def contest_side_odds(self) -> SideOdds | None: ...  # what a side says beyond its successes, or None
+
 
 @dataclass(frozen=True)
 class _Declared:
@@ -66,10 +69,9 @@ def _part(system: str) -> ContestOdds | None:
 
 
 def _side_odds(part: ContestOdds) -> SideOdds | None:
-    """The chance a side says more than its successes (TR-3: a V20 botch), None: nothing. A registered
-    system declares it (``CONTEST_SIDE_ODDS``, None for nothing); a shipped odds module that has none
-    (``odds/v5.py``) does not declare it as None yet: the one default read left here."""
-    return cast("SideOdds | None", getattr(part, "contest_side_odds", None))
+    """The chance a side says more than its successes (TR-3: a V20 botch), None: nothing (V5's
+    ``odds/v5.py`` declares None; a registered system, ``CONTEST_SIDE_ODDS``)."""
+    return part.contest_side_odds
 
 
 def _contest_part(system: str) -> ContestOdds:

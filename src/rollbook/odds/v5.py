@@ -201,6 +201,11 @@ def request_odds(request: Any, reroll: str = "none", goal: str | None = None) ->
     return replace(odds, extras={**(odds.extras or {}), **(remorse.extras or {})}).to_json()
 
 
+# TR-3: a V5 side says nothing beyond its successes in a contest (a V20 side's botch is
+# ``odds.v20.contest_side_odds``); declared, so that the contests' odds read no default.
+contest_side_odds = None
+
+
 def contest_shape(request: V5Request) -> RollShape:
     """A V5 roll as a contest or an extended action sees it (TR-3, TR-4: ``odds.contests``). V5-3, V5-6: the joint (successes, a Hunger 1 on a losing roll) by die classes."""
     states: dict[tuple[int, int, bool], int] = {(0, 0, False): 1}
