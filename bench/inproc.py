@@ -16,11 +16,13 @@ requests each. ``calls`` is the number of Python function calls per request coun
 per request (BEGIN included, COMMIT not: the driver's). ``--key``: each roll carries a new
 ``Idempotency-Key``, as ``bench/tables.py``'s do (two statements more: the key's claim and its answer).
 
-Four requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
+Five requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
 character: the token checked, one read transaction, the character's JSON: what every authenticated
 request pays before its own work), ``roll`` (the durable roll of ``bench/load.py``) and ``web``
 (the same roll posted from the sheet page's form, as a browser's htmx posts it: the keychain's
-cookie, its form key, the new card and the sheet's resources in answer). ``tx`` is the transactions per request (reads and writes).
+cookie, its form key, the new card and the sheet's resources in answer), and ``page`` (the
+chronicle's table page as a browser loads it, by the keychain's cookie, its feed holding the rolls
+made before). ``tx`` is the transactions per request (reads and writes).
 The web roll's form carries a key: compare it with ``--key``'s roll, whose statements its one write
 sends, the answer's one read after it (``tests/server/test_page_roll_cost.py``).
 """
@@ -87,6 +89,7 @@ class Caller:
         token: str | None = None,
         key: bool = False,
         form: bool = False,
+        cookie: bool = False,
     ):
         headers = [(b"host", b"bench"), (b"user-agent", b"inproc")]
         if form:  # the sheet page's form as htmx posts it, with the key each drawn form carries
@@ -103,7 +106,7 @@ class Caller:
             headers.append((b"idempotency-key", secrets.token_urlsafe(16).encode()))
         if body is not None and not form:
             headers += [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
-        if token and form:  # a browser's session: the keychain's cookie for this chronicle, its own origin
+        if token and (form or cookie):  # a browser's session: the keychain's cookie, its own origin
             chronicle = path.split("/")[2]
             headers += [
                 (b"cookie", f"rollbook_keys={chronicle}.{token}".encode()),
@@ -220,6 +223,8 @@ async def _measure(
         "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False, False),
         "roll": ("POST", path, {"action": V20_TEST}, token, 201, key, False),
         "web": ("POST", path.removeprefix("/api"), V20_TEST, token, 200, False, True),
+        # the chronicle's table page as a browser loads it (the feed holding the rolls made above)
+        "page": ("GET", path.removeprefix("/api").split("/characters")[0], None, token, 200, False, False),
     }
     statements = [0]
     transactions = [0]
@@ -235,21 +240,21 @@ async def _measure(
     out: dict = {}
     for kind, (method, target, body, tok, expected, keyed, form) in kinds.items():
         for _ in range(20):  # warm-up
-            status, raw = await call(method, target, body, tok, keyed, form)
+            status, raw = await call(method, target, body, tok, keyed, form, kind == "page")
             assert status == expected, (status, raw[:300])
         best = float("inf")
         with inline_threadpool() if inline else nullcontext():
             for _ in range(repeat):
                 started = time.process_time()
                 for _ in range(requests):
-                    await call(method, target, body, tok, keyed, form)
+                    await call(method, target, body, tok, keyed, form, kind == "page")
                 best = min(best, (time.process_time() - started) / requests)
         profiler = cProfile.Profile(time.process_time)
         statements[0] = transactions[0] = 0
         with inline_threadpool():  # cProfile sees the calling thread only: run sync endpoints inline
             profiler.enable()
             for _ in range(50):
-                await call(method, target, body, tok, keyed, form)
+                await call(method, target, body, tok, keyed, form, kind == "page")
             profiler.disable()
         stats = pstats.Stats(profiler)
         out[kind] = {
@@ -270,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--profile", choices=("bare", "read", "roll", "web"))
+    parser.add_argument("--profile", choices=("bare", "read", "roll", "web", "page"))
     parser.add_argument(
         "--inline",
         action="store_true",
@@ -293,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
                     url, args.requests, args.repeat, args.profile, args.sort, args.top, args.inline, args.key
                 )
             )
-        bare, read, roll, web = result["bare"], result["read"], result["roll"], result["web"]
+        bare, read, roll, web, table = (result[k] for k in ("bare", "read", "roll", "web", "page"))
         print(
             f"{name:10}{' inline' if args.inline else ''}{' keyed' if args.key else ''} "
             f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
@@ -302,9 +307,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{roll['transactions']:g} tx)   "
             f"web roll {web['cpu_ms']:.3f} ms ({web['calls']} calls, {web['statements']:g} SQL, "
             f"{web['transactions']:g} tx)   "
+            f"table page {table['cpu_ms']:.3f} ms ({table['calls']} calls, {table['statements']:g} SQL, "
+            f"{table['transactions']:g} tx)   "
             f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}"
         )
-        for kind in ("bare", "read", "roll", "web"):
+        for kind in ("bare", "read", "roll", "web", "page"):
             if "profile" in result[kind]:
                 print(result[kind]["profile"])
     return 0

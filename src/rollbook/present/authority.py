@@ -433,11 +433,15 @@ class Panel:
         return bool(self.scene and self.scene.get("running"))
 
 
-def panel(db, member, lang: str, chronicle: dict, characters: list, members: list[dict]) -> Panel:
+def panel(
+    db, member, lang: str, chronicle: dict, characters: list, members: list[dict], state: dict | None = None
+) -> Panel:
     """The scene, the asks waiting (all of them for the Storyteller, a player's own), the standing
-    grants: read in one transaction through ``usecases.authority.table_state``."""
-    with db.read() as session:
-        state = authority_cases.table_state(session, member)
+    grants: ``state``, read by the caller (``usecases.authority.table_state`` or ``sheet_state``),
+    else read here through ``table_state``."""
+    if state is None:
+        with db.read() as session:
+            state = authority_cases.table_state(session, member)
     system = chronicle["system"]
     names = {c.id: c.name for c in characters}
     sheets = {c.id: c.sheet for c in characters if c.sheet is not None}

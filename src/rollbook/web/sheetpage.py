@@ -181,8 +181,8 @@ def sheet_context(
         edit_values = sheet_from_values(system, sheet, values)
     standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
     with db.read() as session:  # what applies without asking; A-4: the actions declared this turn
-        baseline = authority_cases.baseline_of(session, member, character.id, kind)
-        declared = authority_cases.declared_for(session, member, character.id)
+        authority_state = authority_cases.sheet_state(session, member, state.row, character, kind)
+    baseline, declared = authority_state["baseline"], authority_state["declared"]
     fields = roll_fields(
         system,
         kind,
@@ -197,7 +197,7 @@ def sheet_context(
     authority.start_from_baseline(
         system, kind, fields, baseline, member.role, lang, posted=values.get("kind") == kind
     )
-    p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
+    p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members, authority_state)
     compulsion = v5.sheet_panel(
         state.chronicle,
         character.id,

@@ -15,7 +15,8 @@ from rollbook.play.systems import reads_compulsion
 from rollbook.present import authority, exchange, fairness, v5
 from rollbook.present.present import Card, Viewer, card
 from rollbook.present.sheetview import willpower_current
-from rollbook.server.models import Caller
+from rollbook.server.access import find_chronicle
+from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters as characters_cases
 from rollbook.server.usecases import (
@@ -51,6 +52,7 @@ class CharacterRow:
 @dataclass
 class Table:
     chronicle: dict
+    row: Chronicle  # the chronicle's row as ``load`` read it: what reads more in the same read is given it
     me: dict
     members: list[dict]
     characters: list[CharacterRow]
@@ -212,11 +214,13 @@ def exchange_card(db, member: Caller, lang: str, root: int) -> tuple[dict, Card 
 
 def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
     with db.read() as session:
-        chronicle = chronicles.chronicle_info(session, member)
+        row = find_chronicle(session, member)
+        chronicle = chronicles.info_of(session, row)
         members = chronicles.list_members(session, member)
         characters = _characters(session, member)
         table = Table(
             chronicle=chronicle,
+            row=row,
             me=member_view(member),
             members=members,
             characters=characters,

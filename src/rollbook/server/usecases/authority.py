@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Row, bindparam, or_, select
 from sqlalchemy.orm import Session
@@ -34,12 +34,12 @@ from rollbook.server.access import (
     may_act_for,
     require_storyteller,
 )
-from rollbook.server.models import Ask, Caller, Character, Chronicle, Grant, StandingGrant
+from rollbook.server.models import Ask, Caller, Character, Chronicle, Grant, Scene, StandingGrant
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.tx import now
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS, reject_faces
-from rollbook.server.usecases.scenes import current_scene, declared_actions, open_scene_of, running_turn
+from rollbook.server.usecases.scenes import declared_actions, open_scene_of, running_turn, scene_view
 from rollbook.server.views import character_view, entry_view
 
 # --- standing values: the baseline of a roll -------------------------------------------------
@@ -72,15 +72,33 @@ _STANDING_FOR = (
 )
 
 
-def standing_values(session: Session, chronicle: Chronicle, character: Character) -> tuple[dict, list[int]]:
+class Standing(Protocol):
+    """What a character's standing values read of it: its row, or a page's view of the row its read
+    holds (``web.table.CharacterRow``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def difficulty(self) -> int | None: ...
+
+
+def standing_values(
+    session: Session, chronicle: Chronicle, character: Standing, in_force: list[Row] | None = None
+) -> tuple[dict, list[int]]:
     """A-1: the Storyteller's standing values for a character's rolls, weakest first: the chronicle's
     standing difficulty, the character's, the group's standing grants, the character's own (a
-    later one overrides an earlier one). Returns (edge -> value, the standing grant ids used)."""
+    later one overrides an earlier one). Returns (edge -> value, the standing grant ids used).
+    ``in_force``: every standing grant of the chronicle in force (``active_standing``), when the
+    caller read them in this transaction already; else the character's and the group's are read."""
     values: dict = {}
     difficulty = character.difficulty if character.difficulty is not None else chronicle.difficulty
     if difficulty is not None:
         values["difficulty"] = difficulty
-    grants = list(session.execute(_STANDING_FOR, {"chronicle": chronicle.id, "character": character.id}))
+    if in_force is None:
+        grants = list(session.execute(_STANDING_FOR, {"chronicle": chronicle.id, "character": character.id}))
+    else:  # _STANDING_FOR's rows among them: the group's and this character's
+        grants = [g for g in in_force if g.character_id is None or g.character_id == character.id]
     grants.sort(key=lambda grant: (grant.character_id is not None, grant.id))
     for grant in grants:
         values.update(grant.edges)
@@ -95,11 +113,15 @@ def _standing_for_kind(system: str, kind: str, values: dict) -> dict:
 
 
 def baseline_for(
-    session: Session, chronicle: Chronicle, character: Character, kind: str
+    session: Session,
+    chronicle: Chronicle,
+    character: Standing,
+    kind: str,
+    in_force: list[Row] | None = None,
 ) -> tuple[dict, list[int]]:
     """The baseline of a roll of ``kind`` for this character (``play.authority.baseline`` over the
-    standing values) and the standing grant ids it used."""
-    values, used = standing_values(session, chronicle, character)
+    standing values) and the standing grant ids it used (``in_force``: ``standing_values``')."""
+    values, used = standing_values(session, chronicle, character, in_force)
     values = _standing_for_kind(chronicle.system, kind, values)
     return authority.baseline(chronicle.system, kind, values), used
 
@@ -360,9 +382,10 @@ def standing_view(grant: StandingGrant | Row[Any]) -> dict:  # the ORM row, or `
     }
 
 
-def list_standing(session: Session, member: Caller) -> list[dict]:
-    """The standing grants in force (every member sees them: they are said at the table)."""
-    grants = list(active_standing(session, member.chronicle_id))
+def list_standing(session: Session, member: Caller, in_force: list[Row] | None = None) -> list[dict]:
+    """The standing grants in force (every member sees them: they are said at the table).
+    ``in_force``: ``active_standing``'s rows, when the caller read them in this transaction."""
+    grants = list(active_standing(session, member.chronicle_id) if in_force is None else in_force)
     # a removed character's grant keeps the character's name: the roster no longer lists it
     ids = {grant.character_id for grant in grants if grant.character_id is not None}
     rows = (
@@ -510,24 +533,44 @@ def baseline_of(session: Session, member: Caller, character_id: int, kind: str) 
     return baseline_for(session, chronicle, character, kind)[0]
 
 
-def table_state(session: Session, member: Caller) -> dict:
+def table_state(session: Session, member: Caller, chronicle: Chronicle | None = None) -> dict:
     """The authority's part of the table for the web page: the open scene, the asks waiting (the
-    Storyteller's queue; a player's own), the standing grants in force."""
-    chronicle = find_chronicle(session, member)
+    Storyteller's queue; a player's own), the standing grants in force. ``chronicle``: its row, when
+    the caller read it in this transaction."""
+    chronicle = chronicle if chronicle is not None else find_chronicle(session, member)
+    scene = open_scene_of(session, chronicle.id)
+    return _table_state(session, member, chronicle, scene, active_standing(session, chronicle.id))
+
+
+def sheet_state(
+    session: Session, member: Caller, chronicle: Chronicle, character: Standing, kind: str
+) -> dict:
+    """A sheet page's authority, each row read once: ``table_state``'s, the baseline edges of the
+    character's rolls of ``kind`` (A-1: the roll form starts from them) and the actions declared for
+    it in the running turn (A-4). ``chronicle`` and ``character``: as the caller read them in this
+    transaction (the character one of the chronicle's, at the table)."""
+    scene = open_scene_of(session, chronicle.id)
+    in_force = active_standing(session, chronicle.id)
+    state = _table_state(session, member, chronicle, scene, in_force)
+    known = kind in authority.action_models(chronicle.system)
+    state["baseline"] = baseline_for(session, chronicle, character, kind, in_force)[0] if known else {}
+    state["declared"] = declared_actions(session, scene, character.id)  # none unless a turn runs
+    return state
+
+
+def _table_state(
+    session: Session, member: Caller, chronicle: Chronicle, scene: Scene | None, in_force: list[Row]
+) -> dict:
     asks = list_asks(session, member, status="pending")
     for ask in asks:  # what each would roll: as asked, and at the baseline (the odds on the queue)
         character = session.get_one(Character, ask["character"])
-        base, _ = baseline_for(session, chronicle, character, ask["kind"])
+        base, _ = baseline_for(session, chronicle, character, ask["kind"], in_force)
         try:
             ask["action"], _ = authority.compose(chronicle.system, ask["player"], base, ask["asked"])
             ask["at_baseline"], _ = authority.compose(chronicle.system, ask["player"], base, {})
         except RuleError:  # a standing value changed since: the Storyteller still sees the ask
             ask["action"] = ask["at_baseline"] = None
-    return {
-        "scene": current_scene(session, member)["scene"],
-        "asks": asks,
-        "standing": list_standing(session, member),
-    }
+    return {"scene": scene_view(scene), "asks": asks, "standing": list_standing(session, member, in_force)}
 
 
 def declared_for(session: Session, member: Caller, character_id: int) -> int | None:

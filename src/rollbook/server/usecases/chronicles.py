@@ -186,7 +186,12 @@ def whoami(session: Session, member: Caller) -> dict:
 
 def chronicle_info(session: Session, member: Caller, chronicle_id: int | None = None) -> dict:
     """The chronicle, with the head of its log (``log_head``: seq and entry_hash)."""
-    chronicle = find_chronicle(session, member, chronicle_id)
+    return info_of(session, find_chronicle(session, member, chronicle_id))
+
+
+def info_of(session: Session, chronicle: Chronicle) -> dict:
+    """``chronicle_info`` of the chronicle's row as the caller read it (a page that reads more of
+    the row in the same transaction: ``web.table.load``)."""
     view = chronicle_view(chronicle)
     view["log_head"] = log_head(session, chronicle.id)
     return view

@@ -77,13 +77,15 @@ def _sheet_form(
 ) -> Response:
     """The roll or change form for the ``kind`` or ``change`` asked (``choice``): the fragment htmx
     swaps in when a tab is picked, or without htmx the sheet with that tab chosen."""
-    state = table.load(db, member, lang, feed=False)
-    character = character_or_404(state, character_id)
-    context = sheet_context(db, state, character, member, lang, **{choice: request.query_params.get(choice)})
-    if not is_htmx(request):
-        sheet = f"/chronicles/{chronicle_id}/characters/{character_id}"
-        return see_other(f"{sheet}?{choice}={context[choice]}#{anchor}")
-    return fragment(request, template, lang, **context)
+    with db.one_read() as db:  # the form drawn from one read transaction
+        state = table.load(db, member, lang, feed=False)
+        character = character_or_404(state, character_id)
+        asked = {choice: request.query_params.get(choice)}
+        context = sheet_context(db, state, character, member, lang, **asked)
+        if not is_htmx(request):
+            sheet = f"/chronicles/{chronicle_id}/characters/{character_id}"
+            return see_other(f"{sheet}?{choice}={context[choice]}#{anchor}")
+        return fragment(request, template, lang, **context)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form", response_class=HTMLResponse)
@@ -104,15 +106,16 @@ def roll_form_redrawn(
 ) -> Response:
     """A-1: the open roll form redrawn when a standing grant starts or ends — what the
     player chose is kept, every edge starts from the new baseline (what now applies without asking)."""
-    state = table.load(db, member, lang, feed=False)
-    character = character_or_404(state, character_id)
-    system, kind = state.chronicle["system"], str(values.get("kind", ""))
-    with db.read() as session:
-        baseline = authority_cases.baseline_of(session, member, character.id, kind)
-    kept = {name: value for name, value in values.items() if not edges_of.is_edge(system, kind, name)}
-    kept.update({name: value for name, value in baseline.items() if edges_of.is_edge(system, kind, name)})
-    context = sheet_context(db, state, character, member, lang, values=kept, kind=kind)
-    return fragment(request, "_roll_form.html", lang, **context)
+    with db.one_read() as db:  # the form drawn from one read transaction
+        state = table.load(db, member, lang, feed=False)
+        character = character_or_404(state, character_id)
+        system, kind = state.chronicle["system"], str(values.get("kind", ""))
+        with db.read() as session:
+            baseline = authority_cases.baseline_of(session, member, character.id, kind)
+        kept = {name: value for name, value in values.items() if not edges_of.is_edge(system, kind, name)}
+        kept.update({name: value for name, value in baseline.items() if edges_of.is_edge(system, kind, name)})
+        context = sheet_context(db, state, character, member, lang, values=kept, kind=kind)
+        return fragment(request, "_roll_form.html", lang, **context)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/parts/{part}", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import members as member_cases
 from rollbook.server.usecases import rolls as rolls_cases
@@ -46,6 +47,8 @@ def chronicle_context(
 ) -> dict[str, Any]:
     """What the chronicle page draws, for this member in their language."""
     state = table.load(db, member, lang, feed=feed)
+    with db.read() as session:  # the scene, the asks, the standing grants (of the chronicle read)
+        authority_state = authority_cases.table_state(session, member, state.row)
     return dict(
         t=state,
         me=state.me,
@@ -57,7 +60,9 @@ def chronicle_context(
         base_url=origin_of(request.scope),  # the proxy's scheme and host with ROLLBOOK_TRUST_PROXY
         quick=quick_form(db, member, lang, state.chronicle),
         system_name=labels.system_name(state.chronicle["system"], lang),
-        p=authority.panel(db, member, lang, state.chronicle, state.characters, state.members),
+        p=authority.panel(
+            db, member, lang, state.chronicle, state.characters, state.members, authority_state
+        ),
         fs=table.fair_state(db, member),
         cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
     )
