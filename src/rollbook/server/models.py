@@ -22,6 +22,10 @@ NAMING = {
 
 Json = JSON().with_variant(JSONB(), "postgresql")
 
+# The log's compulsion entries (V5-14), as the partial index on them says it: a query uses the index
+# only with this very condition, its kinds written out (``usecases.compulsions.in_force``).
+COMPULSION_KINDS_SQL = "kind IN ('compulsion', 'compulsion_end')"
+
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
@@ -111,7 +115,20 @@ class LogEntry(Base):
     """One entry of a chronicle's append-only, hash-chained log (no UPDATE, no DELETE: triggers)."""
 
     __tablename__ = "log_entries"
-    __table_args__ = (UniqueConstraint("chronicle_id", "seq", name="uq_log_entries_chronicle_seq"),)
+    __table_args__ = (
+        UniqueConstraint("chronicle_id", "seq", name="uq_log_entries_chronicle_seq"),
+        # V5-14: a character's latest compulsion call or end, read by each of its V5 tests
+        # (``usecases.compulsions.in_force``, whose kinds are these literals, as the planners require
+        # to use a partial index): a seek, where the chronicle's log was walked back to its first entry
+        # when none was ever called. Partial: the rolls' inserts do not write it (migration 0015).
+        Index(
+            "ix_log_entries_compulsions",
+            "character_id",
+            "seq",
+            sqlite_where=text(COMPULSION_KINDS_SQL),
+            postgresql_where=text(COMPULSION_KINDS_SQL),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chronicle_id: Mapped[int] = mapped_column(ForeignKey("chronicles.id"), index=True)

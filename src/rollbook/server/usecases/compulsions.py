@@ -13,7 +13,7 @@ itself, so what the table shows and what ``rollbook log verify`` recomputes
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import BindParameter, bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt, RollReceipt
@@ -36,6 +36,11 @@ from rollbook.server.views import entry_view
 CALL = "compulsion"
 END = "compulsion_end"
 BEAST_OUTCOMES = ("messy_critical", "bestial_failure")  # seed 001: "either result may call for a compulsion"
+# The two kinds written into the statement (not bound): the partial index on them
+# (``models.COMPULSION_KINDS_SQL``) serves only a query whose condition is the index's own.
+_CALL_OR_END: BindParameter[tuple[str, str]] = bindparam(
+    "compulsion_kinds", (CALL, END), expanding=True, literal_execute=True
+)
 
 
 def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | None:
@@ -47,7 +52,7 @@ def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | N
         .where(
             LogEntry.chronicle_id == chronicle_id,
             LogEntry.character_id == character_id,
-            LogEntry.kind.in_((CALL, END)),
+            LogEntry.kind.in_(_CALL_OR_END),
         )
         .order_by(LogEntry.seq.desc())
         .limit(1)
