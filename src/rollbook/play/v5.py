@@ -390,7 +390,7 @@ def apply(
 ) -> Performed:
     """The consequences of the drawn dice, on a copy of the sheet (``play.perform`` draws them)."""
     effects = Effects()
-    new = sheet.model_copy(deep=True)
+    new = sheet.model_copy()  # shallow: what changes is replaced below, never changed in place
     extra: JsonObject = {}
     if isinstance(action, TestAction):
         rouse_request = prepared.context.get("rouse")
@@ -578,7 +578,7 @@ def followup(
     )
     faces, rerolled = dice.roll(shim, request, source)
     effects = Effects()
-    new = sheet.model_copy(deep=True)
+    new = sheet.model_copy()  # shallow: the track is replaced, never changed in place
     new.willpower = damage_track(sheet.willpower, "willpower", 1, 0, effects)  # V5-8 Book: one superficial
     updated = dict(receipt)
     updated["rerolls"] = list(receipt.get("rerolls", [])) + [{"dice": list(chosen), "faces": list(faces)}]
