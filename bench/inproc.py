@@ -15,6 +15,9 @@ requests each. ``calls`` is the number of Python function calls per request coun
 (deterministic: a fair before/after on a noisy machine), ``SQL`` the statements sent to the database
 per request (BEGIN included, COMMIT not: the driver's). ``--key``: each roll carries a new
 ``Idempotency-Key``, as ``bench/tables.py``'s do (two statements more: the key's claim and its answer).
+``--system v5``: the same requests for a V5 character (``bench/load.py``'s V5 sheet and test) instead
+of the V20 one; ``--log N``: N rolls made first, so that the chronicle's log holds N entries more
+(what a roll reads of the log may grow with it).
 
 Five requests: ``bare`` (``GET /api/systems``: no token, no database), ``read`` (``GET`` of the
 character: the token checked, one read transaction, the character's JSON: what every authenticated
@@ -49,7 +52,9 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import PG_ADMIN_URL, V20_SHEET, V20_TEST
+from load import PG_ADMIN_URL, V5_SHEET, V5_TEST, V20_SHEET, V20_TEST
+
+SYSTEMS = {"v20": (V20_SHEET, V20_TEST), "v5": (V5_SHEET, V5_TEST)}
 
 
 @contextmanager
@@ -174,8 +179,10 @@ def inline_threadpool() -> Iterator[None]:
         anyio.to_thread.run_sync = saved_worker
 
 
-async def set_up(call: Caller) -> tuple[str, str]:
-    status, raw = await call("POST", "/api/chronicles", {"name": "Bench", "system": "v20", "difficulty": 6})
+async def set_up(call: Caller, system: str = "v20") -> tuple[str, str]:
+    sheet = SYSTEMS[system][0]
+    created_body = {"name": "Bench", "system": system, **({"difficulty": 6} if system == "v20" else {})}
+    status, raw = await call("POST", "/api/chronicles", created_body)
     assert status == 201, raw
     created = json.loads(raw)
     chronicle = created["chronicle"]["id"]
@@ -185,7 +192,7 @@ async def set_up(call: Caller) -> tuple[str, str]:
     status, raw = await call(
         "POST",
         f"/api/chronicles/{chronicle}/characters",
-        {"name": V20_SHEET["name"], "sheet": V20_SHEET},
+        {"name": sheet["name"], "sheet": sheet},
         token,
     )
     assert status == 201, raw
@@ -202,27 +209,42 @@ async def measure(
     top: int,
     inline: bool = False,
     key: bool = False,
+    system: str = "v20",
+    log: int = 0,
 ) -> dict:
     from rollbook.app.app import create_app
 
     app = create_app(url)
     # the server's lifespan, as uvicorn runs it (the worker threads' limit, the live feed's listener)
     async with app.router.lifespan_context(app):
-        return await _measure(app, requests, repeat, profile, sort, top, inline, key)
+        return await _measure(app, requests, repeat, profile, sort, top, inline, key, system, log)
 
 
 async def _measure(
-    app, requests: int, repeat: int, profile: str | None, sort: str, top: int, inline: bool, key: bool
+    app,
+    requests: int,
+    repeat: int,
+    profile: str | None,
+    sort: str,
+    top: int,
+    inline: bool,
+    key: bool,
+    system: str = "v20",
+    log: int = 0,
 ) -> dict:
     from sqlalchemy import event
 
     call = Caller(app)
-    path, token = await set_up(call)
+    path, token = await set_up(call, system)
+    test = SYSTEMS[system][1]
+    for _ in range(log):  # the chronicle's log, longer
+        status, raw = await call("POST", path, {"action": test}, token)
+        assert status == 201, raw
     kinds = {
         "bare": ("GET", "/api/systems", None, None, 200, False, False),
         "read": ("GET", path.removesuffix("/rolls"), None, token, 200, False, False),
-        "roll": ("POST", path, {"action": V20_TEST}, token, 201, key, False),
-        "web": ("POST", path.removeprefix("/api"), V20_TEST, token, 200, False, True),
+        "roll": ("POST", path, {"action": test}, token, 201, key, False),
+        "web": ("POST", path.removeprefix("/api"), test, token, 200, False, True),
         # the chronicle's table page as a browser loads it (the feed holding the rolls made above)
         "page": ("GET", path.removeprefix("/api").split("/characters")[0], None, token, 200, False, False),
     }
@@ -286,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="each roll carries a new Idempotency-Key (as bench/tables.py's rolls do)",
     )
+    parser.add_argument("--system", choices=tuple(SYSTEMS), default="v20", help="the character's system")
+    parser.add_argument("--log", type=int, default=0, help="rolls made first: the chronicle's log, longer")
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args(argv)
@@ -295,12 +319,22 @@ def main(argv: list[str] | None = None) -> int:
         with store(name) as url:
             result = asyncio.run(
                 measure(
-                    url, args.requests, args.repeat, args.profile, args.sort, args.top, args.inline, args.key
+                    url,
+                    args.requests,
+                    args.repeat,
+                    args.profile,
+                    args.sort,
+                    args.top,
+                    args.inline,
+                    args.key,
+                    args.system,
+                    args.log,
                 )
             )
         bare, read, roll, web, table = (result[k] for k in ("bare", "read", "roll", "web", "page"))
         print(
-            f"{name:10}{' inline' if args.inline else ''}{' keyed' if args.key else ''} "
+            f"{name:10} {args.system}{' inline' if args.inline else ''}{' keyed' if args.key else ''}"
+            f"{f' log+{args.log}' if args.log else ''} "
             f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
             f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls, {read['statements']:g} SQL)   "
             f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL, "
