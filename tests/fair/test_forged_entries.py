@@ -192,26 +192,64 @@ def test_a_client_seed_without_its_member_is_malformed():
 # --- seed reveals (F-5, F-7) ----------------------------------------------------------------------
 
 
-REVEAL_FORGERIES = {
-    "no algorithm": lambda r: r.pop("algorithm"),
-    "a numeric algorithm": lambda r: r.update(algorithm=1),
-    "a list for algorithm": lambda r: r.update(algorithm=[FAIR_ALGORITHM]),
-    "a numeric stream": lambda r: r.update(stream=5),
-    "a list for stream": lambda r: r.update(stream=["public"]),
-    "a null stream": lambda r: r.update(stream=None),
+REVEAL_FORGERIES = {  # the change, and the field the problem names
+    "no algorithm": (lambda r: r.pop("algorithm"), "algorithm"),
+    "a numeric algorithm": (lambda r: r.update(algorithm=1), "algorithm"),
+    "a list for algorithm": (lambda r: r.update(algorithm=[FAIR_ALGORITHM]), "algorithm"),
+    "a null algorithm": (lambda r: r.update(algorithm=None), "algorithm"),
+    "a numeric stream": (lambda r: r.update(stream=5), "stream"),
+    "a list for stream": (lambda r: r.update(stream=["public"]), "stream"),
+    "a null stream": (lambda r: r.update(stream=None), "stream"),
+    "no seed": (lambda r: r.pop("seed"), "seed"),
+    "a short seed": (lambda r: r.update(seed=r["seed"][:10]), "seed"),
+    "an uppercase commitment": (lambda r: r.update(commitment=r["commitment"].upper()), "commitment"),
+    "text rolls": (lambda r: r.update(rolls="1"), "rolls"),
+    "a negative last nonce": (lambda r: r.update(last_nonce=-1), "last_nonce"),
+    "no algorithm and a null stream": (
+        lambda r: (r.pop("algorithm"), r.update(stream=None)),
+        "algorithm, stream",
+    ),
 }
 
 
-@pytest.mark.parametrize("change", REVEAL_FORGERIES.values(), ids=REVEAL_FORGERIES.keys())
-def test_a_seed_reveal_without_a_text_algorithm_or_stream_is_malformed(change):
-    """F-5, F-7: a reveal names its algorithm and (since F-7) its stream as text; otherwise it reveals
-    nothing: ``seed_reveal_malformed``, and the seed stays in use (the next commit says so)."""
+@pytest.mark.parametrize("change,field", REVEAL_FORGERIES.values(), ids=REVEAL_FORGERIES.keys())
+def test_a_seed_reveal_without_a_text_algorithm_or_stream_is_malformed(change, field):
+    """F-5 to F-8: a reveal names its algorithm and (since F-7) its stream as text, its seed and
+    commitment as 64 lowercase hex digits, its counts as counts; otherwise it reveals nothing:
+    ``seed_reveal_malformed`` naming the wrong fields, and the seed stays in use."""
     entries = abandoned_evening().entries
     at = seq_of(entries, "seed_reveal")
     report = check_log(forged(entries, at, in_receipt(change)))
     assert codes_at(report, at) == ["seed_reveal_malformed"]
+    assert next(p for p in report.problems if p.seq == at).params == {"field": field}
     assert all(state.revealed_at is None for state in report.seeds)
     assert report.counts()[VERIFIED] == 0
+
+
+def test_a_seed_reveal_that_is_no_object_is_malformed():
+    entries = abandoned_evening().entries
+    at = seq_of(entries, "seed_reveal")
+    report = check_log(forged(entries, at, lambda e: e.update(receipt=["seed"])))
+    assert [(p.code, p.params) for p in report.problems if p.seq == at] == [
+        ("seed_reveal_malformed", {"field": "receipt"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "lang,words",
+    [
+        ("en", "The seed reveal entry is incomplete or malformed: algorithm."),
+        ("fr", "L’entrée de révélation de graine est incomplète ou mal formée\u202f: algorithm."),
+        ("es", "La entrada de revelación de semilla está incompleta o mal formada: algorithm."),
+    ],
+)
+def test_a_reveal_without_its_algorithm_says_so_in_each_language(lang, words):
+    """The message names the field that is wrong (the algorithm here), not the seed's hex digits."""
+    entries = abandoned_evening().entries
+    at = seq_of(entries, "seed_reveal")
+    report = check_log(forged(entries, at, in_receipt(lambda r: r.pop("algorithm"))))
+    lines = [describe(p, lang) for p in report.problems if p.seq == at]
+    assert lines == [f"entry {at}: {words}"]
 
 
 @pytest.mark.parametrize("stream", ["hidden", "secret"])
@@ -234,6 +272,58 @@ def test_a_seed_reveal_of_a_single_stream_export_without_algorithm_is_malformed(
     report = check_log(forged(entries, at, in_receipt(lambda r: r.pop("algorithm"))))
     assert codes_at(report, at) == ["seed_reveal_malformed"]
     assert codes_at(report, at + 1) == ["seed_commit_while_active"]
+
+
+# --- a roll's fairness record (F-6, F-7) -----------------------------------------------------------
+
+
+RECORD_FORGERIES = {
+    "a null stream": lambda fair: fair.update(stream=None),
+    "a numeric stream": lambda fair: fair.update(stream=5),
+    "a list for stream": lambda fair: fair.update(stream=["public"]),
+    "no algorithm": lambda fair: fair.pop("algorithm"),
+    "a null algorithm": lambda fair: fair.update(algorithm=None),
+}
+
+
+@pytest.mark.parametrize("change", RECORD_FORGERIES.values(), ids=RECORD_FORGERIES.keys())
+def test_a_roll_s_record_without_a_text_stream_or_algorithm_is_malformed(change):
+    """F-6, F-7: a roll's record names its algorithm and (since F-7) its stream as text; a null one is
+    no stream "None" the roll drew from: ``fair_record_malformed``, and no line says "None"."""
+    entries = abandoned_evening().entries
+    at = seq_of(entries, "roll", 1)  # under the revealed seed: verified in the real log
+    assert entries[at - 1]["receipt"]["fair"]["stream"] == "public"
+    report = check_log(forged(entries, at, in_receipt(lambda r: change(r["fair"]))))
+    assert codes_at(report, at) == ["fair_record_malformed"]
+    assert report.status_of(at) == MISMATCH
+    for lang in ("en", "fr", "es"):
+        lines = [describe(p, lang) for p in report.problems]
+        assert lines and not any("None" in line or "{" in line for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    "lang,words",
+    [
+        ("en", "The fairness record is incomplete or malformed."),
+        ("fr", "La preuve d’équité est incomplète ou mal formée."),
+        ("es", "El registro de equidad está incompleto o mal formado."),
+    ],
+)
+def test_a_roll_s_null_stream_reads_as_a_malformed_record_in_each_language(lang, words):
+    entries = abandoned_evening().entries
+    at = seq_of(entries, "roll", 1)
+    report = check_log(forged(entries, at, in_receipt(lambda r: r["fair"].update(stream=None))))
+    assert [describe(p, lang) for p in report.problems if p.seq == at] == [f"entry {at}: {words}"]
+
+
+def test_fair_verify_prints_a_roll_s_null_stream_as_a_malformed_record():
+    entries = abandoned_evening().entries
+    at = seq_of(entries, "roll", 1)
+    export = export_text(forged(entries, at, in_receipt(lambda r: r["fair"].update(stream=None))))
+    done = rollbook("fair", "verify", "-", stdin=export, lang="fr")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"entry {at}: La preuve d’équité est incomplète ou mal formée." in done.stdout.splitlines()
+    assert "None" not in done.stdout
 
 
 # --- seed abandons (F-1) --------------------------------------------------------------------------
@@ -313,7 +403,12 @@ def test_a_malformed_abandon_reads_in_each_language(lang, words):
 
 CLI_FORGERIES = [
     (a_whole_evening, "client_seed", lambda r: r.update(member=[2]), "The client seed entry names no member"),
-    (a_whole_evening, "seed_reveal", lambda r: r.pop("algorithm"), "The revealed seed or its commitment"),
+    (
+        a_whole_evening,
+        "seed_reveal",
+        lambda r: r.pop("algorithm"),
+        "The seed reveal entry is incomplete or malformed: algorithm.",
+    ),
     (abandoned_evening, "seed_abandon", lambda r: r.pop("cause"), "The seed abandon entry is incomplete"),
 ]
 

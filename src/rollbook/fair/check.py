@@ -43,6 +43,8 @@ from rollbook.play import quick
 from rollbook.rules.base import RuleError
 
 QUICK_ROLL = "quick_roll"
+_REVEAL_FIELDS = tuple(SeedRevealReceipt.model_fields)  # algorithm, commitment, seed, stream, rolls, …
+_WHOLE = "receipt"  # a reveal whose receipt is no object at all
 
 
 @dataclass
@@ -126,20 +128,17 @@ class _LogCheck:
         self.active[stream] = commitment
 
     def reveal(self, seq: int, stored: Any) -> None:
+        wrong = _reveal_faults(stored)
+        receipt = None
         try:
             receipt = SeedRevealReceipt.of(stored)
-        except ValidationError:  # a field of another JSON type, or none: no seed revealed
-            self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
+        except ValidationError as refused:  # a field of another JSON type, or none: no seed revealed
+            wrong |= {str(error["loc"][0]) if error["loc"] else _WHOLE for error in refused.errors()}
+        counted = _counted(receipt) if receipt is not None else False
+        if receipt is None or counted is False or wrong:
+            self.malformed_reveal(seq, wrong or {_WHOLE})
             return
         commitment, text = receipt.commitment, receipt.seed
-        unnamed = "stream" in receipt.model_fields_set and receipt.stream is None  # F-7: a stream is text
-        if not is_commitment(commitment) or not _HEX64.fullmatch(text) or unnamed:
-            self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
-            return
-        counted = _counted(receipt)
-        if counted is False:
-            self.problems.append(FairProblem(seq, "seed_reveal_malformed"))
-            return
         known = self.seeds.get(commitment)
         if known is None:
             self.problems.append(FairProblem(seq, "seed_reveal_uncommitted", {"commitment": commitment}))
@@ -177,6 +176,11 @@ class _LogCheck:
             self.problems.append(FairProblem(seq, "seed_reveal_mismatch", {"commitment": commitment}))
         if self.active.get(known.stream) == commitment:
             del self.active[known.stream]
+
+    def malformed_reveal(self, seq: int, wrong: set[str]) -> None:
+        """F-5, F-6: a reveal that reveals nothing, naming its wrong fields in the receipt's order."""
+        named = [name for name in _REVEAL_FIELDS if name in wrong] + sorted(wrong - set(_REVEAL_FIELDS))
+        self.problems.append(FairProblem(seq, "seed_reveal_malformed", {"field": ", ".join(named)}))
 
     def abandon(self, seq: int, stored: Any) -> None:
         """A seed the server could no longer open, ended unrevealed: no roll may use it after this
@@ -254,13 +258,15 @@ class _LogCheck:
             and isinstance(record.get("nonce"), int)
             and not isinstance(record.get("nonce"), bool)
             and 1 <= record["nonce"] <= LARGEST_ID
+            and isinstance(record.get("algorithm"), str)  # F-6: named as text (another one is unknown)
+            and isinstance(record.get("stream", PUBLIC), str)  # F-7: none before it (the public one)
         )
         if not shape_ok:
             problem("fair_record_malformed")
             self.finish(entry, receipt, draw, member, problems)
             return
         if record.get("algorithm") != FAIR_ALGORITHM:
-            problem("fair_unknown_algorithm", algorithm=str(record.get("algorithm")))
+            problem("fair_unknown_algorithm", algorithm=record["algorithm"])
         commitment, nonce, client = record["commitment"], record["nonce"], record["client_seed"]
         content = (record.get("algorithm"), client, draw.sizes, draw.faces)
         earlier = self.used.get((commitment, nonce))
@@ -296,7 +302,7 @@ class _LogCheck:
         elif commitment != self.active.get(known.stream):
             problem("fair_not_current", commitment=commitment, current=self.active.get(known.stream))
         if known is not None and stream != known.stream:
-            problem("fair_stream_differs", stream=str(stream), committed=known.stream, commitment=commitment)
+            problem("fair_stream_differs", stream=stream, committed=known.stream, commitment=commitment)
         elif known is not None and not known.legacy:
             # F-7: a hidden roll from the public stream would be recomputed by anyone once it is revealed
             hidden = entry.visibility == "hidden"
@@ -472,6 +478,24 @@ class _LogCheck:
                         },
                     )
                 )
+
+
+def _reveal_faults(stored: Any) -> set[str]:
+    """The fields of a ``seed_reveal`` receipt that are missing or not of their form: the algorithm as
+    text (F-6), the seed and its commitment as 64 lowercase hex digits (F-1), the stream as text (F-7;
+    a reveal written before it names none), the counts as counts (F-8; neither before it)."""
+    if not isinstance(stored, Mapping):
+        return {_WHOLE}
+    seed = stored.get("seed")
+    well = {
+        "algorithm": isinstance(stored.get("algorithm"), str),
+        "commitment": is_commitment(stored.get("commitment")),
+        "seed": isinstance(seed, str) and _HEX64.fullmatch(seed) is not None,
+        "stream": isinstance(stored.get("stream", PUBLIC), str),
+    }
+    if "rolls" in stored or "last_nonce" in stored:
+        well |= {name: _is_count(stored.get(name)) for name in ("rolls", "last_nonce")}
+    return {name for name, ok in well.items() if not ok}
 
 
 def _counted(receipt: SeedRevealReceipt) -> tuple[int, int] | None | Literal[False]:

@@ -22,9 +22,8 @@ FAIR_MESSAGES: dict[str, str] = {
     "seed_commit_while_active": N_(
         "A new seed is committed while seed {active} is still in use (not revealed)."
     ),
-    "seed_reveal_malformed": N_(
-        "The revealed seed or its commitment is not 64 lowercase hexadecimal digits."
-    ),
+    # {field}: the receipt's fields that are missing or not of their form (F-5 to F-8), as the log names them
+    "seed_reveal_malformed": N_("The seed reveal entry is incomplete or malformed: {field}."),
     "seed_reveal_uncommitted": N_("Seed {commitment} is revealed but was never committed before."),
     "seed_reveal_mismatch": N_("The revealed seed does not hash to its commitment {commitment}."),
     "seed_revealed_twice": N_("Seed {commitment} was already revealed in entry {first}."),
