@@ -24,6 +24,7 @@ from rollbook.play.common import (
     Prepared,
     Recorded,
     TraitName,
+    by_kind,
     drawn_once,
     performed,
     replay,
@@ -35,14 +36,10 @@ from rollbook.rules.base import Faces, RuleError, check_faces
 from rollbook.rules.table import TableRule, check_table_rules
 from tests.toy_system import toy
 from tests.toy_system.toy import (  # noqa: F401 - the play module's members, shared with the toy
-    ACTION_PLAYER_FIELDS,
-    ACTIONS,
     CHAINS,
     CHANGE_RECORDS,
     CHANGES,
     DECLARED_FIELD,
-    EDGE_FIELDS,
-    EXAMPLES,
     FOLLOWUPS,
     PLAYER_ADDS,
     PLAYER_FIELDS,
@@ -67,6 +64,11 @@ from tests.toy_system.toy import (  # noqa: F401 - the play module's members, sh
 )
 
 SYSTEM = "toy_house"
+# its one action, the toy's pool (the toy's push, Toy-2, is not the house's): its fields, A-1
+ACTIONS = by_kind(toy.PoolAction)
+ACTION_PLAYER_FIELDS = {"pool": toy.ACTION_PLAYER_FIELDS["pool"]}
+EDGE_FIELDS = {"pool": toy.EDGE_FIELDS["pool"]}
+EXAMPLES = {"pool": toy.EXAMPLES["pool"]}
 FOURS_SUCCEED = "toy_house.fours_succeed"
 # the declaration: its id, its system, the rule it replaces (the toy's "a 5 or a 6 is a success")
 RULE = TableRule(FOURS_SUCCEED, SYSTEM, "Toy-1")  # the toy has no SPEC id: its own numbering
@@ -133,6 +135,7 @@ ROLL_RECORDS = {"pool": Recorded(HouseRequest, HouseReceipt)}
 
 
 class _Quick(type(toy.QUICK)):  # type: ignore[misc]
+    FIELDS = ("pool",)  # its pool only: the house has the toy's pool, not its push
     REQUEST = HouseRequest
 
     @staticmethod

@@ -2,7 +2,8 @@
 
 It proves the registry's extension point (``rollbook.rules.register``, ``rollbook.play.systems.register``):
 the system is one module registered from here, with no branch on its id in ``src/``. Its rules, its
-sheet, its one action (a pool of one trait plus the Storyteller's extra dice) and one change.
+sheet, its two actions (a pool of one trait plus the Storyteller's extra dice; a push, the same pool
+where a 4 succeeds too, declared once here: ``PushAction`` and its lines below) and one change.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rollbook.play.common import (
     by_kind,
     change_receipt,
     drawn_once,
+    kind_of,
     parse_kind,
     performed,
     quick_number,
@@ -46,6 +48,7 @@ from tests.toy_system import words
 SYSTEM = "toy"
 SIDES = 6
 SUCCESS_AT = 5  # a 5 or a 6 is a success
+PUSH_AT = 4  # Toy-2: a push counts a 4, a 5 or a 6
 MAX_POOL = 30
 
 
@@ -66,18 +69,43 @@ class ToyReceipt:
     system: str = SYSTEM
 
 
-def needed(request: ToyRequest, faces: Faces, /) -> tuple[int, ...]:
+@dataclass(frozen=True)
+class PushRequest:
+    """Toy-2, the second action's request: a pool pushed, each 4, 5 or 6 a success."""
+
+    pool: int
+
+
+@dataclass(frozen=True)
+class PushReceipt:
+    pool: int
+    faces: tuple[int, ...]
+    successes: int
+    outcome: str  # "success" or "failure"
+    success_at: int = PUSH_AT  # the face that counts from, which its view marks
+    system: str = SYSTEM
+
+
+def success_at(request: ToyRequest | PushRequest) -> int:
+    """The face a request's successes count from: Toy-1's 5, or a push's 4 (Toy-2)."""
+    return PUSH_AT if isinstance(request, PushRequest) else SUCCESS_AT
+
+
+def needed(request: ToyRequest | PushRequest, faces: Faces, /) -> tuple[int, ...]:
     return (SIDES,) * max(0, request.pool - len(faces))
 
 
-def resolve(request: ToyRequest, faces: Faces, /) -> ToyReceipt:
+def resolve(request: ToyRequest | PushRequest, faces: Faces, /) -> ToyReceipt | PushReceipt:
     if not 1 <= request.pool <= MAX_POOL:
         raise RuleError("out_of_range", field="pool", value=request.pool, low=1, high=MAX_POOL)
     check_faces(faces, SIDES)
     if len(faces) != request.pool:
         raise RuleError("face_count", expected=request.pool, given=len(faces))
-    successes = sum(1 for face in faces if face >= SUCCESS_AT)
-    return ToyReceipt(request.pool, tuple(faces), successes, "success" if successes else "failure")
+    successes = sum(1 for face in faces if face >= success_at(request))
+    outcome = "success" if successes else "failure"
+    if isinstance(request, PushRequest):
+        return PushReceipt(request.pool, tuple(faces), successes, outcome)
+    return ToyReceipt(request.pool, tuple(faces), successes, outcome)
 
 
 class _Contests:
@@ -130,13 +158,21 @@ class PoolAction(Model):
     extra: int = Field(0, ge=0, le=10, title=N_("Dice modifier"))
 
 
+class PushAction(Model):
+    """Toy-2: the same pool pushed (a 4 succeeds too); the same edge, the Storyteller's extra dice."""
+
+    kind: Literal["push"]
+    trait: TraitName
+    extra: int = Field(0, ge=0, le=10, title=N_("Dice modifier"))
+
+
 class GiveTrait(Model):
     kind: Literal["give_trait"]
     trait: TraitName
     dice: int = rating(1, 10)
 
 
-ACTIONS = by_kind(PoolAction)
+ACTIONS = by_kind(PoolAction, PushAction)
 FOLLOWUPS: dict[str, type[Model]] = {}
 CHANGES = by_kind(GiveTrait)
 CHAINS: dict[str, tuple[str, ...]] = {}
@@ -147,17 +183,21 @@ STORYTELLER_ACTIONS: frozenset[str] = frozenset()
 STORYTELLER_CHANGES = frozenset({"give_trait"})
 PLAYER_FIELDS = frozenset({"name", "player", "concept"})
 TABLES: dict[str, Any] = {"success_at": SUCCESS_AT}
-ROLL_RECORDS = {"pool": Recorded(ToyRequest, ToyReceipt)}
+ROLL_RECORDS = {"pool": Recorded(ToyRequest, ToyReceipt), "push": Recorded(PushRequest, PushReceipt)}
+REQUESTS = {"pool": ToyRequest, "push": PushRequest}  # each kind's rules request
 CHANGE_RECORDS: dict[str, Recorded] = {}
 # A-1: the action's fields, the player's and the Storyteller's (read by ``play.authority``).
-ACTION_PLAYER_FIELDS = {"pool": frozenset({"kind", "trait"})}
-EDGE_FIELDS = {"pool": frozenset({"extra"})}
+ACTION_PLAYER_FIELDS = {"pool": frozenset({"kind", "trait"}), "push": frozenset({"kind", "trait"})}
+EDGE_FIELDS = {"pool": frozenset({"extra"}), "push": frozenset({"extra"})}
 TRAIT_FIELDS = (("traits", "trait"),)  # a sheet's section and the action field its trait fills
 STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
 PLAYER_ADDS: frozenset[str] = frozenset()  # a player adds to nothing
 STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
 TURNS = None  # no per-turn limit
-EXAMPLES: dict[str, JsonObject] = {}  # no worked example of an action
+EXAMPLES: dict[str, JsonObject] = {  # kind -> a worked example (``play.catalogue``)
+    "pool": {"kind": "pool", "trait": "might"},
+    "push": {"kind": "push", "trait": "might"},
+}
 
 
 def check_mode(sheet: Sheet, mode: str) -> None:
@@ -178,25 +218,32 @@ WORDS = words  # its words beside a roll (``rollbook.present.words``): a pool co
 
 
 class _Quick:
-    FIELDS = ("pool",)
+    # its pool, and which of its actions rolls it (a pool's by default; the CLI's ``--kind``)
+    FIELDS = ("pool", "kind")
     KIND = "pool"
     REQUEST = ToyRequest
 
     @staticmethod
-    def request(mode: str, values: Mapping[str, Any]) -> ToyRequest:
-        return ToyRequest(pool=quick_number(values, "pool", 3))
+    def request(mode: str, values: Mapping[str, Any]) -> ToyRequest | PushRequest:
+        kind = kind_of(REQUESTS, {"kind": values.get("kind") or "pool"}, "quick")
+        return REQUESTS[kind](pool=quick_number(values, "pool", 3))
 
 
 QUICK = _Quick()
 
 
 def prepare(
-    sheet: Sheet, action: PoolAction, *, mode: Mode, role: str, follows: JsonObject | None = None
+    sheet: Sheet,
+    action: PoolAction | PushAction,
+    *,
+    mode: Mode,
+    role: str,
+    follows: JsonObject | None = None,
 ) -> Prepared:
     if action.trait not in sheet.traits:
         raise RuleError("unknown_trait", field="trait", trait=action.trait)
     rated = sheet.traits[action.trait]
-    request = ToyRequest(pool=rated + action.extra)
+    request = REQUESTS[action.kind](pool=rated + action.extra)
     pool: JsonObject = {
         "parts": [{"trait": action.trait, "rating": rated, "group": "traits"}],
         "modifiers": [{"source": "extra", "value": action.extra}] if action.extra else [],
@@ -213,10 +260,10 @@ def resources(sheet: JsonObject) -> tuple[Resource, ...]:
 
 def apply(
     sheet: Sheet,
-    action: PoolAction,
+    action: PoolAction | PushAction,
     prepared: Prepared,
     faces: Faces,
-    result: ToyReceipt,
+    result: ToyReceipt | PushReceipt,
     *,
     source: dice.DiceSource,
 ) -> Performed:
@@ -242,8 +289,13 @@ def adjust(sheet: Sheet, change: GiveTrait, *, role: str) -> Performed:
     return performed(new, change_receipt(SYSTEM, change, effects), effects, loaded=sheet)
 
 
+def request_type(receipt: JsonObject) -> type:
+    """The rules request a stored roll was made with, by its kind (a pool's, or a push's)."""
+    return REQUESTS.get(str(receipt.get("kind")), ToyRequest)
+
+
 def verify(receipt: JsonObject) -> list[str]:
-    request, result = replay(ToyRequest, resolve, receipt)
+    request, result = replay(request_type(receipt), resolve, receipt)
     return verified(receipt, result, request.pool)
 
 
@@ -268,17 +320,18 @@ def sheet_reads(request: JsonObject) -> tuple[tuple[str, Any], ...]:
 
 def drawn(receipt: JsonObject) -> tuple[Drawn, ...]:
     """The dice it drew: its one pool's (``fair.replay``)."""
-    return drawn_once(RULES, ToyRequest, receipt)
+    return drawn_once(RULES, request_type(receipt), receipt)
 
 
 # --- the odds ---------------------------------------------------------------------------------
 
 
-def odds(request: ToyRequest) -> dict[str, Any]:
-    """The odds contract's dict: the chance of at least one success, 1 - (4/6)^pool, exactly."""
+def odds(request: ToyRequest | PushRequest) -> dict[str, Any]:
+    """The odds contract's dict: the chance of at least one success, 1 - (4/6)^pool exactly (a push's:
+    1 - (3/6)^pool), at the face the resolver counts from."""
     from fractions import Fraction
 
-    failure = Fraction(SIDES - (SIDES - SUCCESS_AT + 1), SIDES) ** request.pool
+    failure = Fraction(success_at(request) - 1, SIDES) ** request.pool
     outcomes = {"success": 1 - failure, "failure": failure}
     return {
         "system": SYSTEM,
@@ -288,7 +341,7 @@ def odds(request: ToyRequest) -> dict[str, Any]:
     }
 
 
-def contest_shape(request: ToyRequest) -> Any:
+def contest_shape(request: ToyRequest | PushRequest) -> Any:
     """The pool as a contest or an extended action sees it (``odds.contests``): its successes, each die
     a success with chance 1/3; nothing ends an extended action."""
     from fractions import Fraction
@@ -296,7 +349,7 @@ def contest_shape(request: ToyRequest) -> Any:
 
     from rollbook.odds._exact import RollShape
 
-    p = Fraction(SIDES - SUCCESS_AT + 1, SIDES)
+    p = Fraction(SIDES - success_at(request) + 1, SIDES)
     successes = {
         k: comb(request.pool, k) * p**k * (1 - p) ** (request.pool - k) for k in range(request.pool + 1)
     }
@@ -319,9 +372,8 @@ def view(receipt: JsonObject, lang: str) -> Any:
     from rollbook.render.base import DieView, Line, ReceiptView
 
     result = receipt
-    dice = tuple(
-        DieView(face, SIDES, marks=("success",) if face >= SUCCESS_AT else ()) for face in receipt["faces"]
-    )
+    at = receipt.get("success_at", SUCCESS_AT)  # a push's receipt says it counts from 4 (Toy-2)
+    dice = tuple(DieView(face, SIDES, marks=("success",) if face >= at else ()) for face in receipt["faces"])
     return ReceiptView(
         system=SYSTEM,
         system_name="Toy",

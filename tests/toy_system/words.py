@@ -26,7 +26,7 @@ ONE_OFF: frozenset[str] = frozenset()
 RATING_GROUPS = (("traits", N_("Traits"), 10),)  # its sheet's one section: each trait's dice
 BOOK_ATTRIBUTES: tuple[str, ...] = ()
 DISCIPLINES: tuple[str, ...] = ()
-KINDS = {"pool": N_("Dice")}  # its card's title: its own word for a pool, not the package's "Pool"
+KINDS = {"pool": N_("Dice"), "push": N_("Push")}  # its cards' titles: its own words, not the package's "Pool"
 SHORT_NAME = "Toy"  # the trait and the extra dice carry over to the next roll
 
 

@@ -423,6 +423,26 @@ def _raw_pool() -> list[dict]:
     ]
 
 
+KIND_OF_ROLL = N_("Kind of roll")  # the derived ``kind`` option's words: the web form's tabs'
+
+
+def derived_kinds(system: str) -> tuple[str, ...]:
+    """The kinds of roll of a system registered from outside that ``/roll``, ``/ask`` and ``/odds`` name
+    (their derived option ``kind``), when it declares more than one: each roll of its catalogue
+    (``play.catalogue``) that follows none and takes a trait of the sheet (``TRAIT_FIELDS``), in its
+    ``ACTIONS``' order. None for a shipped system (a kind of its own has its command, ``kind_commands``)
+    nor for a system of one kind (its plain test, ``/roll`` with traits)."""
+    if systems.declared(system) is None:
+        return ()
+    filled = {field for _section, field in system_module(system).TRAIT_FIELDS}
+    kinds = tuple(
+        action.kind
+        for action in catalogue.of(system, "roll")
+        if not action.follows and action.model is not None and filled & set(action.model.model_fields)
+    )
+    return kinds if len(kinds) > 1 else ()
+
+
 def derived_fields(system: str) -> tuple[str, ...]:
     """The fields of a plain test (its quick roll's kind) of a system registered from outside
     (``play.systems.register``) that ``/roll``, ``/ask`` and ``/odds`` take as options of their own, in
@@ -435,13 +455,15 @@ def derived_fields(system: str) -> tuple[str, ...]:
     if systems.declared(system) is None:
         return ()
     module = system_module(system)
-    kind = module.QUICK.KIND
-    model = module.ACTIONS.get(kind)
-    taken = module.ACTION_PLAYER_FIELDS.get(kind, frozenset()) | module.EDGE_FIELDS.get(kind, frozenset())
     filled = {field for _section, field in module.TRAIT_FIELDS} | {"kind", module.DECLARED_FIELD}
-    fields = list(model.model_fields) if model is not None else []
     own = roll_option_names()
-    return tuple(f for f in fields if f in taken and f not in filled and f not in own)
+    found: list[str] = []
+    for kind in derived_kinds(system) or (module.QUICK.KIND,):  # each kind ``/roll`` names, its fields
+        model = module.ACTIONS.get(kind)
+        taken = module.ACTION_PLAYER_FIELDS.get(kind, frozenset()) | module.EDGE_FIELDS.get(kind, frozenset())
+        fields = list(model.model_fields) if model is not None else []
+        found += [f for f in fields if f in taken and f not in filled and f not in own and f not in found]
+    return tuple(found)
 
 
 def _said(key: str, said: Callable[[str], str]) -> dict:
@@ -475,7 +497,9 @@ def _field_option(system: str, name: str) -> dict:
     form labels the field with (``labels.field``: the package's word for it, else its model's title, a
     msgid of the catalogues where the system brings one), each value by the form's (``labels.choice``)."""
     module = system_module(system)
-    spec = module.ACTIONS[module.QUICK.KIND].model_json_schema()["properties"][name]
+    kinds = derived_kinds(system) or (module.QUICK.KIND,)
+    model = next(module.ACTIONS[k] for k in kinds if name in module.ACTIONS[k].model_fields)
+    spec = model.model_json_schema()["properties"][name]
     title = spec.get("title")
 
     def said(lang: str) -> str:
@@ -497,9 +521,21 @@ def _derived_options(own: list[dict]) -> list[dict]:
     command's ``own``; a form of a derived name that another option of the command has in the same
     locale is left out (Discord: one name an option in each locale), its id shown there instead."""
     found: dict[str, dict] = {}
+    kinds: dict[
+        str, str
+    ] = {}  # each kind a registered system's ``/roll`` names, its system (``derived_kinds``)
     for system in systems.system_ids():
         for name in derived_fields(system):
             found.setdefault(name, _field_option(system, name))
+        for kind in derived_kinds(system):
+            kinds.setdefault(kind, system)
+    if kinds:
+        found["kind"] = _option(
+            "kind",
+            STRING,
+            choices=_choices(kinds, lambda kind, lang: labels.kind(kinds[kind], kind, lang)),
+            said=lambda lang: translate(KIND_OF_ROLL, lang),
+        )
     taken = {locale: {_name_in(option, locale) for option in own} for locale in LOCALES}
     for option in found.values():
         forms = option["name_localizations"]

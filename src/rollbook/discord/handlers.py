@@ -283,8 +283,15 @@ def trait_field(system: str, sheet: dict, trait: str) -> str | None:
 
 
 def test_action(system: str, sheet: dict, options: dict) -> dict:
-    """A test named by traits (``trait``, ``trait2``) and the options that go with it."""
+    """A test named by traits (``trait``, ``trait2``) and the options that go with it; a registered
+    system's other kind of roll when ``kind`` names one (``commands.derived_kinds``)."""
     action: dict = {"kind": test_kind(system)}
+    chosen = options.get("kind")
+    if chosen not in (None, ""):
+        kinds = commands.derived_kinds(system)
+        if chosen not in kinds:
+            raise ProblemError(422, "bad_choice", field="kind", value=str(chosen)[:100], choices=list(kinds))
+        action["kind"] = chosen
     for name in ("trait", "trait2"):
         trait = options.get(name)
         if not trait:

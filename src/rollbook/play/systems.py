@@ -312,6 +312,18 @@ class Parts(Mapping[str, Any]):
         return sum(1 for _ in self)
 
 
+def request_type(system: str, kind: object) -> type:
+    """The rules request type a roll of ``kind`` is read back as from its plain request (its odds:
+    ``POST …/odds``, the web's odds box, Discord's ``/odds``): a system registered from outside, the
+    kind's own as its receipt records it (``ROLL_RECORDS``: a second action's request is its own); a
+    shipped system, its quick roll's (``QUICK.REQUEST``: each has one for the rolls it gives odds of)."""
+    module = system_module(system)
+    recorded = module.ROLL_RECORDS.get(kind) if isinstance(kind, str) else None
+    if declared(system) is not None and recorded is not None and recorded.request is not None:
+        return recorded.request
+    return module.QUICK.REQUEST
+
+
 def reads_compulsion(system: str) -> bool:
     """Whether the system's rolls take a compulsion in force (V5's, seed 001: ``READS_COMPULSION``)."""
     return system_module(system).READS_COMPULSION
@@ -331,6 +343,7 @@ __all__ = [
     "part",
     "reads_compulsion",
     "register",
+    "request_type",
     "system_ids",
     "system_module",
     "unregister",

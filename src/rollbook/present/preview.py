@@ -17,6 +17,7 @@ from rollbook import play
 from rollbook.i18n import N_, normalize, percent_text, translate, translations
 from rollbook.odds import fraction_text, odds_for
 from rollbook.odds.v5 import advise
+from rollbook.play import systems
 from rollbook.play.common import request_from_plain
 from rollbook.present import labels
 from rollbook.present.words import own_words, words
@@ -83,8 +84,8 @@ def _rules_request(system: str, kind: object, plain: dict):
     """The rules request object back from its plain dict; None for a roll the engine has no odds
     for (a V20 soak: its system's ``NO_ODDS_KINDS``)."""
     request_type = None
-    if system in play.system_ids():  # the rules request its quick roll makes (each system's one type)
-        request_type = play.system_module(system).QUICK.REQUEST
+    if system in play.system_ids():  # the rules request the roll's kind makes (``play.systems``)
+        request_type = systems.request_type(system, kind)
     if request_type is None or kind in words(system).NO_ODDS_KINDS:
         return None
     return request_from_plain(request_type, plain)

@@ -14,7 +14,7 @@ from rollbook import play
 from rollbook.dice import DiceSource
 from rollbook.entries import QuickRollReceipt, QuickSettingReceipt, RollReceipt
 from rollbook.odds import odds_for
-from rollbook.play import catalogue, quick
+from rollbook.play import catalogue, quick, systems
 from rollbook.play.common import request_from_plain
 from rollbook.server.access import (
     STORYTELLER,
@@ -437,7 +437,7 @@ def roll_odds(
     kind = str(built.get("kind") or made.action.get("kind"))
     odds = None
     if catalogue.find(made.system, str(made.action.get("kind")), "roll").odds == "preview":
-        request = request_from_plain(play.system_module(made.system).QUICK.REQUEST, built["request"])
+        request = request_from_plain(systems.request_type(made.system, kind), built["request"])
         odds = odds_for(made.system, request)
     return {
         "asked": made.asked,
