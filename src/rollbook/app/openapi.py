@@ -381,7 +381,7 @@ def _edges(components: dict[str, dict]) -> None:
     """SPEC A-1: the edges a grant or a standing grant may set, per system (``play.authority``): each
     edge field with its schema as the action that has it declares it, and ``hidden``."""
     names = []
-    for system in play_schema.TITLES:
+    for system in play_systems.system_ids():
         t = play_schema.title(system)
         properties: dict[str, Any] = {}
         for kind in play_schema.actions(system):
@@ -417,7 +417,7 @@ def json_response(name: str, description: str) -> dict[str, Any]:
 def _components() -> dict[str, dict]:
     """The play layer's components, the log's receipts opened to the server's fields, and the answers."""
     components = play_schema.components(REF)
-    for system in play_schema.TITLES:
+    for system in play_systems.system_ids():
         for union in (f"{play_schema.title(system)}RollReceipt", f"{play_schema.title(system)}ChangeReceipt"):
             for member in components[union]["oneOf"]:
                 schema = components[member["$ref"].rsplit("/", 1)[1]]  # a receipt's JSON schema

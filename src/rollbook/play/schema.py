@@ -37,7 +37,7 @@ from pydantic.json_schema import (
 )
 
 from rollbook.play.common import JsonObject, Model, Recorded
-from rollbook.play.systems import SYSTEM_IDS, system_module
+from rollbook.play.systems import SYSTEM_IDS, system_ids, system_module
 
 TITLES = {"v20": "V20", "v5": "V5", "tiers": "Tiers", "rollunder": "RollUnder"}
 REF_TEMPLATE = "#/components/schemas/{model}"
@@ -50,7 +50,18 @@ SHEET_PATCH_NOTE = (
 
 
 def title(system: str) -> str:
-    return TITLES[system]
+    """A system's name in its schemas' names: a shipped one's (``TITLES``), else its id in camel case
+    (``toy_house`` -> ``ToyHouse``: a system registered from outside, ``play.systems.register``)."""
+    return TITLES.get(system) or "".join(part.capitalize() for part in system.split("_"))
+
+
+def _registered_modules() -> dict[str, str]:
+    """The play module of each system registered from outside, by its dotted name: its id."""
+    return {
+        system_module(system).__name__: system  # type: ignore[attr-defined]  # a module, registered as one
+        for system in system_ids()
+        if system not in SYSTEM_IDS
+    }
 
 
 # --- what every receipt has -------------------------------------------------------------------
@@ -238,8 +249,9 @@ def component_name(core_ref: str) -> str:
     qualified = core_ref.rsplit(":", 1)[0]
     module, _, name = qualified.rpartition(".")
     found = _SYSTEM_MODULE.match(module)
-    if found and found["system"] in TITLES:
-        prefix = TITLES[found["system"]]
+    system = found["system"] if found and found["system"] in TITLES else _registered_modules().get(module)
+    if system is not None:
+        prefix = title(system)
         return name if name.startswith(prefix) else prefix + name
     return name
 
@@ -402,7 +414,7 @@ def _components(ref_template: str) -> dict[str, JsonObject]:
     def add(key: tuple[str, str], model: Any) -> None:
         inputs.append((key, "validation", TypeAdapter(model).core_schema))
 
-    for system in SYSTEM_IDS:
+    for system in system_ids():  # the registry when the document is drawn
         add((system, "sheet"), sheet(system))
         for group, models in (
             ("action", actions(system)),
@@ -436,7 +448,7 @@ def _components(ref_template: str) -> dict[str, JsonObject]:
         "Receipt": [],
     }
     patches: dict[str, JsonObject] = {}
-    for system in SYSTEM_IDS:
+    for system in system_ids():
         t = title(system)
         sheet_name = name_of((system, "sheet"))
         components[f"{t}NewSheet"] = _new_sheet(components[sheet_name], system)
