@@ -4,7 +4,8 @@
 - ``Visitor``: the member the cookie opens, or ``None`` (a broken cookie is no member; a database
   error is a 500, never ``None``);
 - ``Reader``: the signed-in member of the chronicle in the path (401 / 403 otherwise);
-- ``Signed``: the same member for a change, found in the change's own write transaction (``PageWrite``);
+- ``Signed``: the same member for a change, found in the change's own write transaction (``PageWrite``),
+  or for a page drawn from one read, found in that read (``PageWrite.read_in``);
 - ``Lang``: the reader's language on that chronicle's pages; ``VisitorLang`` anywhere else;
 - ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike;
   ``PostedUpload``: a form with a file, whose route answers a body too large itself.
@@ -17,6 +18,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from rollbook.dice import DiceSource
+from rollbook.server.access import find_chronicle
 from rollbook.server.db import Database
 from rollbook.server.deps import (
     database,
@@ -25,7 +27,7 @@ from rollbook.server.deps import (
     optional_member,
     request_token,
 )
-from rollbook.server.models import Caller
+from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
 from rollbook.web.errors import PageRoute
@@ -101,7 +103,8 @@ class PageWrite:
     (``member_in``: the keychain's token; the other ways read on their own, as ``reader``'s do), not
     in a read before it. The chronicle's language and system come from the rows the write reads
     (``knows``) or the answer's read; ``lang()`` is the reader's language (read, on a refusal that
-    came before the write read the chronicle)."""
+    came before the write read the chronicle). A page drawn from one read finds its reader the same
+    way, first thing in that read (``read_in``)."""
 
     __slots__ = ("request", "chronicle_id", "found", "known")
 
@@ -131,6 +134,16 @@ class PageWrite:
         else:
             _knows(self.request, chronicle.language, chronicle.system)
         self.known = True
+
+    def read_in(self, db: Database) -> tuple[Caller, str, Chronicle]:
+        """The reader found first thing in a page's one read (``db``: ``Database.one_read``'s), with
+        the chronicle's row, read there once (its language and system, and all the page reads of it):
+        (the member, the reader's language, the row)."""
+        with db.read() as session:
+            member = self.member_in(session)
+            row = find_chronicle(session, member)
+        self.knows(row)
+        return member, self.lang(), row
 
     def lang(self, db: Database | None = None) -> str:
         """The reader's language; the chronicle's read through ``db`` (the answer's one read) when no

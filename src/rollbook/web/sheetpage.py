@@ -17,7 +17,7 @@ from rollbook.present.words import words
 from rollbook.render.interop import FORMAT_NAMES
 from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
-from rollbook.server.models import Caller
+from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import rolls
@@ -83,9 +83,11 @@ def sheet_page(
     kind: str | None = None,
     change: str | None = None,
     status: int = 200,
+    row: Chronicle | None = None,
 ) -> HTMLResponse:
+    """The sheet page, drawn from one read transaction (``row``: the chronicle's, read in it)."""
     with db.one_read() as db:  # the page drawn from one read transaction
-        state = table.load(db, member, lang)
+        state = table.load(db, member, lang, row=row)
         character = character_or_404(state, character_id)
         return page(
             request,

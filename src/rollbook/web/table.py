@@ -59,6 +59,9 @@ class Table:
     cards: list[Card] = field(default_factory=list)  # newest first
     head: int = 0
     compulsions: dict = field(default_factory=dict)  # character id -> present.v5.Badge (V5, seed 001)
+    reveals: list[tuple[int, SeedRevealReceipt]] | None = (
+        None  # read with the feed (``fairness.seed_reveals``)
+    )
 
     def character(self, character_id: int) -> CharacterRow | None:
         return next((c for c in self.characters if c.id == character_id), None)
@@ -129,11 +132,12 @@ def revealed_seeds(session, member: Caller) -> dict[str, bytes]:
     return fairness_cases.revealed_seeds(session, member.chronicle_id)
 
 
-def fair_state(db, member: Caller) -> dict:
+def fair_state(db, member: Caller, reveals: list[tuple[int, SeedRevealReceipt]] | None = None) -> dict:
     """The chronicle page's fair-dice panel: the commitment in use, the member's client seed, the
-    revealed seeds (``usecases.fairness.fair_state``; never the seed in use)."""
+    revealed seeds (``usecases.fairness.fair_state``; never the seed in use; ``reveals``: the
+    ``Table``'s, read in the same read)."""
     with db.read() as session:
-        return fairness_cases.fair_state(session, member)
+        return fairness_cases.fair_state(session, member, reveals)
 
 
 def cards_for(
@@ -212,9 +216,11 @@ def exchange_card(db, member: Caller, lang: str, root: int) -> tuple[dict, Card 
     return chronicle, made[0]
 
 
-def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
+def load(db, member: Caller, lang: str, *, feed: bool = True, row: Chronicle | None = None) -> Table:
+    """The chronicle for one viewer, in one read (``row``: the chronicle's, when the caller read it
+    there already: a page that found its reader in its read, ``web.deps.PageWrite.read_in``)."""
     with db.read() as session:
-        row = find_chronicle(session, member)
+        row = row if row is not None else find_chronicle(session, member)
         chronicle = chronicles.info_of(session, row)
         members = chronicles.list_members(session, member)
         characters = _characters(session, member)
@@ -237,6 +243,7 @@ def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
             entries = log.entries_after(session, member, max(0, table.head - FEED_SIZE), FEED_SIZE)
             followed = followed_up(session, member, [e["seq"] for e in entries])
             viewer = viewer_of(member, chronicle, lang)
+            table.reveals = fairness_cases.seed_reveals(session, member.chronicle_id)
             table.cards = list(
                 reversed(
                     cards_for(
@@ -245,7 +252,7 @@ def load(db, member: Caller, lang: str, *, feed: bool = True) -> Table:
                         characters,
                         followed,
                         chronicle["system"],
-                        revealed=revealed_seeds(session, member),
+                        revealed=fairness_cases.seeds_of(table.reveals),
                     )
                 )
             )

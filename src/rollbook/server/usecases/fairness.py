@@ -446,19 +446,34 @@ def abandon(session: Session, member: Caller) -> dict:
     return {"abandoned": gone, "commitment": new.commitment, "committed_seq": new.committed_seq}
 
 
+def seed_reveals(session: Session, chronicle_id: int) -> list[tuple[int, SeedRevealReceipt]]:
+    """The seeds revealed in the chronicle's log, oldest first: (the reveal's seq, its receipt), read
+    from the public entries (F-5)."""
+    rows = session.execute(
+        select(LogEntry.seq, LogEntry.receipt)
+        .where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == SEED_REVEAL)
+        .order_by(LogEntry.seq)
+    ).all()
+    return [(seq, SeedRevealReceipt.of(receipt)) for seq, receipt in rows]
+
+
+def seeds_of(reveals: list[tuple[int, SeedRevealReceipt]]) -> dict[str, bytes]:
+    """``seed_reveals``' seeds by commitment."""
+    return {reveal.commitment: bytes.fromhex(reveal.seed) for _seq, reveal in reveals}
+
+
 def revealed_seeds(session: Session, chronicle_id: int) -> dict[str, bytes]:
     """The seeds revealed in the chronicle's log, by commitment (read from the public entries)."""
-    rows = session.scalars(
-        select(LogEntry.receipt).where(LogEntry.chronicle_id == chronicle_id, LogEntry.kind == SEED_REVEAL)
-    ).all()
-    reveals = [SeedRevealReceipt.of(receipt) for receipt in rows]
-    return {reveal.commitment: bytes.fromhex(reveal.seed) for reveal in reveals}
+    return seeds_of(seed_reveals(session, chronicle_id))
 
 
-def fair_state(session: Session, member: Caller) -> dict:
+def fair_state(
+    session: Session, member: Caller, reveals: list[tuple[int, SeedRevealReceipt]] | None = None
+) -> dict:
     """What a member may know: the algorithm, the public commitment in use (never its seed), the
     nonces it served, the hidden stream's commitment (F-7; how many hidden rolls it served only to the
-    Storyteller), the member's own client seed and every revealed seed."""
+    Storyteller), the member's own client seed and every revealed seed. ``reveals``: ``seed_reveals``',
+    when the caller read them in this transaction (a page whose feed's cards show their fairness)."""
     row = session.scalars(
         select(FairSeed).where(
             FairSeed.chronicle_id == member.chronicle_id,
@@ -473,11 +488,7 @@ def fair_state(session: Session, member: Caller) -> dict:
             FairSeed.revealed_seq.is_(None),
         )
     ).first()
-    revealed = session.execute(
-        select(LogEntry.seq, LogEntry.receipt)
-        .where(LogEntry.chronicle_id == member.chronicle_id, LogEntry.kind == SEED_REVEAL)
-        .order_by(LogEntry.seq)
-    ).all()
+    revealed = seed_reveals(session, member.chronicle_id) if reveals is None else reveals
     return {
         "algorithm": FAIR_ALGORITHM,
         "chronicle": member.chronicle_id,
@@ -494,7 +505,7 @@ def fair_state(session: Session, member: Caller) -> dict:
                 "seq": seq,
                 "stream": reveal.stream if "stream" in reveal.model_fields_set else PUBLIC,
             }
-            for seq, reveal in ((seq, SeedRevealReceipt.of(receipt)) for seq, receipt in revealed)
+            for seq, reveal in revealed
         ],
         "may_rotate": member.role == STORYTELLER,
         **(

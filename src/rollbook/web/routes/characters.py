@@ -19,7 +19,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles, rolls
 from rollbook.web import redraws, sheetform, sheetpatch, table
-from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, page_router
+from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, Signed, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
@@ -59,9 +59,12 @@ def add_character(
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", response_class=HTMLResponse)
-def character_sheet(request: Request, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
+def character_sheet(request: Request, character_id: int, db: Db, signed: Signed) -> Response:
+    """The sheet page: its reader found first thing in its one read (``PageWrite.read_in``)."""
     kind, change = request.query_params.get("kind"), request.query_params.get("change")
-    return sheet_page(request, db, member, lang, character_id, kind=kind, change=change)
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        return sheet_page(request, db, member, lang, character_id, kind=kind, change=change, row=row)
 
 
 def _sheet_form(

@@ -13,7 +13,7 @@ from rollbook.present import authority, contests, forms, labels
 from rollbook.present.words import words
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
-from rollbook.server.models import Caller
+from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import chronicles
@@ -30,23 +30,40 @@ router = page_router()
 
 
 def chronicle_page(
-    request: Request, db, member: Caller, lang: str, *, errors=None, values=None, status: int = 200
+    request: Request,
+    db,
+    member: Caller,
+    lang: str,
+    *,
+    errors=None,
+    values=None,
+    status: int = 200,
+    row: Chronicle | None = None,
 ) -> HTMLResponse:
+    """The chronicle page, drawn from one read transaction (``row``: the chronicle's, read in it)."""
     with db.one_read() as db:  # the page drawn from one read transaction
         return page(
             request,
             "chronicle.html",
             lang,
             status=status,
-            **chronicle_context(request, db, member, lang, errors=errors, values=values),
+            **chronicle_context(request, db, member, lang, errors=errors, values=values, row=row),
         )
 
 
 def chronicle_context(
-    request: Request, db, member: Caller, lang: str, *, errors=None, values=None, feed: bool = True
+    request: Request,
+    db,
+    member: Caller,
+    lang: str,
+    *,
+    errors=None,
+    values=None,
+    feed: bool = True,
+    row: Chronicle | None = None,
 ) -> dict[str, Any]:
-    """What the chronicle page draws, for this member in their language."""
-    state = table.load(db, member, lang, feed=feed)
+    """What the chronicle page draws, for this member in their language (``row``: ``table.load``'s)."""
+    state = table.load(db, member, lang, feed=feed, row=row)
     with db.read() as session:  # the scene, the asks, the standing grants (of the chronicle read)
         authority_state = authority_cases.table_state(session, member, state.row)
     return dict(
@@ -63,7 +80,7 @@ def chronicle_context(
         p=authority.panel(
             db, member, lang, state.chronicle, state.characters, state.members, authority_state
         ),
-        fs=table.fair_state(db, member),
+        fs=table.fair_state(db, member, state.reveals),
         cp=contests.panel(state.chronicle, state.characters, member.role == "storyteller", lang),
     )
 
@@ -90,8 +107,11 @@ def shown_invitation(request: Request, db, member: Caller) -> str | None:
 
 
 @router.get("/chronicles/{chronicle_id}", response_class=HTMLResponse)
-def chronicle(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    return chronicle_page(request, db, member, lang)
+def chronicle(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
+    """The table page: its reader found first thing in its one read (``PageWrite.read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        return chronicle_page(request, db, member, lang, row=row)
 
 
 @router.post("/chronicles/{chronicle_id}/settings")
