@@ -4,7 +4,8 @@ API roll's statements plus one read, in which no statement is sent twice (the ch
 character, the open scene and the standing grants were each read two or three times: 17 statements
 where 11 are needed). The sheet page and the table page are one read each, their reader found in it
 (its token, then the chronicle's row, read once for its language and everything the page draws),
-each row read once. Statements are counted without ``BEGIN`` (SQLite's is sent by the engine's hook,
+each row read once; so are the parts of them a live entry redraws and the roll form's tab.
+Statements are counted without ``BEGIN`` (SQLite's is sent by the engine's hook,
 PostgreSQL's by the driver), on both stores."""
 
 from __future__ import annotations
@@ -128,18 +129,39 @@ def test_a_web_roll_costs_the_api_rolls_statements_plus_one_read_of_each_row_onc
     assert len(write) + len(read) <= len(api[0]) + ANSWER_READ
 
 
-@pytest.mark.parametrize("which", ["sheet", "table"])
+# What a page or a part of it draws (its path under the chronicle's, or under the character's when it
+# starts with "characters/"), and its budget of statements (without ``BEGIN``) in its one read.
+PAGES = {
+    "sheet": ("characters/", SHEET_PAGE),
+    "table": ("", TABLE_PAGE),
+    # the parts a live entry redraws (``web.redraws``), the roll form of a tab, redrawn when a grant
+    # changes: the same reads without the feed's (the fair dice's part: the quick roll's and the
+    # panels' too)
+    "chronicle part": ("parts/fair", 14),
+    "sheet part": ("characters/parts/traits", 9),
+    "roll form": ("characters/roll-form?kind=test", 9),
+    "roll form redrawn": ("characters/roll-form/redrawn?kind=test", 8),
+}
+
+
+@pytest.mark.parametrize("which", sorted(PAGES))
 def test_a_page_reads_each_row_once(table, which):
     app, client, player, chronicle, character = table
-    path, budget = (character, SHEET_PAGE) if which == "sheet" else (chronicle, TABLE_PAGE)
+    path, budget = PAGES[which]
+    if path.startswith("characters/"):
+        path = character + path.removeprefix("characters")
+    else:
+        path = f"{chronicle}/{path}" if path else chronicle
     for _ in range(3):  # a feed with cards in it
         _web_roll(client, character)
         _api_roll(client, character, player)
 
     def load() -> None:
-        answer = client.get(path)
+        answer = client.get(
+            path, headers={"HX-Request": "true"} if "/parts/" in path or "form" in path else {}
+        )
         assert answer.status_code == 200, answer.text
-        assert 'id="entry-' in answer.text  # the feed's cards drawn
+        assert which not in ("sheet", "table") or 'id="entry-' in answer.text  # the feed's cards drawn
 
     load()
     reads = sent(app, load)

@@ -160,7 +160,10 @@ def sheet_context(
     values=None,
     kind: str | None = None,
     change: str | None = None,
+    read: dict | None = None,
 ) -> dict[str, Any]:
+    """What the sheet page draws (``read``: the sheet's authority, ``usecases.authority.sheet_state``,
+    when the caller read it in the same read for the kind the page opens on)."""
     system = state.chronicle["system"]
     sheet = character.sheet or {}
     kinds = forms.action_kinds(system, member.role)
@@ -182,8 +185,10 @@ def sheet_context(
     if values and errors and "sheet" in errors:
         edit_values = sheet_from_values(system, sheet, values)
     standing = rolls.standing_difficulty(state.chronicle.get("difficulty"), character.difficulty)
-    with db.read() as session:  # A-1: what applies without asking; A-4: the actions declared this turn
-        authority_state = authority_cases.sheet_state(session, member, state.row, character, kind)
+    authority_state = read if read is not None and read["kind"] == kind else None
+    if authority_state is None:
+        with db.read() as session:  # A-1: what applies without asking; A-4: the actions declared this turn
+            authority_state = authority_cases.sheet_state(session, member, state.row, character, kind)
     baseline, declared = authority_state["baseline"], authority_state["declared"]
     fields = roll_fields(
         system,

@@ -524,15 +524,6 @@ def roll_plan(
     }
 
 
-def baseline_of(session: Session, member: Caller, character_id: int, kind: str) -> dict:
-    """The baseline edges of a character's rolls of ``kind`` (the roll form starts from them)."""
-    character = find_character(session, member, character_id)
-    chronicle = find_chronicle(session, member)
-    if kind not in authority.action_models(chronicle.system):
-        return {}
-    return baseline_for(session, chronicle, character, kind)[0]
-
-
 def table_state(session: Session, member: Caller, chronicle: Chronicle | None = None) -> dict:
     """The authority's part of the table for the web page: the open scene, the asks waiting (the
     Storyteller's queue; a player's own), the standing grants in force. ``chronicle``: its row, when
@@ -553,6 +544,7 @@ def sheet_state(
     in_force = active_standing(session, chronicle.id)
     state = _table_state(session, member, chronicle, scene, in_force)
     known = kind in authority.action_models(chronicle.system)
+    state["kind"] = kind  # whose baseline it holds
     state["baseline"] = baseline_for(session, chronicle, character, kind, in_force)[0] if known else {}
     state["declared"] = declared_actions(session, scene, character.id)  # none unless a turn runs
     return state
@@ -571,9 +563,3 @@ def _table_state(
         except RuleError:  # a standing value changed since: the Storyteller still sees the ask
             ask["action"] = ask["at_baseline"] = None
     return {"scene": scene_view(scene), "asks": asks, "standing": list_standing(session, member, in_force)}
-
-
-def declared_for(session: Session, member: Caller, character_id: int) -> int | None:
-    """A-4: the actions the Storyteller declared for the character in the running turn, if any."""
-    character = find_character(session, member, character_id)
-    return declared_actions(session, running_turn(session, member.chronicle_id), character.id)

@@ -19,7 +19,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles, rolls
 from rollbook.web import redraws, sheetform, sheetpatch, table
-from rollbook.web.deps import Asked, Db, Lang, Posted, Reader, Signed, page_router
+from rollbook.web.deps import Asked, Db, Lang, PageWrite, Posted, Reader, Signed, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
@@ -70,8 +70,7 @@ def character_sheet(request: Request, character_id: int, db: Db, signed: Signed)
 def _sheet_form(
     request: Request,
     db,
-    member,
-    lang: str,
+    signed: PageWrite,
     chronicle_id: int,
     character_id: int,
     choice: str,
@@ -79,11 +78,13 @@ def _sheet_form(
     anchor: str,
 ) -> Response:
     """The roll or change form for the ``kind`` or ``change`` asked (``choice``): the fragment htmx
-    swaps in when a tab is picked, or without htmx the sheet with that tab chosen."""
-    with db.one_read() as db:  # the form drawn from one read transaction
-        state = table.load(db, member, lang, feed=False)
+    swaps in when a tab is picked, or without htmx the sheet with that tab chosen; drawn from one
+    read transaction that finds its reader first (``PageWrite.read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
         character = character_or_404(state, character_id)
-        asked = {choice: request.query_params.get(choice)}
+        asked: dict[str, Any] = {choice: request.query_params.get(choice)}
         context = sheet_context(db, state, character, member, lang, **asked)
         if not is_htmx(request):
             sheet = f"/chronicles/{chronicle_id}/characters/{character_id}"
@@ -92,57 +93,55 @@ def _sheet_form(
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/roll-form", response_class=HTMLResponse)
-def roll_form(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang
-) -> Response:
+def roll_form(request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed) -> Response:
     """The roll form for one kind of roll (htmx swaps it in when a tab is picked)."""
-    return _sheet_form(
-        request, db, member, lang, chronicle_id, character_id, "kind", "_roll_form.html", "roll"
-    )
+    return _sheet_form(request, db, signed, chronicle_id, character_id, "kind", "_roll_form.html", "roll")
 
 
 @router.get(
     "/chronicles/{chronicle_id}/characters/{character_id}/roll-form/redrawn", response_class=HTMLResponse
 )
 def roll_form_redrawn(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, values: Asked
 ) -> Response:
     """A-1: the open roll form redrawn when a standing grant starts or ends — what the
-    player chose is kept, every edge starts from the new baseline (what now applies without asking)."""
-    with db.one_read() as db:  # the form drawn from one read transaction
-        state = table.load(db, member, lang, feed=False)
+    player chose is kept, every edge starts from the new baseline (what now applies without asking).
+    Drawn from one read transaction that finds its reader first (``PageWrite.read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
         character = character_or_404(state, character_id)
         system, kind = state.chronicle["system"], str(values.get("kind", ""))
         with db.read() as session:
-            baseline = authority_cases.baseline_of(session, member, character.id, kind)
+            read = authority_cases.sheet_state(session, member, state.row, character, kind)
         kept = {name: value for name, value in values.items() if not edges_of.is_edge(system, kind, name)}
-        kept.update({name: value for name, value in baseline.items() if edges_of.is_edge(system, kind, name)})
-        context = sheet_context(db, state, character, member, lang, values=kept, kind=kind)
+        kept.update(
+            {name: value for name, value in read["baseline"].items() if edges_of.is_edge(system, kind, name)}
+        )
+        context = sheet_context(db, state, character, member, lang, values=kept, kind=kind, read=read)
         return fragment(request, "_roll_form.html", lang, **context)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/parts/{part}", response_class=HTMLResponse)
-def sheet_part(
-    request: Request, character_id: int, part: str, db: Db, member: Reader, lang: Lang
-) -> Response:
+def sheet_part(request: Request, character_id: int, part: str, db: Db, signed: Signed) -> Response:
     """One part of the sheet page drawn again, which a live entry redraws (``web.redraws``): the
-    tags, the compulsion, the traits, the limits per turn, the Storyteller's actions this turn."""
-    template = redraws.SHEET_PARTS.get(part)
-    if template is None:
-        raise ProblemError(404, "not_found", path=request.url.path)
-    with db.one_read() as db:  # the part drawn from one read transaction
-        state = table.load(db, member, lang, feed=False)
+    tags, the compulsion, the traits, the limits per turn, the Storyteller's actions this turn. Drawn
+    from one read transaction that finds its reader first (``PageWrite.read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        template = redraws.SHEET_PARTS.get(part)
+        if template is None:
+            raise ProblemError(404, "not_found", path=request.url.path)
+        state = table.load(db, member, lang, feed=False, row=row)
         character = character_or_404(state, character_id)
         context = sheet_context(db, state, character, member, lang)
         return fragment(request, template, lang, chronicle=state.chronicle, **context)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/change-form", response_class=HTMLResponse)
-def change_form(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang
-) -> Response:
+def change_form(request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed) -> Response:
     return _sheet_form(
-        request, db, member, lang, chronicle_id, character_id, "change", "_change_form.html", "changes"
+        request, db, signed, chronicle_id, character_id, "change", "_change_form.html", "changes"
     )
 
 

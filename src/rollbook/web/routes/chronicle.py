@@ -86,13 +86,15 @@ def chronicle_context(
 
 
 @router.get("/chronicles/{chronicle_id}/parts/{part}", response_class=HTMLResponse)
-def chronicle_part(request: Request, part: str, db: Db, member: Reader, lang: Lang) -> Response:
-    """One part of the chronicle page drawn again, which a live entry redraws (``web.redraws``)."""
-    template = redraws.CHRONICLE_PARTS.get(part)
-    if template is None:
-        raise ProblemError(404, "not_found", path=request.url.path)
-    with db.one_read() as db:  # the part drawn from one read transaction
-        context = chronicle_context(request, db, member, lang, feed=False)
+def chronicle_part(request: Request, part: str, db: Db, signed: Signed) -> Response:
+    """One part of the chronicle page drawn again, which a live entry redraws (``web.redraws``), from
+    one read transaction that finds its reader first (``PageWrite.read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        template = redraws.CHRONICLE_PARTS.get(part)
+        if template is None:
+            raise ProblemError(404, "not_found", path=request.url.path)
+        context = chronicle_context(request, db, member, lang, feed=False, row=row)
         return fragment(request, template, lang, chronicle=context["t"].chronicle, **context)
 
 
