@@ -141,6 +141,7 @@ PAGES = {
     "sheet part": ("characters/parts/traits", 9),
     "roll form": ("characters/roll-form?kind=test", 9),
     "roll form redrawn": ("characters/roll-form/redrawn?kind=test", 8),
+    "one receipt": ("entries/2", 10),  # its follow-ups: a reveal's, a reroll's and the steps taken
 }
 
 

@@ -190,12 +190,18 @@ def cards_for(
     return cards
 
 
-def exchange_card(db, member: Caller, lang: str, root: int) -> tuple[dict, Card | None]:
+def exchange_card(
+    db, member: Caller, lang: str, root: int, state: Table | None = None
+) -> tuple[dict, Card | None]:
     """The whole card of the exchange whose first step is entry ``root`` (None when this viewer does
-    not see that entry), and the chronicle."""
+    not see that entry), and the chronicle (``state``: the chronicle and its characters as ``load``
+    read them in the same read)."""
     with db.read() as session:
-        chronicle = chronicles.chronicle_info(session, member)
-        characters = _characters(session, member)
+        if state is None:
+            chronicle = chronicles.chronicle_info(session, member)
+            characters = _characters(session, member)
+        else:
+            chronicle, characters = state.chronicle, state.characters
         entries = [
             e
             for e in log.entries_after(session, member, root - 1, EXCHANGE_READ)

@@ -302,13 +302,16 @@ def reveal(request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed
 
 
 @router.get("/chronicles/{chronicle_id}/entries/{seq}", response_class=HTMLResponse)
-def entry_page(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
-    """One receipt on its own page (a permalink to show the table)."""
-    state = table.load(db, member, lang, feed=False)
-    with db.read() as session:
-        entry = log.log_entry(session, member, seq)
-    card = None
-    if exchange.root_of(entry) == seq:  # the first step of an exchange: the whole exchange (V20-17, T-4, T-5)
-        card = table.exchange_card(db, member, lang, seq)[1]
-    card = card or _cards(db, member, state, lang, [entry], [seq])[0]
-    return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
+def entry_page(request: Request, seq: int, db: Db, signed: Signed) -> Response:
+    """One receipt on its own page (a permalink to show the table), drawn from one read transaction
+    that finds its reader first (``PageWrite.read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
+        with db.read() as session:
+            entry = log.log_entry(session, member, seq)
+        card = None
+        if exchange.root_of(entry) == seq:  # an exchange's first step: the whole exchange (V20-17, T-4, T-5)
+            card = table.exchange_card(db, member, lang, seq, state)[1]
+        card = card or _cards(db, member, state, lang, [entry], [seq])[0]
+        return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
