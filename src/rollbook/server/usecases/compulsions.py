@@ -41,21 +41,27 @@ BEAST_OUTCOMES = ("messy_critical", "bestial_failure")  # seed 001: "either resu
 _CALL_OR_END: BindParameter[tuple[str, str]] = bindparam(
     "compulsion_kinds", (CALL, END), expanding=True, literal_execute=True
 )
+_LOG = LogEntry.__table__
+# Built once: each V5 test runs it (a statement built per call, and its row made an ORM entity,
+# cost ~4 times its execution).
+_LATEST_CALL_OR_END = (
+    select(_LOG.c.kind, _LOG.c.seq, _LOG.c.receipt)
+    .where(
+        _LOG.c.chronicle_id == bindparam("chronicle"),
+        _LOG.c.character_id == bindparam("character"),
+        _LOG.c.kind.in_(_CALL_OR_END),
+    )
+    .order_by(_LOG.c.seq.desc())
+    .limit(1)
+)
 
 
 def in_force(session: Session, chronicle_id: int, character_id: int) -> dict | None:
     """The compulsion in force for a character (``{"compulsion", "called", "until", "scene", …}``:
     the call's receipt and its seq), or None: the latest call not ended, and, for a scene-long one,
     its scene still open."""
-    latest = session.scalars(
-        select(LogEntry)
-        .where(
-            LogEntry.chronicle_id == chronicle_id,
-            LogEntry.character_id == character_id,
-            LogEntry.kind.in_(_CALL_OR_END),
-        )
-        .order_by(LogEntry.seq.desc())
-        .limit(1)
+    latest = session.execute(
+        _LATEST_CALL_OR_END, {"chronicle": chronicle_id, "character": character_id}
     ).first()
     if latest is None or latest.kind != CALL:
         return None
