@@ -18,6 +18,7 @@ from rollbook.present.sheetview import willpower_current
 from rollbook.server.access import find_chronicle
 from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
+from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters as characters_cases
 from rollbook.server.usecases import (
     chronicles,
@@ -191,17 +192,17 @@ def cards_for(
 
 
 def exchange_card(
-    db, member: Caller, lang: str, root: int, state: Table | None = None
+    db, member: Caller, lang: str, root: int, read: tuple[dict, list[CharacterRow]] | None = None
 ) -> tuple[dict, Card | None]:
     """The whole card of the exchange whose first step is entry ``root`` (None when this viewer does
-    not see that entry), and the chronicle (``state``: the chronicle and its characters as ``load``
+    not see that entry), and the chronicle (``read``: the chronicle and its characters, as the caller
     read them in the same read)."""
     with db.read() as session:
-        if state is None:
+        if read is None:
             chronicle = chronicles.chronicle_info(session, member)
             characters = _characters(session, member)
         else:
-            chronicle, characters = state.chronicle, state.characters
+            chronicle, characters = read
         entries = [
             e
             for e in log.entries_after(session, member, root - 1, EXCHANGE_READ)
@@ -266,10 +267,17 @@ def load(db, member: Caller, lang: str, *, feed: bool = True, row: Chronicle | N
 
 
 def revealed_rolls(
-    db, member: Caller, reveal: Logged, viewer: Viewer, characters: list[CharacterRow], system: str
+    db,
+    member: Caller,
+    reveal: Logged,
+    viewer: Viewer,
+    characters: list[CharacterRow],
+    system: str,
+    revealed: dict[str, bytes] | None = None,
 ) -> list[Card]:
     """The cards of the feed's rolls made under the seed a ``seed_reveal`` entry reveals, drawn again
-    with their new fairness state (the live feed replaces them out of band)."""
+    with their new fairness state (the live feed replaces them out of band). ``revealed``: the seeds
+    revealed (``revealed_seeds``), when the caller read them in the same read."""
     revealed_seed = reveal.read()
     commitment = revealed_seed.commitment if isinstance(revealed_seed, SeedRevealReceipt) else None
     with db.read() as session:
@@ -283,7 +291,7 @@ def revealed_rolls(
             if fair is not None and fair.get("commitment") == commitment:
                 entries.append(e)
         followed = followed_up(session, member, [e["seq"] for e in entries])
-        revealed = revealed_seeds(session, member)
+        revealed = revealed if revealed is not None else revealed_seeds(session, member)
     return [
         card
         for card in cards_for(entries, viewer, characters, followed, system, revealed=revealed)
@@ -322,10 +330,16 @@ def takes_step(entry: Logged | dict) -> bool:
 def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | None = None) -> dict[str, Any]:
     """What a live card needs for one new entry (the server-sent events): the card, the card it
     follows up or reveals (to replace it), and — on a sheet's page — the sheet's new resources and
-    the roll form's tick-boxes of things held."""
+    the roll form's tick-boxes of things held. Read in one read transaction, each row once."""
+    with db.one_read() as db:
+        return _live_item(db, member, lang, entry, character_id)
+
+
+def _live_item(db, member: Caller, lang: str, entry: dict, character_id: int | None) -> dict[str, Any]:
     logged = Logged.of(entry)
     with db.read() as session:
-        chronicle = chronicles.chronicle_info(session, member)
+        found = find_chronicle(session, member)
+        chronicle = chronicles.info_of(session, found)
         characters = _characters(session, member)
         refers = logged.refers_to
         followed = followed_up(session, member, [logged.seq] + ([refers] if refers else []))
@@ -344,12 +358,12 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
         item[key] = cards_for([earlier], viewer, characters, followed, system, revealed=revealed)[0]
     root = exchange.root_of(entry)
     if root is not None and root != logged.seq:  # a step of an exchange: its whole card, redrawn in place
-        _, whole = exchange_card(db, member, lang, root)
+        _, whole = exchange_card(db, member, lang, root, (chronicle, characters))
         if whole is not None:
             item["exchange"] = whole
     item["card"] = cards_for([entry], viewer, characters, followed, system, revealed=revealed)[0]
     if logged.kind == fairness.SEED_REVEAL:  # F-5: the rolls under the seed just revealed, verified in place
-        item["refreshed"] = revealed_rolls(db, member, logged, viewer, characters, system)
+        item["refreshed"] = revealed_rolls(db, member, logged, viewer, characters, system, revealed)
     # A-1, A-3: an ask or a decision redraws the queue; a scene, a turn or a standing grant the scene
     # bar and the standing grants (out of band, for everyone on the page).
     item["queue"] = logged.kind in authority.QUEUE_KINDS
@@ -361,7 +375,8 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
     if item["queue"] or item["scene"]:
         with db.read() as session:
             members = chronicles.list_members(session, member)
-        item["panel"] = authority.panel(db, member, lang, chronicle, characters, members)
+            state = authority_cases.table_state(session, member, found)
+        item["panel"] = authority.panel(db, member, lang, chronicle, characters, members, state)
     if character_id is not None and logged.character == character_id:
         row = next((c for c in characters if c.id == character_id), None)
         if row is not None and row.sheet is not None:

@@ -312,6 +312,6 @@ def entry_page(request: Request, seq: int, db: Db, signed: Signed) -> Response:
             entry = log.log_entry(session, member, seq)
         card = None
         if exchange.root_of(entry) == seq:  # an exchange's first step: the whole exchange (V20-17, T-4, T-5)
-            card = table.exchange_card(db, member, lang, seq, state)[1]
+            card = table.exchange_card(db, member, lang, seq, (state.chronicle, state.characters))[1]
         card = card or _cards(db, member, state, lang, [entry], [seq])[0]
         return page(request, "entry.html", lang, t=state, me=state.me, card=card, chronicle=state.chronicle)
