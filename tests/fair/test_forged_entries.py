@@ -197,6 +197,8 @@ REVEAL_FORGERIES = {  # the change, and the field the problem names
     "a numeric algorithm": (lambda r: r.update(algorithm=1), "algorithm"),
     "a list for algorithm": (lambda r: r.update(algorithm=[FAIR_ALGORITHM]), "algorithm"),
     "a null algorithm": (lambda r: r.update(algorithm=None), "algorithm"),
+    "another algorithm": (lambda r: r.update(algorithm="hmac-sha512-v9"), "algorithm"),
+    "the algorithm in capitals": (lambda r: r.update(algorithm=FAIR_ALGORITHM.upper()), "algorithm"),
     "a numeric stream": (lambda r: r.update(stream=5), "stream"),
     "a list for stream": (lambda r: r.update(stream=["public"]), "stream"),
     "a null stream": (lambda r: r.update(stream=None), "stream"),
@@ -214,7 +216,7 @@ REVEAL_FORGERIES = {  # the change, and the field the problem names
 
 @pytest.mark.parametrize("change,field", REVEAL_FORGERIES.values(), ids=REVEAL_FORGERIES.keys())
 def test_a_seed_reveal_without_a_text_algorithm_or_stream_is_malformed(change, field):
-    """F-5 to F-8: a reveal names its algorithm and (since F-7) its stream as text, its seed and
+    """F-5 to F-8: a reveal names its seed's algorithm (F-6: the one commitments name) and (since F-7) its stream as text, its seed and
     commitment as 64 lowercase hex digits, its counts as counts; otherwise it reveals nothing:
     ``seed_reveal_malformed`` naming the wrong fields, and the seed stays in use."""
     entries = abandoned_evening().entries

@@ -482,13 +482,14 @@ class _LogCheck:
 
 def _reveal_faults(stored: Any) -> set[str]:
     """The fields of a ``seed_reveal`` receipt that are missing or not of their form: the algorithm as
-    text (F-6), the seed and its commitment as 64 lowercase hex digits (F-1), the stream as text (F-7;
+    the one its seed was committed under (F-6: a commitment names ``FAIR_ALGORITHM``, so a reveal
+    naming another opens no seed the check can replay), the seed and its commitment as 64 lowercase hex digits (F-1), the stream as text (F-7;
     a reveal written before it names none), the counts as counts (F-8; neither before it)."""
     if not isinstance(stored, Mapping):
         return {_WHOLE}
     seed = stored.get("seed")
     well = {
-        "algorithm": isinstance(stored.get("algorithm"), str),
+        "algorithm": stored.get("algorithm") == FAIR_ALGORITHM,
         "commitment": is_commitment(stored.get("commitment")),
         "seed": isinstance(seed, str) and _HEX64.fullmatch(seed) is not None,
         "stream": isinstance(stored.get("stream", PUBLIC), str),
