@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
 
 from rollbook import contract, odds, render, rules
 from rollbook.play import systems
@@ -12,11 +14,22 @@ from rollbook.rules import table
 from tests.toy_system import house, toy
 
 
+def variant(name: str, **members: Any) -> Any:
+    """A play module made of the toy's (``toy.py``) with ``members`` in place of its own (another
+    ``QUICK``, another ``ACTIONS``…): a test's variant of the toy, registered as the toy by
+    ``registered(variant(...))``; the toy's declarations stay as they are."""
+    made = ModuleType(f"{toy.__name__}.{name}")
+    made.__dict__.update({key: value for key, value in vars(toy).items() if not key.startswith("__")})
+    made.__dict__.update(members)
+    return made
+
+
 @contextmanager
-def registered() -> Iterator[str]:
-    """The toy system in both registries (rules, play, odds, the receipt's view, the resolve contract) for the block's length: its id."""
+def registered(module: Any = toy) -> Iterator[str]:
+    """The toy system (or a ``variant`` of its play module) in the registries (rules, play, odds, the
+    receipt's view, the resolve contract) for the block's length: its id."""
     rules.register(toy.SYSTEM, toy.RULES)
-    systems.register(toy.SYSTEM, toy)
+    systems.register(toy.SYSTEM, module)
     odds.register(toy.SYSTEM, toy.odds)
     render.register(toy.SYSTEM, toy.view)
     contract.register(toy.SYSTEM, toy.CONTRACT)

@@ -8,8 +8,7 @@ import sys
 import typer
 
 from rollbook import settings
-from rollbook.cli.base import UsageFailure, app, fail, named_metavars
-from rollbook.i18n import normalize
+from rollbook.cli.base import UsageFailure, app, argv_language, fail, named_metavars
 from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
@@ -25,16 +24,6 @@ def _load_commands() -> None:
     from rollbook.cli import scenario, solo  # noqa: F401
     from rollbook.cli import fair_stats  # noqa: F401
     from rollbook.cli import discord  # noqa: F401
-
-
-def _language(argv: list[str]) -> str:
-    """The --lang of the command line when given (errors speak it too), else the environment's."""
-    for position, argument in enumerate(argv):
-        if argument == "--lang" and position + 1 < len(argv):
-            return normalize(argv[position + 1])
-        if argument.startswith("--lang="):
-            return normalize(argument.split("=", 1)[1])
-    return settings.current().language
 
 
 def failure_line(error: BaseException) -> str:
@@ -73,7 +62,7 @@ def main() -> None:
             sys.exit(result)
     except RuleError as refused:
         print(
-            f"rollbook: {error_message(refused.code, _language(sys.argv[1:]), refused.params)}",
+            f"rollbook: {error_message(refused.code, argv_language(sys.argv[1:]), refused.params)}",
             file=sys.stderr,
         )
         sys.exit(2)

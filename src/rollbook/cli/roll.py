@@ -9,12 +9,11 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from rollbook import settings
-from rollbook.cli.base import app, quick_command
+from rollbook.cli.base import app, derived_request, quick_command
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.dice import roll as draw_and_resolve
 from rollbook.i18n import languages_text, normalize
-from rollbook.play.common import MODES
-from rollbook.play.systems import system_ids, system_module
+from rollbook.play.systems import system_ids
 from rollbook.render.rich import receipt_panel
 from rollbook.rules import get_system, v20
 from rollbook.rules.base import check_choice, to_plain
@@ -36,11 +35,7 @@ class RollGroup(TyperGroup):
 
 
 def _roll_registered(system_id: str, values: dict) -> None:
-    given = {name: value for name, value in values.items() if name not in ("mode", "as_json", "lang")}
-    request = system_module(system_id).QUICK.request(
-        check_choice("mode", values["mode"], MODES), {k: v for k, v in given.items() if v is not None}
-    )
-    show(secure_roll(system_id, request)[1], values["lang"], values["as_json"])
+    show(secure_roll(system_id, derived_request(system_id, values))[1], values["lang"], values["as_json"])
 
 
 roll_app = typer.Typer(

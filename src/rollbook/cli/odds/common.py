@@ -14,12 +14,10 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
-from rollbook.cli.base import app, fail, quick_command
+from rollbook.cli.base import app, derived_request, fail, quick_command
 from rollbook.odds import odds_for
 from rollbook.odds._exact import Distribution, fraction_text
-from rollbook.play.common import MODES
-from rollbook.play.systems import system_ids, system_module
-from rollbook.rules.base import check_choice
+from rollbook.play.systems import system_ids
 from rollbook.rules.table import check_table_rules, declared
 
 CHART_FORMATS = (".svg", ".png")
@@ -57,10 +55,7 @@ class OddsGroup(TyperGroup):
 
 def _registered_odds(system_id: str, values: dict[str, Any]) -> None:
     """The odds registered for a system without a command of its own, of its quick roll's request."""
-    given = {name: value for name, value in values.items() if name not in ("mode", "as_json", "table_rule")}
-    request = system_module(system_id).QUICK.request(
-        check_choice("mode", values["mode"], MODES), {k: v for k, v in given.items() if v is not None}
-    )
+    request = derived_request(system_id, values)
     if table_rules := table_rules_given(system_id, values):  # TR-1: its request carries the set in force
         request = replace(request, table_rules=table_rules)
     data = odds_for(system_id, request)
