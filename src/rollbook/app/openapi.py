@@ -15,6 +15,7 @@ The answers are described, not filtered: the ``*Answer`` models below are docume
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
@@ -169,18 +170,27 @@ class _Entry(_Doc):
 
 
 ROLL_ENTRY_KINDS = ("roll", "reroll")
-RollReceiptJSON = Annotated[
-    dict[str, Any],
-    described_as(
-        {"anyOf": [ref(f"{play_schema.title(system)}RollReceipt") for system in play_schema.TITLES]}
-    ),
-]
-ChangeReceiptJSON = Annotated[
-    dict[str, Any],
-    described_as(
-        {"anyOf": [ref(f"{play_schema.title(system)}ChangeReceipt") for system in play_schema.TITLES]}
-    ),
-]
+
+
+class DrawnSchema:
+    """A schema drawn when the document is, not at import (``draw()``, read from the registry then): a
+    system registered from outside is in it while it is registered (``play.systems.register``)."""
+
+    def __init__(self, draw: Callable[[], dict[str, Any]]) -> None:
+        self.draw = draw
+
+    def __get_pydantic_json_schema__(self, _core_schema: Any, _handler: Any) -> dict[str, Any]:
+        return self.draw()
+
+
+def _receipts(union: str) -> dict[str, Any]:
+    """Every registered system's receipts of one sort (``RollReceipt``, ``ChangeReceipt``), by
+    reference to its union (``play.schema``): the shipped systems', then those registered."""
+    return {"anyOf": [ref(f"{play_schema.title(system)}{union}") for system in play_systems.system_ids()]}
+
+
+RollReceiptJSON = Annotated[dict[str, Any], DrawnSchema(lambda: _receipts("RollReceipt"))]
+ChangeReceiptJSON = Annotated[dict[str, Any], DrawnSchema(lambda: _receipts("ChangeReceipt"))]
 
 
 class RollEntry(_Entry):
