@@ -1,6 +1,6 @@
 """A page is drawn from one read transaction, on both stores (docs/ARCHITECTURE.md, "present/"):
 the sheet page and the chronicle page find the member first thing in their one read (the keychain's
-cookie checked there, ``PageWrite.read_in``), then read everything they show in it; a roll posted from the sheet's form (htmx) costs the
+cookie checked there, ``PageAccess.read_in``), then read everything they show in it; a roll posted from the sheet's form (htmx) costs the
 roll's one write (the member found in it, as the API's signed writes find theirs; the API's
 exactly-once path, SPEC R-3) and one read for its answer (the new card, the sheet's resources)."""
 

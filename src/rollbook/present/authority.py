@@ -510,11 +510,12 @@ def offer_action(offers: list[dict], choice: Any, action: dict) -> dict:
     }
 
 
-def offers_for(db, member, character_id: int, action: dict) -> list[dict]:
+def offers_for(db, member, character_id: int, action: dict, reads=None) -> list[dict]:
     """A-4: the multiple-action offers for the roll the form describes (none unless the Storyteller
-    declared two or more actions for the character this turn)."""
+    declared two or more actions for the character this turn; ``reads``: the rows the caller's read
+    holds, ``usecases.authority.roll_reads``)."""
     with db.read() as session:
-        return authority_cases.multiple_action_offers(session, member, character_id, action)["offers"]
+        return authority_cases.multiple_action_offers(session, member, character_id, action, reads)["offers"]
 
 
 def with_offer(db, member, character_id: int, action: dict, choice: Any) -> dict:

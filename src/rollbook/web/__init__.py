@@ -12,7 +12,7 @@ use cases (``rollbook.server.usecases``), in the same transactions as the JSON A
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from rollbook.web import live
@@ -37,29 +37,37 @@ from rollbook.web.routes import (  # presence, saved rolls, dice statistics
 )
 from rollbook.web.templating import STATIC
 
-__all__ = ["mount"]
+__all__ = ["mount", "page_routers"]
+
+
+def page_routers() -> tuple[APIRouter, ...]:
+    """The pages' routers, in the order ``mount`` includes them (a test draws every GET page of them)."""
+    return tuple(
+        area.router
+        for area in (
+            home,
+            chronicle,
+            characters,
+            rolls,
+            exchange,
+            authority,
+            fair,
+            interop,
+            contests,
+            export,
+            v5,
+            stats,
+            saved,
+            presence,
+            solo,
+            live,
+        )
+    )
 
 
 def mount(app: FastAPI) -> None:
-    for area in (
-        home,
-        chronicle,
-        characters,
-        rolls,
-        exchange,
-        authority,
-        fair,
-        interop,
-        contests,
-        export,
-        v5,
-        stats,
-        saved,
-        presence,
-        solo,
-        live,
-    ):
-        app.include_router(area.router)
+    for router in page_routers():
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     install_page_handlers(app)
     app.add_middleware(OriginGuard)  # cross-site forms refused (rollbook.web.guard)

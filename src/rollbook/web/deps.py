@@ -4,8 +4,8 @@
 - ``Visitor``: the member the cookie opens, or ``None`` (a broken cookie is no member; a database
   error is a 500, never ``None``);
 - ``Reader``: the signed-in member of the chronicle in the path (401 / 403 otherwise);
-- ``Signed``: the same member for a change, found in the change's own write transaction (``PageWrite``),
-  or for a page drawn from one read, found in that read (``PageWrite.read_in``);
+- ``Signed``: the page's signed access (``PageAccess``): the same member, found first thing in the
+  page's one transaction: a change's write (``member_in``), a page's one read (``read_in``);
 - ``Lang``: the reader's language on that chronicle's pages; ``VisitorLang`` anywhere else;
 - ``Posted``: the posted form, repeated names (checkboxes) as lists; ``Asked``: the query string, alike;
   ``PostedUpload``: a form with a file, whose route answers a body too large itself.
@@ -97,14 +97,14 @@ def _knows(request: Request, language: str, system: str) -> None:
     request.state.rollbook_chronicle_language, request.state.rollbook_system = language, system
 
 
-class PageWrite:
-    """A page's change signed in its own write transaction, as the API's signed writes are
-    (``app.api._signed_write``): the reader (``reader``'s rules) is found first thing in the write
-    (``member_in``: the keychain's token; the other ways read on their own, as ``reader``'s do), not
-    in a read before it. The chronicle's language and system come from the rows the write reads
-    (``knows``) or the answer's read; ``lang()`` is the reader's language (read, on a refusal that
-    came before the write read the chronicle). A page drawn from one read finds its reader the same
-    way, first thing in that read (``read_in``)."""
+class PageAccess:
+    """A page's signed access to its chronicle: the reader (``reader``'s rules: the keychain's token,
+    else a bearer token or the older single cookie) found first thing in the transaction the page
+    runs, never in one before it. A change finds it in its own write (``member_in``, as the API's
+    signed writes do: ``app.api._signed_write``); a page drawn from one read finds it first thing in
+    that read, with the chronicle's row (``read_in``). The chronicle's language and system come from
+    the rows the transaction reads (``knows``); ``lang()`` is the reader's language (read, on a refusal
+    that came before the transaction read the chronicle)."""
 
     __slots__ = ("request", "chronicle_id", "found", "known")
 
@@ -157,12 +157,13 @@ class PageWrite:
         return lang
 
 
-async def page_write(request: Request, chronicle_id: int) -> PageWrite:
-    """A page's change (``PageWrite``). ``async``: it reads nothing (the write finds the member); a
-    request with no token at all is refused here, before its form is read, as ``reader`` refuses it."""
+async def page_access(request: Request, chronicle_id: int) -> PageAccess:
+    """A page's signed access (``PageAccess``). ``async``: it reads nothing (the page's transaction
+    finds the member); a request with no token at all is refused here, before its form is read, as
+    ``reader`` refuses it."""
     if _keychain_token(request, chronicle_id) is None and request_token(request) is None:
         raise ProblemError(401, "unauthorized")
-    return PageWrite(request, chronicle_id)
+    return PageAccess(request, chronicle_id)
 
 
 def _refuse_removed(request: Request, chronicle_id: int, token: str | None) -> None:
@@ -227,7 +228,7 @@ Db = Annotated[Database, Depends(database_dependency)]
 Dice = Annotated[DiceSource, Depends(dice_dependency)]
 Visitor = Annotated[Caller | None, Depends(visitor)]
 Reader = Annotated[Caller, Depends(reader)]
-Signed = Annotated[PageWrite, Depends(page_write)]
+Signed = Annotated[PageAccess, Depends(page_access)]
 Lang = Annotated[str, Depends(reader_lang)]
 VisitorLang = Annotated[str, Depends(visitor_lang)]
 Posted = Annotated[dict[str, Any], Depends(posted_form)]

@@ -36,7 +36,7 @@ def once(
 ) -> dict:
     """``work`` run once per form key (or every time when the form carries none): its result, or
     the first result again for a retry. ``member`` may be found in the write itself, first thing
-    (``web.deps.PageWrite.member_in``), as the API's signed writes find theirs: the key's scope is
+    (``web.deps.PageAccess.member_in``), as the API's signed writes find theirs: the key's scope is
     that member's."""
     key = str(form.get(FIELD) or "").strip() or None
     if callable(member):

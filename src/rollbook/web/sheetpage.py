@@ -20,6 +20,7 @@ from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
+from rollbook.server.usecases import log as log_cases
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
 from rollbook.web import sheetform, sheetpatch, table
@@ -46,9 +47,18 @@ def sheet_from_values(system: str, sheet: dict, values: dict) -> dict:
 
 
 def new_character_page(
-    request: Request, db, member: Caller, lang: str, *, errors=None, values=None, status: int = 200
+    request: Request,
+    db,
+    member: Caller,
+    lang: str,
+    *,
+    errors=None,
+    values=None,
+    status: int = 200,
+    row: Chronicle | None = None,
 ) -> HTMLResponse:
-    state = table.load(db, member, lang, feed=False)
+    """The new character's page (``row``: the chronicle's, when the caller read it in the same read)."""
+    state = table.load(db, member, lang, feed=False, row=row)
     system = state.chronicle["system"]
     sheet = play.new_sheet(system, {"name": "—"})
     sheet["name"] = ""
@@ -167,16 +177,17 @@ def sheet_context(
     system = state.chronicle["system"]
     sheet = character.sheet or {}
     kinds = forms.action_kinds(system, member.role)
-    last = table.last_action(db, member, character.id) if not values else None
+    rolled = table.last_actions(db, member, character.id) if not values else []  # read once
+    last = log_cases.latest_action(rolled)
     if kind not in kinds and last and last.get("kind") in play.system_module(system).CHAINS:
         # after an exchange the sheet reopens on the roll tab, not on its last step's (Damage,
         # Soak): a step is taken from the card of the roll it follows
         kind = kinds[0]
-        last = table.last_action(db, member, character.id, kind=kind)
+        last = log_cases.latest_action(rolled, kind)
     elif kind not in kinds:
         kind = last["kind"] if last and last.get("kind") in kinds else kinds[0]
     elif not values and (last is None or last.get("kind") != kind):
-        last = table.last_action(db, member, character.id, kind=kind)  # this tab's last roll
+        last = log_cases.latest_action(rolled, kind)  # this tab's last roll
     changes = forms.change_kinds(system, member.role)
     change = change if change in changes else (changes[0] if changes else None)
     values = values or {}

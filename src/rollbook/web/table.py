@@ -112,10 +112,10 @@ def followed_up(session, member: Caller, seqs: list[int]) -> dict[int, int]:
     return log.followed_up(session, member, seqs)
 
 
-def last_action(db, member: Caller, character_id: int, kind: str | None = None) -> dict | None:
-    """The action of this member's latest roll for the character (``log.last_action``)."""
+def last_actions(db, member: Caller, character_id: int) -> list[dict]:
+    """The actions of this member's latest rolls for the character, newest first (``log.last_actions``)."""
     with db.read() as session:
-        return log.last_action(session, member, character_id, kind)
+        return log.last_actions(session, member, character_id)
 
 
 def viewer_of(member: Caller, chronicle: dict, lang: str) -> Viewer:
@@ -225,7 +225,7 @@ def exchange_card(
 
 def load(db, member: Caller, lang: str, *, feed: bool = True, row: Chronicle | None = None) -> Table:
     """The chronicle for one viewer, in one read (``row``: the chronicle's, when the caller read it
-    there already: a page that found its reader in its read, ``web.deps.PageWrite.read_in``)."""
+    there already: a page that found its reader in its read, ``web.deps.PageAccess.read_in``)."""
     with db.read() as session:
         row = row if row is not None else find_chronicle(session, member)
         chronicle = chronicles.info_of(session, row)

@@ -174,11 +174,13 @@ def plan_roll(
     action: object,  # as requested: ``_action_kind`` refuses what is not an action
     *,
     hidden: bool = False,
+    in_force: list[Row] | None = None,
 ) -> Plan:
     """A-1: the request against the baseline. The Storyteller's edges apply as given (what they do
-    not name comes from the baseline); a player's edges are ``asked``."""
+    not name comes from the baseline); a player's edges are ``asked``. ``in_force``: the standing
+    grants in force for the character (``active_standing``'s), when the caller read them already."""
     kind = _action_kind(chronicle.system, action)
-    base, standing = baseline_for(session, chronicle, character, kind)
+    base, standing = baseline_for(session, chronicle, character, kind, in_force)
     # the catalogue's one check of every action (A-1): what it asks beyond the baseline
     decision = catalogue.decide(chronicle.system, action, base, role=member.role, hidden=hidden)
     cut = decision.split
@@ -348,6 +350,11 @@ def get_ask(session: Session, member: Caller, ask_id: int) -> dict:
 
 def list_asks(session: Session, member: Caller, *, status: str | None = None, limit: int = 100) -> list[dict]:
     """The chronicle's asks, newest first (a player's own only); ``status="pending"``: the queue."""
+    return [view for view, _character in _asks(session, member, status, limit)]
+
+
+def _asks(session: Session, member: Caller, status: str | None, limit: int) -> list[tuple[dict, Character]]:
+    """``list_asks``' views, each with its character's row, read in the same statement."""
     query = (
         select(Ask, Grant, Character)
         .outerjoin(Grant, Grant.ask_id == Ask.id)
@@ -362,7 +369,8 @@ def list_asks(session: Session, member: Caller, *, status: str | None = None, li
         raise ProblemError(422, "bad_choice", field="status", value=status, choices=["pending"])
     rows = session.execute(query.order_by(Ask.id.desc()).limit(limit)).all()
     return [
-        _for_reader(ask_view(ask, grant, character), ask, grant, member) for ask, grant, character in rows
+        (_for_reader(ask_view(ask, grant, character), ask, grant, member), character)
+        for ask, grant, character in rows
     ]
 
 
@@ -471,17 +479,38 @@ def end_standing(session: Session, member: Caller, standing_id: int) -> dict:
 # --- multiple actions (A-4) ---------------------------------------------------------------------
 
 
-def multiple_action_offers(session: Session, member: Caller, character_id: int, action: dict) -> dict:
-    """A-4, V20-13: for a character the Storyteller declared several actions for in the running
-    turn, each action's raised difficulty and share of the split pool, from the roll at its baseline
-    (no offers when fewer than two actions are declared, or for rolls the helper does not cover).
-    An offer is rolled only as an ask the Storyteller grants."""
+@dataclass(frozen=True)
+class RollReads:
+    """The rows a roll form's reads share, read once (``roll_reads``): the chronicle, the character
+    (one the member may act for) and the standing grants in force for it."""
+
+    chronicle: Chronicle
+    character: Character
+    in_force: list[Row]
+
+
+def roll_reads(session: Session, member: Caller, character_id: int) -> RollReads:
+    """The chronicle, the character (``may_act_for``) and its standing grants in force, read once for
+    ``multiple_action_offers``, ``roll_plan`` and ``rolls.odds_request`` in the same transaction."""
     character = find_character(session, member, character_id)
     may_act_for(member, character)
     chronicle = find_chronicle(session, member)
+    return RollReads(chronicle, character, active_standing(session, chronicle.id, character.id))
+
+
+def multiple_action_offers(
+    session: Session, member: Caller, character_id: int, action: dict, reads: RollReads | None = None
+) -> dict:
+    """A-4, V20-13: for a character the Storyteller declared several actions for in the running
+    turn, each action's raised difficulty and share of the split pool, from the roll at its baseline
+    (no offers when fewer than two actions are declared, or for rolls the helper does not cover).
+    An offer is rolled only as an ask the Storyteller grants. ``reads``: ``roll_reads``', when the
+    caller read them in this transaction."""
+    reads = reads or roll_reads(session, member, character_id)
+    chronicle, character = reads.chronicle, reads.character
     declared = declared_actions(session, running_turn(session, chronicle.id), character.id)
     kind = _action_kind(chronicle.system, action)  # a roll the rules accept, offers or not
-    base, _ = baseline_for(session, chronicle, character, kind)
+    base, _ = baseline_for(session, chronicle, character, kind, reads.in_force)
     cut = authority.split(chronicle.system, action, base)
     if not declared or declared < 2 or kind not in turns.MULTIPLE_ACTION_KINDS.get(chronicle.system, ()):
         return {"actions": declared, "offers": []}
@@ -504,15 +533,21 @@ def multiple_action_offers(session: Session, member: Caller, character_id: int, 
 
 
 def roll_plan(
-    session: Session, member: Caller, character_id: int, action: dict, *, hidden: bool = False
+    session: Session,
+    member: Caller,
+    character_id: int,
+    action: dict,
+    *,
+    hidden: bool = False,
+    reads: RollReads | None = None,
 ) -> dict:
     """What a roll request would do, changing nothing (the roll form's odds and its button): the
     edges it asks (empty: it is rolled at once), the action as asked, the action at the baseline
-    (what applies without asking), the baseline itself."""
-    character = find_character(session, member, character_id)
-    may_act_for(member, character)
-    chronicle = find_chronicle(session, member)
-    plan = plan_roll(session, chronicle, character, member, action, hidden=hidden)
+    (what applies without asking), the baseline itself. ``reads``: ``roll_reads``', when the caller
+    read them in this transaction."""
+    reads = reads or roll_reads(session, member, character_id)
+    chronicle, character = reads.chronicle, reads.character
+    plan = plan_roll(session, chronicle, character, member, action, hidden=hidden, in_force=reads.in_force)
     at_baseline, _ = authority.compose(chronicle.system, plan.split.player, plan.baseline, {})
     return {
         "asked": plan.asked,
@@ -553,9 +588,11 @@ def sheet_state(
 def _table_state(
     session: Session, member: Caller, chronicle: Chronicle, scene: Scene | None, in_force: list[Row]
 ) -> dict:
-    asks = list_asks(session, member, status="pending")
-    for ask in asks:  # what each would roll: as asked, and at the baseline (the odds on the queue)
-        character = session.get_one(Character, ask["character"])
+    asks = []
+    # the queue with each ask's character, in one statement (``_asks``): what each would roll, as
+    # asked and at the baseline (the odds on the queue)
+    for ask, character in _asks(session, member, "pending", 100):
+        asks.append(ask)
         base, _ = baseline_for(session, chronicle, character, ask["kind"], in_force)
         try:
             ask["action"], _ = authority.compose(chronicle.system, ask["player"], base, ask["asked"])

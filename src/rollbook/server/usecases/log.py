@@ -57,9 +57,11 @@ def followed_up(session: Session, member: Caller, seqs: list[int]) -> FollowUps:
     return followed
 
 
-def last_action(session: Session, member: Caller, character_id: int, kind: str | None = None) -> dict | None:
-    """The action of this member's latest roll for the character (of that ``kind``, if given): the
-    web's roll form starts from it, so the form survives a reload (the state lives in the log)."""
+def last_actions(session: Session, member: Caller, character_id: int) -> list[dict]:
+    """The actions of this member's latest rolls for the character, newest first (among the
+    character's last 25 rolls): the web's roll form starts from the latest of its kind
+    (``latest_action``), so the form survives a reload (the state lives in the log). Read once for
+    every kind the sheet page looks for."""
     rows = session.execute(
         select(LogEntry.actor, LogEntry.receipt)
         .where(
@@ -70,12 +72,18 @@ def last_action(session: Session, member: Caller, character_id: int, kind: str |
         .order_by(LogEntry.seq.desc())
         .limit(25)
     ).all()
+    actions = []
     for actor, receipt in rows:
         if isinstance(actor, dict) and actor.get("member") == member.id and isinstance(receipt, dict):
             action = RollReceipt.of(receipt).action
-            if isinstance(action, dict) and action.get("kind") and kind in (None, action.get("kind")):
-                return action
-    return None
+            if isinstance(action, dict) and action.get("kind"):
+                actions.append(action)
+    return actions
+
+
+def latest_action(actions: list[dict], kind: str | None = None) -> dict | None:
+    """The newest of ``last_actions``' (of that ``kind``, if given), or None."""
+    return next((action for action in actions if kind in (None, action.get("kind"))), None)
 
 
 ROLL_ENTRY_KINDS = ("roll", "reroll", "quick_roll")  # entries whose receipts carry dice (and a "fair" record)

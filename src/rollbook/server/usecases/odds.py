@@ -31,12 +31,11 @@ from rollbook.server.access import (
     STORYTELLER,
     find_character,
     find_chronicle,
-    may_act_for,
     may_open,
 )
 from rollbook.server.models import Caller
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases.authority import roll_plan
+from rollbook.server.usecases.authority import roll_plan, roll_reads
 
 
 class ExchangeOdds(Protocol):
@@ -116,8 +115,10 @@ def exchange_odds(
     chronicle = find_chronicle(session, member)
     if chronicle.system not in EXCHANGES:
         raise ProblemError(422, "exchange_not_for_system", system=chronicle.system)
-    source = find_character(session, member, attacker)
-    may_act_for(member, source)  # the caller acts for the attacker (the Storyteller for any)
+    reads = roll_reads(
+        session, member, attacker
+    )  # the caller acts for the attacker (the Storyteller for any)
+    source = reads.character
     if attacker == target:
         raise ProblemError(422, "target_is_attacker", character=source.name)
     defender = find_character(session, member, target)
@@ -127,7 +128,9 @@ def exchange_odds(
     kind = action.get("kind") if isinstance(action, dict) else None
     if kind != ATTACK_KINDS[chronicle.system]:
         raise ProblemError(422, "exchange_needs_an_attack", kind=str(kind))
-    plan = roll_plan(session, member, attacker, action)  # the standing difficulty and grants
+    plan = roll_plan(
+        session, member, attacker, action, reads=reads
+    )  # the standing difficulty and grants
     rules_in_force = tuple(chronicle.table_rules or ())  # TR-1: the odds under the table rules in force
     built = play.preview(
         chronicle.system,

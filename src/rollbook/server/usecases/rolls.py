@@ -18,8 +18,6 @@ from rollbook.play import catalogue, quick, systems
 from rollbook.play.common import request_from_plain
 from rollbook.server.access import (
     STORYTELLER,
-    find_character,
-    find_chronicle,
     find_entry,
     lock_character,
     lock_chronicle,
@@ -407,12 +405,19 @@ class OddsRequest:
 
 
 def odds_request(
-    session: Session, member: Caller, character_id: int, action: dict, *, hidden: bool = False
+    session: Session,
+    member: Caller,
+    character_id: int,
+    action: dict,
+    *,
+    hidden: bool = False,
+    reads: authority.RollReads | None = None,
 ) -> OddsRequest:
-    """The roll ``roll`` would make of ``action`` for the character (reads only)."""
-    plan = authority.roll_plan(session, member, character_id, action, hidden=hidden)
-    chronicle = find_chronicle(session, member)
-    character = find_character(session, member, character_id)
+    """The roll ``roll`` would make of ``action`` for the character (reads only; ``reads``:
+    ``authority.roll_reads``', when the caller read them in this transaction)."""
+    reads = reads or authority.roll_reads(session, member, character_id)
+    plan = authority.roll_plan(session, member, character_id, action, hidden=hidden, reads=reads)
+    chronicle, character = reads.chronicle, reads.character
     return OddsRequest(
         system=chronicle.system,
         sheet=character.sheet or {},

@@ -19,7 +19,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import characters, chronicles, rolls
 from rollbook.web import redraws, sheetform, sheetpatch, table
-from rollbook.web.deps import Asked, Db, Lang, PageWrite, Posted, Reader, Signed, page_router
+from rollbook.web.deps import Asked, Db, Lang, PageAccess, Posted, Reader, Signed, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
@@ -29,8 +29,11 @@ router = page_router()
 
 
 @router.get("/chronicles/{chronicle_id}/characters/new", response_class=HTMLResponse)
-def new_character(request: Request, db: Db, member: Reader, lang: Lang) -> Response:
-    return new_character_page(request, db, member, lang)
+def new_character(request: Request, db: Db, signed: Signed) -> Response:
+    """The new character's page, drawn from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        return new_character_page(request, db, member, lang, row=row)
 
 
 @router.post("/chronicles/{chronicle_id}/characters")
@@ -60,7 +63,7 @@ def add_character(
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}", response_class=HTMLResponse)
 def character_sheet(request: Request, character_id: int, db: Db, signed: Signed) -> Response:
-    """The sheet page: its reader found first thing in its one read (``PageWrite.read_in``)."""
+    """The sheet page: its reader found first thing in its one read (``PageAccess.read_in``)."""
     kind, change = request.query_params.get("kind"), request.query_params.get("change")
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
@@ -70,7 +73,7 @@ def character_sheet(request: Request, character_id: int, db: Db, signed: Signed)
 def _sheet_form(
     request: Request,
     db,
-    signed: PageWrite,
+    signed: PageAccess,
     chronicle_id: int,
     character_id: int,
     choice: str,
@@ -79,7 +82,7 @@ def _sheet_form(
 ) -> Response:
     """The roll or change form for the ``kind`` or ``change`` asked (``choice``): the fragment htmx
     swaps in when a tab is picked, or without htmx the sheet with that tab chosen; drawn from one
-    read transaction that finds its reader first (``PageWrite.read_in``)."""
+    read transaction that finds its reader first (``PageAccess.read_in``)."""
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
         state = table.load(db, member, lang, feed=False, row=row)
@@ -106,7 +109,7 @@ def roll_form_redrawn(
 ) -> Response:
     """A-1: the open roll form redrawn when a standing grant starts or ends — what the
     player chose is kept, every edge starts from the new baseline (what now applies without asking).
-    Drawn from one read transaction that finds its reader first (``PageWrite.read_in``)."""
+    Drawn from one read transaction that finds its reader first (``PageAccess.read_in``)."""
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
         state = table.load(db, member, lang, feed=False, row=row)
@@ -126,7 +129,7 @@ def roll_form_redrawn(
 def sheet_part(request: Request, character_id: int, part: str, db: Db, signed: Signed) -> Response:
     """One part of the sheet page drawn again, which a live entry redraws (``web.redraws``): the
     tags, the compulsion, the traits, the limits per turn, the Storyteller's actions this turn. Drawn
-    from one read transaction that finds its reader first (``PageWrite.read_in``)."""
+    from one read transaction that finds its reader first (``PageAccess.read_in``)."""
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
         template = redraws.SHEET_PARTS.get(part)
@@ -161,19 +164,26 @@ def _odds_refusal(request: Request, lang: str):
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/odds", response_class=HTMLResponse)
-def odds(request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked) -> Response:
-    """The exact odds of the roll the form describes (htmx asks on every change, before rolling)."""
-    on_refusal(request, _odds_refusal(request, lang))
-    state = table.load(db, member, lang, feed=False)
-    character_or_404(state, character_id)
-    system = state.chronicle["system"]
-    kind = str(values.get("kind", ""))
-    action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
-    offers = authority.offers_for(db, member, character_id, action)  # A-4
-    action = authority.offer_action(offers, values.get("offer"), action)
-    hidden = authority.ticked(values.get("hidden"))
-    with db.read() as session:  # A-1, TR-1, seed 001: the request the roll would make (rolls.odds_request)
-        made = rolls.odds_request(session, member, character_id, action, hidden=hidden)
+def odds(request: Request, character_id: int, db: Db, signed: Signed, values: Asked) -> Response:
+    """The exact odds of the roll the form describes (htmx asks on every change, before rolling),
+    drawn from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        on_refusal(request, _odds_refusal(request, lang))
+        state = table.load(db, member, lang, feed=False, row=row)
+        character_or_404(state, character_id)
+        system = state.chronicle["system"]
+        kind = str(values.get("kind", ""))
+        action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
+        with db.read() as session:  # the chronicle, the character, its standing grants: read once
+            reads = authority_cases.roll_reads(session, member, character_id)
+        offers = authority.offers_for(db, member, character_id, action, reads)  # A-4
+        action = authority.offer_action(offers, values.get("offer"), action)
+        hidden = authority.ticked(values.get("hidden"))
+        with (
+            db.read() as session
+        ):  # A-1, TR-1, seed 001: the request the roll would make (rolls.odds_request)
+            made = rolls.odds_request(session, member, character_id, action, hidden=hidden, reads=reads)
     asking = bool(made.asked)
     # the odds as asked (if the Storyteller grants it) and, when it asks, as things stand
     view, pool_text = preview(**made.preview(), lang=lang)

@@ -88,7 +88,7 @@ def chronicle_context(
 @router.get("/chronicles/{chronicle_id}/parts/{part}", response_class=HTMLResponse)
 def chronicle_part(request: Request, part: str, db: Db, signed: Signed) -> Response:
     """One part of the chronicle page drawn again, which a live entry redraws (``web.redraws``), from
-    one read transaction that finds its reader first (``PageWrite.read_in``)."""
+    one read transaction that finds its reader first (``PageAccess.read_in``)."""
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
         template = redraws.CHRONICLE_PARTS.get(part)
@@ -110,7 +110,7 @@ def shown_invitation(request: Request, db, member: Caller) -> str | None:
 
 @router.get("/chronicles/{chronicle_id}", response_class=HTMLResponse)
 def chronicle(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
-    """The table page: its reader found first thing in its one read (``PageWrite.read_in``)."""
+    """The table page: its reader found first thing in its one read (``PageAccess.read_in``)."""
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
         return chronicle_page(request, db, member, lang, row=row)

@@ -12,10 +12,10 @@ from rollbook.i18n import translate
 from rollbook.present import exchange, forms
 from rollbook.server.access import STORYTELLER
 from rollbook.server.problems import ProblemError
-from rollbook.server.usecases import characters, chronicles, rolls
+from rollbook.server.usecases import characters, rolls
 from rollbook.server.usecases import odds as odds_cases
 from rollbook.web import table
-from rollbook.web.deps import Asked, Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.deps import Asked, Db, Dice, Lang, Posted, Reader, Signed, page_router
 from rollbook.web.errors import alert_into, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
@@ -72,41 +72,41 @@ def follow(
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/exchange-odds", response_class=HTMLResponse)
-def exchange_odds(
-    request: Request, character_id: int, db: Db, member: Reader, lang: Lang, values: Asked
-) -> Response:
+def exchange_odds(request: Request, character_id: int, db: Db, signed: Signed, values: Asked) -> Response:
     """The odds of the whole exchange before the attack, when the roll form names a target:
     htmx asks on every change of the form, as for the roll's own odds. The roll form's fields make the
     attack; ``exchange_weapon`` (V20: the weapon of the damage roll), ``exchange_location`` (Tiers: the
-    body location hit) and ``exchange_dodge`` say the rest."""
-    on_refusal(
-        request,
-        lambda error: fragment(
-            request, "_exchange_odds.html", lang, view=None, message=error_detail(error, lang, request)[1]
-        ),
-    )
-    target = forms.int_field(values, "target")
-    kind = str(values.get("kind", ""))
-    with db.read() as session:
-        system = chronicles.chronicle_info(session, member)["system"]
-    if target is None or kind != odds_cases.ATTACK_KINDS.get(system):
-        return fragment(request, "_exchange_odds.html", lang, view=None, message="")
-    action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
-    weapon = str(values.get("exchange_weapon", "")).strip() or None
-    location = str(values.get("exchange_location", "")).strip() or None
-    dodge = forms.truthy(values.get("exchange_dodge", ""))
-    with db.read() as session:
-        answer = odds_cases.exchange_odds(
-            session,
-            member,
-            attacker=character_id,
-            target=target,
-            action=action,
-            weapon=weapon if odds_cases.takes_weapon(system) else None,  # Tiers: the shot names it
-            dodge=dodge,
-            location=location,
+    body location hit) and ``exchange_dodge`` say the rest. Drawn from one read that finds its reader
+    first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        on_refusal(
+            request,
+            lambda error: fragment(
+                request, "_exchange_odds.html", lang, view=None, message=error_detail(error, lang, request)[1]
+            ),
         )
-        name = next((c["name"] for c in characters.roster(session, member) if c["id"] == target), "")
+        target = forms.int_field(values, "target")
+        kind = str(values.get("kind", ""))
+        system = row.system
+        if target is None or kind != odds_cases.ATTACK_KINDS.get(system):
+            return fragment(request, "_exchange_odds.html", lang, view=None, message="")
+        action = forms.parse_form(forms.schema_for(system, "actions", kind), values, kind)
+        weapon = str(values.get("exchange_weapon", "")).strip() or None
+        location = str(values.get("exchange_location", "")).strip() or None
+        dodge = forms.truthy(values.get("exchange_dodge", ""))
+        with db.read() as session:
+            answer = odds_cases.exchange_odds(
+                session,
+                member,
+                attacker=character_id,
+                target=target,
+                action=action,
+                weapon=weapon if odds_cases.takes_weapon(system) else None,  # Tiers: the shot names it
+                dodge=dodge,
+                location=location,
+            )
+            name = next((c["name"] for c in characters.roster(session, member) if c["id"] == target), "")
     if answer["odds"] is None:  # the defender's ratings are not this reader's to see
         message = translate(exchange.ODDS_NEED_HIDDEN_RATINGS, lang, name=name)
         return fragment(request, "_exchange_odds.html", lang, view=None, message=message)

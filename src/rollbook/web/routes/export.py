@@ -15,7 +15,7 @@ from rollbook.present import labels
 from rollbook.present.sheetview import identity, rating_groups, specialties
 from rollbook.server.usecases import log
 from rollbook.web import night, table
-from rollbook.web.deps import Db, Lang, Reader, page_router
+from rollbook.web.deps import Db, Signed, page_router
 from rollbook.web.respond import page
 from rollbook.web.sheetpage import character_or_404
 
@@ -23,10 +23,13 @@ router = page_router()
 
 
 @router.get("/chronicles/{chronicle_id}/log.jsonl")
-def export_log(db: Db, member: Reader, chronicle_id: int) -> Response:
-    """The whole log as JSON Lines (for ``rollbook log verify`` and ``rollbook fair stats``)."""
-    with db.read() as session:
-        text = "".join(log.export_lines(session, member))
+def export_log(db: Db, signed: Signed, chronicle_id: int) -> Response:
+    """The whole log as JSON Lines (for ``rollbook log verify`` and ``rollbook fair stats``), from one
+    read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, _lang, _row = signed.read_in(db)
+        with db.read() as session:
+            text = "".join(log.export_lines(session, member))
     return Response(
         text.encode("utf-8"),
         media_type="application/jsonl",
@@ -35,11 +38,12 @@ def export_log(db: Db, member: Reader, chronicle_id: int) -> Response:
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/print", response_class=HTMLResponse)
-def print_sheet(
-    request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int
-) -> Response:
-    """A character's sheet on one printable page: identity, resources, traits, specialties, notes."""
-    state = table.load(db, member, lang, feed=False)
+def print_sheet(request: Request, db: Db, signed: Signed, chronicle_id: int, character_id: int) -> Response:
+    """A character's sheet on one printable page: identity, resources, traits, specialties, notes;
+    from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
     character = character_or_404(state, character_id)
     system = state.chronicle["system"]
     sheet = character.sheet or {}
@@ -63,14 +67,16 @@ def print_sheet(
 def night_log(
     request: Request,
     db: Db,
-    member: Reader,
-    lang: Lang,
+    signed: Signed,
     chronicle_id: int,
     first: Annotated[int | None, Query(alias="from", ge=1, le=2**31 - 1)] = None,
 ) -> Response:
     """A night's log by scene, to read and print (``from``: the seq of the night's first entry; the
-    last night without it): one line per entry, no button, the other nights linked."""
-    found = night.read(db, member, lang, first)
+    last night without it): one line per entry, no button, the other nights linked. From one read
+    that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, _row = signed.read_in(db)
+        found = night.read(db, member, lang, first)
     return page(
         request,
         "night.html",

@@ -32,7 +32,9 @@ def home_page(
     values=None,
     status: int = 200,
     invitation: str = "",
+    db=None,
 ) -> HTMLResponse:
+    """The home page (``db``: the page's one read, where ``held`` was read)."""
     systems = sorted(
         chronicles.system_ids(),
         key=lambda s: SYSTEM_ORDER.index(s) if s in SYSTEM_ORDER else len(SYSTEM_ORDER),
@@ -40,7 +42,7 @@ def home_page(
     held = held or []
     alone: set[int] = set()
     if held:  # a solo chronicle's link opens its solo table, at the passage reached (S-5)
-        with database(request).read() as session:
+        with (db or database(request)).read() as session:
             alone = solo.solo_chronicles(session, [member.chronicle_id for member, _ in held])
     return page(
         request,
@@ -62,29 +64,34 @@ def _refusals_on_home(request: Request, form_id: str, lang: str, form: dict | No
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, db: Db, lang: VisitorLang) -> Response:
-    """The home page: every chronicle this browser holds (the keychain), then create, join, sign in."""
-    return home_page(request, lang, held=keychain.members(db, request))
+    """The home page: every chronicle this browser holds (the keychain), then create, join, sign in;
+    drawn from one read."""
+    with db.one_read() as db:
+        return home_page(request, lang, held=keychain.members(db, request), db=db)
 
 
 @router.get("/join", response_class=HTMLResponse)
 def join_link(request: Request, db: Db, lang: VisitorLang) -> Response:
     """An invitation link, ``/join#CODE``: the code rides in the fragment, which the browser never
     sends, so no access log records it; the page's script fills the join form
-    from it (``static/table.js``), then a name and one tap."""
-    return home_page(request, lang, held=keychain.members(db, request), invitation="#")
+    from it (``static/table.js``), then a name and one tap. Drawn from one read."""
+    with db.one_read() as db:
+        return home_page(request, lang, held=keychain.members(db, request), invitation="#", db=db)
 
 
 @router.get("/join/{invitation}", response_class=HTMLResponse)
 def invitation_link(request: Request, invitation: str, db: Db, lang: VisitorLang) -> Response:
     """An older invitation link (the code in the path, so in an access log's line): still answered so
-    links sent before ``/join#CODE`` keep working; no page makes one any more."""
-    return home_page(
-        request,
-        lang,
-        held=keychain.members(db, request),
-        values={"invitation": invitation},
-        invitation=invitation,
-    )
+    links sent before ``/join#CODE`` keep working; no page makes one any more. Drawn from one read."""
+    with db.one_read() as db:
+        return home_page(
+            request,
+            lang,
+            held=keychain.members(db, request),
+            values={"invitation": invitation},
+            invitation=invitation,
+            db=db,
+        )
 
 
 def _with_session(session, token: str) -> dict:

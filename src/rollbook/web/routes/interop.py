@@ -19,11 +19,12 @@ from rollbook.rules.base import RuleError
 from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.hygiene import json_depth
+from rollbook.server.models import Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.problems import detail as problem_detail
 from rollbook.server.usecases import interop
 from rollbook.web import table
-from rollbook.web.deps import Db, Lang, PostedUpload, Reader, body_too_large, page_router
+from rollbook.web.deps import Db, Lang, PostedUpload, Reader, Signed, body_too_large, page_router
 from rollbook.web.errors import error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import page
@@ -43,8 +44,10 @@ def _import_page(
     error: Exception | None = None,
     pasted: str = "",
     status: int = 200,
+    row: Chronicle | None = None,
 ) -> HTMLResponse:
-    state = table.load(db, member, lang, feed=False)
+    """The import page (``row``: the chronicle's, when the caller read it in the same read)."""
+    state = table.load(db, member, lang, feed=False, row=row)
     problems, message, choices = [], "", []
     if error is not None:
         status, message = error_detail(error, lang)
@@ -79,8 +82,11 @@ def _import_page(
 
 
 @router.get("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
-def import_form(request: Request, db: Db, member: Reader, lang: Lang) -> Response:
-    return _import_page(request, db, member, lang)
+def import_form(request: Request, db: Db, signed: Signed) -> Response:
+    """The import page, drawn from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        return _import_page(request, db, member, lang, row=row)
 
 
 def posted_source(form: dict[str, Any], shown: dict[str, str] | None = None) -> tuple[Any, str]:
@@ -146,21 +152,30 @@ def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Pos
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/export")
-def export_character(request: Request, character_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    on_refusal(
-        request,
-        lambda error: page(
+def export_character(request: Request, character_id: int, db: Db, signed: Signed) -> Response:
+    """A character's sheet as another tool's file: one write (logged), its reader found in it
+    (``member_in``), as the API's signed writes find theirs."""
+
+    def refused(error: Exception) -> Response:
+        lang = signed.lang()  # read only for a refusal: the export itself is JSON
+        return page(
             request,
             "error.html",
             lang,
             status=error_detail(error, lang)[0],
             message=error_detail(error, lang)[1],
-        ),
-    )
+        )
+
+    on_refusal(request, refused)
     fmt = request.query_params.get("format", "")
-    if fmt not in EXPORTS:
-        raise RuleError("bad_choice", field="format", value=fmt, choices=list(EXPORTS))
-    exported = tx.run(db, lambda s: interop.export_character(s, member, character_id, fmt))
+
+    def work(session) -> dict:
+        member = signed.member_in(session)
+        if fmt not in EXPORTS:
+            raise RuleError("bad_choice", field="format", value=fmt, choices=list(EXPORTS))
+        return interop.export_character(session, member, character_id, fmt)
+
+    exported = tx.run(db, work)
     body = json.dumps(exported, ensure_ascii=False, indent=1)
     return Response(
         body,

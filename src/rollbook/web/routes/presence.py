@@ -8,16 +8,19 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from rollbook.web import presence, table
-from rollbook.web.deps import Db, Lang, Reader, page_router
+from rollbook.web.deps import Db, Signed, page_router
 from rollbook.web.respond import fragment
 
 router = page_router()
 
 
 @router.get("/chronicles/{chronicle_id}/people", response_class=HTMLResponse)
-def people(request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, v: str = "") -> Response:
-    state = table.load(db, member, lang, feed=False)
-    found = presence.people(db, member, state)
+def people(request: Request, db: Db, signed: Signed, chronicle_id: int, v: str = "") -> Response:
+    """Drawn from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, row = signed.read_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
+        found = presence.people(db, member, state)
     if v and v == found.version:
         return Response(status_code=204)
     return fragment(

@@ -26,7 +26,7 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, log, rolls
 from rollbook.server.usecases.checks import Resolve
 from rollbook.web import powerform, table
-from rollbook.web.deps import Db, Dice, Lang, PageWrite, Posted, Reader, Signed, page_router
+from rollbook.web.deps import Db, Dice, PageAccess, Posted, Signed, page_router
 from rollbook.web.errors import alert_response, error_detail, on_refusal
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, page, see_other
@@ -49,7 +49,7 @@ def _cards(db, member: Caller, state: table.Table, lang: str, entries: list[dict
 def _after_change(
     request: Request,
     db,
-    signed: PageWrite,
+    signed: PageAccess,
     chronicle_id: int,
     character_id: int,
     result: dict,
@@ -86,7 +86,7 @@ def _after_change(
 def _sheet_refusal(
     request: Request,
     db,
-    signed: PageWrite,
+    signed: PageAccess,
     character_id: int,
     form: dict,
     into: str,
@@ -197,7 +197,7 @@ def _dice_of(form: dict[str, Any]) -> list[int]:
     return out
 
 
-def _card_refusal(request: Request, db, signed: PageWrite, form_id: str) -> None:
+def _card_refusal(request: Request, db, signed: PageAccess, form_id: str) -> None:
     """A refusal of a card's button: into its form with htmx, else the chronicle page again."""
 
     def again(errors: dict[str, str]) -> Response:
@@ -255,18 +255,22 @@ def reroll(
 
 
 @router.get("/chronicles/{chronicle_id}/entries/{seq}/advice", response_class=HTMLResponse)
-def advice(request: Request, seq: int, db: Db, member: Reader, lang: Lang) -> Response:
+def advice(request: Request, seq: int, db: Db, signed: Signed) -> Response:
     """The odds engine's advice for a V5 Willpower reroll: the best dice, and the chance of the
-    dice ticked so far."""
-    on_refusal(
-        request,
-        lambda error: fragment(request, "_alert.html", lang, message=error_detail(error, lang, request)[1]),
-    )
+    dice ticked so far; from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, _row = signed.read_in(db)
+        on_refusal(
+            request,
+            lambda error: fragment(
+                request, "_alert.html", lang, message=error_detail(error, lang, request)[1]
+            ),
+        )
+        with db.read() as session:
+            entry = log.log_entry(session, member, seq)
     goal = request.query_params.get("goal", "win")
     goal = goal if goal in GOALS else "win"
     chosen = _dice_of({"dice": request.query_params.getlist("dice")})
-    with db.read() as session:
-        entry = log.log_entry(session, member, seq)
     rolled = Logged.of(entry).read()  # a roll's, a quick roll's or a change's rules result
     found = rolled.result if isinstance(rolled, RollReceipt | QuickRollReceipt | AdjustReceipt) else None
     result = found if isinstance(found, dict) else {}
@@ -304,7 +308,7 @@ def reveal(request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed
 @router.get("/chronicles/{chronicle_id}/entries/{seq}", response_class=HTMLResponse)
 def entry_page(request: Request, seq: int, db: Db, signed: Signed) -> Response:
     """One receipt on its own page (a permalink to show the table), drawn from one read transaction
-    that finds its reader first (``PageWrite.read_in``)."""
+    that finds its reader first (``PageAccess.read_in``)."""
     with db.one_read() as db:
         member, lang, row = signed.read_in(db)
         state = table.load(db, member, lang, feed=False, row=row)

@@ -13,7 +13,7 @@ from rollbook.present import authority, forms
 from rollbook.server import tx
 from rollbook.server.usecases import log, saved_rolls
 from rollbook.web import table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, Signed, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
 from rollbook.web.respond import fragment, is_htmx, see_other
@@ -48,10 +48,11 @@ def _panel(
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/saved", response_class=HTMLResponse)
-def saved_panel(
-    request: Request, db: Db, member: Reader, lang: Lang, chronicle_id: int, character_id: int
-) -> Response:
-    return _panel(request, db, member, lang, chronicle_id, character_id)
+def saved_panel(request: Request, db: Db, signed: Signed, chronicle_id: int, character_id: int) -> Response:
+    """Drawn from one read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, _row = signed.read_in(db)
+        return _panel(request, db, member, lang, chronicle_id, character_id)
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/saved")

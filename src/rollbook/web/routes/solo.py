@@ -28,7 +28,7 @@ from rollbook.server.models import Caller
 from rollbook.server.usecases import solo
 from rollbook.solo import text as solo_text
 from rollbook.web import keychain, table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, VisitorLang, page_router
+from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, Signed, VisitorLang, page_router
 from rollbook.web.errors import alert_into
 from rollbook.web.once import once
 from rollbook.web.respond import page, see_other
@@ -262,16 +262,12 @@ def view_of(db, member: Caller, lang: str, state: dict) -> SoloView:
 def table_page(
     request: Request, db, member: Caller, lang: str, *, errors=None, status: int = 200
 ) -> HTMLResponse:
-    with db.read() as session:
-        state = solo.state(session, member, lang)
-    return page(
-        request,
-        "solo_table.html",
-        lang,
-        status=status,
-        v=view_of(db, member, lang, state),
-        errors=errors or {},
-    )
+    """The solo table, drawn from one read transaction."""
+    with db.one_read() as db:
+        with db.read() as session:
+            state = solo.state(session, member, lang)
+        view = view_of(db, member, lang, state)
+    return page(request, "solo_table.html", lang, status=status, v=view, errors=errors or {})
 
 
 # --- the shelf: the scenarios, and the stories this browser has begun ------------------------------
@@ -331,8 +327,9 @@ def shelf_page(request: Request, db, lang: str, *, errors=None, status: int = 20
 
 @router.get("/solo", response_class=HTMLResponse)
 def solo_home(request: Request, db: Db, lang: VisitorLang) -> Response:
-    """ "Play alone": the scenarios that ship, and the stories this browser has begun."""
-    return shelf_page(request, db, lang)
+    """ "Play alone": the scenarios that ship, and the stories this browser has begun (one read)."""
+    with db.one_read() as db:
+        return shelf_page(request, db, lang)
 
 
 def own_sheet(form: dict) -> dict | None:
@@ -383,9 +380,12 @@ def start(request: Request, db: Db, form: Posted, lang: VisitorLang, dice: Dice)
 
 
 @router.get("/solo/{chronicle_id}", response_class=HTMLResponse)
-def solo_table(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    """The solo table at the passage reached (S-5: the state is replayed from the log)."""
-    return table_page(request, db, member, lang)
+def solo_table(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
+    """The solo table at the passage reached (S-5: the state is replayed from the log), drawn from one
+    read that finds its reader first (``read_in``)."""
+    with db.one_read() as db:
+        member, lang, _row = signed.read_in(db)
+        return table_page(request, db, member, lang)
 
 
 @router.post("/solo/{chronicle_id}/act")
