@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rollbook import contract, odds, render, rules
+from rollbook import contract, i18n, odds, render, rules
 from rollbook.play import systems
 from rollbook.rules import table
 from tests.toy_system import house, toy
+
+# the toy's own words in each language (its catalogue domain, compiled here as ``pip install`` compiles the
+# shipped ones, looked up after them: ``rollbook.i18n.register_domain``)
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "toy"
 
 
 def variant(name: str, **members: Any) -> Any:
@@ -33,9 +39,12 @@ def registered(module: Any = toy) -> Iterator[str]:
     odds.register(toy.SYSTEM, toy.odds)
     render.register(toy.SYSTEM, toy.view)
     contract.register(toy.SYSTEM, toy.CONTRACT)
+    i18n.compile_domain(DOMAIN, LOCALE_DIR)
+    i18n.register_domain(DOMAIN, LOCALE_DIR)
     try:
         yield toy.SYSTEM
     finally:
+        i18n.unregister_domain(DOMAIN)
         contract.unregister(toy.SYSTEM)
         render.unregister(toy.SYSTEM)
         odds.unregister(toy.SYSTEM)

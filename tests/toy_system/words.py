@@ -1,7 +1,8 @@
 """The toy's own words beside a roll (``rollbook.present.words.SystemWords``), declared by its play
 module (``toy.WORDS``) and read from there by the faces: a pool counted in dice ("Might 3 = 3 dice", not
 roll-under's target), a quick roll's pool, and the chance of at least one success. The shipped msgids,
-so the toy speaks each language the catalogues hold."""
+so the toy speaks each language the catalogues hold, and its own ("Push") in its catalogue domain
+(``locale/<lang>/LC_MESSAGES/toy.po``, registered with it: ``rollbook.i18n.register_domain``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ ONE_OFF: frozenset[str] = frozenset()
 RATING_GROUPS = (("traits", N_("Traits"), 10),)  # its sheet's one section: each trait's dice
 BOOK_ATTRIBUTES: tuple[str, ...] = ()
 DISCIPLINES: tuple[str, ...] = ()
-KINDS = {"pool": N_("Dice"), "push": N_("Push")}  # its cards' titles: its own words, not the package's "Pool"
+# its cards' titles: its own words, not the package's "Pool" ("Push" a msgid of its own domain, ``toy``)
+KINDS = {"pool": N_("Dice"), "push": N_("Push")}
 SHORT_NAME = "Toy"  # the trait and the extra dice carry over to the next roll
 
 

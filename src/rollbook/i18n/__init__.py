@@ -146,11 +146,100 @@ def domains(lang: str) -> list[str]:
     return sorted(po.stem for po in folder.glob("*.po"))
 
 
+# The catalogue domains registered from outside (a system's, ``register_domain``), each with the folder
+# of its catalogues (``<locale_dir>/<lang>/LC_MESSAGES/<domain>.po`` and its compiled ``.mo``), in order.
+OUTSIDE_DOMAINS: dict[str, Path] = {}
+
+
+def _catalogue_files(domain: str, locale_dir: Path) -> list[tuple[Path, Path]]:
+    """Each language's ``.po`` of ``domain`` under ``locale_dir``, with the ``.mo`` compiled from it."""
+    return [(po, po.with_suffix(".mo")) for po in sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po"))]
+
+
+def compile_domain(domain: str, locale_dir: Path) -> None:
+    """Compile a domain's catalogues outside the package (a registered system's) as ``pip install`` does
+    the shipped ones (``setup.py``: Babel's ``compile_catalog``, its fuzzy entries left out, a catalogue
+    with errors refused): each ``.po`` to its ``.mo`` beside it, when the ``.mo`` is older than it or
+    missing; written whole, then moved in place (a reader never sees half of one)."""
+    import os
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po, mo in _catalogue_files(domain, locale_dir):
+        if mo.is_file() and mo.stat().st_mtime_ns >= po.stat().st_mtime_ns:
+            continue
+        with po.open("rb") as handle:
+            catalogue = read_po(handle, locale=po.parent.parent.name, domain=domain)
+        errors = [f"{po}: {message.id!r}: {error}" for message, found in catalogue.check() for error in found]
+        if errors:
+            raise ValueError("; ".join(errors))
+        written = mo.with_name(f".{mo.name}.{os.getpid()}")
+        with written.open("wb") as handle:
+            write_mo(handle, catalogue, use_fuzzy=False)
+        os.replace(written, mo)
+
+
+def register_domain(domain: str, locale_dir: Path) -> None:
+    """A catalogue domain a system registered from outside brings (its words in each language it has
+    a catalogue for: ``<locale_dir>/<lang>/LC_MESSAGES/<domain>.po``, compiled: ``compile_domain``),
+    looked up after the shipped domains: a msgid of theirs keeps their words. ``CatalogueNotCompiled``
+    when a ``.po`` of it has no ``.mo``."""
+    if domain in {po.stem for po in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")}:
+        raise ValueError(f"{domain} is a shipped domain")
+    for po, mo in _catalogue_files(domain, locale_dir):
+        if not mo.is_file():
+            raise CatalogueNotCompiled(f"{po} is not compiled; run rollbook.i18n.compile_domain first")
+    OUTSIDE_DOMAINS[domain] = locale_dir
+    _outside.cache_clear()
+
+
+def unregister_domain(domain: str) -> None:
+    """Remove a domain ``register_domain`` added."""
+    OUTSIDE_DOMAINS.pop(domain, None)
+    _outside.cache_clear()
+
+
+@cache
+def _outside(lang: str) -> gettext.NullTranslations:
+    """The registered domains' catalogues of one language chained, in their order of registration."""
+    merged = gettext.NullTranslations()
+    for domain, locale_dir in OUTSIDE_DOMAINS.items():
+        mo_path = locale_dir / lang / "LC_MESSAGES" / f"{domain}.mo"
+        if mo_path.is_file():
+            with mo_path.open("rb") as handle:
+                merged.add_fallback(gettext.GNUTranslations(handle))
+    return merged
+
+
+class OutsideTranslations(gettext.NullTranslations):
+    """The domains registered from outside (``register_domain``) of one language, read when a text is
+    looked up: the end of the language's chain (``translations``), so a chain made before a domain was
+    registered (a page's template environment) finds its words too."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def gettext(self, message: str) -> str:
+        return _outside(self.lang).gettext(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return _outside(self.lang).ngettext(msgid1, msgid2, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return _outside(self.lang).pgettext(context, message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return _outside(self.lang).npgettext(context, msgid1, msgid2, n)
+
+
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """Every domain of one language chained together; English falls through to the msgids."""
+    """Every domain of one language chained together, the shipped ones, then those registered from
+    outside (``OutsideTranslations``); English falls through to the msgids."""
     lang = normalize(lang)
-    merged: gettext.NullTranslations = gettext.NullTranslations()
+    merged: gettext.NullTranslations = OutsideTranslations(lang)
     for domain in domains(lang):
         mo_path = language(lang).locale_dir / lang / "LC_MESSAGES" / f"{domain}.mo"
         if not mo_path.is_file():
