@@ -4,9 +4,12 @@ API roll's statements plus one read, in which no statement is sent twice (the ch
 character, the open scene and the standing grants were each read two or three times: 17 statements
 where 11 are needed). The sheet page and the table page are one read each, their reader found in it
 (its token, then the chronicle's row, read once for its language and everything the page draws),
-each row read once; so are the parts of them a live entry redraws and the roll form's tab.
-Statements are counted without ``BEGIN`` (SQLite's is sent by the engine's hook,
-PostgreSQL's by the driver), on both stores."""
+each row read once; so are the parts of them a live entry redraws and the roll form's tab. Every
+GET page of the web face (drawn from the pages' routes, ``web.page_routers``: a new one with no
+request here fails) is one transaction, its reader found in it, in which no statement is sent twice,
+as the Storyteller and as a player; the Storyteller's queue reads its asks' characters with them (as
+many statements for 5 pending asks as for 1). Statements are counted without ``BEGIN`` (SQLite's is
+sent by the engine's hook, PostgreSQL's by the driver), on both stores."""
 
 from __future__ import annotations
 
@@ -230,7 +233,7 @@ PAGE_REQUESTS: dict[str, list[tuple[str, bool]]] = {
     "/chronicles/{chronicle_id}/characters/{character_id}/export": [("{sheet}/export?format=wod20", False)],
 }
 # GET routes of the pages that draw no page: the live feed is a stream (one read per batch, shared by
-# its viewers: ``test_live_reads``).
+# its viewers: ``test_feed_fanout``, ``test_live_shared_cards``).
 NOT_PAGES = {"/chronicles/{chronicle_id}/live"}
 
 
