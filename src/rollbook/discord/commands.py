@@ -426,43 +426,56 @@ def _raw_pool() -> list[dict]:
 KIND_OF_ROLL = N_("Kind of roll")  # the derived ``kind`` option's words: the web form's tabs'
 
 
-def derived_kinds(system: str) -> tuple[str, ...]:
-    """The kinds of roll of a system registered from outside that ``/roll``, ``/ask`` and ``/odds`` name
-    (their derived option ``kind``), when it declares more than one: each roll of its catalogue
-    (``play.catalogue``) that follows none and takes a trait of the sheet (``TRAIT_FIELDS``), in its
-    ``ACTIONS``' order. None for a shipped system (a kind of its own has its command, ``kind_commands``)
-    nor for a system of one kind (its plain test, ``/roll`` with traits)."""
+def derived_kinds(system: str, *, sheetless: bool = True) -> tuple[str, ...]:
+    """The kinds of roll of a system registered from outside that ``/roll`` and ``/odds`` name (their
+    derived option ``kind``), when it declares more than one: each roll of its catalogue
+    (``play.catalogue``) that follows none (``CHAINS``: a step after another roll is not made on its
+    own), those that take a trait of the sheet (``TRAIT_FIELDS``) and those that take none (a plain pool,
+    its fields its options), in its ``ACTIONS``' order; ``sheetless=False``: those that take a trait
+    only (``/ask``'s: an ask names its traits). None for a shipped system (a kind of its own has its
+    command, ``kind_commands``) nor for a system of one kind (its plain test, ``/roll`` with traits)."""
     if systems.declared(system) is None:
         return ()
     filled = {field for _section, field in system_module(system).TRAIT_FIELDS}
     kinds = tuple(
         action.kind
         for action in catalogue.of(system, "roll")
-        if not action.follows and action.model is not None and filled & set(action.model.model_fields)
+        if not action.follows
+        and action.model is not None
+        and (sheetless or filled & set(action.model.model_fields))
     )
     return kinds if len(kinds) > 1 else ()
 
 
-def derived_fields(system: str) -> tuple[str, ...]:
-    """The fields of a plain test (its quick roll's kind) of a system registered from outside
-    (``play.systems.register``) that ``/roll``, ``/ask`` and ``/odds`` take as options of their own, in
-    its model's order: its player's fields and its edges (A-1: ``ACTION_PLAYER_FIELDS``, ``EDGE_FIELDS``),
-    but those a trait of the sheet fills (``TRAIT_FIELDS``), the one declared in words
-    (``DECLARED_FIELD``) and those an option of the package names already. A player's edge among them
-    is asked (``/ask``), as on every face (A-1, ``rolls.roll``); ``/odds`` answers the odds of the
-    request the roll would make with it (an ask's as asked). A shipped system's test options are the
-    package's own: none."""
+def kind_fields(system: str, kind: str) -> tuple[str, ...]:
+    """The fields of one kind of roll of a system registered from outside that a command's options fill,
+    in its model's order: its player's fields and its edges (A-1: ``ACTION_PLAYER_FIELDS``,
+    ``EDGE_FIELDS``), but those a trait of the sheet fills (``TRAIT_FIELDS``), ``kind`` and the one
+    declared in words (``DECLARED_FIELD``). None for a shipped system (its options are the package's)."""
     if systems.declared(system) is None:
         return ()
     module = system_module(system)
     filled = {field for _section, field in module.TRAIT_FIELDS} | {"kind", module.DECLARED_FIELD}
+    model = module.ACTIONS.get(kind)
+    taken = module.ACTION_PLAYER_FIELDS.get(kind, frozenset()) | module.EDGE_FIELDS.get(kind, frozenset())
+    fields = list(model.model_fields) if model is not None else []
+    return tuple(field for field in fields if field in taken and field not in filled)
+
+
+def derived_fields(system: str, *, sheetless: bool = True) -> tuple[str, ...]:
+    """The fields of the kinds of roll of a system registered from outside (``play.systems.register``;
+    its plain test's, its quick roll's kind, when it names no other: ``derived_kinds``) that ``/roll``,
+    ``/ask`` and ``/odds`` take as options of their own, each once (``kind_fields``), but those an option
+    of the package names already (a plain pool's ``pool`` is ``/roll``'s and ``/odds``' own option). A
+    player's edge among them is asked (``/ask``), as on every face (A-1, ``rolls.roll``); ``/odds``
+    answers the odds of the request the roll would make with it (an ask's as asked). A shipped system's
+    test options are the package's own: none."""
+    if systems.declared(system) is None:
+        return ()
     own = roll_option_names()
     found: list[str] = []
-    for kind in derived_kinds(system) or (module.QUICK.KIND,):  # each kind ``/roll`` names, its fields
-        model = module.ACTIONS.get(kind)
-        taken = module.ACTION_PLAYER_FIELDS.get(kind, frozenset()) | module.EDGE_FIELDS.get(kind, frozenset())
-        fields = list(model.model_fields) if model is not None else []
-        found += [f for f in fields if f in taken and f not in filled and f not in own and f not in found]
+    for kind in derived_kinds(system, sheetless=sheetless) or (system_module(system).QUICK.KIND,):
+        found += [f for f in kind_fields(system, kind) if f not in own and f not in found]
     return tuple(found)
 
 
@@ -516,18 +529,18 @@ def _field_option(system: str, name: str) -> dict:
     return _option(name, STRING, said=said)
 
 
-def _derived_options(own: list[dict]) -> list[dict]:
-    """The options of the registered systems' test fields (``derived_fields``), each once, after a
-    command's ``own``; a form of a derived name that another option of the command has in the same
-    locale is left out (Discord: one name an option in each locale), its id shown there instead."""
+def _derived_options(own: list[dict], *, sheetless: bool = True) -> list[dict]:
+    """The options of the registered systems' roll fields (``derived_fields``) and their kinds
+    (``derived_kinds``; ``sheetless``: with the rolls that take no trait, ``/roll``'s and ``/odds``'),
+    each once, after a command's ``own``; a form of a derived name that another option of the command
+    has in the same locale is left out (Discord: one name an option in each locale), its id shown there
+    instead."""
     found: dict[str, dict] = {}
-    kinds: dict[
-        str, str
-    ] = {}  # each kind a registered system's ``/roll`` names, its system (``derived_kinds``)
+    kinds: dict[str, str] = {}  # each kind a registered system's command names, its system
     for system in systems.system_ids():
-        for name in derived_fields(system):
+        for name in derived_fields(system, sheetless=sheetless):
             found.setdefault(name, _field_option(system, name))
-        for kind in derived_kinds(system):
+        for kind in derived_kinds(system, sheetless=sheetless):
             kinds.setdefault(kind, system)
     if kinds:
         found["kind"] = _option(
@@ -550,8 +563,8 @@ def _name_in(option: dict, locale: str) -> str:
     return option["name_localizations"].get(locale, option["name"])
 
 
-def _with_derived(own: list[dict]) -> list[dict]:
-    return [*own, *_derived_options(own)]
+def _with_derived(own: list[dict], *, sheetless: bool = True) -> list[dict]:
+    return [*own, *_derived_options(own, sheetless=sheetless)]
 
 
 def _roll_options(*, ask: bool = False) -> list[dict]:
@@ -623,7 +636,7 @@ def command_definitions() -> list[dict]:
             "default_member_permissions": MANAGE_WEBHOOKS,
         },
         _command("roll", _with_derived(_roll_options())),
-        _command("ask", _with_derived(_roll_options(ask=True))),
+        _command("ask", _with_derived(_roll_options(ask=True), sheetless=False)),
         *[_kind_command(kind, fields) for kind, fields in kind_commands().items()],
         _command(
             "spend",

@@ -16,6 +16,7 @@ import json
 import logging
 import re
 import unicodedata
+from typing import Any
 
 from rollbook.dice import roll as roll_dice
 from rollbook.discord import commands, components, store
@@ -126,8 +127,9 @@ def command(context: Context, inv: Invocation) -> Answer:
 
 
 @functools.cache
-def _declared(registered: tuple[str, ...]) -> dict[tuple[str, str | None], frozenset[str]]:
-    """The options each command declares while the systems ``registered`` are (their fields derived)."""
+def _declared(registered: tuple[tuple[str, Any], ...]) -> dict[tuple[str, str | None], frozenset[str]]:
+    """The options each command declares while the systems ``registered`` are, each id with its play
+    module (their fields derived)."""
     found: dict[tuple[str, str | None], frozenset[str]] = {}
     for definition in commands.command_definitions():
         options = definition.get("options") or []
@@ -142,7 +144,8 @@ def _declared(registered: tuple[str, ...]) -> dict[tuple[str, str | None], froze
 
 def declared_options(name: str, subcommand: str | None) -> frozenset[str]:
     """The option names a command (or its subcommand) declares (``commands.command_definitions``)."""
-    return _declared(system_ids()).get((name, subcommand), frozenset())
+    registered = tuple((system, system_module(system)) for system in system_ids())  # a module replaced too
+    return _declared(registered).get((name, subcommand), frozenset())
 
 
 # --- linking -------------------------------------------------------------------------------------
@@ -308,7 +311,9 @@ def test_action(system: str, sheet: dict, options: dict) -> dict:
             options.get("action") or action.get("skill") or action.get("attribute") or "check"
         )
     taken = ("difficulty", "specialty", "willpower", "blood_surge", "weapon", "bullets")
-    for name in (*taken, *commands.derived_fields(system)):  # a registered system's own fields too
+    # a registered system's own fields too: the kind's (a plain pool's ``pool``), and the other kinds'
+    derived = (*commands.kind_fields(system, action["kind"]), *commands.derived_fields(system))
+    for name in (*taken, *derived):
         if options.get(name) not in (None, ""):
             action[name] = options[name]
     if isinstance(action.get("specialty"), str):  # as the sheet spells it, whatever the case or accents
@@ -360,7 +365,7 @@ def _roll(
                 need_member(member)
             return {"unlinked": True}
         chronicle = find_chronicle(session, member)
-        has_traits = kind is not None or options.get("trait") or options.get("trait2")
+        has_traits = kind is not None or any(options.get(name) for name in ("trait", "trait2", "kind"))
         if not has_traits and not ask:
             return components.acted(
                 session,
@@ -603,7 +608,7 @@ def _odds(context: Context, inv: Invocation, options: dict) -> Answer:
                     {"system": system, "kind": test_kind(system), "request": to_plain(request)}, inv.locale
                 )
             chronicle = find_chronicle(session, member)
-            if not (options.get("trait") or options.get("trait2")):  # the quick roll's own request
+            if not any(options.get(name) for name in ("trait", "trait2", "kind")):  # the quick roll's request
                 _values, request = rolls.quick_roll_request(
                     session, chronicle, member, _quick_values(chronicle.system, options)
                 )
