@@ -405,3 +405,50 @@ def test_the_storytellers_queue_reads_its_asks_characters_in_one_statement(quiet
             counts[asks, path.count("/characters/")] = len(read)
     assert counts[1, 0] == counts[5, 0], counts  # the table page
     assert counts[1, 1] == counts[5, 1], counts  # the sheet page
+
+
+# A character of each system (the pages of each system's sheet: its tabs and its changes).
+SHEETS = {"v20": V20_SHEET, "v5": V5_SHEET, "tiers": {"name": "Ilse"}, "rollunder": {"name": "Rook"}}
+
+
+@pytest.mark.parametrize("system", sorted(SHEETS))
+def test_each_systems_sheet_page_and_tabs_are_one_read_with_no_statement_sent_twice(world, system):
+    """The sheet page on each of its system's roll tabs and changes, each tab's and change's form
+    (htmx), and the table page: as the Storyteller and as a player, one read in which no statement
+    is sent twice."""
+    from rollbook.present import forms
+
+    app, client, _found = world
+    made = client.post("/api/chronicles", json={"name": "Tabs", "system": system})
+    assert made.status_code == 201, made.text
+    cid = made.json()["chronicle"]["id"]
+    joined = client.post("/api/join", json={"invitation": made.json()["invitation"], "name": "P"})
+    tokens = {"storyteller": made.json()["token"], "player": joined.json()["token"]}
+    added = client.post(
+        f"/api/chronicles/{cid}/characters",
+        json={"name": "Pc", "sheet": SHEETS[system]},
+        headers={"Authorization": f"Bearer {tokens['player']}"},
+    )
+    assert added.status_code == 201, added.text
+    sheet = f"/chronicles/{cid}/characters/{added.json()['id']}"
+    for role, token in tokens.items():
+        client.cookies.set("rollbook_keys", f"{cid}.{token}")
+        kinds, changes = forms.action_kinds(system, role), forms.change_kinds(system, role)
+        assert kinds, (system, role)
+        requests = [(f"/chronicles/{cid}", False), (sheet, False)]
+        requests += [(f"{sheet}?kind={kind}", False) for kind in kinds]
+        requests += [(f"{sheet}/roll-form?kind={kind}", True) for kind in kinds]
+        requests += [(f"{sheet}?change={change}", False) for change in changes]
+        requests += [(f"{sheet}/change-form?change={change}", True) for change in changes]
+        for path, htmx in requests:
+
+            def load(path=path, htmx=htmx) -> None:
+                answer = client.get(
+                    path, headers={"HX-Request": "true"} if htmx else {}, follow_redirects=False
+                )
+                assert answer.status_code == 200, (path, answer.status_code, answer.text[:2000])
+
+            load()
+            began = sent(app, load)
+            assert len(began) == 1, (role, path, ["\n".join(s for s, _ in b) for b in began])
+            assert repeated(began[0]) == [], (role, path, "\n".join(s for s, _ in began[0]))
