@@ -1,6 +1,7 @@
 """The Typer app every command module registers on, and the one-line refusal (``fail``) they raise;
 ``rollbook.cli.main`` runs them (and imports the command modules: they import this module, never the
-package)."""
+package). The command of a system registered without one of its own, derived from its action catalogue
+(``quick_command``, ``derived_request``)."""
 
 from __future__ import annotations
 
@@ -134,6 +135,7 @@ def kind_fields(system_id: str, kind: str) -> dict[str, dict[str, Any]]:
     from dataclasses import fields, is_dataclass
 
     from pydantic import TypeAdapter
+    from pydantic.errors import PydanticUserError
 
     from rollbook.play.systems import system_module
 
@@ -151,7 +153,7 @@ def kind_fields(system_id: str, kind: str) -> dict[str, dict[str, Any]]:
     declared = action.model_json_schema()["properties"] if action is not None else {}
     try:
         requested = TypeAdapter(request).json_schema().get("properties", {})
-    except Exception:  # a request pydantic cannot describe: its values untyped
+    except PydanticUserError:  # a request pydantic cannot describe: its values untyped
         requested = {}
     return {name: declared.get(name) or requested.get(name) or {} for name in names}
 

@@ -5,7 +5,9 @@ The ``.po`` files are the source; they are compiled to ``.mo`` files beside them
 does it too), and the runtime loads only the compiled ``.mo`` files. Every ``*.po`` of a language
 is one domain; a msgid lives in exactly one domain (``tests/test_i18n.py`` enforces it), so the
 domains of a language are chained without one hiding another. msgids are the English text; every
-code the rules emit has its msgid in ``rollbook.i18n.messages``.
+code the rules emit has its msgid in ``rollbook.i18n.messages``. A system registered from outside the
+package brings its own words as a domain of its own (``compile_domain``, ``register_domain``), looked up
+after the shipped domains.
 """
 
 from __future__ import annotations
