@@ -8,12 +8,14 @@ same, and its odds are ``POST …/odds``' for the same roll, on both stores."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import pytest
+from pydantic import Field
 
-from rollbook.play.common import quick_number
+from rollbook.play.common import Model, Recorded, by_kind, quick_number
 from tests.in_process import run_here
 from tests.toy_system import registered, toy, variant
 
@@ -112,3 +114,54 @@ def test_the_options_are_described_in_the_readers_language(no_quick_kind, monkey
     odds = run_here(monkeypatch, capsys, "odds", no_quick_kind, "--help", env={"ROLLBOOK_LANG": "es"})
     flat = " ".join(odds.stdout.split())
     assert "Tipo de tirada" in flat and "Reserva" in flat, flat
+
+
+@dataclass(frozen=True)
+class AimRequest:
+    """A third kind's rules request (the toy's rules read its pool): where the shot goes, how steady."""
+
+    pool: int
+    target: str
+    steady: int = 1
+
+
+class AimAction(Model):
+    kind: Literal["aim"]
+    trait: str
+    target: Literal["near", "far"] = "near"
+    steady: int = Field(1, ge=1, le=3)
+
+
+@pytest.fixture()
+def aimed():
+    with registered(
+        variant(
+            "aimed",
+            QUICK=_PoolOnly(),
+            ACTIONS=by_kind(toy.PoolAction, toy.PushAction, AimAction),
+            ROLL_RECORDS={**toy.ROLL_RECORDS, "aim": Recorded(AimRequest, toy.ToyReceipt)},
+        )
+    ) as system:
+        yield system
+
+
+def test_a_kinds_values_are_typed_by_its_action_model(aimed, monkeypatch, capsys):
+    """A kind's value takes its action model's choices and bounds (``AimAction``: a target near or far,
+    steady 1 to 3), a value another kind has not is refused for it, one the kind needs is asked for."""
+    rolled = run_here(
+        monkeypatch, capsys, "roll", aimed, "--kind", "aim", "--pool", "2", "--target", "far", "--json"
+    )
+    assert rolled.returncode == 0, rolled.stderr
+    assert len(json.loads(rolled.stdout)["faces"]) == 2
+    for given in (
+        ("--kind", "aim", "--pool", "2", "--target", "middle"),  # not a choice of its model
+        ("--kind", "aim", "--pool", "2", "--target", "far", "--steady", "4"),  # out of its bounds
+        ("--kind", "aim", "--pool", "2"),  # its request needs a target
+        ("--kind", "push", "--pool", "2", "--target", "far"),  # a push has no target
+    ):
+        refused = run_here(monkeypatch, capsys, "roll", aimed, *given)
+        assert refused.returncode == 2, (given, refused.stdout)
+        assert refused.stderr.startswith("rollbook: ") and refused.stderr.count("\n") == 1, refused.stderr
+    shown = run_here(monkeypatch, capsys, "roll", aimed, "--help")
+    flat = " ".join(shown.stdout.split())
+    assert "near|far" in flat and "1<=x<=3" in flat, flat
