@@ -36,7 +36,7 @@ def test_an_entry_read_after_the_revocation_never_reaches_the_feed(make_table, c
         session.expunge(member)
     token = player["Authorization"].removeprefix("Bearer ")
 
-    real_new_entries = feed_reads.new_entries
+    real_new_entries = feed_reads.new_entries_for
     held, entered, release = [], threading.Event(), threading.Event()
 
     def held_read(connection, chronicle_id, *args):
@@ -48,7 +48,7 @@ def test_an_entry_read_after_the_revocation_never_reaches_the_feed(make_table, c
             assert release.wait(WAIT), "the test never let the read go"
         return real_new_entries(connection, chronicle_id, *args)
 
-    monkeypatch.setattr(feed_reads, "new_entries", held_read)
+    monkeypatch.setattr(feed_reads, "new_entries_for", held_read)
 
     def revoke_then_roll() -> int:
         rotated = client.post(f"{table.base}/members/me/key", headers=player)

@@ -39,6 +39,27 @@ def head(connection: Connection, chronicle_id: int) -> int:
     )
 
 
+# A chronicle's entries after a seq, oldest first, at most a limit: built once (a wake reads it for
+# every roll), its parameters bound at each read.
+_NEW_ENTRIES = (
+    select(*_ENTRY_COLUMNS)
+    .where(_LOG.c.chronicle_id == bindparam("chronicle"), _LOG.c.seq > bindparam("after"))
+    .order_by(_LOG.c.seq)
+    .limit(bindparam("limit"))
+)
+_TOKENS = MemberToken.__table__
+# The digests of the tokens revoked at or after a moment, joined by spaces (a digest is hex: no
+# space in it; none revoked: NULL): one uncorrelated value, computed once per statement.
+_REVOKED_LATELY = (
+    select(func.aggregate_strings(_TOKENS.c.token_hash, " "))
+    .where(_TOKENS.c.revoked_at >= bindparam("moment"))
+    .scalar_subquery()
+    .label("revoked_lately")
+)
+# A wake's read: the new entries, each row carrying the digests revoked lately, in one statement.
+_NEW_ENTRIES_FOR = _NEW_ENTRIES.add_columns(_REVOKED_LATELY)
+
+
 def new_entries(
     connection: Connection, chronicle_id: int, after: int, limit: int
 ) -> tuple[Sequence[Row[Any]], dict[int, int]]:
@@ -46,27 +67,32 @@ def new_entries(
     attributes of ``LogEntry``), and which of their hidden ones were revealed (seq -> the reveal's
     seq): every member's view is made from these. One statement, a second only when one of them
     is hidden."""
-    rows = connection.execute(
-        select(*_ENTRY_COLUMNS)
-        .where(_LOG.c.chronicle_id == chronicle_id, _LOG.c.seq > after)
-        .order_by(_LOG.c.seq)
-        .limit(limit)
-    ).all()
+    rows = connection.execute(_NEW_ENTRIES, {"chronicle": chronicle_id, "after": after, "limit": limit}).all()
+    return rows, _revealed(connection, chronicle_id, rows)
+
+
+def _revealed(connection: Connection, chronicle_id: int, rows: Sequence[Row[Any]]) -> dict[int, int]:
     hidden = [row.seq for row in rows if row.visibility == "hidden"]
-    return rows, revealed_by(connection, chronicle_id, hidden) if hidden else {}
+    return revealed_by(connection, chronicle_id, hidden) if hidden else {}
 
 
 def new_entries_for(
     connection: Connection, chronicle_id: int, after: int, limit: int, since: str
 ) -> tuple[Sequence[Row[Any]], dict[int, int], set[str]]:
     """``new_entries``, and when there is any, the digests of the tokens revoked at or after
-    ``since`` (``revoked_since``) read in the same snapshot: an entry is given only to the feeds
-    none of whose tokens is among them (a feed whose token is, has its tokens read again before it
-    is given anything), so nothing committed with or after a revocation reaches the revoked feed,
-    whichever process revoked it and however late its word comes. The feeds' own tokens are not
-    read: the cost is one look-up in the revocations' index, whatever the number of feeds."""
-    rows, revealed = new_entries(connection, chronicle_id, after, limit)
-    return rows, revealed, revoked_since(connection, since) if rows else set()
+    ``since`` (``revoked_since``'s) read by the same statement (one snapshot, whatever the
+    store's isolation): an entry is given only to the feeds none of whose tokens is among them
+    (a feed whose token is, has its tokens read again before it is given anything), so nothing
+    committed with or after a revocation reaches the revoked feed, whichever process revoked it
+    and however late its word comes. The feeds' own tokens are not read: the cost is one look-up
+    in the revocations' index, whatever the number of feeds, in the statement that reads the
+    entries (a wake is one statement, a second only when an entry is hidden: on PostgreSQL each
+    statement is a round trip through the driver)."""
+    rows = connection.execute(
+        _NEW_ENTRIES_FOR, {"chronicle": chronicle_id, "after": after, "limit": limit, "moment": since}
+    ).all()
+    revoked = rows[0].revoked_lately if rows else None
+    return rows, _revealed(connection, chronicle_id, rows), set(revoked.split(" ")) if revoked else set()
 
 
 @dataclass(frozen=True)
@@ -125,7 +151,6 @@ def heads(session: Session | Connection, chronicle_ids: list[int]) -> dict[int, 
     return found
 
 
-_TOKENS = MemberToken.__table__
 _REVOKED_SINCE = select(_TOKENS.c.token_hash).where(_TOKENS.c.revoked_at >= bindparam("moment"))
 
 
