@@ -14,7 +14,8 @@ lock held through the commit's WAL flush; in the roll's transaction that lock wa
 wait under load (bench/README.md, "Notify after the commit"). Now ``Database.notify`` hands the
 chronicles a commit grew to ``Listener.notify`` (a set and, when it was empty, a byte on the
 wake-up socket: nothing waits), and the thread sends one statement for every commit made since its
-last (``NOTIFY_SQL``: each chronicle's head seq, read as it notifies), in a transaction of its own
+last (``NOTIFY_SQL``: each chronicle's head seq, read as it notifies), at most one every
+``NOTIFY_EVERY`` (the first commit after a quiet spell at once), in a transaction of its own
 that writes no row and does not wait for its commit record's flush (``synchronous_commit`` off: a
 notification is never durable anyway). A process without a running listener (no hub: the CLI, a
 script; a hub whose app is closed or whose listener failed) notifies at once after its commit, on
@@ -50,6 +51,7 @@ import logging
 import selectors
 import socket
 import threading
+import time
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -60,6 +62,13 @@ CONNECT_SECONDS = (
     5  # libpq's connect_timeout: a connection that hangs is retried, and close is never held long
 )
 CLOSE_SECONDS = 10.0  # how long close waits for the thread (a statement, or a connection attempt, at most)
+# At most one NOTIFY statement of this process's commits per interval: the first commit after a
+# quiet interval is notified at once, the commits that follow it within the interval together at its
+# end. Each NOTIFY is a transaction of PostgreSQL's (under its cluster-wide NOTIFY lock), a round
+# trip through the driver, a wake of this thread and of every listening backend, and comes back to
+# this connection (it LISTENs too): at 60-70 rolls a second it was one per roll. The other
+# processes hear a commit up to this much later; this process's own feeds are woken by the commit.
+NOTIFY_EVERY = 0.05
 REVOKED_PAYLOAD = "revoked"  # migration 0009's NOTIFY of a revoked token, on its chronicle's channel
 BINDINGS = "rollbook_discord"  # a Discord channel was bound (``discord.store.bind_channel``): the poster's
 
@@ -123,6 +132,9 @@ class Listener:
         self._local = threading.local()  # each run's thread: its own stop signal (``stopping``)
         self._committed: set[int] = set()  # chronicles this process's commits grew, not notified yet
         self.notified = 0  # NOTIFY statements the thread sent for this process's commits (tests read it)
+        self._due = (
+            0.0  # when the next NOTIFY may be sent (``time.monotonic``): ``NOTIFY_EVERY`` after the last
+        )
         self._own: int | None = None  # the backend of the current connection: what it notified itself
 
     def ensure(self) -> None:
@@ -177,6 +189,14 @@ class Listener:
                 self._committed.update(ids)
             raise
         self.notified += 1
+        self._due = time.monotonic() + NOTIFY_EVERY
+
+    def _pending(self) -> float | None:
+        """How long until the commits handed over may be notified (0: now), None when there is none."""
+        with self._lock:
+            if not self._committed:
+                return None
+        return max(0.0, self._due - time.monotonic())
 
     def _poke(self) -> None:
         wake = self._wake
@@ -267,13 +287,15 @@ class Listener:
             if taken_up:
                 # What was committed (or revoked) before LISTEN took effect was not heard: catch up.
                 hub.listening(taken_up)
-            self._send(connection)
+            if self._pending() == 0.0:
+                self._send(connection)
             # what arrived already (with a statement's answer, or since the last look), not waiting
             for notification in connection.notifies(timeout=0):
                 self._deliver(notification)
             if stop.is_set():
                 return
-            ready = waiting.select()  # no timeout: idle, the thread sleeps
+            # idle, the thread sleeps (no timeout); commits handed over wait for their NOTIFY's turn
+            ready = waiting.select(self._pending())
             if any(key.fileobj is woken for key, _ in ready):
                 # emptied before ``hub.watched`` is looked at again: a later change pokes anew
                 try:
