@@ -30,10 +30,10 @@ def variant(name: str, **members: Any) -> Any:
     return made
 
 
-@contextmanager
-def registered(module: Any = toy) -> Iterator[str]:
-    """The toy system (or a ``variant`` of its play module) in the registries (rules, play, odds, the
-    receipt's view, the resolve contract) for the block's length: its id."""
+def register(module: Any = toy) -> str:
+    """Register the toy system (or a ``variant`` of its play module) in the registries (rules, play,
+    odds, the receipt's view, the resolve contract) and its catalogue domain: its id. What an installed
+    distribution's entry point of the group ``rollbook.systems`` names (``rollbook.plugins``)."""
     rules.register(toy.SYSTEM, toy.RULES)
     systems.register(toy.SYSTEM, module)
     odds.register(toy.SYSTEM, toy.odds)
@@ -41,15 +41,28 @@ def registered(module: Any = toy) -> Iterator[str]:
     contract.register(toy.SYSTEM, toy.CONTRACT)
     i18n.compile_domain(DOMAIN, LOCALE_DIR)
     i18n.register_domain(DOMAIN, LOCALE_DIR)
+    return toy.SYSTEM
+
+
+def unregister() -> None:
+    """Remove what ``register`` added."""
+    i18n.unregister_domain(DOMAIN)
+    contract.unregister(toy.SYSTEM)
+    render.unregister(toy.SYSTEM)
+    odds.unregister(toy.SYSTEM)
+    systems.unregister(toy.SYSTEM)
+    rules.unregister(toy.SYSTEM)
+
+
+@contextmanager
+def registered(module: Any = toy) -> Iterator[str]:
+    """The toy system (or a ``variant`` of its play module) in the registries (rules, play, odds, the
+    receipt's view, the resolve contract) for the block's length: its id."""
+    system = register(module)
     try:
-        yield toy.SYSTEM
+        yield system
     finally:
-        i18n.unregister_domain(DOMAIN)
-        contract.unregister(toy.SYSTEM)
-        render.unregister(toy.SYSTEM)
-        odds.unregister(toy.SYSTEM)
-        systems.unregister(toy.SYSTEM)
-        rules.unregister(toy.SYSTEM)
+        unregister()
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from rollbook import __version__
+from rollbook import __version__, plugins
 from rollbook.app import openapi as typed_schema
 from rollbook.app.api import problems_router, router
 from rollbook.app.api_authority import router as authority_router
@@ -94,6 +94,7 @@ def create_app(
     threads: int = WORKER_THREADS,
     settings: Settings | None = None,
 ) -> FastAPI:
+    plugins.load()  # the systems installed beside rollbook, before the faces read the registries
     # the environment's settings, read once (SettingsError names a variable that does not parse)
     settings = settings or load()
     install(settings)

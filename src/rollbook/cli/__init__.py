@@ -50,7 +50,11 @@ def failure_line(error: BaseException) -> str:
 
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit status 2, never a traceback; any other
-    failure is one line and exit status 1 (its traceback with ``--debug``, anywhere on the line)."""
+    failure is one line and exit status 1 (its traceback with ``--debug``, anywhere on the line).
+    The systems installed beside rollbook are registered first (``rollbook.plugins``)."""
+    from rollbook import plugins
+
+    plugins.load()
     _load_commands()
     debug = "--debug" in sys.argv[1:]
     if debug:

@@ -61,6 +61,7 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     """
     from rollbook.play import systems
 
+    admitted(system, request)
     if system in _ADDED and reroll == "none" and goal is None:
         return _ADDED[system](request)
     own = systems.own_module(system, "rollbook.odds", "{}")
@@ -74,6 +75,35 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     return answer
 
 
+# How many times ``admitted`` asks the rules for more dice before it stops asking (a chain of
+# criticals ends on a real roll; the fixed face below may never end one).
+ADMIT_ROUNDS = 100
+
+
+def admitted(system: str, request: Any) -> None:
+    """The request as the roll takes it, or the roll's refusal: the rules' own bounds checked by the
+    rules themselves (their ``needed`` and ``resolve``, the one way a roll goes through, ``dice.roll``),
+    over fixed faces (each die its middle face), so that no face gives the odds of a request the roll
+    refuses (a registered system's pool of 0 dice, ``out_of_range``). A ``RuleError`` when refused;
+    a request of no system of the rules registry (a V20 soak's pair, ``rules.v20``) is the odds' own."""
+    from rollbook.rules import get_system
+
+    try:
+        rules = get_system(system)
+    except RuleError:
+        return  # ``odds_for`` refuses the system
+    faces: tuple[int, ...] = ()
+    try:
+        for _ in range(ADMIT_ROUNDS):
+            sides = rules.needed(request, faces)
+            if not sides:
+                rules.resolve(request, faces)
+                return
+            faces += tuple((size + 1) // 2 for size in sides)
+    except (AttributeError, TypeError):
+        return  # another of the system's rules requests than its rolls' (``odds_for``'s TypeError)
+
+
 def clear_caches() -> None:
     """Forget every memoised table of every system (benchmarks start cold with this)."""
     from rollbook.odds import _exact, v5, v20
@@ -84,4 +114,4 @@ def clear_caches() -> None:
         cached.cache_clear()
 
 
-__all__ = ["Distribution", "clear_caches", "fraction_text", "odds_for", "register", "unregister"]
+__all__ = ["Distribution", "admitted", "clear_caches", "fraction_text", "odds_for", "register", "unregister"]

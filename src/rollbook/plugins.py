@@ -1,0 +1,101 @@
+"""Systems installed beside rollbook as distributions of their own, found at a process's start.
+
+A distribution declares each system it brings in the entry-point group ``rollbook.systems`` (Python's
+packaging standard, read with ``importlib.metadata.entry_points``): the entry point's name is the
+system's id, its object a callable taking nothing that registers that one system in the registries
+(``rollbook.rules.register``, ``rollbook.play.systems.register``, ``rollbook.odds.register``,
+``rollbook.render.register``, ``rollbook.contract.register``; its words' catalogue domain,
+``rollbook.i18n.register_domain``), as ``tests/toy_system``'s ``register`` does. In its
+``pyproject.toml``::
+
+    [project.entry-points."rollbook.systems"]
+    toy = "rollbook_toy:register"
+
+``load()`` reads the group once per process, before the faces derive their commands, options and
+schemas from the registries: the CLI's entry (``rollbook.cli.main``: every command, ``rollbook
+serve``, ``rollbook solo`` and ``rollbook discord register`` among them) and the app factory
+(``rollbook.app.app.create_app``: ``rollbook serve``'s app and each of its ``--workers``).
+
+A plugin that cannot be used is one line on stderr naming it, and the process goes on without it
+(a served process never dies of one bad plugin): one that fails to import or to register (what it
+registered is removed again), one named for a shipped system or for a system already registered,
+one that registers another id than its name or none. A shipped system's rules stay the package's.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.metadata import EntryPoint, entry_points
+from typing import TextIO
+
+GROUP = "rollbook.systems"
+
+_loaded: tuple[str, ...] | None = None
+
+
+def load(stderr: TextIO | None = None) -> tuple[str, ...]:
+    """Register every system of the group ``rollbook.systems`` (once per process; later calls answer
+    the same): the ids registered. A plugin refused is one line on ``stderr`` (the process's)."""
+    global _loaded
+    if _loaded is None:
+        _loaded = tuple(
+            name
+            for point in sorted(entry_points(group=GROUP), key=lambda point: (point.name, point.value))
+            if (name := _load_one(point, stderr or sys.stderr)) is not None
+        )
+    return _loaded
+
+
+def _load_one(point: EntryPoint, stderr: TextIO) -> str | None:
+    """Register one entry point's system: its id, or None after one line on ``stderr``."""
+    from rollbook import rules
+    from rollbook.play import systems
+
+    def refused(why: str) -> None:
+        print(f"rollbook: system plugin {point.name} ({point.value}) not loaded: {why}", file=stderr)
+
+    if point.name in systems.SYSTEM_IDS:
+        refused(f"{point.name} is a shipped system")
+        return None
+    before = set(systems.system_ids())
+    if point.name in before:
+        refused(f"a system {point.name} is already registered")
+        return None
+    shipped_rules = {system: rules.get_system(system) for system in systems.SYSTEM_IDS}
+    try:
+        point.load()()
+    except Exception as error:  # its import or its registration: the process goes on without it
+        problem: str | None = f"{type(error).__name__}: {_first_line(error)}"
+    else:
+        added = set(systems.system_ids()) - before
+        problem = None if added == {point.name} else f"it registered {sorted(added) or 'no system'}"
+    finally:
+        for system, kept in shipped_rules.items():  # a shipped system's rules are never replaced
+            if rules.get_system(system) is not kept:
+                rules.register(system, kept.module)
+    if problem is None:
+        return point.name
+    for added_id in {point.name, *(set(systems.system_ids()) - before)}:
+        _unregister(added_id)
+    refused(problem)
+    return None
+
+
+def _unregister(system: str) -> None:
+    """Remove what a refused plugin registered of ``system`` (a shipped system's parts stay)."""
+    from rollbook import contract, odds, render, rules
+    from rollbook.play import systems
+
+    contract.unregister(system)
+    render.unregister(system)
+    odds.unregister(system)
+    systems.unregister(system)
+    rules.unregister(system)
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else "(no message)"
+
+
+__all__ = ["GROUP", "load"]
