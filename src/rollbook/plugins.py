@@ -19,12 +19,14 @@ serve``, ``rollbook solo`` and ``rollbook discord register`` among them) and the
 A plugin that cannot be used is one line on stderr naming it, and the process goes on without it
 (a served process never dies of one bad plugin): one that fails to import or to register (what it
 registered is removed again), one named for a shipped system or for a system already registered,
-one that registers another id than its name or none. A shipped system's rules stay the package's.
+one that registers another id than its name or none, one that replaces a shipped system's rules
+(restored: a shipped system stays the package's).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 from typing import TextIO
 
@@ -38,17 +40,23 @@ def load(stderr: TextIO | None = None) -> tuple[str, ...]:
     the same): the ids registered. A plugin refused is one line on ``stderr`` (the process's)."""
     global _loaded
     if _loaded is None:
-        _loaded = tuple(
-            name
-            for point in sorted(entry_points(group=GROUP), key=lambda point: (point.name, point.value))
-            if (name := _load_one(point, stderr or sys.stderr)) is not None
-        )
+        _loaded = register_all(entry_points(group=GROUP), stderr or sys.stderr)
     return _loaded
+
+
+def register_all(points: Iterable[EntryPoint], stderr: TextIO) -> tuple[str, ...]:
+    """Register the system of each entry point (by name, then object): the ids registered; each
+    refused is one line on ``stderr``, and the next is registered all the same."""
+    return tuple(
+        name
+        for point in sorted(points, key=lambda point: (point.name, point.value))
+        if (name := _load_one(point, stderr)) is not None
+    )
 
 
 def _load_one(point: EntryPoint, stderr: TextIO) -> str | None:
     """Register one entry point's system: its id, or None after one line on ``stderr``."""
-    from rollbook import rules
+    from rollbook import i18n, rules
     from rollbook.play import systems
 
     def refused(why: str) -> None:
@@ -61,22 +69,27 @@ def _load_one(point: EntryPoint, stderr: TextIO) -> str | None:
     if point.name in before:
         refused(f"a system {point.name} is already registered")
         return None
+    domains = set(i18n.OUTSIDE_DOMAINS)
     shipped_rules = {system: rules.get_system(system) for system in systems.SYSTEM_IDS}
+    problem: str | None = None
     try:
         point.load()()
     except Exception as error:  # its import or its registration: the process goes on without it
-        problem: str | None = f"{type(error).__name__}: {_first_line(error)}"
-    else:
-        added = set(systems.system_ids()) - before
-        problem = None if added == {point.name} else f"it registered {sorted(added) or 'no system'}"
-    finally:
-        for system, kept in shipped_rules.items():  # a shipped system's rules are never replaced
-            if rules.get_system(system) is not kept:
-                rules.register(system, kept.module)
+        problem = f"{type(error).__name__}: {_first_line(error)}"
+    replaced = [system for system, kept in shipped_rules.items() if rules.get_system(system) is not kept]
+    for system in replaced:  # a shipped system's rules are never replaced
+        rules.register(system, shipped_rules[system].module)
+    added = set(systems.system_ids()) - before
+    if problem is None and replaced:
+        problem = f"it replaced the rules of {', '.join(replaced)}, a shipped system"
+    elif problem is None and added != {point.name}:
+        problem = f"it registered {', '.join(sorted(added)) or 'no system'}, not {point.name}"
     if problem is None:
         return point.name
-    for added_id in {point.name, *(set(systems.system_ids()) - before)}:
-        _unregister(added_id)
+    for system in {point.name, *added}:  # what it registered is removed again
+        _unregister(system)
+    for domain in set(i18n.OUTSIDE_DOMAINS) - domains:
+        i18n.unregister_domain(domain)
     refused(problem)
     return None
 
@@ -98,4 +111,4 @@ def _first_line(error: BaseException) -> str:
     return lines[0] if lines else "(no message)"
 
 
-__all__ = ["GROUP", "load"]
+__all__ = ["GROUP", "load", "register_all"]
