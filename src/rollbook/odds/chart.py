@@ -267,4 +267,27 @@ def exchange_chart(path: str | Path, result: V20Exchange | TiersExchange, title:
     return _save(fig, path)
 
 
-__all__ = ["exchange_chart", "rollunder_chart", "tiers_chart", "v20_chart", "v5_chart"]
+def outcomes_chart(path: str | Path, odds: dict[str, Any], title: str) -> Path:
+    """The outcomes of any system's odds contract (``odds_for``'s ``outcomes``, ``p/q`` each): one
+    bar per outcome, in its colour (a system registered from outside: its own codes in grey)."""
+    from fractions import Fraction
+
+    path = _check_path(path)
+    _set_up_pyplot()
+    import matplotlib.pyplot as plt
+
+    outcomes = {str(code): float(Fraction(p)) for code, p in odds["outcomes"].items()}
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    ax.bar(
+        [LABELS.get(code, code.replace("_", " ")) for code in outcomes],
+        [100 * p for p in outcomes.values()],
+        color=[COLOURS.get(code, "#999999") for code in outcomes],
+    )
+    ax.set_ylabel("%")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    return _save(fig, path)
+
+
+__all__ = ["exchange_chart", "outcomes_chart", "rollunder_chart", "tiers_chart", "v20_chart", "v5_chart"]

@@ -46,15 +46,17 @@ class OddsGroup(TyperGroup):
         found = super().get_command(ctx, cmd_name)
         if found is None and cmd_name in system_ids():
             # TR-1: the odds under the table rules declared for it, when it has some (``rules.table``)
-            more = (
-                {"table_rule": (list[str] | None, table_rule_option(cmd_name))} if declared(cmd_name) else {}
-            )
+            more: dict[str, tuple[Any, Any]] = {"chart": (Path | None, chart_option())}
+            if declared(cmd_name):
+                more["table_rule"] = (list[str] | None, table_rule_option(cmd_name))
             return quick_command(cmd_name, _registered_odds, f"The odds of a {cmd_name} roll.", more=more)
         return found
 
 
 def _registered_odds(system_id: str, values: dict[str, Any]) -> None:
-    """The odds registered for a system without a command of its own, of its quick roll's request."""
+    """The odds registered for a system without a command of its own, of its quick roll's request
+    (``--chart``: its outcomes drawn, ``odds.chart.outcomes_chart``)."""
+    check_chart(values.get("chart"))
     request = derived_request(system_id, values)
     if table_rules := table_rules_given(system_id, values):  # TR-1: its request carries the set in force
         request = replace(request, table_rules=table_rules)
@@ -70,6 +72,11 @@ def _registered_odds(system_id: str, values: dict[str, Any]) -> None:
         console.print(table)
 
     emit(data, values["as_json"], render)
+    if (chart := values.get("chart")) is not None:
+        from rollbook.odds.chart import outcomes_chart
+
+        draw(outcomes_chart, chart, data, f"{system_id}: {data['request']}")
+        chart_done(chart, values["as_json"])
 
 
 class OddsCommand(TyperCommand):
@@ -96,14 +103,17 @@ odds_app = typer.Typer(
 )
 app.add_typer(odds_app, name="odds")
 
+
 # The options every system takes.
-ChartOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--chart",
-        help="Also draw a chart to FILE.svg or FILE.png (needs matplotlib: the charts extra of rollbook).",
-    ),
-]
+CHART_HELP = "Also draw a chart to FILE.svg or FILE.png (needs matplotlib: the charts extra of rollbook)."
+ChartOption = Annotated[Path | None, typer.Option("--chart", help=CHART_HELP)]
+
+
+def chart_option() -> Any:
+    """``--chart FILE`` as a derived command's option (``cli.base.quick_command``): the odds drawn too."""
+    return typer.Option(None, "--chart", help=CHART_HELP)
+
+
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print the odds as JSON (exact fractions and floats).")
 ]
