@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rollbook.odds import admitted, odds_for
+from rollbook.odds.contests import contest_odds, extended_odds
 from rollbook.rules.base import RuleError
 from tests.discord.helpers import ANNA, seated
 from tests.discord.signing import command, option
@@ -43,6 +44,15 @@ def test_the_rules_bounds_refuse_the_odds_as_the_roll(toy):
         == "1073741824/205891132094649"
     )
     admitted(toy, toy_module.ToyRequest(1))  # within bounds: nothing to say
+    # a contest's side and an extended action's roll (TR-3, TR-4, ``odds.contests``) likewise
+    for refused in (
+        lambda: contest_odds(toy, toy_module.ToyRequest(3), toy_module.ToyRequest(0)),
+        lambda: extended_odds(toy, toy_module.ToyRequest(31), 3, 2),
+    ):
+        with pytest.raises(RuleError) as said:
+            refused()
+        assert said.value.code == "out_of_range"
+    assert contest_odds(toy, toy_module.ToyRequest(3), toy_module.ToyRequest(1))["system"] == toy
 
 
 def test_the_api_refuses_the_odds_of_a_pool_the_roll_refuses(make_table, toy):

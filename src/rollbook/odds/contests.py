@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, cast
 
+from rollbook.odds import admitted
 from rollbook.odds._exact import RollShape, fraction_text
 from rollbook.odds.v5 import contest_shape as v5_shape
 from rollbook.odds.v20 import contest_shape as v20_shape
@@ -84,7 +85,11 @@ def _contest_part(system: str) -> ContestOdds:
 
 
 def shape_of(system: str, request: Any) -> RollShape:
-    return _contest_part(system).contest_shape(request)
+    """The roll as a contest sees it, of a request the roll takes (``odds.admitted``: else refused as
+    the roll is)."""
+    part = _contest_part(system)
+    admitted(system, request)
+    return part.contest_shape(request)
 
 
 # --- TR-3 -----------------------------------------------------------------------------------------
@@ -93,7 +98,7 @@ def shape_of(system: str, request: Any) -> RollShape:
 def contest_odds(system: str, attacker: Any, defender: Any) -> dict[str, Any]:
     """TR-5 for TR-3: the attacker wins with more successes; a tie is the defender's."""
     part = _contest_part(system)
-    a, d = part.contest_shape(attacker), part.contest_shape(defender)
+    a, d = shape_of(system, attacker), shape_of(system, defender)
     margins: dict[int, Fraction] = {}
     for sa, pa in a.totals.items():
         for sd, pd in d.totals.items():
