@@ -13,11 +13,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
 
 from rollbook.dice import DiceSource
+from rollbook.server import tx
 from rollbook.server.access import find_chronicle
 from rollbook.server.db import Database
 from rollbook.server.deps import (
@@ -30,7 +33,8 @@ from rollbook.server.deps import (
 from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles
-from rollbook.web.errors import PageRoute
+from rollbook.web.errors import PageRoute, alert_response, on_refusal
+from rollbook.web.once import once
 from rollbook.web.respond import lang_of
 
 
@@ -144,6 +148,44 @@ class PageAccess:
             row = find_chronicle(session, member)
         self.knows(row)
         return member, self.lang(), row
+
+    def write(
+        self, db: Database, work: Callable[[Any, Caller], dict], form: Mapping[str, Any] | None = None
+    ) -> dict:
+        """A page's change: its one write, the reader found first thing in it (``member_in``), then
+        ``work(session, member)``; with the posted ``form``, through the pages' exactly-once path
+        (``web.once``: its key's scope is that member's). The write sends the statements of the API's
+        same operation (``app.api._signed_write``)."""
+        if form is None:
+            return tx.run(db, lambda session: work(session, self.member_in(session)))
+        return once(self.request, db, self.member_in, form, lambda session: work(session, self.member))
+
+    def answer_in(self, db: Database) -> tuple[Caller, str, Chronicle]:
+        """After the write, first thing in its answer's one read (``db``: ``Database.one_read``'s): the
+        member the write found, the reader's language and the chronicle's row, read there once (for
+        its language and everything the answer draws of it)."""
+        with db.read() as session:
+            row = find_chronicle(session, self.member)
+        self.knows(row)
+        return self.member, self.lang(), row
+
+    def refused_into(
+        self, form_id: str, full_page: Callable[[Caller, str, dict[str, str]], Response]
+    ) -> None:
+        """A refusal of the change: into the form ``form_id`` with htmx, else ``full_page(member,
+        lang, errors)``: the page again with the message in place, in the reader's language (read only
+        for the refusal: ``errors.alert_response``)."""
+        request = self.request
+        on_refusal(
+            request,
+            lambda error: alert_response(
+                request,
+                error,
+                self.lang(),
+                form_id,
+                lambda errors: full_page(self.member, self.lang(), errors),
+            ),
+        )
 
     def lang(self, db: Database | None = None) -> str:
         """The reader's language; the chronicle's read through ``db`` (the answer's one read) when no

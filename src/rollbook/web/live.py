@@ -40,7 +40,7 @@ from rollbook.server.usecases import feeds as feed_reads
 from rollbook.server.usecases.exchange import next_steps, roll_of
 from rollbook.server.views import member_view, roster_view
 from rollbook.web import keychain, redraws, table
-from rollbook.web.deps import Db, Lang, Reader, page_router
+from rollbook.web.deps import Db, Lang, PageAccess, Reader, page_router
 from rollbook.web.respond import is_htmx, see_other
 from rollbook.web.templating import render
 
@@ -54,13 +54,17 @@ def card_html(request: Request, db, member: Caller, lang: str, entry: dict, char
     return _render(request, member, lang, item)
 
 
-def step_taken(request: Request, db, member: Caller, lang: str, chronicle_id: int, entry: dict) -> Response:
-    """After a step a card offered (a side's roll, an extended action's next, a hunger frenzy test):
-    with htmx, the new card on top of the feed and the card whose step it took redrawn, as the live
-    feed draws them; without JavaScript, a 303 to the new card."""
+def step_taken(request: Request, db, signed: PageAccess, chronicle_id: int, entry: dict) -> Response:
+    """After a step a card offered (a side's roll, an extended action's next, a hunger frenzy test),
+    the step's write made: with htmx, the new card on top of the feed and the card whose step it took
+    redrawn, as the live feed draws them, from one read (the chronicle's row read once there:
+    ``PageAccess.answer_in``); without JavaScript, a 303 to the new card."""
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{Logged.of(entry).seq}")
-    return HTMLResponse(card_html(request, db, member, lang, entry, None))
+    with db.one_read() as db:
+        member, lang, _row = signed.answer_in(db)
+        item = table.live_item_in(db, member, lang, entry, None)
+    return HTMLResponse(_render(request, member, lang, item))
 
 
 def _render(request: Request | None, member: Caller, lang: str, item: dict) -> str:

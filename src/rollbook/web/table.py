@@ -332,10 +332,11 @@ def live_item(db, member: Caller, lang: str, entry: dict, character_id: int | No
     follows up or reveals (to replace it), and — on a sheet's page — the sheet's new resources and
     the roll form's tick-boxes of things held. Read in one read transaction, each row once."""
     with db.one_read() as db:
-        return _live_item(db, member, lang, entry, character_id)
+        return live_item_in(db, member, lang, entry, character_id)
 
 
-def _live_item(db, member: Caller, lang: str, entry: dict, character_id: int | None) -> dict[str, Any]:
+def live_item_in(db, member: Caller, lang: str, entry: dict, character_id: int | None) -> dict[str, Any]:
+    """``live_item`` read through ``db``, a read the caller holds (``Database.one_read``'s)."""
     logged = Logged.of(entry)
     with db.read() as session:
         found = find_chronicle(session, member)

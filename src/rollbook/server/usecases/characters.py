@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -22,7 +23,7 @@ from rollbook.server.access import (
     require_storyteller,
 )
 from rollbook.server.chain import is_rules_receipt, plain
-from rollbook.server.models import Caller, Character
+from rollbook.server.models import Caller, Character, Chronicle
 from rollbook.server.problems import ProblemError
 from rollbook.server.store import actor_of, append_entry, save_sheet, sheet_changed
 from rollbook.server.tx import now
@@ -65,15 +66,21 @@ def add_character(
     session: Session,
     member: Caller,
     *,
-    name: str,
-    sheet: dict,
+    name: str = "",
+    sheet: dict | None = None,
     owner: int | None = UNSET,
     difficulty: int | None = None,
+    resolve: Callable[[Chronicle], tuple[str, dict]] | None = None,
 ) -> dict:
     """A player adds a character for themselves; the Storyteller for anyone (``owner``) or an NPC
-    (``owner=None``). The sheet is validated by the game logic."""
-    check_name(name)
+    (``owner=None``). The sheet is validated by the game logic. ``resolve``: a page's form, read as
+    the chronicle's game's against the chronicle locked here -> (the name, the sheet)."""
+    if resolve is None:
+        check_name(name)
     chronicle = lock_chronicle(session, member.chronicle_id)
+    if resolve is not None:
+        name, sheet = resolve(chronicle)
+        check_name(name)
     if member.role != STORYTELLER:
         if owner not in (UNSET, None, member.id):
             raise ProblemError(403, "storyteller_only", action="owner", role=member.role)
@@ -85,7 +92,7 @@ def add_character(
     if owner is not None:
         find_member(session, chronicle.id, owner)
     check_difficulty(chronicle.system, difficulty)
-    sheet = {"name": name, **copy.deepcopy(sheet)}  # the sheet's own name defaults to the character's
+    sheet = {"name": name, **copy.deepcopy(sheet or {})}  # the sheet's own name defaults to the character's
     validated = play.new_sheet(
         chronicle.system,
         sheet,
@@ -152,6 +159,7 @@ def edit_character(
     owner: int | None = UNSET,
     version: int | None = None,
     base: dict | None = None,
+    resolve: Callable[[Chronicle, Character], dict] | None = None,
 ) -> dict:
     """Edit a sheet (the game logic decides what each role may change), rename, or — Storyteller
     only — set the character's standing difficulty or owner. ``version``: refuse if the sheet moved.
@@ -164,6 +172,10 @@ def edit_character(
     owner (a player sees ratings of their own characters only)."""
     chronicle, character = lock_character(session, member, character_id)
     may_act_for(member, character)
+    if resolve is not None:  # a page's form, read against the rows locked here: patch, name, difficulty
+        fields = resolve(chronicle, character)
+        patch = fields.get("patch", patch)
+        name, difficulty = fields.get("name", name), fields.get("difficulty", difficulty)
     solo_guard.check_player_move(session, chronicle, member)  # S-7, S-8
     if base is None and version is not None and version != character.version:
         raise ProblemError(409, "version_conflict", current=character.version, given=version)

@@ -21,6 +21,7 @@ authority, as declared, under the chronicle's table rules (TR-1).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -95,10 +96,19 @@ def _declared_action(
 # --- TR-3: contests ---------------------------------------------------------------------------------
 
 
-def declare_contest(session: Session, member: Caller, *, attacker: dict, defender: dict) -> dict:
-    """TR-3: the Storyteller declares a contest: ``{"character": id, "action": {...}}`` for each side."""
+def declare_contest(
+    session: Session,
+    member: Caller,
+    *,
+    attacker: dict | Callable[[Chronicle], dict],
+    defender: dict | Callable[[Chronicle], dict],
+) -> dict:
+    """TR-3: the Storyteller declares a contest: ``{"character": id, "action": {...}}`` for each side
+    (or a page's form of it, read against the chronicle locked here)."""
     require_storyteller(member, "contest")
     chronicle = lock_chronicle(session, member.chronicle_id)
+    attacker = attacker(chronicle) if callable(attacker) else attacker
+    defender = defender(chronicle) if callable(defender) else defender
     system = _system(chronicle)
     sides = {}
     for name, part in (("attacker", attacker), ("defender", defender)):
@@ -257,14 +267,16 @@ def declare_extended(
     member: Caller,
     *,
     character_id: int,
-    action: dict,
+    action: dict | Callable[[Chronicle], dict],
     target: int,
     max_rolls: int | None = None,
 ) -> dict:
-    """TR-4: the Storyteller declares an extended action: the roll, the successes to gather, the
-    most rolls (optional)."""
+    """TR-4: the Storyteller declares an extended action: the roll (or a page's form, read against
+    the chronicle locked here), the successes to gather, the most rolls (optional)."""
     require_storyteller(member, "extended")
     chronicle = lock_chronicle(session, member.chronicle_id)
+    if callable(action):
+        action = action(chronicle)
     system = _system(chronicle)
     try:
         contests.check_extended(target, max_rolls)

@@ -15,6 +15,8 @@ holds the character is refused (409 ``asker_gone``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -107,14 +109,17 @@ def grant(
     member: Caller,
     ask_id: int,
     *,
-    edges: dict | None = None,
+    edges: dict | Callable[[Chronicle, Ask], dict] | None = None,
     source: DiceSource | None = None,
 ) -> dict:
     """The Storyteller grants an ask, as asked (``edges`` None) or changed (``edges``: exactly the
-    edges granted, e.g. fewer dice or another difficulty); the server makes the roll in this
-    transaction, for the player who asked, and its receipt names the grant (A-2)."""
+    edges granted, e.g. fewer dice or another difficulty; or a page's form, resolved against the
+    chronicle and the ask read here); the server makes the roll in this transaction, for the player
+    who asked, and its receipt names the grant (A-2)."""
     require_storyteller(member, "grant")
     chronicle, ask = _pending(session, member, ask_id)
+    if callable(edges):
+        edges = edges(chronicle, ask)
     _, character = lock_character(session, member, ask.character_id)
     asker = session.get(Member, ask.member_id)
     if asker is None or asker.removed_at is not None or character.owner_id != ask.member_id:

@@ -11,6 +11,7 @@ public entry gives nothing away that the character's sheet keeps for its owner a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -19,7 +20,7 @@ from rollbook import interop
 from rollbook.entries import SheetExportReceipt, SheetImportReceipt
 from rollbook.rules.base import RuleError
 from rollbook.server.access import find_character, lock_chronicle, may_act_for
-from rollbook.server.models import Caller
+from rollbook.server.models import Caller, Chronicle
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases import characters
 from rollbook.server.usecases.checks import UNSET
@@ -39,13 +40,16 @@ def import_character(
     name: str | None = None,
     owner: int | None = UNSET,
     pick: int | None = None,
-    lang: str = "en",
+    lang: str | Callable[[Chronicle], str] = "en",
 ) -> dict:
     """A new character from another tool's file: ``{"character", "sheet", "report", "entry"}``.
     ``system``: a hint the chronicle's system must match; ``name``: instead of the file's; ``pick``:
     which character of a file holding several (the V5 Discord bot's guild export); ``lang``: the
-    reader's language, for the names a file gives as translation keys (WoD20's clans)."""
+    reader's language, for the names a file gives as translation keys (WoD20's clans; a page's: from
+    the chronicle locked here, its default)."""
     chronicle = lock_chronicle(session, member.chronicle_id)
+    if callable(lang):
+        lang = lang(chronicle)
     if system is not None and system != chronicle.system:
         raise RuleError(
             "import_wrong_system", format=format or "-", system=system, chronicle=chronicle.system

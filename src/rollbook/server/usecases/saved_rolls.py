@@ -72,6 +72,8 @@ def save(
     chronicle = lock_chronicle(session, member.chronicle_id)  # the count below is the chronicle's, in order
     character = find_character(session, member, character_id)
     may_act_for(member, character)
+    if callable(action):  # a page's roll form, read as the chronicle's game's (``checks.Resolve``)
+        action = action(chronicle, character)
     plan = authority.plan_roll(session, chronicle, character, member, action, hidden=bool(hidden))
     play.preview(
         chronicle.system,

@@ -15,13 +15,11 @@ from fastapi.responses import Response
 
 from rollbook.present import authority, forms
 from rollbook.rules.base import RuleError
-from rollbook.server import tx
 from rollbook.server.models import Caller
 from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import grants, log, scenes
 from rollbook.web import table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
-from rollbook.web.errors import alert_into
+from rollbook.web.deps import Db, Dice, PageAccess, Posted, Signed, page_router
 from rollbook.web.respond import fragment, is_htmx, see_other
 from rollbook.web.routes.chronicle import chronicle_page
 from rollbook.web.sheetpage import sheet_page
@@ -29,134 +27,121 @@ from rollbook.web.sheetpage import sheet_page
 router = page_router()
 
 
-def _panel(db, member: Caller, lang: str, state: table.Table) -> authority.Panel:
-    return authority.panel(db, member, lang, state.chronicle, state.characters, state.members)
+def _panel(db, member: Caller, lang: str, state: table.Table, read: dict | None = None) -> authority.Panel:
+    return authority.panel(db, member, lang, state.chronicle, state.characters, state.members, read)
 
 
 def _after_decision(
-    request: Request, db, member: Caller, lang: str, chronicle_id: int, entries: list[dict]
+    request: Request, db, signed: PageAccess, chronicle_id: int, entries: list[dict]
 ) -> Response:
-    """The decision's entries as cards on top of the feed, and the queue again (out of band)."""
+    """The decision's entries as cards on top of the feed, and the queue again (out of band), drawn
+    from one read after the write (the chronicle's row read once there: ``PageAccess.answer_in``)."""
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{entries[-1]['seq']}")
-    state = table.load(db, member, lang, feed=False)
-    with db.read() as session:
-        followed = log.followed_up(session, member, [e["seq"] for e in entries])
-        revealed = table.revealed_seeds(session, member)
-    viewer = table.viewer_of(member, state.chronicle, lang)
-    cards = list(
-        reversed(
-            table.cards_for(
-                entries, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
+    with db.one_read() as db:
+        member, lang, row = signed.answer_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
+        with db.read() as session:
+            followed = log.followed_up(session, member, [e["seq"] for e in entries])
+            revealed = table.revealed_seeds(session, member)
+            read = authority_cases.table_state(session, member, row)
+        viewer = table.viewer_of(member, state.chronicle, lang)
+        cards = list(
+            reversed(
+                table.cards_for(
+                    entries, viewer, state.characters, followed, state.chronicle["system"], revealed=revealed
+                )
             )
         )
-    )
-    return fragment(
-        request,
-        "_after_decision.html",
-        lang,
-        cards=cards,
-        p=_panel(db, member, lang, state),
-        chronicle=state.chronicle,
-        me=state.me,
-        errors={},
+        return fragment(
+            request,
+            "_after_decision.html",
+            lang,
+            cards=cards,
+            p=_panel(db, member, lang, state, read),
+            chronicle=state.chronicle,
+            me=state.me,
+            errors={},
+        )
+
+
+def _on_the_table(request: Request, db, values: dict | None = None):
+    """A refusal's page without JavaScript: the chronicle page again, the message in place."""
+    return lambda member, lang, errors: chronicle_page(
+        request, db, member, lang, errors=errors, values=values
     )
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/grant")
 def grant(
-    request: Request,
-    chronicle_id: int,
-    ask_id: int,
-    db: Db,
-    member: Reader,
-    lang: Lang,
-    form: Posted,
-    dice: Dice,
+    request: Request, chronicle_id: int, ask_id: int, db: Db, signed: Signed, form: Posted, dice: Dice
 ) -> Response:
-    """Grant an ask as asked, or (``changed``) with the edges of the form."""
-    alert_into(
-        request,
-        f"ask-{ask_id}",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
-    )
-    edges = None
-    if authority.ticked(form.get("changed")):
-        with db.read() as session:
-            ask = authority_cases.get_ask(session, member, ask_id)
-            system = table.load(db, member, lang, feed=False).chronicle["system"]
-        edges = authority.granted_edges(system, ask["kind"], ask["asked"], form)
-    result = tx.run(db, lambda s: grants.grant(s, member, ask_id, edges=edges, source=dice))
-    return _after_decision(request, db, member, lang, chronicle_id, [result["grant"], result["entry"]])
+    """Grant an ask as asked, or (``changed``) with the edges of the form, read against the ask and
+    the chronicle the grant locks (its one write)."""
+    signed.refused_into(f"ask-{ask_id}", _on_the_table(request, db))
+
+    def edges(chronicle, ask) -> dict:
+        signed.knows(chronicle)
+        return authority.granted_edges(chronicle.system, ask.kind, ask.asked, form)
+
+    changed = edges if authority.ticked(form.get("changed")) else None
+    result = signed.write(db, lambda s, member: grants.grant(s, member, ask_id, edges=changed, source=dice))
+    return _after_decision(request, db, signed, chronicle_id, [result["grant"], result["entry"]])
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/refuse")
 def refuse(
-    request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, ask_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
-    alert_into(
-        request,
-        f"ask-{ask_id}",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
-    )
+    signed.refused_into(f"ask-{ask_id}", _on_the_table(request, db))
     reason = str(form.get("reason", "")).strip()
-    result = tx.run(db, lambda s: grants.refuse(s, member, ask_id, reason=reason))
-    return _after_decision(request, db, member, lang, chronicle_id, [result["entry"]])
+    result = signed.write(db, lambda s, member: grants.refuse(s, member, ask_id, reason=reason))
+    return _after_decision(request, db, signed, chronicle_id, [result["entry"]])
 
 
 @router.post("/chronicles/{chronicle_id}/asks/{ask_id}/withdraw")
-def withdraw(
-    request: Request, chronicle_id: int, ask_id: int, db: Db, member: Reader, lang: Lang
-) -> Response:
-    alert_into(
-        request,
-        f"ask-{ask_id}",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
-    )
-    result = tx.run(db, lambda s: grants.withdraw(s, member, ask_id))
-    return _after_decision(request, db, member, lang, chronicle_id, [result["entry"]])
+def withdraw(request: Request, chronicle_id: int, ask_id: int, db: Db, signed: Signed) -> Response:
+    signed.refused_into(f"ask-{ask_id}", _on_the_table(request, db))
+    result = signed.write(db, lambda s, member: grants.withdraw(s, member, ask_id))
+    return _after_decision(request, db, signed, chronicle_id, [result["entry"]])
 
 
 # --- scenes and turns ---------------------------------------------------------------------------
 
 
-def _scene_answer(request: Request, db, member: Caller, lang: str, chronicle_id: int) -> Response:
+def _scene_change(request: Request, chronicle_id: int, db, signed: PageAccess, work) -> Response:
+    """A change of the scene bar: its one write, then (htmx) the bar drawn from one read."""
+    signed.refused_into("scene", _on_the_table(request, db))
+    signed.write(db, work)
     if not is_htmx(request):
         return see_other(request.headers.get("referer") or f"/chronicles/{chronicle_id}")
-    state = table.load(db, member, lang, feed=False)
-    p = _panel(db, member, lang, state)
-    return fragment(request, "_scene_bar.html", lang, p=p, chronicle=state.chronicle, errors={}, oob=False)
-
-
-def _scene_change(request: Request, chronicle_id: int, db, member: Caller, lang: str, work) -> Response:
-    alert_into(
-        request, "scene", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    tx.run(db, work)
-    return _scene_answer(request, db, member, lang, chronicle_id)
+    with db.one_read() as db:
+        member, lang, row = signed.answer_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
+        with db.read() as session:
+            read = authority_cases.table_state(session, member, row)
+        p = _panel(db, member, lang, state, read)
+        return fragment(
+            request, "_scene_bar.html", lang, p=p, chronicle=state.chronicle, errors={}, oob=False
+        )
 
 
 @router.post("/chronicles/{chronicle_id}/scenes")
-def open_scene(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
+def open_scene(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
     name = str(form.get("name", "")).strip()
     return _scene_change(
-        request, chronicle_id, db, member, lang, lambda s: scenes.open_scene(s, member, name=name)
+        request, chronicle_id, db, signed, lambda s, member: scenes.open_scene(s, member, name=name)
     )
 
 
 @router.post("/chronicles/{chronicle_id}/scene/turns")
-def advance_turn(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    return _scene_change(request, chronicle_id, db, member, lang, lambda s: scenes.advance_turn(s, member))
+def advance_turn(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
+    return _scene_change(request, chronicle_id, db, signed, scenes.advance_turn)
 
 
 @router.post("/chronicles/{chronicle_id}/scene/close")
-def close_scene(request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang) -> Response:
-    return _scene_change(request, chronicle_id, db, member, lang, lambda s: scenes.close_scene(s, member))
+def close_scene(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
+    return _scene_change(request, chronicle_id, db, signed, scenes.close_scene)
 
 
 # --- standing grants ------------------------------------------------------------------------------
@@ -177,22 +162,15 @@ def standing_value(text: str) -> Any:
 
 
 @router.post("/chronicles/{chronicle_id}/standing")
-def set_standing(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
-    alert_into(
-        request,
-        "standing",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
-    )
+def set_standing(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
+    signed.refused_into("standing", _on_the_table(request, db, form))
     character = forms.int_field(form, "character")
     edges = {str(form.get("edge", "")): standing_value(str(form.get("value", "")))}
     scene = authority.ticked(form.get("scene"))
     try:
-        tx.run(
+        signed.write(
             db,
-            lambda s: authority_cases.set_standing(
+            lambda s, member: authority_cases.set_standing(
                 s, member, edges=edges, character_id=character, scene=scene
             ),
         )
@@ -207,13 +185,9 @@ def set_standing(
 
 
 @router.post("/chronicles/{chronicle_id}/standing/{standing_id}/end")
-def end_standing(
-    request: Request, chronicle_id: int, standing_id: int, db: Db, member: Reader, lang: Lang
-) -> Response:
-    alert_into(
-        request, "standing", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    tx.run(db, lambda s: authority_cases.end_standing(s, member, standing_id))
+def end_standing(request: Request, chronicle_id: int, standing_id: int, db: Db, signed: Signed) -> Response:
+    signed.refused_into("standing", _on_the_table(request, db))
+    signed.write(db, lambda s, member: authority_cases.end_standing(s, member, standing_id))
     return see_other(f"/chronicles/{chronicle_id}#standing")
 
 
@@ -222,14 +196,12 @@ def end_standing(
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/actions")
 def declare_actions(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
-    alert_into(
-        request,
+    signed.refused_into(
         "actions",
-        lang,
-        lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors),
+        lambda member, lang, errors: sheet_page(request, db, member, lang, character_id, errors=errors),
     )
     count = forms.int_field(form, "actions", 1, low=1, high=10)
-    tx.run(db, lambda s: scenes.declare_actions(s, member, character_id, count))
+    signed.write(db, lambda s, member: scenes.declare_actions(s, member, character_id, count))
     return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}#roll-title")

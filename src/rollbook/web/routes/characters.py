@@ -17,11 +17,10 @@ from rollbook.rules.base import RuleError
 from rollbook.server.access import STORYTELLER
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import authority as authority_cases
-from rollbook.server.usecases import characters, chronicles, rolls
+from rollbook.server.usecases import characters, rolls
 from rollbook.web import redraws, sheetform, sheetpatch, table
-from rollbook.web.deps import Asked, Db, Lang, PageAccess, Posted, Reader, Signed, page_router
-from rollbook.web.errors import alert_into, error_detail, on_refusal
-from rollbook.web.once import once
+from rollbook.web.deps import Asked, Db, PageAccess, Posted, Signed, page_router
+from rollbook.web.errors import error_detail, on_refusal
 from rollbook.web.respond import fragment, is_htmx, see_other
 from rollbook.web.sheetpage import character_or_404, new_character_page, sheet_context, sheet_page
 
@@ -37,27 +36,33 @@ def new_character(request: Request, db: Db, signed: Signed) -> Response:
 
 
 @router.post("/chronicles/{chronicle_id}/characters")
-def add_character(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
-    alert_into(
-        request,
+def add_character(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
+    """A new character: the form read as the chronicle's game's against the chronicle the write locks
+    (its one write, the member found in it)."""
+    signed.refused_into(
         "character",
-        lang,
-        lambda errors: new_character_page(request, db, member, lang, errors=errors, values=form),
+        lambda member, lang, errors: new_character_page(
+            request, db, member, lang, errors=errors, values=form
+        ),
     )
-    with db.read() as session:
-        system = chronicles.chronicle_info(session, member)["system"]
-    blank = play.new_sheet(system, {"name": "—"})
-    patch = sheetpatch.without_nulls(sheetpatch.patch_from_form(system, form, blank, None))
-    name = str(patch.get("name", "")).strip()
-    if not name:
-        raise RuleError("missing_field", field="name")
-    fields: dict[str, Any] = {"name": name, "sheet": patch}
-    if member.role == STORYTELLER:
-        owner = str(form.get("owner", "")).strip()
-        fields["owner"] = int(owner) if owner.isdigit() else None
-    created = once(request, db, member, form, lambda s: characters.add_character(s, member, **fields))
+
+    def sheet(chronicle) -> tuple[str, dict]:
+        signed.knows(chronicle)
+        blank = play.new_sheet(chronicle.system, {"name": "—"})
+        patch = sheetpatch.without_nulls(sheetpatch.patch_from_form(chronicle.system, form, blank, None))
+        name = str(patch.get("name", "")).strip()
+        if not name:
+            raise RuleError("missing_field", field="name")
+        return name, patch
+
+    def work(s, member) -> dict:
+        fields: dict[str, Any] = {}
+        if member.role == STORYTELLER:
+            owner = str(form.get("owner", "")).strip()
+            fields["owner"] = int(owner) if owner.isdigit() else None
+        return characters.add_character(s, member, resolve=sheet, **fields)
+
+    created = signed.write(db, work, form)
     return see_other(f"/chronicles/{chronicle_id}/characters/{created['id']}")
 
 
@@ -207,29 +212,39 @@ def odds(request: Request, character_id: int, db: Db, signed: Signed, values: As
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/sheet")
 def edit_sheet(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
-    alert_into(
-        request,
+    """A sheet edited: the form read against the chronicle and the character the edit locks (its one
+    write, the member found in it)."""
+    signed.refused_into(
         "sheet",
-        lang,
-        lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors, values=form),
+        lambda member, lang, errors: sheet_page(
+            request, db, member, lang, character_id, errors=errors, values=form
+        ),
     )
-    state = table.load(db, member, lang, feed=False)
-    character = character_or_404(state, character_id)
-    system = state.chronicle["system"]
-    editable = sheetform.editable_keys(system, member.role, False)
-    patch = sheetpatch.patch_from_form(system, form, character.sheet or {}, editable)
-    fields: dict[str, Any] = {"patch": patch, "version": forms.int_field(form, "version")}
+
+    def fields(chronicle, character) -> dict[str, Any]:
+        signed.knows(chronicle)
+        member = signed.member
+        editable = sheetform.editable_keys(chronicle.system, member.role, False)
+        patch = sheetpatch.patch_from_form(chronicle.system, form, character.sheet or {}, editable)
+        found: dict[str, Any] = {"patch": patch}
+        new_name = patch.get("name")
+        if isinstance(new_name, str) and new_name.strip() and new_name != character.name:
+            found["name"] = new_name.strip()
+        if member.role == STORYTELLER and "standing_difficulty" in form:
+            found["difficulty"] = forms.int_field(form, "standing_difficulty")
+        return found
+
+    given: dict[str, Any] = {"version": forms.int_field(form, "version")}
     base = _base(form)
     if base is not None:  # only what this editor changed, applied on the sheet as it is now
-        fields["base"] = base
-    new_name = patch.get("name")
-    if isinstance(new_name, str) and new_name.strip() and new_name != character.name:
-        fields["name"] = new_name.strip()
-    if member.role == STORYTELLER and "standing_difficulty" in form:
-        fields["difficulty"] = forms.int_field(form, "standing_difficulty")
-    once(request, db, member, form, lambda s: characters.edit_character(s, member, character_id, **fields))
+        given["base"] = base
+    signed.write(
+        db,
+        lambda s, member: characters.edit_character(s, member, character_id, resolve=fields, **given),
+        form,
+    )
     return see_other(f"/chronicles/{chronicle_id}/characters/{character_id}")
 
 
@@ -246,14 +261,12 @@ def _base(form) -> dict | None:
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/remove")
 def remove_character(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
     """The Storyteller removes a character from the table (logged; its rolls stay in the log)."""
-    alert_into(
-        request,
+    signed.refused_into(
         "remove",
-        lang,
-        lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors),
+        lambda member, lang, errors: sheet_page(request, db, member, lang, character_id, errors=errors),
     )
-    once(request, db, member, form, lambda s: characters.remove_character(s, member, character_id))
+    signed.write(db, lambda s, member: characters.remove_character(s, member, character_id), form)
     return see_other(f"/chronicles/{chronicle_id}")

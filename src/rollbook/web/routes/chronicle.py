@@ -11,7 +11,6 @@ from rollbook.i18n import N_, translate
 from rollbook.play.quick import is_quick_edge
 from rollbook.present import authority, contests, forms, labels
 from rollbook.present.words import words
-from rollbook.server import tx
 from rollbook.server.access import STORYTELLER
 from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
@@ -20,8 +19,8 @@ from rollbook.server.usecases import chronicles
 from rollbook.server.usecases import members as member_cases
 from rollbook.server.usecases import rolls as rolls_cases
 from rollbook.web import keychain, presence, redraws, table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, Signed, page_router
-from rollbook.web.errors import alert_into, alert_response, on_refusal
+from rollbook.web.deps import Db, Dice, Posted, Signed, page_router
+from rollbook.web.errors import alert_response, on_refusal
 from rollbook.web.guard import origin_of
 from rollbook.web.once import once
 from rollbook.web.respond import INVITATION_COOKIE, fragment, is_htmx, page, see_other, with_invitation
@@ -116,16 +115,16 @@ def chronicle(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Re
         return chronicle_page(request, db, member, lang, row=row)
 
 
-@router.post("/chronicles/{chronicle_id}/settings")
-def chronicle_settings(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
-    alert_into(
-        request,
-        "settings",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors, values=form),
+def _on_the_table(request: Request, db, values: dict | None = None):
+    """A refusal's page without JavaScript: the chronicle page again, the message in place."""
+    return lambda member, lang, errors: chronicle_page(
+        request, db, member, lang, errors=errors, values=values
     )
+
+
+@router.post("/chronicles/{chronicle_id}/settings")
+def chronicle_settings(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
+    signed.refused_into("settings", _on_the_table(request, db, form))
     changes: dict[str, Any] = {"difficulty": forms.int_field(form, "difficulty")}
     if form.get("mode"):
         changes["mode"] = str(form["mode"])
@@ -133,48 +132,46 @@ def chronicle_settings(
         changes["language"] = str(form["language"])
     if str(form.get("name", "")).strip():
         changes["name"] = str(form["name"]).strip()
-    tx.run(db, lambda s: chronicles.update_chronicle(s, member, **changes))
+    signed.write(db, lambda s, member: chronicles.update_chronicle(s, member, **changes))
     return see_other(f"/chronicles/{chronicle_id}")
 
 
 @router.post("/chronicles/{chronicle_id}/invitation")
-def new_invitation(request: Request, chronicle_id: int, db: Db, member: Reader) -> Response:
-    created = tx.run(db, lambda s: chronicles.new_invitation(s, member))
+def new_invitation(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
+    created = signed.write(db, chronicles.new_invitation)
     return with_invitation(
         request, see_other(f"/chronicles/{chronicle_id}#invitation"), created["invitation"], chronicle_id
     )
 
 
 @router.post("/chronicles/{chronicle_id}/key-saved")
-def key_saved(chronicle_id: int, member: Reader) -> Response:
-    """The member saved their access key: it is no longer shown."""
+def key_saved(chronicle_id: int, db: Db, signed: Signed) -> Response:
+    """The member saved their access key: it is no longer shown (the reader checked in one read)."""
+    with db.read() as session:
+        signed.member_in(session)
     return keychain.key_saved(see_other(f"/chronicles/{chronicle_id}#key-title"), chronicle_id)
 
 
 @router.post("/chronicles/{chronicle_id}/key")
-def new_key(request: Request, chronicle_id: int, db: Db, member: Reader) -> Response:
+def new_key(request: Request, chronicle_id: int, db: Db, signed: Signed) -> Response:
     """A new access key (every older key and session is revoked, this browser's session renewed)."""
 
-    def work(s):
+    def work(s, member):
         key = member_cases.rotate_key(s, member)["token"]
         return {"key": key, "session": keychain.session_for(s, key)[1]}
 
-    made = tx.run(db, work)
+    made = signed.write(db, work)
     response = see_other(f"/chronicles/{chronicle_id}#key-title")
     keychain.show_new_key(request, response, chronicle_id, made["key"])
     return keychain.add(request, response, chronicle_id, made["session"])
 
 
 @router.post("/chronicles/{chronicle_id}/members/{member_id}/remove")
-def remove_member(
-    request: Request, chronicle_id: int, member_id: int, db: Db, member: Reader, lang: Lang
-) -> Response:
+def remove_member(request: Request, chronicle_id: int, member_id: int, db: Db, signed: Signed) -> Response:
     """The Storyteller removes a member: their keys and sessions revoked, logged; the invitation
     replaced, the new one shown on this page."""
-    alert_into(
-        request, "people", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    removed = tx.run(db, lambda s: member_cases.remove_member(s, member, member_id))
+    signed.refused_into("people", _on_the_table(request, db))
+    removed = signed.write(db, lambda s, member: member_cases.remove_member(s, member, member_id))
     return with_invitation(
         request, see_other(f"/chronicles/{chronicle_id}#invitation"), removed["invitation"], chronicle_id
     )
@@ -270,8 +267,8 @@ def quick_roll(
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
     with db.one_read() as db:  # the answer drawn from one read transaction
-        lang = signed.lang(db)
-        state = table.load(db, signed.member, lang, feed=False)
+        member, lang, row = signed.answer_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
     card = table.cards_for(
         [result["entry"]],
         table.viewer_of(signed.member, state.chronicle, lang),
@@ -285,16 +282,12 @@ def quick_roll(
 
 
 @router.post("/chronicles/{chronicle_id}/quick-setting")
-def quick_setting(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
+def quick_setting(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
     """The Storyteller allows or forbids the players' quick rolls."""
-    alert_into(
-        request, "quick", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
+    signed.refused_into("quick", _on_the_table(request, db))
     given = form.get("allowed", "")
     if isinstance(given, list):  # the hidden "off" and the ticked box's "on": the box says
         given = given[-1]
     allowed = str(given).lower() in ("on", "true", "1")
-    tx.run(db, lambda s: rolls_cases.set_quick_rolls(s, member, allowed))
+    signed.write(db, lambda s, member: rolls_cases.set_quick_rolls(s, member, allowed))
     return see_other(f"/chronicles/{chronicle_id}#quick-title")

@@ -13,10 +13,8 @@ from fastapi.responses import Response
 from rollbook.rules import contests as rules_contests
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import chronicles, contests
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
-from rollbook.web.errors import alert_into
+from rollbook.web.deps import Db, Dice, Posted, Signed, page_router
 from rollbook.web.live import step_taken
-from rollbook.web.once import once
 from rollbook.web.respond import see_other
 from rollbook.web.routes.chronicle import chronicle_page
 
@@ -53,9 +51,9 @@ def _action(system: str, form: Any, prefix: str = "") -> dict:
     return action
 
 
-def _system(db, member) -> str:
-    with db.read() as session:
-        return chronicles.chronicle_info(session, member)["system"]
+def _on_the_table(request: Request, db):
+    """A refusal's page without JavaScript: the chronicle page again, the message in place."""
+    return lambda member, lang, errors: chronicle_page(request, db, member, lang, errors=errors)
 
 
 def _ticked(form: Any, name: str) -> list[str]:
@@ -67,90 +65,71 @@ def _ticked(form: Any, name: str) -> list[str]:
 
 
 @router.post("/chronicles/{chronicle_id}/table-rules")
-def set_table_rules(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
-    alert_into(
-        request, "table-rules", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
+def set_table_rules(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
+    signed.refused_into("table-rules", _on_the_table(request, db))
     rules = _ticked(form, "table_rules")
-    once(request, db, member, form, lambda s: chronicles.update_chronicle(s, member, table_rules=rules))
+    signed.write(db, lambda s, member: chronicles.update_chronicle(s, member, table_rules=rules), form)
     return see_other(f"/chronicles/{chronicle_id}#contests")
 
 
 @router.post("/chronicles/{chronicle_id}/contests")
-def declare_contest(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
-    alert_into(
-        request, "contest", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+def declare_contest(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
+    signed.refused_into("contest", _on_the_table(request, db))
+    numbers = {side: _number(form, f"{side}_character") for side in ("attacker", "defender")}
+
+    def side(name: str):  # the form's roll of a side, the chronicle's game's (read in the write)
+        def read(chronicle) -> dict:
+            signed.knows(chronicle)
+            return {"character": numbers[name], "action": _action(chronicle.system, form, f"{name}_")}
+
+        return read
+
+    result = signed.write(
+        db,
+        lambda s, member: contests.declare_contest(
+            s, member, attacker=side("attacker"), defender=side("defender")
+        ),
+        form,
     )
-    system = _system(db, member)
-    sides = {
-        side: {"character": _number(form, f"{side}_character"), "action": _action(system, form, f"{side}_")}
-        for side in ("attacker", "defender")
-    }
-    result = once(request, db, member, form, lambda s: contests.declare_contest(s, member, **sides))
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['contest']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/contests/{seq}/roll")
 def roll_side(
-    request: Request,
-    chronicle_id: int,
-    seq: int,
-    db: Db,
-    member: Reader,
-    lang: Lang,
-    form: Posted,
-    dice: Dice,
+    request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed, form: Posted, dice: Dice
 ) -> Response:
-    alert_into(
-        request, f"step-{seq}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
+    signed.refused_into(f"step-{seq}", _on_the_table(request, db))
     side = str(form.get("side", ""))
-    result = once(
-        request, db, member, form, lambda s: contests.roll_contest_side(s, member, seq, side, source=dice)
+    result = signed.write(
+        db, lambda s, member: contests.roll_contest_side(s, member, seq, side, source=dice), form
     )
-    return step_taken(request, db, member, lang, chronicle_id, result["entry"])
+    return step_taken(request, db, signed, chronicle_id, result["entry"])
 
 
 @router.post("/chronicles/{chronicle_id}/extended")
-def declare_extended(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted
-) -> Response:
-    alert_into(
-        request, "extended", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    system = _system(db, member)
+def declare_extended(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted) -> Response:
+    signed.refused_into("extended", _on_the_table(request, db))
     character, target = _number(form, "character"), _number(form, "target")
     max_rolls = _number(form, "max_rolls", optional=True)
-    action = _action(system, form)
-    result = once(
-        request,
+
+    def action(chronicle) -> dict:  # the form's roll, the chronicle's game's (read in the write)
+        signed.knows(chronicle)
+        return _action(chronicle.system, form)
+
+    result = signed.write(
         db,
-        member,
-        form,
-        lambda s: contests.declare_extended(
+        lambda s, member: contests.declare_extended(
             s, member, character_id=character, action=action, target=target, max_rolls=max_rolls
         ),
+        form,
     )
     return see_other(f"/chronicles/{chronicle_id}#entry-{result['extended']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/extended/{seq}/roll")
 def roll_extended(
-    request: Request,
-    chronicle_id: int,
-    seq: int,
-    db: Db,
-    member: Reader,
-    lang: Lang,
-    form: Posted,
-    dice: Dice,
+    request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed, form: Posted, dice: Dice
 ) -> Response:
-    alert_into(
-        request, f"step-{seq}", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
-    )
-    result = once(request, db, member, form, lambda s: contests.roll_extended(s, member, seq, source=dice))
-    return step_taken(request, db, member, lang, chronicle_id, result["entry"])
+    signed.refused_into(f"step-{seq}", _on_the_table(request, db))
+    result = signed.write(db, lambda s, member: contests.roll_extended(s, member, seq, source=dice), form)
+    return step_taken(request, db, signed, chronicle_id, result["entry"])

@@ -15,9 +15,8 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import characters, rolls
 from rollbook.server.usecases import odds as odds_cases
 from rollbook.web import table
-from rollbook.web.deps import Asked, Db, Dice, Lang, Posted, Reader, Signed, page_router
-from rollbook.web.errors import alert_into, error_detail, on_refusal
-from rollbook.web.once import once
+from rollbook.web.deps import Asked, Db, Dice, Posted, Signed, page_router
+from rollbook.web.errors import error_detail, on_refusal
 from rollbook.web.respond import fragment, is_htmx, see_other
 from rollbook.web.routes.chronicle import chronicle_page
 
@@ -39,35 +38,30 @@ def step_action(form: dict) -> dict:
 
 @router.post("/chronicles/{chronicle_id}/entries/{seq}/follow")
 def follow(
-    request: Request,
-    chronicle_id: int,
-    seq: int,
-    db: Db,
-    member: Reader,
-    lang: Lang,
-    form: Posted,
-    dice: Dice,
+    request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed, form: Posted, dice: Dice
 ) -> Response:
+    """The exchange's next step: its one write (the roll, the member found in it), then with htmx the
+    exchange's card redrawn from one read."""
     action = step_action(form)
     form_id = f"follow-{seq}-{action['kind']}"
-    alert_into(
-        request, form_id, lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    signed.refused_into(
+        form_id, lambda member, lang, errors: chronicle_page(request, db, member, lang, errors=errors)
     )
     character_id = forms.int_field(form, "character")
     if character_id is None:
         raise ProblemError(422, "missing_field", field="character")
-    ask = member.role != STORYTELLER  # A-1: a player's step that asks an edge goes to the Storyteller
-    result = once(
-        request,
-        db,
-        member,
-        form,  # a retried submission rolls once (rollbook.web.once)
-        lambda s: rolls.roll(s, member, character_id, action, follows=seq, ask=ask, source=dice),
-    )
+
+    def work(s, member) -> dict:
+        ask = member.role != STORYTELLER  # A-1: a player's step that asks an edge goes to the Storyteller
+        return rolls.roll(s, member, character_id, action, follows=seq, ask=ask, source=dice)
+
+    result = signed.write(db, work, form)  # a retried submission rolls once (rollbook.web.once)
     root = exchange.root_of(result["entry"]) or result["entry"]["seq"]
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{root}")
-    chronicle, card = table.exchange_card(db, member, lang, root)
+    with db.one_read() as db:
+        member, lang, _row = signed.answer_in(db)  # the row in the read's identity map: read once
+        chronicle, card = table.exchange_card(db, member, lang, root)
     return fragment(request, "_after_follow.html", lang, card=card, form_id=form_id, chronicle=chronicle)
 
 

@@ -24,9 +24,8 @@ from rollbook.server.problems import ProblemError
 from rollbook.server.problems import detail as problem_detail
 from rollbook.server.usecases import interop
 from rollbook.web import table
-from rollbook.web.deps import Db, Lang, PostedUpload, Reader, Signed, body_too_large, page_router
+from rollbook.web.deps import Db, PostedUpload, Signed, body_too_large, page_router
 from rollbook.web.errors import error_detail, on_refusal
-from rollbook.web.once import once
 from rollbook.web.respond import page
 
 router = page_router()
@@ -126,7 +125,9 @@ def posted_pick(form: dict[str, Any]) -> int | None:
 
 
 @router.post("/chronicles/{chronicle_id}/import", response_class=HTMLResponse)
-def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: PostedUpload) -> Response:
+def import_sheet(request: Request, db: Db, signed: Signed, form: PostedUpload) -> Response:
+    """A sheet imported: its one write (the member found in it; the names a file gives as keys in the
+    reader's language, the chronicle's the default), then the report's page drawn from one read."""
     given = form.get("pasted")
     pasted = given if isinstance(given, str) else ""
     shown = {"text": pasted}
@@ -134,7 +135,12 @@ def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Pos
     def refused(error: Exception) -> Response:  # a file of several characters: its text kept to choose
         picking = isinstance(error, RuleError) and error.code == "import_pick_character"
         return _import_page(
-            request, db, member, lang, error=error, pasted=shown["text"] if picking else pasted
+            request,
+            db,
+            signed.member,
+            signed.lang(),
+            error=error,
+            pasted=shown["text"] if picking else pasted,
         )
 
     on_refusal(request, refused)
@@ -142,13 +148,24 @@ def import_sheet(request: Request, db: Db, member: Reader, lang: Lang, form: Pos
     if too_large is not None:  # the server's InputGuard kept the body from every route (server/hygiene.py)
         raise ProblemError(413, "import_file_too_large", limit=too_large // (1024 * 1024))
     source, text = posted_source(form, shown)
-    fields: dict[str, Any] = {"source": source, "lang": lang, "pick": posted_pick(form)}
-    if member.role == STORYTELLER:
-        owner = str(form.get("owner", "")).strip()
-        fields["owner"] = int(owner) if owner.isdigit() else None
+    pick = posted_pick(form)
+
+    def lang(chronicle: Chronicle) -> str:
+        signed.knows(chronicle)
+        return signed.lang()
+
+    def work(s, member) -> dict:
+        fields: dict[str, Any] = {"source": source, "lang": lang, "pick": pick}
+        if member.role == STORYTELLER:
+            owner = str(form.get("owner", "")).strip()
+            fields["owner"] = int(owner) if owner.isdigit() else None
+        return interop.import_character(s, member, **fields)
+
     plain_form = {key: value for key, value in form.items() if isinstance(value, str)} | {"source": text}
-    result = once(request, db, member, plain_form, lambda s: interop.import_character(s, member, **fields))
-    return _import_page(request, db, member, lang, result=result, status=201)
+    result = signed.write(db, work, plain_form)
+    with db.one_read() as db:
+        member, lang_, row = signed.answer_in(db)
+        return _import_page(request, db, member, lang_, result=result, status=201, row=row)
 
 
 @router.get("/chronicles/{chronicle_id}/characters/{character_id}/export")

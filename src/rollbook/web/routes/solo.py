@@ -28,10 +28,9 @@ from rollbook.server.models import Caller
 from rollbook.server.usecases import solo
 from rollbook.solo import text as solo_text
 from rollbook.web import keychain, table
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, Signed, VisitorLang, page_router
+from rollbook.web.deps import Db, Dice, Posted, Signed, VisitorLang, page_router
 from rollbook.web.errors import alert_into
-from rollbook.web.once import once
-from rollbook.web.respond import page, see_other
+from rollbook.web.respond import lang_of, page, see_other
 from rollbook.web.routes.interop import posted_source  # the import form's reading: a file, else pasted JSON
 
 router = page_router()
@@ -389,16 +388,17 @@ def solo_table(request: Request, chronicle_id: int, db: Db, signed: Signed) -> R
 
 
 @router.post("/solo/{chronicle_id}/act")
-def act(
-    request: Request, chronicle_id: int, db: Db, member: Reader, lang: Lang, form: Posted, dice: Dice
-) -> Response:
-    """The option pressed, performed by the engine in one transaction; then the table again (303)."""
-    alert_into(request, "act", lang, lambda errors: table_page(request, db, member, lang, errors=errors))
+def act(request: Request, chronicle_id: int, db: Db, signed: Signed, form: Posted, dice: Dice) -> Response:
+    """The option pressed, performed by the engine in one transaction (the member found in it); then
+    the table again (303)."""
+    signed.refused_into(
+        "act", lambda member, lang, errors: table_page(request, db, member, lang, errors=errors)
+    )
     option = chosen(form)
     shown = str(form.get("passage") or "") or None  # the passage the page showed: a stale page is refused
 
-    def work(session):
-        return solo.act(session, member, option, lang=lang, source=dice, passage=shown)
+    def work(session, member):  # the state it answers is not drawn here: the table is, after the 303
+        return solo.act(session, member, option, lang=lang_of(request), source=dice, passage=shown)
 
-    once(request, db, member, form, work)
+    signed.write(db, work, form)
     return see_other(f"/solo/{chronicle_id}#passage-title")

@@ -13,10 +13,8 @@ from fastapi.responses import Response
 
 from rollbook.server.problems import ProblemError
 from rollbook.server.usecases import compulsions, frenzy
-from rollbook.web.deps import Db, Dice, Lang, Posted, Reader, page_router
-from rollbook.web.errors import alert_into
+from rollbook.web.deps import Db, Dice, PageAccess, Posted, Signed, page_router
 from rollbook.web.live import step_taken
-from rollbook.web.once import once
 from rollbook.web.respond import see_other
 from rollbook.web.routes.chronicle import chronicle_page
 from rollbook.web.sheetpage import sheet_page
@@ -24,19 +22,17 @@ from rollbook.web.sheetpage import sheet_page
 router = page_router()
 
 
-def _back(request: Request, db, member, lang: str, chronicle_id: int, character_id: int, form: Any) -> str:
+def _back(request: Request, db, signed: PageAccess, chronicle_id: int, character_id: int, form: Any) -> str:
     """Where the answer goes: the sheet when pressed there, else the table; a refusal shows there."""
     on_sheet = str(form.get("back", "")) == "sheet"
     if on_sheet:
-        alert_into(
-            request,
+        signed.refused_into(
             "compulsion",
-            lang,
-            lambda errors: sheet_page(request, db, member, lang, character_id, errors=errors),
+            lambda member, lang, errors: sheet_page(request, db, member, lang, character_id, errors=errors),
         )
         return f"/chronicles/{chronicle_id}/characters/{character_id}#compulsion"
-    alert_into(
-        request, "compulsion", lang, lambda errors: chronicle_page(request, db, member, lang, errors=errors)
+    signed.refused_into(
+        "compulsion", lambda member, lang, errors: chronicle_page(request, db, member, lang, errors=errors)
     )
     return f"/chronicles/{chronicle_id}"
 
@@ -53,28 +49,28 @@ def _roll(request: Request, form: Any) -> int | None:
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion/call")
 def call_compulsion(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
-    back = _back(request, db, member, lang, chronicle_id, character_id, form)
+    back = _back(request, db, signed, chronicle_id, character_id, form)
     chosen = str(form.get("compulsion") or "").strip() or None
     until = str(form.get("until") or "").strip() or None
     roll = _roll(request, form)
-    result = once(
-        request,
+    result = signed.write(
         db,
-        member,
+        lambda s, member: compulsions.call(
+            s, member, character_id, compulsion=chosen, until=until, roll=roll
+        ),
         form,
-        lambda s: compulsions.call(s, member, character_id, compulsion=chosen, until=until, roll=roll),
     )
     return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
 
 
 @router.post("/chronicles/{chronicle_id}/characters/{character_id}/compulsion/end")
 def end_compulsion(
-    request: Request, chronicle_id: int, character_id: int, db: Db, member: Reader, lang: Lang, form: Posted
+    request: Request, chronicle_id: int, character_id: int, db: Db, signed: Signed, form: Posted
 ) -> Response:
-    back = _back(request, db, member, lang, chronicle_id, character_id, form)
-    result = once(request, db, member, form, lambda s: compulsions.end(s, member, character_id))
+    back = _back(request, db, signed, chronicle_id, character_id, form)
+    result = signed.write(db, lambda s, member: compulsions.end(s, member, character_id), form)
     return see_other(back if "#" in back else f"{back}#entry-{result['entry']['seq']}")
 
 
@@ -84,23 +80,20 @@ def call_hunger_frenzy(
     chronicle_id: int,
     character_id: int,
     db: Db,
-    member: Reader,
-    lang: Lang,
+    signed: Signed,
     form: Posted,
     dice: Dice,
 ) -> Response:
     """V5-10: the Storyteller's one tap on a failed Rouse at Hunger 5: the hunger frenzy test it offered
     (with htmx: the test's card, and the Rouse's redrawn without the tap; a refusal on the Rouse's card)."""
     roll = _roll(request, form)
-    alert_into(
-        request,
+    signed.refused_into(
         f"step-{roll}" if roll is not None else "compulsion",
-        lang,
-        lambda errors: chronicle_page(request, db, member, lang, errors=errors),
+        lambda member, lang, errors: chronicle_page(request, db, member, lang, errors=errors),
     )
     if roll is None:
         raise ProblemError(422, "missing_field", field="roll")
-    result = once(
-        request, db, member, form, lambda s: frenzy.hunger_frenzy(s, member, character_id, roll, source=dice)
+    result = signed.write(
+        db, lambda s, member: frenzy.hunger_frenzy(s, member, character_id, roll, source=dice), form
     )
-    return step_taken(request, db, member, lang, chronicle_id, result["entry"])
+    return step_taken(request, db, signed, chronicle_id, result["entry"])
