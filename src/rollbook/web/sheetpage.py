@@ -24,7 +24,6 @@ from rollbook.server.usecases import log as log_cases
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
 from rollbook.web import sheetform, sheetpatch, table
-from rollbook.web.errors import alert_into
 from rollbook.web.respond import page
 
 
@@ -108,31 +107,6 @@ def sheet_page(
                 db, state, character, member, lang, errors=errors, values=values, kind=kind, change=change
             ),
         )
-
-
-def posted_form(
-    request: Request,
-    db,
-    member: Caller,
-    lang: str,
-    character_id: int,
-    form: dict,
-    into: str,
-    part: str = "actions",
-) -> tuple[str, dict]:
-    """The sheet's roll form (``part`` "actions") or change form ("changes") as posted -> (its kind,
-    the action or change the server expects), the form's refusal drawn into ``into`` (the sheet page
-    again with what was typed, without JavaScript)."""
-    field = "kind" if part == "actions" else "change"
-    kind = str(form.get(field, ""))
-
-    def again(errors: dict[str, str]) -> HTMLResponse:
-        if part == "actions":
-            return sheet_page(request, db, member, lang, character_id, errors=errors, values=form, kind=kind)
-        return sheet_page(request, db, member, lang, character_id, errors=errors, values=form, change=kind)
-
-    alert_into(request, into, lang, again)
-    return parsed_form(request.state.rollbook_system, form, part)  # the system: read with the member
 
 
 def parsed_form(system: str, form: dict, part: str = "actions") -> tuple[str, dict]:

@@ -63,10 +63,9 @@ def _after_change(
         return see_other(
             f"/chronicles/{chronicle_id}/characters/{character_id}#entry-{result['entry']['seq']}"
         )
-    member = signed.member
-    with db.one_read() as db:  # the answer drawn from one read transaction
-        lang = signed.lang(db)
-        state = table.load(db, member, lang, feed=False)
+    with db.one_read() as db:  # the answer drawn from one read transaction, the chronicle's row once
+        member, lang, row = signed.answer_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
         character = character_or_404(state, character_id)
         card = _cards(db, member, state, lang, [result["entry"]], [result["entry"]["seq"]])[0]
         context = sheet_context(db, state, character, member, lang, change=change, kind=kind)
@@ -94,7 +93,7 @@ def _sheet_refusal(
     kind: str | None = None,
     change: str | None = None,
 ) -> None:
-    """A refusal of the sheet's roll or change form (``sheetpage.posted_form``'s): into the form with
+    """A refusal of the sheet's roll or change form (``sheetpage.parsed_form``'s): into the form with
     htmx, else the sheet page again with what was typed, in the reader's language."""
 
     def again(errors: dict[str, str]) -> Response:
@@ -229,10 +228,9 @@ def reroll(
     result = tx.run(db, work)
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{result['entry']['seq']}")
-    member = signed.member
-    with db.one_read() as db:  # the answer drawn from one read transaction
-        lang = signed.lang(db)
-        state = table.load(db, member, lang, feed=False)
+    with db.one_read() as db:  # the answer drawn from one read transaction, the chronicle's row once
+        member, lang, row = signed.answer_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
         with db.read() as session:
             earlier = log.log_entry(session, member, seq)
         card, original = _cards(
@@ -288,10 +286,9 @@ def reveal(request: Request, chronicle_id: int, seq: int, db: Db, signed: Signed
     result = tx.run(db, lambda s: log.reveal(s, signed.member_in(s), seq))
     if not is_htmx(request):
         return see_other(f"/chronicles/{chronicle_id}#entry-{seq}")
-    member = signed.member
-    with db.one_read() as db:  # the answer drawn from one read transaction
-        lang = signed.lang(db)
-        state = table.load(db, member, lang, feed=False)
+    with db.one_read() as db:  # the answer drawn from one read transaction, the chronicle's row once
+        member, lang, row = signed.answer_in(db)
+        state = table.load(db, member, lang, feed=False, row=row)
         card, revealed = _cards(db, member, state, lang, [result["entry"], result["revealed"]], [seq])
     return fragment(
         request,
