@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import PG_ADMIN_URL, V5_SHEET, V5_TEST, V20_SHEET, V20_TEST
 
 SYSTEMS = {"v20": (V20_SHEET, V20_TEST), "v5": (V5_SHEET, V5_TEST)}
+KINDS = ("bare", "read", "roll", "web", "page")
 
 
 @contextmanager
@@ -211,13 +212,14 @@ async def measure(
     key: bool = False,
     system: str = "v20",
     log: int = 0,
+    only: tuple[str, ...] = KINDS,
 ) -> dict:
     from rollbook.app.app import create_app
 
     app = create_app(url)
     # the server's lifespan, as uvicorn runs it (the worker threads' limit, the live feed's listener)
     async with app.router.lifespan_context(app):
-        return await _measure(app, requests, repeat, profile, sort, top, inline, key, system, log)
+        return await _measure(app, requests, repeat, profile, sort, top, inline, key, system, log, only)
 
 
 async def _measure(
@@ -231,6 +233,7 @@ async def _measure(
     key: bool,
     system: str = "v20",
     log: int = 0,
+    only: tuple[str, ...] = KINDS,
 ) -> dict:
     from sqlalchemy import event
 
@@ -261,6 +264,8 @@ async def _measure(
     event.listen(app.state.db.engine, "begin", count_transaction)
     out: dict = {}
     for kind, (method, target, body, tok, expected, keyed, form) in kinds.items():
+        if kind not in only:
+            continue
         for _ in range(20):  # warm-up
             status, raw = await call(method, target, body, tok, keyed, form, kind == "page")
             assert status == expected, (status, raw[:300])
@@ -297,7 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--profile", choices=("bare", "read", "roll", "web", "page"))
+    parser.add_argument("--profile", choices=KINDS)
+    parser.add_argument(
+        "--kinds",
+        default=",".join(KINDS),
+        help="the requests measured, comma-separated (a before/after series of the roll: --kinds roll)",
+    )
     parser.add_argument(
         "--inline",
         action="store_true",
@@ -329,13 +339,29 @@ def main(argv: list[str] | None = None) -> int:
                     args.key,
                     args.system,
                     args.log,
+                    tuple(args.kinds.split(",")),
                 )
             )
-        bare, read, roll, web, table = (result[k] for k in ("bare", "read", "roll", "web", "page"))
-        print(
+        head = (
             f"{name:10} {args.system}{' inline' if args.inline else ''}{' keyed' if args.key else ''}"
             f"{f' log+{args.log}' if args.log else ''} "
-            f"bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
+        )
+        if set(result) != set(KINDS):  # some of them: each on its own
+            print(
+                head
+                + "   ".join(
+                    f"{kind} {got['cpu_ms']:.3f} ms ({got['calls']} calls, {got['statements']:g} SQL, "
+                    f"{got['transactions']:g} tx)"
+                    for kind, got in result.items()
+                )
+            )
+            for got in result.values():
+                if "profile" in got:
+                    print(got["profile"])
+            continue
+        bare, read, roll, web, table = (result[k] for k in KINDS)
+        print(
+            f"{head}bare {bare['cpu_ms']:.3f} ms ({bare['calls']} calls)   "
             f"read {read['cpu_ms']:.3f} ms ({read['calls']} calls, {read['statements']:g} SQL)   "
             f"roll {roll['cpu_ms']:.3f} ms ({roll['calls']} calls, {roll['statements']:g} SQL, "
             f"{roll['transactions']:g} tx)   "
@@ -345,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{table['transactions']:g} tx)   "
             f"CPU ratio bare/roll {bare['cpu_ms'] / roll['cpu_ms']:.2f}"
         )
-        for kind in ("bare", "read", "roll", "web", "page"):
+        for kind in KINDS:
             if "profile" in result[kind]:
                 print(result[kind]["profile"])
     return 0
