@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,8 +141,9 @@ def test_an_installed_system_is_served_by_each_worker_and_a_bad_plugin_stops_non
             before.append(line.rstrip("\n"))
         _bad_plugins_named(_refusals("\n".join(before)))  # the parent's, once
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
-            # with several workers the line comes before the port is bound (``app.serving.run``)
-            wait_until(lambda: _answering(client, process), START_SECONDS, interval=0.05, what="the port")
+            # the line comes once the parent's socket is bound: it takes a connection at once
+            socket.create_connection(("127.0.0.1", port), timeout=10).close()
+            wait_until(lambda: _answering(client, process), START_SECONDS, interval=0.05, what="a worker")
             # each request is answered by a worker, a process that found the toy itself
             assert client.get("/api/systems").json()["systems"] == ["rollunder", "tiers", "toy", "v20", "v5"]
             schema = client.get("/openapi.json").json()

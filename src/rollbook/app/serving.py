@@ -31,6 +31,7 @@ from typing import TypedDict
 import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.supervisors import Multiprocess
 
 from rollbook.app.app import create_app
 from rollbook.server.db import Database
@@ -128,7 +129,7 @@ def run(
     announce: Callable[[], None] | None = None,
 ) -> None:
     """Serve ``app_for``'s answer until SIGINT or SIGTERM; ``announce()`` once the port is bound (with
-    several workers, before they start: the parent binds the socket first). Behind a trusted proxy
+    several workers, once the parent has bound the socket they share, before they start). Behind a trusted proxy
     (``ROLLBOOK_TRUST_PROXY``) uvicorn takes the client's scheme and address from the proxy's
     ``X-Forwarded-Proto``/``-For`` whatever the proxy's address (a container network's, not 127.0.0.1)."""
     options: _Options = {
@@ -142,16 +143,22 @@ def run(
     }
     if workers == 1:
         AnnouncingServer(uvicorn.Config(target, **options), announce).run()
-    else:
-        if announce is not None:
-            announce()
-        uvicorn.run(
+    else:  # as ``uvicorn.run`` serves several workers, the line once the parent's socket is bound
+        config = uvicorn.Config(
             target,
             factory=True,
             workers=workers,
             timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
             **options,
         )
+        bound = config.bind_socket()
+        bound.listen(config.backlog)  # connections wait in its queue until a worker takes them
+        if announce is not None:
+            announce()
+        try:
+            Multiprocess(config, sockets=[bound]).run()
+        except KeyboardInterrupt:  # as ``uvicorn.run``: the workers stopped, the parent ends quietly
+            pass
 
 
 def worker_app() -> FastAPI:
