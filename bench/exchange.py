@@ -5,7 +5,7 @@ rolled and counted as SPEC says (restated here, vectorised, independently of the
   cancels one; Willpower adds one that nothing cancels; a botch is no success, a 1 and no automatic
   success), the dodge's successes subtracted (Book), the damage pool (the weapon + net successes − 1)
   and the soak pool rolled at difficulty 6 (faces 6–10; no botch, 1s cancel nothing), the levels
-  left; the health track by the sheet's own rule (``play.v20_sheet.take_damage``, once per value).
+  left; the health track by the sheet's own rule (``systems.v20.sheet.take_damage``, once per value).
 - Tiers (T-1 … T-5): each roll a chain of d10s (a 1 rolls again; each reroll ≤ the effective value
   adds a tier; a critical is a success at tier 0 at least), the shot's tier × bullets, the dodge
   strictly above it, the soak's tier, the damage, the wound track stopping at its end.
@@ -24,9 +24,9 @@ from math import sqrt
 import numpy as np
 
 from rollbook.play.common import Effects
-from rollbook.play.v20_sheet import Health, take_damage
-from rollbook.rules import v20
-from rollbook.rules.tiers import TiersRequest
+from rollbook.systems.tiers.rules import TiersRequest
+from rollbook.systems.v20 import rules as v20
+from rollbook.systems.v20.sheet import Health, take_damage
 
 BATCH = 100_000
 
@@ -57,7 +57,7 @@ def _levels(rng, pools):
 
 def simulate_v20(attack: v20.V20Request, weapon, defender, n: int, seed: int = 33) -> dict[str, Counter]:
     """Counts of outcomes, levels taken and wound levels over n simulated exchanges (``weapon`` and
-    ``defender`` as ``odds.exchange_v20`` takes them)."""
+    ``defender`` as ``systems.v20.odds_exchange`` takes them)."""
     rng = np.random.default_rng(seed)
     marked = v20.damage_type_against(
         weapon.damage_type,

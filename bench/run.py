@@ -17,7 +17,7 @@ Finally it times rollbook's optimal-reroll advice for every V5 first roll of poo
 
     python bench/run.py --exchange     # the exchange odds (issue 33) beside 10**6 simulated exchanges
 
-times the exact odds of whole exchanges (``odds.exchange_v20``, ``odds.exchange_tiers``) for every
+times the exact odds of whole exchanges (``systems.v20.odds_exchange``, ``systems.tiers.odds_exchange``) for every
 combination of pools on a grid up to 20 dice (each cold: the memo tables cleared first), and beside
 them, in the same run, the Monte-Carlo peer ``bench/exchange.py`` (numpy) simulating 10**6 exchanges
 of the heaviest case, which must agree within 4 standard errors.
@@ -51,7 +51,7 @@ def _nonzero(mapping: dict) -> dict:
 
 
 def rollbook_v20(pools=V20_POOLS, difficulties=V20_DIFFICULTIES):
-    from rollbook.odds.v20 import v20_table
+    from rollbook.systems.v20.odds import v20_table
 
     return v20_table(pools, difficulties)
 
@@ -63,7 +63,7 @@ def rollbook_v20_fractions(table) -> dict:
 
 
 def rollbook_v5(pools=V5_POOLS, hungers=V5_HUNGERS, difficulties=V5_DIFFICULTIES):
-    from rollbook.odds.v5 import v5_table
+    from rollbook.systems.v5.odds import v5_table
 
     return v5_table(pools, hungers, difficulties)
 
@@ -81,8 +81,8 @@ def rollbook_cold() -> None:
 
 def rollbook_advice(pools=ADVICE_POOLS, difficulty=ADVICE_DIFFICULTY, goals=ADVICE_GOALS) -> int:
     """The optimal reroll for every first roll (class) of every pool and Hunger; returns how many."""
-    from rollbook.odds.v5 import optimal_policy
-    from rollbook.rules.v5 import V5Request
+    from rollbook.systems.v5.odds import optimal_policy
+    from rollbook.systems.v5.rules import V5Request
 
     count = 0
     for goal in goals:
@@ -336,9 +336,10 @@ EXCHANGE_BUDGET = 0.050  # seconds: an exchange answers as the player types
 
 def exchange_grid(small: bool = False):
     """Every exchange of the grid: ("v20" | "tiers", a zero-argument function computing its exact odds)."""
-    from rollbook.odds import exchange_tiers, exchange_v20
-    from rollbook.rules.tiers import TiersRequest
-    from rollbook.rules.v20 import V20Request
+    from rollbook.systems.tiers import odds_exchange as exchange_tiers
+    from rollbook.systems.tiers.rules import TiersRequest
+    from rollbook.systems.v20 import odds_exchange as exchange_v20
+    from rollbook.systems.v20.rules import V20Request
 
     pools = (20,) if small else EXCHANGE_POOLS
     weapons, soaks = ((20,), (0, 20)) if small else ((1, 10, 20), (0, 10, 20))
@@ -369,9 +370,10 @@ def exchange_grid(small: bool = False):
 
 
 def heaviest_exchanges():
-    from rollbook.odds import exchange_tiers, exchange_v20
-    from rollbook.rules.tiers import TiersRequest
-    from rollbook.rules.v20 import V20Request
+    from rollbook.systems.tiers import odds_exchange as exchange_tiers
+    from rollbook.systems.tiers.rules import TiersRequest
+    from rollbook.systems.v20 import odds_exchange as exchange_v20
+    from rollbook.systems.v20.rules import V20Request
 
     v20_case = (
         V20Request(pool=20, difficulty=6, specialty=True, specialty_rating=5),
@@ -391,7 +393,8 @@ def run_exchange(repeat: int, small: bool = False, simulated: int = 1_000_000):
     import importlib.util
     from pathlib import Path
 
-    from rollbook.odds import exchange_tiers, exchange_v20
+    from rollbook.systems.tiers import odds_exchange as exchange_tiers
+    from rollbook.systems.v20 import odds_exchange as exchange_v20
 
     timings: dict[str, list[float]] = {"v20": [], "tiers": []}
     for system, compute in exchange_grid(small):

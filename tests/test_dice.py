@@ -10,7 +10,7 @@ import pytest
 from rollbook.dice import GivenFaces, HmacDice, SecureDice, SeededDice, roll
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.v20.rules import V20Request
 from tests.fair.reference import reference_hmac_faces
 
 

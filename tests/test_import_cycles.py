@@ -3,12 +3,21 @@
 Every ``import`` of a module counts, at the top or deferred inside a function or under
 ``if TYPE_CHECKING:``: a deferred import hides a cycle from Python, not from the design (two modules
 that need each other share a piece that belongs in a small module of its own). A module importing
-its own package's submodules is an edge to those submodules, not to the package."""
+its own package's submodules is an edge to those submodules, not to the package.
+
+A shipped system's package (``rollbook.systems.<id>``) is one package per system, layered per file: each
+of its modules belongs to the room its name says (``rollbook.systems.ROOMS``: ``rules.py`` to the rules,
+``words.py`` to presentation, ``cli_roll.py`` to the CLI…), and the rooms' graph counts it there, so a
+system's module imports what its room may and no more. The core's registries name no system's code (they
+find a system's module by its dotted name, ``play.systems.own_module``); the core modules that still
+import a system's module are counted (a ratchet, below)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+from rollbook.systems import ROOMS
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "rollbook"
@@ -97,8 +106,13 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def package_of(module: str) -> str:
     """``rollbook.server.usecases.rolls`` -> ``rollbook.server``; a top-level module (``rollbook.dice``)
-    and the package itself (``rollbook``) are rooms of their own."""
-    return ".".join(module.split(".")[:2])
+    and the package itself (``rollbook``) are rooms of their own; a module of a system's package, the
+    room of its name (``rollbook.systems.v5.words`` -> ``rollbook.present``, ``ROOMS``), the packages
+    themselves (``rollbook.systems``, ``rollbook.systems.v5``: docstrings) a room of their own."""
+    parts = module.split(".")
+    if parts[:2] == ["rollbook", "systems"] and len(parts) == 4:
+        return f"rollbook.{ROOMS[parts[3]]}"
+    return ".".join(parts[:2])
 
 
 def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -119,6 +133,44 @@ def test_no_import_cycles_among_rollbook_packages():
     packages = package_graph(import_graph())
     assert {"rollbook.server", "rollbook.web", "rollbook.discord", "rollbook.present"} <= set(packages)
     assert cycles(packages) == []
+
+
+def test_every_module_of_a_system_has_a_room():
+    """A shipped system's module is named for its room (``ROOMS``), so the graph above places it."""
+    for path in (PACKAGE / "systems").glob("*/*.py"):
+        assert path.stem == "__init__" or path.stem in ROOMS, f"{path.relative_to(PACKAGE)}: which room?"
+
+
+def core_imports_of_systems(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Core module -> the systems' modules it imports (at the top or deferred)."""
+    found: dict[str, set[str]] = {}
+    for module, edges in graph.items():
+        if module.startswith("rollbook.systems"):
+            continue
+        if mine := {edge for edge in edges if edge.startswith("rollbook.systems.")}:
+            found[module] = mine
+    return found
+
+
+# The core modules that import a shipped system's module (a ratchet: lower it when one goes, never raise
+# it). The registries find a system's module by name (``play.systems.own_module``) and are not among them;
+# those left are shared modules that use one system's facts (V5's compulsions on Discord, V20's sheet
+# in the solo chronicle and the WoD20 import…).
+CORE_IMPORTS_OF_SYSTEMS = 21
+
+
+def test_the_core_imports_of_the_systems_only_go_down():
+    found = core_imports_of_systems(import_graph())
+    listing = ", ".join(sorted(found))
+    assert len(found) <= CORE_IMPORTS_OF_SYSTEMS, f"{len(found)} core modules import a system's: {listing}"
+
+
+def test_the_rooms_graph_places_a_system_module_in_its_room():
+    assert package_of("rollbook.systems.v5.words") == "rollbook.present"
+    assert package_of("rollbook.systems.v20.rules") == "rollbook.rules"
+    assert package_of("rollbook.systems.v5.cli_roll") == "rollbook.cli"
+    assert package_of("rollbook.systems.v5") == "rollbook.systems"
+    assert package_of("rollbook.web.routes.home") == "rollbook.web"
 
 
 def test_no_import_cycles_among_rollbook_modules():

@@ -42,15 +42,15 @@ import pytest
 
 from rollbook.contract import resolve_text
 from rollbook.fair.seeds import faces_for
-from rollbook.odds.v20 import source_table
-from rollbook.play.v5_sheet import ROUSE_REROLL_LEVEL, SURGE_DICE
-from rollbook.play.v20_sheet import TRAIT_MAX_BY_GENERATION
-from rollbook.render.v20 import difficulty_name
-from rollbook.rules import v20 as rules_v20
 from rollbook.rules.table import TABLE_RULES
-from rollbook.rules.v20 import BLOOD_BY_GENERATION, HEALTH_LEVELS
 from rollbook.solo.check import MAX_STATES
 from rollbook.solo.load import MAX_BYTES, MAX_DEPTH, MAX_NODES
+from rollbook.systems.v5.sheet import ROUSE_REROLL_LEVEL, SURGE_DICE
+from rollbook.systems.v20 import rules as rules_v20
+from rollbook.systems.v20.odds import source_table
+from rollbook.systems.v20.render import difficulty_name
+from rollbook.systems.v20.rules import BLOOD_BY_GENERATION, HEALTH_LEVELS
+from rollbook.systems.v20.sheet import TRAIT_MAX_BY_GENERATION
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "docs" / "rules.md"

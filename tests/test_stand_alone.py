@@ -24,7 +24,7 @@ def imported_test_modules(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if not node.level and module != "tests" and not module.startswith("tests."):
-                continue  # the package's own names (``rollbook.render.v20.test_view``) are no test module
+                continue  # the package's own names (``rollbook.systems.v20.render.test_view``) are no test module
             if module.rsplit(".", 1)[-1].startswith("test_"):
                 found.append("." * node.level + module)
             found += [
@@ -55,7 +55,7 @@ def test_the_check_sees_every_way_in(tmp_path):
         "def f():\n    from tests.server.test_sheet_edits import as_member\n"
         "PATH = 'test_render_receipts.py'\n"
         "from .helpers import problem\nfrom tests.server.conftest import Table\n"
-        "from rollbook.render.v20 import test_view\n"
+        "from rollbook.systems.v20.render import test_view\n"
     )
     assert sorted(imported_test_modules(sample)) == [
         ".test_api",

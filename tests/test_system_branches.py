@@ -1,6 +1,6 @@
 """A system is registered once: every branch on a system id (``system == "v5"``, ``chronicle.system in
-("v20", "v5")``, ``result["system"] != "tiers"``…) outside the systems' own modules (a module named
-for its system: ``play/v5.py``, ``rules/tiers.py``, ``cli/roll_v5.py``, ``odds/v5_plain.py``) and the
+("v20", "v5")``, ``result["system"] != "tiers"``…) outside the systems' own modules (a module of
+its system's package: ``systems/v5/play.py``, ``systems/tiers/rules.py``, ``systems/v5/cli_roll.py``, ``systems/v5/odds_plain.py``) and the
 registries (``play/systems.py``, ``rules/__init__.py``) is found, and there is none: what a face or
 a use case needs of a system belongs in its module, behind the ``SystemModule`` interface
 (``rollbook.play.systems``), never in an ``if``. The web's templates likewise: a template asks what
@@ -16,7 +16,14 @@ from pathlib import Path
 from rollbook.play.systems import SYSTEM_IDS
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rollbook"
-OWN = re.compile(r"^(?:.*_)?(" + "|".join(SYSTEM_IDS) + r")(?:_.*)?$")
+
+
+def own(name: str) -> bool:
+    """A module of a shipped system's own package (``systems/v5/words.py``: ``rollbook.systems.<id>``)."""
+    parts = name.split("/")
+    return len(parts) > 2 and parts[0] == "systems" and parts[1] in SYSTEM_IDS
+
+
 REGISTRIES = {"play/systems.py", "rules/__init__.py"}
 TEMPLATES = PACKAGE / "web" / "templates"
 _ID = r"[\"'](?:" + "|".join(re.escape(s) for s in SYSTEM_IDS) + r")[\"']"
@@ -56,7 +63,7 @@ def branch_lines(root: Path = PACKAGE) -> list[str]:
     found: list[str] = []
     for path in sorted(root.rglob("*.py")):
         name = path.relative_to(root).as_posix()
-        if name in REGISTRIES or OWN.match(path.stem):
+        if name in REGISTRIES or own(name):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Compare) or len(node.ops) != 1:
@@ -89,7 +96,10 @@ def test_no_branch_on_a_system_id_outside_the_systems_and_the_registry():
 def test_the_count_sees_a_branch(tmp_path):
     (tmp_path / "face.py").write_text('def f(system):\n    return 1 if system == "v5" else 2\n')
     (tmp_path / "other.py").write_text('def g(chronicle):\n    return chronicle.system in ("v20", "v5")\n')
-    (tmp_path / "v5.py").write_text('def h(system):\n    return system == "v5"\n')  # its own module
+    (tmp_path / "systems" / "v5").mkdir(parents=True)
+    (tmp_path / "systems" / "v5" / "play.py").write_text(
+        'def h(system):\n    return system == "v5"\n'
+    )  # its own
     (tmp_path / "kinds.py").write_text('def k(kind):\n    return kind == "test"\n')
     assert branches(tmp_path) == {"face.py": 1, "other.py": 1}
     assert branch_lines(tmp_path) == ["face.py:2", "other.py:2"]

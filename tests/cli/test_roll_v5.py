@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from rollbook.cli.roll_v5 import advice_lines, reroll_dice
-from rollbook.odds.v5 import advise
-from rollbook.rules import v5
 from rollbook.rules.base import RuleError, to_plain
+from rollbook.systems.v5 import rules as v5
+from rollbook.systems.v5.cli_roll import advice_lines, reroll_dice
+from rollbook.systems.v5.odds import advise
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

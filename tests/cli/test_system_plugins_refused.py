@@ -13,8 +13,8 @@ import pytest
 
 from rollbook import i18n, plugins, rules
 from rollbook.play import systems
-from rollbook.rules import v20
 from rollbook.rules.base import RuleError
+from rollbook.systems.v20 import rules as v20
 from tests.toy_system import DOMAIN, registered, unregister
 
 

@@ -22,7 +22,7 @@ from rollbook.dice import (
 )
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.v20.rules import V20Request
 from tests.fair.reference import block_message, reference_faces
 
 KNOWN_SEED = bytes(range(32))

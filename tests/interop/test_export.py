@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from rollbook import play
 from rollbook.interop import export_sheet, import_sheet
-from rollbook.play import v5_sheet, v20_sheet
 from rollbook.play.powers import known, rated_only
 from rollbook.rules.base import RuleError
+from rollbook.systems.v5 import sheet as v5_sheet
+from rollbook.systems.v20 import sheet as v20_sheet
 from tests.interop.conftest import exported_and_back, load, schema
 
 WOD5E = jsonschema.Draft202012Validator(schema("wod5e-actor.schema.json"))

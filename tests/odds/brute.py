@@ -2,7 +2,7 @@
 
 Nothing here knows the odds engine's categories: faces are enumerated (ordered tuples, or
 sorted multisets weighted by their number of orderings where noted) and every roll goes
-through ``rules.*.resolve`` (and ``rules.v5.reroll`` with the named pickers). The only
+through ``rules.*.resolve`` (and ``systems.v5.rules.reroll`` with the named pickers). The only
 shortcut is memoising a pure function of a multiset of faces.
 """
 
@@ -13,9 +13,10 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement, product
 from math import factorial
 
-from rollbook.rules import rollunder as ru
-from rollbook.rules import tiers as t
-from rollbook.rules import v5, v20
+from rollbook.systems.rollunder import rules as ru
+from rollbook.systems.tiers import rules as t
+from rollbook.systems.v5 import rules as v5
+from rollbook.systems.v20 import rules as v20
 
 D10 = range(1, 11)
 
@@ -57,7 +58,7 @@ def v20_brute(request: v20.V20Request, ordered: bool | None = None) -> tuple[dic
 
 
 def v20_finished(request: v20.V20Request):
-    """Every finished face sequence the rules ask for (``rules.v20.needed`` after each die: TR-2's
+    """Every finished face sequence the rules ask for (``systems.v20.rules.needed`` after each die: TR-2's
     rerolled tens included)."""
     stack: list[tuple[int, ...]] = [()]
     while stack:
@@ -71,7 +72,7 @@ def v20_finished(request: v20.V20Request):
 
 def v20_chain_brute(request: v20.V20Request) -> tuple[dict, dict]:
     """(outcome -> P, total successes -> P) over every finished face sequence the rules ask for
-    (``rules.v20.needed`` after each die: TR-2's rerolled tens included), each through resolve."""
+    (``systems.v20.rules.needed`` after each die: TR-2's rerolled tens included), each through resolve."""
     outcomes: Counter = Counter()
     totals: Counter = Counter()
     for faces in v20_finished(request):
@@ -111,7 +112,7 @@ def v5_brute(request: v5.V5Request, ordered: bool | None = None) -> tuple[dict, 
 
 class Rerolls:
     """Outcomes after rerolling given normal dice, over every ordered tuple of new faces through
-    ``rules.v5.reroll``; memoised by (kept faces, how many rerolled, Hunger faces) as multisets."""
+    ``systems.v5.rules.reroll``; memoised by (kept faces, how many rerolled, Hunger faces) as multisets."""
 
     def __init__(self, request: v5.V5Request) -> None:
         self.request = request
@@ -206,7 +207,7 @@ def advise_brute(normal: tuple[int, ...], hunger: tuple[int, ...], difficulty: i
 def tiers_finished(
     request: t.TiersRequest, depth: int
 ) -> tuple[list[tuple[tuple[int, ...], Fraction]], Fraction]:
-    """(faces, P) of every finished chain of at most ``depth`` faces (``rules.tiers.needed``), and the
+    """(faces, P) of every finished chain of at most ``depth`` faces (``systems.tiers.rules.needed``), and the
     probability of the chains left unexplored."""
     finished = []
     left = Fraction(0)

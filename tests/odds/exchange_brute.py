@@ -1,5 +1,5 @@
-"""Brute force of whole exchanges (SPEC V20-17, T-4, T-5): the yardstick of ``odds.exchange_v20`` and
-``odds.exchange_tiers``.
+"""Brute force of whole exchanges (SPEC V20-17, T-4, T-5): the yardstick of ``systems.v20.odds_exchange`` and
+``systems.tiers.odds_exchange``.
 
 Nothing here knows the odds engine's polynomials or tails: every roll's faces are enumerated (sorted
 multisets weighted by their orderings, as ``brute.py``) and go through the resolvers — or through the
@@ -8,8 +8,8 @@ are composed by the law of total probability. Shortcuts, each a pure function me
 
 - a stage's enumeration depends only on its request (a damage pool, a soak pool);
 - in the chain, a damage roll reads only the successes of the attack it follows, a soak only the
-  levels and damage type of the damage roll it follows (``play.v20._prepare_damage``,
-  ``_damage_from``), a Tiers dodge or soak only the attack's tier (``play.tiers.attack_tier_of``):
+  levels and damage type of the damage roll it follows (``systems.v20.play._prepare_damage``,
+  ``_damage_from``), a Tiers dodge or soak only the attack's tier (``systems.tiers.play.attack_tier_of``):
   the step is enumerated once per such value.
 """
 
@@ -22,9 +22,9 @@ from functools import cache
 from rollbook.dice import GivenFaces
 from rollbook.play import perform
 from rollbook.play.common import Effects
-from rollbook.play.v20_sheet import Health, take_damage
-from rollbook.rules import tiers as t
-from rollbook.rules import v20
+from rollbook.systems.tiers import rules as t
+from rollbook.systems.v20 import rules as v20
+from rollbook.systems.v20.sheet import Health, take_damage
 
 from .brute import multisets, tiers_finished
 
@@ -38,7 +38,7 @@ def _fractions(counter: Counter, total: int) -> dict:
 
 @cache
 def v20_roll(request: v20.V20Request) -> dict[tuple[str, int], Fraction]:
-    """(outcome, total successes) -> P, every multiset of faces through ``rules.v20.resolve``."""
+    """(outcome, total successes) -> P, every multiset of faces through ``systems.v20.rules.resolve``."""
     found: Counter = Counter()
     for faces, weight in multisets(request.pool):
         receipt = v20.resolve(request, faces)
@@ -48,7 +48,7 @@ def v20_roll(request: v20.V20Request) -> dict[tuple[str, int], Fraction]:
 
 @cache
 def damage_levels(pool: int) -> dict[int, Fraction]:
-    """Levels of a damage roll of ``pool`` dice, through ``rules.v20.resolve_damage``."""
+    """Levels of a damage roll of ``pool`` dice, through ``systems.v20.rules.resolve_damage``."""
     request = v20.DamageRequest(pool=pool, damage_type="lethal")
     found: Counter = Counter()
     for faces, weight in multisets(pool):
@@ -58,7 +58,7 @@ def damage_levels(pool: int) -> dict[int, Fraction]:
 
 @cache
 def soak_taken(levels: int, pool: int) -> dict[int, Fraction]:
-    """Levels left after a soak roll of ``pool`` dice, through ``rules.v20.resolve_soak`` (a pool of n
+    """Levels left after a soak roll of ``pool`` dice, through ``systems.v20.rules.resolve_soak`` (a pool of n
     dice is a vampire's Stamina n against bashing: the same dice, the same rule)."""
     if levels == 0:
         return {0: Fraction(1)}
@@ -159,7 +159,7 @@ def v20_chain(attacker: dict, attack: dict, weapon: dict, defender: dict, dodge:
     soak through ``play.perform`` (the soak's ``sheet`` carries the track): outcomes, levels marked,
     wound level, track."""
     from rollbook.play import preview
-    from rollbook.play.v20 import attack_successes_of
+    from rollbook.systems.v20.play import attack_successes_of
 
     attack_pool = preview("v20", attacker, attack, mode="strict", role="storyteller")["pool"]["total"]
     vampire = defender.get("creature", "vampire") == "vampire"
@@ -264,7 +264,7 @@ def _v20_soaks(defender, damage_receipt, vampire) -> list:
 
 
 def chains(request: t.TiersRequest, depth: int):
-    """(receipt, P) of every finished chain of at most ``depth`` faces through ``rules.tiers.resolve``,
+    """(receipt, P) of every finished chain of at most ``depth`` faces through ``systems.tiers.rules.resolve``,
     and the probability of the chains left unexplored."""
     finished, left = tiers_finished(request, depth)
     return [(faces, t.resolve(request, faces), mass) for faces, mass in finished], left
@@ -284,7 +284,7 @@ def tiers_exchange(
     """(outcomes, track after) of a Tiers exchange, every chain of ≤ ``depth`` faces of each roll, and the
     probability left unexplored (a bound on each difference). With ``through_play`` = (shooter's sheet,
     the shot's action, the defender's sheet), every roll goes through ``play.perform`` with ``follows``
-    (the soak at the torso, whose armour is ``armor``), else through ``rules.tiers.resolve``."""
+    (the soak at the torso, whose armour is ``armor``), else through ``systems.tiers.rules.resolve``."""
     outcomes: Counter = Counter()
     track: Counter = Counter()
     shots, unexplored = chains(shot, depth)

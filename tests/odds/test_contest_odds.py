@@ -10,8 +10,10 @@ from itertools import product
 import pytest
 
 from rollbook.odds.contests import contest_odds, extended_odds, v5_shape
-from rollbook.rules import contests, v5, v20
+from rollbook.rules import contests
 from rollbook.rules.base import to_plain
+from rollbook.systems.v5 import rules as v5
+from rollbook.systems.v20 import rules as v20
 
 from .brute import v20_finished
 
@@ -19,7 +21,7 @@ D10 = range(1, 11)
 
 
 def v20_rolls(request):
-    """(result, P) of every finished roll, the table rules' rerolls included (``rules.v20.needed``)."""
+    """(result, P) of every finished roll, the table rules' rerolls included (``systems.v20.rules.needed``)."""
     for faces in v20_finished(request):
         yield to_plain(v20.resolve(request, faces)), Fraction(1, 10 ** len(faces))
 

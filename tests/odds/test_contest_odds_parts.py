@@ -12,21 +12,21 @@ import pytest
 from rollbook.odds.contests import contest_odds, extended_odds
 from rollbook.play import systems
 from rollbook.rules.base import RuleError
-from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v5 import V5Request
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.tiers.rules import TiersRequest
+from rollbook.systems.v5.rules import V5Request
+from rollbook.systems.v20.rules import V20Request
 from tests.toy_system import registered, toy
 
 
 @pytest.fixture()
 def doors(monkeypatch):
-    """Each (system, room, name) the odds asked ``play.systems.part`` for, the part still found by it."""
-    asked: list[tuple[object, str, str]] = []
+    """Each (system, name) the odds asked ``play.systems.part`` for, the part still found by it."""
+    asked: list[tuple[object, str]] = []
     door = systems.part
 
-    def spy(system, room, name, member):
-        asked.append((system, room, name))
-        return door(system, room, name, member)
+    def spy(system, name, member):
+        asked.append((system, name))
+        return door(system, name, member)
 
     monkeypatch.setattr(systems, "part", spy)
     return asked
@@ -39,7 +39,7 @@ def test_a_shipped_and_a_registered_system_go_through_the_same_door(doors):
         contest_odds(system, toy.ToyRequest(2), toy.ToyRequest(1))
         extended_odds(system, toy.ToyRequest(2), 2, 2)
     assert {asked[0] for asked in doors} == {"v20", "v5", system}
-    assert {asked[1:] for asked in doors} == {("rollbook.odds", "{}")}
+    assert {asked[1:] for asked in doors} == {("odds",)}
 
 
 def test_a_registered_system_s_side_odds_are_the_ones_it_declares(monkeypatch):
@@ -56,7 +56,7 @@ def test_a_registered_system_s_side_odds_are_the_ones_it_declares(monkeypatch):
 
 
 def test_a_shipped_system_s_side_odds_are_its_odds_module_s():
-    """V20's botch on either side (``odds/v20.py``'s ``contest_side_odds``); V5 says nothing more."""
+    """V20's botch on either side (``systems/v20/odds.py``'s ``contest_side_odds``); V5 says nothing more."""
     v20 = contest_odds("v20", V20Request(pool=2, difficulty=6), V20Request(pool=1, difficulty=6))
     assert set(v20["botch"]) == {"attacker", "defender"} and Fraction(v20["botch"]["defender"]) > 0
     v5 = contest_odds("v5", V5Request(pool=2, difficulty=1), V5Request(pool=1, difficulty=1))

@@ -9,15 +9,15 @@ from fractions import Fraction
 import pytest
 
 from rollbook.odds import odds_for
-from rollbook.odds.rollunder import ODDS_ACTION, rollunder_odds
-from rollbook.odds.tiers import tiers_odds
-from rollbook.odds.v5 import remorse_odds, rouse_odds, v5_odds
-from rollbook.odds.v20 import v20_odds
 from rollbook.rules.base import RuleError
-from rollbook.rules.rollunder import RollUnderRequest
-from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v5 import V5Request
-from rollbook.rules.v20 import SoakRequest, V20Request
+from rollbook.systems.rollunder.odds import ODDS_ACTION, rollunder_odds
+from rollbook.systems.rollunder.rules import RollUnderRequest
+from rollbook.systems.tiers.odds import tiers_odds
+from rollbook.systems.tiers.rules import TiersRequest
+from rollbook.systems.v5.odds import remorse_odds, rouse_odds, v5_odds
+from rollbook.systems.v5.rules import V5Request
+from rollbook.systems.v20.odds import v20_odds
+from rollbook.systems.v20.rules import SoakRequest, V20Request
 
 from .cli import run
 

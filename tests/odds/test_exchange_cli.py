@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from rollbook.odds.exchange_tiers import TiersDefender
-from rollbook.odds.exchange_tiers import exchange_odds as tiers_exchange
-from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
-from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.tiers.odds_exchange import TiersDefender
+from rollbook.systems.tiers.odds_exchange import exchange_odds as tiers_exchange
+from rollbook.systems.tiers.rules import TiersRequest
+from rollbook.systems.v20.odds_exchange import Defender, Weapon, exchange_odds
+from rollbook.systems.v20.rules import V20Request
 
 from .cli import run as run_odds
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rollbook.odds import exchange_tiers, exchange_v20
-from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.tiers import odds_exchange as exchange_tiers
+from rollbook.systems.tiers.rules import TiersRequest
+from rollbook.systems.v20 import odds_exchange as exchange_v20
+from rollbook.systems.v20.rules import V20Request
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "exchange.py"
 N = 100_000

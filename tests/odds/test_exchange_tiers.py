@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rollbook.odds.exchange_tiers import TiersDefender, exchange_odds
 from rollbook.play import new_sheet
 from rollbook.rules.base import RuleError
-from rollbook.rules.tiers import TiersRequest
+from rollbook.systems.tiers.odds_exchange import TiersDefender, exchange_odds
+from rollbook.systems.tiers.rules import TiersRequest
 
 from . import exchange_brute as brute
 
@@ -45,7 +45,7 @@ def check_against_chains(shot: TiersRequest, defender: TiersDefender, depth: int
 @pytest.mark.parametrize("skill", range(7))
 def test_T_3_T_4_T_5_every_skill_up_to_six_against_the_resolvers(skill):
     """Shot skill, dodge skill, Endurance + armour 0–6 (bullets and bonus cycling), every chain of ≤ 6
-    faces of each roll through rules.tiers.resolve: the engine is within the unexplored mass (≤ 3·10⁻⁵)."""
+    faces of each roll through systems.tiers.rules.resolve: the engine is within the unexplored mass (≤ 3·10⁻⁵)."""
     for index, (dodge, soak) in enumerate(itertools.product([None, *range(0, 7, 2)], range(0, 7, 2))):
         bullets = (None, 1, 2, 3)[(skill + index) % 4]
         shot = TiersRequest(kind="skill", skill=skill, bonus=index % 2, bullets=bullets)

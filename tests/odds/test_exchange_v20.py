@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rollbook.odds.exchange_v20 import DOWN, SATURATED, Defender, Weapon, exchange_odds
 from rollbook.play import new_sheet
 from rollbook.play.common import Effects
-from rollbook.play.v20_sheet import Health, take_damage
-from rollbook.rules import v20
 from rollbook.rules.base import RuleError
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.v20 import rules as v20
+from rollbook.systems.v20.odds_exchange import DOWN, SATURATED, Defender, Weapon, exchange_odds
+from rollbook.systems.v20.rules import V20Request
+from rollbook.systems.v20.sheet import Health, take_damage
 
 from . import exchange_brute as brute
 
@@ -123,7 +123,7 @@ def case(attack_pool: int, damage: int, soak: int, index: int):
 @pytest.mark.parametrize("attack_pool", range(7))
 def test_V20_17_every_pool_up_to_six_equals_brute_force_through_the_resolvers(attack_pool):
     """For every attack pool, base damage pool and soak pool 0–6: outcomes, levels marked, wound level
-    and the whole track equal the enumeration of every face through rules.v20's resolvers, exactly."""
+    and the whole track equal the enumeration of every face through systems.v20.rules's resolvers, exactly."""
     for index, (damage, soak) in enumerate(itertools.product(range(7), range(7))):
         attack, weapon, defender = case(attack_pool, damage, soak, attack_pool + index)
         assert (

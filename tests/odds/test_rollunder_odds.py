@@ -1,4 +1,4 @@
-"""Roll-under odds (SPEC R-1 … R-8) against enumeration through ``rules.rollunder.resolve``."""
+"""Roll-under odds (SPEC R-1 … R-8) against enumeration through ``systems.rollunder.rules.resolve``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rollbook.odds.rollunder import check_odds, opposed_odds, rollunder_odds
 from rollbook.rules.base import RuleError
-from rollbook.rules.rollunder import RollUnderRequest
+from rollbook.systems.rollunder.odds import check_odds, opposed_odds, rollunder_odds
+from rollbook.systems.rollunder.rules import RollUnderRequest
 
 from .brute import rollunder_brute
 
@@ -97,8 +97,8 @@ def test_R_7_opposed_odds_sum_to_one_and_match_enumeration(sizes, threshold):
     "dice,threshold", [("d20", 10), ("2d6+2", 9), ("3d6-1", 9), ("d100", 37), ("1d4+1d6-2", 4)]
 )
 def test_R_7_opposed_odds_with_numbers_equal_brute_force(dice, threshold):
-    from rollbook.odds.rollunder import rollunder_odds
-    from rollbook.rules.rollunder import RollUnderRequest
+    from rollbook.systems.rollunder.odds import rollunder_odds
+    from rollbook.systems.rollunder.rules import RollUnderRequest
 
     from .brute import rollunder_brute
 

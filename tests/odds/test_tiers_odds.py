@@ -1,4 +1,4 @@
-"""Tiers odds (SPEC T-1 … T-5) against enumeration of face chains through ``rules.tiers.resolve``."""
+"""Tiers odds (SPEC T-1 … T-5) against enumeration of face chains through ``systems.tiers.rules.resolve``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rollbook.odds.tiers import dodge_odds, odds, soak_odds, tiers_odds
-from rollbook.rules.tiers import TiersRequest
+from rollbook.systems.tiers.odds import dodge_odds, odds, soak_odds, tiers_odds
+from rollbook.systems.tiers.rules import TiersRequest
 
 from .brute import tiers_brute
 

@@ -1,4 +1,4 @@
-"""V20 odds (SPEC V20-1 … V20-15) against brute force through ``rules.v20.resolve``."""
+"""V20 odds (SPEC V20-1 … V20-15) against brute force through ``systems.v20.rules.resolve``."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rollbook.odds import v20 as odds20
-from rollbook.odds.v20 import odds, v20_odds
 from rollbook.rules.base import RuleError
-from rollbook.rules.v20 import DEGREES, V20Request
+from rollbook.systems.v20 import odds as odds20
+from rollbook.systems.v20.odds import odds, v20_odds
+from rollbook.systems.v20.rules import DEGREES, V20Request
 
 from .brute import v20_brute
 
@@ -220,7 +220,7 @@ TABLE_RULE_SETS = [
 )
 def test_TR_2_odds_under_table_rules_equal_brute_force(rules, pool, difficulty, mode, required):
     """TR-1/TR-5: every outcome and total of the exact odds equals the enumeration of every finished face
-    sequence (the rerolled tens included, to the bound) through ``rules.v20.resolve``."""
+    sequence (the rerolled tens included, to the bound) through ``systems.v20.rules.resolve``."""
     from .brute import v20_chain_brute
 
     request = V20Request(
@@ -296,7 +296,7 @@ def test_V20_15_source_table_names_each_difficulty_in_fr_es_en(monkeypatch, caps
 def test_V20_15_a_receipt_names_its_difficulty_and_says_its_table_rules():
     from rollbook.render import view
     from rollbook.rules.base import to_plain
-    from rollbook.rules.v20 import resolve
+    from rollbook.systems.v20.rules import resolve
 
     receipt = to_plain(
         resolve(V20Request(pool=3, difficulty=7, table_rules=("v20.ones_do_not_cancel",)), (7, 1, 1))

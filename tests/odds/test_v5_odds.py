@@ -1,4 +1,4 @@
-"""V5 odds (SPEC V5-1 … V5-15) against brute force through ``rules.v5.resolve`` and ``rules.v5.reroll``."""
+"""V5 odds (SPEC V5-1 … V5-15) against brute force through ``systems.v5.rules.resolve`` and ``systems.v5.rules.reroll``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rollbook.odds import v5 as odds5
-from rollbook.odds.v5 import GOALS, advise, odds, v5_odds
 from rollbook.rules.base import RuleError
-from rollbook.rules.v5 import OUTCOMES, REROLL_CHOICES, V5Request, rouse_request
+from rollbook.systems.v5 import odds as odds5
+from rollbook.systems.v5.odds import GOALS, advise, odds, v5_odds
+from rollbook.systems.v5.rules import OUTCOMES, REROLL_CHOICES, V5Request, rouse_request
 
 from .brute import advise_brute, v5_brute, v5_named_brute, v5_optimal_brute
 
@@ -68,7 +68,7 @@ def test_V5_9_V5_12_rolls_without_hunger_dice(kind, creature):
     ],
 )
 def test_V5_8_named_reroll_equals_brute_force(pool, hunger, difficulty, choice):
-    """V5-8: the named pickers on every first roll, every new face through ``rules.v5.reroll``."""
+    """V5-8: the named pickers on every first roll, every new face through ``systems.v5.rules.reroll``."""
     request = V5Request(pool=pool, hunger=hunger, difficulty=difficulty)
     exact = v5_odds(request, choice)
     outcomes, margins = v5_named_brute(request, choice)

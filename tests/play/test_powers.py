@@ -10,9 +10,9 @@ from rollbook.i18n import translate
 from rollbook.i18n.messages import ERROR_MESSAGES
 from rollbook.play import powers
 from rollbook.play.powers_data import POWERS
-from rollbook.play.v5_sheet import Sheet as V5Sheet
-from rollbook.play.v20_sheet import Sheet as V20Sheet
 from rollbook.present import labels, typednames
+from rollbook.systems.v5.sheet import Sheet as V5Sheet
+from rollbook.systems.v20.sheet import Sheet as V20Sheet
 from tests.catalogues import translated_msgids
 
 EVERY_POWER = [

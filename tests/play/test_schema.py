@@ -200,8 +200,8 @@ def test_definitions_are_named_by_component_name_wherever_they_are_referenced():
     """The same class name in two systems: each under its system's name, the shared one under its
     own, and every reference (top level and nested) to those names."""
     shared = create_model("Note", __module__="rollbook.play.common", text=(str, ...))
-    v20 = create_model("Probe", __module__="rollbook.play.v20", note=(shared, ...), dice=(int, ...))
-    v5 = create_model("Probe", __module__="rollbook.play.v5", note=(shared, ...), hunger=(int, ...))
+    v20 = create_model("Probe", __module__="rollbook.systems.v20.play", note=(shared, ...), dice=(int, ...))
+    v5 = create_model("Probe", __module__="rollbook.systems.v5.play", note=(shared, ...), hunger=(int, ...))
     refs, defs = _definitions(v20, v5)
     assert sorted(defs) == ["Note", "V20Probe", "V5Probe"]
     assert [refs[(index, "validation")] for index in (0, 1)] == [
@@ -214,10 +214,10 @@ def test_definitions_are_named_by_component_name_wherever_they_are_referenced():
 
 
 def test_two_types_with_one_component_name_are_refused():
-    """``play.v20.Probe`` and ``play.v20_sheet.V20Probe`` would both be ``V20Probe``: an error, never one
+    """``systems.v20.play.Probe`` and ``systems.v20.sheet.V20Probe`` would both be ``V20Probe``: an error, never one
     schema silently standing for both or renamed."""
-    first = create_model("Probe", __module__="rollbook.play.v20", dice=(int, ...))
-    second = create_model("V20Probe", __module__="rollbook.play.v20_sheet", name=(str, ...))
+    first = create_model("Probe", __module__="rollbook.systems.v20.play", dice=(int, ...))
+    second = create_model("V20Probe", __module__="rollbook.systems.v20.sheet", name=(str, ...))
     with pytest.raises(ValueError, match="two types would be named 'V20Probe'"):
         _definitions(first, second)
 
@@ -236,9 +236,9 @@ def test_a_name_pydantic_would_not_give_is_refused():
 
 
 def test_component_names_are_unique_and_readable():
-    assert schema.component_name("rollbook.play.v20.TestAction:123") == "V20TestAction"
-    assert schema.component_name("rollbook.rules.v5.V5Request:9") == "V5Request"
-    assert schema.component_name("rollbook.rules.tiers.SoakReceipt:9") == "TiersSoakReceipt"
+    assert schema.component_name("rollbook.systems.v20.play.TestAction:123") == "V20TestAction"
+    assert schema.component_name("rollbook.systems.v5.rules.V5Request:9") == "V5Request"
+    assert schema.component_name("rollbook.systems.tiers.rules.SoakReceipt:9") == "TiersSoakReceipt"
     assert schema.component_name("rollbook.play.common.Experience:9") == "Experience"
     for name, component in COMPONENTS.items():
         assert component.get("title", name) == name

@@ -8,7 +8,7 @@ import pytest
 
 from rollbook.dice import GivenFaces
 from rollbook.play import adjust, new_sheet, perform, perform_followup, verify_receipt
-from rollbook.play.v5 import MEND_AMOUNT, SURGE_DICE
+from rollbook.systems.v5.play import MEND_AMOUNT, SURGE_DICE
 
 from .helpers import NoDice, checked_roll, refused, sample_sheet
 

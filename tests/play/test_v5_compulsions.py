@@ -8,9 +8,9 @@ import pytest
 
 from rollbook.dice import GivenFaces
 from rollbook.play import perform, preview, verify_receipt
-from rollbook.play import v5_compulsions as compulsions
 from rollbook.play.authority import edge_fields
 from rollbook.rules.base import RuleError
+from rollbook.systems.v5 import compulsions
 
 from .helpers import refused, sample_sheet
 

@@ -1,4 +1,4 @@
-"""V5 Discipline powers rolled and paid in one step (``play.v5_powers``, the book's pools and
+"""V5 Discipline powers rolled and paid in one step (``systems.v5.powers``, the book's pools and
 Rouse costs in docs/book-sources.md): fixed faces, the test's dice first, then each Rouse check on the
 Hunger the previous one left (V5-2, V5-10), Blood Potency's reroll by the power's level."""
 

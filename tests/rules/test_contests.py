@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rollbook.rules import contests, v5, v20
+from rollbook.rules import contests
 from rollbook.rules.base import RuleError, to_plain
+from rollbook.systems.v5 import rules as v5
+from rollbook.systems.v20 import rules as v20
 
 
 def r20(faces, **fields):

@@ -9,9 +9,29 @@ import pytest
 
 from rollbook.rules import get_system, system_ids
 from rollbook.rules.base import RuleError
+from rollbook.systems import ROOMS
 
-RULES = Path(__file__).resolve().parents[2] / "src" / "rollbook" / "rules"
+
+def in_the_rules_room(name: str) -> bool:
+    """``rollbook.rules…``, or a system's module of the rules room (``rollbook.systems.v20.rules``)."""
+    parts = name.split(".")
+    if parts[:2] == ["rollbook", "systems"]:
+        return len(parts) >= 4 and ROOMS.get(parts[3]) == "rules"
+    return name.startswith("rollbook.rules")
+
+
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rollbook"
+RULES = PACKAGE / "rules"
+# the rules room: its own files and each shipped system's rules modules (``rollbook.systems.ROOMS``)
+RULES_FILES = sorted(
+    [
+        *RULES.glob("*.py"),
+        *(p for p in (PACKAGE / "systems").glob("*/*.py") if ROOMS.get(p.stem) == "rules"),
+    ]
+)
+SYSTEM_PACKAGES = {f"rollbook.systems.{p.name}" for p in (PACKAGE / "systems").iterdir() if p.is_dir()}
 ALLOWED_TOP_LEVEL = {
+    "importlib",  # the registry finds a shipped system's rules module by its name
     "__future__",
     "collections",
     "dataclasses",
@@ -30,7 +50,9 @@ ALLOWED_TOP_LEVEL = {
 
 
 def test_registry_names_all_four_systems():
-    assert system_ids() == ["rollunder", "tiers", "v20", "v5"]
+    from rollbook.play.systems import SYSTEM_IDS
+
+    assert system_ids() == ["rollunder", "tiers", "v20", "v5"] == sorted(SYSTEM_IDS)
     for system_id in system_ids():
         system = get_system(system_id)
         assert system.id == system_id and callable(system.module.resolve) and callable(system.module.needed)
@@ -42,12 +64,20 @@ def test_unknown_system_is_a_rule_error():
     assert refused.value.code == "unknown_system"
 
 
-@pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
+def test_the_rules_room_holds_the_systems_rules():
+    names = {str(path.relative_to(PACKAGE)) for path in RULES_FILES}
+    assert {"rules/base.py", "systems/v20/rules.py", "systems/v5/contests.py"} <= names
+    assert "systems/v20/play.py" not in names
+
+
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_rules_modules_import_only_the_standard_library_and_the_rules(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in SYSTEM_PACKAGES:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]  # a system's module by name
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             names = [node.module or ""]
         else:
@@ -56,12 +86,10 @@ def test_rules_modules_import_only_the_standard_library_and_the_rules(path):
             top = name.split(".")[0]
             assert top in ALLOWED_TOP_LEVEL, f"{path.name} imports {name}"
             if top == "rollbook":
-                assert name.startswith("rollbook.rules"), (
-                    f"{path.name} imports {name} from outside the rules core"
-                )
+                assert in_the_rules_room(name), f"{path.name} imports {name} from outside the rules core"
 
 
-@pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_rules_modules_hold_no_user_facing_sentence(path):
     """Receipts and errors carry codes and numbers; sentences live in the catalogues."""
     import re

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from rollbook.contract import resolve_request
 from rollbook.dice import GivenFaces, roll
-from rollbook.rules import get_system, rollunder
+from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
-from rollbook.rules.rollunder import RollUnderRequest, parse_dice
+from rollbook.systems.rollunder import rules as rollunder
+from rollbook.systems.rollunder.rules import RollUnderRequest, parse_dice
 
 ACTION = "Climb the wall"
 
@@ -372,7 +373,7 @@ def test_R7_property_parse_and_resolve_agree(parts, data, threshold):
     ],
 )
 def test_R_7_dice_expressions_with_one_die_terms_and_numbers(expression, written, sizes, low, high):
-    from rollbook.rules.rollunder import parse_dice
+    from rollbook.systems.rollunder.rules import parse_dice
 
     parsed = parse_dice(expression)
     assert (str(parsed), parsed.sizes, parsed.minimum, parsed.maximum) == (written, sizes, low, high)
@@ -380,14 +381,14 @@ def test_R_7_dice_expressions_with_one_die_terms_and_numbers(expression, written
 
 @pytest.mark.parametrize("expression", ["2", "2d6-1d4", "+2d6", "2d6+", "d", "2d6*2"])
 def test_R_7_what_is_not_a_roll_is_refused(expression):
-    from rollbook.rules.rollunder import parse_dice
+    from rollbook.systems.rollunder.rules import parse_dice
 
     with pytest.raises(RuleError):
         parse_dice(expression)
 
 
 def test_R_7_a_number_moves_the_total_and_criticals_stay_on_the_dice():
-    from rollbook.rules.rollunder import RollUnderRequest, resolve
+    from rollbook.systems.rollunder.rules import RollUnderRequest, resolve
 
     def opposed(dice, threshold, faces):
         return resolve(

@@ -11,7 +11,7 @@ from rollbook.dice import GivenFaces, roll
 from rollbook.rules import get_system
 from rollbook.rules.base import RuleError
 from rollbook.rules.table import TABLE_RULES, check_table_rules, rules_for
-from rollbook.rules.v20 import REROLL_LIMIT, V20Request, needed, resolve
+from rollbook.systems.v20.rules import REROLL_LIMIT, V20Request, needed, resolve
 
 REROLL = "v20.specialty_reroll_tens"
 ONES = "v20.ones_do_not_cancel"

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from rollbook.contract import resolve_request
 from rollbook.dice import GivenFaces, roll
-from rollbook.rules import get_system, tiers
+from rollbook.rules import get_system
 from rollbook.rules.base import RuleError, to_plain
-from rollbook.rules.tiers import TiersRequest
+from rollbook.systems.tiers import rules as tiers
+from rollbook.systems.tiers.rules import TiersRequest
 
 
 def skill(value: int, faces, **kw):

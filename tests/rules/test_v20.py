@@ -7,9 +7,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rollbook.contract import resolve_request
-from rollbook.rules import v20
 from rollbook.rules.base import RuleError
-from rollbook.rules.v20 import V20Request, resolve
+from rollbook.systems.v20 import rules as v20
+from rollbook.systems.v20.rules import V20Request, resolve
 
 
 def roll(faces, **options):

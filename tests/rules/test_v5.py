@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rollbook.rules import v5
 from rollbook.rules.base import RuleError
-from rollbook.rules.v5 import V5Request, reroll, resolve
+from rollbook.systems.v5 import rules as v5
+from rollbook.systems.v5.rules import V5Request, reroll, resolve
 
 
 def test_V5_1_six_or_more_succeeds_and_difficulty_counts_successes():

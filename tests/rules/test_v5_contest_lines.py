@@ -13,7 +13,7 @@ import pytest
 from rollbook.contract import error_object, resolve_request
 from rollbook.odds.contests import DEFAULT_HORIZON, extended_odds
 from rollbook.rules.base import RuleError
-from rollbook.rules.v5 import V5Request
+from rollbook.systems.v5.rules import V5Request
 
 
 def _refusal(line: dict) -> RuleError:

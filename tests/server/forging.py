@@ -11,9 +11,9 @@ from pathlib import Path
 from rollbook.fair import faces_for
 from rollbook.play import authority
 from rollbook.play.common import replay
-from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import to_plain
 from rollbook.server.chain import GENESIS_HASH, committed_hash_of
+from rollbook.systems.v20 import rules as rules_v20
 
 from .helpers import log_verify
 

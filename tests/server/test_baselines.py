@@ -8,9 +8,9 @@ import copy
 import json
 
 from rollbook.play import verify_receipt
-from rollbook.rules import v20 as rules20
 from rollbook.server.baselines import verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
+from rollbook.systems.v20 import rules as rules20
 
 from .conftest import V20_SHEET, V20_TEST
 from .helpers import rechained, rolled_v20

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rollbook.odds.exchange_tiers import TiersDefender
-from rollbook.odds.exchange_tiers import exchange_odds as tiers_exchange
-from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
-from rollbook.rules.tiers import TiersRequest
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.tiers.odds_exchange import TiersDefender
+from rollbook.systems.tiers.odds_exchange import exchange_odds as tiers_exchange
+from rollbook.systems.tiers.rules import TiersRequest
+from rollbook.systems.v20.odds_exchange import Defender, Weapon, exchange_odds
+from rollbook.systems.v20.rules import V20Request
 
 ATTACKER = {
     "name": "Nia",
@@ -125,7 +125,7 @@ def test_exchange_odds_refusals(client, make_table):
             {"attacker": nia["id"], "target": ghoul["id"], "attribute": "perception", "ability": "alertness"},
             422,
             "not_an_attack",
-        ),  # the chain's own refusals (play.v20): a perception roll is no attack
+        ),  # the chain's own refusals (systems.v20.play): a perception roll is no attack
         (
             {"attacker": nia["id"], "target": ghoul["id"], "weapon": "pistol", "ability": "melee"},
             422,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 
 from rollbook.play.common import replay
-from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import to_plain
+from rollbook.systems.v20 import rules as rules_v20
 
 from .conftest import V20_SHEET, V20_TEST
 from .forging import entries_of, rechained, verify

@@ -9,8 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from rollbook.systems import ROOMS
+
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "rollbook"
 USECASES = SOURCE / "server" / "usecases"
+
+
+def system_modules(room: str) -> list[Path]:
+    """Each shipped system's modules of a room (``rollbook.systems.ROOMS``: ``words.py`` -> present)."""
+    return sorted(p for p in (SOURCE / "systems").glob("*/*.py") if ROOMS.get(p.stem) == room)
+
+
+# a system's use cases (``systems/<id>/exchange_odds.py``: the odds of its exchange) are the room's too
+SYSTEM_USECASES = [p for p in system_modules("server") if p.stem == "exchange_odds"]
+PRESENT = sorted([*(SOURCE / "present").glob("*.py"), *system_modules("present")])
 HTTP_PACKAGES = {"fastapi", "starlette", "sse_starlette", "uvicorn", "httpx"}
 
 
@@ -25,17 +37,22 @@ def imported_names(path: Path) -> list[str]:
     return names
 
 
-@pytest.mark.parametrize("path", sorted(USECASES.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted([*USECASES.glob("*.py"), *SYSTEM_USECASES]), ids=lambda p: str(p.relative_to(SOURCE))
+)
 def test_use_cases_import_no_web_framework(path):
     for name in imported_names(path):
-        assert name.split(".")[0] not in HTTP_PACKAGES, f"usecases/{path.name} imports {name}"
+        assert name.split(".")[0] not in HTTP_PACKAGES, f"{path.relative_to(SOURCE)} imports {name}"
 
 
 def test_use_cases_load_no_web_framework_even_indirectly():
     """Importing every use case (and what they import: tx, access, views, store, play) loads no
     FastAPI or Starlette: the use cases run the same under the CLI, a test or another front end."""
     modules = sorted(
-        f"rollbook.server.usecases.{p.stem}" for p in USECASES.glob("*.py") if p.stem != "__init__"
+        [
+            *(f"rollbook.server.usecases.{p.stem}" for p in USECASES.glob("*.py") if p.stem != "__init__"),
+            *(f"rollbook.systems.{p.parent.name}.{p.stem}" for p in SYSTEM_USECASES),
+        ]
     )
     code = (
         "import sys\n"
@@ -50,7 +67,7 @@ def test_use_cases_load_no_web_framework_even_indirectly():
 
 @pytest.mark.parametrize(
     "path",
-    sorted([*(SOURCE / "web").glob("*.py"), *(SOURCE / "present").glob("*.py")]),
+    sorted([*(SOURCE / "web").glob("*.py"), *PRESENT]),
     ids=lambda p: str(p.relative_to(SOURCE)),
 )
 def test_web_pages_never_query_the_models(path):
@@ -59,14 +76,16 @@ def test_web_pages_never_query_the_models(path):
         assert name.split(".")[0] != "sqlalchemy", f"{path.relative_to(SOURCE)} imports {name}"
 
 
-@pytest.mark.parametrize("path", sorted((SOURCE / "present").glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PRESENT, ids=lambda p: str(p.relative_to(SOURCE)))
 def test_presentation_sits_below_the_faces(path):
-    """``present/`` is what the web pages and Discord both show: it imports neither face, nor the
-    HTTP shell (docs/ARCHITECTURE.md, layer 4)."""
+    """``present/`` is what the web pages and Discord both show (and each system's presentation,
+    ``systems/<id>/words.py``, ``exchange.py``…): it imports neither face, nor the HTTP shell
+    (docs/ARCHITECTURE.md, layer 4)."""
+    assert len(PRESENT) > len(list((SOURCE / "present").glob("*.py")))  # the systems' are there
     for name in imported_names(path):
-        assert name.split(".")[0] not in HTTP_PACKAGES, f"present/{path.name} imports {name}"
+        assert name.split(".")[0] not in HTTP_PACKAGES, f"{path.relative_to(SOURCE)} imports {name}"
         assert not name.startswith(("rollbook.web", "rollbook.discord")), (
-            f"present/{path.name} imports {name}"
+            f"{path.relative_to(SOURCE)} imports {name}"
         )
 
 
@@ -76,7 +95,8 @@ def test_presentation_sits_below_the_faces(path):
         [
             *(SOURCE / "server").rglob("*.py"),
             *(SOURCE / "web").glob("*.py"),
-            *(SOURCE / "present").glob("*.py"),
+            *PRESENT,
+            *SYSTEM_USECASES,
         ]
     ),
     ids=lambda p: str(p.relative_to(SOURCE)),

@@ -1,4 +1,4 @@
-"""V5 compulsions on the pages without a browser (seed 001, V5-14; ``present.v5``), a French table:
+"""V5 compulsions on the pages without a browser (seed 001, V5-14; ``systems.v5.present``), a French table:
 the Storyteller's one tap on a bestial failure's card calls the clan's compulsion, its card and its
 badge show on the table and the sheet, the odds and the roll carry its penalty, the Storyteller ends it
 from the sheet; a player sees no call button."""

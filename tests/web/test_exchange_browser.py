@@ -137,9 +137,9 @@ def test_T_4_T_5_exchange_firearms_dodge_soak_advances_the_wounds(new_context, l
 def test_V20_20_the_defender_dodges_in_the_exchange_and_its_odds_are_the_chains(
     new_context, live_server, dice, artifacts
 ):
-    from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
     from rollbook.present.preview import percent
-    from rollbook.rules.v20 import V20Request
+    from rollbook.systems.v20.odds_exchange import Defender, Weapon, exchange_odds
+    from rollbook.systems.v20.rules import V20Request
 
     storyteller = new_context().new_page()
     alice = new_context().new_page()

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from rollbook.odds import exchange_tiers
 from rollbook.present.exchange import ODDS_KEPT, odds_once
 from rollbook.present.preview import percent
-from rollbook.rules.tiers import TiersRequest
+from rollbook.systems.tiers import odds_exchange as exchange_tiers
+from rollbook.systems.tiers.rules import TiersRequest
 
 from .helpers import bearer
 from .helpers import text_of as text

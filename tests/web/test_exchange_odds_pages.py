@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from rollbook.odds.exchange_v20 import Defender, Weapon, exchange_odds
 from rollbook.present.preview import percent
-from rollbook.rules.v20 import V20Request
+from rollbook.systems.v20.odds_exchange import Defender, Weapon, exchange_odds
+from rollbook.systems.v20.rules import V20Request
 
 from .helpers import bearer
 from .helpers import text_of as text

@@ -88,7 +88,7 @@ def test_french_elides_de_before_a_vowel_in_catalogue_texts_and_templates():
 def test_V20_4_a_required_success_over_10_agrees_with_its_count():
     from rollbook.render import view
     from rollbook.rules.base import to_plain
-    from rollbook.rules.v20 import V20Request, resolve
+    from rollbook.systems.v20.rules import V20Request, resolve
 
     receipt = to_plain(resolve(V20Request(pool=3, difficulty=10, untrained="skill"), (10, 10, 3)))
     notes = " ".join(line.note for line in view(receipt, "fr").lines)

@@ -38,11 +38,11 @@ from rollbook.app.api_models import Problem
 from rollbook.app.api_odds import router as odds_router
 from rollbook.app.api_saved import router as saved_router
 from rollbook.app.api_solo import router as solo_router
-from rollbook.app.api_v5 import router as v5_router
 from rollbook.dice import DiceSource, SecureDice
 from rollbook.discord.poster import Poster
 from rollbook.discord.rest import client_for
 from rollbook.i18n import GAME_MASTER_SYSTEMS, game_master_words, languages_text
+from rollbook.play.systems import SYSTEM_IDS, own_module
 from rollbook.rules.base import RuleError
 from rollbook.server.db import Database
 from rollbook.server.deps import language
@@ -206,14 +206,18 @@ def close_app(app: FastAPI) -> None:
 # router (``include_router``, lazy since FastAPI 0.137) is scanned route by route once to be chosen
 # and once more to dispatch (a roll: ~680 of its ~4,900 Python calls). What an inclusion would add
 # is nothing here (no prefix, tags, dependencies or responses of its own), but the operation ids:
-# each router is made with ``openapi.operation_id``, the app's.
+# each router is made with ``openapi.operation_id``, the app's. A shipped system's own routes are its
+# package's ``api`` module (``rollbook.systems.<id>.api``: V5's compulsions and frenzy), found by name.
+SYSTEM_ROUTERS = tuple(
+    module.router for system in SYSTEM_IDS if (module := own_module(system, "api")) is not None
+)
 API_ROUTERS = (
     router,
     authority_router,
     fair_router,
     odds_router,
     contests_router,
-    v5_router,
+    *SYSTEM_ROUTERS,
     interop_router,
     discord_router,
     solo_router,

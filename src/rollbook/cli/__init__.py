@@ -10,16 +10,21 @@ import typer
 from rollbook import settings
 from rollbook.cli.base import UsageFailure, app, argv_language, fail, named_metavars
 from rollbook.i18n.messages import error_message
+from rollbook.play.systems import SYSTEM_IDS, own_module
 from rollbook.rules.base import RuleError
 
 __all__ = ["UsageFailure", "app", "fail", "main"]
 
 
 def _load_commands() -> None:
-    """Import the command modules: each registers its commands on `app` (``cli.base``)."""
+    """Import the command modules: each registers its commands on `app` (``cli.base``); a shipped
+    system's own, its package's ``cli_roll`` (``rollbook.systems.<id>``), found by its name."""
     # in the order `rollbook --help` lists them
-    from rollbook.cli import roll, roll_v5, roll_tiers, roll_rollunder  # noqa: F401, I001
-    from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401
+    from rollbook.cli import roll  # noqa: F401
+
+    for system in SYSTEM_IDS:
+        own_module(system, "cli_roll")
+    from rollbook.cli import resolve, odds, serve, db, log, fair  # noqa: F401, I001
     from rollbook.cli import sheet  # noqa: F401
     from rollbook.cli import scenario, solo  # noqa: F401
     from rollbook.cli import fair_stats  # noqa: F401

@@ -19,8 +19,8 @@ from rollbook.i18n.messages import error_message
 from rollbook.rules.base import RuleError
 
 # system id -> the adapter of a system defined outside the package (``register``: ``Line`` and
-# ``resolve(line) -> dict``); a shipped system's is its module here, the one named for it
-# (``play.systems.own_module``)
+# ``resolve(line) -> dict``); a shipped system's is its package's ``contract`` module, found by
+# name (``play.systems.own_module``)
 ADAPTERS: dict[str, Any] = {}
 
 
@@ -48,7 +48,7 @@ def _known() -> list[str]:
 def _adapter(system: str) -> Any:
     from rollbook.play import systems
 
-    adapter = systems.own_module(system, "rollbook.contract", "{}") or ADAPTERS.get(system)
+    adapter = systems.own_module(system, "contract") or ADAPTERS.get(system)
     if adapter is None:
         raise RuleError("unknown_system", system=system, known=_known())
     return adapter

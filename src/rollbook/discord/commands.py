@@ -19,10 +19,10 @@ from rollbook.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, language, translate
 from rollbook.play import catalogue, quick, systems
 from rollbook.play.common import MODES
 from rollbook.play.systems import SYSTEM_IDS, system_module
-from rollbook.play.v5_compulsions import UNTIL as COMPULSION_UNTIL
 from rollbook.present import labels
 from rollbook.present.words import own_words
 from rollbook.server.usecases.checks import NAME_MAX
+from rollbook.systems.v5.compulsions import UNTIL as COMPULSION_UNTIL
 
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, ATTACHMENT = 1, 3, 4, 5, 11
 GUILD = 0  # the interaction context: a server's channel
@@ -203,7 +203,7 @@ DESCRIPTIONS = {
 }
 CHRONICLE_NAME = N_("The chronicle's name")
 COMPULSION_OPTION = N_("Which compulsion (the clan's by default)")
-# a compulsion's ``until`` (``play.v5_compulsions.UNTIL``), in words
+# a compulsion's ``until`` (``systems.v5.compulsions.UNTIL``), in words
 UNTIL_WORDS = {"scene": N_("Until the scene ends"), "ended": N_("Until the Storyteller ends it")}
 # an option named as a command is says what it holds
 OPTION_TEXTS = {
@@ -332,7 +332,7 @@ JOINED = {"discipline": "power"}  # a field asked through another's option
 
 
 def _virtues() -> tuple[str, ...]:
-    from rollbook.play.v20_sheet import VIRTUES
+    from rollbook.systems.v20.sheet import VIRTUES
 
     return tuple(VIRTUES)
 

@@ -13,7 +13,7 @@
   goes on (TR-4): its next roll (``contests.roll_extended``: ``ex``);
 - under a V5 messy critical or bestial failure, the Storyteller's call of the compulsion (``cc``:
   ``compulsions.call``); under a failed Rouse at Hunger 5, the hunger frenzy test (``hf``:
-  ``frenzy.hunger_frenzy``), as the web card offers them (``present.v5.roll_buttons``);
+  ``frenzy.hunger_frenzy``), as the web card offers them (``systems.v5.present.roll_buttons``);
 - under the Storyteller's hidden roll, "Reveal" (``rv``: ``log.reveal``). The buttons and their words are
   the web card's (``web.contests.buttons``), offered to every side: the use case checks who presses.
 
@@ -47,7 +47,6 @@ from rollbook.discord.embeds import card_embed, card_for, fit_all
 from rollbook.entries import Logged, Receipt, RollReceipt, entry_of
 from rollbook.i18n import N_, translate, translate_n
 from rollbook.present import labels
-from rollbook.present import v5 as present_v5
 from rollbook.present.contests import buttons as contest_buttons
 from rollbook.present.present import Viewer
 from rollbook.server.access import STORYTELLER, find_chronicle
@@ -64,6 +63,7 @@ from rollbook.server.usecases import (
     rolls,
 )
 from rollbook.server.usecases import log as entries_log
+from rollbook.systems.v5 import present as present_v5
 
 log = logging.getLogger("rollbook.discord")
 
@@ -146,7 +146,7 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
     return card_embed(shown, lang), rows
 
 
-# the web card's one-tap calls (``present.v5.roll_buttons``), each as the button's custom_id: the
+# the web card's one-tap calls (``systems.v5.present.roll_buttons``), each as the button's custom_id: the
 # compulsion a messy critical or a bestial failure may bring (seed 001), the hunger frenzy test a
 # failed Rouse at Hunger 5 offers (V5-10)
 CALLS = {"/compulsion/call?": "cc", "/hunger-frenzy?": "hf"}

@@ -40,10 +40,9 @@ from rollbook.discord.embeds import dice_text, discord_language, fit, fit_all, r
 from rollbook.discord.rest import AttachmentRefused, DiscordError
 from rollbook.entries import Logged
 from rollbook.i18n import N_, labelled, translate, translate_n
-from rollbook.play import quick, v5_compulsions, v5_powers
+from rollbook.play import quick
 from rollbook.play.systems import system_ids, system_module
 from rollbook.present import labels
-from rollbook.present import v5 as present_v5
 from rollbook.present.preview import odds_view, preview
 from rollbook.present.sheetview import RATING_GROUPS, rating_groups, specialties
 from rollbook.render import interop as render_interop
@@ -66,6 +65,9 @@ from rollbook.server.usecases import (
     scenes,
 )
 from rollbook.server.views import chronicle_view, entry_view, member_view
+from rollbook.systems.v5 import compulsions as v5_compulsions
+from rollbook.systems.v5 import powers as v5_powers
+from rollbook.systems.v5 import present as present_v5
 
 log = logging.getLogger("rollbook.discord")
 

@@ -1,8 +1,9 @@
 """English msgids for every error code, outcome and label the engine emits.
 
 Rules code emits codes; this is where those codes meet sentences. Other areas keep theirs in their
-own ``messages_<area>.py`` (a dict and nothing else); ``ERROR_MESSAGES`` is the engine's merged with
-every area's, once, here.
+own ``messages_<area>.py`` (a dict and nothing else), a shipped system in its package's ``messages``
+(``rollbook.systems.<id>.messages``, its ``MESSAGES``, found by name); ``ERROR_MESSAGES`` is the
+engine's merged with every area's, once, here.
 Translations live in the ``.po`` catalogues, keyed by these English texts.
 """
 
@@ -23,8 +24,7 @@ from rollbook.i18n.messages_rules import RULES_MESSAGES
 from rollbook.i18n.messages_saved import SAVED_MESSAGES
 from rollbook.i18n.messages_security import SECURITY_MESSAGES
 from rollbook.i18n.messages_solo import SOLO_MESSAGES
-from rollbook.i18n.messages_tiers import TIERS_MESSAGES
-from rollbook.i18n.messages_v5 import V5_MESSAGES
+from rollbook.play.systems import SYSTEM_IDS, own_module
 
 ENGINE_MESSAGES: dict[str, str] = {
     # rules.base
@@ -70,7 +70,6 @@ ENGINE_MESSAGES: dict[str, str] = {
 
 # Every area's codes, in one table (an area's code that repeats another's is a test failure, not an override).
 AREA_MESSAGES: tuple[dict[str, str], ...] = (
-    TIERS_MESSAGES,
     PLAY_ERROR_MESSAGES,
     FAIR_MESSAGES,
     AUTHORITY_ERROR_MESSAGES,
@@ -81,7 +80,7 @@ AREA_MESSAGES: tuple[dict[str, str], ...] = (
     INTEROP_MESSAGES,
     EXCHANGE_ODDS_MESSAGES,
     SOLO_MESSAGES,
-    V5_MESSAGES,
+    *(module.MESSAGES for system in SYSTEM_IDS if (module := own_module(system, "messages"))),
     DISCORD_MESSAGES,
     SAVED_MESSAGES,
 )

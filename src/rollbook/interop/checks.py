@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from rollbook import play
 from rollbook.interop.report import Reader, Sheet
-from rollbook.play import v5_sheet, v20_sheet
 from rollbook.play.powers import Power, check_powers
 from rollbook.rules.base import RuleError
+from rollbook.systems.v5 import sheet as v5_sheet
+from rollbook.systems.v20 import sheet as v20_sheet
 
 
 def _power_problems(reader: Reader, system: str, powers: list[object], disciplines: dict[str, int]) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
 from rollbook.interop.report import FileObject, Reader, at, type_name
-from rollbook.play import v5_sheet
 from rollbook.play.powers import disciplines_with_powers
+from rollbook.systems.v5 import sheet as v5_sheet
 
 V5_ATTRIBUTES = by_squash(v5_sheet.ATTRIBUTES)
 V5_SKILLS = by_squash(v5_sheet.SKILLS)
@@ -62,7 +62,7 @@ def rated(
 
 def specialty(reader: Reader, trait: str, name: object, source: str, *, on_rated_skill: bool = False) -> None:
     """A specialty of ``trait`` (its name as typed). ``on_rated_skill``: the format's system keeps a
-    specialty only on a skill rated 1 or more (V5: ``play.v5_sheet``), so one on a skill the file rates
+    specialty only on a skill rated 1 or more (V5: ``systems.v5.sheet``), so one on a skill the file rates
     0 is dropped as ``specialty_untrained``, said in the report; the format module says so."""
     text = reader.text(name, source, 100)
     if text is None or not text.strip():

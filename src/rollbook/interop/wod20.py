@@ -26,8 +26,8 @@ from __future__ import annotations
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
 from rollbook.interop.names import by_squash, html_text, power_name, slug, squashed, typed
 from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entries, sub, text_key, type_name
-from rollbook.play import v20_sheet
 from rollbook.play.powers import disciplines_with_powers, rated_only
+from rollbook.systems.v20 import sheet as v20_sheet
 
 FORMAT = "wod20"
 SYSTEM = "v20"

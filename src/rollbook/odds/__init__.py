@@ -5,17 +5,17 @@ over one common denominator (``Distribution``), so whole tables cost integer add
 system module classifies the equivalence classes of dice with the rules' own functions, so the
 odds agree with the resolvers by construction (``tests/odds`` checks it by brute force).
 
-- ``rollbook.odds.v20``: ``v20_odds``, ``v20_table``, ``source_table`` (SPEC V20-15)
-- ``rollbook.odds.v5``: ``v5_odds``, ``reroll_odds``, ``optimal_odds``, ``advise``, ``rouse_odds``,
+- ``rollbook.systems.v20.odds``: ``v20_odds``, ``v20_table``, ``source_table`` (SPEC V20-15)
+- ``rollbook.systems.v5.odds``: ``v5_odds``, ``reroll_odds``, ``optimal_odds``, ``advise``, ``rouse_odds``,
   ``remorse_odds``, ``frenzy_odds``, ``v5_table``
-- ``rollbook.odds.tiers``: ``tiers_odds`` (chained criticals summed in closed form)
-- ``rollbook.odds.rollunder``: ``check_odds``, ``opposed_odds``
-- ``rollbook.odds.exchange_v20``, ``rollbook.odds.exchange_tiers``: a whole exchange before the attack
+- ``rollbook.systems.tiers.odds``: ``tiers_odds`` (chained criticals summed in closed form)
+- ``rollbook.systems.rollunder.odds``: ``check_odds``, ``opposed_odds``
+- ``rollbook.systems.v20.odds_exchange``, ``rollbook.systems.tiers.odds_exchange``: a whole exchange before the attack
   (attack → dodge → damage → soak → health track; shot → dodge → soak → wounds), composed from the above
 - ``rollbook.odds.chart``: matplotlib pictures (imported lazily)
 
 ``odds_for(system, request)`` is the one entry point for a rules request of any system: it picks
-the system's own ``request_odds`` (each shipped system's module named for it, ``play.systems.own_module``;
+the system's own ``request_odds`` (each shipped system's package's ``odds`` module, found by name, ``play.systems.own_module``;
 a system defined outside the package: ``register``) and answers the JSON-ready dict ``rollbook odds
 --json`` prints.
 """
@@ -64,7 +64,7 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     admitted(system, request)
     if system in _ADDED and reroll == "none" and goal is None:
         return _ADDED[system](request)
-    own = systems.own_module(system, "rollbook.odds", "{}")
+    own = systems.own_module(system, "odds")
     if own is None:
         raise RuleError(
             "unknown_system",
@@ -85,7 +85,7 @@ def admitted(system: str, request: Any) -> None:
     rules themselves (their ``needed`` and ``resolve``, the one way a roll goes through, ``dice.roll``),
     over fixed faces (each die its middle face), so that no face gives the odds of a request the roll
     refuses (a registered system's pool of 0 dice, ``out_of_range``). A ``RuleError`` when refused;
-    a request of no system of the rules registry (a V20 soak's pair, ``rules.v20``) is the odds' own."""
+    a request of no system of the rules registry (a V20 soak's pair, ``systems.v20.rules``) is the odds' own."""
     from rollbook.rules import get_system
 
     try:
@@ -106,7 +106,9 @@ def admitted(system: str, request: Any) -> None:
 
 def clear_caches() -> None:
     """Forget every memoised table of every system (benchmarks start cold with this)."""
-    from rollbook.odds import _exact, v5, v20
+    from rollbook.odds import _exact
+    from rollbook.systems.v5 import odds as v5
+    from rollbook.systems.v20 import odds as v20
 
     v20.clear_caches()
     v5.clear_caches()

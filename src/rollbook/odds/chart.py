@@ -16,10 +16,10 @@ from rollbook.rules.base import RuleError, present
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from rollbook.odds.exchange_tiers import TiersExchange
-    from rollbook.odds.exchange_v20 import V20Exchange
-    from rollbook.rules.rollunder import RollUnderRequest
-    from rollbook.rules.tiers import TiersRequest
+    from rollbook.systems.rollunder.rules import RollUnderRequest
+    from rollbook.systems.tiers.odds_exchange import TiersExchange
+    from rollbook.systems.tiers.rules import TiersRequest
+    from rollbook.systems.v20.odds_exchange import V20Exchange
 
 FORMATS = (".svg", ".png")
 
@@ -80,7 +80,7 @@ def v20_chart(
     **options: Any,
 ) -> Path:
     """V20: success and botch by difficulty, one line per pool (other request fields shared)."""
-    from rollbook.odds.v20 import odds
+    from rollbook.systems.v20.odds import odds
 
     path = _check_path(path)
     pools, difficulties = tuple(pools), tuple(difficulties)
@@ -123,8 +123,8 @@ def v5_chart(
     **options: Any,
 ) -> Path:
     """V5: the six outcomes stacked, one bar per Hunger level."""
-    from rollbook.odds.v5 import odds
-    from rollbook.rules.v5 import OUTCOMES
+    from rollbook.systems.v5.odds import odds
+    from rollbook.systems.v5.rules import OUTCOMES
 
     path = _check_path(path)
     hungers = tuple(hungers)
@@ -157,7 +157,7 @@ def v5_chart(
 
 def tiers_chart(path: str | Path, request: TiersRequest) -> Path:
     """Tiers: the distribution of the tier (or damage, for a soak), successes in colour."""
-    from rollbook.odds.tiers import tiers_odds
+    from rollbook.systems.tiers.odds import tiers_odds
 
     path = _check_path(path)
     result = tiers_odds(request)
@@ -193,7 +193,7 @@ def tiers_chart(path: str | Path, request: TiersRequest) -> Path:
 
 def rollunder_chart(path: str | Path, request: RollUnderRequest) -> Path:
     """Roll-under: success by level with and without advantage, or an opposed roll's totals."""
-    from rollbook.odds.rollunder import rollunder_odds
+    from rollbook.systems.rollunder.odds import rollunder_odds
 
     path = _check_path(path)
     _set_up_pyplot()
@@ -229,7 +229,7 @@ def rollunder_chart(path: str | Path, request: RollUnderRequest) -> Path:
 
 
 def exchange_chart(path: str | Path, result: V20Exchange | TiersExchange, title: str) -> Path:
-    """A whole exchange (``odds.exchange_v20`` or ``odds.exchange_tiers``): the outcome of the attack
+    """A whole exchange (``systems.v20.odds_exchange`` or ``systems.tiers.odds_exchange``): the outcome of the attack
     on the left, the defender's wound level after it on the right."""
     path = _check_path(path)
     _set_up_pyplot()

@@ -9,10 +9,10 @@ requests carry (TR-1): pure, ``fractions.Fraction`` throughout.
   number of rolls the action takes (until it reaches its target, ends on a V20 botch or a V5
   bestial failure, or runs out of rolls), and the chance it ever reaches the target.
 
-One roll's distribution comes from the system's odds engine (V20: ``odds.v20``, whose total
+One roll's distribution comes from the system's odds engine (V20: ``systems.v20.odds``, whose total
 successes and botch are read off the resolver); V5's joint (successes, bestial failure) is counted
 here by die classes (a normal die: fail, success, 10; a Hunger die: 1, fail, success, 10) and checked
-against brute force through ``rules.v5.resolve`` in ``tests/odds``.
+against brute force through ``systems.v5.rules.resolve`` in ``tests/odds``.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import Any, Protocol, cast
 
 from rollbook.odds import admitted
 from rollbook.odds._exact import RollShape, fraction_text
-from rollbook.odds.v5 import contest_shape as v5_shape
-from rollbook.odds.v20 import contest_shape as v20_shape
 from rollbook.play import systems
 from rollbook.rules.base import RuleError
 from rollbook.rules.contests import PARTS, check_extended, check_system
+from rollbook.systems.v5.odds import contest_shape as v5_shape
+from rollbook.systems.v20.odds import contest_shape as v20_shape
 
 DEFAULT_HORIZON = 10  # rolls shown for an extended action with no maximum
 
@@ -66,12 +66,12 @@ def _part(system: str) -> ContestOdds | None:
     """The system's part of the contests' odds, through the one door of every system's parts. Read
     only for a system with contests (``rules.contests.PARTS``, TR-3): a shipped system's odds module
     holds more than its contests' (the Tiers' has none of them)."""
-    return cast("ContestOdds | None", systems.part(system, "rollbook.odds", "{}", _declared))
+    return cast("ContestOdds | None", systems.part(system, "odds", _declared))
 
 
 def _side_odds(part: ContestOdds) -> SideOdds | None:
     """The chance a side says more than its successes (TR-3: a V20 botch), None: nothing (V5's
-    ``odds/v5.py`` declares None; a registered system, ``CONTEST_SIDE_ODDS``)."""
+    ``systems/v5/odds.py`` declares None; a registered system, ``CONTEST_SIDE_ODDS``)."""
     return part.contest_side_odds
 
 

@@ -5,7 +5,7 @@ stores the new sheet and appends the receipt. Everything here is pure game logic
 dicts: no web, storage or CLI library. Input dicts are never mutated; every refusal is a
 ``RuleError(code, **params)`` raised before any die is drawn.
 
-One module per system (``play.v20``, ``play.v5``, ``play.tiers``, ``play.rollunder``), each with:
+One module per system (``systems.v20.play``, ``systems.v5.play``, ``systems.tiers.play``, ``systems.rollunder.play``), each with:
 ``Sheet`` (Pydantic v2, extra="forbid", strict), ``ACTIONS`` / ``FOLLOWUPS`` / ``CHANGES`` (kind ->
 model), ``CHAINS`` (action kind -> the receipt kinds it may follow), ``PLAYER_FIELDS`` (what a player
 may edit), ``prepare`` (build the rules request and the pool, refusing before any die:
@@ -216,7 +216,7 @@ def _prepare(
     """What ``perform`` and ``preview`` do before any die: role, mode, system, sheet, action,
     Storyteller-only kinds, the followed receipt, then the module's ``prepare`` (its refusals).
     ``table_rules`` (TR-1): the chronicle's set in force, for the modules whose rules read it;
-    ``compulsion``: the V5 compulsion in force for the character (``play.v5_compulsions``)."""
+    ``compulsion``: the V5 compulsion in force for the character (``systems.v5.compulsions``)."""
     module, loaded = _loaded(system, sheet, role=role, mode=mode)
     validated = _kind(module.ACTIONS, module.STORYTELLER_ACTIONS, action, "action", role)
     prior = _followed(module, system, validated.kind, follows)

@@ -351,7 +351,7 @@ class Effects:
 # The version of the rules (readings and receipt shapes) that resolves a roll, carried by its receipt
 # (``rules_version``) so a verifier resolves each receipt by its own version. A
 # receipt without one was resolved before versions were recorded: each system's ``verify`` reads it by
-# the shape it has (``play.tiers.verify``, ``play.v20.verify`` name the SPEC change of each old reading).
+# the shape it has (``systems.tiers.play.verify``, ``systems.v20.play.verify`` name the SPEC change of each old reading).
 RULES_VERSION = 1
 
 

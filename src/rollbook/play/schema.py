@@ -239,12 +239,13 @@ def sheet(system: str) -> type[Model]:
 
 # --- naming -----------------------------------------------------------------------------------
 
-# A system's modules: ``play.v20`` and its parts ``play.v20_sheet``, ``play.v20_changes``; ``rules.v20``.
-_SYSTEM_MODULE = re.compile(r"^rollbook\.(?:play|rules)\.(?P<system>\w+?)(?:_sheet|_changes)?$")
+# A system's modules: its package's ``play`` and its parts ``sheet``, ``changes``; ``rules``
+# (``rollbook.systems.v20.play``, ``rollbook.systems.v20.sheet``…).
+_SYSTEM_MODULE = re.compile(r"^rollbook\.systems\.(?P<system>\w+)\.(?:play|sheet|changes|rules)$")
 
 
 def component_name(core_ref: str) -> str:
-    """``rollbook.play.v20.TestAction:1234`` (or ``play.v20_sheet.Weapon``) -> ``V20TestAction``
+    """``rollbook.systems.v20.play.TestAction:1234`` (or ``systems.v20.sheet.Weapon``) -> ``V20TestAction``
     (``V20Weapon``); a shared type keeps its name."""
     qualified = core_ref.rsplit(":", 1)[0]
     module, _, name = qualified.rpartition(".")

@@ -1,15 +1,20 @@
-"""The four systems' play modules by id (``system_module``): what the package, ``authority`` and
-``schema`` look a system up in (its own module, so that none of them imports the package back)."""
+"""The systems' play modules by id (``system_module``): what the package, ``authority`` and ``schema``
+look a system up in (its own module, so that none of them imports the package back).
+
+The core defines the interfaces (``SystemModule`` here, ``rollbook.rules.SystemRules``) and the systems
+are plugins of them: a shipped system's package (``rollbook.systems.<id>``) is found by its dotted name
+from ``SYSTEM_IDS`` (``own_module``, ``importlib``), a system defined outside by ``register``. No core
+room imports ``rollbook.systems``: the core knows the shipped ids and the interface, never a system's
+code, so its registries and the systems' packages, which import the core, make no cycle."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rollbook.dice import DiceSource
-from rollbook.play import rollunder, tiers, v5, v20
 from rollbook.play.common import (
     Drawn,
     JsonObject,
@@ -25,7 +30,7 @@ from rollbook.rules.base import Faces, RuleError
 
 
 class QuickModule(Protocol):
-    """A system's quick roll (``<system>_quick.py``, ``rollbook.play.quick``): the values it takes, the
+    """A system's quick roll (``systems/<id>/quick.py``, ``rollbook.play.quick``): the values it takes, the
     action kind whose edges they are (A-1), the rules request type, and the request they make."""
 
     @property
@@ -39,8 +44,8 @@ class QuickModule(Protocol):
 
 
 class TurnRules(Protocol):
-    """A system's per-turn limits (A-3: ``play.turns`` says how the server uses them; ``v20_turns``,
-    ``tiers_turns``): ``usage`` is ``play.turns.TurnUsage``, what the character used earlier in the turn."""
+    """A system's per-turn limits (A-3: ``play.turns`` says how the server uses them; ``systems.v20.turns``,
+    ``systems.tiers.turns``): ``usage`` is ``play.turns.TurnUsage``, what the character used earlier in the turn."""
 
     def willpower_successes(self, receipt: Any) -> int: ...  # 1 when a roll took its Willpower success
 
@@ -181,8 +186,8 @@ class SystemModule(Protocol):
 class OutsideParts(Protocol):
     """What a system registered from outside (``register``) declares of the other rooms on its play
     module, read as these attributes (``Parts``, ``part``): every member declared, None when it has none
-    of it (``tests/play/test_system_module_members.py``). A shipped system's parts are its modules named
-    for it (``own_module``), never these. Each room narrows its part to its own interface, named here."""
+    of it (``tests/play/test_system_module_members.py``). A shipped system's parts are the modules of its
+    package (``own_module``), never these. Each room narrows its part to its own interface, named here."""
 
     @property
     def WORDS(self) -> object | None: ...  # its words beside a roll (``present.words.SystemWords``)
@@ -207,7 +212,8 @@ class RegisteredModule(SystemModule, OutsideParts, Protocol):
 
 
 SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")  # the systems the package ships
-_MODULES: dict[str, SystemModule] = {"v20": v20, "v5": v5, "tiers": tiers, "rollunder": rollunder}
+SYSTEMS_PACKAGE = "rollbook.systems"  # a shipped system's package: ``rollbook.systems.<id>``
+_MODULES: dict[str, SystemModule] = {}  # the systems registered from outside, their play modules
 _OUTSIDE: dict[str, OutsideParts] = {}  # the systems registered from outside, their parts of the rooms
 
 
@@ -229,32 +235,36 @@ def unregister(system_id: str) -> None:
 
 def system_ids() -> tuple[str, ...]:
     """Every system id in the registry: the shipped ones, then those registered, in order."""
-    return tuple(_MODULES)
+    return SYSTEM_IDS + tuple(_MODULES)
 
 
 def system_module(system: Any) -> SystemModule:
-    """The play module of a system id; ``unknown_system`` for anything else."""
-    if not isinstance(system, str) or system not in _MODULES:
+    """The play module of a system id (a shipped system's ``play`` module of its package); ``unknown_system``
+    for anything else."""
+    if isinstance(system, str) and system in _MODULES:
+        return _MODULES[system]
+    shipped = own_module(system, "play")
+    if shipped is None:
         raise RuleError(
             "unknown_system",
             system=system if isinstance(system, str) else repr(system),
-            known=list(_MODULES),
+            known=list(system_ids()),
         )
-    return _MODULES[system]
+    return cast(SystemModule, shipped)
 
 
 _OWN_MODULES: dict[str, ModuleType | None] = {}
 
 
-def own_module(system: object, room: str, name: str) -> ModuleType | None:
-    """A shipped system's module of a room, the one named for it: ``name`` with the system's id in
-    place of ``{}`` in the package ``room`` (``own_module("v5", "rollbook.present", "words_{}")`` is
-    ``rollbook.present.words_v5``); None when the system has none there, or is not shipped. The rooms'
-    registries (``present.words``, ``present.exchange``, ``odds``…) derive from ``SYSTEM_IDS`` with it,
-    so a system's part of a room is declared once, by its module."""
+def own_module(system: object, name: str) -> ModuleType | None:
+    """A shipped system's module ``name`` of its package, ``rollbook.systems.<id>.<name>``
+    (``own_module("v5", "words")`` is ``rollbook.systems.v5.words``, its words; ``rollbook.systems``'
+    ``ROOMS`` says each name's room); None when the system has none of that name, or is not shipped. The
+    rooms' registries (``present.words``, ``present.exchange``, ``odds``…) derive from ``SYSTEM_IDS``
+    with it, so a system's part of a room is declared once, by its module, and found by its name."""
     if not isinstance(system, str) or system not in SYSTEM_IDS:
         return None
-    dotted = f"{room}.{name.format(system)}"
+    dotted = f"{SYSTEMS_PACKAGE}.{system}.{name}"
     if dotted not in _OWN_MODULES:
         try:
             _OWN_MODULES[dotted] = importlib.import_module(dotted)
@@ -268,7 +278,7 @@ def own_module(system: object, room: str, name: str) -> ModuleType | None:
 def declared(system: object) -> OutsideParts | None:
     """The parts of the rooms a system registered from outside (``register``) declares on its play
     module (``OutsideParts``: its words, ``WORDS``, its exchange, ``EXCHANGE``…, read as attributes);
-    None for a shipped system (its parts are its modules: ``own_module``) or an unknown one."""
+    None for a shipped system (its parts are its package's modules: ``own_module``) or an unknown one."""
     return _OUTSIDE.get(system) if isinstance(system, str) else None
 
 
@@ -277,11 +287,11 @@ Member = Callable[
 ]  # which part a room reads of a registered system: ``lambda m: m.WORDS``
 
 
-def part(system: object, room: str, name: str, member: Member) -> Any:
-    """A system's part of a room, the one way to it: a shipped system's module named for it
-    (``own_module(system, room, name)``), or what one registered from outside declares (``member`` of
-    its ``OutsideParts``); None when it has none. Each room narrows it to its own interface."""
-    own = own_module(system, room, name)
+def part(system: object, name: str, member: Member) -> Any:
+    """A system's part of a room, the one way to it: a shipped system's module ``name`` of its package
+    (``own_module(system, name)``), or what one registered from outside declares (``member`` of its
+    ``OutsideParts``); None when it has none. Each room narrows it to its own interface."""
+    own = own_module(system, name)
     if own is not None:
         return own
     outside = declared(system)
@@ -290,14 +300,15 @@ def part(system: object, room: str, name: str, member: Member) -> Any:
 
 class Parts(Mapping[str, Any]):
     """Each registered system's part of a room as a live mapping, system id -> its part (``part``): a
-    shipped system's module named for it, what one registered from outside declares (``member``); a
-    system without one is not in it. A registry of a room is one of these, never a hand list of ids."""
+    shipped system's module ``name`` of its package, what one registered from outside declares
+    (``member``); a system without one is not in it. A registry of a room is one of these, never a hand
+    list of ids."""
 
-    def __init__(self, room: str, name: str, member: Member) -> None:
-        self.room, self.name, self.member = room, name, member
+    def __init__(self, name: str, member: Member) -> None:
+        self.name, self.member = name, member
 
     def __getitem__(self, system: str) -> Any:
-        found = part(system, self.room, self.name, self.member)
+        found = part(system, self.name, self.member)
         if found is None:
             raise KeyError(system)
         return found
@@ -306,7 +317,7 @@ class Parts(Mapping[str, Any]):
         return (system for system in system_ids() if system in self)
 
     def __contains__(self, system: object) -> bool:
-        return part(system, self.room, self.name, self.member) is not None
+        return part(system, self.name, self.member) is not None
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -330,6 +341,7 @@ def reads_compulsion(system: str) -> bool:
 
 
 __all__ = [
+    "SYSTEMS_PACKAGE",
     "SYSTEM_IDS",
     "Member",
     "OutsideParts",

@@ -27,15 +27,15 @@ from typing import Any
 
 from rollbook.play.common import JsonObject, table_rules_of
 from rollbook.play.systems import TurnRules, system_module
-from rollbook.play.v20_turns import WILLPOWER_SUCCESSES_PER_TURN, blood_spent
-from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError, check_range
+from rollbook.systems.v20 import rules as rules_v20
+from rollbook.systems.v20.turns import WILLPOWER_SUCCESSES_PER_TURN, blood_spent
 
 MAX_DECLARED_ACTIONS = 10
 
 
 def _turns_of(system: Any) -> TurnRules | None:
-    """The system's turn rules (its module's ``TURNS``: ``v20_turns``, ``tiers_turns``), or None."""
+    """The system's turn rules (its module's ``TURNS``: ``systems.v20.turns``, ``systems.tiers.turns``), or None."""
     try:
         return system_module(system).TURNS
     except RuleError:  # no system (a quick roll's receipt): no turn rules

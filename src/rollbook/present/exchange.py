@@ -2,8 +2,8 @@
 shows as one card, the attack's, with its later steps (dodge, damage, soak, the wounds in their
 effects) inside it; the next step is offered as a button to whoever may take it (the attacker's
 player rolls damage, the defender's player — or the Storyteller for an NPC — sees "Soak 4 lethal").
-Each system's own words and numbers are its part (``ExchangeFace``: ``present.exchange_v20``,
-``present.exchange_tiers``, each shipped system's module named for it; a system registered from outside
+Each system's own words and numbers are its part (``ExchangeFace``: ``systems.v20.exchange``,
+``systems.tiers.exchange``, each shipped system's module of that name in its package; a system registered from outside
 declares its own as ``EXCHANGE`` in its play module), picked here by the chronicle's system.
 """
 
@@ -35,7 +35,7 @@ ROLL_ENTRY_KINDS = ("roll", "reroll")
 def face_of(system: object) -> ExchangeFace | None:
     """A system's part of the chain's presentation (None: its steps' labels alone, no odds of the
     exchange): a shipped system's ``exchange_<id>``, or the ``EXCHANGE`` one registered declares."""
-    found = systems.part(system, "rollbook.present", "exchange_{}", lambda m: m.EXCHANGE)
+    found = systems.part(system, "exchange", lambda m: m.EXCHANGE)
     return cast("ExchangeFace | None", found)
 
 
@@ -88,7 +88,9 @@ def offers(system: str, mode: str, entry: dict, viewer, characters: list) -> lis
     rows = {c.id: c for c in characters}
     lang = viewer.lang
     out = []
-    receipt = logged.stored  # the roll's, as stored: the system's part reads it (play.v20, play.tiers)
+    receipt = (
+        logged.stored
+    )  # the roll's, as stored: the system's part reads it (systems.v20.play, systems.tiers.play)
     for step in steps_after(system, logged, roll):
         kind, takes = step["kind"], step["takes"]
         character = rows.get(step["character"]) if step["character"] is not None else None

@@ -1,5 +1,5 @@
 """What the combat chain's presentation shares (``present.exchange``) with each system's own part
-(``present.exchange_v20``, ``present.exchange_tiers``): the button of a next step, the views of an
+(``systems.v20.exchange``, ``systems.tiers.exchange``): the button of a next step, the views of an
 exchange's odds, the outcome words, and the ``ExchangeFace`` each system's part is."""
 
 from __future__ import annotations

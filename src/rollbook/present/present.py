@@ -19,7 +19,7 @@ from rollbook.entries import (
 from rollbook.fair import SEED_COMMIT
 from rollbook.i18n import GAME_MASTER_SYSTEMS, N_, game_master_words, labelled, translate
 from rollbook.i18n.messages_security import MEMBER_REMOVED
-from rollbook.present import authority, contests, exchange, fairness, labels, solo_cards, v5
+from rollbook.present import authority, contests, exchange, fairness, labels, solo_cards
 from rollbook.present.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.present.sheetview import power_words
 from rollbook.present.titles import roll_title
@@ -28,6 +28,7 @@ from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.server.views import FollowUps
+from rollbook.systems.v5 import present as v5
 
 STORYTELLER = "storyteller"
 # What a player reads of a hidden entry they may not open: its kind in words

@@ -16,12 +16,12 @@ from fractions import Fraction
 from rollbook import play
 from rollbook.i18n import N_, normalize, percent_text, translate, translations
 from rollbook.odds import fraction_text, odds_for
-from rollbook.odds.v5 import advise
 from rollbook.play import systems
 from rollbook.play.common import request_from_plain
 from rollbook.present import labels
 from rollbook.present.words import own_words, words
 from rollbook.render.base import numbered_dice
+from rollbook.systems.v5.odds import advise
 
 COMMON_OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # a system without words of its own
 TONES = {

@@ -1,5 +1,5 @@
-"""What each system says in its own words beside a roll (``present.words_v20``, ``words_v5``,
-``words_tiers``, ``words_rollunder``: each shipped system's module named for it, ``play.systems.own_module``;
+"""What each system says in its own words beside a roll (``systems.v20.words``, ``systems.v5.words``,
+``systems.tiers.words``, ``systems.rollunder.words``: each shipped system's module of that name in its package, ``play.systems.own_module``;
 a system registered from outside declares its own as ``WORDS`` in its play module): a quick roll, the difficulty among a roll's settings, a pool's
 wound penalty and total; on its roll form, the sheet's sections of abilities, the difficulty's help
 and whether an attack's weapon is the sheet's; the Willpower a sheet has left; the odds box's
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from rollbook.play import systems
-from rollbook.present import words_rollunder
+from rollbook.systems.rollunder import words as words_rollunder
 
 
 class SystemWords(Protocol):
@@ -87,7 +87,7 @@ class SystemWords(Protocol):
 def own_words(system: object) -> SystemWords | None:
     """A system's own words: a shipped system's module (``words_<id>``), or the ``WORDS`` a system
     registered from outside declares; None when it has none."""
-    return cast("SystemWords | None", systems.part(system, "rollbook.present", "words_{}", lambda m: m.WORDS))
+    return cast("SystemWords | None", systems.part(system, "words", lambda m: m.WORDS))
 
 
 def words(system: object) -> SystemWords:

@@ -14,7 +14,7 @@ from rollbook.play import systems
 from rollbook.render.base import DieView, Line, ReceiptView, t, tn
 
 # system id -> the ``view(receipt, lang)`` of a system defined outside the package (``register``); a
-# shipped system's is its module's here, the one named for it (``play.systems.own_module``)
+# shipped system's is its package's ``render`` module's, found by name (``play.systems.own_module``)
 VIEWS: dict[str, Callable[[dict, str], ReceiptView]] = {}
 
 
@@ -31,10 +31,10 @@ def unregister(system: str) -> None:
 
 
 def view(receipt: dict, lang: str) -> ReceiptView:
-    """The receipt's view by its system's: a shipped system's module here (``render.v20``…), or the one
+    """The receipt's view by its system's: a shipped system's module here (``systems.v20.render``…), or the one
     ``register`` added."""
     system = RulesResult.of(receipt).system
-    own = systems.own_module(system, "rollbook.render", "{}")
+    own = systems.own_module(system, "render")
     made: Callable[[dict, str], ReceiptView] = own.view if own is not None else VIEWS[system]
     return made(receipt, lang)
 

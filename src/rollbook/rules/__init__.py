@@ -1,4 +1,7 @@
-"""The pure rules core: one module per game system, named by a registry.
+"""The pure rules core: the interface of a game system's rules (``SystemRules``) and a registry that
+names each system's rules module: a shipped system's, ``rollbook.systems.<id>.rules``, found by its
+dotted name (``importlib``: the core names no system's code, so the systems' packages, which import
+this one, make no cycle); one defined outside the package, by ``register``.
 
 Each system module provides, for each of its request types:
 - ``needed(request, faces) -> tuple[int, ...]``: the sizes of the dice still to draw
@@ -10,8 +13,9 @@ Requests and receipts are small frozen dataclasses; receipts carry codes and num
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from rollbook.rules.base import ContestRules, Faces, RuleError
 
@@ -76,18 +80,15 @@ def system_ids() -> list[str]:
     return sorted(_REGISTRY)
 
 
-_BUILTIN = ("v20", "v5", "tiers", "rollunder")
+_BUILTIN = ("v20", "v5", "tiers", "rollunder")  # ``rollbook.play.systems.SYSTEM_IDS`` (a test checks it)
 
 
 def _load_builtin() -> None:
+    """Each shipped system's rules module, by its dotted name: an import error there fails loudly."""
     if all(system_id in _REGISTRY for system_id in _BUILTIN):
         return
-    from rollbook.rules import rollunder, tiers, v5, v20
-
-    register("v20", v20)
-    register("v5", v5)
-    register("tiers", tiers)
-    register("rollunder", rollunder)
+    for system_id in _BUILTIN:
+        register(system_id, cast(SystemRules, importlib.import_module(f"rollbook.systems.{system_id}.rules")))
 
 
 __all__ = ["GameSystem", "RuleError", "SystemRules", "get_system", "register", "system_ids", "unregister"]

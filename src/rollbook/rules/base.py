@@ -103,8 +103,8 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
 
 
 class ContestRules(Protocol):
-    """A system's part of contests and extended actions (TR-3, TR-4: ``rules.contests``; ``contests_v20``,
-    ``contests_v5``), declared as ``CONTESTS`` on its rules module (``rollbook.rules.SystemRules``)."""
+    """A system's part of contests and extended actions (TR-3, TR-4: ``rules.contests``; ``systems.v20.contests``,
+    ``systems.v5.contests``), declared as ``CONTESTS`` on its rules module (``rollbook.rules.SystemRules``)."""
 
     @property
     def ABILITY_FIELD(self) -> str: ...  # the action field a side's test names its trait in

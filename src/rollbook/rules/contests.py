@@ -14,13 +14,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rollbook.rules import contests_v5, get_system, system_ids
+from rollbook.rules import get_system, system_ids
 from rollbook.rules.base import ContestRules, RuleError, check_range
+from rollbook.systems.v5 import contests as contests_v5
 
 
 class _Parts(Mapping[str, ContestRules]):
-    """Each system's part of contests, as its rules module declares it (``CONTESTS``: ``rules.v20``'s
-    ``contests_v20``, ``rules.v5``'s ``contests_v5``; None for a system without contests): a live view
+    """Each system's part of contests, as its rules module declares it (``CONTESTS``: ``systems.v20.rules``'s
+    ``systems.v20.contests``, ``systems.v5.rules``'s ``systems.v5.contests``; None for a system without contests): a live view
     of the rules registry (``rollbook.rules``), so a system registered from outside takes part by
     declaring its own."""
 

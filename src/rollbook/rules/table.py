@@ -11,7 +11,7 @@ A system defined outside the package declares its own rules with ``register`` (a
 ``rollbook.rules.register`` registers the system).
 
 The set in force changes only through a Storyteller's log entry (A-5, ``server.usecases.chronicles``);
-the resolver reads it from the request (``rules.v20.V20Request.table_rules``), the odds engine from
+the resolver reads it from the request (``systems.v20.rules.V20Request.table_rules``), the odds engine from
 the same request, and ``rollbook log verify`` recomputes each receipt under the set it records.
 """
 

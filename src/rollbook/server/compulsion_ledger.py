@@ -1,7 +1,7 @@
 """V5 compulsions in the log (seed 001, SPEC V5-14, A-1): what ``rollbook log verify`` checks of
 them, with no ``--head``, like ``server.baselines`` (``verify_ledger`` runs it with the others).
 
-Pure (standard library, ``rollbook.play.v5_compulsions``, the receipts' models of ``rollbook.entries``). Following the log in order:
+Pure (standard library, ``rollbook.systems.v5.compulsions``, the receipts' models of ``rollbook.entries``). Following the log in order:
 
 - a ``compulsion`` entry is the Storyteller's, for a character without one in force, and states
   the penalty its compulsion has (dice, Attributes, whether serving the compulsion lifts it);
@@ -25,9 +25,9 @@ from rollbook.entries import (
     ValidationError,
     receipt_of,
 )
-from rollbook.play import v5_compulsions as rules
 from rollbook.play.systems import reads_compulsion, system_ids
-from rollbook.play.v5_sheet import ATTRIBUTES
+from rollbook.systems.v5 import compulsions as rules
+from rollbook.systems.v5.sheet import ATTRIBUTES
 
 CALL = "compulsion"
 END = "compulsion_end"

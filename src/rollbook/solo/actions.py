@@ -11,11 +11,11 @@ the refusals and the receipt are the play layer's own; nothing here counts a die
 from __future__ import annotations
 
 from rollbook import play
-from rollbook.play.v20 import COMBAT_ABILITIES
-from rollbook.play.v20_sheet import ABILITY_GROUPS, ATTRIBUTES, VIRTUES
 from rollbook.rules.base import RuleError
 from rollbook.solo.format import Attack
 from rollbook.solo.steps import JsonObject
+from rollbook.systems.v20.play import COMBAT_ABILITIES
+from rollbook.systems.v20.sheet import ABILITY_GROUPS, ATTRIBUTES, VIRTUES
 
 SYSTEM = "v20"
 MODE = "strict"  # a solo chronicle plays Strict (V20-5): the scenario's difficulties as written
@@ -80,7 +80,7 @@ def preview(sheet: JsonObject, action: JsonObject) -> JsonObject:
 
 def weapon_of(sheet: JsonObject, attack: Attack) -> JsonObject | None:
     """The sheet's weapon an attack names (None: unarmed); refused when the sheet lacks it or the
-    weapon is not the attack ability's (V20-17: ``play.v20.COMBAT_ABILITIES``)."""
+    weapon is not the attack ability's (V20-17: ``systems.v20.play.COMBAT_ABILITIES``)."""
     ability = attack.traits[1]
     allowed = COMBAT_ABILITIES.get(ability)
     if allowed is None:

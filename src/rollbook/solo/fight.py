@@ -18,7 +18,7 @@ full health track (Incapacitated, or worse).
 
 Readings (documented here, the Book being a table's):
 - *Dodge* (V20-20): the player's action for the turn, declared before the NPCs attack; each NPC
-  attack that hits is followed by the player's dodge roll in the chain (``play.v20``'s ``dodge``:
+  attack that hits is followed by the player's dodge roll in the chain (``systems.v20.play``'s ``dodge``:
   Dexterity + Dodge, or Athletics where the sheet has no Dodge, difficulty 6), each of its successes
   taking one of that attack's; an attack left with none is not followed by damage, one left with
   successes goes on to damage with the successes left (V20-17). The scenario, the Storyteller here,
@@ -32,11 +32,11 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from rollbook.entries import RollReceipt, V20DamageResult, V20TestResult
-from rollbook.play.v20_sheet import HEALTH_TRACK
 from rollbook.rules.base import RuleError
 from rollbook.solo import actions
 from rollbook.solo.format import Attack, Fight
 from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Done, JsonObject, Roll, Scene, Step, Steps
+from rollbook.systems.v20.sheet import HEALTH_TRACK
 
 # The roll a dodge makes (V20-20; a scenario's sheets hold no Dodge, so Athletics), previewed for the
 # option's odds before the attacks it will follow.

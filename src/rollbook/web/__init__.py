@@ -15,6 +15,7 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from rollbook.play.systems import SYSTEM_IDS, own_module
 from rollbook.web import live
 from rollbook.web.errors import install_page_handlers
 from rollbook.web.guard import OriginGuard
@@ -33,7 +34,6 @@ from rollbook.web.routes import (  # presence, saved rolls, dice statistics
     saved,
     solo,  # playing alone
     stats,
-    v5,
 )
 from rollbook.web.templating import STATIC
 
@@ -41,7 +41,10 @@ __all__ = ["mount", "page_routers"]
 
 
 def page_routers() -> tuple[APIRouter, ...]:
-    """The pages' routers, in the order ``mount`` includes them (a test draws every GET page of them)."""
+    """The pages' routers, in the order ``mount`` includes them (a test draws every GET page of them); a
+    shipped system's own pages are its package's ``web_routes`` (``rollbook.systems.<id>.web_routes``:
+    V5's compulsions and frenzy), found by name."""
+    system_routes = [module for system in SYSTEM_IDS if (module := own_module(system, "web_routes"))]
     return tuple(
         area.router
         for area in (
@@ -55,7 +58,7 @@ def page_routers() -> tuple[APIRouter, ...]:
             interop,
             contests,
             export,
-            v5,
+            *system_routes,
             stats,
             saved,
             presence,

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 from rollbook import interop, play
 from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
-from rollbook.present import authority, exchange, forms, labels, v5
+from rollbook.present import authority, exchange, forms, labels
 from rollbook.present.sheetview import identity, rating_groups, specialties
 from rollbook.present.words import words
 from rollbook.render.interop import FORMAT_NAMES
@@ -23,6 +23,7 @@ from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import log as log_cases
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
+from rollbook.systems.v5 import present as v5
 from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.respond import page
 

@@ -12,7 +12,7 @@ from typing import Any
 from rollbook import interop
 from rollbook.entries import Logged, QuickRollReceipt, RollReceipt, SeedRevealReceipt
 from rollbook.play.systems import reads_compulsion
-from rollbook.present import authority, exchange, fairness, v5
+from rollbook.present import authority, exchange, fairness
 from rollbook.present.present import Card, Viewer, card
 from rollbook.present.sheetview import willpower_current
 from rollbook.server.access import find_chronicle
@@ -32,6 +32,7 @@ from rollbook.server.usecases import (
 )
 from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
 from rollbook.server.views import member_view
+from rollbook.systems.v5 import present as v5
 from rollbook.web import redraws
 
 FEED_SIZE = 60
@@ -59,7 +60,7 @@ class Table:
     characters: list[CharacterRow]
     cards: list[Card] = field(default_factory=list)  # newest first
     head: int = 0
-    compulsions: dict = field(default_factory=dict)  # character id -> present.v5.Badge (V5, seed 001)
+    compulsions: dict = field(default_factory=dict)  # character id -> systems.v5.present.Badge (V5, seed 001)
     reveals: list[tuple[int, SeedRevealReceipt]] | None = (
         None  # read with the feed (``fairness.seed_reveals``)
     )

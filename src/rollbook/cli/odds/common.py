@@ -27,7 +27,7 @@ class OddsGroup(TyperGroup):
     """`rollbook odds SYSTEM`: a system no registry knows is a one-line refusal; one registered without
     a command of its own (``rollbook.play.systems.register``) takes its quick roll's values
     (``cli.base.quick_command``) and answers the odds registered (``rollbook.odds.register``).
-    `rollbook odds SYSTEM exchange …` runs the system's exchange command (`cli/odds/exchange.py`,
+    `rollbook odds SYSTEM exchange …` runs the system's exchange command (its package's `cli_exchange.py`,
     registered as `SYSTEM-exchange`, hidden from the list)."""
 
     def resolve_command(self, ctx, args):

@@ -1,7 +1,7 @@
 """V5 compulsions at the table (seed 001, SPEC V5-14, A-1): the Storyteller calls a character's
 compulsion (a ``compulsion`` entry: which one, for whom, until when, after which roll) and ends it
 (a ``compulsion_end`` entry); while it lasts, each of that character's tests carries its penalty
-(``play.v5_compulsions``: ``rolls.perform_roll`` hands it to ``play.perform``).
+(``systems.v5.compulsions``: ``rolls.perform_roll`` hands it to ``play.perform``).
 
 A compulsion called ``until="scene"`` ends with the scene it was called in (the ``scene_close``
 entry ends it, as it ends scene-long standing grants); ``until="ended"`` lasts until the Storyteller
@@ -17,7 +17,6 @@ from sqlalchemy import BindParameter, bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt, RollReceipt
-from rollbook.play import v5_compulsions as rules
 from rollbook.play.systems import reads_compulsion
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
@@ -32,6 +31,7 @@ from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases.scenes import open_scene_of
 from rollbook.server.views import entry_view
+from rollbook.systems.v5 import compulsions as rules
 
 CALL = "compulsion"
 END = "compulsion_end"

@@ -1,5 +1,5 @@
 """The exact odds of a whole exchange between two characters of a chronicle, before the attack is rolled
-(``odds.exchange_v20``, ``odds.exchange_tiers``), built from both sheets as the rolls would be:
+(``systems.v20.odds_exchange``, ``systems.tiers.odds_exchange``), built from both sheets as the rolls would be:
 
 - the attack is the roll the attacker's form describes (an action, as ``rolls.roll`` takes it), planned
   as the server would plan it (``authority.roll_plan``: the standing difficulty and grants; the caller
@@ -8,7 +8,7 @@
 - V20 (V20-16, V20-17): the weapon from the attacker's sheet (none: a punch), Strength for a
   hand-to-hand weapon, the attacker's Potence on a Brawl or Melee attack (V20-21), the defender's
   Stamina, Fortitude, creature and health track; their dodge, when asked, is the chain's (V20-20,
-  ``play.v20.dodge_test``: Dexterity + Dodge, or Athletics, at difficulty 6), built by ``play.preview``
+  ``systems.v20.play.dodge_test``: Dexterity + Dodge, or Athletics, at difficulty 6), built by ``play.preview``
   on their sheet, in the chronicle's mode;
 - Tiers (T-3 … T-5): the shot's skill, weapon bonus and bullets from the action; the defender's
   Endurance, the armour of the location hit, the wound track, and their dodge skill when asked.
@@ -39,8 +39,8 @@ from rollbook.server.usecases.authority import roll_plan, roll_reads
 
 
 class ExchangeOdds(Protocol):
-    """A system's part of the exchange's odds (``exchange_odds_v20``, ``exchange_odds_tiers``: each
-    shipped system's module named for it; one registered from outside declares ``EXCHANGE_ODDS``)."""
+    """A system's part of the exchange's odds (``systems.v20.exchange_odds``, ``systems.tiers.exchange_odds``: each
+    shipped system's module of that name in its package; one registered from outside declares ``EXCHANGE_ODDS``)."""
 
     @property
     def ATTACK_KIND(self) -> str: ...  # the roll an exchange opens with
@@ -65,9 +65,7 @@ class ExchangeOdds(Protocol):
 
 
 # The systems whose exchanges have odds, and their parts (derived from the registered systems).
-EXCHANGES: Mapping[str, ExchangeOdds] = systems.Parts(
-    "rollbook.server.usecases", "exchange_odds_{}", lambda m: m.EXCHANGE_ODDS
-)
+EXCHANGES: Mapping[str, ExchangeOdds] = systems.Parts("exchange_odds", lambda m: m.EXCHANGE_ODDS)
 
 
 class _AttackKinds(Mapping[str, str]):

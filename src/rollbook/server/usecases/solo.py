@@ -29,7 +29,6 @@ from rollbook.entries import Logged, SoloChoiceReceipt, SoloPassageReceipt, Solo
 from rollbook.i18n import normalize
 from rollbook.i18n.messages import error_message
 from rollbook.odds import odds_for
-from rollbook.rules import v20 as rules_v20
 from rollbook.rules.base import RuleError
 from rollbook.server.access import PLAYER, STORYTELLER, find_chronicle, lock_chronicle
 from rollbook.server.models import Caller, Character, Chronicle, LogEntry, Member
@@ -58,6 +57,7 @@ from rollbook.solo.steps import (
     drive,
 )
 from rollbook.solo.text import fault_line, heal_label, label, npc_name, pick, traits_label
+from rollbook.systems.v20 import rules as rules_v20
 
 SYSTEM = "v20"
 RECENT = 60  # entries since the last choice shown with the state (a fight turn is about a dozen)

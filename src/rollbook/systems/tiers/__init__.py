@@ -1,0 +1,2 @@
+"""Tiers (paliers): the system's package, a module per room (``rollbook.systems``'s
+``ROOMS``)."""
