@@ -3,6 +3,8 @@ server's faces, a Python argument for tests; ``rollbook serve`` never passes one
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from fastapi.testclient import TestClient
 
 from rollbook.app.app import create_app
@@ -90,6 +92,11 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     # one process serves through serving.AnnouncingServer (uvicorn.Server): nothing is served here either
     monkeypatch.setattr(serving.AnnouncingServer, "run", lambda self, *args, **kwargs: None)
+    # several processes: the parent binds the socket and hands it to uvicorn's supervisor; neither here
+    monkeypatch.setattr(
+        uvicorn.Config, "bind_socket", lambda self: SimpleNamespace(listen=lambda backlog: None)
+    )
+    monkeypatch.setattr(serving, "Multiprocess", lambda config, sockets: SimpleNamespace(run=lambda: None))
     url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
     serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=1)
     assert made == [((url,), {"threads": server_app.WORKER_THREADS})]  # no dice= among them

@@ -126,9 +126,12 @@ class PageAccess:
 
     @property
     def member(self) -> Caller:
-        """The member ``member_in`` found (a refusal before it: the refusal page's, ``errors``)."""
+        """The member ``member_in`` found; a refusal that came before the transaction (a body too
+        large, a file nested too deep) finds it in a read of its own, so its page is drawn for that
+        reader, in their language (``errors``)."""
         if self.found is None:
-            raise ProblemError(401, "unauthorized")
+            with database(self.request).read() as session:
+                return self.member_in(session)
         return self.found
 
     def knows(self, chronicle: Any) -> None:
