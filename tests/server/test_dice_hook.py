@@ -89,7 +89,6 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
     monkeypatch.setattr(
         serving, "create_app", lambda *args, **kwargs: made.append((args, kwargs)) or object()
     )
-    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     # one process serves through serving.AnnouncingServer (uvicorn.Server): nothing is served here either
     monkeypatch.setattr(serving.AnnouncingServer, "run", lambda self, *args, **kwargs: None)
     # several processes: the parent binds the socket and hands it to uvicorn's supervisor; neither here

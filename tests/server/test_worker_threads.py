@@ -60,14 +60,12 @@ def test_no_threads_is_refused(tmp_path):
 
 
 def test_rollbook_serve_passes_its_threads(monkeypatch, tmp_path):
-    import uvicorn
 
     from rollbook.app import serving
     from rollbook.cli.serve import serve
 
     made = []
     monkeypatch.setattr(serving, "create_app", lambda *args, **kwargs: made.append(kwargs) or object())
-    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     # one process serves through serving.AnnouncingServer (uvicorn.Server): nothing is served here either
     monkeypatch.setattr(serving.AnnouncingServer, "run", lambda self, *args, **kwargs: None)
     serve(
