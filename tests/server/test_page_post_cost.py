@@ -512,12 +512,13 @@ def _record(route: str, role: str, backend: str, counts: list[int]) -> None:
             out.write(json.dumps({"route": route, "role": role, "store": backend, "tx": counts}) + "\n")
 
 
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("route", sorted(CASES))
+# each route with each role that may post it (a player may not post the Storyteller's routes)
+POSTERS = [(route, role) for route in sorted(CASES) for role in ROLES if role in CASES[route][0]]
+
+
+@pytest.mark.parametrize("route,role", POSTERS)
 def test_every_post_is_its_write_and_one_read_with_no_statement_sent_twice(served, database_url, route, role):
-    roles, make = CASES[route]
-    if role not in roles:
-        pytest.skip(f"{role} may not post {route}")
+    make = CASES[route][1]
     app, client = served
     client.cookies.clear()
     w = make_world(client)
