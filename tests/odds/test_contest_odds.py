@@ -9,7 +9,7 @@ from itertools import product
 
 import pytest
 
-from rollbook.odds.contests import contest_odds, extended_odds, v5_shape
+from rollbook.odds.contests import contest_odds, extended_odds, shape_of
 from rollbook.rules import contests
 from rollbook.rules.base import to_plain
 from rollbook.systems.v5 import rules as v5
@@ -133,7 +133,7 @@ def test_TR_5_v5_joint_of_successes_and_bestial_equals_the_resolver(pool, hunger
             ends += p
         else:
             kept[result["successes"]] += p
-    shape = v5_shape(request)
+    shape = shape_of("v5", request)  # V5's part, found by the contests' odds
     assert shape.ends == ends and shape.successes == {k: v for k, v in kept.items() if v}
 
 

@@ -65,3 +65,11 @@ def test_TR_4_v5_bestial_failure_ends_and_a_messy_critical_is_a_complication():
 def test_TR_3_contests_are_for_v20_and_v5():
     with pytest.raises(RuleError):
         contests.contest("tiers", {"successes": 1}, {"successes": 0})
+
+
+def test_TR_3_a_side_is_read_by_its_own_systems_part_and_a_system_without_contests_is_refused():
+    assert contests.side("v5", r5([10, 6], [10])) == {"successes": 5, "messy": True, "bestial": False}
+    assert "botch" in contests.side("v20", r20([1, 3]))  # V20's part says its botch, V5's never
+    with pytest.raises(RuleError) as refused:
+        contests.side("tiers", {"successes": 2, "messy": True})  # no part of its own: no V5 reading
+    assert refused.value.code == "contest_not_for_system"

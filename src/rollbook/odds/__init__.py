@@ -23,12 +23,29 @@ a system defined outside the package: ``register``) and answers the JSON-ready d
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, cast
 
 from rollbook.odds._exact import Distribution, fraction_text
 from rollbook.rules.base import RuleError
 
 _ADDED: dict[str, Callable[[Any], dict[str, Any]]] = {}
+
+
+class SystemOdds(Protocol):
+    """A shipped system's odds module (``systems/<id>/odds.py``), found by its name
+    (``play.systems.own_module``): the odds contract's dict of one of its rules requests, and its
+    memoised tables forgotten (``clear_caches``: none is an empty function)."""
+
+    def request_odds(self, request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]: ...
+
+    def clear_caches(self) -> None: ...
+
+
+def _own(system: object) -> SystemOdds | None:
+    """A shipped system's odds module, or None (not shipped)."""
+    from rollbook.play import systems
+
+    return cast("SystemOdds | None", systems.own_module(system, "odds"))
 
 
 def register(system: str, odds: Callable[[Any], dict[str, Any]]) -> None:
@@ -64,15 +81,14 @@ def odds_for(system: str, request: Any, *, reroll: str = "none", goal: str | Non
     admitted(system, request)
     if system in _ADDED and reroll == "none" and goal is None:
         return _ADDED[system](request)
-    own = systems.own_module(system, "odds")
+    own = _own(system)
     if own is None:
         raise RuleError(
             "unknown_system",
             system=system if isinstance(system, str) else repr(system),
             known=list(systems.SYSTEM_IDS),
         )
-    answer: dict[str, Any] = own.request_odds(request, reroll, goal)
-    return answer
+    return own.request_odds(request, reroll, goal)
 
 
 # How many times ``admitted`` asks the rules for more dice before it stops asking (a chain of
@@ -107,13 +123,23 @@ def admitted(system: str, request: Any) -> None:
 def clear_caches() -> None:
     """Forget every memoised table of every system (benchmarks start cold with this)."""
     from rollbook.odds import _exact
-    from rollbook.systems.v5 import odds as v5
-    from rollbook.systems.v20 import odds as v20
+    from rollbook.play.systems import SYSTEM_IDS
 
-    v20.clear_caches()
-    v5.clear_caches()
+    for system in SYSTEM_IDS:
+        own = _own(system)
+        if own is not None:
+            own.clear_caches()
     for cached in (_exact.poly_pow, _exact.category_classes, _exact.compositions, _exact.binomial_row):
         cached.cache_clear()
 
 
-__all__ = ["Distribution", "admitted", "clear_caches", "fraction_text", "odds_for", "register", "unregister"]
+__all__ = [
+    "Distribution",
+    "SystemOdds",
+    "admitted",
+    "clear_caches",
+    "fraction_text",
+    "odds_for",
+    "register",
+    "unregister",
+]

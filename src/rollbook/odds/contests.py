@@ -9,10 +9,10 @@ requests carry (TR-1): pure, ``fractions.Fraction`` throughout.
   number of rolls the action takes (until it reaches its target, ends on a V20 botch or a V5
   bestial failure, or runs out of rolls), and the chance it ever reaches the target.
 
-One roll's distribution comes from the system's odds engine (V20: ``systems.v20.odds``, whose total
-successes and botch are read off the resolver); V5's joint (successes, bestial failure) is counted
-here by die classes (a normal die: fail, success, 10; a Hunger die: 1, fail, success, 10) and checked
-against brute force through ``systems.v5.rules.resolve`` in ``tests/odds``.
+One roll's distribution is the system's own part, its odds module's ``contest_shape`` found by name
+(``play.systems.part``: V20's total successes and botch read off its resolver, V5's joint of successes
+and a bestial failure counted by die classes, each checked against brute force in ``tests/odds``);
+a system registered from outside declares its ``CONTEST_SHAPE``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from rollbook.odds._exact import RollShape, fraction_text
 from rollbook.play import systems
 from rollbook.rules.base import RuleError
 from rollbook.rules.contests import PARTS, check_extended, check_system
-from rollbook.systems.v5.odds import contest_shape as v5_shape
-from rollbook.systems.v20.odds import contest_shape as v20_shape
 
 DEFAULT_HORIZON = 10  # rolls shown for an extended action with no maximum
 
@@ -37,7 +35,7 @@ SideOdds = Callable[[Any], Mapping[str, Fraction]]
 
 class ContestOdds(Protocol):
     """A system's part of the contests' odds (TR-5), what ``play.systems.part`` finds, the one way to a
-    system's parts: a shipped system's odds module (``odds/<id>.py``), or what a system registered from
+    system's parts: a shipped system's odds module (``systems/<id>/odds.py``), or what a system registered from
     outside declares on its play module (``CONTEST_SHAPE``, ``CONTEST_SIDE_ODDS``: ``_declared``)."""
 
     def contest_shape(self, request: Any) -> RollShape: ...  # its roll as a contest sees it (TR-3, TR-4)
@@ -190,6 +188,4 @@ __all__ = [
     "contest_odds",
     "extended_odds",
     "shape_of",
-    "v20_shape",
-    "v5_shape",
 ]

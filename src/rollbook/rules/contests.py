@@ -16,7 +16,6 @@ from typing import Any
 
 from rollbook.rules import get_system, system_ids
 from rollbook.rules.base import ContestRules, RuleError, check_range
-from rollbook.systems.v5 import contests as contests_v5
 
 
 class _Parts(Mapping[str, ContestRules]):
@@ -41,7 +40,6 @@ class _Parts(Mapping[str, ContestRules]):
 PARTS: Mapping[str, ContestRules] = _Parts()
 MAX_TARGET = 100
 MAX_ROLLS = 50
-V5_CONTEST_KINDS = contests_v5.CONTEST_KINDS
 
 
 def check_system(system: str) -> None:
@@ -58,11 +56,13 @@ def check_contest_side(system: str, kind: object, has_difficulty: bool, field: s
 
 
 def side(system: str, result: Mapping[str, Any]) -> dict[str, Any]:
-    """One side's part of a contest, read off its rules receipt: successes and what the dice said."""
+    """One side's part of a contest, read off its rules receipt: successes and what the dice said (its
+    system's part, ``PARTS``; a system without contests is refused, TR-3)."""
+    check_system(system)
     successes = result.get("successes")
     if isinstance(successes, bool) or not isinstance(successes, int):
         raise RuleError("not_a_contest_roll")
-    return PARTS.get(system, contests_v5).side(result, successes)
+    return PARTS[system].side(result, successes)
 
 
 def contest(system: str, attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict[str, Any]:
@@ -171,7 +171,6 @@ __all__ = [
     "MAX_ROLLS",
     "MAX_TARGET",
     "PARTS",
-    "V5_CONTEST_KINDS",
     "check_contest_side",
     "check_extended",
     "check_system",

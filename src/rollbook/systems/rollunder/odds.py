@@ -185,6 +185,10 @@ def success_by_level(levels: Iterable[int], **options: Any) -> dict[int, Fractio
     return {level: rollunder_odds(replace(base, level=level)).success for level in levels}
 
 
+def clear_caches() -> None:
+    """roll-under odds keep no memoised table: nothing to forget (``odds.clear_caches``)."""
+
+
 def request_odds(request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
     """``odds_for``'s answer for a roll-under rules request (SPEC "The odds contract")."""
     no_reroll("rollunder", reroll, goal)
@@ -192,6 +196,7 @@ def request_odds(request: Any, reroll: str = "none", goal: str | None = None) ->
 
 
 __all__ = [
+    "clear_caches",
     "request_odds",
     "ODDS_ACTION",
     "RollUnderOdds",

@@ -204,6 +204,10 @@ def success_by_skill(skills: range | tuple[int, ...], **options: Any) -> dict[in
     return {skill: tiers_odds(replace(base, skill=skill)).success for skill in skills}
 
 
+def clear_caches() -> None:
+    """Tiers odds keep no memoised table: nothing to forget (``odds.clear_caches``)."""
+
+
 def request_odds(request: Any, reroll: str = "none", goal: str | None = None) -> dict[str, Any]:
     """``odds_for``'s answer for a Tiers rules request (SPEC "The odds contract")."""
     no_reroll("tiers", reroll, goal)
@@ -211,6 +215,7 @@ def request_odds(request: Any, reroll: str = "none", goal: str | None = None) ->
 
 
 __all__ = [
+    "clear_caches",
     "request_odds",
     "TiersOdds",
     "distribution_of",
