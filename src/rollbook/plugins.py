@@ -18,7 +18,7 @@ serve``, ``rollbook solo`` and ``rollbook discord register`` among them) and the
 
 A plugin that cannot be used is one line on stderr naming it, and the process goes on without it
 (a served process never dies of one bad plugin): one that fails to import or to register (what it
-registered is removed again), one named for a shipped system or for a system already registered,
+registered is removed again: its systems' parts, its catalogue domains, its table rules), one named for a shipped system or for a system already registered,
 one that registers another id than its name or none, one that replaces a shipped system's rules
 (restored: a shipped system stays the package's).
 """
@@ -58,6 +58,7 @@ def _load_one(point: EntryPoint, stderr: TextIO) -> str | None:
     """Register one entry point's system: its id, or None after one line on ``stderr``."""
     from rollbook import i18n, rules
     from rollbook.play import systems
+    from rollbook.rules import table
 
     def refused(why: str) -> None:
         print(f"rollbook: system plugin {point.name} ({point.value}) not loaded: {why}", file=stderr)
@@ -70,6 +71,7 @@ def _load_one(point: EntryPoint, stderr: TextIO) -> str | None:
         refused(f"a system {point.name} is already registered")
         return None
     domains = set(i18n.OUTSIDE_DOMAINS)
+    table_rules = set(table.TABLE_RULES)
     shipped_rules = {system: rules.get_system(system) for system in systems.SYSTEM_IDS}
     problem: str | None = None
     try:
@@ -90,6 +92,8 @@ def _load_one(point: EntryPoint, stderr: TextIO) -> str | None:
         _unregister(system)
     for domain in set(i18n.OUTSIDE_DOMAINS) - domains:
         i18n.unregister_domain(domain)
+    for rule_id in set(table.TABLE_RULES) - table_rules:  # its table rules (TR-2), any system's
+        table.unregister(rule_id)
     refused(problem)
     return None
 

@@ -13,6 +13,7 @@ import pytest
 
 from rollbook import i18n, plugins, rules
 from rollbook.play import systems
+from rollbook.rules import table
 from rollbook.rules.base import RuleError
 from rollbook.systems.v20 import rules as v20
 from tests.toy_system import DOMAIN, registered, unregister
@@ -86,3 +87,15 @@ def test_a_plugin_named_for_a_registered_system_leaves_it_registered():
         assert plugins.register_all(_points((toy, "tests.toy_system:register")), said) == ()
         assert said.getvalue().endswith("not loaded: a system toy is already registered\n")
         assert toy in systems.system_ids() and rules.get_system(toy) is not None
+
+
+def test_a_refused_plugins_table_rules_are_removed_with_it():
+    """A plugin that declared a table rule (TR-2) and then failed leaves no rule declared: the rule's
+    id is in no enum, panel or ``--table-rule`` help once the plugin is refused."""
+    said = io.StringIO()
+    before = set(table.TABLE_RULES)
+    loaded = plugins.register_all(_points(("toy", "tests.toy_system.plugins:house_rule_then_failure")), said)
+    assert loaded == () and "RuntimeError" in said.getvalue()
+    assert set(table.TABLE_RULES) == before
+    assert "toy_house.fours_succeed" not in table.TABLE_RULES
+    assert _gone("toy") and DOMAIN not in i18n.OUTSIDE_DOMAINS

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rollbook import rules
 from rollbook.play import systems
-from tests.toy_system import register, toy
+from rollbook.rules import table
+from tests.toy_system import house, register, toy
 
 
 def half() -> None:
@@ -23,3 +24,11 @@ def shipped_rules() -> None:
 
 def nothing() -> None:
     """Registers no system."""
+
+
+def house_rule_then_failure() -> None:
+    """The toy and a table rule (TR-2) of its own registered, then a failure: the rule goes too, as
+    the toy does (the API's enum and the panels list the declared rules)."""
+    register()
+    table.register(house.RULE)
+    raise RuntimeError("the plugin's own set-up failed")
