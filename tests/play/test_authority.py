@@ -412,6 +412,20 @@ def test_A4_an_offer_is_rolled_only_as_a_granted_action():
 
 
 def test_A4_only_v20_has_the_multiple_action_helper():
+    # each system's turn rules say which of its rolls split (V20-13): V20's three, none of another's
+    assert dict(turns.MULTIPLE_ACTION_KINDS) == {"v20": ("test", "willpower", "virtue")}
+    assert "tiers" not in turns.MULTIPLE_ACTION_KINDS and "v20" in turns.MULTIPLE_ACTION_KINDS
+    for system, kind in (("tiers", "skill"), ("v20", "damage")):
+        refused(
+            "no_multiple_actions",
+            turns.multiple_actions,
+            system,
+            kind,
+            {"parts": []},
+            difficulty=6,
+            required=1,
+            actions=2,
+        )
     refused(
         "no_multiple_actions",
         turns.multiple_actions,

@@ -65,6 +65,11 @@ class TurnRules(Protocol):
 
     def sheet_limits(self, sheet: Mapping[str, Any]) -> JsonObject: ...
 
+    # A-4: kind -> (difficulty, actions) -> the difficulty raised for that many declared actions and
+    # the successes required past 10 (V20-13: ``play.turns.multiple_actions``); empty: no roll splits
+    @property
+    def MULTIPLE_ACTIONS(self) -> Mapping[str, Callable[[int, int], tuple[int, int]]]: ...
+
 
 class SystemModule(Protocol):
     """What the package (``rollbook.play``), ``authority`` and ``schema`` use of a system's play module

@@ -21,15 +21,13 @@ and numbers) or the change a new turn brings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rollbook.play.common import JsonObject, table_rules_of
-from rollbook.play.systems import TurnRules, system_module
+from rollbook.play.systems import TurnRules, system_ids, system_module
 from rollbook.rules.base import RuleError, check_range
-from rollbook.systems.v20 import rules as rules_v20
-from rollbook.systems.v20.turns import WILLPOWER_SUCCESSES_PER_TURN, blood_spent
 
 MAX_DECLARED_ACTIONS = 10
 
@@ -40,6 +38,19 @@ def _turns_of(system: Any) -> TurnRules | None:
         return system_module(system).TURNS
     except RuleError:  # no system (a quick roll's receipt): no turn rules
         return None
+
+
+def blood_spent(effects: Iterable[Any]) -> int:
+    """Blood that left the pool in one roll or change (its ``blood`` effects that went down): read off
+    the effects alone, whatever the receipt says of its system (a change without dice names none),
+    for the system whose turn rules bound it (V20-18: ``systems.v20.turns``)."""
+    total = 0
+    for effect in effects or ():
+        if isinstance(effect, dict) and effect.get("resource") == "blood":
+            before, after = effect.get("before"), effect.get("after")
+            if isinstance(before, int) and isinstance(after, int) and after < before:
+                total += before - after
+    return total
 
 
 @dataclass(frozen=True)
@@ -112,22 +123,48 @@ def sheet_limits(system: str, sheet: Mapping[str, Any]) -> JsonObject:
 
 # --- A-4: multiple actions (V20-13) ---------------------------------------------------------
 
-MULTIPLE_ACTION_KINDS = {"v20": ("test", "willpower", "virtue")}
+
+class _MultipleActionKinds(Mapping[str, tuple[str, ...]]):
+    """System id -> the kinds of roll its declared actions split (A-4: each system's turn rules,
+    ``MULTIPLE_ACTIONS``, V20-13 for V20's); a system without any is not in it. A live view of the
+    registry: a system registered from outside takes part by declaring its own."""
+
+    def __getitem__(self, system: str) -> tuple[str, ...]:
+        turns = _turns_of(system)
+        kinds = tuple(turns.MULTIPLE_ACTIONS) if turns is not None else ()
+        if not kinds:
+            raise KeyError(system)
+        return kinds
+
+    def __iter__(self) -> Iterator[str]:
+        return (system for system in system_ids() if system in self)
+
+    def __contains__(self, system: object) -> bool:
+        turns = _turns_of(system)
+        return turns is not None and bool(turns.MULTIPLE_ACTIONS)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+MULTIPLE_ACTION_KINDS: Mapping[str, tuple[str, ...]] = _MultipleActionKinds()
 
 
 def multiple_actions(
     system: str, kind: str, pool: Mapping[str, Any], *, difficulty: int, required: int, actions: int
 ) -> list[JsonObject]:
     """A-4, V20-13: the offers for a character who declared ``actions`` actions this turn, one per
-    action: the difficulty raised by one for each action after the first (past 10, more successes
-    required, V20-4) and the dice split between the actions (as even as possible, the larger shares
-    first). ``pool`` is the roll's pool as ``preview`` describes it; the offer's ``modifier`` is what
-    brings that pool, without its own modifiers, to the share. Nothing is applied here: an offer
-    becomes a roll only when the Storyteller grants it (A-1)."""
-    if kind not in MULTIPLE_ACTION_KINDS.get(system, ()):
+    action: the difficulty raised as the system's turn rules say (V20: by one for each action after
+    the first; past 10, more successes required, V20-4) and the dice split between the actions (as
+    even as possible, the larger shares first). ``pool`` is the roll's pool as ``preview`` describes
+    it; the offer's ``modifier`` is what brings that pool, without its own modifiers, to the share.
+    Nothing is applied here: an offer becomes a roll only when the Storyteller grants it (A-1)."""
+    turns = _turns_of(system)
+    raise_difficulty = turns.MULTIPLE_ACTIONS.get(kind) if turns is not None else None
+    if raise_difficulty is None:
         raise RuleError("no_multiple_actions", system=system, kind=kind)
     check_range("actions", actions, 1, MAX_DECLARED_ACTIONS)
-    raised, extra = rules_v20.multiple_action_difficulty(difficulty, actions)  # V20-13
+    raised, extra = raise_difficulty(difficulty, actions)  # V20-13
     unmodified = sum(part["rating"] for part in pool.get("parts", ())) + pool.get("wound_penalty", 0)
     dice = max(0, unmodified)
     offers = []
@@ -147,7 +184,6 @@ def multiple_actions(
 
 
 __all__ = [
-    "WILLPOWER_SUCCESSES_PER_TURN",
     "TurnUsage",
     "blood_spent",
     "table_rules_of",

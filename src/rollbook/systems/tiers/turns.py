@@ -4,11 +4,14 @@ runs only the Storyteller's advance does, so a player's own ``new_turn`` change 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rollbook.play.common import STORYTELLER, JsonObject
 from rollbook.rules.base import RuleError
+
+# no Tiers roll is split between a character's declared actions (``play.turns.multiple_actions``)
+MULTIPLE_ACTIONS: dict[str, Callable[[int, int], tuple[int, int]]] = {}
 
 
 def willpower_successes(receipt: Any) -> int:
@@ -39,4 +42,11 @@ def sheet_limits(sheet: Mapping[str, Any]) -> JsonObject:
     return {"turn_spent": bool(sheet.get("turn_spent"))}
 
 
-__all__ = ["check_change", "check_turn", "new_turn_change", "sheet_limits", "willpower_successes"]
+__all__ = [
+    "MULTIPLE_ACTIONS",
+    "check_change",
+    "check_turn",
+    "new_turn_change",
+    "sheet_limits",
+    "willpower_successes",
+]

@@ -8,21 +8,21 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rollbook.play.common import JsonObject, table_rules_of
+from rollbook.play.turns import blood_spent
 from rollbook.rules.base import RuleError
 from rollbook.rules.table import WILLPOWER_ONCE_PER_TURN
+from rollbook.systems.v20.rules import multiple_action_difficulty
 
 WILLPOWER_SUCCESSES_PER_TURN = 1  # V20-9: the table's limit, stated on the sheet, never enforced
 
 
-def blood_spent(effects: Iterable[Any]) -> int:
-    """Blood that left the pool in one roll or change (its ``blood`` effects that went down)."""
-    total = 0
-    for effect in effects or ():
-        if isinstance(effect, dict) and effect.get("resource") == "blood":
-            before, after = effect.get("before"), effect.get("after")
-            if isinstance(before, int) and isinstance(after, int) and after < before:
-                total += before - after
-    return total
+# A-4, V20-13: the kinds of roll a character's declared actions split, each with its raised difficulty
+# and the extra successes past 10 (``play.turns.multiple_actions``)
+MULTIPLE_ACTIONS = {
+    "test": multiple_action_difficulty,
+    "willpower": multiple_action_difficulty,
+    "virtue": multiple_action_difficulty,
+}
 
 
 def willpower_successes(receipt: Any) -> int:
@@ -93,8 +93,8 @@ def _above_generation(sheet: Mapping[str, Any]) -> list[JsonObject]:
 
 
 __all__ = [
+    "MULTIPLE_ACTIONS",
     "WILLPOWER_SUCCESSES_PER_TURN",
-    "blood_spent",
     "check_change",
     "check_turn",
     "new_turn_change",
