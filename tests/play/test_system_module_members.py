@@ -154,3 +154,13 @@ def test_a_system_registered_from_outside_declares_each_of_its_parts(with_the_to
     assert found == {system: [] for system in outside}
     assert all(systems.declared(system) is None for system in SYSTEM_IDS)
     assert problems(SimpleNamespace(WORDS=None), OutsideParts)[0] == "EXCHANGE: missing"
+
+
+def test_the_outside_parts_name_the_rooms_a_system_declares_a_part_of():
+    """A member of ``OutsideParts`` per room that finds a system's part (``play.systems.part``); the toy
+    declares each (``tests/toy_system``), None where it has none (no scenario is played in it: ``SOLO``)."""
+    assert {"WORDS", "EXCHANGE", "EXCHANGE_ODDS", "CONTEST_SHAPE", "CONTEST_SIDE_ODDS", "SOLO"} <= set(
+        members(OutsideParts)
+    )
+    with registered() as toy:
+        assert systems.part(toy, "solo", lambda module: module.SOLO) is None

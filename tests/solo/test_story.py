@@ -191,7 +191,7 @@ def test_a_fight_won_with_the_chain_attack_damage_soak_s3():
         chronicle.act("attack:0:thug")
         turns += 1
     assert [entry["kind"] for entry in chronicle.entries[-2:]] == ["scene_close", "solo_passage"]
-    assert down(chronicle.sheets["thug"]) and chronicle.state.passage == "home"
+    assert down("v20", chronicle.sheets["thug"]) and chronicle.state.passage == "home"
 
 
 def test_a_fight_lost_npc_attack_damage_and_the_players_soak_s3():
@@ -205,7 +205,7 @@ def test_a_fight_lost_npc_attack_damage_and_the_players_soak_s3():
         chronicle.act("attack:0:thug")
         turns += 1
     assert chronicle.state.passage == "gutter" and chronicle.state.ending == "dark"
-    assert down(chronicle.sheets[PLAYER])
+    assert down("v20", chronicle.sheets[PLAYER])
     soaks = [entry for entry in chronicle.rolls() if entry["receipt"]["kind"] == "soak"]
     assert soaks and all(entry["character"] == chronicle.ids[PLAYER] for entry in soaks)
 

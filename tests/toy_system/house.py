@@ -74,7 +74,7 @@ FOURS_SUCCEED = "toy_house.fours_succeed"
 RULE = TableRule(FOURS_SUCCEED, SYSTEM, "Toy-1")  # the toy has no SPEC id: its own numbering
 READS_TABLE_RULES = True  # TR-1: ``prepare`` takes the chronicle's set in force
 # its parts of the other rooms (``play.systems.OutsideParts``): none, roll-under's words, no contests
-WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = None
+WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = SOLO = None
 
 
 @dataclass(frozen=True)

@@ -360,6 +360,7 @@ CONTEST_SHAPE = contest_shape  # declared in the play module, read by ``odds.con
 CONTEST_SIDE_ODDS = None  # a side says nothing beyond its successes (TR-3)
 EXCHANGE = None  # no combat chain (``play.systems.OutsideParts``)
 EXCHANGE_ODDS = None
+SOLO = None  # no scenario is played in it (``solo.system``)
 
 
 # --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------

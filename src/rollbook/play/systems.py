@@ -210,6 +210,8 @@ class OutsideParts(Protocol):
     def CONTEST_SIDE_ODDS(
         self,
     ) -> Callable[[Any], Mapping[str, object]] | None: ...  # a side beyond its successes, its chances (TR-3)
+    @property
+    def SOLO(self) -> object | None: ...  # what a scenario plays of it (``solo.system.SoloSystem``)
 
 
 class RegisteredModule(SystemModule, OutsideParts, Protocol):

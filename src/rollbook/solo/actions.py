@@ -14,14 +14,14 @@ from rollbook import play
 from rollbook.rules.base import RuleError
 from rollbook.solo.format import Attack
 from rollbook.solo.steps import JsonObject
-from rollbook.systems.v20.play import COMBAT_ABILITIES
-from rollbook.systems.v20.sheet import ABILITY_GROUPS, ATTRIBUTES, VIRTUES
+from rollbook.solo.system import solo_system
 
-SYSTEM = "v20"
+SYSTEM = "v20"  # the system a scenario is of (``format.Scenario.system``): a solo chronicle's
 MODE = "strict"  # a solo chronicle plays Strict (V20-5): the scenario's difficulties as written
 
 
 def roll_action(
+    system: str,
     sheet: JsonObject,
     traits: list[str],
     difficulty: int,
@@ -30,13 +30,14 @@ def roll_action(
     modifier: int = 0,
     willpower: bool = False,
 ) -> JsonObject:
-    """The play action of a roll named by ``traits`` for ``sheet`` (refusals as ``RuleError``)."""
+    """The play action of a roll named by ``traits`` for ``sheet`` of ``system`` (refusals as ``RuleError``)."""
+    traits_of = solo_system(system)
     first = traits[0]
     if first == "willpower" and len(traits) == 1:
         return {"kind": "willpower", "difficulty": difficulty, "modifier": modifier}
-    if first in VIRTUES and len(traits) == 1:
+    if first in traits_of.VIRTUES and len(traits) == 1:
         return {"kind": "virtue", "virtue": first, "difficulty": difficulty, "modifier": modifier}
-    if first not in ATTRIBUTES:
+    if first not in traits_of.ATTRIBUTES:
         raise RuleError("unknown_trait", field="traits", trait=first)
     action: JsonObject = {
         "kind": "test",
@@ -49,7 +50,7 @@ def roll_action(
         second = traits[1]
         rated = any(
             second in (sheet.get(group) or {}) or second in standard
-            for group, (_, standard) in ABILITY_GROUPS.items()
+            for group, (_, standard) in traits_of.ABILITY_GROUPS.items()
         )
         if rated or second not in (sheet.get("disciplines") or {}):
             action["ability"] = second  # an unknown one: play refuses it (unknown_trait)
@@ -72,19 +73,20 @@ def attack_action(attack: Attack, *, willpower: bool = False) -> JsonObject:
     }
 
 
-def preview(sheet: JsonObject, action: JsonObject) -> JsonObject:
-    """The roll the action would make on ``sheet``, no die drawn (``play.preview``, the Storyteller's
-    authority: the scenario's); every refusal ``perform`` would make is raised here."""
-    return play.preview(SYSTEM, sheet, action, mode=MODE, role="storyteller")
+def preview(system: str, sheet: JsonObject, action: JsonObject) -> JsonObject:
+    """The roll the action would make on ``sheet`` of ``system``, no die drawn (``play.preview``, the
+    Storyteller's authority: the scenario's); every refusal ``perform`` would make is raised here."""
+    return play.preview(system, sheet, action, mode=MODE, role="storyteller")
 
 
-def weapon_of(sheet: JsonObject, attack: Attack) -> JsonObject | None:
+def weapon_of(system: str, sheet: JsonObject, attack: Attack) -> JsonObject | None:
     """The sheet's weapon an attack names (None: unarmed); refused when the sheet lacks it or the
-    weapon is not the attack ability's (V20-17: ``systems.v20.play.COMBAT_ABILITIES``)."""
+    weapon is not the attack ability's (V20-17: the system's ``COMBAT_ABILITIES``, ``solo.system``)."""
+    combat = solo_system(system).COMBAT_ABILITIES
     ability = attack.traits[1]
-    allowed = COMBAT_ABILITIES.get(ability)
+    allowed = combat.get(ability)
     if allowed is None:
-        raise RuleError("not_an_attack", ability=ability, abilities=sorted(COMBAT_ABILITIES))
+        raise RuleError("not_an_attack", ability=ability, abilities=sorted(combat))
     if attack.weapon is None:
         if "unarmed" not in allowed:
             raise RuleError("weapon_not_the_attacks", weapon="unarmed", ability=ability)

@@ -213,10 +213,10 @@ def _refused(source: Source, path: str, refused: RuleError) -> Fault:
     return source.fault(refused.code, path, **refused.params)
 
 
-def _sheet(source: Source, path: str, data: SheetData) -> JsonObject | Fault:
+def _sheet(system: str, source: Source, path: str, data: SheetData) -> JsonObject | Fault:
     """A sheet validated as any sheet the chronicle takes in (``play.new_sheet``, Strict: V20-19), or its fault."""
     try:
-        return play.new_sheet(actions.SYSTEM, data, role="storyteller", mode=actions.MODE)
+        return play.new_sheet(system, data, role="storyteller", mode=actions.MODE)
     except RuleError as refused:
         field = refused.params.get("field")
         return _refused(source, f"{path}.{field}" if isinstance(field, str) and field else path, refused)
@@ -238,8 +238,10 @@ def _rolls(
         if sheet is None:
             return  # the sheet's own fault is reported
         try:
-            action = actions.roll_action(sheet, traits, difficulty, specialty=specialty, modifier=modifier)
-            actions.preview(sheet, action)
+            action = actions.roll_action(
+                scenario.system, sheet, traits, difficulty, specialty=specialty, modifier=modifier
+            )
+            actions.preview(scenario.system, sheet, action)
         except RuleError as refused:
             where = "specialty" if refused.code in ("unknown_specialty", "specialty_untrained") else "traits"
             faults.append(_refused(source, f"{path}.{where}", refused))
@@ -248,8 +250,8 @@ def _rolls(
         if sheet is None:
             return
         try:
-            actions.preview(sheet, actions.attack_action(chosen))
-            actions.weapon_of(sheet, chosen)
+            actions.preview(scenario.system, sheet, actions.attack_action(chosen))
+            actions.weapon_of(scenario.system, sheet, chosen)
         except RuleError as refused:
             faults.append(
                 _refused(source, f"{path}.{'weapon' if 'weapon' in refused.code else 'traits'}", refused)
@@ -306,11 +308,11 @@ def _flags(scenario: Scenario, source: Source) -> list[Fault]:
 
 def check(scenario: Scenario, source: Source) -> list[Fault]:
     """The faults of a scenario the schema took (S-4), in the order of the file's lines."""
-    player = _sheet(source, "pregenerated", scenario.pregenerated)
+    player = _sheet(scenario.system, source, "pregenerated", scenario.pregenerated)
     faults = [] if isinstance(player, dict) else [player]
     npcs: dict[str, JsonObject] = {}
     for npc_id in scenario.npcs:
-        sheet = _sheet(source, f"npcs.{npc_id}.sheet", npc_sheet(scenario, npc_id))
+        sheet = _sheet(scenario.system, source, f"npcs.{npc_id}.sheet", npc_sheet(scenario, npc_id))
         if isinstance(sheet, dict):
             npcs[npc_id] = sheet
         else:

@@ -36,22 +36,22 @@ from rollbook.rules.base import RuleError
 from rollbook.solo import actions
 from rollbook.solo.format import Attack, Fight
 from rollbook.solo.steps import PLAYER, Adjust, Arrive, Choose, Done, JsonObject, Roll, Scene, Step, Steps
-from rollbook.systems.v20.sheet import HEALTH_TRACK
+from rollbook.solo.system import solo_system
 
 # The roll a dodge makes (V20-20; a scenario's sheets hold no Dodge, so Athletics), previewed for the
 # option's odds before the attacks it will follow.
 DODGE = {"kind": "test", "attribute": "dexterity", "ability": "athletics", "difficulty": 6}
 
 
-def down(sheet: JsonObject) -> bool:
-    """Out of the fight: a full health track (Incapacitated or worse, V20-16)."""
+def down(system: str, sheet: JsonObject) -> bool:
+    """Out of the fight: a full health track of ``system``'s (Incapacitated or worse, V20-16)."""
     health = sheet.get("health") or {}
     damage: int = sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated"))
-    return damage >= HEALTH_TRACK
+    return damage >= solo_system(system).HEALTH_TRACK
 
 
-def standing(fight: Fight, sheets: dict[str, JsonObject]) -> list[str]:
-    return [npc for npc in fight.npcs if npc in sheets and not down(sheets[npc])]
+def standing(system: str, fight: Fight, sheets: dict[str, JsonObject]) -> list[str]:
+    return [npc for npc in fight.npcs if npc in sheets and not down(system, sheets[npc])]
 
 
 def heal_of(sheet: JsonObject) -> tuple[int, str] | None:
@@ -66,17 +66,17 @@ def heal_of(sheet: JsonObject) -> tuple[int, str] | None:
     return None
 
 
-def options(fight: Fight, sheets: dict[str, JsonObject]) -> list[JsonObject]:
+def options(system: str, fight: Fight, sheets: dict[str, JsonObject]) -> list[JsonObject]:
     """The player's choices this turn: ``{"id", "kind", ...}`` (the words are ``solo.text``'s)."""
     player = sheets[PLAYER]
     willpower = (player.get("willpower") or {}).get("current") or 0
     found: list[JsonObject] = []
     for index, attack in enumerate(fight.attacks):
         try:
-            actions.weapon_of(player, attack)
+            actions.weapon_of(system, player, attack)
         except RuleError:
             continue  # a weapon the character does not carry (their own sheet)
-        for npc in standing(fight, sheets):
+        for npc in standing(system, fight, sheets):
             base = {
                 "kind": "attack",
                 "attack": index,
@@ -118,6 +118,7 @@ def _exchange(
 
 
 def turn(
+    system: str,
     passage_id: str,
     fight: Fight,
     npc_attacks: dict[str, Attack],
@@ -141,7 +142,7 @@ def turn(
             attack.weapon,
         )
         sheets = done.sheets or sheets
-        if not standing(fight, sheets):
+        if not standing(system, fight, sheets):
             yield Scene("close")
             yield Arrive(fight.win, passage_id)
             return
@@ -150,24 +151,24 @@ def turn(
             PLAYER, {"kind": "spend_blood", "amount": option["amount"], "heal": option["damage_type"]}
         )
         sheets = done.sheets or sheets
-    for npc in standing(fight, sheets):
+    for npc in standing(system, fight, sheets):
         attack = npc_attacks[npc]
         action = actions.attack_action(attack)
         done = yield from _exchange(npc, PLAYER, action, attack.weapon, dodged=option["kind"] == "dodge")
         sheets = done.sheets or sheets
-        if down(sheets[PLAYER]):
+        if down(system, sheets[PLAYER]):
             yield Scene("close")
             yield Arrive(fight.lose, passage_id)
             return
     yield Scene("turn")
 
 
-def entered(passage_id: str, fight: Fight, sheets: dict[str, JsonObject]) -> Steps:
+def entered(system: str, passage_id: str, fight: Fight, sheets: dict[str, JsonObject]) -> Steps:
     """A fight begins: its scene and first turn (A-3); already decided when a side is down."""
-    if down(sheets[PLAYER]):
+    if down(system, sheets[PLAYER]):
         yield Arrive(fight.lose, passage_id)
         return
-    if not standing(fight, sheets):
+    if not standing(system, fight, sheets):
         yield Arrive(fight.win, passage_id)
         return
     # the scene is named after the foes (proper names read the same in every language; a passage id

@@ -98,8 +98,9 @@ def passage_of(scenario: Scenario, state: State) -> Passage | None:
     return scenario.passages.get(state.passage) if state.passage else None
 
 
-def _roll_action(sheet: JsonObject, body: Check | Extended, willpower: bool) -> JsonObject:
+def _roll_action(system: str, sheet: JsonObject, body: Check | Extended, willpower: bool) -> JsonObject:
     return actions.roll_action(
+        system,
         sheet,
         body.traits,
         body.difficulty,
@@ -109,10 +110,10 @@ def _roll_action(sheet: JsonObject, body: Check | Extended, willpower: bool) -> 
     )
 
 
-def _rollable(sheet: JsonObject, body: Check | Extended) -> JsonObject | None:
+def _rollable(system: str, sheet: JsonObject, body: Check | Extended) -> JsonObject | None:
     """The roll a check or extended action makes on this sheet (its ``play.preview``), None when refused."""
     try:
-        return actions.preview(sheet, _roll_action(sheet, body, False))
+        return actions.preview(system, sheet, _roll_action(system, sheet, body, False))
     except RuleError:
         return None
 
@@ -148,11 +149,11 @@ def options(scenario: Scenario, state: State, sheets: dict[str, JsonObject]) -> 
             )
         return found
     if passage.fight is not None:
-        return fight.options(passage.fight, sheets)
+        return fight.options(scenario.system, passage.fight, sheets)
     body = passage.check or passage.extended
     if body is None:
         return []
-    preview = _rollable(player, body)
+    preview = _rollable(scenario.system, player, body)
     if preview is None:
         return [{"id": "forgo", "kind": "forgo"}]
     base = {
@@ -185,7 +186,12 @@ def arrive(
         )
     done = yield Arrive(to, came_from, set_now, passage.ending.kind if passage.ending else None)
     if passage.fight is not None:
-        yield from _then(scenario, to, fight.entered(to, passage.fight, done.sheets or sheets or {}), sheets)
+        yield from _then(
+            scenario,
+            to,
+            fight.entered(scenario.system, to, passage.fight, done.sheets or sheets or {}),
+            sheets,
+        )
 
 
 def _then(
@@ -225,7 +231,10 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict[str, Json
     passage = scenario.passages[here]
     if passage.fight is not None:
         yield from _then(
-            scenario, here, fight.turn(here, passage.fight, npc_attacks(scenario), option, sheets), sheets
+            scenario,
+            here,
+            fight.turn(scenario.system, here, passage.fight, npc_attacks(scenario), option, sheets),
+            sheets,
         )
         return
     yield Choose(here, option_id)
@@ -244,7 +253,7 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict[str, Json
         yield from arrive(scenario, failure, here, (), sheets)
         return
     role: Literal["check", "extended"] = "check" if isinstance(body, Check) else "extended"
-    action = _roll_action(sheets[PLAYER], body, option["willpower"])
+    action = _roll_action(scenario.system, sheets[PLAYER], body, option["willpower"])
     done = yield Roll(PLAYER, action, tag={"passage": here, "role": role})
     rolled = RollReceipt.of(done.receipt).result
     result: JsonObject = rolled if isinstance(rolled, dict) else {}

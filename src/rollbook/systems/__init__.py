@@ -36,4 +36,5 @@ ROOMS: dict[str, str] = {
     "messages": "i18n",
     "api": "app",
     "web_routes": "web",
+    "solo": "solo",
 }

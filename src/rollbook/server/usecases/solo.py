@@ -56,10 +56,9 @@ from rollbook.solo.steps import (
     Scene,
     drive,
 )
+from rollbook.solo.system import solo_system
 from rollbook.solo.text import fault_line, heal_label, label, npc_name, pick, traits_label
-from rollbook.systems.v20 import rules as rules_v20
 
-SYSTEM = "v20"
 RECENT = 60  # entries since the last choice shown with the state (a fight turn is about a dozen)
 
 
@@ -171,7 +170,12 @@ def start(
     language = normalize(language)
     title = pick(chosen.title, language, chosen)
     made = chronicles.create_chronicle(
-        session, name=title[:200], system=SYSTEM, mode="strict", language=language, storyteller=title[:200]
+        session,
+        name=title[:200],
+        system=chosen.system,
+        mode="strict",
+        language=language,
+        storyteller=title[:200],
     )
     storyteller = session.get_one(Member, made["member"]["id"])
     joined = chronicles.join(session, invitation=made["invitation"], name=player)
@@ -410,23 +414,24 @@ def act(
 # --- state -------------------------------------------------------------------------------------
 
 
-def _odds(request: dict | None) -> dict | None:
-    """The exact odds of a V20 roll before it is made (``rollbook.odds``): success, failure, botch."""
+def _odds(system: str, request: dict | None) -> dict | None:
+    """The exact odds of a scenario's roll before it is made (``rollbook.odds``): success, failure,
+    botch; its request read back as the system's rules take it (``solo.system.SoloSystem.REQUEST``)."""
     if not request:
         return None
     plain = {**request, "table_rules": tuple(request.get("table_rules") or ())}
     try:
-        computed = odds_for(SYSTEM, rules_v20.V20Request(**plain))
+        computed = odds_for(system, solo_system(system).REQUEST(**plain))
     except (RuleError, TypeError):
         return None
     return {"outcomes": computed["outcomes"], "floats": computed["floats"]}
 
 
-def _preview_odds(sheet: dict, action: dict) -> dict | None:
+def _preview_odds(system: str, sheet: dict, action: dict) -> dict | None:
     """The odds of a fight's roll before it is made: its request as the play layer builds it (wound
     penalties included), then ``rollbook.odds``; None when the sheet cannot make it."""
     try:
-        return _odds(actions.preview(sheet, action)["request"])
+        return _odds(system, actions.preview(system, sheet, action)["request"])
     except RuleError:
         return None
 
@@ -454,7 +459,7 @@ def _option_view(
         if option["willpower"]:
             request["willpower"] = True
             request["willpower_current"] = (sheets[WHO_PLAYER].get("willpower") or {}).get("current")
-        view["odds"] = _odds(request)
+        view["odds"] = _odds(scenario.system, request)
         view.pop("request", None)
     elif kind == "attack":
         target = npc_name(scenario, option["target"], flags, lang)  # S-10: as the story shows it now
@@ -469,11 +474,11 @@ def _option_view(
         )
         attack = passage.fight.attacks[option["attack"]]
         view["odds"] = _preview_odds(
-            sheets[WHO_PLAYER], actions.attack_action(attack, willpower=option["willpower"])
+            scenario.system, sheets[WHO_PLAYER], actions.attack_action(attack, willpower=option["willpower"])
         )
     elif kind == "dodge":
         view["label"] = label("option.dodge", lang)
-        view["odds"] = _preview_odds(sheets[WHO_PLAYER], dict(fight.DODGE))
+        view["odds"] = _preview_odds(scenario.system, sheets[WHO_PLAYER], dict(fight.DODGE))
     elif kind == "heal":
         view["label"] = heal_label(option["amount"], option["damage_type"], lang)
     elif kind == "flee":
@@ -485,16 +490,17 @@ def _option_view(
     return view
 
 
-def _track(sheet: dict) -> dict:
+def _track(system: str, sheet: dict) -> dict:
+    """A character's health track as the chronicle's page shows it, by the scenario's system (V20-16)."""
     health = sheet.get("health") or {}
     damage = sum(health.get(t, 0) for t in ("bashing", "lethal", "aggravated"))
-    level = rules_v20.health_level(damage)
+    rules = solo_system(system)
     return {
         "health": {t: health.get(t, 0) for t in ("bashing", "lethal", "aggravated")},
         "damage": damage,
-        "level": level,
-        "wound_penalty": rules_v20.wound_penalty(damage),
-        "down": fight.down(sheet),
+        "level": rules.health_level(damage),
+        "wound_penalty": rules.wound_penalty(damage),
+        "down": fight.down(system, sheet),
         "blood": sheet.get("blood"),
         "willpower": sheet.get("willpower"),
     }
@@ -525,7 +531,7 @@ def state(
                     "id": npc_id,
                     "name": npc_name(scenario, npc_id, now.flags, lang),
                     "character": table.characters[npc_id].id,
-                    **_track(sheets[npc_id]),
+                    **_track(scenario.system, sheets[npc_id]),
                 }
             )
     scene = scenes.open_scene_of(session, table.chronicle.id)
@@ -548,7 +554,7 @@ def state(
         "finished": now.finished,
         "choices": choices,
         "character": character_view(table.characters[WHO_PLAYER]),
-        "track": _track(sheets[WHO_PLAYER]),
+        "track": _track(scenario.system, sheets[WHO_PLAYER]),
         "npcs": npcs,
         "turn": scene.turn if scene is not None else None,
         "cast": {
