@@ -1,7 +1,7 @@
 """A system is registered once: every system id written out as a string (``"v5"``, ``("v20", "v5")``,
 ``{"tiers": …}``) outside the systems' own modules (a module of its system's package: ``systems/v5/play.py``,
-``systems/v5/words.py``, ``systems/tiers/rules.py``) and the registries (``play/systems.py``,
-``rules/__init__.py``) is counted, docstrings aside. The count may only go down (a ratchet): a fact of
+``systems/v5/words.py``, ``systems/tiers/rules.py``) and the registries (``systems/__init__.py``'s
+``SHIPPED``, ``play/systems.py``, ``rules/__init__.py``) is counted, docstrings aside. The count may only go down (a ratchet): a fact of
 a system lives in its own module, and a registry derives from the registered systems
 (``rollbook.play.systems``: ``system_ids``, ``own_module``, ``declared``), never from one more hand
 list of ids, so a system registered from outside gets its part by declaring it."""
@@ -22,7 +22,7 @@ def own(name: str) -> bool:
     return len(parts) > 2 and parts[0] == "systems" and parts[1] in SYSTEM_IDS
 
 
-REGISTRIES = {"play/systems.py", "rules/__init__.py"}
+REGISTRIES = {"systems/__init__.py", "play/systems.py", "rules/__init__.py"}  # SHIPPED, and its readers
 
 # The ids written out left (161 when counted first). Lower it when you remove some; never raise it.
 ALLOWED = 80

@@ -15,6 +15,8 @@ from rollbook.systems import ROOMS
 def in_the_rules_room(name: str) -> bool:
     """``rollbook.rules…``, or a system's module of the rules room (``rollbook.systems.v20.rules``)."""
     parts = name.split(".")
+    if parts == ["rollbook", "systems"]:  # the systems' package itself: its data, the standard library's
+        return True
     if parts[:2] == ["rollbook", "systems"]:
         return len(parts) >= 4 and ROOMS.get(parts[3]) == "rules"
     return name.startswith("rollbook.rules")
@@ -106,3 +108,21 @@ def test_rules_modules_hold_no_user_facing_sentence(path):
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             assert not re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", node.value), f"{path.name}: {node.value!r}"
+
+
+def test_the_shipped_systems_are_declared_once_and_name_the_packages():
+    """``rollbook.systems.SHIPPED`` is the one list of the shipped systems: the rules' registry and the
+    play registry's ``SYSTEM_IDS`` are it, it names every package under ``systems/``, and the package
+    it lives in imports nothing of rollbook (the pure rules read it)."""
+    from rollbook import rules
+    from rollbook.play.systems import SYSTEM_IDS
+    from rollbook.systems import SHIPPED
+
+    packages = {path.parent.name for path in (PACKAGE / "systems").glob("*/__init__.py")}
+    assert set(SHIPPED) == packages and len(SHIPPED) == len(packages)
+    assert SYSTEM_IDS is SHIPPED and rules._BUILTIN is SHIPPED
+    tree = ast.parse((PACKAGE / "systems" / "__init__.py").read_text(encoding="utf-8"))
+    imported = [
+        node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0
+    ] + [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    assert all(name == "__future__" or not name.startswith("rollbook") for name in imported), imported

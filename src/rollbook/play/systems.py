@@ -27,6 +27,7 @@ from rollbook.play.common import (
     Resource,
 )
 from rollbook.rules.base import Faces, RuleError
+from rollbook.systems import SHIPPED
 
 
 class QuickModule(Protocol):
@@ -218,7 +219,7 @@ class RegisteredModule(SystemModule, OutsideParts, Protocol):
     """The play module of a system registered from outside: the interface, and its parts of the rooms."""
 
 
-SYSTEM_IDS = ("v20", "v5", "tiers", "rollunder")  # the systems the package ships
+SYSTEM_IDS = SHIPPED  # the systems the package ships (``rollbook.systems.SHIPPED``)
 SYSTEMS_PACKAGE = "rollbook.systems"  # a shipped system's package: ``rollbook.systems.<id>``
 _MODULES: dict[str, SystemModule] = {}  # the systems registered from outside, their play modules
 _OUTSIDE: dict[str, OutsideParts] = {}  # the systems registered from outside, their parts of the rooms

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 
 from rollbook.rules.base import ContestRules, Faces, RuleError
+from rollbook.systems import SHIPPED
 
 Receipt_co = TypeVar("Receipt_co", covariant=True)
 
@@ -80,7 +81,7 @@ def system_ids() -> list[str]:
     return sorted(_REGISTRY)
 
 
-_BUILTIN = ("v20", "v5", "tiers", "rollunder")  # ``rollbook.play.systems.SYSTEM_IDS`` (a test checks it)
+_BUILTIN = SHIPPED  # the shipped systems, declared once (``rollbook.systems``)
 
 
 def _load_builtin() -> None:

@@ -8,6 +8,11 @@ its dotted name (``rollbook.play.systems.own_module``) from the shipped ids (``S
 
 from __future__ import annotations
 
+# The systems the package ships, each a package here, in the order the faces list them: declared once,
+# here (``rollbook.play.systems.SYSTEM_IDS`` and the rules' registry read it; a test checks it names
+# the packages). Standard library only: the pure rules core reads it too.
+SHIPPED: tuple[str, ...] = ("v20", "v5", "tiers", "rollunder")
+
 # a system's module name -> the room (top-level package of ``rollbook``) whose layer it belongs to
 ROOMS: dict[str, str] = {
     "rules": "rules",
