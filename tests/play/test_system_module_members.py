@@ -21,9 +21,11 @@ import pytest
 from rollbook.play import systems
 from rollbook.play.systems import (
     SYSTEM_IDS,
+    CompulsionRules,
     OutsideParts,
     QuickModule,
     SystemModule,
+    SystemPowers,
     TurnRules,
     system_ids,
     system_module,
@@ -154,6 +156,22 @@ def test_a_system_registered_from_outside_declares_each_of_its_parts(with_the_to
     assert found == {system: [] for system in outside}
     assert all(systems.declared(system) is None for system in SYSTEM_IDS)
     assert problems(SimpleNamespace(WORDS=None), OutsideParts)[0] == "EXCHANGE: missing"
+    assert all(systems.compulsion_rules(system) is None for system in outside)
+    assert all(systems.powers(system) is None for system in outside)
+
+
+def test_v5s_compulsions_and_powers_are_found_as_their_protocols():
+    """The core reads a system's compulsions and powers through the registry (``compulsion_rules``,
+    ``powers``: its modules of those names), never by importing them: V5's are the shipped ones."""
+    assert problems(systems.compulsion_rules("v5"), CompulsionRules) == []
+    assert problems(systems.powers("v5"), SystemPowers) == []
+    assert [s for s in SYSTEM_IDS if systems.compulsion_rules(s) is not None] == ["v5"]
+    assert [s for s in SYSTEM_IDS if systems.powers(s) is not None] == ["v5"]
+    assert problems(SimpleNamespace(UNTIL=("scene",), COMPULSIONS=[]), CompulsionRules) == [
+        "COMPULSIONS: list, not collections.abc.Mapping[str, rollbook.play.systems.CompulsionShape]",
+        "choose: missing",
+        "check_until: missing",
+    ]
 
 
 def test_the_outside_parts_name_the_rooms_a_system_declares_a_part_of():
@@ -162,5 +180,6 @@ def test_the_outside_parts_name_the_rooms_a_system_declares_a_part_of():
     assert {"WORDS", "EXCHANGE", "EXCHANGE_ODDS", "CONTEST_SHAPE", "CONTEST_SIDE_ODDS", "SOLO"} <= set(
         members(OutsideParts)
     )
+    assert {"COMPULSIONS", "POWERS", "PRESENT"} <= set(members(OutsideParts))
     with registered() as toy:
         assert systems.part(toy, "solo", lambda module: module.SOLO) is None

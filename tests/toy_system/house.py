@@ -75,6 +75,8 @@ RULE = TableRule(FOURS_SUCCEED, SYSTEM, "Toy-1")  # the toy has no SPEC id: its 
 READS_TABLE_RULES = True  # TR-1: ``prepare`` takes the chronicle's set in force
 # its parts of the other rooms (``play.systems.OutsideParts``): none, roll-under's words, no contests
 WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = SOLO = None
+WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = None
+COMPULSIONS = POWERS = PRESENT = None  # no compulsions, no powers, nothing at the table beyond its rolls
 
 
 @dataclass(frozen=True)

@@ -361,6 +361,7 @@ CONTEST_SIDE_ODDS = None  # a side says nothing beyond its successes (TR-3)
 EXCHANGE = None  # no combat chain (``play.systems.OutsideParts``)
 EXCHANGE_ODDS = None
 SOLO = None  # no scenario is played in it (``solo.system``)
+COMPULSIONS = POWERS = PRESENT = None  # no compulsions, no powers, nothing at the table beyond its rolls
 
 
 # --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------

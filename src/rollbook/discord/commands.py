@@ -22,7 +22,6 @@ from rollbook.play.systems import SYSTEM_IDS, system_module
 from rollbook.present import labels
 from rollbook.present.words import own_words
 from rollbook.server.usecases.checks import NAME_MAX
-from rollbook.systems.v5.compulsions import UNTIL as COMPULSION_UNTIL
 
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, ATTACHMENT = 1, 3, 4, 5, 11
 GUILD = 0  # the interaction context: a server's channel
@@ -203,7 +202,7 @@ DESCRIPTIONS = {
 }
 CHRONICLE_NAME = N_("The chronicle's name")
 COMPULSION_OPTION = N_("Which compulsion (the clan's by default)")
-# a compulsion's ``until`` (``systems.v5.compulsions.UNTIL``), in words
+# a compulsion's ``until`` (``play.systems.CompulsionRules.UNTIL``), in words
 UNTIL_WORDS = {"scene": N_("Until the scene ends"), "ended": N_("Until the Storyteller ends it")}
 # an option named as a command is says what it holds
 OPTION_TEXTS = {
@@ -312,7 +311,7 @@ FIELD_OPTIONS = {
         "virtue",
         STRING,
         required=True,
-        choices=_choices(_virtues(), lambda v, lang: labels.trait(v, lang)),
+        choices=_choices(_field_values("virtue"), lambda v, lang: labels.trait(v, lang)),
         text=OPTION_TEXTS["virtue"],
     ),
     "spell": lambda: _option("spell", STRING, longest=100, text=OPTION_TEXTS["spell"]),
@@ -331,10 +330,24 @@ FIELD_OPTIONS = {
 JOINED = {"discipline": "power"}  # a field asked through another's option
 
 
-def _virtues() -> tuple[str, ...]:
-    from rollbook.systems.v20.sheet import VIRTUES
+def _field_values(name: str) -> tuple[str, ...]:
+    """The values named of a field of the catalogue's rolls (its model's ``enum``, in order: V20's
+    Virtues for ``virtue``), the first roll's that names them; none when no roll does."""
+    for action in catalogue.ACTIONS:
+        if action.model is not None and name in action.model.model_fields:
+            spec = action.model.model_json_schema()["properties"][name]
+            if "enum" in spec:
+                return tuple(str(value) for value in spec["enum"])
+    return ()
 
-    return tuple(VIRTUES)
+
+def _compulsion_until() -> tuple[str, ...]:
+    """How long a compulsion may last, as the registered systems' compulsions say (V5's, seed 001)."""
+    found: list[str] = []
+    for system in systems.system_ids():
+        rules = systems.compulsion_rules(system)
+        found += [until for until in (rules.UNTIL if rules is not None else ()) if until not in found]
+    return tuple(found)
 
 
 def kind_commands() -> dict[str, tuple[str, ...]]:
@@ -677,7 +690,7 @@ def command_definitions() -> list[dict]:
                             "until",
                             STRING,
                             choices=_choices(
-                                COMPULSION_UNTIL, lambda u, lang: translate(UNTIL_WORDS[u], lang)
+                                _compulsion_until(), lambda u, lang: translate(UNTIL_WORDS[u], lang)
                             ),
                         ),
                     ],

@@ -13,7 +13,7 @@
   goes on (TR-4): its next roll (``contests.roll_extended``: ``ex``);
 - under a V5 messy critical or bestial failure, the Storyteller's call of the compulsion (``cc``:
   ``compulsions.call``); under a failed Rouse at Hunger 5, the hunger frenzy test (``hf``:
-  ``frenzy.hunger_frenzy``), as the web card offers them (``systems.v5.present.roll_buttons``);
+  ``frenzy.hunger_frenzy``), as the web card offers them (the system's ``TableFace.roll_buttons``);
 - under the Storyteller's hidden roll, "Reveal" (``rv``: ``log.reveal``). The buttons and their words are
   the web card's (``web.contests.buttons``), offered to every side: the use case checks who presses.
 
@@ -49,6 +49,7 @@ from rollbook.i18n import N_, translate, translate_n
 from rollbook.present import labels
 from rollbook.present.contests import buttons as contest_buttons
 from rollbook.present.present import Viewer
+from rollbook.present.table_face import table_face
 from rollbook.server.access import STORYTELLER, find_chronicle
 from rollbook.server.models import Character
 from rollbook.server.problems import ProblemError
@@ -63,7 +64,6 @@ from rollbook.server.usecases import (
     rolls,
 )
 from rollbook.server.usecases import log as entries_log
-from rollbook.systems.v5 import present as present_v5
 
 log = logging.getLogger("rollbook.discord")
 
@@ -146,7 +146,7 @@ def entry_message(lang: str, entry: dict, viewer: dict, system: str, result: dic
     return card_embed(shown, lang), rows
 
 
-# the web card's one-tap calls (``systems.v5.present.roll_buttons``), each as the button's custom_id: the
+# the web card's one-tap calls (``TableFace.roll_buttons``, V5's), each as the button's custom_id: the
 # compulsion a messy critical or a bestial failure may bring (seed 001), the hunger frenzy test a
 # failed Rouse at Hunger 5 offers (V5-10)
 CALLS = {"/compulsion/call?": "cc", "/hunger-frenzy?": "hf"}
@@ -163,8 +163,12 @@ def beast_rows(lang: str, entry: dict) -> list[dict]:
     if made.kind != "roll" or made.character is None or not isinstance(receipt, Receipt):
         return []
     character, seq = made.character, made.seq
-    offered = present_v5.roll_buttons(
-        receipt.dump(),
+    dumped = receipt.dump()
+    face = table_face(dumped.get("system"))
+    if face is None:  # the roll's system offers no calls
+        return []
+    offered = face.roll_buttons(
+        dumped,
         seq,
         character,
         0,

@@ -41,10 +41,11 @@ from rollbook.discord.rest import AttachmentRefused, DiscordError
 from rollbook.entries import Logged
 from rollbook.i18n import N_, labelled, translate, translate_n
 from rollbook.play import quick
-from rollbook.play.systems import system_ids, system_module
+from rollbook.play.systems import compulsion_rules, powers, system_ids, system_module
 from rollbook.present import labels
 from rollbook.present.preview import odds_view, preview
 from rollbook.present.sheetview import RATING_GROUPS, rating_groups, specialties
+from rollbook.present.table_face import table_face
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.rules import get_system
@@ -65,9 +66,6 @@ from rollbook.server.usecases import (
     scenes,
 )
 from rollbook.server.views import chronicle_view, entry_view, member_view
-from rollbook.systems.v5 import compulsions as v5_compulsions
-from rollbook.systems.v5 import powers as v5_powers
-from rollbook.systems.v5 import present as present_v5
 
 log = logging.getLogger("rollbook.discord")
 
@@ -991,6 +989,17 @@ def _verify(context: Context, inv: Invocation, options: dict) -> Answer:
 # --- autocomplete --------------------------------------------------------------------------------
 
 
+def _compulsion_choices(locale: str) -> list[tuple[str, str]]:
+    """Seed 001: the compulsions of the registered systems that have them (V5's: the Beast's and the
+    clans'), each (its name in words, its id)."""
+    found: list[tuple[str, str]] = []
+    for system in system_ids():
+        rules, face = compulsion_rules(system), table_face(system)
+        if rules is not None:
+            found += [(face.name(key, locale) if face else key, key) for key in rules.COMPULSIONS]
+    return found
+
+
 def autocomplete(context: Context, inv: Invocation) -> Answer:
     """Characters the user acts for, and the traits of the chosen (or only) character's sheet."""
     options = inv.options()
@@ -1005,7 +1014,7 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
         if focused == "target":
             return [(c["name"], str(c["id"])) for c in characters.roster(session, member)]
         if focused == "compulsion":  # seed 001: the Beast's and the clans' compulsions, in words
-            return [(present_v5.name(key, inv.locale), key) for key in v5_compulsions.COMPULSIONS]
+            return _compulsion_choices(inv.locale)
         if focused == "weapon":
             try:
                 character = pick_character(session, member, options.get("character"))
@@ -1042,7 +1051,8 @@ def autocomplete(context: Context, inv: Invocation) -> Answer:
             ]
         if focused == "attribute":  # the chosen power's Attributes (the book's choice), else the sheet's
             discipline, _, power = str(options.get("power") or "").partition(POWER_JOIN)
-            offered = (v5_powers.POWER_ROLLS.get(discipline, {}).get(power) or (0, None, None))[1]
+            own = powers(chronicle.system)
+            offered = own.power_attributes(discipline, power) if own is not None else None
             return [
                 (labels.trait(attribute, inv.locale), attribute)
                 for attribute in offered or sorted(sheet.get("attributes") or {})

@@ -213,6 +213,56 @@ class OutsideParts(Protocol):
     ) -> Callable[[Any], Mapping[str, object]] | None: ...  # a side beyond its successes, its chances (TR-3)
     @property
     def SOLO(self) -> object | None: ...  # what a scenario plays of it (``solo.system.SoloSystem``)
+    @property
+    def COMPULSIONS(self) -> object | None: ...  # its compulsions (seed 001, V5-14: ``CompulsionRules``)
+    @property
+    def POWERS(self) -> object | None: ...  # its powers' rolls (``SystemPowers``)
+    @property
+    def PRESENT(self) -> object | None: ...  # its face at the table (``present.table_face.TableFace``)
+
+
+class CompulsionShape(Protocol):
+    """What a compulsion costs while it lasts (seed 001, V5-14), as its ``compulsion`` entry states it."""
+
+    @property
+    def dice(self) -> int: ...  # the penalty, in dice (negative)
+    @property
+    def attributes(self) -> tuple[str, ...]: ...  # only pools built with one of these Attributes
+    @property
+    def unless_serving(self) -> bool: ...  # lifted on an action that serves the compulsion (A-1)
+
+
+class CompulsionRules(Protocol):
+    """A system's compulsions (seed 001, V5-14: ``systems.v5.compulsions``), its part ``compulsions``: what
+    the Storyteller may call (``server.usecases.compulsions``) and Discord's ``/compulsion`` offers."""
+
+    @property
+    def UNTIL(self) -> tuple[str, ...]: ...  # how long one lasts: the scene's end, the Storyteller's say
+    @property
+    def COMPULSIONS(self) -> Mapping[str, CompulsionShape]: ...  # by id, in the book's order
+
+    # the compulsion called: the one named, else the clan's; refused (``RuleError``) for a creature
+    # without one, an unknown one, or a clan without one when none is named
+    def choose(self, clan: str, creature: str, compulsion: str | None) -> str: ...
+
+    def check_until(self, until: str) -> str: ...  # ``until`` when it is one of ``UNTIL``, else refused
+
+
+class SystemPowers(Protocol):
+    """A system's powers rolled in one step (``systems.v5.powers``), its part ``powers``."""
+
+    # the Attributes a power's pool offers (the book's choice), None: unknown or rolls nothing
+    def power_attributes(self, discipline: str, power: str) -> tuple[str, ...] | None: ...
+
+
+def compulsion_rules(system: object) -> CompulsionRules | None:
+    """A system's compulsions (``CompulsionRules``), None when it has none."""
+    return cast("CompulsionRules | None", part(system, "compulsions", lambda m: m.COMPULSIONS))
+
+
+def powers(system: object) -> SystemPowers | None:
+    """A system's powers' rolls (``SystemPowers``), None when it has none."""
+    return cast("SystemPowers | None", part(system, "powers", lambda m: m.POWERS))
 
 
 class RegisteredModule(SystemModule, OutsideParts, Protocol):
@@ -351,16 +401,21 @@ def reads_compulsion(system: str) -> bool:
 __all__ = [
     "SYSTEMS_PACKAGE",
     "SYSTEM_IDS",
+    "CompulsionRules",
+    "CompulsionShape",
     "Member",
     "OutsideParts",
     "Parts",
     "QuickModule",
     "RegisteredModule",
     "SystemModule",
+    "SystemPowers",
     "TurnRules",
+    "compulsion_rules",
     "declared",
     "own_module",
     "part",
+    "powers",
     "reads_compulsion",
     "register",
     "request_type",

@@ -22,13 +22,13 @@ from rollbook.i18n.messages_security import MEMBER_REMOVED
 from rollbook.present import authority, contests, exchange, fairness, labels, solo_cards
 from rollbook.present.preview import AdviceView, describe_pool, plural, reroll_advice
 from rollbook.present.sheetview import power_words
+from rollbook.present.table_face import entry_face, table_face
 from rollbook.present.titles import roll_title
 from rollbook.present.words import words
 from rollbook.render import ReceiptView
 from rollbook.render import interop as render_interop
 from rollbook.render import view as receipt_view
 from rollbook.server.views import FollowUps
-from rollbook.systems.v5 import present as v5
 
 STORYTELLER = "storyteller"
 # What a player reads of a hidden entry they may not open: its kind in words
@@ -274,9 +274,10 @@ def card(
             taken=taken,
         )
         return c
-    if c.kind in v5.KINDS:  # a V5 compulsion called or ended (seed 001)
+    own = entry_face(c.kind)
+    if own is not None:  # a system's own entry (V5's compulsion called or ended, seed 001)
         c.system = chronicle_system
-        c.title, c.change = v5.describe_entry(c.kind, receipt, lang, characters)
+        c.title, c.change = own.describe_entry(c.kind, receipt, lang, characters)
         return c
     if c.kind == "member_removed":
         c.title = translate(MEMBER_REMOVED, lang, name=MemberRemovedReceipt.of(receipt).name or "")
@@ -352,16 +353,17 @@ def card(
         c.title = translate(N_("Willpower reroll of #{seq}"), lang, seq=c.refers_to) + " — " + c.title
     c.pool = describe_pool(roll.pool or {}, lang, system, names)
     c.settings = _settings(system, action, roll, lang)
+    face = table_face(system)
     c.notes = (
         authority.roll_notes(system, roll, lang)
         + contests.roll_note(roll, lang)
-        + v5.roll_notes(receipt, lang)
+        + (face.roll_notes(receipt, lang) if face is not None else [])
         + exchange.roll_notes(system, receipt, lang)
     )
     if (
-        c.followed_by is None
+        c.followed_by is None and face is not None
     ):  # seed 001, V5-10: the latest receipt of a roll may call for a compulsion or frenzy
-        c.buttons = v5.roll_buttons(
+        c.buttons = face.roll_buttons(
             receipt,
             c.seq,
             c.character_id,

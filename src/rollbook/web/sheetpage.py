@@ -13,6 +13,7 @@ from rollbook.i18n import N_, translate
 from rollbook.play.common import merge
 from rollbook.present import authority, exchange, forms, labels
 from rollbook.present.sheetview import identity, rating_groups, specialties
+from rollbook.present.table_face import table_face
 from rollbook.present.words import words
 from rollbook.render.interop import FORMAT_NAMES
 from rollbook.rules.base import RuleError
@@ -23,7 +24,6 @@ from rollbook.server.usecases import authority as authority_cases
 from rollbook.server.usecases import log as log_cases
 from rollbook.server.usecases import rolls
 from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
-from rollbook.systems.v5 import present as v5
 from rollbook.web import sheetform, sheetpatch, table
 from rollbook.web.respond import page
 
@@ -191,14 +191,19 @@ def sheet_context(
         system, kind, fields, baseline, member.role, lang, posted=values.get("kind") == kind
     )
     p = authority.panel(db, member, lang, state.chronicle, state.characters, state.members, authority_state)
-    compulsion = v5.sheet_panel(
-        state.chronicle,
-        character.id,
-        sheet,  # seed 001: in force, called, ended
-        state.compulsions.get(character.id),
-        member.role == STORYTELLER,
-        lang,
-        scene_open=p.scene is not None,
+    face = table_face(state.chronicle.get("system"))
+    compulsion = (
+        face.sheet_panel(
+            state.chronicle,
+            character.id,
+            sheet,  # seed 001: in force, called, ended
+            state.compulsions.get(character.id),
+            member.role == STORYTELLER,
+            lang,
+            scene_open=p.scene is not None,
+        )
+        if face is not None
+        else None
     )
     return dict(
         t=state,

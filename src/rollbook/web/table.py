@@ -15,6 +15,7 @@ from rollbook.play.systems import reads_compulsion
 from rollbook.present import authority, exchange, fairness
 from rollbook.present.present import Card, Viewer, card
 from rollbook.present.sheetview import willpower_current
+from rollbook.present.table_face import table_face
 from rollbook.server.access import find_chronicle
 from rollbook.server.models import Caller, Chronicle
 from rollbook.server.problems import ProblemError
@@ -32,7 +33,6 @@ from rollbook.server.usecases import (
 )
 from rollbook.server.usecases.checks import DIFFICULTY_SYSTEMS
 from rollbook.server.views import member_view
-from rollbook.systems.v5 import present as v5
 from rollbook.web import redraws
 
 FEED_SIZE = 60
@@ -60,7 +60,9 @@ class Table:
     characters: list[CharacterRow]
     cards: list[Card] = field(default_factory=list)  # newest first
     head: int = 0
-    compulsions: dict = field(default_factory=dict)  # character id -> systems.v5.present.Badge (V5, seed 001)
+    compulsions: dict = field(
+        default_factory=dict
+    )  # character id -> its badge (``TableFace.badge``: seed 001)
     reveals: list[tuple[int, SeedRevealReceipt]] | None = (
         None  # read with the feed (``fairness.seed_reveals``)
     )
@@ -240,11 +242,12 @@ def load(db, member: Caller, lang: str, *, feed: bool = True, row: Chronicle | N
             characters=characters,
             head=chronicle["log_head"]["seq"],
         )
-        if reads_compulsion(
+        face = table_face(chronicle["system"])
+        if face is not None and reads_compulsion(
             chronicle["system"]
         ):  # seed 001: a compulsion in force shows beside its character
             table.compulsions = {
-                character: v5.badge(found, lang)
+                character: face.badge(found, lang)
                 for character, found in compulsions_cases.all_in_force(session, member.chronicle_id).items()
             }
         if feed:

@@ -1,7 +1,8 @@
 """V5 compulsions at the table (seed 001, SPEC V5-14, A-1): the Storyteller calls a character's
 compulsion (a ``compulsion`` entry: which one, for whom, until when, after which roll) and ends it
 (a ``compulsion_end`` entry); while it lasts, each of that character's tests carries its penalty
-(``systems.v5.compulsions``: ``rolls.perform_roll`` hands it to ``play.perform``).
+(the system's compulsions, ``play.systems.compulsion_rules``: ``rolls.perform_roll`` hands it to
+``play.perform``).
 
 A compulsion called ``until="scene"`` ends with the scene it was called in (the ``scene_close``
 entry ends it, as it ends scene-long standing grants); ``until="ended"`` lasts until the Storyteller
@@ -17,7 +18,7 @@ from sqlalchemy import BindParameter, bindparam, select
 from sqlalchemy.orm import Session
 
 from rollbook.entries import CompulsionEndReceipt, CompulsionReceipt, RollReceipt
-from rollbook.play.systems import reads_compulsion
+from rollbook.play.systems import compulsion_rules, reads_compulsion
 from rollbook.rules.base import RuleError
 from rollbook.server.access import (
     find_character,
@@ -31,7 +32,6 @@ from rollbook.server.problems import ProblemError, from_rule_error
 from rollbook.server.store import actor_of, append_entry
 from rollbook.server.usecases.scenes import open_scene_of
 from rollbook.server.views import entry_view
-from rollbook.systems.v5 import compulsions as rules
 
 CALL = "compulsion"
 END = "compulsion_end"
@@ -126,7 +126,8 @@ def call(
     entry refers to it)."""
     require_storyteller(storyteller, "compulsion")
     chronicle = lock_chronicle(session, storyteller.chronicle_id)
-    if not reads_compulsion(chronicle.system):
+    rules = compulsion_rules(chronicle.system) if reads_compulsion(chronicle.system) else None
+    if rules is None:
         raise ProblemError(422, "compulsion_not_for_system", system=chronicle.system)
     _, character = lock_character(session, storyteller, character_id)
     try:

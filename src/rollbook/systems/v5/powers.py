@@ -175,4 +175,10 @@ def look_up(sheet: Sheet, action: PowerAction) -> tuple[int, int, tuple[str, str
     return listed.level, rouse, (attribute, trait)
 
 
-__all__ = ["POWER_ROLLS", "PowerAction", "look_up"]
+def power_attributes(discipline: str, power: str) -> tuple[str, ...] | None:
+    """The Attributes a power's pool offers (the book's choice, the action's ``attribute``); None for a
+    power not listed or one that rolls nothing (``play.systems.SystemPowers``)."""
+    return (POWER_ROLLS.get(discipline, {}).get(power) or (0, None, None))[1]
+
+
+__all__ = ["POWER_ROLLS", "PowerAction", "look_up", "power_attributes"]
