@@ -10,8 +10,10 @@ then computed by ``rollbook.odds.odds_for`` for that request.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Protocol, cast
 
 from rollbook import play
 from rollbook.i18n import N_, normalize, percent_text, translate, translations
@@ -21,9 +23,7 @@ from rollbook.play.common import request_from_plain
 from rollbook.present import labels
 from rollbook.present.words import own_words, words
 from rollbook.render.base import numbered_dice
-from rollbook.systems.v5.odds import advise
 
-COMMON_OUTCOMES = {"success": N_("Success"), "failure": N_("Failure")}  # a system without words of its own
 TONES = {
     "success": "good",
     "failure": "bad",
@@ -61,8 +61,7 @@ class OddsView:
 
 def _rows(system: str, outcomes: dict[str, str], lang: str) -> list[OddsRow]:
     """One row per outcome of the odds contract's ``{"code": "p/q"}``."""
-    own = own_words(system)
-    outcome_words = own.OUTCOMES if own is not None else COMMON_OUTCOMES  # each system's own words
+    outcome_words = words(system).OUTCOMES  # each system's own words (none: the common outcomes')
     rows = []
     for code, text in outcomes.items():
         p = Fraction(text)
@@ -116,6 +115,38 @@ def odds_view(built: dict, lang: str) -> OddsView | None:
 # --- V5 Willpower reroll advice (V5-8) ---------------------------------------------------------
 
 
+class Advised(Protocol):
+    """One choice of dice to reroll, as the advice shows it."""
+
+    @property
+    def dice(self) -> Sequence[int]: ...  # indices into the normal dice
+
+    @property
+    def faces(self) -> Sequence[int]: ...  # their faces
+
+    @property
+    def probability(self) -> Fraction: ...  # of the goal after rerolling them
+
+
+# the normal dice's faces, the Hunger dice's, the difficulty and the goal -> every choice, best first
+Advise = Callable[[Sequence[int], Sequence[int], int, str], Sequence[Advised]]
+
+
+class RerollAdvisor(Protocol):
+    """A system's part of the advice on a Willpower reroll (V5-8), its odds module found by name
+    (``play.systems.part``): ``advise`` (``systems/v5/odds.py``'s), or None for a system whose rolls
+    take no reroll (the other shipped systems' odds modules declare None; a system registered from
+    outside has none)."""
+
+    @property
+    def advise(self) -> Advise | None: ...
+
+
+def _advise(system: object) -> Advise | None:
+    part = cast("RerollAdvisor | None", systems.part(system, "odds", lambda module: None))
+    return part.advise if part is not None else None
+
+
 @dataclass
 class AdviceView:
     goal: str
@@ -131,7 +162,12 @@ class AdviceView:
 
 def reroll_advice(result: dict, goal: str, chosen: list[int], lang: str) -> AdviceView | None:
     """The odds engine's advice on a V5 test's final dice: the best choice of up to three normal
-    dice for the goal, the chance with no reroll, and the chance of the dice the player ticked."""
+    dice for the goal, the chance with no reroll, and the chance of the dice the player ticked. The
+    advice is that of the system the result names (its odds module's ``advise``); None for a system
+    that advises none."""
+    advise = _advise(result.get("system"))
+    if advise is None:
+        return None
     choices = advise(result["normal"], result["hunger"], result["difficulty"], goal)
     if not choices:
         return None

@@ -4,7 +4,8 @@ a system registered from outside declares its own as ``WORDS`` in its play modul
 wound penalty and total; on its roll form, the sheet's sections of abilities, the difficulty's help
 and whether an attack's weapon is the sheet's; the Willpower a sheet has left; the odds box's
 outcomes, headline and notes. ``words(system)`` picks them; a system registered from outside that
-declares none speaks roll-under's (a target number)."""
+declares none speaks the neutral words (``present.neutral_words``: a target number, the common
+outcomes), no other system's."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from rollbook.play import systems
-from rollbook.systems.rollunder import words as words_rollunder
+from rollbook.present import neutral_words
 
 
 class SystemWords(Protocol):
@@ -91,9 +92,9 @@ def own_words(system: object) -> SystemWords | None:
 
 
 def words(system: object) -> SystemWords:
-    """A system's own words; roll-under's (a target number) for one that has none."""
+    """A system's own words; the neutral words (a target number) for one that has none."""
     own = own_words(system)
-    return own if own is not None else words_rollunder
+    return own if own is not None else neutral_words
 
 
 __all__ = ["SystemWords", "own_words", "words"]

@@ -195,7 +195,13 @@ def request_odds(request: Any, reroll: str = "none", goal: str | None = None) ->
     return rollunder_odds(expect("rollunder", request, RollUnderRequest)).to_json()
 
 
+# V5-8 is V5's: no Willpower reroll to advise on (``present.preview.reroll_advice``); declared, so that
+# the advice reads no default.
+advise = None
+
+
 __all__ = [
+    "advise",
     "clear_caches",
     "request_odds",
     "ODDS_ACTION",

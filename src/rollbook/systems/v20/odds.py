@@ -505,7 +505,13 @@ def contest_side_odds(request: V20Request) -> dict[str, Fraction]:
     return {"botch": v20_odds(request).botch}
 
 
+# V5-8 is V5's: no Willpower reroll to advise on (``present.preview.reroll_advice``); declared, so that
+# the advice reads no default.
+advise = None
+
+
 __all__ = [
+    "advise",
     "contest_side_odds",
     "contest_shape",
     "request_odds",
