@@ -1,25 +1,23 @@
-"""Pictures of the odds (matplotlib, Agg backend, imported only when a picture is drawn).
+"""Pictures of the odds (matplotlib, Agg backend, imported only when a picture is drawn): what every
+picture shares (its formats, colours, labels, set-up and saving), the outcomes of any system's odds
+contract, and a whole exchange's two panels.
 
-Each function computes exact odds with the other ``rollbook.odds`` modules and writes one
-file; the format follows the file name (``.svg`` or ``.png``). Nothing else here does I/O.
+A system's own pictures are its package's (``systems/<id>/odds_chart.py``: V20's success and botch by
+difficulty, V5's outcomes by Hunger, a Tiers roll's tiers, a roll-under check by level, an exchange's
+odds), drawn with these. Each writes one file; the format follows the file name (``.svg`` or
+``.png``). Nothing else here does I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from rollbook.rules.base import RuleError, present
+from rollbook.odds._exact import Distribution
+from rollbook.rules.base import RuleError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
-
-    from rollbook.systems.rollunder.rules import RollUnderRequest
-    from rollbook.systems.tiers.odds_exchange import TiersExchange
-    from rollbook.systems.tiers.rules import TiersRequest
-    from rollbook.systems.v20.odds_exchange import V20Exchange
 
 FORMATS = (".svg", ".png")
 
@@ -47,7 +45,7 @@ LABELS = {
 }
 
 
-def _set_up_pyplot() -> None:
+def set_up_pyplot() -> None:
     """The Agg backend and the pictures' settings, before ``matplotlib.pyplot`` is used."""
     import matplotlib
 
@@ -57,14 +55,16 @@ def _set_up_pyplot() -> None:
     plt.rcParams.update({"svg.hashsalt": "rollbook", "svg.fonttype": "none", "font.size": 10})
 
 
-def _check_path(path: str | Path) -> Path:
+def check_path(path: str | Path) -> Path:
+    """The picture's file, of a format drawn (``FORMATS``), else refused."""
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
         raise RuleError("bad_choice", field="chart", value=path.suffix or str(path), choices=list(FORMATS))
     return path
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save(fig: Figure, path: Path) -> Path:
+    """The picture written to its file (no date in an SVG, so that one drawing is one file), closed."""
     metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": "rollbook"}
     fig.savefig(path, bbox_inches="tight", dpi=144, metadata=metadata)
     import matplotlib.pyplot as plt
@@ -73,166 +73,22 @@ def _save(fig: Figure, path: Path) -> Path:
     return path
 
 
-def v20_chart(
-    path: str | Path,
-    pools: Iterable[int] = (1, 2, 3, 4, 5, 6, 8, 10),
-    difficulties: Iterable[int] = range(2, 11),
-    **options: Any,
+class ExchangeOdds(Protocol):
+    """What a whole exchange's picture reads of its odds (a system's ``odds_exchange`` result)."""
+
+    @property
+    def outcomes(
+        self,
+    ) -> Distribution[str]: ...  # the attack's outcomes: botch, miss, dodged, soaked, wounded
+
+
+def draw_exchange(
+    path: str | Path, result: ExchangeOdds, after: Distribution[Any], after_title: str, title: str
 ) -> Path:
-    """V20: success and botch by difficulty, one line per pool (other request fields shared)."""
-    from rollbook.systems.v20.odds import odds
-
-    path = _check_path(path)
-    pools, difficulties = tuple(pools), tuple(difficulties)
-    _set_up_pyplot()
-    import matplotlib.pyplot as plt
-
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 7), sharex=True, height_ratios=(3, 2))
-    cmap = plt.get_cmap("viridis")
-    for index, pool in enumerate(pools):
-        rows = [odds(pool, d, **options) for d in difficulties]
-        colour = cmap(index / max(1, len(pools) - 1) * 0.9)
-        top.plot(
-            difficulties,
-            [100 * float(r.success) for r in rows],
-            marker="o",
-            color=colour,
-            label=f"{pool} {'die' if pool == 1 else 'dice'}",
-        )
-        bottom.plot(difficulties, [100 * float(r.botch) for r in rows], marker="o", color=colour)
-    top.set_ylabel("success (%)")
-    top.set_ylim(0, 100)
-    top.grid(alpha=0.3)
-    top.legend(title="pool", fontsize=8, ncols=2)
-    bottom.set_ylabel("botch (%)")
-    bottom.set_xlabel("difficulty")
-    bottom.set_xticks(difficulties)
-    bottom.grid(alpha=0.3)
-    extra = ", ".join(f"{k}={v}" for k, v in options.items() if v not in (None, False, 0, "strict"))
-    top.set_title("V20: chance of success and of a botch" + (f" ({extra})" if extra else ""))
-    return _save(fig, path)
-
-
-def v5_chart(
-    path: str | Path,
-    pool: int,
-    difficulty: int = 1,
-    hungers: Iterable[int] = range(0, 6),
-    reroll: str = "none",
-    goal: str | None = None,
-    **options: Any,
-) -> Path:
-    """V5: the six outcomes stacked, one bar per Hunger level."""
-    from rollbook.systems.v5.odds import odds
-    from rollbook.systems.v5.rules import OUTCOMES
-
-    path = _check_path(path)
-    hungers = tuple(hungers)
-    results = [odds(pool, h, difficulty, reroll=reroll, goal=goal, **options) for h in hungers]
-    _set_up_pyplot()
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
-    bottoms = [0.0] * len(hungers)
-    order = ("critical", "messy_critical", "success", "failure", "total_failure", "bestial_failure")
-    assert set(order) == set(OUTCOMES)
-    for outcome in order:
-        values = [100 * float(r.probability(outcome)) for r in results]
-        ax.bar(hungers, values, bottom=bottoms, color=COLOURS[outcome], label=LABELS[outcome], width=0.7)
-        for x, (b, v) in enumerate(zip(bottoms, values, strict=False)):
-            if v >= 6:
-                ax.text(hungers[x], b + v / 2, f"{v:.0f}%", ha="center", va="center", fontsize=8)
-        bottoms = [b + v for b, v in zip(bottoms, values, strict=False)]
-    ax.set_xticks(hungers)
-    ax.set_xlabel("Hunger")
-    ax.set_ylabel("%")
-    ax.set_ylim(0, 100)
-    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
-    title = f"V5: {pool} dice against difficulty {difficulty}"
-    if reroll != "none":
-        title += f", Willpower reroll: {reroll}" + (f" ({goal})" if reroll == "optimal" and goal else "")
-    ax.set_title(title)
-    return _save(fig, path)
-
-
-def tiers_chart(path: str | Path, request: TiersRequest) -> Path:
-    """Tiers: the distribution of the tier (or damage, for a soak), successes in colour."""
-    from rollbook.systems.tiers.odds import tiers_odds
-
-    path = _check_path(path)
-    result = tiers_odds(request)
-    _set_up_pyplot()
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    if result.damage is not None:
-        items = result.damage.nonzero().floats()
-        colours = [COLOURS["success"] if d == 0 else COLOURS["failure"] for d in items]
-        ax.set_xlabel("damage (wound levels)")
-        ax.set_title(
-            f"Tiers soak: {request.endurance}+{request.armor} against an attack of tier {request.attack_tier}"
-        )
-    else:
-        items = result.tiers.nonzero().floats()
-        if request.kind == "dodge":
-            attack = present(request.attack_tier, "attack_tier")
-            colours = [COLOURS["success"] if t > attack else COLOURS["failure"] for t in items]
-            ax.set_title(
-                f"Tiers dodge: skill {request.skill}+{request.bonus} against tier {request.attack_tier}"
-            )
-        else:
-            colours = [COLOURS["success"] if t >= 0 else COLOURS["failure"] for t in items]
-            bullets = f", {request.bullets} bullets" if request.bullets else ""
-            ax.set_title(f"Tiers: skill {request.skill}+{request.bonus}{bullets}")
-        ax.set_xlabel("tier")
-    ax.bar(list(items), [100 * v for v in items.values()], color=colours)
-    ax.set_ylabel("%")
-    ax.grid(axis="y", alpha=0.3)
-    return _save(fig, path)
-
-
-def rollunder_chart(path: str | Path, request: RollUnderRequest) -> Path:
-    """Roll-under: success by level with and without advantage, or an opposed roll's totals."""
-    from rollbook.systems.rollunder.odds import rollunder_odds
-
-    path = _check_path(path)
-    _set_up_pyplot()
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    if request.kind == "opposed":
-        result = rollunder_odds(request)
-        items = result.values.nonzero().floats()
-        colours = [COLOURS["success"] if t <= request.target else COLOURS["failure"] for t in items]
-        ax.bar(list(items), [100 * v for v in items.values()], color=colours)
-        ax.axvline(request.target + 0.5, color="black", lw=1)  # the threshold (R-7)
-        ax.set_xlabel("total")
-        ax.set_ylabel("%")
-        ax.set_title(f"Opposed roll {request.dice}: total at or under {request.threshold}")
-    else:
-        levels = range(0, 21)
-        for label, adv, dis in (
-            ("advantage", True, False),
-            ("single d20", False, False),
-            ("disadvantage", False, True),
-        ):
-            base = replace(request, advantage=adv, disadvantage=dis)
-            ys = [100 * float(rollunder_odds(replace(base, level=level)).success) for level in levels]
-            ax.plot(list(levels), ys, marker="o", ms=3, label=label)
-        ax.set_xlabel("level (before bonus and malus)")
-        ax.set_ylabel("success, criticals included (%)")
-        ax.set_ylim(0, 100)
-        ax.legend()
-        ax.set_title(f"Roll-under d20 (bonus {request.bonus}, malus {request.malus})")
-    ax.grid(alpha=0.3)
-    return _save(fig, path)
-
-
-def exchange_chart(path: str | Path, result: V20Exchange | TiersExchange, title: str) -> Path:
-    """A whole exchange (``systems.v20.odds_exchange`` or ``systems.tiers.odds_exchange``): the outcome of the attack
-    on the left, the defender's wound level after it on the right."""
-    path = _check_path(path)
-    _set_up_pyplot()
+    """A whole exchange (a system's ``odds_chart.exchange_chart``): the outcome of the attack on the
+    left, the defender after it on the right (``after``: its wound levels, under ``after_title``)."""
+    path = check_path(path)
+    set_up_pyplot()
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 4.2), gridspec_kw={"width_ratios": [2, 3]})
@@ -251,20 +107,18 @@ def exchange_chart(path: str | Path, result: V20Exchange | TiersExchange, title:
     )
     left.set_ylabel("%")
     left.set_title("the attack")
-    wounds = (
-        result.wounds.nonzero().floats() if hasattr(result, "wounds") else result.track.nonzero().floats()
-    )
+    wounds = after.nonzero().floats()
     right.bar(
         [str(k).replace("_", " ") for k in wounds],
         [100 * v for v in wounds.values()],
         color=COLOURS["failure"],
     )
-    right.set_title("the defender after it" if hasattr(result, "wounds") else "wound level after it")
+    right.set_title(after_title)
     right.tick_params(axis="x", labelrotation=45)
     for ax in (left, right):
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(title)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def outcomes_chart(path: str | Path, odds: dict[str, Any], title: str) -> Path:
@@ -272,8 +126,8 @@ def outcomes_chart(path: str | Path, odds: dict[str, Any], title: str) -> Path:
     bar per outcome, in its colour (a system registered from outside: its own codes in grey)."""
     from fractions import Fraction
 
-    path = _check_path(path)
-    _set_up_pyplot()
+    path = check_path(path)
+    set_up_pyplot()
     import matplotlib.pyplot as plt
 
     outcomes = {str(code): float(Fraction(p)) for code, p in odds["outcomes"].items()}
@@ -287,7 +141,17 @@ def outcomes_chart(path: str | Path, odds: dict[str, Any], title: str) -> Path:
     ax.set_ylim(0, 100)
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
-    return _save(fig, path)
+    return save(fig, path)
 
 
-__all__ = ["exchange_chart", "outcomes_chart", "rollunder_chart", "tiers_chart", "v20_chart", "v5_chart"]
+__all__ = [
+    "COLOURS",
+    "FORMATS",
+    "LABELS",
+    "ExchangeOdds",
+    "check_path",
+    "draw_exchange",
+    "outcomes_chart",
+    "save",
+    "set_up_pyplot",
+]

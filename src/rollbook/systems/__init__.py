@@ -26,6 +26,7 @@ ROOMS: dict[str, str] = {
     "powers": "play",
     "odds": "odds",
     "odds_exchange": "odds",
+    "odds_chart": "odds",
     "odds_classes": "odds",
     "odds_plain": "odds",
     "odds_rerolls": "odds",

@@ -57,7 +57,7 @@ def _rollunder(given: dict[str, Any], chart: Path | None, as_json: bool) -> None
     request = RollUnderRequest(action=ODDS_ACTION, kind=kind, **fields)
     result = rollunder_odds(request)
     if chart is not None:
-        from rollbook.odds.chart import rollunder_chart
+        from rollbook.systems.rollunder.odds_chart import rollunder_chart
 
         draw(rollunder_chart, chart, request)
         chart_done(chart, as_json)

@@ -69,7 +69,7 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         + (f", dodging at {defender.dodge}" if defender.dodge is not None else "")
     )
     if chart is not None:
-        from rollbook.odds.chart import exchange_chart
+        from rollbook.systems.tiers.odds_chart import exchange_chart
 
         draw(exchange_chart, chart, result, title)
         chart_done(chart, as_json)

@@ -53,7 +53,7 @@ def _tiers(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     request = TiersRequest(**fields)
     result = tiers_odds(request)
     if chart is not None:
-        from rollbook.odds.chart import tiers_chart
+        from rollbook.systems.tiers.odds_chart import tiers_chart
 
         draw(tiers_chart, chart, request)
         chart_done(chart, as_json)

@@ -134,7 +134,7 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
     )
     result = exchange_odds(attack, weapon, defender)
     if chart is not None:
-        from rollbook.odds.chart import exchange_chart
+        from rollbook.systems.v20.odds_chart import exchange_chart
 
         draw(
             exchange_chart,

@@ -191,7 +191,7 @@ def _v20(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
         )
         for p in pools:
             V20Request(pool=p, difficulty=difficulty, **options)  # refuse bad pools/options before drawing
-        from rollbook.odds.chart import v20_chart
+        from rollbook.systems.v20.odds_chart import v20_chart
 
         draw(v20_chart, chart, pools=pools, **options)
         if "pool" not in given:

@@ -171,7 +171,7 @@ def _v5(given: dict[str, Any], chart: Path | None, as_json: bool) -> None:
             **options,
         )
         if chart is not None:
-            from rollbook.odds.chart import v5_chart
+            from rollbook.systems.v5.odds_chart import v5_chart
 
             draw(
                 v5_chart,
