@@ -13,8 +13,9 @@ from fastapi.testclient import TestClient
 
 from rollbook.app.app import create_app
 from rollbook.play import verify_receipt
-from rollbook.server.baselines import verify_ledger
+from rollbook.server.baselines import SYSTEM_LEDGERS, verify_ledger
 from rollbook.server.chain import read_jsonl, verify_entries
+from tests.toy_system import registered
 
 from .conftest import Table
 from .helpers import rechained
@@ -289,3 +290,17 @@ def test_seed_001_feeding_ends_the_hunger_compulsion(api, dice):
     assert api.get(base, headers=t.st).json()["compulsion"]["compulsion"] == "feral_impulses"
     entries = [json.loads(line) for line in t.export().splitlines()]
     assert problems_of(entries) == []
+
+
+def test_log_verify_follows_the_compulsions_through_v5s_ledger_part():
+    """``verify_ledger`` finds each system's ledger through the registry (``SYSTEM_LEDGERS``): V5's
+    compulsions, after the table's authority and baseline; the toy declares none (``LEDGER = None``)."""
+    with registered():
+        assert list(SYSTEM_LEDGERS) == ["v5"]
+        parts = verify_ledger().parts
+    assert [type(part).__name__ for part in parts] == [
+        "AuthorityLedger",
+        "BaselineLedger",
+        "CompulsionLedger",
+    ]
+    assert verify_ledger().parts[2] is not parts[2]  # a new one per log: it follows the log from its start

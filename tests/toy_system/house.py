@@ -77,6 +77,7 @@ READS_TABLE_RULES = True  # TR-1: ``prepare`` takes the chronicle's set in force
 WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = SOLO = None
 WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = None
 COMPULSIONS = POWERS = PRESENT = None  # no compulsions, no powers, nothing at the table beyond its rolls
+LEDGER = None  # no entries of its own for ``rollbook log verify`` to follow
 
 
 @dataclass(frozen=True)

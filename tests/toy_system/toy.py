@@ -362,6 +362,7 @@ EXCHANGE = None  # no combat chain (``play.systems.OutsideParts``)
 EXCHANGE_ODDS = None
 SOLO = None  # no scenario is played in it (``solo.system``)
 COMPULSIONS = POWERS = PRESENT = None  # no compulsions, no powers, nothing at the table beyond its rolls
+LEDGER = None  # no entries of its own for ``rollbook log verify`` to follow
 
 
 # --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------

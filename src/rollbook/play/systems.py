@@ -219,6 +219,8 @@ class OutsideParts(Protocol):
     def POWERS(self) -> object | None: ...  # its powers' rolls (``SystemPowers``)
     @property
     def PRESENT(self) -> object | None: ...  # its face at the table (``present.table_face.TableFace``)
+    @property
+    def LEDGER(self) -> object | None: ...  # its entries' checks (``server.baselines.SystemLedger``)
 
 
 class CompulsionShape(Protocol):

@@ -21,8 +21,9 @@ never logged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rollbook.entries import (
     AskReceipt,
@@ -39,7 +40,7 @@ from rollbook.entries import (
     StandingGrantReceipt,
     ValidationError,
 )
-from rollbook.play import authority
+from rollbook.play import authority, systems
 from rollbook.play.systems import system_ids
 from rollbook.rules.base import RuleError
 from rollbook.server.usecases.checks import DIFFICULTY_KINDS
@@ -279,6 +280,23 @@ def _words(rules: Any) -> str:
     return ", ".join(rules) if isinstance(rules, list) and rules else "none"
 
 
+class EntryLedger(Protocol):
+    """A ledger over one log: each entry in order, its problems in words (none: it is sound)."""
+
+    def check(self, entry: dict) -> list[str]: ...
+
+
+class SystemLedger(Protocol):
+    """What ``rollbook log verify`` checks of a system's own entries (V5's compulsions, seed 001:
+    ``systems.v5.ledger``), its part ``ledger``: a new ledger for each log."""
+
+    def new_ledger(self) -> EntryLedger: ...
+
+
+# each registered system's ledger, system id -> its part (``play.systems.Parts``)
+SYSTEM_LEDGERS: Mapping[str, SystemLedger] = systems.Parts("ledger", lambda m: m.LEDGER)
+
+
 @dataclass
 class Ledgers:
     """Several ledgers over one log: each entry to each, their problems together."""
@@ -291,11 +309,12 @@ class Ledgers:
 
 def verify_ledger() -> Ledgers:
     """What ``rollbook log verify`` checks beside the chain and the receipts: the table's authority
-    (A-2), the baseline in force (A-5) and the V5 compulsions in force (seed 001)."""
-    from rollbook.server.compulsion_ledger import CompulsionLedger
+    (A-2), the baseline in force (A-5) and each system's own entries (``SYSTEM_LEDGERS``: V5's
+    compulsions in force, seed 001)."""
     from rollbook.server.ledger import AuthorityLedger
 
-    return Ledgers((AuthorityLedger(), BaselineLedger(), CompulsionLedger()))
+    own = tuple(part.new_ledger() for part in SYSTEM_LEDGERS.values())
+    return Ledgers((AuthorityLedger(), BaselineLedger(), *own))
 
 
-__all__ = ["BaselineLedger", "Ledgers", "verify_ledger"]
+__all__ = ["SYSTEM_LEDGERS", "BaselineLedger", "EntryLedger", "Ledgers", "SystemLedger", "verify_ledger"]

@@ -42,5 +42,6 @@ ROOMS: dict[str, str] = {
     "messages": "i18n",
     "api": "app",
     "web_routes": "web",
+    "ledger": "server",
     "solo": "solo",
 }

@@ -9,7 +9,7 @@ entry ends it, as it ends scene-long standing grants); ``until="ended"`` lasts u
 ends it. At most one compulsion is in force per character: calling another ends nothing, it is
 refused (409 ``compulsion_in_force``) until the first is ended. The state is read from the log
 itself, so what the table shows and what ``rollbook log verify`` recomputes
-(``server.compulsion_ledger``) are the same reading.
+(``systems.v5.ledger``) are the same reading.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the dice resolver writes on the sheet". So nothing here is written by a roll: th
 compulsion for a character (a log entry, ``server.usecases.compulsions``), it lasts until the end of
 the scene or until the Storyteller ends it (another entry), and while it lasts each test of that
 character carries its penalty as a coded pool modifier (``{"source": "compulsion", …}``), which
-``rollbook log verify`` recomputes from the log (``server.compulsion_ledger``).
+``rollbook log verify`` recomputes from the log (``systems.v5.ledger``).
 
 Book (V5 core p. 208 for the general compulsions, the clan chapters for the clans' and the later
 books for the other clans; values and sources in docs/book-sources.md, "V5 — compulsions"):

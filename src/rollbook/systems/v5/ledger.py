@@ -1,7 +1,9 @@
 """V5 compulsions in the log (seed 001, SPEC V5-14, A-1): what ``rollbook log verify`` checks of
-them, with no ``--head``, like ``server.baselines`` (``verify_ledger`` runs it with the others).
+them, with no ``--head``, like ``server.baselines`` (``verify_ledger`` runs a new one, ``new_ledger``,
+with the others: V5's part ``ledger``, ``server.baselines.SystemLedger``).
 
-Pure (standard library, ``rollbook.systems.v5.compulsions``, the receipts' models of ``rollbook.entries``). Following the log in order:
+Pure (standard library, ``systems.v5.compulsions``, the receipts' models of ``rollbook.entries``).
+Following the log in order:
 
 - a ``compulsion`` entry is the Storyteller's, for a character without one in force, and states
   the penalty its compulsion has (dice, Attributes, whether serving the compulsion lifts it);
@@ -140,4 +142,9 @@ class CompulsionLedger:
         return problems
 
 
-__all__ = ["CompulsionLedger"]
+def new_ledger() -> CompulsionLedger:
+    """A ledger of the compulsions for one log, followed from its start."""
+    return CompulsionLedger()
+
+
+__all__ = ["CompulsionLedger", "new_ledger"]
