@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event
 
 from rollbook.app.app import close_app, create_app
 from rollbook.server import tx
+from tests.statements import sent
 
 from .conftest import V5_TEST, V20_TEST
 
@@ -70,28 +70,6 @@ def served(database_url):
         with TestClient(made) as client:
             yield made, client
         close_app(made)
-
-
-def sent(app, call) -> list[list[tuple[str, str]]]:
-    """The statements ``call()`` sent (each with its parameters), by transaction, ``BEGIN`` left out."""
-    begun: list[list[tuple[str, str]]] = []
-
-    def began(_connection) -> None:  # SQLite's BEGIN is sent before this hears it: left out below
-        begun.append([])
-
-    def executed(_connection, _cursor, statement, parameters, *_rest) -> None:
-        if not statement.lstrip().upper().startswith("BEGIN"):
-            begun[-1].append((statement, repr(parameters)))
-
-    engine = app.state.db.engine
-    event.listen(engine, "begin", began)
-    event.listen(engine, "before_cursor_execute", executed)
-    try:
-        call()
-    finally:
-        event.remove(engine, "before_cursor_execute", executed)
-        event.remove(engine, "begin", began)
-    return [statements for statements in begun if statements]
 
 
 def repeated(statements: list[tuple[str, str]]) -> list[str]:
@@ -531,7 +509,7 @@ def test_every_post_is_its_write_and_one_read_with_no_statement_sent_twice(serve
     def post() -> None:
         answers.append(client.post(path, data=form, headers=HTMX, follow_redirects=False))
 
-    began = sent(app, post)
+    began = sent(app, post, keep_empty=False)
     (answer,) = answers
     assert answer.status_code == status, (path, answer.status_code, answer.text[:3000])
     shown = ["\n".join(s for s, _ in b) for b in began]
@@ -626,6 +604,7 @@ def test_a_pages_write_sends_the_apis_statements(served, route):
                 lambda url=url, headers=headers, json=_body(body, w.ids), answers=answers: answers.append(
                     client.request(method, url, headers=headers, json=json)
                 ),
+                keep_empty=False,
             )
             assert answers[0].status_code < 300, answers[0].text
         else:
@@ -638,6 +617,7 @@ def test_a_pages_write_sends_the_apis_statements(served, route):
                 lambda url=url, data=data, answers=answers: answers.append(
                     client.post(url, data=data, headers=HTMX, follow_redirects=False)
                 ),
+                keep_empty=False,
             )
             assert answers[0].status_code == status, answers[0].text[:2000]
         writes.append([statement for statement, _ in began[0]])

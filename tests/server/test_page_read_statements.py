@@ -17,10 +17,10 @@ import secrets
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event
 
 from rollbook.app.app import close_app, create_app
 from rollbook.server import tx
+from tests.statements import sent
 
 from .conftest import V5_SHEET, V5_TEST, V20_SHEET, V20_TEST
 
@@ -54,28 +54,6 @@ def quiet(fresh_url, monkeypatch):
     with TestClient(made) as test_client:
         yield made, test_client
     close_app(made)
-
-
-def sent(app, call) -> list[list[tuple[str, str]]]:
-    """The statements ``call()`` sent (each with its parameters), by transaction, ``BEGIN`` left out."""
-    begun: list[list[tuple[str, str]]] = []
-
-    def began(_connection) -> None:  # SQLite's BEGIN is sent before this hears it: left out below
-        begun.append([])
-
-    def executed(_connection, _cursor, statement, parameters, *_rest) -> None:
-        if not statement.lstrip().upper().startswith("BEGIN"):
-            begun[-1].append((statement, repr(parameters)))
-
-    engine = app.state.db.engine
-    event.listen(engine, "begin", began)
-    event.listen(engine, "before_cursor_execute", executed)
-    try:
-        call()
-    finally:
-        event.remove(engine, "before_cursor_execute", executed)
-        event.remove(engine, "begin", began)
-    return begun
 
 
 def repeated(statements: list[tuple[str, str]]) -> list[str]:

@@ -11,10 +11,10 @@ import secrets
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event
 
 from rollbook.app.app import close_app, create_app
 from rollbook.server import tx
+from tests.statements import transactions
 
 from .conftest import V20_SHEET, V20_TEST
 
@@ -69,39 +69,10 @@ def quiet(fresh_url, monkeypatch):
     close_app(made)
 
 
-def transactions(app, call) -> tuple[list[list[str]], object]:
-    """The statements ``call()`` sent, by transaction (in the order they began), and its answer. A
-    transaction begins with SQLite's own ``BEGIN`` (sent from the engine's ``begin`` event, before
-    this one hears it) or PostgreSQL's (the driver's: the ``begin`` event alone)."""
-    begun: list[list[str]] = []
-    current: dict[int, list[str]] = {}
-    opened: set[int] = set()  # connections whose BEGIN was sent and whose begin event is to come
-
-    def start(connection) -> None:
-        begun.append([])
-        current[id(connection)] = begun[-1]
-
-    def began(connection) -> None:
-        if id(connection) in opened:
-            opened.discard(id(connection))
-        else:
-            start(connection)
-
-    def sent(connection, _cursor, statement, *_rest) -> None:
-        if statement.lstrip().upper().startswith("BEGIN"):
-            start(connection)
-            opened.add(id(connection))
-        current.setdefault(id(connection), []).append(statement)
-
-    engine = app.state.db.engine
-    event.listen(engine, "begin", began)
-    event.listen(engine, "before_cursor_execute", sent)
-    try:
-        answer = call()
-    finally:
-        event.remove(engine, "before_cursor_execute", sent)
-        event.remove(engine, "begin", began)
-    return begun, answer
+def statements(app, call) -> list[list[str]]:
+    """The statements ``call()`` sent, by transaction (in the order they began), SQLite's ``BEGIN``
+    kept: a page's write begins as the API's does."""
+    return [[statement for statement, _ in sent] for sent in transactions(app, call)]
 
 
 def _table(client, system: str, sheet: dict) -> tuple[str, dict[str, str], str]:
@@ -149,8 +120,8 @@ def test_a_page_roll_sends_the_api_rolls_statements_and_one_read(quiet, case):
     _page(client, path, form)  # the chronicle's public seed committed, the first statements prepared
     _api(client, path, body, player)
 
-    api, _ = transactions(app, lambda: _api(client, path, body, player))
-    page, _ = transactions(app, lambda: _page(client, path, form))
+    api = statements(app, lambda: _api(client, path, body, player))
+    page = statements(app, lambda: _page(client, path, form))
 
     assert len(api) == 1, api
     assert len(page) == 2, page  # the write, then the answer's one read
@@ -163,7 +134,7 @@ def test_a_quick_roll_from_the_chronicle_page_is_one_write_and_one_read(quiet):
     app, client = quiet
     chronicle, _player, _character = _table(client, "v20", V20_SHEET)
     _page(client, f"{chronicle}/quick", {"pool": "5", "difficulty": "6"})
-    page, _ = transactions(app, lambda: _page(client, f"{chronicle}/quick", {"pool": "5", "difficulty": "6"}))
+    page = statements(app, lambda: _page(client, f"{chronicle}/quick", {"pool": "5", "difficulty": "6"}))
     assert len(page) == 2, page
     write, read = page
     assert not _is_read(write), "\n".join(write)  # the roll logged
@@ -189,8 +160,8 @@ def test_a_willpower_reroll_from_a_card_sends_the_api_rerolls_statements_and_one
 
     api(seqs[0])  # the first of each way: nothing measured
     page(seqs[1])
-    by_api, _ = transactions(app, lambda: api(seqs[2]))
-    by_page, _ = transactions(app, lambda: page(seqs[3]))
+    by_api = statements(app, lambda: api(seqs[2]))
+    by_page = statements(app, lambda: page(seqs[3]))
     assert len(by_api) == 1, by_api
     assert len(by_page) == 2, by_page
     write, read = by_page
