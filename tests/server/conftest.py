@@ -58,6 +58,15 @@ def _admin(sql: str) -> None:
         connection.execute(sql)
 
 
+def create_test_database(name: str) -> None:
+    """A database of the tests' own whose commits do not wait for their WAL's flush to disk: what a
+    commit shows every later transaction is the same (only a crash of the PostgreSQL server itself
+    could lose the last ones), and a test's commit costs ~0.3 ms instead of one fsync, 5-10 ms on
+    this project's machines (thousands of commits a run)."""
+    _admin(f'CREATE DATABASE "{name}"')
+    _admin(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+
+
 def sqlalchemy_pg_url(database: str) -> str:
     from sqlalchemy.engine import make_url
 
@@ -72,7 +81,7 @@ def sqlalchemy_pg_url(database: str) -> str:
 def fresh_pg_database() -> Iterator[str]:
     """A PostgreSQL database of its own, dropped afterwards (for a migration run backwards on it)."""
     name = f"rollbook_fresh_{secrets.token_hex(6)}"
-    _admin(f'CREATE DATABASE "{name}"')
+    create_test_database(name)
     try:
         yield sqlalchemy_pg_url(name)
     finally:
@@ -87,7 +96,7 @@ def pg_url() -> Iterator[str]:
         print(f"\nrollbook: skipping the PostgreSQL tests: {problem}", file=sys.stderr)
         pytest.skip(problem)
     name = f"rollbook_test_{secrets.token_hex(6)}"
-    _admin(f'CREATE DATABASE "{name}"')
+    create_test_database(name)
     try:
         yield sqlalchemy_pg_url(name)
     finally:
