@@ -68,8 +68,13 @@ def table_face(system: object) -> TableFace | None:
 
 
 def entry_face(kind: str) -> TableFace | None:
-    """The face of the system whose own log entries are of ``kind`` (V5's ``compulsion``), or None."""
-    return next((face for face in FACES.values() if kind in face.KINDS), None)
+    """The face of the system whose own log entries are of ``kind`` (V5's ``compulsion``), or None.
+    Every card asks it: each system's part is looked up once (``FACES.values()`` looks twice)."""
+    for system in systems.system_ids():
+        face = table_face(system)
+        if face is not None and kind in face.KINDS:
+            return face
+    return None
 
 
 __all__ = ["FACES", "TableFace", "entry_face", "table_face"]

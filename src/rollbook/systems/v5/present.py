@@ -1,7 +1,8 @@
 """V5 at the table on the pages: compulsions (seed 001, V5-14) — the cards of their log
 entries in words, the badge of a compulsion in force (on the table's list of characters and on the
 sheet), the Storyteller's "call the compulsion" button on a messy critical's or bestial failure's card,
-and the sheet's panel to call or end one. Words in the ``v5`` catalogue."""
+and the sheet's panel to call or end one. Words in the ``v5`` catalogue. The core finds it as V5's face
+at the table (``present.table_face.TableFace``: its part ``present``), never by importing it."""
 
 from __future__ import annotations
 
