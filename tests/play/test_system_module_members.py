@@ -180,6 +180,6 @@ def test_the_outside_parts_name_the_rooms_a_system_declares_a_part_of():
     assert {"WORDS", "EXCHANGE", "EXCHANGE_ODDS", "CONTEST_SHAPE", "CONTEST_SIDE_ODDS", "SOLO"} <= set(
         members(OutsideParts)
     )
-    assert {"COMPULSIONS", "POWERS", "PRESENT", "LEDGER"} <= set(members(OutsideParts))
+    assert {"COMPULSIONS", "POWERS", "PRESENT", "LEDGER", "INTEROP"} <= set(members(OutsideParts))
     with registered() as toy:
         assert systems.part(toy, "solo", lambda module: module.SOLO) is None

@@ -94,7 +94,7 @@ QUOTED = re.compile(r"""["'](en|fr|es)["']""")
 # Discord's command names in French and Spanish: translations kept beside the commands, in the order of
 # their tuples (a language not there reads the English names); WoD20's clan names, by WoD20's own
 # language files, and its sect's (a reader's language it has no file for reads the English)
-KNOWN = {"discord/commands.py": 1, "interop/wod20.py": 20}
+KNOWN = {"discord/commands.py": 1, "systems/v20/interop.py": 20}
 
 
 def _listings(source: str) -> int:

@@ -74,8 +74,7 @@ FOURS_SUCCEED = "toy_house.fours_succeed"
 RULE = TableRule(FOURS_SUCCEED, SYSTEM, "Toy-1")  # the toy has no SPEC id: its own numbering
 READS_TABLE_RULES = True  # TR-1: ``prepare`` takes the chronicle's set in force
 # its parts of the other rooms (``play.systems.OutsideParts``): none, roll-under's words, no contests
-WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = SOLO = None
-WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = None
+WORDS = EXCHANGE = EXCHANGE_ODDS = CONTEST_SHAPE = CONTEST_SIDE_ODDS = SOLO = INTEROP = None
 COMPULSIONS = POWERS = PRESENT = None  # no compulsions, no powers, nothing at the table beyond its rolls
 LEDGER = None  # no entries of its own for ``rollbook log verify`` to follow
 

@@ -363,6 +363,7 @@ EXCHANGE_ODDS = None
 SOLO = None  # no scenario is played in it (``solo.system``)
 COMPULSIONS = POWERS = PRESENT = None  # no compulsions, no powers, nothing at the table beyond its rolls
 LEDGER = None  # no entries of its own for ``rollbook log verify`` to follow
+INTEROP = None  # no other tool's file holds its characters (``interop.formats``)
 
 
 # --- the receipt's view (the web's card, Discord's embed, the CLI) ------------------------------

@@ -2,13 +2,14 @@
 sheets with a report of what became of every field, and rollbook sheets written back out.
 
 Pure: no web, storage or CLI library (a test checks it). One module per format, each with
-``FORMAT``, ``SYSTEM``, ``detect(data)`` and ``read(data, reader) -> creature``; the two Foundry
-formats also ``export(sheet) -> dict``:
+``FORMAT``, ``SYSTEM``, ``DETECTION_RANK``, ``detect(data)`` and ``read(data, reader) -> creature``; the
+two Foundry formats also ``export(sheet) -> dict``. Each system declares its formats and its checks
+(``formats.SystemInterop``, found through the registry: ``formats.PARTS``):
 
 - ``progeny``: Progeny's JSON (``progeny_1.0.0`` and later), V5;
 - ``wod5e``: a WoD5e (Foundry) actor, V5 vampire, ghoul or mortal;
 - ``v5bot``: the V5 Discord bot's character body, V5;
-- ``wod20``: a Foundry WoD20 actor, V20 vampire or mortal.
+- ``wod20``: a Foundry WoD20 actor, V20 vampire or mortal (V20's own: ``systems/v20/interop.py``).
 
 ``import_sheet(data, format=None, system=None) -> Imported`` (the sheet as rollbook stores it, every
 default filled in, and the ``Report``); every refusal a ``RuleError``: ``import_unknown_format``
@@ -22,13 +23,13 @@ mapping was read from: docs/import.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol, TypedDict, get_args
+from typing import TypedDict, get_args
 
 from rollbook import play
 from rollbook.i18n import colon, labelled, translate
 from rollbook.i18n.messages_interop import NOTE_LABELS
-from rollbook.interop import progeny, v5bot, wod5e, wod20
 from rollbook.interop.checks import validated
+from rollbook.interop.formats import Exporter, Format, exporters, formats
 from rollbook.interop.report import (
     Dropped,
     FileObject,
@@ -45,32 +46,13 @@ from rollbook.interop.report import (
 from rollbook.play.common import Text
 from rollbook.rules.base import RuleError
 
-
-class Format(Protocol):
-    """A format module: ``progeny``, ``wod5e``, ``v5bot``, ``wod20``."""
-
-    FORMAT: str
-    SYSTEM: str
-
-    def detect(self, data: object) -> bool: ...
-
-    def read(self, data: FileObject, reader: Reader) -> str | None:
-        """Reads the file into ``reader.draft``; returns the creature (None: the file says none it can be)."""
-        ...
-
-
-class Exporter(Format, Protocol):
-    """A format rollbook also writes (the two Foundry actors)."""
-
-    def export(self, sheet: Sheet) -> FileObject: ...
-
-
-# Detection order: the most specific shape first (a WoD5e actor also has ``system.attributes``).
-MODULES: dict[str, Format] = {"wod5e": wod5e, "wod20": wod20, "progeny": progeny, "v5bot": v5bot}
+# The systems' formats (``formats.PARTS``) when the package is imported, in detection order: the most
+# specific shape first (a WoD5e actor also has ``system.attributes``: ``Format.DETECTION_RANK``).
+MODULES: dict[str, Format] = {module.FORMAT: module for module in formats()}
 FORMATS = tuple(MODULES)
 SYSTEMS = tuple(dict.fromkeys(module.SYSTEM for module in MODULES.values()))  # the games a file can be of
-EXPORTS = {"wod5e": "v5", "wod20": "v20"}
-EXPORTERS: dict[str, Exporter] = {"wod5e": wod5e, "wod20": wod20}
+EXPORTERS: dict[str, Exporter] = {module.FORMAT: module for module in exporters()}
+EXPORTS = {format: module.SYSTEM for format, module in EXPORTERS.items()}  # format -> the system it holds
 MAX_DEPTH = 32  # every face: the API's body one level more (app/api_interop.py IMPORT_BODY)
 MAX_NODES = 50_000
 
@@ -247,6 +229,8 @@ def export_sheet(system: str, sheet: Sheet, format: str) -> FileObject:
 __all__ = [
     "EXPORTS",
     "FORMATS",
+    "Exporter",
+    "Format",
     "MAX_DEPTH",
     "MAX_NODES",
     "MODULES",

@@ -1,18 +1,37 @@
 """Pieces every V5 format shares: attribute, skill and Discipline keys to rollbook ids, a trait
 added (known, or homebrew with its name as typed), a power added (known by its English name, or
-homebrew), and the top-level keys of a Foundry actor (WoD20 and WoD5e) a sheet has no place for."""
+homebrew), and the top-level keys of a Foundry actor (WoD20 and WoD5e) a sheet has no place for.
+V5's traits are its sheet's (``V5Traits``), found by the system's id (``play.systems.own_module``)."""
 
 from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Protocol, cast
 
 from rollbook.interop.names import by_squash, known_power, slug, squashed, typed
 from rollbook.interop.report import FileObject, Reader, at, type_name
 from rollbook.play.powers import disciplines_with_powers
-from rollbook.systems.v5 import sheet as v5_sheet
+from rollbook.play.systems import own_module
 
-V5_ATTRIBUTES = by_squash(v5_sheet.ATTRIBUTES)
-V5_SKILLS = by_squash(v5_sheet.SKILLS)
+
+class V5Traits(Protocol):
+    """What the V5 formats read of V5's sheet (``systems/v5/sheet.py``): its attributes and skills, and
+    the creatures that have Hunger (V5-12)."""
+
+    @property
+    def ATTRIBUTES(self) -> tuple[str, ...]: ...
+    @property
+    def SKILLS(self) -> tuple[str, ...]: ...
+    @property
+    def HUNGRY(self) -> Collection[str]: ...
+
+
+V5 = "v5"  # the system of the formats these pieces serve (``progeny``, ``wod5e``, ``v5bot``)
+V5_SHEET = cast(V5Traits, own_module(V5, "sheet"))
+V5_ATTRIBUTES = by_squash(V5_SHEET.ATTRIBUTES)
+V5_SKILLS = by_squash(V5_SHEET.SKILLS)
 V5_DISCIPLINES = by_squash(
-    disciplines_with_powers("v5"),
+    disciplines_with_powers(V5),
     {"sorcery": "blood_sorcery", "alchemy": "thin_blood_alchemy", "thin-blood alchemy": "thin_blood_alchemy"},
 )
 TRAIT_HIGH = 5
@@ -115,7 +134,7 @@ def no_hunger(reader: Reader, creature: str) -> None:
     """A ghoul or a mortal has no Hunger (V5-12), yet WoD5e and the V5 Discord bot store one on every
     character (WoD5e's ``hunger.value`` starts at 1 on every actor type; the bot's ``hunger`` defaults
     to 1): the value read is reported dropped, not refused."""
-    if creature not in v5_sheet.HUNGRY:
+    if creature not in V5_SHEET.HUNGRY:
         if "hunger" in reader.draft:
             reader.unmap("hunger", "not_for_creature")
         reader.draft["hunger"] = 0

@@ -30,6 +30,7 @@ from rollbook.interop.report import FileObject, Reader, at
 
 FORMAT = "progeny"
 SYSTEM = "v5"
+DETECTION_RANK = 2  # ``interop.formats.Format``: after the Foundry actors
 
 TEXTS = {
     "name": "name",

@@ -30,6 +30,7 @@ from rollbook.interop.report import FileObject, Mapped, Reader, at
 
 FORMAT = "v5bot"
 SYSTEM = "v5"
+DETECTION_RANK = 3  # ``interop.formats.Format``: last
 SPLATS = {
     "vampire": "vampire",
     "ghoul": "ghoul",

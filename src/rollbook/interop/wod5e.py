@@ -38,6 +38,7 @@ from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entri
 
 FORMAT = "wod5e"
 SYSTEM = "v5"
+DETECTION_RANK = 0  # the most specific shape: tried first (``interop.formats.Format``)
 ACTOR_TYPES = {"vampire": "vampire", "ghoul": "ghoul", "mortal": "mortal"}
 OTHER_ACTORS = ("hunter", "werewolf", "spc", "group")
 SKILL_KEYS = {"animal_ken": "animalken"}  # rollbook id -> WoD5e key (others are the same)

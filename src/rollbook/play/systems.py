@@ -214,6 +214,8 @@ class OutsideParts(Protocol):
     @property
     def SOLO(self) -> object | None: ...  # what a scenario plays of it (``solo.system.SoloSystem``)
     @property
+    def INTEROP(self) -> object | None: ...  # its files' formats, its import checks (``interop.formats``)
+    @property
     def COMPULSIONS(self) -> object | None: ...  # its compulsions (seed 001, V5-14: ``CompulsionRules``)
     @property
     def POWERS(self) -> object | None: ...  # its powers' rolls (``SystemPowers``)

@@ -44,4 +44,5 @@ ROOMS: dict[str, str] = {
     "web_routes": "web",
     "ledger": "server",
     "solo": "solo",
+    "interop": "interop",
 }

@@ -1,5 +1,6 @@
 """Foundry WoD20 (the Foundry VTT system "worldofdarkness", World of Darkness 20th anniversary) actor
-JSON <-> a rollbook V20 sheet.
+JSON <-> a rollbook V20 sheet: V20's part of the interop room (``interop.formats.SystemInterop``: its one
+format, this module, read and written, and the checks of an imported draft, ``check``).
 
 Read from the system's ``template.json``, repository JohanFalt/Foundry_WoD20, version 7.2.5 (commit
 524df095, docs/import.md): actor types ``Vampire`` and ``Mortal`` (templates ``base``, ``ability``,
@@ -23,7 +24,12 @@ clan's Disciplines, weapons, the names of homebrew traits) rides in ``flags.roll
 
 from __future__ import annotations
 
+import sys
+from typing import cast
+
+from rollbook.interop.checks import power_problems
 from rollbook.interop.common import drop_foundry_top, power, specialty, typed_names
+from rollbook.interop.formats import Exporter, Format
 from rollbook.interop.names import by_squash, html_text, power_name, slug, squashed, typed
 from rollbook.interop.report import FileObject, Mapped, Reader, Sheet, at, entries, sub, text_key, type_name
 from rollbook.play.powers import disciplines_with_powers, rated_only
@@ -31,6 +37,7 @@ from rollbook.systems.v20 import sheet as v20_sheet
 
 FORMAT = "wod20"
 SYSTEM = "v20"
+DETECTION_RANK = 1  # after WoD5e's actor, the more specific Foundry shape (``interop.formats.Format``)
 ACTOR_TYPES = {"Vampire": "vampire", "Mortal": "mortal"}
 GROUP_OF = {"talent": "talents", "skill": "skills", "knowledge": "knowledges"}
 KEYS = {"animal_ken": "animalken", "crafts": "craft"}  # rollbook id -> WoD20 key (others are the same)
@@ -926,3 +933,41 @@ def export(sheet: Sheet) -> FileObject:
         "items": items,
         "flags": {"rollbook": flags} if flags else {},
     }
+
+
+def check(reader: Reader) -> None:
+    """The checks of an imported V20 draft (``interop.checks``): no trait above its Generation's maximum
+    (V20-19: 5 at Generation 8 and above, mortals too; 6 at 7 … 10 at 3), a specialty on a trait rated 4
+    or more (V20-7), each power as the sheet checks it."""
+    draft = reader.draft
+    creature = draft.get("creature", "vampire")
+    generation = draft.get("generation", v20_sheet.DEFAULT_GENERATION) if creature == "vampire" else None
+    top = v20_sheet.TRAIT_MAX_BY_GENERATION.get(generation, 5) if generation is not None else 5
+    ratings: dict[str, int] = {}
+    for group in ("attributes", "talents", "skills", "knowledges", "disciplines"):
+        for trait, value in draft.get(group, {}).items():
+            ratings.setdefault(trait, value)
+            if value > top:  # V20-19
+                reader.problem(
+                    reader.source_of(f"{group}.{trait}"),
+                    "import_above_generation",
+                    trait=trait,
+                    rating=value,
+                    maximum=top,
+                    generation=generation if generation is not None else "-",
+                )
+    for trait in draft.get("specialties", {}):
+        value = ratings.get(trait, 1 if trait in v20_sheet.ATTRIBUTES else 0)
+        if trait in draft.get("disciplines", {}) or value < 4:  # V20-7
+            reader.problem(
+                reader.source_of(f"specialties.{trait}"),
+                "specialty_rating_too_low",
+                trait=trait,
+                rating=value,
+            )
+    power_problems(reader, SYSTEM, draft.get("powers", []), draft.get("disciplines", {}))
+
+
+_WOD20 = cast(Exporter, sys.modules[__name__])  # this module is the format
+FORMATS: tuple[Format, ...] = (_WOD20,)
+EXPORTS: tuple[Exporter, ...] = (_WOD20,)
