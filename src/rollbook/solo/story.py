@@ -263,7 +263,7 @@ def act(scenario: Scenario, state: State, option_id: str, sheets: dict[str, Json
         yield from arrive(scenario, goto, here, (), done.sheets or sheets)
         return
     # TR-4: the successes add up
-    progress = extended_state("v20", body.target, body.max_rolls, [*state.extended, result])
+    progress = extended_state(scenario.system, body.target, body.max_rolls, [*state.extended, result])
     if progress.status == "reached":
         yield from arrive(scenario, body.success, here, (), done.sheets or sheets)
     elif progress.status == "botched":
@@ -286,7 +286,7 @@ def extended_progress(scenario: Scenario, state: State) -> ExtendedProgress | No
     if passage is None or passage.extended is None:
         return None
     body = passage.extended
-    progress = extended_state("v20", body.target, body.max_rolls, list(state.extended))
+    progress = extended_state(scenario.system, body.target, body.max_rolls, list(state.extended))
     return {
         "total": progress.total,
         "target": body.target,
