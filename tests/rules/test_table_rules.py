@@ -117,3 +117,25 @@ def test_TR_1_a_roll_drawn_through_needed_always_resolves(pool_faces, difficulty
     faces, receipt = roll(get_system("v20"), request, source)
     assert len(faces) <= len(pool_faces) * (REROLL_LIMIT + 1)
     assert receipt.faces == faces and receipt.successes >= 0
+
+
+def test_TR_2_a_shipped_systems_table_rules_are_declared_in_its_package():
+    """Each shipped rule is its system's declaration (``systems/<id>/table_rules.py``, its
+    ``TABLE_RULES``), read by the registry by that module's name: the rules core names no rule and no
+    system."""
+    import importlib
+    from pathlib import Path
+
+    from rollbook.rules import table
+    from rollbook.systems import SHIPPED
+
+    declared_by_packages = {}
+    for system in SHIPPED:
+        path = Path(table.__file__).parents[1] / "systems" / system / "table_rules.py"
+        if path.exists():
+            module = importlib.import_module(f"rollbook.systems.{system}.table_rules")
+            assert all(rule.system == system for rule in module.TABLE_RULES)
+            declared_by_packages.update({rule.id: rule for rule in module.TABLE_RULES})
+    assert declared_by_packages and dict(TABLE_RULES) == declared_by_packages
+    source = Path(table.__file__).read_text(encoding="utf-8")
+    assert not any(f'"{system}' in source for system in SHIPPED)

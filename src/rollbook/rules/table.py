@@ -1,7 +1,9 @@
 """Table rules (SPEC TR-1, TR-2): named deviations a chronicle may switch on, each replacing one
-SPEC rule that it cites. Pure: each rule declared once here (its id, the system it belongs to, the
-rule it replaces, its kind of value), and the check that turns any list of ids into the canonical set
-(sorted, without repeats) a request and a receipt record.
+SPEC rule that it cites. Pure: what a rule declares (``TableRule``: its id, the system it belongs to,
+the rule it replaces, its kind of value), the registry of the rules declared (``TABLE_RULES``), and the
+check that turns any list of ids into the canonical set (sorted, without repeats) a request and a
+receipt record. A shipped system declares its rules once, in its package's ``table_rules`` module
+(``systems/v20/table_rules.py``: ``TABLE_RULES``), found here by that module's name.
 
 Everything else reads these declarations instead of naming a rule: the JSON API's enum, the web
 panel's boxes, the CLI's ``--table-rule`` choices, a receipt view's note on the SPEC rule a rule in
@@ -17,11 +19,13 @@ the same request, and ``rollbook log verify`` recomputes each receipt under the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from rollbook.rules.base import RuleError
+from rollbook.systems import SHIPPED
 
 # The kinds of value a table rule takes. TR-1 knows one: a switch, on while its id is in the set in
 # force (a request's and a receipt's ``table_rules``), off otherwise.
@@ -36,31 +40,63 @@ class TableRule:
     value: ValueKind = "switch"
 
 
-# TR-2: every table rule, with its id. Further rules are added to SPEC TR-2 first, then here.
-SPECIALTY_REROLL_TENS = "v20.specialty_reroll_tens"  # replaces V20-7's "a 10 counts twice"
-ONES_DO_NOT_CANCEL = "v20.ones_do_not_cancel"  # V20-8 off
-WILLPOWER_ONCE_PER_TURN = "v20.willpower_once_per_turn"  # V20-9's table limit enforced
+# The rules declared, id -> declaration: the shipped systems' (each package's ``table_rules`` module,
+# read on first use: those modules import this one), then those ``register`` adds.
+_DECLARED: dict[str, TableRule] = {}
+_SHIPPED_IDS: set[str] = set()
+_read: list[bool] = []
 
-_SHIPPED: tuple[TableRule, ...] = (
-    TableRule(SPECIALTY_REROLL_TENS, "v20", "V20-7"),
-    TableRule(ONES_DO_NOT_CANCEL, "v20", "V20-8"),
-    TableRule(WILLPOWER_ONCE_PER_TURN, "v20", "V20-9"),
-)
-TABLE_RULES: dict[str, TableRule] = {rule.id: rule for rule in _SHIPPED}
+
+def _shipped() -> set[str]:
+    """The shipped systems' rules, read once from their packages (``rollbook.systems.<id>.table_rules``,
+    by name, as ``rollbook.rules`` finds their rules): the ids of the shipped rules."""
+    if not _read:  # two first uses at once read the same modules twice, to the same effect
+        for system in SHIPPED:
+            dotted = f"rollbook.systems.{system}.table_rules"
+            try:
+                module = importlib.import_module(dotted)  # it imports this module, already loaded
+            except ModuleNotFoundError as error:
+                if error.name != dotted:
+                    raise
+                continue  # the system has no table rule
+            for rule in module.TABLE_RULES:
+                _DECLARED[rule.id] = rule
+                _SHIPPED_IDS.add(rule.id)
+        _read.append(True)
+    return _SHIPPED_IDS
+
+
+class _Declarations(Mapping[str, TableRule]):
+    """Every table rule declared, id -> its declaration (TR-2), the shipped ones read on first use."""
+
+    def __getitem__(self, rule_id: str) -> TableRule:
+        _shipped()
+        return _DECLARED[rule_id]
+
+    def __iter__(self) -> Iterator[str]:
+        _shipped()
+        return iter(list(_DECLARED))
+
+    def __len__(self) -> int:
+        _shipped()
+        return len(_DECLARED)
+
+
+TABLE_RULES: Mapping[str, TableRule] = _Declarations()
 
 
 def register(rule: TableRule) -> TableRule:
     """Declare a table rule of a system defined outside the package; a shipped rule is never replaced."""
-    if rule.id in {shipped.id for shipped in _SHIPPED}:
+    if rule.id in _shipped():
         raise ValueError(rule.id)  # a code, no sentence: the rules core says none
-    TABLE_RULES[rule.id] = rule
+    _DECLARED[rule.id] = rule
     return rule
 
 
 def unregister(rule_id: str) -> None:
     """Remove a rule ``register`` added (a shipped rule stays)."""
-    if rule_id not in {shipped.id for shipped in _SHIPPED}:
-        TABLE_RULES.pop(rule_id, None)
+    if rule_id not in _shipped():
+        _DECLARED.pop(rule_id, None)
 
 
 def declared(system: str | None = None) -> list[TableRule]:
@@ -101,12 +137,9 @@ def check_table_rules(system: str, ids: object) -> tuple[str, ...]:
 
 
 __all__ = [
-    "ONES_DO_NOT_CANCEL",
-    "SPECIALTY_REROLL_TENS",
     "TABLE_RULES",
     "TableRule",
     "ValueKind",
-    "WILLPOWER_ONCE_PER_TURN",
     "check_table_rules",
     "declared",
     "in_force_replacing",

@@ -17,6 +17,7 @@ SHIPPED: tuple[str, ...] = ("v20", "v5", "tiers", "rollunder")
 ROOMS: dict[str, str] = {
     "rules": "rules",
     "contests": "rules",
+    "table_rules": "rules",
     "play": "play",
     "sheet": "play",
     "changes": "play",

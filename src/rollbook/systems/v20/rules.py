@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rollbook.rules.base import Faces, RuleError, check_count, check_faces, check_range
-from rollbook.rules.table import ONES_DO_NOT_CANCEL, SPECIALTY_REROLL_TENS, check_table_rules
+from rollbook.rules.table import check_table_rules
 from rollbook.systems.v20 import contests as contests_v20
+from rollbook.systems.v20.table_rules import ONES_DO_NOT_CANCEL, SPECIALTY_REROLL_TENS
 
 SIDES = 10
 CONTESTS = contests_v20  # its part of contested and extended rolls (TR-3, TR-4: ``rules.contests``)

@@ -10,8 +10,8 @@ from typing import Any
 from rollbook.play.common import JsonObject, table_rules_of
 from rollbook.play.turns import blood_spent
 from rollbook.rules.base import RuleError
-from rollbook.rules.table import WILLPOWER_ONCE_PER_TURN
 from rollbook.systems.v20.rules import multiple_action_difficulty
+from rollbook.systems.v20.table_rules import WILLPOWER_ONCE_PER_TURN
 
 WILLPOWER_SUCCESSES_PER_TURN = 1  # V20-9: the table's limit, stated on the sheet, never enforced
 
