@@ -88,3 +88,33 @@ def test_a_new_character_through_a_form(database_url, make_table, discord):
     assert ines["sheet"]["skills"]["firearms"] == 2
     bad = discord.ok(modal("rb:cn", {"name": "X", "attributes": "très agile"}, user_id=ANNA, channel=channel))
     assert bad["data"]["flags"] == 64 and "très agile" in bad["data"]["content"]
+
+
+# each system's new-character form: the sheet's rating groups as its sheet page shows them, four at most
+FORM_SECTIONS = {
+    "v20": ["attributes", "talents", "skills", "knowledges"],
+    "v5": ["attributes", "skills", "disciplines"],
+    "tiers": ["skills", "armor"],
+    "rollunder": ["attributes", "skills"],
+}
+
+
+@pytest.mark.parametrize("system", sorted(FORM_SECTIONS))
+def test_a_new_characters_form_asks_the_sheets_rating_groups(database_url, make_table, discord, system):
+    table, channel, (anna,) = seated(make_table, discord, system, ANNA)
+    opened = command("character", [], user_id=ANNA, channel=channel)
+    opened["data"]["options"] = [{"name": "new", "type": 1, "options": []}]
+    form = discord.ok(opened)
+    fields = [row["components"][0]["custom_id"] for row in form["data"]["components"]]
+    assert fields == ["name", *FORM_SECTIONS[system]]
+    if system == "tiers":  # T-5: a location's armour typed on the form is on the sheet
+        discord.ok(
+            modal(
+                "rb:cn",
+                {"name": "Ada", "skills": "firearms 40", "armor": "head 2"},
+                user_id=ANNA,
+                channel=channel,
+            )
+        )
+        [ada] = table.client.get(f"{table.base}/characters", headers=anna).json()["characters"]
+        assert ada["sheet"]["armor"]["head"] == 2 and ada["sheet"]["skills"]["firearms"] == 40

@@ -753,13 +753,14 @@ IMPORTED = N_("{name} is yours now: /roll names their traits, /sheet shows them.
 NEW_TITLE = N_("A new character")
 NEW_HINT = N_("Traits and their ratings, as “Dexterity 3, Wits 2”")
 NO_CHARACTER = N_("You have no character here yet: /character new, or /character import with a sheet file.")
-# the sheet's sections a new character's form asks (a modal holds five fields: the name and these)
-NEW_SECTIONS = {
-    "v5": ("attributes", "skills", "disciplines"),
-    "v20": ("attributes", "talents", "skills", "knowledges"),
-    "tiers": ("skills",),
-    "rollunder": ("attributes", "skills"),
-}
+# a modal holds five fields: the name and at most four of the sheet's sections
+NEW_SECTIONS_MOST = 4
+
+
+def new_sections(system: str) -> tuple[str, ...]:
+    """The sheet's sections a new character's form asks: the system's rating groups, as its sheet
+    page shows them (its words' ``RATING_GROUPS``), the first four."""
+    return tuple(key for key, _title, _most in RATING_GROUPS.get(system, ()))[:NEW_SECTIONS_MOST]
 
 
 def _character(context: Context, inv: Invocation, options: dict) -> Answer:
@@ -840,7 +841,7 @@ def _new_character_form(context: Context, inv: Invocation) -> Answer:
             placeholder=translate(NEW_HINT, lang),
             paragraph=True,
         )
-        for section in NEW_SECTIONS.get(system, ())
+        for section in new_sections(system)
     ]
     return Answer(
         {
@@ -859,7 +860,7 @@ def new_character(context: Context, inv: Invocation, fields: dict[str, str]) -> 
         system = find_chronicle(session, member).system
         name = fields.get("name", "").strip()
         sheet: dict = {"name": name}
-        for section in NEW_SECTIONS.get(system, ()):
+        for section in new_sections(system):
             typed = fields.get(section, "")
             if typed.strip():
                 sheet[section] = typed_ratings(system, section, typed, inv.locale)
