@@ -25,7 +25,7 @@ def own(name: str) -> bool:
 REGISTRIES = {"systems/__init__.py", "play/systems.py", "rules/__init__.py"}  # SHIPPED, and its readers
 
 # The ids written out left (161 when counted first). Lower it when you remove some; never raise it.
-ALLOWED = 58
+ALLOWED = 50
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

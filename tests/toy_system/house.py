@@ -69,6 +69,7 @@ ACTIONS = by_kind(toy.PoolAction)
 ACTION_PLAYER_FIELDS = {"pool": toy.ACTION_PLAYER_FIELDS["pool"]}
 EDGE_FIELDS = {"pool": toy.EDGE_FIELDS["pool"]}
 EXAMPLES = {"pool": toy.EXAMPLES["pool"]}
+EXAMPLE_SHEET = toy.EXAMPLE_SHEET
 FOURS_SUCCEED = "toy_house.fours_succeed"
 # the declaration: its id, its system, the rule it replaces (the toy's "a 5 or a 6 is a success")
 RULE = TableRule(FOURS_SUCCEED, SYSTEM, "Toy-1")  # the toy has no SPEC id: its own numbering

@@ -198,6 +198,7 @@ EXAMPLES: dict[str, JsonObject] = {  # kind -> a worked example (``play.catalogu
     "pool": {"kind": "pool", "trait": "might"},
     "push": {"kind": "push", "trait": "might"},
 }
+EXAMPLE_SHEET: JsonObject = {"name": "Toby", "traits": {"might": 3}}  # who can make the examples
 
 
 def check_mode(sheet: Sheet, mode: str) -> None:

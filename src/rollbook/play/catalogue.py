@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from rollbook.play import authority, quick
 from rollbook.play.common import JsonObject, Model
-from rollbook.play.systems import SYSTEM_IDS, system_ids, system_module
+from rollbook.play.systems import SYSTEM_IDS, ModuleMembers, system_ids, system_module
 from rollbook.rules.base import RuleError
 
 Way = Literal["roll", "quick", "followup", "contest_side", "extended_step"]
@@ -49,78 +49,10 @@ CONTEST_KINDS: dict[str, tuple[str, ...]] = {
 # target: V20-16); every other roll's odds are those of the request ``play.preview`` builds.
 NO_ODDS: frozenset[tuple[str, str]] = frozenset({("v20", "soak")})
 
-# A worked example of the player's part of each action's request (edges left to the baseline; a
-# Storyteller's action, its whole request),
-# which ``EXAMPLE_SHEETS``' character of its system can make (after ``follows`` when the action is a
-# step of the combat chain).
-EXAMPLES: dict[str, dict[str, JsonObject]] = {
-    "v20": {
-        "test": {"kind": "test", "attribute": "dexterity", "ability": "firearms"},
-        "willpower": {"kind": "willpower"},
-        "virtue": {"kind": "virtue", "virtue": "courage"},
-        "dodge": {"kind": "dodge"},
-        "damage": {"kind": "damage", "weapon": "Pistol"},
-        "soak": {"kind": "soak"},
-    },
-    "v5": {
-        "test": {"kind": "test", "attribute": "dexterity", "skill": "firearms"},
-        "power": {"kind": "power", "discipline": "auspex", "power": "sense_the_unseen", "attribute": "wits"},
-        "rouse": {"kind": "rouse"},
-        "willpower": {"kind": "willpower"},
-        "remorse": {"kind": "remorse"},
-        "frenzy": {"kind": "frenzy"},
-    },
-    "tiers": {
-        "skill": {"kind": "skill", "skill": "firearms", "weapon": "Pistol", "bullets": 1},
-        "dodge": {"kind": "dodge"},
-        "soak": {"kind": "soak"},
-        "spell": {"kind": "spell", "spell": "Light"},
-    },
-    "rollunder": {
-        "check": {"kind": "check", "action": "Pick the lock", "skill": "lockpicking"},
-        "opposed": {
-            "kind": "opposed",
-            "action": "Arm wrestling",
-            "dice": "1d20",
-            "threshold": 10,
-        },  # the Storyteller's
-    },
-}
-
-# A character of each system who can make every example above.
-EXAMPLE_SHEETS: dict[str, JsonObject] = {
-    "v20": {
-        "name": "Lucita",
-        "generation": 10,
-        "attributes": {"strength": 2, "dexterity": 4, "stamina": 2, "wits": 3},
-        "talents": {"alertness": 2, "dodge": 2},
-        "skills": {"firearms": 4},
-        "disciplines": {"fortitude": 1},
-        "virtues": {"courage": 3},
-        "weapons": [{"name": "Pistol", "kind": "firearm", "damage": 4}],
-    },
-    "v5": {
-        "name": "Nadia",
-        "attributes": {"dexterity": 3, "wits": 3, "resolve": 2, "composure": 2},
-        "skills": {"firearms": 3},
-        "disciplines": {"auspex": 2},
-        "powers": [{"discipline": "auspex", "level": 1, "power": "sense_the_unseen"}],
-        "hunger": 1,
-        "stains": 1,
-    },
-    "tiers": {
-        "name": "Ash",
-        "skills": {"firearms": 40, "dodge": 25, "arcanes": 2},
-        "endurance": 3,
-        "armor": {"torso": 2},
-        "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 3, "spare": 24}],
-    },
-    "rollunder": {
-        "name": "Mara",
-        "attributes": {"agility": 12},
-        "skills": {"lockpicking": 14},
-    },
-}
+# Each system's worked examples of its actions (the player's part of each request) and a character
+# who can make them all: declared by its play module (``EXAMPLES``, ``EXAMPLE_SHEET``), read here.
+EXAMPLES: Mapping[str, Mapping[str, JsonObject]] = ModuleMembers(lambda module: module.EXAMPLES)
+EXAMPLE_SHEETS: Mapping[str, JsonObject] = ModuleMembers(lambda module: module.EXAMPLE_SHEET)
 
 
 @dataclass(frozen=True)
@@ -162,7 +94,7 @@ def _rolls(system: str) -> list[Action]:
                 edges=tuple(authority.edge_fields(system, kind)),
                 usecase="rolls.roll",
                 odds="none" if (system, kind) in NO_ODDS else "preview",
-                example=EXAMPLES.get(system, module.EXAMPLES).get(kind, {}),
+                example=module.EXAMPLES.get(kind, {}),
                 follows=tuple(module.CHAINS.get(kind, ())),
                 storyteller_only=kind in module.STORYTELLER_ACTIONS,
             )

@@ -131,6 +131,8 @@ class SystemModule(Protocol):
     def TURNS(self) -> TurnRules | None: ...  # its per-turn limits (A-3: ``play.turns``), None: none
     @property
     def EXAMPLES(self) -> Mapping[str, JsonObject]: ...  # kind -> a worked example (``play.catalogue``)
+    @property
+    def EXAMPLE_SHEET(self) -> JsonObject: ...  # a character who can make every example (its sheet)
 
     # the tracks a player checks between rolls, in codes and numbers (Discord's ``/sheet``)
     def resources(self, sheet: JsonObject) -> tuple[Resource, ...]: ...
@@ -385,6 +387,25 @@ class Parts(Mapping[str, Any]):
         return sum(1 for _ in self)
 
 
+class ModuleMembers(Mapping[str, Any]):
+    """A member of every registered system's play module as a live mapping, system id -> its value
+    (``ModuleMembers(lambda module: module.EXAMPLES)``): declared once, by each module."""
+
+    def __init__(self, member: Callable[[SystemModule], Any]) -> None:
+        self.member = member
+
+    def __getitem__(self, system: str) -> Any:
+        if system not in system_ids():
+            raise KeyError(system)
+        return self.member(system_module(system))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(system_ids())
+
+    def __len__(self) -> int:
+        return len(system_ids())
+
+
 def request_type(system: str, kind: object) -> type:
     """The rules request type a roll of ``kind`` is read back as from its plain request (its odds:
     ``POST …/odds``, the web's odds box, Discord's ``/odds``): a system registered from outside, the
@@ -408,6 +429,7 @@ __all__ = [
     "CompulsionRules",
     "CompulsionShape",
     "Member",
+    "ModuleMembers",
     "OutsideParts",
     "Parts",
     "QuickModule",

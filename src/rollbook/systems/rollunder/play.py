@@ -158,7 +158,24 @@ ACTION_PLAYER_FIELDS: dict[str, frozenset[str]] = {
 }
 # a sheet's sections whose traits a roll names, and the action field each fills (Discord's ``/roll``)
 TRAIT_FIELDS: tuple[tuple[str, str], ...] = (("attributes", "attribute"), ("skills", "skill"))
-EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+# A worked example of the player's part of each action's request (edges left to the baseline; a
+# Storyteller's action, its whole request), which ``EXAMPLE_SHEET``'s character can make (after
+# ``follows`` when the action is a step of the combat chain): ``play.catalogue`` reads them.
+EXAMPLES: dict[str, JsonObject] = {
+    "check": {"kind": "check", "action": "Pick the lock", "skill": "lockpicking"},
+    "opposed": {
+        "kind": "opposed",
+        "action": "Arm wrestling",
+        "dice": "1d20",
+        "threshold": 10,
+    },  # the Storyteller's
+}
+# A character who can make every example above.
+EXAMPLE_SHEET: JsonObject = {
+    "name": "Mara",
+    "attributes": {"agility": 12},
+    "skills": {"lockpicking": 14},
+}
 PLAYER_ADDS: frozenset[str] = frozenset()  # a player adds to nothing (``PLAYER_FIELDS`` aside)
 TURNS = None  # no per-turn limit (A-3, ``play.turns``)
 

@@ -173,7 +173,23 @@ ACTION_PLAYER_FIELDS: dict[str, frozenset[str]] = {
 }
 # a sheet's sections whose traits a roll names, and the action field each fills (Discord's ``/roll``)
 TRAIT_FIELDS: tuple[tuple[str, str], ...] = (("skills", "skill"),)
-EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+# A worked example of the player's part of each action's request (edges left to the baseline; a
+# Storyteller's action, its whole request), which ``EXAMPLE_SHEET``'s character can make (after
+# ``follows`` when the action is a step of the combat chain): ``play.catalogue`` reads them.
+EXAMPLES: dict[str, JsonObject] = {
+    "skill": {"kind": "skill", "skill": "firearms", "weapon": "Pistol", "bullets": 1},
+    "dodge": {"kind": "dodge"},
+    "soak": {"kind": "soak"},
+    "spell": {"kind": "spell", "spell": "Light"},
+}
+# A character who can make every example above.
+EXAMPLE_SHEET: JsonObject = {
+    "name": "Ash",
+    "skills": {"firearms": 40, "dodge": 25, "arcanes": 2},
+    "endurance": 3,
+    "armor": {"torso": 2},
+    "weapons": [{"name": "Pistol", "bonus": 5, "capacity": 3, "spare": 24}],
+}
 STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
 STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
 PLAYER_ADDS: frozenset[str] = frozenset()  # a player adds to nothing (``PLAYER_FIELDS`` aside)

@@ -278,7 +278,28 @@ TRAIT_FIELDS: tuple[tuple[str, str], ...] = (
     ("skills", "ability"),
     ("knowledges", "ability"),
 )
-EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+# A worked example of the player's part of each action's request (edges left to the baseline; a
+# Storyteller's action, its whole request), which ``EXAMPLE_SHEET``'s character can make (after
+# ``follows`` when the action is a step of the combat chain): ``play.catalogue`` reads them.
+EXAMPLES: dict[str, JsonObject] = {
+    "test": {"kind": "test", "attribute": "dexterity", "ability": "firearms"},
+    "willpower": {"kind": "willpower"},
+    "virtue": {"kind": "virtue", "virtue": "courage"},
+    "dodge": {"kind": "dodge"},
+    "damage": {"kind": "damage", "weapon": "Pistol"},
+    "soak": {"kind": "soak"},
+}
+# A character who can make every example above.
+EXAMPLE_SHEET: JsonObject = {
+    "name": "Lucita",
+    "generation": 10,
+    "attributes": {"strength": 2, "dexterity": 4, "stamina": 2, "wits": 3},
+    "talents": {"alertness": 2, "dodge": 2},
+    "skills": {"firearms": 4},
+    "disciplines": {"fortitude": 1},
+    "virtues": {"courage": 3},
+    "weapons": [{"name": "Pistol", "kind": "firearm", "damage": 4}],
+}
 STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
 STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
 

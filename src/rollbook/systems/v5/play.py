@@ -196,7 +196,27 @@ TRAIT_FIELDS: tuple[tuple[str, str], ...] = (
     ("skills", "skill"),
     ("disciplines", "discipline"),
 )
-EXAMPLES: dict[str, JsonObject] = {}  # a shipped system's worked examples are ``play.catalogue``'s
+# A worked example of the player's part of each action's request (edges left to the baseline; a
+# Storyteller's action, its whole request), which ``EXAMPLE_SHEET``'s character can make (after
+# ``follows`` when the action is a step of the combat chain): ``play.catalogue`` reads them.
+EXAMPLES: dict[str, JsonObject] = {
+    "test": {"kind": "test", "attribute": "dexterity", "skill": "firearms"},
+    "power": {"kind": "power", "discipline": "auspex", "power": "sense_the_unseen", "attribute": "wits"},
+    "rouse": {"kind": "rouse"},
+    "willpower": {"kind": "willpower"},
+    "remorse": {"kind": "remorse"},
+    "frenzy": {"kind": "frenzy"},
+}
+# A character who can make every example above.
+EXAMPLE_SHEET: JsonObject = {
+    "name": "Nadia",
+    "attributes": {"dexterity": 3, "wits": 3, "resolve": 2, "composure": 2},
+    "skills": {"firearms": 3},
+    "disciplines": {"auspex": 2},
+    "powers": [{"discipline": "auspex", "level": 1, "power": "sense_the_unseen"}],
+    "hunger": 1,
+    "stains": 1,
+}
 STORYTELLER_SHEET_FIELDS: frozenset[str] = frozenset()  # nothing on a sheet is the Storyteller's alone
 STORYTELLER_VALUES: dict[str, list[str]] = {}  # no value of an action field is the Storyteller's alone
 TURNS = None  # no per-turn limit (A-3, ``play.turns``)
