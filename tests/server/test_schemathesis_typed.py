@@ -70,6 +70,7 @@ class Target:
     tally: dict[tuple[str, str], Counter] = field(default_factory=lambda: defaultdict(Counter))
     codes: dict[tuple[str, str], Counter] = field(default_factory=lambda: defaultdict(Counter))
     fresh: dict[str, int] = field(default_factory=dict)  # system -> a character nothing has changed yet
+    loaded: object = None  # the app's /openapi.json as schemathesis reads it, once (``bodies_schema``)
 
     def character(self, system: str) -> int:
         """A character of the system with the examples' sheet as it was created (made anew once a case
@@ -212,6 +213,15 @@ def _schema(target: Target):
     return schemathesis.openapi.from_asgi("/openapi.json", target.app)
 
 
+def bodies_schema(target: Target):
+    """``_schema``, read once per target for the generated bodies' tests (reading and resolving the
+    document costs each test seconds; they only look operations up in it). The stateful test changes
+    its schema's configuration: it reads its own."""
+    if target.loaded is None:
+        target.loaded = _schema(target)
+    return target.loaded
+
+
 def _mutated(case) -> str:
     """Where schemathesis made a negative case invalid (``body``, ``path``, ``header``, …)."""
     location = getattr(getattr(getattr(case.meta, "phase", None), "data", None), "parameter_location", None)
@@ -234,7 +244,7 @@ def _check_refusal(response) -> None:
 def test_generated_bodies_reach_the_rules(target, operation_id):
     """Positive cases (bodies of the document's schemas) and negative ones, for one operation."""
     started = time.monotonic()
-    operation = _schema(target).find_operation_by_id(operation_id)
+    operation = bodies_schema(target).find_operation_by_id(operation_id)
     failures: list[str] = []
     for mode, count in (
         (GenerationMode.POSITIVE, POSITIVE_EXAMPLES),
