@@ -161,9 +161,11 @@ def test_a_fight_with_fair_dice_verifies_fair_dice_included_s3_s5(client):
         )
     assert state["passage"]["id"] in ("after_fight", "end_ash")
     checked = verified(client, made, headers)
-    assert (
-        checked["fair"]["verified"] > 3 and checked["fair"]["pending"] == 0
-    )  # the fight's scene closed: F-5
+    fair_rolls = [e for e in checked["entries"] if e["kind"] == "roll" and e["receipt"].get("fair")]
+    # Every fair roll of the fight verifies once its scene has closed (F-5); a short fight is a test,
+    # a damage and a soak roll: three.
+    assert len(fair_rolls) >= 3
+    assert checked["fair"]["verified"] == len(fair_rolls) and checked["fair"]["pending"] == 0
     kinds = {e["kind"] for e in checked["entries"]}
     assert {
         "solo_start",
