@@ -76,3 +76,27 @@ def test_a_server_that_did_not_start_does_not_settle(unfrozen, monkeypatch):
     monkeypatch.setattr(uvicorn.Server, "startup", failed)
     in_a_loop(serving.AnnouncingServer(uvicorn.Config(lambda *_: None), None).startup())
     assert gc.get_freeze_count() == 0
+
+
+def test_the_served_process_runs_uvloop_and_httptools(monkeypatch):
+    """The server's loop and HTTP parser are the C ones (``serving.EVENT_LOOP``, ``NoDelayHttpProtocol``):
+    the loop uvicorn makes for ``rollbook serve`` is uvloop's where uvloop is installed, as here."""
+    import asyncio
+
+    import uvloop
+
+    configs: list[uvicorn.Config] = []
+    monkeypatch.setattr(
+        serving.AnnouncingServer, "run", lambda self, sockets=None: configs.append(self.config)
+    )
+    serving.run(lambda *_: None, host="127.0.0.1", port=0, log_level="warning")  # type: ignore[arg-type]
+    (config,) = configs
+    config.load()
+    assert config.http_protocol_class is serving.NoDelayHttpProtocol
+    factory = config.get_loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, uvloop.Loop) and isinstance(loop, asyncio.AbstractEventLoop)
+    finally:
+        loop.close()

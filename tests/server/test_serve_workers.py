@@ -1,6 +1,6 @@
 """``rollbook serve --workers N``: several app processes share the port and the store (on SQLite and
 PostgreSQL), and every connection is answered without waiting for the client's delayed ACK
-(``serving.NoDelayH11Protocol``: uvicorn's workers accept on a socket asyncio does not set
+(``serving.NoDelayHttpProtocol``: uvicorn's workers accept on a socket asyncio does not set
 ``TCP_NODELAY`` on, and each answer then waited ~40 ms)."""
 
 from __future__ import annotations
@@ -57,18 +57,18 @@ def test_the_protocol_sets_tcp_nodelay_on_the_connection(monkeypatch):
     itself, read back from the socket)."""
     import socket
 
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    from rollbook.app.serving import NoDelayH11Protocol
+    from rollbook.app.serving import NoDelayHttpProtocol
 
-    monkeypatch.setattr(H11Protocol, "connection_made", lambda self, transport: None)
+    monkeypatch.setattr(HttpToolsProtocol, "connection_made", lambda self, transport: None)
     with socket.create_server(("127.0.0.1", 0)) as listener:
         with socket.create_connection(listener.getsockname()) as _client:
             accepted, _address = listener.accept()
             with accepted:
                 assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
                 transport = type("Transport", (), {"get_extra_info": lambda self, name: accepted})()
-                NoDelayH11Protocol.connection_made(object.__new__(NoDelayH11Protocol), transport)
+                NoDelayHttpProtocol.connection_made(object.__new__(NoDelayHttpProtocol), transport)
                 assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
 
 
