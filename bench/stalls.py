@@ -15,7 +15,10 @@ of ``rollbook serve``: the same app (``serving.app_for``) under the same uvicorn
   https://sqlite.org/walformat.html) read before and after the commit;
 - **PostgreSQL waits**: ``pg_stat_activity`` sampled every 50 ms for the bench's database, the
   active backends that wait (locks, I/O, the WAL);
-- **requests**: each HTTP request's time in the app (an ASGI wrapper).
+- **requests**: each HTTP request's time in the app (an ASGI wrapper);
+- **statements**: each SQL statement's wall time and its thread's CPU time meanwhile (SQLAlchemy's
+  ``before_cursor_execute``/``after_cursor_execute``): the difference is the time the thread waited,
+  for PostgreSQL's answer or, once the driver's C call returned, for the GIL.
 
 Everything is kept in memory and written as JSON to ``--record`` when the server stops (SIGTERM).
 ``explain(record, slow)`` joins it to the client's slow rolls (start and end in
@@ -55,6 +58,7 @@ class Recorder:
         self.commits: list[dict] = []
         self.pg_waits: list[dict] = []
         self.requests: list[dict] = []
+        self.statements: list[tuple[float, float, float]] = []  # (start, wall, the thread's CPU), seconds
         self._gc_started = 0.0
         self._local = threading.local()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -120,6 +124,20 @@ class Recorder:
             self.shm = Path(database).with_name(Path(database).name + "-shm")
             with engine.connect() as connection:
                 self.autocheckpoint = connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+
+        # Each statement's wall time and its thread's CPU time meanwhile: the rest is time the thread
+        # did not run, waiting for the database (PostgreSQL's round trip; SQLite's step runs in the
+        # thread, on its CPU) or for the GIL back once the driver's C call returned.
+        @event.listens_for(engine, "before_cursor_execute")
+        def _before_statement(*_args) -> None:
+            self._local.statement = (time.monotonic(), time.thread_time())
+
+        @event.listens_for(engine, "after_cursor_execute")
+        def _after_statement(*_args) -> None:
+            began = getattr(self._local, "statement", None)
+            if began is not None:
+                self._local.statement = None
+                self.statements.append((began[0], time.monotonic() - began[0], time.thread_time() - began[1]))
 
         @event.listens_for(engine, "commit")
         def _before_commit(_connection) -> None:
@@ -213,6 +231,7 @@ class Recorder:
             "commits": self.commits,
             "pg_waits": self.pg_waits,
             "requests": self.requests,
+            "statements": self.statements,
         }
         path.write_text(json.dumps(record), encoding="utf-8")
 
@@ -317,8 +336,17 @@ def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
     checkpoints = [c for c in record["commits"] if c["checkpoint_frames"]]
     if record.get("wal_autocheckpoint") == 0:
         checkpoints = []  # none made by a commit (see intervals)
+    statements = record.get("statements", [])
+    walls = sorted(wall * 1000 for _, wall, _ in statements)
+    waits = sorted(max(0.0, wall - cpu) * 1000 for _, wall, cpu in statements)
     return {
         "slow_rolls": total,
+        "statements": len(statements),
+        "statement_ms_p50": round(walls[len(walls) // 2], 3) if walls else None,
+        "statement_ms_p99": round(walls[int(len(walls) * 0.99)], 3) if walls else None,
+        "statement_off_cpu_ms_p50": round(waits[len(waits) // 2], 3) if waits else None,
+        "statement_off_cpu_ms_p99": round(waits[int(len(waits) * 0.99)], 3) if waits else None,
+        "statement_off_cpu_ms_mean": round(sum(waits) / len(waits), 3) if waits else None,
         "main_cause": {cause: round(n / total, 3) for cause, n in main.most_common()} if total else {},
         "any_overlap": {cause: round(n / total, 3) for cause, n in anywhere.most_common()} if total else {},
         "gc_collections": {str(g): sum(1 for c in gc_all if c["generation"] == g) for g in (0, 1, 2)},
@@ -362,6 +390,12 @@ def explanation_lines(why: dict) -> list[str]:
         f"{why['checkpoints']} (max {why['checkpoint_commit_ms_max']} ms), commit p50 {why['commit_ms_p50']} ms; "
         f"loop lags ≥ {2 * LAG_MS:.0f} ms {why['loop_lags_over_40ms']} (max {why['loop_lag_ms_max']} ms)"
     )
+    if why.get("statements"):
+        lines.append(
+            f"  statements {why['statements']}: wall p50/p99 {why['statement_ms_p50']}/{why['statement_ms_p99']} ms, "
+            f"off their thread's CPU (the database's answer, then the GIL back) p50/p99/mean "
+            f"{why['statement_off_cpu_ms_p50']}/{why['statement_off_cpu_ms_p99']}/{why['statement_off_cpu_ms_mean']} ms"
+        )
     return lines
 
 

@@ -96,3 +96,7 @@ def test_tables_why_records_the_instrumented_server(tmp_path):
     assert written["gc_frozen"] > 0  # served like `rollbook serve`: start-up's objects frozen
     rolls = [r for r in written["requests"] if r["path"].endswith("/rolls")]
     assert len(rolls) >= step["rolls"] and written["commits"] and written["gc"]
+    # every statement's wall time and its thread's CPU meanwhile (the waits: the database, the GIL)
+    assert len(written["statements"]) >= 8 * step["rolls"]
+    assert all(wall >= 0 and cpu >= 0 for _, wall, cpu in written["statements"])
+    assert step["why"]["statement_off_cpu_ms_p50"] is not None
