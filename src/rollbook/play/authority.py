@@ -73,8 +73,10 @@ def edge_fields(system: str, kind: str) -> list[str]:
 
 
 def _edges_of(system: str, kind: str) -> tuple[str, ...]:
+    # ``is_edge`` of each field, the kind's player fields read once for all of them
     model = action_models(system)[kind]
-    return (*(name for name in model.model_fields if is_edge(system, kind, name)), HIDDEN)
+    players = player_fields(system, kind)
+    return (*[name for name in model.model_fields if name == HIDDEN or name not in players], HIDDEN)
 
 
 def all_edge_fields(system: str) -> list[str]:
@@ -220,12 +222,13 @@ def split(
     models = action_models(system)
     kind = kind_of(models, action, "action")  # the same refusal the play layer gives
     base = dict(baseline(system, kind, standing) if base is None else base)
-    edges = set(edge_fields(system, kind))
+    edge_names = _edges_of(system, kind)
+    edges = set(edge_names)
     full = _validated(system, {**{k: v for k, v in base.items() if k != HIDDEN}, **action})
     given = set(action)
     asked = {
         name: full[name]
-        for name in edge_fields(system, kind)
+        for name in edge_names
         if name != HIDDEN and name in given and (name not in base or full[name] != base[name])
     }
     if hidden and not base.get(HIDDEN, False):  # a request not asking for a hidden roll leaves the baseline
