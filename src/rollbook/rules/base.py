@@ -68,18 +68,28 @@ def check_count(field: str, faces: Faces, expected: int) -> None:
         raise RuleError("wrong_face_count", field=field, expected=expected, given=len(faces))
 
 
+# The values ``to_plain`` answers as they are, by their exact type: a receipt's leaves are mostly
+# these, taken in place without a call of ``to_plain`` each (a subclass, a bool's or an enum's, takes
+# the call, and is answered as it is there too).
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def to_plain(value: Any) -> Any:
     """A receipt (frozen dataclass) as JSON-ready builtins: tuples become lists."""
     if value is None or isinstance(value, (str, int, float)):
         return value
     if isinstance(value, (list, tuple)):
-        return [to_plain(v) for v in value]
+        return [v if type(v) in _LEAF_TYPES else to_plain(v) for v in value]
     if isinstance(value, Mapping):
-        return {k: to_plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _LEAF_TYPES else to_plain(v) for k, v in value.items()}
     names = _field_names(type(value))
     if names is None:
         return value
-    return {name: to_plain(getattr(value, name)) for name in names}
+    plain = {}
+    for name in names:
+        field_value = getattr(value, name)
+        plain[name] = field_value if type(field_value) in _LEAF_TYPES else to_plain(field_value)
+    return plain
 
 
 def to_plain_object(value: object) -> dict[str, Any]:
