@@ -125,7 +125,8 @@ def fair_values(seed: bytes, chronicle: int, client_seed: str, nonce: int) -> It
     HMAC-SHA256(key = seed, message = C), each read as four big-endian unsigned integers in order."""
     block = 0
     while True:
-        digest = hmac.new(seed, fair_message(block, chronicle, client_seed, nonce), hashlib.sha256).digest()
+        # the one-shot HMAC (``hmac.digest``): the same bytes as ``hmac.new(...).digest()``
+        digest = hmac.digest(seed, fair_message(block, chronicle, client_seed, nonce), "sha256")
         for offset in range(0, 8 * VALUES_PER_BLOCK, 8):
             yield int.from_bytes(digest[offset : offset + 8], "big")
         block += 1
