@@ -118,7 +118,7 @@ def _default(field_info: FieldInfo) -> Any:
         return _REQUIRED
     if field_info.default_factory is not None:
         return field_info.get_default(call_default_factory=True)  # the factory's value
-    return copy.deepcopy(field_info.default)
+    return field_info.default  # the model's own: ``baseline``, its one reader, copies what may change
 
 
 def _adapter(system: str, kind: str, field: str) -> TypeAdapter[Any]:
