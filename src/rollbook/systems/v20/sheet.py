@@ -13,7 +13,7 @@ Book choices, kept simple and documented here:
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -255,7 +255,7 @@ class Sheet(Identity):
         seen.update(dict.fromkeys(VIRTUES, "virtues"))
         for group, (_, standard) in ABILITY_GROUPS.items():
             given = getattr(self, group)
-            filled = {name: given.get(name, 0) for name in standard}
+            filled: dict[str, Any] = dict.fromkeys(standard, 0)  # the standard ones first, in order
             filled.update(given)
             for name, value in filled.items():
                 check_within(
