@@ -38,7 +38,13 @@ class SecretKeyError(RuntimeError):
 
 
 def secret_file(given: settings.Settings | None = None) -> Path:
-    return Path((given or settings.current()).secret_key_file).expanduser()
+    return Path(_secret_path(given or settings.current()))
+
+
+def _secret_path(given: settings.Settings) -> str:
+    """The key file's path, ``~`` expanded: a string, every roll of a fair chronicle reads it (a
+    ``Path`` costs some twenty Python calls more)."""
+    return os.path.expanduser(given.secret_key_file)
 
 
 def operator_secret(given: settings.Settings | None = None, *, create: bool = True) -> str:
@@ -47,16 +53,16 @@ def operator_secret(given: settings.Settings | None = None, *, create: bool = Tr
     given = given or settings.current()
     if given.secret_key is not None:  # at least SHORTEST_SECRET characters: Settings checked it
         return given.secret_key.get_secret_value()
-    path = secret_file(given)
+    path = _secret_path(given)
     try:
         text = _read_key_file(path)  # every roll of a fair chronicle comes here: one stat, not two
     except FileNotFoundError:
         if not create:
-            raise SecretKeyError(f"the key file {path} is missing") from None
-        _create_key_file(path)
+            raise SecretKeyError(f"the key file {Path(path)} is missing") from None
+        _create_key_file(Path(path))
         text = _read_key_file(path)
     if len(text) < SHORTEST_SECRET:
-        raise SecretKeyError(f"the key file {path} holds fewer than {SHORTEST_SECRET} characters")
+        raise SecretKeyError(f"the key file {Path(path)} holds fewer than {SHORTEST_SECRET} characters")
     return text
 
 
@@ -74,15 +80,15 @@ def _create_key_file(path: Path) -> None:
 _read_cache: dict[str, tuple[tuple[int, int, int, int], str]] = {}
 
 
-def _read_key_file(path: Path) -> str:
+def _read_key_file(path: str) -> str:
     """The key file's text, read again only when the file changed (its inode, size, mtime, ctime)."""
     info = os.stat(path)
     version = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-    cached = _read_cache.get(str(path))
+    cached = _read_cache.get(path)
     if cached is not None and cached[0] == version:
         return cached[1]
-    text = path.read_text(encoding="utf-8").strip()
-    _read_cache[str(path)] = (version, text)
+    text = Path(path).read_text(encoding="utf-8").strip()
+    _read_cache[path] = (version, text)
     return text
 
 
