@@ -82,12 +82,16 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
 
 
 # A young collection once this many more container objects were made than freed (CPython's default:
-# 700). Each young collection promotes what is alive at that moment, and while serving that is mostly
-# requests in flight, which die soon after in an older generation; those promotions are what sets off
-# the full collections (a few hundred milliseconds of CPU with a thousand feeds open). At 700 a
-# 300-table run made ~180 young and one full collection in 20 s of rolls (0.77 s of CPU in all); at
-# 50,000, one young collection (48 ms) and no full one (bench/README.md, "Stalls at 300 tables").
-YOUNG_COLLECTION_EVERY = 50_000
+# 700). Each young collection promotes what is alive at that moment; while serving that is mostly
+# requests in flight, which die soon after in an older generation, and those promotions set off the
+# full collections, which walk every feed's objects. A young collection walks the objects made since
+# the last one, and every tenth (generation 1) what the last ten kept: the larger the threshold, the
+# longer each pause. Measured at 300 tables (1,500 feeds opened together, then 20 s of rolls; the
+# largest pause of the collector while rolling): at 700 full collections of 340-380 ms came back; at
+# 50,000 (this module's earlier choice) a generation-1 collection of 260-290 ms walked the feeds' newly
+# made objects, in every run; at 5,000 it took 43-73 ms; at 2,000, 21-26 ms, and no full collection
+# (bench/README.md, "Three hundred tables: the collector's pauses").
+YOUNG_COLLECTION_EVERY = 2_000
 
 
 def settle_collector() -> int:
