@@ -318,8 +318,10 @@ def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
                 break
             if s1 > start:
                 overlap[cause] += min(s1, end) - max(s0, start)
-        if "gc, generation 2" in overlap:  # the loop cannot run while the collector does
-            gc_time = overlap["gc, generation 2"]
+        # the loop cannot run while the collector does, in whichever thread: the loop's lateness
+        # under a collection is the collection's (its stack shows the loop waiting for the GIL)
+        gc_time = overlap.get("gc, generation 2", 0.0) + overlap.get("gc, generation 0/1", 0.0)
+        if gc_time:
             for cause in list(overlap):
                 if cause.startswith("event loop late"):
                     overlap[cause] = max(0.0, overlap[cause] - gc_time)

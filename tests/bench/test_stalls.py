@@ -44,6 +44,17 @@ def test_a_slow_roll_is_put_down_to_the_stall_that_covered_most_of_it(stalls):
     assert why["gc2_cpu_ms_max"] == 250.0 and why["checkpoints"] == 1
 
 
+def test_the_loop_late_under_a_young_collection_is_the_collection(stalls):
+    """A generation-1 collection set off in a worker thread holds the GIL: the loop waits in its C
+    code (its stack says only ``runners:run``); the collector is the cause, not the loop."""
+    made = record(
+        gc=[{"start": 2.0, "end": 2.26, "generation": 1, "collected": 24_000, "cpu": 0.26}],
+        lags=[{"start": 2.0, "end": 2.262, "stacks": {"runners:run": 40}}],
+    )
+    why = stalls.explain(made, [(1.98, 2.3)])
+    assert why["main_cause"] == {"gc, generation 0/1": 1.0}
+
+
 def test_with_the_autocheckpoint_off_a_commit_is_not_said_to_checkpoint(stalls):
     made = record(commits=[{"start": 10.0, "end": 10.2, "checkpoint_frames": 900}], wal_autocheckpoint=0)
     why = stalls.explain(made, [(10.0, 10.25)])
