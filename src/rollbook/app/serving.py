@@ -19,9 +19,7 @@ live as long as the process) is moved out of the collector's generations (``gc.f
 collection no longer walks them all, and young collections come every ``YOUNG_COLLECTION_EVERY``
 objects, so that fewer requests in flight are promoted and full collections become rare. Each full
 collection stops the loop, every request and every feed: 0.2–0.3 s of CPU with a thousand feeds
-open (bench/README.md, "Stalls at 300 tables"). The GIL's switch interval is shortened then too
-(``settle_runtime``, ``GIL_SWITCH_SECONDS``): a roll's thread gets the GIL back sooner after each of
-its statements.
+open (bench/README.md, "Stalls at 300 tables").
 
 With several workers each process builds its own app from the settings the parent leaves in
 ``ROLLBOOK_SERVE_SETTINGS`` (``worker_app``, ``rollbook.settings``); the parent applies the migrations and makes the operator's
@@ -33,7 +31,6 @@ from __future__ import annotations
 import gc
 import os
 import socket
-import sys
 from collections.abc import Callable
 from typing import TypedDict
 
@@ -106,23 +103,6 @@ def settle_collector() -> int:
     return gc.get_freeze_count()
 
 
-# How long a thread that wants the GIL waits before the thread holding it is asked to let it go
-# (``sys.setswitchinterval``; CPython's default is 5 ms). A roll's worker thread lets the GIL go at
-# every statement (sqlite3 around each step and the commit, psycopg around each round trip: a dozen
-# times a roll) and then waits to take it back from the event loop's thread, busy with the feeds and
-# the other requests: at 300 tables a roll of 9-12 ms of CPU took 24-57 ms (p50), most of it in
-# these waits. At 1 ms the waits are a fifth as long, for ~1,000 forced switches a second at most
-# (bench/README.md, "Three hundred tables: the GIL's hand-offs").
-GIL_SWITCH_SECONDS = 0.001
-
-
-def settle_runtime() -> None:
-    """The serving process's runtime, once start-up is done: the collector (``settle_collector``) and
-    the GIL's switch interval (``GIL_SWITCH_SECONDS``)."""
-    settle_collector()
-    sys.setswitchinterval(GIL_SWITCH_SECONDS)
-
-
 class _Options(TypedDict):
     """What ``uvicorn.run`` is given for one process and for several."""
 
@@ -146,7 +126,7 @@ class AnnouncingServer(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
         if self.started:
-            settle_runtime()  # the app and its lifespan's start are made: what they made stays
+            settle_collector()  # the app and its lifespan's start are made: what they made stays
             if self.announce is not None:
                 self.announce()
 
@@ -203,5 +183,5 @@ def worker_app() -> FastAPI:
         )
     serve = given.serve_settings
     made = create_app(serve.url, migrate=False, threads=serve.threads)
-    settle_runtime()
+    settle_collector()
     return made
