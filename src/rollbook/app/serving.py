@@ -10,8 +10,8 @@ more than the request's own work; bench/README.md has the measure).
 The HTTP parser is httptools' and the event loop uvloop's (``EVENT_LOOP``: uvicorn's ``auto``, the
 plain asyncio loop where uvloop is not installed, as on Windows): both are C where h11's parser and
 asyncio's loop are Python, and at 300 tables on one process (1,500 open feeds, 65 rolls a second) they
-took the server's CPU per roll on SQLite from 11.1 to 9.5 ms and the roll's p99 from 541 to 109 ms
-(bench/README.md, "Three hundred tables").
+took the server's CPU per roll on SQLite from 11.1 to 9.5 ms in a back-to-back pair (bench/README.md,
+"Three hundred tables, the evening of 7 December").
 
 The cyclic garbage collector is settled once the app is made (``settle_collector``): what start-up
 made (the modules, the app, its routes and templates: some hundreds of thousands of objects that
@@ -87,7 +87,7 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
 # largest pause of the collector while rolling): at 700 full collections of 340-380 ms came back; at
 # 50,000 (this module's earlier choice) a generation-1 collection of 260-290 ms walked the feeds' newly
 # made objects, in every run; at 5,000 it took 43-73 ms; at 2,000, 21-26 ms, and no full collection
-# (bench/README.md, "Three hundred tables: the collector's pauses").
+# (bench/README.md, "Three hundred tables, the evening of 7 December").
 YOUNG_COLLECTION_EVERY = 2_000
 
 
