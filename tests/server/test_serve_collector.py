@@ -89,6 +89,7 @@ def test_the_served_process_runs_uvloop_and_httptools(monkeypatch):
     monkeypatch.setattr(
         serving.AnnouncingServer, "run", lambda self, sockets=None: configs.append(self.config)
     )
+    # a bare callable stands for the app: nothing is served, only the config is read
     serving.run(lambda *_: None, host="127.0.0.1", port=0, log_level="warning")  # type: ignore[arg-type]
     (config,) = configs
     config.load()
