@@ -34,6 +34,7 @@ import contextlib
 import gc
 import json
 import os
+import re
 import signal
 import struct
 import sys
@@ -58,7 +59,8 @@ class Recorder:
         self.commits: list[dict] = []
         self.pg_waits: list[dict] = []
         self.requests: list[dict] = []
-        self.statements: list[tuple[float, float, float]] = []  # (start, wall, the thread's CPU), seconds
+        # (start, wall, the thread's CPU, what it is: statement_kind), seconds
+        self.statements: list[tuple[float, float, float, str]] = []
         self._gc_started = 0.0
         self._local = threading.local()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -129,15 +131,17 @@ class Recorder:
         # did not run, waiting for the database (PostgreSQL's round trip; SQLite's step runs in the
         # thread, on its CPU) or for the GIL back once the driver's C call returned.
         @event.listens_for(engine, "before_cursor_execute")
-        def _before_statement(*_args) -> None:
-            self._local.statement = (time.monotonic(), time.thread_time())
+        def _before_statement(_connection, _cursor, statement, *_args) -> None:
+            self._local.statement = (time.monotonic(), time.thread_time(), statement_kind(statement))
 
         @event.listens_for(engine, "after_cursor_execute")
         def _after_statement(*_args) -> None:
             began = getattr(self._local, "statement", None)
             if began is not None:
                 self._local.statement = None
-                self.statements.append((began[0], time.monotonic() - began[0], time.thread_time() - began[1]))
+                self.statements.append(
+                    (began[0], time.monotonic() - began[0], time.thread_time() - began[1], began[2])
+                )
 
         @event.listens_for(engine, "commit")
         def _before_commit(_connection) -> None:
@@ -236,6 +240,17 @@ class Recorder:
         path.write_text(json.dumps(record), encoding="utf-8")
 
 
+_STATEMENT_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
+
+
+def statement_kind(statement: str) -> str:
+    """A statement's verb and first table (``SELECT members``, ``UPDATE fair_seeds``): which
+    statements a roll sends, counted without their parameters."""
+    verb = statement.split(None, 1)[0].upper() if statement.strip() else ""
+    table = _STATEMENT_TABLE.search(statement)
+    return f"{verb} {table.group(1)}" if table else verb
+
+
 def summarise(frame) -> str:
     """The loop thread's stack, innermost first, as the first few frames of rollbook's code and of
     the libraries on its way (file stem:function)."""
@@ -304,10 +319,13 @@ def intervals(record: dict) -> list[tuple[float, float, str]]:
 NONE = "nothing recorded (waiting for CPU)"
 
 
-def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
+def explain(
+    record: dict, slow: list[tuple[float, float]], window: tuple[float, float] | None = None
+) -> dict[str, Any]:
     """For each slow roll (the client's start and answer), how long each recorded stall overlapped
     it. Its **main cause** is the one that overlapped it longest, if that covers at least a quarter
-    of the roll's time (else ``NONE``); **any**: every cause that overlapped it 10 ms or more."""
+    of the roll's time (else ``NONE``); **any**: every cause that overlapped it 10 ms or more. With
+    the rolls' ``window``: the statements sent per roll in it, by kind."""
     stalls = sorted(intervals(record))
     main: Counter[str] = Counter()
     anywhere: Counter[str] = Counter()
@@ -339,8 +357,8 @@ def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
     if record.get("wal_autocheckpoint") == 0:
         checkpoints = []  # none made by a commit (see intervals)
     statements = record.get("statements", [])
-    walls = sorted(wall * 1000 for _, wall, _ in statements)
-    waits = sorted(max(0.0, wall - cpu) * 1000 for _, wall, cpu in statements)
+    walls = sorted(wall * 1000 for _, wall, *_ in statements)
+    waits = sorted(max(0.0, wall - cpu) * 1000 for _, wall, cpu, *_ in statements)
     return {
         "slow_rolls": total,
         "statements": len(statements),
@@ -349,6 +367,7 @@ def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
         "statement_off_cpu_ms_p50": round(waits[len(waits) // 2], 3) if waits else None,
         "statement_off_cpu_ms_p99": round(waits[int(len(waits) * 0.99)], 3) if waits else None,
         "statement_off_cpu_ms_mean": round(sum(waits) / len(waits), 3) if waits else None,
+        "statements_per_roll": statements_per_roll(record, window) if window else {},
         "main_cause": {cause: round(n / total, 3) for cause, n in main.most_common()} if total else {},
         "any_overlap": {cause: round(n / total, 3) for cause, n in anywhere.most_common()} if total else {},
         "gc_collections": {str(g): sum(1 for c in gc_all if c["generation"] == g) for g in (0, 1, 2)},
@@ -371,6 +390,22 @@ def explain(record: dict, slow: list[tuple[float, float]]) -> dict[str, Any]:
             max(((lag["end"] - lag["start"]) * 1000 for lag in record["lags"]), default=0), 1
         ),
     }
+
+
+def statements_per_roll(record: dict, window: tuple[float, float]) -> dict[str, float]:
+    """Statements sent in the rolls' window (its start and end, ``time.monotonic()``) per roll the
+    server began in it, by kind (``statement_kind``): the roll's own, the hub's reads, the
+    catch-up's, the presence's."""
+    start, end = window
+    rolls = sum(
+        1
+        for r in record["requests"]
+        if r["method"] == "POST" and r["path"].endswith("/rolls") and start <= r["start"] <= end
+    )
+    kinds: Counter[str] = Counter(
+        row[3] for row in record.get("statements", []) if len(row) > 3 and start <= row[0] <= end
+    )
+    return {kind: round(n / rolls, 2) for kind, n in kinds.most_common()} if rolls else {}
 
 
 def _median_ms(events: list[dict]) -> float | None:
@@ -397,6 +432,12 @@ def explanation_lines(why: dict) -> list[str]:
             f"  statements {why['statements']}: wall p50/p99 {why['statement_ms_p50']}/{why['statement_ms_p99']} ms, "
             f"off their thread's CPU (the database's answer, then the GIL back) p50/p99/mean "
             f"{why['statement_off_cpu_ms_p50']}/{why['statement_off_cpu_ms_p99']}/{why['statement_off_cpu_ms_mean']} ms"
+        )
+    if why.get("statements_per_roll"):
+        per_roll = why["statements_per_roll"]
+        lines.append(
+            f"  statements per roll while rolling {sum(per_roll.values()):.1f}: "
+            + ", ".join(f"{kind} {n}" for kind, n in per_roll.items())
         )
     return lines
 

@@ -8,7 +8,8 @@
 A **table** is one V20 chronicle: its Storyteller and four players, one character per player, and
 all five members' live feeds open (``GET /api/chronicles/{id}/events``, server-sent events). Each
 table rolls at a human rate: one roll every ``--gap`` seconds on average (exponential gaps, 5 s by
-default), by its players in turn. For each N the script starts a fresh server and store (as
+default, the first wait too: the rolls of N tables are a Poisson process of N/gap a second from the
+window's start; ``--first-gap uniform`` starts them together instead), by its players in turn. For each N the script starts a fresh server and store (as
 ``bench/load.py`` does: ``rollbook serve`` on a temp SQLite file, or a fresh PostgreSQL database
 dropped afterwards), sets the N tables up (each with its first roll made: the chronicle's fair-dice
 seed committed), opens the 5·N feeds, waits ``--idle`` seconds with every
@@ -229,12 +230,22 @@ async def feed(
             tally.feeds_ended += 1
 
 
+def first_wait(rng: random.Random, gap: float, first_gap: str) -> float:
+    """A table's wait before its first roll of the window (``--first-gap``)."""
+    return rng.uniform(0, gap) if first_gap == "uniform" else rng.expovariate(1.0 / gap)
+
+
 async def roller(
-    session: aiohttp.ClientSession, table: Table, gap: float, until: float, tally: Tally
+    session: aiohttp.ClientSession, table: Table, gap: float, until: float, tally: Tally, first_gap: str
 ) -> None:
-    """The table's rolls: one every ``gap`` seconds on average (exponential gaps), players in turn."""
+    """The table's rolls: one every ``gap`` seconds on average (exponential gaps), players in turn.
+
+    With the first wait exponential too, the N tables' rolls are a Poisson process of N/gap a
+    second from the window's first instant. ``first_gap="uniform"`` (the script's only start before
+    7 December 2026) puts every table's first roll in the window's first ``gap`` seconds, and a
+    third of the tables' second ones: about 1.4 times the rate there, a synchronised start."""
     rng = random.Random(secrets.randbits(64))
-    await asyncio.sleep(rng.uniform(0, gap))
+    await asyncio.sleep(min(first_wait(rng, gap, first_gap), max(0.0, until - time.monotonic())))
     while time.monotonic() < until and not tally.stop:
         player = table.players[table.turn % len(table.players)]
         table.turn += 1
@@ -312,7 +323,9 @@ async def step(
             )
         client0 = time.process_time()
         until = time.monotonic() + args.duration
-        await asyncio.gather(*(roller(session, table, args.gap, until, tally) for table in tables))
+        await asyncio.gather(
+            *(roller(session, table, args.gap, until, tally, args.first_gap) for table in tables)
+        )
         rolled = time.monotonic() - (until - args.duration)
         cpu2, db2 = server.cpu(), db_cpu()
         if profiler is not None:
@@ -365,6 +378,7 @@ async def step(
         "client_cpu_share": round(client_cpu / rolled, 2) if rolled else None,
         "load_average": [round(v, 2) for v in os.getloadavg()],
         "slow_spans": [span for span in tally.spans if (span[1] - span[0]) * 1000 > SLOW_MS],
+        "window": (until - args.duration, until),
     }
     result["holds"] = bool(
         rolls
@@ -418,10 +432,10 @@ def run_step(store_name: str, processes: int, count: int, args, directory: Path,
             result = asyncio.run(step(server, store_name, store.database, count, args, log, profiler))
         finally:
             server.stop()
-        slow = result.pop("slow_spans")
+        slow, window = result.pop("slow_spans"), result.pop("window")
         if record is not None and record.exists():
             record.with_suffix(".slow.json").write_text(json.dumps(slow), encoding="utf-8")
-            result["why"] = explain(json.loads(record.read_text(encoding="utf-8")), slow)
+            result["why"] = explain(json.loads(record.read_text(encoding="utf-8")), slow, window)
             result["why"]["record"] = str(record)
         result["server_tracebacks"] = server.tracebacks()
         if result["server_tracebacks"]:
@@ -497,6 +511,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--idle", type=float, default=5.0, help="seconds with every feed open and no roll")
     parser.add_argument("--drain", type=float, default=10.0, help="seconds to wait for the last events")
     parser.add_argument("--gap", type=float, default=5.0, help="mean seconds between two rolls of a table")
+    parser.add_argument(
+        "--first-gap",
+        choices=("exponential", "uniform"),
+        default="exponential",
+        help="a table's wait before its first roll: exponential (the rolls a Poisson process from the "
+        "start) or uniform over one gap (every table's first roll in the first gap: a synchronised start)",
+    )
     parser.add_argument("--profile", type=Path, default=None, help="py-spy each app process while rolling")
     parser.add_argument(
         "--profile-gil",

@@ -69,6 +69,48 @@ def test_a_short_stall_under_a_long_roll_is_not_its_cause(stalls):
     assert why["main_cause"] == {stalls.NONE: 1.0}
 
 
+def test_a_statement_is_named_by_its_verb_and_first_table(stalls):
+    assert stalls.statement_kind("SELECT members.id FROM members JOIN member_tokens ON …") == "SELECT members"
+    assert stalls.statement_kind("UPDATE fair_seeds SET nonce=(fair_seeds.nonce + 1)") == "UPDATE fair_seeds"
+    assert stalls.statement_kind("insert into log_entries (seq) values (1)") == "INSERT log_entries"
+    assert stalls.statement_kind("BEGIN IMMEDIATE") == "BEGIN"
+
+
+def test_statements_per_roll_count_the_window_only(stalls):
+    roll = {"method": "POST", "path": "/api/chronicles/1/characters/2/rolls"}
+    made = record(
+        requests=[
+            {**roll, "start": 1.0, "end": 1.1},
+            {**roll, "start": 11.0, "end": 11.1},
+            {**roll, "start": 12.0, "end": 12.1},
+        ],
+        statements=[
+            (1.0, 0.001, 0.001, "INSERT log_entries"),  # the set-up's roll: before the window
+            (11.0, 0.001, 0.001, "INSERT log_entries"),
+            (11.05, 0.001, 0.001, "SELECT scenes"),
+            (12.0, 0.001, 0.001, "INSERT log_entries"),
+        ],
+    )
+    why = stalls.explain(made, [], window=(10.0, 13.0))
+    assert why["statements_per_roll"] == {"INSERT log_entries": 1.0, "SELECT scenes": 0.5}
+    assert stalls.explain(made, [])["statements_per_roll"] == {}
+
+
+def test_the_tables_first_rolls_start_together_only_when_asked(stalls):
+    """An exponential first wait makes the tables' rolls a Poisson process from the start (the same
+    rate in the first gap as after it); a uniform one puts every table's first roll in the first gap."""
+    import random
+
+    import tables
+
+    rng = random.Random(7)
+    exponential = [tables.first_wait(rng, 5.0, "exponential") for _ in range(20_000)]
+    uniform = [tables.first_wait(rng, 5.0, "uniform") for _ in range(20_000)]
+    assert sum(exponential) / len(exponential) == pytest.approx(5.0, rel=0.05)
+    assert sum(1 for wait in exponential if wait < 5.0) / len(exponential) == pytest.approx(0.632, abs=0.02)
+    assert max(uniform) < 5.0
+
+
 def test_tables_why_records_the_instrumented_server(tmp_path):
     pytest.importorskip("aiohttp")
     done = subprocess.run(
@@ -109,5 +151,7 @@ def test_tables_why_records_the_instrumented_server(tmp_path):
     assert len(rolls) >= step["rolls"] and written["commits"] and written["gc"]
     # every statement's wall time and its thread's CPU meanwhile (the waits: the database, the GIL)
     assert len(written["statements"]) >= 8 * step["rolls"]
-    assert all(wall >= 0 and cpu >= 0 for _, wall, cpu in written["statements"])
+    assert all(wall >= 0 and cpu >= 0 for _, wall, cpu, _kind in written["statements"])
     assert step["why"]["statement_off_cpu_ms_p50"] is not None
+    # the statements of the rolls' window by kind, per roll: each roll appends one entry
+    assert step["why"]["statements_per_roll"]["INSERT log_entries"] == pytest.approx(1.0, abs=0.2)
