@@ -22,7 +22,10 @@ feed open and nothing happening (the server's CPU then is what idle feeds cost),
 - missing events (an acknowledged roll some feed of its table never showed, after the drain) and
   feeds that ended early; errors (non-2xx answers, transport errors);
 - server CPU per roll (every app process, and PostgreSQL's backends for that database), and the
-  server's CPU share while the feeds were idle.
+  server's CPU share while the feeds were idle;
+- the machine's speed of the moment: a fixed pure-Python work's CPU time (``reference_work``),
+  before and after the step, and the roll's server CPU as a share of it (the shared cores' speed
+  varies by half within hours: compare steps by that share, not by milliseconds).
 
 A step **holds** when roll p99 < 100 ms, delivery p99 < 250 ms, nothing is missing and nothing
 failed. With ``--search`` (the default) the steps of ``--tables`` are tried in order until one does
@@ -43,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -228,6 +232,27 @@ async def feed(
         opened.set()
         if not tally.stop:
             tally.feeds_ended += 1
+
+
+def reference_work() -> tuple[int, str]:
+    """A fixed pure-Python work (dicts, strings, JSON both ways, a hash), independent of rollbook:
+    the yardstick of the machine's speed, which on these shared cores is not constant."""
+    rows = [{"seq": i, "faces": [i % 10 + 1, (i * 7) % 10 + 1], "name": f"roll {i}"} for i in range(20_000)]
+    text = json.dumps(rows)
+    back = json.loads(text)
+    return sum(row["faces"][0] * row["faces"][1] for row in back), hashlib.sha256(text.encode()).hexdigest()
+
+
+def reference_ms(rounds: int = 5) -> float:
+    """``reference_work``'s CPU time in this thread, best of ``rounds``, in ms: measured before and
+    after each step, so that a step's CPU per roll is read against the machine's speed of the moment
+    (the same code has cost 7 to 16 ms a roll within three hours)."""
+    best = float("inf")
+    for _ in range(rounds):
+        began = time.thread_time()
+        reference_work()
+        best = min(best, time.thread_time() - began)
+    return round(best * 1000, 1)
 
 
 def first_wait(rng: random.Random, gap: float, first_gap: str) -> float:
@@ -427,11 +452,17 @@ def run_step(store_name: str, processes: int, count: int, args, directory: Path,
         else:
             server = Server(store, processes, directory)
         profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=args.profile_gil)
+        reference_before = reference_ms()
         try:
             server.start()
             result = asyncio.run(step(server, store_name, store.database, count, args, log, profiler))
         finally:
             server.stop()
+        result["reference_ms"] = [reference_before, reference_ms()]
+        if result["server_cpu_ms_per_roll"] is not None:
+            result["roll_cpu_in_references"] = round(
+                result["server_cpu_ms_per_roll"] / (sum(result["reference_ms"]) / 2), 3
+            )
         slow, window = result.pop("slow_spans"), result.pop("window")
         if record is not None and record.exists():
             record.with_suffix(".slow.json").write_text(json.dumps(slow), encoding="utf-8")
@@ -489,6 +520,12 @@ def line(result: dict) -> str:
         + f", idle {result['idle_cpu_share'] * 100:.1f}% of a core"
         + (f" + PostgreSQL {result['idle_database_cpu_share'] * 100:.1f}%" if db is not None else "")
         + f", client {result['client_cpu_share']}, load {result['load_average'][0]}"
+        + (
+            f"; reference work {result['reference_ms'][0]}/{result['reference_ms'][1]} ms before/after"
+            f" (a roll's server CPU {result['roll_cpu_in_references']} of it)"
+            if result.get("roll_cpu_in_references") is not None
+            else ""
+        )
         + (" — holds" if result["holds"] else " — does not hold")
     )
 

@@ -143,6 +143,11 @@ def test_tables_why_records_the_instrumented_server(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     step = json.loads(done.stdout)["runs"][0]["steps"][0]
     assert step["rolls"] > 0 and step["missing"] == 0 and not step["errors"]
+    # the machine's speed beside the step's CPU: a fixed work timed before and after it
+    assert all(ms > 0 for ms in step["reference_ms"]) and len(step["reference_ms"]) == 2
+    assert step["roll_cpu_in_references"] == pytest.approx(
+        step["server_cpu_ms_per_roll"] / (sum(step["reference_ms"]) / 2), rel=0.01
+    )
     assert set(step["why"]) >= {"slow_rolls", "main_cause", "gc_collections", "commit_ms_p50"}
     written = json.loads(Path(step["why"]["record"]).read_text(encoding="utf-8"))
     assert written["wal_autocheckpoint"] == 0  # the app's own SQLite connections, as served
