@@ -50,8 +50,9 @@ def _every_kind():
 
 @pytest.mark.parametrize("system, kind", _every_kind())
 def test_A1_the_edges_and_the_baseline_of_every_kind_are_its_models_own(system, kind):
-    """The edges and defaults are worked out once per kind (``_edges_of``, ``_defaults_of``);
-    they stay what the model says, field by field, whatever a caller does to the list it was handed."""
+    """The edges and defaults of a kind are worked out from its model at each call (``_edges_of``,
+    ``_defaults_of``, nothing kept between calls); they stay what the model says, field by field,
+    whatever a caller does to the list it was handed."""
     model = authority.action_models(system)[kind]
     edges = [name for name in model.model_fields if authority.is_edge(system, kind, name)] + [HIDDEN]
     assert authority.edge_fields(system, kind) == edges
@@ -69,7 +70,7 @@ def test_A1_the_edges_and_the_baseline_of_every_kind_are_its_models_own(system, 
 def test_A1_a_baseline_handed_out_is_the_callers_own(monkeypatch):
     """No edge of today's models defaults to a list or a dict, so the deep copy of such a default
     (``baseline``) is pinned here with one made up: emptying what one caller got changes neither the
-    next caller's baseline nor the cached default; a standing value is copied too."""
+    next caller's baseline nor the model's default; a standing value is copied too."""
     made_up = (("targets", ["a", "b"]), ("weights", {"x": [1]}), ("difficulty", 6), (HIDDEN, False))
     monkeypatch.setattr(authority, "_defaults_of", lambda system, kind: made_up)
     first = authority.baseline("v20", "test")
