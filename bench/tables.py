@@ -9,12 +9,12 @@ A **table** is one V20 chronicle: its Storyteller and four players, one characte
 all five members' live feeds open (``GET /api/chronicles/{id}/events``, server-sent events). Each
 table rolls at a human rate: one roll every ``--gap`` seconds on average (exponential gaps, 5 s by
 default, the first wait too: the rolls of N tables are a Poisson process of N/gap a second from the
-window's start; ``--first-gap uniform`` starts them together instead), by its players in turn. For each N the script starts a fresh server and store (as
-``bench/load.py`` does: ``rollbook serve`` on a temp SQLite file, or a fresh PostgreSQL database
-dropped afterwards), sets the N tables up (each with its first roll made: the chronicle's fair-dice
-seed committed), opens the 5·N feeds, waits ``--idle`` seconds with every
-feed open and nothing happening (the server's CPU then is what idle feeds cost), rolls for
-``--duration`` seconds, waits for the feeds to drain, and reports:
+window's start; ``--first-gap uniform`` starts them together instead), by its players in turn. For
+each N the script starts a fresh server and store (as ``bench/load.py`` does: ``rollbook serve``
+on a temp SQLite file, or a fresh PostgreSQL database dropped afterwards), sets the N tables up
+(each with its first roll made: the chronicle's fair-dice seed committed), opens the 5·N feeds,
+waits ``--idle`` seconds with every feed open and nothing happening (the server's CPU then is
+what idle feeds cost), rolls for ``--duration`` seconds, waits for the feeds to drain, and reports:
 
 - roll latency p50/p99 (``POST …/rolls`` to its answer);
 - feed delivery p50/p99: from a roll's answer to each open feed's event of that entry (an event

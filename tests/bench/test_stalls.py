@@ -158,5 +158,6 @@ def test_tables_why_records_the_instrumented_server(tmp_path):
     assert len(written["statements"]) >= 8 * step["rolls"]
     assert all(wall >= 0 and cpu >= 0 for _, wall, cpu, _kind in written["statements"])
     assert step["why"]["statement_off_cpu_ms_p50"] is not None
-    # the statements of the rolls' window by kind, per roll: each roll appends one entry
-    assert step["why"]["statements_per_roll"]["INSERT log_entries"] == pytest.approx(1.0, abs=0.2)
+    # the statements of the rolls' window by kind, per roll: each roll appends one entry (a roll
+    # begun just before the window's end may append just after it)
+    assert step["why"]["statements_per_roll"]["INSERT log_entries"] == pytest.approx(1.0, abs=0.3)
