@@ -96,6 +96,8 @@ def test_rollbook_serve_never_passes_a_dice_factory(monkeypatch, tmp_path):
         uvicorn.Config, "bind_socket", lambda self: SimpleNamespace(listen=lambda backlog: None)
     )
     monkeypatch.setattr(serving, "Multiprocess", lambda config, sockets: SimpleNamespace(run=lambda: None))
+    # a worker's app settles its process's collector: not the test process's
+    monkeypatch.setattr(serving, "settle_collector", lambda: 0)
     url = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
     serve(host="127.0.0.1", port=8000, database_url=url, log_level="info", threads=None, workers=1)
     assert made == [((url,), {"threads": server_app.WORKER_THREADS})]  # no dice= among them
