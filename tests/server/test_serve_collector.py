@@ -44,15 +44,50 @@ def test_settling_freezes_what_start_up_made_and_collects_what_it_left(unfrozen)
     assert any(found is made_after for found in gc.get_objects())  # what service makes is still collected
 
 
-def test_settling_makes_young_collections_rarer_and_keeps_the_older_thresholds(unfrozen):
+def test_settling_makes_young_collections_rarer_and_keeps_generation_ones_threshold(unfrozen):
     gc.set_threshold(700, 10, 10)
     serving.settle_collector()
-    assert gc.get_threshold() == (serving.YOUNG_COLLECTION_EVERY, 10, 10)
+    assert gc.get_threshold() == (serving.YOUNG_COLLECTION_EVERY, 10, serving.FULL_COLLECTION_AFTER)
     assert serving.YOUNG_COLLECTION_EVERY > 700
     before = gc.get_count()[0]
     made = [Held() for _ in range(serving.YOUNG_COLLECTION_EVERY - before - 100)]  # more than 700: none yet
     assert len(made) > 700 and gc.get_count()[0] >= before + len(made)
     del made
+
+
+def full_collections_while_keeping(objects: int) -> int:
+    """The full collections the collector runs by itself while ``objects`` new lists are kept alive,
+    the oldest generation empty at the start (everything frozen, then collected once)."""
+    gc.freeze()
+    gc.collect()
+    generations: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "stop":
+            generations.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    try:
+        kept = [[] for _ in range(objects)]
+    finally:
+        gc.callbacks.remove(seen)
+    assert (
+        len(kept) == objects and generations.count(1) > 10
+    )  # more generation-1 collections than CPython's trigger
+    return generations.count(2)
+
+
+def test_settled_full_collections_wait_for_more_generation_one_collections(unfrozen):
+    """What a young collection promotes while serving is mostly requests in flight: CPython's trigger
+    (10 generation-1 collections) set off a full collection, which walks every open feed's objects,
+    every few seconds of rolls; settled, it waits for ``FULL_COLLECTION_AFTER`` of them."""
+    objects = serving.YOUNG_COLLECTION_EVERY * 200  # about 18 generation-1 collections
+    gc.set_threshold(serving.YOUNG_COLLECTION_EVERY, 10, 10)
+    assert full_collections_while_keeping(objects) >= 1  # CPython's own oldest threshold
+    gc.unfreeze()
+    serving.settle_collector()
+    assert serving.FULL_COLLECTION_AFTER > 18
+    assert full_collections_while_keeping(objects) == 0
 
 
 def test_the_served_process_settles_once_started(unfrozen, monkeypatch):

@@ -17,9 +17,10 @@ The cyclic garbage collector is settled once the app is made (``settle_collector
 made (the modules, the app, its routes and templates: some hundreds of thousands of objects that
 live as long as the process) is moved out of the collector's generations (``gc.freeze``), so a full
 collection no longer walks them all, and young collections come every ``YOUNG_COLLECTION_EVERY``
-objects, so that fewer requests in flight are promoted and full collections become rare. Each full
-collection stops the loop, every request and every feed: 0.2–0.3 s of CPU with a thousand feeds
-open (bench/README.md, "Stalls at 300 tables").
+objects, so that fewer requests in flight are promoted, and a full collection waits for
+``FULL_COLLECTION_AFTER`` generation-1 collections. Each full collection stops the loop, every request
+and every feed: 0.2–0.46 s of CPU with two thousand feeds open (bench/README.md, "Stalls at 300
+tables", "The collector's full collections").
 
 With several workers each process builds its own app from the settings the parent leaves in
 ``ROLLBOOK_SERVE_SETTINGS`` (``worker_app``, ``rollbook.settings``); the parent applies the migrations and makes the operator's
@@ -90,16 +91,29 @@ def app_for(url: str, *, threads: int, workers: int = 1) -> FastAPI | str:
 # (bench/README.md, "Three hundred tables, the evening of 7 December").
 YOUNG_COLLECTION_EVERY = 2_000
 
+# A full collection once this many generation-1 collections have run (CPython's default: 10), and, as
+# CPython always asks, once a quarter more objects have reached the oldest generation since the last.
+# A full collection walks every object the process keeps, mostly the open feeds' (each a request held
+# open: about 300 objects, its tasks, coroutines, cancel scopes and queue): at 2,000 feeds one took
+# 190-460 ms of CPU, every request and feed stopped. What reaches the oldest generation meanwhile is
+# mostly requests in flight that die soon after, so CPython's trigger came every ~50 s of steady
+# rolls at 400 tables (and three times in the first 45 s) and freed little. At 100 it comes about
+# every four minutes there: over 120 s of rolls the roll's p99 went from 183 to 46 ms (SQLite, 400
+# tables) and from 166 to 84 ms (PostgreSQL, 300) (bench/README.md, "The collector's full
+# collections"). The price: cyclic garbage that reaches the oldest generation (a closed feed's
+# objects) waits that much longer to be freed.
+FULL_COLLECTION_AFTER = 100
+
 
 def settle_collector() -> int:
     """The objects alive now (start-up's) are never collected again: collect once, then freeze them
     (``gc.freeze``: they leave the generations a collection walks); then the collector's thresholds
-    while serving (``YOUNG_COLLECTION_EVERY``; the older generations' stay CPython's, 10 and 10).
-    Returns how many objects are frozen."""
+    while serving (``YOUNG_COLLECTION_EVERY``; generation 1's stays CPython's, 10;
+    ``FULL_COLLECTION_AFTER``). Returns how many objects are frozen."""
     gc.collect()
     gc.freeze()
-    _, older, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_EVERY, older, oldest)
+    _, older, _ = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, older, FULL_COLLECTION_AFTER)
     return gc.get_freeze_count()
 
 
