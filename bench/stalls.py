@@ -68,6 +68,7 @@ class Recorder:
         self.stopping = threading.Event()
         self.shm: Path | None = None
         self.autocheckpoint: int | None = None  # SQLite's wal_autocheckpoint on the app's connections
+        self.threads: int | None = None  # the app's worker threads, as served
 
     # --- gc -------------------------------------------------------------------------------
     def on_gc(self, phase: str, info: dict) -> None:
@@ -223,10 +224,32 @@ class Recorder:
 
         return recorded
 
+    # --- the objects kept ----------------------------------------------------------------------
+    @staticmethod
+    def census(path: Path) -> None:
+        """The objects the collector tracks now, by generation and by type (the most numerous),
+        written to ``path`` whole (a file renamed into place): what a full collection walks."""
+        generations = [len(gc.get_objects(generation)) for generation in range(3)]
+        tracked = gc.get_objects()
+        types = Counter(f"{type(found).__module__}.{type(found).__qualname__}" for found in tracked)
+        census = {
+            "tracked": sum(generations),
+            "generations": generations,
+            "frozen": gc.get_freeze_count(),
+            "types": types.most_common(CENSUS_TYPES),
+            # rollbook's own, every one (a feed, its channel, the entries queued …)
+            "rollbook_types": {name: n for name, n in types.items() if name.startswith("rollbook.")},
+        }
+        del tracked
+        written = path.with_name(path.name + ".part")
+        written.write_text(json.dumps(census), encoding="utf-8")
+        written.replace(path)
+
     def dump(self, path: Path) -> None:
         self.stopping.set()
         record = {
             "gc": self.gc,
+            "threads": self.threads,
             "gc_thresholds": gc.get_threshold(),
             "gc_frozen": gc.get_freeze_count(),
             "gc_tracked": len(gc.get_objects()),
@@ -238,6 +261,14 @@ class Recorder:
             "statements": self.statements,
         }
         path.write_text(json.dumps(record), encoding="utf-8")
+
+
+CENSUS_TYPES = 30  # the types a census names
+
+
+def census_path(record: Path) -> Path:
+    """Where the server writes its census of objects, beside its record."""
+    return record.with_suffix(".census.json")
 
 
 _STATEMENT_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+(\w+)", re.IGNORECASE)
@@ -461,7 +492,8 @@ def serve(argv: list[str]) -> int:
     recorder = Recorder()
     gc.callbacks.append(recorder.on_gc)
     url = database_url(args.database_url)
-    app = serving.app_for(url, threads=args.threads or WORKER_THREADS)
+    recorder.threads = args.threads or WORKER_THREADS
+    app = serving.app_for(url, threads=recorder.threads)
     assert not isinstance(app, str)
     recorder.watch_engine(app.state.db.engine)
     if not app.state.db.sqlite:
@@ -473,6 +505,8 @@ def serve(argv: list[str]) -> int:
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    # asked by tables.py once the rolls' window is over, the feeds still open
+    signal.signal(signal.SIGUSR1, lambda _signum, _frame: recorder.census(census_path(args.record)))
     try:
         serving.run(recorder.wrap(app), host=args.host, port=args.port, log_level="warning")
     finally:

@@ -52,6 +52,7 @@ import os
 import random
 import resource
 import secrets
+import signal
 import sys
 import tempfile
 import time
@@ -79,7 +80,7 @@ from load import (
     profile_summary,
     stop_on_sigterm,
 )
-from stalls import SLOW_MS, explain, explanation_lines
+from stalls import SLOW_MS, census_path, explain, explanation_lines
 
 REQUEST_TIMEOUT = 30.0
 PLAYERS = 4
@@ -362,6 +363,7 @@ async def step(
             if all(seq in seen for table in tables for seen in table.seen for seq in table.acknowledged):
                 break
             await asyncio.sleep(0.1)
+        census = await server.census() if isinstance(server, WhyServer) else None
         tally.stop = True
         for task in feeds:
             task.cancel()
@@ -405,6 +407,9 @@ async def step(
         "slow_spans": [span for span in tally.spans if (span[1] - span[0]) * 1000 > SLOW_MS],
         "window": (until - args.duration, until),
     }
+    if census is not None:  # what a full collection walks, the feeds open
+        census["per_feed"] = round(census["tracked"] / tally.feeds_open) if tally.feeds_open else None
+        result["census"] = census
     result["holds"] = bool(
         rolls
         and result["roll_p99_ms"] < ROLL_P99_GOAL_MS
@@ -421,8 +426,10 @@ class WhyServer(Server):
     """One app process started through ``bench/stalls.py serve``: the same app and uvicorn options,
     with its recorders (gc, the loop's lag, commits and checkpoints, PostgreSQL's waits)."""
 
-    def __init__(self, store, processes: int, log_dir: Path, record: Path) -> None:
-        super().__init__(store, processes, log_dir)
+    def __init__(
+        self, store, processes: int, log_dir: Path, record: Path, *, threads: int | None = None
+    ) -> None:
+        super().__init__(store, processes, log_dir, threads=threads)
         self.record = record
 
     def command(self) -> list[str]:
@@ -437,7 +444,21 @@ class WhyServer(Server):
             self.store.url,
             "--record",
             str(self.record),
+            *(["--threads", str(self.threads)] if self.threads is not None else []),
         ]
+
+    async def census(self, timeout: float = 60.0) -> dict | None:
+        """The server's census of the objects it keeps (``stalls.Recorder.census``), asked for once
+        the rolls' window is over and the feeds still open; None if it did not come in time."""
+        path = census_path(self.record)
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + timeout
+        while not path.exists():
+            if time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.1)
+        return json.loads(path.read_text(encoding="utf-8"))
 
 
 def run_step(store_name: str, processes: int, count: int, args, directory: Path, log) -> dict[str, Any]:
@@ -448,9 +469,9 @@ def run_step(store_name: str, processes: int, count: int, args, directory: Path,
                 raise SystemExit("--why records one app process: --processes 1")
             args.why.mkdir(parents=True, exist_ok=True)
             record = args.why.resolve() / f"{store_name}-{count}t-{secrets.token_hex(3)}.json"
-            server: Server = WhyServer(store, processes, directory, record)
+            server: Server = WhyServer(store, processes, directory, record, threads=args.threads)
         else:
-            server = Server(store, processes, directory)
+            server = Server(store, processes, directory, threads=args.threads)
         profiler = None if args.profile is None else Profiler(args.py_spy, args.profile, gil=args.profile_gil)
         reference_before = reference_ms()
         try:
@@ -459,6 +480,7 @@ def run_step(store_name: str, processes: int, count: int, args, directory: Path,
         finally:
             server.stop()
         result["reference_ms"] = [reference_before, reference_ms()]
+        result["threads"] = args.threads
         if result["server_cpu_ms_per_roll"] is not None:
             result["roll_cpu_in_references"] = round(
                 result["server_cpu_ms_per_roll"] / (sum(result["reference_ms"]) / 2), 3
@@ -486,6 +508,14 @@ def search(store_name: str, processes: int, args, directory: Path, log) -> dict[
         log("  " + line(result))
         for why in explanation_lines(result["why"]) if "why" in result else ():
             log("  " + why)
+        if "census" in result:
+            census = result["census"]
+            log(
+                f"    objects tracked, the feeds open: {census['tracked']} (generations "
+                f"{'/'.join(map(str, census['generations']))}, frozen apart {census['frozen']}), "
+                f"{census['per_feed']} per feed; most: "
+                + ", ".join(f"{name.rsplit('.', 1)[-1]} {n}" for name, n in census["types"][:8])
+            )
         if result["holds"]:
             best = count
         else:
@@ -555,6 +585,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="a table's wait before its first roll: exponential (the rolls a Poisson process from the "
         "start) or uniform over one gap (every table's first roll in the first gap: a synchronised start)",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="the server's worker threads (rollbook serve --threads; one process); default the server's",
+    )
     parser.add_argument("--profile", type=Path, default=None, help="py-spy each app process while rolling")
     parser.add_argument(
         "--profile-gil",
@@ -578,6 +614,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.stores = [s for s in args.stores.split(",") if s]
     args.processes = [int(p) for p in args.processes.split(",") if p]
+    if args.threads is not None and args.processes != [1]:
+        parser.error("--threads sets one process's worker threads: --processes 1")
     args.tables = [int(t) for t in args.tables.split(",") if t]
     args.py_spy = find_py_spy() if args.profile else None
     if args.profile and args.py_spy is None:

@@ -134,6 +134,8 @@ def test_tables_why_records_the_instrumented_server(tmp_path):
             "0.5",
             "--why",
             str(tmp_path / "why"),
+            "--threads",
+            "2",
             "--json",
         ],
         capture_output=True,
@@ -161,3 +163,13 @@ def test_tables_why_records_the_instrumented_server(tmp_path):
     # the statements of the rolls' window by kind, per roll: each roll appends one entry (a roll
     # begun just before the window's end may append just after it)
     assert step["why"]["statements_per_roll"]["INSERT log_entries"] == pytest.approx(1.0, abs=0.3)
+    # served with the threads asked for, and settled as `rollbook serve` settles its collector
+    assert step["threads"] == 2 and written["threads"] == 2
+    assert written["gc_thresholds"][2] > 10  # full collections wait for more than CPython's 10
+    # the census taken after the window, its feeds open: the objects a full collection walks
+    census = step["census"]
+    assert len(census["generations"]) == 3 and census["frozen"] > 0
+    assert census["per_feed"] == round(census["tracked"] / step["feeds_open"]) > 0
+    counts = [n for _, n in census["types"]]
+    assert len(counts) > 10 and counts == sorted(counts, reverse=True)  # the most numerous first
+    assert census["rollbook_types"]["rollbook.server.events.Feed"] == step["feeds_open"]  # all still open
