@@ -21,6 +21,8 @@ of ``rollbook serve``: the same app (``serving.app_for``) under the same uvicorn
   for PostgreSQL's answer or, once the driver's C call returned, for the GIL.
 
 Everything is kept in memory and written as JSON to ``--record`` when the server stops (SIGTERM).
+On SIGUSR1 the server writes a **census** beside it (``census_path``): the objects the collector
+tracks, by generation and by type (``tables.py`` asks for it after the rolls, the feeds open).
 ``explain(record, slow)`` joins it to the client's slow rolls (start and end in
 ``time.monotonic()``, the same clock in every process of the machine) and counts, per cause, the
 share of slow rolls it overlapped.

@@ -33,7 +33,10 @@ not hold, then ``--refine`` bisection steps between the last that held and the f
 the largest N that holds is reported. ``--profile DIR`` records each app process with py-spy during
 the rolling window (collapsed stacks, and a summary of where the samples were). ``--why DIR`` (one
 process) serves through ``bench/stalls.py`` and says what the server was doing during each roll
-slower than 100 ms: collections, the loop's stalls, commits and checkpoints, PostgreSQL's waits.
+slower than 100 ms: collections, the loop's stalls, commits and checkpoints, PostgreSQL's waits;
+once the window is over, the feeds still open, it asks that server for a census of the objects it
+keeps (what a full collection walks: by generation, the most numerous types, per feed).
+``--threads N`` sets the server's worker threads (``rollbook serve --threads``; one process).
 
 The load generator is aiohttp, one process; its own CPU is reported (a saturated generator shows
 as delivery, not as the server). The file-descriptor limit is raised to the hard limit for the
