@@ -94,10 +94,10 @@ YOUNG_COLLECTION_EVERY = 2_000
 # A full collection once this many generation-1 collections have run (CPython's default: 10), and, as
 # CPython always asks, once a quarter more objects have reached the oldest generation since the last.
 # A full collection walks every object the process keeps, mostly the open feeds' (each a request held
-# open: about 300 objects, its tasks, coroutines, cancel scopes and queue): at 2,000 feeds one took
+# open: about 315 objects, its tasks, coroutines, cancel scopes and queue): at 2,000 feeds one took
 # 190-460 ms of CPU, every request and feed stopped. What reaches the oldest generation meanwhile is
 # mostly requests in flight that die soon after, so CPython's trigger came every ~50 s of steady
-# rolls at 400 tables (and three times in the first 45 s) and freed little. At 100 it comes about
+# rolls at 400 tables (and three times in the first 40 s) and freed little. At 100 it comes about
 # every four minutes there: over 120 s of rolls the roll's p99 went from 183 to 46 ms (SQLite, 400
 # tables) and from 166 to 84 ms (PostgreSQL, 300) (bench/README.md, "The collector's full
 # collections"). The price: cyclic garbage that reaches the oldest generation (a closed feed's
